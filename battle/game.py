@@ -1,0 +1,175 @@
+"""A game: two players, a start position, the moves played, undo and redo.
+
+The game owns a live ``Position`` that always equals the start with the played
+moves pushed, so undo is a ``pop`` and redo a ``push`` of a remembered move.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from battle.board import Move, Position, move_name
+from battle.deal import deal, random_deal_number
+from battle.notation import Record, format_record, parse_record
+from battle.tiles import kind_value
+
+MAX_NAME_LENGTH = 40
+
+
+def clean_name(name: str, default: str) -> str:
+    """A player name that survives a record: one line, no comment sign, not empty."""
+    text = "".join(ch for ch in str(name) if ch != "#" and not unicodedata.category(ch).startswith("C"))
+    text = " ".join(text.split())[:MAX_NAME_LENGTH].strip()
+    return text or default
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game."""
+
+    scores: tuple[int, int]
+    winner: int | None
+    """1 or 2, or None for a draw."""
+    margin: int
+    """The winner's points minus the loser's (0 for a draw)."""
+
+    def describe(self, names: tuple[str, str]) -> str:
+        score = f"{self.scores[0]}-{self.scores[1]}"
+        if self.winner is None:
+            return f"Draw, {score}"
+        return f"{names[self.winner - 1]} wins {score} (by {self.margin})"
+
+
+def result_of(scores: tuple[int, int] | list[int]) -> Result:
+    first, second = scores[0], scores[1]
+    winner = None if first == second else (1 if first > second else 2)
+    return Result((first, second), winner, abs(first - second))
+
+
+class Game:
+    """A game in progress or finished, with history for undo, redo and records."""
+
+    def __init__(
+        self,
+        start: Position,
+        player1: str = "Player 1",
+        player2: str = "Player 2",
+        deal_number: int | None = None,
+    ) -> None:
+        self.start: Position = start.copy()
+        """The position before the first move."""
+        self.player1: str = clean_name(player1, "Player 1")
+        self.player2: str = clean_name(player2, "Player 2")
+        self.deal_number: int | None = deal_number
+        """The numbered deal the game started from, or None for a composed start."""
+        self.position: Position = start.copy()
+        """The current position; change it only through the game's methods."""
+        self._redo: list[Move] = []
+
+    @classmethod
+    def new(cls, deal_number: int | None = None, player1: str = "Player 1", player2: str = "Player 2") -> Game:
+        """A game from a numbered deal; without a number, a random one (shown in records)."""
+        number = random_deal_number() if deal_number is None else deal_number
+        return cls(deal(number), player1, player2, number)
+
+    @classmethod
+    def from_record(cls, record: Record) -> Game:
+        game = cls(record.start, record.player1, record.player2, record.deal)
+        for move in record.moves:
+            game.play(move)
+        return game
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        """Load a ``.mbg`` record (replayed and checked move by move)."""
+        return cls.from_record(parse_record(text))
+
+    # -- state -----------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.player1, self.player2)
+
+    @property
+    def moves(self) -> list[Move]:
+        """Moves played so far, oldest first."""
+        return self.position.move_stack
+
+    @property
+    def ply(self) -> int:
+        return len(self.position.move_stack)
+
+    def is_over(self) -> bool:
+        return self.position.is_over()
+
+    def result(self) -> Result | None:
+        """The result once no pair is left, else None."""
+        if not self.position.is_over():
+            return None
+        return result_of(self.position.scores)
+
+    def can_undo(self) -> bool:
+        return self.ply > 0
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def mover_of(self, ply: int) -> int:
+        """The player (1 or 2) who made move number ``ply + 1``."""
+        return self.start.to_move if ply % 2 == 0 else 3 - self.start.to_move
+
+    # -- changes ---------------------------------------------------------------------
+
+    def play(self, move: Move) -> int:
+        """Play a move for the player to move; returns its points.
+
+        A new move drops the redo list, as in any editor: the old future is gone.
+        """
+        points = self.position.push(move)
+        if self._redo and self._redo[-1] == (min(move), max(move)):
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        return points
+
+    def undo(self) -> Move:
+        """Take back the last move (raises IndexError when there is none)."""
+        move = self.position.pop()
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> Move:
+        """Play again the last undone move (raises IndexError when there is none)."""
+        if not self._redo:
+            raise IndexError("no move to redo")
+        move = self._redo[-1]
+        self.position.push(move)
+        self._redo.pop()
+        return move
+
+    def position_at(self, ply: int) -> Position:
+        """The position after the first ``ply`` moves (0 is the start)."""
+        position = self.start.copy()
+        for move in self.moves[:ply]:
+            position.push(move)
+        return position
+
+    # -- records ---------------------------------------------------------------------
+
+    def to_record(self) -> Record:
+        return Record(self.player1, self.player2, self.deal_number, self.start.copy(), list(self.moves))
+
+    def to_text(self) -> str:
+        """The game as a ``.mbg`` record."""
+        return format_record(self.to_record())
+
+    def move_list(self) -> list[tuple[int, int, str, int]]:
+        """(number, mover, notation, points) for each move played."""
+        position = self.start.copy()
+        listing = []
+        for index, move in enumerate(self.moves):
+            points = kind_value(position.cells[move[0]])
+            listing.append((index + 1, position.to_move, move_name(move), points))
+            position.push(move)
+        return listing

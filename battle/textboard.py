@@ -1,0 +1,49 @@
+"""The board as terminal text: free tiles marked, playable pairs marked, colours optional."""
+
+from __future__ import annotations
+
+from battle.board import COLS, COLUMN_LETTERS, ROWS, Position, cell_index
+from battle.tiles import EMPTY, kind_name
+
+_SUIT_COLOURS = {"m": "\033[31m", "p": "\033[34m", "s": "\033[32m"}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+
+LEGEND = "[5p] free with a free twin (playable)   (5p) free, no twin free   5p blocked"
+
+
+def render_board(position: Position, colour: bool = False) -> str:
+    """The 12x9 grid with row and column labels and each column's tile count."""
+    free = set(position.free_cells())
+    playable = {cell for move in position.legal_moves() for cell in move}
+    lines = ["     " + "".join(f"  {letter}  " for letter in COLUMN_LETTERS)]
+    for row in range(ROWS):
+        cells = []
+        for col in range(COLS):
+            cell = cell_index(col, row)
+            kind = position.cells[cell]
+            if kind == EMPTY:
+                cells.append("  .  " if not colour else f"{_DIM}  .  {_RESET}")
+                continue
+            name = kind_name(kind)
+            text = f"[{name}]" if cell in playable else f"({name})" if cell in free else f" {name} "
+            if colour:
+                style = _SUIT_COLOURS[name[1]] + (_BOLD if cell in free else _DIM)
+                text = f"{style}{text}{_RESET}"
+            cells.append(f"{text} ")
+        lines.append(f" {row + 1:>2}  " + "".join(cells).rstrip())
+    counts = []
+    for col in range(COLS):
+        top, bottom = position.column_run(col)
+        counts.append(f"  {max(0, bottom - top + 1)}  ")
+    lines.append(" " * 5 + "".join(counts).rstrip() + "   tiles per column")
+    return "\n".join(lines)
+
+
+def render_status(position: Position, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
+    """One line: scores, whose turn, what is left."""
+    scores = f"{names[0]} {position.scores[0]} - {position.scores[1]} {names[1]}"
+    left = f"{position.tiles_left()} tiles, {position.points_on_board()} points on the board"
+    if position.is_over():
+        return f"{scores}   game over   {left}"
+    pairs = len(position.legal_moves())
+    return f"{scores}   {names[position.to_move - 1]} to move   {pairs} pairs playable   {left}"
