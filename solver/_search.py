@@ -1,0 +1,601 @@
+"""The numba search kernels: negamax alpha-beta over flat arrays.
+
+Everything here is ``@njit(cache=True, nogil=True)`` on plain numpy arrays and
+scalars, so kernels compile once per machine and run without the GIL (the
+window keeps drawing while the solver thinks). No exceptions, no I/O: the
+Python wrapper in ``solver.engine`` validates input and decodes results.
+
+State of a search (all int arrays, owned by the caller):
+
+* ``cells``  int8[108]  kind in each cell, column-major (``col*9+row``); kinds
+  never change during a search, only the column runs do;
+* ``runs``   int8[24]   top row of each column, then bottom row; a column is
+  empty when top > bottom;
+* ``keys``   int64[3]   exact key of the runs (two packed words: 7 bits per
+  column, columns 0-5 and 6-11) and the Zobrist hash used as the table index.
+
+The value of a position is what the side to move will still score minus what
+the opponent will (negamax). It depends on the board only, never on scores or
+on who is to move, so the table is keyed on the runs alone.
+
+The transposition table stores the full key (no false hits), the value with
+its bound type, the depth it is valid for (``FULL_DEPTH`` when the subtree was
+searched to the end, so the value is exact), the best move and the work spent.
+
+Contract of ``negamax(alpha, beta)`` (fail-soft within the window): if the true
+value v <= alpha the result r satisfies v <= r <= alpha; if v >= beta then
+beta <= r <= v; otherwise r == v. Requires alpha < beta.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ROWS = 9
+COLS = 12
+CELLS = 108
+KINDS = 27
+
+EXACT = 0
+LOWER = 1
+UPPER = 2
+
+INF = 10_000
+FULL_DEPTH = 127
+"""Depth stored for an exact (completely searched) entry; no game is this long."""
+
+# counters: shared int64 array between the kernel and its caller.
+C_NODES = 0
+C_STOP = 1
+C_NODE_LIMIT = 2
+C_INEXACT = 3
+C_ABORTED = 4
+C_TT_HITS = 5
+COUNTERS = 8
+
+STOP_CHECK_MASK = 1023
+MAX_MOVES = 80
+ETC = False
+
+
+@njit(cache=True, nogil=True)
+def column_code(top: int, bottom: int) -> int:
+    """0 for an empty column, else 1 + top*9 + bottom (at most 81: 7 bits)."""
+    if top > bottom:
+        return 0
+    return 1 + top * 9 + bottom
+
+
+@njit(cache=True, nogil=True)
+def compute_keys(runs, zobrist, keys):
+    """Set ``keys`` from scratch (the search then updates them incrementally)."""
+    k0 = np.int64(0)
+    k1 = np.int64(0)
+    h = np.int64(0)
+    for col in range(COLS):
+        code = column_code(runs[col], runs[COLS + col])
+        if col < 6:
+            k0 |= np.int64(code) << (7 * col)
+        else:
+            k1 |= np.int64(code) << (7 * (col - 6))
+        h ^= zobrist[col, code]
+    keys[0] = k0
+    keys[1] = k1
+    keys[2] = h
+
+
+@njit(cache=True, nogil=True)
+def _set_column(runs, keys, zobrist, col, top, bottom):
+    """Change a column's run and update all three keys incrementally."""
+    old = column_code(runs[col], runs[COLS + col])
+    new = column_code(top, bottom)
+    runs[col] = top
+    runs[COLS + col] = bottom
+    if col < 6:
+        shift = 7 * col
+        keys[0] = (keys[0] & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
+    else:
+        shift = 7 * (col - 6)
+        keys[1] = (keys[1] & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
+    keys[2] ^= zobrist[col, old] ^ zobrist[col, new]
+
+
+@njit(cache=True, nogil=True)
+def apply_move(runs, keys, zobrist, a, b):
+    """Remove the free tiles in cells a and b (a < b). Returns the saved runs of
+    both columns packed into one int, for ``undo_move``."""
+    ca = a // ROWS
+    cb = b // ROWS
+    saved = (
+        (np.int64(runs[ca]) + 1)
+        | ((np.int64(runs[COLS + ca]) + 1) << 8)
+        | ((np.int64(runs[cb]) + 1) << 16)
+        | ((np.int64(runs[COLS + cb]) + 1) << 24)
+    )
+    for cell in (a, b):
+        col = cell // ROWS
+        row = cell % ROWS
+        top = runs[col]
+        bottom = runs[COLS + col]
+        if row == top:
+            _set_column(runs, keys, zobrist, col, top + 1, bottom)
+        else:
+            _set_column(runs, keys, zobrist, col, top, bottom - 1)
+    return saved
+
+
+@njit(cache=True, nogil=True)
+def undo_move(runs, keys, zobrist, a, b, saved):
+    ca = a // ROWS
+    cb = b // ROWS
+    if cb != ca:
+        _set_column(runs, keys, zobrist, cb, ((saved >> 16) & 255) - 1, ((saved >> 24) & 255) - 1)
+    _set_column(runs, keys, zobrist, ca, (saved & 255) - 1, ((saved >> 8) & 255) - 1)
+
+
+@njit(cache=True, nogil=True)
+def free_by_kind(cells, runs, kind_cells, kind_count):
+    """Fill ``kind_cells[k, :kind_count[k]]`` with the free cells of each kind.
+
+    Returns a bit mask of kinds touched, so callers can reset cheaply."""
+    touched = np.int64(0)
+    for col in range(COLS):
+        top = runs[col]
+        bottom = runs[COLS + col]
+        if top > bottom:
+            continue
+        cell = col * ROWS + top
+        k = cells[cell]
+        kind_cells[k, kind_count[k]] = cell
+        kind_count[k] += 1
+        touched |= np.int64(1) << k
+        if bottom != top:
+            cell = col * ROWS + bottom
+            k = cells[cell]
+            kind_cells[k, kind_count[k]] = cell
+            kind_count[k] += 1
+            touched |= np.int64(1) << k
+    return touched
+
+
+@njit(cache=True, nogil=True)
+def exposed_cells(runs, a, b):
+    """The (at most two) cells that become free when a and b are removed; -1 for none."""
+    ca = a // ROWS
+    cb = b // ROWS
+    if ca == cb:
+        top = runs[ca] + 1
+        bottom = runs[COLS + ca] - 1
+        if top > bottom:
+            return -1, -1
+        if top == bottom:
+            return ca * ROWS + top, -1
+        return ca * ROWS + top, ca * ROWS + bottom
+    first = -1
+    second = -1
+    for index in range(2):
+        cell = a if index == 0 else b
+        col = cell // ROWS
+        row = cell % ROWS
+        top = runs[col]
+        bottom = runs[COLS + col]
+        exposed = -1
+        if top < bottom:
+            if row == top and top + 1 < bottom:
+                exposed = col * ROWS + top + 1
+            elif row == bottom and bottom - 1 > top:
+                exposed = col * ROWS + bottom - 1
+        if index == 0:
+            first = exposed
+        else:
+            second = exposed
+    return first, second
+
+
+@njit(cache=True, nogil=True)
+def generate_moves(cells, runs, move_a, move_b):
+    """All legal moves into move_a/move_b; returns how many."""
+    kind_cells = np.empty((KINDS, 4), dtype=np.int16)
+    kind_count = np.zeros(KINDS, dtype=np.int8)
+    free_by_kind(cells, runs, kind_cells, kind_count)
+    n = 0
+    for k in range(KINDS):
+        c = kind_count[k]
+        for i in range(c):
+            for j in range(i + 1, c):
+                x = kind_cells[k, i]
+                y = kind_cells[k, j]
+                if x < y:
+                    move_a[n] = x
+                    move_b[n] = y
+                else:
+                    move_a[n] = y
+                    move_b[n] = x
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def evaluate(cells, runs):
+    """Horizon estimate of the value, used only by depth-limited searches.
+
+    The pairs available now are taken greedily in turn, highest value first:
+    the mover gets the 1st, 3rd, ... and the opponent the 2nd, 4th, ... This
+    counts what both sides can take without exposing anything, and the tempo
+    of who gets the best of it; everything still buried counts as even.
+    """
+    kind_cells = np.empty((KINDS, 4), dtype=np.int16)
+    kind_count = np.zeros(KINDS, dtype=np.int8)
+    free_by_kind(cells, runs, kind_cells, kind_count)
+    total = 0
+    turn = 1
+    for value_index in range(9):
+        value = 9 - value_index
+        for suit in range(3):
+            k = suit * 9 + value - 1
+            pairs = kind_count[k] // 2
+            for _ in range(pairs):
+                total += turn * value
+                turn = -turn
+    return total
+
+
+@njit(cache=True, nogil=True)
+def points_on_board(cells, runs):
+    total = 0
+    for col in range(COLS):
+        for row in range(runs[col], runs[COLS + col] + 1):
+            total += cells[col * ROWS + row] % 9 + 1
+    return total // 2
+
+
+# The table: int64[size, 4], one 32-byte slot a row, two slots (index, index^1)
+# a bucket, so a probe touches one cache line. Columns: the two key words, the
+# packed entry, and a spare. Entry bits: value+1024 (11) | bound (2) << 11 |
+# depth (7) << 13 | best move a*128+b (14) << 20 | work (6) << 34 | used << 40.
+TT_USED = np.int64(1) << 40
+
+
+@njit(cache=True, nogil=True)
+def tt_probe(tt, keys):
+    """Slot index of the entry for this position, or -1."""
+    index = keys[2] & (tt.shape[0] - 1)
+    if tt[index, 0] == keys[0] and tt[index, 1] == keys[1] and (tt[index, 2] & TT_USED) != 0:
+        return index
+    other = index ^ 1
+    if tt[other, 0] == keys[0] and tt[other, 1] == keys[1] and (tt[other, 2] & TT_USED) != 0:
+        return other
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def tt_value(tt, slot):
+    return (tt[slot, 2] & 2047) - 1024
+
+
+@njit(cache=True, nogil=True)
+def tt_bound(tt, slot):
+    return (tt[slot, 2] >> 11) & 3
+
+
+@njit(cache=True, nogil=True)
+def tt_depth(tt, slot):
+    return (tt[slot, 2] >> 13) & 127
+
+
+@njit(cache=True, nogil=True)
+def tt_move(tt, slot):
+    return (tt[slot, 2] >> 20) & 16383
+
+
+@njit(cache=True, nogil=True)
+def tt_work(tt, slot):
+    return (tt[slot, 2] >> 34) & 63
+
+
+@njit(cache=True, nogil=True)
+def tt_store(tt, keys, value, bound, depth, move, work):
+    index = keys[2] & (tt.shape[0] - 1)
+    other = index ^ 1
+    # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
+    if tt[other, 0] == keys[0] and tt[other, 1] == keys[1]:
+        slot = other
+    elif tt[index, 0] == keys[0] and tt[index, 1] == keys[1]:
+        slot = index
+    elif (tt[index, 2] & TT_USED) == 0 or tt_work(tt, index) <= tt_work(tt, other):
+        slot = index
+    else:
+        slot = other
+    if move < 0:
+        move = 0
+    tt[slot, 0] = keys[0]
+    tt[slot, 1] = keys[1]
+    tt[slot, 2] = (
+        np.int64(value + 1024)
+        | (np.int64(bound) << 11)
+        | (np.int64(depth) << 13)
+        | (np.int64(move) << 20)
+        | (np.int64(work) << 34)
+        | TT_USED
+    )
+
+
+@njit(cache=True, nogil=True)
+def _log2(x):
+    n = 0
+    while x > 1:
+        x >>= 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _column_after(runs, col, a, b):
+    """New (top, bottom) of a column once cells a and b (if in it) are removed."""
+    top = runs[col]
+    bottom = runs[COLS + col]
+    for cell in (a, b):
+        if cell // ROWS == col:
+            if cell % ROWS == top:
+                top += 1
+            else:
+                bottom -= 1
+    return top, bottom
+
+
+@njit(cache=True, nogil=True)
+def _update_key(k0, k1, h, zobrist, col, old, new):
+    if col < 6:
+        shift = 7 * col
+        k0 = (k0 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
+    else:
+        shift = 7 * (col - 6)
+        k1 = (k1 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
+    return k0, k1, h ^ zobrist[col, old] ^ zobrist[col, new]
+
+
+@njit(cache=True, nogil=True)
+def tt_probe_keys(tt, k0, k1, h):
+    index = h & (tt.shape[0] - 1)
+    if tt[index, 0] == k0 and tt[index, 1] == k1 and (tt[index, 2] & TT_USED) != 0:
+        return index
+    other = index ^ 1
+    if tt[other, 0] == k0 and tt[other, 1] == k1 and (tt[other, 2] & TT_USED) != 0:
+        return other
+    return -1
+
+
+MAX_PLY = 64
+
+
+def make_workspace():
+    """Per-ply scratch buffers, so the search allocates nothing while it runs."""
+    return (
+        np.empty((MAX_PLY, KINDS, 4), dtype=np.int16),
+        np.empty((MAX_PLY, KINDS), dtype=np.int8),
+        np.empty((MAX_PLY, 2, MAX_MOVES), dtype=np.int16),
+        np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32),
+    )
+
+
+@njit(cache=True, nogil=True)
+def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_moves, ws_scores,
+            ply, depth, alpha, beta, points):
+    """Fail-soft alpha-beta; see the module docstring for the contract.
+
+    ``points`` is what the tiles on the board are worth, so |value| <= points.
+    """
+    counters[C_NODES] += 1
+    if (counters[C_NODES] & STOP_CHECK_MASK) == 0:
+        if counters[C_STOP] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT]):
+            counters[C_ABORTED] = 1
+    if counters[C_ABORTED] != 0:
+        return 0
+    if points == 0:
+        return 0
+
+    for kk in range(KINDS):
+        ws_count[ply, kk] = 0
+    buried = False
+    for col in range(COLS):
+        top = runs[col]
+        bottom = runs[COLS + col]
+        if top > bottom:
+            continue
+        cell = col * ROWS + top
+        kk = cells[cell]
+        ws_cells[ply, kk, ws_count[ply, kk]] = cell
+        ws_count[ply, kk] += 1
+        if bottom != top:
+            cell = col * ROWS + bottom
+            kk = cells[cell]
+            ws_cells[ply, kk, ws_count[ply, kk]] = cell
+            ws_count[ply, kk] += 1
+            if bottom - top >= 2:
+                buried = True
+
+    if not buried:
+        # Every tile is free: nothing can be exposed any more, so both players
+        # simply take the biggest pair left, and greedy alternation is exact.
+        total = 0
+        turn = 1
+        for value_index in range(9):
+            value = 9 - value_index
+            for suit in range(3):
+                pairs = ws_count[ply, suit * 9 + value - 1] // 2
+                for _ in range(pairs):
+                    total += turn * value
+                    turn = -turn
+        return total
+
+    n = 0
+    for kk in range(KINDS):
+        c = ws_count[ply, kk]
+        for i in range(c):
+            for j in range(i + 1, c):
+                x = ws_cells[ply, kk, i]
+                y = ws_cells[ply, kk, j]
+                if x < y:
+                    ws_moves[ply, 0, n] = x
+                    ws_moves[ply, 1, n] = y
+                else:
+                    ws_moves[ply, 0, n] = y
+                    ws_moves[ply, 1, n] = x
+                n += 1
+    if n == 0:
+        return 0
+    if depth <= 0:
+        counters[C_INEXACT] += 1
+        return evaluate(cells, runs)
+
+    # The value can never leave [-points, points].
+    if beta > points:
+        beta = points
+        if alpha >= beta:
+            return beta
+    if alpha < -points:
+        alpha = -points
+        if alpha >= beta:
+            return alpha
+
+    alpha0 = alpha
+    inexact0 = counters[C_INEXACT]
+    nodes0 = counters[C_NODES]
+
+    hash_move = -1
+    slot = tt_probe(tt, keys)
+    if slot >= 0:
+        counters[C_TT_HITS] += 1
+        hash_move = tt_move(tt, slot)
+        if tt_depth(tt, slot) >= depth:
+            value = tt_value(tt, slot)
+            bound = tt_bound(tt, slot)
+            if tt_depth(tt, slot) < FULL_DEPTH:
+                counters[C_INEXACT] += 1
+            if bound == EXACT:
+                return value
+            if bound == LOWER:
+                if value >= beta:
+                    return value
+                if value > alpha:
+                    alpha = value
+            else:
+                if value <= alpha:
+                    return value
+                if value < beta:
+                    beta = value
+
+    # Order: table move first, then points minus the best pair the move hands
+    # the opponent; on the way, enhanced transposition cutoffs from children.
+    for m in range(n):
+        a = ws_moves[ply, 0, m]
+        b = ws_moves[ply, 1, m]
+        k = cells[a]
+        gain = k % 9 + 1
+        # Look at the child without playing the move: new runs, new keys,
+        # newly exposed tiles, and the best pair they hand the opponent.
+        ca = a // ROWS
+        cb = b // ROWS
+        k0 = keys[0]
+        k1 = keys[1]
+        h = keys[2]
+        threat = 0
+        x1 = -1
+        x2 = -1
+        for col in (ca, cb):
+            old_top = runs[col]
+            old_bottom = runs[COLS + col]
+            top, bottom = _column_after(runs, col, a, b)
+            k0, k1, h = _update_key(k0, k1, h, zobrist, col,
+                                    column_code(old_top, old_bottom), column_code(top, bottom))
+            if top <= bottom:
+                if top != old_top and top != old_bottom:
+                    if x1 < 0:
+                        x1 = col * ROWS + top
+                    else:
+                        x2 = col * ROWS + top
+                if bottom != top and bottom != old_bottom and bottom != old_top:
+                    if x1 < 0:
+                        x1 = col * ROWS + bottom
+                    else:
+                        x2 = col * ROWS + bottom
+            if ca == cb:
+                break
+        for x in (x1, x2):
+            if x >= 0:
+                kx = cells[x]
+                free_after = ws_count[ply, kx] + (1 if x1 >= 0 and cells[x1] == kx else 0) + (
+                    1 if x2 >= 0 and cells[x2] == kx else 0)
+                if kx == k:
+                    free_after -= 2
+                if free_after >= 2 and kx % 9 + 1 > threat:
+                    threat = kx % 9 + 1
+        child = tt_probe_keys(tt, k0, k1, h)
+        if child >= 0 and tt_depth(tt, child) >= depth - 1:
+            cbound = tt_bound(tt, child)
+            if cbound == EXACT or cbound == UPPER:
+                # child value <= u, so this move scores >= gain - u
+                lower = gain - tt_value(tt, child)
+                if lower >= beta:
+                    if tt_depth(tt, child) < FULL_DEPTH:
+                        counters[C_INEXACT] += 1
+                    tt_store(tt, keys, lower, LOWER,
+                             FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, a * 128 + b, 0)
+                    return lower
+        score = 16 * gain - 16 * threat
+        if a * 128 + b == hash_move:
+            score = 1 << 20
+        ws_scores[ply, m] = score
+
+    best = -INF
+    best_move = -1
+    for m in range(n):
+        # selection sort step: bring the best-scored remaining move to m
+        top_index = m
+        for q in range(m + 1, n):
+            if ws_scores[ply, q] > ws_scores[ply, top_index]:
+                top_index = q
+        if top_index != m:
+            ws_scores[ply, m], ws_scores[ply, top_index] = ws_scores[ply, top_index], ws_scores[ply, m]
+            ws_moves[ply, 0, m], ws_moves[ply, 0, top_index] = ws_moves[ply, 0, top_index], ws_moves[ply, 0, m]
+            ws_moves[ply, 1, m], ws_moves[ply, 1, top_index] = ws_moves[ply, 1, top_index], ws_moves[ply, 1, m]
+        a = ws_moves[ply, 0, m]
+        b = ws_moves[ply, 1, m]
+        gain = cells[a] % 9 + 1
+        saved = apply_move(runs, keys, zobrist, a, b)
+        child_points = points - gain
+        if m == 0:
+            value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
+                                   ws_cells, ws_count, ws_moves, ws_scores,
+                                   ply + 1, depth - 1, gain - beta, gain - alpha, child_points)
+        else:
+            value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
+                                   ws_cells, ws_count, ws_moves, ws_scores,
+                                   ply + 1, depth - 1, gain - alpha - 1, gain - alpha, child_points)
+            if alpha < value < beta:
+                # the probe proved value <= true score; value - 1 keeps a tie exact
+                value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
+                                       ws_cells, ws_count, ws_moves, ws_scores,
+                                       ply + 1, depth - 1, gain - beta, gain - value + 1, child_points)
+        undo_move(runs, keys, zobrist, a, b, saved)
+        if counters[C_ABORTED] != 0:
+            return 0
+        if value > best:
+            best = value
+            best_move = a * 128 + b
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+
+    if best <= alpha0:
+        bound = UPPER
+    elif best >= beta:
+        bound = LOWER
+    else:
+        bound = EXACT
+    stored_depth = FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth
+    tt_store(tt, keys, best, bound, stored_depth, best_move,
+             _log2(counters[C_NODES] - nodes0 + 1))
+    return best

@@ -1,0 +1,363 @@
+"""The solver's Python side: validate, encode, run the kernels, decode.
+
+``Engine`` owns the transposition table and reuses it between searches of
+positions from the same layout (a game's positions, the children of an
+analysed position), which is where most of the solver's speed comes from.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from battle.board import CELL_COUNT, COLS, ROWS, Move, Position, move_name
+from battle.tiles import EMPTY, kind_value
+from solver import _search as k
+
+FULL_DEPTH = k.FULL_DEPTH
+DEFAULT_TABLE_BITS = 22
+"""2**22 table slots of 28 bytes: about 120 MB."""
+ZOBRIST_SEED = 20261122
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """What the search knows of one legal move's value for the mover.
+
+    The value of a move is the final margin it leads to for the mover, counted
+    from now: its points, minus the value of the position it leaves.
+    ``bound`` is ``"exact"``, ``"upper"`` (the value is at most ``value``),
+    ``"lower"`` (at least), or ``"estimate"`` (a depth-limited search).
+    """
+
+    move: Move
+    value: int
+    bound: str
+    depth: int
+
+    @property
+    def exact(self) -> bool:
+        return self.bound == "exact"
+
+    @property
+    def notation(self) -> str:
+        return move_name(self.move)
+
+    def describe(self) -> str:
+        sign = {"exact": "", "upper": "<=", "lower": ">=", "estimate": "~"}[self.bound]
+        text = f"{sign}{self.value:+d}"
+        return text if self.exact else f"{text} (depth {self.depth})"
+
+
+@dataclass
+class Analysis:
+    """The result of a search, in the terms of the notation's solver JSON."""
+
+    value: int
+    """Points the mover will still take minus the opponent's, under perfect play."""
+    best_moves: list[Move]
+    """Every move that keeps the value (the full set when ``exact``)."""
+    pv: list[Move]
+    """The best line, as far as it is known."""
+    move_values: list[MoveValue]
+    """Each legal move with its value or bound, best first."""
+    final_score: tuple[int, int]
+    """Both players' final scores if the best line is played to the end."""
+    exact: bool
+    nodes: int
+    seconds: float
+    depth: int
+    """Depth of the last completed iteration (``FULL_DEPTH`` for a proof)."""
+
+    def to_json(self) -> dict:
+        return {
+            "value": self.value,
+            "best_moves": [move_name(m) for m in self.best_moves],
+            "pv": [move_name(m) for m in self.pv],
+            "final_score": list(self.final_score),
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Reported after each completed iteration of a search."""
+
+    depth: int
+    value: int
+    best_move: Move | None
+    nodes: int
+    seconds: float
+    exact: bool
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+@dataclass
+class _Root:
+    """Kernel-side encoding of a position."""
+
+    cells: np.ndarray
+    runs: np.ndarray
+    keys: np.ndarray
+    points: int
+
+
+@dataclass
+class _Iteration:
+    value: int
+    values: dict[Move, tuple[int, str]] = field(default_factory=dict)
+    exact: bool = False
+
+
+class Engine:
+    """A solver with its own transposition table. Not thread-safe: one search at a time.
+
+    ``stop()`` may be called from any thread; the running search ends within
+    milliseconds and returns what it has.
+    """
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+        if not 10 <= table_bits <= 30:
+            raise ValueError(f"table_bits must be 10..30, not {table_bits}")
+        size = 1 << table_bits
+        self.tt = np.zeros((size, 4), dtype=np.int64)
+        rng = np.random.default_rng(ZOBRIST_SEED)
+        self.zobrist = rng.integers(0, 2**62, size=(COLS, 82), dtype=np.int64)
+        self.counters = np.zeros(k.COUNTERS, dtype=np.int64)
+        self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
+        self.workspace = k.make_workspace()
+        self._lock = threading.Lock()
+
+    # -- table management --------------------------------------------------------------
+
+    def clear(self) -> None:
+        """Forget everything (the next search starts cold)."""
+        self.tt[:] = 0
+        self.layout[:] = EMPTY
+
+    def _adopt_layout(self, cells: np.ndarray) -> None:
+        """Keep the table if the new position's tiles agree with what it was built on.
+
+        Entries are keyed on column runs alone, which is sound only while every
+        cell holds the same kind in all positions searched with this table.
+        """
+        present = cells != EMPTY
+        known = self.layout != EMPTY
+        both = present & known
+        if np.any(self.layout[both] != cells[both]):
+            self.clear()
+        self.layout[present] = cells[present]
+
+    def _encode(self, position: Position) -> _Root:
+        cells = np.asarray(position.cells, dtype=np.int8)
+        self._adopt_layout(cells)
+        runs = np.empty(2 * COLS, dtype=np.int8)
+        for col in range(COLS):
+            top, bottom = position.column_run(col)
+            if top > bottom:
+                top, bottom = ROWS, ROWS - 1
+            runs[col], runs[COLS + col] = top, bottom
+        keys = np.zeros(3, dtype=np.int64)
+        k.compute_keys(runs, self.zobrist, keys)
+        # The kernels read kinds from the layout, which also covers removed cells.
+        return _Root(self.layout.copy(), runs, keys, position.points_on_board())
+
+    # -- stopping ----------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Ask the running search to end now (safe from any thread)."""
+        self.counters[k.C_STOP] = 1
+
+    # -- kernel calls ------------------------------------------------------------------
+
+    def _child_value(self, root: _Root, move: Move, depth: int, alpha: int, beta: int) -> int:
+        """The move's score for the mover, searched with window (alpha, beta)."""
+        a, b = move
+        gain = kind_value(int(root.cells[a]))
+        saved = k.apply_move(root.runs, root.keys, self.zobrist, a, b)
+        child = k.negamax(
+            root.cells, root.runs, root.keys, self.zobrist, self.tt, self.counters,
+            *self.workspace, 1, depth - 1, gain - beta, gain - alpha, root.points - gain,
+        )
+        k.undo_move(root.runs, root.keys, self.zobrist, a, b, saved)
+        return gain - int(child)
+
+    def _aborted(self) -> bool:
+        return bool(self.counters[k.C_ABORTED])
+
+    def _order(self, root: _Root, moves: list[Move], previous: _Iteration | None) -> list[Move]:
+        """Best first: the previous iteration's values, else points."""
+        if previous is not None:
+            return sorted(moves, key=lambda m: -previous.values.get(m, (-k.INF, ""))[0])
+        slot = k.tt_probe(self.tt, root.keys)
+        tt_move = -1 if slot < 0 else int(k.tt_move(self.tt, slot))
+        return sorted(moves, key=lambda m: (m[0] * 128 + m[1] != tt_move, -kind_value(int(root.cells[m[0]]))))
+
+    def _iterate(self, root: _Root, moves: list[Move], depth: int, all_exact: bool,
+                 previous: _Iteration | None) -> _Iteration | None:
+        """One full-width root iteration; None if it was stopped."""
+        inexact0 = int(self.counters[k.C_INEXACT])
+        values: dict[Move, tuple[int, str]] = {}
+        best = -k.INF
+        bound_window = root.points + 9
+        for index, move in enumerate(self._order(root, moves, previous)):
+            if all_exact:
+                score = self._child_value(root, move, depth, -bound_window, bound_window)
+                values[move] = (score, "exact")
+            elif index == 0:
+                score = self._child_value(root, move, depth, -bound_window, bound_window)
+                values[move] = (score, "exact")
+            else:
+                # Is it at least as good as the best so far? A tie must be found
+                # too, since every best move is reported.
+                score = self._child_value(root, move, depth, best - 1, best)
+                if score >= best:
+                    score = self._child_value(root, move, depth, best - 1, bound_window)
+                    values[move] = (score, "exact") if score >= best else (score, "upper")
+                else:
+                    values[move] = (score, "upper")
+            if self._aborted():
+                return None
+            best = max(best, score)
+        exact = int(self.counters[k.C_INEXACT]) == inexact0
+        # A value found below the best is only a bound, exact or not.
+        return _Iteration(best, values, exact)
+
+    # -- public searches ---------------------------------------------------------------
+
+    def search(
+        self,
+        position: Position,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        depth_limit: int | None = None,
+        all_exact: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> Analysis:
+        """Iterative deepening until the value is proved or a limit is reached.
+
+        With ``all_exact`` every move's value is searched with a full window
+        (what ``analyse`` shows); otherwise moves that cannot be best get an
+        upper bound only, which is much cheaper.
+        """
+        with self._lock:
+            return self._search(position, time_limit, node_limit, depth_limit, all_exact, progress)
+
+    def _search(self, position, time_limit, node_limit, depth_limit, all_exact, progress) -> Analysis:
+        started = time.perf_counter()
+        self.counters[:] = 0
+        if node_limit:
+            self.counters[k.C_NODE_LIMIT] = node_limit
+        timer = None
+        if time_limit is not None:
+            timer = threading.Timer(max(0.0, time_limit), self.stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            root = self._encode(position)
+            moves = position.legal_moves()
+            if not moves:
+                return Analysis(0, [], [], [], (position.scores[0], position.scores[1]), True, 0, 0.0, FULL_DEPTH)
+            max_depth = FULL_DEPTH if depth_limit is None else max(1, min(depth_limit, FULL_DEPTH))
+            done: _Iteration | None = None
+            done_depth = 0
+            for depth in _depth_schedule(max_depth, root.points):
+                iteration = self._iterate(root, moves, depth, all_exact, done)
+                if iteration is None:
+                    break
+                done, done_depth = iteration, depth
+                if progress is not None:
+                    progress(Progress(
+                        FULL_DEPTH if iteration.exact else depth, iteration.value,
+                        self._best_of(iteration)[0] if iteration.values else None,
+                        int(self.counters[k.C_NODES]), time.perf_counter() - started, iteration.exact,
+                    ))
+                if iteration.exact:
+                    done_depth = FULL_DEPTH
+                    break
+            if done is None:
+                # Stopped before even a one-ply search: points decide.
+                fallback = max(moves, key=position.move_points)
+                done = _Iteration(position.move_points(fallback), {fallback: (position.move_points(fallback), "estimate")})
+            return self._finish(position, root, moves, done, done_depth, started)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self.counters[k.C_STOP] = 0
+
+    def _best_of(self, iteration: _Iteration) -> list[Move]:
+        return sorted(m for m, (v, bound) in iteration.values.items() if v == iteration.value and bound != "upper")
+
+    def _finish(self, position, root, moves, done: _Iteration, depth: int, started: float) -> Analysis:
+        exact = done.exact and depth == FULL_DEPTH
+        move_values = []
+        for move in moves:
+            value, bound = done.values.get(move, (-k.INF, "estimate"))
+            if value == -k.INF:
+                continue
+            if not exact:
+                bound = "estimate" if bound == "exact" else bound
+            move_values.append(MoveValue(move, value, bound, FULL_DEPTH if exact else depth))
+        move_values.sort(key=lambda mv: (-mv.value, mv.bound != "exact" and mv.bound != "estimate", mv.move))
+        best_moves = self._best_of(done)
+        pv = self._principal_variation(position, root, best_moves[0], done.value, depth) if best_moves else []
+        final = _play_out(position, pv)
+        return Analysis(
+            value=done.value, best_moves=best_moves, pv=pv, move_values=move_values,
+            final_score=final, exact=exact, nodes=int(self.counters[k.C_NODES]),
+            seconds=time.perf_counter() - started, depth=FULL_DEPTH if exact else depth,
+        )
+
+    def _principal_variation(self, position: Position, root: _Root, first: Move, value: int, depth: int) -> list[Move]:
+        """Follow moves that keep the value, using the (warm) table to find them."""
+        self.counters[k.C_STOP] = 0
+        self.counters[k.C_ABORTED] = 0
+        self.counters[k.C_NODE_LIMIT] = 0
+        node = position.copy()
+        line: list[Move] = []
+        move: Move | None = first
+        remaining = depth
+        while move is not None and remaining > 0:
+            gain = node.move_points(move)
+            node.push(move)
+            line.append(move)
+            value = gain - value  # the child's value, from the new mover's side
+            remaining -= 1
+            child_moves = node.legal_moves()
+            if not child_moves or remaining <= 0:
+                break
+            target = value
+            move = None
+            child_root = self._encode(node)
+            ordered = self._order(child_root, child_moves, None)
+            for candidate in ordered:
+                score = self._child_value(child_root, candidate, remaining, target - 1, target + 1)
+                if score == target:
+                    move = candidate
+                    break
+        return line
+
+
+def _play_out(position: Position, line: list[Move]) -> tuple[int, int]:
+    node = position.copy()
+    for move in line:
+        node.push(move)
+    return (node.scores[0], node.scores[1])
+
+
+STEPS = ()
+
+
+def _depth_schedule(max_depth: int, points: int) -> list[int]:
+    """Iterative deepening steps: shallow ones to order moves, then the limit."""
+    steps = [d for d in STEPS if d < max_depth]
+    return steps + [max_depth]
