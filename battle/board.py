@@ -235,7 +235,8 @@ class Position:
             if not self.is_free(cell):
                 return f"{cell_name(cell)} is not free (only the top-most and bottom-most tile of a column are)"
         if self.cells[a] != self.cells[b]:
-            return f"{cell_name(a)} is {kind_name(self.cells[a])} and {cell_name(b)} is {kind_name(self.cells[b])}, not a pair"
+            first, second = kind_name(self.cells[a]), kind_name(self.cells[b])
+            return f"{cell_name(a)} is {first} and {cell_name(b)} is {second}, not a pair"
         return None
 
     # -- changing the position -------------------------------------------------------

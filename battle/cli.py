@@ -7,6 +7,7 @@ stderr that names the file and the line; tracebacks are for bugs only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -40,7 +41,7 @@ def read_input(name: str) -> str:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(f"{name}: larger than {MAX_INPUT_BYTES} bytes, not a position or game record")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"{name}: not UTF-8 text (byte {error.start})") from None
 
@@ -229,10 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # `mahjong-battle moves f | head -1`: the reader left, nothing went wrong.
-        try:
+        with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        except OSError:
-            pass
         return EXIT_OK
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

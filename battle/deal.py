@@ -79,8 +79,12 @@ def check_deal_number(number: int) -> None:
 def parse_deal_number(text: str) -> int:
     """Read a deal number from text, with a message naming the text if it is not one."""
     stripped = text.strip()
-    if not stripped.isdigit() or not stripped.isascii():
-        raise NotationError(f"{text!r} is not a deal number (expected a whole number from 0 to {MAX_DEAL})")
-    number = int(stripped)
+    # Check the length before int(): Python refuses to convert more than 4300 digits
+    # with a plain ValueError, which is not a NotationError.
+    digits = stripped.lstrip("0") or "0"
+    if not stripped.isdigit() or not stripped.isascii() or len(digits) > len(str(MAX_DEAL)):
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise NotationError(f"{shown!r} is not a deal number (expected a whole number from 0 to {MAX_DEAL})")
+    number = int(digits)
     check_deal_number(number)
     return number

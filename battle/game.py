@@ -59,8 +59,7 @@ class Game:
     ) -> None:
         self.start: Position = start.copy()
         """The position before the first move."""
-        self.player1: str = clean_name(player1, "Player 1")
-        self.player2: str = clean_name(player2, "Player 2")
+        self._names = [clean_name(player1, "Player 1"), clean_name(player2, "Player 2")]
         self.deal_number: int | None = deal_number
         """The numbered deal the game started from, or None for a composed start."""
         self.position: Position = start.copy()
@@ -88,8 +87,24 @@ class Game:
     # -- state -----------------------------------------------------------------------
 
     @property
+    def player1(self) -> str:
+        return self._names[0]
+
+    @player1.setter
+    def player1(self, name: str) -> None:
+        self._names[0] = clean_name(name, "Player 1")
+
+    @property
+    def player2(self) -> str:
+        return self._names[1]
+
+    @player2.setter
+    def player2(self, name: str) -> None:
+        self._names[1] = clean_name(name, "Player 2")
+
+    @property
     def names(self) -> tuple[str, str]:
-        return (self.player1, self.player2)
+        return (self._names[0], self._names[1])
 
     @property
     def moves(self) -> list[Move]:

@@ -33,7 +33,9 @@ def _content_lines(text: str) -> Iterator[_Line]:
     """Non-blank lines with their 1-based numbers, comments removed."""
     if not isinstance(text, str):
         raise NotationError(f"expected text, got {type(text).__name__}")
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Split on newlines only: a comment runs to the end of its line, whatever
+    # other line-break-like characters (form feed, U+2028) it holds.
+    for number, raw in enumerate(text.split("\n"), start=1):
         content = raw.split("#", 1)[0].strip()
         if content:
             yield _Line(number, content)
@@ -96,7 +98,7 @@ def _build_position(rows: list[list[int]], row_lines: list[_Line], to_move: int,
 
 
 def _missing_rows(rows: list[list[int]], last_line: int) -> NotationError:
-    return _fail(last_line, f"expected {ROWS} grid rows, got {len(rows)}", PositionError)
+    return _fail(last_line, f"expected {ROWS} grid rows, got {len(rows)}")
 
 
 def parse_position(text: str) -> Position:
@@ -205,7 +207,7 @@ def _parse_move_tokens(lines: list[_Line]) -> list[tuple[_Line, int | None, str,
                 if not entries or entries[-1][3] is not None or pending_number is not None:
                     raise _fail(line, f"points ({points_text}) must follow a move")
                 if not (points_text.isascii() and points_text.isdigit() and len(points_text) <= 2):
-                    raise _fail(line, f"points must be a number, not ({points_text})")
+                    raise _fail(line, f"points must be a number from 1 to 9, not ({points_text})")
                 last = entries[-1]
                 entries[-1] = (last[0], last[1], last[2], int(points_text))
             else:
@@ -316,7 +318,9 @@ def _replay(
         record.moves.append(move)
     if result is not None and result_line is not None:
         if not position.is_over():
-            raise RecordError(f"line {result_line.number}: result given, but the game is not over after move {len(record.moves)}")
+            raise RecordError(
+                f"line {result_line.number}: result given, but the game is not over after move {len(record.moves)}"
+            )
         final = (position.scores[0], position.scores[1])
         if result != final:
             raise RecordError(

@@ -41,7 +41,7 @@ class TerminalPlay:
     def __init__(
         self,
         game: Game,
-        read_line: Callable[[str], str] = input,
+        read_line: Callable[[str], str] | None = None,
         out: TextIO | None = None,
         computers: dict[int, Computer] | None = None,
         colour: bool = False,
@@ -50,7 +50,7 @@ class TerminalPlay:
         import sys
 
         self.game = game
-        self.read_line = read_line
+        self.read_line = read_line if read_line is not None else input
         self.out = out if out is not None else sys.stdout
         self.computers = computers or {}
         self.colour = colour

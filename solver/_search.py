@@ -68,8 +68,17 @@ def column_code(top: int, bottom: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def compute_keys(runs, zobrist, keys):
-    """Set ``keys`` from scratch (the search then updates them incrementally)."""
+def compute_keys(cells, runs, zobrist, keys):
+    """Set ``keys`` from scratch (the search then updates them incrementally).
+
+    ``keys`` is int64[3 + 27]: the two exact key words, the Zobrist hash, then
+    how many tiles of each kind are still on the board.
+    """
+    for kind in range(KINDS):
+        keys[3 + kind] = 0
+    for col in range(COLS):
+        for row in range(runs[col], runs[COLS + col] + 1):
+            keys[3 + cells[col * ROWS + row]] += 1
     k0 = np.int64(0)
     k1 = np.int64(0)
     h = np.int64(0)
@@ -102,7 +111,7 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
 
 
 @njit(cache=True, nogil=True)
-def apply_move(runs, keys, zobrist, a, b):
+def apply_move(cells, runs, keys, zobrist, a, b):
     """Remove the free tiles in cells a and b (a < b). Returns the saved runs of
     both columns packed into one int, for ``undo_move``."""
     ca = a // ROWS
@@ -122,16 +131,18 @@ def apply_move(runs, keys, zobrist, a, b):
             _set_column(runs, keys, zobrist, col, top + 1, bottom)
         else:
             _set_column(runs, keys, zobrist, col, top, bottom - 1)
+    keys[3 + cells[a]] -= 2
     return saved
 
 
 @njit(cache=True, nogil=True)
-def undo_move(runs, keys, zobrist, a, b, saved):
+def undo_move(cells, runs, keys, zobrist, a, b, saved):
     ca = a // ROWS
     cb = b // ROWS
     if cb != ca:
         _set_column(runs, keys, zobrist, cb, ((saved >> 16) & 255) - 1, ((saved >> 24) & 255) - 1)
     _set_column(runs, keys, zobrist, ca, (saved & 255) - 1, ((saved >> 8) & 255) - 1)
+    keys[3 + cells[a]] += 2
 
 
 @njit(cache=True, nogil=True)
@@ -301,9 +312,11 @@ def tt_store(tt, keys, value, bound, depth, move, work):
     # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
     if tt[other, 0] == keys[0] and tt[other, 1] == keys[1]:
         slot = other
-    elif tt[index, 0] == keys[0] and tt[index, 1] == keys[1]:
-        slot = index
-    elif (tt[index, 2] & TT_USED) == 0 or tt_work(tt, index) <= tt_work(tt, other):
+    elif (
+        (tt[index, 0] == keys[0] and tt[index, 1] == keys[1])
+        or (tt[index, 2] & TT_USED) == 0
+        or tt_work(tt, index) <= tt_work(tt, other)
+    ):
         slot = index
     else:
         slot = other
@@ -375,21 +388,23 @@ def make_workspace():
         np.empty((MAX_PLY, KINDS, 4), dtype=np.int16),
         np.empty((MAX_PLY, KINDS), dtype=np.int8),
         np.empty((MAX_PLY, 2, MAX_MOVES), dtype=np.int16),
-        np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32),
+        np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        np.zeros(CELLS * 128, dtype=np.int64),
     )
 
 
 @njit(cache=True, nogil=True)
-def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_moves, ws_scores,
+def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_moves, ws_scores, ws_history,
             ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
     """
     counters[C_NODES] += 1
-    if (counters[C_NODES] & STOP_CHECK_MASK) == 0:
-        if counters[C_STOP] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT]):
-            counters[C_ABORTED] = 1
+    if (counters[C_NODES] & STOP_CHECK_MASK) == 0 and (
+        counters[C_STOP] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT])
+    ):
+        counters[C_ABORTED] = 1
     if counters[C_ABORTED] != 0:
         return 0
     if points == 0:
@@ -429,9 +444,35 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                     turn = -turn
         return total
 
+    # Pure tempo pairs: every copy of the kind left is free, and taking them
+    # exposes nothing (each sits in a column of at most two tiles). Such a pair
+    # is an item either player can take at any time that touches nothing else;
+    # the value is 1-Lipschitz in an item's points, so taking the biggest such
+    # item dominates taking a smaller one: only one tempo move is searched.
+    best_tempo = -1
+    for kk in range(KINDS):
+        c = ws_count[ply, kk]
+        if c >= 2 and c == keys[3 + kk] and c != 3:
+            pure = True
+            for i in range(c):
+                col = ws_cells[ply, kk, i] // ROWS
+                if runs[COLS + col] - runs[col] >= 2:
+                    pure = False
+            if pure and (best_tempo < 0 or kk % 9 > best_tempo % 9):
+                best_tempo = kk
     n = 0
     for kk in range(KINDS):
         c = ws_count[ply, kk]
+        if c >= 2 and best_tempo >= 0 and kk != best_tempo and c == keys[3 + kk] and c != 3:
+            pure = True
+            for i in range(c):
+                col = ws_cells[ply, kk, i] // ROWS
+                if runs[COLS + col] - runs[col] >= 2:
+                    pure = False
+            if pure:
+                continue
+        if kk == best_tempo:
+            c = 2
         for i in range(c):
             for j in range(i + 1, c):
                 x = ws_cells[ply, kk, i]
@@ -534,7 +575,7 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
         child = tt_probe_keys(tt, k0, k1, h)
         if child >= 0 and tt_depth(tt, child) >= depth - 1:
             cbound = tt_bound(tt, child)
-            if cbound == EXACT or cbound == UPPER:
+            if cbound in (EXACT, UPPER):
                 # child value <= u, so this move scores >= gain - u
                 lower = gain - tt_value(tt, child)
                 if lower >= beta:
@@ -543,9 +584,9 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                     tt_store(tt, keys, lower, LOWER,
                              FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, a * 128 + b, 0)
                     return lower
-        score = 16 * gain - 16 * threat
+        score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[a * 128 + b], 65535)
         if a * 128 + b == hash_move:
-            score = 1 << 20
+            score = np.int64(1) << 40
         ws_scores[ply, m] = score
 
     best = -INF
@@ -563,22 +604,12 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
         a = ws_moves[ply, 0, m]
         b = ws_moves[ply, 1, m]
         gain = cells[a] % 9 + 1
-        saved = apply_move(runs, keys, zobrist, a, b)
+        saved = apply_move(cells, runs, keys, zobrist, a, b)
         child_points = points - gain
-        if m == 0:
-            value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
-                                   ws_cells, ws_count, ws_moves, ws_scores,
-                                   ply + 1, depth - 1, gain - beta, gain - alpha, child_points)
-        else:
-            value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
-                                   ws_cells, ws_count, ws_moves, ws_scores,
-                                   ply + 1, depth - 1, gain - alpha - 1, gain - alpha, child_points)
-            if alpha < value < beta:
-                # the probe proved value <= true score; value - 1 keeps a tie exact
-                value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
-                                       ws_cells, ws_count, ws_moves, ws_scores,
-                                       ply + 1, depth - 1, gain - beta, gain - value + 1, child_points)
-        undo_move(runs, keys, zobrist, a, b, saved)
+        value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
+                               ws_cells, ws_count, ws_moves, ws_scores, ws_history,
+                               ply + 1, depth - 1, gain - beta, gain - alpha, child_points)
+        undo_move(cells, runs, keys, zobrist, a, b, saved)
         if counters[C_ABORTED] != 0:
             return 0
         if value > best:
@@ -587,6 +618,7 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
+                    ws_history[best_move] += (points >> 3) + 1
                     break
 
     if best <= alpha0:

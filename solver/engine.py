@@ -165,8 +165,8 @@ class Engine:
             if top > bottom:
                 top, bottom = ROWS, ROWS - 1
             runs[col], runs[COLS + col] = top, bottom
-        keys = np.zeros(3, dtype=np.int64)
-        k.compute_keys(runs, self.zobrist, keys)
+        keys = np.zeros(3 + 27, dtype=np.int64)
+        k.compute_keys(self.layout, runs, self.zobrist, keys)
         # The kernels read kinds from the layout, which also covers removed cells.
         return _Root(self.layout.copy(), runs, keys, position.points_on_board())
 
@@ -182,12 +182,12 @@ class Engine:
         """The move's score for the mover, searched with window (alpha, beta)."""
         a, b = move
         gain = kind_value(int(root.cells[a]))
-        saved = k.apply_move(root.runs, root.keys, self.zobrist, a, b)
+        saved = k.apply_move(root.cells, root.runs, root.keys, self.zobrist, a, b)
         child = k.negamax(
             root.cells, root.runs, root.keys, self.zobrist, self.tt, self.counters,
             *self.workspace, 1, depth - 1, gain - beta, gain - alpha, root.points - gain,
         )
-        k.undo_move(root.runs, root.keys, self.zobrist, a, b, saved)
+        k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
         return gain - int(child)
 
     def _aborted(self) -> bool:
@@ -209,10 +209,7 @@ class Engine:
         best = -k.INF
         bound_window = root.points + 9
         for index, move in enumerate(self._order(root, moves, previous)):
-            if all_exact:
-                score = self._child_value(root, move, depth, -bound_window, bound_window)
-                values[move] = (score, "exact")
-            elif index == 0:
+            if all_exact or index == 0:
                 score = self._child_value(root, move, depth, -bound_window, bound_window)
                 values[move] = (score, "exact")
             else:
@@ -287,7 +284,8 @@ class Engine:
             if done is None:
                 # Stopped before even a one-ply search: points decide.
                 fallback = max(moves, key=position.move_points)
-                done = _Iteration(position.move_points(fallback), {fallback: (position.move_points(fallback), "estimate")})
+                points = position.move_points(fallback)
+                done = _Iteration(points, {fallback: (points, "estimate")})
             return self._finish(position, root, moves, done, done_depth, started)
         finally:
             if timer is not None:
