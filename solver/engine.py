@@ -267,7 +267,7 @@ class Engine:
             max_depth = FULL_DEPTH if depth_limit is None else max(1, min(depth_limit, FULL_DEPTH))
             done: _Iteration | None = None
             done_depth = 0
-            for depth in _depth_schedule(max_depth, root.points):
+            for depth in _depth_schedule(max_depth, limited=bool(time_limit or node_limit or depth_limit)):
                 iteration = self._iterate(root, moves, depth, all_exact, done)
                 if iteration is None:
                     break
@@ -352,10 +352,17 @@ def _play_out(position: Position, line: list[Move]) -> tuple[int, int]:
     return (node.scores[0], node.scores[1])
 
 
-STEPS = ()
+ITERATION_DEPTHS = (1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48)
 
 
-def _depth_schedule(max_depth: int, points: int) -> list[int]:
-    """Iterative deepening steps: shallow ones to order moves, then the limit."""
-    steps = [d for d in STEPS if d < max_depth]
-    return steps + [max_depth]
+def _depth_schedule(max_depth: int, limited: bool) -> list[int]:
+    """Iterative deepening steps.
+
+    Under a time or node budget, deepen step by step so that a stop always
+    finds a completed iteration to answer with. Without one, go straight to
+    the full depth: shallow iterations would only add nodes, since the exact
+    search orders its moves well from the table as it goes.
+    """
+    if not limited:
+        return [max_depth]
+    return [d for d in ITERATION_DEPTHS if d < max_depth] + [max_depth]
