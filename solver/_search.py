@@ -56,10 +56,11 @@ COUNTERS = 8
 
 STOP_CHECK_MASK = 1023
 MAX_MOVES = 80
+ETC_MIN_POINTS = 25
 ETC = False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def column_code(top: int, bottom: int) -> int:
     """0 for an empty column, else 1 + top*9 + bottom (at most 81: 7 bits)."""
     if top > bottom:
@@ -94,7 +95,7 @@ def compute_keys(cells, runs, zobrist, keys):
     keys[2] = h
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _set_column(runs, keys, zobrist, col, top, bottom):
     """Change a column's run and update all three keys incrementally."""
     old = column_code(runs[col], runs[COLS + col])
@@ -110,7 +111,7 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
     keys[2] ^= zobrist[col, old] ^ zobrist[col, new]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def apply_move(cells, runs, keys, zobrist, a, b):
     """Remove the free tiles in cells a and b (a < b). Returns the saved runs of
     both columns packed into one int, for ``undo_move``."""
@@ -135,7 +136,7 @@ def apply_move(cells, runs, keys, zobrist, a, b):
     return saved
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def undo_move(cells, runs, keys, zobrist, a, b, saved):
     ca = a // ROWS
     cb = b // ROWS
@@ -268,7 +269,7 @@ def points_on_board(cells, runs):
 TT_USED = np.int64(1) << 40
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_probe(tt, keys):
     """Slot index of the entry for this position, or -1."""
     index = keys[2] & (tt.shape[0] - 1)
@@ -280,32 +281,32 @@ def tt_probe(tt, keys):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_value(tt, slot):
     return (tt[slot, 2] & 2047) - 1024
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_bound(tt, slot):
     return (tt[slot, 2] >> 11) & 3
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_depth(tt, slot):
     return (tt[slot, 2] >> 13) & 127
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_move(tt, slot):
     return (tt[slot, 2] >> 20) & 16383
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_work(tt, slot):
     return (tt[slot, 2] >> 34) & 63
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_store(tt, keys, value, bound, depth, move, work):
     index = keys[2] & (tt.shape[0] - 1)
     other = index ^ 1
@@ -334,7 +335,7 @@ def tt_store(tt, keys, value, bound, depth, move, work):
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _log2(x):
     n = 0
     while x > 1:
@@ -343,7 +344,7 @@ def _log2(x):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _column_after(runs, col, a, b):
     """New (top, bottom) of a column once cells a and b (if in it) are removed."""
     top = runs[col]
@@ -357,7 +358,7 @@ def _column_after(runs, col, a, b):
     return top, bottom
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _update_key(k0, k1, h, zobrist, col, old, new):
     if col < 6:
         shift = 7 * col
@@ -368,7 +369,7 @@ def _update_key(k0, k1, h, zobrist, col, old, new):
     return k0, k1, h ^ zobrist[col, old] ^ zobrist[col, new]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_probe_keys(tt, k0, k1, h):
     index = h & (tt.shape[0] - 1)
     if tt[index, 0] == k0 and tt[index, 1] == k1 and (tt[index, 2] & TT_USED) != 0:
@@ -380,6 +381,12 @@ def tt_probe_keys(tt, k0, k1, h):
 
 
 MAX_PLY = 64
+# Frame fields of the explicit search stack (one row per ply).
+F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B = 9, 10, 11, 12, 13, 14
+FRAME_FIELDS = 15
+ENTER, NEXT, RETURN = 0, 1, 2
+
 
 
 def make_workspace():
@@ -390,244 +397,322 @@ def make_workspace():
         np.empty((MAX_PLY, 2, MAX_MOVES), dtype=np.int16),
         np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
         np.zeros(CELLS * 128, dtype=np.int64),
+        np.empty((MAX_PLY, FRAME_FIELDS), dtype=np.int64),
     )
 
 
-@njit(cache=True, nogil=True)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_moves, ws_scores, ws_history,
-            ply, depth, alpha, beta, points):
+            frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
+    The recursion is unrolled onto an explicit stack of frames: a numba call
+    per node costs more than the node itself (argument passing and reference
+    counting of a dozen arrays), so the whole search runs in this one loop.
     """
-    counters[C_NODES] += 1
-    if (counters[C_NODES] & STOP_CHECK_MASK) == 0 and (
-        counters[C_STOP] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT])
-    ):
-        counters[C_ABORTED] = 1
-    if counters[C_ABORTED] != 0:
-        return 0
-    if points == 0:
-        return 0
-
-    for kk in range(KINDS):
-        ws_count[ply, kk] = 0
-    buried = False
-    for col in range(COLS):
-        top = runs[col]
-        bottom = runs[COLS + col]
-        if top > bottom:
-            continue
-        cell = col * ROWS + top
-        kk = cells[cell]
-        ws_cells[ply, kk, ws_count[ply, kk]] = cell
-        ws_count[ply, kk] += 1
-        if bottom != top:
-            cell = col * ROWS + bottom
-            kk = cells[cell]
-            ws_cells[ply, kk, ws_count[ply, kk]] = cell
-            ws_count[ply, kk] += 1
-            if bottom - top >= 2:
-                buried = True
-
-    if not buried:
-        # Every tile is free: nothing can be exposed any more, so both players
-        # simply take the biggest pair left, and greedy alternation is exact.
-        total = 0
-        turn = 1
-        for value_index in range(9):
-            value = 9 - value_index
-            for suit in range(3):
-                pairs = ws_count[ply, suit * 9 + value - 1] // 2
-                for _ in range(pairs):
-                    total += turn * value
-                    turn = -turn
-        return total
-
-    # Pure tempo pairs: every copy of the kind left is free, and taking them
-    # exposes nothing (each sits in a column of at most two tiles). Such a pair
-    # is an item either player can take at any time that touches nothing else;
-    # the value is 1-Lipschitz in an item's points, so taking the biggest such
-    # item dominates taking a smaller one: only one tempo move is searched.
-    best_tempo = -1
-    for kk in range(KINDS):
-        c = ws_count[ply, kk]
-        if c >= 2 and c == keys[3 + kk] and c != 3:
-            pure = True
-            for i in range(c):
-                col = ws_cells[ply, kk, i] // ROWS
-                if runs[COLS + col] - runs[col] >= 2:
-                    pure = False
-            if pure and (best_tempo < 0 or kk % 9 > best_tempo % 9):
-                best_tempo = kk
-    n = 0
-    for kk in range(KINDS):
-        c = ws_count[ply, kk]
-        if c >= 2 and best_tempo >= 0 and kk != best_tempo and c == keys[3 + kk] and c != 3:
-            pure = True
-            for i in range(c):
-                col = ws_cells[ply, kk, i] // ROWS
-                if runs[COLS + col] - runs[col] >= 2:
-                    pure = False
-            if pure:
+    root_ply = ply
+    frames[ply, F_ALPHA] = alpha
+    frames[ply, F_BETA] = beta
+    frames[ply, F_DEPTH] = depth
+    frames[ply, F_POINTS] = points
+    state = ENTER
+    ret = 0
+    while True:
+        if state == ENTER:
+            alpha = frames[ply, F_ALPHA]
+            beta = frames[ply, F_BETA]
+            depth = frames[ply, F_DEPTH]
+            points = frames[ply, F_POINTS]
+            state = RETURN
+            counters[C_NODES] += 1
+            if (counters[C_NODES] & STOP_CHECK_MASK) == 0 and (
+                counters[C_STOP] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT])
+            ):
+                counters[C_ABORTED] = 1
+            if counters[C_ABORTED] != 0 or points == 0:
+                ret = 0
                 continue
-        if kk == best_tempo:
-            c = 2
-        for i in range(c):
-            for j in range(i + 1, c):
-                x = ws_cells[ply, kk, i]
-                y = ws_cells[ply, kk, j]
-                if x < y:
-                    ws_moves[ply, 0, n] = x
-                    ws_moves[ply, 1, n] = y
-                else:
-                    ws_moves[ply, 0, n] = y
-                    ws_moves[ply, 1, n] = x
-                n += 1
-    if n == 0:
-        return 0
-    if depth <= 0:
-        counters[C_INEXACT] += 1
-        return evaluate(cells, runs)
 
-    # The value can never leave [-points, points].
-    if beta > points:
-        beta = points
-        if alpha >= beta:
-            return beta
-    if alpha < -points:
-        alpha = -points
-        if alpha >= beta:
-            return alpha
+            for kk in range(KINDS):
+                ws_count[ply, kk] = 0
+            buried = False
+            for col in range(COLS):
+                top = runs[col]
+                bottom = runs[COLS + col]
+                if top > bottom:
+                    continue
+                cell = col * ROWS + top
+                kk = cells[cell]
+                ws_cells[ply, kk, ws_count[ply, kk]] = cell
+                ws_count[ply, kk] += 1
+                if bottom != top:
+                    cell = col * ROWS + bottom
+                    kk = cells[cell]
+                    ws_cells[ply, kk, ws_count[ply, kk]] = cell
+                    ws_count[ply, kk] += 1
+                    if bottom - top >= 2:
+                        buried = True
 
-    alpha0 = alpha
-    inexact0 = counters[C_INEXACT]
-    nodes0 = counters[C_NODES]
+            if not buried:
+                # Every tile is free: nothing can be exposed any more, so both
+                # players simply take the biggest pair left, and greedy
+                # alternation is exact.
+                total = 0
+                turn = 1
+                for value_index in range(9):
+                    value = 9 - value_index
+                    for suit in range(3):
+                        pairs = ws_count[ply, suit * 9 + value - 1] // 2
+                        for _ in range(pairs):
+                            total += turn * value
+                            turn = -turn
+                ret = total
+                continue
 
-    hash_move = -1
-    slot = tt_probe(tt, keys)
-    if slot >= 0:
-        counters[C_TT_HITS] += 1
-        hash_move = tt_move(tt, slot)
-        if tt_depth(tt, slot) >= depth:
-            value = tt_value(tt, slot)
-            bound = tt_bound(tt, slot)
-            if tt_depth(tt, slot) < FULL_DEPTH:
+            # Pure tempo pairs: every copy of the kind left is free, and taking
+            # them exposes nothing (each sits in a column of at most two tiles).
+            # Such a pair is an item either player can take at any time that
+            # touches nothing else; the value is 1-Lipschitz in an item's
+            # points, so taking the biggest such item dominates taking a smaller
+            # one: only one tempo move is searched.
+            best_tempo = -1
+            for kk in range(KINDS):
+                c = ws_count[ply, kk]
+                if c >= 2 and c == keys[3 + kk] and c != 3:
+                    pure = True
+                    for i in range(c):
+                        col = ws_cells[ply, kk, i] // ROWS
+                        if runs[COLS + col] - runs[col] >= 2:
+                            pure = False
+                    if pure and (best_tempo < 0 or kk % 9 > best_tempo % 9):
+                        best_tempo = kk
+            n = 0
+            for kk in range(KINDS):
+                c = ws_count[ply, kk]
+                if c >= 2 and best_tempo >= 0 and kk != best_tempo and c == keys[3 + kk] and c != 3:
+                    pure = True
+                    for i in range(c):
+                        col = ws_cells[ply, kk, i] // ROWS
+                        if runs[COLS + col] - runs[col] >= 2:
+                            pure = False
+                    if pure:
+                        continue
+                if kk == best_tempo:
+                    c = 2
+                for i in range(c):
+                    for j in range(i + 1, c):
+                        x = ws_cells[ply, kk, i]
+                        y = ws_cells[ply, kk, j]
+                        if x < y:
+                            ws_moves[ply, 0, n] = x
+                            ws_moves[ply, 1, n] = y
+                        else:
+                            ws_moves[ply, 0, n] = y
+                            ws_moves[ply, 1, n] = x
+                        n += 1
+            if n == 0:
+                ret = 0
+                continue
+            if depth <= 0:
+                # The horizon: the same greedy alternation over the pairs
+                # available now (see ``evaluate``), an estimate here.
                 counters[C_INEXACT] += 1
-            if bound == EXACT:
-                return value
-            if bound == LOWER:
-                if value >= beta:
-                    return value
-                if value > alpha:
-                    alpha = value
-            else:
-                if value <= alpha:
-                    return value
-                if value < beta:
-                    beta = value
+                total = 0
+                turn = 1
+                for value_index in range(9):
+                    value = 9 - value_index
+                    for suit in range(3):
+                        pairs = ws_count[ply, suit * 9 + value - 1] // 2
+                        for _ in range(pairs):
+                            total += turn * value
+                            turn = -turn
+                ret = total
+                continue
 
-    # Order: table move first, then points minus the best pair the move hands
-    # the opponent; on the way, enhanced transposition cutoffs from children.
-    for m in range(n):
-        a = ws_moves[ply, 0, m]
-        b = ws_moves[ply, 1, m]
-        k = cells[a]
-        gain = k % 9 + 1
-        # Look at the child without playing the move: new runs, new keys,
-        # newly exposed tiles, and the best pair they hand the opponent.
-        ca = a // ROWS
-        cb = b // ROWS
-        k0 = keys[0]
-        k1 = keys[1]
-        h = keys[2]
-        threat = 0
-        x1 = -1
-        x2 = -1
-        for col in (ca, cb):
-            old_top = runs[col]
-            old_bottom = runs[COLS + col]
-            top, bottom = _column_after(runs, col, a, b)
-            k0, k1, h = _update_key(k0, k1, h, zobrist, col,
-                                    column_code(old_top, old_bottom), column_code(top, bottom))
-            if top <= bottom:
-                if top != old_top and top != old_bottom:
-                    if x1 < 0:
-                        x1 = col * ROWS + top
-                    else:
-                        x2 = col * ROWS + top
-                if bottom != top and bottom != old_bottom and bottom != old_top:
-                    if x1 < 0:
-                        x1 = col * ROWS + bottom
-                    else:
-                        x2 = col * ROWS + bottom
-            if ca == cb:
-                break
-        for x in (x1, x2):
-            if x >= 0:
-                kx = cells[x]
-                free_after = ws_count[ply, kx] + (1 if x1 >= 0 and cells[x1] == kx else 0) + (
-                    1 if x2 >= 0 and cells[x2] == kx else 0)
-                if kx == k:
-                    free_after -= 2
-                if free_after >= 2 and kx % 9 + 1 > threat:
-                    threat = kx % 9 + 1
-        child = tt_probe_keys(tt, k0, k1, h)
-        if child >= 0 and tt_depth(tt, child) >= depth - 1:
-            cbound = tt_bound(tt, child)
-            if cbound in (EXACT, UPPER):
-                # child value <= u, so this move scores >= gain - u
-                lower = gain - tt_value(tt, child)
-                if lower >= beta:
-                    if tt_depth(tt, child) < FULL_DEPTH:
-                        counters[C_INEXACT] += 1
-                    tt_store(tt, keys, lower, LOWER,
-                             FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, a * 128 + b, 0)
-                    return lower
-        score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[a * 128 + b], 65535)
-        if a * 128 + b == hash_move:
-            score = np.int64(1) << 40
-        ws_scores[ply, m] = score
-
-    best = -INF
-    best_move = -1
-    for m in range(n):
-        # selection sort step: bring the best-scored remaining move to m
-        top_index = m
-        for q in range(m + 1, n):
-            if ws_scores[ply, q] > ws_scores[ply, top_index]:
-                top_index = q
-        if top_index != m:
-            ws_scores[ply, m], ws_scores[ply, top_index] = ws_scores[ply, top_index], ws_scores[ply, m]
-            ws_moves[ply, 0, m], ws_moves[ply, 0, top_index] = ws_moves[ply, 0, top_index], ws_moves[ply, 0, m]
-            ws_moves[ply, 1, m], ws_moves[ply, 1, top_index] = ws_moves[ply, 1, top_index], ws_moves[ply, 1, m]
-        a = ws_moves[ply, 0, m]
-        b = ws_moves[ply, 1, m]
-        gain = cells[a] % 9 + 1
-        saved = apply_move(cells, runs, keys, zobrist, a, b)
-        child_points = points - gain
-        value = gain - negamax(cells, runs, keys, zobrist, tt, counters,
-                               ws_cells, ws_count, ws_moves, ws_scores, ws_history,
-                               ply + 1, depth - 1, gain - beta, gain - alpha, child_points)
-        undo_move(cells, runs, keys, zobrist, a, b, saved)
-        if counters[C_ABORTED] != 0:
-            return 0
-        if value > best:
-            best = value
-            best_move = a * 128 + b
-            if value > alpha:
-                alpha = value
+            # The value can never leave [-points, points].
+            if beta > points:
+                beta = points
                 if alpha >= beta:
-                    ws_history[best_move] += (points >> 3) + 1
-                    break
+                    ret = beta
+                    continue
+            if alpha < -points:
+                alpha = -points
+                if alpha >= beta:
+                    ret = alpha
+                    continue
 
-    if best <= alpha0:
-        bound = UPPER
-    elif best >= beta:
-        bound = LOWER
-    else:
-        bound = EXACT
-    stored_depth = FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth
-    tt_store(tt, keys, best, bound, stored_depth, best_move,
-             _log2(counters[C_NODES] - nodes0 + 1))
-    return best
+            alpha0 = alpha
+            inexact0 = counters[C_INEXACT]
+
+            hash_move = -1
+            slot = tt_probe(tt, keys)
+            if slot >= 0:
+                counters[C_TT_HITS] += 1
+                hash_move = tt_move(tt, slot)
+                if tt_depth(tt, slot) >= depth:
+                    value = tt_value(tt, slot)
+                    bound = tt_bound(tt, slot)
+                    if tt_depth(tt, slot) < FULL_DEPTH:
+                        counters[C_INEXACT] += 1
+                    if bound == EXACT:
+                        ret = value
+                        continue
+                    if bound == LOWER:
+                        if value >= beta:
+                            ret = value
+                            continue
+                        if value > alpha:
+                            alpha = value
+                    else:
+                        if value <= alpha:
+                            ret = value
+                            continue
+                        if value < beta:
+                            beta = value
+
+            # Order: table move first, then points minus the best pair the move
+            # hands the opponent; on the way, enhanced transposition cutoffs.
+            cut = False
+            for m in range(n):
+                a = ws_moves[ply, 0, m]
+                b = ws_moves[ply, 1, m]
+                k = cells[a]
+                gain = k % 9 + 1
+                # Look at the child without playing the move: new runs, new
+                # keys, newly exposed tiles, and the best pair they hand over.
+                ca = a // ROWS
+                cb = b // ROWS
+                k0 = keys[0]
+                k1 = keys[1]
+                h = keys[2]
+                threat = 0
+                x1 = -1
+                x2 = -1
+                for col in (ca, cb):
+                    old_top = runs[col]
+                    old_bottom = runs[COLS + col]
+                    top, bottom = _column_after(runs, col, a, b)
+                    k0, k1, h = _update_key(k0, k1, h, zobrist, col,
+                                            column_code(old_top, old_bottom), column_code(top, bottom))
+                    if top <= bottom:
+                        if top != old_top and top != old_bottom:
+                            if x1 < 0:
+                                x1 = col * ROWS + top
+                            else:
+                                x2 = col * ROWS + top
+                        if bottom != top and bottom != old_bottom and bottom != old_top:
+                            if x1 < 0:
+                                x1 = col * ROWS + bottom
+                            else:
+                                x2 = col * ROWS + bottom
+                    if ca == cb:
+                        break
+                for x in (x1, x2):
+                    if x >= 0:
+                        kx = cells[x]
+                        free_after = ws_count[ply, kx] + (1 if x1 >= 0 and cells[x1] == kx else 0) + (
+                            1 if x2 >= 0 and cells[x2] == kx else 0)
+                        if kx == k:
+                            free_after -= 2
+                        if free_after >= 2 and kx % 9 + 1 > threat:
+                            threat = kx % 9 + 1
+                child = tt_probe_keys(tt, k0, k1, h) if points >= ETC_MIN_POINTS else -1
+                if child >= 0 and tt_depth(tt, child) >= depth - 1:
+                    cbound = tt_bound(tt, child)
+                    if cbound in (EXACT, UPPER):
+                        # child value <= u, so this move scores >= gain - u
+                        lower = gain - tt_value(tt, child)
+                        if lower >= beta:
+                            if tt_depth(tt, child) < FULL_DEPTH:
+                                counters[C_INEXACT] += 1
+                            tt_store(tt, keys, lower, LOWER,
+                                     FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, a * 128 + b, 0)
+                            ret = lower
+                            cut = True
+                            break
+                score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[a * 128 + b], 65535)
+                if a * 128 + b == hash_move:
+                    score = np.int64(1) << 40
+                ws_scores[ply, m] = score
+            if cut:
+                continue
+
+            frames[ply, F_ALPHA] = alpha
+            frames[ply, F_BETA] = beta
+            frames[ply, F_ALPHA0] = alpha0
+            frames[ply, F_INEXACT0] = inexact0
+            frames[ply, F_NODES0] = counters[C_NODES]
+            frames[ply, F_N] = n
+            frames[ply, F_M] = 0
+            frames[ply, F_BEST] = -INF
+            frames[ply, F_BEST_MOVE] = -1
+            state = NEXT
+            continue
+
+        if state == NEXT:
+            m = frames[ply, F_M]
+            n = frames[ply, F_N]
+            if m >= n:
+                best = frames[ply, F_BEST]
+                if best <= frames[ply, F_ALPHA0]:
+                    bound = UPPER
+                elif best >= frames[ply, F_BETA]:
+                    bound = LOWER
+                else:
+                    bound = EXACT
+                stored_depth = FULL_DEPTH if counters[C_INEXACT] == frames[ply, F_INEXACT0] else frames[ply, F_DEPTH]
+                tt_store(tt, keys, best, bound, stored_depth, frames[ply, F_BEST_MOVE],
+                         _log2(counters[C_NODES] - frames[ply, F_NODES0] + 1))
+                ret = best
+                state = RETURN
+                continue
+            # selection sort step: bring the best-scored remaining move to m
+            top_index = m
+            for q in range(m + 1, n):
+                if ws_scores[ply, q] > ws_scores[ply, top_index]:
+                    top_index = q
+            if top_index != m:
+                ws_scores[ply, m], ws_scores[ply, top_index] = ws_scores[ply, top_index], ws_scores[ply, m]
+                ws_moves[ply, 0, m], ws_moves[ply, 0, top_index] = ws_moves[ply, 0, top_index], ws_moves[ply, 0, m]
+                ws_moves[ply, 1, m], ws_moves[ply, 1, top_index] = ws_moves[ply, 1, top_index], ws_moves[ply, 1, m]
+            a = ws_moves[ply, 0, m]
+            b = ws_moves[ply, 1, m]
+            gain = cells[a] % 9 + 1
+            frames[ply, F_A] = a
+            frames[ply, F_B] = b
+            frames[ply, F_GAIN] = gain
+            frames[ply, F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
+            frames[ply + 1, F_ALPHA] = gain - frames[ply, F_BETA]
+            frames[ply + 1, F_BETA] = gain - frames[ply, F_ALPHA]
+            frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - 1
+            frames[ply + 1, F_POINTS] = frames[ply, F_POINTS] - gain
+            ply += 1
+            state = ENTER
+            continue
+
+        # state == RETURN: ret is the value of the node at ply
+        if ply == root_ply:
+            return ret
+        ply -= 1
+        a = frames[ply, F_A]
+        b = frames[ply, F_B]
+        undo_move(cells, runs, keys, zobrist, a, b, frames[ply, F_SAVED])
+        if counters[C_ABORTED] != 0:
+            ret = 0
+            continue
+        value = frames[ply, F_GAIN] - ret
+        if value > frames[ply, F_BEST]:
+            frames[ply, F_BEST] = value
+            frames[ply, F_BEST_MOVE] = a * 128 + b
+            if value > frames[ply, F_ALPHA]:
+                frames[ply, F_ALPHA] = value
+                if value >= frames[ply, F_BETA]:
+                    ws_history[a * 128 + b] += (frames[ply, F_POINTS] >> 3) + 1
+                    frames[ply, F_M] = frames[ply, F_N]
+                    state = NEXT
+                    continue
+        frames[ply, F_M] += 1
+        state = NEXT
