@@ -251,7 +251,10 @@ class Engine:
 
     def _search(self, position, time_limit, node_limit, depth_limit, all_exact, progress) -> Analysis:
         started = time.perf_counter()
+        # Keep a stop that arrived just before the search began: it was meant for it.
+        stop_requested = self.counters[k.C_STOP]
         self.counters[:] = 0
+        self.counters[k.C_STOP] = stop_requested
         if node_limit:
             self.counters[k.C_NODE_LIMIT] = node_limit
         timer = None
@@ -282,10 +285,19 @@ class Engine:
                     done_depth = FULL_DEPTH
                     break
             if done is None:
-                # Stopped before even a one-ply search: points decide.
-                fallback = max(moves, key=position.move_points)
-                points = position.move_points(fallback)
-                done = _Iteration(points, {fallback: (points, "estimate")})
+                # Stopped before any iteration finished: answer from a two-move
+                # search, which takes milliseconds, rather than with nothing.
+                self.counters[k.C_STOP] = 0
+                self.counters[k.C_ABORTED] = 0
+                self.counters[k.C_NODE_LIMIT] = 0
+                done = self._iterate(root, moves, min(2, max_depth), all_exact, None)
+                done_depth = min(2, max_depth)
+                assert done is not None
+                done.exact = done.exact and done_depth == max_depth
+            if timer is not None:
+                timer.cancel()
+            # The best line is read from the table by short searches: no limit applies to them.
+            self.counters[k.C_STOP] = 0
             return self._finish(position, root, moves, done, done_depth, started)
         finally:
             if timer is not None:
@@ -342,6 +354,10 @@ class Engine:
                 if score == target:
                     move = candidate
                     break
+            if move is None and depth < FULL_DEPTH:
+                # Depth-limited values shift with what the table holds; follow
+                # the table's best move, the search's own choice, instead.
+                move = ordered[0] if ordered else None
         return line
 
 
