@@ -1,4 +1,4 @@
-"""Solver subcommands: ``solve`` and ``analyse``.
+"""Solver subcommands: ``solve``, ``analyse`` and ``review``.
 
 Kept apart from ``battle.cli`` so that the model and its plain subcommands
 never import numba; the solver loads only when one of these runs.
@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from battle.board import move_name
+
+T = TypeVar("T")
 
 MIB = 1 << 20
 
@@ -25,6 +31,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     _add_common(sub)
     sub.add_argument("--json", action="store_true", help="print JSON: the solve fields plus every move's value")
     sub.set_defaults(run=cmd_analyse)
+
+    sub = commands.add_parser("review", help="grade every move of a game record against perfect play")
+    sub.add_argument("file", help=".mbg game record, or - for standard input")
+    sub.add_argument("--time", type=_positive_float, default=2.0, metavar="S",
+                     help="seconds of search per move (default 2); moves not solved in time are estimates")
+    sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
+    sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
+    sub.add_argument("--hash", type=_positive_int, default=256, metavar="MB",
+                     help="transposition table size in MiB (default 256)")
+    sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    sub.set_defaults(run=cmd_review)
 
 
 def _add_common(sub: argparse.ArgumentParser) -> None:
@@ -109,14 +126,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: ANN202
     """Run the search on a worker thread so Ctrl-C can stop it and still print a result."""
-    import threading
-
     from battle.cli import load_position
     from solver.engine import Engine
 
     position = load_position(args.file)
     engine = Engine(_table_bits(args.hash))
-    outcome: dict = {}
 
     def report(progress) -> None:  # noqa: ANN001
         if args.quiet:
@@ -131,24 +145,149 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
             flush=True,
         )
 
-    def work() -> None:
+    def work():  # noqa: ANN202
+        return engine.search(
+            position, time_limit=args.time, node_limit=args.nodes, depth_limit=args.depth,
+            all_exact=all_exact, progress=report,
+        )
+
+    analysis, _ = _run_interruptibly(work, engine.stop, "interrupted: stopping with the best result so far")
+    return position, analysis
+
+
+def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message: str,
+                       repeat_stop: bool = False) -> tuple[T, bool]:
+    """``work()`` on a worker thread; Ctrl-C calls ``stop()`` and still waits for its result.
+
+    Returns the result and whether Ctrl-C was pressed; an error in the worker is
+    re-raised here. The main thread waits on an Event, not ``Thread.join``: a
+    KeyboardInterrupt inside ``join`` can leave the thread looking finished
+    while it still runs (CPython before 3.12), and its result would be lost.
+    With ``repeat_stop``, ``stop()`` is called again until the work ends, for
+    work that starts new searches (each new search clears the engine's stop flag).
+    A second Ctrl-C abandons the work.
+    """
+    finished = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
         try:
-            outcome["analysis"] = engine.search(
-                position, time_limit=args.time, node_limit=args.nodes, depth_limit=args.depth,
-                all_exact=all_exact, progress=report,
-            )
+            outcome["result"] = work()
         except BaseException as error:  # re-raised in the main thread
             outcome["error"] = error
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=work, name="solver", daemon=True)
-    worker.start()
+    threading.Thread(target=target, name="solver", daemon=True).start()
+    interrupted = False
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not finished.wait(0.1):
+            pass
     except KeyboardInterrupt:
-        print("interrupted: stopping with the best result so far", file=sys.stderr)
-        engine.stop()
-        worker.join()
+        interrupted = True
+        print(message, file=sys.stderr, flush=True)
+        stop()
+        while not finished.wait(0.05):
+            if repeat_stop:
+                stop()
     if "error" in outcome:
-        raise outcome["error"]
-    return position, outcome["analysis"]
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["result"], interrupted  # type: ignore[return-value]
+
+
+# -- review -------------------------------------------------------------------------------
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
+    from solver.engine import Engine
+    from solver.review import ReviewStep, review_game
+
+    record = _load_record(args.file)
+    if args.plot:
+        _check_plot_path(args.plot)
+    engine = Engine(_table_bits(args.hash))
+    stopping = threading.Event()
+
+    def report(step: ReviewStep) -> None:
+        if args.quiet:
+            return
+        state = "exact" if step.exact else f"depth {step.depth}, estimate"
+        if step.move is None:
+            line = f"final position  player {step.player} to move  ({state}, {step.seconds:.2f}s)"
+        else:
+            line = (f"move {step.number}/{step.total}  {step.move}  player {step.player}  "
+                    f"loss {step.loss}  {step.classification}  ({state}, {step.seconds:.2f}s)")
+        print(line, file=sys.stderr, flush=True)
+
+    def work():  # noqa: ANN202
+        return review_game(record, time_per_move=args.time, engine=engine, progress=report,
+                           should_stop=stopping.is_set)
+
+    def stop() -> None:
+        stopping.set()  # first, so the review drops the search being cut short
+        engine.stop()
+
+    review, interrupted = _run_interruptibly(
+        work, stop, "interrupted: stopping the review; the moves reviewed so far follow", repeat_stop=True,
+    )
+    if args.json:
+        print(json.dumps(review.to_json()))
+    else:
+        sys.stdout.write(review.format_text())
+    if args.plot:
+        _save_plot(review, args.plot)
+        if not args.quiet:
+            print(f"evaluation graph written to {args.plot}", file=sys.stderr)
+    if interrupted:
+        print(f"review stopped after move {len(review.moves)} of {review.moves_in_record}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _load_record(name: str):  # noqa: ANN202 - battle.notation.Record
+    """A game record from a file, or an ``InputError`` naming the file and the problem."""
+    from battle.cli import InputError, read_input
+    from battle.errors import BattleError
+    from battle.notation import is_record_text, parse_record
+
+    label = "<stdin>" if name == "-" else name
+    text = read_input(name)
+    if not is_record_text(text):
+        raise InputError(f"{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; "
+                         f"for a single position use analyse)")
+    try:
+        return parse_record(text)
+    except BattleError as error:
+        raise InputError(f"{label}: {error}") from None
+
+
+def _check_plot_path(path: str) -> None:
+    """Fail before a long review, not after it, if the graph cannot be written there."""
+    from battle.cli import InputError
+
+    if not path.lower().endswith(".png"):
+        raise InputError(f"--plot {path}: the graph is written as PNG, the name must end in .png")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"--plot {path}: folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise InputError(f"--plot {path}: is a folder")
+
+
+def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review.Review
+    from battle.cli import InputError
+
+    # Drawing needs no display; the dummy driver guarantees no window can open.
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame
+
+        from battle.ui.eval_graph import save_eval_graph
+    except ImportError as error:
+        raise InputError(f"--plot needs pygame-ce ({error}); the review itself works without it") from None
+    try:
+        save_eval_graph(review, path)
+    except (OSError, pygame.error) as error:
+        raise InputError(f"--plot {path}: cannot write the image ({error})") from None

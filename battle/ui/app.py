@@ -1,0 +1,250 @@
+"""The window: one App owns the display, the widgets, the shared renderers and the scene stack.
+
+``App.step(events, dt)`` runs exactly one frame (events, update, draw) and
+returns, so tests drive the game frame by frame with synthetic events and a
+fake clock; ``App.run()`` is the real loop at 60 frames per second.
+
+``main(args)`` is what ``mahjong-battle`` (and ``python -m battle``) call
+without a subcommand. Two environment variables help tools and tests:
+``MAHJONG_BATTLE_SIZE=1200x800`` sets the window size, and
+``MAHJONG_BATTLE_DEMO=1`` opens a fixed demo position (deal 1, a few moves
+played, a tile selected) without touching the user's autosave.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+import pygame.freetype  # noqa: E402
+import pygame_gui  # noqa: E402
+
+from battle.game import Game  # noqa: E402
+from battle.ui.board_view import BoardView, Felt  # noqa: E402
+from battle.ui.layout import compute_layout  # noqa: E402
+from battle.ui.match import Match  # noqa: E402
+from battle.ui.panel import PanelView  # noqa: E402
+from battle.ui.play_scene import PlayScene  # noqa: E402
+from battle.ui.scene import SceneStack  # noqa: E402
+from battle.ui.settings import MIN_SIZE, clamp_size, load_settings, save_settings  # noqa: E402
+from battle.ui.theme import Fonts, load_gui_theme  # noqa: E402
+from battle.ui.thinking import SolverService  # noqa: E402
+from battle.ui.tile_art import TileArt, window_icon  # noqa: E402
+from battle.ui.title_scene import TitleScene  # noqa: E402
+
+TITLE = "Mahjong Battle"
+FPS = 60
+MAX_DT = 0.1
+"""A long stall (a dragged window, a debugger) must not make animations jump."""
+
+
+class App:
+    def __init__(self, size: tuple[int, int] | None = None, *, demo: bool = False, autosave: bool = True) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.freetype.init()
+        self.settings, settings_problem = load_settings()
+        size = size or self.settings.window_size
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.display.set_caption(TITLE)
+        self._set_minimum_size()
+        self.art = TileArt()
+        pygame.display.set_icon(window_icon())
+        self.fonts = Fonts()
+        self.felt = Felt()
+        self.board_view = BoardView(self.art, self.fonts, self.felt)
+        self.panel_view = PanelView(self.fonts)
+        size = self.screen.get_size()
+        self.layout = compute_layout(*size)
+        self.manager = pygame_gui.UIManager(size, load_gui_theme(), enable_live_theme_updates=False)
+        self.solver = SolverService()
+        self.stack = SceneStack()
+        self.running = True
+        self.autosave_enabled = autosave and not demo
+        self._notices: list[tuple[str, str]] = []
+        self.last_match: Match | None = None
+        """The match of the last game screen, for the title's Rematch."""
+        if settings_problem:
+            self._notices.append((settings_problem, "warn"))
+        self._levels = _load_levels()
+        if demo:
+            match, selected = demo_match()
+            scene = self.start_match(match)
+            if selected is not None:
+                scene.select(selected)
+        else:
+            self.show_title()
+
+    # -- levels (the solver's, read once) --------------------------------------------------
+
+    @property
+    def level_names(self) -> list[str]:
+        return list(self._levels)
+
+    @property
+    def default_level(self) -> str:
+        return "club" if "club" in self._levels else self.level_names[0]
+
+    def level_description(self, name: str) -> str:
+        return self._levels.get(name, "")
+
+    # -- scenes ----------------------------------------------------------------------------
+
+    def show_title(self, notice: str | None = None, kind: str = "info") -> None:
+        self.solver.cancel()
+        for scene in self.stack.scenes:
+            if isinstance(scene, PlayScene):
+                self.last_match = scene.match
+        self.stack.replace_all(TitleScene(self, notice, kind))
+
+    def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
+                    selected: int | None = None) -> PlayScene:
+        """Open the game screen for a match (new, resumed, loaded or a rematch) and autosave it at once."""
+        self.solver.cancel()
+        scene = PlayScene(self, match, notice, kind, selected)
+        self.stack.replace_all(scene)
+        scene.autosave()
+        return scene
+
+    def take_notices(self) -> list[tuple[str, str]]:
+        notices, self._notices = self._notices, []
+        return notices
+
+    def remember_folder(self, folder: Path) -> None:
+        self.settings.last_dir = str(folder)
+
+    def save_settings(self) -> None:
+        problem = save_settings(self.settings)
+        if problem:
+            self._notices.append((problem, "warn"))
+
+    # -- frames ----------------------------------------------------------------------------
+
+    def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS) -> bool:
+        """One frame: the given events plus whatever is queued, then update and draw. False once quitting."""
+        queue = list(events) if events is not None else []
+        queue.extend(pygame.event.get())
+        for event in queue:
+            self.dispatch(event)
+            if not self.running:
+                return False
+        dt = max(0.0, min(MAX_DT, dt))
+        self.solver.tick()
+        self.stack.update(dt)
+        self.manager.update(dt)
+        self.draw()
+        return self.running
+
+    def dispatch(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self.resize((event.w, event.h))
+            return
+        consumed = self.manager.process_events(event)
+        if consumed and event.type in _INPUT_EVENTS:
+            return
+        scene = self.stack.top
+        if scene is not None:
+            scene.handle_event(event)
+
+    def draw(self) -> None:
+        surface = pygame.display.get_surface()
+        self.stack.draw(surface)
+        self.manager.draw_ui(surface)
+        pygame.display.flip()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        width, height = max(1, int(size[0])), max(1, int(size[1]))
+        if pygame.display.get_surface().get_size() != (width, height):
+            # a real window has already been resized by SDL; this is for synthetic events (tests)
+            self.screen = pygame.display.set_mode((width, height), pygame.RESIZABLE)
+        self.layout = compute_layout(width, height)
+        self.manager.set_window_resolution((width, height))
+        self.stack.resize()
+
+    def run(self) -> int:
+        clock = pygame.time.Clock()
+        try:
+            while self.running:
+                dt = clock.tick(FPS) / 1000
+                self.step(dt=dt)
+        finally:
+            self.close()
+        return 0
+
+    def close(self) -> None:
+        """Stop the solver and remember the window; the game itself was autosaved after every move."""
+        self.solver.shutdown()
+        self.solver.wait_idle(1.0)  # a stopped search ends within milliseconds; don't exit under it
+        surface = pygame.display.get_surface()
+        if surface is not None:
+            self.settings.window_size = clamp_size(*surface.get_size())
+        self.save_settings()
+
+    def _set_minimum_size(self) -> None:
+        try:
+            with warnings.catch_warnings():
+                # deprecated for drawing through a Window; we only set a property of it
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            window.minimum_size = MIN_SIZE
+        except (AttributeError, pygame.error, TypeError, ValueError):
+            pass  # an older pygame-ce: the layout copes with small windows anyway
+
+
+_INPUT_EVENTS = {pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL, pygame.KEYDOWN, pygame.KEYUP,
+                 pygame.TEXTINPUT}
+
+
+def _load_levels() -> dict[str, str]:
+    """Level names and descriptions; the window works (hot seat only) if the solver cannot load."""
+    try:
+        from solver.levels import LEVELS
+    except ImportError:
+        return {"club": "the solver is not available"}
+    return {name: level.description for name, level in LEVELS.items()}
+
+
+def demo_match() -> tuple[Match, int | None]:
+    """Deal 1 after six moves (always the biggest pair, first in board order), with a tile selected."""
+    game = Game.new(1, "Alice", "Bob")
+    for _ in range(6):
+        position = game.position
+        moves = position.legal_moves()
+        game.play(max(moves, key=lambda move: (position.move_points(move), -move[0], -move[1])))
+    position = game.position
+    free = position.free_cells()
+    playable = sorted(c for c in free if sum(1 for d in free if position.cells[d] == position.cells[c]) > 1)
+    return Match(game), (playable[len(playable) // 2] if playable else None)
+
+
+def _size_from_environment() -> tuple[int, int] | None:
+    text = os.environ.get("MAHJONG_BATTLE_SIZE", "")
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        return None
+    return (max(200, width), max(200, height))
+
+
+def main(args: object = None) -> int:
+    """Open the window; returns the exit code (0 on a normal close)."""
+    demo = os.environ.get("MAHJONG_BATTLE_DEMO", "") not in ("", "0")
+    try:
+        app = App(_size_from_environment(), demo=demo)
+    except pygame.error as error:
+        print(f"mahjong-battle: cannot open a window ({error}); the subcommands work without one",
+              file=sys.stderr)
+        return 1
+    try:
+        return app.run()
+    finally:
+        pygame.quit()

@@ -1,0 +1,59 @@
+"""Loading and saving game records (.mbg) and positions (.mbp) for the window.
+
+Every way a file can be wrong ends in a ``FileProblem`` whose message names the
+file and, for bad contents, quotes the model's NotationError (line and reason),
+so the window can show it in the status line instead of crashing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from battle.errors import BattleError
+from battle.game import Game
+from battle.notation import is_record_text, parse_position, parse_record
+from battle.paths import write_atomically
+
+MAX_BYTES = 1_000_000
+
+
+class FileProblem(Exception):
+    """A file that could not be read or written; the message is meant for the user."""
+
+
+def read_text(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise FileProblem(f"{path.name}: {error.strerror or error}") from None
+    if len(data) > MAX_BYTES:
+        raise FileProblem(f"{path.name}: larger than {MAX_BYTES} bytes, not a game record or position")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise FileProblem(f"{path.name}: not UTF-8 text (byte {error.start})") from None
+
+
+def load_game_file(path: Path | str) -> tuple[Game, str]:
+    """A game from a .mbg record or a .mbp position, and what it was ("game record" / "position")."""
+    path = Path(path)
+    text = read_text(path)
+    try:
+        if is_record_text(text):
+            return Game.from_record(parse_record(text)), "game record"
+        return Game(parse_position(text)), "position"
+    except BattleError as error:
+        raise FileProblem(f"{path.name}: {error}") from None
+
+
+def save_game_file(path: Path | str, game: Game) -> Path:
+    """Write the record (adding .mbg when the name has no suffix); returns the path written."""
+    path = Path(path)
+    if not path.suffix:
+        path = path.with_suffix(".mbg")
+    try:
+        write_atomically(path, game.to_text())
+    except OSError as error:
+        raise FileProblem(f"{path.name}: {error.strerror or error}") from None
+    return path

@@ -1,0 +1,123 @@
+"""A game as the window plays it: the model's Game plus who (if anyone) is the solver.
+
+Kept free of pygame so the undo rules against the solver (take back the human's
+move together with the solver's reply) and the rematch rule can be tested alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battle.board import Move, Position
+from battle.game import Game
+
+
+@dataclass
+class Match:
+    game: Game
+    solver_side: int | None = None
+    """1 or 2 when the solver plays that side; None for a hot-seat game."""
+    level: str = "club"
+
+    # -- who moves ---------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def against_solver(self) -> bool:
+        return self.solver_side is not None
+
+    def is_solver(self, player: int) -> bool:
+        return self.solver_side == player
+
+    def solver_to_move(self) -> bool:
+        return self.solver_side == self.position.to_move and not self.position.is_over()
+
+    def human_to_move(self) -> bool:
+        return self.solver_side != self.position.to_move and not self.position.is_over()
+
+    # -- undo and redo -----------------------------------------------------------------
+
+    def undo_count(self) -> int:
+        """How many moves one Undo takes back.
+
+        Hot seat: one. Against the solver: back to the human's previous turn, i.e.
+        the solver's reply and the human's move before it (just the human's move if
+        the solver has not answered yet). Zero when the human has no move to take back.
+        """
+        game = self.game
+        if not game.can_undo():
+            return 0
+        if self.solver_side is None:
+            return 1
+        count = 0
+        ply = game.ply
+        while ply > 0:
+            count += 1
+            ply -= 1
+            if game.mover_of(ply) != self.solver_side:
+                return count
+        return 0
+
+    def undo(self) -> list[Move]:
+        """Take back as :meth:`undo_count` says; returns the moves taken back, latest first."""
+        return [self.game.undo() for _ in range(self.undo_count())]
+
+    def redo_count(self) -> int:
+        """How many moves one Redo plays again: the human's move and, if remembered, the reply."""
+        game = self.game
+        # Game exposes only can_redo(); the count of remembered moves decides the pair rule.
+        available = len(game._redo)
+        if available == 0:
+            return 0
+        if self.solver_side is None:
+            return 1
+        # The human's move, then the solver's reply if it is remembered too.
+        return min(available, 2) if self.game.position.to_move != self.solver_side else 0
+
+    def redo(self) -> list[Move]:
+        return [self.game.redo() for _ in range(self.redo_count())]
+
+    # -- new games ---------------------------------------------------------------------
+
+    def rematch(self) -> Match:
+        """The same start with the sides swapped: the other player (or the solver) moves first."""
+        game = self.game
+        swapped = Game(game.start, game.player2, game.player1, game.deal_number)
+        side = None if self.solver_side is None else 3 - self.solver_side
+        return Match(swapped, side, self.level)
+
+    def describe(self) -> str:
+        game = self.game
+        where = f"deal {game.deal_number}" if game.deal_number is not None else "a composed position"
+        return f"{game.player1} vs {game.player2}, {where}, move {game.ply + 1}"
+
+    # -- the autosave sidecar ----------------------------------------------------------
+
+    def sidecar(self) -> dict:
+        """What a .mbg record does not say: which side the solver plays, and how well."""
+        return {"format": 1, "solver_side": self.solver_side, "level": self.level}
+
+
+def solver_name(level: str) -> str:
+    return f"Solver ({level})"
+
+
+def new_match(
+    deal_number: int | None,
+    mode: str,
+    names: tuple[str, str],
+    level: str = "club",
+    human_first: bool = True,
+) -> Match:
+    """A fresh match; ``names`` are the two players (hot seat) or the human's name twice."""
+    if mode == "solver":
+        human = names[0]
+        if human_first:
+            game = Game.new(deal_number, human, solver_name(level))
+            return Match(game, 2, level)
+        game = Game.new(deal_number, solver_name(level), human)
+        return Match(game, 1, level)
+    return Match(Game.new(deal_number, names[0], names[1]), None, level)

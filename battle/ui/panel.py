@@ -1,0 +1,199 @@
+"""The side panel: who plays, the scores, whose turn it is, what is left, and the moves so far.
+
+The scene fills a ``PanelInfo`` with plain values each frame; this module only
+paints it, so what the panel shows is decided (and testable) in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from battle.ui import theme
+from battle.ui.layout import PanelLayout, Rect, move_entry_rect
+
+_PANEL_CACHE: dict[tuple, pygame.Surface] = {}
+
+
+@dataclass
+class PlayerInfo:
+    name: str
+    role: str
+    """``"Player 1"``, ``"Solver · club"``..."""
+    score: int
+    to_move: bool
+    colour: tuple[int, int, int]
+    thinking: float | None = None
+    """Seconds the solver has been thinking, when it is."""
+    pulse: float = 0.0
+    """0..1: the score just went up."""
+    winner: bool = False
+
+
+@dataclass
+class PanelInfo:
+    players: tuple[PlayerInfo, PlayerInfo]
+    start_label: str
+    points_left: int
+    tiles_left: int
+    pairs_available: int
+    game_over: bool
+    moves: list[tuple[int, int, str, int]] = field(default_factory=list)
+    """(number, mover, notation, points) as ``Game.move_list`` gives them."""
+    first_row: int = 0
+    shown_ply: int | None = None
+    """While browsing: the number of moves shown (the entry of that move is highlighted)."""
+    hover: int | None = None
+    column_names: tuple[str, str] = ("", "")
+    now: float = 0.0
+
+
+class PanelView:
+    def __init__(self, fonts: theme.Fonts) -> None:
+        self.fonts = fonts
+
+    def draw(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
+        rect = panel.rect
+        radius = max(6, round(14 * scale))
+        key = ("panel", rect.w, rect.h, radius)
+        background = _PANEL_CACHE.get(key)
+        if background is None:
+            background = theme.rounded_panel((rect.w, rect.h), theme.PANEL, radius, (*theme.GOLD, 60), 1)
+            _PANEL_CACHE.clear()
+            _PANEL_CACHE[key] = background
+        surface.blit(background, (rect.x, rect.y))
+        self._header(surface, panel, info, scale)
+        for player in (1, 2):
+            self._card(surface, panel.cards[player - 1], info.players[player - 1], panel.pad, scale, info.now)
+        self._info(surface, panel, info, scale)
+        self._moves(surface, panel, info, scale)
+
+    # -- parts ---------------------------------------------------------------------------
+
+    def _header(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
+        fonts = self.fonts
+        rect = panel.header
+        mark = fonts.text("麻将", 24 * scale, theme.GOLD, bold=True)
+        title = fonts.text("Mahjong Battle", 21 * scale, theme.IVORY, bold=True)
+        surface.blit(mark, (rect.x, rect.y))
+        surface.blit(title, (rect.x + mark.get_width() + round(8 * scale), rect.y + (mark.get_height()
+                                                                                      - title.get_height()) // 2))
+        sub = fonts.text(fonts.fit(info.start_label, 14 * scale, rect.w), 14 * scale, theme.IVORY_DIM)
+        surface.blit(sub, (rect.x, rect.y + mark.get_height() + round(2 * scale)))
+
+    def _card(self, surface: pygame.Surface, rect: Rect, player: PlayerInfo, pad: int, scale: float,
+              now: float) -> None:
+        fonts = self.fonts
+        radius = max(4, round(10 * scale))
+        active = player.to_move
+        fill = theme.CARD_ACTIVE if active else theme.CARD
+        border = (*theme.GOLD_BRIGHT, 200) if active else (255, 255, 255, 26)
+        surface.blit(theme.rounded_panel((rect.w, rect.h), fill, radius, border, 2 if active else 1), (rect.x, rect.y))
+        strip = pygame.Rect(rect.x + round(7 * scale), rect.y + round(12 * scale), max(3, round(4 * scale)),
+                            rect.h - round(24 * scale))
+        pygame.draw.rect(surface, player.colour, strip, border_radius=2)
+
+        score_size = 32 * scale * (1 + 0.18 * player.pulse)
+        score_colour = theme.mix(theme.IVORY, theme.GOLD_BRIGHT, max(player.pulse, 0.6 if player.winner else 0))
+        score = fonts.text(str(player.score), score_size, score_colour, bold=True)
+        score_centre = (rect.right - pad - round(rect.h * 0.3), rect.y + rect.h // 2)
+        score_rect = score.get_rect(midright=(rect.right - pad, score_centre[1]))
+        surface.blit(score, score_rect)
+
+        text_x = strip.right + round(10 * scale)
+        text_w = max(10, score_rect.x - text_x - round(8 * scale))
+        name_size = 18 * scale
+        name = fonts.text(fonts.fit(player.name, name_size, text_w, bold=True), name_size, theme.IVORY, bold=True)
+        surface.blit(name, (text_x, rect.y + round(11 * scale)))
+        line_y = rect.y + round(11 * scale) + name.get_height() + round(3 * scale)
+        small = 14 * scale
+        if player.thinking is not None:
+            dots = "." * (1 + int(now * 3) % 3)
+            text = fonts.text(f"thinking{dots}", small, theme.GOLD_BRIGHT)
+            surface.blit(text, (text_x, line_y))
+            seconds = fonts.text(f"{player.thinking:4.1f} s", small, theme.IVORY_DIM)
+            surface.blit(seconds, (text_x + fonts.width("thinking...", small) + round(8 * scale), line_y))
+            self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
+        elif active:
+            text = fonts.text(fonts.fit(f"to move  ·  {player.role}", small, text_w), small, theme.GOLD_BRIGHT)
+            surface.blit(text, (text_x, line_y))
+        else:
+            text = fonts.text(fonts.fit(player.role, small, text_w), small, theme.IVORY_DIM)
+            surface.blit(text, (text_x, line_y))
+
+    def _spinner(self, surface: pygame.Surface, centre: tuple[int, int], radius: float, now: float) -> None:
+        """Eight dots chasing round: the solver is at work."""
+        import math
+
+        for index in range(8):
+            angle = now * 6.0 - index * math.pi / 4
+            fade = 1 - index / 8
+            colour = theme.mix(theme.CARD_ACTIVE[:3], theme.GOLD_BRIGHT, fade)
+            point = (centre[0] + math.cos(angle) * radius, centre[1] + math.sin(angle) * radius)
+            pygame.draw.circle(surface, colour, point, max(1.0, radius * 0.22 * (0.6 + 0.4 * fade)))
+
+    def _info(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
+        fonts = self.fonts
+        rect = panel.info
+        size = 15 * scale
+        rows = [
+            ("Points on the board", str(info.points_left)),
+            ("Tiles left", str(info.tiles_left)),
+            ("Pairs to take now", "game over" if info.game_over else str(info.pairs_available)),
+        ]
+        line = round(rect.h / len(rows)) if rows else 0
+        line = max(line, round(17 * scale))
+        for index, (label, value) in enumerate(rows):
+            y = rect.y + index * line
+            surface.blit(fonts.text(label, size, theme.IVORY_DIM), (rect.x, y))
+            value_surface = fonts.text(value, size, theme.IVORY, bold=True)
+            surface.blit(value_surface, value_surface.get_rect(topright=(rect.right, y)))
+
+    def _moves(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
+        fonts = self.fonts
+        header = panel.moves_header
+        pygame.draw.line(surface, theme.GOLD, (header.x, header.y), (header.right, header.y), 1)
+        title = fonts.text("Moves", 16 * scale, theme.GOLD, bold=True)
+        surface.blit(title, (header.x, header.y + (header.h - title.get_height()) // 2 + round(2 * scale)))
+        half = panel.moves.w // 2
+        for column, name in enumerate(info.column_names):
+            if not name:
+                continue
+            size = 13 * scale
+            label = fonts.text(fonts.fit(name, size, half - round(70 * scale)), size, theme.IVORY_FAINT)
+            x = panel.moves.x + column * half + half - label.get_width() - round(6 * scale)
+            surface.blit(label, (x, header.y + (header.h - label.get_height()) // 2 + round(2 * scale)))
+
+        if not info.moves:
+            text = fonts.text("No moves yet", 14 * scale, theme.IVORY_FAINT)
+            surface.blit(text, (panel.moves.x, panel.moves.y + round(4 * scale)))
+            return
+        size = 14.5 * scale
+        number_w = fonts.width("888.", size)
+        for index, (number, mover, notation, points) in enumerate(info.moves):
+            entry = move_entry_rect(panel, index, info.first_row)
+            if entry is None:
+                continue
+            shown = info.shown_ply is not None and info.shown_ply == number
+            if shown or info.hover == index:
+                alpha = 70 if shown else 26
+                colour = theme.GOLD if shown else (255, 255, 255)
+                surface.blit(theme.rounded_panel((entry.w - 4, entry.h - 2), (*colour, alpha), 4), (entry.x, entry.y))
+            cy = entry.y + entry.h // 2
+            pygame.draw.circle(surface, theme.PLAYER_COLOURS[mover - 1], (entry.x + round(7 * scale), cy),
+                               max(2, round(3.5 * scale)))
+            x = entry.x + round(14 * scale)
+            num = fonts.text(f"{number}.", size, theme.IVORY_FAINT)
+            surface.blit(num, num.get_rect(midright=(x + number_w, cy)))
+            move_text = fonts.text(notation, size, theme.IVORY if not shown else theme.GOLD_BRIGHT)
+            surface.blit(move_text, move_text.get_rect(midleft=(x + number_w + round(6 * scale), cy)))
+            pts = fonts.text(f"({points})", size, theme.GOLD)
+            surface.blit(pts, pts.get_rect(midright=(entry.right - round(8 * scale), cy)))
+
+        rows = (len(info.moves) + 1) // 2
+        if rows > panel.visible_rows:
+            track = panel.moves
+            bar_h = max(12, round(track.h * panel.visible_rows / rows))
+            top = track.y + round((track.h - bar_h) * info.first_row / max(1, rows - panel.visible_rows))
+            pygame.draw.rect(surface, theme.GOLD, (track.right - 2, top, 3, bar_h), border_radius=2)

@@ -1,0 +1,588 @@
+"""The game screen: the board, the side panel, and everything a player can do there.
+
+Input changes the match only through a handful of methods (``click_cell``,
+``undo``, ``redo``, ``request_hint``, ``browse``...), which the keyboard, the
+mouse, the panel buttons and the tests all call. The solver's moves arrive in
+``update`` from the background search and are played through the same path as
+a human's, so they get the same animation, autosave and end-of-game check.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UIButton
+from pygame_gui.windows import UIFileDialog
+
+from battle.board import Move, Position, cell_name, move_name
+from battle.tiles import EMPTY, kind_name
+from battle.ui import play_view
+from battle.ui.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.autosave import write_autosave
+from battle.ui.board_view import BoardState
+from battle.ui.dialogs import DialogProblem, open_file_dialog
+from battle.ui.files import FileProblem, load_game_file, save_game_file
+from battle.ui.hud import Status
+from battle.ui.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, next_cell
+from battle.ui.match import Match
+from battle.ui.panel import PanelInfo
+from battle.ui.result_scene import ResultScene
+from battle.ui.scene import Scene
+from battle.ui.thinking import Hint, Job, hint_search, level_move
+
+if TYPE_CHECKING:
+    from battle.ui.app import App
+
+MIN_THINK_SECONDS = 0.45
+"""A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
+RESULT_DELAY = 0.4
+
+BUTTONS = (
+    ("undo", "Undo", "Take back a move (U); against the solver, your move and its reply"),
+    ("redo", "Redo", "Play an undone move again (R)"),
+    ("hint", "Hint", "Show the perfect player's move (H)"),
+    ("new", "New game", "Start another game (N)"),
+    ("save", "Save", "Save the game record, .mbg (Ctrl+S)"),
+    ("load", "Load", "Load a game record .mbg or a position .mbp (Ctrl+O)"),
+)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class PlayScene(Scene):
+    def __init__(self, app: App, match: Match, notice: str | None = None, notice_kind: str = "info",
+                 selected: int | None = None) -> None:
+        super().__init__(app)
+        self.match = match
+        self.clock = 0.0
+        self.selected: int | None = selected
+        self.cursor: int | None = None
+        self.cursor_visible = False
+        self.hint: Hint | None = None
+        self.hint_job: Job | None = None
+        self.move_job: Job | None = None
+        self.think_started = 0.0
+        self.solver_move: tuple[Move, float] | None = None
+        self.browse_ply: int | None = None
+        self.browse_position: Position | None = None
+        self.animations: list = []
+        self.first_row = 0
+        self.hover_move: int | None = None
+        self.mouse_pos: tuple[int, int] = (-1, -1)
+        self.dialog: UIFileDialog | None = None
+        self.dialog_purpose = ""
+        self.result_shown = match.game.is_over()
+        self.end_at: float | None = None
+        self.buttons: dict[str, UIButton] = {}
+        self.rng = random.Random()
+        self.move_list: list[tuple[int, int, str, int]] = []
+        self._refresh()
+        self.status = Status(notice, notice_kind) if notice else self.turn_status()
+
+    # -- convenience -----------------------------------------------------------------------
+
+    @property
+    def layout(self):  # noqa: ANN201 - Layout, from the app
+        return self.app.layout
+
+    @property
+    def game(self):  # noqa: ANN201
+        return self.match.game
+
+    @property
+    def position(self) -> Position:
+        return self.match.game.position
+
+    @property
+    def browsing(self) -> bool:
+        return self.browse_ply is not None
+
+    def dialog_open(self) -> bool:
+        return self.dialog is not None and self.dialog.alive()
+
+    def animating(self) -> bool:
+        return any(not animation.done(self.clock) for animation in self.animations
+                   if isinstance(animation, (Removal, FlyingPoints)))
+
+    def _refresh(self) -> None:
+        """Derived data that only changes with the game (drawn every frame, computed once)."""
+        self.move_list = self.game.move_list()
+        self.first_row = follow_row(self.layout.panel, len(self.move_list))
+
+    # -- widgets ---------------------------------------------------------------------------
+
+    def build_ui(self) -> None:
+        manager = self.app.manager
+        self.buttons = {}
+        for (key, label, tip), rect in zip(BUTTONS, self.layout.panel.buttons, strict=True):
+            object_id = ObjectID(class_id="@panel_button", object_id="#primary" if key == "hint" else None)
+            button = UIButton(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id)
+            self.buttons[key] = button
+            self.elements.append(button)
+        self.first_row = clamp_first_row(self.layout.panel, self.first_row, len(self.move_list))
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        enabled = {
+            "undo": self.match.undo_count() > 0,
+            "redo": self.match.redo_count() > 0,
+            "hint": self.match.human_to_move() and self.hint_job is None,
+        }
+        for key, on in enabled.items():
+            button = self.buttons.get(key)
+            if button is None:
+                continue
+            if on and not button.is_enabled:
+                button.enable()
+            elif not on and button.is_enabled:
+                button.disable()
+
+    def on_exit(self) -> None:
+        self.cancel_searches()
+        if self.dialog is not None:
+            self.dialog.kill()
+            self.dialog = None
+        super().on_exit()
+
+    # -- input -----------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame_gui.UI_BUTTON_PRESSED:
+            for key, button in self.buttons.items():
+                if event.ui_element is button:
+                    self.command(key)
+            return
+        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            if self.dialog is not None and event.ui_element is self.dialog:
+                self.file_picked(Path(event.text))
+            return
+        if self.dialog_open():
+            return
+        if kind == pygame.MOUSEMOTION:
+            self.mouse_pos = event.pos
+            self.hover_move = move_at(self.layout.panel, event.pos, self.first_row, len(self.move_list))
+        elif kind == pygame.MOUSEWHEEL:
+            if self.layout.panel.moves.contains(self.mouse_pos):
+                self.scroll(-event.y)
+        elif kind == pygame.MOUSEBUTTONDOWN:
+            self.mouse_pos = event.pos
+            if event.button == 1:
+                self.click(event.pos)
+            elif event.button == 3:
+                if self.browsing:
+                    self.stop_browsing()
+                else:
+                    self.deselect()
+        elif kind == pygame.KEYDOWN:
+            self.key(event.key, event.mod)
+
+    def command(self, name: str) -> None:
+        """A panel button or its shortcut."""
+        if name == "undo":
+            self.undo()
+        elif name == "redo":
+            self.redo()
+        elif name == "hint":
+            self.request_hint()
+        elif name == "new":
+            self.app.show_title()
+        elif name in ("save", "load"):
+            self.open_dialog(name)
+
+    def key(self, key: int, mod: int = 0) -> None:
+        if self.browsing:
+            if key in (pygame.K_LEFT, pygame.K_UP):
+                self.browse(self.browse_ply - 1)
+            elif key in (pygame.K_RIGHT, pygame.K_DOWN):
+                self.browse(self.browse_ply + 1)
+            elif key == pygame.K_HOME:
+                self.browse(0)
+            elif key == pygame.K_END:
+                self.browse(self.game.ply)
+            elif key not in _MODIFIER_KEYS:
+                self.stop_browsing()
+            return
+        if mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+            if key == pygame.K_s:
+                self.open_dialog("save")
+            elif key == pygame.K_o:
+                self.open_dialog("load")
+            return
+        shortcuts = {pygame.K_u: "undo", pygame.K_r: "redo", pygame.K_h: "hint", pygame.K_n: "new"}
+        if key in shortcuts:
+            self.command(shortcuts[key])
+        elif key in _ARROWS:
+            self.move_cursor(_ARROWS[key])
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            if self.cursor is None or not self.cursor_visible:
+                self.move_cursor(None)
+            else:
+                self.click_cell(self.cursor)
+        elif key == pygame.K_ESCAPE:
+            self.deselect()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        index = move_at(self.layout.panel, pos, self.first_row, len(self.move_list))
+        if index is not None:
+            self.browse(index + 1)
+            return
+        if self.browsing:
+            self.stop_browsing()
+            return
+        cell = cell_at(self.layout, pos)
+        if cell is None:
+            if self.layout.mat.contains(pos) and self.selected is not None:
+                self.deselect()
+            return
+        self.cursor_visible = False
+        self.cursor = cell
+        self.click_cell(cell)
+
+    def scroll(self, rows: int) -> None:
+        self.first_row = clamp_first_row(self.layout.panel, self.first_row + rows, len(self.move_list))
+
+    # -- selecting and playing -------------------------------------------------------------
+
+    def click_cell(self, cell: int) -> None:
+        """A click (or Enter) on a cell: select, pair up, or say why not."""
+        position = self.position
+        if self.browsing:
+            self.stop_browsing()
+            return
+        if position.is_over():
+            self.status = Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
+            return
+        if self.match.solver_to_move():
+            self.status = Status(f"Wait: {self.game.names[position.to_move - 1]} is thinking.", "quiet")
+            return
+        kind = position.cells[cell]
+        if kind == EMPTY:
+            if self.selected is not None:
+                self.deselect()
+            else:
+                self.status = Status(f"{cell_name(cell)} is empty.", "quiet")
+            return
+        if self.selected is None or self.position.cells[self.selected] == EMPTY:
+            if not position.is_free(cell):
+                self.status = Status(
+                    f"{cell_name(cell)} ({kind_name(kind)}) is not free: only the top-most and bottom-most "
+                    "tile of a column can be taken.", "warn")
+                return
+            self.select(cell)
+            return
+        if cell == self.selected:
+            self.deselect()
+            return
+        move = (min(cell, self.selected), max(cell, self.selected))
+        reason = position.illegal_reason(move)
+        if reason is None:
+            self.play(move)
+            return
+        if position.is_free(cell):
+            # another free tile of a different kind: take it as the new selection, and say why
+            self.select(cell, prefix=f"{_capital(reason)}. ")
+        else:
+            self.status = Status(_capital(reason) + ".", "warn")
+
+    def select(self, cell: int, prefix: str = "") -> None:
+        position = self.position
+        self.selected = cell
+        kind = position.cells[cell]
+        twins = [c for c in position.free_cells() if c != cell and position.cells[c] == kind]
+        if twins:
+            where = " or ".join(cell_name(c) for c in twins)
+            self.status = Status(f"{prefix}{kind_name(kind)} on {cell_name(cell)}: now its twin on {where}.",
+                                 "warn" if prefix else "info")
+        else:
+            self.status = Status(f"{prefix}{kind_name(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+
+    def deselect(self) -> None:
+        if self.selected is not None:
+            self.selected = None
+            self.status = Status("Selection cleared.", "quiet")
+
+    def play(self, move: Move) -> None:
+        """Play a legal move for the side to move, with the removal and flying-points animations."""
+        position = self.position
+        mover = position.to_move
+        kind = position.cells[move[0]]
+        points = self.game.play(move)
+        self.animations.append(Removal(move, kind, self.clock))
+        flying = FlyingPoints(f"+{points}", points, mover, move, self.clock + FLY_DELAY)
+        self.animations.append(flying)
+        self.animations.append(Pulse(mover, flying.start + flying.duration))
+        self.selected = None
+        self.hint = None
+        self.cancel_hint()
+        self.end_at = None
+        self._refresh()
+        self.autosave()
+        name = self.game.names[mover - 1]
+        after = self.turn_status()
+        self.status = Status(f"{name} took {kind_name(kind)} {move_name(move)} for {points}. {after.text}", after.kind)
+
+    def turn_status(self) -> Status:
+        position = self.position
+        if position.is_over():
+            result = self.game.result()
+            return Status(f"Game over: {result.describe(self.game.names)}." if result else "Game over.", "good")
+        name = self.game.names[position.to_move - 1]
+        if self.match.solver_to_move():
+            return Status(f"{name} is thinking...", "quiet")
+        pairs = len(position.legal_moves())
+        plural = "pair" if pairs == 1 else "pairs"
+        return Status(f"{name} to move: {pairs} {plural} to choose from.", "info")
+
+    def move_cursor(self, direction: str | None) -> None:
+        free = self.position.free_cells()
+        start = self.cursor if self.cursor_visible else self.selected
+        if direction is None:
+            self.cursor = start if start is not None else next_cell(free, None, (0, 0))
+        else:
+            self.cursor = next_cell(free, start, DIRECTIONS[direction])
+        self.cursor_visible = self.cursor is not None
+
+    # -- undo, redo, hint ------------------------------------------------------------------
+
+    def cancel_searches(self) -> None:
+        self.app.solver.cancel()
+        self.move_job = None
+        self.hint_job = None
+        self.solver_move = None
+
+    def cancel_hint(self) -> None:
+        if self.hint_job is not None:
+            self.app.solver.cancel()
+            self.hint_job = None
+            if self.status.busy:
+                self.status = self.turn_status()
+
+    def _after_history_change(self) -> None:
+        self.selected = None
+        self.hint = None
+        self.animations = [a for a in self.animations if isinstance(a, Pulse)]
+        self.result_shown = self.game.is_over()
+        self.end_at = None
+        self._refresh()
+        self.autosave()
+
+    def undo(self) -> None:
+        if self.browsing:
+            self.stop_browsing()
+        count = self.match.undo_count()
+        if count == 0:
+            self.status = Status("Nothing to take back.", "quiet")
+            return
+        self.cancel_searches()
+        taken = self.match.undo()
+        self._after_history_change()
+        listed = ", ".join(move_name(m) for m in reversed(taken))
+        self.status = Status(f"Took back {listed}. {self.turn_status().text}", "info")
+
+    def redo(self) -> None:
+        if self.browsing:
+            self.stop_browsing()
+        if self.match.redo_count() == 0:
+            self.status = Status("Nothing to redo.", "quiet")
+            return
+        self.cancel_searches()
+        before = self.position.cells[:]
+        replayed = self.match.redo()
+        self._after_history_change()
+        for move in replayed:
+            self.animations.append(Removal(move, before[move[0]], self.clock))
+        listed = ", ".join(move_name(m) for m in replayed)
+        self.status = Status(f"Replayed {listed}. {self.turn_status().text}", "info")
+
+    def request_hint(self) -> None:
+        if self.browsing:
+            self.stop_browsing()
+        if self.position.is_over():
+            self.status = Status("The game is over: no hint needed.", "quiet")
+            return
+        if not self.match.human_to_move():
+            self.status = Status("Hints are for your own turn.", "quiet")
+            return
+        if self.hint is not None:
+            self.status = self._hint_status(self.hint)
+            return
+        if self.hint_job is not None:
+            return
+        try:
+            self.hint_job = self.app.solver.request("hint", self.position, hint_search)
+        except (ImportError, MemoryError) as error:
+            self.status = Status(f"No hint: the solver is not available ({error}).", "error")
+            return
+        self.status = Status("Looking for the best move...", "hint", busy=True, since=self.clock)
+
+    def _hint_status(self, hint: Hint) -> Status:
+        points = self.position.move_points(hint.move)
+        quality = "the perfect move" if hint.exact else "the best move found in the time"
+        others = f" ({hint.alternatives} other moves are as good)" if hint.alternatives else ""
+        return Status(f"Hint: {move_name(hint.move)} for {points}, {quality}{others}.", "hint")
+
+    # -- browsing --------------------------------------------------------------------------
+
+    def browse(self, ply: int) -> None:
+        """Show the position after ``ply`` moves, read-only."""
+        ply = max(0, min(self.game.ply, ply))
+        self.browse_ply = ply
+        self.browse_position = self.game.position_at(ply)
+        self.selected = None
+        rows_before = (ply - 1) // 2 if ply > 0 else 0
+        panel = self.layout.panel
+        if not self.first_row <= rows_before < self.first_row + panel.visible_rows:
+            self.first_row = clamp_first_row(panel, rows_before - panel.visible_rows // 2, len(self.move_list))
+        self.status = Status("Browsing the game: Left/Right step through the moves; any other key or a click "
+                             "on the board returns.", "quiet")
+
+    def stop_browsing(self) -> None:
+        self.browse_ply = None
+        self.browse_position = None
+        self.first_row = follow_row(self.layout.panel, len(self.move_list))
+        self.status = self.turn_status()
+
+    # -- files -----------------------------------------------------------------------------
+
+    def open_dialog(self, purpose: str) -> None:
+        if self.dialog_open():
+            return
+        if self.browsing:
+            self.stop_browsing()
+        number = self.game.deal_number
+        name = f"mahjong-battle-deal-{number}.mbg" if number is not None else "mahjong-battle-game.mbg"
+        try:
+            self.dialog = open_file_dialog(self.app, purpose, name)
+        except DialogProblem as problem:
+            self.status = Status(str(problem), "error")
+            return
+        self.dialog_purpose = purpose
+
+    def file_picked(self, path: Path) -> None:
+        purpose, self.dialog_purpose = self.dialog_purpose, ""
+        self.dialog = None
+        if purpose == "save":
+            self.save_to(path)
+        elif purpose == "load":
+            self.load_from(path)
+
+    def save_to(self, path: Path) -> None:
+        try:
+            written = save_game_file(path, self.game)
+        except FileProblem as problem:
+            self.status = Status(f"Could not save: {problem}", "error")
+            return
+        self.app.remember_folder(written.parent)
+        self.status = Status(f"Saved the game to {written}.", "good")
+
+    def load_from(self, path: Path) -> None:
+        try:
+            game, what = load_game_file(path)
+        except FileProblem as problem:
+            self.status = Status(f"Could not load {problem}", "error")
+            return
+        self.app.remember_folder(Path(path).parent)
+        match = Match(game, self.match.solver_side, self.match.level)
+        if game.is_over():
+            result = game.result()
+            notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names)}."
+        else:
+            notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
+        self.app.start_match(match, notice, "good")
+
+    def autosave(self) -> None:
+        if not self.app.autosave_enabled:
+            return
+        problem = write_autosave(self.match)
+        if problem:
+            self.status = Status(problem, "error")
+
+    # -- time ------------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        now = self.clock
+        self.animations = [a for a in self.animations if not a.done(now)]
+        job = self.app.solver.poll()
+        if job is not None:
+            if job is self.move_job:
+                self.move_job = None
+                self._solver_answered(job)
+            elif job is self.hint_job:
+                self.hint_job = None
+                self._hint_answered(job)
+        if self.paused:
+            return
+        if (self.match.solver_to_move() and self.move_job is None and self.solver_move is None
+                and self.hint_job is None):
+            self.think_started = now
+            try:
+                self.move_job = self.app.solver.request("move", self.position,
+                                                        level_move(self.match.level, self.rng))
+            except (ImportError, MemoryError, ValueError) as error:
+                # no solver (or an unknown level from an edited file): the game goes on hot seat
+                self.match.solver_side = None
+                self.status = Status(f"The solver is not available ({error}); both sides are played here.",
+                                     "error")
+        if (self.solver_move is not None and now >= self.solver_move[1] and not self.browsing
+                and not self.dialog_open() and not any(isinstance(a, Removal) for a in self.animations)):
+            move, _ = self.solver_move
+            self.solver_move = None
+            if self.match.solver_to_move() and move in self.position.legal_moves():
+                self.play(move)
+        if self.game.is_over() and not self.result_shown and not self.browsing and not self.dialog_open():
+            if self.animating():
+                self.end_at = None
+            elif self.end_at is None:
+                self.end_at = now + RESULT_DELAY
+            elif now >= self.end_at:
+                self.result_shown = True
+                self.app.stack.push(ResultScene(self.app, self))
+        if self.dialog is not None and not self.dialog.alive():
+            self.dialog = None
+        self._update_buttons()
+
+    def _solver_answered(self, job: Job) -> None:
+        position = self.position
+        if job.position_key != position.key() or not self.match.solver_to_move():
+            return
+        legal = position.legal_moves()
+        move = job.result
+        if job.error is not None or move not in legal:
+            reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
+            self.status = Status(f"{_capital(reason)}; it takes its biggest pair instead.", "error")
+            move = max(legal, key=position.move_points)
+        self.solver_move = (move, max(self.clock, self.think_started + MIN_THINK_SECONDS))
+
+    def _hint_answered(self, job: Job) -> None:
+        if job.position_key != self.position.key():
+            return
+        if job.error is not None or not isinstance(job.result, Hint):
+            self.status = Status(f"No hint: {job.error or 'the search found no move'}.", "error")
+            return
+        self.hint = job.result
+        self.status = self._hint_status(job.result)
+
+    # -- drawing (see play_view) -----------------------------------------------------------
+
+    def board_state(self) -> BoardState:
+        return play_view.board_state(self)
+
+    def panel_info(self) -> PanelInfo:
+        return play_view.panel_info(self)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        play_view.draw_play(self, surface)
+
+
+_ARROWS = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up", pygame.K_DOWN: "down"}
+_MODIFIER_KEYS = {pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LALT, pygame.K_RALT,
+                  pygame.K_LGUI, pygame.K_RGUI, pygame.K_CAPSLOCK, pygame.K_NUMLOCK, pygame.K_MODE}

@@ -1,0 +1,118 @@
+"""What the game screen shows, derived from the play scene's state (reading only).
+
+``board_state`` and ``panel_info`` turn the match, the selection, the browse
+position and the running animations into the plain values the board and panel
+renderers take; ``draw_play`` paints the whole screen from them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from battle.tiles import EMPTY
+from battle.ui.animations import FlyingPoints, Pulse, Removal, pending_points
+from battle.ui.board_view import BoardState, playable_cells
+from battle.ui.hud import draw_banner, draw_flying, draw_status
+from battle.ui.panel import PanelInfo, PlayerInfo
+from battle.ui.theme import PLAYER_COLOURS
+
+if TYPE_CHECKING:
+    from battle.ui.play_scene import PlayScene
+
+KEYS_HELP = "U undo · R redo · H hint · N new · arrows + Enter"
+
+
+def board_state(scene: PlayScene) -> BoardState:
+    """The board as it should look now: the live game, or the browsed position (read-only)."""
+    position = scene.browse_position if scene.browsing and scene.browse_position is not None else scene.position
+    free = frozenset(position.free_cells())
+    marked = None
+    if scene.browsing and scene.browse_ply:
+        marked = scene.game.moves[scene.browse_ply - 1]
+    live = not scene.browsing
+    twins: frozenset[int] = frozenset()
+    if live and scene.selected is not None and position.cells[scene.selected] != EMPTY:
+        kind = position.cells[scene.selected]
+        twins = frozenset(c for c in free if c != scene.selected and position.cells[c] == kind)
+    return BoardState(
+        cells=position.cells,
+        free=free,
+        playable=playable_cells(position.cells, free) if not position.is_over() else frozenset(),
+        selected=scene.selected if live else None,
+        cursor=scene.cursor if scene.cursor_visible and live else None,
+        hint=scene.hint.move if scene.hint is not None and live else None,
+        marked=marked,
+        twins=twins,
+        removals=[a for a in scene.animations if isinstance(a, Removal)] if live else [],
+        now=scene.clock,
+    )
+
+
+def panel_info(scene: PlayScene) -> PanelInfo:
+    """Names, scores (less the points still flying), turn, thinking time, what is left, the moves."""
+    game = scene.game
+    position = scene.browse_position if scene.browsing and scene.browse_position is not None else scene.position
+    over = position.is_over()
+    result = game.result() if not scene.browsing else None
+    players = []
+    for player in (1, 2):
+        if scene.match.is_solver(player):
+            role = scene.app.level_description(scene.match.level) or f"{scene.match.level} level"
+        elif scene.match.against_solver:
+            role = f"Player {player} (you)"
+        else:
+            role = f"Player {player}" if scene.game.names[player - 1] != f"Player {player}" else "hot seat"
+        score = position.scores[player - 1]
+        if not scene.browsing:
+            score -= pending_points(scene.animations, player, scene.clock)
+        thinking = None
+        if (not scene.browsing and scene.match.is_solver(player) and scene.match.solver_to_move()
+                and (scene.move_job is not None or scene.solver_move is not None)):
+            thinking = max(0.0, scene.clock - scene.think_started)
+        pulse = max((a.strength(scene.clock) for a in scene.animations
+                     if isinstance(a, Pulse) and a.player == player), default=0.0)
+        players.append(PlayerInfo(
+            name=game.names[player - 1], role=role, score=score,
+            to_move=position.to_move == player and not over, colour=PLAYER_COLOURS[player - 1],
+            thinking=thinking, pulse=pulse, winner=result is not None and result.winner == player,
+        ))
+    start = f"Deal {game.deal_number}" if game.deal_number is not None else "Composed position"
+    mode = f"against the solver ({scene.match.level})" if scene.match.against_solver else "two players"
+    first_mover = game.start.to_move
+    return PanelInfo(
+        players=(players[0], players[1]),
+        start_label=f"{start}  ·  {mode}",
+        points_left=position.points_on_board(),
+        tiles_left=position.tiles_left(),
+        pairs_available=len(position.legal_moves()),
+        game_over=over,
+        moves=scene.move_list,
+        first_row=scene.first_row,
+        shown_ply=scene.browse_ply,
+        hover=scene.hover_move,
+        column_names=(game.names[first_mover - 1], game.names[2 - first_mover]),
+        now=scene.clock,
+    )
+
+
+def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
+    """Board, panel, status line (or the browse banner), and the points in flight on top."""
+    app = scene.app
+    layout = scene.layout
+    app.board_view.draw(surface, layout, board_state(scene))
+    app.panel_view.draw(surface, layout.panel, panel_info(scene), layout.scale)
+    if scene.browsing:
+        ply = scene.browse_ply or 0
+        if ply == 0:
+            title = f"Start position (before move 1 of {len(scene.move_list)})"
+        else:
+            number, _, notation, points = scene.move_list[ply - 1]
+            title = f"After move {number} of {len(scene.move_list)}: {notation} ({points})"
+        draw_banner(surface, app.fonts, layout, title, "Left/Right: step  ·  any other key or a click: back")
+    else:
+        draw_status(surface, app.fonts, layout, scene.status, scene.clock, KEYS_HELP)
+    for animation in scene.animations if not scene.browsing else ():
+        if isinstance(animation, FlyingPoints):
+            draw_flying(surface, app.fonts, layout, animation, scene.clock)

@@ -1,0 +1,139 @@
+"""The end of a game: both scores, the margin, the winner, and what to do next.
+
+An overlay on the finished game (which stays visible, dimmed, underneath), with
+Rematch (same deal, sides swapped), New game, and Review (browse the moves).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UIButton
+
+from battle.ui import theme
+from battle.ui.scene import Scene
+
+if TYPE_CHECKING:
+    from battle.ui.app import App
+    from battle.ui.play_scene import PlayScene
+
+
+class ResultScene(Scene):
+    overlay = True
+
+    def __init__(self, app: App, play: PlayScene) -> None:
+        super().__init__(app)
+        self.play = play
+        self.clock = 0.0
+        self.buttons: dict[str, UIButton] = {}
+
+    def card_rect(self) -> pygame.Rect:
+        layout = self.app.layout
+        scale = layout.scale
+        width = min(round(500 * scale), layout.window[0] - 20)
+        height = min(round(330 * scale), layout.window[1] - 20)
+        rect = pygame.Rect(0, 0, max(100, width), max(100, height))
+        rect.center = layout.mat.center
+        return rect
+
+    def build_ui(self) -> None:
+        rect = self.card_rect()
+        scale = self.app.layout.scale
+        pad = round(22 * scale)
+        gap = round(10 * scale)
+        height = max(20, round(40 * scale))
+        width = max(20, (rect.w - 2 * pad - 2 * gap) // 3)
+        y = rect.bottom - pad - height
+        self.buttons = {}
+        for index, (key, label, tip) in enumerate((
+            ("rematch", "Rematch", "Same deal, sides swapped (Enter)"),
+            ("new", "New game", "Choose players and a deal (N)"),
+            ("review", "Review", "Step through the moves (V)"),
+        )):
+            object_id = ObjectID(object_id="#primary") if key == "rematch" else None
+            button = UIButton(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
+                              self.app.manager, tool_tip_text=tip, object_id=object_id)
+            self.buttons[key] = button
+            self.elements.append(button)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            for key, button in self.buttons.items():
+                if event.ui_element is button:
+                    self.choose(key)
+        elif event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.choose("rematch")
+            elif event.key == pygame.K_n:
+                self.choose("new")
+            elif event.key in (pygame.K_v, pygame.K_ESCAPE):
+                self.choose("review" if event.key == pygame.K_v else "close")
+
+    def choose(self, what: str) -> None:
+        if what == "rematch":
+            self.app.start_match(self.play.match.rematch(), "Rematch: the same deal with the sides swapped.", "good")
+        elif what == "new":
+            self.app.show_title()
+        elif what == "review":
+            self.app.stack.pop()
+            self.play.browse(0)
+        elif what == "close":
+            self.app.stack.pop()
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+
+    def draw(self, surface: pygame.Surface) -> None:
+        fonts = self.app.fonts
+        scale = self.app.layout.scale
+        game = self.play.match.game
+        result = game.result()
+        fade = min(1.0, self.clock / 0.25)
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((0, 10, 6, round(120 * fade)))
+        surface.blit(veil, (0, 0))
+        rect = self.card_rect()
+        shadow = theme.rounded_panel((rect.w + 12, rect.h + 12), (0, 0, 0, 90), round(22 * scale))
+        surface.blit(shadow, (rect.x - 6, rect.y + 2))
+        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2),
+                     rect)
+        if result is None:
+            return
+        cx = rect.centerx
+        y = rect.y + round(22 * scale)
+        label = fonts.text("GAME OVER", 14 * scale, theme.GOLD, bold=True)
+        surface.blit(label, label.get_rect(midtop=(cx, y)))
+        y += label.get_height() + round(6 * scale)
+        headline = "A draw!" if result.winner is None else f"{game.names[result.winner - 1]} wins!"
+        title = fonts.text(fonts.fit(headline, 32 * scale, rect.w - 40, bold=True), 32 * scale, theme.IVORY,
+                           bold=True)
+        surface.blit(title, title.get_rect(midtop=(cx, y)))
+        y += title.get_height() + round(16 * scale)
+
+        column = rect.w // 4
+        for player in (1, 2):
+            x = cx + (-1 if player == 1 else 1) * column
+            colour = theme.PLAYER_COLOURS[player - 1]
+            name = fonts.text(fonts.fit(game.names[player - 1], 16 * scale, column * 2 - 30), 16 * scale, colour)
+            surface.blit(name, name.get_rect(midtop=(x, y)))
+            won = result.winner == player
+            score = fonts.text(str(result.scores[player - 1]), 44 * scale,
+                               theme.GOLD_BRIGHT if won else theme.IVORY, bold=True)
+            score_rect = surface.blit(score, score.get_rect(midtop=(x, y + name.get_height() + round(2 * scale))))
+        dash = fonts.text("-", 36 * scale, theme.IVORY_FAINT, bold=True)
+        surface.blit(dash, dash.get_rect(center=(cx, score_rect.centery)))
+        y += round(100 * scale)
+
+        if result.winner is None:
+            margin = f"Both took {result.scores[0]} points."
+        else:
+            points = "point" if result.margin == 1 else "points"
+            margin = f"Won by {result.margin} {points}."
+        left = game.position.tiles_left()
+        if left:
+            margin += f" {left} tiles stayed on the board: no free pair was left."
+        text = fonts.text(fonts.fit(margin, 15 * scale, rect.w - 40), 15 * scale, theme.IVORY_DIM)
+        surface.blit(text, text.get_rect(midtop=(cx, y)))

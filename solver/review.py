@@ -1,0 +1,682 @@
+"""Game review: every move of a record graded against perfect play.
+
+For each position before a move the engine analyses every legal move
+(``all_exact=True``) and the played move is compared with the best one. The
+review shares ONE engine across the whole game because every position of a game
+comes from the same layout, so the transposition table built for move 1 keeps
+paying off for moves 2, 3, ... (the later searches are often nearly free).
+
+Terms
+-----
+value of a position
+    Points the player to move will still take minus the opponent's, under
+    perfect play from here on (``Analysis.value``).
+value of a move
+    Its points minus the value of the position it leaves (``MoveValue.value``).
+loss
+    Best move's value minus the played move's value: the points of final
+    margin the move gave away against perfect play. Always >= 0.
+projected margin (the evaluation graph)
+    Player 1's score minus player 2's, plus the value of the position from
+    player 1's side: the final margin for player 1 if both play perfectly from
+    there on. ``eval_before`` of a move is the margin before it, ``eval_after``
+    the margin after it; a move by player 1 lowers it by exactly its loss, a
+    move by player 2 raises it by exactly its loss (when both are exact).
+
+Classes (by exact point loss)
+-----------------------------
+==========  ========
+class       loss
+==========  ========
+best        0
+good        1 - 2
+inaccuracy  3 - 5
+mistake     6 - 9
+blunder     10 or more
+==========  ========
+
+Per player summary: ``moves``, ``points_lost`` (sum of losses),
+``average_loss`` = points_lost / moves, ``accuracy`` = 100 * (moves classed
+best) / moves, in percent (None when the player made no move), the count of
+moves in each class, and ``inexact_moves`` (moves whose loss is only an
+estimate because the time ran out first).
+
+Turning points are the moves after which the projected winner changed (the
+sign of the projected margin differs before and after: a lead lost, a draw
+reached or left) and the moves with a loss of at least the mistake threshold.
+
+Exactness: with a time limit a large position may not be solved in time. The
+engine then answers from its deepest completed iteration; such values are
+estimates, and every figure built on them is marked ``exact: false``. They are
+still used (an estimated loss is more useful than none).
+
+JSON (``Review.to_json``; stable keys, ``Review.from_json`` reads it back)
+---------------------------------------------------------------------------
+``format`` ("mahjong-battle-review"), ``version`` (1), ``players`` ([name 1,
+name 2]), ``deal`` (number or null for a composed layout), ``start``
+({``to_move``, ``score``}), ``time_per_move`` (seconds or null), ``moves_in_record``,
+``complete`` (false when the review was stopped early), ``classes`` ({class:
+minimum loss}), ``eval_start``, ``eval_start_exact``, ``eval`` ([eval_start,
+eval_after of each reviewed move]), ``final`` ({``score``, ``over``, ``value``
+for the player to move after the last reviewed move, ``exact``}), ``moves``
+(one object per reviewed move: ``number`` (1-based), ``player``, ``move``,
+``points``, ``value``, ``bound`` ("exact", "estimate", "upper", "lower"),
+``best_value``, ``best_moves``, ``loss``, ``class``, ``exact``, ``depth`` (127
+= proved), ``eval_before``, ``eval_after``, ``eval_after_exact``, ``nodes``,
+``seconds``), ``summary`` (two objects, player 1 then 2: ``player``, ``name``,
+``moves``, ``points_lost``, ``average_loss``, ``accuracy``, ``counts``,
+``inexact_moves``) and ``turning_points`` (``number``, ``player``, ``move``,
+``loss``, ``class``, ``best_moves``, ``best_value``, ``eval_before``,
+``eval_after``, ``reasons`` from "lead_change", "mistake", "blunder").
+
+This module is pure Python on top of ``solver.engine``: no pygame, no files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from battle.board import Move, Position, move_name
+from battle.game import Game, Result, result_of
+from battle.notation import Record
+from solver.engine import FULL_DEPTH, Analysis, Engine
+
+FORMAT = "mahjong-battle-review"
+VERSION = 1
+
+CLASSES: tuple[tuple[str, int], ...] = (
+    ("best", 0),
+    ("good", 1),
+    ("inaccuracy", 3),
+    ("mistake", 6),
+    ("blunder", 10),
+)
+"""Each class with the smallest loss it covers; a loss takes the last class it reaches."""
+CLASS_NAMES: tuple[str, ...] = tuple(name for name, _ in CLASSES)
+MISTAKE_LOSS = dict(CLASSES)["mistake"]
+"""Moves losing at least this much are turning points whatever the graph does."""
+
+DEFAULT_TIME_PER_MOVE = 2.0
+
+
+def classify(loss: int) -> str:
+    """The class of a point loss (see the table in the module docstring)."""
+    name = CLASS_NAMES[0]
+    for candidate, minimum in CLASSES:
+        if loss >= minimum:
+            name = candidate
+    return name
+
+
+def _signed(value: int) -> str:
+    """A value with its sign, except 0 (which favours nobody)."""
+    return f"{value:+d}" if value else "0"
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _for_player1(value: int, to_move: int) -> int:
+    """A value from the mover's side, turned to player 1's side."""
+    return value if to_move == 1 else -value
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One played move against perfect play."""
+
+    number: int
+    """Move number, from 1."""
+    player: int
+    """Who made the move, 1 or 2."""
+    move: str
+    points: int
+    value: int
+    """The played move's value for the mover (its points minus the value it left)."""
+    bound: str
+    """How sure ``value`` is: ``"exact"``, ``"estimate"`` (time ran out), ``"upper"`` or ``"lower"``."""
+    best_value: int
+    best_moves: tuple[str, ...]
+    """Every move worth ``best_value`` (all of them when exact)."""
+    loss: int
+    classification: str
+    exact: bool
+    """Whether ``loss`` is proved (the whole analysis and the played move's value are exact)."""
+    depth: int
+    """Depth of the analysis in moves; ``FULL_DEPTH`` (127) when proved."""
+    eval_before: int
+    """Projected final margin for player 1 before the move."""
+    eval_after: int
+    """Projected final margin for player 1 after the move."""
+    eval_after_exact: bool
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ply(self) -> int:
+        """Moves played before this one (0 for the first)."""
+        return self.number - 1
+
+    def to_json(self) -> dict:
+        return {
+            "number": self.number,
+            "player": self.player,
+            "move": self.move,
+            "points": self.points,
+            "value": self.value,
+            "bound": self.bound,
+            "best_value": self.best_value,
+            "best_moves": list(self.best_moves),
+            "loss": self.loss,
+            "class": self.classification,
+            "exact": self.exact,
+            "depth": self.depth,
+            "eval_before": self.eval_before,
+            "eval_after": self.eval_after,
+            "eval_after_exact": self.eval_after_exact,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> MoveReview:
+        return cls(
+            number=data["number"], player=data["player"], move=data["move"], points=data["points"],
+            value=data["value"], bound=data["bound"], best_value=data["best_value"],
+            best_moves=tuple(data["best_moves"]), loss=data["loss"], classification=data["class"],
+            exact=data["exact"], depth=data["depth"], eval_before=data["eval_before"],
+            eval_after=data["eval_after"], eval_after_exact=data["eval_after_exact"],
+            nodes=data.get("nodes", 0), seconds=data.get("seconds", 0.0),
+        )
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One player's figures over the reviewed moves."""
+
+    player: int
+    name: str
+    moves: int
+    points_lost: int
+    counts: dict[str, int]
+    """Moves in each class, every class present (0 when none)."""
+    inexact_moves: int
+
+    @property
+    def accuracy(self) -> float | None:
+        """Percentage of the player's moves that were best; None without moves."""
+        return 100.0 * self.counts["best"] / self.moves if self.moves else None
+
+    @property
+    def average_loss(self) -> float | None:
+        return self.points_lost / self.moves if self.moves else None
+
+    def to_json(self) -> dict:
+        return {
+            "player": self.player,
+            "name": self.name,
+            "moves": self.moves,
+            "points_lost": self.points_lost,
+            "average_loss": None if self.average_loss is None else round(self.average_loss, 2),
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "counts": dict(self.counts),
+            "inexact_moves": self.inexact_moves,
+        }
+
+
+@dataclass(frozen=True)
+class TurningPoint:
+    """A move that changed the projected winner or lost at least a mistake's worth."""
+
+    number: int
+    player: int
+    move: str
+    loss: int
+    classification: str
+    best_moves: tuple[str, ...]
+    best_value: int
+    eval_before: int
+    eval_after: int
+    reasons: tuple[str, ...]
+    """``"lead_change"`` and/or the class (``"mistake"``, ``"blunder"``)."""
+
+    def to_json(self) -> dict:
+        return {
+            "number": self.number,
+            "player": self.player,
+            "move": self.move,
+            "loss": self.loss,
+            "class": self.classification,
+            "best_moves": list(self.best_moves),
+            "best_value": self.best_value,
+            "eval_before": self.eval_before,
+            "eval_after": self.eval_after,
+            "reasons": list(self.reasons),
+        }
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """Progress report: one search of the review has finished."""
+
+    number: int
+    """The move just reviewed (1-based), or ``total + 1`` for the final position."""
+    total: int
+    """Moves in the record."""
+    player: int
+    move: str | None
+    """The move reviewed; None for the search of the final position."""
+    loss: int | None
+    classification: str | None
+    exact: bool
+    depth: int
+    seconds: float
+
+
+ProgressCallback = Callable[[ReviewStep], None]
+
+
+@dataclass
+class Review:
+    """A reviewed game: the graded moves, the evaluation graph, summary and turning points."""
+
+    names: tuple[str, str]
+    deal: int | None
+    start_to_move: int
+    start_scores: tuple[int, int]
+    time_per_move: float | None
+    moves_in_record: int
+    eval_start: int
+    """Projected final margin for player 1 before the first move."""
+    eval_start_exact: bool
+    moves: list[MoveReview] = field(default_factory=list)
+    final_scores: tuple[int, int] = (0, 0)
+    """Scores after the last reviewed move."""
+    final_over: bool = False
+    """Whether the game is over after the last reviewed move."""
+    final_value: int = 0
+    """Value of the position after the last reviewed move, for the player to move there."""
+    final_exact: bool = True
+
+    # -- derived figures ---------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        """False when the review was stopped before the last move."""
+        return len(self.moves) == self.moves_in_record
+
+    @property
+    def evals(self) -> list[int]:
+        """The evaluation graph: the start's projected margin, then the margin after each move."""
+        return [self.eval_start] + [move.eval_after for move in self.moves]
+
+    @property
+    def evals_exact(self) -> list[bool]:
+        return [self.eval_start_exact] + [move.eval_after_exact for move in self.moves]
+
+    @property
+    def result(self) -> Result | None:
+        """The final result when the reviewed moves end the game."""
+        return result_of(self.final_scores) if self.final_over else None
+
+    @property
+    def exact(self) -> bool:
+        """Whether every figure of the review is proved."""
+        return self.eval_start_exact and all(move.exact and move.eval_after_exact for move in self.moves)
+
+    def summary(self) -> tuple[PlayerSummary, PlayerSummary]:
+        """Both players' figures, player 1 first."""
+        return (self._summary_of(1), self._summary_of(2))
+
+    def _summary_of(self, player: int) -> PlayerSummary:
+        mine = [move for move in self.moves if move.player == player]
+        counts = dict.fromkeys(CLASS_NAMES, 0)
+        for move in mine:
+            counts[move.classification] += 1
+        return PlayerSummary(
+            player=player,
+            name=self.names[player - 1],
+            moves=len(mine),
+            points_lost=sum(move.loss for move in mine),
+            counts=counts,
+            inexact_moves=sum(not move.exact for move in mine),
+        )
+
+    def turning_points(self) -> list[TurningPoint]:
+        """Moves that changed the projected winner, and every mistake or blunder, in order."""
+        points = []
+        for move in self.moves:
+            reasons = []
+            if _sign(move.eval_before) != _sign(move.eval_after):
+                reasons.append("lead_change")
+            if move.loss >= MISTAKE_LOSS:
+                reasons.append(move.classification)
+            if reasons:
+                points.append(TurningPoint(
+                    number=move.number, player=move.player, move=move.move, loss=move.loss,
+                    classification=move.classification, best_moves=move.best_moves,
+                    best_value=move.best_value, eval_before=move.eval_before, eval_after=move.eval_after,
+                    reasons=tuple(reasons),
+                ))
+        return points
+
+    # -- JSON --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """Everything as plain JSON types, under the keys listed in the module docstring."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "players": list(self.names),
+            "deal": self.deal,
+            "start": {"to_move": self.start_to_move, "score": list(self.start_scores)},
+            "time_per_move": self.time_per_move,
+            "moves_in_record": self.moves_in_record,
+            "complete": self.complete,
+            "classes": dict(CLASSES),
+            "eval_start": self.eval_start,
+            "eval_start_exact": self.eval_start_exact,
+            "eval": self.evals,
+            "final": {
+                "score": list(self.final_scores),
+                "over": self.final_over,
+                "value": self.final_value,
+                "exact": self.final_exact,
+            },
+            "moves": [move.to_json() for move in self.moves],
+            "summary": [summary.to_json() for summary in self.summary()],
+            "turning_points": [point.to_json() for point in self.turning_points()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Review:
+        """Read back ``to_json`` output (the derived keys are recomputed, not read)."""
+        if data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise ValueError(f"not a version {VERSION} game review: format {data.get('format')!r}, "
+                             f"version {data.get('version')!r}")
+        final = data["final"]
+        return cls(
+            names=(data["players"][0], data["players"][1]),
+            deal=data["deal"],
+            start_to_move=data["start"]["to_move"],
+            start_scores=(data["start"]["score"][0], data["start"]["score"][1]),
+            time_per_move=data["time_per_move"],
+            moves_in_record=data["moves_in_record"],
+            eval_start=data["eval_start"],
+            eval_start_exact=data["eval_start_exact"],
+            moves=[MoveReview.from_json(move) for move in data["moves"]],
+            final_scores=(final["score"][0], final["score"][1]),
+            final_over=final["over"],
+            final_value=final["value"],
+            final_exact=final["exact"],
+        )
+
+    # -- text --------------------------------------------------------------------------------
+
+    def format_text(self, names: tuple[str, str] | None = None) -> str:
+        """The annotated record, then the summary table and the turning points."""
+        names = names or self.names
+        lines = [self._heading(names), ""]
+        lines += [_format_move(move) for move in self.moves]
+        if not self.moves:
+            lines.append("(no moves to review)")
+        lines.append("")
+        lines.append(self._outcome(names))
+        lines.append("")
+        lines += _format_summary(self.summary(), names)
+        turning = self.turning_points()
+        lines.append("")
+        if turning:
+            lines.append(f"Turning points (projected margin for {names[0]}):")
+            lines += [_format_turning_point(point, names) for point in turning]
+        else:
+            lines.append("Turning points: none (no lead change, no mistake or blunder)")
+        return "\n".join(lines) + "\n"
+
+    def _heading(self, names: tuple[str, str]) -> str:
+        origin = f"deal {self.deal}" if self.deal is not None else "a composed layout"
+        budget = "no time limit" if self.time_per_move is None else f"up to {self.time_per_move:g} s per move"
+        first = names[self.start_to_move - 1]
+        second = names[2 - self.start_to_move]
+        exact = "" if self.eval_start_exact else " (estimate)"
+        return (
+            f"Review of {names[0]} vs {names[1]}, from {origin}: {self.moves_in_record} moves, {budget}\n"
+            f"{first} plays the odd-numbered moves, {second} the even ones. "
+            f"Projected margin for {names[0]} at the start: {_signed(self.eval_start)}{exact}\n"
+            f"Each move: value (final margin it leads to for the mover), loss against the best move, class; "
+            f"~ marks an estimate"
+        )
+
+    def _outcome(self, names: tuple[str, str]) -> str:
+        if not self.complete:
+            return (f"Review stopped after move {len(self.moves)} of {self.moves_in_record}; "
+                    f"projected margin for {names[0]} then: {_signed(self.evals[-1])}")
+        result = self.result
+        if result is not None:
+            return f"Result: {result.describe(names)}"
+        exact = "" if self.final_exact else " (estimate)"
+        return (f"Unfinished at {self.final_scores[0]}-{self.final_scores[1]}; "
+                f"projected margin for {names[0]} under perfect play: {_signed(self.evals[-1])}{exact}")
+
+
+# -- text helpers ----------------------------------------------------------------------------
+
+
+def _approx(move: MoveReview) -> str:
+    return "" if move.exact else "~"
+
+
+def _best_text(best_moves: tuple[str, ...], best_value: int, approx: str = "") -> str:
+    shown = ", ".join(best_moves[:3])
+    more = f" +{len(best_moves) - 3} more" if len(best_moves) > 3 else ""
+    return f"{shown}{more} ({approx}{_signed(best_value)})"
+
+
+def _format_move(move: MoveReview) -> str:
+    approx = _approx(move)
+    value = f"{approx}{_signed(move.value)}"
+    loss = f"{approx}{move.loss}"
+    text = f"{move.number:>3}. {move.move} ({move.points})  value {value:<4} loss {loss:<3} {move.classification}"
+    if move.loss > 0:
+        text = f"{text:<50} best: {_best_text(move.best_moves, move.best_value, approx)}"
+    if not move.exact:
+        text += f"  [depth {move.depth}, not exact]"
+    return text.rstrip()
+
+
+def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[str, str]) -> list[str]:
+    width = max(8, *(min(len(name), 20) for name in names)) + 2
+    label = 14
+
+    def row(title: str, first: str, second: str) -> str:
+        return f"{title:<{label}}{first:>{width}}{second:>{width}}"
+
+    def number(value: float | None, suffix: str = "", digits: int = 2) -> str:
+        return "-" if value is None else f"{value:.{digits}f}{suffix}"
+
+    one, two = summary
+    lines = [row("", names[0][:20], names[1][:20]), row("moves", str(one.moves), str(two.moves))]
+    lines += [row(name, str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
+    lines.append(row("points lost", str(one.points_lost), str(two.points_lost)))
+    lines.append(row("average loss", number(one.average_loss), number(two.average_loss)))
+    lines.append(row("accuracy", number(one.accuracy, "%", 1), number(two.accuracy, "%", 1)))
+    if one.inexact_moves or two.inexact_moves:
+        lines.append(row("not exact", str(one.inexact_moves), str(two.inexact_moves)))
+    lines.append("")
+    lines.append("accuracy = moves classed best / moves x 100; average loss = points lost / moves")
+    lines.append("classes by loss: best 0, good 1-2, inaccuracy 3-5, mistake 6-9, blunder 10+")
+    return lines
+
+
+def _format_turning_point(point: TurningPoint, names: tuple[str, str]) -> str:
+    why = ", ".join("lead change" if reason == "lead_change" else reason for reason in point.reasons)
+    best = f"  best: {_best_text(point.best_moves, point.best_value)}" if point.loss > 0 else ""
+    return (f"{point.number:>3}. {names[point.player - 1]}: {point.move}  loss {point.loss}  ({why})  "
+            f"{_signed(point.eval_before)} -> {_signed(point.eval_after)}{best}")
+
+
+# -- the review ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Searched:
+    """One position before a move, with its analysis."""
+
+    to_move: int
+    scores: tuple[int, int]
+    move: Move
+    points: int
+    analysis: Analysis
+
+
+def _unpack(game_or_record: Game | Record) -> tuple[Position, list[Move], tuple[str, str], int | None]:
+    if isinstance(game_or_record, Game):
+        game = game_or_record
+        return game.start.copy(), list(game.moves), game.names, game.deal_number
+    if isinstance(game_or_record, Record):
+        record = game_or_record
+        return record.start.copy(), list(record.moves), (record.player1, record.player2), record.deal
+    raise TypeError(f"expected a Game or a Record, not {type(game_or_record).__name__}")
+
+
+def _played_value(analysis: Analysis, move: Move, points: int) -> tuple[int, str, int]:
+    """The played move's value, bound and depth as the analysis knows them.
+
+    A search stopped before its first iteration knows only one fallback move;
+    any other move then gets its points as a crude estimate (as if it left a
+    position worth nothing), which is what the engine's own fallback assumes.
+    """
+    for move_value in analysis.move_values:
+        if move_value.move == move:
+            bound = move_value.bound if analysis.exact else ("estimate" if move_value.bound == "exact"
+                                                             else move_value.bound)
+            return move_value.value, bound, move_value.depth
+    return points, "estimate", 0
+
+
+def review_game(
+    game_or_record: Game | Record,
+    *,
+    time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
+    engine: Engine | None = None,
+    progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Review:
+    """Grade every move of a game against perfect play.
+
+    ``time_per_move`` limits each position's search (None: no limit, always
+    exact, possibly slow on a full board). ``progress`` is called after every
+    search with a ``ReviewStep``. ``should_stop`` is polled between searches: once
+    it returns True the review ends early (``Review.complete`` is then False);
+    to cut the running search short as well, also call ``engine.stop()``. A
+    search cut short that way is dropped, not graded on a partial result.
+    """
+    start, moves, names, deal_number = _unpack(game_or_record)
+    engine = engine if engine is not None else Engine()
+    stopped = should_stop if should_stop is not None else (lambda: False)
+    total = len(moves)
+
+    position = start.copy()
+    searched: list[_Searched] = []
+    for move in moves:
+        if stopped():
+            break
+        analysis = engine.search(position.copy(), all_exact=True, time_limit=time_per_move)
+        if stopped():
+            break
+        to_move, scores = position.to_move, (position.scores[0], position.scores[1])
+        points = position.push(move)
+        searched.append(_Searched(to_move, scores, move, points, analysis))
+        if progress is not None:
+            progress(_step(searched[-1], len(searched), total))
+
+    # The value of the position after the last reviewed move closes the graph.
+    final_value, final_exact = 0, True
+    final_searched = False
+    if not position.is_over():
+        if len(searched) == total and not stopped():
+            analysis = engine.search(position.copy(), time_limit=time_per_move)
+            if not stopped():
+                final_value, final_exact, final_searched = analysis.value, analysis.exact, True
+                if progress is not None:
+                    progress(ReviewStep(total + 1, total, position.to_move, None, None, None, analysis.exact,
+                                        analysis.depth, analysis.seconds))
+        if not final_searched and searched:
+            # Stopped: derive it from the last move's value (value = points - value after).
+            last = searched[-1]
+            value, bound, _ = _played_value(last.analysis, last.move, last.points)
+            final_value, final_exact = last.points - value, last.analysis.exact and bound == "exact"
+        elif not final_searched:
+            final_value, final_exact = 0, False
+
+    review = Review(
+        names=names,
+        deal=deal_number,
+        start_to_move=start.to_move,
+        start_scores=(start.scores[0], start.scores[1]),
+        time_per_move=time_per_move,
+        moves_in_record=total,
+        eval_start=0,
+        eval_start_exact=True,
+        final_scores=(position.scores[0], position.scores[1]),
+        final_over=position.is_over(),
+        final_value=final_value,
+        final_exact=final_exact,
+    )
+    final_eval = (position.scores[0] - position.scores[1]) + _for_player1(final_value, position.to_move)
+    befores = [
+        (entry.scores[0] - entry.scores[1]) + _for_player1(entry.analysis.value, entry.to_move)
+        for entry in searched
+    ]
+    befores_exact = [entry.analysis.exact for entry in searched]
+    afters = befores[1:] + [final_eval]
+    afters_exact = befores_exact[1:] + [final_exact]
+    if searched:
+        review.eval_start, review.eval_start_exact = befores[0], befores_exact[0]
+    else:
+        review.eval_start, review.eval_start_exact = final_eval, final_exact
+    for index, entry in enumerate(searched):
+        review.moves.append(_grade(entry, index + 1, befores[index], afters[index], afters_exact[index]))
+    return review
+
+
+def _grade(entry: _Searched, number: int, eval_before: int, eval_after: int, eval_after_exact: bool) -> MoveReview:
+    analysis = entry.analysis
+    value, bound, depth = _played_value(analysis, entry.move, entry.points)
+    loss = max(0, analysis.value - value)
+    exact = analysis.exact and bound == "exact"
+    return MoveReview(
+        number=number,
+        player=entry.to_move,
+        move=move_name(entry.move),
+        points=entry.points,
+        value=value,
+        bound=bound,
+        best_value=analysis.value,
+        best_moves=tuple(move_name(move) for move in analysis.best_moves),
+        loss=loss,
+        classification=classify(loss),
+        exact=exact,
+        depth=FULL_DEPTH if exact else (analysis.depth if depth else 0),
+        eval_before=eval_before,
+        eval_after=eval_after,
+        eval_after_exact=eval_after_exact,
+        nodes=analysis.nodes,
+        seconds=analysis.seconds,
+    )
+
+
+def _step(entry: _Searched, number: int, total: int) -> ReviewStep:
+    analysis = entry.analysis
+    value, bound, _ = _played_value(analysis, entry.move, entry.points)
+    loss = max(0, analysis.value - value)
+    return ReviewStep(
+        number=number, total=total, player=entry.to_move, move=move_name(entry.move), loss=loss,
+        classification=classify(loss), exact=analysis.exact and bound == "exact", depth=analysis.depth,
+        seconds=analysis.seconds,
+    )

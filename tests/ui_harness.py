@@ -1,0 +1,114 @@
+"""Helpers for the headless window tests: a dummy display, a private home, synthetic input.
+
+Importing this module selects SDL's dummy video and audio drivers before pygame is
+imported anywhere, so the tests run without a screen. Clicks are computed from
+the layout functions (never hard-coded pixels), so they follow any layout change.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import time  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from battle.board import Move  # noqa: E402
+from battle.ui.app import App  # noqa: E402
+from battle.ui.layout import cell_center  # noqa: E402
+from battle.ui.play_scene import PlayScene  # noqa: E402
+
+DT = 0.05
+
+
+@contextmanager
+def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., App]]:
+    """A private home (settings and autosaves under ``tmp_path``) and a builder of apps.
+
+    Every app built is shut down (its solver stopped) when the block ends. Apps
+    built in one session share the home, as two runs of the program would.
+    """
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    apps: list[App] = []
+
+    def build(size: tuple[int, int] = (1200, 800), **options: object) -> App:
+        app = App(size, **options)
+        apps.append(app)
+        app.step(dt=0)
+        return app
+
+    try:
+        yield build
+    finally:
+        for app in apps:
+            app.solver.shutdown()
+            app.solver.wait_idle(10)
+
+
+def mouse_down(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
+
+
+def mouse_up(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)
+
+
+def click(app: App, pos: tuple[int, int], button: int = 1, dt: float = DT) -> None:
+    """A press and release at ``pos``, then one more frame so widget events posted by it are handled."""
+    pos = (int(pos[0]), int(pos[1]))
+    motion = pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    app.step([motion, mouse_down(pos, button), mouse_up(pos, button)], dt)
+    app.step([], dt)
+
+
+def key(app: App, code: int, mod: int = 0, dt: float = DT) -> None:
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode="", scancode=0),
+              pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode="", scancode=0)], dt)
+    app.step([], dt)
+
+
+def click_cell(app: App, cell: int) -> None:
+    click(app, cell_center(app.layout, cell))
+
+
+def play_move(app: App, move: Move) -> None:
+    click_cell(app, move[0])
+    click_cell(app, move[1])
+
+
+def click_button(app: App, button: object) -> None:
+    """Press a pygame_gui button where it is on screen, like a user would."""
+    rect = button.rect  # type: ignore[attr-defined]
+    click(app, rect.center)
+
+
+def play_scene(app: App) -> PlayScene:
+    scene = app.stack.top
+    if not isinstance(scene, PlayScene):
+        scene = next(s for s in reversed(app.stack.scenes) if isinstance(s, PlayScene))
+    return scene
+
+
+def run_until(app: App, done: Callable[[], bool], timeout: float = 30.0, dt: float = DT) -> None:
+    """Step frames (with real time passing, for the solver thread) until ``done()``."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the window")
+        app.step([], dt)
+        time.sleep(0.002)
+
+
+def settle(app: App, frames: int = 12) -> None:
+    """Let animations finish."""
+    for _ in range(frames):
+        app.step([], DT)
