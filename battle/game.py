@@ -130,6 +130,11 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    @property
+    def redo_count(self) -> int:
+        """How many undone moves ``redo`` can still replay."""
+        return len(self._redo)
+
     def mover_of(self, ply: int) -> int:
         """The player (1 or 2) who made move number ``ply + 1``."""
         return self.start.to_move if ply % 2 == 0 else 3 - self.start.to_move

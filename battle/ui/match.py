@@ -68,8 +68,7 @@ class Match:
     def redo_count(self) -> int:
         """How many moves one Redo plays again: the human's move and, if remembered, the reply."""
         game = self.game
-        # Game exposes only can_redo(); the count of remembered moves decides the pair rule.
-        available = len(game._redo)
+        available = game.redo_count
         if available == 0:
             return 0
         if self.solver_side is None:
