@@ -1,0 +1,310 @@
+"""The numba search's algorithm in plain Python: the baseline for "how much does numba buy?".
+
+``bench_solver.py --vs-python`` runs this and ``solver.Engine`` on the same positions.
+It mirrors ``solver/_search.py`` as closely as plain Python sensibly allows, so that
+the time ratio measures the implementation, not a difference in algorithm:
+
+* the same value: what the mover will still take minus what the opponent will;
+* fail-soft negamax alpha-beta, the window clamped to the points left on the board;
+* every tile free (no column longer than two): greedy alternation is exact;
+* pure tempo pairs (every copy of a kind free, nothing under them): only the biggest
+  is searched;
+* a transposition table keyed on the column runs (a tuple of per-column codes),
+  storing value, bound and best move; always exact depth, since this solver has no
+  depth limit; a plain ``dict``, never full, so it is cleared for each ``solve``;
+* move order: table move first, then points minus the best pair the move exposes
+  to the opponent, then the history counter;
+* enhanced transposition cutoffs from children already in the table (``etc=True``);
+* the root as ``Engine.search`` does it (first move with a full window, every other
+  move first tested with a null window), so it returns the complete best-move set.
+
+It is correct on its own (checked against ``tests/naive.py`` in ``tests/test_solver.py``),
+but slow: use it on positions of 56 tiles or fewer.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+try:
+    import battle  # noqa: F401
+except ImportError:  # run as a script from a checkout: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from battle.board import COLS, ROWS, Move, Position
+from battle.tiles import EMPTY, KIND_COUNT
+
+EXACT, LOWER, UPPER = 0, 1, 2
+INF = 10_000
+
+Entry = tuple[int, int, int]
+"""A table entry: value, bound, best move (``a * 128 + b``, -1 for none)."""
+
+
+def column_code(top: int, bottom: int) -> int:
+    """0 for an empty column, else 1 + top*9 + bottom (the numba key's per-column code)."""
+    return 0 if top > bottom else 1 + top * ROWS + bottom
+
+
+@dataclass
+class Result:
+    value: int
+    best_moves: list[Move]
+    """The complete set of moves that keep the value, sorted."""
+    nodes: int
+    seconds: float
+
+
+class ReferenceSolver:
+    """Exact alpha-beta over plain lists; one instance may solve many positions."""
+
+    def __init__(self, etc: bool = True) -> None:
+        self.etc = etc
+        self.table: dict[tuple[int, ...], Entry] = {}
+        self.history: dict[int, int] = {}
+        self.nodes = 0
+        self.cells: list[int] = []
+        self.tops: list[int] = []
+        self.bottoms: list[int] = []
+        self.codes: list[int] = []
+        self.counts: list[int] = []
+
+    # -- state -------------------------------------------------------------------------
+
+    def _load(self, position: Position) -> None:
+        self.cells = list(position.cells)
+        self.tops = []
+        self.bottoms = []
+        for col in range(COLS):
+            top, bottom = position.column_run(col)
+            self.tops.append(top)
+            self.bottoms.append(bottom)
+        self.codes = [column_code(t, b) for t, b in zip(self.tops, self.bottoms, strict=True)]
+        self.counts = [0] * KIND_COUNT
+        for kind in self.cells:
+            if kind != EMPTY:
+                self.counts[kind] += 1
+
+    def _column_after(self, col: int, a: int, b: int) -> tuple[int, int]:
+        top, bottom = self.tops[col], self.bottoms[col]
+        for cell in (a, b):
+            if cell // ROWS == col:
+                if cell % ROWS == top:
+                    top += 1
+                else:
+                    bottom -= 1
+        return top, bottom
+
+    def _apply(self, a: int, b: int) -> tuple[int, int, int, int]:
+        ca, cb = a // ROWS, b // ROWS
+        saved = (self.tops[ca], self.bottoms[ca], self.tops[cb], self.bottoms[cb])
+        for col in (ca, cb) if ca != cb else (ca,):
+            top, bottom = self._column_after(col, a, b)
+            self.tops[col], self.bottoms[col] = top, bottom
+            self.codes[col] = column_code(top, bottom)
+        self.counts[self.cells[a]] -= 2
+        return saved
+
+    def _undo(self, a: int, b: int, saved: tuple[int, int, int, int]) -> None:
+        ca, cb = a // ROWS, b // ROWS
+        self.tops[cb], self.bottoms[cb] = saved[2], saved[3]
+        self.codes[cb] = column_code(saved[2], saved[3])
+        self.tops[ca], self.bottoms[ca] = saved[0], saved[1]
+        self.codes[ca] = column_code(saved[0], saved[1])
+        self.counts[self.cells[a]] += 2
+
+    # -- the search --------------------------------------------------------------------
+
+    def negamax(self, alpha: int, beta: int, points: int) -> int:
+        """Fail-soft: v <= alpha gives v <= r <= alpha, v >= beta gives beta <= r <= v, else r == v."""
+        self.nodes += 1
+        if points == 0:
+            return 0
+        cells, tops, bottoms = self.cells, self.tops, self.bottoms
+        free: dict[int, list[int]] = {}
+        buried = False
+        for col in range(COLS):
+            top, bottom = tops[col], bottoms[col]
+            if top > bottom:
+                continue
+            cell = col * ROWS + top
+            free.setdefault(cells[cell], []).append(cell)
+            if bottom != top:
+                cell = col * ROWS + bottom
+                free.setdefault(cells[cell], []).append(cell)
+                if bottom - top >= 2:
+                    buried = True
+
+        if not buried:
+            # Every tile is free: both sides take the biggest pair left, in turn.
+            pairs = sorted((kind % 9 + 1 for kind, where in free.items() for _ in range(len(where) // 2)), reverse=True)
+            return sum(pairs[0::2]) - sum(pairs[1::2])
+
+        # Pure tempo pairs: only the biggest needs searching (see solver/_search.py).
+        tempo = [
+            kind
+            for kind, where in free.items()
+            if len(where) in (2, 4)
+            and len(where) == self.counts[kind]
+            and all(bottoms[c // ROWS] - tops[c // ROWS] < 2 for c in where)
+        ]
+        best_tempo = max(tempo, key=lambda kind: (kind % 9, -kind)) if tempo else -1
+        moves: list[tuple[int, int]] = []
+        for kind, where in free.items():
+            if kind == best_tempo:
+                where = where[:2]
+            elif kind in tempo:
+                continue
+            for i in range(len(where)):
+                for j in range(i + 1, len(where)):
+                    x, y = where[i], where[j]
+                    moves.append((x, y) if x < y else (y, x))
+        if not moves:
+            return 0
+
+        if beta > points:
+            beta = points
+            if alpha >= beta:
+                return beta
+        if alpha < -points:
+            alpha = -points
+            if alpha >= beta:
+                return alpha
+        alpha0 = alpha
+
+        key = tuple(self.codes)
+        hash_move = -1
+        entry = self.table.get(key)
+        if entry is not None:
+            value, bound, hash_move = entry
+            if bound == EXACT:
+                return value
+            if bound == LOWER:
+                if value >= beta:
+                    return value
+                alpha = max(alpha, value)
+            else:
+                if value <= alpha:
+                    return value
+                beta = min(beta, value)
+
+        scored: list[tuple[int, int, int, int]] = []
+        for a, b in moves:
+            kind = cells[a]
+            gain = kind % 9 + 1
+            ca, cb = a // ROWS, b // ROWS
+            exposed: list[int] = []
+            child_codes = self.codes[:] if self.etc else None
+            for col in (ca, cb) if ca != cb else (ca,):
+                old_top, old_bottom = tops[col], bottoms[col]
+                top, bottom = self._column_after(col, a, b)
+                if child_codes is not None:
+                    child_codes[col] = column_code(top, bottom)
+                if top <= bottom:
+                    if top != old_top and top != old_bottom:
+                        exposed.append(col * ROWS + top)
+                    if bottom != top and bottom != old_bottom and bottom != old_top:
+                        exposed.append(col * ROWS + bottom)
+            threat = 0
+            for x in exposed:
+                other = cells[x]
+                free_after = len(free.get(other, ())) + sum(1 for y in exposed if cells[y] == other)
+                if other == kind:
+                    free_after -= 2
+                if free_after >= 2 and other % 9 + 1 > threat:
+                    threat = other % 9 + 1
+            if child_codes is not None:
+                child = self.table.get(tuple(child_codes))
+                if child is not None and child[1] != LOWER:
+                    lower = gain - child[0]  # the child's value is at most child[0]
+                    if lower >= beta:
+                        self.table[key] = (lower, LOWER, a * 128 + b)
+                        return lower
+            move_id = a * 128 + b
+            if move_id == hash_move:
+                order = 1 << 40
+            else:
+                order = (16 * (gain - threat) + gain) * 65536 + min(self.history.get(move_id, 0), 65535)
+            scored.append((order, a, b, gain))
+        scored.sort(key=lambda item: -item[0])
+
+        best = -INF
+        best_move = -1
+        for _, a, b, gain in scored:
+            saved = self._apply(a, b)
+            value = gain - self.negamax(gain - beta, gain - alpha, points - gain)
+            self._undo(a, b, saved)
+            if value > best:
+                best = value
+                best_move = a * 128 + b
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self.history[best_move] = self.history.get(best_move, 0) + (points >> 3) + 1
+                        break
+
+        bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        self.table[key] = (best, bound, best_move)
+        return best
+
+    # -- the root ----------------------------------------------------------------------
+
+    def _move_value(self, move: Move, alpha: int, beta: int, points: int) -> int:
+        a, b = move
+        gain = self.cells[a] % 9 + 1
+        saved = self._apply(a, b)
+        child = self.negamax(gain - beta, gain - alpha, points - gain)
+        self._undo(a, b, saved)
+        return gain - child
+
+    def solve(self, position: Position) -> Result:
+        """The exact value and the complete set of best moves, with a fresh table."""
+        started = time.perf_counter()
+        self.table.clear()
+        self.history.clear()
+        self.nodes = 0
+        self._load(position)
+        moves = position.legal_moves()
+        if not moves:
+            return Result(0, [], 0, time.perf_counter() - started)
+        points = position.points_on_board()
+        window = points + 9
+        best = -INF
+        values: dict[Move, tuple[int, bool]] = {}
+        for index, move in enumerate(sorted(moves, key=lambda m: -position.move_points(m))):
+            if index == 0:
+                score = self._move_value(move, -window, window, points)
+                values[move] = (score, True)
+            else:
+                # Is it at least as good as the best so far? Ties count: every best move is wanted.
+                score = self._move_value(move, best - 1, best, points)
+                if score >= best:
+                    score = self._move_value(move, best - 1, window, points)
+                values[move] = (score, score >= best)
+            best = max(best, score)
+        best_moves = sorted(move for move, (value, exact) in values.items() if exact and value == best)
+        return Result(best, best_moves, self.nodes, time.perf_counter() - started)
+
+
+def solve(position: Position, etc: bool = True) -> Result:
+    """Solve one position with a fresh solver."""
+    return ReferenceSolver(etc=etc).solve(position)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python benchmarks/pyref.py FILE...``: value and best moves of each position."""
+    from battle.board import move_name
+    from battle.notation import parse_any
+
+    for name in sys.argv[1:] if argv is None else argv:
+        result = solve(parse_any(Path(name).read_text(encoding="utf-8")))
+        moves = " ".join(move_name(m) for m in result.best_moves)
+        print(f"{name}: value {result.value:+d}  best {moves}  {result.nodes:,} nodes  {result.seconds:.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,669 @@
+"""The solver against the slow, obviously-correct ``tests/naive.py``, and its public contract.
+
+Random small positions (numbered deals played down by random moves, and composed
+positions with three or four free copies of a kind, lone tiles, player 2 to move,
+nonzero scores) are solved by both; every value, best-move set, per-move value and
+best line must agree. Then the limits, stopping, the background thread, the levels,
+the command line, the import boundary and the on-disk kernel cache.
+
+The helpers here (``small_position``, ``check_against_naive``, ...) are also used by
+``test_solver_slow.py``, which runs the same checks on thousands of positions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import naive
+import pytest
+
+from battle.board import COLS, ROWS, Move, Position, cell_index, move_name, parse_move
+from battle.cli import main
+from battle.deal import deal
+from battle.notation import format_position, parse_position
+from battle.tiles import EMPTY, KIND_COUNT
+from solver import FULL_DEPTH, Analysis, Engine
+from solver.background import BackgroundSearch
+from solver.levels import LEVELS, best_move, get_level
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parent / "data" / "solver"
+KNOWN_VALUES = DATA / "known_values.jsonl"
+BIG = DATA / "n080_s500020.mbp"
+"""80 tiles: the C reference needs 15 s, far beyond every limit used here."""
+MAX_NAIVE_TILES = 20
+CROSS_CHECKS = 300
+
+
+# -- positions --------------------------------------------------------------------------
+
+
+def played_down(rng: random.Random, max_tiles: int, min_tiles: int = 4) -> Position:
+    """A numbered deal played by uniformly random legal moves down to a random size.
+
+    A game may get stuck (no pair left) on the way; it is kept only if it is
+    small enough, so every result has at most ``max_tiles`` tiles.
+    """
+    while True:
+        position = deal(rng.randrange(1 << 32))
+        target = rng.randrange(min_tiles, max_tiles + 1, 2)
+        while position.tiles_left() > target and not position.is_over():
+            position.push(rng.choice(position.legal_moves()))
+        if position.tiles_left() <= max_tiles:
+            return position.copy()
+
+
+def composed(rng: random.Random, max_tiles: int) -> Position:
+    """A composed position: few kinds, so three or four free copies are common.
+
+    Columns of random height (1 to 9, many of them lone tiles) at random rows,
+    either player to move, random scores.
+    """
+    kinds = rng.sample(range(KIND_COUNT), rng.randint(2, 7))
+    tiles = [kind for kind in kinds for _ in range(rng.choice((1, 2, 2, 3, 4, 4)))]
+    rng.shuffle(tiles)
+    tiles = tiles[:max_tiles]
+    cells = [EMPTY] * (COLS * ROWS)
+    columns = list(range(COLS))
+    rng.shuffle(columns)
+    placed = 0
+    for col in columns:
+        if placed == len(tiles):
+            break
+        height = min(len(tiles) - placed, rng.choice((1, 1, 2, 2, 3, 4, 5, 9)))
+        start = rng.randint(0, ROWS - height)
+        for row in range(start, start + height):
+            cells[cell_index(col, row)] = tiles[placed]
+            placed += 1
+    return Position(cells, rng.choice((1, 2)), (rng.randrange(120), rng.randrange(120)))
+
+
+def small_position(seed: int, max_tiles: int = MAX_NAIVE_TILES) -> Position:
+    """Case ``seed`` of the cross-check: odd seeds composed, even ones played down."""
+    rng = random.Random(seed)
+    return composed(rng, max_tiles) if seed % 2 else played_down(rng, max_tiles)
+
+
+def free_counts(position: Position) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for cell in position.free_cells():
+        counts[position.cells[cell]] = counts.get(position.cells[cell], 0) + 1
+    return counts
+
+
+def has_lone_tile(position: Position) -> bool:
+    return any(top == bottom for top, bottom in (position.column_run(col) for col in range(COLS)))
+
+
+def load(path: Path) -> Position:
+    return parse_position(path.read_text(encoding="utf-8"))
+
+
+def known_values() -> list[dict]:
+    return [json.loads(line) for line in KNOWN_VALUES.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# -- checks -----------------------------------------------------------------------------
+
+
+def replay(position: Position, line: list[Move]) -> Position:
+    """The position after the line (``push`` raises on an illegal move)."""
+    node = position.copy()
+    for move in line:
+        node.push(move)
+    return node
+
+
+def mover_margin(before: Position, after: Position) -> int:
+    """Points the player to move in ``before`` took on the way to ``after``, minus the opponent's."""
+    me, other = before.to_move - 1, 2 - before.to_move
+    return (after.scores[me] - before.scores[me]) - (after.scores[other] - before.scores[other])
+
+
+def check_line(position: Position, analysis: Analysis) -> None:
+    """An exact analysis's best line is legal, ends the game and realises the value."""
+    end = replay(position, analysis.pv)
+    assert end.is_over(), f"the best line {[move_name(m) for m in analysis.pv]} stops before the end"
+    assert mover_margin(position, end) == analysis.value
+    assert analysis.final_score == (end.scores[0], end.scores[1])
+    if analysis.pv:
+        assert analysis.pv[0] in analysis.best_moves
+
+
+def check_against_naive(engine: Engine, position: Position) -> None:
+    """Everything ``search`` says about a small position agrees with the naive solver."""
+    expected = naive.move_values(position.copy())
+    value = max(expected.values(), default=0)
+    best = sorted(move for move, v in expected.items() if v == value)
+    shown = format_position(position)
+
+    analysis = engine.search(position)
+    assert (analysis.value, analysis.best_moves, analysis.exact) == (value, best, True), shown
+    assert analysis.depth == FULL_DEPTH
+    check_line(position, analysis)
+
+    full = engine.search(position, all_exact=True)
+    got = {mv.move: (mv.value, mv.bound) for mv in full.move_values}
+    assert len(full.move_values) == len(expected), shown
+    assert got == {move: (v, "exact") for move, v in expected.items()}, shown
+    assert [mv.value for mv in full.move_values] == sorted(expected.values(), reverse=True), "best first"
+    assert (full.value, full.best_moves, full.exact) == (value, best, True), shown
+    check_line(position, full)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    """One engine for the module, warmed up, so the kernels load (or compile) only once."""
+    engine = Engine(table_bits=18)
+    engine.search(load(DATA / "n024_s500001.mbp"), all_exact=True)
+    return engine
+
+
+# -- cross-check against the naive solver -----------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(CROSS_CHECKS))
+def test_search_agrees_with_naive(engine: Engine, seed: int) -> None:
+    check_against_naive(engine, small_position(seed))
+
+
+def test_the_cross_check_covers_the_awkward_cases() -> None:
+    """The random cases really include what the rules make special."""
+    cases = [small_position(seed) for seed in range(CROSS_CHECKS)]
+    assert all(case.tiles_left() <= MAX_NAIVE_TILES for case in cases)
+    assert sum(4 in free_counts(case).values() for case in cases) >= 12
+    assert sum(3 in free_counts(case).values() for case in cases) >= 30
+    assert sum(has_lone_tile(case) for case in cases) >= 100
+    assert sum(case.to_move == 2 for case in cases) >= 100
+    assert sum(case.scores[0] != case.scores[1] for case in cases) >= 200
+    assert sum(case.is_over() for case in cases) >= 5  # value 0, no moves
+    assert sum(len(naive.best_moves(case.copy())[1]) >= 2 for case in cases) >= 30  # ties
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["four-free-copies", "three-free-copies", "lone-tiles", "same-column-pairs", "empty-board", "over-with-tiles-left"],
+)
+def test_hand_made_positions_agree_with_naive(engine: Engine, name: str) -> None:
+    check_against_naive(engine, load(Path(__file__).parent / "data" / "positions" / f"{name}.mbp"))
+
+
+def test_a_finished_game_is_worth_nothing(engine: Engine) -> None:
+    position = load(Path(__file__).parent / "data" / "positions" / "over-with-tiles-left.mbp")
+    analysis = engine.search(position)
+    assert (analysis.value, analysis.best_moves, analysis.pv, analysis.exact) == (0, [], [], True)
+    assert analysis.final_score == tuple(position.scores)
+
+
+# -- one engine, many positions ---------------------------------------------------------
+
+
+def relabelled(position: Position, rng: random.Random) -> Position:
+    """Same shape (the same column runs, so the same table keys), other tiles."""
+    kinds = list(range(KIND_COUNT))
+    rng.shuffle(kinds)
+    return Position(
+        [EMPTY if kind == EMPTY else kinds[kind] for kind in position.cells], position.to_move, position.scores
+    )
+
+
+def test_one_engine_across_deals_with_the_same_shape() -> None:
+    """The table is keyed on column runs: a new layout must not reuse old values."""
+    engine = Engine(table_bits=16)
+    rng = random.Random(7)
+    differing = 0
+    for _ in range(20):
+        first = played_down(rng, MAX_NAIVE_TILES, min_tiles=12)
+        second = relabelled(first, rng)
+        values = {id(p): naive.value(p.copy()) for p in (first, second)}
+        differing += values[id(first)] != values[id(second)]
+        for position in (first, second, first, second):
+            assert engine.search(position).value == values[id(position)], format_position(position)
+    # Guard against a check that cannot fail: a stale table would answer wrongly here.
+    assert differing >= 10
+
+
+def test_one_engine_across_many_deals() -> None:
+    engine = Engine(table_bits=16)
+    rng = random.Random(8)
+    for _ in range(40):
+        position = played_down(rng, MAX_NAIVE_TILES) if rng.random() < 0.7 else composed(rng, MAX_NAIVE_TILES)
+        value, best = naive.best_moves(position.copy())
+        analysis = engine.search(position)
+        assert (analysis.value, analysis.best_moves) == (value, best), format_position(position)
+
+
+@pytest.mark.parametrize("number", [3, 11])
+def test_one_engine_along_a_game(number: int) -> None:
+    """A game's positions, forwards then backwards (undo), with one warm table.
+
+    Each answer matches a cold engine's, the naive solver's once small enough, and
+    a best move hands the opponent exactly the value it leaves.
+    """
+    rng = random.Random(number)
+    position = deal(number)
+    while position.tiles_left() > 44 and not position.is_over():
+        position.push(rng.choice(position.legal_moves()))
+    warm = Engine(table_bits=16)
+    line: list[Position] = []
+    while True:
+        line.append(position.copy())
+        analysis = warm.search(position)
+        cold = Engine(table_bits=16).search(position)
+        assert (analysis.value, analysis.best_moves) == (cold.value, cold.best_moves)
+        if position.tiles_left() <= MAX_NAIVE_TILES:
+            assert (analysis.value, analysis.best_moves) == naive.best_moves(position.copy())
+        if position.is_over():
+            break
+        # Alternate a best move and a random one, so the line leaves the table's best line.
+        if len(line) % 2:
+            move = analysis.best_moves[-1]
+            points = position.push(move)
+            assert warm.search(position).value == points - analysis.value
+        else:
+            position.push(rng.choice(position.legal_moves()))
+    assert len(line) >= 10
+    for earlier in reversed(line):
+        expected = Engine(table_bits=16).search(earlier)
+        assert warm.search(earlier).value == expected.value
+
+
+# -- known values of bigger positions ---------------------------------------------------
+
+
+def test_the_known_values_file() -> None:
+    rows = known_values()
+    assert sorted({row["tiles_left"] for row in rows}) == [24, 40, 56]
+    assert len(rows) == 12
+    for row in rows:
+        assert load(DATA / f"{row['id']}.mbp").tiles_left() == row["tiles_left"]
+
+
+@pytest.mark.parametrize("row", known_values(), ids=lambda row: row["id"])
+def test_known_value(engine: Engine, row: dict) -> None:
+    position = load(DATA / f"{row['id']}.mbp")
+    analysis = engine.search(position)
+    assert analysis.exact
+    assert analysis.value == row["value"]
+    assert sorted(move_name(m) for m in analysis.best_moves) == sorted(row["best_moves"])
+    check_line(position, analysis)
+
+
+# -- limits and stopping ----------------------------------------------------------------
+
+
+def assert_usable(position: Position, analysis: Analysis) -> None:
+    """An inexact answer still names legal moves and a legal line."""
+    legal = set(position.legal_moves())
+    assert not analysis.exact
+    assert analysis.best_moves and set(analysis.best_moves) <= legal
+    replay(position, analysis.pv)
+
+
+@contextlib.contextmanager
+def watchdog(engine: Engine, seconds: float = 10.0) -> Iterator[None]:
+    """Stop the engine after ``seconds`` anyway, so that a limit the search ignores
+    fails the test's timing assertion instead of hanging the suite for minutes."""
+    timer = threading.Timer(seconds, engine.stop)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def test_time_limit(engine: Engine) -> None:
+    position = load(BIG)
+    engine.clear()
+    started = time.perf_counter()
+    with watchdog(engine):
+        analysis = engine.search(position, time_limit=0.2)
+    assert time.perf_counter() - started < 1.5
+    assert_usable(position, analysis)
+    assert analysis.depth < FULL_DEPTH
+
+
+def test_node_limit(engine: Engine) -> None:
+    position = load(BIG)
+    engine.clear()
+    started = time.perf_counter()
+    with watchdog(engine):
+        analysis = engine.search(position, node_limit=50_000)
+    assert time.perf_counter() - started < 1.5
+    assert_usable(position, analysis)
+    assert 50_000 <= analysis.nodes <= 100_000
+
+
+def test_depth_limit_on_a_big_position(engine: Engine) -> None:
+    position = load(BIG)
+    started = time.perf_counter()
+    with watchdog(engine):
+        analysis = engine.search(position, depth_limit=2)
+    assert time.perf_counter() - started < 1.5
+    assert_usable(position, analysis)
+    assert analysis.depth == 2
+
+
+TINY = """\
+to-move: 2
+score: 10 20
+5p 2s 7m .. .. .. .. .. .. .. .. ..
+7m .. .. .. .. .. .. .. .. .. .. ..
+3m .. .. .. .. .. .. .. .. .. .. ..
+2s .. .. .. .. .. .. .. .. .. .. ..
+5p .. .. .. .. .. .. .. .. .. .. ..
+.. .. .. .. .. .. .. .. .. .. .. ..
+.. .. .. .. .. .. .. .. .. .. .. ..
+.. .. .. .. .. .. .. .. .. .. .. ..
+.. .. .. .. .. .. .. .. .. .. .. ..
+"""
+"""5p on both ends of column a; taking them frees 7m and 2s (3m stays buried between),
+whose twins wait on c1 and b1. Two moves after the first, every tile is free."""
+
+
+def test_depth_limit_that_reaches_the_end_is_exact(engine: Engine) -> None:
+    position = parse_position(TINY)
+    value, best = naive.best_moves(position.copy())
+    shallow = engine.search(position, depth_limit=1)
+    assert not shallow.exact  # after one move, 3m is still buried under pairs
+    deep = engine.search(position, depth_limit=2)
+    assert (deep.exact, deep.depth, deep.value, deep.best_moves) == (True, FULL_DEPTH, value, best)
+    check_line(position, deep)
+
+
+def test_stop_from_another_thread(engine: Engine) -> None:
+    position = load(BIG)
+    engine.clear()
+    timer = threading.Timer(0.2, engine.stop)
+    started = time.perf_counter()
+    timer.start()
+    analysis = engine.search(position)
+    elapsed = time.perf_counter() - started
+    timer.cancel()
+    assert 0.15 < elapsed < 1.5
+    assert_usable(position, analysis)
+
+
+def test_progress_reports_deepening(engine: Engine) -> None:
+    position = load(DATA / "n056_s500011.mbp")
+    engine.clear()
+    reports = []
+    analysis = engine.search(position, depth_limit=8, progress=reports.append)
+    depths = [report.depth for report in reports]
+    assert len(depths) >= 2
+    assert depths == sorted(set(depths)), depths
+    assert depths[-1] == analysis.depth
+    legal = set(position.legal_moves())
+    assert all(report.best_move in legal for report in reports)
+    assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
+
+
+# -- background search ------------------------------------------------------------------
+
+
+def wait_until_done(search: BackgroundSearch, timeout: float) -> None:
+    deadline = time.perf_counter() + timeout
+    while not search.done:
+        assert time.perf_counter() < deadline, "the background search did not finish"
+        time.sleep(0.01)
+
+
+def test_background_search_with_a_time_limit(engine: Engine) -> None:
+    position = load(BIG)
+    engine.clear()
+    search = BackgroundSearch(engine, position, time_limit=0.3).start()
+    assert search.analysis() is None or search.done
+    wait_until_done(search, timeout=5)
+    analysis = search.analysis()
+    assert isinstance(analysis, Analysis)
+    assert_usable(position, analysis)
+    assert search.progress is not None
+
+
+def test_background_search_finishes_exactly(engine: Engine) -> None:
+    row = known_values()[0]
+    search = BackgroundSearch(engine, load(DATA / f"{row['id']}.mbp")).start()
+    wait_until_done(search, timeout=10)
+    analysis = search.analysis()
+    assert isinstance(analysis, Analysis)
+    assert (analysis.exact, analysis.value) == (True, row["value"])
+
+
+def test_background_stop(engine: Engine) -> None:
+    position = load(BIG)
+    engine.clear()
+    search = BackgroundSearch(engine, position).start()
+    time.sleep(0.2)
+    assert not search.done
+    started = time.perf_counter()
+    search.stop()
+    assert time.perf_counter() - started < 1.0
+    assert search.done
+    assert_usable(position, search.analysis())
+
+
+# -- levels -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_plays_a_legal_move(engine: Engine, level: str) -> None:
+    for row in known_values()[:6]:
+        position = load(DATA / f"{row['id']}.mbp")
+        move = best_move(position, level, engine=engine, rng=random.Random(0))
+        assert move in position.legal_moves()
+
+
+def test_perfect_plays_a_best_move(engine: Engine) -> None:
+    positions = [small_position(seed) for seed in range(60)]
+    positions = [p for p in positions if len(naive.best_moves(p.copy())[1]) >= 1]
+    rng = random.Random(0)
+    for position in positions:
+        best = naive.best_moves(position.copy())[1]
+        for _ in range(3):
+            assert best_move(position, "perfect", engine=engine, rng=rng) in best
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(ValueError, match="nonsense") as error:
+        get_level("nonsense")
+    for name in LEVELS:
+        assert name in str(error.value)
+
+
+# -- command line -----------------------------------------------------------------------
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    row = known_values()[1]
+    path = DATA / f"{row['id']}.mbp"
+    code, out, _ = run_cli(capsys, "solve", str(path), "--json", "--quiet")
+    assert code == 0
+    data = json.loads(out)
+    assert list(data) == ["value", "best_moves", "pv", "final_score", "exact", "nodes", "seconds"]
+    assert type(data["value"]) is int and data["value"] == row["value"]
+    assert data["best_moves"] == sorted(row["best_moves"])
+    assert data["exact"] is True
+    assert type(data["nodes"]) is int and data["nodes"] > 0
+    assert isinstance(data["seconds"], float) and data["seconds"] >= 0
+    assert all(isinstance(m, str) for m in data["pv"]) and data["pv"][0] in row["best_moves"]
+    position = load(path)
+    end = replay(position, [parse_move(m) for m in data["pv"]])
+    assert end.is_over() and data["final_score"] == end.scores
+    assert all(type(s) is int for s in data["final_score"])
+
+
+def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
+    """A composed position with several best moves and more moves besides."""
+    for seed in range(1000):
+        position = composed(random.Random(seed), 16)
+        values = naive.move_values(position.copy())
+        if len(values) >= 5 and list(values.values()).count(max(values.values())) >= 2:
+            path = tmp_path / "tied.mbp"
+            path.write_text(format_position(position), encoding="utf-8")
+            return path, position
+    raise AssertionError("no tied position found")
+
+
+def test_analyse_lists_every_move_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path, position = tied_position_file(tmp_path)
+    code, out, _ = run_cli(capsys, "analyse", str(path), "--quiet", "--hash", "16")
+    assert code == 0
+    listed: dict[str, bool] = {}
+    names = {move_name(m) for m in position.legal_moves()}
+    for line in out.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "*" and len(fields) > 1 and fields[1] in names:
+            assert fields[1] not in listed
+            listed[fields[1]] = True
+        elif fields and fields[0] in names:
+            assert fields[0] not in listed
+            listed[fields[0]] = False
+    assert set(listed) == names
+    value, best = naive.best_moves(position.copy())
+    assert {name for name, starred in listed.items() if starred} == {move_name(m) for m in best}
+
+
+def test_analyse_json_has_every_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path, position = tied_position_file(tmp_path)
+    code, out, _ = run_cli(capsys, "analyse", str(path), "--json", "--quiet", "--hash", "16")
+    assert code == 0
+    data = json.loads(out)
+    expected = naive.move_values(position.copy())
+    assert {entry["move"]: entry["value"] for entry in data["moves"]} == {
+        move_name(move): value for move, value in expected.items()
+    }
+    assert len(data["moves"]) == len(expected)
+    assert all(entry["bound"] == "exact" for entry in data["moves"])
+    assert data["value"] == max(expected.values())
+
+
+def test_solve_with_a_time_limit_says_not_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "solve", str(BIG), "--time", "0.3", "--quiet", "--hash", "16")
+    assert code == 0
+    assert "not exact" in out
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_bad_files_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    broken = tmp_path / "broken.mbp"
+    broken.write_text("to-move: 3\nscore: 0 0\n", encoding="utf-8")
+    for name, reason in ((tmp_path / "missing.mbp", "missing.mbp"), (broken, "line 1")):
+        code, out, err = run_cli(capsys, command, str(name), "--quiet")
+        assert code == 2
+        assert out == ""
+        assert err.count("\n") == 1 and reason in err, err
+
+
+# -- the import boundary and the kernel cache -------------------------------------------
+
+
+def run_python(code: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(cwd), **(env or {})}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+IMPORTS = "import sys\nimport solver, solver.engine, solver.levels, solver.background, battle.players\n"
+
+
+def test_the_solver_never_imports_pygame() -> None:
+    done = run_python(IMPORTS + "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_pygame_check_would_notice() -> None:
+    pytest.importorskip("pygame")
+    done = run_python(
+        IMPORTS.replace("import sys\n", "import sys\nimport pygame\n")
+        + "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "'pygame'" in done.stdout
+
+
+def cache_files(folder: Path) -> dict[str, float]:
+    return {str(path.relative_to(folder)): path.stat().st_mtime for path in folder.rglob("*") if path.is_file()}
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled without the JIT")
+def test_kernels_are_cached_on_disk(tmp_path: Path) -> None:
+    """A fresh process compiles and writes the cache; the next one loads it and compiles nothing.
+
+    Runs on a snapshot of the sources, so that an edit of the working tree
+    between the two runs cannot invalidate the cache.
+    """
+    snapshot = tmp_path / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "ui")
+    for package in ("battle", "solver"):
+        shutil.copytree(ROOT / package, snapshot / package, ignore=ignore)
+    cache = tmp_path / "numba-cache"
+    row = known_values()[0]
+    code = (
+        "from pathlib import Path\nfrom battle.notation import parse_position\nfrom solver import Engine\n"
+        f"position = parse_position(Path({str(DATA / (row['id'] + '.mbp'))!r}).read_text())\n"
+        "analysis = Engine(table_bits=12).search(position)\nprint(analysis.value, analysis.exact)\n"
+    )
+    env = {"NUMBA_CACHE_DIR": str(cache)}
+    started = time.perf_counter()
+    first = run_python(code, env, cwd=snapshot)
+    first_seconds = time.perf_counter() - started
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == [str(row["value"]), "True"]
+    written = cache_files(cache)
+    assert any(name.endswith(".nbi") for name in written), sorted(written)
+
+    started = time.perf_counter()
+    second = run_python(code, env, cwd=snapshot)
+    second_seconds = time.perf_counter() - started
+    assert second.returncode == 0, second.stderr
+    assert second.stdout == first.stdout
+    assert cache_files(cache) == written, "the second run compiled again"
+    assert second_seconds < 2 * first_seconds + 1
+
+
+# -- the plain-Python reference of the benchmarks ---------------------------------------
+
+
+def load_pyref() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pyref", ROOT / "benchmarks" / "pyref.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_python_reference_agrees_with_naive() -> None:
+    pyref = load_pyref()
+    for seed in range(50):
+        position = small_position(1000 + seed)
+        expected = naive.best_moves(position.copy())
+        result = pyref.solve(position, etc=seed % 2 == 0)
+        assert (result.value, result.best_moves) == expected, format_position(position)
+
+
+def test_the_python_reference_on_known_values() -> None:
+    pyref = load_pyref()
+    for row in known_values()[:8]:  # 24 and 40 tiles: quick in plain Python
+        result = pyref.solve(load(DATA / f"{row['id']}.mbp"))
+        assert result.value == row["value"]
+        assert sorted(move_name(m) for m in result.best_moves) == sorted(row["best_moves"])
