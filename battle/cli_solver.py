@@ -18,7 +18,6 @@ from battle.board import move_name
 
 T = TypeVar("T")
 
-MIB = 1 << 20
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -68,12 +67,6 @@ def _positive_int(text: str) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
     return int(text)
-
-
-def _table_bits(megabytes: int) -> int:
-    """The largest table (slots of 32 bytes) that fits in the given MiB."""
-    slots = max(1 << 10, megabytes * MIB // 32)
-    return min(30, slots.bit_length() - 1)
 
 
 def _describe_value(value: int, mover: int) -> str:
@@ -127,10 +120,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: ANN202
     """Run the search on a worker thread so Ctrl-C can stop it and still print a result."""
     from battle.cli import load_position
-    from solver.engine import Engine
+    from solver.engine import Engine, table_bits_for
 
     position = load_position(args.file)
-    engine = Engine(_table_bits(args.hash))
+    engine = Engine(table_bits_for(position.tiles_left(), args.hash))
 
     def report(progress) -> None:  # noqa: ANN001
         if args.quiet:
@@ -200,13 +193,13 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
-    from solver.engine import Engine
+    from solver.engine import Engine, table_bits_for
     from solver.review import ReviewStep, review_game
 
     record = _load_record(args.file)
     if args.plot:
         _check_plot_path(args.plot)
-    engine = Engine(_table_bits(args.hash))
+    engine = Engine(table_bits_for(record.start.tiles_left(), args.hash))
     stopping = threading.Event()
 
     def report(step: ReviewStep) -> None:
