@@ -50,18 +50,37 @@ class SolverService:
     def __init__(self, engine_factory: Callable[[], Any] | None = None) -> None:
         self._engine_factory = engine_factory
         self._engine: Any = None
+        self._engine_lock = threading.Lock()
+        self._warming: threading.Thread | None = None
         self.current: Job | None = None
         self._draining: list[Any] = []
 
     def engine(self) -> Any:
-        if self._engine is None:
-            if self._engine_factory is not None:
-                self._engine = self._engine_factory()
-            else:
-                from solver.engine import Engine
+        """The engine, built now if need be (blocks: the UI thread uses ``_ready_engine``)."""
+        with self._engine_lock:
+            if self._engine is None:
+                if self._engine_factory is not None:
+                    self._engine = self._engine_factory()
+                else:
+                    from solver.engine import Engine
 
-                self._engine = Engine()
-        return self._engine
+                    self._engine = Engine()
+            return self._engine
+
+    def warm_up(self) -> None:
+        """Build the engine on a background thread: importing numba, loading the
+        kernels and allocating the table take a few hundred milliseconds, which
+        the UI thread must never spend (a frozen first move otherwise)."""
+        if self._engine is None and self._warming is None:
+            self._warming = threading.Thread(target=self.engine, name="solver-warm-up", daemon=True)
+            self._warming.start()
+
+    def _ready_engine(self) -> Any:
+        """The engine if it is built, else None (and the build is started)."""
+        if self._engine is not None:
+            return self._engine
+        self.warm_up()
+        return None
 
     # -- requests ------------------------------------------------------------------------
 
@@ -136,6 +155,9 @@ class SolverService:
         job = self.current
         if job is None or job.search is not None or self._draining:
             return
+        engine = self._ready_engine()
+        if engine is None:
+            return  # tick() starts the job once the warm-up has built the engine
         from solver.background import BackgroundSearch
 
         def run(engine: Any, position: Position) -> Any:
@@ -143,7 +165,7 @@ class SolverService:
                 return None
             return job.run(engine, position, job.cancelled)
 
-        job.search = BackgroundSearch(self.engine(), job.position, run=run)
+        job.search = BackgroundSearch(engine, job.position, run=run)
         job.started_at = time.monotonic()
         job.search.start()
 
