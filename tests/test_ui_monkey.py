@@ -2,6 +2,8 @@
 
 Whatever the input, the window keeps running and the game stays a legal game: every
 column one contiguous run, and the points taken plus the points on the board make 270.
+The monkey also wanders into analysis mode (A, its variation and best-line keys), the
+position editor and the review screen, and is led back out the way a user would go.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ import ui_harness as ui
 
 from battle.board import find_layout_problem
 from battle.tiles import TOTAL_POINTS
+from battle.ui.editor_scene import EditorScene
 from battle.ui.layout import cell_center
 from battle.ui.play_scene import PlayScene
 from battle.ui.result_scene import ResultScene
+from battle.ui.review_scene import ReviewScene
 from battle.ui.title_scene import TitleScene
 
 ACTIONS = 2000
 KEYS = [pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_RETURN, pygame.K_SPACE,
         pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE, pygame.K_u, pygame.K_r, pygame.K_h, pygame.K_a,
-        pygame.K_HOME, pygame.K_END, pygame.K_RIGHT, pygame.K_LEFT]
+        pygame.K_HOME, pygame.K_END, pygame.K_RIGHT, pygame.K_LEFT, pygame.K_b, pygame.K_COMMA, pygame.K_PERIOD,
+        pygame.K_p, pygame.K_e, pygame.K_v]
 
 
 def check_legal(scene: PlayScene) -> None:
@@ -40,7 +45,7 @@ def random_event(rng: random.Random, app) -> pygame.event.Event | list:  # noqa:
         # mostly on tiles, where the game is; some anywhere (panel, gaps, buttons); and often
         # on a tile of a real pair, so that games move on and reach their end
         scene = app.stack.top
-        moves = scene.match.position.legal_moves() if isinstance(scene, PlayScene) else []
+        moves = scene.board_position.legal_moves() if isinstance(scene, PlayScene) else []
         aim = rng.random()
         if aim < 0.3 and moves:
             events = []
@@ -77,6 +82,13 @@ def recover(app, rng: random.Random) -> None:  # noqa: ANN001
         top.command("resume" if top.resume is not None else "start")
     elif isinstance(top, PlayScene) and top.dialog_open():
         top.dialog.kill()
+    elif isinstance(top, ReviewScene):
+        top.command("back")
+    elif isinstance(top, EditorScene):
+        if top.dialog_open():
+            top.dialog.kill()
+        elif rng.random() < 0.2:
+            top.command("back")
 
 
 def test_random_input_breaks_nothing(tmp_path, monkeypatch) -> None:
@@ -90,9 +102,14 @@ def test_random_input_breaks_nothing(tmp_path, monkeypatch) -> None:
         app.stack.top.command("start")
         games = 0
         finished = None
+        seen: set[str] = set()
         for index in range(ACTIONS):
             app.step(random_event(rng, app), rng.choice((0.0, 0.02, 0.05, 0.3)))
             assert app.running
+            seen.add(type(app.stack.top).__name__)
+            scene = app.stack.top
+            if isinstance(scene, PlayScene) and scene.analysis is not None:
+                seen.add("analysis")
             recover(app, rng)
             scene = ui.play_scene(app)
             if index % 50 == 0:
@@ -104,3 +121,4 @@ def test_random_input_breaks_nothing(tmp_path, monkeypatch) -> None:
             app.step([], 0.1)
         check_legal(ui.play_scene(app))
         assert games > 0, "the monkey never finished a game: the clicks hardly reach the tiles"
+        assert {"analysis", "EditorScene", "ReviewScene"} <= seen, seen

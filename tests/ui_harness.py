@@ -33,7 +33,7 @@ DT = 0.05
 def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., App]]:
     """A private home (settings and autosaves under ``tmp_path``) and a builder of apps.
 
-    Every app built is shut down (its solver stopped) when the block ends. Apps
+    Every app built is shut down (its searches stopped) when the block ends. Apps
     built in one session share the home, as two runs of the program would.
     """
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -50,8 +50,7 @@ def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callabl
         yield build
     finally:
         for app in apps:
-            app.solver.shutdown()
-            app.solver.wait_idle(10)
+            app.stop_background(10)
 
 
 def mouse_down(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:

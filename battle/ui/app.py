@@ -8,7 +8,9 @@ fake clock; ``App.run()`` is the real loop at 60 frames per second.
 without a subcommand. Two environment variables help tools and tests:
 ``MAHJONG_BATTLE_SIZE=1200x800`` sets the window size, and
 ``MAHJONG_BATTLE_DEMO=1`` opens a fixed demo position (deal 1, a few moves
-played, a tile selected) without touching the user's autosave.
+played, a tile selected) without touching the user's autosave;
+``MAHJONG_BATTLE_DEMO=analysis`` (or ``review``, ``editor``) opens those screens
+on fixed examples (see ``demos``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -25,9 +28,12 @@ import pygame  # noqa: E402
 import pygame.freetype  # noqa: E402
 import pygame_gui  # noqa: E402
 
+from battle.board import Position  # noqa: E402
 from battle.game import Game  # noqa: E402
 from battle.ui.board_view import BoardView, Felt  # noqa: E402
+from battle.ui.demos import DEMOS, open_demo  # noqa: E402
 from battle.ui.layout import compute_layout  # noqa: E402
+from battle.ui.live_analysis import LiveAnalysis  # noqa: E402
 from battle.ui.match import Match  # noqa: E402
 from battle.ui.panel import PanelView  # noqa: E402
 from battle.ui.play_scene import PlayScene  # noqa: E402
@@ -38,6 +44,10 @@ from battle.ui.thinking import SolverService  # noqa: E402
 from battle.ui.tile_art import TileArt, window_icon  # noqa: E402
 from battle.ui.title_scene import TitleScene  # noqa: E402
 
+if TYPE_CHECKING:
+    from battle.ui.editor_scene import EditorScene
+    from battle.ui.review_scene import ReviewScene
+
 TITLE = "Mahjong Battle"
 FPS = 60
 MAX_DT = 0.1
@@ -45,7 +55,8 @@ MAX_DT = 0.1
 
 
 class App:
-    def __init__(self, size: tuple[int, int] | None = None, *, demo: bool = False, autosave: bool = True) -> None:
+    def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
+                 autosave: bool = True) -> None:
         pygame.display.init()
         pygame.font.init()
         pygame.freetype.init()
@@ -64,6 +75,7 @@ class App:
         self.layout = compute_layout(*size)
         self.manager = pygame_gui.UIManager(size, load_gui_theme(), enable_live_theme_updates=False)
         self.solver = SolverService()
+        self._live_analysis: LiveAnalysis | None = None
         self.stack = SceneStack()
         self.running = True
         self.autosave_enabled = autosave and not demo
@@ -73,7 +85,9 @@ class App:
         if settings_problem:
             self._notices.append((settings_problem, "warn"))
         self._levels = _load_levels()
-        if demo:
+        if demo in DEMOS:
+            open_demo(self, str(demo))
+        elif demo:
             match, selected = demo_match()
             scene = self.start_match(match)
             if selected is not None:
@@ -94,6 +108,13 @@ class App:
     def level_description(self, name: str) -> str:
         return self._levels.get(name, "")
 
+    @property
+    def live_analysis(self) -> LiveAnalysis:
+        """Analysis mode's searches, on an engine of their own (made on first use)."""
+        if self._live_analysis is None:
+            self._live_analysis = LiveAnalysis()
+        return self._live_analysis
+
     # -- scenes ----------------------------------------------------------------------------
 
     def show_title(self, notice: str | None = None, kind: str = "info") -> None:
@@ -110,6 +131,22 @@ class App:
         scene = PlayScene(self, match, notice, kind, selected)
         self.stack.replace_all(scene)
         scene.autosave()
+        return scene
+
+    def open_editor(self, position: Position | None = None) -> EditorScene:
+        """The position editor over the current screen (Back returns to it), empty or with ``position``."""
+        from battle.ui.editor_scene import EditorScene
+
+        scene = EditorScene(self, position)
+        self.stack.push(scene)
+        return scene
+
+    def open_review(self, game: Game, time_per_move: float | None = None) -> ReviewScene:
+        """Review ``game`` on a background thread, over the current screen (Back returns to it)."""
+        from battle.ui.review_scene import ReviewScene
+
+        scene = ReviewScene(self, game, time_per_move)
+        self.stack.push(scene)
         return scene
 
     def take_notices(self) -> list[tuple[str, str]]:
@@ -182,12 +219,26 @@ class App:
 
     def close(self) -> None:
         """Stop the solver and remember the window; the game itself was autosaved after every move."""
-        self.solver.shutdown()
-        self.solver.wait_idle(1.0)  # a stopped search ends within milliseconds; don't exit under it
+        self.stop_background(1.0)  # a stopped search ends within milliseconds; don't exit under it
         surface = pygame.display.get_surface()
         if surface is not None:
             self.settings.window_size = clamp_size(*surface.get_size())
         self.save_settings()
+
+    def stop_background(self, timeout: float = 10.0) -> bool:
+        """Stop every search this window started (the opponent's, the analysis, a review) and wait for them."""
+        from battle.ui.review_scene import ReviewScene
+
+        self.solver.shutdown()
+        if self._live_analysis is not None:
+            self._live_analysis.shutdown()
+        reviews = [scene.job for scene in self.stack.scenes if isinstance(scene, ReviewScene)]
+        for job in reviews:
+            job.cancel()
+        idle = self.solver.wait_idle(timeout)
+        if self._live_analysis is not None:
+            idle = self._live_analysis.wait_idle(timeout) and idle
+        return all([job.wait(timeout) for job in reviews]) and idle
 
     def _set_minimum_size(self) -> None:
         try:
@@ -237,7 +288,8 @@ def _size_from_environment() -> tuple[int, int] | None:
 
 def main(args: object = None) -> int:
     """Open the window; returns the exit code (0 on a normal close)."""
-    demo = os.environ.get("MAHJONG_BATTLE_DEMO", "") not in ("", "0")
+    chosen = os.environ.get("MAHJONG_BATTLE_DEMO", "")
+    demo: bool | str = chosen if chosen in DEMOS else chosen not in ("", "0")
     try:
         app = App(_size_from_environment(), demo=demo)
     except pygame.error as error:

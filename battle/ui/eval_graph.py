@@ -56,32 +56,71 @@ def render_eval_graph(
     size: tuple[int, int] = DEFAULT_SIZE,
     names: Sequence[str] | None = None,
     fonts: theme.Fonts | None = None,
+    text_scale: float | None = None,
 ) -> pygame.Surface:
     """The graph as a new opaque surface of ``size`` pixels.
 
     ``names`` overrides the review's player names (the window may show
     shortened ones); ``fonts`` lets the window share its text cache.
+    ``text_scale`` sets the size of text and margins (1.0: as at the default
+    size) instead of deriving it from ``size``: a wide, low strip under the
+    board still wants readable labels.
     """
     width, height = max(240, size[0]), max(140, size[1])
     names = tuple(names) if names else review.names
     fonts = fonts or theme.Fonts()
     # Drawn at twice the size and scaled down: pygame's thick lines, circles and
     # polygons have no anti-aliasing of their own.
-    big = _draw(review, (width * SUPERSAMPLE, height * SUPERSAMPLE), names, fonts)
+    scale = None if text_scale is None else text_scale * SUPERSAMPLE
+    big = _draw(review, (width * SUPERSAMPLE, height * SUPERSAMPLE), names, fonts, scale)
     return pygame.transform.smoothscale(big, (width, height))
 
 
-def _draw(review: Review, size: tuple[int, int], names: Sequence[str], fonts: theme.Fonts) -> pygame.Surface:
+def _scale(width: int, height: int) -> float:
+    return max(0.6, min(width / DEFAULT_SIZE[0], height / DEFAULT_SIZE[1]))
+
+
+def _plot_x(width: int, scale: float) -> tuple[int, int]:
+    """Left and right edge of the plot on a drawing ``width`` pixels wide."""
+    return round(56 * scale), width - round(22 * scale)
+
+
+def plot_x_span(size: tuple[int, int], text_scale: float | None = None) -> tuple[float, float]:
+    """Left and right edge of the plot in a ``render_eval_graph(review, size, text_scale=...)`` picture.
+
+    The window maps a click on the graph to a move with it (``ply_at``), so the
+    drawing and the click cannot disagree about where a move is.
+    """
+    width, height = max(240, size[0]), max(140, size[1])
+    big_w, big_h = width * SUPERSAMPLE, height * SUPERSAMPLE
+    scale = _scale(big_w, big_h) if text_scale is None else text_scale * SUPERSAMPLE
+    left, right = _plot_x(big_w, scale)
+    return left / SUPERSAMPLE, right / SUPERSAMPLE
+
+
+def x_of_ply(size: tuple[int, int], moves: int, ply: int, text_scale: float | None = None) -> float:
+    """Where the curve is after ``ply`` of ``moves`` moves (0: the start), in picture pixels."""
+    left, right = plot_x_span(size, text_scale)
+    return left + (right - left) * ply / max(1, moves)
+
+
+def ply_at(size: tuple[int, int], moves: int, x: float, text_scale: float | None = None) -> int:
+    """The number of moves (0..moves) whose point on the curve is nearest to picture column ``x``."""
+    left, right = plot_x_span(size, text_scale)
+    return max(0, min(moves, round((x - left) / max(1.0, right - left) * max(1, moves))))
+
+
+def _draw(review: Review, size: tuple[int, int], names: Sequence[str], fonts: theme.Fonts,
+          scale: float | None = None) -> pygame.Surface:
     width, height = size
-    scale = max(0.6, min(width / DEFAULT_SIZE[0], height / DEFAULT_SIZE[1]))
+    scale = _scale(width, height) if scale is None else scale
     surface = pygame.Surface((width, height))
     surface.fill(BACKGROUND)
 
     title_size, label_size = TITLE_SIZE * scale, LABEL_SIZE * scale
     top = _draw_title(surface, review, names, fonts, title_size, label_size)
-    plot = pygame.Rect(
-        round(56 * scale), top, width - round(56 * scale) - round(22 * scale), height - top - round(50 * scale)
-    )
+    left, right = _plot_x(width, scale)
+    plot = pygame.Rect(left, top, right - left, height - top - round(50 * scale))
     pygame.draw.rect(surface, PLOT_BACKGROUND, plot.inflate(2, 2), border_radius=round(6 * scale))
 
     evals = review.evals

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from battle.board import Position
 from battle.errors import BattleError
 from battle.game import Game
-from battle.notation import is_record_text, parse_position, parse_record
+from battle.notation import format_position, is_record_text, parse_any, parse_position, parse_record
 from battle.paths import write_atomically
 
 MAX_BYTES = 1_000_000
@@ -54,6 +55,28 @@ def save_game_file(path: Path | str, game: Game) -> Path:
         path = path.with_suffix(".mbg")
     try:
         write_atomically(path, game.to_text())
+    except OSError as error:
+        raise FileProblem(f"{path.name}: {error.strerror or error}") from None
+    return path
+
+
+def load_position_file(path: Path | str) -> Position:
+    """The position of a .mbp file, or the current position of a .mbg record (for the editor)."""
+    path = Path(path)
+    text = read_text(path)
+    try:
+        return parse_any(text)
+    except BattleError as error:
+        raise FileProblem(f"{path.name}: {error}") from None
+
+
+def save_position_file(path: Path | str, position: Position) -> Path:
+    """Write a .mbp position (adding .mbp when the name has no suffix); returns the path written."""
+    path = Path(path)
+    if not path.suffix:
+        path = path.with_suffix(".mbp")
+    try:
+        write_atomically(path, format_position(position, "set up in the Mahjong Battle position editor"))
     except OSError as error:
         raise FileProblem(f"{path.name}: {error.strerror or error}") from None
     return path

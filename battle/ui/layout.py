@@ -27,6 +27,8 @@ ROW_GAP = 0.025
 LABEL_BAND = 0.34
 """Room around the tiles for the coordinate labels, as a fraction of the tile height."""
 MIN_TILE_HEIGHT = 8
+BUTTON_ROWS = 3
+"""Rows of three buttons at the foot of the side panel."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,8 @@ class PanelLayout:
     """The move list rows (below its header)."""
     row_height: int
     buttons: tuple[Rect, ...]
-    """Six button rects in two rows: Undo, Redo, Hint / New, Save, Load."""
+    """Nine button rects in three rows of three (the play scene's: Undo, Redo, Hint / New, Save,
+    Load / Analyse, Edit position, Review)."""
 
     @property
     def visible_rows(self) -> int:
@@ -124,6 +127,23 @@ def compute_layout(width: int, height: int) -> Layout:
     play_area = Rect(margin, margin, max(1, panel.x - 2 * margin), max(1, height - 2 * margin - status_h))
     status = Rect(play_area.x, play_area.bottom, play_area.w, status_h)
 
+    return Layout(
+        window=(width, height),
+        scale=scale,
+        margin=margin,
+        **fit_board(play_area),
+        play_area=play_area,
+        status=status,
+        panel=compute_panel(panel, scale),
+    )
+
+
+def fit_board(play_area: Rect) -> dict:
+    """The biggest board that fits ``play_area``, centred in it: tile size, pitches, board and mat rects.
+
+    Returned as the matching ``Layout`` fields, so a screen with its own
+    arrangement (the review's board over a graph) places the board the same way.
+    """
     # Solve for the tile height that fills the play area in the tighter direction.
     width_units = (COLS - 1) * TILE_ASPECT * (1 + COLUMN_GAP) + TILE_ASPECT + 2 * LABEL_BAND
     height_units = (ROWS - 1) * (1 + ROW_GAP) + 1 + 2 * LABEL_BAND
@@ -140,21 +160,7 @@ def compute_layout(width: int, height: int) -> Layout:
     mat_y = play_area.y + (play_area.h - mat_h) // 2
     mat = Rect(mat_x, mat_y, mat_w, mat_h)
     board = Rect(mat_x + band, mat_y + band, board_w, board_h)
-
-    return Layout(
-        window=(width, height),
-        scale=scale,
-        margin=margin,
-        tile_w=tile_w,
-        tile_h=tile_h,
-        pitch_x=pitch_x,
-        pitch_y=pitch_y,
-        board=board,
-        mat=mat,
-        play_area=play_area,
-        status=status,
-        panel=compute_panel(panel, scale),
-    )
+    return {"tile_w": tile_w, "tile_h": tile_h, "pitch_x": pitch_x, "pitch_y": pitch_y, "board": board, "mat": mat}
 
 
 def _board_geometry(tile_h: int) -> tuple[int, int, int, int, int, int]:
@@ -184,11 +190,11 @@ def compute_panel(rect: Rect, scale: float) -> PanelLayout:
 
     button_h = max(20, round(34 * scale))
     button_gap = max(4, round(8 * scale))
-    buttons_top = rect.bottom - pad - 2 * button_h - button_gap
+    buttons_top = rect.bottom - pad - BUTTON_ROWS * button_h - (BUTTON_ROWS - 1) * button_gap
     button_w = max(1, (inner_w - 2 * button_gap) // 3)
     buttons = tuple(
         Rect(x + column * (button_w + button_gap), buttons_top + row * (button_h + button_gap), button_w, button_h)
-        for row in range(2)
+        for row in range(BUTTON_ROWS)
         for column in range(3)
     )
 

@@ -47,6 +47,8 @@ class PanelInfo:
     hover: int | None = None
     column_names: tuple[str, str] = ("", "")
     now: float = 0.0
+    study: bool = False
+    """Analysis mode: the info lines and the move list give way to the analysis box (drawn by the scene)."""
 
 
 class PanelView:
@@ -66,8 +68,9 @@ class PanelView:
         self._header(surface, panel, info, scale)
         for player in (1, 2):
             self._card(surface, panel.cards[player - 1], info.players[player - 1], panel.pad, scale, info.now)
-        self._info(surface, panel, info, scale)
-        self._moves(surface, panel, info, scale)
+        if not info.study:
+            self._info(surface, panel, info, scale)
+            self._moves(surface, panel, info, scale)
 
     # -- parts ---------------------------------------------------------------------------
 

@@ -5,6 +5,9 @@ Input changes the match only through a handful of methods (``click_cell``,
 mouse, the panel buttons and the tests all call. The solver's moves arrive in
 ``update`` from the background search and are played through the same path as
 a human's, so they get the same animation, autosave and end-of-game check.
+
+In analysis mode (``play_study``) the same clicks act on a study board instead:
+moves go into a variation and the game waits, untouched, until analysis is off.
 """
 
 from __future__ import annotations
@@ -20,17 +23,17 @@ from pygame_gui.elements import UIButton
 from pygame_gui.windows import UIFileDialog
 
 from battle.board import Move, Position, cell_name, move_name
+from battle.opens import Opening
 from battle.tiles import EMPTY, kind_name
-from battle.ui import play_view
+from battle.ui import play_files, play_view
+from battle.ui.analysis_mode import AnalysisMode
 from battle.ui.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
-from battle.ui.autosave import write_autosave
 from battle.ui.board_view import BoardState
-from battle.ui.dialogs import DialogProblem, open_file_dialog
-from battle.ui.files import FileProblem, load_game_file, save_game_file
 from battle.ui.hud import Status
 from battle.ui.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, next_cell
 from battle.ui.match import Match
 from battle.ui.panel import PanelInfo
+from battle.ui.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
 from battle.ui.result_scene import ResultScene
 from battle.ui.scene import Scene
 from battle.ui.thinking import Hint, Job, hint_search, level_move
@@ -42,21 +45,11 @@ MIN_THINK_SECONDS = 0.45
 """A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
 RESULT_DELAY = 0.4
 
-BUTTONS = (
-    ("undo", "Undo", "Take back a move (U); against the solver, your move and its reply"),
-    ("redo", "Redo", "Play an undone move again (R)"),
-    ("hint", "Hint", "Show the perfect player's move (H)"),
-    ("new", "New game", "Start another game (N)"),
-    ("save", "Save", "Save the game record, .mbg (Ctrl+S)"),
-    ("load", "Load", "Load a game record .mbg or a position .mbp (Ctrl+O)"),
-)
-
-
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-class PlayScene(Scene):
+class PlayScene(StudyControls, Scene):
     def __init__(self, app: App, match: Match, notice: str | None = None, notice_kind: str = "info",
                  selected: int | None = None) -> None:
         super().__init__(app)
@@ -83,6 +76,12 @@ class PlayScene(Scene):
         self.buttons: dict[str, UIButton] = {}
         self.rng = random.Random()
         self.move_list: list[tuple[int, int, str, int]] = []
+        self.analysis: AnalysisMode | None = None
+        """The study board with live values, while analysis mode is on."""
+        self.hover_cell: int | None = None
+        self.opening: Opening | None = None
+        """What the pair under the pointer (or the selected tile's pair) opens, in analysis mode."""
+        self._opening_for: tuple | None = None
         self._refresh()
         self.status = Status(notice, notice_kind) if notice else self.turn_status()
 
@@ -99,6 +98,11 @@ class PlayScene(Scene):
     @property
     def position(self) -> Position:
         return self.match.game.position
+
+    @property
+    def board_position(self) -> Position:
+        """The position clicks act on: the study position in analysis mode, else the game's."""
+        return self.analysis.position if self.analysis is not None else self.match.game.position
 
     @property
     def browsing(self) -> bool:
@@ -121,7 +125,8 @@ class PlayScene(Scene):
     def build_ui(self) -> None:
         manager = self.app.manager
         self.buttons = {}
-        for (key, label, tip), rect in zip(BUTTONS, self.layout.panel.buttons, strict=True):
+        specs = ANALYSIS_BUTTONS if self.analysis is not None else BUTTONS
+        for (key, label, tip), rect in zip(specs, self.layout.panel.buttons, strict=True):
             object_id = ObjectID(class_id="@panel_button", object_id="#primary" if key == "hint" else None)
             button = UIButton(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id)
             self.buttons[key] = button
@@ -130,11 +135,15 @@ class PlayScene(Scene):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        enabled = {
-            "undo": self.match.undo_count() > 0,
-            "redo": self.match.redo_count() > 0,
-            "hint": self.match.human_to_move() and self.hint_job is None,
-        }
+        study = self.analysis
+        if study is None:
+            enabled = {
+                "undo": self.match.undo_count() > 0,
+                "redo": self.match.redo_count() > 0,
+                "hint": self.match.human_to_move() and self.hint_job is None,
+            }
+        else:
+            enabled = self.study_buttons()
         for key, on in enabled.items():
             button = self.buttons.get(key)
             if button is None:
@@ -144,8 +153,15 @@ class PlayScene(Scene):
             elif not on and button.is_enabled:
                 button.disable()
 
+    def on_pause(self) -> None:
+        if self.analysis is not None:
+            self.analysis.close()
+        super().on_pause()
+
     def on_exit(self) -> None:
         self.cancel_searches()
+        if self.analysis is not None:
+            self.analysis.close()
         if self.dialog is not None:
             self.dialog.kill()
             self.dialog = None
@@ -162,13 +178,15 @@ class PlayScene(Scene):
             return
         if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             if self.dialog is not None and event.ui_element is self.dialog:
-                self.file_picked(Path(event.text))
+                play_files.file_picked(self, Path(event.text))
             return
         if self.dialog_open():
             return
         if kind == pygame.MOUSEMOTION:
             self.mouse_pos = event.pos
-            self.hover_move = move_at(self.layout.panel, event.pos, self.first_row, len(self.move_list))
+            self.hover_cell = cell_at(self.layout, event.pos)
+            if self.analysis is None:
+                self.hover_move = move_at(self.layout.panel, event.pos, self.first_row, len(self.move_list))
         elif kind == pygame.MOUSEWHEEL:
             if self.layout.panel.moves.contains(self.mouse_pos):
                 self.scroll(-event.y)
@@ -179,6 +197,8 @@ class PlayScene(Scene):
             elif event.button == 3:
                 if self.browsing:
                     self.stop_browsing()
+                elif self.analysis is not None and self.analysis.previewing:
+                    self.analysis.stop_preview()
                 else:
                     self.deselect()
         elif kind == pygame.KEYDOWN:
@@ -195,9 +215,24 @@ class PlayScene(Scene):
         elif name == "new":
             self.app.show_title()
         elif name in ("save", "load"):
-            self.open_dialog(name)
+            play_files.open_dialog(self, name)
+        elif name == "analyse":
+            self.set_analysis(self.analysis is None)
+        elif name == "edit":
+            self.app.open_editor(self.shown_position())
+        elif name == "review":
+            if self.game.ply == 0:
+                self.status = Status("No moves to review yet.", "quiet")
+            else:
+                self.app.open_review(self.game)
+        elif self.analysis is not None and name in STUDY_COMMANDS:
+            self.study_command(name)
 
     def key(self, key: int, mod: int = 0) -> None:
+        if self.analysis is not None and not mod & (pygame.KMOD_CTRL | pygame.KMOD_META) \
+                and key in STUDY_KEYS:
+            self.command(STUDY_KEYS[key])
+            return
         if self.browsing:
             if key in (pygame.K_LEFT, pygame.K_UP):
                 self.browse(self.browse_ply - 1)
@@ -212,11 +247,12 @@ class PlayScene(Scene):
             return
         if mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
             if key == pygame.K_s:
-                self.open_dialog("save")
+                play_files.open_dialog(self, "save")
             elif key == pygame.K_o:
-                self.open_dialog("load")
+                play_files.open_dialog(self, "load")
             return
-        shortcuts = {pygame.K_u: "undo", pygame.K_r: "redo", pygame.K_h: "hint", pygame.K_n: "new"}
+        shortcuts = {pygame.K_u: "undo", pygame.K_r: "redo", pygame.K_h: "hint", pygame.K_n: "new",
+                     pygame.K_a: "analyse", pygame.K_e: "edit", pygame.K_v: "review"}
         if key in shortcuts:
             self.command(shortcuts[key])
         elif key in _ARROWS:
@@ -231,11 +267,14 @@ class PlayScene(Scene):
 
     def click(self, pos: tuple[int, int]) -> None:
         index = move_at(self.layout.panel, pos, self.first_row, len(self.move_list))
-        if index is not None:
+        if index is not None and self.analysis is None:
             self.browse(index + 1)
             return
         if self.browsing:
             self.stop_browsing()
+            return
+        if self.analysis is not None and self.analysis.previewing and cell_at(self.layout, pos) is not None:
+            self.study_command("pv_play")  # explore on from the previewed position
             return
         cell = cell_at(self.layout, pos)
         if cell is None:
@@ -253,14 +292,18 @@ class PlayScene(Scene):
 
     def click_cell(self, cell: int) -> None:
         """A click (or Enter) on a cell: select, pair up, or say why not."""
-        position = self.position
+        position = self.board_position
         if self.browsing:
             self.stop_browsing()
             return
         if position.is_over():
-            self.status = Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
+            if self.analysis is not None:
+                self.status = Status("No pair left here. U takes back a variation move; B goes back to the game.",
+                                     "quiet")
+            else:
+                self.status = Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
             return
-        if self.match.solver_to_move():
+        if self.match.solver_to_move() and self.analysis is None:
             self.status = Status(f"Wait: {self.game.names[position.to_move - 1]} is thinking.", "quiet")
             return
         kind = position.cells[cell]
@@ -270,7 +313,7 @@ class PlayScene(Scene):
             else:
                 self.status = Status(f"{cell_name(cell)} is empty.", "quiet")
             return
-        if self.selected is None or self.position.cells[self.selected] == EMPTY:
+        if self.selected is None or position.cells[self.selected] == EMPTY:
             if not position.is_free(cell):
                 self.status = Status(
                     f"{cell_name(cell)} ({kind_name(kind)}) is not free: only the top-most and bottom-most "
@@ -293,7 +336,7 @@ class PlayScene(Scene):
             self.status = Status(_capital(reason) + ".", "warn")
 
     def select(self, cell: int, prefix: str = "") -> None:
-        position = self.position
+        position = self.board_position
         self.selected = cell
         kind = position.cells[cell]
         twins = [c for c in position.free_cells() if c != cell and position.cells[c] == kind]
@@ -310,7 +353,13 @@ class PlayScene(Scene):
             self.status = Status("Selection cleared.", "quiet")
 
     def play(self, move: Move) -> None:
-        """Play a legal move for the side to move, with the removal and flying-points animations."""
+        """Play a legal move for the side to move, with the removal and flying-points animations.
+
+        In analysis mode the move goes into the variation; the game is not changed.
+        """
+        if self.analysis is not None:
+            self.explore(move)
+            return
         position = self.position
         mover = position.to_move
         kind = position.cells[move[0]]
@@ -330,6 +379,8 @@ class PlayScene(Scene):
         self.status = Status(f"{name} took {kind_name(kind)} {move_name(move)} for {points}. {after.text}", after.kind)
 
     def turn_status(self) -> Status:
+        if self.analysis is not None:
+            return self.study_status()
         position = self.position
         if position.is_over():
             result = self.game.result()
@@ -342,7 +393,7 @@ class PlayScene(Scene):
         return Status(f"{name} to move: {pairs} {plural} to choose from.", "info")
 
     def move_cursor(self, direction: str | None) -> None:
-        free = self.position.free_cells()
+        free = self.board_position.free_cells()
         start = self.cursor if self.cursor_visible else self.selected
         if direction is None:
             self.cursor = start if start is not None else next_cell(free, None, (0, 0))
@@ -377,6 +428,9 @@ class PlayScene(Scene):
     def undo(self) -> None:
         if self.browsing:
             self.stop_browsing()
+        if self.analysis is not None and (self.analysis.exploring or self.analysis.previewing):
+            self.study_command("undo")
+            return
         count = self.match.undo_count()
         if count == 0:
             self.status = Status("Nothing to take back.", "quiet")
@@ -390,6 +444,9 @@ class PlayScene(Scene):
     def redo(self) -> None:
         if self.browsing:
             self.stop_browsing()
+        if self.analysis is not None and (self.analysis.exploring or self.analysis.undone):
+            self.study_command("redo")
+            return
         if self.match.redo_count() == 0:
             self.status = Status("Nothing to redo.", "quiet")
             return
@@ -405,6 +462,9 @@ class PlayScene(Scene):
     def request_hint(self) -> None:
         if self.browsing:
             self.stop_browsing()
+        if self.analysis is not None:
+            self.status = Status("Analysis shows every pair's value: the green ones are best.", "hint")
+            return
         if self.position.is_over():
             self.status = Status("The game is over: no hint needed.", "quiet")
             return
@@ -450,60 +510,8 @@ class PlayScene(Scene):
         self.first_row = follow_row(self.layout.panel, len(self.move_list))
         self.status = self.turn_status()
 
-    # -- files -----------------------------------------------------------------------------
-
-    def open_dialog(self, purpose: str) -> None:
-        if self.dialog_open():
-            return
-        if self.browsing:
-            self.stop_browsing()
-        number = self.game.deal_number
-        name = f"mahjong-battle-deal-{number}.mbg" if number is not None else "mahjong-battle-game.mbg"
-        try:
-            self.dialog = open_file_dialog(self.app, purpose, name)
-        except DialogProblem as problem:
-            self.status = Status(str(problem), "error")
-            return
-        self.dialog_purpose = purpose
-
-    def file_picked(self, path: Path) -> None:
-        purpose, self.dialog_purpose = self.dialog_purpose, ""
-        self.dialog = None
-        if purpose == "save":
-            self.save_to(path)
-        elif purpose == "load":
-            self.load_from(path)
-
-    def save_to(self, path: Path) -> None:
-        try:
-            written = save_game_file(path, self.game)
-        except FileProblem as problem:
-            self.status = Status(f"Could not save: {problem}", "error")
-            return
-        self.app.remember_folder(written.parent)
-        self.status = Status(f"Saved the game to {written}.", "good")
-
-    def load_from(self, path: Path) -> None:
-        try:
-            game, what = load_game_file(path)
-        except FileProblem as problem:
-            self.status = Status(f"Could not load {problem}", "error")
-            return
-        self.app.remember_folder(Path(path).parent)
-        match = Match(game, self.match.solver_side, self.match.level)
-        if game.is_over():
-            result = game.result()
-            notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names)}."
-        else:
-            notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
-        self.app.start_match(match, notice, "good")
-
     def autosave(self) -> None:
-        if not self.app.autosave_enabled:
-            return
-        problem = write_autosave(self.match)
-        if problem:
-            self.status = Status(problem, "error")
+        play_files.autosave(self)
 
     # -- time ------------------------------------------------------------------------------
 
@@ -521,8 +529,11 @@ class PlayScene(Scene):
                 self._hint_answered(job)
         if self.paused:
             return
+        if self.analysis is not None:
+            self.analysis.tick()
+            self._update_opening()
         if (self.match.solver_to_move() and self.move_job is None and self.solver_move is None
-                and self.hint_job is None):
+                and self.hint_job is None and self.analysis is None):
             self.think_started = now
             try:
                 self.move_job = self.app.solver.request("move", self.position,
@@ -533,12 +544,14 @@ class PlayScene(Scene):
                 self.status = Status(f"The solver is not available ({error}); both sides are played here.",
                                      "error")
         if (self.solver_move is not None and now >= self.solver_move[1] and not self.browsing
-                and not self.dialog_open() and not any(isinstance(a, Removal) for a in self.animations)):
+                and self.analysis is None and not self.dialog_open()
+                and not any(isinstance(a, Removal) for a in self.animations)):
             move, _ = self.solver_move
             self.solver_move = None
             if self.match.solver_to_move() and move in self.position.legal_moves():
                 self.play(move)
-        if self.game.is_over() and not self.result_shown and not self.browsing and not self.dialog_open():
+        if (self.game.is_over() and not self.result_shown and not self.browsing and self.analysis is None
+                and not self.dialog_open()):
             if self.animating():
                 self.end_at = None
             elif self.end_at is None:

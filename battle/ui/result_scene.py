@@ -1,7 +1,8 @@
 """The end of a game: both scores, the margin, the winner, and what to do next.
 
 An overlay on the finished game (which stays visible, dimmed, underneath), with
-Rematch (same deal, sides swapped), New game, and Review (browse the moves).
+Rematch (same deal, sides swapped), New game, and Review (every move graded
+against perfect play, in the review screen; Esc closes the card to browse the moves).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class ResultScene(Scene):
         for index, (key, label, tip) in enumerate((
             ("rematch", "Rematch", "Same deal, sides swapped (Enter)"),
             ("new", "New game", "Choose players and a deal (N)"),
-            ("review", "Review", "Step through the moves (V)"),
+            ("review", "Review", "Grade every move against perfect play (V)"),
         )):
             object_id = ObjectID(object_id="#primary") if key == "rematch" else None
             button = UIButton(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
@@ -78,8 +79,7 @@ class ResultScene(Scene):
         elif what == "new":
             self.app.show_title()
         elif what == "review":
-            self.app.stack.pop()
-            self.play.browse(0)
+            self.app.open_review(self.play.match.game)
         elif what == "close":
             self.app.stack.pop()
 

@@ -19,6 +19,8 @@ MODES = ("hotseat", "solver")
 DEFAULT_SIZE = (1200, 800)
 MIN_SIZE = (640, 440)
 MAX_SIZE = (7680, 4320)
+DEFAULT_REVIEW_SECONDS = 1.0
+REVIEW_SECONDS_RANGE = (0.05, 600.0)
 
 
 @dataclass
@@ -32,6 +34,8 @@ class Settings:
     window_size: tuple[int, int] = field(default=DEFAULT_SIZE)
     last_dir: str = ""
     """The folder of the last saved or loaded file, where the file dialogs open."""
+    review_seconds: float = DEFAULT_REVIEW_SECONDS
+    """The game review's search time per move: longer proves more values on a full board."""
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -88,6 +92,10 @@ def _apply(settings: Settings, data: dict) -> None:
         settings.mode = data["mode"]
     if isinstance(data.get("human_first"), bool):
         settings.human_first = data["human_first"]
+    seconds = data.get("review_seconds")
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) \
+            and REVIEW_SECONDS_RANGE[0] <= seconds <= REVIEW_SECONDS_RANGE[1]:
+        settings.review_seconds = float(seconds)
     size = data.get("window_size")
     if (isinstance(size, list) and len(size) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in size)):

@@ -50,6 +50,7 @@ class TitleScene(Scene):
         self.human_first = settings.human_first
         self.widgets: dict[str, object] = {}
         self.dialog: UIFileDialog | None = None
+        self.dialog_purpose = "load"
         self.clock = 0.0
         self.hero: pygame.Surface | None = None
         self.status = Status(notice, notice_kind) if notice else Status("", "quiet")
@@ -70,16 +71,19 @@ class TitleScene(Scene):
         w, h = self.app.layout.window
         scale = self.app.layout.scale
         top_row = self.resume is not None or self.previous is not None
-        rows = 5 + (1 if top_row else 0) + (1 if self.mode == "solver" else 0)
+        rows = 6 + (1 if top_row else 0) + (1 if self.mode == "solver" else 0)
         row_h = max(24, round(36 * scale))
         gap = max(6, round(12 * scale))
         pad = max(10, round(24 * scale))
         card_w = max(260, min(round(600 * scale), w - 40))
         card_h = 2 * pad + rows * row_h + (rows - 1) * gap + round(8 * scale)
-        hero_h = max(120, round(250 * scale))
+        full_hero = max(120, round(250 * scale))
+        # a short window shrinks the fan of tiles and the title's room before the form runs off the bottom
+        hero_h = max(110, min(full_hero, h - card_h - 8 - round(10 * scale)))
         top = max(8, (h - hero_h - card_h - round(40 * scale)) // 2)
         return {"row_h": row_h, "gap": gap, "pad": pad, "card_w": card_w, "card_h": card_h, "hero_h": hero_h,
-                "top": top, "card_x": (w - card_w) // 2, "card_y": top + hero_h}
+                "top": top, "card_x": (w - card_w) // 2, "card_y": top + hero_h,
+                "hero_scale": hero_h / full_hero}
 
     def card_rect(self) -> pygame.Rect:
         m = self._metrics()
@@ -179,12 +183,19 @@ class TitleScene(Scene):
             add(key, UIButton(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
                               object_id=object_id))
             x += width + button_gap
+        y += row_h + gap
+        half = (inner_w - button_gap) // 2
+        add("edit", UIButton(pygame.Rect(x0, y, half, row_h), "Edit a position", manager,
+                             tool_tip_text="Set up any position, then analyse it or play it (E)"))
+        add("review", UIButton(pygame.Rect(x0 + half + button_gap, y, inner_w - half - button_gap, row_h),
+                               "Review a game...", manager,
+                               tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
         self._render_hero()
 
     def _render_hero(self) -> None:
         """The fan of tiles over the title, rendered once per size (drawing only blits it)."""
-        scale = self.app.layout.scale
-        tile_h = max(30, round(92 * scale))
+        scale = self.app.layout.scale * self._metrics()["hero_scale"]
+        tile_h = max(24, round(92 * scale))
         tile_w = round(tile_h * 0.75)
         count = len(HERO_KINDS)
         width = round(tile_w * count * 0.82 + tile_w * 2)
@@ -209,7 +220,7 @@ class TitleScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame_gui.UI_BUTTON_PRESSED:
-            for name in ("resume", "rematch", "start", "load", "quit"):
+            for name in ("resume", "rematch", "start", "load", "quit", "edit", "review"):
                 if event.ui_element is self.widgets.get(name):
                     self.command(name)
         elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
@@ -228,12 +239,17 @@ class TitleScene(Scene):
         elif kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             if self.dialog is not None and event.ui_element is self.dialog:
                 self.dialog = None
-                self.load(Path(event.text))
+                if self.dialog_purpose == "review":
+                    self.review(Path(event.text))
+                else:
+                    self.load(Path(event.text))
         elif kind == pygame.KEYDOWN and not self._dialog_open():
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.command("start")
             elif event.key == pygame.K_o and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
                 self.command("load")
+            elif event.key == pygame.K_e and not self._typing():
+                self.command("edit")
 
     def _dialog_open(self) -> bool:
         return self.dialog is not None and self.dialog.alive()
@@ -259,6 +275,10 @@ class TitleScene(Scene):
             self.start()
         elif name == "load":
             self.open_load_dialog()
+        elif name == "edit":
+            self.app.open_editor()
+        elif name == "review":
+            self.open_load_dialog("review")
         elif name == "quit":
             self.app.running = False
 
@@ -287,13 +307,32 @@ class TitleScene(Scene):
         match = new_match(number, self.mode, names, self.level, self.human_first)
         self.app.start_match(match, None)
 
-    def open_load_dialog(self) -> None:
+    def _typing(self) -> bool:
+        """Whether a text field has the keyboard (then E is a letter, not a shortcut)."""
+        return any(isinstance(widget, UITextEntryLine) and widget.is_focused for widget in self.widgets.values())
+
+    def open_load_dialog(self, purpose: str = "load") -> None:
         if self._dialog_open():
             return
         try:
-            self.dialog = open_file_dialog(self.app, "load")
+            self.dialog = open_file_dialog(self.app, purpose)
         except DialogProblem as problem:
             self.status = Status(str(problem), "error")
+            return
+        self.dialog_purpose = purpose
+
+    def review(self, path: Path) -> None:
+        """Review a game record from a file (a position file has no moves to review)."""
+        try:
+            game, what = load_game_file(path)
+        except FileProblem as problem:
+            self.status = Status(f"Could not load {problem}", "error")
+            return
+        self.app.remember_folder(path.parent)
+        if game.ply == 0:
+            self.status = Status(f"{path.name} is a {what} without moves: nothing to review.", "warn")
+            return
+        self.app.open_review(game)
 
     def load(self, path: Path) -> None:
         try:
@@ -329,7 +368,8 @@ class TitleScene(Scene):
         m = self._metrics()
         if self.hero is not None:
             bob = math.sin(self.clock * 1.2) * 2 * scale
-            hero_rect = self.hero.get_rect(midtop=(w // 2, m["top"] + round(bob) - round(28 * scale)))
+            lift = round(28 * scale * m["hero_scale"])
+            hero_rect = self.hero.get_rect(midtop=(w // 2, m["top"] + round(bob) - lift))
             surface.blit(self.hero, hero_rect)
         fonts = app.fonts
         title_y = m["top"] + round(m["hero_h"] * 0.70)
@@ -341,7 +381,9 @@ class TitleScene(Scene):
         surface.blit(title, title.get_rect(midleft=(x + mark.get_width() + round(14 * scale), title_y)))
         tagline = fonts.text("Take pairs of free tiles, score their value: 270 points in play, the bigger share wins.",
                              15 * scale, theme.IVORY_DIM)
-        surface.blit(tagline, tagline.get_rect(midtop=(w // 2, title_y + title.get_height() // 2 + round(8 * scale))))
+        tagline_rect = tagline.get_rect(midtop=(w // 2, title_y + title.get_height() // 2 + round(8 * scale)))
+        if tagline_rect.bottom < m["card_y"]:  # a short window squeezes it out rather than under the form
+            surface.blit(tagline, tagline_rect)
 
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)

@@ -1,0 +1,112 @@
+"""The position editor's state: a board being set up, both scores, who moves, and what is wrong.
+
+Unlike ``Position``, the editor must hold boards that break the rules (a gap in a
+column, a fifth copy) while the user is half way through setting one up; it says
+what is wrong (with ``battle.board.find_layout_problem``'s reason) and offers a
+``Position`` only once nothing is. Pure model code: no pygame, so the rules of the
+editor are tested without a window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battle.board import CELL_COUNT, COLS, ROWS, Position, cell_index, find_layout_problem
+from battle.deal import deal
+from battle.tiles import COPIES, EMPTY, KIND_COUNT, kind_value
+
+MAX_SCORE = 9999
+
+
+@dataclass
+class EditorModel:
+    cells: list[int]
+    to_move: int = 1
+    scores: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def empty(cls) -> EditorModel:
+        return cls([EMPTY] * CELL_COUNT)
+
+    @classmethod
+    def from_position(cls, position: Position) -> EditorModel:
+        return cls(list(position.cells), position.to_move, (position.scores[0], position.scores[1]))
+
+    # -- changes -----------------------------------------------------------------------------
+
+    def place(self, cell: int, kind: int) -> None:
+        """Put a tile of ``kind`` in ``cell`` (whatever was there goes); the result may be invalid."""
+        if not 0 <= kind < KIND_COUNT:
+            raise ValueError(f"{kind!r} is not a tile kind")
+        self.cells[cell] = kind
+
+    def erase(self, cell: int) -> None:
+        self.cells[cell] = EMPTY
+
+    def clear(self) -> None:
+        self.cells = [EMPTY] * CELL_COUNT
+
+    def fill_from_deal(self, number: int) -> None:
+        """The full board of a numbered deal; the scores and the mover are kept."""
+        self.cells = list(deal(number).cells)
+
+    def set_score(self, player: int, score: int) -> None:
+        score = max(0, min(MAX_SCORE, int(score)))
+        self.scores = (score, self.scores[1]) if player == 1 else (self.scores[0], score)
+
+    def toggle_to_move(self) -> None:
+        self.to_move = 3 - self.to_move
+
+    # -- what it is --------------------------------------------------------------------------
+
+    def count(self, kind: int) -> int:
+        return sum(1 for cell_kind in self.cells if cell_kind == kind)
+
+    def problem(self) -> str | None:
+        """Why this is not a valid position (the first rule broken, in reading order), or None."""
+        found = find_layout_problem(self.cells)
+        return None if found is None else found[1]
+
+    def problem_cells(self) -> set[int]:
+        """Cells to mark on the board: the empty cells of every gap, and every copy of a kind with too many."""
+        marked: set[int] = set()
+        for col in range(COLS):
+            rows = [row for row in range(ROWS) if self.cells[cell_index(col, row)] != EMPTY]
+            if rows:
+                marked.update(cell_index(col, row) for row in range(rows[0], rows[-1] + 1)
+                              if self.cells[cell_index(col, row)] == EMPTY)
+        for kind in range(KIND_COUNT):
+            if self.count(kind) > COPIES:
+                marked.update(cell for cell, cell_kind in enumerate(self.cells) if cell_kind == kind)
+        return marked
+
+    def free_cells(self) -> set[int]:
+        """The top-most and bottom-most tile of each column (what would be free, gaps or not)."""
+        free: set[int] = set()
+        for col in range(COLS):
+            rows = [row for row in range(ROWS) if self.cells[cell_index(col, row)] != EMPTY]
+            if rows:
+                free.update((cell_index(col, rows[0]), cell_index(col, rows[-1])))
+        return free
+
+    def position(self) -> Position:
+        """The position being edited; raises ``PositionError`` (with the reason) while it is invalid."""
+        return Position(self.cells, self.to_move, self.scores)
+
+    def playable_problem(self) -> str | None:
+        """Why a game cannot start from here (invalid, or no pair to take), or None."""
+        problem = self.problem()
+        if problem is not None:
+            return problem
+        if not self.position().has_moves():
+            return "no pair of free tiles: a game from here would be over at once"
+        return None
+
+    def summary(self) -> str:
+        """Tiles, points and pairs, for the status line of a valid position."""
+        position = self.position()
+        pairs = len(position.legal_moves())
+        tiles = position.tiles_left()
+        points = sum(kind_value(kind) for kind in self.cells if kind != EMPTY) // 2
+        return (f"Valid: {tiles} tiles ({points} points in pairs), player {self.to_move} to move, "
+                f"{pairs} pair{'s' if pairs != 1 else ''} to take, scores {self.scores[0]}-{self.scores[1]}.")

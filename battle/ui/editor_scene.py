@@ -1,0 +1,410 @@
+"""The position editor: set up any position, check it, save it, analyse it or play it.
+
+Click a kind in the palette, then cells to place it (drag to paint); right-click
+or the eraser clears a cell. The board may break the rules while it is being
+set up; the status line names the first rule broken (``find_layout_problem``'s
+reason) and the broken cells are marked, and Analyse / Play stay disabled until
+the position is valid and has a pair to take. The state lives in
+``EditorModel``; this scene turns input into its changes and draws it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UIButton, UILabel, UITextEntryLine
+from pygame_gui.windows import UIFileDialog
+
+from battle.board import Position, cell_name
+from battle.deal import parse_deal_number
+from battle.errors import BattleError
+from battle.game import Game
+from battle.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
+from battle.ui import theme
+from battle.ui.board_view import BoardState, face_rect, playable_cells
+from battle.ui.dialogs import DialogProblem, open_file_dialog
+from battle.ui.editor_layout import EditorLayout, editor_layout, kind_at, split_row
+from battle.ui.editor_model import EditorModel
+from battle.ui.files import FileProblem, load_position_file, save_position_file
+from battle.ui.hud import Status, draw_status
+from battle.ui.layout import cell_at, cell_rect
+from battle.ui.match import Match, solver_name
+from battle.ui.scene import Scene
+
+if TYPE_CHECKING:
+    from battle.ui.app import App
+
+KEYS_HELP = "right-click clears · Esc back"
+
+
+class EditorScene(Scene):
+    def __init__(self, app: App, position: Position | None = None) -> None:
+        super().__init__(app)
+        self.model = EditorModel.from_position(position) if position is not None else EditorModel.empty()
+        self.kind: int | None = 0
+        """The palette kind clicks place; None: the eraser."""
+        self.widgets: dict[str, object] = {}
+        self.dialog: UIFileDialog | None = None
+        self.dialog_purpose = ""
+        self.hover_cell: int | None = None
+        self.painting: int | None = None
+        """The mouse button held down on the board (1 places, 3 erases), for painting by dragging."""
+        self.clock = 0.0
+        self.notice: Status | None = None
+        """A message about the last action (saved, loaded...), shown until the next edit."""
+        self._palette_cache: dict[tuple[int, int, int], pygame.Surface] = {}
+
+    # -- geometry and widgets ----------------------------------------------------------------
+
+    def geometry(self) -> EditorLayout:
+        layout = self.app.layout
+        return editor_layout(layout.panel.rect, layout.scale)
+
+    def build_ui(self) -> None:
+        manager = self.app.manager
+        geo = self.geometry()
+        gap = geo.gap
+        self.widgets = {}
+
+        def add(name: str, element: object) -> None:
+            self.widgets[name] = element
+            self.elements.append(element)
+
+        def rect(r) -> pygame.Rect:  # noqa: ANN001 - a layout Rect
+            return pygame.Rect(r.as_tuple())
+
+        eraser, clear = split_row(geo.rows[0], (0.5, 0.5), gap)
+        add("eraser", UIButton(rect(eraser), "Eraser", manager, tool_tip_text="Clicks clear cells (or right-click)"))
+        add("clear", UIButton(rect(clear), "Clear board", manager, tool_tip_text="Remove every tile"))
+        label, entry, fill = split_row(geo.rows[1], (0.27, 0.33, 0.40), gap)
+        add("deal_label", UILabel(rect(label), "Deal", manager, object_id=ObjectID(object_id="#field_label")))
+        deal_entry = UITextEntryLine(rect(entry), manager, placeholder_text="number")
+        deal_entry.set_allowed_characters("numbers")
+        deal_entry.set_text_length_limit(19)
+        add("deal", deal_entry)
+        add("fill", UIButton(rect(fill), "Fill board", manager, tool_tip_text="The full board of that deal"))
+        label, first, second = split_row(geo.rows[2], (0.27, 0.365, 0.365), gap)
+        add("score_label", UILabel(rect(label), "Scores", manager, object_id=ObjectID(object_id="#field_label")))
+        for name, piece, player in (("score1", first, 1), ("score2", second, 2)):
+            score_entry = UITextEntryLine(rect(piece), manager, placeholder_text=f"player {player}")
+            score_entry.set_allowed_characters("numbers")
+            score_entry.set_text_length_limit(4)
+            score_entry.set_text(str(self.model.scores[player - 1]))
+            add(name, score_entry)
+        add("to_move", UIButton(rect(geo.rows[3]), self._to_move_label(), manager,
+                                tool_tip_text="Who moves first from this position (click to change)"))
+        save, load = split_row(geo.rows[4], (0.5, 0.5), gap)
+        add("save", UIButton(rect(save), "Save .mbp...", manager, tool_tip_text="Save the position (Ctrl+S)"))
+        add("load", UIButton(rect(load), "Load...", manager,
+                             tool_tip_text="Load a .mbp, or a .mbg's position (Ctrl+O)"))
+        analyse, play = split_row(geo.bottom[0], (0.5, 0.5), gap)
+        add("analyse", UIButton(rect(analyse), "Analyse", manager, object_id=ObjectID(object_id="#primary"),
+                                tool_tip_text="Open it in analysis mode (a two-player game from here)"))
+        add("play", UIButton(rect(play), "Play vs solver", manager,
+                             tool_tip_text="You take the side to move, the solver the other"))
+        add("back", UIButton(rect(geo.bottom[1]), "Back", manager, tool_tip_text="Leave the editor (Esc)"))
+        self._update_widgets()
+
+    def _to_move_label(self) -> str:
+        return f"Player {self.model.to_move} to move"
+
+    def _update_widgets(self) -> None:
+        ok = self.model.playable_problem() is None
+        for name in ("analyse", "play"):
+            button = self.widgets.get(name)
+            if isinstance(button, UIButton):
+                if ok and not button.is_enabled:
+                    button.enable()
+                elif not ok and button.is_enabled:
+                    button.disable()
+        save = self.widgets.get("save")
+        if isinstance(save, UIButton):
+            valid = self.model.problem() is None
+            if valid and not save.is_enabled:
+                save.enable()
+            elif not valid and save.is_enabled:
+                save.disable()
+        eraser = self.widgets.get("eraser")
+        if isinstance(eraser, UIButton):
+            if self.kind is None:
+                eraser.select()
+            else:
+                eraser.unselect()
+
+    def on_exit(self) -> None:
+        if self.dialog is not None:
+            self.dialog.kill()
+            self.dialog = None
+        super().on_exit()
+
+    def dialog_open(self) -> bool:
+        return self.dialog is not None and self.dialog.alive()
+
+    # -- input -------------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame_gui.UI_BUTTON_PRESSED:
+            for name, widget in self.widgets.items():
+                if event.ui_element is widget:
+                    self.command(name)
+            return
+        if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            for player in (1, 2):
+                if event.ui_element is self.widgets.get(f"score{player}"):
+                    self.set_score(player, event.text)
+            return
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+            if event.ui_element is self.widgets.get("deal"):
+                self.command("fill")
+            return
+        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            if self.dialog is not None and event.ui_element is self.dialog:
+                self.dialog = None
+                self.file_picked(Path(event.text))
+            return
+        if self.dialog_open():
+            return
+        if kind == pygame.MOUSEMOTION:
+            self.hover_cell = cell_at(self.app.layout, event.pos)
+            if self.painting is not None and self.hover_cell is not None:
+                self.paint(self.hover_cell, erase=self.painting == 3)
+        elif kind == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
+            self.click(event.pos, event.button)
+        elif kind == pygame.MOUSEBUTTONUP:
+            self.painting = None
+        elif kind == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.command("back")
+            elif event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and event.key in (pygame.K_s, pygame.K_o):
+                self.command("save" if event.key == pygame.K_s else "load")
+
+    def click(self, pos: tuple[int, int], button: int = 1) -> None:
+        chosen = kind_at(self.geometry(), pos)
+        if chosen is not None and button == 1:
+            self.choose(chosen)
+            return
+        cell = cell_at(self.app.layout, pos)
+        if cell is not None:
+            self.painting = button
+            self.paint(cell, erase=button == 3)
+
+    def choose(self, kind: int | None) -> None:
+        """Pick the kind clicks place (None: the eraser)."""
+        self.kind = kind  # the panel says what clicks do; the status line keeps saying what is wrong
+        self._update_widgets()
+
+    def paint(self, cell: int, erase: bool = False) -> None:
+        if erase or self.kind is None:
+            self.model.erase(cell)
+        else:
+            self.model.place(cell, self.kind)
+        self.notice = None
+        self._update_widgets()
+
+    def set_score(self, player: int, text: str) -> None:
+        self.model.set_score(player, int(text) if text.strip().isdigit() else 0)
+        self.notice = None
+        self._update_widgets()
+
+    def command(self, name: str) -> None:
+        model = self.model
+        if name == "eraser":
+            self.choose(None if self.kind is not None else 0)
+        elif name == "clear":
+            model.clear()
+            self.notice = Status("Cleared the board.", "info")
+        elif name == "fill":
+            self.fill()
+        elif name == "to_move":
+            model.toggle_to_move()
+            button = self.widgets.get("to_move")
+            if isinstance(button, UIButton):
+                button.set_text(self._to_move_label())
+            self.notice = None
+        elif name in ("save", "load"):
+            self.open_dialog("save_position" if name == "save" else "load_position")
+        elif name in ("analyse", "play"):
+            self.start(name)
+        elif name == "back":
+            self.app.stack.pop()
+            return
+        self._update_widgets()
+
+    def fill(self) -> None:
+        entry = self.widgets.get("deal")
+        text = entry.get_text() if isinstance(entry, UITextEntryLine) else ""
+        try:
+            number = parse_deal_number(text.strip())
+        except BattleError as error:
+            self.notice = Status(f"Deal number: {error}", "error")
+            return
+        self.model.fill_from_deal(number)
+        self.notice = Status(f"Filled the board from deal {number}.", "info")
+
+    def start(self, how: str) -> None:
+        """Leave the editor for a game from this position: analysed hot seat, or against the solver."""
+        problem = self.model.playable_problem()
+        if problem is not None:
+            self.notice = Status(f"Cannot start: {problem}.", "error")
+            return
+        position = self.model.position()
+        settings = self.app.settings
+        if how == "analyse":
+            match = Match(Game(position, settings.player1, settings.player2))
+            scene = self.app.start_match(match, None)
+            scene.set_analysis(True)
+            return
+        level = settings.level if settings.level in self.app.level_names else self.app.default_level
+        human, solver = settings.human_name, solver_name(level)
+        names = (human, solver) if position.to_move == 1 else (solver, human)
+        match = Match(Game(position, *names), 3 - position.to_move, level)
+        self.app.start_match(match, f"Playing the edited position against the solver ({level}): your move.", "good")
+
+    # -- files -------------------------------------------------------------------------------
+
+    def open_dialog(self, purpose: str) -> None:
+        if self.dialog_open():
+            return
+        if purpose == "save_position" and self.model.problem() is not None:
+            self.notice = Status(f"Cannot save an invalid position: {self.model.problem()}.", "error")
+            return
+        try:
+            self.dialog = open_file_dialog(self.app, purpose, "mahjong-battle-position.mbp")
+        except DialogProblem as problem:
+            self.notice = Status(str(problem), "error")
+            return
+        self.dialog_purpose = purpose
+
+    def file_picked(self, path: Path) -> None:
+        purpose, self.dialog_purpose = self.dialog_purpose, ""
+        if purpose == "save_position":
+            self.save_to(path)
+        elif purpose == "load_position":
+            self.load_from(path)
+
+    def save_to(self, path: Path) -> None:
+        try:
+            written = save_position_file(path, self.model.position())
+        except (FileProblem, BattleError) as problem:
+            self.notice = Status(f"Could not save: {problem}", "error")
+            return
+        self.app.remember_folder(written.parent)
+        self.notice = Status(f"Saved the position to {written}.", "good")
+
+    def load_from(self, path: Path) -> None:
+        try:
+            position = load_position_file(path)
+        except FileProblem as problem:
+            self.notice = Status(f"Could not load {problem}", "error")
+            return
+        self.app.remember_folder(Path(path).parent)
+        self.model = EditorModel.from_position(position)
+        self.clear_ui()
+        self.build_ui()
+        self.notice = Status(f"Loaded {Path(path).name}.", "good")
+
+    # -- time and drawing --------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        if self.dialog is not None and not self.dialog.alive():
+            self.dialog = None
+
+    def status(self) -> Status:
+        """The status line: the last action's message, else whether the position is valid and why not."""
+        if self.notice is not None:
+            return self.notice
+        problem = self.model.problem()
+        if problem is not None:
+            return Status(f"Not a valid position: {problem}.", "error")
+        playable = self.model.playable_problem()
+        if playable is not None:
+            return Status(f"Valid, but {playable}.", "warn")
+        return Status(self.model.summary(), "good")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        app, layout, model = self.app, self.app.layout, self.model
+        free = frozenset(model.free_cells())
+        valid = model.problem() is None
+        state = BoardState(cells=model.cells, free=free,
+                           playable=playable_cells(model.cells, free) if valid else frozenset(), now=self.clock)
+        app.board_view.draw(surface, layout, state)
+        slot = theme.mix(theme.MAT, theme.IVORY_FAINT, 0.45)
+        for cell, kind in enumerate(model.cells):
+            if kind == EMPTY:
+                face = face_rect(cell_rect(layout, cell))
+                pygame.draw.rect(surface, slot, pygame.Rect(face.as_tuple()), width=1, border_radius=4)
+        for cell in model.problem_cells():
+            face = pygame.Rect(face_rect(cell_rect(layout, cell)).as_tuple()).inflate(4, 4)
+            pygame.draw.rect(surface, theme.ERROR, face, width=max(2, round(3 * layout.scale)), border_radius=5)
+        if self.hover_cell is not None and self.kind is not None and not self.dialog_open():
+            rect = cell_rect(layout, self.hover_cell)
+            if model.cells[self.hover_cell] == EMPTY:  # where a click would put the tile
+                ghost = app.board_view.tile(self.kind, "normal", layout).copy()
+                ghost.set_alpha(110)
+                surface.blit(ghost, (rect.x, rect.y))
+            else:  # a click would replace this tile
+                face = pygame.Rect(face_rect(rect).as_tuple()).inflate(4, 4)
+                pygame.draw.rect(surface, theme.GOLD_BRIGHT, face, width=2, border_radius=5)
+        self._draw_panel(surface)
+        draw_status(surface, app.fonts, layout, self.status(), self.clock, KEYS_HELP)
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        app, layout = self.app, self.app.layout
+        fonts, scale = app.fonts, layout.scale
+        panel = layout.panel.rect
+        surface.blit(theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)),
+                                         (*theme.GOLD, 60), 1), (panel.x, panel.y))
+        geo = self.geometry()
+        title = fonts.text("Position editor", 21 * scale, theme.IVORY, bold=True)
+        surface.blit(title, (geo.header.x, geo.header.y))
+        hint = "Pick a tile, click cells to place it." if self.kind is not None else "Eraser: click cells to clear."
+        sub = fonts.text(fonts.fit(hint, 14 * scale, geo.header.w), 14 * scale, theme.IVORY_DIM)
+        surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
+        for kind, rect in enumerate(geo.palette):
+            face = self._palette_face(kind, rect.w, rect.h)
+            surface.blit(face, (rect.x, rect.y))
+            if kind == self.kind:
+                pygame.draw.rect(surface, theme.GOLD_BRIGHT, pygame.Rect(rect.as_tuple()).inflate(4, 4), width=2,
+                                 border_radius=4)
+            count = self.model.count(kind)
+            colour = theme.ERROR if count > COPIES else (theme.IVORY_FAINT if count == 0 else theme.IVORY_DIM)
+            label = fonts.text(f"{count}/{COPIES}", 11 * scale, colour, bold=count > COPIES)
+            surface.blit(label, label.get_rect(midtop=(rect.x + rect.w // 2, rect.bottom + 1)))
+        info = geo.info
+        lines = self._info_lines()
+        y = info.y + round(4 * scale)
+        for text, colour in lines:
+            if y + round(18 * scale) > info.bottom:
+                break
+            rendered = fonts.text(fonts.fit(text, 14 * scale, info.w), 14 * scale, colour)
+            surface.blit(rendered, (info.x, y))
+            y += round(20 * scale)
+
+    def _info_lines(self) -> list[tuple[str, theme.Colour]]:
+        model = self.model
+        tiles = sum(1 for kind in model.cells if kind != EMPTY)
+        lines = [(f"Tiles on the board: {tiles}", theme.IVORY_DIM)]
+        selected = f"Placing: {KIND_NAMES[self.kind]}" if self.kind is not None else "Eraser on"
+        lines.append((selected, theme.GOLD))
+        if self.hover_cell is not None:
+            kind = model.cells[self.hover_cell]
+            lines.append((f"Pointer on {cell_name(self.hover_cell)}: {kind_name(kind)}", theme.IVORY_FAINT))
+        problem = model.problem()
+        lines.append(("Valid position" if problem is None else "Invalid: see the status line",
+                      theme.GOLD_BRIGHT if problem is None else theme.ERROR))
+        return lines
+
+    def _palette_face(self, kind: int, width: int, height: int) -> pygame.Surface:
+        key = (kind, width, height)
+        face = self._palette_cache.get(key)
+        if face is None:
+            if len(self._palette_cache) > 60:
+                self._palette_cache.clear()
+            face = self._palette_cache[key] = self.app.art.face(kind, width, height)
+        return face

@@ -1,0 +1,78 @@
+"""Saving and loading from the game screen: the file dialog, the record, the autosave.
+
+Split from ``play_scene`` so the scene keeps to input and play; these functions
+read and write the scene's match and set its status line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from battle.ui.autosave import write_autosave
+from battle.ui.dialogs import DialogProblem, open_file_dialog
+from battle.ui.files import FileProblem, load_game_file, save_game_file
+from battle.ui.hud import Status
+from battle.ui.match import Match
+
+if TYPE_CHECKING:
+    from battle.ui.play_scene import PlayScene
+
+
+def open_dialog(scene: PlayScene, purpose: str) -> None:
+    """Open the load or save dialog (one at a time); the pick arrives as a pygame_gui event."""
+    if scene.dialog_open():
+        return
+    if scene.browsing:
+        scene.stop_browsing()
+    number = scene.game.deal_number
+    name = f"mahjong-battle-deal-{number}.mbg" if number is not None else "mahjong-battle-game.mbg"
+    try:
+        scene.dialog = open_file_dialog(scene.app, purpose, name)
+    except DialogProblem as problem:
+        scene.status = Status(str(problem), "error")
+        return
+    scene.dialog_purpose = purpose
+
+
+def file_picked(scene: PlayScene, path: Path) -> None:
+    purpose, scene.dialog_purpose = scene.dialog_purpose, ""
+    scene.dialog = None
+    if purpose == "save":
+        save_to(scene, path)
+    elif purpose == "load":
+        load_from(scene, path)
+
+
+def save_to(scene: PlayScene, path: Path) -> None:
+    try:
+        written = save_game_file(path, scene.game)
+    except FileProblem as problem:
+        scene.status = Status(f"Could not save: {problem}", "error")
+        return
+    scene.app.remember_folder(written.parent)
+    scene.status = Status(f"Saved the game to {written}.", "good")
+
+
+def load_from(scene: PlayScene, path: Path) -> None:
+    try:
+        game, what = load_game_file(path)
+    except FileProblem as problem:
+        scene.status = Status(f"Could not load {problem}", "error")
+        return
+    scene.app.remember_folder(Path(path).parent)
+    match = Match(game, scene.match.solver_side, scene.match.level)
+    if game.is_over():
+        result = game.result()
+        notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names)}."
+    else:
+        notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
+    scene.app.start_match(match, notice, "good")
+
+
+def autosave(scene: PlayScene) -> None:
+    if not scene.app.autosave_enabled:
+        return
+    problem = write_autosave(scene.match)
+    if problem:
+        scene.status = Status(problem, "error")

@@ -1,0 +1,324 @@
+"""The review screen: every move of a game graded against perfect play, and a way back into it.
+
+First the review runs on a background thread (``ReviewJob``) behind a progress
+card with a Cancel button. Then the screen shows the evaluation graph under the
+board, the graded move list, both players' losses and accuracy, and the turning
+points. Clicking a move, a turning point or a point of the graph shows the
+position before that move, with the move played and the best move marked.
+"Retry from here" starts a game against the solver from that position (you take
+the side that was to move); "Analyse here" opens it in analysis mode.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UIButton
+
+from battle.board import Move, Position, parse_move
+from battle.game import Game
+from battle.ui import theme
+from battle.ui.board_view import BoardState, playable_cells
+from battle.ui.eval_graph import ply_at, render_eval_graph, x_of_ply
+from battle.ui.hud import Status, draw_status
+from battle.ui.match import Match, solver_name
+from battle.ui.review_job import ReviewJob
+from battle.ui.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
+from battle.ui.review_view import (
+    class_sign,
+    draw_move_marks,
+    draw_progress_card,
+    draw_review_panel,
+    turning_chips,
+)
+from battle.ui.scene import Scene
+
+if TYPE_CHECKING:
+    from battle.ui.app import App
+
+KEYS_HELP = "↑↓ moves · R retry · Esc back"
+
+
+class ReviewScene(Scene):
+    def __init__(self, app: App, game: Game, time_per_move: float | None = None) -> None:
+        super().__init__(app)
+        self.game = game
+        self.names = game.names
+        seconds = time_per_move if time_per_move is not None else app.settings.review_seconds
+        self.job = ReviewJob(game, seconds).start()
+        self.review: Any = None
+        """The finished ``solver.review.Review``."""
+        self.failed: str | None = None
+        self.positions: list[Position] = []
+        """The position before each move (and after the last), for the board."""
+        self.selected = 0
+        """The shown position: the number of moves played before it (0 is the start)."""
+        self.first_row = 0
+        self.hover_row: int | None = None
+        self.buttons: dict[str, UIButton] = {}
+        self.clock = 0.0
+        self.focus_turning_point = False
+        """Open the finished review at its first turning point rather than at the start."""
+        self._graph: tuple[tuple, pygame.Surface] | None = None
+
+    # -- geometry and widgets ----------------------------------------------------------------
+
+    @property
+    def geometry(self) -> ReviewLayout:
+        return review_layout(*self.app.layout.window)
+
+    def card_rect(self) -> pygame.Rect:
+        layout = self.app.layout
+        scale = layout.scale
+        rect = pygame.Rect(0, 0, min(round(520 * scale), layout.window[0] - 20), min(round(300 * scale),
+                                                                                    layout.window[1] - 20))
+        rect.center = (layout.window[0] // 2, layout.window[1] // 2)
+        return rect
+
+    def build_ui(self) -> None:
+        manager = self.app.manager
+        self.buttons = {}
+        if self.review is None:
+            card = self.card_rect()
+            scale = self.app.layout.scale
+            rect = pygame.Rect(0, 0, round(160 * scale), max(20, round(38 * scale)))
+            rect.midbottom = (card.centerx, card.bottom - round(20 * scale))
+            label = "Back" if self.failed else "Cancel"
+            self.buttons["cancel"] = UIButton(rect, label, manager, tool_tip_text="Stop the review (Esc)")
+        else:
+            geo = self.geometry
+            for key, label, tip, rect in (
+                ("retry", "Retry from here", "Play on from this position against the solver (R)", geo.buttons[0]),
+                ("analyse", "Analyse here", "Open this position in analysis mode (A)", geo.buttons[1]),
+                ("back", "Back", "Leave the review (Esc)", geo.buttons[2]),
+            ):
+                object_id = ObjectID(object_id="#primary") if key == "retry" else None
+                self.buttons[key] = UIButton(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip,
+                                             object_id=object_id)
+        self.elements.extend(self.buttons.values())
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        retry = self.buttons.get("retry")
+        if retry is not None and self.positions:
+            playable = self.positions[self.selected].has_moves()
+            for button in (retry, self.buttons["analyse"]):
+                if playable and not button.is_enabled:
+                    button.enable()
+                elif not playable and button.is_enabled:
+                    button.disable()
+
+    def on_exit(self) -> None:
+        self.job.cancel()
+        super().on_exit()
+
+    # -- input -------------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame_gui.UI_BUTTON_PRESSED:
+            for key, button in self.buttons.items():
+                if event.ui_element is button:
+                    self.command(key)
+            return
+        if kind == pygame.KEYDOWN:
+            self.key(event.key)
+        elif self.review is None:
+            return
+        elif kind == pygame.MOUSEMOTION:
+            self.hover_row = move_row_at(self.geometry, event.pos, self.first_row, len(self.review.moves))
+        elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.click(event.pos)
+        elif kind == pygame.MOUSEWHEEL:
+            self.first_row = clamp_first(self.geometry, self.first_row - event.y, len(self.review.moves))
+
+    def key(self, key: int) -> None:
+        if key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+            self.command("back" if self.review is not None else "cancel")
+            return
+        if self.review is None:
+            return
+        steps = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1,
+                 pygame.K_PAGEUP: -10, pygame.K_PAGEDOWN: 10}
+        if key in steps:
+            self.select(self.selected + steps[key])
+        elif key == pygame.K_HOME:
+            self.select(0)
+        elif key == pygame.K_END:
+            self.select(len(self.review.moves))
+        elif key == pygame.K_r:
+            self.command("retry")
+        elif key == pygame.K_a:
+            self.command("analyse")
+
+    def click(self, pos: tuple[int, int]) -> None:
+        geo = self.geometry
+        index = move_row_at(geo, pos, self.first_row, len(self.review.moves))
+        if index is not None:
+            self.select(index)
+            return
+        for rect, move_index, _, _ in turning_chips(self.app.fonts, geo, self):
+            if rect.contains(pos):
+                self.select(move_index)
+                return
+        if geo.graph.contains(pos):
+            self.select(ply_at((geo.graph.w, geo.graph.h), len(self.review.moves), pos[0] - geo.graph.x,
+                               self.graph_text_scale()))
+
+    def select(self, ply: int) -> None:
+        """Show the position after ``ply`` moves, i.e. before move ``ply + 1`` (clamped to the game)."""
+        if self.review is None:
+            return
+        count = len(self.review.moves)
+        self.selected = max(0, min(count, ply))
+        if self.selected < count:
+            self.first_row = follow(self.geometry, self.first_row, self.selected, count)
+        self._update_buttons()
+
+    def command(self, name: str) -> None:
+        if name in ("cancel", "back"):
+            self.job.cancel()
+            self.app.stack.pop()
+        elif name in ("retry", "analyse") and self.review is not None:
+            self.leave_for_game(name)
+
+    def leave_for_game(self, how: str) -> None:
+        """A new game from the shown position: against the solver (you move), or analysed hot seat."""
+        position = self.positions[self.selected]
+        if not position.has_moves():
+            return
+        settings = self.app.settings
+        if how == "analyse":
+            scene = self.app.start_match(Match(Game(position, *self.names)), None)
+            scene.set_analysis(True)
+            return
+        level = settings.level if settings.level in self.app.level_names else self.app.default_level
+        human = position.to_move
+        name = self.names[human - 1]
+        if name.startswith("Solver"):
+            name = settings.human_name
+        names = (name, solver_name(level)) if human == 1 else (solver_name(level), name)
+        match = Match(Game(position, *names), 3 - human, level)
+        self.app.start_match(match, f"Retry from move {self.selected + 1}: your move, against the solver ({level}).",
+                             "good")
+
+    # -- time --------------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        if self.review is None and self.failed is None and self.job.done:
+            if self.job.error is not None:
+                self.failed = f"The review failed: {self.job.error}"
+            elif self.job.review is not None:
+                self._finished(self.job.review)
+            self.clear_ui()
+            self.build_ui()
+
+    def _finished(self, review: Any) -> None:
+        self.review = review
+        position = self.game.start.copy()
+        self.positions = [position.copy()]
+        for move in self.game.moves[: len(review.moves)]:
+            position.push(move)
+            self.positions.append(position.copy())
+        self.selected = 0
+        turning = review.turning_points()
+        if self.focus_turning_point and turning:
+            self.select(turning[0].number - 1)
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def selected_move(self) -> Any:
+        """The graded move played from the shown position (None at the end)."""
+        if self.review is None or self.selected >= len(self.review.moves):
+            return None
+        return self.review.moves[self.selected]
+
+    def board_state(self) -> BoardState:
+        position = self.positions[self.selected]
+        free = frozenset(position.free_cells())
+        playable = playable_cells(position.cells, free) if position.has_moves() else frozenset()
+        return BoardState(cells=position.cells, free=free, playable=playable, now=self.clock)
+
+    def marks(self) -> tuple[Move | None, str | None, list[Move]]:
+        """The played move, its class, and the best moves (at most three) of the shown position."""
+        move = self.selected_move()
+        if move is None:
+            return None, None, []
+        return parse_move(move.move), move.classification, [parse_move(text) for text in move.best_moves[:3]]
+
+    def status(self) -> Status:
+        move = self.selected_move()
+        if self.review is None:
+            return Status("", "quiet")
+        if move is None:
+            result = self.review.result
+            text = f"After the last move: {result.describe(self.names)}." if result is not None else \
+                "After the last reviewed move."
+            return Status(text, "good")
+        approx = "" if move.exact else "~"
+        name = self.names[move.player - 1]
+        sign = class_sign(move.classification)
+        text = f"{move.number}. {name}: {move.move} ({move.points}), {move.classification}{' ' + sign if sign else ''}"
+        if move.loss:
+            text += f" losing {approx}{move.loss}; best {', '.join(move.best_moves[:2])} ({move.best_value:+d})"
+        text += f" · {self.names[0]} {move.eval_before:+d} → {move.eval_after:+d}"
+        kind = "good" if move.classification in ("best", "good") else "warn"
+        return Status(text, kind)
+
+    def graph_text_scale(self) -> float:
+        """The graph's text follows the window's, not the strip's height (which would make it tiny)."""
+        return 0.85 * self.app.layout.scale
+
+    def graph_surface(self, size: tuple[int, int]) -> pygame.Surface:
+        key = (size, id(self.review), self.graph_text_scale())
+        if self._graph is None or self._graph[0] != key:
+            self._graph = (key, render_eval_graph(self.review, size, self.names, self.app.fonts,
+                                                  text_scale=self.graph_text_scale()))
+        return self._graph[1]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        app = self.app
+        if self.review is None:
+            self._draw_progress(surface)
+            return
+        geo = self.geometry
+        app.board_view.draw(surface, geo.board, self.board_state())
+        played, played_class, best = self.marks()
+        draw_move_marks(surface, app.fonts, geo.board, played, played_class, best)
+        draw_status(surface, app.fonts, geo.board, self.status(), self.clock, KEYS_HELP)
+        graph = geo.graph
+        picture = self.graph_surface((graph.w, graph.h))
+        surface.blit(picture, (graph.x, graph.y))
+        x = graph.x + round(x_of_ply((graph.w, graph.h), len(self.review.moves), self.selected,
+                                     self.graph_text_scale()))
+        pygame.draw.line(surface, theme.GOLD_BRIGHT, (x, graph.y + 4), (x, graph.bottom - 4), 2)
+        pygame.draw.rect(surface, (*theme.GOLD, 90), pygame.Rect(graph.as_tuple()), width=1, border_radius=6)
+        draw_review_panel(surface, app.fonts, geo, self)
+
+    def _draw_progress(self, surface: pygame.Surface) -> None:
+        app, layout = self.app, self.app.layout
+        surface.blit(app.felt.surface(layout.window, (0.5, 0.45)), (0, 0))
+        job = self.job
+        total = job.total
+        step = job.progress
+        if self.failed:
+            lines = [("Could not review", theme.ERROR), (self.failed, theme.IVORY_DIM)]
+            fraction = 0.0
+        else:
+            current = min(total, job.reviewed + 1)
+            headline = f"Reviewing move {current}/{total}" if job.reviewed < total else "Checking the final position"
+            if total == 0:
+                headline = "Checking the position"
+            lines = [(headline, theme.IVORY),
+                     (f"{self.names[0]} vs {self.names[1]} · up to {job.time_per_move:g} s per move",
+                      theme.IVORY_DIM)]
+            if step is not None and step.move is not None:
+                sign = class_sign(step.classification or "")
+                lines.append((f"{step.number}. {step.move}: {step.classification}{' ' + sign if sign else ''}",
+                              theme.IVORY_FAINT))
+            fraction = job.reviewed / max(1, total)
+        draw_progress_card(surface, app.fonts, self.card_rect(), layout.scale, lines, fraction)
