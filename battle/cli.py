@@ -18,9 +18,9 @@ from battle.errors import BattleError
 from battle.game import Game
 from battle.notation import format_position, is_record_text, parse_any, parse_record
 from battle.textboard import LEGEND, render_board, render_status
+from battle.textfile import TextFileError, decode_limited, read_text_file
 
 PROG = "mahjong-battle"
-MAX_INPUT_BYTES = 1_000_000
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
@@ -32,18 +32,10 @@ def read_input(name: str) -> str:
     """The text of a file, or of standard input for ``-``, with clear errors."""
     try:
         if name == "-":
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        else:
-            with open(name, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as error:
-        raise InputError(f"{name}: {error.strerror or error}") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"{name}: larger than {MAX_INPUT_BYTES} bytes, not a position or game record")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{name}: not UTF-8 text (byte {error.start})") from None
+            return decode_limited(sys.stdin.buffer, name)
+        return read_text_file(name, name)
+    except TextFileError as error:
+        raise InputError(str(error)) from None
 
 
 def load_position(name: str):  # noqa: ANN201 - Position, imported lazily by callers

@@ -15,12 +15,12 @@ from pathlib import Path
 from battle.errors import BattleError
 from battle.game import Game
 from battle.paths import data_dir, write_atomically
+from battle.textfile import TextFileError, read_text_file
 from battle.ui.match import Match
 from battle.ui.settings import set_aside
 
 RECORD_NAME = "autosave.mbg"
 SIDECAR_NAME = "autosave.json"
-MAX_BYTES = 1_000_000
 
 
 def autosave_paths() -> tuple[Path, Path]:
@@ -55,11 +55,8 @@ def read_autosave(levels: tuple[str, ...] | list[str]) -> Resumable:
     if not record.exists():
         return Resumable(None)
     try:
-        data = record.read_bytes()
-        if len(data) > MAX_BYTES:
-            raise BattleError(f"larger than {MAX_BYTES} bytes")
-        game = Game.from_text(data.decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, BattleError) as error:
+        game = Game.from_text(read_text_file(record, record.name))
+    except (TextFileError, BattleError) as error:
         moved = set_aside(record)
         if sidecar.exists():
             set_aside(sidecar)

@@ -14,8 +14,7 @@ from battle.errors import BattleError
 from battle.game import Game
 from battle.notation import format_position, is_record_text, parse_any, parse_position, parse_record
 from battle.paths import write_atomically
-
-MAX_BYTES = 1_000_000
+from battle.textfile import TextFileError, read_text_file
 
 
 class FileProblem(Exception):
@@ -24,16 +23,9 @@ class FileProblem(Exception):
 
 def read_text(path: Path) -> str:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise FileProblem(f"{path.name}: {error.strerror or error}") from None
-    if len(data) > MAX_BYTES:
-        raise FileProblem(f"{path.name}: larger than {MAX_BYTES} bytes, not a game record or position")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FileProblem(f"{path.name}: not UTF-8 text (byte {error.start})") from None
+        return read_text_file(path, path.name)
+    except TextFileError as error:
+        raise FileProblem(str(error)) from None
 
 
 def load_game_file(path: Path | str) -> tuple[Game, str]:
