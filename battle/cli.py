@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -132,6 +133,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.player2:
         game.player2 = args.player2
     computers = {}
+    if not args.vs and (args.resume or args.load):
+        # A record remembers the solver by its name, "Solver (LEVEL)": resume against it.
+        for side, name in ((1, game.player1), (2, game.player2)):
+            match = re.fullmatch(r"Solver \((\w+)\)", name)
+            if match:
+                from battle.players import LEVELS, solver_player
+
+                if match.group(1) in LEVELS:
+                    computers[side] = solver_player(match.group(1))
     if args.vs:
         from battle.players import solver_player
 

@@ -373,3 +373,16 @@ def test_a_player_name_from_the_command_line_cannot_break_the_autosave(
     assert game.player1.startswith("Ann") and "\n" not in game.player1
     assert game.player2 in ("B2", "B 2")
     assert f"Mahjong Battle: {game.player1} vs {game.player2}, deal 5." in out
+
+
+def test_resume_plays_on_against_the_solver_named_in_the_record(tmp_path, monkeypatch, capsys) -> None:
+    """A saved game against the solver resumes against it, without --vs again."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    save = tmp_path / "mahjong-battle" / "terminal-autosave.mbg"
+    save.parent.mkdir(parents=True)
+    save.write_text("player1: Solver (beginner)\nplayer2: You\ndeal: 3\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "Solver (beginner) plays" in out
+    assert Game.from_text(save.read_text(encoding="utf-8")).ply == 1
