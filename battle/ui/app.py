@@ -262,7 +262,7 @@ _INPUT_EVENTS = {pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL
 def _load_levels() -> dict[str, str]:
     """Level names and descriptions; the window works (hot seat only) if the solver cannot load."""
     try:
-        from solver.levels import LEVELS
+        from battle.players import LEVELS
     except ImportError:
         return {"club": "the solver is not available"}
     return {name: level.description for name, level in LEVELS.items()}

@@ -24,7 +24,7 @@ import pygame
 from battle.ui import theme
 
 if TYPE_CHECKING:
-    from solver.review import Review
+    from battle.players import Review
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]

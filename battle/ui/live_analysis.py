@@ -69,7 +69,7 @@ class LiveAnalysis:
             if self._engine_factory is not None:
                 self._engine = self._engine_factory()
             else:
-                from solver.engine import Engine
+                from battle.players import Engine
 
                 self._engine = Engine(table_bits=TABLE_BITS)
         return self._engine
@@ -199,7 +199,7 @@ class LiveAnalysis:
     def _start_next(self) -> None:
         if self._position is None or not self._schedule or self._draining or self._search is not None:
             return
-        from solver.background import BackgroundSearch
+        from battle.players import BackgroundSearch
 
         depth = self._schedule.pop(0)
         limits: dict[str, Any] = {"all_exact": True}

@@ -46,8 +46,7 @@ class ReviewJob:
 
     def _work(self) -> None:
         try:
-            from solver.engine import Engine
-            from solver.review import review_game
+            from battle.players import Engine, review_game
 
             with self._lock:
                 self._engine = self._engine_factory() if self._engine_factory else Engine(table_bits=TABLE_BITS)

@@ -62,7 +62,7 @@ class SolverService:
                 if self._engine_factory is not None:
                     self._engine = self._engine_factory()
                 else:
-                    from solver.engine import Engine
+                    from battle.players import Engine
 
                     self._engine = Engine()
             return self._engine
@@ -158,7 +158,7 @@ class SolverService:
         engine = self._ready_engine()
         if engine is None:
             return  # tick() starts the job once the warm-up has built the engine
-        from solver.background import BackgroundSearch
+        from battle.players import BackgroundSearch
 
         def run(engine: Any, position: Position) -> Any:
             if job.cancelled.is_set():
@@ -175,7 +175,7 @@ class SolverService:
 
 def level_move(level_name: str, rng: random.Random) -> Callable[[Any, Position, threading.Event], Move | None]:
     """A run callable: search as the level does, then pick its move the level's way."""
-    from solver.levels import analyse_for_level, choose_from, get_level
+    from battle.players import analyse_for_level, choose_from, get_level
 
     level = get_level(level_name)
 
