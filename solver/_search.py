@@ -150,120 +150,27 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
     keys[3 + cells[a]] += 2
 
 
-@njit(cache=True, nogil=True)
-def free_by_kind(cells, runs, kind_cells, kind_count):
-    """Fill ``kind_cells[k, :kind_count[k]]`` with the free cells of each kind.
+@njit(cache=True, nogil=True, _nrt=False)
+def greedy_alternation(ws_count, ply):
+    """The pairs available now taken greedily in turn, highest value first.
 
-    Returns a bit mask of kinds touched, so callers can reset cheaply."""
-    touched = np.int64(0)
-    for col in range(COLS):
-        top = runs[col]
-        bottom = runs[COLS + col]
-        if top > bottom:
-            continue
-        cell = col * ROWS + top
-        k = cells[cell]
-        kind_cells[k, kind_count[k]] = cell
-        kind_count[k] += 1
-        touched |= np.int64(1) << k
-        if bottom != top:
-            cell = col * ROWS + bottom
-            k = cells[cell]
-            kind_cells[k, kind_count[k]] = cell
-            kind_count[k] += 1
-            touched |= np.int64(1) << k
-    return touched
-
-
-@njit(cache=True, nogil=True)
-def exposed_cells(runs, a, b):
-    """The (at most two) cells that become free when a and b are removed; -1 for none."""
-    ca = a // ROWS
-    cb = b // ROWS
-    if ca == cb:
-        top = runs[ca] + 1
-        bottom = runs[COLS + ca] - 1
-        if top > bottom:
-            return -1, -1
-        if top == bottom:
-            return ca * ROWS + top, -1
-        return ca * ROWS + top, ca * ROWS + bottom
-    first = -1
-    second = -1
-    for index in range(2):
-        cell = a if index == 0 else b
-        col = cell // ROWS
-        row = cell % ROWS
-        top = runs[col]
-        bottom = runs[COLS + col]
-        exposed = -1
-        if top < bottom:
-            if row == top and top + 1 < bottom:
-                exposed = col * ROWS + top + 1
-            elif row == bottom and bottom - 1 > top:
-                exposed = col * ROWS + bottom - 1
-        if index == 0:
-            first = exposed
-        else:
-            second = exposed
-    return first, second
-
-
-@njit(cache=True, nogil=True)
-def generate_moves(cells, runs, move_a, move_b):
-    """All legal moves into move_a/move_b; returns how many."""
-    kind_cells = np.empty((KINDS, 4), dtype=np.int16)
-    kind_count = np.zeros(KINDS, dtype=np.int8)
-    free_by_kind(cells, runs, kind_cells, kind_count)
-    n = 0
-    for k in range(KINDS):
-        c = kind_count[k]
-        for i in range(c):
-            for j in range(i + 1, c):
-                x = kind_cells[k, i]
-                y = kind_cells[k, j]
-                if x < y:
-                    move_a[n] = x
-                    move_b[n] = y
-                else:
-                    move_a[n] = y
-                    move_b[n] = x
-                n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def evaluate(cells, runs):
-    """Horizon estimate of the value, used only by depth-limited searches.
-
-    The pairs available now are taken greedily in turn, highest value first:
-    the mover gets the 1st, 3rd, ... and the opponent the 2nd, 4th, ... This
-    counts what both sides can take without exposing anything, and the tempo
-    of who gets the best of it; everything still buried counts as even.
+    The mover gets the 1st, 3rd, ... and the opponent the 2nd, 4th, ...; the
+    result is the mover's margin. Exact when every tile is free (nothing can be
+    exposed any more, so taking the biggest pair left is optimal); at the
+    horizon of a depth-limited search it is the estimate: it counts what both
+    sides can take without exposing anything and the tempo of who gets the best
+    of it, while everything still buried counts as even.
     """
-    kind_cells = np.empty((KINDS, 4), dtype=np.int16)
-    kind_count = np.zeros(KINDS, dtype=np.int8)
-    free_by_kind(cells, runs, kind_cells, kind_count)
     total = 0
     turn = 1
     for value_index in range(9):
         value = 9 - value_index
         for suit in range(3):
-            k = suit * 9 + value - 1
-            pairs = kind_count[k] // 2
+            pairs = ws_count[ply, suit * 9 + value - 1] // 2
             for _ in range(pairs):
                 total += turn * value
                 turn = -turn
     return total
-
-
-@njit(cache=True, nogil=True)
-def points_on_board(cells, runs):
-    total = 0
-    for col in range(COLS):
-        for row in range(runs[col], runs[COLS + col] + 1):
-            total += cells[col * ROWS + row] % 9 + 1
-    return total // 2
 
 
 # The table: int64[size, 4], one 32-byte slot a row, two slots (index, index^1)
@@ -461,19 +368,8 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                         buried = True
 
             if not buried:
-                # Every tile is free: nothing can be exposed any more, so both
-                # players simply take the biggest pair left, and greedy
-                # alternation is exact.
-                total = 0
-                turn = 1
-                for value_index in range(9):
-                    value = 9 - value_index
-                    for suit in range(3):
-                        pairs = ws_count[ply, suit * 9 + value - 1] // 2
-                        for _ in range(pairs):
-                            total += turn * value
-                            turn = -turn
-                ret = total
+                # Every tile is free: greedy alternation is exact.
+                ret = greedy_alternation(ws_count, ply)
                 continue
 
             # Pure tempo pairs: every copy of the kind left is free, and taking
@@ -521,19 +417,9 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                 ret = 0
                 continue
             if depth <= 0:
-                # The horizon: the same greedy alternation over the pairs
-                # available now (see ``evaluate``), an estimate here.
+                # The horizon: greedy alternation, an estimate here.
                 counters[C_INEXACT] += 1
-                total = 0
-                turn = 1
-                for value_index in range(9):
-                    value = 9 - value_index
-                    for suit in range(3):
-                        pairs = ws_count[ply, suit * 9 + value - 1] // 2
-                        for _ in range(pairs):
-                            total += turn * value
-                            turn = -turn
-                ret = total
+                ret = greedy_alternation(ws_count, ply)
                 continue
 
             # The value can never leave [-points, points].
