@@ -33,7 +33,7 @@ from battle.ui.files import FileProblem, load_position_file, save_position_file
 from battle.ui.hud import Status, draw_status
 from battle.ui.layout import cell_at, cell_rect
 from battle.ui.match import Match, solver_name
-from battle.ui.scene import Scene
+from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
     from battle.ui.app import App
@@ -149,9 +149,9 @@ class EditorScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame_gui.UI_BUTTON_PRESSED:
-            for name, widget in self.widgets.items():
-                if event.ui_element is widget:
-                    self.command(name)
+            name = pressed_key(event, self.widgets)
+            if name is not None:
+                self.command(name)
             return
         if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             for player in (1, 2):

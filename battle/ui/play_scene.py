@@ -35,7 +35,7 @@ from battle.ui.match import Match
 from battle.ui.panel import PanelInfo
 from battle.ui.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
 from battle.ui.result_scene import ResultScene
-from battle.ui.scene import Scene
+from battle.ui.scene import Scene, pressed_key
 from battle.ui.thinking import Hint, Job, hint_search, level_move
 
 if TYPE_CHECKING:
@@ -172,9 +172,9 @@ class PlayScene(StudyControls, Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame_gui.UI_BUTTON_PRESSED:
-            for key, button in self.buttons.items():
-                if event.ui_element is button:
-                    self.command(key)
+            key = pressed_key(event, self.buttons)
+            if key is not None:
+                self.command(key)
             return
         if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             if self.dialog is not None and event.ui_element is self.dialog:

@@ -15,7 +15,7 @@ from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIButton
 
 from battle.ui import theme
-from battle.ui.scene import Scene
+from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
     from battle.ui.app import App
@@ -62,9 +62,9 @@ class ResultScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            for key, button in self.buttons.items():
-                if event.ui_element is button:
-                    self.choose(key)
+            key = pressed_key(event, self.buttons)
+            if key is not None:
+                self.choose(key)
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.choose("rematch")

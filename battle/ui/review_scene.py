@@ -34,7 +34,7 @@ from battle.ui.review_view import (
     draw_review_panel,
     turning_chips,
 )
-from battle.ui.scene import Scene
+from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
     from battle.ui.app import App
@@ -120,9 +120,9 @@ class ReviewScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame_gui.UI_BUTTON_PRESSED:
-            for key, button in self.buttons.items():
-                if event.ui_element is button:
-                    self.command(key)
+            key = pressed_key(event, self.buttons)
+            if key is not None:
+                self.command(key)
             return
         if kind == pygame.KEYDOWN:
             self.key(event.key)

@@ -20,6 +20,14 @@ if TYPE_CHECKING:
     from battle.ui.app import App
 
 
+def pressed_key(event: pygame.event.Event, widgets: dict[str, Any]) -> str | None:
+    """Which of a scene's named widgets a pygame_gui event came from, if any."""
+    element = getattr(event, "ui_element", None)
+    if element is None:
+        return None
+    return next((key for key, widget in widgets.items() if widget is element), None)
+
+
 class Scene:
     overlay: bool = False
     """An overlay is drawn over the scene below it instead of replacing it."""

@@ -24,7 +24,7 @@ from battle.ui.dialogs import DialogProblem, open_file_dialog
 from battle.ui.files import FileProblem, load_game_file
 from battle.ui.hud import STATUS_COLOURS, Status
 from battle.ui.match import Match, new_match
-from battle.ui.scene import Scene
+from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
     from battle.ui.app import App
@@ -220,9 +220,9 @@ class TitleScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame_gui.UI_BUTTON_PRESSED:
-            for name in ("resume", "rematch", "start", "load", "quit", "edit", "review"):
-                if event.ui_element is self.widgets.get(name):
-                    self.command(name)
+            name = pressed_key(event, self.widgets)
+            if name in ("resume", "rematch", "start", "load", "quit", "edit", "review"):
+                self.command(name)
         elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             if event.ui_element is self.widgets.get("mode"):
                 chosen = next(key for key, text in MODE_LABELS.items() if text == event.text)
