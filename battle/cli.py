@@ -17,7 +17,7 @@ from battle.board import move_name
 from battle.deal import deal, parse_deal_number, random_deal_number
 from battle.errors import BattleError
 from battle.game import Game
-from battle.notation import format_position, is_record_text, parse_any, parse_record
+from battle.notation import format_position, parse_any, parse_record
 from battle.textboard import LEGEND, render_board, render_status
 from battle.textfile import TextFileError, decode_limited, read_text_file
 
@@ -52,9 +52,7 @@ def load_game(name: str) -> Game:
     """A game from a record, or a fresh game from a position file."""
     text = read_input(name)
     try:
-        if is_record_text(text):
-            return Game.from_record(parse_record(text))
-        return Game(parse_any(text))
+        return Game.from_file_text(text)[0]
     except BattleError as error:
         raise InputError(f"{_label(name)}: {error}") from None
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from battle.board import Move, Position, move_name
 from battle.deal import deal, random_deal_number
-from battle.notation import Record, format_record, parse_record
+from battle.notation import Record, format_record, is_record_text, parse_position, parse_record
 from battle.tiles import kind_value
 
 MAX_NAME_LENGTH = 40
@@ -83,6 +83,14 @@ class Game:
     def from_text(cls, text: str) -> Game:
         """Load a ``.mbg`` record (replayed and checked move by move)."""
         return cls.from_record(parse_record(text))
+
+    @classmethod
+    def from_file_text(cls, text: str) -> tuple[Game, str]:
+        """A game from a ``.mbg`` record, or a fresh one from a ``.mbp`` position,
+        and which of the two the text was ("game record" or "position")."""
+        if is_record_text(text):
+            return cls.from_text(text), "game record"
+        return cls(parse_position(text)), "position"
 
     # -- state -----------------------------------------------------------------------
 

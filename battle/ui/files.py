@@ -12,7 +12,7 @@ from pathlib import Path
 from battle.board import Position
 from battle.errors import BattleError
 from battle.game import Game
-from battle.notation import format_position, is_record_text, parse_any, parse_position, parse_record
+from battle.notation import format_position, parse_any
 from battle.paths import write_atomically
 from battle.textfile import TextFileError, read_text_file
 
@@ -33,23 +33,14 @@ def load_game_file(path: Path | str) -> tuple[Game, str]:
     path = Path(path)
     text = read_text(path)
     try:
-        if is_record_text(text):
-            return Game.from_record(parse_record(text)), "game record"
-        return Game(parse_position(text)), "position"
+        return Game.from_file_text(text)
     except BattleError as error:
         raise FileProblem(f"{path.name}: {error}") from None
 
 
 def save_game_file(path: Path | str, game: Game) -> Path:
     """Write the record (adding .mbg when the name has no suffix); returns the path written."""
-    path = Path(path)
-    if not path.suffix:
-        path = path.with_suffix(".mbg")
-    try:
-        write_atomically(path, game.to_text())
-    except OSError as error:
-        raise FileProblem(f"{path.name}: {error.strerror or error}") from None
-    return path
+    return _write(Path(path), ".mbg", game.to_text())
 
 
 def load_position_file(path: Path | str) -> Position:
@@ -64,11 +55,15 @@ def load_position_file(path: Path | str) -> Position:
 
 def save_position_file(path: Path | str, position: Position) -> Path:
     """Write a .mbp position (adding .mbp when the name has no suffix); returns the path written."""
-    path = Path(path)
+    return _write(Path(path), ".mbp", format_position(position, "set up in the Mahjong Battle position editor"))
+
+
+def _write(path: Path, suffix: str, text: str) -> Path:
+    """Write atomically, adding ``suffix`` when the name has none; returns the path written."""
     if not path.suffix:
-        path = path.with_suffix(".mbp")
+        path = path.with_suffix(suffix)
     try:
-        write_atomically(path, format_position(position, "set up in the Mahjong Battle position editor"))
+        write_atomically(path, text)
     except OSError as error:
         raise FileProblem(f"{path.name}: {error.strerror or error}") from None
     return path
