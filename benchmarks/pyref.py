@@ -7,11 +7,14 @@ the time ratio measures the implementation, not a difference in algorithm:
 * the same value: what the mover will still take minus what the opponent will;
 * fail-soft negamax alpha-beta, the window clamped to the points left on the board;
 * every tile free (no column longer than two): greedy alternation is exact;
+* settled copies of a kind (free, in columns of at most two tiles) are interchangeable:
+  only moves with the first settled copy are searched;
 * pure tempo pairs (every copy of a kind free, nothing under them): only the biggest
   is searched;
-* a transposition table keyed on the column runs (a tuple of per-column codes),
-  storing value, bound and best move; always exact depth, since this solver has no
-  depth limit; a plain ``dict``, never full, so it is cleared for each ``solve``;
+* a transposition table keyed as the numba one (runs of columns of three or more
+  tiles, plus how many tiles of each kind are left), storing value, bound and best
+  move; always exact depth, since this solver has no depth limit; a plain ``dict``,
+  never full, so it is cleared for each ``solve``;
 * move order: table move first, then points minus the best pair the move exposes
   to the opponent, then the history counter;
 * enhanced transposition cutoffs from children already in the table (``etc=True``);
@@ -45,8 +48,8 @@ Entry = tuple[int, int, int]
 
 
 def column_code(top: int, bottom: int) -> int:
-    """0 for an empty column, else 1 + top*9 + bottom (the numba key's per-column code)."""
-    return 0 if top > bottom else 1 + top * ROWS + bottom
+    """0 for a column of at most two tiles, else 1 + top*9 + bottom (the numba key's per-column code)."""
+    return 0 if bottom - top < 2 else 1 + top * ROWS + bottom
 
 
 @dataclass
@@ -143,25 +146,28 @@ class ReferenceSolver:
             pairs = sorted((kind % 9 + 1 for kind, where in free.items() for _ in range(len(where) // 2)), reverse=True)
             return sum(pairs[0::2]) - sum(pairs[1::2])
 
-        # Pure tempo pairs: only the biggest needs searching (see solver/_search.py).
-        tempo = [
-            kind
-            for kind, where in free.items()
-            if len(where) in (2, 4)
-            and len(where) == self.counts[kind]
-            and all(bottoms[c // ROWS] - tops[c // ROWS] < 2 for c in where)
-        ]
+        # Settled copies first-only; pure tempo pairs: only the biggest (see solver/_search.py).
+        unsettled: dict[int, int] = {}
+        for kind, where in free.items():
+            u = 0  # unsettled first, by the kernel's in-place partition
+            for i, cell in enumerate(where):
+                if bottoms[cell // ROWS] - tops[cell // ROWS] >= 2:
+                    where[i], where[u] = where[u], cell
+                    u += 1
+            unsettled[kind] = u
+        tempo = [kind for kind, where in free.items()
+                 if len(where) >= 2 and unsettled[kind] == 0 and len(where) == self.counts[kind]]
         best_tempo = max(tempo, key=lambda kind: (kind % 9, -kind)) if tempo else -1
         moves: list[tuple[int, int]] = []
         for kind, where in free.items():
-            if kind == best_tempo:
-                where = where[:2]
-            elif kind in tempo:
+            if kind in tempo and kind != best_tempo:
                 continue
-            for i in range(len(where)):
-                for j in range(i + 1, len(where)):
-                    x, y = where[i], where[j]
-                    moves.append((x, y) if x < y else (y, x))
+            u = unsettled[kind]
+            pairs = [(i, j) for i in range(len(where)) for j in range(i + 1, len(where))
+                     if j < u or (j == u) or (i == u and j == u + 1)]
+            for i, j in pairs:
+                x, y = where[i], where[j]
+                moves.append((x, y) if x < y else (y, x))
         if not moves:
             return 0
 
@@ -175,7 +181,7 @@ class ReferenceSolver:
                 return alpha
         alpha0 = alpha
 
-        key = tuple(self.codes)
+        key = (*self.codes, *self.counts)
         hash_move = -1
         entry = self.table.get(key)
         if entry is not None:
@@ -217,7 +223,9 @@ class ReferenceSolver:
                 if free_after >= 2 and other % 9 + 1 > threat:
                     threat = other % 9 + 1
             if child_codes is not None:
-                child = self.table.get(tuple(child_codes))
+                child_counts = self.counts[:]
+                child_counts[kind] -= 2
+                child = self.table.get((*child_codes, *child_counts))
                 if child is not None and child[1] != LOWER:
                     lower = gain - child[0]  # the child's value is at most child[0]
                     if lower >= beta:

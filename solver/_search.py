@@ -11,8 +11,19 @@ State of a search (all int arrays, owned by the caller):
   never change during a search, only the column runs do;
 * ``runs``   int8[24]   top row of each column, then bottom row; a column is
   empty when top > bottom;
-* ``keys``   int64[3]   exact key of the runs (two packed words: 7 bits per
-  column, columns 0-5 and 6-11) and the Zobrist hash used as the table index.
+* ``keys``   int64[31]  the position's key: two words of column codes (7 bits
+  per column, columns 0-5 and 6-11), the Zobrist hash used as the table index,
+  how many tiles of each kind are left (27 counts), and those counts packed
+  into one word (2 bits per kind: pairs left).
+
+Positions are keyed up to an equivalence that the rules make exact. A tile in a
+column of at most two tiles is free and covers nothing, and stays so until it
+is taken: such "settled" tiles differ only in their kind. So the key holds the
+exact run of every column of three or more tiles (settled columns code 0),
+plus how many tiles of each kind are left; from those the multiset of settled
+tiles follows. Two positions with the same key have the same value, and the
+search treats settled tiles of one kind as one: of the moves that differ only
+in which settled copy they take, it searches one.
 
 The value of a position is what the side to move will still score minus what
 the opponent will (negamax). It depends on the board only, never on scores or
@@ -64,10 +75,19 @@ cost more than it saved there (same node counts on the 64/72-tile bench set)."""
 ETC = False
 
 
+K_HASH = 2
+K_COUNTS = 3
+K_PAIRS = 30
+KEY_WORDS = 31
+ZOBRIST_ROWS = COLS + KINDS
+"""Zobrist rows: one per column (indexed by column code), then one per kind (by pairs left)."""
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def column_code(top: int, bottom: int) -> int:
-    """0 for an empty column, else 1 + top*9 + bottom (at most 81: 7 bits)."""
-    if top > bottom:
+    """The column's part of the key: 1 + top*9 + bottom (at most 81: 7 bits) for a
+    run of three or more tiles, 0 for a settled column (two tiles or fewer)."""
+    if bottom - top < 2:
         return 0
     return 1 + top * 9 + bottom
 
@@ -76,17 +96,21 @@ def column_code(top: int, bottom: int) -> int:
 def compute_keys(cells, runs, zobrist, keys):
     """Set ``keys`` from scratch (the search then updates them incrementally).
 
-    ``keys`` is int64[3 + 27]: the two exact key words, the Zobrist hash, then
-    how many tiles of each kind are still on the board.
+    ``keys`` is int64[KEY_WORDS]; see the module docstring.
     """
     for kind in range(KINDS):
-        keys[3 + kind] = 0
+        keys[K_COUNTS + kind] = 0
     for col in range(COLS):
         for row in range(runs[col], runs[COLS + col] + 1):
-            keys[3 + cells[col * ROWS + row]] += 1
+            keys[K_COUNTS + cells[col * ROWS + row]] += 1
     k0 = np.int64(0)
     k1 = np.int64(0)
     h = np.int64(0)
+    pairs = np.int64(0)
+    for kind in range(KINDS):
+        left = keys[K_COUNTS + kind] // 2
+        pairs |= np.int64(left) << (2 * kind)
+        h ^= zobrist[COLS + kind, left]
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
         if col < 6:
@@ -96,7 +120,8 @@ def compute_keys(cells, runs, zobrist, keys):
         h ^= zobrist[col, code]
     keys[0] = k0
     keys[1] = k1
-    keys[2] = h
+    keys[K_HASH] = h
+    keys[K_PAIRS] = pairs
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -112,7 +137,16 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
     else:
         shift = 7 * (col - 6)
         keys[1] = (keys[1] & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    keys[2] ^= zobrist[col, old] ^ zobrist[col, new]
+    keys[K_HASH] ^= zobrist[col, old] ^ zobrist[col, new]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _take_pair(keys, zobrist, kind, delta):
+    """Count a pair of ``kind`` off the board (delta -1) or back on (delta +1)."""
+    left = keys[K_COUNTS + kind] // 2
+    keys[K_COUNTS + kind] += 2 * delta
+    keys[K_PAIRS] += np.int64(delta) << (2 * kind)
+    keys[K_HASH] ^= zobrist[COLS + kind, left] ^ zobrist[COLS + kind, left + delta]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -136,7 +170,7 @@ def apply_move(cells, runs, keys, zobrist, a, b):
             _set_column(runs, keys, zobrist, col, top + 1, bottom)
         else:
             _set_column(runs, keys, zobrist, col, top, bottom - 1)
-    keys[3 + cells[a]] -= 2
+    _take_pair(keys, zobrist, cells[a], -1)
     return saved
 
 
@@ -147,7 +181,7 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
     if cb != ca:
         _set_column(runs, keys, zobrist, cb, ((saved >> 16) & 255) - 1, ((saved >> 24) & 255) - 1)
     _set_column(runs, keys, zobrist, ca, (saved & 255) - 1, ((saved >> 8) & 255) - 1)
-    keys[3 + cells[a]] += 2
+    _take_pair(keys, zobrist, cells[a], 1)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -174,59 +208,71 @@ def greedy_alternation(ws_count, ply):
 
 
 # The table: int64[size, 4], one 32-byte slot a row, two slots (index, index^1)
-# a bucket, so a probe touches one cache line. Columns: the two key words, the
-# packed entry, and a spare. Entry bits: value+1024 (11) | bound (2) << 11 |
-# depth (7) << 13 | best move a*128+b (14) << 20 | work (6) << 34 | used << 40.
+# a bucket, so a probe touches one cache line. Columns: the three key words
+# (column codes 0-5, 6-11, pairs left per kind) and the packed entry. Entry
+# bits: value+1024 (11) | bound (2) << 11 | depth (7) << 13 | best move
+# a*128+b (14) << 20 | work (6) << 34 | used << 40.
 TT_USED = np.int64(1) << 40
+E = 3
+"""Column of the packed entry."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def tt_probe(tt, keys):
-    """Slot index of the entry for this position, or -1."""
-    index = keys[2] & (tt.shape[0] - 1)
-    if tt[index, 0] == keys[0] and tt[index, 1] == keys[1] and (tt[index, 2] & TT_USED) != 0:
+def tt_probe_keys(tt, k0, k1, k2, h):
+    """Slot index of the entry for this key, or -1."""
+    index = h & (tt.shape[0] - 1)
+    if tt[index, 0] == k0 and tt[index, 1] == k1 and tt[index, 2] == k2 and (tt[index, E] & TT_USED) != 0:
         return index
     other = index ^ 1
-    if tt[other, 0] == keys[0] and tt[other, 1] == keys[1] and (tt[other, 2] & TT_USED) != 0:
+    if tt[other, 0] == k0 and tt[other, 1] == k1 and tt[other, 2] == k2 and (tt[other, E] & TT_USED) != 0:
         return other
     return -1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def tt_probe(tt, keys):
+    """Slot index of the entry for this position, or -1."""
+    return tt_probe_keys(tt, keys[0], keys[1], keys[K_PAIRS], keys[K_HASH])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_value(tt, slot):
-    return (tt[slot, 2] & 2047) - 1024
+    return (tt[slot, E] & 2047) - 1024
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_bound(tt, slot):
-    return (tt[slot, 2] >> 11) & 3
+    return (tt[slot, E] >> 11) & 3
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_depth(tt, slot):
-    return (tt[slot, 2] >> 13) & 127
+    return (tt[slot, E] >> 13) & 127
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_move(tt, slot):
-    return (tt[slot, 2] >> 20) & 16383
+    return (tt[slot, E] >> 20) & 16383
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_work(tt, slot):
-    return (tt[slot, 2] >> 34) & 63
+    return (tt[slot, E] >> 34) & 63
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_store(tt, keys, value, bound, depth, move, work):
-    index = keys[2] & (tt.shape[0] - 1)
+    k0 = keys[0]
+    k1 = keys[1]
+    k2 = keys[K_PAIRS]
+    index = keys[K_HASH] & (tt.shape[0] - 1)
     other = index ^ 1
     # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
-    if tt[other, 0] == keys[0] and tt[other, 1] == keys[1]:
+    if tt[other, 0] == k0 and tt[other, 1] == k1 and tt[other, 2] == k2:
         slot = other
     elif (
-        (tt[index, 0] == keys[0] and tt[index, 1] == keys[1])
-        or (tt[index, 2] & TT_USED) == 0
+        (tt[index, 0] == k0 and tt[index, 1] == k1 and tt[index, 2] == k2)
+        or (tt[index, E] & TT_USED) == 0
         or tt_work(tt, index) <= tt_work(tt, other)
     ):
         slot = index
@@ -234,9 +280,10 @@ def tt_store(tt, keys, value, bound, depth, move, work):
         slot = other
     if move < 0:
         move = 0
-    tt[slot, 0] = keys[0]
-    tt[slot, 1] = keys[1]
-    tt[slot, 2] = (
+    tt[slot, 0] = k0
+    tt[slot, 1] = k1
+    tt[slot, 2] = k2
+    tt[slot, E] = (
         np.int64(value + 1024)
         | (np.int64(bound) << 11)
         | (np.int64(depth) << 13)
@@ -280,17 +327,6 @@ def _update_key(k0, k1, h, zobrist, col, old, new):
     return k0, k1, h ^ zobrist[col, old] ^ zobrist[col, new]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def tt_probe_keys(tt, k0, k1, h):
-    index = h & (tt.shape[0] - 1)
-    if tt[index, 0] == k0 and tt[index, 1] == k1 and (tt[index, 2] & TT_USED) != 0:
-        return index
-    other = index ^ 1
-    if tt[other, 0] == k0 and tt[other, 1] == k1 and (tt[other, 2] & TT_USED) != 0:
-        return other
-    return -1
-
-
 MAX_PLY = 64
 # Frame fields of the explicit search stack (one row per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -305,6 +341,7 @@ def make_workspace():
     return (
         np.empty((MAX_PLY, KINDS, 4), dtype=np.int16),
         np.empty((MAX_PLY, KINDS), dtype=np.int8),
+        np.empty((MAX_PLY, KINDS), dtype=np.int8),
         np.empty((MAX_PLY, 2, MAX_MOVES), dtype=np.int16),
         np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
         np.zeros(CELLS * 128, dtype=np.int64),
@@ -315,7 +352,7 @@ def make_workspace():
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_moves, ws_scores, ws_history,
+def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_unsettled, ws_moves, ws_scores, ws_history,
             frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
@@ -372,8 +409,11 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                 ret = greedy_alternation(ws_count, ply)
                 continue
 
-            # Pure tempo pairs: every copy of the kind left is free, and taking
-            # them exposes nothing (each sits in a column of at most two tiles).
+            # Moves, kind by kind. Settled copies of a kind (in columns of at
+            # most two tiles) are interchangeable (see the module docstring),
+            # so each kind's free cells are put unsettled first, and a settled
+            # copy is only ever taken as the first settled one.
+            # Pure tempo pairs: every copy of a kind left is free and settled.
             # Such a pair is an item either player can take at any time that
             # touches nothing else; the value is 1-Lipschitz in an item's
             # points, so taking the biggest such item dominates taking a smaller
@@ -381,29 +421,28 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
             best_tempo = -1
             for kk in range(KINDS):
                 c = ws_count[ply, kk]
-                if c >= 2 and c == keys[3 + kk] and c != 3:
-                    pure = True
-                    for i in range(c):
-                        col = ws_cells[ply, kk, i] // ROWS
-                        if runs[COLS + col] - runs[col] >= 2:
-                            pure = False
-                    if pure and (best_tempo < 0 or kk % 9 > best_tempo % 9):
-                        best_tempo = kk
+                if c < 2:
+                    continue
+                u = 0
+                for i in range(c):
+                    x = ws_cells[ply, kk, i]
+                    if runs[COLS + x // ROWS] - runs[x // ROWS] >= 2:
+                        ws_cells[ply, kk, i] = ws_cells[ply, kk, u]
+                        ws_cells[ply, kk, u] = x
+                        u += 1
+                ws_unsettled[ply, kk] = u
+                if u == 0 and c == keys[K_COUNTS + kk] and (best_tempo < 0 or kk % 9 > best_tempo % 9):
+                    best_tempo = kk
             n = 0
             for kk in range(KINDS):
                 c = ws_count[ply, kk]
-                if c >= 2 and best_tempo >= 0 and kk != best_tempo and c == keys[3 + kk] and c != 3:
-                    pure = True
-                    for i in range(c):
-                        col = ws_cells[ply, kk, i] // ROWS
-                        if runs[COLS + col] - runs[col] >= 2:
-                            pure = False
-                    if pure:
-                        continue
-                if kk == best_tempo:
-                    c = 2
-                for i in range(c):
-                    for j in range(i + 1, c):
+                if c < 2:
+                    continue
+                u = ws_unsettled[ply, kk]
+                if u == 0 and c == keys[K_COUNTS + kk] and kk != best_tempo:
+                    continue
+                for i in range(u if u < c else c - 1):
+                    for j in range(i + 1, u + 1 if u < c else c):
                         x = ws_cells[ply, kk, i]
                         y = ws_cells[ply, kk, j]
                         if x < y:
@@ -413,6 +452,16 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                             ws_moves[ply, 0, n] = y
                             ws_moves[ply, 1, n] = x
                         n += 1
+                if c - u >= 2:
+                    x = ws_cells[ply, kk, u]
+                    y = ws_cells[ply, kk, u + 1]
+                    if x < y:
+                        ws_moves[ply, 0, n] = x
+                        ws_moves[ply, 1, n] = y
+                    else:
+                        ws_moves[ply, 0, n] = y
+                        ws_moves[ply, 1, n] = x
+                    n += 1
             if n == 0:
                 ret = 0
                 continue
@@ -480,7 +529,8 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                 cb = b // ROWS
                 k0 = keys[0]
                 k1 = keys[1]
-                h = keys[2]
+                left = keys[K_COUNTS + k] // 2
+                h = keys[K_HASH] ^ zobrist[COLS + k, left] ^ zobrist[COLS + k, left - 1]
                 threat = 0
                 x1 = -1
                 x2 = -1
@@ -512,7 +562,8 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_mov
                             free_after -= 2
                         if free_after >= 2 and kx % 9 + 1 > threat:
                             threat = kx % 9 + 1
-                child = tt_probe_keys(tt, k0, k1, h) if points >= ETC_MIN_POINTS else -1
+                child = (tt_probe_keys(tt, k0, k1, keys[K_PAIRS] - (np.int64(1) << (2 * k)), h)
+                         if points >= ETC_MIN_POINTS else -1)
                 if child >= 0 and tt_depth(tt, child) >= depth - 1:
                     cbound = tt_bound(tt, child)
                     if cbound in (EXACT, UPPER):

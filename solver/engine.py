@@ -147,7 +147,7 @@ class Engine:
         size = 1 << table_bits
         self.tt = np.zeros((size, 4), dtype=np.int64)
         rng = np.random.default_rng(ZOBRIST_SEED)
-        self.zobrist = rng.integers(0, 2**62, size=(COLS, 82), dtype=np.int64)
+        self.zobrist = rng.integers(0, 2**62, size=(k.ZOBRIST_ROWS, 82), dtype=np.int64)
         self.counters = np.zeros(k.COUNTERS, dtype=np.int64)
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
         self.workspace = k.make_workspace()
@@ -182,7 +182,7 @@ class Engine:
             if top > bottom:
                 top, bottom = ROWS, ROWS - 1
             runs[col], runs[COLS + col] = top, bottom
-        keys = np.zeros(3 + 27, dtype=np.int64)
+        keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
         k.compute_keys(self.layout, runs, self.zobrist, keys)
         # The kernels read kinds from the layout, which also covers removed cells.
         return _Root(self.layout.copy(), runs, keys, position.points_on_board())
