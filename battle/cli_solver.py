@@ -37,9 +37,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      help="seconds of search per move (default 2); moves not solved in time are estimates")
     sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
     sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
-    sub.add_argument("--hash", type=_positive_int, default=256, metavar="MB",
-                     help="transposition table size in MiB (default 256)")
-    sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    _add_engine_options(sub)
     sub.set_defaults(run=cmd_review)
 
 
@@ -48,9 +46,22 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--time", type=_positive_float, metavar="S", help="stop after S seconds with the best so far")
     sub.add_argument("--nodes", type=_positive_int, metavar="N", help="stop after N nodes")
     sub.add_argument("--depth", type=_positive_int, metavar="D", help="search at most D moves deep")
+    _add_engine_options(sub)
+
+
+def _add_engine_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--hash", type=_positive_int, default=256, metavar="MB",
                      help="transposition table size in MiB (default 256)")
+    sub.add_argument("--threads", type=_positive_int, metavar="N",
+                     help="search threads sharing the table (default: one per core, at most 4)")
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _engine(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - solver.Engine, imported lazily
+    from solver.engine import Engine, default_threads, table_bits_for
+
+    threads = min(args.threads or default_threads(), 64)
+    return Engine(table_bits_for(tiles, args.hash), threads=threads)
 
 
 def _positive_float(text: str) -> float:
@@ -120,10 +131,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: ANN202
     """Run the search on a worker thread so Ctrl-C can stop it and still print a result."""
     from battle.cli import load_position
-    from solver.engine import Engine, table_bits_for
 
     position = load_position(args.file)
-    engine = Engine(table_bits_for(position.tiles_left(), args.hash))
+    engine = _engine(args, position.tiles_left())
 
     def report(progress) -> None:  # noqa: ANN001
         if args.quiet:
@@ -193,13 +203,12 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
-    from solver.engine import Engine, table_bits_for
     from solver.review import ReviewStep, review_game
 
     record = _load_record(args.file)
     if args.plot:
         _check_plot_path(args.plot)
-    engine = Engine(table_bits_for(record.start.tiles_left(), args.hash))
+    engine = _engine(args, record.start.tiles_left())
     stopping = threading.Event()
 
     def report(step: ReviewStep) -> None:

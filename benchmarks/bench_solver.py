@@ -37,6 +37,7 @@ from battle.board import Move, Position, move_name  # noqa: E402
 from battle.deal import deal  # noqa: E402
 from battle.notation import parse_position  # noqa: E402
 from solver import Engine  # noqa: E402
+from solver.engine import default_threads  # noqa: E402
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from  # noqa: E402
 
 SHARED_BENCH = ROOT.parent / "shared" / "bench"
@@ -158,9 +159,9 @@ def load(path: Path) -> Position:
     return parse_position(path.read_text(encoding="utf-8"))
 
 
-def warm_engine(hash_bits: int) -> Engine:
+def warm_engine(hash_bits: int, threads: int = 1) -> Engine:
     """An engine whose kernels are loaded (or compiled), so no timing includes that."""
-    engine = Engine(table_bits=hash_bits)
+    engine = Engine(table_bits=hash_bits, threads=threads)
     engine.search(load(WARM_UP_FILE), all_exact=True)
     engine.clear()
     return engine
@@ -190,8 +191,10 @@ def run_vs_python(args: argparse.Namespace) -> None:
         positions = [(row["id"], load(args.bench_dir / "positions" / f"{row['id']}.mbp")) for row in rows]
     else:
         positions = generated_positions(counts, args.limit or 3, args.seed)
-    header("numba Engine vs the same search in plain Python (benchmarks/pyref.py)")
-    engine = warm_engine(args.hash_bits or 20)
+    threads = args.threads or 1
+    header(f"numba Engine ({threads} thread{'s' if threads > 1 else ''}) vs the same search in plain Python "
+           "(benchmarks/pyref.py)")
+    engine = warm_engine(args.hash_bits or 20, threads)
     rows_out = []
     python_total = numba_total = 0.0
     ratios = []
@@ -248,8 +251,9 @@ def run_bench(args: argparse.Namespace) -> None:
     counts = args.tiles or [64, 72, 80, 88]
     rows = bench_rows(args.bench_dir, counts, args.limit)
     hash_bits = args.hash_bits or 24
-    header(f"Shared benchmark positions vs the C reference (table 2^{hash_bits} slots)")
-    engine = warm_engine(hash_bits)
+    threads = args.threads or default_threads()
+    header(f"Shared benchmark positions vs the C reference (table 2^{hash_bits} slots, {threads} threads)")
+    engine = warm_engine(hash_bits, threads)
     results = []
     for row in rows:
         position = load(args.bench_dir / "positions" / f"{row['id']}.mbp")
@@ -506,6 +510,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="B",
         help="transposition table of 2^B slots (default: 24 for --bench, 20 otherwise)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="search threads (default: 1 for --vs-python, one per core up to 4 for --bench)",
     )
     parser.add_argument(
         "--repeat",

@@ -13,8 +13,9 @@ State of a search (all int arrays, owned by the caller):
   empty when top > bottom;
 * ``keys``   int64[31]  the position's key: two words of column codes (7 bits
   per column, columns 0-5 and 6-11), the Zobrist hash used as the table index,
-  how many tiles of each kind are left (27 counts), and those counts packed
-  into one word (2 bits per kind: pairs left).
+  how many tiles of each kind are left (27 counts), and the tally word (those
+  counts, 3 bits each, for kinds 0-20; kinds 21-26 use the spare top bits of
+  the second column word).
 
 Positions are keyed up to an equivalence that the rules make exact. A tile in a
 column of at most two tiles is free and covers nothing, and stays so until it
@@ -72,15 +73,16 @@ ETC_MIN_POINTS = 25
 CHEAP_ORDER_POINTS = 20
 """Below this many points on the board, order by points alone: the threat scan
 cost more than it saved there (same node counts on the 64/72-tile bench set)."""
-ETC = False
 
 
 K_HASH = 2
 K_COUNTS = 3
-K_PAIRS = 30
+K_TALLY = 30
+TALLY_KINDS = 21
+"""Kinds whose count is in the tally word; the rest sit in bits 42-59 of the second word."""
 KEY_WORDS = 31
 ZOBRIST_ROWS = COLS + KINDS
-"""Zobrist rows: one per column (indexed by column code), then one per kind (by pairs left)."""
+"""Zobrist rows: one per column (indexed by column code), then one per kind (by tiles left)."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -106,10 +108,13 @@ def compute_keys(cells, runs, zobrist, keys):
     k0 = np.int64(0)
     k1 = np.int64(0)
     h = np.int64(0)
-    pairs = np.int64(0)
+    tally = np.int64(0)
     for kind in range(KINDS):
-        left = keys[K_COUNTS + kind] // 2
-        pairs |= np.int64(left) << (2 * kind)
+        left = keys[K_COUNTS + kind]
+        if kind < TALLY_KINDS:
+            tally |= np.int64(left) << (3 * kind)
+        else:
+            k1 |= np.int64(left) << (42 + 3 * (kind - TALLY_KINDS))
         h ^= zobrist[COLS + kind, left]
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
@@ -121,7 +126,7 @@ def compute_keys(cells, runs, zobrist, keys):
     keys[0] = k0
     keys[1] = k1
     keys[K_HASH] = h
-    keys[K_PAIRS] = pairs
+    keys[K_TALLY] = tally
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -143,10 +148,13 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
 @njit(cache=True, nogil=True, _nrt=False)
 def _take_pair(keys, zobrist, kind, delta):
     """Count a pair of ``kind`` off the board (delta -1) or back on (delta +1)."""
-    left = keys[K_COUNTS + kind] // 2
-    keys[K_COUNTS + kind] += 2 * delta
-    keys[K_PAIRS] += np.int64(delta) << (2 * kind)
-    keys[K_HASH] ^= zobrist[COLS + kind, left] ^ zobrist[COLS + kind, left + delta]
+    left = keys[K_COUNTS + kind]
+    keys[K_COUNTS + kind] = left + 2 * delta
+    if kind < TALLY_KINDS:
+        keys[K_TALLY] += np.int64(2 * delta) << (3 * kind)
+    else:
+        keys[1] += np.int64(2 * delta) << (42 + 3 * (kind - TALLY_KINDS))
+    keys[K_HASH] ^= zobrist[COLS + kind, left] ^ zobrist[COLS + kind, left + 2 * delta]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -209,81 +217,90 @@ def greedy_alternation(ws_count, ply):
 
 # The table: int64[size, 4], one 32-byte slot a row, two slots (index, index^1)
 # a bucket, so a probe touches one cache line. Columns: the three key words
-# (column codes 0-5, 6-11, pairs left per kind) and the packed entry. Entry
-# bits: value+1024 (11) | bound (2) << 11 | depth (7) << 13 | best move
-# a*128+b (14) << 20 | work (6) << 34 | used << 40.
+# (column codes 0-5; 6-11 and tallies 21-26; tallies 0-20), each XORed with the entry, and
+# the packed entry. Entry bits: value+1024 (11) | bound (2) << 11 | depth (7)
+# << 13 | best move a*128+b (14) << 20 | work (6) << 34 | used << 40.
+#
+# The XOR makes the table safe to share between threads without locks (Hyatt's
+# lockless hashing): a slot torn by two writers no longer decodes to any key,
+# so a reader sees a miss, never another position's entry. A probe therefore
+# returns the entry word itself, read once, not the slot, which may change.
 TT_USED = np.int64(1) << 40
 E = 3
 """Column of the packed entry."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _entry_if_holds(tt, slot, k0, k1, k2):
+    """The slot's entry if it holds this key, else 0."""
+    e = tt[slot, E]
+    if (e & TT_USED) != 0 and (tt[slot, 0] ^ e) == k0 and (tt[slot, 1] ^ e) == k1 and (tt[slot, 2] ^ e) == k2:
+        return e
+    return np.int64(0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_probe_keys(tt, k0, k1, k2, h):
-    """Slot index of the entry for this key, or -1."""
+    """The entry for this key (an int64 with TT_USED set), or 0."""
     index = h & (tt.shape[0] - 1)
-    if tt[index, 0] == k0 and tt[index, 1] == k1 and tt[index, 2] == k2 and (tt[index, E] & TT_USED) != 0:
-        return index
-    other = index ^ 1
-    if tt[other, 0] == k0 and tt[other, 1] == k1 and tt[other, 2] == k2 and (tt[other, E] & TT_USED) != 0:
-        return other
-    return -1
+    e = _entry_if_holds(tt, index, k0, k1, k2)
+    if e == 0:
+        e = _entry_if_holds(tt, index ^ 1, k0, k1, k2)
+    return e
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_probe(tt, keys):
-    """Slot index of the entry for this position, or -1."""
-    return tt_probe_keys(tt, keys[0], keys[1], keys[K_PAIRS], keys[K_HASH])
+    """The entry for this position, or 0."""
+    return tt_probe_keys(tt, keys[0], keys[1], keys[K_TALLY], keys[K_HASH])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def tt_value(tt, slot):
-    return (tt[slot, E] & 2047) - 1024
+def entry_value(e):
+    return (e & 2047) - 1024
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def tt_bound(tt, slot):
-    return (tt[slot, E] >> 11) & 3
+def entry_bound(e):
+    return (e >> 11) & 3
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def tt_depth(tt, slot):
-    return (tt[slot, E] >> 13) & 127
+def entry_depth(e):
+    return (e >> 13) & 127
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def tt_move(tt, slot):
-    return (tt[slot, E] >> 20) & 16383
+def entry_move(e):
+    return (e >> 20) & 16383
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def tt_work(tt, slot):
-    return (tt[slot, E] >> 34) & 63
+def entry_work(e):
+    return (e >> 34) & 63
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_store(tt, keys, value, bound, depth, move, work):
     k0 = keys[0]
     k1 = keys[1]
-    k2 = keys[K_PAIRS]
+    k2 = keys[K_TALLY]
     index = keys[K_HASH] & (tt.shape[0] - 1)
     other = index ^ 1
     # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
-    if tt[other, 0] == k0 and tt[other, 1] == k1 and tt[other, 2] == k2:
+    if _entry_if_holds(tt, other, k0, k1, k2) != 0:
         slot = other
     elif (
-        (tt[index, 0] == k0 and tt[index, 1] == k1 and tt[index, 2] == k2)
+        _entry_if_holds(tt, index, k0, k1, k2) != 0
         or (tt[index, E] & TT_USED) == 0
-        or tt_work(tt, index) <= tt_work(tt, other)
+        or entry_work(tt[index, E]) <= entry_work(tt[other, E])
     ):
         slot = index
     else:
         slot = other
     if move < 0:
         move = 0
-    tt[slot, 0] = k0
-    tt[slot, 1] = k1
-    tt[slot, 2] = k2
-    tt[slot, E] = (
+    e = (
         np.int64(value + 1024)
         | (np.int64(bound) << 11)
         | (np.int64(depth) << 13)
@@ -291,6 +308,10 @@ def tt_store(tt, keys, value, bound, depth, move, work):
         | (np.int64(work) << 34)
         | TT_USED
     )
+    tt[slot, 0] = k0 ^ e
+    tt[slot, 1] = k1 ^ e
+    tt[slot, 2] = k2 ^ e
+    tt[slot, E] = e
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -487,14 +508,14 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
             inexact0 = counters[C_INEXACT]
 
             hash_move = -1
-            slot = tt_probe(tt, keys)
-            if slot >= 0:
+            entry = tt_probe(tt, keys)
+            if entry != 0:
                 counters[C_TT_HITS] += 1
-                hash_move = tt_move(tt, slot)
-                if tt_depth(tt, slot) >= depth:
-                    value = tt_value(tt, slot)
-                    bound = tt_bound(tt, slot)
-                    if tt_depth(tt, slot) < FULL_DEPTH:
+                hash_move = entry_move(entry)
+                if entry_depth(entry) >= depth:
+                    value = entry_value(entry)
+                    bound = entry_bound(entry)
+                    if entry_depth(entry) < FULL_DEPTH:
                         counters[C_INEXACT] += 1
                     if bound == EXACT:
                         ret = value
@@ -529,8 +550,13 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
                 cb = b // ROWS
                 k0 = keys[0]
                 k1 = keys[1]
-                left = keys[K_COUNTS + k] // 2
-                h = keys[K_HASH] ^ zobrist[COLS + k, left] ^ zobrist[COLS + k, left - 1]
+                left = keys[K_COUNTS + k]
+                h = keys[K_HASH] ^ zobrist[COLS + k, left] ^ zobrist[COLS + k, left - 2]
+                k2 = keys[K_TALLY]
+                if k < TALLY_KINDS:
+                    k2 -= np.int64(2) << (3 * k)
+                else:
+                    k1 -= np.int64(2) << (42 + 3 * (k - TALLY_KINDS))
                 threat = 0
                 x1 = -1
                 x2 = -1
@@ -562,15 +588,15 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
                             free_after -= 2
                         if free_after >= 2 and kx % 9 + 1 > threat:
                             threat = kx % 9 + 1
-                child = (tt_probe_keys(tt, k0, k1, keys[K_PAIRS] - (np.int64(1) << (2 * k)), h)
-                         if points >= ETC_MIN_POINTS else -1)
-                if child >= 0 and tt_depth(tt, child) >= depth - 1:
-                    cbound = tt_bound(tt, child)
+                child = (tt_probe_keys(tt, k0, k1, k2, h)
+                         if points >= ETC_MIN_POINTS else np.int64(0))
+                if child != 0 and entry_depth(child) >= depth - 1:
+                    cbound = entry_bound(child)
                     if cbound in (EXACT, UPPER):
                         # child value <= u, so this move scores >= gain - u
-                        lower = gain - tt_value(tt, child)
+                        lower = gain - entry_value(child)
                         if lower >= beta:
-                            if tt_depth(tt, child) < FULL_DEPTH:
+                            if entry_depth(child) < FULL_DEPTH:
                                 counters[C_INEXACT] += 1
                             tt_store(tt, keys, lower, LOWER,
                                      FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, a * 128 + b, 0)
