@@ -430,10 +430,62 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
                 ret = greedy_alternation(ws_count, ply)
                 continue
 
-            # Moves, kind by kind. Settled copies of a kind (in columns of at
-            # most two tiles) are interchangeable (see the module docstring),
-            # so each kind's free cells are put unsettled first, and a settled
-            # copy is only ever taken as the first settled one.
+            if depth <= 0:
+                # The horizon: greedy alternation, an estimate here (and 0,
+                # exactly, when no pair is left).
+                ret = greedy_alternation(ws_count, ply)
+                for kk in range(KINDS):
+                    if ws_count[ply, kk] >= 2:
+                        counters[C_INEXACT] += 1
+                        break
+                continue
+
+            # The value can never leave [-points, points].
+            if beta > points:
+                beta = points
+                if alpha >= beta:
+                    ret = beta
+                    continue
+            if alpha < -points:
+                alpha = -points
+                if alpha >= beta:
+                    ret = alpha
+                    continue
+
+            alpha0 = alpha
+            inexact0 = counters[C_INEXACT]
+
+            hash_move = -1
+            entry = tt_probe(tt, keys)
+            if entry != 0:
+                counters[C_TT_HITS] += 1
+                hash_move = entry_move(entry)
+                if entry_depth(entry) >= depth:
+                    value = entry_value(entry)
+                    bound = entry_bound(entry)
+                    if entry_depth(entry) < FULL_DEPTH:
+                        counters[C_INEXACT] += 1
+                    if bound == EXACT:
+                        ret = value
+                        continue
+                    if bound == LOWER:
+                        if value >= beta:
+                            ret = value
+                            continue
+                        if value > alpha:
+                            alpha = value
+                    else:
+                        if value <= alpha:
+                            ret = value
+                            continue
+                        if value < beta:
+                            beta = value
+
+            # Moves (only now: a table cutoff above needs none), kind by kind.
+            # Settled copies of a kind (in columns of at most two tiles) are
+            # interchangeable (see the module docstring), so each kind's free
+            # cells are put unsettled first, and a settled copy is only ever
+            # taken as the first settled one.
             # Pure tempo pairs: every copy of a kind left is free and settled.
             # Such a pair is an item either player can take at any time that
             # touches nothing else; the value is 1-Lipschitz in an item's
@@ -486,52 +538,6 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
             if n == 0:
                 ret = 0
                 continue
-            if depth <= 0:
-                # The horizon: greedy alternation, an estimate here.
-                counters[C_INEXACT] += 1
-                ret = greedy_alternation(ws_count, ply)
-                continue
-
-            # The value can never leave [-points, points].
-            if beta > points:
-                beta = points
-                if alpha >= beta:
-                    ret = beta
-                    continue
-            if alpha < -points:
-                alpha = -points
-                if alpha >= beta:
-                    ret = alpha
-                    continue
-
-            alpha0 = alpha
-            inexact0 = counters[C_INEXACT]
-
-            hash_move = -1
-            entry = tt_probe(tt, keys)
-            if entry != 0:
-                counters[C_TT_HITS] += 1
-                hash_move = entry_move(entry)
-                if entry_depth(entry) >= depth:
-                    value = entry_value(entry)
-                    bound = entry_bound(entry)
-                    if entry_depth(entry) < FULL_DEPTH:
-                        counters[C_INEXACT] += 1
-                    if bound == EXACT:
-                        ret = value
-                        continue
-                    if bound == LOWER:
-                        if value >= beta:
-                            ret = value
-                            continue
-                        if value > alpha:
-                            alpha = value
-                    else:
-                        if value <= alpha:
-                            ret = value
-                            continue
-                        if value < beta:
-                            beta = value
 
             # Order: table move first, then points minus the best pair the move
             # hands the opponent; on the way, enhanced transposition cutoffs.
