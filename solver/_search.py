@@ -351,8 +351,12 @@ def _update_key(k0, k1, h, zobrist, col, old, new):
 MAX_PLY = 64
 # Frame fields of the explicit search stack (one row per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
-F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B = 9, 10, 11, 12, 13, 14
-FRAME_FIELDS = 15
+F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
+FRAME_FIELDS = 16
+SPLIT_MIN_POINTS = 30
+"""Threads share out subtrees worth at least this many points (see ``negamax``)."""
+DEFERRED = np.int64(1) << 50
+"""Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -373,14 +377,18 @@ def make_workspace():
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_unsettled, ws_moves, ws_scores, ws_history,
-            frames, ply, depth, alpha, beta, points):
+def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, ws_unsettled, ws_moves, ws_scores,
+            ws_history, frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
     The recursion is unrolled onto an explicit stack of frames: a numba call
     per node costs more than the node itself (argument passing and reference
     counting of a dozen arrays), so the whole search runs in this one loop.
+
+    ``busy`` is shared by the threads of one search (int64[2**k]; int64[1]
+    for a lone thread turns the sharing off): the hashes of the subtrees being
+    searched now, so that threads spread out instead of duplicating work.
     """
     root_ply = ply
     frames[ply, F_ALPHA] = alpha
@@ -661,6 +669,19 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
             frames[ply, F_B] = b
             frames[ply, F_GAIN] = gain
             frames[ply, F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
+            frames[ply, F_BUSY] = 0
+            if busy.shape[0] > 1 and frames[ply, F_POINTS] >= SPLIT_MIN_POINTS:
+                # Shared work (simplified ABDADA): a younger move whose subtree
+                # another thread is searching right now is put off until the
+                # others are done, when that subtree is likely in the table.
+                h = keys[K_HASH]
+                where = h & (busy.shape[0] - 1)
+                if m > 0 and ws_scores[ply, m] > -(DEFERRED >> 1) and busy[where] == h:
+                    undo_move(cells, runs, keys, zobrist, a, b, frames[ply, F_SAVED])
+                    ws_scores[ply, m] -= DEFERRED
+                    continue
+                busy[where] = h
+                frames[ply, F_BUSY] = h
             frames[ply + 1, F_ALPHA] = gain - frames[ply, F_BETA]
             frames[ply + 1, F_BETA] = gain - frames[ply, F_ALPHA]
             frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - 1
@@ -676,6 +697,11 @@ def negamax(cells, runs, keys, zobrist, tt, counters, ws_cells, ws_count, ws_uns
         a = frames[ply, F_A]
         b = frames[ply, F_B]
         undo_move(cells, runs, keys, zobrist, a, b, frames[ply, F_SAVED])
+        if frames[ply, F_BUSY] != 0:
+            h = frames[ply, F_BUSY]
+            where = h & (busy.shape[0] - 1)
+            if busy[where] == h:
+                busy[where] = 0
         if counters[C_ABORTED] != 0:
             ret = 0
             continue

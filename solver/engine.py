@@ -28,6 +28,8 @@ ZOBRIST_SEED = 20261122
 
 
 SLOT_BYTES = 32
+BUSY_SLOTS = 1 << 14
+"""Subtrees in progress that threads can see (a handful per thread at a time)."""
 
 
 def table_bits_for(tiles: int, max_megabytes: int = 256) -> int:
@@ -196,6 +198,7 @@ class Engine:
         self.counters = self._main.counters
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
         self._helpers = [_Searcher() for _ in range(threads - 1)]
+        self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
         self._helper_nodes = 0
         self._lock = threading.Lock()
 
@@ -260,7 +263,7 @@ class Engine:
         gain = kind_value(int(root.cells[a]))
         saved = k.apply_move(root.cells, root.runs, root.keys, self.zobrist, a, b)
         child = k.negamax(
-            root.cells, root.runs, root.keys, self.zobrist, self.tt, searcher.counters,
+            root.cells, root.runs, root.keys, self.zobrist, self.tt, self.busy, searcher.counters,
             *searcher.workspace, 1, depth - 1, gain - beta, gain - alpha, root.points - gain,
         )
         k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
