@@ -42,7 +42,10 @@ beta <= r <= v; otherwise r == v. Requires alpha < beta.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 ROWS = 9
 COLS = 12
@@ -83,6 +86,32 @@ TALLY_KINDS = 21
 KEY_WORDS = 31
 ZOBRIST_ROWS = COLS + KINDS
 """Zobrist rows: one per column (indexed by column code), then one per kind (by tiles left)."""
+
+
+@intrinsic
+def prefetch_row(typingctx, table, row):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
+    """Start loading ``table[row]`` into the cache without waiting for it (LLVM's prefetch).
+
+    A table probe is a cache miss; issuing the probes of all of a node's
+    children before reading any lets the misses overlap instead of queueing.
+    """
+    if not isinstance(table, types.Array) or table.ndim != 2 or not isinstance(row, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        table_type, row_type = signature.args
+        array = context.make_array(table_type)(context, builder, args[0])
+        index = context.cast(builder, args[1], row_type, types.intp)
+        zero = context.get_constant(types.intp, 0)
+        pointer = cgutils.get_item_pointer(context, builder, table_type, array, [index, zero], wraparound=False)
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]), "llvm.prefetch.p0"
+        )
+        builder.call(function, [pointer, i32(0), i32(3), i32(1)])  # read, keep in all caches, data
+        return context.get_dummy_value()
+
+    return types.void(table, row), codegen
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -369,6 +398,7 @@ def make_workspace():
         np.empty((MAX_PLY, KINDS), dtype=np.int8),
         np.empty((MAX_PLY, 2, MAX_MOVES), dtype=np.int16),
         np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        np.empty((MAX_PLY, MAX_MOVES, 4), dtype=np.int64),
         np.zeros(CELLS * 128, dtype=np.int64),
         np.empty((MAX_PLY, FRAME_FIELDS), dtype=np.int64),
     )
@@ -378,7 +408,7 @@ def make_workspace():
 
 @njit(cache=True, nogil=True, _nrt=False)
 def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, ws_unsettled, ws_moves, ws_scores,
-            ws_history, frames, ply, depth, alpha, beta, points):
+            ws_child, ws_history, frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
@@ -548,8 +578,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                 continue
 
             # Order: table move first, then points minus the best pair the move
-            # hands the opponent; on the way, enhanced transposition cutoffs.
-            cut = False
+            # hands the opponent. On the way, the children's keys, whose table
+            # slots are prefetched for the enhanced transposition cutoffs below.
             for m in range(n):
                 a = ws_moves[ply, 0, m]
                 b = ws_moves[ply, 1, m]
@@ -602,25 +632,34 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                             free_after -= 2
                         if free_after >= 2 and kx % 9 + 1 > threat:
                             threat = kx % 9 + 1
-                child = (tt_probe_keys(tt, k0, k1, k2, h)
-                         if points >= ETC_MIN_POINTS else np.int64(0))
-                if child != 0 and entry_depth(child) >= depth - 1:
-                    cbound = entry_bound(child)
-                    if cbound in (EXACT, UPPER):
-                        # child value <= u, so this move scores >= gain - u
-                        lower = gain - entry_value(child)
-                        if lower >= beta:
-                            if entry_depth(child) < FULL_DEPTH:
-                                counters[C_INEXACT] += 1
-                            tt_store(tt, keys, lower, LOWER,
-                                     FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, a * 128 + b, 0)
-                            ret = lower
-                            cut = True
-                            break
+                if points >= ETC_MIN_POINTS:
+                    prefetch_row(tt, h & (tt.shape[0] - 1))
+                    ws_child[ply, m, 0] = k0
+                    ws_child[ply, m, 1] = k1
+                    ws_child[ply, m, 2] = k2
+                    ws_child[ply, m, 3] = h
                 score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[a * 128 + b], 65535)
                 if a * 128 + b == hash_move:
                     score = np.int64(1) << 40
                 ws_scores[ply, m] = score
+
+            cut = False
+            if points >= ETC_MIN_POINTS:
+                for m in range(n):
+                    child = tt_probe_keys(tt, ws_child[ply, m, 0], ws_child[ply, m, 1], ws_child[ply, m, 2],
+                                          ws_child[ply, m, 3])
+                    if child != 0 and entry_depth(child) >= depth - 1 and entry_bound(child) != LOWER:
+                        # The child's value is at most u, so this move scores at least gain - u.
+                        a = ws_moves[ply, 0, m]
+                        lower = cells[a] % 9 + 1 - entry_value(child)
+                        if lower >= beta:
+                            if entry_depth(child) < FULL_DEPTH:
+                                counters[C_INEXACT] += 1
+                            tt_store(tt, keys, lower, LOWER, FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
+                                     a * 128 + ws_moves[ply, 1, m], 0)
+                            ret = lower
+                            cut = True
+                            break
             if cut:
                 continue
 
