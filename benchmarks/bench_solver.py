@@ -4,6 +4,7 @@
     python benchmarks/bench_solver.py --bench       the shared benchmark positions vs the C reference
     python benchmarks/bench_solver.py --startup     wall time of `python -m battle solve`, cold and warm cache
     python benchmarks/bench_solver.py --levels      the playing levels against each other and against perfect play
+    python benchmarks/bench_solver.py --big         96-tile positions and complete deals, each within a time limit
 
 Every table starts with the command line that produced it, the commit and the
 machine, so a figure quoted in a note can be reproduced. See benchmarks/README.md.
@@ -22,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -179,6 +181,44 @@ def timed_search(engine: Engine, position: Position, repeat: int = 1):  # noqa: 
             best = (analysis, seconds)
     assert best is not None
     return best
+
+
+# -- --big ------------------------------------------------------------------------------
+
+
+def run_big(args: argparse.Namespace) -> None:
+    """Exact solves beyond the shared bench: positions made the same way (a numbered
+    deal, then uniformly random moves), and complete deals from the first move."""
+    counts = args.tiles or [96]
+    limit = args.time_limit
+    threads = args.threads or default_threads()
+    hash_bits = args.hash_bits or 25
+    header(f"Exact solves within {limit:g} s (table 2^{hash_bits} slots, {threads} threads)")
+    positions = []
+    for tiles in counts:
+        if tiles == 108:
+            rng = random.Random(args.seed)
+            positions += [(f"deal {number}", deal(number))
+                          for number in (rng.randrange(1_000_000) for _ in range(args.limit or 2))]
+        else:
+            positions += generated_positions([tiles], args.limit or 4, args.seed)
+    engine = warm_engine(hash_bits, threads)
+    rows = []
+    for name, position in positions:
+        engine.clear()
+        timer = threading.Timer(limit, engine.stop)
+        timer.daemon = True
+        started = time.perf_counter()
+        timer.start()
+        analysis = engine.search(position)  # no budget: straight to the full depth, stopped by the timer
+        seconds = time.perf_counter() - started
+        timer.cancel()
+        solved = analysis.exact
+        rows.append([name, position.tiles_left(), solved, seconds if solved else f"> {limit:g}",
+                     f"{analysis.value:+d}" if solved else "-",
+                     " ".join(move_name(m) for m in analysis.best_moves) if solved else "-", analysis.nodes])
+        print(f"  {name}: {'solved' if solved else 'not solved'} in {seconds:.1f}s", file=sys.stderr, flush=True)
+    table(["position", "tiles", "solved", "seconds", "value", "best moves", "nodes"], rows)
 
 
 # -- --vs-python ------------------------------------------------------------------------
@@ -486,6 +526,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--bench", action="store_true", help="shared benchmark positions vs the C reference")
     mode.add_argument("--startup", action="store_true", help="cold and warm start of `python -m battle solve`")
     mode.add_argument("--levels", action="store_true", help="levels against each other and against perfect play")
+    mode.add_argument("--big", action="store_true", help="96-tile positions (--tiles 108: complete deals), timed out")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="--big: give up on a position after S seconds (default 60)")
     parser.add_argument(
         "--tiles",
         type=parse_counts,
@@ -554,6 +597,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_bench(args)
     elif args.startup:
         run_startup(args)
+    elif args.big:
+        run_big(args)
     else:
         run_levels(args)
     return 0
