@@ -511,6 +511,22 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(type(s) is int for s in data["final_score"])
 
 
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_solve_threads_give_the_same_answer(capsys: pytest.CaptureFixture[str], threads: str) -> None:
+    row = known_values()[-1]
+    code, out, _ = run_cli(capsys, "solve", str(DATA / f"{row['id']}.mbp"), "--json", "--quiet", "--threads", threads)
+    assert code == 0
+    data = json.loads(out)
+    assert (data["value"], data["best_moves"], data["exact"]) == (row["value"], sorted(row["best_moves"]), True)
+
+
+def test_solve_rejects_zero_threads(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:  # argparse's usage error
+        main(["solve", str(BIG), "--threads", "0"])
+    assert exit_info.value.code == 2
+    assert "--threads: '0' must be a positive whole number" in capsys.readouterr().err
+
+
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
     """A composed position with several best moves and more moves besides."""
     for seed in range(1000):
