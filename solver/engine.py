@@ -23,7 +23,7 @@ from solver import _search as k
 
 FULL_DEPTH = k.FULL_DEPTH
 DEFAULT_TABLE_BITS = 22
-"""2**22 table slots of 28 bytes: about 120 MB."""
+"""2**22 table slots of 32 bytes: 128 MiB."""
 ZOBRIST_SEED = 20261122
 
 
