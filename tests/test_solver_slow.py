@@ -67,11 +67,12 @@ def bench_rows(tiles: int) -> list[dict]:
 
 
 @pytest.mark.skipif(not SHARED_BENCH.is_dir(), reason=f"no benchmark positions at {SHARED_BENCH}")
-@pytest.mark.parametrize("row", bench_rows(64), ids=lambda row: row["id"])
-def test_64_tile_bench_positions(row: dict) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("row", bench_rows(64) + bench_rows(72)[1:3], ids=lambda row: row["id"])
+def test_bench_positions(row: dict, threads: int) -> None:
+    """The 64-tile shared positions and two quick 72-tile ones, on one thread and on two."""
     position = load(SHARED_BENCH / "positions" / f"{row['id']}.mbp")
-    assert position.tiles_left() == 64
-    analysis = Engine(table_bits=22).search(position)
+    analysis = Engine(table_bits=22, threads=threads).search(position)
     assert analysis.exact
     assert analysis.value == row["value"]
     assert sorted(move_name(m) for m in analysis.best_moves) == sorted(row["best_moves"])
