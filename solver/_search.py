@@ -377,6 +377,31 @@ def _update_key(k0, k1, h, zobrist, col, old, new):
     return k0, k1, h ^ zobrist[col, old] ^ zobrist[col, new]
 
 
+COLUMN_CODE_BITS = (np.int64(1) << 42) - 1
+"""The column codes' part of the first two key words (the rest of the second holds tallies)."""
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _collect_free(cells, runs, ws_cells, ws_count, ply):
+    """The free cells by kind (``ws_cells[ply, kind, :ws_count[ply, kind]]``), in column order."""
+    for kk in range(KINDS):
+        ws_count[ply, kk] = 0
+    for col in range(COLS):
+        top = runs[col]
+        bottom = runs[COLS + col]
+        if top > bottom:
+            continue
+        cell = col * ROWS + top
+        kk = cells[cell]
+        ws_cells[ply, kk, ws_count[ply, kk]] = cell
+        ws_count[ply, kk] += 1
+        if bottom != top:
+            cell = col * ROWS + bottom
+            kk = cells[cell]
+            ws_cells[ply, kk, ws_count[ply, kk]] = cell
+            ws_count[ply, kk] += 1
+
+
 MAX_PLY = 64
 # Frame fields of the explicit search stack (one row per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -443,34 +468,18 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                 ret = 0
                 continue
 
-            for kk in range(KINDS):
-                ws_count[ply, kk] = 0
-            buried = False
-            for col in range(COLS):
-                top = runs[col]
-                bottom = runs[COLS + col]
-                if top > bottom:
-                    continue
-                cell = col * ROWS + top
-                kk = cells[cell]
-                ws_cells[ply, kk, ws_count[ply, kk]] = cell
-                ws_count[ply, kk] += 1
-                if bottom != top:
-                    cell = col * ROWS + bottom
-                    kk = cells[cell]
-                    ws_cells[ply, kk, ws_count[ply, kk]] = cell
-                    ws_count[ply, kk] += 1
-                    if bottom - top >= 2:
-                        buried = True
-
-            if not buried:
+            # Some column of three or more tiles (a nonzero column code) has a
+            # buried tile. The key says so without a look at the board, so a
+            # node that the table answers never scans its columns.
+            if (keys[0] & COLUMN_CODE_BITS) == 0 and (keys[1] & COLUMN_CODE_BITS) == 0:
                 # Every tile is free: greedy alternation is exact.
+                _collect_free(cells, runs, ws_cells, ws_count, ply)
                 ret = greedy_alternation(ws_count, ply)
                 continue
-
             if depth <= 0:
                 # The horizon: greedy alternation, an estimate here (and 0,
                 # exactly, when no pair is left).
+                _collect_free(cells, runs, ws_cells, ws_count, ply)
                 ret = greedy_alternation(ws_count, ply)
                 for kk in range(KINDS):
                     if ws_count[ply, kk] >= 2:
@@ -519,6 +528,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                         if value < beta:
                             beta = value
 
+            _collect_free(cells, runs, ws_cells, ws_count, ply)
             # Moves (only now: a table cutoff above needs none), kind by kind.
             # Settled copies of a kind (in columns of at most two tiles) are
             # interchangeable (see the module docstring), so each kind's free
