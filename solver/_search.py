@@ -402,6 +402,14 @@ def _collect_free(cells, runs, ws_cells, ws_count, ply):
             ws_count[ply, kk] += 1
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _add_move(ws_moves, ply, n, x, y):
+    """Append the move taking cells x and y (stored lower cell first); returns the new count."""
+    ws_moves[ply, 0, n] = min(x, y)
+    ws_moves[ply, 1, n] = max(x, y)
+    return n + 1
+
+
 MAX_PLY = 64
 # Frame fields of the explicit search stack (one row per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -564,25 +572,9 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                     continue
                 for i in range(u if u < c else c - 1):
                     for j in range(i + 1, u + 1 if u < c else c):
-                        x = ws_cells[ply, kk, i]
-                        y = ws_cells[ply, kk, j]
-                        if x < y:
-                            ws_moves[ply, 0, n] = x
-                            ws_moves[ply, 1, n] = y
-                        else:
-                            ws_moves[ply, 0, n] = y
-                            ws_moves[ply, 1, n] = x
-                        n += 1
+                        n = _add_move(ws_moves, ply, n, ws_cells[ply, kk, i], ws_cells[ply, kk, j])
                 if c - u >= 2:
-                    x = ws_cells[ply, kk, u]
-                    y = ws_cells[ply, kk, u + 1]
-                    if x < y:
-                        ws_moves[ply, 0, n] = x
-                        ws_moves[ply, 1, n] = y
-                    else:
-                        ws_moves[ply, 0, n] = y
-                        ws_moves[ply, 1, n] = x
-                    n += 1
+                    n = _add_move(ws_moves, ply, n, ws_cells[ply, kk, u], ws_cells[ply, kk, u + 1])
             if n == 0:
                 ret = 0
                 continue
