@@ -647,13 +647,22 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
 
             cut = False
             if points >= ETC_MIN_POINTS:
+                # Every move bounded from above by its child's entry, none above
+                # alpha: the node fails low without a child searched.
+                high = -INF
+                all_low = True
+                shallow = False
                 for m in range(n):
                     child = tt_probe_keys(tt, ws_child[ply, m, 0], ws_child[ply, m, 1], ws_child[ply, m, 2],
                                           ws_child[ply, m, 3])
-                    if child != 0 and entry_depth(child) >= depth - 1 and entry_bound(child) != LOWER:
+                    if child == 0 or entry_depth(child) < depth - 1:
+                        all_low = False
+                        continue
+                    a = ws_moves[ply, 0, m]
+                    gain = cells[a] % 9 + 1
+                    if entry_bound(child) != LOWER:
                         # The child's value is at most u, so this move scores at least gain - u.
-                        a = ws_moves[ply, 0, m]
-                        lower = cells[a] % 9 + 1 - entry_value(child)
+                        lower = gain - entry_value(child)
                         if lower >= beta:
                             if entry_depth(child) < FULL_DEPTH:
                                 counters[C_INEXACT] += 1
@@ -662,6 +671,18 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                             ret = lower
                             cut = True
                             break
+                    if entry_bound(child) != UPPER:
+                        # The child's value is at least l, so this move scores at most gain - l.
+                        high = max(high, gain - entry_value(child))
+                        shallow = shallow or entry_depth(child) < FULL_DEPTH
+                    else:
+                        all_low = False
+                if not cut and all_low and high <= alpha:
+                    if shallow:
+                        counters[C_INEXACT] += 1
+                    tt_store(tt, keys, high, UPPER, FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, 0, 0)
+                    ret = high
+                    cut = True
             if cut:
                 continue
 
