@@ -17,7 +17,9 @@ the time ratio measures the implementation, not a difference in algorithm:
   never full, so it is cleared for each ``solve``;
 * move order: table move first, then points minus the best pair the move exposes
   to the opponent, then the history counter;
-* enhanced transposition cutoffs from children already in the table (``etc=True``);
+* enhanced transposition cutoffs from children already in the table (``etc=True``),
+  both ways: a child bounded from above can cut, and when every child is bounded
+  from below at or under alpha the node fails low without a search;
 * the root as ``Engine.search`` does it (first move with a full window, every other
   move first tested with a null window), so it returns the complete best-move set.
 
@@ -198,6 +200,7 @@ class ReferenceSolver:
                 beta = min(beta, value)
 
         scored: list[tuple[int, int, int, int]] = []
+        high, all_low = -INF, True  # ETC failing low: the best any move can score, if every child is bounded
         for a, b in moves:
             kind = cells[a]
             gain = kind % 9 + 1
@@ -231,12 +234,20 @@ class ReferenceSolver:
                     if lower >= beta:
                         self.table[key] = (lower, LOWER, a * 128 + b)
                         return lower
+                if child is not None and child[1] != UPPER:
+                    high = max(high, gain - child[0])  # the child's value is at least child[0]
+                else:
+                    all_low = False
             move_id = a * 128 + b
             if move_id == hash_move:
                 order = 1 << 40
             else:
                 order = (16 * (gain - threat) + gain) * 65536 + min(self.history.get(move_id, 0), 65535)
             scored.append((order, a, b, gain))
+        if self.etc and all_low and high <= alpha:
+            # Every move is bounded at or below alpha by its child's entry: fail low unsearched.
+            self.table[key] = (high, UPPER, -1)
+            return high
         scored.sort(key=lambda item: -item[0])
 
         best = -INF
