@@ -87,7 +87,7 @@ class EditorScene(Scene):
         deal_entry.set_text_length_limit(19)
         add("deal", deal_entry)
         add("fill", UIButton(rect(fill), "Fill board", manager, tool_tip_text="The full board of that deal"))
-        label, first, second = split_row(geo.rows[2], (0.27, 0.365, 0.365), gap)
+        label, first, second = split_row(geo.rows[2], (0.31, 0.345, 0.345), gap)
         add("score_label", UILabel(rect(label), "Scores", manager, object_id=ObjectID(object_id="#field_label")))
         for name, piece, player in (("score1", first, 1), ("score2", second, 2)):
             score_entry = UITextEntryLine(rect(piece), manager, placeholder_text=f"player {player}")
