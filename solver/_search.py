@@ -4,6 +4,10 @@ Everything here is ``@njit(cache=True, nogil=True)`` on plain numpy arrays and
 scalars, so kernels compile once per machine and run without the GIL (the
 window keeps drawing while the solver thinks). No exceptions, no I/O: the
 Python wrapper in ``solver.engine`` validates input and decodes results.
+All kernels live in this one file on purpose: numba's on-disk cache is
+invalidated only by changes to the file of the cached function, so a kernel
+calling jitted helpers from another module would keep stale code after they
+change.
 
 State of a search (all int arrays, owned by the caller):
 
