@@ -144,10 +144,7 @@ def compute_keys(cells, runs, zobrist, keys):
     tally = np.int64(0)
     for kind in range(KINDS):
         left = keys[K_COUNTS + kind]
-        if kind < TALLY_KINDS:
-            tally |= np.int64(left) << (3 * kind)
-        else:
-            k1 |= np.int64(left) << (42 + 3 * (kind - TALLY_KINDS))
+        k1, tally = _tally_add(k1, tally, kind, left)
         h ^= zobrist[COLS + kind, left]
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
@@ -179,14 +176,20 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _tally_add(k1, tally, kind, tiles):
+    """The second key word and the tally word with ``tiles`` added to the count of ``kind``
+    (3 bits a kind: kinds 0-20 in the tally word, 21-26 in bits 42-59 of the second word)."""
+    if kind < TALLY_KINDS:
+        return k1, tally + (np.int64(tiles) << (3 * kind))
+    return k1 + (np.int64(tiles) << (42 + 3 * (kind - TALLY_KINDS))), tally
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _take_pair(keys, zobrist, kind, delta):
     """Count a pair of ``kind`` off the board (delta -1) or back on (delta +1)."""
     left = keys[K_COUNTS + kind]
     keys[K_COUNTS + kind] = left + 2 * delta
-    if kind < TALLY_KINDS:
-        keys[K_TALLY] += np.int64(2 * delta) << (3 * kind)
-    else:
-        keys[1] += np.int64(2 * delta) << (42 + 3 * (kind - TALLY_KINDS))
+    keys[1], keys[K_TALLY] = _tally_add(keys[1], keys[K_TALLY], kind, 2 * delta)
     keys[K_HASH] ^= zobrist[COLS + kind, left] ^ zobrist[COLS + kind, left + 2 * delta]
 
 
@@ -602,11 +605,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                 k1 = keys[1]
                 left = keys[K_COUNTS + k]
                 h = keys[K_HASH] ^ zobrist[COLS + k, left] ^ zobrist[COLS + k, left - 2]
-                k2 = keys[K_TALLY]
-                if k < TALLY_KINDS:
-                    k2 -= np.int64(2) << (3 * k)
-                else:
-                    k1 -= np.int64(2) << (42 + 3 * (k - TALLY_KINDS))
+                k1, k2 = _tally_add(k1, keys[K_TALLY], k, -2)
                 threat = 0
                 x1 = -1
                 x2 = -1
