@@ -27,6 +27,7 @@ from battle.ui.match import Match, new_match
 from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
+    from battle.game import Game
     from battle.ui.app import App
 
 MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solver"}
@@ -321,26 +322,32 @@ class TitleScene(Scene):
             return
         self.dialog_purpose = purpose
 
-    def review(self, path: Path) -> None:
-        """Review a game record from a file (a position file has no moves to review)."""
+    def _read_game(self, path: Path) -> tuple[Game, str] | None:
+        """The game in a picked file and what it was, or None with the problem shown."""
         try:
             game, what = load_game_file(path)
         except FileProblem as problem:
             self.status = Status(f"Could not load {problem}", "error")
-            return
+            return None
         self.app.remember_folder(path.parent)
+        return game, what
+
+    def review(self, path: Path) -> None:
+        """Review a game record from a file (a position file has no moves to review)."""
+        loaded = self._read_game(path)
+        if loaded is None:
+            return
+        game, what = loaded
         if game.ply == 0:
             self.status = Status(f"{path.name} is a {what} without moves: nothing to review.", "warn")
             return
         self.app.open_review(game)
 
     def load(self, path: Path) -> None:
-        try:
-            game, what = load_game_file(path)
-        except FileProblem as problem:
-            self.status = Status(f"Could not load {problem}", "error")
+        loaded = self._read_game(path)
+        if loaded is None:
             return
-        self.app.remember_folder(path.parent)
+        game, what = loaded
         solver_side = None
         if self.mode == "solver":
             solver_side = 2 if self.human_first else 1
