@@ -74,7 +74,6 @@ C_TT_HITS = 5
 COUNTERS = 8
 
 STOP_CHECK_MASK = 1023
-MAX_MOVES = 80
 ETC_MIN_POINTS = 25
 """Enhanced transposition cutoffs only where the subtree is worth a table probe per move."""
 CHEAP_ORDER_POINTS = 20
@@ -93,21 +92,20 @@ ZOBRIST_ROWS = COLS + KINDS
 
 
 @intrinsic
-def prefetch_row(typingctx, table, row):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
-    """Start loading ``table[row]`` into the cache without waiting for it (LLVM's prefetch).
+def prefetch_slot(typingctx, table, slot):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
+    """Start loading table slot ``slot`` (``table[4*slot]``) into the cache without waiting (LLVM's prefetch).
 
     A table probe is a cache miss; issuing the probes of all of a node's
     children before reading any lets the misses overlap instead of queueing.
     """
-    if not isinstance(table, types.Array) or table.ndim != 2 or not isinstance(row, types.Integer):
+    if not isinstance(table, types.Array) or table.ndim != 1 or not isinstance(slot, types.Integer):
         return None
 
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        table_type, row_type = signature.args
+        table_type, slot_type = signature.args
         array = context.make_array(table_type)(context, builder, args[0])
-        index = context.cast(builder, args[1], row_type, types.intp)
-        zero = context.get_constant(types.intp, 0)
-        pointer = cgutils.get_item_pointer(context, builder, table_type, array, [index, zero], wraparound=False)
+        index = builder.shl(context.cast(builder, args[1], slot_type, types.intp), context.get_constant(types.intp, 2))
+        pointer = cgutils.get_item_pointer(context, builder, table_type, array, [index], wraparound=False)
         i32 = ir.IntType(32)
         function = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]), "llvm.prefetch.p0"
@@ -115,7 +113,37 @@ def prefetch_row(typingctx, table, row):  # noqa: ANN001, ANN201, ARG001 - numba
         builder.call(function, [pointer, i32(0), i32(3), i32(1)])  # read, keep in all caches, data
         return context.get_dummy_value()
 
-    return types.void(table, row), codegen
+    return types.void(table, slot), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
+    """Set bits of a 64-bit integer (one instruction: LLVM's ctpop)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.ctpop(value)
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
+    """Index of the lowest set bit of a nonzero 64-bit integer (LLVM's cttz)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.cttz(value, ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(x), codegen
+
+
+ZOBRIST_CODES = 82
+"""Columns of a Zobrist row: column codes 0-81, or a kind's tiles left 0-4."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -125,6 +153,12 @@ def column_code(top: int, bottom: int) -> int:
     if bottom - top < 2:
         return 0
     return 1 + top * 9 + bottom
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _zobrist(zobrist, row, code):
+    """The flat Zobrist table's entry (row-major, ``ZOBRIST_CODES`` a row)."""
+    return zobrist[row * ZOBRIST_CODES + code]
 
 
 @njit(cache=True, nogil=True)
@@ -145,18 +179,30 @@ def compute_keys(cells, runs, zobrist, keys):
     for kind in range(KINDS):
         left = keys[K_COUNTS + kind]
         k1, tally = _tally_add(k1, tally, kind, left)
-        h ^= zobrist[COLS + kind, left]
+        h ^= _zobrist(zobrist, COLS + kind, left)
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
         if col < 6:
             k0 |= np.int64(code) << (7 * col)
         else:
             k1 |= np.int64(code) << (7 * (col - 6))
-        h ^= zobrist[col, code]
+        h ^= _zobrist(zobrist, col, code)
     keys[0] = k0
     keys[1] = k1
     keys[K_HASH] = h
     keys[K_TALLY] = tally
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _update_key(k0, k1, h, zobrist, col, old, new):
+    """The key words with column ``col``'s code changed from ``old`` to ``new``."""
+    if col < 6:
+        shift = 7 * col
+        k0 = (k0 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
+    else:
+        shift = 7 * (col - 6)
+        k1 = (k1 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
+    return k0, k1, h ^ _zobrist(zobrist, col, old) ^ _zobrist(zobrist, col, new)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -166,13 +212,7 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
     new = column_code(top, bottom)
     runs[col] = top
     runs[COLS + col] = bottom
-    if col < 6:
-        shift = 7 * col
-        keys[0] = (keys[0] & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    else:
-        shift = 7 * (col - 6)
-        keys[1] = (keys[1] & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    keys[K_HASH] ^= zobrist[col, old] ^ zobrist[col, new]
+    keys[0], keys[1], keys[K_HASH] = _update_key(keys[0], keys[1], keys[K_HASH], zobrist, col, old, new)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -190,7 +230,7 @@ def _take_pair(keys, zobrist, kind, delta):
     left = keys[K_COUNTS + kind]
     keys[K_COUNTS + kind] = left + 2 * delta
     keys[1], keys[K_TALLY] = _tally_add(keys[1], keys[K_TALLY], kind, 2 * delta)
-    keys[K_HASH] ^= zobrist[COLS + kind, left] ^ zobrist[COLS + kind, left + 2 * delta]
+    keys[K_HASH] ^= _zobrist(zobrist, COLS + kind, left) ^ _zobrist(zobrist, COLS + kind, left + 2 * delta)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -229,8 +269,43 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def greedy_alternation(ws_count, ply):
-    """The pairs available now taken greedily in turn, highest value first.
+def free_masks(cells, runs, free):
+    """Each kind's free tiles as a mask of column ends (``free[kind]``; bit 2*col for
+    the top tile, 2*col+1 for the bottom one, a lone tile counting as a top).
+
+    Returns (the kinds with a pair free, as a mask; the column ends whose column
+    holds at most two tiles, which cover nothing: the settled ones).
+    """
+    for kind in range(KINDS):
+        free[kind] = 0
+    pairs = np.int64(0)
+    settled = np.int64(0)
+    for col in range(COLS):
+        top = runs[col]
+        bottom = runs[COLS + col]
+        if top > bottom:
+            continue
+        kind = cells[col * ROWS + top]
+        m = free[kind] | (np.int64(1) << (2 * col))
+        free[kind] = m
+        if (m & (m - 1)) != 0:
+            pairs |= np.int64(1) << kind
+        if bottom != top:
+            kind = cells[col * ROWS + bottom]
+            m = free[kind] | (np.int64(2) << (2 * col))
+            free[kind] = m
+            if (m & (m - 1)) != 0:
+                pairs |= np.int64(1) << kind
+            if bottom - top < 2:
+                settled |= np.int64(3) << (2 * col)
+        else:
+            settled |= np.int64(1) << (2 * col)
+    return pairs, settled
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def greedy_alternation(free):
+    """The pairs free now taken greedily in turn, highest value first.
 
     The mover gets the 1st, 3rd, ... and the opponent the 2nd, 4th, ...; the
     result is the mover's margin. Exact when every tile is free (nothing can be
@@ -244,18 +319,26 @@ def greedy_alternation(ws_count, ply):
     for value_index in range(9):
         value = 9 - value_index
         for suit in range(3):
-            pairs = ws_count[ply, suit * 9 + value - 1] // 2
+            pairs = popcount(free[suit * 9 + value - 1]) >> 1
             for _ in range(pairs):
                 total += turn * value
                 turn = -turn
     return total
 
 
-# The table: int64[size, 4], one 32-byte slot a row, two slots (index, index^1)
-# a bucket, so a probe touches one cache line. Columns: the three key words
-# (column codes 0-5; 6-11 and tallies 21-26; tallies 0-20), each XORed with the entry, and
-# the packed entry. Entry bits: value+1024 (11) | bound (2) << 11 | depth (7)
-# << 13 | best move a*128+b (14) << 20 | work (6) << 34 | used << 40.
+@njit(cache=True, nogil=True, _nrt=False)
+def _end_cell(runs, end):
+    """The cell of a column end (bit index of ``free_masks``)."""
+    col = end >> 1
+    return col * ROWS + runs[col + COLS * (end & 1)]
+
+
+# The table: int64[4 * size], one 32-byte slot of four words, two slots (index,
+# index^1) a bucket, so a probe touches one cache line. Words: the three key
+# words (column codes 0-5; 6-11 and tallies 21-26; tallies 0-20), each XORed
+# with the entry, and the packed entry. Entry bits: value+1024 (11) | bound (2)
+# << 11 | depth (7) << 13 | best move a*128+b (14) << 20 | work (6) << 34 |
+# used << 40.
 #
 # The XOR makes the table safe to share between threads without locks (Hyatt's
 # lockless hashing): a slot torn by two writers no longer decodes to any key,
@@ -263,22 +346,29 @@ def greedy_alternation(ws_count, ply):
 # returns the entry word itself, read once, not the slot, which may change.
 TT_USED = np.int64(1) << 40
 E = 3
-"""Column of the packed entry."""
+"""Word of the packed entry within a slot."""
+SLOT_WORDS = 4
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _entry_if_holds(tt, slot, k0, k1, k2):
     """The slot's entry if it holds this key, else 0."""
-    e = tt[slot, E]
-    if (e & TT_USED) != 0 and (tt[slot, 0] ^ e) == k0 and (tt[slot, 1] ^ e) == k1 and (tt[slot, 2] ^ e) == k2:
+    base = slot * SLOT_WORDS
+    e = tt[base + E]
+    if (e & TT_USED) != 0 and (tt[base] ^ e) == k0 and (tt[base + 1] ^ e) == k1 and (tt[base + 2] ^ e) == k2:
         return e
     return np.int64(0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _slot_mask(tt):
+    return (tt.shape[0] >> 2) - 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_probe_keys(tt, k0, k1, k2, h):
     """The entry for this key (an int64 with TT_USED set), or 0."""
-    index = h & (tt.shape[0] - 1)
+    index = h & _slot_mask(tt)
     e = _entry_if_holds(tt, index, k0, k1, k2)
     if e == 0:
         e = _entry_if_holds(tt, index ^ 1, k0, k1, k2)
@@ -321,15 +411,15 @@ def tt_store(tt, keys, value, bound, depth, move, work):
     k0 = keys[0]
     k1 = keys[1]
     k2 = keys[K_TALLY]
-    index = keys[K_HASH] & (tt.shape[0] - 1)
+    index = keys[K_HASH] & _slot_mask(tt)
     other = index ^ 1
     # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
     if _entry_if_holds(tt, other, k0, k1, k2) != 0:
         slot = other
     elif (
         _entry_if_holds(tt, index, k0, k1, k2) != 0
-        or (tt[index, E] & TT_USED) == 0
-        or entry_work(tt[index, E]) <= entry_work(tt[other, E])
+        or (tt[index * SLOT_WORDS + E] & TT_USED) == 0
+        or entry_work(tt[index * SLOT_WORDS + E]) <= entry_work(tt[other * SLOT_WORDS + E])
     ):
         slot = index
     else:
@@ -344,10 +434,11 @@ def tt_store(tt, keys, value, bound, depth, move, work):
         | (np.int64(work) << 34)
         | TT_USED
     )
-    tt[slot, 0] = k0 ^ e
-    tt[slot, 1] = k1 ^ e
-    tt[slot, 2] = k2 ^ e
-    tt[slot, E] = e
+    base = slot * SLOT_WORDS
+    tt[base] = k0 ^ e
+    tt[base + 1] = k1 ^ e
+    tt[base + 2] = k2 ^ e
+    tt[base + E] = e
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -373,52 +464,25 @@ def _column_after(runs, col, a, b):
     return top, bottom
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _update_key(k0, k1, h, zobrist, col, old, new):
-    if col < 6:
-        shift = 7 * col
-        k0 = (k0 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    else:
-        shift = 7 * (col - 6)
-        k1 = (k1 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    return k0, k1, h ^ zobrist[col, old] ^ zobrist[col, new]
-
-
 COLUMN_CODE_BITS = (np.int64(1) << 42) - 1
 """The column codes' part of the first two key words (the rest of the second holds tallies)."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _collect_free(cells, runs, ws_cells, ws_count, ply):
-    """The free cells by kind (``ws_cells[ply, kind, :ws_count[ply, kind]]``), in column order."""
-    for kk in range(KINDS):
-        ws_count[ply, kk] = 0
-    for col in range(COLS):
-        top = runs[col]
-        bottom = runs[COLS + col]
-        if top > bottom:
-            continue
-        cell = col * ROWS + top
-        kk = cells[cell]
-        ws_cells[ply, kk, ws_count[ply, kk]] = cell
-        ws_count[ply, kk] += 1
-        if bottom != top:
-            cell = col * ROWS + bottom
-            kk = cells[cell]
-            ws_cells[ply, kk, ws_count[ply, kk]] = cell
-            ws_count[ply, kk] += 1
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _add_move(ws_moves, ply, n, x, y):
-    """Append the move taking cells x and y (stored lower cell first); returns the new count."""
-    ws_moves[ply, 0, n] = min(x, y)
-    ws_moves[ply, 1, n] = max(x, y)
+def _add_move(ws_moves, base, n, runs, x, y):
+    """Append the move taking column ends x and y (as ``a*128 + b``, lower cell first); returns the new count."""
+    a = _end_cell(runs, x)
+    b = _end_cell(runs, y)
+    if a > b:
+        a, b = b, a
+    ws_moves[base + n] = a * 128 + b
     return n + 1
 
 
 MAX_PLY = 64
-# Frame fields of the explicit search stack (one row per ply).
+MAX_MOVES = 64
+"""At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
+# Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
 FRAME_FIELDS = 16
@@ -427,52 +491,57 @@ SPLIT_MIN_POINTS = 30
 DEFERRED = np.int64(1) << 50
 """Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
-
+FREE_WORDS = 32
+"""Length of the free-mask scratch (one word per kind, padded)."""
 
 
 def make_workspace():
-    """Per-ply scratch buffers, so the search allocates nothing while it runs."""
+    """Scratch buffers, flat so that every index is a constant-stride sum, allocated once
+    so that the search allocates nothing while it runs: free masks of the node being
+    expanded, the children's keys for its transposition cutoffs, moves and their order
+    scores per ply, the history counters, and the frames of the explicit stack."""
     return (
-        np.empty((MAX_PLY, KINDS, 4), dtype=np.int16),
-        np.empty((MAX_PLY, KINDS), dtype=np.int8),
-        np.empty((MAX_PLY, KINDS), dtype=np.int8),
-        np.empty((MAX_PLY, 2, MAX_MOVES), dtype=np.int16),
-        np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
-        np.empty((MAX_PLY, MAX_MOVES, 4), dtype=np.int64),
+        np.empty(FREE_WORDS, dtype=np.int64),
+        np.empty(MAX_MOVES * 4, dtype=np.int64),
+        np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
+        np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.zeros(CELLS * 128, dtype=np.int64),
-        np.empty((MAX_PLY, FRAME_FIELDS), dtype=np.int64),
+        np.empty(MAX_PLY * FRAME_FIELDS, dtype=np.int64),
     )
 
 
-
-
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, ws_unsettled, ws_moves, ws_scores,
-            ws_child, ws_history, frames, ply, depth, alpha, beta, points):
+def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
+            ws_history, frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
     The recursion is unrolled onto an explicit stack of frames: a numba call
     per node costs more than the node itself (argument passing and reference
     counting of a dozen arrays), so the whole search runs in this one loop.
+    Every scratch array is flat with constant strides: numba reads a 2-D
+    array's strides from memory at each index, and they crowded the registers.
 
     ``busy`` is shared by the threads of one search (int64[2**k]; int64[1]
     for a lone thread turns the sharing off): the hashes of the subtrees being
     searched now, so that threads spread out instead of duplicating work.
     """
     root_ply = ply
-    frames[ply, F_ALPHA] = alpha
-    frames[ply, F_BETA] = beta
-    frames[ply, F_DEPTH] = depth
-    frames[ply, F_POINTS] = points
+    fr = ply * FRAME_FIELDS
+    frames[fr + F_ALPHA] = alpha
+    frames[fr + F_BETA] = beta
+    frames[fr + F_DEPTH] = depth
+    frames[fr + F_POINTS] = points
+    slot_mask = _slot_mask(tt)
     state = ENTER
     ret = 0
     while True:
+        fr = ply * FRAME_FIELDS
         if state == ENTER:
-            alpha = frames[ply, F_ALPHA]
-            beta = frames[ply, F_BETA]
-            depth = frames[ply, F_DEPTH]
-            points = frames[ply, F_POINTS]
+            alpha = frames[fr + F_ALPHA]
+            beta = frames[fr + F_BETA]
+            depth = frames[fr + F_DEPTH]
+            points = frames[fr + F_POINTS]
             state = RETURN
             counters[C_NODES] += 1
             if (counters[C_NODES] & STOP_CHECK_MASK) == 0 and (
@@ -488,18 +557,16 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
             # node that the table answers never scans its columns.
             if (keys[0] & COLUMN_CODE_BITS) == 0 and (keys[1] & COLUMN_CODE_BITS) == 0:
                 # Every tile is free: greedy alternation is exact.
-                _collect_free(cells, runs, ws_cells, ws_count, ply)
-                ret = greedy_alternation(ws_count, ply)
+                free_masks(cells, runs, ws_free)
+                ret = greedy_alternation(ws_free)
                 continue
             if depth <= 0:
                 # The horizon: greedy alternation, an estimate here (and 0,
                 # exactly, when no pair is left).
-                _collect_free(cells, runs, ws_cells, ws_count, ply)
-                ret = greedy_alternation(ws_count, ply)
-                for kk in range(KINDS):
-                    if ws_count[ply, kk] >= 2:
-                        counters[C_INEXACT] += 1
-                        break
+                pairs, _ = free_masks(cells, runs, ws_free)
+                ret = greedy_alternation(ws_free)
+                if pairs != 0:
+                    counters[C_INEXACT] += 1
                 continue
 
             # The value can never leave [-points, points].
@@ -543,45 +610,50 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                         if value < beta:
                             beta = value
 
-            _collect_free(cells, runs, ws_cells, ws_count, ply)
             # Moves (only now: a table cutoff above needs none), kind by kind.
             # Settled copies of a kind (in columns of at most two tiles) are
-            # interchangeable (see the module docstring), so each kind's free
-            # cells are put unsettled first, and a settled copy is only ever
-            # taken as the first settled one.
+            # interchangeable (see the module docstring): a settled copy is
+            # only ever taken as the kind's first (lowest) settled one.
             # Pure tempo pairs: every copy of a kind left is free and settled.
             # Such a pair is an item either player can take at any time that
             # touches nothing else; the value is 1-Lipschitz in an item's
             # points, so taking the biggest such item dominates taking a smaller
             # one: only one tempo move is searched.
+            pairs, settled = free_masks(cells, runs, ws_free)
             best_tempo = -1
-            for kk in range(KINDS):
-                c = ws_count[ply, kk]
-                if c < 2:
-                    continue
-                u = 0
-                for i in range(c):
-                    x = ws_cells[ply, kk, i]
-                    if runs[COLS + x // ROWS] - runs[x // ROWS] >= 2:
-                        ws_cells[ply, kk, i] = ws_cells[ply, kk, u]
-                        ws_cells[ply, kk, u] = x
-                        u += 1
-                ws_unsettled[ply, kk] = u
-                if u == 0 and c == keys[K_COUNTS + kk] and (best_tempo < 0 or kk % 9 > best_tempo % 9):
+            rest = pairs
+            while rest != 0:
+                kk = lowest_bit(rest)
+                rest &= rest - 1
+                m = ws_free[kk]
+                if (m & ~settled) == 0 and popcount(m) == keys[K_COUNTS + kk] and (
+                        best_tempo < 0 or kk % 9 > best_tempo % 9):
                     best_tempo = kk
+            mb = ply * MAX_MOVES
             n = 0
-            for kk in range(KINDS):
-                c = ws_count[ply, kk]
-                if c < 2:
+            rest = pairs
+            while rest != 0:
+                kk = lowest_bit(rest)
+                rest &= rest - 1
+                m = ws_free[kk]
+                unsettled = m & ~settled
+                calm = m & settled
+                if unsettled == 0 and popcount(m) == keys[K_COUNTS + kk] and kk != best_tempo:
                     continue
-                u = ws_unsettled[ply, kk]
-                if u == 0 and c == keys[K_COUNTS + kk] and kk != best_tempo:
-                    continue
-                for i in range(u if u < c else c - 1):
-                    for j in range(i + 1, u + 1 if u < c else c):
-                        n = _add_move(ws_moves, ply, n, ws_cells[ply, kk, i], ws_cells[ply, kk, j])
-                if c - u >= 2:
-                    n = _add_move(ws_moves, ply, n, ws_cells[ply, kk, u], ws_cells[ply, kk, u + 1])
+                first_calm = -1 if calm == 0 else lowest_bit(calm)
+                u = unsettled
+                while u != 0:
+                    x = lowest_bit(u)
+                    u &= u - 1
+                    later = u
+                    while later != 0:
+                        n = _add_move(ws_moves, mb, n, runs, x, lowest_bit(later))
+                        later &= later - 1
+                    if first_calm >= 0:
+                        n = _add_move(ws_moves, mb, n, runs, x, first_calm)
+                second = calm & (calm - 1)
+                if second != 0:
+                    n = _add_move(ws_moves, mb, n, runs, first_calm, lowest_bit(second))
             if n == 0:
                 ret = 0
                 continue
@@ -590,12 +662,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
             # hands the opponent. On the way, the children's keys, whose table
             # slots are prefetched for the enhanced transposition cutoffs below.
             for m in range(n):
-                a = ws_moves[ply, 0, m]
-                b = ws_moves[ply, 1, m]
+                move = ws_moves[mb + m]
+                a = move >> 7
+                b = move & 127
                 k = cells[a]
                 gain = k % 9 + 1
                 if points < CHEAP_ORDER_POINTS:
-                    ws_scores[ply, m] = (np.int64(1) << 40) if a * 128 + b == hash_move else gain * 65536
+                    ws_scores[mb + m] = (np.int64(1) << 40) if move == hash_move else gain * 65536
                     continue
                 # Look at the child without playing the move: new runs, new
                 # keys, newly exposed tiles, and the best pair they hand over.
@@ -604,7 +677,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                 k0 = keys[0]
                 k1 = keys[1]
                 left = keys[K_COUNTS + k]
-                h = keys[K_HASH] ^ zobrist[COLS + k, left] ^ zobrist[COLS + k, left - 2]
+                h = keys[K_HASH] ^ _zobrist(zobrist, COLS + k, left) ^ _zobrist(zobrist, COLS + k, left - 2)
                 k1, k2 = _tally_add(k1, keys[K_TALLY], k, -2)
                 threat = 0
                 x1 = -1
@@ -631,22 +704,22 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                 for x in (x1, x2):
                     if x >= 0:
                         kx = cells[x]
-                        free_after = ws_count[ply, kx] + (1 if x1 >= 0 and cells[x1] == kx else 0) + (
+                        free_after = popcount(ws_free[kx]) + (1 if x1 >= 0 and cells[x1] == kx else 0) + (
                             1 if x2 >= 0 and cells[x2] == kx else 0)
                         if kx == k:
                             free_after -= 2
                         if free_after >= 2 and kx % 9 + 1 > threat:
                             threat = kx % 9 + 1
                 if points >= ETC_MIN_POINTS:
-                    prefetch_row(tt, h & (tt.shape[0] - 1))
-                    ws_child[ply, m, 0] = k0
-                    ws_child[ply, m, 1] = k1
-                    ws_child[ply, m, 2] = k2
-                    ws_child[ply, m, 3] = h
-                score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[a * 128 + b], 65535)
-                if a * 128 + b == hash_move:
+                    prefetch_slot(tt, h & slot_mask)
+                    ws_child[4 * m] = k0
+                    ws_child[4 * m + 1] = k1
+                    ws_child[4 * m + 2] = k2
+                    ws_child[4 * m + 3] = h
+                score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[move], 65535)
+                if move == hash_move:
                     score = np.int64(1) << 40
-                ws_scores[ply, m] = score
+                ws_scores[mb + m] = score
 
             cut = False
             if points >= ETC_MIN_POINTS:
@@ -656,13 +729,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                 all_low = True
                 shallow = False
                 for m in range(n):
-                    child = tt_probe_keys(tt, ws_child[ply, m, 0], ws_child[ply, m, 1], ws_child[ply, m, 2],
-                                          ws_child[ply, m, 3])
+                    child = tt_probe_keys(tt, ws_child[4 * m], ws_child[4 * m + 1], ws_child[4 * m + 2],
+                                          ws_child[4 * m + 3])
                     if child == 0 or entry_depth(child) < depth - 1:
                         all_low = False
                         continue
-                    a = ws_moves[ply, 0, m]
-                    gain = cells[a] % 9 + 1
+                    move = ws_moves[mb + m]
+                    gain = cells[move >> 7] % 9 + 1
                     if entry_bound(child) != LOWER:
                         # The child's value is at most u, so this move scores at least gain - u.
                         lower = gain - entry_value(child)
@@ -670,7 +743,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
                             if entry_depth(child) < FULL_DEPTH:
                                 counters[C_INEXACT] += 1
                             tt_store(tt, keys, lower, LOWER, FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
-                                     a * 128 + ws_moves[ply, 1, m], 0)
+                                     move, 0)
                             ret = lower
                             cut = True
                             break
@@ -689,68 +762,73 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
             if cut:
                 continue
 
-            frames[ply, F_ALPHA] = alpha
-            frames[ply, F_BETA] = beta
-            frames[ply, F_ALPHA0] = alpha0
-            frames[ply, F_INEXACT0] = inexact0
-            frames[ply, F_NODES0] = counters[C_NODES]
-            frames[ply, F_N] = n
-            frames[ply, F_M] = 0
-            frames[ply, F_BEST] = -INF
-            frames[ply, F_BEST_MOVE] = -1
+            frames[fr + F_ALPHA] = alpha
+            frames[fr + F_BETA] = beta
+            frames[fr + F_ALPHA0] = alpha0
+            frames[fr + F_INEXACT0] = inexact0
+            frames[fr + F_NODES0] = counters[C_NODES]
+            frames[fr + F_N] = n
+            frames[fr + F_M] = 0
+            frames[fr + F_BEST] = -INF
+            frames[fr + F_BEST_MOVE] = -1
             state = NEXT
             continue
 
         if state == NEXT:
-            m = frames[ply, F_M]
-            n = frames[ply, F_N]
+            m = frames[fr + F_M]
+            n = frames[fr + F_N]
             if m >= n:
-                best = frames[ply, F_BEST]
-                if best <= frames[ply, F_ALPHA0]:
+                best = frames[fr + F_BEST]
+                if best <= frames[fr + F_ALPHA0]:
                     bound = UPPER
-                elif best >= frames[ply, F_BETA]:
+                elif best >= frames[fr + F_BETA]:
                     bound = LOWER
                 else:
                     bound = EXACT
-                stored_depth = FULL_DEPTH if counters[C_INEXACT] == frames[ply, F_INEXACT0] else frames[ply, F_DEPTH]
-                tt_store(tt, keys, best, bound, stored_depth, frames[ply, F_BEST_MOVE],
-                         _log2(counters[C_NODES] - frames[ply, F_NODES0] + 1))
+                stored_depth = FULL_DEPTH if counters[C_INEXACT] == frames[fr + F_INEXACT0] else frames[fr + F_DEPTH]
+                tt_store(tt, keys, best, bound, stored_depth, frames[fr + F_BEST_MOVE],
+                         _log2(counters[C_NODES] - frames[fr + F_NODES0] + 1))
                 ret = best
                 state = RETURN
                 continue
             # selection sort step: bring the best-scored remaining move to m
+            mb = ply * MAX_MOVES
             top_index = m
+            top_score = ws_scores[mb + m]
             for q in range(m + 1, n):
-                if ws_scores[ply, q] > ws_scores[ply, top_index]:
+                if ws_scores[mb + q] > top_score:
                     top_index = q
+                    top_score = ws_scores[mb + q]
             if top_index != m:
-                ws_scores[ply, m], ws_scores[ply, top_index] = ws_scores[ply, top_index], ws_scores[ply, m]
-                ws_moves[ply, 0, m], ws_moves[ply, 0, top_index] = ws_moves[ply, 0, top_index], ws_moves[ply, 0, m]
-                ws_moves[ply, 1, m], ws_moves[ply, 1, top_index] = ws_moves[ply, 1, top_index], ws_moves[ply, 1, m]
-            a = ws_moves[ply, 0, m]
-            b = ws_moves[ply, 1, m]
+                ws_scores[mb + top_index] = ws_scores[mb + m]
+                ws_scores[mb + m] = top_score
+                ws_moves[mb + m], ws_moves[mb + top_index] = ws_moves[mb + top_index], ws_moves[mb + m]
+            move = ws_moves[mb + m]
+            a = move >> 7
+            b = move & 127
             gain = cells[a] % 9 + 1
-            frames[ply, F_A] = a
-            frames[ply, F_B] = b
-            frames[ply, F_GAIN] = gain
-            frames[ply, F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
-            frames[ply, F_BUSY] = 0
-            if busy.shape[0] > 1 and frames[ply, F_POINTS] >= SPLIT_MIN_POINTS:
+            frames[fr + F_A] = a
+            frames[fr + F_B] = b
+            frames[fr + F_GAIN] = gain
+            frames[fr + F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
+            frames[fr + F_BUSY] = 0
+            if busy.shape[0] > 1 and frames[fr + F_POINTS] >= SPLIT_MIN_POINTS:
                 # Shared work (simplified ABDADA): a younger move whose subtree
                 # another thread is searching right now is put off until the
                 # others are done, when that subtree is likely in the table.
                 h = keys[K_HASH]
                 where = h & (busy.shape[0] - 1)
-                if m > 0 and ws_scores[ply, m] > -(DEFERRED >> 1) and busy[where] == h:
-                    undo_move(cells, runs, keys, zobrist, a, b, frames[ply, F_SAVED])
-                    ws_scores[ply, m] -= DEFERRED
+                if m > 0 and top_score > -(DEFERRED >> 1) and busy[where] == h:
+                    undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
+                    ws_scores[mb + m] -= DEFERRED
                     continue
                 busy[where] = h
-                frames[ply, F_BUSY] = h
-            frames[ply + 1, F_ALPHA] = gain - frames[ply, F_BETA]
-            frames[ply + 1, F_BETA] = gain - frames[ply, F_ALPHA]
-            frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - 1
-            frames[ply + 1, F_POINTS] = frames[ply, F_POINTS] - gain
+                frames[fr + F_BUSY] = h
+            child = fr + FRAME_FIELDS
+            frames[child + F_ALPHA] = gain - frames[fr + F_BETA]
+            frames[child + F_BETA] = gain - frames[fr + F_ALPHA]
+            frames[child + F_DEPTH] = frames[fr + F_DEPTH] - 1
+            frames[child + F_POINTS] = frames[fr + F_POINTS] - gain
             ply += 1
             state = ENTER
             continue
@@ -759,27 +837,28 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_cells, ws_count, 
         if ply == root_ply:
             return ret
         ply -= 1
-        a = frames[ply, F_A]
-        b = frames[ply, F_B]
-        undo_move(cells, runs, keys, zobrist, a, b, frames[ply, F_SAVED])
-        if frames[ply, F_BUSY] != 0:
-            h = frames[ply, F_BUSY]
+        fr = ply * FRAME_FIELDS
+        a = frames[fr + F_A]
+        b = frames[fr + F_B]
+        undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
+        if frames[fr + F_BUSY] != 0:
+            h = frames[fr + F_BUSY]
             where = h & (busy.shape[0] - 1)
             if busy[where] == h:
                 busy[where] = 0
         if counters[C_ABORTED] != 0:
             ret = 0
             continue
-        value = frames[ply, F_GAIN] - ret
-        if value > frames[ply, F_BEST]:
-            frames[ply, F_BEST] = value
-            frames[ply, F_BEST_MOVE] = a * 128 + b
-            if value > frames[ply, F_ALPHA]:
-                frames[ply, F_ALPHA] = value
-                if value >= frames[ply, F_BETA]:
-                    ws_history[a * 128 + b] += (frames[ply, F_POINTS] >> 3) + 1
-                    frames[ply, F_M] = frames[ply, F_N]
+        value = frames[fr + F_GAIN] - ret
+        if value > frames[fr + F_BEST]:
+            frames[fr + F_BEST] = value
+            frames[fr + F_BEST_MOVE] = a * 128 + b
+            if value > frames[fr + F_ALPHA]:
+                frames[fr + F_ALPHA] = value
+                if value >= frames[fr + F_BETA]:
+                    ws_history[a * 128 + b] += (frames[fr + F_POINTS] >> 3) + 1
+                    frames[fr + F_M] = frames[fr + F_N]
                     state = NEXT
                     continue
-        frames[ply, F_M] += 1
+        frames[fr + F_M] += 1
         state = NEXT

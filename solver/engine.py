@@ -144,7 +144,7 @@ class _Searcher:
 
 
 def _allocate_table(slots: int) -> np.ndarray:
-    """A zeroed int64[slots, 4] table, on huge pages where the system offers them.
+    """A zeroed int64[4 * slots] table (four words a slot), on huge pages where the system offers them.
 
     Every probe lands on a random slot, so with 4 KiB pages nearly every probe
     of a table larger than the caches also misses the TLB; with 2 MiB pages it
@@ -156,10 +156,10 @@ def _allocate_table(slots: int) -> np.ndarray:
             memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
             if hasattr(mmap, "MADV_HUGEPAGE"):
                 memory.madvise(mmap.MADV_HUGEPAGE)
-            return np.frombuffer(memory, dtype=np.int64).reshape(slots, 4)
+            return np.frombuffer(memory, dtype=np.int64)
         except (OSError, ValueError, AttributeError):  # no MAP_PRIVATE on Windows
             pass
-    return np.zeros((slots, 4), dtype=np.int64)
+    return np.zeros(slots * k.SLOT_WORDS, dtype=np.int64)
 
 
 def default_threads() -> int:
@@ -193,7 +193,7 @@ class Engine:
             raise ValueError(f"threads must be 1..64, not {threads}")
         self.tt = _allocate_table(1 << table_bits)
         rng = np.random.default_rng(ZOBRIST_SEED)
-        self.zobrist = rng.integers(0, 2**62, size=(k.ZOBRIST_ROWS, 82), dtype=np.int64)
+        self.zobrist = rng.integers(0, 2**62, size=(k.ZOBRIST_ROWS, k.ZOBRIST_CODES), dtype=np.int64).reshape(-1)
         self._main = _Searcher()
         self.counters = self._main.counters
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)

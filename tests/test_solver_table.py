@@ -83,18 +83,18 @@ def test_the_incremental_keys_match_keys_computed_afresh() -> None:
 
 
 def test_a_torn_slot_reads_as_a_miss() -> None:
-    tt = np.zeros((16, 4), dtype=np.int64)
+    tt = np.zeros(16 * k.SLOT_WORDS, dtype=np.int64)
     keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
     keys[0], keys[1], keys[k.K_TALLY], keys[k.K_HASH] = 11, 22, 33, 6
     k.tt_store(tt, keys, -7, k.EXACT, FULL_DEPTH, 5 * 128 + 9, 3)
     entry = k.tt_probe(tt, keys)
     assert (k.entry_value(entry), k.entry_bound(entry), k.entry_move(entry)) == (-7, k.EXACT, 5 * 128 + 9)
 
-    slot = 6 if tt[6, k.E] else 7
+    slot = 6 if tt[6 * k.SLOT_WORDS + k.E] else 7
     # Another writer got its entry word in, but not its key words (or the reverse).
-    for word in range(4):
+    for word in range(k.SLOT_WORDS):
         torn = tt.copy()
-        torn[slot, word] ^= 1 << 12
+        torn[slot * k.SLOT_WORDS + word] ^= 1 << 12
         assert k.tt_probe(torn, keys) == 0, f"word {word}"
     other = keys.copy()
     other[k.K_TALLY] = 34
