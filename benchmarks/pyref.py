@@ -19,7 +19,8 @@ the time ratio measures the implementation, not a difference in algorithm:
   to the opponent, then the history counter;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut, and when every child is bounded
-  from below at or under alpha the node fails low without a search;
+  from below at or under alpha the node fails low without a search; a child whose
+  entry (read then) answers it within its window when its turn comes is not played;
 * the root as ``Engine.search`` does it (first move with a full window, every other
   move first tested with a null window), so it returns the complete best-move set.
 
@@ -204,6 +205,7 @@ class ReferenceSolver:
         for a, b in moves:
             kind = cells[a]
             gain = kind % 9 + 1
+            child = None
             ca, cb = a // ROWS, b // ROWS
             exposed: list[int] = []
             child_codes = self.codes[:] if self.etc else None
@@ -243,7 +245,7 @@ class ReferenceSolver:
                 order = 1 << 40
             else:
                 order = (16 * (gain - threat) + gain) * 65536 + min(self.history.get(move_id, 0), 65535)
-            scored.append((order, a, b, gain))
+            scored.append((order, a, b, gain, child))
         if self.etc and all_low and high <= alpha:
             # Every move is bounded at or below alpha by its child's entry: fail low unsearched.
             self.table[key] = (high, UPPER, -1)
@@ -252,10 +254,14 @@ class ReferenceSolver:
 
         best = -INF
         best_move = -1
-        for _, a, b, gain in scored:
-            saved = self._apply(a, b)
-            value = gain - self.negamax(gain - beta, gain - alpha, points - gain)
-            self._undo(a, b, saved)
+        for _, a, b, gain, child in scored:
+            if child is not None and (child[1] == EXACT or (child[1] == LOWER and child[0] >= gain - alpha)
+                                      or (child[1] == UPPER and child[0] <= gain - beta)):
+                value = gain - child[0]  # the child's entry answers it within its window: not played
+            else:
+                saved = self._apply(a, b)
+                value = gain - self.negamax(gain - beta, gain - alpha, points - gain)
+                self._undo(a, b, saved)
             if value > best:
                 best = value
                 best_move = a * 128 + b

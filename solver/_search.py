@@ -479,6 +479,9 @@ def _add_move(ws_moves, base, n, runs, x, y):
     return n + 1
 
 
+MOVE_BITS = 14
+MOVE_MASK = (1 << MOVE_BITS) - 1
+"""A move ``a*128 + b`` in the low bits of a ``ws_moves`` word; above it, the child's table entry if known."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
@@ -735,6 +738,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                         all_low = False
                         continue
                     move = ws_moves[mb + m]
+                    # Kept with the move: it may answer the child without a visit (see NEXT).
+                    ws_moves[mb + m] = move | (child << MOVE_BITS)
                     gain = cells[move >> 7] % 9 + 1
                     if entry_bound(child) != LOWER:
                         # The child's value is at most u, so this move scores at least gain - u.
@@ -803,13 +808,31 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ws_scores[mb + top_index] = ws_scores[mb + m]
                 ws_scores[mb + m] = top_score
                 ws_moves[mb + m], ws_moves[mb + top_index] = ws_moves[mb + top_index], ws_moves[mb + m]
-            move = ws_moves[mb + m]
+            move = ws_moves[mb + m] & MOVE_MASK
             a = move >> 7
             b = move & 127
             gain = cells[a] % 9 + 1
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
+            known = ws_moves[mb + m] >> MOVE_BITS
+            if known != 0:
+                # The child's entry, read for the transposition cutoffs, may
+                # answer it within its window: no need to play the move. (An
+                # entry is a fact about the position, so an old one is still
+                # true, only perhaps less tight than what the table holds now.)
+                value = entry_value(known)
+                bound = entry_bound(known)
+                if bound == EXACT or (bound == LOWER and value >= gain - frames[fr + F_ALPHA]) or (
+                        bound == UPPER and value <= gain - frames[fr + F_BETA]):
+                    if entry_depth(known) < FULL_DEPTH:
+                        counters[C_INEXACT] += 1
+                    frames[fr + F_SAVED] = -1
+                    frames[fr + F_BUSY] = 0
+                    ret = value
+                    ply += 1
+                    state = RETURN
+                    continue
             frames[fr + F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
             frames[fr + F_BUSY] = 0
             if busy.shape[0] > 1 and frames[fr + F_POINTS] >= SPLIT_MIN_POINTS:
@@ -840,7 +863,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
         fr = ply * FRAME_FIELDS
         a = frames[fr + F_A]
         b = frames[fr + F_B]
-        undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
+        if frames[fr + F_SAVED] >= 0:
+            undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
         if frames[fr + F_BUSY] != 0:
             h = frames[fr + F_BUSY]
             where = h & (busy.shape[0] - 1)
