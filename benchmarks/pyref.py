@@ -16,7 +16,7 @@ the time ratio measures the implementation, not a difference in algorithm:
   move; always exact depth, since this solver has no depth limit; a plain ``dict``,
   never full, so it is cleared for each ``solve``;
 * move order: table move first, then points minus the best pair the move exposes
-  to the opponent, then the history counter;
+  to the opponent (ties in generation order);
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut, and when every child is bounded
   from below at or under alpha the node fails low without a search; a child whose
@@ -70,7 +70,6 @@ class ReferenceSolver:
     def __init__(self, etc: bool = True) -> None:
         self.etc = etc
         self.table: dict[tuple[int, ...], Entry] = {}
-        self.history: dict[int, int] = {}
         self.nodes = 0
         self.cells: list[int] = []
         self.tops: list[int] = []
@@ -240,11 +239,7 @@ class ReferenceSolver:
                     high = max(high, gain - child[0])  # the child's value is at least child[0]
                 else:
                     all_low = False
-            move_id = a * 128 + b
-            if move_id == hash_move:
-                order = 1 << 40
-            else:
-                order = (16 * (gain - threat) + gain) * 65536 + min(self.history.get(move_id, 0), 65535)
+            order = 1 << 40 if a * 128 + b == hash_move else 16 * (gain - threat) + gain
             scored.append((order, a, b, gain, child))
         if self.etc and all_low and high <= alpha:
             # Every move is bounded at or below alpha by its child's entry: fail low unsearched.
@@ -268,7 +263,6 @@ class ReferenceSolver:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        self.history[best_move] = self.history.get(best_move, 0) + (points >> 3) + 1
                         break
 
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
@@ -289,7 +283,6 @@ class ReferenceSolver:
         """The exact value and the complete set of best moves, with a fresh table."""
         started = time.perf_counter()
         self.table.clear()
-        self.history.clear()
         self.nodes = 0
         self._load(position)
         moves = position.legal_moves()

@@ -502,20 +502,19 @@ def make_workspace():
     """Scratch buffers, flat so that every index is a constant-stride sum, allocated once
     so that the search allocates nothing while it runs: free masks of the node being
     expanded, the children's keys for its transposition cutoffs, moves and their order
-    scores per ply, the history counters, and the frames of the explicit stack."""
+    scores per ply, and the frames of the explicit stack."""
     return (
         np.empty(FREE_WORDS, dtype=np.int64),
         np.empty(MAX_MOVES * 4, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
-        np.zeros(CELLS * 128, dtype=np.int64),
         np.empty(MAX_PLY * FRAME_FIELDS, dtype=np.int64),
     )
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
-            ws_history, frames, ply, depth, alpha, beta, points):
+            frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
@@ -671,7 +670,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 k = cells[a]
                 gain = k % 9 + 1
                 if points < CHEAP_ORDER_POINTS:
-                    ws_scores[mb + m] = (np.int64(1) << 40) if move == hash_move else gain * 65536
+                    ws_scores[mb + m] = (np.int64(1) << 40) if move == hash_move else gain
                     continue
                 # Look at the child without playing the move: new runs, new
                 # keys, newly exposed tiles, and the best pair they hand over.
@@ -719,7 +718,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     ws_child[4 * m + 1] = k1
                     ws_child[4 * m + 2] = k2
                     ws_child[4 * m + 3] = h
-                score = (16 * (gain - threat) + gain) * 65536 + min(ws_history[move], 65535)
+                score = 16 * (gain - threat) + gain
                 if move == hash_move:
                     score = np.int64(1) << 40
                 ws_scores[mb + m] = score
@@ -880,7 +879,6 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             if value > frames[fr + F_ALPHA]:
                 frames[fr + F_ALPHA] = value
                 if value >= frames[fr + F_BETA]:
-                    ws_history[a * 128 + b] += (frames[fr + F_POINTS] >> 3) + 1
                     frames[fr + F_M] = frames[fr + F_N]
                     state = NEXT
                     continue
