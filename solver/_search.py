@@ -660,9 +660,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ret = 0
                 continue
 
-            # Order: table move first, then points minus the best pair the move
-            # hands the opponent. On the way, the children's keys, whose table
-            # slots are prefetched for the enhanced transposition cutoffs below.
+            # Order: table move first, then 5 x points - 3 x the best pair the
+            # move hands the opponent (weighing the threat less than the points
+            # took 15% fewer nodes than points minus threat on the 80-tile bench,
+            # 5% on generated 64-72-tile positions), ties to the bigger pair. On
+            # the way, the children's keys, whose table slots are prefetched for
+            # the enhanced transposition cutoffs below.
             for m in range(n):
                 move = ws_moves[mb + m]
                 a = move >> 7
@@ -718,7 +721,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     ws_child[4 * m + 1] = k1
                     ws_child[4 * m + 2] = k2
                     ws_child[4 * m + 3] = h
-                score = 16 * (gain - threat) + gain
+                score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
                     score = np.int64(1) << 40
                 ws_scores[mb + m] = score
