@@ -16,6 +16,7 @@ import time
 import naive
 import numpy as np
 import pytest
+from numba import njit
 from test_solver import BIG, DATA, assert_usable, check_line, known_values, load, played_down
 
 from battle.board import Position, move_name
@@ -80,6 +81,41 @@ def test_the_incremental_keys_match_keys_computed_afresh() -> None:
             k.apply_move(root.cells, root.runs, root.keys, engine.zobrist, *move)
             position.push(move)
             assert np.array_equal(root.keys, engine._encode(position).keys)
+
+
+def test_the_free_masks_match_the_model() -> None:
+    """The kernel's per-kind masks of free column ends, the kinds with a pair free and the
+    settled ends (columns of at most two tiles) agree with ``Position`` on random boards."""
+    rng = random.Random(11)
+    engine = Engine(table_bits=10)
+    free = np.zeros(k.FREE_WORDS, dtype=np.int64)
+    for _ in range(60):
+        position = played_down(rng, 108, min_tiles=2)
+        root = engine._encode(position)
+        pairs, settled = k.free_masks(root.cells, root.runs, free)
+        by_kind: dict[int, set[int]] = {}
+        for cell in position.free_cells():
+            by_kind.setdefault(position.cells[cell], set()).add(cell)
+        for kind in range(k.KINDS):
+            ends = [end for end in range(2 * k.COLS) if free[kind] >> end & 1]
+            assert {int(k._end_cell(root.runs, end)) for end in ends} == by_kind.get(kind, set())
+            assert len(ends) == len(by_kind.get(kind, ()))
+            assert bool(pairs >> kind & 1) == (len(ends) >= 2)
+            for end in ends:
+                top, bottom = position.column_run(end // 2)
+                assert bool(settled >> end & 1) == (bottom - top < 2)
+        expected = sorted((kind % 9 + 1 for kind, cells in by_kind.items() for _ in range(len(cells) // 2)),
+                          reverse=True)
+        assert k.greedy_alternation(free) == sum(expected[0::2]) - sum(expected[1::2])
+
+
+def test_bit_intrinsics() -> None:
+    @njit
+    def bits(x: int) -> tuple[int, int]:
+        return k.popcount(x), k.lowest_bit(x) if x != 0 else -1
+
+    for value in (0, 1, 2, 3, 0b1011000, (1 << 40) | (1 << 3), (1 << 62) | 1):
+        assert bits(np.int64(value)) == (bin(value).count("1"), (value & -value).bit_length() - 1)
 
 
 def test_a_torn_slot_reads_as_a_miss() -> None:
