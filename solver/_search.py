@@ -93,7 +93,7 @@ ZOBRIST_ROWS = COLS + KINDS
 
 @intrinsic
 def prefetch_slot(typingctx, table, slot):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
-    """Start loading table slot ``slot`` (``table[4*slot]``) into the cache without waiting (LLVM's prefetch).
+    """Start loading table slot ``slot`` (``table[SLOT_WORDS*slot]``) into the cache without waiting (LLVM's prefetch).
 
     A table probe is a cache miss; issuing the probes of all of a node's
     children before reading any lets the misses overlap instead of queueing.
@@ -104,7 +104,8 @@ def prefetch_slot(typingctx, table, slot):  # noqa: ANN001, ANN201, ARG001 - num
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
         table_type, slot_type = signature.args
         array = context.make_array(table_type)(context, builder, args[0])
-        index = builder.shl(context.cast(builder, args[1], slot_type, types.intp), context.get_constant(types.intp, 2))
+        index = builder.mul(context.cast(builder, args[1], slot_type, types.intp),
+                            context.get_constant(types.intp, SLOT_WORDS))
         pointer = cgutils.get_item_pointer(context, builder, table_type, array, [index], wraparound=False)
         i32 = ir.IntType(32)
         function = cgutils.get_or_insert_function(
@@ -494,6 +495,8 @@ SPLIT_MIN_POINTS = 30
 DEFERRED = np.int64(1) << 50
 """Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
+CHILD_WORDS = 4
+"""Per move of the node being expanded: its child's three key words and hash, for the ETC probes."""
 FREE_WORDS = 32
 """Length of the free-mask scratch (one word per kind, padded)."""
 
@@ -505,7 +508,7 @@ def make_workspace():
     scores per ply, and the frames of the explicit stack."""
     return (
         np.empty(FREE_WORDS, dtype=np.int64),
-        np.empty(MAX_MOVES * 4, dtype=np.int64),
+        np.empty(MAX_MOVES * CHILD_WORDS, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.empty(MAX_PLY * FRAME_FIELDS, dtype=np.int64),
@@ -623,25 +626,27 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # one: only one tempo move is searched.
             pairs, settled = free_masks(cells, runs, ws_free)
             best_tempo = -1
+            tempo = np.int64(0)
             rest = pairs
             while rest != 0:
                 kk = lowest_bit(rest)
                 rest &= rest - 1
                 m = ws_free[kk]
-                if (m & ~settled) == 0 and popcount(m) == keys[K_COUNTS + kk] and (
-                        best_tempo < 0 or kk % 9 > best_tempo % 9):
-                    best_tempo = kk
+                if (m & ~settled) == 0 and popcount(m) == keys[K_COUNTS + kk]:
+                    tempo |= np.int64(1) << kk
+                    if best_tempo < 0 or kk % 9 > best_tempo % 9:
+                        best_tempo = kk
             mb = ply * MAX_MOVES
             n = 0
             rest = pairs
             while rest != 0:
                 kk = lowest_bit(rest)
                 rest &= rest - 1
+                if (tempo >> kk) & 1 and kk != best_tempo:
+                    continue
                 m = ws_free[kk]
                 unsettled = m & ~settled
                 calm = m & settled
-                if unsettled == 0 and popcount(m) == keys[K_COUNTS + kk] and kk != best_tempo:
-                    continue
                 first_calm = -1 if calm == 0 else lowest_bit(calm)
                 u = unsettled
                 while u != 0:
@@ -717,10 +722,11 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                             threat = kx % 9 + 1
                 if points >= ETC_MIN_POINTS:
                     prefetch_slot(tt, h & slot_mask)
-                    ws_child[4 * m] = k0
-                    ws_child[4 * m + 1] = k1
-                    ws_child[4 * m + 2] = k2
-                    ws_child[4 * m + 3] = h
+                    c = CHILD_WORDS * m
+                    ws_child[c] = k0
+                    ws_child[c + 1] = k1
+                    ws_child[c + 2] = k2
+                    ws_child[c + 3] = h
                 score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
                     score = np.int64(1) << 40
@@ -734,8 +740,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 all_low = True
                 shallow = False
                 for m in range(n):
-                    child = tt_probe_keys(tt, ws_child[4 * m], ws_child[4 * m + 1], ws_child[4 * m + 2],
-                                          ws_child[4 * m + 3])
+                    c = CHILD_WORDS * m
+                    child = tt_probe_keys(tt, ws_child[c], ws_child[c + 1], ws_child[c + 2], ws_child[c + 3])
                     if child == 0 or entry_depth(child) < depth - 1:
                         all_low = False
                         continue
