@@ -157,9 +157,17 @@ def column_code(top: int, bottom: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _ix(i):
+    """An index as unsigned: numba then skips the negative-index fix-up it adds to every
+    signed index (two instructions and a register each; the kernel's indices are never
+    negative). Same nodes; about 10% less time on one thread (shared 56-72-tile positions)."""
+    return np.uint64(i)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _zobrist(zobrist, row, code):
     """The flat Zobrist table's entry (row-major, ``ZOBRIST_CODES`` a row)."""
-    return zobrist[row * ZOBRIST_CODES + code]
+    return zobrist[_ix(row * ZOBRIST_CODES + code)]
 
 
 @njit(cache=True, nogil=True)
@@ -286,13 +294,13 @@ def free_masks(cells, runs, free):
         bottom = runs[COLS + col]
         if top > bottom:
             continue
-        kind = cells[col * ROWS + top]
+        kind = _ix(cells[_ix(col * ROWS + top)])
         m = free[kind] | (np.int64(1) << (2 * col))
         free[kind] = m
         if (m & (m - 1)) != 0:
             pairs |= np.int64(1) << kind
         if bottom != top:
-            kind = cells[col * ROWS + bottom]
+            kind = _ix(cells[_ix(col * ROWS + bottom)])
             m = free[kind] | (np.int64(2) << (2 * col))
             free[kind] = m
             if (m & (m - 1)) != 0:
@@ -331,7 +339,7 @@ def greedy_alternation(free):
 def _end_cell(runs, end):
     """The cell of a column end (bit index of ``free_masks``)."""
     col = end >> 1
-    return col * ROWS + runs[col + COLS * (end & 1)]
+    return col * ROWS + runs[_ix(col + COLS * (end & 1))]
 
 
 # The table: int64[4 * size], one 32-byte slot of four words, two slots (index,
@@ -355,8 +363,9 @@ SLOT_WORDS = 4
 def _entry_if_holds(tt, slot, k0, k1, k2):
     """The slot's entry if it holds this key, else 0."""
     base = slot * SLOT_WORDS
-    e = tt[base + E]
-    if (e & TT_USED) != 0 and (tt[base] ^ e) == k0 and (tt[base + 1] ^ e) == k1 and (tt[base + 2] ^ e) == k2:
+    e = tt[_ix(base + E)]
+    if (e & TT_USED) != 0 and (tt[_ix(base)] ^ e) == k0 and (tt[_ix(base + 1)] ^ e) == k1 and (
+            tt[_ix(base + 2)] ^ e) == k2:
         return e
     return np.int64(0)
 
@@ -454,8 +463,8 @@ def _log2(x):
 @njit(cache=True, nogil=True, _nrt=False)
 def _column_after(runs, col, a, b):
     """New (top, bottom) of a column once cells a and b (if in it) are removed."""
-    top = runs[col]
-    bottom = runs[COLS + col]
+    top = runs[_ix(col)]
+    bottom = runs[_ix(COLS + col)]
     for cell in (a, b):
         if cell // ROWS == col:
             if cell % ROWS == top:
@@ -631,8 +640,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             while rest != 0:
                 kk = lowest_bit(rest)
                 rest &= rest - 1
-                m = ws_free[kk]
-                if (m & ~settled) == 0 and popcount(m) == keys[K_COUNTS + kk]:
+                m = ws_free[_ix(kk)]
+                if (m & ~settled) == 0 and popcount(m) == keys[_ix(K_COUNTS + kk)]:
                     tempo |= np.int64(1) << kk
                     if best_tempo < 0 or kk % 9 > best_tempo % 9:
                         best_tempo = kk
@@ -644,7 +653,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 rest &= rest - 1
                 if (tempo >> kk) & 1 and kk != best_tempo:
                     continue
-                m = ws_free[kk]
+                m = ws_free[_ix(kk)]
                 unsettled = m & ~settled
                 calm = m & settled
                 first_calm = -1 if calm == 0 else lowest_bit(calm)
@@ -672,13 +681,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # the way, the children's keys, whose table slots are prefetched for
             # the enhanced transposition cutoffs below.
             for m in range(n):
-                move = ws_moves[mb + m]
+                move = ws_moves[_ix(mb + m)]
                 a = move >> 7
                 b = move & 127
-                k = cells[a]
+                k = cells[_ix(a)]
                 gain = k % 9 + 1
                 if points < CHEAP_ORDER_POINTS:
-                    ws_scores[mb + m] = (np.int64(1) << 40) if move == hash_move else gain
+                    ws_scores[_ix(mb + m)] = (np.int64(1) << 40) if move == hash_move else gain
                     continue
                 # Look at the child without playing the move: new runs, new
                 # keys, newly exposed tiles, and the best pair they hand over.
@@ -686,7 +695,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 cb = b // ROWS
                 k0 = keys[0]
                 k1 = keys[1]
-                left = keys[K_COUNTS + k]
+                left = keys[_ix(K_COUNTS + k)]
                 h = keys[K_HASH] ^ _zobrist(zobrist, COLS + k, left) ^ _zobrist(zobrist, COLS + k, left - 2)
                 k1, k2 = _tally_add(k1, keys[K_TALLY], k, -2)
                 threat = 0
@@ -713,9 +722,9 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                         break
                 for x in (x1, x2):
                     if x >= 0:
-                        kx = cells[x]
-                        free_after = popcount(ws_free[kx]) + (1 if x1 >= 0 and cells[x1] == kx else 0) + (
-                            1 if x2 >= 0 and cells[x2] == kx else 0)
+                        kx = cells[_ix(x)]
+                        free_after = popcount(ws_free[_ix(kx)]) + (1 if x1 >= 0 and cells[_ix(x1)] == kx else 0) + (
+                            1 if x2 >= 0 and cells[_ix(x2)] == kx else 0)
                         if kx == k:
                             free_after -= 2
                         if free_after >= 2 and kx % 9 + 1 > threat:
@@ -723,14 +732,14 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 if points >= ETC_MIN_POINTS:
                     prefetch_slot(tt, h & slot_mask)
                     c = CHILD_WORDS * m
-                    ws_child[c] = k0
-                    ws_child[c + 1] = k1
-                    ws_child[c + 2] = k2
-                    ws_child[c + 3] = h
+                    ws_child[_ix(c)] = k0
+                    ws_child[_ix(c + 1)] = k1
+                    ws_child[_ix(c + 2)] = k2
+                    ws_child[_ix(c + 3)] = h
                 score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
                     score = np.int64(1) << 40
-                ws_scores[mb + m] = score
+                ws_scores[_ix(mb + m)] = score
 
             cut = False
             if points >= ETC_MIN_POINTS:
@@ -741,14 +750,15 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 shallow = False
                 for m in range(n):
                     c = CHILD_WORDS * m
-                    child = tt_probe_keys(tt, ws_child[c], ws_child[c + 1], ws_child[c + 2], ws_child[c + 3])
+                    child = tt_probe_keys(tt, ws_child[_ix(c)], ws_child[_ix(c + 1)], ws_child[_ix(c + 2)],
+                                          ws_child[_ix(c + 3)])
                     if child == 0 or entry_depth(child) < depth - 1:
                         all_low = False
                         continue
-                    move = ws_moves[mb + m]
+                    move = ws_moves[_ix(mb + m)]
                     # Kept with the move: it may answer the child without a visit (see NEXT).
-                    ws_moves[mb + m] = move | (child << MOVE_BITS)
-                    gain = cells[move >> 7] % 9 + 1
+                    ws_moves[_ix(mb + m)] = move | (child << MOVE_BITS)
+                    gain = cells[_ix(move >> 7)] % 9 + 1
                     if entry_bound(child) != LOWER:
                         # The child's value is at most u, so this move scores at least gain - u.
                         lower = gain - entry_value(child)
@@ -807,23 +817,25 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # selection sort step: bring the best-scored remaining move to m
             mb = ply * MAX_MOVES
             top_index = m
-            top_score = ws_scores[mb + m]
+            top_score = ws_scores[_ix(mb + m)]
             for q in range(m + 1, n):
-                if ws_scores[mb + q] > top_score:
+                if ws_scores[_ix(mb + q)] > top_score:
                     top_index = q
-                    top_score = ws_scores[mb + q]
+                    top_score = ws_scores[_ix(mb + q)]
             if top_index != m:
-                ws_scores[mb + top_index] = ws_scores[mb + m]
-                ws_scores[mb + m] = top_score
-                ws_moves[mb + m], ws_moves[mb + top_index] = ws_moves[mb + top_index], ws_moves[mb + m]
-            move = ws_moves[mb + m] & MOVE_MASK
+                ws_scores[_ix(mb + top_index)] = ws_scores[_ix(mb + m)]
+                ws_scores[_ix(mb + m)] = top_score
+                moved = ws_moves[_ix(mb + top_index)]
+                ws_moves[_ix(mb + top_index)] = ws_moves[_ix(mb + m)]
+                ws_moves[_ix(mb + m)] = moved
+            move = ws_moves[_ix(mb + m)] & MOVE_MASK
             a = move >> 7
             b = move & 127
-            gain = cells[a] % 9 + 1
+            gain = cells[_ix(a)] % 9 + 1
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
-            known = ws_moves[mb + m] >> MOVE_BITS
+            known = ws_moves[_ix(mb + m)] >> MOVE_BITS
             if known != 0:
                 # The child's entry, read for the transposition cutoffs, may
                 # answer it within its window: no need to play the move. (An
@@ -851,7 +863,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 where = h & (busy.shape[0] - 1)
                 if m > 0 and top_score > -(DEFERRED >> 1) and busy[where] == h:
                     undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
-                    ws_scores[mb + m] -= DEFERRED
+                    ws_scores[_ix(mb + m)] -= DEFERRED
                     continue
                 busy[where] = h
                 frames[fr + F_BUSY] = h
