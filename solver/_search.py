@@ -905,3 +905,87 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     continue
         frames[fr + F_M] += 1
         state = NEXT
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
+    """Every move here (all copies, unlike the search's one per settled copy) into
+    ``ws_moves[0:n]``: the table move first, then by points; returns n."""
+    n = 0
+    rest = pairs
+    while rest != 0:
+        kind = lowest_bit(rest)
+        rest &= rest - 1
+        u = ws_free[_ix(kind)]
+        while u != 0:
+            x = lowest_bit(u)
+            u &= u - 1
+            later = u
+            while later != 0:
+                n = _add_move(ws_moves, 0, n, runs, x, lowest_bit(later))
+                later &= later - 1
+    # insertion sort: table move first, then more points first (stable otherwise)
+    for i in range(1, n):
+        move = ws_moves[_ix(i)]
+        rank = -9 if move == hash_move else -(cells[_ix(move >> 7)] % 9)
+        j = i
+        while j > 0:
+            other = ws_moves[_ix(j - 1)]
+            if rank >= (-9 if other == hash_move else -(cells[_ix(other >> 7)] % 9)):
+                break
+            ws_moves[_ix(j)] = other
+            j -= 1
+        ws_moves[_ix(j)] = move
+    return n
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def principal_variation(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
+                        frames, first, value, points, depth, line):
+    """The best line from the root, whose runs and keys this plays out (pass copies):
+    ``first``, then at each ply a move that keeps the value, found by narrow-window
+    searches over the warm table. Writes moves (``a*128 + b``) into ``line`` and
+    returns how many.
+
+    One kernel call instead of one per candidate and ply: on 40-56-tile positions
+    the Python loop (a position copy, its legal moves and its encoding per ply)
+    cost more than the searches it ran. Beyond the depth of a limited search the
+    values shift with what the table holds, so there the line follows the first
+    candidate (the table move) when no candidate keeps the value.
+    """
+    length = 0
+    move = first
+    remaining = depth
+    while move >= 0 and length < line.shape[0]:
+        a = move >> 7
+        b = move & 127
+        gain = cells[_ix(a)] % 9 + 1
+        apply_move(cells, runs, keys, zobrist, a, b)
+        line[_ix(length)] = move
+        length += 1
+        points -= gain
+        value = gain - value  # the new mover's value
+        remaining -= 1
+        if remaining <= 0:
+            break
+        pairs, _ = free_masks(cells, runs, ws_free)
+        if pairs == 0:
+            break
+        entry = tt_probe(tt, keys)
+        n = _all_pairs(cells, runs, ws_free, pairs, ws_moves, entry_move(entry) if entry != 0 else -1)
+        move = -1
+        for i in range(n):
+            candidate = ws_moves[_ix(i)]
+            ca = candidate >> 7
+            cb = candidate & 127
+            gain = cells[_ix(ca)] % 9 + 1
+            saved = apply_move(cells, runs, keys, zobrist, ca, cb)
+            child = negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
+                            frames, 1, remaining - 1, gain - value - 1, gain - value + 1, points - gain)
+            undo_move(cells, runs, keys, zobrist, ca, cb, saved)
+            if gain - child == value:
+                move = candidate
+                break
+        if move < 0 and depth < FULL_DEPTH and n > 0:
+            move = ws_moves[0]
+    return length

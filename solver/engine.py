@@ -453,7 +453,7 @@ class Engine:
             move_values.append(MoveValue(move, value, bound, FULL_DEPTH if exact else depth))
         move_values.sort(key=lambda mv: (-mv.value, mv.bound != "exact" and mv.bound != "estimate", mv.move))
         best_moves = self._best_of(done)
-        pv = self._principal_variation(position, root, best_moves[0], done.value, depth) if best_moves else []
+        pv = self._principal_variation(root, best_moves[0], done.value, depth) if best_moves else []
         final = _play_out(position, pv)
         return Analysis(
             value=done.value, best_moves=best_moves, pv=pv, move_values=move_values,
@@ -461,38 +461,17 @@ class Engine:
             seconds=time.perf_counter() - started, depth=FULL_DEPTH if exact else depth,
         )
 
-    def _principal_variation(self, position: Position, root: _Root, first: Move, value: int, depth: int) -> list[Move]:
+    def _principal_variation(self, root: _Root, first: Move, value: int, depth: int) -> list[Move]:
         """Follow moves that keep the value, using the (warm) table to find them."""
         self.counters[k.C_STOP] = 0
         self.counters[k.C_ABORTED] = 0
         self.counters[k.C_NODE_LIMIT] = 0
-        node = position.copy()
-        line: list[Move] = []
-        move: Move | None = first
-        remaining = depth
-        while move is not None and remaining > 0:
-            gain = node.move_points(move)
-            node.push(move)
-            line.append(move)
-            value = gain - value  # the child's value, from the new mover's side
-            remaining -= 1
-            child_moves = node.legal_moves()
-            if not child_moves or remaining <= 0:
-                break
-            target = value
-            move = None
-            child_root = self._encode(node)
-            ordered = self._order(child_root, child_moves, None)
-            for candidate in ordered:
-                score = self._child_value(child_root, candidate, remaining, target - 1, target + 1)
-                if score == target:
-                    move = candidate
-                    break
-            if move is None and depth < FULL_DEPTH:
-                # Depth-limited values shift with what the table holds; follow
-                # the table's best move, the search's own choice, instead.
-                move = ordered[0] if ordered else None
-        return line
+        line = np.zeros(min(depth, root.points), dtype=np.int64)
+        length = k.principal_variation(
+            root.cells, root.runs.copy(), root.keys.copy(), self.zobrist, self.tt, self.busy, self.counters,
+            *self._main.workspace, first[0] * 128 + first[1], value, root.points, depth, line,
+        )
+        return [(int(move) >> 7, int(move) & 127) for move in line[:length]]
 
 
 def _play_out(position: Position, line: list[Move]) -> tuple[int, int]:
