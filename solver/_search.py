@@ -940,52 +940,15 @@ def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def principal_variation(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
-                        frames, first, value, points, depth, line):
-    """The best line from the root, whose runs and keys this plays out (pass copies):
-    ``first``, then at each ply a move that keeps the value, found by narrow-window
-    searches over the warm table. Writes moves (``a*128 + b``) into ``line`` and
-    returns how many.
+def line_candidates(cells, runs, keys, tt, ws_free, out):
+    """The moves of a position on the best line, to try in turn: every move (all
+    copies), the table move first, then by points. Returns how many (``out[0:n]``).
 
-    One kernel call instead of one per candidate and ply: on 40-56-tile positions
-    the Python loop (a position copy, its legal moves and its encoding per ply)
-    cost more than the searches it ran. Beyond the depth of a limited search the
-    values shift with what the table holds, so there the line follows the first
-    candidate (the table move) when no candidate keeps the value.
-    """
-    length = 0
-    move = first
-    remaining = depth
-    while move >= 0 and length < line.shape[0]:
-        a = move >> 7
-        b = move & 127
-        gain = cells[_ix(a)] % 9 + 1
-        apply_move(cells, runs, keys, zobrist, a, b)
-        line[_ix(length)] = move
-        length += 1
-        points -= gain
-        value = gain - value  # the new mover's value
-        remaining -= 1
-        if remaining <= 0:
-            break
-        pairs, _ = free_masks(cells, runs, ws_free)
-        if pairs == 0:
-            break
-        entry = tt_probe(tt, keys)
-        n = _all_pairs(cells, runs, ws_free, pairs, ws_moves, entry_move(entry) if entry != 0 else -1)
-        move = -1
-        for i in range(n):
-            candidate = ws_moves[_ix(i)]
-            ca = candidate >> 7
-            cb = candidate & 127
-            gain = cells[_ix(ca)] % 9 + 1
-            saved = apply_move(cells, runs, keys, zobrist, ca, cb)
-            child = negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
-                            frames, 1, remaining - 1, gain - value - 1, gain - value + 1, points - gain)
-            undo_move(cells, runs, keys, zobrist, ca, cb, saved)
-            if gain - child == value:
-                move = candidate
-                break
-        if move < 0 and depth < FULL_DEPTH and n > 0:
-            move = ws_moves[0]
-    return length
+    The line itself is followed from Python, one search call per candidate: a kernel
+    that called ``negamax`` would compile the whole search a second time (6 s more on
+    a cold start)."""
+    pairs, _ = free_masks(cells, runs, ws_free)
+    if pairs == 0:
+        return 0
+    entry = tt_probe(tt, keys)
+    return _all_pairs(cells, runs, ws_free, pairs, out, entry_move(entry) if entry != 0 else -1)

@@ -462,16 +462,35 @@ class Engine:
         )
 
     def _principal_variation(self, root: _Root, first: Move, value: int, depth: int) -> list[Move]:
-        """Follow moves that keep the value, using the (warm) table to find them."""
+        """Follow moves that keep the value, using the (warm) table to find them.
+
+        Works on the kernel's arrays throughout: a Position copied, encoded and
+        asked for its legal moves at every ply cost more than the searches.
+        Beyond the depth of a limited search the values shift with what the table
+        holds; there the line follows the table's move when no move keeps the value.
+        """
         self.counters[k.C_STOP] = 0
         self.counters[k.C_ABORTED] = 0
         self.counters[k.C_NODE_LIMIT] = 0
-        line = np.zeros(min(depth, root.points), dtype=np.int64)
-        length = k.principal_variation(
-            root.cells, root.runs.copy(), root.keys.copy(), self.zobrist, self.tt, self.busy, self.counters,
-            *self._main.workspace, first[0] * 128 + first[1], value, root.points, depth, line,
-        )
-        return [(int(move) >> 7, int(move) & 127) for move in line[:length]]
+        node = _Root(root.cells, root.runs.copy(), root.keys.copy(), root.points)
+        candidates = np.empty(k.MAX_MOVES, dtype=np.int64)
+        line: list[Move] = []
+        move: Move | None = first
+        remaining = depth
+        while move is not None and remaining > 0:
+            gain = kind_value(int(node.cells[move[0]]))
+            k.apply_move(node.cells, node.runs, node.keys, self.zobrist, *move)
+            node.points -= gain
+            line.append(move)
+            value = gain - value  # the new mover's value
+            remaining -= 1
+            count = k.line_candidates(node.cells, node.runs, node.keys, self.tt, self._main.workspace[0], candidates)
+            if count == 0 or remaining <= 0:
+                break
+            found = [(int(c) >> 7, int(c) & 127) for c in candidates[:count]]
+            move = next((m for m in found if self._child_value(node, m, remaining, value - 1, value + 1) == value),
+                        found[0] if depth < FULL_DEPTH else None)
+        return line
 
 
 def _play_out(position: Position, line: list[Move]) -> tuple[int, int]:
