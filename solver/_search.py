@@ -278,6 +278,40 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _move_runs(cells, runs, keys, a, b):
+    """``apply_move`` for the runs and the tile count only, when the caller already has
+    the child's key words (the move ordering worked them out). Returns the saved runs."""
+    ca = a // ROWS
+    cb = b // ROWS
+    saved = (
+        (np.int64(runs[_ix(ca)]) + 1)
+        | ((np.int64(runs[_ix(COLS + ca)]) + 1) << 8)
+        | ((np.int64(runs[_ix(cb)]) + 1) << 16)
+        | ((np.int64(runs[_ix(COLS + cb)]) + 1) << 24)
+    )
+    for cell in (a, b):
+        col = cell // ROWS
+        if cell % ROWS == runs[_ix(col)]:
+            runs[_ix(col)] += 1
+        else:
+            runs[_ix(COLS + col)] -= 1
+    keys[_ix(K_COUNTS + cells[_ix(a)])] -= 2
+    return saved
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _restore_runs(cells, runs, keys, a, b, saved):
+    """Undo ``_move_runs`` (the key words are restored by the caller)."""
+    ca = a // ROWS
+    cb = b // ROWS
+    runs[_ix(cb)] = ((saved >> 16) & 255) - 1
+    runs[_ix(COLS + cb)] = ((saved >> 24) & 255) - 1
+    runs[_ix(ca)] = (saved & 255) - 1
+    runs[_ix(COLS + ca)] = ((saved >> 8) & 255) - 1
+    keys[_ix(K_COUNTS + cells[_ix(a)])] += 2
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def free_masks(cells, runs, free):
     """Each kind's free tiles as a mask of column ends (``free[kind]``; bit 2*col for
     the top tile, 2*col+1 for the bottom one, a lone tile counting as a top).
@@ -491,6 +525,10 @@ def _add_move(ws_moves, base, n, runs, x, y):
 
 MOVE_BITS = 14
 MOVE_MASK = (1 << MOVE_BITS) - 1
+ENTRY_MASK = (1 << 41) - 1
+INDEX_SHIFT = 56
+"""Bits 56-61 of a ``ws_moves`` word: the move's place in generation order, which
+finds its child's key words (``ws_child``) after the ordering has moved it."""
 """A move ``a*128 + b`` in the low bits of a ``ws_moves`` word; above it, the child's table entry if known."""
 MAX_PLY = 64
 MAX_MOVES = 64
@@ -498,16 +536,28 @@ MAX_MOVES = 64
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
-FRAME_FIELDS = 16
+F_KEYS = 16
+"""Four fields from here: the node's key words (0, 1, tally, hash), restored when a move is taken back."""
+FRAME_FIELDS = 20
 SPLIT_MIN_POINTS = 30
 """Threads share out subtrees worth at least this many points (see ``negamax``)."""
 DEFERRED = np.int64(1) << 50
 """Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
 CHILD_WORDS = 4
-"""Per move of the node being expanded: its child's three key words and hash, for the ETC probes."""
+"""Per move and ply: the child's three key words and hash, for the ETC probes and then for playing the move."""
 FREE_WORDS = 32
 """Length of the free-mask scratch (one word per kind, padded)."""
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _take_back(cells, runs, keys, frames, fr, a, b):
+    """Undo the move the frame at ``fr`` played: its runs, tile count and key words."""
+    _restore_runs(cells, runs, keys, a, b, frames[fr + F_SAVED])
+    keys[0] = frames[fr + F_KEYS]
+    keys[1] = frames[fr + F_KEYS + 1]
+    keys[K_TALLY] = frames[fr + F_KEYS + 2]
+    keys[K_HASH] = frames[fr + F_KEYS + 3]
 
 
 def make_workspace():
@@ -517,7 +567,7 @@ def make_workspace():
     scores per ply, and the frames of the explicit stack."""
     return (
         np.empty(FREE_WORDS, dtype=np.int64),
-        np.empty(MAX_MOVES * CHILD_WORDS, dtype=np.int64),
+        np.empty(MAX_PLY * MAX_MOVES * CHILD_WORDS, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.empty(MAX_PLY * FRAME_FIELDS, dtype=np.int64),
@@ -731,11 +781,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                             threat = kx % 9 + 1
                 if points >= ETC_MIN_POINTS:
                     prefetch_slot(tt, h & slot_mask)
-                    c = CHILD_WORDS * m
-                    ws_child[_ix(c)] = k0
-                    ws_child[_ix(c + 1)] = k1
-                    ws_child[_ix(c + 2)] = k2
-                    ws_child[_ix(c + 3)] = h
+                c = CHILD_WORDS * (mb + m)
+                ws_child[_ix(c)] = k0
+                ws_child[_ix(c + 1)] = k1
+                ws_child[_ix(c + 2)] = k2
+                ws_child[_ix(c + 3)] = h
+                ws_moves[_ix(mb + m)] = move | (np.int64(m) << INDEX_SHIFT)
                 score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
                     score = np.int64(1) << 40
@@ -749,7 +800,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 all_low = True
                 shallow = False
                 for m in range(n):
-                    c = CHILD_WORDS * m
+                    c = CHILD_WORDS * (mb + m)
                     child = tt_probe_keys(tt, ws_child[_ix(c)], ws_child[_ix(c + 1)], ws_child[_ix(c + 2)],
                                           ws_child[_ix(c + 3)])
                     if child == 0 or entry_depth(child) < depth - 1:
@@ -758,7 +809,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     move = ws_moves[_ix(mb + m)]
                     # Kept with the move: it may answer the child without a visit (see NEXT).
                     ws_moves[_ix(mb + m)] = move | (child << MOVE_BITS)
-                    gain = cells[_ix(move >> 7)] % 9 + 1
+                    gain = cells[_ix((move & MOVE_MASK) >> 7)] % 9 + 1
                     if entry_bound(child) != LOWER:
                         # The child's value is at most u, so this move scores at least gain - u.
                         lower = gain - entry_value(child)
@@ -835,7 +886,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
-            known = ws_moves[_ix(mb + m)] >> MOVE_BITS
+            known = (ws_moves[_ix(mb + m)] >> MOVE_BITS) & ENTRY_MASK
             if known != 0:
                 # The child's entry, read for the transposition cutoffs, may
                 # answer it within its window: no need to play the move. (An
@@ -853,7 +904,20 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     ply += 1
                     state = RETURN
                     continue
-            frames[fr + F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
+            frames[fr + F_KEYS] = keys[0]
+            frames[fr + F_KEYS + 1] = keys[1]
+            frames[fr + F_KEYS + 2] = keys[K_TALLY]
+            frames[fr + F_KEYS + 3] = keys[K_HASH]
+            if frames[fr + F_POINTS] >= CHEAP_ORDER_POINTS:
+                # The ordering worked out the child's key words: only the runs change here.
+                c = CHILD_WORDS * (mb + (ws_moves[_ix(mb + m)] >> INDEX_SHIFT))
+                frames[fr + F_SAVED] = _move_runs(cells, runs, keys, a, b)
+                keys[0] = ws_child[_ix(c)]
+                keys[1] = ws_child[_ix(c + 1)]
+                keys[K_TALLY] = ws_child[_ix(c + 2)]
+                keys[K_HASH] = ws_child[_ix(c + 3)]
+            else:
+                frames[fr + F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
             frames[fr + F_BUSY] = 0
             if busy.shape[0] > 1 and frames[fr + F_POINTS] >= SPLIT_MIN_POINTS:
                 # Shared work (simplified ABDADA): a younger move whose subtree
@@ -862,7 +926,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 h = keys[K_HASH]
                 where = h & (busy.shape[0] - 1)
                 if m > 0 and top_score > -(DEFERRED >> 1) and busy[where] == h:
-                    undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
+                    _take_back(cells, runs, keys, frames, fr, a, b)
                     ws_scores[_ix(mb + m)] -= DEFERRED
                     continue
                 busy[where] = h
@@ -884,7 +948,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
         a = frames[fr + F_A]
         b = frames[fr + F_B]
         if frames[fr + F_SAVED] >= 0:
-            undo_move(cells, runs, keys, zobrist, a, b, frames[fr + F_SAVED])
+            _take_back(cells, runs, keys, frames, fr, a, b)
         if frames[fr + F_BUSY] != 0:
             h = frames[fr + F_BUSY]
             where = h & (busy.shape[0] - 1)
