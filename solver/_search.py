@@ -533,6 +533,8 @@ finds its child's key words (``ws_child``) after the ordering has moved it."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
+assert MOVE_BITS + ENTRY_MASK.bit_length() <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
+    "a ws_moves word holds the move, the child's entry and the generation index")
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
