@@ -117,30 +117,31 @@ def prefetch_slot(typingctx, table, slot):  # noqa: ANN001, ANN201, ARG001 - num
     return types.void(table, slot), codegen
 
 
-@intrinsic
-def popcount(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
-    """Set bits of a 64-bit integer (one instruction: LLVM's ctpop)."""
-    if not isinstance(x, types.Integer):
-        return None
+def _bit_intrinsic(name, doc, emit):  # noqa: ANN001, ANN202
+    """A numba intrinsic of one integer argument, cast to 64 bits and handed to ``emit(builder, value)``."""
 
-    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        return builder.ctpop(value)
+    def typer(typingctx, x):  # noqa: ANN001, ANN202, ARG001 - numba intrinsic protocol
+        if not isinstance(x, types.Integer):
+            return None
 
-    return types.int64(x), codegen
+        def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+            return emit(builder, context.cast(builder, args[0], signature.args[0], types.int64))
+
+        return types.int64(x), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def lowest_bit(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
-    """Index of the lowest set bit of a nonzero 64-bit integer (LLVM's cttz)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        return builder.cttz(value, ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(x), codegen
+popcount = _bit_intrinsic(
+    "popcount", "Set bits of a 64-bit integer (one instruction: LLVM's ctpop).",
+    lambda builder, value: builder.ctpop(value),
+)
+lowest_bit = _bit_intrinsic(
+    "lowest_bit", "Index of the lowest set bit of a nonzero 64-bit integer (LLVM's cttz).",
+    lambda builder, value: builder.cttz(value, ir.Constant(ir.IntType(1), 1)),
+)
 
 
 ZOBRIST_CODES = 82
