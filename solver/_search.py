@@ -244,17 +244,27 @@ def _take_pair(keys, zobrist, kind, delta):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _pack_runs(runs, ca, cb):
+    """The runs of columns ca and cb, one byte each (top, bottom, top, bottom, all + 1)."""
+    return (
+        (np.int64(runs[_ix(ca)]) + 1)
+        | ((np.int64(runs[_ix(COLS + ca)]) + 1) << 8)
+        | ((np.int64(runs[_ix(cb)]) + 1) << 16)
+        | ((np.int64(runs[_ix(COLS + cb)]) + 1) << 24)
+    )
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _packed(saved, field):
+    """Field 0-3 of ``_pack_runs``: ca's top, ca's bottom, cb's top, cb's bottom."""
+    return ((saved >> (8 * field)) & 255) - 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def apply_move(cells, runs, keys, zobrist, a, b):
     """Remove the free tiles in cells a and b (a < b). Returns the saved runs of
     both columns packed into one int, for ``undo_move``."""
-    ca = a // ROWS
-    cb = b // ROWS
-    saved = (
-        (np.int64(runs[ca]) + 1)
-        | ((np.int64(runs[COLS + ca]) + 1) << 8)
-        | ((np.int64(runs[cb]) + 1) << 16)
-        | ((np.int64(runs[COLS + cb]) + 1) << 24)
-    )
+    saved = _pack_runs(runs, a // ROWS, b // ROWS)
     for cell in (a, b):
         col = cell // ROWS
         row = cell % ROWS
@@ -273,29 +283,23 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
     ca = a // ROWS
     cb = b // ROWS
     if cb != ca:
-        _set_column(runs, keys, zobrist, cb, ((saved >> 16) & 255) - 1, ((saved >> 24) & 255) - 1)
-    _set_column(runs, keys, zobrist, ca, (saved & 255) - 1, ((saved >> 8) & 255) - 1)
+        _set_column(runs, keys, zobrist, cb, _packed(saved, 2), _packed(saved, 3))
+    _set_column(runs, keys, zobrist, ca, _packed(saved, 0), _packed(saved, 1))
     _take_pair(keys, zobrist, cells[a], 1)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _move_runs(cells, runs, keys, a, b):
     """``apply_move`` for the runs and the tile count only, when the caller already has
-    the child's key words (the move ordering worked them out). Returns the saved runs."""
+    the child's key words (the move ordering worked them out, with ``_column_after``,
+    which is therefore also what moves the runs here). Returns the saved runs."""
     ca = a // ROWS
     cb = b // ROWS
-    saved = (
-        (np.int64(runs[_ix(ca)]) + 1)
-        | ((np.int64(runs[_ix(COLS + ca)]) + 1) << 8)
-        | ((np.int64(runs[_ix(cb)]) + 1) << 16)
-        | ((np.int64(runs[_ix(COLS + cb)]) + 1) << 24)
-    )
-    for cell in (a, b):
-        col = cell // ROWS
-        if cell % ROWS == runs[_ix(col)]:
-            runs[_ix(col)] += 1
-        else:
-            runs[_ix(COLS + col)] -= 1
+    saved = _pack_runs(runs, ca, cb)
+    for col in (ca, cb):
+        runs[_ix(col)], runs[_ix(COLS + col)] = _column_after(runs, col, a, b)
+        if cb == ca:
+            break
     keys[_ix(K_COUNTS + cells[_ix(a)])] -= 2
     return saved
 
@@ -305,10 +309,10 @@ def _restore_runs(cells, runs, keys, a, b, saved):
     """Undo ``_move_runs`` (the key words are restored by the caller)."""
     ca = a // ROWS
     cb = b // ROWS
-    runs[_ix(cb)] = ((saved >> 16) & 255) - 1
-    runs[_ix(COLS + cb)] = ((saved >> 24) & 255) - 1
-    runs[_ix(ca)] = (saved & 255) - 1
-    runs[_ix(COLS + ca)] = ((saved >> 8) & 255) - 1
+    runs[_ix(cb)] = _packed(saved, 2)
+    runs[_ix(COLS + cb)] = _packed(saved, 3)
+    runs[_ix(ca)] = _packed(saved, 0)
+    runs[_ix(COLS + ca)] = _packed(saved, 1)
     keys[_ix(K_COUNTS + cells[_ix(a)])] += 2
 
 
@@ -526,11 +530,11 @@ def _add_move(ws_moves, base, n, runs, x, y):
 
 MOVE_BITS = 14
 MOVE_MASK = (1 << MOVE_BITS) - 1
+"""A move ``a*128 + b`` in the low bits of a ``ws_moves`` word; above it, the child's table entry if known."""
 ENTRY_MASK = (1 << 41) - 1
 INDEX_SHIFT = 56
 """Bits 56-61 of a ``ws_moves`` word: the move's place in generation order, which
 finds its child's key words (``ws_child``) after the ordering has moved it."""
-"""A move ``a*128 + b`` in the low bits of a ``ws_moves`` word; above it, the child's table entry if known."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
@@ -566,8 +570,9 @@ def _take_back(cells, runs, keys, frames, fr, a, b):
 def make_workspace():
     """Scratch buffers, flat so that every index is a constant-stride sum, allocated once
     so that the search allocates nothing while it runs: free masks of the node being
-    expanded, the children's keys for its transposition cutoffs, moves and their order
-    scores per ply, and the frames of the explicit stack."""
+    expanded, and per ply the children's keys (for the transposition cutoffs, then for
+    playing the moves), the moves and their order scores, and the frames of the
+    explicit stack."""
     return (
         np.empty(FREE_WORDS, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES * CHILD_WORDS, dtype=np.int64),
@@ -975,6 +980,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _line_rank(cells, move, hash_move):
+    """Where ``_all_pairs`` puts a move: lower first (the table move, then more points)."""
+    return -9 if move == hash_move else -(cells[_ix(move >> 7)] % 9)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
     """Every move here (all copies, unlike the search's one per settled copy) into
     ``ws_moves[0:n]``: the table move first, then by points; returns n."""
@@ -994,11 +1005,11 @@ def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
     # insertion sort: table move first, then more points first (stable otherwise)
     for i in range(1, n):
         move = ws_moves[_ix(i)]
-        rank = -9 if move == hash_move else -(cells[_ix(move >> 7)] % 9)
+        rank = _line_rank(cells, move, hash_move)
         j = i
         while j > 0:
             other = ws_moves[_ix(j - 1)]
-            if rank >= (-9 if other == hash_move else -(cells[_ix(other >> 7)] % 9)):
+            if rank >= _line_rank(cells, other, hash_move):
                 break
             ws_moves[_ix(j)] = other
             j -= 1
