@@ -484,8 +484,10 @@ class Engine:
             line.append(move)
             value = gain - value  # the new mover's value
             remaining -= 1
+            if remaining <= 0:
+                break
             count = k.line_candidates(node.cells, node.runs, node.keys, self.tt, self._main.workspace[0], candidates)
-            if count == 0 or remaining <= 0:
+            if count == 0:
                 break
             found = [(int(c) >> 7, int(c) & 127) for c in candidates[:count]]
             move = next((m for m in found if self._child_value(node, m, remaining, value - 1, value + 1) == value),
