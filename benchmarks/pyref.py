@@ -243,7 +243,7 @@ class ReferenceSolver:
             scored.append((order, a, b, gain, child))
         if self.etc and all_low and high <= alpha:
             # Every move is bounded at or below alpha by its child's entry: fail low unsearched.
-            self.table[key] = (high, UPPER, -1)
+            self.table[key] = (high, UPPER, self._kept_move(key))
             return high
         scored.sort(key=lambda item: -item[0])
 
@@ -266,8 +266,13 @@ class ReferenceSolver:
                         break
 
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        self.table[key] = (best, bound, best_move)
+        self.table[key] = (best, bound, self._kept_move(key) if bound == UPPER else best_move)
         return best
+
+    def _kept_move(self, key: tuple[int, ...]) -> int:
+        """The move a fail-low entry stores: the one the position had, since its own best move is noise."""
+        old = self.table.get(key)
+        return -1 if old is None else old[2]
 
     # -- the root ----------------------------------------------------------------------
 
