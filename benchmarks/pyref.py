@@ -47,7 +47,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
 
 Entry = tuple[int, int, int]
-"""A table entry: value, bound, best move (``a * 128 + b``, -1 for none)."""
+"""A table entry: lower bound, upper bound (equal when exact; -INF or INF when unknown),
+best move (``a * 128 + b``, -1 for none)."""
 
 
 def column_code(top: int, bottom: int) -> int:
@@ -187,17 +188,13 @@ class ReferenceSolver:
         hash_move = -1
         entry = self.table.get(key)
         if entry is not None:
-            value, bound, hash_move = entry
-            if bound == EXACT:
-                return value
-            if bound == LOWER:
-                if value >= beta:
-                    return value
-                alpha = max(alpha, value)
-            else:
-                if value <= alpha:
-                    return value
-                beta = min(beta, value)
+            lower, upper, hash_move = entry
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
 
         scored: list[tuple[int, int, int, int]] = []
         high, all_low = -INF, True  # ETC failing low: the best any move can score, if every child is bounded
@@ -230,12 +227,12 @@ class ReferenceSolver:
                 child_counts = self.counts[:]
                 child_counts[kind] -= 2
                 child = self.table.get((*child_codes, *child_counts))
-                if child is not None and child[1] != LOWER:
-                    lower = gain - child[0]  # the child's value is at most child[0]
+                if child is not None and child[1] != INF:
+                    lower = gain - child[1]  # the child's value is at most child[1]
                     if lower >= beta:
-                        self.table[key] = (lower, LOWER, a * 128 + b)
+                        self._store(key, lower, LOWER, a * 128 + b)
                         return lower
-                if child is not None and child[1] != UPPER:
+                if child is not None and child[0] != -INF:
                     high = max(high, gain - child[0])  # the child's value is at least child[0]
                 else:
                     all_low = False
@@ -243,16 +240,17 @@ class ReferenceSolver:
             scored.append((order, a, b, gain, child))
         if self.etc and all_low and high <= alpha:
             # Every move is bounded at or below alpha by its child's entry: fail low unsearched.
-            self.table[key] = (high, UPPER, self._kept_move(key))
+            self._store(key, high, UPPER, -1)
             return high
         scored.sort(key=lambda item: -item[0])
 
         best = -INF
         best_move = -1
         for _, a, b, gain, child in scored:
-            if child is not None and (child[1] == EXACT or (child[1] == LOWER and child[0] >= gain - alpha)
-                                      or (child[1] == UPPER and child[0] <= gain - beta)):
+            if child is not None and (child[0] == child[1] or child[0] >= gain - alpha):
                 value = gain - child[0]  # the child's entry answers it within its window: not played
+            elif child is not None and child[1] <= gain - beta:
+                value = gain - child[1]
             else:
                 saved = self._apply(a, b)
                 value = gain - self.negamax(gain - beta, gain - alpha, points - gain)
@@ -266,13 +264,18 @@ class ReferenceSolver:
                         break
 
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        self.table[key] = (best, bound, self._kept_move(key) if bound == UPPER else best_move)
+        self._store(key, best, bound, best_move)
         return best
 
-    def _kept_move(self, key: tuple[int, ...]) -> int:
-        """The move a fail-low entry stores: the one the position had, since its own best move is noise."""
-        old = self.table.get(key)
-        return -1 if old is None else old[2]
+    def _store(self, key: tuple[int, ...], value: int, bound: int, move: int) -> None:
+        """Merge a bound into the position's entry; a fail-low keeps the move the position had
+        (its own best move is noise), as in the kernel's ``tt_store``."""
+        lower, upper, kept = self.table.get(key, (-INF, INF, -1))
+        if bound != UPPER:
+            lower, kept = max(lower, value), move
+        if bound != LOWER:
+            upper = min(upper, value)
+        self.table[key] = (lower, upper, kept)
 
     # -- the root ----------------------------------------------------------------------
 

@@ -384,15 +384,25 @@ def _end_cell(runs, end):
 # The table: int64[4 * size], one 32-byte slot of four words, two slots (index,
 # index^1) a bucket, so a probe touches one cache line. Words: the three key
 # words (column codes 0-5; 6-11 and tallies 21-26; tallies 0-20), each XORed
-# with the entry, and the packed entry. Entry bits: value+1024 (11) | bound (2)
-# << 11 | depth (7) << 13 | best move a*128+b (14) << 20 | work (6) << 34 |
-# used << 40.
+# with the entry, and the packed entry. Entry bits: lower bound+1024 (11) |
+# upper bound+1024 (11) << 11 | depth (7) << 22 | best move a*128+b (14) << 29
+# | work (6) << 43 | used << 49. An exact value has lower == upper; a missing
+# bound is NO_LOWER or NO_UPPER.
+#
+# Both bounds are kept because a position comes back with other windows: the
+# window moves with the points taken on the way, and the same tiles taken in
+# another order reach the position with another score. With one bound an
+# entry, 40% of the stores replaced the other kind of bound for the same
+# position (shared 64+72 set), so the next visit searched again what an
+# earlier one had proved.
 #
 # The XOR makes the table safe to share between threads without locks (Hyatt's
 # lockless hashing): a slot torn by two writers no longer decodes to any key,
 # so a reader sees a miss, never another position's entry. A probe therefore
 # returns the entry word itself, read once, not the slot, which may change.
-TT_USED = np.int64(1) << 40
+TT_USED = np.int64(1) << 49
+NO_LOWER = -1024
+NO_UPPER = 1023
 E = 3
 """Word of the packed entry within a slot."""
 SLOT_WORDS = 4
@@ -431,32 +441,36 @@ def tt_probe(tt, keys):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def entry_value(e):
+def entry_lower(e):
+    """The value is at least this (NO_LOWER: no lower bound known)."""
     return (e & 2047) - 1024
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def entry_bound(e):
-    return (e >> 11) & 3
+def entry_upper(e):
+    """The value is at most this (NO_UPPER: no upper bound known)."""
+    return ((e >> 11) & 2047) - 1024
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_depth(e):
-    return (e >> 13) & 127
+    return (e >> 22) & 127
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_move(e):
-    return (e >> 20) & 16383
+    return (e >> 29) & 16383
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_work(e):
-    return (e >> 34) & 63
+    return (e >> 43) & 63
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_store(tt, keys, value, bound, depth, move, work):
+    """Record that the value is ``value`` (EXACT), at least it (LOWER) or at most
+    it (UPPER), merged with what the table knows of the position at this depth."""
     k0 = keys[0]
     k1 = keys[1]
     k2 = keys[K_TALLY]
@@ -472,6 +486,15 @@ def tt_store(tt, keys, value, bound, depth, move, work):
         # keeps the move this position had (from a cut or an exact search), or
         # none.
         move = entry_move(held_other | held_index)  # at most one slot holds the key
+    lower = NO_LOWER if bound == UPPER else value
+    upper = NO_UPPER if bound == LOWER else value
+    held = held_other | held_index
+    if held != 0 and entry_depth(held) == depth:
+        merged_lower = max(lower, entry_lower(held))
+        merged_upper = min(upper, entry_upper(held))
+        if merged_lower <= merged_upper:  # else an estimate contradicts an older one: keep the new
+            lower = merged_lower
+            upper = merged_upper
     # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
     if held_other != 0:
         slot = other
@@ -486,11 +509,11 @@ def tt_store(tt, keys, value, bound, depth, move, work):
     if move < 0:
         move = 0
     e = (
-        np.int64(value + 1024)
-        | (np.int64(bound) << 11)
-        | (np.int64(depth) << 13)
-        | (np.int64(move) << 20)
-        | (np.int64(work) << 34)
+        np.int64(lower + 1024)
+        | (np.int64(upper + 1024) << 11)
+        | (np.int64(depth) << 22)
+        | (np.int64(move) << 29)
+        | (np.int64(work) << 43)
         | TT_USED
     )
     base = slot * SLOT_WORDS
@@ -540,16 +563,15 @@ def _add_move(ws_moves, base, n, runs, x, y):
 
 MOVE_BITS = 14
 MOVE_MASK = (1 << MOVE_BITS) - 1
-"""A move ``a*128 + b`` in the low bits of a ``ws_moves`` word; above it, the child's table entry if known."""
-ENTRY_MASK = (1 << 41) - 1
+"""A move ``a*128 + b`` in the low bits of a ``ws_moves`` word."""
 INDEX_SHIFT = 56
 """Bits 56-61 of a ``ws_moves`` word: the move's place in generation order, which
 finds its child's key words (``ws_child``) after the ordering has moved it."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
-assert MOVE_BITS + ENTRY_MASK.bit_length() <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
-    "a ws_moves word holds the move, the child's entry and the generation index")
+assert MOVE_BITS <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
+    "a ws_moves word holds the move and the generation index")
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
@@ -561,8 +583,9 @@ SPLIT_MIN_POINTS = 30
 DEFERRED = np.int64(1) << 50
 """Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
-CHILD_WORDS = 4
-"""Per move and ply: the child's three key words and hash, for the ETC probes and then for playing the move."""
+CHILD_WORDS = 5
+"""Per move and ply: the child's three key words and hash, for the ETC probes and then for playing the move,
+and the child's table entry if the probe found one that is deep enough (else 0)."""
 FREE_WORDS = 32
 """Length of the free-mask scratch (one word per kind, padded)."""
 
@@ -672,25 +695,20 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 counters[C_TT_HITS] += 1
                 hash_move = entry_move(entry)
                 if entry_depth(entry) >= depth:
-                    value = entry_value(entry)
-                    bound = entry_bound(entry)
+                    lower = entry_lower(entry)
+                    upper = entry_upper(entry)
                     if entry_depth(entry) < FULL_DEPTH:
                         counters[C_INEXACT] += 1
-                    if bound == EXACT:
-                        ret = value
+                    if lower >= beta or lower == upper:
+                        ret = lower
                         continue
-                    if bound == LOWER:
-                        if value >= beta:
-                            ret = value
-                            continue
-                        if value > alpha:
-                            alpha = value
-                    else:
-                        if value <= alpha:
-                            ret = value
-                            continue
-                        if value < beta:
-                            beta = value
+                    if upper <= alpha:
+                        ret = upper
+                        continue
+                    if lower > alpha:
+                        alpha = lower
+                    if upper < beta:
+                        beta = upper
 
             # Moves (only now: a table cutoff above needs none), kind by kind.
             # Settled copies of a kind (in columns of at most two tiles) are
@@ -804,6 +822,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ws_child[_ix(c + 1)] = k1
                 ws_child[_ix(c + 2)] = k2
                 ws_child[_ix(c + 3)] = h
+                ws_child[_ix(c + 4)] = 0
                 ws_moves[_ix(mb + m)] = move | (np.int64(m) << INDEX_SHIFT)
                 score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
@@ -824,13 +843,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     if child == 0 or entry_depth(child) < depth - 1:
                         all_low = False
                         continue
-                    move = ws_moves[_ix(mb + m)]
                     # Kept with the move: it may answer the child without a visit (see NEXT).
-                    ws_moves[_ix(mb + m)] = move | (child << MOVE_BITS)
-                    gain = cells[_ix((move & MOVE_MASK) >> 7)] % 9 + 1
-                    if entry_bound(child) != LOWER:
+                    ws_child[_ix(c + 4)] = child
+                    move = ws_moves[_ix(mb + m)] & MOVE_MASK
+                    gain = cells[_ix(move >> 7)] % 9 + 1
+                    if entry_upper(child) != NO_UPPER:
                         # The child's value is at most u, so this move scores at least gain - u.
-                        lower = gain - entry_value(child)
+                        lower = gain - entry_upper(child)
                         if lower >= beta:
                             if entry_depth(child) < FULL_DEPTH:
                                 counters[C_INEXACT] += 1
@@ -839,9 +858,9 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                             ret = lower
                             cut = True
                             break
-                    if entry_bound(child) != UPPER:
+                    if entry_lower(child) != NO_LOWER:
                         # The child's value is at least l, so this move scores at most gain - l.
-                        high = max(high, gain - entry_value(child))
+                        high = max(high, gain - entry_lower(child))
                         shallow = shallow or entry_depth(child) < FULL_DEPTH
                     else:
                         all_low = False
@@ -904,16 +923,20 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
-            known = (ws_moves[_ix(mb + m)] >> MOVE_BITS) & ENTRY_MASK
+            known = np.int64(0)
+            if frames[fr + F_POINTS] >= CHEAP_ORDER_POINTS:
+                known = ws_child[_ix(CHILD_WORDS * (mb + (ws_moves[_ix(mb + m)] >> INDEX_SHIFT)) + 4)]
             if known != 0:
                 # The child's entry, read for the transposition cutoffs, may
                 # answer it within its window: no need to play the move. (An
                 # entry is a fact about the position, so an old one is still
                 # true, only perhaps less tight than what the table holds now.)
-                value = entry_value(known)
-                bound = entry_bound(known)
-                if bound == EXACT or (bound == LOWER and value >= gain - frames[fr + F_ALPHA]) or (
-                        bound == UPPER and value <= gain - frames[fr + F_BETA]):
+                value = entry_lower(known)
+                answered = value == entry_upper(known) or value >= gain - frames[fr + F_ALPHA]
+                if not answered and entry_upper(known) <= gain - frames[fr + F_BETA]:
+                    value = entry_upper(known)
+                    answered = True
+                if answered:
                     if entry_depth(known) < FULL_DEPTH:
                         counters[C_INEXACT] += 1
                     frames[fr + F_SAVED] = -1

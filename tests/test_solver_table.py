@@ -124,7 +124,7 @@ def test_a_torn_slot_reads_as_a_miss() -> None:
     keys[0], keys[1], keys[k.K_TALLY], keys[k.K_HASH] = 11, 22, 33, 6
     k.tt_store(tt, keys, -7, k.EXACT, FULL_DEPTH, 5 * 128 + 9, 3)
     entry = k.tt_probe(tt, keys)
-    assert (k.entry_value(entry), k.entry_bound(entry), k.entry_move(entry)) == (-7, k.EXACT, 5 * 128 + 9)
+    assert (k.entry_lower(entry), k.entry_upper(entry), k.entry_move(entry)) == (-7, -7, 5 * 128 + 9)
 
     slot = 6 if tt[6 * k.SLOT_WORDS + k.E] else 7
     # Another writer got its entry word in, but not its key words (or the reverse).
@@ -135,6 +135,24 @@ def test_a_torn_slot_reads_as_a_miss() -> None:
     other = keys.copy()
     other[k.K_TALLY] = 34
     assert k.tt_probe(tt, other) == 0
+
+
+def test_an_entry_keeps_both_bounds_and_the_move_of_a_cut() -> None:
+    """A position proved >= 3 by a cut and then <= 5 by a fail-low holds both facts, and the cut's move."""
+    tt = np.zeros(16 * k.SLOT_WORDS, dtype=np.int64)
+    keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
+    keys[0], keys[1], keys[k.K_TALLY], keys[k.K_HASH] = 11, 22, 33, 6
+    k.tt_store(tt, keys, 3, k.LOWER, FULL_DEPTH, 5 * 128 + 9, 3)
+    k.tt_store(tt, keys, 5, k.UPPER, FULL_DEPTH, 7 * 128 + 8, 2)
+    entry = k.tt_probe(tt, keys)
+    assert (k.entry_lower(entry), k.entry_upper(entry), k.entry_move(entry)) == (3, 5, 5 * 128 + 9)
+    k.tt_store(tt, keys, 4, k.LOWER, FULL_DEPTH, 7 * 128 + 8, 2)
+    entry = k.tt_probe(tt, keys)
+    assert (k.entry_lower(entry), k.entry_upper(entry), k.entry_move(entry)) == (4, 5, 7 * 128 + 8)
+    # A bound from a shallower search replaces the entry rather than mixing depths.
+    k.tt_store(tt, keys, 9, k.UPPER, 6, 0, 1)
+    entry = k.tt_probe(tt, keys)
+    assert (k.entry_lower(entry), k.entry_upper(entry), k.entry_depth(entry)) == (k.NO_LOWER, 9, 6)
 
 
 # -- helper threads ---------------------------------------------------------------------
