@@ -34,9 +34,10 @@ The value of a position is what the side to move will still score minus what
 the opponent will (negamax). It depends on the board only, never on scores or
 on who is to move, so the table is keyed on the runs alone.
 
-The transposition table stores the full key (no false hits), the value with
-its bound type, the depth it is valid for (``FULL_DEPTH`` when the subtree was
-searched to the end, so the value is exact), the best move and the work spent.
+The transposition table stores the full key (no false hits), a lower and an
+upper bound on the value (equal when it is exact), the depth they are valid for
+(``FULL_DEPTH`` when the subtree was searched to the end, so they are bounds on
+the exact value), the best move and the work spent.
 
 Contract of ``negamax(alpha, beta)`` (fail-soft within the window): if the true
 value v <= alpha the result r satisfies v <= r <= alpha; if v >= beta then
