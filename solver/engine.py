@@ -28,6 +28,10 @@ ZOBRIST_SEED = 20261122
 
 
 SLOT_BYTES = 32
+HELPER_MIN_TILES = 52
+"""Helpers join searches of positions with at least this many tiles. Below, a solve takes
+a few milliseconds and starting the threads costs more than they save (vs-python
+positions of 40 and 48 tiles: 1.2-3x slower with a helper; 56 tiles: 1.1-1.6x faster)."""
 BUSY_SLOTS = 1 << 14
 """Subtrees in progress that threads can see (a handful per thread at a time)."""
 
@@ -132,6 +136,12 @@ class _Root:
     points: int
 
 
+def _tiles(root: _Root) -> int:
+    """Tiles left on the board (a column runs from its top row to its bottom row)."""
+    heights = root.runs[COLS:].astype(np.int64) - root.runs[:COLS] + 1
+    return int(np.maximum(heights, 0).sum())
+
+
 class _Searcher:
     """What one thread's kernel calls own: counters (with its stop flag) and scratch space.
 
@@ -181,11 +191,13 @@ class Engine:
     milliseconds and returns what it has.
     """
 
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, threads: int = 1) -> None:
-        """``threads`` > 1 adds helper threads to every search (lazy SMP): they
-        search the same root in other orders and share the table, so the main
-        search finds more of its subtrees already solved. Results come from the
-        main search alone; helpers only make it faster.
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, threads: int = 1,
+                 helper_min_tiles: int = HELPER_MIN_TILES) -> None:
+        """``threads`` > 1 adds helper threads to searches of positions with at
+        least ``helper_min_tiles`` tiles (lazy SMP): they search the same root in
+        other orders and share the table, so the main search finds more of its
+        subtrees already solved. Results come from the main search alone;
+        helpers only make it faster.
         """
         if not 10 <= table_bits <= 30:
             raise ValueError(f"table_bits must be 10..30, not {table_bits}")
@@ -198,6 +210,7 @@ class Engine:
         self.counters = self._main.counters
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
         self._helpers = [_Searcher() for _ in range(threads - 1)]
+        self._helper_min_tiles = helper_min_tiles
         self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
         self._helper_nodes = 0
         self._lock = threading.Lock()
@@ -329,7 +342,7 @@ class Engine:
         Further helpers take other rotations. Each works on its own copy of the
         runs and keys.
         """
-        if not self._helpers or len(ordered) < 2:
+        if not self._helpers or len(ordered) < 2 or _tiles(root) < self._helper_min_tiles:
             yield
             return
         threads = []

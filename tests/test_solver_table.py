@@ -23,6 +23,7 @@ from battle.board import Position, move_name
 from battle.tiles import EMPTY
 from solver import FULL_DEPTH, Engine
 from solver import _search as k
+from solver.engine import HELPER_MIN_TILES
 
 
 def column_position(columns: dict[int, list[int]]) -> Position:
@@ -160,7 +161,8 @@ def test_an_entry_keeps_both_bounds_and_the_move_of_a_cut() -> None:
 
 @pytest.fixture(scope="module")
 def pair() -> tuple[Engine, Engine]:
-    return Engine(table_bits=18), Engine(table_bits=18, threads=2)
+    # Helpers on every search, however small, so that these tests exercise them.
+    return Engine(table_bits=18), Engine(table_bits=18, threads=2, helper_min_tiles=0)
 
 
 @pytest.mark.parametrize("row", known_values(), ids=lambda row: row["id"])
@@ -211,6 +213,19 @@ def test_helpers_count_their_nodes(pair: tuple[Engine, Engine]) -> None:
     analysis = threaded.search(load(BIG), node_limit=200_000)
     assert analysis.nodes >= 200_000
     assert threaded.threads == 2
+
+
+def test_small_searches_run_without_helpers() -> None:
+    """Below HELPER_MIN_TILES the threads would cost more than they save: the main search runs alone."""
+    position = played_down(random.Random(3), 40, min_tiles=30)
+    assert position.tiles_left() < HELPER_MIN_TILES
+    engine = Engine(table_bits=16, threads=2)
+    analysis = engine.search(position)
+    assert engine._helper_nodes == 0
+    assert analysis.nodes == engine._nodes()
+    eager = Engine(table_bits=16, threads=2, helper_min_tiles=0)
+    eager.search(position)
+    assert eager._helper_nodes > 0
 
 
 def test_thread_count_is_checked() -> None:
