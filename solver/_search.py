@@ -468,6 +468,28 @@ def entry_work(e):
     return (e >> 43) & 63
 
 
+TWO_BOUND_WORTH = 8
+"""What holding both bounds adds to an entry's worth (log2 of its subtree's nodes) when a
+store must evict one of a bucket's two entries."""
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _worth(e):
+    """How much an entry is worth keeping: the work it saves, more if it holds both bounds.
+
+    A two-bound entry answers every window a one-bound entry of the position would, and
+    more; such entries come from exact searches and from positions met with windows on
+    both sides of their value. Preferring them cut the nodes by 18-22% when the table
+    is small for the search (shared 64+72 set at 2^20 slots, one thread: 19.9 M -> 16.4 M;
+    80 set at 2^20 on two threads: 40.6 M -> 31.7 M) and changed little when it is not
+    (2^22: 13.4 M -> 13.0 M; 80 set at 2^24: 22.0 M -> 22.1 M). Bonuses of 1, 2, 4, 16
+    and 64 gave 18.7 M, 17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
+    """
+    if entry_lower(e) != NO_LOWER and entry_upper(e) != NO_UPPER:
+        return entry_work(e) + TWO_BOUND_WORTH
+    return entry_work(e)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_store(tt, keys, value, bound, depth, move, work):
     """Record that the value is ``value`` (EXACT), at least it (LOWER) or at most
@@ -496,13 +518,13 @@ def tt_store(tt, keys, value, bound, depth, move, work):
         if merged_lower <= merged_upper:  # else an estimate contradicts an older one: keep the new
             lower = merged_lower
             upper = merged_upper
-    # Same position: overwrite it. Otherwise keep the costlier entry, replace the cheaper.
+    # Same position: overwrite it. Otherwise keep the worthier entry, replace the other.
     if held_other != 0:
         slot = other
     elif (
         held_index != 0
         or (tt[index * SLOT_WORDS + E] & TT_USED) == 0
-        or entry_work(tt[index * SLOT_WORDS + E]) <= entry_work(tt[other * SLOT_WORDS + E])
+        or _worth(tt[index * SLOT_WORDS + E]) <= _worth(tt[other * SLOT_WORDS + E])
     ):
         slot = index
     else:
