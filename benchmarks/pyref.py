@@ -51,6 +51,16 @@ Entry = tuple[int, int, int]
 best move (``a * 128 + b``, -1 for none)."""
 
 
+def entry_answer(entry: Entry, alpha: int, beta: int) -> int | None:
+    """What the entry answers for window (alpha, beta), fail-soft, or None (the kernel's ``entry_answer``)."""
+    lower, upper, _ = entry
+    if lower >= beta or lower == upper:
+        return lower
+    if upper <= alpha:
+        return upper
+    return None
+
+
 def column_code(top: int, bottom: int) -> int:
     """0 for a column of at most two tiles, else 1 + top*9 + bottom (the numba key's per-column code)."""
     return 0 if bottom - top < 2 else 1 + top * ROWS + bottom
@@ -188,11 +198,10 @@ class ReferenceSolver:
         hash_move = -1
         entry = self.table.get(key)
         if entry is not None:
+            answer = entry_answer(entry, alpha, beta)
+            if answer is not None:
+                return answer
             lower, upper, hash_move = entry
-            if lower >= beta or lower == upper:
-                return lower
-            if upper <= alpha:
-                return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
 
@@ -247,10 +256,9 @@ class ReferenceSolver:
         best = -INF
         best_move = -1
         for _, a, b, gain, child in scored:
-            if child is not None and (child[0] == child[1] or child[0] >= gain - alpha):
-                value = gain - child[0]  # the child's entry answers it within its window: not played
-            elif child is not None and child[1] <= gain - beta:
-                value = gain - child[1]
+            answer = None if child is None else entry_answer(child, gain - beta, gain - alpha)
+            if answer is not None:
+                value = gain - answer  # the child's entry answers it within its window: not played
             else:
                 saved = self._apply(a, b)
                 value = gain - self.negamax(gain - beta, gain - alpha, points - gain)

@@ -404,6 +404,8 @@ def _end_cell(runs, end):
 TT_USED = np.int64(1) << 49
 NO_LOWER = -1024
 NO_UPPER = 1023
+NO_ANSWER = INF
+"""``entry_answer``'s result when the entry does not settle the window (no value is this big)."""
 E = 3
 """Word of the packed entry within a slot."""
 SLOT_WORDS = 4
@@ -468,6 +470,20 @@ def entry_work(e):
     return (e >> 43) & 63
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def entry_answer(e, alpha, beta):
+    """The result the entry gives a search with window (alpha, beta), fail-soft: its exact
+    value, a lower bound at or above beta, or an upper bound at or below alpha; else
+    NO_ANSWER (the entry only narrows the window)."""
+    lower = entry_lower(e)
+    upper = entry_upper(e)
+    if lower >= beta or lower == upper:
+        return lower
+    if upper <= alpha:
+        return upper
+    return NO_ANSWER
+
+
 TWO_BOUND_WORTH = 8
 """What holding both bounds adds to an entry's worth (log2 of its subtree's nodes) when a
 store must evict one of a bucket's two entries."""
@@ -501,6 +517,7 @@ def tt_store(tt, keys, value, bound, depth, move, work):
     other = index ^ 1
     held_other = _entry_if_holds(tt, other, k0, k1, k2)
     held_index = _entry_if_holds(tt, index, k0, k1, k2)
+    held = held_other | held_index  # at most one slot holds the key
     if bound == UPPER:
         # A fail-low node's best move is noise: the highest of values that are
         # only upper bounds. Tried first when the node was searched again, it
@@ -508,10 +525,9 @@ def tt_store(tt, keys, value, bound, depth, move, work):
         # 64+72 set, one thread, 2^22: 36.6M against 25.1M). Such an entry
         # keeps the move this position had (from a cut or an exact search), or
         # none.
-        move = entry_move(held_other | held_index)  # at most one slot holds the key
+        move = entry_move(held)
     lower = NO_LOWER if bound == UPPER else value
     upper = NO_UPPER if bound == LOWER else value
-    held = held_other | held_index
     if held != 0 and entry_depth(held) == depth:
         merged_lower = max(lower, entry_lower(held))
         merged_upper = min(upper, entry_upper(held))
@@ -718,20 +734,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 counters[C_TT_HITS] += 1
                 hash_move = entry_move(entry)
                 if entry_depth(entry) >= depth:
-                    lower = entry_lower(entry)
-                    upper = entry_upper(entry)
                     if entry_depth(entry) < FULL_DEPTH:
                         counters[C_INEXACT] += 1
-                    if lower >= beta or lower == upper:
-                        ret = lower
+                    ret = entry_answer(entry, alpha, beta)
+                    if ret != NO_ANSWER:
                         continue
-                    if upper <= alpha:
-                        ret = upper
-                        continue
-                    if lower > alpha:
-                        alpha = lower
-                    if upper < beta:
-                        beta = upper
+                    alpha = max(alpha, entry_lower(entry))
+                    beta = min(beta, entry_upper(entry))
 
             # Moves (only now: a table cutoff above needs none), kind by kind.
             # Settled copies of a kind (in columns of at most two tiles) are
@@ -946,20 +955,20 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
+            # The ordering worked out the child's key words (from CHEAP_ORDER_POINTS
+            # up) at ws_child[c:c + 4], and ETC put its entry, if any, at c + 4.
+            c = -1
             known = np.int64(0)
             if frames[fr + F_POINTS] >= CHEAP_ORDER_POINTS:
-                known = ws_child[_ix(CHILD_WORDS * (mb + (ws_moves[_ix(mb + m)] >> INDEX_SHIFT)) + 4)]
+                c = CHILD_WORDS * (mb + (ws_moves[_ix(mb + m)] >> INDEX_SHIFT))
+                known = ws_child[_ix(c + 4)]
             if known != 0:
                 # The child's entry, read for the transposition cutoffs, may
                 # answer it within its window: no need to play the move. (An
                 # entry is a fact about the position, so an old one is still
                 # true, only perhaps less tight than what the table holds now.)
-                value = entry_lower(known)
-                answered = value == entry_upper(known) or value >= gain - frames[fr + F_ALPHA]
-                if not answered and entry_upper(known) <= gain - frames[fr + F_BETA]:
-                    value = entry_upper(known)
-                    answered = True
-                if answered:
+                value = entry_answer(known, gain - frames[fr + F_BETA], gain - frames[fr + F_ALPHA])
+                if value != NO_ANSWER:
                     if entry_depth(known) < FULL_DEPTH:
                         counters[C_INEXACT] += 1
                     frames[fr + F_SAVED] = -1
@@ -972,9 +981,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             frames[fr + F_KEYS + 1] = keys[1]
             frames[fr + F_KEYS + 2] = keys[K_TALLY]
             frames[fr + F_KEYS + 3] = keys[K_HASH]
-            if frames[fr + F_POINTS] >= CHEAP_ORDER_POINTS:
-                # The ordering worked out the child's key words: only the runs change here.
-                c = CHILD_WORDS * (mb + (ws_moves[_ix(mb + m)] >> INDEX_SHIFT))
+            if c >= 0:
+                # The child's key words are known: only the runs change here.
                 frames[fr + F_SAVED] = _move_runs(cells, runs, keys, a, b)
                 keys[0] = ws_child[_ix(c)]
                 keys[1] = ws_child[_ix(c + 1)]
