@@ -292,13 +292,13 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
 @njit(cache=True, nogil=True, _nrt=False)
 def _move_runs(cells, runs, keys, a, b):
     """``apply_move`` for the runs and the tile count only, when the caller already has
-    the child's key words (the move ordering worked them out, with ``_column_after``,
+    the child's key words (the move ordering worked them out, with ``_run_after``,
     which is therefore also what moves the runs here). Returns the saved runs."""
     ca = a // ROWS
     cb = b // ROWS
     saved = _pack_runs(runs, ca, cb)
     for col in (ca, cb):
-        runs[_ix(col)], runs[_ix(COLS + col)] = _column_after(runs, col, a, b)
+        runs[_ix(col)], runs[_ix(COLS + col)] = _run_after(runs[_ix(col)], runs[_ix(COLS + col)], col, a, b)
         if cb == ca:
             break
     keys[_ix(K_COUNTS + cells[_ix(a)])] -= 2
@@ -427,9 +427,9 @@ def _slot_mask(tt):
     return (tt.shape[0] >> 2) - 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def tt_probe_keys(tt, k0, k1, k2, h):
-    """The entry for this key (an int64 with TT_USED set), or 0."""
+    """The entry for this key (an int64 with TT_USED set), or 0. (Inlined: see ``_run_after``.)"""
     index = h & _slot_mask(tt)
     e = _entry_if_holds(tt, index, k0, k1, k2)
     if e == 0:
@@ -571,17 +571,26 @@ def _log2(x):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _column_after(runs, col, a, b):
-    """New (top, bottom) of a column once cells a and b (if in it) are removed."""
-    top = runs[_ix(col)]
-    bottom = runs[_ix(COLS + col)]
-    for cell in (a, b):
-        if cell // ROWS == col:
-            if cell % ROWS == top:
-                top += 1
-            else:
-                bottom -= 1
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _run_after(top, bottom, col, a, b):
+    """New (top, bottom) of column ``col``, whose run is (top, bottom), once cells a and b
+    (if in it) are removed.
+
+    Inlined by numba (``inline="always"``), like ``tt_probe_keys``: LLVM left both as
+    calls in the move-ordering loop, twice and once per move, each passing its arrays
+    as seven words on the stack. Inlining both took 8% off the time (same nodes; ten
+    64-80-tile shared positions, one thread, three pairs of simultaneous runs) and
+    left the cold compile about where it was (12.6-13.9 s against 12.9-13.0 s)."""
+    if a // ROWS == col:
+        if a % ROWS == top:
+            top += 1
+        else:
+            bottom -= 1
+    if b // ROWS == col:
+        if b % ROWS == top:
+            top += 1
+        else:
+            bottom -= 1
     return top, bottom
 
 
@@ -822,7 +831,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 for col in (ca, cb):
                     old_top = runs[col]
                     old_bottom = runs[COLS + col]
-                    top, bottom = _column_after(runs, col, a, b)
+                    top, bottom = _run_after(old_top, old_bottom, col, a, b)
                     k0, k1, h = _update_key(k0, k1, h, zobrist, col,
                                             column_code(old_top, old_bottom), column_code(top, bottom))
                     if top <= bottom:
