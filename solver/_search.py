@@ -325,8 +325,19 @@ def free_masks(cells, runs, free):
     Returns (the kinds with a pair free, as a mask; the column ends whose column
     holds at most two tiles, which cover nothing: the settled ones).
     """
+    return _free_masks_at(cells, runs, free, 0)
+
+
+F_PAIRS = 27
+F_SETTLED = 28
+"""Words of a ply's free-mask block after the 27 kinds' masks: ``free_masks``' two results."""
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _free_masks_at(cells, runs, free, base):
+    """``free_masks`` into ``free[base:base + FREE_WORDS]``, its results also kept there."""
     for kind in range(KINDS):
-        free[kind] = 0
+        free[_ix(base + kind)] = 0
     pairs = np.int64(0)
     settled = np.int64(0)
     for col in range(COLS):
@@ -334,26 +345,94 @@ def free_masks(cells, runs, free):
         bottom = runs[COLS + col]
         if top > bottom:
             continue
-        kind = _ix(cells[_ix(col * ROWS + top)])
+        kind = _ix(base + cells[_ix(col * ROWS + top)])
         m = free[kind] | (np.int64(1) << (2 * col))
         free[kind] = m
         if (m & (m - 1)) != 0:
-            pairs |= np.int64(1) << kind
+            pairs |= np.int64(1) << (kind - base)
         if bottom != top:
-            kind = _ix(cells[_ix(col * ROWS + bottom)])
+            kind = _ix(base + cells[_ix(col * ROWS + bottom)])
             m = free[kind] | (np.int64(2) << (2 * col))
             free[kind] = m
             if (m & (m - 1)) != 0:
-                pairs |= np.int64(1) << kind
+                pairs |= np.int64(1) << (kind - base)
             if bottom - top < 2:
                 settled |= np.int64(3) << (2 * col)
         else:
             settled |= np.int64(1) << (2 * col)
+    free[_ix(base + F_PAIRS)] = pairs
+    free[_ix(base + F_SETTLED)] = settled
     return pairs, settled
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def greedy_alternation(free):
+def _end_bits(free, base, cells, col, top, bottom, sign):
+    """Add (sign 1) or remove (sign 0) the free-mask bits of a column's ends; returns the
+    kinds touched, as a mask."""
+    if top > bottom:
+        return np.int64(0)
+    kind = cells[_ix(col * ROWS + top)]
+    bit = np.int64(1) << (2 * col)
+    if sign:
+        free[_ix(base + kind)] |= bit
+    else:
+        free[_ix(base + kind)] &= ~bit
+    touched = np.int64(1) << kind
+    if bottom != top:
+        kind = cells[_ix(col * ROWS + bottom)]
+        if sign:
+            free[_ix(base + kind)] |= bit << 1
+        else:
+            free[_ix(base + kind)] &= ~(bit << 1)
+        touched |= np.int64(1) << kind
+    return touched
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _masks_after(cells, runs, free, base, parent, a, b, saved):
+    """The free masks of the position after the move a, b, from those of the position
+    before it (at ``parent``): only the move's one or two columns change.
+
+    Same result as ``_free_masks_at``, for a copy of 29 words and a few bit
+    operations instead of a pass over all twelve columns: 5-7% less time (same
+    nodes; ten 64-80-tile shared positions at 2^22, one thread, five pairs of
+    simultaneous runs), for about 2 s more of cold compile.
+    """
+    for i in range(F_SETTLED + 1):
+        free[_ix(base + i)] = free[_ix(parent + i)]
+    pairs = free[_ix(base + F_PAIRS)]
+    settled = free[_ix(base + F_SETTLED)]
+    ca = a // ROWS
+    cb = b // ROWS
+    touched = np.int64(0)
+    for j in range(2):
+        col = ca if j == 0 else cb
+        if j == 1 and cb == ca:
+            break
+        touched |= _end_bits(free, base, cells, col, _packed(saved, 2 * j), _packed(saved, 2 * j + 1), 0)
+        top = runs[_ix(col)]
+        bottom = runs[_ix(COLS + col)]
+        touched |= _end_bits(free, base, cells, col, top, bottom, 1)
+        settled &= ~(np.int64(3) << (2 * col))
+        if top == bottom:
+            settled |= np.int64(1) << (2 * col)
+        elif top < bottom and bottom - top < 2:
+            settled |= np.int64(3) << (2 * col)
+    while touched != 0:
+        kind = lowest_bit(touched)
+        touched &= touched - 1
+        m = free[_ix(base + kind)]
+        if (m & (m - 1)) != 0:
+            pairs |= np.int64(1) << kind
+        else:
+            pairs &= ~(np.int64(1) << kind)
+    free[_ix(base + F_PAIRS)] = pairs
+    free[_ix(base + F_SETTLED)] = settled
+    return pairs, settled
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def greedy_alternation(free, base=0):
     """The pairs free now taken greedily in turn, highest value first.
 
     The mover gets the 1st, 3rd, ... and the opponent the 2nd, 4th, ...; the
@@ -368,7 +447,7 @@ def greedy_alternation(free):
     for value_index in range(9):
         value = 9 - value_index
         for suit in range(3):
-            pairs = popcount(free[suit * 9 + value - 1]) >> 1
+            pairs = popcount(free[_ix(base + suit * 9 + value - 1)]) >> 1
             for _ in range(pairs):
                 total += turn * value
                 turn = -turn
@@ -635,7 +714,7 @@ CHILD_WORDS = 5
 """Per move and ply: the child's three key words and hash, for the ETC probes and then for playing the move,
 and the child's table entry if the probe found one that is deep enough (else 0)."""
 FREE_WORDS = 32
-"""Length of the free-mask scratch (one word per kind, padded)."""
+"""Free-mask scratch per ply: one word per kind, then ``F_PAIRS`` and ``F_SETTLED`` (padded)."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -655,7 +734,7 @@ def make_workspace():
     playing the moves), the moves and their order scores, and the frames of the
     explicit stack."""
     return (
-        np.empty(FREE_WORDS, dtype=np.int64),
+        np.empty(MAX_PLY * FREE_WORDS, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES * CHILD_WORDS, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
         np.empty(MAX_PLY * MAX_MOVES, dtype=np.int64),
@@ -696,6 +775,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             depth = frames[fr + F_DEPTH]
             points = frames[fr + F_POINTS]
             state = RETURN
+            fb = ply * FREE_WORDS
             counters[C_NODES] += 1
             if (counters[C_NODES] & STOP_CHECK_MASK) == 0 and (
                 counters[C_STOP] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT])
@@ -710,14 +790,14 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # node that the table answers never scans its columns.
             if (keys[0] & COLUMN_CODE_BITS) == 0 and (keys[1] & COLUMN_CODE_BITS) == 0:
                 # Every tile is free: greedy alternation is exact.
-                free_masks(cells, runs, ws_free)
-                ret = greedy_alternation(ws_free)
+                _free_masks_at(cells, runs, ws_free, fb)
+                ret = greedy_alternation(ws_free, fb)
                 continue
             if depth <= 0:
                 # The horizon: greedy alternation, an estimate here (and 0,
                 # exactly, when no pair is left).
-                pairs, _ = free_masks(cells, runs, ws_free)
-                ret = greedy_alternation(ws_free)
+                pairs, _ = _free_masks_at(cells, runs, ws_free, fb)
+                ret = greedy_alternation(ws_free, fb)
                 if pairs != 0:
                     counters[C_INEXACT] += 1
                 continue
@@ -760,14 +840,20 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # touches nothing else; the value is 1-Lipschitz in an item's
             # points, so taking the biggest such item dominates taking a smaller
             # one: only one tempo move is searched.
-            pairs, settled = free_masks(cells, runs, ws_free)
+            if ply > root_ply:
+                # The parent's masks and its move (and the runs it saved) give these.
+                parent = fr - FRAME_FIELDS
+                pairs, settled = _masks_after(cells, runs, ws_free, fb, fb - FREE_WORDS, frames[parent + F_A],
+                                              frames[parent + F_B], frames[parent + F_SAVED])
+            else:
+                pairs, settled = _free_masks_at(cells, runs, ws_free, fb)
             best_tempo = -1
             tempo = np.int64(0)
             rest = pairs
             while rest != 0:
                 kk = lowest_bit(rest)
                 rest &= rest - 1
-                m = ws_free[_ix(kk)]
+                m = ws_free[_ix(fb + kk)]
                 if (m & ~settled) == 0 and popcount(m) == keys[_ix(K_COUNTS + kk)]:
                     tempo |= np.int64(1) << kk
                     if best_tempo < 0 or kk % 9 > best_tempo % 9:
@@ -780,7 +866,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 rest &= rest - 1
                 if (tempo >> kk) & 1 and kk != best_tempo:
                     continue
-                m = ws_free[_ix(kk)]
+                m = ws_free[_ix(fb + kk)]
                 unsettled = m & ~settled
                 calm = m & settled
                 first_calm = -1 if calm == 0 else lowest_bit(calm)
@@ -850,7 +936,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 for x in (x1, x2):
                     if x >= 0:
                         kx = cells[_ix(x)]
-                        free_after = popcount(ws_free[_ix(kx)]) + (1 if x1 >= 0 and cells[_ix(x1)] == kx else 0) + (
+                        free_after = popcount(ws_free[_ix(fb + kx)])
+                        free_after += (1 if x1 >= 0 and cells[_ix(x1)] == kx else 0) + (
                             1 if x2 >= 0 and cells[_ix(x2)] == kx else 0)
                         if kx == k:
                             free_after -= 2

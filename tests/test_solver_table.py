@@ -110,6 +110,32 @@ def test_the_free_masks_match_the_model() -> None:
         assert k.greedy_alternation(free) == sum(expected[0::2]) - sum(expected[1::2])
 
 
+def test_the_masks_after_a_move_match_a_fresh_scan() -> None:
+    """The search derives a child's free masks from its parent's and the move's one or two
+    columns; that must equal scanning the child's twelve columns, for every legal move
+    (tiles from one column or two, columns emptied, settled or left as lone tiles)."""
+    rng = random.Random(12)
+    engine = Engine(table_bits=10)
+    words = k.FREE_WORDS
+    free = np.zeros(2 * words, dtype=np.int64)
+    scan = np.zeros(words, dtype=np.int64)
+    checked = 0
+    for _ in range(40):
+        position = played_down(rng, 108, min_tiles=2)
+        root = engine._encode(position)
+        k._free_masks_at(root.cells, root.runs, free, 0)
+        for a, b in position.legal_moves():
+            saved = k.apply_move(root.cells, root.runs, root.keys, engine.zobrist, a, b)
+            pairs, settled = k._masks_after(root.cells, root.runs, free, words, 0, a, b, saved)
+            expected = k.free_masks(root.cells, root.runs, scan)
+            assert (pairs, settled) == expected
+            assert list(free[words:words + k.KINDS]) == list(scan[:k.KINDS])
+            assert (free[words + k.F_PAIRS], free[words + k.F_SETTLED]) == expected
+            k.undo_move(root.cells, root.runs, root.keys, engine.zobrist, a, b, saved)
+            checked += 1
+    assert checked > 200
+
+
 def test_bit_intrinsics() -> None:
     @njit
     def bits(x: int) -> tuple[int, int]:
