@@ -225,7 +225,7 @@ def run_big(args: argparse.Namespace) -> None:
 
 
 def run_vs_python(args: argparse.Namespace) -> None:
-    counts = args.tiles or [40, 48, 56]
+    counts = args.tiles or [48, 56, 64]
     if args.shared:
         rows = bench_rows(args.bench_dir, counts, args.limit)
         positions = [(row["id"], load(args.bench_dir / "positions" / f"{row['id']}.mbp")) for row in rows]
@@ -533,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--tiles",
         type=parse_counts,
         metavar="N,N,...",
-        help="tile counts (default: 40,48,56 for --vs-python, 64,72,80,88 for --bench)",
+        help="tile counts (default: 48,56,64 for --vs-python, 64,72,80,88 for --bench)",
     )
     parser.add_argument(
         "--limit", type=int, metavar="N", help="positions per tile count (default: all for --bench, 3 for --vs-python)"
