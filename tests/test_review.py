@@ -486,6 +486,9 @@ def test_ctrl_c_stops_the_review_and_prints_what_is_done(tmp_path: Path) -> None
     child = subprocess.Popen(
         [sys.executable, "-m", "battle", "review", str(path), "--time", "1", "--hash", "16"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        # A shell's background job starts with SIGINT ignored, the child inherits that, and
+        # Python then installs no KeyboardInterrupt handler: give the child the default back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stderr is not None
