@@ -345,17 +345,17 @@ def _free_masks_at(cells, runs, free, base):
         bottom = runs[COLS + col]
         if top > bottom:
             continue
-        kind = _ix(base + cells[_ix(col * ROWS + top)])
-        m = free[kind] | (np.int64(1) << (2 * col))
-        free[kind] = m
+        kind = cells[_ix(col * ROWS + top)]
+        m = free[_ix(base + kind)] | (np.int64(1) << (2 * col))
+        free[_ix(base + kind)] = m
         if (m & (m - 1)) != 0:
-            pairs |= np.int64(1) << (kind - base)
+            pairs |= np.int64(1) << kind
         if bottom != top:
-            kind = _ix(base + cells[_ix(col * ROWS + bottom)])
-            m = free[kind] | (np.int64(2) << (2 * col))
-            free[kind] = m
+            kind = cells[_ix(col * ROWS + bottom)]
+            m = free[_ix(base + kind)] | (np.int64(2) << (2 * col))
+            free[_ix(base + kind)] = m
             if (m & (m - 1)) != 0:
-                pairs |= np.int64(1) << (kind - base)
+                pairs |= np.int64(1) << kind
             if bottom - top < 2:
                 settled |= np.int64(3) << (2 * col)
         else:
