@@ -26,6 +26,7 @@ from battle.game import Game
 from battle.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
 from battle.ui import theme
 from battle.ui.board_view import BoardState, face_rect, playable_cells
+from battle.ui.buttons import TEXT_MARGIN, Button, fitted_label, font_width
 from battle.ui.dialogs import DialogProblem, open_file_dialog
 from battle.ui.editor_layout import EditorLayout, editor_layout, kind_at, split_row
 from battle.ui.editor_model import EditorModel
@@ -78,15 +79,17 @@ class EditorScene(Scene):
             return pygame.Rect(r.as_tuple())
 
         eraser, clear = split_row(geo.rows[0], (0.5, 0.5), gap)
-        add("eraser", UIButton(rect(eraser), "Eraser", manager, tool_tip_text="Clicks clear cells (or right-click)"))
-        add("clear", UIButton(rect(clear), "Clear board", manager, tool_tip_text="Remove every tile"))
+        add("eraser", Button(rect(eraser), "Eraser", manager, tool_tip_text="Clicks clear cells (or right-click)"))
+        add("clear", Button(rect(clear), "Clear board", manager, tool_tip_text="Remove every tile"))
         label, entry, fill = split_row(geo.rows[1], (0.27, 0.33, 0.40), gap)
         add("deal_label", UILabel(rect(label), "Deal", manager, object_id=ObjectID(object_id="#field_label")))
         deal_entry = UITextEntryLine(rect(entry), manager, placeholder_text="number")
+        deal_entry.placeholder_text = fitted_label("number", entry.w - 2 * TEXT_MARGIN, font_width(deal_entry))
+        deal_entry.rebuild()
         deal_entry.set_allowed_characters("numbers")
         deal_entry.set_text_length_limit(19)
         add("deal", deal_entry)
-        add("fill", UIButton(rect(fill), "Fill board", manager, tool_tip_text="The full board of that deal"))
+        add("fill", Button(rect(fill), "Fill board", manager, tool_tip_text="The full board of that deal"))
         label, first, second = split_row(geo.rows[2], (0.31, 0.345, 0.345), gap)
         add("score_label", UILabel(rect(label), "Scores", manager, object_id=ObjectID(object_id="#field_label")))
         for name, piece, player in (("score1", first, 1), ("score2", second, 2)):
@@ -95,18 +98,18 @@ class EditorScene(Scene):
             score_entry.set_text_length_limit(4)
             score_entry.set_text(str(self.model.scores[player - 1]))
             add(name, score_entry)
-        add("to_move", UIButton(rect(geo.rows[3]), self._to_move_label(), manager,
+        add("to_move", Button(rect(geo.rows[3]), self._to_move_label(), manager,
                                 tool_tip_text="Who moves first from this position (click to change)"))
         save, load = split_row(geo.rows[4], (0.5, 0.5), gap)
-        add("save", UIButton(rect(save), "Save .mbp...", manager, tool_tip_text="Save the position (Ctrl+S)"))
-        add("load", UIButton(rect(load), "Load...", manager,
+        add("save", Button(rect(save), "Save .mbp...", manager, tool_tip_text="Save the position (Ctrl+S)"))
+        add("load", Button(rect(load), "Load...", manager,
                              tool_tip_text="Load a .mbp, or a .mbg's position (Ctrl+O)"))
         analyse, play = split_row(geo.bottom[0], (0.5, 0.5), gap)
-        add("analyse", UIButton(rect(analyse), "Analyse", manager, object_id=ObjectID(object_id="#primary"),
+        add("analyse", Button(rect(analyse), "Analyse", manager, object_id=ObjectID(object_id="#primary"),
                                 tool_tip_text="Open it in analysis mode (a two-player game from here)"))
-        add("play", UIButton(rect(play), "Play vs solver", manager,
+        add("play", Button(rect(play), "Play vs solver", manager,
                              tool_tip_text="You take the side to move, the solver the other"))
-        add("back", UIButton(rect(geo.bottom[1]), "Back", manager, tool_tip_text="Leave the editor (Esc)"))
+        add("back", Button(rect(geo.bottom[1]), "Back", manager, tool_tip_text="Leave the editor (Esc)"))
         self._update_widgets()
 
     def _to_move_label(self) -> str:

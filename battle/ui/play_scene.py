@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
-from pygame_gui.elements import UIButton
 from pygame_gui.windows import UIFileDialog
 
 from battle.board import Move, Position, cell_name, move_name
@@ -29,6 +28,7 @@ from battle.ui import play_files, play_view
 from battle.ui.analysis_mode import AnalysisMode
 from battle.ui.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
 from battle.ui.board_view import BoardState
+from battle.ui.buttons import Button
 from battle.ui.hud import Status
 from battle.ui.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, next_cell
 from battle.ui.match import Match
@@ -73,7 +73,7 @@ class PlayScene(StudyControls, Scene):
         self.dialog_purpose = ""
         self.result_shown = match.game.is_over()
         self.end_at: float | None = None
-        self.buttons: dict[str, UIButton] = {}
+        self.buttons: dict[str, Button] = {}
         self.rng = random.Random()
         self.move_list: list[tuple[int, int, str, int]] = []
         self.analysis: AnalysisMode | None = None
@@ -128,7 +128,7 @@ class PlayScene(StudyControls, Scene):
         specs = ANALYSIS_BUTTONS if self.analysis is not None else BUTTONS
         for (key, label, tip), rect in zip(specs, self.layout.panel.buttons, strict=True):
             object_id = ObjectID(class_id="@panel_button", object_id="#primary" if key == "hint" else None)
-            button = UIButton(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id)
+            button = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id)
             self.buttons[key] = button
             self.elements.append(button)
         self.first_row = clamp_first_row(self.layout.panel, self.first_row, len(self.move_list))

@@ -39,7 +39,7 @@ BUTTONS = (
 ANALYSIS_BUTTONS = (
     ("undo", "Undo", "Take back a move of the variation (U)"),
     ("redo", "Redo", "Replay a variation move (R)"),
-    ("back_game", "Back to game", "Drop the variation: the board shows the game again (B)"),
+    ("back_game", "To game", "Drop the variation: the board shows the game again (B)"),
     ("pv_back", "< Line", "Step back along the best line (comma)"),
     ("pv_forward", "Line >", "Preview the best line one move further (full stop)"),
     ("pv_play", "Play line", "Play the previewed line (or the best move) into the variation (P)"),

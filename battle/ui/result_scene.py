@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
-from pygame_gui.elements import UIButton
 
 from battle.ui import theme
+from battle.ui.buttons import Button
 from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ class ResultScene(Scene):
         super().__init__(app)
         self.play = play
         self.clock = 0.0
-        self.buttons: dict[str, UIButton] = {}
+        self.buttons: dict[str, Button] = {}
 
     def card_rect(self) -> pygame.Rect:
         layout = self.app.layout
@@ -55,7 +55,7 @@ class ResultScene(Scene):
             ("review", "Review", "Grade every move against perfect play (V)"),
         )):
             object_id = ObjectID(object_id="#primary") if key == "rematch" else None
-            button = UIButton(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
+            button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
                               self.app.manager, tool_tip_text=tip, object_id=object_id)
             self.buttons[key] = button
             self.elements.append(button)

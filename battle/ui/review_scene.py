@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
-from pygame_gui.elements import UIButton
 
 from battle.board import Move, Position, parse_move
 from battle.game import Game
 from battle.ui import theme
 from battle.ui.board_view import BoardState, playable_cells
+from battle.ui.buttons import Button
 from battle.ui.eval_graph import ply_at, render_eval_graph, x_of_ply
 from battle.ui.hud import Status, draw_status
 from battle.ui.match import Match, solver_name
@@ -58,7 +58,7 @@ class ReviewScene(Scene):
         """The shown position: the number of moves played before it (0 is the start)."""
         self.first_row = 0
         self.hover_row: int | None = None
-        self.buttons: dict[str, UIButton] = {}
+        self.buttons: dict[str, Button] = {}
         self.clock = 0.0
         self.focus_turning_point = False
         """Open the finished review at its first turning point rather than at the start."""
@@ -87,7 +87,7 @@ class ReviewScene(Scene):
             rect = pygame.Rect(0, 0, round(160 * scale), max(20, round(38 * scale)))
             rect.midbottom = (card.centerx, card.bottom - round(20 * scale))
             label = "Back" if self.failed else "Cancel"
-            self.buttons["cancel"] = UIButton(rect, label, manager, tool_tip_text="Stop the review (Esc)")
+            self.buttons["cancel"] = Button(rect, label, manager, tool_tip_text="Stop the review (Esc)")
         else:
             geo = self.geometry
             for key, label, tip, rect in (
@@ -96,7 +96,7 @@ class ReviewScene(Scene):
                 ("back", "Back", "Leave the review (Esc)", geo.buttons[2]),
             ):
                 object_id = ObjectID(object_id="#primary") if key == "retry" else None
-                self.buttons[key] = UIButton(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip,
+                self.buttons[key] = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip,
                                              object_id=object_id)
         self.elements.extend(self.buttons.values())
         self._update_buttons()

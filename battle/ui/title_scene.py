@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
-from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine
+from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from pygame_gui.windows import UIFileDialog
 
 from battle.deal import parse_deal_number
 from battle.errors import BattleError
 from battle.ui import theme
 from battle.ui.autosave import read_autosave
+from battle.ui.buttons import Button
 from battle.ui.dialogs import DialogProblem, open_file_dialog
 from battle.ui.files import FileProblem, load_game_file
 from battle.ui.hud import STATUS_COLOURS, Status
@@ -118,12 +119,12 @@ class TitleScene(Scene):
             if self.resume is not None:
                 width = inner_w - rematch_w - 10
                 text = self.app.fonts.fit(f"Resume: {self.resume.describe()}", 16, width - 24, bold=True)
-                add("resume", UIButton(pygame.Rect(x0, y, width, row_h), text, manager,
+                add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
                                        object_id=ObjectID(object_id="#primary"),
                                        tool_tip_text="Continue the game that was open when the window closed"))
             if self.previous is not None:
                 text = "Rematch" if self.resume is not None else "Rematch: the last deal, sides swapped"
-                add("rematch", UIButton(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
+                add("rematch", Button(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
                                         tool_tip_text="The last game's deal again, with the sides swapped"))
             y += row_h + gap
 
@@ -181,14 +182,14 @@ class TitleScene(Scene):
         ), widths, strict=True):
             width = round((inner_w - 2 * button_gap) * share)
             object_id = ObjectID(object_id="#primary") if key == "start" else None
-            add(key, UIButton(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
+            add(key, Button(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
                               object_id=object_id))
             x += width + button_gap
         y += row_h + gap
         half = (inner_w - button_gap) // 2
-        add("edit", UIButton(pygame.Rect(x0, y, half, row_h), "Edit a position", manager,
+        add("edit", Button(pygame.Rect(x0, y, half, row_h), "Edit a position", manager,
                              tool_tip_text="Set up any position, then analyse it or play it (E)"))
-        add("review", UIButton(pygame.Rect(x0 + half + button_gap, y, inner_w - half - button_gap, row_h),
+        add("review", Button(pygame.Rect(x0 + half + button_gap, y, inner_w - half - button_gap, row_h),
                                "Review a game...", manager,
                                tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
         self._render_hero()

@@ -1,0 +1,70 @@
+"""Buttons whose labels always fit: a short form in a small window, never clipped text.
+
+At the smallest window (640x440) the panel's buttons are 55-90 pixels wide, and
+pygame_gui cuts a label that does not fit mid-word ("New gar", "Play vs solve"), which
+reads as a bug. So a ``Button`` measures its label with the font pygame_gui draws it
+in: the full label when it fits, else its short form from ``SHORT_FORMS``, else the
+label cut with an ellipsis. The tool tips still say in full what a button does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+from pygame_gui.elements import UIButton
+
+SHORT_FORMS = {
+    "New game": "New",
+    "Edit position": "Edit",
+    "Edit a position": "Edit",
+    "Review a game...": "Review...",
+    "Play vs solver": "vs solver",
+    "To game": "Game",
+    "Analysis off": "Done",
+    "Play line": "Play",
+    "Clear board": "Clear",
+    "Fill board": "Fill",
+    "Save .mbp...": "Save...",
+    "Load game...": "Load...",
+    "Start game": "Start",
+    "Retry from here": "Retry",
+    "Analyse here": "Analyse",
+    "number": "no.",
+}
+"""Labels (and a text field's placeholder) that outgrow a small window, and what they become there."""
+
+TEXT_MARGIN = 6
+"""Pixels of a widget's width that its border and rounded corners keep from the text."""
+
+
+def fitted_label(text: str, room: int, width_of: Callable[[str], int]) -> str:
+    """The label to show in ``room`` pixels: in full, its short form, or cut with "..."."""
+    if width_of(text) <= room:
+        return text
+    short = SHORT_FORMS.get(text)
+    if short is not None and width_of(short) <= room:
+        return short
+    cut = short or text
+    while len(cut) > 1 and width_of(cut + "...") > room:
+        cut = cut[:-1]
+    return cut.rstrip() + "..."
+
+
+def font_width(widget: Any) -> Callable[[str], int]:
+    """How wide a text is in the font pygame_gui's theme gave this widget."""
+    return lambda text: int(widget.font.size(text)[0])
+
+
+class Button(UIButton):
+    """A ``UIButton`` that fits its label to its width (see the module docstring)."""
+
+    def __init__(self, relative_rect: pygame.Rect, text: str, manager: Any, **kwargs: Any) -> None:
+        super().__init__(relative_rect, text, manager, **kwargs)
+        self.full_text = text
+        self.set_text(text)
+
+    def set_text(self, text: str, **kwargs: Any) -> None:
+        self.full_text = text
+        super().set_text(fitted_label(text, self.relative_rect.width - TEXT_MARGIN, font_width(self)), **kwargs)
