@@ -50,18 +50,19 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
 
 
 def _add_engine_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("--hash", type=_positive_int, default=256, metavar="MB",
-                     help="transposition table size in MiB (default 256)")
-    sub.add_argument("--threads", type=_positive_int, metavar="N",
-                     help="search threads sharing the table (default: one per core, at most 4)")
+    sub.add_argument("--hash", type=_positive_int, metavar="MB",
+                     help="largest transposition table in MiB; a position gets what its size needs, up to this "
+                          "(default: a quarter of the memory, 256 to 2048)")
+    sub.add_argument("--threads", type=_thread_count, metavar="N",
+                     help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def _engine(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - solver.Engine, imported lazily
-    from solver.engine import Engine, default_threads, table_bits_for
+    from solver.engine import Engine, default_table_megabytes, default_threads, table_bits_for
 
-    threads = min(args.threads or default_threads(), 64)
-    return Engine(table_bits_for(tiles, args.hash), threads=threads)
+    return Engine(table_bits_for(tiles, args.hash or default_table_megabytes()),
+                  threads=args.threads or default_threads())
 
 
 def _positive_float(text: str) -> float:
@@ -78,6 +79,15 @@ def _positive_int(text: str) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
     return int(text)
+
+
+def _thread_count(text: str) -> int:
+    from solver.engine import MAX_THREADS
+
+    count = _positive_int(text)
+    if count > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"{count} threads is too many: at most {MAX_THREADS}")
+    return count
 
 
 def _describe_value(value: int, mover: int) -> str:

@@ -527,6 +527,25 @@ def test_solve_rejects_zero_threads(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--threads: '0' must be a positive whole number" in capsys.readouterr().err
 
 
+def test_solve_refuses_more_threads_than_the_engine_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["solve", str(BIG), "--threads", "65"])
+    assert exit_info.value.code == 2
+    assert "--threads: 65 threads is too many: at most 64" in capsys.readouterr().err
+
+
+def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solver import engine
+
+    page = 4096
+    for memory, expected in ((512 << 20, 256), (6 << 30, 1536), (64 << 30, 2048)):
+        monkeypatch.setattr(engine.os, "sysconf", lambda name, m=memory: m // page if name == "SC_PHYS_PAGES" else page)
+        assert engine.default_table_megabytes() == expected
+    # a 40-tile solve still gets a small table under the biggest cap; a complete deal the whole cap
+    assert engine.table_bits_for(40, 2048) == 14
+    assert engine.table_bits_for(108, 2048) == 26
+
+
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
     """A composed position with several best moves and more moves besides."""
     for seed in range(1000):
