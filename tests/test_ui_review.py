@@ -164,6 +164,37 @@ def test_review_a_game_file_from_the_title(tmp_path, monkeypatch) -> None:
         assert app.stack.top is title
 
 
+def test_deeper_reviews_again_with_more_time_only_while_some_values_are_estimates(tmp_path, monkeypatch) -> None:
+    rng = random.Random(3)
+    game = Game(deal(5), "Ann", "Ben")
+    while not game.is_over():
+        game.play(rng.choice(game.position.legal_moves()))
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        title = app.stack.top
+        scene = ReviewScene(app, game, time_per_move=0.02)  # far too short to prove the opening's values
+        app.stack.push(scene)
+        reviewed(app, scene)
+        assert not scene.review.exact
+        deeper = scene.buttons["deeper"]
+        assert deeper.is_enabled and "0.08 s per move instead of 0.02 s" in deeper.tool_tip_text
+        ui.click_button(app, deeper)
+        again = app.stack.top
+        assert isinstance(again, ReviewScene) and again is not scene and again.game is game
+        assert again.job.time_per_move == pytest.approx(0.08)
+        assert scene.job.cancelled or scene.job.done
+        ui.key(app, pygame.K_ESCAPE)  # cancel the deeper one: back where the first review came from
+        assert app.stack.top is title
+
+        proved = ReviewScene(app, short_game(), time_per_move=5)
+        app.stack.push(proved)
+        reviewed(app, proved)
+        assert proved.review.exact
+        assert not proved.buttons["deeper"].is_enabled
+        ui.key(app, pygame.K_d)  # nothing new to prove: D does nothing
+        assert app.stack.top is proved
+
+
 @pytest.mark.parametrize("size", [(640, 440), (1200, 800), (1920, 1080), (900, 1400)])
 def test_the_review_layout_fits_and_maps_clicks_back(size) -> None:  # noqa: ANN001
     geo = review_layout(*size)

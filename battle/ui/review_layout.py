@@ -29,8 +29,8 @@ class ReviewLayout:
     moves_header: Rect
     moves: Rect
     row_height: int
-    buttons: tuple[Rect, Rect, Rect]
-    """Retry from here (a full row), then Analyse here and Back side by side."""
+    buttons: tuple[Rect, Rect, Rect, Rect]
+    """Retry from here (a full row), then Analyse here, Deeper and Back side by side."""
     scale: float
 
     @property
@@ -68,13 +68,14 @@ def review_layout(width: int, height: int) -> ReviewLayout:
     button_gap = max(4, round(8 * scale))
     second_row = panel.bottom - pad - button_h
     buttons_top = second_row - button_gap - button_h
-    half = (inner_w - button_gap) // 2
-    buttons = [Rect(x, buttons_top, inner_w, button_h), Rect(x, second_row, half, button_h),
-               Rect(x + half + button_gap, second_row, inner_w - half - button_gap, button_h)]
+    third = (inner_w - 2 * button_gap) // 3
+    buttons = [Rect(x, buttons_top, inner_w, button_h), Rect(x, second_row, third, button_h),
+               Rect(x + third + button_gap, second_row, third, button_h),
+               Rect(x + 2 * (third + button_gap), second_row, inner_w - 2 * (third + button_gap), button_h)]
     moves = Rect(x, moves_header.bottom, inner_w, max(0, buttons_top - round(8 * scale) - moves_header.bottom))
     row_height = max(12, round(22 * scale))
     return ReviewLayout(board, graph, panel, header, cards, turning, moves_header, moves, row_height,
-                        (buttons[0], buttons[1], buttons[2]), scale)
+                        (buttons[0], buttons[1], buttons[2], buttons[3]), scale)
 
 
 def move_row_rect(layout: ReviewLayout, index: int, first_row: int) -> Rect | None:

@@ -35,11 +35,14 @@ from battle.ui.review_view import (
     turning_chips,
 )
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.settings import REVIEW_SECONDS_RANGE
 
 if TYPE_CHECKING:
     from battle.ui.app import App
 
-KEYS_HELP = "↑↓ moves · R retry · Esc back"
+KEYS_HELP = "↑↓ moves · R retry · D deeper · Esc back"
+DEEPER_FACTOR = 4
+"""How much longer a deeper review searches each move: enough to prove a few more plies."""
 
 
 class ReviewScene(Scene):
@@ -93,7 +96,8 @@ class ReviewScene(Scene):
             for key, label, tip, rect in (
                 ("retry", "Retry from here", "Play on from this position against the solver (R)", geo.buttons[0]),
                 ("analyse", "Analyse here", "Open this position in analysis mode (A)", geo.buttons[1]),
-                ("back", "Back", "Leave the review (Esc)", geo.buttons[2]),
+                ("deeper", "Deeper", self._deeper_tip(), geo.buttons[2]),
+                ("back", "Back", "Leave the review (Esc)", geo.buttons[3]),
             ):
                 object_id = ObjectID(object_id="#primary") if key == "retry" else None
                 self.buttons[key] = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip,
@@ -101,7 +105,26 @@ class ReviewScene(Scene):
         self.elements.extend(self.buttons.values())
         self._update_buttons()
 
+    def _deeper_tip(self) -> str:
+        seconds = self.job.time_per_move
+        if self.review is not None and self.review.exact:
+            return "Every value is proved: a deeper review would find nothing new"
+        if seconds >= REVIEW_SECONDS_RANGE[1]:
+            return f"Already the longest search per move ({seconds:g} s)"
+        return (f"Review again with {self._deeper_seconds():g} s per move instead of {seconds:g} s: "
+                "proves the values that are estimates now (D)")
+
+    def _deeper_seconds(self) -> float:
+        return min(REVIEW_SECONDS_RANGE[1], self.job.time_per_move * DEEPER_FACTOR)
+
     def _update_buttons(self) -> None:
+        deeper = self.buttons.get("deeper")
+        if deeper is not None:
+            useful = not self.review.exact and self.job.time_per_move < REVIEW_SECONDS_RANGE[1]
+            if useful and not deeper.is_enabled:
+                deeper.enable()
+            elif not useful and deeper.is_enabled:
+                deeper.disable()
         retry = self.buttons.get("retry")
         if retry is not None and self.positions:
             playable = self.positions[self.selected].has_moves()
@@ -153,6 +176,8 @@ class ReviewScene(Scene):
             self.command("retry")
         elif key == pygame.K_a:
             self.command("analyse")
+        elif key == pygame.K_d:
+            self.command("deeper")
 
     def click(self, pos: tuple[int, int]) -> None:
         geo = self.geometry
@@ -184,6 +209,11 @@ class ReviewScene(Scene):
             self.app.stack.pop()
         elif name in ("retry", "analyse") and self.review is not None:
             self.leave_for_game(name)
+        elif name == "deeper" and self.review is not None and self.buttons["deeper"].is_enabled:
+            deeper = ReviewScene(self.app, self.game, self._deeper_seconds())
+            deeper.focus_turning_point = self.focus_turning_point
+            self.app.stack.pop()
+            self.app.stack.push(deeper)
 
     def leave_for_game(self, how: str) -> None:
         """A new game from the shown position: against the solver (you move), or analysed hot seat."""
