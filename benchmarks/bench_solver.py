@@ -198,8 +198,8 @@ def run_big(args: argparse.Namespace) -> None:
     for tiles in counts:
         if tiles == 108:
             rng = random.Random(args.seed)
-            positions += [(f"deal {number}", deal(number))
-                          for number in (rng.randrange(1_000_000) for _ in range(args.limit or 2))]
+            numbers = args.deals or [rng.randrange(1_000_000) for _ in range(args.limit or 2)]
+            positions += [(f"deal {number}", deal(number)) for number in numbers]
         else:
             positions += generated_positions([tiles], args.limit or 4, args.seed)
     engine = warm_engine(hash_bits, threads)
@@ -566,6 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="numba searches per position, fastest counts (default: 3 for --vs-python, 1 for --bench)",
     )
+    parser.add_argument("--deals", type=lambda text: [int(n) for n in text.split(",")], metavar="N,N,...",
+                        help="--big --tiles 108: these deal numbers instead of --limit deals chosen by --seed")
     parser.add_argument("--seed", type=int, default=1, help="seed for generated positions and level choices")
     parser.add_argument("--runs", type=int, default=3, help="--startup: runs of each kind (default 3)")
     parser.add_argument("--file", type=Path, help=f"--startup: position to solve (default {STARTUP_FILE.name})")

@@ -1,0 +1,118 @@
+"""A game review as text: the annotated record, the players' figures, the turning points.
+
+What ``mahjong-battle review`` prints. Kept apart from ``solver.review``, which grades
+the moves and owns the figures: this module only words them, so a change of wording
+never touches the grading, and the grading module stays small.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
+
+if TYPE_CHECKING:
+    from solver.review import Review
+
+
+def _signed(value: int) -> str:
+    """A value with its sign, except 0 (which favours nobody)."""
+    return f"{value:+d}" if value else "0"
+
+
+def format_review(review: Review, names: tuple[str, str]) -> str:
+    """The annotated record, then the summary table and the turning points."""
+    lines = [_heading(review, names), ""]
+    lines += [_format_move(move) for move in review.moves]
+    if not review.moves:
+        lines.append("(no moves to review)")
+    lines.append("")
+    lines.append(_outcome(review, names))
+    lines.append("")
+    lines += _format_summary(review.summary(), names)
+    turning = review.turning_points()
+    lines.append("")
+    if turning:
+        lines.append(f"Turning points (projected margin for {names[0]}):")
+        lines += [_format_turning_point(point, names) for point in turning]
+    else:
+        lines.append("Turning points: none (no lead change, no mistake or blunder)")
+    return "\n".join(lines) + "\n"
+
+def _heading(review: Review, names: tuple[str, str]) -> str:
+    origin = f"deal {review.deal}" if review.deal is not None else "a composed layout"
+    budget = "no time limit" if review.time_per_move is None else f"up to {review.time_per_move:g} s per move"
+    first = names[review.start_to_move - 1]
+    second = names[2 - review.start_to_move]
+    exact = "" if review.eval_start_exact else " (estimate)"
+    return (
+        f"Review of {names[0]} vs {names[1]}, from {origin}: {review.moves_in_record} moves, {budget}\n"
+        f"{first} plays the odd-numbered moves, {second} the even ones. "
+        f"Projected margin for {names[0]} at the start: {_signed(review.eval_start)}{exact}\n"
+        f"Each move: value (final margin it leads to for the mover), loss against the best move, class; "
+        f"~ marks an estimate"
+    )
+
+def _outcome(review: Review, names: tuple[str, str]) -> str:
+    if not review.complete:
+        return (f"Review stopped after move {len(review.moves)} of {review.moves_in_record}; "
+                f"projected margin for {names[0]} then: {_signed(review.evals[-1])}")
+    result = review.result
+    if result is not None:
+        return f"Result: {result.describe(names)}"
+    exact = "" if review.final_exact else " (estimate)"
+    return (f"Unfinished at {review.final_scores[0]}-{review.final_scores[1]}; "
+            f"projected margin for {names[0]} under perfect play: {_signed(review.evals[-1])}{exact}")
+
+
+def _approx(move: MoveReview) -> str:
+    return "" if move.exact else "~"
+
+
+def _best_text(best_moves: tuple[str, ...], best_value: int, approx: str = "") -> str:
+    shown = ", ".join(best_moves[:3])
+    more = f" +{len(best_moves) - 3} more" if len(best_moves) > 3 else ""
+    return f"{shown}{more} ({approx}{_signed(best_value)})"
+
+
+def _format_move(move: MoveReview) -> str:
+    approx = _approx(move)
+    value = f"{approx}{_signed(move.value)}"
+    loss = f"{approx}{move.loss}"
+    text = f"{move.number:>3}. {move.move} ({move.points})  value {value:<4} loss {loss:<3} {move.classification}"
+    if move.loss > 0:
+        text = f"{text:<50} best: {_best_text(move.best_moves, move.best_value, approx)}"
+    if not move.exact:
+        text += f"  [depth {move.depth}, not exact]"
+    return text.rstrip()
+
+
+def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[str, str]) -> list[str]:
+    width = max(8, *(min(len(name), 20) for name in names)) + 2
+    label = 14
+
+    def row(title: str, first: str, second: str) -> str:
+        return f"{title:<{label}}{first:>{width}}{second:>{width}}"
+
+    def number(value: float | None, suffix: str = "", digits: int = 2) -> str:
+        return "-" if value is None else f"{value:.{digits}f}{suffix}"
+
+    one, two = summary
+    lines = [row("", names[0][:20], names[1][:20]), row("moves", str(one.moves), str(two.moves))]
+    lines += [row(name, str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
+    lines.append(row("points lost", str(one.points_lost), str(two.points_lost)))
+    lines.append(row("average loss", number(one.average_loss), number(two.average_loss)))
+    lines.append(row("accuracy", number(one.accuracy, "%", 1), number(two.accuracy, "%", 1)))
+    if one.inexact_moves or two.inexact_moves:
+        lines.append(row("not exact", str(one.inexact_moves), str(two.inexact_moves)))
+    lines.append("")
+    lines.append("accuracy = moves classed best / moves x 100; average loss = points lost / moves")
+    lines.append("classes by loss: best 0, good 1-2, inaccuracy 3-5, mistake 6-9, blunder 10+")
+    return lines
+
+
+def _format_turning_point(point: TurningPoint, names: tuple[str, str]) -> str:
+    why = ", ".join("lead change" if reason == "lead_change" else reason for reason in point.reasons)
+    best = f"  best: {_best_text(point.best_moves, point.best_value)}" if point.loss > 0 else ""
+    return (f"{point.number:>3}. {names[point.player - 1]}: {point.move}  loss {point.loss}  ({why})  "
+            f"{_signed(point.eval_before)} -> {_signed(point.eval_after)}{best}")
