@@ -56,6 +56,25 @@ def test_save_and_load_through_the_dialogs(tmp_path, monkeypatch) -> None:
         assert loaded.match.game.names == ("Ann", "Ben")
 
 
+def test_a_record_loaded_against_the_solver_says_whom_the_solver_plays(tmp_path, monkeypatch) -> None:
+    game = Game(deal(9), "Ann", "Ben")
+    for _ in range(3):
+        game.play(game.position.legal_moves()[0])
+    path = tmp_path / "hotseat.mbg"
+    path.write_text(game.to_text())
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene = app.start_match(new_match(1, "solver", ("You", "You"), level="casual"))
+        solver_side = scene.match.solver_side
+        assert solver_side is not None
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        pick_path(app, scene, path)
+        loaded = ui.play_scene(app)
+        assert loaded.match.game.moves == game.moves
+        assert (loaded.match.solver_side, loaded.match.level) == (solver_side, "casual")
+        assert f"The solver (casual) plays {game.names[solver_side - 1]}." in loaded.status.text
+
+
 def test_a_position_file_loads(tmp_path, monkeypatch) -> None:
     position = deal(4)
     for move in position.legal_moves()[:1]:

@@ -61,12 +61,16 @@ def load_from(scene: PlayScene, path: Path) -> None:
         scene.status = Status(f"Could not load {problem}", "error")
         return
     scene.app.remember_folder(Path(path).parent)
+    # The game goes on in the screen's mode: against the solver, the solver keeps its side
+    # (and says so, since the record's names may be two people's).
     match = Match(game, scene.match.solver_side, scene.match.level)
     if game.is_over():
         result = game.result()
         notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names)}."
     else:
         notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
+        if match.solver_side is not None:
+            notice += f" The solver ({match.level}) plays {game.names[match.solver_side - 1]}."
     scene.app.start_match(match, notice, "good")
 
 
