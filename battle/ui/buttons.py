@@ -29,6 +29,7 @@ SHORT_FORMS = {
     "Save .mbp...": "Save...",
     "Load game...": "Load...",
     "Start game": "Start",
+    "Rematch: the last deal, sides swapped": "Rematch",
     "Retry from here": "Retry",
     "Analyse here": "Analyse",
     "number": "no.",

@@ -99,16 +99,16 @@ class EditorScene(Scene):
             score_entry.set_text(str(self.model.scores[player - 1]))
             add(name, score_entry)
         add("to_move", Button(rect(geo.rows[3]), self._to_move_label(), manager,
-                                tool_tip_text="Who moves first from this position (click to change)"))
+                              tool_tip_text="Who moves first from this position (click to change)"))
         save, load = split_row(geo.rows[4], (0.5, 0.5), gap)
         add("save", Button(rect(save), "Save .mbp...", manager, tool_tip_text="Save the position (Ctrl+S)"))
         add("load", Button(rect(load), "Load...", manager,
-                             tool_tip_text="Load a .mbp, or a .mbg's position (Ctrl+O)"))
+                           tool_tip_text="Load a .mbp, or a .mbg's position (Ctrl+O)"))
         analyse, play = split_row(geo.bottom[0], (0.5, 0.5), gap)
         add("analyse", Button(rect(analyse), "Analyse", manager, object_id=ObjectID(object_id="#primary"),
-                                tool_tip_text="Open it in analysis mode (a two-player game from here)"))
+                              tool_tip_text="Open it in analysis mode (a two-player game from here)"))
         add("play", Button(rect(play), "Play vs solver", manager,
-                             tool_tip_text="You take the side to move, the solver the other"))
+                           tool_tip_text="You take the side to move, the solver the other"))
         add("back", Button(rect(geo.bottom[1]), "Back", manager, tool_tip_text="Leave the editor (Esc)"))
         self._update_widgets()
 

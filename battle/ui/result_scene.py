@@ -56,7 +56,7 @@ class ResultScene(Scene):
         )):
             object_id = ObjectID(object_id="#primary") if key == "rematch" else None
             button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
-                              self.app.manager, tool_tip_text=tip, object_id=object_id)
+                            self.app.manager, tool_tip_text=tip, object_id=object_id)
             self.buttons[key] = button
             self.elements.append(button)
 

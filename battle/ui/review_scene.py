@@ -101,7 +101,7 @@ class ReviewScene(Scene):
             ):
                 object_id = ObjectID(object_id="#primary") if key == "retry" else None
                 self.buttons[key] = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip,
-                                             object_id=object_id)
+                                           object_id=object_id)
         self.elements.extend(self.buttons.values())
         self._update_buttons()
 

@@ -120,12 +120,12 @@ class TitleScene(Scene):
                 width = inner_w - rematch_w - 10
                 text = self.app.fonts.fit(f"Resume: {self.resume.describe()}", 16, width - 24, bold=True)
                 add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
-                                       object_id=ObjectID(object_id="#primary"),
-                                       tool_tip_text="Continue the game that was open when the window closed"))
+                                     object_id=ObjectID(object_id="#primary"),
+                                     tool_tip_text="Continue the game that was open when the window closed"))
             if self.previous is not None:
                 text = "Rematch" if self.resume is not None else "Rematch: the last deal, sides swapped"
                 add("rematch", Button(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
-                                        tool_tip_text="The last game's deal again, with the sides swapped"))
+                                      tool_tip_text="The last game's deal again, with the sides swapped"))
             y += row_h + gap
 
         label("Game", y)
@@ -183,15 +183,15 @@ class TitleScene(Scene):
             width = round((inner_w - 2 * button_gap) * share)
             object_id = ObjectID(object_id="#primary") if key == "start" else None
             add(key, Button(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
-                              object_id=object_id))
+                            object_id=object_id))
             x += width + button_gap
         y += row_h + gap
         half = (inner_w - button_gap) // 2
         add("edit", Button(pygame.Rect(x0, y, half, row_h), "Edit a position", manager,
-                             tool_tip_text="Set up any position, then analyse it or play it (E)"))
+                           tool_tip_text="Set up any position, then analyse it or play it (E)"))
         add("review", Button(pygame.Rect(x0 + half + button_gap, y, inner_w - half - button_gap, row_h),
-                               "Review a game...", manager,
-                               tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
+                             "Review a game...", manager,
+                             tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
         self._render_hero()
 
     def _render_hero(self) -> None:
