@@ -18,7 +18,9 @@ the time ratio measures the implementation, not a difference in algorithm:
 * move order: table move first, then 5 x points - 3 x the best pair the move exposes
   to the opponent, ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
-  both ways: a child bounded from above can cut, and when every child is bounded
+  both ways: a child bounded from above can cut (below 60 points the best of those
+  bounds is kept, with the node's upper bound when every child is bounded both
+  ways, as in the kernel), and when every child is bounded
   from below at or under alpha the node fails low without a search; a child whose
   entry (read then) answers it within its window when its turn comes is not played;
 * the root as ``Engine.search`` does it (first move with a full window, every other
@@ -45,6 +47,8 @@ from battle.tiles import EMPTY, KIND_COUNT
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
+ETC_FIRST_CUT_POINTS = 60
+"""As in solver/_search.py: below this many points, the cutoff from the children's entries is the best one."""
 
 Entry = tuple[int, int, int]
 """A table entry: lower bound, upper bound (equal when exact; -INF or INF when unknown),
@@ -207,6 +211,7 @@ class ReferenceSolver:
 
         scored: list[tuple[int, int, int, int]] = []
         high, all_low = -INF, True  # ETC failing low: the best any move can score, if every child is bounded
+        best_lower, best_lower_move = -INF, -1  # ETC cutting: the best lower bound the children's entries give
         for a, b in moves:
             kind = cells[a]
             gain = kind % 9 + 1
@@ -238,15 +243,23 @@ class ReferenceSolver:
                 child = self.table.get((*child_codes, *child_counts))
                 if child is not None and child[1] != INF:
                     lower = gain - child[1]  # the child's value is at most child[1]
-                    if lower >= beta:
+                    if lower >= beta and points >= ETC_FIRST_CUT_POINTS:
                         self._store(key, lower, LOWER, a * 128 + b)
                         return lower
+                    if lower > best_lower:
+                        best_lower, best_lower_move = lower, a * 128 + b
                 if child is not None and child[0] != -INF:
                     high = max(high, gain - child[0])  # the child's value is at least child[0]
                 else:
                     all_low = False
             order = 1 << 40 if a * 128 + b == hash_move else (5 * gain - 3 * threat) * 16 + gain
             scored.append((order, a, b, gain, child))
+        if best_lower >= beta:
+            # Below ETC_FIRST_CUT_POINTS the best cutoff, and the upper bound when every child is bounded.
+            self._store(key, best_lower, LOWER, best_lower_move)
+            if all_low:
+                self._store(key, high, UPPER, -1)
+            return best_lower
         if self.etc and all_low and high <= alpha:
             # Every move is bounded at or below alpha by its child's entry: fail low unsearched.
             self._store(key, high, UPPER, -1)
