@@ -20,7 +20,8 @@ the time ratio measures the implementation, not a difference in algorithm:
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut (below 60 points the best of those
   bounds is kept, with the node's upper bound when every child is bounded both
-  ways, as in the kernel), and when every child is bounded
+  ways, as in the kernel; a node that fails low after a search keeps that best
+  lower bound with its upper one), and when every child is bounded
   from below at or under alpha the node fails low without a search; a child whose
   entry (read then) answers it within its window when its turn comes is not played;
 * the root as ``Engine.search`` does it (first move with a full window, every other
@@ -286,6 +287,9 @@ class ReferenceSolver:
 
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         self._store(key, best, bound, best_move)
+        if bound == UPPER and best_lower > -INF:
+            # As the kernel: a fail-low also keeps the lower bound the children's entries gave.
+            self._store(key, best_lower, LOWER, best_lower_move)
         return best
 
     def _store(self, key: tuple[int, ...], value: int, bound: int, move: int) -> None:
