@@ -1020,14 +1020,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     # 4% more time).
                     if best_shallow:
                         counters[C_INEXACT] += 1
-                    tt_store(tt, keys, best_lower, LOWER, FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
-                             best_move, 0)
-                    if all_low and (best_shallow or not shallow):
-                        # (A shallow upper bound must not replace a complete-depth lower one.)
-                        if shallow:
-                            counters[C_INEXACT] += 1
-                        tt_store(tt, keys, high, UPPER, FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
-                                 0, 0)
+                    # (A shallow upper bound must not join a complete-depth lower one.)
+                    upper = high if all_low and (best_shallow or not shallow) else NO_UPPER
+                    if upper != NO_UPPER and shallow:
+                        counters[C_INEXACT] += 1
+                    tt_store_bounds(tt, keys, best_lower, upper,
+                                    FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, best_move, 0)
                     ret = best_lower
                     cut = True
                 if not cut and all_low and high <= alpha:

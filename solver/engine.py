@@ -181,9 +181,11 @@ def default_table_megabytes() -> int:
     """The table a command-line solve may grow to: a quarter of the machine's memory, 256 MiB to 2 GiB.
 
     ``table_bits_for`` only takes what the position needs (a 40-tile solve still gets
-    a few MiB), so this cap matters for big positions alone, where it pays: at 96
-    tiles a 2 GiB table searched 11% fewer nodes than a 1 GiB one, and a 256 MiB one
-    would thrash. A quarter leaves the rest of a small machine alone.
+    a few MiB), so this cap matters for big positions alone: a complete deal searches
+    over a billion nodes, which a 256 MiB table would thrash. At 96 tiles a 2 GiB table
+    searched 11% fewer nodes than a 1 GiB one, though on the benchmark machine (a VM)
+    it was no faster, each probe into it costing more. A quarter leaves the rest of a
+    small machine alone.
     """
     try:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
