@@ -293,17 +293,20 @@ def undo_move(cells, runs, keys, zobrist, a, b, saved):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _move_runs(cells, runs, keys, a, b):
+def _move_runs(cells, runs, keys, a, ends):
     """``apply_move`` for the runs and the tile count only, when the caller already has
-    the child's key words (the move ordering worked them out, with ``_run_after``,
-    which is therefore also what moves the runs here). Returns the saved runs."""
-    ca = a // ROWS
-    cb = b // ROWS
-    saved = _pack_runs(runs, ca, cb)
-    for col in (ca, cb):
-        runs[_ix(col)], runs[_ix(COLS + col)] = _run_after(runs[_ix(col)], runs[_ix(COLS + col)], col, a, b)
-        if cb == ca:
-            break
+    the child's key words (the move ordering worked them out from the move's column
+    ends, ``ends`` as in ``_move_ends``, which is therefore also what moves the runs
+    here). Returns the saved runs."""
+    ea = ends & 31
+    eb = ends >> 5
+    saved = _pack_runs(runs, ea >> 1, eb >> 1)
+    for end in (ea, eb):
+        col = end >> 1
+        if end & 1:
+            runs[_ix(COLS + col)] -= 1
+        else:
+            runs[_ix(col)] += 1
     keys[_ix(K_COUNTS + cells[_ix(a)])] -= 2
     return saved
 
@@ -660,25 +663,28 @@ def _log2(x):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _run_after(top, bottom, col, a, b):
-    """New (top, bottom) of column ``col``, whose run is (top, bottom), once cells a and b
-    (if in it) are removed.
+def _run_after(top, bottom, col, ea, eb):
+    """New (top, bottom) of column ``col``, whose run is (top, bottom), once the tiles at
+    column ends ``ea`` and ``eb`` (bit indices of ``free_masks``: 2*col for a top, +1
+    for a bottom) are removed, if they are in it.
 
-    Inlined by numba (``inline="always"``), like ``tt_probe_keys``: LLVM left both as
-    calls in the move-ordering loop, twice and once per move, each passing its arrays
-    as seven words on the stack. Inlining both took 8% off the time (same nodes; ten
+    Working from the ends, which the move generation knows, spares the four divisions
+    by nine that finding them from the cells took. Inlined by numba
+    (``inline="always"``), like ``tt_probe_keys``: LLVM left both as calls in the
+    move-ordering loop, twice and once per move, each passing its arrays as seven
+    words on the stack. Inlining both took 8% off the time (same nodes; ten
     64-80-tile shared positions, one thread, three pairs of simultaneous runs) and
     left the cold compile about where it was (12.6-13.9 s against 12.9-13.0 s)."""
-    if a // ROWS == col:
-        if a % ROWS == top:
-            top += 1
-        else:
+    if ea >> 1 == col:
+        if ea & 1:
             bottom -= 1
-    if b // ROWS == col:
-        if b % ROWS == top:
-            top += 1
         else:
+            top += 1
+    if eb >> 1 == col:
+        if eb & 1:
             bottom -= 1
+        else:
+            top += 1
     return top, bottom
 
 
@@ -688,16 +694,27 @@ COLUMN_CODE_BITS = (np.int64(1) << 42) - 1
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _add_move(ws_moves, base, n, runs, x, y):
-    """Append the move taking column ends x and y (as ``a*128 + b``, lower cell first); returns the new count."""
+    """Append the move taking column ends x and y (as ``a*128 + b``, lower cell first,
+    with the ends above, see ``_move_ends``); returns the new count."""
     a = _end_cell(runs, x)
     b = _end_cell(runs, y)
     if a > b:
         a, b = b, a
-    ws_moves[base + n] = a * 128 + b
+        x, y = y, x
+    ws_moves[base + n] = a * 128 + b | (np.int64(x | (y << 5)) << ENDS_SHIFT)
     return n + 1
 
 
 MOVE_BITS = 14
+ENDS_SHIFT = 14
+"""Bits 14-23 of a ``ws_moves`` word: the column ends (5 bits each, a's then b's) the move takes."""
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _move_ends(word):
+    """The column ends of a ``ws_moves`` word's move, a's in bits 0-4 and b's in 5-9."""
+    return (word >> ENDS_SHIFT) & 1023
+
 MOVE_MASK = (1 << MOVE_BITS) - 1
 """A move ``a*128 + b`` in the low bits of a ``ws_moves`` word."""
 INDEX_SHIFT = 56
@@ -706,7 +723,7 @@ finds its child's key words (``ws_child``) after the ordering has moved it."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
-assert MOVE_BITS <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
+assert MOVE_BITS <= ENDS_SHIFT and ENDS_SHIFT + 10 <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
     "a ws_moves word holds the move and the generation index")
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -907,9 +924,9 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # the way, the children's keys, whose table slots are prefetched for
             # the enhanced transposition cutoffs below.
             for m in range(n):
-                move = ws_moves[_ix(mb + m)]
+                word = ws_moves[_ix(mb + m)]
+                move = word & MOVE_MASK
                 a = move >> 7
-                b = move & 127
                 k = cells[_ix(a)]
                 gain = k % 9 + 1
                 if points < CHEAP_ORDER_POINTS:
@@ -917,8 +934,11 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     continue
                 # Look at the child without playing the move: new runs, new
                 # keys, newly exposed tiles, and the best pair they hand over.
-                ca = a // ROWS
-                cb = b // ROWS
+                ends = _move_ends(word)
+                ea = ends & 31
+                eb = ends >> 5
+                ca = ea >> 1
+                cb = eb >> 1
                 k0 = keys[0]
                 k1 = keys[1]
                 left = keys[_ix(K_COUNTS + k)]
@@ -930,7 +950,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 for col in (ca, cb):
                     old_top = runs[col]
                     old_bottom = runs[COLS + col]
-                    top, bottom = _run_after(old_top, old_bottom, col, a, b)
+                    top, bottom = _run_after(old_top, old_bottom, col, ea, eb)
                     k0, k1, h = _update_key(k0, k1, h, zobrist, col,
                                             column_code(old_top, old_bottom), column_code(top, bottom))
                     if top <= bottom:
@@ -964,7 +984,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ws_child[_ix(c + 2)] = k2
                 ws_child[_ix(c + 3)] = h
                 ws_child[_ix(c + 4)] = 0
-                ws_moves[_ix(mb + m)] = move | (np.int64(m) << INDEX_SHIFT)
+                ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
                 score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
                     score = np.int64(1) << 40
@@ -1125,7 +1145,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             frames[fr + F_KEYS + 3] = keys[K_HASH]
             if c >= 0:
                 # The child's key words are known: only the runs change here.
-                frames[fr + F_SAVED] = _move_runs(cells, runs, keys, a, b)
+                frames[fr + F_SAVED] = _move_runs(cells, runs, keys, a, _move_ends(ws_moves[_ix(mb + m)]))
                 keys[0] = ws_child[_ix(c)]
                 keys[1] = ws_child[_ix(c + 1)]
                 keys[K_TALLY] = ws_child[_ix(c + 2)]
@@ -1207,6 +1227,7 @@ def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
             later = u
             while later != 0:
                 n = _add_move(ws_moves, 0, n, runs, x, lowest_bit(later))
+                ws_moves[_ix(n - 1)] &= MOVE_MASK
                 later &= later - 1
     # insertion sort: table move first, then more points first (stable otherwise)
     for i in range(1, n):
