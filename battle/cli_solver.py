@@ -59,10 +59,9 @@ def _add_engine_options(sub: argparse.ArgumentParser) -> None:
 
 
 def _engine(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - solver.Engine, imported lazily
-    from solver.engine import Engine, default_table_megabytes, default_threads, table_bits_for
+    from solver.engine import engine_for
 
-    return Engine(table_bits_for(tiles, args.hash or default_table_megabytes()),
-                  threads=args.threads or default_threads())
+    return engine_for(tiles, max_megabytes=args.hash, threads=args.threads)
 
 
 def _positive_float(text: str) -> float:

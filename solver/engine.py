@@ -558,3 +558,34 @@ def _depth_schedule(max_depth: int, limited: bool) -> list[int]:
     if not limited:
         return [max_depth]
     return [d for d in ITERATION_DEPTHS if d < max_depth] + [max_depth]
+
+
+def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | None = None) -> Engine:
+    """An engine sized for a position of ``tiles`` tiles: the table that size needs, up to
+    ``max_megabytes`` (default: ``default_table_megabytes``), and ``threads`` threads
+    (default: ``default_threads``). What the command line's solve, analyse and review use."""
+    return Engine(table_bits_for(tiles, max_megabytes or default_table_megabytes()),
+                  threads=threads or default_threads())
+
+
+def solve(
+    position: Position,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    depth_limit: int | None = None,
+    all_exact: bool = False,
+    threads: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> Analysis:
+    """Solve one position with an engine of its own: the scripting entry point.
+
+    Exact (``exact`` true, the complete set of best moves) unless a limit stops the
+    search first, in which case the best move found so far and estimated values.
+    With ``all_exact`` every move gets its exact value, as in ``mahjong-battle
+    analyse``. A caller solving many positions of one game should keep an
+    ``Engine`` instead: its table carries over from one position to the next.
+    """
+    engine = engine_for(position.tiles_left(), threads=threads)
+    return engine.search(position, time_limit=time_limit, node_limit=node_limit, depth_limit=depth_limit,
+                         all_exact=all_exact, progress=progress)

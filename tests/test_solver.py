@@ -301,6 +301,25 @@ def test_known_value(engine: Engine, row: dict) -> None:
     check_line(position, analysis)
 
 
+def test_the_module_level_solve(engine: Engine) -> None:
+    """``solver.solve`` is the scripting entry point the API promises: its own engine, the same answers."""
+    import solver
+
+    row = known_values()[4]
+    position = load(DATA / f"{row['id']}.mbp")
+    analysis = solver.solve(position, threads=1)
+    assert analysis.exact and analysis.value == row["value"]
+    assert sorted(move_name(m) for m in analysis.best_moves) == sorted(row["best_moves"])
+    check_line(position, analysis)
+    every = solver.solve(position, all_exact=True, threads=1)
+    assert all(mv.exact for mv in every.move_values)
+    assert {mv.move for mv in every.move_values} == set(position.legal_moves())
+    limited = solver.solve(load(BIG), node_limit=20_000, threads=1)
+    assert_usable(load(BIG), limited)
+    assert solver.best_move(position, "perfect", rng=random.Random(1)) in analysis.best_moves
+    assert {"solve", "best_move", "Engine", "BackgroundSearch", "LEVELS"} <= set(solver.__all__)
+
+
 # -- limits and stopping ----------------------------------------------------------------
 
 
