@@ -151,8 +151,24 @@ def cmd_play(args: argparse.Namespace) -> int:
                 else (f"Solver ({args.vs})", args.player2 or "You")
             )
         computers[computer_side] = solver_player(args.vs)
-    play = TerminalPlay(game, computers=computers, colour=use_colour(sys.stdout), autosave=autosave_path())
+    play = TerminalPlay(game, computers=computers, colour=use_colour(sys.stdout), autosave=autosave_path(),
+                        advisor=_lazy_advisor())
     return play.run()
+
+
+def _lazy_advisor():  # noqa: ANN202 - battle.terminal.Advisor
+    """The terminal's hint and eval, importing the solver (numba) only when first asked:
+    two people playing each other never wait for it."""
+    made = []
+
+    def advise(position, every_move):  # noqa: ANN001, ANN202
+        if not made:
+            from battle.players import solver_advisor
+
+            made.append(solver_advisor())
+        return made[0](position, every_move)
+
+    return advise
 
 
 def cmd_window(args: argparse.Namespace) -> int:

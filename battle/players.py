@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from battle.board import Move, Position
 from solver.background import BackgroundSearch
-from solver.engine import Analysis, Engine
+from solver.engine import Analysis, Engine, engine_for
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
 from solver.levels import best_move as level_best_move
 from solver.review import Review, review_game
@@ -28,6 +28,7 @@ __all__ = [
     "choose_from",
     "get_level",
     "review_game",
+    "solver_advisor",
     "solver_player",
 ]
 
@@ -42,3 +43,25 @@ def solver_player(level: str, engine: Engine | None = None, seed: int | None = N
         return level_best_move(position, level, engine=engine, rng=rng)
 
     return choose
+
+
+HINT_SECONDS = 3.0
+"""How long a terminal hint or evaluation may think: exact from the middle game on,
+an estimate (and said to be one) on a full board."""
+HINT_TABLE_MEGABYTES = 256
+
+
+def solver_advisor(seconds: float = HINT_SECONDS) -> Callable[[Position, bool], Analysis]:
+    """A function that searches a position for ``seconds`` at most (every move's value
+    with ``True``, else the best moves), for the terminal's ``hint`` and ``eval``.
+
+    The engine is made at the first call and kept, so later calls reuse its table
+    (the positions of one game share most of their subtrees)."""
+    engines: list[Engine] = []
+
+    def advise(position: Position, every_move: bool) -> Analysis:
+        if not engines:
+            engines.append(engine_for(position.tiles_left(), max_megabytes=HINT_TABLE_MEGABYTES))
+        return engines[0].search(position, time_limit=seconds, all_exact=every_move)
+
+    return advise

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from battle.board import Move, Position, move_name, parse_move
 from battle.errors import BattleError
@@ -18,17 +18,33 @@ from battle.paths import data_dir, write_atomically
 from battle.textboard import LEGEND, render_board, render_status
 from battle.tiles import kind_name
 
+if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
+    from solver.engine import Analysis
+
 Computer = Callable[[Position], Move]
 """Chooses a move for a computer player; called only when a move exists."""
+Advisor = Callable[[Position, bool], "Analysis"]
+"""Searches a position (every move's value when the flag is set) within a short time."""
 
 HELP = """Commands:
   c1-c9        take the pair on c1 and c9 (also 'c1 c9')
   moves        list the playable pairs
+  hint         the solver's best move for you, and where it leads
+  eval         every playable pair with its value under perfect play (best marked)
   board        show the board again
   undo, redo   take back / replay a move (against the computer: your last move and its reply)
   save FILE    write the game record (.mbg)
   quit         stop (the game stays saved for 'play --resume')
   help         this text"""
+
+
+def _margin(value: int) -> str:
+    points = "point" if abs(value) == 1 else "points"
+    if value > 0:
+        return f"takes {value} more {points} than the opponent"
+    if value < 0:
+        return f"takes {-value} fewer {points} than the opponent"
+    return "takes as many points as the opponent"
 
 
 def autosave_path() -> Path:
@@ -46,6 +62,7 @@ class TerminalPlay:
         computers: dict[int, Computer] | None = None,
         colour: bool = False,
         autosave: Path | None = None,
+        advisor: Advisor | None = None,
     ) -> None:
         import sys
 
@@ -55,6 +72,7 @@ class TerminalPlay:
         self.computers = computers or {}
         self.colour = colour
         self.autosave = autosave
+        self.advisor = advisor
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -105,6 +123,8 @@ class TerminalPlay:
             self.say("  ".join(f"{move_name(m)} ({position.move_points(m)})" for m in position.legal_moves()))
         elif command == "board":
             self.show()
+        elif command in ("hint", "eval", "analyse", "analyze"):
+            self._advise(every_move=command != "hint")
         elif command == "undo":
             self._undo()
         elif command == "redo":
@@ -125,6 +145,35 @@ class TerminalPlay:
             return
         self.say(f"{move_name(move)}: a pair of {kind_name(kind)}, {points} points.")
         self._after_move()
+
+    def _advise(self, every_move: bool) -> None:
+        """``hint`` and ``eval``: what the solver makes of the position, within a few seconds."""
+        position = self.game.position
+        if self.advisor is None:
+            self.say("No solver here to ask.")
+            return
+        if not position.legal_moves():
+            self.say("No pair left to take.")
+            return
+        self.say("Thinking...")
+        analysis = self.advisor(position.copy(), every_move)
+        how = "exact" if analysis.exact else f"an estimate: a {analysis.depth}-move search, not to the end"
+        mover = self.game.names[position.to_move - 1]
+        if not every_move:
+            move = analysis.best_moves[0]
+            kind = kind_name(position.cells[move[0]])
+            others = [move_name(m) for m in analysis.best_moves[1:]]
+            also = f" (as good: {', '.join(others)})" if others else ""
+            self.say(f"Hint: {move_name(move)}, a pair of {kind}, {position.move_points(move)} points{also}.")
+            self.say(f"With best play on both sides {mover} {_margin(analysis.value)} from here ({how}).")
+            return
+        self.say(f"{mover} to move; with best play {_margin(analysis.value)} from here ({how}).")
+        best = set(analysis.best_moves)
+        self.say("  move      points  final margin")
+        for mv in analysis.move_values:
+            mark = "*" if mv.move in best else " "
+            self.say(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>12}")
+        self.say("* best. The margin counts the points each side still takes, the mover's minus the other's.")
 
     def _computer_move(self, mover: int) -> None:
         move = self.computers[mover](self.game.position.copy())

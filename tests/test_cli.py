@@ -386,3 +386,42 @@ def test_resume_plays_on_against_the_solver_named_in_the_record(tmp_path, monkey
     out = capsys.readouterr().out
     assert "Solver (beginner) plays" in out
     assert Game.from_text(save.read_text(encoding="utf-8")).ply == 1
+
+
+def test_terminal_hint_and_eval_ask_the_solver() -> None:
+    """``hint`` names a best move and the value it keeps; ``eval`` lists every pair with its value."""
+    import json
+
+    from battle.players import solver_advisor
+
+    solver_data = Path(__file__).parent / "data" / "solver"
+    row = json.loads((solver_data / "known_values.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    position = parse_position((solver_data / f"{row['id']}.mbp").read_text(encoding="utf-8"))
+    game = Game(position, "Ann", "Ben")
+    out = io.StringIO()
+    play = TerminalPlay(game, read_line=scripted(["hint", "eval"], lambda: "quit"), out=out, autosave=None,
+                        advisor=solver_advisor())
+    assert play.run() == 0
+    text = out.getvalue()
+    best = row["best_moves"][0]
+    assert f"Hint: {best}, a pair of " in text
+    assert f"Ann takes {row['value']} more points than the opponent from here (exact)." in text
+    listed = [line.split()[1] for line in text.splitlines() if line.startswith("* ") and "-" in line.split()[1]]
+    assert listed == row["best_moves"]
+    for move in position.legal_moves():
+        assert f" {move_name(move)} " in text
+    assert game.ply == 0  # asking changes nothing
+
+
+def test_terminal_hint_without_a_solver_or_a_move() -> None:
+    out = io.StringIO()
+    play = TerminalPlay(Game.new(8), read_line=scripted(["hint"], lambda: "quit"), out=out, autosave=None)
+    assert play.run() == 0
+    assert "No solver here to ask." in out.getvalue()
+    finished = Game(parse_position((DATA / "same-column-pairs.mbp").read_text(encoding="utf-8")))
+    while not finished.is_over():
+        finished.play(finished.position.legal_moves()[0])
+    out = io.StringIO()
+    play = TerminalPlay(finished, read_line=scripted([], lambda: "quit"), out=out, autosave=None,
+                        advisor=lambda position, every: pytest.fail("no search for a finished game"))
+    assert play.handle("eval") and "No pair left to take." in out.getvalue()
