@@ -155,8 +155,12 @@ class TerminalPlay:
         if not position.legal_moves():
             self.say("No pair left to take.")
             return
-        self.say("Thinking...")
-        analysis = self.advisor(position.copy(), every_move)
+        self.say("Thinking... (Ctrl-C stops)")
+        try:
+            analysis = self.advisor(position.copy(), every_move)
+        except KeyboardInterrupt:
+            self.say("Stopped.")
+            return
         how = "exact" if analysis.exact else f"an estimate: a {analysis.depth}-move search, not to the end"
         mover = self.game.names[position.to_move - 1]
         if not every_move:

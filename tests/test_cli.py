@@ -425,3 +425,15 @@ def test_terminal_hint_without_a_solver_or_a_move() -> None:
     play = TerminalPlay(finished, read_line=scripted([], lambda: "quit"), out=out, autosave=None,
                         advisor=lambda position, every: pytest.fail("no search for a finished game"))
     assert play.handle("eval") and "No pair left to take." in out.getvalue()
+
+
+def test_ctrl_c_during_a_hint_returns_to_the_prompt() -> None:
+    def interrupted(position, every_move):  # noqa: ANN001, ANN202
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    play = TerminalPlay(Game.new(8), read_line=scripted(["hint", "moves"], lambda: "quit"), out=out, autosave=None,
+                        advisor=interrupted)
+    assert play.run() == 0
+    text = out.getvalue()
+    assert "Stopped." in text and " (" in text.split("Stopped.")[1]  # the game went on: 'moves' answered
