@@ -169,6 +169,16 @@ def _ix(i):
     return np.uint64(i)
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _points(kind):
+    """What a pair of ``kind`` (0-26) scores: its value, 1-9.
+
+    The remainder is taken unsigned: on the signed int8 kinds of ``cells``
+    numba's ``kind % 9`` adds Python's fix-up for negative operands, a dozen
+    instructions at each of the hot loop's several uses."""
+    return np.int64(np.uint64(kind) % np.uint64(9)) + 1
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _zobrist(zobrist, row, code):
     """The flat Zobrist table's entry (row-major, ``ZOBRIST_CODES`` a row)."""
@@ -886,7 +896,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 m = ws_free[_ix(fb + kk)]
                 if (m & ~settled) == 0 and popcount(m) == keys[_ix(K_COUNTS + kk)]:
                     tempo |= np.int64(1) << kk
-                    if best_tempo < 0 or kk % 9 > best_tempo % 9:
+                    if best_tempo < 0 or _points(kk) > _points(best_tempo):
                         best_tempo = kk
             mb = ply * MAX_MOVES
             n = 0
@@ -928,7 +938,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 move = word & MOVE_MASK
                 a = move >> 7
                 k = cells[_ix(a)]
-                gain = k % 9 + 1
+                gain = _points(k)
                 if points < CHEAP_ORDER_POINTS:
                     ws_scores[_ix(mb + m)] = (np.int64(1) << 40) if move == hash_move else gain
                     continue
@@ -974,8 +984,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                             1 if x2 >= 0 and cells[_ix(x2)] == kx else 0)
                         if kx == k:
                             free_after -= 2
-                        if free_after >= 2 and kx % 9 + 1 > threat:
-                            threat = kx % 9 + 1
+                        if free_after >= 2 and _points(kx) > threat:
+                            threat = _points(kx)
                 if points >= ETC_MIN_POINTS:
                     prefetch_slot(tt, h & slot_mask)
                 c = CHILD_WORDS * (mb + m)
@@ -1010,7 +1020,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     # Kept with the move: it may answer the child without a visit (see NEXT).
                     ws_child[_ix(c + 4)] = child
                     move = ws_moves[_ix(mb + m)] & MOVE_MASK
-                    gain = cells[_ix(move >> 7)] % 9 + 1
+                    gain = _points(cells[_ix(move >> 7)])
                     if entry_upper(child) != NO_UPPER:
                         # The child's value is at most u, so this move scores at least gain - u.
                         lower = gain - entry_upper(child)
@@ -1113,7 +1123,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             move = ws_moves[_ix(mb + m)] & MOVE_MASK
             a = move >> 7
             b = move & 127
-            gain = cells[_ix(a)] % 9 + 1
+            gain = _points(cells[_ix(a)])
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
