@@ -404,7 +404,7 @@ def _end_bits(free, base, cells, col, top, bottom, sign):
     return touched
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _masks_after(cells, runs, free, base, parent, a, b, saved):
     """The free masks of the position after the move a, b, from those of the position
     before it (at ``parent``): only the move's one or two columns change.
