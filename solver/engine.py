@@ -36,6 +36,8 @@ BUSY_SLOTS = 1 << 14
 """Subtrees in progress that threads can see (a handful per thread at a time)."""
 
 
+BIG_TABLE_TILES = 100
+"""From this many tiles on (complete deals and their first moves) a table may pass 1 GiB."""
 MIN_DEFAULT_TABLE_MB = 256
 MAX_DEFAULT_TABLE_MB = 2048
 MAX_THREADS = 64
@@ -48,9 +50,15 @@ def table_bits_for(tiles: int, max_megabytes: int = 256) -> int:
     40-tile solve with a 256 MiB table spent most of its time in page faults.
     Searches grow about 4x per 8 tiles; two bits per 8 tiles, from 2**14 at 40
     tiles, keeps the table a few times larger than the positions visited, up
-    to the memory the user allows.
+    to the memory the user allows; but at most 2**25 slots (1 GiB) below
+    ``BIG_TABLE_TILES``. Past 1 GiB every probe costs more (on the benchmark
+    machine, a 2-core VM, the nodes of a 96-tile solve took 47% longer at 2**26
+    slots than at 2**25), which only complete deals, whose searches are four
+    times bigger, win back: at 96 tiles 2**26 slots saved 11% of the nodes and
+    took 90.0 s against 68.7-70.3 s at 2**25 (session 7: 90.1 against 81.5 s);
+    at 108 tiles 2**25 slots took 571 s (1.59 G nodes) against 500 s at 2**26.
     """
-    wanted = max(12, min(30, 14 + (tiles - 40) // 4))
+    wanted = max(12, min(30 if tiles >= BIG_TABLE_TILES else 25, 14 + (tiles - 40) // 4))
     allowed = max(10, (max(1, max_megabytes) * (1 << 20) // SLOT_BYTES).bit_length() - 1)
     return min(wanted, allowed)
 
@@ -182,10 +190,9 @@ def default_table_megabytes() -> int:
 
     ``table_bits_for`` only takes what the position needs (a 40-tile solve still gets
     a few MiB), so this cap matters for big positions alone: a complete deal searches
-    over a billion nodes, which a 256 MiB table would thrash. At 96 tiles a 2 GiB table
-    searched 11% fewer nodes than a 1 GiB one, though on the benchmark machine (a VM)
-    it was no faster, each probe into it costing more. A quarter leaves the rest of a
-    small machine alone.
+    over a billion nodes, which a 256 MiB table would thrash, and is solved faster with
+    2 GiB than with 1 GiB (500 s against 571 s). A quarter leaves the rest of a small
+    machine alone.
     """
     try:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
