@@ -62,9 +62,6 @@ def solver_advisor(seconds: float = HINT_SECONDS) -> Callable[[Position, bool], 
     def advise(position: Position, every_move: bool) -> Analysis:
         if not engines:
             engines.append(engine_for(position.tiles_left(), max_megabytes=HINT_TABLE_MEGABYTES))
-            # Load (on a new machine: compile) the kernels before the clock starts, or the
-            # first hint's seconds go to that and it answers from a shallow search.
-            engines[0].search(position, depth_limit=1)
         return engines[0].search(position, time_limit=seconds, all_exact=every_move)
 
     return advise

@@ -206,6 +206,10 @@ def default_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+_kernels_loaded: list[bool] = []
+"""Set once ``negamax`` has run in this process (see ``Engine._load_kernels``)."""
+
+
 @dataclass
 class _Iteration:
     value: int
@@ -424,7 +428,25 @@ class Engine:
         with self._lock:
             return self._search(position, time_limit, node_limit, depth_limit, all_exact, progress)
 
+    def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
+        """Load the search kernel (on a new machine: compile it, 10-15 s) before any clock starts.
+
+        Otherwise the first search with a time limit spends its seconds on that and
+        answers from a shallow search. A call with no points on the board returns at once.
+        """
+        k.negamax(root.cells, root.runs, root.keys, self.zobrist, self.tt, self.busy, self._main.counters,
+                  *self._main.workspace, 0, 1, -1, 1, 0)
+        k.line_candidates(root.cells, root.runs, root.keys, self.tt, self._main.workspace[0],
+                          np.empty(k.MAX_MOVES, dtype=np.int64))
+        if moves:  # a move and its undo: the position is left as it was
+            a, b = moves[0]
+            saved = k.apply_move(root.cells, root.runs, root.keys, self.zobrist, a, b)
+            k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
+        _kernels_loaded.append(True)
+
     def _search(self, position, time_limit, node_limit, depth_limit, all_exact, progress) -> Analysis:
+        if not _kernels_loaded:
+            self._load_kernels(self._encode(position), position.legal_moves())
         started = time.perf_counter()
         # Keep a stop that arrived just before the search began: it was meant for it.
         stop_requested = self.counters[k.C_STOP]
