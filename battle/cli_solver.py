@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -143,10 +144,12 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
 
     position = load_position(args.file)
     engine = _engine(args, position.tiles_left())
+    last_line = [time.monotonic()]
 
     def report(progress) -> None:  # noqa: ANN001
         if args.quiet:
             return
+        last_line[0] = time.monotonic()
         elapsed = max(progress.seconds, 1e-9)
         depth = "exact" if progress.exact else f"depth {progress.depth}"
         best = move_name(progress.best_move) if progress.best_move else "-"
@@ -163,12 +166,36 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
             all_exact=all_exact, progress=report,
         )
 
-    analysis, _ = _run_interruptibly(work, engine.stop, "interrupted: stopping with the best result so far")
+    def tick() -> None:
+        # Between iterations' reports (an exact solve is a single one), a status line.
+        if not args.quiet and time.monotonic() - last_line[0] >= STATUS_SECONDS:
+            last_line[0] = time.monotonic()
+            print(format_status(engine.status()), file=sys.stderr, flush=True)
+
+    analysis, _ = _run_interruptibly(work, engine.stop, "interrupted: stopping with the best result so far",
+                                     tick=tick)
     return position, analysis
 
 
+STATUS_SECONDS = 5.0
+"""How often a long search says what it is doing when no iteration has ended."""
+
+
+def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
+    """One line on a running search: where the root loop is, the best so far, the node rate."""
+    from solver import FULL_DEPTH
+
+    depth = "exact" if status.depth >= FULL_DEPTH else f"depth {status.depth}"
+    where = f"move {status.move_number}/{status.moves} {move_name(status.move)}" if status.move else "starting"
+    best = (f"best so far {status.best_value:+d} {move_name(status.best_move)}"
+            if status.best_move is not None and status.best_value is not None else "no move searched yet")
+    elapsed = max(status.seconds, 1e-9)
+    return (f"  searching ({depth}): {where}, {best}  {status.nodes:,} nodes  "
+            f"{status.nodes / elapsed / 1e6:.2f} Mnodes/s  {elapsed:.1f}s")
+
+
 def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message: str,
-                       repeat_stop: bool = False) -> tuple[T, bool]:
+                       repeat_stop: bool = False, tick: Callable[[], None] | None = None) -> tuple[T, bool]:
     """``work()`` on a worker thread; Ctrl-C calls ``stop()`` and still waits for its result.
 
     Returns the result and whether Ctrl-C was pressed; an error in the worker is
@@ -177,7 +204,8 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
     while it still runs (CPython before 3.12), and its result would be lost.
     With ``repeat_stop``, ``stop()`` is called again until the work ends, for
     work that starts new searches (each new search clears the engine's stop flag).
-    A second Ctrl-C abandons the work.
+    A second Ctrl-C abandons the work. ``tick()``, if given, is called about every
+    tenth of a second while the work runs.
     """
     finished = threading.Event()
     outcome: dict[str, object] = {}
@@ -194,7 +222,8 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
     interrupted = False
     try:
         while not finished.wait(0.1):
-            pass
+            if tick is not None:
+                tick()
     except KeyboardInterrupt:
         interrupted = True
         print(message, file=sys.stderr, flush=True)

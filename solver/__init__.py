@@ -9,8 +9,8 @@ It reads positions from the ``battle`` model and never imports pygame.
 """
 
 from solver.background import BackgroundSearch
-from solver.engine import FULL_DEPTH, Analysis, Engine, MoveValue, Progress, solve
+from solver.engine import FULL_DEPTH, Analysis, Engine, MoveValue, Progress, SearchStatus, solve
 from solver.levels import LEVELS, Level, best_move
 
 __all__ = ["FULL_DEPTH", "LEVELS", "Analysis", "BackgroundSearch", "Engine", "Level", "MoveValue", "Progress",
-           "best_move", "solve"]
+           "SearchStatus", "best_move", "solve"]

@@ -139,6 +139,25 @@ class Progress:
 ProgressCallback = Callable[[Progress], None]
 
 
+@dataclass(frozen=True)
+class SearchStatus:
+    """What a running search is doing now (``Engine.status``), for a caller that shows
+    it while an iteration runs: an exact solve is one iteration, minutes long on a
+    full board, and ``Progress`` comes only at the end of each."""
+
+    nodes: int
+    seconds: float
+    depth: int
+    """The iteration's depth (``FULL_DEPTH``: the exact search)."""
+    move_number: int
+    """Which root move the main search is on (1-based; 0 before the first)."""
+    moves: int
+    move: Move | None
+    best_value: int | None
+    """The best root move's value so far in this iteration (None until one is searched)."""
+    best_move: Move | None
+
+
 @dataclass
 class _Root:
     """Kernel-side encoding of a position."""
@@ -247,6 +266,8 @@ class Engine:
         self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
         self._helper_nodes = 0
         self._lock = threading.Lock()
+        self._started = time.perf_counter()
+        self._root_state: tuple[int, int, int, Move | None, int | None, Move | None] = (0, 0, 0, None, None, None)
 
     # -- table management --------------------------------------------------------------
 
@@ -293,6 +314,13 @@ class Engine:
     @property
     def threads(self) -> int:
         return 1 + len(self._helpers)
+
+    def status(self) -> SearchStatus:
+        """The running search's state, safe to read from another thread (the last
+        search's, when none runs)."""
+        depth, number, count, move, best, best_move = self._root_state
+        return SearchStatus(self._nodes(), time.perf_counter() - self._started, depth, number, count, move, best,
+                            best_move)
 
     def _nodes(self) -> int:
         """Nodes of this search, helpers' included."""
@@ -342,8 +370,12 @@ class Engine:
         """Each root move's score, exact for the best ones; None if stopped."""
         values: dict[Move, tuple[int, str]] = {}
         best = -k.INF
+        best_move: Move | None = None
         bound_window = root.points + 9
         for index, move in enumerate(ordered):
+            if searcher is self._main:
+                self._root_state = (depth, index + 1, len(ordered), move,
+                                    None if best_move is None else best, best_move)
             if all_exact or index == 0:
                 score = self._child_value(root, move, depth, -bound_window, bound_window, searcher)
                 values[move] = (score, "exact")
@@ -358,7 +390,8 @@ class Engine:
                     values[move] = (score, "upper")
             if searcher.counters[k.C_ABORTED]:
                 return None
-            best = max(best, score)
+            if score > best:
+                best, best_move = score, move
         return values
 
     @contextlib.contextmanager
@@ -448,6 +481,8 @@ class Engine:
         if not _kernels_loaded:
             self._load_kernels(self._encode(position), position.legal_moves())
         started = time.perf_counter()
+        self._started = started
+        self._root_state = (0, 0, 0, None, None, None)
         # Keep a stop that arrived just before the search began: it was meant for it.
         stop_requested = self.counters[k.C_STOP]
         self.counters[:] = 0

@@ -416,6 +416,49 @@ def test_stop_from_another_thread(engine: Engine) -> None:
     assert_usable(position, analysis)
 
 
+def test_status_while_an_exact_search_runs(engine: Engine) -> None:
+    """An exact solve is one long iteration; ``status`` says which root move it is on meanwhile."""
+    position = load(BIG)
+    engine.clear()
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (engine.search(position), done.set()), daemon=True)
+    thread.start()
+    with watchdog(engine):
+        status = engine.status()
+        while status.move is None or status.nodes < 10_000:
+            assert not done.is_set(), "an 80-tile solve should not finish this fast"
+            time.sleep(0.01)
+            status = engine.status()
+        engine.stop()
+        thread.join()
+    assert status.depth == FULL_DEPTH and status.move_number >= 1
+    assert status.moves == len(position.legal_moves()) and status.move in position.legal_moves()
+    assert status.seconds > 0 and (status.best_move is None) == (status.best_value is None)
+
+
+def test_solve_says_what_it_does_between_reports(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from battle import cli_solver
+
+    monkeypatch.setattr(cli_solver, "STATUS_SECONDS", 0.1)
+    code, _, err = run_cli(capsys, "solve", str(BIG), "--time", "0.8", "--hash", "16")
+    assert code == 0
+    status = [line for line in err.splitlines() if line.startswith("  searching (")]
+    assert status, err
+    assert all("Mnodes/s" in line and " nodes " in line for line in status)
+
+
+def test_the_status_line() -> None:
+    from battle.cli_solver import format_status
+    from solver import SearchStatus
+
+    first = SearchStatus(1_234_567, 2.0, FULL_DEPTH, 1, 14, (8, 17), None, None)
+    assert format_status(first) == (
+        "  searching (exact): move 1/14 a9-b9, no move searched yet  1,234,567 nodes  0.62 Mnodes/s  2.0s")
+    later = SearchStatus(4_000_000, 4.0, 12, 3, 14, (8, 17), 7, (0, 9))
+    assert format_status(later).startswith("  searching (depth 12): move 3/14 a9-b9, best so far +7 a1-b1  ")
+
+
 def test_progress_reports_deepening(engine: Engine) -> None:
     position = load(DATA / "n056_s500011.mbp")
     engine.clear()
