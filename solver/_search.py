@@ -716,17 +716,10 @@ def _add_move(ws_moves, base, n, runs, x, y):
 
 
 MOVE_BITS = 14
-ENDS_SHIFT = 14
-"""Bits 14-23 of a ``ws_moves`` word: the column ends (5 bits each, a's then b's) the move takes."""
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _move_ends(word):
-    """The column ends of a ``ws_moves`` word's move, a's in bits 0-4 and b's in 5-9."""
-    return (word >> ENDS_SHIFT) & 1023
-
 MOVE_MASK = (1 << MOVE_BITS) - 1
 """A move ``a*128 + b`` in the low bits of a ``ws_moves`` word."""
+ENDS_SHIFT = 14
+"""Bits 14-23 of a ``ws_moves`` word: the column ends (5 bits each, a's then b's) the move takes."""
 INDEX_SHIFT = 56
 """Bits 56-61 of a ``ws_moves`` word: the move's place in generation order, which
 finds its child's key words (``ws_child``) after the ordering has moved it."""
@@ -734,7 +727,15 @@ MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
 assert MOVE_BITS <= ENDS_SHIFT and ENDS_SHIFT + 10 <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
-    "a ws_moves word holds the move and the generation index")
+    "a ws_moves word holds the move, its column ends and the generation index")
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _move_ends(word):
+    """The column ends of a ``ws_moves`` word's move, a's in bits 0-4 and b's in 5-9."""
+    return (word >> ENDS_SHIFT) & 1023
+
+
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
