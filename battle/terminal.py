@@ -168,7 +168,8 @@ class TerminalPlay:
             kind = kind_name(position.cells[move[0]])
             others = [move_name(m) for m in analysis.best_moves[1:]]
             also = f" (as good: {', '.join(others)})" if others else ""
-            self.say(f"Hint: {move_name(move)}, a pair of {kind}, {position.move_points(move)} points{also}.")
+            points = position.move_points(move)
+            self.say(f"Hint: {move_name(move)}, a pair of {kind}, {points} point{'s' if points != 1 else ''}{also}.")
             self.say(f"With best play on both sides {mover} {_margin(analysis.value)} from here ({how}).")
             return
         self.say(f"{mover} to move; with best play {_margin(analysis.value)} from here ({how}).")
