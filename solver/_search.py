@@ -219,14 +219,15 @@ def compute_keys(cells, runs, zobrist, keys):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _update_key(k0, k1, h, zobrist, col, old, new):
-    """The key words with column ``col``'s code changed from ``old`` to ``new``."""
-    if col < 6:
-        shift = 7 * col
-        k0 = (k0 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    else:
-        shift = 7 * (col - 6)
-        k1 = (k1 & ~(np.int64(127) << shift)) | (np.int64(new) << shift)
-    return k0, k1, h ^ _zobrist(zobrist, col, old) ^ _zobrist(zobrist, col, new)
+    """The key words with column ``col``'s code changed from ``old`` to ``new``.
+
+    Branch-free: which word a column's code is in follows the move, not a pattern
+    the processor can predict."""
+    high = np.int64(col >= 6)
+    change = np.int64(old ^ new) << (7 * (col - 6 * high))
+    in_high = -high  # all ones for columns 6-11
+    return k0 ^ (change & ~in_high), k1 ^ (change & in_high), h ^ _zobrist(zobrist, col, old) ^ _zobrist(
+        zobrist, col, new)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
