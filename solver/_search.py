@@ -155,10 +155,9 @@ ZOBRIST_CODES = 82
 @njit(cache=True, nogil=True, _nrt=False)
 def column_code(top: int, bottom: int) -> int:
     """The column's part of the key: 1 + top*9 + bottom (at most 81: 7 bits) for a
-    run of three or more tiles, 0 for a settled column (two tiles or fewer)."""
-    if bottom - top < 2:
-        return 0
-    return 1 + top * 9 + bottom
+    run of three or more tiles, 0 for a settled column (two tiles or fewer). Branch-free,
+    as ``_update_key``."""
+    return (1 + top * 9 + bottom) * np.int64(bottom - top >= 2)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
