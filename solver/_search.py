@@ -1219,7 +1219,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
 @njit(cache=True, nogil=True, _nrt=False)
 def _line_rank(cells, move, hash_move):
     """Where ``_all_pairs`` puts a move: lower first (the table move, then more points)."""
-    return -9 if move == hash_move else -(cells[_ix(move >> 7)] % 9)
+    return -10 if move == hash_move else -_points(cells[_ix(move >> 7)])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
