@@ -15,11 +15,9 @@ State of a search (all int arrays, owned by the caller):
   never change during a search, only the column runs do;
 * ``runs``   int8[24]   top row of each column, then bottom row; a column is
   empty when top > bottom;
-* ``keys``   int64[31]  the position's key: two words of column codes (7 bits
-  per column, columns 0-5 and 6-11), the Zobrist hash used as the table index,
-  how many tiles of each kind are left (27 counts), and the tally word (those
-  counts, 3 bits each, for kinds 0-20; kinds 21-26 use the spare top bits of
-  the second column word).
+* ``keys``   int64[29]  the position's key, two words that name it one-to-one
+  (the column codes, and the counts mixed with the columns; see
+  ``compute_keys``), then how many tiles of each kind are left (27 counts).
 
 Positions are keyed up to an equivalence that the rules make exact. A tile in a
 column of at most two tiles is free and covers nothing, and stays so until it
@@ -34,8 +32,9 @@ The value of a position is what the side to move will still score minus what
 the opponent will (negamax). It depends on the board only, never on scores or
 on who is to move, so the table is keyed on the runs alone.
 
-The transposition table stores the full key (no false hits), a lower and an
-upper bound on the value (equal when it is exact), the depth they are valid for
+The transposition table stores the full key (no false hits; part of it is
+implied by where the entry sits), a lower and an upper bound on the value
+(equal when it is exact), the depth they are valid for
 (``FULL_DEPTH`` when the subtree was searched to the end, so they are bounds on
 the exact value), the best move and the work spent.
 
@@ -85,31 +84,42 @@ CHEAP_ORDER_POINTS = 20
 cost more than it saved there (same node counts on the 64/72-tile bench set)."""
 
 
-K_HASH = 2
-K_COUNTS = 3
-K_TALLY = 30
-TALLY_KINDS = 21
-"""Kinds whose count is in the tally word; the rest sit in bits 42-59 of the second word."""
-KEY_WORDS = 31
-ZOBRIST_ROWS = COLS + KINDS
-"""Zobrist rows: one per column (indexed by column code), then one per kind (by tiles left)."""
+K_CODES = 0
+"""Key word: the column codes as one base-29 number (``COLUMN_STATES`` codes a column)."""
+K_MIX = 1
+"""Key word: the counts and the columns mixed into ``MIX_BITS`` bits (see ``compute_keys``)."""
+K_COUNTS = 2
+KEY_WORDS = K_COUNTS + KINDS
+COLUMN_STATES = 29
+"""A column's states in the key: settled, or one of the 28 runs of three or more rows."""
+MIX_BITS = 43
+"""3**27 < 2**43: the halved counts, a base-3 number, fit; so does their mix."""
+MIX_MASK = (np.int64(1) << MIX_BITS) - 1
+MIX_ODD = np.int64(0x5DEECE66D1B)
+"""An odd multiplier: the counts times it (mod 2**MIX_BITS) spread over the high bits, which index the table."""
+R_CODES = 0
+R_MIX = COLS
+R_KINDS = 2 * COLS
+KEY_ROWS = 2 * COLS + 1
+"""Rows of the key table: per column its code's part of K_CODES, per column its random part of
+K_MIX, then per kind what a pair of it adds to K_MIX (``make_key_table``)."""
 
 
 @intrinsic
-def prefetch_slot(typingctx, table, slot):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
-    """Start loading table slot ``slot`` (``table[SLOT_WORDS*slot]``) into the cache without waiting (LLVM's prefetch).
+def prefetch_line(typingctx, table, line):  # noqa: ANN001, ANN201, ARG001 - numba intrinsic protocol
+    """Start loading table line ``line`` (``table[LINE_WORDS*line]``) into the cache without waiting (LLVM's prefetch).
 
     A table probe is a cache miss; issuing the probes of all of a node's
     children before reading any lets the misses overlap instead of queueing.
     """
-    if not isinstance(table, types.Array) or table.ndim != 1 or not isinstance(slot, types.Integer):
+    if not isinstance(table, types.Array) or table.ndim != 1 or not isinstance(line, types.Integer):
         return None
 
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        table_type, slot_type = signature.args
+        table_type, line_type = signature.args
         array = context.make_array(table_type)(context, builder, args[0])
-        index = builder.mul(context.cast(builder, args[1], slot_type, types.intp),
-                            context.get_constant(types.intp, SLOT_WORDS))
+        index = builder.mul(context.cast(builder, args[1], line_type, types.intp),
+                            context.get_constant(types.intp, LINE_WORDS))
         pointer = cgutils.get_item_pointer(context, builder, table_type, array, [index], wraparound=False)
         i32 = ir.IntType(32)
         function = cgutils.get_or_insert_function(
@@ -118,7 +128,7 @@ def prefetch_slot(typingctx, table, slot):  # noqa: ANN001, ANN201, ARG001 - num
         builder.call(function, [pointer, i32(0), i32(3), i32(1)])  # read, keep in all caches, data
         return context.get_dummy_value()
 
-    return types.void(table, slot), codegen
+    return types.void(table, line), codegen
 
 
 def _bit_intrinsic(name, doc, emit):  # noqa: ANN001, ANN202
@@ -146,10 +156,40 @@ lowest_bit = _bit_intrinsic(
     "lowest_bit", "Index of the lowest set bit of a nonzero 64-bit integer (LLVM's cttz).",
     lambda builder, value: builder.cttz(value, ir.Constant(ir.IntType(1), 1)),
 )
+highest_bit = _bit_intrinsic(
+    "highest_bit", "Index of the highest set bit of a nonzero 64-bit integer (63 - LLVM's ctlz).",
+    lambda builder, value: builder.sub(ir.Constant(ir.IntType(64), 63),
+                                       builder.ctlz(value, ir.Constant(ir.IntType(1), 1))),
+)
 
 
 ZOBRIST_CODES = 82
-"""Columns of a Zobrist row: column codes 0-81, or a kind's tiles left 0-4."""
+"""Columns of a key-table row: column codes 0-81 (or kinds, in the last row)."""
+
+
+def make_key_table(seed: int) -> np.ndarray:
+    """The key table the kernels update keys with: int64[KEY_ROWS * ZOBRIST_CODES], flat.
+
+    Row ``R_CODES + col``: a column code's digit times 29**col (the digit is the code's
+    rank among the 29 column states). Row ``R_MIX + col``: a random number below
+    2**MIX_BITS per code. Row ``R_KINDS``: 3**kind * MIX_ODD mod 2**MIX_BITS, what
+    taking a pair of the kind subtracts. Random parts from ``seed``.
+    """
+    table = np.zeros((KEY_ROWS, ZOBRIST_CODES), dtype=np.int64)
+    digits = np.zeros(ZOBRIST_CODES, dtype=np.int64)
+    rank = 1
+    for top in range(ROWS):
+        for bottom in range(top + 2, ROWS):
+            digits[1 + top * ROWS + bottom] = rank
+            rank += 1
+    assert rank == COLUMN_STATES
+    for col in range(COLS):
+        table[R_CODES + col] = digits * COLUMN_STATES ** col
+    rng = np.random.default_rng(seed)
+    table[R_MIX:R_MIX + COLS] = rng.integers(0, 1 << MIX_BITS, size=(COLS, ZOBRIST_CODES), dtype=np.int64)
+    for kind in range(KINDS):
+        table[R_KINDS, kind] = (3 ** kind * int(MIX_ODD)) % (1 << MIX_BITS)
+    return table.reshape(-1)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -180,7 +220,7 @@ def _points(kind):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _zobrist(zobrist, row, code):
-    """The flat Zobrist table's entry (row-major, ``ZOBRIST_CODES`` a row)."""
+    """The flat key table's entry (row-major, ``ZOBRIST_CODES`` a row)."""
     return zobrist[_ix(row * ZOBRIST_CODES + code)]
 
 
@@ -188,73 +228,57 @@ def _zobrist(zobrist, row, code):
 def compute_keys(cells, runs, zobrist, keys):
     """Set ``keys`` from scratch (the search then updates them incrementally).
 
-    ``keys`` is int64[KEY_WORDS]; see the module docstring.
+    ``keys`` is int64[KEY_WORDS]; ``zobrist`` is ``make_key_table``'s. The key is two
+    words that together are a one-to-one code of the position (up to settled copies):
+
+    * ``K_CODES``: each column's state as a base-29 digit (0: settled), 59 bits;
+    * ``K_MIX``: (c * MIX_ODD + z) mod 2**43, where c is the base-3 number of the halved
+      counts (count // 2 of each kind: a search only ever takes pairs, and the engine
+      keeps one table per parity of the counts) and z a random number per column state.
+      Given the columns, c and K_MIX determine each other, so the two words name the
+      position exactly; and the multiplication and z scatter K_MIX's high bits, which
+      pick the table line. The bits below them are all a table entry has to keep of it.
     """
     for kind in range(KINDS):
         keys[K_COUNTS + kind] = 0
     for col in range(COLS):
         for row in range(runs[col], runs[COLS + col] + 1):
             keys[K_COUNTS + cells[col * ROWS + row]] += 1
-    k0 = np.int64(0)
-    k1 = np.int64(0)
-    h = np.int64(0)
-    tally = np.int64(0)
+    codes = np.int64(0)
+    mix = np.int64(0)
     for kind in range(KINDS):
-        left = keys[K_COUNTS + kind]
-        k1, tally = _tally_add(k1, tally, kind, left)
-        h ^= _zobrist(zobrist, COLS + kind, left)
+        mix += (keys[K_COUNTS + kind] >> 1) * _zobrist(zobrist, R_KINDS, kind)
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
-        if col < 6:
-            k0 |= np.int64(code) << (7 * col)
-        else:
-            k1 |= np.int64(code) << (7 * (col - 6))
-        h ^= _zobrist(zobrist, col, code)
-    keys[0] = k0
-    keys[1] = k1
-    keys[K_HASH] = h
-    keys[K_TALLY] = tally
+        codes += _zobrist(zobrist, R_CODES + col, code)
+        mix += _zobrist(zobrist, R_MIX + col, code)
+    keys[K_CODES] = codes
+    keys[K_MIX] = mix & MIX_MASK
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _update_key(k0, k1, h, zobrist, col, old, new):
-    """The key words with column ``col``'s code changed from ``old`` to ``new``.
-
-    Branch-free: which word a column's code is in follows the move, not a pattern
-    the processor can predict."""
-    high = np.int64(col >= 6)
-    change = np.int64(old ^ new) << (7 * (col - 6 * high))
-    in_high = -high  # all ones for columns 6-11
-    return k0 ^ (change & ~in_high), k1 ^ (change & in_high), h ^ _zobrist(zobrist, col, old) ^ _zobrist(
-        zobrist, col, new)
+def _update_key(codes, mix, zobrist, col, old, new):
+    """The key words with column ``col``'s code changed from ``old`` to ``new`` (two
+    additions: no branch on which column, which the processor could not predict)."""
+    return (codes + _zobrist(zobrist, R_CODES + col, new) - _zobrist(zobrist, R_CODES + col, old),
+            (mix + _zobrist(zobrist, R_MIX + col, new) - _zobrist(zobrist, R_MIX + col, old)) & MIX_MASK)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _set_column(runs, keys, zobrist, col, top, bottom):
-    """Change a column's run and update all three keys incrementally."""
+    """Change a column's run and update the key incrementally."""
     old = column_code(runs[col], runs[COLS + col])
     new = column_code(top, bottom)
     runs[col] = top
     runs[COLS + col] = bottom
-    keys[0], keys[1], keys[K_HASH] = _update_key(keys[0], keys[1], keys[K_HASH], zobrist, col, old, new)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _tally_add(k1, tally, kind, tiles):
-    """The second key word and the tally word with ``tiles`` added to the count of ``kind``
-    (3 bits a kind: kinds 0-20 in the tally word, 21-26 in bits 42-59 of the second word)."""
-    if kind < TALLY_KINDS:
-        return k1, tally + (np.int64(tiles) << (3 * kind))
-    return k1 + (np.int64(tiles) << (42 + 3 * (kind - TALLY_KINDS))), tally
+    keys[K_CODES], keys[K_MIX] = _update_key(keys[K_CODES], keys[K_MIX], zobrist, col, old, new)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _take_pair(keys, zobrist, kind, delta):
     """Count a pair of ``kind`` off the board (delta -1) or back on (delta +1)."""
-    left = keys[K_COUNTS + kind]
-    keys[K_COUNTS + kind] = left + 2 * delta
-    keys[1], keys[K_TALLY] = _tally_add(keys[1], keys[K_TALLY], kind, 2 * delta)
-    keys[K_HASH] ^= _zobrist(zobrist, COLS + kind, left) ^ _zobrist(zobrist, COLS + kind, left + 2 * delta)
+    keys[K_COUNTS + kind] += 2 * delta
+    keys[K_MIX] = (keys[K_MIX] + delta * _zobrist(zobrist, R_KINDS, kind)) & MIX_MASK
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -477,13 +501,22 @@ def _end_cell(runs, end):
     return col * ROWS + runs[_ix(col + COLS * (end & 1))]
 
 
-# The table: int64[4 * size], one 32-byte slot of four words, two slots (index,
-# index^1) a bucket, so a probe touches one cache line. Words: the three key
-# words (column codes 0-5; 6-11 and tallies 21-26; tallies 0-20), each XORed
-# with the entry, and the packed entry. Entry bits: lower bound+1024 (11) |
-# upper bound+1024 (11) << 11 | depth (7) << 22 | best move a*128+b (14) << 29
-# | work (6) << 43 | used << 49. An exact value has lower == upper; a missing
-# bound is NO_LOWER or NO_UPPER.
+# The table: int64[2 * entries], one 16-byte entry of two words, four entries (a bucket)
+# to a 64-byte cache line, so a probe reads one line. The key's top bits pick the line:
+# K_MIX >> shift, shift = MIX_BITS - log2(lines). As K_CODES and K_MIX name the position
+# one-to-one, an entry keeps K_CODES and only q, the bits of K_MIX below the line's (at
+# most MIX_BITS - MIN_LINE_BITS = 24): the full key in at most 83 bits, no false hits.
+# Words: B = the packed entry | q's low Q_LOW_BITS bits << ENTRY_BITS, and
+# A = (K_CODES | q's other bits << CODES_BITS) ^ B. Entry bits: lower bound + 512 (10) |
+# upper bound + 512 (10) << 10 | depth (7) << 20 | best move a*128+b (14) << 27 |
+# work (4) << 41. An exact value has lower == upper; a missing bound is NO_LOWER or
+# NO_UPPER. A used entry's B is never 0 (the upper field is at least 512 - 270), so 0
+# marks an empty entry.
+#
+# Sixteen bytes an entry (session 8's entries had 32: three key words and the entry)
+# means twice the entries in the same memory, and four-way buckets in one line instead
+# of two-way ones. Past 1 GiB every probe costs more on the benchmark machine, so a
+# bigger table was no way to get more entries (see ``engine.table_bits_for``).
 #
 # Both bounds are kept because a position comes back with other windows: the
 # window moves with the points taken on the way, and the same tiles taken in
@@ -493,76 +526,82 @@ def _end_cell(runs, end):
 # earlier one had proved.
 #
 # The XOR makes the table safe to share between threads without locks (Hyatt's
-# lockless hashing): a slot torn by two writers no longer decodes to any key,
+# lockless hashing): an entry torn by two writers no longer decodes to any key,
 # so a reader sees a miss, never another position's entry. A probe therefore
-# returns the entry word itself, read once, not the slot, which may change.
-TT_USED = np.int64(1) << 49
-NO_LOWER = -1024
-NO_UPPER = 1023
+# returns the entry word B itself, read once, not the entry, which may change.
+NO_LOWER = -512
+NO_UPPER = 511
 NO_ANSWER = INF
 """``entry_answer``'s result when the entry does not settle the window (no value is this big)."""
-E = 3
-"""Word of the packed entry within a slot."""
-SLOT_WORDS = 4
+ENTRY_WORDS = 2
+WAYS = 4
+LINE_WORDS = ENTRY_WORDS * WAYS
+LINE_WORDS_LOG2 = 3
+CODES_BITS = 59
+"""29**12 < 2**59: K_CODES fits; the word's top five bits hold q's high bits."""
+ENTRY_BITS = 45
+Q_LOW_BITS = 64 - ENTRY_BITS
+Q_LOW_MASK = (np.int64(1) << Q_LOW_BITS) - 1
+MIN_LINE_BITS = MIX_BITS - Q_LOW_BITS - (64 - CODES_BITS)
+"""A table needs at least 2**19 lines (32 MiB), or q would not fit in an entry."""
+MIN_TABLE_BITS = MIN_LINE_BITS + 2
+"""log2 of the fewest entries a table may have."""
+WORK_MAX = 15
+assert 3 ** KINDS < 1 << MIX_BITS and COLUMN_STATES ** COLS < 1 << CODES_BITS and 1 << LINE_WORDS_LOG2 == LINE_WORDS
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _entry_if_holds(tt, slot, k0, k1, k2):
-    """The slot's entry if it holds this key, else 0."""
-    base = slot * SLOT_WORDS
-    e = tt[_ix(base + E)]
-    if (e & TT_USED) != 0 and (tt[_ix(base)] ^ e) == k0 and (tt[_ix(base + 1)] ^ e) == k1 and (
-            tt[_ix(base + 2)] ^ e) == k2:
-        return e
-    return np.int64(0)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _slot_mask(tt):
-    return (tt.shape[0] >> 2) - 1
+def _shift(tt):
+    """How far K_MIX shifts right to give its line in this table (the bits below are q)."""
+    return MIX_BITS - highest_bit(tt.shape[0] >> LINE_WORDS_LOG2)
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def tt_probe_keys(tt, k0, k1, k2, h):
-    """The entry for this key (an int64 with TT_USED set), or 0. (Inlined: see ``_run_after``.)"""
-    index = h & _slot_mask(tt)
-    e = _entry_if_holds(tt, index, k0, k1, k2)
-    if e == 0:
-        e = _entry_if_holds(tt, index ^ 1, k0, k1, k2)
-    return e
+def tt_probe_keys(tt, codes, mix, shift):
+    """The entry for this key (a nonzero int64), or 0. (Inlined: see ``_run_after``.)"""
+    base = (mix >> shift) << LINE_WORDS_LOG2
+    q = mix & ((np.int64(1) << shift) - 1)
+    want_a = codes | ((q >> Q_LOW_BITS) << CODES_BITS)
+    want_q = q & Q_LOW_MASK
+    for way in range(WAYS):
+        b = tt[_ix(base + ENTRY_WORDS * way + 1)]
+        if b != 0 and ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(base + ENTRY_WORDS * way)] ^ b) == want_a:
+            return b
+    return np.int64(0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_probe(tt, keys):
     """The entry for this position, or 0."""
-    return tt_probe_keys(tt, keys[0], keys[1], keys[K_TALLY], keys[K_HASH])
+    return tt_probe_keys(tt, keys[K_CODES], keys[K_MIX], _shift(tt))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_lower(e):
     """The value is at least this (NO_LOWER: no lower bound known)."""
-    return (e & 2047) - 1024
+    return (e & 1023) - 512
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_upper(e):
     """The value is at most this (NO_UPPER: no upper bound known)."""
-    return ((e >> 11) & 2047) - 1024
+    return ((e >> 10) & 1023) - 512
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_depth(e):
-    return (e >> 22) & 127
+    return (e >> 20) & 127
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_move(e):
-    return (e >> 29) & 16383
+    return (e >> 27) & 16383
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def entry_work(e):
-    return (e >> 43) & 63
+    """log2 of the nodes its search took, halved (0-15)."""
+    return (e >> 41) & WORK_MAX
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -579,9 +618,9 @@ def entry_answer(e, alpha, beta):
     return NO_ANSWER
 
 
-TWO_BOUND_WORTH = 8
-"""What holding both bounds adds to an entry's worth (log2 of its subtree's nodes) when a
-store must evict one of a bucket's two entries."""
+TWO_BOUND_WORTH = 4
+"""What holding both bounds adds to an entry's worth (its work: half the log2 of its
+subtree's nodes) when a store must evict one of a bucket's entries."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -594,7 +633,7 @@ def _worth(e):
     is small for the search (shared 64+72 set at 2^20 slots, one thread: 19.9 M -> 16.4 M;
     80 set at 2^20 on two threads: 40.6 M -> 31.7 M) and changed little when it is not
     (2^22: 13.4 M -> 13.0 M; 80 set at 2^24: 22.0 M -> 22.1 M). Bonuses of 1, 2, 4, 16
-    and 64 gave 18.7 M, 17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
+    and 64 (in log2 of nodes) gave 18.7 M, 17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
     """
     if entry_lower(e) != NO_LOWER and entry_upper(e) != NO_UPPER:
         return entry_work(e) + TWO_BOUND_WORTH
@@ -612,15 +651,28 @@ def tt_store(tt, keys, value, bound, depth, move, work):
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_store_bounds(tt, keys, lower, upper, depth, move, work):
     """Record that the value lies in [lower, upper] (NO_LOWER, NO_UPPER: not known), merged
-    with what the table knows of the position at this depth."""
-    k0 = keys[0]
-    k1 = keys[1]
-    k2 = keys[K_TALLY]
-    index = keys[K_HASH] & _slot_mask(tt)
-    other = index ^ 1
-    held_other = _entry_if_holds(tt, other, k0, k1, k2)
-    held_index = _entry_if_holds(tt, index, k0, k1, k2)
-    held = held_other | held_index  # at most one slot holds the key
+    with what the table knows of the position at this depth. ``work``: log2 of the nodes."""
+    shift = _shift(tt)
+    mix = keys[K_MIX]
+    base = (mix >> shift) << LINE_WORDS_LOG2
+    q = mix & ((np.int64(1) << shift) - 1)
+    want_a = keys[K_CODES] | ((q >> Q_LOW_BITS) << CODES_BITS)
+    want_q = q & Q_LOW_MASK
+    # The entry of this position if the line has one; else the least worthy (an empty one first).
+    held = np.int64(0)
+    slot = base
+    least = WORK_MAX + TWO_BOUND_WORTH + 1
+    for way in range(WAYS):
+        at = base + ENTRY_WORDS * way
+        b = tt[_ix(at + 1)]
+        if b != 0 and ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(at)] ^ b) == want_a:
+            held = b
+            slot = at
+            break
+        worth = -1 if b == 0 else _worth(b)
+        if worth < least:
+            least = worth
+            slot = at
     if lower == NO_LOWER:
         # A fail-low node's best move is noise: the highest of values that are
         # only upper bounds. Tried first when the node was searched again, it
@@ -635,32 +687,18 @@ def tt_store_bounds(tt, keys, lower, upper, depth, move, work):
         if merged_lower <= merged_upper:  # else an estimate contradicts an older one: keep the new
             lower = merged_lower
             upper = merged_upper
-    # Same position: overwrite it. Otherwise keep the worthier entry, replace the other.
-    if held_other != 0:
-        slot = other
-    elif (
-        held_index != 0
-        or (tt[index * SLOT_WORDS + E] & TT_USED) == 0
-        or _worth(tt[index * SLOT_WORDS + E]) <= _worth(tt[other * SLOT_WORDS + E])
-    ):
-        slot = index
-    else:
-        slot = other
     if move < 0:
         move = 0
-    e = (
-        np.int64(lower + 1024)
-        | (np.int64(upper + 1024) << 11)
-        | (np.int64(depth) << 22)
-        | (np.int64(move) << 29)
-        | (np.int64(work) << 43)
-        | TT_USED
+    b = (
+        np.int64(lower + 512)
+        | (np.int64(upper + 512) << 10)
+        | (np.int64(depth) << 20)
+        | (np.int64(move) << 27)
+        | (np.int64(min(work >> 1, WORK_MAX)) << 41)
+        | (want_q << ENTRY_BITS)
     )
-    base = slot * SLOT_WORDS
-    tt[base] = k0 ^ e
-    tt[base + 1] = k1 ^ e
-    tt[base + 2] = k2 ^ e
-    tt[base + E] = e
+    tt[_ix(slot)] = want_a ^ b
+    tt[_ix(slot + 1)] = b
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -696,10 +734,6 @@ def _run_after(top, bottom, col, ea, eb):
         else:
             top += 1
     return top, bottom
-
-
-COLUMN_CODE_BITS = (np.int64(1) << 42) - 1
-"""The column codes' part of the first two key words (the rest of the second holds tallies)."""
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -740,20 +774,21 @@ def _move_ends(word):
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
 F_KEYS = 16
-"""Four fields from here: the node's key words (0, 1, tally, hash), restored when a move is taken back."""
-F_ETC_LOWER = 20
+"""Two fields from here: the node's key words, restored when a move is taken back."""
+F_ETC_LOWER = 18
 """The best lower bound the children's entries gave when the node was expanded (-INF: none), kept
 for the node's own entry if it fails low (see ``negamax``), and the move that gave it."""
-F_ETC_MOVE = 21
-FRAME_FIELDS = 22
+F_ETC_MOVE = 19
+FRAME_FIELDS = 20
 SPLIT_MIN_POINTS = 30
 """Threads share out subtrees worth at least this many points (see ``negamax``)."""
 DEFERRED = np.int64(1) << 50
 """Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
-CHILD_WORDS = 5
-"""Per move and ply: the child's three key words and hash, for the ETC probes and then for playing the move,
+CHILD_WORDS = 3
+"""Per move and ply: the child's two key words, for the ETC probes and then for playing the move,
 and the child's table entry if the probe found one that is deep enough (else 0)."""
+C_ENTRY = 2
 FREE_WORDS = 32
 """Free-mask scratch per ply: one word per kind, then ``F_PAIRS`` and ``F_SETTLED`` (padded)."""
 
@@ -762,10 +797,8 @@ FREE_WORDS = 32
 def _take_back(cells, runs, keys, frames, fr, a, b):
     """Undo the move the frame at ``fr`` played: its runs, tile count and key words."""
     _restore_runs(cells, runs, keys, a, b, frames[fr + F_SAVED])
-    keys[0] = frames[fr + F_KEYS]
-    keys[1] = frames[fr + F_KEYS + 1]
-    keys[K_TALLY] = frames[fr + F_KEYS + 2]
-    keys[K_HASH] = frames[fr + F_KEYS + 3]
+    keys[K_CODES] = frames[fr + F_KEYS]
+    keys[K_MIX] = frames[fr + F_KEYS + 1]
 
 
 def make_workspace():
@@ -805,7 +838,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
     frames[fr + F_BETA] = beta
     frames[fr + F_DEPTH] = depth
     frames[fr + F_POINTS] = points
-    slot_mask = _slot_mask(tt)
+    shift = _shift(tt)
     state = ENTER
     ret = 0
     while True:
@@ -829,7 +862,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # Some column of three or more tiles (a nonzero column code) has a
             # buried tile. The key says so without a look at the board, so a
             # node that the table answers never scans its columns.
-            if (keys[0] & COLUMN_CODE_BITS) == 0 and (keys[1] & COLUMN_CODE_BITS) == 0:
+            if keys[K_CODES] == 0:
                 # Every tile is free: greedy alternation is exact.
                 _free_masks_at(cells, runs, ws_free, fb)
                 ret = greedy_alternation(ws_free, fb)
@@ -950,11 +983,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 eb = ends >> 5
                 ca = ea >> 1
                 cb = eb >> 1
-                k0 = keys[0]
-                k1 = keys[1]
-                left = keys[_ix(K_COUNTS + k)]
-                h = keys[K_HASH] ^ _zobrist(zobrist, COLS + k, left) ^ _zobrist(zobrist, COLS + k, left - 2)
-                k1, k2 = _tally_add(k1, keys[K_TALLY], k, -2)
+                k0 = keys[K_CODES]
+                k1 = (keys[K_MIX] - _zobrist(zobrist, R_KINDS, k)) & MIX_MASK
                 threat = 0
                 x1 = -1
                 x2 = -1
@@ -962,8 +992,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     old_top = runs[col]
                     old_bottom = runs[COLS + col]
                     top, bottom = _run_after(old_top, old_bottom, col, ea, eb)
-                    k0, k1, h = _update_key(k0, k1, h, zobrist, col,
-                                            column_code(old_top, old_bottom), column_code(top, bottom))
+                    k0, k1 = _update_key(k0, k1, zobrist, col, column_code(old_top, old_bottom),
+                                         column_code(top, bottom))
                     if top <= bottom:
                         if top != old_top and top != old_bottom:
                             if x1 < 0:
@@ -988,13 +1018,11 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                         if free_after >= 2 and _points(kx) > threat:
                             threat = _points(kx)
                 if points >= ETC_MIN_POINTS:
-                    prefetch_slot(tt, h & slot_mask)
+                    prefetch_line(tt, k1 >> shift)
                 c = CHILD_WORDS * (mb + m)
                 ws_child[_ix(c)] = k0
                 ws_child[_ix(c + 1)] = k1
-                ws_child[_ix(c + 2)] = k2
-                ws_child[_ix(c + 3)] = h
-                ws_child[_ix(c + 4)] = 0
+                ws_child[_ix(c + C_ENTRY)] = 0
                 ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
                 score = (5 * gain - 3 * threat) * 16 + gain
                 if move == hash_move:
@@ -1013,13 +1041,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 shallow = False
                 for m in range(n):
                     c = CHILD_WORDS * (mb + m)
-                    child = tt_probe_keys(tt, ws_child[_ix(c)], ws_child[_ix(c + 1)], ws_child[_ix(c + 2)],
-                                          ws_child[_ix(c + 3)])
+                    child = tt_probe_keys(tt, ws_child[_ix(c)], ws_child[_ix(c + 1)], shift)
                     if child == 0 or entry_depth(child) < depth - 1:
                         all_low = False
                         continue
                     # Kept with the move: it may answer the child without a visit (see NEXT).
-                    ws_child[_ix(c + 4)] = child
+                    ws_child[_ix(c + C_ENTRY)] = child
                     move = ws_moves[_ix(mb + m)] & MOVE_MASK
                     gain = _points(cells[_ix(move >> 7)])
                     if entry_upper(child) != NO_UPPER:
@@ -1129,12 +1156,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
             # The ordering worked out the child's key words (from CHEAP_ORDER_POINTS
-            # up) at ws_child[c:c + 4], and ETC put its entry, if any, at c + 4.
+            # up) at ws_child[c:c + 2], and ETC put its entry, if any, at c + C_ENTRY.
             c = -1
             known = np.int64(0)
             if frames[fr + F_POINTS] >= CHEAP_ORDER_POINTS:
                 c = CHILD_WORDS * (mb + (ws_moves[_ix(mb + m)] >> INDEX_SHIFT))
-                known = ws_child[_ix(c + 4)]
+                known = ws_child[_ix(c + C_ENTRY)]
             if known != 0:
                 # The child's entry, read for the transposition cutoffs, may
                 # answer it within its window: no need to play the move. (An
@@ -1150,17 +1177,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     ply += 1
                     state = RETURN
                     continue
-            frames[fr + F_KEYS] = keys[0]
-            frames[fr + F_KEYS + 1] = keys[1]
-            frames[fr + F_KEYS + 2] = keys[K_TALLY]
-            frames[fr + F_KEYS + 3] = keys[K_HASH]
+            frames[fr + F_KEYS] = keys[K_CODES]
+            frames[fr + F_KEYS + 1] = keys[K_MIX]
             if c >= 0:
                 # The child's key words are known: only the runs change here.
                 frames[fr + F_SAVED] = _move_runs(cells, runs, keys, a, _move_ends(ws_moves[_ix(mb + m)]))
-                keys[0] = ws_child[_ix(c)]
-                keys[1] = ws_child[_ix(c + 1)]
-                keys[K_TALLY] = ws_child[_ix(c + 2)]
-                keys[K_HASH] = ws_child[_ix(c + 3)]
+                keys[K_CODES] = ws_child[_ix(c)]
+                keys[K_MIX] = ws_child[_ix(c + 1)]
             else:
                 frames[fr + F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
             frames[fr + F_BUSY] = 0
@@ -1168,7 +1191,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 # Shared work (simplified ABDADA): a younger move whose subtree
                 # another thread is searching right now is put off until the
                 # others are done, when that subtree is likely in the table.
-                h = keys[K_HASH]
+                h = keys[K_MIX] ^ keys[K_CODES]
                 where = h & (busy.shape[0] - 1)
                 if m > 0 and top_score > -(DEFERRED >> 1) and busy[where] == h:
                     _take_back(cells, runs, keys, frames, fr, a, b)

@@ -22,12 +22,15 @@ from battle.tiles import EMPTY, kind_value
 from solver import _search as k
 
 FULL_DEPTH = k.FULL_DEPTH
-DEFAULT_TABLE_BITS = 22
-"""2**22 table slots of 32 bytes: 128 MiB."""
+DEFAULT_TABLE_BITS = 23
+"""2**23 table entries of 16 bytes: 128 MiB."""
 ZOBRIST_SEED = 20261122
 
 
-SLOT_BYTES = 32
+ENTRY_BYTES = 16
+MIN_TABLE_BITS = k.MIN_TABLE_BITS
+"""The smallest table: 2**21 entries, 32 MiB (an entry keeps only the key bits its line does not imply)."""
+MAX_TABLE_BITS = 31
 HELPER_MIN_TILES = 52
 """Helpers join searches of positions with at least this many tiles. Below, a solve takes
 a few milliseconds and starting the threads costs more than they save (vs-python
@@ -48,18 +51,19 @@ def table_bits_for(tiles: int, max_megabytes: int = 256) -> int:
 
     A fresh table costs time to touch (zero pages on first write), so a
     40-tile solve with a 256 MiB table spent most of its time in page faults.
-    Searches grow about 4x per 8 tiles; two bits per 8 tiles, from 2**14 at 40
-    tiles, keeps the table a few times larger than the positions visited, up
-    to the memory the user allows; but at most 2**25 slots (1 GiB) below
-    ``BIG_TABLE_TILES``. Past 1 GiB every probe costs more (on the benchmark
-    machine, a 2-core VM, the nodes of a 96-tile solve took 47% longer at 2**26
-    slots than at 2**25), which only complete deals, whose searches are four
-    times bigger, win back: at 96 tiles 2**26 slots saved 11% of the nodes and
-    took 90.0 s against 68.7-70.3 s at 2**25 (session 7: 90.1 against 81.5 s);
-    at 108 tiles 2**25 slots took 571 s (1.59 G nodes) against 500 s at 2**26.
+    Searches grow about 4x per 8 tiles; two bits per 8 tiles keeps the table a
+    few times larger than the positions visited, from the smallest table
+    (``MIN_TABLE_BITS``, 32 MiB, which a 60-tile solve fills) up to the memory the
+    user allows; but at most 2**26 entries (1 GiB) below ``BIG_TABLE_TILES``.
+    Past 1 GiB every probe costs more (on the benchmark machine, a 2-core VM,
+    the nodes of a 96-tile solve took 47% longer with a 2 GiB table than with
+    1 GiB), which only complete deals, whose searches are four times bigger,
+    win back: at 96 tiles session 8's 2 GiB table saved 11% of the nodes and
+    took 90.0 s against 68.7-70.3 s with 1 GiB; at 108 tiles 1 GiB took 571 s
+    (1.59 G nodes) against 500 s with 2 GiB.
     """
-    wanted = max(12, min(30 if tiles >= BIG_TABLE_TILES else 25, 14 + (tiles - 40) // 4))
-    allowed = max(10, (max(1, max_megabytes) * (1 << 20) // SLOT_BYTES).bit_length() - 1)
+    wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 26, 15 + (tiles - 40) // 4))
+    allowed = max(MIN_TABLE_BITS, (max(1, max_megabytes) * (1 << 20) // ENTRY_BYTES).bit_length() - 1)
     return min(wanted, allowed)
 
 
@@ -185,14 +189,14 @@ class _Searcher:
         self.workspace = k.make_workspace()
 
 
-def _allocate_table(slots: int) -> np.ndarray:
-    """A zeroed int64[4 * slots] table (four words a slot), on huge pages where the system offers them.
+def _allocate_table(entries: int) -> np.ndarray:
+    """A zeroed int64[2 * entries] table (two words an entry), on huge pages where the system offers them.
 
     Every probe lands on a random slot, so with 4 KiB pages nearly every probe
     of a table larger than the caches also misses the TLB; with 2 MiB pages it
     rarely does (Linux: transparent huge pages in ``madvise`` mode need asking).
     """
-    nbytes = slots * SLOT_BYTES
+    nbytes = entries * ENTRY_BYTES
     if nbytes >= (8 << 20):
         try:
             memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
@@ -201,7 +205,7 @@ def _allocate_table(slots: int) -> np.ndarray:
             return np.frombuffer(memory, dtype=np.int64)
         except (OSError, ValueError, AttributeError):  # no MAP_PRIVATE on Windows
             pass
-    return np.zeros(slots * k.SLOT_WORDS, dtype=np.int64)
+    return np.zeros(entries * k.ENTRY_WORDS, dtype=np.int64)
 
 
 def default_table_megabytes() -> int:
@@ -250,17 +254,20 @@ class Engine:
         other orders and share the table, so the main search finds more of its
         subtrees already solved. Results come from the main search alone;
         helpers only make it faster.
+
+        The table has 2**``table_bits`` entries of 16 bytes, but at least
+        2**``MIN_TABLE_BITS`` (32 MiB).
         """
-        if not 10 <= table_bits <= 30:
-            raise ValueError(f"table_bits must be 10..30, not {table_bits}")
+        if not 10 <= table_bits <= MAX_TABLE_BITS:
+            raise ValueError(f"table_bits must be 10..{MAX_TABLE_BITS}, not {table_bits}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1..{MAX_THREADS}, not {threads}")
-        self.tt = _allocate_table(1 << table_bits)
-        rng = np.random.default_rng(ZOBRIST_SEED)
-        self.zobrist = rng.integers(0, 2**62, size=(k.ZOBRIST_ROWS, k.ZOBRIST_CODES), dtype=np.int64).reshape(-1)
+        self.tt = _allocate_table(1 << max(table_bits, MIN_TABLE_BITS))
+        self.zobrist = k.make_key_table(ZOBRIST_SEED)
         self._main = _Searcher()
         self.counters = self._main.counters
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
+        self._parity = -1
         self._helpers = [_Searcher() for _ in range(threads - 1)]
         self._helper_min_tiles = helper_min_tiles
         self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
@@ -275,18 +282,25 @@ class Engine:
         """Forget everything (the next search starts cold)."""
         self.tt[:] = 0
         self.layout[:] = EMPTY
+        self._parity = -1
 
     def _adopt_layout(self, cells: np.ndarray) -> None:
         """Keep the table if the new position's tiles agree with what it was built on.
 
         Entries are keyed on column runs alone, which is sound only while every
-        cell holds the same kind in all positions searched with this table.
+        cell holds the same kind in all positions searched with this table; and on
+        the counts of each kind halved, which is sound only while the counts'
+        parities stay the same (a search only takes pairs; an editor's position
+        may have odd counts).
         """
         present = cells != EMPTY
         known = self.layout != EMPTY
         both = present & known
-        if np.any(self.layout[both] != cells[both]):
+        counts = np.bincount(cells[present], minlength=k.KINDS)
+        parity = int(np.dot(counts & 1, 1 << np.arange(k.KINDS, dtype=np.int64)))
+        if np.any(self.layout[both] != cells[both]) or self._parity not in (-1, parity):
             self.clear()
+        self._parity = parity
         self.layout[present] = cells[present]
 
     def _encode(self, position: Position) -> _Root:

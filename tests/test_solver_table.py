@@ -35,9 +35,9 @@ def column_position(columns: dict[int, list[int]]) -> Position:
     return Position(cells, 1, (0, 0))
 
 
-def key_of(engine: Engine, position: Position) -> tuple[int, int, int]:
+def key_of(engine: Engine, position: Position) -> tuple[int, int]:
     root = engine._encode(position)
-    return int(root.keys[0]), int(root.keys[1]), int(root.keys[k.K_TALLY])
+    return int(root.keys[k.K_CODES]), int(root.keys[k.K_MIX])
 
 
 # 1m lone in columns a and b, 1m on top of c (over 2m 2m) and of d (over 3m 3m).
@@ -61,14 +61,47 @@ def test_positions_that_differ_only_in_settled_copies_share_a_key() -> None:
 
 
 def test_the_key_counts_every_kind_exactly() -> None:
-    """Counts go into the key in full (not in pairs), so odd counts from the editor
-    cannot make two different multisets of settled tiles look alike."""
+    """The key holds each kind's count halved (a search only takes pairs), so positions
+    whose counts differ in parity (odd counts come from the editor) may share a key; the
+    engine keeps such positions apart by clearing its table when the parities change."""
     engine = Engine(table_bits=10)
-    keys = set()
-    for lone in ([], [5], [5, 5], [5, 5, 5], [26], [26, 26], [20], [21]):
+    keys = {}
+    for lone in ([], [5, 5], [5, 5, 5, 5], [26, 26], [20, 20], [21, 21], [5, 5, 26, 26]):
         columns = {0: [1, 2, 3]} | {4 + i: [kind] for i, kind in enumerate(lone)}
-        keys.add(key_of(engine, column_position(columns)))
-    assert len(keys) == 8
+        keys[key_of(engine, column_position(columns))] = lone
+    assert len(keys) == 7
+
+    even = column_position({0: [1, 2, 3], 4: [5], 5: [5]})
+    odd = column_position({0: [1, 2, 3], 4: [5], 5: [5], 6: [5]})
+    assert key_of(engine, even) == key_of(engine, odd)
+    engine.clear()
+    cleared = []
+    clear = engine.clear
+    engine.clear = lambda: (cleared.append(True), clear())[1]  # type: ignore[method-assign]
+    engine.search(even)
+    engine.search(even)
+    assert not cleared
+    assert engine.search(odd).value == naive.value(odd.copy())
+    assert cleared == [True]  # another parity: the table started afresh
+
+
+def test_the_key_names_the_position_one_to_one() -> None:
+    """Distinct column states and halved counts give distinct keys: the two words are the
+    position's code (base 29 per column; counts mixed by a bijection), not a hash."""
+    engine = Engine(table_bits=10)
+    table = engine.zobrist.reshape(k.KEY_ROWS, k.ZOBRIST_CODES)
+    codes = {int(table[k.R_CODES + col, code]) for col in range(k.COLS) for code in range(k.ZOBRIST_CODES)}
+    assert len(codes) == 1 + k.COLS * (k.COLUMN_STATES - 1)  # every settled code is 0
+    rng = random.Random(4)
+    seen: dict[tuple[int, int], tuple] = {}
+    for _ in range(3000):
+        halves = tuple(rng.randrange(3) for _ in range(k.KINDS))
+        columns = tuple(rng.randrange(k.COLUMN_STATES) for _ in range(k.COLS))
+        state_codes = [0] + [1 + top * 9 + bottom for top in range(9) for bottom in range(top + 2, 9)]
+        codes_word = sum(int(table[k.R_CODES + col, state_codes[s]]) for col, s in enumerate(columns))
+        mix = (sum(h * int(table[k.R_KINDS, kind]) for kind, h in enumerate(halves))
+               + sum(int(table[k.R_MIX + col, state_codes[s]]) for col, s in enumerate(columns))) % (1 << k.MIX_BITS)
+        assert seen.setdefault((codes_word, mix), (halves, columns)) == (halves, columns)
 
 
 def test_the_incremental_keys_match_keys_computed_afresh() -> None:
@@ -145,30 +178,52 @@ def test_bit_intrinsics() -> None:
         assert bits(np.int64(value)) == (bin(value).count("1"), (value & -value).bit_length() - 1)
 
 
-def test_a_torn_slot_reads_as_a_miss() -> None:
-    tt = np.zeros(16 * k.SLOT_WORDS, dtype=np.int64)
+def small_table() -> np.ndarray:
+    return np.zeros((1 << k.MIN_TABLE_BITS) * k.ENTRY_WORDS, dtype=np.int64)
+
+
+def some_keys(codes: int, mix: int) -> np.ndarray:
     keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
-    keys[0], keys[1], keys[k.K_TALLY], keys[k.K_HASH] = 11, 22, 33, 6
+    keys[k.K_CODES], keys[k.K_MIX] = codes, mix
+    return keys
+
+
+def test_a_torn_entry_reads_as_a_miss() -> None:
+    tt = small_table()
+    keys = some_keys(11, 22 + (5 << 30))
     k.tt_store(tt, keys, -7, k.EXACT, FULL_DEPTH, 5 * 128 + 9, 3)
     entry = k.tt_probe(tt, keys)
     assert (k.entry_lower(entry), k.entry_upper(entry), k.entry_move(entry)) == (-7, -7, 5 * 128 + 9)
 
-    slot = 6 if tt[6 * k.SLOT_WORDS + k.E] else 7
-    # Another writer got its entry word in, but not its key words (or the reverse).
-    for word in range(k.SLOT_WORDS):
-        torn = tt.copy()
-        torn[slot * k.SLOT_WORDS + word] ^= 1 << 12
-        assert k.tt_probe(torn, keys) == 0, f"word {word}"
-    other = keys.copy()
-    other[k.K_TALLY] = 34
-    assert k.tt_probe(tt, other) == 0
+    (used,) = np.nonzero(tt)[0][1::2]
+    # Another writer got one of its two words in, but not the other.
+    for word in (used - 1, used):
+        for bit in (3, 12, 50, 62):
+            torn = tt.copy()
+            torn[word] ^= 1 << bit
+            assert k.tt_probe(torn, keys) == 0, f"word {word}, bit {bit}"
+    # Keys that differ only in the bits an entry keeps, or only in the line's bits, miss.
+    for other in (some_keys(12, keys[k.K_MIX]), some_keys(11, keys[k.K_MIX] ^ 1),
+                  some_keys(11, keys[k.K_MIX] ^ (1 << 20)), some_keys(11, keys[k.K_MIX] ^ (1 << 42))):
+        assert k.tt_probe(tt, other) == 0
+
+
+def test_a_line_keeps_four_positions_then_evicts_the_least_worthy() -> None:
+    tt = small_table()
+    line = 77 << (k.MIX_BITS - k.MIN_LINE_BITS)  # K_MIX values on one line, told apart by q
+    keys = [some_keys(3, line + q) for q in range(5)]
+    for index, work in enumerate((20, 6, 30, 12)):
+        k.tt_store(tt, keys[index], index, k.EXACT, FULL_DEPTH, 0, work)
+    assert [k.entry_lower(k.tt_probe(tt, key)) for key in keys[:4]] == [0, 1, 2, 3]
+    k.tt_store(tt, keys[4], 4, k.LOWER, FULL_DEPTH, 0, 0)
+    assert k.tt_probe(tt, keys[1]) == 0  # the least work, evicted
+    assert [k.entry_lower(k.tt_probe(tt, key)) for key in (keys[0], keys[2], keys[3], keys[4])] == [0, 2, 3, 4]
 
 
 def test_an_entry_keeps_both_bounds_and_the_move_of_a_cut() -> None:
     """A position proved >= 3 by a cut and then <= 5 by a fail-low holds both facts, and the cut's move."""
-    tt = np.zeros(16 * k.SLOT_WORDS, dtype=np.int64)
-    keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
-    keys[0], keys[1], keys[k.K_TALLY], keys[k.K_HASH] = 11, 22, 33, 6
+    tt = small_table()
+    keys = some_keys(11, 22)
     k.tt_store(tt, keys, 3, k.LOWER, FULL_DEPTH, 5 * 128 + 9, 3)
     k.tt_store(tt, keys, 5, k.UPPER, FULL_DEPTH, 7 * 128 + 8, 2)
     entry = k.tt_probe(tt, keys)
