@@ -565,7 +565,8 @@ def tt_probe_keys(tt, codes, mix, shift):
     want_q = q & Q_LOW_MASK
     for way in range(WAYS):
         b = tt[_ix(base + ENTRY_WORDS * way + 1)]
-        if b != 0 and ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(base + ENTRY_WORDS * way)] ^ b) == want_a:
+        # (An empty entry, b == 0, that matched would still read as a miss.)
+        if ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(base + ENTRY_WORDS * way)] ^ b) == want_a:
             return b
     return np.int64(0)
 
