@@ -97,12 +97,6 @@ MIX_BITS = 43
 MIX_MASK = (np.int64(1) << MIX_BITS) - 1
 MIX_ODD = np.int64(0x5DEECE66D1B)
 """An odd multiplier: the counts times it (mod 2**MIX_BITS) spread over the high bits, which index the table."""
-R_CODES = 0
-R_MIX = COLS
-R_KINDS = 2 * COLS
-KEY_ROWS = 2 * COLS + 1
-"""Rows of the key table: per column its code's part of K_CODES, per column its random part of
-K_MIX, then per kind what a pair of it adds to K_MIX (``make_key_table``)."""
 
 
 @intrinsic
@@ -164,18 +158,20 @@ highest_bit = _bit_intrinsic(
 
 
 ZOBRIST_CODES = 82
-"""Columns of a key-table row: column codes 0-81 (or kinds, in the last row)."""
+"""Column codes 0-81 (``column_code``)."""
+KINDS_AT = 2 * COLS * ZOBRIST_CODES
+"""Where the kinds' part starts in the key table (``make_key_table``)."""
 
 
 def make_key_table(seed: int) -> np.ndarray:
-    """The key table the kernels update keys with: int64[KEY_ROWS * ZOBRIST_CODES], flat.
+    """The key table the kernels update keys with: int64[KINDS_AT + KINDS], flat.
 
-    Row ``R_CODES + col``: a column code's digit times 29**col (the digit is the code's
-    rank among the 29 column states). Row ``R_MIX + col``: a random number below
-    2**MIX_BITS per code. Row ``R_KINDS``: 3**kind * MIX_ODD mod 2**MIX_BITS, what
-    taking a pair of the kind subtracts. Random parts from ``seed``.
+    For each column and column code, two adjacent words (one cache line serves a
+    column's update of both key words): the code's digit times 29**col (the digit
+    is the code's rank among the 29 column states), and a random number below
+    2**MIX_BITS. Then per kind 3**kind * MIX_ODD mod 2**MIX_BITS, what taking a
+    pair of the kind subtracts from K_MIX. Random parts from ``seed``.
     """
-    table = np.zeros((KEY_ROWS, ZOBRIST_CODES), dtype=np.int64)
     digits = np.zeros(ZOBRIST_CODES, dtype=np.int64)
     rank = 1
     for top in range(ROWS):
@@ -183,13 +179,19 @@ def make_key_table(seed: int) -> np.ndarray:
             digits[1 + top * ROWS + bottom] = rank
             rank += 1
     assert rank == COLUMN_STATES
+    columns = np.zeros((COLS, ZOBRIST_CODES, 2), dtype=np.int64)
     for col in range(COLS):
-        table[R_CODES + col] = digits * COLUMN_STATES ** col
+        columns[col, :, 0] = digits * COLUMN_STATES ** col
     rng = np.random.default_rng(seed)
-    table[R_MIX:R_MIX + COLS] = rng.integers(0, 1 << MIX_BITS, size=(COLS, ZOBRIST_CODES), dtype=np.int64)
-    for kind in range(KINDS):
-        table[R_KINDS, kind] = (3 ** kind * int(MIX_ODD)) % (1 << MIX_BITS)
-    return table.reshape(-1)
+    columns[:, :, 1] = rng.integers(0, 1 << MIX_BITS, size=(COLS, ZOBRIST_CODES), dtype=np.int64)
+    kinds = np.array([(3 ** kind * int(MIX_ODD)) % (1 << MIX_BITS) for kind in range(KINDS)], dtype=np.int64)
+    return np.concatenate([columns.reshape(-1), kinds])
+
+
+def key_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``make_key_table``'s parts as arrays: K_CODES's [col, code], K_MIX's [col, code], a pair's [kind]."""
+    columns = table[:KINDS_AT].reshape(COLS, ZOBRIST_CODES, 2)
+    return columns[:, :, 0], columns[:, :, 1], table[KINDS_AT:]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -219,9 +221,21 @@ def _points(kind):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _zobrist(zobrist, row, code):
-    """The flat key table's entry (row-major, ``ZOBRIST_CODES`` a row)."""
-    return zobrist[_ix(row * ZOBRIST_CODES + code)]
+def _code_part(zobrist, col, code):
+    """What column ``col`` with code ``code`` adds to K_CODES (``make_key_table``)."""
+    return zobrist[_ix(2 * (col * ZOBRIST_CODES + code))]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _mix_part(zobrist, col, code):
+    """What column ``col`` with code ``code`` adds to K_MIX."""
+    return zobrist[_ix(2 * (col * ZOBRIST_CODES + code) + 1)]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _pair_part(zobrist, kind):
+    """What a pair of ``kind`` adds to K_MIX."""
+    return zobrist[_ix(KINDS_AT + kind)]
 
 
 @njit(cache=True, nogil=True)
@@ -247,11 +261,11 @@ def compute_keys(cells, runs, zobrist, keys):
     codes = np.int64(0)
     mix = np.int64(0)
     for kind in range(KINDS):
-        mix += (keys[K_COUNTS + kind] >> 1) * _zobrist(zobrist, R_KINDS, kind)
+        mix += (keys[K_COUNTS + kind] >> 1) * _pair_part(zobrist, kind)
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
-        codes += _zobrist(zobrist, R_CODES + col, code)
-        mix += _zobrist(zobrist, R_MIX + col, code)
+        codes += _code_part(zobrist, col, code)
+        mix += _mix_part(zobrist, col, code)
     keys[K_CODES] = codes
     keys[K_MIX] = mix & MIX_MASK
 
@@ -260,8 +274,8 @@ def compute_keys(cells, runs, zobrist, keys):
 def _update_key(codes, mix, zobrist, col, old, new):
     """The key words with column ``col``'s code changed from ``old`` to ``new`` (two
     additions: no branch on which column, which the processor could not predict)."""
-    return (codes + _zobrist(zobrist, R_CODES + col, new) - _zobrist(zobrist, R_CODES + col, old),
-            (mix + _zobrist(zobrist, R_MIX + col, new) - _zobrist(zobrist, R_MIX + col, old)) & MIX_MASK)
+    return (codes + _code_part(zobrist, col, new) - _code_part(zobrist, col, old),
+            (mix + _mix_part(zobrist, col, new) - _mix_part(zobrist, col, old)) & MIX_MASK)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -278,7 +292,7 @@ def _set_column(runs, keys, zobrist, col, top, bottom):
 def _take_pair(keys, zobrist, kind, delta):
     """Count a pair of ``kind`` off the board (delta -1) or back on (delta +1)."""
     keys[K_COUNTS + kind] += 2 * delta
-    keys[K_MIX] = (keys[K_MIX] + delta * _zobrist(zobrist, R_KINDS, kind)) & MIX_MASK
+    keys[K_MIX] = (keys[K_MIX] + delta * _pair_part(zobrist, kind)) & MIX_MASK
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -985,7 +999,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ca = ea >> 1
                 cb = eb >> 1
                 k0 = keys[K_CODES]
-                k1 = (keys[K_MIX] - _zobrist(zobrist, R_KINDS, k)) & MIX_MASK
+                k1 = (keys[K_MIX] - _pair_part(zobrist, k)) & MIX_MASK
                 threat = 0
                 x1 = -1
                 x2 = -1

@@ -89,8 +89,8 @@ def test_the_key_names_the_position_one_to_one() -> None:
     """Distinct column states and halved counts give distinct keys: the two words are the
     position's code (base 29 per column; counts mixed by a bijection), not a hash."""
     engine = Engine(table_bits=10)
-    table = engine.zobrist.reshape(k.KEY_ROWS, k.ZOBRIST_CODES)
-    codes = {int(table[k.R_CODES + col, code]) for col in range(k.COLS) for code in range(k.ZOBRIST_CODES)}
+    code_part, mix_part, pair_part = k.key_parts(engine.zobrist)
+    codes = {int(code_part[col, code]) for col in range(k.COLS) for code in range(k.ZOBRIST_CODES)}
     assert len(codes) == 1 + k.COLS * (k.COLUMN_STATES - 1)  # every settled code is 0
     rng = random.Random(4)
     seen: dict[tuple[int, int], tuple] = {}
@@ -98,9 +98,9 @@ def test_the_key_names_the_position_one_to_one() -> None:
         halves = tuple(rng.randrange(3) for _ in range(k.KINDS))
         columns = tuple(rng.randrange(k.COLUMN_STATES) for _ in range(k.COLS))
         state_codes = [0] + [1 + top * 9 + bottom for top in range(9) for bottom in range(top + 2, 9)]
-        codes_word = sum(int(table[k.R_CODES + col, state_codes[s]]) for col, s in enumerate(columns))
-        mix = (sum(h * int(table[k.R_KINDS, kind]) for kind, h in enumerate(halves))
-               + sum(int(table[k.R_MIX + col, state_codes[s]]) for col, s in enumerate(columns))) % (1 << k.MIX_BITS)
+        codes_word = sum(int(code_part[col, state_codes[s]]) for col, s in enumerate(columns))
+        mix = (sum(h * int(pair_part[kind]) for kind, h in enumerate(halves))
+               + sum(int(mix_part[col, state_codes[s]]) for col, s in enumerate(columns))) % (1 << k.MIX_BITS)
         assert seen.setdefault((codes_word, mix), (halves, columns)) == (halves, columns)
 
 
