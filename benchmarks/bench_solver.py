@@ -39,7 +39,7 @@ from battle.board import Move, Position, move_name  # noqa: E402
 from battle.deal import deal  # noqa: E402
 from battle.notation import parse_position  # noqa: E402
 from solver import Engine  # noqa: E402
-from solver.engine import default_threads  # noqa: E402
+from solver.engine import MIN_TABLE_BITS, default_threads, table_bits_for  # noqa: E402
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from  # noqa: E402
 
 SHARED_BENCH = ROOT.parent / "shared" / "bench"
@@ -192,8 +192,8 @@ def run_big(args: argparse.Namespace) -> None:
     counts = args.tiles or [96]
     limit = args.time_limit
     threads = args.threads or default_threads()
-    hash_bits = args.hash_bits or 25
-    header(f"Exact solves within {limit:g} s (table 2^{hash_bits} slots, {threads} threads)")
+    hash_bits = args.hash_bits or table_bits_for(max(counts), 2048)  # what `solve` would use
+    header(f"Exact solves within {limit:g} s (table 2^{hash_bits} entries, {threads} threads)")
     positions = []
     for tiles in counts:
         if tiles == 108:
@@ -234,7 +234,7 @@ def run_vs_python(args: argparse.Namespace) -> None:
     threads = args.threads or 1
     header(f"numba Engine ({threads} thread{'s' if threads > 1 else ''}) vs the same search in plain Python "
            "(benchmarks/pyref.py)")
-    engine = warm_engine(args.hash_bits or 20, threads)
+    engine = warm_engine(args.hash_bits or MIN_TABLE_BITS, threads)
     rows_out = []
     python_total = numba_total = 0.0
     ratios = []
@@ -292,7 +292,7 @@ def run_bench(args: argparse.Namespace) -> None:
     rows = bench_rows(args.bench_dir, counts, args.limit)
     hash_bits = args.hash_bits or 24
     threads = args.threads or default_threads()
-    header(f"Shared benchmark positions vs the C reference (table 2^{hash_bits} slots, {threads} threads)")
+    header(f"Shared benchmark positions vs the C reference (table 2^{hash_bits} entries, {threads} threads)")
     engine = warm_engine(hash_bits, threads)
     results = []
     for row in rows:
@@ -430,7 +430,7 @@ def run_levels(args: argparse.Namespace) -> None:
         f"Levels: adjacent levels against each other, and points lost against perfect play"
         f"{f' (thinking time capped at {cap:g} s a move)' if cap else ''}"
     )
-    hash_bits = args.hash_bits or 20
+    hash_bits = args.hash_bits or MIN_TABLE_BITS
     engines = (Engine(table_bits=hash_bits), Engine(table_bits=hash_bits))
     rng = random.Random(args.seed)
     deals = [rng.randrange(1_000_000) for _ in range(args.games)]
@@ -552,7 +552,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--hash-bits",
         type=int,
         metavar="B",
-        help="transposition table of 2^B slots (default: 24 for --bench, 20 otherwise)",
+        help="transposition table of 2^B entries of 16 bytes (default: 24 for --bench, what `solve` gives "
+        "the largest position for --big, otherwise the smallest table, 21)",
     )
     parser.add_argument(
         "--threads",

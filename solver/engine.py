@@ -40,7 +40,7 @@ BUSY_SLOTS = 1 << 14
 
 
 BIG_TABLE_TILES = 100
-"""From this many tiles on (complete deals and their first moves) a table may pass 1 GiB."""
+"""From this many tiles on (complete deals and their first moves) a table may pass 512 MiB."""
 MIN_DEFAULT_TABLE_MB = 256
 MAX_DEFAULT_TABLE_MB = 2048
 MAX_THREADS = 64
@@ -54,15 +54,17 @@ def table_bits_for(tiles: int, max_megabytes: int = 256) -> int:
     Searches grow about 4x per 8 tiles; two bits per 8 tiles keeps the table a
     few times larger than the positions visited, from the smallest table
     (``MIN_TABLE_BITS``, 32 MiB, which a 60-tile solve fills) up to the memory the
-    user allows; but at most 2**26 entries (1 GiB) below ``BIG_TABLE_TILES``.
-    Past 1 GiB every probe costs more (on the benchmark machine, a 2-core VM,
-    the nodes of a 96-tile solve took 47% longer with a 2 GiB table than with
-    1 GiB), which only complete deals, whose searches are four times bigger,
-    win back: at 96 tiles session 8's 2 GiB table saved 11% of the nodes and
-    took 90.0 s against 68.7-70.3 s with 1 GiB; at 108 tiles 1 GiB took 571 s
-    (1.59 G nodes) against 500 s with 2 GiB.
+    user allows; but at most 2**25 entries (512 MiB) below ``BIG_TABLE_TILES``.
+    On the benchmark machine, a 2-core VM, each probe costs more as the table
+    grows past the caches' reach of its pages, which only complete deals, whose
+    searches are four times bigger, win back. One thread, pairs of simultaneous
+    runs: a 96-tile position (deal 800875) took 32 s with 512 MiB against
+    38.5-41.9 s with 1 GiB, for 1% more nodes; the hardest one (deal 140891)
+    114.5-117 s with 512 MiB against 121.5 s with 1 GiB (8% more nodes) and
+    116.6 s with 256 MiB (20% more). In session 8's format, 1 GiB took 571 s for
+    a complete deal against 500 s with 2 GiB.
     """
-    wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 26, 15 + (tiles - 40) // 4))
+    wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
     allowed = max(MIN_TABLE_BITS, (max(1, max_megabytes) * (1 << 20) // ENTRY_BYTES).bit_length() - 1)
     return min(wanted, allowed)
 
@@ -212,7 +214,7 @@ def default_table_megabytes() -> int:
     """The table a command-line solve may grow to: a quarter of the machine's memory, 256 MiB to 2 GiB.
 
     ``table_bits_for`` only takes what the position needs (a 40-tile solve still gets
-    a few MiB), so this cap matters for big positions alone: a complete deal searches
+    the smallest table, 32 MiB), so this cap matters for big positions alone: a complete deal searches
     over a billion nodes, which a 256 MiB table would thrash, and is solved faster with
     2 GiB than with 1 GiB (500 s against 571 s). A quarter leaves the rest of a small
     machine alone.

@@ -606,7 +606,7 @@ def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch:
     # a 40-tile solve still gets the smallest table under the biggest cap; a complete deal the whole cap
     assert engine.table_bits_for(40, 2048) == engine.MIN_TABLE_BITS == 21
     assert engine.table_bits_for(108, 2048) == 27  # 2 GiB of 16-byte entries
-    assert engine.table_bits_for(96, 2048) == 26  # past 1 GiB pays only for complete deals
+    assert engine.table_bits_for(96, 2048) == 25  # past 512 MiB pays only for complete deals
 
 
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:

@@ -25,7 +25,7 @@ from battle.board import Position
 DEPTHS = (2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32)
 """Depth-limited steps before the full search; a step that already covers the game is skipped."""
 TABLE_BITS = 21
-"""2**21 slots (about 60 MB, touched only as used): the analysis's own table."""
+"""2**21 entries (32 MiB, touched only as used): the analysis's own table."""
 MAX_RETRIES = 2
 """A stop meant for the previous search can cut the next one short; it is then run again."""
 CACHE_SIZE = 256

@@ -20,7 +20,7 @@ from typing import Any
 from battle.game import Game
 
 TABLE_BITS = 21
-"""2**21 table slots (about 60 MB, touched only as used): plenty for one game's positions."""
+"""2**21 table entries (32 MiB, touched only as used): plenty for one game's positions."""
 
 
 class ReviewJob:
