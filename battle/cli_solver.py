@@ -51,9 +51,9 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
 
 
 def _add_engine_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("--hash", type=_positive_int, metavar="MB",
-                     help="largest transposition table in MiB; a position gets what its size needs, up to this "
-                          "(default: a quarter of the memory, 256 to 2048)")
+    sub.add_argument("--hash", type=_table_megabytes, metavar="MB",
+                     help="largest transposition table in MiB, at least 32; a position gets what its size needs, "
+                          "up to this (default: a quarter of the memory, 256 to 2048)")
     sub.add_argument("--threads", type=_thread_count, metavar="N",
                      help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -88,6 +88,16 @@ def _thread_count(text: str) -> int:
     if count > MAX_THREADS:
         raise argparse.ArgumentTypeError(f"{count} threads is too many: at most {MAX_THREADS}")
     return count
+
+
+def _table_megabytes(text: str) -> int:
+    from solver.engine import ENTRY_BYTES, MIN_TABLE_BITS
+
+    megabytes = _positive_int(text)
+    smallest = (ENTRY_BYTES << MIN_TABLE_BITS) >> 20
+    if megabytes < smallest:
+        raise argparse.ArgumentTypeError(f"{megabytes} MiB is too small: the smallest table is {smallest} MiB")
+    return megabytes
 
 
 def _describe_value(value: int, mover: int) -> str:

@@ -36,7 +36,7 @@ from solver.review import CLASS_NAMES, MoveReview, Review, ReviewStep, classify,
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_TILES = 20
-SOLVE = ("--time", "60", "--hash", "16")
+SOLVE = ("--time", "60", "--hash", "32")
 """Command options for small games: time enough to solve every move, a small table."""
 
 
@@ -463,7 +463,7 @@ def test_review_of_a_full_deal_under_a_tiny_budget_gives_estimates(tmp_path: Pat
         game.play(game.position.legal_moves()[0])
     path = tmp_path / "opening.mbg"
     path.write_text(game.to_text(), encoding="utf-8")
-    code, out, err = run(capsys, "review", str(path), "--time", "0.05", "--json", "--quiet", "--hash", "16")
+    code, out, err = run(capsys, "review", str(path), "--time", "0.05", "--json", "--quiet", "--hash", "32")
     assert code == 0, err
     data = json.loads(out)
     assert len(data["moves"]) == 6 and data["complete"]
@@ -471,7 +471,7 @@ def test_review_of_a_full_deal_under_a_tiny_budget_gives_estimates(tmp_path: Pat
     assert not any(move["exact"] for move in data["moves"])
     assert {move["bound"] for move in data["moves"]} <= {"estimate", "upper", "lower"}
     assert all(move["loss"] >= 0 and move["class"] in CLASS_NAMES for move in data["moves"])
-    code, out, err = run(capsys, "review", str(path), "--time", "0.05", "--quiet", "--hash", "16")
+    code, out, err = run(capsys, "review", str(path), "--time", "0.05", "--quiet", "--hash", "32")
     assert code == 0 and "not exact" in out and "~" in out
 
 
@@ -484,7 +484,7 @@ def test_ctrl_c_stops_the_review_and_prints_what_is_done(tmp_path: Path) -> None
     path.write_text(game.to_text(), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
-        [sys.executable, "-m", "battle", "review", str(path), "--time", "1", "--hash", "16"],
+        [sys.executable, "-m", "battle", "review", str(path), "--time", "1", "--hash", "32"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
         # A shell's background job starts with SIGINT ignored, the child inherits that, and
         # Python then installs no KeyboardInterrupt handler: give the child the default back.

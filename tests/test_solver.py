@@ -441,7 +441,7 @@ def test_solve_says_what_it_does_between_reports(capsys: pytest.CaptureFixture[s
     from battle import cli_solver
 
     monkeypatch.setattr(cli_solver, "STATUS_SECONDS", 0.1)
-    code, _, err = run_cli(capsys, "solve", str(BIG), "--time", "0.8", "--hash", "16")
+    code, _, err = run_cli(capsys, "solve", str(BIG), "--time", "0.8", "--hash", "32")
     assert code == 0
     status = [line for line in err.splitlines() if line.startswith("  searching (")]
     assert status, err
@@ -596,6 +596,13 @@ def test_solve_refuses_more_threads_than_the_engine_takes(capsys: pytest.Capture
     assert "--threads: 65 threads is too many: at most 64" in capsys.readouterr().err
 
 
+def test_solve_refuses_a_table_smaller_than_the_smallest(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["solve", str(BIG), "--hash", "16"])
+    assert exit_info.value.code == 2
+    assert "--hash: 16 MiB is too small: the smallest table is 32 MiB" in capsys.readouterr().err
+
+
 def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     from solver import engine
 
@@ -623,7 +630,7 @@ def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
 
 def test_analyse_lists_every_move_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path, position = tied_position_file(tmp_path)
-    code, out, _ = run_cli(capsys, "analyse", str(path), "--quiet", "--hash", "16")
+    code, out, _ = run_cli(capsys, "analyse", str(path), "--quiet", "--hash", "32")
     assert code == 0
     listed: dict[str, bool] = {}
     names = {move_name(m) for m in position.legal_moves()}
@@ -642,7 +649,7 @@ def test_analyse_lists_every_move_once(capsys: pytest.CaptureFixture[str], tmp_p
 
 def test_analyse_json_has_every_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path, position = tied_position_file(tmp_path)
-    code, out, _ = run_cli(capsys, "analyse", str(path), "--json", "--quiet", "--hash", "16")
+    code, out, _ = run_cli(capsys, "analyse", str(path), "--json", "--quiet", "--hash", "32")
     assert code == 0
     data = json.loads(out)
     expected = naive.move_values(position.copy())
@@ -655,7 +662,7 @@ def test_analyse_json_has_every_move(capsys: pytest.CaptureFixture[str], tmp_pat
 
 
 def test_solve_with_a_time_limit_says_not_exact(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "solve", str(BIG), "--time", "0.3", "--quiet", "--hash", "16")
+    code, out, _ = run_cli(capsys, "solve", str(BIG), "--time", "0.3", "--quiet", "--hash", "32")
     assert code == 0
     assert "not exact" in out
 
