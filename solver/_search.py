@@ -17,7 +17,11 @@ State of a search (all int arrays, owned by the caller):
   empty when top > bottom;
 * ``keys``   int64[29]  the position's key, two words that name it one-to-one
   (the column codes, and the counts mixed with the columns; see
-  ``compute_keys``), then how many tiles of each kind are left (27 counts).
+  ``compute_keys``), then how many tiles of each kind are left (27 counts);
+* ``zobrist`` int64[...] the key table the keys are updated from
+  (``make_key_table``: per column state its base-29 digit and a Zobrist-style
+  random number, per kind what a pair adds to the mixed word). The name stays
+  from when the keys were Zobrist hashes.
 
 Positions are keyed up to an equivalence that the rules make exact. A tile in a
 column of at most two tiles is free and covers nothing, and stays so until it
@@ -645,7 +649,7 @@ def _worth(e):
     A two-bound entry answers every window a one-bound entry of the position would, and
     more; such entries come from exact searches and from positions met with windows on
     both sides of their value. Preferring them cut the nodes by 18-22% when the table
-    is small for the search (shared 64+72 set at 2^20 slots, one thread: 19.9 M -> 16.4 M;
+    is small for the search (shared 64+72 set at 2^20 32-byte slots (session 5), one thread: 19.9 M -> 16.4 M;
     80 set at 2^20 on two threads: 40.6 M -> 31.7 M) and changed little when it is not
     (2^22: 13.4 M -> 13.0 M; 80 set at 2^24: 22.0 M -> 22.1 M). Bonuses of 1, 2, 4, 16
     and 64 (in log2 of nodes) gave 18.7 M, 17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
@@ -980,7 +984,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # move hands the opponent (weighing the threat less than the points
             # took 15% fewer nodes than points minus threat on the 80-tile bench,
             # 5% on generated 64-72-tile positions), ties to the bigger pair. On
-            # the way, the children's keys, whose table slots are prefetched for
+            # the way, the children's keys, whose table lines are prefetched for
             # the enhanced transposition cutoffs below.
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]

@@ -194,7 +194,7 @@ class _Searcher:
 def _allocate_table(entries: int) -> np.ndarray:
     """A zeroed int64[2 * entries] table (two words an entry), on huge pages where the system offers them.
 
-    Every probe lands on a random slot, so with 4 KiB pages nearly every probe
+    Every probe lands on a random line, so with 4 KiB pages nearly every probe
     of a table larger than the caches also misses the TLB; with 2 MiB pages it
     rarely does (Linux: transparent huge pages in ``madvise`` mode need asking).
     """
