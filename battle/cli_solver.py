@@ -195,6 +195,9 @@ def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
     """One line on a running search: where the root loop is, the best so far, the node rate."""
     from solver import FULL_DEPTH
 
+    if status.loading:
+        return (f"  preparing the solver: compiling its kernels, once after an install or update "
+                f"(10-20 s)  {status.seconds:.1f}s")
     depth = "exact" if status.depth >= FULL_DEPTH else f"depth {status.depth}"
     where = f"move {status.move_number}/{status.moves} {move_name(status.move)}" if status.move else "starting"
     best = (f"best so far {status.best_value:+d} {move_name(status.best_move)}"

@@ -162,6 +162,9 @@ class SearchStatus:
     best_value: int | None
     """The best root move's value so far in this iteration (None until one is searched)."""
     best_move: Move | None
+    loading: bool = False
+    """The search has not started: the kernels are loading, or compiling (10-20 s, once
+    after an install or an update), so a caller can say why nothing moves yet."""
 
 
 @dataclass
@@ -276,6 +279,7 @@ class Engine:
         self._helper_nodes = 0
         self._lock = threading.Lock()
         self._started = time.perf_counter()
+        self._loading = False
         self._root_state: tuple[int, int, int, Move | None, int | None, Move | None] = (0, 0, 0, None, None, None)
 
     # -- table management --------------------------------------------------------------
@@ -336,7 +340,7 @@ class Engine:
         search's, when none runs)."""
         depth, number, count, move, best, best_move = self._root_state
         return SearchStatus(self._nodes(), time.perf_counter() - self._started, depth, number, count, move, best,
-                            best_move)
+                            best_move, self._loading)
 
     def _nodes(self) -> int:
         """Nodes of this search, helpers' included."""
@@ -495,7 +499,12 @@ class Engine:
 
     def _search(self, position, time_limit, node_limit, depth_limit, all_exact, progress) -> Analysis:
         if not _kernels_loaded:
-            self._load_kernels(self._encode(position), position.legal_moves())
+            self._started = time.perf_counter()
+            self._loading = True
+            try:
+                self._load_kernels(self._encode(position), position.legal_moves())
+            finally:
+                self._loading = False
         started = time.perf_counter()
         self._started = started
         self._root_state = (0, 0, 0, None, None, None)

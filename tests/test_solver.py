@@ -457,6 +457,29 @@ def test_the_status_line() -> None:
         "  searching (exact): move 1/14 a9-b9, no move searched yet  1,234,567 nodes  0.62 Mnodes/s  2.0s")
     later = SearchStatus(4_000_000, 4.0, 12, 3, 14, (8, 17), 7, (0, 9))
     assert format_status(later).startswith("  searching (depth 12): move 3/14 a9-b9, best so far +7 a1-b1  ")
+    compiling = SearchStatus(0, 5.0, 0, 0, 0, None, None, None, loading=True)
+    assert format_status(compiling) == (
+        "  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  5.0s")
+
+
+def test_the_status_says_when_the_kernels_are_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first search of a process loads (or on a new install compiles) the kernels
+    first; a status read meanwhile says so instead of showing a search that never moves."""
+    from solver import engine as engine_module
+
+    engine = Engine(table_bits=16)
+    seen = []
+    original = Engine._load_kernels
+
+    def spy(self: Engine, root: object, moves: list) -> None:
+        seen.append(self.status().loading)
+        original(self, root, moves)
+
+    monkeypatch.setattr(engine_module, "_kernels_loaded", [])
+    monkeypatch.setattr(Engine, "_load_kernels", spy)
+    engine.search(load(DATA / "n024_s500001.mbp"))
+    assert seen == [True]
+    assert not engine.status().loading
 
 
 def test_progress_reports_deepening(engine: Engine) -> None:
