@@ -218,8 +218,9 @@ def default_table_megabytes() -> int:
 
     ``table_bits_for`` only takes what the position needs (a 40-tile solve still gets
     the smallest table, 32 MiB), so this cap matters for big positions alone: a complete deal searches
-    over a billion nodes, which a 256 MiB table would thrash, and is solved faster with
-    2 GiB than with 1 GiB (500 s against 571 s). A quarter leaves the rest of a small
+    over a billion nodes, which a 256 MiB table would thrash, and is solved a little
+    faster with 2 GiB than with 1 GiB (deal 140891: 356 s against 364 s; with session
+    8's 32-byte entries 500 s against 571 s). A quarter leaves the rest of a small
     machine alone.
     """
     try:
