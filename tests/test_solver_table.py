@@ -171,11 +171,12 @@ def test_the_masks_after_a_move_match_a_fresh_scan() -> None:
 
 def test_bit_intrinsics() -> None:
     @njit
-    def bits(x: int) -> tuple[int, int]:
-        return k.popcount(x), k.lowest_bit(x) if x != 0 else -1
+    def bits(x: int) -> tuple[int, int, int]:
+        return k.popcount(x), k.lowest_bit(x) if x != 0 else -1, k.highest_bit(x) if x != 0 else -1
 
     for value in (0, 1, 2, 3, 0b1011000, (1 << 40) | (1 << 3), (1 << 62) | 1):
-        assert bits(np.int64(value)) == (bin(value).count("1"), (value & -value).bit_length() - 1)
+        assert bits(np.int64(value)) == (bin(value).count("1"), (value & -value).bit_length() - 1,
+                                         value.bit_length() - 1)
 
 
 def small_table() -> np.ndarray:
