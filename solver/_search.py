@@ -575,16 +575,28 @@ def _shift(tt):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _line_of(codes, mix, shift):
+    """Where a key's entry may sit and what it holds of the key: the first word of its
+    line, the word A its entry XORs with B, and the bits of q that B keeps."""
+    q = mix & ((np.int64(1) << shift) - 1)
+    return (mix >> shift) << LINE_WORDS_LOG2, codes | ((q >> Q_LOW_BITS) << CODES_BITS), q & Q_LOW_MASK
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _holds(tt, at, b, want_a, want_q):
+    """Whether the entry at word ``at``, whose B word is ``b``, is the key's (``_line_of``)."""
+    return ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(at)] ^ b) == want_a
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def tt_probe_keys(tt, codes, mix, shift):
     """The entry for this key (a nonzero int64), or 0. (Inlined: see ``_run_after``.)"""
-    base = (mix >> shift) << LINE_WORDS_LOG2
-    q = mix & ((np.int64(1) << shift) - 1)
-    want_a = codes | ((q >> Q_LOW_BITS) << CODES_BITS)
-    want_q = q & Q_LOW_MASK
+    base, want_a, want_q = _line_of(codes, mix, shift)
     for way in range(WAYS):
-        b = tt[_ix(base + ENTRY_WORDS * way + 1)]
+        at = base + ENTRY_WORDS * way
+        b = tt[_ix(at + 1)]
         # (An empty entry, b == 0, that matched would still read as a miss.)
-        if ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(base + ENTRY_WORDS * way)] ^ b) == want_a:
+        if _holds(tt, at, b, want_a, want_q):
             return b
     return np.int64(0)
 
@@ -671,12 +683,7 @@ def tt_store(tt, keys, value, bound, depth, move, work):
 def tt_store_bounds(tt, keys, lower, upper, depth, move, work):
     """Record that the value lies in [lower, upper] (NO_LOWER, NO_UPPER: not known), merged
     with what the table knows of the position at this depth. ``work``: log2 of the nodes."""
-    shift = _shift(tt)
-    mix = keys[K_MIX]
-    base = (mix >> shift) << LINE_WORDS_LOG2
-    q = mix & ((np.int64(1) << shift) - 1)
-    want_a = keys[K_CODES] | ((q >> Q_LOW_BITS) << CODES_BITS)
-    want_q = q & Q_LOW_MASK
+    base, want_a, want_q = _line_of(keys[K_CODES], keys[K_MIX], _shift(tt))
     # The entry of this position if the line has one; else the least worthy (an empty one first).
     held = np.int64(0)
     slot = base
@@ -684,7 +691,7 @@ def tt_store_bounds(tt, keys, lower, upper, depth, move, work):
     for way in range(WAYS):
         at = base + ENTRY_WORDS * way
         b = tt[_ix(at + 1)]
-        if b != 0 and ((b >> ENTRY_BITS) & Q_LOW_MASK) == want_q and (tt[_ix(at)] ^ b) == want_a:
+        if b != 0 and _holds(tt, at, b, want_a, want_q):
             held = b
             slot = at
             break

@@ -201,15 +201,13 @@ def _allocate_table(entries: int) -> np.ndarray:
     of a table larger than the caches also misses the TLB; with 2 MiB pages it
     rarely does (Linux: transparent huge pages in ``madvise`` mode need asking).
     """
-    nbytes = entries * ENTRY_BYTES
-    if nbytes >= (8 << 20):
-        try:
-            memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
-            if hasattr(mmap, "MADV_HUGEPAGE"):
-                memory.madvise(mmap.MADV_HUGEPAGE)
-            return np.frombuffer(memory, dtype=np.int64)
-        except (OSError, ValueError, AttributeError):  # no MAP_PRIVATE on Windows
-            pass
+    try:
+        memory = mmap.mmap(-1, entries * ENTRY_BYTES, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
+        if hasattr(mmap, "MADV_HUGEPAGE"):
+            memory.madvise(mmap.MADV_HUGEPAGE)
+        return np.frombuffer(memory, dtype=np.int64)
+    except (OSError, ValueError, AttributeError):  # no MAP_PRIVATE on Windows
+        pass
     return np.zeros(entries * k.ENTRY_WORDS, dtype=np.int64)
 
 
