@@ -16,7 +16,8 @@ the time ratio measures the implementation, not a difference in algorithm:
   move; always exact depth, since this solver has no depth limit; a plain ``dict``,
   never full, so it is cleared for each ``solve``;
 * move order: table move first, then 5 x points - 3 x the best pair the move exposes
-  to the opponent, ties to the bigger pair, then generation order;
+  to the opponent - 8 x the pairs it adds to the opponent's choice (``REPLY_WEIGHT``),
+  ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut (below 60 points the best of those
   bounds is kept, with the node's upper bound when every child is bounded both
@@ -50,6 +51,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
 ETC_FIRST_CUT_POINTS = 60
 """As in solver/_search.py: below this many points, the cutoff from the children's entries is the best one."""
+REPLY_WEIGHT = 128
+"""As in solver/_search.py: the ordering's cost of each pair a move adds to the opponent's choice."""
 
 Entry = tuple[int, int, int]
 """A table entry: lower bound, upper bound (equal when exact; -INF or INF when unknown),
@@ -231,11 +234,13 @@ class ReferenceSolver:
                     if bottom != top and bottom != old_bottom and bottom != old_top:
                         exposed.append(col * ROWS + bottom)
             threat = 0
+            replies = 3 - 2 * len(free[kind])  # the opponent's pairs after the move, against now
             for x in exposed:
                 other = cells[x]
                 free_after = len(free.get(other, ())) + sum(1 for y in exposed if cells[y] == other)
                 if other == kind:
                     free_after -= 2
+                replies += free_after - 1
                 if free_after >= 2 and other % 9 + 1 > threat:
                     threat = other % 9 + 1
             if child_codes is not None:
@@ -253,7 +258,8 @@ class ReferenceSolver:
                     high = max(high, gain - child[0])  # the child's value is at least child[0]
                 else:
                     all_low = False
-            order = 1 << 40 if a * 128 + b == hash_move else (5 * gain - 3 * threat) * 16 + gain
+            order = (1 << 40 if a * 128 + b == hash_move
+                     else (5 * gain - 3 * threat) * 16 + gain - REPLY_WEIGHT * replies)
             scored.append((order, a, b, gain, child))
         if best_lower >= beta:
             # Below ETC_FIRST_CUT_POINTS the best cutoff, and the upper bound when every child is bounded.
