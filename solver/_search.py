@@ -86,6 +86,7 @@ cuts; below, it reads every child's entry and keeps the tightest bounds (see ``n
 CHEAP_ORDER_POINTS = 20
 """Below this many points on the board, order by points alone: the threat scan
 cost more than it saved there (same node counts on the 64/72-tile bench set)."""
+assert CHEAP_ORDER_POINTS <= ETC_MIN_POINTS, "the cutoffs read the children's keys, which the full ordering computes"
 REPLY_WEIGHT = 128
 """What each pair a move adds to the opponent's choice costs it in the ordering, whose
 scores are in sixteenths: 8 against 5 for each point of the move's own pair (see ``negamax``)."""
