@@ -16,8 +16,8 @@ the time ratio measures the implementation, not a difference in algorithm:
   move; always exact depth, since this solver has no depth limit; a plain ``dict``,
   never full, so it is cleared for each ``solve``;
 * move order: table move first, then 5 x points - 3 x the best pair the move exposes
-  to the opponent - 8 x the pairs it adds to the opponent's choice (``REPLY_WEIGHT``),
-  ties to the bigger pair, then generation order;
+  to the opponent - 48 / n x the pairs it adds to the opponent's choice (n moves here;
+  ``REPLY_SCALE``), ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut (below 60 points the best of those
   bounds is kept, with the node's upper bound when every child is bounded both
@@ -51,8 +51,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
 ETC_FIRST_CUT_POINTS = 60
 """As in solver/_search.py: below this many points, the cutoff from the children's entries is the best one."""
-REPLY_WEIGHT = 128
-"""As in solver/_search.py: the ordering's cost of each pair a move adds to the opponent's choice."""
+REPLY_SCALE = 768
+"""As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 
 Entry = tuple[int, int, int]
 """A table entry: lower bound, upper bound (equal when exact; -INF or INF when unknown),
@@ -214,6 +214,7 @@ class ReferenceSolver:
             beta = min(beta, upper)
 
         scored: list[tuple[int, int, int, int]] = []
+        reply_weight = REPLY_SCALE // len(moves)
         high, all_low = -INF, True  # ETC failing low: the best any move can score, if every child is bounded
         best_lower, best_lower_move = -INF, -1  # ETC cutting: the best lower bound the children's entries give
         for a, b in moves:
@@ -259,7 +260,7 @@ class ReferenceSolver:
                 else:
                     all_low = False
             order = (1 << 40 if a * 128 + b == hash_move
-                     else (5 * gain - 3 * threat) * 16 + gain - REPLY_WEIGHT * replies)
+                     else (5 * gain - 3 * threat) * 16 + gain - reply_weight * replies)
             scored.append((order, a, b, gain, child))
         if best_lower >= beta:
             # Below ETC_FIRST_CUT_POINTS the best cutoff, and the upper bound when every child is bounded.

@@ -87,9 +87,10 @@ CHEAP_ORDER_POINTS = 20
 """Below this many points on the board, order by points alone: the threat scan
 cost more than it saved there (same node counts on the 64/72-tile bench set)."""
 assert CHEAP_ORDER_POINTS <= ETC_MIN_POINTS, "the cutoffs read the children's keys, which the full ordering computes"
-REPLY_WEIGHT = 128
-"""What each pair a move adds to the opponent's choice costs it in the ordering, whose
-scores are in sixteenths: 8 against 5 for each point of the move's own pair (see ``negamax``)."""
+REPLY_SCALE = 768
+"""What each pair a move adds to the opponent's choice costs it in the ordering, divided
+by the node's number of moves; the scores are in sixteenths, so at ten moves a pair costs
+4.8 against 5 for each point of the move's own pair (see ``negamax``)."""
 
 
 K_CODES = 0
@@ -994,12 +995,15 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # Order: table move first, then 5 x points - 3 x the best pair the
             # move hands the opponent (weighing the threat less than the points
             # took 15% fewer nodes than points minus threat on the 80-tile bench,
-            # 5% on generated 64-72-tile positions) - 8 x the pairs the move adds
-            # to the opponent's choice (fewer replies, a smaller subtree to refute
-            # when the move cuts: a third to a half fewer nodes at 96 tiles), ties
-            # to the bigger pair. On the way, the
-            # children's keys, whose table lines are prefetched for the enhanced
-            # transposition cutoffs below.
+            # 5% on generated 64-72-tile positions) - 48 / n x the pairs the move
+            # adds to the opponent's choice, n being this node's number of moves
+            # (fewer replies, a smaller subtree to refute when the move cuts; in
+            # proportion to the moves there are, as a subtree's size goes with the
+            # product of its nodes' move counts: a third to a half fewer nodes at
+            # 96 tiles), ties to the bigger pair. On the way, the children's keys,
+            # whose table lines are prefetched for the enhanced transposition
+            # cutoffs below.
+            reply_weight = REPLY_SCALE // n
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]
                 move = word & MOVE_MASK
@@ -1063,7 +1067,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ws_child[_ix(c + 1)] = k1
                 ws_child[_ix(c + C_ENTRY)] = 0
                 ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
-                score = (5 * gain - 3 * threat) * 16 + gain - REPLY_WEIGHT * replies
+                score = (5 * gain - 3 * threat) * 16 + gain - reply_weight * replies
                 if move == hash_move:
                     score = np.int64(1) << 40
                 ws_scores[_ix(mb + m)] = score
