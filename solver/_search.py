@@ -185,7 +185,7 @@ def make_key_table(seed: int) -> np.ndarray:
     rank = 1
     for top in range(ROWS):
         for bottom in range(top + 2, ROWS):
-            digits[1 + top * ROWS + bottom] = rank
+            digits[column_code.py_func(top, bottom)] = rank  # the plain function: no compile at start-up
             rank += 1
     assert rank == COLUMN_STATES
     columns = np.zeros((COLS, ZOBRIST_CODES, 2), dtype=np.int64)
@@ -1003,7 +1003,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # 96 tiles), ties to the bigger pair. On the way, the children's keys,
             # whose table lines are prefetched for the enhanced transposition
             # cutoffs below.
-            reply_weight = REPLY_SCALE // n
+            reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]
                 move = word & MOVE_MASK

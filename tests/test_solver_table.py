@@ -93,11 +93,11 @@ def test_the_key_names_the_position_one_to_one() -> None:
     codes = {int(code_part[col, code]) for col in range(k.COLS) for code in range(k.ZOBRIST_CODES)}
     assert len(codes) == 1 + k.COLS * (k.COLUMN_STATES - 1)  # every settled code is 0
     rng = random.Random(4)
+    state_codes = [0] + [k.column_code.py_func(top, bottom) for top in range(9) for bottom in range(top + 2, 9)]
     seen: dict[tuple[int, int], tuple] = {}
     for _ in range(3000):
         halves = tuple(rng.randrange(3) for _ in range(k.KINDS))
         columns = tuple(rng.randrange(k.COLUMN_STATES) for _ in range(k.COLS))
-        state_codes = [0] + [1 + top * 9 + bottom for top in range(9) for bottom in range(top + 2, 9)]
         codes_word = sum(int(code_part[col, state_codes[s]]) for col, s in enumerate(columns))
         mix = (sum(h * int(pair_part[kind]) for kind, h in enumerate(halves))
                + sum(int(mix_part[col, state_codes[s]]) for col, s in enumerate(columns))) % (1 << k.MIX_BITS)
