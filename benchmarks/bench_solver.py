@@ -129,6 +129,27 @@ def played_down(number: int, tiles: int, seed: int) -> Position | None:
     return position.copy()
 
 
+OPENING_DEPTH = 6
+"""How deep the search that plays an opening (``--big --opening``) looks: a fair player's moves, in milliseconds."""
+
+
+def opened(number: int, tiles: int, engine: Engine) -> Position:
+    """Deal ``number`` played from its first move by a depth-``OPENING_DEPTH`` search's best
+    move (the first in notation order: deterministic) until ``tiles`` are left, or the game ends.
+
+    Positions reached by random moves (the shared bench, ``played_down``) are far easier
+    than those of real openings with as many tiles: every column still tall, nothing
+    settled, the values close. At 96 tiles, four random-move positions took 4-52 s on one
+    thread (session 10) and four openings 32-99 s and one more than 400 s (session 11). So
+    the moonshot, complete deals, is better tracked on openings than on random positions.
+    """
+    position = deal(number)
+    while position.tiles_left() > tiles and position.legal_moves():
+        analysis = engine.search(position, depth_limit=OPENING_DEPTH)
+        position.push(analysis.best_moves[0] if analysis.best_moves else analysis.move_values[0].move)
+    return position.copy()
+
+
 def generated_positions(counts: Sequence[int], per_count: int, seed: int) -> list[tuple[str, Position]]:
     """``per_count`` positions of each size, from numbered deals chosen by ``seed``."""
     rng = random.Random(seed)
@@ -193,10 +214,16 @@ def run_big(args: argparse.Namespace) -> None:
     limit = args.time_limit
     threads = args.threads or default_threads()
     hash_bits = args.hash_bits or table_bits_for(max(counts), 2048)  # what `solve` would use
-    header(f"Exact solves within {limit:g} s (table 2^{hash_bits} entries, {threads} threads)")
+    made = "openings: deals played by a depth-6 search" if args.opening else "random-move positions"
+    header(f"Exact solves within {limit:g} s ({made}; table 2^{hash_bits} entries, {threads} threads)")
     positions = []
+    opener = Engine(MIN_TABLE_BITS) if args.opening else None
     for tiles in counts:
-        if tiles == 108:
+        if opener is not None and tiles < 108:
+            rng = random.Random(args.seed)
+            numbers = args.deals or [rng.randrange(1_000_000) for _ in range(args.limit or 4)]
+            positions += [(f"deal {number} opening", opened(number, tiles, opener)) for number in numbers]
+        elif tiles == 108:
             rng = random.Random(args.seed)
             numbers = args.deals or [rng.randrange(1_000_000) for _ in range(args.limit or 2)]
             positions += [(f"deal {number}", deal(number)) for number in numbers]
@@ -568,7 +595,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="numba searches per position, fastest counts (default: 3 for --vs-python, 1 for --bench)",
     )
     parser.add_argument("--deals", type=lambda text: [int(n) for n in text.split(",")], metavar="N,N,...",
-                        help="--big --tiles 108: these deal numbers instead of --limit deals chosen by --seed")
+                        help="--big --tiles 108 or --opening: these deals instead of --limit deals chosen by --seed")
+    parser.add_argument("--opening", action="store_true",
+                        help="--big: positions from deals played down to --tiles by a depth-6 search (openings), "
+                        "not by random moves")
     parser.add_argument("--seed", type=int, default=1, help="seed for generated positions and level choices")
     parser.add_argument("--runs", type=int, default=3, help="--startup: runs of each kind (default 3)")
     parser.add_argument("--file", type=Path, help=f"--startup: position to solve (default {STARTUP_FILE.name})")
