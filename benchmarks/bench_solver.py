@@ -214,7 +214,8 @@ def run_big(args: argparse.Namespace) -> None:
     limit = args.time_limit
     threads = args.threads or default_threads()
     hash_bits = args.hash_bits or table_bits_for(max(counts), 2048)  # what `solve` would use
-    made = "openings: deals played by a depth-6 search" if args.opening else "random-move positions"
+    made = ("complete deals" if counts == [108] else "openings: deals played by a depth-6 search" if args.opening
+            else "random-move positions")
     header(f"Exact solves within {limit:g} s ({made}; table 2^{hash_bits} entries, {threads} threads)")
     positions = []
     opener = Engine(MIN_TABLE_BITS) if args.opening else None
