@@ -17,7 +17,7 @@ the time ratio measures the implementation, not a difference in algorithm:
   never full, so it is cleared for each ``solve``;
 * move order: table move first, then 5 x points - 3 x the best pair the move exposes
   to the opponent - 48 / n x the pairs it adds to the opponent's choice (n moves here;
-  ``REPLY_SCALE``) + a bonus for the killer (the move that last cut at the same ply,
+  ``REPLY_SCALE``) + a bonus for the killers (the two moves that last cut at the same ply,
   ``KILLER_BONUS``; reset for each root move), ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut (below 60 points the best of those
@@ -55,7 +55,7 @@ ETC_FIRST_CUT_POINTS = 60
 REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 48
-"""As in solver/_search.py: the ordering's bonus for the move that last cut at the same ply."""
+"""As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
 MAX_PLY = 64
 
 Entry = tuple[int, int, int]
@@ -99,7 +99,7 @@ class ReferenceSolver:
         self.bottoms: list[int] = []
         self.codes: list[int] = []
         self.counts: list[int] = []
-        self.killers: list[int] = [-1] * MAX_PLY
+        self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY)]
 
     # -- state -------------------------------------------------------------------------
 
@@ -220,7 +220,7 @@ class ReferenceSolver:
 
         scored: list[tuple[int, int, int, int]] = []
         reply_weight = REPLY_SCALE // len(moves)
-        killer = self.killers[ply]
+        killers = self.killers[ply]
         high, all_low = -INF, True  # ETC failing low: the best any move can score, if every child is bounded
         best_lower, best_lower_move = -INF, -1  # ETC cutting: the best lower bound the children's entries give
         for a, b in moves:
@@ -258,7 +258,7 @@ class ReferenceSolver:
                     lower = gain - child[1]  # the child's value is at most child[1]
                     if lower >= beta and points >= ETC_FIRST_CUT_POINTS:
                         self._store(key, lower, LOWER, a * 128 + b)
-                        self.killers[ply] = a * 128 + b
+                        self._set_killer(ply, a * 128 + b)
                         return lower
                     if lower > best_lower:
                         best_lower, best_lower_move = lower, a * 128 + b
@@ -268,12 +268,12 @@ class ReferenceSolver:
                     all_low = False
             order = (1 << 40 if a * 128 + b == hash_move
                      else (5 * gain - 3 * threat) * 16 + gain - reply_weight * replies
-                     + (KILLER_BONUS if a * 128 + b == killer else 0))
+                     + (KILLER_BONUS if a * 128 + b in killers else 0))
             scored.append((order, a, b, gain, child))
         if best_lower >= beta:
             # Below ETC_FIRST_CUT_POINTS the best cutoff, and the upper bound when every child is bounded.
             self._store(key, best_lower, LOWER, best_lower_move)
-            self.killers[ply] = best_lower_move
+            self._set_killer(ply, best_lower_move)
             if all_low:
                 self._store(key, high, UPPER, -1)
             return best_lower
@@ -299,7 +299,7 @@ class ReferenceSolver:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        self.killers[ply] = best_move
+                        self._set_killer(ply, best_move)
                         break
 
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
@@ -308,6 +308,12 @@ class ReferenceSolver:
             # As the kernel: a fail-low also keeps the lower bound the children's entries gave.
             self._store(key, best_lower, LOWER, best_lower_move)
         return best
+
+    def _set_killer(self, ply: int, move: int) -> None:
+        """The ply's first killer; the old first one, if another move, becomes the second (as the kernel)."""
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1], killers[0] = killers[0], move
 
     def _store(self, key: tuple[int, ...], value: int, bound: int, move: int) -> None:
         """Merge a bound into the position's entry; a fail-low keeps the move the position had
@@ -325,7 +331,7 @@ class ReferenceSolver:
         a, b = move
         gain = self.cells[a] % 9 + 1
         saved = self._apply(a, b)
-        self.killers = [-1] * MAX_PLY  # as the kernel: each root move's search starts without killers
+        self.killers = [[-1, -1] for _ in range(MAX_PLY)]  # as the kernel: no killers at a root move's start
         child = self.negamax(gain - beta, gain - alpha, points - gain)
         self._undo(a, b, saved)
         return gain - child

@@ -92,8 +92,8 @@ REPLY_SCALE = 768
 by the node's number of moves; the scores are in sixteenths, so at ten moves a pair costs
 4.8 against 5 for each point of the move's own pair (see ``negamax``)."""
 KILLER_BONUS = 48
-"""What the ordering adds to the move that last cut at the same ply (a sibling's
-refutation; in sixteenths, 0.6 of a point of the move's own pair): see ``negamax``."""
+"""What the ordering adds to either of the two moves that last cut at the same ply (a
+sibling's refutation; in sixteenths, 0.6 of a point of the move's own pair): see ``negamax``."""
 
 
 K_CODES = 0
@@ -814,8 +814,10 @@ F_ETC_LOWER = 18
 for the node's own entry if it fails low (see ``negamax``), and the move that gave it."""
 F_ETC_MOVE = 19
 F_KILLER = 20
-"""The move that last cut a node at this ply (its killer), or -1: kept across the ply's nodes."""
-FRAME_FIELDS = 21
+"""The move that last cut a node at this ply (its killer), or -1: kept across the ply's nodes;
+then the one that cut before it (another move), or -1."""
+F_KILLER2 = 21
+FRAME_FIELDS = 22
 SPLIT_MIN_POINTS = 30
 """Threads share out subtrees worth at least this many points (see ``negamax``)."""
 DEFERRED = np.int64(1) << 50
@@ -827,6 +829,14 @@ and the child's table entry if the probe found one that is deep enough (else 0).
 C_ENTRY = 2
 FREE_WORDS = 32
 """Free-mask scratch per ply: one word per kind, then ``F_PAIRS`` and ``F_SETTLED`` (padded)."""
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _set_killer(frames, fr, move):
+    """Make ``move`` the ply's first killer; the old first one, if another move, becomes the second."""
+    if frames[fr + F_KILLER] != move:
+        frames[fr + F_KILLER2] = frames[fr + F_KILLER]
+        frames[fr + F_KILLER] = move
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -871,6 +881,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
     root_ply = ply
     for killer_ply in range(ply, MAX_PLY):
         frames[killer_ply * FRAME_FIELDS + F_KILLER] = -1
+        frames[killer_ply * FRAME_FIELDS + F_KILLER2] = -1
     fr = ply * FRAME_FIELDS
     frames[fr + F_ALPHA] = alpha
     frames[fr + F_BETA] = beta
@@ -1007,8 +1018,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # (fewer replies, a smaller subtree to refute when the move cuts; in
             # proportion to the moves there are, as a subtree's size goes with the
             # product of its nodes' move counts: a third to a half fewer nodes at
-            # 96 tiles), ties to the bigger pair; and a bonus for the killer, the
-            # move that last cut at this ply. On the way, the children's keys,
+            # 96 tiles), ties to the bigger pair; and a bonus for the killers, the
+            # two moves that last cut at this ply. On the way, the children's keys,
             # whose table lines are prefetched for the enhanced transposition
             # cutoffs below.
             #
@@ -1019,9 +1030,11 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # bonus of 0.6 points, not as the first move (that cost 31% more nodes):
             # 1.5% fewer nodes on the shared 80+88 set, 3.1% on six 88-tile opening
             # positions, 3.7% on four 96-tile positions (one thread; see
-            # benchmarks/README.md, session 11).
+            # benchmarks/README.md, session 11); the second killer 1-2% more on
+            # the 88-tile openings and the 96-tile positions (all eight fewer).
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
+            killer2 = frames[fr + F_KILLER2]
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]
                 move = word & MOVE_MASK
@@ -1086,7 +1099,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 ws_child[_ix(c + C_ENTRY)] = 0
                 ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
                 score = (5 * gain - 3 * threat) * 16 + gain - reply_weight * replies
-                if move == killer:
+                if (move == killer) | (move == killer2):
                     score += KILLER_BONUS
                 if move == hash_move:
                     score = np.int64(1) << 40
@@ -1149,7 +1162,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                                     FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, best_move, 0)
                     ret = best_lower
                     cut = True
-                    frames[fr + F_KILLER] = best_move
+                    _set_killer(frames, fr, best_move)
                 if not cut and all_low and high <= alpha:
                     if shallow:
                         counters[C_INEXACT] += 1
@@ -1296,7 +1309,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             if value > frames[fr + F_ALPHA]:
                 frames[fr + F_ALPHA] = value
                 if value >= frames[fr + F_BETA]:
-                    frames[fr + F_KILLER] = a * 128 + b
+                    _set_killer(frames, fr, a * 128 + b)
                     frames[fr + F_M] = frames[fr + F_N]
                     state = NEXT
                     continue
