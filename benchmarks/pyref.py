@@ -54,7 +54,7 @@ ETC_FIRST_CUT_POINTS = 60
 """As in solver/_search.py: below this many points, the cutoff from the children's entries is the best one."""
 REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
-KILLER_BONUS = 48
+KILLER_BONUS = 112
 """As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
 MAX_PLY = 64
 

@@ -91,9 +91,9 @@ REPLY_SCALE = 768
 """What each pair a move adds to the opponent's choice costs it in the ordering, divided
 by the node's number of moves; the scores are in sixteenths, so at ten moves a pair costs
 4.8 against 5 for each point of the move's own pair (see ``negamax``)."""
-KILLER_BONUS = 48
+KILLER_BONUS = 112
 """What the ordering adds to either of the two moves that last cut at the same ply (a
-sibling's refutation; in sixteenths, 0.6 of a point of the move's own pair): see ``negamax``."""
+sibling's refutation; in sixteenths, 1.4 points of the move's own pair): see ``negamax``."""
 
 
 K_CODES = 0
@@ -1027,11 +1027,12 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # siblings too, and the same refutation after two different opponent
             # moves makes positions that transpose further down (X Y X' Y' and
             # X' Y X Y' meet), so its subtree is partly in the table already. As a
-            # bonus of 0.6 points, not as the first move (that cost 31% more nodes):
-            # 1.5% fewer nodes on the shared 80+88 set, 3.1% on six 88-tile opening
-            # positions, 3.7% on four 96-tile positions (one thread; see
-            # benchmarks/README.md, session 11); the second killer 1-2% more on
-            # the 88-tile openings and the 96-tile positions (all eight fewer).
+            # bonus, not as the first move (that cost 31% more nodes). One killer at
+            # 0.6 points: 1.5% fewer nodes on the shared 80+88 set, 3.1% on six
+            # 88-tile opening positions, 3.7% on four 96-tile positions (one thread;
+            # see benchmarks/README.md, session 11); two killers at 1.4 points: 1.9%
+            # fewer than none on the 80+88 set, 6.8% on the four 96-tile positions,
+            # 9.5% on three 96-tile openings.
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
             killer2 = frames[fr + F_KILLER2]
