@@ -220,14 +220,13 @@ def run_big(args: argparse.Namespace) -> None:
     positions = []
     opener = Engine(MIN_TABLE_BITS) if args.opening else None
     for tiles in counts:
-        if opener is not None and tiles < 108:
+        if tiles == 108 or opener is not None:
             rng = random.Random(args.seed)
-            numbers = args.deals or [rng.randrange(1_000_000) for _ in range(args.limit or 4)]
-            positions += [(f"deal {number} opening", opened(number, tiles, opener)) for number in numbers]
-        elif tiles == 108:
-            rng = random.Random(args.seed)
-            numbers = args.deals or [rng.randrange(1_000_000) for _ in range(args.limit or 2)]
-            positions += [(f"deal {number}", deal(number)) for number in numbers]
+            numbers = args.deals or [rng.randrange(1_000_000) for _ in range(args.limit or (2 if tiles == 108 else 4))]
+            if tiles == 108:
+                positions += [(f"deal {number}", deal(number)) for number in numbers]
+            else:
+                positions += [(f"deal {number} opening", opened(number, tiles, opener)) for number in numbers]
         else:
             positions += generated_positions([tiles], args.limit or 4, args.seed)
     engine = warm_engine(hash_bits, threads)
