@@ -140,7 +140,7 @@ def opened(number: int, tiles: int, engine: Engine) -> Position:
     Positions reached by random moves (the shared bench, ``played_down``) are far easier
     than those of real openings with as many tiles: every column still tall, nothing
     settled, the values close. At 96 tiles, four random-move positions took 4-52 s on one
-    thread (session 10) and four openings 32-99 s and one more than 400 s (session 11). So
+    thread (session 10); of four openings, three took 32-99 s and one more than 400 s (session 11). So
     the moonshot, complete deals, is better tracked on openings than on random positions.
     """
     position = deal(number)
@@ -214,8 +214,12 @@ def run_big(args: argparse.Namespace) -> None:
     limit = args.time_limit
     threads = args.threads or default_threads()
     hash_bits = args.hash_bits or table_bits_for(max(counts), 2048)  # what `solve` would use
-    made = ("complete deals" if counts == [108] else "openings: deals played by a depth-6 search" if args.opening
-            else "random-move positions")
+    if counts == [108]:
+        made = "complete deals"
+    elif args.opening:
+        made = f"openings: deals played by a depth-{OPENING_DEPTH} search"
+    else:
+        made = "random-move positions"
     header(f"Exact solves within {limit:g} s ({made}; table 2^{hash_bits} entries, {threads} threads)")
     positions = []
     opener = Engine(MIN_TABLE_BITS) if args.opening else None
@@ -597,8 +601,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deals", type=lambda text: [int(n) for n in text.split(",")], metavar="N,N,...",
                         help="--big --tiles 108 or --opening: these deals instead of --limit deals chosen by --seed")
     parser.add_argument("--opening", action="store_true",
-                        help="--big: positions from deals played down to --tiles by a depth-6 search (openings), "
-                        "not by random moves")
+                        help=f"--big: positions from deals played down to --tiles by a depth-{OPENING_DEPTH} search "
+                        "(openings), not by random moves")
     parser.add_argument("--seed", type=int, default=1, help="seed for generated positions and level choices")
     parser.add_argument("--runs", type=int, default=3, help="--startup: runs of each kind (default 3)")
     parser.add_argument("--file", type=Path, help=f"--startup: position to solve (default {STARTUP_FILE.name})")
