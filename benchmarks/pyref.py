@@ -5,7 +5,8 @@ It mirrors ``solver/_search.py`` as closely as plain Python sensibly allows, so 
 the time ratio measures the implementation, not a difference in algorithm:
 
 * the same value: what the mover will still take minus what the opponent will;
-* fail-soft negamax alpha-beta, the window clamped to the points left on the board;
+* fail-soft negamax alpha-beta; a window beyond the points left on the board is searched,
+  not answered with the range's end (a tighter bound, as in the kernel);
 * every tile free (no column longer than two): greedy alternation is exact;
 * settled copies of a kind (free, in columns of at most two tiles) are interchangeable:
   only moves with the first settled copy are searched;
@@ -197,14 +198,8 @@ class ReferenceSolver:
         if not moves:
             return 0
 
-        if beta > points:
-            beta = points
-            if alpha >= beta:
-                return beta
-        if alpha < -points:
-            alpha = -points
-            if alpha >= beta:
-                return alpha
+        # No clamp of the window to [-points, points]: as in the kernel, a search there
+        # gives a tighter bound than the range's end.
         alpha0 = alpha
 
         key = (*self.codes, *self.counts)
