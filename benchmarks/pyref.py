@@ -21,12 +21,12 @@ the time ratio measures the implementation, not a difference in algorithm:
   ``REPLY_SCALE``) + a bonus for the killers (the two moves that last cut at the same ply,
   ``KILLER_BONUS``; reset for each root move), ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
-  both ways: a child bounded from above can cut (below 60 points the best of those
-  bounds is kept, with the node's upper bound when every child is bounded both
-  ways, as in the kernel; a node that fails low after a search keeps that best
-  lower bound with its upper one), and when every child is bounded
-  from below at or under alpha the node fails low without a search; a child whose
-  entry (read then) answers it within its window when its turn comes is not played;
+  both ways: a child bounded from above can cut (the best of those bounds is kept,
+  with the node's upper bound when every child is bounded both ways, as in the
+  kernel; a node that fails low after a search keeps that best lower bound with its
+  upper one), and when every child is bounded from below at or under alpha the node
+  fails low without a search; a child whose entry (read then) answers it within its
+  window when its turn comes is not played;
 * the root as ``Engine.search`` does it (first move with a full window, every other
   move first tested with a null window), so it returns the complete best-move set.
 
@@ -51,8 +51,6 @@ from battle.tiles import EMPTY, KIND_COUNT
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
-ETC_FIRST_CUT_POINTS = 60
-"""As in solver/_search.py: below this many points, the cutoff from the children's entries is the best one."""
 REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 112
@@ -251,10 +249,6 @@ class ReferenceSolver:
                 child = self.table.get((*child_codes, *child_counts))
                 if child is not None and child[1] != INF:
                     lower = gain - child[1]  # the child's value is at most child[1]
-                    if lower >= beta and points >= ETC_FIRST_CUT_POINTS:
-                        self._store(key, lower, LOWER, a * 128 + b)
-                        self._set_killer(ply, a * 128 + b)
-                        return lower
                     if lower > best_lower:
                         best_lower, best_lower_move = lower, a * 128 + b
                 if child is not None and child[0] != -INF:
@@ -266,7 +260,7 @@ class ReferenceSolver:
                      + (KILLER_BONUS if a * 128 + b in killers else 0))
             scored.append((order, a, b, gain, child))
         if best_lower >= beta:
-            # Below ETC_FIRST_CUT_POINTS the best cutoff, and the upper bound when every child is bounded.
+            # The best cutoff the children's entries give, and the upper bound when every child is bounded.
             self._store(key, best_lower, LOWER, best_lower_move)
             self._set_killer(ply, best_lower_move)
             if all_low:

@@ -80,9 +80,6 @@ COUNTERS = 8
 STOP_CHECK_MASK = 1023
 ETC_MIN_POINTS = 25
 """Enhanced transposition cutoffs only where the subtree is worth a table probe per move."""
-ETC_FIRST_CUT_POINTS = 60
-"""From this many points on, the transposition cutoff takes the first child entry that
-cuts; below, it reads every child's entry and keeps the tightest bounds (see ``negamax``)."""
 CHEAP_ORDER_POINTS = 20
 """Below this many points on the board, order by points alone: the threat scan
 cost more than it saved there (same node counts on the 64/72-tile bench set)."""
@@ -1155,9 +1152,6 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                             best_lower = lower
                             best_move = move
                             best_shallow = entry_depth(child) < FULL_DEPTH
-                            if lower >= beta and points >= ETC_FIRST_CUT_POINTS:
-                                all_low = False
-                                break
                     if entry_lower(child) != NO_LOWER:
                         # The child's value is at least l, so this move scores at most gain - l.
                         high = max(high, gain - entry_lower(child))
@@ -1165,16 +1159,16 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     else:
                         all_low = False
                 if best_lower >= beta:
-                    # A cutoff. Below ETC_FIRST_CUT_POINTS every child's entry was read, so
-                    # the lower bound stored is the best they give, not the first that cuts,
-                    # and when every child is bounded both ways the node's upper bound is
-                    # stored with it: the same position keeps coming back with its window
-                    # shifted by the points taken on the way, and a tighter entry answers
-                    # more of those windows. Reading the rest of the entries costs little on
-                    # small subtrees, whose lines are still cached, and more than it saves
-                    # on big ones (shared 64-80-tile set, one thread, 2^22: 26.2 M -> 25.3 M
-                    # nodes and 5% less time; reading them at every node: 24.5 M nodes but
-                    # 4% more time).
+                    # A cutoff. Every child's entry was read, so the lower bound stored is
+                    # the best they give, not the first that cuts, and when every child is
+                    # bounded both ways the node's upper bound is stored with it: the same
+                    # position keeps coming back with its window shifted by the points taken
+                    # on the way, and a tighter entry answers more of those windows. Until
+                    # session 13 nodes of 60 points and more stopped at the first entry that
+                    # cut: reading the rest cost more than it saved while the prefetches
+                    # stalled the ordering's scan (see the prefetch above). Since they load
+                    # in one burst, reading them all takes 4-6% fewer nodes and 2-7% less
+                    # time at 96 and 108 tiles, the same time at 88 (benchmarks/README.md).
                     if best_shallow:
                         counters[C_INEXACT] += 1
                     # (A shallow upper bound must not join a complete-depth lower one.)
