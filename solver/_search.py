@@ -801,6 +801,15 @@ def _move_ends(word):
     return (word >> ENDS_SHIFT) & 1023
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _move_columns(word):
+    """A ``ws_moves`` word's two column ends (bit indices of ``free_masks``) and their columns."""
+    ends = _move_ends(word)
+    ea = ends & 31
+    eb = ends >> 5
+    return ea, eb, ea >> 1, eb >> 1
+
+
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 F_INEXACT0, F_NODES0, F_GAIN, F_SAVED, F_A, F_B, F_BUSY = 9, 10, 11, 12, 13, 14, 15
@@ -1019,11 +1028,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             if points >= CHEAP_ORDER_POINTS:
                 for m in range(n):
                     word = ws_moves[_ix(mb + m)]
-                    ends = _move_ends(word)
-                    ea = ends & 31
-                    eb = ends >> 5
-                    ca = ea >> 1
-                    cb = eb >> 1
+                    ea, eb, ca, cb = _move_columns(word)
                     k0 = keys[K_CODES]
                     k1 = (keys[K_MIX] - _pair_part(zobrist, cells[_ix((word & MOVE_MASK) >> 7)])) & MIX_MASK
                     for col in (ca, cb):
@@ -1076,11 +1081,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                     ws_scores[_ix(mb + m)] = (np.int64(1) << 40) if move == hash_move else gain
                     continue
                 # Newly exposed tiles, and the best pair they hand over.
-                ends = _move_ends(word)
-                ea = ends & 31
-                eb = ends >> 5
-                ca = ea >> 1
-                cb = eb >> 1
+                ea, eb, ca, cb = _move_columns(word)
                 threat = 0
                 x1 = -1
                 x2 = -1
