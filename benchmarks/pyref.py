@@ -55,6 +55,8 @@ REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 112
 """As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
+EXACT_BELOW_POINTS = 40
+"""As in solver/_search.py: smaller nodes are searched with the whole range as their window."""
 MAX_PLY = 64
 
 Entry = tuple[int, int, int]
@@ -198,6 +200,9 @@ class ReferenceSolver:
 
         # No clamp of the window to [-points, points]: as in the kernel, a search there
         # gives a tighter bound than the range's end.
+        if points < EXACT_BELOW_POINTS:
+            alpha = min(alpha, -points - 1)
+            beta = max(beta, points + 1)
         alpha0 = alpha
 
         key = (*self.codes, *self.counts)
