@@ -16,7 +16,7 @@ the time ratio measures the implementation, not a difference in algorithm:
   tiles, plus how many tiles of each kind are left), storing value, bound and best
   move; always exact depth, since this solver has no depth limit; a plain ``dict``,
   never full, so it is cleared for each ``solve``;
-* move order: table move first, then 5 x points - 3 x the best pair the move exposes
+* move order: table move first, then 5 x points - 1 x the best pair the move exposes
   to the opponent - 48 / n x the pairs it adds to the opponent's choice (n moves here;
   ``REPLY_SCALE``) + a bonus for the killers (the two moves that last cut at the same ply,
   ``KILLER_BONUS``; reset for each root move), ties to the bigger pair, then generation order;
@@ -55,6 +55,8 @@ REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 112
 """As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
+THREAT_WEIGHT = 1
+"""As in solver/_search.py: the ordering's cost of each point of the best pair a move exposes."""
 EXACT_BELOW_POINTS = 40
 """As in solver/_search.py: smaller nodes are searched with the whole range as their window."""
 MAX_PLY = 64
@@ -261,7 +263,7 @@ class ReferenceSolver:
                 else:
                     all_low = False
             order = (1 << 40 if a * 128 + b == hash_move
-                     else (5 * gain - 3 * threat) * 16 + gain - reply_weight * replies
+                     else (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
                      + (KILLER_BONUS if a * 128 + b in killers else 0))
             scored.append((order, a, b, gain, child))
         if best_lower >= beta:
