@@ -952,7 +952,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # same position keeps coming back with its window shifted by the points
             # taken on the way, and an exact entry answers every later window, where
             # a bound answers only some. Below 40 points the subtree is cheap enough
-            # that this pays: 1.3-1.8% fewer nodes on the 88- and 96-tile openings and
+            # that this pays: 1.4-1.8% fewer nodes on the 88- and 96-tile openings and
             # 2.0% on a complete deal; from 50 points it cost more than it saved
             # (benchmarks/README.md, session 14).
             if points < EXACT_BELOW_POINTS:
