@@ -1,4 +1,4 @@
-"""Where a search's nodes go: a census by node type, by points and by predicted type.
+"""Where a search's nodes go: a census by node type, by points, by predicted type and by margin.
 
 Runs only with ``benchmarks/node_census.patch`` applied (it adds the counters to the
 kernel; they are not in the shipped kernel, which they would slow down a little):
@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--deal", type=int, default=888598, help="complete deal to solve from its first move")
     parser.add_argument("--table-bits", type=int, default=27, help="log2 of the table's entries")
     args = parser.parse_args()
-    if k.COUNTERS < 64:
+    if k.COUNTERS < 128:
         parser.error("the census counters are missing: git apply benchmarks/node_census.patch first")
     engine = warm_engine(args.table_bits, 1)
     started = time.perf_counter()
@@ -62,6 +62,18 @@ def main() -> None:
     print("points on the board:", " ".join(f"{b:>9s}" for b in buckets))
     print("expanded           :", " ".join(f"{int(x):>9,}" for x in c[16:30]))
     print("failed low         :", " ".join(f"{int(x):>9,}" for x in c[48:62]))
+    margins = " ".join(f"{m:>9d}" for m in range(15)) + "      15+"
+    print("nodes of 40-119 points, by how far their result fell outside the window (fail-soft):")
+    print("margin             :", margins)
+    print("failed low (a - r) :", " ".join(f"{int(x):>9,}" for x in c[64:80]))
+    print("cut (r - b)        :", " ".join(f"{int(x):>9,}" for x in c[80:96]))
+    print(
+        f"expanded again (an entry that did not answer the window): {int(c[99]):,}; its bounds:"
+        f" both {int(c[100]):,}, upper only {int(c[101]):,}, lower only {int(c[102]):,}"
+    )
+    print("how far the entry's bound was from the window, in fours (0-3 ... 12+):")
+    print("upper only, u - a  :", " ".join(f"{int(x):>9,}" for x in c[104:108]))
+    print("lower only, b - l  :", " ".join(f"{int(x):>9,}" for x in c[108:112]))
     print("predicted type     :        PV       ALL       CUT")
     print("expanded           :", " ".join(f"{int(x):>9,}" for x in c[40:43]))
     print("failed low         :", " ".join(f"{int(x):>9,}" for x in c[44:47]))
