@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from bench_solver import warm_engine  # noqa: E402
@@ -43,6 +45,11 @@ COUNTS = {
 }
 
 
+def _row(label: str, counts: np.ndarray) -> str:
+    """One line of a table: the label in 19 columns, then each count right-aligned in 9."""
+    return f"{label:19s}: " + " ".join(f"{int(x):>9,}" for x in counts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deal", type=int, default=888598, help="complete deal to solve from its first move")
@@ -60,23 +67,23 @@ def main() -> None:
         print(f"{name:48s} {int(c[index]):>14,}")
     buckets = [f"{20 * i}-{20 * i + 19}" for i in range(13)] + ["260+"]
     print("points on the board:", " ".join(f"{b:>9s}" for b in buckets))
-    print("expanded           :", " ".join(f"{int(x):>9,}" for x in c[16:30]))
-    print("failed low         :", " ".join(f"{int(x):>9,}" for x in c[48:62]))
+    print(_row("expanded", c[16:30]))
+    print(_row("failed low", c[48:62]))
     margins = " ".join(f"{m:>9d}" for m in range(15)) + "      15+"
     print("nodes of 40-119 points, by how far their result fell outside the window (fail-soft):")
     print("margin             :", margins)
-    print("failed low (a - r) :", " ".join(f"{int(x):>9,}" for x in c[64:80]))
-    print("cut (r - b)        :", " ".join(f"{int(x):>9,}" for x in c[80:96]))
+    print(_row("failed low (a - r)", c[64:80]))
+    print(_row("cut (r - b)", c[80:96]))
     print(
         f"expanded again (an entry that did not answer the window): {int(c[99]):,}; its bounds:"
         f" both {int(c[100]):,}, upper only {int(c[101]):,}, lower only {int(c[102]):,}"
     )
     print("how far the entry's bound was from the window, in fours (0-3 ... 12+):")
-    print("upper only, u - a  :", " ".join(f"{int(x):>9,}" for x in c[104:108]))
-    print("lower only, b - l  :", " ".join(f"{int(x):>9,}" for x in c[108:112]))
+    print(_row("upper only, u - a", c[104:108]))
+    print(_row("lower only, b - l", c[108:112]))
     print("predicted type     :        PV       ALL       CUT")
-    print("expanded           :", " ".join(f"{int(x):>9,}" for x in c[40:43]))
-    print("failed low         :", " ".join(f"{int(x):>9,}" for x in c[44:47]))
+    print(_row("expanded", c[40:43]))
+    print(_row("failed low", c[44:47]))
 
 
 if __name__ == "__main__":
