@@ -19,7 +19,8 @@ the time ratio measures the implementation, not a difference in algorithm:
 * move order: table move first, then 5 x points - 1 x the best pair the move exposes
   to the opponent - 48 / n x the pairs it adds to the opponent's choice (n moves here;
   ``REPLY_SCALE``) + a bonus for the killers (the two moves that last cut at the same ply,
-  ``KILLER_BONUS``; reset for each root move), ties to the bigger pair, then generation order;
+  ``KILLER_BONUS``; reset for each root move) - a malus for taking a tile the opponent's
+  last move uncovered (``EXPOSED_REPLY_MALUS``), ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut (the best of those bounds is kept,
   with the node's upper bound when every child is bounded both ways, as in the
@@ -55,6 +56,8 @@ REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 112
 """As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
+EXPOSED_REPLY_MALUS = 48
+"""As in solver/_search.py: the ordering's malus for a move that takes a tile the opponent's last move uncovered."""
 THREAT_WEIGHT = 1
 """As in solver/_search.py: the ordering's cost of each point of the best pair a move exposes."""
 EXACT_BELOW_POINTS = 40
@@ -150,8 +153,10 @@ class ReferenceSolver:
 
     # -- the search --------------------------------------------------------------------
 
-    def negamax(self, alpha: int, beta: int, points: int, ply: int = 1) -> int:
-        """Fail-soft: v <= alpha gives v <= r <= alpha, v >= beta gives beta <= r <= v, else r == v."""
+    def negamax(self, alpha: int, beta: int, points: int, ply: int = 1, uncovered: tuple[int, ...] = ()) -> int:
+        """Fail-soft: v <= alpha gives v <= r <= alpha, v >= beta gives beta <= r <= v, else r == v.
+
+        ``uncovered``: the cells the opponent's last move uncovered (none at a root move's child)."""
         self.nodes += 1
         if points == 0:
             return 0
@@ -218,7 +223,7 @@ class ReferenceSolver:
             alpha = max(alpha, lower)
             beta = min(beta, upper)
 
-        scored: list[tuple[int, int, int, int]] = []
+        scored: list[tuple[int, int, int, int, Entry | None, tuple[int, ...]]] = []
         reply_weight = REPLY_SCALE // len(moves)
         killers = self.killers[ply]
         high, all_low = -INF, True  # ETC failing low: the best any move can score, if every child is bounded
@@ -264,8 +269,9 @@ class ReferenceSolver:
                     all_low = False
             order = (1 << 40 if a * 128 + b == hash_move
                      else (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
-                     + (KILLER_BONUS if a * 128 + b in killers else 0))
-            scored.append((order, a, b, gain, child))
+                     + (KILLER_BONUS if a * 128 + b in killers else 0)
+                     - (EXPOSED_REPLY_MALUS if a in uncovered or b in uncovered else 0))
+            scored.append((order, a, b, gain, child, tuple(exposed)))
         if best_lower >= beta:
             # The best cutoff the children's entries give, and the upper bound when every child is bounded.
             self._store(key, best_lower, LOWER, best_lower_move)
@@ -281,13 +287,13 @@ class ReferenceSolver:
 
         best = -INF
         best_move = -1
-        for _, a, b, gain, child in scored:
+        for _, a, b, gain, child, exposed_by_move in scored:
             answer = None if child is None else entry_answer(child, gain - beta, gain - alpha)
             if answer is not None:
                 value = gain - answer  # the child's entry answers it within its window: not played
             else:
                 saved = self._apply(a, b)
-                value = gain - self.negamax(gain - beta, gain - alpha, points - gain, ply + 1)
+                value = gain - self.negamax(gain - beta, gain - alpha, points - gain, ply + 1, exposed_by_move)
                 self._undo(a, b, saved)
             if value > best:
                 best = value
