@@ -1115,8 +1115,9 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # commutes with the opponent's, so its positions are also reached in the
             # other order and are met in the table (the killers' reason, above).
             # At 3 points: 6.2% fewer nodes over session 15's three sets (two 88-tile
-            # sets and a complete deal), every set fewer; at 6 points about the same;
-            # the same bonus instead of a malus, 18-33% more (benchmarks/README.md,
+            # sets and a complete deal), and 7-10% fewer on 96-tile sets and another
+            # complete deal; at 6 points about the same; a bonus of 7 points for any
+            # move in the opponent's columns, 18-33% more (benchmarks/README.md,
             # session 16).
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
