@@ -56,7 +56,7 @@ REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 112
 """As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
-EXPOSED_REPLY_MALUS = 48
+EXPOSED_REPLY_MALUS = 64
 """As in solver/_search.py: the ordering's malus for a move that takes a tile the opponent's last move uncovered."""
 THREAT_WEIGHT = 1
 """As in solver/_search.py: the ordering's cost of each point of the best pair a move exposes."""

@@ -94,9 +94,9 @@ sibling's refutation; in sixteenths, 1.4 points of the move's own pair): see ``n
 THREAT_WEIGHT = 1
 """What each point of the best pair a move hands the opponent costs it in the ordering,
 against 5 for each point of its own pair (see ``negamax``)."""
-EXPOSED_REPLY_MALUS = 48
+EXPOSED_REPLY_MALUS = 64
 """What the ordering takes off a move that takes a tile the opponent's last move uncovered
-(in sixteenths: 3 points of the move's own pair; see ``negamax``)."""
+(in sixteenths: 4 points of the move's own pair; see ``negamax``)."""
 EXACT_BELOW_POINTS = 40
 """Nodes with fewer points on the board are searched with the whole range as their window,
 so they end with an exact value: see ``negamax``."""
@@ -1113,12 +1113,13 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # down (EXPOSED_REPLY_MALUS): tried first, such replies cut with bigger
             # subtrees than moves elsewhere. Most likely because a move elsewhere
             # commutes with the opponent's, so its positions are also reached in the
-            # other order and are met in the table (the killers' reason, above).
-            # At 3 points: 6.2% fewer nodes over session 15's three sets (two 88-tile
-            # sets and a complete deal), and 7-10% fewer on 96-tile sets and another
-            # complete deal; at 6 points about the same; a bonus of 7 points for any
-            # move in the opponent's columns, 18-33% more (benchmarks/README.md,
-            # session 16).
+            # other order and are met in the table (the killers' reason, above; the
+            # node's own table hits rose by 1-2.5 points per hundred nodes on the 88-tile
+            # openings). At 4 points: 7.3% fewer nodes over session 15's three sets (two
+            # 88-tile sets and a complete deal), and 9.4-14% fewer on two 96-tile sets and
+            # another complete deal, every set fewer; at 2, 3 and 6 points fewer nodes
+            # than none but more than at 4; a bonus of 7 points for any move in the
+            # opponent's columns, 18-33% more (benchmarks/README.md, session 16).
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
             killer2 = frames[fr + F_KILLER2]
