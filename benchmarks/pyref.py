@@ -19,11 +19,8 @@ the time ratio measures the implementation, not a difference in algorithm:
 * move order: table move first, then 5 x points - 1 x the best pair the move exposes
   to the opponent - 48 / n x the pairs it adds to the opponent's choice (n moves here;
   ``REPLY_SCALE``) + a bonus for the killers (the two moves that last cut at the same ply,
-  ``KILLER_BONUS``; reset for each root move) - a malus for taking a tile that the
-  opponent's last move or the mover's own move before it uncovered
-  (``RECENT_UNCOVERED_MALUS``), or a smaller one for a tile an older move uncovered, back
-  to ``UNCOVERED_PLIES`` (``OLDER_UNCOVERED_MALUS``), ties to the bigger pair, then
-  generation order;
+  ``KILLER_BONUS``; reset for each root move) - a malus for taking a tile the opponent's
+  last move uncovered (``EXPOSED_REPLY_MALUS``), ties to the bigger pair, then generation order;
 * enhanced transposition cutoffs from children already in the table (``etc=True``),
   both ways: a child bounded from above can cut (the best of those bounds is kept,
   with the node's upper bound when every child is bounded both ways, as in the
@@ -59,11 +56,8 @@ REPLY_SCALE = 768
 """As in solver/_search.py: the ordering's cost of a pair a move adds to the opponent's choice, times n moves."""
 KILLER_BONUS = 112
 """As in solver/_search.py: the ordering's bonus for the two moves that last cut at the same ply."""
-RECENT_UNCOVERED_MALUS = 64
-"""As in solver/_search.py: the ordering's malus for a move that takes a tile the last two moves uncovered."""
-OLDER_UNCOVERED_MALUS = 32
-"""As in solver/_search.py: the same for a tile the moves before those uncovered, back to ``UNCOVERED_PLIES``."""
-UNCOVERED_PLIES = 8
+EXPOSED_REPLY_MALUS = 64
+"""As in solver/_search.py: the ordering's malus for a move that takes a tile the opponent's last move uncovered."""
 THREAT_WEIGHT = 1
 """As in solver/_search.py: the ordering's cost of each point of the best pair a move exposes."""
 EXACT_BELOW_POINTS = 40
@@ -159,24 +153,10 @@ class ReferenceSolver:
 
     # -- the search --------------------------------------------------------------------
 
-    @staticmethod
-    def _uncovered_malus(a: int, b: int, uncovered: tuple[tuple[int, ...], ...]) -> int:
-        """The ordering's malus for the move a-b: each of its tiles that a recent move uncovered
-        counts, those of the last two moves more."""
-        malus = 0
-        for cell in (a, b):
-            for back, cells in enumerate(uncovered):
-                if cell in cells:
-                    malus += RECENT_UNCOVERED_MALUS if back < 2 else OLDER_UNCOVERED_MALUS
-                    break
-        return malus
-
-    def negamax(self, alpha: int, beta: int, points: int, ply: int = 1,
-                uncovered: tuple[tuple[int, ...], ...] = ()) -> int:
+    def negamax(self, alpha: int, beta: int, points: int, ply: int = 1, uncovered: tuple[int, ...] = ()) -> int:
         """Fail-soft: v <= alpha gives v <= r <= alpha, v >= beta gives beta <= r <= v, else r == v.
 
-        ``uncovered``: the cells each of the last moves uncovered, the opponent's last move's
-        first (none at a root move's child), at most ``UNCOVERED_PLIES`` of them."""
+        ``uncovered``: the cells the opponent's last move uncovered (none at a root move's child)."""
         self.nodes += 1
         if points == 0:
             return 0
@@ -290,7 +270,7 @@ class ReferenceSolver:
             order = (1 << 40 if a * 128 + b == hash_move
                      else (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
                      + (KILLER_BONUS if a * 128 + b in killers else 0)
-                     - self._uncovered_malus(a, b, uncovered))
+                     - (EXPOSED_REPLY_MALUS if a in uncovered or b in uncovered else 0))
             scored.append((order, a, b, gain, child, tuple(exposed)))
         if best_lower >= beta:
             # The best cutoff the children's entries give, and the upper bound when every child is bounded.
@@ -313,8 +293,7 @@ class ReferenceSolver:
                 value = gain - answer  # the child's entry answers it within its window: not played
             else:
                 saved = self._apply(a, b)
-                value = gain - self.negamax(gain - beta, gain - alpha, points - gain, ply + 1,
-                                            ((exposed_by_move, *uncovered)[:UNCOVERED_PLIES]))
+                value = gain - self.negamax(gain - beta, gain - alpha, points - gain, ply + 1, exposed_by_move)
                 self._undo(a, b, saved)
             if value > best:
                 best = value

@@ -94,13 +94,9 @@ sibling's refutation; in sixteenths, 1.4 points of the move's own pair): see ``n
 THREAT_WEIGHT = 1
 """What each point of the best pair a move hands the opponent costs it in the ordering,
 against 5 for each point of its own pair (see ``negamax``)."""
-RECENT_UNCOVERED_MALUS = 64
-"""What the ordering takes off a move for each of its tiles that the opponent's last move or
-the mover's own move before it uncovered (in sixteenths: 4 points in the threat's units, 0.8
-of a point of the move's own pair; see ``negamax``)."""
-OLDER_UNCOVERED_MALUS = 32
-"""The same for each tile that one of the moves before those uncovered, back to ``UNCOVERED_PLIES``."""
-UNCOVERED_PLIES = 8
+EXPOSED_REPLY_MALUS = 64
+"""What the ordering takes off a move that takes a tile the opponent's last move uncovered
+(in sixteenths: 4 points of the move's own pair; see ``negamax``)."""
 EXACT_BELOW_POINTS = 40
 """Nodes with fewer points on the board are searched with the whole range as their window,
 so they end with an exact value: see ``negamax``."""
@@ -900,51 +896,6 @@ def make_workspace():
     )
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _uncovered_by(frames, f):
-    """The cells (-1: none) that the move of frame ``f`` uncovered, from its cells and its
-    columns' runs before it (``F_SAVED``): the move's columns' new ends that were not ends."""
-    a = frames[f + F_A]
-    b = frames[f + F_B]
-    saved = frames[f + F_SAVED]
-    ca = a // ROWS
-    cb = b // ROWS
-    top = old_top = _packed(saved, 0)
-    bottom = old_bottom = _packed(saved, 1)
-    for cell in (a, b):
-        if cell // ROWS == ca:
-            if cell % ROWS == top:
-                top += 1
-            else:
-                bottom -= 1
-    x1, x2 = _uncovered(ca, old_top, old_bottom, top, bottom, -1, -1)
-    if cb != ca:
-        top = old_top = _packed(saved, 2)
-        bottom = old_bottom = _packed(saved, 3)
-        if b % ROWS == top:
-            top += 1
-        else:
-            bottom -= 1
-        x1, x2 = _uncovered(cb, old_top, old_bottom, top, bottom, x1, x2)
-    return x1, x2
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _with_cell(lo, hi, cell):
-    """The cell set (lo: cells 0-63, hi: 64-107) with ``cell`` added (-1: unchanged)."""
-    if cell >= 64:
-        hi |= np.int64(1) << (cell - 64)
-    elif cell >= 0:
-        lo |= np.int64(1) << cell
-    return lo, hi
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _has_cell(lo, hi, cell):
-    """Whether the cell set (see ``_with_cell``) holds ``cell``."""
-    return ((hi >> (cell - 64)) & 1) != 0 if cell >= 64 else ((lo >> cell) & 1) != 0
-
-
 @njit(cache=True, nogil=True, _nrt=False)
 def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
             frames, ply, depth, alpha, beta, points):
@@ -1159,7 +1110,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # 9.5% on three 96-tile openings.
             #
             # A move that takes a tile the opponent's last move uncovered is marked
-            # down (RECENT_UNCOVERED_MALUS): tried first, such replies cut with bigger
+            # down (EXPOSED_REPLY_MALUS): tried first, such replies cut with bigger
             # subtrees than moves elsewhere. Most likely because a move elsewhere
             # commutes with the opponent's, so its positions are also reached in the
             # other order and are met in the table (the killers' reason, above; the
@@ -1169,35 +1120,22 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # another complete deal, every set fewer; at 2, 3 and 6 points fewer nodes
             # than none but more than at 4; a bonus of 7 points for any move in the
             # opponent's columns, 18-33% more (benchmarks/README.md, session 16).
-            #
-            # The same holds further back, and per tile: the malus for each tile of the
-            # move that the opponent's last move or the mover's own move before it
-            # uncovered, half of it for a tile one of the six moves before those
-            # uncovered (UNCOVERED_PLIES): 7.6% fewer nodes on the three sets than the
-            # opponent's last move alone, 5.9-12.6% on the 96-tile sets and deal 140891.
-            # Looking back 3, 4, 6, 8 moves paid a little more each time, 12 no more;
-            # counting a move once however many such tiles it takes, 2% less
-            # (benchmarks/README.md, session 17). A move that has been open longer has
-            # had more chances to be played in another order.
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
             killer2 = frames[fr + F_KILLER2]
-            # The cells the last moves uncovered, as 108-bit sets (two words each): those
-            # of the opponent's last move and of the mover's own move before it, and those
-            # of the older ones back to UNCOVERED_PLIES.
-            near_lo = np.int64(0)
-            near_hi = np.int64(0)
-            far_lo = np.int64(0)
-            far_hi = np.int64(0)
-            if points >= CHEAP_ORDER_POINTS:
-                for back in range(1, min(UNCOVERED_PLIES, ply - root_ply) + 1):
-                    x1, x2 = _uncovered_by(frames, fr - back * FRAME_FIELDS)
-                    if back <= 2:
-                        near_lo, near_hi = _with_cell(near_lo, near_hi, x1)
-                        near_lo, near_hi = _with_cell(near_lo, near_hi, x2)
-                    else:
-                        far_lo, far_hi = _with_cell(far_lo, far_hi, x1)
-                        far_lo, far_hi = _with_cell(far_lo, far_hi, x2)
+            u1 = -1
+            u2 = -1
+            if ply > root_ply and points >= CHEAP_ORDER_POINTS:
+                # The opponent's move: its cells, and its columns' runs before it (F_SAVED).
+                parent = fr - FRAME_FIELDS
+                pa = frames[parent + F_A] // ROWS
+                pb = frames[parent + F_B] // ROWS
+                before = frames[parent + F_SAVED]
+                u1, u2 = _uncovered(pa, _packed(before, 0), _packed(before, 1), runs[_ix(pa)], runs[_ix(COLS + pa)],
+                                    u1, u2)
+                if pb != pa:
+                    u1, u2 = _uncovered(pb, _packed(before, 2), _packed(before, 3), runs[_ix(pb)],
+                                        runs[_ix(COLS + pb)], u1, u2)
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]
                 move = word & MOVE_MASK
@@ -1239,11 +1177,8 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 score = (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
                 if (move == killer) | (move == killer2):
                     score += KILLER_BONUS
-                for cell in (a, move & 127):
-                    if _has_cell(near_lo, near_hi, cell):
-                        score -= RECENT_UNCOVERED_MALUS
-                    elif _has_cell(far_lo, far_hi, cell):
-                        score -= OLDER_UNCOVERED_MALUS
+                if u1 >= 0 and ((a == u1) | (a == u2) | ((move & 127) == u1) | ((move & 127) == u2)):
+                    score -= EXPOSED_REPLY_MALUS
                 if move == hash_move:
                     score = np.int64(1) << 40
                 ws_scores[_ix(mb + m)] = score
