@@ -96,7 +96,8 @@ THREAT_WEIGHT = 1
 against 5 for each point of its own pair (see ``negamax``)."""
 EXPOSED_REPLY_MALUS = 64
 """What the ordering takes off a move that takes a tile the opponent's last move uncovered
-(in sixteenths: 4 points of the move's own pair; see ``negamax``)."""
+(in sixteenths: 0.8 of a point of the move's own pair, 4 points of the threat's, which is
+how the benchmark notes count it; see ``negamax``)."""
 EXACT_BELOW_POINTS = 40
 """Nodes with fewer points on the board are searched with the whole range as their window,
 so they end with an exact value: see ``negamax``."""
@@ -1115,7 +1116,7 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # commutes with the opponent's, so its positions are also reached in the
             # other order and are met in the table (the killers' reason, above; the
             # node's own table hits rose by 1-2.5 points per hundred nodes on the 88-tile
-            # openings). At 4 points: 7.3% fewer nodes over session 15's three sets (two
+            # openings). At 4 threat points: 7.3% fewer nodes over session 15's three sets (two
             # 88-tile sets and a complete deal), and 9.4-14% fewer on two 96-tile sets and
             # another complete deal, every set fewer; at 2, 3 and 6 points fewer nodes
             # than none but more than at 4; a bonus of 7 points for any move in the
