@@ -23,13 +23,14 @@ import math
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+
+from bench_solver import played_down  # noqa: E402
 
 from battle.board import ROWS, Move, Position, cell_col  # noqa: E402
-from battle.deal import deal  # noqa: E402
 from battle.tiles import kind_value  # noqa: E402
 from solver import Engine  # noqa: E402
 from solver import _search as k  # noqa: E402
@@ -59,7 +60,7 @@ class MoveFacts:
 class Node:
     """A position with a window: beta = value - margin."""
 
-    tiles: int
+    position: Position
     margin: int
     beta: int
     moves: list[MoveFacts] = field(default_factory=list)
@@ -78,14 +79,11 @@ class Node:
 
 
 def random_position(rng: random.Random, low: int, high: int) -> Position:
-    """A numbered deal played down by random legal moves to ``low``-``high`` tiles."""
+    """A numbered deal played down by random legal moves (``played_down``) to ``low``-``high`` tiles."""
     while True:
-        position = deal(rng.randrange(1 << 32))
-        target = rng.randrange(low, high + 1, 2)
-        while position.tiles_left() > target and position.legal_moves():
-            position.push(rng.choice(position.legal_moves()))
-        if low <= position.tiles_left() <= high:
-            return position.copy()
+        position = played_down(rng.randrange(1_000_000), rng.randrange(low, high + 1, 2), rng.randrange(1_000_000))
+        if position is not None:
+            return position
 
 
 def exposed_cells(position: Position, move: Move) -> list[int]:
@@ -107,11 +105,9 @@ def exposed_cells(position: Position, move: Move) -> list[int]:
     return cells
 
 
-def move_facts(position: Position, move: Move, value: int) -> MoveFacts:
-    """The ordering's features of a move, counted as the kernel counts them."""
-    free: dict[int, int] = {}
-    for cell in position.free_cells():
-        free[position.cells[cell]] = free.get(position.cells[cell], 0) + 1
+def move_facts(position: Position, free: dict[int, int], move: Move, value: int) -> MoveFacts:
+    """The ordering's features of a move, counted as the kernel counts them (``free``: the free
+    tiles of each kind)."""
     kind = position.cells[move[0]]
     exposed = exposed_cells(position, move)
     threat = 0
@@ -147,12 +143,13 @@ def study(count: int, low: int, high: int, seed: int) -> list[Node]:
         engine.clear()
         analysis = engine.search(position, all_exact=True)
         values = {mv.move: mv.value for mv in analysis.move_values}
+        free: dict[int, int] = {}
+        for cell in position.free_cells():
+            free[position.cells[cell]] = free.get(position.cells[cell], 0) + 1
+        facts = [move_facts(position, free, move, values[move]) for move in position.legal_moves()]
         for margin in MARGINS:
-            node = Node(position.tiles_left(), margin, analysis.value - margin)
-            for move in position.legal_moves():
-                facts = move_facts(position, move, values[move])
-                facts.cost = proof_cost(engine, position, move, node.beta)
-                node.moves.append(facts)
+            node = Node(position, margin, analysis.value - margin)
+            node.moves = [replace(f, cost=proof_cost(engine, position, f.move, node.beta)) for f in facts]
             nodes.append(node)
         print(f"  {len(nodes) // len(MARGINS)}/{count}: {position.tiles_left()} tiles", file=sys.stderr, flush=True)
     return nodes

@@ -45,14 +45,6 @@ def test_cut_study_costs_and_oracle_on_small_positions(capsys) -> None:  # noqa:
 
 def test_cut_study_values_are_exact() -> None:
     study = load_study()
-    nodes = study.study(2, 14, 16, seed=7)
-    positions = {}
-    rng_positions = study.random.Random(7)
-    while len(positions) < 2:  # the same positions the study drew, in order
-        position = study.random_position(rng_positions, 14, 16)
-        if len(position.legal_moves()) >= 3:
-            positions[len(positions)] = position
-    for index, position in positions.items():
-        expected = naive.move_values(position.copy())
-        node = nodes[index * len(study.MARGINS)]
+    for node in study.study(2, 14, 16, seed=7):
+        expected = naive.move_values(node.position.copy())
         assert {facts.move: facts.value for facts in node.moves} == expected
