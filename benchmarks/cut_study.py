@@ -185,14 +185,27 @@ def report(nodes: list[Node]) -> None:
           "the per-node ratios).")
 
 
+def tile_range(text: str) -> tuple[int, int]:
+    """``--tiles``: two tile counts, ``LOW-HIGH``."""
+    try:
+        low, high = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH, like 44-52, not {text!r}") from None
+    if not 2 <= low <= high <= 108:
+        raise argparse.ArgumentTypeError(f"expected 2 <= LOW <= HIGH <= 108, not {text!r}")
+    return low, high
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=40, help="positions to study (default 40)")
-    parser.add_argument("--tiles", default="44-52", help="tile range of the positions (default 44-52)")
+    parser.add_argument("--tiles", type=tile_range, default=(44, 52),
+                        help="tile range of the positions, LOW-HIGH (default 44-52)")
     parser.add_argument("--seed", type=int, default=19, help="random seed (default 19)")
     args = parser.parse_args(argv)
-    low, high = (int(x) for x in args.tiles.split("-"))
-    report(study(args.positions, low, high, args.seed))
+    if args.positions < 1:
+        parser.error("--positions must be at least 1")
+    report(study(args.positions, *args.tiles, args.seed))
     return 0
 
 
