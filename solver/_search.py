@@ -20,8 +20,18 @@ State of a search (all int arrays, owned by the caller):
   ``compute_keys``), then how many tiles of each kind are left (27 counts);
 * ``zobrist`` int64[...] the key table the keys are updated from
   (``make_key_table``: per column state its base-29 digit and a Zobrist-style
-  random number, per kind what a pair adds to the mixed word). The name stays
-  from when the keys were Zobrist hashes.
+  random number, per kind what a pair adds to the mixed word, and per "take"
+  what it changes in both key words). The name stays from when the keys were
+  Zobrist hashes;
+* ``exposed`` int16[TAKES]  per take, the kinds of the tiles it uncovers
+  (``fill_exposures``; it depends on the layout, as ``cells`` does).
+
+A "take" is what a move does to one column: its top tile taken, its bottom
+tile taken, or both (a move of two copies in one column), from a given run.
+There are fewer than ``TAKES`` of them, and both tables are indexed by them
+(``take_index``), so the move ordering finds a child's key words and the tiles
+a move uncovers with two reads per column instead of working them out from
+the runs.
 
 Positions are keyed up to an equivalence that the rules make exact. A tile in a
 column of at most two tiles is free and covers nothing, and stays so until it
@@ -180,16 +190,28 @@ ZOBRIST_CODES = 82
 """Column codes 0-81 (``column_code``)."""
 KINDS_AT = 2 * COLS * ZOBRIST_CODES
 """Where the kinds' part starts in the key table (``make_key_table``)."""
+TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH = 0, 1, 2
+"""What a move takes from one column: its top tile (also a lone tile), its bottom tile, or both."""
+TAKES = 4096
+"""Room for every ``take_index`` (at most 2915), 12 bits; the last one is ``NO_TAKE``."""
+NO_TAKE = TAKES - 1
+"""The second column of a move that takes both tiles from one column: changes nothing."""
+TAKES_AT = (KINDS_AT + KINDS + 7) // 8 * 8
+"""Where the takes' key changes start in the key table: two words per take, on a 64-byte line boundary."""
 
 
 def make_key_table(seed: int) -> np.ndarray:
-    """The key table the kernels update keys with: int64[KINDS_AT + KINDS], flat.
+    """The key table the kernels update keys with: int64[TAKES_AT + 2 * TAKES], flat.
 
     For each column and column code, two adjacent words (one cache line serves a
     column's update of both key words): the code's digit times 29**col (the digit
     is the code's rank among the 29 column states), and a random number below
     2**MIX_BITS. Then per kind 3**kind * MIX_ODD mod 2**MIX_BITS, what taking a
-    pair of the kind subtracts from K_MIX. Random parts from ``seed``.
+    pair of the kind subtracts from K_MIX. Then, from ``TAKES_AT``, per take
+    (``take_index``) what it adds to K_CODES and to K_MIX (mod 2**MIX_BITS): a
+    move's child has the parent's key words plus its one or two takes' (a column
+    code depends on the run alone, not on the tiles, so this part holds for every
+    layout). Random parts from ``seed``.
     """
     digits = np.zeros(ZOBRIST_CODES, dtype=np.int64)
     rank = 1
@@ -204,7 +226,27 @@ def make_key_table(seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     columns[:, :, 1] = rng.integers(0, 1 << MIX_BITS, size=(COLS, ZOBRIST_CODES), dtype=np.int64)
     kinds = np.array([(3 ** kind * int(MIX_ODD)) % (1 << MIX_BITS) for kind in range(KINDS)], dtype=np.int64)
-    return np.concatenate([columns.reshape(-1), kinds])
+    takes = np.zeros((TAKES, 2), dtype=np.int64)
+    for col, top, bottom, which in _all_takes():
+        old = column_code.py_func(top, bottom)
+        new = column_code.py_func(*_run_taken(top, bottom, which))
+        take = take_index.py_func(col, top, bottom, which)
+        takes[take, 0] = columns[col, new, 0] - columns[col, old, 0]
+        takes[take, 1] = (columns[col, new, 1] - columns[col, old, 1]) % (1 << MIX_BITS)
+    gap = np.zeros(TAKES_AT - KINDS_AT - KINDS, dtype=np.int64)
+    return np.concatenate([columns.reshape(-1), kinds, gap, takes.reshape(-1)])
+
+
+def _all_takes() -> list[tuple[int, int, int, int]]:
+    """Every (column, top, bottom, which) a move can take from: a run of at least one
+    tile, and for its bottom tile or both tiles, of at least two."""
+    return [(col, top, bottom, which) for col in range(COLS) for top in range(ROWS) for bottom in range(top, ROWS)
+            for which in (TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH) if which == TAKE_TOP or bottom > top]
+
+
+def _run_taken(top: int, bottom: int, which: int) -> tuple[int, int]:
+    """The run (top, bottom) once a take has removed its tile or tiles."""
+    return top + (which != TAKE_BOTTOM), bottom - (which != TAKE_TOP)
 
 
 def key_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -219,6 +261,51 @@ def column_code(top: int, bottom: int) -> int:
     run of three or more tiles, 0 for a settled column (two tiles or fewer). Branch-free,
     as ``_update_key``."""
     return (1 + top * 9 + bottom) * np.int64(bottom - top >= 2)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def take_index(col, top, bottom, which):
+    """A take's index in the ``TAKES`` tables (column, run, which tile or tiles): 0-2915."""
+    return ((np.int64(col) * ROWS + top) * ROWS + bottom) * 3 + which
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def fill_exposures(cells, exposed):
+    """Set ``exposed`` (int16[TAKES]) for the layout ``cells``: per take, the kinds of the
+    tiles it uncovers (tiles that were not free before and are after), each as kind + 1
+    in five bits, a second one (only ever from taking both ends) in bits 5-9; 0 for none.
+
+    Taking an end of a run of three or more tiles uncovers the tile behind it; taking
+    both ends of a run of four or more, the two tiles behind them, and of a run of
+    three, its middle tile; a run of two covers nothing. A cell the layout has no kind
+    for (never on the board while this layout is used) uncovers nothing.
+    """
+    for i in range(TAKES):
+        exposed[i] = 0
+    for col in range(COLS):
+        for top in range(ROWS):
+            for bottom in range(top, ROWS):
+                for which in range(3):
+                    if which != TAKE_TOP and bottom == top:
+                        continue
+                    new_top = top + (1 if which != TAKE_BOTTOM else 0)
+                    new_bottom = bottom - (1 if which != TAKE_TOP else 0)
+                    first = -1
+                    second = -1
+                    if new_top <= new_bottom:
+                        if new_top != top and new_top != bottom:
+                            first = cells[col * ROWS + new_top]
+                        if new_bottom != new_top and new_bottom != bottom and new_bottom != top:
+                            if first < 0:
+                                first = cells[col * ROWS + new_bottom]
+                            else:
+                                second = cells[col * ROWS + new_bottom]
+                    packed = 0
+                    if first >= 0:
+                        packed = first + 1
+                    if second >= 0:
+                        packed |= (second + 1) << 5
+                    exposed[take_index(col, top, bottom, which)] = packed
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -605,7 +692,12 @@ def _holds(tt, at, b, want_a, want_q):
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def tt_probe_keys(tt, codes, mix, shift):
-    """The entry for this key (a nonzero int64), or 0. (Inlined: see ``_run_after``.)"""
+    """The entry for this key (a nonzero int64), or 0.
+
+    Inlined by numba (``inline="always"``): LLVM left it as a call in the cutoffs'
+    loop, passing the table as seven words on the stack; inlining it and the old
+    column-run helper took 8% off the time (same nodes; benchmarks/README.md,
+    session 6)."""
     base, want_a, want_q = _line_of(codes, mix, shift)
     for way in range(WAYS):
         at = base + ENTRY_WORDS * way
@@ -752,32 +844,6 @@ def _log2(x):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _run_after(top, bottom, col, ea, eb):
-    """New (top, bottom) of column ``col``, whose run is (top, bottom), once the tiles at
-    column ends ``ea`` and ``eb`` (bit indices of ``free_masks``: 2*col for a top, +1
-    for a bottom) are removed, if they are in it.
-
-    Working from the ends, which the move generation knows, spares the four divisions
-    by nine that finding them from the cells took. Inlined by numba
-    (``inline="always"``), like ``tt_probe_keys``: LLVM left both as calls in the
-    move-ordering loop, twice and once per move, each passing its arrays as seven
-    words on the stack. Inlining both took 8% off the time (same nodes; ten
-    64-80-tile shared positions, one thread, three pairs of simultaneous runs) and
-    left the cold compile about where it was (12.6-13.9 s against 12.9-13.0 s)."""
-    if ea >> 1 == col:
-        if ea & 1:
-            bottom -= 1
-        else:
-            top += 1
-    if eb >> 1 == col:
-        if eb & 1:
-            bottom -= 1
-        else:
-            top += 1
-    return top, bottom
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _uncovered(col, old_top, old_bottom, top, bottom, x1, x2):
     """(x1, x2) with the cells added that column ``col`` uncovered when its run went from
     (old_top, old_bottom) to (top, bottom): its new ends that were not ends before. -1
@@ -799,13 +865,28 @@ def _uncovered(col, old_top, old_bottom, top, bottom, x1, x2):
 @njit(cache=True, nogil=True, _nrt=False)
 def _add_move(ws_moves, base, n, runs, x, y):
     """Append the move taking column ends x and y (as ``a*128 + b``, lower cell first,
-    with the ends above, see ``_move_ends``); returns the new count."""
-    a = _end_cell(runs, x)
-    b = _end_cell(runs, y)
+    with the ends and the takes above, see ``_move_ends`` and ``_move_takes``); returns
+    the new count."""
+    cx = x >> 1
+    cy = y >> 1
+    top_x = np.int64(runs[_ix(cx)])
+    bottom_x = np.int64(runs[_ix(COLS + cx)])
+    top_y = np.int64(runs[_ix(cy)])
+    bottom_y = np.int64(runs[_ix(COLS + cy)])
+    a = cx * ROWS + (bottom_x if x & 1 else top_x)
+    b = cy * ROWS + (bottom_y if y & 1 else top_y)
+    if cx == cy:
+        take_a = take_index(cx, top_x, bottom_x, TAKE_BOTH)
+        take_b = np.int64(NO_TAKE)
+    else:
+        take_a = take_index(cx, top_x, bottom_x, x & 1)
+        take_b = take_index(cy, top_y, bottom_y, y & 1)
     if a > b:
         a, b = b, a
         x, y = y, x
-    ws_moves[base + n] = a * 128 + b | (np.int64(x | (y << 5)) << ENDS_SHIFT)
+        take_a, take_b = take_b, take_a
+    ws_moves[base + n] = (a * 128 + b | (np.int64(x | (y << 5)) << ENDS_SHIFT) | (take_a << TAKE_A_SHIFT)
+                          | (take_b << TAKE_B_SHIFT))
     return n + 1
 
 
@@ -814,14 +895,19 @@ MOVE_MASK = (1 << MOVE_BITS) - 1
 """A move ``a*128 + b`` in the low bits of a ``ws_moves`` word."""
 ENDS_SHIFT = 14
 """Bits 14-23 of a ``ws_moves`` word: the column ends (5 bits each, a's then b's) the move takes."""
+TAKE_A_SHIFT = 24
+TAKE_B_SHIFT = 36
+"""Bits 24-35 and 36-47 of a ``ws_moves`` word: the move's takes (``take_index``), of a's column
+then of b's (``NO_TAKE`` when b is in a's column)."""
 INDEX_SHIFT = 56
 """Bits 56-61 of a ``ws_moves`` word: the move's place in generation order, which
 finds its child's key words (``ws_child``) after the ordering has moved it."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
-assert MOVE_BITS <= ENDS_SHIFT and ENDS_SHIFT + 10 <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT), (
-    "a ws_moves word holds the move, its column ends and the generation index")
+assert (MOVE_BITS <= ENDS_SHIFT and ENDS_SHIFT + 10 <= TAKE_A_SHIFT and TAKE_A_SHIFT + 12 <= TAKE_B_SHIFT
+        and TAKE_B_SHIFT + 12 <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT) and TAKES == 1 << 12), (
+    "a ws_moves word holds the move, its column ends and takes, and the generation index")
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -831,12 +917,29 @@ def _move_ends(word):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _move_columns(word):
-    """A ``ws_moves`` word's two column ends (bit indices of ``free_masks``) and their columns."""
-    ends = _move_ends(word)
-    ea = ends & 31
-    eb = ends >> 5
-    return ea, eb, ea >> 1, eb >> 1
+def _move_takes(word):
+    """A ``ws_moves`` word's two takes (``take_index``): a's column's, then b's or ``NO_TAKE``."""
+    return (word >> TAKE_A_SHIFT) & NO_TAKE, (word >> TAKE_B_SHIFT) & NO_TAKE
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def child_key_words(codes, mix, zobrist, kind, word):
+    """The key words of the position after a ``ws_moves`` word's move (of a pair of
+    ``kind``), from the position's: its takes' changes and the pair taken off the counts."""
+    take_a, take_b = _move_takes(word)
+    at_a = TAKES_AT + 2 * take_a
+    at_b = TAKES_AT + 2 * take_b
+    return (codes + zobrist[_ix(at_a)] + zobrist[_ix(at_b)],
+            (mix - _pair_part(zobrist, kind) + zobrist[_ix(at_a + 1)] + zobrist[_ix(at_b + 1)]) & MIX_MASK)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def exposed_kinds(exposed, word):
+    """The kinds of the at most two tiles a ``ws_moves`` word's move uncovers (``fill_exposures``),
+    each -1 where there is none (either may be the one missing)."""
+    take_a, take_b = _move_takes(word)
+    both = np.int64(exposed[_ix(take_a)]) | (np.int64(exposed[_ix(take_b)]) << 5)
+    return (both & 31) - 1, ((both >> 5) & 31) - 1
 
 
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
@@ -898,7 +1001,7 @@ def make_workspace():
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
+def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
             frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
@@ -1065,19 +1168,11 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
             # slower that way. The separate pass serves both (benchmarks/README.md,
             # session 13).
             if points >= CHEAP_ORDER_POINTS:
+                codes = keys[K_CODES]
+                mix = keys[K_MIX]
                 for m in range(n):
                     word = ws_moves[_ix(mb + m)]
-                    ea, eb, ca, cb = _move_columns(word)
-                    k0 = keys[K_CODES]
-                    k1 = (keys[K_MIX] - _pair_part(zobrist, cells[_ix((word & MOVE_MASK) >> 7)])) & MIX_MASK
-                    for col in (ca, cb):
-                        old_top = runs[col]
-                        old_bottom = runs[COLS + col]
-                        top, bottom = _run_after(old_top, old_bottom, col, ea, eb)
-                        k0, k1 = _update_key(k0, k1, zobrist, col, column_code(old_top, old_bottom),
-                                             column_code(top, bottom))
-                        if ca == cb:
-                            break
+                    k0, k1 = child_key_words(codes, mix, zobrist, cells[_ix((word & MOVE_MASK) >> 7)], word)
                     c = CHILD_WORDS * (mb + m)
                     ws_child[_ix(c)] = k0
                     ws_child[_ix(c + 1)] = k1
@@ -1146,34 +1241,25 @@ def negamax(cells, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, w
                 if points < CHEAP_ORDER_POINTS:
                     ws_scores[_ix(mb + m)] = (np.int64(1) << 40) if move == hash_move else gain
                     continue
-                # Newly exposed tiles, and the best pair they hand over.
-                ea, eb, ca, cb = _move_columns(word)
-                threat = 0
-                x1 = -1
-                x2 = -1
-                for col in (ca, cb):
-                    old_top = runs[col]
-                    old_bottom = runs[COLS + col]
-                    top, bottom = _run_after(old_top, old_bottom, col, ea, eb)
-                    x1, x2 = _uncovered(col, old_top, old_bottom, top, bottom, x1, x2)
-                    if ca == cb:
-                        break
                 # The opponent's pairs after the move, against now: the move's kind
                 # loses the pairs of its two copies with the others (2f - 3 of them,
                 # f free copies); an exposed tile pairs with every other free copy of
-                # its kind. (Pairs counted per copy, settled copies too.)
+                # its kind, the other exposed tile included. (Pairs counted per copy,
+                # settled copies too.) The threat: the best pair an exposed tile makes.
                 replies = 3 - 2 * popcount(ws_free[_ix(fb + k)])
-                for x in (x1, x2):
-                    if x >= 0:
-                        kx = cells[_ix(x)]
-                        free_after = popcount(ws_free[_ix(fb + kx)])
-                        free_after += (1 if x1 >= 0 and cells[_ix(x1)] == kx else 0) + (
-                            1 if x2 >= 0 and cells[_ix(x2)] == kx else 0)
-                        if kx == k:
-                            free_after -= 2
-                        replies += free_after - 1
-                        if free_after >= 2 and _points(kx) > threat:
-                            threat = _points(kx)
+                threat = 0
+                first, second = exposed_kinds(exposed, word)
+                same = 1 if first == second else 0
+                if first >= 0:
+                    free_after = popcount(ws_free[_ix(fb + first)]) + 1 + same - (2 if first == k else 0)
+                    replies += free_after - 1
+                    if free_after >= 2:
+                        threat = _points(first)
+                if second >= 0:
+                    free_after = popcount(ws_free[_ix(fb + second)]) + 1 + same - (2 if second == k else 0)
+                    replies += free_after - 1
+                    if free_after >= 2 and _points(second) > threat:
+                        threat = _points(second)
                 ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
                 score = (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
                 if (move == killer) | (move == killer2):

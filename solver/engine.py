@@ -271,6 +271,8 @@ class Engine:
         self._main = _Searcher()
         self.counters = self._main.counters
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
+        self.exposed = np.zeros(k.TAKES, dtype=np.int16)
+        """What each column take uncovers in this layout (``_search.fill_exposures``)."""
         self._parity = -1
         self._helpers = [_Searcher() for _ in range(threads - 1)]
         self._helper_min_tiles = helper_min_tiles
@@ -287,6 +289,7 @@ class Engine:
         """Forget everything (the next search starts cold)."""
         self.tt[:] = 0
         self.layout[:] = EMPTY
+        self.exposed[:] = 0
         self._parity = -1
 
     def _adopt_layout(self, cells: np.ndarray) -> None:
@@ -306,7 +309,9 @@ class Engine:
         if np.any(self.layout[both] != cells[both]) or self._parity not in (-1, parity):
             self.clear()
         self._parity = parity
-        self.layout[present] = cells[present]
+        if np.any(self.layout[present] != cells[present]):
+            self.layout[present] = cells[present]
+            k.fill_exposures(self.layout, self.exposed)
 
     def _encode(self, position: Position) -> _Root:
         cells = np.asarray(position.cells, dtype=np.int8)
@@ -356,7 +361,7 @@ class Engine:
         gain = kind_value(int(root.cells[a]))
         saved = k.apply_move(root.cells, root.runs, root.keys, self.zobrist, a, b)
         child = k.negamax(
-            root.cells, root.runs, root.keys, self.zobrist, self.tt, self.busy, searcher.counters,
+            root.cells, self.exposed, root.runs, root.keys, self.zobrist, self.tt, self.busy, searcher.counters,
             *searcher.workspace, 1, depth - 1, gain - beta, gain - alpha, root.points - gain,
         )
         k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
@@ -486,8 +491,8 @@ class Engine:
         Otherwise the first search with a time limit spends its seconds on that and
         answers from a shallow search. A call with no points on the board returns at once.
         """
-        k.negamax(root.cells, root.runs, root.keys, self.zobrist, self.tt, self.busy, self._main.counters,
-                  *self._main.workspace, 0, 1, -1, 1, 0)
+        k.negamax(root.cells, self.exposed, root.runs, root.keys, self.zobrist, self.tt, self.busy,
+                  self._main.counters, *self._main.workspace, 0, 1, -1, 1, 0)
         k.line_candidates(root.cells, root.runs, root.keys, self.tt, self._main.workspace[0],
                           np.empty(k.MAX_MOVES, dtype=np.int64))
         if moves:  # a move and its undo: the position is left as it was

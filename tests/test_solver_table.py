@@ -169,6 +169,49 @@ def test_the_masks_after_a_move_match_a_fresh_scan() -> None:
     assert checked > 200
 
 
+def _move_word(root, move: tuple[int, int]) -> int:
+    """The search's move word for a legal move (``_add_move``), from its cells' column ends."""
+    ends = []
+    for cell in move:
+        col, row = divmod(cell, k.ROWS)
+        top, bottom = int(root.runs[col]), int(root.runs[k.COLS + col])
+        ends.append(2 * col + (1 if row == bottom and bottom != top else 0))
+    words = np.zeros(1, dtype=np.int64)
+    assert k._add_move(words, 0, 0, root.runs, ends[0], ends[1]) == 1
+    assert int(words[0]) & k.MOVE_MASK == min(move) * 128 + max(move)
+    return int(words[0])
+
+
+def test_the_takes_give_each_childs_key_words_and_uncovered_kinds() -> None:
+    """The move ordering reads a child's key words and the kinds a move uncovers off two
+    tables indexed by the move's column takes (``make_key_table``, ``fill_exposures``);
+    they must equal playing the move (``apply_move``) and asking the model which tiles
+    became free, for every legal move of random boards: one column or two, runs of every
+    length, columns emptied, settled or left as lone tiles."""
+    rng = random.Random(13)
+    engine = Engine(table_bits=10)
+    checked = 0
+    for _ in range(60):
+        position = played_down(rng, 108, min_tiles=2)
+        root = engine._encode(position)
+        codes, mix = int(root.keys[k.K_CODES]), int(root.keys[k.K_MIX])
+        for a, b in position.legal_moves():
+            word = _move_word(root, (a, b))
+            kind = int(root.cells[a])
+            saved = k.apply_move(root.cells, root.runs, root.keys, engine.zobrist, a, b)
+            assert k.child_key_words(codes, mix, engine.zobrist, kind, word) == (
+                root.keys[k.K_CODES], root.keys[k.K_MIX])
+            k.undo_move(root.cells, root.runs, root.keys, engine.zobrist, a, b, saved)
+            after = position.copy()
+            after.push((a, b))
+            uncovered = set(after.free_cells()) - set(position.free_cells())
+            first, second = k.exposed_kinds(engine.exposed, word)
+            assert sorted(kind for kind in (first, second) if kind >= 0) == sorted(
+                position.cells[cell] for cell in uncovered)
+            checked += 1
+    assert checked > 300
+
+
 def test_bit_intrinsics() -> None:
     @njit
     def bits(x: int) -> tuple[int, int, int]:
