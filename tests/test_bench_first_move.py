@@ -6,25 +6,12 @@ left over from the previous search for the end of this one's first move.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import threading
 import time
-from pathlib import Path
-from types import ModuleType
+
+from benchmark_scripts import load_script
 
 from solver.engine import FULL_DEPTH, SearchStatus
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "benchmarks" / "bench_solver.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_solver"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def status(move_number: int, nodes: int, depth: int = FULL_DEPTH) -> SearchStatus:
@@ -48,7 +35,7 @@ class Script:
 
 
 def run(statuses: list[SearchStatus]):  # noqa: ANN201 - the clock
-    bench = load_bench()
+    bench = load_script("bench_solver")
     script = Script(statuses)
     with bench.FirstMoveClock(script, interval=0.001) as clock:
         # Until every status was read, or the clock stopped polling at the first move's end.

@@ -6,27 +6,12 @@ ordering constants, so a change there could break it without anything else notic
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import naive
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_study() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cut_study", ROOT / "benchmarks" / "cut_study.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["cut_study"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+from benchmark_scripts import load_script
 
 
 def test_cut_study_costs_and_oracle_on_small_positions(capsys) -> None:  # noqa: ANN001 - pytest fixture
-    study = load_study()
+    study = load_script("cut_study")
     nodes = study.study(3, 18, 22, seed=5)
     assert len(nodes) == 3 * len(study.MARGINS)
     for node in nodes:
@@ -44,7 +29,7 @@ def test_cut_study_costs_and_oracle_on_small_positions(capsys) -> None:  # noqa:
 
 
 def test_cut_study_values_are_exact() -> None:
-    study = load_study()
+    study = load_script("cut_study")
     for node in study.study(2, 14, 16, seed=7):
         expected = naive.move_values(node.position.copy())
         assert {facts.move: facts.value for facts in node.moves} == expected

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_scripts import load_script
 
 OBJDUMP = """
 /tmp/code.bin:     file format binary
@@ -40,23 +37,14 @@ calls=3 0x2000 0
 """
 
 
-def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("kernel_profile", ROOT / "benchmarks" / "kernel_profile.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["kernel_profile"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_objdump_listing_gives_offsets_and_instructions() -> None:
-    rows = load().parse_objdump(OBJDUMP)
+    rows = load_script("kernel_profile").parse_objdump(OBJDUMP)
     assert rows == [(0, "push   %rbp"), (1, "push   %r15"), (0x2963, "cmp    %rdx,%rax"),
                     (0x2966, "prefetcht0 (%rbx,%rsi,1)")]
 
 
 def test_samples_map_onto_the_function_and_the_rest_is_counted_outside() -> None:
-    profile = load()
+    profile = load_script("kernel_profile")
     addresses = profile.parse_perf_script("  7f0000002963\n7f0000002963\n\n ffffffff82256000\n7f0000000001\n")
     inside, outside = profile.samples_in(addresses, 0x7F0000000000, profile.CODE_BYTES)
     assert inside == collections.Counter({0x2963: 2, 1: 1})
@@ -64,12 +52,12 @@ def test_samples_map_onto_the_function_and_the_rest_is_counted_outside() -> None
 
 
 def test_callgrind_counts_skip_a_calls_inclusive_cost() -> None:
-    counts = load().parse_callgrind(CALLGRIND, 0x1000, 0x100)
+    counts = load_script("kernel_profile").parse_callgrind(CALLGRIND, 0x1000, 0x100)
     assert counts == collections.Counter({0: 5, 1: 7, 4: 2})
 
 
 def test_report_shows_blocks_and_the_hottest_instruction() -> None:
-    profile = load()
+    profile = load_script("kernel_profile")
     rows = profile.parse_objdump(OBJDUMP)
     lines = profile.report(rows, collections.Counter({0x2963: 30, 0x2966: 10, 1: 60}), "samples", 0.5, "ns", 2)
     text = "\n".join(lines)
@@ -80,7 +68,7 @@ def test_report_shows_blocks_and_the_hottest_instruction() -> None:
 
 
 def test_the_search_process_dumps_the_code_and_reports_its_run(tmp_path: Path) -> None:
-    profile = load()
+    profile = load_script("kernel_profile")
     args = argparse.Namespace(table_bits=21, deal=888598, file=None, nodes=20_000)
     profile.run_search(args, tmp_path)
     run = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))

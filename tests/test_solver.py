@@ -13,7 +13,6 @@ The helpers here (``small_position``, ``check_against_naive``, ...) are also use
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import random
@@ -24,10 +23,10 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import naive
 import pytest
+from benchmark_scripts import load_script
 
 from battle.board import COLS, ROWS, Move, Position, cell_index, move_name, parse_move
 from battle.cli import main
@@ -774,17 +773,8 @@ def test_kernels_are_cached_on_disk(tmp_path: Path) -> None:
 # -- the plain-Python reference of the benchmarks ---------------------------------------
 
 
-def load_pyref() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pyref", ROOT / "benchmarks" / "pyref.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_python_reference_agrees_with_naive() -> None:
-    pyref = load_pyref()
+    pyref = load_script("pyref")
     for seed in range(50):
         position = small_position(1000 + seed)
         expected = naive.best_moves(position.copy())
@@ -793,7 +783,7 @@ def test_the_python_reference_agrees_with_naive() -> None:
 
 
 def test_the_python_reference_on_known_values() -> None:
-    pyref = load_pyref()
+    pyref = load_script("pyref")
     for row in known_values()[:8]:  # 24 and 40 tiles: quick in plain Python
         result = pyref.solve(load(DATA / f"{row['id']}.mbp"))
         assert result.value == row["value"]
