@@ -229,7 +229,7 @@ def make_key_table(seed: int) -> np.ndarray:
     takes = np.zeros((TAKES, 2), dtype=np.int64)
     for col, top, bottom, which in _all_takes():
         old = column_code.py_func(top, bottom)
-        new = column_code.py_func(*_run_taken(top, bottom, which))
+        new = column_code.py_func(*run_taken.py_func(top, bottom, which))
         take = take_index.py_func(col, top, bottom, which)
         takes[take, 0] = columns[col, new, 0] - columns[col, old, 0]
         takes[take, 1] = (columns[col, new, 1] - columns[col, old, 1]) % (1 << MIX_BITS)
@@ -243,10 +243,6 @@ def _all_takes() -> list[tuple[int, int, int, int]]:
     return [(col, top, bottom, which) for col in range(COLS) for top in range(ROWS) for bottom in range(top, ROWS)
             for which in (TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH) if which == TAKE_TOP or bottom > top]
 
-
-def _run_taken(top: int, bottom: int, which: int) -> tuple[int, int]:
-    """The run (top, bottom) once a take has removed its tile or tiles."""
-    return top + (which != TAKE_BOTTOM), bottom - (which != TAKE_TOP)
 
 
 def key_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -270,6 +266,13 @@ def take_index(col, top, bottom, which):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def run_taken(top, bottom, which):
+    """The run (top, bottom) once a take (``TAKE_TOP``, ``TAKE_BOTTOM`` or ``TAKE_BOTH``) has
+    removed its tile or tiles."""
+    return top + (1 if which != TAKE_BOTTOM else 0), bottom - (1 if which != TAKE_TOP else 0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def fill_exposures(cells, exposed):
     """Set ``exposed`` (int16[TAKES]) for the layout ``cells``: per take, the kinds of the
     tiles it uncovers (tiles that were not free before and are after), each as kind + 1
@@ -288,8 +291,7 @@ def fill_exposures(cells, exposed):
                 for which in range(3):
                     if which != TAKE_TOP and bottom == top:
                         continue
-                    new_top = top + (1 if which != TAKE_BOTTOM else 0)
-                    new_bottom = bottom - (1 if which != TAKE_TOP else 0)
+                    new_top, new_bottom = run_taken(top, bottom, which)
                     first = -1
                     second = -1
                     if new_top <= new_bottom:
