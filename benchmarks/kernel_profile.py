@@ -47,6 +47,8 @@ if str(ROOT) not in sys.path:
 CODE_BYTES = 0x4000
 """How much of ``negamax``'s machine code to dump: more than the function (about 14 KiB)."""
 BLOCK = 0x100
+PACKAGES = {"perf": "linux-perf", "valgrind": "valgrind", "objdump": "binutils"}
+"""The Debian package that brings each tool this script runs."""
 WARM_UP_FILE = ROOT / "tests" / "data" / "solver" / "n024_s500001.mbp"
 
 
@@ -176,9 +178,7 @@ def profile(args: argparse.Namespace) -> int:
     tool = "perf" if args.mode == "time" else "valgrind"
     for program in (tool, "objdump"):
         if shutil.which(program) is None:
-            print(f"kernel_profile: {program} is not installed (Debian: "
-                  f"{'linux-perf' if program == 'perf' else program if program == 'valgrind' else 'binutils'})",
-                  file=sys.stderr)
+            print(f"kernel_profile: {program} is not installed (Debian: {PACKAGES[program]})", file=sys.stderr)
             return 2
     with tempfile.TemporaryDirectory(prefix="kernel-profile-") as folder:
         out = Path(folder)
@@ -236,9 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.nodes < 1 or not 21 <= args.table_bits <= 31:
-        build_parser().error("--nodes must be positive and --table-bits 21-31")
+        parser.error("--nodes must be positive and --table-bits 21-31")
+    if args.file is not None and not Path(args.file).is_file():
+        parser.error(f"--file {args.file}: no such file")
     if args.inner:
         run_search(args, Path(args.inner))
         return 0

@@ -244,7 +244,6 @@ def _all_takes() -> list[tuple[int, int, int, int]]:
             for which in (TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH) if which == TAKE_TOP or bottom > top]
 
 
-
 def key_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``make_key_table``'s parts as arrays: K_CODES's [col, code], K_MIX's [col, code], a pair's [kind]."""
     columns = table[:KINDS_AT].reshape(COLS, ZOBRIST_CODES, 2)
