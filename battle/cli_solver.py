@@ -59,10 +59,13 @@ def _add_engine_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def _engine(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - solver.Engine, imported lazily
+def _engine(args: argparse.Namespace, tiles: int, *, one_search: bool = False):  # noqa: ANN202 - solver.Engine, lazily
+    """The engine a command asked for; a single search's limits also cap its table (a review's
+    table serves the whole game, so only its size and the memory limit do)."""
     from solver.engine import engine_for
 
-    return engine_for(tiles, max_megabytes=args.hash, threads=args.threads)
+    limits = {"time_limit": args.time, "node_limit": args.nodes} if one_search else {}
+    return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, **limits)
 
 
 def _positive_float(text: str) -> float:
@@ -115,7 +118,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return 0
     exact = "exact" if analysis.exact else f"not exact (depth {analysis.depth}; a limit stopped the search)"
     print(f"value: {analysis.value:+d}  ({_describe_value(analysis.value, position.to_move)}; {exact})")
-    print(f"final score: {analysis.final_score[0]}-{analysis.final_score[1]}")
+    score = f"{analysis.final_score[0]}-{analysis.final_score[1]}"
+    if analysis.exact:
+        print(f"final score: {score}")
+    else:  # the line ends where the search's knowledge does, not where the game does
+        print(f"score after the best line: {score} ({len(analysis.pv)} moves on; an estimate, not the final score)")
     print(f"best moves: {' '.join(move_name(m) for m in analysis.best_moves) or '(none: the game is over)'}")
     print(f"best line: {' '.join(move_name(m) for m in analysis.pv)}")
     print(f"nodes: {analysis.nodes:,} in {analysis.seconds:.2f}s")
@@ -153,7 +160,7 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
     from battle.cli import load_position
 
     position = load_position(args.file)
-    engine = _engine(args, position.tiles_left())
+    engine = _engine(args, position.tiles_left(), one_search=True)
     last_line = [time.monotonic()]
 
     def report(progress) -> None:  # noqa: ANN001

@@ -8,6 +8,7 @@ analysed position), which is where most of the solver's speed comes from.
 from __future__ import annotations
 
 import contextlib
+import math
 import mmap
 import os
 import threading
@@ -46,7 +47,13 @@ MAX_DEFAULT_TABLE_MB = 2048
 MAX_THREADS = 64
 
 
-def table_bits_for(tiles: int, max_megabytes: int = 256) -> int:
+STORES_PER_SECOND = 4_000_000
+"""More table stores a second than a search makes here (a node stores at most one entry;
+two threads make 2-3 M nodes a second on the benchmark machine)."""
+
+
+def table_bits_for(tiles: int, max_megabytes: int = 256, *, time_limit: float | None = None,
+                   node_limit: int | None = None) -> int:
     """A table size that fits the position: small solves should not pay for a big table.
 
     A fresh table costs time to touch (zero pages on first write), so a
@@ -63,8 +70,18 @@ def table_bits_for(tiles: int, max_megabytes: int = 256) -> int:
     114.5-117 s with 512 MiB against 121.5 s with 1 GiB (8% more nodes) and
     116.6 s with 256 MiB (20% more). In session 8's format, 1 GiB took 571 s for
     a complete deal against 500 s with 2 GiB.
+
+    A search with a time or node limit needs no more entries than it can store
+    in that budget. Its table is capped there, because touching a fresh table is
+    slow on a virtual machine: 2.2-2.6 s of page faults for 2 GiB in each new
+    process here (the host backs the memory anew), which a 3-second solve of a
+    complete deal spent inside its budget.
     """
     wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
+    stores = min(time_limit * STORES_PER_SECOND if time_limit is not None else math.inf,
+                 node_limit if node_limit is not None else math.inf)
+    if stores < math.inf:
+        wanted = min(wanted, max(MIN_TABLE_BITS, math.ceil(math.log2(max(stores, 2)))))
     allowed = max(MIN_TABLE_BITS, (max(1, max_megabytes) * (1 << 20) // ENTRY_BYTES).bit_length() - 1)
     return min(wanted, allowed)
 
@@ -653,12 +670,15 @@ def _depth_schedule(max_depth: int, limited: bool) -> list[int]:
     return [d for d in ITERATION_DEPTHS if d < max_depth] + [max_depth]
 
 
-def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | None = None) -> Engine:
-    """An engine sized for a position of ``tiles`` tiles: the table that size needs, up to
-    ``max_megabytes`` (default: ``default_table_megabytes``), and ``threads`` threads
-    (default: ``default_threads``). What the command line's solve, analyse and review use."""
-    return Engine(table_bits_for(tiles, max_megabytes or default_table_megabytes()),
-                  threads=threads or default_threads())
+def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | None = None,
+               time_limit: float | None = None, node_limit: int | None = None) -> Engine:
+    """An engine sized for a position of ``tiles`` tiles: the table that size needs (or that a
+    search within ``time_limit`` / ``node_limit`` can fill), up to ``max_megabytes`` (default:
+    ``default_table_megabytes``), and ``threads`` threads (default: ``default_threads``).
+    What the command line's solve, analyse and review use."""
+    bits = table_bits_for(tiles, max_megabytes or default_table_megabytes(), time_limit=time_limit,
+                          node_limit=node_limit)
+    return Engine(bits, threads=threads or default_threads())
 
 
 def solve(
@@ -679,6 +699,6 @@ def solve(
     analyse``. A caller solving many positions of one game should keep an
     ``Engine`` instead: its table carries over from one position to the next.
     """
-    engine = engine_for(position.tiles_left(), threads=threads)
+    engine = engine_for(position.tiles_left(), threads=threads, time_limit=time_limit, node_limit=node_limit)
     return engine.search(position, time_limit=time_limit, node_limit=node_limit, depth_limit=depth_limit,
                          all_exact=all_exact, progress=progress)

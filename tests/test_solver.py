@@ -595,6 +595,17 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(type(s) is int for s in data["final_score"])
 
 
+def test_solve_text_gives_the_final_score_of_an_exact_solve(capsys: pytest.CaptureFixture[str]) -> None:
+    row = known_values()[1]
+    path = DATA / f"{row['id']}.mbp"
+    code, out, _ = run_cli(capsys, "solve", str(path), "--quiet")
+    assert code == 0
+    lines = dict(line.split(": ", 1) for line in out.splitlines())
+    end = replay(load(path), [parse_move(m) for m in lines["best line"].split()])
+    assert end.is_over() and lines["final score"] == f"{end.scores[0]}-{end.scores[1]}"
+    assert lines["value"].startswith(f"{row['value']:+d}  (") and "; exact)" in lines["value"]
+
+
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_solve_threads_give_the_same_answer(capsys: pytest.CaptureFixture[str], threads: str) -> None:
     row = known_values()[-1]
@@ -636,6 +647,20 @@ def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch:
     assert engine.table_bits_for(40, 2048) == engine.MIN_TABLE_BITS == 21
     assert engine.table_bits_for(108, 2048) == 27  # 2 GiB of 16-byte entries
     assert engine.table_bits_for(96, 2048) == 25  # past 512 MiB pays only for complete deals
+
+
+def test_a_limited_search_gets_no_bigger_table_than_it_can_fill() -> None:
+    from solver import engine
+
+    # 3 s can store at most 12 M entries: 2**24 of them, not the complete deal's 2**27
+    assert engine.table_bits_for(108, 2048, time_limit=3.0) == 24
+    assert engine.table_bits_for(108, 2048, time_limit=30.0) == 27
+    assert engine.table_bits_for(108, 2048, node_limit=5_000_000) == 23
+    assert engine.table_bits_for(108, 2048, time_limit=30.0, node_limit=5_000_000) == 23
+    assert engine.table_bits_for(108, 2048, node_limit=1) == engine.MIN_TABLE_BITS
+    # the cap only ever lowers what the position and the memory limit give
+    assert engine.table_bits_for(40, 2048, time_limit=600.0) == engine.MIN_TABLE_BITS
+    assert engine.table_bits_for(108, 256, time_limit=600.0) == 24
 
 
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
@@ -687,6 +712,9 @@ def test_solve_with_a_time_limit_says_not_exact(capsys: pytest.CaptureFixture[st
     code, out, _ = run_cli(capsys, "solve", str(BIG), "--time", "0.3", "--quiet", "--hash", "32")
     assert code == 0
     assert "not exact" in out
+    # the best line of a cut-short search stops before the game does: no final score is claimed
+    assert not any(line.startswith("final score:") for line in out.splitlines())
+    assert "score after the best line:" in out and "not the final score" in out
 
 
 @pytest.mark.parametrize("command", ["solve", "analyse"])
