@@ -116,6 +116,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from battle.terminal import TerminalPlay, autosave_path
 
+    if args.vs:
+        # Checked before anything is loaded or dealt: a typo gets one line, not a traceback.
+        from battle.players import LEVELS
+
+        level = args.vs.strip().lower()
+        if level not in LEVELS:
+            raise InputError(f"unknown level {args.vs!r} for --vs (choose one of: {', '.join(LEVELS)})")
+        args.vs = level
     if args.resume:
         path = autosave_path()
         if not path.exists():

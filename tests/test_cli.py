@@ -207,6 +207,10 @@ def bad_input(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
             ["play", "--deal", "-3"],
             "'-3' is not a deal number (expected a whole number from 0 to 9223372036854775807)",
         ),
+        "unknown level for play": (
+            ["play", "--vs", "godlike"],
+            "unknown level 'godlike' for --vs (choose one of: beginner, casual, club, expert, master, perfect)",
+        ),
     }
 
 
@@ -221,6 +225,7 @@ def bad_input(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "illegal move in a record",
         "position given to replay",
         "bad deal for play",
+        "unknown level for play",
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, case: str) -> None:
