@@ -47,13 +47,14 @@ MAX_DEFAULT_TABLE_MB = 2048
 MAX_THREADS = 64
 
 
-STORES_PER_SECOND = 4_000_000
-"""More table stores a second than a search makes here (a node stores at most one entry;
-two threads make 2-3 M nodes a second on the benchmark machine)."""
+STORES_PER_THREAD_SECOND = 2_000_000
+"""More table stores a second than one search thread makes here (a node stores at most
+one entry; a thread makes 1-1.5 M nodes a second on the benchmark machine), so that a
+faster machine's time-limited search still finds room."""
 
 
 def table_bits_for(tiles: int, max_megabytes: int = 256, *, time_limit: float | None = None,
-                   node_limit: int | None = None) -> int:
+                   node_limit: int | None = None, threads: int = 1) -> int:
     """A table size that fits the position: small solves should not pay for a big table.
 
     A fresh table costs time to touch (zero pages on first write), so a
@@ -78,7 +79,7 @@ def table_bits_for(tiles: int, max_megabytes: int = 256, *, time_limit: float | 
     complete deal spent inside its budget.
     """
     wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
-    stores = min(time_limit * STORES_PER_SECOND if time_limit is not None else math.inf,
+    stores = min(time_limit * STORES_PER_THREAD_SECOND * max(1, threads) if time_limit is not None else math.inf,
                  node_limit if node_limit is not None else math.inf)
     if stores < math.inf:
         wanted = min(wanted, max(MIN_TABLE_BITS, math.ceil(math.log2(max(stores, 2)))))
@@ -676,9 +677,10 @@ def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | N
     search within ``time_limit`` / ``node_limit`` can fill), up to ``max_megabytes`` (default:
     ``default_table_megabytes``), and ``threads`` threads (default: ``default_threads``).
     What the command line's solve, analyse and review use."""
+    threads = threads or default_threads()
     bits = table_bits_for(tiles, max_megabytes or default_table_megabytes(), time_limit=time_limit,
-                          node_limit=node_limit)
-    return Engine(bits, threads=threads or default_threads())
+                          node_limit=node_limit, threads=threads)
+    return Engine(bits, threads=threads)
 
 
 def solve(

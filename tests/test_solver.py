@@ -652,15 +652,17 @@ def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch:
 def test_a_limited_search_gets_no_bigger_table_than_it_can_fill() -> None:
     from solver import engine
 
-    # 3 s can store at most 12 M entries: 2**24 of them, not the complete deal's 2**27
-    assert engine.table_bits_for(108, 2048, time_limit=3.0) == 24
-    assert engine.table_bits_for(108, 2048, time_limit=30.0) == 27
+    # two threads store at most 12 M entries in 3 s: 2**24 of them, not the complete deal's 2**27
+    assert engine.table_bits_for(108, 2048, time_limit=3.0, threads=2) == 24
+    assert engine.table_bits_for(108, 2048, time_limit=3.0, threads=4) == 25  # more threads, more stores
+    assert engine.table_bits_for(108, 2048, time_limit=3.0) == 23  # one thread
+    assert engine.table_bits_for(108, 2048, time_limit=30.0, threads=2) == 27
     assert engine.table_bits_for(108, 2048, node_limit=5_000_000) == 23
-    assert engine.table_bits_for(108, 2048, time_limit=30.0, node_limit=5_000_000) == 23
+    assert engine.table_bits_for(108, 2048, time_limit=30.0, node_limit=5_000_000, threads=2) == 23
     assert engine.table_bits_for(108, 2048, node_limit=1) == engine.MIN_TABLE_BITS
     # the cap only ever lowers what the position and the memory limit give
-    assert engine.table_bits_for(40, 2048, time_limit=600.0) == engine.MIN_TABLE_BITS
-    assert engine.table_bits_for(108, 256, time_limit=600.0) == 24
+    assert engine.table_bits_for(40, 2048, time_limit=600.0, threads=2) == engine.MIN_TABLE_BITS
+    assert engine.table_bits_for(108, 256, time_limit=600.0, threads=2) == 24
 
 
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
