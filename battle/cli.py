@@ -118,12 +118,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.vs:
         # Checked before anything is loaded or dealt: a typo gets one line, not a traceback.
-        from battle.players import LEVELS
+        from battle.players import get_level
 
-        level = args.vs.strip().lower()
-        if level not in LEVELS:
-            raise InputError(f"unknown level {args.vs!r} for --vs (choose one of: {', '.join(LEVELS)})")
-        args.vs = level
+        try:
+            args.vs = get_level(args.vs).name
+        except ValueError as error:
+            raise InputError(f"--vs: {error}") from None
     if args.resume:
         path = autosave_path()
         if not path.exists():

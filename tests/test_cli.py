@@ -209,7 +209,7 @@ def bad_input(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         ),
         "unknown level for play": (
             ["play", "--vs", "godlike"],
-            "unknown level 'godlike' for --vs (choose one of: beginner, casual, club, expert, master, perfect)",
+            "--vs: unknown level 'godlike' (choose one of: beginner, casual, club, expert, master, perfect)",
         ),
     }
 
