@@ -16,36 +16,47 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from battle.board import move_name
+from battle.errors import quote
 
 T = TypeVar("T")
 
+MAX_SECONDS = 7 * 24 * 3600
+"""The longest ``--time``: a week (a complete deal's exact solve takes minutes)."""
+TIME_HELP = ("the answer comes S seconds after the command started, loading the solver (0.5-1 s) included, "
+             "or as soon as the solver is loaded for a shorter S; on a first run after an install, the "
+             "kernels' one-time compile (10-20 s) comes on top")
+EXIT_INTERRUPTED = 130
+"""The exit code after Ctrl-C (128 + SIGINT), also when the best result so far is printed."""
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    """``solve``, ``analyse`` and ``review``; ``quick_exit`` tells the entry point that the
+    solver is loaded, whose teardown (0.1-0.2 s of LLVM clean-up) it skips."""
     sub = commands.add_parser("solve", help="solve a position exactly (value, best moves, best line)")
     _add_common(sub)
     sub.add_argument("--json", action="store_true", help="print the solver JSON of the notation spec")
-    sub.set_defaults(run=cmd_solve)
+    sub.set_defaults(run=cmd_solve, quick_exit=True)
 
     sub = commands.add_parser("analyse", aliases=["analyze"], help="every legal move with its exact value")
     _add_common(sub)
     sub.add_argument("--json", action="store_true", help="print JSON: the solve fields plus every move's value")
-    sub.set_defaults(run=cmd_analyse)
+    sub.set_defaults(run=cmd_analyse, quick_exit=True)
 
     sub = commands.add_parser("review", help="grade every move of a game record against perfect play")
     sub.add_argument("file", help=".mbg game record, or - for standard input")
-    sub.add_argument("--time", type=_positive_float, default=2.0, metavar="S",
+    sub.add_argument("--time", type=_seconds, default=2.0, metavar="S",
                      help="seconds of search per move (default 2); moves not solved in time are estimates")
     sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
     sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
     _add_engine_options(sub)
-    sub.set_defaults(run=cmd_review)
+    sub.set_defaults(run=cmd_review, quick_exit=True)
 
 
 def _add_common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("file", help=".mbp or .mbg file, or - for standard input")
-    sub.add_argument("--time", type=_positive_float, metavar="S", help="stop after S seconds with the best so far")
-    sub.add_argument("--nodes", type=_positive_int, metavar="N", help="stop after N nodes")
+    sub.add_argument("--time", type=_seconds, metavar="S",
+                     help=f"stop with the best result so far: {TIME_HELP}")
+    sub.add_argument("--nodes", type=_node_count, metavar="N", help="stop after N nodes")
     sub.add_argument("--depth", type=_positive_int, metavar="D", help="search at most D moves deep")
     _add_engine_options(sub)
 
@@ -68,20 +79,37 @@ def _engine(args: argparse.Namespace, tiles: int, *, one_search: bool = False): 
     return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, **limits)
 
 
-def _positive_float(text: str) -> float:
+def _seconds(text: str) -> float:
+    """A ``--time``: positive, finite, and at most ``MAX_SECONDS`` (a timer cannot wait
+    for 1e10 seconds, and no search needs to)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{quote(text)} must be a positive number of seconds")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{quote(text)} is too long: at most {MAX_SECONDS} seconds (a week)")
     return value
 
 
 def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
-    return int(text)
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
+        raise argparse.ArgumentTypeError(f"{quote(text)} must be a positive whole number")
+    if len(digits) > 100:  # checked before int(), which refuses more than 4300 digits
+        raise argparse.ArgumentTypeError(f"{quote(text)} is too large a number")
+    return int(digits)
+
+
+def _node_count(text: str) -> int:
+    from solver.engine import MAX_NODE_LIMIT
+
+    nodes = _positive_int(text)
+    if nodes > MAX_NODE_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"{quote(text)} is too many: at most {MAX_NODE_LIMIT} (2**62); without --nodes there is no limit")
+    return nodes
 
 
 def _thread_count(text: str) -> int:
@@ -103,6 +131,13 @@ def _table_megabytes(text: str) -> int:
     return megabytes
 
 
+def note(line: str) -> None:
+    """A line of progress on stderr. With stderr closed (`2>&-`) it is dropped: ``print``
+    would send it to stdout instead, into the answer."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr, flush=True)
+
+
 def _describe_value(value: int, mover: int) -> str:
     if value > 0:
         return f"player {mover} (to move) wins the rest by {value}"
@@ -112,11 +147,13 @@ def _describe_value(value: int, mover: int) -> str:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    position, analysis = _search_interruptibly(args, all_exact=False)
+    position, analysis, interrupted = _search_interruptibly(args, all_exact=False)
+    code = EXIT_INTERRUPTED if interrupted and not analysis.exact else 0
     if args.json:
         print(json.dumps(analysis.to_json()))
-        return 0
-    exact = "exact" if analysis.exact else f"not exact (depth {analysis.depth}; a limit stopped the search)"
+        return code
+    stopper = "Ctrl-C stopped the search" if interrupted else "a limit stopped the search"
+    exact = "exact" if analysis.exact else f"not exact (depth {analysis.depth}; {stopper})"
     print(f"value: {analysis.value:+d}  ({_describe_value(analysis.value, position.to_move)}; {exact})")
     score = f"{analysis.final_score[0]}-{analysis.final_score[1]}"
     if analysis.exact:
@@ -126,11 +163,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"best moves: {' '.join(move_name(m) for m in analysis.best_moves) or '(none: the game is over)'}")
     print(f"best line: {' '.join(move_name(m) for m in analysis.pv)}")
     print(f"nodes: {analysis.nodes:,} in {analysis.seconds:.2f}s")
-    return 0
+    return code
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    position, analysis = _search_interruptibly(args, all_exact=True)
+    position, analysis, interrupted = _search_interruptibly(args, all_exact=True)
+    code = EXIT_INTERRUPTED if interrupted and not analysis.exact else 0
     if args.json:
         data = analysis.to_json()
         data["moves"] = [
@@ -138,13 +176,15 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             for mv in analysis.move_values
         ]
         print(json.dumps(data))
-        return 0
+        return code
     state = "exact" if analysis.exact else f"depth {analysis.depth}, not exact"
+    if interrupted and not analysis.exact:
+        state += ": Ctrl-C stopped the search"
     print(f"player {position.to_move} to move, score {position.scores[0]}-{position.scores[1]}, "
           f"{position.points_on_board()} points on the board ({state})")
     if not analysis.move_values:
         print("no pair left: the game is over")
-        return 0
+        return code
     best = set(analysis.best_moves)
     print("  move      points  value")
     for mv in analysis.move_values:
@@ -152,15 +192,33 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         print(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>6}")
     print(f"* best; value = final margin for the mover under perfect play; best line: "
           f"{' '.join(move_name(m) for m in analysis.pv)}")
-    return 0
+    return code
+
+
+ANSWER_SECONDS = 0.02
+"""What ``--time`` keeps back for the answer once the search stops: reading the best line
+from the table, printing it and leaving (a few milliseconds on the benchmark machine)."""
+
+
+def _deadline(args: argparse.Namespace) -> float | None:
+    """The ``time.monotonic()`` reading at which the search must stop for the answer to come
+    within ``--time`` of the command's start (``args.started``, set by ``battle.cli.main``)."""
+    started = getattr(args, "started", None)
+    if args.time is None or started is None:
+        return None
+    return started + args.time - ANSWER_SECONDS
 
 
 def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: ANN202
-    """Run the search on a worker thread so Ctrl-C can stop it and still print a result."""
+    """Run the search on a worker thread so Ctrl-C can stop it and still print a result.
+
+    Returns the position, the analysis and whether Ctrl-C stopped the search.
+    """
     from battle.cli import load_position
 
     position = load_position(args.file)
     engine = _engine(args, position.tiles_left(), one_search=True)
+    deadline = _deadline(args)
     last_line = [time.monotonic()]
 
     def report(progress) -> None:  # noqa: ANN001
@@ -170,28 +228,24 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
         elapsed = max(progress.seconds, 1e-9)
         depth = "exact" if progress.exact else f"depth {progress.depth}"
         best = move_name(progress.best_move) if progress.best_move else "-"
-        print(
-            f"  {depth:>9}  value {progress.value:+d}  best {best}  "
-            f"{progress.nodes:,} nodes  {progress.nodes / elapsed / 1e6:.2f} Mnodes/s  {elapsed:.1f}s",
-            file=sys.stderr,
-            flush=True,
-        )
+        note(f"  {depth:>9}  value {progress.value:+d}  best {best}  "
+             f"{progress.nodes:,} nodes  {progress.nodes / elapsed / 1e6:.2f} Mnodes/s  {elapsed:.1f}s")
 
     def work():  # noqa: ANN202
         return engine.search(
             position, time_limit=args.time, node_limit=args.nodes, depth_limit=args.depth,
-            all_exact=all_exact, progress=report,
+            all_exact=all_exact, progress=report, deadline=deadline,
         )
 
     def tick() -> None:
         # Between iterations' reports (an exact solve is a single one), a status line.
         if not args.quiet and time.monotonic() - last_line[0] >= STATUS_SECONDS:
             last_line[0] = time.monotonic()
-            print(format_status(engine.status()), file=sys.stderr, flush=True)
+            note(format_status(engine.status()))
 
-    analysis, _ = _run_interruptibly(work, engine.stop, "interrupted: stopping with the best result so far",
-                                     tick=tick)
-    return position, analysis
+    analysis, interrupted = _run_interruptibly(work, engine.stop, "interrupted: stopping with the best result so far",
+                                               tick=tick)
+    return position, analysis, interrupted
 
 
 STATUS_SECONDS = 5.0
@@ -246,7 +300,7 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
                 tick()
     except KeyboardInterrupt:
         interrupted = True
-        print(message, file=sys.stderr, flush=True)
+        note(message)
         stop()
         while not finished.wait(0.05):
             if repeat_stop:
@@ -278,7 +332,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         else:
             line = (f"move {step.number}/{step.total}  {step.move}  player {step.player}  "
                     f"loss {step.loss}  {step.classification}  ({state}, {step.seconds:.2f}s)")
-        print(line, file=sys.stderr, flush=True)
+        note(line)
 
     def work():  # noqa: ANN202
         return review_game(record, time_per_move=args.time, engine=engine, progress=report,
@@ -298,20 +352,20 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.plot:
         _save_plot(review, args.plot)
         if not args.quiet:
-            print(f"evaluation graph written to {args.plot}", file=sys.stderr)
+            note(f"evaluation graph written to {args.plot}")
     if interrupted:
-        print(f"review stopped after move {len(review.moves)} of {review.moves_in_record}", file=sys.stderr)
+        note(f"review stopped after move {len(review.moves)} of {review.moves_in_record}")
         return 130
     return 0
 
 
 def _load_record(name: str):  # noqa: ANN202 - battle.notation.Record
     """A game record from a file, or an ``InputError`` naming the file and the problem."""
-    from battle.cli import InputError, read_input
+    from battle.cli import InputError, _label, read_input
     from battle.errors import BattleError
     from battle.notation import is_record_text, parse_record
 
-    label = "<stdin>" if name == "-" else name
+    label = _label(name)
     text = read_input(name)
     if not is_record_text(text):
         raise InputError(f"{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; "
@@ -325,18 +379,21 @@ def _load_record(name: str):  # noqa: ANN202 - battle.notation.Record
 def _check_plot_path(path: str) -> None:
     """Fail before a long review, not after it, if the graph cannot be written there."""
     from battle.cli import InputError
+    from battle.errors import shorten_name
 
+    shown = shorten_name(path)
     if not path.lower().endswith(".png"):
-        raise InputError(f"--plot {path}: the graph is written as PNG, the name must end in .png")
+        raise InputError(f"--plot {shown}: the graph is written as PNG, the name must end in .png")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InputError(f"--plot {path}: folder {folder} does not exist")
+        raise InputError(f"--plot {shown}: folder {shorten_name(folder)} does not exist")
     if os.path.isdir(path):
-        raise InputError(f"--plot {path}: is a folder")
+        raise InputError(f"--plot {shown}: is a folder")
 
 
 def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review.Review
     from battle.cli import InputError
+    from battle.errors import shorten_name
 
     # Drawing needs no display; the dummy driver guarantees no window can open.
     os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -350,4 +407,4 @@ def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review.Revie
     try:
         save_eval_graph(review, path)
     except (OSError, pygame.error) as error:
-        raise InputError(f"--plot {path}: cannot write the image ({error})") from None
+        raise InputError(f"--plot {shorten_name(path)}: cannot write the image ({error})") from None

@@ -1,8 +1,12 @@
 """Narrow error types: each subclasses ``ValueError`` so callers that only care
 that the input was bad can catch one thing, while tests and the UI can tell
-what kind of bad it was. Messages quote the offending input."""
+what kind of bad it was. Messages quote the offending input (``quote``: at most
+80 characters of it, control characters escaped), and ``one_line`` is what every
+front end passes a message through before printing it, so that one error is one line."""
 
 from __future__ import annotations
+
+import re
 
 
 class BattleError(ValueError):
@@ -23,3 +27,71 @@ class IllegalMoveError(BattleError):
 
 class RecordError(NotationError):
     """A game record that does not replay (illegal move, wrong points, wrong result)."""
+
+
+# -- showing input in a message ---------------------------------------------------------
+
+QUOTE_LIMIT = 80
+"""Characters of the offending input a message quotes; longer input ends in an ellipsis."""
+NAME_LIMIT = 160
+"""Characters of a file name a message shows; a longer one keeps its start and its end."""
+LINE_LIMIT = 400
+"""Characters of a whole error line: a backstop for input no message shortened."""
+
+_CONTROLS = {
+    code: repr(chr(code))[1:-1]
+    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+}
+"""Control characters (and the Unicode line and paragraph separators) as the escapes
+``repr`` writes for them: ``\\n``, ``\\x1b``, ``\\x00``, ``\\u2028``."""
+_QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\"""")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character escaped, so that it stays on one line and
+    cannot steer a terminal (ESC sequences); other characters, accents included, stay."""
+    return text.translate(_CONTROLS)
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for a message as ``repr`` does (control characters escaped), at
+    most ``limit`` characters of it, with ``...`` after the last one shown if cut."""
+    return repr(text) if len(text) <= limit else repr(text[:limit] + "...")
+
+
+def shorten_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """A file name for a message: control characters escaped and, if longer than
+    ``limit``, its middle replaced by ``...`` (the folder starts it, the file's own name ends it)."""
+    name = printable(name)
+    if len(name) <= limit:
+        return name
+    keep = (limit - 3) // 2
+    return name[:keep] + "..." + name[-keep:]
+
+
+def one_line(message: str) -> str:
+    """An error message made safe to print as one line, whatever input it quotes.
+
+    Quoted input (a ``repr`` in the message) longer than ``QUOTE_LIMIT`` characters is
+    cut there, control characters anywhere are escaped, and a line still longer than
+    ``LINE_LIMIT`` keeps its start and its end, which say where and what went wrong.
+    """
+    message = _QUOTED.sub(_shorten_quoted, message)
+    message = printable(message)
+    if len(message) > LINE_LIMIT:
+        keep = (LINE_LIMIT - 5) // 2
+        message = message[:keep] + " ... " + message[-keep:]
+    return message
+
+
+def _shorten_quoted(match: re.Match[str]) -> str:
+    quoted = match.group()
+    if len(quoted) <= QUOTE_LIMIT + 2:
+        return quoted
+    import ast
+
+    try:
+        text = ast.literal_eval(quoted)
+    except (ValueError, SyntaxError):  # quotes of prose, not a repr: leave them alone
+        return quoted
+    return quote(text) if isinstance(text, str) else quoted

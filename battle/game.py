@@ -13,6 +13,7 @@ from battle.board import Move, Position, move_name
 from battle.deal import deal, random_deal_number
 from battle.notation import Record, format_record, is_record_text, parse_position, parse_record
 from battle.tiles import kind_value
+from battle.wording import verb
 
 MAX_NAME_LENGTH = 40
 
@@ -34,11 +35,15 @@ class Result:
     margin: int
     """The winner's points minus the loser's (0 for a draw)."""
 
-    def describe(self, names: tuple[str, str]) -> str:
+    def describe(self, names: tuple[str, str], *, start: bool = True) -> str:
+        """The outcome as a clause: "Alice wins 140-130 (by 10)", "You win ...", "Draw, 135-135".
+
+        ``start=False`` is for a clause inside a sentence ("you win", "draw").
+        """
         score = f"{self.scores[0]}-{self.scores[1]}"
         if self.winner is None:
-            return f"Draw, {score}"
-        return f"{names[self.winner - 1]} wins {score} (by {self.margin})"
+            return f"{'Draw' if start else 'draw'}, {score}"
+        return f"{verb(names[self.winner - 1], 'wins', start=start)} {score} (by {self.margin})"
 
 
 def result_of(scores: tuple[int, int] | list[int]) -> Result:

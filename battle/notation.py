@@ -18,6 +18,10 @@ from battle.errors import IllegalMoveError, NotationError, PositionError, Record
 from battle.tiles import EMPTY, kind_name, kind_value, parse_kind
 
 MOVES_PER_LINE = 6
+MAX_SCORE = 999_999
+"""The largest score a file may hold. A position's scores plus the points still on its board
+must stay within it too, so every position and result line a game reaches from a readable
+start is itself readable (a score of 999999 with tiles left would end past six digits)."""
 
 
 # -- lines ------------------------------------------------------------------------------
@@ -81,11 +85,12 @@ def _parse_score(line: _Line, value: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
         raise _fail(line, f"score must be two whole numbers >= 0 (player 1, player 2), not {value!r}")
     if any(len(part) > 6 for part in parts):
-        raise _fail(line, f"score {value!r} is too large")
+        raise _fail(line, f"score {value!r} is too large (at most {MAX_SCORE})")
     return int(parts[0]), int(parts[1])
 
 
-def _build_position(rows: list[list[int]], row_lines: list[_Line], to_move: int, scores: tuple[int, int]) -> Position:
+def _build_position(rows: list[list[int]], row_lines: list[_Line], to_move: int, scores: tuple[int, int],
+                    score_line: _Line | None = None) -> Position:
     position_cells = [EMPTY] * (COLS * ROWS)
     for row, kinds in enumerate(rows):
         for col, kind in enumerate(kinds):
@@ -94,7 +99,13 @@ def _build_position(rows: list[list[int]], row_lines: list[_Line], to_move: int,
     if problem is not None:
         row, reason = problem
         raise _fail(row_lines[row], reason, PositionError)
-    return Position(position_cells, to_move, scores)
+    position = Position(position_cells, to_move, scores)
+    total = scores[0] + scores[1] + position.points_on_board()
+    if total > MAX_SCORE:
+        reason = (f"score {scores[0]} {scores[1]} is too large: with the {position.points_on_board()} points "
+                  f"on the board it could reach {total}, more than {MAX_SCORE}")
+        raise _fail(score_line, reason) if score_line is not None else NotationError(reason)
+    return position
 
 
 def _missing_rows(rows: list[list[int]], last_line: int) -> NotationError:
@@ -105,6 +116,7 @@ def parse_position(text: str) -> Position:
     """Read a ``.mbp`` position."""
     to_move: int | None = None
     scores: tuple[int, int] | None = None
+    score_line: _Line | None = None
     rows: list[list[int]] = []
     row_lines: list[_Line] = []
     last = 0
@@ -121,6 +133,7 @@ def parse_position(text: str) -> Position:
                 if scores is not None:
                     raise _fail(line, "score is given twice")
                 scores = _parse_score(line, value)
+                score_line = line
             else:
                 raise _fail(line, f"unknown field {name!r} in a position (expected to-move or score)")
             continue
@@ -134,7 +147,7 @@ def parse_position(text: str) -> Position:
         raise NotationError("missing 'score:' line (points of player 1 and player 2)")
     if len(rows) != ROWS:
         raise _missing_rows(rows, last)
-    return _build_position(rows, row_lines, to_move, scores)
+    return _build_position(rows, row_lines, to_move, scores, score_line)
 
 
 def format_grid(position: Position) -> str:
@@ -277,7 +290,7 @@ def parse_record(text: str) -> Record:
     if "layout" in fields:
         if len(layout_rows) != ROWS:
             raise _missing_rows(layout_rows, layout_lines[-1].number if layout_lines else fields["layout"].number)
-        record.start = _build_position(layout_rows, layout_lines, to_move, scores)
+        record.start = _build_position(layout_rows, layout_lines, to_move, scores, fields.get("score"))
     elif record.deal is not None:
         if "to-move" in fields or "score" in fields:
             line = fields.get("to-move") or fields["score"]

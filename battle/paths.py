@@ -1,16 +1,34 @@
-"""Where the program keeps the user's files: settings, autosaves.
+"""Where the program keeps the user's files, and how it writes them so that nothing is lost.
 
 Follows the XDG base directory convention (``$XDG_CONFIG_HOME``,
 ``$XDG_DATA_HOME``) so tests and users can redirect it; nothing is written
 until a caller asks for the directory.
+
+Every write goes to a temporary file with a name of its own (process id and a
+random part, so two copies of the program never share one), is flushed to disk,
+renamed over the target in one step and the folder is synced, so a crash, a
+kill or a full disk leaves either the old file or the new one, never half of
+one. A file that cannot be read is renamed aside, never deleted or reused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import stat
+import time
 from pathlib import Path
 
 APP_DIR = "mahjong-battle"
+TEMPORARY_SUFFIX = ".tmp"
+STRAY_AGE = 600.0
+"""Seconds after which a leftover temporary file is a crash's, not another copy's write in flight
+(a write takes milliseconds; ten minutes leaves room for a stalled disk)."""
+
+
+class StorageProblem(OSError):
+    """A folder of the program's own cannot be made or used; the message is for the user."""
 
 
 def _base(variable: str, fallback: str) -> Path:
@@ -19,24 +37,136 @@ def _base(variable: str, fallback: str) -> Path:
 
 
 def config_dir() -> Path:
-    """The settings directory, created on demand."""
-    path = _base("XDG_CONFIG_HOME", ".config") / APP_DIR
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """The settings directory, created on demand (see ``ensure_folder`` for what can go wrong)."""
+    return ensure_folder(_base("XDG_CONFIG_HOME", ".config") / APP_DIR)
 
 
 def data_dir() -> Path:
-    """The directory for autosaved games, created on demand."""
-    path = _base("XDG_DATA_HOME", ".local/share") / APP_DIR
-    path.mkdir(parents=True, exist_ok=True)
+    """The directory for saved games, created on demand."""
+    return ensure_folder(_base("XDG_DATA_HOME", ".local/share") / APP_DIR)
+
+
+def ensure_folder(path: Path) -> Path:
+    """Make ``path`` a usable folder: a file in its place is set aside; a folder that cannot be
+    made or entered raises ``StorageProblem`` naming it, for the caller to report and go on without."""
+    try:
+        if path.exists() and not path.is_dir():
+            moved = set_aside(path)
+            if moved is None:
+                raise StorageProblem(f"{path} is a file, not a folder, and could not be moved aside")
+        path.mkdir(parents=True, exist_ok=True)
+        if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+            raise StorageProblem(f"{path} cannot be used: permission denied")
+    except StorageProblem:
+        raise
+    except (OSError, ValueError) as error:
+        raise StorageProblem(f"{path} cannot be used: {_reason(error)}") from None
     return path
 
 
+def _reason(error: BaseException) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
 def write_atomically(path: Path, text: str) -> None:
-    """Replace a file in one step, so a crash mid-write never leaves half a save."""
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    """Replace ``path`` with ``text`` in one step, keeping the permissions of the file it replaces.
+
+    Raises OSError (full disk, read-only folder...) with the old file untouched and no
+    temporary file left behind.
+    """
+    path = Path(path)
+    folder = path.parent
+    mode = _mode_of(path)
+    temporary = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    sync_folder(folder)
+
+
+def _mode_of(path: Path) -> int | None:
+    """The permission bits of an existing regular file, to give its replacement."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened, as on Windows)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename a file (or folder) that cannot be used to a name of its own ending in ``.corrupt``.
+
+    ``settings.json`` becomes ``settings.json.corrupt``, a second one
+    ``settings.json.2.corrupt``, and so on: an earlier one is never overwritten.
+    Returns the new path, or None when even the rename failed.
+    """
+    path = Path(path)
+    for number in range(1, 1000):
+        middle = "" if number == 1 else f".{number}"
+        target = path.with_name(f"{path.name}{middle}.corrupt")
+        if target.exists() or target.is_symlink():
+            continue
+        try:
+            # a hard link fails if another copy of the program took the name meanwhile
+            if path.is_dir() and not path.is_symlink():
+                os.rename(path, target)
+            else:
+                os.link(path, target, follow_symlinks=False)
+                os.unlink(path)
+        except FileExistsError:
+            continue
+        except OSError:
+            try:
+                os.rename(path, target)
+            except OSError:
+                return None
+        return target
+    return None
+
+
+def remove_stray_temporaries(folder: Path, older_than: float = STRAY_AGE) -> int:
+    """Delete temporary files left by a crash mid-write; returns how many went.
+
+    Only files older than ``older_than`` seconds go, so another copy's write in
+    flight is never touched.
+    """
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not (entry.name.endswith(TEMPORARY_SUFFIX) and entry.is_file(follow_symlinks=False)):
+            continue
+        try:
+            if now - entry.stat(follow_symlinks=False).st_mtime > older_than:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 
 from battle.board import Move, Position
+from battle.game import Game
 from solver.background import BackgroundSearch
 from solver.engine import Analysis, Engine, engine_for
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
@@ -30,6 +31,7 @@ __all__ = [
     "review_game",
     "solver_advisor",
     "solver_player",
+    "solver_reviewer",
 ]
 
 
@@ -65,3 +67,17 @@ def solver_advisor(seconds: float = HINT_SECONDS) -> Callable[[Position, bool], 
         return engines[0].search(position, time_limit=seconds, all_exact=every_move)
 
     return advise
+
+
+REVIEW_SECONDS = 1.0
+"""The terminal's end-of-game review: a second a move grades the middle and end game exactly
+and leaves the opening's values as marked estimates, within about a minute for a whole game."""
+
+
+def solver_reviewer(seconds: float = REVIEW_SECONDS) -> Callable[[Game], str]:
+    """A function that grades every move of a game against perfect play and returns the review's text."""
+
+    def review(game: Game) -> str:
+        return review_game(game, time_per_move=seconds).format_text()
+
+    return review

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, TextIO
 from battle.board import Move, Position, move_name, parse_move
 from battle.errors import BattleError
 from battle.game import Game
-from battle.paths import data_dir, write_atomically
+from battle.paths import write_atomically
+from battle.saved_games import SavedGame, Shelf, new_game_id
 from battle.textboard import LEGEND, render_board, render_status
-from battle.tiles import kind_name
+from battle.wording import pair_words, plural, verb
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
     from solver.engine import Analysis
@@ -25,6 +26,8 @@ Computer = Callable[[Position], Move]
 """Chooses a move for a computer player; called only when a move exists."""
 Advisor = Callable[[Position, bool], "Analysis"]
 """Searches a position (every move's value when the flag is set) within a short time."""
+Reviewer = Callable[[Game], str]
+"""Grades every move of a finished game against perfect play; returns the review as text."""
 
 HELP = """Commands:
   c1-c9        take the pair on c1 and c9 (also 'c1 c9')
@@ -34,21 +37,20 @@ HELP = """Commands:
   board        show the board again
   undo, redo   take back / replay a move (against the computer: your last move and its reply)
   save FILE    write the game record (.mbg)
-  quit         stop (the game stays saved for 'play --resume')
+  quit         stop (the game stays in the list of unfinished games: 'play --resume')
+  discard      stop and delete this game from the list of unfinished games (asks first)
   help         this text"""
+END_PROMPT = "save FILE, review, or Enter to leave> "
 
 
-def _margin(value: int) -> str:
-    points = "point" if abs(value) == 1 else "points"
+def _margin(name: str, value: int) -> str:
+    """A clause inside a sentence: the player and the margin of points they take from here."""
+    takes = verb(name, "takes", start=False)
     if value > 0:
-        return f"takes {value} more {points} than the opponent"
+        return f"{takes} {plural(value, 'more point')} than the opponent"
     if value < 0:
-        return f"takes {-value} fewer {points} than the opponent"
-    return "takes as many points as the opponent"
-
-
-def autosave_path() -> Path:
-    return data_dir() / "terminal-autosave.mbg"
+        return f"{takes} {plural(-value, 'fewer point')} than the opponent"
+    return f"{takes} as many points as the opponent"
 
 
 class TerminalPlay:
@@ -61,8 +63,12 @@ class TerminalPlay:
         out: TextIO | None = None,
         computers: dict[int, Computer] | None = None,
         colour: bool = False,
-        autosave: Path | None = None,
+        shelf: Shelf | None = None,
         advisor: Advisor | None = None,
+        *,
+        game_id: str | None = None,
+        level: str | None = None,
+        reviewer: Reviewer | None = None,
     ) -> None:
         import sys
 
@@ -71,8 +77,14 @@ class TerminalPlay:
         self.out = out if out is not None else sys.stdout
         self.computers = computers or {}
         self.colour = colour
-        self.autosave = autosave
+        self.shelf = shelf
+        """Where the game is kept after every move (None: nowhere, for tests and embedding)."""
+        self.saved = SavedGame(game_id or new_game_id(), game, next(iter(self.computers), None),
+                               level if self.computers else None, "terminal")
         self.advisor = advisor
+        self.reviewer = reviewer
+        self.kept_at: Path | None = None
+        """Where the record of the finished game was kept."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -93,6 +105,7 @@ class TerminalPlay:
                 result = self.game.result()
                 assert result is not None
                 self.say(f"Game over: {result.describe(self.game.names)}.")
+                self._after_the_end()
                 return 0
             mover = self.game.position.to_move
             if mover in self.computers:
@@ -116,6 +129,8 @@ class TerminalPlay:
         command = word.lower()
         if command in ("quit", "exit", "q"):
             return False
+        if command == "discard":
+            return not self._discard()
         if command in ("help", "?"):
             self.say(HELP)
         elif command == "moves":
@@ -138,12 +153,14 @@ class TerminalPlay:
     def _human_move(self, text: str) -> None:
         try:
             move = parse_move(text)
+            name = self.game.names[self.game.position.to_move - 1]
             kind = self.game.position.cells[move[0]]
             points = self.game.play(move)
         except BattleError as error:
             self.say(f"Not a legal move: {error}. Type 'moves' for the playable pairs, 'help' for commands.")
             return
-        self.say(f"{move_name(move)}: a pair of {kind_name(kind)}, {points} points.")
+        self._save()
+        self.say(f"{verb(name, 'plays')} {move_name(move)}: {pair_words(kind)}, {plural(points, 'point')}.")
         self._after_move()
 
     def _advise(self, every_move: bool) -> None:
@@ -165,14 +182,14 @@ class TerminalPlay:
         mover = self.game.names[position.to_move - 1]
         if not every_move:
             move = analysis.best_moves[0]
-            kind = kind_name(position.cells[move[0]])
+            pair = pair_words(position.cells[move[0]])
             others = [move_name(m) for m in analysis.best_moves[1:]]
             also = f" (as good: {', '.join(others)})" if others else ""
-            points = position.move_points(move)
-            self.say(f"Hint: {move_name(move)}, a pair of {kind}, {points} point{'s' if points != 1 else ''}{also}.")
-            self.say(f"With best play on both sides {mover} {_margin(analysis.value)} from here ({how}).")
+            points = plural(position.move_points(move), "point")
+            self.say(f"Hint: {move_name(move)}, {pair}, {points}{also}.")
+            self.say(f"With best play on both sides {_margin(mover, analysis.value)} from here ({how}).")
             return
-        self.say(f"{mover} to move; with best play {_margin(analysis.value)} from here ({how}).")
+        self.say(f"{mover} to move; with best play {_margin(mover, analysis.value)} from here ({how}).")
         best = set(analysis.best_moves)
         self.say("  move      points  final margin")
         for mv in analysis.move_values:
@@ -184,11 +201,12 @@ class TerminalPlay:
         move = self.computers[mover](self.game.position.copy())
         kind = self.game.position.cells[move[0]]
         points = self.game.play(move)
-        self.say(f"{self.game.names[mover - 1]} plays {move_name(move)}: a pair of {kind_name(kind)}, {points} points.")
+        self._save()
+        name = self.game.names[mover - 1]
+        self.say(f"{verb(name, 'plays')} {move_name(move)}: {pair_words(kind)}, {plural(points, 'point')}.")
         self._after_move()
 
     def _after_move(self) -> None:
-        self._save()
         self.show()
 
     def _undo(self) -> None:
@@ -199,6 +217,7 @@ class TerminalPlay:
         # Against the computer, go back to the human's own turn.
         while self.game.can_undo() and self.game.position.to_move in self.computers:
             self.game.undo()
+        self._save()
         self._after_move()
 
     def _redo(self) -> None:
@@ -208,28 +227,113 @@ class TerminalPlay:
         self.game.redo()
         while self.game.can_redo() and self.game.position.to_move in self.computers:
             self.game.redo()
+        self._save()
         self._after_move()
 
     def _save_to(self, name: str) -> None:
         if not name:
             self.say("Usage: save FILE (for example: save game.mbg)")
             return
-        try:
-            write_atomically(Path(name).expanduser(), self.game.to_text())
-        except OSError as error:
-            self.say(f"Could not save to {name}: {error.strerror or error}")
+        shown = printable(name)
+        path = Path(name).expanduser()
+        if path.is_dir() or name.endswith(("/", "\\")):
+            self.say(f"Could not save to {shown}: it is a folder; give a file name, e.g. save {shown.rstrip('/')}"
+                     "/game.mbg")
             return
-        self.say(f"Saved to {name}.")
+        if not path.suffix:
+            path = path.with_suffix(".mbg")
+        if path.exists() and not self._confirm(f"{printable(str(path))} exists. Replace it? (yes/no) "):
+            self.say("Not saved.")
+            return
+        try:
+            write_atomically(path, self.game.to_text())
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            self.say(f"Could not save to {printable(str(path))}: {reason}")
+            return
+        self.say(f"Saved to {printable(str(path))}.")
+
+    def _confirm(self, question: str) -> bool:
+        try:
+            answer = self.read_line(question)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            return False
+        return answer.strip().lower() in ("y", "yes")
 
     def _save(self) -> None:
-        if self.autosave is None:
+        """Keep the game on the shelf: called after every change, before the change is reported,
+        so a kill between the two never loses a move the screen showed as taken."""
+        if self.shelf is None:
             return
         try:
-            write_atomically(self.autosave, self.game.to_text())
+            if self.game.is_over():
+                self.kept_at = self.shelf.finish(self.saved)
+            elif self.game.ply > 0 or self.shelf.has(self.saved.game_id):
+                self.shelf.save(self.saved)
         except OSError as error:
-            self.say(f"(autosave to {self.autosave} failed: {error.strerror or error})")
+            self.say(f"(the game could not be saved: {_reason(error)}; 'save FILE' writes it elsewhere)")
 
     def _quit(self) -> None:
         self._save()
-        if self.autosave is not None and not self.game.is_over():
-            self.say(f"Game saved to {self.autosave}; continue with 'mahjong-battle play --resume'.")
+        if self.shelf is None or self.game.is_over():
+            return
+        if self.shelf.has(self.saved.game_id):
+            self.say("The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.")
+        else:
+            self.say("No move was played, so there is nothing to keep.")
+
+    def _discard(self) -> bool:
+        """``discard``: delete this unfinished game after a yes; True when it is gone."""
+        if not self._confirm("Delete this game for good? (yes/no) "):
+            self.say("Kept.")
+            return False
+        if self.shelf is not None:
+            try:
+                self.shelf.discard(self.saved.game_id)
+            except OSError as error:
+                self.say(f"Could not discard the game: {_reason(error)}")
+                return False
+        self.shelf = None  # quitting must not save it again
+        self.say("Discarded.")
+        return True
+
+    def _after_the_end(self) -> None:
+        """Say where the record is, then offer to save a copy or review the game before leaving."""
+        if self.kept_at is not None:
+            self.say(f"The record is kept in {self.kept_at}.")
+        while True:
+            try:
+                line = self.read_line(END_PROMPT).strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                return
+            word, _, rest = line.partition(" ")
+            if word.lower() in ("", "quit", "exit", "q"):
+                return
+            if word.lower() == "save":
+                self._save_to(rest.strip())
+            elif word.lower() in ("review", "v"):
+                self._review()
+            else:
+                self.say("Type 'save FILE' to write the record, 'review' to grade the moves, or Enter to leave.")
+
+    def _review(self) -> None:
+        if self.reviewer is None:
+            self.say("No solver here to review the game.")
+            return
+        self.say("Reviewing every move against perfect play... (Ctrl-C stops)")
+        try:
+            self.say(self.reviewer(self.game))
+        except KeyboardInterrupt:
+            self.say("Stopped.")
+
+
+def printable(text: str, limit: int = 80) -> str:
+    """``text`` for one line of output: control characters escaped, at most ``limit`` characters."""
+    shown = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)

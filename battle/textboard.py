@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from battle.board import COLS, COLUMN_LETTERS, ROWS, Position, cell_index
 from battle.tiles import EMPTY, kind_name
+from battle.wording import plural
 
 _SUIT_COLOURS = {"m": "\033[31m", "p": "\033[34m", "s": "\033[32m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -42,8 +43,8 @@ def render_board(position: Position, colour: bool = False) -> str:
 def render_status(position: Position, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
     """One line: scores, whose turn, what is left."""
     scores = f"{names[0]} {position.scores[0]} - {position.scores[1]} {names[1]}"
-    left = f"{position.tiles_left()} tiles, {position.points_on_board()} points on the board"
+    left = f"{plural(position.tiles_left(), 'tile')}, {plural(position.points_on_board(), 'point')} on the board"
     if position.is_over():
         return f"{scores}   game over   {left}"
-    pairs = len(position.legal_moves())
-    return f"{scores}   {names[position.to_move - 1]} to move   {pairs} pairs playable   {left}"
+    pairs = plural(len(position.legal_moves()), "pair")
+    return f"{scores}   {names[position.to_move - 1]} to move   {pairs} playable   {left}"

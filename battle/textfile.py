@@ -28,9 +28,16 @@ def decode_limited(handle: BinaryIO, label: str) -> str:
 
 
 def read_text_file(path: object, label: str) -> str:
-    """The text of the file at ``path``; OSErrors become ``TextFileError`` too."""
+    """The text of the file at ``path``; OSErrors become ``TextFileError`` too, and so does a
+    name no system accepts (one with a NUL character, which ``open`` refuses with a ValueError)."""
     try:
-        with open(path, "rb") as handle:  # type: ignore[call-overload]
-            return decode_limited(handle, label)
+        handle = open(path, "rb")  # type: ignore[call-overload]  # noqa: SIM115 - closed below
     except OSError as error:
         raise TextFileError(f"{label}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise TextFileError(f"{label}: not a usable file name ({error})") from None
+    with handle:
+        try:
+            return decode_limited(handle, label)
+        except OSError as error:  # a folder, or a device that fails
+            raise TextFileError(f"{label}: {error.strerror or error}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from battle.wording import mention, plural, verb
 from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
     turning = review.turning_points()
     lines.append("")
     if turning:
-        lines.append(f"Turning points (projected margin for {names[0]}):")
+        lines.append(f"Turning points (projected margin for {mention(names[0], start=False)}):")
         lines += [_format_turning_point(point, names) for point in turning]
     else:
         lines.append("Turning points: none (no lead change, no mistake or blunder)")
@@ -46,9 +47,9 @@ def _heading(review: Review, names: tuple[str, str]) -> str:
     second = names[2 - review.start_to_move]
     exact = "" if review.eval_start_exact else " (estimate)"
     return (
-        f"Review of {names[0]} vs {names[1]}, from {origin}: {review.moves_in_record} moves, {budget}\n"
-        f"{first} plays the odd-numbered moves, {second} the even ones. "
-        f"Projected margin for {names[0]} at the start: {_signed(review.eval_start)}{exact}\n"
+        f"Review of {names[0]} vs {names[1]}, from {origin}: {plural(review.moves_in_record, 'move')}, {budget}\n"
+        f"{verb(first, 'plays')} the odd-numbered moves, {mention(second, start=False)} the even ones. "
+        f"Projected margin for {mention(names[0], start=False)} at the start: {_signed(review.eval_start)}{exact}\n"
         f"Each move: value (final margin it leads to for the mover), loss against the best move, class; "
         f"~ marks an estimate"
     )
@@ -56,13 +57,14 @@ def _heading(review: Review, names: tuple[str, str]) -> str:
 def _outcome(review: Review, names: tuple[str, str]) -> str:
     if not review.complete:
         return (f"Review stopped after move {len(review.moves)} of {review.moves_in_record}; "
-                f"projected margin for {names[0]} then: {_signed(review.evals[-1])}")
+                f"projected margin for {mention(names[0], start=False)} then: {_signed(review.evals[-1])}")
     result = review.result
     if result is not None:
         return f"Result: {result.describe(names)}"
     exact = "" if review.final_exact else " (estimate)"
     return (f"Unfinished at {review.final_scores[0]}-{review.final_scores[1]}; "
-            f"projected margin for {names[0]} under perfect play: {_signed(review.evals[-1])}{exact}")
+            f"projected margin for {mention(names[0], start=False)} under perfect play: "
+            f"{_signed(review.evals[-1])}{exact}")
 
 
 def _approx(move: MoveReview) -> str:

@@ -19,6 +19,7 @@ from battle.cli import main
 from battle.deal import deal
 from battle.game import Game
 from battle.notation import format_position, parse_position, parse_record
+from battle.saved_games import Shelf
 from battle.terminal import TerminalPlay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,8 +97,8 @@ def test_moves_of_a_record_are_the_moves_of_its_final_position(
     ]
 
 
-def test_moves_of_a_finished_position_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "moves", str(DATA / "over-with-tiles-left.mbp")) == (0, "", "")
+def test_moves_of_a_finished_position_says_the_game_is_over(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "moves", str(DATA / "over-with-tiles-left.mbp")) == (0, "no pair left: the game is over\n", "")
 
 
 def test_show_draws_the_grid_with_column_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,7 +147,7 @@ def test_replay_of_an_unfinished_game(
     set_stdin(monkeypatch, game.to_text())
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0
-    assert out.splitlines()[:2] == ["# Alice vs Bob, from deal 4, 1 moves", "# not finished: Bob to move"]
+    assert out.splitlines()[:2] == ["# Alice vs Bob, from deal 4, 1 move", "# not finished: Bob to move"]
     assert parse_position(out) == game.position
 
 
@@ -267,9 +268,14 @@ def test_terminal_play_to_the_end(tmp_path: Path) -> None:
     saved = tmp_path / "middle.mbg"
     out = io.StringIO()
 
+    shelf = Shelf(tmp_path / "data")
+
     def next_move() -> str:
+        if play.game.is_over():
+            return ""  # leave at the end's "save FILE, review, or Enter" prompt
         # saved after every move, so a crash at this prompt loses nothing
-        assert Game.from_text((tmp_path / "auto.mbg").read_text(encoding="utf-8")).moves == play.game.moves
+        record = shelf.record_path(play.saved.game_id)
+        assert Game.from_text(record.read_text(encoding="utf-8")).moves == play.game.moves
         moves = play.game.position.legal_moves()
         move = moves[play.game.ply * 5 % len(moves)]
         x, y = move_name(move).split("-")
@@ -289,7 +295,7 @@ def test_terminal_play_to_the_end(tmp_path: Path) -> None:
         "help",
         f"save {saved}",
     ]
-    play = TerminalPlay(game, read_line=scripted(lines, next_move), out=out, autosave=tmp_path / "auto.mbg")
+    play = TerminalPlay(game, read_line=scripted(lines, next_move), out=out, shelf=shelf)
     assert play.run() == 0
     text = out.getvalue()
     assert "Mahjong Battle: Ann vs Ben, deal 5." in text
@@ -302,9 +308,11 @@ def test_terminal_play_to_the_end(tmp_path: Path) -> None:
     assert game.is_over()
     result = game.result()
     assert result is not None
-    assert text.rstrip().endswith(f"Game over: {result.describe(game.names)}.")
+    kept = shelf.finished_path(play.saved.game_id)
+    assert f"Game over: {result.describe(game.names)}.\nThe record is kept in {kept}." in text
+    assert not shelf.record_path(play.saved.game_id).exists()  # off the unfinished list
     assert parse_record(saved.read_text(encoding="utf-8")).moves == [first]
-    autosaved = Game.from_text((tmp_path / "auto.mbg").read_text(encoding="utf-8"))
+    autosaved = Game.from_text(kept.read_text(encoding="utf-8"))
     assert autosaved.position.key() == game.position.key()
     assert autosaved.moves == game.moves and autosaved.moves[0] == first
     assert autosaved.names == ("Ann", "Ben")
@@ -313,32 +321,62 @@ def test_terminal_play_to_the_end(tmp_path: Path) -> None:
 def test_terminal_save_without_a_file_name_and_to_a_bad_place(tmp_path: Path) -> None:
     out = io.StringIO()
     lines = ["save", f"save {tmp_path / 'no-such-dir' / 'g.mbg'}", "quit"]
-    play = TerminalPlay(Game.new(8), read_line=scripted(lines, lambda: "quit"), out=out, autosave=None)
+    play = TerminalPlay(Game.new(8), read_line=scripted(lines, lambda: "quit"), out=out)
     assert play.run() == 0
     text = out.getvalue()
     assert "Usage: save FILE" in text
     assert "Could not save to" in text and "No such file or directory" in text
 
 
-def test_quit_leaves_an_autosave_that_resume_loads(
+def unfinished_games(tmp_path: Path) -> list:
+    return Shelf(tmp_path / "mahjong-battle").unfinished()[0]
+
+
+def test_quit_keeps_the_game_for_resume(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    autosave = tmp_path / "mahjong-battle" / "terminal-autosave.mbg"
     first, second = opening_moves(5, 2)
     set_stdin(monkeypatch, f"{first}\n{second}\nquit\n")
     code, out, _ = run(capsys, "play", "--deal", "5", "--player1", "Ann")
     assert code == 0
-    assert f"Game saved to {autosave}; continue with 'mahjong-battle play --resume'." in out
-    game = Game.from_text(autosave.read_text(encoding="utf-8"))
+    assert "kept in the list of unfinished games; continue with 'mahjong-battle play --resume'." in out
+    [saved] = unfinished_games(tmp_path)
+    game = saved.game
     assert (game.deal_number, [move_name(move) for move in game.moves], game.player1) == (5, [first, second], "Ann")
 
     set_stdin(monkeypatch, "undo\n")  # then end of input, which quits as well
     code, out, _ = run(capsys, "play", "--resume")
     assert code == 0
     assert "Mahjong Battle: Ann vs Player 2, deal 5." in out
-    game = Game.from_text(autosave.read_text(encoding="utf-8"))
-    assert [move_name(move) for move in game.moves] == [first]  # the resumed game had both moves
+    [saved] = unfinished_games(tmp_path)
+    assert [move_name(move) for move in saved.game.moves] == [first]  # the resumed game had both moves
+
+
+def test_a_new_game_never_replaces_an_unfinished_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    moves = opening_moves(3, 4)
+    set_stdin(monkeypatch, "\n".join(moves) + "\nquit\n")
+    assert run(capsys, "play", "--deal", "3")[0] == 0
+    set_stdin(monkeypatch, "quit\n")
+    code, out, _ = run(capsys, "play", "--deal", "3")  # quit at once: nothing new to keep
+    assert "nothing to keep" in out
+    set_stdin(monkeypatch, f"{opening_moves(7, 1)[0]}\nquit\n")
+    assert run(capsys, "play", "--deal", "7")[0] == 0
+    games = unfinished_games(tmp_path)
+    assert sorted(saved.game.ply for saved in games) == [1, 4]
+
+    set_stdin(monkeypatch, "quit\n")
+    code, out, _ = run(capsys, "play", "--resume")
+    assert "1. deal 7" in out and "2. deal 3" in out and "Mahjong Battle: Player 1 vs Player 2, deal 7." in out
+    set_stdin(monkeypatch, "discard\nyes\n")
+    code, out, _ = run(capsys, "play", "--resume", "2")
+    assert "deal 3" in out and "Discarded." in out
+    assert [saved.game.deal_number for saved in unfinished_games(tmp_path)] == [7]
+    code, _, err = run(capsys, "play", "--resume", "5")
+    assert code == 2 and "--resume: '5' is not a number from 1 to 1" in err
 
 
 def test_resume_without_a_saved_game(
@@ -346,9 +384,20 @@ def test_resume_without_a_saved_game(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     code, out, err = run(capsys, "play", "--resume")
-    path = tmp_path / "mahjong-battle" / "terminal-autosave.mbg"
     assert (code, out) == (2, "")
-    assert err == f"mahjong-battle: no saved game to resume ({path} does not exist)\n"
+    assert err == "mahjong-battle: no unfinished game to resume (start one with 'mahjong-battle play')\n"
+
+
+def test_a_corrupt_saved_game_is_set_aside_not_destroyed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = tmp_path / "mahjong-battle" / "unfinished"
+    folder.mkdir(parents=True)
+    (folder / "20261126-101010-abcdef.mbg").write_text("player1: A\nplayer2: B\ndeal: 3\n1. a1-a2 (3)\n")
+    code, _, err = run(capsys, "play", "--resume")
+    assert code == 2 and "A saved game could not be read: line 4" in err
+    assert (folder / "20261126-101010-abcdef.mbg.corrupt").read_text().startswith("player1: A")
 
 
 def test_play_loads_a_position_file(
@@ -361,36 +410,41 @@ def test_play_loads_a_position_file(
     assert "composed position" in out
     assert "Game over: Player 1 wins 56-64" not in out  # player 1 took 6, player 2 took 3: 56-64
     assert "Game over: Player 2 wins 56-64 (by 8)." in out
-    game = Game.from_text((tmp_path / "mahjong-battle" / "terminal-autosave.mbg").read_text(encoding="utf-8"))
+    kept = out.split("The record is kept in ")[1].split("\n")[0].rstrip(".")
+    game = Game.from_text(Path(kept).read_text(encoding="utf-8"))
     assert game.deal_number is None and game.is_over() and game.position.scores == [56, 64]
 
 
-def test_a_player_name_from_the_command_line_cannot_break_the_autosave(
+def test_a_player_name_from_the_command_line_cannot_break_the_saved_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    set_stdin(monkeypatch, "quit\n")
+    set_stdin(monkeypatch, f"{opening_moves(5, 1)[0]}\nquit\n")
     assert run(capsys, "play", "--deal", "5", "--player1", "Ann\nwinner: Ann", "--player2", "B#2")[0] == 0
     set_stdin(monkeypatch, "quit\n")
     code, out, err = run(capsys, "play", "--resume")
     assert (code, err) == (0, "")
-    game = Game.from_text((tmp_path / "mahjong-battle" / "terminal-autosave.mbg").read_text(encoding="utf-8"))
+    [saved] = unfinished_games(tmp_path)
+    game = saved.game
     assert game.player1.startswith("Ann") and "\n" not in game.player1
     assert game.player2 in ("B2", "B 2")
     assert f"Mahjong Battle: {game.player1} vs {game.player2}, deal 5." in out
 
 
 def test_resume_plays_on_against_the_solver_named_in_the_record(tmp_path, monkeypatch, capsys) -> None:
-    """A saved game against the solver resumes against it, without --vs again."""
+    """A terminal save of an earlier version, against the solver, resumes against it without --vs again."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     save = tmp_path / "mahjong-battle" / "terminal-autosave.mbg"
     save.parent.mkdir(parents=True)
-    save.write_text("player1: Solver (beginner)\nplayer2: You\ndeal: 3\n", encoding="utf-8")
+    first = opening_moves(3, 1)[0]
+    save.write_text(f"player1: Solver (beginner)\nplayer2: You\ndeal: 3\n1. {first}\n", encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "--resume"]) == 0
     out = capsys.readouterr().out
-    assert "Solver (beginner) plays" in out
-    assert Game.from_text(save.read_text(encoding="utf-8")).ply == 1
+    assert "Solver (beginner)" in out
+    [saved] = unfinished_games(tmp_path)
+    assert saved.solver_side == 1 and saved.level == "beginner"
+    assert not save.exists()
 
 
 def test_terminal_hint_and_eval_ask_the_solver() -> None:
@@ -404,7 +458,7 @@ def test_terminal_hint_and_eval_ask_the_solver() -> None:
     position = parse_position((solver_data / f"{row['id']}.mbp").read_text(encoding="utf-8"))
     game = Game(position, "Ann", "Ben")
     out = io.StringIO()
-    play = TerminalPlay(game, read_line=scripted(["hint", "eval"], lambda: "quit"), out=out, autosave=None,
+    play = TerminalPlay(game, read_line=scripted(["hint", "eval"], lambda: "quit"), out=out,
                         advisor=solver_advisor())
     assert play.run() == 0
     text = out.getvalue()
@@ -420,14 +474,14 @@ def test_terminal_hint_and_eval_ask_the_solver() -> None:
 
 def test_terminal_hint_without_a_solver_or_a_move() -> None:
     out = io.StringIO()
-    play = TerminalPlay(Game.new(8), read_line=scripted(["hint"], lambda: "quit"), out=out, autosave=None)
+    play = TerminalPlay(Game.new(8), read_line=scripted(["hint"], lambda: "quit"), out=out)
     assert play.run() == 0
     assert "No solver here to ask." in out.getvalue()
     finished = Game(parse_position((DATA / "same-column-pairs.mbp").read_text(encoding="utf-8")))
     while not finished.is_over():
         finished.play(finished.position.legal_moves()[0])
     out = io.StringIO()
-    play = TerminalPlay(finished, read_line=scripted([], lambda: "quit"), out=out, autosave=None,
+    play = TerminalPlay(finished, read_line=scripted([], lambda: "quit"), out=out,
                         advisor=lambda position, every: pytest.fail("no search for a finished game"))
     assert play.handle("eval") and "No pair left to take." in out.getvalue()
 
@@ -437,7 +491,7 @@ def test_ctrl_c_during_a_hint_returns_to_the_prompt() -> None:
         raise KeyboardInterrupt
 
     out = io.StringIO()
-    play = TerminalPlay(Game.new(8), read_line=scripted(["hint", "moves"], lambda: "quit"), out=out, autosave=None,
+    play = TerminalPlay(Game.new(8), read_line=scripted(["hint", "moves"], lambda: "quit"), out=out,
                         advisor=interrupted)
     assert play.run() == 0
     text = out.getvalue()

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHECK = """
 import sys
 import battle, battle.board, battle.notation, battle.game, battle.deal, battle.cli
-import battle.terminal, battle.textboard, battle.tiles, battle.errors, battle.paths, battle.opens
+import battle.terminal, battle.textboard, battle.tiles, battle.errors, battle.paths, battle.opens, battle.wording
 heavy = sorted(
     name for name in sys.modules
     if name.split(".")[0] in ("pygame", "numba", "solver") or name.startswith("battle.ui")

@@ -456,7 +456,21 @@ def test_error_bad_score(value: str) -> None:
 
 def test_error_score_too_large() -> None:
     text = "\n".join(FULL[:1] + ["score: 1234567 0"] + FULL[2:])
-    expect(parse_position, text, NotationError, "line 2: score '1234567 0' is too large")
+    expect(parse_position, text, NotationError, "line 2: score '1234567 0' is too large (at most 999999)")
+    near = "\n".join(FULL[:1] + ["score: 999999 0"] + FULL[2:])
+    expect(parse_position, near, NotationError,
+           "line 2: score 999999 0 is too large: with the 270 points on the board it could reach 1000269, "
+           "more than 999999")
+
+
+def test_every_position_a_readable_start_reaches_is_readable() -> None:
+    """The result line and final position a game writes are ones the program reads back."""
+    start = "\n".join(FULL[:1] + [f"score: {999_999 - 270} 0"] + FULL[2:])
+    game = Game(parse_position(start), "A", "B")
+    while not game.is_over():
+        game.play(game.position.legal_moves()[0])
+    assert parse_record(game.to_text()).moves == game.moves
+    assert parse_position(format_position(game.position)) == game.position
 
 
 def test_error_unknown_field_and_repeated_fields() -> None:

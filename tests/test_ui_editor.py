@@ -56,10 +56,9 @@ def enabled(editor: EditorScene, name: str) -> bool:
 
 
 def pick_path(app, editor: EditorScene, path) -> None:  # noqa: ANN001
-    assert editor.dialog is not None and editor.dialog.alive()
-    event = pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(path), ui_element=editor.dialog)
-    editor.dialog.kill()
-    app.step([event], ui.DT)
+    """Type ``path`` into the editor's open file dialog and press its OK button."""
+    assert editor.files.is_open()
+    ui.choose_file(app, editor.files.dialog, path)
 
 
 def test_a_gap_and_a_fifth_copy_are_refused_with_the_reason(tmp_path, monkeypatch) -> None:
@@ -118,7 +117,7 @@ def test_save_and_load_round_trip(tmp_path, monkeypatch) -> None:
         editor.model.set_score(1, 12)
         editor.model.to_move = 2
         ui.key(app, pygame.K_s, pygame.KMOD_CTRL)
-        assert editor.dialog_purpose == "save_position"
+        assert editor.files.purpose == "save_position"
         pick_path(app, editor, tmp_path / "study")
         written = tmp_path / "study.mbp"
         saved = parse_position(written.read_text())
@@ -127,7 +126,7 @@ def test_save_and_load_round_trip(tmp_path, monkeypatch) -> None:
 
         ui.click_button(app, editor.widgets["clear"])
         ui.click_button(app, editor.widgets["load"])
-        assert editor.dialog_purpose == "load_position"
+        assert editor.files.purpose == "load_position"
         pick_path(app, editor, written)
         assert editor.model == EditorModel.from_position(saved)
         assert editor.widgets["score1"].get_text() == "12"  # the fields show the loaded values

@@ -1,7 +1,8 @@
 """Nothing is lost and nothing crashes: save, load, autosave and resume, corrupt files.
 
-File dialogs are opened through the UI (Ctrl+S, Ctrl+O); the path a user would
-pick is delivered as pygame_gui's own UI_FILE_DIALOG_PATH_PICKED event.
+File dialogs are opened through the UI (Ctrl+S, Ctrl+O) and answered as a user
+answers them: the path typed into the dialog's own path box, then its real OK
+button clicked (or Enter pressed in the box), over real frames.
 """
 
 from __future__ import annotations
@@ -9,24 +10,29 @@ from __future__ import annotations
 import json
 
 import pygame
-import pygame_gui
 import ui_harness as ui
 
 from battle.deal import deal
 from battle.game import Game
 from battle.notation import format_position
-from battle.ui.autosave import autosave_paths
+from battle.saved_games import Shelf
 from battle.ui.match import new_match
 from battle.ui.play_scene import PlayScene
 from battle.ui.title_scene import TitleScene
 
 
 def pick_path(app, scene, path) -> None:  # noqa: ANN001
-    """What the open file dialog posts when the user picks ``path`` and presses OK."""
-    assert scene.dialog is not None and scene.dialog.alive()
-    event = pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(path), ui_element=scene.dialog)
-    scene.dialog.kill()
-    app.step([event], ui.DT)
+    """Type ``path`` into the scene's open file dialog and press its OK button."""
+    assert scene.files.is_open()
+    ui.choose_file(app, scene.files.dialog, path)
+    assert not scene.files.is_open()
+
+
+def legacy_autosave_paths(tmp_path):  # noqa: ANN001, ANN201
+    """Where the window kept its one autosave before the list of unfinished games."""
+    folder = tmp_path / "data" / "mahjong-battle"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "autosave.mbg", folder / "autosave.json"
 
 
 def test_save_and_load_through_the_dialogs(tmp_path, monkeypatch) -> None:
@@ -37,7 +43,7 @@ def test_save_and_load_through_the_dialogs(tmp_path, monkeypatch) -> None:
         for _ in range(5):
             ui.play_move(app, game.position.legal_moves()[-1])
         ui.key(app, pygame.K_s, pygame.KMOD_CTRL)
-        assert scene.dialog is not None and scene.dialog_purpose == "save"
+        assert scene.files.is_open() and scene.files.purpose == "save"
         ui.key(app, pygame.K_u)  # keys go to the dialog, not the board
         assert game.ply == 5
         target = tmp_path / "saved"
@@ -48,7 +54,7 @@ def test_save_and_load_through_the_dialogs(tmp_path, monkeypatch) -> None:
         assert "Saved" in scene.status.text
 
         ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
-        assert scene.dialog_purpose == "load"
+        assert scene.files.purpose == "load"
         pick_path(app, scene, written)
         loaded = ui.play_scene(app)
         assert loaded is not scene
@@ -103,12 +109,23 @@ def test_malformed_files_are_reported_not_raised(tmp_path, monkeypatch) -> None:
         app = new_app()
         scene = app.start_match(new_match(1, "hotseat", ("A", "B")))
         for path, expected in ((bad_record, "move 1"), (bad_position, "expected 12 cells"),
-                               (binary, "not UTF-8"), (tmp_path / "missing.mbg", "missing.mbg")):
+                               (binary, "not UTF-8")):
             ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
             pick_path(app, scene, path)
             assert ui.play_scene(app) is scene
             assert scene.status.kind == "error"
             assert path.name in scene.status.text and expected in scene.status.text, scene.status.text
+        # a file chosen and then deleted before OK: the dialog stays; Esc closes it and says nothing
+        missing = tmp_path / "missing.mbg"
+        missing.write_text("")
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        ui.fill_path_box(app, scene.files.dialog, missing)
+        missing.unlink()
+        ui.click(app, scene.files.dialog.ok_button.rect.center)
+        assert scene.files.is_open()
+        before = scene.status
+        ui.key(app, pygame.K_ESCAPE)
+        assert not scene.files.is_open() and scene.status == before
 
 
 def test_resume_after_a_crash(tmp_path, monkeypatch) -> None:
@@ -134,7 +151,7 @@ def test_resume_after_a_crash(tmp_path, monkeypatch) -> None:
 
 def test_a_corrupt_autosave_is_set_aside(tmp_path, monkeypatch) -> None:
     with ui.session(tmp_path, monkeypatch) as new_app:
-        record, sidecar = autosave_paths()
+        record, sidecar = legacy_autosave_paths(tmp_path)
         record.write_text("player1: A\nplayer2: B\ndeal: 1\n1. a1-b7 (5)\n")
         sidecar.write_text("{not json")
         app = new_app()
@@ -144,11 +161,16 @@ def test_a_corrupt_autosave_is_set_aside(tmp_path, monkeypatch) -> None:
         assert "could not be read" in title.status.text and "move 1" in title.status.text
         assert not record.exists()
         assert record.with_name("autosave.mbg.corrupt").exists()
+        # a second corrupt file does not overwrite the first
+        record.write_text("not a record\n")
+        again = new_app()
+        assert "could not be read" in again.stack.top.status.text
+        assert record.with_name("autosave.mbg.2.corrupt").read_text() == "not a record\n"
 
 
 def test_a_corrupt_sidecar_resumes_as_hot_seat(tmp_path, monkeypatch) -> None:
     with ui.session(tmp_path, monkeypatch) as new_app:
-        record, sidecar = autosave_paths()
+        record, sidecar = legacy_autosave_paths(tmp_path)
         game = Game.new(8, "A", "B")
         game.play(game.position.legal_moves()[0])
         record.write_text(game.to_text())
@@ -156,7 +178,8 @@ def test_a_corrupt_sidecar_resumes_as_hot_seat(tmp_path, monkeypatch) -> None:
         app = new_app()
         title = app.stack.top
         assert title.resume is not None and title.resume.solver_side is None
-        assert "solver settings" in title.status.text
+        assert title.resume.game.moves == game.moves
+        assert "could not be read" in title.status.text and "solver_side" in title.status.text
         assert sidecar.with_name("autosave.json.corrupt").exists()
 
 
@@ -186,10 +209,10 @@ def test_autosave_follows_every_move_and_undo(tmp_path, monkeypatch) -> None:
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene = app.start_match(new_match(12, "hotseat", ("A", "B")))
-        record, sidecar = autosave_paths()
-        assert Game.from_text(record.read_text()).ply == 0
+        record = Shelf().record_path(scene.match.game_id)
+        assert not record.exists()  # a fresh deal: nothing to lose yet
         ui.play_move(app, scene.position.legal_moves()[0])
         assert Game.from_text(record.read_text()).ply == 1
         ui.key(app, pygame.K_u)
         assert Game.from_text(record.read_text()).ply == 0
-        assert json.loads(sidecar.read_text())["solver_side"] is None
+        assert json.loads(record.with_suffix(".json").read_text())["solver_side"] is None

@@ -74,8 +74,9 @@ def test_settings_round_trip_and_wrong_types_are_ignored(tmp_path) -> None:
     assert problem is None and loaded == settings
     path.write_text(json.dumps({"player1": 5, "mode": "chess", "window_size": [10, "x"], "player2": "Bo"}))
     loaded, problem = load_settings(path)
-    assert problem is None
+    assert problem is not None and "player1, mode, window_size" in problem  # said once, then set aside
     assert loaded.player1 == "Player 1" and loaded.mode == "hotseat" and loaded.player2 == "Bo"
+    assert (tmp_path / "settings.json.corrupt").exists() and load_settings(path)[1] is None
 
 
 def test_unreadable_settings_are_set_aside(tmp_path) -> None:
@@ -85,6 +86,9 @@ def test_unreadable_settings_are_set_aside(tmp_path) -> None:
         loaded, problem = load_settings(path)
         assert problem is not None and "could not be read" in problem
         assert loaded == Settings()
-        assert not path.exists() and (tmp_path / "settings.json.corrupt").exists()
+        assert not path.exists()
+    # each bad file is kept under a name of its own: a later one never overwrites an earlier one
+    assert sorted(p.name for p in tmp_path.glob("*.corrupt")) == [
+        "settings.json.2.corrupt", "settings.json.3.corrupt", "settings.json.corrupt"]
     loaded, problem = load_settings(path)
     assert problem is None

@@ -15,6 +15,7 @@ import ui_harness as ui
 
 from battle.board import find_layout_problem
 from battle.tiles import TOTAL_POINTS
+from battle.ui.choice_scene import ChoiceScene
 from battle.ui.editor_scene import EditorScene
 from battle.ui.layout import cell_center
 from battle.ui.play_scene import PlayScene
@@ -80,13 +81,15 @@ def recover(app, rng: random.Random) -> None:  # noqa: ANN001
         top.choose(rng.choice(("rematch", "review", "close")))
     elif isinstance(top, TitleScene):
         top.command("resume" if top.resume is not None else "start")
+    elif isinstance(top, ChoiceScene):
+        top.answer(rng.choice([choice.key for choice in top.choices] + [None]))
     elif isinstance(top, PlayScene) and top.dialog_open():
-        top.dialog.kill()
+        top.files.close()
     elif isinstance(top, ReviewScene):
         top.command("back")
     elif isinstance(top, EditorScene):
         if top.dialog_open():
-            top.dialog.kill()
+            top.files.close()
         elif rng.random() < 0.2:
             top.command("back")
 

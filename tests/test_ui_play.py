@@ -192,6 +192,7 @@ def test_the_title_offers_resume_and_rematch_of_the_last_game(tmp_path, monkeypa
         assert isinstance(title, TitleScene)
         assert title.resume is not None and title.resume.game.ply == 1
         ui.click_button(app, title.widgets["rematch"])
+        ui.click_button(app, app.stack.top.buttons["keep"])  # the unfinished game stays listed
         rematch = ui.play_scene(app)
         assert rematch.match.game.deal_number == 6 and rematch.match.game.ply == 0
         assert rematch.match.game.names == ("Lee", "Kim")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pygame
-import pygame_gui
 import pytest
 import ui_harness as ui
 
@@ -82,13 +81,13 @@ def test_the_result_panels_review_shows_the_solvers_grades(tmp_path, monkeypatch
         assert best and all(move in game.position_at(target).legal_moves() for move in best)
         assert review.moves[target].move in scene.status().text
 
-        # a click on the graph goes to the move drawn there
+        # a click on the graph goes to the move drawn there: the point after move 2 is move 2's
         graph = scene.geometry.graph
         x = graph.x + x_of_ply((graph.w, graph.h), len(review.moves), 2, scene.graph_text_scale())
         ui.click(app, (round(x), graph.y + graph.h // 2))
-        assert scene.selected == 2
+        assert scene.selected == 1 and scene.graph_cursor_ply() == 2
         ui.key(app, pygame.K_DOWN)
-        assert scene.selected == 3
+        assert scene.selected == 2
 
         # Back returns to the finished game's result panel
         ui.click_button(app, scene.buttons["back"])
@@ -152,10 +151,8 @@ def test_review_a_game_file_from_the_title(tmp_path, monkeypatch) -> None:
         title = app.stack.top
         assert isinstance(title, TitleScene)
         ui.click_button(app, title.widgets["review"])
-        assert title.dialog is not None and title.dialog_purpose == "review"
-        event = pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(path), ui_element=title.dialog)
-        title.dialog.kill()
-        app.step([event], ui.DT)
+        assert title.files.is_open() and title.files.purpose == "review"
+        ui.choose_file(app, title.files.dialog, path)
         scene = app.stack.top
         assert isinstance(scene, ReviewScene)
         reviewed(app, scene)

@@ -69,9 +69,11 @@ def click(app: App, pos: tuple[int, int], button: int = 1, dt: float = DT) -> No
     app.step([], dt)
 
 
-def key(app: App, code: int, mod: int = 0, dt: float = DT) -> None:
-    app.step([pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode="", scancode=0),
-              pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode="", scancode=0)], dt)
+def key(app: App, code: int, mod: int = 0, dt: float = DT, unicode: str = "") -> None:
+    """A key pressed and released; ``unicode`` is the character SDL reports with it (``"?"`` for
+    Shift+/ on a US layout), for handlers that go by the character rather than the key."""
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=unicode, scancode=0),
+              pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode=unicode, scancode=0)], dt)
     app.step([], dt)
 
 
@@ -111,3 +113,32 @@ def settle(app: App, frames: int = 12) -> None:
     """Let animations finish."""
     for _ in range(frames):
         app.step([], DT)
+
+
+# -- dialogs, driven as a user drives them ------------------------------------------------
+
+
+def type_text(app: App, text: str) -> None:
+    """Characters typed into the focused text field, as SDL delivers them (one TEXTINPUT each)."""
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text=ch) for ch in text], DT)
+    app.step([], DT)
+
+
+def fill_path_box(app: App, dialog: object, path: Path | str) -> None:
+    """Click a file dialog's path box, select what it holds (Ctrl+A) and type ``path`` over it."""
+    box = dialog.file_path_text_line  # type: ignore[attr-defined]
+    click(app, box.rect.center)
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    type_text(app, str(path))
+
+
+def choose_file(app: App, dialog: object, path: Path | str, enter: bool = False) -> None:
+    """Type ``path`` into the dialog and press its real OK button (or Enter in the path box)."""
+    fill_path_box(app, dialog, path)
+    if enter:
+        key(app, pygame.K_RETURN)
+    else:
+        ok = dialog.ok_button  # type: ignore[attr-defined]
+        assert ok.is_enabled, f"OK is disabled for {path}"
+        click(app, ok.rect.center)
+    settle(app, 2)

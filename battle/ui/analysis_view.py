@@ -13,6 +13,7 @@ gets one badge per pair, stacked outwards and naming the partner cell.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pygame
@@ -23,9 +24,17 @@ from battle.ui import theme
 from battle.ui.analysis_mode import AnalysisMode, MoveBadge, Projection
 from battle.ui.board_view import BoardView, face_rect
 from battle.ui.layout import Layout, Rect, cell_rect
+from battle.wording import verb
 
 BEST_COLOUR: theme.Colour = (86, 204, 120)
 """The best pairs: green, as in every analysis board."""
+BEST_MARK = "★"
+"""Heads a best pair's badge: to a red-green colour-blind eye the green, yellow and red badges are
+all much the same olive, so the star, not the colour, says which pairs are best."""
+BADGE_TEXT_SHARE = 0.66
+"""A badge's text height as a share of the badge's."""
+MIN_BADGE_TEXT = 12.0
+"""The smallest badge text in pixels at text size 1: a badge of 0.27 of a tile would carry 9 px at 800x600."""
 NEAR_COLOUR: theme.Colour = (236, 214, 102)
 FAR_COLOUR: theme.Colour = (246, 96, 92)
 """Worse pairs shade from yellow (a point or two) to red (ten or more points given away)."""
@@ -82,7 +91,29 @@ def badge_spots(layout: Layout, position: Position, moves: list[Move]) -> list[B
 
 
 def badge_height(layout: Layout) -> int:
-    return max(12, round(layout.tile_h * 0.27))
+    """A quarter of a tile's height, or more where that would make the text smaller than 12 px (times the
+    player's text size)."""
+    return max(round(layout.tile_h * 0.27), math.ceil(MIN_BADGE_TEXT * layout.zoom / BADGE_TEXT_SHARE))
+
+
+def badge_text_sizes(layout: Layout) -> tuple[float, float, float]:
+    """The badge's text sizes: the value, the partner cell (several pairs on one tile), the search depth."""
+    size = badge_height(layout) * BADGE_TEXT_SHARE
+    least = MIN_BADGE_TEXT * layout.zoom
+    return size, max(least, size * 0.85), max(least, size * 0.7)
+
+
+def badge_text(badge: MoveBadge, partner: int | None = None) -> str:
+    """The badge's words as one string (the drawing sets its parts in different weights and leaves
+    the depth out where its column is too narrow): ``★ +3`` for a best pair, ``c9 ~-2 6`` for an
+    estimate at depth 6 shared with another pair at c9."""
+    parts = [BEST_MARK] if badge.best else []
+    if partner is not None:
+        parts.append(cell_name(partner))
+    parts.append(badge.label)
+    if not badge.exact:
+        parts.append(str(badge.depth))
+    return " ".join(parts)
 
 
 def draw_badges(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, position: Position,
@@ -91,28 +122,54 @@ def draw_badges(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, pos
     moves = sorted(badges, key=lambda move: (-badges[move].value, move))
     spots = badge_spots(layout, position, moves)
     spots.sort(key=lambda spot: spot.move == focus)
-    height = badge_height(layout)
-    size = height * 0.66
     for spot in spots:
         badge = badges[spot.move]
-        _draw_badge(surface, fonts, spot, badge, height, size, spot.move == focus)
+        _draw_badge(surface, fonts, layout, spot, badge, spot.move == focus)
 
 
-def _draw_badge(surface: pygame.Surface, fonts: theme.Fonts, spot: BadgeSpot, badge: MoveBadge, height: int,
-                size: float, focused: bool) -> None:
+def _badge_parts(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot,
+                 badge: MoveBadge) -> tuple[list[pygame.Surface], bool]:
+    """The badge's text pieces, left to right (``badge_text`` spells them out), and whether the last is
+    an estimate's depth: it is there only where the badge stays within its column (the panel names the
+    depth too), for on a full board at 800x600 it would push neighbouring badges 15 px into each other."""
+    size, partner_size, depth_size = badge_text_sizes(layout)
     sign, number = badge.label[:-len(f"{badge.value:+d}")], f"{badge.value:+d}"
     parts = []
+    if badge.best:
+        parts.append(fonts.text(BEST_MARK, size, BADGE_TEXT))
     if spot.partner is not None:
-        parts.append(fonts.text(cell_name(spot.partner), size * 0.85, BADGE_TEXT))
+        parts.append(fonts.text(cell_name(spot.partner), partner_size, BADGE_TEXT))
     if sign:
         parts.append(fonts.text(sign, size, BADGE_TEXT))
     parts.append(fonts.text(number, size, BADGE_TEXT, bold=True))
     if not badge.exact:
-        parts.append(fonts.text(str(badge.depth), size * 0.7, (50, 66, 58)))
+        depth = fonts.text(str(badge.depth), depth_size, (50, 66, 58))
+        height = badge_height(layout)
+        width = sum(part.get_width() for part in (*parts, depth)) + round(height * 0.08) * len(parts) \
+            + round(height * 0.6)
+        if width <= layout.pitch_x - 2:
+            return [*parts, depth], True
+    return parts, False
+
+
+def badge_rect(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveBadge) -> pygame.Rect:
+    """The pill one badge fills on the screen."""
+    height = badge_height(layout)
+    parts, _ = _badge_parts(fonts, layout, spot, badge)
     gap = max(1, round(height * 0.08))
     width = sum(part.get_width() for part in parts) + gap * (len(parts) - 1) + round(height * 0.6)
     rect = pygame.Rect(0, 0, max(width, round(height * 1.5)), height)
     rect.center = spot.centre
+    return rect
+
+
+def _draw_badge(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveBadge,
+                focused: bool) -> None:
+    height = badge_height(layout)
+    parts, with_depth = _badge_parts(fonts, layout, spot, badge)
+    gap = max(1, round(height * 0.08))
+    width = sum(part.get_width() for part in parts) + gap * (len(parts) - 1) + round(height * 0.6)
+    rect = badge_rect(fonts, layout, spot, badge)
     colour = badge_colour(badge)
     radius = height // 2
     pygame.draw.rect(surface, (8, 24, 16), rect.inflate(2, 2), border_radius=radius + 1)
@@ -121,7 +178,7 @@ def _draw_badge(surface: pygame.Surface, fonts: theme.Fonts, spot: BadgeSpot, ba
         pygame.draw.rect(surface, FOCUS_COLOUR, rect.inflate(6, 6), width=3, border_radius=radius + 3)
     x = rect.centerx - (width - round(height * 0.6)) // 2
     for part in parts:
-        baseline_shift = round(height * 0.12) if part is parts[-1] and not badge.exact else 0
+        baseline_shift = round(height * 0.12) if with_depth and part is parts[-1] else 0
         surface.blit(part, part.get_rect(midleft=(x, rect.centery + baseline_shift)))
         x += part.get_width() + gap
 
@@ -198,16 +255,27 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
     title = fonts.text("Analysis", 16 * scale, theme.GOLD, bold=True)
     surface.blit(title, (x, y))
     state_text, state_colour = _state_line(info, now)
-    state = fonts.text(fonts.fit(state_text, 13.5 * scale, w - title.get_width() - 10), 13.5 * scale, state_colour)
-    surface.blit(state, state.get_rect(bottomright=(rect.right, y + title.get_height() - round(2 * scale))))
-    y += title.get_height() + round(6 * scale)
+    beside = w - title.get_width() - 10
+    # the widest state ("depth 20, searching depth 24...") goes under the title when it is cut beside it
+    widest = fonts.width(state_text.rstrip(".") + "...", 13.5 * scale)
+    if widest <= beside:
+        state = fonts.text(state_text, 13.5 * scale, state_colour)
+        surface.blit(state, state.get_rect(bottomright=(rect.right, y + title.get_height() - round(2 * scale))))
+        y += title.get_height() + round(6 * scale)
+    else:
+        y += title.get_height() - round(4 * scale)
+        state = fonts.text(fonts.fit(state_text, 13.5 * scale, w), 13.5 * scale, state_colour)
+        surface.blit(state, (x, y))
+        y += state.get_height() + round(6 * scale)
 
     bar = pygame.Rect(x, y, w, max(12, round(20 * scale)))
     _draw_eval_bar(surface, fonts, bar, info, scale)
     y = bar.bottom + round(5 * scale)
-    verdict = fonts.text(fonts.fit(_verdict(info), 14 * scale, w), 14 * scale, theme.IVORY)
-    surface.blit(verdict, (x, y))
-    y += verdict.get_height() + round(8 * scale)
+    for line in fonts.wrap(_verdict(info), 14 * scale, w, max_lines=2):
+        verdict = fonts.text(line, 14 * scale, theme.IVORY)
+        surface.blit(verdict, (x, y))
+        y += round(18 * scale)
+    y += round(6 * scale)
 
     pygame.draw.line(surface, (*theme.GOLD, 90), (x, y), (rect.right, y), 1)
     y += round(4 * scale)
@@ -217,7 +285,19 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
     surface.blit(keys, keys.get_rect(topright=(rect.right, y + round(2 * scale))))
     y += round(22 * scale)
 
-    footer_h = round(44 * scale)
+    if info.variation:
+        label = f"Variation ({len(info.variation)}): " + " ".join(info.variation)
+        colour = theme.HINT
+    else:
+        label = "At the game position: play moves to explore."
+        colour = theme.IVORY_DIM
+    # whole sentences on as many lines as the panel's width needs (two or three at 800x600);
+    # a long variation keeps its last two lines' worth and the board shows the rest
+    label_lines = fonts.wrap(label, 13 * scale, w, max_lines=2)
+    help_lines = fonts.wrap("B back to game  ·  P play line  ·  A analysis off", 12.5 * scale, w,
+                            separator="  ·  ")
+    label_h, help_h = round(19 * scale), round(17 * scale)
+    footer_h = round(6 * scale) + len(label_lines) * label_h + len(help_lines) * help_h
     legend_h = round(26 * scale)
     row_h = max(12, round(21 * scale))
     room = rect.bottom - footer_h - y
@@ -228,26 +308,21 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
         _draw_legend(surface, fonts, x, rect.bottom - footer_h - legend_h + round(2 * scale), w, scale)
     y = rect.bottom - footer_h + round(6 * scale)
     pygame.draw.line(surface, (*theme.GOLD, 90), (x, y - round(3 * scale)), (rect.right, y - round(3 * scale)), 1)
-    if info.variation:
-        label = f"Variation ({len(info.variation)}): " + " ".join(info.variation)
-        colour = theme.HINT
-    else:
-        label = "At the game position: play moves to explore."
-        colour = theme.IVORY_DIM
-    text = fonts.text(fonts.fit(label, 13 * scale, w), 13 * scale, colour)
-    surface.blit(text, (x, y))
-    help_text = fonts.text(fonts.fit("B back to game  ·  P play line  ·  A analysis off", 12.5 * scale, w),
-                           12.5 * scale, theme.IVORY_FAINT)
-    surface.blit(help_text, (x, y + text.get_height() + round(2 * scale)))
+    for line in label_lines:
+        surface.blit(fonts.text(line, 13 * scale, colour), (x, y))
+        y += label_h
+    for line in help_lines:
+        surface.blit(fonts.text(line, 12.5 * scale, theme.IVORY_FAINT), (x, y))
+        y += help_h
 
 
 def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, width: int, scale: float) -> None:
     """What the badge colours mean, in one line of sample chips."""
     size = 12.5 * scale
     height = max(10, round(17 * scale))
-    for text, colour in (("best", BEST_COLOUR), ("2 worse", NEAR_COLOUR), ("10 worse", FAR_COLOUR),
+    for text, colour in ((f"{BEST_MARK} best", BEST_COLOUR), ("2 worse", NEAR_COLOUR), ("10 worse", FAR_COLOUR),
                          ("~ estimate", theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35))):
-        label = fonts.text(text, size, BADGE_TEXT, bold=True)
+        label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
         chip = pygame.Rect(x, y, label.get_width() + round(12 * scale), height)
         if chip.right > x + width:
             break
@@ -280,7 +355,7 @@ def _verdict(info: StudyInfo) -> str:
         return f"{approx}A draw under perfect play"
     leader = info.names[0] if margin > 0 else info.names[1]
     how = "under perfect play" if projection.exact else f"(estimate, depth {info.depth})"
-    return f"{approx}{leader} wins by {abs(margin)} {how}"
+    return f"{approx}{verb(leader, 'wins')} by {abs(margin)} {how}"
 
 
 def _draw_eval_bar(surface: pygame.Surface, fonts: theme.Fonts, bar: pygame.Rect, info: StudyInfo,
@@ -331,8 +406,7 @@ def _draw_line_entries(surface: pygame.Surface, fonts: theme.Fonts, area: pygame
             fill = (*theme.GOLD, 60) if previewed else (*theme.HINT, 50)
             surface.blit(theme.rounded_panel((entry.w - 4, entry.h - 2), fill, 4), entry.topleft)
         cy = entry.centery
-        pygame.draw.circle(surface, theme.PLAYER_COLOURS[mover - 1], (entry.x + round(7 * scale), cy),
-                           max(2, round(3.5 * scale)))
+        theme.draw_player_mark(surface, mover, (entry.x + round(7 * scale), cy), max(2.5, 3.5 * scale))
         x = entry.x + round(14 * scale)
         num = fonts.text(f"{number}.", size, theme.IVORY_FAINT)
         surface.blit(num, num.get_rect(midright=(x + number_w, cy)))

@@ -2,7 +2,12 @@
 
 ``App.step(events, dt)`` runs exactly one frame (events, update, draw) and
 returns, so tests drive the game frame by frame with synthetic events and a
-fake clock; ``App.run()`` is the real loop at 60 frames per second.
+fake clock; ``App.run()`` is the real loop. It draws at 60 frames per second
+only while something moves (``App.next_frame_in``: the scenes' animations, a
+spinner, a search to poll) and otherwise sleeps until the next event: a frame
+costs 7-8 ms at 1200x800, so redrawing an unchanging window 60 times a second
+would take half a core, where the sleeping loop takes about 2%
+(``benchmarks/idle_cpu.py``).
 
 ``main(args)`` is what ``mahjong-battle`` (and ``python -m battle``) call
 without a subcommand. Two environment variables help tools and tests:
@@ -27,18 +32,20 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pygame.freetype  # noqa: E402
 import pygame_gui  # noqa: E402
+from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
 from battle.board import Position  # noqa: E402
 from battle.game import Game  # noqa: E402
 from battle.ui.board_view import BoardView, Felt  # noqa: E402
 from battle.ui.demos import DEMOS, open_demo  # noqa: E402
-from battle.ui.layout import compute_layout  # noqa: E402
+from battle.ui.help_scene import window_key  # noqa: E402
+from battle.ui.layout import compute_layout, layout_scale  # noqa: E402
 from battle.ui.live_analysis import LiveAnalysis  # noqa: E402
 from battle.ui.match import Match  # noqa: E402
 from battle.ui.panel import PanelView  # noqa: E402
 from battle.ui.play_scene import PlayScene  # noqa: E402
 from battle.ui.scene import SceneStack  # noqa: E402
-from battle.ui.settings import MIN_SIZE, clamp_size, load_settings, save_settings  # noqa: E402
+from battle.ui.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
 from battle.ui.theme import Fonts, load_gui_theme  # noqa: E402
 from battle.ui.thinking import SolverService  # noqa: E402
 from battle.ui.tile_art import TileArt, window_icon  # noqa: E402
@@ -52,6 +59,16 @@ TITLE = "Mahjong Battle"
 FPS = 60
 MAX_DT = 0.1
 """A long stall (a dragged window, a debugger) must not make animations jump."""
+WIDGET_INTERVAL = 0.1
+"""Frame interval while the pointer is on a widget or a text box has the focus: pygame_gui shows
+tool tips after 1 s of hovering and blinks the text cursor every 0.4 s, both counted in
+``manager.update``; 10 frames a second keeps them on time for about 1/6 of the 60 fps cost."""
+SOLVER_POLL_INTERVAL = 0.05
+"""While a search runs or drains with no scene drawing its progress, the loop still polls it
+(``SolverService.tick`` starts the waiting job once a cancelled search has stopped)."""
+IDLE_WAKE = 1.0
+"""The longest the loop sleeps without an event: one frame a second, a safety net that costs
+under 1% of a core."""
 
 
 class App:
@@ -76,8 +93,10 @@ class App:
         self.board_view = BoardView(self.art, self.fonts, self.felt)
         self.panel_view = PanelView(self.fonts)
         size = self.screen.get_size()
-        self.layout = compute_layout(*size)
-        self.manager = pygame_gui.UIManager(size, load_gui_theme(), enable_live_theme_updates=False)
+        self.layout = compute_layout(*size, self.settings.ui_scale)
+        self.widget_zoom = self._fitted_zoom()
+        """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
+        self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
         self.solver = SolverService()
         self._live_analysis: LiveAnalysis | None = None
         self.stack = SceneStack()
@@ -167,15 +186,19 @@ class App:
 
     # -- frames ----------------------------------------------------------------------------
 
-    def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS) -> bool:
-        """One frame: the given events plus whatever is queued, then update and draw. False once quitting."""
+    def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS,
+             max_dt: float = MAX_DT) -> bool:
+        """One frame: the given events plus whatever is queued, then update and draw. False once quitting.
+
+        ``dt`` is cut to ``max_dt``: more only after a sleep the scenes asked for (a pulse's next step).
+        """
         queue = list(events) if events is not None else []
         queue.extend(pygame.event.get())
         for event in queue:
             self.dispatch(event)
             if not self.running:
                 return False
-        dt = max(0.0, min(MAX_DT, dt))
+        dt = max(0.0, min(max_dt, dt))
         self.solver.tick()
         self.stack.update(dt)
         self.manager.update(dt)
@@ -189,6 +212,8 @@ class App:
         if event.type == pygame.VIDEORESIZE:
             self.resize((event.w, event.h))
             return
+        if event.type == pygame.KEYDOWN and window_key(self, event):
+            return  # F1, ? and the text size keys work on every screen
         consumed = self.manager.process_events(event)
         if consumed and event.type in _INPUT_EVENTS:
             return
@@ -207,16 +232,60 @@ class App:
         if pygame.display.get_surface().get_size() != (width, height):
             # a real window has already been resized by SDL; this is for synthetic events (tests)
             self.screen = pygame.display.set_mode((width, height), pygame.RESIZABLE)
-        self.layout = compute_layout(width, height)
+        self.layout = compute_layout(width, height, self.settings.ui_scale)
+        zoom = self._fitted_zoom()
+        if zoom != self.widget_zoom and not self.manager.get_window_stack().get_full_stack():
+            # pygame_gui loads fonts with a theme: new sizes take a new manager (the scenes rebuild below)
+            self.manager = pygame_gui.UIManager((width, height), load_gui_theme(zoom), enable_live_theme_updates=False)
+            self.widget_zoom = zoom
         self.manager.set_window_resolution((width, height))
         self.stack.resize()
 
+    def _fitted_zoom(self) -> float:
+        """The part of the player's text size this window's layout gives (``layout_scale`` caps it where the
+        side panel would run out of room), to a tenth: the widgets' fonts follow it, and a window dragged
+        a pixel at a time reloads them only when the tenth changes."""
+        width, height = self.layout.window
+        return round(self.layout.scale / layout_scale(width, height), 1)
+
+    def set_ui_scale(self, value: float) -> bool:
+        """Change the text size (``Settings.ui_scale``, kept in the settings): every screen is laid out
+        again and its widgets rebuilt with fonts to match. False while a file dialog is open
+        (its widgets cannot move to the new fonts) or when the size is already at its bound."""
+        value = clamp_ui_scale(value)
+        if value == self.settings.ui_scale or self.manager.get_window_stack().get_full_stack():
+            return False
+        self.settings.ui_scale = value
+        self.save_settings()
+        self.resize(pygame.display.get_surface().get_size())
+        return True
+
+    def next_frame_in(self) -> float | None:
+        """How soon the window must draw again without input: 0 for every frame, None for no need."""
+        waits = [self.stack.next_frame_in()]
+        if self.solver.busy or self.solver.draining:
+            waits.append(SOLVER_POLL_INTERVAL)
+        hovering = self.manager.get_hovering_any_element() and pygame.mouse.get_focused()
+        typing = any(isinstance(element, (UITextEntryLine, UITextEntryBox))
+                     for element in self.manager.get_focus_set() or ())
+        if hovering or typing:
+            waits.append(WIDGET_INTERVAL)
+        return min((wait for wait in waits if wait is not None), default=None)
+
     def run(self) -> int:
+        """The window's loop until it closes: 60 fps while something moves, asleep until an event otherwise."""
         clock = pygame.time.Clock()
         try:
             while self.running:
-                dt = clock.tick(FPS) / 1000
-                self.step(dt=dt)
+                wait = self.next_frame_in()
+                if wait is not None and wait <= 1 / FPS:
+                    self.step(dt=clock.tick(FPS) / 1000)
+                    continue
+                event = pygame.event.wait(round(1000 * (IDLE_WAKE if wait is None else min(wait, IDLE_WAKE))))
+                dt = clock.tick() / 1000
+                if wait is None:
+                    dt = min(dt, 1 / FPS)  # nothing changed while asleep: what this event starts starts now
+                self.step([] if event.type == pygame.NOEVENT else [event], dt, MAX_DT + (wait or 0.0))
         finally:
             self.close()
         return 0

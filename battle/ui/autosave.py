@@ -1,89 +1,66 @@
-"""The game in progress on disk, so a crash or a closed window loses nothing.
+"""The window's games on disk, so a crash or a closed window loses nothing.
 
-After every move the window writes ``data_dir()/autosave.mbg`` (the ordinary game
-record) and ``autosave.json`` (who the solver is, at which level), each in one
-atomic step. At the next start the title screen offers to resume it. A file that
-does not load is renamed aside to ``*.corrupt`` and reported, never fatal.
+After every move the window writes the match to the saved games
+(``battle.saved_games``): an unfinished game to the unfinished list, a finished
+one to the finished records. A fresh deal with no move yet is not written (the
+deal number makes it again). The title offers the unfinished games to resume.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from battle.errors import BattleError
-from battle.game import Game
-from battle.paths import data_dir, write_atomically
-from battle.textfile import TextFileError, read_text_file
+from battle.paths import StorageProblem
+from battle.saved_games import SavedGame, Shelf, ShelfProblem
 from battle.ui.match import Match
-from battle.ui.settings import set_aside
-
-RECORD_NAME = "autosave.mbg"
-SIDECAR_NAME = "autosave.json"
 
 
-def autosave_paths() -> tuple[Path, Path]:
-    folder = data_dir()
-    return folder / RECORD_NAME, folder / SIDECAR_NAME
-
-
-def write_autosave(match: Match) -> str | None:
-    """Save the match; returns a problem to show (None on success).
-
-    The sidecar goes first: a crash between the two writes leaves a record with
-    the previous sidecar, which still names the same players' roles.
-    """
-    record, sidecar = autosave_paths()
+def write_autosave(match: Match, shelf: Shelf | None = None) -> str | None:
+    """Save the match; returns a problem to show (None on success or when there is nothing to save)."""
+    shelf = shelf if shelf is not None else Shelf()
+    game = match.game
     try:
-        write_atomically(sidecar, json.dumps(match.sidecar()) + "\n")
-        write_atomically(record, match.game.to_text())
+        if game.is_over():
+            shelf.finish(match.saved())
+        elif game.ply > 0 or shelf.has(match.game_id):
+            shelf.save(match.saved())
+    except StorageProblem as error:
+        return f"Autosave failed: {error}. Save the game with Ctrl+S to keep it."
     except OSError as error:
-        return f"Autosave failed: {error.strerror or error}"
+        return f"Autosave failed: {error.strerror or error}. Save the game with Ctrl+S to keep it."
     return None
 
 
 @dataclass
-class Resumable:
-    match: Match | None
-    problem: str | None = None
+class Unfinished:
+    """The unfinished games for the title, newest first, and what was wrong reading them."""
+
+    games: list[SavedGame] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def current(self) -> SavedGame | None:
+        """The game a new start asks about: the newest one the player has not kept for later."""
+        return next((saved for saved in self.games if not saved.kept), None)
 
 
-def read_autosave(levels: tuple[str, ...] | list[str]) -> Resumable:
-    """The autosaved match, or None if there is none; corrupt files are set aside and reported."""
-    record, sidecar = autosave_paths()
-    if not record.exists():
-        return Resumable(None)
+def read_unfinished(levels: tuple[str, ...] | list[str], shelf: Shelf | None = None) -> Unfinished:
+    shelf = shelf if shelf is not None else Shelf()
+    games, problems = shelf.unfinished(levels)
+    return Unfinished(games, problems)
+
+
+def keep_for_later(saved: SavedGame, shelf: Shelf | None = None) -> str | None:
     try:
-        game = Game.from_text(read_text_file(record, record.name))
-    except (TextFileError, BattleError) as error:
-        moved = set_aside(record)
-        if sidecar.exists():
-            set_aside(sidecar)
-        where = f" It was moved to {moved.name}." if moved else ""
-        return Resumable(None, f"The autosaved game could not be read: {error}.{where}")
-    solver_side, level, problem = _read_sidecar(sidecar, levels)
-    return Resumable(Match(game, solver_side, level), problem)
+        (shelf or Shelf()).keep(saved.game_id)
+    except (OSError, ShelfProblem) as error:
+        return f"Could not keep the game: {error}"
+    return None
 
 
-def _read_sidecar(path: Path, levels: tuple[str, ...] | list[str]) -> tuple[int | None, str, str | None]:
-    default_level = "club" if "club" in levels else (levels[0] if levels else "club")
-    if not path.exists():
-        return None, default_level, None
+def discard(saved: SavedGame, shelf: Shelf | None = None) -> str | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("expected a JSON object")
-        side = data.get("solver_side")
-        level = data.get("level", default_level)
-        if side not in (None, 1, 2) or isinstance(side, bool):
-            raise ValueError(f"solver_side must be 1, 2 or null, not {side!r}")
-        if level not in levels:
-            raise ValueError(f"unknown level {level!r}")
-    except (OSError, ValueError) as error:
-        moved = set_aside(path)
-        where = f" (moved to {moved.name})" if moved else ""
-        return None, default_level, f"The autosave's solver settings could not be read: {error}{where}; " \
-                                    "resuming as a hot-seat game."
-    return side, level, None
-
+        (shelf or Shelf()).discard(saved.game_id)
+    except OSError as error:
+        return f"Could not discard the game: {error.strerror or error}"
+    return None

@@ -7,7 +7,9 @@ Tiles come in three states that a player must tell apart at a glance:
 * playable (free, and a free twin exists): full brightness on a soft gold glow.
 
 On top of those go the selection (lifted, gold outline), the hint (pulsing blue),
-the keyboard cursor (ivory frame) and, when browsing, the pair the shown move took.
+the keyboard cursor (ivory frame), the last move's empty cells (corner brackets and
+the mover's shape on a faint wash, in the mover's colour) and, when browsing, the pair the shown move
+took (a dashed gold frame).
 Everything expensive (felt, tile variants, glows) is cached per size, so a frame
 is only blits.
 """
@@ -42,6 +44,10 @@ class BoardState:
     cursor: int | None = None
     hint: tuple[int, int] | None = None
     marked: tuple[int, int] | None = None
+    last_move: tuple[int, int] | None = None
+    """The pair the last move took, marked on its empty cells until the next move."""
+    last_mover: int = 1
+    """Who made it (1 or 2): the mark is in that player's colour."""
     twins: frozenset[int] = frozenset()
     """Free tiles that would pair with the selected one."""
     removals: list[Removal] = field(default_factory=list)
@@ -168,6 +174,37 @@ class BoardView:
             surface = self._glows[key] = _to_display(surface)
         return surface
 
+    def last_move_mark(self, layout: Layout, player: int) -> pygame.Surface:
+        """Where the last pair lay: a faint wash of the mover's colour, a bracket in each corner and
+        the mover's shape (player 1's circle, player 2's diamond) small in the middle.
+
+        Quiet on purpose (a 13% wash, brackets a third of the side long, the shape a quarter of
+        the width): it must read at a glance next to the tiles without competing with the
+        selection or the hint; the shape says who moved without telling red from blue.
+        """
+        self._check_size(layout)
+        colour = theme.PLAYER_COLOURS[player - 1]
+        key = ("last", player)
+        surface = self._glows.get(key)
+        if surface is None:
+            face = face_rect(Rect(0, 0, layout.tile_w, layout.tile_h))
+            surface = pygame.Surface((face.w, face.h), pygame.SRCALPHA)
+            surface.fill((*colour, 0))
+            radius = max(2, round(min(face.w, face.h) * 0.14))
+            pygame.draw.rect(surface, (*colour, 34), surface.get_rect(), border_radius=radius)
+            width = max(2, round(face.w * 0.06))
+            arm = max(width + 2, round(min(face.w, face.h) * 0.32))
+            w, h = face.w, face.h
+            bars = ((0, 0, arm, width), (0, 0, width, arm),  # top left
+                    (w - arm, 0, arm, width), (w - width, 0, width, arm),  # top right
+                    (0, h - width, arm, width), (0, h - arm, width, arm),  # bottom left
+                    (w - arm, h - width, arm, width), (w - width, h - arm, width, arm))  # bottom right
+            for bar in bars:
+                pygame.draw.rect(surface, (*colour, 215), bar)
+            theme.draw_player_mark(surface, player, (w / 2, h / 2), max(2.5, w * 0.11))
+            surface = self._glows[key] = _to_display(surface)
+        return surface
+
     def background(self, layout: Layout) -> pygame.Surface:
         """Felt, mat and coordinate labels for this layout."""
         key = (layout.window, layout.mat, layout.board)
@@ -258,6 +295,13 @@ class BoardView:
             if state.cells[cell] != EMPTY:
                 colour = theme.mix(theme.GOLD, theme.GOLD_BRIGHT, pulse)
                 self._outline(surface, face_rect(cell_rect(layout, cell)), colour, layout, 2)
+
+        if state.last_move is not None:
+            mark = self.last_move_mark(layout, state.last_mover)
+            for cell in state.last_move:
+                if state.cells[cell] == EMPTY:
+                    face = face_rect(cell_rect(layout, cell))
+                    surface.blit(mark, (face.x, face.y))
 
         if state.marked is not None:
             for cell in state.marked:

@@ -1,18 +1,28 @@
-"""The file dialogs (pygame_gui's UIFileDialog), opened the same way from every screen.
+"""The file dialogs (pygame_gui's UIFileDialog), opened and answered the same way from every screen.
 
 A dialog is modal (blocking) and sized to the window; it opens in the folder of
 the last file saved or loaded. Creating one lists a folder and sets the locale,
 both of which can fail on an odd system, so failures come back as a message.
+
+pygame_gui's dialog posts its "path picked" event and kills itself in the same
+frame, so the event arrives a frame later from a dialog that is already gone.
+A ``FileDialogSlot`` keeps the dialog it opened until that event has come and
+matches the event against it; it also takes Enter in the path box as OK, asks
+before a save replaces a file, and closes on Esc.
 """
 
 from __future__ import annotations
 
+import datetime
+import html
 import locale
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
-from pygame_gui.windows import UIFileDialog
+import pygame_gui
+from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
 if TYPE_CHECKING:
     from battle.ui.app import App
@@ -22,6 +32,12 @@ SAVE_TITLE = "Save the game record"
 SAVE_POSITION_TITLE = "Save the position (.mbp)"
 LOAD_POSITION_TITLE = "Load a position (.mbp, or a game's current position from .mbg)"
 REVIEW_TITLE = "Review a game record (.mbg)"
+
+
+DIALOG_EVENTS = frozenset({pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED})
+"""Events of dialogs; a screen that gets one its slot did not claim ignores it."""
+SAVE_SUFFIXES = {"save": ".mbg", "save_position": ".mbp"}
+"""The purposes that write a file, and the suffix a name without one gets."""
 
 
 class DialogProblem(Exception):
@@ -60,5 +76,122 @@ def open_file_dialog(app: App, purpose: str, file_name: str = "") -> UIFileDialo
                                   allowed_suffixes={".mbg", ".mbp"}, allow_existing_files_only=True)
     except (OSError, ValueError, locale.Error, pygame.error) as error:
         raise DialogProblem(f"Could not open the file dialog: {error}") from None
+    dialog.set_blocking(True)
+    return dialog
+
+
+def with_default_suffix(path: Path, suffix: str) -> Path:
+    """The path a save writes: ``suffix`` added when the name has none."""
+    return path if path.suffix else path.with_suffix(suffix)
+
+
+def free_file_name(folder: Path, stem: str, suffix: str, today: datetime.date | None = None) -> str:
+    """``deal-5-2026-11-26.mbg``, or ``deal-5-2026-11-26-2.mbg`` when that is taken: two games of one
+    deal saved on one day never offer the same name."""
+    day = (today or datetime.date.today()).isoformat()
+    for number in range(1, 1000):
+        name = f"{stem}-{day}{'' if number == 1 else f'-{number}'}{suffix}"
+        if not (folder / name).exists():
+            return name
+    return f"{stem}-{datetime.datetime.now():%Y-%m-%d-%H%M%S}{suffix}"
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A file the player chose (and, for a save over an existing file, agreed to replace)."""
+
+    purpose: str
+    path: Path
+
+
+class FileDialogSlot:
+    """The one file dialog a screen may have open, and the overwrite question that may follow it."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.dialog: UIFileDialog | None = None
+        """The dialog opened last, kept after pygame_gui kills it until its event has come."""
+        self.purpose = ""
+        self.question: UIConfirmationDialog | None = None
+        self.pending: Picked | None = None
+        """The save that waits for the answer to "replace it?"."""
+
+    def is_open(self) -> bool:
+        """Whether a dialog or the overwrite question is on screen (then it has the input)."""
+        return any(window is not None and window.alive() for window in (self.dialog, self.question))
+
+    def open(self, purpose: str, file_name: str = "") -> str | None:
+        """Open the dialog for ``purpose``; returns a problem to show, or None."""
+        if self.is_open():
+            return None
+        try:
+            self.dialog = open_file_dialog(self.app, purpose, file_name)
+        except DialogProblem as problem:
+            return str(problem)
+        self.purpose = purpose
+        return None
+
+    def handle(self, event: pygame.event.Event) -> Picked | None:
+        """The file chosen, when ``event`` completes a choice; None for every other event."""
+        kind = event.type
+        element = getattr(event, "ui_element", None)
+        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and element is not None and element is self.dialog:
+            self.dialog = None
+            return self._chosen(Path(event.text))
+        if (kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.dialog is not None and self.dialog.alive()
+                and element is self.dialog.file_path_text_line):
+            return self._entered()
+        if kind == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED and element is not None and element is self.question:
+            self.question = None
+            picked, self.pending = self.pending, None
+            return picked
+        if kind == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.is_open():
+            self.close()
+        return None
+
+    def _entered(self) -> Picked | None:
+        """Enter in the path box: OK, when the box names a file the dialog would accept."""
+        assert self.dialog is not None
+        path = self.dialog.current_file_path
+        if path is None or path.is_dir():
+            return None
+        if self.purpose in SAVE_SUFFIXES:
+            if not path.parent.is_dir():
+                return None
+        elif not path.is_file():
+            return None
+        self.dialog.kill()
+        self.dialog = None
+        return self._chosen(Path(path))
+
+    def _chosen(self, path: Path) -> Picked | None:
+        suffix = SAVE_SUFFIXES.get(self.purpose)
+        if suffix is None:
+            return Picked(self.purpose, path)
+        target = with_default_suffix(path, suffix)
+        if not target.exists():
+            return Picked(self.purpose, target)
+        self.pending = Picked(self.purpose, target)
+        self.question = ask_to_replace(self.app, target)
+        return None
+
+    def close(self) -> None:
+        """Close whatever is open, choosing nothing."""
+        for window in (self.dialog, self.question):
+            if window is not None and window.alive():
+                window.kill()
+        self.dialog = self.question = None
+        self.pending = None
+
+
+def ask_to_replace(app: App, path: Path) -> UIConfirmationDialog:
+    """The modal "replace it?" question before a save writes over an existing file."""
+    width, height = app.layout.window
+    rect = pygame.Rect(0, 0, max(260, min(440, width - 40)), max(180, min(220, height - 40)))
+    rect.center = (width // 2, height // 2)
+    name = path.name if len(path.name) <= 60 else path.name[:57] + "..."
+    # the question is pygame_gui's HTML-like text: a name with "<" must not read as markup
+    dialog = UIConfirmationDialog(rect, f"{html.escape(name)} already exists. Replace it with this one?", app.manager,
+                                  window_title="Replace the file?", action_short_name="Overwrite")
     dialog.set_blocking(True)
     return dialog

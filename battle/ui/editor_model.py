@@ -9,11 +9,11 @@ editor are tested without a window.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from battle.board import CELL_COUNT, COLS, ROWS, Position, cell_index, find_layout_problem
+from battle.board import CELL_COUNT, COLS, ROWS, Position, cell_index, cell_name, find_layout_problem
 from battle.deal import deal
-from battle.tiles import COPIES, EMPTY, KIND_COUNT, kind_value
+from battle.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
 
 MAX_SCORE = 9999
 
@@ -23,6 +23,8 @@ class EditorModel:
     cells: list[int]
     to_move: int = 1
     scores: tuple[int, int] = (0, 0)
+    last_placed: int | None = field(default=None, compare=False)
+    """The cell of the tile placed last: a copy too many is named there, where the user is looking."""
 
     @classmethod
     def empty(cls) -> EditorModel:
@@ -39,6 +41,7 @@ class EditorModel:
         if not 0 <= kind < KIND_COUNT:
             raise ValueError(f"{kind!r} is not a tile kind")
         self.cells[cell] = kind
+        self.last_placed = cell
 
     def erase(self, cell: int) -> None:
         self.cells[cell] = EMPTY
@@ -63,9 +66,24 @@ class EditorModel:
         return sum(1 for cell_kind in self.cells if cell_kind == kind)
 
     def problem(self) -> str | None:
-        """Why this is not a valid position (the first rule broken, in reading order), or None."""
+        """Why this is not a valid position, or None.
+
+        A copy too many of the tile placed last is named at that tile; otherwise the first rule
+        broken in reading order (which would name whichever copy comes last on the board).
+        """
         found = find_layout_problem(self.cells)
-        return None if found is None else found[1]
+        if found is None:
+            return None
+        placed = self.last_placed
+        if placed is not None and self.cells[placed] != EMPTY:
+            kind = self.cells[placed]
+            count = self.count(kind)
+            if count == COPIES + 1:
+                return f"a fifth {kind_name(kind)} at {cell_name(placed)} (only {COPIES} of each kind exist)"
+            if count > COPIES:
+                return (f"{count} copies of {kind_name(kind)}, the last placed at {cell_name(placed)} "
+                        f"(only {COPIES} of each kind exist)")
+        return found[1]
 
     def problem_cells(self) -> set[int]:
         """Cells to mark on the board: the empty cells of every gap, and every copy of a kind with too many."""

@@ -17,7 +17,6 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIButton, UILabel, UITextEntryLine
-from pygame_gui.windows import UIFileDialog
 
 from battle.board import Position, cell_name
 from battle.deal import parse_deal_number
@@ -27,7 +26,7 @@ from battle.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
 from battle.ui import theme
 from battle.ui.board_view import BoardState, face_rect, playable_cells
 from battle.ui.buttons import TEXT_MARGIN, Button, fitted_label, font_width
-from battle.ui.dialogs import DialogProblem, open_file_dialog
+from battle.ui.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
 from battle.ui.editor_layout import EditorLayout, editor_layout, kind_at, split_row
 from battle.ui.editor_model import EditorModel
 from battle.ui.files import FileProblem, load_position_file, save_position_file
@@ -49,8 +48,7 @@ class EditorScene(Scene):
         self.kind: int | None = 0
         """The palette kind clicks place; None: the eraser."""
         self.widgets: dict[str, object] = {}
-        self.dialog: UIFileDialog | None = None
-        self.dialog_purpose = ""
+        self.files = FileDialogSlot(app)
         self.hover_cell: int | None = None
         self.painting: int | None = None
         """The mouse button held down on the board (1 places, 3 erases), for painting by dragging."""
@@ -139,18 +137,23 @@ class EditorScene(Scene):
                 eraser.unselect()
 
     def on_exit(self) -> None:
-        if self.dialog is not None:
-            self.dialog.kill()
-            self.dialog = None
+        self.files.close()
         super().on_exit()
 
     def dialog_open(self) -> bool:
-        return self.dialog is not None and self.dialog.alive()
+        return self.files.is_open()
 
     # -- input -------------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
+        was_open = self.dialog_open()
+        picked = self.files.handle(event)
+        if picked is not None:
+            self.file_picked(picked)
+            return
+        if was_open or kind in DIALOG_EVENTS:
+            return
         if kind == pygame_gui.UI_BUTTON_PRESSED:
             name = pressed_key(event, self.widgets)
             if name is not None:
@@ -164,13 +167,6 @@ class EditorScene(Scene):
         if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             if event.ui_element is self.widgets.get("deal"):
                 self.command("fill")
-            return
-        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            if self.dialog is not None and event.ui_element is self.dialog:
-                self.dialog = None
-                self.file_picked(Path(event.text))
-            return
-        if self.dialog_open():
             return
         if kind == pygame.MOUSEMOTION:
             self.hover_cell = cell_at(self.app.layout, event.pos)
@@ -276,19 +272,16 @@ class EditorScene(Scene):
         if purpose == "save_position" and self.model.problem() is not None:
             self.notice = Status(f"Cannot save an invalid position: {self.model.problem()}.", "error")
             return
-        try:
-            self.dialog = open_file_dialog(self.app, purpose, "mahjong-battle-position.mbp")
-        except DialogProblem as problem:
-            self.notice = Status(str(problem), "error")
-            return
-        self.dialog_purpose = purpose
+        name = free_file_name(start_folder(self.app), "position", ".mbp") if purpose == "save_position" else ""
+        problem = self.files.open(purpose, name)
+        if problem:
+            self.notice = Status(problem, "error")
 
-    def file_picked(self, path: Path) -> None:
-        purpose, self.dialog_purpose = self.dialog_purpose, ""
-        if purpose == "save_position":
-            self.save_to(path)
-        elif purpose == "load_position":
-            self.load_from(path)
+    def file_picked(self, picked: Picked) -> None:
+        if picked.purpose == "save_position":
+            self.save_to(picked.path)
+        elif picked.purpose == "load_position":
+            self.load_from(picked.path)
 
     def save_to(self, path: Path) -> None:
         try:
@@ -297,7 +290,7 @@ class EditorScene(Scene):
             self.notice = Status(f"Could not save: {problem}", "error")
             return
         self.app.remember_folder(written.parent)
-        self.notice = Status(f"Saved the position to {written}.", "good")
+        self.notice = Status(f"Saved {written.name} (in {written.parent}).", "good")
 
     def load_from(self, path: Path) -> None:
         try:
@@ -315,8 +308,6 @@ class EditorScene(Scene):
 
     def update(self, dt: float) -> None:
         self.clock += dt
-        if self.dialog is not None and not self.dialog.alive():
-            self.dialog = None
 
     def status(self) -> Status:
         """The status line: the last action's message, else whether the position is valid and why not."""

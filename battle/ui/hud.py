@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -9,7 +10,7 @@ import pygame
 
 from battle.ui import theme
 from battle.ui.animations import FlyingPoints, fly_path
-from battle.ui.layout import Layout, cell_center, score_anchor
+from battle.ui.layout import Layout, cell_center, score_anchor, status_line_height
 
 STATUS_COLOURS = {
     "info": theme.IVORY,
@@ -33,36 +34,90 @@ class Status:
     """With ``busy``: the scene time the work began, to show the seconds spent."""
 
 
+STATUS_SIZE = 15
+"""Status text in pixels at the 1200x800 design size."""
+KEYS_SIZE = 13
+"""The shortcut strip's text: smaller and fainter, it gives way to the message."""
+
+
+@dataclass
+class StatusLayout:
+    """Where the status area's pieces go: each line of the message and the shortcut strip."""
+
+    size: float
+    lines: list[tuple[str, pygame.Rect]]
+    """Each line's text and its rect (the rendered text's width, one line high)."""
+    keys: pygame.Rect | None
+    """The shortcut strip, or None when the message needs its room."""
+
+
+@functools.lru_cache(maxsize=32)
+def status_layout(fonts: theme.Fonts, layout: Layout, text: str, keys_help: str, busy: bool = False) -> StatusLayout:
+    """Lay out a message and the shortcut strip in the status area under the board.
+
+    A message that fits beside the strip shares one line with it, centred in the area;
+    a longer one wraps over the area's lines (two at 1200x800, three at 800x600) in lines
+    of even length, and the strip keeps the end of the last line only if the message
+    leaves it free. The message comes whole unless it needs more lines than the area
+    has; then the last line ends in an ellipsis. Cached: the same message is laid out
+    once, not every frame.
+    """
+    rect = layout.status
+    scale = layout.scale
+    size = STATUS_SIZE * scale
+    line_h = status_line_height(scale)
+    rows = max(1, rect.h // line_h)
+    x = rect.x + round(4 * scale) + (round(36 * scale) if busy else 0)
+    width = max(10, rect.right - x)
+    gap = round(16 * scale)
+    keys_w = fonts.width(keys_help, KEYS_SIZE * scale) if keys_help else 0
+    text_w = fonts.width(text, size)
+    if text_w + (gap + keys_w if keys_w else 0) <= width:
+        top = rect.y + (rect.h - line_h) // 2
+        keys = pygame.Rect(rect.right - keys_w, top, keys_w, line_h) if keys_w else None
+        return StatusLayout(size, [(text, pygame.Rect(x, top, text_w, line_h))] if text else [], keys)
+    lines = fonts.balanced_wrap(text, size, width, rows)
+    top = rect.y + (rect.h - rows * line_h) // 2
+    placed = [(line, pygame.Rect(x, top + row * line_h, fonts.width(line, size), line_h))
+              for row, line in enumerate(lines)]
+    keys = None
+    if keys_w:
+        last_row = top + (rows - 1) * line_h
+        strip = pygame.Rect(rect.right - keys_w, last_row, keys_w, line_h)
+        if all(not line_rect.inflate(gap, 0).colliderect(strip) for _, line_rect in placed):
+            keys = strip
+    return StatusLayout(size, placed, keys)
+
+
 def draw_status(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: Status, now: float,
                 keys_help: str) -> None:
-    rect = layout.status
-    size = 15 * layout.scale
-    x = rect.x + round(4 * layout.scale)
-    cy = rect.y + rect.h // 2
-    if status.busy:
-        for index in range(3):
-            phase = (now * 2.5 - index * 0.25) % 1.0
-            radius = max(1.5, 3 * layout.scale * (0.6 + 0.4 * math.sin(math.pi * phase)))
-            pygame.draw.circle(surface, theme.HINT, (x + 4 + index * round(10 * layout.scale), cy), radius)
-        x += round(36 * layout.scale)
-    help_surface = fonts.text(keys_help, 13 * layout.scale, theme.IVORY_FAINT) if keys_help else None
-    room = rect.right - x - (help_surface.get_width() + round(16 * layout.scale) if help_surface else 0)
-    if help_surface is not None and room < rect.w * 0.45:
-        help_surface, room = None, rect.right - x
-    colour = STATUS_COLOURS.get(status.kind, theme.IVORY)
+    """The message (wrapped when it is long, see ``status_layout``), a spinner while busy, the shortcuts."""
+    scale = layout.scale
     message = status.text
     if status.busy and status.since is not None:
         message = f"{message}  {max(0.0, now - status.since):.1f} s"
-    text = fonts.text(fonts.fit(message, size, max(10, room)), size, colour)
-    surface.blit(text, text.get_rect(midleft=(x, cy)))
-    if help_surface is not None:
-        surface.blit(help_surface, help_surface.get_rect(midright=(rect.right, cy)))
+    placed = status_layout(fonts, layout, message, keys_help, status.busy)
+    colour = STATUS_COLOURS.get(status.kind, theme.IVORY)
+    for line, rect in placed.lines:
+        text = fonts.text(line, placed.size, colour)
+        surface.blit(text, text.get_rect(midleft=(rect.x, rect.centery)))
+    if status.busy:
+        x = layout.status.x + round(4 * scale)
+        cy = placed.lines[0][1].centery if placed.lines else layout.status.center[1]
+        for index in range(3):
+            phase = (now * 2.5 - index * 0.25) % 1.0
+            radius = max(1.5, 3 * scale * (0.6 + 0.4 * math.sin(math.pi * phase)))
+            pygame.draw.circle(surface, theme.HINT, (x + 4 + index * round(10 * scale), cy), radius)
+    if placed.keys is not None:
+        keys = fonts.text(keys_help, KEYS_SIZE * scale, theme.IVORY_FAINT)
+        surface.blit(keys, keys.get_rect(midright=(placed.keys.right, placed.keys.centery)))
 
 
 def draw_banner(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, title: str, detail: str) -> None:
     """Replaces the status line while browsing: you are looking at the past, not the game."""
     status = layout.status
-    rect = pygame.Rect(status.x, status.y + 2, status.w, max(8, status.h - 4))
+    height = max(8, min(status.h - 4, status_line_height(layout.scale) + round(10 * layout.scale)))
+    rect = pygame.Rect(status.x, status.y + (status.h - height) // 2, status.w, height)
     surface.blit(theme.rounded_panel(rect.size, (6, 24, 17, 220), rect.h // 2, (*theme.GOLD, 170), 1), rect)
     size = 14 * layout.scale
     pad = round(12 * layout.scale)
@@ -93,3 +148,16 @@ def draw_flying(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, fly
     for dx, dy in ((2, 2), (-1, 2), (2, -1)):
         surface.blit(glow, glow.get_rect(center=(round(x) + dx, round(y) + dy)))
     surface.blit(text, text.get_rect(center=(round(x), round(y))))
+
+
+def draw_alert(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, text: str) -> None:
+    """A warning across the top of the board that stays until its cause is gone (a failing autosave):
+    the status line under the board changes with every move, so it cannot carry it."""
+    mat = layout.mat
+    size = 14 * layout.scale
+    pad = round(10 * layout.scale)
+    line = fonts.text(fonts.fit(text, size, mat.w - 4 * pad, bold=True), size, theme.ERROR, bold=True)
+    rect = pygame.Rect(0, 0, min(mat.w - 2 * pad, line.get_width() + 2 * pad), line.get_height() + pad)
+    rect.midtop = (mat.x + mat.w // 2, mat.y + pad // 2)
+    surface.blit(theme.rounded_panel(rect.size, (48, 10, 8, 235), rect.h // 2, (*theme.ERROR, 230), 2), rect)
+    surface.blit(line, line.get_rect(center=rect.center))

@@ -27,6 +27,12 @@ ROW_GAP = 0.025
 LABEL_BAND = 0.34
 """Room around the tiles for the coordinate labels, as a fraction of the tile height."""
 MIN_TILE_HEIGHT = 8
+STATUS_LINE = 19
+"""Line height of the status text under the board at the 1200x800 design size (15 px text)."""
+STATUS_LINES = (2, 3)
+"""The status area holds two lines, and a third where the board leaves the room (a wide board
+in a tall window): the longest messages (the analysis intro, 840 px at 15 px) need two lines
+at 1200x800 and three at 800x600; the shortcut strip shares the last line when it is free."""
 BUTTON_ROWS = 3
 """Rows of three buttons at the foot of the side panel."""
 
@@ -107,6 +113,17 @@ class Layout:
     """The part of the window left of the panel, above the status line."""
     status: Rect
     panel: PanelLayout
+    zoom: float = 1.0
+    """The player's text size setting (``Settings.ui_scale``), already part of ``scale``."""
+
+
+READABLE_SCALE = 0.8
+"""The scale below which text is hard to read: 15 px status text and badges become 12 px at 0.8.
+Windows smaller than 1200x800 get it where the side panel keeps room for its move list."""
+MIN_MOVE_ROWS = 6
+"""Rows of the move list a larger scale (readability, the player's zoom) must leave in the panel: the
+analysis box takes the place of the info lines and the move list and needs about 221 px at scale 1
+(bar, verdict, one row of its best line, a wrapped footer), six rows' more than their 102."""
 
 
 def ui_scale(width: int, height: int) -> float:
@@ -114,28 +131,68 @@ def ui_scale(width: int, height: int) -> float:
     return max(0.75, min(1.5, min(width / 1200, height / 800)))
 
 
-def compute_layout(width: int, height: int) -> Layout:
-    """The play screen for a window of ``width`` x ``height`` pixels (any size, even tiny)."""
-    width, height = max(1, int(width)), max(1, int(height))
-    scale = ui_scale(width, height)
+def layout_scale(width: int, height: int, zoom: float = 1.0) -> float:
+    """The scale of text and chrome: the window's, at least ``READABLE_SCALE``, times the player's ``zoom``,
+    cut back (not below the window's own scale) until the side panel keeps ``MIN_MOVE_ROWS`` rows of moves.
+
+    At 800x600 a zoom of 1.4 asks for 1.12 and gets 0.95 (1.19 times the unzoomed 0.8): the panel's
+    header, two player cards, info lines and nine buttons then leave four rows of its 574 px.
+    """
+    base = ui_scale(width, height)
+    wanted = max(base, READABLE_SCALE) * zoom
+    floor = min(base, wanted)
     margin = max(6, round(min(width, height) * 0.022))
-    status_h = max(22, round(30 * scale))
-    panel_w = max(200, min(round(width * 0.27), round(380 * scale)))
+    column = Rect(0, margin, 1, max(1, height - 2 * margin))
+    scale = wanted
+    while scale > floor:
+        panel = compute_panel(column, scale)
+        if panel.moves.h >= MIN_MOVE_ROWS * panel.row_height:
+            break
+        scale = max(floor, scale - 0.01)
+    return scale
+
+
+def compute_layout(width: int, height: int, zoom: float = 1.0) -> Layout:
+    """The play screen for a window of ``width`` x ``height`` pixels (any size, even tiny),
+    with text and chrome ``zoom`` times their size for the window (see ``layout_scale``)."""
+    width, height = max(1, int(width)), max(1, int(height))
+    scale = layout_scale(width, height, zoom)
+    margin = max(6, round(min(width, height) * 0.022))
+    # a zoomed panel gets a wider share of the window, so that its bigger text is not cut short
+    zoomed = max(1.0, scale / max(ui_scale(width, height), READABLE_SCALE))
+    panel_w = max(200, min(round(width * 0.27 * zoomed), round(380 * scale)))
     panel_w = min(panel_w, max(120, width // 2))
     panel = Rect(width - margin - panel_w, margin, panel_w, max(1, height - 2 * margin))
 
+    line = status_line_height(scale)
+    pad = round(5 * scale)
+    status_h = STATUS_LINES[0] * line + pad
     play_area = Rect(margin, margin, max(1, panel.x - 2 * margin), max(1, height - 2 * margin - status_h))
+    board = fit_board(play_area)
+    # a board held by the window's width leaves height over: the status takes a line of it
+    spare = play_area.h - board["mat"].h
+    extra = min(spare, (STATUS_LINES[1] - STATUS_LINES[0]) * line) // line * line
+    if extra > 0:
+        status_h += extra
+        play_area = Rect(play_area.x, play_area.y, play_area.w, play_area.h - extra)
+        board = fit_board(play_area)
     status = Rect(play_area.x, play_area.bottom, play_area.w, status_h)
 
     return Layout(
         window=(width, height),
         scale=scale,
         margin=margin,
-        **fit_board(play_area),
+        **board,
         play_area=play_area,
         status=status,
         panel=compute_panel(panel, scale),
+        zoom=zoom,
     )
+
+
+def status_line_height(scale: float) -> int:
+    """The distance between two lines of status text at a UI scale."""
+    return max(12, round(STATUS_LINE * scale))
 
 
 def fit_board(play_area: Rect) -> dict:
@@ -180,9 +237,9 @@ def compute_panel(rect: Rect, scale: float) -> PanelLayout:
     inner_w = max(1, rect.w - 2 * pad)
     x = rect.x + pad
     y = rect.y + pad
-    header = Rect(x, y, inner_w, round(52 * scale))
+    header = Rect(x, y, inner_w, round(58 * scale))  # the title and the deal line under it
     y = header.bottom + round(6 * scale)
-    card_h = round(70 * scale)
+    card_h = round(86 * scale)  # a name and up to three lines of a level's description
     gap = round(8 * scale)
     card1 = Rect(x, y, inner_w, card_h)
     card2 = Rect(x, card1.bottom + gap, inner_w, card_h)
@@ -306,6 +363,23 @@ def next_cell(cells: Iterable[int], current: int | None, direction: tuple[int, i
         if best is None or score < best[0]:
             best = (score, cell)
     return current if best is None else best[1]
+
+
+def nearest_cell(cells: Iterable[int], target: int) -> int | None:
+    """The cell among ``cells`` that looks nearest to ``target`` on the board (None if there is none).
+
+    Distances are in tile heights, columns being 0.825 of one apart (a tile is 0.75 wide plus
+    its gap) and rows 1.025; ties go to the first cell in board order.
+    """
+    col, row = divmod(target, ROWS)
+    column_pitch = TILE_ASPECT * (1 + COLUMN_GAP)
+    row_pitch = 1 + ROW_GAP
+
+    def distance(cell: int) -> float:
+        c, r = divmod(cell, ROWS)
+        return math.hypot((c - col) * column_pitch, (r - row) * row_pitch)
+
+    return min(sorted(set(cells)), key=distance, default=None)
 
 
 def score_anchor(panel: PanelLayout, player: int) -> tuple[int, int]:

@@ -6,10 +6,11 @@ move together with the solver's reply) and the rematch rule can be tested alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from battle.board import Move, Position
 from battle.game import Game
+from battle.saved_games import SavedGame, new_game_id
 
 
 @dataclass
@@ -18,6 +19,10 @@ class Match:
     solver_side: int | None = None
     """1 or 2 when the solver plays that side; None for a hot-seat game."""
     level: str = "club"
+    game_id: str = field(default_factory=new_game_id)
+    """Where the game is kept among the saved games; a new match is a new game, a resumed one keeps its id."""
+    kept: bool = False
+    """The player chose to keep the game for later when starting another (see ``saved_games``)."""
 
     # -- who moves ---------------------------------------------------------------------
 
@@ -93,11 +98,16 @@ class Match:
         where = f"deal {game.deal_number}" if game.deal_number is not None else "a composed position"
         return f"{game.player1} vs {game.player2}, {where}, move {game.ply + 1}"
 
-    # -- the autosave sidecar ----------------------------------------------------------
+    # -- on disk -----------------------------------------------------------------------
 
-    def sidecar(self) -> dict:
-        """What a .mbg record does not say: which side the solver plays, and how well."""
-        return {"format": 1, "solver_side": self.solver_side, "level": self.level}
+    def saved(self) -> SavedGame:
+        """The match as the saved games keep it: the record plus who the solver is."""
+        level = self.level if self.solver_side is not None else None
+        return SavedGame(self.game_id, self.game, self.solver_side, level, "window", self.kept)
+
+    @classmethod
+    def from_saved(cls, saved: SavedGame, default_level: str = "club") -> Match:
+        return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id, saved.kept)
 
 
 def solver_name(level: str) -> str:

@@ -67,7 +67,7 @@ class PanelView:
         surface.blit(background, (rect.x, rect.y))
         self._header(surface, panel, info, scale)
         for player in (1, 2):
-            self._card(surface, panel.cards[player - 1], info.players[player - 1], panel.pad, scale, info.now)
+            self._card(surface, panel.cards[player - 1], info.players[player - 1], panel.pad, scale, info.now, player)
         if not info.study:
             self._info(surface, panel, info, scale)
             self._moves(surface, panel, info, scale)
@@ -86,7 +86,7 @@ class PanelView:
         surface.blit(sub, (rect.x, rect.y + mark.get_height() + round(2 * scale)))
 
     def _card(self, surface: pygame.Surface, rect: Rect, player: PlayerInfo, pad: int, scale: float,
-              now: float) -> None:
+              now: float, number: int = 1) -> None:
         fonts = self.fonts
         radius = max(4, round(10 * scale))
         active = player.to_move
@@ -95,6 +95,12 @@ class PanelView:
         surface.blit(theme.rounded_panel((rect.w, rect.h), fill, radius, border, 2 if active else 1), (rect.x, rect.y))
         strip = pygame.Rect(rect.x + round(7 * scale), rect.y + round(12 * scale), max(3, round(4 * scale)),
                             rect.h - round(24 * scale))
+        # the player's numbered shape heads the colour strip: who is who without telling red from blue
+        mark_r = max(5, round(6.5 * scale))
+        strip.centerx = max(strip.centerx, rect.x + round(mark_r * 1.25) + 3)  # the diamond clear of the edge
+        mark = theme.draw_player_mark(surface, number, (strip.centerx, strip.y + mark_r), mark_r, fonts)
+        strip.h -= mark.bottom + round(4 * scale) - strip.y
+        strip.y = mark.bottom + round(4 * scale)
         pygame.draw.rect(surface, player.colour, strip, border_radius=2)
 
         score_size = 32 * scale * (1 + 0.18 * player.pulse)
@@ -104,13 +110,16 @@ class PanelView:
         score_rect = score.get_rect(midright=(rect.right - pad, score_centre[1]))
         surface.blit(score, score_rect)
 
-        text_x = strip.right + round(10 * scale)
-        text_w = max(10, score_rect.x - text_x - round(8 * scale))
+        text_x, text_w = self._text_column(rect, player, pad, scale)
         name_size = 18 * scale
-        name = fonts.text(fonts.fit(player.name, name_size, text_w, bold=True), name_size, theme.IVORY, bold=True)
-        surface.blit(name, (text_x, rect.y + round(11 * scale)))
-        line_y = rect.y + round(11 * scale) + name.get_height() + round(3 * scale)
         small = 14 * scale
+        line_h = round(16 * scale)
+        name = fonts.text(fonts.fit(player.name, name_size, text_w, bold=True), name_size, theme.IVORY, bold=True)
+        lines = [] if player.thinking is not None else self.role_lines(rect, player, pad, scale)
+        rows = max(1, len(lines))
+        name_y = rect.y + (rect.h - name.get_height() - rows * line_h - round(6 * scale)) // 2
+        surface.blit(name, (text_x, name_y))
+        line_y = name_y + name.get_height() + round(1 * scale)
         if player.thinking is not None:
             dots = "." * (1 + int(now * 3) % 3)
             text = fonts.text(f"thinking{dots}", small, theme.GOLD_BRIGHT)
@@ -118,12 +127,24 @@ class PanelView:
             seconds = fonts.text(f"{player.thinking:4.1f} s", small, theme.IVORY_DIM)
             surface.blit(seconds, (text_x + fonts.width("thinking...", small) + round(8 * scale), line_y))
             self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
-        elif active:
-            text = fonts.text(fonts.fit(f"to move  ·  {player.role}", small, text_w), small, theme.GOLD_BRIGHT)
-            surface.blit(text, (text_x, line_y))
         else:
-            text = fonts.text(fonts.fit(player.role, small, text_w), small, theme.IVORY_DIM)
-            surface.blit(text, (text_x, line_y))
+            for index, line in enumerate(lines):
+                text = fonts.text(line, small, theme.GOLD_BRIGHT if active else theme.IVORY_DIM)
+                surface.blit(text, (text_x, line_y + index * line_h))
+
+    def _text_column(self, rect: Rect, player: PlayerInfo, pad: int, scale: float) -> tuple[int, int]:
+        """Left edge and width of a card's name and role: between the colour strip and the score
+        (measured without the pulse, so the lines do not re-wrap while a score swells)."""
+        text_x = rect.x + round(7 * scale) + max(3, round(4 * scale)) + round(10 * scale)
+        score_w = self.fonts.width(str(player.score), 32 * scale, bold=True)
+        return text_x, max(10, rect.right - pad - score_w - text_x - round(8 * scale))
+
+    def role_lines(self, rect: Rect, player: PlayerInfo, pad: int, scale: float) -> list[str]:
+        """The card's line under the name (whose turn, the role), wrapped: a level's description
+        takes two lines at 1200x800 and three at 800x600, which the card has room for."""
+        role = f"to move  ·  {player.role}" if player.to_move else player.role
+        _, width = self._text_column(rect, player, pad, scale)
+        return self.fonts.wrap(role, 14 * scale, width, max_lines=3)
 
     def _spinner(self, surface: pygame.Surface, centre: tuple[int, int], radius: float, now: float) -> None:
         """Eight dots chasing round: the solver is at work."""
@@ -184,8 +205,7 @@ class PanelView:
                 colour = theme.GOLD if shown else (255, 255, 255)
                 surface.blit(theme.rounded_panel((entry.w - 4, entry.h - 2), (*colour, alpha), 4), (entry.x, entry.y))
             cy = entry.y + entry.h // 2
-            pygame.draw.circle(surface, theme.PLAYER_COLOURS[mover - 1], (entry.x + round(7 * scale), cy),
-                               max(2, round(3.5 * scale)))
+            theme.draw_player_mark(surface, mover, (entry.x + round(7 * scale), cy), max(2.5, 3.5 * scale))
             x = entry.x + round(14 * scale)
             num = fonts.text(f"{number}.", size, theme.IVORY_FAINT)
             surface.blit(num, num.get_rect(midright=(x + number_w, cy)))

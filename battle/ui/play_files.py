@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from battle.ui.autosave import write_autosave
-from battle.ui.dialogs import DialogProblem, open_file_dialog
+from battle.ui.dialogs import Picked, free_file_name, start_folder
 from battle.ui.files import FileProblem, load_game_file, save_game_file
 from battle.ui.hud import Status
 from battle.ui.match import Match
+from battle.wording import mention
 
 if TYPE_CHECKING:
     from battle.ui.play_scene import PlayScene
@@ -26,22 +27,18 @@ def open_dialog(scene: PlayScene, purpose: str) -> None:
     if scene.browsing:
         scene.stop_browsing()
     number = scene.game.deal_number
-    name = f"mahjong-battle-deal-{number}.mbg" if number is not None else "mahjong-battle-game.mbg"
-    try:
-        scene.dialog = open_file_dialog(scene.app, purpose, name)
-    except DialogProblem as problem:
-        scene.status = Status(str(problem), "error")
-        return
-    scene.dialog_purpose = purpose
+    stem = f"deal-{number}" if number is not None else "position"
+    name = free_file_name(start_folder(scene.app), stem, ".mbg") if purpose == "save" else ""
+    problem = scene.files.open(purpose, name)
+    if problem:
+        scene.status = Status(problem, "error")
 
 
-def file_picked(scene: PlayScene, path: Path) -> None:
-    purpose, scene.dialog_purpose = scene.dialog_purpose, ""
-    scene.dialog = None
-    if purpose == "save":
-        save_to(scene, path)
-    elif purpose == "load":
-        load_from(scene, path)
+def file_picked(scene: PlayScene, picked: Picked) -> None:
+    if picked.purpose == "save":
+        save_to(scene, picked.path)
+    elif picked.purpose == "load":
+        load_from(scene, picked.path)
 
 
 def save_to(scene: PlayScene, path: Path) -> None:
@@ -51,7 +48,7 @@ def save_to(scene: PlayScene, path: Path) -> None:
         scene.status = Status(f"Could not save: {problem}", "error")
         return
     scene.app.remember_folder(written.parent)
-    scene.status = Status(f"Saved the game to {written}.", "good")
+    scene.status = Status(f"Saved {written.name} (in {written.parent}).", "good")
 
 
 def load_from(scene: PlayScene, path: Path) -> None:
@@ -66,17 +63,15 @@ def load_from(scene: PlayScene, path: Path) -> None:
     match = Match(game, scene.match.solver_side, scene.match.level)
     if game.is_over():
         result = game.result()
-        notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names)}."
+        notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names, start=False)}."
     else:
         notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
         if match.solver_side is not None:
-            notice += f" The solver ({match.level}) plays {game.names[match.solver_side - 1]}."
+            notice += f" The solver ({match.level}) plays {mention(game.names[match.solver_side - 1], start=False)}."
     scene.app.start_match(match, notice, "good")
 
 
 def autosave(scene: PlayScene) -> None:
     if not scene.app.autosave_enabled:
         return
-    problem = write_autosave(scene.match)
-    if problem:
-        scene.status = Status(problem, "error")
+    scene.save_problem = write_autosave(scene.match)

@@ -13,30 +13,30 @@ moves go into a variation and the game waits, untouched, until analysis is off.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
-from pygame_gui.windows import UIFileDialog
 
 from battle.board import Move, Position, cell_name, move_name
 from battle.opens import Opening
-from battle.tiles import EMPTY, kind_name
+from battle.tiles import EMPTY
 from battle.ui import play_files, play_view
 from battle.ui.analysis_mode import AnalysisMode
 from battle.ui.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
 from battle.ui.board_view import BoardState
 from battle.ui.buttons import Button
+from battle.ui.dialogs import DIALOG_EVENTS, FileDialogSlot
 from battle.ui.hud import Status
-from battle.ui.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, next_cell
+from battle.ui.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, nearest_cell, next_cell
 from battle.ui.match import Match
 from battle.ui.panel import PanelInfo
 from battle.ui.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
 from battle.ui.result_scene import ResultScene
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.thinking import Hint, Job, hint_search, level_move
+from battle.wording import pair_words, plural, tile_words, verb
 
 if TYPE_CHECKING:
     from battle.ui.app import App
@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 MIN_THINK_SECONDS = 0.45
 """A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
 RESULT_DELAY = 0.4
+PULSE_INTERVAL = 0.05
+"""Frames 20 times a second for what only pulses (the hint, the selected tile's twins) or a search
+that fills in values: a 1.6 s colour pulse moves a tenth of its swing per frame at that rate."""
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -69,8 +72,9 @@ class PlayScene(StudyControls, Scene):
         self.first_row = 0
         self.hover_move: int | None = None
         self.mouse_pos: tuple[int, int] = (-1, -1)
-        self.dialog: UIFileDialog | None = None
-        self.dialog_purpose = ""
+        self.files = FileDialogSlot(app)
+        self.save_problem: str | None = None
+        """Why the last autosave failed; shown over the board until a save succeeds again."""
         self.result_shown = match.game.is_over()
         self.end_at: float | None = None
         self.buttons: dict[str, Button] = {}
@@ -109,7 +113,7 @@ class PlayScene(StudyControls, Scene):
         return self.browse_ply is not None
 
     def dialog_open(self) -> bool:
-        return self.dialog is not None and self.dialog.alive()
+        return self.files.is_open()
 
     def animating(self) -> bool:
         return any(not animation.done(self.clock) for animation in self.animations
@@ -162,9 +166,7 @@ class PlayScene(StudyControls, Scene):
         self.cancel_searches()
         if self.analysis is not None:
             self.analysis.close()
-        if self.dialog is not None:
-            self.dialog.kill()
-            self.dialog = None
+        self.files.close()
         super().on_exit()
 
     # -- input -----------------------------------------------------------------------------
@@ -176,11 +178,12 @@ class PlayScene(StudyControls, Scene):
             if key is not None:
                 self.command(key)
             return
-        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            if self.dialog is not None and event.ui_element is self.dialog:
-                play_files.file_picked(self, Path(event.text))
+        was_open = self.dialog_open()
+        picked = self.files.handle(event)
+        if picked is not None:
+            play_files.file_picked(self, picked)
             return
-        if self.dialog_open():
+        if was_open or kind in DIALOG_EVENTS:
             return
         if kind == pygame.MOUSEMOTION:
             self.mouse_pos = event.pos
@@ -304,7 +307,7 @@ class PlayScene(StudyControls, Scene):
                 self.status = Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
             return
         if self.match.solver_to_move() and self.analysis is None:
-            self.status = Status(f"Wait: {self.game.names[position.to_move - 1]} is thinking.", "quiet")
+            self.status = Status(f"Wait: {verb(self.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
             return
         kind = position.cells[cell]
         if kind == EMPTY:
@@ -316,7 +319,7 @@ class PlayScene(StudyControls, Scene):
         if self.selected is None or position.cells[self.selected] == EMPTY:
             if not position.is_free(cell):
                 self.status = Status(
-                    f"{cell_name(cell)} ({kind_name(kind)}) is not free: only the top-most and bottom-most "
+                    f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and bottom-most "
                     "tile of a column can be taken.", "warn")
                 return
             self.select(cell)
@@ -342,10 +345,10 @@ class PlayScene(StudyControls, Scene):
         twins = [c for c in position.free_cells() if c != cell and position.cells[c] == kind]
         if twins:
             where = " or ".join(cell_name(c) for c in twins)
-            self.status = Status(f"{prefix}{kind_name(kind)} on {cell_name(cell)}: now its twin on {where}.",
+            self.status = Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
                                  "warn" if prefix else "info")
         else:
-            self.status = Status(f"{prefix}{kind_name(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+            self.status = Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
 
     def deselect(self) -> None:
         if self.selected is not None:
@@ -376,7 +379,8 @@ class PlayScene(StudyControls, Scene):
         self.autosave()
         name = self.game.names[mover - 1]
         after = self.turn_status()
-        self.status = Status(f"{name} took {kind_name(kind)} {move_name(move)} for {points}. {after.text}", after.kind)
+        self.status = Status(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
+                             f"{plural(points, 'point')}. {after.text}", after.kind)
 
     def turn_status(self) -> Status:
         if self.analysis is not None:
@@ -387,10 +391,9 @@ class PlayScene(StudyControls, Scene):
             return Status(f"Game over: {result.describe(self.game.names)}." if result else "Game over.", "good")
         name = self.game.names[position.to_move - 1]
         if self.match.solver_to_move():
-            return Status(f"{name} is thinking...", "quiet")
-        pairs = len(position.legal_moves())
-        plural = "pair" if pairs == 1 else "pairs"
-        return Status(f"{name} to move: {pairs} {plural} to choose from.", "info")
+            return Status(f"{verb(name, 'is')} thinking...", "quiet")
+        pairs = plural(len(position.legal_moves()), "pair")
+        return Status(f"{name} to move: {pairs} to choose from.", "info")
 
     def move_cursor(self, direction: str | None) -> None:
         free = self.board_position.free_cells()
@@ -486,8 +489,9 @@ class PlayScene(StudyControls, Scene):
     def _hint_status(self, hint: Hint) -> Status:
         points = self.position.move_points(hint.move)
         quality = "the perfect move" if hint.exact else "the best move found in the time"
-        others = f" ({hint.alternatives} other moves are as good)" if hint.alternatives else ""
-        return Status(f"Hint: {move_name(hint.move)} for {points}, {quality}{others}.", "hint")
+        count = hint.alternatives
+        others = f" ({plural(count, 'other move')} {'is' if count == 1 else 'are'} as good)" if count else ""
+        return Status(f"Hint: {move_name(hint.move)} for {plural(points, 'point')}, {quality}{others}.", "hint")
 
     # -- browsing --------------------------------------------------------------------------
 
@@ -559,9 +563,18 @@ class PlayScene(StudyControls, Scene):
             elif now >= self.end_at:
                 self.result_shown = True
                 self.app.stack.push(ResultScene(self.app, self))
-        if self.dialog is not None and not self.dialog.alive():
-            self.dialog = None
+        self._keep_cursor_on_a_tile()
         self._update_buttons()
+
+    def _keep_cursor_on_a_tile(self) -> None:
+        """A move (either side's, an undo, a variation) that empties the cursor's cell sends the
+        cursor to the nearest free tile, so the arrows and Enter go on from where the player looks."""
+        position = self.board_position
+        if self.cursor is None or position.cells[self.cursor] != EMPTY:
+            return
+        self.cursor = nearest_cell(position.free_cells(), self.cursor)
+        if self.cursor is None:
+            self.cursor_visible = False
 
     def _solver_answered(self, job: Job) -> None:
         position = self.position
@@ -585,6 +598,21 @@ class PlayScene(StudyControls, Scene):
         self.status = self._hint_status(job.result)
 
     # -- drawing (see play_view) -----------------------------------------------------------
+
+    def next_frame_in(self) -> float | None:
+        """Every frame while something moves or a timer runs (the solver's reply, the result card);
+        a slow rate while something only pulses or a search fills in values; else nothing until input."""
+        waiting = (self.move_job is not None or self.hint_job is not None or self.solver_move is not None
+                   or self.status.busy)
+        if self.animations or waiting or (self.analysis is None and not self.browsing and self.match.solver_to_move()):
+            return 0.0
+        if (self.game.is_over() and not self.result_shown and not self.browsing and self.analysis is None
+                and not self.dialog_open()):
+            return 0.0  # the result card is due (``end_at``) or about to be
+        study = self.analysis
+        pulsing = (self.selected is not None or (self.hint is not None and not self.browsing)
+                   or (study is not None and (study.live.searching or study.previewing or self.opening is not None)))
+        return PULSE_INTERVAL if pulsing else None
 
     def board_state(self) -> BoardState:
         return play_view.board_state(self)

@@ -13,10 +13,10 @@ import pygame
 
 from battle.board import Move, Position, move_name
 from battle.opens import Opening, describe_opening, what_opens
-from battle.tiles import kind_name
 from battle.ui.analysis_mode import AnalysisMode, pick_move
 from battle.ui.animations import Removal
 from battle.ui.hud import Status
+from battle.wording import pair_words, plural, verb
 
 if TYPE_CHECKING:
     from battle.ui.play_scene import PlayScene
@@ -95,8 +95,8 @@ class StudyControls:
         self.selected = None
         after = study.position
         then = "no pair left." if after.is_over() else f"{self.game.names[after.to_move - 1]} to move."
-        self.status = Status(f"Variation: {self.game.names[mover - 1]} takes {kind_name(kind)} {move_name(move)} "
-                             f"for {points}; {then}", "info")
+        self.status = Status(f"Variation: {verb(self.game.names[mover - 1], 'takes')} {pair_words(kind)}, "
+                             f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
 
     def study_command(self: PlayScene, name: str) -> None:
         """The analysis buttons and keys: variation undo/redo, back to game, stepping the best line."""
@@ -138,7 +138,7 @@ class StudyControls:
         study = self.analysis
         position = study.position
         count = len(study.variation)
-        where = f"{count} move{'s' if count > 1 else ''} into a variation" if study.exploring else "the game position"
+        where = f"{plural(count, 'move')} into a variation" if study.exploring else "the game position"
         if position.is_over():
             return Status(f"Analysing {where}: no pair left.", "quiet")
         name = self.game.names[position.to_move - 1]

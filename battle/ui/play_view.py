@@ -15,7 +15,7 @@ from battle.tiles import EMPTY
 from battle.ui.analysis_view import StudyInfo, draw_badges, draw_opening, draw_pv_ghosts, draw_study_box, pv_entries
 from battle.ui.animations import FlyingPoints, Pulse, Removal, pending_points
 from battle.ui.board_view import BoardState, playable_cells
-from battle.ui.hud import Status, draw_banner, draw_flying, draw_status
+from battle.ui.hud import Status, draw_alert, draw_banner, draw_flying, draw_status
 from battle.ui.layout import Rect
 from battle.ui.panel import PanelInfo, PlayerInfo
 from battle.ui.theme import PLAYER_COLOURS
@@ -39,6 +39,10 @@ def board_state(scene: PlayScene) -> BoardState:
     hint = scene.hint.move if scene.hint is not None and live else None
     if study is not None and study.previewing and study.pv_step < len(study.pv):
         hint = study.pv[study.pv_step]  # the next move of the previewed line
+    last_move = None
+    if not scene.browsing and not (study is not None and study.previewing):
+        line = scene.game.moves + (study.variation if study is not None else [])
+        last_move = line[-1] if line else None
     twins: frozenset[int] = frozenset()
     if live and scene.selected is not None and position.cells[scene.selected] != EMPTY:
         kind = position.cells[scene.selected]
@@ -51,6 +55,8 @@ def board_state(scene: PlayScene) -> BoardState:
         cursor=scene.cursor if scene.cursor_visible and live else None,
         hint=hint,
         marked=marked,
+        last_move=last_move,
+        last_mover=3 - position.to_move,
         twins=twins,
         removals=[a for a in scene.animations if isinstance(a, Removal)] if live else [],
         now=scene.clock,
@@ -163,6 +169,8 @@ def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
     for animation in scene.animations if not scene.browsing else ():
         if isinstance(animation, FlyingPoints):
             draw_flying(surface, app.fonts, layout, animation, scene.clock)
+    if scene.save_problem:
+        draw_alert(surface, app.fonts, layout, scene.save_problem)
 
 
 def draw_study(scene: PlayScene, surface: pygame.Surface) -> None:

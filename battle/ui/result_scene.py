@@ -16,10 +16,15 @@ from pygame_gui.core import ObjectID
 from battle.ui import theme
 from battle.ui.buttons import Button
 from battle.ui.scene import Scene, pressed_key
+from battle.wording import plural, verb
 
 if TYPE_CHECKING:
+    from battle.game import Result
     from battle.ui.app import App
     from battle.ui.play_scene import PlayScene
+
+FADE_SECONDS = 0.25
+"""The veil over the finished game darkens over this time."""
 
 
 class ResultScene(Scene):
@@ -86,12 +91,23 @@ class ResultScene(Scene):
     def update(self, dt: float) -> None:
         self.clock += dt
 
+    def next_frame_in(self) -> float | None:
+        return 0.0 if self.clock < FADE_SECONDS else None  # the veil fades in, then nothing moves
+
+    def card_text(self) -> tuple[str, str]:
+        """The card's headline and the line under the scores, as the player reads them."""
+        game = self.play.match.game
+        result = game.result()
+        if result is None:
+            return "", ""
+        return result_headline(result, game.names), result_details(result, game.position.tiles_left())
+
     def draw(self, surface: pygame.Surface) -> None:
         fonts = self.app.fonts
         scale = self.app.layout.scale
         game = self.play.match.game
         result = game.result()
-        fade = min(1.0, self.clock / 0.25)
+        fade = min(1.0, self.clock / FADE_SECONDS)
         veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((0, 10, 6, round(120 * fade)))
         surface.blit(veil, (0, 0))
@@ -107,7 +123,7 @@ class ResultScene(Scene):
         label = fonts.text("GAME OVER", 14 * scale, theme.GOLD, bold=True)
         surface.blit(label, label.get_rect(midtop=(cx, y)))
         y += label.get_height() + round(6 * scale)
-        headline = "A draw!" if result.winner is None else f"{game.names[result.winner - 1]} wins!"
+        headline, details = self.card_text()
         title = fonts.text(fonts.fit(headline, 32 * scale, rect.w - 40, bold=True), 32 * scale, theme.IVORY,
                            bold=True)
         surface.blit(title, title.get_rect(midtop=(cx, y)))
@@ -127,13 +143,21 @@ class ResultScene(Scene):
         surface.blit(dash, dash.get_rect(center=(cx, score_rect.centery)))
         y += round(100 * scale)
 
-        if result.winner is None:
-            margin = f"Both took {result.scores[0]} points."
-        else:
-            points = "point" if result.margin == 1 else "points"
-            margin = f"Won by {result.margin} {points}."
-        left = game.position.tiles_left()
-        if left:
-            margin += f" {left} tiles stayed on the board: no free pair was left."
-        text = fonts.text(fonts.fit(margin, 15 * scale, rect.w - 40), 15 * scale, theme.IVORY_DIM)
+        text = fonts.text(fonts.fit(details, 15 * scale, rect.w - 40), 15 * scale, theme.IVORY_DIM)
         surface.blit(text, text.get_rect(midtop=(cx, y)))
+
+
+def result_headline(result: Result, names: tuple[str, str]) -> str:
+    """The card's title: "A draw!", "Alice wins!", "You win!"."""
+    return "A draw!" if result.winner is None else f"{verb(names[result.winner - 1], 'wins')}!"
+
+
+def result_details(result: Result, tiles_left: int) -> str:
+    """The line under the scores: the margin, and why tiles stayed on the board."""
+    if result.winner is None:
+        text = f"Both took {plural(result.scores[0], 'point')}."
+    else:
+        text = f"Won by {plural(result.margin, 'point')}."
+    if tiles_left:
+        text += f" {plural(tiles_left, 'tile')} stayed on the board: no free pair was left."
+    return text

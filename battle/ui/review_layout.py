@@ -38,9 +38,9 @@ class ReviewLayout:
         return max(1, self.moves.h // max(1, self.row_height))
 
 
-def review_layout(width: int, height: int) -> ReviewLayout:
+def review_layout(width: int, height: int, zoom: float = 1.0) -> ReviewLayout:
     width, height = max(1, int(width)), max(1, int(height))
-    full = compute_layout(width, height)
+    full = compute_layout(width, height, zoom)
     scale = full.scale
     graph_h = max(GRAPH_MIN_HEIGHT, min(round(height * 0.27), round(300 * scale)))
     gap = max(4, round(8 * scale))

@@ -71,7 +71,7 @@ class ReviewScene(Scene):
 
     @property
     def geometry(self) -> ReviewLayout:
-        return review_layout(*self.app.layout.window)
+        return review_layout(*self.app.layout.window, self.app.layout.zoom)
 
     def card_rect(self) -> pygame.Rect:
         layout = self.app.layout
@@ -190,8 +190,10 @@ class ReviewScene(Scene):
                 self.select(move_index)
                 return
         if geo.graph.contains(pos):
-            self.select(ply_at((geo.graph.w, geo.graph.h), len(self.review.moves), pos[0] - geo.graph.x,
-                               self.graph_text_scale()))
+            # the point nearest the click is after move k, where k's marker is drawn: select move k
+            ply = ply_at((geo.graph.w, geo.graph.h), len(self.review.moves), pos[0] - geo.graph.x,
+                         self.graph_text_scale())
+            self.select(max(1, ply) - 1)
 
     def select(self, ply: int) -> None:
         """Show the position after ``ply`` moves, i.e. before move ``ply + 1`` (clamped to the game)."""
@@ -247,6 +249,10 @@ class ReviewScene(Scene):
             self.clear_ui()
             self.build_ui()
 
+    def next_frame_in(self) -> float | None:
+        """While the review runs, its progress is polled 20 times a second (a move takes up to seconds)."""
+        return 0.05 if self.review is None and self.failed is None else None
+
     def _finished(self, review: Any) -> None:
         self.review = review
         position = self.game.start.copy()
@@ -299,6 +305,11 @@ class ReviewScene(Scene):
         kind = "good" if move.classification in ("best", "good") else "warn"
         return Status(text, kind)
 
+    def graph_cursor_ply(self) -> int:
+        """Where the graph's cursor stands: on the selected move's point (after it, where its marker
+        is drawn), or on the last point once the final position is shown."""
+        return min(len(self.review.moves), self.selected + 1)
+
     def graph_text_scale(self) -> float:
         """The graph's text follows the window's, not the strip's height (which would make it tiny)."""
         return 0.85 * self.app.layout.scale
@@ -323,7 +334,7 @@ class ReviewScene(Scene):
         graph = geo.graph
         picture = self.graph_surface((graph.w, graph.h))
         surface.blit(picture, (graph.x, graph.y))
-        x = graph.x + round(x_of_ply((graph.w, graph.h), len(self.review.moves), self.selected,
+        x = graph.x + round(x_of_ply((graph.w, graph.h), len(self.review.moves), self.graph_cursor_ply(),
                                      self.graph_text_scale()))
         pygame.draw.line(surface, theme.GOLD_BRIGHT, (x, graph.y + 4), (x, graph.bottom - 4), 2)
         pygame.draw.rect(surface, (*theme.GOLD, 90), pygame.Rect(graph.as_tuple()), width=1, border_radius=6)

@@ -17,6 +17,7 @@ from battle.ui.board_view import face_rect
 from battle.ui.eval_graph import CLASS_COLOURS, CLASS_SIGNS
 from battle.ui.layout import Layout, cell_rect
 from battle.ui.review_layout import ReviewLayout, chip_rects, move_row_rect
+from battle.wording import plural
 
 if TYPE_CHECKING:
     from battle.ui.review_scene import ReviewScene
@@ -35,11 +36,23 @@ def class_sign(name: str) -> str:
 # -- the board ---------------------------------------------------------------------------------
 
 
-def draw_move_marks(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, played: Move | None,
-                    played_class: str | None, best: list[Move]) -> None:
-    """The played pair framed in its class colour, the best pair(s) in green, each with a small label."""
-    width = max(2, round(4 * layout.scale))
-    frames: dict[int, list[tuple[theme.Colour, str]]] = {}
+Frames = dict[int, list[tuple[theme.Colour, str]]]
+"""For each marked cell, its frames from the inside out as (colour, label)."""
+
+
+def played_label(played_class: str | None) -> str:
+    """The played pair's chip: its grade in words or in the chess sign, so the chip reads the same
+    to an eye that cannot tell the class colours apart (``played ??``, ``played · good``)."""
+    sign = class_sign(played_class or "")
+    if sign:
+        return f"played {sign}"
+    return f"played · {played_class}" if played_class == "good" else "played"
+
+
+def move_marks(played: Move | None, played_class: str | None, best: list[Move]) -> Frames:
+    """The best pair(s) framed in green, the played pair in its class colour and labelled with its grade
+    (one green "played · best" frame when they agree)."""
+    frames: Frames = {}
     best_colour = GOOD_COLOURS["best"]
     if played is not None and played in best:
         for cell in played:
@@ -51,18 +64,49 @@ def draw_move_marks(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout,
         if played is not None:
             colour = class_colour(played_class or "")
             for cell in played:
-                frames.setdefault(cell, []).append((colour, "played"))
-    size = max(9.0, layout.tile_h * 0.2)
+                frames.setdefault(cell, []).append((colour, played_label(played_class)))
+    return frames
+
+
+def mark_labels(fonts: theme.Fonts, layout: Layout, frames: Frames) -> list[tuple[pygame.Rect, theme.Colour, str]]:
+    """Each marked cell's label chip (its outermost frame's), as (rect, colour, text).
+
+    A chip hangs half below its tile, centred; the chips are wider than a tile, so on the edge
+    columns and the bottom row they are moved inside the board rectangle, off the coordinates.
+    """
+    size = label_size(layout)
+    board = pygame.Rect(layout.board.as_tuple()).inflate(-2, -2)  # the chip's 1 px outline stays inside too
+    chips = []
     for cell, marks in frames.items():
-        for index, (colour, _) in enumerate(marks):
-            rect = pygame.Rect(face_rect(cell_rect(layout, cell)).as_tuple()).inflate(4 + 8 * index, 4 + 8 * index)
-            pygame.draw.rect(surface, (8, 24, 16), rect.inflate(2, 2), width=1, border_radius=6)
-            pygame.draw.rect(surface, colour, rect, width=width, border_radius=6)
         colour, label = marks[-1]
         text = fonts.text(label, size, (14, 30, 22), bold="·" not in label)
         chip = pygame.Rect(0, 0, text.get_width() + round(size * 0.8), round(size * 1.45))
         face = face_rect(cell_rect(layout, cell))
         chip.midtop = (face.x + face.w // 2, face.bottom - chip.h // 2)
+        chip.clamp_ip(board)
+        chips.append((chip, colour, label))
+    return chips
+
+
+def label_size(layout: Layout) -> float:
+    """The chips' text: a fifth of a tile's height, and 12 px (times the player's text size) at least,
+    the size that reads at 800x600, where a fifth of the review's 36 px tiles is 7 px."""
+    return max(12.0 * layout.zoom, layout.tile_h * 0.2)
+
+
+def draw_move_marks(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, played: Move | None,
+                    played_class: str | None, best: list[Move]) -> None:
+    """The played pair framed in its class colour, the best pair(s) in green, each with a small label."""
+    width = max(2, round(4 * layout.scale))
+    frames = move_marks(played, played_class, best)
+    for cell, marks in frames.items():
+        for index, (colour, _) in enumerate(marks):
+            rect = pygame.Rect(face_rect(cell_rect(layout, cell)).as_tuple()).inflate(4 + 8 * index, 4 + 8 * index)
+            pygame.draw.rect(surface, (8, 24, 16), rect.inflate(2, 2), width=1, border_radius=6)
+            pygame.draw.rect(surface, colour, rect, width=width, border_radius=6)
+    size = label_size(layout)
+    for chip, colour, label in mark_labels(fonts, layout, frames):
+        text = fonts.text(label, size, (14, 30, 22), bold="·" not in label)
         pygame.draw.rect(surface, (8, 24, 16), chip.inflate(2, 2), border_radius=chip.h // 2 + 1)
         pygame.draw.rect(surface, colour, chip, border_radius=chip.h // 2)
         surface.blit(text, text.get_rect(center=chip.center))
@@ -82,7 +126,8 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     budget = f"{review.time_per_move:g} s a move" if review.time_per_move else "no time limit"
     inexact = sum(not move.exact for move in review.moves)
     certainty = "all exact" if inexact == 0 else f"{inexact} estimated"
-    sub = fonts.text(fonts.fit(f"{len(review.moves)} moves · {budget} · {certainty}", 14 * scale, geo.header.w),
+    heading = f"{plural(len(review.moves), 'move')} · {budget} · {certainty}"
+    sub = fonts.text(fonts.fit(heading, 14 * scale, geo.header.w),
                      14 * scale, theme.IVORY_DIM)
     surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
     for index, summary in enumerate(review.summary()):
@@ -99,6 +144,11 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
     colour = theme.PLAYER_COLOURS[index]
     strip = pygame.Rect(rect.x + round(7 * scale), rect.y + round(10 * scale), max(3, round(4 * scale)),
                         rect.h - round(20 * scale))
+    mark_r = max(5, round(6.5 * scale))
+    strip.centerx = max(strip.centerx, rect.x + round(mark_r * 1.25) + 3)  # the diamond clear of the edge
+    mark = theme.draw_player_mark(surface, index + 1, (strip.centerx, strip.y + mark_r), mark_r, fonts)
+    strip.h -= mark.bottom + round(4 * scale) - strip.y
+    strip.y = mark.bottom + round(4 * scale)
     pygame.draw.rect(surface, colour, strip, border_radius=2)
     x = strip.right + round(10 * scale)
     accuracy = "-" if summary.accuracy is None else f"{summary.accuracy:.0f}%"
@@ -110,9 +160,8 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
     width = big_rect.x - x - round(8 * scale)
     head = fonts.text(fonts.fit(name, 17 * scale, width, bold=True), 17 * scale, theme.IVORY, bold=True)
     surface.blit(head, (x, rect.y + round(7 * scale)))
-    points = "point" if summary.points_lost == 1 else "points"
-    lost = fonts.text(fonts.fit(f"lost {summary.points_lost} {points} in {summary.moves} moves", 13.5 * scale,
-                                width), 13.5 * scale, theme.IVORY_DIM)
+    lost_text = f"lost {plural(summary.points_lost, 'point')} in {plural(summary.moves, 'move')}"
+    lost = fonts.text(fonts.fit(lost_text, 13.5 * scale, width), 13.5 * scale, theme.IVORY_DIM)
     y = rect.y + round(7 * scale) + head.get_height()
     surface.blit(lost, (x, y))
     y += lost.get_height()
@@ -194,8 +243,7 @@ def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayo
             fill = (*theme.GOLD, 70) if selected else (255, 255, 255, 26)
             surface.blit(theme.rounded_panel((entry.w - 4, entry.h - 2), fill, 4), (entry.x, entry.y))
         cy = entry.y + entry.h // 2
-        pygame.draw.circle(surface, theme.PLAYER_COLOURS[move.player - 1], (entry.x + round(7 * scale), cy),
-                           max(2, round(3.5 * scale)))
+        theme.draw_player_mark(surface, move.player, (entry.x + round(7 * scale), cy), max(2.5, 3.5 * scale))
         x = entry.x + round(16 * scale)
         number = fonts.text(f"{move.number}.", size, theme.IVORY_FAINT)
         surface.blit(number, number.get_rect(midright=(x + number_w, cy)))

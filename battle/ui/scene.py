@@ -82,6 +82,15 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the scene; must not change any state."""
 
+    def next_frame_in(self) -> float | None:
+        """How soon the scene looks different without any input, in seconds.
+
+        ``0.0``: something moves, draw every frame; a few hundredths: a slow
+        change (a colour pulse, a search's progress to poll); None: only input
+        changes it, so the window may sleep until the next event.
+        """
+        return None
+
 
 class SceneStack:
     def __init__(self) -> None:
@@ -115,14 +124,24 @@ class SceneStack:
         for scene in list(self.scenes):
             scene.update(dt)
 
-    def draw(self, surface: pygame.Surface) -> None:
+    @property
+    def visible(self) -> list[Scene]:
+        """The scenes drawn: the top-most one that is not an overlay and the overlays above it."""
         start = 0
         for index in range(len(self.scenes) - 1, -1, -1):
             if not self.scenes[index].overlay:
                 start = index
                 break
-        for scene in self.scenes[start:]:
+        return self.scenes[start:]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        for scene in self.visible:
             scene.draw(surface)
+
+    def next_frame_in(self) -> float | None:
+        """The soonest a drawn scene changes by itself (see ``Scene.next_frame_in``), or None."""
+        waits = [wait for wait in (scene.next_frame_in() for scene in self.visible) if wait is not None]
+        return min(waits, default=None)
 
     def resize(self) -> None:
         for scene in self.scenes:

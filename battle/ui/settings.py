@@ -1,18 +1,19 @@
 """The window's remembered choices: names, level, mode, window size; JSON in config_dir().
 
 Settings are a convenience, never a reason not to start: a file that cannot be
-read is renamed aside (``settings.json.corrupt``) and reported, and the defaults
-are used. Fields of the wrong type are ignored one by one. Plain JSON only.
+read, or holds a field of the wrong type, is renamed aside (``settings.json.corrupt``,
+then ``settings.json.2.corrupt``...) and reported once, and the defaults stand in
+for what was wrong. A config folder that cannot be made or used is reported the
+same way and the window runs on defaults. Plain JSON only.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from battle.paths import config_dir, write_atomically
+from battle.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
 
 SETTINGS_NAME = "settings.json"
 MODES = ("hotseat", "solver")
@@ -21,6 +22,14 @@ MIN_SIZE = (640, 440)
 MAX_SIZE = (7680, 4320)
 DEFAULT_REVIEW_SECONDS = 1.0
 REVIEW_SECONDS_RANGE = (0.05, 600.0)
+UI_SCALE_RANGE = (0.8, 1.6)
+"""The text size setting's bounds: 0.8 still reads at 1200x800, 1.6 is more than a 1200x800
+window's side panel holds (the layout caps it at about 1.4 there, lower in smaller windows)."""
+UI_SCALE_STEP = 0.1
+SETTINGS_LIMIT = 256 * 1024
+"""A settings file is well under a kilobyte; a bigger one is not ours."""
+TEXT_FIELDS = ("player1", "player2", "human_name", "level", "last_dir")
+MAX_TEXT = 4096
 
 
 @dataclass
@@ -36,6 +45,8 @@ class Settings:
     """The folder of the last saved or loaded file, where the file dialogs open."""
     review_seconds: float = DEFAULT_REVIEW_SECONDS
     """The game review's search time per move: longer proves more values on a full board."""
+    ui_scale: float = 1.0
+    """The player's text size: text, badges and widgets are this many times their size for the window."""
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -47,33 +58,36 @@ def settings_path() -> Path:
     return config_dir() / SETTINGS_NAME
 
 
-def set_aside(path: Path) -> Path | None:
-    """Rename a file that cannot be read to ``<name>.corrupt`` so that it is kept, not reused."""
-    target = path.with_name(path.name + ".corrupt")
-    try:
-        os.replace(path, target)
-    except OSError:
-        return None
-    return target
-
-
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The settings and a problem to show the user (None when all is well)."""
-    path = path if path is not None else settings_path()
     settings = Settings()
     try:
-        text = path.read_text(encoding="utf-8")
+        path = path if path is not None else settings_path()
+    except StorageProblem as problem:
+        return settings, f"Settings cannot be kept: {problem}. Using the defaults."
+    remove_stray_temporaries(path.parent)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(SETTINGS_LIMIT + 1)
     except FileNotFoundError:
         return settings, None
-    except (OSError, UnicodeDecodeError) as error:
-        return settings, _corrupt(path, str(error))
+    except OSError as error:
+        return settings, _corrupt(path, error.strerror or str(error))
+    if len(raw) > SETTINGS_LIMIT:
+        return settings, _corrupt(path, f"larger than {SETTINGS_LIMIT} bytes")
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return settings, _corrupt(path, f"not UTF-8 (byte {error.start})")
+    except RecursionError:
+        return settings, _corrupt(path, "nested too deeply")
     except ValueError as error:
         return settings, _corrupt(path, f"not valid JSON ({error})")
     if not isinstance(data, dict):
         return settings, _corrupt(path, "expected a JSON object")
-    _apply(settings, data)
+    ignored = _apply(settings, data)
+    if ignored:
+        return settings, _corrupt(path, "these fields were wrong and are reset: " + ", ".join(ignored))
     return settings, None
 
 
@@ -83,23 +97,42 @@ def _corrupt(path: Path, reason: str) -> str:
     return f"Settings file {path} could not be read: {reason}{where}. Using the defaults."
 
 
-def _apply(settings: Settings, data: dict) -> None:
-    for name in ("player1", "player2", "human_name", "level", "last_dir"):
-        value = data.get(name)
-        if isinstance(value, str) and len(value) <= 4096:
+def _apply(settings: Settings, data: dict) -> list[str]:
+    """Take every field that is right; returns the names of those present but wrong."""
+    ignored = []
+
+    def take(name: str, ok: bool, value: object) -> None:
+        if name not in data:
+            return
+        if ok:
             setattr(settings, name, value)
-    if data.get("mode") in MODES:
-        settings.mode = data["mode"]
-    if isinstance(data.get("human_first"), bool):
-        settings.human_first = data["human_first"]
+        else:
+            ignored.append(name)
+
+    for name in TEXT_FIELDS:
+        value = data.get(name)
+        # a NUL or another control character would break a font, a path or a record
+        take(name, isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable(), value)
+    take("mode", data.get("mode") in MODES, data.get("mode"))
+    take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
     seconds = data.get("review_seconds")
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) \
-            and REVIEW_SECONDS_RANGE[0] <= seconds <= REVIEW_SECONDS_RANGE[1]:
-        settings.review_seconds = float(seconds)
+    good_seconds = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) \
+        and REVIEW_SECONDS_RANGE[0] <= seconds <= REVIEW_SECONDS_RANGE[1]
+    take("review_seconds", good_seconds, float(seconds) if good_seconds else None)  # type: ignore[arg-type]
+    zoom = data.get("ui_scale")
+    good_zoom = isinstance(zoom, (int, float)) and not isinstance(zoom, bool) \
+        and UI_SCALE_RANGE[0] <= zoom <= UI_SCALE_RANGE[1]
+    take("ui_scale", good_zoom, float(zoom) if good_zoom else None)  # type: ignore[arg-type]
     size = data.get("window_size")
-    if (isinstance(size, list) and len(size) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in size)):
-        settings.window_size = clamp_size(size[0], size[1])
+    good_size = (isinstance(size, list) and len(size) == 2
+                 and all(isinstance(v, int) and not isinstance(v, bool) for v in size))
+    take("window_size", good_size, clamp_size(size[0], size[1]) if good_size else None)  # type: ignore[index]
+    return ignored
+
+
+def clamp_ui_scale(value: float) -> float:
+    """A text size within ``UI_SCALE_RANGE``, rounded to a tenth (steps of 0.1 add up without drift)."""
+    return round(max(UI_SCALE_RANGE[0], min(UI_SCALE_RANGE[1], value)), 1)
 
 
 def clamp_size(width: int, height: int) -> tuple[int, int]:

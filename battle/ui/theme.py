@@ -96,9 +96,62 @@ class Fonts:
             text = text[:-1]
         return text.rstrip() + ellipsis
 
+    def wrap(self, text: str, size: float, max_width: int, max_lines: int | None = None,
+             bold: bool = False, separator: str | None = None) -> list[str]:
+        """The words of ``text`` in lines no wider than ``max_width`` pixels.
 
-def load_gui_theme() -> dict[str, Any]:
-    """The pygame_gui theme with font paths made absolute.
+        A word wider than a line is shortened with an ellipsis; past ``max_lines`` the rest goes
+        on the last line, shortened the same way. With a ``separator`` (``"  ·  "`` in a list of
+        keys) the text breaks only there, so "A analysis off" stays together.
+        """
+        if self.width(text, size, bold) <= max_width:
+            return [text] if text else []  # as written, spacing and all
+        lines: list[str] = []
+        line = ""
+        joiner = separator if separator is not None else " "
+        words = [word for word in text.split(separator) if word.strip()] if separator else text.split()
+        for word in words:
+            candidate = f"{line}{joiner}{word}" if line else word
+            if line and self.width(candidate, size, bold) > max_width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        if line:
+            lines.append(line)
+        if max_lines is not None and len(lines) > max_lines:
+            lines = [*lines[:max_lines - 1], joiner.join(lines[max_lines - 1:])]
+        return [self.fit(line, size, max_width, bold) for line in lines]
+
+    def balanced_wrap(self, text: str, size: float, max_width: int, max_lines: int | None = None,
+                      bold: bool = False) -> list[str]:
+        """``wrap``, with the lines made as even as their number allows: two lines of 60% read
+        better than a full one and a stray word."""
+        lines = self.wrap(text, size, max_width, None, bold)
+        if max_lines is not None and len(lines) > max_lines:
+            return self.wrap(text, size, max_width, max_lines, bold)
+        if len(lines) < 2:
+            return lines
+        widest_word = max(self.width(word, size, bold) for word in text.split())
+        low = min(max_width, max(widest_word, self.width(text, size, bold) // len(lines)))
+        high = max_width
+        while low < high:
+            middle = (low + high) // 2
+            if len(self.wrap(text, size, middle, None, bold)) <= len(lines):
+                high = middle
+            else:
+                low = middle + 1
+        return self.wrap(text, size, high, None, bold)
+
+
+WIDGET_FONT_SIZE = 14
+"""pygame_gui's own default font size, which the widgets without a font in the theme use."""
+ZOOMED_WIDGETS = ("button", "label", "text_entry_line", "text_box", "tool_tip", "selection_list")
+"""Widget types that get a font of their own at a text size other than 1, so that they grow too."""
+
+
+def load_gui_theme(zoom: float = 1.0) -> dict[str, Any]:
+    """The pygame_gui theme with font paths made absolute and font sizes ``zoom`` times the file's.
 
     A missing or unreadable theme file gives pygame_gui's default look (logged), not a crash.
     """
@@ -107,9 +160,28 @@ def load_gui_theme() -> dict[str, Any]:
         theme = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         log.warning("cannot read the UI theme (%s); using pygame_gui's default theme", error)
-        return {}
+        theme = {}
     _resolve_font_paths(theme)
+    if zoom != 1.0:
+        _zoom_fonts(theme, zoom)
+        for element in ZOOMED_WIDGETS:
+            block = theme.setdefault(element, {})
+            block.setdefault("font", {"name": "noto_sans", "size": str(round(WIDGET_FONT_SIZE * zoom))})
     return theme
+
+
+def _zoom_fonts(node: Any, zoom: float) -> None:
+    """Every ``"size"`` of every font block times ``zoom`` (sizes are strings of whole pixels)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "font" and isinstance(value, dict) and "size" in value:
+                if str(value["size"]).isdigit():  # else pygame_gui's default size, as at zoom 1
+                    value["size"] = str(max(6, round(int(value["size"]) * zoom)))
+            else:
+                _zoom_fonts(value, zoom)
+    elif isinstance(node, list):
+        for item in node:
+            _zoom_fonts(item, zoom)
 
 
 def _resolve_font_paths(node: Any) -> None:
@@ -126,6 +198,39 @@ def _resolve_font_paths(node: Any) -> None:
     elif isinstance(node, list):
         for item in node:
             _resolve_font_paths(item)
+
+
+PLAYER_SHAPES = ("circle", "diamond")
+"""Player 1's mark is a circle, player 2's a diamond: the shape (and the number in it, where there is
+room) tells the players apart where red and blue do not (colour-blind eyes, a greyscale print)."""
+MARK_OUTLINE: Colour = (8, 24, 16)
+MARK_TEXT: Colour = (14, 30, 22)
+
+
+def draw_player_mark(surface: pygame.Surface, player: int, centre: tuple[float, float], radius: float,
+                     fonts: Fonts | None = None) -> pygame.Rect:
+    """Draw player 1's circle or player 2's diamond in the player's colour, with the player's number
+    in it when ``fonts`` is given; returns the rect it covers.
+
+    The diamond reaches 1.25 radii from its centre, so it covers about the circle's area (2 x 1.25²
+    against π) and neither looks the bigger.
+    """
+    colour = PLAYER_COLOURS[player - 1]
+    x, y = centre
+    r = max(1.5, radius)
+    if PLAYER_SHAPES[player - 1] == "circle":
+        pygame.draw.circle(surface, MARK_OUTLINE, (x, y), r + 1)
+        drawn = pygame.draw.circle(surface, colour, (x, y), r)
+    else:
+        d = r * 1.25
+        points = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
+        outline = [(x, y - d - 1.5), (x + d + 1.5, y), (x, y + d + 1.5), (x - d - 1.5, y)]
+        pygame.draw.polygon(surface, MARK_OUTLINE, outline)
+        drawn = pygame.draw.polygon(surface, colour, points)
+    if fonts is not None:
+        digit = fonts.text(str(player), r * 1.35, MARK_TEXT, bold=True)
+        surface.blit(digit, digit.get_rect(center=(round(x), round(y))))
+    return drawn
 
 
 def mix(a: Colour, b: Colour, t: float) -> Colour:

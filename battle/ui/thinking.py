@@ -107,6 +107,11 @@ class SolverService:
     def busy(self) -> bool:
         return self.current is not None
 
+    @property
+    def draining(self) -> bool:
+        """Cancelled searches are still stopping: ``tick`` must run until they have."""
+        return bool(self._draining)
+
     def elapsed(self) -> float:
         job = self.current
         if job is None or job.started_at is None:

@@ -2,6 +2,11 @@
 
 The form remembers its values across rebuilds (a resize, switching the mode),
 and the chosen names, level and mode go into the settings when a game starts.
+
+The keyboard reaches everything the mouse does: Tab, Shift+Tab and the arrow keys
+move a focus ring over the buttons and fields (a text field then takes the typing),
+Enter presses the focused button or opens the focused list (arrows choose in it,
+Enter takes, Esc keeps the old choice), and with nothing focused Enter starts the game.
 """
 
 from __future__ import annotations
@@ -14,15 +19,17 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
-from pygame_gui.windows import UIFileDialog
 
 from battle.deal import parse_deal_number
 from battle.errors import BattleError
+from battle.saved_games import SavedGame, Shelf
 from battle.ui import theme
-from battle.ui.autosave import read_autosave
+from battle.ui.autosave import discard, keep_for_later, read_unfinished
 from battle.ui.buttons import Button
-from battle.ui.dialogs import DialogProblem, open_file_dialog
+from battle.ui.choice_scene import Choice, ChoiceScene
+from battle.ui.dialogs import DIALOG_EVENTS, FileDialogSlot
 from battle.ui.files import FileProblem, load_game_file
+from battle.ui.help_scene import open_help
 from battle.ui.hud import STATUS_COLOURS, Status
 from battle.ui.match import Match, new_match
 from battle.ui.scene import Scene, pressed_key
@@ -33,6 +40,8 @@ if TYPE_CHECKING:
 
 MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solver"}
 FIRST_LABELS = {True: "You move first", False: "The solver moves first"}
+MAX_OTHERS = 3
+"""Unfinished games listed under the newest one, room permitting; the rest wait in the data folder."""
 HERO_KINDS = (18, 4, 13, 22, 8, 9, 26)
 """The tiles fanned above the title: the bird (1 bamboo) first, then a mix of suits."""
 
@@ -51,19 +60,24 @@ class TitleScene(Scene):
         self.level = settings.level if settings.level in app.level_names else app.default_level
         self.human_first = settings.human_first
         self.widgets: dict[str, object] = {}
-        self.dialog: UIFileDialog | None = None
-        self.dialog_purpose = "load"
+        self.focus: str | None = None
+        """The widget the keyboard's focus ring is on (None: no ring, Enter starts the game)."""
+        self.menu_choice = 0
+        """In the focused list while it is open: the option the arrows point at."""
+        self.files = FileDialogSlot(app)
         self.clock = 0.0
         self.hero: pygame.Surface | None = None
         self.status = Status(notice, notice_kind) if notice else Status("", "quiet")
-        resumable = read_autosave(app.level_names)
-        self.resume: Match | None = resumable.match
+        self.unfinished = read_unfinished(app.level_names)
+        games = self.unfinished.games
+        self.resume: Match | None = Match.from_saved(games[0], app.default_level) if games else None
+        self.others: list[SavedGame] = games[1:1 + MAX_OTHERS]
+        """More unfinished games, offered under the newest one."""
         # the last game, finished or not, can be replayed with the sides swapped
-        self.previous: Match | None = app.last_match or resumable.match
-        if self.resume is not None and self.resume.game.is_over():
-            self.resume = None
-        if resumable.problem:
-            self.status = Status(resumable.problem, "warn")
+        self.previous: Match | None = app.last_match or self.resume or _newest_finished(app)
+        if self.unfinished.problems:
+            more = len(self.unfinished.problems) - 1
+            self.status = Status(self.unfinished.problems[0] + (f" ({more} more like it)" if more else ""), "warn")
         for text, kind in app.take_notices():
             self.status = Status(text, kind)
 
@@ -73,7 +87,7 @@ class TitleScene(Scene):
         w, h = self.app.layout.window
         scale = self.app.layout.scale
         top_row = self.resume is not None or self.previous is not None
-        rows = 6 + (1 if top_row else 0) + (1 if self.mode == "solver" else 0)
+        rows = 6 + (1 if top_row else 0) + (1 if self.mode == "solver" else 0) + self._other_rows()
         row_h = max(24, round(36 * scale))
         gap = max(6, round(12 * scale))
         pad = max(10, round(24 * scale))
@@ -86,6 +100,11 @@ class TitleScene(Scene):
         return {"row_h": row_h, "gap": gap, "pad": pad, "card_w": card_w, "card_h": card_h, "hero_h": hero_h,
                 "top": top, "card_x": (w - card_w) // 2, "card_y": top + hero_h,
                 "hero_scale": hero_h / full_hero}
+
+    def _other_rows(self) -> int:
+        """How many more unfinished games the card lists: as many as the window's height has room for."""
+        room = (self.app.layout.window[1] - 600) // max(30, round(48 * self.app.layout.scale))
+        return max(0, min(len(self.others), room))
 
     def card_rect(self) -> pygame.Rect:
         m = self._metrics()
@@ -126,6 +145,15 @@ class TitleScene(Scene):
                 text = "Rematch" if self.resume is not None else "Rematch: the last deal, sides swapped"
                 add("rematch", Button(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
                                       tool_tip_text="The last game's deal again, with the sides swapped"))
+            y += row_h + gap
+        discard_w = max(60, round(inner_w * 0.18))
+        for index, saved in enumerate(self.others[:self._other_rows()]):
+            width = inner_w - discard_w - 10
+            text = self.app.fonts.fit(f"Resume: {saved.describe()}", 15, width - 24)
+            add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager,
+                                         tool_tip_text="Another unfinished game, kept for later"))
+            add(f"discard:{index}", Button(pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h), "Discard",
+                                           manager, tool_tip_text="Delete this unfinished game (asks first)"))
             y += row_h + gap
 
         label("Game", y)
@@ -186,12 +214,16 @@ class TitleScene(Scene):
                             object_id=object_id))
             x += width + button_gap
         y += row_h + gap
-        half = (inner_w - button_gap) // 2
-        add("edit", Button(pygame.Rect(x0, y, half, row_h), "Edit a position", manager,
+        third = (inner_w - 2 * button_gap) // 3
+        add("edit", Button(pygame.Rect(x0, y, third, row_h), "Edit a position", manager,
                            tool_tip_text="Set up any position, then analyse it or play it (E)"))
-        add("review", Button(pygame.Rect(x0 + half + button_gap, y, inner_w - half - button_gap, row_h),
+        add("review", Button(pygame.Rect(x0 + third + button_gap, y, third, row_h),
                              "Review a game...", manager,
                              tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
+        add("help", Button(pygame.Rect(x0 + 2 * (third + button_gap), y, inner_w - 2 * (third + button_gap), row_h),
+                           "Rules & keys", manager, tool_tip_text="The rules, the marks and every shortcut (F1)"))
+        if self.focus not in self.focus_order():
+            self.focus = None
         self._render_hero()
 
     def _render_hero(self) -> None:
@@ -221,31 +253,28 @@ class TitleScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         kind = event.type
+        was_open = self._dialog_open()
+        picked = self.files.handle(event)
+        if picked is not None:
+            if picked.purpose == "review":
+                self.review(picked.path)
+            else:
+                self.load(picked.path)
+            return
+        if was_open or kind in DIALOG_EVENTS:
+            return
         if kind == pygame_gui.UI_BUTTON_PRESSED:
             name = pressed_key(event, self.widgets)
-            if name in ("resume", "rematch", "start", "load", "quit", "edit", "review"):
+            if name in ("resume", "rematch", "start", "load", "quit", "edit", "review", "help") \
+                    or (name or "").startswith(("other:", "discard:")):
                 self.command(name)
         elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            if event.ui_element is self.widgets.get("mode"):
-                chosen = next(key for key, text in MODE_LABELS.items() if text == event.text)
-                self.set_mode(chosen)
-            elif event.ui_element is self.widgets.get("level"):
-                self.level = event.text
-                help_label = self.widgets.get("level_help")
-                if isinstance(help_label, UILabel):
-                    help_label.set_text(self.app.level_description(self.level))
-            elif event.ui_element is self.widgets.get("first"):
-                self.human_first = event.text == FIRST_LABELS[True]
+            self.menu_changed(event.ui_element, event.text)
         elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             self.command("start")
-        elif kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            if self.dialog is not None and event.ui_element is self.dialog:
-                self.dialog = None
-                if self.dialog_purpose == "review":
-                    self.review(Path(event.text))
-                else:
-                    self.load(Path(event.text))
-        elif kind == pygame.KEYDOWN and not self._dialog_open():
+        elif kind == pygame.KEYDOWN:
+            if self.focus_key(event):
+                return
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.command("start")
             elif event.key == pygame.K_o and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
@@ -253,8 +282,127 @@ class TitleScene(Scene):
             elif event.key == pygame.K_e and not self._typing():
                 self.command("edit")
 
+    def menu_changed(self, menu: object, text: str) -> None:
+        """A list's new choice (picked with the mouse or the keyboard)."""
+        if menu is self.widgets.get("mode"):
+            chosen = next(key for key, label in MODE_LABELS.items() if label == text)
+            self.set_mode(chosen)
+        elif menu is self.widgets.get("level"):
+            self.level = text
+            help_label = self.widgets.get("level_help")
+            if isinstance(help_label, UILabel):
+                help_label.set_text(self.app.level_description(self.level))
+        elif menu is self.widgets.get("first"):
+            self.human_first = text == FIRST_LABELS[True]
+
+    # -- the keyboard's focus ring -----------------------------------------------------------
+
+    def focus_order(self) -> list[str]:
+        """The widgets Tab visits, top to bottom and left to right (the order they are built in)."""
+        return [name for name, widget in self.widgets.items()
+                if isinstance(widget, (Button, UITextEntryLine, UIDropDownMenu))]
+
+    def focus_key(self, event: pygame.event.Event) -> bool:
+        """Tab, the arrows, Enter, Space and Esc for the focus ring; True when the key was used."""
+        key = event.key
+        menu = self._open_menu()
+        if menu is not None:
+            if key in (pygame.K_UP, pygame.K_DOWN):
+                count = len(menu.options_list)
+                self.menu_choice = (self.menu_choice + (1 if key == pygame.K_DOWN else -1)) % count
+                self._show_menu_choice(menu)
+                return True
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self._take_menu_choice(menu)
+                return True
+            if key == pygame.K_ESCAPE:
+                self._close_menu(menu)
+                return True
+            if key != pygame.K_TAB:
+                return False
+            self._close_menu(menu)
+        backwards = key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT
+        if key == pygame.K_TAB or key in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT):
+            self.move_focus(-1 if backwards or key in (pygame.K_UP, pygame.K_LEFT) else 1)
+            return True
+        widget = self.widgets.get(self.focus) if self.focus is not None else None
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and widget is not None:
+            if isinstance(widget, UIDropDownMenu):
+                self._open_menu_of(widget)
+                return True
+            if isinstance(widget, Button):
+                if widget.is_enabled:
+                    self.command(self.focus)
+                return True
+            return False  # a text field: Space is a character, Enter finishes the entry
+        if key == pygame.K_ESCAPE and self.focus is not None:
+            self.set_focus(None)
+            return True
+        return False
+
+    def move_focus(self, step: int) -> None:
+        """The ring to the next (1) or previous (-1) widget, from the ring or from the field being typed in."""
+        order = self.focus_order()
+        if not order:
+            return
+        current = self._typing_in() or self.focus
+        first = 0 if step > 0 else len(order) - 1
+        self.set_focus(order[(order.index(current) + step) % len(order)] if current in order else order[first])
+
+    def set_focus(self, name: str | None) -> None:
+        """Put the ring on a widget; a text field also gets the keyboard, anything else takes it away."""
+        self.focus = name
+        widget = self.widgets.get(name) if name is not None else None
+        if isinstance(widget, UITextEntryLine):
+            self.app.manager.set_focus_set(widget)
+        elif self._typing_in() is not None:
+            self.app.manager.set_focus_set(None)
+
+    def _typing_in(self) -> str | None:
+        return next((name for name, widget in self.widgets.items()
+                     if isinstance(widget, UITextEntryLine) and widget.is_focused), None)
+
+    def _open_menu(self) -> UIDropDownMenu | None:
+        """The focused list, when it is open."""
+        menu = self.widgets.get(self.focus) if self.focus is not None else None
+        if isinstance(menu, UIDropDownMenu) and menu.current_state is menu.menu_states["expanded"]:
+            return menu
+        return None
+
+    def _open_menu_of(self, menu: UIDropDownMenu) -> None:
+        """Open a list as a click on it would (at the next frame), the arrows starting at its choice."""
+        options = [_option_text(option) for option in menu.options_list]
+        chosen = _option_text(menu.selected_option)
+        self.menu_choice = options.index(chosen) if chosen in options else 0
+        self.app.manager.set_focus_set(menu.get_focus_set())  # losing the focus closes it again
+        menu.current_state.should_transition = True
+
+    def _show_menu_choice(self, menu: UIDropDownMenu) -> None:
+        """Highlight the option the arrows point at (the open list draws over any ring of ours)."""
+        selection = menu.menu_states["expanded"].options_selection_list
+        if selection is None:
+            return
+        for index, item in enumerate(selection.item_list):
+            button = item.get("button_element")
+            if button is not None:
+                if index == self.menu_choice:
+                    button.select()
+                else:
+                    button.unselect()
+
+    def _take_menu_choice(self, menu: UIDropDownMenu) -> None:
+        before = _option_text(menu.selected_option)
+        text = _option_text(menu.options_list[self.menu_choice])
+        menu.selected_option = (text, text)
+        self._close_menu(menu)
+        if text != before:
+            self.menu_changed(menu, text)
+
+    def _close_menu(self, menu: UIDropDownMenu) -> None:
+        menu.current_state.should_transition = True
+
     def _dialog_open(self) -> bool:
-        return self.dialog is not None and self.dialog.alive()
+        return self.files.is_open()
 
     def _read_entries(self) -> None:
         for key in ("player1", "player2", "human_name", "deal"):
@@ -271,8 +419,14 @@ class TitleScene(Scene):
     def command(self, name: str) -> None:
         if name == "resume" and self.resume is not None:
             self.app.start_match(self.resume, f"Resumed: {self.resume.describe()}.", "good")
+        elif name.startswith("other:"):
+            saved = self.others[int(name.split(":")[1])]
+            match = Match.from_saved(saved, self.app.default_level)
+            self.app.start_match(match, f"Resumed: {match.describe()}.", "good")
+        elif name.startswith("discard:"):
+            self.ask_discard(self.others[int(name.split(":")[1])])
         elif name == "rematch" and self.previous is not None:
-            self.app.start_match(self.previous.rematch(), "Rematch: the same deal with the sides swapped.", "good")
+            self.begin(self.previous.rematch(), "Rematch: the same deal with the sides swapped.", "good")
         elif name == "start":
             self.start()
         elif name == "load":
@@ -281,6 +435,8 @@ class TitleScene(Scene):
             self.app.open_editor()
         elif name == "review":
             self.open_load_dialog("review")
+        elif name == "help":
+            open_help(self.app)
         elif name == "quit":
             self.app.running = False
 
@@ -307,21 +463,59 @@ class TitleScene(Scene):
             names = (settings.human_name, settings.human_name)
         self.app.save_settings()
         match = new_match(number, self.mode, names, self.level, self.human_first)
-        self.app.start_match(match, None)
+        self.begin(match, None)
+
+    def begin(self, match: Match, notice: str | None, kind: str = "info") -> None:
+        """Start a new game; first ask what becomes of the unfinished game the player last left."""
+        current = self.unfinished.current
+        if current is None or current.game_id == match.game_id:
+            self.app.start_match(match, notice, kind)
+            return
+
+        def answered(key: str | None) -> None:
+            problem = None
+            if key == "resume":
+                resumed = Match.from_saved(current, self.app.default_level)
+                self.app.start_match(resumed, f"Resumed: {resumed.describe()}.", "good")
+                return
+            if key == "keep":
+                problem = keep_for_later(current)
+            elif key == "discard":
+                problem = discard(current)
+            else:
+                return
+            if problem:
+                self.app.start_match(match, problem, "error")
+            else:
+                self.app.start_match(match, notice, kind)
+
+        self.app.stack.push(ChoiceScene(
+            self.app, "Your last game is not finished",
+            f"{current.describe()}. Resume it, keep it in the list of unfinished games and start the new one, "
+            "or discard it?",
+            (Choice("resume", "Resume it", "Go back to the unfinished game"),
+             Choice("keep", "Keep it, start new", "The title lists it for later"),
+             Choice("discard", "Discard it", "Delete the unfinished game")),
+            answered))
+
+    def ask_discard(self, saved: SavedGame) -> None:
+        def answered(key: str | None) -> None:
+            if key == "discard":
+                problem = discard(saved)
+                self.app.show_title(problem or f"Discarded: {saved.describe()}.", "error" if problem else "info")
+
+        self.app.stack.push(ChoiceScene(
+            self.app, "Discard this game?", f"{saved.describe()}. It cannot be brought back.",
+            (Choice("cancel", "Keep it"), Choice("discard", "Discard it")), answered))
 
     def _typing(self) -> bool:
         """Whether a text field has the keyboard (then E is a letter, not a shortcut)."""
         return any(isinstance(widget, UITextEntryLine) and widget.is_focused for widget in self.widgets.values())
 
     def open_load_dialog(self, purpose: str = "load") -> None:
-        if self._dialog_open():
-            return
-        try:
-            self.dialog = open_file_dialog(self.app, purpose)
-        except DialogProblem as problem:
-            self.status = Status(str(problem), "error")
-            return
-        self.dialog_purpose = purpose
+        problem = self.files.open(purpose)
+        if problem:
+            self.status = Status(problem, "error")
 
     def _read_game(self, path: Path) -> tuple[Game, str] | None:
         """The game in a picked file and what it was, or None with the problem shown."""
@@ -352,20 +546,37 @@ class TitleScene(Scene):
         solver_side = None
         if self.mode == "solver":
             solver_side = 2 if self.human_first else 1
-        self.app.start_match(Match(game, solver_side, self.level), f"Loaded the {what} {path.name}.", "good")
+        self.begin(Match(game, solver_side, self.level), f"Loaded the {what} {path.name}.", "good")
+
+    def on_resume(self) -> None:
+        super().on_resume()
+        self.set_focus(self.focus)  # a text field with the ring takes the typing again
 
     def on_exit(self) -> None:
-        if self.dialog is not None:
-            self.dialog.kill()
-            self.dialog = None
+        self.files.close()
         super().on_exit()
 
     # -- time and drawing ------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
         self.clock += dt
-        if self.dialog is not None and not self.dialog.alive():
-            self.dialog = None
+        typing = self._typing_in()
+        if typing is not None and self.focus is not None:
+            self.focus = typing  # a click into another field takes the ring along
+
+    def _bob(self, clock: float) -> int:
+        """The hero's float, in whole pixels: 2 px each way (scaled) over a 5.2 s period."""
+        return round(math.sin(clock * 1.2) * 2 * self.app.layout.scale)
+
+    def next_frame_in(self) -> float | None:
+        """When the hero next moves a pixel: about 8 frames per 5.2 s float instead of 60 a second."""
+        if self.hero is None:
+            return None
+        now = self._bob(self.clock)
+        for frame in range(1, 121):
+            if self._bob(self.clock + frame / 60) != now:
+                return frame / 60
+        return 2.0
 
     def draw(self, surface: pygame.Surface) -> None:
         app = self.app
@@ -375,7 +586,7 @@ class TitleScene(Scene):
         surface.blit(app.felt.surface(layout.window, (0.5, 0.42)), (0, 0))
         m = self._metrics()
         if self.hero is not None:
-            bob = math.sin(self.clock * 1.2) * 2 * scale
+            bob = self._bob(self.clock)
             lift = round(28 * scale * m["hero_scale"])
             hero_rect = self.hero.get_rect(midtop=(w // 2, m["top"] + round(bob) - lift))
             surface.blit(self.hero, hero_rect)
@@ -395,8 +606,22 @@ class TitleScene(Scene):
 
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
+        focused = self.widgets.get(self.focus) if self.focus is not None else None
+        if focused is not None:
+            ring = focused.rect.inflate(round(8 * scale), round(8 * scale))  # type: ignore[attr-defined]
+            pygame.draw.rect(surface, theme.GOLD_BRIGHT, ring, max(2, round(3 * scale)), round(8 * scale))
         if self.status.text:
             colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
             text = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
             surface.blit(text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6,
                                                                 card.bottom + round(14 * scale)))))
+
+
+def _option_text(option: str | tuple[str, str]) -> str:
+    """A list option's text (pygame_gui keeps options as text or as (text, id) pairs)."""
+    return option[0] if isinstance(option, tuple) else option
+
+
+def _newest_finished(app: App) -> Match | None:
+    saved = Shelf().newest_finished(app.level_names)
+    return Match.from_saved(saved, app.default_level) if saved is not None else None

@@ -1,0 +1,330 @@
+"""The games kept on disk: every unfinished game, from the window or the terminal, and finished records.
+
+Each game has a folder entry of its own, named by its id (the time it started plus
+a random part, so two copies of the program never write to the same game):
+
+- ``data_dir()/unfinished/ID.mbg``: the ordinary game record, readable by every command;
+- ``data_dir()/unfinished/ID.json``: what a record does not say (which side the solver
+  plays and at which level, which front end played it, whether the player chose to
+  keep it for later).
+
+A finished game's two files move to ``data_dir()/finished``. Nothing is ever
+overwritten by another game, and only an explicit ``discard`` deletes one. A file
+that does not load is renamed aside (``*.corrupt``) and reported, never fatal.
+The files of earlier versions (``autosave.mbg`` of the window,
+``terminal-autosave.mbg`` of the terminal) are taken into the list on first use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from battle.errors import BattleError
+from battle.game import Game
+from battle.paths import StorageProblem, data_dir, ensure_folder, remove_stray_temporaries, set_aside, write_atomically
+from battle.textfile import TextFileError, read_text_file
+
+FORMAT = 1
+FRONT_ENDS = ("window", "terminal")
+SIDECAR_LIMIT = 64 * 1024
+"""A sidecar holds a few short fields; anything longer is not one of ours."""
+LEGACY_RECORDS = (("autosave.mbg", "autosave.json", "window"), ("terminal-autosave.mbg", None, "terminal"))
+
+
+def new_game_id(now: float | None = None) -> str:
+    """``20261126-140512-3fa9c1``: sorts by start time, unique across copies of the program."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    return f"{stamp}-{secrets.token_hex(3)}"
+
+
+def _valid_id(game_id: str) -> bool:
+    return bool(game_id) and len(game_id) <= 64 and all(ch.isalnum() or ch == "-" for ch in game_id) \
+        and game_id.isascii()
+
+
+@dataclass
+class SavedGame:
+    """One game on the shelf, with what its sidecar says."""
+
+    game_id: str
+    game: Game
+    solver_side: int | None = None
+    """1 or 2 when the solver plays that side; None for two people."""
+    level: str | None = None
+    """The solver's level, when it plays."""
+    front_end: str = "window"
+    kept: bool = False
+    """The player chose "keep it and start a new one": no longer the game a new start asks about."""
+    saved_at: float = 0.0
+    """When the record was last written (seconds since the epoch)."""
+
+    def describe(self) -> str:
+        """One line for a list: ``deal 5, Ann vs Ben, 10 moves, 26 Nov 14:05``."""
+        game = self.game
+        where = f"deal {game.deal_number}" if game.deal_number is not None else "composed position"
+        moves = f"{game.ply} move{'' if game.ply == 1 else 's'}"
+        when = time.strftime("%d %b %H:%M", time.localtime(self.saved_at)) if self.saved_at else "?"
+        return f"{where}, {game.player1} vs {game.player2}, {moves}, {when}"
+
+    def sidecar(self) -> dict[str, object]:
+        return {"format": FORMAT, "solver_side": self.solver_side, "level": self.level,
+                "front_end": self.front_end, "kept": self.kept}
+
+
+class Shelf:
+    """The unfinished and finished games in one data folder (``data_dir()`` unless given)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self._folder = folder
+
+    # -- folders ---------------------------------------------------------------------------
+
+    @property
+    def folder(self) -> Path:
+        return ensure_folder(self._folder) if self._folder is not None else data_dir()
+
+    @property
+    def unfinished_dir(self) -> Path:
+        return ensure_folder(self.folder / "unfinished")
+
+    @property
+    def finished_dir(self) -> Path:
+        return ensure_folder(self.folder / "finished")
+
+    def record_path(self, game_id: str) -> Path:
+        return self.unfinished_dir / f"{game_id}.mbg"
+
+    def finished_path(self, game_id: str) -> Path:
+        return self.finished_dir / f"{game_id}.mbg"
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def save(self, saved: SavedGame) -> Path:
+        """Write an unfinished game (the sidecar first: a crash between the two writes leaves the
+        previous record with a sidecar that still names the same roles). Returns the record's path.
+
+        Raises OSError (``StorageProblem`` among them) with the previous files intact.
+        """
+        if not _valid_id(saved.game_id):
+            raise ValueError(f"not a game id: {saved.game_id!r}")
+        folder = self.unfinished_dir
+        record = folder / f"{saved.game_id}.mbg"
+        write_atomically(folder / f"{saved.game_id}.json", json.dumps(saved.sidecar()) + "\n")
+        write_atomically(record, saved.game.to_text())
+        # a finished game taken back by an undo is unfinished again: one copy of it, not two
+        for stale in (self.finished_dir / f"{saved.game_id}.mbg", self.finished_dir / f"{saved.game_id}.json"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(stale)
+        return record
+
+    def finish(self, saved: SavedGame) -> Path:
+        """Keep a finished game's record in the finished folder and take it off the unfinished list."""
+        folder = self.finished_dir
+        record = folder / f"{saved.game_id}.mbg"
+        write_atomically(folder / f"{saved.game_id}.json", json.dumps(saved.sidecar()) + "\n")
+        write_atomically(record, saved.game.to_text())
+        self._remove_unfinished(saved.game_id)
+        return record
+
+    def keep(self, game_id: str) -> None:
+        """Mark an unfinished game as kept for later (a new game no longer asks about it)."""
+        saved = self.load(game_id)
+        saved.kept = True
+        write_atomically(self.unfinished_dir / f"{game_id}.json", json.dumps(saved.sidecar()) + "\n")
+
+    def discard(self, game_id: str) -> None:
+        """Delete an unfinished game: the one way a game leaves the shelf without being finished."""
+        self._remove_unfinished(game_id)
+
+    def _remove_unfinished(self, game_id: str) -> None:
+        folder = self.unfinished_dir
+        for name in (f"{game_id}.mbg", f"{game_id}.json"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(folder / name)
+
+    def has(self, game_id: str) -> bool:
+        try:
+            return (self.unfinished_dir / f"{game_id}.mbg").is_file()
+        except OSError:
+            return False
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load(self, game_id: str, levels: tuple[str, ...] | list[str] | None = None) -> SavedGame:
+        """One unfinished game; raises ``ShelfProblem`` (corrupt files are set aside first)."""
+        problems: list[str] = []
+        saved = self._read(self.unfinished_dir, game_id, levels, problems)
+        if saved is None:
+            raise ShelfProblem(problems[0] if problems else f"no unfinished game {game_id}")
+        return saved
+
+    def unfinished(self, levels: tuple[str, ...] | list[str] | None = None) -> tuple[list[SavedGame], list[str]]:
+        """Every unfinished game, newest first, and what was wrong with the files that did not load.
+
+        Finished games found here (a crash between the last move and ``finish``) move to the
+        finished folder; files that do not load are set aside.
+        """
+        problems: list[str] = []
+        try:
+            folder = self.unfinished_dir
+            self._adopt_legacy(problems)
+            remove_stray_temporaries(folder)
+            remove_stray_temporaries(self.folder)
+            names = sorted(os.listdir(folder))
+        except OSError as error:
+            return [], [_problem_text(error)]
+        games: list[SavedGame] = []
+        for name in names:
+            if not name.endswith(".mbg") or not _valid_id(name[:-4]):
+                continue
+            saved = self._read(folder, name[:-4], levels, problems)
+            if saved is None:
+                continue
+            if saved.game.is_over():
+                with contextlib.suppress(OSError):
+                    self.finish(saved)
+                continue
+            games.append(saved)
+        games.sort(key=lambda saved: (saved.saved_at, saved.game_id), reverse=True)
+        return games, problems
+
+    def newest_finished(self, levels: tuple[str, ...] | list[str] | None = None) -> SavedGame | None:
+        """The last game finished (for a rematch after a restart), or None."""
+        try:
+            folder = self.finished_dir
+            names = [name for name in os.listdir(folder) if name.endswith(".mbg") and _valid_id(name[:-4])]
+        except OSError:
+            return None
+        names.sort(key=lambda name: _mtime(folder / name), reverse=True)
+        for name in names[:5]:
+            saved = self._read(folder, name[:-4], levels, [])
+            if saved is not None:
+                return saved
+        return None
+
+    def _read(self, folder: Path, game_id: str, levels: tuple[str, ...] | list[str] | None,
+              problems: list[str]) -> SavedGame | None:
+        record = folder / f"{game_id}.mbg"
+        sidecar = folder / f"{game_id}.json"
+        if not record.exists():
+            return None
+        try:
+            game = Game.from_text(read_text_file(record, record.name))
+        except (TextFileError, BattleError, OSError) as error:
+            moved = set_aside(record)
+            if sidecar.exists():
+                set_aside(sidecar)
+            where = f" It was moved to {moved.name}." if moved else ""
+            problems.append(f"A saved game could not be read: {_problem_text(error)}.{where}")
+            return None
+        saved = SavedGame(game_id, game, saved_at=_mtime(record))
+        problem = _apply_sidecar(saved, sidecar, levels)
+        if problem:
+            problems.append(problem)
+        return saved
+
+    def _adopt_legacy(self, problems: list[str]) -> None:
+        """Take the single autosave files of earlier versions into the list (each once)."""
+        base = self.folder
+        for record_name, sidecar_name, front_end in LEGACY_RECORDS:
+            record = base / record_name
+            if not record.is_file():
+                continue
+            game_id = new_game_id(_mtime(record))
+            saved = self._read(base, record_name[:-4], None, problems)
+            if saved is None:
+                continue
+            saved.game_id, saved.front_end = game_id, front_end
+            if sidecar_name is None:
+                saved.solver_side, saved.level = _solver_in_names(saved.game)
+            if saved.game.ply == 0:
+                pass  # an untouched deal: nothing to keep
+            elif saved.game.is_over():
+                self.finish(saved)
+            else:
+                self.save(saved)
+            for name in (record_name, sidecar_name, record_name[:-4] + ".json"):
+                if name:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(base / name)
+
+
+class ShelfProblem(Exception):
+    """A saved game that could not be read; the message is for the user."""
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _problem_text(error: BaseException) -> str:
+    if isinstance(error, StorageProblem):
+        return str(error)
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
+
+
+def _solver_in_names(game: Game) -> tuple[int | None, str | None]:
+    """A record remembers the solver by its name, ``Solver (LEVEL)``."""
+    for side, name in ((1, game.player1), (2, game.player2)):
+        if name.startswith("Solver (") and name.endswith(")"):
+            return side, name[len("Solver ("):-1]
+    return None, None
+
+
+def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[str] | None) -> str | None:
+    """Fill in what the sidecar says; a bad sidecar is set aside and the game goes on without it."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(SIDECAR_LIMIT + 1)
+    except FileNotFoundError:
+        saved.solver_side, saved.level = _solver_in_names(saved.game)
+        return None
+    except OSError as error:
+        return _bad_sidecar(saved, path, _problem_text(error))
+    try:
+        if len(raw) > SIDECAR_LIMIT:
+            raise ValueError(f"longer than {SIDECAR_LIMIT} bytes")
+        data = json.loads(raw.decode("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
+        side = data.get("solver_side")
+        level = data.get("level")
+        front_end = data.get("front_end", "window")
+        kept = data.get("kept", False)
+        if side not in (None, 1, 2) or isinstance(side, bool):
+            raise ValueError(f"solver_side must be 1, 2 or null, not {_short(side)}")
+        if side is not None and (not isinstance(level, str) or (levels is not None and level not in levels)):
+            raise ValueError(f"unknown level {_short(level)}")
+        if front_end not in FRONT_ENDS:
+            raise ValueError(f"unknown front_end {_short(front_end)}")
+        if not isinstance(kept, bool):
+            raise ValueError(f"kept must be true or false, not {_short(kept)}")
+    except (ValueError, RecursionError, UnicodeDecodeError) as error:
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        return _bad_sidecar(saved, path, reason)
+    saved.solver_side, saved.level, saved.front_end, saved.kept = side, level, front_end, kept
+    return None
+
+
+def _bad_sidecar(saved: SavedGame, path: Path, reason: str) -> str:
+    moved = set_aside(path)
+    where = f" (moved to {moved.name})" if moved else ""
+    return f"The settings of saved game {saved.game_id} could not be read: {reason}{where}; " \
+           "it goes on as a game between two people."
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+

@@ -1,0 +1,119 @@
+"""A question with a few answers, over the screen that asks it ("Resume it / Keep it / Discard it").
+
+An overlay card with one button per answer. The keyboard works as well as the
+mouse: Tab, Shift+Tab and the arrow keys move a visible focus ring over the
+buttons, Enter takes the focused answer, Esc takes none. The screen below gets
+the answer through a callback after the card has closed, so the callback may
+start another screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from battle.ui import theme
+from battle.ui.buttons import Button
+from battle.ui.scene import Scene, pressed_key
+
+if TYPE_CHECKING:
+    from battle.ui.app import App
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    label: str
+    tip: str = ""
+
+
+class ChoiceScene(Scene):
+    overlay = True
+
+    def __init__(self, app: App, title: str, text: str, choices: Sequence[Choice],
+                 answered: Callable[[str | None], None]) -> None:
+        super().__init__(app)
+        self.title = title
+        self.text = text
+        self.choices = list(choices)
+        self.answered = answered
+        """Called once with the chosen key, or None for Esc."""
+        self.focus = 0
+        self.buttons: dict[str, Button] = {}
+
+    def card_rect(self) -> pygame.Rect:
+        layout = self.app.layout
+        scale = layout.scale
+        width = min(round(620 * scale), layout.window[0] - 20)
+        height = min(round(220 * scale), layout.window[1] - 20)
+        rect = pygame.Rect(0, 0, max(200, width), max(140, height))
+        rect.center = (layout.window[0] // 2, layout.window[1] // 2)
+        return rect
+
+    def build_ui(self) -> None:
+        rect = self.card_rect()
+        scale = self.app.layout.scale
+        pad = round(20 * scale)
+        gap = round(10 * scale)
+        height = max(24, round(40 * scale))
+        count = len(self.choices)
+        width = max(40, (rect.w - 2 * pad - (count - 1) * gap) // count)
+        y = rect.bottom - pad - height
+        self.buttons = {}
+        for index, choice in enumerate(self.choices):
+            object_id = ObjectID(object_id="#primary") if index == 0 else None
+            button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), choice.label,
+                            self.app.manager, tool_tip_text=choice.tip or None, object_id=object_id)
+            self.buttons[choice.key] = button
+            self.elements.append(button)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = pressed_key(event, self.buttons)
+            if key is not None:
+                self.answer(key)
+        elif event.type == pygame.KEYDOWN:
+            count = len(self.choices)
+            backwards = event.key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT
+            if event.key in (pygame.K_RIGHT, pygame.K_DOWN) or (event.key == pygame.K_TAB and not backwards):
+                self.focus = (self.focus + 1) % count
+            elif event.key in (pygame.K_LEFT, pygame.K_UP) or backwards:
+                self.focus = (self.focus - 1) % count
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self.answer(self.choices[self.focus].key)
+            elif event.key == pygame.K_ESCAPE:
+                self.answer(None)
+
+    def answer(self, key: str | None) -> None:
+        if self.app.stack.top is self:
+            self.app.stack.pop()
+        self.answered(key)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        fonts = self.app.fonts
+        scale = self.app.layout.scale
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((0, 10, 6, 130))
+        surface.blit(veil, (0, 0))
+        rect = self.card_rect()
+        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2),
+                     rect)
+        y = rect.y + round(18 * scale)
+        title = fonts.text(fonts.fit(self.title, 22 * scale, rect.w - 40, bold=True), 22 * scale, theme.IVORY,
+                           bold=True)
+        surface.blit(title, title.get_rect(midtop=(rect.centerx, y)))
+        y += title.get_height() + round(10 * scale)
+        for line in fonts.wrap(self.text, 15 * scale, rect.w - 2 * round(24 * scale)):
+            rendered = fonts.text(line, 15 * scale, theme.IVORY_DIM)
+            surface.blit(rendered, rendered.get_rect(midtop=(rect.centerx, y)))
+            y += rendered.get_height() + round(4 * scale)
+        focused = self.buttons.get(self.choices[self.focus].key)
+        if focused is not None:
+            ring = focused.rect.inflate(round(8 * scale), round(8 * scale))
+            pygame.draw.rect(surface, theme.GOLD_BRIGHT, ring, max(2, round(3 * scale)), round(8 * scale))
+

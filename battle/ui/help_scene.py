@@ -1,0 +1,439 @@
+"""Rules & keys: the rules in plain words, the marks on the board, and every shortcut of every screen.
+
+An overlay card over whatever screen asked for it (F1 or ? anywhere, or the title's
+"Rules & keys" button), closed by Esc, F1, ? or its Close button. The page is drawn
+once per window size and text size and scrolls (wheel, arrows, PageUp/PageDown,
+Home/End) when it is taller than the card: 2235 px at 1200x800 against 636 px
+of room. The card's foot also sets the text size, as Ctrl+= and Ctrl+- do everywhere.
+
+``window_key`` is the App's hook for the keys that work on every screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UITextEntryBox, UITextEntryLine
+
+from battle.ui import theme
+from battle.ui.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
+from battle.ui.buttons import Button
+from battle.ui.layout import layout_scale
+from battle.ui.scene import Scene, pressed_key
+from battle.ui.settings import UI_SCALE_RANGE, UI_SCALE_STEP
+
+if TYPE_CHECKING:
+    from battle.ui.app import App
+
+TITLE = "Rules & keys"
+
+RULES = (
+    "108 tiles lie face up in 12 columns of 9: characters, circles and bamboo, values 1 to 9, "
+    "four of each.",
+    "A tile is free when it is the top-most or the bottom-most tile left in its column. A tile you "
+    "could reach only from the left or the right is not free.",
+    "On your turn, take a pair of identical free tiles (same suit, same value) and score its value, "
+    "1 to 9 points. A player who has a pair must take one: there is no passing.",
+    "The game ends when no pair of free twins is left. 270 points are in play, so 136 always win; "
+    "a draw is possible.",
+    "Think beyond the points: every pair you take frees the tiles behind it, for your opponent first.",
+)
+
+PICTURE_KINDS = (15, 2, 21, 7, 15)
+"""The example column, top to bottom: 7 circles at both ends (a free pair), blocked tiles between."""
+
+MARKS = (
+    ("player", "Player 1 (red) is a circle, player 2 (blue) a diamond: on the cards, in the move lists."),
+    ("best", "Analysis: a best pair's badge starts with a star; the others show how much worse they are."),
+    ("grades", "Review: ✓ best, good (1-2 points lost), ?! inaccuracy (3-5), ? mistake (6-9), ?? blunder (10+)."),
+)
+
+SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("Every screen", (
+        ("F1  or  ?", "This page (F1, ? or Esc closes it)"),
+        ("Ctrl + =  /  Ctrl + -  /  Ctrl + 0", "Larger / smaller / the normal text size"),
+    )),
+    ("Title", (
+        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the buttons and fields (in a name or "
+                                          "number field ← → move its cursor, Tab moves on)"),
+        ("Enter", "Press the focused button (Start game when nothing is focused)"),
+        ("Enter  or  Space", "Open the focused list; ↑ ↓ choose, Enter takes it, Esc keeps the old choice"),
+        ("Esc", "Hide the focus ring"),
+        ("Ctrl + O", "Load a game record (.mbg) or a position (.mbp)"),
+        ("E", "Edit a position"),
+    )),
+    ("Game", (
+        ("Click,  ← → ↑ ↓", "Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
+        ("Enter  or  Space", "Select the tile under the cursor"),
+        ("Esc,  right click", "Drop the selection"),
+        ("U  /  R", "Undo / redo a move"),
+        ("H", "Hint: the perfect player's move"),
+        ("A", "Analysis on / off"),
+        ("N", "New game (back to the title)"),
+        ("E", "Edit this position"),
+        ("V", "Review the game"),
+        ("Ctrl + S  /  Ctrl + O", "Save the game / load a game or a position"),
+        ("Click a move in the list", "Show the board after that move (any other key or a right click: back)"),
+        ("then  ← ↑  /  → ↓,  Home  /  End", "The move before / after, the first / the last"),
+        ("Mouse wheel", "Scroll the move list"),
+    )),
+    ("Analysis", (
+        ("B", "Back to the game position (drops the variation)"),
+        (",  or  PageUp", "Step back along the best line"),
+        (".  or  PageDown", "Preview the best line one move further"),
+        ("P", "Play the previewed line into the variation"),
+        ("U  /  R", "Undo / redo a move of the variation"),
+        ("A", "Analysis off"),
+    )),
+    ("Position editor", (
+        ("Click  /  right click", "Place the chosen tile / clear a cell; hold the button to paint"),
+        ("Esc", "Back"),
+        ("Ctrl + S  /  Ctrl + O", "Save / load a position"),
+    )),
+    ("Review", (
+        ("← ↑  /  → ↓", "Previous / next move"),
+        ("PageUp  /  PageDown", "Ten moves back / on"),
+        ("Home  /  End", "The start / the end"),
+        ("R", "Retry from here against the solver"),
+        ("A", "Analyse this position"),
+        ("D", "Deeper: review again with more time per move"),
+        ("Esc  or  Backspace", "Back (while the review runs: stop it)"),
+    )),
+    ("Game over", (
+        ("Enter", "Rematch: the same deal, sides swapped"),
+        ("N", "New game"),
+        ("V", "Review the game"),
+        ("Esc", "Close the panel and look at the board"),
+    )),
+    ("Questions and file dialogs", (
+        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move between the answers"),
+        ("Enter  or  Space", "Take the focused answer"),
+        ("Esc", "Cancel"),
+        ("Enter in the path box", "Open or save the file named there"),
+    )),
+    ("This page", (
+        ("↑ ↓,  PageUp / PageDown,  Home / End", "Scroll (the mouse wheel too)"),
+        ("Esc,  F1  or  ?", "Close"),
+    )),
+)
+"""Every keyboard shortcut, screen by screen (the handlers are the scenes' ``pygame.K_`` tests)."""
+
+
+def window_key(app: App, event: pygame.event.Event) -> bool:
+    """Keys that work on every screen, before the widgets see them; True when ``event`` was one.
+
+    F1 and ? open this page (? only when no text field has the keyboard, where it is a character),
+    Ctrl+= / Ctrl+- / Ctrl+0 set the text size.
+    """
+    command = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
+    if command:
+        if event.key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
+            app.set_ui_scale(app.settings.ui_scale + UI_SCALE_STEP)
+            return True
+        if event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            app.set_ui_scale(app.settings.ui_scale - UI_SCALE_STEP)
+            return True
+        if event.key in (pygame.K_0, pygame.K_KP_0):
+            app.set_ui_scale(1.0)
+            return True
+        return False
+    asked = event.key == pygame.K_F1 or (getattr(event, "unicode", "") == "?" and not _typing(app))
+    if not asked:
+        return False
+    top = app.stack.top
+    if isinstance(top, HelpScene):
+        top.close()
+        return True
+    if app.manager.get_window_stack().get_full_stack():
+        return False  # a file dialog has the keyboard
+    open_help(app)
+    return True
+
+
+def open_help(app: App) -> HelpScene:
+    scene = HelpScene(app)
+    app.stack.push(scene)
+    return scene
+
+
+def _typing(app: App) -> bool:
+    return any(isinstance(element, (UITextEntryLine, UITextEntryBox)) and element.is_focused
+               for element in app.manager.get_focus_set() or ())
+
+
+class HelpScene(Scene):
+    overlay = True
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.offset = 0
+        """How far the page is scrolled, in pixels."""
+        self.page: pygame.Surface | None = None
+        self.buttons: dict[str, Button] = {}
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def card_rect(self) -> pygame.Rect:
+        layout = self.app.layout
+        scale = layout.scale
+        margin = max(8, round(20 * scale))
+        width = min(layout.window[0] - 2 * margin, max(360, round(900 * scale)))
+        rect = pygame.Rect(0, 0, max(100, width), max(100, layout.window[1] - 2 * margin))
+        rect.center = (layout.window[0] // 2, layout.window[1] // 2)
+        return rect
+
+    def _pad(self) -> int:
+        return max(10, round(22 * self.app.layout.scale))
+
+    def _foot_height(self) -> int:
+        return max(24, round(36 * self.app.layout.scale))
+
+    def viewport(self) -> pygame.Rect:
+        """The part of the card the page scrolls in: under the title, above the buttons."""
+        card = self.card_rect()
+        pad = self._pad()
+        top = card.y + pad + round(34 * self.app.layout.scale)
+        bottom = card.bottom - pad - self._foot_height() - round(10 * self.app.layout.scale)
+        return pygame.Rect(card.x + pad, top, card.w - 2 * pad, max(10, bottom - top))
+
+    def max_offset(self) -> int:
+        return max(0, (self.page.get_height() if self.page else 0) - self.viewport().h)
+
+    # -- widgets ---------------------------------------------------------------------------
+
+    def on_enter(self) -> None:
+        self.app.manager.set_focus_set(None)  # a hidden text field below must not take the typing
+        super().on_enter()
+
+    def build_ui(self) -> None:
+        card = self.card_rect()
+        scale = self.app.layout.scale
+        pad = self._pad()
+        height = self._foot_height()
+        gap = round(10 * scale)
+        y = card.bottom - pad - height
+        close_w = max(80, round(150 * scale))
+        size_w = max(60, round(120 * scale))
+        self.buttons = {}
+        for key, label, tip, x, width, object_id in (
+            ("smaller", "Text -", "Smaller text everywhere (Ctrl + -)", card.x + pad, size_w, None),
+            ("larger", "Text +", "Larger text everywhere (Ctrl + =)", card.x + pad + size_w + gap, size_w, None),
+            ("close", "Close", "Back to the screen (Esc)", card.right - pad - close_w, close_w, "#primary"),
+        ):
+            button = Button(pygame.Rect(x, y, width, height), label, self.app.manager, tool_tip_text=tip,
+                            object_id=ObjectID(object_id=object_id) if object_id else None)
+            self.buttons[key] = button
+            self.elements.append(button)
+        if self.app.settings.ui_scale <= UI_SCALE_RANGE[0]:
+            self.buttons["smaller"].disable()
+        if self.app.settings.ui_scale >= UI_SCALE_RANGE[1]:
+            self.buttons["larger"].disable()
+        self.page = render_page(self.app, self.viewport().w)
+        self.offset = max(0, min(self.offset, self.max_offset()))
+
+    # -- input -----------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = pressed_key(event, self.buttons)
+            if key == "close":
+                self.close()
+            elif key in ("smaller", "larger"):
+                step = UI_SCALE_STEP if key == "larger" else -UI_SCALE_STEP
+                self.app.set_ui_scale(self.app.settings.ui_scale + step)
+        elif event.type == pygame.MOUSEWHEEL:
+            self.scroll(-event.y * self._line())
+        elif event.type == pygame.KEYDOWN:
+            page = max(self._line(), self.viewport().h - 2 * self._line())
+            steps = {pygame.K_UP: -self._line(), pygame.K_DOWN: self._line(), pygame.K_PAGEUP: -page,
+                     pygame.K_PAGEDOWN: page, pygame.K_HOME: -10**6, pygame.K_END: 10**6}
+            if event.key in steps:
+                self.scroll(steps[event.key])
+            elif event.key == pygame.K_ESCAPE:
+                self.close()
+
+    def _line(self) -> int:
+        return max(12, round(40 * self.app.layout.scale))
+
+    def scroll(self, pixels: int) -> None:
+        self.offset = max(0, min(self.offset + pixels, self.max_offset()))
+
+    def close(self) -> None:
+        if self.app.stack.top is self:
+            self.app.stack.pop()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        fonts = self.app.fonts
+        scale = self.app.layout.scale
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((0, 10, 6, 150))
+        surface.blit(veil, (0, 0))
+        card = self.card_rect()
+        surface.blit(theme.rounded_panel(card.size, (10, 36, 26, 248), round(18 * scale), (*theme.GOLD, 200), 2),
+                     card)
+        pad = self._pad()
+        title = fonts.text(TITLE, 22 * scale, theme.IVORY, bold=True)
+        surface.blit(title, (card.x + pad, card.y + pad - round(4 * scale)))
+        view = self.viewport()
+        if self.offset > 0:  # the page runs on above: a rule keeps it from touching the title
+            pygame.draw.line(surface, theme.GOLD, (view.x, view.y - 2), (view.right, view.y - 2), 1)
+        if self.page is not None:
+            surface.blit(self.page, view.topleft, pygame.Rect(0, self.offset, view.w, view.h))
+            if self.max_offset() > 0:
+                self._draw_scrollbar(surface, view)
+        size_text = f"Text size {round(self.app.settings.ui_scale * 100)}%"
+        layout = self.app.layout
+        fitted = round(100 * layout.scale / layout_scale(*layout.window))
+        if fitted < round(self.app.settings.ui_scale * 100):
+            size_text += f" ({fitted}% fits this window)"
+        foot = self.buttons.get("larger")
+        if foot is not None:
+            size = max(12.0 * self.app.layout.zoom, 14 * scale)
+            label = fonts.text(size_text, size, theme.IVORY_DIM)
+            surface.blit(label, label.get_rect(midleft=(foot.rect.right + round(12 * scale), foot.rect.centery)))
+
+    def _draw_scrollbar(self, surface: pygame.Surface, view: pygame.Rect) -> None:
+        assert self.page is not None
+        track = pygame.Rect(view.right + max(3, round(8 * self.app.layout.scale)), view.y, 4, view.h)
+        pygame.draw.rect(surface, (40, 70, 56), track, border_radius=2)
+        height = max(16, round(view.h * view.h / self.page.get_height()))
+        top = view.y + round((view.h - height) * self.offset / max(1, self.max_offset()))
+        pygame.draw.rect(surface, theme.GOLD, (track.x, top, 4, height), border_radius=2)
+
+
+# -- the page ------------------------------------------------------------------------------
+
+
+def render_page(app: App, width: int) -> pygame.Surface:
+    """The whole page at ``width`` pixels: rules with the picture, marks, shortcuts (made once per size)."""
+    fonts = app.fonts
+    scale = app.layout.scale
+    body = max(12.0 * app.layout.zoom, 15 * scale)
+    heading = max(13.0 * app.layout.zoom, 17 * scale)
+    line_gap = round(body * 0.35)
+    pieces: list[tuple[pygame.Surface, int, int]] = []
+    y = 0
+
+    def section(text: str) -> None:
+        nonlocal y
+        y += round(heading * 0.6) if pieces else 0
+        rendered = fonts.text(text, heading, theme.GOLD, bold=True)
+        pieces.append((rendered, 0, y))
+        y += rendered.get_height() + line_gap
+
+    def paragraph(text: str, x: int, room: int, colour: theme.Colour = theme.IVORY) -> None:
+        nonlocal y
+        for line in fonts.wrap(text, body, room):
+            rendered = fonts.text(line, body, colour)
+            pieces.append((rendered, x, y))
+            y += rendered.get_height()
+        y += line_gap
+
+    section("The game")
+    picture = column_picture(app, scale)
+    text_room = width - picture.get_width() - round(24 * scale)
+    if text_room < 260 * scale:  # a narrow card: the picture goes under the words
+        text_room = width
+    top = y
+    bullet = fonts.text("•", body, theme.GOLD)
+    indent = bullet.get_width() + round(body * 0.6)
+    for rule in RULES:
+        pieces.append((bullet, 0, y))
+        paragraph(rule, indent, text_room - indent)
+    if text_room < width:
+        pieces.append((picture, width - picture.get_width(), top))
+        y = max(y, top + picture.get_height())
+    else:
+        pieces.append((picture, (width - picture.get_width()) // 2, y))
+        y += picture.get_height() + line_gap
+
+    section("Marks that do not rely on colour")
+    samples = [mark_sample(app, kind, body) for kind, _ in MARKS]
+    mark_room = max(sample.get_width() for sample in samples) + round(10 * scale)
+    for sample, (_, text) in zip(samples, MARKS, strict=True):
+        pieces.append((sample, 0, y + round(body * 0.15)))
+        paragraph(text, mark_room, width - mark_room, theme.IVORY_DIM)
+
+    keys_w = min(round(width * 0.42), round(330 * scale))
+    for screen, rows in SHORTCUTS:
+        section(f"Keys: {screen}")
+        for keys, what in rows:
+            row_top = y
+            key_lines = fonts.wrap(keys, body, keys_w - round(12 * scale))
+            for index, line in enumerate(key_lines):
+                rendered = fonts.text(line, body, theme.GOLD_BRIGHT)
+                pieces.append((rendered, 0, row_top + index * rendered.get_height()))
+            key_bottom = row_top + len(key_lines) * round(body * 1.45)
+            paragraph(what, keys_w, width - keys_w, theme.IVORY_DIM)
+            y = max(y, key_bottom + line_gap)
+
+    page = pygame.Surface((max(1, width), max(1, y)), pygame.SRCALPHA)
+    page.fill((0, 0, 0, 0))
+    for rendered, x, top in pieces:
+        page.blit(rendered, (x, top))
+    return page
+
+
+def column_picture(app: App, scale: float) -> pygame.Surface:
+    """One column drawn with the game's tiles: its top and bottom tiles framed as free, the rest dimmed."""
+    fonts = app.fonts
+    tile_h = max(30, round(58 * scale))
+    tile_w = round(tile_h * 0.75)
+    pitch = tile_h + max(1, round(tile_h * 0.025))
+    label_size = max(12.0 * app.layout.zoom, 14 * scale)
+    labels = ("free: take it", "blocked", "free: take it")
+    label_w = max(fonts.width(text, label_size) for text in labels)
+    arrow_h = round(label_size * 1.5)
+    count = len(PICTURE_KINDS)
+    width = tile_w + round(16 * scale) + label_w + 8
+    height = arrow_h * 2 + (count - 1) * pitch + tile_h + 8
+    picture = pygame.Surface((width, height), pygame.SRCALPHA)
+    picture.fill((0, 0, 0, 0))
+    x = 4
+    ends = (0, count - 1)
+    for index, kind in enumerate(PICTURE_KINDS):
+        app.art.draw(picture, kind, (x, arrow_h + index * pitch), tile_w, tile_h)
+    for index in range(count):
+        rect = pygame.Rect(x, arrow_h + index * pitch, tile_w, tile_h)
+        if index in ends:
+            pygame.draw.rect(picture, theme.GOLD_BRIGHT, rect.inflate(4, 4), max(2, round(3 * scale)), 6)
+        else:
+            shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+            shade.fill((6, 24, 16, 140))
+            picture.blit(shade, rect)
+    for text, arrow_y in (("↓", arrow_h // 2), ("↑", height - arrow_h // 2 - 4)):
+        arrow = fonts.text(text, label_size * 1.1, theme.GOLD_BRIGHT)
+        picture.blit(arrow, arrow.get_rect(center=(x + tile_w // 2, arrow_y)))
+    label_x = x + tile_w + round(12 * scale)
+    for text, index in ((labels[0], 0), (labels[1], count // 2), (labels[2], count - 1)):
+        colour = theme.GOLD_BRIGHT if index in ends else theme.IVORY_FAINT
+        rendered = fonts.text(text, label_size, colour)
+        centre_y = arrow_h + index * pitch + tile_h // 2
+        picture.blit(rendered, rendered.get_rect(midleft=(label_x, centre_y)))
+    return picture
+
+
+def mark_sample(app: App, kind: str, size: float) -> pygame.Surface:
+    """A small picture of the mark a ``MARKS`` line explains, drawn as the screens draw it."""
+    fonts = app.fonts
+    height = round(size * 1.45)
+    sample = pygame.Surface((round(size * 2.6), height), pygame.SRCALPHA)
+    sample.fill((0, 0, 0, 0))
+    radius = size * 0.42
+    if kind == "player":
+        theme.draw_player_mark(sample, 1, (radius + 2, height / 2), radius)
+        theme.draw_player_mark(sample, 2, (size * 2.6 - radius * 1.25 - 3, height / 2), radius)
+    elif kind == "best":
+        pill = sample.get_rect().inflate(-2, -round(size * 0.2))
+        pygame.draw.rect(sample, BEST_COLOUR, pill, border_radius=pill.h // 2)
+        star = fonts.text(BEST_MARK, size * 0.9, BADGE_TEXT)
+        sample.blit(star, star.get_rect(center=pill.center))
+    else:
+        sign = fonts.text("?!", size, theme.WARN, bold=True)
+        sample.blit(sign, sign.get_rect(center=sample.get_rect().center))
+    return sample

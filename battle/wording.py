@@ -1,0 +1,95 @@
+"""Sentences about players and tiles: verb agreement, plurals, and tiles named in words.
+
+A player's name is often "You" (the window's default for the human side), so a
+sentence built as ``f"{name} wins"`` reads "You wins". These helpers put the verb
+in the second person for "you" (in any case) and the third person for every
+other name, and count nouns correctly ("1 pair", "2 pairs").
+
+Tiles in prose are named in words ("5-circles"), because the notation ``1s``
+reads as "one second" in a sentence such as "took 1s". The notation itself stays
+in move lists, files and JSON (see the notation contract); only sentences use
+these words.
+"""
+
+from __future__ import annotations
+
+from battle.tiles import SUIT_NAMES, kind_suit, kind_value
+
+_SECOND_PERSON_VERBS: dict[str, str] = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+"""Third-person verbs whose second-person form the regular rule below does not give."""
+
+_SIBILANT_ENDINGS: tuple[str, ...] = ("sses", "shes", "ches", "xes", "zes", "oes")
+
+
+def is_you(name: str) -> bool:
+    """Whether a player's name is the second person "you" (in any case, spaces ignored)."""
+    return name.strip().casefold() == "you"
+
+
+def mention(name: str, *, start: bool = True) -> str:
+    """The name as written in a sentence: "You" at the start, "you" inside, other names as given."""
+    if is_you(name):
+        return "You" if start else "you"
+    return name
+
+
+def conjugate(name: str, third_person: str) -> str:
+    """A present-tense verb, given in the third person ("takes"), agreeing with ``name``.
+
+    Only the first word changes, so "takes back" gives "take back"; a verb that does
+    not end in "s" (a past tense such as "took") is the same for every name.
+    """
+    if not is_you(name):
+        return third_person
+    word, space, rest = third_person.partition(" ")
+    lower = word.lower()
+    if lower in _SECOND_PERSON_VERBS:
+        base = _SECOND_PERSON_VERBS[lower]
+    elif lower.endswith("ies") and len(lower) > 4:  # tries -> try, but dies -> die
+        base = lower[:-3] + "y"
+    elif lower.endswith(_SIBILANT_ENDINGS):
+        base = lower[:-2]
+    elif lower.endswith("s") and not lower.endswith("ss"):
+        base = lower[:-1]
+    else:
+        base = lower
+    if word[:1].isupper():
+        base = base[:1].upper() + base[1:]
+    return base + space + rest
+
+
+def verb(name: str, third_person: str, *, start: bool = True) -> str:
+    """The name and its verb: ``verb("You", "takes")`` is "You take", ``verb("Alice", "takes")`` "Alice takes"."""
+    return f"{mention(name, start=start)} {conjugate(name, third_person)}"
+
+
+def possessive(name: str, *, start: bool = True) -> str:
+    """The possessive: "Your" ("your" inside a sentence) for you, "Alice's" for Alice."""
+    if is_you(name):
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """A count and its noun: "1 pair", "2 pairs", "0 pairs", "-1 point"."""
+    if abs(count) == 1:
+        return f"{count} {noun}"
+    return f"{count} {plural_form if plural_form is not None else _plural_noun(noun)}"
+
+
+def _plural_noun(noun: str) -> str:
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def tile_words(kind: int) -> str:
+    """A tile kind named in words for a sentence: "5-circles", "1-bamboo", "9-characters"."""
+    return f"{kind_value(kind)}-{SUIT_NAMES[kind_suit(kind)]}"
+
+
+def pair_words(kind: int) -> str:
+    """A pair of a kind in words: "a pair of 1-bamboo"."""
+    return f"a pair of {tile_words(kind)}"
