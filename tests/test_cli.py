@@ -328,6 +328,22 @@ def test_terminal_save_without_a_file_name_and_to_a_bad_place(tmp_path: Path) ->
     assert "Could not save to" in text and "No such file or directory" in text
 
 
+def test_terminal_save_to_a_folder_or_over_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken.mbg").write_text("keep me\n")
+    out = io.StringIO()
+    lines = ["save .", "save /", f"save {tmp_path}/", "save taken", "no", "save taken.mbg", "yes",
+             "save bad\x1b[31mname\x00", "quit"]
+    play = TerminalPlay(Game.new(8), read_line=scripted(lines, lambda: "quit"), out=out)
+    assert play.run() == 0
+    text = out.getvalue()
+    assert "Could not save to .: it is a folder; give a file name, e.g. save ./game.mbg" in text
+    assert "Could not save to /: it is a folder" in text
+    assert "Not saved." in text and "Saved to taken.mbg." in text
+    assert Game.from_text((tmp_path / "taken.mbg").read_text()).deal_number == 8
+    assert "\x1b" not in text and "bad\\x1b[31mname\\x00" in text  # one printable line, not a colour change
+
+
 def unfinished_games(tmp_path: Path) -> list:
     return Shelf(tmp_path / "mahjong-battle").unfinished()[0]
 

@@ -245,3 +245,31 @@ def test_a_failed_autosave_stays_on_screen_until_a_save_works(tmp_path, monkeypa
 def alert_rect(app) -> pygame.Rect:  # noqa: ANN001
     mat = app.layout.mat
     return pygame.Rect(mat.x + mat.w // 4, mat.y, mat.w // 2, round(30 * app.layout.scale))
+
+
+def test_the_dialogs_work_from_the_keyboard_alone(tmp_path, monkeypatch) -> None:
+    path, game = record_file(tmp_path)
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        title = app.stack.top
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        assert title.files.is_open()
+        ui.key(app, pygame.K_a, pygame.KMOD_CTRL)  # the path box has the keys from the start
+        ui.type_text(app, str(path))
+        ui.key(app, pygame.K_RETURN)
+        scene = ui.play_scene(app)
+        assert scene.game.moves == game.moves
+
+        ui.play_move(app, scene.position.legal_moves()[0])
+        for answer, expected in ((pygame.K_RETURN, game.moves), (pygame.K_TAB, scene.game.moves)):
+            ui.key(app, pygame.K_s, pygame.KMOD_CTRL)
+            ui.key(app, pygame.K_a, pygame.KMOD_CTRL)
+            ui.type_text(app, str(path))
+            ui.key(app, pygame.K_RETURN)
+            assert scene.files.question is not None and scene.files.question.alive()
+            if answer == pygame.K_TAB:  # from Cancel, where the question starts, to Overwrite
+                ui.key(app, pygame.K_TAB)
+            ui.key(app, pygame.K_RETURN)
+            ui.settle(app, 2)
+            assert not scene.files.is_open()
+            assert Game.from_text(path.read_text()).moves == expected

@@ -9,6 +9,11 @@ frame, so the event arrives a frame later from a dialog that is already gone.
 A ``FileDialogSlot`` keeps the dialog it opened until that event has come and
 matches the event against it; it also takes Enter in the path box as OK, asks
 before a save replaces a file, and closes on Esc.
+
+Both work from the keyboard alone: the path box has the keys as soon as the
+dialog opens (type a path, Enter), and in the "replace it?" question Tab or the
+arrows move between Cancel (where it starts, so two Enters never replace a file
+by accident) and Overwrite, and Enter or Space presses the one highlighted.
 """
 
 from __future__ import annotations
@@ -115,6 +120,8 @@ class FileDialogSlot:
         self.question: UIConfirmationDialog | None = None
         self.pending: Picked | None = None
         """The save that waits for the answer to "replace it?"."""
+        self.overwrite_focused = False
+        """Which of the question's buttons Enter presses: Overwrite, or Cancel (the start)."""
 
     def is_open(self) -> bool:
         """Whether a dialog or the overwrite question is on screen (then it has the input)."""
@@ -129,6 +136,9 @@ class FileDialogSlot:
         except DialogProblem as problem:
             return str(problem)
         self.purpose = purpose
+        box = self.dialog.file_path_text_line
+        self.app.manager.set_focus_set(box)
+        box.edit_position = len(box.get_text())
         return None
 
     def handle(self, event: pygame.event.Event) -> Picked | None:
@@ -147,7 +157,29 @@ class FileDialogSlot:
             return picked
         if kind == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.is_open():
             self.close()
+        elif kind == pygame.KEYDOWN and self.question is not None and self.question.alive():
+            self._question_key(event.key)
         return None
+
+    def _question_key(self, key: int) -> None:
+        """Tab and the arrows move between Cancel and Overwrite; Enter and Space press the highlighted one."""
+        assert self.question is not None
+        if key in (pygame.K_TAB, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            self.overwrite_focused = not self.overwrite_focused
+            self._highlight()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            button = self.question.confirm_button if self.overwrite_focused else self.question.cancel_button
+            pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button,
+                                                 ui_object_id=button.most_specific_combined_id))
+
+    def _highlight(self) -> None:
+        if self.question is None:
+            return
+        focused, other = (self.question.confirm_button, self.question.cancel_button)
+        if not self.overwrite_focused:
+            focused, other = other, focused
+        focused.select()
+        other.unselect()
 
     def _entered(self) -> Picked | None:
         """Enter in the path box: OK, when the box names a file the dialog would accept."""
@@ -173,6 +205,8 @@ class FileDialogSlot:
             return Picked(self.purpose, target)
         self.pending = Picked(self.purpose, target)
         self.question = ask_to_replace(self.app, target)
+        self.overwrite_focused = False
+        self._highlight()
         return None
 
     def close(self) -> None:
