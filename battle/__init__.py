@@ -1,14 +1,35 @@
-"""Mahjong Battle: the rules model, notation and command line.
+"""Mahjong Battle: the rules model, the user's files, the command line and the window.
 
-This package is pure Python: it imports neither pygame nor the solver, so the
-rules can be used, tested and scripted anywhere.
+``battle.rules`` is the pure model and what a script needs, re-exported here
+(``from battle import Game, parse_position``); ``battle.storage`` keeps the user's
+files; ``battle.cli`` and ``battle.ui`` are the front ends, which reach the solver
+only through ``battle.players``. Importing ``battle`` loads neither pygame nor numba.
 """
 
-from battle.board import COLS, ROWS, Move, Position, cell_name, move_name, parse_cell, parse_move
-from battle.deal import deal
-from battle.errors import BattleError, IllegalMoveError, NotationError, PositionError, RecordError
-from battle.game import Game, Result
-from battle.notation import format_position, format_record, parse_position, parse_record
+from battle.rules import (
+    COLS,
+    ROWS,
+    BattleError,
+    Game,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Position,
+    PositionError,
+    Record,
+    RecordError,
+    Result,
+    cell_name,
+    deal,
+    format_position,
+    format_record,
+    move_name,
+    parse_any,
+    parse_cell,
+    parse_move,
+    parse_position,
+    parse_record,
+)
 
 __version__ = "0.1.0"
 
@@ -22,6 +43,7 @@ __all__ = [
     "NotationError",
     "Position",
     "PositionError",
+    "Record",
     "RecordError",
     "Result",
     "cell_name",
@@ -29,6 +51,7 @@ __all__ = [
     "format_position",
     "format_record",
     "move_name",
+    "parse_any",
     "parse_cell",
     "parse_move",
     "parse_position",

@@ -3,7 +3,8 @@
 The rules model never imports the solver; this module is where the two meet,
 and the one door through which the front ends reach the solver (engine,
 background searches, levels, review), so that the layering stays
-``battle.ui -> battle.players -> solver -> battle``.
+``battle.cli, battle.ui -> battle.players -> solver -> battle.rules`` (the
+contracts in ``pyproject.toml``, checked by ``lint-imports``).
 """
 
 from __future__ import annotations
@@ -11,22 +12,42 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from battle.board import Move, Position
-from battle.game import Game
+from battle.rules.board import Move, Position
+from battle.rules.game import Game
 from solver.background import BackgroundSearch
-from solver.engine import Analysis, Engine, engine_for
+from solver.engine import (
+    ENTRY_BYTES,
+    FULL_DEPTH,
+    MAX_NODE_LIMIT,
+    MAX_THREADS,
+    MIN_TABLE_BITS,
+    Analysis,
+    Engine,
+    engine_for,
+)
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
 from solver.levels import best_move as level_best_move
-from solver.review import Review, review_game
+from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint, review_game
 
 __all__ = [
+    "CLASS_NAMES",
+    "ENTRY_BYTES",
+    "FULL_DEPTH",
     "LEVELS",
+    "MAX_NODE_LIMIT",
+    "MAX_THREADS",
+    "MIN_TABLE_BITS",
     "Analysis",
     "BackgroundSearch",
     "Engine",
+    "MoveReview",
+    "PlayerSummary",
     "Review",
+    "ReviewStep",
+    "TurningPoint",
     "analyse_for_level",
     "choose_from",
+    "engine_for",
     "get_level",
     "review_game",
     "solver_advisor",
@@ -74,10 +95,10 @@ REVIEW_SECONDS = 1.0
 and leaves the opening's values as marked estimates, within about a minute for a whole game."""
 
 
-def solver_reviewer(seconds: float = REVIEW_SECONDS) -> Callable[[Game], str]:
-    """A function that grades every move of a game against perfect play and returns the review's text."""
+def solver_reviewer(seconds: float = REVIEW_SECONDS) -> Callable[[Game], Review]:
+    """A function that grades every move of a game against perfect play, ``seconds`` a move at most."""
 
-    def review(game: Game) -> str:
-        return review_game(game, time_per_move=seconds).format_text()
+    def review(game: Game) -> Review:
+        return review_game(game, time_per_move=seconds)
 
     return review

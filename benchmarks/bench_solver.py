@@ -35,9 +35,9 @@ for folder in (ROOT, ROOT / "benchmarks"):  # run as a script from a checkout
 
 import pyref  # noqa: E402
 
-from battle.board import Move, Position, move_name  # noqa: E402
-from battle.deal import deal  # noqa: E402
-from battle.notation import parse_position  # noqa: E402
+from battle.rules.board import Move, Position, move_name  # noqa: E402
+from battle.rules.deal import deal  # noqa: E402
+from battle.rules.notation import parse_position  # noqa: E402
 from solver import Engine  # noqa: E402
 from solver.engine import FULL_DEPTH, MIN_TABLE_BITS, SearchStatus, default_threads, table_bits_for  # noqa: E402
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from  # noqa: E402

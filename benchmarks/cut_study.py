@@ -30,8 +30,8 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 
 from bench_solver import played_down  # noqa: E402
 
-from battle.board import ROWS, Move, Position, cell_col  # noqa: E402
-from battle.tiles import kind_value  # noqa: E402
+from battle.rules.board import ROWS, Move, Position, cell_col  # noqa: E402
+from battle.rules.tiles import kind_value  # noqa: E402
 from solver import Engine  # noqa: E402
 from solver import _search as k  # noqa: E402
 

@@ -33,7 +33,7 @@ CHILD = r"""
 import json, sys, time
 screen, settle, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 import pygame
-from battle.game import Game
+from battle.rules.game import Game
 from battle.ui.app import App, demo_match
 from battle.ui.match import Match
 

@@ -58,8 +58,8 @@ WARM_UP_FILE = ROOT / "tests" / "data" / "solver" / "n024_s500001.mbp"
 def run_search(args: argparse.Namespace, out: Path) -> None:
     """Load the kernels, dump ``negamax``'s code, then search until the node cap; writes
     ``code.bin`` and ``run.json`` (address, nodes, seconds) into ``out``."""
-    from battle.deal import deal
-    from battle.notation import parse_position
+    from battle.rules.deal import deal
+    from battle.rules.notation import parse_position
     from solver import _search as k
     from solver.engine import Engine
 

@@ -24,7 +24,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 
 from bench_solver import warm_engine  # noqa: E402
 
-from battle.deal import deal  # noqa: E402
+from battle.rules.deal import deal  # noqa: E402
 from solver import _search as k  # noqa: E402
 
 COUNTS = {

@@ -47,8 +47,8 @@ try:
 except ImportError:  # run as a script from a checkout: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from battle.board import COLS, ROWS, Move, Position
-from battle.tiles import EMPTY, KIND_COUNT
+from battle.rules.board import COLS, ROWS, Move, Position
+from battle.rules.tiles import EMPTY, KIND_COUNT
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
@@ -373,8 +373,8 @@ def solve(position: Position, etc: bool = True) -> Result:
 
 def main(argv: list[str] | None = None) -> int:
     """``python benchmarks/pyref.py FILE...``: value and best moves of each position."""
-    from battle.board import move_name
-    from battle.notation import parse_any
+    from battle.rules.board import move_name
+    from battle.rules.notation import parse_any
 
     for name in sys.argv[1:] if argv is None else argv:
         result = solve(parse_any(Path(name).read_text(encoding="utf-8")))

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
-from battle.board import Position
+from battle.rules.board import Position
 from solver.engine import Analysis, Engine, Progress
 
 
@@ -18,7 +19,7 @@ class BackgroundSearch:
     """One search on its own thread: start it, poll it from the UI loop, stop it."""
 
     def __init__(self, engine: Engine, position: Position, run: Callable[[Engine, Position], object] | None = None,
-                 **limits: object) -> None:
+                 **limits: Any) -> None:
         self.engine = engine
         self.position = position.copy()
         self._run = run

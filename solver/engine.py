@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from battle.board import CELL_COUNT, COLS, ROWS, Move, Position, move_name
-from battle.tiles import EMPTY, kind_value
+from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, move_name
+from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
 
 FULL_DEPTH = k.FULL_DEPTH

@@ -12,7 +12,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from battle.board import Move, Position
+from battle.rules.board import Move, Position
 from solver.engine import Analysis, Engine
 
 

@@ -77,9 +77,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from battle.board import Move, Position, move_name
-from battle.game import Game, Result, result_of
-from battle.notation import Record
+from battle.rules.board import Move, Position, move_name
+from battle.rules.game import Game, Result, result_of
+from battle.rules.notation import Record
 from solver.engine import FULL_DEPTH, Analysis, Engine
 
 FORMAT = "mahjong-battle-review"
@@ -412,12 +412,6 @@ class Review:
         )
 
     # -- text --------------------------------------------------------------------------------
-
-    def format_text(self, names: tuple[str, str] | None = None) -> str:
-        """The annotated record, then the summary table and the turning points (``solver.review_text``)."""
-        from solver.review_text import format_review
-
-        return format_review(self, names or self.names)
 
 
 # -- the review ------------------------------------------------------------------------------

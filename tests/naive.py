@@ -6,7 +6,7 @@ Every fast search is checked against this one. It uses nothing but
 
 from __future__ import annotations
 
-from battle.board import Move, Position
+from battle.rules.board import Move, Position
 
 
 def value(position: Position, memo: dict | None = None) -> int:

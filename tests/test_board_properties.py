@@ -12,11 +12,11 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.board import COLS, ROWS, Position
-from battle.deal import deal
-from battle.game import Game
-from battle.notation import Record, format_record, parse_record
-from battle.tiles import EMPTY, TOTAL_POINTS, kind_value
+from battle.rules.board import COLS, ROWS, Position
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.notation import Record, format_record, parse_record
+from battle.rules.tiles import EMPTY, TOTAL_POINTS, kind_value
 
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True, database=None)
 deal_numbers = st.integers(0, 2**63 - 1)

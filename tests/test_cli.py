@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from battle.board import COLUMN_LETTERS, move_name
 from battle.cli import main
-from battle.deal import deal
-from battle.game import Game
-from battle.notation import format_position, parse_position, parse_record
-from battle.saved_games import Shelf
-from battle.terminal import TerminalPlay
+from battle.cli.terminal import TerminalPlay
+from battle.rules.board import COLUMN_LETTERS, move_name
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.notation import format_position, parse_position, parse_record
+from battle.storage.saved_games import Shelf
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "positions"

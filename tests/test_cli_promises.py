@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from battle.deal import deal
-from battle.game import Game
-from battle.notation import format_position
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.notation import format_position
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = Path(__file__).parent / "data" / "positions"
@@ -112,7 +112,7 @@ def test_limits_beyond_reach_are_refused(argv: list[str], reason: str) -> None:
 
 def test_the_engine_takes_limits_beyond_reach_as_no_limit() -> None:
     """The API does what the command line refuses: a timer cannot wait 1e10 s, nor a counter hold 10**23."""
-    from battle.notation import parse_position
+    from battle.rules.notation import parse_position
     from solver import Engine
 
     position = parse_position(SMALL.read_text(encoding="utf-8"))

@@ -12,11 +12,11 @@ from textwrap import dedent
 
 import pytest
 
-from battle.board import COLS, ROWS
-from battle.deal import MAX_DEAL, SplitMix64, check_deal_number, deal, deal_tiles, parse_deal_number
-from battle.errors import NotationError
-from battle.notation import format_grid, format_position, parse_position
-from battle.tiles import COPIES, KIND_COUNT, KIND_NAMES
+from battle.rules.board import COLS, ROWS
+from battle.rules.deal import MAX_DEAL, SplitMix64, check_deal_number, deal, deal_tiles, parse_deal_number
+from battle.rules.errors import NotationError
+from battle.rules.notation import format_grid, format_position, parse_position
+from battle.rules.tiles import COPIES, KIND_COUNT, KIND_NAMES
 
 PINNED = {
     0: """

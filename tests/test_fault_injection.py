@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from battle.board import move_name
-from battle.deal import deal
-from battle.game import Game
-from battle.saved_games import SavedGame, Shelf
+from battle.rules.board import move_name
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.storage.saved_games import SavedGame, Shelf
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -123,7 +123,7 @@ def kill_terminal_game(home: Path, rng: random.Random) -> tuple[list[str], list[
 WINDOW_SCRIPT = """
 import sys
 import ui_harness as ui
-from battle.board import move_name
+from battle.rules.board import move_name
 from battle.ui.app import App
 from battle.ui.match import new_match
 
@@ -256,8 +256,8 @@ def test_a_read_only_data_folder_is_reported_and_play_goes_on(tmp_path) -> None:
 
 SAVER_SCRIPT = """
 import sys
-from battle.game import Game
-from battle.saved_games import SavedGame, Shelf
+from battle.rules.game import Game
+from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.settings import Settings, save_settings
 
 name = sys.argv[1]

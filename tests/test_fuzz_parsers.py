@@ -12,12 +12,12 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battle.board import COLS, ROWS, Position, cell_name, find_layout_problem, move_name, parse_cell, parse_move
-from battle.deal import MAX_DEAL, deal, parse_deal_number
-from battle.errors import BattleError
-from battle.game import Game
-from battle.notation import Record, format_position, format_record, parse_any, parse_position, parse_record
-from battle.tiles import EMPTY
+from battle.rules.board import COLS, ROWS, Position, cell_name, find_layout_problem, move_name, parse_cell, parse_move
+from battle.rules.deal import MAX_DEAL, deal, parse_deal_number
+from battle.rules.errors import BattleError
+from battle.rules.game import Game
+from battle.rules.notation import Record, format_position, format_record, parse_any, parse_position, parse_record
+from battle.rules.tiles import EMPTY
 
 SETTINGS = settings(
     max_examples=200,

@@ -14,8 +14,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CHECK = """
 import sys
-import battle, battle.board, battle.notation, battle.game, battle.deal, battle.cli
-import battle.terminal, battle.textboard, battle.tiles, battle.errors, battle.paths, battle.opens, battle.wording
+import battle, battle.rules, battle.storage, battle.cli, battle.cli.main, battle.cli.inputs, battle.cli.terminal
+import battle.cli.textboard
+for module in ("tiles", "board", "deal", "game", "notation", "opens", "errors", "wording"):
+    __import__("battle.rules." + module)
+for module in ("paths", "textfile", "saved_games"):
+    __import__("battle.storage." + module)
 heavy = sorted(
     name for name in sys.modules
     if name.split(".")[0] in ("pygame", "numba", "solver") or name.startswith("battle.ui")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from battle.board import move_name
-from battle.notation import format_position, parse_position
+from battle.rules.board import move_name
+from battle.rules.notation import format_position, parse_position
 
 POSITIONS = Path(__file__).parent / "data" / "positions"
 FILES = sorted(POSITIONS.glob("*.mbp"))

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.board import COLS, ROWS, Position, cell_name, move_name, parse_cell, parse_move
-from battle.deal import deal
-from battle.errors import BattleError, IllegalMoveError, NotationError, PositionError, RecordError
-from battle.game import Game
-from battle.notation import Record, format_position, format_record, parse_any, parse_position, parse_record
-from battle.tiles import EMPTY, KIND_NAMES, kind_value, parse_kind
+from battle.rules.board import COLS, ROWS, Position, cell_name, move_name, parse_cell, parse_move
+from battle.rules.deal import deal
+from battle.rules.errors import BattleError, IllegalMoveError, NotationError, PositionError, RecordError
+from battle.rules.game import Game
+from battle.rules.notation import Record, format_position, format_record, parse_any, parse_position, parse_record
+from battle.rules.tiles import EMPTY, KIND_NAMES, kind_value, parse_kind
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None)
 deal_numbers = st.integers(0, 2**63 - 1)

@@ -1,4 +1,4 @@
-"""What a move opens (``battle.opens``): the freed tiles and the opponent's new pairs.
+"""What a move opens (``battle.rules.opens``): the freed tiles and the opponent's new pairs.
 
 A composed position checks the text against the example of the issue; random
 positions of seeded games check the definition against a brute-force reading of
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from battle.board import Position, move_name, parse_cell, parse_move
-from battle.deal import deal
-from battle.errors import IllegalMoveError
-from battle.opens import describe_opening, what_opens
-from battle.tiles import EMPTY, parse_kind
+from battle.rules.board import Position, move_name, parse_cell, parse_move
+from battle.rules.deal import deal
+from battle.rules.errors import IllegalMoveError
+from battle.rules.opens import describe_opening, what_opens
+from battle.rules.tiles import EMPTY, parse_kind
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -118,7 +118,7 @@ def test_the_definition_holds_for_every_move_of_random_positions(position: Posit
 
 
 def test_the_module_needs_no_pygame_or_solver() -> None:
-    code = "import sys, battle.opens; print(sorted(m for m in ('pygame', 'solver', 'numba') if m in sys.modules))"
+    code = "import sys, battle.rules.opens; print(sorted(m for m in ('pygame', 'solver', 'numba') if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

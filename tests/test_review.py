@@ -24,11 +24,12 @@ import naive  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from battle.board import Move, Position, move_name  # noqa: E402
 from battle.cli import main  # noqa: E402
-from battle.deal import deal  # noqa: E402
-from battle.game import Game  # noqa: E402
-from battle.notation import Record, format_record, parse_record  # noqa: E402
+from battle.cli.review_text import format_review  # noqa: E402
+from battle.rules.board import Move, Position, move_name  # noqa: E402
+from battle.rules.deal import deal  # noqa: E402
+from battle.rules.game import Game  # noqa: E402
+from battle.rules.notation import Record, format_record, parse_record  # noqa: E402
 from battle.ui import theme  # noqa: E402
 from battle.ui.eval_graph import render_eval_graph, save_eval_graph  # noqa: E402
 from solver.engine import FULL_DEPTH, Engine  # noqa: E402
@@ -261,7 +262,7 @@ def test_json_round_trips(blunder_review: Review) -> None:
     assert json.loads(text) == data
     again = Review.from_json(json.loads(text))
     assert again.to_json() == data
-    assert again.format_text() == blunder_review.format_text()
+    assert format_review(again, again.names) == format_review(blunder_review, blunder_review.names)
     assert data["eval"] == blunder_review.evals
     assert [move["class"] for move in data["moves"]] == [m.classification for m in blunder_review.moves]
     assert data["classes"] == {"best": 0, "good": 1, "inaccuracy": 3, "mistake": 6, "blunder": 10}
@@ -274,7 +275,7 @@ def test_a_review_from_json_rejects_other_data() -> None:
 
 
 def test_the_text_is_an_annotated_record(blunder: tuple[Record, int, int], blunder_review: Review) -> None:
-    text = blunder_review.format_text()
+    text = format_review(blunder_review, blunder_review.names)
     move = blunder_review.moves[blunder[1]]
     line = next(line for line in text.splitlines() if line.lstrip().startswith(f"{move.number}. {move.move}"))
     assert f"({move.points})" in line and f"loss {move.loss}" in line and "blunder" in line
@@ -298,7 +299,7 @@ def test_an_unfinished_game_is_projected_to_the_end(engine: Engine, blunder: tup
     review = review_game(short, time_per_move=None, engine=engine)
     assert not review.final_over and review.result is None
     assert review.evals == naive_evals(short)
-    assert "Unfinished at" in review.format_text()
+    assert "Unfinished at" in format_review(review, review.names)
 
 
 def test_a_record_without_moves_still_has_a_start_value(engine: Engine, blunder: tuple[Record, int, int]) -> None:
@@ -306,7 +307,7 @@ def test_a_record_without_moves_still_has_a_start_value(engine: Engine, blunder:
     review = review_game(record, time_per_move=None, engine=engine)
     assert review.moves == [] and review.complete
     assert review.evals == [p1_margin(record.start)]
-    assert "(no moves to review)" in review.format_text()
+    assert "(no moves to review)" in format_review(review, review.names)
 
 
 def test_progress_is_reported_and_a_stop_ends_the_review_early(engine: Engine,
@@ -320,7 +321,7 @@ def test_progress_is_reported_and_a_stop_ends_the_review_early(engine: Engine,
     assert len(review.moves) == 3 and not review.complete
     # The margin after the last reviewed move comes from that move's own value.
     assert review.evals == naive_evals(record)[:4]
-    assert "Review stopped after move 3" in review.format_text()
+    assert "Review stopped after move 3" in format_review(review, review.names)
     assert review.to_json()["complete"] is False
 
 
@@ -396,7 +397,7 @@ def test_review_prints_the_annotated_record(tmp_path: Path, capsys: pytest.Captu
     code, out, err = run(capsys, "review", str(path), *SOLVE)
     assert code == 0, err
     # The same text as the review without a time limit, after the heading (which names the budget).
-    assert out.split("\n\n", 1)[1] == blunder_review.format_text().split("\n\n", 1)[1]
+    assert out.split("\n\n", 1)[1] == format_review(blunder_review, blunder_review.names).split("\n\n", 1)[1]
     assert "up to 60 s per move" in out.splitlines()[0]
     assert f"move 1/{len(blunder[0].moves)}" in err.splitlines()[0]
     assert len(err.splitlines()) == len(blunder[0].moves)

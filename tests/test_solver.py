@@ -28,11 +28,11 @@ import naive
 import pytest
 from benchmark_scripts import load_script
 
-from battle.board import COLS, ROWS, Move, Position, cell_index, move_name, parse_move
 from battle.cli import main
-from battle.deal import deal
-from battle.notation import format_position, parse_position
-from battle.tiles import EMPTY, KIND_COUNT
+from battle.rules.board import COLS, ROWS, Move, Position, cell_index, move_name, parse_move
+from battle.rules.deal import deal
+from battle.rules.notation import format_position, parse_position
+from battle.rules.tiles import EMPTY, KIND_COUNT
 from solver import FULL_DEPTH, Analysis, Engine
 from solver.background import BackgroundSearch
 from solver.levels import LEVELS, best_move, get_level
@@ -437,7 +437,7 @@ def test_status_while_an_exact_search_runs(engine: Engine) -> None:
 
 def test_solve_says_what_it_does_between_reports(capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from battle import cli_solver
+    from battle.cli import solver_commands as cli_solver
 
     monkeypatch.setattr(cli_solver, "STATUS_SECONDS", 0.1)
     code, _, err = run_cli(capsys, "solve", str(BIG), "--time", "0.8", "--hash", "32")
@@ -448,7 +448,7 @@ def test_solve_says_what_it_does_between_reports(capsys: pytest.CaptureFixture[s
 
 
 def test_the_status_line() -> None:
-    from battle.cli_solver import format_status
+    from battle.cli.solver_commands import format_status
     from solver import SearchStatus
 
     first = SearchStatus(1_234_567, 2.0, FULL_DEPTH, 1, 14, (8, 17), None, None)
@@ -778,7 +778,7 @@ def test_kernels_are_cached_on_disk(tmp_path: Path) -> None:
     cache = tmp_path / "numba-cache"
     row = next(row for row in known_values() if row["tiles_left"] == 40)
     code = (
-        "from pathlib import Path\nfrom battle.notation import parse_position\nfrom solver import Engine\n"
+        "from pathlib import Path\nfrom battle.rules.notation import parse_position\nfrom solver import Engine\n"
         f"position = parse_position(Path({str(DATA / (row['id'] + '.mbp'))!r}).read_text())\n"
         "analysis = Engine(table_bits=12).search(position, time_limit=2.0)\nprint(analysis.value, analysis.exact)\n"
     )

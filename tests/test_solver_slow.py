@@ -25,7 +25,7 @@ from test_solver import (
     small_position,
 )
 
-from battle.board import move_name
+from battle.rules.board import move_name
 from solver import Engine
 
 pytestmark = pytest.mark.slow

@@ -19,8 +19,8 @@ import pytest
 from numba import njit
 from test_solver import BIG, DATA, assert_usable, check_line, known_values, load, played_down
 
-from battle.board import Position, move_name
-from battle.tiles import EMPTY
+from battle.rules.board import Position, move_name
+from battle.rules.tiles import EMPTY
 from solver import FULL_DEPTH, Engine
 from solver import _search as k
 from solver.engine import HELPER_MIN_TILES

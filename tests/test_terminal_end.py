@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from battle.game import Game
+from battle.rules.game import Game
 
 POSITION = Path(__file__).parent / "data" / "positions" / "same-column-pairs.mbp"
 

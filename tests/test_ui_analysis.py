@@ -14,10 +14,10 @@ import pygame
 import pytest
 import ui_harness as ui
 
-from battle.board import Position, move_name
-from battle.deal import deal
-from battle.game import Game
-from battle.opens import describe_opening, what_opens
+from battle.rules.board import Position, move_name
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.opens import describe_opening, what_opens
 from battle.ui.analysis_mode import move_badges, pick_move, projection
 from battle.ui.analysis_view import badge_spots
 from battle.ui.layout import cell_center, compute_layout

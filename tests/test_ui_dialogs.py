@@ -16,10 +16,10 @@ import pygame
 import pytest
 import ui_harness as ui
 
-from battle.deal import deal
-from battle.game import Game
-from battle.notation import format_position, parse_position
-from battle.saved_games import Shelf
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.notation import format_position, parse_position
+from battle.storage.saved_games import Shelf
 from battle.ui.choice_scene import ChoiceScene
 from battle.ui.editor_scene import EditorScene
 from battle.ui.match import new_match
@@ -215,7 +215,7 @@ def test_a_new_game_asks_about_the_unfinished_one(tmp_path, monkeypatch) -> None
 
 
 def test_a_failed_autosave_stays_on_screen_until_a_save_works(tmp_path, monkeypatch) -> None:
-    import battle.saved_games as saved_games
+    import battle.storage.saved_games as saved_games
 
     real_write = saved_games.write_atomically
 

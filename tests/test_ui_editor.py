@@ -12,10 +12,10 @@ import pygame_gui
 import pytest
 import ui_harness as ui
 
-from battle.board import Position, parse_cell
-from battle.deal import deal
-from battle.notation import parse_position
-from battle.tiles import EMPTY, parse_kind
+from battle.rules.board import Position, parse_cell
+from battle.rules.deal import deal
+from battle.rules.notation import parse_position
+from battle.rules.tiles import EMPTY, parse_kind
 from battle.ui.editor_layout import editor_layout, kind_at
 from battle.ui.editor_model import EditorModel
 from battle.ui.editor_scene import EditorScene

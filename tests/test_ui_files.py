@@ -12,10 +12,10 @@ import json
 import pygame
 import ui_harness as ui
 
-from battle.deal import deal
-from battle.game import Game
-from battle.notation import format_position
-from battle.saved_games import Shelf
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.notation import format_position
+from battle.storage.saved_games import Shelf
 from battle.ui.match import new_match
 from battle.ui.play_scene import PlayScene
 from battle.ui.title_scene import TitleScene

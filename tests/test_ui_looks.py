@@ -17,10 +17,10 @@ import pygame
 import pytest
 import ui_harness as ui
 
-from battle.board import Position, parse_cell
-from battle.deal import deal
-from battle.game import Game
-from battle.tiles import EMPTY, parse_kind
+from battle.rules.board import Position, parse_cell
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.rules.tiles import EMPTY, parse_kind
 from battle.ui import play_scene as play_scene_module
 from battle.ui import theme
 from battle.ui.app import FPS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from battle.game import Game
+from battle.rules.game import Game
 from battle.ui.match import Match, new_match
 from battle.ui.settings import Settings, load_settings, save_settings
 

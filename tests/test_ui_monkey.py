@@ -13,8 +13,8 @@ import random
 import pygame
 import ui_harness as ui
 
-from battle.board import find_layout_problem
-from battle.tiles import TOTAL_POINTS
+from battle.rules.board import find_layout_problem
+from battle.rules.tiles import TOTAL_POINTS
 from battle.ui.choice_scene import ChoiceScene
 from battle.ui.editor_scene import EditorScene
 from battle.ui.layout import cell_center

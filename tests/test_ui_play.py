@@ -12,8 +12,8 @@ import pygame
 import pytest
 import ui_harness as ui
 
-from battle.board import cell_name
-from battle.tiles import TOTAL_POINTS
+from battle.rules.board import cell_name
+from battle.rules.tiles import TOTAL_POINTS
 from battle.ui.layout import cell_at, cell_center
 from battle.ui.play_scene import PlayScene
 from battle.ui.result_scene import ResultScene

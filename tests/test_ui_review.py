@@ -13,9 +13,9 @@ import pygame
 import pytest
 import ui_harness as ui
 
-from battle.board import Position, parse_move
-from battle.deal import deal
-from battle.game import Game
+from battle.rules.board import Position, parse_move
+from battle.rules.deal import deal
+from battle.rules.game import Game
 from battle.ui.eval_graph import x_of_ply
 from battle.ui.layout import cell_at, cell_center
 from battle.ui.match import Match

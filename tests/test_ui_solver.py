@@ -12,7 +12,7 @@ import time
 import pygame
 import ui_harness as ui
 
-from battle.tiles import TOTAL_POINTS
+from battle.rules.tiles import TOTAL_POINTS
 from battle.ui.match import new_match
 from battle.ui.result_scene import ResultScene
 from battle.ui.title_scene import TitleScene

@@ -18,13 +18,13 @@ import ui_harness as ui
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battle.board import move_name
-from battle.game import Game, result_of
-from battle.notation import parse_position
-from battle.tiles import KIND_COUNT, KIND_NAMES, parse_kind
+from battle.rules.board import move_name
+from battle.rules.game import Game, result_of
+from battle.rules.notation import parse_position
+from battle.rules.tiles import KIND_COUNT, KIND_NAMES, parse_kind
+from battle.rules.wording import conjugate, is_you, mention, pair_words, plural, possessive, tile_words, verb
 from battle.ui.match import Match
 from battle.ui.result_scene import ResultScene
-from battle.wording import conjugate, is_you, mention, pair_words, plural, possessive, tile_words, verb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -170,9 +170,9 @@ score: 0 0
 
 
 def test_the_review_text_speaks_to_you() -> None:
+    from battle.cli.review_text import format_review
     from solver.engine import Engine
     from solver.review import review_game
-    from solver.review_text import format_review
 
     game = Game(parse_position(SHORT), "You", "Alice")
     for cell in (0, 18, 9):  # the 9s, the 5s, the 1s: columns a, c, b

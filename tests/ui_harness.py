@@ -21,7 +21,7 @@ from pathlib import Path  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from battle.board import Move  # noqa: E402
+from battle.rules.board import Move  # noqa: E402
 from battle.ui.app import App  # noqa: E402
 from battle.ui.layout import cell_center  # noqa: E402
 from battle.ui.play_scene import PlayScene  # noqa: E402

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from battle.board import Move, Position, move_name
-from battle.game import Game
+from battle.rules.board import Move, Position, move_name
+from battle.rules.game import Game
 from battle.ui.live_analysis import LiveAnalysis
 
 BOUND_SIGNS = {"exact": "", "estimate": "~", "upper": "≤", "lower": "≥"}

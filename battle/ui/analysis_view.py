@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import pygame
 
-from battle.board import ROWS, Move, Position, cell_name, move_name
-from battle.opens import Opening
+from battle.rules.board import ROWS, Move, Position, cell_name, move_name
+from battle.rules.opens import Opening
+from battle.rules.wording import verb
 from battle.ui import theme
 from battle.ui.analysis_mode import AnalysisMode, MoveBadge, Projection
 from battle.ui.board_view import BoardView, face_rect
 from battle.ui.layout import Layout, Rect, cell_rect
-from battle.wording import verb
 
 BEST_COLOUR: theme.Colour = (86, 204, 120)
 """The best pairs: green, as in every analysis board."""

@@ -34,8 +34,8 @@ import pygame.freetype  # noqa: E402
 import pygame_gui  # noqa: E402
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
-from battle.board import Position  # noqa: E402
-from battle.game import Game  # noqa: E402
+from battle.rules.board import Position  # noqa: E402
+from battle.rules.game import Game  # noqa: E402
 from battle.ui.board_view import BoardView, Felt  # noqa: E402
 from battle.ui.demos import DEMOS, open_demo  # noqa: E402
 from battle.ui.help_scene import window_key  # noqa: E402

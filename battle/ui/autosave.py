@@ -1,7 +1,7 @@
 """The window's games on disk, so a crash or a closed window loses nothing.
 
 After every move the window writes the match to the saved games
-(``battle.saved_games``): an unfinished game to the unfinished list, a finished
+(``battle.storage.saved_games``): an unfinished game to the unfinished list, a finished
 one to the finished records. A fresh deal with no move yet is not written (the
 deal number makes it again). The title offers the unfinished games to resume.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from battle.paths import StorageProblem
-from battle.saved_games import SavedGame, Shelf, ShelfProblem
+from battle.storage.paths import StorageProblem
+from battle.storage.saved_games import SavedGame, Shelf, ShelfProblem
 from battle.ui.match import Match
 
 

@@ -22,7 +22,7 @@ from battle.ui.buttons import Button
 from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Choice:
 class ChoiceScene(Scene):
     overlay = True
 
-    def __init__(self, app: App, title: str, text: str, choices: Sequence[Choice],
+    def __init__(self, app: Host, title: str, text: str, choices: Sequence[Choice],
                  answered: Callable[[str | None], None]) -> None:
         super().__init__(app)
         self.title = title

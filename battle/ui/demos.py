@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.board import Move, Position
-from battle.deal import deal
-from battle.game import Game
+from battle.rules.board import Move, Position
+from battle.rules.deal import deal
+from battle.rules.game import Game
 from battle.ui.match import Match
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 DEMOS = ("analysis", "review", "editor")
 
@@ -55,7 +55,7 @@ def demo_review_game() -> Game:
     return game
 
 
-def open_demo(app: App, name: str) -> None:
+def open_demo(app: Host, name: str) -> None:
     """Open the named demo screen (see ``DEMOS``)."""
     if name == "analysis":
         scene = app.start_match(Match(demo_analysis_game()))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battle.tiles import KIND_COUNT
+from battle.rules.tiles import KIND_COUNT
 from battle.ui.layout import TILE_ASPECT, Rect
 
 PALETTE_COLUMNS = 9

@@ -2,7 +2,7 @@
 
 Unlike ``Position``, the editor must hold boards that break the rules (a gap in a
 column, a fifth copy) while the user is half way through setting one up; it says
-what is wrong (with ``battle.board.find_layout_problem``'s reason) and offers a
+what is wrong (with ``battle.rules.board.find_layout_problem``'s reason) and offers a
 ``Position`` only once nothing is. Pure model code: no pygame, so the rules of the
 editor are tested without a window.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from battle.board import CELL_COUNT, COLS, ROWS, Position, cell_index, cell_name, find_layout_problem
-from battle.deal import deal
-from battle.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
+from battle.rules.board import CELL_COUNT, COLS, ROWS, Position, cell_index, cell_name, find_layout_problem
+from battle.rules.deal import deal
+from battle.rules.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
 
 MAX_SCORE = 9999
 

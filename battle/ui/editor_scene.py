@@ -18,11 +18,11 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIButton, UILabel, UITextEntryLine
 
-from battle.board import Position, cell_name
-from battle.deal import parse_deal_number
-from battle.errors import BattleError
-from battle.game import Game
-from battle.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
+from battle.rules.board import Position, cell_name
+from battle.rules.deal import parse_deal_number
+from battle.rules.errors import BattleError
+from battle.rules.game import Game
+from battle.rules.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
 from battle.ui import theme
 from battle.ui.board_view import BoardState, face_rect, playable_cells
 from battle.ui.buttons import TEXT_MARGIN, Button, fitted_label, font_width
@@ -36,13 +36,13 @@ from battle.ui.match import Match, solver_name
 from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 KEYS_HELP = "right-click clears · Esc back"
 
 
 class EditorScene(Scene):
-    def __init__(self, app: App, position: Position | None = None) -> None:
+    def __init__(self, app: Host, position: Position | None = None) -> None:
         super().__init__(app)
         self.model = EditorModel.from_position(position) if position is not None else EditorModel.empty()
         self.kind: int | None = 0

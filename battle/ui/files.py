@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from battle.board import Position
-from battle.errors import BattleError
-from battle.game import Game
-from battle.notation import format_position, parse_any
-from battle.paths import write_atomically
-from battle.textfile import TextFileError, read_text_file
+from battle.rules.board import Position
+from battle.rules.errors import BattleError
+from battle.rules.game import Game
+from battle.rules.notation import format_position, parse_any
+from battle.storage.paths import write_atomically
+from battle.storage.textfile import TextFileError, read_text_file
 
 
 class FileProblem(Exception):

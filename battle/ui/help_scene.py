@@ -26,7 +26,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.settings import UI_SCALE_RANGE, UI_SCALE_STEP
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 TITLE = "Rules & keys"
 
@@ -122,7 +122,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 """Every keyboard shortcut, screen by screen (the handlers are the scenes' ``pygame.K_`` tests)."""
 
 
-def window_key(app: App, event: pygame.event.Event) -> bool:
+def window_key(app: Host, event: pygame.event.Event) -> bool:
     """Keys that work on every screen, before the widgets see them; True when ``event`` was one.
 
     F1 and ? open this page (? only when no text field has the keyboard, where it is a character),
@@ -153,13 +153,13 @@ def window_key(app: App, event: pygame.event.Event) -> bool:
     return True
 
 
-def open_help(app: App) -> HelpScene:
+def open_help(app: Host) -> HelpScene:
     scene = HelpScene(app)
     app.stack.push(scene)
     return scene
 
 
-def _typing(app: App) -> bool:
+def _typing(app: Host) -> bool:
     return any(isinstance(element, (UITextEntryLine, UITextEntryBox)) and element.is_focused
                for element in app.manager.get_focus_set() or ())
 
@@ -167,7 +167,7 @@ def _typing(app: App) -> bool:
 class HelpScene(Scene):
     overlay = True
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         super().__init__(app)
         self.offset = 0
         """How far the page is scrolled, in pixels."""
@@ -309,7 +309,7 @@ class HelpScene(Scene):
 # -- the page ------------------------------------------------------------------------------
 
 
-def render_page(app: App, width: int) -> pygame.Surface:
+def render_page(app: Host, width: int) -> pygame.Surface:
     """The whole page at ``width`` pixels: rules with the picture, marks, shortcuts (made once per size)."""
     fonts = app.fonts
     scale = app.layout.scale
@@ -379,7 +379,7 @@ def render_page(app: App, width: int) -> pygame.Surface:
     return page
 
 
-def column_picture(app: App, scale: float) -> pygame.Surface:
+def column_picture(app: Host, scale: float) -> pygame.Surface:
     """One column drawn with the game's tiles: its top and bottom tiles framed as free, the rest dimmed."""
     fonts = app.fonts
     tile_h = max(30, round(58 * scale))
@@ -418,7 +418,7 @@ def column_picture(app: App, scale: float) -> pygame.Surface:
     return picture
 
 
-def mark_sample(app: App, kind: str, size: float) -> pygame.Surface:
+def mark_sample(app: Host, kind: str, size: float) -> pygame.Surface:
     """A small picture of the mark a ``MARKS`` line explains, drawn as the screens draw it."""
     fonts = app.fonts
     height = round(size * 1.45)

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from battle.board import Position
+from battle.rules.board import Position
 
 DEPTHS = (2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32)
 """Depth-limited steps before the full search; a step that already covers the game is skipped."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from battle.board import Move, Position
-from battle.game import Game
-from battle.saved_games import SavedGame, new_game_id
+from battle.rules.board import Move, Position
+from battle.rules.game import Game
+from battle.storage.saved_games import SavedGame, new_game_id
 
 
 @dataclass

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from battle.rules.wording import mention
 from battle.ui.autosave import write_autosave
 from battle.ui.dialogs import Picked, free_file_name, start_folder
 from battle.ui.files import FileProblem, load_game_file, save_game_file
 from battle.ui.hud import Status
 from battle.ui.match import Match
-from battle.wording import mention
 
 if TYPE_CHECKING:
     from battle.ui.play_scene import PlayScene

@@ -19,9 +19,10 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from battle.board import Move, Position, cell_name, move_name
-from battle.opens import Opening
-from battle.tiles import EMPTY
+from battle.rules.board import Move, Position, cell_name, move_name
+from battle.rules.opens import Opening
+from battle.rules.tiles import EMPTY
+from battle.rules.wording import pair_words, plural, tile_words, verb
 from battle.ui import play_files, play_view
 from battle.ui.analysis_mode import AnalysisMode
 from battle.ui.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
@@ -36,10 +37,9 @@ from battle.ui.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUD
 from battle.ui.result_scene import ResultScene
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.thinking import Hint, Job, hint_search, level_move
-from battle.wording import pair_words, plural, tile_words, verb
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 MIN_THINK_SECONDS = 0.45
 """A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
@@ -53,7 +53,7 @@ def _capital(text: str) -> str:
 
 
 class PlayScene(StudyControls, Scene):
-    def __init__(self, app: App, match: Match, notice: str | None = None, notice_kind: str = "info",
+    def __init__(self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info",
                  selected: int | None = None) -> None:
         super().__init__(app)
         self.match = match

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.board import Move, Position, move_name
-from battle.opens import Opening, describe_opening, what_opens
+from battle.rules.board import Move, Position, move_name
+from battle.rules.opens import Opening, describe_opening, what_opens
+from battle.rules.wording import pair_words, plural, verb
 from battle.ui.analysis_mode import AnalysisMode, pick_move
 from battle.ui.animations import Removal
 from battle.ui.hud import Status
-from battle.wording import pair_words, plural, verb
 
 if TYPE_CHECKING:
     from battle.ui.play_scene import PlayScene

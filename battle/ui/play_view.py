@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.tiles import EMPTY
+from battle.rules.tiles import EMPTY
 from battle.ui.analysis_view import StudyInfo, draw_badges, draw_opening, draw_pv_ghosts, draw_study_box, pv_entries
 from battle.ui.animations import FlyingPoints, Pulse, Removal, pending_points
 from battle.ui.board_view import BoardState, playable_cells

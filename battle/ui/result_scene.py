@@ -13,14 +13,14 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+from battle.rules.wording import plural, verb
 from battle.ui import theme
 from battle.ui.buttons import Button
 from battle.ui.scene import Scene, pressed_key
-from battle.wording import plural, verb
 
 if TYPE_CHECKING:
-    from battle.game import Result
-    from battle.ui.app import App
+    from battle.rules.game import Result
+    from battle.ui.host import Host
     from battle.ui.play_scene import PlayScene
 
 FADE_SECONDS = 0.25
@@ -30,7 +30,7 @@ FADE_SECONDS = 0.25
 class ResultScene(Scene):
     overlay = True
 
-    def __init__(self, app: App, play: PlayScene) -> None:
+    def __init__(self, app: Host, play: PlayScene) -> None:
         super().__init__(app)
         self.play = play
         self.clock = 0.0

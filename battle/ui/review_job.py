@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from battle.game import Game
+from battle.rules.game import Game
 
 TABLE_BITS = 21
 """2**21 table entries (32 MiB, touched only as used): plenty for one game's positions."""

@@ -17,8 +17,8 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from battle.board import Move, Position, parse_move
-from battle.game import Game
+from battle.rules.board import Move, Position, parse_move
+from battle.rules.game import Game
 from battle.ui import theme
 from battle.ui.board_view import BoardState, playable_cells
 from battle.ui.buttons import Button
@@ -38,7 +38,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.settings import REVIEW_SECONDS_RANGE
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 KEYS_HELP = "↑↓ moves · R retry · D deeper · Esc back"
 DEEPER_FACTOR = 4
@@ -46,7 +46,7 @@ DEEPER_FACTOR = 4
 
 
 class ReviewScene(Scene):
-    def __init__(self, app: App, game: Game, time_per_move: float | None = None) -> None:
+    def __init__(self, app: Host, game: Game, time_per_move: float | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.names = game.names

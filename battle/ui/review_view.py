@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from battle.board import Move
+from battle.rules.board import Move
+from battle.rules.wording import plural
 from battle.ui import theme
 from battle.ui.board_view import face_rect
 from battle.ui.eval_graph import CLASS_COLOURS, CLASS_SIGNS
 from battle.ui.layout import Layout, cell_rect
 from battle.ui.review_layout import ReviewLayout, chip_rects, move_row_rect
-from battle.wording import plural
 
 if TYPE_CHECKING:
     from battle.ui.review_scene import ReviewScene

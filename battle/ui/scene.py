@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 if TYPE_CHECKING:
-    from battle.ui.app import App
+    from battle.ui.host import Host
 
 
 def pressed_key(event: pygame.event.Event, widgets: dict[str, Any]) -> str | None:
@@ -32,7 +32,7 @@ class Scene:
     overlay: bool = False
     """An overlay is drawn over the scene below it instead of replacing it."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.elements: list[Any] = []
         self.paused = False

@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from battle.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
+from battle.storage.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
 
 SETTINGS_NAME = "settings.json"
 MODES = ("hotseat", "solver")

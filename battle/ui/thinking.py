@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from battle.board import Move, Position
+from battle.rules.board import Move, Position
 
 HINT_QUICK_DEPTH = 10
 HINT_QUICK_SECONDS = 1.0

@@ -20,9 +20,9 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 
-from battle.deal import parse_deal_number
-from battle.errors import BattleError
-from battle.saved_games import SavedGame, Shelf
+from battle.rules.deal import parse_deal_number
+from battle.rules.errors import BattleError
+from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui import theme
 from battle.ui.autosave import discard, keep_for_later, read_unfinished
 from battle.ui.buttons import Button
@@ -35,8 +35,8 @@ from battle.ui.match import Match, new_match
 from battle.ui.scene import Scene, pressed_key
 
 if TYPE_CHECKING:
-    from battle.game import Game
-    from battle.ui.app import App
+    from battle.rules.game import Game
+    from battle.ui.host import Host
 
 MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solver"}
 FIRST_LABELS = {True: "You move first", False: "The solver moves first"}
@@ -47,7 +47,7 @@ HERO_KINDS = (18, 4, 13, 22, 8, 9, 26)
 
 
 class TitleScene(Scene):
-    def __init__(self, app: App, notice: str | None = None, notice_kind: str = "info") -> None:
+    def __init__(self, app: Host, notice: str | None = None, notice_kind: str = "info") -> None:
         super().__init__(app)
         settings = app.settings
         self.mode = settings.mode
@@ -622,6 +622,6 @@ def _option_text(option: str | tuple[str, str]) -> str:
     return option[0] if isinstance(option, tuple) else option
 
 
-def _newest_finished(app: App) -> Match | None:
+def _newest_finished(app: Host) -> Match | None:
     saved = Shelf().newest_finished(app.level_names)
     return Match.from_saved(saved, app.default_level) if saved is not None else None

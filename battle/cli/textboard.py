@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from battle.board import COLS, COLUMN_LETTERS, ROWS, Position, cell_index
-from battle.tiles import EMPTY, kind_name
-from battle.wording import plural
+from battle.rules.board import COLS, COLUMN_LETTERS, ROWS, Position, cell_index
+from battle.rules.tiles import EMPTY, kind_name
+from battle.rules.wording import plural
 
 _SUIT_COLOURS = {"m": "\033[31m", "p": "\033[34m", "s": "\033[32m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"

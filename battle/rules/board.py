@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from battle.errors import IllegalMoveError, NotationError, PositionError
-from battle.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
+from battle.rules.errors import IllegalMoveError, NotationError, PositionError
+from battle.rules.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
 
 COLS: int = 12
 ROWS: int = 9

@@ -11,16 +11,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.board import Move, Position, move_name, parse_move
-from battle.errors import BattleError
-from battle.game import Game
-from battle.paths import write_atomically
-from battle.saved_games import SavedGame, Shelf, new_game_id
-from battle.textboard import LEGEND, render_board, render_status
-from battle.wording import pair_words, plural, verb
+from battle.cli.textboard import LEGEND, render_board, render_status
+from battle.rules.board import Move, Position, move_name, parse_move
+from battle.rules.errors import BattleError
+from battle.rules.game import Game
+from battle.rules.wording import pair_words, plural, verb
+from battle.storage.paths import write_atomically
+from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
-    from solver.engine import Analysis
+    from battle.players import Analysis
 
 Computer = Callable[[Position], Move]
 """Chooses a move for a computer player; called only when a move exists."""

@@ -25,10 +25,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from battle.errors import BattleError
-from battle.game import Game
-from battle.paths import StorageProblem, data_dir, ensure_folder, remove_stray_temporaries, set_aside, write_atomically
-from battle.textfile import TextFileError, read_text_file
+from battle.rules.errors import BattleError
+from battle.rules.game import Game
+from battle.storage.paths import (
+    StorageProblem,
+    data_dir,
+    ensure_folder,
+    remove_stray_temporaries,
+    set_aside,
+    write_atomically,
+)
+from battle.storage.textfile import TextFileError, read_text_file
 
 FORMAT = 1
 FRONT_ENDS = ("window", "terminal")

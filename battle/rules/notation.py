@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from battle.board import COLS, ROWS, Move, Position, find_layout_problem, move_name, parse_cell
-from battle.deal import deal, parse_deal_number
-from battle.errors import IllegalMoveError, NotationError, PositionError, RecordError
-from battle.tiles import EMPTY, kind_name, kind_value, parse_kind
+from battle.rules.board import COLS, ROWS, Move, Position, find_layout_problem, move_name, parse_cell
+from battle.rules.deal import deal, parse_deal_number
+from battle.rules.errors import IllegalMoveError, NotationError, PositionError, RecordError
+from battle.rules.tiles import EMPTY, kind_name, kind_value, parse_kind
 
 MOVES_PER_LINE = 6
 MAX_SCORE = 999_999

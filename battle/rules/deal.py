@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import secrets
 
-from battle.board import COLS, ROWS, Position
-from battle.errors import NotationError
-from battle.tiles import COPIES, KIND_COUNT
+from battle.rules.board import COLS, ROWS, Position
+from battle.rules.errors import NotationError
+from battle.rules.tiles import COPIES, KIND_COUNT
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = (1 << 63) - 1

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from battle.board import Move, Position, cell_name, move_name
-from battle.tiles import kind_name, kind_value
+from battle.rules.board import Move, Position, cell_name, move_name
+from battle.rules.tiles import kind_name, kind_value
 
 
 @dataclass(frozen=True)

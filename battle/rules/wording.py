@@ -13,7 +13,7 @@ these words.
 
 from __future__ import annotations
 
-from battle.tiles import SUIT_NAMES, kind_suit, kind_value
+from battle.rules.tiles import SUIT_NAMES, kind_suit, kind_value
 
 _SECOND_PERSON_VERBS: dict[str, str] = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
 """Third-person verbs whose second-person form the regular rule below does not give."""

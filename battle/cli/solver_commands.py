@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from battle.board import move_name
-from battle.errors import quote
+from battle.rules.board import move_name
+from battle.rules.errors import quote
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ def _add_engine_options(sub: argparse.ArgumentParser) -> None:
 def _engine(args: argparse.Namespace, tiles: int, *, one_search: bool = False):  # noqa: ANN202 - solver.Engine, lazily
     """The engine a command asked for; a single search's limits also cap its table (a review's
     table serves the whole game, so only its size and the memory limit do)."""
-    from solver.engine import engine_for
+    from battle.players import engine_for
 
     limits = {"time_limit": args.time, "node_limit": args.nodes} if one_search else {}
     return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, **limits)
@@ -103,7 +103,7 @@ def _positive_int(text: str) -> int:
 
 
 def _node_count(text: str) -> int:
-    from solver.engine import MAX_NODE_LIMIT
+    from battle.players import MAX_NODE_LIMIT
 
     nodes = _positive_int(text)
     if nodes > MAX_NODE_LIMIT:
@@ -113,7 +113,7 @@ def _node_count(text: str) -> int:
 
 
 def _thread_count(text: str) -> int:
-    from solver.engine import MAX_THREADS
+    from battle.players import MAX_THREADS
 
     count = _positive_int(text)
     if count > MAX_THREADS:
@@ -122,7 +122,7 @@ def _thread_count(text: str) -> int:
 
 
 def _table_megabytes(text: str) -> int:
-    from solver.engine import ENTRY_BYTES, MIN_TABLE_BITS
+    from battle.players import ENTRY_BYTES, MIN_TABLE_BITS
 
     megabytes = _positive_int(text)
     smallest = (ENTRY_BYTES << MIN_TABLE_BITS) >> 20
@@ -214,7 +214,7 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
 
     Returns the position, the analysis and whether Ctrl-C stopped the search.
     """
-    from battle.cli import load_position
+    from battle.cli.inputs import load_position
 
     position = load_position(args.file)
     engine = _engine(args, position.tiles_left(), one_search=True)
@@ -254,7 +254,7 @@ STATUS_SECONDS = 5.0
 
 def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
     """One line on a running search: where the root loop is, the best so far, the node rate."""
-    from solver import FULL_DEPTH
+    from battle.players import FULL_DEPTH
 
     if status.loading:
         return (f"  preparing the solver: compiling its kernels, once after an install or update "
@@ -315,7 +315,8 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
-    from solver.review import ReviewStep, review_game
+    from battle.cli.review_text import format_review
+    from battle.players import ReviewStep, review_game
 
     record = _load_record(args.file)
     if args.plot:
@@ -348,7 +349,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review.to_json()))
     else:
-        sys.stdout.write(review.format_text())
+        sys.stdout.write(format_review(review, review.names))
     if args.plot:
         _save_plot(review, args.plot)
         if not args.quiet:
@@ -359,13 +360,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_record(name: str):  # noqa: ANN202 - battle.notation.Record
+def _load_record(name: str):  # noqa: ANN202 - battle.rules.notation.Record
     """A game record from a file, or an ``InputError`` naming the file and the problem."""
-    from battle.cli import InputError, _label, read_input
-    from battle.errors import BattleError
-    from battle.notation import is_record_text, parse_record
+    from battle.cli.inputs import InputError, file_label, read_input
+    from battle.rules.errors import BattleError
+    from battle.rules.notation import is_record_text, parse_record
 
-    label = _label(name)
+    label = file_label(name)
     text = read_input(name)
     if not is_record_text(text):
         raise InputError(f"{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; "
@@ -378,8 +379,8 @@ def _load_record(name: str):  # noqa: ANN202 - battle.notation.Record
 
 def _check_plot_path(path: str) -> None:
     """Fail before a long review, not after it, if the graph cannot be written there."""
-    from battle.cli import InputError
-    from battle.errors import shorten_name
+    from battle.cli.inputs import InputError
+    from battle.rules.errors import shorten_name
 
     shown = shorten_name(path)
     if not path.lower().endswith(".png"):
@@ -392,8 +393,8 @@ def _check_plot_path(path: str) -> None:
 
 
 def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review.Review
-    from battle.cli import InputError
-    from battle.errors import shorten_name
+    from battle.cli.inputs import InputError
+    from battle.rules.errors import shorten_name
 
     # Drawing needs no display; the dummy driver guarantees no window can open.
     os.environ["SDL_VIDEODRIVER"] = "dummy"

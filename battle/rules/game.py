@@ -9,11 +9,11 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from battle.board import Move, Position, move_name
-from battle.deal import deal, random_deal_number
-from battle.notation import Record, format_record, is_record_text, parse_position, parse_record
-from battle.tiles import kind_value
-from battle.wording import verb
+from battle.rules.board import Move, Position, move_name
+from battle.rules.deal import deal, random_deal_number
+from battle.rules.notation import Record, format_record, is_record_text, parse_position, parse_record
+from battle.rules.tiles import kind_value
+from battle.rules.wording import verb
 
 MAX_NAME_LENGTH = 40
 

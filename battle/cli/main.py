@@ -16,69 +16,20 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from battle.board import move_name
-from battle.deal import deal, parse_deal_number, random_deal_number
-from battle.errors import BattleError, one_line, quote, shorten_name
-from battle.game import Game
-from battle.notation import format_position, parse_any, parse_record
-from battle.textboard import LEGEND, render_board, render_status
-from battle.textfile import TextFileError, decode_limited, read_text_file
-from battle.wording import plural
+from battle.cli.inputs import InputError, file_label, load_game, load_position, read_input, use_colour
+from battle.cli.textboard import LEGEND, render_board, render_status
+from battle.rules.board import move_name
+from battle.rules.deal import deal, parse_deal_number, random_deal_number
+from battle.rules.errors import BattleError, one_line, quote
+from battle.rules.game import Game
+from battle.rules.notation import format_position, parse_record
+from battle.rules.wording import plural
 
 PROG = "mahjong-battle"
 IMPORTED = time.monotonic()
 """When the command line was loaded: the start of ``--time``'s clock where the process's
 own start cannot be read (``process_started``)."""
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
-
-
-class InputError(Exception):
-    """Bad input from the command line; the message is shown as it is."""
-
-
-def read_input(name: str) -> str:
-    """The text of a file, or of standard input for ``-``, with clear errors."""
-    label = _label(name)
-    try:
-        if name == "-":
-            # None when the command started with standard input closed (`<&-`).
-            stdin = getattr(sys.stdin, "buffer", None)
-            if stdin is None:
-                raise InputError(f"{label}: standard input is closed (give a file name instead of -)")
-            try:
-                return decode_limited(stdin, label)
-            except OSError as error:
-                raise InputError(f"{label}: cannot read standard input ({error.strerror or error})") from None
-        return read_text_file(name, label)
-    except TextFileError as error:
-        raise InputError(str(error)) from None
-
-
-def load_position(name: str):  # noqa: ANN201 - Position, imported lazily by callers
-    """The current position of a ``.mbp`` or ``.mbg`` file (``-`` for stdin)."""
-    text = read_input(name)
-    try:
-        return parse_any(text)
-    except BattleError as error:
-        raise InputError(f"{_label(name)}: {error}") from None
-
-
-def load_game(name: str) -> Game:
-    """A game from a record, or a fresh game from a position file."""
-    text = read_input(name)
-    try:
-        return Game.from_file_text(text)[0]
-    except BattleError as error:
-        raise InputError(f"{_label(name)}: {error}") from None
-
-
-def _label(name: str) -> str:
-    """A file as messages name it: control characters escaped, a very long name shortened."""
-    return "<stdin>" if name == "-" else shorten_name(name)
-
-
-def use_colour(stream) -> bool:  # noqa: ANN001
-    return hasattr(stream, "isatty") and stream.isatty() and "NO_COLOR" not in os.environ
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -120,7 +71,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         game = Game.from_record(parse_record(text))
     except BattleError as error:
-        raise InputError(f"{_label(args.file)}: {error}") from None
+        raise InputError(f"{file_label(args.file)}: {error}") from None
     result = game.result()
     start = f"deal {game.deal_number}" if game.deal_number is not None else "a composed layout"
     summary = [f"{game.player1} vs {game.player2}, from {start}, {plural(game.ply, 'move')}"]
@@ -133,8 +84,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from battle.saved_games import Shelf
-    from battle.terminal import TerminalPlay
+    from battle.cli.terminal import TerminalPlay
+    from battle.storage.saved_games import Shelf
 
     if args.first and not args.vs:
         raise InputError("--first goes with --vs LEVEL: it makes you move first against the solver")
@@ -220,18 +171,19 @@ def _pick_unfinished(shelf, choice: str):  # noqa: ANN001, ANN202 - Shelf -> Sav
     return games[0]
 
 
-def _lazy_reviewer():  # noqa: ANN202 - battle.terminal.Reviewer
+def _lazy_reviewer():  # noqa: ANN202 - battle.cli.terminal.Reviewer
     """The end-of-game review, importing the solver only when asked."""
 
     def review(game: Game) -> str:
+        from battle.cli.review_text import format_review
         from battle.players import solver_reviewer
 
-        return solver_reviewer()(game)
+        return format_review(solver_reviewer()(game), game.names)
 
     return review
 
 
-def _lazy_advisor():  # noqa: ANN202 - battle.terminal.Advisor
+def _lazy_advisor():  # noqa: ANN202 - battle.cli.terminal.Advisor
     """The terminal's hint and eval, importing the solver (numba) only when first asked:
     two people playing each other never wait for it."""
     made = []
@@ -376,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_solver_commands(commands: argparse._SubParsersAction) -> None:
     """Solver subcommands live in their own module; the model never imports the solver."""
     try:
-        from battle.cli_solver import add_commands
+        from battle.cli.solver_commands import add_commands
     except ImportError:
         return
     add_commands(commands)
@@ -384,7 +336,7 @@ def _add_solver_commands(commands: argparse._SubParsersAction) -> None:
 
 def error_line(message: str) -> str:
     """The one line an error prints: the program's name, then the message with any quoted
-    input cut to 80 characters and control characters escaped (``battle.errors.one_line``)."""
+    input cut to 80 characters and control characters escaped (``battle.rules.errors.one_line``)."""
     return one_line(f"{PROG}: {message}")
 
 

@@ -1,19 +1,19 @@
 """A game review as text: the annotated record, the players' figures, the turning points.
 
-What ``mahjong-battle review`` prints. Kept apart from ``solver.review``, which grades
-the moves and owns the figures: this module only words them, so a change of wording
-never touches the grading, and the grading module stays small.
+What ``mahjong-battle review`` and the terminal game's ``review`` print. The solver
+grades the moves and owns the figures (``solver.review``); the command line words
+them, so a change of wording never touches the grading.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.wording import mention, plural, verb
-from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
+from battle.players import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
+from battle.rules.wording import mention, plural, verb
 
 if TYPE_CHECKING:
-    from solver.review import Review
+    from battle.players import Review
 
 
 def _signed(value: int) -> str:

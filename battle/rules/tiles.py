@@ -6,7 +6,7 @@ cheap to compute and a kind can index flat arrays in the solver directly.
 
 from __future__ import annotations
 
-from battle.errors import NotationError
+from battle.rules.errors import NotationError
 
 SUITS: str = "mps"
 """Suit letters in kind order: characters (m), circles (p), bamboo (s)."""

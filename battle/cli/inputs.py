@@ -1,0 +1,66 @@
+"""Input the subcommands share: files and standard input read with clear errors, the
+positions and games in them, and whether to colour the output.
+
+Both the plain subcommands (``battle.cli.main``) and the solver's
+(``battle.cli.solver_commands``) read their input here, so neither imports the other.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from battle.rules.board import Position
+from battle.rules.errors import BattleError, shorten_name
+from battle.rules.game import Game
+from battle.rules.notation import parse_any
+from battle.storage.textfile import TextFileError, decode_limited, read_text_file
+
+
+class InputError(Exception):
+    """Bad input from the command line; the message is shown as it is."""
+
+
+def read_input(name: str) -> str:
+    """The text of a file, or of standard input for ``-``, with clear errors."""
+    label = file_label(name)
+    try:
+        if name == "-":
+            # None when the command started with standard input closed (`<&-`).
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise InputError(f"{label}: standard input is closed (give a file name instead of -)")
+            try:
+                return decode_limited(stdin, label)
+            except OSError as error:
+                raise InputError(f"{label}: cannot read standard input ({error.strerror or error})") from None
+        return read_text_file(name, label)
+    except TextFileError as error:
+        raise InputError(str(error)) from None
+
+
+def load_position(name: str) -> Position:
+    """The current position of a ``.mbp`` or ``.mbg`` file (``-`` for stdin)."""
+    text = read_input(name)
+    try:
+        return parse_any(text)
+    except BattleError as error:
+        raise InputError(f"{file_label(name)}: {error}") from None
+
+
+def load_game(name: str) -> Game:
+    """A game from a record, or a fresh game from a position file."""
+    text = read_input(name)
+    try:
+        return Game.from_file_text(text)[0]
+    except BattleError as error:
+        raise InputError(f"{file_label(name)}: {error}") from None
+
+
+def file_label(name: str) -> str:
+    """A file as messages name it: control characters escaped, a very long name shortened."""
+    return "<stdin>" if name == "-" else shorten_name(name)
+
+
+def use_colour(stream: object) -> bool:
+    return hasattr(stream, "isatty") and stream.isatty() and "NO_COLOR" not in os.environ
