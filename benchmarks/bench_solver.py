@@ -139,9 +139,10 @@ def opened(number: int, tiles: int, engine: Engine) -> Position:
 
     Positions reached by random moves (the shared bench, ``played_down``) are far easier
     than those of real openings with as many tiles: every column still tall, nothing
-    settled, the values close. At 96 tiles, four random-move positions took 4-52 s on one
-    thread (session 10); of four openings, three took 32-99 s and one more than 400 s (session 11). So
-    the moonshot, complete deals, is better tracked on openings than on random positions.
+    settled, the values close. At 96 tiles on two threads, the four random-move positions
+    of ``--big --seed 1`` take 2.8-21.9 s and the four openings 11.8-82.4 s, and the
+    openings' median grows x13 from 96 tiles to a complete deal (benchmarks/README.md). So
+    complete deals are better tracked on openings than on random positions.
     """
     position = deal(number)
     while position.tiles_left() > tiles and position.legal_moves():
@@ -211,9 +212,9 @@ class FirstMoveClock:
     """When the exact search finished its first root move, read off ``Engine.status``.
 
     The first root move is proved with a full window, the others only tested against
-    its value, and on complete deals the first proof is most of the time (80-93% in
-    session 20). This clock makes that share part of every ``--big`` row instead of a
-    throwaway script's finding. It polls every ``interval`` seconds from its own
+    its value, and on complete deals the first proof is most of the time (53-98% over
+    the seven deals of benchmarks/README.md). This clock puts that share in every
+    ``--big`` row. It polls every ``interval`` seconds from its own
     thread, which costs the search nothing measurable. A status left over from the
     previous search is told apart by waiting for move 1 first.
     """

@@ -12,8 +12,9 @@ oracle at one node (the search below keeps the kernel's own ordering).
 
 The ordering score is the kernel's at a node with no table move, no killer and no
 opponent's move before it (``negamax`` in solver/_search.py): 5 x points - the best pair
-the move exposes, in sixteenths, + points - the reply term. The figures of session 19
-are in benchmarks/README.md.
+the move exposes, in sixteenths, + points - the reply term. The standing table is in
+benchmarks/README.md, what it ruled out in docs/solver-notes.md ("How much ordering has
+left").
 """
 
 from __future__ import annotations

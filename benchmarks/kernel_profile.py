@@ -11,7 +11,7 @@ to a folder, and the samples (or counts) are mapped onto its disassembly.
 hardware counter, so it works on virtual machines without counters (this project's
 machine has none). A stall shows on the instruction after the one that waits, so a
 prefetch burst that waits for page walks shows as a hot ``cmp`` after ``prefetcht0``
-(session 21: 23% of a complete deal's time at 2 GiB). ``--mode instructions`` counts
+(23% of a complete deal's time with a 2 GiB table). ``--mode instructions`` counts
 executed instructions with ``valgrind --tool=callgrind``: deterministic, for judging a
 change of the code by its instructions per node when the machine's noise (10-20%
 between runs here) hides a few percent of time. numba compiles the kernels again

@@ -7,8 +7,8 @@ kernel; they are not in the shipped kernel, which they would slow down a little)
     NUMBA_CACHE_DIR=/tmp/census-cache python benchmarks/node_census.py --deal 888598
     git apply -R benchmarks/node_census.patch
 
-One thread, so the counts are deterministic. The figures of session 15 are in
-benchmarks/README.md ("Tried and dropped in session 15").
+One thread, so the counts are deterministic. The standing census of deal 888598 is in
+benchmarks/README.md, what it led to in docs/solver-notes.md ("Where the nodes go").
 """
 
 from __future__ import annotations

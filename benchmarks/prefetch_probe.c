@@ -14,7 +14,8 @@
  *   /tmp/prefetch_probe 64 65536 8 400 1 0        # a 64 MiB one
  *   /tmp/prefetch_probe 1 1024 8 400 1 0          # the work alone (all in the caches)
  *
- * Session 14's figures are in benchmarks/README.md ("Tried and dropped in session 14").
+ * Its standing table is in benchmarks/README.md; what it ruled out is in docs/solver-notes.md
+ * ("Memory: prefetching, table size and page faults").
  */
 #define _GNU_SOURCE
 #include <stdint.h>

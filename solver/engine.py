@@ -85,8 +85,8 @@ def table_bits_for(tiles: int, max_megabytes: int = 256, *, time_limit: float | 
     runs: a 96-tile position (deal 800875) took 32 s with 512 MiB against
     38.5-41.9 s with 1 GiB, for 1% more nodes; the hardest one (deal 140891)
     114.5-117 s with 512 MiB against 121.5 s with 1 GiB (8% more nodes) and
-    116.6 s with 256 MiB (20% more). In session 8's format, 1 GiB took 571 s for
-    a complete deal against 500 s with 2 GiB.
+    116.6 s with 256 MiB (20% more). A complete deal is solved a little faster with
+    2 GiB than with 1 GiB (deal 140891: 356 s against 364 s, 906 M against 1.12 G nodes).
 
     A search with a time or node limit needs no more entries than it can store
     in that budget. Its table is capped there, because touching a fresh table is
@@ -251,9 +251,8 @@ def default_table_megabytes() -> int:
     ``table_bits_for`` only takes what the position needs (a 40-tile solve still gets
     the smallest table, 32 MiB), so this cap matters for big positions alone: a complete deal searches
     over a billion nodes, which a 256 MiB table would thrash, and is solved a little
-    faster with 2 GiB than with 1 GiB (deal 140891: 356 s against 364 s; with session
-    8's 32-byte entries 500 s against 571 s). A quarter leaves the rest of a small
-    machine alone.
+    faster with 2 GiB than with 1 GiB (deal 140891: 356 s against 364 s). A quarter
+    leaves the rest of a small machine alone.
     """
     try:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")

@@ -125,7 +125,7 @@ import sys
 import ui_harness as ui
 from battle.rules.board import move_name
 from battle.ui.app import App
-from battle.ui.match import new_match
+from battle.ui.play.match import new_match
 
 app = App((1000, 700))
 app.step(dt=0)
@@ -258,7 +258,7 @@ SAVER_SCRIPT = """
 import sys
 from battle.rules.game import Game
 from battle.storage.saved_games import SavedGame, Shelf
-from battle.ui.settings import Settings, save_settings
+from battle.ui.storage.settings import Settings, save_settings
 
 name = sys.argv[1]
 shelf = Shelf()

@@ -30,8 +30,8 @@ from battle.rules.board import Move, Position, move_name  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
 from battle.rules.notation import Record, format_record, parse_record  # noqa: E402
-from battle.ui import theme  # noqa: E402
-from battle.ui.eval_graph import render_eval_graph, save_eval_graph  # noqa: E402
+from battle.ui.art import theme  # noqa: E402
+from battle.ui.widgets.eval_graph import render_eval_graph, save_eval_graph  # noqa: E402
 from solver.engine import FULL_DEPTH, Engine  # noqa: E402
 from solver.review import CLASS_NAMES, MoveReview, Review, ReviewStep, classify, review_game  # noqa: E402
 

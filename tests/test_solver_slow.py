@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_solver import (
+from solver_cases import (
     MAX_NAIVE_TILES,
     check_against_naive,
     check_line,

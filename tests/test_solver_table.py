@@ -17,7 +17,7 @@ import naive
 import numpy as np
 import pytest
 from numba import njit
-from test_solver import BIG, DATA, assert_usable, check_line, known_values, load, played_down
+from solver_cases import BIG, DATA, assert_usable, check_line, known_values, load, played_down
 
 from battle.rules.board import Position, move_name
 from battle.rules.tiles import EMPTY

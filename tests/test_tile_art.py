@@ -15,8 +15,8 @@ import pygame.freetype  # noqa: E402
 import pytest  # noqa: E402
 
 from battle.resources import asset_path  # noqa: E402
-from battle.ui import tile_art  # noqa: E402
-from battle.ui.tile_art import KIND_COUNT, TileArt, window_icon  # noqa: E402
+from battle.ui.art import tile_art  # noqa: E402
+from battle.ui.art.tile_art import KIND_COUNT, TileArt, window_icon  # noqa: E402
 
 SIZES = [(12, 16), (24, 32), (48, 64), (61, 83), (120, 160), (160, 210)]
 

@@ -12,19 +12,26 @@ import pygame
 import pytest
 import ui_harness as ui
 
-from battle.ui import theme
-from battle.ui.analysis_view import BADGE_TEXT, BEST_MARK, badge_rect, badge_spots, badge_text, badge_text_sizes
+from battle.ui.analysis.analysis_view import (
+    BADGE_TEXT,
+    BEST_MARK,
+    badge_rect,
+    badge_spots,
+    badge_text,
+    badge_text_sizes,
+)
+from battle.ui.art import theme
 from battle.ui.demos import open_demo
-from battle.ui.editor_scene import EditorScene
-from battle.ui.help_scene import RULES, SHORTCUTS, HelpScene
-from battle.ui.hud import status_layout
-from battle.ui.layout import compute_layout, move_entry_rect
-from battle.ui.play_scene import PlayScene
-from battle.ui.review_layout import review_layout
-from battle.ui.review_scene import ReviewScene
-from battle.ui.review_view import label_size, mark_labels, move_marks, played_label
-from battle.ui.settings import load_settings
-from battle.ui.title_scene import TitleScene
+from battle.ui.editor.editor_scene import EditorScene
+from battle.ui.help.help_scene import RULES, SHORTCUTS, HelpScene
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.review.review_layout import review_layout
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.review.review_view import label_size, mark_labels, move_marks, played_label
+from battle.ui.storage.settings import load_settings
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.hud import status_layout
+from battle.ui.widgets.layout import compute_layout, move_entry_rect
 
 UI_SOURCES = Path(__file__).resolve().parents[1] / "battle" / "ui"
 
@@ -176,7 +183,7 @@ def test_the_page_states_the_rules_and_every_key_the_screens_handle() -> None:
     modifiers = {"LSHIFT", "RSHIFT", "LCTRL", "RCTRL", "LALT", "RALT", "LGUI", "RGUI", "CAPSLOCK", "NUMLOCK",
                  "MODE"}
     found = 0
-    for source in sorted(UI_SOURCES.glob("*.py")):
+    for source in sorted(UI_SOURCES.rglob("*.py")):
         for code in set(re.findall(r"pygame\.K_(\w+)", source.read_text(encoding="utf-8"))) - modifiers:
             assert source.name in screens_of, f"{source.name} handles K_{code}: which screen is it?"
             label = names.get(code, code.upper())

@@ -18,12 +18,12 @@ from battle.rules.board import Position, move_name
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.opens import describe_opening, what_opens
-from battle.ui.analysis_mode import move_badges, pick_move, projection
-from battle.ui.analysis_view import badge_spots
-from battle.ui.layout import cell_center, compute_layout
-from battle.ui.live_analysis import LiveAnalysis, depth_schedule
-from battle.ui.match import Match, new_match
-from battle.ui.play_view import study_info
+from battle.ui.analysis.analysis_mode import move_badges, pick_move, projection
+from battle.ui.analysis.analysis_view import badge_spots
+from battle.ui.analysis.live_analysis import LiveAnalysis, depth_schedule
+from battle.ui.play.match import Match, new_match
+from battle.ui.play.play_view import study_info
+from battle.ui.widgets.layout import cell_center, compute_layout
 from solver.engine import Engine
 
 

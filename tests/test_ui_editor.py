@@ -16,13 +16,13 @@ from battle.rules.board import Position, parse_cell
 from battle.rules.deal import deal
 from battle.rules.notation import parse_position
 from battle.rules.tiles import EMPTY, parse_kind
-from battle.ui.editor_layout import editor_layout, kind_at
-from battle.ui.editor_model import EditorModel
-from battle.ui.editor_scene import EditorScene
-from battle.ui.layout import cell_center, compute_layout
-from battle.ui.match import new_match
-from battle.ui.play_scene import PlayScene
-from battle.ui.title_scene import TitleScene
+from battle.ui.editor.editor_layout import editor_layout, kind_at
+from battle.ui.editor.editor_model import EditorModel
+from battle.ui.editor.editor_scene import EditorScene
+from battle.ui.play.match import new_match
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.layout import cell_center, compute_layout
 
 
 def open_editor(new_app):  # noqa: ANN001, ANN201

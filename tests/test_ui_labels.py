@@ -1,6 +1,6 @@
 """Button labels fit their buttons at every window size: in full, as a short form, or cut with "...".
 
-Before ``battle.ui.buttons``, pygame_gui cut labels mid-word at the smallest window
+Before ``battle.ui.widgets.buttons``, pygame_gui cut labels mid-word at the smallest window
 ("New gar", "Edit pos", "Play vs solve").
 """
 
@@ -9,15 +9,15 @@ from __future__ import annotations
 import pygame
 import pytest
 import ui_harness as ui
-from test_ui_review import reviewed, short_game
+from ui_harness import reviewed, short_game
 
-from battle.ui.buttons import SHORT_FORMS, TEXT_MARGIN, Button, fitted_label
-from battle.ui.editor_scene import EditorScene
-from battle.ui.match import Match, new_match
-from battle.ui.result_scene import ResultScene
-from battle.ui.review_scene import ReviewScene
-from battle.ui.settings import MIN_SIZE
-from battle.ui.title_scene import TitleScene
+from battle.ui.editor.editor_scene import EditorScene
+from battle.ui.play.match import Match, new_match
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.storage.settings import MIN_SIZE
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.buttons import SHORT_FORMS, TEXT_MARGIN, Button, fitted_label
 
 
 def ten_per_letter(text: str) -> int:

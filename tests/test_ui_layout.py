@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.ui.layout import (
+from battle.ui.widgets.layout import (
     COLS,
     ROWS,
     cell_at,
@@ -28,7 +28,7 @@ SIZES = st.tuples(st.integers(1, 4000), st.integers(1, 3000))
 
 def test_the_layout_module_needs_no_pygame() -> None:
     root = Path(__file__).resolve().parents[1]
-    code = "import sys, battle.ui.layout; print('pygame' in sys.modules)"
+    code = "import sys, battle.ui.widgets.layout; print('pygame' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"

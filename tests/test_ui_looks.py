@@ -21,21 +21,21 @@ from battle.rules.board import Position, parse_cell
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.tiles import EMPTY, parse_kind
-from battle.ui import play_scene as play_scene_module
-from battle.ui import theme
 from battle.ui.app import FPS
-from battle.ui.board_view import face_rect
-from battle.ui.eval_graph import x_of_ply
-from battle.ui.hud import status_layout
-from battle.ui.layout import cell_center, cell_rect, nearest_cell
-from battle.ui.match import Match, new_match
-from battle.ui.play_view import KEYS_HELP, STUDY_KEYS_HELP
-from battle.ui.result_scene import ResultScene
-from battle.ui.review_layout import move_row_rect
-from battle.ui.review_scene import KEYS_HELP as REVIEW_KEYS_HELP
-from battle.ui.review_scene import ReviewScene
-from battle.ui.review_view import mark_labels, move_marks
-from battle.ui.thinking import SolverService
+from battle.ui.art import theme
+from battle.ui.play import play_scene as play_scene_module
+from battle.ui.play.match import Match, new_match
+from battle.ui.play.play_view import KEYS_HELP, STUDY_KEYS_HELP
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.play.thinking import SolverService
+from battle.ui.review.review_layout import move_row_rect
+from battle.ui.review.review_scene import KEYS_HELP as REVIEW_KEYS_HELP
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.review.review_view import mark_labels, move_marks
+from battle.ui.widgets.board_view import face_rect
+from battle.ui.widgets.eval_graph import x_of_ply
+from battle.ui.widgets.hud import status_layout
+from battle.ui.widgets.layout import cell_center, cell_rect, nearest_cell
 
 
 def hot_seat(new_app, deal_number: int = 1, size: tuple[int, int] = (1200, 800),  # noqa: ANN001, ANN201

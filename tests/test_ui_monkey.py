@@ -15,13 +15,13 @@ import ui_harness as ui
 
 from battle.rules.board import find_layout_problem
 from battle.rules.tiles import TOTAL_POINTS
-from battle.ui.choice_scene import ChoiceScene
-from battle.ui.editor_scene import EditorScene
-from battle.ui.layout import cell_center
-from battle.ui.play_scene import PlayScene
-from battle.ui.result_scene import ResultScene
-from battle.ui.review_scene import ReviewScene
-from battle.ui.title_scene import TitleScene
+from battle.ui.editor.editor_scene import EditorScene
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.choice_scene import ChoiceScene
+from battle.ui.widgets.layout import cell_center
 
 ACTIONS = 2000
 KEYS = [pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_RETURN, pygame.K_SPACE,
@@ -95,8 +95,7 @@ def recover(app, rng: random.Random) -> None:  # noqa: ANN001
 
 
 def test_random_input_breaks_nothing(tmp_path, monkeypatch) -> None:
-    from battle.ui import thinking
-
+    from battle.ui.play import thinking
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.2)
     monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.2)
     rng = random.Random(20240611)

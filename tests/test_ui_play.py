@@ -14,10 +14,10 @@ import ui_harness as ui
 
 from battle.rules.board import cell_name
 from battle.rules.tiles import TOTAL_POINTS
-from battle.ui.layout import cell_at, cell_center
-from battle.ui.play_scene import PlayScene
-from battle.ui.result_scene import ResultScene
-from battle.ui.title_scene import TitleScene
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.layout import cell_at, cell_center
 
 
 def start_hotseat(new_app, deal: int = 1):  # noqa: ANN001, ANN201
@@ -109,7 +109,7 @@ def test_keyboard_cursor_plays_a_move(tmp_path, monkeypatch) -> None:
 
 
 def test_the_move_list_browses_positions_and_returns(tmp_path, monkeypatch) -> None:
-    from battle.ui.layout import move_entry_rect
+    from battle.ui.widgets.layout import move_entry_rect
 
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = start_hotseat(new_app, deal=2)

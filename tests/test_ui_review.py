@@ -12,41 +12,21 @@ import random
 import pygame
 import pytest
 import ui_harness as ui
+from ui_harness import reviewed, short_game
 
 from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
 from battle.rules.game import Game
-from battle.ui.eval_graph import x_of_ply
-from battle.ui.layout import cell_at, cell_center
-from battle.ui.match import Match
-from battle.ui.play_scene import PlayScene
-from battle.ui.result_scene import ResultScene
-from battle.ui.review_layout import clamp_first, follow, move_row_at, move_row_rect, review_layout
-from battle.ui.review_scene import ReviewScene
-from battle.ui.title_scene import TitleScene
+from battle.ui.play.match import Match
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.review.review_layout import clamp_first, follow, move_row_at, move_row_rect, review_layout
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.eval_graph import x_of_ply
+from battle.ui.widgets.layout import cell_at, cell_center
 from solver.engine import Engine
 from solver.review import review_game
-
-
-def short_game(seed: int = 12, tiles: int = 20) -> Game:
-    """A deal played down to ``tiles`` tiles as a composed start, then to the end by seeded random moves."""
-    rng = random.Random(seed)
-    while True:
-        position = deal(rng.randrange(1 << 32))
-        while position.tiles_left() > tiles and not position.is_over():
-            position.push(rng.choice(position.legal_moves()))
-        if not position.is_over():
-            break
-    game = Game(position.copy(), "Ann", "Ben")
-    while not game.is_over():
-        game.play(rng.choice(game.position.legal_moves()))
-    return game
-
-
-def reviewed(app, scene: ReviewScene) -> ReviewScene:  # noqa: ANN001
-    ui.run_until(app, lambda: scene.review is not None or scene.failed is not None, timeout=30)
-    assert scene.failed is None
-    return scene
 
 
 def test_the_result_panels_review_shows_the_solvers_grades(tmp_path, monkeypatch) -> None:

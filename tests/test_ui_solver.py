@@ -13,9 +13,9 @@ import pygame
 import ui_harness as ui
 
 from battle.rules.tiles import TOTAL_POINTS
-from battle.ui.match import new_match
-from battle.ui.result_scene import ResultScene
-from battle.ui.title_scene import TitleScene
+from battle.ui.play.match import new_match
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.title.title_scene import TitleScene
 
 
 def test_a_game_against_the_beginner_is_played_to_the_end(tmp_path, monkeypatch) -> None:
@@ -102,9 +102,9 @@ def test_the_solver_moves_first_when_it_starts(tmp_path, monkeypatch) -> None:
 
 
 def test_hint_is_a_legal_move_and_is_highlighted(tmp_path, monkeypatch) -> None:
-    from battle.ui import thinking
-
-    # the hint's search limits, shortened: this checks the plumbing, not the solver's strength
+    from battle.ui.play import (
+        thinking,  # the hint's search limits, shortened: this checks the plumbing, not the solver's strength
+    )
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.3)
     monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.5)
     with ui.session(tmp_path, monkeypatch) as new_app:

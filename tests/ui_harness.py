@@ -13,6 +13,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import random  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
@@ -22,9 +23,12 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from battle.rules.board import Move  # noqa: E402
+from battle.rules.deal import deal  # noqa: E402
+from battle.rules.game import Game  # noqa: E402
 from battle.ui.app import App  # noqa: E402
-from battle.ui.layout import cell_center  # noqa: E402
-from battle.ui.play_scene import PlayScene  # noqa: E402
+from battle.ui.play.play_scene import PlayScene  # noqa: E402
+from battle.ui.review.review_scene import ReviewScene  # noqa: E402
+from battle.ui.widgets.layout import cell_center  # noqa: E402
 
 DT = 0.05
 
@@ -142,3 +146,27 @@ def choose_file(app: App, dialog: object, path: Path | str, enter: bool = False)
         assert ok.is_enabled, f"OK is disabled for {path}"
         click(app, ok.rect.center)
     settle(app, 2)
+
+
+# -- the review screen ------------------------------------------------------------------
+
+
+def short_game(seed: int = 12, tiles: int = 20) -> Game:
+    """A deal played down to ``tiles`` tiles as a composed start, then to the end by seeded random moves."""
+    rng = random.Random(seed)
+    while True:
+        position = deal(rng.randrange(1 << 32))
+        while position.tiles_left() > tiles and not position.is_over():
+            position.push(rng.choice(position.legal_moves()))
+        if not position.is_over():
+            break
+    game = Game(position.copy(), "Ann", "Ben")
+    while not game.is_over():
+        game.play(rng.choice(game.position.legal_moves()))
+    return game
+
+
+def reviewed(app, scene: ReviewScene) -> ReviewScene:  # noqa: ANN001
+    run_until(app, lambda: scene.review is not None or scene.failed is not None, timeout=30)
+    assert scene.failed is None
+    return scene

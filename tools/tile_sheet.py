@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from battle.ui.tile_art import KIND_COUNT, TileArt, window_icon  # noqa: E402
+from battle.ui.art.tile_art import KIND_COUNT, TileArt, window_icon  # noqa: E402
 
 FELT = (22, 92, 60)
 FELT_DARK = (16, 70, 46)

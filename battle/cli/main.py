@@ -258,7 +258,7 @@ def version() -> str:
         return metadata.version(PROG)
     except metadata.PackageNotFoundError:
         pass
-    pyproject = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")
+    pyproject = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "pyproject.toml")
     try:
         with open(pyproject, encoding="utf-8") as handle:
             found = re.search(r'^version\s*=\s*"([^"]+)"', handle.read(), re.MULTILINE)

@@ -34,7 +34,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     solver is loaded, whose teardown (0.1-0.2 s of LLVM clean-up) it skips."""
     sub = commands.add_parser("solve", help="solve a position exactly (value, best moves, best line)")
     _add_common(sub)
-    sub.add_argument("--json", action="store_true", help="print the solver JSON of the notation spec")
+    sub.add_argument("--json", action="store_true",
+                     help="print the solver JSON of the notation contract (docs/notation.md)")
     sub.set_defaults(run=cmd_solve, quick_exit=True)
 
     sub = commands.add_parser("analyse", aliases=["analyze"], help="every legal move with its exact value")
@@ -402,7 +403,7 @@ def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review.Revie
     try:
         import pygame
 
-        from battle.ui.eval_graph import save_eval_graph
+        from battle.ui.widgets.eval_graph import save_eval_graph
     except ImportError as error:
         raise InputError(f"--plot needs pygame-ce ({error}); the review itself works without it") from None
     try:

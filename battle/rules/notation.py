@@ -1,4 +1,4 @@
-"""Reading and writing the text formats of ``shared/spec/notation.md``.
+"""Reading and writing the text formats of the notation contract, ``docs/notation.md``.
 
 Positions (``.mbp``) and game records (``.mbg``) are contracts: whatever
 ``format_*`` writes, ``parse_*`` reads back to the same thing, and every way a

@@ -36,24 +36,24 @@ from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
 from battle.rules.board import Position  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
-from battle.ui.board_view import BoardView, Felt  # noqa: E402
+from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
+from battle.ui.art.theme import Fonts, load_gui_theme  # noqa: E402
+from battle.ui.art.tile_art import TileArt, window_icon  # noqa: E402
 from battle.ui.demos import DEMOS, open_demo  # noqa: E402
-from battle.ui.help_scene import window_key  # noqa: E402
-from battle.ui.layout import compute_layout, layout_scale  # noqa: E402
-from battle.ui.live_analysis import LiveAnalysis  # noqa: E402
-from battle.ui.match import Match  # noqa: E402
-from battle.ui.panel import PanelView  # noqa: E402
-from battle.ui.play_scene import PlayScene  # noqa: E402
+from battle.ui.help.help_scene import window_key  # noqa: E402
+from battle.ui.play.match import Match  # noqa: E402
+from battle.ui.play.play_scene import PlayScene  # noqa: E402
+from battle.ui.play.thinking import SolverService  # noqa: E402
 from battle.ui.scene import SceneStack  # noqa: E402
-from battle.ui.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
-from battle.ui.theme import Fonts, load_gui_theme  # noqa: E402
-from battle.ui.thinking import SolverService  # noqa: E402
-from battle.ui.tile_art import TileArt, window_icon  # noqa: E402
-from battle.ui.title_scene import TitleScene  # noqa: E402
+from battle.ui.storage.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
+from battle.ui.title.title_scene import TitleScene  # noqa: E402
+from battle.ui.widgets.board_view import BoardView, Felt  # noqa: E402
+from battle.ui.widgets.layout import compute_layout, layout_scale  # noqa: E402
+from battle.ui.widgets.panel import PanelView  # noqa: E402
 
 if TYPE_CHECKING:
-    from battle.ui.editor_scene import EditorScene
-    from battle.ui.review_scene import ReviewScene
+    from battle.ui.editor.editor_scene import EditorScene
+    from battle.ui.review.review_scene import ReviewScene
 
 TITLE = "Mahjong Battle"
 FPS = 60
@@ -158,7 +158,7 @@ class App:
 
     def open_editor(self, position: Position | None = None) -> EditorScene:
         """The position editor over the current screen (Back returns to it), empty or with ``position``."""
-        from battle.ui.editor_scene import EditorScene
+        from battle.ui.editor.editor_scene import EditorScene
 
         scene = EditorScene(self, position)
         self.stack.push(scene)
@@ -166,7 +166,7 @@ class App:
 
     def open_review(self, game: Game, time_per_move: float | None = None) -> ReviewScene:
         """Review ``game`` on a background thread, over the current screen (Back returns to it)."""
-        from battle.ui.review_scene import ReviewScene
+        from battle.ui.review.review_scene import ReviewScene
 
         scene = ReviewScene(self, game, time_per_move)
         self.stack.push(scene)
@@ -300,7 +300,7 @@ class App:
 
     def stop_background(self, timeout: float = 10.0) -> bool:
         """Stop every search this window started (the opponent's, the analysis, a review) and wait for them."""
-        from battle.ui.review_scene import ReviewScene
+        from battle.ui.review.review_scene import ReviewScene
 
         self.solver.shutdown()
         if self._live_analysis is not None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position
 from battle.rules.deal import deal
 from battle.rules.game import Game
-from battle.ui.match import Match
+from battle.ui.play.match import Match
 
 if TYPE_CHECKING:
     from battle.ui.host import Host

@@ -17,19 +17,19 @@ if TYPE_CHECKING:
 
     from battle.rules.board import Position
     from battle.rules.game import Game
-    from battle.ui.board_view import BoardView, Felt
-    from battle.ui.editor_scene import EditorScene
-    from battle.ui.layout import Layout
-    from battle.ui.live_analysis import LiveAnalysis
-    from battle.ui.match import Match
-    from battle.ui.panel import PanelView
-    from battle.ui.play_scene import PlayScene
-    from battle.ui.review_scene import ReviewScene
+    from battle.ui.analysis.live_analysis import LiveAnalysis
+    from battle.ui.art.theme import Fonts
+    from battle.ui.art.tile_art import TileArt
+    from battle.ui.editor.editor_scene import EditorScene
+    from battle.ui.play.match import Match
+    from battle.ui.play.play_scene import PlayScene
+    from battle.ui.play.thinking import SolverService
+    from battle.ui.review.review_scene import ReviewScene
     from battle.ui.scene import SceneStack
-    from battle.ui.settings import Settings
-    from battle.ui.theme import Fonts
-    from battle.ui.thinking import SolverService
-    from battle.ui.tile_art import TileArt
+    from battle.ui.storage.settings import Settings
+    from battle.ui.widgets.board_view import BoardView, Felt
+    from battle.ui.widgets.layout import Layout
+    from battle.ui.widgets.panel import PanelView
 
 
 class Host(Protocol):

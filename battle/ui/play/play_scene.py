@@ -23,20 +23,20 @@ from battle.rules.board import Move, Position, cell_name, move_name
 from battle.rules.opens import Opening
 from battle.rules.tiles import EMPTY
 from battle.rules.wording import pair_words, plural, tile_words, verb
-from battle.ui import play_files, play_view
-from battle.ui.analysis_mode import AnalysisMode
-from battle.ui.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
-from battle.ui.board_view import BoardState
-from battle.ui.buttons import Button
-from battle.ui.dialogs import DIALOG_EVENTS, FileDialogSlot
-from battle.ui.hud import Status
-from battle.ui.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, nearest_cell, next_cell
-from battle.ui.match import Match
-from battle.ui.panel import PanelInfo
-from battle.ui.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
-from battle.ui.result_scene import ResultScene
+from battle.ui.analysis.analysis_mode import AnalysisMode
+from battle.ui.play import play_files, play_view
+from battle.ui.play.match import Match
+from battle.ui.play.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.play.thinking import Hint, Job, hint_search, level_move
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.thinking import Hint, Job, hint_search, level_move
+from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.widgets.board_view import BoardState
+from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
+from battle.ui.widgets.hud import Status
+from battle.ui.widgets.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, nearest_cell, next_cell
+from battle.ui.widgets.panel import PanelInfo
 
 if TYPE_CHECKING:
     from battle.ui.host import Host

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.ui import theme
+from battle.ui.art import theme
 
 if TYPE_CHECKING:
     from battle.players import Review

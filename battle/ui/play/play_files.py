@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from battle.rules.wording import mention
-from battle.ui.autosave import write_autosave
-from battle.ui.dialogs import Picked, free_file_name, start_folder
-from battle.ui.files import FileProblem, load_game_file, save_game_file
-from battle.ui.hud import Status
-from battle.ui.match import Match
+from battle.ui.play.autosave import write_autosave
+from battle.ui.play.match import Match
+from battle.ui.storage.files import FileProblem, load_game_file, save_game_file
+from battle.ui.widgets.dialogs import Picked, free_file_name, start_folder
+from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
-    from battle.ui.play_scene import PlayScene
+    from battle.ui.play.play_scene import PlayScene
 
 
 def open_dialog(scene: PlayScene, purpose: str) -> None:

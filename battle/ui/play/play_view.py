@@ -12,16 +12,23 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.rules.tiles import EMPTY
-from battle.ui.analysis_view import StudyInfo, draw_badges, draw_opening, draw_pv_ghosts, draw_study_box, pv_entries
-from battle.ui.animations import FlyingPoints, Pulse, Removal, pending_points
-from battle.ui.board_view import BoardState, playable_cells
-from battle.ui.hud import Status, draw_alert, draw_banner, draw_flying, draw_status
-from battle.ui.layout import Rect
-from battle.ui.panel import PanelInfo, PlayerInfo
-from battle.ui.theme import PLAYER_COLOURS
+from battle.ui.analysis.analysis_view import (
+    StudyInfo,
+    draw_badges,
+    draw_opening,
+    draw_pv_ghosts,
+    draw_study_box,
+    pv_entries,
+)
+from battle.ui.art.theme import PLAYER_COLOURS
+from battle.ui.widgets.animations import FlyingPoints, Pulse, Removal, pending_points
+from battle.ui.widgets.board_view import BoardState, playable_cells
+from battle.ui.widgets.hud import Status, draw_alert, draw_banner, draw_flying, draw_status
+from battle.ui.widgets.layout import Rect
+from battle.ui.widgets.panel import PanelInfo, PlayerInfo
 
 if TYPE_CHECKING:
-    from battle.ui.play_scene import PlayScene
+    from battle.ui.play.play_scene import PlayScene
 
 KEYS_HELP = "U undo · R redo · H hint · A analyse · N new"
 STUDY_KEYS_HELP = "B back to game · , . best line · P play it · A off"

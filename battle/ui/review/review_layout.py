@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from battle.ui.layout import Layout, Rect, compute_layout, fit_board
+from battle.ui.widgets.layout import Layout, Rect, compute_layout, fit_board
 
 GRAPH_MIN_HEIGHT = 140
 """The evaluation graph's smallest drawing (``render_eval_graph`` draws no lower)."""

@@ -14,14 +14,14 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.rules.wording import plural, verb
-from battle.ui import theme
-from battle.ui.buttons import Button
+from battle.ui.art import theme
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
     from battle.ui.host import Host
-    from battle.ui.play_scene import PlayScene
+    from battle.ui.play.play_scene import PlayScene
 
 FADE_SECONDS = 0.25
 """The veil over the finished game darkens over this time."""

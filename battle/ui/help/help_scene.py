@@ -18,12 +18,12 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
-from battle.ui import theme
-from battle.ui.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
-from battle.ui.buttons import Button
-from battle.ui.layout import layout_scale
+from battle.ui.analysis.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
+from battle.ui.art import theme
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.settings import UI_SCALE_RANGE, UI_SCALE_STEP
+from battle.ui.storage.settings import UI_SCALE_RANGE, UI_SCALE_STEP
+from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.layout import layout_scale
 
 if TYPE_CHECKING:
     from battle.ui.host import Host

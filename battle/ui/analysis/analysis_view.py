@@ -21,10 +21,10 @@ import pygame
 from battle.rules.board import ROWS, Move, Position, cell_name, move_name
 from battle.rules.opens import Opening
 from battle.rules.wording import verb
-from battle.ui import theme
-from battle.ui.analysis_mode import AnalysisMode, MoveBadge, Projection
-from battle.ui.board_view import BoardView, face_rect
-from battle.ui.layout import Layout, Rect, cell_rect
+from battle.ui.analysis.analysis_mode import AnalysisMode, MoveBadge, Projection
+from battle.ui.art import theme
+from battle.ui.widgets.board_view import BoardView, face_rect
+from battle.ui.widgets.layout import Layout, Rect, cell_rect
 
 BEST_COLOUR: theme.Colour = (86, 204, 120)
 """The best pairs: green, as in every analysis board."""

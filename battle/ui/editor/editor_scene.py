@@ -23,17 +23,17 @@ from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
-from battle.ui import theme
-from battle.ui.board_view import BoardState, face_rect, playable_cells
-from battle.ui.buttons import TEXT_MARGIN, Button, fitted_label, font_width
-from battle.ui.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
-from battle.ui.editor_layout import EditorLayout, editor_layout, kind_at, split_row
-from battle.ui.editor_model import EditorModel
-from battle.ui.files import FileProblem, load_position_file, save_position_file
-from battle.ui.hud import Status, draw_status
-from battle.ui.layout import cell_at, cell_rect
-from battle.ui.match import Match, solver_name
+from battle.ui.art import theme
+from battle.ui.editor.editor_layout import EditorLayout, editor_layout, kind_at, split_row
+from battle.ui.editor.editor_model import EditorModel
+from battle.ui.play.match import Match, solver_name
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.storage.files import FileProblem, load_position_file, save_position_file
+from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
+from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width
+from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
+from battle.ui.widgets.hud import Status, draw_status
+from battle.ui.widgets.layout import cell_at, cell_rect
 
 if TYPE_CHECKING:
     from battle.ui.host import Host

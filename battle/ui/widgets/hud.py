@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from battle.ui import theme
-from battle.ui.animations import FlyingPoints, fly_path
-from battle.ui.layout import Layout, cell_center, score_anchor, status_line_height
+from battle.ui.art import theme
+from battle.ui.widgets.animations import FlyingPoints, fly_path
+from battle.ui.widgets.layout import Layout, cell_center, score_anchor, status_line_height
 
 STATUS_COLOURS = {
     "info": theme.IVORY,

@@ -1,7 +1,7 @@
 """The pictures on the circle and bamboo faces: coins, sticks and the 1-bamboo bird.
 
 Drawn from primitives in supersampled pixels inside a ``Box`` (the face's symbol area);
-``battle.ui.tile_art`` scales the result down with the tile body. Split from it so that
+``battle.ui.art.tile_art`` scales the result down with the tile body. Split from it so that
 the suits' drawings, most of the art's code, sit apart from the tile body, the text
 and the caches. pygame and the standard library only, like ``tile_art``.
 """

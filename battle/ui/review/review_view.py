@@ -13,14 +13,14 @@ import pygame
 
 from battle.rules.board import Move
 from battle.rules.wording import plural
-from battle.ui import theme
-from battle.ui.board_view import face_rect
-from battle.ui.eval_graph import CLASS_COLOURS, CLASS_SIGNS
-from battle.ui.layout import Layout, cell_rect
-from battle.ui.review_layout import ReviewLayout, chip_rects, move_row_rect
+from battle.ui.art import theme
+from battle.ui.review.review_layout import ReviewLayout, chip_rects, move_row_rect
+from battle.ui.widgets.board_view import face_rect
+from battle.ui.widgets.eval_graph import CLASS_COLOURS, CLASS_SIGNS
+from battle.ui.widgets.layout import Layout, cell_rect
 
 if TYPE_CHECKING:
-    from battle.ui.review_scene import ReviewScene
+    from battle.ui.review.review_scene import ReviewScene
 
 GOOD_COLOURS: dict[str, theme.Colour] = {"best": (86, 204, 120), "good": (160, 210, 140)}
 

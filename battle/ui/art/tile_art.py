@@ -23,7 +23,7 @@ from pathlib import Path
 import pygame
 import pygame.freetype
 
-from battle.ui.tile_pictures import FACE_TOP, Box, Colour, Point, draw_bamboo, draw_circles, mix
+from battle.ui.art.tile_pictures import FACE_TOP, Box, Colour, Point, draw_bamboo, draw_circles, mix
 
 __all__ = ["TileArt", "window_icon", "SUIT_ACCENTS", "KIND_COUNT"]
 
@@ -200,8 +200,8 @@ def _downscale(surface: pygame.Surface, size: tuple[int, int]) -> pygame.Surface
 
 def _default_font_path() -> Path | None:
     """Mirror battle.resources.asset_path without importing the game package."""
-    here = Path(__file__).resolve().parent  # battle/ui
-    for root in (here.parent / "assets", here.parent.parent / "assets"):
+    package = Path(__file__).resolve().parents[2]  # battle/
+    for root in (package / "assets", package.parent / "assets"):
         candidate = root.joinpath(*FONT_PARTS)
         if candidate.exists():
             return candidate

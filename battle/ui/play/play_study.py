@@ -14,12 +14,12 @@ import pygame
 from battle.rules.board import Move, Position, move_name
 from battle.rules.opens import Opening, describe_opening, what_opens
 from battle.rules.wording import pair_words, plural, verb
-from battle.ui.analysis_mode import AnalysisMode, pick_move
-from battle.ui.animations import Removal
-from battle.ui.hud import Status
+from battle.ui.analysis.analysis_mode import AnalysisMode, pick_move
+from battle.ui.widgets.animations import Removal
+from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
-    from battle.ui.play_scene import PlayScene
+    from battle.ui.play.play_scene import PlayScene
 
 
 TOOLS = (

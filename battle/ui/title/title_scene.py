@@ -23,16 +23,16 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.storage.saved_games import SavedGame, Shelf
-from battle.ui import theme
-from battle.ui.autosave import discard, keep_for_later, read_unfinished
-from battle.ui.buttons import Button
-from battle.ui.choice_scene import Choice, ChoiceScene
-from battle.ui.dialogs import DIALOG_EVENTS, FileDialogSlot
-from battle.ui.files import FileProblem, load_game_file
-from battle.ui.help_scene import open_help
-from battle.ui.hud import STATUS_COLOURS, Status
-from battle.ui.match import Match, new_match
+from battle.ui.art import theme
+from battle.ui.help.help_scene import open_help
+from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
+from battle.ui.play.match import Match, new_match
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.storage.files import FileProblem, load_game_file
+from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.choice_scene import Choice, ChoiceScene
+from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
+from battle.ui.widgets.hud import STATUS_COLOURS, Status
 
 if TYPE_CHECKING:
     from battle.rules.game import Game

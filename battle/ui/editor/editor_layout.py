@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battle.rules.tiles import KIND_COUNT
-from battle.ui.layout import TILE_ASPECT, Rect
+from battle.ui.widgets.layout import TILE_ASPECT, Rect
 
 PALETTE_COLUMNS = 9
 """One row per suit (characters, circles, bamboo), values 1-9 left to right."""

@@ -17,9 +17,9 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from battle.ui import theme
-from battle.ui.buttons import Button
+from battle.ui.art import theme
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
     from battle.ui.host import Host

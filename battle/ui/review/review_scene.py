@@ -19,15 +19,11 @@ from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
-from battle.ui import theme
-from battle.ui.board_view import BoardState, playable_cells
-from battle.ui.buttons import Button
-from battle.ui.eval_graph import ply_at, render_eval_graph, x_of_ply
-from battle.ui.hud import Status, draw_status
-from battle.ui.match import Match, solver_name
-from battle.ui.review_job import ReviewJob
-from battle.ui.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
-from battle.ui.review_view import (
+from battle.ui.art import theme
+from battle.ui.play.match import Match, solver_name
+from battle.ui.review.review_job import ReviewJob
+from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
+from battle.ui.review.review_view import (
     class_sign,
     draw_move_marks,
     draw_progress_card,
@@ -35,7 +31,11 @@ from battle.ui.review_view import (
     turning_chips,
 )
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.settings import REVIEW_SECONDS_RANGE
+from battle.ui.storage.settings import REVIEW_SECONDS_RANGE
+from battle.ui.widgets.board_view import BoardState, playable_cells
+from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply
+from battle.ui.widgets.hud import Status, draw_status
 
 if TYPE_CHECKING:
     from battle.ui.host import Host

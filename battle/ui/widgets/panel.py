@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from battle.ui import theme
-from battle.ui.layout import PanelLayout, Rect, move_entry_rect
+from battle.ui.art import theme
+from battle.ui.widgets.layout import PanelLayout, Rect, move_entry_rect
 
 _PANEL_CACHE: dict[tuple, pygame.Surface] = {}
 

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pygame
 
-from battle.ui import theme
-from battle.ui.animations import Removal, ease_out
-from battle.ui.layout import COLS, ROWS, Layout, Rect, cell_rect
-from battle.ui.tile_art import TileArt
+from battle.ui.art import theme
+from battle.ui.art.tile_art import TileArt
+from battle.ui.widgets.animations import Removal, ease_out
+from battle.ui.widgets.layout import COLS, ROWS, Layout, Rect, cell_rect
 
 EMPTY = -1
 LETTERS = "abcdefghijkl"

@@ -17,7 +17,7 @@ from typing import Any
 
 from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game
-from battle.ui.live_analysis import LiveAnalysis
+from battle.ui.analysis.live_analysis import LiveAnalysis
 
 BOUND_SIGNS = {"exact": "", "estimate": "~", "upper": "≤", "lower": "≥"}
 """How a value's certainty is written in front of it (≤ / ≥: a bound, ~: a depth-limited estimate)."""

@@ -1,0 +1,1 @@
+"""The rules and every shortcut, over any screen (F1)."""

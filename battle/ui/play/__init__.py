@@ -1,0 +1,3 @@
+"""The game screen: a match (hot seat or against the solver), its input, its drawing, its
+autosave and files, and the result card.
+"""

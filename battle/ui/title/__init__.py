@@ -1,0 +1,1 @@
+"""The title screen and the new-game form, with the unfinished games to resume."""
