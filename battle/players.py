@@ -25,8 +25,10 @@ from solver.engine import (
     Engine,
     engine_for,
 )
+from solver.json_shapes import AnalyseJSON, Bound, MoveValueJSON, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
 from solver.levels import best_move as level_best_move
+from solver.limits import Limits
 from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint, review_game
 
 __all__ = [
@@ -37,13 +39,19 @@ __all__ = [
     "MAX_NODE_LIMIT",
     "MAX_THREADS",
     "MIN_TABLE_BITS",
+    "AnalyseJSON",
     "Analysis",
     "BackgroundSearch",
+    "Bound",
     "Engine",
+    "Limits",
     "MoveReview",
+    "MoveValueJSON",
     "PlayerSummary",
     "Review",
+    "ReviewJSON",
     "ReviewStep",
+    "SolveJSON",
     "TurningPoint",
     "analyse_for_level",
     "choose_from",
@@ -85,7 +93,7 @@ def solver_advisor(seconds: float = HINT_SECONDS) -> Callable[[Position, bool], 
     def advise(position: Position, every_move: bool) -> Analysis:
         if not engines:
             engines.append(engine_for(position.tiles_left(), max_megabytes=HINT_TABLE_MEGABYTES))
-        return engines[0].search(position, time_limit=seconds, all_exact=every_move)
+        return engines[0].search(position, Limits(time=seconds), all_exact=every_move)
 
     return advise
 

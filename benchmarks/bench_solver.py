@@ -38,7 +38,7 @@ import pyref  # noqa: E402
 from battle.rules.board import Move, Position, move_name  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from battle.rules.notation import parse_position  # noqa: E402
-from solver import Engine  # noqa: E402
+from solver import Engine, Limits  # noqa: E402
 from solver.engine import FULL_DEPTH, MIN_TABLE_BITS, SearchStatus, default_threads, table_bits_for  # noqa: E402
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from  # noqa: E402
 
@@ -146,7 +146,7 @@ def opened(number: int, tiles: int, engine: Engine) -> Position:
     """
     position = deal(number)
     while position.tiles_left() > tiles and position.legal_moves():
-        analysis = engine.search(position, depth_limit=OPENING_DEPTH)
+        analysis = engine.search(position, Limits(depth=OPENING_DEPTH))
         position.push(analysis.best_moves[0] if analysis.best_moves else analysis.move_values[0].move)
     return position.copy()
 

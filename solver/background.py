@@ -9,21 +9,26 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from battle.rules.board import Position
 from solver.engine import Analysis, Engine, Progress
+from solver.limits import Limits
 
 
 class BackgroundSearch:
-    """One search on its own thread: start it, poll it from the UI loop, stop it."""
+    """One search on its own thread: start it, poll it from the UI loop, stop it.
 
-    def __init__(self, engine: Engine, position: Position, run: Callable[[Engine, Position], object] | None = None,
-                 **limits: Any) -> None:
+    It runs ``engine.search(position, limits, all_exact=all_exact)``, or ``run(engine, position)`` when given
+    (a search of the caller's own, e.g. a hint's quick search then its exact one).
+    """
+
+    def __init__(self, engine: Engine, position: Position, limits: Limits = Limits(), *, all_exact: bool = False,
+                 run: Callable[[Engine, Position], object] | None = None) -> None:
         self.engine = engine
         self.position = position.copy()
         self._run = run
         self._limits = limits
+        self._all_exact = all_exact
         self._lock = threading.Lock()
         self._progress: Progress | None = None
         self._result: object | None = None
@@ -45,7 +50,8 @@ class BackgroundSearch:
             if self._run is not None:
                 result = self._run(self.engine, self.position)
             else:
-                result = self.engine.search(self.position, progress=self._report, **self._limits)
+                result = self.engine.search(self.position, self._limits, all_exact=self._all_exact,
+                                            progress=self._report)
         except BaseException as error:  # reported to the UI thread, never lost
             with self._lock:
                 self._error = error

@@ -21,6 +21,8 @@ import numpy as np
 from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, move_name
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
+from solver.json_shapes import Bound, SolveJSON
+from solver.limits import Limits
 
 FULL_DEPTH = k.FULL_DEPTH
 DEFAULT_TABLE_BITS = 23
@@ -69,8 +71,7 @@ one entry; a thread makes 1-1.5 M nodes a second on the benchmark machine), so t
 faster machine's time-limited search still finds room."""
 
 
-def table_bits_for(tiles: int, max_megabytes: int = 256, *, time_limit: float | None = None,
-                   node_limit: int | None = None, threads: int = 1) -> int:
+def table_bits_for(tiles: int, max_megabytes: int = 256, *, limits: Limits = Limits(), threads: int = 1) -> int:
     """A table size that fits the position: small solves should not pay for a big table.
 
     A fresh table costs time to touch (zero pages on first write), so a
@@ -95,8 +96,8 @@ def table_bits_for(tiles: int, max_megabytes: int = 256, *, time_limit: float | 
     complete deal spent inside its budget.
     """
     wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
-    stores = min(time_limit * STORES_PER_THREAD_SECOND * max(1, threads) if time_limit is not None else math.inf,
-                 node_limit if node_limit is not None else math.inf)
+    stores = min(limits.time * STORES_PER_THREAD_SECOND * max(1, threads) if limits.time is not None else math.inf,
+                 limits.nodes if limits.nodes is not None else math.inf)
     if stores < math.inf:
         wanted = min(wanted, max(MIN_TABLE_BITS, math.ceil(math.log2(max(stores, 2)))))
     allowed = max(MIN_TABLE_BITS, (max(1, max_megabytes) * (1 << 20) // ENTRY_BYTES).bit_length() - 1)
@@ -110,12 +111,12 @@ class MoveValue:
     The value of a move is the final margin it leads to for the mover, counted
     from now: its points, minus the value of the position it leaves.
     ``bound`` is ``"exact"``, ``"upper"`` (the value is at most ``value``),
-    ``"lower"`` (at least), or ``"estimate"`` (a depth-limited search).
+    or ``"estimate"`` (a search a limit stopped).
     """
 
     move: Move
     value: int
-    bound: str
+    bound: Bound
     depth: int
 
     @property
@@ -127,7 +128,7 @@ class MoveValue:
         return move_name(self.move)
 
     def describe(self) -> str:
-        sign = {"exact": "", "upper": "<=", "lower": ">=", "estimate": "~"}[self.bound]
+        sign = {"exact": "", "upper": "<=", "estimate": "~"}[self.bound]
         text = f"{sign}{self.value:+d}"
         return text if self.exact else f"{text} (depth {self.depth})"
 
@@ -152,7 +153,8 @@ class Analysis:
     depth: int
     """Depth of the last completed iteration (``FULL_DEPTH`` for a proof)."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> SolveJSON:
+        """The solver output of the notation contract (``docs/notation.md``)."""
         return {
             "value": self.value,
             "best_moves": [move_name(m) for m in self.best_moves],
@@ -292,7 +294,7 @@ def _stop_timer(seconds: float, stop: Callable[[], None]) -> threading.Timer | N
 @dataclass
 class _Iteration:
     value: int
-    values: dict[Move, tuple[int, str]] = field(default_factory=dict)
+    values: dict[Move, tuple[int, Bound]] = field(default_factory=dict)
     exact: bool = False
 
 
@@ -442,9 +444,9 @@ class Engine:
         return _Iteration(best, values, exact)
 
     def _root_values(self, root: _Root, ordered: list[Move], depth: int, all_exact: bool,
-                     searcher: _Searcher) -> dict[Move, tuple[int, str]] | None:
+                     searcher: _Searcher) -> dict[Move, tuple[int, Bound]] | None:
         """Each root move's score, exact for the best ones; None if stopped."""
-        values: dict[Move, tuple[int, str]] = {}
+        values: dict[Move, tuple[int, Bound]] = {}
         best = -k.INF
         best_move: Move | None = None
         bound_window = root.points + 9
@@ -521,10 +523,8 @@ class Engine:
     def search(
         self,
         position: Position,
+        limits: Limits = Limits(),
         *,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
-        depth_limit: int | None = None,
         all_exact: bool = False,
         progress: ProgressCallback | None = None,
         deadline: float | None = None,
@@ -535,7 +535,7 @@ class Engine:
         (what ``analyse`` shows); otherwise moves that cannot be best get an
         upper bound only, which is much cheaper.
 
-        ``time_limit`` counts from the start of the search proper, once the
+        ``limits.time`` counts from the start of the search proper, once the
         kernels are loaded. ``deadline`` is a ``time.monotonic()`` reading to stop
         at, for a caller whose clock started earlier (the command line counts from
         the start of its process); it includes loading the cached kernels, but not
@@ -543,7 +543,7 @@ class Engine:
         the compile took. A limit too large to wait for is no limit.
         """
         with self._lock:
-            return self._search(position, time_limit, node_limit, depth_limit, all_exact, progress, deadline)
+            return self._search(position, limits, all_exact, progress, deadline)
 
     def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
         """Load the search kernel (on a new machine: compile it, 10-15 s) before any clock starts.
@@ -561,7 +561,8 @@ class Engine:
             k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
         _kernels_loaded.append(True)
 
-    def _search(self, position, time_limit, node_limit, depth_limit, all_exact, progress, deadline) -> Analysis:
+    def _search(self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None,
+                deadline: float | None) -> Analysis:
         if not _kernels_loaded:
             self._started = time.perf_counter()
             self._loading = True
@@ -580,9 +581,9 @@ class Engine:
         self.counters[:] = 0
         self.counters[k.C_STOP] = stop_requested
         self._helper_nodes = 0
-        if node_limit:
-            self.counters[k.C_NODE_LIMIT] = min(node_limit, MAX_NODE_LIMIT)
-        seconds = [limit for limit in (time_limit, None if deadline is None else deadline - time.monotonic())
+        if limits.nodes:
+            self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)
+        seconds = [limit for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
                    if limit is not None]
         timer = _stop_timer(min(seconds), self.stop) if seconds else None
         try:
@@ -590,8 +591,8 @@ class Engine:
             moves = position.legal_moves()
             if not moves:
                 return Analysis(0, [], [], [], (position.scores[0], position.scores[1]), True, 0, 0.0, FULL_DEPTH)
-            max_depth = FULL_DEPTH if depth_limit is None else max(1, min(depth_limit, FULL_DEPTH))
-            limited = bool(seconds or node_limit or depth_limit)
+            max_depth = FULL_DEPTH if limits.depth is None else max(1, min(limits.depth, FULL_DEPTH))
+            limited = bool(seconds or limits.nodes or limits.depth)
             done: _Iteration | None = None
             done_depth = 0
 
@@ -747,35 +748,32 @@ def _depth_schedule(max_depth: int, limited: bool) -> list[int]:
 
 
 def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | None = None,
-               time_limit: float | None = None, node_limit: int | None = None) -> Engine:
+               limits: Limits = Limits()) -> Engine:
     """An engine sized for a position of ``tiles`` tiles: the table that size needs (or that a
-    search within ``time_limit`` / ``node_limit`` can fill), up to ``max_megabytes`` (default:
+    search within ``limits``' time or nodes can fill), up to ``max_megabytes`` (default:
     ``default_table_megabytes``), and ``threads`` threads (default: ``default_threads``).
     What the command line's solve, analyse and review use."""
     threads = threads or default_threads()
-    bits = table_bits_for(tiles, max_megabytes or default_table_megabytes(), time_limit=time_limit,
-                          node_limit=node_limit, threads=threads)
+    bits = table_bits_for(tiles, max_megabytes or default_table_megabytes(), limits=limits, threads=threads)
     return Engine(bits, threads=threads)
 
 
 def solve(
     position: Position,
+    limits: Limits = Limits(),
     *,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    depth_limit: int | None = None,
     all_exact: bool = False,
     threads: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> Analysis:
     """Solve one position with an engine of its own: the scripting entry point.
 
-    Exact (``exact`` true, the complete set of best moves) unless a limit stops the
-    search first, in which case the best move found so far and estimated values.
+    Exact (``exact`` true, the complete set of best moves) unless one of ``limits``
+    (``Limits(time=2)``: seconds, nodes, depth) stops the search first, in which case
+    the best move found so far and estimated values.
     With ``all_exact`` every move gets its exact value, as in ``mahjong-battle
     analyse``. A caller solving many positions of one game should keep an
     ``Engine`` instead: its table carries over from one position to the next.
     """
-    engine = engine_for(position.tiles_left(), threads=threads, time_limit=time_limit, node_limit=node_limit)
-    return engine.search(position, time_limit=time_limit, node_limit=node_limit, depth_limit=depth_limit,
-                         all_exact=all_exact, progress=progress)
+    engine = engine_for(position.tiles_left(), threads=threads, limits=limits)
+    return engine.search(position, limits, all_exact=all_exact, progress=progress)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from battle.rules.board import Move, Position
 from solver.engine import Analysis, Engine
+from solver.limits import Limits
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,11 @@ class Level:
     time_limit: float
     """Seconds the level may think per move."""
     description: str
+
+    @property
+    def limits(self) -> Limits:
+        """The search a move of this level makes: its depth, within its time."""
+        return Limits(time=self.time_limit, depth=self.depth)
 
 
 LEVELS: dict[str, Level] = {
@@ -52,12 +58,7 @@ def get_level(name: str) -> Level:
 
 def analyse_for_level(engine: Engine, position: Position, level: Level) -> Analysis:
     """The search a level makes before choosing (every move's value at its depth)."""
-    return engine.search(
-        position,
-        depth_limit=level.depth,
-        time_limit=level.time_limit,
-        all_exact=level.temperature > 0,
-    )
+    return engine.search(position, level.limits, all_exact=level.temperature > 0)
 
 
 def choose_from(analysis: Analysis, level: Level, rng: random.Random) -> Move:

@@ -60,7 +60,7 @@ minimum loss}), ``eval_start``, ``eval_start_exact``, ``eval`` ([eval_start,
 eval_after of each reviewed move]), ``final`` ({``score``, ``over``, ``value``
 for the player to move after the last reviewed move, ``exact``}), ``moves``
 (one object per reviewed move: ``number`` (1-based), ``player``, ``move``,
-``points``, ``value``, ``bound`` ("exact", "estimate", "upper", "lower"),
+``points``, ``value``, ``bound`` ("exact", "estimate", "upper"),
 ``best_value``, ``best_moves``, ``loss``, ``class``, ``exact``, ``depth`` (127
 = proved), ``eval_before``, ``eval_after``, ``eval_after_exact``, ``nodes``,
 ``seconds``), ``summary`` (two objects, player 1 then 2: ``player``, ``name``,
@@ -81,6 +81,8 @@ from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game, Result, result_of
 from battle.rules.notation import Record
 from solver.engine import FULL_DEPTH, Analysis, Engine
+from solver.json_shapes import Bound, MoveReviewJSON, PlayerSummaryJSON, ReviewJSON, TurningPointJSON
+from solver.limits import Limits
 
 FORMAT = "mahjong-battle-review"
 VERSION = 1
@@ -133,8 +135,8 @@ class MoveReview:
     points: int
     value: int
     """The played move's value for the mover (its points minus the value it left)."""
-    bound: str
-    """How sure ``value`` is: ``"exact"``, ``"estimate"`` (time ran out), ``"upper"`` or ``"lower"``."""
+    bound: Bound
+    """How sure ``value`` is: ``"exact"``, ``"estimate"`` (time ran out) or ``"upper"``."""
     best_value: int
     best_moves: tuple[str, ...]
     """Every move worth ``best_value`` (all of them when exact)."""
@@ -157,7 +159,7 @@ class MoveReview:
         """Moves played before this one (0 for the first)."""
         return self.number - 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> MoveReviewJSON:
         return {
             "number": self.number,
             "player": self.player,
@@ -211,7 +213,7 @@ class PlayerSummary:
     def average_loss(self) -> float | None:
         return self.points_lost / self.moves if self.moves else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> PlayerSummaryJSON:
         return {
             "player": self.player,
             "name": self.name,
@@ -240,7 +242,7 @@ class TurningPoint:
     reasons: tuple[str, ...]
     """``"lead_change"`` and/or the class (``"mistake"``, ``"blunder"``)."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> TurningPointJSON:
         return {
             "number": self.number,
             "player": self.player,
@@ -362,7 +364,7 @@ class Review:
 
     # -- JSON --------------------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ReviewJSON:
         """Everything as plain JSON types, under the keys listed in the module docstring."""
         return {
             "format": FORMAT,
@@ -438,7 +440,7 @@ def _unpack(game_or_record: Game | Record) -> tuple[Position, list[Move], tuple[
     raise TypeError(f"expected a Game or a Record, not {type(game_or_record).__name__}")
 
 
-def _played_value(analysis: Analysis, move: Move, points: int) -> tuple[int, str, int]:
+def _played_value(analysis: Analysis, move: Move, points: int) -> tuple[int, Bound, int]:
     """The played move's value, bound and depth as the analysis knows them.
 
     A search stopped before its first iteration knows only one fallback move;
@@ -480,7 +482,7 @@ def review_game(
     for move in moves:
         if stopped():
             break
-        analysis = engine.search(position.copy(), all_exact=True, time_limit=time_per_move)
+        analysis = engine.search(position.copy(), Limits(time=time_per_move), all_exact=True)
         if stopped():
             break
         to_move, scores = position.to_move, (position.scores[0], position.scores[1])
@@ -494,7 +496,7 @@ def review_game(
     final_searched = False
     if not position.is_over():
         if len(searched) == total and not stopped():
-            analysis = engine.search(position.copy(), time_limit=time_per_move)
+            analysis = engine.search(position.copy(), Limits(time=time_per_move))
             if not stopped():
                 final_value, final_exact, final_searched = analysis.value, analysis.exact, True
                 if progress is not None:

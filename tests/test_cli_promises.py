@@ -113,13 +113,14 @@ def test_limits_beyond_reach_are_refused(argv: list[str], reason: str) -> None:
 def test_the_engine_takes_limits_beyond_reach_as_no_limit() -> None:
     """The API does what the command line refuses: a timer cannot wait 1e10 s, nor a counter hold 10**23."""
     from battle.rules.notation import parse_position
-    from solver import Engine
+    from solver import Engine, Limits
 
     position = parse_position(SMALL.read_text(encoding="utf-8"))
     engine = Engine(table_bits=16)
-    for limits in ({"time_limit": 1e10}, {"node_limit": 10**23}, {"deadline": time.monotonic() + 1e12}):
-        analysis = engine.search(position, **limits)
+    for limits in (Limits(time=1e10), Limits(nodes=10**23)):
+        analysis = engine.search(position, limits)
         assert analysis.exact, limits
+    assert engine.search(position, deadline=time.monotonic() + 1e12).exact
 
 
 # -- 2. one error, one line -------------------------------------------------------------

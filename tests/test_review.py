@@ -33,6 +33,14 @@ from battle.rules.notation import Record, format_record, parse_record  # noqa: E
 from battle.ui.art import theme  # noqa: E402
 from battle.ui.widgets.eval_graph import render_eval_graph, save_eval_graph  # noqa: E402
 from solver.engine import FULL_DEPTH, Engine  # noqa: E402
+from solver.json_shapes import (  # noqa: E402
+    MoveReviewJSON,
+    PlayerSummaryJSON,
+    ReviewFinalJSON,
+    ReviewJSON,
+    ReviewStartJSON,
+    TurningPointJSON,
+)
 from solver.review import CLASS_NAMES, MoveReview, Review, ReviewStep, classify, review_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -414,6 +422,12 @@ def test_review_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder
     code, out, _ = run(capsys, "review", str(write(tmp_path, blunder[0])), "--json", "--quiet", *SOLVE)
     assert code == 0
     data = json.loads(out)
+    assert list(data) == list(ReviewJSON.__annotations__)  # the type says what the output is
+    assert list(data["start"]) == list(ReviewStartJSON.__annotations__)
+    assert list(data["final"]) == list(ReviewFinalJSON.__annotations__)
+    assert all(list(move) == list(MoveReviewJSON.__annotations__) for move in data["moves"])
+    assert all(list(player) == list(PlayerSummaryJSON.__annotations__) for player in data["summary"])
+    assert all(list(point) == list(TurningPointJSON.__annotations__) for point in data["turning_points"])
     assert data["eval"] == blunder_review.evals
     assert [move["loss"] for move in data["moves"]] == [move.loss for move in blunder_review.moves]
     assert data["time_per_move"] == 60.0
@@ -470,7 +484,7 @@ def test_review_of_a_full_deal_under_a_tiny_budget_gives_estimates(tmp_path: Pat
     assert len(data["moves"]) == 6 and data["complete"]
     assert not data["eval_start_exact"] and not data["final"]["exact"]
     assert not any(move["exact"] for move in data["moves"])
-    assert {move["bound"] for move in data["moves"]} <= {"estimate", "upper", "lower"}
+    assert {move["bound"] for move in data["moves"]} <= {"estimate", "upper"}
     assert all(move["loss"] >= 0 and move["class"] in CLASS_NAMES for move in data["moves"])
     code, out, err = run(capsys, "review", str(path), "--time", "0.05", "--quiet", "--hash", "32")
     assert code == 0 and "not exact" in out and "~" in out

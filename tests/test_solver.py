@@ -51,8 +51,9 @@ from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import EMPTY, KIND_COUNT
-from solver import FULL_DEPTH, Analysis, Engine
+from solver import FULL_DEPTH, AnalyseJSON, Analysis, Engine, Limits, SolveJSON
 from solver.background import BackgroundSearch
+from solver.json_shapes import MoveValueJSON
 from solver.levels import LEVELS, best_move, get_level
 
 
@@ -207,7 +208,7 @@ def test_the_module_level_solve(engine: Engine) -> None:
     every = solver.solve(position, all_exact=True, threads=1)
     assert all(mv.exact for mv in every.move_values)
     assert {mv.move for mv in every.move_values} == set(position.legal_moves())
-    limited = solver.solve(load(BIG), node_limit=20_000, threads=1)
+    limited = solver.solve(load(BIG), Limits(nodes=20_000), threads=1)
     assert_usable(load(BIG), limited)
     assert solver.best_move(position, "perfect", rng=random.Random(1)) in analysis.best_moves
     assert {"solve", "best_move", "Engine", "BackgroundSearch", "LEVELS"} <= set(solver.__all__)
@@ -234,7 +235,7 @@ def test_time_limit(engine: Engine) -> None:
     engine.clear()
     started = time.perf_counter()
     with watchdog(engine):
-        analysis = engine.search(position, time_limit=0.2)
+        analysis = engine.search(position, Limits(time=0.2))
     assert time.perf_counter() - started < 1.5
     assert_usable(position, analysis)
     assert analysis.depth < FULL_DEPTH
@@ -245,7 +246,7 @@ def test_node_limit(engine: Engine) -> None:
     engine.clear()
     started = time.perf_counter()
     with watchdog(engine):
-        analysis = engine.search(position, node_limit=50_000)
+        analysis = engine.search(position, Limits(nodes=50_000))
     assert time.perf_counter() - started < 1.5
     assert_usable(position, analysis)
     assert 50_000 <= analysis.nodes <= 100_000
@@ -255,7 +256,7 @@ def test_depth_limit_on_a_big_position(engine: Engine) -> None:
     position = load(BIG)
     started = time.perf_counter()
     with watchdog(engine):
-        analysis = engine.search(position, depth_limit=2)
+        analysis = engine.search(position, Limits(depth=2))
     assert time.perf_counter() - started < 1.5
     assert_usable(position, analysis)
     assert analysis.depth == 2
@@ -281,9 +282,9 @@ whose twins wait on c1 and b1. Two moves after the first, every tile is free."""
 def test_depth_limit_that_reaches_the_end_is_exact(engine: Engine) -> None:
     position = parse_position(TINY)
     value, best = naive.best_moves(position.copy())
-    shallow = engine.search(position, depth_limit=1)
+    shallow = engine.search(position, Limits(depth=1))
     assert not shallow.exact  # after one move, 3m is still buried under pairs
-    deep = engine.search(position, depth_limit=2)
+    deep = engine.search(position, Limits(depth=2))
     assert (deep.exact, deep.depth, deep.value, deep.best_moves) == (True, FULL_DEPTH, value, best)
     check_line(position, deep)
 
@@ -371,7 +372,7 @@ def test_progress_reports_deepening(engine: Engine) -> None:
     position = load(DATA / "n056_s500011.mbp")
     engine.clear()
     reports = []
-    analysis = engine.search(position, depth_limit=8, progress=reports.append)
+    analysis = engine.search(position, Limits(depth=8), progress=reports.append)
     depths = [report.depth for report in reports]
     assert len(depths) >= 2
     assert depths == sorted(set(depths)), depths
@@ -394,7 +395,7 @@ def wait_until_done(search: BackgroundSearch, timeout: float) -> None:
 def test_background_search_with_a_time_limit(engine: Engine) -> None:
     position = load(BIG)
     engine.clear()
-    search = BackgroundSearch(engine, position, time_limit=0.3).start()
+    search = BackgroundSearch(engine, position, Limits(time=0.3)).start()
     assert search.analysis() is None or search.done
     wait_until_done(search, timeout=5)
     analysis = search.analysis()
@@ -469,6 +470,7 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     data = json.loads(out)
     assert list(data) == ["value", "best_moves", "pv", "final_score", "exact", "nodes", "seconds"]
+    assert list(data) == list(SolveJSON.__annotations__)  # the type says what the output is
     assert type(data["value"]) is int and data["value"] == row["value"]
     assert data["best_moves"] == sorted(row["best_moves"])
     assert data["exact"] is True
@@ -539,16 +541,16 @@ def test_a_limited_search_gets_no_bigger_table_than_it_can_fill() -> None:
     from solver import engine
 
     # two threads store at most 12 M entries in 3 s: 2**24 of them, not the complete deal's 2**27
-    assert engine.table_bits_for(108, 2048, time_limit=3.0, threads=2) == 24
-    assert engine.table_bits_for(108, 2048, time_limit=3.0, threads=4) == 25  # more threads, more stores
-    assert engine.table_bits_for(108, 2048, time_limit=3.0) == 23  # one thread
-    assert engine.table_bits_for(108, 2048, time_limit=30.0, threads=2) == 27
-    assert engine.table_bits_for(108, 2048, node_limit=5_000_000) == 23
-    assert engine.table_bits_for(108, 2048, time_limit=30.0, node_limit=5_000_000, threads=2) == 23
-    assert engine.table_bits_for(108, 2048, node_limit=1) == engine.MIN_TABLE_BITS
+    assert engine.table_bits_for(108, 2048, limits=Limits(time=3.0), threads=2) == 24
+    assert engine.table_bits_for(108, 2048, limits=Limits(time=3.0), threads=4) == 25  # more threads, more stores
+    assert engine.table_bits_for(108, 2048, limits=Limits(time=3.0)) == 23  # one thread
+    assert engine.table_bits_for(108, 2048, limits=Limits(time=30.0), threads=2) == 27
+    assert engine.table_bits_for(108, 2048, limits=Limits(nodes=5_000_000)) == 23
+    assert engine.table_bits_for(108, 2048, limits=Limits(time=30.0, nodes=5_000_000), threads=2) == 23
+    assert engine.table_bits_for(108, 2048, limits=Limits(nodes=1)) == engine.MIN_TABLE_BITS
     # the cap only ever lowers what the position and the memory limit give
-    assert engine.table_bits_for(40, 2048, time_limit=600.0, threads=2) == engine.MIN_TABLE_BITS
-    assert engine.table_bits_for(108, 256, time_limit=600.0, threads=2) == 24
+    assert engine.table_bits_for(40, 2048, limits=Limits(time=600.0), threads=2) == engine.MIN_TABLE_BITS
+    assert engine.table_bits_for(108, 256, limits=Limits(time=600.0), threads=2) == 24
 
 
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
@@ -594,6 +596,8 @@ def test_analyse_json_has_every_move(capsys: pytest.CaptureFixture[str], tmp_pat
     assert len(data["moves"]) == len(expected)
     assert all(entry["bound"] == "exact" for entry in data["moves"])
     assert data["value"] == max(expected.values())
+    assert set(data) == AnalyseJSON.__required_keys__
+    assert all(set(entry) == MoveValueJSON.__required_keys__ for entry in data["moves"])
 
 
 def test_solve_with_a_time_limit_says_not_exact(capsys: pytest.CaptureFixture[str]) -> None:
@@ -664,9 +668,10 @@ def test_kernels_are_cached_on_disk(tmp_path: Path) -> None:
     cache = tmp_path / "numba-cache"
     row = next(row for row in known_values() if row["tiles_left"] == 40)
     code = (
-        "from pathlib import Path\nfrom battle.rules.notation import parse_position\nfrom solver import Engine\n"
+        "from pathlib import Path\nfrom battle.rules.notation import parse_position\n"
+        "from solver import Engine, Limits\n"
         f"position = parse_position(Path({str(DATA / (row['id'] + '.mbp'))!r}).read_text())\n"
-        "analysis = Engine(table_bits=12).search(position, time_limit=2.0)\nprint(analysis.value, analysis.exact)\n"
+        "analysis = Engine(table_bits=12).search(position, Limits(time=2.0))\nprint(analysis.value, analysis.exact)\n"
     )
     env = {"NUMBA_CACHE_DIR": str(cache)}
     started = time.perf_counter()

@@ -21,7 +21,7 @@ from solver_cases import BIG, DATA, assert_usable, check_line, known_values, loa
 
 from battle.rules.board import Position, move_name
 from battle.rules.tiles import EMPTY
-from solver import FULL_DEPTH, Engine
+from solver import FULL_DEPTH, Engine, Limits
 from solver import _search as k
 from solver.engine import HELPER_MIN_TILES
 
@@ -335,7 +335,7 @@ def test_two_threads_stop_promptly_and_leave_no_helper_running(pair: tuple[Engin
 def test_helpers_count_their_nodes(pair: tuple[Engine, Engine]) -> None:
     _, threaded = pair
     threaded.clear()
-    analysis = threaded.search(load(BIG), node_limit=200_000)
+    analysis = threaded.search(load(BIG), Limits(nodes=200_000))
     assert analysis.nodes >= 200_000
     assert threaded.threads == 2
 

@@ -25,6 +25,7 @@ from battle.ui.play.match import Match, new_match
 from battle.ui.play.play_view import study_info
 from battle.ui.widgets.layout import cell_center, compute_layout
 from solver.engine import Engine
+from solver.limits import Limits
 
 
 def endgame(seed: int, tiles: int = 16) -> Position:
@@ -193,7 +194,7 @@ def test_live_analysis_deepens_step_by_step_to_the_proof() -> None:
 
 def test_badges_and_projection_from_a_depth_limited_search() -> None:
     position = endgame(4, tiles=30)
-    analysis = Engine(table_bits=16).search(position.copy(), all_exact=True, depth_limit=2)
+    analysis = Engine(table_bits=16).search(position.copy(), Limits(depth=2), all_exact=True)
     badges = move_badges(analysis)
     assert badges and all(badge.bound == "estimate" and badge.label.startswith("~") for badge in badges.values())
     assert all("depth 2" in badge.describe() for badge in badges.values())

@@ -13,10 +13,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from battle.rules.board import move_name
+from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
+
+if TYPE_CHECKING:
+    from battle.players import AnalyseJSON, Analysis
 
 T = TypeVar("T")
 
@@ -74,10 +77,10 @@ def _add_engine_options(sub: argparse.ArgumentParser) -> None:
 def _engine(args: argparse.Namespace, tiles: int, *, one_search: bool = False):  # noqa: ANN202 - solver.Engine, lazily
     """The engine a command asked for; a single search's limits also cap its table (a review's
     table serves the whole game, so only its size and the memory limit do)."""
-    from battle.players import engine_for
+    from battle.players import Limits, engine_for
 
-    limits = {"time_limit": args.time, "node_limit": args.nodes} if one_search else {}
-    return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, **limits)
+    limits = Limits(time=args.time, nodes=args.nodes) if one_search else Limits()
+    return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, limits=limits)
 
 
 def _seconds(text: str) -> float:
@@ -171,11 +174,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     position, analysis, interrupted = _search_interruptibly(args, all_exact=True)
     code = EXIT_INTERRUPTED if interrupted and not analysis.exact else 0
     if args.json:
-        data = analysis.to_json()
-        data["moves"] = [
-            {"move": mv.notation, "value": mv.value, "bound": mv.bound, "points": position.move_points(mv.move)}
-            for mv in analysis.move_values
-        ]
+        data: AnalyseJSON = {
+            **analysis.to_json(),
+            "moves": [
+                {"move": mv.notation, "value": mv.value, "bound": mv.bound, "points": position.move_points(mv.move)}
+                for mv in analysis.move_values
+            ],
+        }
         print(json.dumps(data))
         return code
     state = "exact" if analysis.exact else f"depth {analysis.depth}, not exact"
@@ -210,12 +215,13 @@ def _deadline(args: argparse.Namespace) -> float | None:
     return started + args.time - ANSWER_SECONDS
 
 
-def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: ANN202
+def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Position, Analysis, bool]:
     """Run the search on a worker thread so Ctrl-C can stop it and still print a result.
 
     Returns the position, the analysis and whether Ctrl-C stopped the search.
     """
     from battle.cli.inputs import load_position
+    from battle.players import Limits
 
     position = load_position(args.file)
     engine = _engine(args, position.tiles_left(), one_search=True)
@@ -232,9 +238,9 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool):  # noqa: A
         note(f"  {depth:>9}  value {progress.value:+d}  best {best}  "
              f"{progress.nodes:,} nodes  {progress.nodes / elapsed / 1e6:.2f} Mnodes/s  {elapsed:.1f}s")
 
-    def work():  # noqa: ANN202
+    def work() -> Analysis:
         return engine.search(
-            position, time_limit=args.time, node_limit=args.nodes, depth_limit=args.depth,
+            position, Limits(time=args.time, nodes=args.nodes, depth=args.depth),
             all_exact=all_exact, progress=report, deadline=deadline,
         )
 

@@ -13,14 +13,17 @@ which values each pair gets, the projected final score. The scene draws it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game
 from battle.ui.analysis.live_analysis import LiveAnalysis
 
-BOUND_SIGNS = {"exact": "", "estimate": "~", "upper": "≤", "lower": "≥"}
-"""How a value's certainty is written in front of it (≤ / ≥: a bound, ~: a depth-limited estimate)."""
+if TYPE_CHECKING:
+    from battle.players import Bound
+
+BOUND_SIGNS: dict[Bound, str] = {"exact": "", "estimate": "~", "upper": "≤"}
+"""How a value's certainty is written in front of it (≤: at most, ~: a depth-limited estimate)."""
 
 
 @dataclass(frozen=True)
@@ -30,8 +33,8 @@ class MoveBadge:
     move: Move
     value: int
     """The final margin from now for the mover if this pair is taken (``MoveValue.value``)."""
-    bound: str
-    """``"exact"``, ``"estimate"``, ``"upper"`` or ``"lower"``."""
+    bound: Bound
+    """``"exact"``, ``"estimate"`` or ``"upper"``."""
     depth: int
     best: bool
     """One of the moves with the highest value."""
@@ -44,14 +47,14 @@ class MoveBadge:
 
     @property
     def label(self) -> str:
-        """``+3``, ``~+3``, ``≥+3``: the value with its certainty sign."""
-        return f"{BOUND_SIGNS.get(self.bound, '~')}{self.value:+d}"
+        """``+3``, ``~+3``, ``≤+3``: the value with its certainty sign."""
+        return f"{BOUND_SIGNS[self.bound]}{self.value:+d}"
 
     def describe(self) -> str:
         """The value in words, for the status line: ``+3 (exact)``, ``~+3 (estimate, depth 6)``."""
         if self.exact:
             return f"{self.value:+d} (exact)"
-        what = {"estimate": "estimate", "upper": "at most", "lower": "at least"}.get(self.bound, "estimate")
+        what = "at most" if self.bound == "upper" else "estimate"
         return f"{self.label} ({what}, depth {self.depth})"
 
 

@@ -199,11 +199,8 @@ class LiveAnalysis:
     def _start_next(self) -> None:
         if self._position is None or not self._schedule or self._draining or self._search is not None:
             return
-        from battle.players import BackgroundSearch
+        from battle.players import BackgroundSearch, Limits
 
         depth = self._schedule.pop(0)
-        limits: dict[str, Any] = {"all_exact": True}
-        if depth is not None:
-            limits["depth_limit"] = depth
         self._search_depth = depth
-        self._search = BackgroundSearch(self.engine(), self._position, **limits).start()
+        self._search = BackgroundSearch(self.engine(), self._position, Limits(depth=depth), all_exact=True).start()

@@ -208,10 +208,12 @@ def hint_search(engine: Any, position: Position, cancelled: threading.Event) -> 
     A bare perfect search that runs out of time knows nothing and falls back to
     the biggest pair, so a short depth-limited search goes first as the fallback.
     """
-    quick = engine.search(position, depth_limit=HINT_QUICK_DEPTH, time_limit=HINT_QUICK_SECONDS)
+    from battle.players import Limits
+
+    quick = engine.search(position, Limits(time=HINT_QUICK_SECONDS, depth=HINT_QUICK_DEPTH))
     chosen = quick
     if not quick.exact and not cancelled.is_set():
-        full = engine.search(position, time_limit=HINT_EXACT_SECONDS)
+        full = engine.search(position, Limits(time=HINT_EXACT_SECONDS))
         if full.exact:
             chosen = full
     if not chosen.best_moves:
