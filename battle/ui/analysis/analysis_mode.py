@@ -13,14 +13,14 @@ which values each pair gets, the projected final score. The scene draws it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game
 from battle.ui.analysis.live_analysis import LiveAnalysis
 
 if TYPE_CHECKING:
-    from battle.players import Bound
+    from battle.players import Analysis, Bound
 
 BOUND_SIGNS: dict[Bound, str] = {"exact": "", "estimate": "~", "upper": "≤"}
 """How a value's certainty is written in front of it (≤: at most, ~: a depth-limited estimate)."""
@@ -58,7 +58,7 @@ class MoveBadge:
         return f"{self.label} ({what}, depth {self.depth})"
 
 
-def move_badges(analysis: Any) -> dict[Move, MoveBadge]:
+def move_badges(analysis: Analysis) -> dict[Move, MoveBadge]:
     """One badge per move the analysis valued, keyed by move (cells in board order)."""
     if analysis is None or not analysis.move_values:
         return {}
@@ -83,7 +83,7 @@ class Projection:
     """Points still on the board at the end of the known line (0 when exact)."""
 
 
-def projection(position: Position, analysis: Any) -> Projection | None:
+def projection(position: Position, analysis: Analysis) -> Projection | None:
     """The projected final scores from an analysis of ``position``.
 
     ``Analysis.final_score`` replays the best line; when it is exact that line
@@ -134,7 +134,7 @@ class AnalysisMode:
         return bool(self.variation)
 
     @property
-    def analysis(self) -> Any:
+    def analysis(self) -> Analysis | None:
         """The latest analysis of the study position, or None yet."""
         return self.live.current_for(self._position)
 

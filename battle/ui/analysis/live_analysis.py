@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from battle.rules.board import Position
+
+if TYPE_CHECKING:  # the solver (numba) loads with the first search, not at import
+    from battle.players import Analysis, BackgroundSearch, Engine
 
 DEPTHS = (2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32)
 """Depth-limited steps before the full search; a step that already covers the game is skipped."""
@@ -45,26 +48,26 @@ def depth_schedule(position: Position) -> list[int | None]:
 class LiveAnalysis:
     """Iterative deepening on a background thread, one position at a time."""
 
-    def __init__(self, engine_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(self, engine_factory: Callable[[], Engine] | None = None) -> None:
         self._engine_factory = engine_factory
-        self._engine: Any = None
+        self._engine: Engine | None = None
         self._position: Position | None = None
         self._key: tuple | None = None
         self._schedule: list[int | None] = []
-        self._search: Any = None
+        self._search: BackgroundSearch | None = None
         self._search_depth: int | None = None
         self._retries = 0
-        self._draining: list[Any] = []
-        self.latest: Any = None
+        self._draining: list[BackgroundSearch] = []
+        self.latest: Analysis | None = None
         """The deepest finished ``Analysis`` of the current position, or None yet."""
         self.latest_key: tuple | None = None
         self.error: BaseException | None = None
         """What went wrong in the last search (a solver bug), shown instead of values."""
-        self._cache: OrderedDict[tuple, Any] = OrderedDict()
+        self._cache: OrderedDict[tuple, Analysis] = OrderedDict()
 
     # -- the engine --------------------------------------------------------------------------
 
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
         if self._engine is None:
             if self._engine_factory is not None:
                 self._engine = self._engine_factory()
@@ -129,7 +132,7 @@ class LiveAnalysis:
         """The current position's values are as good as they will get (proved, or the last step done)."""
         return self._key is not None and not self.searching
 
-    def current_for(self, position: Position) -> Any:
+    def current_for(self, position: Position) -> Analysis | None:
         """The latest analysis if it is of ``position``, else None."""
         return self.latest if self.latest is not None and self.latest_key == position.key() else None
 
@@ -169,7 +172,7 @@ class LiveAnalysis:
 
     # -- workers -----------------------------------------------------------------------------
 
-    def _collect(self, search: Any) -> bool:
+    def _collect(self, search: BackgroundSearch) -> bool:
         try:
             analysis = search.analysis()
         except Exception as error:  # a solver bug must not take the window down

@@ -18,9 +18,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position
+
+if TYPE_CHECKING:  # the solver (numba) loads on the warm-up thread, not at import
+    from battle.players import BackgroundSearch, Engine
 
 HINT_QUICK_DEPTH = 10
 HINT_QUICK_SECONDS = 1.0
@@ -34,12 +37,12 @@ class Job:
     purpose: str
     """``"move"`` (the solver's move) or ``"hint"``."""
     position_key: tuple
-    run: Callable[[Any, Position, threading.Event], Any]
+    run: Callable[[Engine, Position, threading.Event], object]
     position: Position
     cancelled: threading.Event = field(default_factory=threading.Event)
-    search: Any = None
+    search: BackgroundSearch | None = None
     started_at: float | None = None
-    result: Any = None
+    result: object = None
     error: BaseException | None = None
     finished: bool = False
 
@@ -47,15 +50,15 @@ class Job:
 class SolverService:
     """Owns the engine (created on first use: it allocates the transposition table)."""
 
-    def __init__(self, engine_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(self, engine_factory: Callable[[], Engine] | None = None) -> None:
         self._engine_factory = engine_factory
-        self._engine: Any = None
+        self._engine: Engine | None = None
         self._engine_lock = threading.Lock()
         self._warming: threading.Thread | None = None
         self.current: Job | None = None
-        self._draining: list[Any] = []
+        self._draining: list[BackgroundSearch] = []
 
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
         """The engine, built now if need be (blocks: the UI thread uses ``_ready_engine``)."""
         with self._engine_lock:
             if self._engine is None:
@@ -75,7 +78,7 @@ class SolverService:
             self._warming = threading.Thread(target=self.engine, name="solver-warm-up", daemon=True)
             self._warming.start()
 
-    def _ready_engine(self) -> Any:
+    def _ready_engine(self) -> Engine | None:
         """The engine if it is built, else None (and the build is started)."""
         if self._engine is not None:
             return self._engine
@@ -84,7 +87,8 @@ class SolverService:
 
     # -- requests ------------------------------------------------------------------------
 
-    def request(self, purpose: str, position: Position, run: Callable[[Any, Position, threading.Event], Any]) -> Job:
+    def request(self, purpose: str, position: Position,
+                run: Callable[[Engine, Position, threading.Event], object]) -> Job:
         """Ask for a search; any current one is cancelled first."""
         self.cancel()
         job = Job(purpose, position.key(), run, position.copy())
@@ -165,7 +169,7 @@ class SolverService:
             return  # tick() starts the job once the warm-up has built the engine
         from battle.players import BackgroundSearch
 
-        def run(engine: Any, position: Position) -> Any:
+        def run(engine: Engine, position: Position) -> object:
             if job.cancelled.is_set():
                 return None
             return job.run(engine, position, job.cancelled)
@@ -178,13 +182,13 @@ class SolverService:
 # -- what the searches do ------------------------------------------------------------------
 
 
-def level_move(level_name: str, rng: random.Random) -> Callable[[Any, Position, threading.Event], Move | None]:
+def level_move(level_name: str, rng: random.Random) -> Callable[[Engine, Position, threading.Event], Move | None]:
     """A run callable: search as the level does, then pick its move the level's way."""
     from battle.players import analyse_for_level, choose_from, get_level
 
     level = get_level(level_name)
 
-    def run(engine: Any, position: Position, cancelled: threading.Event) -> Move | None:
+    def run(engine: Engine, position: Position, cancelled: threading.Event) -> Move | None:
         analysis = analyse_for_level(engine, position, level)
         if cancelled.is_set():
             return None
@@ -202,7 +206,7 @@ class Hint:
     value: int
 
 
-def hint_search(engine: Any, position: Position, cancelled: threading.Event) -> Hint | None:
+def hint_search(engine: Engine, position: Position, cancelled: threading.Event) -> Hint | None:
     """The perfect player's move: exact when the time allows, else the deepest quick search.
 
     A bare perfect search that runs out of time knows nothing and falls back to

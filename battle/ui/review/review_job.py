@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from battle.rules.game import Game
+
+if TYPE_CHECKING:  # the solver (numba) loads on the review's thread, not at import
+    from battle.players import Engine, Review, ReviewStep
 
 TABLE_BITS = 21
 """2**21 table entries (32 MiB, touched only as used): plenty for one game's positions."""
@@ -26,17 +29,17 @@ TABLE_BITS = 21
 class ReviewJob:
     """One review: start it, poll ``progress`` / ``done`` once a frame, cancel it."""
 
-    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Engine] | None = None) -> None:
         self.game = game
         self.time_per_move = time_per_move
         self.total = game.ply
         """Moves to review."""
         self._engine_factory = engine_factory
-        self._engine: Any = None
+        self._engine: Engine | None = None
         self._cancelled = threading.Event()
         self._lock = threading.Lock()
-        self._progress: Any = None
-        self._review: Any = None
+        self._progress: ReviewStep | None = None
+        self._review: Review | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="review", daemon=True)
 
@@ -61,7 +64,7 @@ class ReviewJob:
         with self._lock:
             self._review = review
 
-    def _report(self, step: Any) -> None:
+    def _report(self, step: ReviewStep) -> None:
         with self._lock:
             self._progress = step
 
@@ -76,7 +79,7 @@ class ReviewJob:
         return self._cancelled.is_set()
 
     @property
-    def progress(self) -> Any:
+    def progress(self) -> ReviewStep | None:
         """The last ``ReviewStep`` reported (None before the first move is graded)."""
         with self._lock:
             return self._progress
@@ -88,7 +91,7 @@ class ReviewJob:
         return 0 if step is None else min(step.number, self.total)
 
     @property
-    def review(self) -> Any:
+    def review(self) -> Review | None:
         """The finished ``Review`` (None while running, when cancelled, or after an error)."""
         with self._lock:
             return None if self._cancelled.is_set() else self._review

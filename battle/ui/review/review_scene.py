@@ -11,7 +11,7 @@ the side that was to move); "Analyse here" opens it in analysis mode.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
@@ -38,6 +38,7 @@ from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply
 from battle.ui.widgets.hud import Status, draw_status
 
 if TYPE_CHECKING:
+    from battle.players import MoveReview, Review
     from battle.ui.host import Host
 
 KEYS_HELP = "↑↓ moves · R retry · D deeper · Esc back"
@@ -52,7 +53,7 @@ class ReviewScene(Scene):
         self.names = game.names
         seconds = time_per_move if time_per_move is not None else app.settings.review_seconds
         self.job = ReviewJob(game, seconds).start()
-        self.review: Any = None
+        self.review: Review | None = None
         """The finished ``solver.review.Review``."""
         self.failed: str | None = None
         self.positions: list[Position] = []
@@ -253,7 +254,7 @@ class ReviewScene(Scene):
         """While the review runs, its progress is polled 20 times a second (a move takes up to seconds)."""
         return 0.05 if self.review is None and self.failed is None else None
 
-    def _finished(self, review: Any) -> None:
+    def _finished(self, review: Review) -> None:
         self.review = review
         position = self.game.start.copy()
         self.positions = [position.copy()]
@@ -267,7 +268,7 @@ class ReviewScene(Scene):
 
     # -- drawing -----------------------------------------------------------------------------
 
-    def selected_move(self) -> Any:
+    def selected_move(self) -> MoveReview | None:
         """The graded move played from the shown position (None at the end)."""
         if self.review is None or self.selected >= len(self.review.moves):
             return None

@@ -7,7 +7,7 @@ graph's markers agree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -20,7 +20,9 @@ from battle.ui.widgets.eval_graph import CLASS_COLOURS, CLASS_SIGNS
 from battle.ui.widgets.layout import Layout, cell_rect
 
 if TYPE_CHECKING:
+    from battle.players import PlayerSummary
     from battle.ui.review.review_scene import ReviewScene
+    from battle.ui.widgets.layout import Rect
 
 GOOD_COLOURS: dict[str, theme.Colour] = {"best": (86, 204, 120), "good": (160, 210, 140)}
 
@@ -136,8 +138,8 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     _draw_move_list(surface, fonts, geo, scene)
 
 
-def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, index: int, summary: Any,
-                       name: str, scale: float) -> None:
+def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, index: int,
+                       summary: PlayerSummary, name: str, scale: float) -> None:
     rect = geo.cards[index]
     surface.blit(theme.rounded_panel((rect.w, rect.h), theme.CARD, max(4, round(10 * scale)), (255, 255, 255, 26)),
                  (rect.x, rect.y))
@@ -186,7 +188,8 @@ def turning_chip_labels(scene: ReviewScene) -> list[tuple[int, str, theme.Colour
     return chips
 
 
-def turning_chips(fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene) -> list[tuple[Any, int, str, Any]]:
+def turning_chips(fonts: theme.Fonts, geo: ReviewLayout,
+                  scene: ReviewScene) -> list[tuple[Rect, int, str, theme.Colour]]:
     """The chips that fit: (rect, move index, text, colour)."""
     size = 13 * geo.scale
     labels = turning_chip_labels(scene)
