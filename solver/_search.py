@@ -634,7 +634,7 @@ def _end_cell(runs, end):
 # NO_UPPER. A used entry's B is never 0 (the upper field is at least 512 - 270), so 0
 # marks an empty entry.
 #
-# Sixteen bytes an entry (session 8's entries had 32: three key words and the entry)
+# Sixteen bytes an entry (a 32-byte layout held three key words and the entry)
 # means twice the entries in the same memory, and four-way buckets in one line instead
 # of two-way ones. Past 1 GiB every probe costs more on the benchmark machine, so a
 # bigger table was no way to get more entries (see ``engine.table_bits_for``).
@@ -697,8 +697,8 @@ def tt_probe_keys(tt, codes, mix, shift):
 
     Inlined by numba (``inline="always"``): LLVM left it as a call in the cutoffs'
     loop, passing the table as seven words on the stack; inlining it and the old
-    column-run helper took 8% off the time (same nodes; benchmarks/README.md,
-    session 6)."""
+    column-run helper took 8% off the time (same nodes; docs/solver-notes.md,
+    "The kernel's cost per node", 7d45321)."""
     base, want_a, want_q = _line_of(codes, mix, shift)
     for way in range(WAYS):
         at = base + ENTRY_WORDS * way
@@ -769,7 +769,7 @@ def _worth(e):
     A two-bound entry answers every window a one-bound entry of the position would, and
     more; such entries come from exact searches and from positions met with windows on
     both sides of their value. Preferring them cut the nodes by 18-22% when the table
-    is small for the search (shared 64+72 set at 2^20 32-byte slots (session 5), one thread: 19.9 M -> 16.4 M;
+    is small for the search (shared 64+72 set at 2^20 32-byte slots, one thread: 19.9 M -> 16.4 M;
     80 set at 2^20 on two threads: 40.6 M -> 31.7 M) and changed little when it is not
     (2^22: 13.4 M -> 13.0 M; 80 set at 2^24: 22.0 M -> 22.1 M). Bonuses of 1, 2, 4, 16
     and 64 (in log2 of nodes) gave 18.7 M, 17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
@@ -1071,7 +1071,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             # back with other windows, and a parent that is told only "at most
             # points" stores a bound that answers none of them. Returning the end
             # of the range cost 13-15% more nodes on openings and the shared
-            # 80+88 set (benchmarks/README.md, session 12); so did cutting at the
+            # 80+88 set (docs/solver-notes.md, bounds tried and dropped, 4e7cd76); so did cutting at the
             # tighter ends from the pairs left (the mover takes at most half of
             # them, rounded up): +8%.
 
@@ -1081,7 +1081,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             # a bound answers only some. Below 40 points the subtree is cheap enough
             # that this pays: 1.4-1.8% fewer nodes on the 88- and 96-tile openings and
             # 2.0% on a complete deal; from 50 points it cost more than it saved
-            # (benchmarks/README.md, session 14).
+            # (docs/solver-notes.md, bounds tried and dropped, 236c28f).
             if points < EXACT_BELOW_POINTS:
                 alpha = min(alpha, -points - 1)
                 beta = max(beta, points + 1)
@@ -1166,8 +1166,8 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             # (on this benchmark machine, a virtual one): the same nodes, but a
             # complete deal with its 2 GiB table ran 16-23% faster with the
             # prefetches moved behind the scan, while positions with 512 MiB ran 17%
-            # slower that way. The separate pass serves both (benchmarks/README.md,
-            # session 13).
+            # slower that way. The separate pass serves both (docs/solver-notes.md,
+            # "Memory: prefetching, table size and page faults", 22c043f).
             if points >= CHEAP_ORDER_POINTS:
                 codes = keys[K_CODES]
                 mix = keys[K_MIX]
@@ -1202,7 +1202,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             # bonus, not as the first move (that cost 31% more nodes). One killer at
             # 0.6 points: 1.5% fewer nodes on the shared 80+88 set, 3.1% on six
             # 88-tile opening positions, 3.7% on four 96-tile positions (one thread;
-            # see benchmarks/README.md, session 11); two killers at 1.4 points: 1.9%
+            # see docs/solver-notes.md, "Move ordering", 05645e8); two killers at 1.4 points: 1.9%
             # fewer than none on the 80+88 set, 6.8% on the four 96-tile positions,
             # 9.5% on three 96-tile openings.
             #
@@ -1212,11 +1212,11 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             # commutes with the opponent's, so its positions are also reached in the
             # other order and are met in the table (the killers' reason, above; the
             # node's own table hits rose by 1-2.5 points per hundred nodes on the 88-tile
-            # openings). At 4 threat points: 7.3% fewer nodes over session 15's three sets (two
+            # openings). At 4 threat points: 7.3% fewer nodes over three sets (two
             # 88-tile sets and a complete deal), and 9.4-14% fewer on two 96-tile sets and
             # another complete deal, every set fewer; at 2, 3 and 6 points fewer nodes
             # than none but more than at 4; a bonus of 7 points for any move in the
-            # opponent's columns, 18-33% more (benchmarks/README.md, session 16).
+            # opponent's columns, 18-33% more (docs/solver-notes.md, "Move ordering", 0fcf3f6).
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
             killer2 = frames[fr + F_KILLER2]
@@ -1309,12 +1309,11 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     # the best they give, not the first that cuts, and when every child is
                     # bounded both ways the node's upper bound is stored with it: the same
                     # position keeps coming back with its window shifted by the points taken
-                    # on the way, and a tighter entry answers more of those windows. Until
-                    # session 13 nodes of 60 points and more stopped at the first entry that
-                    # cut: reading the rest cost more than it saved while the prefetches
-                    # stalled the ordering's scan (see the prefetch above). Since they load
-                    # in one burst, reading them all takes 4-6% fewer nodes and 2-7% less
-                    # time at 96 and 108 tiles, the same time at 88 (benchmarks/README.md).
+                    # on the way, and a tighter entry answers more of those windows. Every
+                    # child's entry is read, not only up to the first that cuts: the
+                    # prefetches load them in one burst, so reading them all takes 4-6% fewer
+                    # nodes and 2-7% less time at 96 and 108 tiles, the same time at 88
+                    # (docs/solver-notes.md, "Enhanced transposition cutoffs", 6d4dd6c).
                     if best_shallow:
                         counters[C_INEXACT] += 1
                     # (A shallow upper bound must not join a complete-depth lower one.)
