@@ -75,7 +75,7 @@ def run_search(args: argparse.Namespace, out: Path) -> None:
     counters[:] = 0
     counters[k.C_NODE_LIMIT] = args.nodes
     started = time.perf_counter()
-    k.negamax(root.cells, engine.exposed, root.runs, root.keys, engine.zobrist, engine.tt, engine.busy, counters,
+    k.negamax(root.cells, engine.exposed, root.runs, root.keys, engine.key_table, engine.tt, engine.busy, counters,
               *engine._main.workspace, 0, k.FULL_DEPTH, -root.points - 9, root.points + 9, root.points)
     seconds = time.perf_counter() - started
     run = {"address": address, "nodes": int(counters[k.C_NODES]), "seconds": seconds}

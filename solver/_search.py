@@ -1,13 +1,78 @@
 """The numba search kernels: negamax alpha-beta over flat arrays.
 
-Everything here is ``@njit(cache=True, nogil=True)`` on plain numpy arrays and
-scalars, so kernels compile once per machine and run without the GIL (the
-window keeps drawing while the solver thinks). No exceptions, no I/O: the
-Python wrapper in ``solver.engine`` validates input and decodes results.
-All kernels live in this one file on purpose: numba's on-disk cache is
-invalidated only by changes to the file of the cached function, so a kernel
-calling jitted helpers from another module would keep stale code after they
-change.
+Every kernel here is ``@njit(cache=True, nogil=True, _nrt=False)`` on plain numpy
+arrays and scalars, so kernels compile once per machine and run without the GIL
+(the window keeps drawing while the solver thinks; ``_nrt`` is explained at the
+end). No exceptions, no I/O: the Python wrapper in ``solver.engine`` validates
+input and decodes results. All kernels live in this one file on purpose: numba's
+on-disk cache is invalidated only by changes to the file of the cached function,
+so a kernel calling jitted helpers from another module would keep stale code
+after they change.
+
+Map of this file: its parts, in this order, each under a banner comment of the
+same name.
+
+* **constants**: board sizes, bound kinds, the counters shared with the caller,
+  the search's thresholds (``EXACT_BELOW_POINTS``, ``ETC_MIN_POINTS``,
+  ``CHEAP_ORDER_POINTS``), the key words (``K_CODES``, ``K_MIX``, ``K_COUNTS``).
+* **bit intrinsics and small helpers**: ``prefetch_line``, ``popcount``,
+  ``lowest_bit``, ``highest_bit``, ``_ix``, ``_points``, ``_log2``.
+* **keys**: the key table (``make_key_table``), column codes and takes
+  (``column_code``, ``take_index``, ``run_taken``), what a take uncovers
+  (``fill_exposures``), the key words from scratch (``compute_keys``) and
+  updated (``_update_key``).
+* **making and taking back moves**: ``apply_move`` and ``undo_move`` (the key
+  updated column by column), ``_move_runs`` and ``_restore_runs`` (the search's
+  own, when the ordering has already worked out the child's key words).
+* **free masks**: which tiles of each kind are free (``free_masks``,
+  ``_free_masks_at``; a child's from its parent's, ``_masks_after``), which is
+  what move generation reads.
+* **greedy all-free evaluation**: ``greedy_alternation``, exact when every tile
+  is free, the estimate at a depth-limited search's horizon.
+* **transposition table**: the entry layout; the probe (``tt_probe_keys``,
+  ``tt_probe``, and ``_probe_node``, a node's probe of its own entry); the
+  bounds an entry holds (``entry_lower`` ... ``entry_answer``); the store and
+  what it evicts (``tt_store``, ``tt_store_bounds``, ``_worth``).
+* **move generation**: the move words (``_add_move``; ``MOVE_MASK`` and the
+  fields above it), one move per settled copy and per tempo pair
+  (``_generate_moves``), a move's child's key words (``child_key_words``) and
+  the kinds it uncovers (``exposed_kinds``).
+* **move ordering**: the weights of the ordering score (``POINTS_WEIGHT`` to
+  ``TABLE_MOVE_SCORE``), the score itself (``_order_score``), the cells the
+  opponent's last move uncovered (``_uncovered``), the killers
+  (``_set_killer``).
+* **search stack and deferral table**: the frame fields (``F_*``), the scratch
+  buffers (``make_workspace``), the helpers' deferral (``SPLIT_MIN_POINTS``,
+  ``DEFERRED``).
+* **negamax: the node loop**: one ``while`` loop over an explicit stack of
+  frames, a state machine whose states are banners inside the function:
+
+  - *ENTER* a node: the stop check; the leaves (every tile free, or the
+    horizon: ``greedy_alternation``); the node's table probe (``_probe_node``);
+    move generation (``_masks_after``, ``_generate_moves``); the children's key
+    words, their table lines prefetched; the ordering (``_order_score``); ETC,
+    the enhanced transposition cutoffs: every child's entry read
+    (``tt_probe_keys``), which may settle the node with no child searched;
+  - *NEXT* move: when every move is done, the node's entry stored
+    (``tt_store``, ``tt_store_bounds``); else the best-scored move left picked
+    (a selection-sort step), answered by the entry ETC read if that settles
+    it, put off while another thread searches it (the helpers' deferral), or
+    played and its child entered;
+  - *RETURN* a value: the move taken back, its deferral slot freed, the best
+    value and alpha raised, a cut at beta (the move becomes the killer).
+* **the best line**: ``line_candidates`` (every move, the table move first),
+  which ``Engine._principal_variation`` follows one search call at a time.
+
+The parallel search (lazy SMP: helper threads search the same root in other
+orders and share the table, with ABDADA-style deferral) has two halves.
+``solver/engine.py`` has the threads: ``Engine._helping`` starts the helpers,
+each with its own counters, scratch buffers and copy of the runs and keys, on
+``Engine._root_values`` in other root orders, while the main search runs
+``Engine._root_values`` on the caller's thread; results come from the main
+search alone. This file has what they share: the table, whose entries are safe
+to write without locks (see "transposition table"), and ``busy``, the deferral
+table, which ``negamax`` fills and reads in its NEXT and RETURN states ("the
+helpers' deferral" there).
 
 State of a search (all int arrays, owned by the caller):
 
@@ -18,11 +83,10 @@ State of a search (all int arrays, owned by the caller):
 * ``keys``   int64[29]  the position's key, two words that name it one-to-one
   (the column codes, and the counts mixed with the columns; see
   ``compute_keys``), then how many tiles of each kind are left (27 counts);
-* ``zobrist`` int64[...] the key table the keys are updated from
-  (``make_key_table``: per column state its base-29 digit and a Zobrist-style
-  random number, per kind what a pair adds to the mixed word, and per "take"
-  what it changes in both key words). The name stays from when the keys were
-  Zobrist hashes;
+* ``key_table`` int64[...] what the key words are made and updated from
+  (``make_key_table``: per column state its base-29 digit and a random number,
+  per kind what a pair adds to the mixed word, and per "take" what it changes
+  in both key words);
 * ``exposed`` int16[TAKES]  per take, the kinds of the tiles it uncovers
   (``fill_exposures``; it depends on the layout, as ``cells`` does).
 
@@ -55,6 +119,19 @@ the exact value), the best move and the work spent.
 Contract of ``negamax(alpha, beta)`` (fail-soft within the window): if the true
 value v <= alpha the result r satisfies v <= r <= alpha; if v >= beta then
 beta <= r <= v; otherwise r == v. Requires alpha < beta.
+
+``_nrt=False`` is a private numba option: the function is compiled without the
+NRT, numba's reference-counted memory manager. A kernel then cannot allocate an
+array (none does: the caller allocates them all, ``make_workspace``), and numba
+emits no reference counting of the arrays it hands to the helpers it calls. With
+the NRT, ``negamax``'s machine code has 35 incref and 70 decref calls (187 calls
+in all against 70), and the search runs 22-27% slower: 1.41-1.50 against
+1.83-1.94 M nodes a second, the same nodes (numba 0.68; the shared bench's
+sixteen 64-88-tile positions, one thread, 2^23 entries, three alternating pairs
+of runs on a 2-core machine shared with other work); a cold compile takes as long
+either way (13-17 s). Small helpers are
+``inline="always"``: numba puts them into the caller's IR, where LLVM would
+sometimes leave a call.
 """
 
 from __future__ import annotations
@@ -64,6 +141,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+# -- constants --------------------------------------------------------------------------
 
 ROWS = 9
 COLS = 12
@@ -92,26 +171,11 @@ ETC_MIN_POINTS = 25
 """Enhanced transposition cutoffs only where the subtree is worth a table probe per move."""
 CHEAP_ORDER_POINTS = 20
 """Below this many points on the board, order by points alone: the threat scan
-cost more than it saved there (same node counts on the 64/72-tile bench set)."""
+costs more than it saves there (same node counts on the 64/72-tile bench set)."""
 assert CHEAP_ORDER_POINTS <= ETC_MIN_POINTS, "the cutoffs read the children's keys, which the full ordering computes"
-REPLY_SCALE = 768
-"""What each pair a move adds to the opponent's choice costs it in the ordering, divided
-by the node's number of moves; the scores are in sixteenths, so at ten moves a pair costs
-4.8 against 5 for each point of the move's own pair (see ``negamax``)."""
-KILLER_BONUS = 112
-"""What the ordering adds to either of the two moves that last cut at the same ply (a
-sibling's refutation; in sixteenths, 1.4 points of the move's own pair): see ``negamax``."""
-THREAT_WEIGHT = 1
-"""What each point of the best pair a move hands the opponent costs it in the ordering,
-against 5 for each point of its own pair (see ``negamax``)."""
-EXPOSED_REPLY_MALUS = 64
-"""What the ordering takes off a move that takes a tile the opponent's last move uncovered
-(in sixteenths: 0.8 of a point of the move's own pair, 4 points of the threat's, which is
-how the benchmark notes count it; see ``negamax``)."""
 EXACT_BELOW_POINTS = 40
 """Nodes with fewer points on the board are searched with the whole range as their window,
 so they end with an exact value: see ``negamax``."""
-
 
 K_CODES = 0
 """Key word: the column codes as one base-29 number (``COLUMN_STATES`` codes a column)."""
@@ -126,6 +190,9 @@ MIX_BITS = 43
 MIX_MASK = (np.int64(1) << MIX_BITS) - 1
 MIX_ODD = np.int64(0x5DEECE66D1B)
 """An odd multiplier: the counts times it (mod 2**MIX_BITS) spread over the high bits, which index the table."""
+
+
+# -- bit intrinsics and small helpers ---------------------------------------------------
 
 
 @intrinsic
@@ -186,9 +253,39 @@ highest_bit = _bit_intrinsic(
 )
 
 
-ZOBRIST_CODES = 82
+@njit(cache=True, nogil=True, _nrt=False)
+def _ix(i):
+    """An index as unsigned: numba then skips the negative-index fix-up it adds to every
+    signed index (two instructions and a register each; the kernel's indices are never
+    negative). Same nodes; about 10% less time on one thread (shared 56-72-tile positions)."""
+    return np.uint64(i)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _points(kind):
+    """What a pair of ``kind`` (0-26) scores: its value, 1-9.
+
+    The remainder is taken unsigned: on the signed int8 kinds of ``cells``
+    numba's ``kind % 9`` adds Python's fix-up for negative operands, a dozen
+    instructions at each of the hot loop's several uses."""
+    return np.int64(np.uint64(kind) % np.uint64(9)) + 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _log2(x):
+    """floor(log2(x)) for x >= 1 (0 below): the work an entry records (``tt_store_bounds``)."""
+    n = 0
+    while x > 1:
+        x >>= 1
+        n += 1
+    return n
+
+
+# -- keys -------------------------------------------------------------------------------
+
+COLUMN_CODES = 82
 """Column codes 0-81 (``column_code``)."""
-KINDS_AT = 2 * COLS * ZOBRIST_CODES
+KINDS_AT = 2 * COLS * COLUMN_CODES
 """Where the kinds' part starts in the key table (``make_key_table``)."""
 TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH = 0, 1, 2
 """What a move takes from one column: its top tile (also a lone tile), its bottom tile, or both."""
@@ -213,18 +310,18 @@ def make_key_table(seed: int) -> np.ndarray:
     code depends on the run alone, not on the tiles, so this part holds for every
     layout). Random parts from ``seed``.
     """
-    digits = np.zeros(ZOBRIST_CODES, dtype=np.int64)
+    digits = np.zeros(COLUMN_CODES, dtype=np.int64)
     rank = 1
     for top in range(ROWS):
         for bottom in range(top + 2, ROWS):
             digits[column_code.py_func(top, bottom)] = rank  # the plain function: no compile at start-up
             rank += 1
     assert rank == COLUMN_STATES
-    columns = np.zeros((COLS, ZOBRIST_CODES, 2), dtype=np.int64)
+    columns = np.zeros((COLS, COLUMN_CODES, 2), dtype=np.int64)
     for col in range(COLS):
         columns[col, :, 0] = digits * COLUMN_STATES ** col
     rng = np.random.default_rng(seed)
-    columns[:, :, 1] = rng.integers(0, 1 << MIX_BITS, size=(COLS, ZOBRIST_CODES), dtype=np.int64)
+    columns[:, :, 1] = rng.integers(0, 1 << MIX_BITS, size=(COLS, COLUMN_CODES), dtype=np.int64)
     kinds = np.array([(3 ** kind * int(MIX_ODD)) % (1 << MIX_BITS) for kind in range(KINDS)], dtype=np.int64)
     takes = np.zeros((TAKES, 2), dtype=np.int64)
     for col, top, bottom, which in _all_takes():
@@ -246,7 +343,7 @@ def _all_takes() -> list[tuple[int, int, int, int]]:
 
 def key_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``make_key_table``'s parts as arrays: K_CODES's [col, code], K_MIX's [col, code], a pair's [kind]."""
-    columns = table[:KINDS_AT].reshape(COLS, ZOBRIST_CODES, 2)
+    columns = table[:KINDS_AT].reshape(COLS, COLUMN_CODES, 2)
     return columns[:, :, 0], columns[:, :, 1], table[KINDS_AT:]
 
 
@@ -310,46 +407,28 @@ def fill_exposures(cells, exposed):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ix(i):
-    """An index as unsigned: numba then skips the negative-index fix-up it adds to every
-    signed index (two instructions and a register each; the kernel's indices are never
-    negative). Same nodes; about 10% less time on one thread (shared 56-72-tile positions)."""
-    return np.uint64(i)
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _points(kind):
-    """What a pair of ``kind`` (0-26) scores: its value, 1-9.
-
-    The remainder is taken unsigned: on the signed int8 kinds of ``cells``
-    numba's ``kind % 9`` adds Python's fix-up for negative operands, a dozen
-    instructions at each of the hot loop's several uses."""
-    return np.int64(np.uint64(kind) % np.uint64(9)) + 1
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _code_part(zobrist, col, code):
+def _code_part(key_table, col, code):
     """What column ``col`` with code ``code`` adds to K_CODES (``make_key_table``)."""
-    return zobrist[_ix(2 * (col * ZOBRIST_CODES + code))]
+    return key_table[_ix(2 * (col * COLUMN_CODES + code))]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _mix_part(zobrist, col, code):
+def _mix_part(key_table, col, code):
     """What column ``col`` with code ``code`` adds to K_MIX."""
-    return zobrist[_ix(2 * (col * ZOBRIST_CODES + code) + 1)]
+    return key_table[_ix(2 * (col * COLUMN_CODES + code) + 1)]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _pair_part(zobrist, kind):
+def _pair_part(key_table, kind):
     """What a pair of ``kind`` adds to K_MIX."""
-    return zobrist[_ix(KINDS_AT + kind)]
+    return key_table[_ix(KINDS_AT + kind)]
 
 
-@njit(cache=True, nogil=True)
-def compute_keys(cells, runs, zobrist, keys):
+@njit(cache=True, nogil=True, _nrt=False)
+def compute_keys(cells, runs, key_table, keys):
     """Set ``keys`` from scratch (the search then updates them incrementally).
 
-    ``keys`` is int64[KEY_WORDS]; ``zobrist`` is ``make_key_table``'s. The key is two
+    ``keys`` is int64[KEY_WORDS]; ``key_table`` is ``make_key_table``'s. The key is two
     words that together are a one-to-one code of the position (up to settled copies):
 
     * ``K_CODES``: each column's state as a base-29 digit (0: settled), 59 bits;
@@ -368,38 +447,41 @@ def compute_keys(cells, runs, zobrist, keys):
     codes = np.int64(0)
     mix = np.int64(0)
     for kind in range(KINDS):
-        mix += (keys[K_COUNTS + kind] >> 1) * _pair_part(zobrist, kind)
+        mix += (keys[K_COUNTS + kind] >> 1) * _pair_part(key_table, kind)
     for col in range(COLS):
         code = column_code(runs[col], runs[COLS + col])
-        codes += _code_part(zobrist, col, code)
-        mix += _mix_part(zobrist, col, code)
+        codes += _code_part(key_table, col, code)
+        mix += _mix_part(key_table, col, code)
     keys[K_CODES] = codes
     keys[K_MIX] = mix & MIX_MASK
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _update_key(codes, mix, zobrist, col, old, new):
+def _update_key(codes, mix, key_table, col, old, new):
     """The key words with column ``col``'s code changed from ``old`` to ``new`` (two
     additions: no branch on which column, which the processor could not predict)."""
-    return (codes + _code_part(zobrist, col, new) - _code_part(zobrist, col, old),
-            (mix + _mix_part(zobrist, col, new) - _mix_part(zobrist, col, old)) & MIX_MASK)
+    return (codes + _code_part(key_table, col, new) - _code_part(key_table, col, old),
+            (mix + _mix_part(key_table, col, new) - _mix_part(key_table, col, old)) & MIX_MASK)
+
+
+# -- making and taking back moves -------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _set_column(runs, keys, zobrist, col, top, bottom):
+def _set_column(runs, keys, key_table, col, top, bottom):
     """Change a column's run and update the key incrementally."""
     old = column_code(runs[col], runs[COLS + col])
     new = column_code(top, bottom)
     runs[col] = top
     runs[COLS + col] = bottom
-    keys[K_CODES], keys[K_MIX] = _update_key(keys[K_CODES], keys[K_MIX], zobrist, col, old, new)
+    keys[K_CODES], keys[K_MIX] = _update_key(keys[K_CODES], keys[K_MIX], key_table, col, old, new)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _take_pair(keys, zobrist, kind, delta):
+def _take_pair(keys, key_table, kind, delta):
     """Count a pair of ``kind`` off the board (delta -1) or back on (delta +1)."""
     keys[K_COUNTS + kind] += 2 * delta
-    keys[K_MIX] = (keys[K_MIX] + delta * _pair_part(zobrist, kind)) & MIX_MASK
+    keys[K_MIX] = (keys[K_MIX] + delta * _pair_part(key_table, kind)) & MIX_MASK
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -420,7 +502,7 @@ def _packed(saved, field):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def apply_move(cells, runs, keys, zobrist, a, b):
+def apply_move(cells, runs, keys, key_table, a, b):
     """Remove the free tiles in cells a and b (a < b). Returns the saved runs of
     both columns packed into one int, for ``undo_move``."""
     saved = _pack_runs(runs, a // ROWS, b // ROWS)
@@ -430,21 +512,21 @@ def apply_move(cells, runs, keys, zobrist, a, b):
         top = runs[col]
         bottom = runs[COLS + col]
         if row == top:
-            _set_column(runs, keys, zobrist, col, top + 1, bottom)
+            _set_column(runs, keys, key_table, col, top + 1, bottom)
         else:
-            _set_column(runs, keys, zobrist, col, top, bottom - 1)
-    _take_pair(keys, zobrist, cells[a], -1)
+            _set_column(runs, keys, key_table, col, top, bottom - 1)
+    _take_pair(keys, key_table, cells[a], -1)
     return saved
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def undo_move(cells, runs, keys, zobrist, a, b, saved):
+def undo_move(cells, runs, keys, key_table, a, b, saved):
     ca = a // ROWS
     cb = b // ROWS
     if cb != ca:
-        _set_column(runs, keys, zobrist, cb, _packed(saved, 2), _packed(saved, 3))
-    _set_column(runs, keys, zobrist, ca, _packed(saved, 0), _packed(saved, 1))
-    _take_pair(keys, zobrist, cells[a], 1)
+        _set_column(runs, keys, key_table, cb, _packed(saved, 2), _packed(saved, 3))
+    _set_column(runs, keys, key_table, ca, _packed(saved, 0), _packed(saved, 1))
+    _take_pair(keys, key_table, cells[a], 1)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -476,6 +558,9 @@ def _restore_runs(cells, runs, keys, a, b, saved):
     runs[_ix(ca)] = _packed(saved, 0)
     runs[_ix(COLS + ca)] = _packed(saved, 1)
     keys[_ix(K_COUNTS + cells[_ix(a)])] += 2
+
+
+# -- free masks -------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -593,6 +678,16 @@ def _masks_after(cells, runs, free, base, parent, a, b, saved):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _end_cell(runs, end):
+    """The cell of a column end (bit index of ``free_masks``)."""
+    col = end >> 1
+    return col * ROWS + runs[_ix(col + COLS * (end & 1))]
+
+
+# -- greedy all-free evaluation ---------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def greedy_alternation(free, base=0):
     """The pairs free now taken greedily in turn, highest value first.
 
@@ -615,12 +710,7 @@ def greedy_alternation(free, base=0):
     return total
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _end_cell(runs, end):
-    """The cell of a column end (bit index of ``free_masks``)."""
-    col = end >> 1
-    return col * ROWS + runs[_ix(col + COLS * (end & 1))]
-
+# -- transposition table ----------------------------------------------------------------
 
 # The table: int64[2 * entries], one 16-byte entry of two words, four entries (a bucket)
 # to a 64-byte cache line, so a probe reads one line. The key's top bits pick the line:
@@ -634,20 +724,20 @@ def _end_cell(runs, end):
 # NO_UPPER. A used entry's B is never 0 (the upper field is at least 512 - 270), so 0
 # marks an empty entry.
 #
-# Sixteen bytes an entry (a 32-byte layout held three key words and the entry)
-# means twice the entries in the same memory, and four-way buckets in one line instead
-# of two-way ones. Past 1 GiB every probe costs more on the benchmark machine, so a
-# bigger table was no way to get more entries (see ``engine.table_bits_for``).
+# Sixteen bytes an entry, against 32 for an entry that keeps three key words and the
+# packed entry, means twice the entries in the same memory, and four-way buckets in one
+# line instead of two-way ones. Past 1 GiB every probe costs more on the benchmark
+# machine, so a bigger table is no way to get more entries (see ``engine.table_bits_for``).
 #
 # Both bounds are kept because a position comes back with other windows: the
 # window moves with the points taken on the way, and the same tiles taken in
 # another order reach the position with another score. With one bound an
-# entry, 40% of the stores replaced the other kind of bound for the same
-# position (shared 64+72 set), so the next visit searched again what an
-# earlier one had proved.
+# entry, 40% of the stores replace the other kind of bound for the same
+# position (shared 64+72 set), so the next visit searches again what an
+# earlier visit proved.
 #
 # The XOR makes the table safe to share between threads without locks (Hyatt's
-# lockless hashing): an entry torn by two writers no longer decodes to any key,
+# lockless hashing): an entry torn by two writers decodes to no key at all,
 # so a reader sees a miss, never another position's entry. A probe therefore
 # returns the entry word B itself, read once, not the entry, which may change.
 NO_LOWER = -512
@@ -695,10 +785,10 @@ def _holds(tt, at, b, want_a, want_q):
 def tt_probe_keys(tt, codes, mix, shift):
     """The entry for this key (a nonzero int64), or 0.
 
-    Inlined by numba (``inline="always"``): LLVM left it as a call in the cutoffs'
-    loop, passing the table as seven words on the stack; inlining it and the old
-    column-run helper took 8% off the time (same nodes; docs/solver-notes.md,
-    "The kernel's cost per node", 7d45321)."""
+    Inlined by numba (``inline="always"``): otherwise LLVM leaves it as a call in the
+    cutoffs' loop, passing the table as seven words on the stack; inlined, the search
+    takes 3-10% less time (same nodes; docs/solver-notes.md, "The kernel's cost per
+    node")."""
     base, want_a, want_q = _line_of(codes, mix, shift)
     for way in range(WAYS):
         at = base + ENTRY_WORDS * way
@@ -713,6 +803,32 @@ def tt_probe_keys(tt, codes, mix, shift):
 def tt_probe(tt, keys):
     """The entry for this position, or 0."""
     return tt_probe_keys(tt, keys[K_CODES], keys[K_MIX], _shift(tt))
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _probe_node(tt, keys, counters, depth, alpha, beta):
+    """A node's probe of its own entry, for ``negamax``: (the entry or 0, its move or -1, the
+    value it gives the window (alpha, beta) or ``NO_ANSWER``, and the window narrowed by
+    its bounds).
+
+    Only an entry searched at least ``depth`` deep answers or narrows the window; a
+    shallower one still gives its move, which the ordering tries first. An entry short of
+    ``FULL_DEPTH`` that answers or narrows makes the search's result inexact
+    (``C_INEXACT``)."""
+    hash_move = -1
+    answer = NO_ANSWER
+    entry = tt_probe(tt, keys)
+    if entry != 0:
+        counters[C_TT_HITS] += 1
+        hash_move = entry_move(entry)
+        if entry_depth(entry) >= depth:
+            if entry_depth(entry) < FULL_DEPTH:
+                counters[C_INEXACT] += 1
+            answer = entry_answer(entry, alpha, beta)
+            if answer == NO_ANSWER:
+                alpha = max(alpha, entry_lower(entry))
+                beta = min(beta, entry_upper(entry))
+    return entry, hash_move, answer, alpha, beta
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -768,11 +884,12 @@ def _worth(e):
 
     A two-bound entry answers every window a one-bound entry of the position would, and
     more; such entries come from exact searches and from positions met with windows on
-    both sides of their value. Preferring them cut the nodes by 18-22% when the table
-    is small for the search (shared 64+72 set at 2^20 32-byte slots, one thread: 19.9 M -> 16.4 M;
-    80 set at 2^20 on two threads: 40.6 M -> 31.7 M) and changed little when it is not
-    (2^22: 13.4 M -> 13.0 M; 80 set at 2^24: 22.0 M -> 22.1 M). Bonuses of 1, 2, 4, 16
-    and 64 (in log2 of nodes) gave 18.7 M, 17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
+    both sides of their value. Preferring them takes 18-22% fewer nodes when the table
+    is small for the search (shared 64+72 set, one thread, 2^20 entries of 32 bytes:
+    16.4 M against 19.9 M; 80 set, 2^20 entries, two threads: 31.7 M against 40.6 M) and
+    changes little when it is not (2^22: 13.0 M against 13.4 M; 80 set at 2^24: 22.1 M
+    against 22.0 M). Bonuses of 1, 2, 4, 16 and 64 (in log2 of nodes) give 18.7 M,
+    17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
     """
     if entry_lower(e) != NO_LOWER and entry_upper(e) != NO_UPPER:
         return entry_work(e) + TWO_BOUND_WORTH
@@ -809,8 +926,8 @@ def tt_store_bounds(tt, keys, lower, upper, depth, move, work):
             slot = at
     if lower == NO_LOWER:
         # A fail-low node's best move is noise: the highest of values that are
-        # only upper bounds. Tried first when the node was searched again, it
-        # so often failed to cut that storing it cost 46% more nodes (shared
+        # only upper bounds. Tried first when the node is searched again, it
+        # so often fails to cut that storing it costs 46% more nodes (shared
         # 64+72 set, one thread, 2^22: 36.6M against 25.1M). Such an entry
         # keeps the move this position had (from a cut or an exact search), or
         # none.
@@ -835,32 +952,7 @@ def tt_store_bounds(tt, keys, lower, upper, depth, move, work):
     tt[_ix(slot + 1)] = b
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _log2(x):
-    n = 0
-    while x > 1:
-        x >>= 1
-        n += 1
-    return n
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _uncovered(col, old_top, old_bottom, top, bottom, x1, x2):
-    """(x1, x2) with the cells added that column ``col`` uncovered when its run went from
-    (old_top, old_bottom) to (top, bottom): its new ends that were not ends before. -1
-    marks a free place; a move uncovers at most two cells."""
-    if top <= bottom:
-        if top != old_top and top != old_bottom:
-            if x1 < 0:
-                x1 = col * ROWS + top
-            else:
-                x2 = col * ROWS + top
-        if bottom != top and bottom != old_bottom and bottom != old_top:
-            if x1 < 0:
-                x1 = col * ROWS + bottom
-            else:
-                x2 = col * ROWS + bottom
-    return x1, x2
+# -- move generation --------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -924,14 +1016,64 @@ def _move_takes(word):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def child_key_words(codes, mix, zobrist, kind, word):
+def _generate_moves(runs, keys, ws_free, fb, pairs, settled, ws_moves, mb):
+    """The node's moves into ``ws_moves[mb:mb + n]``, kind by kind, from its free masks
+    (``ws_free[fb:]``, ``pairs`` and ``settled`` as ``free_masks`` returns them); returns n.
+
+    Settled copies of a kind (in columns of at most two tiles) are interchangeable (see
+    the module docstring): a settled copy is only ever taken as the kind's first (lowest)
+    settled one. Pure tempo pairs: every copy of a kind left is free and settled. Such a
+    pair is an item either player can take at any time that touches nothing else; the
+    value is 1-Lipschitz in an item's points, so taking the biggest such item dominates
+    taking a smaller one: only one tempo move is searched.
+    """
+    best_tempo = -1
+    tempo = np.int64(0)
+    rest = pairs
+    while rest != 0:
+        kind = lowest_bit(rest)
+        rest &= rest - 1
+        free = ws_free[_ix(fb + kind)]
+        if (free & ~settled) == 0 and popcount(free) == keys[_ix(K_COUNTS + kind)]:
+            tempo |= np.int64(1) << kind
+            if best_tempo < 0 or _points(kind) > _points(best_tempo):
+                best_tempo = kind
+    n = 0
+    rest = pairs
+    while rest != 0:
+        kind = lowest_bit(rest)
+        rest &= rest - 1
+        if (tempo >> kind) & 1 and kind != best_tempo:
+            continue
+        free = ws_free[_ix(fb + kind)]
+        unsettled = free & ~settled
+        calm = free & settled
+        first_calm = -1 if calm == 0 else lowest_bit(calm)
+        u = unsettled
+        while u != 0:
+            x = lowest_bit(u)
+            u &= u - 1
+            later = u
+            while later != 0:
+                n = _add_move(ws_moves, mb, n, runs, x, lowest_bit(later))
+                later &= later - 1
+            if first_calm >= 0:
+                n = _add_move(ws_moves, mb, n, runs, x, first_calm)
+        second = calm & (calm - 1)
+        if second != 0:
+            n = _add_move(ws_moves, mb, n, runs, first_calm, lowest_bit(second))
+    return n
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def child_key_words(codes, mix, key_table, kind, word):
     """The key words of the position after a ``ws_moves`` word's move (of a pair of
     ``kind``), from the position's: its takes' changes and the pair taken off the counts."""
     take_a, take_b = _move_takes(word)
     at_a = TAKES_AT + 2 * take_a
     at_b = TAKES_AT + 2 * take_b
-    return (codes + zobrist[_ix(at_a)] + zobrist[_ix(at_b)],
-            (mix - _pair_part(zobrist, kind) + zobrist[_ix(at_a + 1)] + zobrist[_ix(at_b + 1)]) & MIX_MASK)
+    return (codes + key_table[_ix(at_a)] + key_table[_ix(at_b)],
+            (mix - _pair_part(key_table, kind) + key_table[_ix(at_a + 1)] + key_table[_ix(at_b + 1)]) & MIX_MASK)
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -942,6 +1084,132 @@ def exposed_kinds(exposed, word):
     both = np.int64(exposed[_ix(take_a)]) | (np.int64(exposed[_ix(take_b)]) << 5)
     return (both & 31) - 1, ((both >> 5) & 31) - 1
 
+
+# -- move ordering ----------------------------------------------------------------------
+
+# A move's ordering score (higher: searched earlier; ``_order_score``):
+#
+#   ORDER_SCALE * (POINTS_WEIGHT * points - THREAT_WEIGHT * threat) + TIE_WEIGHT * points
+#   - REPLY_SCALE // n * replies  + KILLER_BONUS for a killer
+#   - EXPOSED_REPLY_MALUS for taking a tile the opponent's last move uncovered,
+#
+# and TABLE_MOVE_SCORE for the table's move. ``points``: what the move's pair scores;
+# ``threat``: the best pair a tile it uncovers makes with a free copy (what it hands the
+# opponent); ``replies``: how many pairs it adds to the opponent's choice (negative when it
+# takes some away); ``n``: the node's number of moves. Below CHEAP_ORDER_POINTS the score is
+# the points alone (and TABLE_MOVE_SCORE). What each weight bought is in
+# docs/solver-notes.md ("Move ordering").
+
+POINTS_WEIGHT = 5
+"""What each point of the move's own pair adds, against ``THREAT_WEIGHT`` for each point of
+the threat: weighing the threat less than the points takes 15% fewer nodes than points
+minus threat on the 80-tile bench, 5% on generated 64-72-tile positions."""
+THREAT_WEIGHT = 1
+"""What each point of the best pair a move hands the opponent costs it, against
+``POINTS_WEIGHT`` for each point of its own pair: with the reply term, 1 takes 3% fewer
+nodes than 3 over six sets of 88-108 tiles."""
+ORDER_SCALE = 16
+"""The score counts in sixteenths of a weighted point, so that the terms after it can be
+fractions of one: a point of the move's own pair is ``ORDER_SCALE * POINTS_WEIGHT`` = 80."""
+TIE_WEIGHT = 1
+"""The move's points once more, unscaled: of two moves that score the same, the bigger pair first."""
+REPLY_SCALE = 48 * ORDER_SCALE
+"""What each pair a move adds to the opponent's choice costs it, divided by the node's
+number of moves n (48 / n points): fewer replies, a smaller subtree to refute when the move
+cuts; in proportion to the moves there are, as a subtree's size goes with the product of
+its nodes' move counts. A third to a half fewer nodes at 96 tiles. At ten moves a pair
+costs 4.8 against 5 for each point of the move's own pair."""
+KILLER_BONUS = 112
+"""What the ordering adds to either of the two moves that last cut at the same ply, the
+killers (1.4 points of the move's own pair). The refutation of one opponent move often
+refutes its siblings too, and the same refutation after two different opponent moves makes
+positions that transpose further down (X Y X' Y' and X' Y X Y' meet), so its subtree is
+partly in the table already. Two killers at 1.4 points take 1.9% fewer nodes than none on
+the shared 80+88 set, 6.8% on four 96-tile positions, 9.5% on three 96-tile openings; one
+killer at 0.6 points, 1.5% on the 80+88 set, 3.7% on the four 96-tile positions and 3.1% on
+six 88-tile openings; the killer searched first instead of a bonus, 31% more nodes."""
+EXPOSED_REPLY_MALUS = 64
+"""What the ordering takes off a move that takes a tile the opponent's last move uncovered
+(0.8 of a point of the move's own pair, 4 points of the threat's). Tried first, such replies
+cut with bigger subtrees than moves elsewhere, most likely because a move elsewhere commutes
+with the opponent's, so its positions are also reached in the other order and are met in
+the table (the killers' reason; the node's own table hits rise by 1-2.5 per hundred nodes on
+the 88-tile openings). At 4 threat points: 7.3% fewer nodes than none over two 88-tile sets
+and a complete deal, 9.4-14% fewer on two 96-tile sets and another complete deal, every set
+fewer; at 2, 3 and 6 points fewer nodes than none but more than at 4; a bonus of 7 points
+for any move in the opponent's columns instead, 18-33% more."""
+TABLE_MOVE_SCORE = np.int64(1) << 40
+"""The table move's score: above every other move's, so it is searched first."""
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _order_score(cells, exposed, ws_free, fb, word, reply_weight, hash_move, killer, killer2, u1, u2):
+    """The ordering score of a ``ws_moves`` word's move (see above), at a node of
+    ``CHEAP_ORDER_POINTS`` or more whose free masks are at ``ws_free[fb:]``;
+    ``reply_weight`` is ``REPLY_SCALE // n``, (u1, u2) the cells the opponent's last move
+    uncovered (``_uncovered``; -1: none)."""
+    move = word & MOVE_MASK
+    a = move >> 7
+    kind = cells[_ix(a)]
+    gain = _points(kind)
+    # The opponent's pairs after the move, against now: the move's kind
+    # loses the pairs of its two copies with the others (2f - 3 of them,
+    # f free copies); an exposed tile pairs with every other free copy of
+    # its kind, the other exposed tile included. (Pairs counted per copy,
+    # settled copies too.) The threat: the best pair an exposed tile makes.
+    replies = 3 - 2 * popcount(ws_free[_ix(fb + kind)])
+    threat = 0
+    first, second = exposed_kinds(exposed, word)
+    same = 1 if first == second else 0
+    if first >= 0:
+        free_after = popcount(ws_free[_ix(fb + first)]) + 1 + same - (2 if first == kind else 0)
+        replies += free_after - 1
+        if free_after >= 2:
+            threat = _points(first)
+    if second >= 0:
+        free_after = popcount(ws_free[_ix(fb + second)]) + 1 + same - (2 if second == kind else 0)
+        replies += free_after - 1
+        if free_after >= 2 and _points(second) > threat:
+            threat = _points(second)
+    score = (ORDER_SCALE * (POINTS_WEIGHT * gain - THREAT_WEIGHT * threat) + TIE_WEIGHT * gain
+             - reply_weight * replies)
+    if (move == killer) | (move == killer2):
+        score += KILLER_BONUS
+    if u1 >= 0 and ((a == u1) | (a == u2) | ((move & 127) == u1) | ((move & 127) == u2)):
+        score -= EXPOSED_REPLY_MALUS
+    if move == hash_move:
+        score = TABLE_MOVE_SCORE
+    return score
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _uncovered(col, old_top, old_bottom, top, bottom, x1, x2):
+    """(x1, x2) with the cells added that column ``col`` uncovered when its run went from
+    (old_top, old_bottom) to (top, bottom): its new ends that were not ends before. -1
+    marks a free place; a move uncovers at most two cells."""
+    if top <= bottom:
+        if top != old_top and top != old_bottom:
+            if x1 < 0:
+                x1 = col * ROWS + top
+            else:
+                x2 = col * ROWS + top
+        if bottom != top and bottom != old_bottom and bottom != old_top:
+            if x1 < 0:
+                x1 = col * ROWS + bottom
+            else:
+                x2 = col * ROWS + bottom
+    return x1, x2
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _set_killer(frames, fr, move):
+    """Make ``move`` the ply's first killer; the old first one, if another move, becomes the second."""
+    if frames[fr + F_KILLER] != move:
+        frames[fr + F_KILLER2] = frames[fr + F_KILLER]
+        frames[fr + F_KILLER] = move
+
+
+# -- search stack and deferral table ----------------------------------------------------
 
 # Frame fields of the explicit search stack (one row of FRAME_FIELDS per ply).
 F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_POINTS, F_N, F_M, F_BEST, F_BEST_MOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -957,8 +1225,15 @@ F_KILLER = 20
 then the one that cut before it (another move), or -1."""
 F_KILLER2 = 21
 FRAME_FIELDS = 22
+
+# The helpers' deferral (ABDADA-style): ``busy``, shared by the threads of one search, holds
+# the hashes (K_MIX ^ K_CODES) of the subtrees being searched now, each at hash & (size - 1).
+# A thread about to search a move whose child another thread is on puts the move off
+# (``DEFERRED`` off its score) until its other moves are done, when that subtree is likely
+# in the table; never a node's first move, and each move once at most. The slot is cleared
+# when the child's search returns. ``solver/engine.py`` starts the threads.
 SPLIT_MIN_POINTS = 30
-"""Threads share out subtrees worth at least this many points (see ``negamax``)."""
+"""Threads share out subtrees worth at least this many points (the helpers' deferral in ``negamax``)."""
 DEFERRED = np.int64(1) << 50
 """Subtracted from a move's order score when it is put off because another thread is on it."""
 ENTER, NEXT, RETURN = 0, 1, 2
@@ -968,14 +1243,6 @@ and the child's table entry if the probe found one that is deep enough (else 0).
 C_ENTRY = 2
 FREE_WORDS = 32
 """Free-mask scratch per ply: one word per kind, then ``F_PAIRS`` and ``F_SETTLED`` (padded)."""
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _set_killer(frames, fr, move):
-    """Make ``move`` the ply's first killer; the old first one, if another move, becomes the second."""
-    if frames[fr + F_KILLER] != move:
-        frames[fr + F_KILLER2] = frames[fr + F_KILLER]
-        frames[fr + F_KILLER] = move
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -1001,17 +1268,22 @@ def make_workspace():
     )
 
 
+# -- negamax: the node loop -------------------------------------------------------------
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
+def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
             frames, ply, depth, alpha, beta, points):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
     The recursion is unrolled onto an explicit stack of frames: a numba call
-    per node costs more than the node itself (argument passing and reference
-    counting of a dozen arrays), so the whole search runs in this one loop.
+    per node costs more than the node itself (a dozen arrays passed, seven
+    words each), so the whole search runs in this one loop, a state machine:
+    ENTER a node, pick its NEXT move, RETURN a value to the parent (the
+    module docstring maps the parts of each).
     Every scratch array is flat with constant strides: numba reads a 2-D
-    array's strides from memory at each index, and they crowded the registers.
+    array's strides from memory at each index, and they crowd the registers.
 
     ``busy`` is shared by the threads of one search (int64[2**k]; int64[1]
     for a lone thread turns the sharing off): the hashes of the subtrees being
@@ -1032,6 +1304,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
     while True:
         fr = ply * FRAME_FIELDS
         if state == ENTER:
+            # -- ENTER: the stop check and the leaves -----------------------------------
             alpha = frames[fr + F_ALPHA]
             beta = frames[fr + F_BETA]
             depth = frames[fr + F_DEPTH]
@@ -1064,53 +1337,35 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     counters[C_INEXACT] += 1
                 continue
 
+            # -- ENTER: the window and the node's table probe ---------------------------
             # The value never leaves [-points, points], but a window outside that
             # range is searched, not answered with the range's end: such nodes are
             # small (few points left), and what their search returns is a far
             # tighter bound than -points or points. The same position keeps coming
             # back with other windows, and a parent that is told only "at most
             # points" stores a bound that answers none of them. Returning the end
-            # of the range cost 13-15% more nodes on openings and the shared
-            # 80+88 set (docs/solver-notes.md, bounds tried and dropped, 4e7cd76); so did cutting at the
-            # tighter ends from the pairs left (the mover takes at most half of
-            # them, rounded up): +8%.
+            # of the range costs 13-15% more nodes on openings and the shared
+            # 80+88 set; so does cutting at the tighter ends from the pairs left
+            # (the mover takes at most half of them, rounded up): +8%.
 
             # A small node is searched for its exact value, whatever its window: the
             # same position keeps coming back with its window shifted by the points
             # taken on the way, and an exact entry answers every later window, where
             # a bound answers only some. Below 40 points the subtree is cheap enough
             # that this pays: 1.4-1.8% fewer nodes on the 88- and 96-tile openings and
-            # 2.0% on a complete deal; from 50 points it cost more than it saved
-            # (docs/solver-notes.md, bounds tried and dropped, 236c28f).
+            # 2.0% on a complete deal; from 50 points it costs more than it saves.
             if points < EXACT_BELOW_POINTS:
                 alpha = min(alpha, -points - 1)
                 beta = max(beta, points + 1)
             alpha0 = alpha
             inexact0 = counters[C_INEXACT]
 
-            hash_move = -1
-            entry = tt_probe(tt, keys)
-            if entry != 0:
-                counters[C_TT_HITS] += 1
-                hash_move = entry_move(entry)
-                if entry_depth(entry) >= depth:
-                    if entry_depth(entry) < FULL_DEPTH:
-                        counters[C_INEXACT] += 1
-                    ret = entry_answer(entry, alpha, beta)
-                    if ret != NO_ANSWER:
-                        continue
-                    alpha = max(alpha, entry_lower(entry))
-                    beta = min(beta, entry_upper(entry))
+            entry, hash_move, ret, alpha, beta = _probe_node(tt, keys, counters, depth, alpha, beta)
+            if ret != NO_ANSWER:
+                continue
 
-            # Moves (only now: a table cutoff above needs none), kind by kind.
-            # Settled copies of a kind (in columns of at most two tiles) are
-            # interchangeable (see the module docstring): a settled copy is
-            # only ever taken as the kind's first (lowest) settled one.
-            # Pure tempo pairs: every copy of a kind left is free and settled.
-            # Such a pair is an item either player can take at any time that
-            # touches nothing else; the value is 1-Lipschitz in an item's
-            # points, so taking the biggest such item dominates taking a smaller
-            # one: only one tempo move is searched.
+            # -- ENTER: move generation -------------------------------------------------
+            # Only now: a table cutoff above needs no moves.
             if ply > root_ply:
                 # The parent's masks and its move (and the runs it saved) give these.
                 parent = fr - FRAME_FIELDS
@@ -1118,62 +1373,29 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                                               frames[parent + F_B], frames[parent + F_SAVED])
             else:
                 pairs, settled = _free_masks_at(cells, runs, ws_free, fb)
-            best_tempo = -1
-            tempo = np.int64(0)
-            rest = pairs
-            while rest != 0:
-                kk = lowest_bit(rest)
-                rest &= rest - 1
-                m = ws_free[_ix(fb + kk)]
-                if (m & ~settled) == 0 and popcount(m) == keys[_ix(K_COUNTS + kk)]:
-                    tempo |= np.int64(1) << kk
-                    if best_tempo < 0 or _points(kk) > _points(best_tempo):
-                        best_tempo = kk
             mb = ply * MAX_MOVES
-            n = 0
-            rest = pairs
-            while rest != 0:
-                kk = lowest_bit(rest)
-                rest &= rest - 1
-                if (tempo >> kk) & 1 and kk != best_tempo:
-                    continue
-                m = ws_free[_ix(fb + kk)]
-                unsettled = m & ~settled
-                calm = m & settled
-                first_calm = -1 if calm == 0 else lowest_bit(calm)
-                u = unsettled
-                while u != 0:
-                    x = lowest_bit(u)
-                    u &= u - 1
-                    later = u
-                    while later != 0:
-                        n = _add_move(ws_moves, mb, n, runs, x, lowest_bit(later))
-                        later &= later - 1
-                    if first_calm >= 0:
-                        n = _add_move(ws_moves, mb, n, runs, x, first_calm)
-                second = calm & (calm - 1)
-                if second != 0:
-                    n = _add_move(ws_moves, mb, n, runs, first_calm, lowest_bit(second))
+            n = _generate_moves(runs, keys, ws_free, fb, pairs, settled, ws_moves, mb)
             if n == 0:
                 ret = 0
                 continue
 
+            # -- ENTER: the children's keys, their table lines prefetched ---------------
             # The children's key words first, all of them, then their table lines
             # prefetched in one burst, and only then the ordering's scan below: the
             # lines load while the scan runs, and the enhanced transposition cutoffs
             # further down read them. A prefetch issued inside the scan, as each key
-            # was ready, stalled the scan's own loads once the table outgrew 512 MiB
-            # (on this benchmark machine, a virtual one): the same nodes, but a
-            # complete deal with its 2 GiB table ran 16-23% faster with the
-            # prefetches moved behind the scan, while positions with 512 MiB ran 17%
-            # slower that way. The separate pass serves both (docs/solver-notes.md,
-            # "Memory: prefetching, table size and page faults", 22c043f).
+            # is ready, stalls the scan's own loads once the table outgrows 512 MiB
+            # (on the benchmark machine, a virtual one): with the prefetches behind
+            # the scan a complete deal with its 2 GiB table runs 16-23% faster, and
+            # positions with 512 MiB 17% slower. This separate pass serves both
+            # (same nodes; docs/solver-notes.md, "Memory: prefetching, table size
+            # and page faults").
             if points >= CHEAP_ORDER_POINTS:
                 codes = keys[K_CODES]
                 mix = keys[K_MIX]
                 for m in range(n):
                     word = ws_moves[_ix(mb + m)]
-                    k0, k1 = child_key_words(codes, mix, zobrist, cells[_ix((word & MOVE_MASK) >> 7)], word)
+                    k0, k1 = child_key_words(codes, mix, key_table, cells[_ix((word & MOVE_MASK) >> 7)], word)
                     c = CHILD_WORDS * (mb + m)
                     ws_child[_ix(c)] = k0
                     ws_child[_ix(c + 1)] = k1
@@ -1182,41 +1404,10 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     for m in range(n):
                         prefetch_line(tt, ws_child[_ix(CHILD_WORDS * (mb + m) + 1)] >> shift)
 
-            # Order: table move first, then 5 x points - 1 x the best pair the
-            # move hands the opponent (weighing the threat less than the points
-            # took 15% fewer nodes than points minus threat on the 80-tile bench,
-            # 5% on generated 64-72-tile positions; since the reply term below
-            # took over much of its job, 1 instead of 3 took 3% fewer nodes over
-            # six sets of 88-108 tiles: THREAT_WEIGHT) - 48 / n x the pairs the move
-            # adds to the opponent's choice, n being this node's number of moves
-            # (fewer replies, a smaller subtree to refute when the move cuts; in
-            # proportion to the moves there are, as a subtree's size goes with the
-            # product of its nodes' move counts: a third to a half fewer nodes at
-            # 96 tiles), ties to the bigger pair; and a bonus for the killers, the
-            # two moves that last cut at this ply.
-            #
-            # The killer: the refutation of one opponent move often refutes its
-            # siblings too, and the same refutation after two different opponent
-            # moves makes positions that transpose further down (X Y X' Y' and
-            # X' Y X Y' meet), so its subtree is partly in the table already. As a
-            # bonus, not as the first move (that cost 31% more nodes). One killer at
-            # 0.6 points: 1.5% fewer nodes on the shared 80+88 set, 3.1% on six
-            # 88-tile opening positions, 3.7% on four 96-tile positions (one thread;
-            # see docs/solver-notes.md, "Move ordering", 05645e8); two killers at 1.4 points: 1.9%
-            # fewer than none on the 80+88 set, 6.8% on the four 96-tile positions,
-            # 9.5% on three 96-tile openings.
-            #
-            # A move that takes a tile the opponent's last move uncovered is marked
-            # down (EXPOSED_REPLY_MALUS): tried first, such replies cut with bigger
-            # subtrees than moves elsewhere. Most likely because a move elsewhere
-            # commutes with the opponent's, so its positions are also reached in the
-            # other order and are met in the table (the killers' reason, above; the
-            # node's own table hits rose by 1-2.5 points per hundred nodes on the 88-tile
-            # openings). At 4 threat points: 7.3% fewer nodes over three sets (two
-            # 88-tile sets and a complete deal), and 9.4-14% fewer on two 96-tile sets and
-            # another complete deal, every set fewer; at 2, 3 and 6 points fewer nodes
-            # than none but more than at 4; a bonus of 7 points for any move in the
-            # opponent's columns, 18-33% more (docs/solver-notes.md, "Move ordering", 0fcf3f6).
+            # -- ENTER: move ordering ---------------------------------------------------
+            # The scores (``_order_score``; the weights and their figures are in the
+            # "move ordering" section), and with them each move's place in
+            # generation order (INDEX_SHIFT), which finds its child's key words.
             reply_weight = REPLY_SCALE // n if points >= CHEAP_ORDER_POINTS else 0
             killer = frames[fr + F_KILLER]
             killer2 = frames[fr + F_KILLER2]
@@ -1235,42 +1426,15 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                                         runs[_ix(COLS + pb)], u1, u2)
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]
-                move = word & MOVE_MASK
-                a = move >> 7
-                k = cells[_ix(a)]
-                gain = _points(k)
                 if points < CHEAP_ORDER_POINTS:
-                    ws_scores[_ix(mb + m)] = (np.int64(1) << 40) if move == hash_move else gain
+                    move = word & MOVE_MASK
+                    ws_scores[_ix(mb + m)] = TABLE_MOVE_SCORE if move == hash_move else _points(cells[_ix(move >> 7)])
                     continue
-                # The opponent's pairs after the move, against now: the move's kind
-                # loses the pairs of its two copies with the others (2f - 3 of them,
-                # f free copies); an exposed tile pairs with every other free copy of
-                # its kind, the other exposed tile included. (Pairs counted per copy,
-                # settled copies too.) The threat: the best pair an exposed tile makes.
-                replies = 3 - 2 * popcount(ws_free[_ix(fb + k)])
-                threat = 0
-                first, second = exposed_kinds(exposed, word)
-                same = 1 if first == second else 0
-                if first >= 0:
-                    free_after = popcount(ws_free[_ix(fb + first)]) + 1 + same - (2 if first == k else 0)
-                    replies += free_after - 1
-                    if free_after >= 2:
-                        threat = _points(first)
-                if second >= 0:
-                    free_after = popcount(ws_free[_ix(fb + second)]) + 1 + same - (2 if second == k else 0)
-                    replies += free_after - 1
-                    if free_after >= 2 and _points(second) > threat:
-                        threat = _points(second)
                 ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
-                score = (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
-                if (move == killer) | (move == killer2):
-                    score += KILLER_BONUS
-                if u1 >= 0 and ((a == u1) | (a == u2) | ((move & 127) == u1) | ((move & 127) == u2)):
-                    score -= EXPOSED_REPLY_MALUS
-                if move == hash_move:
-                    score = np.int64(1) << 40
-                ws_scores[_ix(mb + m)] = score
+                ws_scores[_ix(mb + m)] = _order_score(cells, exposed, ws_free, fb, word, reply_weight, hash_move,
+                                                      killer, killer2, u1, u2)
 
+            # -- ENTER: ETC, the enhanced transposition cutoffs -------------------------
             cut = False
             best_lower = -INF
             best_move = 0
@@ -1305,15 +1469,14 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     else:
                         all_low = False
                 if best_lower >= beta:
-                    # A cutoff. Every child's entry was read, so the lower bound stored is
+                    # A cutoff. Every child's entry is read, so the lower bound stored is
                     # the best they give, not the first that cuts, and when every child is
                     # bounded both ways the node's upper bound is stored with it: the same
                     # position keeps coming back with its window shifted by the points taken
-                    # on the way, and a tighter entry answers more of those windows. Every
-                    # child's entry is read, not only up to the first that cuts: the
-                    # prefetches load them in one burst, so reading them all takes 4-6% fewer
-                    # nodes and 2-7% less time at 96 and 108 tiles, the same time at 88
-                    # (docs/solver-notes.md, "Enhanced transposition cutoffs", 6d4dd6c).
+                    # on the way, and a tighter entry answers more of those windows. As the
+                    # prefetches load the lines in one burst, reading them all takes 4-6%
+                    # fewer nodes and 2-7% less time at 96 and 108 tiles than stopping at
+                    # the first entry that cuts, the same time at 88.
                     if best_shallow:
                         counters[C_INEXACT] += 1
                     # (A shallow upper bound must not join a complete-depth lower one.)
@@ -1349,6 +1512,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             continue
 
         if state == NEXT:
+            # -- NEXT: every move done, the node's entry stored -------------------------
             m = frames[fr + F_M]
             n = frames[fr + F_N]
             if m >= n:
@@ -1365,7 +1529,8 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     # A fail-low node also keeps the lower bound its children's entries
                     # gave (and the move that gave it): a two-bound entry answers the
                     # windows on both sides of the value when the position comes back
-                    # (shared 64-80-tile set, one thread, 2^22: 25.3 M -> 24.5 M nodes).
+                    # (shared 64-80-tile set, one thread, 2^22: 24.5 M nodes against
+                    # 25.3 M with the upper bound alone).
                     tt_store_bounds(tt, keys, frames[fr + F_ETC_LOWER], best, stored_depth, frames[fr + F_ETC_MOVE],
                                     work)
                 else:
@@ -1373,6 +1538,8 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                 ret = best
                 state = RETURN
                 continue
+
+            # -- NEXT: the best-scored move left ----------------------------------------
             # selection sort step: bring the best-scored remaining move to m
             mb = ply * MAX_MOVES
             top_index = m
@@ -1394,6 +1561,8 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             frames[fr + F_A] = a
             frames[fr + F_B] = b
             frames[fr + F_GAIN] = gain
+
+            # -- NEXT: the child answered by the entry ETC read -------------------------
             # The ordering worked out the child's key words (from CHEAP_ORDER_POINTS
             # up) at ws_child[c:c + 2], and ETC put its entry, if any, at c + C_ENTRY.
             c = -1
@@ -1404,7 +1573,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             if known != 0:
                 # The child's entry, read for the transposition cutoffs, may
                 # answer it within its window: no need to play the move. (An
-                # entry is a fact about the position, so an old one is still
+                # entry is a fact about the position, so one read earlier is still
                 # true, only perhaps less tight than what the table holds now.)
                 value = entry_answer(known, gain - frames[fr + F_BETA], gain - frames[fr + F_ALPHA])
                 if value != NO_ANSWER:
@@ -1416,6 +1585,8 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     ply += 1
                     state = RETURN
                     continue
+
+            # -- NEXT: the move played --------------------------------------------------
             frames[fr + F_KEYS] = keys[K_CODES]
             frames[fr + F_KEYS + 1] = keys[K_MIX]
             if c >= 0:
@@ -1424,12 +1595,15 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                 keys[K_CODES] = ws_child[_ix(c)]
                 keys[K_MIX] = ws_child[_ix(c + 1)]
             else:
-                frames[fr + F_SAVED] = apply_move(cells, runs, keys, zobrist, a, b)
+                frames[fr + F_SAVED] = apply_move(cells, runs, keys, key_table, a, b)
             frames[fr + F_BUSY] = 0
+
+            # -- NEXT: the helpers' deferral --------------------------------------------
             if busy.shape[0] > 1 and frames[fr + F_POINTS] >= SPLIT_MIN_POINTS:
                 # Shared work (simplified ABDADA): a younger move whose subtree
                 # another thread is searching right now is put off until the
                 # others are done, when that subtree is likely in the table.
+                # The slot is freed on RETURN.
                 h = keys[K_MIX] ^ keys[K_CODES]
                 where = h & (busy.shape[0] - 1)
                 if m > 0 and top_score > -(DEFERRED >> 1) and busy[where] == h:
@@ -1438,6 +1612,8 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     continue
                 busy[where] = h
                 frames[fr + F_BUSY] = h
+
+            # -- NEXT: the child entered ------------------------------------------------
             child = fr + FRAME_FIELDS
             frames[child + F_ALPHA] = gain - frames[fr + F_BETA]
             frames[child + F_BETA] = gain - frames[fr + F_ALPHA]
@@ -1447,7 +1623,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
             state = ENTER
             continue
 
-        # state == RETURN: ret is the value of the node at ply
+        # -- RETURN: ret is the value of the node at ply --------------------------------
         if ply == root_ply:
             return ret
         ply -= 1
@@ -1457,6 +1633,7 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
         if frames[fr + F_SAVED] >= 0:
             _take_back(cells, runs, keys, frames, fr, a, b)
         if frames[fr + F_BUSY] != 0:
+            # The helpers' deferral: the subtree is no longer in progress.
             h = frames[fr + F_BUSY]
             where = h & (busy.shape[0] - 1)
             if busy[where] == h:
@@ -1477,6 +1654,9 @@ def negamax(cells, exposed, runs, keys, zobrist, tt, busy, counters, ws_free, ws
                     continue
         frames[fr + F_M] += 1
         state = NEXT
+
+
+# -- the best line ----------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -1524,7 +1704,7 @@ def line_candidates(cells, runs, keys, tt, ws_free, out):
     copies), the table move first, then by points. Returns how many (``out[0:n]``).
 
     The line itself is followed from Python, one search call per candidate: a kernel
-    that called ``negamax`` would compile the whole search a second time (6 s more on
+    that calls ``negamax`` would compile the whole search a second time (6 s more on
     a cold start)."""
     pairs, _ = free_masks(cells, runs, ws_free)
     if pairs == 0:

@@ -3,6 +3,15 @@
 ``Engine`` owns the transposition table and reuses it between searches of
 positions from the same layout (a game's positions, the children of an
 analysed position), which is where most of the solver's speed comes from.
+
+The parallel search (lazy SMP with ABDADA-style deferral) has two halves. This
+module has the threads: ``Engine._helping`` starts the helpers, each on
+``Engine._root_values`` with the root moves in another order and with its own
+``_Searcher`` (counters, scratch buffers) and copy of the runs and keys, while
+the main search runs ``Engine._root_values`` on the caller's thread; results
+come from the main search alone. ``solver/_search.py`` has what the threads
+share inside ``negamax``: the lockless table and the deferral table ``busy``
+(its module docstring maps where).
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from solver.limits import Limits
 FULL_DEPTH = k.FULL_DEPTH
 DEFAULT_TABLE_BITS = 23
 """2**23 table entries of 16 bytes: 128 MiB."""
-ZOBRIST_SEED = 20261122
+KEY_TABLE_SEED = 20261122
 
 
 ENTRY_BYTES = 16
@@ -222,7 +231,7 @@ def _tiles(root: _Root) -> int:
 class _Searcher:
     """What one thread's kernel calls own: counters (with its stop flag) and scratch space.
 
-    Only the table, the Zobrist keys and the kinds are shared between threads.
+    Only the table, the key table, the kinds and the deferral table are shared between threads.
     """
 
     def __init__(self) -> None:
@@ -321,7 +330,7 @@ class Engine:
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1..{MAX_THREADS}, not {threads}")
         self.tt = _allocate_table(1 << max(table_bits, MIN_TABLE_BITS))
-        self.zobrist = k.make_key_table(ZOBRIST_SEED)
+        self.key_table = k.make_key_table(KEY_TABLE_SEED)
         self._main = _Searcher()
         self.counters = self._main.counters
         self.layout = np.full(CELL_COUNT, EMPTY, dtype=np.int8)
@@ -377,7 +386,7 @@ class Engine:
                 top, bottom = ROWS, ROWS - 1
             runs[col], runs[COLS + col] = top, bottom
         keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
-        k.compute_keys(self.layout, runs, self.zobrist, keys)
+        k.compute_keys(self.layout, runs, self.key_table, keys)
         # The kernels read kinds from the layout, which also covers removed cells.
         return _Root(self.layout.copy(), runs, keys, position.points_on_board())
 
@@ -413,12 +422,12 @@ class Engine:
         searcher = searcher or self._main
         a, b = move
         gain = kind_value(int(root.cells[a]))
-        saved = k.apply_move(root.cells, root.runs, root.keys, self.zobrist, a, b)
+        saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
         child = k.negamax(
-            root.cells, self.exposed, root.runs, root.keys, self.zobrist, self.tt, self.busy, searcher.counters,
+            root.cells, self.exposed, root.runs, root.keys, self.key_table, self.tt, self.busy, searcher.counters,
             *searcher.workspace, 1, depth - 1, gain - beta, gain - alpha, root.points - gain,
         )
-        k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
+        k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
         return gain - int(child)
 
     def _order(self, root: _Root, moves: list[Move], previous: _Iteration | None) -> list[Move]:
@@ -551,14 +560,14 @@ class Engine:
         Otherwise the first search with a time limit spends its seconds on that and
         answers from a shallow search. A call with no points on the board returns at once.
         """
-        k.negamax(root.cells, self.exposed, root.runs, root.keys, self.zobrist, self.tt, self.busy,
+        k.negamax(root.cells, self.exposed, root.runs, root.keys, self.key_table, self.tt, self.busy,
                   self._main.counters, *self._main.workspace, 0, 1, -1, 1, 0)
         k.line_candidates(root.cells, root.runs, root.keys, self.tt, self._main.workspace[0],
                           np.empty(k.MAX_MOVES, dtype=np.int64))
         if moves:  # a move and its undo: the position is left as it was
             a, b = moves[0]
-            saved = k.apply_move(root.cells, root.runs, root.keys, self.zobrist, a, b)
-            k.undo_move(root.cells, root.runs, root.keys, self.zobrist, a, b, saved)
+            saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
+            k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
         _kernels_loaded.append(True)
 
     def _search(self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None,
@@ -701,7 +710,7 @@ class Engine:
         remaining = depth
         while move is not None and remaining > 0:
             gain = kind_value(int(node.cells[move[0]]))
-            k.apply_move(node.cells, node.runs, node.keys, self.zobrist, *move)
+            k.apply_move(node.cells, node.runs, node.keys, self.key_table, *move)
             node.points -= gain
             line.append(move)
             value = gain - value  # the new mover's value

@@ -89,8 +89,8 @@ def test_the_key_names_the_position_one_to_one() -> None:
     """Distinct column states and halved counts give distinct keys: the two words are the
     position's code (base 29 per column; counts mixed by a bijection), not a hash."""
     engine = Engine(table_bits=10)
-    code_part, mix_part, pair_part = k.key_parts(engine.zobrist)
-    codes = {int(code_part[col, code]) for col in range(k.COLS) for code in range(k.ZOBRIST_CODES)}
+    code_part, mix_part, pair_part = k.key_parts(engine.key_table)
+    codes = {int(code_part[col, code]) for col in range(k.COLS) for code in range(k.COLUMN_CODES)}
     assert len(codes) == 1 + k.COLS * (k.COLUMN_STATES - 1)  # every settled code is 0
     rng = random.Random(4)
     state_codes = [0] + [k.column_code.py_func(top, bottom) for top in range(9) for bottom in range(top + 2, 9)]
@@ -112,7 +112,7 @@ def test_the_incremental_keys_match_keys_computed_afresh() -> None:
         root = engine._encode(position)
         while position.legal_moves():
             move = rng.choice(position.legal_moves())
-            k.apply_move(root.cells, root.runs, root.keys, engine.zobrist, *move)
+            k.apply_move(root.cells, root.runs, root.keys, engine.key_table, *move)
             position.push(move)
             assert np.array_equal(root.keys, engine._encode(position).keys)
 
@@ -158,13 +158,13 @@ def test_the_masks_after_a_move_match_a_fresh_scan() -> None:
         root = engine._encode(position)
         k._free_masks_at(root.cells, root.runs, free, 0)
         for a, b in position.legal_moves():
-            saved = k.apply_move(root.cells, root.runs, root.keys, engine.zobrist, a, b)
+            saved = k.apply_move(root.cells, root.runs, root.keys, engine.key_table, a, b)
             pairs, settled = k._masks_after(root.cells, root.runs, free, words, 0, a, b, saved)
             expected = k.free_masks(root.cells, root.runs, scan)
             assert (pairs, settled) == expected
             assert list(free[words:words + k.KINDS]) == list(scan[:k.KINDS])
             assert (free[words + k.F_PAIRS], free[words + k.F_SETTLED]) == expected
-            k.undo_move(root.cells, root.runs, root.keys, engine.zobrist, a, b, saved)
+            k.undo_move(root.cells, root.runs, root.keys, engine.key_table, a, b, saved)
             checked += 1
     assert checked > 200
 
@@ -198,10 +198,10 @@ def test_the_takes_give_each_childs_key_words_and_uncovered_kinds() -> None:
         for a, b in position.legal_moves():
             word = _move_word(root, (a, b))
             kind = int(root.cells[a])
-            saved = k.apply_move(root.cells, root.runs, root.keys, engine.zobrist, a, b)
-            assert k.child_key_words(codes, mix, engine.zobrist, kind, word) == (
+            saved = k.apply_move(root.cells, root.runs, root.keys, engine.key_table, a, b)
+            assert k.child_key_words(codes, mix, engine.key_table, kind, word) == (
                 root.keys[k.K_CODES], root.keys[k.K_MIX])
-            k.undo_move(root.cells, root.runs, root.keys, engine.zobrist, a, b, saved)
+            k.undo_move(root.cells, root.runs, root.keys, engine.key_table, a, b, saved)
             after = position.copy()
             after.push((a, b))
             uncovered = set(after.free_cells()) - set(position.free_cells())
