@@ -6,54 +6,7 @@ files; ``battle.cli`` and ``battle.ui`` are the front ends, which reach the solv
 only through ``battle.players``. Importing ``battle`` loads neither pygame nor numba.
 """
 
-from battle.rules import (
-    COLS,
-    ROWS,
-    BattleError,
-    Game,
-    IllegalMoveError,
-    Move,
-    NotationError,
-    Position,
-    PositionError,
-    Record,
-    RecordError,
-    Result,
-    cell_name,
-    deal,
-    format_position,
-    format_record,
-    move_name,
-    parse_any,
-    parse_cell,
-    parse_move,
-    parse_position,
-    parse_record,
-)
+from battle.rules import *  # noqa: F403 - the rules model's public names, listed once in battle.rules
+from battle.rules import __all__ as __all__
 
 __version__ = "0.1.0"
-
-__all__ = [
-    "COLS",
-    "ROWS",
-    "BattleError",
-    "Game",
-    "IllegalMoveError",
-    "Move",
-    "NotationError",
-    "Position",
-    "PositionError",
-    "Record",
-    "RecordError",
-    "Result",
-    "cell_name",
-    "deal",
-    "format_position",
-    "format_record",
-    "move_name",
-    "parse_any",
-    "parse_cell",
-    "parse_move",
-    "parse_position",
-    "parse_record",
-]

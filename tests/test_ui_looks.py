@@ -16,9 +16,9 @@ import numpy as np
 import pygame
 import pytest
 import ui_harness as ui
+from ui_harness import short_game
 
 from battle.rules.board import Position, parse_cell
-from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.tiles import EMPTY, parse_kind
 from battle.ui.app import FPS
@@ -294,21 +294,6 @@ def test_the_editor_names_the_fifth_copy_just_placed(tmp_path, monkeypatch) -> N
 def gold_line_at(surface: pygame.Surface, x: int, y: int) -> bool:
     """The graph's cursor, a 2 px gold line, crosses row ``y`` at column ``x`` (give or take a pixel)."""
     return any(tuple(surface.get_at((column, y)))[:3] == theme.GOLD_BRIGHT for column in (x - 1, x, x + 1))
-
-
-def short_game(seed: int = 12, tiles: int = 20) -> Game:
-    """A deal played down to ``tiles`` tiles as a composed start, then to the end by seeded random moves."""
-    rng = random.Random(seed)
-    while True:
-        position = deal(rng.randrange(1 << 32))
-        while position.tiles_left() > tiles and not position.is_over():
-            position.push(rng.choice(position.legal_moves()))
-        if not position.is_over():
-            break
-    game = Game(position.copy(), "Ann", "Ben")
-    while not game.is_over():
-        game.play(rng.choice(game.position.legal_moves()))
-    return game
 
 
 def test_the_review_graph_cursor_sits_on_the_selected_move_and_tags_stay_on_the_board(tmp_path,
