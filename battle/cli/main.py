@@ -14,16 +14,21 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from battle.cli.inputs import InputError, file_label, load_game, load_position, read_input, use_colour
 from battle.cli.textboard import LEGEND, render_board, render_status
-from battle.rules.board import move_name
+from battle.rules.board import Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
 from battle.rules.errors import BattleError, one_line, quote
 from battle.rules.game import Game
 from battle.rules.notation import format_position, parse_record
 from battle.rules.wording import plural
+
+if TYPE_CHECKING:
+    from battle.cli.terminal import Advisor, Reviewer
+    from battle.players import Analysis
+    from battle.storage.saved_games import SavedGame, Shelf
 
 PROG = "mahjong-battle"
 IMPORTED = time.monotonic()
@@ -151,7 +156,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play.run()
 
 
-def _pick_unfinished(shelf, choice: str):  # noqa: ANN001, ANN202 - Shelf -> SavedGame
+def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
     """``--resume``: the newest unfinished game, or the one numbered ``choice`` in the list
     (window and terminal games alike); with several, the list is printed so another can be picked."""
     games, problems = shelf.unfinished()
@@ -171,7 +176,7 @@ def _pick_unfinished(shelf, choice: str):  # noqa: ANN001, ANN202 - Shelf -> Sav
     return games[0]
 
 
-def _lazy_reviewer():  # noqa: ANN202 - battle.cli.terminal.Reviewer
+def _lazy_reviewer() -> Reviewer:
     """The end-of-game review, importing the solver only when asked."""
 
     def review(game: Game) -> str:
@@ -183,12 +188,12 @@ def _lazy_reviewer():  # noqa: ANN202 - battle.cli.terminal.Reviewer
     return review
 
 
-def _lazy_advisor():  # noqa: ANN202 - battle.cli.terminal.Advisor
+def _lazy_advisor() -> Advisor:
     """The terminal's hint and eval, importing the solver (numba) only when first asked:
     two people playing each other never wait for it."""
-    made = []
+    made: list[Advisor] = []
 
-    def advise(position, every_move):  # noqa: ANN001, ANN202
+    def advise(position: Position, every_move: bool) -> Analysis:
         if not made:
             from battle.players import solver_advisor
 
