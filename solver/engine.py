@@ -22,7 +22,7 @@ import mmap
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -616,14 +616,8 @@ class Engine:
             if not limited and max_depth == FULL_DEPTH and _tiles(root) >= PREVIEW_MIN_TILES:
                 done, done_depth = self._preview(root, moves, all_exact, report)
             if done is None or not (done.exact or self.counters[k.C_STOP]):
-                for depth in _depth_schedule(max_depth, limited=limited):
-                    iteration = self._iterate(root, moves, depth, all_exact, done)
-                    if iteration is None:
-                        break
-                    done, done_depth = iteration, depth
-                    report(iteration, depth)
-                    if iteration.exact:
-                        break
+                done, done_depth = self._deepen(root, moves, _depth_schedule(max_depth, limited=limited),
+                                                all_exact, done, done_depth, report)
             if done is not None and done.exact:
                 done_depth = FULL_DEPTH
             if done is None:
@@ -654,10 +648,18 @@ class Engine:
         budget is a node limit, not the stop flag, so that a stop from the caller meanwhile
         stays set and ends the whole search.
         """
-        done: _Iteration | None = None
-        done_depth = 0
         self.counters[k.C_NODE_LIMIT] = PREVIEW_NODES
-        for depth in ITERATION_DEPTHS:
+        done, done_depth = self._deepen(root, moves, ITERATION_DEPTHS, all_exact, None, 0, report)
+        self.counters[k.C_NODE_LIMIT] = 0
+        self.counters[k.C_ABORTED] = 0
+        return done, done_depth
+
+    def _deepen(self, root: _Root, moves: list[Move], depths: Iterable[int], all_exact: bool,
+                done: _Iteration | None, done_depth: int,
+                report: Callable[[_Iteration, int], None]) -> tuple[_Iteration | None, int]:
+        """Search ``depths`` in turn from ``done`` until one is cut short or proves the value:
+        the deepest completed iteration and its depth (``done`` and ``done_depth`` if none)."""
+        for depth in depths:
             iteration = self._iterate(root, moves, depth, all_exact, done)
             if iteration is None:
                 break
@@ -665,8 +667,6 @@ class Engine:
             report(iteration, depth)
             if iteration.exact:
                 break
-        self.counters[k.C_NODE_LIMIT] = 0
-        self.counters[k.C_ABORTED] = 0
         return done, done_depth
 
     def _best_of(self, iteration: _Iteration) -> list[Move]:
