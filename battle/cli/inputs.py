@@ -13,7 +13,7 @@ import sys
 from battle.rules.board import Position
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
-from battle.rules.notation import parse_any
+from battle.rules.notation import Record, is_record_text, parse_any, parse_record
 from battle.storage.textfile import TextFileError, decode_limited, read_text_file
 
 
@@ -55,6 +55,19 @@ def load_game(name: str) -> Game:
         return Game.from_file_text(text)[0]
     except BattleError as error:
         raise InputError(f"{file_label(name)}: {error}") from None
+
+
+def load_record(name: str) -> Record:
+    """A game record (``review`` needs its moves), or an ``InputError`` naming the file and the problem."""
+    label = file_label(name)
+    text = read_input(name)
+    if not is_record_text(text):
+        raise InputError(f"{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; "
+                         f"for a single position use analyse)")
+    try:
+        return parse_record(text)
+    except BattleError as error:
+        raise InputError(f"{label}: {error}") from None
 
 
 def file_label(name: str) -> str:

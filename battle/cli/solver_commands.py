@@ -322,10 +322,11 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
+    from battle.cli.inputs import load_record
     from battle.cli.review_text import format_review
     from battle.players import ReviewStep, review_game
 
-    record = _load_record(args.file)
+    record = load_record(args.file)
     if args.plot:
         _check_plot_path(args.plot)
     engine = _engine(args, record.start.tiles_left())
@@ -365,23 +366,6 @@ def cmd_review(args: argparse.Namespace) -> int:
         note(f"review stopped after move {len(review.moves)} of {review.moves_in_record}")
         return 130
     return 0
-
-
-def _load_record(name: str):  # noqa: ANN202 - battle.rules.notation.Record
-    """A game record from a file, or an ``InputError`` naming the file and the problem."""
-    from battle.cli.inputs import InputError, file_label, read_input
-    from battle.rules.errors import BattleError
-    from battle.rules.notation import is_record_text, parse_record
-
-    label = file_label(name)
-    text = read_input(name)
-    if not is_record_text(text):
-        raise InputError(f"{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; "
-                         f"for a single position use analyse)")
-    try:
-        return parse_record(text)
-    except BattleError as error:
-        raise InputError(f"{label}: {error}") from None
 
 
 def _check_plot_path(path: str) -> None:
