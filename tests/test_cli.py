@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from game_cases import opening_moves
 
 from battle.cli import main
 from battle.cli.terminal import TerminalPlay
@@ -44,14 +45,6 @@ def finished_game(number: int) -> Game:
     return game
 
 
-def opening_moves(number: int, count: int) -> list[str]:
-    position = deal(number)
-    names = []
-    for _ in range(count):
-        move = position.legal_moves()[-1]
-        names.append(move_name(move))
-        position.push(move)
-    return names
 
 
 # -- deal, moves, show, replay ------------------------------------------------------------

@@ -5,7 +5,7 @@
   the clone).
 - ``benchmarks/README.md`` holds how to run each benchmark and its standing table, not a lab
   notebook: it stays under 300 lines (the history lives in ``docs/solver-notes.md``).
-- No code, comment or document numbers the rounds of work that produced it ("session 12"):
+- No code, comment or document numbers the rounds of work that produced it:
   a comment gives the reason and the deciding figure, a note its date and commit.
 """
 
@@ -25,7 +25,7 @@ BENCHMARKS_README = ROOT / "benchmarks" / "README.md"
 MAX_BENCHMARKS_README_LINES = 300
 CHECKED_FOLDERS = ("battle", "solver", "benchmarks", "docs")
 SESSION_NUMBER = re.compile(r"\bsession[\s#]+\d+", re.IGNORECASE)
-"""'session 12', also wrapped over a line break or a comment's next line ('session\\n    # 12')."""
+"""The word followed by a number, also wrapped over a line break or onto a comment's next line."""
 
 
 def test_the_notation_contract_ships_with_the_project() -> None:

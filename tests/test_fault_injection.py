@@ -23,25 +23,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from game_cases import opening_moves
 
 from battle.rules.board import move_name
-from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.storage.saved_games import SavedGame, Shelf
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 QUICK_RUNS, FULL_RUNS = 3, 20
-
-
-def opening(number: int, count: int) -> list[str]:
-    position = deal(number)
-    names = []
-    for _ in range(count):
-        move = position.legal_moves()[-1]
-        names.append(move_name(move))
-        position.push(move)
-    return names
 
 
 def environment(home: Path) -> dict[str, str]:
@@ -98,7 +88,7 @@ def moves_lost(shown: list[str], saved: list[str]) -> int:
 
 def kill_terminal_game(home: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     """Play a terminal game move by move and kill -9 it 0-5 ms after an Enter."""
-    moves = opening(3, 12)
+    moves = opening_moves(3, 12)
     kill_at = rng.randrange(len(moves))
     delay = rng.uniform(0.0, 0.005)
     process = subprocess.Popen([sys.executable, "-m", "battle", "play", "--deal", "3"], stdin=subprocess.PIPE,
@@ -207,7 +197,7 @@ def tiny_disk(size: str = "48k") -> Iterator[Path]:
 
 
 def test_a_full_disk_loses_no_move_the_terminal_showed(tmp_path) -> None:
-    moves = opening(3, 10)
+    moves = opening_moves(3, 10)
     with tiny_disk() as disk:
         (disk / "filler").write_bytes(b"\0" * 40_000)  # leaves room for the folders and a save or two
         env = environment(disk)
@@ -238,7 +228,7 @@ def test_a_read_only_data_folder_is_reported_and_play_goes_on(tmp_path) -> None:
     data = tmp_path / "data" / "mahjong-battle"
     data.mkdir(parents=True)
     data.chmod(0o500)
-    moves = opening(3, 2)
+    moves = opening_moves(3, 2)
     try:
         result = subprocess.run([*without_root_override(), sys.executable, "-m", "battle", "play", "--deal", "3"],
                                 input=("\n".join(moves) + f"\nsave {tmp_path / 'elsewhere.mbg'}\nquit\n").encode(),

@@ -72,22 +72,6 @@ def circle_in_the_middle(pixels: np.ndarray, rect) -> bool:  # noqa: ANN001 - a 
     return bool(np.abs(centre - beside).max() > 40)
 
 
-def walk_cursor(app, scene, target: int) -> None:  # noqa: ANN001
-    """Arrow keys until the keyboard cursor is on ``target`` (a free tile)."""
-    if not scene.cursor_visible:
-        ui.key(app, pygame.K_RIGHT)
-    for _ in range(60):
-        if scene.cursor == target:
-            return
-        col, row = divmod(scene.cursor, 9)
-        target_col, target_row = divmod(target, 9)
-        if target_col != col:
-            ui.key(app, pygame.K_RIGHT if target_col > col else pygame.K_LEFT)
-        else:
-            ui.key(app, pygame.K_DOWN if target_row > row else pygame.K_UP)
-    assert scene.cursor == target
-
-
 # -- 1. the loop sleeps when nothing happens --------------------------------------------------------
 
 
@@ -218,7 +202,7 @@ def test_the_cursor_leaves_the_cell_its_own_move_emptied(tmp_path, monkeypatch) 
         app, scene = hot_seat(new_app, deal_number=3)
         move = scene.position.legal_moves()[0]
         for cell in move:
-            walk_cursor(app, scene, cell)
+            ui.walk_cursor(app, scene, cell)
             ui.key(app, pygame.K_RETURN)
         assert scene.game.moves == [move]
         emptied = move[1]
@@ -255,13 +239,13 @@ def test_the_cursor_leaves_the_cell_the_opponents_move_emptied(tmp_path, monkeyp
         scene = app.start_match(new_match(3, "solver", ("Tester", "Tester"), "club", human_first=True))
         mine = scene.position.legal_moves()[0]
         for cell in mine:
-            walk_cursor(app, scene, cell)
+            ui.walk_cursor(app, scene, cell)
             ui.key(app, pygame.K_RETURN)
         assert scene.game.moves == [mine] and scene.match.solver_to_move()
         # while the solver thinks, the player points at a tile of a pair with the keyboard
         position = scene.position
         target = next(c for m in position.legal_moves() for c in m if c != scene.cursor)
-        walk_cursor(app, scene, target)
+        ui.walk_cursor(app, scene, target)
         wanted.append(target)
         release.set()
         ui.run_until(app, lambda: scene.game.ply == 2, timeout=20)

@@ -94,16 +94,7 @@ def test_keyboard_cursor_plays_a_move(tmp_path, monkeypatch) -> None:
         assert scene.cursor in free
         # walk the cursor to each cell of the move with arrow keys, then Enter
         for target in move:
-            for _ in range(60):
-                if scene.cursor == target:
-                    break
-                col, row = divmod(scene.cursor, 9)
-                tcol, trow = divmod(target, 9)
-                if tcol != col:
-                    ui.key(app, pygame.K_RIGHT if tcol > col else pygame.K_LEFT)
-                else:
-                    ui.key(app, pygame.K_DOWN if trow > row else pygame.K_UP)
-            assert scene.cursor == target
+            ui.walk_cursor(app, scene, target)
             ui.key(app, pygame.K_RETURN)
         assert scene.match.game.moves == [move]
 

@@ -81,6 +81,22 @@ def key(app: App, code: int, mod: int = 0, dt: float = DT, unicode: str = "") ->
     app.step([], dt)
 
 
+def walk_cursor(app, scene, target: int) -> None:  # noqa: ANN001
+    """Arrow keys until the keyboard cursor is on ``target`` (a free tile)."""
+    if not scene.cursor_visible:
+        key(app, pygame.K_RIGHT)
+    for _ in range(60):
+        if scene.cursor == target:
+            return
+        col, row = divmod(scene.cursor, 9)
+        target_col, target_row = divmod(target, 9)
+        if target_col != col:
+            key(app, pygame.K_RIGHT if target_col > col else pygame.K_LEFT)
+        else:
+            key(app, pygame.K_DOWN if target_row > row else pygame.K_UP)
+    assert scene.cursor == target
+
+
 def click_cell(app: App, cell: int) -> None:
     click(app, cell_center(app.layout, cell))
 
