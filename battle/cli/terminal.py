@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.rules.board import Move, Position, move_name, parse_move
-from battle.rules.errors import BattleError
+from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
 from battle.rules.wording import pair_words, plural, verb
 from battle.storage.paths import write_atomically
@@ -234,7 +234,7 @@ class TerminalPlay:
         if not name:
             self.say("Usage: save FILE (for example: save game.mbg)")
             return
-        shown = printable(name)
+        shown = shorten_name(name)
         path = Path(name).expanduser()
         if path.is_dir() or name.endswith(("/", "\\")):
             self.say(f"Could not save to {shown}: it is a folder; give a file name, e.g. save {shown.rstrip('/')}"
@@ -242,16 +242,16 @@ class TerminalPlay:
             return
         if not path.suffix:
             path = path.with_suffix(".mbg")
-        if path.exists() and not self._confirm(f"{printable(str(path))} exists. Replace it? (yes/no) "):
+        if path.exists() and not self._confirm(f"{shorten_name(str(path))} exists. Replace it? (yes/no) "):
             self.say("Not saved.")
             return
         try:
             write_atomically(path, self.game.to_text())
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            self.say(f"Could not save to {printable(str(path))}: {reason}")
+            self.say(f"Could not save to {shorten_name(str(path))}: {reason}")
             return
-        self.say(f"Saved to {printable(str(path))}.")
+        self.say(f"Saved to {shorten_name(str(path))}.")
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -327,12 +327,6 @@ class TerminalPlay:
             self.say(self.reviewer(self.game))
         except KeyboardInterrupt:
             self.say("Stopped.")
-
-
-def printable(text: str, limit: int = 80) -> str:
-    """``text`` for one line of output: control characters escaped, at most ``limit`` characters."""
-    shown = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
 def _reason(error: OSError) -> str:
