@@ -2,8 +2,8 @@
 
 The rules model never imports the solver; this module is where the two meet,
 and the one door through which the front ends reach the solver (engine,
-background searches, levels, review), so that the layering stays
-``battle.cli, battle.ui -> battle.players -> solver -> battle.rules`` (the
+levels, review), so that the layering stays
+``battle.cli, battle.ui -> battle.search_worker -> battle.players -> solver -> battle.rules`` (the
 contracts in ``pyproject.toml``, checked by ``lint-imports``).
 """
 
@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
-from solver.background import BackgroundSearch
 from solver.engine import (
     ENTRY_BYTES,
     FULL_DEPTH,
@@ -41,7 +40,6 @@ __all__ = [
     "MIN_TABLE_BITS",
     "AnalyseJSON",
     "Analysis",
-    "BackgroundSearch",
     "Bound",
     "Engine",
     "Limits",

@@ -6,15 +6,13 @@ It reads positions from the ``battle`` model and never imports pygame.
   move's value, exact unless a ``Limits`` (seconds, nodes, depth) stops the search first;
 * ``best_move(position, level)``: a move as one of the ``LEVELS`` would play it;
 * ``Engine``: a solver that keeps its table between searches (a game, an analysis);
-* ``BackgroundSearch``: a search on its own thread that a window polls and can stop;
 * ``SolveJSON``, ``AnalyseJSON``, ``ReviewJSON``: the shapes of the ``--json`` outputs.
 """
 
-from solver.background import BackgroundSearch
 from solver.engine import FULL_DEPTH, Analysis, Engine, MoveValue, Progress, SearchStatus, solve
 from solver.json_shapes import AnalyseJSON, Bound, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, Level, best_move
 from solver.limits import Limits
 
-__all__ = ["FULL_DEPTH", "LEVELS", "AnalyseJSON", "Analysis", "BackgroundSearch", "Bound", "Engine", "Level",
+__all__ = ["FULL_DEPTH", "LEVELS", "AnalyseJSON", "Analysis", "Bound", "Engine", "Level",
            "Limits", "MoveValue", "Progress", "ReviewJSON", "SearchStatus", "SolveJSON", "best_move", "solve"]

@@ -398,6 +398,13 @@ class Engine:
         for helper in self._helpers:
             helper.counters[k.C_STOP] = 1
 
+    def clear_stop(self) -> None:
+        """Forget a stop that came after the search it was meant for (a search keeps one that came
+        just before it began, so a caller that runs searches for others clears it between them)."""
+        self.counters[k.C_STOP] = 0
+        for helper in self._helpers:
+            helper.counters[k.C_STOP] = 0
+
     @property
     def threads(self) -> int:
         return 1 + len(self._helpers)

@@ -51,8 +51,7 @@ from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import EMPTY, KIND_COUNT
-from solver import FULL_DEPTH, AnalyseJSON, Analysis, Engine, Limits, SolveJSON
-from solver.background import BackgroundSearch
+from solver import FULL_DEPTH, AnalyseJSON, Engine, Limits, SolveJSON
 from solver.json_shapes import MoveValueJSON
 from solver.levels import LEVELS, best_move, get_level
 
@@ -211,7 +210,7 @@ def test_the_module_level_solve(engine: Engine) -> None:
     limited = solver.solve(load(BIG), Limits(nodes=20_000), threads=1)
     assert_usable(load(BIG), limited)
     assert solver.best_move(position, "perfect", rng=random.Random(1)) in analysis.best_moves
-    assert {"solve", "best_move", "Engine", "BackgroundSearch", "LEVELS"} <= set(solver.__all__)
+    assert {"solve", "best_move", "Engine", "Limits", "LEVELS"} <= set(solver.__all__)
 
 
 # -- limits and stopping ----------------------------------------------------------------
@@ -380,50 +379,6 @@ def test_progress_reports_deepening(engine: Engine) -> None:
     legal = set(position.legal_moves())
     assert all(report.best_move in legal for report in reports)
     assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
-
-
-# -- background search ------------------------------------------------------------------
-
-
-def wait_until_done(search: BackgroundSearch, timeout: float) -> None:
-    deadline = time.perf_counter() + timeout
-    while not search.done:
-        assert time.perf_counter() < deadline, "the background search did not finish"
-        time.sleep(0.01)
-
-
-def test_background_search_with_a_time_limit(engine: Engine) -> None:
-    position = load(BIG)
-    engine.clear()
-    search = BackgroundSearch(engine, position, Limits(time=0.3)).start()
-    assert search.analysis() is None or search.done
-    wait_until_done(search, timeout=5)
-    analysis = search.analysis()
-    assert isinstance(analysis, Analysis)
-    assert_usable(position, analysis)
-    assert search.progress is not None
-
-
-def test_background_search_finishes_exactly(engine: Engine) -> None:
-    row = known_values()[0]
-    search = BackgroundSearch(engine, load(DATA / f"{row['id']}.mbp")).start()
-    wait_until_done(search, timeout=10)
-    analysis = search.analysis()
-    assert isinstance(analysis, Analysis)
-    assert (analysis.exact, analysis.value) == (True, row["value"])
-
-
-def test_background_stop(engine: Engine) -> None:
-    position = load(BIG)
-    engine.clear()
-    search = BackgroundSearch(engine, position).start()
-    time.sleep(0.2)
-    assert not search.done
-    started = time.perf_counter()
-    search.stop()
-    assert time.perf_counter() - started < 1.0
-    assert search.done
-    assert_usable(position, search.analysis())
 
 
 # -- levels -----------------------------------------------------------------------------
@@ -628,7 +583,7 @@ def run_python(code: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
 
 
-IMPORTS = "import sys\nimport solver, solver.engine, solver.levels, solver.background, battle.players\n"
+IMPORTS = "import sys\nimport solver, solver.engine, solver.levels, battle.players, battle.search_worker\n"
 
 
 def test_the_solver_never_imports_pygame() -> None:

@@ -21,13 +21,13 @@ from ui_harness import short_game
 from battle.rules.board import Position, parse_cell
 from battle.rules.game import Game
 from battle.rules.tiles import EMPTY, parse_kind
+from battle.search_worker import SearchWorker
 from battle.ui.app import FPS
 from battle.ui.art import theme
 from battle.ui.play import play_scene as play_scene_module
 from battle.ui.play.match import Match, new_match
 from battle.ui.play.play_view import KEYS_HELP, STUDY_KEYS_HELP
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.play.thinking import SolverService
 from battle.ui.review.review_layout import move_row_rect
 from battle.ui.review.review_scene import KEYS_HELP as REVIEW_KEYS_HELP
 from battle.ui.review.review_scene import ReviewScene
@@ -220,14 +220,17 @@ class StubEngine:
     def stop(self) -> None:
         pass
 
+    def clear_stop(self) -> None:
+        pass
+
 
 def test_the_cursor_leaves_the_cell_the_opponents_move_emptied(tmp_path, monkeypatch) -> None:
     """The solver (scripted to take the pair under the cursor) empties the cell the player points at."""
     release = threading.Event()
     wanted: list[int] = []
 
-    def scripted_level(level: str, rng: random.Random):  # noqa: ANN202 - a run callable
-        def run(engine: object, position: Position, cancelled: threading.Event) -> tuple[int, int]:
+    def scripted_level(level: str, rng: random.Random, position: Position):  # noqa: ANN202 - a run callable
+        def run(engine: object, task: object) -> tuple[int, int]:
             release.wait(20)
             return next(m for m in position.legal_moves() if wanted[0] in m)
         return run
@@ -235,7 +238,7 @@ def test_the_cursor_leaves_the_cell_the_opponents_move_emptied(tmp_path, monkeyp
     monkeypatch.setattr(play_scene_module, "level_move", scripted_level)
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
-        app.solver = SolverService(engine_factory=StubEngine)
+        app.solver = SearchWorker(StubEngine)
         scene = app.start_match(new_match(3, "solver", ("Tester", "Tester"), "club", human_first=True))
         mine = scene.position.legal_moves()[0]
         for cell in mine:

@@ -36,6 +36,7 @@ from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
 from battle.rules.board import Position  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
+from battle.search_worker import SearchWorker  # noqa: E402
 from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
 from battle.ui.art.theme import Fonts, load_gui_theme  # noqa: E402
 from battle.ui.art.tile_art import TileArt, window_icon  # noqa: E402
@@ -43,7 +44,6 @@ from battle.ui.demos import DEMOS, open_demo  # noqa: E402
 from battle.ui.help.help_scene import window_key  # noqa: E402
 from battle.ui.play.match import Match  # noqa: E402
 from battle.ui.play.play_scene import PlayScene  # noqa: E402
-from battle.ui.play.thinking import SolverService  # noqa: E402
 from battle.ui.scene import SceneStack  # noqa: E402
 from battle.ui.storage.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
 from battle.ui.title.title_scene import TitleScene  # noqa: E402
@@ -64,8 +64,8 @@ WIDGET_INTERVAL = 0.1
 tool tips after 1 s of hovering and blinks the text cursor every 0.4 s, both counted in
 ``manager.update``; 10 frames a second keeps them on time for about 1/6 of the 60 fps cost."""
 SOLVER_POLL_INTERVAL = 0.05
-"""While a search runs or drains with no scene drawing its progress, the loop still polls it
-(``SolverService.tick`` starts the waiting job once a cancelled search has stopped)."""
+"""While the opponent's or a hint's search runs with no scene drawing its progress (a dialog over
+the game), the loop still wakes to collect the answer."""
 IDLE_WAKE = 1.0
 """The longest the loop sleeps without an event: one frame a second, a safety net that costs
 under 1% of a core."""
@@ -97,7 +97,8 @@ class App:
         self.widget_zoom = self._fitted_zoom()
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
         self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
-        self.solver = SolverService()
+        self.solver = SearchWorker(name="solver")
+        """The opponent's and the hints' searches, on one engine whose table carries over."""
         self._live_analysis: LiveAnalysis | None = None
         self.stack = SceneStack()
         self.running = True
@@ -199,7 +200,6 @@ class App:
             if not self.running:
                 return False
         dt = max(0.0, min(max_dt, dt))
-        self.solver.tick()
         self.stack.update(dt)
         self.manager.update(dt)
         self.draw()
@@ -263,7 +263,7 @@ class App:
     def next_frame_in(self) -> float | None:
         """How soon the window must draw again without input: 0 for every frame, None for no need."""
         waits = [self.stack.next_frame_in()]
-        if self.solver.busy or self.solver.draining:
+        if self.solver.busy:
             waits.append(SOLVER_POLL_INTERVAL)
         hovering = self.manager.get_hovering_any_element() and pygame.mouse.get_focused()
         typing = any(isinstance(element, (UITextEntryLine, UITextEntryBox))

@@ -3,7 +3,7 @@
 Screens (scenes, dialogs, demos) are written against this protocol, never against
 ``App``, which is its one implementation: the application imports its screens, and
 no screen imports the application back. The names here are the whole of what a
-screen uses: the shared renderers and widgets, the settings, the solver service,
+screen uses: the shared renderers and widgets, the settings, the search worker,
 and the few ways to move between screens.
 """
 
@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 
     from battle.rules.board import Position
     from battle.rules.game import Game
+    from battle.search_worker import SearchWorker
     from battle.ui.analysis.live_analysis import LiveAnalysis
     from battle.ui.art.theme import Fonts
     from battle.ui.art.tile_art import TileArt
     from battle.ui.editor.editor_scene import EditorScene
     from battle.ui.play.match import Match
     from battle.ui.play.play_scene import PlayScene
-    from battle.ui.play.thinking import SolverService
     from battle.ui.review.review_scene import ReviewScene
     from battle.ui.scene import SceneStack
     from battle.ui.storage.settings import Settings
@@ -39,7 +39,7 @@ class Host(Protocol):
     manager: pygame_gui.UIManager
     stack: SceneStack
     settings: Settings
-    solver: SolverService
+    solver: SearchWorker
     """The opponent's and the hints' searches, off the drawing thread."""
     board_view: BoardView
     panel_view: PanelView

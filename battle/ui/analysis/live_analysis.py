@@ -1,14 +1,14 @@
 """Live analysis: every move's value, refined step by step on a background thread.
 
-The window asks for a position and polls once a frame. Behind it, one search per
-depth runs in a ``BackgroundSearch`` (depth 2, 4, 6, ... then the full depth,
-``all_exact=True`` so that every move gets a value, not just the best one); each
-finished search replaces the shown values, so a player sees rough numbers at
-once and exact ones as soon as the proof is done. A new position stops the
-running search and starts again from depth 2.
+The window asks for a position and polls once a frame. Behind it, one task on a
+``SearchWorker`` searches that position depth by depth (2, 4, 6, ... then the
+full depth, ``all_exact=True`` so that every move gets a value, not just the best
+one) and reports each finished depth; each report replaces the shown values, so
+a player sees rough numbers at once and exact ones as soon as the proof is done.
+A new position cancels the task and starts again from depth 2.
 
-The analysis has its own ``Engine`` (its own transposition table), separate from
-the opponent's, so analysing never slows or stops the solver's moves and the
+The analysis has its own worker and ``Engine`` (its own transposition table),
+separate from the opponent's, so analysing never slows or stops the solver's moves and the
 two tables do not evict each other's entries.
 
 No pygame here: the scene only reads ``latest`` and ``searching_depth``.
@@ -18,19 +18,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.rules.board import Position
+from battle.search_worker import SearchWorker, Task
 
-if TYPE_CHECKING:  # the solver (numba) loads with the first search, not at import
-    from battle.players import Analysis, BackgroundSearch, Engine
+if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
+    from battle.players import Analysis, Engine
 
 DEPTHS = (2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32)
 """Depth-limited steps before the full search; a step that already covers the game is skipped."""
 TABLE_BITS = 21
 """2**21 entries (32 MiB, touched only as used): the analysis's own table."""
-MAX_RETRIES = 2
-"""A stop meant for the previous search can cut the next one short; it is then run again."""
 CACHE_SIZE = 256
 """Finished analyses kept by position, so stepping back through a variation shows values at once."""
 
@@ -45,37 +45,62 @@ def depth_schedule(position: Position) -> list[int | None]:
     return [depth for depth in DEPTHS if depth < longest] + [None]
 
 
-class LiveAnalysis:
-    """Iterative deepening on a background thread, one position at a time."""
+@dataclass(frozen=True)
+class Step:
+    """What the task reports after each depth: the analysis, and the depth it searches next."""
 
-    def __init__(self, engine_factory: Callable[[], Engine] | None = None) -> None:
-        self._engine_factory = engine_factory
-        self._engine: Engine | None = None
-        self._position: Position | None = None
+    analysis: Analysis
+    next_depth: int | None
+    """``None`` for the full depth, or when nothing follows (the analysis is final)."""
+
+
+def _analysis_engine() -> Engine:
+    from battle.players import Engine
+
+    return Engine(table_bits=TABLE_BITS)
+
+
+def deepen(position: Position, schedule: list[int | None]) -> Callable[[Engine, Task], Analysis | None]:
+    """A run callable: search ``position`` at each depth of ``schedule`` in turn, reporting each ``Step``.
+
+    A search cut short by a cancel is not reported: its values are those of an unfinished depth.
+    """
+    position = position.copy()
+
+    def run(engine: Engine, task: Task) -> Analysis | None:
+        from battle.players import Limits
+
+        latest = None
+        for index, depth in enumerate(schedule):
+            if task.cancelled.is_set():
+                break
+            analysis = engine.search(position, Limits(depth=depth), all_exact=True)
+            if task.cancelled.is_set():
+                break
+            latest = analysis
+            final = analysis.exact or index + 1 == len(schedule)
+            task.report(Step(analysis, None if final else schedule[index + 1]))
+            if final:
+                break
+        return latest
+
+    return run
+
+
+class LiveAnalysis:
+    """Iterative deepening on a worker thread, one position at a time."""
+
+    def __init__(self, engine_factory: Callable[[], Engine] = _analysis_engine) -> None:
+        self._worker = SearchWorker(engine_factory, name="analysis")
+        self._task: Task | None = None
         self._key: tuple | None = None
-        self._schedule: list[int | None] = []
-        self._search: BackgroundSearch | None = None
-        self._search_depth: int | None = None
-        self._retries = 0
-        self._draining: list[BackgroundSearch] = []
+        self._depth: int | None = None
         self.latest: Analysis | None = None
         """The deepest finished ``Analysis`` of the current position, or None yet."""
         self.latest_key: tuple | None = None
         self.error: BaseException | None = None
         """What went wrong in the last search (a solver bug), shown instead of values."""
         self._cache: OrderedDict[tuple, Analysis] = OrderedDict()
-
-    # -- the engine --------------------------------------------------------------------------
-
-    def engine(self) -> Engine:
-        if self._engine is None:
-            if self._engine_factory is not None:
-                self._engine = self._engine_factory()
-            else:
-                from battle.players import Engine
-
-                self._engine = Engine(table_bits=TABLE_BITS)
-        return self._engine
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -90,42 +115,35 @@ class LiveAnalysis:
         if key == self._key:
             return
         self.stop()
-        self._position = position.copy()
         self._key = key
-        self._schedule = depth_schedule(position)
         self.latest = None
         self.latest_key = None
         self.error = None
-        self._retries = 0
+        schedule = depth_schedule(position)
         known = self._cache.get(key)
         if known is not None:
             self._cache.move_to_end(key)
             self.latest, self.latest_key = known, key
-            self._schedule = [] if known.exact else [d for d in self._schedule if d is None or d > known.depth]
-        self._start_next()
+            schedule = [] if known.exact else [d for d in schedule if d is None or d > known.depth]
+        if schedule:
+            self._depth = schedule[0]
+            self._task = self._worker.submit(deepen(position, schedule), label="analysis", key=key)
 
     def stop(self) -> None:
-        """Stop the running search (it drains in the background) and forget the position."""
-        search = self._search
-        self._search = None
-        self._position = None
+        """Cancel the running search (it ends within milliseconds) and forget the position."""
+        self._worker.cancel()
+        self._task = None
         self._key = None
-        self._schedule = []
-        if search is not None and not search.done:
-            search.stop(wait=False)
-            self._draining.append(search)
 
     @property
     def searching(self) -> bool:
         """Whether a search of the current position is under way or waiting to start."""
-        return self._key is not None and (self._search is not None or bool(self._schedule))
+        return self._task is not None
 
     @property
     def searching_depth(self) -> int | None:
         """Depth of the search under way (``None`` for the full depth); meaningful while ``searching``."""
-        if self._search is not None:
-            return self._search_depth
-        return self._schedule[0] if self._schedule else None
+        return self._depth
 
     @property
     def finished(self) -> bool:
@@ -139,71 +157,37 @@ class LiveAnalysis:
     # -- once a frame ------------------------------------------------------------------------
 
     def poll(self) -> bool:
-        """Collect a finished search and start the next depth; True when ``latest`` changed."""
-        self._draining = [search for search in self._draining if not search.done]
-        for search in self._draining:
-            search.engine.stop()  # a stop that came between two of its searches must not be lost
+        """Collect the newest finished depth; True when ``latest`` (or ``error``) changed."""
+        task = self._task
+        if task is None:
+            return False
         changed = False
-        search = self._search
-        if search is not None and search.done:
-            self._search = None
-            changed = self._collect(search)
-        if self._search is None:
-            self._start_next()
+        step = task.progress
+        if isinstance(step, Step) and step.analysis is not self.latest:
+            self._adopt(step.analysis)
+            self._depth = step.next_depth
+            changed = True
+        if task.finished:
+            self._task = None
+            if task.error is not None:  # a solver bug must not take the window down
+                self.error = task.error
+                changed = True
         return changed
 
     def shutdown(self) -> None:
         self.stop()
-        for search in self._draining:
-            search.engine.stop()
+        self._worker.shutdown()
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until no search runs (tests, orderly exits)."""
-        import time
+        return self._worker.wait_idle(timeout)
 
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self._draining = [search for search in self._draining if not search.done]
-            running = self._search is not None and not self._search.done
-            if not self._draining and not running:
-                return True
-            time.sleep(0.005)
-        return False
-
-    # -- workers -----------------------------------------------------------------------------
-
-    def _collect(self, search: BackgroundSearch) -> bool:
-        try:
-            analysis = search.analysis()
-        except Exception as error:  # a solver bug must not take the window down
-            self.error = error
-            self._schedule = []
-            return True
-        if analysis is None:
-            return False
-        wanted = self._search_depth
-        cut_short = not analysis.exact and (wanted is None or analysis.depth < wanted)
-        if cut_short and self._retries < MAX_RETRIES:
-            self._retries += 1
-            self._schedule.insert(0, wanted)
-            return False
-        self._retries = 0
-        if self.latest is None or analysis.exact or analysis.depth >= self.latest.depth:
-            self.latest = analysis
-            self.latest_key = self._key
-            self._cache[self._key] = analysis
-            self._cache.move_to_end(self._key)
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-        if analysis.exact:
-            self._schedule = []
-        return True
-
-    def _start_next(self) -> None:
-        if self._position is None or not self._schedule or self._draining or self._search is not None:
-            return
-        from battle.players import BackgroundSearch, Limits
-
-        depth = self._schedule.pop(0)
-        self._search_depth = depth
-        self._search = BackgroundSearch(self.engine(), self._position, Limits(depth=depth), all_exact=True).start()
+    def _adopt(self, analysis: Analysis) -> None:
+        if self.latest is not None and not analysis.exact and analysis.depth < self.latest.depth:
+            return  # the cache knew a deeper one
+        self.latest = analysis
+        self.latest_key = self._key
+        self._cache[self._key] = analysis
+        self._cache.move_to_end(self._key)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)

@@ -28,7 +28,7 @@ from battle.ui.play import play_files, play_view
 from battle.ui.play.match import Match
 from battle.ui.play.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.play.thinking import Hint, Job, hint_search, level_move
+from battle.ui.play.thinking import Hint, hint_search, level_move
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
@@ -39,6 +39,7 @@ from battle.ui.widgets.layout import DIRECTIONS, cell_at, clamp_first_row, follo
 from battle.ui.widgets.panel import PanelInfo
 
 if TYPE_CHECKING:
+    from battle.search_worker import Task
     from battle.ui.host import Host
 
 MIN_THINK_SECONDS = 0.45
@@ -62,8 +63,8 @@ class PlayScene(StudyControls, Scene):
         self.cursor: int | None = None
         self.cursor_visible = False
         self.hint: Hint | None = None
-        self.hint_job: Job | None = None
-        self.move_job: Job | None = None
+        self.hint_job: Task | None = None
+        self.move_job: Task | None = None
         self.think_started = 0.0
         self.solver_move: tuple[Move, float] | None = None
         self.browse_ply: int | None = None
@@ -479,11 +480,7 @@ class PlayScene(StudyControls, Scene):
             return
         if self.hint_job is not None:
             return
-        try:
-            self.hint_job = self.app.solver.request("hint", self.position, hint_search)
-        except (ImportError, MemoryError) as error:
-            self.status = Status(f"No hint: the solver is not available ({error}).", "error")
-            return
+        self.hint_job = self.app.solver.submit(hint_search(self.position), label="hint", key=self.position.key())
         self.status = Status("Looking for the best move...", "hint", busy=True, since=self.clock)
 
     def _hint_status(self, hint: Hint) -> Status:
@@ -540,8 +537,8 @@ class PlayScene(StudyControls, Scene):
                 and self.hint_job is None and self.analysis is None):
             self.think_started = now
             try:
-                self.move_job = self.app.solver.request("move", self.position,
-                                                        level_move(self.match.level, self.rng))
+                run = level_move(self.match.level, self.rng, self.position)
+                self.move_job = self.app.solver.submit(run, label="move", key=self.position.key())
             except (ImportError, MemoryError, ValueError) as error:
                 # no solver (or an unknown level from an edited file): the game goes on hot seat
                 self.match.solver_side = None
@@ -576,26 +573,27 @@ class PlayScene(StudyControls, Scene):
         if self.cursor is None:
             self.cursor_visible = False
 
-    def _solver_answered(self, job: Job) -> None:
+    def _solver_answered(self, job: Task) -> None:
         position = self.position
-        if job.position_key != position.key() or not self.match.solver_to_move():
+        if job.key != position.key() or not self.match.solver_to_move():
             return
         legal = position.legal_moves()
-        move = job.result
+        move = job.result()
         if job.error is not None or move not in legal:
             reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
             self.status = Status(f"{_capital(reason)}; it takes its biggest pair instead.", "error")
             move = max(legal, key=position.move_points)
         self.solver_move = (move, max(self.clock, self.think_started + MIN_THINK_SECONDS))
 
-    def _hint_answered(self, job: Job) -> None:
-        if job.position_key != self.position.key():
+    def _hint_answered(self, job: Task) -> None:
+        if job.key != self.position.key():
             return
-        if job.error is not None or not isinstance(job.result, Hint):
+        hint = job.result()
+        if job.error is not None or not isinstance(hint, Hint):
             self.status = Status(f"No hint: {job.error or 'the search found no move'}.", "error")
             return
-        self.hint = job.result
-        self.status = self._hint_status(job.result)
+        self.hint = hint
+        self.status = self._hint_status(hint)
 
     # -- drawing (see play_view) -----------------------------------------------------------
 

@@ -3,21 +3,21 @@
 ``solver.review.review_game`` grades every move (one search per move, up to the
 time per move each); a full game takes about a minute, so the window runs it on
 a thread, shows "reviewing move 12/54" from its progress reports, and can
-cancel it: the review polls ``should_stop`` between searches, and the running
-search is stopped through its engine.
+cancel it: it runs as a task on a ``SearchWorker``, polls the task's cancel flag
+between searches, and a cancel stops the running search through the engine.
 
-The review gets an engine of its own (its table is built for this game's layout
+The review gets a worker and an engine of its own (its table is built for this game's layout
 and thrown away with it), so it never waits for, or stops, another search.
 No pygame here.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from battle.rules.game import Game
+from battle.search_worker import SearchWorker, Task
 
 if TYPE_CHECKING:  # the solver (numba) loads on the review's thread, not at import
     from battle.players import Engine, Review, ReviewStep
@@ -26,63 +26,50 @@ TABLE_BITS = 21
 """2**21 table entries (32 MiB, touched only as used): plenty for one game's positions."""
 
 
+def _review_engine() -> Engine:
+    from battle.players import Engine
+
+    return Engine(table_bits=TABLE_BITS)
+
+
 class ReviewJob:
     """One review: start it, poll ``progress`` / ``done`` once a frame, cancel it."""
 
-    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Engine] | None = None) -> None:
+    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Engine] = _review_engine) -> None:
         self.game = game
         self.time_per_move = time_per_move
         self.total = game.ply
         """Moves to review."""
-        self._engine_factory = engine_factory
-        self._engine: Engine | None = None
-        self._cancelled = threading.Event()
-        self._lock = threading.Lock()
-        self._progress: ReviewStep | None = None
-        self._review: Review | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._work, name="review", daemon=True)
+        self._worker = SearchWorker(engine_factory, name="review")
+        self._task: Task[Review] | None = None
 
     def start(self) -> ReviewJob:
-        self._thread.start()
+        game, seconds = self.game, self.time_per_move
+
+        def run(engine: Engine, task: Task[Review]) -> Review:
+            from battle.players import review_game
+
+            return review_game(game, time_per_move=seconds, engine=engine, progress=task.report,
+                               should_stop=task.cancelled.is_set)
+
+        self._task = self._worker.submit(run, label="review")
         return self
-
-    def _work(self) -> None:
-        try:
-            from battle.players import Engine, review_game
-
-            with self._lock:
-                self._engine = self._engine_factory() if self._engine_factory else Engine(table_bits=TABLE_BITS)
-            if self._cancelled.is_set():
-                return
-            review = review_game(self.game, time_per_move=self.time_per_move, engine=self._engine,
-                                 progress=self._report, should_stop=self._cancelled.is_set)
-        except BaseException as error:  # shown in the window, never lost in the thread
-            with self._lock:
-                self._error = error
-            return
-        with self._lock:
-            self._review = review
-
-    def _report(self, step: ReviewStep) -> None:
-        with self._lock:
-            self._progress = step
 
     # -- polled by the window ----------------------------------------------------------------
 
     @property
     def done(self) -> bool:
-        return self._thread.ident is not None and not self._thread.is_alive()
+        return self._task is not None and self._task.finished
 
     @property
     def cancelled(self) -> bool:
-        return self._cancelled.is_set()
+        return self._task is not None and self._task.cancelled.is_set()
 
     @property
     def progress(self) -> ReviewStep | None:
         """The last ``ReviewStep`` reported (None before the first move is graded)."""
-        with self._lock:
-            return self._progress
+        task = self._task
+        return None if task is None else cast("ReviewStep | None", task.progress)
 
     @property
     def reviewed(self) -> int:
@@ -93,24 +80,17 @@ class ReviewJob:
     @property
     def review(self) -> Review | None:
         """The finished ``Review`` (None while running, when cancelled, or after an error)."""
-        with self._lock:
-            return None if self._cancelled.is_set() else self._review
+        task = self._task
+        return None if task is None or task.cancelled.is_set() else task.result()
 
     @property
     def error(self) -> BaseException | None:
-        with self._lock:
-            return self._error
+        return self._task.error if self._task is not None else None
 
     def cancel(self) -> None:
         """Stop as soon as possible: no more searches, and the running one is cut short."""
-        self._cancelled.set()
-        with self._lock:
-            engine = self._engine
-        if engine is not None:
-            engine.stop()
+        self._worker.shutdown()
 
     def wait(self, timeout: float = 10.0) -> bool:
-        """Block until the thread ends (tests, orderly exits)."""
-        if self._thread.ident is not None:
-            self._thread.join(timeout)
-        return not self._thread.is_alive()
+        """Block until the review's thread is idle (tests, orderly exits)."""
+        return self._worker.wait_idle(timeout)

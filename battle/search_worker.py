@@ -1,0 +1,263 @@
+"""Searches off the caller's thread: one engine, one worker thread, one task at a time.
+
+A window (or any program that must keep answering) hands a ``SearchWorker`` a
+task, polls it once a frame and cancels it when the position changes under it.
+The kernels release the GIL (``nogil=True``), so the caller really runs in
+parallel with the search; a cancel stops the running search within
+milliseconds.
+
+The worker builds its engine on its own thread (importing numba, loading the
+kernels and allocating the table take from a few hundred milliseconds to the
+first-run compile's seconds, which a drawing thread must never spend), and keeps
+it from one task to the next, so its transposition table carries over.
+
+Stops never leak from one task into the next: a cancel stops the engine only
+while the cancelled task is the one running (both under the worker's lock), and
+the worker clears the engine's stop flag before it starts a task.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from battle.rules.board import Position
+
+if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, never on the caller's
+    from battle.players import Analysis, Engine, Limits
+
+T = TypeVar("T")
+
+
+def _default_engine() -> Engine:
+    from battle.players import Engine
+
+    return Engine()
+
+
+class Task(Generic[T]):
+    """One piece of work for a ``SearchWorker``: what it runs, its progress and its outcome.
+
+    ``run(engine, task)`` executes on the worker thread; it reads ``task.cancelled``
+    between the searches it chains and may ``report`` progress for the caller.
+    """
+
+    def __init__(self, run: Callable[[Engine, Task[T]], T], *, label: str = "", key: object = None) -> None:
+        self.run = run
+        self.label = label
+        """What the task is for (``"move"``, ``"hint"``...), for the caller's own bookkeeping."""
+        self.key = key
+        """What it was asked about (typically ``Position.key()``), to check an answer still fits."""
+        self.cancelled = threading.Event()
+        self.started_at: float | None = None
+        """``time.monotonic()`` when the worker began it; None while it waits."""
+        self._lock = threading.Lock()
+        self._progress: object = None
+        self._result: T | None = None
+        self._error: BaseException | None = None
+        self._finished = threading.Event()
+
+    # -- the worker's side -----------------------------------------------------------------
+
+    def report(self, progress: object) -> None:
+        """Called on the worker thread: the latest progress, for ``progress``."""
+        with self._lock:
+            self._progress = progress
+
+    def _execute(self, engine: Engine) -> None:
+        self.started_at = time.monotonic()
+        try:
+            result = None if self.cancelled.is_set() else self.run(engine, self)
+        except BaseException as error:  # handed to the caller's thread, never lost in this one
+            with self._lock:
+                self._error = error
+        else:
+            with self._lock:
+                self._result = result
+        self._finished.set()
+
+    def _end_unstarted(self, error: BaseException | None = None) -> None:
+        """Finish without running: cancelled while waiting, or no engine to run on."""
+        with self._lock:
+            self._error = error
+        self._finished.set()
+
+    # -- the caller's side -----------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self._finished.is_set()
+
+    @property
+    def progress(self) -> object:
+        """The last thing ``report`` was given (None before the first report)."""
+        with self._lock:
+            return self._progress
+
+    @property
+    def error(self) -> BaseException | None:
+        """What the run raised (a solver bug, an engine that could not be built), if anything."""
+        with self._lock:
+            return self._error
+
+    def result(self) -> T | None:
+        """The run's return value once finished (None before, and for a task cancelled before it began)."""
+        with self._lock:
+            return self._result
+
+    def elapsed(self) -> float:
+        return 0.0 if self.started_at is None else time.monotonic() - self.started_at
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until finished (tests and scripts; a window polls instead)."""
+        return self._finished.wait(timeout)
+
+
+class SearchWorker:
+    """Runs tasks on one engine and one daemon thread, newest first: submitting cancels the current task."""
+
+    def __init__(self, engine_factory: Callable[[], Engine] = _default_engine, name: str = "solver") -> None:
+        self._engine_factory = engine_factory
+        self._name = name
+        self._engine: Engine | None = None
+        self.engine_error: BaseException | None = None
+        """Why the engine could not be built (numba missing, no memory); every task then fails with it."""
+        self._lock = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._waiting: Task | None = None
+        self._running: Task | None = None
+        self._closed = False
+        self.current: Task | None = None
+        """The task submitted last and not yet collected by ``poll`` or cancelled."""
+
+    # -- the caller's side -----------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Start the thread and build the engine now, before the first task needs it."""
+        with self._lock:
+            self._ensure_thread()
+
+    @property
+    def ready(self) -> bool:
+        """The engine is built: a task submitted now starts at once."""
+        return self._engine is not None
+
+    def submit(self, run: Callable[[Engine, Task[T]], T], *, label: str = "", key: object = None) -> Task[T]:
+        """Queue ``run`` as the current task, cancelling the one before; it starts once the engine is free."""
+        task: Task[T] = Task(run, label=label, key=key)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError(f"the {self._name} worker is shut down")
+            self._cancel_locked()
+            self.current = task
+            self._waiting = task
+            self._ensure_thread()
+            self._lock.notify_all()
+        return task
+
+    def search(self, position: Position, limits: Limits | None = None, *, all_exact: bool = False,
+               key: object = None) -> Task[Analysis]:
+        """Submit one ``Engine.search`` of ``position`` (no limits: exact); its ``progress`` is the
+        last iteration's ``Progress``."""
+        position = position.copy()
+
+        def run(engine: Engine, task: Task[Analysis]) -> Analysis:
+            from battle.players import Limits
+
+            return engine.search(position, limits or Limits(), all_exact=all_exact, progress=task.report)
+
+        return self.submit(run, label="search", key=position.key() if key is None else key)
+
+    def cancel(self) -> None:
+        """Drop the current task: it never starts, or its search is stopped and its result ignored."""
+        with self._lock:
+            self._cancel_locked()
+
+    def poll(self) -> Task | None:
+        """Once a frame: the current task once it has finished (then no task is current), else None."""
+        task = self.current
+        if task is None or not task.finished:
+            return None
+        self.current = None
+        return task
+
+    @property
+    def busy(self) -> bool:
+        """A task is current (waiting or running)."""
+        return self.current is not None
+
+    @property
+    def stopping(self) -> bool:
+        """A cancelled task still runs (its search ends within milliseconds)."""
+        running = self._running
+        return running is not None and running.cancelled.is_set()
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until no task runs or waits (tests and orderly exits)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._running is not None or self._waiting is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._lock.wait(left)
+        return True
+
+    def shutdown(self) -> None:
+        """Cancel everything and let the thread end; the worker takes no more tasks."""
+        with self._lock:
+            self._cancel_locked()
+            self._closed = True
+            self._lock.notify_all()
+
+    # -- the worker thread -----------------------------------------------------------------
+
+    def _cancel_locked(self) -> None:
+        task = self.current
+        self.current = None
+        if task is None:
+            return
+        task.cancelled.set()
+        if self._waiting is task:
+            self._waiting = None
+            task._end_unstarted()
+        if self._running is task and self._engine is not None:
+            self._engine.stop()
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
+            self._thread.start()
+
+    def _build_engine(self) -> Engine | None:
+        try:
+            engine = self._engine_factory()
+        except BaseException as error:  # reported through every task, so the caller can say why
+            self.engine_error = error
+            return None
+        self._engine = engine
+        return engine
+
+    def _work(self) -> None:
+        engine = self._build_engine()
+        while True:
+            with self._lock:
+                while self._waiting is None and not self._closed:
+                    self._lock.wait()
+                task = self._waiting
+                if self._closed or task is None:
+                    self._lock.notify_all()
+                    return
+                self._waiting = None
+                self._running = task
+                if engine is not None:
+                    engine.clear_stop()
+            if engine is None:
+                task._end_unstarted(self.engine_error or RuntimeError("no engine"))
+            else:
+                task._execute(engine)
+            with self._lock:
+                self._running = None
+                self._lock.notify_all()
