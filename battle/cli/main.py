@@ -92,8 +92,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     from battle.cli.terminal import TerminalPlay
     from battle.storage.saved_games import Shelf
 
+    if args.online or args.join or args.move_seconds or args.lose_on_time:
+        from battle.cli.online_commands import cmd_play_online
+
+        return cmd_play_online(args)
     if args.first and not args.vs:
-        raise InputError("--first goes with --vs LEVEL: it makes you move first against the solver")
+        raise InputError("--first goes with --vs LEVEL (you move first against the solver) or --online URL "
+                         "(you move first in the game you host)")
     if args.vs and args.player2:
         raise InputError("with --vs, --player1 is your name on either side (the solver is named after its "
                          "level); --player2 is for two people")
@@ -323,11 +328,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--player1", metavar="NAME", help="name of player 1; with --vs, your name, on either side")
     sub.add_argument("--player2", metavar="NAME", help="name of player 2 (two people only)")
     sub.add_argument("--vs", metavar="LEVEL", help="play against the solver at this level (listed below)")
-    sub.add_argument("--first", action="store_true", help="with --vs: you move first (else the solver does)")
+    sub.add_argument("--first", action="store_true", help="with --vs: you move first (else the solver does); "
+                     "with --online: you move first in the game you host (else it is drawn)")
+    _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
 
     _add_solver_commands(commands)
     return parser
+
+
+def _add_online(commands: argparse._SubParsersAction, play: argparse.ArgumentParser) -> None:
+    """``serve`` and ``play --online``: they need the websockets library, which the set-up installs."""
+    from battle.cli.online_commands import add_online_options, add_serve_command
+
+    add_online_options(play)
+    add_serve_command(commands)
 
 
 def _add_solver_commands(commands: argparse._SubParsersAction) -> None:

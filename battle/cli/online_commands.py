@@ -1,0 +1,198 @@
+"""The command line's online parts: ``serve``, and ``play --online`` (host, ``--join``, ``--resume``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from typing import Any
+from urllib.parse import urlparse
+
+from battle.cli.inputs import InputError, load_position, use_colour
+from battle.rules.deal import parse_deal_number
+from battle.rules.errors import BattleError
+from battle.rules.notation import format_position
+
+DEFAULT_URL_HINT = "ws://HOST:8765 (or wss://HOST behind a TLS proxy)"
+
+
+def add_serve_command(commands: argparse._SubParsersAction) -> None:
+    from battle.online.limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+
+    limits = ServerLimits()
+    sub = commands.add_parser(
+        "serve", help="run a game server for online play (websockets, games kept in SQLite)",
+        description="Run the game server: it holds every online game, checks every move and stores it "
+                    "before anyone is told. Players connect with 'play --online ws://HOST:PORT' or the "
+                    "window's Play online. Without flags it listens on 127.0.0.1 only; --host 0.0.0.0 "
+                    "opens it to the local network (see docs/online.md for the internet, behind TLS).")
+    sub.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    sub.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
+    sub.add_argument("--db", metavar="FILE", help="the games database (default: online/games.sqlite3 in the "
+                                                   "user's data folder)")
+    sub.add_argument("--max-games", type=_positive, default=limits.open_games, metavar="N",
+                     help=f"unfinished games the server holds at most (default {limits.open_games})")
+    sub.set_defaults(run=cmd_serve)
+
+
+def add_online_options(play: argparse.ArgumentParser) -> None:
+    group = play.add_argument_group("online play (a server started with 'mahjong-battle serve')")
+    group.add_argument("--online", metavar="URL", help=f"play on the server at URL, {DEFAULT_URL_HINT}: host a "
+                                                       "game (its invite code is shown), or --join one")
+    group.add_argument("--join", metavar="CODE", help="with --online: join the game of this invite code")
+    group.add_argument("--move-seconds", type=_positive, metavar="S",
+                       help="with --online, hosting: a time limit per move (5 to 86400 s; none by default)")
+    group.add_argument("--lose-on-time", action="store_true",
+                       help="with --move-seconds: the side that runs out of time loses (else it is only told)")
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (0 to 65535)")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+# -- serve -------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from battle.online.limits import ServerLimits
+    from battle.online.server import bound_port, running_server
+    from battle.online.store import GameStore, StoreError
+    from battle.storage.paths import StorageProblem
+
+    try:
+        store = GameStore(args.db)
+    except (StoreError, StorageProblem) as error:
+        raise InputError(str(error)) from None
+    except OSError as error:
+        raise InputError(f"cannot open the game database: {error.strerror or error}") from None
+    if store.notice:
+        print(store.notice, file=sys.stderr)
+    limits = replace(ServerLimits(), open_games=args.max_games)
+
+    async def serve_until_stopped() -> None:
+        stop = asyncio.get_running_loop().create_future()
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                asyncio.get_running_loop().add_signal_handler(signal_number, stop.set_result, None)
+        async with running_server(store, args.host, args.port, limits) as (server, games):
+            unfinished = sum(1 for room in games.rooms.values() if room.status.value != "finished")
+            for problem in store.problems:
+                print(f"left out: {problem}", file=sys.stderr)
+            print(f"Mahjong Battle server on ws://{args.host}:{bound_port(server)} · games in {store.path} · "
+                  f"{unfinished} unfinished game{'s' if unfinished != 1 else ''} loaded · Ctrl-C stops it",
+                  flush=True)
+            await stop
+        print("Server stopped; every game is kept.", flush=True)
+
+    try:
+        asyncio.run(serve_until_stopped())
+    except OSError as error:
+        raise InputError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    finally:
+        store.close()
+    return 0
+
+
+# -- play --online -----------------------------------------------------------------------
+
+
+def check_online_arguments(args: argparse.Namespace) -> None:
+    """Options that only make sense with ``--online`` (and the reverse): one line each."""
+    if not args.online:
+        for flag, value in (("--join", args.join), ("--move-seconds", args.move_seconds),
+                            ("--lose-on-time", args.lose_on_time)):
+            if value:
+                raise InputError(f"{flag} goes with --online URL")
+        return
+    parsed = urlparse(args.online)
+    if parsed.scheme not in ("ws", "wss") or not parsed.hostname:
+        raise InputError(f"--online: {args.online[:80]!r} is not a server address like {DEFAULT_URL_HINT}")
+    if args.vs:
+        raise InputError("--online plays a person on the server; --vs plays the solver here")
+    if args.join and (args.deal or args.load or args.move_seconds or args.lose_on_time or args.first):
+        raise InputError("--join takes the game the host set up: --deal, --load, --first and the time options "
+                         "are for hosting")
+    if args.lose_on_time and not args.move_seconds:
+        raise InputError("--lose-on-time needs --move-seconds S")
+    if args.move_seconds is not None and not 5 <= args.move_seconds <= 86_400:
+        raise InputError(f"--move-seconds: {args.move_seconds} is not 5 to 86400 seconds")
+    if args.player2:
+        raise InputError("--player2 is for two people at one keyboard; online, --player1 is your name")
+
+
+def cmd_play_online(args: argparse.Namespace) -> int:
+    from battle.cli.online_play import OnlinePlay, open_session
+    from battle.online.codes import normalise_code
+
+    check_online_arguments(args)
+    join = None
+    if args.join:
+        try:
+            join = normalise_code(args.join)
+        except ValueError as error:
+            raise InputError(f"--join: {error}") from None
+    resume = _kept_seat(args.online, args.resume) if args.resume is not None else None
+    create = None if join or resume else _create_message(args)
+    session = open_session(args.online, join=join, resume=resume, create=create, name=args.player1)
+    try:
+        return OnlinePlay(session, colour=use_colour(sys.stdout)).run()
+    finally:
+        session.close()
+
+
+def _create_message(args: argparse.Namespace) -> dict[str, Any]:
+    if args.load:
+        deal: dict[str, Any] = {"position": format_position(load_position(args.load))}
+    elif args.deal is not None:
+        try:
+            deal = {"number": parse_deal_number(args.deal)}
+        except BattleError as error:
+            raise InputError(str(error)) from None
+    else:
+        deal = {"random": True}
+    message: dict[str, Any] = {"type": "create", "deal": deal, "first": "creator" if args.first else "random",
+                               "move_seconds": args.move_seconds, "lose_on_time": bool(args.lose_on_time)}
+    if args.player1:
+        message["name"] = args.player1
+    return message
+
+
+def _kept_seat(url: str, choice: str):  # noqa: ANN202 - a Seat
+    from battle.online.seats import load_seats
+
+    seats, problem = load_seats()
+    if problem:
+        print(problem, file=sys.stderr)
+    mine = [seat for seat in seats if seat.url == url and not seat.finished]
+    if not mine:
+        raise InputError(f"no online game on {url} to resume (host one with 'play --online {url}')")
+    if choice:
+        if not choice.isdigit() or not 1 <= int(choice) <= len(mine):
+            raise InputError(f"--resume: {choice[:20]!r} is not a number from 1 to {len(mine)}")
+        return mine[int(choice) - 1]
+    if len(mine) > 1:
+        print("Online games on this server (the newest is resumed; '--resume N' picks another):")
+        for number, seat in enumerate(mine, start=1):
+            against = f" against {seat.opponent}" if seat.opponent else ""
+            print(f"  {number}. game {seat.game}{against}")
+    return mine[0]

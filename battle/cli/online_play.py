@@ -1,0 +1,367 @@
+"""Online play in the terminal: ``play --online ws://HOST:PORT`` (host), ``--join CODE``, ``--resume``.
+
+The game lives on the server; this loop shows it and sends what the player types.
+Lines are read on a thread of their own, so the opponent's moves, their presence
+and their offers are printed the moment they arrive, also while the prompt waits.
+Moves are sent through ``OnlineSession``, which resends them after a dropped
+connection without ever playing one twice; ``quit`` leaves the game waiting on the
+server, to be resumed later here or in the window.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from battle.cli.textboard import render_board
+from battle.online.client import OnlineSession
+from battle.online.codes import format_code
+from battle.online.seats import Seat, remember_seat
+from battle.rules.board import Position, move_name, parse_move
+from battle.rules.errors import BattleError, shorten_name
+from battle.rules.notation import parse_position
+from battle.rules.wording import plural, verb
+from battle.storage.paths import write_atomically
+
+HELP = """Commands:
+  c1-c9        take the pair on c1 and c9 (also 'c1 c9')
+  moves        list the playable pairs
+  board        show the board again
+  takeback     ask your opponent to let you take back your last move
+  yes, no      answer your opponent's takeback request or rematch offer
+  rematch      offer a rematch once the game is over (same deal, sides swapped)
+  resign       give up the game (asks first)
+  codes        show the invite and watch codes again
+  save FILE    write the game record (.mbg)
+  quit         leave; the game waits on the server ('play --online URL --resume')
+  help         this text"""
+CONNECT_WAIT = 15.0
+"""Seconds to wait for the first state before saying the server cannot be reached."""
+RECORD_WAIT = 5.0
+_NOTHING = object()
+
+
+class OnlinePlay:
+    """One online game at the terminal."""
+
+    def __init__(self, session: OnlineSession, read_line: Callable[[str], str] | None = None,
+                 out: TextIO | None = None, colour: bool = False) -> None:
+        import sys
+
+        self.session = session
+        self.read_line = read_line if read_line is not None else input
+        self.out = out if out is not None else sys.stdout
+        self.colour = colour
+        self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.prompted_for: tuple[int, str] | None = None
+        self.confirming: str | None = None
+        self.shown_codes = False
+        self.last_link = ""
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        if not self._wait_for_state():
+            return 2
+        if self.read_line is not input:
+            threading.Thread(target=self._read_lines, name="stdin", daemon=True).start()
+        self._show()
+        while True:
+            for event in self.session.events():
+                self._event(event)
+            if self.session.link.state == "closed":
+                self.say(f"The connection is closed: {self.session.link.detail}.")
+                return 2
+            self._prompt_if_due()
+            line = self._next_line(0.1)
+            if line is _NOTHING:
+                continue
+            if line is None:
+                self.say()
+                self.say("Input closed: leaving. The game waits on the server.")
+                return 0
+            if not self.handle(str(line).strip()):
+                return 0
+            if self.confirming is None:
+                self.prompted_for = None
+
+    def _next_line(self, timeout: float) -> str | None | object:
+        """A line typed, None at the end of input, ``_NOTHING`` if none came within ``timeout``.
+
+        Real standard input is watched with ``select`` rather than read on a thread: a thread
+        blocked in a read at exit makes the interpreter abort while finalising its stdin lock.
+        """
+        if self.read_line is not input:
+            try:
+                return self.lines.get(timeout=timeout)
+            except queue.Empty:
+                return _NOTHING
+        import select
+        import sys
+
+        try:
+            ready, _, _ = select.select([sys.stdin], [], [], timeout)
+        except (OSError, ValueError):  # not a selectable stream
+            ready = [sys.stdin]
+        if not ready:
+            return _NOTHING
+        line = sys.stdin.readline()
+        return line if line else None
+
+    def _wait_for_state(self) -> bool:
+        deadline = time.monotonic() + CONNECT_WAIT
+        while time.monotonic() < deadline:
+            event = self.session.wait_event(0.2)
+            if event is None:
+                continue
+            if event.get("type") == "error":
+                self.say(f"The server refused: {event.get('reason')}")
+                if self.session.link.state == "closed":
+                    return False
+            elif event.get("type") == "link" and event.get("state") == "closed":
+                self.say(f"Cannot play online: {event.get('detail')}")
+                return False
+            elif event.get("type") == "created":
+                self._remember()
+            elif event.get("type") == "state":
+                self._remember()
+                return True
+        self.say(f"Cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s ({self.session.link.detail}).")
+        return False
+
+    def _read_lines(self) -> None:
+        while True:
+            try:
+                line = self.read_line("")
+            except (EOFError, OSError, ValueError):
+                self.lines.put(None)
+                return
+            self.lines.put(line)
+
+    # -- what arrives -------------------------------------------------------------------------
+
+    def _event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        state = self.session.state or {}
+        if kind == "moved":
+            seat = event.get("seat")
+            if seat != state.get("you"):
+                name, points = self._name(state, seat), int(event.get("points", 0))
+                self.say(f"{verb(name, 'takes')} {event.get('move')} for {plural(points, 'point')}.")
+                self._show()
+            if event.get("status") == "finished":
+                self._show_result(state)
+        elif kind == "ack":
+            self.say(f"Move {event.get('ply')}, {event.get('move')}, is on the server.")
+            self._show()
+        elif kind == "state":
+            self._remember()
+            self._describe_offers(state)
+            if state.get("status") == "finished":
+                self._show_result(state)
+        elif kind == "rematch":
+            self.say("The rematch begins: same deal, sides swapped.")
+            self._remember()
+        elif kind == "error":
+            self.say(f"Refused: {event.get('reason')}")
+        elif kind == "link":
+            text = {"retrying": f"Connection lost ({event.get('detail')}); trying again in "
+                                f"{float(event.get('retry_in') or 0):.0f} s...",
+                    "connected": "Connected.", "connecting": ""}.get(str(event.get("state")), "")
+            if text and text != self.last_link:
+                self.say(text)
+            self.last_link = text
+
+    def _describe_offers(self, state: dict[str, Any]) -> None:
+        offers = state.get("offers") or {}
+        you = state.get("you")
+        if offers.get("takeback") not in (None, you):
+            self.say(f"{self._name(state, offers['takeback'])} asks to take back their last move: yes or no?")
+        if offers.get("rematch") not in (None, you):
+            self.say(f"{self._name(state, offers['rematch'])} offers a rematch: yes or no?")
+        for player in state.get("players", []):
+            if player.get("seat") != you and player.get("presence") == "away" and state.get("status") == "playing":
+                self.say(f"{player.get('name')} is away; the game waits for them.")
+
+    # -- what the player types ---------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Act on one line; False to leave."""
+        state = self.session.state or {}
+        word = line.lower()
+        if self.confirming == "resign":
+            self.confirming = None
+            if word in ("y", "yes"):
+                self.session.send({"type": "resign"})
+            else:
+                self.say("You play on.")
+            return True
+        if not line:
+            return True
+        if word in ("quit", "exit", "q"):
+            self.say("The game waits on the server: 'play --online URL --resume' comes back to it.")
+            return False
+        if word in ("help", "?"):
+            self.say(HELP)
+        elif word == "board":
+            self._show()
+        elif word == "moves":
+            position = self._position(state)
+            for move in position.legal_moves():
+                self.say(f"  {move_name(move)} ({position.move_points(move)})")
+        elif word == "codes":
+            self._codes(state, force=True)
+        elif word == "resign":
+            self.confirming = "resign"
+            self.say("Resign this game? (y/n)")
+        elif word == "takeback":
+            self.session.send({"type": "takeback_request"})
+        elif word == "rematch":
+            self.session.send({"type": "rematch_offer"})
+        elif word in ("yes", "y", "no", "n"):
+            self._answer(state, word.startswith("y"))
+        elif word.startswith("save ") and line[5:].strip():
+            self._save(line[5:].strip())
+        else:
+            self._move(state, line)
+        return True
+
+    def _answer(self, state: dict[str, Any], accept: bool) -> None:
+        offers = state.get("offers") or {}
+        you = state.get("you")
+        if offers.get("takeback") not in (None, you):
+            self.session.send({"type": "takeback_answer", "accept": accept})
+        elif offers.get("rematch") not in (None, you) and accept:
+            self.session.send({"type": "rematch_accept"})
+        else:
+            self.say("There is nothing to answer.")
+
+    def _move(self, state: dict[str, Any], text: str) -> None:
+        try:
+            move = parse_move(text.replace(" ", "-") if "-" not in text else text)
+        except BattleError as error:
+            self.say(f"{error}. Type 'help' for the commands.")
+            return
+        if state.get("status") != "playing":
+            self.say("The game is not being played now." if state.get("status") == "finished"
+                     else "The game waits for your opponent to join.")
+            return
+        if state.get("to_move") != state.get("you"):
+            self.say(f"Wait: it is {self._name(state, state.get('to_move'))}'s turn.")
+            return
+        reason = self._position(state).illegal_reason(move)
+        if reason is not None:
+            self.say(f"{move_name(move)}: {reason}.")
+            return
+        self.session.play(move_name(move))
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _position(self, state: dict[str, Any]) -> Position:
+        position = parse_position(str(state.get("start", "")))
+        for move in state.get("moves", []):
+            position.push(parse_move(move))
+        return position
+
+    def _name(self, state: dict[str, Any], seat: object) -> str:
+        for player in state.get("players", []):
+            if player.get("seat") == seat:
+                return str(player.get("name") or f"Player {seat}")
+        return f"Player {seat}"
+
+    def _show(self) -> None:
+        state = self.session.state
+        if not state:
+            return
+        position = self._position(state)
+        self.say(render_board(position, self.colour))
+        names = [self._name(state, seat) for seat in (1, 2)]
+        scores = state.get("scores", [0, 0])
+        self.say(f"{names[0]} {scores[0]} : {scores[1]} {names[1]}  ·  "
+                 f"{plural(position.points_on_board(), 'point')} left")
+        self._codes(state)
+
+    def _codes(self, state: dict[str, Any], force: bool = False) -> None:
+        if state.get("status") == "waiting" and state.get("invite"):
+            self.say(f"Waiting for your opponent. Invite code: {format_code(state['invite'])}  "
+                     f"(mahjong-battle play --online {self.session.url} --join {format_code(state['invite'])})")
+        if (force or not self.shown_codes) and state.get("watch"):
+            self.say(f"Watch code for spectators: {format_code(state['watch'])}")
+            self.shown_codes = True
+
+    def _prompt_if_due(self) -> None:
+        state = self.session.state or {}
+        if state.get("status") != "playing" or state.get("to_move") != state.get("you") or self.session.pending:
+            return
+        key = (int(state.get("ply", 0)), str(state.get("game")))
+        if self.prompted_for == key:
+            return
+        self.prompted_for = key
+        self.say(f"{self._name(state, state.get('you'))}, your move (c1-c9, help):")
+
+    def _show_result(self, state: dict[str, Any]) -> None:
+        result = state.get("result") or {}
+        winner = result.get("winner")
+        reason = {"resign": " by resignation", "time": " on time"}.get(str(result.get("reason")), "")
+        scores = result.get("scores") or state.get("scores") or [0, 0]
+        if winner is None:
+            self.say(f"The game is over: a draw, {scores[0]} to {scores[1]}.")
+        else:
+            self.say(f"The game is over: {verb(self._name(state, winner), 'wins')}{reason}, "
+                     f"{scores[0]} to {scores[1]}.")
+        self.say("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves.")
+
+    def _save(self, name: str) -> None:
+        """Ask the server for the record and write it once it comes (other messages are shown meanwhile)."""
+        self.session.send({"type": "record"})
+        deadline = time.monotonic() + RECORD_WAIT
+        while time.monotonic() < deadline:
+            event = self.session.wait_event(0.1)
+            if event is None:
+                continue
+            if event.get("type") == "record":
+                self._write_record(name, event)
+                return
+            self._event(event)
+        self.say(f"No record came from the server within {RECORD_WAIT:g} s; try again.")
+
+    def _write_record(self, name: str, event: dict[str, Any]) -> None:
+        path = Path(name)
+        try:
+            write_atomically(path, str(event.get("mbg", "")))
+        except OSError as error:
+            self.say(f"Cannot save {shorten_name(name)}: {error.strerror or error}")
+            return
+        self.say(f"Saved the record to {shorten_name(name)}.")
+
+    def _remember(self) -> None:
+        seat = self.session.seat
+        state = self.session.state or {}
+        if seat is None:
+            return
+        opponents = [p.get("name") for p in state.get("players", []) if p.get("seat") != seat.seat]
+        seat.opponent = str(opponents[0] or "") if opponents else ""
+        seat.updated = time.time()
+        seat.finished = state.get("status") == "finished"
+        try:
+            remember_seat(seat)
+        except OSError as error:
+            self.say(f"Cannot keep this game in the list of online games: {error.strerror or error}")
+
+
+def open_session(url: str, *, join: str | None, resume: Seat | None, create: dict[str, Any] | None,
+                 name: str | None) -> OnlineSession:
+    """The session for the command line's choice: resume a kept seat, join with a code, or host."""
+    if resume is not None:
+        return OnlineSession.resume(resume, name)
+    if join is not None:
+        return OnlineSession(url, {"type": "join", "code": join, **({"name": name} if name else {})}, name)
+    assert create is not None
+    return OnlineSession(url, create, name)

@@ -1,0 +1,352 @@
+"""The client side of online play: one connection kept alive on a thread of its own.
+
+``OnlineSession`` is what the window and the terminal use. It connects, says
+``hello``, creates, joins, resumes or watches a game, and from then on keeps the
+game's latest ``state`` up to date from the server's messages. Front ends call
+``play``, ``send`` and ``events`` from their own thread and never wait on the network.
+
+A dropped connection is retried with growing pauses (0.5 s doubling to 30 s, with
+jitter so a restarted server is not hit by every client at once) and resumed with
+the seat's token; moves not yet acknowledged are sent again with the same ids, and
+the server applies each id once, so a move is never lost and never played twice.
+A refusal that retrying cannot cure (a wrong token, another protocol version) ends
+the session with its reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import random
+import secrets
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from battle.online import protocol
+from battle.online.seats import Seat
+
+BACKOFF_FIRST = 0.5
+BACKOFF_LONGEST = 30.0
+OPEN_TIMEOUT = 10.0
+FATAL_CODES = {protocol.ErrorCode.VERSION.value, protocol.ErrorCode.BAD_TOKEN.value,
+               protocol.ErrorCode.NOT_FOUND.value, protocol.ErrorCode.FULL.value}
+"""Refusals of the opening request that another attempt would only repeat."""
+
+JsonObject = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Link:
+    """The connection's state, for the status line: ``connecting``, ``connected``, ``retrying`` or ``closed``."""
+
+    state: str
+    detail: str = ""
+    retry_in: float | None = None
+    """Seconds to the next attempt while ``retrying``."""
+
+
+def backoff_delays(first: float = BACKOFF_FIRST, longest: float = BACKOFF_LONGEST) -> Iterator[float]:
+    """0.5, 1, 2, 4 ... 30, 30, ... seconds, each with up to 25% taken off at random."""
+    delay = first
+    while True:
+        yield delay * (1.0 - 0.25 * random.random())
+        delay = min(longest, delay * 2)
+
+
+def new_move_id() -> str:
+    return secrets.token_hex(8)
+
+
+@dataclass
+class _Shared:
+    """What both threads touch, under one lock."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    state: JsonObject | None = None
+    link: Link = field(default_factory=lambda: Link("connecting"))
+    seat: Seat | None = None
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    """Moves sent (or to send) and not yet acknowledged: (id, move)."""
+
+
+class OnlineSession:
+    """One game on one server, kept connected in the background.
+
+    ``opening`` is the request that picks the game: a ``create``, ``join``, ``resume``
+    or ``watch`` message (as a dict). After ``created``/``joined`` the session resumes
+    with the token it got; a spectator resumes with the watch code.
+    """
+
+    def __init__(self, url: str, opening: JsonObject, name: str | None = None) -> None:
+        self.url = url
+        self._opening = opening
+        self._name = name
+        self._shared = _Shared()
+        self._inbox: queue.SimpleQueue[JsonObject] = queue.SimpleQueue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[JsonObject] | None = None
+        self._socket: ClientConnection | None = None
+        self._closing = False
+        self._reached = False
+        """A state arrived on the current connection: the next retry starts from the shortest pause."""
+        self._carry: list[JsonObject] = []
+        """Messages a dropped connection did not send, first in line for the next one (loop thread only)."""
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="online", daemon=True)
+        self._thread.start()
+        self._ready.wait(5)
+
+    @classmethod
+    def resume(cls, seat: Seat, name: str | None = None) -> OnlineSession:
+        """Come back to a game saved as ``seat`` (a player's token, or a spectator's watch code)."""
+        opening = {"type": "resume", "token": seat.token} if seat.token else {"type": "watch", "code": seat.watch}
+        session = cls(seat.url, opening, name)
+        with session._shared.lock:
+            session._shared.seat = seat
+        return session
+
+    # -- what the front end reads ---------------------------------------------------------
+
+    @property
+    def state(self) -> JsonObject | None:
+        """The latest full state of the game (moves applied from ``moved`` messages), or None yet."""
+        with self._shared.lock:
+            return self._shared.state
+
+    @property
+    def link(self) -> Link:
+        with self._shared.lock:
+            return self._shared.link
+
+    @property
+    def seat(self) -> Seat | None:
+        """The game and the seat once the server has given them."""
+        with self._shared.lock:
+            return self._shared.seat
+
+    @property
+    def pending(self) -> list[tuple[str, str]]:
+        """Moves sent and not yet acknowledged, (id, move)."""
+        with self._shared.lock:
+            return list(self._shared.pending)
+
+    def events(self) -> list[JsonObject]:
+        """Every message from the server since the last call (and ``{"type": "link"}`` on a change of link)."""
+        found = []
+        with contextlib.suppress(queue.Empty):
+            while True:
+                found.append(self._inbox.get_nowait())
+        return found
+
+    def wait_event(self, timeout: float) -> JsonObject | None:
+        """The next message, waiting up to ``timeout`` seconds (the terminal's loop)."""
+        try:
+            return self._inbox.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    # -- what the front end does ----------------------------------------------------------
+
+    def play(self, move: str) -> str:
+        """Send a move (kept until acknowledged, resent after a reconnect); returns its id."""
+        move_id = new_move_id()
+        with self._shared.lock:
+            self._shared.pending.append((move_id, move))
+        self.send({"type": "move", "move": move, "id": move_id})
+        return move_id
+
+    def send(self, message: JsonObject) -> None:
+        """Send a message now, or when the connection is back (the order is kept)."""
+        loop, outbox = self._loop, self._outbox
+        if loop is not None and outbox is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(outbox.put_nowait, message)
+
+    def close(self) -> None:
+        """Leave: the connection closes, and the thread ends within a second."""
+        self._closing = True
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake_for_close)
+        self._thread.join(2)
+
+    # -- the connection's thread ----------------------------------------------------------
+
+    def _wake_for_close(self) -> None:
+        if self._outbox is not None:
+            self._outbox.put_nowait({"type": "_close"})
+        if self._socket is not None:
+            asyncio.ensure_future(self._socket.close())
+
+    def _run(self) -> None:
+        with contextlib.suppress(RuntimeError):  # an interpreter shutting down
+            asyncio.run(self._main())
+
+    def _set_link(self, link: Link) -> None:
+        with self._shared.lock:
+            self._shared.link = link
+        self._inbox.put({"type": "link", "state": link.state, "detail": link.detail, "retry_in": link.retry_in})
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._outbox = asyncio.Queue()
+        self._ready.set()
+        delays = backoff_delays()
+        while not self._closing:
+            self._set_link(Link("connecting"))
+            reason = await self._connect_once()
+            if reason is None or self._closing:
+                break
+            if reason.startswith("fatal:"):
+                self._set_link(Link("closed", reason.removeprefix("fatal:").strip()))
+                return
+            delay = next(delays)
+            if self._reached:
+                delays = backoff_delays()  # it worked until now: start again from the shortest pause
+                self._reached = False
+                delay = next(delays)
+            self._set_link(Link("retrying", reason, delay))
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._closed_soon(), delay)
+        self._set_link(Link("closed", "left the game"))
+
+    async def _closed_soon(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(0.05)
+
+    def _opening_message(self) -> JsonObject:
+        seat = self.seat
+        if seat is not None and seat.token:
+            return {"type": "resume", "token": seat.token}
+        if seat is not None and seat.watch and seat.token is None:
+            return {"type": "watch", "code": seat.watch}
+        return self._opening
+
+    async def _connect_once(self) -> str | None:
+        """One connection from open to close; the reason it ended (``fatal: ...`` for good), None when left."""
+        try:
+            async with connect(self.url, open_timeout=OPEN_TIMEOUT, max_size=2**20, compression=None,
+                               ping_interval=20, ping_timeout=20) as socket:
+                self._socket = socket
+                try:
+                    return await self._converse(socket)
+                finally:
+                    self._socket = None
+        except (OSError, InvalidHandshake, asyncio.TimeoutError, ConnectionClosed) as error:
+            return f"cannot reach {self.url}: {error}" if not isinstance(error, ConnectionClosed) else \
+                "the connection dropped"
+        except InvalidURI as error:
+            return f"fatal: {error}"
+
+    async def _converse(self, socket: ClientConnection) -> str | None:
+        hello: JsonObject = {"type": "hello", "version": protocol.PROTOCOL_VERSION}
+        if self._name:
+            hello["name"] = self._name
+        await socket.send(protocol.encode(hello))
+        await socket.send(protocol.encode(self._opening_message()))
+        sender = asyncio.create_task(self._pump(socket))
+        try:
+            async for frame in socket:
+                message = _read(frame)
+                if message is None:
+                    continue
+                fatal = self._take(message)
+                if message.get("type") == "state" and self.link.state != "connected":
+                    self._reached = True
+                    self._set_link(Link("connected"))
+                    for move_id, move in self.pending:  # resent with the same ids: applied once at most
+                        await socket.send(protocol.encode({"type": "move", "move": move, "id": move_id}))
+                self._inbox.put(message)
+                if fatal:
+                    return f"fatal: {message.get('reason', 'refused')}"
+        except ConnectionClosed:
+            pass
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+        return None if self._closing else "the connection dropped"
+
+    async def _pump(self, socket: ClientConnection) -> None:
+        """Send what the front end queued, in order; a message that fails to go out goes back in front."""
+        assert self._outbox is not None
+        while True:
+            message = self._carry.pop(0) if self._carry else await self._outbox.get()
+            if message.get("type") == "_close":
+                await socket.close()
+                return
+            if message.get("type") == "move" and not self._is_pending(str(message.get("id"))):
+                continue  # acknowledged meanwhile (a resend after a reconnect beat it)
+            try:
+                await socket.send(protocol.encode(message))
+            except ConnectionClosed:
+                if message.get("type") != "move":  # moves are resent from ``pending`` anyway
+                    self._carry.insert(0, message)
+                return
+
+    def _is_pending(self, move_id: str) -> bool:
+        with self._shared.lock:
+            return any(pending_id == move_id for pending_id, _ in self._shared.pending)
+
+    def _take(self, message: JsonObject) -> bool:
+        """Fold a server message into the shared state; True if it ends the session."""
+        kind = message.get("type")
+        with self._shared.lock:
+            shared = self._shared
+            if kind == "state":
+                shared.state = message
+                if shared.seat is not None:
+                    shared.seat.game = str(message.get("game"))
+                    shared.seat.watch = message.get("watch") or shared.seat.watch
+                    shared.seat.invite = message.get("invite")
+                elif message.get("you") == "spectator":
+                    shared.seat = Seat(self.url, str(message.get("game")), None, None, message.get("watch"))
+            elif kind in ("created", "joined"):
+                shared.seat = Seat(self.url, str(message["game"]), str(message["token"]), int(message["seat"]),
+                                   message.get("watch"), message.get("invite"))
+            elif kind == "ack":
+                shared.pending = [(i, m) for i, m in shared.pending if i != message.get("id")]
+            elif kind == "moved" and shared.state is not None:
+                _apply_moved(shared.state, message)
+            elif kind == "rematch" and shared.seat is not None:
+                you = message.get("you")
+                shared.seat.game = str(message.get("game"))
+                shared.seat.seat = you if isinstance(you, int) else None
+                shared.seat.watch = message.get("watch")
+            elif kind == "error":
+                if message.get("code") in ("illegal_move", "not_your_turn", "game_over", "out_of_time",
+                                           "id_reused", "not_a_player"):
+                    ref = message.get("ref") or {}
+                    shared.pending = [(i, m) for i, m in shared.pending if i != ref.get("id")]
+                opening = message.get("ref") or {}
+                return message.get("code") in FATAL_CODES and opening.get("type") in ("resume", "watch", "join",
+                                                                                       "hello")
+        return False
+
+
+def _apply_moved(state: JsonObject, moved: JsonObject) -> None:
+    """Bring a ``state`` up to date with a ``moved`` message (the next move, in order)."""
+    moves = state.get("moves")
+    if not isinstance(moves, list) or moved.get("ply") != len(moves) + 1:
+        return  # out of order: the next ``state`` (sent after a reconnect) sets it right
+    moves.append(moved.get("move"))
+    state["ply"] = len(moves)
+    for key in ("scores", "to_move", "status", "result", "deadline"):
+        state[key] = moved.get(key)
+
+
+def _read(frame: str | bytes) -> JsonObject | None:
+    import json
+
+    try:
+        value = json.loads(frame)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

@@ -1,0 +1,585 @@
+"""One online game as a pure state machine: its seats, its moves, its offers and its clock.
+
+A ``Room`` does no I/O and reads no clock: every method that depends on time takes
+``now`` (seconds since the epoch), so the server, the store and the tests replay it exactly.
+Each action either changes the room and returns what happened, or raises ``Refused`` and
+leaves the room exactly as it was, so the server can always answer with an ``error``
+and go on.
+
+Seats are the rules model's player numbers: seat 1 is player 1 of the start position, and
+the position's ``to-move`` says which seat moves first. "Who starts" therefore chooses the
+creator's seat, never the position. The server's order for every action is: ``check_time``,
+the action, the store's matching write (committed), then the messages.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+from battle.online import protocol
+from battle.online.protocol import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, ProtocolError
+from battle.rules.board import Position, move_name, parse_move
+from battle.rules.deal import deal, random_deal_number
+from battle.rules.errors import NotationError
+from battle.rules.game import Game, clean_name, result_of
+from battle.rules.notation import format_position, parse_position
+from battle.rules.wording import verb
+
+SEATS = (1, 2)
+
+
+class Status(str, Enum):
+    """Where a game stands: waiting for its second player, being played, or over."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class EndReason(str, Enum):
+    """Why a game ended: no pair of free twins left (the rules' end), a resignation, or the clock."""
+
+    NO_PAIR = "no_pair"
+    RESIGN = "resign"
+    TIME = "time"
+
+
+class TimeCheck(str, Enum):
+    """What ``check_time`` found: nothing new, a turn newly past its limit, or a loss on time."""
+
+    NONE = "none"
+    OVERDUE = "overdue"
+    LOST = "lost"
+
+
+class Refused(ProtocolError):
+    """An action the game does not allow now; the room is unchanged. ``code`` and ``reason`` go to the client."""
+
+    def __init__(self, code: ErrorCode, reason: str) -> None:
+        super().__init__(code, reason)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the creator chose besides the start."""
+
+    move_seconds: int | None = None
+    """The per-move time limit in seconds, None for none (correspondence play)."""
+    lose_on_time: bool = False
+    """Whether running out of time loses the game; otherwise the turn is only reported overdue."""
+    first: First = "creator"
+    """Who was to start, as the creator chose it (``creator``, ``joiner`` or ``random``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move_seconds": self.move_seconds, "lose_on_time": self.lose_on_time, "first": self.first}
+
+    @classmethod
+    def from_json(cls, data: object) -> Options:
+        """Read ``to_json``'s output back; raises ValueError naming what is wrong."""
+        if not isinstance(data, dict) or set(data) != {"move_seconds", "lose_on_time", "first"}:
+            raise ValueError(f"options must be an object with move_seconds, lose_on_time and first, not {data!r}")
+        seconds, lose, first = data["move_seconds"], data["lose_on_time"], data["first"]
+        if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0):
+            raise ValueError(f"options: move_seconds must be null or a positive whole number, not {seconds!r}")
+        if not isinstance(lose, bool) or first not in protocol.FIRST_CHOICES:
+            raise ValueError(f"options: lose_on_time {lose!r} or first {first!r} is not valid")
+        return cls(seconds, lose, first)
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    """A player in a seat: known only by the hash of their token."""
+
+    token_hash: str
+    name: str
+    joined_at: float
+
+
+@dataclass(frozen=True)
+class MoveReceipt:
+    """A move a seat sent with its id, as applied; kept after a takeback so its id stays used."""
+
+    seat: int
+    move_id: str
+    ply: int
+    """The move's number, from 1."""
+    move: str
+    """In canonical notation, ``c1-c9``."""
+    points: int
+    played_at: float
+    taken_back_at: float | None = None
+
+    @property
+    def taken_back(self) -> bool:
+        return self.taken_back_at is not None
+
+    def ack(self) -> dict[str, Any]:
+        """The ``ack`` message for this move, the same for the first send and every resend."""
+        return protocol.ack(self.move_id, self.ply, self.move, self.taken_back)
+
+
+@dataclass(frozen=True)
+class PlayOutcome:
+    """What ``play`` did: applied a new move, or recognised a resend (``duplicate``) and changed nothing."""
+
+    receipt: MoveReceipt
+    duplicate: bool
+
+
+@dataclass(frozen=True)
+class StartPlan:
+    """Where a new game starts and which seat its creator takes."""
+
+    start: Position
+    deal_number: int | None
+    creator_seat: int
+
+
+def plan_start(choice: DealChoice, first: First) -> StartPlan:
+    """The start position of a ``create`` request's deal and the creator's seat for its ``first``.
+
+    ``creator`` gives the creator the seat the position says moves first, ``joiner`` the
+    other one, ``random`` either with even odds; a random deal is a number from
+    ``random_deal_number`` (under a million, short enough to read out), kept in the record.
+    """
+    if isinstance(choice, NumberedDeal):
+        start, number = deal(choice.number), choice.number
+    elif isinstance(choice, GivenPosition):
+        start, number = parse_position(choice.text), None
+    else:
+        number = random_deal_number()
+        start = deal(number)
+    if first == "creator":
+        seat = start.to_move
+    elif first == "joiner":
+        seat = 3 - start.to_move
+    else:
+        seat = secrets.choice(SEATS)
+    return StartPlan(start, number, seat)
+
+
+class Room:
+    """One online game. Build a new one with ``create``; the constructor rebuilds a stored one.
+
+    The constructor replays the moves that were not taken back, in order, and raises
+    ValueError (or a ``BattleError``) if the stored facts do not fit together: a move that is
+    not legal, made by the wrong seat, or worth other points than recorded.
+    """
+
+    def __init__(
+        self,
+        *,
+        game_id: str,
+        invite: str,
+        watch: str,
+        start: Position,
+        deal_number: int | None,
+        options: Options,
+        creator_seat: int,
+        created_at: float,
+        seats: Mapping[int, SeatHolder],
+        status: Status = Status.WAITING,
+        winner: int | None = None,
+        reason: EndReason | None = None,
+        turn_started: float | None = None,
+        finished_at: float | None = None,
+        rematch_offer: int | None = None,
+        takeback_request: int | None = None,
+        rematch_of: str | None = None,
+        rematch_game: str | None = None,
+        rematch_watch: str | None = None,
+        receipts: tuple[MoveReceipt, ...] | list[MoveReceipt] = (),
+    ) -> None:
+        if creator_seat not in SEATS or creator_seat not in seats or not set(seats) <= set(SEATS):
+            raise ValueError(f"game {game_id}: the creator's seat {creator_seat!r} is not a taken seat 1 or 2")
+        if (status == Status.WAITING) != (len(seats) == 1):
+            raise ValueError(f"game {game_id}: status {status.value} with {len(seats)} seat(s) taken")
+        self.game_id = game_id
+        self.invite = invite
+        """The code that gives the open seat; useless once both seats are taken."""
+        self.watch = watch
+        """The code that lets anyone follow the game without a seat."""
+        self.options = options
+        self.creator_seat = creator_seat
+        self.created_at = created_at
+        self.seats: dict[int, SeatHolder] = dict(seats)
+        names = [self.seats[seat].name if seat in self.seats else f"Player {seat}" for seat in SEATS]
+        self.game = Game(start, names[0], names[1], deal_number)
+        """The rules model's game: the start position and every move not taken back."""
+        self.status = status
+        self.winner = winner
+        self.reason = reason
+        self.turn_started = turn_started
+        """When the side to move got the turn: the clock of the per-move limit starts there."""
+        self.finished_at = finished_at
+        self.rematch_offer = rematch_offer
+        """The seat that offered a rematch, waiting for the other's answer."""
+        self.takeback_request = takeback_request
+        """The seat that asked to take back its last move, waiting for the other's answer."""
+        self.rematch_of = rematch_of
+        self.rematch_game = rematch_game
+        self.rematch_watch = rematch_watch
+        self._receipts: dict[tuple[int, str], MoveReceipt] = {}
+        self._live: list[MoveReceipt] = []
+        self._overdue_reported = False
+        """Kept in memory only: after a restart an overdue turn is reported once more."""
+        for receipt in receipts:
+            key = (receipt.seat, receipt.move_id)
+            if key in self._receipts:
+                raise ValueError(f"game {game_id}: seat {receipt.seat} used move id {receipt.move_id!r} twice")
+            self._receipts[key] = receipt
+        for receipt in sorted((r for r in receipts if not r.taken_back), key=lambda r: r.ply):
+            self._replay(receipt)
+        if status == Status.FINISHED and reason is None:
+            raise ValueError(f"game {game_id}: finished without a reason")
+        if status == Status.PLAYING and self.game.is_over():
+            raise ValueError(f"game {game_id}: still playing, but no pair is left")
+
+    def _replay(self, receipt: MoveReceipt) -> None:
+        position = self.game.position
+        if receipt.ply != self.game.ply + 1 or receipt.seat != position.to_move:
+            raise ValueError(
+                f"game {self.game_id}: move {receipt.ply} ({receipt.move}) by seat {receipt.seat} does not follow "
+                f"move {self.game.ply} with seat {position.to_move} to move"
+            )
+        points = self.game.play(parse_move(receipt.move))
+        if points != receipt.points:
+            raise ValueError(f"game {self.game_id}: move {receipt.ply} ({receipt.move}) is worth {points}, "
+                             f"not {receipt.points}")
+        self._live.append(receipt)
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        game_id: str,
+        invite: str,
+        watch: str,
+        plan: StartPlan,
+        options: Options,
+        creator_name: str | None,
+        creator_token_hash: str,
+        now: float,
+    ) -> Room:
+        """A new game waiting for its second player."""
+        seat = plan.creator_seat
+        name = _seat_name(creator_name, seat)
+        return cls(
+            game_id=game_id, invite=invite, watch=watch, start=plan.start, deal_number=plan.deal_number,
+            options=options, creator_seat=seat, created_at=now,
+            seats={seat: SeatHolder(creator_token_hash, name, now)},
+        )
+
+    # -- queries -----------------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        """Moves played and not taken back."""
+        return self.game.ply
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        scores = self.game.position.scores
+        return (scores[0], scores[1])
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move while the game is played, else None."""
+        return self.game.position.to_move if self.status == Status.PLAYING else None
+
+    @property
+    def open_seat(self) -> int | None:
+        """The seat the invite code gives, while nobody holds it."""
+        return 3 - self.creator_seat if len(self.seats) == 1 else None
+
+    @property
+    def receipts(self) -> list[MoveReceipt]:
+        """Every move id ever applied, taken back or not, by seat and id."""
+        return [self._receipts[key] for key in sorted(self._receipts)]
+
+    @property
+    def live_receipts(self) -> list[MoveReceipt]:
+        """The moves on the board, in order."""
+        return list(self._live)
+
+    @property
+    def last_receipt(self) -> MoveReceipt | None:
+        return self._live[-1] if self._live else None
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat a token's hash holds, or None (a spectator)."""
+        for seat, holder in self.seats.items():
+            if hmac.compare_digest(holder.token_hash, token_hash):
+                return seat
+        return None
+
+    def name_of(self, seat: int) -> str:
+        return self.game.names[seat - 1]
+
+    def deadline(self) -> float | None:
+        """When the side to move runs out of time; None without a limit or outside play."""
+        seconds = self.options.move_seconds
+        if seconds is None or self.status != Status.PLAYING or self.turn_started is None:
+            return None
+        return self.turn_started + seconds
+
+    def is_overdue(self, now: float) -> bool:
+        deadline = self.deadline()
+        return deadline is not None and now >= deadline
+
+    def result_message(self) -> dict[str, Any] | None:
+        if self.status != Status.FINISHED or self.reason is None:
+            return None
+        return protocol.result(self.winner, self.reason.value, self.scores)
+
+    def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> dict[str, Any]:
+        """The full ``state`` message for a seat (1 or 2) or a spectator (None).
+
+        ``presence`` says which seats have a connection now; only a seat's holder sees the
+        invite code, and only while the seat it gives is open.
+        """
+        you: protocol.Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
+        players = []
+        for seat in SEATS:
+            if seat in self.seats:
+                mark: protocol.Presence = "connected" if presence.get(seat) else "away"
+                players.append(protocol.player(seat, self.name_of(seat), mark, seat == self.creator_seat))
+            else:
+                players.append(protocol.player(seat, None, "open", False))
+        deadline = self.deadline()
+        rematch = {"game": self.rematch_game, "watch": self.rematch_watch} if self.rematch_game else None
+        return protocol.state(
+            game=self.game_id,
+            you=you,
+            status=self.status.value,
+            start=format_position(self.game.start),
+            deal=self.game.deal_number,
+            moves=[receipt.move for receipt in self._live],
+            to_move=self.to_move,
+            scores=self.scores,
+            players=players,
+            result=self.result_message(),
+            move_seconds=self.options.move_seconds,
+            lose_on_time=self.options.lose_on_time,
+            deadline=deadline,
+            seconds_left=None if deadline is None else max(0.0, deadline - now),
+            overdue=self.is_overdue(now),
+            rematch_offer=self.rematch_offer,
+            takeback_request=self.takeback_request,
+            rematch=rematch,
+            invite=self.invite if you != "spectator" and self.open_seat is not None else None,
+            watch=self.watch,
+        )
+
+    def moved_message(self, receipt: MoveReceipt) -> dict[str, Any]:
+        """The ``moved`` message every connection gets after ``receipt`` was applied."""
+        return protocol.moved(
+            game=self.game_id, ply=receipt.ply, seat=receipt.seat, move=receipt.move, points=receipt.points,
+            scores=self.scores, to_move=self.to_move, status=self.status.value, result=self.result_message(),
+            deadline=self.deadline(),
+        )
+
+    def record_text(self) -> str:
+        """The game as a ``.mbg`` record; a resignation or a loss on time is said in a comment first."""
+        text = self.game.to_text()
+        if self.status == Status.FINISHED and self.winner is not None and self.reason != EndReason.NO_PAIR:
+            loser = self.name_of(3 - self.winner)
+            what = "resigns" if self.reason == EndReason.RESIGN else "loses on time"
+            text = f"# {verb(loser, what)} after move {self.ply}\n{text}"
+        return text
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the store keeps of the room, as plain values: two rooms with equal snapshots are the same game."""
+        return {
+            "game_id": self.game_id, "invite": self.invite, "watch": self.watch,
+            "options": self.options.to_json(), "start": format_position(self.game.start),
+            "deal": self.game.deal_number, "creator_seat": self.creator_seat, "created_at": self.created_at,
+            "seats": {seat: (h.token_hash, h.name, h.joined_at) for seat, h in sorted(self.seats.items())},
+            "names": self.game.names, "status": self.status.value, "winner": self.winner,
+            "reason": None if self.reason is None else self.reason.value, "turn_started": self.turn_started,
+            "finished_at": self.finished_at, "rematch_offer": self.rematch_offer,
+            "takeback_request": self.takeback_request, "rematch_of": self.rematch_of,
+            "rematch_game": self.rematch_game, "rematch_watch": self.rematch_watch,
+            "receipts": self.receipts, "moves": [move_name(move) for move in self.game.moves],
+            "position": self.game.position.key(),
+        }
+
+    # -- actions -----------------------------------------------------------------------
+
+    def join(self, name: str | None, token_hash: str, now: float) -> int:
+        """Take the open seat; the game starts and the side to move's clock runs. Returns the seat."""
+        seat = self.open_seat
+        if seat is None:
+            raise Refused(ErrorCode.FULL, "both seats of this game are taken")
+        if self.seat_of(token_hash) is not None:
+            raise Refused(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
+        holder = SeatHolder(token_hash, _seat_name(name, seat), now)
+        self.seats[seat] = holder
+        if seat == 1:
+            self.game.player1 = holder.name
+        else:
+            self.game.player2 = holder.name
+        self.status = Status.PLAYING
+        self.turn_started = now
+        return seat
+
+    def play(self, seat: int | None, move_text: str, move_id: str, now: float) -> PlayOutcome:
+        """Play ``move_text`` for ``seat``; a resend of an applied ``move_id`` returns the first outcome again.
+
+        The id check comes before every other, so a resend is acknowledged even after the
+        move ended the game or was taken back.
+        """
+        seat = self._require_player(seat, "move")
+        try:
+            move = parse_move(move_text)
+        except NotationError as error:
+            raise Refused(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+        if not protocol.is_move_id(move_id):
+            raise Refused(ErrorCode.BAD_MESSAGE, f"{move_id!r} is not a move id (1 to 64 printable ASCII characters)")
+        name = move_name(move)
+        earlier = self._receipts.get((seat, move_id))
+        if earlier is not None:
+            if earlier.move != name:
+                raise Refused(ErrorCode.ID_REUSED,
+                              f"move id {move_id!r} was move {earlier.ply} ({earlier.move}); a new move needs a new id")
+            return PlayOutcome(earlier, duplicate=True)
+        self._require_playing()
+        position = self.game.position
+        if position.to_move != seat:
+            waiting_for = self.name_of(position.to_move)
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"not your turn: {verb(waiting_for, 'is')} to move (seat "
+                                                   f"{position.to_move})")
+        deadline = self.deadline()
+        if self.options.lose_on_time and deadline is not None and now >= deadline:
+            raise Refused(ErrorCode.OUT_OF_TIME, f"the time for this move ran out {now - deadline:.1f} s ago")
+        reason = position.illegal_reason(move)
+        if reason is not None:
+            raise Refused(ErrorCode.ILLEGAL_MOVE, f"{name}: {reason}")
+        points = self.game.play(move)
+        receipt = MoveReceipt(seat, move_id, self.game.ply, name, points, now)
+        self._receipts[(seat, move_id)] = receipt
+        self._live.append(receipt)
+        self.takeback_request = None  # a request is about the requester's last move, no longer the last
+        self._start_turn(now)
+        if self.game.is_over():
+            winner = result_of(self.game.position.scores).winner
+            self._finish(winner, EndReason.NO_PAIR, now)
+        return PlayOutcome(receipt, duplicate=False)
+
+    def resign(self, seat: int | None, now: float) -> None:
+        """``seat`` gives up: the other seat wins whatever the score."""
+        seat = self._require_player(seat, "resign")
+        self._require_playing()
+        self._finish(3 - seat, EndReason.RESIGN, now)
+
+    def check_time(self, now: float) -> TimeCheck:
+        """Apply the per-move limit at ``now``: with ``lose_on_time`` the side to move loses once the
+        deadline has come (the game ends at the deadline); without it the turn is reported overdue once."""
+        deadline = self.deadline()
+        if deadline is None or now < deadline:
+            return TimeCheck.NONE
+        if self.options.lose_on_time:
+            self._finish(3 - self.game.position.to_move, EndReason.TIME, deadline)
+            return TimeCheck.LOST
+        if self._overdue_reported:
+            return TimeCheck.NONE
+        self._overdue_reported = True
+        return TimeCheck.OVERDUE
+
+    def offer_rematch(self, seat: int | None) -> None:
+        """Offer a rematch of a finished game: same start, seats swapped, a new game."""
+        seat = self._require_player(seat, "offer a rematch")
+        if self.status != Status.FINISHED:
+            raise Refused(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over")
+        if self.rematch_game is not None:
+            raise Refused(ErrorCode.NOT_ALLOWED, f"the rematch has begun already (game {self.rematch_game})")
+        if self.rematch_offer == seat:
+            raise Refused(ErrorCode.NOT_ALLOWED, "you have offered a rematch already")
+        if self.rematch_offer is not None:
+            raise Refused(ErrorCode.NOT_ALLOWED, "your opponent has offered a rematch: accept it")
+        self.rematch_offer = seat
+
+    def accept_rematch(self, seat: int | None, *, game_id: str, invite: str, watch: str, now: float) -> Room:
+        """Accept the opponent's offer; returns the new game, already being played.
+
+        The new game starts from the same position with the players in swapped seats, so
+        whoever moved second moves first; each keeps their token, which now also holds
+        their seat in the new game.
+        """
+        seat = self._require_player(seat, "accept a rematch")
+        if self.rematch_offer != 3 - seat:
+            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch")
+        swapped = {3 - old: replace(holder, joined_at=now) for old, holder in self.seats.items()}
+        rematch = Room(
+            game_id=game_id, invite=invite, watch=watch, start=self.game.start, deal_number=self.game.deal_number,
+            options=self.options, creator_seat=3 - self.creator_seat, created_at=now, seats=swapped,
+            status=Status.PLAYING, turn_started=now, rematch_of=self.game_id,
+        )
+        self.rematch_offer = None
+        self.rematch_game = game_id
+        self.rematch_watch = watch
+        return rematch
+
+    def request_takeback(self, seat: int | None) -> None:
+        """Ask the opponent to let ``seat`` take back its own last move."""
+        seat = self._require_player(seat, "ask for a takeback")
+        self._require_playing()
+        last = self.last_receipt
+        if last is None or last.seat != seat:
+            raise Refused(ErrorCode.NOT_ALLOWED, "only the player who made the last move can ask to take it back")
+        if self.takeback_request == seat:
+            raise Refused(ErrorCode.NOT_ALLOWED, "you have asked to take back your move already")
+        self.takeback_request = seat
+
+    def answer_takeback(self, seat: int | None, accept: bool, now: float) -> MoveReceipt | None:
+        """Answer the opponent's takeback request; on ``accept`` returns the receipt of the move taken back.
+
+        The requester is to move again, with a fresh clock. The move's id stays used: a late
+        resend of it is acknowledged as taken back, never played again.
+        """
+        seat = self._require_player(seat, "answer a takeback")
+        self._require_playing()
+        if self.takeback_request != 3 - seat:
+            raise Refused(ErrorCode.NO_OFFER, "your opponent has not asked to take back a move")
+        self.takeback_request = None
+        if not accept:
+            return None
+        self.game.undo()
+        last = replace(self._live.pop(), taken_back_at=now)
+        self._receipts[(last.seat, last.move_id)] = last
+        self._start_turn(now)
+        return last
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _require_player(self, seat: int | None, action: str) -> int:
+        if seat is None or seat not in self.seats:
+            raise Refused(ErrorCode.NOT_A_PLAYER, f"only a player can {action}; you watch this game")
+        return seat
+
+    def _require_playing(self) -> None:
+        if self.status == Status.WAITING:
+            raise Refused(ErrorCode.NOT_STARTED, "the game waits for its second player")
+        if self.status == Status.FINISHED:
+            raise Refused(ErrorCode.GAME_OVER, "the game is over")
+
+    def _start_turn(self, now: float) -> None:
+        self.turn_started = now
+        self._overdue_reported = False
+
+    def _finish(self, winner: int | None, reason: EndReason, now: float) -> None:
+        self.status = Status.FINISHED
+        self.winner = winner
+        self.reason = reason
+        self.finished_at = now
+        self.takeback_request = None
+        self.rematch_offer = None
+
+
+def _seat_name(name: str | None, seat: int) -> str:
+    return clean_name(name or "", f"Player {seat}")

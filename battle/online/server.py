@@ -1,0 +1,417 @@
+"""The game server: one asyncio process, the ``websockets`` library, every game in SQLite.
+
+The server is the authority. Each message is read by ``protocol.parse_client_message``,
+acted on by the game's ``Room`` (the rules model checks every move) and, when it changes
+a game, committed to the ``GameStore`` before anyone is told: a move acknowledged is a
+move on disk. On start the server loads every unfinished game from the store, so a
+restart (or a crash) loses nothing; clients reconnect with their seat tokens.
+
+A connection says ``hello`` first, then picks one game with ``create``, ``join``,
+``resume`` or ``watch``; what follows is about that game. Everything a client sends
+that is not a valid message gets an ``error`` with a code and a one-line reason and
+changes nothing; nothing from the network is ever evaluated or unpickled.
+
+Limits (``ServerLimits``): frames over 4 KiB close the connection (websockets' own
+``max_size``, close code 1009); a token bucket of 20 messages a second with bursts of
+40 answers ``rate_limited`` and closes a connection that keeps flooding; keepalive
+pings drop a peer that stops answering; caps on games created per connection and on
+unfinished games on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from battle.online import protocol
+from battle.online.codes import hash_token, new_game_id, new_token
+from battle.online.limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+from battle.online.protocol import (
+    AcceptRematch,
+    AnswerTakeback,
+    ClientMessage,
+    Create,
+    ErrorCode,
+    GetRecord,
+    Hello,
+    Join,
+    OfferRematch,
+    Ping,
+    PlayMove,
+    ProtocolError,
+    RequestTakeback,
+    Resign,
+    Resume,
+    Watch,
+)
+from battle.online.room import Options, Room, Status, TimeCheck, plan_start
+from battle.online.store import GameStore, StoreError
+
+CLOSE_TIMEOUT = 2.0
+"""Seconds a closing peer gets to answer the close frame before its connection is dropped."""
+
+log = logging.getLogger("mahjong-battle.server")
+
+
+@dataclass
+class _TokenBucket:
+    rate: float
+    burst: int
+    tokens: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+    refused: int = 0
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+@dataclass(eq=False)
+class _Client:
+    """One connection: its socket, the game it is attached to and as whom."""
+
+    socket: ServerConnection
+    bucket: _TokenBucket
+    hello: bool = False
+    room: Room | None = None
+    seat: int | None = None
+    """1 or 2 for a player, None for a spectator (or before a game is picked)."""
+    created: int = 0
+    name: str | None = None
+    """The name ``hello`` gave, for a ``create`` or ``join`` that gives none."""
+    cut_off: bool = False
+    """Closed for flooding: what it still sends is dropped unread."""
+
+
+class GameServer:
+    """The games, who is connected to each, and the handler websockets runs per connection."""
+
+    def __init__(self, store: GameStore, limits: ServerLimits = ServerLimits(),
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.limits = limits
+        self.clock = clock
+        """Wall-clock seconds: deadlines survive a restart, so they are stored as dates."""
+        self.rooms: dict[str, Room] = {}
+        """Every unfinished game, and finished ones a connection is attached to."""
+        self.clients: dict[str, set[_Client]] = {}
+        """The connections attached to each game."""
+        self._tasks: set[asyncio.Task] = set()
+        """Closes under way (kept referenced until done, as asyncio asks)."""
+        for room in store.load_unfinished():
+            self.rooms[room.game_id] = room
+
+    # -- the connection's life -----------------------------------------------------------
+
+    async def handle(self, socket: ServerConnection) -> None:
+        client = _Client(socket, _TokenBucket(self.limits.rate, self.limits.burst))
+        try:
+            async for frame in socket:
+                if client.cut_off:
+                    continue  # read and dropped, so that the peer's close frame behind them arrives
+                if not client.bucket.take():
+                    if client.bucket.refused >= self.limits.flood_close:
+                        client.cut_off = True
+                        closing = asyncio.get_running_loop().create_task(socket.close(1008, "too many messages"))
+                        self._tasks.add(closing)
+                        closing.add_done_callback(self._tasks.discard)
+                        continue
+                    if client.bucket.refused == 1 or client.bucket.refused % 20 == 0:
+                        await self._send(client, protocol.error(
+                            ErrorCode.RATE_LIMITED,
+                            f"more than {self.limits.rate:g} messages a second; wait a moment"))
+                    continue
+                await self._receive(client, frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            await self._detach(client)
+
+    async def _receive(self, client: _Client, frame: str | bytes) -> None:
+        message: ClientMessage | None = None
+        try:
+            message = protocol.parse_client_message(frame)
+            await self._dispatch(client, message)
+        except ProtocolError as problem:
+            if problem.ref is None and message is not None:
+                problem.ref = protocol.ref_of(message)
+            await self._send(client, protocol.error_for(problem))
+        except StoreError as problem:
+            log.error("%s", problem)
+            await self._reload(client.room)
+            await self._send(client, protocol.error(ErrorCode.INTERNAL,
+                                                    "the server could not save that; nothing changed, try again"))
+
+    async def _dispatch(self, client: _Client, message: ClientMessage) -> None:
+        if isinstance(message, Hello):
+            if message.version != protocol.PROTOCOL_VERSION:
+                raise ProtocolError(ErrorCode.VERSION, f"this server speaks protocol version "
+                                                       f"{protocol.PROTOCOL_VERSION}, not {message.version}")
+            client.hello = True
+            client.name = message.name
+            await self._send(client, protocol.welcome())
+            return
+        if isinstance(message, Ping):
+            await self._send(client, protocol.pong(message.t))
+            return
+        if not client.hello:
+            raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
+        if isinstance(message, Create):
+            await self._create(client, message)
+        elif isinstance(message, Join):
+            await self._join(client, message)
+        elif isinstance(message, Resume):
+            await self._resume(client, message)
+        elif isinstance(message, Watch):
+            await self._watch(client, message)
+        else:
+            await self._act(client, message)
+
+    # -- picking a game ------------------------------------------------------------------
+
+    async def _create(self, client: _Client, message: Create) -> None:
+        if client.created >= self.limits.games_per_connection:
+            raise ProtocolError(ErrorCode.BUSY, f"one connection may create {self.limits.games_per_connection} "
+                                                "games; reconnect to create more")
+        if self._unfinished() >= self.limits.open_games:
+            raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
+        plan = plan_start(message.deal, message.first)
+        token = new_token()
+        invite, watch = self.store.fresh_codes()
+        room = Room.create(
+            game_id=new_game_id(), invite=invite, watch=watch, plan=plan,
+            options=Options(message.move_seconds, message.lose_on_time, message.first),
+            creator_name=message.name or client.name, creator_token_hash=hash_token(token), now=self.clock(),
+        )
+        self.store.create(room)
+        self.rooms[room.game_id] = room
+        client.created += 1
+        await self._attach(client, room, room.creator_seat)
+        await self._send(client, protocol.created(room.game_id, invite, watch, token, room.creator_seat))
+        await self._send(client, self._state(room, client.seat))
+
+    async def _join(self, client: _Client, message: Join) -> None:
+        room = self._room(self.store.game_by_invite(message.code), "no game has this invite code")
+        token = new_token()
+        seat = room.join(message.name or client.name, hash_token(token), self.clock())
+        try:
+            self.store.join(room, seat)
+        except StoreError:
+            await self._reload(room)
+            raise
+        await self._attach(client, room, seat)
+        await self._send(client, protocol.joined(room.game_id, token, seat))
+        await self._broadcast_state(room)
+
+    async def _resume(self, client: _Client, message: Resume) -> None:
+        found = self.store.seat_by_token(hash_token(message.token))
+        if found is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token (a token from another server?)")
+        game_id, seat = found
+        room = self._room(game_id, "the game of this token is gone")
+        await self._attach(client, room, seat)
+        await self._broadcast_state(room)
+
+    async def _watch(self, client: _Client, message: Watch) -> None:
+        room = self._room(self.store.game_by_watch(message.code), "no game has this watch code")
+        await self._attach(client, room, None)
+        await self._send(client, self._state(room, None))
+
+    def _room(self, game_id: str | None, missing: str) -> Room:
+        if game_id is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, missing)
+        room = self.rooms.get(game_id)
+        if room is None:
+            room = self.store.load_game(game_id)  # a finished game, loaded while someone looks at it
+            if room is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, missing)
+            self.rooms[game_id] = room
+        return room
+
+    # -- acting in the game --------------------------------------------------------------
+
+    async def _act(self, client: _Client, message: ClientMessage) -> None:
+        room = client.room
+        if room is None:
+            raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")
+        now = self.clock()
+        seat = client.seat
+        if self._check_time(room, now) != TimeCheck.NONE:
+            await self._broadcast_state(room)
+        if isinstance(message, PlayMove):
+            outcome = room.play(seat, message.move, message.id, now)
+            if outcome.duplicate:
+                await self._send(client, outcome.receipt.ack())
+                return
+            await self._commit(room, lambda: self.store.add_move(room, outcome.receipt))
+            await self._send(client, outcome.receipt.ack())
+            await self._broadcast(room, room.moved_message(outcome.receipt))
+            if room.status == Status.FINISHED:
+                await self._broadcast_state(room)
+        elif isinstance(message, Resign):
+            room.resign(seat, now)
+            await self._commit(room, lambda: self.store.finish(room))
+            await self._broadcast_state(room)
+        elif isinstance(message, OfferRematch):
+            room.offer_rematch(seat)
+            await self._commit(room, lambda: self.store.update(room))
+            await self._broadcast_state(room)
+        elif isinstance(message, AcceptRematch):
+            await self._accept_rematch(room, seat, now)
+        elif isinstance(message, RequestTakeback):
+            room.request_takeback(seat)
+            await self._commit(room, lambda: self.store.update(room))
+            await self._broadcast_state(room)
+        elif isinstance(message, AnswerTakeback):
+            receipt = room.answer_takeback(seat, message.accept, now)
+            if receipt is None:
+                await self._commit(room, lambda: self.store.update(room))
+            else:
+                await self._commit(room, lambda: self.store.take_back(room, receipt))
+            await self._broadcast_state(room)
+        elif isinstance(message, GetRecord):
+            await self._send(client, protocol.record(room.game_id, room.record_text()))
+
+    async def _accept_rematch(self, room: Room, seat: int | None, now: float) -> None:
+        invite, watch = self.store.fresh_codes()
+        new = room.accept_rematch(seat, game_id=new_game_id(), invite=invite, watch=watch, now=now)
+        await self._commit(room, lambda: self.store.start_rematch(room, new))
+        self.rooms[new.game_id] = new
+        for client in list(self.clients.get(room.game_id, ())):
+            seat_then = client.seat
+            new_seat = None if seat_then is None else 3 - seat_then
+            await self._send(client, protocol.rematch_started(room.game_id, new.game_id,
+                                                              "spectator" if new_seat is None else new_seat, watch))
+            await self._attach(client, new, new_seat)
+        await self._broadcast_state(new)
+
+    async def _commit(self, room: Room, write: Callable[[], None]) -> None:
+        """Store what the room just did; if the store fails, the room goes back to what is stored."""
+        try:
+            write()
+        except StoreError:
+            await self._reload(room)
+            raise
+
+    async def _reload(self, room: Room | None) -> None:
+        if room is None:
+            return
+        try:
+            stored = self.store.load_game(room.game_id)
+        except StoreError as problem:
+            log.error("%s", problem)
+            return
+        if stored is None:
+            return
+        self.rooms[room.game_id] = stored
+        for client in self.clients.get(room.game_id, ()):
+            client.room = stored
+
+    # -- time ----------------------------------------------------------------------------
+
+    def _check_time(self, room: Room, now: float) -> TimeCheck:
+        check = room.check_time(now)
+        if check == TimeCheck.LOST:
+            try:
+                self.store.finish(room)
+            except StoreError as problem:
+                log.error("%s", problem)
+        return check
+
+    async def watch_clocks(self) -> None:
+        """Every ``clock_tick``: a turn past its limit is lost (or reported overdue) even if nobody sends anything."""
+        while True:
+            await asyncio.sleep(self.limits.clock_tick)
+            now = self.clock()
+            for room in list(self.rooms.values()):
+                if room.status != Status.PLAYING or room.deadline() is None:
+                    continue
+                if self._check_time(room, now) != TimeCheck.NONE:
+                    await self._broadcast_state(room)
+
+    # -- who is connected ----------------------------------------------------------------
+
+    async def _attach(self, client: _Client, room: Room, seat: int | None) -> None:
+        await self._detach(client)
+        client.room, client.seat = room, seat
+        self.clients.setdefault(room.game_id, set()).add(client)
+
+    async def _detach(self, client: _Client) -> None:
+        room = client.room
+        if room is None:
+            return
+        client.room, client.seat = None, None
+        attached = self.clients.get(room.game_id)
+        if attached is not None:
+            attached.discard(client)
+            if not attached:
+                del self.clients[room.game_id]
+                if room.status == Status.FINISHED:
+                    self.rooms.pop(room.game_id, None)  # kept in the store; loaded again if asked for
+        await self._broadcast_state(room)  # the other side sees the presence change
+
+    def _presence(self, room: Room) -> dict[int, bool]:
+        seats = {client.seat for client in self.clients.get(room.game_id, ()) if client.seat is not None}
+        return {1: 1 in seats, 2: 2 in seats}
+
+    def _state(self, room: Room, seat: int | None) -> protocol.JsonObject:
+        return room.state_for(seat, self._presence(room), self.clock())
+
+    def _unfinished(self) -> int:
+        return sum(1 for room in self.rooms.values() if room.status != Status.FINISHED)
+
+    # -- sending -------------------------------------------------------------------------
+
+    async def _broadcast_state(self, room: Room) -> None:
+        for client in list(self.clients.get(room.game_id, ())):
+            await self._send(client, self._state(room, client.seat))
+
+    async def _broadcast(self, room: Room, message: protocol.JsonObject) -> None:
+        text = protocol.encode(message)
+        for client in list(self.clients.get(room.game_id, ())):
+            with contextlib.suppress(ConnectionClosed):
+                await client.socket.send(text)
+
+    @staticmethod
+    async def _send(client: _Client, message: protocol.JsonObject) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await client.socket.send(protocol.encode(message))
+
+
+@contextlib.asynccontextmanager
+async def running_server(store: GameStore, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+                         limits: ServerLimits = ServerLimits(), clock: Callable[[], float] = time.time,
+                         ) -> AsyncIterator[tuple[Server, GameServer]]:
+    """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which)."""
+    games = GameServer(store, limits, clock)
+    async with serve(games.handle, host, port, max_size=protocol.MAX_MESSAGE_BYTES,
+                     ping_interval=limits.ping_interval, ping_timeout=limits.ping_timeout,
+                     close_timeout=CLOSE_TIMEOUT, compression=None) as server:
+        clocks = asyncio.create_task(games.watch_clocks())
+        try:
+            yield server, games
+        finally:
+            clocks.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await clocks
+
+
+def bound_port(server: Server) -> int:
+    """The port the server listens on (what port 0 became)."""
+    return int(next(iter(server.sockets)).getsockname()[1])
