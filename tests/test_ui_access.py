@@ -171,7 +171,7 @@ def test_the_page_states_the_rules_and_every_key_the_screens_handle() -> None:
         assert fact in rules
 
     keys_of = {screen: " ".join(keys for keys, _ in rows) for screen, rows in SHORTCUTS}
-    screens_of = {"play_scene.py": ["Game"], "play_study.py": ["Analysis"], "title_scene.py": ["Title"],
+    screens_of = {"play_scene.py": ["Game"], "study_mode.py": ["Analysis"], "title_scene.py": ["Title"],
                   "editor_scene.py": ["Position editor"], "review_scene.py": ["Review"],
                   "result_scene.py": ["Game over"], "choice_scene.py": ["Questions and file dialogs"],
                   "dialogs.py": ["Questions and file dialogs"], "help_scene.py": ["Every screen", "This page"]}

@@ -21,8 +21,8 @@ from battle.rules.opens import describe_opening, what_opens
 from battle.ui.analysis.analysis_mode import move_badges, pick_move, projection
 from battle.ui.analysis.analysis_view import badge_spots
 from battle.ui.analysis.live_analysis import LiveAnalysis, depth_schedule
+from battle.ui.analysis.study_view import study_info
 from battle.ui.play.match import Match, new_match
-from battle.ui.play.play_view import study_info
 from battle.ui.widgets.layout import cell_center, compute_layout
 from solver.engine import Engine
 from solver.limits import Limits
@@ -76,7 +76,7 @@ def test_the_board_shows_the_solvers_values(tmp_path, monkeypatch) -> None:
         line = scene.analysis.pv
         assert line[0] in expected.best_moves
         assert tuple(moved(position, line).scores) == expected.final_score
-        assert [entry[2] for entry in study_info(scene).pv] == [move_name(move) for move in line]
+        assert [entry[2] for entry in study_info(scene.mode).pv] == [move_name(move) for move in line]
         # every pair has a badge on each of its tiles, where the board draws them
         spots = badge_spots(app.layout, position, list(badges))
         assert {(spot.move, spot.cell) for spot in spots} == {(move, cell) for move in badges for cell in move}
@@ -144,15 +144,15 @@ def test_hovering_a_pair_tells_what_it_opens(tmp_path, monkeypatch) -> None:
                                          buttons=(0, 0, 0))], ui.DT)
             chosen = pick_move(position, cell, None, badges)
             assert cell in chosen
-            assert scene.opening == what_opens(position, chosen)
-            assert scene.opening_text().startswith(describe_opening(scene.opening))
-            assert badges[chosen].describe() in scene.opening_text()
+            assert scene.mode.opening == what_opens(position, chosen)
+            assert scene.mode.opening_text().startswith(describe_opening(scene.mode.opening))
+            assert badges[chosen].describe() in scene.mode.opening_text()
         # with a tile selected, pointing at its twin explains that very pair
         move = position.legal_moves()[-1]
         ui.click_cell(app, move[0])
         app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=cell_center(app.layout, move[1]), rel=(0, 0),
                                      buttons=(0, 0, 0))], ui.DT)
-        assert scene.opening.move == move
+        assert scene.mode.opening.move == move
 
 
 def test_the_solver_waits_while_its_game_is_analysed(tmp_path, monkeypatch) -> None:
@@ -163,7 +163,7 @@ def test_the_solver_waits_while_its_game_is_analysed(tmp_path, monkeypatch) -> N
         deadline = time.monotonic() + 0.6
         while time.monotonic() < deadline:
             app.step([], ui.DT)
-        assert scene.match.game.ply == 0 and scene.move_job is None
+        assert scene.match.game.ply == 0 and scene.game_mode.move_job is None
         ui.key(app, pygame.K_a)
         ui.run_until(app, lambda: scene.match.game.ply == 1)
 

@@ -22,11 +22,12 @@ from battle.rules.board import Position, parse_cell
 from battle.rules.game import Game
 from battle.rules.tiles import EMPTY, parse_kind
 from battle.search_worker import SearchWorker
+from battle.ui.analysis.study_mode import KEYS_HELP as STUDY_KEYS_HELP
 from battle.ui.app import FPS
 from battle.ui.art import theme
-from battle.ui.play import play_scene as play_scene_module
+from battle.ui.play import game_mode as game_mode_module
+from battle.ui.play.game_mode import KEYS_HELP
 from battle.ui.play.match import Match, new_match
-from battle.ui.play.play_view import KEYS_HELP, STUDY_KEYS_HELP
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_layout import move_row_rect
 from battle.ui.review.review_scene import KEYS_HELP as REVIEW_KEYS_HELP
@@ -235,7 +236,7 @@ def test_the_cursor_leaves_the_cell_the_opponents_move_emptied(tmp_path, monkeyp
             return next(m for m in position.legal_moves() if wanted[0] in m)
         return run
 
-    monkeypatch.setattr(play_scene_module, "level_move", scripted_level)
+    monkeypatch.setattr(game_mode_module, "level_move", scripted_level)
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         app.solver = SearchWorker(StubEngine)

@@ -79,11 +79,12 @@ def test_undo_against_the_solver_takes_back_the_reply_too(tmp_path, monkeypatch)
         second = match.position.legal_moves()[-1]
         ui.play_move(app, second)
         assert match.game.ply == 3
-        assert scene.move_job is not None or scene.solver_move is not None  # thinking, or about to move
+        game_mode = scene.game_mode
+        assert game_mode.move_job is not None or game_mode.solver_move is not None  # thinking, or about to move
         assert scene.panel_info().players[1].thinking is not None
         ui.key(app, pygame.K_u)
         assert match.game.ply == 2 and not app.solver.busy
-        assert scene.move_job is None and scene.solver_move is None
+        assert game_mode.move_job is None and game_mode.solver_move is None
         assert match.human_to_move()
 
 
@@ -115,10 +116,10 @@ def test_hint_is_a_legal_move_and_is_highlighted(tmp_path, monkeypatch) -> None:
             ui.play_move(app, game.position.legal_moves()[0])
         ui.key(app, pygame.K_h)
         assert scene.status.busy
-        ui.run_until(app, lambda: scene.hint is not None, timeout=20)
-        assert scene.hint.move in game.position.legal_moves()
-        assert scene.board_state().hint == scene.hint.move
+        ui.run_until(app, lambda: scene.game_mode.hint is not None, timeout=20)
+        assert scene.game_mode.hint.move in game.position.legal_moves()
+        assert scene.board_state().hint == scene.game_mode.hint.move
         assert "Hint" in scene.status.text
         # playing any move clears the hint
-        ui.play_move(app, scene.hint.move)
-        assert scene.hint is None and game.ply == 21
+        ui.play_move(app, scene.game_mode.hint.move)
+        assert scene.game_mode.hint is None and game.ply == 21

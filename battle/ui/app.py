@@ -71,6 +71,13 @@ IDLE_WAKE = 1.0
 under 1% of a core."""
 
 
+def window_surface() -> pygame.Surface:
+    """The window's surface: there is one from the ``App``'s ``set_mode`` on, before anything draws."""
+    surface = pygame.display.get_surface()
+    assert surface is not None, "the window is open while an App runs"
+    return surface
+
+
 class App:
     def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
                  autosave: bool = True) -> None:
@@ -222,14 +229,14 @@ class App:
             scene.handle_event(event)
 
     def draw(self) -> None:
-        surface = pygame.display.get_surface()
+        surface = window_surface()
         self.stack.draw(surface)
         self.manager.draw_ui(surface)
         pygame.display.flip()
 
     def resize(self, size: tuple[int, int]) -> None:
         width, height = max(1, int(size[0])), max(1, int(size[1]))
-        if pygame.display.get_surface().get_size() != (width, height):
+        if window_surface().get_size() != (width, height):
             # a real window has already been resized by SDL; this is for synthetic events (tests)
             self.screen = pygame.display.set_mode((width, height), pygame.RESIZABLE)
         self.layout = compute_layout(width, height, self.settings.ui_scale)
@@ -257,7 +264,7 @@ class App:
             return False
         self.settings.ui_scale = value
         self.save_settings()
-        self.resize(pygame.display.get_surface().get_size())
+        self.resize(window_surface().get_size())
         return True
 
     def next_frame_in(self) -> float | None:

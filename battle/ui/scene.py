@@ -12,15 +12,18 @@ after a resize, hidden while another scene covers them, killed on exit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pygame
 
 if TYPE_CHECKING:
+    from pygame_gui.core import UIElement
+
     from battle.ui.host import Host
 
 
-def pressed_key(event: pygame.event.Event, widgets: dict[str, Any]) -> str | None:
+def pressed_key(event: pygame.event.Event, widgets: Mapping[str, object]) -> str | None:
     """Which of a scene's named widgets a pygame_gui event came from, if any."""
     element = getattr(event, "ui_element", None)
     if element is None:
@@ -34,7 +37,7 @@ class Scene:
 
     def __init__(self, app: Host) -> None:
         self.app = app
-        self.elements: list[Any] = []
+        self.elements: list[UIElement] = []
         self.paused = False
 
     # -- lifecycle ---------------------------------------------------------------------

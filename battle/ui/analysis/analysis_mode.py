@@ -7,7 +7,8 @@ game" drops the variation. On top of the study position the best line (PV) can
 be stepped through as a preview, without playing it.
 
 Everything here is plain data and rules (no pygame): which position is shown,
-which values each pair gets, the projected final score. The scene draws it.
+which values each pair gets, the projected final score. ``study_mode`` puts it on
+the game screen and ``study_view`` draws it.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class MoveBadge:
         return f"{self.label} ({what}, depth {self.depth})"
 
 
-def move_badges(analysis: Analysis) -> dict[Move, MoveBadge]:
+def move_badges(analysis: Analysis | None) -> dict[Move, MoveBadge]:
     """One badge per move the analysis valued, keyed by move (cells in board order)."""
     if analysis is None or not analysis.move_values:
         return {}
@@ -83,7 +84,7 @@ class Projection:
     """Points still on the board at the end of the known line (0 when exact)."""
 
 
-def projection(position: Position, analysis: Analysis) -> Projection | None:
+def projection(position: Position, analysis: Analysis | None) -> Projection | None:
     """The projected final scores from an analysis of ``position``.
 
     ``Analysis.final_score`` replays the best line; when it is exact that line

@@ -1,7 +1,7 @@
 """Drawing analysis mode: value badges on the pairs, what a pair opens, the PV preview, the panel box.
 
-Reads only what the scene prepared (``AnalysisMode``, the opening under the
-pointer); changes nothing. Where a badge goes is plain arithmetic
+Reads only what the study mode prepared (``AnalysisMode``, the opening under
+the pointer); changes nothing. Where a badge goes is plain arithmetic
 (``badge_spots``), so the placement rule is stated once and can be tested.
 
 A badge sits on the free edge of its tile (the top edge of a column's top tile,
@@ -232,7 +232,7 @@ def draw_pv_ghosts(surface: pygame.Surface, board_view: BoardView, fonts: theme.
 
 @dataclass
 class StudyInfo:
-    """What the analysis box in the panel shows, prepared by ``play_view``."""
+    """What the analysis box in the panel shows, prepared by ``study_view``."""
 
     names: tuple[str, str]
     state: str

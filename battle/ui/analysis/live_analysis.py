@@ -185,9 +185,11 @@ class LiveAnalysis:
     def _adopt(self, analysis: Analysis) -> None:
         if self.latest is not None and not analysis.exact and analysis.depth < self.latest.depth:
             return  # the cache knew a deeper one
+        key = self._key
+        assert key is not None, "a search reports only while its position is the current one"
         self.latest = analysis
-        self.latest_key = self._key
-        self._cache[self._key] = analysis
-        self._cache.move_to_end(self._key)
+        self.latest_key = key
+        self._cache[key] = analysis
+        self._cache.move_to_end(key)
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from typing import Any
+from typing import TypeAlias, cast
 
 import pygame
 import pygame.freetype
@@ -21,6 +21,8 @@ from battle.resources import asset_path
 log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
+ThemeValue: TypeAlias = "dict[str, ThemeValue] | list[ThemeValue] | str | int | float | bool | None"
+"""A value in the pygame_gui theme (JSON): a widget's block, a font block, a colour, a size..."""
 
 FELT_CENTRE: Colour = (34, 110, 76)
 FELT_EDGE: Colour = (9, 44, 30)
@@ -150,14 +152,14 @@ ZOOMED_WIDGETS = ("button", "label", "text_entry_line", "text_box", "tool_tip", 
 """Widget types that get a font of their own at a text size other than 1, so that they grow too."""
 
 
-def load_gui_theme(zoom: float = 1.0) -> dict[str, Any]:
+def load_gui_theme(zoom: float = 1.0) -> dict[str, ThemeValue]:
     """The pygame_gui theme with font paths made absolute and font sizes ``zoom`` times the file's.
 
     A missing or unreadable theme file gives pygame_gui's default look (logged), not a crash.
     """
     try:
         path = asset_path(*THEME_FILE)
-        theme = json.loads(path.read_text(encoding="utf-8"))
+        theme: dict[str, ThemeValue] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         log.warning("cannot read the UI theme (%s); using pygame_gui's default theme", error)
         theme = {}
@@ -165,18 +167,19 @@ def load_gui_theme(zoom: float = 1.0) -> dict[str, Any]:
     if zoom != 1.0:
         _zoom_fonts(theme, zoom)
         for element in ZOOMED_WIDGETS:
-            block = theme.setdefault(element, {})
+            block = cast("dict[str, ThemeValue]", theme.setdefault(element, {}))  # a block per widget type
             block.setdefault("font", {"name": "noto_sans", "size": str(round(WIDGET_FONT_SIZE * zoom))})
     return theme
 
 
-def _zoom_fonts(node: Any, zoom: float) -> None:
+def _zoom_fonts(node: ThemeValue, zoom: float) -> None:
     """Every ``"size"`` of every font block times ``zoom`` (sizes are strings of whole pixels)."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "font" and isinstance(value, dict) and "size" in value:
-                if str(value["size"]).isdigit():  # else pygame_gui's default size, as at zoom 1
-                    value["size"] = str(max(6, round(int(value["size"]) * zoom)))
+                size = str(value["size"])
+                if size.isdigit():  # else pygame_gui's default size, as at zoom 1
+                    value["size"] = str(max(6, round(int(size) * zoom)))
             else:
                 _zoom_fonts(value, zoom)
     elif isinstance(node, list):
@@ -184,7 +187,7 @@ def _zoom_fonts(node: Any, zoom: float) -> None:
             _zoom_fonts(item, zoom)
 
 
-def _resolve_font_paths(node: Any) -> None:
+def _resolve_font_paths(node: ThemeValue) -> None:
     if isinstance(node, dict):
         for key, value in list(node.items()):
             if key.endswith("_path") and isinstance(value, str):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
-from pygame_gui.core import ObjectID
+from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIButton, UILabel, UITextEntryLine
 
 from battle.rules.board import Position, cell_name
@@ -33,7 +33,7 @@ from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
 from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
 from battle.ui.widgets.hud import Status, draw_status
-from battle.ui.widgets.layout import cell_at, cell_rect
+from battle.ui.widgets.layout import Rect, cell_at, cell_rect
 
 if TYPE_CHECKING:
     from battle.ui.host import Host
@@ -47,7 +47,7 @@ class EditorScene(Scene):
         self.model = EditorModel.from_position(position) if position is not None else EditorModel.empty()
         self.kind: int | None = 0
         """The palette kind clicks place; None: the eraser."""
-        self.widgets: dict[str, object] = {}
+        self.widgets: dict[str, UIElement] = {}
         self.files = FileDialogSlot(app)
         self.hover_cell: int | None = None
         self.painting: int | None = None
@@ -69,11 +69,11 @@ class EditorScene(Scene):
         gap = geo.gap
         self.widgets = {}
 
-        def add(name: str, element: object) -> None:
+        def add(name: str, element: UIElement) -> None:
             self.widgets[name] = element
             self.elements.append(element)
 
-        def rect(r) -> pygame.Rect:  # noqa: ANN001 - a layout Rect
+        def rect(r: Rect) -> pygame.Rect:
             return pygame.Rect(r.as_tuple())
 
         eraser, clear = split_row(geo.rows[0], (0.5, 0.5), gap)
@@ -334,8 +334,8 @@ class EditorScene(Scene):
                 face = face_rect(cell_rect(layout, cell))
                 pygame.draw.rect(surface, slot, pygame.Rect(face.as_tuple()), width=1, border_radius=4)
         for cell in model.problem_cells():
-            face = pygame.Rect(face_rect(cell_rect(layout, cell)).as_tuple()).inflate(4, 4)
-            pygame.draw.rect(surface, theme.ERROR, face, width=max(2, round(3 * layout.scale)), border_radius=5)
+            outline = pygame.Rect(face_rect(cell_rect(layout, cell)).as_tuple()).inflate(4, 4)
+            pygame.draw.rect(surface, theme.ERROR, outline, width=max(2, round(3 * layout.scale)), border_radius=5)
         if self.hover_cell is not None and self.kind is not None and not self.dialog_open():
             rect = cell_rect(layout, self.hover_cell)
             if model.cells[self.hover_cell] == EMPTY:  # where a click would put the tile
@@ -343,8 +343,8 @@ class EditorScene(Scene):
                 ghost.set_alpha(110)
                 surface.blit(ghost, (rect.x, rect.y))
             else:  # a click would replace this tile
-                face = pygame.Rect(face_rect(rect).as_tuple()).inflate(4, 4)
-                pygame.draw.rect(surface, theme.GOLD_BRIGHT, face, width=2, border_radius=5)
+                outline = pygame.Rect(face_rect(rect).as_tuple()).inflate(4, 4)
+                pygame.draw.rect(surface, theme.GOLD_BRIGHT, outline, width=2, border_radius=5)
         self._draw_panel(surface)
         draw_status(surface, app.fonts, layout, self.status(), self.clock, KEYS_HELP)
 

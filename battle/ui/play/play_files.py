@@ -61,8 +61,8 @@ def load_from(scene: PlayScene, path: Path) -> None:
     # The game goes on in the screen's mode: against the solver, the solver keeps its side
     # (and says so, since the record's names may be two people's).
     match = Match(game, scene.match.solver_side, scene.match.level)
-    if game.is_over():
-        result = game.result()
+    result = game.result()
+    if result is not None:  # the game is over
         notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names, start=False)}."
     else:
         notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."

@@ -2,58 +2,63 @@
 
 Input changes the match only through a handful of methods (``click_cell``,
 ``undo``, ``redo``, ``request_hint``, ``browse``...), which the keyboard, the
-mouse, the panel buttons and the tests all call. The solver's moves arrive in
-``update`` from the background search and are played through the same path as
-a human's, so they get the same animation, autosave and end-of-game check.
-
-In analysis mode (``play_study``) the same clicks act on a study board instead:
-moves go into a variation and the game waits, untouched, until analysis is off.
+mouse, the panel buttons and the tests all call. What a move, an undo or a hint
+means is the screen's mode's (``play_mode.PlayMode``): ``GameMode`` plays the
+game, and its solver's moves go through the same ``play`` as a human's;
+``StudyMode`` (analysis on) plays into a variation on a study board while the game
+waits, untouched. The screen keeps what both share (the selection and the cursor,
+browsing the moves, the animations, the status line, the widgets) and is the
+``PlayScreen`` the modes see.
 """
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from battle.rules.board import Move, Position, cell_name, move_name
-from battle.rules.opens import Opening
+from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY
-from battle.rules.wording import pair_words, plural, tile_words, verb
+from battle.rules.wording import tile_words
 from battle.ui.analysis.analysis_mode import AnalysisMode
+from battle.ui.analysis.study_mode import INTRO, StudyMode
 from battle.ui.play import play_files, play_view
+from battle.ui.play.game_mode import GameMode, capital
 from battle.ui.play.match import Match
-from battle.ui.play.play_study import ANALYSIS_BUTTONS, BUTTONS, STUDY_COMMANDS, STUDY_KEYS, StudyControls
+from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.play.thinking import Hint, hint_search, level_move
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
 from battle.ui.widgets.hud import Status
-from battle.ui.widgets.layout import DIRECTIONS, cell_at, clamp_first_row, follow_row, move_at, nearest_cell, next_cell
+from battle.ui.widgets.layout import (
+    DIRECTIONS,
+    Layout,
+    cell_at,
+    clamp_first_row,
+    follow_row,
+    move_at,
+    nearest_cell,
+    next_cell,
+)
 from battle.ui.widgets.panel import PanelInfo
 
 if TYPE_CHECKING:
-    from battle.search_worker import Task
+    from battle.rules.game import Game
     from battle.ui.host import Host
 
-MIN_THINK_SECONDS = 0.45
-"""A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
-RESULT_DELAY = 0.4
 PULSE_INTERVAL = 0.05
 """Frames 20 times a second for what only pulses (the hint, the selected tile's twins) or a search
 that fills in values: a 1.6 s colour pulse moves a tenth of its swing per frame at that rate."""
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
+class PlayScene(Scene):
+    """The game screen (see the module docstring), and the ``PlayScreen`` its modes work on."""
 
-class PlayScene(StudyControls, Scene):
     def __init__(self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info",
                  selected: int | None = None) -> None:
         super().__init__(app)
@@ -62,42 +67,33 @@ class PlayScene(StudyControls, Scene):
         self.selected: int | None = selected
         self.cursor: int | None = None
         self.cursor_visible = False
-        self.hint: Hint | None = None
-        self.hint_job: Task | None = None
-        self.move_job: Task | None = None
-        self.think_started = 0.0
-        self.solver_move: tuple[Move, float] | None = None
         self.browse_ply: int | None = None
         self.browse_position: Position | None = None
-        self.animations: list = []
+        self.animations: list[Animation] = []
         self.first_row = 0
         self.hover_move: int | None = None
         self.mouse_pos: tuple[int, int] = (-1, -1)
         self.files = FileDialogSlot(app)
         self.save_problem: str | None = None
         """Why the last autosave failed; shown over the board until a save succeeds again."""
-        self.result_shown = match.game.is_over()
-        self.end_at: float | None = None
         self.buttons: dict[str, Button] = {}
-        self.rng = random.Random()
         self.move_list: list[tuple[int, int, str, int]] = []
-        self.analysis: AnalysisMode | None = None
-        """The study board with live values, while analysis mode is on."""
         self.hover_cell: int | None = None
-        self.opening: Opening | None = None
-        """What the pair under the pointer (or the selected tile's pair) opens, in analysis mode."""
-        self._opening_for: tuple | None = None
-        self._refresh()
+        self.game_mode = GameMode(self)
+        """The game in play: kept (with its searches and hint) while the game is studied."""
+        self.mode: PlayMode = self.game_mode
+        """What clicks, undo and the hint mean now: the game mode, or a ``StudyMode`` while analysis is on."""
+        self.refresh()
         self.status = Status(notice, notice_kind) if notice else self.turn_status()
 
     # -- convenience -----------------------------------------------------------------------
 
     @property
-    def layout(self):  # noqa: ANN201 - Layout, from the app
+    def layout(self) -> Layout:
         return self.app.layout
 
     @property
-    def game(self):  # noqa: ANN201
+    def game(self) -> Game:
         return self.match.game
 
     @property
@@ -107,11 +103,22 @@ class PlayScene(StudyControls, Scene):
     @property
     def board_position(self) -> Position:
         """The position clicks act on: the study position in analysis mode, else the game's."""
-        return self.analysis.position if self.analysis is not None else self.match.game.position
+        return self.mode.position
+
+    @property
+    def analysis(self) -> AnalysisMode | None:
+        """The study board while analysis mode is on, else None."""
+        return self.mode.study if isinstance(self.mode, StudyMode) else None
 
     @property
     def browsing(self) -> bool:
         return self.browse_ply is not None
+
+    def shown_position(self) -> Position:
+        """The position the board shows (the browsed one, or the mode's: the game's, the study's, a preview)."""
+        if self.browsing and self.browse_position is not None:
+            return self.browse_position
+        return self.mode.shown_position()
 
     def dialog_open(self) -> bool:
         return self.files.is_open()
@@ -120,17 +127,23 @@ class PlayScene(StudyControls, Scene):
         return any(not animation.done(self.clock) for animation in self.animations
                    if isinstance(animation, (Removal, FlyingPoints)))
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         """Derived data that only changes with the game (drawn every frame, computed once)."""
         self.move_list = self.game.move_list()
         self.first_row = follow_row(self.layout.panel, len(self.move_list))
+
+    def autosave(self) -> None:
+        play_files.autosave(self)
+
+    def show_result(self) -> None:
+        self.app.stack.push(ResultScene(self.app, self))
 
     # -- widgets ---------------------------------------------------------------------------
 
     def build_ui(self) -> None:
         manager = self.app.manager
         self.buttons = {}
-        specs = ANALYSIS_BUTTONS if self.analysis is not None else BUTTONS
+        specs = (*self.mode.buttons, *TOOLS)
         for (key, label, tip), rect in zip(specs, self.layout.panel.buttons, strict=True):
             object_id = ObjectID(class_id="@panel_button", object_id="#primary" if key == "hint" else None)
             button = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id)
@@ -140,16 +153,7 @@ class PlayScene(StudyControls, Scene):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        study = self.analysis
-        if study is None:
-            enabled = {
-                "undo": self.match.undo_count() > 0,
-                "redo": self.match.redo_count() > 0,
-                "hint": self.match.human_to_move() and self.hint_job is None,
-            }
-        else:
-            enabled = self.study_buttons()
-        for key, on in enabled.items():
+        for key, on in self.mode.enabled_buttons().items():
             button = self.buttons.get(key)
             if button is None:
                 continue
@@ -159,16 +163,32 @@ class PlayScene(StudyControls, Scene):
                 button.disable()
 
     def on_pause(self) -> None:
-        if self.analysis is not None:
-            self.analysis.close()
+        self.mode.close()
         super().on_pause()
 
     def on_exit(self) -> None:
-        self.cancel_searches()
-        if self.analysis is not None:
-            self.analysis.close()
+        self.game_mode.cancel_searches()
+        self.mode.close()
         self.files.close()
         super().on_exit()
+
+    def set_analysis(self, on: bool) -> None:
+        """Turn analysis mode on (a study board with live values) or off (back to the game)."""
+        if on == isinstance(self.mode, StudyMode):
+            return
+        if self.browsing:
+            self.stop_browsing()
+        self.selected = None
+        if on:
+            self.game_mode.set_aside()  # the game waits while it is being studied
+            self.mode = StudyMode(self, self.game_mode)
+            self.status = Status(INTRO, "hint")
+        else:
+            self.mode.close()
+            self.mode = self.game_mode
+            self.status = Status(f"Analysis off. {self.turn_status().text}", "info")
+        self.clear_ui()
+        self.build_ui()
 
     # -- input -----------------------------------------------------------------------------
 
@@ -189,7 +209,7 @@ class PlayScene(StudyControls, Scene):
         if kind == pygame.MOUSEMOTION:
             self.mouse_pos = event.pos
             self.hover_cell = cell_at(self.layout, event.pos)
-            if self.analysis is None:
+            if self.mode.shows_move_list:
                 self.hover_move = move_at(self.layout.panel, event.pos, self.first_row, len(self.move_list))
         elif kind == pygame.MOUSEWHEEL:
             if self.layout.panel.moves.contains(self.mouse_pos):
@@ -201,9 +221,7 @@ class PlayScene(StudyControls, Scene):
             elif event.button == 3:
                 if self.browsing:
                     self.stop_browsing()
-                elif self.analysis is not None and self.analysis.previewing:
-                    self.analysis.stop_preview()
-                else:
+                elif not self.mode.take_right_click():
                     self.deselect()
         elif kind == pygame.KEYDOWN:
             self.key(event.key, event.mod)
@@ -229,15 +247,14 @@ class PlayScene(StudyControls, Scene):
                 self.status = Status("No moves to review yet.", "quiet")
             else:
                 self.app.open_review(self.game)
-        elif self.analysis is not None and name in STUDY_COMMANDS:
-            self.study_command(name)
+        else:
+            self.mode.command(name)
 
     def key(self, key: int, mod: int = 0) -> None:
-        if self.analysis is not None and not mod & (pygame.KMOD_CTRL | pygame.KMOD_META) \
-                and key in STUDY_KEYS:
-            self.command(STUDY_KEYS[key])
+        if not mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in self.mode.keys:
+            self.command(self.mode.keys[key])
             return
-        if self.browsing:
+        if self.browse_ply is not None:
             if key in (pygame.K_LEFT, pygame.K_UP):
                 self.browse(self.browse_ply - 1)
             elif key in (pygame.K_RIGHT, pygame.K_DOWN):
@@ -271,16 +288,15 @@ class PlayScene(StudyControls, Scene):
 
     def click(self, pos: tuple[int, int]) -> None:
         index = move_at(self.layout.panel, pos, self.first_row, len(self.move_list))
-        if index is not None and self.analysis is None:
+        if index is not None and self.mode.shows_move_list:
             self.browse(index + 1)
             return
         if self.browsing:
             self.stop_browsing()
             return
-        if self.analysis is not None and self.analysis.previewing and cell_at(self.layout, pos) is not None:
-            self.study_command("pv_play")  # explore on from the previewed position
-            return
         cell = cell_at(self.layout, pos)
+        if cell is not None and self.mode.take_board_click():
+            return
         if cell is None:
             if self.layout.mat.contains(pos) and self.selected is not None:
                 self.deselect()
@@ -300,15 +316,9 @@ class PlayScene(StudyControls, Scene):
         if self.browsing:
             self.stop_browsing()
             return
-        if position.is_over():
-            if self.analysis is not None:
-                self.status = Status("No pair left here. U takes back a variation move; B goes back to the game.",
-                                     "quiet")
-            else:
-                self.status = Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
-            return
-        if self.match.solver_to_move() and self.analysis is None:
-            self.status = Status(f"Wait: {verb(self.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
+        refusal = self.mode.refusal()
+        if refusal is not None:
+            self.status = refusal
             return
         kind = position.cells[cell]
         if kind == EMPTY:
@@ -335,9 +345,9 @@ class PlayScene(StudyControls, Scene):
             return
         if position.is_free(cell):
             # another free tile of a different kind: take it as the new selection, and say why
-            self.select(cell, prefix=f"{_capital(reason)}. ")
+            self.select(cell, prefix=f"{capital(reason)}. ")
         else:
-            self.status = Status(_capital(reason) + ".", "warn")
+            self.status = Status(capital(reason) + ".", "warn")
 
     def select(self, cell: int, prefix: str = "") -> None:
         position = self.board_position
@@ -357,44 +367,11 @@ class PlayScene(StudyControls, Scene):
             self.status = Status("Selection cleared.", "quiet")
 
     def play(self, move: Move) -> None:
-        """Play a legal move for the side to move, with the removal and flying-points animations.
-
-        In analysis mode the move goes into the variation; the game is not changed.
-        """
-        if self.analysis is not None:
-            self.explore(move)
-            return
-        position = self.position
-        mover = position.to_move
-        kind = position.cells[move[0]]
-        points = self.game.play(move)
-        self.animations.append(Removal(move, kind, self.clock))
-        flying = FlyingPoints(f"+{points}", points, mover, move, self.clock + FLY_DELAY)
-        self.animations.append(flying)
-        self.animations.append(Pulse(mover, flying.start + flying.duration))
-        self.selected = None
-        self.hint = None
-        self.cancel_hint()
-        self.end_at = None
-        self._refresh()
-        self.autosave()
-        name = self.game.names[mover - 1]
-        after = self.turn_status()
-        self.status = Status(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
-                             f"{plural(points, 'point')}. {after.text}", after.kind)
+        """Play a legal move of the board's position: into the game, or into the variation in analysis mode."""
+        self.mode.play(move)
 
     def turn_status(self) -> Status:
-        if self.analysis is not None:
-            return self.study_status()
-        position = self.position
-        if position.is_over():
-            result = self.game.result()
-            return Status(f"Game over: {result.describe(self.game.names)}." if result else "Game over.", "good")
-        name = self.game.names[position.to_move - 1]
-        if self.match.solver_to_move():
-            return Status(f"{verb(name, 'is')} thinking...", "quiet")
-        pairs = plural(len(position.legal_moves()), "pair")
-        return Status(f"{name} to move: {pairs} to choose from.", "info")
+        return self.mode.turn_status()
 
     def move_cursor(self, direction: str | None) -> None:
         free = self.board_position.free_cells()
@@ -407,88 +384,20 @@ class PlayScene(StudyControls, Scene):
 
     # -- undo, redo, hint ------------------------------------------------------------------
 
-    def cancel_searches(self) -> None:
-        self.app.solver.cancel()
-        self.move_job = None
-        self.hint_job = None
-        self.solver_move = None
-
-    def cancel_hint(self) -> None:
-        if self.hint_job is not None:
-            self.app.solver.cancel()
-            self.hint_job = None
-            if self.status.busy:
-                self.status = self.turn_status()
-
-    def _after_history_change(self) -> None:
-        self.selected = None
-        self.hint = None
-        self.animations = [a for a in self.animations if isinstance(a, Pulse)]
-        self.result_shown = self.game.is_over()
-        self.end_at = None
-        self._refresh()
-        self.autosave()
-
     def undo(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        if self.analysis is not None and (self.analysis.exploring or self.analysis.previewing):
-            self.study_command("undo")
-            return
-        count = self.match.undo_count()
-        if count == 0:
-            self.status = Status("Nothing to take back.", "quiet")
-            return
-        self.cancel_searches()
-        taken = self.match.undo()
-        self._after_history_change()
-        listed = ", ".join(move_name(m) for m in reversed(taken))
-        self.status = Status(f"Took back {listed}. {self.turn_status().text}", "info")
+        self.mode.undo()
 
     def redo(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        if self.analysis is not None and (self.analysis.exploring or self.analysis.undone):
-            self.study_command("redo")
-            return
-        if self.match.redo_count() == 0:
-            self.status = Status("Nothing to redo.", "quiet")
-            return
-        self.cancel_searches()
-        before = self.position.cells[:]
-        replayed = self.match.redo()
-        self._after_history_change()
-        for move in replayed:
-            self.animations.append(Removal(move, before[move[0]], self.clock))
-        listed = ", ".join(move_name(m) for m in replayed)
-        self.status = Status(f"Replayed {listed}. {self.turn_status().text}", "info")
+        self.mode.redo()
 
     def request_hint(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        if self.analysis is not None:
-            self.status = Status("Analysis shows every pair's value: the green ones are best.", "hint")
-            return
-        if self.position.is_over():
-            self.status = Status("The game is over: no hint needed.", "quiet")
-            return
-        if not self.match.human_to_move():
-            self.status = Status("Hints are for your own turn.", "quiet")
-            return
-        if self.hint is not None:
-            self.status = self._hint_status(self.hint)
-            return
-        if self.hint_job is not None:
-            return
-        self.hint_job = self.app.solver.submit(hint_search(self.position), label="hint", key=self.position.key())
-        self.status = Status("Looking for the best move...", "hint", busy=True, since=self.clock)
-
-    def _hint_status(self, hint: Hint) -> Status:
-        points = self.position.move_points(hint.move)
-        quality = "the perfect move" if hint.exact else "the best move found in the time"
-        count = hint.alternatives
-        others = f" ({plural(count, 'other move')} {'is' if count == 1 else 'are'} as good)" if count else ""
-        return Status(f"Hint: {move_name(hint.move)} for {plural(points, 'point')}, {quality}{others}.", "hint")
+        self.mode.request_hint()
 
     # -- browsing --------------------------------------------------------------------------
 
@@ -511,55 +420,16 @@ class PlayScene(StudyControls, Scene):
         self.first_row = follow_row(self.layout.panel, len(self.move_list))
         self.status = self.turn_status()
 
-    def autosave(self) -> None:
-        play_files.autosave(self)
-
     # -- time ------------------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
         self.clock += dt
         now = self.clock
         self.animations = [a for a in self.animations if not a.done(now)]
-        job = self.app.solver.poll()
-        if job is not None:
-            if job is self.move_job:
-                self.move_job = None
-                self._solver_answered(job)
-            elif job is self.hint_job:
-                self.hint_job = None
-                self._hint_answered(job)
+        self.game_mode.poll()
         if self.paused:
             return
-        if self.analysis is not None:
-            self.analysis.tick()
-            self._update_opening()
-        if (self.match.solver_to_move() and self.move_job is None and self.solver_move is None
-                and self.hint_job is None and self.analysis is None):
-            self.think_started = now
-            try:
-                run = level_move(self.match.level, self.rng, self.position)
-                self.move_job = self.app.solver.submit(run, label="move", key=self.position.key())
-            except (ImportError, MemoryError, ValueError) as error:
-                # no solver (or an unknown level from an edited file): the game goes on hot seat
-                self.match.solver_side = None
-                self.status = Status(f"The solver is not available ({error}); both sides are played here.",
-                                     "error")
-        if (self.solver_move is not None and now >= self.solver_move[1] and not self.browsing
-                and self.analysis is None and not self.dialog_open()
-                and not any(isinstance(a, Removal) for a in self.animations)):
-            move, _ = self.solver_move
-            self.solver_move = None
-            if self.match.solver_to_move() and move in self.position.legal_moves():
-                self.play(move)
-        if (self.game.is_over() and not self.result_shown and not self.browsing and self.analysis is None
-                and not self.dialog_open()):
-            if self.animating():
-                self.end_at = None
-            elif self.end_at is None:
-                self.end_at = now + RESULT_DELAY
-            elif now >= self.end_at:
-                self.result_shown = True
-                self.app.stack.push(ResultScene(self.app, self))
+        self.mode.tick()
         self._keep_cursor_on_a_tile()
         self._update_buttons()
 
@@ -573,43 +443,14 @@ class PlayScene(StudyControls, Scene):
         if self.cursor is None:
             self.cursor_visible = False
 
-    def _solver_answered(self, job: Task) -> None:
-        position = self.position
-        if job.key != position.key() or not self.match.solver_to_move():
-            return
-        legal = position.legal_moves()
-        move = job.result()
-        if job.error is not None or move not in legal:
-            reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
-            self.status = Status(f"{_capital(reason)}; it takes its biggest pair instead.", "error")
-            move = max(legal, key=position.move_points)
-        self.solver_move = (move, max(self.clock, self.think_started + MIN_THINK_SECONDS))
-
-    def _hint_answered(self, job: Task) -> None:
-        if job.key != self.position.key():
-            return
-        hint = job.result()
-        if job.error is not None or not isinstance(hint, Hint):
-            self.status = Status(f"No hint: {job.error or 'the search found no move'}.", "error")
-            return
-        self.hint = hint
-        self.status = self._hint_status(hint)
-
     # -- drawing (see play_view) -----------------------------------------------------------
 
     def next_frame_in(self) -> float | None:
         """Every frame while something moves or a timer runs (the solver's reply, the result card);
         a slow rate while something only pulses or a search fills in values; else nothing until input."""
-        waiting = (self.move_job is not None or self.hint_job is not None or self.solver_move is not None
-                   or self.status.busy)
-        if self.animations or waiting or (self.analysis is None and not self.browsing and self.match.solver_to_move()):
+        if self.animations or self.game_mode.searching() or self.status.busy or self.mode.frame_due():
             return 0.0
-        if (self.game.is_over() and not self.result_shown and not self.browsing and self.analysis is None
-                and not self.dialog_open()):
-            return 0.0  # the result card is due (``end_at``) or about to be
-        study = self.analysis
-        pulsing = (self.selected is not None or (self.hint is not None and not self.browsing)
-                   or (study is not None and (study.live.searching or study.previewing or self.opening is not None)))
+        pulsing = self.selected is not None or self.mode.pulsing()
         return PULSE_INTERVAL if pulsing else None
 
     def board_state(self) -> BoardState:

@@ -71,6 +71,13 @@ class ReviewScene(Scene):
     # -- geometry and widgets ----------------------------------------------------------------
 
     @property
+    def graded(self) -> Review:
+        """The finished review, for what is shown only once there is one: the graded moves, the graph."""
+        review = self.review
+        assert review is not None, "the graded moves are shown only after the review has finished"
+        return review
+
+    @property
     def geometry(self) -> ReviewLayout:
         return review_layout(*self.app.layout.window, self.app.layout.zoom)
 
@@ -94,14 +101,14 @@ class ReviewScene(Scene):
             self.buttons["cancel"] = Button(rect, label, manager, tool_tip_text="Stop the review (Esc)")
         else:
             geo = self.geometry
-            for key, label, tip, rect in (
+            for key, label, tip, place in (
                 ("retry", "Retry from here", "Play on from this position against the solver (R)", geo.buttons[0]),
                 ("analyse", "Analyse here", "Open this position in analysis mode (A)", geo.buttons[1]),
                 ("deeper", "Deeper", self._deeper_tip(), geo.buttons[2]),
                 ("back", "Back", "Leave the review (Esc)", geo.buttons[3]),
             ):
                 object_id = ObjectID(object_id="#primary") if key == "retry" else None
-                self.buttons[key] = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip,
+                self.buttons[key] = Button(pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip,
                                            object_id=object_id)
         self.elements.extend(self.buttons.values())
         self._update_buttons()
@@ -121,7 +128,7 @@ class ReviewScene(Scene):
     def _update_buttons(self) -> None:
         deeper = self.buttons.get("deeper")
         if deeper is not None:
-            useful = not self.review.exact and self.job.time_per_move < REVIEW_SECONDS_RANGE[1]
+            useful = not self.graded.exact and self.job.time_per_move < REVIEW_SECONDS_RANGE[1]
             if useful and not deeper.is_enabled:
                 deeper.enable()
             elif not useful and deeper.is_enabled:
@@ -182,7 +189,7 @@ class ReviewScene(Scene):
 
     def click(self, pos: tuple[int, int]) -> None:
         geo = self.geometry
-        index = move_row_at(geo, pos, self.first_row, len(self.review.moves))
+        index = move_row_at(geo, pos, self.first_row, len(self.graded.moves))
         if index is not None:
             self.select(index)
             return
@@ -192,7 +199,7 @@ class ReviewScene(Scene):
                 return
         if geo.graph.contains(pos):
             # the point nearest the click is after move k, where k's marker is drawn: select move k
-            ply = ply_at((geo.graph.w, geo.graph.h), len(self.review.moves), pos[0] - geo.graph.x,
+            ply = ply_at((geo.graph.w, geo.graph.h), len(self.graded.moves), pos[0] - geo.graph.x,
                          self.graph_text_scale())
             self.select(max(1, ply) - 1)
 
@@ -309,7 +316,7 @@ class ReviewScene(Scene):
     def graph_cursor_ply(self) -> int:
         """Where the graph's cursor stands: on the selected move's point (after it, where its marker
         is drawn), or on the last point once the final position is shown."""
-        return min(len(self.review.moves), self.selected + 1)
+        return min(len(self.graded.moves), self.selected + 1)
 
     def graph_text_scale(self) -> float:
         """The graph's text follows the window's, not the strip's height (which would make it tiny)."""
@@ -318,7 +325,7 @@ class ReviewScene(Scene):
     def graph_surface(self, size: tuple[int, int]) -> pygame.Surface:
         key = (size, id(self.review), self.graph_text_scale())
         if self._graph is None or self._graph[0] != key:
-            self._graph = (key, render_eval_graph(self.review, size, self.names, self.app.fonts,
+            self._graph = (key, render_eval_graph(self.graded, size, self.names, self.app.fonts,
                                                   text_scale=self.graph_text_scale()))
         return self._graph[1]
 

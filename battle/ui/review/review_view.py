@@ -118,7 +118,7 @@ def draw_move_marks(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout,
 
 
 def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene) -> None:
-    review = scene.review
+    review = scene.graded
     scale = geo.scale
     panel = geo.panel
     surface.blit(theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)), (*theme.GOLD, 60),
@@ -180,7 +180,7 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
 def turning_chip_labels(scene: ReviewScene) -> list[tuple[int, str, theme.Colour]]:
     """Each turning point as (move index, chip text, colour): ``12?``, ``27??``, ``31 lead``."""
     chips = []
-    for point in scene.review.turning_points():
+    for point in scene.graded.turning_points():
         sign = class_sign(point.classification)
         text = f"{point.number}{sign}" if sign else f"{point.number} lead"
         colour = class_colour(point.classification) if sign else theme.HINT
@@ -229,7 +229,7 @@ def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayo
     surface.blit(title, (header.x, header.y + (header.h - title.get_height()) // 2 + round(2 * scale)))
     columns = fonts.text("loss · best instead", 12.5 * scale, theme.IVORY_FAINT)
     surface.blit(columns, columns.get_rect(midright=(header.right, header.y + header.h // 2 + round(2 * scale))))
-    moves = scene.review.moves
+    moves = scene.graded.moves
     if not moves:
         surface.blit(fonts.text("No moves to review", 14 * scale, theme.IVORY_FAINT), (geo.moves.x, geo.moves.y))
         return

@@ -115,19 +115,23 @@ def _apply(settings: Settings, data: dict) -> list[str]:
         take(name, isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable(), value)
     take("mode", data.get("mode") in MODES, data.get("mode"))
     take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
-    seconds = data.get("review_seconds")
-    good_seconds = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) \
-        and REVIEW_SECONDS_RANGE[0] <= seconds <= REVIEW_SECONDS_RANGE[1]
-    take("review_seconds", good_seconds, float(seconds) if good_seconds else None)  # type: ignore[arg-type]
-    zoom = data.get("ui_scale")
-    good_zoom = isinstance(zoom, (int, float)) and not isinstance(zoom, bool) \
-        and UI_SCALE_RANGE[0] <= zoom <= UI_SCALE_RANGE[1]
-    take("ui_scale", good_zoom, float(zoom) if good_zoom else None)  # type: ignore[arg-type]
+    seconds = _number_within(data.get("review_seconds"), REVIEW_SECONDS_RANGE)
+    take("review_seconds", seconds is not None, seconds)
+    zoom = _number_within(data.get("ui_scale"), UI_SCALE_RANGE)
+    take("ui_scale", zoom is not None, zoom)
     size = data.get("window_size")
-    good_size = (isinstance(size, list) and len(size) == 2
-                 and all(isinstance(v, int) and not isinstance(v, bool) for v in size))
-    take("window_size", good_size, clamp_size(size[0], size[1]) if good_size else None)  # type: ignore[index]
+    window = None
+    if isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in size):
+        window = clamp_size(size[0], size[1])
+    take("window_size", window is not None, window)
     return ignored
+
+
+def _number_within(value: object, bounds: tuple[float, float]) -> float | None:
+    """``value`` as a float when it is a JSON number (not true or false) within ``bounds``, else None."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and bounds[0] <= value <= bounds[1]:
+        return float(value)
+    return None
 
 
 def clamp_ui_scale(value: float) -> float:

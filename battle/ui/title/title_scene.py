@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import pygame
 import pygame_gui
-from pygame_gui.core import ObjectID
+from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
+from pygame_gui.elements.ui_drop_down_menu import UIExpandedDropDownState
 
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
@@ -46,6 +47,22 @@ HERO_KINDS = (18, 4, 13, 22, 8, 9, 26)
 """The tiles fanned above the title: the bird (1 bamboo) first, then a mix of suits."""
 
 
+class TitleMetrics(TypedDict):
+    """Where the hero (the fanned tiles and the title) and the card go at the window's size, in pixels."""
+
+    row_h: int
+    gap: int
+    pad: int
+    card_w: int
+    card_h: int
+    hero_h: int
+    top: int
+    card_x: int
+    card_y: int
+    hero_scale: float
+    """The hero's height as a share of its full height (a short window shrinks it)."""
+
+
 class TitleScene(Scene):
     def __init__(self, app: Host, notice: str | None = None, notice_kind: str = "info") -> None:
         super().__init__(app)
@@ -59,7 +76,7 @@ class TitleScene(Scene):
         }
         self.level = settings.level if settings.level in app.level_names else app.default_level
         self.human_first = settings.human_first
-        self.widgets: dict[str, object] = {}
+        self.widgets: dict[str, UIElement] = {}
         self.focus: str | None = None
         """The widget the keyboard's focus ring is on (None: no ring, Enter starts the game)."""
         self.menu_choice = 0
@@ -83,7 +100,7 @@ class TitleScene(Scene):
 
     # -- geometry --------------------------------------------------------------------------
 
-    def _metrics(self) -> dict[str, int]:
+    def _metrics(self) -> TitleMetrics:
         w, h = self.app.layout.window
         scale = self.app.layout.scale
         top_row = self.resume is not None or self.previous is not None
@@ -125,7 +142,7 @@ class TitleScene(Scene):
         y = m["card_y"] + m["pad"]
         self.widgets = {}
 
-        def add(name: str, element: object) -> None:
+        def add(name: str, element: UIElement) -> None:
             self.widgets[name] = element
             self.elements.append(element)
 
@@ -265,8 +282,8 @@ class TitleScene(Scene):
             return
         if kind == pygame_gui.UI_BUTTON_PRESSED:
             name = pressed_key(event, self.widgets)
-            if name in ("resume", "rematch", "start", "load", "quit", "edit", "review", "help") \
-                    or (name or "").startswith(("other:", "discard:")):
+            if name is not None and (name in ("resume", "rematch", "start", "load", "quit", "edit", "review", "help")
+                                     or name.startswith(("other:", "discard:"))):
                 self.command(name)
         elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             self.menu_changed(event.ui_element, event.text)
@@ -325,14 +342,15 @@ class TitleScene(Scene):
         if key == pygame.K_TAB or key in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT):
             self.move_focus(-1 if backwards or key in (pygame.K_UP, pygame.K_LEFT) else 1)
             return True
-        widget = self.widgets.get(self.focus) if self.focus is not None else None
-        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and widget is not None:
+        focus = self.focus
+        widget = self.widgets.get(focus) if focus is not None else None
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and focus is not None and widget is not None:
             if isinstance(widget, UIDropDownMenu):
                 self._open_menu_of(widget)
                 return True
             if isinstance(widget, Button):
                 if widget.is_enabled:
-                    self.command(self.focus)
+                    self.command(focus)
                 return True
             return False  # a text field: Space is a character, Enter finishes the entry
         if key == pygame.K_ESCAPE and self.focus is not None:
@@ -375,11 +393,13 @@ class TitleScene(Scene):
         chosen = _option_text(menu.selected_option)
         self.menu_choice = options.index(chosen) if chosen in options else 0
         self.app.manager.set_focus_set(menu.get_focus_set())  # losing the focus closes it again
-        menu.current_state.should_transition = True
+        _flip_at_next_frame(menu)
 
     def _show_menu_choice(self, menu: UIDropDownMenu) -> None:
         """Highlight the option the arrows point at (the open list draws over any ring of ours)."""
-        selection = menu.menu_states["expanded"].options_selection_list
+        expanded = menu.menu_states["expanded"]
+        assert isinstance(expanded, UIExpandedDropDownState), "pygame_gui files a list's open state as expanded"
+        selection = expanded.options_selection_list
         if selection is None:
             return
         for index, item in enumerate(selection.item_list):
@@ -399,7 +419,7 @@ class TitleScene(Scene):
             self.menu_changed(menu, text)
 
     def _close_menu(self, menu: UIDropDownMenu) -> None:
-        menu.current_state.should_transition = True
+        _flip_at_next_frame(menu)
 
     def _dialog_open(self) -> bool:
         return self.files.is_open()
@@ -608,13 +628,20 @@ class TitleScene(Scene):
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
         focused = self.widgets.get(self.focus) if self.focus is not None else None
         if focused is not None:
-            ring = focused.rect.inflate(round(8 * scale), round(8 * scale))  # type: ignore[attr-defined]
+            ring = focused.rect.inflate(round(8 * scale), round(8 * scale))
             pygame.draw.rect(surface, theme.GOLD_BRIGHT, ring, max(2, round(3 * scale)), round(8 * scale))
         if self.status.text:
             colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
             text = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
             surface.blit(text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6,
                                                                 card.bottom + round(14 * scale)))))
+
+
+def _flip_at_next_frame(menu: UIDropDownMenu) -> None:
+    """Open a closed list, or close an open one, at the next frame: what a click on it does."""
+    state = menu.current_state
+    assert state is not None, "pygame_gui gives a list its closed state as it makes the list"
+    state.should_transition = True
 
 
 def _option_text(option: str | tuple[str, str]) -> str:

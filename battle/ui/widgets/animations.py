@@ -79,7 +79,11 @@ class Pulse:
         return 0.0 if t < 0 or t > 1 else math.sin(math.pi * t)
 
 
-def pending_points(animations: list, player: int, now: float) -> int:
+Animation = Removal | FlyingPoints | Pulse
+"""Any of the effects a scene keeps running (its ``animations`` list)."""
+
+
+def pending_points(animations: list[Animation], player: int, now: float) -> int:
     """Points still in the air towards a player's score (the score shows them on landing)."""
     return sum(a.points for a in animations if isinstance(a, FlyingPoints) and a.player == player
                and not a.landed(now))

@@ -81,7 +81,7 @@ class Felt:
     """The table cloth: a radial green gradient with a faint grain, one surface per window size."""
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[int, int], pygame.Surface] = {}
+        self._cache: dict[tuple[int, int, tuple[float, float]], pygame.Surface] = {}
         self._grain: pygame.Surface | None = None
 
     def surface(self, size: tuple[int, int], centre: tuple[float, float] = (0.5, 0.48)) -> pygame.Surface:

@@ -10,10 +10,15 @@ label cut with an ellipsis. The tool tips still say in full what a button does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 from pygame_gui.elements import UIButton
+
+if TYPE_CHECKING:
+    from pygame_gui.core import ObjectID
+    from pygame_gui.core.interfaces import IUIManagerInterface
+    from pygame_gui.elements import UITextEntryLine
 
 SHORT_FORMS = {
     "New game": "New",
@@ -40,7 +45,7 @@ TEXT_MARGIN = 6
 """Pixels of a widget's width that its border and rounded corners keep from the text."""
 
 
-def fitted_label(text: str, room: int, width_of: Callable[[str], int]) -> str:
+def fitted_label(text: str, room: float, width_of: Callable[[str], int]) -> str:
     """The label to show in ``room`` pixels: in full, its short form, or cut with "..."."""
     if width_of(text) <= room:
         return text
@@ -53,19 +58,27 @@ def fitted_label(text: str, room: int, width_of: Callable[[str], int]) -> str:
     return cut.rstrip() + "..."
 
 
-def font_width(widget: Any) -> Callable[[str], int]:
+def font_width(widget: UIButton | UITextEntryLine) -> Callable[[str], int]:
     """How wide a text is in the font pygame_gui's theme gave this widget."""
-    return lambda text: int(widget.font.size(text)[0])
+
+    def width(text: str) -> int:
+        font = widget.font
+        assert font is not None, "pygame_gui themes a widget's font as it makes the widget"
+        return int(font.size(text)[0])
+
+    return width
 
 
 class Button(UIButton):
     """A ``UIButton`` that fits its label to its width (see the module docstring)."""
 
-    def __init__(self, relative_rect: pygame.Rect, text: str, manager: Any, **kwargs: Any) -> None:
-        super().__init__(relative_rect, text, manager, **kwargs)
+    def __init__(self, relative_rect: pygame.Rect, text: str, manager: IUIManagerInterface, *,
+                 tool_tip_text: str | None = None, object_id: ObjectID | str | None = None) -> None:
+        super().__init__(relative_rect, text, manager, tool_tip_text=tool_tip_text, object_id=object_id)
         self.full_text = text
         self.set_text(text)
 
-    def set_text(self, text: str, **kwargs: Any) -> None:
+    def set_text(self, text: str, *, text_kwargs: dict[str, str] | None = None) -> None:
         self.full_text = text
-        super().set_text(fitted_label(text, self.relative_rect.width - TEXT_MARGIN, font_width(self)), **kwargs)
+        super().set_text(fitted_label(text, self.relative_rect.width - TEXT_MARGIN, font_width(self)),
+                         text_kwargs=text_kwargs)

@@ -1,0 +1,343 @@
+"""Playing the game: the game screen's mode while analysis is off.
+
+Moves go into the match's game with the removal and flying-points animations and an
+autosave; undo and redo follow the match's rules; a hint is a search on the window's
+worker. The solver's moves arrive from the same worker in ``poll`` and are played in
+``tick`` through ``play``, like a human's, so they get the same animation, autosave and
+end-of-game check; the result card follows the last move once its animation is over.
+
+The searches and the hint belong to this mode even while the game is studied: the
+screen keeps its ``GameMode`` and polls it every frame, whichever mode is on.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from battle.rules.board import Move, Position, move_name
+from battle.rules.wording import pair_words, plural, verb
+from battle.ui.play.thinking import Hint, hint_search, level_move
+from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.widgets.hud import Status
+
+if TYPE_CHECKING:
+    import pygame
+
+    from battle.search_worker import Task
+    from battle.ui.play.play_mode import ButtonSpec, PlayScreen
+
+MIN_THINK_SECONDS = 0.45
+"""A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
+RESULT_DELAY = 0.4
+"""Seconds between the last animation of a finished game and the result card."""
+
+BUTTONS: tuple[ButtonSpec, ...] = (
+    ("undo", "Undo", "Take back a move (U); against the solver, your move and its reply"),
+    ("redo", "Redo", "Play an undone move again (R)"),
+    ("hint", "Hint", "Show the perfect player's move (H)"),
+    ("new", "New game", "Start another game (N)"),
+    ("save", "Save", "Save the game record, .mbg (Ctrl+S)"),
+    ("load", "Load", "Load a game record .mbg or a position .mbp (Ctrl+O)"),
+    ("analyse", "Analyse", "Analysis mode: every pair's value, the best line, explore variations (A)"),
+)
+KEYS_HELP = "U undo · R redo · H hint · A analyse · N new"
+NO_KEYS: dict[int, str] = {}
+"""The game's shortcuts are the screen's own (``PlayScene.key``); the mode adds none."""
+
+
+def capital(text: str) -> str:
+    """``text`` with a capital first letter: the rules model's reasons start in lower case."""
+    return text[:1].upper() + text[1:]
+
+
+class GameMode:
+    """The match in play: its moves, undo and redo, the hint, the solver's replies and the result card."""
+
+    buttons = BUTTONS
+    keys = NO_KEYS
+    keys_help = KEYS_HELP
+    runs_game = True
+    shows_move_list = True
+    previewing = False
+
+    def __init__(self, screen: PlayScreen) -> None:
+        self.screen = screen
+        self.hint: Hint | None = None
+        self.hint_job: Task[Hint | None] | None = None
+        self.move_job: Task[Move | None] | None = None
+        self.think_started = 0.0
+        """When the solver's search of its move began (screen time)."""
+        self.solver_move: tuple[Move, float] | None = None
+        """The solver's chosen move and the screen time it is played at."""
+        self.result_shown = screen.match.game.is_over()
+        self.end_at: float | None = None
+        """When the result card comes up, once the last move's animations are over."""
+        self.rng = random.Random()
+
+    @property
+    def position(self) -> Position:
+        return self.screen.match.game.position
+
+    def shown_position(self) -> Position:
+        return self.position
+
+    # -- buttons and clicks ------------------------------------------------------------------
+
+    def enabled_buttons(self) -> dict[str, bool]:
+        match = self.screen.match
+        return {
+            "undo": match.undo_count() > 0,
+            "redo": match.redo_count() > 0,
+            "hint": match.human_to_move() and self.hint_job is None,
+        }
+
+    def refusal(self) -> Status | None:
+        match = self.screen.match
+        position = self.position
+        if position.is_over():
+            return Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
+        if match.solver_to_move():
+            return Status(f"Wait: {verb(match.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
+        return None
+
+    def command(self, name: str) -> None:
+        """Every command of the game is the screen's own."""
+
+    def take_right_click(self) -> bool:
+        return False
+
+    def take_board_click(self) -> bool:
+        return False
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def play(self, move: Move) -> None:
+        """Play a legal move for the side to move, with the removal and flying-points animations."""
+        screen = self.screen
+        game = screen.match.game
+        position = self.position
+        mover = position.to_move
+        kind = position.cells[move[0]]
+        points = game.play(move)
+        screen.animations.append(Removal(move, kind, screen.clock))
+        flying = FlyingPoints(f"+{points}", points, mover, move, screen.clock + FLY_DELAY)
+        screen.animations.append(flying)
+        screen.animations.append(Pulse(mover, flying.start + flying.duration))
+        screen.selected = None
+        self.hint = None
+        self.cancel_hint()
+        self.end_at = None
+        screen.refresh()
+        screen.autosave()
+        name = game.names[mover - 1]
+        after = self.turn_status()
+        screen.status = Status(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
+                               f"{plural(points, 'point')}. {after.text}", after.kind)
+
+    def turn_status(self) -> Status:
+        game = self.screen.match.game
+        position = self.position
+        if position.is_over():
+            result = game.result()
+            return Status(f"Game over: {result.describe(game.names)}." if result else "Game over.", "good")
+        name = game.names[position.to_move - 1]
+        if self.screen.match.solver_to_move():
+            return Status(f"{verb(name, 'is')} thinking...", "quiet")
+        pairs = plural(len(position.legal_moves()), "pair")
+        return Status(f"{name} to move: {pairs} to choose from.", "info")
+
+    # -- undo, redo, hint --------------------------------------------------------------------
+
+    def cancel_searches(self) -> None:
+        self.screen.app.solver.cancel()
+        self.move_job = None
+        self.hint_job = None
+        self.solver_move = None
+
+    def cancel_hint(self) -> None:
+        if self.hint_job is not None:
+            self.screen.app.solver.cancel()
+            self.hint_job = None
+            if self.screen.status.busy:
+                self.screen.status = self.screen.turn_status()
+
+    def set_aside(self) -> None:
+        """The game is to be studied: the hint goes, and a reply the solver has chosen is dropped
+        (it is searched again when the game goes on)."""
+        self.hint = None
+        self.cancel_hint()
+        self.solver_move = None
+
+    def _after_history_change(self) -> None:
+        screen = self.screen
+        screen.selected = None
+        self.hint = None
+        screen.animations = [a for a in screen.animations if isinstance(a, Pulse)]
+        self.result_shown = screen.match.game.is_over()
+        self.end_at = None
+        screen.refresh()
+        screen.autosave()
+
+    def undo(self) -> None:
+        screen = self.screen
+        count = screen.match.undo_count()
+        if count == 0:
+            screen.status = Status("Nothing to take back.", "quiet")
+            return
+        self.cancel_searches()
+        taken = screen.match.undo()
+        self._after_history_change()
+        listed = ", ".join(move_name(m) for m in reversed(taken))
+        screen.status = Status(f"Took back {listed}. {screen.turn_status().text}", "info")
+
+    def redo(self) -> None:
+        screen = self.screen
+        if screen.match.redo_count() == 0:
+            screen.status = Status("Nothing to redo.", "quiet")
+            return
+        self.cancel_searches()
+        before = self.position.cells[:]
+        replayed = screen.match.redo()
+        self._after_history_change()
+        for move in replayed:
+            screen.animations.append(Removal(move, before[move[0]], screen.clock))
+        listed = ", ".join(move_name(m) for m in replayed)
+        screen.status = Status(f"Replayed {listed}. {screen.turn_status().text}", "info")
+
+    def request_hint(self) -> None:
+        screen = self.screen
+        position = self.position
+        if position.is_over():
+            screen.status = Status("The game is over: no hint needed.", "quiet")
+            return
+        if not screen.match.human_to_move():
+            screen.status = Status("Hints are for your own turn.", "quiet")
+            return
+        if self.hint is not None:
+            screen.status = self._hint_status(self.hint)
+            return
+        if self.hint_job is not None:
+            return
+        self.hint_job = screen.app.solver.submit(hint_search(position), label="hint", key=position.key())
+        screen.status = Status("Looking for the best move...", "hint", busy=True, since=screen.clock)
+
+    def _hint_status(self, hint: Hint) -> Status:
+        points = self.position.move_points(hint.move)
+        quality = "the perfect move" if hint.exact else "the best move found in the time"
+        count = hint.alternatives
+        others = f" ({plural(count, 'other move')} {'is' if count == 1 else 'are'} as good)" if count else ""
+        return Status(f"Hint: {move_name(hint.move)} for {plural(points, 'point')}, {quality}{others}.", "hint")
+
+    # -- time --------------------------------------------------------------------------------
+
+    def poll(self) -> None:
+        """Once a frame, whichever mode is on: take a finished search of the solver's move or of the hint."""
+        job = self.screen.app.solver.poll()
+        if job is None:
+            return
+        if job is self.move_job:
+            self.move_job = None
+            self._solver_answered(job)
+        elif job is self.hint_job:
+            self.hint_job = None
+            self._hint_answered(job)
+
+    def tick(self) -> None:
+        """Start the solver's search on its turn, play its move when due, bring the result card."""
+        screen = self.screen
+        match = screen.match
+        now = screen.clock
+        if (match.solver_to_move() and self.move_job is None and self.solver_move is None
+                and self.hint_job is None):
+            self.think_started = now
+            try:
+                run = level_move(match.level, self.rng, self.position)
+                self.move_job = screen.app.solver.submit(run, label="move", key=self.position.key())
+            except (ImportError, MemoryError, ValueError) as error:
+                # no solver (or an unknown level from an edited file): the game goes on hot seat
+                match.solver_side = None
+                screen.status = Status(f"The solver is not available ({error}); both sides are played here.",
+                                       "error")
+        if (self.solver_move is not None and now >= self.solver_move[1] and not screen.browsing
+                and not screen.dialog_open()
+                and not any(isinstance(a, Removal) for a in screen.animations)):
+            move, _ = self.solver_move
+            self.solver_move = None
+            if match.solver_to_move() and move in self.position.legal_moves():
+                self.play(move)
+        if self._result_due():
+            if screen.animating():
+                self.end_at = None
+            elif self.end_at is None:
+                self.end_at = now + RESULT_DELAY
+            elif now >= self.end_at:
+                self.result_shown = True
+                screen.show_result()
+
+    def _result_due(self) -> bool:
+        screen = self.screen
+        return (screen.match.game.is_over() and not self.result_shown and not screen.browsing
+                and not screen.dialog_open())
+
+    def _solver_answered(self, job: Task[Move | None]) -> None:
+        position = self.position
+        if job.key != position.key() or not self.screen.match.solver_to_move():
+            return
+        legal = position.legal_moves()
+        move = job.result()
+        if job.error is not None or move not in legal:
+            reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
+            self.screen.status = Status(f"{capital(reason)}; it takes its biggest pair instead.", "error")
+            move = max(legal, key=position.move_points)
+        self.solver_move = (move, max(self.screen.clock, self.think_started + MIN_THINK_SECONDS))
+
+    def _hint_answered(self, job: Task[Hint | None]) -> None:
+        if job.key != self.position.key():
+            return
+        hint = job.result()
+        if job.error is not None or not isinstance(hint, Hint):
+            self.screen.status = Status(f"No hint: {job.error or 'the search found no move'}.", "error")
+            return
+        self.hint = hint
+        self.screen.status = self._hint_status(hint)
+
+    def searching(self) -> bool:
+        """Whether a search of the game's runs, or the solver's chosen move waits to be played."""
+        return self.move_job is not None or self.hint_job is not None or self.solver_move is not None
+
+    def frame_due(self) -> bool:
+        """Every frame while the solver is to move (its clock runs in the panel) or the result card is due."""
+        screen = self.screen
+        return (not screen.browsing and screen.match.solver_to_move()) or self._result_due()
+
+    def pulsing(self) -> bool:
+        return self.hint is not None and not self.screen.browsing
+
+    def thinking_seconds(self) -> float | None:
+        """How long the solver has been on its move, while it is; None otherwise."""
+        if self.screen.match.solver_to_move() and (self.move_job is not None or self.solver_move is not None):
+            return max(0.0, self.screen.clock - self.think_started)
+        return None
+
+    def close(self) -> None:
+        """The game's searches go on while the screen is covered; ``cancel_searches`` stops them."""
+
+    # -- what it looks like ------------------------------------------------------------------
+
+    def status_line(self) -> tuple[Status, str]:
+        return self.screen.status, KEYS_HELP
+
+    def hint_move(self) -> Move | None:
+        return self.hint.move if self.hint is not None else None
+
+    def last_move(self) -> Move | None:
+        moves = self.screen.match.game.moves
+        return moves[-1] if moves else None
+
+    def panel_label(self) -> str:
+        match = self.screen.match
+        return f"against the solver ({match.level})" if match.against_solver else "two players"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The game adds nothing to the board and the panel."""
