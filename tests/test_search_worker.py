@@ -125,13 +125,19 @@ def test_an_engine_that_cannot_be_built_fails_every_task_with_its_reason() -> No
     assert worker.wait_idle(5)
 
 
-def test_shutdown_ends_the_thread_and_refuses_new_tasks() -> None:
-    worker = SearchWorker(lambda: Engine(table_bits=16), name="short-lived")
+def warmed_up(name: str) -> SearchWorker:
+    """A worker whose engine is built (its thread waits for tasks)."""
+    worker = SearchWorker(lambda: Engine(table_bits=16), name=name)
     worker.warm_up()
     deadline = time.monotonic() + 60
     while not worker.ready:
         assert time.monotonic() < deadline
         time.sleep(0.01)
+    return worker
+
+
+def test_shutdown_ends_the_thread_and_refuses_new_tasks() -> None:
+    worker = warmed_up("short-lived")
     thread = next(t for t in threading.enumerate() if t.name == "short-lived")
     worker.shutdown()
     thread.join(5)
@@ -142,12 +148,7 @@ def test_shutdown_ends_the_thread_and_refuses_new_tasks() -> None:
 
 def test_an_idle_worker_sleeps() -> None:
     """Between tasks the thread waits on a condition: no CPU time while idle."""
-    worker = SearchWorker(lambda: Engine(table_bits=16), name="idle")
-    worker.warm_up()
-    deadline = time.monotonic() + 60
-    while not worker.ready:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    worker = warmed_up("idle")
     before = time.process_time()
     time.sleep(0.5)
     used = time.process_time() - before
