@@ -31,8 +31,8 @@ def play_to_the_end(host: Client, guest: Client, state: dict) -> dict:
         mover = players[state["to_move"]]
         number += 1
         mover.send({"type": "move", "move": a_legal_move(state), "id": f"m{number}"})
-        mover.expect("ack")
         moved = mover.expect("moved")
+        assert mover.expect("ack")["ply"] == moved["ply"]
         state["moves"].append(moved["move"])
         state.update(status=moved["status"], to_move=moved["to_move"], scores=moved["scores"])
         other = players[3 - moved["seat"]]

@@ -260,8 +260,10 @@ class GameServer:
                 await self._send(client, outcome.receipt.ack())
                 return
             await self._commit(room, lambda: self.store.add_move(room, outcome.receipt))
-            await self._send(client, outcome.receipt.ack())
+            # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
+            # list already shows the position after it, never the one before as its turn again.
             await self._broadcast(room, room.moved_message(outcome.receipt))
+            await self._send(client, outcome.receipt.ack())
             if room.status == Status.FINISHED:
                 await self._broadcast_state(room)
         elif isinstance(message, Resign):
