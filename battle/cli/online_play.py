@@ -45,6 +45,10 @@ RECORD_WAIT = 5.0
 _NOTHING = object()
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class OnlinePlay:
     """One online game at the terminal."""
 
@@ -117,6 +121,7 @@ class OnlinePlay:
 
     def _wait_for_state(self) -> bool:
         deadline = time.monotonic() + CONNECT_WAIT
+        said_retrying = False
         while time.monotonic() < deadline:
             event = self.session.wait_event(0.2)
             if event is None:
@@ -128,12 +133,16 @@ class OnlinePlay:
             elif event.get("type") == "link" and event.get("state") == "closed":
                 self.say(f"Cannot play online: {event.get('detail')}")
                 return False
+            elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
+                self.say(f"{_capital(str(event.get('detail')))}; trying again for {CONNECT_WAIT:g} s...")
+                said_retrying = True
             elif event.get("type") == "created":
                 self._remember()
             elif event.get("type") == "state":
                 self._remember()
                 return True
-        self.say(f"Cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s ({self.session.link.detail}).")
+        self.say(f"Cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s. Is the server running, "
+                 "and is the address right?")
         return False
 
     def _read_lines(self) -> None:
