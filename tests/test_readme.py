@@ -53,3 +53,24 @@ def test_the_readme_examples_run_as_written(tmp_path) -> None:
     value_line, move_line = result.stdout.decode().splitlines()[-2:]
     assert re.fullmatch(r"-?\d+ (True|False) \[.*\]", value_line), value_line
     assert re.fullmatch(r"[a-l][1-9]-[a-l][1-9]", move_line), move_line
+
+
+def test_the_readme_online_example_runs_as_written(tmp_path) -> None:
+    """The server line (run in the background, as its ``&`` says) and the host line, which prints an
+    invite code and leaves when standard input says ``quit``."""
+    env = activated(tmp_path)
+    serve_line, host_line = [line.split("  #")[0].strip() for line in block_after("## Online play", "sh").splitlines()
+                             if line.strip()]
+    assert serve_line.endswith("&")
+    server = subprocess.Popen(["sh", "-c", f"exec {serve_line.rstrip('&').strip()}"], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        banner = server.stdout.readline()
+        assert "ws://127.0.0.1:8765" in banner, banner + server.stdout.read(2000) if server.poll() else banner
+        result = subprocess.run(["sh", "-c", host_line], cwd=tmp_path, env=env, input=b"quit\n",
+                                capture_output=True, timeout=60)
+        assert result.returncode == 0, result.stderr.decode()[-1000:]
+        assert re.search(r"Invite code: \w{4}-\w{4}", result.stdout.decode())
+    finally:
+        server.terminate()
+        server.wait(10)
