@@ -84,10 +84,13 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
-        ann.wait_for(r"Watch code for spectators: \w{4}-\w{4}")
+        watch = ann.wait_for(r"Watch code for spectators: (\w{4}-\w{4})").group(1)
         bob = Program(["play", "--online", url, "--join", code.lower(), "--player1", "Bob"], tmp_path / "bob")
         programs.append(bob)
         bob.wait_for("Ann 0 : 0 Bob")
+        eve = Program(["play", "--online", url, "--watch", watch], tmp_path / "eve")
+        programs.append(eve)
+        eve.wait_for("Ann 0 : 0 Bob")
         ann.wait_for("Ann, your move")
         ann.type("moves")
         move = ann.wait_for(r"\n  (\w\d-\w\d) \(\d+\)").group(1)
@@ -95,6 +98,9 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         ann.type(move)
         ann.wait_for(f"Move 1, {move}, is on the server.")
         bob.wait_for(f"Ann takes {move} for", after=mark)
+        eve.wait_for(f"Ann takes {move} for")
+        eve.type("a1-b1")
+        eve.wait_for("You are watching this game")
         bob.wait_for("Bob, your move")
         bob.type("b2-b3")
         bob.wait_for(r"b2-b3: .* not free|not free")
@@ -143,6 +149,7 @@ def test_online_mistakes_get_one_line(tmp_path: Path) -> None:
     cases = [
         (["play", "--online", "http://example.org"], "is not a server address like ws://"),
         (["play", "--join", "ABCD-EFGH"], "--join goes with --online URL"),
+        (["play", "--online", "ws://127.0.0.1:9", "--join", "ABCD-EFGH", "--watch", "ABCD-EFGH"], "choose one"),
         (["play", "--online", "ws://127.0.0.1:9", "--join", "AB"], "--join:"),
         (["play", "--online", "ws://127.0.0.1:9", "--vs", "club"], "--online plays a person"),
         (["play", "--online", "ws://127.0.0.1:9", "--lose-on-time"], "--lose-on-time needs --move-seconds"),

@@ -92,7 +92,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from battle.cli.terminal import TerminalPlay
     from battle.storage.saved_games import Shelf
 
-    if args.online or args.join or args.move_seconds or args.lose_on_time:
+    if args.online or args.join or args.watch or args.move_seconds or args.lose_on_time:
         from battle.cli.online_commands import cmd_play_online
 
         return cmd_play_online(args)

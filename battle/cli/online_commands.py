@@ -42,6 +42,7 @@ def add_online_options(play: argparse.ArgumentParser) -> None:
     group.add_argument("--online", metavar="URL", help=f"play on the server at URL, {DEFAULT_URL_HINT}: host a "
                                                        "game (its invite code is shown), or --join one")
     group.add_argument("--join", metavar="CODE", help="with --online: join the game of this invite code")
+    group.add_argument("--watch", metavar="CODE", help="with --online: follow the game of this watch code, read-only")
     group.add_argument("--move-seconds", type=_positive, metavar="S",
                        help="with --online, hosting: a time limit per move (5 to 86400 s; none by default)")
     group.add_argument("--lose-on-time", action="store_true",
@@ -119,7 +120,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def check_online_arguments(args: argparse.Namespace) -> None:
     """Options that only make sense with ``--online`` (and the reverse): one line each."""
     if not args.online:
-        for flag, value in (("--join", args.join), ("--move-seconds", args.move_seconds),
+        for flag, value in (("--join", args.join), ("--watch", args.watch), ("--move-seconds", args.move_seconds),
                             ("--lose-on-time", args.lose_on_time)):
             if value:
                 raise InputError(f"{flag} goes with --online URL")
@@ -129,9 +130,12 @@ def check_online_arguments(args: argparse.Namespace) -> None:
         raise InputError(f"--online: {args.online[:80]!r} is not a server address like {DEFAULT_URL_HINT}")
     if args.vs:
         raise InputError("--online plays a person on the server; --vs plays the solver here")
-    if args.join and (args.deal or args.load or args.move_seconds or args.lose_on_time or args.first):
-        raise InputError("--join takes the game the host set up: --deal, --load, --first and the time options "
-                         "are for hosting")
+    if args.join and args.watch:
+        raise InputError("--join takes a seat and --watch only looks on: choose one")
+    if (args.join or args.watch) and (args.deal or args.load or args.move_seconds or args.lose_on_time
+                                      or args.first):
+        raise InputError("--join and --watch take the game the host set up: --deal, --load, --first and the "
+                         "time options are for hosting")
     if args.lose_on_time and not args.move_seconds:
         raise InputError("--lose-on-time needs --move-seconds S")
     if args.move_seconds is not None and not 5 <= args.move_seconds <= 86_400:
@@ -145,15 +149,15 @@ def cmd_play_online(args: argparse.Namespace) -> int:
     from battle.online.codes import normalise_code
 
     check_online_arguments(args)
-    join = None
-    if args.join:
-        try:
-            join = normalise_code(args.join)
-        except ValueError as error:
-            raise InputError(f"--join: {error}") from None
+    join = watch = None
+    try:
+        join = normalise_code(args.join) if args.join else None
+        watch = normalise_code(args.watch) if args.watch else None
+    except ValueError as error:
+        raise InputError(f"{'--join' if args.join else '--watch'}: {error}") from None
     resume = _kept_seat(args.online, args.resume) if args.resume is not None else None
-    create = None if join or resume else _create_message(args)
-    session = open_session(args.online, join=join, resume=resume, create=create, name=args.player1)
+    create = None if join or watch or resume else _create_message(args)
+    session = open_session(args.online, join=join, watch=watch, resume=resume, create=create, name=args.player1)
     try:
         return OnlinePlay(session, colour=use_colour(sys.stdout)).run()
     finally:

@@ -258,6 +258,9 @@ class OnlinePlay:
         except BattleError as error:
             self.say(f"{error}. Type 'help' for the commands.")
             return
+        if state.get("you") == "spectator":
+            self.say("You are watching this game: the moves are the players'.")
+            return
         if state.get("status") != "playing":
             self.say("The game is not being played now." if state.get("status") == "finished"
                      else "The game waits for your opponent to join.")
@@ -365,11 +368,13 @@ class OnlinePlay:
             self.say(f"Cannot keep this game in the list of online games: {error.strerror or error}")
 
 
-def open_session(url: str, *, join: str | None, resume: Seat | None, create: dict[str, Any] | None,
-                 name: str | None) -> OnlineSession:
-    """The session for the command line's choice: resume a kept seat, join with a code, or host."""
+def open_session(url: str, *, join: str | None, watch: str | None, resume: Seat | None,
+                 create: dict[str, Any] | None, name: str | None) -> OnlineSession:
+    """The session for the command line's choice: resume a kept seat, join or watch with a code, or host."""
     if resume is not None:
         return OnlineSession.resume(resume, name)
+    if watch is not None:
+        return OnlineSession(url, {"type": "watch", "code": watch}, name)
     if join is not None:
         return OnlineSession(url, {"type": "join", "code": join, **({"name": name} if name else {})}, name)
     assert create is not None
