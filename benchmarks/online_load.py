@@ -1,0 +1,864 @@
+"""Load on the online game server: N games of bot players at once over loopback, as a Markdown table.
+
+    python benchmarks/online_load.py --games 100,1000     one run per N, each with a fresh server
+    python benchmarks/online_load.py --max                N = 1000, 2000, 4000, ... until a run fails
+    python benchmarks/online_load.py --store-probe        the store's add_move alone, fsync on and off
+    python benchmarks/online_load.py --games 1000 --profile    the server under cProfile: where its time goes
+
+Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
+with a fresh temporary database and ``--max-games`` above N. Then ``--clients`` processes
+play their share of the N games: per game two connections (``create``, ``join``) take turns
+playing a random legal move with a new move id after a think pause of 0.5x to 1.5x
+``--think`` seconds, until the rules end the game (about 53 moves) or ``--moves-per-game``.
+Game starts are spread over ``--ramp`` seconds (default N/250: 500 new connections a
+second), so the games run side by side out of step rather than in lock step.
+
+Measured:
+
+- moves/s: moves the server acknowledged while all N games were under way (from the last
+  join to the first game's end); over the whole run when that window is under a second.
+- latency: from the mover's send to the opponent's receipt of ``moved``, both read on one
+  client process's monotonic clock, so a busy client adds its own delay: its CPU is shown.
+- server RSS (``/proc/PID/status``): VmRSS idle before the games, VmHWM after them (the
+  peak); a game's and a connection's share is the difference over N and 2N.
+- server CPU: % of one core over the run, and its CPU milliseconds per acknowledged move
+  (1 ms a move caps one core at 1,000 moves a second).
+- errors: ``error`` messages, connections refused or dropped, an answer missing after
+  ``--timeout`` seconds, a client or the server exiting early.
+
+The issue's goal is 1,000 concurrent games with p99 under 50 ms. ``--max`` doubles N from
+``--max-start`` while runs hold that p99 with no errors and the server under ``--max-rss-mib``;
+when the first run fails it halves N instead. Every run is bounded by ``--duration`` and each
+wait by ``--timeout``; ``--max`` stops before a run that would pass ``--max-seconds`` in all.
+Only 127.0.0.1 is ever contacted. The open-files limit is raised to its hard limit here and
+in every child: a game holds two sockets on each side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import math
+import multiprocessing
+import os
+import platform
+import pstats
+import queue
+import random
+import resource
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the working tree's battle package, also in spawned client processes
+
+HOST = "127.0.0.1"
+P99_GOAL_MS = 50.0
+"""The issue's goal: p99 latency under 50 ms with 1,000 concurrent games."""
+RAMP_GAMES_PER_SECOND = 250
+"""Games started a second by default: 500 connections a second, a join storm the server absorbs in passing."""
+MOVES_CAP = 200
+"""No game of 108 tiles has more than 54 moves; this bounds a game's loop whatever ``--moves-per-game`` says."""
+SKIPPED_LIMIT = 50
+"""Messages of other kinds read while waiting for one kind before giving up (a game sends a few ``state``s)."""
+STARTUP_SECONDS = 30.0
+"""How long the server and the client processes get to start."""
+SAMPLE_SECONDS = 0.5
+"""How often the server's RSS is read during a run."""
+
+SERVER = r"""
+import gc, json, resource, sys, time
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536),) * 2)
+from battle.cli import main
+from battle.online.protocol import PlayMove
+from battle.online.server import GameServer
+from battle.online.store import GameStore
+
+timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+timings = {"move": [], "add_move": [], "gc": [], "gc2": []}
+add_move, act = GameStore.add_move, GameServer._act
+
+
+def timed_add_move(self, room, receipt):
+    began = time.perf_counter()
+    try:
+        return add_move(self, room, receipt)
+    finally:
+        timings["add_move"].append(time.perf_counter() - began)
+
+
+async def timed_act(self, client, message):
+    began = time.perf_counter()
+    try:
+        return await act(self, client, message)
+    finally:
+        if isinstance(message, PlayMove):
+            timings["move"].append(time.perf_counter() - began)
+
+
+collecting = [0.0]
+
+
+def time_gc(phase, info):
+    if phase == "start":
+        collecting[0] = time.perf_counter()
+    else:
+        timings["gc2" if info["generation"] == 2 else "gc"].append(time.perf_counter() - collecting[0])
+
+
+GameStore.add_move, GameServer._act = timed_add_move, timed_act
+gc.callbacks.append(time_gc)
+if profile_path:
+    import cProfile
+    profiler = cProfile.Profile()
+    code = profiler.runcall(main, argv)
+    profiler.dump_stats(profile_path)
+else:
+    code = main(argv)
+with open(timings_path, "w") as out:
+    json.dump(timings, out)
+sys.exit(code)
+"""
+"""The server's process: the open-files limit raised, then the command line's ``serve`` (optionally under
+cProfile) with three timers around it: each move's handling (``GameServer._act`` for a ``move``: the rules,
+the store, the sends), each ``GameStore.add_move`` (one transaction, fsynced) and each garbage collection
+(the oldest generation's apart: it walks every object, every game's included).
+A timer costs about a microsecond; the figures go to a JSON file when the server stops."""
+
+
+# -- the machine --------------------------------------------------------------------------
+
+
+def raise_open_files() -> int:
+    """Raise this process's open-files limit to its hard limit (children inherit it); the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """The ``kB`` fields of ``/proc/PID/status`` (VmRSS, VmHWM, ...), in KiB; empty if the process is gone."""
+    fields = {}
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    for line in text.splitlines():
+        name, _, value = line.partition(":")
+        parts = value.split()
+        if len(parts) == 2 and parts[1] == "kB":
+            fields[name] = int(parts[0])
+    return fields
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a running process (all its threads), or None if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # after the command name: utime and stime are fields 14 and 15 of stat(5)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def schedule_seconds(pid: int) -> tuple[float, float]:
+    """Seconds the process's main thread (the server's event loop) ran on a core and waited for one, from
+    ``/proc/PID/schedstat``; the rest of the wall time it was blocked: in fsync, or idle in epoll."""
+    try:
+        running, waiting = Path(f"/proc/{pid}/schedstat").read_text().split()[:2]
+    except (OSError, ValueError):
+        return math.nan, math.nan
+    return int(running) / 1e9, int(waiting) / 1e9
+
+
+def open_files_limit(pid: int) -> int | None:
+    """The soft open-files limit of a running process, from ``/proc/PID/limits``."""
+    try:
+        for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                return int(line.split()[3])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile of ``values`` (sorted or not): at least ``fraction`` of them are at or below it."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+# -- the server process -------------------------------------------------------------------
+
+
+class ServerProcess:
+    """``with ServerProcess(folder, max_games) as server:`` the real server listening on 127.0.0.1."""
+
+    def __init__(self, folder: Path, max_games: int, profile: Path | None = None) -> None:
+        self.folder = folder
+        self.database = folder / "games.sqlite3"
+        self.max_games = max_games
+        self.profile = profile
+        self.timings = folder / "timings.json"
+        self.url = ""
+        self._log = folder / "server.log"
+        self._errors = folder / "server.err"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def __enter__(self) -> ServerProcess:
+        command = [sys.executable, "-c", SERVER, str(self.timings), str(self.profile or ""), "serve", "--host", HOST,
+                   "--port", "0", "--db", str(self.database), "--max-games", str(self.max_games)]
+        with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
+            self._process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=errors)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline and self.alive():
+            text = self._log.read_text(errors="replace")
+            if "ws://" in text:
+                self.url = "ws://" + text.split("ws://", 1)[1].split()[0]
+                return self
+            time.sleep(0.05)
+        self.stop()
+        raise SystemExit(f"the server did not start: {self.stderr()[:500]}")
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """SIGTERM (the server closes its connections and its database), then SIGKILL after 20 s."""
+        if self._process is None or self._process.poll() is not None:
+            return
+        self._process.send_signal(signal.SIGTERM)
+        try:
+            self._process.wait(20)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait(10)
+
+    def stderr(self) -> str:
+        try:
+            return self._errors.read_text(errors="replace").strip()
+        except OSError:
+            return ""
+
+
+# -- the players (in the client processes) ------------------------------------------------
+
+
+@dataclass
+class Settings:
+    """What every client process is told."""
+
+    url: str
+    think: float
+    moves_per_game: int
+    timeout: float
+    duration: float
+
+
+@dataclass
+class GameSpec:
+    """One game a client plays: when it starts (seconds after the common start), its deal and its moves' seed."""
+
+    delay: float
+    deal: int
+    seed: int
+
+
+@dataclass
+class Tally:
+    """What one client process saw."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
+    """The monotonic time each ``ack`` was read (the clock is shared by every process of the machine)."""
+    joined: list[float] = field(default_factory=list)
+    ended: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    finished: int = 0
+    capped: int = 0
+    stopped: int = 0
+    cpu_seconds: float = 0.0
+    gc_pauses: list[float] = field(default_factory=list)
+    """The client's own garbage collections of its oldest generation, in seconds: they delay its reading too."""
+
+
+class _Failure(Exception):
+    """A game that cannot go on; its text is the error's kind."""
+
+
+async def _expect(socket: Any, kind: str, timeout: float) -> dict[str, Any]:
+    """The next message of this kind on ``socket``; an ``error``, a silence of ``timeout`` s or a close fails."""
+    return (await _expect_each(socket, (kind,), timeout))[kind]
+
+
+async def _expect_each(socket: Any, kinds: tuple[str, ...], timeout: float) -> dict[str, dict[str, Any]]:
+    """The next message of each kind, in whatever order they come (the mover's ``ack`` and ``moved``)."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + timeout
+    found: dict[str, dict[str, Any]] = {}
+    for _ in range(SKIPPED_LIMIT):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            message = json.loads(await asyncio.wait_for(socket.recv(), left))
+        except asyncio.TimeoutError:
+            break
+        except ConnectionClosed as closed:
+            raise _Failure(f"connection closed ({closed.rcvd.code if closed.rcvd else 'no close frame'})") from None
+        if message.get("type") in kinds:
+            found.setdefault(message["type"], message)
+            if len(found) == len(kinds):
+                return found
+        if message.get("type") == "error":
+            raise _Failure(f"error {message.get('code')}: {message.get('reason')}"[:120])
+    missing = " and ".join(kind for kind in kinds if kind not in found)
+    raise _Failure(f"no {missing} within {timeout:g} s")
+
+
+async def _open(url: str, name: str, timeout: float, sockets: list[Any]) -> Any:
+    """A connection that said ``hello`` and got ``welcome``; it joins ``sockets`` (to be closed) once open."""
+    from websockets.asyncio.client import connect
+
+    try:
+        socket = await connect(url, open_timeout=timeout, close_timeout=2, ping_interval=None, compression=None,
+                               proxy=None)
+    except Exception as problem:  # OSError, TimeoutError, websockets' InvalidHandshake and kin
+        raise _Failure(f"connect: {type(problem).__name__}") from None
+    sockets.append(socket)
+    await socket.send(json.dumps({"type": "hello", "version": 1, "name": name}))
+    await _expect(socket, "welcome", timeout)
+    return socket
+
+
+async def play_game(spec: GameSpec, settings: Settings, start: float, tally: Tally) -> None:
+    """Create, join, then both players move in turn until the game ends, the cap, or the run's end."""
+    from battle.rules.board import move_name
+    from battle.rules.notation import parse_position
+
+    await asyncio.sleep(max(0.0, start + spec.delay - time.monotonic()))
+    rng = random.Random(spec.seed)
+    stop_at = start + settings.duration
+    sockets: list[Any] = []
+    try:
+        host = await _open(settings.url, "Host", settings.timeout, sockets)
+        await host.send(json.dumps({"type": "create", "deal": {"number": spec.deal}, "first": "random"}))
+        created = await _expect(host, "created", settings.timeout)
+        state = await _expect(host, "state", settings.timeout)
+        guest = await _open(settings.url, "Guest", settings.timeout, sockets)
+        await guest.send(json.dumps({"type": "join", "code": created["invite"]}))
+        joined = await _expect(guest, "joined", settings.timeout)
+        await _expect(guest, "state", settings.timeout)
+        await _expect(host, "state", settings.timeout)
+        tally.joined.append(time.monotonic())
+        seat_socket = {created["seat"]: host, joined["seat"]: guest}
+        position = parse_position(state["start"])
+        for ply in range(1, min(settings.moves_per_game, MOVES_CAP) + 1):
+            await asyncio.sleep(rng.uniform(0.5 * settings.think, 1.5 * settings.think))
+            if time.monotonic() >= stop_at:
+                tally.stopped += 1
+                return
+            mover = position.to_move
+            move = rng.choice(position.legal_moves())
+            text = move_name(move)
+            sent = time.monotonic()
+            await seat_socket[mover].send(json.dumps({"type": "move", "move": text, "id": f"m{ply}"}))
+            moved = await _expect(seat_socket[3 - mover], "moved", settings.timeout)
+            tally.latencies_ms.append(1000 * (time.monotonic() - sent))
+            await _expect_each(seat_socket[mover], ("ack", "moved"), settings.timeout)
+            tally.acks.append(time.monotonic())
+            if moved["ply"] != ply or moved["move"] != text:
+                raise _Failure("moved names another move")
+            position.push(move)
+            if moved["status"] == "finished":
+                tally.finished += 1
+                return
+            if position.is_over():
+                raise _Failure("the rules ended the game and the server did not")
+        tally.capped += 1
+    except _Failure as failure:
+        tally.errors[str(failure)] += 1
+    except Exception as problem:  # reported in the table rather than ending the benchmark
+        tally.errors[f"client crash: {type(problem).__name__}: {problem}"[:120]] += 1
+    finally:
+        tally.ended.append(time.monotonic())
+        for socket in sockets:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(socket.close(), 5)
+
+
+async def play_games(specs: list[GameSpec], settings: Settings, start: float) -> Tally:
+    tally = Tally()
+    await asyncio.gather(*(play_game(spec, settings, start, tally) for spec in specs))
+    return tally
+
+
+def client_process(specs: list[GameSpec], settings: Settings, results: Any, go: Any, start_value: Any) -> None:
+    """One client process: its games on one event loop, from the start time the parent sets."""
+    raise_open_files()
+    # imported before the common start, so that no game waits for an import
+    import websockets.asyncio.client  # noqa: F401
+
+    import battle.rules.notation  # noqa: F401
+
+    results.put(("ready", os.getpid()))
+    if not go.wait(STARTUP_SECONDS * 2):
+        return
+    start = start_value.value
+    cpu = time.process_time()
+    pauses: list[float] = []
+    collecting = [0.0]
+
+    def time_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[0] = time.perf_counter()
+        elif info["generation"] == 2:
+            pauses.append(time.perf_counter() - collecting[0])
+
+    gc.callbacks.append(time_gc)
+    tally = asyncio.run(play_games(specs, settings, start))
+    tally.gc_pauses = pauses
+    tally.cpu_seconds = time.process_time() - cpu
+    results.put(("done", {**asdict(tally), "errors": dict(tally.errors)}))  # asdict would count a Counter's items
+
+
+# -- one run ------------------------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    """One run's figures: a row of the table, the server's timers and the notes under it."""
+
+    games: int
+    clients: int
+    moves: int = 0
+    moves_per_second: float = 0.0
+    p50_ms: float = math.nan
+    p99_ms: float = math.nan
+    max_ms: float = math.nan
+    rss_idle_kib: int = 0
+    rss_peak_kib: int = 0
+    server_cpu_percent: float = math.nan
+    server_cpu_ms_per_move: float = math.nan
+    clients_cpu_percent: float = math.nan
+    clients_gc_pauses: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    finished: int = 0
+    capped: int = 0
+    stopped: int = 0
+    seconds: float = 0.0
+    server_stderr: str = ""
+    profile: Path | None = None
+    """The server's cProfile dump, with ``--profile``."""
+    timings: dict[str, list[float]] = field(default_factory=dict)
+    """The server's own timers, in seconds: ``move``, ``add_move``, ``gc`` and ``gc2`` (see ``SERVER``)."""
+    on_core: float = math.nan
+    """Seconds the server's event loop ran on a core during the run ..."""
+    waiting_for_core: float = math.nan
+    """... and seconds it was ready to run but the cores were taken (by the clients or anything else)."""
+    over_goal: int = 0
+    """Moves whose latency passed the p99 goal."""
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    def row(self) -> str:
+        grown = max(0, self.rss_peak_kib - self.rss_idle_kib)
+        return (f"| {self.games:,} | {self.clients} | {self.moves:,} | {self.moves_per_second:,.0f} | "
+                f"{self.p50_ms:.1f} | {self.p99_ms:.1f} | {self.max_ms:.1f} | "
+                f"{self.rss_idle_kib / 1024:.1f} / {self.rss_peak_kib / 1024:.1f} | {grown / self.games:.1f} | "
+                f"{grown / (2 * self.games):.1f} | {self.server_cpu_percent:.0f} | {self.server_cpu_ms_per_move:.2f} | "
+                f"{self.clients_cpu_percent:.0f} | {self.error_count} |")
+
+
+TABLE_HEADER = (
+    "| games | client processes | moves | moves/s | p50 ms | p99 ms | max ms | server RSS idle / peak MiB "
+    "| KiB a game | KiB a connection | server CPU % | server CPU ms a move | clients CPU % | errors |\n"
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def default_clients(games: int) -> int:
+    """One client process per 1,000 games, at most one per core: past that they only take turns on the cores."""
+    return max(1, min(os.cpu_count() or 1, math.ceil(games / 1000)))
+
+
+def game_specs(games: int, ramp: float, seed: int) -> list[GameSpec]:
+    rng = random.Random(seed)
+    return [GameSpec(delay=ramp * index / games, deal=rng.randrange(1, 1_000_000), seed=rng.randrange(2**32))
+            for index in range(games)]
+
+
+def run_once(games: int, args: argparse.Namespace, work: Path, limit: int) -> RunResult:
+    """One server, ``games`` games from ``--clients`` processes; the server is stopped before returning."""
+    clients = args.clients or default_clients(games)
+    ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
+    result = RunResult(games, clients)
+    if 2 * games + 64 > limit:
+        result.errors[f"open-files limit {limit} is below 2 sockets a game"] += 1
+        return result
+    folder = Path(tempfile.mkdtemp(prefix=f"load{games}-", dir=work))
+    profile = folder / "server.prof" if args.profile else None
+    context = multiprocessing.get_context("spawn")
+    print(f"{games} games: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
+    with ServerProcess(folder, games + 100, profile) as server:
+        server_limit = open_files_limit(server.pid)
+        if server_limit is not None and 2 * games + 64 > server_limit:
+            result.errors[f"the server's open-files limit {server_limit} is below 2 sockets a game"] += 1
+            return result
+        settings = Settings(server.url, args.think, args.moves_per_game, args.timeout, args.duration)
+        results = context.Queue()
+        go = context.Event()
+        start_value = context.Value("d", 0.0)
+        specs = game_specs(games, ramp, args.seed + games)
+        processes = [context.Process(target=client_process, args=(specs[index::clients], settings, results, go,
+                                                                   start_value), daemon=True)
+                     for index in range(clients)]
+        for process in processes:
+            process.start()
+        ready = 0
+        with contextlib.suppress(queue.Empty):
+            while ready < clients:
+                results.get(timeout=STARTUP_SECONDS * 2)
+                ready += 1
+        time.sleep(1.0)  # the server idle, its start-up done
+        result.rss_idle_kib = proc_status(server.pid).get("VmRSS", 0)
+        server_cpu = cpu_seconds(server.pid) or 0.0
+        scheduled = schedule_seconds(server.pid)
+        start = time.monotonic() + 0.2
+        start_value.value = start
+        go.set()
+        tallies: list[dict[str, Any]] = []
+        deadline = start + ramp + args.duration + 4 * args.timeout + 30
+        while len(tallies) < ready and time.monotonic() < deadline and server.alive():
+            with contextlib.suppress(queue.Empty):
+                kind, payload = results.get(timeout=SAMPLE_SECONDS)
+                if kind == "done":
+                    tallies.append(payload)
+            result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmRSS", 0))
+        end = time.monotonic()
+        server_cpu = (cpu_seconds(server.pid) or server_cpu) - server_cpu
+        result.on_core, result.waiting_for_core = (after - before for after, before in
+                                                   zip(schedule_seconds(server.pid), scheduled, strict=True))
+        result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmHWM", 0))
+        if not server.alive():
+            result.errors["the server exited during the run"] += 1
+        if ready < clients or len(tallies) < ready:
+            result.errors[f"{clients - len(tallies)} client process(es) did not report"] += clients - len(tallies)
+        for process in processes:
+            process.join(5)
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
+    result.server_stderr = server.stderr()
+    with contextlib.suppress(OSError, ValueError):
+        result.timings = json.loads(server.timings.read_text())
+    summarise(result, tallies, server_cpu, end - start)
+    result.profile = profile if profile is not None and profile.exists() else None
+    return result
+
+
+def summarise(result: RunResult, tallies: list[dict[str, Any]], server_cpu: float, seconds: float) -> None:
+    latencies = [value for tally in tallies for value in tally["latencies_ms"]]
+    acks = sorted(value for tally in tallies for value in tally["acks"])
+    joined = [value for tally in tallies for value in tally["joined"]]
+    ended = [value for tally in tallies for value in tally["ended"]]
+    for tally in tallies:
+        result.errors.update(tally["errors"])
+        result.finished += tally["finished"]
+        result.capped += tally["capped"]
+        result.stopped += tally["stopped"]
+        result.clients_gc_pauses += tally["gc_pauses"]
+    result.moves = len(acks)
+    result.seconds = seconds
+    if latencies:
+        result.p50_ms, result.p99_ms, result.max_ms = (percentile(latencies, 0.5), percentile(latencies, 0.99),
+                                                       max(latencies))
+        result.over_goal = sum(1 for value in latencies if value > P99_GOAL_MS)
+    if joined and ended and min(ended) - max(joined) >= 1.0:
+        low, high = max(joined), min(ended)
+        result.moves_per_second = sum(1 for stamp in acks if low <= stamp <= high) / (high - low)
+    elif len(acks) > 1 and acks[-1] > acks[0]:
+        result.moves_per_second = (len(acks) - 1) / (acks[-1] - acks[0])
+    if seconds > 0:
+        result.server_cpu_percent = 100 * server_cpu / seconds
+        result.clients_cpu_percent = 100 * sum(tally["cpu_seconds"] for tally in tallies) / seconds
+    if acks:
+        result.server_cpu_ms_per_move = 1000 * server_cpu / len(acks)
+
+
+def notes(result: RunResult) -> str:
+    """What a row cannot hold: how the games ended, which errors, what the server wrote to stderr."""
+    said = [f"{result.finished:,} games ended by the rules, {result.capped:,} at the move cap, "
+             f"{result.stopped:,} at --duration; {result.seconds:.0f} s; "
+             f"{result.over_goal:,} moves over {P99_GOAL_MS:g} ms; the clients' oldest-generation GC: "
+             f"{len(result.clients_gc_pauses)} pauses, max {1000 * max(result.clients_gc_pauses, default=0):.0f} ms"]
+    said += [f"{count} x {kind}" for kind, count in result.errors.most_common(5)]
+    if result.server_stderr:
+        said.append(f"server stderr: {result.server_stderr.splitlines()[0][:160]}")
+    return f"{result.games:,} games: " + "; ".join(said)
+
+
+SERVER_TABLE_HEADER = (
+    "| games | moves timed | a move's handling p50 / p99 / max ms | add_move p50 / p99 / max ms "
+    "| share of the run in move handling / in add_move | GC pauses, young: count, total s, max ms "
+    "| oldest generation: count, total s, max ms | event loop on a core / waiting for one |\n"
+    "|---:|---:|---|---|---|---|---|---|"
+)
+
+
+def server_row(result: RunResult) -> str:
+    """The server's own timers: how long its one event loop is taken by each move and by the store."""
+    moves, writes, young, old = (result.timings.get(name, []) for name in ("move", "add_move", "gc", "gc2"))
+
+    def spread(values: list[float]) -> str:
+        if not values:
+            return "-"
+        return " / ".join(f"{1000 * value:.2f}" for value in (percentile(values, 0.5), percentile(values, 0.99),
+                                                                max(values)))
+
+    seconds = result.seconds or math.nan
+    return (f"| {result.games:,} | {len(moves):,} | {spread(moves)} | {spread(writes)} | "
+            f"{100 * sum(moves) / seconds:.0f}% / {100 * sum(writes) / seconds:.0f}% | "
+            f"{len(young):,}, {sum(young):.2f}, {1000 * max(young, default=0.0):.1f} | "
+            f"{len(old):,}, {sum(old):.2f}, {1000 * max(old, default=0.0):.1f} | "
+            f"{100 * result.on_core / seconds:.0f}% / {100 * result.waiting_for_core / seconds:.0f}% |")
+
+
+def print_profile(path: Path) -> None:
+    """The server's own time by function (cProfile makes it 1.5-2x slower: read the shares, not the seconds)."""
+    stats = pstats.Stats(str(path))
+    rows = stats.stats
+    total = sum(values[2] for values in rows.values()) or 1.0
+    print("\nThe server under cProfile, functions by own time:\n")
+    print("| function | own s | share | calls |")
+    print("|---|---:|---:|---:|")
+    top = sorted(rows.items(), key=lambda item: item[1][2], reverse=True)[:15]
+    for (filename, line, name), values in top:
+        where = filename.split("site-packages/")[-1].split(f"{ROOT}/")[-1]
+        print(f"| `{where}:{line} {name}` | {values[2]:.2f} | {100 * values[2] / total:.1f}% | {values[1]:,} |")
+    print("\nThe server's own code, by time including what it calls (coroutines count each resume):\n")
+    print("| function | cumulative s | share |")
+    print("|---|---:|---:|")
+    ours = [item for item in rows.items() if "/battle/online/" in item[0][0]]
+    for (filename, line, name), values in sorted(ours, key=lambda item: item[1][3], reverse=True)[:12]:
+        print(f"| `{Path(filename).name}:{line} {name}` | {values[3]:.2f} | {100 * values[3] / total:.1f}% |")
+    print(flush=True)
+
+
+# -- the store alone ----------------------------------------------------------------------
+
+
+def store_probe(work: Path, games: int = 20, moves: int = 40) -> None:
+    """Seconds a move spends in ``GameStore.add_move`` on this disk, with the store's ``synchronous = FULL``
+    and, for comparison, ``NORMAL`` (WAL fsynced at checkpoints only); and in ``Room.play`` (the rules)."""
+    from battle.online.codes import hash_token, new_game_id, new_token
+    from battle.online.protocol import NumberedDeal
+    from battle.online.room import Options, Room, plan_start
+    from battle.online.store import GameStore
+    from battle.rules.board import move_name
+
+    print("\nThe store alone: one transaction a move, on the benchmark's temporary folder's disk\n")
+    print("| synchronous | moves | add_move p50 ms | p99 ms | max ms | mean ms | Room.play mean ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for mode in ("FULL", "NORMAL"):
+        folder = Path(tempfile.mkdtemp(prefix="store-", dir=work))
+        with GameStore(folder / "games.sqlite3") as store:
+            store._connection.execute(f"PRAGMA synchronous = {mode}")  # the probe's own setting
+            writes: list[float] = []
+            plays: list[float] = []
+            for number in range(1, games + 1):
+                invite, watch = store.fresh_codes()
+                room = Room.create(game_id=new_game_id(), invite=invite, watch=watch,
+                                   plan=plan_start(NumberedDeal(number), "creator"),
+                                   options=Options(None, False, "creator"), creator_name="Host",
+                                   creator_token_hash=hash_token(new_token()), now=time.time())
+                store.create(room)
+                store.join(room, room.join("Guest", hash_token(new_token()), time.time()))
+                for ply in range(1, moves + 1):
+                    legal = room.game.position.legal_moves()
+                    if not legal:
+                        break
+                    began = time.perf_counter()
+                    outcome = room.play(room.game.position.to_move, move_name(legal[0]), f"m{ply}", time.time())
+                    played = time.perf_counter()
+                    store.add_move(room, outcome.receipt)
+                    writes.append(time.perf_counter() - played)
+                    plays.append(played - began)
+        print(f"| {mode}{' (the server)' if mode == 'FULL' else ''} | {len(writes)} | "
+              f"{1000 * percentile(writes, 0.5):.3f} | {1000 * percentile(writes, 0.99):.3f} | "
+              f"{1000 * max(writes):.3f} | {1000 * statistics.fmean(writes):.3f} | "
+              f"{1000 * statistics.fmean(plays):.3f} |", flush=True)
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def header(args: argparse.Namespace, limit: int) -> None:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                timeout=10).stdout.strip() or "unknown"
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "battle"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit, dirty = "unknown", ""
+    import websockets
+
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print("## Online server load\n")
+    print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
+    print(f"Commit {commit}{' (battle/ has uncommitted changes)' if dirty else ''}, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs (load average {load} at the start), "
+          f"Python {platform.python_version()}, websockets {websockets.__version__}, open files {limit}  ")
+    print(f"Think 0.5x-1.5x {args.think:g} s a move, moves a game: "
+          f"{'whole games' if args.moves_per_game >= MOVES_CAP else f'at most {args.moves_per_game}'}, "
+          f"--duration {args.duration:g} s, --timeout {args.timeout:g} s\n", flush=True)
+
+
+def game_counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of game counts like 100,1000") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: each game count must be at least 1")
+    return counts
+
+
+def holds(result: RunResult, args: argparse.Namespace) -> str | None:
+    """Why a run fails the goal, or None when it holds."""
+    if result.error_count:
+        return f"{result.error_count} errors"
+    if not result.p99_ms <= args.p99_goal:
+        return f"p99 {result.p99_ms:.1f} ms over {args.p99_goal:g} ms"
+    if result.rss_peak_kib > args.max_rss_mib * 1024:
+        return f"server RSS {result.rss_peak_kib / 1024:.0f} MiB over {args.max_rss_mib} MiB"
+    return None
+
+
+def search_max(args: argparse.Namespace, work: Path, limit: int) -> list[RunResult]:
+    """Double N while runs hold, halve it while the first ones fail; at most 8 runs and ``--max-seconds``."""
+    games, held, failed, shrinking = args.max_start, None, None, False
+    began = time.monotonic()
+    results = []
+    for _ in range(8):
+        think_seconds = min(args.duration, min(args.moves_per_game, 54) * args.think * 1.1)
+        estimate = games / RAMP_GAMES_PER_SECOND + think_seconds + 20
+        if time.monotonic() - began + estimate > args.max_seconds:
+            print(f"stopping before {games:,} games: the run would pass --max-seconds {args.max_seconds:g}",
+                  file=sys.stderr)
+            failed = failed or (games, "--max-seconds")
+            break
+        if 2 * games + 64 > limit:
+            failed = failed or (games, f"open-files limit {limit}")
+            break
+        result = run_once(games, args, work, limit)
+        results.append(result)
+        print(result.row(), flush=True)
+        print(notes(result), file=sys.stderr, flush=True)
+        reason = holds(result, args)
+        if reason is None:
+            held = games
+            if shrinking:
+                break
+            games *= 2
+        else:
+            failed = (games, reason)
+            if held is not None or games <= 50:
+                break
+            shrinking = True
+            games //= 2
+    verdict = f"Largest N that held (p99 <= {args.p99_goal:g} ms, no errors): {held:,}" if held else "No N held"
+    if failed:
+        verdict += f"; {failed[0]:,} failed ({failed[1]})"
+    print(f"\n{verdict}.", flush=True)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=game_counts, help="game counts, one run each (default 100,1000 "
+                                                          "unless --max or --store-probe is given)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time a move in seconds; each pause is "
+                                                                 "0.5x to 1.5x of it (default 1)")
+    parser.add_argument("--moves-per-game", type=int, default=MOVES_CAP,
+                        help="stop a game after this many moves (default: play it to its end, about 53)")
+    parser.add_argument("--duration", type=float, default=180.0, help="a run's cap in seconds (default 180)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for any answer (default 10)")
+    parser.add_argument("--ramp", type=float, help="seconds over which the games start (default N/250)")
+    parser.add_argument("--clients", type=int, default=0,
+                        help="client processes (default one per 1,000 games, at most one per core)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and moves (default 1)")
+    parser.add_argument("--max", action="store_true", help="find the largest N that holds the p99 goal")
+    parser.add_argument("--max-start", type=int, default=1000, help="--max's first N (default 1000)")
+    parser.add_argument("--max-seconds", type=float, default=600.0, help="--max's total time cap (default 600)")
+    parser.add_argument("--max-rss-mib", type=int, default=2048, help="--max's cap on server RSS (default 2048)")
+    parser.add_argument("--p99-goal", type=float, default=P99_GOAL_MS, help="--max's p99 goal in ms (default 50)")
+    parser.add_argument("--profile", action="store_true", help="run the server under cProfile and print where its "
+                                                               "time goes (slows it 1.5-2x)")
+    parser.add_argument("--store-probe", action="store_true", help="time GameStore.add_move alone on this disk")
+    args = parser.parse_args()
+    if args.think <= 0 or args.moves_per_game < 1 or args.duration <= 0 or args.timeout <= 0 or args.clients < 0:
+        parser.error("--think, --moves-per-game, --duration and --timeout must be positive, --clients at least 0")
+    if args.games is None and not args.max and not args.store_probe:
+        args.games = [100, 1000]
+    limit = raise_open_files()
+    header(args, limit)
+    with tempfile.TemporaryDirectory(prefix="online-load-") as temporary:
+        work = Path(temporary)
+        if args.games or args.max:
+            print(TABLE_HEADER, flush=True)
+        results = []
+        for games in args.games or []:
+            result = run_once(games, args, work, limit)
+            results.append(result)
+            print(result.row(), flush=True)
+            print(notes(result), file=sys.stderr, flush=True)
+        if args.max:
+            results += search_max(args, work, limit)
+        if results:
+            print()
+            for result in results:
+                print(f"- {notes(result)}")
+            print("\nThe server's own timers (its handling of a move blocks its one event loop):\n")
+            print(SERVER_TABLE_HEADER)
+            for result in results:
+                print(server_row(result))
+        for result in results:
+            if result.profile is not None:
+                print(f"\n### {result.games:,} games", end="")
+                print_profile(result.profile)
+        if args.store_probe:
+            store_probe(work)
+
+
+if __name__ == "__main__":
+    main()
