@@ -333,6 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
 
+    from battle.cli.survey_command import add_survey_command
+
+    add_survey_command(commands)
+
     _add_solver_commands(commands)
     return parser
 

@@ -1,0 +1,150 @@
+"""Running a survey on a Dask cluster: one task per deal, each result stored the moment it comes.
+
+With no scheduler address a ``LocalCluster`` is started on this machine (worker processes,
+each solving one deal at a time on its own engine); with ``tcp://HOST:8786`` the survey
+uses a running cluster (``dask scheduler`` and ``dask worker`` on other machines, or any
+Dask deployment). Solve times are heavy-tailed (a whole deal takes 1 to 6 minutes), so
+tasks are handed out as results come in, a few more than there are workers, never all at
+once: a stop loses at most the deals in flight, and the database always says what is done.
+
+A worker that dies (killed, out of memory) takes its task with it; Dask gives the task to
+another worker, up to ``RETRIES`` times. A deal that fails every time is reported and left
+out of the database, so the next run tries it again.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from battle.atlas.solve_deal import solve_deal
+from battle.atlas.survey_db import DealResult, SurveyDatabase
+
+RETRIES = 2
+IN_FLIGHT_PER_WORKER = 2
+"""Tasks queued per worker: one solving, one waiting, so a worker never idles between deals."""
+
+
+@dataclass(frozen=True)
+class SurveyPlan:
+    """What to solve and how."""
+
+    deals: list[int]
+    tiles: int = 108
+    time_limit: float | None = None
+    value_only: bool = False
+    retry_unsolved: bool = False
+    scheduler: str | None = None
+    workers: int | None = None
+    """Local worker processes (default: one per two cores, at least one)."""
+    threads_per_worker: int = 1
+    """Search threads of each worker's engine (lazy SMP); a worker solves one deal at a time."""
+    memory_per_worker: float | None = None
+    """GB a local worker may use; its table gets what is left after about 0.5 GB for the rest."""
+
+
+@dataclass
+class Progress:
+    """How far a run has come, for the progress bar."""
+
+    total: int
+    skipped: int
+    done: int = 0
+    solved: int = 0
+    unsolved: int = 0
+    failed: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    dashboard: str | None = None
+
+    def per_hour(self) -> float:
+        hours = (time.monotonic() - self.started) / 3600
+        return self.done / hours if hours > 0 else 0.0
+
+    def seconds_left(self) -> float | None:
+        rate = self.per_hour()
+        left = self.total - self.done - len(self.failed)
+        return None if rate <= 0 else left / rate * 3600
+
+
+def default_workers(threads_per_worker: int = 1) -> int:
+    """Workers for this machine: its cores over the threads each uses, at least one."""
+    return max(1, (os.cpu_count() or 1) // max(1, threads_per_worker))
+
+
+def table_megabytes(memory_per_worker: float | None) -> int | None:
+    """The table a worker may allocate within its memory (None: the engine's own default)."""
+    if memory_per_worker is None:
+        return None
+    return max(32, int((memory_per_worker - 0.5) * 1024))
+
+
+def pending_deals(database: SurveyDatabase, plan: SurveyPlan) -> list[int]:
+    """The plan's deals with no stored result (an unsolved one counts as stored unless retried)."""
+    stored = database.stored_deals(plan.tiles, solved_only=plan.retry_unsolved)
+    return [deal for deal in plan.deals if deal not in stored]
+
+
+def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[Progress, DealResult | None], None]
+               = lambda progress, result: None, stop: threading.Event | None = None,
+               on_client: Callable[[Any], None] | None = None) -> Progress:
+    """Solve every pending deal of ``plan`` on Dask, storing each result as it arrives.
+
+    ``on_client`` gets the Dask client once it is connected (monitoring, and tests that
+    kill a worker mid-run).
+    """
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    todo = pending_deals(database, plan)
+    progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo))
+    if not todo:
+        report(progress, None)
+        return progress
+    cluster = None
+    if plan.scheduler:
+        client = Client(plan.scheduler, timeout="20s")
+    else:
+        workers = plan.workers or default_workers(plan.threads_per_worker)
+        memory = f"{plan.memory_per_worker}GB" if plan.memory_per_worker else "auto"
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory,
+                               dashboard_address=":0", silence_logs=40)
+        client = Client(cluster)
+    try:
+        progress.dashboard = client.dashboard_link
+        if on_client is not None:
+            on_client(client)
+        width = max(1, sum(1 for _ in client.scheduler_info()["workers"])) * IN_FLIGHT_PER_WORKER
+        options = dict(tiles=plan.tiles, time_limit=plan.time_limit, value_only=plan.value_only,
+                       megabytes=table_megabytes(plan.memory_per_worker), threads=plan.threads_per_worker)
+        queue = list(reversed(todo))
+
+        def submit_next(running: as_completed) -> None:
+            if queue and not (stop is not None and stop.is_set()):
+                deal = queue.pop()
+                running.add(client.submit(solve_deal, deal, **options, key=f"deal-{deal}-{plan.tiles}-{time.time_ns()}",
+                                          retries=RETRIES, pure=False))
+
+        running = as_completed([])
+        for _ in range(min(width, len(queue))):
+            submit_next(running)
+        report(progress, None)
+        for future in running:
+            try:
+                result: DealResult = future.result()
+            except Exception as error:  # noqa: BLE001 - a deal that failed every retry: reported, tried next run
+                progress.failed.append(f"{future.key}: {type(error).__name__}: {error}")
+            else:
+                database.store(result, time.time())
+                progress.done += 1
+                progress.solved += result.solved
+                progress.unsolved += not result.solved
+                report(progress, result)
+            submit_next(running)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return progress

@@ -1,0 +1,195 @@
+"""``mahjong-battle survey``: solve numbered deals in bulk on a Dask cluster, and report on them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+
+from battle.cli.inputs import InputError
+
+DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
+                "(or pip install 'dask[distributed]')")
+
+
+def add_survey_command(commands: argparse._SubParsersAction) -> None:
+    sub = commands.add_parser(
+        "survey", help="solve numbered deals exactly from the first move, in bulk (Dask), or report on them",
+        description="Solve numbered deals exactly from their first move and store each result in a SQLite "
+                    "database the moment it is found; a stopped run resumes where it left off. Runs on a local "
+                    "Dask cluster sized from this machine, or on a running one with --scheduler. "
+                    "Workers x threads: a whole deal needs about 2 GB of table per worker for its best speed, "
+                    "and one deal at a time per worker; on a machine with C cores and M GB, run C/T workers "
+                    "of T threads (T=1 or 2) if M allows 2 GB each, fewer otherwise.")
+    sub.add_argument("deals", nargs="?", metavar="DEALS", help="deal numbers: 1-500, 1,7,42 or 1-10,20")
+    sub.add_argument("--db", metavar="FILE", help="the survey database (default: atlas/survey.sqlite3 in the "
+                                                   "user's data folder)")
+    sub.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, tcp://HOST:8786 "
+                                                            "(default: a local cluster on this machine)")
+    sub.add_argument("--workers", type=_positive_int, metavar="N", help="local workers (default: cores / threads)")
+    sub.add_argument("--threads-per-worker", type=_positive_int, default=1, metavar="T",
+                     help="search threads of each worker's engine; a worker solves one deal at a time (default 1)")
+    sub.add_argument("--memory-per-worker", type=_positive_float, metavar="GB",
+                     help="memory a local worker may use; its table gets this less 0.5 GB (default: the "
+                          "engine's own size, up to a quarter of the machine)")
+    sub.add_argument("--time-limit", type=_positive_float, metavar="S",
+                     help="seconds a deal may take; one over it is stored as unsolved with its estimate")
+    sub.add_argument("--retry-unsolved", action="store_true", help="solve again the deals stored as unsolved")
+    sub.add_argument("--value-only", action="store_true", help="store the value without the best first moves")
+    sub.add_argument("--tiles", type=_tiles, default=108, metavar="N",
+                     help="solve each deal from the position N tiles in (both sides taking the biggest pair "
+                          "until then), for quick surveys of the middle game (default 108: the whole deal)")
+    sub.add_argument("--report", action="store_true", help="report on the database instead of solving")
+    sub.add_argument("--plot", metavar="FILE.png", help="with --report: also draw the values' histogram")
+    sub.set_defaults(run=cmd_survey)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
+    if not 1 <= value <= 1024:
+        raise argparse.ArgumentTypeError(f"{value} is not 1 to 1024")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number") from None
+    if not 0 < value <= 1e6:
+        raise argparse.ArgumentTypeError(f"{text[:20]} is not a number above 0 (and at most 1000000)")
+    return value
+
+
+def _tiles(text: str) -> int:
+    value = _positive_int(text) if text.isdigit() else -1
+    if not 4 <= value <= 108 or value % 2:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not an even number of tiles from 4 to 108")
+    return value
+
+
+def _database(args: argparse.Namespace):  # noqa: ANN202 - a SurveyDatabase
+    from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError
+
+    try:
+        database = SurveyDatabase(args.db)
+    except SurveyDatabaseError as error:
+        raise InputError(str(error)) from None
+    if database.notice:
+        print(database.notice, file=sys.stderr)
+    return database
+
+
+def cmd_survey(args: argparse.Namespace) -> int:
+    if args.report:
+        if args.deals:
+            raise InputError("--report reads the whole database: give no DEALS with it")
+        return _report(args)
+    if args.plot:
+        raise InputError("--plot goes with --report")
+    if not args.deals:
+        raise InputError("name the deals to solve, e.g. 1-500 (or --report)")
+    from battle.atlas.deal_list import parse_deal_list
+
+    try:
+        deals = parse_deal_list(args.deals)
+    except ValueError as error:
+        raise InputError(f"DEALS: {error}") from None
+    try:
+        import distributed  # noqa: F401 - only to say at once that it is missing
+    except ImportError:
+        raise InputError(DASK_MISSING) from None
+    if args.scheduler and (args.workers or args.memory_per_worker):
+        raise InputError("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
+                         "its own")
+    from battle.atlas.survey_run import SurveyPlan, run_survey
+
+    plan = SurveyPlan(deals, tiles=args.tiles, time_limit=args.time_limit, value_only=args.value_only,
+                      retry_unsolved=args.retry_unsolved, scheduler=args.scheduler, workers=args.workers,
+                      threads_per_worker=args.threads_per_worker, memory_per_worker=args.memory_per_worker)
+    database = _database(args)
+    bar = _ProgressBar(sys.stderr)
+    stop = threading.Event()
+    try:
+        progress = run_survey(plan, database, report=bar.show, stop=stop)
+    except KeyboardInterrupt:
+        stop.set()
+        print("\nstopped: every deal finished so far is stored; the same command resumes", file=sys.stderr)
+        return 130
+    except OSError as error:
+        raise InputError(f"cannot reach the scheduler {args.scheduler}: {error}") from None
+    finally:
+        database.close()
+    bar.end()
+    for failure in progress.failed:
+        print(f"failed (tried again next run): {failure}", file=sys.stderr)
+    print(f"{progress.done} deals solved now ({progress.solved} exactly, {progress.unsolved} over the time limit), "
+          f"{progress.skipped} already stored, {len(progress.failed)} failed; in {database.path}")
+    return 0 if not progress.failed else 1
+
+
+class _ProgressBar:
+    """One line on stderr, rewritten as deals come in: done, solved/unsolved, rate, time left."""
+
+    def __init__(self, stream) -> None:  # noqa: ANN001 - a text stream
+        self.stream = stream
+        self.shown_dashboard = False
+        self.live = stream is not None and stream.isatty()
+
+    def show(self, progress, result) -> None:  # noqa: ANN001 - survey_run.Progress, DealResult | None
+        if progress.dashboard and not self.shown_dashboard:
+            print(f"Dask dashboard: {progress.dashboard}", file=self.stream, flush=True)
+            self.shown_dashboard = True
+        total = max(1, progress.total)
+        filled = round(30 * progress.done / total)
+        left = progress.seconds_left()
+        eta = "" if left is None else f", about {_duration(left)} left"
+        line = (f"[{'#' * filled}{'.' * (30 - filled)}] {progress.done}/{progress.total} deals "
+                f"({progress.solved} solved, {progress.unsolved} unsolved), {progress.per_hour():.1f} an hour{eta}")
+        if result is not None and not self.live:
+            line += f"; deal {result.deal}: {result.value:+d}{'' if result.solved else ' (estimate)'} in " \
+                    f"{result.seconds:.1f} s"
+        print(("\r" + line) if self.live else line, end="" if self.live else "\n", file=self.stream, flush=True)
+
+    def end(self) -> None:
+        if self.live:
+            print(file=self.stream)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _report(args: argparse.Namespace) -> int:
+    from battle.atlas.report import format_report, summarise
+
+    database = _database(args)
+    try:
+        results = database.results(args.tiles)
+    finally:
+        database.close()
+    report = summarise(results)
+    print(format_report(report, args.tiles))
+    if args.plot:
+        if not args.plot.lower().endswith(".png"):
+            raise InputError(f"--plot {args.plot[:80]}: the histogram is written as PNG, the name must end in .png")
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        import pygame
+
+        from battle.atlas.report_plot import save_histogram
+
+        try:
+            save_histogram(report, args.plot)
+        except (OSError, pygame.error) as error:
+            raise InputError(f"--plot {args.plot[:80]}: {getattr(error, 'strerror', None) or error}") from None
+        print(f"histogram written to {args.plot}")
+    return 0

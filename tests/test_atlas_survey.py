@@ -1,0 +1,167 @@
+"""The survey for real on a Dask ``LocalCluster``, with small jobs (starts 44-56 tiles into numbered
+deals, so a deal takes milliseconds): stored values against a plain solve, a worker killed
+mid-run, a whole run killed and resumed, and the command line's report."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from battle.atlas.deal_list import parse_deal_list
+from battle.atlas.report import format_report, summarise
+from battle.atlas.solve_deal import start_position
+from battle.atlas.survey_db import DealResult, SurveyDatabase
+from battle.atlas.survey_run import SurveyPlan, pending_deals, run_survey
+from battle.rules.board import move_name
+from solver.engine import Engine
+from solver.limits import Limits
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
+
+
+def plain_solve(deal: int, tiles: int) -> tuple[int, set[str]]:
+    analysis = Engine(table_bits=18).search(start_position(deal, tiles), Limits())
+    assert analysis.exact
+    return analysis.value, {move_name(move) for move in analysis.best_moves}
+
+
+# -- deal lists and the database ----------------------------------------------------------------
+
+
+def test_deal_lists() -> None:
+    assert parse_deal_list("1-5") == [1, 2, 3, 4, 5]
+    assert parse_deal_list(" 7, 1-3 ,2,42") == [7, 1, 2, 3, 42]
+    for bad, phrase in (("", "no deals"), ("5-1", "backwards"), ("1-x", "not a deal number"), ("-3", "not a deal"),
+                        ("1-2000000", "more than"), ("99999999999999999999", "not a deal number")):
+        with pytest.raises(ValueError, match=phrase):
+            parse_deal_list(bad)
+
+
+@given(st.text(max_size=40))
+def test_a_deal_list_is_read_or_refused_in_one_line(text: str) -> None:
+    try:
+        deals = parse_deal_list(text)
+    except ValueError as error:
+        assert "\n" not in str(error)
+    else:
+        assert deals and len(deals) == len(set(deals))
+
+
+def result(deal: int, solved: bool = True) -> DealResult:
+    return DealResult(deal, 50, solved, 3, 127, ("a1-b1",) if solved else None, 10, 0.5, None, "test", "here")
+
+
+def test_the_database_resumes_and_sets_a_bad_file_aside(tmp_path: Path) -> None:
+    path = tmp_path / "survey.sqlite3"
+    with SurveyDatabase(path) as database:
+        database.store(result(1), 1.0)
+        database.store(result(2, solved=False), 2.0)
+    with SurveyDatabase(path) as database:
+        plan = SurveyPlan([1, 2, 3], tiles=50)
+        assert pending_deals(database, plan) == [3]
+        assert pending_deals(database, SurveyPlan([1, 2, 3], tiles=50, retry_unsolved=True)) == [2, 3]
+        assert pending_deals(database, SurveyPlan([1, 2, 3], tiles=108)) == [1, 2, 3]
+        assert [r.best_moves for r in database.results(50)] == [("a1-b1",), None]
+    path.write_bytes(b"not a database at all" * 100)
+    database = SurveyDatabase(path)
+    assert database.notice is not None and "set aside" in database.notice and database.results(50) == []
+    database.close()
+
+
+# -- the survey on a real local cluster -----------------------------------------------------------
+
+
+def test_a_local_cluster_survey_stores_what_a_plain_solve_finds(tmp_path: Path) -> None:
+    deals = list(range(1, 13))
+    with SurveyDatabase(tmp_path / "survey.sqlite3") as database:
+        progress = run_survey(SurveyPlan(deals, tiles=48, workers=2), database)
+        assert (progress.done, progress.solved, progress.failed) == (12, 12, [])
+        stored = database.results(48)
+        again = run_survey(SurveyPlan(deals, tiles=48, workers=2), database)
+        assert (again.done, again.skipped) == (0, 12)  # nothing is solved twice
+    assert [r.deal for r in stored] == deals
+    for row in stored:
+        value, best = plain_solve(row.deal, 48)
+        assert (row.solved, row.value, set(row.best_moves or ())) == (True, value, best), row.deal
+
+
+def test_a_worker_killed_mid_run_leaves_the_survey_complete_and_exact(tmp_path: Path) -> None:
+    deals = list(range(20, 44))
+    killed: list[int] = []
+    clients = []
+
+    def kill_one_worker(progress, stored) -> None:  # noqa: ANN001 - Progress, DealResult | None
+        if stored is not None and not killed and clients:
+            pids = clients[0].run(os.getpid)
+            pid = sorted(pids.values())[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    with SurveyDatabase(tmp_path / "survey.sqlite3") as database:
+        progress = run_survey(SurveyPlan(deals, tiles=56, workers=2), database, report=kill_one_worker,
+                              on_client=clients.append)
+        stored = database.results(56)
+    assert killed and progress.failed == []
+    assert [r.deal for r in stored] == deals and all(r.solved for r in stored)
+    for row in stored[::6]:
+        assert row.value == plain_solve(row.deal, 56)[0]
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_a_deal(tmp_path: Path) -> None:
+    database = tmp_path / "survey.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
+    arguments = COMMAND + ["survey", "1-40", "--tiles", "56", "--workers", "1", "--db", str(database)]
+    run = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                           start_new_session=True)
+    deadline = time.monotonic() + 120
+    first: dict[int, float] = {}
+    while time.monotonic() < deadline and len(first) < 3:
+        time.sleep(0.2)
+        if database.exists():
+            with sqlite3.connect(database) as connection:
+                first = dict(connection.execute("SELECT deal, stored_at FROM results").fetchall())
+    os.killpg(run.pid, signal.SIGKILL)  # the command and its cluster's processes
+    run.wait(10)
+    assert 3 <= len(first) < 40, len(first)
+    done = subprocess.run(arguments, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with sqlite3.connect(database) as connection:
+        rows = dict(connection.execute("SELECT deal, stored_at FROM results").fetchall())
+    assert sorted(rows) == list(range(1, 41))
+    assert all(rows[deal] == stored_at for deal, stored_at in first.items())  # none solved a second time
+    assert f"{len(first)} already stored" in done.stdout or "already stored" in done.stdout
+
+
+def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "survey.sqlite3"
+    with SurveyDatabase(path) as database:
+        for deal, value in ((1, 4), (2, -2), (3, 0), (4, 4)):
+            start = start_position(deal, 50)
+            best = move_name(max(start.legal_moves(), key=start.move_points))
+            database.store(DealResult(deal, 108, True, value, 127, (best,), 100, 60.0 * deal, None, "t", "w"), 1.0)
+        database.store(DealResult(5, 108, False, 3, 20, None, 100, 900.0, 900.0, "t", "w"), 1.0)
+    text = format_report(summarise(SurveyDatabase(path).results(108)))
+    assert "5 deals surveyed" in text and "4 solved exactly, 1 unsolved" in text
+    assert "wins 2 (50%), draws 1 (25%), loses 1 (25%)" in text and "mean +1.50" in text
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
+    plot = tmp_path / "values.png"
+    done = subprocess.run(COMMAND + ["survey", "--report", "--db", str(path), "--plot", str(plot)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "first player wins 2" in done.stdout and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for arguments, phrase in ((["survey"], "name the deals"), (["survey", "5-1"], "backwards"),
+                              (["survey", "--report", "1-3"], "give no DEALS"), (["survey", "1", "--plot", "x.png"],
+                                                                                  "--plot goes with --report"),
+                              (["survey", "1", "--tiles", "7"], "even number of tiles")):
+        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 2 and phrase in done.stderr, (arguments, done.stderr)
