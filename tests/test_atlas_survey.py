@@ -165,3 +165,90 @@ def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
                               (["survey", "1", "--tiles", "7"], "even number of tiles")):
         done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120)
         assert done.returncode == 2 and phrase in done.stderr, (arguments, done.stderr)
+
+
+# -- the catalogue: par, fair deals, the deal of the day ---------------------------------------------
+
+
+def catalogue_file(tmp_path: Path, rows: list[tuple[int, int]]) -> Path:
+    from battle.atlas.catalogue import format_catalogue
+
+    results = [DealResult(deal, 108, True, value, 127, ("a1-b1",), 10, 60.0, None, "t", "w") for deal, value in rows]
+    results.append(DealResult(99, 108, False, 5, 20, None, 10, 900.0, 900.0, "t", "w"))  # unsolved: no par
+    path = tmp_path / "catalogue.tsv"
+    path.write_text(format_catalogue(results, "a test"))
+    return path
+
+
+def test_the_catalogue_gives_par_fair_deals_and_a_daily_deal(tmp_path: Path) -> None:
+    import datetime
+
+    from battle.atlas.catalogue import Catalogue
+
+    shipped = catalogue_file(tmp_path, [(1, 0), (2, 4), (3, -1), (4, 0), (5, 3)])
+    with SurveyDatabase(tmp_path / "mine.sqlite3") as database:  # the user's own survey adds to it
+        database.store(DealResult(6, 108, True, 0, 127, None, 1, 1.0, None, "t", "w"), 1.0)
+    catalogue = Catalogue.load(shipped, tmp_path / "mine.sqlite3")
+    assert len(catalogue) == 6 and catalogue.par(99) is None and catalogue.problems == []
+    assert catalogue.par(2).describe() == "Par: first player +4" and "even" in catalogue.par(1).describe()
+    assert catalogue.fair_deals() == [1, 4, 6] and catalogue.fair_deals(margin=1) == [1, 3, 4, 6]
+    assert catalogue.fair_deals(handicap=3) == [5]
+    day = datetime.date(2026, 11, 26)
+    assert catalogue.daily_deal(day) == catalogue.daily_deal(day) in catalogue.fair_deals(margin=2)
+    days = {catalogue.daily_deal(day + datetime.timedelta(days=n)) for n in range(30)}
+    assert len(days) > 1
+    broken = tmp_path / "broken.tsv"
+    broken.write_text("1\tfour\t-\t1\t1\tt\n")
+    assert "line 1" in Catalogue.load(broken, tmp_path / "none.sqlite3").problems[0]
+
+
+def test_deal_fair_daily_and_show_par_from_the_command_line(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
+    survey = tmp_path / "data" / "mahjong-battle" / "atlas" / "survey.sqlite3"
+    survey.parent.mkdir(parents=True)
+    with SurveyDatabase(survey) as database:
+        for deal, value in ((7, 0), (8, 5)):
+            database.store(DealResult(deal, 108, True, value, 127, ("a1-b1",), 1, 1.0, None, "t", "w"), 1.0)
+
+    def run(*arguments: str) -> subprocess.CompletedProcess:
+        return subprocess.run(COMMAND + list(arguments), capture_output=True, text=True, env=env, timeout=120,
+                              cwd=tmp_path)
+
+    fair = run("deal", "--fair")
+    assert fair.returncode == 0 and fair.stdout.startswith("# deal 7; Par: even"), fair.stdout[:80]
+    assert run("deal", "--fair", "--handicap", "5").stdout.startswith("# deal 8; Par: first player +5")
+    daily = run("deal", "--daily")
+    assert daily.returncode == 0 and daily.stdout.startswith("# deal 7")
+    (tmp_path / "d8.mbp").write_text(run("deal", "8").stdout)
+    shown = run("show", "d8.mbp")
+    assert "Par: first player +5 (deal 8 before move 1)" in shown.stdout
+    for arguments, phrase in ((["deal", "5", "--fair"], "give no number"),
+                              (["deal", "--margin", "2"], "go with --fair"),
+                              (["deal", "--fair", "--handicap", "40"], "no catalogued deal has a value of +40")):
+        done = run(*arguments)
+        assert done.returncode == 2 and phrase in done.stderr, (arguments, done.stderr)
+
+
+def test_export_writes_the_catalogue_the_game_reads(tmp_path: Path) -> None:
+    from battle.atlas.catalogue import read_catalogue
+
+    path = tmp_path / "survey.sqlite3"
+    with SurveyDatabase(path) as database:
+        database.store(DealResult(3, 108, True, -2, 127, ("c1-c9", "d1-e1"), 5, 70.0, 1500.0, "0.1.0", "w"), 1.0)
+        database.store(DealResult(4, 108, False, 1, 30, None, 5, 1500.0, 1500.0, "0.1.0", "w"), 1.0)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run(COMMAND + ["survey", "--export", str(tmp_path / "c.tsv"), "--db", str(path)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and "1 solved deals written" in done.stdout, done.stderr
+    text = (tmp_path / "c.tsv").read_text()
+    assert "'mahjong-battle survey 3-4 --time-limit 1500'" in text
+    pars = read_catalogue(tmp_path / "c.tsv")
+    assert list(pars) == [3] and pars[3].value == -2 and pars[3].best_moves == ("c1-c9", "d1-e1")
+
+
+def test_the_shipped_catalogue_reads() -> None:
+    from battle.atlas.catalogue import CATALOGUE_NAME, read_catalogue
+    from battle.resources import asset_path
+
+    pars = read_catalogue(asset_path("atlas", CATALOGUE_NAME))
+    assert all(par.best_moves for par in pars.values())

@@ -41,9 +41,52 @@ EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    number = random_deal_number() if args.number is None else _deal_number(args.number)
-    sys.stdout.write(format_position(deal(number), f"deal {number}"))
+    if (args.fair or args.daily) and args.number is not None:
+        raise InputError("--fair and --daily choose the deal: give no number with them")
+    if args.fair and args.daily:
+        raise InputError("--fair or --daily, not both")
+    if (args.margin or args.handicap) and not args.fair:
+        raise InputError("--margin and --handicap go with --fair")
+    par = None
+    if args.fair or args.daily:
+        number, par = _catalogued_deal(args)
+    else:
+        number = random_deal_number() if args.number is None else _deal_number(args.number)
+    comment = f"deal {number}" + (f"; {par.describe()}" if par is not None else "")
+    sys.stdout.write(format_position(deal(number), comment))
     return EXIT_OK
+
+
+def _catalogued_deal(args: argparse.Namespace):  # noqa: ANN202 - (deal number, Par)
+    import datetime
+    import random
+
+    from battle.atlas.catalogue import Catalogue
+
+    catalogue = Catalogue.load()
+    for problem in catalogue.problems:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+    if args.daily:
+        number = catalogue.daily_deal(datetime.date.today())
+        if number is None:
+            raise InputError("no deal is catalogued yet: 'mahjong-battle survey' solves some")
+        return number, catalogue.par(number)
+    fair = catalogue.fair_deals(args.margin or 0, args.handicap or 0)
+    if not fair:
+        raise InputError(f"no catalogued deal has a value of {args.handicap or 0:+d} within {args.margin or 0} "
+                         f"({len(catalogue)} deals catalogued; --margin widens the choice)")
+    number = random.choice(fair)
+    return number, catalogue.par(number)
+
+
+def _small_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
+    if not 0 <= value <= 270:
+        raise argparse.ArgumentTypeError(f"{value} is not 0 to 270")
+    return value
 
 
 def _deal_number(text: str) -> int:
@@ -54,11 +97,38 @@ def _deal_number(text: str) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    position = load_position(args.file)
+    text = read_input(args.file)
+    try:
+        game, _ = Game.from_file_text(text)
+    except BattleError as error:
+        raise InputError(f"{file_label(args.file)}: {error}") from None
+    position = game.position
     print(render_board(position, use_colour(sys.stdout)))
     print(render_status(position))
+    par = _catalogued_par(game, text)
+    if par is not None:
+        print(f"{par.describe()} (deal {par.deal} before move 1)")
     print(LEGEND)
     return EXIT_OK
+
+
+def _catalogued_par(game: Game, text: str):  # noqa: ANN202 - Par | None
+    """The catalogue's par of the deal a record names, or that a position file's ``# deal N``
+    comment names when the position is that deal's start."""
+    number = game.deal_number
+    if number is None:
+        found = re.match(r"\s*#\s*deal (\d{1,19})\b", text)
+        if found is None or game.ply or tuple(game.start.scores) != (0, 0):
+            return None
+        try:
+            if deal(int(found.group(1))).cells != game.start.cells:
+                return None
+        except BattleError:  # a number beyond the last deal
+            return None
+        number = int(found.group(1))
+    from battle.atlas.catalogue import Catalogue
+
+    return Catalogue.load().par(number)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -303,6 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = commands.add_parser("deal", help="print a numbered deal as a position file")
     sub.add_argument("number", nargs="?", help="deal number (random if left out)")
+    sub.add_argument("--fair", action="store_true",
+                     help="a catalogued deal that is a draw under perfect play (see --margin, --handicap)")
+    sub.add_argument("--margin", type=_small_int, metavar="M", help="with --fair: a value within M points of even")
+    sub.add_argument("--handicap", type=_small_int, metavar="H",
+                     help="with --fair: a deal the first player wins by H under perfect play (give the weaker "
+                          "player the first move)")
+    sub.add_argument("--daily", action="store_true", help="the deal of the day: the same for everyone today")
     sub.set_defaults(run=cmd_deal)
 
     sub = commands.add_parser("show", help="draw a position or game in the terminal")

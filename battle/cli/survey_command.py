@@ -42,6 +42,8 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
                           "until then), for quick surveys of the middle game (default 108: the whole deal)")
     sub.add_argument("--report", action="store_true", help="report on the database instead of solving")
     sub.add_argument("--plot", metavar="FILE.png", help="with --report: also draw the values' histogram")
+    sub.add_argument("--export", metavar="FILE.tsv", help="write the exactly solved whole deals as a catalogue "
+                                                          "(the format of the one the game ships)")
     sub.set_defaults(run=cmd_survey)
 
 
@@ -85,6 +87,10 @@ def _database(args: argparse.Namespace):  # noqa: ANN202 - a SurveyDatabase
 
 
 def cmd_survey(args: argparse.Namespace) -> int:
+    if args.export:
+        if args.deals or args.report:
+            raise InputError("--export writes the whole database: give no DEALS or --report with it")
+        return _export(args)
     if args.report:
         if args.deals:
             raise InputError("--report reads the whole database: give no DEALS with it")
@@ -192,4 +198,28 @@ def _report(args: argparse.Namespace) -> int:
         except (OSError, pygame.error) as error:
             raise InputError(f"--plot {args.plot[:80]}: {getattr(error, 'strerror', None) or error}") from None
         print(f"histogram written to {args.plot}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from battle.atlas.catalogue import format_catalogue
+    from battle.atlas.survey_db import FULL_DEAL
+    from battle.storage.paths import write_atomically
+
+    database = _database(args)
+    try:
+        results = database.results(FULL_DEAL)
+    finally:
+        database.close()
+    solved = [result for result in results if result.solved]
+    limits = {result.time_limit for result in results if result.time_limit}
+    span = f"{results[0].deal}-{results[-1].deal}" if results else "DEALS"
+    limit = f" --time-limit {max(limits):g}" if limits else ""
+    made_by = (f"'mahjong-battle survey {span}{limit}' then 'survey --export'; {len(solved)} of {len(results)} "
+               "deals solved exactly")
+    try:
+        write_atomically(args.export, format_catalogue(results, made_by))
+    except OSError as error:
+        raise InputError(f"--export {args.export[:80]}: {error.strerror or error}") from None
+    print(f"{len(solved)} solved deals written to {args.export}")
     return 0

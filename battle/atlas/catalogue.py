@@ -1,0 +1,128 @@
+"""The catalogue of solved deals: each deal's par (its exact value before move 1) and best first moves.
+
+The game ships one (``assets/atlas/catalogue.tsv``, written by ``survey --export``); a
+user's own survey database (``survey``'s default path) adds to it. Lookups never need
+the solver or Dask: this is what the game reads while it is played.
+
+File format: a comment block (``#`` lines: what made it), then one line per deal,
+tab-separated: ``deal  value  best_moves  nodes  seconds  solver_version``, with the
+best moves as space-separated notation (``-`` when not stored). Only exact values are
+listed: a deal over its survey's time limit has no par.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from battle.atlas.survey_db import FULL_DEAL, DealResult, SurveyDatabase, SurveyDatabaseError, default_survey_path
+from battle.resources import asset_path
+
+CATALOGUE_NAME = "catalogue.tsv"
+HEADER = "deal\tvalue\tbest_moves\tnodes\tseconds\tsolver_version"
+
+
+@dataclass(frozen=True)
+class Par:
+    """A deal's exact value before move 1 and the moves that keep it."""
+
+    deal: int
+    value: int
+    """The final margin for the player who moves first, under perfect play by both."""
+    best_moves: tuple[str, ...] | None
+
+    def describe(self, first: str = "first player") -> str:
+        """``Par: first player +4`` (or ``Par: even``), the way the panel and ``show`` say it."""
+        if self.value == 0:
+            return "Par: even (a draw under perfect play)"
+        return f"Par: {first} {self.value:+d}"
+
+
+class CatalogueError(ValueError):
+    """A catalogue file that does not read; the message names the file and the line."""
+
+
+def read_catalogue(path: Path) -> dict[int, Par]:
+    """The pars in a catalogue file (see the module docstring for the format)."""
+    pars: dict[int, Par] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CatalogueError(f"{path}: cannot read the catalogue ({error})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#") or line == HEADER:
+            continue
+        fields = line.split("\t")
+        try:
+            if len(fields) != 6:
+                raise ValueError(f"{len(fields)} fields, expected 6")
+            deal, value = int(fields[0]), int(fields[1])
+            moves = None if fields[2] == "-" else tuple(fields[2].split())
+        except ValueError as error:
+            raise CatalogueError(f"{path}, line {number}: {error}") from None
+        pars[deal] = Par(deal, value, moves)
+    return pars
+
+
+def format_catalogue(results: list[DealResult], made_by: str) -> str:
+    """The catalogue text of the exact whole-deal ``results``, by deal number."""
+    lines = [f"# Mahjong Battle deal catalogue: each deal's exact value for the first player and its best "
+             f"first moves.\n# Made by: {made_by}", HEADER]
+    for result in sorted(results, key=lambda r: r.deal):
+        if not result.solved or result.tiles != FULL_DEAL:
+            continue
+        moves = "-" if result.best_moves is None else " ".join(result.best_moves)
+        lines.append(f"{result.deal}\t{result.value}\t{moves}\t{result.nodes}\t{result.seconds:.1f}\t"
+                     f"{result.solver_version}")
+    return "\n".join(lines) + "\n"
+
+
+class Catalogue:
+    """The shipped pars, with the user's own survey results on top."""
+
+    def __init__(self, pars: dict[int, Par], problems: list[str] | None = None) -> None:
+        self.pars = pars
+        self.problems = problems or []
+        """One line per source that could not be read (the rest is still used)."""
+
+    @classmethod
+    def load(cls, shipped: Path | None = None, survey: Path | None = None) -> Catalogue:
+        """The shipped catalogue and, if it exists, the user's survey database."""
+        problems: list[str] = []
+        pars: dict[int, Par] = {}
+        try:
+            pars.update(read_catalogue(shipped or asset_path("atlas", CATALOGUE_NAME)))
+        except (CatalogueError, FileNotFoundError) as error:
+            problems.append(str(error))
+        survey = survey or default_survey_path()
+        if survey.exists():
+            try:
+                with SurveyDatabase(survey) as database:
+                    for result in database.results(FULL_DEAL):
+                        if result.solved:
+                            pars[result.deal] = Par(result.deal, result.value, result.best_moves)
+            except SurveyDatabaseError as error:
+                problems.append(str(error))
+        return cls(pars, problems)
+
+    def __len__(self) -> int:
+        return len(self.pars)
+
+    def par(self, deal: int | None) -> Par | None:
+        return None if deal is None else self.pars.get(deal)
+
+    def fair_deals(self, margin: int = 0, handicap: int = 0) -> list[int]:
+        """Deals whose value is ``handicap`` give or take ``margin`` (a handicap of 3: the first
+        player, the weaker one, starts 3 points ahead under perfect play)."""
+        return sorted(deal for deal, par in self.pars.items() if abs(par.value - handicap) <= margin)
+
+    def daily_deal(self, day: datetime.date) -> int | None:
+        """The deal of ``day``: a catalogued fair deal if there is one (else any catalogued deal),
+        picked by a hash of the date, so everyone gets the same on the same day."""
+        pool = self.fair_deals(margin=2) or sorted(self.pars)
+        if not pool:
+            return None
+        digest = hashlib.sha256(day.isoformat().encode()).digest()
+        return pool[int.from_bytes(digest[:8], "big") % len(pool)]
