@@ -1,0 +1,104 @@
+"""What the survey's Dask machinery costs, and what its configuration buys: a Markdown table.
+
+    python benchmarks/survey_overhead.py                      deals 1-12 from 80 tiles in
+    python benchmarks/survey_overhead.py --deals 1-6 --tiles 88
+
+The same deals (each started ``--tiles`` tiles in, so a run takes minutes rather than hours)
+are solved
+
+- one after another in one process on one engine (``solve_deal``, what a worker runs): the
+  baseline;
+- one after another by ``mahjong-battle solve`` (a process per deal, as a user would);
+- by ``run_survey`` on a local cluster: 1 worker x 1 thread (against the baseline: the
+  overhead), 2 workers x 1 thread, and 1 worker x 2 threads.
+
+Deals an hour counts from the first task handed out to the last result stored; the
+cluster's start-up (a few seconds, once per run) is its own column. Every run stores into a
+fresh temporary database. Noisy machines: compare the ratios within one run of the script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from battle.atlas.deal_list import parse_deal_list  # noqa: E402
+from battle.atlas.solve_deal import solve_deal, start_position  # noqa: E402
+from battle.atlas.survey_db import SurveyDatabase  # noqa: E402
+from battle.atlas.survey_run import SurveyPlan, run_survey  # noqa: E402
+from battle.rules.notation import format_position  # noqa: E402
+
+
+def sequential(deals: list[int], tiles: int) -> float:
+    solve_deal(deals[0], tiles=min(tiles, 40))  # kernels loaded before the clock starts
+    started = time.perf_counter()
+    for deal in deals:
+        solve_deal(deal, tiles=tiles)
+    return time.perf_counter() - started
+
+
+def by_solve_command(deals: list[int], tiles: int, folder: Path) -> float:
+    started = time.perf_counter()
+    for deal in deals:
+        path = folder / f"start-{deal}.mbp"
+        path.write_text(format_position(start_position(deal, tiles)))
+        subprocess.run([sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "solve",
+                        "--threads", "1", str(path)], check=True, capture_output=True, cwd=ROOT, timeout=3600)
+    return time.perf_counter() - started
+
+
+def on_cluster(deals: list[int], tiles: int, workers: int, threads: int, folder: Path) -> tuple[float, float]:
+    """(seconds from the first task to the last result, seconds the cluster took to start)."""
+    marks: dict[str, float] = {"asked": time.perf_counter()}
+
+    def note(progress, result) -> None:  # noqa: ANN001 - Progress, DealResult | None
+        if result is None and "first" not in marks:
+            marks["first"] = time.perf_counter()
+        if result is not None:
+            marks["last"] = time.perf_counter()
+
+    warm = SurveyPlan([deals[0]], tiles=min(tiles, 40), workers=workers, threads_per_worker=threads)
+    with SurveyDatabase(folder / f"warm-{workers}-{threads}.sqlite3") as database:
+        run_survey(warm, database)  # every worker compiles or loads its kernels once, outside the clock
+    plan = SurveyPlan(deals, tiles=tiles, workers=workers, threads_per_worker=threads)
+    with SurveyDatabase(folder / f"survey-{workers}-{threads}.sqlite3") as database:
+        marks["asked"] = time.perf_counter()
+        run_survey(plan, database, report=note)
+    return marks["last"] - marks["first"], marks["first"] - marks["asked"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", default="1-12")
+    parser.add_argument("--tiles", type=int, default=80)
+    parser.add_argument("--skip-solve-command", action="store_true")
+    args = parser.parse_args()
+    deals = parse_deal_list(args.deals)
+    folder = Path(tempfile.mkdtemp(prefix="survey-bench-"))
+    rows = []
+    base = sequential(deals, args.tiles)
+    rows.append(("one process, one engine (baseline)", base, None))
+    if not args.skip_solve_command:
+        rows.append(("`solve` per deal, a process each", by_solve_command(deals, args.tiles, folder), None))
+    for workers, threads in ((1, 1), (2, 1), (1, 2)):
+        seconds, start_up = on_cluster(deals, args.tiles, workers, threads, folder)
+        rows.append((f"survey, {workers} worker{'s' if workers > 1 else ''} x {threads} thread"
+                     f"{'s' if threads > 1 else ''}", seconds, start_up))
+    print(f"{len(deals)} deals ({args.deals}), each from {args.tiles} tiles in\n")
+    print("| how | seconds | deals an hour | against the baseline | cluster start-up s |")
+    print("|---|---:|---:|---:|---:|")
+    for name, seconds, start_up in rows:
+        ratio = f"{100 * (seconds / base - 1):+.1f}%"
+        up = "" if start_up is None else f"{start_up:.1f}"
+        print(f"| {name} | {seconds:.1f} | {3600 * len(deals) / seconds:,.0f} | {ratio} | {up} |")
+
+
+if __name__ == "__main__":
+    main()
