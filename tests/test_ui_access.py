@@ -174,7 +174,10 @@ def test_the_page_states_the_rules_and_every_key_the_screens_handle() -> None:
     screens_of = {"play_scene.py": ["Game"], "study_mode.py": ["Analysis"], "title_scene.py": ["Title"],
                   "editor_scene.py": ["Position editor"], "review_scene.py": ["Review"],
                   "result_scene.py": ["Game over"], "choice_scene.py": ["Questions and file dialogs"],
-                  "dialogs.py": ["Questions and file dialogs"], "help_scene.py": ["Every screen", "This page"]}
+                  "dialogs.py": ["Questions and file dialogs"], "help_scene.py": ["Every screen", "This page"],
+                  "focus_ring.py": ["Title", "Play online"], "setup_scene.py": ["Play online"],
+                  "lobby_scene.py": ["Waiting for an opponent"], "online_mode.py": ["Online game"],
+                  "online_scene.py": ["Online game"]}
     names = {"ESCAPE": "Esc", "RETURN": "Enter", "KP_ENTER": "Enter", "SPACE": "Space", "TAB": "Tab",
              "LEFT": "←", "RIGHT": "→", "UP": "↑", "DOWN": "↓", "HOME": "Home", "END": "End",
              "PAGEUP": "PageUp", "PAGEDOWN": "PageDown", "BACKSPACE": "Backspace", "COMMA": ",",

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import queue
 import random
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,13 +81,17 @@ class OnlineSession:
 
     ``opening`` is the request that picks the game: a ``create``, ``join``, ``resume``
     or ``watch`` message (as a dict). After ``created``/``joined`` the session resumes
-    with the token it got; a spectator resumes with the watch code.
+    with the token it got; a spectator resumes with the watch code. ``on_message`` is
+    called on the connection's thread after each message is queued for ``events``: a
+    window posts itself an event there, so its loop sleeps until there is news.
     """
 
-    def __init__(self, url: str, opening: JsonObject, name: str | None = None) -> None:
+    def __init__(self, url: str, opening: JsonObject, name: str | None = None,
+                 on_message: Callable[[], None] | None = None) -> None:
         self.url = url
         self._opening = opening
         self._name = name
+        self._on_message = on_message
         self._shared = _Shared()
         self._inbox: queue.SimpleQueue[JsonObject] = queue.SimpleQueue()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -103,10 +108,11 @@ class OnlineSession:
         self._ready.wait(5)
 
     @classmethod
-    def resume(cls, seat: Seat, name: str | None = None) -> OnlineSession:
+    def resume(cls, seat: Seat, name: str | None = None,
+               on_message: Callable[[], None] | None = None) -> OnlineSession:
         """Come back to a game saved as ``seat`` (a player's token, or a spectator's watch code)."""
         opening = {"type": "resume", "token": seat.token} if seat.token else {"type": "watch", "code": seat.watch}
-        session = cls(seat.url, opening, name)
+        session = cls(seat.url, opening, name, on_message)
         with session._shared.lock:
             session._shared.seat = seat
         return session
@@ -135,6 +141,13 @@ class OnlineSession:
         """Moves sent and not yet acknowledged, (id, move)."""
         with self._shared.lock:
             return list(self._shared.pending)
+
+    def snapshot(self) -> tuple[JsonObject | None, list[tuple[str, str]]]:
+        """The state (a copy the connection's thread no longer changes) and the unacknowledged moves,
+        read at one instant: read apart, the two could straddle a ``moved`` and show a move twice."""
+        with self._shared.lock:
+            state = copy.deepcopy(self._shared.state) if self._shared.state is not None else None
+            return state, list(self._shared.pending)
 
     def events(self) -> list[JsonObject]:
         """Every message from the server since the last call (and ``{"type": "link"}`` on a change of link)."""
@@ -192,7 +205,12 @@ class OnlineSession:
     def _set_link(self, link: Link) -> None:
         with self._shared.lock:
             self._shared.link = link
-        self._inbox.put({"type": "link", "state": link.state, "detail": link.detail, "retry_in": link.retry_in})
+        self._deliver({"type": "link", "state": link.state, "detail": link.detail, "retry_in": link.retry_in})
+
+    def _deliver(self, message: JsonObject) -> None:
+        self._inbox.put(message)
+        if self._on_message is not None:
+            self._on_message()
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -263,7 +281,7 @@ class OnlineSession:
                     self._set_link(Link("connected"))
                     for move_id, move in self.pending:  # resent with the same ids: applied once at most
                         await socket.send(protocol.encode({"type": "move", "move": move, "id": move_id}))
-                self._inbox.put(message)
+                self._deliver(message)
                 if fatal:
                     return f"fatal: {message.get('reason', 'refused')}"
         except ConnectionClosed:

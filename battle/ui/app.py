@@ -151,7 +151,7 @@ class App:
     def show_title(self, notice: str | None = None, kind: str = "info") -> None:
         self.solver.cancel()
         for scene in self.stack.scenes:
-            if isinstance(scene, PlayScene):
+            if isinstance(scene, PlayScene) and scene.local:
                 self.last_match = scene.match
         self.stack.replace_all(TitleScene(self, notice, kind))
 
@@ -306,9 +306,12 @@ class App:
         self.save_settings()
 
     def stop_background(self, timeout: float = 10.0) -> bool:
-        """Stop every search this window started (the opponent's, the analysis, a review) and wait for them."""
+        """Stop every search this window started (the opponent's, the analysis, a review) and wait for them;
+        close the screens' online connections (their games wait on their servers)."""
         from battle.ui.review.review_scene import ReviewScene
 
+        for scene in self.stack.scenes:
+            scene.stop_background()
         self.solver.shutdown()
         if self._live_analysis is not None:
             self._live_analysis.shutdown()

@@ -66,6 +66,9 @@ class Scene:
             for element in self.elements:
                 element.hide()
 
+    def stop_background(self) -> None:
+        """The window closes: end what the scene runs beside the drawing thread (an online connection)."""
+
     def build_ui(self) -> None:
         """Create this scene's widgets (and append them to ``self.elements``)."""
 

@@ -64,6 +64,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Esc", "Hide the focus ring"),
         ("Ctrl + O", "Load a game record (.mbg) or a position (.mbp)"),
         ("E", "Edit a position"),
+        ("O", "Play online: host, join or come back to a game over the network"),
     )),
     ("Game", (
         ("Click,  ← → ↑ ↓", "Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
@@ -107,6 +108,24 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("N", "New game"),
         ("V", "Review the game"),
         ("Esc", "Close the panel and look at the board"),
+    )),
+    ("Play online", (
+        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the fields and buttons, as on the title"),
+        ("Enter", "In the invite code: join; in the deal number: host; with nothing focused: join when a code "
+                  "is typed, else host"),
+        ("Esc", "Hide the focus ring; without one, back to the title"),
+    )),
+    ("Waiting for an opponent", (
+        ("C", "Copy the invite code to the clipboard"),
+        ("Esc  or  Backspace", "Back to the online setup (a hosted game waits on the server)"),
+    )),
+    ("Online game", (
+        ("T", "Ask your opponent to let you take back your last move"),
+        ("Y  /  N", "Yes / no to your opponent's takeback request or rematch offer"),
+        ("L", "Leave: back to the title; the game waits on the server"),
+        ("Ctrl + S", "Save the game record the server keeps"),
+        ("U  R  H  A  E  V,  Ctrl + O", "Off while the game is played (undo, redo, hint, analysis, editor, "
+                                        "review, load); V, A and E come back once it is over"),
     )),
     ("Questions and file dialogs", (
         ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move between the answers"),

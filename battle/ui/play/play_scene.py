@@ -33,7 +33,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button
-from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
+from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked
 from battle.ui.widgets.hud import Status
 from battle.ui.widgets.layout import (
     DIRECTIONS,
@@ -58,6 +58,10 @@ that fills in values: a 1.6 s colour pulse moves a tenth of its swing per frame 
 
 class PlayScene(Scene):
     """The game screen (see the module docstring), and the ``PlayScreen`` its modes work on."""
+
+    local = True
+    """The match is this window's own, autosaved, and the title offers its rematch (an online
+    game's screen, a subclass, shows a game that lives on its server)."""
 
     def __init__(self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info",
                  selected: int | None = None) -> None:
@@ -181,14 +185,18 @@ class PlayScene(Scene):
         self.selected = None
         if on:
             self.game_mode.set_aside()  # the game waits while it is being studied
-            self.mode = StudyMode(self, self.game_mode)
+            self.mode = StudyMode(self, self.playing_mode())
             self.status = Status(INTRO, "hint")
         else:
             self.mode.close()
-            self.mode = self.game_mode
+            self.mode = self.playing_mode()
             self.status = Status(f"Analysis off. {self.turn_status().text}", "info")
         self.clear_ui()
         self.build_ui()
+
+    def playing_mode(self) -> PlayMode:
+        """The mode of the game itself, which analysis returns to."""
+        return self.game_mode
 
     # -- input -----------------------------------------------------------------------------
 
@@ -202,7 +210,7 @@ class PlayScene(Scene):
         was_open = self.dialog_open()
         picked = self.files.handle(event)
         if picked is not None:
-            play_files.file_picked(self, picked)
+            self.file_picked(picked)
             return
         if was_open or kind in DIALOG_EVENTS:
             return
@@ -304,6 +312,10 @@ class PlayScene(Scene):
         self.cursor_visible = False
         self.cursor = cell
         self.click_cell(cell)
+
+    def file_picked(self, picked: Picked) -> None:
+        """A file chosen in the save or load dialog."""
+        play_files.file_picked(self, picked)
 
     def scroll(self, rows: int) -> None:
         self.first_row = clamp_first_row(self.layout.panel, self.first_row + rows, len(self.move_list))

@@ -105,8 +105,8 @@ def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
     """Board, panel, the mode's drawing, status line (or the browse banner), and the points in flight on top."""
     app = scene.app
     layout = scene.layout
-    app.board_view.draw(surface, layout, board_state(scene))
-    app.panel_view.draw(surface, layout.panel, panel_info(scene), layout.scale)
+    app.board_view.draw(surface, layout, scene.board_state())
+    app.panel_view.draw(surface, layout.panel, scene.panel_info(), layout.scale)
     scene.mode.draw(surface)
     if scene.browsing:
         ply = scene.browse_ply or 0

@@ -29,6 +29,12 @@ FADE_SECONDS = 0.25
 
 class ResultScene(Scene):
     overlay = True
+    choices: tuple[tuple[str, str, str], ...] = (
+        ("rematch", "Rematch", "Same deal, sides swapped (Enter)"),
+        ("new", "New game", "Choose players and a deal (N)"),
+        ("review", "Review", "Grade every move against perfect play (V)"),
+    )
+    """The card's buttons, left to right: the command each sends, its label, its tool tip."""
 
     def __init__(self, app: Host, play: PlayScene) -> None:
         super().__init__(app)
@@ -54,11 +60,7 @@ class ResultScene(Scene):
         width = max(20, (rect.w - 2 * pad - 2 * gap) // 3)
         y = rect.bottom - pad - height
         self.buttons = {}
-        for index, (key, label, tip) in enumerate((
-            ("rematch", "Rematch", "Same deal, sides swapped (Enter)"),
-            ("new", "New game", "Choose players and a deal (N)"),
-            ("review", "Review", "Grade every move against perfect play (V)"),
-        )):
+        for index, (key, label, tip) in enumerate(self.choices):
             object_id = ObjectID(object_id="#primary") if key == "rematch" else None
             button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
                             self.app.manager, tool_tip_text=tip, object_id=object_id)
@@ -94,10 +96,14 @@ class ResultScene(Scene):
     def next_frame_in(self) -> float | None:
         return 0.0 if self.clock < FADE_SECONDS else None  # the veil fades in, then nothing moves
 
+    def result(self) -> Result | None:
+        """The result the card shows: the finished game's."""
+        return self.play.match.game.result()
+
     def card_text(self) -> tuple[str, str]:
         """The card's headline and the line under the scores, as the player reads them."""
         game = self.play.match.game
-        result = game.result()
+        result = self.result()
         if result is None:
             return "", ""
         return result_headline(result, game.names), result_details(result, game.position.tiles_left())
@@ -106,7 +112,7 @@ class ResultScene(Scene):
         fonts = self.app.fonts
         scale = self.app.layout.scale
         game = self.play.match.game
-        result = game.result()
+        result = self.result()
         fade = min(1.0, self.clock / FADE_SECONDS)
         veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((0, 10, 6, round(120 * fade)))

@@ -43,6 +43,12 @@ def save_game_file(path: Path | str, game: Game) -> Path:
     return _write(Path(path), ".mbg", game.to_text())
 
 
+def save_record_text(path: Path | str, text: str) -> Path:
+    """Write a game record received as text (an online game's, from its server), adding .mbg when
+    the name has no suffix; returns the path written."""
+    return _write(Path(path), ".mbg", text)
+
+
 def load_position_file(path: Path | str) -> Position:
     """The position of a .mbp file, or the current position of a .mbg record (for the editor)."""
     path = Path(path)

@@ -1,4 +1,4 @@
-"""The window's remembered choices: names, level, mode, window size; JSON in config_dir().
+"""The window's remembered choices: names, level, mode, window size, the online server; JSON in config_dir().
 
 Settings are a convenience, never a reason not to start: a file that cannot be
 read, or holds a field of the wrong type, is renamed aside (``settings.json.corrupt``,
@@ -30,6 +30,11 @@ SETTINGS_LIMIT = 256 * 1024
 """A settings file is well under a kilobyte; a bigger one is not ours."""
 TEXT_FIELDS = ("player1", "player2", "human_name", "level", "last_dir")
 MAX_TEXT = 4096
+DEFAULT_SERVER = "ws://127.0.0.1:8765"
+"""The online server when none was used yet: one on this machine at ``mahjong-battle serve``'s port."""
+SERVER_SCHEMES = ("ws://", "wss://")
+MAX_SERVER = 2048
+"""A server address is a host and a port; a longer one is not an address the window typed."""
 
 
 @dataclass
@@ -47,6 +52,8 @@ class Settings:
     """The game review's search time per move: longer proves more values on a full board."""
     ui_scale: float = 1.0
     """The player's text size: text, badges and widgets are this many times their size for the window."""
+    online_server: str = DEFAULT_SERVER
+    """The server address last used for online play (``ws://`` or ``wss://``)."""
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -114,6 +121,9 @@ def _apply(settings: Settings, data: dict) -> list[str]:
         # a NUL or another control character would break a font, a path or a record
         take(name, isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable(), value)
     take("mode", data.get("mode") in MODES, data.get("mode"))
+    server = data.get("online_server")
+    take("online_server", isinstance(server, str) and len(server) <= MAX_SERVER and server.isprintable()
+         and server.lower().startswith(SERVER_SCHEMES), server)
     take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
     seconds = _number_within(data.get("review_seconds"), REVIEW_SECONDS_RANGE)
     take("review_seconds", seconds is not None, seconds)

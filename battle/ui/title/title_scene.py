@@ -1,4 +1,5 @@
-"""The title screen and new-game form: resume, hot seat or against the solver, which deal.
+"""The title screen and new-game form: resume, hot seat or against the solver, which deal; the
+way to online play (``battle.ui.online``).
 
 The form remembers its values across rebuilds (a resize, switching the mode),
 and the chosen names, level and mode go into the settings when a game starts.
@@ -19,13 +20,13 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
-from pygame_gui.elements.ui_drop_down_menu import UIExpandedDropDownState
 
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.art import theme
 from battle.ui.help.help_scene import open_help
+from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
 from battle.ui.play.match import Match, new_match
 from battle.ui.scene import Scene, pressed_key
@@ -33,6 +34,7 @@ from battle.ui.storage.files import FileProblem, load_game_file
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
+from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, Status
 
 if TYPE_CHECKING:
@@ -77,10 +79,8 @@ class TitleScene(Scene):
         self.level = settings.level if settings.level in app.level_names else app.default_level
         self.human_first = settings.human_first
         self.widgets: dict[str, UIElement] = {}
-        self.focus: str | None = None
-        """The widget the keyboard's focus ring is on (None: no ring, Enter starts the game)."""
-        self.menu_choice = 0
-        """In the focused list while it is open: the option the arrows point at."""
+        self.ring = FocusRing(app, lambda: self.widgets, self.command, self.menu_changed)
+        """The keyboard's focus ring over the form (no ring: Enter starts the game)."""
         self.files = FileDialogSlot(app)
         self.clock = 0.0
         self.hero: pygame.Surface | None = None
@@ -218,14 +218,15 @@ class TitleScene(Scene):
         y += row_h + gap + round(8 * self.app.layout.scale)
 
         button_gap = round(10 * self.app.layout.scale)
-        widths = (0.36, 0.42, 0.22)
+        widths = (0.3, 0.28, 0.27, 0.15)
         x = x0
         for (key, text, tip), share in zip((
             ("start", "Start game", "Deal the tiles (Enter)"),
+            ("online", "Play online", "Host, join or resume a game against someone over the network (O)"),
             ("load", "Load game...", "Open a game record (.mbg) or a position (.mbp)"),
             ("quit", "Quit", "Close the window"),
         ), widths, strict=True):
-            width = round((inner_w - 2 * button_gap) * share)
+            width = round((inner_w - 3 * button_gap) * share)
             object_id = ObjectID(object_id="#primary") if key == "start" else None
             add(key, Button(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
                             object_id=object_id))
@@ -239,8 +240,7 @@ class TitleScene(Scene):
                              tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
         add("help", Button(pygame.Rect(x0 + 2 * (third + button_gap), y, inner_w - 2 * (third + button_gap), row_h),
                            "Rules & keys", manager, tool_tip_text="The rules, the marks and every shortcut (F1)"))
-        if self.focus not in self.focus_order():
-            self.focus = None
+        self.ring.forget_missing()
         self._render_hero()
 
     def _render_hero(self) -> None:
@@ -282,7 +282,8 @@ class TitleScene(Scene):
             return
         if kind == pygame_gui.UI_BUTTON_PRESSED:
             name = pressed_key(event, self.widgets)
-            if name is not None and (name in ("resume", "rematch", "start", "load", "quit", "edit", "review", "help")
+            if name is not None and (name in ("resume", "rematch", "start", "online", "load", "quit", "edit", "review",
+                                              "help")
                                      or name.startswith(("other:", "discard:"))):
                 self.command(name)
         elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
@@ -290,7 +291,7 @@ class TitleScene(Scene):
         elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             self.command("start")
         elif kind == pygame.KEYDOWN:
-            if self.focus_key(event):
+            if self.ring.key(event):
                 return
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.command("start")
@@ -298,6 +299,8 @@ class TitleScene(Scene):
                 self.command("load")
             elif event.key == pygame.K_e and not self._typing():
                 self.command("edit")
+            elif event.key == pygame.K_o and not self._typing():
+                self.command("online")
 
     def menu_changed(self, menu: object, text: str) -> None:
         """A list's new choice (picked with the mouse or the keyboard)."""
@@ -312,114 +315,18 @@ class TitleScene(Scene):
         elif menu is self.widgets.get("first"):
             self.human_first = text == FIRST_LABELS[True]
 
-    # -- the keyboard's focus ring -----------------------------------------------------------
+    # -- the keyboard's focus ring (see ``FocusRing``) ---------------------------------------
+
+    @property
+    def focus(self) -> str | None:
+        """The widget the ring is on (None: no ring, Enter starts the game)."""
+        return self.ring.focus
 
     def focus_order(self) -> list[str]:
-        """The widgets Tab visits, top to bottom and left to right (the order they are built in)."""
-        return [name for name, widget in self.widgets.items()
-                if isinstance(widget, (Button, UITextEntryLine, UIDropDownMenu))]
-
-    def focus_key(self, event: pygame.event.Event) -> bool:
-        """Tab, the arrows, Enter, Space and Esc for the focus ring; True when the key was used."""
-        key = event.key
-        menu = self._open_menu()
-        if menu is not None:
-            if key in (pygame.K_UP, pygame.K_DOWN):
-                count = len(menu.options_list)
-                self.menu_choice = (self.menu_choice + (1 if key == pygame.K_DOWN else -1)) % count
-                self._show_menu_choice(menu)
-                return True
-            if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                self._take_menu_choice(menu)
-                return True
-            if key == pygame.K_ESCAPE:
-                self._close_menu(menu)
-                return True
-            if key != pygame.K_TAB:
-                return False
-            self._close_menu(menu)
-        backwards = key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT
-        if key == pygame.K_TAB or key in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT):
-            self.move_focus(-1 if backwards or key in (pygame.K_UP, pygame.K_LEFT) else 1)
-            return True
-        focus = self.focus
-        widget = self.widgets.get(focus) if focus is not None else None
-        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and focus is not None and widget is not None:
-            if isinstance(widget, UIDropDownMenu):
-                self._open_menu_of(widget)
-                return True
-            if isinstance(widget, Button):
-                if widget.is_enabled:
-                    self.command(focus)
-                return True
-            return False  # a text field: Space is a character, Enter finishes the entry
-        if key == pygame.K_ESCAPE and self.focus is not None:
-            self.set_focus(None)
-            return True
-        return False
-
-    def move_focus(self, step: int) -> None:
-        """The ring to the next (1) or previous (-1) widget, from the ring or from the field being typed in."""
-        order = self.focus_order()
-        if not order:
-            return
-        current = self._typing_in() or self.focus
-        first = 0 if step > 0 else len(order) - 1
-        self.set_focus(order[(order.index(current) + step) % len(order)] if current in order else order[first])
+        return self.ring.order()
 
     def set_focus(self, name: str | None) -> None:
-        """Put the ring on a widget; a text field also gets the keyboard, anything else takes it away."""
-        self.focus = name
-        widget = self.widgets.get(name) if name is not None else None
-        if isinstance(widget, UITextEntryLine):
-            self.app.manager.set_focus_set(widget)
-        elif self._typing_in() is not None:
-            self.app.manager.set_focus_set(None)
-
-    def _typing_in(self) -> str | None:
-        return next((name for name, widget in self.widgets.items()
-                     if isinstance(widget, UITextEntryLine) and widget.is_focused), None)
-
-    def _open_menu(self) -> UIDropDownMenu | None:
-        """The focused list, when it is open."""
-        menu = self.widgets.get(self.focus) if self.focus is not None else None
-        if isinstance(menu, UIDropDownMenu) and menu.current_state is menu.menu_states["expanded"]:
-            return menu
-        return None
-
-    def _open_menu_of(self, menu: UIDropDownMenu) -> None:
-        """Open a list as a click on it would (at the next frame), the arrows starting at its choice."""
-        options = [_option_text(option) for option in menu.options_list]
-        chosen = _option_text(menu.selected_option)
-        self.menu_choice = options.index(chosen) if chosen in options else 0
-        self.app.manager.set_focus_set(menu.get_focus_set())  # losing the focus closes it again
-        _flip_at_next_frame(menu)
-
-    def _show_menu_choice(self, menu: UIDropDownMenu) -> None:
-        """Highlight the option the arrows point at (the open list draws over any ring of ours)."""
-        expanded = menu.menu_states["expanded"]
-        assert isinstance(expanded, UIExpandedDropDownState), "pygame_gui files a list's open state as expanded"
-        selection = expanded.options_selection_list
-        if selection is None:
-            return
-        for index, item in enumerate(selection.item_list):
-            button = item.get("button_element")
-            if button is not None:
-                if index == self.menu_choice:
-                    button.select()
-                else:
-                    button.unselect()
-
-    def _take_menu_choice(self, menu: UIDropDownMenu) -> None:
-        before = _option_text(menu.selected_option)
-        text = _option_text(menu.options_list[self.menu_choice])
-        menu.selected_option = (text, text)
-        self._close_menu(menu)
-        if text != before:
-            self.menu_changed(menu, text)
-
-    def _close_menu(self, menu: UIDropDownMenu) -> None:
-        _flip_at_next_frame(menu)
+        self.ring.set(name)
 
     def _dialog_open(self) -> bool:
         return self.files.is_open()
@@ -449,6 +356,9 @@ class TitleScene(Scene):
             self.begin(self.previous.rematch(), "Rematch: the same deal with the sides swapped.", "good")
         elif name == "start":
             self.start()
+        elif name == "online":
+            self._read_entries()  # a resize while the form is covered rebuilds it from its values
+            self.app.stack.push(OnlineSetupScene(self.app))
         elif name == "load":
             self.open_load_dialog()
         elif name == "edit":
@@ -570,7 +480,7 @@ class TitleScene(Scene):
 
     def on_resume(self) -> None:
         super().on_resume()
-        self.set_focus(self.focus)  # a text field with the ring takes the typing again
+        self.ring.set(self.ring.focus)  # a text field with the ring takes the typing again
 
     def on_exit(self) -> None:
         self.files.close()
@@ -580,9 +490,7 @@ class TitleScene(Scene):
 
     def update(self, dt: float) -> None:
         self.clock += dt
-        typing = self._typing_in()
-        if typing is not None and self.focus is not None:
-            self.focus = typing  # a click into another field takes the ring along
+        self.ring.follow_typing()
 
     def _bob(self, clock: float) -> int:
         """The hero's float, in whole pixels: 2 px each way (scaled) over a 5.2 s period."""
@@ -626,27 +534,12 @@ class TitleScene(Scene):
 
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
-        focused = self.widgets.get(self.focus) if self.focus is not None else None
-        if focused is not None:
-            ring = focused.rect.inflate(round(8 * scale), round(8 * scale))
-            pygame.draw.rect(surface, theme.GOLD_BRIGHT, ring, max(2, round(3 * scale)), round(8 * scale))
+        self.ring.draw(surface, scale)
         if self.status.text:
             colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
             text = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
             surface.blit(text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6,
                                                                 card.bottom + round(14 * scale)))))
-
-
-def _flip_at_next_frame(menu: UIDropDownMenu) -> None:
-    """Open a closed list, or close an open one, at the next frame: what a click on it does."""
-    state = menu.current_state
-    assert state is not None, "pygame_gui gives a list its closed state as it makes the list"
-    state.should_transition = True
-
-
-def _option_text(option: str | tuple[str, str]) -> str:
-    """A list option's text (pygame_gui keeps options as text or as (text, id) pairs)."""
-    return option[0] if isinstance(option, tuple) else option
 
 
 def _newest_finished(app: Host) -> Match | None:

@@ -38,6 +38,9 @@ SHORT_FORMS = {
     "Retry from here": "Retry",
     "Analyse here": "Analyse",
     "number": "no.",
+    "Take back": "Undo?",
+    "Rematch": "Again",
+    "Save record": "Save",
 }
 """Labels (and a text field's placeholder) that outgrow a small window, and what they become there."""
 

@@ -1,0 +1,275 @@
+"""The waiting room: from Host, Join or Resume until the game begins.
+
+A host sees the invite code large, with Copy (to the clipboard, where there is one), the watch
+code smaller, and the connection's state; a joiner or a returning player sees the connection
+until the server sends the game. The game screen opens by itself as soon as the game is being
+played (the opponent joined) or is over, and takes the session over. Back leaves the room:
+the connection closes, and a hosted game waits on the server, in the list of online games.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.core.utility import clipboard_copy
+
+from battle.online.codes import format_code
+from battle.rules.errors import BattleError
+from battle.ui.art import theme
+from battle.ui.online import connection
+from battle.ui.online.online_scene import OnlineScene
+from battle.ui.online.online_state import JsonObject, game_terms, name_of, opponent_of, server_label
+from battle.ui.online.online_view import draw_code, draw_link_line
+from battle.ui.scene import Scene, pressed_key
+from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.hud import STATUS_COLOURS, Status
+
+if TYPE_CHECKING:
+    from battle.online.client import Link, OnlineSession
+    from battle.ui.host import Host
+
+COUNTDOWN_INTERVAL = 0.25
+"""Frames while the link is down: the retry countdown shows whole seconds."""
+HEADINGS = {"host": "Creating your game...", "join": "Joining a game", "resume": "Coming back to your game"}
+
+
+class LobbyScene(Scene):
+    """Waiting for the game to begin (see the module docstring)."""
+
+    def __init__(self, app: Host, session: OnlineSession, purpose: str, code: str | None = None,
+                 returned: Callable[[Status], None] | None = None) -> None:
+        super().__init__(app)
+        self.session = session
+        self.purpose = purpose
+        """``host``, ``join`` or ``resume``."""
+        self.code = code
+        """The invite code being joined (canonical), for a joiner."""
+        self.returned = returned
+        """Told what to say when Back returns to the screen below."""
+        self.state: JsonObject | None = None
+        self.invite: str | None = None
+        self.watch: str | None = None
+        self.link: Link = session.link
+        self.link_since = time.monotonic()
+        self.reached = False
+        """The server answered once: a later drop is a lost connection, not an unreachable server."""
+        self.note = Status("", "quiet")
+        self.buttons: dict[str, Button] = {}
+        self.handed_over = False
+        self.session_closed = False
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    def card_rect(self) -> pygame.Rect:
+        w, h = self.app.layout.window
+        scale = self.app.layout.scale
+        rect = pygame.Rect(0, 0, min(round(680 * scale), w - 40), min(round(480 * scale), h - 30))
+        rect.center = (w // 2, h // 2)
+        return rect
+
+    def _copy_rect(self) -> pygame.Rect:
+        card = self.card_rect()
+        scale = self.app.layout.scale
+        rect = pygame.Rect(0, 0, round(170 * scale), max(24, round(36 * scale)))
+        rect.midtop = (card.centerx, card.y + round(204 * scale))
+        return rect
+
+    # -- widgets -----------------------------------------------------------------------------
+
+    def build_ui(self) -> None:
+        manager = self.app.manager
+        scale = self.app.layout.scale
+        card = self.card_rect()
+        pad = round(22 * scale)
+        height = max(24, round(36 * scale))
+        self.buttons = {}
+        if self.invite:
+            self.buttons["copy"] = Button(self._copy_rect(), "Copy code", manager,
+                                          tool_tip_text="Copy the invite code to the clipboard (C)",
+                                          object_id=ObjectID(object_id="#primary"))
+        back = pygame.Rect(0, 0, round(150 * scale), height)
+        back.midbottom = (card.centerx, card.bottom - pad)
+        tip = ("Back to the online setup; the game waits on the server (Esc)" if self.purpose != "join"
+               else "Back to the online setup (Esc)")
+        self.buttons["back"] = Button(back, "Back", manager, tool_tip_text=tip)
+        self.elements.extend(self.buttons.values())
+
+    def _rebuild(self) -> None:
+        self.clear_ui()
+        self.build_ui()
+        if self.paused:
+            for element in self.elements:
+                element.hide()
+
+    # -- input -------------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = pressed_key(event, self.buttons)
+            if key == "copy":
+                self.copy_code()
+            elif key == "back":
+                self.back()
+        elif event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_c:
+                self.copy_code()
+            elif event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+                self.back()
+
+    def copy_code(self) -> None:
+        """The invite code to the clipboard; where there is none, the note says so."""
+        if not self.invite:
+            return
+        text = format_code(self.invite)
+        try:
+            clipboard_copy(text)
+        except (pygame.error, OSError, RuntimeError) as error:
+            self.note = Status(f"No clipboard here ({error}): read the code out instead.", "warn")
+            return
+        self.note = Status(f"Copied {text}: paste it to your opponent.", "good")
+
+    def back(self) -> None:
+        if self.app.stack.top is self:
+            self.app.stack.pop()
+        if self.returned is not None and self.purpose != "join" and self.session.seat is not None:
+            self.returned(Status("Your game waits on the server: Resume in the list comes back to it.", "info"))
+
+    # -- time --------------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        events = self.session.events()
+        if not events:
+            return
+        had_invite = self.invite
+        keep = False
+        for event in events:
+            kind = event.get("type")
+            if kind == "link":
+                self.link = self.session.link
+                self.link_since = time.monotonic()
+                self.reached = self.reached or self.link.state == "connected"
+            elif kind == "error":
+                self.note = Status(f"The server refused: {event.get('reason')}", "error")
+            elif kind == "created":
+                self.invite, self.watch = event.get("invite"), event.get("watch")
+            keep = keep or kind in ("created", "joined", "state")
+        self.state, _ = self.session.snapshot()
+        if self.state is not None:
+            self.invite = self.state.get("invite") or self.invite
+            self.watch = self.state.get("watch") or self.watch
+        if keep:
+            problem = connection.remember(self.session, self.state)
+            if problem:
+                self.note = Status(problem, "warn")
+        if self.state is not None and self.state.get("status") in ("playing", "finished"):
+            self.open_game()
+        elif self.invite != had_invite:
+            self._rebuild()
+
+    def open_game(self) -> None:
+        """The game began (or is over): its screen takes the session over."""
+        try:
+            scene = OnlineScene(self.app, self.session)
+        except (BattleError, ValueError) as error:
+            self.note = Status(f"The server's game does not read here: {error}", "error")
+            return
+        self.handed_over = True
+        self.app.stack.replace_all(scene)
+
+    def next_frame_in(self) -> float | None:
+        """Four frames a second while the link is down (the retry countdown); else only news wakes it."""
+        return COUNTDOWN_INTERVAL if self.link.state in ("connecting", "retrying") else None
+
+    def on_exit(self) -> None:
+        super().on_exit()
+        if not self.handed_over and not self.session_closed:
+            self.session_closed = True
+            connection.close_soon(self.session)
+
+    def stop_background(self) -> None:
+        if not self.handed_over and not self.session_closed:
+            self.session_closed = True
+            self.session.close()
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def heading(self) -> str:
+        state = self.state
+        if self.invite or (state is not None and state.get("status") == "waiting"):
+            return "Waiting for your opponent..."
+        if self.purpose == "resume" and state is not None:
+            return f"Coming back to your game with {name_of(state, opponent_of(state))}"
+        return HEADINGS.get(self.purpose, "Connecting")
+
+    def link_line(self) -> tuple[str, str]:
+        """The connection in words, and its kind (the colour)."""
+        server = server_label(self.session.url)
+        link = self.link
+        wait = max(0, math.ceil(float(link.retry_in or 0.0) - (time.monotonic() - self.link_since)))
+        if link.state == "connected":
+            waiting = " · waiting for your opponent..." if self.invite else ""
+            return f"Connected to {server}{waiting}", "good"
+        if link.state == "retrying":
+            what = "Connection lost" if self.reached else f"Cannot reach {server}"
+            return f"{what} — retrying in {wait} s", "warn"
+        if link.state == "closed":
+            return f"Closed: {link.detail}", "error"
+        return f"Connecting to {server}...", "quiet"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        app = self.app
+        fonts = app.fonts
+        scale = app.layout.scale
+        w, _ = app.layout.window
+        surface.blit(app.felt.surface(app.layout.window, (0.5, 0.42)), (0, 0))
+        card = self.card_rect()
+        surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
+        inner = card.w - 2 * round(24 * scale)
+        y = card.y + round(22 * scale)
+        heading = fonts.text(fonts.fit(self.heading(), 24 * scale, inner, bold=True), 24 * scale, theme.IVORY,
+                             bold=True)
+        surface.blit(heading, heading.get_rect(midtop=(card.centerx, y)))
+        if self.state is not None:
+            terms = fonts.text(fonts.fit(game_terms(self.state), 13 * scale, inner), 13 * scale, theme.IVORY_DIM)
+            surface.blit(terms, terms.get_rect(midtop=(card.centerx, card.y + round(58 * scale))))
+        shown_code = self.invite or (self.code if self.purpose == "join" else None)
+        if shown_code:
+            label = "INVITE CODE" if self.invite else "JOINING WITH THE CODE"
+            caption = fonts.text(label, 13 * scale, theme.GOLD, bold=True)
+            surface.blit(caption, caption.get_rect(midtop=(card.centerx, card.y + round(88 * scale))))
+            draw_code(surface, fonts, (card.centerx, card.y + round(152 * scale)), format_code(shown_code),
+                      64 * scale, min(inner, round(520 * scale)))
+        y = card.y + round(254 * scale)
+        for words in self._explanation(inner):
+            rendered = fonts.text(words, 15 * scale, theme.IVORY_DIM)
+            surface.blit(rendered, rendered.get_rect(midtop=(card.centerx, y)))
+            y += rendered.get_height() + round(2 * scale)
+        if self.watch and self.invite:
+            watch = fonts.text(f"Watch code for spectators: {format_code(self.watch)}", 13 * scale,
+                               theme.IVORY_FAINT)
+            surface.blit(watch, watch.get_rect(midtop=(card.centerx, card.y + round(308 * scale))))
+        link, kind = self.link_line()
+        draw_link_line(surface, fonts, (card.centerx, card.y + round(346 * scale)),
+                       fonts.fit(link, 15 * scale, inner - 20), kind, 15 * scale)
+        if self.note.text:
+            colour = STATUS_COLOURS.get(self.note.kind, theme.IVORY)
+            note = fonts.text(fonts.fit(self.note.text, 14 * scale, min(inner, w - 40)), 14 * scale, colour)
+            surface.blit(note, note.get_rect(midtop=(card.centerx, card.y + round(372 * scale))))
+
+    def _explanation(self, width: int) -> list[str]:
+        """What to do while waiting: pass the code on, or just wait for the server."""
+        server = server_label(self.session.url)
+        if self.invite:
+            words = (f"Your opponent chooses Play online, types this code under Join and connects to "
+                     f"{server}. The game starts when they join.")
+        elif self.purpose == "join":
+            words = "The game starts as soon as the server seats you."
+        else:
+            words = "The game opens as soon as the server sends it."
+        return self.app.fonts.wrap(words, 15 * self.app.layout.scale, width, max_lines=2)

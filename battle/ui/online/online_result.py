@@ -1,0 +1,53 @@
+"""The end of an online game: the local result card with the server's result and an online Rematch.
+
+The server's result decides (a resignation or a loss on time has a winner the scores do not
+show), the card says how it ended ("Bob resigned"), Rematch offers the opponent the same
+deal with the sides swapped (or accepts their offer), and Leave goes back to the title.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from battle.ui.online.online_state import ending, names_for_sentences, result_of_state
+from battle.ui.play.result_scene import ResultScene, result_details, result_headline
+
+if TYPE_CHECKING:
+    from battle.rules.game import Result
+    from battle.ui.host import Host
+    from battle.ui.online.online_scene import OnlineScene
+
+
+class OnlineResultScene(ResultScene):
+    choices = (
+        ("rematch", "Rematch", "Offer your opponent the same deal with the sides swapped, or accept their offer "
+                               "(Enter)"),
+        ("new", "Leave", "Back to the title; the game's record stays on the server (N)"),
+        ("review", "Review", "Grade every move against perfect play (V)"),
+    )
+
+    def __init__(self, app: Host, play: OnlineScene) -> None:
+        super().__init__(app, play)
+        self.online_play = play
+
+    def choose(self, what: str) -> None:
+        if what == "rematch":
+            if self.app.stack.top is self:
+                self.app.stack.pop()
+            self.online_play.online.command("rematch")
+        elif what == "new":
+            self.online_play.leave()
+        else:
+            super().choose(what)
+
+    def result(self) -> Result | None:
+        return result_of_state(self.online_play.online.state)
+
+    def card_text(self) -> tuple[str, str]:
+        state = self.online_play.online.state
+        result = self.result()
+        if result is None:
+            return "", ""
+        reason = ending(state)
+        details = f"{reason}." if reason else result_details(result, self.play.match.game.position.tiles_left())
+        return result_headline(result, names_for_sentences(state)), details

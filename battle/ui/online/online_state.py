@@ -1,0 +1,210 @@
+"""What the window reads from an online game's ``state`` (docs/protocol.md): the Game it shows,
+who is who, who is there, whose question is open, and how the game ended.
+
+Pure functions of the protocol's dicts: no pygame and no network, so the waiting room, the
+game screen and its result card say the same things, and the tests check them alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+from urllib.parse import urlsplit
+
+from battle.rules.board import Move, parse_move
+from battle.rules.errors import BattleError
+from battle.rules.game import Game, Result, result_of
+from battle.rules.notation import parse_position
+from battle.rules.wording import plural, verb
+
+JsonObject = dict[str, Any]
+
+ENDINGS = {"resign": "resigned", "time": "ran out of time"}
+"""How the loser's part reads for a result that is not the rules' end (no pair left)."""
+
+
+# -- who is who ------------------------------------------------------------------------------
+
+
+def seat_of(state: JsonObject) -> int | None:
+    """The window's seat, 1 or 2 (None for a spectator)."""
+    you = state.get("you")
+    return you if you in (1, 2) else None
+
+
+def opponent_of(state: JsonObject) -> int:
+    """The other seat (seat 2 for a spectator, who sees seat 1 as the near side)."""
+    return 3 - (seat_of(state) or 1)
+
+
+def player(state: JsonObject, seat: int) -> JsonObject:
+    found = next((p for p in state.get("players") or () if isinstance(p, dict) and p.get("seat") == seat), None)
+    return found or {}
+
+
+def name_of(state: JsonObject, seat: int) -> str:
+    """The seat's name as the server has it ("Player 2" while nobody holds it)."""
+    name = player(state, seat).get("name")
+    return str(name) if name else f"Player {seat}"
+
+
+def who(state: JsonObject, seat: int) -> str:
+    """The seat in a sentence: "You" for the window's own seat (``verb`` agrees with it), else its name."""
+    return "You" if seat == seat_of(state) else name_of(state, seat)
+
+
+def presence_of(state: JsonObject, seat: int) -> str:
+    """``connected``, ``away`` or ``open`` (nobody holds the seat yet)."""
+    return str(player(state, seat).get("presence") or "open")
+
+
+def names_for_sentences(state: JsonObject) -> tuple[str, str]:
+    """Both seats as sentences name them: "You" for the window's seat."""
+    return (who(state, 1), who(state, 2))
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+def server_moves(state: JsonObject) -> list[Move]:
+    """The moves on the server's board, oldest first (raises BattleError for one that does not read)."""
+    return [parse_move(str(text)) for text in state.get("moves") or ()]
+
+
+def game_from_state(state: JsonObject) -> Game:
+    """The state's game: its start, its players' names, its deal and every move played.
+
+    Raises BattleError when the start or a move does not read or is not legal (a server of
+    another version, a corrupt message): the screen says so rather than show a wrong board.
+    """
+    start = parse_position(str(state.get("start", "")))
+    deal = state.get("deal")
+    game = Game(start, name_of(state, 1), name_of(state, 2), deal if isinstance(deal, int) else None)
+    for move in server_moves(state):
+        game.play(move)
+    return game
+
+
+def expected_moves(state: JsonObject, pending: list[tuple[str, str]]) -> list[Move]:
+    """The moves the window shows: the server's, and the player's own move while it is on its way.
+
+    At most one move can be on its way (the turn passes with it). The server's ``state`` still has
+    the player to move until it applies that move, so the move counts only then: afterwards the
+    server's moves hold it already, and a refused move leaves ``pending`` (and the board) again.
+    """
+    moves = server_moves(state)
+    if pending and state.get("status") == "playing" and state.get("to_move") == seat_of(state):
+        with contextlib.suppress(BattleError):  # not a move: the server refuses it, the board ignores it
+            moves.append(parse_move(pending[0][1]))
+    return moves
+
+
+def common_prefix(first: list[Move], second: list[Move]) -> int:
+    """How many moves two histories share from the start."""
+    count = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def last_mover(state: JsonObject, game: Game) -> int | None:
+    """The seat that made the server's last move (``game`` gives who moved first), or None before any."""
+    ply = len(state.get("moves") or ())
+    return game.mover_of(ply - 1) if ply else None
+
+
+# -- questions and the end -------------------------------------------------------------------
+
+
+def open_question(state: JsonObject) -> str | None:
+    """What the opponent asks of the window's player: ``"takeback"``, ``"rematch"`` or None."""
+    you = seat_of(state)
+    offers = state.get("offers") or {}
+    if you is None:
+        return None
+    if offers.get("takeback") == 3 - you and state.get("status") == "playing":
+        return "takeback"
+    if offers.get("rematch") == 3 - you and state.get("status") == "finished" and not state.get("rematch"):
+        return "rematch"
+    return None
+
+
+def result_of_state(state: JsonObject) -> Result | None:
+    """The result the server gives a finished game (a resignation's or a loss on time's winner too)."""
+    result = state.get("result")
+    if state.get("status") != "finished" or not isinstance(result, dict):
+        return None
+    counted = result_of(result.get("scores") or state.get("scores") or [0, 0])
+    winner = result.get("winner")  # a resignation's winner may have fewer points
+    return Result(counted.scores, winner if winner in (1, 2) else None, counted.margin)
+
+
+def ending(state: JsonObject) -> str:
+    """How the game ended when not by the rules' end: "Bob resigned", "You ran out of time"; else ""."""
+    result = state.get("result") or {}
+    words = ENDINGS.get(str(result.get("reason")))
+    winner = result.get("winner")
+    if words is None or winner not in (1, 2):
+        return ""
+    return f"{who(state, 3 - winner)} {words}"
+
+
+def describe_end(state: JsonObject) -> str:
+    """The end in a sentence: "Bob resigned; you win, 40-62." or "You win 140-130 (by 10)."."""
+    result = result_of_state(state)
+    if result is None:
+        return "The game is over."
+    names = names_for_sentences(state)
+    reason = ending(state)
+    if reason:
+        score = f"{result.scores[0]}-{result.scores[1]}"
+        if result.winner is None:
+            return f"{reason}; a draw, {score}."
+        return f"{reason}; {verb(names[result.winner - 1], 'wins', start=False)}, {score}."
+    return f"{result.describe(names)}."
+
+
+# -- words for the screens -------------------------------------------------------------------
+
+
+def server_label(url: str) -> str:
+    """``host:port`` of a server address, for the panel and the lists."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or url
+        port = parts.port
+    except ValueError:
+        return url
+    return f"{host}:{port}" if port else host
+
+
+def clock_text(seconds: float) -> str:
+    """Time left on a move: "0:41", "4:05", "23:59:10"."""
+    whole = max(0, int(seconds + 0.999))  # 0.2 s left still shows 0:01: the move is not yet late
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def game_terms(state: JsonObject) -> str:
+    """What was agreed for the game: "Deal 5 · 1 min a move, lose on time", "a composed start · no time limit"."""
+    deal = state.get("deal")
+    start = f"Deal {deal}" if isinstance(deal, int) else "a composed start"
+    return f"{start} · {time_option_text(state.get('move_seconds'), state.get('lose_on_time'))}"
+
+
+def time_option_text(move_seconds: object, lose_on_time: object) -> str:
+    """The game's time limit in words: "1 min a move, lose on time", "no time limit"."""
+    if not isinstance(move_seconds, int) or move_seconds <= 0:
+        return "no time limit"
+    if move_seconds % 86400 == 0:
+        limit = plural(move_seconds // 86400, "day")
+    elif move_seconds % 3600 == 0:
+        limit = f"{move_seconds // 3600} h"
+    elif move_seconds % 60 == 0:
+        limit = f"{move_seconds // 60} min"
+    else:
+        limit = f"{move_seconds} s"
+    return f"{limit} a move{', lose on time' if lose_on_time else ''}"

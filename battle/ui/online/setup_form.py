@@ -1,0 +1,141 @@
+"""The online setup form's choices and how its fields are read: the server address, the invite
+code, and the ``create`` message a host sends (docs/protocol.md).
+
+Pure functions, no pygame: each reader returns the value the protocol wants or raises
+``FormProblem`` with the one line the screen shows, naming the field and what is wrong.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from battle.online.codes import normalise_code
+from battle.online.seats import Seat
+from battle.rules.deal import parse_deal_number
+from battle.rules.errors import BattleError, quote
+from battle.rules.wording import is_you
+from battle.ui.online.online_state import server_label
+from battle.ui.storage.settings import DEFAULT_SERVER
+
+FIRST_CHOICES: dict[str, str] = {
+    "You move first": "creator",
+    "Opponent moves first": "joiner",
+    "Random order": "random",
+}
+"""The form's labels for the protocol's ``first``."""
+TIME_CHOICES: dict[str, int | None] = {
+    "No time limit": None,
+    "30 s a move": 30,
+    "1 min a move": 60,
+    "5 min a move": 300,
+    "1 day a move": 86400,
+}
+"""The form's labels for ``move_seconds``: a quick game to a correspondence game."""
+MAX_NAME = 40
+"""The server keeps 40 characters of a name."""
+
+
+class FormProblem(ValueError):
+    """A field that does not read; the message is one line for the status."""
+
+
+def read_address(text: str) -> str:
+    """A server address as typed, checked: ``ws://`` or ``wss://``, a host, a port if any that is one."""
+    typed = text.strip()
+    if not typed:
+        raise FormProblem(f"Server: type the server's address, such as {DEFAULT_SERVER}.")
+    try:
+        parts = urlsplit(typed)
+        port = parts.port
+    except ValueError as error:
+        raise FormProblem(f"Server: {quote(typed, 60)} is not an address ({error}).") from None
+    if parts.scheme.lower() not in ("ws", "wss"):
+        raise FormProblem(f"Server: {quote(typed, 60)} is not a ws:// or wss:// address "
+                          f"(such as {DEFAULT_SERVER}).")
+    if not parts.hostname:
+        raise FormProblem(f"Server: {quote(typed, 60)} names no host (such as {DEFAULT_SERVER}).")
+    if port == 0:
+        raise FormProblem(f"Server: {quote(typed, 60)} has port 0, which no server listens on.")
+    return typed
+
+
+def read_code(text: str) -> str:
+    """An invite code as typed (any case, with or without its dash, I/L for 1 and O for 0), canonical."""
+    if not text.strip():
+        raise FormProblem("Invite code: type the code your opponent gave you, such as K7QM-2XPD.")
+    try:
+        return normalise_code(text)
+    except ValueError as error:
+        raise FormProblem(f"Invite code: {error}.") from None
+
+
+def name_to_send(text: str) -> str | None:
+    """The name the server gets: the typed one, or none ("Player 1") for an empty one or "You",
+    which would read as the opponent themself on their screen."""
+    name = " ".join(text.split())[:MAX_NAME]
+    return None if not name or is_you(name) else name
+
+
+def read_deal(text: str) -> dict[str, Any]:
+    """The ``deal`` of a ``create``: a numbered deal, or a random one for an empty field."""
+    if not text.strip():
+        return {"random": True}
+    try:
+        return {"number": parse_deal_number(text)}
+    except BattleError as error:
+        raise FormProblem(f"Deal number: {error}.") from None
+
+
+def create_message(deal_text: str, first_label: str, time_label: str, lose_on_time: bool,
+                   name: str | None) -> dict[str, Any]:
+    """The ``create`` a host sends for the form's values."""
+    move_seconds = TIME_CHOICES.get(time_label)
+    message: dict[str, Any] = {"type": "create", "deal": read_deal(deal_text),
+                               "first": FIRST_CHOICES.get(first_label, "random"), "move_seconds": move_seconds,
+                               "lose_on_time": lose_on_time and move_seconds is not None}
+    if name:
+        message["name"] = name
+    return message
+
+
+def join_message(code: str, name: str | None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "join", "code": code}
+    if name:
+        message["name"] = name
+    return message
+
+
+def kept_game_line(seat: Seat, now: float | None = None) -> str:
+    """One kept game in a line: "Bob · 127.0.0.1:8765 · in play, 2 days ago"."""
+    return f"{kept_game_title(seat)} · {kept_game_details(seat, now)}"
+
+
+def kept_game_title(seat: Seat) -> str:
+    """Whom the kept game is against."""
+    return seat.opponent or "no opponent yet"
+
+
+def kept_game_details(seat: Seat, now: float | None = None) -> str:
+    """Where the kept game is and how it stands: "127.0.0.1:8765 · in play, 2 days ago"."""
+    if seat.finished:
+        status = "finished"
+    elif seat.opponent:
+        status = "in play"
+    else:
+        status = "waiting for an opponent"
+    return f"{server_label(seat.url)} · {status}{age_text(seat.updated, now)}"
+
+
+def age_text(updated: float, now: float | None = None) -> str:
+    """", 3 h ago" for the last time a kept game was seen; "" for just now or never."""
+    if updated <= 0:
+        return ""
+    seconds = (time.time() if now is None else now) - updated
+    for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            count = int(seconds // size)
+            words = f"{count} {unit}" if unit != "day" else f"{count} day{'s' if count != 1 else ''}"
+            return f", {words} ago"
+    return ""
