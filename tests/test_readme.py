@@ -74,3 +74,21 @@ def test_the_readme_online_example_runs_as_written(tmp_path) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_the_readme_atlas_examples_run_as_written(tmp_path) -> None:
+    """A quick survey on a local Dask cluster, its report and plot, and the shipped catalogue's deals."""
+    env = activated(tmp_path)
+    outputs = []
+    for line in block_after("## The deal atlas", "sh").splitlines():
+        command = line.split("  #")[0].strip()
+        if not command:
+            continue
+        result = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env, capture_output=True, timeout=300)
+        assert result.returncode == 0, f"{command}: {result.stderr.decode()[-1000:]}"
+        outputs.append(result.stdout.decode())
+    surveyed, report, daily, fair = outputs
+    assert "20 deals solved now" in surveyed and "20 deals surveyed" in report
+    assert (tmp_path / "values.png").read_bytes()[:4] == b"\x89PNG"
+    assert daily.startswith("# deal ") and "Par:" in daily.splitlines()[0]
+    assert fair.startswith("# deal ") and "Par:" in fair.splitlines()[0]
