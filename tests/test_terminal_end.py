@@ -29,3 +29,7 @@ def test_the_end_of_a_game_offers_save_and_review_and_says_where_the_record_is(t
     assert "Saved to copy.mbg." in out
     assert Game.from_text((tmp_path / "copy.mbg").read_text()).moves == Game.from_text(kept.read_text()).moves
     assert "Type 'save FILE' to write the record" in out
+    # the finished game is in the history that `stats` reads, once
+    stats = subprocess.run([sys.executable, "-m", "battle", "stats"], capture_output=True, env=env, cwd=tmp_path,
+                           timeout=120)
+    assert stats.returncode == 0 and "Games: 1 stored" in stats.stdout.decode(), stats.stdout.decode()

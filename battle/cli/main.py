@@ -410,9 +410,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
 
+    from battle.cli.puzzle_commands import add_commands as add_puzzle_commands
+    from battle.cli.stats_command import add_commands as add_stats_command
     from battle.cli.survey_command import add_survey_command
 
     add_survey_command(commands)
+    add_puzzle_commands(commands)
+    add_stats_command(commands)
 
     _add_solver_commands(commands)
     return parser

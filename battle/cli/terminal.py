@@ -105,6 +105,7 @@ class TerminalPlay:
                 result = self.game.result()
                 assert result is not None
                 self.say(f"Game over: {result.describe(self.game.names)}.")
+                self._remember_in_history()
                 self._after_the_end()
                 return 0
             mover = self.game.position.to_move
@@ -298,6 +299,24 @@ class TerminalPlay:
         self.say("Discarded.")
         return True
 
+    def _remember_in_history(self) -> None:
+        """Add the finished game to the history of games (``mahjong-battle stats``); a history that
+        cannot be written is said in one line and the game is still kept as its record."""
+        from battle.history.store import GameEntry, History
+
+        levels = tuple(self.saved.level if side in self.computers else None for side in (1, 2))
+        humans = [side for side in (1, 2) if side not in self.computers]
+        you = humans[0] if self.computers and len(humans) == 1 else None
+        par = _par_of(self.game)
+        history = History()
+        try:
+            history.add_game(GameEntry.from_game(self.game, front_end="terminal", levels=(levels[0], levels[1]),
+                                                 you=you, par=par, game_key=self.saved.game_id))
+            for notice in history.take_notices():
+                self.say(notice)
+        finally:
+            history.close()
+
     def _after_the_end(self) -> None:
         """Say where the record is, then offer to save a copy or review the game before leaving."""
         if self.kept_at is not None:
@@ -327,6 +346,16 @@ class TerminalPlay:
             self.say(self.reviewer(self.game))
         except KeyboardInterrupt:
             self.say("Stopped.")
+
+
+def _par_of(game: Game) -> int | None:
+    """The catalogued par of the game's deal, when it started from that deal's first move."""
+    if game.deal_number is None or tuple(game.start.scores) != (0, 0) or game.start.tiles_left() != 108:
+        return None
+    from battle.atlas.catalogue import Catalogue
+
+    par = Catalogue.load().par(game.deal_number)
+    return None if par is None else par.value
 
 
 def _reason(error: OSError) -> str:

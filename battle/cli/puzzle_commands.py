@@ -1,0 +1,367 @@
+"""``mahjong-battle puzzles make`` (mine a puzzle set) and ``puzzles play`` (solve puzzles in the terminal).
+
+``play`` reads one line at a time: a move (``c1-c9``), ``solution``, ``board``, ``help`` or
+``quit``. A wrong move is not played: it shows at once what it loses against perfect play
+and the solver's reply that punishes it, and the player tries again. A right one is played
+with the solver's reply from the puzzle's line. Each puzzle's result moves the player's and
+the puzzle's Glicko-2 ratings, stored in the history database with the streak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from battle.cli.inputs import InputError, use_colour
+from battle.cli.textboard import render_board, render_status
+from battle.history.puzzle_ratings import player_puzzle_rating, rate_attempt
+from battle.history.store import History
+from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
+from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
+from battle.puzzles.selection import matching, next_puzzle
+from battle.puzzles.session import Attempt, PuzzleSession, Refute
+from battle.puzzles.themes import THEMES
+from battle.rules.board import Move, Position, move_name, parse_move
+from battle.rules.errors import BattleError, one_line
+from battle.rules.wording import plural
+
+if TYPE_CHECKING:
+    from battle.players import Engine
+    from battle.puzzles.miner import MiningProgress
+
+PROG = "mahjong-battle"
+NAMES = ("Player 1", "Player 2")
+REFUTE_SECONDS = 2.0
+"""The refutation's search: a puzzle has at most 60 tiles, solved exactly in milliseconds."""
+PROGRESS_SECONDS = 5.0
+"""How often ``make`` reports on a run."""
+MAX_TILES = 70
+"""The largest tile count ``make`` accepts: every position is solved exactly, move by move,
+which past 70 tiles takes seconds a position instead of milliseconds."""
+RESULT_WORDS = {1: "a win", 0: "a draw", -1: "a loss"}
+PLAY_HELP = ("type a move (c1-c9), 'solution' to see the answer, 'board' to see the position again, "
+             "'quit' to stop")
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    """``puzzles make`` and ``puzzles play``."""
+    sub = commands.add_parser("puzzles", help="solve puzzles mined from exact analysis, or mine a set",
+                              description="Puzzles: positions from the levels' games where exactly one move "
+                                          "keeps the perfect-play margin.")
+    actions = sub.add_subparsers(dest="puzzles_command", metavar="ACTION")
+    make = actions.add_parser(
+        "make", help="mine puzzles from numbered deals the solver's levels play",
+        description="Play numbered deals with the solver's levels and keep the positions where exactly one move "
+                    "keeps the perfect-play margin, every other loses at least 4 points or changes the result, "
+                    "and the answer is not the biggest free pair. The same seed gives the same puzzles.")
+    make.add_argument("--count", type=_count, default=100, metavar="N", help="puzzles to find (default 100)")
+    make.add_argument("--tiles", type=_tile_range, default=(20, 60), metavar="A-B",
+                      help="tiles on the board of a puzzle's position (default 20-60)")
+    make.add_argument("--seed", type=_seed, default=1, metavar="S", help="which games are played (default 1)")
+    make.add_argument("--out", default="puzzles.jsonl", metavar="FILE",
+                      help="the puzzle file to write (default puzzles.jsonl)")
+    make.add_argument("--workers", type=_workers, default=1, metavar="W",
+                      help="processes mining at once (default 1; the puzzles do not depend on it)")
+    make.set_defaults(run=cmd_puzzles_make)
+    play = actions.add_parser("play", help="solve puzzles in the terminal; your rating is kept in the history",
+                              description=f"Solve puzzles near your rating: {PLAY_HELP}.")
+    play.add_argument("--theme", metavar="T", help=f"only puzzles of this theme ({', '.join(THEMES)})")
+    play.add_argument("--length", type=_count, metavar="N", help="only puzzles with N moves to find")
+    play.add_argument("--count", type=_count, metavar="N", help="stop after N puzzles (default: until quit)")
+    play.add_argument("--file", metavar="FILE", help="a puzzle file (default: the set that comes with the game)")
+    play.add_argument("--seed", type=_seed, metavar="S", help="choose the puzzles reproducibly")
+    play.add_argument("--db", metavar="FILE", help="the history database (default: history.sqlite3 in the "
+                                                   "user's data folder)")
+    play.set_defaults(run=cmd_puzzles_play)
+    sub.set_defaults(run=_no_action(sub))
+
+
+def _no_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        raise InputError(f"puzzles: choose an action, make or play (see {parser.prog} --help)")
+
+    return run
+
+
+def _whole(text: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{value} is not {low} to {high}")
+    return value
+
+
+def _count(text: str) -> int:
+    return _whole(text, 1, 1_000_000)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, 2**63 - 1)
+
+
+def _workers(text: str) -> int:
+    return _whole(text, 1, 64)
+
+
+def _tile_range(text: str) -> tuple[int, int]:
+    parts = text.split("-")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a range of tiles like 20-60")
+    low, high = int(parts[0]), int(parts[1])
+    if not 4 <= low <= high <= MAX_TILES:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}: expected 4 <= A <= B <= {MAX_TILES}")
+    return low, high
+
+
+# -- make -------------------------------------------------------------------------------
+
+
+def cmd_puzzles_make(args: argparse.Namespace) -> int:
+    from battle.puzzles.miner import MiningRun, mine
+
+    out = Path(args.out)
+    if out.is_dir():
+        raise InputError(f"--out: {args.out} is a folder")
+    run = MiningRun(args.count, args.tiles[0], args.tiles[1], args.seed, args.workers)
+    started = time.monotonic()
+    reported = [started]
+    games = [0]
+
+    def progress(state: MiningProgress) -> None:
+        games[0] = state.games
+        now = time.monotonic()
+        if now - reported[0] >= PROGRESS_SECONDS:
+            reported[0] = now
+            print(f"{PROG}: {state.puzzles} of {run.count} puzzles from {plural(state.games, 'game')} "
+                  f"({state.seconds:.0f} s)", file=sys.stderr, flush=True)
+
+    puzzles = mine(run, progress)
+    seconds = time.monotonic() - started
+    try:
+        save_puzzles(out, puzzles)
+    except OSError as error:
+        raise InputError(f"--out: cannot write {args.out} ({error.strerror or error})") from None
+    print(f"wrote {plural(len(puzzles), 'puzzle')} to {args.out} from {plural(games[0], 'game')} in {seconds:.0f} s")
+    if len(puzzles) < run.count:
+        print(f"(fewer than the {run.count} asked for: stopped early, or the range gives few)")
+    print(summarise(puzzles))
+    return 0
+
+
+def summarise(puzzles: Sequence[Puzzle]) -> str:
+    """Counts by difficulty, moves to find and theme, one line each."""
+
+    def counts(values: list[int]) -> str:
+        return ", ".join(f"{value}: {values.count(value)}" for value in sorted(set(values))) or "none"
+
+    themes = [theme for puzzle in puzzles for theme in puzzle.themes]
+    return "\n".join([f"difficulty   {counts([puzzle.difficulty for puzzle in puzzles])}",
+                      f"moves        {counts([puzzle.length for puzzle in puzzles])}",
+                      f"themes       {', '.join(f'{theme}: {themes.count(theme)}' for theme in THEMES)}"])
+
+
+# -- play -------------------------------------------------------------------------------
+
+
+def cmd_puzzles_play(args: argparse.Namespace) -> int:
+    if sys.stdin is None:
+        raise InputError("standard input is closed: puzzles play reads the moves from it")
+    if args.theme is not None and args.theme not in THEMES:
+        raise InputError(f"--theme: {args.theme[:20]!r} is not a theme (choose one of: {', '.join(THEMES)})")
+    try:
+        puzzles = load_puzzles(args.file)
+    except (PuzzleFormatError, FileNotFoundError) as error:
+        raise InputError(str(error)) from None
+    chosen = matching(puzzles, args.theme, args.length)
+    if not chosen:
+        wanted = " and ".join(filter(None, [args.theme and f"theme {args.theme}",
+                                            args.length and f"{plural(args.length, 'move')} to find"]))
+        raise InputError(f"no puzzle has {wanted} ({plural(len(puzzles), 'puzzle')} in the set)")
+    history = History(args.db)
+    terminal = PuzzleTerminal(chosen, history, _solver_refute(), sys.stdin, sys.stdout,
+                              colour=use_colour(sys.stdout), rng=random.Random(args.seed))
+    return terminal.run(args.count)
+
+
+def _solver_refute() -> Refute:
+    """The solver's best reply, loading the solver at the first wrong move."""
+    engines: list[Engine] = []
+
+    def refute(position: Position) -> Move | None:
+        if position.is_over():
+            return None
+        from battle.players import Limits, engine_for
+
+        if not engines:
+            engines.append(engine_for(position.tiles_left(), threads=1))
+        analysis = engines[0].search(position, Limits(time=REFUTE_SECONDS))
+        return analysis.best_moves[0] if analysis.best_moves else None
+
+    return refute
+
+
+class PuzzleTerminal:
+    """The terminal's puzzle loop: one puzzle after another until quit, the end of input or ``count``."""
+
+    def __init__(self, puzzles: Sequence[Puzzle], history: History, refute: Refute | None, reader: TextIO,
+                 writer: TextIO, *, colour: bool = False, rng: random.Random | None = None) -> None:
+        self.puzzles = puzzles
+        self.history = history
+        self.refute = refute
+        self.reader = reader
+        self.writer = writer
+        self.colour = colour
+        self.rng = rng or random.Random()
+
+    def say(self, text: str = "") -> None:
+        self.writer.write(text + "\n")
+        self.writer.flush()
+
+    def notices(self) -> None:
+        for notice in self.history.take_notices():
+            print(one_line(f"{PROG}: {notice}"), file=sys.stderr, flush=True)
+
+    def run(self, count: int | None = None) -> int:
+        done = 0
+        while count is None or done < count:
+            attempts = self.history.attempts()
+            self.notices()
+            ratings = {attempt.puzzle_id: attempt.puzzle.rating for attempt in attempts}
+            rating = player_puzzle_rating(attempts)
+            puzzle = next_puzzle(self.puzzles, rating.rating, set(ratings), self.rng, ratings)
+            if puzzle is None:
+                break
+            self.say(f"\nPuzzle {puzzle.id}: {plural(puzzle.length, 'move')} to find, rated "
+                     f"{ratings.get(puzzle.id, puzzle.rating):.0f}; your puzzle rating {rating.describe()}")
+            if not self.solve(puzzle):
+                break
+            done += 1
+        self.say("Bye.")
+        return 0
+
+    def solve(self, puzzle: Puzzle) -> bool:
+        """One puzzle; False when the player quit or the input ended."""
+        session = PuzzleSession(puzzle, self.refute)
+        self.show(session)
+        self.ask(session)
+        while not session.finished:
+            line = self.reader.readline()
+            if not line:
+                self.finish(session, quitting=True)
+                return False
+            command = line.strip().lower()
+            if not command:
+                continue
+            if command in ("q", "quit", "exit"):
+                self.finish(session, quitting=True)
+                return False
+            if command in ("h", "help", "?"):
+                self.say(PLAY_HELP)
+            elif command in ("b", "board"):
+                self.show(session)
+                self.ask(session)
+            elif command in ("s", "solution", "show solution"):
+                self.reveal(session)
+            else:
+                self.move(session, line.strip())
+        self.finish(session)
+        return True
+
+    def show(self, session: PuzzleSession) -> None:
+        self.say(render_board(session.position, self.colour))
+        self.say(render_status(session.position, NAMES))
+
+    def ask(self, session: PuzzleSession) -> None:
+        again = " next" if session.step else ""
+        self.say(f"Find the{again} best move for {NAMES[session.side - 1]}.")
+
+    def move(self, session: PuzzleSession, text: str) -> None:
+        try:
+            attempt = session.try_move(parse_move(text))
+        except BattleError as error:
+            self.say(f"{one_line(str(error))} ({PLAY_HELP})")
+            return
+        if attempt.correct:
+            self.right(session, attempt)
+        else:
+            self.wrong(session, attempt)
+
+    def right(self, session: PuzzleSession, attempt: Attempt) -> None:
+        self.say(f"Right: {move_name(attempt.move)} ({attempt.points}).")
+        if attempt.reply is not None:
+            self.say(f"{NAMES[2 - session.side]} replies {move_name(attempt.reply)} ({attempt.reply_points}).")
+            self.show(session)
+            self.ask(session)
+
+    def wrong(self, session: PuzzleSession, attempt: Attempt) -> None:
+        loss = f"{move_name(attempt.move)} ({attempt.points}) loses {plural(attempt.loss, 'point')}"
+        if attempt.result_after != attempt.result_before:
+            loss += f" and turns {RESULT_WORDS[attempt.result_before]} into {RESULT_WORDS[attempt.result_after]}"
+        self.say(loss + ".")
+        if attempt.refutation is not None:
+            after = session.position.copy()
+            after.push(attempt.move)
+            self.say(f"Refutation: {NAMES[2 - session.side]} replies {move_name(attempt.refutation)} "
+                     f"({after.move_points(attempt.refutation)}).")
+        self.say("Try again (type a move), or type 'solution' to see it.")
+
+    def reveal(self, session: PuzzleSession) -> None:
+        mover = session.position.to_move
+        before = session.position.copy()
+        rest = session.reveal()
+        words = []
+        for move in rest:
+            words.append(f"{NAMES[mover - 1]} {move_name(move)} ({before.move_points(move)})")
+            before.push(move)
+            mover = 3 - mover
+        self.say("Solution: " + ", then ".join(words) + ".")
+
+    def finish(self, session: PuzzleSession, quitting: bool = False) -> None:
+        """Rate the attempt (when it counts) and say how it went."""
+        puzzle = session.puzzle
+        if quitting and not session.mistakes:
+            return  # nothing decided yet: the puzzle does not count
+        outcome = rate_attempt(self.history, puzzle, session.solved)
+        self.notices()
+        if session.solved:
+            self.say(f"Solved! {_themes(puzzle)}")
+        elif not quitting:
+            self.say(f"Not solved at the first try. {_themes(puzzle)}")
+        self.say(f"Your puzzle rating: {outcome.player_before.rating:.0f} -> {outcome.player_after.describe()}; "
+                 f"this puzzle: {outcome.puzzle_before.rating:.0f} -> {outcome.puzzle_after.rating:.0f}. "
+                 f"Streak: {outcome.streak}.")
+
+
+def _themes(puzzle: Puzzle) -> str:
+    return f"Themes: {', '.join(puzzle.themes)}." if puzzle.themes else "No particular theme."
+
+
+# -- running this module alone ----------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m battle.cli.puzzle_commands puzzles ...``: the commands without the rest of the command line."""
+    parser = argparse.ArgumentParser(prog=PROG)
+    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.error("choose a command: puzzles")
+    try:
+        return int(args.run(args))
+    except (InputError, BattleError) as error:
+        print(one_line(f"{PROG}: {error}"), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

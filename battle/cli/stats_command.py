@@ -1,0 +1,73 @@
+"""``mahjong-battle stats``: the history's statistics as text, or one stored game as a record."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from battle.cli.inputs import InputError
+from battle.history.report import format_stats
+from battle.history.stats import compute_stats
+from battle.history.store import History
+from battle.rules.errors import BattleError, one_line
+
+PROG = "mahjong-battle"
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    """``stats``."""
+    sub = commands.add_parser(
+        "stats", help="your games, results per level, rating against the solver, puzzles",
+        description="Statistics from the history of finished games and puzzle attempts: results per opponent "
+                    "level, average margin, review accuracy over time, best and worst games, a rating against "
+                    "the solver's levels and the puzzle rating.")
+    sub.add_argument("--record", type=_game_number, metavar="N",
+                     help="print stored game #N as a .mbg record instead (e.g. to pipe into review -)")
+    sub.add_argument("--db", metavar="FILE", help="the history database (default: history.sqlite3 in the "
+                                                  "user's data folder)")
+    sub.set_defaults(run=cmd_stats)
+
+
+def _game_number(text: str) -> int:
+    if not text.isdigit() or len(text) > 18:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a game number (the #N of the report)")
+    return int(text)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with History(args.db) as history:
+        if args.record is not None:
+            entry = history.game(args.record)
+            _notices(history)
+            if entry is None:
+                raise InputError(f"--record: no game #{args.record} in the history")
+            sys.stdout.write(entry.record)
+            return 0
+        games, attempts = history.games(), history.attempts()
+        _notices(history)
+    sys.stdout.write(format_stats(compute_stats(games, attempts)))
+    return 0
+
+
+def _notices(history: History) -> None:
+    for notice in history.take_notices():
+        print(one_line(f"{PROG}: {notice}"), file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m battle.cli.stats_command stats ...``: the command without the rest of the command line."""
+    parser = argparse.ArgumentParser(prog=PROG)
+    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.error("choose a command: stats")
+    try:
+        return int(args.run(args))
+    except (InputError, BattleError) as error:
+        print(one_line(f"{PROG}: {error}"), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Statistics over the history: pure arithmetic on stored games and puzzle attempts.
+
+"Your" games are those with a ``you`` side (against a level, or online against a
+person); games between two people at one machine, or two levels, count in the total
+only. A game's margin is your score minus the opponent's; a win is a positive margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from battle.history.puzzle_ratings import best_streak, streak
+from battle.history.solver_rating import SolverRating, solver_rating
+from battle.history.store import GameEntry, PuzzleAttempt
+from battle.puzzles.glicko2 import Rating
+from battle.puzzles.level_ratings import LEVEL_NAMES
+
+PEOPLE = "people"
+"""The opponent of a game against a person, in the tallies."""
+BEST_AND_WORST = 3
+"""Games listed as best and as worst."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Your results against one kind of opponent."""
+
+    opponent: str
+    """A level's name, or ``PEOPLE``."""
+    wins: int
+    draws: int
+    losses: int
+    margin_total: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def average_margin(self) -> float:
+        return self.margin_total / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Everything the statistics screen and ``mahjong-battle stats`` show."""
+
+    games: int
+    """Every stored game."""
+    your_games: int
+    tallies: tuple[Tally, ...]
+    """Per opponent, weakest level first, people last; only opponents you met."""
+    average_margin: float | None
+    """Over your games; None without any."""
+    accuracy: tuple[tuple[float, float], ...]
+    """(when, your review accuracy in percent) for your reviewed games, oldest first."""
+    best: tuple[GameEntry, ...]
+    """Your games of the largest margin, best first."""
+    worst: tuple[GameEntry, ...]
+    """Your games of the smallest margin, worst first, leaving out those already among the best."""
+    puzzle_ratings: tuple[tuple[float, Rating], ...]
+    """(when, your puzzle rating after the attempt), oldest first."""
+    puzzles_tried: int
+    puzzles_solved: int
+    streak: int
+    best_streak: int
+    solver: SolverRating
+
+
+def _yours(entry: GameEntry) -> bool:
+    return entry.you is not None
+
+
+def compute_stats(games: Sequence[GameEntry], attempts: Sequence[PuzzleAttempt]) -> Stats:
+    """The statistics of these games and attempts (in any order)."""
+    ordered = sorted(games, key=lambda entry: (entry.finished_at, entry.id or 0))
+    yours = [entry for entry in ordered if _yours(entry)]
+    counts: dict[str, list[int]] = {}
+    for entry in yours:
+        assert entry.you is not None
+        margin = entry.margin_for(entry.you)
+        tally = counts.setdefault(entry.opponent_level() or PEOPLE, [0, 0, 0, 0])
+        tally[0 if margin > 0 else 1 if margin == 0 else 2] += 1
+        tally[3] += margin
+    order = [*LEVEL_NAMES, PEOPLE]
+    tallies = tuple(Tally(name, *counts[name]) for name in sorted(counts, key=lambda name: (
+        order.index(name) if name in order else len(order), name)))
+    margins = [entry.margin_for(entry.you) for entry in yours if entry.you is not None]
+    accuracy: list[tuple[float, float]] = []
+    for entry in yours:
+        percent = entry.accuracy[entry.you - 1] if entry.you is not None else None
+        if percent is not None:
+            accuracy.append((entry.finished_at, percent))
+    by_margin = sorted(yours, key=lambda entry: (-entry.margin_for(entry.you or 1), entry.finished_at))
+    best = by_margin[:BEST_AND_WORST]
+    worst = [entry for entry in reversed(by_margin) if entry not in best][:BEST_AND_WORST]
+    attempts = sorted(attempts, key=lambda attempt: (attempt.attempted_at, attempt.id or 0))
+    return Stats(
+        games=len(ordered), your_games=len(yours), tallies=tallies,
+        average_margin=sum(margins) / len(margins) if margins else None,
+        accuracy=tuple(accuracy), best=tuple(best), worst=tuple(worst),
+        puzzle_ratings=tuple((attempt.attempted_at, attempt.player) for attempt in attempts),
+        puzzles_tried=len(attempts), puzzles_solved=sum(attempt.solved for attempt in attempts),
+        streak=streak(attempts), best_streak=best_streak(attempts), solver=solver_rating(ordered),
+    )

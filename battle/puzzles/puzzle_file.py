@@ -1,0 +1,78 @@
+"""Puzzle files: JSON lines, one puzzle an object (``puzzle``), read with one-line errors.
+
+Blank lines are skipped; everything else must be a puzzle, so a damaged file says which
+line and what is wrong with it (``puzzles.jsonl, line 12: line: move 3, c1-c9: c9 is empty``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from battle.puzzles.puzzle import Puzzle, PuzzleFormatError, puzzle_from_json
+from battle.resources import asset_path
+from battle.rules.errors import one_line, shorten_name
+from battle.storage.paths import write_atomically
+
+SHIPPED = ("puzzles", "puzzles.jsonl")
+"""The shipped set, under the assets folder."""
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""A puzzle is about a kilobyte; a file past this is not a puzzle set."""
+
+
+def shipped_puzzles_path() -> Path:
+    """The puzzle set that comes with the game (``FileNotFoundError`` naming it when the install lacks it)."""
+    return asset_path(*SHIPPED)
+
+
+def parse_puzzles(text: str, label: str = "<puzzles>") -> list[Puzzle]:
+    """Every puzzle of a JSON-lines text; ``PuzzleFormatError`` naming ``label`` and the line otherwise.
+
+    Two puzzles with the same id are an error: ratings are stored by id."""
+    puzzles: list[Puzzle] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            reason = f"not JSON ({error.msg}, column {error.colno})"
+            raise PuzzleFormatError(one_line(f"{label}, line {number}: {reason}")) from None
+        try:
+            puzzle = puzzle_from_json(data)
+        except PuzzleFormatError as error:
+            raise PuzzleFormatError(one_line(f"{label}, line {number}: {error}")) from None
+        if puzzle.id in seen:
+            raise PuzzleFormatError(f"{label}, line {number}: id {puzzle.id} is also on line {seen[puzzle.id]}")
+        seen[puzzle.id] = number
+        puzzles.append(puzzle)
+    return puzzles
+
+
+def load_puzzles(path: Path | str | None = None) -> list[Puzzle]:
+    """The puzzles of a file (the shipped set without one); ``PuzzleFormatError`` in one line when unreadable."""
+    path = shipped_puzzles_path() if path is None else Path(path)
+    label = shorten_name(str(path))
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PuzzleFormatError(f"{label}: {size} bytes is too large for a puzzle file")
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise PuzzleFormatError(one_line(f"{label}: cannot read ({error.strerror or error})")) from None
+    except UnicodeDecodeError as error:
+        raise PuzzleFormatError(f"{label}: not UTF-8 text (byte {error.start})") from None
+    return parse_puzzles(text, label)
+
+
+def format_puzzles(puzzles: Iterable[Puzzle]) -> str:
+    """The JSON-lines text of the puzzles, one compact object a line."""
+    return "".join(json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for puzzle in puzzles)
+
+
+def save_puzzles(path: Path | str, puzzles: Iterable[Puzzle]) -> None:
+    """Write a puzzle file in one step: a crash leaves the old file or the new one."""
+    write_atomically(Path(path), format_puzzles(puzzles))
