@@ -23,6 +23,8 @@ from solver.engine import (
     Analysis,
     Engine,
     engine_for,
+    kernels_cached,
+    prepare_kernels,
 )
 from solver.json_shapes import AnalyseJSON, Bound, MoveValueJSON, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
@@ -54,6 +56,8 @@ __all__ = [
     "analyse_for_level",
     "choose_from",
     "engine_for",
+    "kernels_cached",
+    "prepare_kernels",
     "get_level",
     "review_game",
     "solver_advisor",

@@ -118,8 +118,12 @@ class Task(Generic[T]):
 class SearchWorker:
     """Runs tasks on one engine and one daemon thread, newest first: submitting cancels the current task."""
 
-    def __init__(self, engine_factory: Callable[[], Engine] = _default_engine, name: str = "solver") -> None:
+    def __init__(self, engine_factory: Callable[[], Engine] = _default_engine, name: str = "solver",
+                 prepare: Callable[[], object] | None = None) -> None:
+        """``prepare`` runs on the worker's thread right after the engine is built, before any
+        task: loading (on a first run, compiling) the kernels there keeps them off the first task."""
         self._engine_factory = engine_factory
+        self._prepare = prepare
         self._name = name
         self._engine: Engine | None = None
         self.engine_error: BaseException | None = None
@@ -234,6 +238,8 @@ class SearchWorker:
     def _build_engine(self) -> Engine | None:
         try:
             engine = self._engine_factory()
+            if self._prepare is not None:
+                self._prepare()
         except BaseException as error:  # reported through every task, so the caller can say why
             self.engine_error = error
             return None

@@ -208,7 +208,7 @@ class SearchStatus:
     """The best root move's value so far in this iteration (None until one is searched)."""
     best_move: Move | None
     loading: bool = False
-    """The search has not started: the kernels are loading, or compiling (10-20 s, once
+    """The search has not started: the kernels are loading, or compiling (20-30 s, once
     after an install or an update), so a caller can say why nothing moves yet."""
 
 
@@ -279,6 +279,37 @@ def default_threads() -> int:
 
 _kernels_loaded: list[bool] = []
 """Set once ``negamax`` has run in this process (see ``Engine._load_kernels``)."""
+
+
+WARM_UP_TILES = 12
+"""The warm-up searches a deal played down to this many tiles: every kernel of the search path
+runs (and so loads), and the search itself takes a millisecond."""
+
+
+def prepare_kernels() -> float:
+    """Load every kernel a game's searches use, compiling them on a first run, so that the first
+    real search starts at once; returns the seconds it took. Safe from any thread (numba
+    compiles a kernel once per process), and a no-op once a search has run."""
+    from battle.rules.deal import deal
+
+    started = time.monotonic()
+    if not _kernels_loaded:
+        position = deal(1)
+        while position.tiles_left() > WARM_UP_TILES and position.has_moves():
+            position.push(max(position.legal_moves(), key=position.move_points))
+        Engine(table_bits=MIN_TABLE_BITS).search(position, Limits(), all_exact=True)
+    return time.monotonic() - started
+
+
+def kernels_cached() -> bool:
+    """Whether the search kernel is in numba's cache, so the first search loads it (about a
+    second) rather than compiles it (20-30 s once after an install): a front end can say which
+    before it starts. Reads the cache's index file, never the kernel."""
+    try:
+        index = k.negamax._cache._cache_file._index_path
+    except AttributeError:  # a numba without this layout: say nothing rather than guess
+        return True
+    return os.path.exists(index)
 
 
 def _kernels_compiled() -> int:
@@ -562,7 +593,7 @@ class Engine:
             return self._search(position, limits, all_exact, progress, deadline)
 
     def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
-        """Load the search kernel (on a new machine: compile it, 10-15 s) before any clock starts.
+        """Load the search kernel (on a new machine: compile it, 20-30 s) before any clock starts.
 
         Otherwise the first search with a time limit spends its seconds on that and
         answers from a shallow search. A call with no points on the board returns at once.

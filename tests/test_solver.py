@@ -664,3 +664,25 @@ def test_the_python_reference_on_known_values() -> None:
         result = pyref.solve(load(DATA / f"{row['id']}.mbp"))
         assert result.value == row["value"]
         assert sorted(move_name(m) for m in result.best_moves) == sorted(row["best_moves"])
+
+
+def test_kernels_cached_tells_a_first_run_from_a_cached_one(tmp_path: Path) -> None:
+    """Read from the cache's index alone: an empty cache folder says 'not cached' without compiling."""
+    code = "from solver.engine import kernels_cached; print(kernels_cached())"
+    warm = run_python(code)
+    cold = run_python(code, env={"NUMBA_CACHE_DIR": str(tmp_path / "empty")})
+    assert (warm.stdout.strip(), cold.stdout.strip()) == ("True", "False"), (warm.stderr, cold.stderr)
+
+
+@pytest.mark.slow
+def test_a_first_run_says_it_compiles_at_once(tmp_path: Path) -> None:
+    """With an empty cache, solve names the one-time compile before anything else, not 5 s in."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "empty")}
+    position = tmp_path / "d.mbp"
+    position.write_text(format_position(load(DATA / "n024_s500001.mbp")))
+    process = subprocess.Popen([sys.executable, "-m", "battle", "solve", "--time", "1", str(position)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    started = time.monotonic()
+    first = process.stderr.readline()
+    assert "compiling the solver (first run only" in first and time.monotonic() - started < 5
+    process.communicate(timeout=600)

@@ -228,7 +228,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     play = TerminalPlay(game, computers=computers, colour=use_colour(sys.stdout), shelf=shelf,
                         advisor=_lazy_advisor(), game_id=resumed.game_id if resumed is not None else None,
                         level=level, reviewer=_lazy_reviewer())
+    _prepare_solver_meanwhile()
     return play.run()
+
+
+def _prepare_solver_meanwhile() -> None:
+    """Load the solver's kernels (compile them, on a first run) on a thread while the first board
+    is read: the solver's first reply, or the first hint, then starts at once instead of 10-30 s
+    later. A game that never asks the solver pays one background core for that time."""
+    import threading
+
+    def prepare() -> None:
+        with contextlib.suppress(Exception):  # no solver here: hint and eval say so when asked
+            from battle.players import prepare_kernels
+
+            prepare_kernels()
+
+    threading.Thread(target=prepare, name="solver-warm-up", daemon=True).start()
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
