@@ -50,6 +50,14 @@ engine then answers from its deepest completed iteration; such values are
 estimates, and every figure built on them is marked ``exact: false``. They are
 still used (an estimated loss is more useful than none).
 
+A known start (``known_start``): the front ends pass a catalogued deal's par, its
+exact value before move 1 and its complete set of best first moves, which no
+time-limited search reaches on a full board (deal 1 takes 290 s to prove). The
+first move's best value and projected margin are then exact; a first move among
+the best moves is exact with a loss of 0 (and the margin after it is the margin
+before it), and any other first move loses at least 1 point, its value still
+an estimate.
+
 JSON (``Review.to_json``; stable keys, ``Review.from_json`` reads it back)
 ---------------------------------------------------------------------------
 ``format`` ("mahjong-battle-review"), ``version`` (1), ``players`` ([name 1,
@@ -440,6 +448,46 @@ def _unpack(game_or_record: Game | Record) -> tuple[Position, list[Move], tuple[
     raise TypeError(f"expected a Game or a Record, not {type(game_or_record).__name__}")
 
 
+KnownStart = tuple[int, tuple[Move, ...]]
+"""The start's exact value for the player to move there and every move that keeps it (an empty
+tuple when the best moves are not known)."""
+
+
+@dataclass(frozen=True)
+class _Grade:
+    """What a search, and a known value if there is one, say of one position and its played move."""
+
+    best_value: int
+    best_value_exact: bool
+    best_moves: tuple[Move, ...]
+    value: int
+    """The played move's value for the mover."""
+    bound: Bound
+    depth: int
+    loss: int
+
+    @property
+    def exact(self) -> bool:
+        return self.best_value_exact and self.bound == "exact"
+
+
+def _graded(entry: _Searched, known: KnownStart | None = None) -> _Grade:
+    """The search's figures for a played move, with a known exact value of its position in place of the
+    search's estimate (a proved search needs none)."""
+    analysis = entry.analysis
+    value, bound, depth = _played_value(analysis, entry.move, entry.points)
+    if known is None or analysis.exact:
+        return _Grade(analysis.value, analysis.exact, tuple(analysis.best_moves), value, bound, depth,
+                      max(0, analysis.value - value))
+    known_value, known_best = known
+    best_moves = known_best or tuple(analysis.best_moves)
+    if entry.move in known_best:
+        return _Grade(known_value, True, best_moves, known_value, "exact", FULL_DEPTH, 0)
+    # the known best moves are all of them: any other move gives away at least a point
+    floor = 1 if known_best else 0
+    return _Grade(known_value, True, best_moves, value, bound, depth, max(floor, known_value - value))
+
+
 def _played_value(analysis: Analysis, move: Move, points: int) -> tuple[int, Bound, int]:
     """The played move's value, bound and depth as the analysis knows them.
 
@@ -462,6 +510,7 @@ def review_game(
     engine: Engine | None = None,
     progress: ProgressCallback | None = None,
     should_stop: Callable[[], bool] | None = None,
+    known_start: KnownStart | None = None,
 ) -> Review:
     """Grade every move of a game against perfect play.
 
@@ -471,6 +520,10 @@ def review_game(
     it returns True the review ends early (``Review.complete`` is then False);
     to cut the running search short as well, also call ``engine.stop()``. A
     search cut short that way is dropped, not graded on a partial result.
+
+    ``known_start`` is the start position's exact value and best moves when the
+    caller knows them (a catalogued deal's par; see the module docstring). The
+    first position is still searched: the table it fills serves move 2's search.
     """
     start, moves, names, deal_number = _unpack(game_or_record)
     engine = engine if engine is not None else Engine()
@@ -489,7 +542,12 @@ def review_game(
         points = position.push(move)
         searched.append(_Searched(to_move, scores, move, points, analysis))
         if progress is not None:
-            progress(_step(searched[-1], len(searched), total))
+            progress(_step(searched[-1], len(searched), total, known_start if len(searched) == 1 else None))
+    grades = [_graded(entry, known_start if index == 0 else None) for index, entry in enumerate(searched)]
+    # a first move graded exactly against a known start fixes the value it leaves: its points less its value
+    after_first: int | None = None
+    if searched and grades[0].exact and known_start is not None:
+        after_first = searched[0].points - grades[0].value
 
     # The value of the position after the last reviewed move closes the graph.
     final_value, final_exact = 0, True
@@ -504,11 +562,12 @@ def review_game(
                                         analysis.depth, analysis.seconds))
         if not final_searched and searched:
             # Stopped: derive it from the last move's value (value = points - value after).
-            last = searched[-1]
-            value, bound, _ = _played_value(last.analysis, last.move, last.points)
-            final_value, final_exact = last.points - value, last.analysis.exact and bound == "exact"
+            last, grade = searched[-1], grades[-1]
+            final_value, final_exact = last.points - grade.value, grade.bound == "exact"
         elif not final_searched:
             final_value, final_exact = 0, False
+        if len(searched) == 1 and after_first is not None:
+            final_value, final_exact = after_first, True
 
     review = Review(
         names=names,
@@ -525,40 +584,45 @@ def review_game(
         final_exact=final_exact,
     )
     final_eval = (position.scores[0] - position.scores[1]) + _for_player1(final_value, position.to_move)
+    values_before = [(grade.best_value, grade.best_value_exact) for grade in grades]
+    if after_first is not None and len(searched) > 1:
+        values_before[1] = (after_first, True)
     befores = [
-        (entry.scores[0] - entry.scores[1]) + _for_player1(entry.analysis.value, entry.to_move)
-        for entry in searched
+        (entry.scores[0] - entry.scores[1]) + _for_player1(value, entry.to_move)
+        for entry, (value, _) in zip(searched, values_before, strict=True)
     ]
-    befores_exact = [entry.analysis.exact for entry in searched]
+    befores_exact = [exact for _, exact in values_before]
     afters = befores[1:] + [final_eval]
     afters_exact = befores_exact[1:] + [final_exact]
     if searched:
         review.eval_start, review.eval_start_exact = befores[0], befores_exact[0]
+    elif known_start is not None:
+        review.eval_start = (start.scores[0] - start.scores[1]) + _for_player1(known_start[0], start.to_move)
+        review.eval_start_exact = True
     else:
         review.eval_start, review.eval_start_exact = final_eval, final_exact
     for index, entry in enumerate(searched):
-        review.moves.append(_grade(entry, index + 1, befores[index], afters[index], afters_exact[index]))
+        review.moves.append(_grade(entry, grades[index], index + 1, befores[index], afters[index],
+                                   afters_exact[index]))
     return review
 
 
-def _grade(entry: _Searched, number: int, eval_before: int, eval_after: int, eval_after_exact: bool) -> MoveReview:
+def _grade(entry: _Searched, grade: _Grade, number: int, eval_before: int, eval_after: int,
+           eval_after_exact: bool) -> MoveReview:
     analysis = entry.analysis
-    value, bound, depth = _played_value(analysis, entry.move, entry.points)
-    loss = max(0, analysis.value - value)
-    exact = analysis.exact and bound == "exact"
     return MoveReview(
         number=number,
         player=entry.to_move,
         move=move_name(entry.move),
         points=entry.points,
-        value=value,
-        bound=bound,
-        best_value=analysis.value,
-        best_moves=tuple(move_name(move) for move in analysis.best_moves),
-        loss=loss,
-        classification=classify(loss),
-        exact=exact,
-        depth=FULL_DEPTH if exact else (analysis.depth if depth else 0),
+        value=grade.value,
+        bound=grade.bound,
+        best_value=grade.best_value,
+        best_moves=tuple(move_name(move) for move in grade.best_moves),
+        loss=grade.loss,
+        classification=classify(grade.loss),
+        exact=grade.exact,
+        depth=FULL_DEPTH if grade.exact else (analysis.depth if grade.depth else 0),
         eval_before=eval_before,
         eval_after=eval_after,
         eval_after_exact=eval_after_exact,
@@ -567,12 +631,11 @@ def _grade(entry: _Searched, number: int, eval_before: int, eval_after: int, eva
     )
 
 
-def _step(entry: _Searched, number: int, total: int) -> ReviewStep:
+def _step(entry: _Searched, number: int, total: int, known: KnownStart | None = None) -> ReviewStep:
     analysis = entry.analysis
-    value, bound, _ = _played_value(analysis, entry.move, entry.points)
-    loss = max(0, analysis.value - value)
+    grade = _graded(entry, known)
     return ReviewStep(
-        number=number, total=total, player=entry.to_move, move=move_name(entry.move), loss=loss,
-        classification=classify(loss), exact=analysis.exact and bound == "exact", depth=analysis.depth,
-        seconds=analysis.seconds,
+        number=number, total=total, player=entry.to_move, move=move_name(entry.move), loss=grade.loss,
+        classification=classify(grade.loss), exact=grade.exact,
+        depth=FULL_DEPTH if grade.exact else analysis.depth, seconds=analysis.seconds,
     )

@@ -26,7 +26,7 @@ import pytest  # noqa: E402
 
 from battle.cli import main  # noqa: E402
 from battle.cli.review_text import format_review  # noqa: E402
-from battle.rules.board import Move, Position, move_name  # noqa: E402
+from battle.rules.board import Move, Position, move_name, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
 from battle.rules.notation import Record, format_record, parse_record  # noqa: E402
@@ -343,6 +343,62 @@ def test_a_finished_review_reports_every_move(engine: Engine, best_game: Record)
 def test_a_review_needs_a_game() -> None:
     with pytest.raises(TypeError, match="Game or a Record"):
         review_game("1. c1-c9", engine=Engine(table_bits=10))  # type: ignore[arg-type]
+
+
+# -- a known start: a catalogued deal's par ---------------------------------------------------------
+
+DEAL_1_PAR = (4, (parse_move("a1-i9"),))
+"""The shipped catalogue's deal 1: +4 for the first player, a1-i9 its one best first move (290 s to prove)."""
+
+
+def opening_of_deal_1(first: Move) -> Game:
+    game = Game.new(1, "Alice", "Bob")
+    game.play(first)
+    game.play(game.position.legal_moves()[0])
+    return game
+
+
+def test_a_known_start_grades_a_best_first_move_exactly() -> None:
+    game = opening_of_deal_1(DEAL_1_PAR[1][0])
+    plain = review_game(game, time_per_move=0.05, engine=Engine(table_bits=16))
+    assert not plain.moves[0].exact and not plain.eval_start_exact  # a twentieth of a second proves nothing here
+    steps: list[ReviewStep] = []
+    review = review_game(game, time_per_move=0.05, engine=Engine(table_bits=16), progress=steps.append,
+                         known_start=DEAL_1_PAR)
+    first = review.moves[0]
+    assert (first.exact, first.bound, first.loss, first.classification, first.depth) == (True, "exact", 0, "best",
+                                                                                        FULL_DEPTH)
+    assert (first.value, first.best_value, first.best_moves) == (4, 4, ("a1-i9",))
+    # the margin stays at par through a best move, so the graph's first two points are exact
+    assert (review.eval_start, review.eval_start_exact) == (4, True)
+    assert (first.eval_before, first.eval_after, first.eval_after_exact) == (4, 4, True)
+    assert review.moves[1].eval_before == 4 and not review.moves[1].exact
+    assert steps[0].exact and steps[0].loss == 0
+    assert Review.from_json(json.loads(json.dumps(review.to_json()))).moves[0].to_json() == first.to_json()
+
+
+def test_a_known_start_gives_another_first_move_an_exact_best_value() -> None:
+    other = next(move for move in deal(1).legal_moves() if move not in DEAL_1_PAR[1])
+    review = review_game(opening_of_deal_1(other), time_per_move=0.05, engine=Engine(table_bits=16),
+                         known_start=DEAL_1_PAR)
+    first = review.moves[0]
+    assert (first.best_value, first.best_moves, first.eval_before) == (4, ("a1-i9",), 4)
+    assert review.eval_start_exact and not first.exact and not first.eval_after_exact
+    assert first.loss >= 1  # the best moves known are all of them: any other loses a point at least
+    assert first.loss == max(1, 4 - first.value)
+
+
+def test_a_known_start_agrees_with_the_exact_review(engine: Engine, blunder: tuple[Record, int, int],
+                                                    blunder_review: Review) -> None:
+    record = blunder[0]
+    value, best = naive.best_moves(record.start.copy())
+    known = review_game(record, time_per_move=0.001, engine=Engine(table_bits=12), known_start=(value, tuple(best)))
+    for graded, exact in zip(known.moves[:1], blunder_review.moves[:1], strict=True):
+        assert {**graded.to_json(), "nodes": 0, "seconds": 0} == {**exact.to_json(), "nodes": 0, "seconds": 0}
+    assert known.evals[:2] == blunder_review.evals[:2] and known.evals_exact[:2] == [True, True]
+    only_start = review_game(as_record(record.start, []), time_per_move=0.001, engine=Engine(table_bits=12),
+                             known_start=(value, tuple(best)))
+    assert (only_start.eval_start, only_start.eval_start_exact) == (p1_margin(record.start), True)
 
 
 # -- the evaluation graph ---------------------------------------------------------------------

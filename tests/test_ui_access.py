@@ -214,7 +214,7 @@ def test_the_title_works_from_the_keyboard_alone(tmp_path, monkeypatch) -> None:
         title = app.stack.top
         assert isinstance(title, TitleScene)
         assert title.focus is None
-        assert title.focus_order()[:4] == ["mode", "player1", "player2", "deal"]
+        assert title.focus_order()[:5] == ["mode", "player1", "player2", "deal_kind", "deal"]
 
         ui.key(app, pygame.K_TAB)
         assert title.focus == "mode" and ring_drawn(app, title.widgets["mode"])

@@ -19,6 +19,9 @@ from pathlib import Path
 
 from battle.atlas.survey_db import FULL_DEAL, DealResult, SurveyDatabase, SurveyDatabaseError, default_survey_path
 from battle.resources import asset_path
+from battle.rules.board import Move, Position, parse_move
+from battle.rules.deal import deal
+from battle.rules.errors import BattleError
 
 CATALOGUE_NAME = "catalogue.tsv"
 HEADER = "deal\tvalue\tbest_moves\tnodes\tseconds\tsolver_version"
@@ -38,6 +41,11 @@ class Par:
         if self.value == 0:
             return "Par: even (a draw under perfect play)"
         return f"Par: {first} {self.value:+d}"
+
+    def known_start(self) -> tuple[int, tuple[Move, ...]]:
+        """The value and the best first moves (empty when not stored) as ``review_game``'s ``known_start``
+        takes them: the first move of a game of this deal is graded exactly."""
+        return self.value, tuple(parse_move(text) for text in self.best_moves or ())
 
 
 class CatalogueError(ValueError):
@@ -60,6 +68,8 @@ def read_catalogue(path: Path) -> dict[int, Par]:
                 raise ValueError(f"{len(fields)} fields, expected 6")
             deal, value = int(fields[0]), int(fields[1])
             moves = None if fields[2] == "-" else tuple(fields[2].split())
+            for move in moves or ():
+                parse_move(move)  # a NotationError (a ValueError) names the bad move
         except ValueError as error:
             raise CatalogueError(f"{path}, line {number}: {error}") from None
         pars[deal] = Par(deal, value, moves)
@@ -112,6 +122,25 @@ class Catalogue:
 
     def par(self, deal: int | None) -> Par | None:
         return None if deal is None else self.pars.get(deal)
+
+    def par_at_start(self, deal_number: int | None, start: Position) -> Par | None:
+        """The par of a game from ``start``, when ``start`` is deal ``deal_number`` before move 1 (its own
+        tiles, 0-0, its first player to move): a game of a deal begun from a later or edited position
+        has no par."""
+        par = self.par(deal_number)
+        if par is None:
+            return None
+        try:
+            opening = deal(par.deal)
+        except BattleError:  # a number beyond the last deal, from a hand-edited catalogue
+            return None
+        return par if start == opening else None
+
+    def known_start(self, deal_number: int | None, start: Position) -> tuple[int, tuple[Move, ...]] | None:
+        """``review_game``'s ``known_start`` for a game from ``start``: its par's value and best first moves,
+        when it has a par (see ``par_at_start``)."""
+        par = self.par_at_start(deal_number, start)
+        return None if par is None else par.known_start()
 
     def fair_deals(self, margin: int = 0, handicap: int = 0) -> list[int]:
         """Deals whose value is ``handicap`` give or take ``margin`` (a handicap of 3: the first

@@ -326,6 +326,7 @@ def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
+    from battle.atlas.catalogue import Catalogue
     from battle.cli.inputs import load_record
     from battle.cli.review_text import format_review
     from battle.players import ReviewStep, review_game
@@ -333,6 +334,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     if args.plot:
         _check_plot_path(args.plot)
+    # A catalogued deal's first position is known exactly: its first move is graded on that.
+    known_start = Catalogue.load().known_start(record.deal, record.start)
     engine = _engine(args, record.start.tiles_left())
     stopping = threading.Event()
 
@@ -349,7 +352,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     def work():  # noqa: ANN202
         return review_game(record, time_per_move=args.time, engine=engine, progress=report,
-                           should_stop=stopping.is_set)
+                           should_stop=stopping.is_set, known_start=known_start)
 
     def stop() -> None:
         stopping.set()  # first, so the review drops the search being cut short

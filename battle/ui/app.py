@@ -34,6 +34,7 @@ import pygame.freetype  # noqa: E402
 import pygame_gui  # noqa: E402
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
+from battle.atlas.catalogue import Catalogue  # noqa: E402
 from battle.rules.board import Position  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
 from battle.search_worker import SearchWorker  # noqa: E402
@@ -80,7 +81,7 @@ def window_surface() -> pygame.Surface:
 
 class App:
     def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
-                 autosave: bool = True) -> None:
+                 autosave: bool = True, catalogue: Catalogue | None = None) -> None:
         # The solver's thread runs Python between its (GIL-free) kernel calls;
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
@@ -107,6 +108,7 @@ class App:
         self.solver = SearchWorker(name="solver")
         """The opponent's and the hints' searches, on one engine whose table carries over."""
         self._live_analysis: LiveAnalysis | None = None
+        self._catalogue = catalogue
         self.stack = SceneStack()
         self.running = True
         self.autosave_enabled = autosave and not demo
@@ -145,6 +147,16 @@ class App:
         if self._live_analysis is None:
             self._live_analysis = LiveAnalysis()
         return self._live_analysis
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The solved deals' pars (the shipped catalogue and the player's own survey), read on first use:
+        under a millisecond for the shipped few KB, kept for the window's life."""
+        if self._catalogue is None:
+            self._catalogue = Catalogue.load()
+            for problem in self._catalogue.problems:
+                self._notices.append((f"Deal catalogue: {problem}", "warn"))
+        return self._catalogue
 
     # -- scenes ----------------------------------------------------------------------------
 

@@ -3,8 +3,8 @@
 Screens (scenes, dialogs, demos) are written against this protocol, never against
 ``App``, which is its one implementation: the application imports its screens, and
 no screen imports the application back. The names here are the whole of what a
-screen uses: the shared renderers and widgets, the settings, the search worker,
-and the few ways to move between screens.
+screen uses: the shared renderers and widgets, the settings, the search worker, the
+deal catalogue, and the few ways to move between screens.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import pygame_gui
 
+    from battle.atlas.catalogue import Catalogue
     from battle.rules.board import Position
     from battle.rules.game import Game
     from battle.search_worker import SearchWorker
@@ -60,6 +61,11 @@ class Host(Protocol):
 
     @property
     def live_analysis(self) -> LiveAnalysis: ...
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The solved deals' pars: fair deals, the deal of the day, a game's par."""
+        ...
 
     def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
                     selected: int | None = None) -> PlayScene: ...

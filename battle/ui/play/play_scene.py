@@ -48,6 +48,7 @@ from battle.ui.widgets.layout import (
 from battle.ui.widgets.panel import PanelInfo
 
 if TYPE_CHECKING:
+    from battle.atlas.catalogue import Par
     from battle.rules.game import Game
     from battle.ui.host import Host
 
@@ -87,6 +88,8 @@ class PlayScene(Scene):
         """The game in play: kept (with its searches and hint) while the game is studied."""
         self.mode: PlayMode = self.game_mode
         """What clicks, undo and the hint mean now: the game mode, or a ``StudyMode`` while analysis is on."""
+        self._par_of: tuple[Game, Par | None] | None = None
+        self.par()  # the catalogue loads here on the first game, not on a drawing frame
         self.refresh()
         self.status = Status(notice, notice_kind) if notice else self.turn_status()
 
@@ -126,6 +129,14 @@ class PlayScene(Scene):
 
     def dialog_open(self) -> bool:
         return self.files.is_open()
+
+    def par(self) -> Par | None:
+        """The game's par when its deal is catalogued and it began at the deal's start (see
+        ``Catalogue.par_at_start``); looked up again only when the screen shows another game."""
+        game = self.game
+        if self._par_of is None or self._par_of[0] is not game:
+            self._par_of = (game, self.app.catalogue.par_at_start(game.deal_number, game.start))
+        return self._par_of[1]
 
     def animating(self) -> bool:
         return any(not animation.done(self.clock) for animation in self.animations

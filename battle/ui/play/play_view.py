@@ -15,10 +15,11 @@ import pygame
 
 from battle.rules.tiles import EMPTY
 from battle.ui.art.theme import PLAYER_COLOURS
+from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
 from battle.ui.widgets.animations import FlyingPoints, Pulse, Removal, pending_points
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.hud import draw_alert, draw_banner, draw_flying, draw_status
-from battle.ui.widgets.panel import PanelInfo, PlayerInfo
+from battle.ui.widgets.panel import HEADER_TEXT_SIZE, PanelInfo, PlayerInfo
 
 if TYPE_CHECKING:
     from battle.ui.play.play_scene import PlayScene
@@ -82,11 +83,13 @@ def panel_info(scene: PlayScene) -> PanelInfo:
             to_move=position.to_move == player and not over, colour=PLAYER_COLOURS[player - 1],
             thinking=thinking, pulse=pulse, winner=result is not None and result.winner == player,
         ))
-    start = f"Deal {game.deal_number}" if game.deal_number is not None else "Composed position"
     first_mover = game.start.to_move
+    par = scene.par()
+    first_name = game.names[first_mover - 1]
     return PanelInfo(
         players=(players[0], players[1]),
-        start_label=f"{start}  ·  {mode.panel_label()}",
+        start_label=_start_label(scene, None if par is None else par_phrase(par.value, first_name)),
+        par=None if par is None else (par_headline(par.value, first_name), par_meaning(par.value, first_name)),
         points_left=position.points_on_board(),
         tiles_left=position.tiles_left(),
         pairs_available=len(position.legal_moves()),
@@ -99,6 +102,20 @@ def panel_info(scene: PlayScene) -> PanelInfo:
         now=scene.clock,
         study=not mode.shows_move_list,
     )
+
+
+def _start_label(scene: PlayScene, par: str | None) -> str:
+    """The header's line: the deal, its par and what the screen does, or without the last when the
+    three do not fit (the player cards say who the solver is)."""
+    game = scene.game
+    start = f"Deal {game.deal_number}" if game.deal_number is not None else "Composed position"
+    full = f"{start}  ·  {scene.mode.panel_label()}"
+    if par is None:
+        return full
+    with_par = f"{start}  ·  par {par}"
+    longest = f"{with_par}  ·  {scene.mode.panel_label()}"
+    fits = scene.app.fonts.width(longest, HEADER_TEXT_SIZE * scene.layout.scale) <= scene.layout.panel.header.w
+    return longest if fits else with_par
 
 
 def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:

@@ -3,6 +3,8 @@
 An overlay on the finished game (which stays visible, dimmed, underneath), with
 Rematch (same deal, sides swapped), New game, and Review (every move graded
 against perfect play, in the review screen; Esc closes the card to browse the moves).
+A game of a catalogued deal played to its end also shows the deal's par, and under
+each score how far that player's result is from par (``par_words``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pygame_gui.core import ObjectID
 
 from battle.rules.wording import plural, verb
 from battle.ui.art import theme
+from battle.ui.play.par_words import ParComparison, compare_with_par
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
 
@@ -25,6 +28,8 @@ if TYPE_CHECKING:
 
 FADE_SECONDS = 0.25
 """The veil over the finished game darkens over this time."""
+PAR_ROOM = 48
+"""The card's extra height for par, at the design size: a line under each score and the par line."""
 
 
 class ResultScene(Scene):
@@ -46,7 +51,7 @@ class ResultScene(Scene):
         layout = self.app.layout
         scale = layout.scale
         width = min(round(500 * scale), layout.window[0] - 20)
-        height = min(round(330 * scale), layout.window[1] - 20)
+        height = min(round((330 + (PAR_ROOM if self.par_comparison() else 0)) * scale), layout.window[1] - 20)
         rect = pygame.Rect(0, 0, max(100, width), max(100, height))
         rect.center = layout.mat.center
         return rect
@@ -108,6 +113,17 @@ class ResultScene(Scene):
             return "", ""
         return result_headline(result, game.names), result_details(result, game.position.tiles_left())
 
+    def par_comparison(self) -> ParComparison | None:
+        """Each player's result against the deal's par, when the deal is catalogued and the game was
+        played to its end (a resigned game has no result to compare)."""
+        game = self.play.match.game
+        par = self.play.par()
+        result = self.result()
+        if par is None or result is None or not game.position.is_over():
+            return None
+        first = game.start.to_move
+        return compare_with_par(result.scores, par.value, first, game.names[first - 1])
+
     def draw(self, surface: pygame.Surface) -> None:
         fonts = self.app.fonts
         scale = self.app.layout.scale
@@ -135,6 +151,7 @@ class ResultScene(Scene):
         surface.blit(title, title.get_rect(midtop=(cx, y)))
         y += title.get_height() + round(16 * scale)
 
+        compared = self.par_comparison()
         column = rect.w // 4
         for player in (1, 2):
             x = cx + (-1 if player == 1 else 1) * column
@@ -145,12 +162,22 @@ class ResultScene(Scene):
             score = fonts.text(str(result.scores[player - 1]), 44 * scale,
                                theme.GOLD_BRIGHT if won else theme.IVORY, bold=True)
             score_rect = surface.blit(score, score.get_rect(midtop=(x, y + name.get_height() + round(2 * scale))))
+            if compared is not None:
+                difference = compared.differences[player - 1]
+                colour = theme.GOLD_BRIGHT if difference > 0 else theme.IVORY_DIM if difference < 0 else theme.IVORY
+                words = compared.words[player - 1]
+                line = fonts.text(fonts.fit(words, 14 * scale, column * 2 - 20), 14 * scale, colour)
+                surface.blit(line, line.get_rect(midtop=(x, score_rect.bottom)))
         dash = fonts.text("-", 36 * scale, theme.IVORY_FAINT, bold=True)
         surface.blit(dash, dash.get_rect(center=(cx, score_rect.centery)))
-        y += round(100 * scale)
+        y += round((100 + (PAR_ROOM // 2 if compared is not None else 0)) * scale)
 
         text = fonts.text(fonts.fit(details, 15 * scale, rect.w - 40), 15 * scale, theme.IVORY_DIM)
         surface.blit(text, text.get_rect(midtop=(cx, y)))
+        if compared is not None:
+            y += text.get_height() + round(4 * scale)
+            line = fonts.text(fonts.fit(compared.sentence, 15 * scale, rect.w - 40), 15 * scale, theme.GOLD)
+            surface.blit(line, line.get_rect(midtop=(cx, y)))
 
 
 def result_headline(result: Result, names: tuple[str, str]) -> str:

@@ -6,6 +6,9 @@ a thread, shows "reviewing move 12/54" from its progress reports, and can
 cancel it: it runs as a task on a ``SearchWorker``, polls the task's cancel flag
 between searches, and a cancel stops the running search through the engine.
 
+A catalogued deal's par is the exact value before move 1 and its best first moves
+(``known_start``), which grade the first move exactly where the time per move cannot.
+
 The review gets a worker and an engine of its own (its table is built for this game's layout
 and thrown away with it), so it never waits for, or stops, another search.
 No pygame here.
@@ -16,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
+from battle.rules.board import Move
 from battle.rules.game import Game
 from battle.search_worker import SearchWorker, Task
 
@@ -35,22 +39,25 @@ def _review_engine() -> Engine:
 class ReviewJob:
     """One review: start it, poll ``progress`` / ``done`` once a frame, cancel it."""
 
-    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Engine] = _review_engine) -> None:
+    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Engine] = _review_engine,
+                 known_start: tuple[int, tuple[Move, ...]] | None = None) -> None:
         self.game = game
         self.time_per_move = time_per_move
+        self.known_start = known_start
+        """The start's exact value and best moves, when the deal is catalogued (see ``review_game``)."""
         self.total = game.ply
         """Moves to review."""
         self._worker = SearchWorker(engine_factory, name="review")
         self._task: Task[Review] | None = None
 
     def start(self) -> ReviewJob:
-        game, seconds = self.game, self.time_per_move
+        game, seconds, known = self.game, self.time_per_move, self.known_start
 
         def run(engine: Engine, task: Task[Review]) -> Review:
             from battle.players import review_game
 
             return review_game(game, time_per_move=seconds, engine=engine, progress=task.report,
-                               should_stop=task.cancelled.is_set)
+                               should_stop=task.cancelled.is_set, known_start=known)
 
         self._task = self._worker.submit(run, label="review")
         return self

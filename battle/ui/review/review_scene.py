@@ -52,7 +52,8 @@ class ReviewScene(Scene):
         self.game = game
         self.names = game.names
         seconds = time_per_move if time_per_move is not None else app.settings.review_seconds
-        self.job = ReviewJob(game, seconds).start()
+        known_start = app.catalogue.known_start(game.deal_number, game.start)  # a catalogued deal's exact move 1
+        self.job = ReviewJob(game, seconds, known_start=known_start).start()
         self.review: Review | None = None
         """The finished ``solver.review.Review``."""
         self.failed: str | None = None

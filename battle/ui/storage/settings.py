@@ -1,4 +1,5 @@
-"""The window's remembered choices: names, level, mode, window size, the online server; JSON in config_dir().
+"""The window's remembered choices: names, level, mode, the kind of deal, window size, the online server;
+JSON in config_dir().
 
 Settings are a convenience, never a reason not to start: a file that cannot be
 read, or holds a field of the wrong type, is renamed aside (``settings.json.corrupt``,
@@ -17,6 +18,9 @@ from battle.storage.paths import StorageProblem, config_dir, remove_stray_tempor
 
 SETTINGS_NAME = "settings.json"
 MODES = ("hotseat", "solver")
+DEAL_KINDS = ("number", "fair", "daily")
+"""How the title picks a new game's deal (``battle.ui.title.deal_choice``)."""
+FAIRNESS_KEYS = ("even", "within2", "within5", "first+3")
 DEFAULT_SIZE = (1200, 800)
 MIN_SIZE = (640, 440)
 MAX_SIZE = (7680, 4320)
@@ -45,6 +49,10 @@ class Settings:
     level: str = "club"
     mode: str = "hotseat"
     human_first: bool = True
+    deal_kind: str = "number"
+    """A random or numbered deal, a fair one, or the deal of the day."""
+    fairness: str = "even"
+    """How close to even a fair deal is."""
     window_size: tuple[int, int] = field(default=DEFAULT_SIZE)
     last_dir: str = ""
     """The folder of the last saved or loaded file, where the file dialogs open."""
@@ -121,6 +129,8 @@ def _apply(settings: Settings, data: dict) -> list[str]:
         # a NUL or another control character would break a font, a path or a record
         take(name, isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable(), value)
     take("mode", data.get("mode") in MODES, data.get("mode"))
+    take("deal_kind", data.get("deal_kind") in DEAL_KINDS, data.get("deal_kind"))
+    take("fairness", data.get("fairness") in FAIRNESS_KEYS, data.get("fairness"))
     server = data.get("online_server")
     take("online_server", isinstance(server, str) and len(server) <= MAX_SERVER and server.isprintable()
          and server.lower().startswith(SERVER_SCHEMES), server)

@@ -1,8 +1,9 @@
-"""The title screen and new-game form: resume, hot seat or against the solver, which deal; the
-way to online play (``battle.ui.online``).
+"""The title screen and new-game form: resume, hot seat or against the solver, which deal (a random
+or numbered one, a fair one, the deal of the day: ``deal_choice``); the way to online play
+(``battle.ui.online``).
 
-The form remembers its values across rebuilds (a resize, switching the mode),
-and the chosen names, level and mode go into the settings when a game starts.
+The form remembers its values across rebuilds (a resize, switching the mode or the kind of
+deal), and the chosen names, level, mode and kind of deal go into the settings when a game starts.
 
 The keyboard reaches everything the mouse does: Tab, Shift+Tab and the arrow keys
 move a focus ring over the buttons and fields (a text field then takes the typing),
@@ -13,6 +14,7 @@ Enter takes, Esc keeps the old choice), and with nothing focused Enter starts th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
@@ -21,7 +23,6 @@ import pygame_gui
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 
-from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.art import theme
@@ -31,6 +32,14 @@ from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
 from battle.ui.play.match import Match, new_match
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.files import FileProblem, load_game_file
+from battle.ui.title.deal_choice import (
+    FAIRNESS,
+    FAIRNESS_BY_KEY,
+    KIND_LABELS,
+    NoCataloguedDeal,
+    availability,
+    pick_deal,
+)
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
@@ -38,6 +47,7 @@ from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, Status
 
 if TYPE_CHECKING:
+    from battle.atlas.catalogue import Catalogue
     from battle.rules.game import Game
     from battle.ui.host import Host
 
@@ -78,6 +88,8 @@ class TitleScene(Scene):
         }
         self.level = settings.level if settings.level in app.level_names else app.default_level
         self.human_first = settings.human_first
+        self.deal_kind = settings.deal_kind
+        self.fairness = FAIRNESS_BY_KEY.get(settings.fairness, FAIRNESS[0])
         self.widgets: dict[str, UIElement] = {}
         self.ring = FocusRing(app, lambda: self.widgets, self.command, self.menu_changed)
         """The keyboard's focus ring over the form (no ring: Enter starts the game)."""
@@ -206,15 +218,8 @@ class TitleScene(Scene):
                                         pygame.Rect(field_x, y, field_w, row_h), manager))
             y += row_h + gap
 
-        label("Deal number", y)
-        deal_w = round(field_w * 0.42) if wide else field_w
-        entry = UITextEntryLine(pygame.Rect(field_x, y, deal_w, row_h), manager, placeholder_text="(random)")
-        entry.set_text_length_limit(19)
-        entry.set_text(self.values["deal"])
-        add("deal", entry)
-        if wide:
-            add("deal_help", UILabel(pygame.Rect(field_x + deal_w + 10, y, field_w - deal_w - 10, row_h),
-                                     "empty: a random deal", manager, object_id=ObjectID(object_id="#field_label")))
+        label("Deal", y)
+        self._deal_row(field_x, y, field_w, row_h, add)
         y += row_h + gap + round(8 * self.app.layout.scale)
 
         button_gap = round(10 * self.app.layout.scale)
@@ -242,6 +247,27 @@ class TitleScene(Scene):
                            "Rules & keys", manager, tool_tip_text="The rules, the marks and every shortcut (F1)"))
         self.ring.forget_missing()
         self._render_hero()
+
+    def _deal_row(self, x: int, y: int, width: int, row_h: int, add: Callable[[str, UIElement], None]) -> None:
+        """The deal's list (any, fair, of the day) and, beside it, what that kind asks: a number
+        (empty: random), how fair, or nothing (the deal of the day is everyone's)."""
+        manager = self.app.manager
+        # "Deal of the day" and the list's arrow take about 130 px at scale 1: half the field at 800x600
+        kind_w = max(round(width * 0.42), min(width // 2, round(150 * self.app.layout.scale)))
+        add("deal_kind", UIDropDownMenu(list(KIND_LABELS.values()), KIND_LABELS[self.deal_kind],
+                                        pygame.Rect(x, y, kind_w, row_h), manager))
+        side = pygame.Rect(x + kind_w + 10, y, width - kind_w - 10, row_h)
+        if self.deal_kind == "number":
+            entry = UITextEntryLine(side, manager, placeholder_text="(random)")
+            entry.set_text_length_limit(19)
+            entry.set_text(self.values["deal"])
+            add("deal", entry)
+        elif self.deal_kind == "fair":
+            add("fairness", UIDropDownMenu([fairness.label for fairness in FAIRNESS], self.fairness.label, side,
+                                           manager))
+        else:
+            add("deal_help", UILabel(side, "the same for everyone", manager,
+                                     object_id=ObjectID(object_id="#field_label")))
 
     def _render_hero(self) -> None:
         """The fan of tiles over the title, rendered once per size (drawing only blits it)."""
@@ -314,6 +340,18 @@ class TitleScene(Scene):
                 help_label.set_text(self.app.level_description(self.level))
         elif menu is self.widgets.get("first"):
             self.human_first = text == FIRST_LABELS[True]
+        elif menu is self.widgets.get("deal_kind"):
+            self.deal_kind = next(key for key, label in KIND_LABELS.items() if label == text)
+            self.set_mode(self.mode)  # the row beside the list changes with it
+            self._show_availability()
+        elif menu is self.widgets.get("fairness"):
+            self.fairness = next(fairness for fairness in FAIRNESS if fairness.label == text)
+            self._show_availability()
+
+    def _show_availability(self) -> None:
+        """How many catalogued deals fit the new choice (a fair deal, the deal of the day), or that none does."""
+        if self.deal_kind != "number":
+            self.status = Status(*availability(self._catalogue(), self.deal_kind, self.fairness))
 
     # -- the keyboard's focus ring (see ``FocusRing``) ---------------------------------------
 
@@ -370,20 +408,30 @@ class TitleScene(Scene):
         elif name == "quit":
             self.app.running = False
 
+    def _catalogue(self) -> Catalogue:
+        """The app's catalogue (read on first use); a source that did not read is reported once."""
+        catalogue = self.app.catalogue
+        for text, kind in self.app.take_notices():
+            self.status = Status(text, kind)
+        return catalogue
+
     def start(self) -> None:
         self._read_entries()
-        text = self.values["deal"].strip()
-        number = None
-        if text:
-            try:
-                number = parse_deal_number(text)
-            except BattleError as error:
-                self.status = Status(f"Deal number: {error}", "error")
-                return
+        try:
+            pick = pick_deal(self.deal_kind, self.values["deal"], self.fairness,
+                             None if self.deal_kind == "number" else self._catalogue())
+        except BattleError as error:
+            self.status = Status(f"Deal number: {error}", "error")
+            return
+        except NoCataloguedDeal as none:
+            self.status = Status(str(none), "warn")
+            return
         settings = self.app.settings
         settings.mode = self.mode
         settings.level = self.level
         settings.human_first = self.human_first
+        settings.deal_kind = self.deal_kind
+        settings.fairness = self.fairness.key
         if self.mode == "hotseat":
             settings.player1 = self.values["player1"].strip() or "Player 1"
             settings.player2 = self.values["player2"].strip() or "Player 2"
@@ -392,8 +440,8 @@ class TitleScene(Scene):
             settings.human_name = self.values["human_name"].strip() or "You"
             names = (settings.human_name, settings.human_name)
         self.app.save_settings()
-        match = new_match(number, self.mode, names, self.level, self.human_first)
-        self.begin(match, None)
+        match = new_match(pick.number, self.mode, names, self.level, self.human_first)
+        self.begin(match, pick.notice, "good" if pick.notice else "info")
 
     def begin(self, match: Match, notice: str | None, kind: str = "info") -> None:
         """Start a new game; first ask what becomes of the unfinished game the player last left."""

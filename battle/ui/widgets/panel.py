@@ -14,6 +14,8 @@ from battle.ui.art import theme
 from battle.ui.widgets.layout import PanelLayout, Rect, move_entry_rect
 
 _PANEL_CACHE: dict[tuple, pygame.Surface] = {}
+HEADER_TEXT_SIZE = 14
+"""The header's line under the title (the deal, its par, the mode), at the design size."""
 
 
 @dataclass
@@ -49,6 +51,9 @@ class PanelInfo:
     now: float = 0.0
     study: bool = False
     """Analysis mode: the info lines and the move list give way to the analysis box (drawn by the scene)."""
+    par: tuple[str, str] | None = None
+    """The deal's par and what it means (``Par: +4 for Alice``, ``Alice's final margin if both play
+    perfectly``), shown in the empty move list before move 1; None when the deal is not catalogued."""
 
 
 class PanelView:
@@ -82,7 +87,8 @@ class PanelView:
         surface.blit(mark, (rect.x, rect.y))
         surface.blit(title, (rect.x + mark.get_width() + round(8 * scale), rect.y + (mark.get_height()
                                                                                       - title.get_height()) // 2))
-        sub = fonts.text(fonts.fit(info.start_label, 14 * scale, rect.w), 14 * scale, theme.IVORY_DIM)
+        size = HEADER_TEXT_SIZE * scale
+        sub = fonts.text(fonts.fit(info.start_label, size, rect.w), size, theme.IVORY_DIM)
         surface.blit(sub, (rect.x, rect.y + mark.get_height() + round(2 * scale)))
 
     def _card(self, surface: pygame.Surface, rect: Rect, player: PlayerInfo, pad: int, scale: float,
@@ -174,6 +180,21 @@ class PanelView:
             value_surface = fonts.text(value, size, theme.IVORY, bold=True)
             surface.blit(value_surface, value_surface.get_rect(topright=(rect.right, y)))
 
+    def _par(self, surface: pygame.Surface, panel: PanelLayout, par: tuple[str, str], top: int, scale: float) -> None:
+        """The par before move 1: the headline in gold, what it means under it (two lines at most)."""
+        fonts = self.fonts
+        width = panel.moves.w
+        y = top + round(12 * scale)
+        headline = fonts.text(fonts.fit(par[0], 16 * scale, width, bold=True), 16 * scale, theme.GOLD_BRIGHT, bold=True)
+        surface.blit(headline, (panel.moves.x, y))
+        y += headline.get_height() + round(2 * scale)
+        for line in fonts.wrap(par[1], 13.5 * scale, width, max_lines=2):
+            text = fonts.text(line, 13.5 * scale, theme.IVORY_DIM)
+            if y + text.get_height() > panel.moves.bottom:
+                break
+            surface.blit(text, (panel.moves.x, y))
+            y += text.get_height()
+
     def _moves(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
         fonts = self.fonts
         header = panel.moves_header
@@ -192,6 +213,8 @@ class PanelView:
         if not info.moves:
             text = fonts.text("No moves yet", 14 * scale, theme.IVORY_FAINT)
             surface.blit(text, (panel.moves.x, panel.moves.y + round(4 * scale)))
+            if info.par is not None:
+                self._par(surface, panel, info.par, panel.moves.y + round(4 * scale) + text.get_height(), scale)
             return
         size = 14.5 * scale
         number_w = fonts.width("888.", size)
