@@ -31,6 +31,13 @@ if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, never on t
 T = TypeVar("T")
 
 
+def prepare_solver() -> None:
+    """A ``prepare`` hook: load (on a first run, compile) the search kernels on the worker's thread."""
+    from battle.players import prepare_kernels
+
+    prepare_kernels()
+
+
 def _default_engine() -> Engine:
     from battle.players import Engine
 

@@ -37,7 +37,7 @@ from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 from battle.atlas.catalogue import Catalogue  # noqa: E402
 from battle.rules.board import Position  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
-from battle.search_worker import SearchWorker  # noqa: E402
+from battle.search_worker import SearchWorker, prepare_solver  # noqa: E402
 from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
 from battle.ui.art.theme import Fonts, load_gui_theme  # noqa: E402
 from battle.ui.art.tile_art import TileArt, window_icon  # noqa: E402
@@ -105,7 +105,7 @@ class App:
         self.widget_zoom = self._fitted_zoom()
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
         self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
-        self.solver = SearchWorker(name="solver")
+        self.solver = SearchWorker(name="solver", prepare=prepare_solver)
         """The opponent's and the hints' searches, on one engine whose table carries over."""
         self._live_analysis: LiveAnalysis | None = None
         self._catalogue = catalogue
@@ -127,6 +127,9 @@ class App:
                 scene.select(selected)
         else:
             self.show_title()
+        # The kernels load (on a first run: compile, 20-30 s) while the player reads the title and
+        # makes the first move, on the solver's own thread: the first reply then starts at once.
+        self.solver.warm_up()
 
     # -- levels (the solver's, read once) --------------------------------------------------
 
