@@ -1,0 +1,45 @@
+"""The solver's warm-up in the window: it runs on the solver's thread while frames keep coming,
+and a window closed before it finishes closes at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import ui_harness as ui
+
+from battle.ui import app as app_module
+
+
+def test_the_warm_up_never_holds_up_a_frame_and_a_close_does_not_wait_for_it(tmp_path, monkeypatch) -> None:
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_prepare() -> None:  # stands in for a first run's 20-30 s compile
+        started.set()
+        release.wait(20)
+
+    monkeypatch.setattr(app_module, "prepare_solver", slow_prepare)
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        assert started.wait(5), "the warm-up did not start when the window opened"
+        longest = 0.0
+        for _ in range(30):
+            tick = time.monotonic()
+            app.step(dt=ui.DT)
+            longest = max(longest, time.monotonic() - tick)
+        assert not app.solver.ready and longest < 0.2
+        closing = time.monotonic()
+        app.close()
+        assert time.monotonic() - closing < 2.0
+    release.set()
+
+
+def test_the_solver_is_ready_soon_after_the_window_opens_with_cached_kernels(tmp_path, monkeypatch) -> None:
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        deadline = time.monotonic() + 60
+        while not app.solver.ready:
+            assert time.monotonic() < deadline, "the solver never became ready"
+            app.step(dt=ui.DT)
+            time.sleep(0.01)
