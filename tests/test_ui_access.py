@@ -177,7 +177,8 @@ def test_the_page_states_the_rules_and_every_key_the_screens_handle() -> None:
                   "dialogs.py": ["Questions and file dialogs"], "help_scene.py": ["Every screen", "This page"],
                   "focus_ring.py": ["Title", "Play online"], "setup_scene.py": ["Play online"],
                   "lobby_scene.py": ["Waiting for an opponent"], "online_mode.py": ["Online game"],
-                  "online_scene.py": ["Online game"]}
+                  "online_scene.py": ["Online game"], "puzzle_scene.py": ["Puzzles"],
+                  "stats_scene.py": ["Statistics"]}
     names = {"ESCAPE": "Esc", "RETURN": "Enter", "KP_ENTER": "Enter", "SPACE": "Space", "TAB": "Tab",
              "LEFT": "←", "RIGHT": "→", "UP": "↑", "DOWN": "↓", "HOME": "Home", "END": "End",
              "PAGEUP": "PageUp", "PAGEDOWN": "PageDown", "BACKSPACE": "Backspace", "COMMA": ",",

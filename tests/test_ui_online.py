@@ -17,6 +17,7 @@ import ui_harness as ui
 from online_server import Client, ServerThread, a_legal_move
 from test_ui_labels import assert_labels_fit
 
+from battle.history.store import History
 from battle.online.codes import format_code
 from battle.online.seats import Seat, load_seats
 from battle.rules.board import move_name, parse_move
@@ -371,6 +372,8 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
         card = app.stack.top
         assert card.card_text() == ("Bob wins!", "You resigned.")
+        # the history keeps it, but not among the player's results: its scores do not say who won
+        assert [(entry.front_end, entry.you) for entry in History().games()] == [("online", None)]
         assert scene.panel_info().players[1].winner
         ui.key(app, pygame.K_v)  # the review works once the game is over
         assert isinstance(app.stack.top, ReviewScene)

@@ -46,6 +46,7 @@ from battle.ui.help.help_scene import window_key  # noqa: E402
 from battle.ui.play.match import Match  # noqa: E402
 from battle.ui.play.play_scene import PlayScene  # noqa: E402
 from battle.ui.scene import SceneStack  # noqa: E402
+from battle.ui.storage.game_history import open_history  # noqa: E402
 from battle.ui.storage.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
 from battle.ui.title.title_scene import TitleScene  # noqa: E402
 from battle.ui.widgets.board_view import BoardView, Felt  # noqa: E402
@@ -53,6 +54,7 @@ from battle.ui.widgets.layout import compute_layout, layout_scale  # noqa: E402
 from battle.ui.widgets.panel import PanelView  # noqa: E402
 
 if TYPE_CHECKING:
+    from battle.history.store import History
     from battle.ui.editor.editor_scene import EditorScene
     from battle.ui.review.review_scene import ReviewScene
 
@@ -80,6 +82,9 @@ def window_surface() -> pygame.Surface:
 
 
 class App:
+    _history: History | None = None
+    """The history database, opened at its first use (see ``history``)."""
+
     def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
                  autosave: bool = True, catalogue: Catalogue | None = None) -> None:
         # The solver's thread runs Python between its (GIL-free) kernel calls;
@@ -160,6 +165,14 @@ class App:
             for problem in self._catalogue.problems:
                 self._notices.append((f"Deal catalogue: {problem}", "warn"))
         return self._catalogue
+
+    @property
+    def history(self) -> History:
+        """The player's finished games and puzzle attempts, opened on first use (a game's end, the puzzles,
+        the statistics): a window that never gets there never touches the file."""
+        if self._history is None:
+            self._history = open_history()
+        return self._history
 
     # -- scenes ----------------------------------------------------------------------------
 
@@ -319,6 +332,8 @@ class App:
         if surface is not None:
             self.settings.window_size = clamp_size(*surface.get_size())
         self.save_settings()
+        if self._history is not None:
+            self._history.close()
 
     def stop_background(self, timeout: float = 10.0) -> bool:
         """Stop every search this window started (the opponent's, the analysis, a review) and wait for them;

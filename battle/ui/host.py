@@ -4,7 +4,7 @@ Screens (scenes, dialogs, demos) are written against this protocol, never agains
 ``App``, which is its one implementation: the application imports its screens, and
 no screen imports the application back. The names here are the whole of what a
 screen uses: the shared renderers and widgets, the settings, the search worker, the
-deal catalogue, and the few ways to move between screens.
+deal catalogue, the history of games, and the few ways to move between screens.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import pygame_gui
 
     from battle.atlas.catalogue import Catalogue
+    from battle.history.store import History
     from battle.rules.board import Position
     from battle.rules.game import Game
     from battle.search_worker import SearchWorker
@@ -65,6 +66,11 @@ class Host(Protocol):
     @property
     def catalogue(self) -> Catalogue:
         """The solved deals' pars: fair deals, the deal of the day, a game's par."""
+        ...
+
+    @property
+    def history(self) -> History:
+        """The player's finished games and puzzle attempts: the puzzles, the statistics."""
         ...
 
     def start_match(self, match: Match, notice: str | None = None, kind: str = "info",

@@ -65,6 +65,7 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Ctrl + O", "Load a game record (.mbg) or a position (.mbp)"),
         ("E", "Edit a position"),
         ("O", "Play online: host, join or come back to a game over the network"),
+        ("P  /  S", "Puzzles / your statistics"),
     )),
     ("Game", (
         ("Click,  ← → ↑ ↓", "Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
@@ -80,6 +81,19 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Click a move in the list", "Show the board after that move (any other key or a right click: back)"),
         ("then  ← ↑  /  → ↓,  Home  /  End", "The move before / after, the first / the last"),
         ("Mouse wheel", "Scroll the move list"),
+    )),
+    ("Puzzles", (
+        ("Click,  ← → ↑ ↓", "Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
+        ("Enter  or  Space", "Select the tile under the cursor"),
+        ("T", "Try again after a wrong move (a click on the board does too)"),
+        ("S", "Show the solution (the puzzle counts as missed)"),
+        ("N", "Next puzzle"),
+        ("Esc  or  Backspace", "Drop the selection; after a wrong move, try again; else back to the title"),
+    )),
+    ("Statistics", (
+        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the best and worst games and Back"),
+        ("Enter  or  Space", "Open the focused game in the review screen"),
+        ("Esc  or  Backspace", "Hide the focus ring; without one, back to the title"),
     )),
     ("Analysis", (
         ("B", "Back to the game position (drops the variation)"),

@@ -17,12 +17,13 @@ from battle.rules.wording import verb
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
-from battle.ui.online.online_state import game_from_state
+from battle.ui.online.online_state import game_from_state, seat_of
 from battle.ui.play import play_files
 from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.storage.files import FileProblem, save_record_text
+from battle.ui.storage.game_history import online_entry, store_game
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.hud import Status
 
@@ -127,7 +128,22 @@ class OnlineScene(PlayScene):
         self.status = Status(f"Saved the record as {written.name} (in {written.parent}).", "good")
 
     def show_result(self) -> None:
+        self.remember_in_history()
         self.app.stack.push(OnlineResultScene(self.app, self))
+
+    def remember_in_history(self) -> None:
+        """Store the finished game in the history (a watched game is not the player's: it is not stored);
+        what the history has to say goes on the status line. A game ended by a resignation or the clock
+        is stored without the player's seat: its scores do not say who won, so it counts in no one's
+        results."""
+        seat = seat_of(self.online.state)
+        if seat is None:
+            return
+        played_out = self.game.position.is_over()
+        entry = online_entry(self.game, seat if played_out else None, self.session.url, self.online.game_id)
+        notice = store_game(self.app.history, entry)
+        if notice:
+            self.status = Status(notice, "warn")
 
     # -- time --------------------------------------------------------------------------------
 

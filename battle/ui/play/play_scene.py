@@ -30,6 +30,7 @@ from battle.ui.play.match import Match
 from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button
@@ -151,7 +152,21 @@ class PlayScene(Scene):
         play_files.autosave(self)
 
     def show_result(self) -> None:
+        self.remember_in_history()
         self.app.stack.push(ResultScene(self.app, self))
+
+    def remember_in_history(self) -> None:
+        """Store the finished game in the history (``game_history``), unless the window keeps no files (a
+        demo); what the history has to say goes on the status line, under the result card."""
+        if not self.app.autosave_enabled:
+            return
+        match = self.match
+        par = self.par()
+        entry = local_entry(match.game, match.solver_side, match.level, match.game_id,
+                            None if par is None else par.value)
+        notice = store_game(self.app.history, entry)
+        if notice:
+            self.status = Status(notice, "warn")
 
     # -- widgets ---------------------------------------------------------------------------
 

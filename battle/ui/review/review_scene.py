@@ -6,7 +6,8 @@ board, the graded move list, both players' losses and accuracy, and the turning
 points. Clicking a move, a turning point or a point of the graph shows the
 position before that move, with the move played and the best move marked.
 "Retry from here" starts a game against the solver from that position (you take
-the side that was to move); "Analyse here" opens it in analysis mode.
+the side that was to move); "Analyse here" opens it in analysis mode. A finished game reviewed
+to its end gives its entry in the history both players' accuracy (``game_history``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from battle.ui.review.review_view import (
     turning_chips,
 )
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.storage.game_history import store_accuracy
 from battle.ui.storage.settings import REVIEW_SECONDS_RANGE
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.buttons import Button
@@ -68,6 +70,8 @@ class ReviewScene(Scene):
         self.focus_turning_point = False
         """Open the finished review at its first turning point rather than at the start."""
         self._graph: tuple[tuple, pygame.Surface] | None = None
+        self.history_notice: str | None = None
+        """What the history said when the accuracy was stored (a file set aside), shown until a move is picked."""
 
     # -- geometry and widgets ----------------------------------------------------------------
 
@@ -209,6 +213,7 @@ class ReviewScene(Scene):
         if self.review is None:
             return
         count = len(self.review.moves)
+        self.history_notice = None
         self.selected = max(0, min(count, ply))
         if self.selected < count:
             self.first_row = follow(self.geometry, self.first_row, self.selected, count)
@@ -273,6 +278,15 @@ class ReviewScene(Scene):
         turning = review.turning_points()
         if self.focus_turning_point and turning:
             self.select(turning[0].number - 1)
+        self._remember_accuracy(review)
+
+    def _remember_accuracy(self, review: Review) -> None:
+        """A game reviewed to its end gives the stored game its players' accuracy (``game_history``),
+        unless the window keeps no files (a demo)."""
+        if not (self.app.autosave_enabled and review.complete and review.result is not None):
+            return
+        first, second = review.summary()
+        self.history_notice = store_accuracy(self.app.history, self.game, (first.accuracy, second.accuracy))
 
     # -- drawing -----------------------------------------------------------------------------
 
@@ -299,6 +313,8 @@ class ReviewScene(Scene):
         move = self.selected_move()
         if self.review is None:
             return Status("", "quiet")
+        if self.history_notice is not None:
+            return Status(self.history_notice, "warn")
         if move is None:
             result = self.review.result
             text = f"After the last move: {result.describe(self.names)}." if result is not None else \

@@ -1,6 +1,6 @@
 """The title screen and new-game form: resume, hot seat or against the solver, which deal (a random
 or numbered one, a fair one, the deal of the day: ``deal_choice``); the way to online play
-(``battle.ui.online``).
+(``battle.ui.online``), to the puzzles (``battle.ui.puzzles``) and to the statistics (``battle.ui.stats``).
 
 The form remembers its values across rebuilds (a resize, switching the mode or the kind of
 deal), and the chosen names, level, mode and kind of deal go into the settings when a game starts.
@@ -30,7 +30,9 @@ from battle.ui.help.help_scene import open_help
 from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
 from battle.ui.play.match import Match, new_match
+from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.scene import Scene, pressed_key
+from battle.ui.stats.stats_scene import StatsScene
 from battle.ui.storage.files import FileProblem, load_game_file
 from battle.ui.title.deal_choice import (
     FAIRNESS,
@@ -55,6 +57,22 @@ MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solv
 FIRST_LABELS = {True: "You move first", False: "The solver moves first"}
 MAX_OTHERS = 3
 """Unfinished games listed under the newest one, room permitting; the rest wait in the data folder."""
+BUTTON_ROWS: tuple[tuple[tuple[str, str, str, int], ...], ...] = (
+    (("start", "Start game", "Deal the tiles (Enter)", 100),
+     ("online", "Play online", "Host, join or resume a game against someone over the network (O)", 102),
+     ("puzzles", "Puzzles", "Find the one good move in positions mined from exact analysis; a puzzle rating keeps "
+                            "score (P)", 78),
+     ("stats", "Statistics", "Your games, results per level, your rating against the solver, your puzzle rating (S)",
+      89),
+     ("quit", "Quit", "Close the window", 56)),
+    (("load", "Load game...", "Open a game record (.mbg) or a position (.mbp)", 112),
+     ("edit", "Edit a position", "Set up any position, then analyse it or play it (E)", 124),
+     ("review", "Review a game...", "Grade every move of a game record (.mbg) against perfect play", 139),
+     ("help", "Rules & keys", "The rules, the marks and every shortcut (F1)", 110)),
+)
+"""The buttons under the form, row by row: command, label, tool tip, and a share of the row in
+proportion to the label's width plus its padding at 1200x800 (each shows in full there)."""
+
 HERO_KINDS = (18, 4, 13, 22, 8, 9, 26)
 """The tiles fanned above the title: the bird (1 bamboo) first, then a mix of suits."""
 
@@ -223,28 +241,18 @@ class TitleScene(Scene):
         y += row_h + gap + round(8 * self.app.layout.scale)
 
         button_gap = round(10 * self.app.layout.scale)
-        widths = (0.3, 0.28, 0.27, 0.15)
-        x = x0
-        for (key, text, tip), share in zip((
-            ("start", "Start game", "Deal the tiles (Enter)"),
-            ("online", "Play online", "Host, join or resume a game against someone over the network (O)"),
-            ("load", "Load game...", "Open a game record (.mbg) or a position (.mbp)"),
-            ("quit", "Quit", "Close the window"),
-        ), widths, strict=True):
-            width = round((inner_w - 3 * button_gap) * share)
-            object_id = ObjectID(object_id="#primary") if key == "start" else None
-            add(key, Button(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
-                            object_id=object_id))
-            x += width + button_gap
-        y += row_h + gap
-        third = (inner_w - 2 * button_gap) // 3
-        add("edit", Button(pygame.Rect(x0, y, third, row_h), "Edit a position", manager,
-                           tool_tip_text="Set up any position, then analyse it or play it (E)"))
-        add("review", Button(pygame.Rect(x0 + third + button_gap, y, third, row_h),
-                             "Review a game...", manager,
-                             tool_tip_text="Grade every move of a game record (.mbg) against perfect play"))
-        add("help", Button(pygame.Rect(x0 + 2 * (third + button_gap), y, inner_w - 2 * (third + button_gap), row_h),
-                           "Rules & keys", manager, tool_tip_text="The rules, the marks and every shortcut (F1)"))
+        for row in BUTTON_ROWS:
+            room = inner_w - (len(row) - 1) * button_gap
+            total = sum(share for *_, share in row)
+            x = x0
+            for index, (key, text, tip, share) in enumerate(row):
+                # the last button takes what rounding left, so every row ends at the card's edge
+                width = x0 + inner_w - x if index == len(row) - 1 else round(room * share / total)
+                object_id = ObjectID(object_id="#primary") if key == "start" else None
+                add(key, Button(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
+                                object_id=object_id))
+                x += width + button_gap
+            y += row_h + gap
         self.ring.forget_missing()
         self._render_hero()
 
@@ -308,8 +316,8 @@ class TitleScene(Scene):
             return
         if kind == pygame_gui.UI_BUTTON_PRESSED:
             name = pressed_key(event, self.widgets)
-            if name is not None and (name in ("resume", "rematch", "start", "online", "load", "quit", "edit", "review",
-                                              "help")
+            if name is not None and (name in ("resume", "rematch", "start", "online", "load", "quit", "puzzles",
+                                              "stats", "edit", "review", "help")
                                      or name.startswith(("other:", "discard:"))):
                 self.command(name)
         elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
@@ -327,6 +335,10 @@ class TitleScene(Scene):
                 self.command("edit")
             elif event.key == pygame.K_o and not self._typing():
                 self.command("online")
+            elif event.key == pygame.K_p and not self._typing():
+                self.command("puzzles")
+            elif event.key == pygame.K_s and not self._typing():
+                self.command("stats")
 
     def menu_changed(self, menu: object, text: str) -> None:
         """A list's new choice (picked with the mouse or the keyboard)."""
@@ -397,6 +409,12 @@ class TitleScene(Scene):
         elif name == "online":
             self._read_entries()  # a resize while the form is covered rebuilds it from its values
             self.app.stack.push(OnlineSetupScene(self.app))
+        elif name == "puzzles":
+            self._read_entries()
+            self.app.stack.push(PuzzleScene(self.app))
+        elif name == "stats":
+            self._read_entries()
+            self.app.stack.push(StatsScene(self.app))
         elif name == "load":
             self.open_load_dialog()
         elif name == "edit":

@@ -41,6 +41,8 @@ SHORT_FORMS = {
     "Take back": "Undo?",
     "Rematch": "Again",
     "Save record": "Save",
+    "Show solution": "Solution",
+    "Next puzzle": "Next",
 }
 """Labels (and a text field's placeholder) that outgrow a small window, and what they become there."""
 

@@ -1,0 +1,192 @@
+"""Drawing the statistics screen's cards from a ``Stats``: the results table, the rating against the
+solver on the levels' scale, the puzzles, the curves' frames and the lists' headings.
+
+Only paints: every function reads its arguments and draws into a rectangle, dropping the rows
+a short window has no room for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pygame
+
+from battle.history.stats import Stats
+from battle.history.store import GameEntry
+from battle.puzzles.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
+from battle.rules.wording import plural
+from battle.ui.art import theme
+from battle.ui.widgets.layout import Rect
+
+HEADING_SIZE = 16
+TEXT_SIZE = 14
+SMALL_SIZE = 12
+"""Text sizes at the 1200x800 design size."""
+SCALE_RANGE = (800.0, 2900.0)
+"""The rating axis under the rating against the solver: beginner's 1000 to perfect's 2717, with room."""
+
+
+def game_line(entry: GameEntry) -> str:
+    """A stored game in a few words: ``26 Nov 2026 · vs club · 150-120 (+30) · deal 5``."""
+    assert entry.you is not None
+    opponent = entry.opponent_level() or entry.players[2 - entry.you]
+    when = time.strftime("%d %b %Y", time.localtime(entry.finished_at))
+    where = f"deal {entry.deal}" if entry.deal is not None else "composed"
+    return (f"{when} · vs {opponent} · {entry.scores[0]}-{entry.scores[1]} ({entry.margin_for(entry.you):+d})"
+            f" · {where}")
+
+
+def draw_card(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str, scale: float) -> Rect:
+    """A rounded card with its heading; the room left under the heading."""
+    surface.blit(theme.rounded_panel((rect.w, rect.h), theme.PANEL, max(4, round(10 * scale)), (*theme.GOLD, 60), 1),
+                 (rect.x, rect.y))
+    pad = max(6, round(12 * scale))
+    heading = fonts.text(fonts.fit(title, HEADING_SIZE * scale, rect.w - 2 * pad, bold=True), HEADING_SIZE * scale,
+                         theme.GOLD, bold=True)
+    surface.blit(heading, (rect.x + pad, rect.y + round(pad * 0.7)))
+    top = rect.y + round(pad * 0.7) + heading.get_height() + round(4 * scale)
+    return Rect(rect.x + pad, top, max(1, rect.w - 2 * pad), max(0, rect.bottom - pad // 2 - top))
+
+
+def _lines(surface: pygame.Surface, fonts: theme.Fonts, area: Rect, y: int, lines: list[str], size: float,
+           colour: theme.Colour) -> int:
+    """Paragraphs wrapped to the area's width, while they fit; the y under the last one drawn."""
+    for paragraph in lines:
+        for line in fonts.wrap(paragraph, size, area.w):
+            rendered = fonts.text(line, size, colour)
+            if y + rendered.get_height() > area.bottom:
+                return y
+            surface.blit(rendered, (area.x, y))
+            y += rendered.get_height()
+    return y
+
+
+def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
+    """Wins, draws and losses per opponent with the average margin, and the totals above them."""
+    area = draw_card(surface, fonts, rect, "Your games", scale)
+    size = TEXT_SIZE * scale
+    summary = f"{plural(stats.games, 'game')} stored, {stats.your_games} yours"
+    if stats.average_margin is not None:
+        summary += f" · average margin {stats.average_margin:+.1f}"
+    y = _lines(surface, fonts, area, area.y, [summary], size, theme.IVORY_DIM) + round(6 * scale)
+    if not stats.tallies:
+        _lines(surface, fonts, area, y, ["None against the solver or online yet: games between two people at "
+                                         "this screen count in the total only."], size, theme.IVORY_FAINT)
+        return
+    columns = ("against", "games", "won", "drawn", "lost", "margin")
+    # the first column takes what the five numbers leave
+    number_w = max(fonts.width(name, SMALL_SIZE * scale) for name in columns[1:]) + round(10 * scale)
+    rights = [area.right - (len(columns) - 1 - index) * number_w for index in range(1, len(columns))]
+    line_h = round(size * 1.5)
+    if y + line_h > area.bottom:
+        return
+    for index, name in enumerate(columns):
+        label = fonts.text(name, SMALL_SIZE * scale, theme.IVORY_FAINT)
+        place = label.get_rect(midleft=(area.x, y + line_h // 2)) if index == 0 else \
+            label.get_rect(midright=(rights[index - 1], y + line_h // 2))
+        surface.blit(label, place)
+    y += line_h
+    for tally in stats.tallies:
+        if y + line_h > area.bottom:
+            return
+        values = (tally.opponent, str(tally.games), str(tally.wins), str(tally.draws), str(tally.losses),
+                  f"{tally.average_margin:+.1f}")
+        for index, value in enumerate(values):
+            colour = theme.IVORY if index else theme.GOLD_BRIGHT
+            rendered = fonts.text(value, size, colour, bold=index == 0)
+            place = rendered.get_rect(midleft=(area.x, y + line_h // 2)) if index == 0 else \
+                rendered.get_rect(midright=(rights[index - 1], y + line_h // 2))
+            surface.blit(rendered, place)
+        y += line_h
+
+
+def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
+    """The rating against the solver on the levels' scale, with its 95% interval; then the puzzles."""
+    area = draw_card(surface, fonts, rect, "Rating against the solver", scale)
+    size = TEXT_SIZE * scale
+    solver = stats.solver
+    y = area.y
+    if solver.games:
+        big = fonts.text(solver.current.describe(), 24 * scale, theme.IVORY)  # the bold face has no ±
+        surface.blit(big, (area.x, y))
+        after = fonts.text(f" after {plural(solver.games, 'game')}", size, theme.IVORY_DIM)
+        surface.blit(after, after.get_rect(bottomleft=(area.x + big.get_width(), y + big.get_height() - 3)))
+        y += big.get_height()
+        y = _lines(surface, fonts, area, y, [f"You play like a {solver.plays_like()}-level solver."], size,
+                   theme.GOLD_BRIGHT)
+    else:
+        y = _lines(surface, fonts, area, y, ["No game against a level yet: play the solver from the title, and "
+                                             "your results against its levels place you on their scale."],
+                   size, theme.IVORY_FAINT)
+    puzzle_lines = [_puzzle_words(stats)]
+    puzzle_h = round(size * 1.4) * 2
+    scale_h = round(46 * scale)
+    if y + scale_h + puzzle_h <= area.bottom:
+        draw_level_scale(surface, fonts, Rect(area.x, y + round(4 * scale), area.w, scale_h), stats, scale)
+        y += scale_h + round(8 * scale)
+    _lines(surface, fonts, area, y, puzzle_lines, size, theme.IVORY_DIM)
+
+
+def _puzzle_words(stats: Stats) -> str:
+    if not stats.puzzles_tried:
+        return "Puzzles: none tried yet (Puzzles on the title)."
+    rating = stats.puzzle_ratings[-1][1]
+    return (f"Puzzles: {stats.puzzles_solved} of {stats.puzzles_tried} solved, streak {stats.streak} "
+            f"(best {stats.best_streak}), puzzle rating {rating.describe()}.")
+
+
+def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
+    """The levels' ratings as ticks on an axis, names above and below in turn (the top three lie
+    within 204 points), and the player's rating as a dot in its 95% interval."""
+    low, high = SCALE_RANGE
+    axis_y = rect.y + rect.h // 2
+
+    def to_x(rating: float) -> int:
+        share = (min(high, max(low, rating)) - low) / (high - low)
+        return rect.x + round(share * rect.w)
+
+    pygame.draw.line(surface, theme.IVORY_FAINT, (rect.x, axis_y), (rect.right, axis_y), 1)
+    solver = stats.solver
+    if solver.games:
+        first, last = solver.current.interval()
+        band = pygame.Rect(to_x(first), axis_y - round(5 * scale), max(2, to_x(last) - to_x(first)),
+                           round(10 * scale))
+        surface.blit(theme.rounded_panel(band.size, (*theme.GOLD, 90), band.h // 2), band)
+    size = SMALL_SIZE * scale
+    ends = {True: rect.x - 100, False: rect.x - 100}  # the last name's right edge above and below: none overlap
+    for index, level in enumerate(LEVEL_NAMES):
+        x = to_x(LEVEL_RATINGS[level])
+        pygame.draw.line(surface, theme.IVORY_DIM, (x, axis_y - round(4 * scale)), (x, axis_y + round(4 * scale)), 1)
+        above = index % 2 == 0
+        label = fonts.text(level, size, theme.IVORY_DIM)
+        place = label.get_rect(midbottom=(x, axis_y - round(5 * scale))) if above else \
+            label.get_rect(midtop=(x, axis_y + round(5 * scale)))
+        place.clamp_ip(pygame.Rect(rect.as_tuple()).inflate(0, 2 * size))
+        if place.x > ends[above] + 4:
+            surface.blit(label, place)
+            ends[above] = place.right
+    if solver.games:
+        pygame.draw.circle(surface, theme.GOLD_BRIGHT, (to_x(solver.current.rating), axis_y), max(3, round(5 * scale)))
+
+
+def draw_plot_card(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str,
+                   plot: Callable[[tuple[int, int]], pygame.Surface] | None, empty: str, scale: float) -> None:
+    """A card holding a curve, ``plot`` giving it at the size of the card's room (``line_plot``),
+    or the sentence that says why there is none yet."""
+    area = draw_card(surface, fonts, rect, title, scale)
+    if plot is None:
+        _lines(surface, fonts, area, area.y, [empty], TEXT_SIZE * scale, theme.IVORY_FAINT)
+    elif area.h >= 30:
+        surface.blit(plot((area.w, area.h)), (area.x, area.y))
+
+
+def draw_list_heading(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str, empty: bool,
+                      scale: float) -> None:
+    """A list of games' heading (its buttons are widgets), or the line that says it is empty."""
+    heading = fonts.text(title, HEADING_SIZE * scale, theme.GOLD, bold=True)
+    surface.blit(heading, (rect.x, rect.y))
+    if empty:
+        line = fonts.text(fonts.fit("None yet: your games against the solver or online are listed here.",
+                                    TEXT_SIZE * scale, rect.w), TEXT_SIZE * scale, theme.IVORY_FAINT)
+        surface.blit(line, (rect.x, rect.y + heading.get_height() + round(6 * scale)))
