@@ -9,6 +9,17 @@ import time
 import ui_harness as ui
 
 from battle.ui import app as app_module
+from battle.ui.title.title_scene import PREPARING_CHECK
+
+
+def _drawn_text_near_the_corner(app) -> bool:  # noqa: ANN001 - App
+    """Whether something light is drawn in the bottom right corner, where the note goes."""
+    import pygame
+
+    surface = pygame.display.get_surface()
+    w, h = surface.get_size()
+    corner = surface.subsurface(pygame.Rect(w - 220, h - 40, 210, 32))
+    return any(sum(corner.get_at((x, y))[:3]) > 400 for x in range(0, 210, 2) for y in range(0, 32, 2))
 
 
 def test_the_warm_up_never_holds_up_a_frame_and_a_close_does_not_wait_for_it(tmp_path, monkeypatch) -> None:
@@ -29,6 +40,9 @@ def test_the_warm_up_never_holds_up_a_frame_and_a_close_does_not_wait_for_it(tmp
             app.step(dt=ui.DT)
             longest = max(longest, time.monotonic() - tick)
         assert not app.solver.ready and longest < 0.2
+        title = app.stack.top
+        assert title is not None and title.next_frame_in() <= PREPARING_CHECK  # the note is looked after
+        assert _drawn_text_near_the_corner(app)
         closing = time.monotonic()
         app.close()
         assert time.monotonic() - closing < 2.0
@@ -43,3 +57,5 @@ def test_the_solver_is_ready_soon_after_the_window_opens_with_cached_kernels(tmp
             assert time.monotonic() < deadline, "the solver never became ready"
             app.step(dt=ui.DT)
             time.sleep(0.01)
+        app.step(dt=ui.DT)
+        assert not _drawn_text_near_the_corner(app)  # the note is gone

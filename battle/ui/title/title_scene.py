@@ -563,7 +563,13 @@ class TitleScene(Scene):
         return round(math.sin(clock * 1.2) * 2 * self.app.layout.scale)
 
     def next_frame_in(self) -> float | None:
-        """When the hero next moves a pixel: about 8 frames per 5.2 s float instead of 60 a second."""
+        """When the hero next moves a pixel: about 8 frames per 5.2 s float instead of 60 a second;
+        while the solver prepares, at least twice a second, so its note goes when it is ready."""
+        if not self.app.solver.ready and self.app.solver.engine_error is None:
+            return min(PREPARING_CHECK, self._hero_frame_in() or PREPARING_CHECK)
+        return self._hero_frame_in()
+
+    def _hero_frame_in(self) -> float | None:
         if self.hero is None:
             return None
         now = self._bob(self.clock)
@@ -606,6 +612,14 @@ class TitleScene(Scene):
             text = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
             surface.blit(text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6,
                                                                 card.bottom + round(14 * scale)))))
+        if not app.solver.ready and app.solver.engine_error is None:
+            # Quiet, in a corner: the window works meanwhile, only the solver's first reply would wait.
+            note = fonts.text("preparing the solver...", 12 * scale, theme.IVORY_DIM)
+            surface.blit(note, note.get_rect(bottomright=(w - round(10 * scale), h - round(8 * scale))))
+
+
+PREPARING_CHECK = 0.5
+"""Seconds between looks at the solver's warm-up while its note is on the title."""
 
 
 def _newest_finished(app: Host) -> Match | None:
