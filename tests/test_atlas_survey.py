@@ -215,10 +215,12 @@ def test_deal_fair_daily_and_show_par_from_the_command_line(tmp_path: Path) -> N
                               cwd=tmp_path)
 
     fair = run("deal", "--fair")
-    assert fair.returncode == 0 and fair.stdout.startswith("# deal 7; Par: even"), fair.stdout[:80]
-    assert run("deal", "--fair", "--handicap", "5").stdout.startswith("# deal 8; Par: first player +5")
+    # deal 7 here is even; a shipped even deal may be picked too
+    assert fair.returncode == 0 and fair.stdout.startswith("# deal ") and "; Par: even" in fair.stdout, fair.stdout[:80]
+    handicap = run("deal", "--fair", "--handicap", "5").stdout  # deal 8 here, or a shipped +5 deal
+    assert handicap.startswith("# deal ") and "; Par: first player +5" in handicap.splitlines()[0]
     daily = run("deal", "--daily")
-    assert daily.returncode == 0 and daily.stdout.startswith("# deal 7")
+    assert daily.returncode == 0 and daily.stdout.startswith("# deal ") and "; Par: " in daily.stdout.splitlines()[0]
     (tmp_path / "d8.mbp").write_text(run("deal", "8").stdout)
     shown = run("show", "d8.mbp")
     assert "Par: first player +5 (deal 8 before move 1)" in shown.stdout
