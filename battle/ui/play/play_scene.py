@@ -21,11 +21,10 @@ from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY
-from battle.rules.wording import tile_words
 from battle.ui.analysis.analysis_mode import AnalysisMode
 from battle.ui.analysis.study_mode import INTRO, StudyMode
 from battle.ui.play import play_files, play_view
-from battle.ui.play.game_mode import GameMode, capital
+from battle.ui.play.game_mode import GameMode
 from battle.ui.play.match import Match
 from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
@@ -47,6 +46,7 @@ from battle.ui.widgets.layout import (
     next_cell,
 )
 from battle.ui.widgets.panel import PanelInfo
+from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_status
 
 if TYPE_CHECKING:
     from battle.atlas.catalogue import Par
@@ -365,39 +365,12 @@ class PlayScene(Scene):
             else:
                 self.status = Status(f"{cell_name(cell)} is empty.", "quiet")
             return
-        if self.selected is None or position.cells[self.selected] == EMPTY:
-            if not position.is_free(cell):
-                self.status = Status(
-                    f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and bottom-most "
-                    "tile of a column can be taken.", "warn")
-                return
-            self.select(cell)
-            return
-        if cell == self.selected:
-            self.deselect()
-            return
-        move = (min(cell, self.selected), max(cell, self.selected))
-        reason = position.illegal_reason(move)
-        if reason is None:
-            self.play(move)
-            return
-        if position.is_free(cell):
-            # another free tile of a different kind: take it as the new selection, and say why
-            self.select(cell, prefix=f"{capital(reason)}. ")
-        else:
-            self.status = Status(capital(reason) + ".", "warn")
+        selected = None if self.selected is None or position.cells[self.selected] == EMPTY else self.selected
+        apply_pick(self, pick_tile(position, selected, cell))
 
     def select(self, cell: int, prefix: str = "") -> None:
-        position = self.board_position
         self.selected = cell
-        kind = position.cells[cell]
-        twins = [c for c in position.free_cells() if c != cell and position.cells[c] == kind]
-        if twins:
-            where = " or ".join(cell_name(c) for c in twins)
-            self.status = Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
-                                 "warn" if prefix else "info")
-        else:
-            self.status = Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+        self.status = selection_status(self.board_position, cell, prefix)
 
     def deselect(self) -> None:
         if self.selected is not None:

@@ -29,10 +29,9 @@ from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles
 from battle.puzzles.session import Attempt
 from battle.puzzles.themes import THEMES
-from battle.rules.board import Move, Position, cell_name
+from battle.rules.board import Move, Position
 from battle.rules.errors import BattleError
 from battle.rules.tiles import EMPTY
-from battle.rules.wording import tile_words
 from battle.ui.puzzles import puzzle_view
 from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
@@ -46,6 +45,7 @@ from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.hud import Status, draw_flying, draw_status
 from battle.ui.widgets.layout import DIRECTIONS, cell_at, next_cell
 from battle.ui.widgets.panel import PanelInfo
+from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_status
 
 if TYPE_CHECKING:
     from pygame_gui.core import UIElement
@@ -239,38 +239,14 @@ class PuzzleScene(Scene):
         if kind == EMPTY:
             self.deselect()
             return
-        if self.selected is None:
-            if not position.is_free(cell):
-                self.status = Status(f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and "
-                                     "bottom-most tile of a column can be taken.", "warn")
-                return
-            self.select(cell)
-            return
-        if cell == self.selected:
-            self.deselect()
-            return
-        move = (min(cell, self.selected), max(cell, self.selected))
-        reason = position.illegal_reason(move)
-        if reason is None:
-            self.play(move)
-        elif position.is_free(cell):
-            self.select(cell, prefix=f"{reason[:1].upper()}{reason[1:]}. ")
-        else:
-            self.status = Status(f"{reason[:1].upper()}{reason[1:]}.", "warn")
+        apply_pick(self, pick_tile(position, self.selected, cell))
 
     def select(self, cell: int, prefix: str = "") -> None:
         """Pick up a free tile and name its free twins, as the game screen does."""
         position = self.shown
         assert position is not None
         self.selected = cell
-        kind = position.cells[cell]
-        twins = [other for other in position.free_cells() if other != cell and position.cells[other] == kind]
-        if twins:
-            where = " or ".join(cell_name(other) for other in twins)
-            self.status = Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
-                                 "warn" if prefix else "info")
-        else:
-            self.status = Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+        self.status = selection_status(position, cell, prefix)
 
     def deselect(self) -> None:
         self.selected = None

@@ -1,0 +1,78 @@
+"""What a click on a tile means when a pair is being picked: the rules of selection, shared by
+every screen with a playable board (the game, the puzzles), so they answer a click the same way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from battle.rules.board import Move, Position, cell_name
+from battle.rules.wording import tile_words
+from battle.ui.widgets.hud import Status
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The outcome of a click on a tile: exactly one of ``move``, ``select``, ``deselect`` or a refusal
+    in ``status`` (``select`` may carry ``status``'s text as the prefix of its own message)."""
+
+    move: Move | None = None
+    select: int | None = None
+    deselect: bool = False
+    prefix: str = ""
+    status: Status | None = None
+
+
+def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
+    """A click on the tile on ``cell`` (not an empty cell) with ``selected`` picked before, if any."""
+    kind = position.cells[cell]
+    if selected is None:
+        if not position.is_free(cell):
+            return Pick(status=Status(f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and "
+                                      "bottom-most tile of a column can be taken.", "warn"))
+        return Pick(select=cell)
+    if cell == selected:
+        return Pick(deselect=True)
+    move = (min(cell, selected), max(cell, selected))
+    reason = position.illegal_reason(move)
+    if reason is None:
+        return Pick(move=move)
+    reason = reason[:1].upper() + reason[1:]
+    if position.is_free(cell):  # another free tile of a different kind: the new selection, and why
+        return Pick(select=cell, prefix=f"{reason}. ")
+    return Pick(status=Status(f"{reason}.", "warn"))
+
+
+def selection_status(position: Position, cell: int, prefix: str = "") -> Status:
+    """What the status line says once the tile on ``cell`` is selected: where its free twins are."""
+    kind = position.cells[cell]
+    twins = [other for other in position.free_cells() if other != cell and position.cells[other] == kind]
+    if twins:
+        where = " or ".join(cell_name(other) for other in twins)
+        return Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
+                      "warn" if prefix else "info")
+    return Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+
+
+class PickingScreen(Protocol):
+    """What a screen with a playable board does with a pick."""
+
+    status: Status
+
+    def play(self, move: Move) -> None: ...
+
+    def select(self, cell: int, prefix: str = "") -> None: ...
+
+    def deselect(self) -> None: ...
+
+
+def apply_pick(screen: PickingScreen, pick: Pick) -> None:
+    """Carry out ``pick`` on ``screen``: play the pair, change the selection, or say why not."""
+    if pick.move is not None:
+        screen.play(pick.move)
+    elif pick.select is not None:
+        screen.select(pick.select, prefix=pick.prefix)
+    elif pick.deselect:
+        screen.deselect()
+    elif pick.status is not None:
+        screen.status = pick.status
