@@ -30,7 +30,7 @@ from battle.ui.play.match import Match, solver_name
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.files import FileProblem, load_position_file, save_position_file
 from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
-from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width
+from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width, set_enabled
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
 from battle.ui.widgets.hud import Status, draw_status
 from battle.ui.widgets.layout import Rect, cell_at, cell_rect
@@ -118,17 +118,10 @@ class EditorScene(Scene):
         for name in ("analyse", "play"):
             button = self.widgets.get(name)
             if isinstance(button, UIButton):
-                if ok and not button.is_enabled:
-                    button.enable()
-                elif not ok and button.is_enabled:
-                    button.disable()
+                set_enabled(button, ok)
         save = self.widgets.get("save")
         if isinstance(save, UIButton):
-            valid = self.model.problem() is None
-            if valid and not save.is_enabled:
-                save.enable()
-            elif not valid and save.is_enabled:
-                save.disable()
+            set_enabled(save, self.model.problem() is None)
         eraser = self.widgets.get("eraser")
         if isinstance(eraser, UIButton):
             if self.kind is None:

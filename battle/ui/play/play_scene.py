@@ -32,7 +32,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
-from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked
 from battle.ui.widgets.hud import Status
 from battle.ui.widgets.layout import (
@@ -187,10 +187,7 @@ class PlayScene(Scene):
             button = self.buttons.get(key)
             if button is None:
                 continue
-            if on and not button.is_enabled:
-                button.enable()
-            elif not on and button.is_enabled:
-                button.disable()
+            set_enabled(button, on)
 
     def on_pause(self) -> None:
         self.mode.close()

@@ -41,7 +41,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.game_history import notice_text
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
-from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.hud import Status, draw_flying, draw_status
 from battle.ui.widgets.layout import DIRECTIONS, cell_at, next_cell
 from battle.ui.widgets.panel import PanelInfo
@@ -464,11 +464,8 @@ class PuzzleScene(Scene):
         }
         for name, on in enabled.items():
             button = self.widgets.get(name)
-            if isinstance(button, Button) and on != button.is_enabled:
-                if on:
-                    button.enable()
-                else:
-                    button.disable()
+            if isinstance(button, Button):
+                set_enabled(button, on)
 
     def on_exit(self) -> None:
         self._drop_wrong()

@@ -35,7 +35,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.game_history import store_accuracy
 from battle.ui.storage.settings import REVIEW_SECONDS_RANGE
 from battle.ui.widgets.board_view import BoardState, playable_cells
-from battle.ui.widgets.buttons import Button
+from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply
 from battle.ui.widgets.hud import Status, draw_status
 
@@ -133,19 +133,12 @@ class ReviewScene(Scene):
     def _update_buttons(self) -> None:
         deeper = self.buttons.get("deeper")
         if deeper is not None:
-            useful = not self.graded.exact and self.job.time_per_move < REVIEW_SECONDS_RANGE[1]
-            if useful and not deeper.is_enabled:
-                deeper.enable()
-            elif not useful and deeper.is_enabled:
-                deeper.disable()
+            set_enabled(deeper, not self.graded.exact and self.job.time_per_move < REVIEW_SECONDS_RANGE[1])
         retry = self.buttons.get("retry")
         if retry is not None and self.positions:
             playable = self.positions[self.selected].has_moves()
             for button in (retry, self.buttons["analyse"]):
-                if playable and not button.is_enabled:
-                    button.enable()
-                elif not playable and button.is_enabled:
-                    button.disable()
+                set_enabled(button, playable)
 
     def on_exit(self) -> None:
         self.job.cancel()

@@ -74,6 +74,15 @@ def font_width(widget: UIButton | UITextEntryLine) -> Callable[[str], int]:
     return width
 
 
+def set_enabled(button: UIButton, on: bool) -> None:
+    """Enable or disable ``button``, touching it only when that changes something: screens
+    call this every frame, and an enable or disable redraws the button."""
+    if on and not button.is_enabled:
+        button.enable()
+    elif not on and button.is_enabled:
+        button.disable()
+
+
 class Button(UIButton):
     """A ``UIButton`` that fits its label to its width (see the module docstring)."""
 
