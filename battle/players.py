@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
+from solver.compile_ahead import prepare_kernels_apart
 from solver.engine import (
     ENTRY_BYTES,
     FULL_DEPTH,
@@ -58,6 +59,7 @@ __all__ = [
     "engine_for",
     "kernels_cached",
     "prepare_kernels",
+    "prepare_kernels_apart",
     "get_level",
     "review_game",
     "solver_advisor",

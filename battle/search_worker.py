@@ -31,11 +31,12 @@ if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, never on t
 T = TypeVar("T")
 
 
-def prepare_solver() -> None:
-    """A ``prepare`` hook: load (on a first run, compile) the search kernels on the worker's thread."""
-    from battle.players import prepare_kernels
+def prepare_solver(closing: threading.Event) -> None:
+    """A ``prepare`` hook: load the search kernels on the worker's thread; on a first run they
+    compile in a child process first (``solver.compile_ahead``), which ``closing`` ends."""
+    from battle.players import prepare_kernels_apart
 
-    prepare_kernels()
+    prepare_kernels_apart(closing)
 
 
 def _default_engine() -> Engine:
@@ -126,9 +127,10 @@ class SearchWorker:
     """Runs tasks on one engine and one daemon thread, newest first: submitting cancels the current task."""
 
     def __init__(self, engine_factory: Callable[[], Engine] = _default_engine, name: str = "solver",
-                 prepare: Callable[[], object] | None = None) -> None:
+                 prepare: Callable[[threading.Event], object] | None = None) -> None:
         """``prepare`` runs on the worker's thread right after the engine is built, before any
-        task: loading (on a first run, compiling) the kernels there keeps them off the first task."""
+        task: loading (on a first run, compiling) the kernels there keeps them off the first task.
+        It is given an event set by ``shutdown``, to end early when the program closes."""
         self._engine_factory = engine_factory
         self._prepare = prepare
         self._name = name
@@ -140,6 +142,7 @@ class SearchWorker:
         self._waiting: Task | None = None
         self._running: Task | None = None
         self._closed = False
+        self._closing = threading.Event()
         self.current: Task | None = None
         """The task submitted last and not yet collected by ``poll`` or cancelled."""
 
@@ -221,6 +224,7 @@ class SearchWorker:
         with self._lock:
             self._cancel_locked()
             self._closed = True
+            self._closing.set()
             self._lock.notify_all()
 
     # -- the worker thread -----------------------------------------------------------------
@@ -246,7 +250,7 @@ class SearchWorker:
         try:
             engine = self._engine_factory()
             if self._prepare is not None:
-                self._prepare()
+                self._prepare(self._closing)
         except BaseException as error:  # reported through every task, so the caller can say why
             self.engine_error = error
             return None

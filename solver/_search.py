@@ -9,6 +9,11 @@ on-disk cache is invalidated only by changes to the file of the cached function,
 so a kernel calling jitted helpers from another module would keep stale code
 after they change.
 
+Kernels call each other with int64 arguments only (``np.int64(...)`` around an
+int8 cell or a literal constant): numba compiles a kernel once for each distinct
+set of argument types, literals included, and mixed types made 63 compiles of what
+are 42, 2.8 s of a first run's 13 s (``solver.compile_ahead``).
+
 Map of this file: its parts, in this order, each under a banner comment of the
 same name.
 
@@ -447,9 +452,9 @@ def compute_keys(cells, runs, key_table, keys):
     codes = np.int64(0)
     mix = np.int64(0)
     for kind in range(KINDS):
-        mix += (keys[K_COUNTS + kind] >> 1) * _pair_part(key_table, kind)
+        mix += (keys[K_COUNTS + kind] >> 1) * _pair_part(key_table, np.int64(kind))
     for col in range(COLS):
-        code = column_code(runs[col], runs[COLS + col])
+        code = column_code(np.int64(runs[col]), np.int64(runs[COLS + col]))
         codes += _code_part(key_table, col, code)
         mix += _mix_part(key_table, col, code)
     keys[K_CODES] = codes
@@ -470,7 +475,7 @@ def _update_key(codes, mix, key_table, col, old, new):
 @njit(cache=True, nogil=True, _nrt=False)
 def _set_column(runs, keys, key_table, col, top, bottom):
     """Change a column's run and update the key incrementally."""
-    old = column_code(runs[col], runs[COLS + col])
+    old = column_code(np.int64(runs[col]), np.int64(runs[COLS + col]))
     new = column_code(top, bottom)
     runs[col] = top
     runs[COLS + col] = bottom
@@ -495,7 +500,7 @@ def _pack_runs(runs, ca, cb):
     )
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")  # its calls pass literal fields: one compile each
 def _packed(saved, field):
     """Field 0-3 of ``_pack_runs``: ca's top, ca's bottom, cb's top, cb's bottom."""
     return ((saved >> (8 * field)) & 255) - 1
@@ -512,10 +517,10 @@ def apply_move(cells, runs, keys, key_table, a, b):
         top = runs[col]
         bottom = runs[COLS + col]
         if row == top:
-            _set_column(runs, keys, key_table, col, top + 1, bottom)
+            _set_column(runs, keys, key_table, col, np.int64(top + 1), np.int64(bottom))
         else:
-            _set_column(runs, keys, key_table, col, top, bottom - 1)
-    _take_pair(keys, key_table, cells[a], -1)
+            _set_column(runs, keys, key_table, col, np.int64(top), np.int64(bottom - 1))
+    _take_pair(keys, key_table, np.int64(cells[a]), np.int64(-1))
     return saved
 
 
@@ -526,7 +531,7 @@ def undo_move(cells, runs, keys, key_table, a, b, saved):
     if cb != ca:
         _set_column(runs, keys, key_table, cb, _packed(saved, 2), _packed(saved, 3))
     _set_column(runs, keys, key_table, ca, _packed(saved, 0), _packed(saved, 1))
-    _take_pair(keys, key_table, cells[a], 1)
+    _take_pair(keys, key_table, np.int64(cells[a]), np.int64(1))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -571,7 +576,7 @@ def free_masks(cells, runs, free):
     Returns (the kinds with a pair free, as a mask; the column ends whose column
     holds at most two tiles, which cover nothing: the settled ones).
     """
-    return _free_masks_at(cells, runs, free, 0)
+    return _free_masks_at(cells, runs, free, np.int64(0))
 
 
 F_PAIRS = 27
@@ -655,10 +660,10 @@ def _masks_after(cells, runs, free, base, parent, a, b, saved):
         col = ca if j == 0 else cb
         if j == 1 and cb == ca:
             break
-        touched |= _end_bits(free, base, cells, col, _packed(saved, 2 * j), _packed(saved, 2 * j + 1), 0)
+        touched |= _end_bits(free, base, cells, col, _packed(saved, 2 * j), _packed(saved, 2 * j + 1), np.int64(0))
         top = runs[_ix(col)]
         bottom = runs[_ix(COLS + col)]
-        touched |= _end_bits(free, base, cells, col, top, bottom, 1)
+        touched |= _end_bits(free, base, cells, col, np.int64(top), np.int64(bottom), np.int64(1))
         settled &= ~(np.int64(3) << (2 * col))
         if top == bottom:
             settled |= np.int64(1) << (2 * col)
@@ -969,7 +974,7 @@ def _add_move(ws_moves, base, n, runs, x, y):
     a = cx * ROWS + (bottom_x if x & 1 else top_x)
     b = cy * ROWS + (bottom_y if y & 1 else top_y)
     if cx == cy:
-        take_a = take_index(cx, top_x, bottom_x, TAKE_BOTH)
+        take_a = take_index(cx, top_x, bottom_x, np.int64(TAKE_BOTH))
         take_b = np.int64(NO_TAKE)
     else:
         take_a = take_index(cx, top_x, bottom_x, x & 1)
@@ -1038,7 +1043,7 @@ def _generate_moves(runs, keys, ws_free, fb, pairs, settled, ws_moves, mb):
             tempo |= np.int64(1) << kind
             if best_tempo < 0 or _points(kind) > _points(best_tempo):
                 best_tempo = kind
-    n = 0
+    n = np.int64(0)  # not the literal 0: _add_move compiles for one signature
     rest = pairs
     while rest != 0:
         kind = lowest_bit(rest)
@@ -1073,7 +1078,8 @@ def child_key_words(codes, mix, key_table, kind, word):
     at_a = TAKES_AT + 2 * take_a
     at_b = TAKES_AT + 2 * take_b
     return (codes + key_table[_ix(at_a)] + key_table[_ix(at_b)],
-            (mix - _pair_part(key_table, kind) + key_table[_ix(at_a + 1)] + key_table[_ix(at_b + 1)]) & MIX_MASK)
+            (mix - _pair_part(key_table, np.int64(kind)) + key_table[_ix(at_a + 1)]
+             + key_table[_ix(at_b + 1)]) & MIX_MASK)
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -1437,7 +1443,7 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
             # -- ENTER: ETC, the enhanced transposition cutoffs -------------------------
             cut = False
             best_lower = -INF
-            best_move = 0
+            best_move = np.int64(0)
             best_shallow = False
             if points >= ETC_MIN_POINTS:
                 # Every move bounded from above by its child's entry, none above
@@ -1484,14 +1490,15 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
                     if upper != NO_UPPER and shallow:
                         counters[C_INEXACT] += 1
                     tt_store_bounds(tt, keys, best_lower, upper,
-                                    FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, best_move, 0)
+                                    FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, best_move, np.int64(0))
                     ret = best_lower
                     cut = True
                     _set_killer(frames, fr, best_move)
                 if not cut and all_low and high <= alpha:
                     if shallow:
                         counters[C_INEXACT] += 1
-                    tt_store(tt, keys, high, UPPER, FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, 0, 0)
+                    tt_store(tt, keys, high, np.int64(UPPER), FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
+                             np.int64(0), np.int64(0))
                     ret = high
                     cut = True
             if cut:
@@ -1669,7 +1676,7 @@ def _line_rank(cells, move, hash_move):
 def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
     """Every move here (all copies, unlike the search's one per settled copy) into
     ``ws_moves[0:n]``: the table move first, then by points; returns n."""
-    n = 0
+    n = np.int64(0)  # not the literal 0: _add_move compiles for one signature
     rest = pairs
     while rest != 0:
         kind = lowest_bit(rest)
@@ -1680,7 +1687,7 @@ def _all_pairs(cells, runs, ws_free, pairs, ws_moves, hash_move):
             u &= u - 1
             later = u
             while later != 0:
-                n = _add_move(ws_moves, 0, n, runs, x, lowest_bit(later))
+                n = _add_move(ws_moves, np.int64(0), n, runs, x, lowest_bit(later))
                 ws_moves[_ix(n - 1)] &= MOVE_MASK
                 later &= later - 1
     # insertion sort: table move first, then more points first (stable otherwise)

@@ -208,7 +208,7 @@ class SearchStatus:
     """The best root move's value so far in this iteration (None until one is searched)."""
     best_move: Move | None
     loading: bool = False
-    """The search has not started: the kernels are loading, or compiling (20-30 s, once
+    """The search has not started: the kernels are loading, or compiling (10-20 s, once
     after an install or an update), so a caller can say why nothing moves yet."""
 
 
@@ -301,9 +301,30 @@ def prepare_kernels() -> float:
     return time.monotonic() - started
 
 
+def compile_search_kernel() -> None:
+    """Compile negamax (with every kernel it calls) for the one signature all searches use,
+    without running a kernel first: the larger part of a first run's compile (8 of 10 s),
+    which ``solver.compile_ahead`` runs beside ``compile_other_kernels``."""
+    import numba
+
+    engine = Engine(table_bits=MIN_TABLE_BITS)
+    root = _Root(engine.layout.copy(), np.empty(2 * COLS, dtype=np.int8), np.zeros(k.KEY_WORDS, dtype=np.int64), 0)
+    k.negamax.compile(tuple(numba.typeof(argument) for argument in engine._loading_call(root)))
+
+
+def compile_other_kernels() -> None:
+    """Compile the kernels a search runs besides negamax (encoding a position, the best line,
+    a move and its undo), without running negamax."""
+    from battle.rules.deal import deal
+
+    position = deal(1)
+    engine = Engine(table_bits=MIN_TABLE_BITS)
+    engine._load_other_kernels(engine._encode(position), position.legal_moves())
+
+
 def kernels_cached() -> bool:
     """Whether the search kernel is in numba's cache, so the first search loads it (about a
-    second) rather than compiles it (20-30 s once after an install): a front end can say which
+    second) rather than compiles it (10-20 s once after an install): a front end can say which
     before it starts. Reads the cache's index file, never the kernel."""
     try:
         index = k.negamax._cache._cache_file._index_path
@@ -593,20 +614,27 @@ class Engine:
             return self._search(position, limits, all_exact, progress, deadline)
 
     def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
-        """Load the search kernel (on a new machine: compile it, 20-30 s) before any clock starts.
+        """Load the search kernel (on a new machine: compile it, 10-20 s) before any clock starts.
 
         Otherwise the first search with a time limit spends its seconds on that and
         answers from a shallow search. A call with no points on the board returns at once.
         """
-        k.negamax(root.cells, self.exposed, root.runs, root.keys, self.key_table, self.tt, self.busy,
-                  self._main.counters, *self._main.workspace, 0, 1, -1, 1, 0)
+        k.negamax(*self._loading_call(root))
+        self._load_other_kernels(root, moves)
+        _kernels_loaded.append(True)
+
+    def _loading_call(self, root: _Root) -> tuple:
+        """The arguments of a negamax call at the root that returns at once (depth 1, window -1..1)."""
+        return (root.cells, self.exposed, root.runs, root.keys, self.key_table, self.tt, self.busy,
+                self._main.counters, *self._main.workspace, 0, 1, -1, 1, 0)
+
+    def _load_other_kernels(self, root: _Root, moves: list[Move]) -> None:
         k.line_candidates(root.cells, root.runs, root.keys, self.tt, self._main.workspace[0],
                           np.empty(k.MAX_MOVES, dtype=np.int64))
         if moves:  # a move and its undo: the position is left as it was
             a, b = moves[0]
             saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
             k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
-        _kernels_loaded.append(True)
 
     def _search(self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None,
                 deadline: float | None) -> Analysis:

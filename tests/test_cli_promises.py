@@ -186,7 +186,7 @@ def test_the_help_says_what_time_counts() -> None:
         done = command(name, "--help")
         assert done.returncode == 0
         text = " ".join(done.stdout.decode().split())
-        assert "seconds after the command started" in text and "one-time compile (20-30 s) comes on top" in text
+        assert "seconds after the command started" in text and "one-time compile (10-20 s) comes on top" in text
 
 
 # -- 4. Ctrl-C during an exact solve ----------------------------------------------------

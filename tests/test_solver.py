@@ -344,7 +344,7 @@ def test_the_status_line() -> None:
     assert format_status(later).startswith("  searching (depth 12): move 3/14 a9-b9, best so far +7 a1-b1  ")
     compiling = SearchStatus(0, 5.0, 0, 0, 0, None, None, None, loading=True)
     assert format_status(compiling) == (
-        "  preparing the solver: compiling its kernels, once after an install or update (20-30 s)  5.0s")
+        "  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  5.0s")
 
 
 def test_the_status_says_when_the_kernels_are_loading(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -233,18 +233,28 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _prepare_solver_meanwhile() -> None:
-    """Load the solver's kernels (compile them, on a first run) on a thread while the first board
-    is read: the solver's first reply, or the first hint, then starts at once instead of 10-30 s
-    later. A game that never asks the solver pays one background core for that time."""
+    """Load the solver's kernels on a thread while the first board is read (on a first run they
+    compile in child processes first, about 10 s): the solver's first reply, or the first hint,
+    then starts at once. A game that ends sooner ends the compile with it."""
+    import atexit
     import threading
+
+    closing = threading.Event()
 
     def prepare() -> None:
         with contextlib.suppress(Exception):  # no solver here: hint and eval say so when asked
-            from battle.players import prepare_kernels
+            from battle.players import prepare_kernels_apart
 
-            prepare_kernels()
+            prepare_kernels_apart(closing)
 
-    threading.Thread(target=prepare, name="solver-warm-up", daemon=True).start()
+    warm_up = threading.Thread(target=prepare, name="solver-warm-up", daemon=True)
+    warm_up.start()
+
+    def end_warm_up() -> None:
+        closing.set()
+        warm_up.join(1.0)  # the children are ended within 50 ms; a load from the cache is not waited for
+
+    atexit.register(end_warm_up)
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:

@@ -27,7 +27,7 @@ MAX_SECONDS = 7 * 24 * 3600
 """The longest ``--time``: a week (a complete deal's exact solve takes minutes)."""
 TIME_HELP = ("the answer comes S seconds after the command started, loading the solver (0.5-1 s) included, "
              "or as soon as the solver is loaded for a shorter S; on a first run after an install, the "
-             "kernels' one-time compile (20-30 s) comes on top")
+             "kernels' one-time compile (10-20 s) comes on top")
 EXIT_INTERRUPTED = 130
 """The exit code after Ctrl-C (128 + SIGINT), also when the best result so far is printed."""
 
@@ -80,9 +80,10 @@ def _engine(args: argparse.Namespace, tiles: int, *, one_search: bool = False): 
     from battle.players import Limits, engine_for, kernels_cached
 
     if not kernels_cached() and not getattr(args, "quiet", False):
-        # Said before the engine is built: the compile takes 20-30 s, which a silent
-        # terminal makes look like a hang (the 5 s status line came too late).
-        note("compiling the solver (first run only, 20-30 s)...")
+        # Said before the engine is built: the compile takes 10-20 s, which a silent
+        # terminal makes look like a hang (the 5 s status line came too late). It stays in
+        # this process, where the search's clock can leave it out of a --time.
+        note("compiling the solver (first run only, 10-20 s)...")
     limits = Limits(time=args.time, nodes=args.nodes) if one_search else Limits()
     return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, limits=limits)
 
@@ -269,7 +270,7 @@ def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
 
     if status.loading:
         return (f"  preparing the solver: compiling its kernels, once after an install or update "
-                f"(20-30 s)  {status.seconds:.1f}s")
+                f"(10-20 s)  {status.seconds:.1f}s")
     depth = "exact" if status.depth >= FULL_DEPTH else f"depth {status.depth}"
     where = f"move {status.move_number}/{status.moves} {move_name(status.move)}" if status.move else "starting"
     best = (f"best so far {status.best_value:+d} {move_name(status.best_move)}"

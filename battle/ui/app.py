@@ -112,6 +112,9 @@ class App:
         self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
         self.solver = SearchWorker(name="solver", prepare=prepare_solver)
         """The opponent's and the hints' searches, on one engine whose table carries over."""
+        # The kernels load (on a first run: compile in child processes, about 10 s) while the
+        # player reads the title and makes the first move: the first reply then starts at once.
+        self.solver.warm_up()
         self._live_analysis: LiveAnalysis | None = None
         self._catalogue = catalogue
         self.stack = SceneStack()
@@ -132,9 +135,6 @@ class App:
                 scene.select(selected)
         else:
             self.show_title()
-        # The kernels load (on a first run: compile, 20-30 s) while the player reads the title and
-        # makes the first move, on the solver's own thread: the first reply then starts at once.
-        self.solver.warm_up()
 
     # -- levels (the solver's, read once) --------------------------------------------------
 

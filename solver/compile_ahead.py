@@ -1,0 +1,69 @@
+"""The first run's compile in processes of their own, so that it never shares the GIL.
+
+A fresh install compiles the search kernels once: about 10 s of one core. Compiled on a
+thread of the window's process, the compile and the drawing thread take turns at the
+GIL and the solver was ready only after 20-21 s (``benchmarks/warm_up.py``, a game on the
+screen at 60 frames a second). ``prepare_kernels_apart`` compiles them in two child
+processes instead: one compiles negamax with everything it calls (8 s), the other the
+kernels around it (2 s); numba writes both to its cache, and this process then loads
+the kernels from there in about a second. ``python -m solver.compile_ahead PART`` is
+such a child.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from solver.engine import compile_other_kernels, compile_search_kernel, kernels_cached, prepare_kernels
+
+POLL = 0.05
+"""Seconds between looks at the children and at ``stop``: a window closed meanwhile ends them this soon."""
+
+PARTS = {"search": compile_search_kernel, "others": compile_other_kernels}
+
+
+def prepare_kernels_apart(stop: threading.Event | None = None) -> float:
+    """Load the kernels into this process, compiling them first in child processes when
+    numba's cache lacks them; returns the seconds it took. With ``stop`` set (the program is
+    closing) the children are ended and nothing is loaded. What no child compiled (none could
+    start, or one failed) compiles here, as in ``prepare_kernels``."""
+    started = time.monotonic()
+    stop = stop or threading.Event()
+    if not kernels_cached():
+        _compile_in_children(stop)
+        if stop.is_set():
+            return time.monotonic() - started
+    prepare_kernels()
+    return time.monotonic() - started
+
+
+def _compile_in_children(stop: threading.Event) -> None:
+    """Run ``python -m solver.compile_ahead PART`` for every part at once, until they end or ``stop`` is set."""
+    package_root = str(Path(__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
+    children: list[subprocess.Popen] = []
+    try:
+        for part in PARTS:
+            children.append(subprocess.Popen([sys.executable, "-m", "solver.compile_ahead", part], env=env,
+                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL))
+        while any(child.poll() is None for child in children):
+            if stop.wait(POLL):
+                return
+    except OSError:  # no process to be had: the kernels compile here
+        return
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+
+
+if __name__ == "__main__":
+    PARTS[sys.argv[1]]()

@@ -1,0 +1,93 @@
+"""A first run's compile happens in child processes: this process only loads what they cached,
+a closing program ends them at once, and with no child to be had the kernels compile here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from solver import compile_ahead
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FIRST_RUN = """
+import json
+from battle.rules.notation import parse_position
+from solver import engine
+from solver.compile_ahead import prepare_kernels_apart
+from solver.limits import Limits
+cached_before = engine.kernels_cached()
+prepare_kernels_apart()
+compiled_here = engine._kernels_compiled()
+position = parse_position(open({path!r}).read())
+value = engine.Engine(table_bits=engine.MIN_TABLE_BITS).search(position, Limits()).value
+print(json.dumps({{"cached_before": cached_before, "compiled_here": compiled_here,
+                  "cached_after": engine.kernels_cached(), "value": value}}))
+"""
+
+
+def _children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, from /proc."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(entry.name))
+    return children
+
+
+def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_path: Path) -> None:
+    bench = Path(__file__).resolve().parents[2] / "shared" / "bench"
+    if not (bench / "positions.jsonl").exists():
+        pytest.skip("the shared bench positions are not here")
+    row = json.loads((bench / "positions.jsonl").read_text().splitlines()[4])  # a 40-tile position
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", FIRST_RUN.format(path=str(bench / "positions" / f"{row['id']}.mbp"))],
+                          capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["cached_before"] is False and result["cached_after"] is True
+    assert result["compiled_here"] == 0  # every kernel the warm-up touches came from the children's cache
+    assert result["value"] == row["value"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
+def test_a_stop_ends_the_children_at_once_and_loads_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # the children start from nothing
+    monkeypatch.setattr(compile_ahead, "kernels_cached", lambda: False)
+    loaded: list[bool] = []
+    monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: loaded.append(True))
+    stop = threading.Event()
+    worker = threading.Thread(target=compile_ahead.prepare_kernels_apart, args=(stop,))
+    worker.start()
+    deadline = time.monotonic() + 10
+    while len(children := _children_of(os.getpid())) < len(compile_ahead.PARTS):
+        assert time.monotonic() < deadline, "the compiling children never started"
+        time.sleep(0.02)
+    time.sleep(0.5)  # well into their imports and compiles
+    stopped = time.monotonic()
+    stop.set()
+    worker.join(5)
+    assert not worker.is_alive() and time.monotonic() - stopped < 1.0
+    assert not set(children) & set(_children_of(os.getpid()))
+    assert loaded == []
+
+
+def test_with_no_child_to_be_had_the_kernels_compile_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compile_ahead, "kernels_cached", lambda: False)
+    monkeypatch.setattr(compile_ahead.sys, "executable", "/nonexistent/python")
+    loaded: list[bool] = []
+    monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: loaded.append(True))
+    compile_ahead.prepare_kernels_apart()
+    assert loaded == [True]
