@@ -91,6 +91,12 @@ class App:
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
         sys.setswitchinterval(0.001)
+        self.solver = SearchWorker(name="solver", prepare=prepare_solver)
+        """The opponent's and the hints' searches, on one engine whose table carries over."""
+        # The kernels load (on a first run: compile in child processes, about 10 s) while the
+        # window opens, the player reads the title and makes the first move: the first reply
+        # then starts at once. First of all, as the window's own set-up takes 0.4 s.
+        self.solver.warm_up()
         pygame.display.init()
         pygame.font.init()
         pygame.freetype.init()
@@ -110,11 +116,6 @@ class App:
         self.widget_zoom = self._fitted_zoom()
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
         self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
-        self.solver = SearchWorker(name="solver", prepare=prepare_solver)
-        """The opponent's and the hints' searches, on one engine whose table carries over."""
-        # The kernels load (on a first run: compile in child processes, about 10 s) while the
-        # player reads the title and makes the first move: the first reply then starts at once.
-        self.solver.warm_up()
         self._live_analysis: LiveAnalysis | None = None
         self._catalogue = catalogue
         self.stack = SceneStack()

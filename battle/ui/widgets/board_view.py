@@ -226,7 +226,7 @@ class BoardView:
         halo.fill((0, 0, 0, 0))
         pygame.draw.rect(halo, (0, 20, 10, 70), pygame.Rect(halo_pad, halo_pad, mat.w, mat.h),
                          border_radius=radius)
-        halo = pygame.transform.gaussian_blur(halo, max(1, halo_pad // 2), repeat_edge_pixels=False)
+        halo = theme.soft_blur(halo, halo_pad // 2)
         surface.blit(halo, (mat.x - halo_pad, mat.y - halo_pad + halo_pad // 3))
         cloth = theme.rounded_panel((mat.w, mat.h), (*theme.MAT, 120), radius, (*theme.GOLD, 70), 1)
         surface.blit(cloth, (mat.x, mat.y))
