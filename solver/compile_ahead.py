@@ -6,8 +6,8 @@ GIL and the solver was ready only after 20-21 s (``benchmarks/warm_up.py``, a ga
 screen at 60 frames a second). ``prepare_kernels_apart`` compiles them in two child
 processes instead: one compiles negamax with everything it calls (8 s), the other the
 kernels around it (2 s); numba writes both to its cache, and this process then loads
-the kernels from there in about a second. ``python -m solver.compile_ahead PART`` is
-such a child.
+the kernels from there in about a second. ``python -m solver.compile_ahead PART PID`` is
+such a child, started by process PID.
 """
 
 from __future__ import annotations
@@ -43,15 +43,15 @@ def prepare_kernels_apart(stop: threading.Event | None = None) -> float:
 
 
 def _compile_in_children(stop: threading.Event) -> None:
-    """Run ``python -m solver.compile_ahead PART`` for every part at once, until they end or ``stop`` is set."""
+    """Run ``python -m solver.compile_ahead PART PID`` for every part at once, until they end or ``stop`` is set."""
     package_root = str(Path(__file__).resolve().parent.parent)
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
     children: list[subprocess.Popen] = []
     try:
         for part in PARTS:
-            children.append(subprocess.Popen([sys.executable, "-m", "solver.compile_ahead", part], env=env,
-                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            command = [sys.executable, "-m", "solver.compile_ahead", part, str(os.getpid())]
+            children.append(subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                              stderr=subprocess.DEVNULL))
         while any(child.poll() is None for child in children):
             if stop.wait(POLL):
@@ -65,8 +65,21 @@ def _compile_in_children(stop: threading.Event) -> None:
                 child.wait()
 
 
+def _end_with_parent(parent: int) -> None:
+    """End this child when ``parent``, the program that started it, is gone (killed: it had no
+    time to end us). Its pid comes from the command line, as it may be gone before we look."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 if __name__ == "__main__":
     # Below the program that waits for it: a window's frames come first, and a frame that waits
     # for a core took up to 68 ms while two children and the window shared the machine's two.
     os.nice(10)
+    _end_with_parent(int(sys.argv[2]))
     PARTS[sys.argv[1]]()

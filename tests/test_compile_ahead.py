@@ -33,18 +33,17 @@ print(json.dumps({{"cached_before": cached_before, "compiled_here": compiled_her
 """
 
 
-def _children_of(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``, from /proc."""
-    children = []
+def _compiling_processes() -> set[int]:
+    """Every process running ``solver.compile_ahead``, from /proc."""
+    found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                stat = (entry / "stat").read_text()
+                if b"solver.compile_ahead" in (entry / "cmdline").read_bytes():
+                    found.add(int(entry.name))
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                children.append(int(entry.name))
-    return children
+    return found
 
 
 def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_path: Path) -> None:
@@ -69,10 +68,11 @@ def test_a_stop_ends_the_children_at_once_and_loads_nothing(tmp_path: Path, monk
     loaded: list[bool] = []
     monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: loaded.append(True))
     stop = threading.Event()
+    before = _compiling_processes()
     worker = threading.Thread(target=compile_ahead.prepare_kernels_apart, args=(stop,))
     worker.start()
     deadline = time.monotonic() + 10
-    while len(children := _children_of(os.getpid())) < len(compile_ahead.PARTS):
+    while len(children := _compiling_processes() - before) < len(compile_ahead.PARTS):
         assert time.monotonic() < deadline, "the compiling children never started"
         time.sleep(0.02)
     time.sleep(0.5)  # well into their imports and compiles
@@ -80,7 +80,7 @@ def test_a_stop_ends_the_children_at_once_and_loads_nothing(tmp_path: Path, monk
     stop.set()
     worker.join(5)
     assert not worker.is_alive() and time.monotonic() - stopped < 1.0
-    assert not set(children) & set(_children_of(os.getpid()))
+    assert not children & _compiling_processes()
     assert loaded == []
 
 
@@ -91,3 +91,50 @@ def test_with_no_child_to_be_had_the_kernels_compile_here(monkeypatch: pytest.Mo
     monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: loaded.append(True))
     compile_ahead.prepare_kernels_apart()
     assert loaded == [True]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
+def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    before = _compiling_processes()
+    game = subprocess.Popen([sys.executable, "-m", "battle", "play", "--deal", "5", "--vs", "beginner", "--first"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 20
+        while not (children := _compiling_processes() - before):
+            assert game.poll() is None and time.monotonic() < deadline, "no compile started behind the first board"
+            time.sleep(0.05)
+        assert game.stdin is not None
+        game.stdin.write(b"quit\n")
+        game.stdin.close()
+        quitting = time.monotonic()
+        assert game.wait(10) == 0, game.stderr.read() if game.stderr else ""
+        assert time.monotonic() - quitting < 3.0
+        assert not children & _compiling_processes(), "the compile outlived the game"
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
+def test_a_killed_program_takes_its_compile_with_it(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    before = _compiling_processes()
+    game = subprocess.Popen([sys.executable, "-m", "battle", "play", "--deal", "5", "--vs", "beginner", "--first"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                            cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 20
+        while not (children := _compiling_processes() - before):
+            assert game.poll() is None and time.monotonic() < deadline, "no compile started behind the first board"
+            time.sleep(0.05)
+    finally:
+        game.kill()  # no atexit, no cleanup: only the children's own watch can end them
+        game.wait()
+    deadline = time.monotonic() + 5
+    while children & _compiling_processes():
+        assert time.monotonic() < deadline, "the compile outlived the killed game"
+        time.sleep(0.05)

@@ -14,7 +14,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
 from battle.cli.inputs import InputError, file_label, load_game, load_position, read_input, use_colour
 from battle.cli.textboard import LEGEND, render_board, render_status
@@ -225,17 +225,35 @@ def cmd_play(args: argparse.Namespace) -> int:
                 else (f"Solver ({args.vs})", args.player2 or "You")
             )
         computers[computer_side] = solver_player(args.vs)
-    play = TerminalPlay(game, computers=computers, colour=use_colour(sys.stdout), shelf=shelf,
-                        advisor=_lazy_advisor(), game_id=resumed.game_id if resumed is not None else None,
-                        level=level, reviewer=_lazy_reviewer())
-    _prepare_solver_meanwhile()
+    prepared = _prepare_solver_meanwhile()
+    advise, review = _lazy_advisor(), _lazy_reviewer()
+    play = TerminalPlay(game, computers={side: _after(prepared, computer) for side, computer in computers.items()},
+                        colour=use_colour(sys.stdout), shelf=shelf,
+                        advisor=_after(prepared, advise),
+                        game_id=resumed.game_id if resumed is not None else None,
+                        level=level, reviewer=_after(prepared, review))
     return play.run()
 
 
-def _prepare_solver_meanwhile() -> None:
+_Call = TypeVar("_Call", bound=Callable[..., object])
+
+
+def _after(prepared: Callable[[], object], call: _Call) -> _Call:
+    """``call``, once ``prepared()`` has returned: the solver's searches wait for the warm-up
+    rather than compile the kernels a second time beside it."""
+
+    def wrapped(*args: object) -> object:
+        prepared()
+        return call(*args)
+
+    return cast(_Call, wrapped)
+
+
+def _prepare_solver_meanwhile() -> Callable[[], None]:
     """Load the solver's kernels on a thread while the first board is read (on a first run they
     compile in child processes first, about 10 s): the solver's first reply, or the first hint,
-    then starts at once. A game that ends sooner ends the compile with it."""
+    then starts at once. A game that ends sooner ends the compile with it. Returns a wait
+    for the warm-up to end."""
     import atexit
     import threading
 
@@ -255,6 +273,7 @@ def _prepare_solver_meanwhile() -> None:
         warm_up.join(1.0)  # the children are ended within 50 ms; a load from the cache is not waited for
 
     atexit.register(end_warm_up)
+    return warm_up.join
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
