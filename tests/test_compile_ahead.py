@@ -3,12 +3,14 @@ a closing program ends them at once, and with no child to be had the kernels com
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -93,8 +95,10 @@ def test_with_no_child_to_be_had_the_kernels_compile_here(monkeypatch: pytest.Mo
     assert loaded == [True]
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
-def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _terminal_game_compiling(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, set[int]]]:
+    """A real ``play --vs beginner --first`` on an empty numba cache, once its compiling children
+    are running: the game's process and the children's pids. The game is killed on the way out."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
     before = _compiling_processes()
@@ -105,13 +109,7 @@ def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_pa
         while not (children := _compiling_processes() - before):
             assert game.poll() is None and time.monotonic() < deadline, "no compile started behind the first board"
             time.sleep(0.05)
-        assert game.stdin is not None
-        game.stdin.write(b"quit\n")
-        game.stdin.close()
-        quitting = time.monotonic()
-        assert game.wait(10) == 0, game.stderr.read() if game.stderr else ""
-        assert time.monotonic() - quitting < 3.0
-        assert not children & _compiling_processes(), "the compile outlived the game"
+        yield game, children
     finally:
         if game.poll() is None:
             game.kill()
@@ -119,19 +117,20 @@ def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_pa
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
+def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_path: Path) -> None:
+    with _terminal_game_compiling(tmp_path) as (game, children):
+        assert game.stdin is not None
+        game.stdin.write(b"quit\n")
+        game.stdin.close()
+        quitting = time.monotonic()
+        assert game.wait(10) == 0, game.stderr.read() if game.stderr else ""
+        assert time.monotonic() - quitting < 3.0
+        assert not children & _compiling_processes(), "the compile outlived the game"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
 def test_a_killed_program_takes_its_compile_with_it(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    before = _compiling_processes()
-    game = subprocess.Popen([sys.executable, "-m", "battle", "play", "--deal", "5", "--vs", "beginner", "--first"],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                            cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 20
-        while not (children := _compiling_processes() - before):
-            assert game.poll() is None and time.monotonic() < deadline, "no compile started behind the first board"
-            time.sleep(0.05)
-    finally:
+    with _terminal_game_compiling(tmp_path) as (game, children):
         game.kill()  # no atexit, no cleanup: only the children's own watch can end them
         game.wait()
     deadline = time.monotonic() + 5
