@@ -20,6 +20,7 @@ from pathlib import Path
 from types import TracebackType
 
 from battle.rules.errors import one_line
+from battle.storage import sqlite_file
 from battle.storage.paths import data_dir, ensure_folder, set_aside
 
 SCHEMA_VERSION = 1
@@ -104,16 +105,12 @@ class SurveyDatabase:
         return self._prepare()
 
     def _prepare(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        connection = sqlite_file.connect(self.path, timeout=30)
         try:
-            connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = FULL")
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if version == 0 and not tables:
-                connection.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-            elif version != SCHEMA_VERSION or "results" not in tables:
-                raise sqlite3.DatabaseError(f"schema version {version} with tables {sorted(tables)}")
+            found = sqlite_file.contents(connection)
+            if not found.empty and (found.version != SCHEMA_VERSION or "results" not in found.tables):
+                raise sqlite3.DatabaseError(f"schema version {found.version} with tables {sorted(found.tables)}")
+            sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
         except BaseException:
             connection.close()
             raise

@@ -36,6 +36,7 @@ from typing import TypeVar
 from battle.puzzles.glicko2 import Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
+from battle.storage import sqlite_file
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder, set_aside
 
 SCHEMA_VERSION = 1
@@ -344,23 +345,16 @@ class History:
 
     def _open(self) -> sqlite3.Connection:
         """Open and check the file: ``sqlite3.DatabaseError`` when it is not our database, ``_Busy`` when locked."""
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                     timeout=self._busy_seconds)
+        connection = sqlite_file.connect(self.path, timeout=self._busy_seconds)
         try:
-            check = connection.execute("PRAGMA quick_check").fetchone()
-            if check is None or check[0] != "ok":
-                raise sqlite3.DatabaseError(f"damaged ({check[0] if check else 'no answer'})")
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            empty = version == 0 and not tables
-            if not empty and (version != SCHEMA_VERSION or not tables >= _TABLES):
-                # checked before the switch to WAL below, which would change someone else's file
-                raise sqlite3.DatabaseError(f"not a game history (schema {version}, tables {sorted(tables)})")
-            connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = FULL")
-            if empty:
-                # IF NOT EXISTS: another copy may make the same tables between our look and our lock
-                connection.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            problem = sqlite_file.integrity_problem(connection)
+            if problem is not None:
+                raise sqlite3.DatabaseError(problem)
+            found = sqlite_file.contents(connection)
+            if not found.empty and (found.version != SCHEMA_VERSION or not found.tables >= _TABLES):
+                raise sqlite3.DatabaseError(
+                    f"not a game history (schema {found.version}, tables {sorted(found.tables)})")
+            sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
         except sqlite3.OperationalError as error:
             connection.close()
             if _is_busy(error):

@@ -31,6 +31,7 @@ from battle.online.codes import new_invite_code, new_watch_code
 from battle.online.room import EndReason, MoveReceipt, Options, Room, SeatHolder, Status
 from battle.rules.errors import one_line
 from battle.rules.notation import format_position, parse_position
+from battle.storage import sqlite_file
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder, set_aside
 
 SCHEMA_VERSION = 1
@@ -149,33 +150,27 @@ class GameStore:
             raise StoreError(one_line(f"{self.path}: cannot start a new game database: {error}")) from None
 
     def _connect_and_prepare(self) -> sqlite3.Connection:
-        # isolation_level=None: transactions are the explicit BEGIN IMMEDIATE ... COMMIT of _transaction
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        connection = sqlite_file.connect(self.path)
         try:
             connection.execute("PRAGMA foreign_keys = ON")
             # read before anything writes: a newer version's file is left exactly as it was
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
+            found = sqlite_file.contents(connection)
+            if found.version > SCHEMA_VERSION:
                 raise StoreError(one_line(
-                    f"{self.path}: written by a newer version of the game (schema {version}, this one reads "
+                    f"{self.path}: written by a newer version of the game (schema {found.version}, this one reads "
                     f"{SCHEMA_VERSION}); start this version with another database file"
                 ))
-            check = connection.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise _NotOurs(f"integrity check: {check}")
-            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            fresh = version == 0 and not tables
-            if not fresh and version != SCHEMA_VERSION:
-                raise _NotOurs(f"schema version {version}, expected {SCHEMA_VERSION}")
-            if not fresh:
+            problem = sqlite_file.integrity_problem(connection)
+            if problem is not None:
+                raise _NotOurs(problem)
+            if not found.empty and found.version != SCHEMA_VERSION:
+                raise _NotOurs(f"schema version {found.version}, expected {SCHEMA_VERSION}")
+            if not found.empty:
                 for table, columns in _COLUMNS.items():
-                    found = tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
-                    if found != columns:
-                        raise _NotOurs(f"table {table} has columns {', '.join(found) or 'none'}")
-            connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = FULL")
-            if fresh:
-                connection.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                    held = sqlite_file.columns(connection, table)
+                    if held != columns:
+                        raise _NotOurs(f"table {table} has columns {', '.join(held) or 'none'}")
+            sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
         except BaseException:
             connection.close()
             raise

@@ -1,0 +1,71 @@
+"""The program's SQLite files (the server's games, the survey's results, the game history),
+opened the one way they all need.
+
+Each is one file in WAL mode with ``synchronous=FULL``: a transaction is on disk when its
+COMMIT returns, so a kill or a power cut loses nothing a caller was told is kept. Opening
+one reads what it holds first (``contents``) and changes nothing until its owner has
+decided the file is its own: switching a journal mode rewrites the file's header, which
+must never happen to somebody else's database or to a newer version's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What an opened file holds, read before anything is written to it."""
+
+    version: int
+    """``PRAGMA user_version``: the schema the file was made with (0 for a new file)."""
+    tables: frozenset[str]
+
+    @property
+    def empty(self) -> bool:
+        """A new file (or one no program has used): the tables are to be made."""
+        return self.version == 0 and not self.tables
+
+
+def connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+    """A connection for any thread (each owner serialises its calls with a lock of its own) whose
+    transactions are the owner's explicit ``BEGIN IMMEDIATE ... COMMIT``; ``timeout`` is how long
+    a write waits for another program's."""
+    return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
+
+
+def integrity_problem(connection: sqlite3.Connection) -> str | None:
+    """What ``PRAGMA quick_check`` finds wrong with the file, on one line ("damaged (Page 2: free
+    space corruption, and 20 more)"), or None when it is sound. A file too damaged for the
+    check raises ``sqlite3.DatabaseError``, as opening it does."""
+    check = connection.execute("PRAGMA quick_check").fetchone()
+    if check is not None and check[0] == "ok":
+        return None
+    lines = [line.strip() for line in (check[0] if check else "no answer").splitlines()]
+    lines = [line for line in lines if line and not line.startswith("***")] or ["no details"]
+    more = f", and {len(lines) - 1} more" if len(lines) > 1 else ""
+    return f"damaged ({lines[0]}{more})"
+
+
+def contents(connection: sqlite3.Connection) -> Contents:
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    return Contents(version, tables)
+
+
+def columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    """A table's column names in order (empty for no such table)."""
+    quoted = table.replace('"', '""')
+    return tuple(row[1] for row in connection.execute(f'PRAGMA table_info("{quoted}")'))
+
+
+def make_durable(connection: sqlite3.Connection, schema: str, version: int, *, create: bool) -> None:
+    """WAL and ``synchronous=FULL``; with ``create``, the tables of ``schema`` and the file's
+    ``version`` in one transaction (a schema that two copies of the program may make at once,
+    between one's look and its lock, says IF NOT EXISTS)."""
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = FULL")
+    if create:
+        connection.executescript(f"BEGIN IMMEDIATE; {schema} PRAGMA user_version = {version}; COMMIT;")
