@@ -110,6 +110,18 @@ def test_limits_beyond_reach_are_refused(argv: list[str], reason: str) -> None:
     assert reason in line and f"argument {argv[1]}" in line
 
 
+@pytest.mark.parametrize(("argv", "reason"), [
+    (["serve", "--port", "70000"], "argument --port: 70000 is not a port number (0 to 65535)"),
+    (["serve", "--port", "eighty"], "argument --port: 'eighty' is not a port number"),
+    (["serve", "--max-games", "0"], "argument --max-games: 0 is not 1 or more"),
+    (["deal", "--fair", "--margin", "300"], "argument --margin: 300 is not 0 to 270"),
+    (["puzzles", "make", "--count", "1.5"], "argument --count: '1.5' is not a whole number"),
+    (["survey", "1-3", "--workers", "2000"], "argument --workers: 2000 is not 1 to 1024"),
+], ids=["port range", "port word", "max games", "margin", "count", "workers"])
+def test_a_whole_number_flag_out_of_bounds_gets_one_line_naming_it(argv: list[str], reason: str) -> None:
+    assert reason in the_error_line(command(*argv))
+
+
 def test_the_engine_takes_limits_beyond_reach_as_no_limit() -> None:
     """The API does what the command line refuses: a timer cannot wait 1e10 s, nor a counter hold 10**23."""
     from battle.rules.notation import parse_position

@@ -1,5 +1,5 @@
 """Input the subcommands share: files and standard input read with clear errors, the
-positions and games in them, and whether to colour the output.
+positions and games in them, whole numbers in flags, and whether to colour the output.
 
 Both the plain subcommands (``battle.cli.main``) and the solver's
 (``battle.cli.solver_commands``) read their input here, so neither imports the other.
@@ -7,11 +7,13 @@ Both the plain subcommands (``battle.cli.main``) and the solver's
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from collections.abc import Callable
 
 from battle.rules.board import Position
-from battle.rules.errors import BattleError, shorten_name
+from battle.rules.errors import BattleError, quote, shorten_name
 from battle.rules.game import Game
 from battle.rules.notation import Record, is_record_text, parse_any, parse_record
 from battle.storage.textfile import TextFileError, decode_limited, read_text_file
@@ -19,6 +21,24 @@ from battle.storage.textfile import TextFileError, decode_limited, read_text_fil
 
 class InputError(Exception):
     """Bad input from the command line; the message is shown as it is."""
+
+
+def whole_number(low: int, high: int | None = None, name: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (no upper bound with None).
+    A wrong one gets one line naming it and what was expected: "'x' is not a port number",
+    "70000 is not a port number (0 to 65535)", "0 is not 1 or more"."""
+    bounds = f"{low} or more" if high is None else f"{low} to {high}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{quote(text)} is not {name or 'a whole number'}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is not {f'{name} ({bounds})' if name else bounds}")
+        return value
+
+    return parse
 
 
 def read_input(name: str) -> str:

@@ -16,7 +16,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
-from battle.cli.inputs import InputError, file_label, load_game, load_position, read_input, use_colour
+from battle.cli.inputs import (
+    InputError,
+    file_label,
+    load_game,
+    load_position,
+    read_input,
+    use_colour,
+    whole_number,
+)
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.rules.board import Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
@@ -79,14 +87,7 @@ def _catalogued_deal(args: argparse.Namespace):  # noqa: ANN202 - (deal number, 
     return number, catalogue.par(number)
 
 
-def _small_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-    if not 0 <= value <= 270:
-        raise argparse.ArgumentTypeError(f"{value} is not 0 to 270")
-    return value
+_points = whole_number(0, 270)
 
 
 def _deal_number(text: str) -> int:
@@ -420,8 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("number", nargs="?", help="deal number (random if left out)")
     sub.add_argument("--fair", action="store_true",
                      help="a catalogued deal that is a draw under perfect play (see --margin, --handicap)")
-    sub.add_argument("--margin", type=_small_int, metavar="M", help="with --fair: a value within M points of even")
-    sub.add_argument("--handicap", type=_small_int, metavar="H",
+    sub.add_argument("--margin", type=_points, metavar="M", help="with --fair: a value within M points of even")
+    sub.add_argument("--handicap", type=_points, metavar="H",
                      help="with --fair: a deal the first player wins by H under perfect play (give the weaker "
                           "player the first move)")
     sub.add_argument("--daily", action="store_true", help="the deal of the day: the same for everyone today")

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 from urllib.parse import urlparse
 
-from battle.cli.inputs import InputError, load_position, use_colour
+from battle.cli.inputs import InputError, load_position, use_colour, whole_number
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.rules.notation import format_position
@@ -49,24 +49,8 @@ def add_online_options(play: argparse.ArgumentParser) -> None:
                        help="with --move-seconds: the side that runs out of time loses (else it is only told)")
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port number (0 to 65535)")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
+_port = whole_number(0, 65535, "a port number")
+_positive = whole_number(1)
 
 
 # -- serve -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import InputError, use_colour
+from battle.cli.inputs import InputError, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
 from battle.history.puzzle_ratings import player_puzzle_rating, rate_attempt
 from battle.history.store import History
@@ -88,26 +88,9 @@ def _no_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace]
     return run
 
 
-def _whole(text: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-    if not low <= value <= high:
-        raise argparse.ArgumentTypeError(f"{value} is not {low} to {high}")
-    return value
-
-
-def _count(text: str) -> int:
-    return _whole(text, 1, 1_000_000)
-
-
-def _seed(text: str) -> int:
-    return _whole(text, 0, 2**63 - 1)
-
-
-def _workers(text: str) -> int:
-    return _whole(text, 1, 64)
+_count = whole_number(1, 1_000_000)
+_seed = whole_number(0, 2**63 - 1)
+_workers = whole_number(1, 64)
 
 
 def _tile_range(text: str) -> tuple[int, int]:

@@ -7,7 +7,7 @@ import os
 import sys
 import threading
 
-from battle.cli.inputs import InputError
+from battle.cli.inputs import InputError, whole_number
 
 DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
                 "(or pip install 'dask[distributed]')")
@@ -47,14 +47,7 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.set_defaults(run=cmd_survey)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-    if not 1 <= value <= 1024:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 to 1024")
-    return value
+_positive_int = whole_number(1, 1024)
 
 
 def _positive_float(text: str) -> float:
