@@ -59,6 +59,19 @@ def test_counts_per_opponent_level_and_margins() -> None:
     assert stats.puzzle_ratings[-1][1].rating == 1570
 
 
+def test_a_game_resigned_or_lost_on_time_counts_by_its_winner_and_not_in_the_margins() -> None:
+    ahead_but_resigned = GameEntry(1.7e9 + 8 * DAY, "online", ("Ann", "Ben"), (None, None), 1, 8, "", (60, 20),
+                                   winner=2, id=8)
+    behind_but_won_on_time = GameEntry(1.7e9 + 9 * DAY, "online", ("Ann", "Ben"), (None, None), 1, 9, "", (10, 30),
+                                       winner=1, id=9)
+    stats = compute_stats([*GAMES, ahead_but_resigned, behind_but_won_on_time], [])
+    people = {tally.opponent: tally for tally in stats.tallies}[PEOPLE]
+    assert (people.wins, people.draws, people.losses) == (2, 0, 1)
+    assert people.average_margin == 70 and people.margin_games == 1  # the half-played games' scores say nothing
+    assert stats.average_margin == (30 - 10 + 0 + 130 + 70) / 5
+    assert 8 not in [entry.id for entry in stats.best + stats.worst]
+
+
 def test_the_report_says_it_in_text() -> None:
     text = format_stats(compute_stats(GAMES, ATTEMPTS))
     assert "Games: 7 stored, 5 yours" in text

@@ -182,3 +182,52 @@ def test_a_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> 
     assert keys == [f"game-{number}" for number in range(len(games))]  # and nothing half-written
     expected = finished_game().moves
     assert all(Game.from_text(stored.record).moves == expected for stored in games)
+
+
+def test_an_early_ended_game_keeps_its_winner(tmp_path: Path) -> None:
+    game = Game.new(5, "You", "Bob")
+    for _ in range(6):
+        game.play(game.position.legal_moves()[0])
+    history = History(tmp_path / "history.sqlite3")
+    resigned = GameEntry.from_game(game, front_end="online", you=1, game_key="online ws://x g1", winner=2)
+    history.add_game(resigned)
+    [kept] = history.games()
+    assert kept.winner == 2 and not kept.played_out and kept.result_for(1) == -1 and kept.result_for(2) == 1
+
+
+def test_a_schema_1_history_is_brought_up_to_date_with_its_games(tmp_path: Path) -> None:
+    from battle.history import store
+
+    path = tmp_path / "history.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(store._SCHEMA.replace(",\n    winner INTEGER CHECK (winner IN (1, 2))", "")
+                      + "PRAGMA user_version = 1;")
+    old.execute("INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, score2) "
+                "VALUES (1.0, 'terminal', 'You', 'Solver (club)', 1, ?, 150, 120)", (finished_game().to_text(),))
+    old.commit()
+    old.close()
+    history = History(path)
+    [kept] = history.games()
+    assert kept.scores == (150, 120) and kept.winner is None and kept.result_for(1) == 1
+    assert history.add_game(entry(finished_game(), when=2.0)) is not None and history.take_notices() == []
+    history.close()
+    check = sqlite3.connect(path)
+    assert check.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+    assert "winner" in [row[1] for row in check.execute("PRAGMA table_info(games)")]
+    check.close()
+
+
+def test_a_newer_versions_history_is_left_alone(tmp_path: Path) -> None:
+    from battle.history import store
+
+    path = tmp_path / "history.sqlite3"
+    newer = sqlite3.connect(path)
+    newer.executescript(store._SCHEMA + f"PRAGMA user_version = {store.SCHEMA_VERSION + 1};")
+    newer.close()
+    before = path.read_bytes()
+    history = History(path)
+    assert history.add_game(entry(finished_game())) is None and history.games() == []
+    [notice] = history.take_notices()
+    assert "newer version of the game" in notice and "no game history this time" in notice
+    history.close()
+    assert path.read_bytes() == before and not (tmp_path / "history.sqlite3.corrupt").exists()

@@ -372,8 +372,9 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
         card = app.stack.top
         assert card.card_text() == ("Bob wins!", "You resigned.")
-        # the history keeps it, but not among the player's results: its scores do not say who won
-        assert [(entry.front_end, entry.you) for entry in History().games()] == [("online", None)]
+        # the history keeps it as the player's loss, with the winner its scores do not say
+        assert [(entry.front_end, entry.you, entry.winner) for entry in History().games()] == [("online", 1, 2)]
+        assert History().games()[0].result_for(1) == -1
         assert scene.panel_info().players[1].winner
         ui.key(app, pygame.K_v)  # the review works once the game is over
         assert isinstance(app.stack.top, ReviewScene)

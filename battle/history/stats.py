@@ -2,7 +2,9 @@
 
 "Your" games are those with a ``you`` side (against a level, or online against a
 person); games between two people at one machine, or two levels, count in the total
-only. A game's margin is your score minus the opponent's; a win is a positive margin.
+only. A game's margin is your score minus the opponent's; a win is a positive margin, or
+a game the other side resigned or lost on time. Such a game ended early: it counts among
+the wins and losses, not in the margins, which would be a half-played game's.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class Tally:
     draws: int
     losses: int
     margin_total: int
+    """Over the games played out (``margin_games``)."""
+    margin_games: int
 
     @property
     def games(self) -> int:
@@ -39,7 +43,7 @@ class Tally:
 
     @property
     def average_margin(self) -> float:
-        return self.margin_total / self.games if self.games else 0.0
+        return self.margin_total / self.margin_games if self.margin_games else 0.0
 
 
 @dataclass(frozen=True)
@@ -52,11 +56,11 @@ class Stats:
     tallies: tuple[Tally, ...]
     """Per opponent, weakest level first, people last; only opponents you met."""
     average_margin: float | None
-    """Over your games; None without any."""
+    """Over your games played out; None without any."""
     accuracy: tuple[tuple[float, float], ...]
     """(when, your review accuracy in percent) for your reviewed games, oldest first."""
     best: tuple[GameEntry, ...]
-    """Your games of the largest margin, best first."""
+    """Your games played out of the largest margin, best first."""
     worst: tuple[GameEntry, ...]
     """Your games of the smallest margin, worst first, leaving out those already among the best."""
     puzzle_ratings: tuple[tuple[float, Rating], ...]
@@ -79,20 +83,22 @@ def compute_stats(games: Sequence[GameEntry], attempts: Sequence[PuzzleAttempt])
     counts: dict[str, list[int]] = {}
     for entry in yours:
         assert entry.you is not None
-        margin = entry.margin_for(entry.you)
-        tally = counts.setdefault(entry.opponent_level() or PEOPLE, [0, 0, 0, 0])
-        tally[0 if margin > 0 else 1 if margin == 0 else 2] += 1
-        tally[3] += margin
+        tally = counts.setdefault(entry.opponent_level() or PEOPLE, [0, 0, 0, 0, 0])
+        tally[1 - entry.result_for(entry.you)] += 1
+        if entry.played_out:
+            tally[3] += entry.margin_for(entry.you)
+            tally[4] += 1
     order = [*LEVEL_NAMES, PEOPLE]
     tallies = tuple(Tally(name, *counts[name]) for name in sorted(counts, key=lambda name: (
         order.index(name) if name in order else len(order), name)))
-    margins = [entry.margin_for(entry.you) for entry in yours if entry.you is not None]
+    played_out = [entry for entry in yours if entry.played_out]
+    margins = [entry.margin_for(entry.you) for entry in played_out if entry.you is not None]
     accuracy: list[tuple[float, float]] = []
     for entry in yours:
         percent = entry.accuracy[entry.you - 1] if entry.you is not None else None
         if percent is not None:
             accuracy.append((entry.finished_at, percent))
-    by_margin = sorted(yours, key=lambda entry: (-entry.margin_for(entry.you or 1), entry.finished_at))
+    by_margin = sorted(played_out, key=lambda entry: (-entry.margin_for(entry.you or 1), entry.finished_at))
     best = by_margin[:BEST_AND_WORST]
     worst = [entry for entry in reversed(by_margin) if entry not in best][:BEST_AND_WORST]
     attempts = sorted(attempts, key=lambda attempt: (attempt.attempted_at, attempt.id or 0))

@@ -15,7 +15,11 @@ leaves one line in ``notices`` for the front end to show:
 * a database another copy of the program holds locked for longer than ``BUSY_SECONDS``
   is left alone (it is healthy, and moving it would split the history in two): that one
   write is skipped and said so, and the next call tries again;
-* a folder that cannot be used turns the history off for the session.
+* a folder that cannot be used, or a file written by a newer version of the game (whose
+  history is its own to keep), turns the history off for the session.
+
+A file of an older schema is brought up to this one in one transaction (schema 1 had no
+``winner``); its games stay.
 
 The game itself is saved as ``.mbg`` elsewhere (``battle.storage.saved_games``), so a
 skipped write loses a statistic, never a game.
@@ -39,7 +43,7 @@ from battle.rules.game import Game
 from battle.storage import sqlite_file
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder, set_aside
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "history.sqlite3"
 BUSY_SECONDS = 2.0
 """How long a write waits for another copy's lock: its writes take milliseconds."""
@@ -62,7 +66,8 @@ CREATE TABLE IF NOT EXISTS games (
     par INTEGER,
     accuracy1 REAL,
     accuracy2 REAL,
-    game_key TEXT UNIQUE
+    game_key TEXT UNIQUE,
+    winner INTEGER CHECK (winner IN (1, 2))
 );
 CREATE TABLE IF NOT EXISTS puzzle_attempts (
     id INTEGER PRIMARY KEY,
@@ -80,7 +85,9 @@ CREATE INDEX IF NOT EXISTS puzzle_attempts_by_puzzle ON puzzle_attempts (puzzle_
 """
 _TABLES = {"games", "puzzle_attempts"}
 _GAME_COLUMNS = ("id, finished_at, front_end, player1, player2, level1, level2, you, deal, record, score1, score2, "
-                 "par, accuracy1, accuracy2, game_key")
+                 "par, accuracy1, accuracy2, game_key, winner")
+_UPGRADES = {1: "ALTER TABLE games ADD COLUMN winner INTEGER CHECK (winner IN (1, 2));"}
+"""The statements that bring a file of schema N to schema N + 1."""
 
 T = TypeVar("T")
 
@@ -108,22 +115,37 @@ class GameEntry:
     """Each side's review accuracy in percent (best moves / moves), once a review ran."""
     game_key: str | None = None
     """The saved game's id, so the same game is stored once however often it is reported."""
+    winner: int | None = None
+    """The side that won a game ended before the rules' end (a resignation, the clock), whose
+    scores do not say it; None for a game played out, whose scores decide."""
     id: int | None = None
     """The row's number, once stored."""
 
     @classmethod
     def from_game(cls, game: Game, *, front_end: str, levels: tuple[str | None, str | None] = (None, None),
                   you: int | None = None, par: int | None = None, game_key: str | None = None,
-                  finished_at: float | None = None) -> GameEntry:
+                  finished_at: float | None = None, winner: int | None = None) -> GameEntry:
         """The entry of a game (finished or not: the scores are where it stands)."""
         position = game.position
         return cls(time.time() if finished_at is None else finished_at, front_end, game.names, levels, you,
                    game.deal_number, game.to_text(), (position.scores[0], position.scores[1]), par,
-                   game_key=game_key)
+                   game_key=game_key, winner=winner)
+
+    @property
+    def played_out(self) -> bool:
+        """The game went to the rules' end, so its scores are its result."""
+        return self.winner is None
 
     def margin_for(self, side: int) -> int:
         """The side's score minus the other's."""
         return self.scores[side - 1] - self.scores[2 - side]
+
+    def result_for(self, side: int) -> int:
+        """1 for the side's win, 0 for a draw, -1 for a loss: by ``winner`` for a game ended early."""
+        if self.winner is not None:
+            return 1 if self.winner == side else -1
+        margin = self.margin_for(side)
+        return (margin > 0) - (margin < 0)
 
     def opponent_level(self) -> str | None:
         """The level the player (``you``) faced; None against a person or without a ``you``."""
@@ -150,6 +172,14 @@ def default_history_path() -> Path:
 
 class _Busy(Exception):
     """The database stayed locked by another connection for ``BUSY_SECONDS``."""
+
+
+class _Newer(Exception):
+    """The file is a history of a newer schema than this version reads."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"schema {version}")
+        self.version = version
 
 
 class History:
@@ -206,10 +236,10 @@ class History:
                     return int(found[0])
             cursor = connection.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (entry.finished_at, entry.front_end, entry.players[0], entry.players[1], entry.levels[0],
                  entry.levels[1], entry.you, entry.deal, entry.record, entry.scores[0], entry.scores[1], entry.par,
-                 entry.accuracy[0], entry.accuracy[1], entry.game_key))
+                 entry.accuracy[0], entry.accuracy[1], entry.game_key, entry.winner))
             return cursor.lastrowid
 
         return self._run(write, "store the game", None, writes=True)
@@ -340,7 +370,13 @@ class History:
             self._disabled = True
             self._notice(f"no game history this time: {error}")
             return None
-        self._connection = self._open()
+        try:
+            self._connection = self._open()
+        except _Newer as newer:
+            self._disabled = True
+            self._notice(f"{self.path} was written by a newer version of the game (schema {newer.version}, "
+                         f"this one reads {SCHEMA_VERSION}): no game history this time")
+            return None
         return self._connection
 
     def _open(self) -> sqlite3.Connection:
@@ -351,10 +387,14 @@ class History:
             if problem is not None:
                 raise sqlite3.DatabaseError(problem)
             found = sqlite_file.contents(connection)
-            if not found.empty and (found.version != SCHEMA_VERSION or not found.tables >= _TABLES):
+            if found.version > SCHEMA_VERSION and found.tables >= _TABLES:
+                raise _Newer(found.version)
+            if not found.empty and (not 1 <= found.version <= SCHEMA_VERSION or not found.tables >= _TABLES):
                 raise sqlite3.DatabaseError(
                     f"not a game history (schema {found.version}, tables {sorted(found.tables)})")
             sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
+            if not found.empty and found.version < SCHEMA_VERSION:
+                self._upgrade(connection)
         except sqlite3.OperationalError as error:
             connection.close()
             if _is_busy(error):
@@ -364,6 +404,16 @@ class History:
             connection.close()
             raise
         return connection
+
+    def _upgrade(self, connection: sqlite3.Connection) -> None:
+        """Bring an older schema's file to this one, in one transaction; the version is read again
+        under the lock, as another copy of the game may have upgraded it meanwhile."""
+        with self._transaction(connection):
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            while version < SCHEMA_VERSION:
+                connection.execute(_UPGRADES[version])
+                version += 1
+            connection.execute(f"PRAGMA user_version = {version}")
 
     def _replace(self, reason: str) -> None:
         """Set the damaged file aside (with its WAL) so that the next connection starts a new one."""
@@ -405,5 +455,5 @@ def _game_from_row(row: tuple) -> GameEntry:
     return GameEntry(
         finished_at=row[1], front_end=row[2], players=(row[3], row[4]), levels=(row[5], row[6]), you=row[7],
         deal=row[8], record=row[9], scores=(row[10], row[11]), par=row[12], accuracy=(row[13], row[14]),
-        game_key=row[15], id=row[0],
+        game_key=row[15], winner=row[16], id=row[0],
     )

@@ -17,7 +17,7 @@ from battle.rules.wording import verb
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
-from battle.ui.online.online_state import game_from_state, seat_of
+from battle.ui.online.online_state import game_from_state, result_of_state, seat_of
 from battle.ui.play import play_files
 from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
@@ -134,13 +134,13 @@ class OnlineScene(PlayScene):
     def remember_in_history(self) -> None:
         """Store the finished game in the history (a watched game is not the player's: it is not stored);
         what the history has to say goes on the status line. A game ended by a resignation or the clock
-        is stored without the player's seat: its scores do not say who won, so it counts in no one's
-        results."""
+        is stored with its winner, which its scores do not say."""
         seat = seat_of(self.online.state)
         if seat is None:
             return
-        played_out = self.game.position.is_over()
-        entry = online_entry(self.game, seat if played_out else None, self.session.url, self.online.game_id)
+        result = result_of_state(self.online.state)
+        winner = None if self.game.position.is_over() or result is None else result.winner
+        entry = online_entry(self.game, seat, self.session.url, self.online.game_id, winner)
         notice = store_game(self.app.history, entry)
         if notice:
             self.status = Status(notice, "warn")
