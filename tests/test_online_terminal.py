@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+from battle.history.store import History
 from battle.rules.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,6 +120,13 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         assert bob.process.wait(10) == 0
         game = Game.from_text((tmp_path / "online.mbg").read_text())
         assert game.names == ("Ann", "Bob") and [game.moves[0]] == game.moves and game.deal_number == 5
+        # each player's history keeps the game once, with the winner its scores do not say; the spectator's none
+        for who, seat, result in (("ann", 1, 1), ("bob", 2, -1)):
+            with History(tmp_path / who / "data" / "mahjong-battle" / "history.sqlite3") as history:
+                [kept] = history.games()
+            assert (kept.front_end, kept.you, kept.winner, kept.result_for(seat)) == ("online", seat, 1, result)
+            assert kept.players == ("Ann", "Bob") and kept.record == game.to_text()
+        assert not (tmp_path / "eve" / "data" / "mahjong-battle" / "history.sqlite3").exists()
     finally:
         for program in programs:
             program.stop()

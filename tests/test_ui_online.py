@@ -20,6 +20,7 @@ from test_ui_labels import assert_labels_fit
 from battle.history.store import History
 from battle.online.codes import format_code
 from battle.online.seats import Seat, load_seats
+from battle.online.state_game import result_of_state
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.online import lobby_scene
@@ -34,7 +35,6 @@ from battle.ui.online.online_state import (
     expected_moves,
     game_terms,
     open_question,
-    result_of_state,
 )
 from battle.ui.online.setup_form import FormProblem, kept_game_line, read_address, read_code
 from battle.ui.online.setup_scene import OnlineSetupScene

@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from battle.cli.textboard import render_board
+from battle.history.store import History, online_entry
 from battle.online.client import OnlineSession
 from battle.online.codes import format_code
 from battle.online.seats import Seat, remember_seat
+from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
@@ -53,7 +55,8 @@ class OnlinePlay:
     """One online game at the terminal."""
 
     def __init__(self, session: OnlineSession, read_line: Callable[[str], str] | None = None,
-                 out: TextIO | None = None, colour: bool = False) -> None:
+                 out: TextIO | None = None, colour: bool = False, history: History | None = None) -> None:
+        """``history``: where a finished game is kept (default: the user's game history)."""
         import sys
 
         self.session = session
@@ -65,6 +68,9 @@ class OnlinePlay:
         self.confirming: str | None = None
         self.shown_codes = False
         self.last_link = ""
+        self.history = history
+        self.kept: set[str] = set()
+        """The games (server ids) already in the history: a finished game's state comes again on a reconnect."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -72,6 +78,13 @@ class OnlinePlay:
     # -- the loop ----------------------------------------------------------------------------
 
     def run(self) -> int:
+        try:
+            return self._run()
+        finally:
+            if self.history is not None:
+                self.history.close()
+
+    def _run(self) -> int:
         if not self._wait_for_state():
             return 2
         if self.read_line is not input:
@@ -329,6 +342,26 @@ class OnlinePlay:
             self.say(f"The game is over: {verb(self._name(state, winner), 'wins')}{reason}, "
                      f"{scores[0]} to {scores[1]}.")
         self.say("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves.")
+        self._keep_in_history(state)
+
+    def _keep_in_history(self, state: dict[str, Any]) -> None:
+        """Keep a finished game the player played (not one watched) in the history, once, with the
+        winner of a game ended by a resignation or the clock; say what the history has to say."""
+        seat, game_id = state.get("you"), str(state.get("game"))
+        if seat not in (1, 2) or game_id in self.kept:
+            return
+        self.kept.add(game_id)
+        try:
+            game = game_from_state(state)
+        except BattleError:  # a state this version cannot read: the game shown already said so
+            return
+        result = result_of_state(state)
+        winner = None if game.position.is_over() or result is None else result.winner
+        if self.history is None:
+            self.history = History()
+        self.history.add_game(online_entry(game, int(seat), self.session.url, game_id, winner))
+        for notice in self.history.take_notices():
+            self.say(f"Game history: {notice}")
 
     def _save(self, name: str) -> None:
         """Ask the server for the record and write it once it comes (other messages are shown meanwhile)."""

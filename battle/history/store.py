@@ -152,6 +152,14 @@ class GameEntry:
         return None if self.you is None else self.levels[2 - self.you]
 
 
+def online_entry(game: Game, seat: int, server: str, game_id: str, winner: int | None = None) -> GameEntry:
+    """A game played on a server: two people, the player on ``seat``; ``winner`` for a game ended by
+    a resignation or the clock (None for one played out, whose scores give its result). Stored
+    once however often it is reported, from the window or the terminal."""
+    return GameEntry.from_game(game, front_end="online", you=seat, game_key=f"online {server} {game_id}",
+                               winner=winner)
+
+
 @dataclass(frozen=True)
 class PuzzleAttempt:
     """One go at a puzzle, with both ratings after it."""

@@ -19,7 +19,8 @@ import pygame
 
 from battle.online.client import OnlineSession
 from battle.online.seats import Seat, forget_seat, remember_seat
-from battle.ui.online.online_state import JsonObject, name_of, opponent_of, presence_of, seat_of
+from battle.online.state_game import JsonObject, name_of
+from battle.ui.online.online_state import opponent_of, presence_of, seat_of
 
 ONLINE_EVENT = pygame.event.custom_type()
 """Posted by a session's thread: a message is waiting in ``events()``."""

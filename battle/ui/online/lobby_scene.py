@@ -20,11 +20,12 @@ from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
 from battle.online.codes import format_code
+from battle.online.state_game import JsonObject, name_of
 from battle.rules.errors import BattleError
 from battle.ui.art import theme
 from battle.ui.online import connection
 from battle.ui.online.online_scene import OnlineScene
-from battle.ui.online.online_state import JsonObject, game_terms, name_of, opponent_of, server_label
+from battle.ui.online.online_state import game_terms, opponent_of, server_label
 from battle.ui.online.online_view import draw_code, draw_link_line
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button

@@ -23,23 +23,20 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.online.client import Link
+from battle.online.state_game import JsonObject, game_from_state, name_of, result_of_state
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
 from battle.rules.wording import pair_words, plural, verb
 from battle.ui.online import connection
 from battle.ui.online.online_state import (
-    JsonObject,
     clock_text,
     common_prefix,
     describe_end,
     expected_moves,
-    game_from_state,
     last_mover,
-    name_of,
     open_question,
     opponent_of,
     presence_of,
-    result_of_state,
     seat_of,
     server_label,
     who,

@@ -13,17 +13,19 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from battle.history.store import online_entry
+from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.wording import verb
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
-from battle.ui.online.online_state import game_from_state, result_of_state, seat_of
+from battle.ui.online.online_state import seat_of
 from battle.ui.play import play_files
 from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.storage.files import FileProblem, save_record_text
-from battle.ui.storage.game_history import online_entry, store_game
+from battle.ui.storage.game_history import store_game
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.hud import Status
 

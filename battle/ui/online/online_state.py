@@ -1,5 +1,6 @@
-"""What the window reads from an online game's ``state`` (docs/protocol.md): the Game it shows,
-who is who, who is there, whose question is open, and how the game ended.
+"""What the window reads from an online game's ``state`` (docs/protocol.md) beyond the Game
+itself (``battle.online.state_game``): who is who, who is there, whose question is open, and
+how the game ended, in the window's words.
 
 Pure functions of the protocol's dicts: no pygame and no network, so the waiting room, the
 game screen and its result card say the same things, and the tests check them alone.
@@ -8,16 +9,13 @@ game screen and its result card say the same things, and the tests check them al
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 from urllib.parse import urlsplit
 
+from battle.online.state_game import JsonObject, name_of, player, result_of_state, server_moves
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
-from battle.rules.game import Game, Result, result_of
-from battle.rules.notation import parse_position
+from battle.rules.game import Game
 from battle.rules.wording import plural, verb
-
-JsonObject = dict[str, Any]
 
 ENDINGS = {"resign": "resigned", "time": "ran out of time"}
 """How the loser's part reads for a result that is not the rules' end (no pair left)."""
@@ -37,17 +35,6 @@ def opponent_of(state: JsonObject) -> int:
     return 3 - (seat_of(state) or 1)
 
 
-def player(state: JsonObject, seat: int) -> JsonObject:
-    found = next((p for p in state.get("players") or () if isinstance(p, dict) and p.get("seat") == seat), None)
-    return found or {}
-
-
-def name_of(state: JsonObject, seat: int) -> str:
-    """The seat's name as the server has it ("Player 2" while nobody holds it)."""
-    name = player(state, seat).get("name")
-    return str(name) if name else f"Player {seat}"
-
-
 def who(state: JsonObject, seat: int) -> str:
     """The seat in a sentence: "You" for the window's own seat (``verb`` agrees with it), else its name."""
     return "You" if seat == seat_of(state) else name_of(state, seat)
@@ -64,25 +51,6 @@ def names_for_sentences(state: JsonObject) -> tuple[str, str]:
 
 
 # -- the game --------------------------------------------------------------------------------
-
-
-def server_moves(state: JsonObject) -> list[Move]:
-    """The moves on the server's board, oldest first (raises BattleError for one that does not read)."""
-    return [parse_move(str(text)) for text in state.get("moves") or ()]
-
-
-def game_from_state(state: JsonObject) -> Game:
-    """The state's game: its start, its players' names, its deal and every move played.
-
-    Raises BattleError when the start or a move does not read or is not legal (a server of
-    another version, a corrupt message): the screen says so rather than show a wrong board.
-    """
-    start = parse_position(str(state.get("start", "")))
-    deal = state.get("deal")
-    game = Game(start, name_of(state, 1), name_of(state, 2), deal if isinstance(deal, int) else None)
-    for move in server_moves(state):
-        game.play(move)
-    return game
 
 
 def expected_moves(state: JsonObject, pending: list[tuple[str, str]]) -> list[Move]:
@@ -129,16 +97,6 @@ def open_question(state: JsonObject) -> str | None:
     if offers.get("rematch") == 3 - you and state.get("status") == "finished" and not state.get("rematch"):
         return "rematch"
     return None
-
-
-def result_of_state(state: JsonObject) -> Result | None:
-    """The result the server gives a finished game (a resignation's or a loss on time's winner too)."""
-    result = state.get("result")
-    if state.get("status") != "finished" or not isinstance(result, dict):
-        return None
-    counted = result_of(result.get("scores") or state.get("scores") or [0, 0])
-    winner = result.get("winner")  # a resignation's winner may have fewer points
-    return Result(counted.scores, winner if winner in (1, 2) else None, counted.margin)
 
 
 def ending(state: JsonObject) -> str:

@@ -37,13 +37,6 @@ def local_entry(game: Game, solver_side: int | None, level: str, game_key: str, 
     return GameEntry.from_game(game, front_end="window", levels=levels, you=you, par=par, game_key=game_key)
 
 
-def online_entry(game: Game, seat: int, server: str, game_id: str, winner: int | None = None) -> GameEntry:
-    """A game played on a server: two people, the player on ``seat``; ``winner`` for a game ended by
-    a resignation or the clock (None for one played out, whose scores give its result)."""
-    return GameEntry.from_game(game, front_end="online", you=seat, game_key=f"online {server} {game_id}",
-                               winner=winner)
-
-
 def notice_text(notices: list[str]) -> str | None:
     """The history's notices (``History.take_notices``, each a clause in lower case) as one status line,
     or None without any."""

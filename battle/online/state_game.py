@@ -1,0 +1,55 @@
+"""An online game's ``state`` (docs/protocol.md) read as the rules model's Game: who sits
+where, the moves the server has applied and how it says the game ended.
+
+Pure functions of the protocol's dicts, shared by the terminal's and the window's clients.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battle.rules.board import Move, parse_move
+from battle.rules.game import Game, Result, result_of
+from battle.rules.notation import parse_position
+
+JsonObject = dict[str, Any]
+
+
+def player(state: JsonObject, seat: int) -> JsonObject:
+    found = next((p for p in state.get("players") or () if isinstance(p, dict) and p.get("seat") == seat), None)
+    return found or {}
+
+
+def name_of(state: JsonObject, seat: int) -> str:
+    """The seat's name as the server has it ("Player 2" while nobody holds it)."""
+    name = player(state, seat).get("name")
+    return str(name) if name else f"Player {seat}"
+
+
+def server_moves(state: JsonObject) -> list[Move]:
+    """The moves on the server's board, oldest first (raises BattleError for one that does not read)."""
+    return [parse_move(str(text)) for text in state.get("moves") or ()]
+
+
+def game_from_state(state: JsonObject) -> Game:
+    """The state's game: its start, its players' names, its deal and every move played.
+
+    Raises BattleError when the start or a move does not read or is not legal (a server of
+    another version, a corrupt message): the screen says so rather than show a wrong board.
+    """
+    start = parse_position(str(state.get("start", "")))
+    deal = state.get("deal")
+    game = Game(start, name_of(state, 1), name_of(state, 2), deal if isinstance(deal, int) else None)
+    for move in server_moves(state):
+        game.play(move)
+    return game
+
+
+def result_of_state(state: JsonObject) -> Result | None:
+    """The result the server gives a finished game (a resignation's or a loss on time's winner too)."""
+    result = state.get("result")
+    if state.get("status") != "finished" or not isinstance(result, dict):
+        return None
+    counted = result_of(result.get("scores") or state.get("scores") or [0, 0])
+    winner = result.get("winner")  # a resignation's winner may have fewer points
+    return Result(counted.scores, winner if winner in (1, 2) else None, counted.margin)
