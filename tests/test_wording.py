@@ -22,7 +22,7 @@ from battle.rules.board import move_name
 from battle.rules.game import Game, result_of
 from battle.rules.notation import parse_position
 from battle.rules.tiles import KIND_COUNT, KIND_NAMES, parse_kind
-from battle.rules.wording import conjugate, is_you, mention, pair_words, plural, possessive, tile_words, verb
+from battle.rules.wording import capital, conjugate, is_you, mention, pair_words, plural, possessive, tile_words, verb
 from battle.ui.play.match import Match
 from battle.ui.play.result_scene import ResultScene
 
@@ -208,3 +208,9 @@ def test_the_window_speaks_to_you_and_names_tiles_in_words(tmp_path, monkeypatch
                                      "Game over: You win 10-5 (by 5).")
         ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=10)
         assert app.stack.top.card_text() == ("You win!", "Won by 5 points.")
+
+
+def test_capital_raises_only_the_first_letter() -> None:
+    assert capital("cell c1 is not free") == "Cell c1 is not free"
+    assert capital("connection refused by ws://HOST") == "Connection refused by ws://HOST"
+    assert capital("") == "" and capital("5p") == "5p"

@@ -26,7 +26,7 @@ from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
-from battle.rules.wording import plural, verb
+from battle.rules.wording import capital, plural, verb
 from battle.storage.paths import write_atomically
 
 HELP = """Commands:
@@ -45,10 +45,6 @@ CONNECT_WAIT = 15.0
 """Seconds to wait for the first state before saying the server cannot be reached."""
 RECORD_WAIT = 5.0
 _NOTHING = object()
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 class OnlinePlay:
@@ -147,7 +143,7 @@ class OnlinePlay:
                 self.say(f"Cannot play online: {event.get('detail')}")
                 return False
             elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
-                self.say(f"{_capital(str(event.get('detail')))}; trying again for {CONNECT_WAIT:g} s...")
+                self.say(f"{capital(str(event.get('detail')))}; trying again for {CONNECT_WAIT:g} s...")
                 said_retrying = True
             elif event.get("type") == "created":
                 self._remember()

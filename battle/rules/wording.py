@@ -54,7 +54,7 @@ def conjugate(name: str, third_person: str) -> str:
     else:
         base = lower
     if word[:1].isupper():
-        base = base[:1].upper() + base[1:]
+        base = capital(base)
     return base + space + rest
 
 
@@ -68,6 +68,12 @@ def possessive(name: str, *, start: bool = True) -> str:
     if is_you(name):
         return "Your" if start else "your"
     return f"{name}'s"
+
+
+def capital(text: str) -> str:
+    """``text`` with a capital first letter, the rest as it is: the rules model's reasons and
+    the network's details start in lower case, and a sentence of them does not."""
+    return text[:1].upper() + text[1:]
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:

@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position, move_name
-from battle.rules.wording import pair_words, plural, verb
+from battle.rules.wording import capital, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move
 from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.hud import Status
@@ -44,11 +44,6 @@ BUTTONS: tuple[ButtonSpec, ...] = (
 KEYS_HELP = "U undo · R redo · H hint · A analyse · N new"
 NO_KEYS: dict[int, str] = {}
 """The game's shortcuts are the screen's own (``PlayScene.key``); the mode adds none."""
-
-
-def capital(text: str) -> str:
-    """``text`` with a capital first letter: the rules model's reasons start in lower case."""
-    return text[:1].upper() + text[1:]
 
 
 class GameMode:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from battle.history.store import GameEntry, History
 from battle.rules.game import Game
+from battle.rules.wording import capital
 
 WINDOW_BUSY_SECONDS = 0.5
 """The longest a frame waits for another copy's lock: its writes take milliseconds, and half a
@@ -42,7 +43,7 @@ def notice_text(notices: list[str]) -> str | None:
     or None without any."""
     if not notices:
         return None
-    return " ".join(notice[:1].upper() + notice[1:] + ("" if notice.endswith(".") else ".") for notice in notices)
+    return " ".join(capital(notice) + ("" if notice.endswith(".") else ".") for notice in notices)
 
 
 def store_game(history: History, entry: GameEntry) -> str | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from battle.rules.board import Move, Position, cell_name
-from battle.rules.wording import tile_words
+from battle.rules.wording import capital, tile_words
 from battle.ui.widgets.hud import Status
 
 
@@ -37,7 +37,7 @@ def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
     reason = position.illegal_reason(move)
     if reason is None:
         return Pick(move=move)
-    reason = reason[:1].upper() + reason[1:]
+    reason = capital(reason)
     if position.is_free(cell):  # another free tile of a different kind: the new selection, and why
         return Pick(select=cell, prefix=f"{reason}. ")
     return Pick(status=Status(f"{reason}.", "warn"))
