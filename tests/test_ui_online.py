@@ -26,6 +26,7 @@ from battle.rules.game import Game
 from battle.ui.online import lobby_scene
 from battle.ui.online.connection import ONLINE_EVENT
 from battle.ui.online.lobby_scene import LobbyScene
+from battle.ui.online.online_mode import WATCHING
 from battle.ui.online.online_result import OnlineResultScene
 from battle.ui.online.online_scene import OnlineScene
 from battle.ui.online.online_state import (
@@ -62,6 +63,14 @@ def fill(app, entry, text: str) -> None:  # noqa: ANN001
     ui.type_text(app, text)
 
 
+def setup_with_code(app, url: str, code: str) -> OnlineSetupScene:  # noqa: ANN001
+    """Play online from the title, with the server and a code typed in."""
+    setup = open_setup(app)
+    fill(app, setup.widgets["server"], url)
+    fill(app, setup.widgets["code"], code)
+    return setup
+
+
 def host_in_window(app, url: str, deal: str = "5") -> LobbyScene:  # noqa: ANN001
     setup = open_setup(app)
     fill(app, setup.widgets["server"], url)
@@ -78,6 +87,14 @@ def guest_joins(url: str, invite: str) -> tuple[Client, dict]:
     guest.send({"type": "join", "code": invite, "name": "Bob"})
     guest.expect("joined")
     return guest, guest.expect("state")
+
+
+def ann_hosts(url: str) -> tuple[Client, dict, dict]:
+    """Ann, a raw client, hosts deal 7 and moves first: her client, the ``created`` message and the state."""
+    host = Client(url, "Ann")
+    host.send({"type": "create", "deal": {"number": 7}, "first": "creator", "name": "Ann"})
+    created = host.expect("created")
+    return host, created, host.expect("state")
 
 
 def game_screen(app) -> OnlineScene:  # noqa: ANN001
@@ -201,15 +218,10 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
 
 def test_a_typed_invite_code_joins_and_the_board_follows_both_sides(tmp_path: Path, monkeypatch) -> None:
     with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
-        host = Client(server.url, "Ann")
-        host.send({"type": "create", "deal": {"number": 7}, "first": "creator", "name": "Ann"})
-        created = host.expect("created")
-        state = host.expect("state")
+        host, created, state = ann_hosts(server.url)
         app = new_app()
-        setup = open_setup(app)
-        fill(app, setup.widgets["server"], server.url)
         typed = format_code(created["invite"]).lower().replace("1", "l").replace("0", "o")
-        fill(app, setup.widgets["code"], typed)
+        setup_with_code(app, server.url, typed)
         ui.key(app, pygame.K_RETURN)  # Enter in the code field joins
         scene = game_screen(app)
         assert scene.online.you == 2 and scene.game.deal_number == 7
@@ -226,6 +238,42 @@ def test_a_typed_invite_code_joins_and_the_board_follows_both_sides(tmp_path: Pa
         assert host.expect("moved")["move"] == move_name(mine)
         ui.run_until(app, lambda: not scene.session.pending, WAIT)
         assert scene.game.ply == 2
+
+
+def test_a_watch_code_shows_the_game_move_by_move_and_the_window_makes_none(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        host, created, state = ann_hosts(server.url)
+        app = new_app()
+        setup = setup_with_code(app, server.url, format_code(created["watch"]))
+        ui.click_button(app, setup.widgets["watch"])
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene)
+        ui.run_until(app, lambda: lobby.state is not None, WAIT)
+        assert lobby.heading() == "Waiting for the players..."
+        guest, _ = guest_joins(server.url, created["invite"])
+        scene = game_screen(app)
+        assert scene.online.watching and scene.game.deal_number == 7
+        assert "watching" in scene.online.panel_label()
+        assert scene.online.roles() == ("Player 1 · connected", "Player 2 · connected")
+        assert scene.status.text == "You are watching: Ann is to move."
+        assert not any(scene.buttons[name].is_enabled for name in ("takeback", "resign", "rematch", "yes", "no"))
+        ui.click_cell(app, scene.position.legal_moves()[0][0])  # a click on the board moves nothing
+        assert scene.status.text == WATCHING and scene.game.ply == 0 and not scene.session.pending
+        ui.key(app, pygame.K_t)
+        assert scene.status.text == WATCHING
+
+        host.expect("state")
+        move = a_legal_move(state)
+        host.send({"type": "move", "move": move, "id": "a1"})
+        ui.run_until(app, lambda: scene.game.ply == 1, WAIT)
+        assert move_name(scene.game.moves[0]) == move
+        guest.send({"type": "resign"})
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        assert app.stack.top.card_text() == ("Ann wins!", "Bob resigned.")
+        assert History().games() == []  # a watched game is not the window's player's
+        ui.key(app, pygame.K_ESCAPE)
+        ui.key(app, pygame.K_l)
+        assert isinstance(app.stack.top, TitleScene)
 
 
 def test_help_from_the_solver_is_off_and_a_takeback_is_a_request(tmp_path: Path, monkeypatch) -> None:

@@ -37,7 +37,10 @@ if TYPE_CHECKING:
 
 COUNTDOWN_INTERVAL = 0.25
 """Frames while the link is down: the retry countdown shows whole seconds."""
-HEADINGS = {"host": "Creating your game...", "join": "Joining a game", "resume": "Coming back to your game"}
+HEADINGS = {"host": "Creating your game...", "join": "Joining a game", "resume": "Coming back to your game",
+            "watch": "Watching a game"}
+SEATLESS = ("join", "watch")
+"""Purposes with no seat kept until the server gives one: Back leaves nothing waiting on the server."""
 
 
 class LobbyScene(Scene):
@@ -48,7 +51,7 @@ class LobbyScene(Scene):
         super().__init__(app)
         self.session = session
         self.purpose = purpose
-        """``host``, ``join`` or ``resume``."""
+        """``host``, ``join``, ``watch`` or ``resume``."""
         self.code = code
         """The invite code being joined (canonical), for a joiner."""
         self.returned = returned
@@ -96,7 +99,7 @@ class LobbyScene(Scene):
                                           object_id=ObjectID(object_id="#primary"))
         back = pygame.Rect(0, 0, round(150 * scale), height)
         back.midbottom = (card.centerx, card.bottom - pad)
-        tip = ("Back to the online setup; the game waits on the server (Esc)" if self.purpose != "join"
+        tip = ("Back to the online setup; the game waits on the server (Esc)" if self.purpose not in SEATLESS
                else "Back to the online setup (Esc)")
         self.buttons["back"] = Button(back, "Back", manager, tool_tip_text=tip)
         self.elements.extend(self.buttons.values())
@@ -138,7 +141,7 @@ class LobbyScene(Scene):
     def back(self) -> None:
         if self.app.stack.top is self:
             self.app.stack.pop()
-        if self.returned is not None and self.purpose != "join" and self.session.seat is not None:
+        if self.returned is not None and self.purpose not in SEATLESS and self.session.seat is not None:
             self.returned(Status("Your game waits on the server: Resume in the list comes back to it.", "info"))
 
     # -- time --------------------------------------------------------------------------------
@@ -202,6 +205,8 @@ class LobbyScene(Scene):
 
     def heading(self) -> str:
         state = self.state
+        if self.purpose == "watch":
+            return "Waiting for the players..." if state is not None else HEADINGS["watch"]
         if self.invite or (state is not None and state.get("status") == "waiting"):
             return "Waiting for your opponent..."
         if self.purpose == "resume" and state is not None:
@@ -239,9 +244,10 @@ class LobbyScene(Scene):
         if self.state is not None:
             terms = fonts.text(fonts.fit(game_terms(self.state), 13 * scale, inner), 13 * scale, theme.IVORY_DIM)
             surface.blit(terms, terms.get_rect(midtop=(card.centerx, card.y + round(58 * scale))))
-        shown_code = self.invite or (self.code if self.purpose == "join" else None)
+        shown_code = self.invite or (self.code if self.purpose in SEATLESS else None)
         if shown_code:
-            label = "INVITE CODE" if self.invite else "JOINING WITH THE CODE"
+            label = "INVITE CODE" if self.invite else f"{'WATCHING' if self.purpose == 'watch' else 'JOINING'} " \
+                "WITH THE CODE"
             caption = fonts.text(label, 13 * scale, theme.GOLD, bold=True)
             surface.blit(caption, caption.get_rect(midtop=(card.centerx, card.y + round(88 * scale))))
             draw_code(surface, fonts, (card.centerx, card.y + round(152 * scale)), format_code(shown_code),
@@ -271,6 +277,8 @@ class LobbyScene(Scene):
                      f"{server}. The game starts when they join.")
         elif self.purpose == "join":
             words = "The game starts as soon as the server seats you."
+        elif self.purpose == "watch":
+            words = "The game opens once both players are there: you see every move as it is made."
         else:
             words = "The game opens as soon as the server sends it."
         return self.app.fonts.wrap(words, 15 * self.app.layout.scale, width, max_lines=2)

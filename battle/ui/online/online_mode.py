@@ -7,7 +7,8 @@ Game's; it plays what is new with the removal and flying-points animations of a 
 takes back what the server no longer has (an accepted takeback, a refused move), and builds
 the Game again when the state is of another game (a rematch) or does not follow from it.
 The player's own move is shown at once and sent with ``OnlineSession.play``, which resends it
-after a dropped connection; the server applies it once.
+after a dropped connection; the server applies it once. A window that watches with a watch
+code (``watching``) follows the board the same way and sends nothing.
 
 While the game is played, hints, analysis, the local undo and redo, the editor and the
 review are off (each would be the solver's help); a takeback is a request the opponent
@@ -71,6 +72,7 @@ COUNTDOWN_INTERVAL = 0.25
 """Frames while the link is down: the retry countdown shows whole seconds, so four a second keep it on time."""
 CLOCK_INTERVAL = 0.5
 """Frames while a move's time limit runs: its clock shows whole seconds."""
+WATCHING = "You are watching this game: the players make the moves."
 _SEVERITY = {"error": 4, "warn": 3, "good": 2, "hint": 2, "info": 1, "quiet": 0}
 
 
@@ -113,6 +115,11 @@ class OnlineMode:
         return seat_of(self.state) or 1
 
     @property
+    def watching(self) -> bool:
+        """The window watches the game (a watch code): it sees every move and makes none."""
+        return seat_of(self.state) is None
+
+    @property
     def opponent(self) -> int:
         return opponent_of(self.state)
 
@@ -137,7 +144,7 @@ class OnlineMode:
 
     def question(self) -> str | None:
         """What the opponent asks now (``takeback`` or ``rematch``), unless the player turned it down here."""
-        asked = open_question(self.state)
+        asked = None if self.watching else open_question(self.state)
         return None if asked == "rematch" and self.declined_rematch == self.game_id else asked
 
     def in_flight(self) -> bool:
@@ -158,6 +165,9 @@ class OnlineMode:
         offers = self.state.get("offers") or {}
         asked = self.question() is not None
         game = self.screen.match.game
+        if self.watching:
+            return {"takeback": False, "resign": False, "yes": False, "no": False, "rematch": False,
+                    "edit": self.finished, "review": self.finished and game.ply > 0}
         return {
             "takeback": (self.playing and last_mover(self.state, game) == self.you
                          and offers.get("takeback") is None and not self.in_flight()),
@@ -173,6 +183,8 @@ class OnlineMode:
         if self.link.state == "closed":
             return Status(f"Not connected ({self.link.detail}). Leave, then resume the game from Play online.",
                           "error")
+        if self.watching:
+            return Status(WATCHING, "quiet")
         if self.state.get("status") == "waiting":
             return Status("Your opponent has not joined yet.", "quiet")
         if self.finished:
@@ -243,7 +255,9 @@ class OnlineMode:
 
     def command(self, name: str) -> None:
         """Take back, yes, no and rematch (the screen handles resign, leave and save)."""
-        if name == "takeback":
+        if self.watching:
+            self.screen.status = Status(WATCHING, "quiet")
+        elif name == "takeback":
             self._ask_takeback()
         elif name in ("yes", "no"):
             self._answer(name == "yes")
@@ -515,6 +529,8 @@ class OnlineMode:
 
     @property
     def keys_help(self) -> str:
+        if self.watching:
+            return "V review · L leave" if self.finished else "L leave"
         if self.question() is not None:
             return "Y yes · N no · L leave"
         if self.playing:
@@ -527,9 +543,13 @@ class OnlineMode:
         if self.link.state == "closed":
             return Status(f"Closed: {self.link.detail}. Leave, then resume the game from Play online.", "error")
         if state.get("status") == "waiting":
-            return Status("Waiting for your opponent to join.", "quiet")
+            return Status("Waiting for " + ("both players" if self.watching else "your opponent") + " to join.",
+                          "quiet")
         if self.finished:
             return Status(f"Game over: {describe_end(state)}", "good")
+        if self.watching:
+            mover = 1 if state.get("to_move") == 1 else 2
+            return Status(f"You are watching: {verb(name_of(state, mover), 'is')} to move.", "quiet")
         if state.get("to_move") == self.you:
             return Status(f"Your move: {plural(len(self.position.legal_moves()), 'pair')} to choose from.", "info")
         away = f" {verb(name, 'is')} away: the game waits." if presence_of(state, self.opponent) == "away" else ""
@@ -546,14 +566,16 @@ class OnlineMode:
         return moves[-1] if moves else None
 
     def panel_label(self) -> str:
-        return f"online · you are Player {self.you} · server {server_label(self.session.url)}"
+        role = "watching" if self.watching else f"you are Player {self.you}"
+        return f"online · {role} · server {server_label(self.session.url)}"
 
     def panel_labels(self, deal: int | None) -> list[str]:
         """The panel header's line, longest first: the screen shows the first that fits."""
         server = server_label(self.session.url)
         full = self.panel_label()
         labels = [f"Deal {deal}  ·  {full}"] if deal is not None else []
-        return [*labels, full, f"online · Player {self.you} (you) · {server}", f"online · {server}"]
+        role = "watching" if self.watching else f"Player {self.you} (you)"
+        return [*labels, full, f"online · {role} · {server}", f"online · {server}"]
 
     def roles(self) -> tuple[str, str]:
         """The player cards' lines: who is who, who is connected, and the time left on a move."""
@@ -561,7 +583,7 @@ class OnlineMode:
         roles = []
         for seat in (1, 2):
             parts = [f"Player {seat}"]
-            if seat == self.you:
+            if seat == seat_of(self.state):
                 link = {"connected": "connected", "closed": "offline"}.get(self.link.state, "reconnecting")
                 parts += ["you", link]
             else:
@@ -582,6 +604,10 @@ class OnlineMode:
             return f"Connection lost — retrying in {self._retry_seconds()} s", "warn"
         if self.lost:
             return "Connection lost — connecting again…", "warn"
+        if self.watching:
+            away = [seat for seat in (1, 2) if presence_of(self.state, seat) == "away"]
+            return (f"{name_of(self.state, away[0])} is away: the game waits", "quiet") if self.playing and away \
+                else None
         asked = self.question()
         if asked == "takeback":
             return f"{name} asks to take back their last move — Y yes · N no", "good"

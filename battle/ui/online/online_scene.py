@@ -17,7 +17,7 @@ from battle.history.store import online_entry
 from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.wording import verb
 from battle.ui.online.connection import close_soon
-from battle.ui.online.online_mode import COMMANDS, OnlineMode
+from battle.ui.online.online_mode import COMMANDS, WATCHING, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
 from battle.ui.online.online_state import seat_of
 from battle.ui.play import play_files
@@ -93,7 +93,9 @@ class OnlineScene(PlayScene):
     def leave(self) -> None:
         """Back to the title; the game stays on the server and in the list of online games."""
         online = self.online
-        if online.finished:
+        if online.watching:
+            words = "Stopped watching; the watch code opens the game again from Play online."
+        elif online.finished:
             words = f"Left the finished game with {online.opponent_name}; its record stays on the server."
         else:
             words = (f"The game with {online.opponent_name} waits on the server: Play online lists it "
@@ -102,8 +104,9 @@ class OnlineScene(PlayScene):
 
     def ask_to_resign(self) -> None:
         online = self.online
-        if not online.playing:
-            self.status = Status("Only a game being played can be resigned.", "quiet")
+        if online.watching or not online.playing:
+            self.status = Status(WATCHING if online.watching else "Only a game being played can be resigned.",
+                                 "quiet")
             return
         name = online.opponent_name
 

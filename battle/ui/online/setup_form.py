@@ -61,14 +61,16 @@ def read_address(text: str) -> str:
     return typed
 
 
-def read_code(text: str) -> str:
-    """An invite code as typed (any case, with or without its dash, I/L for 1 and O for 0), canonical."""
+def read_code(text: str, what: str = "Invite code") -> str:
+    """An invite (or watch) code as typed (any case, with or without its dash, I/L for 1 and O
+    for 0), canonical; ``what`` names it in a problem."""
     if not text.strip():
-        raise FormProblem("Invite code: type the code your opponent gave you, such as K7QM-2XPD.")
+        whose = "your opponent gave you" if what == "Invite code" else "a player gave you"
+        raise FormProblem(f"{what}: type the code {whose}, such as K7QM-2XPD.")
     try:
         return normalise_code(text)
     except ValueError as error:
-        raise FormProblem(f"Invite code: {error}.") from None
+        raise FormProblem(f"{what}: {error}.") from None
 
 
 def name_to_send(text: str) -> str | None:
@@ -105,6 +107,10 @@ def join_message(code: str, name: str | None) -> dict[str, Any]:
     if name:
         message["name"] = name
     return message
+
+
+def watch_message(code: str) -> dict[str, Any]:
+    return {"type": "watch", "code": code}
 
 
 def kept_game_line(seat: Seat, now: float | None = None) -> str:

@@ -1,13 +1,15 @@
-"""Play online: the server and your name; host a new game, join one with a code, or come back to one.
+"""Play online: the server and your name; host a new game, join or watch one with a code, or come
+back to one.
 
 Two cards side by side. The form: the server's address (remembered in the settings), your
 name, a host's choices (the deal, who moves first, a time per move and whether running
-out of it loses) with Host, and the invite code with Join. The list: the online games kept
+out of it loses) with Host, and a code with Join (an invite code) or Watch (a watch code).
+The list: the online games kept
 on this machine (``battle.online.seats``, shared with the terminal), each with Resume and
 Forget (which asks first: the seat's secret key is kept only there).
 
 A field that does not read gives one line in the status naming the field and what is wrong,
-and nothing else happens. Host, Join and Resume open the waiting room (``LobbyScene``) over
+and nothing else happens. Host, Join, Watch and Resume open the waiting room (``LobbyScene``) over
 this screen; Back from it returns here. The keyboard works as on the title (``FocusRing``);
 Enter in the code field joins, Enter in the deal field hosts.
 """
@@ -38,6 +40,7 @@ from battle.ui.online.setup_form import (
     name_to_send,
     read_address,
     read_code,
+    watch_message,
 )
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
@@ -163,13 +166,17 @@ class OnlineSetupScene(Scene):
                            tool_tip_text="Create the game on the server and get its invite code (Enter)",
                            object_id=ObjectID(object_id="#primary")))
         y += row_h + gap
-        self.headings.append(("Join a game", y))
+        self.headings.append(("Join or watch a game", y))
         y += row_h + gap
-        field("code", "Invite code", y, "such as K7QM-2XPD", 20)
+        field("code", "Code", y, "invite or watch code: K7QM-2XPD", 20)
         y += row_h + gap
-        add("join", Button(pygame.Rect(x0, y, inner, row_h), "Join with the code", manager,
+        half = (inner - gap) // 2
+        add("join", Button(pygame.Rect(x0, y, half, row_h), "Join", manager,
                            tool_tip_text="Take the second seat of the game with this invite code (Enter in the "
                                          "code)"))
+        add("watch", Button(pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h), "Watch", manager,
+                            tool_tip_text="Watch the game with this watch code: every move as it is made, "
+                                          "none of your own"))
         self._build_kept(kept, row_h, gap, pad)
         self._update_lose()
         self.ring.forget_missing()
@@ -269,6 +276,8 @@ class OnlineSetupScene(Scene):
             self.host()
         elif name == "join":
             self.join()
+        elif name == "watch":
+            self.watch()
         elif name == "lose":
             self.lose_on_time = not self.lose_on_time
             button = self.widgets.get("lose")
@@ -313,9 +322,16 @@ class OnlineSetupScene(Scene):
         self.app.stack.push(LobbyScene(self.app, session, "host", returned=self.came_back))
 
     def join(self) -> None:
+        self._enter_with_code("join")
+
+    def watch(self) -> None:
+        self._enter_with_code("watch")
+
+    def _enter_with_code(self, purpose: str) -> None:
+        """Join (an invite code) or watch (a watch code): the waiting room, once the code and the server read."""
         self._read_entries()
         try:
-            code = read_code(self.values["code"])
+            code = read_code(self.values["code"], "Invite code" if purpose == "join" else "Watch code")
         except FormProblem as problem:
             self.status = Status(str(problem), "error")
             return
@@ -324,8 +340,9 @@ class OnlineSetupScene(Scene):
             return
         url, name = chosen
         self.status = Status("", "quiet")
-        session = connection.open_session(url, join_message(code, name), name)
-        self.app.stack.push(LobbyScene(self.app, session, "join", code, returned=self.came_back))
+        opening = join_message(code, name) if purpose == "join" else watch_message(code)
+        session = connection.open_session(url, opening, name if purpose == "join" else None)
+        self.app.stack.push(LobbyScene(self.app, session, purpose, code, returned=self.came_back))
 
     def resume(self, seat: Seat) -> None:
         self._read_entries()
