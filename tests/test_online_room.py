@@ -339,6 +339,20 @@ def test_a_rematch_starts_from_the_same_position_with_the_seats_swapped() -> Non
     assert rematch.rematch_of == "g1" and rematch.game_id == "g2"
 
 
+def test_a_declined_rematch_is_withdrawn_and_may_be_offered_again() -> None:
+    room = started(NumberedDeal(9))
+    room.resign(1, T0 + 5)
+    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(2))
+    room.offer_rematch(1)
+    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(1))  # one's own offer is not declined
+    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.decline_rematch(None))
+    room.decline_rematch(2)
+    assert room.rematch_offer is None and room.rematch_game is None
+    assert room.state_for(1, NOBODY, T0 + 6)["offers"]["rematch"] is None
+    room.offer_rematch(2)  # either may offer again
+    assert room.rematch_offer == 2
+
+
 # -- what each viewer sees ----------------------------------------------------------------------
 
 

@@ -258,6 +258,26 @@ def test_resign_then_a_rematch_with_sides_swapped(tmp_path: Path) -> None:
         assert back.expect("state")["game"] == started["game"]
 
 
+def test_a_declined_rematch_reaches_the_offerer_and_survives_a_restart(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server:
+        host, guest, created, _ = host_and_join(server.url)
+        guest.send({"type": "resign"})
+        host.expect("state")
+        guest.expect("state")
+        host.send({"type": "rematch_offer"})
+        assert guest.expect("state")["offers"]["rematch"] == 1
+        host.expect("state")
+        host.send({"type": "rematch_decline"})
+        assert host.error()["code"] == "no_offer"
+        guest.send({"type": "rematch_decline"})
+        assert host.expect("state")["offers"]["rematch"] is None
+    with ServerThread(tmp_path / "games.sqlite3") as again:
+        back = Client(again.url)
+        back.send({"type": "watch", "code": created["watch"]})
+        state = back.expect("state")
+        assert state["status"] == "finished" and state["offers"]["rematch"] is None and state["rematch"] is None
+
+
 def test_a_move_time_limit_is_decided_by_the_server(tmp_path: Path) -> None:
     with ServerThread(tmp_path / "games.sqlite3", ServerLimits(clock_tick=0.05)) as server:
         host, guest, created, _ = host_and_join(server.url, move_seconds=30, lose_on_time=True)

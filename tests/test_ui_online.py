@@ -443,6 +443,38 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         assert [seat.game for seat in load_seats()[0]] == [scene.online.game_id]
 
 
+def rematch_offer(client: Client, seat: int | None) -> None:
+    """Read the client's states until one has the rematch offered by ``seat`` (None: no offer)."""
+    deadline = time.monotonic() + WAIT
+    while client.expect("state", max(0.01, deadline - time.monotonic()))["offers"]["rematch"] != seat:
+        assert time.monotonic() < deadline
+
+
+def test_a_rematch_turned_down_either_way_is_told_and_may_come_again(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        guest.send({"type": "resign"})
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        ui.key(app, pygame.K_ESCAPE)
+        guest.send({"type": "rematch_offer"})
+        ui.run_until(app, lambda: scene.online.question() == "rematch", WAIT)
+        press(app, scene, "no")
+        assert scene.status.text == "You turned down Bob's rematch." and scene.online.question() is None
+        rematch_offer(guest, 2)  # Bob's own offer, then its withdrawal
+        rematch_offer(guest, None)
+
+        press(app, scene, "rematch")  # now the window offers
+        rematch_offer(guest, 1)
+        guest.send({"type": "rematch_decline"})
+        ui.run_until(app, lambda: "turned down the rematch" in scene.status.text, WAIT)
+        assert scene.status.text.startswith("Bob turned down the rematch. Game over:")
+        assert scene.buttons["rematch"].is_enabled
+
+        guest.send({"type": "rematch_offer"})  # and a new offer is a new question
+        ui.run_until(app, lambda: scene.online.question() == "rematch", WAIT)
+
+
 def test_a_bad_address_or_code_gives_one_line_and_nothing_else(tmp_path: Path, monkeypatch) -> None:
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()

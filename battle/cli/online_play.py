@@ -65,6 +65,8 @@ class OnlinePlay:
         self.shown_codes = False
         self.last_link = ""
         self.history = history
+        self.offers: dict[str, Any] = {}
+        """The offers of the last state, to tell when one's own rematch offer was turned down."""
         self.kept: set[str] = set()
         """The games (server ids) already in the history: a finished game's state comes again on a reconnect."""
 
@@ -181,7 +183,7 @@ class OnlinePlay:
             self._show()
         elif kind == "state":
             self._remember()
-            self._describe_offers(state)
+            self._describe_offers(event)  # this state's own offers: a newer one may be queued already
             if state.get("status") == "finished":
                 self._show_result(state)
         elif kind == "rematch":
@@ -200,6 +202,10 @@ class OnlinePlay:
     def _describe_offers(self, state: dict[str, Any]) -> None:
         offers = state.get("offers") or {}
         you = state.get("you")
+        before, self.offers = self.offers, offers
+        if you is not None and before.get("rematch") == you and offers.get("rematch") is None \
+                and not state.get("rematch"):
+            self.say(f"{self._name(state, 3 - int(you))} turned down the rematch.")
         if offers.get("takeback") not in (None, you):
             self.say(f"{self._name(state, offers['takeback'])} asks to take back their last move: yes or no?")
         if offers.get("rematch") not in (None, you):
@@ -256,8 +262,10 @@ class OnlinePlay:
         you = state.get("you")
         if offers.get("takeback") not in (None, you):
             self.session.send({"type": "takeback_answer", "accept": accept})
-        elif offers.get("rematch") not in (None, you) and accept:
-            self.session.send({"type": "rematch_accept"})
+        elif offers.get("rematch") not in (None, you):
+            self.session.send({"type": "rematch_accept" if accept else "rematch_decline"})
+            if not accept:
+                self.say("You turned down the rematch.")
         else:
             self.say("There is nothing to answer.")
 

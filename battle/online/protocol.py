@@ -198,6 +198,13 @@ class AcceptRematch:
 
 
 @dataclass(frozen=True)
+class DeclineRematch:
+    """Turn down the opponent's rematch offer (the offerer is told; either may offer again)."""
+
+    TYPE: ClassVar[str] = "rematch_decline"
+
+
+@dataclass(frozen=True)
 class RequestTakeback:
     """Ask to take back one's own last move."""
 
@@ -228,10 +235,11 @@ class GetRecord:
 
 
 ClientMessage = (
-    Hello | Create | Join | Resume | Watch | PlayMove | Resign | OfferRematch | AcceptRematch
+    Hello | Create | Join | Resume | Watch | PlayMove | Resign | OfferRematch | AcceptRematch | DeclineRematch
     | RequestTakeback | AnswerTakeback | Ping | GetRecord
 )
-GAME_MESSAGES = (PlayMove, Resign, OfferRematch, AcceptRematch, RequestTakeback, AnswerTakeback, GetRecord)
+GAME_MESSAGES = (PlayMove, Resign, OfferRematch, AcceptRematch, DeclineRematch, RequestTakeback, AnswerTakeback,
+                 GetRecord)
 """The messages about the connection's current game: refused with ``no_game`` before it has one."""
 
 
@@ -518,6 +526,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     Resign.TYPE: lambda fields: Resign(),
     OfferRematch.TYPE: lambda fields: OfferRematch(),
     AcceptRematch.TYPE: lambda fields: AcceptRematch(),
+    DeclineRematch.TYPE: lambda fields: DeclineRematch(),
     RequestTakeback.TYPE: lambda fields: RequestTakeback(),
     AnswerTakeback.TYPE: _read_answer,
     Ping.TYPE: _read_ping,

@@ -525,6 +525,13 @@ class Room:
         self.rematch_watch = watch
         return rematch
 
+    def decline_rematch(self, seat: int | None) -> None:
+        """Turn down the opponent's rematch offer: the offer is withdrawn, and either may offer again."""
+        seat = self._require_player(seat, "decline a rematch")
+        if self.rematch_offer != 3 - seat:
+            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch")
+        self.rematch_offer = None
+
     def request_takeback(self, seat: int | None) -> None:
         """Ask the opponent to let ``seat`` take back its own last move."""
         seat = self._require_player(seat, "ask for a takeback")

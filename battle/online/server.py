@@ -39,6 +39,7 @@ from battle.online.protocol import (
     AnswerTakeback,
     ClientMessage,
     Create,
+    DeclineRematch,
     ErrorCode,
     GetRecord,
     Hello,
@@ -279,6 +280,10 @@ class GameServer:
             await self._broadcast_state(room)
         elif isinstance(message, AcceptRematch):
             await self._accept_rematch(room, seat, now)
+        elif isinstance(message, DeclineRematch):
+            room.decline_rematch(seat)
+            await self._commit(room, lambda: self.store.update(room))
+            await self._broadcast_state(room)
         elif isinstance(message, RequestTakeback):
             room.request_takeback(seat)
             await self._commit(room, lambda: self.store.update(room))

@@ -103,7 +103,8 @@ class OnlineMode:
         self.record: str | None = None
         """The record the server sent for saving, until the screen takes it."""
         self.declined_rematch: str | None = None
-        """The game whose rematch offer the player turned down here (the offer stays on the server)."""
+        """The game whose rematch offer the player turned down (the server withdraws it; until its
+        state says so, the question is gone here already)."""
         self.kept_game: str | None = None
         self._start_clock(state)
         self._remember(state)
@@ -285,7 +286,8 @@ class OnlineMode:
             self.session.send({"type": "rematch_accept"})
             self.screen.status = Status("You took the rematch: the same deal, the sides swapped.", "good")
         elif asked == "rematch":
-            self.declined_rematch = self.game_id
+            self.session.send({"type": "rematch_decline"})
+            self.declined_rematch = self.game_id  # the question goes at once, before the server's state
             self.screen.status = Status(f"You turned down {name}'s rematch.", "info")
         else:
             self.screen.status = Status("There is nothing to answer.", "quiet")
@@ -360,6 +362,8 @@ class OnlineMode:
     def _sync(self, state: JsonObject, pending: list[tuple[str, str]]) -> list[Status]:
         """Bring the Game to the state's moves; what changed, for the status line."""
         previous, self.state = self.state, state
+        if (state.get("offers") or {}).get("rematch") is None:
+            self.declined_rematch = None  # withdrawn on the server: a new offer is a new question
         game = self.screen.match.game
         if str(state.get("game")) != self.game_id or state.get("start") != previous.get("start"):
             return self._rebuild(state)
@@ -436,6 +440,8 @@ class OnlineMode:
                 news.append(Status(f"{name} said no to the takeback.", "info"))
         if now.get("rematch") == other and before.get("rematch") != other and not state.get("rematch"):
             news.append(Status(f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.", "warn"))
+        if before.get("rematch") == you and now.get("rematch") is None and not state.get("rematch"):
+            news.append(Status(f"{name} turned down the rematch.", "info"))
         presence_before, presence_now = presence_of(previous, other), presence_of(state, other)
         if presence_now != presence_before:
             if presence_now == "away" and state.get("status") != "finished":
