@@ -59,3 +59,19 @@ def test_the_solver_is_ready_soon_after_the_window_opens_with_cached_kernels(tmp
             time.sleep(0.01)
         app.step(dt=ui.DT)
         assert not _drawn_text_near_the_corner(app)  # the note is gone
+
+
+def test_the_title_draws_the_boards_tiles_ahead_and_the_game_finds_them(tmp_path, monkeypatch) -> None:
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        title = app.stack.top
+        assert title.next_frame_in() <= 1 / 30  # frames keep coming until the tiles are drawn
+        for _ in range(120):  # four seconds of title frames
+            app.step(dt=1 / 30)
+        assert title.tiles.done(app.layout)
+        drawn = dict(app.board_view._faces)
+        assert len(drawn) == 54  # 27 kinds, each as it is and dimmed
+        ui.click_button(app, title.widgets["start"])
+        app.step(dt=ui.DT)
+        assert app.stack.top is not title
+        assert all(app.board_view._faces[key] is surface for key, surface in drawn.items())  # none drawn again

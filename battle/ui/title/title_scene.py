@@ -47,6 +47,12 @@ from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
 from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, Status
+from battle.ui.widgets.tile_warmer import INTERVAL as TILE_INTERVAL
+from battle.ui.widgets.tile_warmer import TileWarmer
+
+TILES_AFTER = 0.5
+"""Seconds the title waits before drawing the board's tiles ahead: its first frames (50-90 ms
+while the solver's thread imports numba) take no extra work."""
 
 if TYPE_CHECKING:
     from battle.atlas.catalogue import Catalogue
@@ -113,6 +119,7 @@ class TitleScene(Scene):
         """The keyboard's focus ring over the form (no ring: Enter starts the game)."""
         self.files = FileDialogSlot(app)
         self.clock = 0.0
+        self.tiles = TileWarmer(app.board_view)
         self.hero: pygame.Surface | None = None
         self.status = Status(notice, notice_kind) if notice else Status("", "quiet")
         self.unfinished = read_unfinished(app.level_names)
@@ -557,6 +564,8 @@ class TitleScene(Scene):
     def update(self, dt: float) -> None:
         self.clock += dt
         self.ring.follow_typing()
+        if self.clock > TILES_AFTER:
+            self.tiles.step(self.app.layout)
 
     def _bob(self, clock: float) -> int:
         """The hero's float, in whole pixels: 2 px each way (scaled) over a 5.2 s period."""
@@ -564,7 +573,10 @@ class TitleScene(Scene):
 
     def next_frame_in(self) -> float | None:
         """When the hero next moves a pixel: about 8 frames per 5.2 s float instead of 60 a second;
-        while the solver prepares, at least twice a second, so its note goes when it is ready."""
+        while the solver prepares, at least twice a second, so its note goes when it is ready;
+        30 a second for the first second, which draws the board's tiles ahead (``TileWarmer``)."""
+        if not self.tiles.done(self.app.layout):
+            return TILE_INTERVAL
         if not self.app.solver.ready and self.app.solver.engine_error is None:
             return min(PREPARING_CHECK, self._hero_frame_in() or PREPARING_CHECK)
         return self._hero_frame_in()
