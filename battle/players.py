@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
-from solver.compile_ahead import prepare_kernels_apart
+from solver.compile_ahead import WINDOW_NICENESS, prepare_kernels_apart
 from solver.engine import (
     ENTRY_BYTES,
     FULL_DEPTH,
@@ -53,6 +53,7 @@ __all__ = [
     "ReviewJSON",
     "ReviewStep",
     "SolveJSON",
+    "WINDOW_NICENESS",
     "TurningPoint",
     "analyse_for_level",
     "choose_from",

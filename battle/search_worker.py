@@ -34,9 +34,9 @@ T = TypeVar("T")
 def prepare_solver(closing: threading.Event) -> None:
     """A ``prepare`` hook: load the search kernels on the worker's thread; on a first run they
     compile in a child process first (``solver.compile_ahead``), which ``closing`` ends."""
-    from battle.players import prepare_kernels_apart
+    from battle.players import WINDOW_NICENESS, prepare_kernels_apart
 
-    prepare_kernels_apart(closing)
+    prepare_kernels_apart(closing, WINDOW_NICENESS)
 
 
 def _default_engine() -> Engine:

@@ -6,8 +6,8 @@ GIL and the solver was ready only after 20-21 s (``benchmarks/warm_up.py``, a ga
 screen at 60 frames a second). ``prepare_kernels_apart`` compiles them in two child
 processes instead: one compiles negamax with everything it calls (8 s), the other the
 kernels around it (2 s); numba writes both to its cache, and this process then loads
-the kernels from there in about a second. ``python -m solver.compile_ahead PART PID`` is
-such a child, started by process PID.
+the kernels from there in about a second. ``python -m solver.compile_ahead PART PID NICENESS``
+is such a child, started by process PID.
 """
 
 from __future__ import annotations
@@ -21,36 +21,46 @@ from pathlib import Path
 
 from solver.engine import compile_other_kernels, compile_search_kernel, kernels_cached, prepare_kernels
 
+WINDOW_NICENESS = 5
+"""For a window's compile: its frames come first (a frame that waited for a core took up to 68 ms
+while two children at 0 and the window shared two cores; 48 ms at 10), yet a child still gets
+a quarter of a core beside a busy program at 0 (a tenth at 10)."""
 POLL = 0.05
 """Seconds between looks at the children and at ``stop``: a window closed meanwhile ends them this soon."""
 
 PARTS = {"search": compile_search_kernel, "others": compile_other_kernels}
 
 
-def prepare_kernels_apart(stop: threading.Event | None = None) -> float:
+def prepare_kernels_apart(stop: threading.Event | None = None, niceness: int = 0) -> float:
     """Load the kernels into this process, compiling them first in child processes when
     numba's cache lacks them; returns the seconds it took. With ``stop`` set (the program is
     closing) the children are ended and nothing is loaded. What no child compiled (none could
-    start, or one failed) compiles here, as in ``prepare_kernels``."""
+    start, or one failed) compiles here, as in ``prepare_kernels``.
+
+    ``niceness`` puts the children below the program that waits for them (``WINDOW_NICENESS``
+    for a window, whose frames come first); a program that only waits leaves it at 0, as a
+    child at 10 gets a tenth of a core beside any busy program (a first ``solve`` took 102 s
+    instead of 10 beside a survey on both cores)."""
     started = time.monotonic()
     stop = stop or threading.Event()
     if not kernels_cached():
-        _compile_in_children(stop)
+        _compile_in_children(stop, niceness)
         if stop.is_set():
             return time.monotonic() - started
     prepare_kernels()
     return time.monotonic() - started
 
 
-def _compile_in_children(stop: threading.Event) -> None:
-    """Run ``python -m solver.compile_ahead PART PID`` for every part at once, until they end or ``stop`` is set."""
+def _compile_in_children(stop: threading.Event, niceness: int) -> None:
+    """Run ``python -m solver.compile_ahead PART PID NICENESS`` for every part at once, until they end or
+    ``stop`` is set."""
     package_root = str(Path(__file__).resolve().parent.parent)
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
     children: list[subprocess.Popen] = []
     try:
         for part in PARTS:
-            command = [sys.executable, "-m", "solver.compile_ahead", part, str(os.getpid())]
+            command = [sys.executable, "-m", "solver.compile_ahead", part, str(os.getpid()), str(niceness)]
             children.append(subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                              stderr=subprocess.DEVNULL))
         while any(child.poll() is None for child in children):
@@ -78,8 +88,6 @@ def _end_with_parent(parent: int) -> None:
 
 
 if __name__ == "__main__":
-    # Below the program that waits for it: a window's frames come first, and a frame that waits
-    # for a core took up to 68 ms while two children and the window shared the machine's two.
-    os.nice(10)
+    os.nice(int(sys.argv[3]))
     _end_with_parent(int(sys.argv[2]))
     PARTS[sys.argv[1]]()
