@@ -3,6 +3,7 @@
     python benchmarks/warm_up.py                  cold (an empty NUMBA_CACHE_DIR) and warm runs
     python benchmarks/warm_up.py --waits 5,10     the player's first move after 5 s and 10 s
     python benchmarks/warm_up.py --waits 10 --runs 5   five cold starts of each kind, and their median
+    python benchmarks/warm_up.py --kernels        what each kernel's first compile costs, in one process
 
 Each run is a new process with the window on SDL's dummy driver and its own
 ``NUMBA_CACHE_DIR``: empty for "cold" (as after an install: the kernels compile), filled by
@@ -96,11 +97,61 @@ def cold_runs(name: str, wait: float, runs: int) -> None:
               f"| | | | | | {reply} |", flush=True)
 
 
+KERNELS = """
+import collections, json, sys, time
+from numba.core import event
+own, count, stack = collections.Counter(), collections.Counter(), []
+
+
+class Timer(event.Listener):
+    def on_start(self, ev):
+        stack.append([time.perf_counter(), 0.0])
+
+    def on_end(self, ev):
+        began, inner = stack.pop()
+        spent = time.perf_counter() - began
+        if stack:
+            stack[-1][1] += spent
+        name = getattr(getattr((ev.data or {}).get("dispatcher"), "py_func", None), "__name__", "?")
+        own[name] += spent - inner
+        count[name] += 1
+
+
+event.register("numba:compile", Timer())
+began = time.perf_counter()
+from solver.engine import prepare_kernels
+prepare_kernels()
+print(json.dumps({"total": time.perf_counter() - began, "own": own, "count": count}))
+"""
+
+
+def kernel_table() -> None:
+    """``prepare_kernels`` in a new process on an empty cache: each kernel's compile time (its own,
+    without the kernels it calls) and how many signatures it was compiled for."""
+    cache = Path(tempfile.mkdtemp(prefix="cold-cache-"))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", KERNELS], capture_output=True, text=True, env=env, timeout=600,
+                          cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-2000:])
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"prepare_kernels on an empty cache: {result['total']:.1f} s, "
+          f"{sum(result['count'].values())} compiles\n")
+    print("| kernel | own compile s | signatures |")
+    print("|---|---:|---:|")
+    for name, seconds in sorted(result["own"].items(), key=lambda item: -item[1]):
+        print(f"| {name} | {seconds:.2f} | {result['count'][name]} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--waits", default="", help="comma-separated seconds before the player's first move")
     parser.add_argument("--runs", type=int, default=1, help="cold starts of each kind (default 1), and their median")
+    parser.add_argument("--kernels", action="store_true", help="each kernel's compile time instead")
     args = parser.parse_args()
+    if args.kernels:
+        kernel_table()
+        return
     waits = [float(w) for w in args.waits.split(",") if w.strip()]
     print("| run | solver ready s | frames | first frame ms | frame median ms | frame p99 ms | "
           "longest later frame ms | reply after the move s |")
