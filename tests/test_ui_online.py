@@ -468,7 +468,7 @@ def test_a_rematch_turned_down_either_way_is_told_and_may_come_again(tmp_path: P
         rematch_offer(guest, 1)
         guest.send({"type": "rematch_decline"})
         ui.run_until(app, lambda: "turned down the rematch" in scene.status.text, WAIT)
-        assert scene.status.text.startswith("Bob turned down the rematch. Game over:")
+        assert scene.status.text.startswith("Bob turned down the rematch.")
         assert scene.buttons["rematch"].is_enabled
 
         guest.send({"type": "rematch_offer"})  # and a new offer is a new question

@@ -106,6 +106,8 @@ class OnlineMode:
         """The game whose rematch offer the player turned down (the server withdraws it; until its
         state says so, the question is gone here already)."""
         self.kept_game: str | None = None
+        self.offers: JsonObject = state.get("offers") or {}
+        """The offers of the last state the session sent (``_offers_changed``)."""
         self._start_clock(state)
         self._remember(state)
 
@@ -349,6 +351,7 @@ class OnlineMode:
                 changed = True
             if kind == "state":
                 self._start_clock(event)
+                notes.extend(self._offers_changed(event))
             elif kind == "moved":
                 self._moved_clock(event)
         news = self._sync(state, pending) if state is not None else []
@@ -424,6 +427,15 @@ class OnlineMode:
             return Status(f"{name} took back {listed}.", "info")
         return Status(f"{listed} is off the board again: the server did not play it.", "warn")
 
+    def _offers_changed(self, state: JsonObject) -> list[Status]:
+        """The player's rematch offer turned down, read from each state as it came: the offer and
+        its withdrawal can both arrive before one poll, and the newest state alone shows neither."""
+        before, self.offers = self.offers, state.get("offers") or {}
+        if (not self.watching and before.get("rematch") == self.you and self.offers.get("rematch") is None
+                and not state.get("rematch")):
+            return [Status(f"{self.opponent_name} turned down the rematch.", "info")]
+        return []
+
     def _what_changed(self, previous: JsonObject, state: JsonObject) -> list[Status]:
         """Offers, answers, presence and the end, from one state to the next."""
         news: list[Status] = []
@@ -440,8 +452,6 @@ class OnlineMode:
                 news.append(Status(f"{name} said no to the takeback.", "info"))
         if now.get("rematch") == other and before.get("rematch") != other and not state.get("rematch"):
             news.append(Status(f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.", "warn"))
-        if before.get("rematch") == you and now.get("rematch") is None and not state.get("rematch"):
-            news.append(Status(f"{name} turned down the rematch.", "info"))
         presence_before, presence_now = presence_of(previous, other), presence_of(state, other)
         if presence_now != presence_before:
             if presence_now == "away" and state.get("status") != "finished":
