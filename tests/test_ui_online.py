@@ -464,7 +464,7 @@ def test_a_rematch_turned_down_either_way_is_told_and_may_come_again(tmp_path: P
         rematch_offer(guest, 2)  # Bob's own offer, then its withdrawal
         rematch_offer(guest, None)
 
-        press(app, scene, "rematch")  # now the window offers
+        press(app, scene, "rematch")  # now the window offers (sent after its decline, so never taken as a yes)
         rematch_offer(guest, 1)
         guest.send({"type": "rematch_decline"})
         ui.run_until(app, lambda: "turned down the rematch" in scene.status.text, WAIT)

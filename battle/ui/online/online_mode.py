@@ -301,7 +301,7 @@ class OnlineMode:
             self.screen.status = Status("A rematch can be offered once the game is over.", "quiet")
         elif self.state.get("rematch"):
             self.screen.status = Status("The rematch has begun already.", "quiet")
-        elif offers.get("rematch") == self.opponent:
+        elif offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
             self._answer(True)
         elif offers.get("rematch") == self.you:
             self.screen.status = Status(f"You offered a rematch: waiting for {name}.", "quiet")
