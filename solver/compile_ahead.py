@@ -61,8 +61,10 @@ def _compile_in_children(stop: threading.Event, niceness: int) -> None:
     try:
         for part in PARTS:
             command = [sys.executable, "-m", "solver.compile_ahead", part, str(os.getpid()), str(niceness)]
-            children.append(subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL))
+            # cwd: ``-m`` puts the working folder first on the path, and a source checkout there
+            # (the README's own set-up runs the game from it) would be another ``solver``, cached apart
+            children.append(subprocess.Popen(command, env=env, cwd=package_root, stdin=subprocess.DEVNULL,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         while any(child.poll() is None for child in children):
             if stop.wait(POLL):
                 return

@@ -54,8 +54,14 @@ def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_pa
         pytest.skip("the shared bench positions are not here")
     row = json.loads((bench / "positions.jsonl").read_text().splitlines()[4])  # a 40-tile position
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", FIRST_RUN.format(path=str(bench / "positions" / f"{row['id']}.mbp"))],
-                          capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    # run from a folder holding another ``solver`` (as a source checkout does): the children must not take it
+    (tmp_path / "solver").mkdir()
+    (tmp_path / "solver" / "__init__.py").write_text("raise ImportError('not the solver the program runs')\n")
+    script = tmp_path / "program" / "first_run.py"
+    script.parent.mkdir()
+    script.write_text(FIRST_RUN.format(path=str(bench / "positions" / f"{row['id']}.mbp")))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300,
+                          cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["cached_before"] is False and result["cached_after"] is True
