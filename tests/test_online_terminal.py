@@ -137,6 +137,53 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
             program.stop()
 
 
+def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}"
+    server = Program(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")], tmp_path / "server")
+    programs = [server]
+    try:
+        server.wait_for(f"ws://127.0.0.1:{port}")
+        ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        ann.wait_for("Bob joined.")
+
+        def first_move(player: Program) -> str:
+            mark = player.mark()
+            player.type("moves")
+            return player.wait_for(r"\n  (\w\d-\w\d) \(\d+\)", after=mark).group(1)
+
+        move = first_move(ann)
+        ann.type(move)
+        ann.wait_for(f"Move 1, {move}, is on the server.")
+        ann.type("takeback")
+        bob.wait_for("Ann asks to take back their last move: yes or no?")
+        bob.type("no")
+        bob.wait_for("You said no to the takeback.")
+        ann.wait_for("Bob said no to the takeback.")
+        mark = bob.mark()
+        ann.type("takeback")
+        bob.wait_for("Ann asks to take back their last move: yes or no?", after=mark)
+        mark = ann.mark()
+        bob.type("yes")
+        ann.wait_for(f"Bob let you take back {move}.(.|\\n)*Ann 0 : 0 Bob", after=mark)  # and the board again
+        bob.wait_for(f"Ann took back {move}.")
+        ann.type(move)
+        ann.wait_for(f"Move 1, {move}, is on the server.", after=mark)
+        ann.type("takeback")
+        bob.wait_for(r"asks to take back(.|\n)*asks to take back(.|\n)*asks to take back")
+        bob.type(first_move(bob))
+        ann.wait_for("Bob moved instead: no takeback.")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+    finally:
+        for program in reversed(programs):
+            program.stop()
+
+
 def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
     port = free_port()
     url = f"ws://127.0.0.1:{port}"

@@ -324,6 +324,53 @@ def test_the_opponent_asks_for_a_takeback_and_y_lets_them(tmp_path: Path, monkey
         assert scene.online.state["to_move"] == 2
 
 
+def _arrived_unread(scene, ready) -> None:  # noqa: ANN001
+    """Wait, drawing no frame, until the window's connection holds a state where ``ready`` is true:
+    every message meanwhile waits unread for one poll, as on a window busy for a moment."""
+    deadline = time.monotonic() + WAIT
+    while not ready(scene.online.session.state):
+        assert time.monotonic() < deadline, scene.online.session.state
+        time.sleep(0.01)
+    time.sleep(0.05)  # the same message's delivery to the inbox follows its state
+
+
+def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, state = hosted_game(app, server)
+        first = scene.position.legal_moves()[0]
+        ui.play_move(app, first)
+        guest.expect("moved")
+        state["moves"].append(move_name(first))
+
+        def ask_and_get(accept: bool) -> None:
+            ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
+            press(app, scene, "takeback")
+            assert guest.expect("state")["offers"]["takeback"] == 1
+            guest.send({"type": "takeback_answer", "accept": accept})
+            assert guest.expect("state")["offers"]["takeback"] is None
+            _arrived_unread(scene, lambda now: (now["offers"]["takeback"] is None
+                                                and len(now["moves"]) == (1 if not accept else 0)))
+
+        ask_and_get(False)  # asked and turned down: both states wait for the same frame
+        ui.run_until(app, lambda: "said no to the takeback" in scene.status.text, WAIT)
+        assert scene.status.text.startswith("Bob said no to the takeback.") and scene.game.ply == 1
+        ask_and_get(True)
+        ui.run_until(app, lambda: scene.game.ply == 0, WAIT)
+        assert scene.status.text.startswith(f"Bob let you take back {move_name(first)}.")
+
+        ui.play_move(app, first)  # asked again, and Bob moves instead of answering
+        guest.expect("moved")
+        ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
+        press(app, scene, "takeback")
+        assert guest.expect("state")["offers"]["takeback"] == 1
+        guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
+        ui.run_until(app, lambda: "moved instead" in scene.status.text, WAIT)
+        assert "Bob moved instead: no takeback. Your move" in scene.status.text and scene.game.ply == 2
+        assert scene.online.state["offers"]["takeback"] is None  # no state follows a move: the move ends it
+        assert scene.online.refusal() is None and scene.online.notice() is None
+
+
 def test_a_dropped_connection_is_retried_visibly_and_the_game_goes_on(tmp_path: Path, monkeypatch) -> None:
     database = tmp_path / "games.sqlite3"
     with ui.session(tmp_path, monkeypatch) as new_app:

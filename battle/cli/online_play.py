@@ -21,8 +21,9 @@ from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
 from battle.online.client import OnlineSession
 from battle.online.codes import format_code
+from battle.online.offer_news import NewsReader
 from battle.online.seats import Seat, remember_seat
-from battle.online.state_game import game_from_state, result_of_state
+from battle.online.state_game import game_from_state, name_of, result_of_state
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
@@ -65,8 +66,8 @@ class OnlinePlay:
         self.shown_codes = False
         self.last_link = ""
         self.history = history
-        self.offers: dict[str, Any] = {}
-        """The offers of the last state, to tell when one's own rematch offer was turned down."""
+        self.reader = NewsReader()
+        """Reads each message's questions and answers in turn."""
         self.kept: set[str] = set()
         """The games (server ids) already in the history: a finished game's state comes again on a reconnect."""
 
@@ -83,11 +84,13 @@ class OnlinePlay:
                 self.history.close()
 
     def _run(self) -> int:
-        if not self._wait_for_state():
+        first = self._wait_for_state()
+        if first is None:
             return 2
         if self.read_line is not input:
             threading.Thread(target=self._read_lines, name="stdin", daemon=True).start()
         self._show()
+        self._tell(first)  # a resumed game's open question
         while True:
             for event in self.session.events():
                 self._event(event)
@@ -130,7 +133,8 @@ class OnlinePlay:
         line = sys.stdin.readline()
         return line if line else None
 
-    def _wait_for_state(self) -> bool:
+    def _wait_for_state(self) -> dict[str, Any] | None:
+        """The first state, or None when the server refused or cannot be reached (said why)."""
         deadline = time.monotonic() + CONNECT_WAIT
         said_retrying = False
         while time.monotonic() < deadline:
@@ -140,10 +144,10 @@ class OnlinePlay:
             if event.get("type") == "error":
                 self.say(f"The server refused: {event.get('reason')}")
                 if self.session.link.state == "closed":
-                    return False
+                    return None
             elif event.get("type") == "link" and event.get("state") == "closed":
                 self.say(f"Cannot play online: {event.get('detail')}")
-                return False
+                return None
             elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
                 self.say(f"{capital(str(event.get('detail')))}; trying again for {CONNECT_WAIT:g} s...")
                 said_retrying = True
@@ -151,10 +155,10 @@ class OnlinePlay:
                 self._remember()
             elif event.get("type") == "state":
                 self._remember()
-                return True
+                return event
         self.say(f"Cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s. Is the server running, "
                  "and is the address right?")
-        return False
+        return None
 
     def _read_lines(self) -> None:
         while True:
@@ -168,6 +172,7 @@ class OnlinePlay:
     # -- what arrives -------------------------------------------------------------------------
 
     def _event(self, event: dict[str, Any]) -> None:
+        self._tell(event)
         kind = event.get("type")
         state = self.session.state or {}
         if kind == "moved":
@@ -183,7 +188,6 @@ class OnlinePlay:
             self._show()
         elif kind == "state":
             self._remember()
-            self._describe_offers(event)  # this state's own offers: a newer one may be queued already
             if state.get("status") == "finished":
                 self._show_result(state)
         elif kind == "rematch":
@@ -199,20 +203,34 @@ class OnlinePlay:
                 self.say(text)
             self.last_link = text
 
-    def _describe_offers(self, state: dict[str, Any]) -> None:
-        offers = state.get("offers") or {}
+    def _tell(self, event: dict[str, Any]) -> None:
+        """Say the questions, answers and comings and goings in ``event``, read in turn: a request
+        and its answer can both be queued before the loop looks."""
+        news = self.reader.read(event)
+        state = self.reader.seen
         you = state.get("you")
-        before, self.offers = self.offers, offers
-        if you is not None and before.get("rematch") == you and offers.get("rematch") is None \
-                and not state.get("rematch"):
-            self.say(f"{self._name(state, 3 - int(you))} turned down the rematch.")
-        if offers.get("takeback") not in (None, you):
-            self.say(f"{self._name(state, offers['takeback'])} asks to take back their last move: yes or no?")
-        if offers.get("rematch") not in (None, you):
-            self.say(f"{self._name(state, offers['rematch'])} offers a rematch: yes or no?")
-        for player in state.get("players", []):
-            if player.get("seat") != you and player.get("presence") == "away" and state.get("status") == "playing":
-                self.say(f"{player.get('name')} is away; the game waits for them.")
+        for item in news:
+            if you not in (1, 2) and item.kind not in ("takeback_granted", "away", "back", "joined"):
+                continue  # a spectator is asked nothing
+            name = name_of(state, item.seat)
+            mine = item.seat == you
+            other = name_of(state, 3 - item.seat)
+            text = {
+                "takeback_asked": None if mine else f"{name} asks to take back their last move: yes or no?",
+                "takeback_granted": (f"{other} let you take back {', '.join(item.moves)}." if mine
+                                     else f"{name} took back {', '.join(item.moves)}."),
+                "takeback_refused": f"{other} said no to the takeback." if mine else None,
+                "takeback_overtaken": f"{other} moved instead: no takeback." if mine else None,
+                "rematch_offered": None if mine else f"{name} offers a rematch: yes or no?",
+                "rematch_declined": f"{other} turned down the rematch." if mine else None,
+                "away": None if mine else f"{name} is away; the game waits for them.",
+                "back": None if mine else f"{name} is back.",
+                "joined": None if mine else f"{name} joined.",
+            }[item.kind]
+            if text:
+                self.say(text)
+            if item.kind == "takeback_granted":
+                self._show()
 
     # -- what the player types ---------------------------------------------------------------
 
@@ -262,6 +280,8 @@ class OnlinePlay:
         you = state.get("you")
         if offers.get("takeback") not in (None, you):
             self.session.send({"type": "takeback_answer", "accept": accept})
+            if not accept:
+                self.say("You said no to the takeback.")
         elif offers.get("rematch") not in (None, you):
             self.session.send({"type": "rematch_accept" if accept else "rematch_decline"})
             if not accept:

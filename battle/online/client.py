@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from battle.online import protocol
 from battle.online.seats import Seat
+from battle.online.state_game import after_move
 
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 30.0
@@ -332,7 +333,7 @@ class OnlineSession:
             elif kind == "ack":
                 shared.pending = [(i, m) for i, m in shared.pending if i != message.get("id")]
             elif kind == "moved" and shared.state is not None:
-                _apply_moved(shared.state, message)
+                shared.state = after_move(shared.state, message)
             elif kind == "rematch" and shared.seat is not None:
                 you = message.get("you")
                 shared.seat.game = str(message.get("game"))
@@ -347,17 +348,6 @@ class OnlineSession:
                 return message.get("code") in FATAL_CODES and opening.get("type") in ("resume", "watch", "join",
                                                                                        "hello")
         return False
-
-
-def _apply_moved(state: JsonObject, moved: JsonObject) -> None:
-    """Bring a ``state`` up to date with a ``moved`` message (the next move, in order)."""
-    moves = state.get("moves")
-    if not isinstance(moves, list) or moved.get("ply") != len(moves) + 1:
-        return  # out of order: the next ``state`` (sent after a reconnect) sets it right
-    moves.append(moved.get("move"))
-    state["ply"] = len(moves)
-    for key in ("scores", "to_move", "status", "result", "deadline"):
-        state[key] = moved.get(key)
 
 
 def _read(frame: str | bytes) -> JsonObject | None:

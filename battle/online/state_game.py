@@ -31,6 +31,23 @@ def server_moves(state: JsonObject) -> list[Move]:
     return [parse_move(str(text)) for text in state.get("moves") or ()]
 
 
+def after_move(state: JsonObject, moved: JsonObject) -> JsonObject:
+    """``state`` brought up to date with a ``moved`` message, as a new dict (``state`` is left as it was).
+
+    A move ends a takeback request (the opponent moved instead, which declines it), and the
+    server sends no ``state`` for it. A move out of order leaves the state as it is: the next
+    ``state`` (sent after a reconnect) sets it right.
+    """
+    moves = state.get("moves")
+    if not isinstance(moves, list) or moved.get("ply") != len(moves) + 1:
+        return state
+    later = {**state, "moves": [*moves, moved.get("move")], "ply": len(moves) + 1,
+             "offers": {**(state.get("offers") or {}), "takeback": None}}
+    for key in ("scores", "to_move", "status", "result", "deadline"):
+        later[key] = moved.get(key)
+    return later
+
+
 def game_from_state(state: JsonObject) -> Game:
     """The state's game: its start, its players' names, its deal and every move played.
 

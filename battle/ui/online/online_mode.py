@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.online.client import Link
+from battle.online.offer_news import NewsReader, OfferNews
 from battle.online.state_game import JsonObject, game_from_state, name_of, result_of_state
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
@@ -106,8 +107,8 @@ class OnlineMode:
         """The game whose rematch offer the player turned down (the server withdraws it; until its
         state says so, the question is gone here already)."""
         self.kept_game: str | None = None
-        self.offers: JsonObject = state.get("offers") or {}
-        """The offers of the last state the session sent (``_offers_changed``)."""
+        self.reader = NewsReader(state)
+        """Reads each message's questions and answers in turn (``poll``)."""
         self._start_clock(state)
         self._remember(state)
 
@@ -334,35 +335,39 @@ class OnlineMode:
             return
         state, pending = self.session.snapshot()
         links: list[Status] = []
-        notes: list[Status] = []
+        told: list[Status] = []
+        news: list[OfferNews] = []
         changed = False
         for event in events:
             kind = event.get("type")
+            news.extend(self.reader.read(event))
             if kind == "link":
                 links.extend(self._link_changed(event))
             elif kind == "error":
-                notes.append(Status(f"The server refused: {event.get('reason')}", "error"))
+                told.append(Status(f"The server refused: {event.get('reason')}", "error"))
             elif kind == "record" and self.record_asked_at is not None:
                 self.record_asked_at = None
                 self.record = str(event.get("mbg", ""))
             elif kind == "rematch":
-                notes.append(Status("The rematch begins: the same deal, the sides swapped.", "good"))
+                told.append(Status("The rematch begins: the same deal, the sides swapped.", "good"))
             if kind in ("state", "moved", "created", "joined", "rematch"):
                 changed = True
             if kind == "state":
                 self._start_clock(event)
-                notes.extend(self._offers_changed(event))
             elif kind == "moved":
                 self._moved_clock(event)
-        news = self._sync(state, pending) if state is not None else []
+        said = self._sync(state, pending, news) if state is not None else []
+        said.extend(self._words(item) for item in news if item.kind != "takeback_granted" and self._concerns(item))
+        if said and all(part.kind == "info" for part in said):
+            said.append(self.turn_status())
         if changed:
             self._remember(self.state)
-        parts = links + news + notes
+        parts = links + said + told
         if parts:
             kind = max((part.kind for part in parts), key=lambda k: _SEVERITY.get(k, 1))
             self.screen.status = Status(" ".join(part.text for part in parts), kind)
 
-    def _sync(self, state: JsonObject, pending: list[tuple[str, str]]) -> list[Status]:
+    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> list[Status]:
         """Bring the Game to the state's moves; what changed, for the status line."""
         previous, self.state = self.state, state
         if (state.get("offers") or {}).get("rematch") is None:
@@ -376,13 +381,14 @@ class OnlineMode:
             return [Status(f"A move from the server does not read here: {error}", "error")]
         current = list(game.moves)
         keep = common_prefix(current, expected)
-        news: list[Status] = []
+        said: list[Status] = []
         if keep < len(current):
             taken = [game.undo() for _ in range(len(current) - keep)]
             self.screen.animations = [a for a in self.screen.animations if isinstance(a, Pulse)]
             self.screen.selected = None
             self.screen.refresh()
-            news.append(self._taken_back(previous, taken))
+            granted = next((item.seat for item in news if item.kind == "takeback_granted"), None)
+            said.append(self._taken_back(granted, taken))
         last = None
         for move in expected[keep:]:
             position = game.position
@@ -391,15 +397,14 @@ class OnlineMode:
             last = (position.to_move, position.cells[move[0]], move, self._show_move(move))
         if last is not None:
             mover, kind, move, points = last
-            news.append(Status(f"{verb(who(state, mover), 'took')} {pair_words(kind)}, {move_name(move)}, for "
+            said.append(Status(f"{verb(who(state, mover), 'took')} {pair_words(kind)}, {move_name(move)}, for "
                                f"{plural(points, 'point')}.", "info"))
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
-        news.extend(self._what_changed(previous, state))
-        if news and all(part.kind == "info" for part in news):
-            news.append(self.turn_status())
-        return news
+        if state.get("status") == "finished" and previous.get("status") != "finished":
+            said.append(Status(f"Game over: {describe_end(state)}", "good"))
+        return said
 
     def _rebuild(self, state: JsonObject) -> list[Status]:
         """Show the state's game from its start (a rematch, or a state the board does not follow from)."""
@@ -417,50 +422,41 @@ class OnlineMode:
         self.end_at = None
         return [self.turn_status()]
 
-    def _taken_back(self, previous: JsonObject, taken: list[Move]) -> Status:
+    def _taken_back(self, asker: int | None, taken: list[Move]) -> Status:
+        """``taken`` is off the board: a takeback ``asker`` asked for, or a move the server did not play."""
         listed = ", ".join(move_name(move) for move in reversed(taken))
-        asked = (previous.get("offers") or {}).get("takeback")
         name = self.opponent_name
-        if asked == self.you:
+        if asker is not None and self.watching:
+            return Status(f"{name_of(self.state, asker)} took back {listed}.", "info")
+        if asker == self.you:
             return Status(f"{name} let you take back {listed}.", "good")
-        if asked == self.opponent:
+        if asker == self.opponent:
             return Status(f"{name} took back {listed}.", "info")
         return Status(f"{listed} is off the board again: the server did not play it.", "warn")
 
-    def _offers_changed(self, state: JsonObject) -> list[Status]:
-        """The player's rematch offer turned down, read from each state as it came: the offer and
-        its withdrawal can both arrive before one poll, and the newest state alone shows neither."""
-        before, self.offers = self.offers, state.get("offers") or {}
-        if (not self.watching and before.get("rematch") == self.you and self.offers.get("rematch") is None
-                and not state.get("rematch")):
-            return [Status(f"{self.opponent_name} turned down the rematch.", "info")]
-        return []
+    def _concerns(self, item: OfferNews) -> bool:
+        """News the window words: a spectator hears who comes and goes, a player of the opponent's
+        questions and of the answers to their own."""
+        if item.kind in ("away", "back", "joined"):
+            return self.watching or item.seat == self.opponent
+        if self.watching:
+            return False
+        asked_by_opponent = item.kind in ("takeback_asked", "rematch_offered")
+        return item.seat == (self.opponent if asked_by_opponent else self.you)
 
-    def _what_changed(self, previous: JsonObject, state: JsonObject) -> list[Status]:
-        """Offers, answers, presence and the end, from one state to the next."""
-        news: list[Status] = []
-        name, you, other = self.opponent_name, self.you, self.opponent
-        before, now = previous.get("offers") or {}, state.get("offers") or {}
-        if now.get("takeback") == other and before.get("takeback") != other:
-            news.append(Status(f"{name} asks to take back their last move: Y lets them, N says no.", "warn"))
-        if before.get("takeback") == you and now.get("takeback") is None:
-            grew = len(state.get("moves") or ()) > len(previous.get("moves") or ())
-            shrank = len(state.get("moves") or ()) < len(previous.get("moves") or ())
-            if grew:
-                news.append(Status(f"{name} moved instead: no takeback.", "info"))
-            elif not shrank:
-                news.append(Status(f"{name} said no to the takeback.", "info"))
-        if now.get("rematch") == other and before.get("rematch") != other and not state.get("rematch"):
-            news.append(Status(f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.", "warn"))
-        presence_before, presence_now = presence_of(previous, other), presence_of(state, other)
-        if presence_now != presence_before:
-            if presence_now == "away" and state.get("status") != "finished":
-                news.append(Status(f"{name} is away: the game waits for them.", "quiet"))
-            elif presence_now == "connected":
-                news.append(Status(f"{name} joined." if presence_before == "open" else f"{name} is back.", "info"))
-        if state.get("status") == "finished" and previous.get("status") != "finished":
-            news.append(Status(f"Game over: {describe_end(state)}", "good"))
-        return news
+    def _words(self, item: OfferNews) -> Status:
+        name = name_of(self.state, item.seat) if item.kind in ("away", "back", "joined") else self.opponent_name
+        return {
+            "takeback_asked": Status(f"{name} asks to take back their last move: Y lets them, N says no.", "warn"),
+            "takeback_refused": Status(f"{name} said no to the takeback.", "info"),
+            "takeback_overtaken": Status(f"{name} moved instead: no takeback.", "info"),
+            "rematch_offered": Status(f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.",
+                                      "warn"),
+            "rematch_declined": Status(f"{name} turned down the rematch.", "info"),
+            "away": Status(f"{name} is away: the game waits for them.", "quiet"),
+            "back": Status(f"{name} is back.", "info"),
+            "joined": Status(f"{name} joined.", "info"),
+        }[item.kind]
 
     def _link_changed(self, event: JsonObject) -> list[Status]:
         self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))
