@@ -142,6 +142,34 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_deal(tmp_path: Path)
     assert f"{len(first)} already stored" in done.stdout or "already stored" in done.stdout
 
 
+def test_a_run_stopped_by_kill_closes_its_cluster_and_says_it_resumes(tmp_path: Path) -> None:
+    database = tmp_path / "survey.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
+    arguments = COMMAND + ["survey", "1-400", "--tiles", "60", "--workers", "1", "--db", str(database)]
+    run = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                           start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not database.exists():
+        time.sleep(0.2)
+    time.sleep(1.0)  # the cluster is up and solving
+    run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 128 + signal.SIGTERM, err[-2000:]
+    assert err.rstrip().splitlines()[-1] == ("stopped by SIGTERM: every deal finished so far is stored; "
+                                             "the same command resumes")
+    assert "Traceback" not in err and "leaked" not in err
+    ended = time.monotonic() + 10
+    while time.monotonic() < ended:  # its worker and the worker's helpers end with it
+        try:
+            os.killpg(run.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(run.pid, signal.SIGKILL)
+        raise AssertionError("a process of the stopped survey is still running")
+
+
 def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "survey.sqlite3"
     with SurveyDatabase(path) as database:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 import threading
+from collections.abc import Iterator
 
 from battle.cli.inputs import InputError, whole_number
 
@@ -114,11 +117,13 @@ def cmd_survey(args: argparse.Namespace) -> int:
     bar = _ProgressBar(sys.stderr)
     stop = threading.Event()
     try:
-        progress = run_survey(plan, database, report=bar.show, stop=stop)
-    except KeyboardInterrupt:
+        with _stopped_by_signals():
+            progress = run_survey(plan, database, report=bar.show, stop=stop)
+    except _Stopped as stopped:
         stop.set()
-        print("\nstopped: every deal finished so far is stored; the same command resumes", file=sys.stderr)
-        return 130
+        print(f"\nstopped{stopped.how}: every deal finished so far is stored; the same command resumes",
+              file=sys.stderr)
+        return 128 + stopped.signal
     except OSError as error:
         raise InputError(f"cannot reach the scheduler {args.scheduler}: {error}") from None
     finally:
@@ -129,6 +134,34 @@ def cmd_survey(args: argparse.Namespace) -> int:
     print(f"{progress.done} deals solved now ({progress.solved} exactly, {progress.unsolved} over the time limit), "
           f"{progress.skipped} already stored, {len(progress.failed)} failed; in {database.path}")
     return 0 if not progress.failed else 1
+
+
+class _Stopped(BaseException):
+    """The run was told to stop: Ctrl+C, or a ``kill`` or closed terminal (SIGTERM, SIGHUP)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.signal = number
+        self.how = "" if number == signal.SIGINT else f" by {signal.Signals(number).name}"
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """Stop on SIGTERM and SIGHUP as on Ctrl+C: the cluster is closed, its workers end with it, and
+    the message says the run resumes (by default Python dies at once, with a worker's warnings).
+    A signal the caller ignores (``nohup``, a background job's Ctrl+C) stays ignored."""
+
+    def stop(number: int, _frame: object) -> None:
+        raise _Stopped(number)
+
+    wanted = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    handled = [number for number in wanted if signal.getsignal(number) != signal.SIG_IGN]  # nohup stays nohup
+    before = {number: signal.signal(number, stop) for number in handled}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 class _ProgressBar:
