@@ -141,8 +141,8 @@ class SearchWorker:
         self._thread: threading.Thread | None = None
         self._waiting: Task | None = None
         self._running: Task | None = None
-        self._closed = False
         self._closing = threading.Event()
+        """Set once by ``shutdown``: no more tasks, and the ``prepare`` hook stops early."""
         self.current: Task | None = None
         """The task submitted last and not yet collected by ``poll`` or cancelled."""
 
@@ -162,7 +162,7 @@ class SearchWorker:
         """Queue ``run`` as the current task, cancelling the one before; it starts once the engine is free."""
         task: Task[T] = Task(run, label=label, key=key)
         with self._lock:
-            if self._closed:
+            if self._closing.is_set():
                 raise RuntimeError(f"the {self._name} worker is shut down")
             self._cancel_locked()
             self.current = task
@@ -223,7 +223,6 @@ class SearchWorker:
         """Cancel everything and let the thread end; the worker takes no more tasks."""
         with self._lock:
             self._cancel_locked()
-            self._closed = True
             self._closing.set()
             self._lock.notify_all()
 
@@ -261,10 +260,10 @@ class SearchWorker:
         engine = self._build_engine()
         while True:
             with self._lock:
-                while self._waiting is None and not self._closed:
+                while self._waiting is None and not self._closing.is_set():
                     self._lock.wait()
                 task = self._waiting
-                if self._closed or task is None:
+                if self._closing.is_set() or task is None:
                     self._lock.notify_all()
                     return
                 self._waiting = None

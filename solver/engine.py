@@ -221,6 +221,12 @@ class _Root:
     keys: np.ndarray
     points: int
 
+    @classmethod
+    def unfilled(cls, cells: np.ndarray, points: int = 0) -> _Root:
+        """A root whose runs and keys are still to be written, in the dtypes every kernel call
+        is compiled for (another dtype would make numba compile the kernels again)."""
+        return cls(cells, np.empty(2 * COLS, dtype=np.int8), np.zeros(k.KEY_WORDS, dtype=np.int64), points)
+
 
 def _tiles(root: _Root) -> int:
     """Tiles left on the board (a column runs from its top row to its bottom row)."""
@@ -308,7 +314,7 @@ def compile_search_kernel() -> None:
     import numba
 
     engine = Engine(table_bits=MIN_TABLE_BITS)
-    root = _Root(engine.layout.copy(), np.empty(2 * COLS, dtype=np.int8), np.zeros(k.KEY_WORDS, dtype=np.int64), 0)
+    root = _Root.unfilled(engine.layout.copy())
     k.negamax.compile(tuple(numba.typeof(argument) for argument in engine._loading_call(root)))
 
 
@@ -431,16 +437,15 @@ class Engine:
     def _encode(self, position: Position) -> _Root:
         cells = np.asarray(position.cells, dtype=np.int8)
         self._adopt_layout(cells)
-        runs = np.empty(2 * COLS, dtype=np.int8)
+        # The kernels read kinds from the layout, which also covers removed cells.
+        root = _Root.unfilled(self.layout.copy(), position.points_on_board())
         for col in range(COLS):
             top, bottom = position.column_run(col)
             if top > bottom:
                 top, bottom = ROWS, ROWS - 1
-            runs[col], runs[COLS + col] = top, bottom
-        keys = np.zeros(k.KEY_WORDS, dtype=np.int64)
-        k.compute_keys(self.layout, runs, self.key_table, keys)
-        # The kernels read kinds from the layout, which also covers removed cells.
-        return _Root(self.layout.copy(), runs, keys, position.points_on_board())
+            root.runs[col], root.runs[COLS + col] = top, bottom
+        k.compute_keys(self.layout, root.runs, self.key_table, root.keys)
+        return root
 
     # -- stopping ----------------------------------------------------------------------
 
