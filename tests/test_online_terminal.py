@@ -75,13 +75,22 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) -> None:
+def serve(tmp_path: Path) -> tuple[str, list[Program]]:
+    """``mahjong-battle serve`` on a free port of 127.0.0.1, once it says it listens: its URL, and
+    the list of programs a test stops at its end."""
     port = free_port()
-    url = f"ws://127.0.0.1:{port}"
     server = Program(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")], tmp_path / "server")
-    programs = [server]
     try:
-        server.wait_for(f"ws://127.0.0.1:{port}")
+        server.wait_for(f"ws://127.0.0.1:{port} .* Ctrl-C stops it")
+    except AssertionError:
+        server.stop()
+        raise
+    return f"ws://127.0.0.1:{port}", [server]
+
+
+def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
         ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
@@ -138,12 +147,8 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
 
 
 def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: Path) -> None:
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}"
-    server = Program(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")], tmp_path / "server")
-    programs = [server]
+    url, programs = serve(tmp_path)
     try:
-        server.wait_for(f"ws://127.0.0.1:{port}")
         ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
@@ -185,12 +190,8 @@ def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: 
 
 
 def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}"
-    server = Program(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")], tmp_path / "server")
-    programs = [server]
+    url, programs = serve(tmp_path)
     try:
-        server.wait_for("Ctrl-C stops it")
         ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)

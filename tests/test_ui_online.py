@@ -111,6 +111,15 @@ def hosted_game(app, server: ServerThread) -> tuple[OnlineScene, Client, dict]: 
     return game_screen(app), guest, state
 
 
+def window_moves_first(app, scene, guest: Client, state: dict) -> str:  # noqa: ANN001
+    """The window plays its first legal move; Bob sees it and ``state`` follows. Returns the move."""
+    move = move_name(scene.position.legal_moves()[0])
+    ui.play_move(app, parse_move(move))
+    guest.expect("moved")
+    state["moves"].append(move)
+    return move
+
+
 def press(app, scene, name: str) -> None:  # noqa: ANN001
     button = scene.buttons[name]
     assert button.is_enabled, f"{name} is disabled: {scene.status.text}"
@@ -310,10 +319,7 @@ def test_the_opponent_asks_for_a_takeback_and_y_lets_them(tmp_path: Path, monkey
     with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene, guest, state = hosted_game(app, server)
-        move = scene.position.legal_moves()[0]
-        ui.play_move(app, move)
-        guest.expect("moved")
-        state["moves"].append(move_name(move))
+        window_moves_first(app, scene, guest, state)
         guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
         guest.send({"type": "takeback_request"})
         ui.run_until(app, lambda: open_question(scene.online.state) == "takeback", WAIT)
@@ -338,10 +344,7 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
     with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene, guest, state = hosted_game(app, server)
-        first = scene.position.legal_moves()[0]
-        ui.play_move(app, first)
-        guest.expect("moved")
-        state["moves"].append(move_name(first))
+        first = window_moves_first(app, scene, guest, state)
 
         def ask_and_get(accept: bool) -> None:
             ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
@@ -357,9 +360,9 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
         assert scene.status.text.startswith("Bob said no to the takeback.") and scene.game.ply == 1
         ask_and_get(True)
         ui.run_until(app, lambda: scene.game.ply == 0, WAIT)
-        assert scene.status.text.startswith(f"Bob let you take back {move_name(first)}.")
+        assert scene.status.text.startswith(f"Bob let you take back {first}.")
 
-        ui.play_move(app, first)  # asked again, and Bob moves instead of answering
+        ui.play_move(app, parse_move(first))  # asked again, and Bob moves instead of answering
         guest.expect("moved")
         ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
         press(app, scene, "takeback")
