@@ -2,6 +2,8 @@
 
     python benchmarks/survey_overhead.py                      deals 1-12 from 80 tiles in
     python benchmarks/survey_overhead.py --deals 1-6 --tiles 88
+    python benchmarks/survey_overhead.py --deals 1-3 --tiles 96 --only-tables --memory 0.75,1.5,2.5
+
 
 The same deals (each started ``--tiles`` tiles in, so a run takes minutes rather than hours)
 are solved
@@ -10,7 +12,10 @@ are solved
   baseline;
 - one after another by ``mahjong-battle solve`` (a process per deal, as a user would);
 - by ``run_survey`` on a local cluster: 1 worker x 1 thread (against the baseline: the
-  overhead), 2 workers x 1 thread, and 1 worker x 2 threads.
+  overhead), 2 workers x 1 thread, and 1 worker x 2 threads;
+- with ``--memory GB,...``, by 1 worker x 2 threads given each memory (``--memory-per-worker``),
+  which sizes its table. Only starts of ``BIG_TABLE_TILES`` (88) tiles or more grow a table
+  past 512 MiB, so table rows want ``--tiles 88`` or more.
 
 Deals an hour counts from the first task handed out to the last result stored; the
 cluster's start-up (a few seconds, once per run) is its own column. Every run stores into a
@@ -32,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from battle.atlas.deal_list import parse_deal_list  # noqa: E402
 from battle.atlas.solve_deal import solve_deal, start_position  # noqa: E402
 from battle.atlas.survey_db import SurveyDatabase  # noqa: E402
-from battle.atlas.survey_run import SurveyPlan, run_survey  # noqa: E402
+from battle.atlas.survey_run import SurveyPlan, run_survey, table_megabytes  # noqa: E402
 from battle.rules.notation import format_position  # noqa: E402
 
 
@@ -54,7 +59,8 @@ def by_solve_command(deals: list[int], tiles: int, folder: Path) -> float:
     return time.perf_counter() - started
 
 
-def on_cluster(deals: list[int], tiles: int, workers: int, threads: int, folder: Path) -> tuple[float, float]:
+def on_cluster(deals: list[int], tiles: int, workers: int, threads: int, folder: Path,
+               memory: float | None = None) -> tuple[float, float]:
     """(seconds from the first task to the last result, seconds the cluster took to start)."""
     marks: dict[str, float] = {"asked": time.perf_counter()}
 
@@ -64,11 +70,12 @@ def on_cluster(deals: list[int], tiles: int, workers: int, threads: int, folder:
         if result is not None:
             marks["last"] = time.perf_counter()
 
+    name = f"{workers}-{threads}-{memory}"
     warm = SurveyPlan([deals[0]], tiles=min(tiles, 40), workers=workers, threads_per_worker=threads)
-    with SurveyDatabase(folder / f"warm-{workers}-{threads}.sqlite3") as database:
+    with SurveyDatabase(folder / f"warm-{name}.sqlite3") as database:
         run_survey(warm, database)  # every worker compiles or loads its kernels once, outside the clock
-    plan = SurveyPlan(deals, tiles=tiles, workers=workers, threads_per_worker=threads)
-    with SurveyDatabase(folder / f"survey-{workers}-{threads}.sqlite3") as database:
+    plan = SurveyPlan(deals, tiles=tiles, workers=workers, threads_per_worker=threads, memory_per_worker=memory)
+    with SurveyDatabase(folder / f"survey-{name}.sqlite3") as database:
         marks["asked"] = time.perf_counter()
         run_survey(plan, database, report=note)
     return marks["last"] - marks["first"], marks["first"] - marks["asked"]
@@ -79,24 +86,36 @@ def main() -> None:
     parser.add_argument("--deals", default="1-12")
     parser.add_argument("--tiles", type=int, default=80)
     parser.add_argument("--skip-solve-command", action="store_true")
+    parser.add_argument("--memory", default="", metavar="GB,...",
+                        help="rows of 1 worker x 2 threads with each memory per worker (its table)")
+    parser.add_argument("--only-tables", action="store_true",
+                        help="the --memory rows alone; the first is the baseline of the last column")
     args = parser.parse_args()
     deals = parse_deal_list(args.deals)
+    memories = [float(text) for text in args.memory.split(",") if text.strip()]
+    if args.only_tables and not memories:
+        parser.error("--only-tables needs --memory")
     folder = Path(tempfile.mkdtemp(prefix="survey-bench-"))
-    rows = []
-    base = sequential(deals, args.tiles)
-    rows.append(("one process, one engine (baseline)", base, None))
-    if not args.skip_solve_command:
-        rows.append(("`solve` per deal, a process each", by_solve_command(deals, args.tiles, folder), None))
-    for workers, threads in ((1, 1), (2, 1), (1, 2)):
-        seconds, start_up = on_cluster(deals, args.tiles, workers, threads, folder)
-        rows.append((f"survey, {workers} worker{'s' if workers > 1 else ''} x {threads} thread"
-                     f"{'s' if threads > 1 else ''}", seconds, start_up))
+    rows: list[tuple[str, float, float | None]] = []
+    if not args.only_tables:
+        rows.append(("one process, one engine (baseline)", sequential(deals, args.tiles), None))
+        if not args.skip_solve_command:
+            rows.append(("`solve` per deal, a process each", by_solve_command(deals, args.tiles, folder), None))
+        for workers, threads in ((1, 1), (2, 1), (1, 2)):
+            seconds, start_up = on_cluster(deals, args.tiles, workers, threads, folder)
+            rows.append((f"survey, {workers} worker{'s' if workers > 1 else ''} x {threads} thread"
+                         f"{'s' if threads > 1 else ''}", seconds, start_up))
+    for memory in memories:
+        seconds, start_up = on_cluster(deals, args.tiles, 1, 2, folder, memory)
+        megabytes = table_megabytes(memory)
+        rows.append((f"survey, 1 worker x 2 threads, {memory:g} GB (table up to {megabytes} MiB)", seconds, start_up))
+    base = rows[0][1]
     print(f"{len(deals)} deals ({args.deals}), each from {args.tiles} tiles in\n")
     print("| how | seconds | deals an hour | against the baseline | cluster start-up s |")
     print("|---|---:|---:|---:|---:|")
-    for name, seconds, start_up in rows:
+    for name, seconds, up_seconds in rows:
         ratio = f"{100 * (seconds / base - 1):+.1f}%"
-        up = "" if start_up is None else f"{start_up:.1f}"
+        up = "" if up_seconds is None else f"{up_seconds:.1f}"
         print(f"| {name} | {seconds:.1f} | {3600 * len(deals) / seconds:,.0f} | {ratio} | {up} |")
 
 
