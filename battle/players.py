@@ -15,23 +15,14 @@ from collections.abc import Callable
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
 from solver.compile_ahead import WINDOW_NICENESS, prepare_kernels_apart
-from solver.engine import (
-    ENTRY_BYTES,
-    FULL_DEPTH,
-    MAX_NODE_LIMIT,
-    MAX_THREADS,
-    MIN_TABLE_BITS,
-    Analysis,
-    Engine,
-    engine_for,
-    kernels_cached,
-    prepare_kernels,
-)
+from solver.engine import FULL_DEPTH, MAX_NODE_LIMIT, MAX_THREADS, Engine, engine_for, kernels_cached, prepare_kernels
 from solver.json_shapes import AnalyseJSON, Bound, MoveValueJSON, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
 from solver.levels import best_move as level_best_move
 from solver.limits import Limits
+from solver.results import Analysis
 from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint, review_game
+from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS
 
 __all__ = [
     "CLASS_NAMES",

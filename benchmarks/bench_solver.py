@@ -39,8 +39,10 @@ from battle.rules.board import Move, Position, move_name  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from battle.rules.notation import parse_position  # noqa: E402
 from solver import Engine, Limits  # noqa: E402
-from solver.engine import FULL_DEPTH, MIN_TABLE_BITS, SearchStatus, default_threads, table_bits_for  # noqa: E402
+from solver.engine import FULL_DEPTH  # noqa: E402
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from  # noqa: E402
+from solver.results import SearchStatus  # noqa: E402
+from solver.table_size import MIN_TABLE_BITS, default_threads, table_bits_for  # noqa: E402
 
 SHARED_BENCH = ROOT.parent / "shared" / "bench"
 STARTUP_FILE = ROOT / "tests" / "data" / "solver" / "n040_s500004.mbp"

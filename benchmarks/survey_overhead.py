@@ -2,7 +2,7 @@
 
     python benchmarks/survey_overhead.py                      deals 1-12 from 80 tiles in
     python benchmarks/survey_overhead.py --deals 1-6 --tiles 88
-    python benchmarks/survey_overhead.py --deals 1-3 --tiles 96 --only-tables --memory 0.75,1.5,2.5
+    python benchmarks/survey_overhead.py --deals 1-2 --tiles 100 --only-tables --memory 1,2.5
 
 
 The same deals (each started ``--tiles`` tiles in, so a run takes minutes rather than hours)
@@ -14,8 +14,8 @@ are solved
 - by ``run_survey`` on a local cluster: 1 worker x 1 thread (against the baseline: the
   overhead), 2 workers x 1 thread, and 1 worker x 2 threads;
 - with ``--memory GB,...``, by 1 worker x 2 threads given each memory (``--memory-per-worker``),
-  which sizes its table. Only starts of ``BIG_TABLE_TILES`` (88) tiles or more grow a table
-  past 512 MiB, so table rows want ``--tiles 88`` or more.
+  which sizes its table. Only starts of ``BIG_TABLE_TILES`` (100) tiles or more grow a table
+  past 512 MiB, so table rows want ``--tiles 100`` or more (minutes a deal).
 
 Deals an hour counts from the first task handed out to the last result stored; the
 cluster's start-up (a few seconds, once per run) is its own column. Every run stores into a

@@ -9,10 +9,11 @@ It reads positions from the ``battle`` model and never imports pygame.
 * ``SolveJSON``, ``AnalyseJSON``, ``ReviewJSON``: the shapes of the ``--json`` outputs.
 """
 
-from solver.engine import FULL_DEPTH, Analysis, Engine, MoveValue, Progress, SearchStatus, solve
+from solver.engine import FULL_DEPTH, Engine, solve
 from solver.json_shapes import AnalyseJSON, Bound, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, Level, best_move
 from solver.limits import Limits
+from solver.results import Analysis, MoveValue, Progress, SearchStatus
 
 __all__ = ["FULL_DEPTH", "LEVELS", "AnalyseJSON", "Analysis", "Bound", "Engine", "Level",
            "Limits", "MoveValue", "Progress", "ReviewJSON", "SearchStatus", "SolveJSON", "best_move", "solve"]

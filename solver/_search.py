@@ -732,7 +732,7 @@ def greedy_alternation(free, base=0):
 # Sixteen bytes an entry, against 32 for an entry that keeps three key words and the
 # packed entry, means twice the entries in the same memory, and four-way buckets in one
 # line instead of two-way ones. Past 1 GiB every probe costs more on the benchmark
-# machine, so a bigger table is no way to get more entries (see ``engine.table_bits_for``).
+# machine, so a bigger table is no way to get more entries (see ``table_size.table_bits_for``).
 #
 # Both bounds are kept because a position comes back with other windows: the
 # window moves with the points taken on the way, and the same tiles taken in

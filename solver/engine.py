@@ -17,8 +17,6 @@ share inside ``negamax``: the lockless table and the deferral table ``busy``
 from __future__ import annotations
 
 import contextlib
-import math
-import mmap
 import os
 import threading
 import time
@@ -27,11 +25,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, move_name
+from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
-from solver.json_shapes import Bound, SolveJSON
+from solver.json_shapes import Bound
 from solver.limits import Limits
+from solver.results import Analysis, MoveValue, Progress, ProgressCallback, SearchStatus
+from solver.table_size import (
+    MAX_TABLE_BITS,
+    MIN_TABLE_BITS,
+    allocate_table,
+    default_table_megabytes,
+    default_threads,
+    table_bits_for,
+)
 
 FULL_DEPTH = k.FULL_DEPTH
 DEFAULT_TABLE_BITS = 23
@@ -39,10 +46,6 @@ DEFAULT_TABLE_BITS = 23
 KEY_TABLE_SEED = 20261122
 
 
-ENTRY_BYTES = 16
-MIN_TABLE_BITS = k.MIN_TABLE_BITS
-"""The smallest table: 2**21 entries, 32 MiB (an entry keeps only the key bits its line does not imply)."""
-MAX_TABLE_BITS = 31
 HELPER_MIN_TILES = 52
 """Helpers join searches of positions with at least this many tiles. Below, a solve takes
 a few milliseconds and starting the threads costs more than they save (vs-python
@@ -51,10 +54,6 @@ BUSY_SLOTS = 1 << 14
 """Subtrees in progress that threads can see (a handful per thread at a time)."""
 
 
-BIG_TABLE_TILES = 100
-"""From this many tiles on (complete deals and their first moves) a table may pass 512 MiB."""
-MIN_DEFAULT_TABLE_MB = 256
-MAX_DEFAULT_TABLE_MB = 2048
 MAX_THREADS = 64
 
 
@@ -72,144 +71,6 @@ PREVIEW_NODES = 1_000_000
 benchmark machine. The exact search after it gets the same value and best moves; on the
 shared bench's 88-tile positions (one thread) it cost 0.6 s on the easiest (0.44 s -> 1.03 s)
 and -10% to +8% on the three that take 5-18 s."""
-
-
-STORES_PER_THREAD_SECOND = 2_000_000
-"""More table stores a second than one search thread makes here (a node stores at most
-one entry; a thread makes 1-1.5 M nodes a second on the benchmark machine), so that a
-faster machine's time-limited search still finds room."""
-
-
-def table_bits_for(tiles: int, max_megabytes: int = 256, *, limits: Limits = Limits(), threads: int = 1) -> int:
-    """A table size that fits the position: small solves should not pay for a big table.
-
-    A fresh table costs time to touch (zero pages on first write), so a
-    40-tile solve with a 256 MiB table spent most of its time in page faults.
-    Searches grow about 4x per 8 tiles; two bits per 8 tiles keeps the table a
-    few times larger than the positions visited, from the smallest table
-    (``MIN_TABLE_BITS``, 32 MiB, which a 60-tile solve fills) up to the memory the
-    user allows; but at most 2**25 entries (512 MiB) below ``BIG_TABLE_TILES``.
-    On the benchmark machine, a 2-core VM, each probe costs more as the table
-    grows past the caches' reach of its pages, which only complete deals, whose
-    searches are four times bigger, win back. One thread, pairs of simultaneous
-    runs: a 96-tile position (deal 800875) took 32 s with 512 MiB against
-    38.5-41.9 s with 1 GiB, for 1% more nodes; the hardest one (deal 140891)
-    114.5-117 s with 512 MiB against 121.5 s with 1 GiB (8% more nodes) and
-    116.6 s with 256 MiB (20% more). A complete deal is solved a little faster with
-    2 GiB than with 1 GiB (deal 140891: 356 s against 364 s, 906 M against 1.12 G nodes).
-
-    A search with a time or node limit needs no more entries than it can store
-    in that budget. Its table is capped there, because touching a fresh table is
-    slow on a virtual machine: 2.2-2.6 s of page faults for 2 GiB in each new
-    process here (the host backs the memory anew), which a 3-second solve of a
-    complete deal spent inside its budget.
-    """
-    wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
-    stores = min(limits.time * STORES_PER_THREAD_SECOND * max(1, threads) if limits.time is not None else math.inf,
-                 limits.nodes if limits.nodes is not None else math.inf)
-    if stores < math.inf:
-        wanted = min(wanted, max(MIN_TABLE_BITS, math.ceil(math.log2(max(stores, 2)))))
-    allowed = max(MIN_TABLE_BITS, (max(1, max_megabytes) * (1 << 20) // ENTRY_BYTES).bit_length() - 1)
-    return min(wanted, allowed)
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """What the search knows of one legal move's value for the mover.
-
-    The value of a move is the final margin it leads to for the mover, counted
-    from now: its points, minus the value of the position it leaves.
-    ``bound`` is ``"exact"``, ``"upper"`` (the value is at most ``value``),
-    or ``"estimate"`` (a search a limit stopped).
-    """
-
-    move: Move
-    value: int
-    bound: Bound
-    depth: int
-
-    @property
-    def exact(self) -> bool:
-        return self.bound == "exact"
-
-    @property
-    def notation(self) -> str:
-        return move_name(self.move)
-
-    def describe(self) -> str:
-        sign = {"exact": "", "upper": "<=", "estimate": "~"}[self.bound]
-        text = f"{sign}{self.value:+d}"
-        return text if self.exact else f"{text} (depth {self.depth})"
-
-
-@dataclass
-class Analysis:
-    """The result of a search, in the terms of the notation's solver JSON."""
-
-    value: int
-    """Points the mover will still take minus the opponent's, under perfect play."""
-    best_moves: list[Move]
-    """Every move that keeps the value (the full set when ``exact``)."""
-    pv: list[Move]
-    """The best line, as far as it is known."""
-    move_values: list[MoveValue]
-    """Each legal move with its value or bound, best first."""
-    final_score: tuple[int, int]
-    """Both players' final scores if the best line is played to the end."""
-    exact: bool
-    nodes: int
-    seconds: float
-    depth: int
-    """Depth of the last completed iteration (``FULL_DEPTH`` for a proof)."""
-
-    def to_json(self) -> SolveJSON:
-        """The solver output of the notation contract (``docs/notation.md``)."""
-        return {
-            "value": self.value,
-            "best_moves": [move_name(m) for m in self.best_moves],
-            "pv": [move_name(m) for m in self.pv],
-            "final_score": list(self.final_score),
-            "exact": self.exact,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
-        }
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Reported after each completed iteration of a search."""
-
-    depth: int
-    value: int
-    best_move: Move | None
-    nodes: int
-    seconds: float
-    exact: bool
-
-
-ProgressCallback = Callable[[Progress], None]
-
-
-@dataclass(frozen=True)
-class SearchStatus:
-    """What a running search is doing now (``Engine.status``), for a caller that shows
-    it while an iteration runs: an exact solve is one iteration, minutes long on a
-    full board, and ``Progress`` comes only at the end of each."""
-
-    nodes: int
-    seconds: float
-    depth: int
-    """The iteration's depth (``FULL_DEPTH``: the exact search)."""
-    move_number: int
-    """Which root move the main search is on (1-based; 0 before the first)."""
-    moves: int
-    move: Move | None
-    best_value: int | None
-    """The best root move's value so far in this iteration (None until one is searched)."""
-    best_move: Move | None
-    loading: bool = False
-    """The search has not started: the kernels are loading, or compiling (10-20 s, once
-    after an install or an update), so a caller can say why nothing moves yet."""
 
 
 @dataclass
@@ -243,44 +104,6 @@ class _Searcher:
     def __init__(self) -> None:
         self.counters = np.zeros(k.COUNTERS, dtype=np.int64)
         self.workspace = k.make_workspace()
-
-
-def _allocate_table(entries: int) -> np.ndarray:
-    """A zeroed int64[2 * entries] table (two words an entry), on huge pages where the system offers them.
-
-    Every probe lands on a random line, so with 4 KiB pages nearly every probe
-    of a table larger than the caches also misses the TLB; with 2 MiB pages it
-    rarely does (Linux: transparent huge pages in ``madvise`` mode need asking).
-    """
-    try:
-        memory = mmap.mmap(-1, entries * ENTRY_BYTES, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled
-        if hasattr(mmap, "MADV_HUGEPAGE"):
-            memory.madvise(mmap.MADV_HUGEPAGE)
-        return np.frombuffer(memory, dtype=np.int64)
-    except (OSError, ValueError, AttributeError):  # no MAP_PRIVATE on Windows
-        pass
-    return np.zeros(entries * k.ENTRY_WORDS, dtype=np.int64)
-
-
-def default_table_megabytes() -> int:
-    """The table a command-line solve may grow to: a quarter of the machine's memory, 256 MiB to 2 GiB.
-
-    ``table_bits_for`` only takes what the position needs (a 40-tile solve still gets
-    the smallest table, 32 MiB), so this cap matters for big positions alone: a complete deal searches
-    over a billion nodes, which a 256 MiB table would thrash, and is solved a little
-    faster with 2 GiB than with 1 GiB (deal 140891: 356 s against 364 s). A quarter
-    leaves the rest of a small machine alone.
-    """
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return MIN_DEFAULT_TABLE_MB
-    return max(MIN_DEFAULT_TABLE_MB, min(MAX_DEFAULT_TABLE_MB, memory // 4 >> 20))
-
-
-def default_threads() -> int:
-    """Threads for a solve that may use the whole machine: every core, up to 4."""
-    return max(1, min(4, os.cpu_count() or 1))
 
 
 _kernels_loaded: list[bool] = []
@@ -387,7 +210,7 @@ class Engine:
             raise ValueError(f"table_bits must be 10..{MAX_TABLE_BITS}, not {table_bits}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1..{MAX_THREADS}, not {threads}")
-        self.tt = _allocate_table(1 << max(table_bits, MIN_TABLE_BITS))
+        self.tt = allocate_table(1 << max(table_bits, MIN_TABLE_BITS))
         self.key_table = k.make_key_table(KEY_TABLE_SEED)
         self._main = _Searcher()
         self.counters = self._main.counters

@@ -13,8 +13,9 @@ import random
 from dataclasses import dataclass
 
 from battle.rules.board import Move, Position
-from solver.engine import Analysis, Engine
+from solver.engine import Engine
 from solver.limits import Limits
+from solver.results import Analysis
 
 
 @dataclass(frozen=True)

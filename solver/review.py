@@ -88,9 +88,10 @@ from dataclasses import dataclass, field
 from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game, Result, result_of
 from battle.rules.notation import Record
-from solver.engine import FULL_DEPTH, Analysis, Engine
+from solver.engine import FULL_DEPTH, Engine
 from solver.json_shapes import Bound, MoveReviewJSON, PlayerSummaryJSON, ReviewJSON, TurningPointJSON
 from solver.limits import Limits
+from solver.results import Analysis
 
 FORMAT = "mahjong-battle-review"
 VERSION = 1

@@ -11,7 +11,8 @@ import time
 
 from benchmark_scripts import load_script
 
-from solver.engine import FULL_DEPTH, SearchStatus
+from solver.engine import FULL_DEPTH
+from solver.results import SearchStatus
 
 
 def status(move_number: int, nodes: int, depth: int = FULL_DEPTH) -> SearchStatus:

@@ -16,8 +16,9 @@ import pytest
 from solver_cases import BIG, DATA, assert_usable, known_values, load
 
 from battle.search_worker import SearchWorker, Task
-from solver.engine import Analysis, Engine, Progress
+from solver.engine import Engine
 from solver.limits import Limits
+from solver.results import Analysis, Progress
 
 SMALL = DATA / "n024_s500001.mbp"
 

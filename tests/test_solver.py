@@ -480,32 +480,33 @@ def test_solve_refuses_a_table_smaller_than_the_smallest(capsys: pytest.CaptureF
 
 
 def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    from solver import engine
+    from solver import table_size
 
     page = 4096
     for memory, expected in ((512 << 20, 256), (6 << 30, 1536), (64 << 30, 2048)):
-        monkeypatch.setattr(engine.os, "sysconf", lambda name, m=memory: m // page if name == "SC_PHYS_PAGES" else page)
-        assert engine.default_table_megabytes() == expected
+        monkeypatch.setattr(table_size.os, "sysconf",
+                            lambda name, m=memory: m // page if name == "SC_PHYS_PAGES" else page)
+        assert table_size.default_table_megabytes() == expected
     # a 40-tile solve still gets the smallest table under the biggest cap; a complete deal the whole cap
-    assert engine.table_bits_for(40, 2048) == engine.MIN_TABLE_BITS == 21
-    assert engine.table_bits_for(108, 2048) == 27  # 2 GiB of 16-byte entries
-    assert engine.table_bits_for(96, 2048) == 25  # past 512 MiB pays only for complete deals
+    assert table_size.table_bits_for(40, 2048) == table_size.MIN_TABLE_BITS == 21
+    assert table_size.table_bits_for(108, 2048) == 27  # 2 GiB of 16-byte entries
+    assert table_size.table_bits_for(96, 2048) == 25  # past 512 MiB pays only for complete deals
 
 
 def test_a_limited_search_gets_no_bigger_table_than_it_can_fill() -> None:
-    from solver import engine
+    from solver import table_size
 
     # two threads store at most 12 M entries in 3 s: 2**24 of them, not the complete deal's 2**27
-    assert engine.table_bits_for(108, 2048, limits=Limits(time=3.0), threads=2) == 24
-    assert engine.table_bits_for(108, 2048, limits=Limits(time=3.0), threads=4) == 25  # more threads, more stores
-    assert engine.table_bits_for(108, 2048, limits=Limits(time=3.0)) == 23  # one thread
-    assert engine.table_bits_for(108, 2048, limits=Limits(time=30.0), threads=2) == 27
-    assert engine.table_bits_for(108, 2048, limits=Limits(nodes=5_000_000)) == 23
-    assert engine.table_bits_for(108, 2048, limits=Limits(time=30.0, nodes=5_000_000), threads=2) == 23
-    assert engine.table_bits_for(108, 2048, limits=Limits(nodes=1)) == engine.MIN_TABLE_BITS
+    assert table_size.table_bits_for(108, 2048, limits=Limits(time=3.0), threads=2) == 24
+    assert table_size.table_bits_for(108, 2048, limits=Limits(time=3.0), threads=4) == 25  # more threads, more stores
+    assert table_size.table_bits_for(108, 2048, limits=Limits(time=3.0)) == 23  # one thread
+    assert table_size.table_bits_for(108, 2048, limits=Limits(time=30.0), threads=2) == 27
+    assert table_size.table_bits_for(108, 2048, limits=Limits(nodes=5_000_000)) == 23
+    assert table_size.table_bits_for(108, 2048, limits=Limits(time=30.0, nodes=5_000_000), threads=2) == 23
+    assert table_size.table_bits_for(108, 2048, limits=Limits(nodes=1)) == table_size.MIN_TABLE_BITS
     # the cap only ever lowers what the position and the memory limit give
-    assert engine.table_bits_for(40, 2048, limits=Limits(time=600.0), threads=2) == engine.MIN_TABLE_BITS
-    assert engine.table_bits_for(108, 256, limits=Limits(time=600.0), threads=2) == 24
+    assert table_size.table_bits_for(40, 2048, limits=Limits(time=600.0), threads=2) == table_size.MIN_TABLE_BITS
+    assert table_size.table_bits_for(108, 256, limits=Limits(time=600.0), threads=2) == 24
 
 
 def tied_position_file(tmp_path: Path) -> tuple[Path, Position]:
