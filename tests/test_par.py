@@ -109,7 +109,7 @@ def test_a_fair_deal_is_within_the_margin_or_the_handicap() -> None:
     pick = pick_deal("fair", "", FAIRNESS_BY_KEY["even"], catalogue)
     assert pick.number == 3 and pick.notice == "Fair deal (even): deal 3."
     assert availability(catalogue, "fair", FAIRNESS_BY_KEY["within5"]) == (
-        "Fair deals within 5 points of even: 4 of the 5 catalogued deals.", "info")
+        "4 of the 5 catalogued deals are within 5 points of even.", "info")
 
 
 def test_the_deal_of_the_day_follows_the_date(monkeypatch: pytest.MonkeyPatch) -> None:

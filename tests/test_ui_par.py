@@ -80,9 +80,9 @@ def test_a_fair_deal_chosen_from_the_keyboard_is_one_of_the_catalogues(tmp_path,
         title = title_of(app)
         choose(app, title, "deal_kind", "Fair deal")
         assert title.deal_kind == "fair" and "deal" not in title.widgets and title.focus == "deal_kind"
-        assert title.status.text == "Fair deals even: 1 of the 4 catalogued deals."
+        assert title.status.text == "1 of the 4 catalogued deals is even."
         choose(app, title, "fairness", "within 2")
-        assert title.status.text == "Fair deals within 2 points of even: 3 of the 4 catalogued deals."
+        assert title.status.text == "3 of the 4 catalogued deals are within 2 points of even."
         ui.key(app, pygame.K_ESCAPE)  # the ring goes; Enter starts the game
         ui.key(app, pygame.K_RETURN)
         scene = ui.play_scene(app)

@@ -106,8 +106,8 @@ def availability(catalogue: Catalogue, kind: str, fairness: Fairness) -> tuple[s
     count = len(catalogue.fair_deals(fairness.margin, fairness.handicap))
     if not count:
         return _none_found(catalogue, f"No catalogued deal is {fairness.words}"), "warn"
-    return (f"Fair deals {fairness.words}: {count} of the {plural(len(catalogue), 'catalogued deal')}.",
-            "info")
+    total = plural(len(catalogue), "catalogued deal")
+    return f"{count} of the {total} {'is' if count == 1 else 'are'} {fairness.words}.", "info"
 
 
 def _none_found(catalogue: Catalogue, opening: str) -> str:
