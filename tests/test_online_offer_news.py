@@ -133,3 +133,21 @@ def test_a_move_out_of_order_is_left_for_the_next_state() -> None:
     assert after_move(now, {**moved, "ply": 5}) is now
     later = after_move(now, moved)
     assert later is not now and now["moves"] == [] and later["moves"] == [moved["move"]]
+
+
+def test_the_window_words_the_opponents_questions_and_the_answers_to_its_own() -> None:
+    from battle.ui.online.online_state import news_line
+
+    room = started_room()
+    seat_one, watcher = room.state_for(1, BOTH, T0), room.state_for(None, BOTH, T0)
+    assert news_line(OfferNews("takeback_asked", 2), seat_one) == (
+        "Bob asks to take back their last move: Y lets them, N says no.", "warn")
+    assert news_line(OfferNews("takeback_asked", 1), seat_one) is None  # its own request: said when sent
+    assert news_line(OfferNews("takeback_refused", 1), seat_one) == ("Bob said no to the takeback.", "info")
+    assert news_line(OfferNews("takeback_refused", 2), seat_one) is None  # its own answer
+    assert news_line(OfferNews("takeback_granted", 1, ("a1-b1",)), seat_one) is None  # the board's change says it
+    assert news_line(OfferNews("rematch_declined", 1), seat_one) == ("Bob turned down the rematch.", "info")
+    assert news_line(OfferNews("away", 2), seat_one) == ("Bob is away: the game waits for them.", "quiet")
+    assert news_line(OfferNews("away", 1), seat_one) is None
+    assert news_line(OfferNews("takeback_asked", 2), watcher) is None  # a spectator is asked nothing
+    assert news_line(OfferNews("back", 1), watcher) == ("Ann is back.", "info")

@@ -36,6 +36,7 @@ from battle.ui.online.online_state import (
     describe_end,
     expected_moves,
     last_mover,
+    news_line,
     open_question,
     opponent_of,
     presence_of,
@@ -357,7 +358,7 @@ class OnlineMode:
             elif kind == "moved":
                 self._moved_clock(event)
         said = self._sync(state, pending, news) if state is not None else []
-        said.extend(self._words(item) for item in news if item.kind != "takeback_granted" and self._concerns(item))
+        said.extend(Status(*line) for line in (news_line(item, self.state) for item in news) if line is not None)
         if said and all(part.kind == "info" for part in said):
             said.append(self.turn_status())
         if changed:
@@ -433,30 +434,6 @@ class OnlineMode:
         if asker == self.opponent:
             return Status(f"{name} took back {listed}.", "info")
         return Status(f"{listed} is off the board again: the server did not play it.", "warn")
-
-    def _concerns(self, item: OfferNews) -> bool:
-        """News the window words: a spectator hears who comes and goes, a player of the opponent's
-        questions and of the answers to their own."""
-        if item.kind in ("away", "back", "joined"):
-            return self.watching or item.seat == self.opponent
-        if self.watching:
-            return False
-        asked_by_opponent = item.kind in ("takeback_asked", "rematch_offered")
-        return item.seat == (self.opponent if asked_by_opponent else self.you)
-
-    def _words(self, item: OfferNews) -> Status:
-        name = name_of(self.state, item.seat) if item.kind in ("away", "back", "joined") else self.opponent_name
-        return {
-            "takeback_asked": Status(f"{name} asks to take back their last move: Y lets them, N says no.", "warn"),
-            "takeback_refused": Status(f"{name} said no to the takeback.", "info"),
-            "takeback_overtaken": Status(f"{name} moved instead: no takeback.", "info"),
-            "rematch_offered": Status(f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.",
-                                      "warn"),
-            "rematch_declined": Status(f"{name} turned down the rematch.", "info"),
-            "away": Status(f"{name} is away: the game waits for them.", "quiet"),
-            "back": Status(f"{name} is back.", "info"),
-            "joined": Status(f"{name} joined.", "info"),
-        }[item.kind]
 
     def _link_changed(self, event: JsonObject) -> list[Status]:
         self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))

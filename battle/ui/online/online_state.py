@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from urllib.parse import urlsplit
 
+from battle.online.offer_news import OfferNews
 from battle.online.state_game import JsonObject, name_of, player, result_of_state, server_moves
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
@@ -166,3 +167,35 @@ def time_option_text(move_seconds: object, lose_on_time: object) -> str:
     else:
         limit = f"{move_seconds} s"
     return f"{limit} a move{', lose on time' if lose_on_time else ''}"
+
+
+# -- news ------------------------------------------------------------------------------------
+
+
+def news_line(item: OfferNews, state: JsonObject) -> tuple[str, str] | None:
+    """The status line's words for ``item`` and their kind, or None for news the window does not
+    word: its own questions and answers (it said them when sent), and a granted takeback (the
+    game screen words it with the moves it takes off). A spectator hears who comes and goes."""
+    if not _worded_here(item, state):
+        return None
+    coming_and_going = item.kind in ("away", "back", "joined")
+    name = name_of(state, item.seat if coming_and_going else opponent_of(state))
+    return {
+        "takeback_asked": (f"{name} asks to take back their last move: Y lets them, N says no.", "warn"),
+        "takeback_refused": (f"{name} said no to the takeback.", "info"),
+        "takeback_overtaken": (f"{name} moved instead: no takeback.", "info"),
+        "rematch_offered": (f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.", "warn"),
+        "rematch_declined": (f"{name} turned down the rematch.", "info"),
+        "away": (f"{name} is away: the game waits for them.", "quiet"),
+        "back": (f"{name} is back.", "info"),
+        "joined": (f"{name} joined.", "info"),
+    }.get(item.kind)
+
+
+def _worded_here(item: OfferNews, state: JsonObject) -> bool:
+    you = seat_of(state)
+    if item.kind in ("away", "back", "joined"):
+        return you is None or item.seat == opponent_of(state)
+    if you is None or item.kind == "takeback_granted":
+        return False
+    return item.seat == (opponent_of(state) if item.kind in ("takeback_asked", "rematch_offered") else you)
