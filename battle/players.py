@@ -21,7 +21,8 @@ from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
 from solver.levels import best_move as level_best_move
 from solver.limits import Limits
 from solver.results import Analysis
-from solver.review import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint, review_game
+from solver.review import review_game
+from solver.review_report import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS
 
 __all__ = [

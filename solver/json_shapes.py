@@ -2,7 +2,7 @@
 
 ``SolveJSON`` is the solver output of the notation contract (``docs/notation.md``);
 ``AnalyseJSON`` adds every legal move's value; ``ReviewJSON`` is a reviewed game
-(``Review.to_json``, keys described in ``solver.review``). Moves are in notation
+(``Review.to_json``, keys described in ``solver.review_report``). Moves are in notation
 (``"c1-c9"``), scores ``[player 1, player 2]``.
 """
 

@@ -41,7 +41,8 @@ from solver.json_shapes import (  # noqa: E402
     ReviewStartJSON,
     TurningPointJSON,
 )
-from solver.review import CLASS_NAMES, MoveReview, Review, ReviewStep, classify, review_game  # noqa: E402
+from solver.review import review_game  # noqa: E402
+from solver.review_report import CLASS_NAMES, MoveReview, Review, ReviewStep, classify  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_TILES = 20

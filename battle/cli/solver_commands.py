@@ -395,7 +395,7 @@ def _check_plot_path(path: str) -> None:
         raise InputError(f"--plot {shown}: is a folder")
 
 
-def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review.Review
+def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review_report.Review
     from battle.cli.inputs import InputError
     from battle.rules.errors import shorten_name
 
