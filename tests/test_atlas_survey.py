@@ -117,6 +117,14 @@ def test_a_worker_killed_mid_run_leaves_the_survey_complete_and_exact(tmp_path: 
         assert row.value == plain_solve(row.deal, 56)[0]
 
 
+def test_a_deal_whose_worker_dies_every_time_is_reported_in_one_line(tmp_path: Path) -> None:
+    with SurveyDatabase(tmp_path / "survey.sqlite3") as database:  # 0.1 GB: Dask kills the worker on every try
+        progress = run_survey(SurveyPlan([7], tiles=56, workers=1, memory_per_worker=0.1), database)
+        assert database.results(56) == []  # not stored: the next run tries it again
+    assert progress.failed == ["deal 7: its worker died 3 times while solving it (out of memory? give each worker "
+                               "more with --memory-per-worker, or run fewer)"]
+
+
 def test_a_killed_run_resumes_without_losing_or_repeating_a_deal(tmp_path: Path) -> None:
     database = tmp_path / "survey.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
@@ -190,9 +198,15 @@ def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
     for arguments, phrase in ((["survey"], "name the deals"), (["survey", "5-1"], "backwards"),
                               (["survey", "--report", "1-3"], "give no DEALS"), (["survey", "1", "--plot", "x.png"],
                                                                                   "--plot goes with --report"),
-                              (["survey", "1", "--tiles", "7"], "even number of tiles")):
-        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120)
+                              (["survey", "1", "--tiles", "7"], "even number of tiles"),
+                              (["survey", "1", "--memory-per-worker", "0.1"], "0.1 GB is too little for a worker"),
+                              (["survey", "--report", "--db", "no.sqlite3"], "no survey database at no.sqlite3"),
+                              (["survey", "--export", "c.tsv", "--db", "no.sqlite3"], "no survey database at")):
+        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120,
+                              cwd=tmp_path)
         assert done.returncode == 2 and phrase in done.stderr, (arguments, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "no.sqlite3").exists()  # a report makes no database
 
 
 # -- the catalogue: par, fair deals, the deal of the day ---------------------------------------------

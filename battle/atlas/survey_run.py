@@ -82,6 +82,16 @@ def table_megabytes(memory_per_worker: float | None) -> int | None:
     return max(32, int((memory_per_worker - 0.5) * 1024))
 
 
+def failure_line(key: str, error: BaseException) -> str:
+    """One line for a deal that failed every try: which deal, and why in the user's terms
+    (Dask's own message for a dead worker runs to four sentences and a link)."""
+    deal = key.split("-")[1] if key.startswith("deal-") else key
+    if type(error).__name__ == "KilledWorker":
+        return (f"deal {deal}: its worker died {RETRIES + 1} times while solving it (out of memory? give "
+                "each worker more with --memory-per-worker, or run fewer)")
+    return f"deal {deal}: {type(error).__name__}: {str(error)[:200]}"
+
+
 def pending_deals(database: SurveyDatabase, plan: SurveyPlan) -> list[int]:
     """The plan's deals with no stored result (an unsolved one counts as stored unless retried)."""
     stored = database.stored_deals(plan.tiles, solved_only=plan.retry_unsolved)
@@ -135,7 +145,7 @@ def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[
             try:
                 result: DealResult = future.result()
             except Exception as error:  # noqa: BLE001 - a deal that failed every retry: reported, tried next run
-                progress.failed.append(f"{future.key}: {type(error).__name__}: {error}")
+                progress.failed.append(failure_line(str(future.key), error))
             else:
                 database.store(result, time.time())
                 progress.done += 1

@@ -33,7 +33,7 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--workers", type=_positive_int, metavar="N", help="local workers (default: cores / threads)")
     sub.add_argument("--threads-per-worker", type=_positive_int, default=1, metavar="T",
                      help="search threads of each worker's engine; a worker solves one deal at a time (default 1)")
-    sub.add_argument("--memory-per-worker", type=_positive_float, metavar="GB",
+    sub.add_argument("--memory-per-worker", type=_worker_memory, metavar="GB",
                      help="memory a local worker may use; its table gets this less 0.5 GB (default: the "
                           "engine's own size, up to a quarter of the machine)")
     sub.add_argument("--time-limit", type=_positive_float, metavar="S",
@@ -63,6 +63,16 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _worker_memory(text: str) -> float:
+    """At least 0.5 GB: a worker takes about 0.3 GB before its table (at 0.25 GB Dask kills
+    it on every deal, at 0.35 GB one solves 60-tile starts)."""
+    value = _positive_float(text)
+    if value < 0.5:
+        raise argparse.ArgumentTypeError(f"{text[:20]} GB is too little for a worker: at least 0.5 (a worker "
+                                         "takes about 0.3 GB before its table)")
+    return value
+
+
 def _tiles(text: str) -> int:
     value = _positive_int(text) if text.isdigit() else -1
     if not 4 <= value <= 108 or value % 2:
@@ -70,9 +80,15 @@ def _tiles(text: str) -> int:
     return value
 
 
-def _database(args: argparse.Namespace):  # noqa: ANN202 - a SurveyDatabase
-    from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError
+def _database(args: argparse.Namespace, *, reading: bool = False):  # noqa: ANN202 - a SurveyDatabase
+    """The survey database of ``--db`` (or the default one); ``reading``: one that must exist
+    already (a report or an export of a database nobody made is a mistyped path)."""
+    from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError, default_survey_path
 
+    path = args.db if args.db is not None else default_survey_path()
+    if reading and not os.path.exists(path):
+        raise InputError(f"no survey database at {str(path)[:200]}: 'mahjong-battle survey DEALS"
+                         f"{'' if args.db is None else ' --db FILE'}' makes one")
     try:
         database = SurveyDatabase(args.db)
     except SurveyDatabaseError as error:
@@ -203,7 +219,7 @@ def _duration(seconds: float) -> str:
 def _report(args: argparse.Namespace) -> int:
     from battle.atlas.report import format_report, summarise
 
-    database = _database(args)
+    database = _database(args, reading=True)
     try:
         results = database.results(args.tiles)
     finally:
@@ -232,7 +248,7 @@ def _export(args: argparse.Namespace) -> int:
     from battle.atlas.survey_db import FULL_DEAL
     from battle.storage.paths import write_atomically
 
-    database = _database(args)
+    database = _database(args, reading=True)
     try:
         results = database.results(FULL_DEAL)
     finally:
