@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from battle.atlas.deal_list import parse_deal_list
 from battle.atlas.report import format_report, summarise
 from battle.atlas.solve_deal import start_position
-from battle.atlas.survey_db import DealResult, SurveyDatabase
+from battle.atlas.survey_db import DealResult, SurveyDatabase, SurveyDatabaseError
 from battle.atlas.survey_run import SurveyPlan, pending_deals, run_survey
 from battle.rules.board import move_name
 from solver.engine import Engine
@@ -72,10 +72,31 @@ def test_the_database_resumes_and_sets_a_bad_file_aside(tmp_path: Path) -> None:
         assert pending_deals(database, SurveyPlan([1, 2, 3], tiles=50, retry_unsolved=True)) == [2, 3]
         assert pending_deals(database, SurveyPlan([1, 2, 3], tiles=108)) == [1, 2, 3]
         assert [r.best_moves for r in database.results(50)] == [("a1-b1",), None]
-    path.write_bytes(b"not a database at all" * 100)
+    damaged = path.read_bytes()[:100] + b"\xff" * 4000  # its header, and garbage where its pages were
+    path.write_bytes(damaged)
     database = SurveyDatabase(path)
     assert database.notice is not None and "set aside" in database.notice and database.results(50) == []
     database.close()
+    assert (tmp_path / "survey.sqlite3.corrupt").read_bytes() == damaged
+
+
+def test_a_file_that_is_not_a_survey_database_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("deal 5 looked even\n")
+    other = tmp_path / "games.sqlite3"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE games (id TEXT)")
+    newer = tmp_path / "newer.sqlite3"
+    SurveyDatabase(newer).close()
+    with sqlite3.connect(newer) as connection:
+        connection.execute("PRAGMA user_version = 99")
+    for path, words in ((text, "a file of another kind"),
+                        (other, r"not a survey database \(schema version 0, tables games\)"),
+                        (newer, r"written by a newer version \(schema 99")):
+        before = path.read_bytes()
+        with pytest.raises(SurveyDatabaseError, match=words):
+            SurveyDatabase(path)
+        assert path.read_bytes() == before and not path.with_name(path.name + ".corrupt").exists()
 
 
 # -- the survey on a real local cluster -----------------------------------------------------------

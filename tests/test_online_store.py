@@ -214,18 +214,36 @@ def test_a_failed_write_changes_nothing_on_disk(tmp_path: Path) -> None:
 # -- files that are not ours -------------------------------------------------------------------------
 
 
-def test_a_file_that_is_not_a_database_is_set_aside(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
+def test_a_file_that_is_not_a_database_at_the_servers_own_path_is_set_aside(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = default_database_path()
+    tmp_path = path.parent
     garbage = b"these are not the games you are looking for\n" * 100
     path.write_bytes(garbage)
-    with GameStore(path) as store:
+    with GameStore() as store:
         assert store.notice is not None and "\n" not in store.notice
         assert "not a usable game database" in store.notice and "games.sqlite3.corrupt" in store.notice
         assert (tmp_path / "games.sqlite3.corrupt").read_bytes() == garbage
         room = make_room(store, "g1")
         join(store, room)
-    with GameStore(path) as store:
+    with GameStore() as store:
         assert store.notice is None and store.load_game("g1") is not None
+
+
+def test_a_db_named_that_is_no_game_database_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("server notes\n")
+    history = tmp_path / "history.sqlite3"
+    with sqlite3.connect(history) as connection:
+        connection.execute("CREATE TABLE games (id INTEGER)")
+        connection.execute("CREATE TABLE puzzles (id INTEGER)")
+    for path, words in ((text, "not a game database but a file of another kind"),
+                        (history, r"not a game database of this server \(schema version 0, expected 1\)")):
+        before = path.read_bytes()
+        with pytest.raises(StoreError, match=words):
+            GameStore(path)
+        assert path.read_bytes() == before and not path.with_name(path.name + ".corrupt").exists()
 
 
 def test_a_damaged_database_is_set_aside_and_an_earlier_one_kept(tmp_path: Path) -> None:
@@ -247,13 +265,14 @@ def test_a_damaged_database_is_set_aside_and_an_earlier_one_kept(tmp_path: Path)
     assert (tmp_path / "games.sqlite3.2.corrupt").read_bytes() == bytes(data)
 
 
-def test_another_programs_database_is_set_aside(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    other = sqlite3.connect(path)
+def test_another_programs_database_at_the_servers_own_path_is_set_aside(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    other = sqlite3.connect(default_database_path())
     other.execute("CREATE TABLE notes (text TEXT)")
     other.commit()
     other.close()
-    with GameStore(path) as store:
+    with GameStore() as store:
         assert store.notice is not None and "schema version 0" in store.notice
         make_room(store, "g1")
 

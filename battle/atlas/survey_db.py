@@ -81,6 +81,8 @@ class SurveyDatabase:
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_survey_path()
+        self.named = path is not None
+        """The caller named the file (``--db``): one that is not a survey database is refused, not set aside."""
         self.notice: str | None = None
         """One line to print when the file found had to be set aside."""
         self._lock = threading.Lock()
@@ -91,6 +93,9 @@ class SurveyDatabase:
         self._connection = self._open()
 
     def _open(self) -> sqlite3.Connection:
+        if self.named and sqlite_file.other_kind_of_file(self.path):
+            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database but a file of another kind; "
+                                               "name another file (this one is left as it is)"))
         try:
             return self._prepare()
         except sqlite3.DatabaseError as error:
@@ -108,8 +113,16 @@ class SurveyDatabase:
         connection = sqlite_file.connect(self.path, timeout=30)
         try:
             found = sqlite_file.contents(connection)
+            if found.version > SCHEMA_VERSION:
+                raise SurveyDatabaseError(one_line(
+                    f"{self.path}: written by a newer version (schema {found.version}, this one reads "
+                    f"{SCHEMA_VERSION}); it is left as it is"))
             if not found.empty and (found.version != SCHEMA_VERSION or "results" not in found.tables):
-                raise sqlite3.DatabaseError(f"schema version {found.version} with tables {sorted(found.tables)}")
+                held = f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
+                if self.named:  # another program's database, or this one's game history: never renamed
+                    raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({held}); name another "
+                                                       "file (this one is left as it is)"))
+                raise sqlite3.DatabaseError(held)
             sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
         except BaseException:
             connection.close()

@@ -120,6 +120,8 @@ class GameStore:
         self._lock = threading.RLock()
         try:
             self.path: Path = Path(path) if path is not None else default_database_path()
+            self.named = path is not None
+            """The caller named the file (``--db``): one that is not a game database is refused, not set aside."""
             ensure_folder(self.path.parent)
         except StorageProblem as problem:
             raise StoreError(one_line(str(problem))) from None
@@ -128,6 +130,9 @@ class GameStore:
     # -- opening -----------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        if self.named and sqlite_file.other_kind_of_file(self.path):
+            raise StoreError(one_line(f"{self.path}: not a game database but a file of another kind; start the "
+                                      "server with another --db (this one is left as it is)"))
         try:
             return self._connect_and_prepare()
         except (_NotOurs, sqlite3.DatabaseError) as error:
@@ -149,6 +154,17 @@ class GameStore:
         except (_NotOurs, sqlite3.Error) as error:
             raise StoreError(one_line(f"{self.path}: cannot start a new game database: {error}")) from None
 
+    @staticmethod
+    def _schema_mismatch(connection: sqlite3.Connection, found: sqlite_file.Contents) -> str | None:
+        """How a file that holds tables differs from this schema, or None when it is this schema."""
+        if found.version != SCHEMA_VERSION:
+            return f"schema version {found.version}, expected {SCHEMA_VERSION}"
+        for table, columns in _COLUMNS.items():
+            held = sqlite_file.columns(connection, table)
+            if held != columns:
+                return f"table {table} has columns {', '.join(held) or 'none'}"
+        return None
+
     def _connect_and_prepare(self) -> sqlite3.Connection:
         connection = sqlite_file.connect(self.path)
         try:
@@ -163,13 +179,12 @@ class GameStore:
             problem = sqlite_file.integrity_problem(connection)
             if problem is not None:
                 raise _NotOurs(problem)
-            if not found.empty and found.version != SCHEMA_VERSION:
-                raise _NotOurs(f"schema version {found.version}, expected {SCHEMA_VERSION}")
-            if not found.empty:
-                for table, columns in _COLUMNS.items():
-                    held = sqlite_file.columns(connection, table)
-                    if held != columns:
-                        raise _NotOurs(f"table {table} has columns {', '.join(held) or 'none'}")
+            mismatch = None if found.empty else self._schema_mismatch(connection, found)
+            if mismatch is not None and self.named:  # another program's database (the game history): never renamed
+                raise StoreError(one_line(f"{self.path}: not a game database of this server ({mismatch}); start "
+                                          "it with another --db (this one is left as it is)"))
+            if mismatch is not None:
+                raise _NotOurs(mismatch)
             sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
         except BaseException:
             connection.close()

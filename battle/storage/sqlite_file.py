@@ -29,6 +29,22 @@ class Contents:
         return self.version == 0 and not self.tables
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+
+def other_kind_of_file(path: Path) -> bool:
+    """``path`` holds something that is not an SQLite database (text, a catalogue, an image).
+    Named with ``--db`` it is a mistyped name, refused and never set aside, which would rename
+    the user's own file; at the program's own path it is set aside like a damaged database."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError:  # missing (to be made) or unreadable (opening says why)
+        return False
+    return bool(head) and head != SQLITE_HEADER
+
+
 def connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
     """A connection for any thread (each owner serialises its calls with a lock of its own) whose
     transactions are the owner's explicit ``BEGIN IMMEDIATE ... COMMIT``; ``timeout`` is how long
