@@ -221,6 +221,7 @@ def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
                                                                                   "--plot goes with --report"),
                               (["survey", "1", "--tiles", "7"], "even number of tiles"),
                               (["survey", "1", "--memory-per-worker", "0.1"], "0.1 GB is too little for a worker"),
+                              (["survey", "1", "--scheduler", "http://x:1"], "not a Dask scheduler address like"),
                               (["survey", "--report", "--db", "no.sqlite3"], "no survey database at no.sqlite3"),
                               (["survey", "--export", "c.tsv", "--db", "no.sqlite3"], "no survey database at")):
         done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120,

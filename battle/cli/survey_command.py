@@ -28,8 +28,8 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("deals", nargs="?", metavar="DEALS", help="deal numbers: 1-500, 1,7,42 or 1-10,20")
     sub.add_argument("--db", metavar="FILE", help="the survey database (default: atlas/survey.sqlite3 in the "
                                                    "user's data folder)")
-    sub.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, tcp://HOST:8786 "
-                                                            "(default: a local cluster on this machine)")
+    sub.add_argument("--scheduler", type=_scheduler_address, metavar="ADDRESS",
+                     help="a running Dask scheduler, tcp://HOST:8786 (default: a local cluster on this machine)")
     sub.add_argument("--workers", type=_positive_int, metavar="N", help="local workers (default: cores / threads)")
     sub.add_argument("--threads-per-worker", type=_positive_int, default=1, metavar="T",
                      help="search threads of each worker's engine; a worker solves one deal at a time (default 1)")
@@ -61,6 +61,19 @@ def _positive_float(text: str) -> float:
     if not 0 < value <= 1e6:
         raise argparse.ArgumentTypeError(f"{text[:20]} is not a number above 0 (and at most 1000000)")
     return value
+
+
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def _scheduler_address(text: str) -> str:
+    """``tcp://HOST:PORT`` (or ``tls``, ``ws``, ``wss``; ``HOST:PORT`` is tcp, as for Dask): Dask
+    refuses anything else with a traceback."""
+    scheme, _, rest = text.partition("://") if "://" in text else ("tcp", "", text)
+    host, _, port = rest.rpartition(":")
+    if scheme not in SCHEDULER_SCHEMES or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a Dask scheduler address like tcp://HOST:8786")
+    return text
 
 
 def _worker_memory(text: str) -> float:
