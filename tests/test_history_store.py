@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from battle.history.store import GameEntry, History, PuzzleAttempt
+from battle.history.store import GameEntry, History, PuzzleAttempt, default_history_path
 from battle.puzzles.glicko2 import Rating
 from battle.rules.game import Game
 
@@ -84,16 +84,31 @@ def damaged_files(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("kind", ["garbage", "foreign", "overwritten"])
-def test_a_damaged_database_is_set_aside_and_a_new_one_started(tmp_path: Path, kind: str) -> None:
-    path = damaged_files(tmp_path)[kind]
+def test_a_damaged_database_is_set_aside_and_a_new_one_started(tmp_path: Path, kind: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = default_history_path()  # the game's own file: whatever is there that is not a history goes aside
+    damaged_files(tmp_path)[kind].replace(path)
     original = path.read_bytes()
-    history = History(path)
+    history = History()
     assert history.add_game(entry(finished_game())) is not None  # the game is still stored
     notices = history.take_notices()
     assert len(notices) == 1 and "\n" not in notices[0]
     assert "damaged" in notices[0] and "set aside as history.sqlite3.corrupt" in notices[0]
     assert (path.parent / "history.sqlite3.corrupt").read_bytes() == original
     assert len(history.games()) == 1 and history.take_notices() == []
+    history.close()
+
+
+@pytest.mark.parametrize("kind", ["garbage", "foreign"])
+def test_a_file_named_that_is_no_history_is_left_as_it_is(tmp_path: Path, kind: str) -> None:
+    path = damaged_files(tmp_path)[kind]  # stats --db FILE with a mistyped name
+    original = path.read_bytes()
+    history = History(path)
+    assert history.add_game(entry(finished_game())) is None and history.games() == []
+    notices = history.take_notices()
+    assert len(notices) == 1 and "is not a game history" in notices[0] and "left as it is" in notices[0]
+    assert path.read_bytes() == original and not (path.parent / "history.sqlite3.corrupt").exists()
     history.close()
 
 

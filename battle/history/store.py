@@ -11,7 +11,9 @@ leaves one line in ``notices`` for the front end to show:
 
 * a file that is not our database (not SQLite, damaged, another schema) is set aside
   (``battle.storage.paths.set_aside``: ``history.sqlite3.corrupt``, its WAL beside it) and a
-  new one started, so the damaged one stays for the curious;
+  new one started, so the damaged one stays for the curious; but a file the user named
+  (``--db``) that is another program's database or not SQLite at all is left as it is and
+  the history is off for the session (a mistyped name must not move somebody's file);
 * a database another copy of the program holds locked for longer than ``BUSY_SECONDS``
   is left alone (it is healthy, and moving it would split the history in two): that one
   write is skipped and said so, and the next call tries again;
@@ -190,6 +192,11 @@ class _Newer(Exception):
         self.version = version
 
 
+class _NotAHistory(Exception):
+    """A file named by the caller (``--db``) that is no game history: another program's
+    database, or not SQLite at all. It is left as it is, never set aside."""
+
+
 class History:
     """The history database; every method is safe to call whatever state the file is in.
 
@@ -200,6 +207,8 @@ class History:
 
     def __init__(self, path: Path | str | None = None, busy_seconds: float = BUSY_SECONDS) -> None:
         self._path = None if path is None else Path(path)
+        self._named = path is not None
+        """The caller named the file: one that is no game history is left alone, not set aside."""
         self._busy_seconds = busy_seconds
         self._connection: sqlite3.Connection | None = None
         self._disabled = False
@@ -379,7 +388,14 @@ class History:
             self._notice(f"no game history this time: {error}")
             return None
         try:
+            if self._named and sqlite_file.other_kind_of_file(self.path):
+                raise _NotAHistory("a file of another kind")
             self._connection = self._open()
+        except _NotAHistory as other:
+            self._disabled = True
+            self._notice(f"{self.path} is not a game history ({other}); it is left as it is: no game history "
+                         "this time")
+            return None
         except _Newer as newer:
             self._disabled = True
             self._notice(f"{self.path} was written by a newer version of the game (schema {newer.version}, "
@@ -398,8 +414,10 @@ class History:
             if found.version > SCHEMA_VERSION and found.tables >= _TABLES:
                 raise _Newer(found.version)
             if not found.empty and (not 1 <= found.version <= SCHEMA_VERSION or not found.tables >= _TABLES):
-                raise sqlite3.DatabaseError(
-                    f"not a game history (schema {found.version}, tables {sorted(found.tables)})")
+                held = f"schema {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
+                if self._named:
+                    raise _NotAHistory(held)
+                raise sqlite3.DatabaseError(f"not a game history ({held})")
             sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
             if not found.empty and found.version < SCHEMA_VERSION:
                 self._upgrade(connection)
