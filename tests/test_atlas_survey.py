@@ -264,6 +264,10 @@ def test_the_catalogue_gives_par_fair_deals_and_a_daily_deal(tmp_path: Path) -> 
     broken = tmp_path / "broken.tsv"
     broken.write_text("1\tfour\t-\t1\t1\tt\n")
     assert "line 1" in Catalogue.load(broken, tmp_path / "none.sqlite3").problems[0]
+    mine = tmp_path / "mine.sqlite3"
+    mine.write_bytes(mine.read_bytes()[:100] + b"\xff" * 4000)  # damaged: set aside, and said
+    damaged = Catalogue.load(shipped, mine)
+    assert len(damaged) == 5 and len(damaged.problems) == 1 and "set aside" in damaged.problems[0]
 
 
 def test_deal_fair_daily_and_show_par_from_the_command_line(tmp_path: Path) -> None:

@@ -110,6 +110,8 @@ class Catalogue:
         if survey.exists():
             try:
                 with SurveyDatabase(survey) as database:
+                    if database.notice:  # a damaged file was set aside: its results are not in the catalogue
+                        problems.append(database.notice)
                     for result in database.results(FULL_DEAL):
                         if result.solved:
                             pars[result.deal] = Par(result.deal, result.value, result.best_moves)
