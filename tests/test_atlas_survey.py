@@ -209,6 +209,8 @@ def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
         database.store(DealResult(5, 108, False, 3, 20, None, 100, 900.0, 900.0, "t", "w"), 1.0)
     text = format_report(summarise(SurveyDatabase(path).results(108)))
     assert "5 deals surveyed" in text and "4 solved exactly, 1 unsolved" in text
+    assert "over the time limit: deal 5 (~+3) ('survey DEALS --retry-unsolved" in text
+    assert "(and 0.25 h on the deals over the limit)" in text
     assert "wins 2 (50%), draws 1 (25%), loses 1 (25%)" in text and "mean +1.50" in text
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
     plot = tmp_path / "values.png"
