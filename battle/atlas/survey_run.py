@@ -5,7 +5,8 @@ each solving one deal at a time on its own engine); with ``tcp://HOST:8786`` the
 uses a running cluster (``dask scheduler`` and ``dask worker`` on other machines, or any
 Dask deployment). Solve times are heavy-tailed (a whole deal takes 2 to over 25 minutes on
 two cores), so tasks are handed out as results come in, a few more than there are workers,
-never all at once: a stop loses at most the deals in flight, and the database always says what is done.
+never all at once: a stop loses at most the deals in flight, and the database always says
+what is done.
 
 A worker that dies (killed, out of memory) takes its task with it; Dask gives the task to
 another worker, up to ``RETRIES`` times. A deal that fails every time is reported and left

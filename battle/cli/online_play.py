@@ -178,7 +178,7 @@ class OnlinePlay:
         if kind == "moved":
             seat = event.get("seat")
             if seat != state.get("you"):
-                name, points = self._name(state, seat), int(event.get("points", 0))
+                name, points = name_of(state, seat), int(event.get("points", 0))
                 self.say(f"{verb(name, 'takes')} {event.get('move')} for {plural(points, 'point')}.")
                 self._show()
             if event.get("status") == "finished":
@@ -303,7 +303,7 @@ class OnlinePlay:
                      else "The game waits for your opponent to join.")
             return
         if state.get("to_move") != state.get("you"):
-            self.say(f"Wait: it is {self._name(state, state.get('to_move'))}'s turn.")
+            self.say(f"Wait: it is {name_of(state, state.get('to_move'))}'s turn.")
             return
         reason = self._position(state).illegal_reason(move)
         if reason is not None:
@@ -319,19 +319,13 @@ class OnlinePlay:
             position.push(parse_move(move))
         return position
 
-    def _name(self, state: dict[str, Any], seat: object) -> str:
-        for player in state.get("players", []):
-            if player.get("seat") == seat:
-                return str(player.get("name") or f"Player {seat}")
-        return f"Player {seat}"
-
     def _show(self) -> None:
         state = self.session.state
         if not state:
             return
         position = self._position(state)
         self.say(render_board(position, self.colour))
-        names = [self._name(state, seat) for seat in (1, 2)]
+        names = [name_of(state, seat) for seat in (1, 2)]
         scores = state.get("scores", [0, 0])
         self.say(f"{names[0]} {scores[0]} : {scores[1]} {names[1]}  ·  "
                  f"{plural(position.points_on_board(), 'point')} left")
@@ -353,7 +347,7 @@ class OnlinePlay:
         if self.prompted_for == key:
             return
         self.prompted_for = key
-        self.say(f"{self._name(state, state.get('you'))}, your move (c1-c9, help):")
+        self.say(f"{name_of(state, state.get('you'))}, your move (c1-c9, help):")
 
     def _show_result(self, state: dict[str, Any]) -> None:
         result = state.get("result") or {}
@@ -363,7 +357,7 @@ class OnlinePlay:
         if winner is None:
             self.say(f"The game is over: a draw, {scores[0]} to {scores[1]}.")
         else:
-            self.say(f"The game is over: {verb(self._name(state, winner), 'wins')}{reason}, "
+            self.say(f"The game is over: {verb(name_of(state, winner), 'wins')}{reason}, "
                      f"{scores[0]} to {scores[1]}.")
         self.say("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves.")
         self._keep_in_history(state)

@@ -15,12 +15,12 @@ from battle.rules.notation import parse_position
 JsonObject = dict[str, Any]
 
 
-def player(state: JsonObject, seat: int) -> JsonObject:
+def player(state: JsonObject, seat: object) -> JsonObject:
     found = next((p for p in state.get("players") or () if isinstance(p, dict) and p.get("seat") == seat), None)
     return found or {}
 
 
-def name_of(state: JsonObject, seat: int) -> str:
+def name_of(state: JsonObject, seat: object) -> str:
     """The seat's name as the server has it ("Player 2" while nobody holds it)."""
     name = player(state, seat).get("name")
     return str(name) if name else f"Player {seat}"
