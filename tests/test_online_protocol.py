@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battle.online import protocol
+from battle.online import protocol, server_messages
+from battle.online.message_reader import parse_client_message
 from battle.online.protocol import (
     MAX_MESSAGE_BYTES,
     AcceptRematch,
@@ -34,7 +35,6 @@ from battle.online.protocol import (
     Resign,
     Resume,
     Watch,
-    parse_client_message,
 )
 from battle.rules import deal, format_position, parse_position
 
@@ -323,7 +323,7 @@ def check_outcome(data: str | bytes) -> None:
     except ProtocolError as error:
         assert isinstance(error.code, ErrorCode)
         assert error.reason and "\n" not in error.reason and len(error.reason) <= 400
-        json.loads(protocol.encode(protocol.error_for(error)))
+        json.loads(protocol.encode(server_messages.error_for(error)))
     else:
         assert isinstance(message, MESSAGE_CLASSES)
 
@@ -365,28 +365,28 @@ def test_deep_nesting_gives_a_protocol_error(depth: int, opener: str) -> None:
 
 def test_server_messages_encode_as_compact_json_that_reads_back() -> None:
     messages = [
-        protocol.welcome(),
-        protocol.created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2),
-        protocol.joined("g1", TOKEN, 1),
-        protocol.ack("m1", 3, "c1-c9"),
-        protocol.error(ErrorCode.ILLEGAL_MOVE, "c1-c9: c1 is empty\nsecond line", {"type": "move", "id": "m1"}),
-        protocol.pong(1.5),
-        protocol.record("g1", "player1: Ann\n"),
-        protocol.rematch_started("g1", "g2", 2, "M0RX4T2Q"),
+        server_messages.welcome(),
+        server_messages.created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2),
+        server_messages.joined("g1", TOKEN, 1),
+        server_messages.ack("m1", 3, "c1-c9"),
+        server_messages.error(ErrorCode.ILLEGAL_MOVE, "c1-c9: c1 is empty\nsecond line", {"type": "move", "id": "m1"}),
+        server_messages.pong(1.5),
+        server_messages.record("g1", "player1: Ann\n"),
+        server_messages.rematch_started("g1", "g2", 2, "M0RX4T2Q"),
     ]
     for message in messages:
         text = protocol.encode(message)
         assert json.loads(text) == message
         assert len(text) < len(json.dumps(message))  # compact: no spaces after separators
         assert len(text.encode()) < MAX_MESSAGE_BYTES
-    assert protocol.welcome() == {"type": "welcome", "version": 1, "max_message_bytes": 4096}
-    assert protocol.error(ErrorCode.BAD_JSON, "a\nb")["reason"] == "a\\nb"
+    assert server_messages.welcome() == {"type": "welcome", "version": 1, "max_message_bytes": 4096}
+    assert server_messages.error(ErrorCode.BAD_JSON, "a\nb")["reason"] == "a\\nb"
     assert protocol.encode({"name": "Zoë"}) == '{"name":"Zoë"}'
 
 
 def test_encode_refuses_nan_rather_than_send_what_json_cannot_read() -> None:
     with pytest.raises(ValueError):
-        protocol.encode(protocol.pong(float("nan")))
+        protocol.encode(server_messages.pong(float("nan")))
 
 
 def test_every_error_code_and_message_type_is_documented() -> None:

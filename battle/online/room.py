@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from battle.online import protocol
+from battle.online import protocol, server_messages
 from battle.online.protocol import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, ProtocolError
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
@@ -120,7 +120,7 @@ class MoveReceipt:
 
     def ack(self) -> dict[str, Any]:
         """The ``ack`` message for this move, the same for the first send and every resend."""
-        return protocol.ack(self.move_id, self.ply, self.move, self.taken_back)
+        return server_messages.ack(self.move_id, self.ply, self.move, self.taken_back)
 
 
 @dataclass(frozen=True)
@@ -335,7 +335,7 @@ class Room:
     def result_message(self) -> dict[str, Any] | None:
         if self.status != Status.FINISHED or self.reason is None:
             return None
-        return protocol.result(self.winner, self.reason.value, self.scores)
+        return server_messages.result(self.winner, self.reason.value, self.scores)
 
     def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> dict[str, Any]:
         """The full ``state`` message for a seat (1 or 2) or a spectator (None).
@@ -343,17 +343,17 @@ class Room:
         ``presence`` says which seats have a connection now; only a seat's holder sees the
         invite code, and only while the seat it gives is open.
         """
-        you: protocol.Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
+        you: server_messages.Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
         players = []
         for seat in SEATS:
             if seat in self.seats:
-                mark: protocol.Presence = "connected" if presence.get(seat) else "away"
-                players.append(protocol.player(seat, self.name_of(seat), mark, seat == self.creator_seat))
+                mark: server_messages.Presence = "connected" if presence.get(seat) else "away"
+                players.append(server_messages.player(seat, self.name_of(seat), mark, seat == self.creator_seat))
             else:
-                players.append(protocol.player(seat, None, "open", False))
+                players.append(server_messages.player(seat, None, "open", False))
         deadline = self.deadline()
         rematch = {"game": self.rematch_game, "watch": self.rematch_watch} if self.rematch_game else None
-        return protocol.state(
+        return server_messages.state(
             game=self.game_id,
             you=you,
             status=self.status.value,
@@ -378,7 +378,7 @@ class Room:
 
     def moved_message(self, receipt: MoveReceipt) -> dict[str, Any]:
         """The ``moved`` message every connection gets after ``receipt`` was applied."""
-        return protocol.moved(
+        return server_messages.moved(
             game=self.game_id, ply=receipt.ply, seat=receipt.seat, move=receipt.move, points=receipt.points,
             scores=self.scores, to_move=self.to_move, status=self.status.value, result=self.result_message(),
             deadline=self.deadline(),

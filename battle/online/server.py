@@ -1,6 +1,6 @@
 """The game server: one asyncio process, the ``websockets`` library, every game in SQLite.
 
-The server is the authority. Each message is read by ``protocol.parse_client_message``,
+The server is the authority. Each message is read by ``message_reader.parse_client_message``,
 acted on by the game's ``Room`` (the rules model checks every move) and, when it changes
 a game, committed to the ``GameStore`` before anyone is told: a move acknowledged is a
 move on disk. On start the server loads every unfinished game from the store, so a
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from battle.online import protocol
+from battle.online import message_reader, protocol, server_messages
 from battle.online.codes import hash_token, new_game_id, new_token
 from battle.online.limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.protocol import (
@@ -137,7 +137,7 @@ class GameServer:
                         closing.add_done_callback(self._tasks.discard)
                         continue
                     if client.bucket.refused == 1 or client.bucket.refused % 20 == 0:
-                        await self._send(client, protocol.error(
+                        await self._send(client, server_messages.error(
                             ErrorCode.RATE_LIMITED,
                             f"more than {self.limits.rate:g} messages a second; wait a moment"))
                     continue
@@ -150,16 +150,16 @@ class GameServer:
     async def _receive(self, client: _Client, frame: str | bytes) -> None:
         message: ClientMessage | None = None
         try:
-            message = protocol.parse_client_message(frame)
+            message = message_reader.parse_client_message(frame)
             await self._dispatch(client, message)
         except ProtocolError as problem:
             if problem.ref is None and message is not None:
                 problem.ref = protocol.ref_of(message)
-            await self._send(client, protocol.error_for(problem))
+            await self._send(client, server_messages.error_for(problem))
         except StoreError as problem:
             log.error("%s", problem)
             await self._reload(client.room)
-            await self._send(client, protocol.error(ErrorCode.INTERNAL,
+            await self._send(client, server_messages.error(ErrorCode.INTERNAL,
                                                     "the server could not save that; nothing changed, try again"))
 
     async def _dispatch(self, client: _Client, message: ClientMessage) -> None:
@@ -169,10 +169,10 @@ class GameServer:
                                                        f"{protocol.PROTOCOL_VERSION}, not {message.version}")
             client.hello = True
             client.name = message.name
-            await self._send(client, protocol.welcome())
+            await self._send(client, server_messages.welcome())
             return
         if isinstance(message, Ping):
-            await self._send(client, protocol.pong(message.t))
+            await self._send(client, server_messages.pong(message.t))
             return
         if not client.hello:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
@@ -207,7 +207,7 @@ class GameServer:
         self.rooms[room.game_id] = room
         client.created += 1
         await self._attach(client, room, room.creator_seat)
-        await self._send(client, protocol.created(room.game_id, invite, watch, token, room.creator_seat))
+        await self._send(client, server_messages.created(room.game_id, invite, watch, token, room.creator_seat))
         await self._send(client, self._state(room, client.seat))
 
     async def _join(self, client: _Client, message: Join) -> None:
@@ -220,7 +220,7 @@ class GameServer:
             await self._reload(room)
             raise
         await self._attach(client, room, seat)
-        await self._send(client, protocol.joined(room.game_id, token, seat))
+        await self._send(client, server_messages.joined(room.game_id, token, seat))
         await self._broadcast_state(room)
 
     async def _resume(self, client: _Client, message: Resume) -> None:
@@ -296,7 +296,7 @@ class GameServer:
                 await self._commit(room, lambda: self.store.take_back(room, receipt))
             await self._broadcast_state(room)
         elif isinstance(message, GetRecord):
-            await self._send(client, protocol.record(room.game_id, room.record_text()))
+            await self._send(client, server_messages.record(room.game_id, room.record_text()))
 
     async def _accept_rematch(self, room: Room, seat: int | None, now: float) -> None:
         invite, watch = self.store.fresh_codes()
@@ -306,7 +306,7 @@ class GameServer:
         for client in list(self.clients.get(room.game_id, ())):
             seat_then = client.seat
             new_seat = None if seat_then is None else 3 - seat_then
-            await self._send(client, protocol.rematch_started(room.game_id, new.game_id,
+            await self._send(client, server_messages.rematch_started(room.game_id, new.game_id,
                                                               "spectator" if new_seat is None else new_seat, watch))
             await self._attach(client, new, new_seat)
         await self._broadcast_state(new)
