@@ -94,9 +94,19 @@ def test_a_file_that_is_not_a_survey_database_is_refused_and_left_as_it_is(tmp_p
                         (other, r"not a survey database \(schema version 0, tables games\)"),
                         (newer, r"written by a newer version \(schema 99")):
         before = path.read_bytes()
-        with pytest.raises(SurveyDatabaseError, match=words):
-            SurveyDatabase(path)
+        for read_only in (False, True):  # a survey run, and a reader (the window, a report)
+            with pytest.raises(SurveyDatabaseError, match=words):
+                SurveyDatabase(path, read_only=read_only)
         assert path.read_bytes() == before and not path.with_name(path.name + ".corrupt").exists()
+    with pytest.raises(SurveyDatabaseError, match="no survey database there"):
+        SurveyDatabase(tmp_path / "missing.sqlite3", read_only=True)
+    assert main_files(tmp_path) == ["games.sqlite3", "newer.sqlite3", "notes.txt"]
+
+
+def main_files(folder: Path) -> list[str]:
+    """The files in ``folder`` but a WAL database's -wal and -shm, which a read-only reader of
+    one leaves behind for its next writer (it may not delete them)."""
+    return sorted(path.name for path in folder.iterdir() if not path.name.endswith(("-wal", "-shm")))
 
 
 # -- the survey on a real local cluster -----------------------------------------------------------
@@ -267,9 +277,15 @@ def test_the_catalogue_gives_par_fair_deals_and_a_daily_deal(tmp_path: Path) -> 
     broken.write_text("1\tfour\t-\t1\t1\tt\n")
     assert "line 1" in Catalogue.load(broken, tmp_path / "none.sqlite3").problems[0]
     mine = tmp_path / "mine.sqlite3"
-    mine.write_bytes(mine.read_bytes()[:100] + b"\xff" * 4000)  # damaged: set aside, and said
+    with SurveyDatabase(mine) as survey_in_progress:  # the window reads beside a running survey
+        survey_in_progress.store(DealResult(7, 108, True, 2, 127, None, 1, 1.0, None, "t", "w"), 2.0)
+        assert len(Catalogue.load(shipped, mine)) == 7
+        survey_in_progress.store(DealResult(8, 108, True, 0, 127, None, 1, 1.0, None, "t", "w"), 3.0)
+    files = main_files(tmp_path)
+    mine.write_bytes(mine.read_bytes()[:100] + b"\xff" * 4000)  # damaged: said, and left for the survey
     damaged = Catalogue.load(shipped, mine)
-    assert len(damaged) == 5 and len(damaged.problems) == 1 and "set aside" in damaged.problems[0]
+    assert len(damaged) == 5 and len(damaged.problems) == 1 and "not a survey database" in damaged.problems[0]
+    assert main_files(tmp_path) == files
 
 
 def test_deal_fair_daily_and_show_par_from_the_command_line(tmp_path: Path) -> None:

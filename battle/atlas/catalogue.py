@@ -109,9 +109,7 @@ class Catalogue:
         survey = survey or default_survey_path()
         if survey.exists():
             try:
-                with SurveyDatabase(survey) as database:
-                    if database.notice:  # a damaged file was set aside: its results are not in the catalogue
-                        problems.append(database.notice)
+                with SurveyDatabase(survey, read_only=True) as database:  # a survey may be writing it
                     for result in database.results(FULL_DEAL):
                         if result.solved:
                             pars[result.deal] = Par(result.deal, result.value, result.best_moves)

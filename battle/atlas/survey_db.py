@@ -79,13 +79,16 @@ def default_survey_path() -> Path:
 class SurveyDatabase:
     """The results of one or more survey runs."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else default_survey_path()
         self.named = path is not None
         """The caller named the file (``--db``): one that is not a survey database is refused, not set aside."""
         self.notice: str | None = None
         """One line to print when the file found had to be set aside."""
         self._lock = threading.Lock()
+        if read_only:
+            self._connection = self._open_read_only()
+            return
         try:
             ensure_folder(self.path.parent)
         except OSError as error:
@@ -108,6 +111,35 @@ class SurveyDatabase:
         self.notice = one_line(f"{self.path}: not a survey database ({reason}); set aside as {moved.name}, "
                                "starting an empty one")
         return self._prepare()
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """For a reader beside a running survey (the window's catalogue, a report, an export):
+        the file is never made, converted or set aside, whatever it holds, and a survey writing
+        to it meanwhile is not disturbed (WAL lets one reader and one writer share the file)."""
+        if not self.path.is_file():
+            raise SurveyDatabaseError(one_line(f"{self.path}: no survey database there"))
+        if sqlite_file.other_kind_of_file(self.path):
+            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database but a file of another kind"))
+        try:
+            connection = sqlite_file.connect_read_only(self.path)
+        except sqlite3.Error as error:
+            raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
+        try:
+            found = sqlite_file.contents(connection)
+            if found.version > SCHEMA_VERSION:
+                raise SurveyDatabaseError(one_line(
+                    f"{self.path}: written by a newer version (schema {found.version}, this one reads "
+                    f"{SCHEMA_VERSION})"))
+            if found.version != SCHEMA_VERSION or "results" not in found.tables:
+                held = f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
+                raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({held})"))
+        except sqlite3.Error as error:
+            connection.close()
+            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({error})")) from None
+        except BaseException:
+            connection.close()
+            raise
+        return connection
 
     def _prepare(self) -> sqlite3.Connection:
         connection = sqlite_file.connect(self.path, timeout=30)

@@ -95,7 +95,8 @@ def _tiles(text: str) -> int:
 
 def _database(args: argparse.Namespace, *, reading: bool = False):  # noqa: ANN202 - a SurveyDatabase
     """The survey database of ``--db`` (or the default one); ``reading``: one that must exist
-    already (a report or an export of a database nobody made is a mistyped path)."""
+    already (a report or an export of a database nobody made is a mistyped path), opened
+    read-only so that a report beside a running survey never changes its file."""
     from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError, default_survey_path
 
     path = args.db if args.db is not None else default_survey_path()
@@ -103,7 +104,7 @@ def _database(args: argparse.Namespace, *, reading: bool = False):  # noqa: ANN2
         raise InputError(f"no survey database at {str(path)[:200]}: 'mahjong-battle survey DEALS"
                          f"{'' if args.db is None else ' --db FILE'}' makes one")
     try:
-        database = SurveyDatabase(args.db)
+        database = SurveyDatabase(args.db, read_only=reading)
     except SurveyDatabaseError as error:
         raise InputError(str(error)) from None
     if database.notice:

@@ -52,6 +52,13 @@ def connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
 
 
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write the file (``mode=ro``): for a reader that must leave
+    another program's file exactly as it is. It still shares the WAL index with a writer."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                           check_same_thread=False, timeout=5.0)
+
+
 def integrity_problem(connection: sqlite3.Connection) -> str | None:
     """What ``PRAGMA quick_check`` finds wrong with the file, on one line ("damaged (Page 2: free
     space corruption, and 20 more)"), or None when it is sound. A file too damaged for the
