@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from battle.online.codes import normalise_code
 from battle.online.protocol import (
@@ -50,6 +50,9 @@ from battle.rules.board import move_name, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import clean_name
 from battle.rules.notation import format_position, parse_position
+
+T = TypeVar("T")
+"""What a notation parser makes of a field: a Position or a Move."""
 
 _TOKEN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -236,10 +239,7 @@ def _read_deal(fields: _Fields) -> DealChoice:
     if kind == "position":
         if not isinstance(detail, str):
             raise fields.fail("deal.position", "the text of a .mbp position", detail)
-        try:
-            position = parse_position(detail)
-        except BattleError as error:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"deal.position": {error}') from None
+        position = _parsed("deal.position", parse_position, detail)
         if position.is_over():
             raise ProtocolError(ErrorCode.BAD_MESSAGE, '"deal.position": no pair of free twins is left to play')
         return GivenPosition(format_position(position))
@@ -279,6 +279,15 @@ def _read_watch(fields: _Fields) -> Watch:
     return Watch(code=fields.code())
 
 
+def _parsed(field: str, parse: Callable[[str], T], text: str) -> T:
+    """``text`` read by the notation's own ``parse``, whose one-line message names what is wrong,
+    prefixed with the field it came in."""
+    try:
+        return parse(text)
+    except BattleError as error:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"{field}": {error}') from None
+
+
 def _read_move(fields: _Fields) -> PlayMove:
     move_id = fields.get("id", True)
     if not is_move_id(move_id):
@@ -286,10 +295,7 @@ def _read_move(fields: _Fields) -> PlayMove:
     text = fields.get("move", True)
     if not isinstance(text, str):
         raise fields.fail("move", 'a string like "c1-c9"', text)
-    try:
-        move = parse_move(text)
-    except BattleError as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"move": {error}') from None
+    move = _parsed("move", parse_move, text)
     return PlayMove(move=move_name(move), id=move_id)
 
 
