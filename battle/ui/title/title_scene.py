@@ -13,7 +13,6 @@ Enter takes, Esc keeps the old choice), and with nothing focused Enter starts th
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
@@ -42,6 +41,7 @@ from battle.ui.title.deal_choice import (
     availability,
     pick_deal,
 )
+from battle.ui.title.title_hero import HeroPlace, TitleHero
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
@@ -78,10 +78,6 @@ BUTTON_ROWS: tuple[tuple[tuple[str, str, str, int], ...], ...] = (
 )
 """The buttons under the form, row by row: command, label, tool tip, and a share of the row in
 proportion to the label's width plus its padding at 1200x800 (each shows in full there)."""
-
-HERO_KINDS = (18, 4, 13, 22, 8, 9, 26)
-"""The tiles fanned above the title: the bird (1 bamboo) first, then a mix of suits."""
-
 
 class TitleMetrics(TypedDict):
     """Where the hero (the fanned tiles and the title) and the card go at the window's size, in pixels."""
@@ -120,7 +116,7 @@ class TitleScene(Scene):
         self.files = FileDialogSlot(app)
         self.clock = 0.0
         self.tiles = TileWarmer(app.board_view)
-        self.hero: pygame.Surface | None = None
+        self.hero = TitleHero()
         self.status = Status(notice, notice_kind) if notice else Status("", "quiet")
         self.unfinished = read_unfinished(app.level_names)
         games = self.unfinished.games
@@ -261,7 +257,7 @@ class TitleScene(Scene):
                 x += width + button_gap
             y += row_h + gap
         self.ring.forget_missing()
-        self._render_hero()
+        self.hero.render(self.app.art, self.app.layout.scale * m["hero_scale"])
 
     def _deal_row(self, x: int, y: int, width: int, row_h: int, add: Callable[[str, UIElement], None]) -> None:
         """The deal's list (any, fair, of the day) and, beside it, what that kind asks: a number
@@ -283,29 +279,6 @@ class TitleScene(Scene):
         else:
             add("deal_help", UILabel(side, "the same for everyone", manager,
                                      object_id=ObjectID(object_id="#field_label")))
-
-    def _render_hero(self) -> None:
-        """The fan of tiles over the title, rendered once per size (drawing only blits it)."""
-        scale = self.app.layout.scale * self._metrics()["hero_scale"]
-        tile_h = max(24, round(92 * scale))
-        tile_w = round(tile_h * 0.75)
-        count = len(HERO_KINDS)
-        width = round(tile_w * count * 0.82 + tile_w * 2)
-        height = round(tile_h * 1.6)
-        hero = pygame.Surface((width, height), pygame.SRCALPHA)
-        hero.fill((0, 0, 0, 0))
-        art = self.app.art
-        for index, kind in enumerate(HERO_KINDS):
-            t = index / (count - 1) - 0.5
-            angle = -t * 36
-            tile = pygame.Surface((tile_w + 12, tile_h + 12), pygame.SRCALPHA)
-            tile.fill((0, 0, 0, 0))
-            art.draw(tile, kind, (2, 2), tile_w, tile_h)
-            rotated = pygame.transform.rotozoom(tile, angle, 1.0)
-            cx = width / 2 + t * tile_w * count * 0.78
-            cy = height * 0.56 + (t * t) * tile_h * 0.9
-            hero.blit(rotated, rotated.get_rect(center=(round(cx), round(cy))))
-        self.hero = hero
 
     # -- input -----------------------------------------------------------------------------
 
@@ -567,10 +540,6 @@ class TitleScene(Scene):
         if self.clock > TILES_AFTER:
             self.tiles.step(self.app.layout)
 
-    def _bob(self, clock: float) -> int:
-        """The hero's float, in whole pixels: 2 px each way (scaled) over a 5.2 s period."""
-        return round(math.sin(clock * 1.2) * 2 * self.app.layout.scale)
-
     def next_frame_in(self) -> float | None:
         """When the hero next moves a pixel: about 8 frames per 5.2 s float instead of 60 a second;
         while the solver prepares, at least twice a second, so its note goes when it is ready;
@@ -582,13 +551,7 @@ class TitleScene(Scene):
         return self._hero_frame_in()
 
     def _hero_frame_in(self) -> float | None:
-        if self.hero is None:
-            return None
-        now = self._bob(self.clock)
-        for frame in range(1, 121):
-            if self._bob(self.clock + frame / 60) != now:
-                return frame / 60
-        return 2.0
+        return self.hero.next_move_in(self.clock, self.app.layout.scale)
 
     def draw(self, surface: pygame.Surface) -> None:
         app = self.app
@@ -597,25 +560,9 @@ class TitleScene(Scene):
         w, h = layout.window
         surface.blit(app.felt.surface(layout.window, (0.5, 0.42)), (0, 0))
         m = self._metrics()
-        if self.hero is not None:
-            bob = self._bob(self.clock)
-            lift = round(28 * scale * m["hero_scale"])
-            hero_rect = self.hero.get_rect(midtop=(w // 2, m["top"] + round(bob) - lift))
-            surface.blit(self.hero, hero_rect)
+        self.hero.draw(surface, app.fonts, HeroPlace(m["top"], m["hero_h"], m["hero_scale"], m["card_y"]),
+                       self.clock, scale)
         fonts = app.fonts
-        title_y = m["top"] + round(m["hero_h"] * 0.70)
-        mark = fonts.text("麻将", 30 * scale, theme.GOLD, bold=True)
-        title = fonts.text("Mahjong Battle", 44 * scale, theme.IVORY, bold=True)
-        total = mark.get_width() + round(14 * scale) + title.get_width()
-        x = (w - total) // 2
-        surface.blit(mark, mark.get_rect(midleft=(x, title_y)))
-        surface.blit(title, title.get_rect(midleft=(x + mark.get_width() + round(14 * scale), title_y)))
-        tagline = fonts.text("Take pairs of free tiles, score their value: 270 points in play, the bigger share wins.",
-                             15 * scale, theme.IVORY_DIM)
-        tagline_rect = tagline.get_rect(midtop=(w // 2, title_y + title.get_height() // 2 + round(8 * scale)))
-        if tagline_rect.bottom < m["card_y"]:  # a short window squeezes it out rather than under the form
-            surface.blit(tagline, tagline_rect)
-
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
         self.ring.draw(surface, scale)
