@@ -125,14 +125,10 @@ class SurveyDatabase:
         except sqlite3.Error as error:
             raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
         try:
-            found = sqlite_file.contents(connection)
-            if found.version > SCHEMA_VERSION:
-                raise SurveyDatabaseError(one_line(
-                    f"{self.path}: written by a newer version (schema {found.version}, this one reads "
-                    f"{SCHEMA_VERSION})"))
-            if found.version != SCHEMA_VERSION or "results" not in found.tables:
-                held = f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
-                raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({held})"))
+            found, foreign = self._contents(connection)
+            if foreign is not None or found.empty:  # an empty file has no survey's tables yet: nothing to read
+                raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database "
+                                                   f"({foreign or 'schema version 0, tables none'})"))
         except sqlite3.Error as error:
             connection.close()
             raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({error})")) from None
@@ -141,20 +137,27 @@ class SurveyDatabase:
             raise
         return connection
 
+    def _contents(self, connection: sqlite3.Connection) -> tuple[sqlite_file.Contents, str | None]:
+        """What the file holds, and what makes it another kind of database ("schema version 0,
+        tables games"; None for this version's survey database or a new, empty file). A newer
+        version's file is refused at once, left as it is."""
+        found = sqlite_file.contents(connection)
+        if found.version > SCHEMA_VERSION:
+            raise SurveyDatabaseError(one_line(f"{self.path}: written by a newer version (schema {found.version}, "
+                                               f"this one reads {SCHEMA_VERSION}); it is left as it is"))
+        if found.empty or (found.version == SCHEMA_VERSION and "results" in found.tables):
+            return found, None
+        return found, f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
+
     def _prepare(self) -> sqlite3.Connection:
         connection = sqlite_file.connect(self.path, timeout=30)
         try:
-            found = sqlite_file.contents(connection)
-            if found.version > SCHEMA_VERSION:
-                raise SurveyDatabaseError(one_line(
-                    f"{self.path}: written by a newer version (schema {found.version}, this one reads "
-                    f"{SCHEMA_VERSION}); it is left as it is"))
-            if not found.empty and (found.version != SCHEMA_VERSION or "results" not in found.tables):
-                held = f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
+            found, foreign = self._contents(connection)
+            if foreign is not None:
                 if self.named:  # another program's database, or this one's game history: never renamed
-                    raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({held}); name another "
-                                                       "file (this one is left as it is)"))
-                raise sqlite3.DatabaseError(held)
+                    raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({foreign}); name "
+                                                       "another file (this one is left as it is)"))
+                raise sqlite3.DatabaseError(foreign)
             sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
         except BaseException:
             connection.close()
