@@ -18,7 +18,9 @@ are solved
   past 512 MiB, so table rows want ``--tiles 100`` or more (minutes a deal).
 
 Deals an hour counts from the first task handed out to the last result stored; the
-cluster's start-up (a few seconds, once per run) is its own column. Every run stores into a
+cluster's start-up (a few seconds, once per run) is its own column. The baseline runs
+again last: the gap between its two runs is the machine's drift, against which the
+overhead is judged. Every run stores into a
 fresh temporary database. Noisy machines: compare the ratios within one run of the script.
 """
 
@@ -109,6 +111,8 @@ def main() -> None:
         seconds, start_up = on_cluster(deals, args.tiles, 1, 2, folder, memory)
         megabytes = table_megabytes(memory)
         rows.append((f"survey, 1 worker x 2 threads, {memory:g} GB (table up to {megabytes} MiB)", seconds, start_up))
+    if not args.only_tables:  # the machine's drift over the run, the yardstick for the overhead
+        rows.append(("one process, one engine (again, last)", sequential(deals, args.tiles), None))
     base = rows[0][1]
     print(f"{len(deals)} deals ({args.deals}), each from {args.tiles} tiles in\n")
     print("| how | seconds | deals an hour | against the baseline | cluster start-up s |")
