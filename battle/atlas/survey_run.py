@@ -99,6 +99,17 @@ def pending_deals(database: SurveyDatabase, plan: SurveyPlan) -> list[int]:
     return [deal for deal in plan.deals if deal not in stored]
 
 
+def local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluster, imported only here
+    """This machine's cluster for ``plan``: worker processes of one Dask thread each (a worker
+    solves one deal at a time; its engine runs ``threads_per_worker`` search threads)."""
+    from dask.distributed import LocalCluster
+
+    workers = plan.workers or default_workers(plan.threads_per_worker)
+    memory = f"{plan.memory_per_worker}GB" if plan.memory_per_worker else "auto"
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory,
+                        dashboard_address=":0", silence_logs=40)
+
+
 def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[Progress, DealResult | None], None]
                = lambda progress, result: None, stop: threading.Event | None = None,
                on_client: Callable[[Any], None] | None = None) -> Progress:
@@ -107,7 +118,7 @@ def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[
     ``on_client`` gets the Dask client once it is connected (monitoring, and tests that
     kill a worker mid-run).
     """
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
 
     todo = pending_deals(database, plan)
     progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo))
@@ -118,10 +129,7 @@ def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[
     if plan.scheduler:
         client = Client(plan.scheduler, timeout="20s")
     else:
-        workers = plan.workers or default_workers(plan.threads_per_worker)
-        memory = f"{plan.memory_per_worker}GB" if plan.memory_per_worker else "auto"
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory,
-                               dashboard_address=":0", silence_logs=40)
+        cluster = local_cluster(plan)
         client = Client(cluster)
     try:
         progress.dashboard = client.dashboard_link
