@@ -15,7 +15,16 @@ from collections.abc import Callable
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
 from solver.compile_ahead import WINDOW_NICENESS, prepare_kernels_apart
-from solver.engine import FULL_DEPTH, MAX_NODE_LIMIT, MAX_THREADS, Engine, engine_for, kernels_cached, prepare_kernels
+from solver.engine import (
+    FULL_DEPTH,
+    MAX_NODE_LIMIT,
+    MAX_THREADS,
+    Engine,
+    engine_for,
+    engine_table_bits,
+    kernels_cached,
+    prepare_kernels,
+)
 from solver.json_shapes import AnalyseJSON, Bound, MoveValueJSON, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, analyse_for_level, choose_from, get_level
 from solver.levels import best_move as level_best_move
@@ -50,6 +59,7 @@ __all__ = [
     "analyse_for_level",
     "choose_from",
     "engine_for",
+    "engine_table_bits",
     "kernels_cached",
     "prepare_kernels",
     "prepare_kernels_apart",

@@ -657,8 +657,15 @@ def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | N
     ``default_table_megabytes``), and ``threads`` threads (default: ``default_threads``).
     What the command line's solve, analyse and review use."""
     threads = threads or default_threads()
-    bits = table_bits_for(tiles, max_megabytes or default_table_megabytes(), limits=limits, threads=threads)
-    return Engine(bits, threads=threads)
+    return Engine(engine_table_bits(tiles, max_megabytes=max_megabytes, threads=threads, limits=limits),
+                  threads=threads)
+
+
+def engine_table_bits(tiles: int, *, max_megabytes: int | None = None, threads: int = 1,
+                      limits: Limits = Limits()) -> int:
+    """The table ``engine_for`` gives a position of ``tiles`` tiles, as a power of two: for a
+    caller that keeps an engine between positions and must know when it wants another one."""
+    return table_bits_for(tiles, max_megabytes or default_table_megabytes(), limits=limits, threads=threads)
 
 
 def solve(

@@ -109,6 +109,24 @@ def main_files(folder: Path) -> list[str]:
     return sorted(path.name for path in folder.iterdir() if not path.name.endswith(("-wal", "-shm")))
 
 
+def test_a_worker_keeps_its_engine_only_while_the_table_fits_the_start() -> None:
+    import threading
+
+    from battle.atlas import solve_deal
+
+    engines: list[Engine] = []
+
+    def tasks() -> None:  # a worker thread of its own, as Dask's: the engine is per thread
+        engines.extend(solve_deal._engine(tiles, None, 1) for tiles in (40, 40, 76, 76, 40))
+
+    worker = threading.Thread(target=tasks)
+    worker.start()
+    worker.join()
+    first, again, bigger, kept, smaller = engines
+    assert again is first and kept is bigger and smaller is not bigger
+    assert len(bigger.tt) > len(first.tt) == len(smaller.tt)  # a 76-tile start is not searched in a 40's table
+
+
 # -- the survey on a real local cluster -----------------------------------------------------------
 
 

@@ -47,13 +47,14 @@ def solver_version() -> str:
 
 def _engine(tiles: int, megabytes: int | None, threads: int) -> Engine:
     """This thread's engine, made on its first task with the table a start of ``tiles`` needs
-    (up to ``megabytes``); kept while later tasks need no bigger one."""
-    from battle.players import engine_for
+    (up to ``megabytes``); kept while later tasks want the same table and threads, so a
+    survey's worker allocates it once."""
+    from battle.players import Engine, engine_table_bits
 
-    key = (megabytes, threads, tiles >= 100)
+    key = (engine_table_bits(tiles, max_megabytes=megabytes, threads=threads), threads)
     if getattr(_local, "key", None) != key:
         _local.engine = None  # the old table goes before the new one is allocated
-        _local.engine = engine_for(tiles, max_megabytes=megabytes, threads=threads)
+        _local.engine = Engine(key[0], threads=threads)
         _local.key = key
     return _local.engine
 
