@@ -42,6 +42,7 @@ from battle.atlas.deal_list import parse_deal_list  # noqa: E402
 from battle.atlas.solve_deal import solve_deal, start_position  # noqa: E402
 from battle.atlas.survey_db import SurveyDatabase  # noqa: E402
 from battle.atlas.survey_run import SurveyPlan, local_cluster, run_survey, table_megabytes  # noqa: E402
+from battle.players import ENTRY_BYTES, engine_table_bits  # noqa: E402
 from battle.rules.notation import format_position  # noqa: E402
 
 
@@ -114,8 +115,9 @@ def main() -> None:
                          f"{'s' if threads > 1 else ''}", seconds, start_up))
     for memory in memories:
         seconds, start_up = on_cluster(deals, args.tiles, 1, 2, folder, memory)
-        megabytes = table_megabytes(memory)
-        rows.append((f"survey, 1 worker x 2 threads, {memory:g} GB (table up to {megabytes} MiB)", seconds, start_up))
+        bits = engine_table_bits(args.tiles, max_megabytes=table_megabytes(memory), threads=2)
+        rows.append((f"survey, 1 worker x 2 threads, {memory:g} GB (a {(ENTRY_BYTES << bits) >> 20} MiB table)",
+                     seconds, start_up))
     if not args.only_tables:  # the machine's drift over the run, the yardstick for the overhead
         rows.append(("one process, one engine (again, last)", sequential(deals, args.tiles), None))
     base = rows[0][1]

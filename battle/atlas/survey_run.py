@@ -76,11 +76,28 @@ def default_workers(threads_per_worker: int = 1) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, threads_per_worker))
 
 
+WORKER_BASE_GB = 0.5
+"""A worker's memory besides its table: about 0.3 GB measured, and a margin."""
+TERMINATE_FRACTION = 0.95
+"""Dask's nanny kills a worker whose memory passes this share of its limit (its default)."""
+WORKER_MEMORY_CONFIG = {
+    "distributed.worker.memory.target": False,
+    "distributed.worker.memory.spill": False,
+    "distributed.worker.memory.pause": False,
+    "distributed.worker.memory.terminate": TERMINATE_FRACTION,
+}
+"""A worker holds no data, only its engine's table, allocated once and filled as it solves:
+Dask's spilling has nothing to spill, and its pause at 80% of the limit stops a worker whose
+table is most of its memory for good (a 2.5 GB worker with a 2 GiB table sat idle)."""
+
+
 def table_megabytes(memory_per_worker: float | None) -> int | None:
-    """The table a worker may allocate within its memory (None: the engine's own default)."""
+    """The table a worker may allocate within its memory limit (None: the engine's own default):
+    what is left under the kill threshold besides ``WORKER_BASE_GB``. The engine rounds it down
+    to a power of two: 2 GB a worker gives a 1 GiB table, 3 GB a 2 GiB one."""
     if memory_per_worker is None:
         return None
-    return max(32, int((memory_per_worker - 0.5) * 1024))
+    return max(32, int((memory_per_worker * TERMINATE_FRACTION - WORKER_BASE_GB) * 1e9 / (1 << 20)))
 
 
 def failure_line(key: str, error: BaseException) -> str:
@@ -102,12 +119,14 @@ def pending_deals(database: SurveyDatabase, plan: SurveyPlan) -> list[int]:
 def local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluster, imported only here
     """This machine's cluster for ``plan``: worker processes of one Dask thread each (a worker
     solves one deal at a time; its engine runs ``threads_per_worker`` search threads)."""
+    import dask
     from dask.distributed import LocalCluster
 
     workers = plan.workers or default_workers(plan.threads_per_worker)
     memory = f"{plan.memory_per_worker}GB" if plan.memory_per_worker else "auto"
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory,
-                        dashboard_address=":0", silence_logs=40)
+    with dask.config.set(WORKER_MEMORY_CONFIG):  # each worker's nanny hands the settings on to its process
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory,
+                            dashboard_address=":0", silence_logs=40)
 
 
 def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[Progress, DealResult | None], None]

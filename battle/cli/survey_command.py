@@ -34,8 +34,9 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--threads-per-worker", type=_positive_int, default=1, metavar="T",
                      help="search threads of each worker's engine; a worker solves one deal at a time (default 1)")
     sub.add_argument("--memory-per-worker", type=_worker_memory, metavar="GB",
-                     help="memory a local worker may use; its table gets this less 0.5 GB (default: the "
-                          "engine's own size, up to a quarter of the machine)")
+                     help="memory a local worker may use; its table gets what is left of 95%% of it after 0.5 GB, "
+                          "as a power of two: 2 GB a 1 GiB table, 3 GB a 2 GiB one (default: the engine's "
+                          "own size, up to a quarter of the machine)")
     sub.add_argument("--time-limit", type=_positive_float, metavar="S",
                      help="seconds a deal may take; one over it is stored as unsolved with its estimate")
     sub.add_argument("--retry-unsolved", action="store_true", help="solve again the deals stored as unsolved")
