@@ -127,6 +127,32 @@ def test_a_worker_keeps_its_engine_only_while_the_table_fits_the_start() -> None
     assert len(bigger.tt) > len(first.tt) == len(smaller.tt)  # a 76-tile start is not searched in a 40's table
 
 
+def test_a_deal_over_its_time_limit_is_stopped_and_the_next_one_starts_afresh() -> None:
+    import threading
+
+    from battle.atlas.solve_deal import solve_deal
+
+    results = []
+
+    def tasks() -> None:  # one worker thread: the starts of 48-64 tiles want a 32 MiB table and share an engine
+        results.append(solve_deal(4, tiles=60, time_limit=600, threads=1))
+        results.append(solve_deal(1, tiles=64, time_limit=0.001, threads=1))
+        results.append(solve_deal(2, tiles=48, threads=1))
+        results.append(solve_deal(3, tiles=92, time_limit=1.0, megabytes=64, threads=1))
+
+    worker = threading.Thread(target=tasks)
+    worker.start()
+    worker.join()
+    within, stopped, after, previewed = results
+    # a limit the deal stays within costs nothing: the search is the exact one, not deepened step by step
+    unlimited = Engine(table_bits=21).search(start_position(4, 60), Limits())
+    assert within.solved and (within.nodes, within.value) == (unlimited.nodes, unlimited.value)
+    assert not stopped.solved and stopped.best_moves is None and stopped.seconds < 1
+    assert after.solved and (after.value, set(after.best_moves or ())) == plain_solve(2, 48)
+    # from 88 tiles the search previews step by step first: a stopped deal keeps that estimate
+    assert not previewed.solved and 2 < previewed.depth < 127 and 1.0 <= previewed.seconds < 3
+
+
 # -- the survey on a real local cluster -----------------------------------------------------------
 
 
