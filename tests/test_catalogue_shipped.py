@@ -4,8 +4,8 @@ deals that took the fewest nodes are solved again from move 1 and must give the 
 the same set of best first moves.
 
 The sample is the cheapest deals by the catalogue's own node counts, which do not depend on
-the machine: deals 34 and 18 (240 M and 293 M nodes, 88 s and 95 s on two threads), so the
-slow check takes about three minutes and covers a first player's loss (deal 18, -2).
+the machine: deals 49 and 46 (53 M and 212 M nodes, 18 s and 97 s on two threads), so the
+slow check takes about two minutes.
 """
 
 from __future__ import annotations
