@@ -19,10 +19,9 @@ are solved
 
 Deals an hour counts from the first task handed out to the last result stored; the
 cluster's start-up with every worker's kernels loaded (a few seconds, once per run) is its
-own column. The baseline runs
-again last: the gap between its two runs is the machine's drift, against which the
-overhead is judged. Every run stores into a
-fresh temporary database. Noisy machines: compare the ratios within one run of the script.
+own column. The baseline runs again last: the gap between its two runs is the machine's
+drift, against which the overhead is judged. Every run stores into a fresh temporary
+database. Noisy machines: compare the ratios within one run of the script.
 """
 
 from __future__ import annotations
