@@ -181,6 +181,15 @@ def _stop_timer(seconds: float, stop: Callable[[], None]) -> threading.Timer | N
     return timer
 
 
+def _cancel(timer: threading.Timer | None) -> None:
+    """Cancel ``timer`` and wait out a stop it has already begun, so that the stop lands
+    before the caller clears it rather than after, on the next search."""
+    if timer is not None:
+        timer.cancel()
+        if timer.is_alive() and timer is not threading.current_thread():
+            timer.join()
+
+
 @dataclass
 class _Iteration:
     value: int
@@ -424,6 +433,7 @@ class Engine:
         all_exact: bool = False,
         progress: ProgressCallback | None = None,
         deadline: float | None = None,
+        stop_after: float | None = None,
     ) -> Analysis:
         """Iterative deepening until the value is proved or a limit is reached.
 
@@ -437,9 +447,16 @@ class Engine:
         the start of its process); it includes loading the cached kernels, but not
         their one-time compile after an install, which moves it back by as long as
         the compile took. A limit too large to wait for is no limit.
+
+        ``stop_after`` seconds stops the search without limiting it: it runs as an
+        unlimited one does (the short preview, then straight to the full depth) and,
+        stopped, answers from the preview. A time limit instead deepens step by step so
+        that it always has a recent answer, which costs a whole deal 2.7x the nodes
+        (deal 34: 258.6 M against 90.6 M); a caller that wants the exact value and only
+        guards against a runaway search (the survey, the benchmarks) passes this.
         """
         with self._lock:
-            return self._search(position, limits, all_exact, progress, deadline)
+            return self._search(position, limits, all_exact, progress, deadline, stop_after)
 
     def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
         """Load the search kernel (on a new machine: compile it, 10-20 s) before any clock starts.
@@ -465,7 +482,7 @@ class Engine:
             k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
 
     def _search(self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None,
-                deadline: float | None) -> Analysis:
+                deadline: float | None, stop_after: float | None) -> Analysis:
         if not _kernels_loaded:
             self._started = time.perf_counter()
             self._loading = True
@@ -488,7 +505,8 @@ class Engine:
             self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)
         seconds = [limit for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
                    if limit is not None]
-        timer = _stop_timer(min(seconds), self.stop) if seconds else None
+        stops = seconds if stop_after is None else [*seconds, stop_after]
+        timer = _stop_timer(min(stops), self.stop) if stops else None
         try:
             root = self._encode(position)
             moves = position.legal_moves()
@@ -524,14 +542,12 @@ class Engine:
                 done_depth = min(2, max_depth)
                 assert done is not None
                 done.exact = done.exact and done_depth == max_depth
-            if timer is not None:
-                timer.cancel()
+            _cancel(timer)
             # The best line is read from the table by short searches: no limit applies to them.
             self.counters[k.C_STOP] = 0
             return self._finish(position, root, moves, done, done_depth, started)
         finally:
-            if timer is not None:
-                timer.cancel()
+            _cancel(timer)
             self.counters[k.C_STOP] = 0
 
     def _preview(self, root: _Root, moves: list[Move], all_exact: bool,

@@ -301,6 +301,42 @@ def test_stop_from_another_thread(engine: Engine) -> None:
     assert_usable(position, analysis)
 
 
+def test_stop_after_stops_the_search_and_leaves_the_next_one_unstopped(engine: Engine) -> None:
+    """``stop_after`` ends a search that runs long; the next search on the engine runs to its end."""
+    position = load(BIG)
+    engine.clear()
+    started = time.perf_counter()
+    stopped = engine.search(position, stop_after=0.2)
+    assert 0.15 < time.perf_counter() - started < 1.5
+    assert not stopped.exact
+    assert_usable(position, stopped)
+    small = played_down(random.Random(7), 40, 36)
+    engine.clear()
+    plain = engine.search(small)
+    engine.clear()
+    guarded = engine.search(small, stop_after=600)
+    # a stop the search stays within costs no nodes: it is the same search as an unlimited one
+    assert guarded.exact and (guarded.nodes, guarded.value) == (plain.nodes, plain.value)
+
+
+def test_cancelling_a_stop_timer_waits_for_a_stop_already_under_way() -> None:
+    """Otherwise the stop lands after the search cleared it, and stops the next search at once."""
+    from solver.engine import _cancel
+
+    began, landed = threading.Event(), []
+
+    def slow_stop() -> None:
+        began.set()
+        time.sleep(0.2)
+        landed.append(True)
+
+    timer = threading.Timer(0, slow_stop)
+    timer.start()
+    assert began.wait(5)
+    _cancel(timer)
+    assert landed == [True]
+
+
 def test_status_while_an_exact_search_runs(engine: Engine) -> None:
     """An exact solve is one long iteration; ``status`` says which root move it is on meanwhile."""
     position = load(BIG)
