@@ -25,7 +25,7 @@ from battle.rules.board import move_name
 from solver.engine import Engine
 from solver.limits import Limits
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import threading
 import time
 
-from benchmark_scripts import load_script
-
 from solver.engine import FULL_DEPTH
 from solver.results import SearchStatus
+from tests.benchmark_scripts import load_script
 
 
 def status(move_number: int, nodes: int, depth: int = FULL_DEPTH) -> SearchStatus:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from benchmark_scripts import BENCHMARKS, load_script
+from tests.benchmark_scripts import BENCHMARKS, load_script
 
 
 def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:

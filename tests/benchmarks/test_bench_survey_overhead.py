@@ -12,7 +12,8 @@ import subprocess
 import sys
 
 import pytest
-from benchmark_scripts import BENCHMARKS
+
+from tests.benchmark_scripts import BENCHMARKS
 
 pytest.importorskip("distributed")
 

@@ -6,8 +6,8 @@ ordering constants, so a change there could break it without anything else notic
 
 from __future__ import annotations
 
-import naive
-from benchmark_scripts import load_script
+from tests import naive
+from tests.benchmark_scripts import load_script
 
 
 def test_cut_study_costs_and_oracle_on_small_positions(capsys) -> None:  # noqa: ANN001 - pytest fixture

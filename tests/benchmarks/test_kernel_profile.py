@@ -9,7 +9,7 @@ import collections
 import json
 from pathlib import Path
 
-from benchmark_scripts import load_script
+from tests.benchmark_scripts import load_script
 
 OBJDUMP = """
 /tmp/code.bin:     file format binary

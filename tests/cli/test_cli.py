@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from game_cases import opening_moves
 
 from battle.cli import main
 from battle.cli.terminal import TerminalPlay
@@ -22,9 +21,10 @@ from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position, parse_position, parse_record
 from battle.storage.saved_games import Shelf
+from tests.game_cases import opening_moves
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).parent / "data" / "positions"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parents[1] / "data" / "positions"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -462,7 +462,7 @@ def test_terminal_hint_and_eval_ask_the_solver() -> None:
 
     from battle.players import solver_advisor
 
-    solver_data = Path(__file__).parent / "data" / "solver"
+    solver_data = Path(__file__).parents[1] / "data" / "solver"
     row = json.loads((solver_data / "known_values.jsonl").read_text(encoding="utf-8").splitlines()[0])
     position = parse_position((solver_data / f"{row['id']}.mbp").read_text(encoding="utf-8"))
     game = Game(position, "Ann", "Ben")

@@ -25,9 +25,9 @@ from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position
 
-ROOT = Path(__file__).resolve().parents[1]
-POSITIONS = Path(__file__).parent / "data" / "positions"
-SMALL = Path(__file__).parent / "data" / "solver" / "n024_s500001.mbp"
+ROOT = Path(__file__).resolve().parents[2]
+POSITIONS = Path(__file__).parents[1] / "data" / "positions"
+SMALL = Path(__file__).parents[1] / "data" / "solver" / "n024_s500001.mbp"
 PROMPT = "mahjong-battle: "
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="closing a child's streams and SIGINT are POSIX")
 

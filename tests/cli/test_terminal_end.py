@@ -9,7 +9,7 @@ from pathlib import Path
 
 from battle.rules.game import Game
 
-POSITION = Path(__file__).parent / "data" / "positions" / "same-column-pairs.mbp"
+POSITION = Path(__file__).parents[1] / "data" / "positions" / "same-column-pairs.mbp"
 
 
 def test_the_end_of_a_game_offers_save_and_review_and_says_where_the_record_is(tmp_path) -> None:

@@ -8,14 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_history_store import finished_game
-
 from battle.history.report import format_stats, sparkline
 from battle.history.stats import PEOPLE, compute_stats
 from battle.history.store import GameEntry, History, PuzzleAttempt
 from battle.puzzles.glicko2 import Rating
+from tests.history.test_history_store import finished_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400.0
 
 

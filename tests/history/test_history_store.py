@@ -17,7 +17,7 @@ from battle.history.store import GameEntry, History, PuzzleAttempt, default_hist
 from battle.puzzles.glicko2 import Rating
 from battle.rules.game import Game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def finished_game(deal: int = 5) -> Game:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from online_server import Client, ServerThread, a_legal_move
-
 from battle.online.client import OnlineSession, backoff_delays
 from battle.online.seats import Seat, forget_seat, load_seats, remember_seat
 from battle.online.store import GameStore
+from tests.online_server import Client, ServerThread, a_legal_move
 
 
 def wait_for(condition, timeout: float = 10.0) -> None:  # noqa: ANN001 - a callable

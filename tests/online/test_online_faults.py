@@ -29,7 +29,7 @@ from battle.online.store import GameStore
 from battle.rules.board import move_name, parse_move
 from battle.rules.notation import parse_position
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAME_SECONDS = 120.0
 
 

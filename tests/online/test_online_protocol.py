@@ -38,7 +38,7 @@ from battle.online.protocol import (
 )
 from battle.rules import deal, format_position, parse_position
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
 SETTINGS = settings(
     max_examples=300,

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from online_server import Client, ServerThread, a_legal_move, host_and_join
 from websockets.exceptions import ConnectionClosed
 
 from battle.online.limits import ServerLimits
 from battle.online.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.game import Game
+from tests.online_server import Client, ServerThread, a_legal_move, host_and_join
 
 
 def stored(database: Path, game: str) -> dict:

@@ -21,7 +21,7 @@ from battle.online.room import EndReason, Options, Room, Status, TimeCheck, plan
 from battle.online.store import SCHEMA_VERSION, GameStore, StoreError, default_database_path
 from battle.rules import Game, Position, deal, format_position, move_name
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 T0 = 1_700_000_000.0
 ANN_TOKEN, BOB_TOKEN = new_token(), new_token()
 ANN, BOB = hash_token(ANN_TOKEN), hash_token(BOB_TOKEN)

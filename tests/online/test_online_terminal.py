@@ -15,7 +15,7 @@ from pathlib import Path
 from battle.history.store import History
 from battle.rules.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTATION = ROOT / "docs" / "notation.md"
 SPEC = ROOT.parent / "shared" / "spec" / "notation.md"
 BENCHMARKS_README = ROOT / "benchmarks" / "README.md"

@@ -11,7 +11,7 @@ import pytest
 
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the check is the same on every version
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def setuptools_config() -> dict:

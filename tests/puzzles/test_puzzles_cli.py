@@ -7,13 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_history_stats import known_command
-from test_puzzles_format import BLOCKADE_PUZZLE, SACRIFICE_PUZZLE
-
 from battle.history.store import History
 from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
+from tests.history.test_history_stats import known_command
+from tests.puzzles.test_puzzles_format import BLOCKADE_PUZZLE, SACRIFICE_PUZZLE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def puzzles(*argv: str, home: Path, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from test_puzzles_themes import BLOCKADE, BLOCKADE_LINE, SACRIFICE, SACRIFICE_LINE
 
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError, PuzzleSource, position_text, puzzle_id
 from battle.puzzles.puzzle_file import format_puzzles, load_puzzles, parse_puzzles, save_puzzles
 from battle.puzzles.session import PuzzleSession
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.errors import IllegalMoveError
+from tests.puzzles.test_puzzles_themes import BLOCKADE, BLOCKADE_LINE, SACRIFICE, SACRIFICE_LINE
 
 
 def make_puzzle(position: Position, perfect: list[Move], losses: dict[str, int], value: int, theme: str) -> Puzzle:
@@ -129,6 +129,6 @@ def test_the_pure_modules_load_no_solver_numba_or_pygame() -> None:
             "print(sorted(m for m in ('numba', 'numpy', 'solver', 'pygame', 'battle.players', "
             "'battle.puzzles.miner') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[1])
+                          cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from test_puzzles_shipped import check_puzzle
 
 from battle.puzzles.difficulty import RATING_CEILING, RATING_FLOOR
 from battle.puzzles.miner import MINING_LEVELS, GamePlan, Miner, MiningProgress, MiningRun, game_plan, mine
 from battle.puzzles.puzzle_file import format_puzzles, parse_puzzles
+from tests.puzzles.test_puzzles_shipped import check_puzzle
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from test_puzzles_format import BLOCKADE_PUZZLE
-
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.selection import NEAREST, matching, next_puzzle
+from tests.puzzles.test_puzzles_format import BLOCKADE_PUZZLE
 
 
 def copies(count: int) -> list[Puzzle]:

@@ -15,7 +15,7 @@ import pytest
 from battle.rules.board import move_name
 from battle.rules.notation import format_position, parse_position
 
-POSITIONS = Path(__file__).parent / "data" / "positions"
+POSITIONS = Path(__file__).parents[1] / "data" / "positions"
 FILES = sorted(POSITIONS.glob("*.mbp"))
 
 

@@ -20,7 +20,7 @@ from battle.rules.errors import IllegalMoveError
 from battle.rules.opens import describe_opening, what_opens
 from battle.rules.tiles import EMPTY, parse_kind
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def composed(tiles: dict[str, str], to_move: int = 1) -> Position:

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import ui_harness as ui
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,8 +24,9 @@ from battle.rules.tiles import KIND_COUNT, KIND_NAMES, parse_kind
 from battle.rules.wording import capital, conjugate, is_you, mention, pair_words, plural, possessive, tile_words, verb
 from battle.ui.play.match import Match
 from battle.ui.play.result_scene import ResultScene
+from tests import ui_harness as ui
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 THIRD_TO_SECOND = {
     "wins": "win", "takes": "take", "took": "took", "has": "have", "is": "are", "was": "were",

@@ -9,16 +9,15 @@ import json
 import random
 from pathlib import Path
 
-import naive
-
 from battle.rules.board import COLS, ROWS, Move, Position, cell_index, move_name
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import EMPTY, KIND_COUNT
 from solver import FULL_DEPTH, Analysis, Engine
+from tests import naive
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).parent / "data" / "solver"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parents[1] / "data" / "solver"
 KNOWN_VALUES = DATA / "known_values.jsonl"
 BIG = DATA / "n080_s500020.mbp"
 """80 tiles: the C reference needs 15 s, far beyond every limit used here."""

@@ -17,7 +17,7 @@ import pytest
 
 from solver import compile_ahead
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 FIRST_RUN = """
 import json
@@ -49,7 +49,7 @@ def _compiling_processes() -> set[int]:
 
 
 def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_path: Path) -> None:
-    bench = Path(__file__).resolve().parents[2] / "shared" / "bench"
+    bench = ROOT.parent / "shared" / "bench"
     if not (bench / "positions.jsonl").exists():
         pytest.skip("the shared bench positions are not here")
     row = json.loads((bench / "positions.jsonl").read_text().splitlines()[4])  # a 40-tile position

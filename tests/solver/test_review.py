@@ -20,7 +20,6 @@ from pathlib import Path
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import naive  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
@@ -43,8 +42,9 @@ from solver.json_shapes import (  # noqa: E402
 )
 from solver.review import review_game  # noqa: E402
 from solver.review_report import CLASS_NAMES, MoveReview, Review, ReviewStep, classify  # noqa: E402
+from tests import naive  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAX_TILES = 20
 SOLVE = ("--time", "60", "--hash", "32")
 """Command options for small games: time enough to solve every move, a small table."""

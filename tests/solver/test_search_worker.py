@@ -13,12 +13,12 @@ import threading
 import time
 
 import pytest
-from solver_cases import BIG, DATA, assert_usable, known_values, load
 
 from battle.search_worker import SearchWorker, Task
 from solver.engine import Engine
 from solver.limits import Limits
 from solver.results import Analysis, Progress
+from tests.solver.solver_cases import BIG, DATA, assert_usable, known_values, load
 
 SMALL = DATA / "n024_s500001.mbp"
 

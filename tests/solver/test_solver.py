@@ -7,7 +7,7 @@ best line must agree. Then the limits, stopping, the background thread, the leve
 the command line, the import boundary and the on-disk kernel cache.
 
 The shared positions and checks (``small_position``, ``check_against_naive``, ...) live in
-``tests/solver_cases.py``; ``test_solver_slow.py`` runs the same checks on thousands of positions.
+``tests/solver/solver_cases.py``; ``test_solver_slow.py`` runs the same checks on thousands of positions.
 """
 
 from __future__ import annotations
@@ -24,10 +24,19 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import naive
 import pytest
-from benchmark_scripts import load_script
-from solver_cases import (
+
+from battle.cli import main
+from battle.rules.board import Position, move_name, parse_move
+from battle.rules.deal import deal
+from battle.rules.notation import format_position, parse_position
+from battle.rules.tiles import EMPTY, KIND_COUNT
+from solver import FULL_DEPTH, AnalyseJSON, Engine, Limits, SolveJSON
+from solver.json_shapes import MoveValueJSON
+from solver.levels import LEVELS, best_move, get_level
+from tests import naive
+from tests.benchmark_scripts import load_script
+from tests.solver.solver_cases import (
     BIG,
     CROSS_CHECKS,
     DATA,
@@ -45,15 +54,6 @@ from solver_cases import (
     replay,
     small_position,
 )
-
-from battle.cli import main
-from battle.rules.board import Position, move_name, parse_move
-from battle.rules.deal import deal
-from battle.rules.notation import format_position, parse_position
-from battle.rules.tiles import EMPTY, KIND_COUNT
-from solver import FULL_DEPTH, AnalyseJSON, Engine, Limits, SolveJSON
-from solver.json_shapes import MoveValueJSON
-from solver.levels import LEVELS, best_move, get_level
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +90,11 @@ def test_the_cross_check_covers_the_awkward_cases() -> None:
     ["four-free-copies", "three-free-copies", "lone-tiles", "same-column-pairs", "empty-board", "over-with-tiles-left"],
 )
 def test_hand_made_positions_agree_with_naive(engine: Engine, name: str) -> None:
-    check_against_naive(engine, load(Path(__file__).parent / "data" / "positions" / f"{name}.mbp"))
+    check_against_naive(engine, load(Path(__file__).parents[1] / "data" / "positions" / f"{name}.mbp"))
 
 
 def test_a_finished_game_is_worth_nothing(engine: Engine) -> None:
-    position = load(Path(__file__).parent / "data" / "positions" / "over-with-tiles-left.mbp")
+    position = load(Path(__file__).parents[1] / "data" / "positions" / "over-with-tiles-left.mbp")
     analysis = engine.search(position)
     assert (analysis.value, analysis.best_moves, analysis.pv, analysis.exact) == (0, [], [], True)
     assert analysis.final_score == tuple(position.scores)

@@ -1,6 +1,6 @@
 """Long cross-checks of the solver, run by hand before a solver change is committed:
 
-    python -m pytest -m slow tests/test_solver_slow.py -q -o addopts=""
+    python -m pytest -m slow tests/solver/test_solver_slow.py -q -o addopts=""
 
 Thousands of random positions of up to 20 tiles and 600 of up to 24 (mostly 22 to 24) against
 ``tests/naive.py`` (value, complete best-move set, every move's value, the best
@@ -15,7 +15,10 @@ import random
 from pathlib import Path
 
 import pytest
-from solver_cases import (
+
+from battle.rules.board import move_name
+from solver import Engine
+from tests.solver.solver_cases import (
     MAX_NAIVE_TILES,
     check_against_naive,
     check_line,
@@ -25,12 +28,9 @@ from solver_cases import (
     small_position,
 )
 
-from battle.rules.board import move_name
-from solver import Engine
-
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED_BENCH = ROOT.parent / "shared" / "bench"
 BATCHES = 30
 BATCH_SIZE = 100

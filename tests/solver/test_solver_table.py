@@ -13,17 +13,17 @@ import random
 import threading
 import time
 
-import naive
 import numpy as np
 import pytest
 from numba import njit
-from solver_cases import BIG, DATA, assert_usable, check_line, known_values, load, played_down
 
 from battle.rules.board import Position, move_name
 from battle.rules.tiles import EMPTY
 from solver import FULL_DEPTH, Engine, Limits
 from solver import _search as k
 from solver.engine import HELPER_MIN_TILES
+from tests import naive
+from tests.solver.solver_cases import BIG, DATA, assert_usable, check_line, known_values, load, played_down
 
 
 def column_position(columns: dict[int, list[int]]) -> Position:

@@ -23,21 +23,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from game_cases import opening_moves
 
 from battle.rules.board import move_name
 from battle.rules.game import Game
 from battle.storage.saved_games import SavedGame, Shelf
+from tests.game_cases import opening_moves
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK_RUNS, FULL_RUNS = 3, 20
 
 
 def environment(home: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("XDG_")}
     env.update(XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"), SDL_VIDEODRIVER="dummy",
-               SDL_AUDIODRIVER="dummy", PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), NO_COLOR="1")
+               SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT), NO_COLOR="1")
     return env
 
 
@@ -112,7 +111,7 @@ def kill_terminal_game(home: Path, rng: random.Random) -> tuple[list[str], list[
 
 WINDOW_SCRIPT = """
 import sys
-import ui_harness as ui
+from tests import ui_harness as ui
 from battle.rules.board import move_name
 from battle.ui.app import App
 from battle.ui.play.match import new_match

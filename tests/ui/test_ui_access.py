@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
-import ui_harness as ui
 
 from battle.ui.analysis.analysis_view import (
     BADGE_TEXT,
@@ -32,8 +31,9 @@ from battle.ui.storage.settings import load_settings
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.hud import status_layout
 from battle.ui.widgets.layout import compute_layout, move_entry_rect
+from tests import ui_harness as ui
 
-UI_SOURCES = Path(__file__).resolve().parents[1] / "battle" / "ui"
+UI_SOURCES = Path(__file__).resolve().parents[2] / "battle" / "ui"
 
 
 def screen() -> np.ndarray:

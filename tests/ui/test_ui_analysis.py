@@ -12,7 +12,6 @@ import time
 
 import pygame
 import pytest
-import ui_harness as ui
 
 from battle.rules.board import Position, move_name
 from battle.rules.deal import deal
@@ -26,6 +25,7 @@ from battle.ui.play.match import Match, new_match
 from battle.ui.widgets.layout import cell_center, compute_layout
 from solver.engine import Engine
 from solver.limits import Limits
+from tests import ui_harness as ui
 
 
 def endgame(seed: int, tiles: int = 16) -> Position:

@@ -14,7 +14,6 @@ import stat
 
 import pygame
 import pytest
-import ui_harness as ui
 
 from battle.rules.deal import deal
 from battle.rules.game import Game
@@ -26,6 +25,7 @@ from battle.ui.play.play_scene import PlayScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.choice_scene import ChoiceScene
+from tests import ui_harness as ui
 
 
 def played_game(app, deal_number: int = 5, moves: int = 4) -> PlayScene:  # noqa: ANN001

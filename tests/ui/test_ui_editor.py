@@ -10,7 +10,6 @@ from __future__ import annotations
 import pygame
 import pygame_gui
 import pytest
-import ui_harness as ui
 
 from battle.rules.board import Position, parse_cell
 from battle.rules.deal import deal
@@ -23,6 +22,7 @@ from battle.ui.play.match import new_match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.layout import cell_center, compute_layout
+from tests import ui_harness as ui
 
 
 def open_editor(new_app):  # noqa: ANN001, ANN201

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pygame
-import ui_harness as ui
 
 from battle.rules.deal import deal
 from battle.rules.game import Game
@@ -19,6 +18,7 @@ from battle.storage.saved_games import Shelf
 from battle.ui.play.match import new_match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.title.title_scene import TitleScene
+from tests import ui_harness as ui
 
 
 def pick_path(app, scene, path) -> None:  # noqa: ANN001

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import pygame
 import pytest
-import ui_harness as ui
-from ui_harness import reviewed, short_game
 
 from battle.ui.editor.editor_scene import EditorScene
 from battle.ui.play.match import Match, new_match
@@ -18,6 +16,8 @@ from battle.ui.review.review_scene import ReviewScene
 from battle.ui.storage.settings import MIN_SIZE
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.buttons import SHORT_FORMS, TEXT_MARGIN, Button, fitted_label
+from tests import ui_harness as ui
+from tests.ui_harness import reviewed, short_game
 
 
 def ten_per_letter(text: str) -> int:

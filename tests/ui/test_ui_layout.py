@@ -27,7 +27,7 @@ SIZES = st.tuples(st.integers(1, 4000), st.integers(1, 3000))
 
 
 def test_the_layout_module_needs_no_pygame() -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     code = "import sys, battle.ui.widgets.layout; print('pygame' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60)
     assert done.returncode == 0, done.stderr

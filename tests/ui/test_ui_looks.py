@@ -15,8 +15,6 @@ import time
 import numpy as np
 import pygame
 import pytest
-import ui_harness as ui
-from ui_harness import short_game
 
 from battle.rules.board import Position, parse_cell
 from battle.rules.game import Game
@@ -37,6 +35,8 @@ from battle.ui.widgets.board_view import face_rect
 from battle.ui.widgets.eval_graph import x_of_ply
 from battle.ui.widgets.hud import status_layout
 from battle.ui.widgets.layout import cell_center, cell_rect, nearest_cell
+from tests import ui_harness as ui
+from tests.ui_harness import short_game
 
 
 def hot_seat(new_app, deal_number: int = 1, size: tuple[int, int] = (1200, 800),  # noqa: ANN001, ANN201

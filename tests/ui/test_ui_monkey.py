@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 import pygame
-import ui_harness as ui
 
 from battle.rules.board import find_layout_problem
 from battle.rules.tiles import TOTAL_POINTS
@@ -22,6 +21,7 @@ from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.choice_scene import ChoiceScene
 from battle.ui.widgets.layout import cell_center
+from tests import ui_harness as ui
 
 ACTIONS = 2000
 KEYS = [pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_RETURN, pygame.K_SPACE,

@@ -13,9 +13,6 @@ from pathlib import Path
 
 import pygame
 import pytest
-import ui_harness as ui
-from online_server import Client, ServerThread, a_legal_move
-from test_ui_labels import assert_labels_fit
 
 from battle.history.store import History
 from battle.online.codes import format_code
@@ -43,6 +40,9 @@ from battle.ui.review.review_scene import ReviewScene
 from battle.ui.storage.settings import MIN_SIZE, Settings, load_settings, save_settings
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.choice_scene import ChoiceScene
+from tests import ui_harness as ui
+from tests.online_server import Client, ServerThread, a_legal_move
+from tests.ui.test_ui_labels import assert_labels_fit
 
 WAIT = 10.0
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pygame
 import pytest
-import ui_harness as ui
 
 from battle.atlas.catalogue import Catalogue
 from battle.atlas.survey_db import DealResult, SurveyDatabase, default_survey_path
@@ -26,6 +25,7 @@ from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title import deal_choice
 from battle.ui.title.title_scene import TitleScene
+from tests import ui_harness as ui
 
 PARS = {3: 0, 5: 2, 8: -1, 9: 6}
 """The test catalogue: one even deal, two within 2, one far from even (values made up for the window)."""

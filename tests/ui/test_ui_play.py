@@ -10,7 +10,6 @@ import random
 
 import pygame
 import pytest
-import ui_harness as ui
 
 from battle.rules.board import cell_name
 from battle.rules.tiles import TOTAL_POINTS
@@ -18,6 +17,7 @@ from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.layout import cell_at, cell_center
+from tests import ui_harness as ui
 
 
 def start_hotseat(new_app, deal: int = 1):  # noqa: ANN001, ANN201

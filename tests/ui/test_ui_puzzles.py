@@ -8,7 +8,6 @@ position after the wrong move, which a 20-tile puzzle makes quick.
 from __future__ import annotations
 
 import pygame
-import ui_harness as ui
 
 from battle.history.store import History
 from battle.players import Engine, Limits
@@ -19,6 +18,7 @@ from battle.ui.app import App
 from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_scene import ANY_THEME, PuzzleScene, shipped_puzzles
 from battle.ui.title.title_scene import TitleScene
+from tests import ui_harness as ui
 
 
 def open_puzzles(app: App) -> PuzzleScene:

@@ -11,8 +11,6 @@ import random
 
 import pygame
 import pytest
-import ui_harness as ui
-from ui_harness import reviewed, short_game
 
 from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
@@ -27,6 +25,8 @@ from battle.ui.widgets.eval_graph import x_of_ply
 from battle.ui.widgets.layout import cell_at, cell_center
 from solver.engine import Engine
 from solver.review import review_game
+from tests import ui_harness as ui
+from tests.ui_harness import reviewed, short_game
 
 
 def test_the_result_panels_review_shows_the_solvers_grades(tmp_path, monkeypatch) -> None:

@@ -4,7 +4,7 @@ The reference is the demo position (deal 1 after six moves, a tile selected) at 
 rendered headless with the animation clock at zero. After a deliberate change to the look,
 regenerate it and check the new picture by eye before committing it:
 
-    UPDATE_UI_REFERENCE=1 python -m pytest tests/test_ui_screenshot.py
+    UPDATE_UI_REFERENCE=1 python -m pytest tests/ui/test_ui_screenshot.py
 
 The comparison allows small differences (font rasterisers and smoothscale differ a little
 between machines): a mean absolute difference below 3 (of 255) per channel, and under 2 %
@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
-import ui_harness as ui
 
-REFERENCE = Path(__file__).parent / "data" / "ui" / "demo-deal1-1200x800.png"
+from tests import ui_harness as ui
+
+REFERENCE = Path(__file__).parents[1] / "data" / "ui" / "demo-deal1-1200x800.png"
 MAX_MEAN_DIFFERENCE = 3.0
 MAX_FAR_PIXELS = 0.02
 
@@ -40,7 +41,7 @@ def test_the_demo_position_looks_as_stored(tmp_path: Path, monkeypatch: pytest.M
         REFERENCE.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(shot, str(REFERENCE))
         pytest.skip(f"reference written to {REFERENCE}")
-    assert REFERENCE.exists(), "no reference picture: run UPDATE_UI_REFERENCE=1 pytest tests/test_ui_screenshot.py"
+    assert REFERENCE.exists(), "no reference picture: run UPDATE_UI_REFERENCE=1 pytest tests/ui/test_ui_screenshot.py"
     reference = pygame.image.load(str(REFERENCE))
     assert reference.get_size() == shot.get_size()
     ours = pygame.surfarray.array3d(shot).astype(np.int16)

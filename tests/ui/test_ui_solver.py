@@ -10,12 +10,12 @@ import random
 import time
 
 import pygame
-import ui_harness as ui
 
 from battle.rules.tiles import TOTAL_POINTS
 from battle.ui.play.match import new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.title.title_scene import TitleScene
+from tests import ui_harness as ui
 
 
 def test_a_game_against_the_beginner_is_played_to_the_end(tmp_path, monkeypatch) -> None:

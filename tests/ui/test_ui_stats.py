@@ -11,8 +11,6 @@ import random
 
 import pygame
 import pytest
-import ui_harness as ui
-from test_ui_labels import assert_labels_fit
 
 from battle.history.stats import PEOPLE
 from battle.history.store import GameEntry, History, default_history_path, online_entry
@@ -26,6 +24,8 @@ from battle.ui.stats.stats_scene import EMPTY_HISTORY, StatsScene
 from battle.ui.storage.game_history import local_entry, store_accuracy
 from battle.ui.storage.settings import MIN_SIZE
 from battle.ui.title.title_scene import TitleScene
+from tests import ui_harness as ui
+from tests.ui.test_ui_labels import assert_labels_fit
 
 DAY = 86400.0
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import threading
 import time
 
-import ui_harness as ui
-
 from battle.ui import app as app_module
 from battle.ui.title.title_scene import PREPARING_CHECK
+from tests import ui_harness as ui
 
 
 def _drawn_text_near_the_corner(app) -> bool:  # noqa: ANN001 - App
