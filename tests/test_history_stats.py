@@ -13,7 +13,7 @@ from test_history_store import finished_game
 from battle.history.report import format_stats, sparkline
 from battle.history.stats import PEOPLE, compute_stats
 from battle.history.store import GameEntry, History, PuzzleAttempt
-from battle.puzzles.glicko2 import Rating
+from battle.ratings.glicko2 import Rating
 
 ROOT = Path(__file__).resolve().parents[1]
 DAY = 86400.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from battle.puzzles.glicko2 import DRAW, LOSS, WIN, Rating, Result, expected_score, rate, rate_game
+from battle.ratings.glicko2 import DRAW, LOSS, WIN, Rating, Result, expected_score, rate, rate_game
 
 
 def test_the_papers_worked_example() -> None:
