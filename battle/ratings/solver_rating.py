@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from battle.ratings.glicko2 import DRAW, LOSS, WIN, Rating, Result, rate
+from battle.ratings.glicko2 import DRAW, LOSS, WIN, OpponentScore, Rating, rate
 from battle.ratings.level_ratings import LEVEL_RATINGS, level_rating, nearest_level
 
 
@@ -77,6 +77,6 @@ def solver_rating(entries: Iterable[RatedGame]) -> SolverRating:
         level = entry.opponent_level()
         if score is None or level is None:
             continue
-        rating = rate(rating, [Result(level_rating(level), score)])
+        rating = rate(rating, [OpponentScore(level_rating(level), score)])
         history.append((entry.finished_at, rating))
     return SolverRating(tuple(history))
