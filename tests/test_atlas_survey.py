@@ -184,7 +184,7 @@ def test_a_worker_killed_mid_run_leaves_the_survey_complete_and_exact(tmp_path: 
     killed: list[int] = []
     clients = []
 
-    def kill_one_worker(progress, stored) -> None:  # noqa: ANN001 - Progress, DealResult | None
+    def kill_one_worker(progress, stored) -> None:  # noqa: ANN001 - SurveyProgress, DealResult | None
         if stored is not None and not killed and clients:
             pids = clients[0].run(os.getpid)
             pid = sorted(pids.values())[0]

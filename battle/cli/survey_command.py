@@ -203,7 +203,7 @@ class _ProgressBar:
         self.shown_dashboard = False
         self.live = stream is not None and stream.isatty()
 
-    def show(self, progress, result) -> None:  # noqa: ANN001 - survey_run.Progress, DealResult | None
+    def show(self, progress, result) -> None:  # noqa: ANN001 - survey_run.SurveyProgress, DealResult | None
         if progress.dashboard and not self.shown_dashboard:
             print(f"Dask dashboard: {progress.dashboard}", file=self.stream, flush=True)
             self.shown_dashboard = True
