@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battle.atlas.deal_list import parse_deal_list
-from battle.atlas.report import format_report, summarise
 from battle.atlas.solve_deal import start_position
 from battle.atlas.survey_db import DealResult, SurveyDatabase, SurveyDatabaseError
+from battle.atlas.survey_report import format_report, summarise
 from battle.atlas.survey_run import SurveyPlan, pending_deals, run_survey
 from battle.rules.board import move_name
 from solver.engine import Engine

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from test_history_store import finished_game
 
-from battle.history.report import format_stats, sparkline
 from battle.history.stats import PEOPLE, compute_stats
+from battle.history.stats_report import format_stats, sparkline
 from battle.history.store import GameEntry, History, PuzzleAttempt
 from battle.ratings.glicko2 import Rating
 
