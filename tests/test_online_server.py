@@ -10,7 +10,7 @@ import pytest
 from online_server import Client, ServerThread, a_legal_move, host_and_join
 from websockets.exceptions import ConnectionClosed
 
-from battle.online.limits import ServerLimits
+from battle.online.server_limits import ServerLimits
 from battle.online.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.game import Game
