@@ -16,6 +16,8 @@ import pygame
 from battle.history.store import online_entry
 from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.wording import verb
+from battle.ui.files.game_files import FileProblem, save_record_text
+from battle.ui.files.game_history import store_game
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, WATCHING, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
@@ -24,8 +26,6 @@ from battle.ui.play import play_files
 from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.storage.files import FileProblem, save_record_text
-from battle.ui.storage.game_history import store_game
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.hud import StatusLine
 

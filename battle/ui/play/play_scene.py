@@ -23,13 +23,13 @@ from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY
 from battle.ui.analysis.analysis_mode import AnalysisMode
 from battle.ui.analysis.study_mode import INTRO, StudyMode
+from battle.ui.files.game_history import local_entry, store_game
 from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
 from battle.ui.play.match import Match
 from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled

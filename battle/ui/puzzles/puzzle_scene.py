@@ -32,13 +32,13 @@ from battle.puzzles.themes import THEMES
 from battle.rules.board import Move, Position
 from battle.rules.errors import BattleError
 from battle.rules.tiles import EMPTY
+from battle.ui.files.game_history import notice_text
 from battle.ui.puzzles import puzzle_view
 from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
 from battle.ui.puzzles.refutation import refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.game_history import notice_text
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled

@@ -21,6 +21,8 @@ from pygame_gui.core import ObjectID
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
 from battle.ui.art import theme
+from battle.ui.files.game_history import store_accuracy
+from battle.ui.files.settings import REVIEW_SECONDS_RANGE
 from battle.ui.play.match import Match, solver_name
 from battle.ui.review.review_job import ReviewJob
 from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
@@ -32,8 +34,6 @@ from battle.ui.review.review_view import (
     turning_chips,
 )
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.game_history import store_accuracy
-from battle.ui.storage.settings import REVIEW_SECONDS_RANGE
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply

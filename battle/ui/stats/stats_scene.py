@@ -24,6 +24,7 @@ from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.wording import plural
 from battle.ui.art import theme
+from battle.ui.files.game_history import notice_text
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.stats.line_plot import render_line_plot
 from battle.ui.stats.stats_layout import StatsLayout, stats_layout
@@ -35,7 +36,6 @@ from battle.ui.stats.stats_view import (
     draw_solver,
     game_line,
 )
-from battle.ui.storage.game_history import notice_text
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine

@@ -25,6 +25,7 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from battle.rules.errors import BattleError
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.art import theme
+from battle.ui.files.game_files import FileProblem, load_game_file
 from battle.ui.help.help_scene import open_help
 from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
@@ -32,7 +33,6 @@ from battle.ui.play.match import Match, new_match
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.stats.stats_scene import StatsScene
-from battle.ui.storage.files import FileProblem, load_game_file
 from battle.ui.title.deal_choice import (
     FAIRNESS,
     FAIRNESS_BY_KEY,
