@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position
+from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, biggest_pair
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
 from solver.json_shapes import Bound
@@ -125,7 +125,7 @@ def prepare_kernels() -> float:
     if not _kernels_loaded:
         position = deal(1)
         while position.tiles_left() > WARM_UP_TILES and position.has_moves():
-            position.push(max(position.legal_moves(), key=position.move_points))
+            position.push(biggest_pair(position))
         Engine(table_bits=MIN_TABLE_BITS).search(position, Limits(), all_exact=True)
     return time.monotonic() - started
 

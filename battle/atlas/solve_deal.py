@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING
 
 from battle.atlas.survey_db import FULL_DEAL, DealResult
-from battle.rules.board import Position, move_name
+from battle.rules.board import Position, biggest_pair, move_name
 from battle.rules.deal import deal
 
 if TYPE_CHECKING:
@@ -33,8 +33,7 @@ def start_position(number: int, tiles: int = FULL_DEAL) -> Position:
     """
     position = deal(number)
     while position.tiles_left() > tiles and position.has_moves():
-        moves = position.legal_moves()
-        position.push(max(moves, key=lambda move: (position.move_points(move), -move[0], -move[1])))
+        position.push(biggest_pair(position))
     return position
 
 

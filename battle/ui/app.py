@@ -35,7 +35,7 @@ import pygame_gui  # noqa: E402
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
 from battle.atlas.catalogue import Catalogue  # noqa: E402
-from battle.rules.board import Position  # noqa: E402
+from battle.rules.board import Position, biggest_pair  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
 from battle.search_worker import SearchWorker, prepare_solver  # noqa: E402
 from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
@@ -382,9 +382,7 @@ def demo_match() -> tuple[Match, int | None]:
     """Deal 1 after six moves (always the biggest pair, first in board order), with a tile selected."""
     game = Game.new(1, "Alice", "Bob")
     for _ in range(6):
-        position = game.position
-        moves = position.legal_moves()
-        game.play(max(moves, key=lambda move: (position.move_points(move), -move[0], -move[1])))
+        game.play(biggest_pair(game.position))
     position = game.position
     free = position.free_cells()
     playable = sorted(c for c in free if sum(1 for d in free if position.cells[d] == position.cells[c]) > 1)
