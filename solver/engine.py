@@ -432,31 +432,20 @@ class Engine:
         *,
         all_exact: bool = False,
         progress: ProgressCallback | None = None,
-        deadline: float | None = None,
-        stop_after: float | None = None,
     ) -> Analysis:
-        """Iterative deepening until the value is proved or a limit is reached.
+        """Iterative deepening until the value is proved or one of ``limits`` is reached.
 
         With ``all_exact`` every move's value is searched with a full window
         (what ``analyse`` shows); otherwise moves that cannot be best get an
         upper bound only, which is much cheaper.
 
         ``limits.time`` counts from the start of the search proper, once the
-        kernels are loaded. ``deadline`` is a ``time.monotonic()`` reading to stop
-        at, for a caller whose clock started earlier (the command line counts from
-        the start of its process); it includes loading the cached kernels, but not
-        their one-time compile after an install, which moves it back by as long as
-        the compile took. A limit too large to wait for is no limit.
-
-        ``stop_after`` seconds stops the search without limiting it: it runs as an
-        unlimited one does (the short preview, then straight to the full depth) and,
-        stopped, answers from the preview. A time limit instead deepens step by step so
-        that it always has a recent answer, which costs a whole deal 2.7x the nodes
-        (deal 34: 258.6 M against 90.6 M); a caller that wants the exact value and only
-        guards against a runaway search (the survey, the benchmarks) passes this.
+        kernels are loaded; ``limits.deadline`` and ``limits.stop_after`` are
+        described on ``Limits``. A limit too large to wait for is no limit.
+        ``stop()`` from another thread ends the search as a limit does.
         """
         with self._lock:
-            return self._search(position, limits, all_exact, progress, deadline, stop_after)
+            return self._search(position, limits, all_exact, progress)
 
     def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
         """Load the search kernel (on a new machine: compile it, 10-20 s) before any clock starts.
@@ -481,8 +470,9 @@ class Engine:
             saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
             k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
 
-    def _search(self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None,
-                deadline: float | None, stop_after: float | None) -> Analysis:
+    def _search(self, position: Position, limits: Limits, all_exact: bool,
+                progress: ProgressCallback | None) -> Analysis:
+        deadline = limits.deadline
         if not _kernels_loaded:
             self._started = time.perf_counter()
             self._loading = True
@@ -505,7 +495,7 @@ class Engine:
             self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)
         seconds = [limit for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
                    if limit is not None]
-        stops = seconds if stop_after is None else [*seconds, stop_after]
+        stops = seconds if limits.stop_after is None else [*seconds, limits.stop_after]
         timer = _stop_timer(min(stops), self.stop) if stops else None
         try:
             root = self._encode(position)
@@ -513,7 +503,7 @@ class Engine:
             if not moves:
                 return Analysis(0, [], [], [], (position.scores[0], position.scores[1]), True, 0, 0.0, FULL_DEPTH)
             max_depth = FULL_DEPTH if limits.depth is None else max(1, min(limits.depth, FULL_DEPTH))
-            limited = bool(seconds or limits.nodes or limits.depth)
+            limited = limits.limited
             done: _Iteration | None = None
             done_depth = 0
 

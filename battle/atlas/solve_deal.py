@@ -67,12 +67,14 @@ def solve_deal(number: int, *, tiles: int = FULL_DEAL, time_limit: float | None 
     ``value_only`` leaves them out of the result. A deal stopped at ``time_limit`` is
     unsolved, with the estimate of the search's preview (``Engine.search``).
     """
+    from battle.players import Limits
+
     position = start_position(number, tiles)
     engine = _engine(position.tiles_left(), megabytes, threads)
     # The limit stops the exact search rather than limiting it (``stop_after``): a time limit
     # makes the search deepen step by step, which costs a whole deal 2.7x the nodes.
     started = time.perf_counter()
-    analysis = engine.search(position, stop_after=time_limit)
+    analysis = engine.search(position, Limits(stop_after=time_limit))
     seconds = time.perf_counter() - started
     best = None if value_only or not analysis.exact else tuple(move_name(move) for move in analysis.best_moves)
     return DealResult(

@@ -249,8 +249,8 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
 
     def work() -> Analysis:
         return engine.search(
-            position, Limits(time=args.time, nodes=args.nodes, depth=args.depth),
-            all_exact=all_exact, progress=report, deadline=deadline,
+            position, Limits(time=args.time, nodes=args.nodes, depth=args.depth, deadline=deadline),
+            all_exact=all_exact, progress=report,
         )
 
     def tick() -> None:
