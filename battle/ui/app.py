@@ -55,6 +55,7 @@ from battle.ui.widgets.panel import PanelView  # noqa: E402
 
 if TYPE_CHECKING:
     from battle.history.store import History
+    from battle.players import Opponent
     from battle.ui.editor.editor_scene import EditorScene
     from battle.ui.review.review_scene import ReviewScene
 
@@ -91,8 +92,9 @@ class App:
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
         sys.setswitchinterval(0.001)
-        self.solver = SearchWorker(name="solver", prepare=prepare_solver)
-        """The opponent's and the hints' searches, on one engine whose table carries over."""
+        self.solver: SearchWorker[Opponent] = SearchWorker(name="solver", prepare=prepare_solver)
+        """The opponent's moves, the hints and the puzzles' refutations, on one ``Opponent`` whose
+        table carries over."""
         # The kernels load (on a first run: compile in child processes, about 10 s) while the
         # window opens, the player reads the title and makes the first move: the first reply
         # then starts at once. First of all, as the window's own set-up takes 0.4 s.
