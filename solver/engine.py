@@ -48,8 +48,8 @@ KEY_TABLE_SEED = 20261122
 
 HELPER_MIN_TILES = 52
 """Helpers join searches of positions with at least this many tiles. Below, a solve takes
-a few milliseconds and starting the threads costs more than they save (vs-python
-positions of 40 and 48 tiles: 1.2-3x slower with a helper; 56 tiles: 1.1-1.6x faster)."""
+a few milliseconds and starting the threads costs more than they save (48 tiles: up to 3x
+slower with a helper; docs/solver-notes.md, "Figures behind the code's comments")."""
 BUSY_SLOTS = 1 << 14
 """Subtrees in progress that threads can see (a handful per thread at a time)."""
 
@@ -67,10 +67,9 @@ PREVIEW_MIN_TILES = 88
 iteration: stopped meanwhile, it answers from that preview's deepest completed iteration
 instead of a two-move search. Below, an exact solve takes a few seconds at most."""
 PREVIEW_NODES = 1_000_000
-"""The preview's budget: depth 20 on a complete deal in about 0.6 s on one thread of the
-benchmark machine. The exact search after it gets the same value and best moves; on the
-shared bench's 88-tile positions (one thread) it cost 0.6 s on the easiest (0.44 s -> 1.03 s)
-and -10% to +8% on the three that take 5-18 s."""
+"""The preview's budget: depth 20 on a complete deal in about 0.6 s on one thread. The exact
+search after it gets the same value and best moves, at -10% to +8% of its time on 88-tile
+positions that take 5-18 s (docs/solver-notes.md, "Figures behind the code's comments")."""
 
 
 @dataclass
@@ -385,10 +384,9 @@ class Engine:
         search (the shared table and the busy marks split that subtree, which
         is most of the work), then the other moves from the last one back, so
         that the two meet in the middle. Having the first move's value, it
-        tests the others with null windows as the main search does; taking all
-        moves in reverse order made it prove the worst moves' values with a
-        full window first (shared 72- and 80-tile positions: 18% more nodes).
-        Further helpers take other rotations. Each works on its own copy of the
+        tests the others with null windows as the main search does (taking all
+        moves in reverse order would make it prove the worst moves' values with a
+        full window first: 18% more nodes). Further helpers take other rotations. Each works on its own copy of the
         runs and keys.
         """
         if not self._helpers or len(ordered) < 2 or _tiles(root) < self._helper_min_tiles:
