@@ -28,9 +28,8 @@ import numpy as np
 from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, biggest_pair
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
-from solver.json_shapes import Bound
 from solver.limits import Limits
-from solver.results import Analysis, MoveValue, Progress, ProgressCallback, SearchStatus
+from solver.results import Analysis, Bound, MoveValue, Progress, ProgressCallback, SearchStatus
 from solver.table_size import (
     MAX_TABLE_BITS,
     MIN_TABLE_BITS,

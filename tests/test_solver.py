@@ -47,12 +47,12 @@ from solver_cases import (
 )
 
 from battle.cli import main
+from battle.cli.json_shapes import AnalyseJSON, MoveValueJSON
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import EMPTY, KIND_COUNT
-from solver import FULL_DEPTH, AnalyseJSON, Engine, Limits, SolveJSON
-from solver.json_shapes import MoveValueJSON
+from solver import FULL_DEPTH, Engine, Limits, SolveJSON
 from solver.levels import LEVELS, best_move, get_level
 
 

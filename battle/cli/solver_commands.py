@@ -19,7 +19,8 @@ from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 
 if TYPE_CHECKING:
-    from battle.players import AnalyseJSON, Analysis
+    from battle.cli.json_shapes import AnalyseJSON
+    from battle.players import Analysis
 
 T = TypeVar("T")
 
@@ -398,7 +399,7 @@ def _check_plot_path(path: str) -> None:
         raise InputError(f"--plot {shown}: is a folder")
 
 
-def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review_report.Review
+def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.review_report.Review
     from battle.cli.inputs import InputError
     from battle.rules.errors import shorten_name
 

@@ -26,6 +26,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from battle.players.review import review_game
+from battle.players.review_report import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
 from battle.rules.notation import Record
@@ -40,12 +42,9 @@ from solver.engine import (
     engine_table_bits,
 )
 from solver.engine import kernels_cached as _kernels_cached
-from solver.json_shapes import AnalyseJSON, Bound, MoveValueJSON, ReviewJSON, SolveJSON
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
 from solver.limits import Limits
-from solver.results import Analysis, ProgressCallback, SearchStatus
-from solver.review import review_game
-from solver.review_report import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint
+from solver.results import Analysis, Bound, ProgressCallback, SearchStatus, SolveJSON
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS
 
 __all__ = [
@@ -56,19 +55,16 @@ __all__ = [
     "MOST_SEARCH_THREADS",
     "SMALLEST_TABLE_MEGABYTES",
     "Advisor",
-    "AnalyseJSON",
     "Analysis",
     "Bound",
     "DealSolver",
     "Level",
     "Limits",
     "MoveReview",
-    "MoveValueJSON",
     "Opponent",
     "ProgressCallback",
     "PlayerSummary",
     "Review",
-    "ReviewJSON",
     "ReviewStep",
     "Reviewer",
     "SearchStatus",
@@ -325,7 +321,7 @@ class Reviewer(_Service):
                known_start: KnownStart | None = None) -> Review:
         """The review of ``game``, ``seconds`` a move at most (None: exact). ``progress`` after each
         move; ``should_stop`` polled between moves (``stop`` cuts the running search short too);
-        ``known_start``: a catalogued start's exact value and best moves (see ``solver.review``)."""
+        ``known_start``: a catalogued start's exact value and best moves (see ``battle.players.review``)."""
         start = game.start
         return review_game(game, time_per_move=seconds, engine=self._engine_for(start), progress=progress,
                            should_stop=should_stop, known_start=known_start)
