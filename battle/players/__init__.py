@@ -45,7 +45,7 @@ from solver.engine import kernels_cached as _kernels_cached
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
 from solver.limits import Limits
 from solver.results import Analysis, Bound, ProgressCallback, SearchStatus, SolveJSON
-from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS
+from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS, default_threads
 
 __all__ = [
     "CLASS_NAMES",
@@ -125,6 +125,8 @@ class _Service:
         self._expected = expected
         self._engine: Engine | None = None
         self._stop_pending = False
+        self._building = threading.Lock()
+        """Held while the engine is built, so that a ``stop`` from another thread meanwhile is not lost."""
 
     def open(self: _S, position: Position | None = None) -> _S:
         """Build the engine now (with ``fit``: sized for ``position``, else it waits for the first
@@ -135,17 +137,18 @@ class _Service:
         return self
 
     def _engine_for(self, position: Position | None) -> Engine:
-        if self._engine is None:
-            if self._fit and position is not None:
-                engine = engine_for(position.tiles_left(), max_megabytes=self._max_megabytes,
-                                    threads=self._threads, limits=self._expected)
-            else:
-                bits = DEFAULT_TABLE_BITS if self._megabytes is None else _table_bits(self._megabytes)
-                engine = Engine(bits, threads=self._threads or 1)
-            if self._stop_pending:
-                engine.stop()
-            self._engine = engine
-        return self._engine
+        with self._building:
+            if self._engine is None:
+                if self._fit and position is not None:
+                    engine = engine_for(position.tiles_left(), max_megabytes=self._max_megabytes,
+                                        threads=self._threads, limits=self._expected)
+                else:
+                    bits = DEFAULT_TABLE_BITS if self._megabytes is None else _table_bits(self._megabytes)
+                    engine = Engine(bits, threads=self._threads or default_threads())
+                if self._stop_pending:
+                    engine.stop()
+                self._engine = engine
+            return self._engine
 
     def search(self, position: Position, limits: Limits = Limits(), *, all_exact: bool = False,
                progress: ProgressCallback | None = None) -> Analysis:
@@ -154,16 +157,19 @@ class _Service:
 
     def stop(self) -> None:
         """Stop the running search from another thread (it answers from what it has)."""
-        if self._engine is None:
-            self._stop_pending = True
-        else:
-            self._engine.stop()
+        with self._building:
+            if self._engine is None:
+                self._stop_pending = True
+                return
+        self._engine.stop()
 
     def clear_stop(self) -> None:
         """Forget a stop that arrived after the last search ended."""
-        self._stop_pending = False
-        if self._engine is not None:
-            self._engine.clear_stop()
+        with self._building:
+            self._stop_pending = False
+            engine = self._engine
+        if engine is not None:
+            engine.clear_stop()
 
     def clear(self) -> None:
         """Empty the table (a search then owes nothing to the ones before it)."""
