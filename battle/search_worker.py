@@ -1,4 +1,4 @@
-"""Searches off the caller's thread: one engine, one worker thread, one task at a time.
+"""Searches off the caller's thread: one service, one worker thread, one task at a time.
 
 A window (or any program that must keep answering) hands a ``SearchWorker`` a
 task, polls it once a frame and cancels it when the position changes under it.
@@ -6,14 +6,15 @@ The kernels release the GIL (``nogil=True``), so the caller really runs in
 parallel with the search; a cancel stops the running search within
 milliseconds.
 
-The worker builds its engine on its own thread (importing numba, loading the
-kernels and allocating the table take from a few hundred milliseconds to the
-first-run compile's seconds, which a drawing thread must never spend), and keeps
-it from one task to the next, so its transposition table carries over.
+The worker runs the tasks on one of ``battle.players``' services (an ``Opponent`` unless
+told otherwise), which it builds on its own thread together with the service's engine
+(importing numba, loading the kernels and allocating the table take from a few hundred
+milliseconds to the first-run compile's seconds, which a drawing thread must never spend),
+and keeps from one task to the next, so its transposition table carries over.
 
-Stops never leak from one task into the next: a cancel stops the engine only
+Stops never leak from one task into the next: a cancel stops the service only
 while the cancelled task is the one running (both under the worker's lock), and
-the worker clears the engine's stop flag before it starts a task.
+the worker clears the service's stop flag before it starts a task.
 """
 
 from __future__ import annotations
@@ -21,38 +22,52 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from battle.rules.board import Position
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, never on the caller's
-    from battle.players import Analysis, Engine, Limits
+    from battle.players import Analysis, Limits, Opponent, ProgressCallback
 
 T = TypeVar("T")
+
+
+class Searcher(Protocol):
+    """What a worker runs its tasks on: a ``battle.players`` service (or, in tests, an engine)."""
+
+    def search(self, position: Position, limits: Limits = ..., *, all_exact: bool = ...,
+               progress: ProgressCallback | None = ...) -> Analysis: ...
+
+    def stop(self) -> None: ...
+
+    def clear_stop(self) -> None: ...
+
+
+S = TypeVar("S", bound=Searcher)
 
 
 def prepare_solver(closing: threading.Event) -> None:
     """A ``prepare`` hook: load the search kernels on the worker's thread; on a first run they
     compile in a child process first (``solver.compile_ahead``), which ``closing`` ends."""
-    from battle.players import WINDOW_NICENESS, prepare_kernels_apart
+    from battle.players import prepare_kernels
 
-    prepare_kernels_apart(closing, WINDOW_NICENESS)
+    prepare_kernels(closing, window=True)
 
 
-def _default_engine() -> Engine:
-    from battle.players import Engine
+def _default_service() -> Opponent:
+    from battle.players import Opponent
 
-    return Engine()
+    return Opponent().open()
 
 
 class Task(Generic[T]):
     """One piece of work for a ``SearchWorker``: what it runs, its progress and its outcome.
 
-    ``run(engine, task)`` executes on the worker thread; it reads ``task.cancelled``
+    ``run(service, task)`` executes on the worker thread; it reads ``task.cancelled``
     between the searches it chains and may ``report`` progress for the caller.
     """
 
-    def __init__(self, run: Callable[[Engine, Task[T]], T], *, label: str = "", key: object = None) -> None:
+    def __init__(self, run: Callable[[Any, Task[T]], T], *, label: str = "", key: object = None) -> None:
         self.run = run
         self.label = label
         """What the task is for (``"move"``, ``"hint"``...), for the caller's own bookkeeping."""
@@ -74,10 +89,10 @@ class Task(Generic[T]):
         with self._lock:
             self._progress = progress
 
-    def _execute(self, engine: Engine) -> None:
+    def _execute(self, service: Searcher) -> None:
         self.started_at = time.monotonic()
         try:
-            result = None if self.cancelled.is_set() else self.run(engine, self)
+            result = None if self.cancelled.is_set() else self.run(service, self)
         except BaseException as error:  # handed to the caller's thread, never lost in this one
             with self._lock:
                 self._error = error
@@ -87,7 +102,7 @@ class Task(Generic[T]):
         self._finished.set()
 
     def _end_unstarted(self, error: BaseException | None = None) -> None:
-        """Finish without running: cancelled while waiting, or no engine to run on."""
+        """Finish without running: cancelled while waiting, or no service to run on."""
         with self._lock:
             self._error = error
         self._finished.set()
@@ -106,7 +121,7 @@ class Task(Generic[T]):
 
     @property
     def error(self) -> BaseException | None:
-        """What the run raised (a solver bug, an engine that could not be built), if anything."""
+        """What the run raised (a solver bug, a service that could not be built), if anything."""
         with self._lock:
             return self._error
 
@@ -123,20 +138,21 @@ class Task(Generic[T]):
         return self._finished.wait(timeout)
 
 
-class SearchWorker:
-    """Runs tasks on one engine and one daemon thread, newest first: submitting cancels the current task."""
+class SearchWorker(Generic[S]):
+    """Runs tasks on one service and one daemon thread, newest first: submitting cancels the current task."""
 
-    def __init__(self, engine_factory: Callable[[], Engine] = _default_engine, name: str = "solver",
-                 prepare: Callable[[threading.Event], object] | None = None) -> None:
-        """``prepare`` runs on the worker's thread right after the engine is built, before any
-        task: loading (on a first run, compiling) the kernels there keeps them off the first task.
-        It is given an event set by ``shutdown``, to end early when the program closes."""
+    def __init__(self, engine_factory: Callable[[], S] = _default_service,  # type: ignore[assignment]
+                 name: str = "solver", prepare: Callable[[threading.Event], object] | None = None) -> None:
+        """``engine_factory`` builds the service on the worker's thread (default: an ``Opponent``).
+        ``prepare`` runs there right after, before any task: loading (on a first run,
+        compiling) the kernels there keeps them off the first task. It is given an event set
+        by ``shutdown``, to end early when the program closes."""
         self._engine_factory = engine_factory
         self._prepare = prepare
         self._name = name
-        self._engine: Engine | None = None
+        self._service: S | None = None
         self.engine_error: BaseException | None = None
-        """Why the engine could not be built (numba missing, no memory); every task then fails with it."""
+        """Why the service could not be built (numba missing, no memory); every task then fails with it."""
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self._waiting: Task | None = None
@@ -149,17 +165,17 @@ class SearchWorker:
     # -- the caller's side -----------------------------------------------------------------
 
     def warm_up(self) -> None:
-        """Start the thread and build the engine now, before the first task needs it."""
+        """Start the thread and build the service now, before the first task needs it."""
         with self._lock:
             self._ensure_thread()
 
     @property
     def ready(self) -> bool:
-        """The engine is built: a task submitted now starts at once."""
-        return self._engine is not None
+        """The service is built: a task submitted now starts at once."""
+        return self._service is not None
 
-    def submit(self, run: Callable[[Engine, Task[T]], T], *, label: str = "", key: object = None) -> Task[T]:
-        """Queue ``run`` as the current task, cancelling the one before; it starts once the engine is free."""
+    def submit(self, run: Callable[[S, Task[T]], T], *, label: str = "", key: object = None) -> Task[T]:
+        """Queue ``run`` as the current task, cancelling the one before; it starts once the service is free."""
         task: Task[T] = Task(run, label=label, key=key)
         with self._lock:
             if self._closing.is_set():
@@ -173,14 +189,14 @@ class SearchWorker:
 
     def search(self, position: Position, limits: Limits | None = None, *, all_exact: bool = False,
                key: object = None) -> Task[Analysis]:
-        """Submit one ``Engine.search`` of ``position`` (no limits: exact); its ``progress`` is the
+        """Submit one search of ``position`` (no limits: exact); its ``progress`` is the
         last iteration's ``Progress``."""
         position = position.copy()
 
-        def run(engine: Engine, task: Task[Analysis]) -> Analysis:
+        def run(service: S, task: Task[Analysis]) -> Analysis:
             from battle.players import Limits
 
-            return engine.search(position, limits or Limits(), all_exact=all_exact, progress=task.report)
+            return service.search(position, limits or Limits(), all_exact=all_exact, progress=task.report)
 
         return self.submit(run, label="search", key=position.key() if key is None else key)
 
@@ -237,27 +253,27 @@ class SearchWorker:
         if self._waiting is task:
             self._waiting = None
             task._end_unstarted()
-        if self._running is task and self._engine is not None:
-            self._engine.stop()
+        if self._running is task and self._service is not None:
+            self._service.stop()
 
     def _ensure_thread(self) -> None:
         if self._thread is None:
             self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
             self._thread.start()
 
-    def _build_engine(self) -> Engine | None:
+    def _build_service(self) -> S | None:
         try:
-            engine = self._engine_factory()
+            service = self._engine_factory()
             if self._prepare is not None:
                 self._prepare(self._closing)
         except BaseException as error:  # reported through every task, so the caller can say why
             self.engine_error = error
             return None
-        self._engine = engine
-        return engine
+        self._service = service
+        return service
 
     def _work(self) -> None:
-        engine = self._build_engine()
+        service = self._build_service()
         while True:
             with self._lock:
                 while self._waiting is None and not self._closing.is_set():
@@ -268,12 +284,12 @@ class SearchWorker:
                     return
                 self._waiting = None
                 self._running = task
-                if engine is not None:
-                    engine.clear_stop()
-            if engine is None:
+                if service is not None:
+                    service.clear_stop()
+            if service is None:
                 task._end_unstarted(self.engine_error or RuntimeError("no engine"))
             else:
-                task._execute(engine)
+                task._execute(service)
             with self._lock:
                 self._running = None
                 self._lock.notify_all()

@@ -293,7 +293,7 @@ def run_big(args: argparse.Namespace) -> None:
         engine.clear()
         started = time.perf_counter()
         with FirstMoveClock(engine.status) as first:
-            analysis = engine.search(position, stop_after=limit)  # straight to the full depth, stopped at the limit
+            analysis = engine.search(position, Limits(stop_after=limit))  # full depth, stopped at the limit
         seconds = time.perf_counter() - started
         solved = analysis.exact
         rows.append([name, position.tiles_left(), solved, seconds if solved else f"> {limit:g}",

@@ -33,6 +33,7 @@ CHILD = r"""
 import json, sys, time
 screen, settle, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 import pygame
+from battle.rules.board import biggest_pair
 from battle.rules.game import Game
 from battle.ui.app import App, demo_match
 from battle.ui.play.match import Match
@@ -44,7 +45,7 @@ if screen != "title":
         game = Game.new(1, "Alice", "Bob")
         while True:
             position = game.position
-            last = max(position.legal_moves(), key=lambda m: (position.move_points(m), -m[0], -m[1]))
+            last = biggest_pair(position)
             probe = position.copy()
             probe.push(last)
             if probe.is_over():

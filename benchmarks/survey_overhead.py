@@ -41,8 +41,9 @@ from battle.atlas.deal_list import parse_deal_list  # noqa: E402
 from battle.atlas.solve_deal import solve_deal, start_position  # noqa: E402
 from battle.atlas.survey_db import SurveyDatabase  # noqa: E402
 from battle.atlas.survey_run import SurveyPlan, local_cluster, run_survey, table_megabytes  # noqa: E402
-from battle.players import ENTRY_BYTES, engine_table_bits  # noqa: E402
 from battle.rules.notation import format_position  # noqa: E402
+from solver.engine import engine_table_bits  # noqa: E402
+from solver.table_size import ENTRY_BYTES  # noqa: E402
 
 
 def sequential(deals: list[int], tiles: int) -> float:

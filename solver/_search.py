@@ -128,15 +128,10 @@ beta <= r <= v; otherwise r == v. Requires alpha < beta.
 ``_nrt=False`` is a private numba option: the function is compiled without the
 NRT, numba's reference-counted memory manager. A kernel then cannot allocate an
 array (none does: the caller allocates them all, ``make_workspace``), and numba
-emits no reference counting of the arrays it hands to the helpers it calls. With
-the NRT, ``negamax``'s machine code has 35 incref and 70 decref calls (187 calls
-in all against 70), and the search runs 22-27% slower: 1.41-1.50 against
-1.83-1.94 M nodes a second, the same nodes (numba 0.68; the shared bench's
-sixteen 64-88-tile positions, one thread, 2^23 entries, three alternating pairs
-of runs on a 2-core machine shared with other work); a cold compile takes as long
-either way (13-17 s). Small helpers are
-``inline="always"``: numba puts them into the caller's IR, where LLVM would
-sometimes leave a call.
+emits no reference counting of the arrays it hands to the helpers it calls, which
+makes the search 22-27% faster (docs/solver-notes.md, "Figures behind the code's
+comments"). Small helpers are ``inline="always"``: numba puts them into the
+caller's IR, where LLVM would sometimes leave a call.
 """
 
 from __future__ import annotations
@@ -890,11 +885,7 @@ def _worth(e):
     A two-bound entry answers every window a one-bound entry of the position would, and
     more; such entries come from exact searches and from positions met with windows on
     both sides of their value. Preferring them takes 18-22% fewer nodes when the table
-    is small for the search (shared 64+72 set, one thread, 2^20 entries of 32 bytes:
-    16.4 M against 19.9 M; 80 set, 2^20 entries, two threads: 31.7 M against 40.6 M) and
-    changes little when it is not (2^22: 13.0 M against 13.4 M; 80 set at 2^24: 22.1 M
-    against 22.0 M). Bonuses of 1, 2, 4, 16 and 64 (in log2 of nodes) give 18.7 M,
-    17.8 M, 16.6 M, 16.6 M and 16.7 M on the first set.
+    is small for the search (docs/solver-notes.md, "Figures behind the code's comments").
     """
     if entry_lower(e) != NO_LOWER and entry_upper(e) != NO_UPPER:
         return entry_work(e) + TWO_BOUND_WORTH
@@ -1109,11 +1100,10 @@ def exposed_kinds(exposed, word):
 POINTS_WEIGHT = 5
 """What each point of the move's own pair adds, against ``THREAT_WEIGHT`` for each point of
 the threat: weighing the threat less than the points takes 15% fewer nodes than points
-minus threat on the 80-tile bench, 5% on generated 64-72-tile positions."""
+minus threat on the 80-tile bench."""
 THREAT_WEIGHT = 1
 """What each point of the best pair a move hands the opponent costs it, against
-``POINTS_WEIGHT`` for each point of its own pair: with the reply term, 1 takes 3% fewer
-nodes than 3 over six sets of 88-108 tiles."""
+``POINTS_WEIGHT`` for each point of its own pair."""
 ORDER_SCALE = 16
 """The score counts in sixteenths of a weighted point, so that the terms after it can be
 fractions of one: a point of the move's own pair is ``ORDER_SCALE * POINTS_WEIGHT`` = 80."""
@@ -1123,27 +1113,21 @@ REPLY_SCALE = 48 * ORDER_SCALE
 """What each pair a move adds to the opponent's choice costs it, divided by the node's
 number of moves n (48 / n points): fewer replies, a smaller subtree to refute when the move
 cuts; in proportion to the moves there are, as a subtree's size goes with the product of
-its nodes' move counts. A third to a half fewer nodes at 96 tiles. At ten moves a pair
-costs 4.8 against 5 for each point of the move's own pair."""
+its nodes' move counts. A third to a half fewer nodes at 96 tiles."""
 KILLER_BONUS = 112
 """What the ordering adds to either of the two moves that last cut at the same ply, the
 killers (1.4 points of the move's own pair). The refutation of one opponent move often
 refutes its siblings too, and the same refutation after two different opponent moves makes
 positions that transpose further down (X Y X' Y' and X' Y X Y' meet), so its subtree is
-partly in the table already. Two killers at 1.4 points take 1.9% fewer nodes than none on
-the shared 80+88 set, 6.8% on four 96-tile positions, 9.5% on three 96-tile openings; one
-killer at 0.6 points, 1.5% on the 80+88 set, 3.7% on the four 96-tile positions and 3.1% on
-six 88-tile openings; the killer searched first instead of a bonus, 31% more nodes."""
+partly in the table already: 6.8% fewer nodes than no killers on four 96-tile positions
+(docs/solver-notes.md, "Figures behind the code's comments")."""
 EXPOSED_REPLY_MALUS = 64
 """What the ordering takes off a move that takes a tile the opponent's last move uncovered
 (0.8 of a point of the move's own pair, 4 points of the threat's). Tried first, such replies
 cut with bigger subtrees than moves elsewhere, most likely because a move elsewhere commutes
 with the opponent's, so its positions are also reached in the other order and are met in
-the table (the killers' reason; the node's own table hits rise by 1-2.5 per hundred nodes on
-the 88-tile openings). At 4 threat points: 7.3% fewer nodes than none over two 88-tile sets
-and a complete deal, 9.4-14% fewer on two 96-tile sets and another complete deal, every set
-fewer; at 2, 3 and 6 points fewer nodes than none but more than at 4; a bonus of 7 points
-for any move in the opponent's columns instead, 18-33% more."""
+the table (the killers' reason). 7.3% fewer nodes than none over two 88-tile sets and a
+complete deal (docs/solver-notes.md, "Figures behind the code's comments")."""
 TABLE_MOVE_SCORE = np.int64(1) << 40
 """The table move's score: above every other move's, so it is searched first."""
 
@@ -1350,16 +1334,13 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
             # tighter bound than -points or points. The same position keeps coming
             # back with other windows, and a parent that is told only "at most
             # points" stores a bound that answers none of them. Returning the end
-            # of the range costs 13-15% more nodes on openings and the shared
-            # 80+88 set; so does cutting at the tighter ends from the pairs left
-            # (the mover takes at most half of them, rounded up): +8%.
+            # of the range costs 13-15% more nodes (docs/solver-notes.md).
 
             # A small node is searched for its exact value, whatever its window: the
             # same position keeps coming back with its window shifted by the points
             # taken on the way, and an exact entry answers every later window, where
             # a bound answers only some. Below 40 points the subtree is cheap enough
-            # that this pays: 1.4-1.8% fewer nodes on the 88- and 96-tile openings and
-            # 2.0% on a complete deal; from 50 points it costs more than it saves.
+            # that this pays (2.0% fewer nodes on a complete deal; docs/solver-notes.md).
             if points < EXACT_BELOW_POINTS:
                 alpha = min(alpha, -points - 1)
                 beta = max(beta, points + 1)
@@ -1390,12 +1371,9 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
             # prefetched in one burst, and only then the ordering's scan below: the
             # lines load while the scan runs, and the enhanced transposition cutoffs
             # further down read them. A prefetch issued inside the scan, as each key
-            # is ready, stalls the scan's own loads once the table outgrows 512 MiB
-            # (on the benchmark machine, a virtual one): with the prefetches behind
-            # the scan a complete deal with its 2 GiB table runs 16-23% faster, and
-            # positions with 512 MiB 17% slower. This separate pass serves both
-            # (same nodes; docs/solver-notes.md, "Memory: prefetching, table size
-            # and page faults").
+            # is ready, stalls the scan's own loads once the table outgrows 512 MiB;
+            # this separate pass serves small and big tables alike (docs/solver-notes.md,
+            # "Memory: prefetching, table size and page faults").
             if points >= CHEAP_ORDER_POINTS:
                 codes = keys[K_CODES]
                 mix = keys[K_MIX]

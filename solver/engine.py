@@ -25,12 +25,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position
+from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, biggest_pair
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
-from solver.json_shapes import Bound
 from solver.limits import Limits
-from solver.results import Analysis, MoveValue, Progress, ProgressCallback, SearchStatus
+from solver.results import Analysis, Bound, MoveValue, Progress, ProgressCallback, SearchStatus
 from solver.table_size import (
     MAX_TABLE_BITS,
     MIN_TABLE_BITS,
@@ -48,8 +47,8 @@ KEY_TABLE_SEED = 20261122
 
 HELPER_MIN_TILES = 52
 """Helpers join searches of positions with at least this many tiles. Below, a solve takes
-a few milliseconds and starting the threads costs more than they save (vs-python
-positions of 40 and 48 tiles: 1.2-3x slower with a helper; 56 tiles: 1.1-1.6x faster)."""
+a few milliseconds and starting the threads costs more than they save (48 tiles: up to 3x
+slower with a helper; docs/solver-notes.md, "Figures behind the code's comments")."""
 BUSY_SLOTS = 1 << 14
 """Subtrees in progress that threads can see (a handful per thread at a time)."""
 
@@ -67,10 +66,9 @@ PREVIEW_MIN_TILES = 88
 iteration: stopped meanwhile, it answers from that preview's deepest completed iteration
 instead of a two-move search. Below, an exact solve takes a few seconds at most."""
 PREVIEW_NODES = 1_000_000
-"""The preview's budget: depth 20 on a complete deal in about 0.6 s on one thread of the
-benchmark machine. The exact search after it gets the same value and best moves; on the
-shared bench's 88-tile positions (one thread) it cost 0.6 s on the easiest (0.44 s -> 1.03 s)
-and -10% to +8% on the three that take 5-18 s."""
+"""The preview's budget: depth 20 on a complete deal in about 0.6 s on one thread. The exact
+search after it gets the same value and best moves, at -10% to +8% of its time on 88-tile
+positions that take 5-18 s (docs/solver-notes.md, "Figures behind the code's comments")."""
 
 
 @dataclass
@@ -125,7 +123,7 @@ def prepare_kernels() -> float:
     if not _kernels_loaded:
         position = deal(1)
         while position.tiles_left() > WARM_UP_TILES and position.has_moves():
-            position.push(max(position.legal_moves(), key=position.move_points))
+            position.push(biggest_pair(position))
         Engine(table_bits=MIN_TABLE_BITS).search(position, Limits(), all_exact=True)
     return time.monotonic() - started
 
@@ -385,10 +383,9 @@ class Engine:
         search (the shared table and the busy marks split that subtree, which
         is most of the work), then the other moves from the last one back, so
         that the two meet in the middle. Having the first move's value, it
-        tests the others with null windows as the main search does; taking all
-        moves in reverse order made it prove the worst moves' values with a
-        full window first (shared 72- and 80-tile positions: 18% more nodes).
-        Further helpers take other rotations. Each works on its own copy of the
+        tests the others with null windows as the main search does (taking all
+        moves in reverse order would make it prove the worst moves' values with a
+        full window first: 18% more nodes). Further helpers take other rotations. Each works on its own copy of the
         runs and keys.
         """
         if not self._helpers or len(ordered) < 2 or _tiles(root) < self._helper_min_tiles:
@@ -432,31 +429,20 @@ class Engine:
         *,
         all_exact: bool = False,
         progress: ProgressCallback | None = None,
-        deadline: float | None = None,
-        stop_after: float | None = None,
     ) -> Analysis:
-        """Iterative deepening until the value is proved or a limit is reached.
+        """Iterative deepening until the value is proved or one of ``limits`` is reached.
 
         With ``all_exact`` every move's value is searched with a full window
         (what ``analyse`` shows); otherwise moves that cannot be best get an
         upper bound only, which is much cheaper.
 
         ``limits.time`` counts from the start of the search proper, once the
-        kernels are loaded. ``deadline`` is a ``time.monotonic()`` reading to stop
-        at, for a caller whose clock started earlier (the command line counts from
-        the start of its process); it includes loading the cached kernels, but not
-        their one-time compile after an install, which moves it back by as long as
-        the compile took. A limit too large to wait for is no limit.
-
-        ``stop_after`` seconds stops the search without limiting it: it runs as an
-        unlimited one does (the short preview, then straight to the full depth) and,
-        stopped, answers from the preview. A time limit instead deepens step by step so
-        that it always has a recent answer, which costs a whole deal 2.7x the nodes
-        (deal 34: 258.6 M against 90.6 M); a caller that wants the exact value and only
-        guards against a runaway search (the survey, the benchmarks) passes this.
+        kernels are loaded; ``limits.deadline`` and ``limits.stop_after`` are
+        described on ``Limits``. A limit too large to wait for is no limit.
+        ``stop()`` from another thread ends the search as a limit does.
         """
         with self._lock:
-            return self._search(position, limits, all_exact, progress, deadline, stop_after)
+            return self._search(position, limits, all_exact, progress)
 
     def _load_kernels(self, root: _Root, moves: list[Move]) -> None:
         """Load the search kernel (on a new machine: compile it, 10-20 s) before any clock starts.
@@ -481,8 +467,9 @@ class Engine:
             saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
             k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
 
-    def _search(self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None,
-                deadline: float | None, stop_after: float | None) -> Analysis:
+    def _search(self, position: Position, limits: Limits, all_exact: bool,
+                progress: ProgressCallback | None) -> Analysis:
+        deadline = limits.deadline
         if not _kernels_loaded:
             self._started = time.perf_counter()
             self._loading = True
@@ -505,7 +492,7 @@ class Engine:
             self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)
         seconds = [limit for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
                    if limit is not None]
-        stops = seconds if stop_after is None else [*seconds, stop_after]
+        stops = seconds if limits.stop_after is None else [*seconds, limits.stop_after]
         timer = _stop_timer(min(stops), self.stop) if stops else None
         try:
             root = self._encode(position)
@@ -513,7 +500,7 @@ class Engine:
             if not moves:
                 return Analysis(0, [], [], [], (position.scores[0], position.scores[1]), True, 0, 0.0, FULL_DEPTH)
             max_depth = FULL_DEPTH if limits.depth is None else max(1, min(limits.depth, FULL_DEPTH))
-            limited = bool(seconds or limits.nodes or limits.depth)
+            limited = limits.limited
             done: _Iteration | None = None
             done_depth = 0
 

@@ -1,4 +1,4 @@
-"""What may stop a search before it proves the value: seconds, nodes, depth."""
+"""What may stop a search before it proves the value: seconds, nodes, depth, a clock reading."""
 
 from __future__ import annotations
 
@@ -20,4 +20,21 @@ class Limits:
     """Nodes searched, over all threads; 0 or None: no limit."""
     depth: int | None = None
     """Moves deep; the search deepens to it and stops there (below 1 counts as 1)."""
+    deadline: float | None = None
+    """A ``time.monotonic()`` reading to stop at, for a caller whose clock started earlier (the
+    command line counts from the start of its process). It includes loading the cached
+    kernels but not their one-time compile after an install, which moves it back by as long
+    as the compile took."""
+    stop_after: float | None = None
+    """Seconds after which the search stops without being limited by them: it runs as an
+    unlimited one does (on a complete deal, a short preview, then straight to the full depth)
+    and, stopped, answers from the preview. ``time`` instead deepens step by step so that it
+    always has a recent answer, which costs a whole deal about 2.7x the nodes
+    (docs/solver-notes.md); a caller that wants the exact value and only guards against a
+    runaway search (the survey, the benchmarks) sets this."""
+
+    @property
+    def limited(self) -> bool:
+        """Whether the search deepens step by step: a time, deadline, node or depth limit."""
+        return bool(self.time is not None or self.deadline is not None or self.nodes or self.depth)
 

@@ -6,9 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, TypedDict
 
 from battle.rules.board import Move, move_name
-from solver.json_shapes import Bound, SolveJSON
+
+Bound = Literal["exact", "estimate", "upper"]
+"""How sure a move's value is: ``"exact"``, ``"estimate"`` (a search a limit stopped:
+the value at the depth it reached) or ``"upper"`` (at most the value: the move
+cannot be best, and was searched only far enough to show it)."""
+
+
+class SolveJSON(TypedDict):
+    """``Analysis.to_json()``, the solver output of the notation contract (``docs/notation.md``),
+    which ``mahjong-battle solve --json`` prints. Moves in notation, scores ``[player 1, player 2]``."""
+
+    value: int
+    best_moves: list[str]
+    pv: list[str]
+    final_score: list[int]
+    exact: bool
+    nodes: int
+    seconds: float
 
 
 @dataclass(frozen=True)

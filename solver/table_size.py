@@ -38,21 +38,15 @@ def table_bits_for(tiles: int, max_megabytes: int = 256, *, limits: Limits = Lim
     Searches grow about 4x per 8 tiles; two bits per 8 tiles keeps the table a
     few times larger than the positions visited, from the smallest table
     (``MIN_TABLE_BITS``, 32 MiB, which a 60-tile solve fills) up to the memory the
-    user allows; but at most 2**25 entries (512 MiB) below ``BIG_TABLE_TILES``.
-    On the benchmark machine, a 2-core VM, each probe costs more as the table
-    grows past the caches' reach of its pages, which only complete deals, whose
-    searches are four times bigger, win back. One thread, pairs of simultaneous
-    runs: a 96-tile position (deal 800875) took 32 s with 512 MiB against
-    38.5-41.9 s with 1 GiB, for 1% more nodes; the hardest one (deal 140891)
-    114.5-117 s with 512 MiB against 121.5 s with 1 GiB (8% more nodes) and
-    116.6 s with 256 MiB (20% more). A complete deal is solved a little faster with
-    2 GiB than with 1 GiB (deal 140891: 356 s against 364 s, 906 M against 1.12 G nodes).
+    user allows; but at most 2**25 entries (512 MiB) below ``BIG_TABLE_TILES``:
+    each probe costs more as the table grows past the caches' reach of its pages,
+    which only complete deals, whose searches are four times bigger, win back (a
+    96-tile position: 32 s with 512 MiB against 38.5-41.9 s with 1 GiB;
+    docs/solver-notes.md, "Figures behind the code's comments").
 
     A search with a time or node limit needs no more entries than it can store
     in that budget. Its table is capped there, because touching a fresh table is
-    slow on a virtual machine: 2.2-2.6 s of page faults for 2 GiB in each new
-    process here (the host backs the memory anew), which a 3-second solve of a
-    complete deal spent inside its budget.
+    slow on a virtual machine (the host backs the memory anew in each process).
     """
     wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
     stores = min(limits.time * STORES_PER_THREAD_SECOND * max(1, threads) if limits.time is not None else math.inf,

@@ -1,9 +1,9 @@
-"""The survey's one task: solve a numbered deal from its start, on the engine this process keeps.
+"""The survey's one task: solve a numbered deal from its start, on the solver this thread keeps.
 
-A worker keeps one engine per thread between tasks (``_engine``): numba's kernels load
-once per process, and a table is allocated once rather than per deal (a 2 GiB table
-costs 2-2.5 s to touch on a virtual machine, a few percent of a full solve). The table
-of one deal is cleared for the next by the engine itself (another layout).
+A worker keeps one ``battle.players.DealSolver`` per thread between tasks (``_solver``):
+numba's kernels load once per process, and a table is allocated once rather than per deal
+(a 2 GiB table costs 2-2.5 s to touch on a virtual machine, a few percent of a full
+solve). The table of one deal is cleared for the next by the engine itself (another layout).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import time
 from typing import TYPE_CHECKING
 
 from battle.atlas.survey_db import FULL_DEAL, DealResult
-from battle.rules.board import Position, move_name
+from battle.rules.board import Position, biggest_pair, move_name
 from battle.rules.deal import deal
 
 if TYPE_CHECKING:
-    from battle.players import Engine
+    from battle.players import DealSolver
 
 _local = threading.local()
 
@@ -33,8 +33,7 @@ def start_position(number: int, tiles: int = FULL_DEAL) -> Position:
     """
     position = deal(number)
     while position.tiles_left() > tiles and position.has_moves():
-        moves = position.legal_moves()
-        position.push(max(moves, key=lambda move: (position.move_points(move), -move[0], -move[1])))
+        position.push(biggest_pair(position))
     return position
 
 
@@ -45,18 +44,17 @@ def solver_version() -> str:
     return __version__
 
 
-def _engine(tiles: int, megabytes: int | None, threads: int) -> Engine:
-    """This thread's engine, made on its first task with the table a start of ``tiles`` needs
-    (up to ``megabytes``); kept while later tasks want the same table and threads, so a
-    survey's worker allocates it once."""
-    from battle.players import Engine, engine_table_bits
+def _solver(megabytes: int | None, threads: int) -> DealSolver:
+    """This thread's deal solver, kept while later tasks want the same memory and threads (it keeps
+    its table while the starts want the same size), so a survey's worker allocates it once."""
+    from battle.players import DealSolver
 
-    key = (engine_table_bits(tiles, max_megabytes=megabytes, threads=threads), threads)
+    key = (megabytes, threads)
     if getattr(_local, "key", None) != key:
-        _local.engine = None  # the old table goes before the new one is allocated
-        _local.engine = Engine(key[0], threads=threads)
+        _local.solver = None  # the old table goes before the new one is allocated
+        _local.solver = DealSolver(max_megabytes=megabytes, threads=threads)
         _local.key = key
-    return _local.engine
+    return _local.solver
 
 
 def solve_deal(number: int, *, tiles: int = FULL_DEAL, time_limit: float | None = None, value_only: bool = False,
@@ -66,14 +64,12 @@ def solve_deal(number: int, *, tiles: int = FULL_DEAL, time_limit: float | None 
     The search proves the value and finds every first move that ties for it (each other
     move only needs a bound), so the complete set of best first moves costs nothing extra;
     ``value_only`` leaves them out of the result. A deal stopped at ``time_limit`` is
-    unsolved, with the estimate of the search's preview (``Engine.search``).
+    unsolved, with the estimate of the search's preview (``DealSolver.solve``).
     """
     position = start_position(number, tiles)
-    engine = _engine(position.tiles_left(), megabytes, threads)
-    # The limit stops the exact search rather than limiting it (``stop_after``): a time limit
-    # makes the search deepen step by step, which costs a whole deal 2.7x the nodes.
+    solver = _solver(megabytes, threads)
     started = time.perf_counter()
-    analysis = engine.search(position, stop_after=time_limit)
+    analysis = solver.solve(position, stop_after=time_limit)
     seconds = time.perf_counter() - started
     best = None if value_only or not analysis.exact else tuple(move_name(move) for move in analysis.best_moves)
     return DealResult(

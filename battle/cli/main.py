@@ -262,9 +262,9 @@ def _prepare_solver_meanwhile() -> Callable[[], None]:
 
     def prepare() -> None:
         with contextlib.suppress(Exception):  # no solver here: hint and eval say so when asked
-            from battle.players import prepare_kernels_apart
+            from battle.players import prepare_kernels
 
-            prepare_kernels_apart(closing)
+            prepare_kernels(closing)
 
     warm_up = threading.Thread(target=prepare, name="solver-warm-up", daemon=True)
     warm_up.start()

@@ -32,7 +32,7 @@ from battle.rules.errors import BattleError, one_line
 from battle.rules.wording import plural
 
 if TYPE_CHECKING:
-    from battle.players import Engine
+    from battle.players import Opponent
     from battle.puzzles.miner import MiningProgress
 
 PROG = "mahjong-battle"
@@ -176,17 +176,16 @@ def cmd_puzzles_play(args: argparse.Namespace) -> int:
 
 def _solver_refute() -> Refute:
     """The solver's best reply, loading the solver at the first wrong move."""
-    engines: list[Engine] = []
+    opponents: list[Opponent] = []
 
     def refute(position: Position) -> Move | None:
         if position.is_over():
             return None
-        from battle.players import Limits, engine_for
+        from battle.players import SMALLEST_TABLE_MEGABYTES, Opponent
 
-        if not engines:
-            engines.append(engine_for(position.tiles_left(), threads=1))
-        analysis = engines[0].search(position, Limits(time=REFUTE_SECONDS))
-        return analysis.best_moves[0] if analysis.best_moves else None
+        if not opponents:
+            opponents.append(Opponent(megabytes=SMALLEST_TABLE_MEGABYTES))
+        return opponents[0].refute(position, REFUTE_SECONDS)
 
     return refute
 

@@ -1,7 +1,7 @@
 """A game review as text: the annotated record, the players' figures, the turning points.
 
 What ``mahjong-battle review`` and the terminal game's ``review`` print. The solver
-grades the moves and owns the figures (``solver.review``); the command line words
+grades the moves and owns the figures (``battle.players.review``); the command line words
 them, so a change of wording never touches the grading.
 """
 

@@ -19,7 +19,8 @@ from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 
 if TYPE_CHECKING:
-    from battle.players import AnalyseJSON, Analysis
+    from battle.cli.json_shapes import AnalyseJSON
+    from battle.players import Analysis
 
 T = TypeVar("T")
 
@@ -74,22 +75,25 @@ def _add_engine_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def _engine(args: argparse.Namespace, tiles: int, *, one_search: bool = False):  # noqa: ANN202 - solver.Engine, lazily
-    """The engine a command asked for; a single search's limits also cap its table (a review's
-    table serves the whole game, so only its size and the memory limit do)."""
-    from battle.players import Limits, engine_for, kernels_cached, prepare_kernels_apart
+def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool = False,
+             reviewer: bool = False):  # noqa: ANN202 - battle.players.Advisor or Reviewer, lazily
+    """The search service a command asked for, its table sized for ``position``; a single search's
+    limits also cap its table (a review's table serves the whole game, so only its size and the
+    memory limit do)."""
+    from battle.players import Advisor, Limits, Reviewer, kernels_ready, prepare_kernels
 
-    if not kernels_cached():
+    if not kernels_ready():
         if not getattr(args, "quiet", False):
             # Said before anything else: the compile takes about 10 s, which a silent
             # terminal makes look like a hang (the 5 s status line came too late).
             note("compiling the solver (first run only, about 10 s)...")
         # In two child processes, one core each; --time counts without it, as it promises.
-        compiled = prepare_kernels_apart()
+        compiled = prepare_kernels()
         if getattr(args, "started", None) is not None:
             args.started += compiled
     limits = Limits(time=args.time, nodes=args.nodes) if one_search else Limits()
-    return engine_for(tiles, max_megabytes=args.hash, threads=args.threads, limits=limits)
+    service = Reviewer if reviewer else Advisor
+    return service(fit=True, max_megabytes=args.hash, threads=args.threads, expected=limits).open(position)
 
 
 def _seconds(text: str) -> float:
@@ -116,29 +120,29 @@ def _positive_int(text: str) -> int:
 
 
 def _node_count(text: str) -> int:
-    from battle.players import MAX_NODE_LIMIT
+    from battle.players import MOST_SEARCH_NODES
 
     nodes = _positive_int(text)
-    if nodes > MAX_NODE_LIMIT:
+    if nodes > MOST_SEARCH_NODES:
         raise argparse.ArgumentTypeError(
-            f"{quote(text)} is too many: at most {MAX_NODE_LIMIT} (2**62); without --nodes there is no limit")
+            f"{quote(text)} is too many: at most {MOST_SEARCH_NODES} (2**62); without --nodes there is no limit")
     return nodes
 
 
 def _thread_count(text: str) -> int:
-    from battle.players import MAX_THREADS
+    from battle.players import MOST_SEARCH_THREADS
 
     count = _positive_int(text)
-    if count > MAX_THREADS:
-        raise argparse.ArgumentTypeError(f"{count} threads is too many: at most {MAX_THREADS}")
+    if count > MOST_SEARCH_THREADS:
+        raise argparse.ArgumentTypeError(f"{count} threads is too many: at most {MOST_SEARCH_THREADS}")
     return count
 
 
 def _table_megabytes(text: str) -> int:
-    from battle.players import ENTRY_BYTES, MIN_TABLE_BITS
+    from battle.players import SMALLEST_TABLE_MEGABYTES
 
     megabytes = _positive_int(text)
-    smallest = (ENTRY_BYTES << MIN_TABLE_BITS) >> 20
+    smallest = SMALLEST_TABLE_MEGABYTES
     if megabytes < smallest:
         raise argparse.ArgumentTypeError(f"{megabytes} MiB is too small: the smallest table is {smallest} MiB")
     return megabytes
@@ -233,7 +237,7 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
     from battle.players import Limits
 
     position = load_position(args.file)
-    engine = _engine(args, position.tiles_left(), one_search=True)
+    engine = _advisor(args, position, one_search=True)
     deadline = _deadline(args)
     last_line = [time.monotonic()]
 
@@ -249,8 +253,8 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
 
     def work() -> Analysis:
         return engine.search(
-            position, Limits(time=args.time, nodes=args.nodes, depth=args.depth),
-            all_exact=all_exact, progress=report, deadline=deadline,
+            position, Limits(time=args.time, nodes=args.nodes, depth=args.depth, deadline=deadline),
+            all_exact=all_exact, progress=report,
         )
 
     def tick() -> None:
@@ -334,14 +338,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     from battle.atlas.catalogue import Catalogue
     from battle.cli.inputs import load_record
     from battle.cli.review_text import format_review
-    from battle.players import ReviewStep, review_game
+    from battle.players import ReviewStep
 
     record = load_record(args.file)
     if args.plot:
         _check_plot_path(args.plot)
     # A catalogued deal's first position is known exactly: its first move is graded on that.
     known_start = Catalogue.load().known_start(record.deal, record.start)
-    engine = _engine(args, record.start.tiles_left())
+    reviewer = _advisor(args, record.start, reviewer=True)
     stopping = threading.Event()
 
     def report(step: ReviewStep) -> None:
@@ -356,12 +360,12 @@ def cmd_review(args: argparse.Namespace) -> int:
         note(line)
 
     def work():  # noqa: ANN202
-        return review_game(record, time_per_move=args.time, engine=engine, progress=report,
-                           should_stop=stopping.is_set, known_start=known_start)
+        return reviewer.review(record, seconds=args.time, progress=report,
+                               should_stop=stopping.is_set, known_start=known_start)
 
     def stop() -> None:
         stopping.set()  # first, so the review drops the search being cut short
-        engine.stop()
+        reviewer.stop()
 
     review, interrupted = _run_interruptibly(
         work, stop, "interrupted: stopping the review; the moves reviewed so far follow", repeat_stop=True,
@@ -395,7 +399,7 @@ def _check_plot_path(path: str) -> None:
         raise InputError(f"--plot {shown}: is a folder")
 
 
-def _save_plot(review, path: str) -> None:  # noqa: ANN001 - solver.review_report.Review
+def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.review_report.Review
     from battle.cli.inputs import InputError
     from battle.rules.errors import shorten_name
 

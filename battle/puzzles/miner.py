@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from battle.players import LEVELS, MIN_TABLE_BITS, Analysis, Engine, Limits, choose_from, get_level
+from battle.players import LEVELS, SMALLEST_TABLE_MEGABYTES, Advisor, Analysis, Limits, choose_from, get_level
 from battle.puzzles.criteria import PuzzleStep, puzzle_step
 from battle.puzzles.difficulty import FIND_TRIES, difficulty, puzzle_rating
 from battle.puzzles.puzzle import Puzzle, PuzzleSource, position_text, puzzle_id
@@ -77,25 +77,25 @@ def exact_values(analysis: Analysis) -> dict[Move, int]:
 
 
 class Miner:
-    """Mines games one at a time; owns two engines (32 MiB tables): one for the games and their
+    """Mines games one at a time; owns two advisors (32 MiB tables): one for the games and their
     exact solves, one emptied before each level's tries."""
 
     def __init__(self) -> None:
-        self.engine = Engine(MIN_TABLE_BITS)
-        self.level_engine = Engine(MIN_TABLE_BITS)
+        self.advisor = Advisor(megabytes=SMALLEST_TABLE_MEGABYTES)
+        self.level_advisor = Advisor(megabytes=SMALLEST_TABLE_MEGABYTES)
 
     def exact(self, position: Position) -> Analysis:
-        return self.engine.search(position, Limits(), all_exact=True)
+        return self.advisor.search(position, Limits(), all_exact=True)
 
     def level_move(self, position: Position, level_name: str, rng: random.Random) -> Move:
         """The level's move by its depth alone (see the module docstring)."""
         level = get_level(level_name)
-        analysis = self.engine.search(position, Limits(depth=level.depth), all_exact=level.temperature > 0)
+        analysis = self.advisor.search(position, Limits(depth=level.depth), all_exact=level.temperature > 0)
         return choose_from(analysis, level, rng)
 
     def mine_game(self, plan: GamePlan, min_tiles: int, max_tiles: int) -> list[Puzzle]:
         """The puzzles of one game, in the order they arose."""
-        self.engine.clear()
+        self.advisor.clear()
         position = deal(plan.deal)
         rng = random.Random(plan.choice_seed)
         covered: set[PositionKey] = set()
@@ -138,7 +138,7 @@ class Miner:
             position.push(line[-1])
             if position.is_over():
                 return line, losses, []
-            reply = self.engine.search(position, Limits()).best_moves[0]
+            reply = self.advisor.search(position, Limits()).best_moves[0]
             position.push(reply)
             if position.is_over():
                 return line, losses, [reply]
@@ -162,8 +162,8 @@ class Miner:
         rates = {}
         for name in LEVELS:
             level = get_level(name)
-            self.level_engine.clear()
-            analyses = [self.level_engine.search(step, Limits(depth=level.depth), all_exact=level.temperature > 0)
+            self.level_advisor.clear()
+            analyses = [self.level_advisor.search(step, Limits(depth=level.depth), all_exact=level.temperature > 0)
                         for step in steps]
             rng = random.Random(f"{seed_text} {name}")
             found = sum(all(choose_from(analysis, level, rng) == answer

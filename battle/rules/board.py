@@ -293,6 +293,19 @@ class Position:
         self._bottoms[col] = bottom
 
 
+def biggest_pair(position: Position) -> Move:
+    """The legal move worth the most points, the first in board order among equals.
+
+    A greedy player, and a deterministic one: demos, the survey's smaller starts and the
+    kernels' warm-up all play deals down with it, so each replays the same line. Raises
+    ``ValueError`` when the position has no move.
+    """
+    moves = position.legal_moves()
+    if not moves:
+        raise ValueError("no legal move: the position is over")
+    return max(moves, key=position.move_points)  # max keeps the first of equals; moves are sorted
+
+
 def _safe_move_name(move: Move) -> str:
     try:
         return move_name(move)

@@ -35,7 +35,7 @@ import pygame_gui  # noqa: E402
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
 
 from battle.atlas.catalogue import Catalogue  # noqa: E402
-from battle.rules.board import Position  # noqa: E402
+from battle.rules.board import Position, biggest_pair  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
 from battle.search_worker import SearchWorker, prepare_solver  # noqa: E402
 from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
@@ -55,6 +55,7 @@ from battle.ui.widgets.panel import PanelView  # noqa: E402
 
 if TYPE_CHECKING:
     from battle.history.store import History
+    from battle.players import Opponent
     from battle.ui.editor.editor_scene import EditorScene
     from battle.ui.review.review_scene import ReviewScene
 
@@ -91,8 +92,9 @@ class App:
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
         sys.setswitchinterval(0.001)
-        self.solver = SearchWorker(name="solver", prepare=prepare_solver)
-        """The opponent's and the hints' searches, on one engine whose table carries over."""
+        self.solver: SearchWorker[Opponent] = SearchWorker(name="solver", prepare=prepare_solver)
+        """The opponent's moves, the hints and the puzzles' refutations, on one ``Opponent`` whose
+        table carries over."""
         # The kernels load (on a first run: compile in child processes, about 10 s) while the
         # window opens, the player reads the title and makes the first move: the first reply
         # then starts at once. First of all, as the window's own set-up takes 0.4 s.
@@ -382,9 +384,7 @@ def demo_match() -> tuple[Match, int | None]:
     """Deal 1 after six moves (always the biggest pair, first in board order), with a tile selected."""
     game = Game.new(1, "Alice", "Bob")
     for _ in range(6):
-        position = game.position
-        moves = position.legal_moves()
-        game.play(max(moves, key=lambda move: (position.move_points(move), -move[0], -move[1])))
+        game.play(biggest_pair(game.position))
     position = game.position
     free = position.free_cells()
     playable = sorted(c for c in free if sum(1 for d in free if position.cells[d] == position.cells[c]) > 1)

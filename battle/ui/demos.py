@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.rules.board import Move, Position
+from battle.rules.board import Move, Position, biggest_pair
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.ui.play.match import Match
@@ -21,11 +21,6 @@ if TYPE_CHECKING:
 DEMOS = ("analysis", "review", "editor")
 
 
-def _biggest(position: Position) -> Move:
-    """The biggest pair, first in board order: a greedy player, and a deterministic one."""
-    return max(position.legal_moves(), key=lambda move: (position.move_points(move), -move[0], -move[1]))
-
-
 def _smallest(position: Position) -> Move:
     return min(position.legal_moves(), key=lambda move: (position.move_points(move), move))
 
@@ -34,7 +29,7 @@ def played_down(number: int, tiles: int) -> Position:
     """A numbered deal played by the greedy player down to ``tiles`` tiles (as a fresh position)."""
     position = deal(number)
     while position.tiles_left() > tiles and position.has_moves():
-        position.push(_biggest(position))
+        position.push(biggest_pair(position))
     return position.copy()
 
 
@@ -51,7 +46,7 @@ def demo_review_game() -> Game:
     game = Game(played_down(1, 40), "Alice", "Bob")
     while not game.is_over():
         position = game.position
-        game.play(_biggest(position) if position.to_move == 1 else _smallest(position))
+        game.play(biggest_pair(position) if position.to_move == 1 else _smallest(position))
     return game
 
 

@@ -117,7 +117,8 @@ def test_a_worker_keeps_its_engine_only_while_the_table_fits_the_start() -> None
     engines: list[Engine] = []
 
     def tasks() -> None:  # a worker thread of its own, as Dask's: the engine is per thread
-        engines.extend(solve_deal._engine(tiles, None, 1) for tiles in (40, 40, 76, 76, 40))
+        solver = solve_deal._solver(None, 1)
+        engines.extend(solver._engine_for(solve_deal.start_position(1, tiles)) for tiles in (40, 40, 76, 76, 40))
 
     worker = threading.Thread(target=tasks)
     worker.start()

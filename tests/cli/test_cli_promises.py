@@ -132,7 +132,7 @@ def test_the_engine_takes_limits_beyond_reach_as_no_limit() -> None:
     for limits in (Limits(time=1e10), Limits(nodes=10**23)):
         analysis = engine.search(position, limits)
         assert analysis.exact, limits
-    assert engine.search(position, deadline=time.monotonic() + 1e12).exact
+    assert engine.search(position, Limits(deadline=time.monotonic() + 1e12)).exact
 
 
 # -- 2. one error, one line -------------------------------------------------------------

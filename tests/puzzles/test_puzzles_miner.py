@@ -7,6 +7,7 @@ import pytest
 from battle.puzzles.difficulty import RATING_CEILING, RATING_FLOOR
 from battle.puzzles.miner import MINING_LEVELS, GamePlan, Miner, MiningProgress, MiningRun, game_plan, mine
 from battle.puzzles.puzzle_file import format_puzzles, parse_puzzles
+from solver import Engine
 from tests.puzzles.test_puzzles_shipped import check_puzzle
 
 
@@ -36,7 +37,7 @@ def test_the_puzzles_of_a_few_games_keep_the_definition(miner: Miner) -> None:
             found.append(puzzle)
     assert len(found) >= 3
     for puzzle in found:
-        check_puzzle(puzzle, miner.engine)
+        check_puzzle(puzzle, Engine(21))
     assert parse_puzzles(format_puzzles(found)) == found
 
 

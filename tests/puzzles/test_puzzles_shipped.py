@@ -21,7 +21,7 @@ def check_puzzle(puzzle: Puzzle, engine: object) -> None:
     """Every step by an exact solve of every move: the answer alone keeps the value, each alternative
     loses exactly the stated points (at least ``MIN_LOSS`` unless it changes the result), the answer
     is not the biggest pair, each reply keeps the value, and the whole line is perfect play."""
-    from battle.players import Engine, Limits
+    from solver import Engine, Limits
 
     assert isinstance(engine, Engine)
     start = puzzle.start()
@@ -74,7 +74,7 @@ def test_the_set_is_big_enough_and_says_how_it_was_made(shipped: list[Puzzle]) -
 
 
 def test_a_sample_of_the_shipped_puzzles_holds(shipped: list[Puzzle]) -> None:
-    from battle.players import Engine
+    from solver import Engine
 
     engine = Engine(21)
     longest = [puzzle for puzzle in shipped if puzzle.length > 1][:5]
@@ -84,7 +84,7 @@ def test_a_sample_of_the_shipped_puzzles_holds(shipped: list[Puzzle]) -> None:
 
 @pytest.mark.slow
 def test_every_shipped_puzzle_holds(shipped: list[Puzzle]) -> None:
-    from battle.players import Engine
+    from solver import Engine
 
     engine = Engine(21)
     for puzzle in shipped:

@@ -76,7 +76,7 @@ def test_tempo() -> None:
 @pytest.mark.parametrize(("position", "perfect"), [(BLOCKADE, BLOCKADE_LINE), (SACRIFICE, SACRIFICE_LINE),
                                                     (TEMPO, TEMPO_LINE)], ids=["blockade", "sacrifice", "tempo"])
 def test_each_answer_is_the_positions_one_good_move(position: Position, perfect: list[Move]) -> None:
-    from battle.players import Engine, Limits
+    from solver import Engine, Limits
 
     analysis = Engine(21).search(position, Limits(), all_exact=True)
     step = puzzle_step(position, {value.move: value.value for value in analysis.move_values})

@@ -12,7 +12,7 @@ from textwrap import dedent
 
 import pytest
 
-from battle.rules.board import COLS, ROWS
+from battle.rules.board import COLS, ROWS, biggest_pair
 from battle.rules.deal import MAX_DEAL, SplitMix64, check_deal_number, deal, deal_tiles, parse_deal_number
 from battle.rules.errors import NotationError
 from battle.rules.notation import format_grid, format_position, parse_position
@@ -150,3 +150,14 @@ def test_deal_command_output_is_a_position_file() -> None:
     text = format_position(deal(1), "deal 1")
     assert text.startswith("# deal 1\nto-move: 1\nscore: 0 0\n")
     assert parse_position(text) == deal(1)
+
+
+def test_biggest_pair_is_the_first_of_the_most_valuable_moves() -> None:
+    position = deal(1)
+    while position.has_moves():
+        moves = position.legal_moves()
+        move = biggest_pair(position)
+        assert move == max(moves, key=lambda m: (position.move_points(m), -m[0], -m[1]))
+        position.push(move)
+    with pytest.raises(ValueError, match="no legal move"):
+        biggest_pair(position)

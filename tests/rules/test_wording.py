@@ -171,8 +171,8 @@ score: 0 0
 
 def test_the_review_text_speaks_to_you() -> None:
     from battle.cli.review_text import format_review
+    from battle.players.review import review_game
     from solver.engine import Engine
-    from solver.review import review_game
 
     game = Game(parse_position(SHORT), "You", "Alice")
     for cell in (0, 18, 9):  # the 9s, the 5s, the 1s: columns a, c, b

@@ -1,4 +1,4 @@
-"""Game review (``solver.review``, ``mahjong-battle review``, the evaluation graph).
+"""Game review (``battle.players.review``, ``mahjong-battle review``, the evaluation graph).
 
 Every figure of a review of a small game is checked against the slow, obviously
 correct ``tests/naive.py``: the loss and class of each move, the projected margin
@@ -25,6 +25,20 @@ import pytest  # noqa: E402
 
 from battle.cli import main  # noqa: E402
 from battle.cli.review_text import format_review  # noqa: E402
+from battle.players.review import review_game  # noqa: E402
+from battle.players.review_report import (  # noqa: E402
+    CLASS_NAMES,
+    MoveReview,
+    MoveReviewJSON,
+    PlayerSummaryJSON,
+    Review,
+    ReviewFinalJSON,
+    ReviewJSON,
+    ReviewStartJSON,
+    ReviewStep,
+    TurningPointJSON,
+    classify,
+)
 from battle.rules.board import Move, Position, move_name, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
@@ -32,16 +46,6 @@ from battle.rules.notation import Record, format_record, parse_record  # noqa: E
 from battle.ui.art import theme  # noqa: E402
 from battle.ui.widgets.eval_graph import render_eval_graph, save_eval_graph  # noqa: E402
 from solver.engine import FULL_DEPTH, Engine  # noqa: E402
-from solver.json_shapes import (  # noqa: E402
-    MoveReviewJSON,
-    PlayerSummaryJSON,
-    ReviewFinalJSON,
-    ReviewJSON,
-    ReviewStartJSON,
-    TurningPointJSON,
-)
-from solver.review import review_game  # noqa: E402
-from solver.review_report import CLASS_NAMES, MoveReview, Review, ReviewStep, classify  # noqa: E402
 from tests import naive  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 
 from battle.cli import main
+from battle.cli.json_shapes import AnalyseJSON, MoveValueJSON
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import EMPTY, KIND_COUNT
-from solver import FULL_DEPTH, AnalyseJSON, Engine, Limits, SolveJSON
-from solver.json_shapes import MoveValueJSON
+from solver import FULL_DEPTH, Engine, Limits, SolveJSON
 from solver.levels import LEVELS, best_move, get_level
 from tests import naive
 from tests.benchmark_scripts import load_script
@@ -306,7 +306,7 @@ def test_stop_after_stops_the_search_and_leaves_the_next_one_unstopped(engine: E
     position = load(BIG)
     engine.clear()
     started = time.perf_counter()
-    stopped = engine.search(position, stop_after=0.2)
+    stopped = engine.search(position, Limits(stop_after=0.2))
     assert 0.15 < time.perf_counter() - started < 1.5
     assert not stopped.exact
     assert_usable(position, stopped)
@@ -314,7 +314,7 @@ def test_stop_after_stops_the_search_and_leaves_the_next_one_unstopped(engine: E
     engine.clear()
     plain = engine.search(small)
     engine.clear()
-    guarded = engine.search(small, stop_after=600)
+    guarded = engine.search(small, Limits(stop_after=600))
     # a stop the search stays within costs no nodes: it is the same search as an unlimited one
     assert guarded.exact and (guarded.nodes, guarded.value) == (plain.nodes, plain.value)
 

@@ -13,6 +13,7 @@ import time
 import pygame
 import pytest
 
+from battle.players import Advisor
 from battle.rules.board import Position, move_name
 from battle.rules.deal import deal
 from battle.rules.game import Game
@@ -172,7 +173,7 @@ def test_live_analysis_deepens_step_by_step_to_the_proof() -> None:
     position = endgame(21, tiles=24)
     assert depth_schedule(position) == [2, 4, 6, 8, 10, None]
     assert depth_schedule(endgame(21, tiles=4)) == [None]
-    live = LiveAnalysis(lambda: Engine(table_bits=16))
+    live = LiveAnalysis(lambda: Advisor(megabytes=32))
     live.analyse(position)
     depths = []
     deadline = time.monotonic() + 30

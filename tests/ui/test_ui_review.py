@@ -2,7 +2,7 @@
 
 Games start from a composed position of about 20 tiles, so every move is solved
 exactly well within the time per move and the window must show exactly what
-``solver.review`` computes for the same game.
+``battle.players.review`` computes for the same game.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import random
 import pygame
 import pytest
 
+from battle.players.review import review_game
 from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
 from battle.rules.game import Game
@@ -24,7 +25,6 @@ from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.eval_graph import x_of_ply
 from battle.ui.widgets.layout import cell_at, cell_center
 from solver.engine import Engine
-from solver.review import review_game
 from tests import ui_harness as ui
 from tests.ui_harness import reviewed, short_game
 

@@ -7,7 +7,7 @@ one) and reports each finished depth; each report replaces the shown values, so
 a player sees rough numbers at once and exact ones as soon as the proof is done.
 A new position cancels the task and starts again from depth 2.
 
-The analysis has its own worker and ``Engine`` (its own transposition table),
+The analysis has its own worker and ``Advisor`` (its own transposition table),
 separate from the opponent's, so analysing never slows or stops the solver's moves and the
 two tables do not evict each other's entries.
 
@@ -25,12 +25,12 @@ from battle.rules.board import Position
 from battle.search_worker import SearchWorker, Task
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
-    from battle.players import Analysis, Engine
+    from battle.players import Advisor, Analysis
 
 DEPTHS = (2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32)
 """Depth-limited steps before the full search; a step that already covers the game is skipped."""
-TABLE_BITS = 21
-"""2**21 entries (32 MiB, touched only as used): the analysis's own table."""
+TABLE_MEGABYTES = 32
+"""The analysis's own table (touched only as used)."""
 CACHE_SIZE = 256
 """Finished analyses kept by position, so stepping back through a variation shows values at once."""
 
@@ -54,35 +54,22 @@ class Step:
     """``None`` for the full depth, or when nothing follows (the analysis is final)."""
 
 
-def _analysis_engine() -> Engine:
-    from battle.players import Engine
+def _analysis_advisor() -> Advisor:
+    from battle.players import Advisor
 
-    return Engine(table_bits=TABLE_BITS)
+    return Advisor(megabytes=TABLE_MEGABYTES).open()
 
 
-def deepen(position: Position, schedule: list[int | None]) -> Callable[[Engine, Task], Analysis | None]:
-    """A run callable: search ``position`` at each depth of ``schedule`` in turn, reporting each ``Step``.
-
-    A search cut short by a cancel is not reported: its values are those of an unfinished depth.
+def deepen(position: Position, schedule: list[int | None]) -> Callable[[Advisor, Task], Analysis | None]:
+    """A run callable: search ``position`` at each depth of ``schedule`` in turn, reporting each ``Step``
+    (``Advisor.deepen``). A search cut short by a cancel is not reported: its values are those of an
+    unfinished depth.
     """
     position = position.copy()
 
-    def run(engine: Engine, task: Task) -> Analysis | None:
-        from battle.players import Limits
-
-        latest = None
-        for index, depth in enumerate(schedule):
-            if task.cancelled.is_set():
-                break
-            analysis = engine.search(position, Limits(depth=depth), all_exact=True)
-            if task.cancelled.is_set():
-                break
-            latest = analysis
-            final = analysis.exact or index + 1 == len(schedule)
-            task.report(Step(analysis, None if final else schedule[index + 1]))
-            if final:
-                break
-        return latest
+    def run(advisor: Advisor, task: Task) -> Analysis | None:
+        return advisor.deepen(position, schedule, cancelled=task.cancelled.is_set,
+                              report=lambda analysis, next_depth: task.report(Step(analysis, next_depth)))
 
     return run
 
@@ -90,7 +77,7 @@ def deepen(position: Position, schedule: list[int | None]) -> Callable[[Engine, 
 class LiveAnalysis:
     """Iterative deepening on a worker thread, one position at a time."""
 
-    def __init__(self, engine_factory: Callable[[], Engine] = _analysis_engine) -> None:
+    def __init__(self, engine_factory: Callable[[], Advisor] = _analysis_advisor) -> None:
         self._worker = SearchWorker(engine_factory, name="analysis")
         self._task: Task | None = None
         self._key: tuple | None = None

@@ -1,8 +1,8 @@
 """What the game screen asks the solver for: the opponent's move and the hint.
 
-Both run on the window's ``SearchWorker`` (``app.solver``), off the drawing
-thread; each is a run callable for ``SearchWorker.submit`` that checks the
-task's cancel flag between the searches it chains.
+Both run on the window's ``SearchWorker`` (``app.solver``), whose service is a
+``battle.players.Opponent``, off the drawing thread; each is a run callable for
+``SearchWorker.submit`` that hands the task's cancel flag to the opponent.
 """
 
 from __future__ import annotations
@@ -15,32 +15,28 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
-    from battle.players import Engine
+    from battle.players import Opponent
     from battle.search_worker import Task
 
 HINT_QUICK_DEPTH = 10
 HINT_QUICK_SECONDS = 1.0
 HINT_EXACT_SECONDS = 3.0
 
-
 # -- what the searches do ------------------------------------------------------------------
 
 
-def level_move(level_name: str, rng: random.Random, position: Position) -> Callable[[Engine, Task], Move | None]:
-    """A run callable: search ``position`` as the level does, then pick its move the level's way.
+def level_move(level_name: str, rng: random.Random, position: Position) -> Callable[[Opponent, Task], Move | None]:
+    """A run callable: the opponent's move in ``position`` at the level, its search then its choice.
 
     Raises ValueError at once for an unknown level (a hand-edited file), not on the worker.
     """
-    from battle.players import analyse_for_level, choose_from, get_level
+    from battle.players import get_level
 
     level = get_level(level_name)
     position = position.copy()
 
-    def run(engine: Engine, task: Task) -> Move | None:
-        analysis = analyse_for_level(engine, position, level)
-        if task.cancelled.is_set():
-            return None
-        return choose_from(analysis, level, rng)
+    def run(opponent: Opponent, task: Task) -> Move | None:
+        return opponent.move(position, level=level, rng=rng, cancelled=task.cancelled.is_set)
 
     return run
 
@@ -54,24 +50,14 @@ class Hint:
     value: int
 
 
-def hint_search(position: Position) -> Callable[[Engine, Task], Hint | None]:
+def hint_search(position: Position) -> Callable[[Opponent, Task], Hint | None]:
     """A run callable: the perfect player's move in ``position``, exact when the time allows,
-    else the deepest quick search's.
-
-    A bare perfect search that runs out of time knows nothing and falls back to
-    the biggest pair, so a short depth-limited search goes first as the fallback.
-    """
+    else the deepest quick search's (``Opponent.hint``)."""
     position = position.copy()
 
-    def run(engine: Engine, task: Task) -> Hint | None:
-        from battle.players import Limits
-
-        quick = engine.search(position, Limits(time=HINT_QUICK_SECONDS, depth=HINT_QUICK_DEPTH))
-        chosen = quick
-        if not quick.exact and not task.cancelled.is_set():
-            full = engine.search(position, Limits(time=HINT_EXACT_SECONDS))
-            if full.exact:
-                chosen = full
+    def run(opponent: Opponent, task: Task) -> Hint | None:
+        chosen = opponent.hint(position, task.cancelled.is_set, quick_seconds=HINT_QUICK_SECONDS,
+                               quick_depth=HINT_QUICK_DEPTH, exact_seconds=HINT_EXACT_SECONDS)
         if not chosen.best_moves:
             return None
         return Hint(chosen.best_moves[0], chosen.exact, len(chosen.best_moves) - 1, chosen.value)

@@ -3,7 +3,8 @@
 A puzzle file stores what every wrong move loses, not how it is punished, so the reply is
 searched when the move is made, on the window's ``SearchWorker`` (``app.solver``), never on
 the drawing thread. A puzzle has at most 60 tiles, which the solver settles exactly in
-milliseconds once its kernels are loaded; ``REFUTE_SECONDS`` only bounds the rare slow one.
+milliseconds once its kernels are loaded; ``battle.players.REFUTE_SECONDS`` only bounds the rare
+slow one.
 """
 
 from __future__ import annotations
@@ -14,24 +15,16 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
-    from battle.players import Engine
+    from battle.players import Opponent
     from battle.search_worker import Task
 
-REFUTE_SECONDS = 2.0
-"""The terminal's bound on the same search (``puzzles play``)."""
 
-
-def refutation_search(position: Position) -> Callable[[Engine, Task], Move | None]:
+def refutation_search(position: Position) -> Callable[[Opponent, Task], Move | None]:
     """A run callable: the best reply in ``position`` (the puzzle's position after the wrong move),
-    or None when the game ends there."""
+    or None when the game ends there (``Opponent.refute``, at most ``REFUTE_SECONDS``)."""
     position = position.copy()
 
-    def run(engine: Engine, task: Task) -> Move | None:
-        from battle.players import Limits
-
-        if position.is_over():
-            return None
-        analysis = engine.search(position, Limits(time=REFUTE_SECONDS))
-        return analysis.best_moves[0] if analysis.best_moves else None
+    def run(opponent: Opponent, task: Task) -> Move | None:
+        return opponent.refute(position)
 
     return run

@@ -1,15 +1,15 @@
 """A game review running on a background thread, for the window.
 
-``solver.review.review_game`` grades every move (one search per move, up to the
+``battle.players.Reviewer`` grades every move (one search per move, up to the
 time per move each); a full game takes about a minute, so the window runs it on
 a thread, shows "reviewing move 12/54" from its progress reports, and can
 cancel it: it runs as a task on a ``SearchWorker``, polls the task's cancel flag
-between searches, and a cancel stops the running search through the engine.
+between searches, and a cancel stops the running search through the reviewer.
 
 A catalogued deal's par is the exact value before move 1 and its best first moves
 (``known_start``), which grade the first move exactly where the time per move cannot.
 
-The review gets a worker and an engine of its own (its table is built for this game's layout
+The review gets a worker and a ``Reviewer`` of its own (its table is built for this game's layout
 and thrown away with it), so it never waits for, or stops, another search.
 No pygame here.
 """
@@ -24,22 +24,22 @@ from battle.rules.game import Game
 from battle.search_worker import SearchWorker, Task
 
 if TYPE_CHECKING:  # the solver (numba) loads on the review's thread, not at import
-    from battle.players import Engine, Review, ReviewStep
+    from battle.players import Review, Reviewer, ReviewStep
 
-TABLE_BITS = 21
-"""2**21 table entries (32 MiB, touched only as used): plenty for one game's positions."""
+TABLE_MEGABYTES = 32
+"""The reviewer's table (touched only as used): plenty for one game's positions."""
 
 
-def _review_engine() -> Engine:
-    from battle.players import Engine
+def _reviewer() -> Reviewer:
+    from battle.players import Reviewer
 
-    return Engine(table_bits=TABLE_BITS)
+    return Reviewer(megabytes=TABLE_MEGABYTES).open()
 
 
 class ReviewJob:
     """One review: start it, poll ``progress`` / ``done`` once a frame, cancel it."""
 
-    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Engine] = _review_engine,
+    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Reviewer] = _reviewer,
                  known_start: tuple[int, tuple[Move, ...]] | None = None) -> None:
         self.game = game
         self.time_per_move = time_per_move
@@ -53,11 +53,9 @@ class ReviewJob:
     def start(self) -> ReviewJob:
         game, seconds, known = self.game, self.time_per_move, self.known_start
 
-        def run(engine: Engine, task: Task[Review]) -> Review:
-            from battle.players import review_game
-
-            return review_game(game, time_per_move=seconds, engine=engine, progress=task.report,
-                               should_stop=task.cancelled.is_set, known_start=known)
+        def run(reviewer: Reviewer, task: Task[Review]) -> Review:
+            return reviewer.review(game, seconds=seconds, progress=task.report,
+                                   should_stop=task.cancelled.is_set, known_start=known)
 
         self._task = self._worker.submit(run, label="review")
         return self

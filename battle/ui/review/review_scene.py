@@ -57,7 +57,7 @@ class ReviewScene(Scene):
         known_start = app.catalogue.known_start(game.deal_number, game.start)  # a catalogued deal's exact move 1
         self.job = ReviewJob(game, seconds, known_start=known_start).start()
         self.review: Review | None = None
-        """The finished ``solver.review_report.Review``."""
+        """The finished ``battle.players.review_report.Review``."""
         self.failed: str | None = None
         self.positions: list[Position] = []
         """The position before each move (and after the last), for the board."""

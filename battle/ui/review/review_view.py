@@ -1,6 +1,6 @@
 """Drawing the review screen: the graded move list, the summary, the turning points, the progress card.
 
-Reads the finished ``solver.review_report.Review`` and the scene's selection; changes
+Reads the finished ``battle.players.review_report.Review`` and the scene's selection; changes
 nothing. Class colours and signs are the evaluation graph's, so the list and the
 graph's markers agree.
 """

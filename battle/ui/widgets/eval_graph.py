@@ -1,6 +1,6 @@
 """The evaluation graph of a reviewed game, drawn on a pygame surface.
 
-Pure drawing: ``render_eval_graph`` reads a ``solver.review_report.Review`` and returns a
+Pure drawing: ``render_eval_graph`` reads a ``battle.players.review_report.Review`` and returns a
 new surface; it opens no window and changes nothing, so the command line can
 save it as a PNG (``save_eval_graph``, with SDL's dummy video driver) and the
 window can blit the same picture in its review screen.

@@ -1,5 +1,5 @@
 """What a game review found, move by move and per player, and its JSON: the figures
-``solver.review.review_game`` computes and every front end shows.
+``battle.players.review.review_game`` computes and every front end shows.
 
 Terms
 -----
@@ -70,9 +70,96 @@ Plain data and its JSON: no search, no pygame, no files.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from battle.rules.game import Result, result_of
-from solver.json_shapes import Bound, MoveReviewJSON, PlayerSummaryJSON, ReviewJSON, TurningPointJSON
+from solver.results import Bound
+
+# -- the JSON form (``review --json``, ``Review.to_json``) ----------------------------------
+
+MoveReviewJSON = TypedDict("MoveReviewJSON", {
+    "number": int,
+    "player": int,
+    "move": str,
+    "points": int,
+    "value": int,
+    "bound": Bound,
+    "best_value": int,
+    "best_moves": list[str],
+    "loss": int,
+    "class": str,
+    "exact": bool,
+    "depth": int,
+    "eval_before": int,
+    "eval_after": int,
+    "eval_after_exact": bool,
+    "nodes": int,
+    "seconds": float,
+})
+"""One reviewed move (``MoveReview.to_json``); ``class`` is a Python keyword, hence this form."""
+
+
+class PlayerSummaryJSON(TypedDict):
+    """One player's figures (``PlayerSummary.to_json``)."""
+
+    player: int
+    name: str
+    moves: int
+    points_lost: int
+    average_loss: float | None
+    accuracy: float | None
+    counts: dict[str, int]
+    inexact_moves: int
+
+
+TurningPointJSON = TypedDict("TurningPointJSON", {
+    "number": int,
+    "player": int,
+    "move": str,
+    "loss": int,
+    "class": str,
+    "best_moves": list[str],
+    "best_value": int,
+    "eval_before": int,
+    "eval_after": int,
+    "reasons": list[str],
+})
+"""A turning point (``TurningPoint.to_json``)."""
+
+
+class ReviewStartJSON(TypedDict):
+    to_move: int
+    score: list[int]
+
+
+class ReviewFinalJSON(TypedDict):
+    score: list[int]
+    over: bool
+    value: int
+    """For the player to move after the last reviewed move."""
+    exact: bool
+
+
+class ReviewJSON(TypedDict):
+    """``mahjong-battle review --json``, ``Review.to_json()``."""
+
+    format: str
+    version: int
+    players: list[str]
+    deal: int | None
+    start: ReviewStartJSON
+    time_per_move: float | None
+    moves_in_record: int
+    complete: bool
+    classes: dict[str, int]
+    eval_start: int
+    eval_start_exact: bool
+    eval: list[int]
+    final: ReviewFinalJSON
+    moves: list[MoveReviewJSON]
+    summary: list[PlayerSummaryJSON]
+    turning_points: list[TurningPointJSON]
+
 
 FORMAT = "mahjong-battle-review"
 VERSION = 1
