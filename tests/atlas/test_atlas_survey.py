@@ -4,6 +4,7 @@ mid-run, a whole run killed and resumed, and the command line's report."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -221,7 +222,8 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_deal(tmp_path: Path)
     while time.monotonic() < deadline and len(first) < 3:
         time.sleep(0.2)
         if database.exists():
-            with sqlite3.connect(database) as connection:
+            with sqlite3.connect(database) as connection, contextlib.suppress(sqlite3.OperationalError):
+                # the file exists a moment before its table does
                 first = dict(connection.execute("SELECT deal, stored_at FROM results").fetchall())
     os.killpg(run.pid, signal.SIGKILL)  # the command and its cluster's processes
     run.wait(10)
