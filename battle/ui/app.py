@@ -27,31 +27,29 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pygame.freetype
+import pygame_gui
+from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
-import pygame  # noqa: E402
-import pygame.freetype  # noqa: E402
-import pygame_gui  # noqa: E402
-from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
-
-from battle.atlas.catalogue import Catalogue  # noqa: E402
-from battle.rules.board import Position  # noqa: E402
-from battle.rules.game import Game  # noqa: E402
-from battle.search_worker import SearchWorker, prepare_solver  # noqa: E402
-from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
-from battle.ui.art.theme import Fonts, load_gui_theme  # noqa: E402
-from battle.ui.art.tile_art import TileArt, window_icon  # noqa: E402
-from battle.ui.demos import DEMOS, open_demo  # noqa: E402
-from battle.ui.help.help_scene import window_key  # noqa: E402
-from battle.ui.play.match import Match  # noqa: E402
-from battle.ui.play.play_scene import PlayScene  # noqa: E402
-from battle.ui.scene import SceneStack  # noqa: E402
-from battle.ui.storage.game_history import open_history  # noqa: E402
-from battle.ui.storage.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
-from battle.ui.title.title_scene import TitleScene  # noqa: E402
-from battle.ui.widgets.board_view import BoardView, Felt  # noqa: E402
-from battle.ui.widgets.layout import compute_layout, layout_scale  # noqa: E402
-from battle.ui.widgets.panel import PanelView  # noqa: E402
+from battle.atlas.catalogue import Catalogue
+from battle.rules.board import Position
+from battle.rules.game import Game
+from battle.search_worker import SearchWorker, prepare_solver
+from battle.ui.analysis.live_analysis import LiveAnalysis
+from battle.ui.art.theme import Fonts, load_gui_theme
+from battle.ui.art.tile_art import TileArt, window_icon
+from battle.ui.demos import DEMOS, open_demo
+from battle.ui.help.help_scene import window_key
+from battle.ui.play.match import Match
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.scene import SceneStack
+from battle.ui.storage.game_history import open_history
+from battle.ui.storage.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.board_view import BoardView, Felt
+from battle.ui.widgets.layout import compute_layout, layout_scale
+from battle.ui.widgets.panel import PanelView
 
 if TYPE_CHECKING:
     from battle.history.store import History
