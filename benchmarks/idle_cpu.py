@@ -35,7 +35,7 @@ screen, settle, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 import pygame
 from battle.rules.game import Game
 from battle.ui.app import App, demo_match
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 
 app = App((1200, 800), autosave=False)
 if screen != "title":

@@ -12,7 +12,7 @@ import ui_harness as ui
 from ui_harness import reviewed, short_game
 
 from battle.ui.editor.editor_scene import EditorScene
-from battle.ui.play.match import Match, new_match
+from battle.ui.match import Match, new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.storage.settings import MIN_SIZE

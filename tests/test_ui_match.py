@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from battle.rules.game import Game
-from battle.ui.play.match import Match, new_match
+from battle.ui.match import Match, new_match
 from battle.ui.storage.settings import Settings, load_settings, save_settings
 
 

@@ -21,7 +21,7 @@ from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.app import App
 from battle.ui.art import theme
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title import deal_choice

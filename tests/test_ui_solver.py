@@ -13,7 +13,7 @@ import pygame
 import ui_harness as ui
 
 from battle.rules.tiles import TOTAL_POINTS
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.title.title_scene import TitleScene
 

@@ -18,7 +18,7 @@ from battle.history.stats import PEOPLE
 from battle.history.store import GameEntry, History, default_history_path, online_entry
 from battle.rules.game import Game
 from battle.ui.app import App
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.review.review_scene import ReviewScene

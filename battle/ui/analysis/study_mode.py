@@ -27,7 +27,7 @@ from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
-    from battle.ui.play.play_mode import ButtonSpec, PlayMode, PlayScreen
+    from battle.ui.play_mode import ButtonSpec, PlayMode, PlayScreen
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("undo", "Undo", "Take back a move of the variation (U)"),

@@ -26,7 +26,7 @@ from battle.rules.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
 from battle.ui.art import theme
 from battle.ui.editor.editor_layout import EditorLayout, editor_layout, kind_at, split_row
 from battle.ui.editor.editor_model import EditorModel
-from battle.ui.play.match import Match, solver_name
+from battle.ui.match import Match, solver_name
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.files import FileProblem, load_position_file, save_position_file
 from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
@@ -36,7 +36,7 @@ from battle.ui.widgets.hud import Status, draw_status
 from battle.ui.widgets.layout import Rect, cell_at, cell_rect
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 KEYS_HELP = "right-click clears · Esc back"
 
@@ -248,8 +248,7 @@ class EditorScene(Scene):
         settings = self.app.settings
         if how == "analyse":
             match = Match(Game(position, settings.player1, settings.player2))
-            scene = self.app.start_match(match, None)
-            scene.set_analysis(True)
+            self.app.start_match(match, None, analyse=True)
             return
         level = settings.level if settings.level in self.app.level_names else self.app.default_level
         human, solver = settings.human_name, solver_name(level)

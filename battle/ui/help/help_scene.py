@@ -26,7 +26,7 @@ from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.layout import layout_scale
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 TITLE = "Rules & keys"
 
@@ -182,14 +182,8 @@ def window_key(app: Host, event: pygame.event.Event) -> bool:
         return True
     if app.manager.get_window_stack().get_full_stack():
         return False  # a file dialog has the keyboard
-    open_help(app)
+    app.open_help()
     return True
-
-
-def open_help(app: Host) -> HelpScene:
-    scene = HelpScene(app)
-    app.stack.push(scene)
-    return scene
 
 
 def _typing(app: Host) -> bool:

@@ -33,7 +33,7 @@ from battle.ui.widgets.hud import STATUS_COLOURS, Status
 
 if TYPE_CHECKING:
     from battle.online.client import Link, OnlineSession
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 COUNTDOWN_INTERVAL = 0.25
 """Frames while the link is down: the retry countdown shows whole seconds."""

@@ -29,6 +29,7 @@ from battle.online.state_game import JsonObject, game_from_state, name_of, resul
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
 from battle.rules.wording import pair_words, plural, verb
+from battle.ui.match import Match
 from battle.ui.online import connection
 from battle.ui.online.online_state import (
     clock_text,
@@ -46,13 +47,12 @@ from battle.ui.online.online_state import (
 )
 from battle.ui.online.online_view import draw_notice
 from battle.ui.play.game_mode import RESULT_DELAY
-from battle.ui.play.match import Match
 from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
     from battle.online.client import OnlineSession
-    from battle.ui.play.play_mode import ButtonSpec, PlayScreen
+    from battle.ui.play_mode import ButtonSpec, PlayScreen
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("takeback", "Take back", "Ask your opponent to let you take back your last move (T)"),

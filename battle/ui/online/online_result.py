@@ -15,8 +15,8 @@ from battle.ui.play.result_scene import ResultScene, result_details, result_head
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
-    from battle.ui.host import Host
     from battle.ui.online.online_scene import OnlineScene
+    from battle.ui.scene import Host
 
 
 class OnlineResultScene(ResultScene):

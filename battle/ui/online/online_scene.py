@@ -16,23 +16,23 @@ import pygame
 from battle.history.store import online_entry
 from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.wording import verb
+from battle.ui.choice_scene import Choice, ChoiceScene
+from battle.ui.match import Match
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, WATCHING, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
 from battle.ui.online.online_state import seat_of
 from battle.ui.play import play_files
-from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.storage.files import FileProblem, save_record_text
 from battle.ui.storage.game_history import store_game
-from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
     from battle.online.client import OnlineSession
-    from battle.ui.host import Host
-    from battle.ui.play.play_mode import PlayMode
+    from battle.ui.play_mode import PlayMode
+    from battle.ui.scene import Host
     from battle.ui.widgets.board_view import BoardState
     from battle.ui.widgets.dialogs import Picked
     from battle.ui.widgets.panel import PanelInfo

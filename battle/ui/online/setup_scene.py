@@ -26,6 +26,7 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from battle.online.codes import format_code
 from battle.online.seats import Seat, load_seats
 from battle.ui.art import theme
+from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.online import connection
 from battle.ui.online.lobby_scene import LobbyScene
 from battle.ui.online.setup_form import (
@@ -44,12 +45,11 @@ from battle.ui.online.setup_form import (
 )
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
-from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, Status
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 FIELDS = ("server", "name", "deal", "code")
 """The text fields, whose typing survives a rebuild (a resize, a list coming back)."""

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import pygame
 
     from battle.search_worker import Task
-    from battle.ui.play.play_mode import ButtonSpec, PlayScreen
+    from battle.ui.play_mode import ButtonSpec, PlayScreen
 
 MIN_THINK_SECONDS = 0.45
 """A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from battle.rules.wording import mention
+from battle.ui.match import Match
 from battle.ui.play.autosave import write_autosave
-from battle.ui.play.match import Match
 from battle.ui.storage.files import FileProblem, load_game_file, save_game_file
 from battle.ui.widgets.dialogs import Picked, free_file_name, start_folder
 from battle.ui.widgets.hud import Status

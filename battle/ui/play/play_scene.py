@@ -23,11 +23,11 @@ from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY
 from battle.ui.analysis.analysis_mode import AnalysisMode
 from battle.ui.analysis.study_mode import INTRO, StudyMode
+from battle.ui.match import Match
 from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
-from battle.ui.play.match import Match
-from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
+from battle.ui.play_mode import TOOLS, PlayMode
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
@@ -51,7 +51,7 @@ from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_stat
 if TYPE_CHECKING:
     from battle.atlas.catalogue import Par
     from battle.rules.game import Game
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 PULSE_INTERVAL = 0.05
 """Frames 20 times a second for what only pulses (the hint, the selected tile's twins) or a search

@@ -23,8 +23,8 @@ from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
-    from battle.ui.host import Host
     from battle.ui.play.play_scene import PlayScene
+    from battle.ui.scene import Host
 
 FADE_SECONDS = 0.25
 """The veil over the finished game darkens over this time."""

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from battle.puzzles.session import PuzzleSession
     from battle.search_worker import Task
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 REPLY_SECONDS = 0.6
 """The solver's reply waits this long after the right move: the pair's removal (0.26 s) is over and

@@ -21,7 +21,7 @@ from pygame_gui.core import ObjectID
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
 from battle.ui.art import theme
-from battle.ui.play.match import Match, solver_name
+from battle.ui.match import Match, solver_name
 from battle.ui.review.review_job import ReviewJob
 from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
 from battle.ui.review.review_view import (
@@ -41,7 +41,7 @@ from battle.ui.widgets.hud import Status, draw_status
 
 if TYPE_CHECKING:
     from battle.players import MoveReview, Review
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 KEYS_HELP = "↑↓ moves · R retry · D deeper · Esc back"
 DEEPER_FACTOR = 4
@@ -144,6 +144,12 @@ class ReviewScene(Scene):
         self.job.cancel()
         super().on_exit()
 
+    def stop_background(self) -> None:
+        self.job.cancel()
+
+    def wait_background(self, timeout: float) -> bool:
+        return self.job.wait(timeout)
+
     # -- input -------------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -231,8 +237,7 @@ class ReviewScene(Scene):
             return
         settings = self.app.settings
         if how == "analyse":
-            scene = self.app.start_match(Match(Game(position, *self.names)), None)
-            scene.set_analysis(True)
+            self.app.start_match(Match(Game(position, *self.names)), None, analyse=True)
             return
         level = settings.level if settings.level in self.app.level_names else self.app.default_level
         human = position.to_move

@@ -44,7 +44,7 @@ from battle.ui.widgets.layout import Rect
 if TYPE_CHECKING:
     from pygame_gui.core import UIElement
 
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 EMPTY_HISTORY = ("No games or puzzles yet. Finish a game against the solver, or try a puzzle, and your "
                  "results, ratings and best games show here.")

@@ -25,13 +25,10 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from battle.rules.errors import BattleError
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.art import theme
-from battle.ui.help.help_scene import open_help
-from battle.ui.online.setup_scene import OnlineSetupScene
+from battle.ui.choice_scene import Choice, ChoiceScene
+from battle.ui.match import Match, new_match
 from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
-from battle.ui.play.match import Match, new_match
-from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.stats.stats_scene import StatsScene
 from battle.ui.storage.files import FileProblem, load_game_file
 from battle.ui.title.deal_choice import (
     FAIRNESS,
@@ -43,7 +40,6 @@ from battle.ui.title.deal_choice import (
 )
 from battle.ui.title.title_hero import HeroPlace, TitleHero
 from battle.ui.widgets.buttons import Button
-from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
 from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, Status
@@ -57,7 +53,7 @@ while the solver's thread imports numba) take no extra work."""
 if TYPE_CHECKING:
     from battle.atlas.catalogue import Catalogue
     from battle.rules.game import Game
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solver"}
 FIRST_LABELS = {True: "You move first", False: "The solver moves first"}
@@ -388,13 +384,13 @@ class TitleScene(Scene):
             self.start()
         elif name == "online":
             self._read_entries()  # a resize while the form is covered rebuilds it from its values
-            self.app.stack.push(OnlineSetupScene(self.app))
+            self.app.open_online()
         elif name == "puzzles":
             self._read_entries()
-            self.app.stack.push(PuzzleScene(self.app))
+            self.app.open_puzzles()
         elif name == "stats":
             self._read_entries()
-            self.app.stack.push(StatsScene(self.app))
+            self.app.open_stats()
         elif name == "load":
             self.open_load_dialog()
         elif name == "edit":
@@ -402,7 +398,7 @@ class TitleScene(Scene):
         elif name == "review":
             self.open_load_dialog("review")
         elif name == "help":
-            open_help(self.app)
+            self.app.open_help()
         elif name == "quit":
             self.app.running = False
 

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     import pygame
 
     from battle.rules.board import Move, Position
-    from battle.ui.host import Host
-    from battle.ui.play.match import Match
+    from battle.ui.match import Match
+    from battle.ui.scene import Host
     from battle.ui.widgets.animations import Animation
     from battle.ui.widgets.hud import Status
 

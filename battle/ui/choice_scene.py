@@ -22,7 +22,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 
 @dataclass(frozen=True)
