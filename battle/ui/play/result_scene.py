@@ -9,7 +9,7 @@ each score how far that player's result is from par (``par_words``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 import pygame_gui
@@ -22,9 +22,21 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
+    from battle.atlas.catalogue import Par
     from battle.rules.game import Result
-    from battle.ui.play.play_scene import PlayScene
+    from battle.ui.match import Match
     from battle.ui.scene import Host
+
+
+
+class PlayScene(Protocol):
+    """What the result card reads of the finished game's screen (``play_scene.PlayScene``)."""
+
+    @property
+    def match(self) -> Match: ...
+
+    def par(self) -> Par | None: ...
+
 
 FADE_SECONDS = 0.25
 """The veil over the finished game darkens over this time."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
@@ -35,7 +34,7 @@ from battle.rules.tiles import EMPTY
 from battle.ui.puzzles import puzzle_view
 from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
-from battle.ui.puzzles.refutation import refutation_search
+from battle.ui.puzzles.refutation import WrongTry, refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.storage.game_history import notice_text
@@ -68,15 +67,6 @@ KEYS_HELP = "T try again · S solution · N next · Esc back"
 def shipped_puzzles() -> tuple[Puzzle, ...]:
     """The set that comes with the game, read once per run: its 600 puzzles take 0.4 s to read and check."""
     return tuple(load_puzzles())
-
-
-@dataclass
-class WrongTry:
-    """A wrong move on show: what it loses now, the solver's punishment once found."""
-
-    attempt: Attempt
-    refutation: Move | None = None
-    searching: bool = True
 
 
 class PuzzleScene(Scene):

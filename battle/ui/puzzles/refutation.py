@@ -9,16 +9,27 @@ milliseconds once its kernels are loaded; ``REFUTE_SECONDS`` only bounds the rar
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
     from battle.players import Engine
+    from battle.puzzles.session import Attempt
     from battle.search_worker import Task
 
 REFUTE_SECONDS = 2.0
 """The terminal's bound on the same search (``puzzles play``)."""
+
+
+@dataclass
+class WrongTry:
+    """A wrong move on show: what it loses now, the solver's punishment once found."""
+
+    attempt: Attempt
+    refutation: Move | None = None
+    searching: bool = True
 
 
 def refutation_search(position: Position) -> Callable[[Engine, Task], Move | None]:
