@@ -79,7 +79,7 @@ def test_a_fair_deal_chosen_from_the_keyboard_is_one_of_the_catalogues(tmp_path,
         app = new_app((1200, 800), catalogue=catalogue)
         title = title_of(app)
         choose(app, title, "deal_kind", "Fair deal")
-        assert title.deal_kind == "fair" and "deal" not in title.widgets and title.focus == "deal_kind"
+        assert title.form.deal_kind == "fair" and "deal" not in title.widgets and title.focus == "deal_kind"
         assert title.status.text == "1 of the 4 catalogued deals is even."
         choose(app, title, "fairness", "within 2")
         assert title.status.text == "3 of the 4 catalogued deals are within 2 points of even."
