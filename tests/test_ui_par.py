@@ -93,7 +93,7 @@ def test_a_fair_deal_chosen_from_the_keyboard_is_one_of_the_catalogues(tmp_path,
         app.show_title()
         app.step([], ui.DT)
         again = title_of(new_app((1200, 800), catalogue=catalogue))
-        assert (again.deal_kind, again.fairness.key) == ("fair", "within2") and "fairness" in again.widgets
+        assert (again.form.deal_kind, again.form.fairness.key) == ("fair", "within2") and "fairness" in again.widgets
 
 
 def test_the_deal_of_the_day_comes_from_the_date(tmp_path, monkeypatch) -> None:
