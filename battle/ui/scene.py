@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import pygame
+import pygame_gui
+
+from battle.ui.widgets.dialogs import DIALOG_EVENTS
 
 if TYPE_CHECKING:
-    import pygame_gui
     from pygame_gui.core import UIElement
 
     from battle.atlas.catalogue import Catalogue
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from battle.ui.match import Match
     from battle.ui.storage.settings import Settings
     from battle.ui.widgets.board_view import BoardView, Felt
+    from battle.ui.widgets.dialogs import FileDialogSlot, Picked
     from battle.ui.widgets.layout import Layout
     from battle.ui.widgets.panel import PanelView
 
@@ -54,6 +57,10 @@ def pressed_key(event: pygame.event.Event, widgets: Mapping[str, object]) -> str
 class Scene:
     overlay: bool = False
     """An overlay is drawn over the scene below it instead of replacing it."""
+    files: FileDialogSlot | None = None
+    """The scene's file dialogs, if it opens any: while one is open it has the input."""
+    presses_before_dialogs: bool = False
+    """Whether the scene's buttons work while a file dialog is open (the game screen's do)."""
 
     def __init__(self, app: Host) -> None:
         self.app = app
@@ -104,7 +111,50 @@ class Scene:
     # -- a frame -----------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        """Input the widgets did not consume, and the widgets' own events (button presses)."""
+        """Route one event: a button of ``controls`` pressed goes to ``command``, a file picked in the
+        dialog to ``file_picked``, a list's new choice to ``menu_changed``; while a file dialog is
+        open it has the input; everything else goes to ``handle_input``."""
+        if self.presses_before_dialogs and self._pressed(event):
+            return
+        if self.files is not None:
+            was_open = self.files.is_open()
+            picked = self.files.handle(event)
+            if picked is not None:
+                self.file_picked(picked)
+                return
+            if was_open or event.type in DIALOG_EVENTS:
+                return
+        if self._pressed(event):
+            return
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            self.menu_changed(event.ui_element, event.text)
+            return
+        self.handle_input(event)
+
+    def _pressed(self, event: pygame.event.Event) -> bool:
+        """Whether ``event`` is a button press, sent to ``command`` when the button is one of ``controls``."""
+        if event.type != pygame_gui.UI_BUTTON_PRESSED:
+            return False
+        name = pressed_key(event, self.controls())
+        if name is not None:
+            self.command(name)
+        return True
+
+    def controls(self) -> Mapping[str, object]:
+        """The scene's buttons by command name (a press sends the name to ``command``)."""
+        return {}
+
+    def command(self, name: str) -> None:
+        """A button of ``controls`` was pressed (or a key stands for one)."""
+
+    def file_picked(self, picked: Picked) -> None:
+        """The file dialog's choice."""
+
+    def menu_changed(self, menu: object, text: str) -> None:
+        """A list's new choice."""
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        """Input the widgets did not consume, and the widgets' events not routed above."""
 
     def update(self, dt: float) -> None:
         """Advance time by ``dt`` seconds."""

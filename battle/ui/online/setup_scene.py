@@ -239,15 +239,12 @@ class OnlineSetupScene(Scene):
 
     # -- input -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None:
-                self.command(name)
-        elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            self.menu_changed(event.ui_element, event.text)
-        elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             entered = pressed_key(event, self.widgets)
             if entered == "code":
                 self.command("join")

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, cell_name
@@ -28,12 +27,12 @@ from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.play_mode import TOOLS, PlayMode
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
-from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked
+from battle.ui.widgets.dialogs import FileDialogSlot, Picked
 from battle.ui.widgets.hud import Status
 from battle.ui.widgets.layout import (
     DIRECTIONS,
@@ -59,6 +58,8 @@ that fills in values: a 1.6 s colour pulse moves a tenth of its swing per frame 
 
 
 class PlayScene(Scene):
+    files: FileDialogSlot
+    presses_before_dialogs = True  # Save, Load and the rest answer even over a file dialog
     """The game screen (see the module docstring), and the ``PlayScreen`` its modes work on."""
 
     local = True
@@ -223,20 +224,11 @@ class PlayScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key is not None:
-                self.command(key)
-            return
-        was_open = self.dialog_open()
-        picked = self.files.handle(event)
-        if picked is not None:
-            self.file_picked(picked)
-            return
-        if was_open or kind in DIALOG_EVENTS:
-            return
         if kind == pygame.MOUSEMOTION:
             self.mouse_pos = event.pos
             self.hover_cell = cell_at(self.layout, event.pos)

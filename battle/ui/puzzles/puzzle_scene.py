@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIDropDownMenu
 
@@ -36,7 +35,7 @@ from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
 from battle.ui.puzzles.refutation import WrongTry, refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.storage.game_history import notice_text
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
@@ -139,15 +138,15 @@ class PuzzleScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def menu_changed(self, menu: object, text: str) -> None:
+        self.filter_changed(menu, text)
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None:
-                self.command(name)
-        elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            self.filter_changed(event.ui_element, event.text)
-        elif kind == pygame.MOUSEBUTTONDOWN:
+        if kind == pygame.MOUSEBUTTONDOWN:
             if event.button == 1:
                 cell = cell_at(self.app.layout, event.pos)
                 if cell is not None:

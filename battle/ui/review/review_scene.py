@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, parse_move
@@ -31,7 +30,7 @@ from battle.ui.review.review_view import (
     draw_review_panel,
     turning_chips,
 )
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.storage.game_history import store_accuracy
 from battle.ui.storage.settings import REVIEW_SECONDS_RANGE
 from battle.ui.widgets.board_view import BoardState, playable_cells
@@ -152,13 +151,11 @@ class ReviewScene(Scene):
 
     # -- input -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key is not None:
-                self.command(key)
-            return
         if kind == pygame.KEYDOWN:
             self.key(event.key)
         elif self.review is None:

@@ -21,12 +21,12 @@ from pygame_gui.elements import UILabel, UITextEntryLine
 from battle.storage.saved_games import SavedGame
 from battle.ui.art import theme
 from battle.ui.match import Match
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.title.new_game_form import NewGameForm
 from battle.ui.title.title_games import TitleGames
 from battle.ui.title.title_hero import HeroPlace, TitleHero
 from battle.ui.widgets.buttons import Button
-from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
+from battle.ui.widgets.dialogs import FileDialogSlot, Picked
 from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, Status
 from battle.ui.widgets.tile_warmer import INTERVAL as TILE_INTERVAL
@@ -73,6 +73,7 @@ class TitleMetrics(TypedDict):
 
 
 class TitleScene(Scene):
+    files: FileDialogSlot
     def __init__(self, app: Host, notice: str | None = None, notice_kind: str = "info") -> None:
         super().__init__(app)
         self.form = NewGameForm(app)
@@ -200,27 +201,18 @@ class TitleScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def file_picked(self, picked: Picked) -> None:
+        if picked.purpose == "review":
+            self.review(picked.path)
+        else:
+            self.load(picked.path)
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        was_open = self._dialog_open()
-        picked = self.files.handle(event)
-        if picked is not None:
-            if picked.purpose == "review":
-                self.review(picked.path)
-            else:
-                self.load(picked.path)
-            return
-        if was_open or kind in DIALOG_EVENTS:
-            return
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None and (name in ("resume", "rematch", "start", "online", "load", "quit", "puzzles",
-                                              "stats", "edit", "review", "help")
-                                     or name.startswith(("other:", "discard:"))):
-                self.command(name)
-        elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            self.menu_changed(event.ui_element, event.text)
-        elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             self.command("start")
         elif kind == pygame.KEYDOWN:
             if self.ring.key(event):
@@ -258,9 +250,6 @@ class TitleScene(Scene):
 
     def set_focus(self, name: str | None) -> None:
         self.ring.set(name)
-
-    def _dialog_open(self) -> bool:
-        return self.files.is_open()
 
     def _read_entries(self) -> None:
         self.form.read(self.widgets)
