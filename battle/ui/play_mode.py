@@ -9,12 +9,15 @@ means, which panel buttons there are and which can be pressed, whether the game 
 and what it adds to the drawing. ``PlayMode`` is that contract.
 
 A mode reaches the screen only through ``PlayScreen``, the few things it may read and
-set there, so neither mode depends on how the screen does the rest.
+set there, so neither mode depends on how the screen does the rest. A move a mode plays
+comes back to the screen as ``Played``, what happened, and the screen shows it
+(``PlayScreen.show_played``): the lifting pair, the flying points, the status line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -34,6 +37,26 @@ TOOLS: tuple[ButtonSpec, ...] = (
     ("review", "Review", "Grade every move of this game against perfect play (V)"),
 )
 """The last buttons of the panel in every mode, after the mode's own."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move a mode has played into its game or its study board, for the screen to show."""
+
+    move: Move
+    mover: int
+    """The side that moved."""
+    kind: int
+    """The pair's tile kind."""
+    points: int
+    status: Status | None
+    """What the status line says of it; None when the mode words a batch of moves itself."""
+    flying: bool = True
+    """The points fly to the mover's score (a game's move; a study variation's pair only lifts off)."""
+    record: bool = True
+    """The game's record changed: the move list follows it (not a study variation)."""
+    save: bool = False
+    """The game is autosaved (a local game; an online game lives on its server)."""
 
 
 class PlayScreen(Protocol):
@@ -73,6 +96,10 @@ class PlayScreen(Protocol):
 
     def show_result(self) -> None:
         """Lay the result card over the finished game."""
+        ...
+
+    def show_played(self, played: Played) -> None:
+        """Show a move a mode played: the pair lifting off, its points flying, the status line."""
         ...
 
 
@@ -126,8 +153,8 @@ class PlayMode(Protocol):
         """Why a click on a tile does nothing now (the game is over, the solver thinks), or None."""
         ...
 
-    def play(self, move: Move) -> None:
-        """Play a legal move of ``position``."""
+    def play(self, move: Move) -> Played:
+        """Play a legal move of ``position``; what happened, for the screen to show."""
         ...
 
     def undo(self) -> None: ...

@@ -23,11 +23,11 @@ from battle.rules.opens import Opening, describe_opening, what_opens
 from battle.rules.wording import pair_words, plural, verb
 from battle.ui.analysis import study_view
 from battle.ui.analysis.analysis_mode import AnalysisMode, pick_move
-from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
     from battle.ui.play_mode import ButtonSpec, PlayMode, PlayScreen
+from battle.ui.play_mode import Played
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("undo", "Undo", "Take back a move of the variation (U)"),
@@ -114,19 +114,18 @@ class StudyMode:
 
     # -- exploring ---------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> Played:
         """Play a move into the variation (the game's record is not touched)."""
-        screen, study = self.screen, self.study
-        names = screen.match.game.names
+        study = self.study
+        names = self.screen.match.game.names
         position = study.position
         mover, kind = position.to_move, position.cells[move[0]]
         points = study.play(move)
-        screen.animations.append(Removal(move, kind, screen.clock))
-        screen.selected = None
         after = study.position
         then = "no pair left." if after.is_over() else f"{names[after.to_move - 1]} to move."
-        screen.status = Status(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
-                               f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
+        said = Status(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
+                      f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
+        return Played(move, mover, kind, points, said, flying=False, record=False)
 
     def undo(self) -> None:
         if self.study.exploring or self.study.previewing:

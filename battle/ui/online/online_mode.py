@@ -15,6 +15,7 @@ answers. Once the game is over they come back.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pygame
@@ -35,7 +36,7 @@ from battle.ui.online.server_game import ServerGame
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
-    from battle.ui.play_mode import ButtonSpec
+    from battle.ui.play_mode import ButtonSpec, Played
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("takeback", "Take back", "Ask your opponent to let you take back your last move (T)"),
@@ -119,16 +120,16 @@ class OnlineMode(ServerGame):
 
     # -- playing -----------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> Played:
         """The player's move: sent to the server and shown at once (``sync`` takes it back if refused)."""
-        kind = self.position.cells[move[0]]
         self.session.play(move_name(move))
-        points = self._show_move(move)
+        played = self._play_into_game(move)
         after = f"{verb(self.opponent_name, 'is')} to move."
         if self.link.state != "connected":
             after = "It goes to the server when the connection is back."
-        self.screen.status = Status(f"You took {pair_words(kind)}, {move_name(move)}, for "
-                                    f"{plural(points, 'point')}. {after}", "info")
+        said = Status(f"You took {pair_words(played.kind)}, {move_name(move)}, for "
+                      f"{plural(played.points, 'point')}. {after}", "info")
+        return replace(played, status=said)
 
     def undo(self) -> None:
         self.screen.status = self.locked("undo") if not self.finished else Status(

@@ -35,12 +35,13 @@ from battle.ui.online.online_state import (
     who,
 )
 from battle.ui.play.game_mode import RESULT_DELAY
-from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.widgets.animations import Pulse
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
     from battle.online.client import OnlineSession
     from battle.ui.play_mode import PlayScreen
+from battle.ui.play_mode import Played
 
 RECORD_WAIT = 10.0
 """Seconds to wait for the record before saying it did not come: the server answers within milliseconds,
@@ -136,20 +137,19 @@ class ServerGame:
         """The status line when nothing else is to be said; the online mode words it."""
         raise NotImplementedError
 
-    def _show_move(self, move: Move) -> int:
-        """Play a move into the Game with the removal and flying-points animations; its points."""
-        screen = self.screen
-        game = screen.match.game
+    def _play_into_game(self, move: Move) -> Played:
+        """Play a move into the Game; what happened, for the screen to show (its status: the caller's)."""
+        game = self.screen.match.game
         mover = game.position.to_move
         kind = game.position.cells[move[0]]
         points = game.play(move)
-        screen.animations.append(Removal(move, kind, screen.clock))
-        flying = FlyingPoints(f"+{points}", points, mover, move, screen.clock + FLY_DELAY)
-        screen.animations.append(flying)
-        screen.animations.append(Pulse(mover, flying.start + flying.duration))
-        screen.selected = None
-        screen.refresh()
-        return points
+        return Played(move, mover, kind, points, None)
+
+    def _show_move(self, move: Move) -> int:
+        """Play a move of the server's into the Game and show it; its points."""
+        played = self._play_into_game(move)
+        self.screen.show_played(played)
+        return played.points
 
     # -- following the server ----------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import capital, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move
-from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.widgets.animations import Pulse, Removal
 from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from battle.search_worker import Task
     from battle.ui.play_mode import ButtonSpec, PlayScreen
+from battle.ui.play_mode import Played
 
 MIN_THINK_SECONDS = 0.45
 """A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
@@ -107,28 +108,22 @@ class GameMode:
 
     # -- playing -----------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Play a legal move for the side to move, with the removal and flying-points animations."""
-        screen = self.screen
-        game = screen.match.game
+    def play(self, move: Move) -> Played:
+        """Play a legal move for the side to move; the screen shows it with the removal and
+        flying-points animations and autosaves the game."""
+        game = self.screen.match.game
         position = self.position
         mover = position.to_move
         kind = position.cells[move[0]]
         points = game.play(move)
-        screen.animations.append(Removal(move, kind, screen.clock))
-        flying = FlyingPoints(f"+{points}", points, mover, move, screen.clock + FLY_DELAY)
-        screen.animations.append(flying)
-        screen.animations.append(Pulse(mover, flying.start + flying.duration))
-        screen.selected = None
         self.hint = None
         self.cancel_hint()
         self.end_at = None
-        screen.refresh()
-        screen.autosave()
         name = game.names[mover - 1]
         after = self.turn_status()
-        screen.status = Status(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
-                               f"{plural(points, 'point')}. {after.text}", after.kind)
+        said = Status(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
+                      f"{plural(points, 'point')}. {after.text}", after.kind)
+        return Played(move, mover, kind, points, said, save=True)
 
     def turn_status(self) -> Status:
         game = self.screen.match.game
@@ -260,7 +255,7 @@ class GameMode:
             move, _ = self.solver_move
             self.solver_move = None
             if match.solver_to_move() and move in self.position.legal_moves():
-                self.play(move)
+                screen.show_played(self.play(move))
         if self._result_due():
             if screen.animating():
                 self.end_at = None

@@ -26,10 +26,10 @@ from battle.ui.match import Match
 from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.play_mode import TOOLS, PlayMode
+from battle.ui.play_mode import TOOLS, Played, PlayMode
 from battle.ui.scene import Scene
 from battle.ui.storage.game_history import local_entry, store_game
-from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
+from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.dialogs import FileDialogSlot, Picked
@@ -368,7 +368,23 @@ class PlayScene(Scene):
 
     def play(self, move: Move) -> None:
         """Play a legal move of the board's position: into the game, or into the variation in analysis mode."""
-        self.mode.play(move)
+        self.show_played(self.mode.play(move))
+
+    def show_played(self, played: Played) -> None:
+        """A move the mode played: the pair lifts off, a game's points fly to the mover's score."""
+        self.animations.append(Removal(played.move, played.kind, self.clock))
+        if played.flying:
+            flying = FlyingPoints(f"+{played.points}", played.points, played.mover, played.move,
+                                  self.clock + FLY_DELAY)
+            self.animations.append(flying)
+            self.animations.append(Pulse(played.mover, flying.start + flying.duration))
+        self.selected = None
+        if played.record:
+            self.refresh()
+        if played.save:
+            self.autosave()
+        if played.status is not None:
+            self.status = played.status
 
     def turn_status(self) -> Status:
         return self.mode.turn_status()
