@@ -37,6 +37,7 @@ from battle.ui.widgets.hud import Status
 
 if TYPE_CHECKING:
     from battle.ui.play_mode import ButtonSpec, Played
+from battle.ui.play_mode import Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("takeback", "Take back", "Ask your opponent to let you take back your last move (T)"),
@@ -115,8 +116,8 @@ class OnlineMode(ServerGame):
     def take_right_click(self) -> bool:
         return False
 
-    def take_board_click(self) -> bool:
-        return False
+    def take_board_click(self) -> Shown | None:
+        return None
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -131,73 +132,72 @@ class OnlineMode(ServerGame):
                       f"{plural(played.points, 'point')}. {after}", "info")
         return replace(played, status=said)
 
-    def undo(self) -> None:
-        self.screen.status = self.locked("undo") if not self.finished else Status(
-            "The game is over: V reviews it move by move.", "quiet")
+    def undo(self) -> Shown:
+        return Shown(self.locked("undo") if not self.finished else Status(
+            "The game is over: V reviews it move by move.", "quiet"))
 
-    def redo(self) -> None:
-        self.screen.status = self.locked("redo")
+    def redo(self) -> Shown:
+        return Shown(self.locked("redo"))
 
-    def request_hint(self) -> None:
-        self.screen.status = self.locked("hint") if not self.finished else Status(
-            "The game is over: V reviews every move against perfect play.", "quiet")
+    def request_hint(self) -> Shown:
+        return Shown(self.locked("hint") if not self.finished else Status(
+            "The game is over: V reviews every move against perfect play.", "quiet"))
 
-    def command(self, name: str) -> None:
+    def command(self, name: str) -> Shown:
         """Take back, yes, no and rematch (the screen handles resign, leave and save)."""
         if self.watching:
-            self.screen.status = Status(WATCHING, "quiet")
-        elif name == "takeback":
-            self._ask_takeback()
-        elif name in ("yes", "no"):
-            self._answer(name == "yes")
-        elif name == "rematch":
-            self._rematch()
+            return Shown(Status(WATCHING, "quiet"))
+        if name == "takeback":
+            return Shown(self._ask_takeback())
+        if name in ("yes", "no"):
+            return Shown(self._answer(name == "yes"))
+        if name == "rematch":
+            return Shown(self._rematch())
+        return Shown()
 
-    def _ask_takeback(self) -> None:
+    def _ask_takeback(self) -> Status:
         if not self.enabled_buttons()["takeback"]:
             reason = ("You asked already." if (self.state.get("offers") or {}).get("takeback") == self.you
                       else "Only your own last move can be taken back, while the game is played.")
-            self.screen.status = Status(f"No takeback to ask for: {reason}", "quiet")
-            return
+            return Status(f"No takeback to ask for: {reason}", "quiet")
         self.session.send({"type": "takeback_request"})
         move = (self.state.get("moves") or ["?"])[-1]
-        self.screen.status = Status(f"Asked {self.opponent_name} to let you take back {move}.", "hint")
+        return Status(f"Asked {self.opponent_name} to let you take back {move}.", "hint")
 
-    def _answer(self, accept: bool) -> None:
+    def _answer(self, accept: bool) -> Status:
         asked = self.question()
         name = self.opponent_name
         if asked == "takeback":
             self.session.send({"type": "takeback_answer", "accept": accept})
-            self.screen.status = Status(f"You let {name} take back their move." if accept
-                                        else f"You said no: {name}'s move stays.", "info")
-        elif asked == "rematch" and accept:
+            return Status(f"You let {name} take back their move." if accept
+                          else f"You said no: {name}'s move stays.", "info")
+        if asked == "rematch" and accept:
             self.session.send({"type": "rematch_accept"})
-            self.screen.status = Status("You took the rematch: the same deal, the sides swapped.", "good")
-        elif asked == "rematch":
+            return Status("You took the rematch: the same deal, the sides swapped.", "good")
+        if asked == "rematch":
             self.session.send({"type": "rematch_decline"})
             self.declined_rematch = self.game_id  # the question goes at once, before the server's state
-            self.screen.status = Status(f"You turned down {name}'s rematch.", "info")
-        else:
-            self.screen.status = Status("There is nothing to answer.", "quiet")
+            return Status(f"You turned down {name}'s rematch.", "info")
+        return Status("There is nothing to answer.", "quiet")
 
-    def _rematch(self) -> None:
+    def _rematch(self) -> Status:
         offers = self.state.get("offers") or {}
         name = self.opponent_name
         if not self.finished:
-            self.screen.status = Status("A rematch can be offered once the game is over.", "quiet")
-        elif self.state.get("rematch"):
-            self.screen.status = Status("The rematch has begun already.", "quiet")
-        elif offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
-            self._answer(True)
-        elif offers.get("rematch") == self.you:
-            self.screen.status = Status(f"You offered a rematch: waiting for {name}.", "quiet")
-        else:
-            self.session.send({"type": "rematch_offer"})
-            self.screen.status = Status(f"Offered {name} a rematch: the same deal, the sides swapped.", "good")
+            return Status("A rematch can be offered once the game is over.", "quiet")
+        if self.state.get("rematch"):
+            return Status("The rematch has begun already.", "quiet")
+        if offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
+            return self._answer(True)
+        if offers.get("rematch") == self.you:
+            return Status(f"You offered a rematch: waiting for {name}.", "quiet")
+        self.session.send({"type": "rematch_offer"})
+        return Status(f"Offered {name} a rematch: the same deal, the sides swapped.", "good")
 
-    def resign(self) -> None:
+    def resign(self) -> Status:
+        """Resign the game; what the status line says."""
         self.session.send({"type": "resign"})
-        self.screen.status = Status("You resign.", "info")
+        return Status("You resign.", "info")
 
     def ask_for_record(self) -> Status:
         """Ask the server for the game record (``take_record`` has it when it comes); what to say meanwhile."""

@@ -16,6 +16,7 @@ from battle.ui.play.result_scene import PlayScene, ResultScene, result_details, 
 if TYPE_CHECKING:
     from battle.rules.game import Result
     from battle.ui.online.online_mode import OnlineMode
+    from battle.ui.play_mode import Shown
     from battle.ui.scene import Host
 
 
@@ -28,6 +29,8 @@ class OnlineScene(PlayScene, Protocol):
     def leave(self) -> None:
         """Back to the title; the game stays on the server."""
         ...
+
+    def show(self, shown: Shown) -> None: ...
 
 
 class OnlineResultScene(ResultScene):
@@ -46,7 +49,7 @@ class OnlineResultScene(ResultScene):
         if what == "rematch":
             if self.app.stack.top is self:
                 self.app.stack.pop()
-            self.online_play.online.command("rematch")
+            self.online_play.show(self.online_play.online.command("rematch"))
         elif what == "new":
             self.online_play.leave()
         else:

@@ -78,7 +78,7 @@ class OnlineScene(PlayScene):
         elif name == "resign":
             self.ask_to_resign()
         elif name in COMMANDS:
-            online.command(name)
+            self.show(online.command(name))
         elif name == "load" or (name in LOCKED_WHILE_PLAYED and not online.finished):
             self.status = online.locked(name)
         else:
@@ -112,7 +112,7 @@ class OnlineScene(PlayScene):
 
         def answered(key: str | None) -> None:
             if key == "resign":
-                online.resign()
+                self.status = online.resign()
 
         self.app.stack.push(ChoiceScene(
             self.app, "Resign this game?",
@@ -165,7 +165,7 @@ class OnlineScene(PlayScene):
                 play_files.open_dialog(self, "save")
         super().update(dt)
         if self.mode is not online and not self.paused:
-            online.tick()  # analysis after the game: a record asked for still times out
+            self.status = online.tick() or self.status  # analysis after the game: a record asked for still times out
 
     def _new_game_shown(self) -> None:
         """A rematch began: the card and analysis of the old game go, the news stays on the status line."""

@@ -301,13 +301,13 @@ class ServerGame:
 
     # -- time --------------------------------------------------------------------------------
 
-    def tick(self) -> None:
+    def tick(self) -> Status | None:
         """The result card once the finished game's last animation is over; a record that never came."""
         screen = self.screen
+        said = None
         if self.record_asked_at is not None and time.monotonic() - self.record_asked_at > RECORD_WAIT:
             self.record_asked_at = None
-            screen.status = Status(f"No record came from the server in {RECORD_WAIT:g} s: try again once "
-                                   "connected.", "warn")
+            said = Status(f"No record came from the server in {RECORD_WAIT:g} s: try again once connected.", "warn")
         if self._result_due():
             if screen.animating():
                 self.end_at = None
@@ -316,6 +316,7 @@ class ServerGame:
             elif screen.clock >= self.end_at:
                 self.result_shown = True
                 screen.show_result()
+        return said
 
     def _result_due(self) -> bool:
         screen = self.screen

@@ -26,7 +26,7 @@ from battle.ui.match import Match
 from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.play_mode import TOOLS, Played, PlayMode
+from battle.ui.play_mode import TOOLS, Played, PlayMode, Shown
 from battle.ui.scene import Scene
 from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
@@ -271,7 +271,7 @@ class PlayScene(Scene):
             else:
                 self.app.open_review(self.game)
         else:
-            self.mode.command(name)
+            self.show(self.mode.command(name))
 
     def key(self, key: int, mod: int = 0) -> None:
         if not mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in self.mode.keys:
@@ -318,7 +318,9 @@ class PlayScene(Scene):
             self.stop_browsing()
             return
         cell = cell_at(self.layout, pos)
-        if cell is not None and self.mode.take_board_click():
+        taken = self.mode.take_board_click() if cell is not None else None
+        if taken is not None:
+            self.show(taken)
             return
         if cell is None:
             if self.layout.mat.contains(pos) and self.selected is not None:
@@ -386,6 +388,19 @@ class PlayScene(Scene):
         if played.status is not None:
             self.status = played.status
 
+    def show(self, shown: Shown) -> None:
+        """What the mode's undo, redo, hint or command changed."""
+        if shown.deselect or shown.rewound:
+            self.selected = None
+        if shown.rewound:
+            self.animations = [a for a in self.animations if isinstance(a, Pulse)]
+            self.refresh()
+            self.autosave()
+        for move, kind in shown.replayed:
+            self.animations.append(Removal(move, kind, self.clock))
+        if shown.status is not None:
+            self.status = shown.status
+
     def turn_status(self) -> Status:
         return self.mode.turn_status()
 
@@ -403,17 +418,17 @@ class PlayScene(Scene):
     def undo(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        self.mode.undo()
+        self.show(self.mode.undo())
 
     def redo(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        self.mode.redo()
+        self.show(self.mode.redo())
 
     def request_hint(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        self.mode.request_hint()
+        self.show(self.mode.request_hint())
 
     # -- browsing --------------------------------------------------------------------------
 
@@ -442,10 +457,10 @@ class PlayScene(Scene):
         self.clock += dt
         now = self.clock
         self.animations = [a for a in self.animations if not a.done(now)]
-        self.game_mode.poll()
+        self.status = self.game_mode.poll() or self.status
         if self.paused:
             return
-        self.mode.tick()
+        self.status = self.mode.tick() or self.status
         self._keep_cursor_on_a_tile()
         self._update_buttons()
 
