@@ -44,7 +44,7 @@ def frame_times(seconds: float, level: str, deal_number: int) -> list[float]:
     import pygame
 
     from battle.ui.app import App
-    from battle.ui.play.match import new_match
+    from battle.ui.match import new_match
 
     with tempfile.TemporaryDirectory() as home:
         os.environ["XDG_CONFIG_HOME"] = os.path.join(home, "config")

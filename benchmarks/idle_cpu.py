@@ -36,7 +36,7 @@ import pygame
 from battle.rules.board import biggest_pair
 from battle.rules.game import Game
 from battle.ui.app import App, demo_match
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 
 app = App((1200, 800), autosave=False)
 if screen != "title":

@@ -38,7 +38,7 @@ started = time.monotonic()
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 from battle.ui.app import App
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 wait = float(sys.argv[1])
 app = App((1200, 800), autosave=False)
 frames, ready_at, moved_at, replied_at = [], None, None, None

@@ -27,37 +27,32 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pygame.freetype
+import pygame_gui
+from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
-import pygame  # noqa: E402
-import pygame.freetype  # noqa: E402
-import pygame_gui  # noqa: E402
-from pygame_gui.elements import UITextEntryBox, UITextEntryLine  # noqa: E402
-
-from battle.atlas.catalogue import Catalogue  # noqa: E402
-from battle.rules.board import Position, biggest_pair  # noqa: E402
-from battle.rules.game import Game  # noqa: E402
-from battle.search_worker import SearchWorker, prepare_solver  # noqa: E402
-from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
-from battle.ui.art.theme import Fonts, load_gui_theme  # noqa: E402
-from battle.ui.art.tile_art import TileArt, window_icon  # noqa: E402
-from battle.ui.demos import DEMOS, open_demo  # noqa: E402
-from battle.ui.files.game_history import open_history  # noqa: E402
-from battle.ui.files.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
-from battle.ui.help.help_scene import window_key  # noqa: E402
-from battle.ui.play.match import Match  # noqa: E402
-from battle.ui.play.play_scene import PlayScene  # noqa: E402
-from battle.ui.scene import SceneStack  # noqa: E402
-from battle.ui.title.title_scene import TitleScene  # noqa: E402
-from battle.ui.widgets.board_view import BoardView, Felt  # noqa: E402
-from battle.ui.widgets.layout import compute_layout, layout_scale  # noqa: E402
-from battle.ui.widgets.panel import PanelView  # noqa: E402
+from battle.atlas.catalogue import Catalogue
+from battle.rules.board import Position, biggest_pair
+from battle.rules.game import Game
+from battle.search_worker import SearchWorker, prepare_solver
+from battle.ui.art.theme import Fonts, load_gui_theme
+from battle.ui.art.tile_art import TileArt, window_icon
+from battle.ui.demos import DEMOS, open_demo
+from battle.ui.files.game_history import open_history
+from battle.ui.files.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings
+from battle.ui.help.help_scene import window_key
+from battle.ui.live_analysis import LiveAnalysis
+from battle.ui.match import Match
+from battle.ui.navigator import Navigator
+from battle.ui.scene import Scene, SceneStack
+from battle.ui.widgets.board_view import BoardView, Felt
+from battle.ui.widgets.layout import compute_layout, layout_scale
+from battle.ui.widgets.panel import PanelView
 
 if TYPE_CHECKING:
     from battle.history.store import History
     from battle.players import Opponent
-    from battle.ui.editor.editor_scene import EditorScene
-    from battle.ui.review.review_scene import ReviewScene
 
 TITLE = "Mahjong Battle"
 FPS = 60
@@ -93,8 +88,7 @@ class App:
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
         sys.setswitchinterval(0.001)
         self.solver: SearchWorker[Opponent] = SearchWorker(name="solver", prepare=prepare_solver)
-        """The opponent's moves, the hints and the puzzles' refutations, on one ``Opponent`` whose
-        table carries over."""
+        """The opponent's and the hints' searches, on one engine whose table carries over."""
         # The kernels load (on a first run: compile in child processes, about 10 s) while the
         # window opens, the player reads the title and makes the first move: the first reply
         # then starts at once. First of all, as the window's own set-up takes 0.4 s.
@@ -121,6 +115,8 @@ class App:
         self._live_analysis: LiveAnalysis | None = None
         self._catalogue = catalogue
         self.stack = SceneStack()
+        self.navigator = Navigator(self)
+        """Opens the screens by intent: the ``Host`` methods below hand it theirs."""
         self.running = True
         self.autosave_enabled = autosave and not demo
         self._notices: list[tuple[str, str]] = []
@@ -130,10 +126,10 @@ class App:
             self._notices.append((settings_problem, "warn"))
         self._levels = _load_levels()
         if demo in DEMOS:
-            open_demo(self, str(demo))
+            open_demo(self.navigator, str(demo))
         elif demo:
             match, selected = demo_match()
-            scene = self.start_match(match)
+            scene = self.navigator.start_match(match)
             if selected is not None:
                 scene.select(selected)
         else:
@@ -179,37 +175,33 @@ class App:
 
     # -- scenes ----------------------------------------------------------------------------
 
-    def show_title(self, notice: str | None = None, kind: str = "info") -> None:
-        self.solver.cancel()
-        for scene in self.stack.scenes:
-            if isinstance(scene, PlayScene) and scene.local:
-                self.last_match = scene.match
-        self.stack.replace_all(TitleScene(self, notice, kind))
+    def show_title(self, notice: str | None = None, kind: str = "info") -> Scene:
+        return self.navigator.show_title(notice, kind)
 
     def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
-                    selected: int | None = None) -> PlayScene:
+                    selected: int | None = None, *, analyse: bool = False) -> Scene:
         """Open the game screen for a match (new, resumed, loaded or a rematch) and autosave it at once."""
-        self.solver.cancel()
-        scene = PlayScene(self, match, notice, kind, selected)
-        self.stack.replace_all(scene)
-        scene.autosave()
-        return scene
+        return self.navigator.start_match(match, notice, kind, selected, analyse=analyse)
 
-    def open_editor(self, position: Position | None = None) -> EditorScene:
+    def open_editor(self, position: Position | None = None) -> Scene:
         """The position editor over the current screen (Back returns to it), empty or with ``position``."""
-        from battle.ui.editor.editor_scene import EditorScene
+        return self.navigator.open_editor(position)
 
-        scene = EditorScene(self, position)
-        self.stack.push(scene)
-        return scene
-
-    def open_review(self, game: Game, time_per_move: float | None = None) -> ReviewScene:
+    def open_review(self, game: Game, time_per_move: float | None = None) -> Scene:
         """Review ``game`` on a background thread, over the current screen (Back returns to it)."""
-        from battle.ui.review.review_scene import ReviewScene
+        return self.navigator.open_review(game, time_per_move)
 
-        scene = ReviewScene(self, game, time_per_move)
-        self.stack.push(scene)
-        return scene
+    def open_online(self) -> Scene:
+        return self.navigator.open_online()
+
+    def open_puzzles(self) -> Scene:
+        return self.navigator.open_puzzles()
+
+    def open_stats(self) -> Scene:
+        return self.navigator.open_stats()
+
+    def open_help(self) -> Scene:
+        return self.navigator.open_help()
 
     def take_notices(self) -> list[tuple[str, str]]:
         notices, self._notices = self._notices, []
@@ -341,20 +333,15 @@ class App:
     def stop_background(self, timeout: float = 10.0) -> bool:
         """Stop every search this window started (the opponent's, the analysis, a review) and wait for them;
         close the screens' online connections (their games wait on their servers)."""
-        from battle.ui.review.review_scene import ReviewScene
-
         for scene in self.stack.scenes:
             scene.stop_background()
         self.solver.shutdown()
         if self._live_analysis is not None:
             self._live_analysis.shutdown()
-        reviews = [scene.job for scene in self.stack.scenes if isinstance(scene, ReviewScene)]
-        for job in reviews:
-            job.cancel()
         idle = self.solver.wait_idle(timeout)
         if self._live_analysis is not None:
             idle = self._live_analysis.wait_idle(timeout) and idle
-        return all([job.wait(timeout) for job in reviews]) and idle
+        return all([scene.wait_background(timeout) for scene in self.stack.scenes]) and idle
 
     def _set_minimum_size(self) -> None:
         try:

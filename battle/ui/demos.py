@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position, biggest_pair
 from battle.rules.deal import deal
 from battle.rules.game import Game
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.navigator import Navigator
 
 DEMOS = ("analysis", "review", "editor")
 
@@ -50,22 +50,22 @@ def demo_review_game() -> Game:
     return game
 
 
-def open_demo(app: Host, name: str) -> None:
+def open_demo(navigator: Navigator, name: str) -> None:
     """Open the named demo screen (see ``DEMOS``)."""
     if name == "analysis":
-        scene = app.start_match(Match(demo_analysis_game()))
+        scene = navigator.start_match(Match(demo_analysis_game()))
         scene.set_analysis(True)
         position = scene.board_position
         moves = sorted(position.legal_moves(), key=lambda move: (-position.move_points(move), move))
         if moves:
             scene.hover_cell = moves[len(moves) // 2][0]
     elif name == "review":
-        app.show_title()
-        app.open_review(demo_review_game(), time_per_move=2.0).focus_turning_point = True
+        navigator.show_title()
+        navigator.open_review(demo_review_game(), time_per_move=2.0).focus_turning_point = True
     elif name == "editor":
-        app.show_title()
+        navigator.show_title()
         position = played_down(2, 60)
-        editor = app.open_editor(position)
+        editor = navigator.open_editor(position)
         # an extra tile two rows below a column's run: a gap, which the editor marks and names
         col = next(c for c in range(12) if 0 <= position.column_run(c)[1] <= 5)
         kind = next(k for k in range(27) if editor.model.count(k) < 4)

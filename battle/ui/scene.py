@@ -1,4 +1,4 @@
-"""Scenes and the scene stack: the one place that decides who gets input and who draws.
+"""Scenes, the scene stack and the ``Host`` they run in: who gets input, who draws, who opens what.
 
 Each scene splits its frame in three: ``handle_event`` consumes input,
 ``update(dt)`` advances time (animations, polling the solver), ``draw(surface)``
@@ -8,19 +8,42 @@ starts at the top-most scene that is not an overlay.
 
 Widgets (pygame_gui) belong to the scene that made them: built on enter and
 after a resize, hidden while another scene covers them, killed on exit.
+
+Scenes are written against the ``Host`` protocol, never against ``App``, its one
+implementation. A scene opens another by intent (``Host.start_match``, ``open_review``,
+...) and gets it back as a plain ``Scene``: the window's navigator
+(``battle.ui.navigator``) is the one module that names the screens, so no screen
+imports another to open it and this module names none of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
+import pygame_gui
+
+from battle.ui.widgets.dialogs import DIALOG_EVENTS
 
 if TYPE_CHECKING:
     from pygame_gui.core import UIElement
 
-    from battle.ui.host import Host
+    from battle.atlas.catalogue import Catalogue
+    from battle.history.store import History
+    from battle.rules.board import Position
+    from battle.rules.game import Game
+    from battle.search_worker import SearchWorker
+    from battle.ui.art.theme import Fonts
+    from battle.ui.art.tile_art import TileArt
+    from battle.ui.files.settings import Settings
+    from battle.ui.live_analysis import LiveAnalysis
+    from battle.ui.match import Match
+    from battle.ui.widgets.board_view import BoardView, Felt
+    from battle.ui.widgets.dialogs import FileDialogSlot, Picked
+    from battle.ui.widgets.layout import Layout
+    from battle.ui.widgets.panel import PanelView
 
 
 def pressed_key(event: pygame.event.Event, widgets: Mapping[str, object]) -> str | None:
@@ -34,6 +57,10 @@ def pressed_key(event: pygame.event.Event, widgets: Mapping[str, object]) -> str
 class Scene:
     overlay: bool = False
     """An overlay is drawn over the scene below it instead of replacing it."""
+    files: FileDialogSlot | None = None
+    """The scene's file dialogs, if it opens any: while one is open it has the input."""
+    presses_before_dialogs: bool = False
+    """Whether the scene's buttons work while a file dialog is open (the game screen's do)."""
 
     def __init__(self, app: Host) -> None:
         self.app = app
@@ -69,6 +96,10 @@ class Scene:
     def stop_background(self) -> None:
         """The window closes: end what the scene runs beside the drawing thread (an online connection)."""
 
+    def wait_background(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for what ``stop_background`` stopped; False if it still runs."""
+        return True
+
     def build_ui(self) -> None:
         """Create this scene's widgets (and append them to ``self.elements``)."""
 
@@ -80,7 +111,50 @@ class Scene:
     # -- a frame -----------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        """Input the widgets did not consume, and the widgets' own events (button presses)."""
+        """Route one event: a button of ``controls`` pressed goes to ``command``, a file picked in the
+        dialog to ``file_picked``, a list's new choice to ``menu_changed``; while a file dialog is
+        open it has the input; everything else goes to ``handle_input``."""
+        if self.presses_before_dialogs and self._pressed(event):
+            return
+        if self.files is not None:
+            was_open = self.files.is_open()
+            picked = self.files.handle(event)
+            if picked is not None:
+                self.file_picked(picked)
+                return
+            if was_open or event.type in DIALOG_EVENTS:
+                return
+        if self._pressed(event):
+            return
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            self.menu_changed(event.ui_element, event.text)
+            return
+        self.handle_input(event)
+
+    def _pressed(self, event: pygame.event.Event) -> bool:
+        """Whether ``event`` is a button press, sent to ``command`` when the button is one of ``controls``."""
+        if event.type != pygame_gui.UI_BUTTON_PRESSED:
+            return False
+        name = pressed_key(event, self.controls())
+        if name is not None:
+            self.command(name)
+        return True
+
+    def controls(self) -> Mapping[str, object]:
+        """The scene's buttons by command name (a press sends the name to ``command``)."""
+        return {}
+
+    def command(self, name: str) -> None:
+        """A button of ``controls`` was pressed (or a key stands for one)."""
+
+    def file_picked(self, picked: Picked) -> None:
+        """The file dialog's choice."""
+
+    def menu_changed(self, menu: object, text: str) -> None:
+        """A list's new choice."""
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        """Input the widgets did not consume, and the widgets' events not routed above."""
 
     def update(self, dt: float) -> None:
         """Advance time by ``dt`` seconds."""
@@ -152,3 +226,88 @@ class SceneStack:
     def resize(self) -> None:
         for scene in self.scenes:
             scene.on_resize()
+
+
+class Host(Protocol):
+    """What a scene may ask of the window that shows it: the shared renderers and widgets, the
+    settings, the search worker, the deal catalogue, the history of games, and the screens to open."""
+
+
+    layout: Layout
+    """Where everything goes at the window's current size and text size."""
+    fonts: Fonts
+    manager: pygame_gui.UIManager
+    stack: SceneStack
+    settings: Settings
+    solver: SearchWorker
+    """The opponent's and the hints' searches, off the drawing thread."""
+    board_view: BoardView
+    panel_view: PanelView
+    art: TileArt
+    felt: Felt
+    running: bool
+    """Set False to close the window after this frame."""
+    last_match: Match | None
+    autosave_enabled: bool
+
+    @property
+    def level_names(self) -> list[str]: ...
+
+    @property
+    def default_level(self) -> str: ...
+
+    def level_description(self, name: str) -> str: ...
+
+    @property
+    def live_analysis(self) -> LiveAnalysis: ...
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The solved deals' pars: fair deals, the deal of the day, a game's par."""
+        ...
+
+    @property
+    def history(self) -> History:
+        """The player's finished games and puzzle attempts: the puzzles, the statistics."""
+        ...
+
+    # -- moving between screens, by intent (see ``battle.ui.navigator``) ----------------------
+
+    def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
+                    selected: int | None = None, *, analyse: bool = False) -> Scene:
+        """The game screen for ``match``, in place of every screen; with ``analyse``, in analysis mode."""
+        ...
+
+    def show_title(self, notice: str | None = None, kind: str = "info") -> Scene:
+        """The title screen, in place of every screen."""
+        ...
+
+    def open_editor(self, position: Position | None = None) -> Scene:
+        """The position editor over the current screen, empty or with ``position``."""
+        ...
+
+    def open_review(self, game: Game, time_per_move: float | None = None) -> Scene:
+        """The review of ``game`` over the current screen."""
+        ...
+
+    def open_online(self) -> Scene:
+        """The online set-up form over the current screen."""
+        ...
+
+    def open_puzzles(self) -> Scene: ...
+
+    def open_stats(self) -> Scene: ...
+
+    def open_help(self) -> Scene:
+        """The rules and keys over the current screen."""
+        ...
+
+    # -- the window's files --------------------------------------------------------------------
+
+    def remember_folder(self, folder: Path) -> None: ...
+
+    def save_settings(self) -> None: ...
+
+    def take_notices(self) -> list[tuple[str, str]]: ...
+
+    def set_ui_scale(self, value: float) -> bool: ...

@@ -22,7 +22,7 @@ from battle.rules.game import Game, result_of
 from battle.rules.notation import parse_position
 from battle.rules.tiles import KIND_COUNT, KIND_NAMES, parse_kind
 from battle.rules.wording import capital, conjugate, is_you, mention, pair_words, plural, possessive, tile_words, verb
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 from battle.ui.play.result_scene import ResultScene
 from tests import ui_harness as ui
 

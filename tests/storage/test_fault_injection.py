@@ -114,7 +114,7 @@ import sys
 from tests import ui_harness as ui
 from battle.rules.board import move_name
 from battle.ui.app import App
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 
 app = App((1000, 700))
 app.step(dt=0)

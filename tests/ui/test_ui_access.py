@@ -238,18 +238,18 @@ def test_the_title_works_from_the_keyboard_alone(tmp_path, monkeypatch) -> None:
         assert menu.current_state is menu.menu_states["expanded"]
         ui.key(app, pygame.K_DOWN)
         ui.key(app, pygame.K_RETURN)
-        assert title.mode == "solver" and "human_name" in title.widgets and "player1" not in title.widgets
+        assert title.form.mode == "solver" and "human_name" in title.widgets and "player1" not in title.widgets
         assert title.focus == "mode" and ring_drawn(app, title.widgets["mode"])
         menu = title.widgets["mode"]
         ui.key(app, pygame.K_SPACE)  # Space opens it too; Esc keeps the old choice
         assert menu.current_state is menu.menu_states["expanded"]
         ui.key(app, pygame.K_DOWN)
         ui.key(app, pygame.K_ESCAPE)
-        assert title.mode == "solver" and menu.current_state is menu.menu_states["closed"]
+        assert title.form.mode == "solver" and menu.current_state is menu.menu_states["closed"]
         ui.key(app, pygame.K_RETURN)
         ui.key(app, pygame.K_DOWN)
         ui.key(app, pygame.K_RETURN)
-        assert title.mode == "hotseat" and title.values["player1"].endswith("Ann")
+        assert title.form.mode == "hotseat" and title.form.values["player1"].endswith("Ann")
 
         # Shift+Tab from the first widget wraps round to the last button; Enter presses it
         ui.key(app, pygame.K_TAB, pygame.KMOD_SHIFT)

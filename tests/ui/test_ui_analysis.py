@@ -20,9 +20,9 @@ from battle.rules.game import Game
 from battle.rules.opens import describe_opening, what_opens
 from battle.ui.analysis.analysis_mode import move_badges, pick_move, projection
 from battle.ui.analysis.analysis_view import badge_spots
-from battle.ui.analysis.live_analysis import LiveAnalysis, depth_schedule
 from battle.ui.analysis.study_view import study_info
-from battle.ui.play.match import Match, new_match
+from battle.ui.live_analysis import LiveAnalysis, depth_schedule
+from battle.ui.match import Match, new_match
 from battle.ui.widgets.layout import cell_center, compute_layout
 from solver.engine import Engine
 from solver.limits import Limits

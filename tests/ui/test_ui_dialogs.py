@@ -19,12 +19,12 @@ from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position, parse_position
 from battle.storage.saved_games import Shelf
+from battle.ui.choice_scene import ChoiceScene
 from battle.ui.editor.editor_scene import EditorScene
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
-from battle.ui.widgets.choice_scene import ChoiceScene
 from tests import ui_harness as ui
 
 

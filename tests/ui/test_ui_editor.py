@@ -18,7 +18,7 @@ from battle.rules.tiles import EMPTY, parse_kind
 from battle.ui.editor.editor_layout import editor_layout, kind_at
 from battle.ui.editor.editor_model import EditorModel
 from battle.ui.editor.editor_scene import EditorScene
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.layout import cell_center, compute_layout

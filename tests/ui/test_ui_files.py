@@ -15,7 +15,7 @@ from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position
 from battle.storage.saved_games import Shelf
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.title.title_scene import TitleScene
 from tests import ui_harness as ui

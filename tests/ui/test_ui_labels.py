@@ -11,7 +11,7 @@ import pytest
 
 from battle.ui.editor.editor_scene import EditorScene
 from battle.ui.files.settings import MIN_SIZE
-from battle.ui.play.match import Match, new_match
+from battle.ui.match import Match, new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene

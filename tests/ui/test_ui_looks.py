@@ -23,9 +23,9 @@ from battle.search_worker import SearchWorker
 from battle.ui.analysis.study_mode import KEYS_HELP as STUDY_KEYS_HELP
 from battle.ui.app import FPS
 from battle.ui.art import theme
+from battle.ui.match import Match, new_match
 from battle.ui.play import game_mode as game_mode_module
 from battle.ui.play.game_mode import KEYS_HELP
-from battle.ui.play.match import Match, new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_layout import move_row_rect
 from battle.ui.review.review_scene import KEYS_HELP as REVIEW_KEYS_HELP

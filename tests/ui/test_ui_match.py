@@ -6,7 +6,7 @@ import json
 
 from battle.rules.game import Game
 from battle.ui.files.settings import Settings, load_settings, save_settings
-from battle.ui.play.match import Match, new_match
+from battle.ui.match import Match, new_match
 
 
 def play_first(match: Match, count: int) -> None:

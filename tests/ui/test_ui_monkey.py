@@ -14,12 +14,12 @@ import pygame
 
 from battle.rules.board import find_layout_problem
 from battle.rules.tiles import TOTAL_POINTS
+from battle.ui.choice_scene import ChoiceScene
 from battle.ui.editor.editor_scene import EditorScene
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
-from battle.ui.widgets.choice_scene import ChoiceScene
 from battle.ui.widgets.layout import cell_center
 from tests import ui_harness as ui
 

@@ -20,6 +20,7 @@ from battle.online.seats import Seat, load_seats
 from battle.online.state_game import result_of_state
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
+from battle.ui.choice_scene import ChoiceScene
 from battle.ui.files.settings import MIN_SIZE, Settings, load_settings, save_settings
 from battle.ui.online import lobby_scene
 from battle.ui.online.connection import ONLINE_EVENT
@@ -39,7 +40,6 @@ from battle.ui.online.setup_form import FormProblem, kept_game_line, read_addres
 from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
-from battle.ui.widgets.choice_scene import ChoiceScene
 from tests import ui_harness as ui
 from tests.online_server import Client, ServerThread, a_legal_move
 from tests.ui.test_ui_labels import assert_labels_fit

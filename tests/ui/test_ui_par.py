@@ -20,7 +20,7 @@ from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.app import App
 from battle.ui.art import theme
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title import deal_choice
@@ -79,7 +79,7 @@ def test_a_fair_deal_chosen_from_the_keyboard_is_one_of_the_catalogues(tmp_path,
         app = new_app((1200, 800), catalogue=catalogue)
         title = title_of(app)
         choose(app, title, "deal_kind", "Fair deal")
-        assert title.deal_kind == "fair" and "deal" not in title.widgets and title.focus == "deal_kind"
+        assert title.form.deal_kind == "fair" and "deal" not in title.widgets and title.focus == "deal_kind"
         assert title.status.text == "1 of the 4 catalogued deals is even."
         choose(app, title, "fairness", "within 2")
         assert title.status.text == "3 of the 4 catalogued deals are within 2 points of even."
@@ -93,7 +93,7 @@ def test_a_fair_deal_chosen_from_the_keyboard_is_one_of_the_catalogues(tmp_path,
         app.show_title()
         app.step([], ui.DT)
         again = title_of(new_app((1200, 800), catalogue=catalogue))
-        assert (again.deal_kind, again.fairness.key) == ("fair", "within2") and "fairness" in again.widgets
+        assert (again.form.deal_kind, again.form.fairness.key) == ("fair", "within2") and "fairness" in again.widgets
 
 
 def test_the_deal_of_the_day_comes_from_the_date(tmp_path, monkeypatch) -> None:

@@ -16,7 +16,7 @@ from battle.players.review import review_game
 from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
 from battle.rules.game import Game
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_layout import clamp_first, follow, move_row_at, move_row_rect, review_layout

@@ -12,7 +12,7 @@ import time
 import pygame
 
 from battle.rules.tiles import TOTAL_POINTS
-from battle.ui.play.match import new_match
+from battle.ui.match import new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.title.title_scene import TitleScene
 from tests import ui_harness as ui
@@ -25,7 +25,7 @@ def test_a_game_against_the_beginner_is_played_to_the_end(tmp_path, monkeypatch)
         title = app.stack.top
         assert isinstance(title, TitleScene)
         title.set_mode("solver")
-        title.level = "beginner"
+        title.form.level = "beginner"
         title.widgets["deal"].set_text("21")
         title.widgets["human_name"].set_text("Tester")
         ui.click_button(app, title.widgets["start"])

@@ -18,7 +18,7 @@ from battle.rules.game import Game
 from battle.ui.app import App
 from battle.ui.files.game_history import local_entry, store_accuracy
 from battle.ui.files.settings import MIN_SIZE
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.review.review_scene import ReviewScene

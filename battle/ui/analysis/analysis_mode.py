@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game
-from battle.ui.analysis.live_analysis import LiveAnalysis
+from battle.ui.live_analysis import LiveAnalysis
 
 if TYPE_CHECKING:
     from battle.players import Analysis, Bound

@@ -23,11 +23,11 @@ from battle.rules.opens import Opening, describe_opening, what_opens
 from battle.rules.wording import pair_words, plural, verb
 from battle.ui.analysis import study_view
 from battle.ui.analysis.analysis_mode import AnalysisMode, pick_move
-from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
-    from battle.ui.play.play_mode import ButtonSpec, PlayMode, PlayScreen
+    from battle.ui.play_mode import ButtonSpec, PlayMode, PlayScreen
+from battle.ui.play_mode import Played, Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("undo", "Undo", "Take back a move of the variation (U)"),
@@ -105,69 +105,66 @@ class StudyMode:
         self.study.stop_preview()
         return True
 
-    def take_board_click(self) -> bool:
+    def take_board_click(self) -> Shown | None:
         """A click on the board while previewing explores on from the previewed position."""
         if not self.study.previewing:
-            return False
-        self.command("pv_play")
-        return True
+            return None
+        return self.command("pv_play")
 
     # -- exploring ---------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> Played:
         """Play a move into the variation (the game's record is not touched)."""
-        screen, study = self.screen, self.study
-        names = screen.match.game.names
+        study = self.study
+        names = self.screen.match.game.names
         position = study.position
         mover, kind = position.to_move, position.cells[move[0]]
         points = study.play(move)
-        screen.animations.append(Removal(move, kind, screen.clock))
-        screen.selected = None
         after = study.position
         then = "no pair left." if after.is_over() else f"{names[after.to_move - 1]} to move."
-        screen.status = StatusLine(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
-                               f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
+        said = StatusLine(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
+                      f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
+        return Played(move, mover, kind, points, said, flying=False, record=False)
 
-    def undo(self) -> None:
+    def undo(self) -> Shown:
         if self.study.exploring or self.study.previewing:
-            self.command("undo")
-        else:
-            self.game_mode.undo()
+            return self.command("undo")
+        return self.game_mode.undo()
 
-    def redo(self) -> None:
+    def redo(self) -> Shown:
         if self.study.exploring or self.study.undone:
-            self.command("redo")
-        else:
-            self.game_mode.redo()
+            return self.command("redo")
+        return self.game_mode.redo()
 
-    def request_hint(self) -> None:
-        self.screen.status = StatusLine("Analysis shows every pair's value: the green ones are best.", "hint")
+    def request_hint(self) -> Shown:
+        return Shown(StatusLine("Analysis shows every pair's value: the green ones are best.", "hint"))
 
-    def command(self, name: str) -> None:
+    def command(self, name: str) -> Shown:
         """The analysis buttons and keys: variation undo/redo, back to game, stepping the best line."""
         if name not in COMMANDS:
-            return
-        screen, study = self.screen, self.study
-        screen.selected = None
+            return Shown()
+        study = self.study
+        said = None
         if name == "undo":
             move = study.undo() if study.exploring else None
-            screen.status = StatusLine(f"Took back {move_name(move)} from the variation." if move else
-                                   "The variation is empty.", "info" if move else "quiet")
+            said = StatusLine(f"Took back {move_name(move)} from the variation." if move else
+                          "The variation is empty.", "info" if move else "quiet")
         elif name == "redo":
             move = study.redo()
-            screen.status = StatusLine(f"Replayed {move_name(move)} in the variation." if move else "Nothing to redo.",
-                                   "info" if move else "quiet")
+            said = StatusLine(f"Replayed {move_name(move)} in the variation." if move else "Nothing to redo.",
+                          "info" if move else "quiet")
         elif name == "back_game":
             study.back_to_game()
-            screen.status = StatusLine(f"Back to the game. {self.turn_status().text}", "info")
+            said = StatusLine(f"Back to the game. {self.turn_status().text}", "info")
         elif name in ("pv_back", "pv_forward"):
             if not study.step_pv(-1 if name == "pv_back" else 1):
-                screen.status = StatusLine("No best line to step through yet." if not study.pv else
-                                       "That is the end of the best line.", "quiet")
+                said = StatusLine("No best line to step through yet." if not study.pv else
+                              "That is the end of the best line.", "quiet")
         elif name == "pv_play":
             line = study.adopt_preview()
-            screen.status = StatusLine(f"Played {' '.join(move_name(m) for m in line)} into the variation." if line
-                                   else "No best line yet: the search is still starting.", "info" if line else "quiet")
+            said = StatusLine(f"Played {' '.join(move_name(m) for m in line)} into the variation." if line
+                          else "No best line yet: the search is still starting.", "info" if line else "quiet")
+        return Shown(said, deselect=True)
 
     def turn_status(self) -> StatusLine:
         study = self.study
@@ -181,10 +178,11 @@ class StudyMode:
 
     # -- time --------------------------------------------------------------------------------
 
-    def tick(self) -> None:
+    def tick(self) -> StatusLine | None:
         """Follow the game and collect new values; then what the pointed pair opens."""
         self.study.tick()
         self._update_opening()
+        return None
 
     def _update_opening(self) -> None:
         """Recompute "what this move opens" when the pointer, the selection or the values change."""

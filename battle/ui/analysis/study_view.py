@@ -7,7 +7,7 @@ best line as ghosts; in the panel, in place of the move list, the analysis box
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from battle.ui.analysis.analysis_view import (
     StudyInfo,
@@ -22,7 +22,28 @@ from battle.ui.widgets.layout import Rect
 if TYPE_CHECKING:
     import pygame
 
-    from battle.ui.analysis.study_mode import StudyMode
+    from battle.rules.opens import Opening
+    from battle.ui.analysis.analysis_mode import AnalysisMode
+    from battle.ui.play_mode import PlayScreen
+
+
+class StudyMode(Protocol):
+    """What the drawing reads of the study mode (``study_mode.StudyMode``)."""
+
+    @property
+    def screen(self) -> PlayScreen: ...
+
+    @property
+    def study(self) -> AnalysisMode: ...
+
+    @property
+    def opening(self) -> Opening | None:
+        """What the pointed pair opens, if a pair is pointed at."""
+        ...
+
+    def first_number(self) -> int:
+        """The number of the study position's move in the game's numbering."""
+        ...
 
 
 def study_info(mode: StudyMode) -> StudyInfo:

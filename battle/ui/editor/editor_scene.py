@@ -27,21 +27,22 @@ from battle.ui.art import theme
 from battle.ui.editor.editor_layout import EditorLayout, editor_layout, kind_at, split_row
 from battle.ui.editor.editor_model import EditorModel
 from battle.ui.files.game_files import FileProblem, load_position_file, save_position_file
-from battle.ui.play.match import Match, solver_name
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.match import Match, solver_name
+from battle.ui.scene import Scene
 from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
 from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width, set_enabled
-from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
+from battle.ui.widgets.dialogs import FileDialogSlot, Picked, free_file_name, start_folder
 from battle.ui.widgets.hud import StatusLine, draw_status
 from battle.ui.widgets.layout import Rect, cell_at, cell_rect
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 KEYS_HELP = "right-click clears · Esc back"
 
 
 class EditorScene(Scene):
+    files: FileDialogSlot
     def __init__(self, app: Host, position: Position | None = None) -> None:
         super().__init__(app)
         self.model = EditorModel.from_position(position) if position is not None else EditorModel.empty()
@@ -138,20 +139,11 @@ class EditorScene(Scene):
 
     # -- input -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        was_open = self.dialog_open()
-        picked = self.files.handle(event)
-        if picked is not None:
-            self.file_picked(picked)
-            return
-        if was_open or kind in DIALOG_EVENTS:
-            return
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None:
-                self.command(name)
-            return
         if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             for player in (1, 2):
                 if event.ui_element is self.widgets.get(f"score{player}"):
@@ -248,8 +240,7 @@ class EditorScene(Scene):
         settings = self.app.settings
         if how == "analyse":
             match = Match(Game(position, settings.player1, settings.player2))
-            scene = self.app.start_match(match, None)
-            scene.set_analysis(True)
+            self.app.start_match(match, None, analyse=True)
             return
         level = settings.level if settings.level in self.app.level_names else self.app.default_level
         human, solver = settings.human_name, solver_name(level)

@@ -14,19 +14,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
 from battle.ui.analysis.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
 from battle.ui.art import theme
 from battle.ui.files.settings import UI_SCALE_RANGE, UI_SCALE_STEP
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.layout import layout_scale
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 TITLE = "Rules & keys"
 
@@ -182,14 +181,8 @@ def window_key(app: Host, event: pygame.event.Event) -> bool:
         return True
     if app.manager.get_window_stack().get_full_stack():
         return False  # a file dialog has the keyboard
-    open_help(app)
+    app.open_help()
     return True
-
-
-def open_help(app: Host) -> HelpScene:
-    scene = HelpScene(app)
-    app.stack.push(scene)
-    return scene
 
 
 def _typing(app: Host) -> bool:
@@ -269,15 +262,18 @@ class HelpScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key == "close":
-                self.close()
-            elif key in ("smaller", "larger"):
-                step = UI_SCALE_STEP if key == "larger" else -UI_SCALE_STEP
-                self.app.set_ui_scale(self.app.settings.ui_scale + step)
-        elif event.type == pygame.MOUSEWHEEL:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def command(self, name: str) -> None:
+        if name == "close":
+            self.close()
+        elif name in ("smaller", "larger"):
+            step = UI_SCALE_STEP if name == "larger" else -UI_SCALE_STEP
+            self.app.set_ui_scale(self.app.settings.ui_scale + step)
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEWHEEL:
             self.scroll(-event.y * self._line())
         elif event.type == pygame.KEYDOWN:
             page = max(self._line(), self.viewport().h - 2 * self._line())

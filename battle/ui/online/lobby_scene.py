@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
@@ -27,13 +26,13 @@ from battle.ui.online import connection
 from battle.ui.online.online_scene import OnlineScene
 from battle.ui.online.online_state import game_terms, opponent_of, server_label
 from battle.ui.online.online_view import draw_code, draw_link_line
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
 if TYPE_CHECKING:
     from battle.online.client import Link, OnlineSession
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 COUNTDOWN_INTERVAL = 0.25
 """Frames while the link is down: the retry countdown shows whole seconds."""
@@ -113,14 +112,17 @@ class LobbyScene(Scene):
 
     # -- input -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key == "copy":
-                self.copy_code()
-            elif key == "back":
-                self.back()
-        elif event.type == pygame.KEYDOWN:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def command(self, name: str) -> None:
+        if name == "copy":
+            self.copy_code()
+        elif name == "back":
+            self.back()
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_c:
                 self.copy_code()
             elif event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):

@@ -7,16 +7,30 @@ deal with the sides swapped (or accepts their offer), and Leave goes back to the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from battle.online.state_game import result_of_state
 from battle.ui.online.online_state import ending, names_for_sentences
-from battle.ui.play.result_scene import ResultScene, result_details, result_headline
+from battle.ui.play.result_scene import PlayScene, ResultScene, result_details, result_headline
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
-    from battle.ui.host import Host
-    from battle.ui.online.online_scene import OnlineScene
+    from battle.ui.online.online_mode import OnlineMode
+    from battle.ui.play_mode import Shown
+    from battle.ui.scene import Host
+
+
+class OnlineScene(PlayScene, Protocol):
+    """What the result card uses of the online game's screen (``online_scene.OnlineScene``)."""
+
+    @property
+    def online(self) -> OnlineMode: ...
+
+    def leave(self) -> None:
+        """Back to the title; the game stays on the server."""
+        ...
+
+    def show(self, shown: Shown) -> None: ...
 
 
 class OnlineResultScene(ResultScene):
@@ -35,7 +49,7 @@ class OnlineResultScene(ResultScene):
         if what == "rematch":
             if self.app.stack.top is self:
                 self.app.stack.pop()
-            self.online_play.online.command("rematch")
+            self.online_play.show(self.online_play.online.command("rematch"))
         elif what == "new":
             self.online_play.leave()
         else:

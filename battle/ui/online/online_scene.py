@@ -16,23 +16,23 @@ import pygame
 from battle.history.store import online_entry
 from battle.online.state_game import game_from_state, result_of_state
 from battle.rules.wording import verb
+from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.files.game_files import FileProblem, save_record_text
 from battle.ui.files.game_history import store_game
+from battle.ui.match import Match
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, WATCHING, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
 from battle.ui.online.online_state import seat_of
 from battle.ui.play import play_files
-from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.online.client import OnlineSession
-    from battle.ui.host import Host
-    from battle.ui.play.play_mode import PlayMode
+    from battle.ui.play_mode import PlayMode
+    from battle.ui.scene import Host
     from battle.ui.widgets.board_view import BoardState
     from battle.ui.widgets.dialogs import Picked
     from battle.ui.widgets.panel import PanelInfo
@@ -78,7 +78,7 @@ class OnlineScene(PlayScene):
         elif name == "resign":
             self.ask_to_resign()
         elif name in COMMANDS:
-            online.command(name)
+            self.show(online.command(name))
         elif name == "load" or (name in LOCKED_WHILE_PLAYED and not online.finished):
             self.status = online.locked(name)
         else:
@@ -112,7 +112,7 @@ class OnlineScene(PlayScene):
 
         def answered(key: str | None) -> None:
             if key == "resign":
-                online.resign()
+                self.status = online.resign()
 
         self.app.stack.push(ChoiceScene(
             self.app, "Resign this game?",
@@ -165,7 +165,7 @@ class OnlineScene(PlayScene):
                 play_files.open_dialog(self, "save")
         super().update(dt)
         if self.mode is not online and not self.paused:
-            online.tick()  # analysis after the game: a record asked for still times out
+            self.status = online.tick() or self.status  # analysis after the game: a record asked for still times out
 
     def _new_game_shown(self) -> None:
         """A rematch began: the card and analysis of the old game go, the news stays on the status line."""

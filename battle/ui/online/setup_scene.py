@@ -26,6 +26,7 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from battle.online.codes import format_code
 from battle.online.seats import Seat, load_seats
 from battle.ui.art import theme
+from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.online import connection
 from battle.ui.online.lobby_scene import LobbyScene
 from battle.ui.online.setup_form import (
@@ -44,12 +45,11 @@ from battle.ui.online.setup_form import (
 )
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
-from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 FIELDS = ("server", "name", "deal", "code")
 """The text fields, whose typing survives a rebuild (a resize, a list coming back)."""
@@ -239,15 +239,12 @@ class OnlineSetupScene(Scene):
 
     # -- input -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None:
-                self.command(name)
-        elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            self.menu_changed(event.ui_element, event.text)
-        elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             entered = pressed_key(event, self.widgets)
             if entered == "code":
                 self.command("join")

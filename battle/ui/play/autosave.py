@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from battle.storage.paths import StorageProblem
 from battle.storage.saved_games import SavedGame, Shelf, ShelfProblem
-from battle.ui.play.match import Match
+from battle.ui.match import Match
 
 
 def write_autosave(match: Match, shelf: Shelf | None = None) -> str | None:

@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import capital, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move
-from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
+from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     import pygame
 
     from battle.search_worker import Task
-    from battle.ui.play.play_mode import ButtonSpec, PlayScreen
+    from battle.ui.play_mode import ButtonSpec, PlayScreen
+from battle.ui.play_mode import Played, Shown
 
 MIN_THINK_SECONDS = 0.45
 """A solver reply that comes back instantly still waits this long: a move needs a moment to be seen."""
@@ -96,39 +97,34 @@ class GameMode:
             return StatusLine(f"Wait: {verb(match.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
         return None
 
-    def command(self, name: str) -> None:
+    def command(self, name: str) -> Shown:
         """Every command of the game is the screen's own."""
+        return Shown()
 
     def take_right_click(self) -> bool:
         return False
 
-    def take_board_click(self) -> bool:
-        return False
+    def take_board_click(self) -> Shown | None:
+        return None
 
     # -- playing -----------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Play a legal move for the side to move, with the removal and flying-points animations."""
-        screen = self.screen
-        game = screen.match.game
+    def play(self, move: Move) -> Played:
+        """Play a legal move for the side to move; the screen shows it with the removal and
+        flying-points animations and autosaves the game."""
+        game = self.screen.match.game
         position = self.position
         mover = position.to_move
         kind = position.cells[move[0]]
         points = game.play(move)
-        screen.animations.append(Removal(move, kind, screen.clock))
-        flying = FlyingPoints(f"+{points}", points, mover, move, screen.clock + FLY_DELAY)
-        screen.animations.append(flying)
-        screen.animations.append(Pulse(mover, flying.start + flying.duration))
-        screen.selected = None
         self.hint = None
         self.cancel_hint()
         self.end_at = None
-        screen.refresh()
-        screen.autosave()
         name = game.names[mover - 1]
         after = self.turn_status()
-        screen.status = StatusLine(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
-                               f"{plural(points, 'point')}. {after.text}", after.kind)
+        said = StatusLine(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
+                      f"{plural(points, 'point')}. {after.text}", after.kind)
+        return Played(move, mover, kind, points, said, save=True)
 
     def turn_status(self) -> StatusLine:
         game = self.screen.match.game
@@ -151,11 +147,10 @@ class GameMode:
         self.solver_move = None
 
     def cancel_hint(self) -> None:
+        """Stop the hint's search (a move or the study replaces its "Looking..." on the status line)."""
         if self.hint_job is not None:
             self.screen.app.solver.cancel()
             self.hint_job = None
-            if self.screen.status.busy:
-                self.screen.status = self.screen.turn_status()
 
     def set_aside(self) -> None:
         """The game is to be studied: the hint goes, and a reply the solver has chosen is dropped
@@ -165,57 +160,47 @@ class GameMode:
         self.solver_move = None
 
     def _after_history_change(self) -> None:
-        screen = self.screen
-        screen.selected = None
+        """The mode's part of an undo or a redo (the screen's is ``Shown.rewound``)."""
         self.hint = None
-        screen.animations = [a for a in screen.animations if isinstance(a, Pulse)]
-        self.result_shown = screen.match.game.is_over()
+        self.result_shown = self.screen.match.game.is_over()
         self.end_at = None
-        screen.refresh()
-        screen.autosave()
 
-    def undo(self) -> None:
+    def undo(self) -> Shown:
         screen = self.screen
         count = screen.match.undo_count()
         if count == 0:
-            screen.status = StatusLine("Nothing to take back.", "quiet")
-            return
+            return Shown(StatusLine("Nothing to take back.", "quiet"))
         self.cancel_searches()
         taken = screen.match.undo()
         self._after_history_change()
         listed = ", ".join(move_name(m) for m in reversed(taken))
-        screen.status = StatusLine(f"Took back {listed}. {screen.turn_status().text}", "info")
+        return Shown(StatusLine(f"Took back {listed}. {screen.turn_status().text}", "info"), rewound=True)
 
-    def redo(self) -> None:
+    def redo(self) -> Shown:
         screen = self.screen
         if screen.match.redo_count() == 0:
-            screen.status = StatusLine("Nothing to redo.", "quiet")
-            return
+            return Shown(StatusLine("Nothing to redo.", "quiet"))
         self.cancel_searches()
         before = self.position.cells[:]
         replayed = screen.match.redo()
         self._after_history_change()
-        for move in replayed:
-            screen.animations.append(Removal(move, before[move[0]], screen.clock))
         listed = ", ".join(move_name(m) for m in replayed)
-        screen.status = StatusLine(f"Replayed {listed}. {screen.turn_status().text}", "info")
+        return Shown(StatusLine(f"Replayed {listed}. {screen.turn_status().text}", "info"), rewound=True,
+                     replayed=tuple((move, before[move[0]]) for move in replayed))
 
-    def request_hint(self) -> None:
+    def request_hint(self) -> Shown:
         screen = self.screen
         position = self.position
         if position.is_over():
-            screen.status = StatusLine("The game is over: no hint needed.", "quiet")
-            return
+            return Shown(StatusLine("The game is over: no hint needed.", "quiet"))
         if not screen.match.human_to_move():
-            screen.status = StatusLine("Hints are for your own turn.", "quiet")
-            return
+            return Shown(StatusLine("Hints are for your own turn.", "quiet"))
         if self.hint is not None:
-            screen.status = self._hint_status(self.hint)
-            return
+            return Shown(self._hint_status(self.hint))
         if self.hint_job is not None:
-            return
+            return Shown()
         self.hint_job = screen.app.solver.submit(hint_search(position), label="hint", key=position.key())
-        screen.status = StatusLine("Looking for the best move...", "hint", busy=True, since=screen.clock)
+        return Shown(StatusLine("Looking for the best move...", "hint", busy=True, since=screen.clock))
 
     def _hint_status(self, hint: Hint) -> StatusLine:
         points = self.position.move_points(hint.move)
@@ -226,20 +211,23 @@ class GameMode:
 
     # -- time --------------------------------------------------------------------------------
 
-    def poll(self) -> None:
-        """Once a frame, whichever mode is on: take a finished search of the solver's move or of the hint."""
+    def poll(self) -> StatusLine | None:
+        """Once a frame, whichever mode is on: take a finished search of the solver's move or of the hint;
+        what the status line says of it (the hint, a search that failed), if anything."""
         job = self.screen.app.solver.poll()
         if job is None:
-            return
+            return None
         if job is self.move_job:
             self.move_job = None
-            self._solver_answered(job)
-        elif job is self.hint_job:
+            return self._solver_answered(job)
+        if job is self.hint_job:
             self.hint_job = None
-            self._hint_answered(job)
+            return self._hint_answered(job)
+        return None
 
-    def tick(self) -> None:
+    def tick(self) -> StatusLine | None:
         """Start the solver's search on its turn, play its move when due, bring the result card."""
+        said = None
         screen = self.screen
         match = screen.match
         now = screen.clock
@@ -252,15 +240,14 @@ class GameMode:
             except (ImportError, MemoryError, ValueError) as error:
                 # no solver (or an unknown level from an edited file): the game goes on hot seat
                 match.solver_side = None
-                screen.status = StatusLine(f"The solver is not available ({error}); both sides are played here.",
-                                       "error")
+                said = StatusLine(f"The solver is not available ({error}); both sides are played here.", "error")
         if (self.solver_move is not None and now >= self.solver_move[1] and not screen.browsing
                 and not screen.dialog_open()
                 and not any(isinstance(a, Removal) for a in screen.animations)):
             move, _ = self.solver_move
             self.solver_move = None
             if match.solver_to_move() and move in self.position.legal_moves():
-                self.play(move)
+                screen.show_played(self.play(move))
         if self._result_due():
             if screen.animating():
                 self.end_at = None
@@ -269,33 +256,35 @@ class GameMode:
             elif now >= self.end_at:
                 self.result_shown = True
                 screen.show_result()
+        return said
 
     def _result_due(self) -> bool:
         screen = self.screen
         return (screen.match.game.is_over() and not self.result_shown and not screen.browsing
                 and not screen.dialog_open())
 
-    def _solver_answered(self, job: Task[Move | None]) -> None:
+    def _solver_answered(self, job: Task[Move | None]) -> StatusLine | None:
         position = self.position
         if job.key != position.key() or not self.screen.match.solver_to_move():
-            return
+            return None
         legal = position.legal_moves()
         move = job.result()
+        said = None
         if job.error is not None or move not in legal:
             reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
-            self.screen.status = StatusLine(f"{capital(reason)}; it takes its biggest pair instead.", "error")
+            said = StatusLine(f"{capital(reason)}; it takes its biggest pair instead.", "error")
             move = max(legal, key=position.move_points)
         self.solver_move = (move, max(self.screen.clock, self.think_started + MIN_THINK_SECONDS))
+        return said
 
-    def _hint_answered(self, job: Task[Hint | None]) -> None:
+    def _hint_answered(self, job: Task[Hint | None]) -> StatusLine | None:
         if job.key != self.position.key():
-            return
+            return None
         hint = job.result()
         if job.error is not None or not isinstance(hint, Hint):
-            self.screen.status = StatusLine(f"No hint: {job.error or 'the search found no move'}.", "error")
-            return
+            return StatusLine(f"No hint: {job.error or 'the search found no move'}.", "error")
         self.hint = hint
-        self.screen.status = self._hint_status(hint)
+        return self._hint_status(hint)
 
     def searching(self) -> bool:
         """Whether a search of the game's runs, or the solver's chosen move waits to be played."""

@@ -7,17 +7,32 @@ read and write the scene's match and set its status line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from battle.rules.wording import mention
 from battle.ui.files.game_files import FileProblem, load_game_file, save_game_file
+from battle.ui.match import Match
 from battle.ui.play.autosave import write_autosave
-from battle.ui.play.match import Match
+from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.dialogs import Picked, free_file_name, start_folder
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
-    from battle.ui.play.play_scene import PlayScene
+    from battle.rules.game import Game
+    from battle.ui.widgets.dialogs import FileDialogSlot
+
+
+class PlayScene(PlayScreen, Protocol):
+    """What loading, saving and the autosave use of the game screen (``play_scene.PlayScene``)."""
+
+    files: FileDialogSlot
+    save_problem: str | None
+    """Why the last autosave failed, if it did."""
+
+    @property
+    def game(self) -> Game: ...
+
+    def stop_browsing(self) -> None: ...
 
 
 def open_dialog(scene: PlayScene, purpose: str) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, cell_name
@@ -24,16 +23,16 @@ from battle.rules.tiles import EMPTY
 from battle.ui.analysis.analysis_mode import AnalysisMode
 from battle.ui.analysis.study_mode import INTRO, StudyMode
 from battle.ui.files.game_history import local_entry, store_game
+from battle.ui.match import Match
 from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
-from battle.ui.play.match import Match
-from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.scene import Scene, pressed_key
-from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
+from battle.ui.play_mode import TOOLS, Played, PlayMode, Shown
+from battle.ui.scene import Scene
+from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
-from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked
+from battle.ui.widgets.dialogs import FileDialogSlot, Picked
 from battle.ui.widgets.hud import StatusLine
 from battle.ui.widgets.layout import (
     DIRECTIONS,
@@ -51,7 +50,7 @@ from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_stat
 if TYPE_CHECKING:
     from battle.atlas.catalogue import Par
     from battle.rules.game import Game
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 PULSE_INTERVAL = 0.05
 """Frames 20 times a second for what only pulses (the hint, the selected tile's twins) or a search
@@ -59,6 +58,8 @@ that fills in values: a 1.6 s colour pulse moves a tenth of its swing per frame 
 
 
 class PlayScene(Scene):
+    files: FileDialogSlot
+    presses_before_dialogs = True  # Save, Load and the rest answer even over a file dialog
     """The game screen (see the module docstring), and the ``PlayScreen`` its modes work on."""
 
     local = True
@@ -223,20 +224,11 @@ class PlayScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key is not None:
-                self.command(key)
-            return
-        was_open = self.dialog_open()
-        picked = self.files.handle(event)
-        if picked is not None:
-            self.file_picked(picked)
-            return
-        if was_open or kind in DIALOG_EVENTS:
-            return
         if kind == pygame.MOUSEMOTION:
             self.mouse_pos = event.pos
             self.hover_cell = cell_at(self.layout, event.pos)
@@ -279,7 +271,7 @@ class PlayScene(Scene):
             else:
                 self.app.open_review(self.game)
         else:
-            self.mode.command(name)
+            self.show(self.mode.command(name))
 
     def key(self, key: int, mod: int = 0) -> None:
         if not mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in self.mode.keys:
@@ -326,7 +318,9 @@ class PlayScene(Scene):
             self.stop_browsing()
             return
         cell = cell_at(self.layout, pos)
-        if cell is not None and self.mode.take_board_click():
+        taken = self.mode.take_board_click() if cell is not None else None
+        if taken is not None:
+            self.show(taken)
             return
         if cell is None:
             if self.layout.mat.contains(pos) and self.selected is not None:
@@ -376,7 +370,36 @@ class PlayScene(Scene):
 
     def play(self, move: Move) -> None:
         """Play a legal move of the board's position: into the game, or into the variation in analysis mode."""
-        self.mode.play(move)
+        self.show_played(self.mode.play(move))
+
+    def show_played(self, played: Played) -> None:
+        """A move the mode played: the pair lifts off, a game's points fly to the mover's score."""
+        self.animations.append(Removal(played.move, played.kind, self.clock))
+        if played.flying:
+            flying = FlyingPoints(f"+{played.points}", played.points, played.mover, played.move,
+                                  self.clock + FLY_DELAY)
+            self.animations.append(flying)
+            self.animations.append(Pulse(played.mover, flying.start + flying.duration))
+        self.selected = None
+        if played.record:
+            self.refresh()
+        if played.save:
+            self.autosave()
+        if played.status is not None:
+            self.status = played.status
+
+    def show(self, shown: Shown) -> None:
+        """What the mode's undo, redo, hint or command changed."""
+        if shown.deselect or shown.rewound:
+            self.selected = None
+        if shown.rewound:
+            self.animations = [a for a in self.animations if isinstance(a, Pulse)]
+            self.refresh()
+            self.autosave()
+        for move, kind in shown.replayed:
+            self.animations.append(Removal(move, kind, self.clock))
+        if shown.status is not None:
+            self.status = shown.status
 
     def turn_status(self) -> StatusLine:
         return self.mode.turn_status()
@@ -395,17 +418,17 @@ class PlayScene(Scene):
     def undo(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        self.mode.undo()
+        self.show(self.mode.undo())
 
     def redo(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        self.mode.redo()
+        self.show(self.mode.redo())
 
     def request_hint(self) -> None:
         if self.browsing:
             self.stop_browsing()
-        self.mode.request_hint()
+        self.show(self.mode.request_hint())
 
     # -- browsing --------------------------------------------------------------------------
 
@@ -434,10 +457,10 @@ class PlayScene(Scene):
         self.clock += dt
         now = self.clock
         self.animations = [a for a in self.animations if not a.done(now)]
-        self.game_mode.poll()
+        self.status = self.game_mode.poll() or self.status
         if self.paused:
             return
-        self.mode.tick()
+        self.status = self.mode.tick() or self.status
         self._keep_cursor_on_a_tile()
         self._update_buttons()
 

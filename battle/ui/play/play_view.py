@@ -9,20 +9,77 @@ and box) between the panel and the status line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from battle.rules.tiles import EMPTY
 from battle.ui.art.theme import PLAYER_COLOURS
 from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
+from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.animations import FlyingPoints, Pulse, Removal, pending_points
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.hud import draw_alert, draw_banner, draw_flying, draw_status
 from battle.ui.widgets.panel import HEADER_TEXT_SIZE, PanelInfo, PlayerInfo
 
 if TYPE_CHECKING:
-    from battle.ui.play.play_scene import PlayScene
+    from battle.atlas.catalogue import Par
+    from battle.rules.board import Position
+    from battle.rules.game import Game
+    from battle.ui.play.game_mode import GameMode
+    from battle.ui.play_mode import PlayMode
+    from battle.ui.widgets.layout import Layout
+
+
+class PlayScene(PlayScreen, Protocol):
+    """What the drawing reads of the game screen (``play_scene.PlayScene``), beyond what its modes use."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def mode(self) -> PlayMode:
+        """The game mode, or the study mode while analysis is on."""
+        ...
+
+    @property
+    def game_mode(self) -> GameMode: ...
+
+    @property
+    def layout(self) -> Layout: ...
+
+    @property
+    def move_list(self) -> list[tuple[int, int, str, int]]: ...
+
+    @property
+    def first_row(self) -> int:
+        """The move list's top row."""
+        ...
+
+    @property
+    def hover_move(self) -> int | None: ...
+
+    @property
+    def browse_ply(self) -> int | None: ...
+
+    @property
+    def cursor(self) -> int | None: ...
+
+    @property
+    def cursor_visible(self) -> bool: ...
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the last autosave failed, if it did."""
+        ...
+
+    def par(self) -> Par | None: ...
+
+    def shown_position(self) -> Position: ...
+
+    def board_state(self) -> BoardState: ...
+
+    def panel_info(self) -> PanelInfo: ...
 
 
 def board_state(scene: PlayScene) -> BoardState:

@@ -9,22 +9,33 @@ each score how far that player's result is from par (``par_words``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.rules.wording import plural, verb
 from battle.ui.art import theme
 from battle.ui.play.par_words import ParComparison, compare_with_par
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
+    from battle.atlas.catalogue import Par
     from battle.rules.game import Result
-    from battle.ui.host import Host
-    from battle.ui.play.play_scene import PlayScene
+    from battle.ui.match import Match
+    from battle.ui.scene import Host
+
+
+
+class PlayScene(Protocol):
+    """What the result card reads of the finished game's screen (``play_scene.PlayScene``)."""
+
+    @property
+    def match(self) -> Match: ...
+
+    def par(self) -> Par | None: ...
+
 
 FADE_SECONDS = 0.25
 """The veil over the finished game darkens over this time."""
@@ -72,12 +83,14 @@ class ResultScene(Scene):
             self.buttons[key] = button
             self.elements.append(button)
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key is not None:
-                self.choose(key)
-        elif event.type == pygame.KEYDOWN:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def command(self, name: str) -> None:
+        self.choose(name)
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.choose("rematch")
             elif event.key == pygame.K_n:

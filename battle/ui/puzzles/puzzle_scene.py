@@ -17,11 +17,9 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIDropDownMenu
 
@@ -36,9 +34,9 @@ from battle.ui.files.game_history import notice_text
 from battle.ui.puzzles import puzzle_view
 from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
-from battle.ui.puzzles.refutation import refutation_search
+from battle.ui.puzzles.refutation import WrongTry, refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
@@ -52,7 +50,7 @@ if TYPE_CHECKING:
 
     from battle.puzzles.session import PuzzleSession
     from battle.search_worker import Task
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 REPLY_SECONDS = 0.6
 """The solver's reply waits this long after the right move: the pair's removal (0.26 s) is over and
@@ -68,15 +66,6 @@ KEYS_HELP = "T try again · S solution · N next · Esc back"
 def shipped_puzzles() -> tuple[Puzzle, ...]:
     """The set that comes with the game, read once per run: its 600 puzzles take 0.4 s to read and check."""
     return tuple(load_puzzles())
-
-
-@dataclass
-class WrongTry:
-    """A wrong move on show: what it loses now, the solver's punishment once found."""
-
-    attempt: Attempt
-    refutation: Move | None = None
-    searching: bool = True
 
 
 class PuzzleScene(Scene):
@@ -149,15 +138,15 @@ class PuzzleScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def menu_changed(self, menu: object, text: str) -> None:
+        self.filter_changed(menu, text)
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None:
-                self.command(name)
-        elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            self.filter_changed(event.ui_element, event.text)
-        elif kind == pygame.MOUSEBUTTONDOWN:
+        if kind == pygame.MOUSEBUTTONDOWN:
             if event.button == 1:
                 cell = cell_at(self.app.layout, event.pos)
                 if cell is not None:

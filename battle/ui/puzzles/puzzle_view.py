@@ -10,7 +10,7 @@ a short window has no room for, the ratings last.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -24,7 +24,56 @@ from battle.ui.widgets.layout import Rect
 from battle.ui.widgets.panel import PanelInfo, PlayerInfo
 
 if TYPE_CHECKING:
-    from battle.ui.puzzles.puzzle_scene import PuzzleScene
+    from battle.puzzles.session import PuzzleSession
+    from battle.rules.board import Move, Position
+    from battle.ui.puzzles.refutation import WrongTry
+    from battle.ui.puzzles.trainer import PuzzleTrainer
+    from battle.ui.widgets.animations import Animation
+    from battle.ui.widgets.hud import StatusLine
+
+
+class PuzzleScene(Protocol):
+    """What the drawing reads of the puzzle screen (``puzzle_scene.PuzzleScene``)."""
+
+    @property
+    def shown(self) -> Position | None:
+        """The position on the board, None when no puzzle matches the filters."""
+        ...
+
+    @property
+    def session(self) -> PuzzleSession | None: ...
+
+    @property
+    def trainer(self) -> PuzzleTrainer: ...
+
+    @property
+    def side(self) -> int:
+        """The side the player moves for."""
+        ...
+
+    @property
+    def wrong(self) -> WrongTry | None: ...
+
+    @property
+    def last_move(self) -> tuple[Move, int] | None: ...
+
+    @property
+    def selected(self) -> int | None: ...
+
+    @property
+    def cursor(self) -> int | None: ...
+
+    @property
+    def cursor_visible(self) -> bool: ...
+
+    @property
+    def animations(self) -> list[Animation]: ...
+
+    @property
+    def status(self) -> StatusLine: ...
+
+    @property
+    def clock(self) -> float: ...
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,23 @@ slow one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
     from battle.players import Opponent
+    from battle.puzzles.session import Attempt
     from battle.search_worker import Task
+
+@dataclass
+class WrongTry:
+    """A wrong move on show: what it loses now, the solver's punishment once found."""
+
+    attempt: Attempt
+    refutation: Move | None = None
+    searching: bool = True
 
 
 def refutation_search(position: Position) -> Callable[[Opponent, Task], Move | None]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, parse_move
@@ -23,7 +22,7 @@ from battle.rules.game import Game
 from battle.ui.art import theme
 from battle.ui.files.game_history import store_accuracy
 from battle.ui.files.settings import REVIEW_SECONDS_RANGE
-from battle.ui.play.match import Match, solver_name
+from battle.ui.match import Match, solver_name
 from battle.ui.review.review_job import ReviewJob
 from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
 from battle.ui.review.review_view import (
@@ -33,7 +32,7 @@ from battle.ui.review.review_view import (
     draw_review_panel,
     turning_chips,
 )
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply
@@ -41,7 +40,7 @@ from battle.ui.widgets.hud import StatusLine, draw_status
 
 if TYPE_CHECKING:
     from battle.players import MoveReview, Review
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 KEYS_HELP = "↑↓ moves · R retry · D deeper · Esc back"
 DEEPER_FACTOR = 4
@@ -144,15 +143,19 @@ class ReviewScene(Scene):
         self.job.cancel()
         super().on_exit()
 
+    def stop_background(self) -> None:
+        self.job.cancel()
+
+    def wait_background(self, timeout: float) -> bool:
+        return self.job.wait(timeout)
+
     # -- input -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def handle_input(self, event: pygame.event.Event) -> None:
         kind = event.type
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key is not None:
-                self.command(key)
-            return
         if kind == pygame.KEYDOWN:
             self.key(event.key)
         elif self.review is None:
@@ -231,8 +234,7 @@ class ReviewScene(Scene):
             return
         settings = self.app.settings
         if how == "analyse":
-            scene = self.app.start_match(Match(Game(position, *self.names)), None)
-            scene.set_analysis(True)
+            self.app.start_match(Match(Game(position, *self.names)), None, analyse=True)
             return
         level = settings.level if settings.level in self.app.level_names else self.app.default_level
         human = position.to_move

@@ -7,7 +7,7 @@ graph's markers agree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -20,9 +20,33 @@ from battle.ui.widgets.eval_graph import CLASS_COLOURS, CLASS_SIGNS
 from battle.ui.widgets.layout import Layout, cell_rect
 
 if TYPE_CHECKING:
-    from battle.players import PlayerSummary
-    from battle.ui.review.review_scene import ReviewScene
+    from battle.players import PlayerSummary, Review
     from battle.ui.widgets.layout import Rect
+
+
+class ReviewScene(Protocol):
+    """What the panel's drawing reads of the review screen (``review_scene.ReviewScene``)."""
+
+    @property
+    def graded(self) -> Review:
+        """The finished review."""
+        ...
+
+    @property
+    def names(self) -> tuple[str, str]: ...
+
+    @property
+    def selected(self) -> int:
+        """The shown position's ply."""
+        ...
+
+    @property
+    def first_row(self) -> int:
+        """The move list's top row."""
+        ...
+
+    @property
+    def hover_row(self) -> int | None: ...
 
 GOOD_COLOURS: dict[str, theme.Colour] = {"best": (86, 204, 120), "good": (160, 210, 140)}
 

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 
 from battle.history.stats import Stats, compute_stats
 from battle.history.store import GameEntry
@@ -25,7 +24,7 @@ from battle.rules.game import Game
 from battle.rules.wording import plural
 from battle.ui.art import theme
 from battle.ui.files.game_history import notice_text
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.stats.line_plot import render_line_plot
 from battle.ui.stats.stats_layout import StatsLayout, stats_layout
 from battle.ui.stats.stats_view import (
@@ -44,7 +43,7 @@ from battle.ui.widgets.layout import Rect
 if TYPE_CHECKING:
     from pygame_gui.core import UIElement
 
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 EMPTY_HISTORY = ("No games or puzzles yet. Finish a game against the solver, or try a puzzle, and your "
                  "results, ratings and best games show here.")
@@ -125,12 +124,11 @@ class StatsScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            name = pressed_key(event, self.widgets)
-            if name is not None:
-                self.command(name)
-        elif event.type == pygame.KEYDOWN:
+    def controls(self) -> dict[str, UIElement]:
+        return self.widgets
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
             if self.ring.key(event):
                 return
             if event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):

@@ -30,7 +30,7 @@ import pygame_gui
 from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.widgets.window import Window
 
 LOAD_TITLE = "Load a game (.mbg) or position (.mbp)"
 SAVE_TITLE = "Save the game record"
@@ -49,12 +49,12 @@ class DialogProblem(Exception):
     """The dialog could not be opened; the message is for the status line."""
 
 
-def start_folder(app: Host) -> Path:
+def start_folder(app: Window) -> Path:
     folder = Path(app.settings.last_dir) if app.settings.last_dir else Path.home()
     return folder if folder.is_dir() else Path.home()
 
 
-def open_file_dialog(app: Host, purpose: str, file_name: str = "") -> UIFileDialog:
+def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDialog:
     """A modal dialog to ``"load"`` a game or position, or to ``"save"`` as ``file_name``.
 
     The editor's ``"save_position"`` and ``"load_position"`` and the title's
@@ -112,7 +112,7 @@ class Picked:
 class FileDialogSlot:
     """The one file dialog a screen may have open, and the overwrite question that may follow it."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: Window) -> None:
         self.app = app
         self.dialog: UIFileDialog | None = None
         """The dialog opened last, kept after pygame_gui kills it until its event has come."""
@@ -218,7 +218,7 @@ class FileDialogSlot:
         self.pending = None
 
 
-def ask_to_replace(app: Host, path: Path) -> UIConfirmationDialog:
+def ask_to_replace(app: Window, path: Path) -> UIConfirmationDialog:
     """The modal "replace it?" question before a save writes over an existing file."""
     width, height = app.layout.window
     rect = pygame.Rect(0, 0, max(260, min(440, width - 40)), max(180, min(220, height - 40)))

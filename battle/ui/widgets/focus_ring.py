@@ -25,13 +25,13 @@ from battle.ui.widgets.buttons import Button
 if TYPE_CHECKING:
     from pygame_gui.core import UIElement
 
-    from battle.ui.host import Host
+    from battle.ui.widgets.window import Window
 
 
 class FocusRing:
     """Where the keyboard's focus is on a form, and the keys that move and use it."""
 
-    def __init__(self, app: Host, widgets: Callable[[], Mapping[str, UIElement]], press: Callable[[str], None],
+    def __init__(self, app: Window, widgets: Callable[[], Mapping[str, UIElement]], press: Callable[[str], None],
                  choose: Callable[[UIDropDownMenu, str], None]) -> None:
         self.app = app
         self.widgets = widgets

@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
-import pygame_gui
 from pygame_gui.core import ObjectID
 
 from battle.ui.art import theme
-from battle.ui.scene import Scene, pressed_key
+from battle.ui.scene import Scene
 from battle.ui.widgets.buttons import Button
 
 if TYPE_CHECKING:
-    from battle.ui.host import Host
+    from battle.ui.scene import Host
 
 
 @dataclass(frozen=True)
@@ -72,12 +71,14 @@ class ChoiceScene(Scene):
             self.buttons[choice.key] = button
             self.elements.append(button)
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            key = pressed_key(event, self.buttons)
-            if key is not None:
-                self.answer(key)
-        elif event.type == pygame.KEYDOWN:
+    def controls(self) -> dict[str, Button]:
+        return self.buttons
+
+    def command(self, name: str) -> None:
+        self.answer(name)
+
+    def handle_input(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
             count = len(self.choices)
             backwards = event.key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT
             if event.key in (pygame.K_RIGHT, pygame.K_DOWN) or (event.key == pygame.K_TAB and not backwards):

@@ -9,20 +9,24 @@ means, which panel buttons there are and which can be pressed, whether the game 
 and what it adds to the drawing. ``PlayMode`` is that contract.
 
 A mode reaches the screen only through ``PlayScreen``, the few things it may read and
-set there, so neither mode depends on how the screen does the rest.
+set there, so neither mode depends on how the screen does the rest. What a mode's action
+did comes back to the screen, which shows it: a move as ``Played`` (``PlayScreen.show_played``:
+the lifting pair, the flying points, the status line), an undo, a redo, a hint or a command of
+the mode's own as ``Shown`` (``PlayScreen.show``: the words, the selection, a rewound record).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import pygame
 
     from battle.rules.board import Move, Position
-    from battle.ui.host import Host
-    from battle.ui.play.match import Match
+    from battle.ui.match import Match
+    from battle.ui.scene import Host
     from battle.ui.widgets.animations import Animation
     from battle.ui.widgets.hud import StatusLine
 
@@ -34,6 +38,41 @@ TOOLS: tuple[ButtonSpec, ...] = (
     ("review", "Review", "Grade every move of this game against perfect play (V)"),
 )
 """The last buttons of the panel in every mode, after the mode's own."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move a mode has played into its game or its study board, for the screen to show."""
+
+    move: Move
+    mover: int
+    """The side that moved."""
+    kind: int
+    """The pair's tile kind."""
+    points: int
+    status: StatusLine | None
+    """What the status line says of it; None when the mode words a batch of moves itself."""
+    flying: bool = True
+    """The points fly to the mover's score (a game's move; a study variation's pair only lifts off)."""
+    record: bool = True
+    """The game's record changed: the move list follows it (not a study variation)."""
+    save: bool = False
+    """The game is autosaved (a local game; an online game lives on its server)."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a mode's undo, redo, hint or command changed, for the screen to show."""
+
+    status: StatusLine | None = None
+    """What the status line says now; None leaves it."""
+    deselect: bool = False
+    """The selection goes (the board it was on changed)."""
+    rewound: bool = False
+    """The game's record went back or forth: the selection goes, only the score pulses stay,
+    the move list follows and the game is autosaved."""
+    replayed: tuple[tuple[Move, int], ...] = ()
+    """Moves played again and their pairs' kinds: each pair lifts off again."""
 
 
 class PlayScreen(Protocol):
@@ -73,6 +112,14 @@ class PlayScreen(Protocol):
 
     def show_result(self) -> None:
         """Lay the result card over the finished game."""
+        ...
+
+    def show_played(self, played: Played) -> None:
+        """Show a move a mode played: the pair lifting off, its points flying, the status line."""
+        ...
+
+    def show(self, shown: Shown) -> None:
+        """Show what a mode's undo, redo, hint or command changed."""
         ...
 
 
@@ -126,30 +173,31 @@ class PlayMode(Protocol):
         """Why a click on a tile does nothing now (the game is over, the solver thinks), or None."""
         ...
 
-    def play(self, move: Move) -> None:
-        """Play a legal move of ``position``."""
+    def play(self, move: Move) -> Played:
+        """Play a legal move of ``position``; what happened, for the screen to show."""
         ...
 
-    def undo(self) -> None: ...
+    def undo(self) -> Shown: ...
 
-    def redo(self) -> None: ...
+    def redo(self) -> Shown: ...
 
-    def request_hint(self) -> None: ...
+    def request_hint(self) -> Shown: ...
 
-    def command(self, name: str) -> None:
-        """A button or key of the mode's own (names it does not know are ignored)."""
+    def command(self, name: str) -> Shown:
+        """A button or key of the mode's own (names it does not know change nothing)."""
         ...
 
     def take_right_click(self) -> bool:
         """A right click: True when the mode used it (the screen otherwise drops the selection)."""
         ...
 
-    def take_board_click(self) -> bool:
-        """A left click on a cell, before it selects: True when the mode used it."""
+    def take_board_click(self) -> Shown | None:
+        """A left click on a cell, before it selects: what it changed when the mode used it, else None."""
         ...
 
-    def tick(self) -> None:
-        """Once a frame while the screen is on top: the mode's own time."""
+    def tick(self) -> StatusLine | None:
+        """Once a frame while the screen is on top: the mode's own time; what the status line says
+        of what came of it (the solver is missing, a record did not come), if anything."""
         ...
 
     def frame_due(self) -> bool:

@@ -1,0 +1,340 @@
+"""Following a game that lives on a server: the session's news, the Game that follows its state.
+
+The server owns the game (docs/protocol.md). ``ServerGame`` keeps what the window knows of
+it: the latest state, the connection, the move clock, the record asked for, the questions
+turned down here. ``poll`` compares the moves the server holds, plus the player's own move
+while it is on its way (``expected_moves``), with the Game's; it plays what is new with the
+removal and flying-points animations of a local move, takes back what the server no longer
+has (an accepted takeback, a refused move), and builds the Game again when the state is of
+another game (a rematch) or does not follow from it. The game screen's online mode
+(``online_mode.OnlineMode``) adds the controls and the words on top.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING
+
+from battle.online.client import Link
+from battle.online.offer_news import NewsReader, OfferNews
+from battle.online.state_game import JsonObject, game_from_state, name_of, result_of_state
+from battle.rules.board import Move, Position, move_name
+from battle.rules.errors import BattleError
+from battle.rules.wording import pair_words, plural, verb
+from battle.ui.match import Match
+from battle.ui.online import connection
+from battle.ui.online.online_state import (
+    common_prefix,
+    describe_end,
+    expected_moves,
+    news_line,
+    open_question,
+    opponent_of,
+    seat_of,
+    who,
+)
+from battle.ui.play.game_mode import RESULT_DELAY
+from battle.ui.widgets.animations import Pulse
+from battle.ui.widgets.hud import StatusLine
+
+if TYPE_CHECKING:
+    from battle.online.client import OnlineSession
+    from battle.ui.play_mode import PlayScreen
+from battle.ui.play_mode import Played
+
+RECORD_WAIT = 10.0
+"""Seconds to wait for the record before saying it did not come: the server answers within milliseconds,
+and 10 s see a dropped connection through its first retries (0.5 + 1 + 2 + 4 s)."""
+COUNTDOWN_INTERVAL = 0.25
+"""Frames while the link is down: the retry countdown shows whole seconds, so four a second keep it on time."""
+CLOCK_INTERVAL = 0.5
+"""Frames while a move's time limit runs: its clock shows whole seconds."""
+_SEVERITY = {"error": 4, "warn": 3, "good": 2, "hint": 2, "info": 1, "quiet": 0}
+
+
+class ServerGame:
+    """The server's game as the game screen shows it: the session, its latest state, the Game that follows it."""
+
+    def __init__(self, screen: PlayScreen, session: OnlineSession, state: JsonObject) -> None:
+        self.screen = screen
+        self.session = session
+        self.state: JsonObject = state
+        """The latest state the board follows."""
+        self.game_id = str(state.get("game"))
+        self.link: Link = session.link
+        self.link_since = time.monotonic()
+        self.lost = False
+        """The connection dropped and is not back yet (a first connection is not "lost")."""
+        self.result_shown = state.get("status") == "finished"
+        self.end_at: float | None = None
+        self.turn_ends: float | None = None
+        """``time.monotonic()`` when the side to move runs out of time, with a time limit."""
+        self.record_asked_at: float | None = None
+        self.record: str | None = None
+        """The record the server sent for saving, until the screen takes it."""
+        self.declined_rematch: str | None = None
+        """The game whose rematch offer the player turned down (the server withdraws it; until its
+        state says so, the question is gone here already)."""
+        self.kept_game: str | None = None
+        self.reader = NewsReader(state)
+        """Reads each message's questions and answers in turn (``poll``)."""
+        self._start_clock(state)
+        self._remember(state)
+
+    # -- reading the state -------------------------------------------------------------------
+
+    @property
+    def you(self) -> int:
+        return seat_of(self.state) or 1
+
+    @property
+    def watching(self) -> bool:
+        """The window watches the game (a watch code): it sees every move and makes none."""
+        return seat_of(self.state) is None
+
+    @property
+    def opponent(self) -> int:
+        return opponent_of(self.state)
+
+    @property
+    def opponent_name(self) -> str:
+        return name_of(self.state, self.opponent)
+
+    @property
+    def playing(self) -> bool:
+        return self.state.get("status") == "playing"
+
+    @property
+    def finished(self) -> bool:
+        return self.state.get("status") == "finished"
+
+    @property
+    def position(self) -> Position:
+        return self.screen.match.game.position
+
+    def shown_position(self) -> Position:
+        return self.position
+
+    def question(self) -> str | None:
+        """What the opponent asks now (``takeback`` or ``rematch``), unless the player turned it down here."""
+        asked = None if self.watching else open_question(self.state)
+        return None if asked == "rematch" and self.declined_rematch == self.game_id else asked
+
+    def in_flight(self) -> bool:
+        """The player's move is on the board but not yet in the state the board follows (the session
+        may have its ``ack`` already: the board goes by the state it shows, never by the newer list)."""
+        return self.screen.match.game.ply > len(self.state.get("moves") or ())
+
+    def seconds_left(self) -> float | None:
+        return None if self.turn_ends is None else self.turn_ends - time.monotonic()
+
+    def winner(self) -> int | None:
+        result = result_of_state(self.state)
+        return result.winner if result is not None else None
+
+    def turn_status(self) -> StatusLine:
+        """The status line when nothing else is to be said; the online mode words it."""
+        raise NotImplementedError
+
+    def _play_into_game(self, move: Move) -> Played:
+        """Play a move into the Game; what happened, for the screen to show (its status: the caller's)."""
+        game = self.screen.match.game
+        mover = game.position.to_move
+        kind = game.position.cells[move[0]]
+        points = game.play(move)
+        return Played(move, mover, kind, points, None)
+
+    def _show_move(self, move: Move) -> int:
+        """Play a move of the server's into the Game and show it; its points."""
+        played = self._play_into_game(move)
+        self.screen.show_played(played)
+        return played.points
+
+    # -- following the server ----------------------------------------------------------------
+
+    def poll(self) -> None:
+        """Take the session's news: the board follows the state, the status line says what changed."""
+        events = self.session.events()
+        if not events:
+            return
+        state, pending = self.session.snapshot()
+        links: list[StatusLine] = []
+        told: list[StatusLine] = []
+        news: list[OfferNews] = []
+        changed = False
+        for event in events:
+            kind = event.get("type")
+            news.extend(self.reader.read(event))
+            if kind == "link":
+                links.extend(self._link_changed(event))
+            elif kind == "error":
+                told.append(StatusLine(f"The server refused: {event.get('reason')}", "error"))
+            elif kind == "record" and self.record_asked_at is not None:
+                self.record_asked_at = None
+                self.record = str(event.get("mbg", ""))
+            elif kind == "rematch":
+                told.append(StatusLine("The rematch begins: the same deal, the sides swapped.", "good"))
+            if kind in ("state", "moved", "created", "joined", "rematch"):
+                changed = True
+            if kind == "state":
+                self._start_clock(event)
+            elif kind == "moved":
+                self._moved_clock(event)
+        said = self._sync(state, pending, news) if state is not None else []
+        said.extend(StatusLine(*line) for line in (news_line(item, self.state) for item in news) if line is not None)
+        if said and all(part.kind == "info" for part in said):
+            said.append(self.turn_status())
+        if changed:
+            self._remember(self.state)
+        parts = links + said + told
+        if parts:
+            kind = max((part.kind for part in parts), key=lambda k: _SEVERITY.get(k, 1))
+            self.screen.status = StatusLine(" ".join(part.text for part in parts), kind)
+
+    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> list[StatusLine]:
+        """Bring the Game to the state's moves; what changed, for the status line."""
+        previous, self.state = self.state, state
+        if (state.get("offers") or {}).get("rematch") is None:
+            self.declined_rematch = None  # withdrawn on the server: a new offer is a new question
+        game = self.screen.match.game
+        if str(state.get("game")) != self.game_id or state.get("start") != previous.get("start"):
+            return self._rebuild(state)
+        try:
+            expected = expected_moves(state, pending)
+        except BattleError as error:
+            return [StatusLine(f"A move from the server does not read here: {error}", "error")]
+        current = list(game.moves)
+        keep = common_prefix(current, expected)
+        said: list[StatusLine] = []
+        if keep < len(current):
+            taken = [game.undo() for _ in range(len(current) - keep)]
+            self.screen.animations = [a for a in self.screen.animations if isinstance(a, Pulse)]
+            self.screen.selected = None
+            self.screen.refresh()
+            granted = next((item.seat for item in news if item.kind == "takeback_granted"), None)
+            said.append(self._taken_back(granted, taken))
+        last = None
+        for move in expected[keep:]:
+            position = game.position
+            if position.illegal_reason(move) is not None:
+                return self._rebuild(state)
+            last = (position.to_move, position.cells[move[0]], move, self._show_move(move))
+        if last is not None:
+            mover, kind, move, points = last
+            said.append(StatusLine(f"{verb(who(state, mover), 'took')} {pair_words(kind)}, {move_name(move)}, for "
+                               f"{plural(points, 'point')}.", "info"))
+        for seat in (1, 2):
+            if game.names[seat - 1] != name_of(state, seat):
+                setattr(game, f"player{seat}", name_of(state, seat))
+        if state.get("status") == "finished" and previous.get("status") != "finished":
+            said.append(StatusLine(f"Game over: {describe_end(state)}", "good"))
+        return said
+
+    def _rebuild(self, state: JsonObject) -> list[StatusLine]:
+        """Show the state's game from its start (a rematch, or a state the board does not follow from)."""
+        try:
+            game = game_from_state(state)
+        except BattleError as error:
+            return [StatusLine(f"The server's game does not read here: {error}", "error")]
+        screen = self.screen
+        screen.match = Match(game)
+        screen.selected = None
+        screen.animations = []
+        screen.refresh()
+        self.game_id = str(state.get("game"))
+        self.result_shown = state.get("status") == "finished"
+        self.end_at = None
+        return [self.turn_status()]
+
+    def _taken_back(self, asker: int | None, taken: list[Move]) -> StatusLine:
+        """``taken`` is off the board: a takeback ``asker`` asked for, or a move the server did not play."""
+        listed = ", ".join(move_name(move) for move in reversed(taken))
+        name = self.opponent_name
+        if asker is not None and self.watching:
+            return StatusLine(f"{name_of(self.state, asker)} took back {listed}.", "info")
+        if asker == self.you:
+            return StatusLine(f"{name} let you take back {listed}.", "good")
+        if asker == self.opponent:
+            return StatusLine(f"{name} took back {listed}.", "info")
+        return StatusLine(f"{listed} is off the board again: the server did not play it.", "warn")
+
+    def _link_changed(self, event: JsonObject) -> list[StatusLine]:
+        self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))
+        self.link_since = time.monotonic()
+        if self.link.state == "retrying" and not self.lost:
+            self.lost = True
+            return [StatusLine(f"Connection lost ({self.link.detail}): trying again in "
+                           f"{self._retry_seconds()} s. The game waits on the server.", "warn")]
+        if self.link.state == "connected" and self.lost:
+            self.lost = False
+            return [StatusLine("Connected again.", "good")]
+        if self.link.state == "closed":
+            return [StatusLine(f"Closed: {self.link.detail}.", "error")]
+        return []
+
+    def _retry_seconds(self) -> int:
+        wait = float(self.link.retry_in or 0.0) - (time.monotonic() - self.link_since)
+        return max(0, math.ceil(wait))
+
+    def _start_clock(self, state: JsonObject) -> None:
+        left = state.get("seconds_left")
+        self.turn_ends = time.monotonic() + float(left) if isinstance(left, (int, float)) else None
+
+    def _moved_clock(self, moved: JsonObject) -> None:
+        """A move starts the next turn's time now (the server's ``deadline`` is by its own clock)."""
+        limit = self.state.get("move_seconds")
+        playing = moved.get("status") == "playing"
+        self.turn_ends = time.monotonic() + limit if playing and isinstance(limit, int) else None
+
+    def _remember(self, state: JsonObject) -> None:
+        """Keep the seat in the list of online games; a rematch's game takes the old one's place."""
+        seat = self.session.seat
+        if seat is None:
+            return
+        if self.kept_game is not None and self.kept_game != seat.game:
+            connection.forget(seat.url, self.kept_game)  # the token now resumes the rematch
+        self.kept_game = seat.game
+        problem = connection.remember(self.session, state)
+        if problem:
+            self.screen.status = StatusLine(problem, "warn")
+
+    # -- time --------------------------------------------------------------------------------
+
+    def tick(self) -> StatusLine | None:
+        """The result card once the finished game's last animation is over; a record that never came."""
+        screen = self.screen
+        said = None
+        if self.record_asked_at is not None and time.monotonic() - self.record_asked_at > RECORD_WAIT:
+            self.record_asked_at = None
+            said = StatusLine(f"No record came from the server in {RECORD_WAIT:g} s: try again once connected.", "warn")
+        if self._result_due():
+            if screen.animating():
+                self.end_at = None
+            elif self.end_at is None:
+                self.end_at = screen.clock + RESULT_DELAY
+            elif screen.clock >= self.end_at:
+                self.result_shown = True
+                screen.show_result()
+        return said
+
+    def _result_due(self) -> bool:
+        screen = self.screen
+        return self.finished and not self.result_shown and not screen.browsing and not screen.dialog_open()
+
+    def frame_due(self) -> bool:
+        return self._result_due()
+
+    def pulsing(self) -> bool:
+        return False
+
+    def next_poll_in(self) -> float | None:
+        """How soon the screen changes without news: the retry countdown, a move's clock; else only news."""
+        if self.link.state == "closed":
+            return None
+        if self.link.state != "connected" or self.record_asked_at is not None:
+            return COUNTDOWN_INTERVAL
+        return CLOCK_INTERVAL if self.playing and self.turn_ends is not None else None
+
+    def close(self) -> None:
+        """The session goes on while the screen is covered (a review, a question); the screen closes it."""

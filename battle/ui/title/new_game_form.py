@@ -1,0 +1,206 @@
+"""The title's new-game form: hot seat or against the solver, the names, the level, who moves first,
+and which deal (a random or numbered one, a fair one, the deal of the day: ``deal_choice``).
+
+The form keeps its values across rebuilds (a resize, switching the mode or the kind of deal);
+the chosen names, level, mode and kind of deal go into the settings when a game starts. The
+title screen (``title_scene``) places the form's rows on its card among its own buttons, hands
+it the lists' new choices and asks it for the new game's match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+from pygame_gui.core import ObjectID, UIElement
+from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
+
+from battle.rules.errors import BattleError
+from battle.ui.match import Match, new_match
+from battle.ui.title.deal_choice import (
+    FAIRNESS,
+    FAIRNESS_BY_KEY,
+    KIND_LABELS,
+    NoCataloguedDeal,
+    availability,
+    pick_deal,
+)
+from battle.ui.widgets.hud import StatusLine
+
+if TYPE_CHECKING:
+    from battle.atlas.catalogue import Catalogue
+    from battle.ui.scene import Host
+
+MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solver"}
+FIRST_LABELS = {True: "You move first", False: "The solver moves first"}
+ENTRIES = ("player1", "player2", "human_name", "deal")
+"""The form's text fields, by widget name."""
+
+
+@dataclass(frozen=True)
+class FormChange:
+    """What a list's new choice asks of the title: rebuild the form's rows, count the fitting deals."""
+
+    rebuild: bool = False
+    recount: bool = False
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The match the form asks for, and the note about its deal (a fair deal's figures), if any."""
+
+    match: Match
+    notice: str | None
+
+
+class NewGameForm:
+    """The form's values (see the module docstring), its rows of widgets and the match they make."""
+
+    def __init__(self, app: Host) -> None:
+        self.app = app
+        settings = app.settings
+        self.mode = settings.mode
+        self.values = {
+            "player1": settings.player1,
+            "player2": settings.player2,
+            "human_name": settings.human_name,
+            "deal": "",
+        }
+        self.level = settings.level if settings.level in app.level_names else app.default_level
+        self.human_first = settings.human_first
+        self.deal_kind = settings.deal_kind
+        self.fairness = FAIRNESS_BY_KEY.get(settings.fairness, FAIRNESS[0])
+
+    def rows(self) -> int:
+        """How many rows the form takes on the card: the game, the players or the solver's two, the deal."""
+        return 4 if self.mode == "hotseat" else 5
+
+    def build(self, y: int, field_x: int, field_w: int, row_h: int, gap: int, wide: bool,
+              add: Callable[[str, UIElement], None], label: Callable[[str, int], None]) -> int:
+        """Add the form's rows from ``y`` down (fields at ``field_x``, a label left of each; with ``wide``,
+        the level's description beside its list); returns the top of what follows."""
+        manager = self.app.manager
+        label("Game", y)
+        add("mode", UIDropDownMenu(list(MODE_LABELS.values()), MODE_LABELS[self.mode],
+                                   pygame.Rect(field_x, y, field_w, row_h), manager))
+        y += row_h + gap
+        if self.mode == "hotseat":
+            for key, text in (("player1", "Player 1"), ("player2", "Player 2")):
+                label(text, y)
+                entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text=text)
+                entry.set_text_length_limit(40)
+                entry.set_text(self.values[key])
+                add(key, entry)
+                y += row_h + gap
+        else:
+            label("Your name", y)
+            entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text="You")
+            entry.set_text_length_limit(40)
+            entry.set_text(self.values["human_name"])
+            add("human_name", entry)
+            y += row_h + gap
+            label("Solver", y)
+            level_w = round(field_w * 0.42) if wide else field_w
+            add("level", UIDropDownMenu(list(self.app.level_names), self.level,
+                                        pygame.Rect(field_x, y, level_w, row_h), manager))
+            if wide:
+                add("level_help", UILabel(pygame.Rect(field_x + level_w + 10, y, field_w - level_w - 10, row_h),
+                                          self.app.level_description(self.level), manager,
+                                          object_id=ObjectID(object_id="#field_label")))
+            y += row_h + gap
+            label("Order", y)
+            add("first", UIDropDownMenu(list(FIRST_LABELS.values()), FIRST_LABELS[self.human_first],
+                                        pygame.Rect(field_x, y, field_w, row_h), manager))
+            y += row_h + gap
+
+        label("Deal", y)
+        self._deal_row(field_x, y, field_w, row_h, add)
+        return y + row_h + gap + round(8 * self.app.layout.scale)
+
+
+    def _deal_row(self, x: int, y: int, width: int, row_h: int, add: Callable[[str, UIElement], None]) -> None:
+        """The deal's list (any, fair, of the day) and, beside it, what that kind asks: a number
+        (empty: random), how fair, or nothing (the deal of the day is everyone's)."""
+        manager = self.app.manager
+        # "Deal of the day" and the list's arrow take about 130 px at scale 1: half the field at 800x600
+        kind_w = max(round(width * 0.42), min(width // 2, round(150 * self.app.layout.scale)))
+        add("deal_kind", UIDropDownMenu(list(KIND_LABELS.values()), KIND_LABELS[self.deal_kind],
+                                        pygame.Rect(x, y, kind_w, row_h), manager))
+        side = pygame.Rect(x + kind_w + 10, y, width - kind_w - 10, row_h)
+        if self.deal_kind == "number":
+            entry = UITextEntryLine(side, manager, placeholder_text="(random)")
+            entry.set_text_length_limit(19)
+            entry.set_text(self.values["deal"])
+            add("deal", entry)
+        elif self.deal_kind == "fair":
+            add("fairness", UIDropDownMenu([fairness.label for fairness in FAIRNESS], self.fairness.label, side,
+                                           manager))
+        else:
+            add("deal_help", UILabel(side, "the same for everyone", manager,
+                                     object_id=ObjectID(object_id="#field_label")))
+
+    def read(self, widgets: Mapping[str, UIElement]) -> None:
+        """Keep what the text fields hold (before they are rebuilt, or a game starts)."""
+        for key in ENTRIES:
+            entry = widgets.get(key)
+            if isinstance(entry, UITextEntryLine):
+                self.values[key] = entry.get_text()
+
+    def choose(self, widgets: Mapping[str, UIElement], menu: object, text: str) -> FormChange:
+        """A list's new choice (picked with the mouse or the keyboard)."""
+        if menu is widgets.get("mode"):
+            self.mode = next(key for key, label in MODE_LABELS.items() if label == text)
+            return FormChange(rebuild=True)
+        if menu is widgets.get("level"):
+            self.level = text
+            help_label = widgets.get("level_help")
+            if isinstance(help_label, UILabel):
+                help_label.set_text(self.app.level_description(self.level))
+        elif menu is widgets.get("first"):
+            self.human_first = text == FIRST_LABELS[True]
+        elif menu is widgets.get("deal_kind"):
+            self.deal_kind = next(key for key, label in KIND_LABELS.items() if label == text)
+            return FormChange(rebuild=True, recount=True)  # the row beside the list changes with it
+        elif menu is widgets.get("fairness"):
+            self.fairness = next(fairness for fairness in FAIRNESS if fairness.label == text)
+            return FormChange(recount=True)
+        return FormChange()
+
+    def availability(self, catalogue: Callable[[], Catalogue]) -> StatusLine | None:
+        """How many catalogued deals fit the choice (a fair deal, the deal of the day), or that none does."""
+        if self.deal_kind == "number":
+            return None
+        return StatusLine(*availability(catalogue(), self.deal_kind, self.fairness))
+
+    def solver_side(self) -> int | None:
+        """The solver's side in a game the form starts (None: hot seat)."""
+        if self.mode != "solver":
+            return None
+        return 2 if self.human_first else 1
+
+    def new_game(self, catalogue: Callable[[], Catalogue]) -> NewGame | StatusLine:
+        """The chosen game, its choices kept in the settings; or why the deal cannot be had."""
+        try:
+            pick = pick_deal(self.deal_kind, self.values["deal"], self.fairness,
+                             None if self.deal_kind == "number" else catalogue())
+        except BattleError as error:
+            return StatusLine(f"Deal number: {error}", "error")
+        except NoCataloguedDeal as none:
+            return StatusLine(str(none), "warn")
+        settings = self.app.settings
+        settings.mode = self.mode
+        settings.level = self.level
+        settings.human_first = self.human_first
+        settings.deal_kind = self.deal_kind
+        settings.fairness = self.fairness.key
+        if self.mode == "hotseat":
+            settings.player1 = self.values["player1"].strip() or "Player 1"
+            settings.player2 = self.values["player2"].strip() or "Player 2"
+            names = (settings.player1, settings.player2)
+        else:
+            settings.human_name = self.values["human_name"].strip() or "You"
+            names = (settings.human_name, settings.human_name)
+        self.app.save_settings()
+        return NewGame(new_match(pick.number, self.mode, names, self.level, self.human_first), pick.notice)

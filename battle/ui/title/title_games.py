@@ -1,0 +1,147 @@
+"""The games the title screen starts, and the questions asked before one replaces another.
+
+The title's form (``title_scene``) gathers a new game's players and deal; this module holds
+the rest of the title's job: the unfinished games to resume (the newest one and a few more
+kept for later), the rematch of the last game, a game or position read from a file, a
+game record to review, and the two questions, what becomes of the unfinished game a new
+one would replace, and whether to discard a kept one. What it cannot do it returns as a
+``StatusLine`` for the title's status line; what it starts it opens through the ``Host``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from battle.storage.saved_games import SavedGame, Shelf
+from battle.ui.choice_scene import Choice, ChoiceScene
+from battle.ui.files.game_files import FileProblem, load_game_file
+from battle.ui.match import Match
+from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
+from battle.ui.widgets.hud import StatusLine
+
+if TYPE_CHECKING:
+    from battle.rules.game import Game
+    from battle.ui.scene import Host
+
+MAX_OTHERS = 3
+"""Unfinished games listed under the newest one, room permitting; the rest wait in the data folder."""
+
+
+class TitleGames:
+    """The title's games: what it offers to resume or replay, and how a chosen game starts."""
+
+    def __init__(self, app: Host) -> None:
+        self.app = app
+        self.unfinished = read_unfinished(app.level_names)
+        games = self.unfinished.games
+        self.resume: Match | None = Match.from_saved(games[0], app.default_level) if games else None
+        """The newest unfinished game, offered first."""
+        self.others: list[SavedGame] = games[1:1 + MAX_OTHERS]
+        """More unfinished games, offered under the newest one."""
+        # the last game, finished or not, can be replayed with the sides swapped
+        self.previous: Match | None = app.last_match or self.resume or _newest_finished(app)
+
+    def problem(self) -> StatusLine | None:
+        """Why some unfinished game could not be read, for the status line, if one could not."""
+        problems = self.unfinished.problems
+        if not problems:
+            return None
+        more = len(problems) - 1
+        return StatusLine(problems[0] + (f" ({more} more like it)" if more else ""), "warn")
+
+    # -- starting a game ---------------------------------------------------------------------
+
+    def resume_newest(self) -> None:
+        if self.resume is not None:
+            self.app.start_match(self.resume, f"Resumed: {self.resume.describe()}.", "good")
+
+    def resume_other(self, index: int) -> None:
+        match = Match.from_saved(self.others[index], self.app.default_level)
+        self.app.start_match(match, f"Resumed: {match.describe()}.", "good")
+
+    def rematch(self) -> None:
+        if self.previous is not None:
+            self.begin(self.previous.rematch(), "Rematch: the same deal with the sides swapped.", "good")
+
+    def begin(self, match: Match, notice: str | None, kind: str = "info") -> None:
+        """Start a new game; first ask what becomes of the unfinished game the player last left."""
+        current = self.unfinished.current
+        if current is None or current.game_id == match.game_id:
+            self.app.start_match(match, notice, kind)
+            return
+
+        def answered(key: str | None) -> None:
+            problem = None
+            if key == "resume":
+                resumed = Match.from_saved(current, self.app.default_level)
+                self.app.start_match(resumed, f"Resumed: {resumed.describe()}.", "good")
+                return
+            if key == "keep":
+                problem = keep_for_later(current)
+            elif key == "discard":
+                problem = discard(current)
+            else:
+                return
+            if problem:
+                self.app.start_match(match, problem, "error")
+            else:
+                self.app.start_match(match, notice, kind)
+
+        self.app.stack.push(ChoiceScene(
+            self.app, "Your last game is not finished",
+            f"{current.describe()}. Resume it, keep it in the list of unfinished games and start the new one, "
+            "or discard it?",
+            (Choice("resume", "Resume it", "Go back to the unfinished game"),
+             Choice("keep", "Keep it, start new", "The title lists it for later"),
+             Choice("discard", "Discard it", "Delete the unfinished game")),
+            answered))
+
+    def ask_discard(self, index: int) -> None:
+        """Ask before deleting one of the other unfinished games; the title then lists the rest."""
+        saved = self.others[index]
+
+        def answered(key: str | None) -> None:
+            if key == "discard":
+                problem = discard(saved)
+                self.app.show_title(problem or f"Discarded: {saved.describe()}.", "error" if problem else "info")
+
+        self.app.stack.push(ChoiceScene(
+            self.app, "Discard this game?", f"{saved.describe()}. It cannot be brought back.",
+            (Choice("cancel", "Keep it"), Choice("discard", "Discard it")), answered))
+
+    # -- files -------------------------------------------------------------------------------
+
+    def _read_game(self, path: Path) -> tuple[Game, str] | StatusLine:
+        """The game in a picked file and what it was, or the problem to show."""
+        try:
+            game, what = load_game_file(path)
+        except FileProblem as problem:
+            return StatusLine(f"Could not load {problem}", "error")
+        self.app.remember_folder(path.parent)
+        return game, what
+
+    def review(self, path: Path) -> StatusLine | None:
+        """Review a game record from a file (a position file has no moves to review)."""
+        loaded = self._read_game(path)
+        if isinstance(loaded, StatusLine):
+            return loaded
+        game, what = loaded
+        if game.ply == 0:
+            return StatusLine(f"{path.name} is a {what} without moves: nothing to review.", "warn")
+        self.app.open_review(game)
+        return None
+
+    def load(self, path: Path, solver_side: int | None, level: str) -> StatusLine | None:
+        """Play the game or position in a file, the solver on ``solver_side`` (None: hot seat)."""
+        loaded = self._read_game(path)
+        if isinstance(loaded, StatusLine):
+            return loaded
+        game, what = loaded
+        self.begin(Match(game, solver_side, level), f"Loaded the {what} {path.name}.", "good")
+        return None
+
+
+def _newest_finished(app: Host) -> Match | None:
+    saved = Shelf().newest_finished(app.level_names)
+    return Match.from_saved(saved, app.default_level) if saved is not None else None
