@@ -176,12 +176,12 @@ def test_a_long_bad_line_in_a_file_is_quoted_short(tmp_path: Path) -> None:
 
 
 def test_solve_answers_within_its_time(tmp_path: Path) -> None:
-    """``solve --time 1`` on a complete deal takes about 1 s more than the same command that
-    stops after a few nodes: the limit counts from the start and the search keeps to it.
+    """``solve --time 1`` on a complete deal answers with an estimate about a second after the
+    same command stopped after a few nodes; without its limit the search would run for minutes.
 
-    Both commands run in the same minute, so a loaded machine slows both alike; the precise
-    figure (the answer within S + 50 ms of the start) is for a quiet machine:
-    ``python benchmarks/bench_cli_time.py`` measures it.
+    Both commands run in the same minute, so a loaded machine slows both alike, and the margin
+    (5 s) is one a machine with both cores busy keeps; the precise figure (the answer within
+    S + 50 ms of the start) is for a quiet machine: ``python benchmarks/bench_cli_time.py``.
     """
     position = tmp_path / "deal-5.mbp"
     dealt = command("deal", "5")
@@ -195,7 +195,7 @@ def test_solve_answers_within_its_time(tmp_path: Path) -> None:
     elapsed = time.monotonic() - started
     assert quick.returncode == 0 and done.returncode == 0, done.stderr
     assert b"not exact (depth " in done.stdout
-    assert elapsed < max(1.0, start_up) + 1.5, f"{elapsed:.2f} s against {start_up:.2f} s to start and stop"
+    assert elapsed < start_up + 1.0 + 5.0, f"{elapsed:.2f} s against {start_up:.2f} s to start and stop"
 
 
 def test_the_help_says_what_time_counts() -> None:
