@@ -43,6 +43,9 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--max-connections-per-address", type=_positive, default=limits.connections_per_address,
                      metavar="N", help=f"open connections from one client address (default "
                                        f"{limits.connections_per_address})")
+    sub.add_argument("--max-waiting-per-address", type=_positive, default=limits.waiting_per_address, metavar="N",
+                     help=f"games one client address may keep waiting for a second player (default "
+                          f"{limits.waiting_per_address})")
     sub.add_argument("--trust-proxy", action="store_true",
                      help="behind a reverse proxy on this machine: take each client's address from the "
                           "X-Forwarded-For header it adds (never without one: clients could name any address)")
@@ -86,7 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(store.notice, file=sys.stderr)
     limits = replace(ServerLimits(), open_games=args.max_games, wait_seconds=args.wait_hours * 3600,
                      connections=args.max_connections, connections_per_address=args.max_connections_per_address,
-                     trust_proxy=args.trust_proxy)
+                     waiting_per_address=args.max_waiting_per_address, trust_proxy=args.trust_proxy)
 
     async def serve_until_stopped() -> None:
         stop = asyncio.get_running_loop().create_future()
