@@ -238,8 +238,8 @@ def test_a_db_named_that_is_no_game_database_is_refused_and_left_as_it_is(tmp_pa
     with sqlite3.connect(history) as connection:
         connection.execute("CREATE TABLE games (id INTEGER)")
         connection.execute("CREATE TABLE puzzles (id INTEGER)")
-    for path, words in ((text, "not a game database but a file of another kind"),
-                        (history, rf"not a game database of this server \(schema version 0, expected {SCHEMA_VERSION}\)")):
+    other_schema = rf"not a game database of this server \(schema version 0, expected {SCHEMA_VERSION}\)"
+    for path, words in ((text, "not a game database but a file of another kind"), (history, other_schema)):
         before = path.read_bytes()
         with pytest.raises(StoreError, match=words):
             GameStore(path)

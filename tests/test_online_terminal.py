@@ -198,6 +198,25 @@ def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: 
             program.stop()
 
 
+def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        ann.type("abort")
+        ann.wait_for("The game was aborted; it counts for nothing.")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        bob.wait_for("called off by its host")
+        assert bob.process.wait(20) == 2
+    finally:
+        for program in reversed(programs):
+            program.stop()
+
+
 def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
     url, programs = serve(tmp_path)
     try:

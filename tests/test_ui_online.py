@@ -345,7 +345,7 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
     with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene, guest, state = hosted_game(app, server)
-        first = window_moves_first(app, scene, guest, state)
+        window_moves_first(app, scene, guest, state)
 
         def ask_and_get(accept: bool, moves: int) -> None:
             ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
