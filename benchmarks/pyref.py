@@ -31,7 +31,7 @@ the time ratio measures the implementation, not a difference in algorithm:
 * the root as ``Engine.search`` does it (first move with a full window, every other
   move first tested with a null window), so it returns the complete best-move set.
 
-It is correct on its own (checked against ``tests/naive.py`` in ``tests/test_solver.py``),
+It is correct on its own (checked against ``tests/naive.py`` in ``tests/solver/test_solver.py``),
 but slow: use it on positions of 56 tiles or fewer.
 """
 

@@ -1,0 +1,218 @@
+"""Faults of online play: the server killed with -9 mid-game and restarted, clients killed and restarted.
+
+The server runs as a real process (``mahjong-battle serve``) on 127.0.0.1 with a database
+in a temporary folder; the players are real ``OnlineSession`` clients playing many games
+at once. After the faults every game must finish, and its stored record must hold exactly
+the moves its players saw acknowledged, each stored once under the id its player sent it
+with: 0 lost, 0 doubled. Loops are bounded in count and
+time; the default suite plays 12 games through 3 server kills, ``-m slow`` plays 50 through 7.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from battle.online.client import OnlineSession
+from battle.online.store import GameStore
+from battle.rules.board import move_name, parse_move
+from battle.rules.notation import parse_position
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME_SECONDS = 120.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def server_process(database: Path, port: int) -> Iterator[subprocess.Popen]:
+    """``mahjong-battle serve`` on 127.0.0.1:port, up once it prints its address; killed on exit."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port", str(port),
+         "--db", str(database)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert f"127.0.0.1:{port}" in line, line
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def legal_move(state: dict[str, Any]) -> str:
+    position = parse_position(state["start"])
+    for move in state["moves"]:
+        position.push(parse_move(move))
+    moves = position.legal_moves()
+    return move_name(moves[len(moves) // 2])
+
+
+class Player:
+    """One seat of one game: its session, and every move the server acknowledged to it."""
+
+    def __init__(self, session: OnlineSession, rng: random.Random | None = None) -> None:
+        self.session = session
+        self.rng = rng or random.Random()
+        self.think_until = 0.0
+        """A bot thinks 20-100 ms a move, so games are still going when the faults come."""
+        self.acked: dict[int, str] = {}
+        """Move number -> move, from the acks this player got."""
+        self.sent: dict[str, str] = {}
+        """Move id -> move, for every move this seat's players sent (a restarted client's too)."""
+
+    def step(self) -> None:
+        for event in self.session.events():
+            if event.get("type") == "ack" and not event.get("taken_back"):
+                self.acked[int(event["ply"])] = str(event["move"])
+        state, seat = self.session.state, self.session.seat
+        if (state is None or seat is None or state.get("status") != "playing" or state.get("to_move") != seat.seat
+                or self.session.pending or self.session.link.state != "connected"):
+            return
+        now = time.monotonic()
+        if self.think_until == 0.0:
+            self.think_until = now + self.rng.uniform(0.02, 0.1)
+        if now < self.think_until:
+            return
+        self.think_until = 0.0
+        move = legal_move(state)
+        self.sent[self.session.play(move)] = move
+
+    @property
+    def finished(self) -> bool:
+        state = self.session.state
+        return state is not None and state.get("status") == "finished" and not self.session.pending
+
+
+def start_games(url: str, count: int) -> list[tuple[Player, Player]]:
+    """``count`` games, each joined before the next is created (an address keeps 5 games waiting at most)."""
+    games = []
+    deadline = time.monotonic() + 30
+    for n in range(count):
+        host = Player(OnlineSession(url, {"type": "create", "deal": {"number": 100 + n}, "first": "creator"},
+                                    f"Host {n}"), random.Random(n))
+        while host.session.state is None or not host.session.state.get("invite"):
+            assert time.monotonic() < deadline, "a game was not created"
+            time.sleep(0.01)
+        guest = Player(OnlineSession(url, {"type": "join", "code": host.session.state["invite"]}, "Guest"),
+                       random.Random(-len(games)))
+        games.append((host, guest))
+    return games
+
+
+def play_until_done(games: list[tuple[Player, Player]], until: float) -> bool:
+    while time.monotonic() < until:
+        for host, guest in games:
+            host.step()
+            guest.step()
+        if all(host.finished and guest.finished for host, guest in games):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def check_records(database: Path, games: list[tuple[Player, Player]]) -> tuple[int, int]:
+    """(moves lost, moves doubled) over every game: acknowledged moves missing from the stored
+    record, and stored moves that are not one sending of one move id by their seat's player."""
+    lost = doubled = 0
+    with GameStore(database) as store:
+        for host, guest in games:
+            seat = host.session.seat
+            assert seat is not None
+            room = store.load_game(seat.game)
+            assert room is not None
+            receipts = room.live_receipts
+            stored = [receipt.move for receipt in receipts]
+            acked = {**host.acked, **guest.acked}
+            lost += sum(1 for ply, move in acked.items() if ply > len(stored) or stored[ply - 1] != move)
+            sent = {seat.seat: host.sent, 3 - (seat.seat or 1): guest.sent}
+            ids = [(receipt.seat, receipt.move_id) for receipt in receipts]
+            doubled += len(ids) - len(set(ids))
+            doubled += sum(1 for receipt in receipts if sent[receipt.seat].get(receipt.move_id) != receipt.move)
+            assert room.status.value == "finished"
+    return lost, doubled
+
+
+def run_server_kills(tmp_path: Path, games_count: int, kills: int, seed: int) -> None:
+    rng = random.Random(seed)
+    database, port = tmp_path / "games.sqlite3", free_port()
+    url = f"ws://127.0.0.1:{port}"
+    games: list[tuple[Player, Player]] = []
+    mid_game = []
+    try:
+        with server_process(database, port):
+            games = start_games(url, games_count)
+            play_until_done(games, time.monotonic() + rng.uniform(0.3, 1.0))
+        for _ in range(kills):
+            mid_game.append(sum(1 for host, _ in games if (host.session.state or {}).get("ply")
+                                and not host.finished))
+            # down: the clients retry; up on the same database: they resume and resend
+            time.sleep(rng.uniform(0.1, 0.5))
+            with server_process(database, port) as server:
+                play_until_done(games, time.monotonic() + rng.uniform(0.3, 1.0))
+                server.send_signal(signal.SIGKILL)
+        with server_process(database, port):
+            assert play_until_done(games, time.monotonic() + GAME_SECONDS), "the games did not finish"
+    finally:
+        for host, guest in games:
+            host.session.close()
+            guest.session.close()
+    lost, doubled = check_records(database, games)
+    print(f"server_kills: {games_count} games, {kills + 1} kills (games in play at each: {mid_game}), "
+          f"{lost} moves lost, {doubled} doubled")
+    assert (lost, doubled) == (0, 0)
+    assert min(mid_game) > 0, f"a kill came when no game was in play: {mid_game}"
+
+
+def test_a_server_killed_three_times_mid_game_loses_and_doubles_no_move(tmp_path: Path) -> None:
+    run_server_kills(tmp_path, games_count=12, kills=2, seed=1)
+
+
+@pytest.mark.slow
+def test_fifty_games_through_seven_server_kills(tmp_path: Path) -> None:
+    run_server_kills(tmp_path, games_count=50, kills=6, seed=2)
+
+
+def test_a_client_killed_and_started_again_resumes_its_seat(tmp_path: Path) -> None:
+    """A player's program dies (its session is dropped without a word) and a new one resumes
+    with the kept token: the game goes on from the server's record, nothing lost or doubled."""
+    database, port = tmp_path / "games.sqlite3", free_port()
+    url = f"ws://127.0.0.1:{port}"
+    rng = random.Random(3)
+    with server_process(database, port):
+        games = start_games(url, 4)
+        try:
+            for _ in range(3):
+                play_until_done(games, time.monotonic() + rng.uniform(0.2, 0.6))
+                for index, (host, guest) in enumerate(games):
+                    victim = guest if rng.random() < 0.5 else host
+                    seat = victim.session.seat
+                    assert seat is not None
+                    victim.session.close()  # as good as dead: no resign, no goodbye
+                    replacement = Player(OnlineSession.resume(seat))
+                    replacement.acked, replacement.sent = victim.acked, victim.sent
+                    games[index] = (replacement, guest) if victim is host else (host, replacement)
+            assert play_until_done(games, time.monotonic() + GAME_SECONDS), "the games did not finish"
+        finally:
+            for host, guest in games:
+                host.session.close()
+                guest.session.close()
+    assert check_records(database, games) == (0, 0)

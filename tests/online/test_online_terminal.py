@@ -1,0 +1,261 @@
+"""``mahjong-battle serve`` and ``play --online`` as a user runs them: three real processes over
+127.0.0.1, lines typed into real pipes, the output read as it comes."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from battle.history.store import History
+from battle.rules.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
+
+
+def environment(home: Path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("XDG_")}
+    env.update(XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"), PYTHONPATH=str(ROOT),
+               NO_COLOR="1")
+    return env
+
+
+class Program:
+    """A running command: lines in, its output collected on a thread so a test can wait for a phrase."""
+
+    def __init__(self, arguments: list[str], home: Path) -> None:
+        home.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(COMMAND + arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, env=environment(home), cwd=home)
+        self.text = ""
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for chunk in iter(lambda: self.process.stdout.read1(4096), b""):  # type: ignore[union-attr]
+            with self._lock:
+                self.text += chunk.decode("utf-8", "replace")
+
+    def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{line}\n".encode())
+        self.process.stdin.flush()
+
+    def wait_for(self, pattern: str, timeout: float = 20.0, after: int = 0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                found = re.search(pattern, self.text[after:])
+            if found:
+                return found
+            time.sleep(0.01)
+        raise AssertionError(f"no {pattern!r} in:\n{self.text[-1500:]}")
+
+    def mark(self) -> int:
+        with self._lock:
+            return len(self.text)
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.kill()
+        return self.process.wait(10)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve(tmp_path: Path) -> tuple[str, list[Program]]:
+    """``mahjong-battle serve`` on a free port of 127.0.0.1, once it says it listens: its URL, and
+    the list of programs a test stops at its end."""
+    port = free_port()
+    server = Program(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")], tmp_path / "server")
+    try:
+        server.wait_for(f"ws://127.0.0.1:{port} .* Ctrl-C stops it")
+    except AssertionError:
+        server.stop()
+        raise
+    return f"ws://127.0.0.1:{port}", [server]
+
+
+def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        watch = ann.wait_for(r"Watch code for spectators: (\w{4}-\w{4})").group(1)
+        bob = Program(["play", "--online", url, "--join", code.lower(), "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        bob.wait_for("Ann 0 : 0 Bob")
+        eve = Program(["play", "--online", url, "--watch", watch], tmp_path / "eve")
+        programs.append(eve)
+        eve.wait_for("Ann 0 : 0 Bob")
+        ann.wait_for("Ann, your move")
+        ann.type("moves")
+        move = ann.wait_for(r"\n  (\w\d-\w\d) \(\d+\)").group(1)
+        mark = bob.mark()
+        ann.type(move)
+        ann.wait_for(f"Move 1, {move}, is on the server.")
+        bob.wait_for(f"Ann takes {move} for", after=mark)
+        eve.wait_for(f"Ann takes {move} for")
+        eve.type("a1-b1")
+        eve.wait_for("You are watching this game")
+        bob.wait_for("Bob, your move")
+        bob.type("b2-b3")
+        bob.wait_for(r"b2-b3: .* not free|not free")
+        bob.type("takeback")
+        bob.wait_for("Refused: only the player who made the last move")
+        bob.type("resign")
+        bob.wait_for(r"Resign this game\? \(y/n\)")
+        bob.type("y")
+        ann.wait_for("The game is over: Ann wins by resignation")
+        bob.type("rematch")
+        ann.wait_for("Bob offers a rematch: yes or no?")
+        ann.type("no")
+        ann.wait_for("You turned down the rematch.")
+        bob.wait_for("Ann turned down the rematch.")
+        ann.type(f"save {tmp_path / 'online.mbg'}")
+        ann.wait_for("Saved the record to")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+        bob.process.stdin.close()  # type: ignore[union-attr]
+        bob.wait_for("Input closed: leaving")
+        assert bob.process.wait(10) == 0
+        game = Game.from_text((tmp_path / "online.mbg").read_text())
+        assert game.names == ("Ann", "Bob") and [game.moves[0]] == game.moves and game.deal_number == 5
+        # each player's history keeps the game once, with the winner its scores do not say; the spectator's none
+        for who, seat, result in (("ann", 1, 1), ("bob", 2, -1)):
+            with History(tmp_path / who / "data" / "mahjong-battle" / "history.sqlite3") as history:
+                [kept] = history.games()
+            assert (kept.front_end, kept.you, kept.winner, kept.result_for(seat)) == ("online", seat, 1, result)
+            assert kept.players == ("Ann", "Bob") and kept.record == game.to_text()
+        assert not (tmp_path / "eve" / "data" / "mahjong-battle" / "history.sqlite3").exists()
+    finally:
+        for program in programs:
+            program.stop()
+
+
+def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        ann.wait_for("Bob joined.")
+
+        def first_move(player: Program) -> str:
+            mark = player.mark()
+            player.type("moves")
+            return player.wait_for(r"\n  (\w\d-\w\d) \(\d+\)", after=mark).group(1)
+
+        move = first_move(ann)
+        ann.type(move)
+        ann.wait_for(f"Move 1, {move}, is on the server.")
+        ann.type("takeback")
+        bob.wait_for("Ann asks to take back their last move: yes or no?")
+        bob.type("no")
+        bob.wait_for("You said no to the takeback.")
+        ann.wait_for("Bob said no to the takeback.")
+        ann.type("takeback")  # the same move again: the server refuses, and Bob is not asked
+        ann.wait_for("your opponent said no to taking back this move")
+        mark = ann.mark()
+        bob.type(first_move(bob))
+        ann.wait_for("Bob takes", after=mark)
+        second = first_move(ann)
+        ann.type(second)
+        ann.wait_for(f"Move 3, {second}, is on the server.")
+        mark = bob.mark()
+        ann.type("takeback")
+        bob.wait_for("Ann asks to take back their last move: yes or no?", after=mark)
+        mark = ann.mark()
+        bob.type("yes")
+        ann.wait_for(f"Bob let you take back {second}.(.|\\n)*Ann \\d+ : \\d+ Bob", after=mark)  # and the board
+        bob.wait_for(f"Ann took back {second}.")
+        ann.type(second)
+        ann.wait_for(f"Move 3, {second}, is on the server.", after=mark)
+        mark = bob.mark()
+        ann.type("takeback")
+        bob.wait_for("Ann asks to take back their last move: yes or no?", after=mark)
+        bob.type(first_move(bob))
+        ann.wait_for("Bob moved instead: no takeback.")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+    finally:
+        for program in reversed(programs):
+            program.stop()
+
+
+def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        ann.type("abort")
+        ann.wait_for("The game was aborted; it counts for nothing.")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        bob.wait_for("called off by its host")
+        assert bob.process.wait(20) == 2
+    finally:
+        for program in reversed(programs):
+            program.stop()
+
+
+def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        ann.type("quit")
+        ann.wait_for("waits on the server")
+        assert ann.process.wait(10) == 0
+        again = Program(["play", "--online", url, "--resume"], tmp_path / "ann")
+        programs.append(again)
+        assert again.wait_for(r"Invite code: (\w{4}-\w{4})").group(1) == code
+    finally:
+        for program in programs:
+            program.stop()
+
+
+def test_online_mistakes_get_one_line(tmp_path: Path) -> None:
+    cases = [
+        (["play", "--online", "http://example.org"], "is not a server address like ws://"),
+        (["play", "--join", "ABCD-EFGH"], "--join goes with --online URL"),
+        (["play", "--online", "ws://127.0.0.1:9", "--join", "ABCD-EFGH", "--watch", "ABCD-EFGH"], "choose one"),
+        (["play", "--online", "ws://127.0.0.1:9", "--join", "AB"], "--join:"),
+        (["play", "--online", "ws://127.0.0.1:9", "--vs", "club"], "--online plays a person"),
+        (["play", "--online", "ws://127.0.0.1:9", "--lose-on-time"], "--lose-on-time needs --move-seconds"),
+        (["play", "--online", "ws://127.0.0.1:9", "--resume"], "no online game on ws://127.0.0.1:9 to resume"),
+        (["serve", "--port", "70000"], "is not a port number"),
+    ]
+    for arguments, phrase in cases:
+        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=environment(tmp_path),
+                              timeout=60, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2, (arguments, done.stdout, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) in (1, 2) and phrase in done.stderr, (arguments, done.stderr)
+
+
+def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = subprocess.run(COMMAND + ["play", "--online", f"ws://127.0.0.1:{free_port()}"], capture_output=True,
+                          text=True, env=environment(tmp_path), timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Cannot reach ws://127.0.0.1:" in done.stdout
+    assert time.monotonic() - started < 30

@@ -1,0 +1,675 @@
+"""Online play in the window, headless, against a real server on 127.0.0.1: the title's Play online,
+hosting with the invite code shown, joining by a typed code, moves both ways, the takeback request,
+a dropped connection and its return, coming back from the list of online games, resigning, and the
+one-line messages for a bad address or code. The opponent is a raw WebSocket client
+(``online_server.Client``); the window is driven by real clicks, keys and typing, frame by frame.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from battle.history.store import History
+from battle.online.codes import format_code
+from battle.online.room import REMATCH_RETRY_SECONDS
+from battle.online.seats import Seat, load_seats
+from battle.online.state_game import result_of_state
+from battle.rules.board import move_name, parse_move
+from battle.rules.game import Game
+from battle.ui.online import lobby_scene
+from battle.ui.online.connection import ONLINE_EVENT
+from battle.ui.online.lobby_scene import LobbyScene
+from battle.ui.online.online_mode import WATCHING
+from battle.ui.online.online_result import OnlineResultScene
+from battle.ui.online.online_scene import OnlineScene
+from battle.ui.online.online_state import (
+    clock_text,
+    common_prefix,
+    describe_end,
+    expected_moves,
+    game_terms,
+    open_question,
+)
+from battle.ui.online.setup_form import FormProblem, kept_game_line, read_address, read_code
+from battle.ui.online.setup_scene import OnlineSetupScene
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.storage.settings import MIN_SIZE, Settings, load_settings, save_settings
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.choice_scene import ChoiceScene
+from tests import ui_harness as ui
+from tests.online_server import Client, ServerThread, a_legal_move
+from tests.ui.test_ui_labels import assert_labels_fit
+
+WAIT = 10.0
+
+
+def open_setup(app) -> OnlineSetupScene:  # noqa: ANN001
+    title = app.stack.top
+    assert isinstance(title, TitleScene)
+    ui.click_button(app, title.widgets["online"])
+    setup = app.stack.top
+    assert isinstance(setup, OnlineSetupScene)
+    return setup
+
+
+def fill(app, entry, text: str) -> None:  # noqa: ANN001
+    """Click a text field, select what it holds and type ``text`` over it."""
+    ui.click(app, entry.rect.center)
+    ui.key(app, pygame.K_a, pygame.KMOD_CTRL)
+    ui.type_text(app, text)
+
+
+def setup_with_code(app, url: str, code: str) -> OnlineSetupScene:  # noqa: ANN001
+    """Play online from the title, with the server and a code typed in."""
+    setup = open_setup(app)
+    fill(app, setup.widgets["server"], url)
+    fill(app, setup.widgets["code"], code)
+    return setup
+
+
+def host_in_window(app, url: str, deal: str = "5") -> LobbyScene:  # noqa: ANN001
+    setup = open_setup(app)
+    fill(app, setup.widgets["server"], url)
+    fill(app, setup.widgets["deal"], deal)
+    ui.click_button(app, setup.widgets["host"])
+    lobby = app.stack.top
+    assert isinstance(lobby, LobbyScene)
+    ui.run_until(app, lambda: lobby.invite is not None and lobby.link.state == "connected", WAIT)
+    return lobby
+
+
+def guest_joins(url: str, invite: str) -> tuple[Client, dict]:
+    guest = Client(url, "Bob")
+    guest.send({"type": "join", "code": invite, "name": "Bob"})
+    guest.expect("joined")
+    return guest, guest.expect("state")
+
+
+def ann_hosts(url: str) -> tuple[Client, dict, dict]:
+    """Ann, a raw client, hosts deal 7 and moves first: her client, the ``created`` message and the state."""
+    host = Client(url, "Ann")
+    host.send({"type": "create", "deal": {"number": 7}, "first": "creator", "name": "Ann"})
+    created = host.expect("created")
+    return host, created, host.expect("state")
+
+
+def game_screen(app) -> OnlineScene:  # noqa: ANN001
+    ui.run_until(app, lambda: isinstance(app.stack.top, OnlineScene), WAIT)
+    scene = app.stack.top
+    assert isinstance(scene, OnlineScene)
+    return scene
+
+
+def hosted_game(app, server: ServerThread) -> tuple[OnlineScene, Client, dict]:  # noqa: ANN001
+    """The window hosts deal 5 and moves first; Bob, a raw client, joins."""
+    lobby = host_in_window(app, server.url)
+    guest, state = guest_joins(server.url, lobby.invite or "")
+    return game_screen(app), guest, state
+
+
+def window_moves_first(app, scene, guest: Client, state: dict) -> str:  # noqa: ANN001
+    """The window plays its first legal move; Bob sees it and ``state`` follows. Returns the move."""
+    move = move_name(scene.position.legal_moves()[0])
+    ui.play_move(app, parse_move(move))
+    guest.expect("moved")
+    state["moves"].append(move)
+    return move
+
+
+def press(app, scene, name: str) -> None:  # noqa: ANN001
+    button = scene.buttons[name]
+    assert button.is_enabled, f"{name} is disabled: {scene.status.text}"
+    ui.click_button(app, button)
+
+
+# -- the form's readers ----------------------------------------------------------------------
+
+
+def test_addresses_and_codes_read_as_people_type_them() -> None:
+    assert read_address(" ws://example.org:8765 ") == "ws://example.org:8765"
+    assert read_address("wss://example.org") == "wss://example.org"
+    for bad, words in (("http://example.org", "not a ws:// or wss://"), ("example.org:8765", "not a ws://"),
+                       ("ws://:8765", "names no host"), ("ws://host:99999", "not an address"), ("", "type the")):
+        with pytest.raises(FormProblem, match=words):
+            read_address(bad)
+    assert read_code("k7qm-2xpd") == "K7QM2XPD"
+    assert read_code("I0LO 1234") == "10101234"
+    with pytest.raises(FormProblem, match="Invite code: .* expected 8 characters, got 3"):
+        read_code("abc")
+    with pytest.raises(FormProblem, match="Invite code: .*'U' is not one of"):
+        read_code("UUUU-UUUU")
+
+
+def players(first: str | None, second: str | None) -> list[dict]:
+    return [{"seat": seat, "name": name, "presence": "connected" if name else "open"}
+            for seat, name in ((1, first), (2, second))]
+
+
+def test_the_board_shows_the_servers_moves_and_the_own_move_on_its_way() -> None:
+    state = {"you": 1, "status": "playing", "to_move": 1, "moves": ["a1-a9"], "players": players("Ann", "Bob")}
+    assert expected_moves(state, []) == [parse_move("a1-a9")]
+    assert expected_moves(state, [("m1", "b9-b1")]) == [parse_move("a1-a9"), parse_move("b1-b9")]
+    # once the server has the move the turn has passed: its list holds the move (or refused it)
+    assert expected_moves({**state, "to_move": 2}, [("m1", "b9-b1")]) == [parse_move("a1-a9")]
+    assert common_prefix([parse_move("a1-a9"), parse_move("b1-b9")], [parse_move("a1-a9")]) == 1
+
+
+def test_the_end_reads_from_the_servers_result() -> None:
+    state = {"you": 1, "status": "finished", "players": players("Ann", "Bob"),
+             "result": {"winner": 2, "reason": "resign", "scores": [40, 62]}}
+    assert describe_end(state) == "You resigned; Bob wins, 40-62."
+    state["result"] = {"winner": 1, "reason": "time", "scores": [20, 50]}
+    assert describe_end(state) == "Bob ran out of time; you win, 20-50."
+    result = result_of_state(state)
+    assert result is not None and result.winner == 1 and result.scores == (20, 50)  # fewer points, still the winner
+    state["result"] = {"winner": 1, "reason": "no_pair", "scores": [140, 130]}
+    assert describe_end(state) == "You win 140-130 (by 10)."
+    assert open_question({**state, "offers": {"rematch": 2, "takeback": None}}) == "rematch"
+    assert open_question({**state, "offers": {"rematch": 1, "takeback": None}}) is None  # your own offer
+
+
+def test_clocks_terms_and_kept_games_in_words() -> None:
+    assert [clock_text(s) for s in (41.2, 0.2, 0.0, 245, 86400)] == ["0:42", "0:01", "0:00", "4:05", "24:00:00"]
+    assert game_terms({"deal": 5, "move_seconds": 60, "lose_on_time": True}) == "Deal 5 · 1 min a move, lose on time"
+    assert game_terms({"deal": None, "move_seconds": None}) == "a composed start · no time limit"
+    seat = Seat("ws://games.example.org:8765", "g", "t", 1, opponent="Bob", updated=1000.0)
+    assert kept_game_line(seat, now=1000.0 + 2 * 86400 + 5) == "Bob · games.example.org:8765 · in play, 2 days ago"
+    waiting = Seat("wss://x.org", "g", "t", 1)
+    assert kept_game_line(waiting, now=5.0) == "no opponent yet · x.org · waiting for an opponent"
+
+
+# -- hosting, joining, playing ---------------------------------------------------------------
+
+
+def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        lobby = host_in_window(app, server.url)
+        assert lobby.heading() == "Waiting for your opponent..."
+        assert "copy" in lobby.buttons and lobby.link_line() == (
+            f"Connected to 127.0.0.1:{server.port} · waiting for your opponent...", "good")
+        ui.click_button(app, lobby.buttons["copy"])
+        assert lobby.note.text == f"Copied {format_code(lobby.invite or '')}: paste it to your opponent."
+        assert pygame.scrap.get_text() == format_code(lobby.invite or "")
+        assert app.settings.online_server == server.url
+
+        guest, state = guest_joins(server.url, format_code(lobby.invite or "").lower())
+        scene = game_screen(app)
+        assert scene.online.you == 1 and scene.game.deal_number == 5
+        assert scene.game.names == ("Player 1", "Bob")  # "You" would read as Bob himself on his screen
+        assert scene.online.panel_label() == f"online · you are Player 1 · server 127.0.0.1:{server.port}"
+        # the panel's header shows the longest form that fits it
+        assert scene.panel_info().start_label == f"online · Player 1 (you) · 127.0.0.1:{server.port}"
+        assert [p.role for p in scene.panel_info().players] == ["Player 1 · you · connected",
+                                                                "Player 2 · connected"]
+
+        move = scene.position.legal_moves()[0]
+        ui.play_move(app, move)
+        assert scene.game.ply == 1 and scene.status.text.startswith("You took")
+        assert guest.expect("moved")["move"] == move_name(move)
+        ui.run_until(app, lambda: scene.online.state["to_move"] == 2, WAIT)
+        blocked = scene.position.legal_moves()[0]
+        ui.click_cell(app, blocked[0])
+        assert scene.status.text == "Wait: Bob is to move." and scene.selected is None
+
+        state["moves"].append(move_name(move))
+        reply = a_legal_move(state)
+        guest.send({"type": "move", "move": reply, "id": "b1"})
+        ui.run_until(app, lambda: scene.game.ply == 2, WAIT)
+        assert move_name(scene.game.moves[-1]) == reply
+        assert scene.status.text.startswith("Bob took") and "Your move" in scene.status.text
+        assert any(type(a).__name__ == "Removal" for a in scene.animations)  # the opponent's move is animated
+
+
+def test_a_typed_invite_code_joins_and_the_board_follows_both_sides(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        host, created, state = ann_hosts(server.url)
+        app = new_app()
+        typed = format_code(created["invite"]).lower().replace("1", "l").replace("0", "o")
+        setup_with_code(app, server.url, typed)
+        ui.key(app, pygame.K_RETURN)  # Enter in the code field joins
+        scene = game_screen(app)
+        assert scene.online.you == 2 and scene.game.deal_number == 7
+        ui.click_cell(app, scene.position.legal_moves()[0][0])
+        assert scene.status.text == "Wait: Ann is to move."
+
+        host.expect("state")
+        move = a_legal_move(state)
+        host.send({"type": "move", "move": move, "id": "a1"})
+        ui.run_until(app, lambda: scene.game.ply == 1, WAIT)
+        assert host.expect("moved")["move"] == move  # the host's own, echoed
+        mine = scene.position.legal_moves()[-1]
+        ui.play_move(app, mine)
+        assert host.expect("moved")["move"] == move_name(mine)
+        ui.run_until(app, lambda: not scene.session.pending, WAIT)
+        assert scene.game.ply == 2
+
+
+def test_a_watch_code_shows_the_game_move_by_move_and_the_window_makes_none(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        host, created, state = ann_hosts(server.url)
+        app = new_app()
+        setup = setup_with_code(app, server.url, format_code(created["watch"]))
+        ui.click_button(app, setup.widgets["watch"])
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene)
+        ui.run_until(app, lambda: lobby.state is not None, WAIT)
+        assert lobby.heading() == "Waiting for the players..."
+        guest, _ = guest_joins(server.url, created["invite"])
+        scene = game_screen(app)
+        assert scene.online.watching and scene.game.deal_number == 7
+        assert "watching" in scene.online.panel_label()
+        assert scene.online.roles() == ("Player 1 · connected", "Player 2 · connected")
+        assert scene.status.text == "You are watching: Ann is to move."
+        assert not any(scene.buttons[name].is_enabled for name in ("takeback", "resign", "rematch", "yes", "no"))
+        ui.click_cell(app, scene.position.legal_moves()[0][0])  # a click on the board moves nothing
+        assert scene.status.text == WATCHING and scene.game.ply == 0 and not scene.session.pending
+        ui.key(app, pygame.K_t)
+        assert scene.status.text == WATCHING
+
+        host.expect("state")
+        move = a_legal_move(state)
+        host.send({"type": "move", "move": move, "id": "a1"})
+        ui.run_until(app, lambda: scene.game.ply == 1, WAIT)
+        assert move_name(scene.game.moves[0]) == move
+        guest.send({"type": "resign"})
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        assert app.stack.top.card_text() == ("Ann wins!", "Bob resigned.")
+        assert History().games() == []  # a watched game is not the window's player's
+        ui.key(app, pygame.K_ESCAPE)
+        ui.key(app, pygame.K_l)
+        assert isinstance(app.stack.top, TitleScene)
+
+
+def test_help_from_the_solver_is_off_and_a_takeback_is_a_request(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        for name in ("edit", "review", "takeback", "yes", "no", "rematch"):
+            assert not scene.buttons[name].is_enabled, name
+        assert {"undo", "redo", "hint", "analyse", "load"}.isdisjoint(scene.buttons)
+        for key, words in ((pygame.K_u, "Undo is off"), (pygame.K_h, "Hints are off"),
+                           (pygame.K_a, "Analysis is off"), (pygame.K_v, "review opens once"),
+                           (pygame.K_e, "editor opens once")):
+            ui.key(app, key)
+            assert words in scene.status.text and app.stack.top is scene and scene.analysis is None
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        assert "Loading a game is off" in scene.status.text and not scene.dialog_open()
+
+        move = scene.position.legal_moves()[0]
+        ui.play_move(app, move)
+        guest.expect("moved")
+        ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
+        press(app, scene, "takeback")
+        asked = guest.expect("state")
+        assert asked["offers"]["takeback"] == 1
+        ui.run_until(app, lambda: scene.online.notice() is not None, WAIT)
+        assert scene.online.notice() == ("Waiting for Bob to answer your takeback request", "quiet")
+        guest.send({"type": "takeback_answer", "accept": True})
+        ui.run_until(app, lambda: scene.game.ply == 0, WAIT)
+        assert scene.status.text.startswith(f"Bob let you take back {move_name(move)}.")
+        assert scene.online.refusal() is None  # your move again
+
+
+def test_the_opponent_asks_for_a_takeback_and_y_lets_them(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, state = hosted_game(app, server)
+        window_moves_first(app, scene, guest, state)
+        guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
+        guest.send({"type": "takeback_request"})
+        ui.run_until(app, lambda: open_question(scene.online.state) == "takeback", WAIT)
+        assert scene.buttons["yes"].is_enabled and scene.buttons["no"].is_enabled
+        assert scene.online.notice() == ("Bob asks to take back their last move — Y yes · N no", "good")
+        ui.key(app, pygame.K_y)
+        ui.run_until(app, lambda: scene.game.ply == 1, WAIT)
+        assert scene.online.state["to_move"] == 2
+
+
+def _arrived_unread(scene, ready) -> None:  # noqa: ANN001
+    """Wait, drawing no frame, until the window's connection holds a state where ``ready`` is true:
+    every message meanwhile waits unread for one poll, as on a window busy for a moment."""
+    deadline = time.monotonic() + WAIT
+    while not ready(scene.online.session.state):
+        assert time.monotonic() < deadline, scene.online.session.state
+        time.sleep(0.01)
+    time.sleep(0.05)  # the same message's delivery to the inbox follows its state
+
+
+def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, state = hosted_game(app, server)
+        window_moves_first(app, scene, guest, state)
+
+        def ask_and_get(accept: bool, moves: int) -> None:
+            ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
+            press(app, scene, "takeback")
+            assert guest.expect("state")["offers"]["takeback"] == 1
+            guest.send({"type": "takeback_answer", "accept": accept})
+            assert guest.expect("state")["offers"]["takeback"] is None
+            _arrived_unread(scene, lambda now: (now["offers"]["takeback"] is None
+                                                and len(now["moves"]) == (moves if not accept else moves - 1)))
+
+        def bob_moves(move_id: str) -> None:
+            ply = scene.game.ply
+            guest.send({"type": "move", "move": move_name(scene.game.position.legal_moves()[0]), "id": move_id})
+            ui.run_until(app, lambda: scene.game.ply == ply + 1, WAIT)
+
+        ask_and_get(False, 1)  # asked and turned down: both states wait for the same frame
+        ui.run_until(app, lambda: "said no to the takeback" in scene.status.text, WAIT)
+        assert scene.status.text.startswith("Bob said no to the takeback.") and scene.game.ply == 1
+        bob_moves("b0")  # a declined move is not asked about again; the window's next one may be
+        second = move_name(scene.game.position.legal_moves()[0])
+        ui.play_move(app, parse_move(second))
+        guest.expect("moved")
+        ask_and_get(True, 3)
+        ui.run_until(app, lambda: scene.game.ply == 2, WAIT)
+        assert scene.status.text.startswith(f"Bob let you take back {second}.")
+
+        ui.play_move(app, parse_move(second))  # asked again, and Bob moves instead of answering
+        guest.expect("moved")
+        ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
+        press(app, scene, "takeback")
+        assert guest.expect("state")["offers"]["takeback"] == 1
+        bob_moves("b1")
+        ui.run_until(app, lambda: "moved instead" in scene.status.text, WAIT)
+        assert "Bob moved instead: no takeback. Your move" in scene.status.text and scene.game.ply == 4
+        assert scene.online.state["offers"]["takeback"] is None  # no state follows a move: the move ends it
+        assert scene.online.refusal() is None and scene.online.notice() is None
+
+
+def test_a_dropped_connection_is_retried_visibly_and_the_game_goes_on(tmp_path: Path, monkeypatch) -> None:
+    database = tmp_path / "games.sqlite3"
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        server = ServerThread(database).__enter__()
+        port = server.port
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        joined = next(message for message in guest.seen if message.get("type") == "joined")
+        token = joined["token"]
+        server.stop()
+        ui.run_until(app, lambda: scene.online.link.state == "retrying", WAIT)
+        notice = scene.online.notice()
+        assert notice is not None and notice[0].startswith("Connection lost — retrying in ") and notice[1] == "warn"
+        assert "Connection lost" in scene.status.text
+        assert scene.panel_info().players[0].role == "Player 1 · you · reconnecting"
+        assert scene.next_frame_in() is not None  # the countdown keeps drawing
+
+        move = scene.position.legal_moves()[0]
+        ui.play_move(app, move)  # played while the server is down: sent once it is back
+        assert scene.game.ply == 1 and scene.session.pending
+        with ServerThread(database, port=port):
+            ui.run_until(app, lambda: scene.online.link.state == "connected" and not scene.session.pending, 20)
+            assert scene.status.text == "Connected again. Bob is away: the game waits for them."
+            assert scene.online.notice() == ("Bob is away: the game waits", "quiet")
+            back = Client(f"ws://127.0.0.1:{port}", "Bob")
+            back.send({"type": "resume", "token": token})
+            resumed = back.expect("state")
+            ui.run_until(app, lambda: scene.online.notice() is None, WAIT)
+            assert scene.status.text == "Bob is back. Bob is to move."
+            assert resumed["moves"] == [move_name(move)]
+            reply = a_legal_move(resumed)
+            back.send({"type": "move", "move": reply, "id": "b2"})
+            ui.run_until(app, lambda: scene.game.ply == 2, WAIT)
+            assert move_name(scene.game.moves[-1]) == reply
+            app.stop_background(5)
+
+
+def test_a_game_left_is_resumed_from_the_list_of_online_games(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        move = scene.position.legal_moves()[0]
+        ui.play_move(app, move)
+        guest.expect("moved")
+        press(app, scene, "save")  # the record as the server keeps it, through the save dialog
+        ui.run_until(app, lambda: scene.dialog_open(), WAIT)
+        ui.choose_file(app, scene.files.dialog, tmp_path / "online-game")
+        saved = Game.from_text((tmp_path / "online-game.mbg").read_text())
+        assert saved.moves == [move] and saved.names == ("Player 1", "Bob") and saved.deal_number == 5
+        assert scene.status.text.startswith("Saved the record as online-game.mbg")
+        session = scene.session
+        ui.key(app, pygame.K_l)
+        title = app.stack.top
+        assert isinstance(title, TitleScene) and "waits on the server" in title.status.text
+        ui.run_until(app, lambda: session.link.state == "closed", WAIT)  # the screen closed its connection
+        assert app.last_match is None  # an online game is not the title's Rematch
+
+        kept, problem = load_seats()
+        assert problem is None and len(kept) == 1 and kept[0].opponent == "Bob" and not kept[0].finished
+        ui.key(app, pygame.K_o)  # the title's key for Play online
+        setup = app.stack.top
+        assert isinstance(setup, OnlineSetupScene)
+        assert [seat.game for seat, _ in setup.kept_rows] == [kept[0].game]
+        assert kept_game_line(kept[0]) == f"Bob · 127.0.0.1:{server.port} · in play"
+        ui.click_button(app, setup.widgets["resume:0"])
+        resumed = game_screen(app)
+        assert resumed.game.moves == [move] and resumed.online.state["to_move"] == 2
+
+        ui.key(app, pygame.K_l)
+        ui.key(app, pygame.K_o)
+        setup = app.stack.top
+        ui.click_button(app, setup.widgets["forget:0"])
+        question = app.stack.top
+        assert isinstance(question, ChoiceScene) and question.title == "Forget this game?"
+        ui.click_button(app, question.buttons["forget"])
+        assert app.stack.top is setup and "resume:0" not in setup.widgets and load_seats()[0] == []
+
+
+def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        ui.play_move(app, scene.position.legal_moves()[0])
+        guest.expect("moved")
+        press(app, scene, "resign")
+        question = app.stack.top
+        assert isinstance(question, ChoiceScene) and question.title == "Resign this game?"
+        ui.key(app, pygame.K_RETURN)  # the focus starts on Play on
+        assert app.stack.top is scene and scene.online.playing
+        press(app, scene, "resign")
+        ui.click_button(app, app.stack.top.buttons["resign"])
+        over = guest.expect("state")
+        assert over["result"]["reason"] == "resign" and over["result"]["winner"] == 2
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        card = app.stack.top
+        assert card.card_text() == ("Bob wins!", "You resigned.")
+        # the history keeps it as the player's loss, with the winner its scores do not say
+        assert [(entry.front_end, entry.you, entry.winner) for entry in History().games()] == [("online", 1, 2)]
+        assert History().games()[0].result_for(1) == -1
+        assert scene.panel_info().players[1].winner
+        ui.key(app, pygame.K_v)  # the review works once the game is over
+        assert isinstance(app.stack.top, ReviewScene)
+        ui.key(app, pygame.K_ESCAPE)
+        assert app.stack.top is card
+        ui.key(app, pygame.K_ESCAPE)  # the card closes; analysis is back now the game is over
+        ui.key(app, pygame.K_a)
+        assert app.stack.top is scene and scene.analysis is not None
+        ui.key(app, pygame.K_a)
+        assert scene.mode is scene.online and "resign" in scene.buttons
+
+        guest.send({"type": "rematch_offer"})
+        ui.run_until(app, lambda: scene.online.question() == "rematch", WAIT)
+        assert scene.online.notice() == ("Bob offers a rematch — Y yes · N no", "good")
+        press(app, scene, "rematch")  # Rematch accepts the offer
+        ui.run_until(app, lambda: scene.game.ply == 0 and scene.online.playing, WAIT)
+        assert app.stack.top is scene and scene.online.you == 2  # sides swapped: Bob moves first
+        assert [seat.game for seat in load_seats()[0]] == [scene.online.game_id]
+
+
+def rematch_offer(client: Client, seat: int | None) -> None:
+    """Read the client's states until one has the rematch offered by ``seat`` (None: no offer)."""
+    deadline = time.monotonic() + WAIT
+    while client.expect("state", max(0.01, deadline - time.monotonic()))["offers"]["rematch"] != seat:
+        assert time.monotonic() < deadline
+
+
+def test_a_rematch_turned_down_either_way_is_told_and_may_come_again(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        guest.send({"type": "resign"})
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        ui.key(app, pygame.K_ESCAPE)
+        guest.send({"type": "rematch_offer"})
+        ui.run_until(app, lambda: scene.online.question() == "rematch", WAIT)
+        press(app, scene, "no")
+        assert scene.status.text == "You turned down Bob's rematch." and scene.online.question() is None
+        rematch_offer(guest, 2)  # Bob's own offer, then its withdrawal
+        rematch_offer(guest, None)
+
+        press(app, scene, "rematch")  # now the window offers (sent after its decline, so never taken as a yes)
+        rematch_offer(guest, 1)
+        guest.send({"type": "rematch_decline"})
+        ui.run_until(app, lambda: "turned down the rematch" in scene.status.text, WAIT)
+        assert scene.status.text.startswith("Bob turned down the rematch.")
+        assert scene.buttons["rematch"].is_enabled
+
+        server.offset += REMATCH_RETRY_SECONDS  # Bob's first offer was declined a minute ago
+        guest.send({"type": "rematch_offer"})  # and a new offer is a new question
+        ui.run_until(app, lambda: scene.online.question() == "rematch", WAIT)
+
+
+def test_a_bad_address_or_code_gives_one_line_and_nothing_else(tmp_path: Path, monkeypatch) -> None:
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        setup = open_setup(app)
+        fill(app, setup.widgets["server"], "http://example.org")
+        ui.click_button(app, setup.widgets["host"])
+        assert app.stack.top is setup
+        assert setup.status.text == ("Server: 'http://example.org' is not a ws:// or wss:// address "
+                                     "(such as ws://127.0.0.1:8765).") and setup.status.kind == "error"
+        fill(app, setup.widgets["server"], "ws://127.0.0.1:9")
+        fill(app, setup.widgets["code"], "k7qm-2xp")
+        ui.click_button(app, setup.widgets["join"])
+        assert app.stack.top is setup
+        assert setup.status.text == "Invite code: 'k7qm-2xp' is not a code: expected 8 characters, got 7."
+        assert app.settings.online_server != "http://example.org"
+
+
+def test_a_code_no_game_has_is_refused_in_the_waiting_room(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        setup = open_setup(app)
+        fill(app, setup.widgets["server"], server.url)
+        fill(app, setup.widgets["code"], "K7QM-2XPD")
+        ui.click_button(app, setup.widgets["join"])
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene) and lobby.heading() == "Joining a game"
+        ui.run_until(app, lambda: lobby.link.state == "closed", WAIT)
+        assert lobby.link_line() == ("Closed: no game has this invite code", "error")
+        assert lobby.next_frame_in() is None  # nothing more will come: the window sleeps
+        ui.click_button(app, lobby.buttons["back"])
+        assert app.stack.top is setup and load_seats()[0] == []
+
+
+def test_an_unreachable_server_is_retried_in_the_waiting_room_and_back_leaves(tmp_path: Path, monkeypatch) -> None:
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        setup = open_setup(app)
+        fill(app, setup.widgets["server"], "ws://127.0.0.1:9")
+        ui.click_button(app, setup.widgets["host"])
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene)
+        ui.run_until(app, lambda: lobby.link.state == "retrying", WAIT)
+        text, kind = lobby.link_line()
+        assert text.startswith("Cannot reach 127.0.0.1:9 — retrying in ") and kind == "warn"
+        ui.key(app, pygame.K_ESCAPE)
+        assert app.stack.top is setup
+        ui.run_until(app, lambda: lobby.session.link.state == "closed", WAIT)
+
+
+def test_without_a_clipboard_the_waiting_room_says_so(tmp_path: Path, monkeypatch) -> None:
+    def no_clipboard(text: str) -> None:
+        raise pygame.error("no clipboard on this display")
+
+    monkeypatch.setattr(lobby_scene, "clipboard_copy", no_clipboard)
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        lobby = host_in_window(app, server.url)
+        ui.key(app, pygame.K_c)
+        assert lobby.note.text == "No clipboard here (no clipboard on this display): read the code out instead."
+        assert app.stack.top is lobby
+
+
+def test_the_form_works_from_the_keyboard_and_a_move_has_its_clock(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        setup = open_setup(app)
+        ui.key(app, pygame.K_TAB)
+        assert setup.ring.focus == "server" and setup.widgets["server"].is_focused
+        ui.key(app, pygame.K_a, pygame.KMOD_CTRL)
+        ui.type_text(app, server.url)
+        while setup.ring.focus != "time":
+            ui.key(app, pygame.K_TAB)
+        ui.key(app, pygame.K_RETURN)  # open the list, two down: "1 min a move"
+        ui.key(app, pygame.K_DOWN)
+        ui.key(app, pygame.K_DOWN)
+        ui.key(app, pygame.K_RETURN)
+        assert setup.time == "1 min a move" and setup.widgets["lose"].is_enabled
+        ui.key(app, pygame.K_TAB)
+        ui.key(app, pygame.K_SPACE)  # the toggle
+        assert setup.lose_on_time and setup.widgets["lose"].full_text == "Lose on time: yes"
+        ui.key(app, pygame.K_ESCAPE)  # the ring goes; Enter with no code typed hosts
+        ui.key(app, pygame.K_RETURN)
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene)
+        ui.run_until(app, lambda: lobby.invite is not None, WAIT)
+        guest, state = guest_joins(server.url, lobby.invite or "")
+        assert state["move_seconds"] == 60 and state["lose_on_time"]
+        scene = game_screen(app)
+        role = scene.panel_info().players[0].role
+        assert role.startswith("Player 1 · you · connected · ") and role.endswith(" left"), role
+        assert scene.next_frame_in() == 0.5  # the clock shows whole seconds
+
+
+def test_the_window_sleeps_until_the_server_has_news(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, state = hosted_game(app, server)
+        ui.play_move(app, scene.position.legal_moves()[0])
+        guest.expect("moved")
+        ui.run_until(app, lambda: scene.online.state["to_move"] == 2 and not scene.animations, WAIT)
+        ui.settle(app)
+        assert scene.next_frame_in() is None  # connected, no clock: nothing to draw until news
+        pygame.event.clear()
+        state["moves"].append(scene.online.state["moves"][-1])
+        guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
+        deadline = time.monotonic() + WAIT
+        while not pygame.event.peek(ONLINE_EVENT):  # the session's thread wakes the sleeping loop
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        app.step([], ui.DT)
+        assert scene.game.ply == 2
+
+
+@pytest.mark.parametrize("size", [MIN_SIZE, (1200, 800)])
+def test_the_online_screens_buttons_fit(tmp_path: Path, monkeypatch, size) -> None:
+    full = size == (1200, 800)
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        lobby = host_in_window(app, server.url)
+        assert_labels_fit(app, "waiting room", full)
+        guest_joins(server.url, lobby.invite or "")
+        game_screen(app)
+        assert_labels_fit(app, "online game", full)
+        ui.key(app, pygame.K_l)
+        ui.key(app, pygame.K_o)
+        assert isinstance(app.stack.top, OnlineSetupScene)
+        assert_labels_fit(app, "online setup", full)
+
+
+def test_the_server_address_is_kept_in_the_settings_and_a_wrong_one_is_reset(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    assert save_settings(Settings(online_server="wss://games.example.org"), path) is None
+    assert load_settings(path) == (Settings(online_server="wss://games.example.org"), None)
+    path.write_text(json.dumps({"online_server": "http://games.example.org", "player1": "Ana"}))
+    loaded, problem = load_settings(path)
+    assert problem is not None and "online_server" in problem
+    assert loaded.online_server == "ws://127.0.0.1:8765" and loaded.player1 == "Ana"

@@ -1,0 +1,193 @@
+"""The review screen, headless: a short game reviewed on a thread, its moves, jumping, retrying.
+
+Games start from a composed position of about 20 tiles, so every move is solved
+exactly well within the time per move and the window must show exactly what
+``solver.review`` computes for the same game.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from battle.rules.board import Position, parse_move
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.ui.play.match import Match
+from battle.ui.play.play_scene import PlayScene
+from battle.ui.play.result_scene import ResultScene
+from battle.ui.review.review_layout import clamp_first, follow, move_row_at, move_row_rect, review_layout
+from battle.ui.review.review_scene import ReviewScene
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.eval_graph import x_of_ply
+from battle.ui.widgets.layout import cell_at, cell_center
+from solver.engine import Engine
+from solver.review import review_game
+from tests import ui_harness as ui
+from tests.ui_harness import reviewed, short_game
+
+
+def test_the_result_panels_review_shows_the_solvers_grades(tmp_path, monkeypatch) -> None:
+    game = short_game()
+    expected = review_game(game, time_per_move=None, engine=Engine(table_bits=18))
+    assert expected.exact and any(move.loss for move in expected.moves)
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        last = game.undo()
+        app.start_match(Match(game))
+        ui.play_move(app, last)  # the game ends in the window: the result panel comes up
+        ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=5)
+        ui.click_button(app, app.stack.top.buttons["review"])
+        scene = app.stack.top
+        assert isinstance(scene, ReviewScene)
+        assert scene.buttons["cancel"].alive()
+        reviewed(app, scene)
+        review = scene.review
+        assert [(m.move, m.classification, m.loss, m.best_value) for m in review.moves] == \
+            [(m.move, m.classification, m.loss, m.best_value) for m in expected.moves]
+        assert [s.to_json() for s in review.summary()] == [s.to_json() for s in expected.summary()]
+        assert [p.number for p in review.turning_points()] == [p.number for p in expected.turning_points()]
+        app.step([], ui.DT)  # the graph, the list, the marks all draw
+
+        # a click on a move shows the position before it, with the move played and the best one marked
+        target = max(range(len(review.moves)), key=lambda index: review.moves[index].loss)
+        ui.click(app, move_row_rect(scene.geometry, target, scene.first_row).center)
+        assert scene.selected == target
+        assert scene.board_state().cells == game.position_at(target).cells
+        played, played_class, best = scene.marks()
+        assert played == game.moves[target] and played_class == review.moves[target].classification
+        assert best and all(move in game.position_at(target).legal_moves() for move in best)
+        assert review.moves[target].move in scene.status().text
+
+        # a click on the graph goes to the move drawn there: the point after move 2 is move 2's
+        graph = scene.geometry.graph
+        x = graph.x + x_of_ply((graph.w, graph.h), len(review.moves), 2, scene.graph_text_scale())
+        ui.click(app, (round(x), graph.y + graph.h // 2))
+        assert scene.selected == 1 and scene.graph_cursor_ply() == 2
+        ui.key(app, pygame.K_DOWN)
+        assert scene.selected == 2
+
+        # Back returns to the finished game's result panel
+        ui.click_button(app, scene.buttons["back"])
+        assert isinstance(app.stack.top, ResultScene)
+
+
+def test_retry_from_here_plays_the_side_that_was_to_move(tmp_path, monkeypatch) -> None:
+    game = short_game(seed=31, tiles=18)
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene = reviewed(app, app.open_review(game))
+        ply = 3
+        scene.select(ply)
+        position: Position = game.position_at(ply)
+        ui.click_button(app, scene.buttons["retry"])
+        play = app.stack.top
+        assert isinstance(play, PlayScene)
+        assert play.game.start == position and play.game.ply == 0
+        assert play.match.solver_side == 3 - position.to_move
+        assert play.match.level == app.settings.level
+        assert play.match.human_to_move()
+
+
+def test_analyse_here_and_the_final_position(tmp_path, monkeypatch) -> None:
+    game = short_game(seed=5, tiles=16)
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene = reviewed(app, app.open_review(game))
+        ui.key(app, pygame.K_END)
+        assert scene.selected == len(game.moves) and scene.marks() == (None, None, [])
+        assert not scene.buttons["retry"].is_enabled  # the game is over there
+        ui.key(app, pygame.K_HOME)
+        ui.key(app, pygame.K_a)
+        play = app.stack.top
+        assert isinstance(play, PlayScene) and play.analysis is not None
+        assert play.game.start == game.start
+
+
+def test_cancel_stops_a_long_review(tmp_path, monkeypatch) -> None:
+    game = Game.new(4, "A", "B")
+    for _ in range(20):
+        game.play(game.position.legal_moves()[0])
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        play = app.start_match(Match(game))
+        scene = app.open_review(game, time_per_move=30.0)
+        app.step([], ui.DT)
+        assert scene.review is None
+        ui.click_button(app, scene.buttons["cancel"])
+        assert app.stack.top is play
+        assert scene.job.cancelled and scene.job.wait(5)
+        assert scene.job.review is None
+
+
+def test_review_a_game_file_from_the_title(tmp_path, monkeypatch) -> None:
+    game = short_game(seed=8, tiles=14)
+    path = tmp_path / "short.mbg"
+    path.write_text(game.to_text())
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        title = app.stack.top
+        assert isinstance(title, TitleScene)
+        ui.click_button(app, title.widgets["review"])
+        assert title.files.is_open() and title.files.purpose == "review"
+        ui.choose_file(app, title.files.dialog, path)
+        scene = app.stack.top
+        assert isinstance(scene, ReviewScene)
+        reviewed(app, scene)
+        assert [parse_move(move.move) for move in scene.review.moves] == game.moves
+        ui.key(app, pygame.K_ESCAPE)
+        assert app.stack.top is title
+
+
+def test_deeper_reviews_again_with_more_time_only_while_some_values_are_estimates(tmp_path, monkeypatch) -> None:
+    rng = random.Random(3)
+    game = Game(deal(5), "Ann", "Ben")
+    while not game.is_over():
+        game.play(rng.choice(game.position.legal_moves()))
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        title = app.stack.top
+        scene = ReviewScene(app, game, time_per_move=0.02)  # far too short to prove the opening's values
+        app.stack.push(scene)
+        reviewed(app, scene)
+        assert not scene.review.exact
+        deeper = scene.buttons["deeper"]
+        assert deeper.is_enabled and "0.08 s per move instead of 0.02 s" in deeper.tool_tip_text
+        ui.click_button(app, deeper)
+        again = app.stack.top
+        assert isinstance(again, ReviewScene) and again is not scene and again.game is game
+        assert again.job.time_per_move == pytest.approx(0.08)
+        assert scene.job.cancelled or scene.job.done
+        ui.key(app, pygame.K_ESCAPE)  # cancel the deeper one: back where the first review came from
+        assert app.stack.top is title
+
+        proved = ReviewScene(app, short_game(), time_per_move=5)
+        app.stack.push(proved)
+        reviewed(app, proved)
+        assert proved.review.exact
+        assert not proved.buttons["deeper"].is_enabled
+        ui.key(app, pygame.K_d)  # nothing new to prove: D does nothing
+        assert app.stack.top is proved
+
+
+@pytest.mark.parametrize("size", [(640, 440), (1200, 800), (1920, 1080), (900, 1400)])
+def test_the_review_layout_fits_and_maps_clicks_back(size) -> None:  # noqa: ANN001
+    geo = review_layout(*size)
+    width, height = size
+    board = geo.board
+    assert board.mat.right <= geo.panel.x and board.mat.bottom <= board.status.y
+    assert board.status.bottom <= geo.graph.y and geo.graph.bottom <= height and geo.graph.right <= geo.panel.x
+    assert geo.panel.right <= width and geo.moves.bottom <= geo.buttons[0].y
+    for button in geo.buttons:
+        assert geo.panel.contains((button.x, button.y)) and button.bottom <= geo.panel.bottom
+    for cell in range(108):
+        assert cell_at(board, cell_center(board, cell)) == cell
+    count = 54
+    first = clamp_first(geo, 20, count)
+    for index in range(count):
+        rect = move_row_rect(geo, index, first)
+        if rect is not None:
+            assert move_row_at(geo, rect.center, first, count) == index
+    assert follow(geo, 0, count - 1, count) == max(0, count - geo.visible_rows)
