@@ -24,11 +24,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from online_server import Client, a_legal_move
 from websockets.asyncio.client import connect as connect_async
 from websockets.exceptions import ConnectionClosed
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.online_server import Client, a_legal_move
+
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 """The longest any one event is waited for; a loaded machine gets there in a fraction of it."""
 
