@@ -73,7 +73,7 @@ def on_cluster(deals: list[int], tiles: int, workers: int, threads: int, folder:
     plan = SurveyPlan(deals, tiles=tiles, workers=workers, threads_per_worker=threads, memory_per_worker=memory)
     marks: dict[str, float] = {}
 
-    def note(progress, result) -> None:  # noqa: ANN001 - Progress, DealResult | None
+    def note(progress, result) -> None:  # noqa: ANN001 - SurveyProgress, DealResult | None
         if result is None and "first" not in marks:
             marks["first"] = time.perf_counter()
         if result is not None:

@@ -12,8 +12,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from battle.online.limits import ServerLimits
 from battle.online.server import GameServer, bound_port, running_server
+from battle.online.server_limits import ServerLimits
 from battle.online.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.notation import parse_position

@@ -2,5 +2,6 @@
 
 ``deal_list``, ``survey_db`` and ``catalogue`` are plain data and SQLite (no solver, no
 Dask); ``solve_deal`` is the one task a worker runs, through ``battle.players``;
-``survey_run`` drives the tasks on a Dask cluster; ``report`` sums up a survey database.
+``survey_run`` drives the tasks on a Dask cluster; ``survey_report`` sums up a survey database and
+``survey_histogram`` draws its histogram.
 """

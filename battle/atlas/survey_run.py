@@ -49,7 +49,7 @@ class SurveyPlan:
 
 
 @dataclass
-class Progress:
+class SurveyProgress:
     """How far a run has come, for the progress bar."""
 
     total: int
@@ -129,9 +129,10 @@ def local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluste
                             dashboard_address=":0", silence_logs=40)
 
 
-def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[Progress, DealResult | None], None]
-               = lambda progress, result: None, stop: threading.Event | None = None,
-               on_client: Callable[[Any], None] | None = None) -> Progress:
+def run_survey(plan: SurveyPlan, database: SurveyDatabase, *,
+               report: Callable[[SurveyProgress, DealResult | None], None] = lambda progress, result: None,
+               stop: threading.Event | None = None,
+               on_client: Callable[[Any], None] | None = None) -> SurveyProgress:
     """Solve every pending deal of ``plan`` on Dask, storing each result as it arrives.
 
     ``on_client`` gets the Dask client once it is connected (monitoring, and tests that
@@ -140,7 +141,7 @@ def run_survey(plan: SurveyPlan, database: SurveyDatabase, *, report: Callable[[
     from dask.distributed import Client, as_completed
 
     todo = pending_deals(database, plan)
-    progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo))
+    progress = SurveyProgress(total=len(todo), skipped=len(plan.deals) - len(todo))
     if not todo:
         report(progress, None)
         return progress

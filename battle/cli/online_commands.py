@@ -19,7 +19,7 @@ DEFAULT_URL_HINT = "ws://HOST:8765 (or wss://HOST behind a TLS proxy)"
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
-    from battle.online.limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+    from battle.online.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -74,8 +74,8 @@ _positive = whole_number(1)
 def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from battle.online.limits import ServerLimits
     from battle.online.server import bound_port, running_server
+    from battle.online.server_limits import ServerLimits
     from battle.online.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
 

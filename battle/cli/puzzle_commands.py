@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import InputError, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
-from battle.history.puzzle_ratings import player_puzzle_rating, rate_attempt
+from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
 from battle.puzzles.selection import matching, next_puzzle
 from battle.puzzles.session import Attempt, PuzzleSession, Refute
 from battle.puzzles.themes import THEMES
+from battle.ratings.puzzle_ratings import player_puzzle_rating
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, one_line
 from battle.rules.wording import plural

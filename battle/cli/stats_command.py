@@ -7,8 +7,8 @@ import sys
 from collections.abc import Sequence
 
 from battle.cli.inputs import InputError
-from battle.history.report import format_stats
 from battle.history.stats import compute_stats
+from battle.history.stats_report import format_stats
 from battle.history.store import History
 from battle.rules.errors import BattleError, one_line
 

@@ -196,7 +196,7 @@ class _ProgressBar:
         self.shown_dashboard = False
         self.live = stream is not None and stream.isatty()
 
-    def show(self, progress, result) -> None:  # noqa: ANN001 - survey_run.Progress, DealResult | None
+    def show(self, progress, result) -> None:  # noqa: ANN001 - survey_run.SurveyProgress, DealResult | None
         if progress.dashboard and not self.shown_dashboard:
             print(f"Dask dashboard: {progress.dashboard}", file=self.stream, flush=True)
             self.shown_dashboard = True
@@ -225,7 +225,7 @@ def _duration(seconds: float) -> str:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from battle.atlas.report import format_report, summarise
+    from battle.atlas.survey_report import format_report, summarise
 
     database = _database(args, reading=True)
     try:
@@ -241,7 +241,7 @@ def _report(args: argparse.Namespace) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         import pygame
 
-        from battle.atlas.report_plot import save_histogram
+        from battle.atlas.survey_histogram import save_histogram
 
         try:
             save_histogram(report, args.plot)

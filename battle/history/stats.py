@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from battle.history.puzzle_ratings import best_streak, streak
-from battle.history.solver_rating import SolverRating, solver_rating
 from battle.history.store import GameEntry, PuzzleAttempt
-from battle.puzzles.glicko2 import Rating
-from battle.puzzles.level_ratings import LEVEL_NAMES
+from battle.ratings.glicko2 import Rating
+from battle.ratings.level_ratings import LEVEL_NAMES
+from battle.ratings.puzzle_ratings import best_streak, streak
+from battle.ratings.solver_rating import SolverRating, solver_rating
 
 PEOPLE = "people"
 """The opponent of a game against a person, in the tallies."""

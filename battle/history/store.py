@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from battle.puzzles.glicko2 import Rating
+from battle.ratings.glicko2 import Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
 from battle.storage import sqlite_file

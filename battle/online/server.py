@@ -46,7 +46,6 @@ from websockets.http11 import Request, Response
 from battle.online import message_reader, protocol, server_messages
 from battle.online.address_guard import AddressGuard
 from battle.online.codes import hash_token, new_game_id, new_token
-from battle.online.limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.protocol import (
     Abort,
     AcceptRematch,
@@ -68,6 +67,7 @@ from battle.online.protocol import (
     Watch,
 )
 from battle.online.room import Options, Room, Status, TimeCheck, plan_start
+from battle.online.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.store import GameStore, StoreError
 
 FULL_COLLECTION_SECONDS = 600.0

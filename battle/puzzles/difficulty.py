@@ -18,16 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from battle.puzzles.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
+from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 
 FIND_TRIES = 20
 """Seeded tries per level: enough to tell a level that finds the line from one that guesses
 (a 1-in-3 guess finds it 15 times of 20 with odds under 1 in 10,000)."""
 RELIABLE = 0.75
 """The find rate from which a level counts as finding the line."""
-PUZZLE_DEVIATION = 150.0
-"""A mined puzzle's starting rating deviation: its rating comes from 120 tries by the levels,
-a firmer start than a newcomer's 350, but the levels are not people."""
 RATING_FLOOR, RATING_CEILING = 0.0, 4000.0
 """The search interval of ``puzzle_rating``; the smoothing keeps every answer well inside."""
 

@@ -45,8 +45,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from battle.puzzles.level_ratings import LEVEL_NAMES
 from battle.puzzles.themes import THEMES
+from battle.ratings.level_ratings import LEVEL_NAMES
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import QUOTE_LIMIT, BattleError, quote
 from battle.rules.notation import format_position, parse_position

@@ -42,12 +42,12 @@ from battle.ui.analysis.live_analysis import LiveAnalysis  # noqa: E402
 from battle.ui.art.theme import Fonts, load_gui_theme  # noqa: E402
 from battle.ui.art.tile_art import TileArt, window_icon  # noqa: E402
 from battle.ui.demos import DEMOS, open_demo  # noqa: E402
+from battle.ui.files.game_history import open_history  # noqa: E402
+from battle.ui.files.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
 from battle.ui.help.help_scene import window_key  # noqa: E402
 from battle.ui.play.match import Match  # noqa: E402
 from battle.ui.play.play_scene import PlayScene  # noqa: E402
 from battle.ui.scene import SceneStack  # noqa: E402
-from battle.ui.storage.game_history import open_history  # noqa: E402
-from battle.ui.storage.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings  # noqa: E402
 from battle.ui.title.title_scene import TitleScene  # noqa: E402
 from battle.ui.widgets.board_view import BoardView, Felt  # noqa: E402
 from battle.ui.widgets.layout import compute_layout, layout_scale  # noqa: E402

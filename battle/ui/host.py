@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from battle.ui.art.theme import Fonts
     from battle.ui.art.tile_art import TileArt
     from battle.ui.editor.editor_scene import EditorScene
+    from battle.ui.files.settings import Settings
     from battle.ui.play.match import Match
     from battle.ui.play.play_scene import PlayScene
     from battle.ui.review.review_scene import ReviewScene
     from battle.ui.scene import SceneStack
-    from battle.ui.storage.settings import Settings
     from battle.ui.widgets.board_view import BoardView, Felt
     from battle.ui.widgets.layout import Layout
     from battle.ui.widgets.panel import PanelView

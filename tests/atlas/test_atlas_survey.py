@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battle.atlas.deal_list import parse_deal_list
-from battle.atlas.report import format_report, summarise
 from battle.atlas.solve_deal import start_position
 from battle.atlas.survey_db import DealResult, SurveyDatabase, SurveyDatabaseError
+from battle.atlas.survey_report import format_report, summarise
 from battle.atlas.survey_run import SurveyPlan, pending_deals, run_survey
 from battle.rules.board import move_name
 from solver.engine import Engine
@@ -184,7 +184,7 @@ def test_a_worker_killed_mid_run_leaves_the_survey_complete_and_exact(tmp_path: 
     killed: list[int] = []
     clients = []
 
-    def kill_one_worker(progress, stored) -> None:  # noqa: ANN001 - Progress, DealResult | None
+    def kill_one_worker(progress, stored) -> None:  # noqa: ANN001 - SurveyProgress, DealResult | None
         if stored is not None and not killed and clients:
             pids = clients[0].run(os.getpid)
             pid = sorted(pids.values())[0]

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from battle.history.report import format_stats, sparkline
 from battle.history.stats import PEOPLE, compute_stats
+from battle.history.stats_report import format_stats, sparkline
 from battle.history.store import GameEntry, History, PuzzleAttempt
-from battle.puzzles.glicko2 import Rating
+from battle.ratings.glicko2 import Rating
 from tests.history.test_history_store import finished_game
 
 ROOT = Path(__file__).resolve().parents[2]

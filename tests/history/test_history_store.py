@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from battle.history.store import GameEntry, History, PuzzleAttempt, default_history_path
-from battle.puzzles.glicko2 import Rating
+from battle.ratings.glicko2 import Rating
 from battle.rules.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]

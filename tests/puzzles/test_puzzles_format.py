@@ -124,7 +124,7 @@ def test_the_pure_modules_load_no_solver_numba_or_pygame() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, battle.puzzles, battle.puzzles.selection, battle.history, battle.history.report, "
+    code = ("import sys, battle.puzzles, battle.puzzles.selection, battle.history, battle.history.stats_report, "
             "battle.cli.puzzle_commands, battle.cli.stats_command; "
             "print(sorted(m for m in ('numba', 'numpy', 'solver', 'pygame', 'battle.players', "
             "'battle.puzzles.miner') if m in sys.modules))")

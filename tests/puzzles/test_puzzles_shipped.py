@@ -9,10 +9,10 @@ import pytest
 
 from battle.puzzles.criteria import MIN_LOSS, changes_result
 from battle.puzzles.difficulty import difficulty
-from battle.puzzles.level_ratings import LEVEL_NAMES
 from battle.puzzles.puzzle import Puzzle, puzzle_id
 from battle.puzzles.puzzle_file import load_puzzles, shipped_puzzles_path
 from battle.puzzles.themes import themes_of
+from battle.ratings.level_ratings import LEVEL_NAMES
 
 SAMPLE = 30
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from battle.history.solver_rating import score_for, solver_rating
 from battle.history.store import GameEntry
-from battle.puzzles.level_ratings import LEVEL_NAMES, LEVEL_RATINGS, elo_lead, nearest_level
+from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS, elo_lead, nearest_level
+from battle.ratings.solver_rating import score_for, solver_rating
 
 
 def entry(when: float, level: str, you: int, scores: tuple[int, int]) -> GameEntry:

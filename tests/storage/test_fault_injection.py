@@ -247,7 +247,7 @@ SAVER_SCRIPT = """
 import sys
 from battle.rules.game import Game
 from battle.storage.saved_games import SavedGame, Shelf
-from battle.ui.storage.settings import Settings, save_settings
+from battle.ui.files.settings import Settings, save_settings
 
 name = sys.argv[1]
 shelf = Shelf()

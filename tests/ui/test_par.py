@@ -14,8 +14,8 @@ from battle.rules.board import parse_move
 from battle.rules.deal import deal
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
+from battle.ui.files.settings import FAIRNESS_KEYS, Settings, load_settings, save_settings
 from battle.ui.play.par_words import against_par, compare_with_par, par_headline, par_meaning, par_sentence
-from battle.ui.storage.settings import FAIRNESS_KEYS, Settings, load_settings, save_settings
 from battle.ui.title import deal_choice
 from battle.ui.title.deal_choice import FAIRNESS, FAIRNESS_BY_KEY, NoCataloguedDeal, availability, pick_deal
 

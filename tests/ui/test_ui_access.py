@@ -22,12 +22,12 @@ from battle.ui.analysis.analysis_view import (
 from battle.ui.art import theme
 from battle.ui.demos import open_demo
 from battle.ui.editor.editor_scene import EditorScene
+from battle.ui.files.settings import load_settings
 from battle.ui.help.help_scene import RULES, SHORTCUTS, HelpScene
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.review.review_layout import review_layout
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.review.review_view import label_size, mark_labels, move_marks, played_label
-from battle.ui.storage.settings import load_settings
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.hud import status_layout
 from battle.ui.widgets.layout import compute_layout, move_entry_rect

@@ -10,10 +10,10 @@ import pygame
 import pytest
 
 from battle.ui.editor.editor_scene import EditorScene
+from battle.ui.files.settings import MIN_SIZE
 from battle.ui.play.match import Match, new_match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_scene import ReviewScene
-from battle.ui.storage.settings import MIN_SIZE
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.buttons import SHORT_FORMS, TEXT_MARGIN, Button, fitted_label
 from tests import ui_harness as ui

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from battle.rules.game import Game
+from battle.ui.files.settings import Settings, load_settings, save_settings
 from battle.ui.play.match import Match, new_match
-from battle.ui.storage.settings import Settings, load_settings, save_settings
 
 
 def play_first(match: Match, count: int) -> None:

@@ -21,6 +21,7 @@ from battle.online.seats import Seat, load_seats
 from battle.online.state_game import result_of_state
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
+from battle.ui.files.settings import MIN_SIZE, Settings, load_settings, save_settings
 from battle.ui.online import lobby_scene
 from battle.ui.online.connection import ONLINE_EVENT
 from battle.ui.online.lobby_scene import LobbyScene
@@ -38,7 +39,6 @@ from battle.ui.online.online_state import (
 from battle.ui.online.setup_form import FormProblem, kept_game_line, read_address, read_code
 from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.review.review_scene import ReviewScene
-from battle.ui.storage.settings import MIN_SIZE, Settings, load_settings, save_settings
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.choice_scene import ChoiceScene
 from tests import ui_harness as ui

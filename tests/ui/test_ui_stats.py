@@ -16,13 +16,13 @@ from battle.history.stats import PEOPLE
 from battle.history.store import GameEntry, History, default_history_path, online_entry
 from battle.rules.game import Game
 from battle.ui.app import App
+from battle.ui.files.game_history import local_entry, store_accuracy
+from battle.ui.files.settings import MIN_SIZE
 from battle.ui.play.match import Match
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.stats.stats_scene import EMPTY_HISTORY, StatsScene
-from battle.ui.storage.game_history import local_entry, store_accuracy
-from battle.ui.storage.settings import MIN_SIZE
 from battle.ui.title.title_scene import TitleScene
 from tests import ui_harness as ui
 from tests.ui.test_ui_labels import assert_labels_fit

@@ -24,7 +24,7 @@ from battle.rules.wording import pair_words, plural, verb
 from battle.ui.analysis import study_view
 from battle.ui.analysis.analysis_mode import AnalysisMode, pick_move
 from battle.ui.widgets.animations import Removal
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.ui.play.play_mode import ButtonSpec, PlayMode, PlayScreen
@@ -93,9 +93,9 @@ class StudyMode:
             "pv_play": bool(study.pv),
         }
 
-    def refusal(self) -> Status | None:
+    def refusal(self) -> StatusLine | None:
         if self.position.is_over():
-            return Status("No pair left here. U takes back a variation move; B goes back to the game.", "quiet")
+            return StatusLine("No pair left here. U takes back a variation move; B goes back to the game.", "quiet")
         return None
 
     def take_right_click(self) -> bool:
@@ -125,7 +125,7 @@ class StudyMode:
         screen.selected = None
         after = study.position
         then = "no pair left." if after.is_over() else f"{names[after.to_move - 1]} to move."
-        screen.status = Status(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
+        screen.status = StatusLine(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
                                f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
 
     def undo(self) -> None:
@@ -141,7 +141,7 @@ class StudyMode:
             self.game_mode.redo()
 
     def request_hint(self) -> None:
-        self.screen.status = Status("Analysis shows every pair's value: the green ones are best.", "hint")
+        self.screen.status = StatusLine("Analysis shows every pair's value: the green ones are best.", "hint")
 
     def command(self, name: str) -> None:
         """The analysis buttons and keys: variation undo/redo, back to game, stepping the best line."""
@@ -151,33 +151,33 @@ class StudyMode:
         screen.selected = None
         if name == "undo":
             move = study.undo() if study.exploring else None
-            screen.status = Status(f"Took back {move_name(move)} from the variation." if move else
+            screen.status = StatusLine(f"Took back {move_name(move)} from the variation." if move else
                                    "The variation is empty.", "info" if move else "quiet")
         elif name == "redo":
             move = study.redo()
-            screen.status = Status(f"Replayed {move_name(move)} in the variation." if move else "Nothing to redo.",
+            screen.status = StatusLine(f"Replayed {move_name(move)} in the variation." if move else "Nothing to redo.",
                                    "info" if move else "quiet")
         elif name == "back_game":
             study.back_to_game()
-            screen.status = Status(f"Back to the game. {self.turn_status().text}", "info")
+            screen.status = StatusLine(f"Back to the game. {self.turn_status().text}", "info")
         elif name in ("pv_back", "pv_forward"):
             if not study.step_pv(-1 if name == "pv_back" else 1):
-                screen.status = Status("No best line to step through yet." if not study.pv else
+                screen.status = StatusLine("No best line to step through yet." if not study.pv else
                                        "That is the end of the best line.", "quiet")
         elif name == "pv_play":
             line = study.adopt_preview()
-            screen.status = Status(f"Played {' '.join(move_name(m) for m in line)} into the variation." if line
+            screen.status = StatusLine(f"Played {' '.join(move_name(m) for m in line)} into the variation." if line
                                    else "No best line yet: the search is still starting.", "info" if line else "quiet")
 
-    def turn_status(self) -> Status:
+    def turn_status(self) -> StatusLine:
         study = self.study
         position = study.position
         count = len(study.variation)
         where = f"{plural(count, 'move')} into a variation" if study.exploring else "the game position"
         if position.is_over():
-            return Status(f"Analysing {where}: no pair left.", "quiet")
+            return StatusLine(f"Analysing {where}: no pair left.", "quiet")
         name = self.screen.match.game.names[position.to_move - 1]
-        return Status(f"Analysing {where}: {name} to move.", "info")
+        return StatusLine(f"Analysing {where}: {name} to move.", "info")
 
     # -- time --------------------------------------------------------------------------------
 
@@ -223,10 +223,10 @@ class StudyMode:
         value = f" · value {badge.describe()}" if badge is not None else ""
         return f"{describe_opening(opening)}{value}"
 
-    def status_line(self) -> tuple[Status, str]:
+    def status_line(self) -> tuple[StatusLine, str]:
         """What the pointed pair opens, in place of the status and the shortcuts; else the status."""
         hover = self.opening_text()
-        return (Status(hover, "hint"), "") if hover else (self.screen.status, KEYS_HELP)
+        return (StatusLine(hover, "hint"), "") if hover else (self.screen.status, KEYS_HELP)
 
     def hint_move(self) -> Move | None:
         study = self.study

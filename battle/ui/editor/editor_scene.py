@@ -26,13 +26,13 @@ from battle.rules.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
 from battle.ui.art import theme
 from battle.ui.editor.editor_layout import EditorLayout, editor_layout, kind_at, split_row
 from battle.ui.editor.editor_model import EditorModel
+from battle.ui.files.game_files import FileProblem, load_position_file, save_position_file
 from battle.ui.play.match import Match, solver_name
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.files import FileProblem, load_position_file, save_position_file
 from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
 from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width, set_enabled
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked, free_file_name, start_folder
-from battle.ui.widgets.hud import Status, draw_status
+from battle.ui.widgets.hud import StatusLine, draw_status
 from battle.ui.widgets.layout import Rect, cell_at, cell_rect
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class EditorScene(Scene):
         self.painting: int | None = None
         """The mouse button held down on the board (1 places, 3 erases), for painting by dragging."""
         self.clock = 0.0
-        self.notice: Status | None = None
+        self.notice: StatusLine | None = None
         """A message about the last action (saved, loaded...), shown until the next edit."""
         self._palette_cache: dict[tuple[int, int, int], pygame.Surface] = {}
 
@@ -209,7 +209,7 @@ class EditorScene(Scene):
             self.choose(None if self.kind is not None else 0)
         elif name == "clear":
             model.clear()
-            self.notice = Status("Cleared the board.", "info")
+            self.notice = StatusLine("Cleared the board.", "info")
         elif name == "fill":
             self.fill()
         elif name == "to_move":
@@ -233,16 +233,16 @@ class EditorScene(Scene):
         try:
             number = parse_deal_number(text.strip())
         except BattleError as error:
-            self.notice = Status(f"Deal number: {error}", "error")
+            self.notice = StatusLine(f"Deal number: {error}", "error")
             return
         self.model.fill_from_deal(number)
-        self.notice = Status(f"Filled the board from deal {number}.", "info")
+        self.notice = StatusLine(f"Filled the board from deal {number}.", "info")
 
     def start(self, how: str) -> None:
         """Leave the editor for a game from this position: analysed hot seat, or against the solver."""
         problem = self.model.playable_problem()
         if problem is not None:
-            self.notice = Status(f"Cannot start: {problem}.", "error")
+            self.notice = StatusLine(f"Cannot start: {problem}.", "error")
             return
         position = self.model.position()
         settings = self.app.settings
@@ -263,12 +263,12 @@ class EditorScene(Scene):
         if self.dialog_open():
             return
         if purpose == "save_position" and self.model.problem() is not None:
-            self.notice = Status(f"Cannot save an invalid position: {self.model.problem()}.", "error")
+            self.notice = StatusLine(f"Cannot save an invalid position: {self.model.problem()}.", "error")
             return
         name = free_file_name(start_folder(self.app), "position", ".mbp") if purpose == "save_position" else ""
         problem = self.files.open(purpose, name)
         if problem:
-            self.notice = Status(problem, "error")
+            self.notice = StatusLine(problem, "error")
 
     def file_picked(self, picked: Picked) -> None:
         if picked.purpose == "save_position":
@@ -280,39 +280,39 @@ class EditorScene(Scene):
         try:
             written = save_position_file(path, self.model.position())
         except (FileProblem, BattleError) as problem:
-            self.notice = Status(f"Could not save: {problem}", "error")
+            self.notice = StatusLine(f"Could not save: {problem}", "error")
             return
         self.app.remember_folder(written.parent)
-        self.notice = Status(f"Saved {written.name} (in {written.parent}).", "good")
+        self.notice = StatusLine(f"Saved {written.name} (in {written.parent}).", "good")
 
     def load_from(self, path: Path) -> None:
         try:
             position = load_position_file(path)
         except FileProblem as problem:
-            self.notice = Status(f"Could not load {problem}", "error")
+            self.notice = StatusLine(f"Could not load {problem}", "error")
             return
         self.app.remember_folder(Path(path).parent)
         self.model = EditorModel.from_position(position)
         self.clear_ui()
         self.build_ui()
-        self.notice = Status(f"Loaded {Path(path).name}.", "good")
+        self.notice = StatusLine(f"Loaded {Path(path).name}.", "good")
 
     # -- time and drawing --------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def status(self) -> Status:
+    def status(self) -> StatusLine:
         """The status line: the last action's message, else whether the position is valid and why not."""
         if self.notice is not None:
             return self.notice
         problem = self.model.problem()
         if problem is not None:
-            return Status(f"Not a valid position: {problem}.", "error")
+            return StatusLine(f"Not a valid position: {problem}.", "error")
         playable = self.model.playable_problem()
         if playable is not None:
-            return Status(f"Valid, but {playable}.", "warn")
-        return Status(self.model.summary(), "good")
+            return StatusLine(f"Valid, but {playable}.", "warn")
+        return StatusLine(self.model.summary(), "good")
 
     def draw(self, surface: pygame.Surface) -> None:
         app, layout, model = self.app, self.app.layout, self.model

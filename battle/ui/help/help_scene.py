@@ -20,8 +20,8 @@ from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
 from battle.ui.analysis.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
 from battle.ui.art import theme
+from battle.ui.files.settings import UI_SCALE_RANGE, UI_SCALE_STEP
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.settings import UI_SCALE_RANGE, UI_SCALE_STEP
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.layout import layout_scale
 

@@ -29,7 +29,7 @@ from battle.ui.online.online_state import game_terms, opponent_of, server_label
 from battle.ui.online.online_view import draw_code, draw_link_line
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
-from battle.ui.widgets.hud import STATUS_COLOURS, Status
+from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
 if TYPE_CHECKING:
     from battle.online.client import Link, OnlineSession
@@ -47,7 +47,7 @@ class LobbyScene(Scene):
     """Waiting for the game to begin (see the module docstring)."""
 
     def __init__(self, app: Host, session: OnlineSession, purpose: str, code: str | None = None,
-                 returned: Callable[[Status], None] | None = None) -> None:
+                 returned: Callable[[StatusLine], None] | None = None) -> None:
         super().__init__(app)
         self.session = session
         self.purpose = purpose
@@ -63,7 +63,7 @@ class LobbyScene(Scene):
         self.link_since = time.monotonic()
         self.reached = False
         """The server answered once: a later drop is a lost connection, not an unreachable server."""
-        self.note = Status("", "quiet")
+        self.note = StatusLine("", "quiet")
         self.buttons: dict[str, Button] = {}
         self.handed_over = False
         self.session_closed = False
@@ -134,15 +134,15 @@ class LobbyScene(Scene):
         try:
             clipboard_copy(text)
         except (pygame.error, OSError, RuntimeError) as error:
-            self.note = Status(f"No clipboard here ({error}): read the code out instead.", "warn")
+            self.note = StatusLine(f"No clipboard here ({error}): read the code out instead.", "warn")
             return
-        self.note = Status(f"Copied {text}: paste it to your opponent.", "good")
+        self.note = StatusLine(f"Copied {text}: paste it to your opponent.", "good")
 
     def back(self) -> None:
         if self.app.stack.top is self:
             self.app.stack.pop()
         if self.returned is not None and self.purpose not in SEATLESS and self.session.seat is not None:
-            self.returned(Status("Your game waits on the server: Resume in the list comes back to it.", "info"))
+            self.returned(StatusLine("Your game waits on the server: Resume in the list comes back to it.", "info"))
 
     # -- time --------------------------------------------------------------------------------
 
@@ -159,7 +159,7 @@ class LobbyScene(Scene):
                 self.link_since = time.monotonic()
                 self.reached = self.reached or self.link.state == "connected"
             elif kind == "error":
-                self.note = Status(f"The server refused: {event.get('reason')}", "error")
+                self.note = StatusLine(f"The server refused: {event.get('reason')}", "error")
             elif kind == "created":
                 self.invite, self.watch = event.get("invite"), event.get("watch")
             keep = keep or kind in ("created", "joined", "state")
@@ -170,7 +170,7 @@ class LobbyScene(Scene):
         if keep:
             problem = connection.remember(self.session, self.state)
             if problem:
-                self.note = Status(problem, "warn")
+                self.note = StatusLine(problem, "warn")
         if self.state is not None and self.state.get("status") in ("playing", "finished"):
             self.open_game()
         elif self.invite != had_invite:
@@ -181,7 +181,7 @@ class LobbyScene(Scene):
         try:
             scene = OnlineScene(self.app, self.session)
         except (BattleError, ValueError) as error:
-            self.note = Status(f"The server's game does not read here: {error}", "error")
+            self.note = StatusLine(f"The server's game does not read here: {error}", "error")
             return
         self.handed_over = True
         self.app.stack.replace_all(scene)

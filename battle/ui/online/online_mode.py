@@ -48,7 +48,7 @@ from battle.ui.online.online_view import draw_notice
 from battle.ui.play.game_mode import RESULT_DELAY
 from battle.ui.play.match import Match
 from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.online.client import OnlineSession
@@ -184,23 +184,23 @@ class OnlineMode:
             "review": self.finished and game.ply > 0,
         }
 
-    def refusal(self) -> Status | None:
+    def refusal(self) -> StatusLine | None:
         if self.link.state == "closed":
-            return Status(f"Not connected ({self.link.detail}). Leave, then resume the game from Play online.",
+            return StatusLine(f"Not connected ({self.link.detail}). Leave, then resume the game from Play online.",
                           "error")
         if self.watching:
-            return Status(WATCHING, "quiet")
+            return StatusLine(WATCHING, "quiet")
         if self.state.get("status") == "waiting":
-            return Status("Your opponent has not joined yet.", "quiet")
+            return StatusLine("Your opponent has not joined yet.", "quiet")
         if self.finished:
-            return Status("The game is over. Rematch offers another; V reviews this one.", "quiet")
+            return StatusLine("The game is over. Rematch offers another; V reviews this one.", "quiet")
         if self.in_flight():
-            return Status("Wait: your move is on its way to the server.", "quiet")
+            return StatusLine("Wait: your move is on its way to the server.", "quiet")
         if self.state.get("to_move") != self.you:
-            return Status(f"Wait: {verb(self.opponent_name, 'is')} to move.", "quiet")
+            return StatusLine(f"Wait: {verb(self.opponent_name, 'is')} to move.", "quiet")
         return None
 
-    def locked(self, name: str) -> Status:
+    def locked(self, name: str) -> StatusLine:
         """Why a command of the local game is off while the online game is played."""
         words = {
             "undo": f"Undo is off in an online game: T asks {self.opponent_name} to let you take back your move.",
@@ -211,7 +211,7 @@ class OnlineMode:
             "review": "The review opens once the game is over.",
             "load": "Loading a game is off here: Leave first (the game waits on the server).",
         }
-        return Status(words.get(name, "That is off in an online game."), "quiet")
+        return StatusLine(words.get(name, "That is off in an online game."), "quiet")
 
     def take_right_click(self) -> bool:
         return False
@@ -229,7 +229,7 @@ class OnlineMode:
         after = f"{verb(self.opponent_name, 'is')} to move."
         if self.link.state != "connected":
             after = "It goes to the server when the connection is back."
-        self.screen.status = Status(f"You took {pair_words(kind)}, {move_name(move)}, for "
+        self.screen.status = StatusLine(f"You took {pair_words(kind)}, {move_name(move)}, for "
                                     f"{plural(points, 'point')}. {after}", "info")
 
     def _show_move(self, move: Move) -> int:
@@ -248,20 +248,20 @@ class OnlineMode:
         return points
 
     def undo(self) -> None:
-        self.screen.status = self.locked("undo") if not self.finished else Status(
+        self.screen.status = self.locked("undo") if not self.finished else StatusLine(
             "The game is over: V reviews it move by move.", "quiet")
 
     def redo(self) -> None:
         self.screen.status = self.locked("redo")
 
     def request_hint(self) -> None:
-        self.screen.status = self.locked("hint") if not self.finished else Status(
+        self.screen.status = self.locked("hint") if not self.finished else StatusLine(
             "The game is over: V reviews every move against perfect play.", "quiet")
 
     def command(self, name: str) -> None:
         """Take back, yes, no and rematch (the screen handles resign, leave and save)."""
         if self.watching:
-            self.screen.status = Status(WATCHING, "quiet")
+            self.screen.status = StatusLine(WATCHING, "quiet")
         elif name == "takeback":
             self._ask_takeback()
         elif name in ("yes", "no"):
@@ -273,55 +273,55 @@ class OnlineMode:
         if not self.enabled_buttons()["takeback"]:
             reason = ("You asked already." if (self.state.get("offers") or {}).get("takeback") == self.you
                       else "Only your own last move can be taken back, while the game is played.")
-            self.screen.status = Status(f"No takeback to ask for: {reason}", "quiet")
+            self.screen.status = StatusLine(f"No takeback to ask for: {reason}", "quiet")
             return
         self.session.send({"type": "takeback_request"})
         move = (self.state.get("moves") or ["?"])[-1]
-        self.screen.status = Status(f"Asked {self.opponent_name} to let you take back {move}.", "hint")
+        self.screen.status = StatusLine(f"Asked {self.opponent_name} to let you take back {move}.", "hint")
 
     def _answer(self, accept: bool) -> None:
         asked = self.question()
         name = self.opponent_name
         if asked == "takeback":
             self.session.send({"type": "takeback_answer", "accept": accept})
-            self.screen.status = Status(f"You let {name} take back their move." if accept
+            self.screen.status = StatusLine(f"You let {name} take back their move." if accept
                                         else f"You said no: {name}'s move stays.", "info")
         elif asked == "rematch" and accept:
             self.session.send({"type": "rematch_accept"})
-            self.screen.status = Status("You took the rematch: the same deal, the sides swapped.", "good")
+            self.screen.status = StatusLine("You took the rematch: the same deal, the sides swapped.", "good")
         elif asked == "rematch":
             self.session.send({"type": "rematch_decline"})
             self.declined_rematch = self.game_id  # the question goes at once, before the server's state
-            self.screen.status = Status(f"You turned down {name}'s rematch.", "info")
+            self.screen.status = StatusLine(f"You turned down {name}'s rematch.", "info")
         else:
-            self.screen.status = Status("There is nothing to answer.", "quiet")
+            self.screen.status = StatusLine("There is nothing to answer.", "quiet")
 
     def _rematch(self) -> None:
         offers = self.state.get("offers") or {}
         name = self.opponent_name
         if not self.finished:
-            self.screen.status = Status("A rematch can be offered once the game is over.", "quiet")
+            self.screen.status = StatusLine("A rematch can be offered once the game is over.", "quiet")
         elif self.state.get("rematch"):
-            self.screen.status = Status("The rematch has begun already.", "quiet")
+            self.screen.status = StatusLine("The rematch has begun already.", "quiet")
         elif offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
             self._answer(True)
         elif offers.get("rematch") == self.you:
-            self.screen.status = Status(f"You offered a rematch: waiting for {name}.", "quiet")
+            self.screen.status = StatusLine(f"You offered a rematch: waiting for {name}.", "quiet")
         else:
             self.session.send({"type": "rematch_offer"})
-            self.screen.status = Status(f"Offered {name} a rematch: the same deal, the sides swapped.", "good")
+            self.screen.status = StatusLine(f"Offered {name} a rematch: the same deal, the sides swapped.", "good")
 
     def resign(self) -> None:
         self.session.send({"type": "resign"})
-        self.screen.status = Status("You resign.", "info")
+        self.screen.status = StatusLine("You resign.", "info")
 
-    def ask_for_record(self) -> Status:
+    def ask_for_record(self) -> StatusLine:
         """Ask the server for the game record (``take_record`` has it when it comes); what to say meanwhile."""
         if self.link.state == "closed":
-            return Status(f"Not connected ({self.link.detail}): the record comes from the server.", "error")
+            return StatusLine(f"Not connected ({self.link.detail}): the record comes from the server.", "error")
         self.record_asked_at = time.monotonic()
         self.session.send({"type": "record"})
-        return Status("Asking the server for the record...", "hint", busy=True, since=self.screen.clock)
+        return StatusLine("Asking the server for the record...", "hint", busy=True, since=self.screen.clock)
 
     def take_record(self) -> str | None:
         record, self.record = self.record, None
@@ -335,8 +335,8 @@ class OnlineMode:
         if not events:
             return
         state, pending = self.session.snapshot()
-        links: list[Status] = []
-        told: list[Status] = []
+        links: list[StatusLine] = []
+        told: list[StatusLine] = []
         news: list[OfferNews] = []
         changed = False
         for event in events:
@@ -345,12 +345,12 @@ class OnlineMode:
             if kind == "link":
                 links.extend(self._link_changed(event))
             elif kind == "error":
-                told.append(Status(f"The server refused: {event.get('reason')}", "error"))
+                told.append(StatusLine(f"The server refused: {event.get('reason')}", "error"))
             elif kind == "record" and self.record_asked_at is not None:
                 self.record_asked_at = None
                 self.record = str(event.get("mbg", ""))
             elif kind == "rematch":
-                told.append(Status("The rematch begins: the same deal, the sides swapped.", "good"))
+                told.append(StatusLine("The rematch begins: the same deal, the sides swapped.", "good"))
             if kind in ("state", "moved", "created", "joined", "rematch"):
                 changed = True
             if kind == "state":
@@ -358,7 +358,7 @@ class OnlineMode:
             elif kind == "moved":
                 self._moved_clock(event)
         said = self._sync(state, pending, news) if state is not None else []
-        said.extend(Status(*line) for line in (news_line(item, self.state) for item in news) if line is not None)
+        said.extend(StatusLine(*line) for line in (news_line(item, self.state) for item in news) if line is not None)
         if said and all(part.kind == "info" for part in said):
             said.append(self.turn_status())
         if changed:
@@ -366,9 +366,9 @@ class OnlineMode:
         parts = links + said + told
         if parts:
             kind = max((part.kind for part in parts), key=lambda k: _SEVERITY.get(k, 1))
-            self.screen.status = Status(" ".join(part.text for part in parts), kind)
+            self.screen.status = StatusLine(" ".join(part.text for part in parts), kind)
 
-    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> list[Status]:
+    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> list[StatusLine]:
         """Bring the Game to the state's moves; what changed, for the status line."""
         previous, self.state = self.state, state
         if (state.get("offers") or {}).get("rematch") is None:
@@ -379,10 +379,10 @@ class OnlineMode:
         try:
             expected = expected_moves(state, pending)
         except BattleError as error:
-            return [Status(f"A move from the server does not read here: {error}", "error")]
+            return [StatusLine(f"A move from the server does not read here: {error}", "error")]
         current = list(game.moves)
         keep = common_prefix(current, expected)
-        said: list[Status] = []
+        said: list[StatusLine] = []
         if keep < len(current):
             taken = [game.undo() for _ in range(len(current) - keep)]
             self.screen.animations = [a for a in self.screen.animations if isinstance(a, Pulse)]
@@ -398,21 +398,21 @@ class OnlineMode:
             last = (position.to_move, position.cells[move[0]], move, self._show_move(move))
         if last is not None:
             mover, kind, move, points = last
-            said.append(Status(f"{verb(who(state, mover), 'took')} {pair_words(kind)}, {move_name(move)}, for "
+            said.append(StatusLine(f"{verb(who(state, mover), 'took')} {pair_words(kind)}, {move_name(move)}, for "
                                f"{plural(points, 'point')}.", "info"))
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
         if state.get("status") == "finished" and previous.get("status") != "finished":
-            said.append(Status(f"Game over: {describe_end(state)}", "good"))
+            said.append(StatusLine(f"Game over: {describe_end(state)}", "good"))
         return said
 
-    def _rebuild(self, state: JsonObject) -> list[Status]:
+    def _rebuild(self, state: JsonObject) -> list[StatusLine]:
         """Show the state's game from its start (a rematch, or a state the board does not follow from)."""
         try:
             game = game_from_state(state)
         except BattleError as error:
-            return [Status(f"The server's game does not read here: {error}", "error")]
+            return [StatusLine(f"The server's game does not read here: {error}", "error")]
         screen = self.screen
         screen.match = Match(game)
         screen.selected = None
@@ -423,30 +423,30 @@ class OnlineMode:
         self.end_at = None
         return [self.turn_status()]
 
-    def _taken_back(self, asker: int | None, taken: list[Move]) -> Status:
+    def _taken_back(self, asker: int | None, taken: list[Move]) -> StatusLine:
         """``taken`` is off the board: a takeback ``asker`` asked for, or a move the server did not play."""
         listed = ", ".join(move_name(move) for move in reversed(taken))
         name = self.opponent_name
         if asker is not None and self.watching:
-            return Status(f"{name_of(self.state, asker)} took back {listed}.", "info")
+            return StatusLine(f"{name_of(self.state, asker)} took back {listed}.", "info")
         if asker == self.you:
-            return Status(f"{name} let you take back {listed}.", "good")
+            return StatusLine(f"{name} let you take back {listed}.", "good")
         if asker == self.opponent:
-            return Status(f"{name} took back {listed}.", "info")
-        return Status(f"{listed} is off the board again: the server did not play it.", "warn")
+            return StatusLine(f"{name} took back {listed}.", "info")
+        return StatusLine(f"{listed} is off the board again: the server did not play it.", "warn")
 
-    def _link_changed(self, event: JsonObject) -> list[Status]:
+    def _link_changed(self, event: JsonObject) -> list[StatusLine]:
         self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))
         self.link_since = time.monotonic()
         if self.link.state == "retrying" and not self.lost:
             self.lost = True
-            return [Status(f"Connection lost ({self.link.detail}): trying again in "
+            return [StatusLine(f"Connection lost ({self.link.detail}): trying again in "
                            f"{self._retry_seconds()} s. The game waits on the server.", "warn")]
         if self.link.state == "connected" and self.lost:
             self.lost = False
-            return [Status("Connected again.", "good")]
+            return [StatusLine("Connected again.", "good")]
         if self.link.state == "closed":
-            return [Status(f"Closed: {self.link.detail}.", "error")]
+            return [StatusLine(f"Closed: {self.link.detail}.", "error")]
         return []
 
     def _retry_seconds(self) -> int:
@@ -473,7 +473,7 @@ class OnlineMode:
         self.kept_game = seat.game
         problem = connection.remember(self.session, state)
         if problem:
-            self.screen.status = Status(problem, "warn")
+            self.screen.status = StatusLine(problem, "warn")
 
     # -- time --------------------------------------------------------------------------------
 
@@ -482,7 +482,7 @@ class OnlineMode:
         screen = self.screen
         if self.record_asked_at is not None and time.monotonic() - self.record_asked_at > RECORD_WAIT:
             self.record_asked_at = None
-            screen.status = Status(f"No record came from the server in {RECORD_WAIT:g} s: try again once "
+            screen.status = StatusLine(f"No record came from the server in {RECORD_WAIT:g} s: try again once "
                                    "connected.", "warn")
         if self._result_due():
             if screen.animating():
@@ -526,25 +526,25 @@ class OnlineMode:
             return "T take back · L leave"
         return "V review · L leave" if self.finished else "L leave"
 
-    def turn_status(self) -> Status:
+    def turn_status(self) -> StatusLine:
         state = self.state
         name = self.opponent_name
         if self.link.state == "closed":
-            return Status(f"Closed: {self.link.detail}. Leave, then resume the game from Play online.", "error")
+            return StatusLine(f"Closed: {self.link.detail}. Leave, then resume the game from Play online.", "error")
         if state.get("status") == "waiting":
-            return Status("Waiting for " + ("both players" if self.watching else "your opponent") + " to join.",
+            return StatusLine("Waiting for " + ("both players" if self.watching else "your opponent") + " to join.",
                           "quiet")
         if self.finished:
-            return Status(f"Game over: {describe_end(state)}", "good")
+            return StatusLine(f"Game over: {describe_end(state)}", "good")
         if self.watching:
             mover = 1 if state.get("to_move") == 1 else 2
-            return Status(f"You are watching: {verb(name_of(state, mover), 'is')} to move.", "quiet")
+            return StatusLine(f"You are watching: {verb(name_of(state, mover), 'is')} to move.", "quiet")
         if state.get("to_move") == self.you:
-            return Status(f"Your move: {plural(len(self.position.legal_moves()), 'pair')} to choose from.", "info")
+            return StatusLine(f"Your move: {plural(len(self.position.legal_moves()), 'pair')} to choose from.", "info")
         away = f" {verb(name, 'is')} away: the game waits." if presence_of(state, self.opponent) == "away" else ""
-        return Status(f"{verb(name, 'is')} to move.{away}", "quiet")
+        return StatusLine(f"{verb(name, 'is')} to move.{away}", "quiet")
 
-    def status_line(self) -> tuple[Status, str]:
+    def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, self.keys_help
 
     def hint_move(self) -> Move | None:

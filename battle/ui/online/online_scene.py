@@ -16,6 +16,8 @@ import pygame
 from battle.history.store import online_entry
 from battle.online.state_game import ended_unplayed, game_from_state, result_of_state
 from battle.rules.wording import verb
+from battle.ui.files.game_files import FileProblem, save_record_text
+from battle.ui.files.game_history import store_game
 from battle.ui.online.connection import close_soon
 from battle.ui.online.online_mode import COMMANDS, WATCHING, OnlineMode
 from battle.ui.online.online_result import OnlineResultScene
@@ -24,10 +26,8 @@ from battle.ui.play import play_files
 from battle.ui.play.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
-from battle.ui.storage.files import FileProblem, save_record_text
-from battle.ui.storage.game_history import store_game
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.online.client import OnlineSession
@@ -105,7 +105,7 @@ class OnlineScene(PlayScene):
     def ask_to_resign(self) -> None:
         online = self.online
         if online.watching or not online.playing:
-            self.status = Status(WATCHING if online.watching else "Only a game being played can be resigned.",
+            self.status = StatusLine(WATCHING if online.watching else "Only a game being played can be resigned.",
                                  "quiet")
             return
         name = online.opponent_name
@@ -127,10 +127,10 @@ class OnlineScene(PlayScene):
         try:
             written = save_record_text(picked.path, self.record_text)
         except FileProblem as problem:
-            self.status = Status(f"Could not save: {problem}", "error")
+            self.status = StatusLine(f"Could not save: {problem}", "error")
             return
         self.app.remember_folder(written.parent)
-        self.status = Status(f"Saved the record as {written.name} (in {written.parent}).", "good")
+        self.status = StatusLine(f"Saved the record as {written.name} (in {written.parent}).", "good")
 
     def show_result(self) -> None:
         self.remember_in_history()
@@ -148,7 +148,7 @@ class OnlineScene(PlayScene):
         entry = online_entry(self.game, seat, self.session.url, self.online.game_id, winner)
         notice = store_game(self.app.history, entry)
         if notice:
-            self.status = Status(notice, "warn")
+            self.status = StatusLine(notice, "warn")
 
     # -- time --------------------------------------------------------------------------------
 

@@ -16,8 +16,8 @@ from battle.online.seats import Seat
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
 from battle.rules.wording import is_you
+from battle.ui.files.settings import DEFAULT_SERVER
 from battle.ui.online.online_state import server_label
-from battle.ui.storage.settings import DEFAULT_SERVER
 
 FIRST_CHOICES: dict[str, str] = {
     "You move first": "creator",

@@ -46,7 +46,7 @@ from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.focus_ring import FocusRing
-from battle.ui.widgets.hud import STATUS_COLOURS, Status
+from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
 if TYPE_CHECKING:
     from battle.ui.host import Host
@@ -73,7 +73,7 @@ class OnlineSetupScene(Scene):
         self.headings: list[tuple[str, int]] = []
         """The form's section headings, drawn on the card: their text and their row's top."""
         self.ring = FocusRing(app, lambda: self.widgets, self.command, self.menu_changed)
-        self.status = Status("", "quiet")
+        self.status = StatusLine("", "quiet")
         self.seats: list[Seat] = []
         self.shown_seats = 0
         """How many kept games the list has room for at this size."""
@@ -85,7 +85,7 @@ class OnlineSetupScene(Scene):
         seats, problem = load_seats()
         self.seats = [seat for seat in seats if seat.token]
         if problem:
-            self.status = Status(problem, "warn")
+            self.status = StatusLine(problem, "warn")
 
     # -- geometry ----------------------------------------------------------------------------
 
@@ -297,7 +297,7 @@ class OnlineSetupScene(Scene):
         try:
             url = read_address(self.values["server"])
         except FormProblem as problem:
-            self.status = Status(str(problem), "error")
+            self.status = StatusLine(str(problem), "error")
             return None
         name = name_to_send(self.values["name"])
         settings = self.app.settings
@@ -315,9 +315,9 @@ class OnlineSetupScene(Scene):
         try:
             message = create_message(self.values["deal"], self.first, self.time, self.lose_on_time, name)
         except FormProblem as problem:
-            self.status = Status(str(problem), "error")
+            self.status = StatusLine(str(problem), "error")
             return
-        self.status = Status("", "quiet")
+        self.status = StatusLine("", "quiet")
         session = connection.open_session(url, message, name)
         self.app.stack.push(LobbyScene(self.app, session, "host", returned=self.came_back))
 
@@ -333,20 +333,20 @@ class OnlineSetupScene(Scene):
         try:
             code = read_code(self.values["code"], "Invite code" if purpose == "join" else "Watch code")
         except FormProblem as problem:
-            self.status = Status(str(problem), "error")
+            self.status = StatusLine(str(problem), "error")
             return
         chosen = self._address_and_name()
         if chosen is None:
             return
         url, name = chosen
-        self.status = Status("", "quiet")
+        self.status = StatusLine("", "quiet")
         opening = join_message(code, name) if purpose == "join" else watch_message(code)
         session = connection.open_session(url, opening, name if purpose == "join" else None)
         self.app.stack.push(LobbyScene(self.app, session, purpose, code, returned=self.came_back))
 
     def resume(self, seat: Seat) -> None:
         self._read_entries()
-        self.status = Status("", "quiet")
+        self.status = StatusLine("", "quiet")
         session = connection.resume_session(seat, name_to_send(self.values["name"]))
         self.app.stack.push(LobbyScene(self.app, session, "resume", returned=self.came_back))
 
@@ -359,7 +359,7 @@ class OnlineSetupScene(Scene):
             problem = connection.forget(seat.url, seat.game)
             self.load_kept()
             self.rebuild()
-            self.status = Status(problem, "error") if problem else Status(f"Forgot {line}.", "info")
+            self.status = StatusLine(problem, "error") if problem else StatusLine(f"Forgot {line}.", "info")
 
         self.app.stack.push(ChoiceScene(
             self.app, "Forget this game?",
@@ -369,7 +369,7 @@ class OnlineSetupScene(Scene):
              Choice("forget", "Forget it", "Drop it from the list")),
             answered))
 
-    def came_back(self, note: Status) -> None:
+    def came_back(self, note: StatusLine) -> None:
         """The waiting room closed: the list may hold a new game."""
         self.status = note
 

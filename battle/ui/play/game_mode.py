@@ -19,7 +19,7 @@ from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import capital, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move
 from battle.ui.widgets.animations import FLY_DELAY, FlyingPoints, Pulse, Removal
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     import pygame
@@ -87,13 +87,13 @@ class GameMode:
             "hint": match.human_to_move() and self.hint_job is None,
         }
 
-    def refusal(self) -> Status | None:
+    def refusal(self) -> StatusLine | None:
         match = self.screen.match
         position = self.position
         if position.is_over():
-            return Status("The game is over. N starts a new one; U takes back the last move.", "quiet")
+            return StatusLine("The game is over. N starts a new one; U takes back the last move.", "quiet")
         if match.solver_to_move():
-            return Status(f"Wait: {verb(match.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
+            return StatusLine(f"Wait: {verb(match.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
         return None
 
     def command(self, name: str) -> None:
@@ -127,20 +127,20 @@ class GameMode:
         screen.autosave()
         name = game.names[mover - 1]
         after = self.turn_status()
-        screen.status = Status(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
+        screen.status = StatusLine(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
                                f"{plural(points, 'point')}. {after.text}", after.kind)
 
-    def turn_status(self) -> Status:
+    def turn_status(self) -> StatusLine:
         game = self.screen.match.game
         position = self.position
         if position.is_over():
             result = game.result()
-            return Status(f"Game over: {result.describe(game.names)}." if result else "Game over.", "good")
+            return StatusLine(f"Game over: {result.describe(game.names)}." if result else "Game over.", "good")
         name = game.names[position.to_move - 1]
         if self.screen.match.solver_to_move():
-            return Status(f"{verb(name, 'is')} thinking...", "quiet")
+            return StatusLine(f"{verb(name, 'is')} thinking...", "quiet")
         pairs = plural(len(position.legal_moves()), "pair")
-        return Status(f"{name} to move: {pairs} to choose from.", "info")
+        return StatusLine(f"{name} to move: {pairs} to choose from.", "info")
 
     # -- undo, redo, hint --------------------------------------------------------------------
 
@@ -178,18 +178,18 @@ class GameMode:
         screen = self.screen
         count = screen.match.undo_count()
         if count == 0:
-            screen.status = Status("Nothing to take back.", "quiet")
+            screen.status = StatusLine("Nothing to take back.", "quiet")
             return
         self.cancel_searches()
         taken = screen.match.undo()
         self._after_history_change()
         listed = ", ".join(move_name(m) for m in reversed(taken))
-        screen.status = Status(f"Took back {listed}. {screen.turn_status().text}", "info")
+        screen.status = StatusLine(f"Took back {listed}. {screen.turn_status().text}", "info")
 
     def redo(self) -> None:
         screen = self.screen
         if screen.match.redo_count() == 0:
-            screen.status = Status("Nothing to redo.", "quiet")
+            screen.status = StatusLine("Nothing to redo.", "quiet")
             return
         self.cancel_searches()
         before = self.position.cells[:]
@@ -198,16 +198,16 @@ class GameMode:
         for move in replayed:
             screen.animations.append(Removal(move, before[move[0]], screen.clock))
         listed = ", ".join(move_name(m) for m in replayed)
-        screen.status = Status(f"Replayed {listed}. {screen.turn_status().text}", "info")
+        screen.status = StatusLine(f"Replayed {listed}. {screen.turn_status().text}", "info")
 
     def request_hint(self) -> None:
         screen = self.screen
         position = self.position
         if position.is_over():
-            screen.status = Status("The game is over: no hint needed.", "quiet")
+            screen.status = StatusLine("The game is over: no hint needed.", "quiet")
             return
         if not screen.match.human_to_move():
-            screen.status = Status("Hints are for your own turn.", "quiet")
+            screen.status = StatusLine("Hints are for your own turn.", "quiet")
             return
         if self.hint is not None:
             screen.status = self._hint_status(self.hint)
@@ -215,14 +215,14 @@ class GameMode:
         if self.hint_job is not None:
             return
         self.hint_job = screen.app.solver.submit(hint_search(position), label="hint", key=position.key())
-        screen.status = Status("Looking for the best move...", "hint", busy=True, since=screen.clock)
+        screen.status = StatusLine("Looking for the best move...", "hint", busy=True, since=screen.clock)
 
-    def _hint_status(self, hint: Hint) -> Status:
+    def _hint_status(self, hint: Hint) -> StatusLine:
         points = self.position.move_points(hint.move)
         quality = "the perfect move" if hint.exact else "the best move found in the time"
         count = hint.alternatives
         others = f" ({plural(count, 'other move')} {'is' if count == 1 else 'are'} as good)" if count else ""
-        return Status(f"Hint: {move_name(hint.move)} for {plural(points, 'point')}, {quality}{others}.", "hint")
+        return StatusLine(f"Hint: {move_name(hint.move)} for {plural(points, 'point')}, {quality}{others}.", "hint")
 
     # -- time --------------------------------------------------------------------------------
 
@@ -252,7 +252,7 @@ class GameMode:
             except (ImportError, MemoryError, ValueError) as error:
                 # no solver (or an unknown level from an edited file): the game goes on hot seat
                 match.solver_side = None
-                screen.status = Status(f"The solver is not available ({error}); both sides are played here.",
+                screen.status = StatusLine(f"The solver is not available ({error}); both sides are played here.",
                                        "error")
         if (self.solver_move is not None and now >= self.solver_move[1] and not screen.browsing
                 and not screen.dialog_open()
@@ -283,7 +283,7 @@ class GameMode:
         move = job.result()
         if job.error is not None or move not in legal:
             reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
-            self.screen.status = Status(f"{capital(reason)}; it takes its biggest pair instead.", "error")
+            self.screen.status = StatusLine(f"{capital(reason)}; it takes its biggest pair instead.", "error")
             move = max(legal, key=position.move_points)
         self.solver_move = (move, max(self.screen.clock, self.think_started + MIN_THINK_SECONDS))
 
@@ -292,7 +292,7 @@ class GameMode:
             return
         hint = job.result()
         if job.error is not None or not isinstance(hint, Hint):
-            self.screen.status = Status(f"No hint: {job.error or 'the search found no move'}.", "error")
+            self.screen.status = StatusLine(f"No hint: {job.error or 'the search found no move'}.", "error")
             return
         self.hint = hint
         self.screen.status = self._hint_status(hint)
@@ -320,7 +320,7 @@ class GameMode:
 
     # -- what it looks like ------------------------------------------------------------------
 
-    def status_line(self) -> tuple[Status, str]:
+    def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, KEYS_HELP
 
     def hint_move(self) -> Move | None:

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from battle.rules.wording import mention
+from battle.ui.files.game_files import FileProblem, load_game_file, save_game_file
 from battle.ui.play.autosave import write_autosave
 from battle.ui.play.match import Match
-from battle.ui.storage.files import FileProblem, load_game_file, save_game_file
 from battle.ui.widgets.dialogs import Picked, free_file_name, start_folder
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.ui.play.play_scene import PlayScene
@@ -31,7 +31,7 @@ def open_dialog(scene: PlayScene, purpose: str) -> None:
     name = free_file_name(start_folder(scene.app), stem, ".mbg") if purpose == "save" else ""
     problem = scene.files.open(purpose, name)
     if problem:
-        scene.status = Status(problem, "error")
+        scene.status = StatusLine(problem, "error")
 
 
 def file_picked(scene: PlayScene, picked: Picked) -> None:
@@ -45,17 +45,17 @@ def save_to(scene: PlayScene, path: Path) -> None:
     try:
         written = save_game_file(path, scene.game)
     except FileProblem as problem:
-        scene.status = Status(f"Could not save: {problem}", "error")
+        scene.status = StatusLine(f"Could not save: {problem}", "error")
         return
     scene.app.remember_folder(written.parent)
-    scene.status = Status(f"Saved {written.name} (in {written.parent}).", "good")
+    scene.status = StatusLine(f"Saved {written.name} (in {written.parent}).", "good")
 
 
 def load_from(scene: PlayScene, path: Path) -> None:
     try:
         game, what = load_game_file(path)
     except FileProblem as problem:
-        scene.status = Status(f"Could not load {problem}", "error")
+        scene.status = StatusLine(f"Could not load {problem}", "error")
         return
     scene.app.remember_folder(Path(path).parent)
     # The game goes on in the screen's mode: against the solver, the solver keeps its side

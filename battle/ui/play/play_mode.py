@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from battle.ui.host import Host
     from battle.ui.play.match import Match
     from battle.ui.widgets.animations import Animation
-    from battle.ui.widgets.hud import Status
+    from battle.ui.widgets.hud import StatusLine
 
 ButtonSpec = tuple[str, str, str]
 """A panel button: the command it sends, its label, its tool tip."""
@@ -43,7 +43,7 @@ class PlayScreen(Protocol):
     match: Match
     clock: float
     """The screen's time in seconds (animations start at it)."""
-    status: Status
+    status: StatusLine
     selected: int | None
     """The selected tile's cell; a mode clears it when a move is played."""
     hover_cell: int | None
@@ -61,7 +61,7 @@ class PlayScreen(Protocol):
         """Whether a pair is still lifting off or points are still flying."""
         ...
 
-    def turn_status(self) -> Status:
+    def turn_status(self) -> StatusLine:
         """Whose turn it is, in the words of the screen's current mode."""
         ...
 
@@ -122,7 +122,7 @@ class PlayMode(Protocol):
         """Which of the mode's buttons can be pressed now (buttons not named stay as they are)."""
         ...
 
-    def refusal(self) -> Status | None:
+    def refusal(self) -> StatusLine | None:
         """Why a click on a tile does nothing now (the game is over, the solver thinks), or None."""
         ...
 
@@ -160,11 +160,11 @@ class PlayMode(Protocol):
         """Whether something of the mode's changes slowly (a pulse, values filling in)."""
         ...
 
-    def turn_status(self) -> Status:
+    def turn_status(self) -> StatusLine:
         """The status line when nothing else is to be said: whose turn it is, or where the study is."""
         ...
 
-    def status_line(self) -> tuple[Status, str]:
+    def status_line(self) -> tuple[StatusLine, str]:
         """The status line as drawn and the shortcuts beside it (empty for none)."""
         ...
 

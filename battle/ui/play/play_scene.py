@@ -23,18 +23,18 @@ from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY
 from battle.ui.analysis.analysis_mode import AnalysisMode
 from battle.ui.analysis.study_mode import INTRO, StudyMode
+from battle.ui.files.game_history import local_entry, store_game
 from battle.ui.play import play_files, play_view
 from battle.ui.play.game_mode import GameMode
 from battle.ui.play.match import Match
 from battle.ui.play.play_mode import TOOLS, PlayMode
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.game_history import local_entry, store_game
 from battle.ui.widgets.animations import Animation, FlyingPoints, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot, Picked
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 from battle.ui.widgets.layout import (
     DIRECTIONS,
     Layout,
@@ -92,7 +92,7 @@ class PlayScene(Scene):
         self._par_of: tuple[Game, Par | None] | None = None
         self.par()  # the catalogue loads here on the first game, not on a drawing frame
         self.refresh()
-        self.status = Status(notice, notice_kind) if notice else self.turn_status()
+        self.status = StatusLine(notice, notice_kind) if notice else self.turn_status()
 
     # -- convenience -----------------------------------------------------------------------
 
@@ -166,7 +166,7 @@ class PlayScene(Scene):
                             None if par is None else par.value)
         notice = store_game(self.app.history, entry)
         if notice:
-            self.status = Status(notice, "warn")
+            self.status = StatusLine(notice, "warn")
 
     # -- widgets ---------------------------------------------------------------------------
 
@@ -209,11 +209,11 @@ class PlayScene(Scene):
         if on:
             self.game_mode.set_aside()  # the game waits while it is being studied
             self.mode = StudyMode(self, self.playing_mode())
-            self.status = Status(INTRO, "hint")
+            self.status = StatusLine(INTRO, "hint")
         else:
             self.mode.close()
             self.mode = self.playing_mode()
-            self.status = Status(f"Analysis off. {self.turn_status().text}", "info")
+            self.status = StatusLine(f"Analysis off. {self.turn_status().text}", "info")
         self.clear_ui()
         self.build_ui()
 
@@ -275,7 +275,7 @@ class PlayScene(Scene):
             self.app.open_editor(self.shown_position())
         elif name == "review":
             if self.game.ply == 0:
-                self.status = Status("No moves to review yet.", "quiet")
+                self.status = StatusLine("No moves to review yet.", "quiet")
             else:
                 self.app.open_review(self.game)
         else:
@@ -360,7 +360,7 @@ class PlayScene(Scene):
             if self.selected is not None:
                 self.deselect()
             else:
-                self.status = Status(f"{cell_name(cell)} is empty.", "quiet")
+                self.status = StatusLine(f"{cell_name(cell)} is empty.", "quiet")
             return
         selected = None if self.selected is None or position.cells[self.selected] == EMPTY else self.selected
         apply_pick(self, pick_tile(position, selected, cell))
@@ -372,13 +372,13 @@ class PlayScene(Scene):
     def deselect(self) -> None:
         if self.selected is not None:
             self.selected = None
-            self.status = Status("Selection cleared.", "quiet")
+            self.status = StatusLine("Selection cleared.", "quiet")
 
     def play(self, move: Move) -> None:
         """Play a legal move of the board's position: into the game, or into the variation in analysis mode."""
         self.mode.play(move)
 
-    def turn_status(self) -> Status:
+    def turn_status(self) -> StatusLine:
         return self.mode.turn_status()
 
     def move_cursor(self, direction: str | None) -> None:
@@ -419,7 +419,7 @@ class PlayScene(Scene):
         panel = self.layout.panel
         if not self.first_row <= rows_before < self.first_row + panel.visible_rows:
             self.first_row = clamp_first_row(panel, rows_before - panel.visible_rows // 2, len(self.move_list))
-        self.status = Status("Browsing the game: Left/Right step through the moves; any other key or a click "
+        self.status = StatusLine("Browsing the game: Left/Right step through the moves; any other key or a click "
                              "on the board returns.", "quiet")
 
     def stop_browsing(self) -> None:

@@ -32,17 +32,17 @@ from battle.puzzles.themes import THEMES
 from battle.rules.board import Move, Position
 from battle.rules.errors import BattleError
 from battle.rules.tiles import EMPTY
+from battle.ui.files.game_history import notice_text
 from battle.ui.puzzles import puzzle_view
 from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
 from battle.ui.puzzles.refutation import refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.game_history import notice_text
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
-from battle.ui.widgets.hud import Status, draw_flying, draw_status
+from battle.ui.widgets.hud import StatusLine, draw_flying, draw_status
 from battle.ui.widgets.layout import DIRECTIONS, cell_at, next_cell
 from battle.ui.widgets.panel import PanelInfo
 from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_status
@@ -109,10 +109,10 @@ class PuzzleScene(Scene):
         self.cursor_visible = False
         self.animations: list[Animation] = []
         self.widgets: dict[str, UIElement] = {}
-        self.status = Status("")
+        self.status = StatusLine("")
         self.new_puzzle()
         if problem is not None:
-            self.status = Status(problem, "error")
+            self.status = StatusLine(problem, "error")
         self._tell_notices()
 
     # -- the puzzle ------------------------------------------------------------------------
@@ -137,11 +137,11 @@ class PuzzleScene(Scene):
         session = self.session
         if puzzle is None or session is None:
             self.shown = None
-            self.status = Status(words.no_puzzle(self.trainer.theme, self.trainer.length,
+            self.status = StatusLine(words.no_puzzle(self.trainer.theme, self.trainer.length,
                                                  len(self.trainer.puzzles)), "warn")
             return
         self.shown = session.position.copy()
-        self.status = Status(words.ask(session.side, 0), "info")
+        self.status = StatusLine(words.ask(session.side, 0), "info")
 
     def busy(self) -> bool:
         """Whether moves are still being shown (a click waits for them)."""
@@ -230,10 +230,10 @@ class PuzzleScene(Scene):
             self.try_again()
             return
         if session.finished:
-            self.status = Status("The puzzle is over: Next puzzle (N) for another.", "quiet")
+            self.status = StatusLine("The puzzle is over: Next puzzle (N) for another.", "quiet")
             return
         if self.busy():
-            self.status = Status(f"Wait: {words.name_of(3 - session.side)} replies.", "quiet")
+            self.status = StatusLine(f"Wait: {words.name_of(3 - session.side)} replies.", "quiet")
             return
         kind = position.cells[cell]
         if kind == EMPTY:
@@ -261,7 +261,7 @@ class PuzzleScene(Scene):
         try:
             attempt = self.trainer.try_move(move)
         except (BattleError, ValueError) as error:
-            self.status = Status(str(error), "warn")
+            self.status = StatusLine(str(error), "warn")
             return
         if attempt.correct:
             self._show_move(move)
@@ -270,7 +270,7 @@ class PuzzleScene(Scene):
                 self.queue = [attempt.reply]
                 self.next_at = self.clock + REPLY_SECONDS
                 self.line_note = note
-                self.status = Status(note, "good")
+                self.status = StatusLine(note, "good")
             else:
                 self._finish(note)
         else:
@@ -309,9 +309,9 @@ class PuzzleScene(Scene):
             self.refute_job = self.app.solver.submit(refutation_search(shown), label="refutation", key=shown.key())
         except RuntimeError as error:  # the worker is shut down: the window is closing
             self.wrong.searching = False
-            self.status = Status(f"{words.wrong(attempt)} No refutation: {error}.", "warn")
+            self.status = StatusLine(f"{words.wrong(attempt)} No refutation: {error}.", "warn")
             return
-        self.status = Status(f"{words.wrong(attempt)} Looking for the refutation...", "warn", busy=True,
+        self.status = StatusLine(f"{words.wrong(attempt)} Looking for the refutation...", "warn", busy=True,
                              since=self.clock)
         self._tell_notices()
 
@@ -326,7 +326,7 @@ class PuzzleScene(Scene):
         elif self.shown.is_over():
             parts.append("The game ends there.")
         parts.append(words.TRY_AGAIN)
-        self.status = Status(" ".join(parts), "warn")
+        self.status = StatusLine(" ".join(parts), "warn")
         self._tell_notices()
 
     def _drop_wrong(self) -> None:
@@ -344,7 +344,7 @@ class PuzzleScene(Scene):
         self.shown = session.position.copy()
         self.last_move = None
         self.animations = []
-        self.status = Status(words.ask(session.side, session.step), "info")
+        self.status = StatusLine(words.ask(session.side, session.step), "info")
         self._refresh_buttons()
 
     def show_solution(self) -> None:
@@ -359,7 +359,7 @@ class PuzzleScene(Scene):
         self.line_note = words.solution(before, self.queue)
         self.next_at = self.clock
         self.selected = None
-        self.status = Status(self.line_note, "hint")
+        self.status = StatusLine(self.line_note, "hint")
         self._refresh_buttons()
 
     def _line_done(self, reply_words: str) -> None:
@@ -369,7 +369,7 @@ class PuzzleScene(Scene):
         if session.finished:
             self._finish(self.line_note)
         else:
-            self.status = Status(f"{self.line_note} {reply_words} {words.ask(session.side, session.step)}", "info")
+            self.status = StatusLine(f"{self.line_note} {reply_words} {words.ask(session.side, session.step)}", "info")
 
     def _finish(self, note: str) -> None:
         session = self.session
@@ -378,7 +378,7 @@ class PuzzleScene(Scene):
         parts = [note, words.verdict(session.solved)]
         if outcome is not None:
             parts.append(words.rating_change(outcome))
-        self.status = Status(" ".join(part for part in parts if part), "good" if session.solved else "warn")
+        self.status = StatusLine(" ".join(part for part in parts if part), "good" if session.solved else "warn")
         self._tell_notices()
         self._refresh_buttons()
 
@@ -386,7 +386,7 @@ class PuzzleScene(Scene):
         """What the history had to say (a damaged file set aside), once, after the status line's message."""
         told = notice_text(self.trainer.take_notices())
         if told:
-            self.status = Status(f"{self.status.text} {told}".strip(), "warn")
+            self.status = StatusLine(f"{self.status.text} {told}".strip(), "warn")
 
     # -- time ------------------------------------------------------------------------------
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from battle.history.puzzle_ratings import AttemptOutcome
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.session import Attempt
+from battle.ratings.puzzle_ratings import AttemptOutcome
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import plural
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from battle.history.puzzle_ratings import AttemptOutcome, best_streak, player_puzzle_rating, rate_attempt, streak
+from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History, PuzzleAttempt
-from battle.puzzles.glicko2 import Rating
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.selection import matching, next_puzzle
 from battle.puzzles.session import Attempt, PuzzleSession
+from battle.ratings.glicko2 import Rating
+from battle.ratings.puzzle_ratings import AttemptOutcome, best_streak, player_puzzle_rating, streak
 from battle.rules.board import Move
 
 

@@ -21,6 +21,8 @@ from pygame_gui.core import ObjectID
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
 from battle.ui.art import theme
+from battle.ui.files.game_history import store_accuracy
+from battle.ui.files.settings import REVIEW_SECONDS_RANGE
 from battle.ui.play.match import Match, solver_name
 from battle.ui.review.review_job import ReviewJob
 from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
@@ -32,12 +34,10 @@ from battle.ui.review.review_view import (
     turning_chips,
 )
 from battle.ui.scene import Scene, pressed_key
-from battle.ui.storage.game_history import store_accuracy
-from battle.ui.storage.settings import REVIEW_SECONDS_RANGE
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.buttons import Button, set_enabled
 from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply
-from battle.ui.widgets.hud import Status, draw_status
+from battle.ui.widgets.hud import StatusLine, draw_status
 
 if TYPE_CHECKING:
     from battle.players import MoveReview, Review
@@ -302,17 +302,17 @@ class ReviewScene(Scene):
             return None, None, []
         return parse_move(move.move), move.classification, [parse_move(text) for text in move.best_moves[:3]]
 
-    def status(self) -> Status:
+    def status(self) -> StatusLine:
         move = self.selected_move()
         if self.review is None:
-            return Status("", "quiet")
+            return StatusLine("", "quiet")
         if self.history_notice is not None:
-            return Status(self.history_notice, "warn")
+            return StatusLine(self.history_notice, "warn")
         if move is None:
             result = self.review.result
             text = f"After the last move: {result.describe(self.names)}." if result is not None else \
                 "After the last reviewed move."
-            return Status(text, "good")
+            return StatusLine(text, "good")
         approx = "" if move.exact else "~"
         name = self.names[move.player - 1]
         sign = class_sign(move.classification)
@@ -321,7 +321,7 @@ class ReviewScene(Scene):
             text += f" losing {approx}{move.loss}; best {', '.join(move.best_moves[:2])} ({move.best_value:+d})"
         text += f" · {self.names[0]} {move.eval_before:+d} → {move.eval_after:+d}"
         kind = "good" if move.classification in ("best", "good") else "warn"
-        return Status(text, kind)
+        return StatusLine(text, kind)
 
     def graph_cursor_ply(self) -> int:
         """Where the graph's cursor stands: on the selected move's point (after it, where its marker

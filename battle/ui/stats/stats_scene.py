@@ -24,6 +24,7 @@ from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.wording import plural
 from battle.ui.art import theme
+from battle.ui.files.game_history import notice_text
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.stats.line_plot import render_line_plot
 from battle.ui.stats.stats_layout import StatsLayout, stats_layout
@@ -35,10 +36,9 @@ from battle.ui.stats.stats_view import (
     draw_solver,
     game_line,
 )
-from battle.ui.storage.game_history import notice_text
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.focus_ring import FocusRing
-from battle.ui.widgets.hud import STATUS_COLOURS, Status
+from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 from battle.ui.widgets.layout import Rect
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class StatsScene(Scene):
     def __init__(self, app: Host) -> None:
         super().__init__(app)
         self.stats: Stats = compute_stats([], [])
-        self.message = Status("", "quiet")
+        self.message = StatusLine("", "quiet")
         """What went wrong reading the history or opening a game, under the title."""
         self.widgets: dict[str, UIElement] = {}
         self.games: dict[str, GameEntry] = {}
@@ -83,7 +83,7 @@ class StatsScene(Scene):
         self._plots = {}
         notice = notice_text(history.take_notices())
         if notice:
-            self.message = Status(notice, "warn")
+            self.message = StatusLine(notice, "warn")
 
     # -- widgets ---------------------------------------------------------------------------
 
@@ -147,7 +147,7 @@ class StatsScene(Scene):
         try:
             game = Game.from_text(entry.record)
         except BattleError as error:
-            self.message = Status(f"Game #{entry.id} does not read: {error}", "error")
+            self.message = StatusLine(f"Game #{entry.id} does not read: {error}", "error")
             return
         self.app.open_review(game)
 
@@ -169,7 +169,7 @@ class StatsScene(Scene):
         title = fonts.text("Statistics", 30 * scale, theme.IVORY, bold=True)
         surface.blit(title, (geo.title.x, geo.title.y))
         stats = self.stats
-        line = self.message if self.message.text else Status(
+        line = self.message if self.message.text else StatusLine(
             f"{plural(stats.games, 'game')} stored · {plural(stats.puzzles_tried, 'puzzle')} tried", "quiet")
         room = geo.back.x - geo.title.x - round(12 * scale)
         sub = fonts.text(fonts.fit(line.text, 14 * scale, room), 14 * scale, STATUS_COLOURS.get(line.kind, theme.IVORY))

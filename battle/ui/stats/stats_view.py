@@ -14,7 +14,7 @@ import pygame
 
 from battle.history.stats import Stats
 from battle.history.store import GameEntry
-from battle.puzzles.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
+from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import plural
 from battle.ui.art import theme
 from battle.ui.widgets.layout import Rect

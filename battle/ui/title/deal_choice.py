@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from battle.atlas.catalogue import Catalogue
 from battle.rules.deal import parse_deal_number
 from battle.rules.wording import plural
-from battle.ui.storage.settings import DEAL_KINDS
+from battle.ui.files.settings import DEAL_KINDS
 
 KIND_LABELS: dict[str, str] = dict(zip(DEAL_KINDS, ("Any deal", "Fair deal", "Deal of the day"), strict=True))
 """The title's deal list: each kind's key (kept in the settings) and its label."""

@@ -25,6 +25,7 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 from battle.rules.errors import BattleError
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.art import theme
+from battle.ui.files.game_files import FileProblem, load_game_file
 from battle.ui.help.help_scene import open_help
 from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
@@ -32,7 +33,6 @@ from battle.ui.play.match import Match, new_match
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.stats.stats_scene import StatsScene
-from battle.ui.storage.files import FileProblem, load_game_file
 from battle.ui.title.deal_choice import (
     FAIRNESS,
     FAIRNESS_BY_KEY,
@@ -46,7 +46,7 @@ from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.choice_scene import Choice, ChoiceScene
 from battle.ui.widgets.dialogs import DIALOG_EVENTS, FileDialogSlot
 from battle.ui.widgets.focus_ring import FocusRing
-from battle.ui.widgets.hud import STATUS_COLOURS, Status
+from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 from battle.ui.widgets.tile_warmer import INTERVAL as TILE_INTERVAL
 from battle.ui.widgets.tile_warmer import TileWarmer
 
@@ -117,7 +117,7 @@ class TitleScene(Scene):
         self.clock = 0.0
         self.tiles = TileWarmer(app.board_view)
         self.hero = TitleHero()
-        self.status = Status(notice, notice_kind) if notice else Status("", "quiet")
+        self.status = StatusLine(notice, notice_kind) if notice else StatusLine("", "quiet")
         self.unfinished = read_unfinished(app.level_names)
         games = self.unfinished.games
         self.resume: Match | None = Match.from_saved(games[0], app.default_level) if games else None
@@ -127,9 +127,9 @@ class TitleScene(Scene):
         self.previous: Match | None = app.last_match or self.resume or _newest_finished(app)
         if self.unfinished.problems:
             more = len(self.unfinished.problems) - 1
-            self.status = Status(self.unfinished.problems[0] + (f" ({more} more like it)" if more else ""), "warn")
+            self.status = StatusLine(self.unfinished.problems[0] + (f" ({more} more like it)" if more else ""), "warn")
         for text, kind in app.take_notices():
-            self.status = Status(text, kind)
+            self.status = StatusLine(text, kind)
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -343,7 +343,7 @@ class TitleScene(Scene):
     def _show_availability(self) -> None:
         """How many catalogued deals fit the new choice (a fair deal, the deal of the day), or that none does."""
         if self.deal_kind != "number":
-            self.status = Status(*availability(self._catalogue(), self.deal_kind, self.fairness))
+            self.status = StatusLine(*availability(self._catalogue(), self.deal_kind, self.fairness))
 
     # -- the keyboard's focus ring (see ``FocusRing``) ---------------------------------------
 
@@ -410,7 +410,7 @@ class TitleScene(Scene):
         """The app's catalogue (read on first use); a source that did not read is reported once."""
         catalogue = self.app.catalogue
         for text, kind in self.app.take_notices():
-            self.status = Status(text, kind)
+            self.status = StatusLine(text, kind)
         return catalogue
 
     def start(self) -> None:
@@ -419,10 +419,10 @@ class TitleScene(Scene):
             pick = pick_deal(self.deal_kind, self.values["deal"], self.fairness,
                              None if self.deal_kind == "number" else self._catalogue())
         except BattleError as error:
-            self.status = Status(f"Deal number: {error}", "error")
+            self.status = StatusLine(f"Deal number: {error}", "error")
             return
         except NoCataloguedDeal as none:
-            self.status = Status(str(none), "warn")
+            self.status = StatusLine(str(none), "warn")
             return
         settings = self.app.settings
         settings.mode = self.mode
@@ -491,14 +491,14 @@ class TitleScene(Scene):
     def open_load_dialog(self, purpose: str = "load") -> None:
         problem = self.files.open(purpose)
         if problem:
-            self.status = Status(problem, "error")
+            self.status = StatusLine(problem, "error")
 
     def _read_game(self, path: Path) -> tuple[Game, str] | None:
         """The game in a picked file and what it was, or None with the problem shown."""
         try:
             game, what = load_game_file(path)
         except FileProblem as problem:
-            self.status = Status(f"Could not load {problem}", "error")
+            self.status = StatusLine(f"Could not load {problem}", "error")
             return None
         self.app.remember_folder(path.parent)
         return game, what
@@ -510,7 +510,7 @@ class TitleScene(Scene):
             return
         game, what = loaded
         if game.ply == 0:
-            self.status = Status(f"{path.name} is a {what} without moves: nothing to review.", "warn")
+            self.status = StatusLine(f"{path.name} is a {what} without moves: nothing to review.", "warn")
             return
         self.app.open_review(game)
 

@@ -23,7 +23,7 @@ STATUS_COLOURS = {
 
 
 @dataclass
-class Status:
+class StatusLine:
     """The message under the board: what just happened, or why a click did nothing."""
 
     text: str
@@ -89,7 +89,7 @@ def status_layout(fonts: theme.Fonts, layout: Layout, text: str, keys_help: str,
     return StatusLayout(size, placed, keys)
 
 
-def draw_status(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: Status, now: float,
+def draw_status(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: StatusLine, now: float,
                 keys_help: str) -> None:
     """The message (wrapped when it is long, see ``status_layout``), a spinner while busy, the shortcuts."""
     scale = layout.scale

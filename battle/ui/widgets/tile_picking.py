@@ -8,7 +8,7 @@ from typing import Protocol
 
 from battle.rules.board import Move, Position, cell_name
 from battle.rules.wording import capital, tile_words
-from battle.ui.widgets.hud import Status
+from battle.ui.widgets.hud import StatusLine
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class Pick:
     select: int | None = None
     deselect: bool = False
     prefix: str = ""
-    status: Status | None = None
+    status: StatusLine | None = None
 
 
 def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
@@ -28,7 +28,7 @@ def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
     kind = position.cells[cell]
     if selected is None:
         if not position.is_free(cell):
-            return Pick(status=Status(f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and "
+            return Pick(status=StatusLine(f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and "
                                       "bottom-most tile of a column can be taken.", "warn"))
         return Pick(select=cell)
     if cell == selected:
@@ -40,24 +40,24 @@ def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
     reason = capital(reason)
     if position.is_free(cell):  # another free tile of a different kind: the new selection, and why
         return Pick(select=cell, prefix=f"{reason}. ")
-    return Pick(status=Status(f"{reason}.", "warn"))
+    return Pick(status=StatusLine(f"{reason}.", "warn"))
 
 
-def selection_status(position: Position, cell: int, prefix: str = "") -> Status:
+def selection_status(position: Position, cell: int, prefix: str = "") -> StatusLine:
     """What the status line says once the tile on ``cell`` is selected: where its free twins are."""
     kind = position.cells[cell]
     twins = [other for other in position.free_cells() if other != cell and position.cells[other] == kind]
     if twins:
         where = " or ".join(cell_name(other) for other in twins)
-        return Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
+        return StatusLine(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
                       "warn" if prefix else "info")
-    return Status(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+    return StatusLine(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
 
 
 class PickingScreen(Protocol):
     """What a screen with a playable board does with a pick."""
 
-    status: Status
+    status: StatusLine
 
     def play(self, move: Move) -> None: ...
 

@@ -55,7 +55,7 @@ class Rating:
 
 
 @dataclass(frozen=True)
-class Result:
+class OpponentScore:
     """One game of a period: the opponent's rating before the period and the score (1, 0.5 or 0)."""
 
     opponent: Rating
@@ -76,7 +76,7 @@ def expected_score(player: Rating, opponent: Rating) -> float:
                      opponent.deviation / SCALE)
 
 
-def rate(player: Rating, results: Sequence[Result], tau: float = TAU) -> Rating:
+def rate(player: Rating, results: Sequence[OpponentScore], tau: float = TAU) -> Rating:
     """The player's rating after a rating period with these results (none: only the deviation grows)."""
     mu = (player.rating - DEFAULT_RATING) / SCALE  # step 2
     phi = player.deviation / SCALE
@@ -134,4 +134,5 @@ def _new_volatility(phi: float, sigma: float, variance: float, delta: float, tau
 def rate_game(player: Rating, opponent: Rating, score: float, tau: float = TAU) -> tuple[Rating, Rating]:
     """Both sides' ratings after one game between them, each a period of its own (a puzzle attempt:
     the player against the puzzle, score 1 when solved)."""
-    return (rate(player, [Result(opponent, score)], tau), rate(opponent, [Result(player, 1.0 - score)], tau))
+    return (rate(player, [OpponentScore(opponent, score)], tau),
+            rate(opponent, [OpponentScore(player, 1.0 - score)], tau))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from battle.history.stats import Stats
 from battle.history.store import GameEntry
-from battle.puzzles.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
+from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import plural
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -2,7 +2,7 @@
 
 Each stored game the player (``GameEntry.you``) finished against a level is one rating
 period with one result (1 win, 0.5 draw, 0 loss) against that level's fixed rating
-(``battle.puzzles.level_ratings``: beginner 1000 ... perfect 2717), starting from a
+(``battle.ratings.level_ratings``: beginner 1000 ... perfect 2717), starting from a
 newcomer's 1500 with deviation 350. Games in date order, so the list of ratings after
 each game is the rating over time. The level nearest the rating is the one the player
 "plays like"; the deviation says how sure that is (two of them either side: 95%).
@@ -12,10 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from battle.history.store import GameEntry
-from battle.puzzles.glicko2 import DRAW, LOSS, WIN, Rating, Result, rate
-from battle.puzzles.level_ratings import LEVEL_RATINGS, level_rating, nearest_level
+from battle.ratings.glicko2 import DRAW, LOSS, WIN, OpponentScore, Rating, rate
+from battle.ratings.level_ratings import LEVEL_RATINGS, level_rating, nearest_level
+
+
+class RatedGame(Protocol):
+    """What the rating reads of a stored game (``battle.history.GameEntry`` is one)."""
+
+    @property
+    def finished_at(self) -> float: ...
+
+    @property
+    def you(self) -> int | None: ...
+
+    @property
+    def levels(self) -> tuple[str | None, str | None]: ...
+
+    @property
+    def id(self) -> int | None: ...
+
+    def opponent_level(self) -> str | None: ...
+
+    def margin_for(self, side: int) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -38,7 +58,7 @@ class SolverRating:
         return nearest_level(self.current.rating) if self.history else None
 
 
-def score_for(entry: GameEntry) -> float | None:
+def score_for(entry: RatedGame) -> float | None:
     """The player's score in a game against a level: 1, 0.5 or 0; None for a game that does not count."""
     if entry.you is None or entry.levels[entry.you - 1] is not None:
         return None
@@ -48,7 +68,7 @@ def score_for(entry: GameEntry) -> float | None:
     return WIN if margin > 0 else DRAW if margin == 0 else LOSS
 
 
-def solver_rating(entries: Iterable[GameEntry]) -> SolverRating:
+def solver_rating(entries: Iterable[RatedGame]) -> SolverRating:
     """The player's rating against the levels after each of the games that count, oldest first."""
     rating = Rating()
     history = []
@@ -57,6 +77,6 @@ def solver_rating(entries: Iterable[GameEntry]) -> SolverRating:
         level = entry.opponent_level()
         if score is None or level is None:
             continue
-        rating = rate(rating, [Result(level_rating(level), score)])
+        rating = rate(rating, [OpponentScore(level_rating(level), score)])
         history.append((entry.finished_at, rating))
     return SolverRating(tuple(history))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from battle.atlas.report import SurveyReport
+from battle.atlas.survey_report import SurveyReport
 
 WIDTH, HEIGHT = 900, 420
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 60, 20, 50, 50

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 
-from battle.puzzles.glicko2 import Rating
+from battle.ratings.glicko2 import Rating
 
 ANCHOR_LEVEL = "beginner"
 ANCHOR_RATING = 1000.0
