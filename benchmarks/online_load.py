@@ -6,7 +6,8 @@
     python benchmarks/online_load.py --games 1000 --profile    the server under cProfile: where its time goes
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
-with a fresh temporary database and ``--max-games`` above N. Then ``--clients`` processes
+with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (every
+bot connects from 127.0.0.1). Then ``--clients`` processes
 play their share of the N games: per game two connections (``create``, ``join``) take turns
 playing a random legal move with a new move id after a think pause of 0.5x to 1.5x
 ``--think`` seconds, until the rules end the game (about 53 moves) or ``--moves-per-game``.
@@ -236,7 +237,10 @@ class ServerProcess:
 
     def __enter__(self) -> ServerProcess:
         command = [sys.executable, "-c", SERVER, str(self.timings), str(self.profile or ""), "serve", "--host", HOST,
-                   "--port", "0", "--db", str(self.database), "--max-games", str(self.max_games)]
+                   "--port", "0", "--db", str(self.database), "--max-games", str(self.max_games),
+                   # every bot connects from 127.0.0.1: the per-address caps would stop the load at 64
+                   "--max-connections-per-address", str(4 * self.max_games),
+                   "--max-waiting-per-address", str(self.max_games)]
         with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
             self._process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=errors)
         deadline = time.monotonic() + STARTUP_SECONDS

@@ -72,8 +72,10 @@ class ServerThread:
 class Client:
     """A blocking client over a real socket: send dicts, read dicts, wait for a kind."""
 
-    def __init__(self, url: str, name: str | None = None, hello: bool = True) -> None:
-        self.socket: ClientConnection = connect(url, open_timeout=5, max_size=2**20).__enter__()
+    def __init__(self, url: str, name: str | None = None, hello: bool = True, forwarded_for: str | None = None) -> None:
+        headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else None
+        self.socket: ClientConnection = connect(url, open_timeout=5, max_size=2**20,
+                                                additional_headers=headers).__enter__()
         self.seen: list[dict[str, Any]] = []
         if hello:
             self.send({"type": "hello", "version": 1, **({"name": name} if name else {})})

@@ -41,6 +41,22 @@ def whole_number(low: int, high: int | None = None, name: str = "") -> Callable[
     return parse
 
 
+def positive_number(high: float) -> Callable[[str], float]:
+    """An argparse ``type``: a number above 0 and at most ``high`` (decimals allowed), or one line
+    naming what is wrong."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number") from None
+        if not 0 < value <= high:
+            raise argparse.ArgumentTypeError(f"{text[:20]} is not a number above 0 (and at most {high:g})")
+        return value
+
+    return parse
+
+
 def read_input(name: str) -> str:
     """The text of a file, or of standard input for ``-``, with clear errors."""
     label = file_label(name)

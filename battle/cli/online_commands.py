@@ -10,7 +10,7 @@ import sys
 from typing import Any
 from urllib.parse import urlparse
 
-from battle.cli.inputs import InputError, load_position, use_colour, whole_number
+from battle.cli.inputs import InputError, load_position, positive_number, use_colour, whole_number
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.rules.notation import format_position
@@ -34,6 +34,21 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
                                                    "user's data folder)")
     sub.add_argument("--max-games", type=_positive, default=limits.open_games, metavar="N",
                      help=f"unfinished games the server holds at most (default {limits.open_games})")
+    sub.add_argument("--wait-hours", type=positive_number(24 * 365), default=limits.wait_seconds / 3600,
+                     metavar="H", help=f"a game nobody joins expires after H hours (default "
+                                       f"{limits.wait_seconds / 3600:g}; decimals allowed)")
+    sub.add_argument("--max-connections", type=_positive, default=limits.connections, metavar="N",
+                     help=f"open connections at most (default {limits.connections}, fewer if the open-files "
+                          "limit is lower)")
+    sub.add_argument("--max-connections-per-address", type=_positive, default=limits.connections_per_address,
+                     metavar="N", help=f"open connections from one client address (default "
+                                       f"{limits.connections_per_address})")
+    sub.add_argument("--max-waiting-per-address", type=_positive, default=limits.waiting_per_address, metavar="N",
+                     help=f"games one client address may keep waiting for a second player (default "
+                          f"{limits.waiting_per_address})")
+    sub.add_argument("--trust-proxy", action="store_true",
+                     help="behind a reverse proxy on this machine: take each client's address from the "
+                          "X-Forwarded-For header it adds (never without one: clients could name any address)")
     sub.set_defaults(run=cmd_serve)
 
 
@@ -72,7 +87,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"cannot open the game database: {error.strerror or error}") from None
     if store.notice:
         print(store.notice, file=sys.stderr)
-    limits = replace(ServerLimits(), open_games=args.max_games)
+    limits = replace(ServerLimits(), open_games=args.max_games, wait_seconds=args.wait_hours * 3600,
+                     connections=args.max_connections, connections_per_address=args.max_connections_per_address,
+                     waiting_per_address=args.max_waiting_per_address, trust_proxy=args.trust_proxy)
 
     async def serve_until_stopped() -> None:
         stop = asyncio.get_running_loop().create_future()

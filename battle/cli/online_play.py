@@ -23,7 +23,7 @@ from battle.online.client import OnlineSession
 from battle.online.codes import format_code
 from battle.online.offer_news import NewsReader
 from battle.online.seats import Seat, remember_seat
-from battle.online.state_game import game_from_state, name_of, result_of_state
+from battle.online.state_game import ended_unplayed, game_from_state, name_of, result_of_state
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
@@ -38,6 +38,7 @@ HELP = """Commands:
   yes, no      answer your opponent's takeback request or rematch offer
   rematch      offer a rematch once the game is over (same deal, sides swapped)
   resign       give up the game (asks first)
+  abort        call the game off while nobody has joined or before move 2 (it counts for nothing)
   codes        show the invite and watch codes again
   save FILE    write the game record (.mbg)
   quit         leave; the game waits on the server ('play --online URL --resume')
@@ -263,6 +264,8 @@ class OnlinePlay:
         elif word == "resign":
             self.confirming = "resign"
             self.say("Resign this game? (y/n)")
+        elif word == "abort":
+            self.session.send({"type": "abort"})
         elif word == "takeback":
             self.session.send({"type": "takeback_request"})
         elif word == "rematch":
@@ -354,6 +357,11 @@ class OnlinePlay:
         winner = result.get("winner")
         reason = {"resign": " by resignation", "time": " on time"}.get(str(result.get("reason")), "")
         scores = result.get("scores") or state.get("scores") or [0, 0]
+        if ended_unplayed(state):
+            self.say("The game is over: nobody joined it in time; it counts for nothing."
+                     if result.get("reason") == "expired" else "The game was aborted; it counts for nothing.")
+            self.say("'quit' leaves.")
+            return
         if winner is None:
             self.say(f"The game is over: a draw, {scores[0]} to {scores[1]}.")
         else:

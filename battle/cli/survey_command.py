@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from battle.cli.inputs import InputError, whole_number
+from battle.cli.inputs import InputError, positive_number, whole_number
 
 DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
                 "(or pip install 'dask[distributed]')")
@@ -54,14 +54,7 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
 _positive_int = whole_number(1, 1024)
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number") from None
-    if not 0 < value <= 1e6:
-        raise argparse.ArgumentTypeError(f"{text[:20]} is not a number above 0 (and at most 1000000)")
-    return value
+_positive_float = positive_number(1e6)
 
 
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")

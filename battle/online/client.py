@@ -37,7 +37,7 @@ BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 30.0
 OPEN_TIMEOUT = 10.0
 FATAL_CODES = {protocol.ErrorCode.VERSION.value, protocol.ErrorCode.BAD_TOKEN.value,
-               protocol.ErrorCode.NOT_FOUND.value, protocol.ErrorCode.FULL.value}
+               protocol.ErrorCode.NOT_FOUND.value, protocol.ErrorCode.FULL.value, protocol.ErrorCode.EXPIRED.value}
 """Refusals of the opening request that another attempt would only repeat."""
 
 JsonObject = dict[str, Any]

@@ -1,9 +1,10 @@
 """The short codes people read aloud and the long secrets their programs keep.
 
 - An **invite code** (to take the second seat) and a **watch code** (to follow a game
-  read-only) are 8 characters of Crockford's base 32: 40 bits, so guessing one of a
-  million open games takes about 2^40 / 10^6 = 1.1 million tries on average, which a
-  server's per-connection rate limit turns into years. The alphabet has no I, L, O or U,
+  read-only) are 8 characters of Crockford's base 32: 40 bits, so guessing one of the
+  20,000 games a server keeps waiting at most takes 2^40 / 20,000 = 55 million tries on
+  average, which the server's limits on wrong codes per address and in all turn into years
+  and months (``address_guard``; the figures are in docs/online.md). The alphabet has no I, L, O or U,
   and reading tolerates what people type instead: lower case, spaces, dashes, ``I``/``L``
   for ``1`` and ``O`` for ``0``.
 - A **seat token** is 24 random bytes (192 bits) in URL-safe base 64, 32 characters: the

@@ -70,6 +70,7 @@ class ErrorCode(str, Enum):
     GAME_OVER = "game_over"
     NOT_ALLOWED = "not_allowed"
     NO_OFFER = "no_offer"
+    EXPIRED = "expired"
     INTERNAL = "internal"
 
 
@@ -177,6 +178,13 @@ class Resign:
 
 
 @dataclass(frozen=True)
+class Abort:
+    """Call off a game before its second move (its host: also while nobody has joined)."""
+
+    TYPE: ClassVar[str] = "abort"
+
+
+@dataclass(frozen=True)
 class OfferRematch:
     """Offer a rematch of a finished game."""
 
@@ -228,10 +236,10 @@ class GetRecord:
 
 
 ClientMessage = (
-    Hello | Create | Join | Resume | Watch | PlayMove | Resign | OfferRematch | AcceptRematch | DeclineRematch
+    Hello | Create | Join | Resume | Watch | PlayMove | Resign | Abort | OfferRematch | AcceptRematch | DeclineRematch
     | RequestTakeback | AnswerTakeback | Ping | GetRecord
 )
-GAME_MESSAGES = (PlayMove, Resign, OfferRematch, AcceptRematch, DeclineRematch, RequestTakeback, AnswerTakeback,
+GAME_MESSAGES = (PlayMove, Resign, Abort, OfferRematch, AcceptRematch, DeclineRematch, RequestTakeback, AnswerTakeback,
                  GetRecord)
 """The messages about the connection's current game: refused with ``no_game`` before it has one."""
 

@@ -42,11 +42,24 @@ class Status(str, Enum):
 
 
 class EndReason(str, Enum):
-    """Why a game ended: no pair of free twins left (the rules' end), a resignation, or the clock."""
+    """Why a game ended: no pair of free twins left (the rules' end), a resignation, the clock, an
+    abort before the second move, or nobody joining within the server's waiting time."""
 
     NO_PAIR = "no_pair"
     RESIGN = "resign"
     TIME = "time"
+    ABORTED = "aborted"
+    EXPIRED = "expired"
+
+
+UNRATED_ENDS = (EndReason.ABORTED, EndReason.EXPIRED)
+"""Ends with no winner and no result to count: the game hardly began."""
+ABORT_BEFORE_PLY = 2
+"""A game can be aborted until its second move is played (as lichess allows): before that,
+neither player has staked a move on it; later, leaving is a resignation."""
+REMATCH_RETRY_SECONDS = 60.0
+"""How long a declined rematch offer stays declined: an offer cannot be pushed at a player who
+just said no, over and over."""
 
 
 class TimeCheck(str, Enum):
@@ -197,7 +210,9 @@ class Room:
     ) -> None:
         if creator_seat not in SEATS or creator_seat not in seats or not set(seats) <= set(SEATS):
             raise ValueError(f"game {game_id}: the creator's seat {creator_seat!r} is not a taken seat 1 or 2")
-        if (status == Status.WAITING) != (len(seats) == 1):
+        seat_counts = {Status.WAITING: (1,), Status.PLAYING: (2,),
+                       Status.FINISHED: (1, 2) if reason in UNRATED_ENDS else (2,)}
+        if len(seats) not in seat_counts[status]:
             raise ValueError(f"game {game_id}: status {status.value} with {len(seats)} seat(s) taken")
         self.game_id = game_id
         self.invite = invite
@@ -228,6 +243,10 @@ class Room:
         self._live: list[MoveReceipt] = []
         self._overdue_reported = False
         """Kept in memory only: after a restart an overdue turn is reported once more."""
+        self._takeback_declined: tuple[int, int] | None = None
+        """(seat, ply) of the last takeback request the opponent said no to: not asked again for that move."""
+        self._rematch_declined: dict[int, float] = {}
+        """When each seat's rematch offer was last declined (in memory: a restart forgets it)."""
         for receipt in receipts:
             key = (receipt.seat, receipt.move_id)
             if key in self._receipts:
@@ -294,8 +313,12 @@ class Room:
 
     @property
     def open_seat(self) -> int | None:
-        """The seat the invite code gives, while nobody holds it."""
-        return 3 - self.creator_seat if len(self.seats) == 1 else None
+        """The seat the invite code gives, while the game waits for it."""
+        return 3 - self.creator_seat if len(self.seats) == 1 and self.status == Status.WAITING else None
+
+    def expires_at(self, wait_seconds: float) -> float | None:
+        """When a game waiting for its second player ends unplayed; None once it is not waiting."""
+        return self.created_at + wait_seconds if self.status == Status.WAITING else None
 
     @property
     def receipts(self) -> list[MoveReceipt]:
@@ -413,6 +436,7 @@ class Room:
 
     def join(self, name: str | None, token_hash: str, now: float) -> int:
         """Take the open seat; the game starts and the side to move's clock runs. Returns the seat."""
+        self.refuse_if_unplayed()
         seat = self.open_seat
         if seat is None:
             raise Refused(ErrorCode.FULL, "both seats of this game are taken")
@@ -471,6 +495,34 @@ class Room:
             self._finish(winner, EndReason.NO_PAIR, now)
         return PlayOutcome(receipt, duplicate=False)
 
+    def refuse_if_unplayed(self) -> None:
+        """Refuse, naming why, anything but a look at a game that ended before it began."""
+        if self.reason == EndReason.EXPIRED:
+            raise Refused(ErrorCode.EXPIRED, "this game expired: nobody joined it in time; host a new one")
+        if self.reason == EndReason.ABORTED and len(self.seats) == 1:
+            raise Refused(ErrorCode.EXPIRED, "this game was called off by its host before anyone joined")
+
+    def abort(self, seat: int | None, now: float) -> None:
+        """Call the game off: its host while nobody has joined, either player before the second move.
+
+        The game ends with no winner and counts for nothing; its codes and tokens stop working
+        for play."""
+        seat = self._require_player(seat, "abort the game")
+        if self.status == Status.FINISHED:
+            raise Refused(ErrorCode.GAME_OVER, "the game is over")
+        if self.status == Status.PLAYING and self.ply >= ABORT_BEFORE_PLY:
+            raise Refused(ErrorCode.NOT_ALLOWED, f"a game can be aborted only before move {ABORT_BEFORE_PLY}; "
+                                                 "resign instead")
+        self._finish(None, EndReason.ABORTED, now)
+
+    def expire(self, now: float, wait_seconds: float) -> bool:
+        """End a game nobody joined within ``wait_seconds`` of its creation; True if it ended now."""
+        ends = self.expires_at(wait_seconds)
+        if ends is None or now < ends:
+            return False
+        self._finish(None, EndReason.EXPIRED, ends)
+        return True
+
     def resign(self, seat: int | None, now: float) -> None:
         """``seat`` gives up: the other seat wins whatever the score."""
         seat = self._require_player(seat, "resign")
@@ -491,11 +543,20 @@ class Room:
         self._overdue_reported = True
         return TimeCheck.OVERDUE
 
-    def offer_rematch(self, seat: int | None) -> None:
-        """Offer a rematch of a finished game: same start, seats swapped, a new game."""
+    def offer_rematch(self, seat: int | None, now: float) -> None:
+        """Offer a rematch of a finished game: same start, seats swapped, a new game.
+
+        An offer the opponent declined cannot be made again for ``REMATCH_RETRY_SECONDS``."""
         seat = self._require_player(seat, "offer a rematch")
         if self.status != Status.FINISHED:
             raise Refused(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over")
+        if self.reason in UNRATED_ENDS:
+            raise Refused(ErrorCode.NOT_ALLOWED, "this game was never played; host a new one")
+        declined = self._rematch_declined.get(seat)
+        if declined is not None and now - declined < REMATCH_RETRY_SECONDS:
+            wait = REMATCH_RETRY_SECONDS - (now - declined)
+            raise Refused(ErrorCode.NOT_ALLOWED, f"your opponent declined a rematch; you can offer again in "
+                                                 f"{wait:.0f} s")
         if self.rematch_game is not None:
             raise Refused(ErrorCode.NOT_ALLOWED, f"the rematch has begun already (game {self.rematch_game})")
         if self.rematch_offer == seat:
@@ -525,12 +586,14 @@ class Room:
         self.rematch_watch = watch
         return rematch
 
-    def decline_rematch(self, seat: int | None) -> None:
-        """Turn down the opponent's rematch offer: the offer is withdrawn, and either may offer again."""
+    def decline_rematch(self, seat: int | None, now: float) -> None:
+        """Turn down the opponent's rematch offer: the offer is withdrawn; the offerer may offer again
+        after ``REMATCH_RETRY_SECONDS``, the one who declined at once."""
         seat = self._require_player(seat, "decline a rematch")
         if self.rematch_offer != 3 - seat:
             raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch")
         self.rematch_offer = None
+        self._rematch_declined[3 - seat] = now
 
     def request_takeback(self, seat: int | None) -> None:
         """Ask the opponent to let ``seat`` take back its own last move."""
@@ -541,6 +604,8 @@ class Room:
             raise Refused(ErrorCode.NOT_ALLOWED, "only the player who made the last move can ask to take it back")
         if self.takeback_request == seat:
             raise Refused(ErrorCode.NOT_ALLOWED, "you have asked to take back your move already")
+        if self._takeback_declined == (seat, self.ply):
+            raise Refused(ErrorCode.NOT_ALLOWED, "your opponent said no to taking back this move")
         self.takeback_request = seat
 
     def answer_takeback(self, seat: int | None, accept: bool, now: float) -> MoveReceipt | None:
@@ -555,6 +620,7 @@ class Room:
             raise Refused(ErrorCode.NO_OFFER, "your opponent has not asked to take back a move")
         self.takeback_request = None
         if not accept:
+            self._takeback_declined = (3 - seat, self.ply)
             return None
         self.game.undo()
         last = replace(self._live.pop(), taken_back_at=now)

@@ -35,7 +35,8 @@ def player(seat: int, name: str | None, presence: Presence, creator: bool) -> Js
 
 
 def result(winner: int | None, reason: str, scores: tuple[int, int]) -> JsonObject:
-    """A finished game's outcome: ``reason`` is ``no_pair``, ``resign`` or ``time``; a null winner is a draw."""
+    """A finished game's outcome: ``reason`` is ``no_pair``, ``resign``, ``time``, ``aborted`` or
+    ``expired``; a null winner is a draw (and no winner at all for the last two)."""
     return {"winner": winner, "reason": reason, "scores": [scores[0], scores[1]]}
 
 

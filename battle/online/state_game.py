@@ -48,6 +48,16 @@ def after_move(state: JsonObject, moved: JsonObject) -> JsonObject:
     return later
 
 
+UNPLAYED_ENDS = ("aborted", "expired")
+"""The server's ends of a game that hardly began: no winner, nothing to keep in a history."""
+
+
+def ended_unplayed(state: JsonObject) -> bool:
+    """Whether the game was aborted or expired: it counts for nothing."""
+    result = state.get("result")
+    return isinstance(result, dict) and result.get("reason") in UNPLAYED_ENDS
+
+
 def game_from_state(state: JsonObject) -> Game:
     """The state's game: its start, its players' names, its deal and every move played.
 

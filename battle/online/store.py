@@ -34,7 +34,8 @@ from battle.rules.notation import format_position, parse_position
 from battle.storage import sqlite_file
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder, set_aside
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 adds the ends ``aborted`` and ``expired``; a version 1 file is upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
 SIDE_FILES = ("-wal", "-shm")
 """SQLite's companions of a WAL database; set aside with it, since they belong to it."""
@@ -51,7 +52,7 @@ CREATE TABLE games (
     created_at REAL NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('waiting', 'playing', 'finished')),
     winner INTEGER CHECK (winner IN (1, 2)),
-    reason TEXT CHECK (reason IN ('no_pair', 'resign', 'time')),
+    reason TEXT CHECK (reason IN ('no_pair', 'resign', 'time', 'aborted', 'expired')),
     turn_started REAL,
     finished_at REAL,
     rematch_offer INTEGER CHECK (rematch_offer IN (1, 2)),
@@ -83,6 +84,23 @@ CREATE TABLE moves (
 );
 CREATE UNIQUE INDEX live_moves ON moves (game, ply) WHERE taken_back_at IS NULL;
 """
+_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE games"):_SCHEMA.index("CREATE INDEX games_by_status")]
+_UPGRADE_FROM_1 = f"""
+PRAGMA foreign_keys = OFF;
+BEGIN IMMEDIATE;
+{_GAMES_TABLE.replace("CREATE TABLE games", "CREATE TABLE games_v2", 1)}
+INSERT INTO games_v2 SELECT * FROM games;
+DROP TABLE games;
+ALTER TABLE games_v2 RENAME TO games;
+CREATE INDEX games_by_status ON games (status);
+PRAGMA user_version = 2;
+COMMIT;
+PRAGMA foreign_keys = ON;
+"""
+"""Version 1's ``games`` table allows only three ends in a CHECK, which SQLite cannot alter: the
+table is copied into one with the wider CHECK, in one transaction (seats and moves keep
+pointing at the same ids)."""
+
 _COLUMNS = {
     "games": ("id", "invite", "watch", "options", "start", "deal", "creator_seat", "created_at", "status", "winner",
               "reason", "turn_started", "finished_at", "rematch_offer", "takeback_request", "rematch_of",
@@ -157,7 +175,7 @@ class GameStore:
     @staticmethod
     def _schema_mismatch(connection: sqlite3.Connection, found: sqlite_file.Contents) -> str | None:
         """How a file that holds tables differs from this schema, or None when it is this schema."""
-        if found.version != SCHEMA_VERSION:
+        if found.version not in (1, SCHEMA_VERSION):
             return f"schema version {found.version}, expected {SCHEMA_VERSION}"
         for table, columns in _COLUMNS.items():
             held = sqlite_file.columns(connection, table)
@@ -186,6 +204,8 @@ class GameStore:
             if mismatch is not None:
                 raise _NotOurs(mismatch)
             sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
+            if not found.empty and found.version == 1:
+                connection.executescript(_UPGRADE_FROM_1)
         except BaseException:
             connection.close()
             raise

@@ -103,11 +103,12 @@ class Player:
 
 
 def start_games(url: str, count: int) -> list[tuple[Player, Player]]:
-    hosts = [Player(OnlineSession(url, {"type": "create", "deal": {"number": 100 + n}, "first": "creator"},
-                                  f"Host {n}"), random.Random(n)) for n in range(count)]
+    """``count`` games, each joined before the next is created (an address keeps 5 games waiting at most)."""
     games = []
     deadline = time.monotonic() + 30
-    for host in hosts:
+    for n in range(count):
+        host = Player(OnlineSession(url, {"type": "create", "deal": {"number": 100 + n}, "first": "creator"},
+                                    f"Host {n}"), random.Random(n))
         while host.session.state is None or not host.session.state.get("invite"):
             assert time.monotonic() < deadline, "a game was not created"
             time.sleep(0.01)

@@ -100,11 +100,11 @@ def test_rematch_offers_and_refusals_and_a_rematch_that_began() -> None:
     room = started_room()
     room.resign(2, T0)
     reader = NewsReader(state(room))
-    room.offer_rematch(2)
+    room.offer_rematch(2, T0)
     assert reader.read(state(room)) == [OfferNews("rematch_offered", 2)]
-    room.decline_rematch(1)
+    room.decline_rematch(1, T0)
     assert reader.read(state(room)) == [OfferNews("rematch_declined", 2)]
-    room.offer_rematch(1)
+    room.offer_rematch(1, T0)
     assert reader.read(state(room)) == [OfferNews("rematch_offered", 1)]
     rematch = room.accept_rematch(2, game_id="g2", invite="AAAAAAAA", watch="BBBBBBBB", now=T0)
     assert reader.read(state(room)) == []  # the offer ends because the rematch began: no refusal

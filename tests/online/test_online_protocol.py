@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,15 @@ from hypothesis import strategies as st
 
 from battle.online import protocol, server_messages
 from battle.online.message_reader import parse_client_message
+from battle.online.message_writer import client_frame
 from battle.online.protocol import (
     MAX_MESSAGE_BYTES,
+    Abort,
     AcceptRematch,
     AnswerTakeback,
     ClientMessage,
     Create,
+    DeclineRematch,
     ErrorCode,
     GetRecord,
     GivenPosition,
@@ -48,7 +52,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 MESSAGE_CLASSES = (
-    Hello, Create, Join, Resume, Watch, PlayMove, Resign, OfferRematch, AcceptRematch,
+    Hello, Create, Join, Resume, Watch, PlayMove, Resign, Abort, OfferRematch, AcceptRematch, DeclineRematch,
     RequestTakeback, AnswerTakeback, Ping, GetRecord,
 )
 TOKEN = "kM3v9Q0b1yJ2sX4nP6rT8uW0zA5cE7gH"
@@ -400,3 +404,40 @@ def test_every_error_code_and_message_type_is_documented() -> None:
         assert f'{{"type": "{builder}"' in text, builder
     assert f"version {protocol.PROTOCOL_VERSION}" in text.splitlines()[0]
     assert f"{MAX_MESSAGE_BYTES} bytes" in text
+
+
+# -- the clients' side: typed messages written as the server reads them --------------------------
+
+_names = st.one_of(st.none(), st.text(alphabet="AnnBob Zoë-'", min_size=1, max_size=12).map(str.strip)
+                   .filter(lambda name: name != "" and "  " not in name))
+_codes = st.text(alphabet="0123456789ABCDEFGHJKMNPQRSTVWXYZ", min_size=8, max_size=8)
+_deals = st.one_of(st.integers(0, 2**63 - 1).map(NumberedDeal), st.just(RandomDeal()),
+                   st.just(GivenPosition(_endgame_text())))
+typed_messages = st.one_of(
+    st.builds(Hello, version=st.just(1), name=_names),
+    st.builds(Create, deal=_deals, first=st.sampled_from(["creator", "joiner", "random"]),
+              move_seconds=st.one_of(st.none(), st.integers(5, 86_400)), lose_on_time=st.just(False), name=_names),
+    st.builds(Create, deal=_deals, first=st.just("creator"), move_seconds=st.integers(5, 86_400),
+              lose_on_time=st.just(True)),
+    st.builds(Join, code=_codes, name=_names),
+    st.builds(Resume, token=st.just(TOKEN)),
+    st.builds(Watch, code=_codes),
+    st.builds(PlayMove, move=st.sampled_from(["a1-a9", "c1-l9", "b2-b3"]), id=st.text(
+        alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=64)),
+    st.builds(AnswerTakeback, accept=st.booleans()),
+    st.builds(Ping, t=st.one_of(st.none(), st.integers(-(2**53), 2**53))),
+    st.sampled_from([Resign(), Abort(), OfferRematch(), AcceptRematch(), DeclineRematch(), RequestTakeback(),
+                     GetRecord()]),
+)
+
+
+@SETTINGS
+@given(typed_messages)
+def test_every_typed_message_a_client_writes_reads_back_as_itself(message: ClientMessage) -> None:
+    frame = client_frame(message)
+    assert parse_client_message(frame) == message
+    assert len(frame.encode()) <= MAX_MESSAGE_BYTES
+
+
+def test_the_writer_and_the_tests_know_every_client_message() -> None:
+    assert set(typing.get_args(ClientMessage)) == set(MESSAGE_CLASSES)

@@ -15,6 +15,8 @@ from battle.online import protocol
 from battle.online.codes import hash_token
 from battle.online.protocol import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, RandomDeal
 from battle.online.room import (
+    ABORT_BEFORE_PLY,
+    REMATCH_RETRY_SECONDS,
     EndReason,
     MoveReceipt,
     Options,
@@ -269,6 +271,48 @@ def test_a_game_without_a_limit_waits_forever() -> None:
     assert state["deadline"] is None and state["seconds_left"] is None and not state["overdue"]
 
 
+# -- games that end before they begin ----------------------------------------------------------
+
+
+def test_the_host_aborts_a_game_nobody_joined_and_its_invite_stops_working() -> None:
+    room = new_room()
+    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.abort(None, T0 + 1))
+    room.abort(1, T0 + 1)
+    assert room.status == Status.FINISHED and room.reason == EndReason.ABORTED and room.winner is None
+    assert room.open_seat is None and room.state_for(1, NOBODY, T0 + 2)["invite"] is None
+    assert refused(room, ErrorCode.EXPIRED, lambda: room.join("Bob", BOB, T0 + 2)).reason.startswith("this game was")
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 2))
+    assert rebuild(room).snapshot() == room.snapshot()
+
+
+def test_either_player_aborts_before_the_second_move_and_nobody_after() -> None:
+    for moves_before, seat in ((0, 1), (0, 2), (1, 2), (1, 1)):
+        room = started()
+        for _ in range(moves_before):
+            play_first(room, T0 + 2)
+        room.abort(seat, T0 + 3)
+        assert room.status == Status.FINISHED and room.reason == EndReason.ABORTED and room.winner is None
+        refused(room, ErrorCode.GAME_OVER, lambda room=room: room.abort(1, T0 + 4))
+        assert rebuild(room).snapshot() == room.snapshot()
+    room = started()
+    for _ in range(ABORT_BEFORE_PLY):
+        play_first(room, T0 + 2)
+    assert "resign" in refused(room, ErrorCode.NOT_ALLOWED, lambda: room.abort(1, T0 + 3)).reason
+
+
+def test_a_game_nobody_joins_expires_after_the_wait_and_not_before() -> None:
+    room = new_room()
+    assert room.expires_at(3600) == T0 + 3600
+    assert not room.expire(T0 + 3599, 3600) and room.status == Status.WAITING
+    assert room.expire(T0 + 7200, 3600)
+    assert room.status == Status.FINISHED and room.reason == EndReason.EXPIRED and room.finished_at == T0 + 3600
+    assert room.expires_at(3600) is None and not room.expire(T0 + 9999, 3600)
+    assert "expired" in refused(room, ErrorCode.EXPIRED, lambda: room.join("Bob", BOB, T0 + 7201)).reason
+    assert rebuild(room).snapshot() == room.snapshot()
+    started_room = started()
+    assert not started_room.expire(T0 + 10**6, 3600) and started_room.status == Status.PLAYING
+
+
 # -- takebacks ----------------------------------------------------------------------------------
 
 
@@ -301,8 +345,11 @@ def test_a_declined_or_overtaken_takeback_request_lapses() -> None:
     room.request_takeback(1)
     assert room.answer_takeback(2, False, T0 + 3) is None
     assert room.ply == 1 and room.takeback_request is None
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))  # no asking again for this move
+    play_first(room, T0 + 4)
+    play_first(room, T0 + 5)  # Ann's next move may be asked about
     room.request_takeback(1)
-    play_first(room, T0 + 4)  # Bob moves instead of answering
+    play_first(room, T0 + 6)  # Bob moves instead of answering
     assert room.takeback_request is None
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))
 
@@ -319,18 +366,18 @@ def test_no_takeback_once_the_game_is_over() -> None:
 
 def test_a_rematch_starts_from_the_same_position_with_the_seats_swapped() -> None:
     room = started(NumberedDeal(9), first="joiner", move_seconds=45)  # Ann seat 2, Bob seat 1 moves first
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(2))
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(2, T0))
     room.resign(1, T0 + 5)
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.offer_rematch(None))
+    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.offer_rematch(None, T0))
     refused(room, ErrorCode.NO_OFFER, lambda: room.accept_rematch(1, game_id="g2", invite="A", watch="B", now=T0))
-    room.offer_rematch(2)
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(2))
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1))
+    room.offer_rematch(2, T0 + 5)
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(2, T0))
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
     refused(room, ErrorCode.NO_OFFER, lambda: room.accept_rematch(2, game_id="g2", invite="A", watch="B", now=T0))
     rematch = room.accept_rematch(1, game_id="g2", invite="M0RX4T2Q", watch="QQQQ1111", now=T0 + 20)
     assert room.rematch_game == "g2" and room.rematch_offer is None
     assert room.state_for(None, NOBODY, T0 + 20)["rematch"] == {"game": "g2", "watch": "QQQQ1111"}
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1))
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
     assert rematch.game.start == room.game.start and rematch.game.deal_number == 9
     assert rematch.seat_of(ANN) == 1 and rematch.seat_of(BOB) == 2 and rematch.creator_seat == 1
     assert rematch.game.names == ("Ann", "Bob")
@@ -342,15 +389,21 @@ def test_a_rematch_starts_from_the_same_position_with_the_seats_swapped() -> Non
 def test_a_declined_rematch_is_withdrawn_and_may_be_offered_again() -> None:
     room = started(NumberedDeal(9))
     room.resign(1, T0 + 5)
-    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(2))
-    room.offer_rematch(1)
-    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(1))  # one's own offer is not declined
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.decline_rematch(None))
-    room.decline_rematch(2)
+    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(2, T0 + 6))
+    room.offer_rematch(1, T0 + 6)
+    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(1, T0 + 6))  # one's own offer is not declined
+    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.decline_rematch(None, T0 + 6))
+    room.decline_rematch(2, T0 + 6)
     assert room.rematch_offer is None and room.rematch_game is None
     assert room.state_for(1, NOBODY, T0 + 6)["offers"]["rematch"] is None
-    room.offer_rematch(2)  # either may offer again
+    # the declined offer is not pushed at the opponent again at once, nor a minute later
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 7))
+    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6 + REMATCH_RETRY_SECONDS - 1))
+    room.offer_rematch(2, T0 + 7)  # the one who declined may offer at once
     assert room.rematch_offer == 2
+    room.decline_rematch(1, T0 + 8)
+    room.offer_rematch(1, T0 + 6 + REMATCH_RETRY_SECONDS)  # after the wait, again
+    assert room.rematch_offer == 1
 
 
 # -- what each viewer sees ----------------------------------------------------------------------
@@ -427,7 +480,7 @@ def perform(room: Room, action: str, seat: int | None, pick: int, now: float) ->
     if action == "resign":
         return room.resign(seat, now)
     if action == "offer":
-        return room.offer_rematch(seat)
+        return room.offer_rematch(seat, now)
     if action == "accept":
         seat = 3 - room.rematch_offer if room.rematch_offer and pick % 4 else seat
         return room.accept_rematch(seat, game_id=f"g{pick}", invite="M0RX4T2Q", watch="QQQQ1111", now=now)

@@ -225,15 +225,24 @@ def test_a_takeback_needs_the_opponents_yes(tmp_path: Path) -> None:
         host.send({"type": "takeback_request"})
         assert guest.expect("state")["offers"]["takeback"] == 1
         guest.send({"type": "takeback_answer", "accept": False})
-        assert guest.expect("state")["moves"] == [move]
+        after_no = guest.expect("state")
+        assert after_no["moves"] == [move]
+        host.send({"type": "takeback_request"})  # asked again after a no: refused
+        assert host.error()["code"] == "not_allowed"
+        reply = a_legal_move(after_no)
+        guest.send({"type": "move", "move": reply, "id": "g1"})
+        guest.expect("ack")
+        second = a_legal_move({**after_no, "moves": [move, reply]})
+        host.send({"type": "move", "move": second, "id": "m2"})
+        host.expect("ack")
         host.send({"type": "takeback_request"})
-        guest.expect("state")
+        assert guest.expect("state")["offers"]["takeback"] == 1
         guest.send({"type": "takeback_answer", "accept": True})
         state = guest.expect("state")
-        assert state["moves"] == [] and state["to_move"] == 1
-        host.send({"type": "move", "move": move, "id": "m1"})  # the old id: acknowledged as taken back
+        assert state["moves"] == [move, reply] and state["to_move"] == 1
+        host.send({"type": "move", "move": second, "id": "m2"})  # the old id: acknowledged as taken back
         assert host.expect("ack")["taken_back"] is True
-    assert stored(tmp_path / "games.sqlite3", created["game"])["moves"] == []
+    assert stored(tmp_path / "games.sqlite3", created["game"])["moves"] == [move, reply]
 
 
 def test_resign_then_a_rematch_with_sides_swapped(tmp_path: Path) -> None:

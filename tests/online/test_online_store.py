@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from battle.online.codes import hash_token, new_token
 from battle.online.protocol import GivenPosition, NumberedDeal
-from battle.online.room import EndReason, Options, Room, Status, TimeCheck, plan_start
+from battle.online.room import EndReason, Options, Refused, Room, Status, TimeCheck, plan_start
 from battle.online.store import SCHEMA_VERSION, GameStore, StoreError, default_database_path
 from battle.rules import Game, Position, deal, format_position, move_name
 
@@ -94,7 +94,7 @@ def test_every_kind_of_change_survives_closing_and_reopening(tmp_path: Path) -> 
     play(store, resigned, T0 + 3, count=2)
     resigned.resign(2, T0 + 4)
     store.finish(resigned)
-    resigned.offer_rematch(1)
+    resigned.offer_rematch(1, T0 + 4)
     store.update(resigned)
     rematch = resigned.accept_rematch(2, game_id="rematch", invite="M0RX4T2Q", watch="QQQQ1111", now=T0 + 5)
     store.start_rematch(resigned, rematch)
@@ -133,7 +133,7 @@ def test_codes_and_tokens_find_their_games(tmp_path: Path) -> None:
         assert store.load_game("g1").seat_of(BOB) == 2  # type: ignore[union-attr]
         room.resign(1, T0 + 2)
         store.finish(room)
-        room.offer_rematch(2)
+        room.offer_rematch(2, T0 + 2)
         store.update(room)
         rematch = room.accept_rematch(1, game_id="g3", invite="M0RX4T2Q", watch="QQQQ1111", now=T0 + 99)
         store.start_rematch(room, rematch)
@@ -238,12 +238,40 @@ def test_a_db_named_that_is_no_game_database_is_refused_and_left_as_it_is(tmp_pa
     with sqlite3.connect(history) as connection:
         connection.execute("CREATE TABLE games (id INTEGER)")
         connection.execute("CREATE TABLE puzzles (id INTEGER)")
-    for path, words in ((text, "not a game database but a file of another kind"),
-                        (history, r"not a game database of this server \(schema version 0, expected 1\)")):
+    other_schema = rf"not a game database of this server \(schema version 0, expected {SCHEMA_VERSION}\)"
+    for path, words in ((text, "not a game database but a file of another kind"), (history, other_schema)):
         before = path.read_bytes()
         with pytest.raises(StoreError, match=words):
             GameStore(path)
         assert path.read_bytes() == before and not path.with_name(path.name + ".corrupt").exists()
+
+
+def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_games(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from battle.online import store as store_module
+
+    path = tmp_path / "games.sqlite3"
+    with monkeypatch.context() as version_1:  # this store as version 1 was: its schema, no upgrade
+        version_1.setattr(store_module, "_SCHEMA", store_module._SCHEMA.replace(", 'aborted', 'expired'", ""))
+        version_1.setattr(store_module, "SCHEMA_VERSION", 1)
+        version_1.setattr(store_module, "_UPGRADE_FROM_1", "")
+        with GameStore(path) as store:
+            playing = make_room(store, "g1")
+            join(store, playing)
+            play(store, playing, T0 + 3, count=2)
+            waiting = make_room(store, "g2")
+            waiting.abort(waiting.creator_seat, T0 + 9)
+            with pytest.raises(StoreError, match="CHECK constraint failed"):  # what the upgrade must mend
+                store.finish(waiting)
+    with GameStore(path) as store:
+        assert store.notice is None
+        assert store.load_game("g1").snapshot() == playing.snapshot()  # type: ignore[union-attr]
+        store.finish(waiting)
+        assert store.load_game("g2").reason == EndReason.ABORTED  # type: ignore[union-attr]
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 def test_a_damaged_database_is_set_aside_and_an_earlier_one_kept(tmp_path: Path) -> None:
@@ -408,7 +436,10 @@ def test_random_sessions_reload_exactly(tmp_path: Path, steps: list[tuple[str, i
             elif action == "resend" and last is not None:
                 assert room.play(last.seat, last.move, last.move_id, now).duplicate
             elif action in ("takeback", "decline") and last is not None:
-                room.request_takeback(last.seat)
+                try:
+                    room.request_takeback(last.seat)
+                except Refused:  # this move's takeback was declined already: not asked again
+                    continue
                 store.update(room)
                 taken = room.answer_takeback(3 - last.seat, action == "takeback", now)
                 if taken is None:
@@ -419,7 +450,7 @@ def test_random_sessions_reload_exactly(tmp_path: Path, steps: list[tuple[str, i
                 room.resign(1 + pick % 2, now)
                 store.finish(room)
         elif room.status == Status.FINISHED and action == "rematch":
-            room.offer_rematch(1 + pick % 2)
+            room.offer_rematch(1 + pick % 2, now)
             store.update(room)
             invite, watch = store.fresh_codes()
             rematch = room.accept_rematch(2 - pick % 2, game_id=f"g{len(rooms)}", invite=invite, watch=watch, now=now)

@@ -169,21 +169,49 @@ def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: 
         bob.type("no")
         bob.wait_for("You said no to the takeback.")
         ann.wait_for("Bob said no to the takeback.")
+        ann.type("takeback")  # the same move again: the server refuses, and Bob is not asked
+        ann.wait_for("your opponent said no to taking back this move")
+        mark = ann.mark()
+        bob.type(first_move(bob))
+        ann.wait_for("Bob takes", after=mark)
+        second = first_move(ann)
+        ann.type(second)
+        ann.wait_for(f"Move 3, {second}, is on the server.")
         mark = bob.mark()
         ann.type("takeback")
         bob.wait_for("Ann asks to take back their last move: yes or no?", after=mark)
         mark = ann.mark()
         bob.type("yes")
-        ann.wait_for(f"Bob let you take back {move}.(.|\\n)*Ann 0 : 0 Bob", after=mark)  # and the board again
-        bob.wait_for(f"Ann took back {move}.")
-        ann.type(move)
-        ann.wait_for(f"Move 1, {move}, is on the server.", after=mark)
+        ann.wait_for(f"Bob let you take back {second}.(.|\\n)*Ann \\d+ : \\d+ Bob", after=mark)  # and the board
+        bob.wait_for(f"Ann took back {second}.")
+        ann.type(second)
+        ann.wait_for(f"Move 3, {second}, is on the server.", after=mark)
+        mark = bob.mark()
         ann.type("takeback")
-        bob.wait_for(r"asks to take back(.|\n)*asks to take back(.|\n)*asks to take back")
+        bob.wait_for("Ann asks to take back their last move: yes or no?", after=mark)
         bob.type(first_move(bob))
         ann.wait_for("Bob moved instead: no takeback.")
         ann.type("quit")
         assert ann.process.wait(10) == 0
+    finally:
+        for program in reversed(programs):
+            program.stop()
+
+
+def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        ann.type("abort")
+        ann.wait_for("The game was aborted; it counts for nothing.")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        bob.wait_for("called off by its host")
+        assert bob.process.wait(20) == 2
     finally:
         for program in reversed(programs):
             program.stop()

@@ -16,6 +16,7 @@ import pytest
 
 from battle.history.store import History
 from battle.online.codes import format_code
+from battle.online.room import REMATCH_RETRY_SECONDS
 from battle.online.seats import Seat, load_seats
 from battle.online.state_game import result_of_state
 from battle.rules.board import move_name, parse_move
@@ -344,32 +345,41 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
     with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene, guest, state = hosted_game(app, server)
-        first = window_moves_first(app, scene, guest, state)
+        window_moves_first(app, scene, guest, state)
 
-        def ask_and_get(accept: bool) -> None:
+        def ask_and_get(accept: bool, moves: int) -> None:
             ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
             press(app, scene, "takeback")
             assert guest.expect("state")["offers"]["takeback"] == 1
             guest.send({"type": "takeback_answer", "accept": accept})
             assert guest.expect("state")["offers"]["takeback"] is None
             _arrived_unread(scene, lambda now: (now["offers"]["takeback"] is None
-                                                and len(now["moves"]) == (1 if not accept else 0)))
+                                                and len(now["moves"]) == (moves if not accept else moves - 1)))
 
-        ask_and_get(False)  # asked and turned down: both states wait for the same frame
+        def bob_moves(move_id: str) -> None:
+            ply = scene.game.ply
+            guest.send({"type": "move", "move": move_name(scene.game.position.legal_moves()[0]), "id": move_id})
+            ui.run_until(app, lambda: scene.game.ply == ply + 1, WAIT)
+
+        ask_and_get(False, 1)  # asked and turned down: both states wait for the same frame
         ui.run_until(app, lambda: "said no to the takeback" in scene.status.text, WAIT)
         assert scene.status.text.startswith("Bob said no to the takeback.") and scene.game.ply == 1
-        ask_and_get(True)
-        ui.run_until(app, lambda: scene.game.ply == 0, WAIT)
-        assert scene.status.text.startswith(f"Bob let you take back {first}.")
+        bob_moves("b0")  # a declined move is not asked about again; the window's next one may be
+        second = move_name(scene.game.position.legal_moves()[0])
+        ui.play_move(app, parse_move(second))
+        guest.expect("moved")
+        ask_and_get(True, 3)
+        ui.run_until(app, lambda: scene.game.ply == 2, WAIT)
+        assert scene.status.text.startswith(f"Bob let you take back {second}.")
 
-        ui.play_move(app, parse_move(first))  # asked again, and Bob moves instead of answering
+        ui.play_move(app, parse_move(second))  # asked again, and Bob moves instead of answering
         guest.expect("moved")
         ui.run_until(app, lambda: scene.buttons["takeback"].is_enabled, WAIT)
         press(app, scene, "takeback")
         assert guest.expect("state")["offers"]["takeback"] == 1
-        guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
+        bob_moves("b1")
         ui.run_until(app, lambda: "moved instead" in scene.status.text, WAIT)
-        assert "Bob moved instead: no takeback. Your move" in scene.status.text and scene.game.ply == 2
+        assert "Bob moved instead: no takeback. Your move" in scene.status.text and scene.game.ply == 4
         assert scene.online.state["offers"]["takeback"] is None  # no state follows a move: the move ends it
         assert scene.online.refusal() is None and scene.online.notice() is None
 
@@ -521,6 +531,7 @@ def test_a_rematch_turned_down_either_way_is_told_and_may_come_again(tmp_path: P
         assert scene.status.text.startswith("Bob turned down the rematch.")
         assert scene.buttons["rematch"].is_enabled
 
+        server.offset += REMATCH_RETRY_SECONDS  # Bob's first offer was declined a minute ago
         guest.send({"type": "rematch_offer"})  # and a new offer is a new question
         ui.run_until(app, lambda: scene.online.question() == "rematch", WAIT)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.history.store import online_entry
-from battle.online.state_game import game_from_state, result_of_state
+from battle.online.state_game import ended_unplayed, game_from_state, result_of_state
 from battle.rules.wording import verb
 from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.files.game_files import FileProblem, save_record_text
@@ -141,7 +141,7 @@ class OnlineScene(PlayScene):
         what the history has to say goes on the status line. A game ended by a resignation or the clock
         is stored with its winner, which its scores do not say."""
         seat = seat_of(self.online.state)
-        if seat is None:
+        if seat is None or ended_unplayed(self.online.state):
             return
         result = result_of_state(self.online.state)
         winner = None if self.game.position.is_over() or result is None else result.winner

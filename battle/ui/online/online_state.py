@@ -12,7 +12,7 @@ import contextlib
 from urllib.parse import urlsplit
 
 from battle.online.offer_news import OfferNews
-from battle.online.state_game import JsonObject, name_of, player, result_of_state, server_moves
+from battle.online.state_game import JsonObject, ended_unplayed, name_of, player, result_of_state, server_moves
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
@@ -115,6 +115,10 @@ def describe_end(state: JsonObject) -> str:
     result = result_of_state(state)
     if result is None:
         return "The game is over."
+    if ended_unplayed(state):
+        if (state.get("result") or {}).get("reason") == "expired":
+            return "Nobody joined in time: the game expired and counts for nothing."
+        return "The game was aborted; it counts for nothing."
     names = names_for_sentences(state)
     reason = ending(state)
     if reason:
