@@ -7,13 +7,16 @@ import asyncio
 import contextlib
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from battle.cli.inputs import InputError, load_position, positive_number, use_colour, whole_number
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.rules.notation import format_position
+
+if TYPE_CHECKING:
+    from battle.online.protocol import Create
 
 DEFAULT_URL_HINT = "ws://HOST:8765 (or wss://HOST behind a TLS proxy)"
 
@@ -165,21 +168,21 @@ def cmd_play_online(args: argparse.Namespace) -> int:
         session.close()
 
 
-def _create_message(args: argparse.Namespace) -> dict[str, Any]:
+def _create_message(args: argparse.Namespace) -> Create:
+    from battle.online.protocol import Create, DealChoice, GivenPosition, NumberedDeal, RandomDeal
+
+    deal: DealChoice
     if args.load:
-        deal: dict[str, Any] = {"position": format_position(load_position(args.load))}
+        deal = GivenPosition(format_position(load_position(args.load)))
     elif args.deal is not None:
         try:
-            deal = {"number": parse_deal_number(args.deal)}
+            deal = NumberedDeal(parse_deal_number(args.deal))
         except BattleError as error:
             raise InputError(str(error)) from None
     else:
-        deal = {"random": True}
-    message: dict[str, Any] = {"type": "create", "deal": deal, "first": "creator" if args.first else "random",
-                               "move_seconds": args.move_seconds, "lose_on_time": bool(args.lose_on_time)}
-    if args.player1:
-        message["name"] = args.player1
-    return message
+        deal = RandomDeal()
+    return Create(deal=deal, first="creator" if args.first else "random", move_seconds=args.move_seconds,
+                  lose_on_time=bool(args.lose_on_time), name=args.player1 or None)
 
 
 def _kept_seat(url: str, choice: str):  # noqa: ANN202 - a Seat

@@ -22,6 +22,19 @@ from battle.history.store import History, online_entry
 from battle.online.client import OnlineSession
 from battle.online.codes import format_code
 from battle.online.offer_news import NewsReader
+from battle.online.protocol import (
+    Abort,
+    AcceptRematch,
+    AnswerTakeback,
+    Create,
+    DeclineRematch,
+    GetRecord,
+    Join,
+    OfferRematch,
+    RequestTakeback,
+    Resign,
+    Watch,
+)
 from battle.online.seats import Seat, remember_seat
 from battle.online.state_game import ended_unplayed, game_from_state, name_of, result_of_state
 from battle.rules.board import Position, move_name, parse_move
@@ -242,7 +255,7 @@ class OnlinePlay:
         if self.confirming == "resign":
             self.confirming = None
             if word in ("y", "yes"):
-                self.session.send({"type": "resign"})
+                self.session.send(Resign())
             else:
                 self.say("You play on.")
             return True
@@ -265,11 +278,11 @@ class OnlinePlay:
             self.confirming = "resign"
             self.say("Resign this game? (y/n)")
         elif word == "abort":
-            self.session.send({"type": "abort"})
+            self.session.send(Abort())
         elif word == "takeback":
-            self.session.send({"type": "takeback_request"})
+            self.session.send(RequestTakeback())
         elif word == "rematch":
-            self.session.send({"type": "rematch_offer"})
+            self.session.send(OfferRematch())
         elif word in ("yes", "y", "no", "n"):
             self._answer(state, word.startswith("y"))
         elif word.startswith("save ") and line[5:].strip():
@@ -282,11 +295,11 @@ class OnlinePlay:
         offers = state.get("offers") or {}
         you = state.get("you")
         if offers.get("takeback") not in (None, you):
-            self.session.send({"type": "takeback_answer", "accept": accept})
+            self.session.send(AnswerTakeback(accept))
             if not accept:
                 self.say("You said no to the takeback.")
         elif offers.get("rematch") not in (None, you):
-            self.session.send({"type": "rematch_accept" if accept else "rematch_decline"})
+            self.session.send(AcceptRematch() if accept else DeclineRematch())
             if not accept:
                 self.say("You turned down the rematch.")
         else:
@@ -391,7 +404,7 @@ class OnlinePlay:
 
     def _save(self, name: str) -> None:
         """Ask the server for the record and write it once it comes (other messages are shown meanwhile)."""
-        self.session.send({"type": "record"})
+        self.session.send(GetRecord())
         deadline = time.monotonic() + RECORD_WAIT
         while time.monotonic() < deadline:
             event = self.session.wait_event(0.1)
@@ -428,13 +441,13 @@ class OnlinePlay:
 
 
 def open_session(url: str, *, join: str | None, watch: str | None, resume: Seat | None,
-                 create: dict[str, Any] | None, name: str | None) -> OnlineSession:
+                 create: Create | None, name: str | None) -> OnlineSession:
     """The session for the command line's choice: resume a kept seat, join or watch with a code, or host."""
     if resume is not None:
         return OnlineSession.resume(resume, name)
     if watch is not None:
-        return OnlineSession(url, {"type": "watch", "code": watch}, name)
+        return OnlineSession(url, Watch(watch), name)
     if join is not None:
-        return OnlineSession(url, {"type": "join", "code": join, **({"name": name} if name else {})}, name)
+        return OnlineSession(url, Join(join, name or None), name)
     assert create is not None
     return OnlineSession(url, create, name)

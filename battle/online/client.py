@@ -30,6 +30,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from battle.online import protocol
+from battle.online.message_writer import client_frame
+from battle.online.protocol import ClientMessage, Create, Hello, Join, PlayMove, Resume, Watch
 from battle.online.seats import Seat
 from battle.online.state_game import after_move
 
@@ -80,14 +82,14 @@ class _Shared:
 class OnlineSession:
     """One game on one server, kept connected in the background.
 
-    ``opening`` is the request that picks the game: a ``create``, ``join``, ``resume``
-    or ``watch`` message (as a dict). After ``created``/``joined`` the session resumes
+    ``opening`` is the request that picks the game: a ``Create``, ``Join``, ``Resume``
+    or ``Watch`` message, typed as the server reads it (``protocol``). After ``created``/``joined`` the session resumes
     with the token it got; a spectator resumes with the watch code. ``on_message`` is
     called on the connection's thread after each message is queued for ``events``: a
     window posts itself an event there, so its loop sleeps until there is news.
     """
 
-    def __init__(self, url: str, opening: JsonObject, name: str | None = None,
+    def __init__(self, url: str, opening: Create | Join | Resume | Watch, name: str | None = None,
                  on_message: Callable[[], None] | None = None) -> None:
         self.url = url
         self._opening = opening
@@ -96,12 +98,13 @@ class OnlineSession:
         self._shared = _Shared()
         self._inbox: queue.SimpleQueue[JsonObject] = queue.SimpleQueue()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._outbox: asyncio.Queue[JsonObject] | None = None
+        self._outbox: asyncio.Queue[ClientMessage | None] | None = None
+        """What the front end sends, in order; None closes the connection."""
         self._socket: ClientConnection | None = None
         self._closing = False
         self._reached = False
         """A state arrived on the current connection: the next retry starts from the shortest pause."""
-        self._carry: list[JsonObject] = []
+        self._carry: list[ClientMessage] = []
         """Messages a dropped connection did not send, first in line for the next one (loop thread only)."""
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="online", daemon=True)
@@ -112,7 +115,7 @@ class OnlineSession:
     def resume(cls, seat: Seat, name: str | None = None,
                on_message: Callable[[], None] | None = None) -> OnlineSession:
         """Come back to a game saved as ``seat`` (a player's token, or a spectator's watch code)."""
-        opening = {"type": "resume", "token": seat.token} if seat.token else {"type": "watch", "code": seat.watch}
+        opening = Resume(seat.token) if seat.token else Watch(seat.watch or "")
         session = cls(seat.url, opening, name, on_message)
         with session._shared.lock:
             session._shared.seat = seat
@@ -172,10 +175,10 @@ class OnlineSession:
         move_id = new_move_id()
         with self._shared.lock:
             self._shared.pending.append((move_id, move))
-        self.send({"type": "move", "move": move, "id": move_id})
+        self.send(PlayMove(move=move, id=move_id))
         return move_id
 
-    def send(self, message: JsonObject) -> None:
+    def send(self, message: ClientMessage) -> None:
         """Send a message now, or when the connection is back (the order is kept)."""
         loop, outbox = self._loop, self._outbox
         if loop is not None and outbox is not None and not loop.is_closed():
@@ -195,7 +198,7 @@ class OnlineSession:
 
     def _wake_for_close(self) -> None:
         if self._outbox is not None:
-            self._outbox.put_nowait({"type": "_close"})
+            self._outbox.put_nowait(None)
         if self._socket is not None:
             asyncio.ensure_future(self._socket.close())
 
@@ -240,12 +243,12 @@ class OnlineSession:
         while not self._closing:
             await asyncio.sleep(0.05)
 
-    def _opening_message(self) -> JsonObject:
+    def _opening_message(self) -> ClientMessage:
         seat = self.seat
         if seat is not None and seat.token:
-            return {"type": "resume", "token": seat.token}
+            return Resume(seat.token)
         if seat is not None and seat.watch and seat.token is None:
-            return {"type": "watch", "code": seat.watch}
+            return Watch(seat.watch)
         return self._opening
 
     async def _connect_once(self) -> str | None:
@@ -265,11 +268,8 @@ class OnlineSession:
             return f"fatal: {error}"
 
     async def _converse(self, socket: ClientConnection) -> str | None:
-        hello: JsonObject = {"type": "hello", "version": protocol.PROTOCOL_VERSION}
-        if self._name:
-            hello["name"] = self._name
-        await socket.send(protocol.encode(hello))
-        await socket.send(protocol.encode(self._opening_message()))
+        await socket.send(client_frame(Hello(protocol.PROTOCOL_VERSION, self._name or None)))
+        await socket.send(client_frame(self._opening_message()))
         sender = asyncio.create_task(self._pump(socket))
         try:
             async for frame in socket:
@@ -281,7 +281,7 @@ class OnlineSession:
                     self._reached = True
                     self._set_link(Link("connected"))
                     for move_id, move in self.pending:  # resent with the same ids: applied once at most
-                        await socket.send(protocol.encode({"type": "move", "move": move, "id": move_id}))
+                        await socket.send(client_frame(PlayMove(move=move, id=move_id)))
                 self._deliver(message)
                 if fatal:
                     return f"fatal: {message.get('reason', 'refused')}"
@@ -298,15 +298,15 @@ class OnlineSession:
         assert self._outbox is not None
         while True:
             message = self._carry.pop(0) if self._carry else await self._outbox.get()
-            if message.get("type") == "_close":
+            if message is None:
                 await socket.close()
                 return
-            if message.get("type") == "move" and not self._is_pending(str(message.get("id"))):
+            if isinstance(message, PlayMove) and not self._is_pending(message.id):
                 continue  # acknowledged meanwhile (a resend after a reconnect beat it)
             try:
-                await socket.send(protocol.encode(message))
+                await socket.send(client_frame(message))
             except ConnectionClosed:
-                if message.get("type") != "move":  # moves are resent from ``pending`` anyway
+                if not isinstance(message, PlayMove):  # moves are resent from ``pending`` anyway
                     self._carry.insert(0, message)
                 return
 

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from battle.online.client import OnlineSession, backoff_delays
+from battle.online.protocol import Create, NumberedDeal, PlayMove
 from battle.online.seats import Seat, forget_seat, load_seats, remember_seat
 from battle.online.store import GameStore
 from tests.online_server import Client, ServerThread, a_legal_move
@@ -20,7 +21,7 @@ def wait_for(condition, timeout: float = 10.0) -> None:  # noqa: ANN001 - a call
 
 
 def create(url: str) -> OnlineSession:
-    return OnlineSession(url, {"type": "create", "deal": {"number": 9}, "first": "creator", "name": "Ann"}, "Ann")
+    return OnlineSession(url, Create(NumberedDeal(9), "creator", name="Ann"), "Ann")
 
 
 def test_backoff_doubles_to_half_a_minute_with_jitter() -> None:
@@ -74,7 +75,7 @@ def test_a_move_sent_while_the_server_is_down_is_applied_once_after_it_returns(t
         with ServerThread(database, port=port):
             wait_for(lambda: not session.pending, timeout=15)
             assert session.state["moves"] == [move] and session.link.state == "connected"
-            session.send({"type": "move", "move": move, "id": move_id})  # a stray resend changes nothing
+            session.send(PlayMove(move, move_id))  # a stray resend changes nothing
             time.sleep(0.3)
     finally:
         session.close()

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from battle.online.client import OnlineSession
+from battle.online.protocol import Create, Join, NumberedDeal
 from battle.online.store import GameStore
 from battle.rules.board import move_name, parse_move
 from battle.rules.notation import parse_position
@@ -107,12 +108,12 @@ def start_games(url: str, count: int) -> list[tuple[Player, Player]]:
     games = []
     deadline = time.monotonic() + 30
     for n in range(count):
-        host = Player(OnlineSession(url, {"type": "create", "deal": {"number": 100 + n}, "first": "creator"},
+        host = Player(OnlineSession(url, Create(NumberedDeal(100 + n), "creator"),
                                     f"Host {n}"), random.Random(n))
         while host.session.state is None or not host.session.state.get("invite"):
             assert time.monotonic() < deadline, "a game was not created"
             time.sleep(0.01)
-        guest = Player(OnlineSession(url, {"type": "join", "code": host.session.state["invite"]}, "Guest"),
+        guest = Player(OnlineSession(url, Join(host.session.state["invite"]), "Guest"),
                        random.Random(-len(games)))
         games.append((host, guest))
     return games

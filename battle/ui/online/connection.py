@@ -18,6 +18,7 @@ import time
 import pygame
 
 from battle.online.client import OnlineSession
+from battle.online.protocol import Create, Join, Watch
 from battle.online.seats import Seat, forget_seat, remember_seat
 from battle.online.state_game import JsonObject, name_of
 from battle.ui.online.online_state import opponent_of, presence_of, seat_of
@@ -31,7 +32,7 @@ def _wake() -> None:
         pygame.event.post(pygame.event.Event(ONLINE_EVENT))
 
 
-def open_session(url: str, opening: JsonObject, name: str | None) -> OnlineSession:
+def open_session(url: str, opening: Create | Join | Watch, name: str | None) -> OnlineSession:
     """A session for ``opening`` (a ``create`` or ``join``) that wakes the window on every message."""
     return OnlineSession(url, opening, name, on_message=_wake)
 

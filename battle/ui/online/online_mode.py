@@ -37,6 +37,15 @@ from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.ui.play_mode import ButtonSpec, Played
+from battle.online.protocol import (
+    AcceptRematch,
+    AnswerTakeback,
+    DeclineRematch,
+    GetRecord,
+    OfferRematch,
+    RequestTakeback,
+    Resign,
+)
 from battle.ui.play_mode import Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
@@ -160,7 +169,7 @@ class OnlineMode(ServerGame):
             reason = ("You asked already." if (self.state.get("offers") or {}).get("takeback") == self.you
                       else "Only your own last move can be taken back, while the game is played.")
             return StatusLine(f"No takeback to ask for: {reason}", "quiet")
-        self.session.send({"type": "takeback_request"})
+        self.session.send(RequestTakeback())
         move = (self.state.get("moves") or ["?"])[-1]
         return StatusLine(f"Asked {self.opponent_name} to let you take back {move}.", "hint")
 
@@ -168,14 +177,14 @@ class OnlineMode(ServerGame):
         asked = self.question()
         name = self.opponent_name
         if asked == "takeback":
-            self.session.send({"type": "takeback_answer", "accept": accept})
+            self.session.send(AnswerTakeback(accept))
             return StatusLine(f"You let {name} take back their move." if accept
                           else f"You said no: {name}'s move stays.", "info")
         if asked == "rematch" and accept:
-            self.session.send({"type": "rematch_accept"})
+            self.session.send(AcceptRematch())
             return StatusLine("You took the rematch: the same deal, the sides swapped.", "good")
         if asked == "rematch":
-            self.session.send({"type": "rematch_decline"})
+            self.session.send(DeclineRematch())
             self.declined_rematch = self.game_id  # the question goes at once, before the server's state
             return StatusLine(f"You turned down {name}'s rematch.", "info")
         return StatusLine("There is nothing to answer.", "quiet")
@@ -191,12 +200,12 @@ class OnlineMode(ServerGame):
             return self._answer(True)
         if offers.get("rematch") == self.you:
             return StatusLine(f"You offered a rematch: waiting for {name}.", "quiet")
-        self.session.send({"type": "rematch_offer"})
+        self.session.send(OfferRematch())
         return StatusLine(f"Offered {name} a rematch: the same deal, the sides swapped.", "good")
 
     def resign(self) -> StatusLine:
         """Resign the game; what the status line says."""
-        self.session.send({"type": "resign"})
+        self.session.send(Resign())
         return StatusLine("You resign.", "info")
 
     def ask_for_record(self) -> StatusLine:
@@ -204,7 +213,7 @@ class OnlineMode(ServerGame):
         if self.link.state == "closed":
             return StatusLine(f"Not connected ({self.link.detail}): the record comes from the server.", "error")
         self.record_asked_at = time.monotonic()
-        self.session.send({"type": "record"})
+        self.session.send(GetRecord())
         return StatusLine("Asking the server for the record...", "hint", busy=True, since=self.screen.clock)
 
     def take_record(self) -> str | None:

@@ -8,10 +8,10 @@ Pure functions, no pygame: each reader returns the value the protocol wants or r
 from __future__ import annotations
 
 import time
-from typing import Any
 from urllib.parse import urlsplit
 
 from battle.online.codes import normalise_code
+from battle.online.protocol import Create, First, Join, NumberedDeal, RandomDeal, Watch
 from battle.online.seats import Seat
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
@@ -19,7 +19,7 @@ from battle.rules.wording import is_you
 from battle.ui.files.settings import DEFAULT_SERVER
 from battle.ui.online.online_state import server_label
 
-FIRST_CHOICES: dict[str, str] = {
+FIRST_CHOICES: dict[str, First] = {
     "You move first": "creator",
     "Opponent moves first": "joiner",
     "Random order": "random",
@@ -80,37 +80,30 @@ def name_to_send(text: str) -> str | None:
     return None if not name or is_you(name) else name
 
 
-def read_deal(text: str) -> dict[str, Any]:
+def read_deal(text: str) -> NumberedDeal | RandomDeal:
     """The ``deal`` of a ``create``: a numbered deal, or a random one for an empty field."""
     if not text.strip():
-        return {"random": True}
+        return RandomDeal()
     try:
-        return {"number": parse_deal_number(text)}
+        return NumberedDeal(parse_deal_number(text))
     except BattleError as error:
         raise FormProblem(f"Deal number: {error}.") from None
 
 
 def create_message(deal_text: str, first_label: str, time_label: str, lose_on_time: bool,
-                   name: str | None) -> dict[str, Any]:
+                   name: str | None) -> Create:
     """The ``create`` a host sends for the form's values."""
     move_seconds = TIME_CHOICES.get(time_label)
-    message: dict[str, Any] = {"type": "create", "deal": read_deal(deal_text),
-                               "first": FIRST_CHOICES.get(first_label, "random"), "move_seconds": move_seconds,
-                               "lose_on_time": lose_on_time and move_seconds is not None}
-    if name:
-        message["name"] = name
-    return message
+    return Create(deal=read_deal(deal_text), first=FIRST_CHOICES.get(first_label, "random"),
+                  move_seconds=move_seconds, lose_on_time=lose_on_time and move_seconds is not None, name=name or None)
 
 
-def join_message(code: str, name: str | None) -> dict[str, Any]:
-    message: dict[str, Any] = {"type": "join", "code": code}
-    if name:
-        message["name"] = name
-    return message
+def join_message(code: str, name: str | None) -> Join:
+    return Join(code, name or None)
 
 
-def watch_message(code: str) -> dict[str, Any]:
-    return {"type": "watch", "code": code}
+def watch_message(code: str) -> Watch:
+    return Watch(code)
 
 
 def kept_game_line(seat: Seat, now: float | None = None) -> str:
