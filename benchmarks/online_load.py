@@ -87,9 +87,9 @@ import gc, json, resource, sys, time
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536),) * 2)
 from battle.cli import main
-from battle.online.protocol import PlayMove
-from battle.online.server import GameServer
-from battle.online.store import GameStore
+from battle.online.protocol.messages import PlayMove
+from battle.online.server.game_server import GameServer
+from battle.online.server.store import GameStore
 
 timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
 timings = {"move": [], "add_move": [], "gc": [], "gc2": []}
@@ -716,10 +716,10 @@ def print_profile(path: Path) -> None:
 def store_probe(work: Path, games: int = 20, moves: int = 40) -> None:
     """Seconds a move spends in ``GameStore.add_move`` on this disk, with the store's ``synchronous = FULL``
     and, for comparison, ``NORMAL`` (WAL fsynced at checkpoints only); and in ``Room.play`` (the rules)."""
-    from battle.online.codes import hash_token, new_game_id, new_token
-    from battle.online.protocol import NumberedDeal
-    from battle.online.room import Options, Room, plan_start
-    from battle.online.store import GameStore
+    from battle.online.protocol.codes import hash_token, new_game_id, new_token
+    from battle.online.protocol.messages import NumberedDeal
+    from battle.online.server.room import Options, Room, plan_start
+    from battle.online.server.store import GameStore
     from battle.rules.board import move_name
 
     print("\nThe store alone: one transaction a move, on the benchmark's temporary folder's disk\n")

@@ -1,4 +1,4 @@
-"""A real game server for tests: ``battle.online.server`` on 127.0.0.1, a free port, a temporary
+"""A real game server for tests: ``battle.online.server.game_server`` on 127.0.0.1, a free port, a temporary
 database, its own event loop on a thread; and a small blocking client over real sockets."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from battle.online.server import GameServer, bound_port, running_server
-from battle.online.server_limits import ServerLimits
-from battle.online.store import GameStore
+from battle.online.server.game_server import GameServer, bound_port, running_server
+from battle.online.server.server_limits import ServerLimits
+from battle.online.server.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.notation import parse_position
 

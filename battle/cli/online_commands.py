@@ -16,13 +16,13 @@ from battle.rules.errors import BattleError
 from battle.rules.notation import format_position
 
 if TYPE_CHECKING:
-    from battle.online.protocol import Create
+    from battle.online.protocol.messages import Create
 
 DEFAULT_URL_HINT = "ws://HOST:8765 (or wss://HOST behind a TLS proxy)"
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
-    from battle.online.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+    from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -77,9 +77,9 @@ _positive = whole_number(1)
 def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from battle.online.server import bound_port, running_server
-    from battle.online.server_limits import ServerLimits
-    from battle.online.store import GameStore, StoreError
+    from battle.online.server.game_server import bound_port, running_server
+    from battle.online.server.server_limits import ServerLimits
+    from battle.online.server.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
 
     try:
@@ -150,7 +150,7 @@ def check_online_arguments(args: argparse.Namespace) -> None:
 
 def cmd_play_online(args: argparse.Namespace) -> int:
     from battle.cli.online_play import OnlinePlay, open_session
-    from battle.online.codes import normalise_code
+    from battle.online.protocol.codes import normalise_code
 
     check_online_arguments(args)
     join = watch = None
@@ -169,7 +169,7 @@ def cmd_play_online(args: argparse.Namespace) -> int:
 
 
 def _create_message(args: argparse.Namespace) -> Create:
-    from battle.online.protocol import Create, DealChoice, GivenPosition, NumberedDeal, RandomDeal
+    from battle.online.protocol.messages import Create, DealChoice, GivenPosition, NumberedDeal, RandomDeal
 
     deal: DealChoice
     if args.load:
@@ -186,7 +186,7 @@ def _create_message(args: argparse.Namespace) -> Create:
 
 
 def _kept_seat(url: str, choice: str):  # noqa: ANN202 - a Seat
-    from battle.online.seats import load_seats
+    from battle.online.client.seats import load_seats
 
     seats, problem = load_seats()
     if problem:

@@ -19,10 +19,12 @@ from typing import Any, TextIO
 
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
-from battle.online.client import OnlineSession
-from battle.online.codes import format_code
-from battle.online.offer_news import NewsReader
-from battle.online.protocol import (
+from battle.online.client.offer_news import NewsReader
+from battle.online.client.seats import Seat, remember_seat
+from battle.online.client.session import OnlineSession
+from battle.online.client.state_game import ended_unplayed, game_from_state, name_of, result_of_state
+from battle.online.protocol.codes import format_code
+from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
     AnswerTakeback,
@@ -35,8 +37,6 @@ from battle.online.protocol import (
     Resign,
     Watch,
 )
-from battle.online.seats import Seat, remember_seat
-from battle.online.state_game import ended_unplayed, game_from_state, name_of, result_of_state
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position

@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from battle.online.client import OnlineSession, backoff_delays
-from battle.online.protocol import Create, NumberedDeal, PlayMove
-from battle.online.seats import Seat, forget_seat, load_seats, remember_seat
-from battle.online.store import GameStore
+from battle.online.client.seats import Seat, forget_seat, load_seats, remember_seat
+from battle.online.client.session import OnlineSession, backoff_delays
+from battle.online.protocol.messages import Create, NumberedDeal, PlayMove
+from battle.online.server.store import GameStore
 from tests.online_server import Client, ServerThread, a_legal_move
 
 

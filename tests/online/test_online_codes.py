@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.online.codes import (
+from battle.online.protocol.codes import (
     ALPHABET,
     CODE_LENGTH,
     format_code,

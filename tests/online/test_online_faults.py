@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from battle.online.client import OnlineSession
-from battle.online.protocol import Create, Join, NumberedDeal
-from battle.online.store import GameStore
+from battle.online.client.session import OnlineSession
+from battle.online.protocol.messages import Create, Join, NumberedDeal
+from battle.online.server.store import GameStore
 from battle.rules.board import move_name, parse_move
 from battle.rules.notation import parse_position
 

@@ -11,11 +11,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.online.codes import hash_token
-from battle.online.offer_news import NewsReader, OfferNews, offer_news
-from battle.online.protocol import NumberedDeal
-from battle.online.room import Options, Refused, Room, Status, plan_start
-from battle.online.state_game import after_move
+from battle.online.client.offer_news import NewsReader, OfferNews, offer_news
+from battle.online.client.state_game import after_move
+from battle.online.protocol.codes import hash_token
+from battle.online.protocol.messages import NumberedDeal
+from battle.online.server.room import Options, Refused, Room, Status, plan_start
 from battle.rules import move_name
 
 T0 = 1_700_000_000.0

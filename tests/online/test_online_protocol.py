@@ -13,10 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battle.online import protocol, server_messages
-from battle.online.message_reader import parse_client_message
-from battle.online.message_writer import client_frame
-from battle.online.protocol import (
+from battle.online.protocol import messages, server_messages
+from battle.online.protocol.messages import (
     MAX_MESSAGE_BYTES,
     Abort,
     AcceptRematch,
@@ -40,6 +38,8 @@ from battle.online.protocol import (
     Resume,
     Watch,
 )
+from battle.online.protocol.reader import parse_client_message
+from battle.online.protocol.writer import client_frame
 from battle.rules import deal, format_position, parse_position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,8 +150,8 @@ def test_every_message_type_has_a_reader_and_the_documented_type() -> None:
 
 def test_the_ref_names_a_move_by_its_id() -> None:
     message = parse({"type": "move", "move": "a1-b1", "id": "m3"})
-    assert protocol.ref_of(message) == {"type": "move", "id": "m3"}
-    assert protocol.ref_of(Resign()) == {"type": "resign"}
+    assert messages.ref_of(message) == {"type": "move", "id": "m3"}
+    assert messages.ref_of(Resign()) == {"type": "resign"}
 
 
 # -- refusals --------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def check_outcome(data: str | bytes) -> None:
     except ProtocolError as error:
         assert isinstance(error.code, ErrorCode)
         assert error.reason and "\n" not in error.reason and len(error.reason) <= 400
-        json.loads(protocol.encode(server_messages.error_for(error)))
+        json.loads(messages.encode(server_messages.error_for(error)))
     else:
         assert isinstance(message, MESSAGE_CLASSES)
 
@@ -368,7 +368,7 @@ def test_deep_nesting_gives_a_protocol_error(depth: int, opener: str) -> None:
 
 
 def test_server_messages_encode_as_compact_json_that_reads_back() -> None:
-    messages = [
+    sent = [
         server_messages.welcome(),
         server_messages.created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2),
         server_messages.joined("g1", TOKEN, 1),
@@ -378,19 +378,19 @@ def test_server_messages_encode_as_compact_json_that_reads_back() -> None:
         server_messages.record("g1", "player1: Ann\n"),
         server_messages.rematch_started("g1", "g2", 2, "M0RX4T2Q"),
     ]
-    for message in messages:
-        text = protocol.encode(message)
+    for message in sent:
+        text = messages.encode(message)
         assert json.loads(text) == message
         assert len(text) < len(json.dumps(message))  # compact: no spaces after separators
         assert len(text.encode()) < MAX_MESSAGE_BYTES
     assert server_messages.welcome() == {"type": "welcome", "version": 1, "max_message_bytes": 4096}
     assert server_messages.error(ErrorCode.BAD_JSON, "a\nb")["reason"] == "a\\nb"
-    assert protocol.encode({"name": "Zoë"}) == '{"name":"Zoë"}'
+    assert messages.encode({"name": "Zoë"}) == '{"name":"Zoë"}'
 
 
 def test_encode_refuses_nan_rather_than_send_what_json_cannot_read() -> None:
     with pytest.raises(ValueError):
-        protocol.encode(server_messages.pong(float("nan")))
+        messages.encode(server_messages.pong(float("nan")))
 
 
 def test_every_error_code_and_message_type_is_documented() -> None:
@@ -402,7 +402,7 @@ def test_every_error_code_and_message_type_is_documented() -> None:
         assert f'"type": "{cls.TYPE}"' in text, cls.TYPE
     for builder in ("welcome", "created", "joined", "state", "ack", "moved", "rematch", "record", "pong", "error"):
         assert f'{{"type": "{builder}"' in text, builder
-    assert f"version {protocol.PROTOCOL_VERSION}" in text.splitlines()[0]
+    assert f"version {messages.PROTOCOL_VERSION}" in text.splitlines()[0]
     assert f"{MAX_MESSAGE_BYTES} bytes" in text
 
 

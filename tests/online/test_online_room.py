@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battle.online import protocol
-from battle.online.codes import hash_token
-from battle.online.protocol import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, RandomDeal
-from battle.online.room import (
+from battle.online.protocol import messages
+from battle.online.protocol.codes import hash_token
+from battle.online.protocol.messages import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, RandomDeal
+from battle.online.server.room import (
     ABORT_BEFORE_PLY,
     REMATCH_RETRY_SECONDS,
     EndReason,
@@ -419,7 +419,7 @@ def test_state_shows_each_viewer_the_game_and_no_secret() -> None:
     play_first(room, T0 + 2)
     for viewer, you in ((1, 1), (2, 2), (None, "spectator"), (3, "spectator")):
         state = room.state_for(viewer, {1: True}, T0 + 3)
-        text = protocol.encode(state)
+        text = messages.encode(state)
         assert ANN not in text and BOB not in text
         assert state["you"] == you and state["invite"] is None and state["watch"] == "9T3PWQ0R"
         assert state["players"] == [
@@ -549,7 +549,7 @@ def test_random_sessions_keep_every_promise(
                 assert result.game.start == room.game.start and rebuild(result).snapshot() == result.snapshot()
                 room = result
         check_invariants(room)
-        json.loads(protocol.encode(room.state_for(seat, {1: True}, now)))
+        json.loads(messages.encode(room.state_for(seat, {1: True}, now)))
     assert rebuild(room).snapshot() == room.snapshot()
 
 

@@ -15,10 +15,10 @@ import pygame
 import pytest
 
 from battle.history.store import History
-from battle.online.codes import format_code
-from battle.online.room import REMATCH_RETRY_SECONDS
-from battle.online.seats import Seat, load_seats
-from battle.online.state_game import result_of_state
+from battle.online.client.seats import Seat, load_seats
+from battle.online.client.state_game import result_of_state
+from battle.online.protocol.codes import format_code
+from battle.online.server.room import REMATCH_RETRY_SECONDS
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.choice_scene import ChoiceScene

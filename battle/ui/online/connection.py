@@ -17,10 +17,10 @@ import time
 
 import pygame
 
-from battle.online.client import OnlineSession
-from battle.online.protocol import Create, Join, Watch
-from battle.online.seats import Seat, forget_seat, remember_seat
-from battle.online.state_game import JsonObject, name_of
+from battle.online.client.seats import Seat, forget_seat, remember_seat
+from battle.online.client.session import OnlineSession
+from battle.online.client.state_game import JsonObject, name_of
+from battle.online.protocol.messages import Create, Join, Watch
 from battle.ui.online.online_state import opponent_of, presence_of, seat_of
 
 ONLINE_EVENT = pygame.event.custom_type()

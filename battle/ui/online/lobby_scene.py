@@ -18,8 +18,8 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
-from battle.online.codes import format_code
-from battle.online.state_game import JsonObject, name_of
+from battle.online.client.state_game import JsonObject, name_of
+from battle.online.protocol.codes import format_code
 from battle.rules.errors import BattleError
 from battle.ui.art import theme
 from battle.ui.online import connection
@@ -31,7 +31,7 @@ from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
 if TYPE_CHECKING:
-    from battle.online.client import Link, OnlineSession
+    from battle.online.client.session import Link, OnlineSession
     from battle.ui.scene import Host
 
 COUNTDOWN_INTERVAL = 0.25

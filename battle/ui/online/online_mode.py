@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.online.state_game import name_of
+from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
 from battle.rules.wording import pair_words, plural, verb
 from battle.ui.online.online_state import (
@@ -37,7 +37,7 @@ from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.ui.play_mode import ButtonSpec, Played
-from battle.online.protocol import (
+from battle.online.protocol.messages import (
     AcceptRematch,
     AnswerTakeback,
     DeclineRematch,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from battle.online.state_game import result_of_state
+from battle.online.client.state_game import result_of_state
 from battle.ui.online.online_state import ending, names_for_sentences
 from battle.ui.play.result_scene import PlayScene, ResultScene, result_details, result_headline
 

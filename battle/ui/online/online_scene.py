@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.history.store import online_entry
-from battle.online.state_game import ended_unplayed, game_from_state, result_of_state
+from battle.online.client.state_game import ended_unplayed, game_from_state, result_of_state
 from battle.rules.wording import verb
 from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.files.game_files import FileProblem, save_record_text
@@ -30,7 +30,7 @@ from battle.ui.play.result_scene import ResultScene
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
-    from battle.online.client import OnlineSession
+    from battle.online.client.session import OnlineSession
     from battle.ui.play_mode import PlayMode
     from battle.ui.scene import Host
     from battle.ui.widgets.board_view import BoardState

@@ -1,5 +1,5 @@
 """What the window reads from an online game's ``state`` (docs/protocol.md) beyond the Game
-itself (``battle.online.state_game``): who is who, who is there, whose question is open, and
+itself (``battle.online.client.state_game``): who is who, who is there, whose question is open, and
 how the game ended, in the window's words.
 
 Pure functions of the protocol's dicts: no pygame and no network, so the waiting room, the
@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 from urllib.parse import urlsplit
 
-from battle.online.offer_news import OfferNews
-from battle.online.state_game import JsonObject, ended_unplayed, name_of, player, result_of_state, server_moves
+from battle.online.client.offer_news import OfferNews
+from battle.online.client.state_game import JsonObject, ended_unplayed, name_of, player, result_of_state, server_moves
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game

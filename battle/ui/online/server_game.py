@@ -16,9 +16,9 @@ import math
 import time
 from typing import TYPE_CHECKING
 
-from battle.online.client import Link
-from battle.online.offer_news import NewsReader, OfferNews
-from battle.online.state_game import JsonObject, game_from_state, name_of, result_of_state
+from battle.online.client.offer_news import NewsReader, OfferNews
+from battle.online.client.session import Link
+from battle.online.client.state_game import JsonObject, game_from_state, name_of, result_of_state
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
 from battle.rules.wording import pair_words, plural, verb
@@ -39,7 +39,7 @@ from battle.ui.widgets.animations import Pulse
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
-    from battle.online.client import OnlineSession
+    from battle.online.client.session import OnlineSession
     from battle.ui.play_mode import PlayScreen
 from battle.ui.play_mode import Played
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from battle.online.codes import normalise_code
-from battle.online.protocol import Create, First, Join, NumberedDeal, RandomDeal, Watch
-from battle.online.seats import Seat
+from battle.online.client.seats import Seat
+from battle.online.protocol.codes import normalise_code
+from battle.online.protocol.messages import Create, First, Join, NumberedDeal, RandomDeal, Watch
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
 from battle.rules.wording import is_you

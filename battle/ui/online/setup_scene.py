@@ -5,7 +5,7 @@ Two cards side by side. The form: the server's address (remembered in the settin
 name, a host's choices (the deal, who moves first, a time per move and whether running
 out of it loses) with Host, and a code with Join (an invite code) or Watch (a watch code).
 The list: the online games kept
-on this machine (``battle.online.seats``, shared with the terminal), each with Resume and
+on this machine (``battle.online.client.seats``, shared with the terminal), each with Resume and
 Forget (which asks first: the seat's secret key is kept only there).
 
 A field that does not read gives one line in the status naming the field and what is wrong,
@@ -23,8 +23,8 @@ import pygame_gui
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 
-from battle.online.codes import format_code
-from battle.online.seats import Seat, load_seats
+from battle.online.client.seats import Seat, load_seats
+from battle.online.protocol.codes import format_code
 from battle.ui.art import theme
 from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.online import connection

@@ -12,8 +12,8 @@ import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from battle.online.codes import normalise_code
-from battle.online.protocol import (
+from battle.online.protocol.codes import normalise_code
+from battle.online.protocol.messages import (
     FIRST_CHOICES,
     MAX_MESSAGE_BYTES,
     MAX_MOVE_ID_LENGTH,

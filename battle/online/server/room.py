@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from battle.online import protocol, server_messages
-from battle.online.protocol import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, ProtocolError
+from battle.online.protocol import messages, server_messages
+from battle.online.protocol.messages import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, ProtocolError
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.errors import NotationError
@@ -99,7 +99,7 @@ class Options:
         seconds, lose, first = data["move_seconds"], data["lose_on_time"], data["first"]
         if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0):
             raise ValueError(f"options: move_seconds must be null or a positive whole number, not {seconds!r}")
-        if not isinstance(lose, bool) or first not in protocol.FIRST_CHOICES:
+        if not isinstance(lose, bool) or first not in messages.FIRST_CHOICES:
             raise ValueError(f"options: lose_on_time {lose!r} or first {first!r} is not valid")
         return cls(seconds, lose, first)
 
@@ -463,7 +463,7 @@ class Room:
             move = parse_move(move_text)
         except NotationError as error:
             raise Refused(ErrorCode.ILLEGAL_MOVE, str(error)) from None
-        if not protocol.is_move_id(move_id):
+        if not messages.is_move_id(move_id):
             raise Refused(ErrorCode.BAD_MESSAGE, f"{move_id!r} is not a move id (1 to 64 printable ASCII characters)")
         name = move_name(move)
         earlier = self._receipts.get((seat, move_id))

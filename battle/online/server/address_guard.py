@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from battle.online.server_limits import ServerLimits
+from battle.online.server.server_limits import ServerLimits
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from battle.online.state_game import JsonObject, after_move, player
+from battle.online.client.state_game import JsonObject, after_move, player
 
 NewsKind = Literal[
     "takeback_asked",  # ``seat`` asks to take back their last move

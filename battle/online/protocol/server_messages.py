@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from battle.online.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ErrorCode, JsonObject, ProtocolError
+from battle.online.protocol.messages import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ErrorCode, JsonObject, ProtocolError
 from battle.rules.errors import one_line
 
 Presence = Literal["connected", "away", "open"]

@@ -27,8 +27,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from battle.online.codes import new_invite_code, new_watch_code
-from battle.online.room import EndReason, MoveReceipt, Options, Room, SeatHolder, Status
+from battle.online.protocol.codes import new_invite_code, new_watch_code
+from battle.online.server.room import EndReason, MoveReceipt, Options, Room, SeatHolder, Status
 from battle.rules.errors import one_line
 from battle.rules.notation import format_position, parse_position
 from battle.storage import sqlite_file

@@ -7,7 +7,7 @@ other way round.
 
 from __future__ import annotations
 
-from battle.online.protocol import (
+from battle.online.protocol.messages import (
     AnswerTakeback,
     ClientMessage,
     Create,

@@ -29,17 +29,17 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from battle.online import protocol
-from battle.online.message_writer import client_frame
-from battle.online.protocol import ClientMessage, Create, Hello, Join, PlayMove, Resume, Watch
-from battle.online.seats import Seat
-from battle.online.state_game import after_move
+from battle.online.client.seats import Seat
+from battle.online.client.state_game import after_move
+from battle.online.protocol import messages
+from battle.online.protocol.messages import ClientMessage, Create, Hello, Join, PlayMove, Resume, Watch
+from battle.online.protocol.writer import client_frame
 
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 30.0
 OPEN_TIMEOUT = 10.0
-FATAL_CODES = {protocol.ErrorCode.VERSION.value, protocol.ErrorCode.BAD_TOKEN.value,
-               protocol.ErrorCode.NOT_FOUND.value, protocol.ErrorCode.FULL.value, protocol.ErrorCode.EXPIRED.value}
+FATAL_CODES = {messages.ErrorCode.VERSION.value, messages.ErrorCode.BAD_TOKEN.value,
+               messages.ErrorCode.NOT_FOUND.value, messages.ErrorCode.FULL.value, messages.ErrorCode.EXPIRED.value}
 """Refusals of the opening request that another attempt would only repeat."""
 
 JsonObject = dict[str, Any]
@@ -268,7 +268,7 @@ class OnlineSession:
             return f"fatal: {error}"
 
     async def _converse(self, socket: ClientConnection) -> str | None:
-        await socket.send(client_frame(Hello(protocol.PROTOCOL_VERSION, self._name or None)))
+        await socket.send(client_frame(Hello(messages.PROTOCOL_VERSION, self._name or None)))
         await socket.send(client_frame(self._opening_message()))
         sender = asyncio.create_task(self._pump(socket))
         try:

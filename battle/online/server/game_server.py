@@ -1,6 +1,6 @@
 """The game server: one asyncio process, the ``websockets`` library, every game in SQLite.
 
-The server is the authority. Each message is read by ``message_reader.parse_client_message``,
+The server is the authority. Each message is read by ``reader.parse_client_message``,
 acted on by the game's ``Room`` (the rules model checks every move) and, when it changes
 a game, committed to the ``GameStore`` before anyone is told: a move acknowledged is a
 move on disk. On start the server loads every unfinished game from the store, so a
@@ -43,10 +43,9 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from battle.online import message_reader, protocol, server_messages
-from battle.online.address_guard import AddressGuard
-from battle.online.codes import hash_token, new_game_id, new_token
-from battle.online.protocol import (
+from battle.online.protocol import messages, reader, server_messages
+from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
     AnswerTakeback,
@@ -66,9 +65,10 @@ from battle.online.protocol import (
     Resume,
     Watch,
 )
-from battle.online.room import Options, Room, Status, TimeCheck, plan_start
-from battle.online.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
-from battle.online.store import GameStore, StoreError
+from battle.online.server.address_guard import AddressGuard
+from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
+from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+from battle.online.server.store import GameStore, StoreError
 
 FULL_COLLECTION_SECONDS = 600.0
 """How often the server lets the garbage collector walk everything (one pause, see ``watch_clocks``)."""
@@ -186,11 +186,11 @@ class GameServer:
     async def _receive(self, client: _Client, frame: str | bytes) -> None:
         message: ClientMessage | None = None
         try:
-            message = message_reader.parse_client_message(frame)
+            message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
         except ProtocolError as problem:
             if problem.ref is None and message is not None:
-                problem.ref = protocol.ref_of(message)
+                problem.ref = messages.ref_of(message)
             await self._send(client, server_messages.error_for(problem))
         except StoreError as problem:
             log.error("%s", problem)
@@ -200,9 +200,9 @@ class GameServer:
 
     async def _dispatch(self, client: _Client, message: ClientMessage) -> None:
         if isinstance(message, Hello):
-            if message.version != protocol.PROTOCOL_VERSION:
+            if message.version != messages.PROTOCOL_VERSION:
                 raise ProtocolError(ErrorCode.VERSION, f"this server speaks protocol version "
-                                                       f"{protocol.PROTOCOL_VERSION}, not {message.version}")
+                                                       f"{messages.PROTOCOL_VERSION}, not {message.version}")
             client.hello = True
             client.name = message.name
             await self._send(client, server_messages.welcome())
@@ -481,7 +481,7 @@ class GameServer:
         seats = {client.seat for client in self.clients.get(room.game_id, ()) if client.seat is not None}
         return {1: 1 in seats, 2: 2 in seats}
 
-    def _state(self, room: Room, seat: int | None) -> protocol.JsonObject:
+    def _state(self, room: Room, seat: int | None) -> messages.JsonObject:
         return room.state_for(seat, self._presence(room), self.clock())
 
     def _unfinished(self) -> int:
@@ -537,16 +537,16 @@ class GameServer:
         for client in list(self.clients.get(room.game_id, ())):
             await self._send(client, self._state(room, client.seat))
 
-    async def _broadcast(self, room: Room, message: protocol.JsonObject) -> None:
-        text = protocol.encode(message)
+    async def _broadcast(self, room: Room, message: messages.JsonObject) -> None:
+        text = messages.encode(message)
         for client in list(self.clients.get(room.game_id, ())):
             with contextlib.suppress(ConnectionClosed):
                 await client.socket.send(text)
 
     @staticmethod
-    async def _send(client: _Client, message: protocol.JsonObject) -> None:
+    async def _send(client: _Client, message: messages.JsonObject) -> None:
         with contextlib.suppress(ConnectionClosed):
-            await client.socket.send(protocol.encode(message))
+            await client.socket.send(messages.encode(message))
 
 
 def client_address(connection: ServerConnection) -> str:
@@ -652,7 +652,7 @@ async def running_server(store: GameStore, host: str = DEFAULT_HOST, port: int =
     games = GameServer(store, _fitted_to_open_files(limits), clock)
     restore = _quiet_resource_errors(asyncio.get_running_loop())
     try:
-        async with serve(games.handle, host, port, max_size=protocol.MAX_MESSAGE_BYTES,
+        async with serve(games.handle, host, port, max_size=messages.MAX_MESSAGE_BYTES,
                          ping_interval=limits.ping_interval, ping_timeout=limits.ping_timeout,
                          close_timeout=CLOSE_TIMEOUT, open_timeout=limits.hello_seconds, compression=None,
                          process_request=games.process_request,
