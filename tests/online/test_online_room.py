@@ -13,9 +13,16 @@ from hypothesis import strategies as st
 
 from battle.online.protocol import messages
 from battle.online.protocol.codes import hash_token
-from battle.online.protocol.messages import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, RandomDeal
-from battle.online.server.room import (
+from battle.online.protocol.messages import (
     ABORT_BEFORE_PLY,
+    DealChoice,
+    ErrorCode,
+    First,
+    GivenPosition,
+    NumberedDeal,
+    RandomDeal,
+)
+from battle.online.server.room import (
     REMATCH_RETRY_SECONDS,
     EndReason,
     MoveReceipt,

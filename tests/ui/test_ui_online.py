@@ -468,6 +468,9 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         scene, guest, _ = hosted_game(app, server)
         ui.play_move(app, scene.position.legal_moves()[0])
         guest.expect("moved")
+        guest.send({"type": "move", "move": move_name(scene.position.legal_moves()[0]), "id": "b1"})
+        ui.run_until(app, lambda: scene.game.ply == 2, WAIT)  # past move 2 Abort reads Resign again
+        assert scene.buttons["resign"].full_text == "Resign"
         press(app, scene, "resign")
         question = app.stack.top
         assert isinstance(question, ChoiceScene) and question.title == "Resign this game?"
@@ -501,6 +504,39 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         ui.run_until(app, lambda: scene.game.ply == 0 and scene.online.playing, WAIT)
         assert app.stack.top is scene and scene.online.you == 2  # sides swapped: Bob moves first
         assert [seat.game for seat in load_seats()[0]] == [scene.online.game_id]
+
+
+def test_before_the_second_move_resign_reads_abort_and_calls_the_game_off(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene, guest, _ = hosted_game(app, server)
+        assert scene.buttons["resign"].full_text == "Abort"
+        ui.play_move(app, scene.position.legal_moves()[0])
+        guest.expect("moved")
+        assert scene.buttons["resign"].full_text == "Abort"  # one move: nobody has staked two yet
+        press(app, scene, "resign")
+        question = app.stack.top
+        assert isinstance(question, ChoiceScene) and question.title == "Abort this game?"
+        ui.click_button(app, question.buttons["abort"])
+        over = guest.expect("state")
+        assert over["result"] == {"winner": None, "reason": "aborted", "scores": over["result"]["scores"]}
+        ui.run_until(app, lambda: not scene.online.playing, WAIT)
+        assert History().games() == []  # an aborted game counts for nothing
+
+
+def test_the_host_calls_off_a_waiting_game_from_the_waiting_room(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        lobby = host_in_window(app, server.url)
+        invite = lobby.invite or ""
+        ui.click_button(app, lobby.buttons["abort"])
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineSetupScene), WAIT)
+        setup = app.stack.top
+        assert setup.status.text == "You called the game off: its code no longer works."
+        assert [seat for seat in load_seats()[0] if not seat.finished] == []  # nothing left to resume
+        stranger = Client(server.url, "Bob")
+        stranger.send({"type": "join", "code": invite})
+        assert stranger.error()["code"] == "expired"
 
 
 def rematch_offer(client: Client, seat: int | None) -> None:

@@ -40,6 +40,10 @@ MAX_TOKEN_LENGTH = 128
 MAX_PING_NUMBER = 2**53
 """``ping``'s ``t`` is echoed; beyond 2^53 a JavaScript client could not read it back exactly."""
 
+ABORT_BEFORE_PLY = 2
+"""A game can be aborted until its second move is played (as lichess allows): before that,
+neither player has staked a move on it; later, leaving is a resignation."""
+
 FIRST_CHOICES = ("creator", "joiner", "random")
 
 First = Literal["creator", "joiner", "random"]

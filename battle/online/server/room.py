@@ -22,7 +22,15 @@ from enum import Enum
 from typing import Any
 
 from battle.online.protocol import messages, server_messages
-from battle.online.protocol.messages import DealChoice, ErrorCode, First, GivenPosition, NumberedDeal, ProtocolError
+from battle.online.protocol.messages import (
+    ABORT_BEFORE_PLY,
+    DealChoice,
+    ErrorCode,
+    First,
+    GivenPosition,
+    NumberedDeal,
+    ProtocolError,
+)
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.errors import NotationError
@@ -54,9 +62,6 @@ class EndReason(str, Enum):
 
 UNRATED_ENDS = (EndReason.ABORTED, EndReason.EXPIRED)
 """Ends with no winner and no result to count: the game hardly began."""
-ABORT_BEFORE_PLY = 2
-"""A game can be aborted until its second move is played (as lichess allows): before that,
-neither player has staked a move on it; later, leaving is a resignation."""
 REMATCH_RETRY_SECONDS = 60.0
 """How long a declined rematch offer stays declined: an offer cannot be pushed at a player who
 just said no, over and over."""

@@ -18,8 +18,9 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
-from battle.online.client.state_game import JsonObject, name_of
+from battle.online.client.state_game import JsonObject, ended_unplayed, name_of
 from battle.online.protocol.codes import format_code
+from battle.online.protocol.messages import Abort
 from battle.rules.errors import BattleError
 from battle.ui.art import theme
 from battle.ui.online import connection
@@ -100,6 +101,14 @@ class LobbyScene(Scene):
         back.midbottom = (card.centerx, card.bottom - pad)
         tip = ("Back to the online setup; the game waits on the server (Esc)" if self.purpose not in SEATLESS
                else "Back to the online setup (Esc)")
+        if self.invite:  # the host's own game, still waiting: it can be called off
+            gap = round(12 * scale)
+            back.right = card.centerx - gap // 2
+            call_off = back.copy()
+            call_off.left = card.centerx + gap // 2
+            self.buttons["abort"] = Button(call_off, "Call off", manager,
+                                           tool_tip_text="End this game before anyone joins: its code stops "
+                                                         "working (A)")
         self.buttons["back"] = Button(back, "Back", manager, tool_tip_text=tip)
         self.elements.extend(self.buttons.values())
 
@@ -120,11 +129,15 @@ class LobbyScene(Scene):
             self.copy_code()
         elif name == "back":
             self.back()
+        elif name == "abort":
+            self.call_off()
 
     def handle_input(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_c:
                 self.copy_code()
+            elif event.key == pygame.K_a and self.invite:
+                self.call_off()
             elif event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.back()
 
@@ -139,6 +152,11 @@ class LobbyScene(Scene):
             self.note = StatusLine(f"No clipboard here ({error}): read the code out instead.", "warn")
             return
         self.note = StatusLine(f"Copied {text}: paste it to your opponent.", "good")
+
+    def call_off(self) -> None:
+        """Abort the waiting game: the server ends it, and its state brings this screen back."""
+        self.session.send(Abort())
+        self.note = StatusLine("Calling the game off...", "quiet")
 
     def back(self) -> None:
         if self.app.stack.top is self:
@@ -173,10 +191,25 @@ class LobbyScene(Scene):
             problem = connection.remember(self.session, self.state)
             if problem:
                 self.note = StatusLine(problem, "warn")
-        if self.state is not None and self.state.get("status") in ("playing", "finished"):
+        if self.state is not None and ended_unplayed(self.state):
+            self.ended_unplayed(self.state)
+        elif self.state is not None and self.state.get("status") in ("playing", "finished"):
             self.open_game()
         elif self.invite != had_invite:
             self._rebuild()
+
+    def ended_unplayed(self, state: JsonObject) -> None:
+        """The game was called off or expired before anyone joined: back to the set-up, the game
+        out of the list of games to resume (the server keeps nothing to come back to)."""
+        seat = self.session.seat
+        problem = connection.forget(seat.url, seat.game) if seat is not None else None
+        expired = (state.get("result") or {}).get("reason") == "expired"
+        words = ("Nobody joined in time: the game expired." if expired
+                 else "You called the game off: its code no longer works.")
+        if self.app.stack.top is self:
+            self.app.stack.pop()
+        if self.returned is not None:
+            self.returned(StatusLine(problem or words, "warn" if problem else "info"))
 
     def open_game(self) -> None:
         """The game began (or is over): its screen takes the session over."""

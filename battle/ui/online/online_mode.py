@@ -38,6 +38,8 @@ from battle.ui.widgets.hud import StatusLine
 if TYPE_CHECKING:
     from battle.ui.play_mode import ButtonSpec, Played
 from battle.online.protocol.messages import (
+    ABORT_BEFORE_PLY,
+    Abort,
     AcceptRematch,
     AnswerTakeback,
     DeclineRematch,
@@ -50,7 +52,8 @@ from battle.ui.play_mode import Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("takeback", "Take back", "Ask your opponent to let you take back your last move (T)"),
-    ("resign", "Resign", "Give up this game: your opponent wins (asks first)"),
+    ("resign", "Resign", "Give up this game: your opponent wins (asks first); before the second move "
+                         "it reads Abort and calls the game off"),
     ("leave", "Leave", "Back to the title; the game waits on the server for you to resume it (L)"),
     ("yes", "Yes", "Accept your opponent's takeback request or rematch offer (Y)"),
     ("no", "No", "Turn down your opponent's takeback request or rematch offer (N)"),
@@ -207,6 +210,16 @@ class OnlineMode(ServerGame):
         """Resign the game; what the status line says."""
         self.session.send(Resign())
         return StatusLine("You resign.", "info")
+
+    @property
+    def can_abort(self) -> bool:
+        """Before the game's second move a player calls it off instead of resigning (the server's rule)."""
+        return self.playing and not self.watching and len(self.state.get("moves") or ()) < ABORT_BEFORE_PLY
+
+    def abort(self) -> StatusLine:
+        """Call the game off; what the status line says."""
+        self.session.send(Abort())
+        return StatusLine("You called the game off: it counts for nothing.", "info")
 
     def ask_for_record(self) -> StatusLine:
         """Ask the server for the game record (``take_record`` has it when it comes); what to say meanwhile."""

@@ -109,6 +109,9 @@ class OnlineScene(PlayScene):
                                  "quiet")
             return
         name = online.opponent_name
+        if online.can_abort:
+            self.ask_to_abort(name)
+            return
 
         def answered(key: str | None) -> None:
             if key == "resign":
@@ -120,6 +123,27 @@ class OnlineScene(PlayScene):
             (Choice("play_on", "Play on", "Back to the game (Esc)"),
              Choice("resign", "Resign", f"Give up: {verb(name, 'wins', start=False)}")),
             answered))
+
+    def ask_to_abort(self, name: str) -> None:
+        """Before the second move Resign reads Abort: the game ends with no result, for nobody."""
+
+        def answered(key: str | None) -> None:
+            if key == "abort":
+                self.status = self.online.abort()
+
+        self.app.stack.push(ChoiceScene(
+            self.app, "Abort this game?",
+            f"The game ends with no winner and counts for nothing, for you and for {name}.",
+            (Choice("play_on", "Play on", "Back to the game (Esc)"),
+             Choice("abort", "Abort", "Call the game off: no result")),
+            answered))
+
+    def _update_buttons(self) -> None:
+        super()._update_buttons()
+        resign = self.buttons.get("resign")
+        label = "Abort" if self.online.can_abort else "Resign"
+        if resign is not None and resign.full_text != label:
+            resign.set_text(label)
 
     def file_picked(self, picked: Picked) -> None:
         if picked.purpose != "save" or self.record_text is None:
