@@ -73,6 +73,10 @@ class Shown:
     the move list follows and the game is autosaved."""
     replayed: tuple[tuple[Move, int], ...] = ()
     """Moves played again and their pairs' kinds: each pair lifts off again."""
+    played: tuple[Played, ...] = ()
+    """New moves played into the game (a server's), shown one after the other after any rewind."""
+    reset: bool = False
+    """The board shows another game now (a rematch): the selection and every animation go first."""
 
 
 class PlayScreen(Protocol):

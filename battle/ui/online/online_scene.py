@@ -56,7 +56,7 @@ class OnlineScene(PlayScene):
         self.session = session
         self.online = OnlineMode(self, session, state)
         self.mode = self.online
-        self.status = self.online.turn_status()
+        self.status = self.online.start_problem or self.online.turn_status()
         self.record_text: str | None = None
         """The record the server sent, written to the file the save dialog picks."""
         self.session_closed = False
@@ -179,7 +179,9 @@ class OnlineScene(PlayScene):
     def update(self, dt: float) -> None:
         online = self.online
         shown_game = online.game_id
-        online.poll()
+        shown = online.poll()
+        if shown is not None:
+            self.show(shown)
         if online.game_id != shown_game:
             self._new_game_shown()
         if self.app.stack.top is self and not self.dialog_open():

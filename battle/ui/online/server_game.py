@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from battle.online.client.offer_news import NewsReader, OfferNews
@@ -22,7 +23,6 @@ from battle.online.client.state_game import JsonObject, game_from_state, name_of
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
 from battle.rules.wording import pair_words, plural, verb
-from battle.ui.match import Match
 from battle.ui.online import connection
 from battle.ui.online.online_state import (
     common_prefix,
@@ -35,13 +35,12 @@ from battle.ui.online.online_state import (
     who,
 )
 from battle.ui.play.game_mode import RESULT_DELAY
-from battle.ui.widgets.animations import Pulse
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.online.client.session import OnlineSession
     from battle.ui.play_mode import PlayScreen
-from battle.ui.play_mode import Played
+from battle.ui.play_mode import Played, Shown
 
 RECORD_WAIT = 10.0
 """Seconds to wait for the record before saying it did not come: the server answers within milliseconds,
@@ -52,6 +51,16 @@ CLOCK_INTERVAL = 0.5
 """Frames while a move's time limit runs: its clock shows whole seconds."""
 _SEVERITY = {"error": 4, "warn": 3, "good": 2, "hint": 2, "info": 1, "quiet": 0}
 
+
+
+@dataclass
+class _Change:
+    """What following the server did to the game: said, taken back, played, or another game."""
+
+    said: list[StatusLine] = field(default_factory=list)
+    rewound: bool = False
+    played: list[Played] = field(default_factory=list)
+    reset: bool = False
 
 class ServerGame:
     """The server's game as the game screen shows it: the session, its latest state, the Game that follows it."""
@@ -80,7 +89,8 @@ class ServerGame:
         self.reader = NewsReader(state)
         """Reads each message's questions and answers in turn (``poll``)."""
         self._start_clock(state)
-        self._remember(state)
+        self.start_problem = self._remember(state)
+        """What keeping the seat in the list of online games ran into, for the first status line."""
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -145,19 +155,14 @@ class ServerGame:
         points = game.play(move)
         return Played(move, mover, kind, points, None)
 
-    def _show_move(self, move: Move) -> int:
-        """Play a move of the server's into the Game and show it; its points."""
-        played = self._play_into_game(move)
-        self.screen.show_played(played)
-        return played.points
-
     # -- following the server ----------------------------------------------------------------
 
-    def poll(self) -> None:
-        """Take the session's news: the board follows the state, the status line says what changed."""
+    def poll(self) -> Shown | None:
+        """Take the session's news: the game follows the state; what the screen shows of it (the
+        moves, a rewind, another game, the status line), or None when nothing came."""
         events = self.session.events()
         if not events:
-            return
+            return None
         state, pending = self.session.snapshot()
         links: list[StatusLine] = []
         told: list[StatusLine] = []
@@ -181,19 +186,25 @@ class ServerGame:
                 self._start_clock(event)
             elif kind == "moved":
                 self._moved_clock(event)
-        said = self._sync(state, pending, news) if state is not None else []
+        change = self._sync(state, pending, news) if state is not None else _Change()
+        said = change.said
         said.extend(StatusLine(*line) for line in (news_line(item, self.state) for item in news) if line is not None)
         if said and all(part.kind == "info" for part in said):
             said.append(self.turn_status())
         if changed:
-            self._remember(self.state)
+            problem = self._remember(self.state)
+            if problem is not None:
+                told.append(problem)
         parts = links + said + told
+        status = None
         if parts:
             kind = max((part.kind for part in parts), key=lambda k: _SEVERITY.get(k, 1))
-            self.screen.status = StatusLine(" ".join(part.text for part in parts), kind)
+            status = StatusLine(" ".join(part.text for part in parts), kind)
+        return Shown(status, rewound=change.rewound, played=tuple(change.played), reset=change.reset)
 
-    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> list[StatusLine]:
-        """Bring the Game to the state's moves; what changed, for the status line."""
+    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> _Change:
+        """Bring the Game to the state's moves; what changed, for the screen and its status line."""
+        change = _Change()
         previous, self.state = self.state, state
         if (state.get("offers") or {}).get("rematch") is None:
             self.declined_rematch = None  # withdrawn on the server: a new offer is a new question
@@ -203,49 +214,43 @@ class ServerGame:
         try:
             expected = expected_moves(state, pending)
         except BattleError as error:
-            return [StatusLine(f"A move from the server does not read here: {error}", "error")]
+            change.said.append(StatusLine(f"A move from the server does not read here: {error}", "error"))
+            return change
         current = list(game.moves)
         keep = common_prefix(current, expected)
-        said: list[StatusLine] = []
+        said = change.said
         if keep < len(current):
             taken = [game.undo() for _ in range(len(current) - keep)]
-            self.screen.animations = [a for a in self.screen.animations if isinstance(a, Pulse)]
-            self.screen.selected = None
-            self.screen.refresh()
+            change.rewound = True
             granted = next((item.seat for item in news if item.kind == "takeback_granted"), None)
             said.append(self._taken_back(granted, taken))
-        last = None
         for move in expected[keep:]:
-            position = game.position
-            if position.illegal_reason(move) is not None:
+            if game.position.illegal_reason(move) is not None:
                 return self._rebuild(state)
-            last = (position.to_move, position.cells[move[0]], move, self._show_move(move))
-        if last is not None:
-            mover, kind, move, points = last
-            said.append(StatusLine(f"{verb(who(state, mover), 'took')} {pair_words(kind)}, {move_name(move)}, for "
-                               f"{plural(points, 'point')}.", "info"))
+            change.played.append(self._play_into_game(move))
+        if change.played:
+            last = change.played[-1]
+            said.append(StatusLine(f"{verb(who(state, last.mover), 'took')} {pair_words(last.kind)}, "
+                                   f"{move_name(last.move)}, for {plural(last.points, 'point')}.", "info"))
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
         if state.get("status") == "finished" and previous.get("status") != "finished":
             said.append(StatusLine(f"Game over: {describe_end(state)}", "good"))
-        return said
+        return change
 
-    def _rebuild(self, state: JsonObject) -> list[StatusLine]:
-        """Show the state's game from its start (a rematch, or a state the board does not follow from)."""
+    def _rebuild(self, state: JsonObject) -> _Change:
+        """Follow the state's game from its start (a rematch, or a state the board does not follow
+        from): the match's game is replaced, and the screen starts its board afresh."""
         try:
             game = game_from_state(state)
         except BattleError as error:
-            return [StatusLine(f"The server's game does not read here: {error}", "error")]
-        screen = self.screen
-        screen.match = Match(game)
-        screen.selected = None
-        screen.animations = []
-        screen.refresh()
+            return _Change([StatusLine(f"The server's game does not read here: {error}", "error")])
+        self.screen.match.game = game
         self.game_id = str(state.get("game"))
         self.result_shown = state.get("status") == "finished"
         self.end_at = None
-        return [self.turn_status()]
+        return _Change([self.turn_status()], reset=True)
 
     def _taken_back(self, asker: int | None, taken: list[Move]) -> StatusLine:
         """``taken`` is off the board: a takeback ``asker`` asked for, or a move the server did not play."""
@@ -287,17 +292,17 @@ class ServerGame:
         playing = moved.get("status") == "playing"
         self.turn_ends = time.monotonic() + limit if playing and isinstance(limit, int) else None
 
-    def _remember(self, state: JsonObject) -> None:
-        """Keep the seat in the list of online games; a rematch's game takes the old one's place."""
+    def _remember(self, state: JsonObject) -> StatusLine | None:
+        """Keep the seat in the list of online games (a rematch's game takes the old one's place);
+        what that ran into, or None."""
         seat = self.session.seat
         if seat is None:
-            return
+            return None
         if self.kept_game is not None and self.kept_game != seat.game:
             connection.forget(seat.url, self.kept_game)  # the token now resumes the rematch
         self.kept_game = seat.game
         problem = connection.remember(self.session, state)
-        if problem:
-            self.screen.status = StatusLine(problem, "warn")
+        return StatusLine(problem, "warn") if problem else None
 
     # -- time --------------------------------------------------------------------------------
 

@@ -389,8 +389,11 @@ class PlayScene(Scene):
             self.status = played.status
 
     def show(self, shown: Shown) -> None:
-        """What the mode's undo, redo, hint or command changed."""
-        if shown.deselect or shown.rewound:
+        """What the mode's undo, redo, hint, command or news changed."""
+        if shown.reset:
+            self.animations = []
+            self.refresh()
+        if shown.deselect or shown.rewound or shown.reset:
             self.selected = None
         if shown.rewound:
             self.animations = [a for a in self.animations if isinstance(a, Pulse)]
@@ -398,6 +401,8 @@ class PlayScene(Scene):
             self.autosave()
         for move, kind in shown.replayed:
             self.animations.append(Removal(move, kind, self.clock))
+        for played in shown.played:
+            self.show_played(played)
         if shown.status is not None:
             self.status = shown.status
 
