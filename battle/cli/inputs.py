@@ -23,6 +23,10 @@ class InputError(Exception):
     """Bad input from the command line; the message is shown as it is."""
 
 
+EXIT_INTERRUPTED = 130
+"""The exit code after Ctrl-C, as a shell gives a command killed by SIGINT (128 + 2)."""
+
+
 def whole_number(low: int, high: int | None = None, name: str = "") -> Callable[[str], int]:
     """An argparse ``type``: a whole number from ``low`` to ``high`` (no upper bound with None).
     A wrong one gets one line naming it and what was expected: "'x' is not a port number",

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from battle.cli.inputs import EXIT_INTERRUPTED
 from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 
@@ -29,8 +30,6 @@ MAX_SECONDS = 7 * 24 * 3600
 TIME_HELP = ("the answer comes S seconds after the command started, loading the solver (0.5-1 s) included, "
              "or as soon as the solver is loaded for a shorter S; on a first run after an install, the "
              "kernels' one-time compile (10-20 s) comes on top")
-EXIT_INTERRUPTED = 130
-"""The exit code after Ctrl-C (128 + SIGINT), also when the best result so far is printed."""
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from battle.cli.inputs import EXIT_INTERRUPTED
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
@@ -114,10 +115,14 @@ class TerminalPlay:
                 continue
             try:
                 line = self.read_line(f"{self.game.names[mover - 1]} to move> ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:  # the input ended: the game is kept, as after "quit"
                 self.say()
                 self._quit()
                 return 0
+            except KeyboardInterrupt:  # Ctrl-C: the game is kept too, and the exit code says so
+                self.say()
+                self._quit()
+                return EXIT_INTERRUPTED
             if not self.handle(line.strip()):
                 self._quit()
                 return 0

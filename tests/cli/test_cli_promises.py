@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from battle.rules.board import move_name
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position
@@ -210,6 +211,39 @@ def test_the_help_says_what_time_counts() -> None:
 
 
 @POSIX
+@POSIX
+def test_ctrl_c_at_the_prompt_of_a_game_keeps_it_and_exits_130(tmp_path: Path) -> None:
+    """The README promises 130 after Ctrl-C; a game left that way is kept, as after ``quit``."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "battle", "play", "--vs", "beginner", "--first", "--deal", "3"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")},
+        preexec_fn=closing(),
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+
+        def read_to_prompt() -> None:
+            seen = b""
+            while not seen.endswith(b"to move> "):  # the prompt ends no line: read it byte by byte
+                byte = child.stdout.read(1)
+                assert byte, f"the game ended before its prompt: {seen[-500:]!r}"
+                seen += byte
+
+        read_to_prompt()
+        child.stdin.write(move_name(deal(3).legal_moves()[0]).encode() + b"\n")  # a move, so there is a game
+        child.stdin.flush()
+        read_to_prompt()  # after the solver's reply
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err.decode()[-1000:]
+    assert b"Traceback" not in err
+    assert list((tmp_path / "data" / "mahjong-battle" / "unfinished").glob("*.mbg"))  # the game is kept
+
+
 def test_ctrl_c_during_an_exact_solve_answers_from_a_deep_search(tmp_path: Path) -> None:
     position = tmp_path / "deal-5.mbp"
     position.write_text(format_position(deal(5)), encoding="utf-8")
