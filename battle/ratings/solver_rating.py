@@ -1,11 +1,13 @@
 """A player's rating against the solver: Glicko-2 on the levels' scale.
 
-Each stored game the player (``GameEntry.you``) finished against a level is one rating
-period with one result (1 win, 0.5 draw, 0 loss) against that level's fixed rating
+Each stored game the player (``GameEntry.you``) finished against a level from a numbered
+(or random) deal's start is one rating period with one result (1 win, 0.5 draw, 0 loss) against that level's fixed rating
 (``battle.ratings.level_ratings``: beginner 1000 ... perfect 2717), starting from a
 newcomer's 1500 with deviation 350. Games in date order, so the list of ratings after
 each game is the rating over time. The level nearest the rating is the one the player
-"plays like"; the deviation says how sure that is (two of them either side: 95%).
+"plays like"; the deviation says how sure that is (two of them either side: 95%). A game from
+a composed position (the editor, a review's "Retry from here") is kept but not rated: its
+start may hand either side a won game.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ class RatedGame(Protocol):
 
     @property
     def id(self) -> int | None: ...
+
+    @property
+    def deal(self) -> int | None:
+        """The numbered deal the game started from; None for a composed position."""
+        ...
 
     def opponent_level(self) -> str | None: ...
 
@@ -60,7 +67,7 @@ class SolverRating:
 
 def score_for(entry: RatedGame) -> float | None:
     """The player's score in a game against a level: 1, 0.5 or 0; None for a game that does not count."""
-    if entry.you is None or entry.levels[entry.you - 1] is not None:
+    if entry.you is None or entry.levels[entry.you - 1] is not None or entry.deal is None:
         return None
     if entry.opponent_level() not in LEVEL_RATINGS:
         return None

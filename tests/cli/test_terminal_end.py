@@ -33,3 +33,20 @@ def test_the_end_of_a_game_offers_save_and_review_and_says_where_the_record_is(t
     stats = subprocess.run([sys.executable, "-m", "battle", "stats"], capture_output=True, env=env, cwd=tmp_path,
                            timeout=120)
     assert stats.returncode == 0 and "Games: 1 stored" in stats.stdout.decode(), stats.stdout.decode()
+
+
+def test_a_game_against_the_solver_from_a_composed_position_is_kept_but_not_rated(tmp_path) -> None:
+    """A position from the editor (or any file) may hand one side the game: it counts among the
+    games, not toward the rating against the levels, which numbered deals alone feed."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               NO_COLOR="1")
+    played = subprocess.run([sys.executable, "-m", "battle", "play", "--vs", "beginner", "--first", "--load",
+                             str(POSITION)], input=b"a1-a9\n\n", capture_output=True, env=env, cwd=tmp_path,
+                            timeout=300)
+    assert played.returncode == 0, played.stderr.decode()
+    assert "Game over" in played.stdout.decode()
+    stats = subprocess.run([sys.executable, "-m", "battle", "stats"], capture_output=True, env=env, cwd=tmp_path,
+                           timeout=120)
+    text = stats.stdout.decode()
+    assert stats.returncode == 0 and "Games: 1 stored" in text, text
+    assert "Rating against the solver: no game against a level yet" in text, text
