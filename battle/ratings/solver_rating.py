@@ -1,9 +1,9 @@
 """A player's rating against the solver: Glicko-2 on the levels' scale.
 
 Each stored game the player (``GameEntry.you``) finished against a level from a numbered
-(or random) deal's start is one rating period with one result (1 win, 0.5 draw, 0 loss) against that level's fixed rating
-(``battle.ratings.level_ratings``: beginner 1000 ... perfect 2717), starting from a
-newcomer's 1500 with deviation 350. Games in date order, so the list of ratings after
+(or random) deal's start is one rating period with one result (1 win, 0.5 draw, 0 loss)
+against that level's fixed rating (``battle.ratings.level_ratings``: beginner 1000 ...
+perfect 2717), starting from a newcomer's 1500 with deviation 350. Games in date order, so the list of ratings after
 each game is the rating over time. The level nearest the rating is the one the player
 "plays like"; the deviation says how sure that is (two of them either side: 95%). A game from
 a composed position (the editor, a review's "Retry from here") is kept but not rated: its
