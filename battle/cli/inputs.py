@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from battle.rules.board import Position
 from battle.rules.errors import BattleError, quote, shorten_name
@@ -35,6 +36,8 @@ def whole_number(low: int, high: int | None = None, name: str = "") -> Callable[
 
     def parse(text: str) -> int:
         try:
+            if not text.isascii():  # int() reads other scripts' digits too: "８７６５" is no port here
+                raise ValueError(text)
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{quote(text)} is not {name or 'a whole number'}") from None
@@ -59,6 +62,24 @@ def positive_number(high: float) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+def output_file(name: str, flag: str, *, force: bool) -> Path:
+    """The file an option names for the program to write (``--out``), checked before any work:
+    one line naming what is wrong for a folder, a FIFO or a device, a name the system refuses
+    (too long, say), or a file that exists already without ``force``."""
+    from battle.storage.paths import NotAFileToWrite, writable_target
+
+    path = Path(name)
+    try:
+        target = writable_target(path)
+    except NotAFileToWrite as error:
+        raise InputError(f"{flag}: {error}") from None
+    except OSError as error:
+        raise InputError(f"{flag}: cannot write {quote(name, 60)} ({error.strerror or error})") from None
+    if target.exists() and not force:
+        raise InputError(f"{flag}: {quote(name, 60)} exists already; --force replaces it")
+    return path
 
 
 def read_input(name: str) -> str:

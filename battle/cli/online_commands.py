@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 from battle.cli.inputs import InputError, load_position, positive_number, use_colour, whole_number
 from battle.rules.deal import parse_deal_number
-from battle.rules.errors import BattleError
+from battle.rules.errors import BattleError, quote
 from battle.rules.notation import format_position
 
 if TYPE_CHECKING:
@@ -113,6 +113,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(serve_until_stopped())
     except OSError as error:
         raise InputError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    except UnicodeError:  # a host name the resolver cannot even encode
+        raise InputError(f"--host: {quote(args.host, 60)} is not an address or a host name") from None
     finally:
         store.close()
     return 0

@@ -14,10 +14,9 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import InputError, use_colour, whole_number
+from battle.cli.inputs import InputError, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
 from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History
@@ -66,6 +65,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     make.add_argument("--seed", type=_seed, default=1, metavar="S", help="which games are played (default 1)")
     make.add_argument("--out", default="puzzles.jsonl", metavar="FILE",
                       help="the puzzle file to write (default puzzles.jsonl)")
+    make.add_argument("--force", action="store_true", help="replace the --out file if it exists")
     make.add_argument("--workers", type=_workers, default=1, metavar="W",
                       help="processes mining at once (default 1; the puzzles do not depend on it)")
     make.set_defaults(run=cmd_puzzles_make)
@@ -110,9 +110,7 @@ def _tile_range(text: str) -> tuple[int, int]:
 def cmd_puzzles_make(args: argparse.Namespace) -> int:
     from battle.puzzles.miner import MiningRun, mine
 
-    out = Path(args.out)
-    if out.is_dir():
-        raise InputError(f"--out: {args.out} is a folder")
+    out = output_file(args.out, "--out", force=args.force)
     run = MiningRun(args.count, args.tiles[0], args.tiles[1], args.seed, args.workers)
     started = time.monotonic()
     reported = [started]

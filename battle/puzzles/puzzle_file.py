@@ -40,6 +40,8 @@ def parse_puzzles(text: str, label: str = "<puzzles>") -> list[Puzzle]:
         except json.JSONDecodeError as error:
             reason = f"not JSON ({error.msg}, column {error.colno})"
             raise PuzzleFormatError(one_line(f"{label}, line {number}: {reason}")) from None
+        except RecursionError:
+            raise PuzzleFormatError(f"{label}, line {number}: not a puzzle (JSON nested too deeply)") from None
         try:
             puzzle = puzzle_from_json(data)
         except PuzzleFormatError as error:

@@ -4,11 +4,13 @@ Follows the XDG base directory convention (``$XDG_CONFIG_HOME``,
 ``$XDG_DATA_HOME``) so tests and users can redirect it; nothing is written
 until a caller asks for the directory.
 
-Every write goes to a temporary file with a name of its own (process id and a
-random part, so two copies of the program never share one), is flushed to disk,
-renamed over the target in one step and the folder is synced, so a crash, a
-kill or a full disk leaves either the old file or the new one, never half of
-one. A file that cannot be read is renamed aside, never deleted or reused.
+Every write goes to a temporary file with a name of its own (``.mahjong-battle-`` with the
+process id and a random part, so two copies of the program never share one, and only such
+names are ever cleaned up), is flushed to disk, renamed over the target in one step and the
+folder is synced, so a crash, a kill or a full disk leaves either the old file or the new
+one, never half of one. A link is followed to the file it names, which is written in its
+own folder (the link stays a link); a folder, a FIFO or a device is never written over. A
+file that cannot be read is renamed aside, never deleted or reused.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import time
 from pathlib import Path
 
 APP_DIR = "mahjong-battle"
+TEMPORARY_PREFIX = ".mahjong-battle-"
 TEMPORARY_SUFFIX = ".tmp"
+"""Temporary files are ``.mahjong-battle-PID-RANDOM.tmp``: a ``*.tmp`` of the user's is not ours."""
 STRAY_AGE = 600.0
 """Seconds after which a leftover temporary file is a crash's, not another copy's write in flight
 (a write takes milliseconds; ten minutes leaves room for a stalled disk)."""
@@ -29,6 +33,10 @@ STRAY_AGE = 600.0
 
 class StorageProblem(OSError):
     """A folder of the program's own cannot be made or used; the message is for the user."""
+
+
+class NotAFileToWrite(OSError):
+    """The path names a folder, a FIFO, a device or a socket: nothing to write a game into."""
 
 
 def _base(variable: str, fallback: str) -> Path:
@@ -74,10 +82,10 @@ def write_atomically(path: Path, text: str) -> None:
     Raises OSError (full disk, read-only folder...) with the old file untouched and no
     temporary file left behind.
     """
-    path = Path(path)
+    path = writable_target(Path(path))
     folder = path.parent
     mode = _mode_of(path)
-    temporary = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+    temporary = folder / f"{TEMPORARY_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
@@ -92,6 +100,21 @@ def write_atomically(path: Path, text: str) -> None:
             os.unlink(temporary)
         raise
     sync_folder(folder)
+
+
+def writable_target(path: Path) -> Path:
+    """The file a write to ``path`` replaces: ``path`` itself, or the file a link names (so the
+    link keeps pointing at the new text). Raises ``NotAFileToWrite`` for a folder, a FIFO, a
+    device or a socket, and the ``OSError`` of a name the system refuses (too long, say)."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return target
+    if stat.S_ISREG(info.st_mode):
+        return target
+    kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, a device or a socket)"
+    raise NotAFileToWrite(f"{path} is {kind}: nothing is written there")
 
 
 def _mode_of(path: Path) -> int | None:
@@ -161,7 +184,8 @@ def remove_stray_temporaries(folder: Path, older_than: float = STRAY_AGE) -> int
     except OSError:
         return 0
     for entry in entries:
-        if not (entry.name.endswith(TEMPORARY_SUFFIX) and entry.is_file(follow_symlinks=False)):
+        ours = entry.name.startswith(TEMPORARY_PREFIX) and entry.name.endswith(TEMPORARY_SUFFIX)
+        if not (ours and entry.is_file(follow_symlinks=False)):
             continue
         try:
             if now - entry.stat(follow_symlinks=False).st_mtime > older_than:

@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = Path(__file__).parents[1] / "data" / "positions"
 SMALL = Path(__file__).parents[1] / "data" / "solver" / "n024_s500001.mbp"
 PROMPT = "mahjong-battle: "
+FULL_WIDTH_PORT = "\uff18\uff17\uff16\uff15"
+"""8765 in full-width digits, which int() reads and a port number must not."""
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="closing a child's streams and SIGINT are POSIX")
 
 
@@ -118,9 +120,22 @@ def test_limits_beyond_reach_are_refused(argv: list[str], reason: str) -> None:
     (["deal", "--fair", "--margin", "300"], "argument --margin: 300 is not 0 to 270"),
     (["puzzles", "make", "--count", "1.5"], "argument --count: '1.5' is not a whole number"),
     (["survey", "1-3", "--workers", "2000"], "argument --workers: 2000 is not 1 to 1024"),
-], ids=["port range", "port word", "max games", "margin", "count", "workers"])
+    (["serve", "--port", FULL_WIDTH_PORT], f"argument --port: '{FULL_WIDTH_PORT}' is not a port number"),
+], ids=["port range", "port word", "max games", "margin", "count", "workers", "full-width digits"])
 def test_a_whole_number_flag_out_of_bounds_gets_one_line_naming_it(argv: list[str], reason: str) -> None:
     assert reason in the_error_line(command(*argv))
+
+
+def test_a_host_name_no_resolver_can_encode_gets_one_line(tmp_path: Path) -> None:
+    done = command("serve", "--host", "\u00e9\u202e", "--port", "0", "--db", str(tmp_path / "games.sqlite3"))
+    assert "--host: '\u00e9\\u202e' is not an address or a host name" in the_error_line(done)
+
+
+def test_a_puzzle_file_nested_too_deeply_gets_one_line(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "\n", encoding="utf-8")
+    done = command("puzzles", "play", "--file", str(deep), stdin=b"")
+    assert "deep.jsonl, line 1: not a puzzle (JSON nested too deeply)" in the_error_line(done)
 
 
 def test_the_engine_takes_limits_beyond_reach_as_no_limit() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,20 @@ def test_make_writes_a_set_that_loads(tmp_path: Path) -> None:
     assert len(made) == 3 and all(30 <= puzzle.start().tiles_left() <= 50 for puzzle in made)
     bad = puzzles("make", "--tiles", "60-20", home=tmp_path)
     assert bad.returncode == 2 and "expected 4 <= A <= B <= 70" in bad.stderr
+    again = puzzles("make", "--count", "1", "--seed", "4", "--tiles", "30-50", "--out", str(out), home=tmp_path)
+    assert again.returncode == 2 and "exists already; --force replaces it" in again.stderr
+    assert len(load_puzzles(out)) == 3  # untouched
+    forced = puzzles("make", "--count", "1", "--seed", "4", "--tiles", "30-50", "--out", str(out), "--force",
+                     home=tmp_path)
+    assert forced.returncode == 0 and len(load_puzzles(out)) == 1
+
+
+def test_make_refuses_a_fifo_a_folder_and_a_name_too_long_before_it_mines(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for target, words in ((fifo, "not a regular file"), (tmp_path, "is a folder"),
+                          (tmp_path / ("x" * 300 + ".jsonl"), "File name too long")):
+        done = puzzles("make", "--count", "1", "--out", str(target), "--force", home=tmp_path)
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)

@@ -14,6 +14,7 @@ import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -285,15 +286,37 @@ def test_two_copies_saving_at_once_never_corrupt_each_other(tmp_path) -> None:
     assert not list(tmp_path.rglob("*.tmp"))
 
 
-def test_stray_temporary_files_are_cleaned_up(tmp_path) -> None:
+def test_stray_temporary_files_are_cleaned_up_and_only_ours(tmp_path) -> None:
     shelf = Shelf(tmp_path)
-    old = shelf.unfinished_dir / ".20261126-000000-aaaaaa.mbg.123.abcd.tmp"
-    fresh = shelf.unfinished_dir / ".20261126-000000-bbbbbb.mbg.456.ef01.tmp"
-    old.write_text("half a rec")
-    fresh.write_text("being written by another copy")
-    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    old = shelf.unfinished_dir / ".mahjong-battle-123-abcd1234.tmp"
+    fresh = shelf.unfinished_dir / ".mahjong-battle-456-ef012345.tmp"
+    users = shelf.unfinished_dir / "notes.tmp"  # the user's own: never the program's to delete
+    for path, text in ((old, "half a rec"), (fresh, "being written by another copy"), (users, "mine")):
+        path.write_text(text)
+    for path in (old, users):
+        os.utime(path, (time.time() - 3600, time.time() - 3600))
     shelf.unfinished()
-    assert not old.exists() and fresh.exists()
+    assert not old.exists() and fresh.exists() and users.read_text() == "mine"
+
+
+def test_a_write_follows_a_link_and_refuses_a_fifo_and_a_folder(tmp_path) -> None:
+    """(A device is refused by the same check; no test writes at one, which as root could replace it.)"""
+    from battle.storage.paths import NotAFileToWrite, write_atomically
+
+    real = tmp_path / "kept" / "record.mbg"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "link.mbg"
+    link.symlink_to(real)
+    write_atomically(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"  # the link still names the file, now new
+    fifo = tmp_path / "pipe.mbg"
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path / "kept"):
+        with pytest.raises(NotAFileToWrite, match="nothing is written there"):
+            write_atomically(target, "text")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and (tmp_path / "kept").is_dir()
+    assert not list(tmp_path.rglob("*.tmp"))
 
 
 # -- hostile settings and saved games ------------------------------------------------------
