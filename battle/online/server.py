@@ -20,8 +20,8 @@ Per client address (``AddressGuard``): open connections, games waiting for a sec
 and wrong invite or watch codes, with a server-wide budget of wrong codes on top. A game
 nobody joins expires after ``wait_seconds``.
 
-The same port answers two plain HTTP requests for a service manager or a proxy:
-``GET /healthz`` (``ok``) and ``GET /stats`` (live counts as text).
+The same port answers plain HTTP: ``GET /healthz`` (``ok``) and ``GET /stats`` (live counts
+as text) for a service manager or a proxy, and the browser client's files (``web_files``).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from battle.online import message_reader, protocol, server_messages
+from battle.online import message_reader, protocol, server_messages, web_files
 from battle.online.address_guard import AddressGuard
 from battle.online.codes import hash_token, new_game_id, new_token
 from battle.online.limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
@@ -494,13 +494,17 @@ class GameServer:
     # -- plain HTTP on the same port -----------------------------------------------------
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Answer ``/healthz`` and ``/stats``; behind a trusted proxy, count the forwarded address's
-        connections (the proxy's own address is every client's). None lets the WebSocket handshake go on."""
+        """Answer ``/healthz``, ``/stats`` and the browser client's files; behind a trusted proxy, count
+        the forwarded address's connections (the proxy's own address is every client's). None lets the
+        WebSocket handshake go on."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return _text_response(connection, HTTPStatus.OK, "ok\n")
         if path == "/stats":
             return _text_response(connection, HTTPStatus.OK, self.stats_text())
+        page = web_files.answer(request)  # the browser client's files; None for a WebSocket handshake
+        if page is not None:
+            return page
         if self.limits.trust_proxy:
             forwarded = forwarded_address(request.headers)
             if forwarded is not None:
