@@ -4,7 +4,10 @@
 
 Writes ``battle/web/tiles.png``: the 27 faces of ``battle.ui.art.tile_art.TileArt`` (the
 window's own drawing code, sides and corner index included), 9 a row in kind order (row 1
-characters 1m-9m, row 2 circles, row 3 bamboo), each ``TILE_W`` x ``TILE_H``. The page shows a
+characters 1m-9m, row 2 circles, row 3 bamboo), each ``TILE_W`` x ``TILE_H`` inside a
+transparent ``GUTTER`` on every side (without it a screen that scales the sheet by a
+fraction shows a sliver of the next tile at a tile's edge; battle/web/board.js uses the same
+numbers). The page shows a
 tile at up to 64 x 85 CSS pixels, so 96 x 128 stays sharp on a 1.5x screen in 128 KB.
 ``--check`` renders to memory and exits 1 if the committed sheet differs (the test does the same).
 Runs headless (SDL's dummy video driver).
@@ -28,6 +31,7 @@ import pygame  # noqa: E402
 from battle.ui.art.tile_art import KIND_COUNT, TileArt  # noqa: E402
 
 TILE_W, TILE_H = 96, 128
+GUTTER = 4
 PER_ROW = 9
 SHEET = Path(__file__).resolve().parent.parent / "battle" / "web" / "tiles.png"
 
@@ -36,11 +40,12 @@ def render_sheet() -> pygame.Surface:
     """The sprite sheet as a surface (transparent between tiles)."""
     pygame.init()
     art = TileArt()
-    sheet = pygame.Surface((TILE_W * PER_ROW, TILE_H * (KIND_COUNT // PER_ROW)), pygame.SRCALPHA)
+    pitch_x, pitch_y = TILE_W + 2 * GUTTER, TILE_H + 2 * GUTTER
+    sheet = pygame.Surface((pitch_x * PER_ROW, pitch_y * (KIND_COUNT // PER_ROW)), pygame.SRCALPHA)
     sheet.fill((0, 0, 0, 0))
     for kind in range(KIND_COUNT):
         row, col = divmod(kind, PER_ROW)
-        sheet.blit(art.face(kind, TILE_W, TILE_H), (col * TILE_W, row * TILE_H))
+        sheet.blit(art.face(kind, TILE_W, TILE_H), (col * pitch_x + GUTTER, row * pitch_y + GUTTER))
     return sheet
 
 

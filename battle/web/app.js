@@ -270,8 +270,9 @@ function pick(cell) {
   const view = page.view;
   if (!view) return;
   if (!view.yourTurn) {
-    page.note = view.playing ? (view.pending ? "Your move is on its way to the server."
-      : "It is not your turn yet.") : "";
+    if (view.you === "spectator") page.note = "You are watching: the players move.";
+    else page.note = view.playing ? (view.pending ? "Your move is on its way to the server." : "It is not your turn yet.")
+      : "";
     renderGame();
     return;
   }
@@ -430,7 +431,8 @@ function renderActions(view) {
   show("takeback", player && view.playing && lastMine, offers.takeback !== state.you);
   $("takeback").textContent = offers.takeback === state.you ? "Take back asked…" : "Take back (T)";
   const unplayed = ["aborted", "expired"].includes(state.result?.reason);
-  show("rematch", player && state.status === "finished" && !unplayed && !state.rematch,
+  const opponentOffered = player && offers.rematch === 3 - state.you; // the offer box answers that one
+  show("rematch", player && state.status === "finished" && !unplayed && !state.rematch && !opponentOffered,
     offers.rematch !== state.you);
   $("rematch").textContent = offers.rematch === state.you ? "Rematch offered…" : "Rematch";
   show("abort", player && view.playing && view.history.length < 2);

@@ -11,7 +11,9 @@
 import { COLS, EMPTY, ROWS, cellIndex, cellName, kindName, kindValue } from "./rules.js";
 
 const SHAPES = ["●", "◆"];
-const PER_ROW = 9; // tiles.png: nine tiles a row, kind order
+// tiles.png (tools/web_tiles.py): nine tiles a row in kind order, each 96 x 128 in a 4 px gutter;
+// style.css scales the sheet so that 96 sheet pixels are one tile width (--tile-w)
+const SHEET = { perRow: 9, tileW: 96, tileH: 128, gutter: 4 };
 
 export class BoardView {
   /** @param onPick called with a cell number when the player picks a tile */
@@ -77,9 +79,10 @@ export class BoardView {
         const state = view.selected === cell ? "picked" : playable ? "free, playable" : free ? "free, no twin free"
           : "blocked";
         label = `${kindName(kind)} at ${name}, ${state}, ${kindValue(kind)} points`;
-        const x = (kind % PER_ROW) / (PER_ROW - 1);
-        const y = Math.floor(kind / PER_ROW) / 2;
-        button.style.backgroundPosition = `${x * 100}% ${y * 100}%`;
+        const x = (kind % SHEET.perRow) * (SHEET.tileW + 2 * SHEET.gutter) + SHEET.gutter;
+        const y = Math.floor(kind / SHEET.perRow) * (SHEET.tileH + 2 * SHEET.gutter) + SHEET.gutter;
+        button.style.backgroundPosition = `calc(var(--tile-w) * ${-x / SHEET.tileW}) `
+          + `calc(var(--tile-w) * ${-y / SHEET.tileW})`;
       }
       if (view.active) classes.push("active");
       const className = classes.join(" ");

@@ -173,3 +173,55 @@ def test_a_browser_plays_the_terminal_client(browser: Any, served: Served, tmp_p
         assert "Ann" in bob.text_content("#player-1") and "online" in bob.text_content("#player-1")
     finally:
         ann.stop()
+
+
+def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: Any, served: Served) -> None:
+    ann = new_page(browser)
+    ann.goto(served.base + "/")
+    ann.fill("#host-form input[name=name]", "Ann")
+    ann.click("#host-button")  # a random deal, first or second at random
+    ann.wait_for_selector("#invite-link:not(:empty)")
+    ann.click("#abort-waiting")
+    ann.wait_for_selector('body[data-status="finished"]')
+    assert "called off" in ann.text_content("#turn")
+
+    bob = new_page(browser)
+    bob.goto(host(ann, served.base, "Ann", deal=4))
+    bob.wait_for_selector("body[data-playable]")
+    watch_code = ann.text_content("#watch-code") or ""
+    eve = new_page(browser)
+    eve.goto(f"{served.base}/watch/{watch_code}")
+    eve.wait_for_selector("body[data-playable]")
+    # Ann plays from the keyboard: Tab to the board, arrows to a playable tile, Enter, then its twin
+    first, second = a_pair_in(ann)
+    ann.focus('.cell[data-cell="a1"]')
+    ann.keyboard.press("ArrowDown")
+    ann.keyboard.press("ArrowRight")
+    assert ann.evaluate("() => document.activeElement.dataset.cell") == "b2"
+    for cell in (first, second):
+        ann.focus(f'.cell[data-cell="{cell}"]')
+        ann.keyboard.press("Enter")
+    for page in (ann, bob, eve):
+        wait_ply(page, 1)
+    assert eve.is_hidden("#resign") and eve.is_hidden("#takeback") and "Ann" in eve.text_content("#player-1")
+    eve.click('.cell.playable >> nth=0')
+    assert "You are watching" in eve.text_content("#turn")
+
+    bob.click("#resign")
+    bob.wait_for_selector("#confirm[open]")
+    bob.click("#confirm-no")
+    assert bob.get_attribute("body", "data-status") == "playing"
+    bob.click("#resign")
+    bob.click("#confirm-yes")
+    for page in (ann, bob, eve):
+        page.wait_for_selector('body[data-status="finished"]')
+    assert bob.text_content("#turn").startswith("You resigned. Ann wins")
+    assert "resigned" in ann.text_content("#turn") and "You win" in ann.text_content("#turn")
+    assert ann.errors == bob.errors == eve.errors == []
+
+
+def a_pair_in(page: Any) -> tuple[str, str]:
+    from tests.web.game_pages import a_pair
+
+    page.wait_for_selector("#board.your-turn")
+    return a_pair(page)

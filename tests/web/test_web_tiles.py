@@ -19,5 +19,5 @@ def test_the_committed_sheet_is_what_the_window_draws_now() -> None:
     spec.loader.exec_module(tool)
     fresh = tool.render_sheet()
     committed = pygame.image.load(str(tool.SHEET))
-    assert committed.get_size() == (tool.TILE_W * 9, tool.TILE_H * 3)
+    assert committed.get_size() == ((tool.TILE_W + 2 * tool.GUTTER) * 9, (tool.TILE_H + 2 * tool.GUTTER) * 3)
     assert tool.differing_pixels(fresh, committed) == 0, "run python tools/web_tiles.py and commit battle/web/tiles.png"
