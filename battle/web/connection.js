@@ -110,6 +110,7 @@ export class Session {
     }
     this.socket = socket;
     socket.addEventListener("open", () => {
+      performance.mark("socket-open");
       const hello = { type: "hello", version: PROTOCOL_VERSION };
       if (this.name) hello.name = this.name;
       socket.send(JSON.stringify(hello));
@@ -170,6 +171,7 @@ export class Session {
     if (!message || typeof message !== "object") return;
     const fatal = this.take(message);
     if (message.type === "state" && this.link.state !== "connected") {
+      performance.mark("state");
       this.reached = true;
       this.everConnected = true;
       this.setLink("connected");
