@@ -80,6 +80,7 @@ class Served:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert f"127.0.0.1:{self.port}" in line, line + (self.folder / "server.log").read_text()
+        assert self.process.stdout.readline().startswith(f"Play in a browser: {self.base}/ ")
 
     def kill(self) -> None:
         """kill -9: no chance to close anything."""

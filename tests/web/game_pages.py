@@ -21,7 +21,8 @@ def new_page(browser: Any, **options: Any) -> Any:
     return page
 
 
-def host(page: Any, base: str, name: str = "Ann", deal: int | None = 1, first: str = "creator") -> str:
+def host(page: Any, base: str, name: str = "Ann", deal: int | None = 1, first: str = "creator",
+         move_seconds: str = "") -> str:
     """Host a game from the home page; returns the invite link it shows."""
     page.goto(base + "/")
     page.fill("#host-form input[name=name]", name)
@@ -29,6 +30,7 @@ def host(page: Any, base: str, name: str = "Ann", deal: int | None = 1, first: s
         page.check("input[name=deal][value=number]")
         page.fill("input[name=number]", str(deal))
     page.select_option("select[name=first]", first)
+    page.select_option("select[name=move_seconds]", move_seconds)
     page.click("#host-button")
     page.wait_for_selector("#invite-link:not(:empty)")
     return str(page.text_content("#invite-link"))

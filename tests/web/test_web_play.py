@@ -186,8 +186,9 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
     assert "called off" in ann.text_content("#turn")
 
     bob = new_page(browser)
-    bob.goto(host(ann, served.base, "Ann", deal=4))
+    bob.goto(host(ann, served.base, "Ann", deal=4, move_seconds="60"))
     bob.wait_for_selector("body[data-playable]")
+    assert re.search(r"[01]:\d\d left", ann.text_content("#turn")), ann.text_content("#turn")  # the move's clock
     watch_code = ann.text_content("#watch-code") or ""
     eve = new_page(browser)
     eve.goto(f"{served.base}/watch/{watch_code}")
