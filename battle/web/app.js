@@ -75,8 +75,17 @@ function route() {
   showHome("");
 }
 
+/** The name this browser hosted or joined with last ("" when none, or storage is off). */
+function storedName() {
+  try {
+    return (localStorage.getItem(NAME_KEY) || "").trim();
+  } catch {
+    return "";
+  }
+}
+
 function nameField() {
-  const name = (localStorage.getItem(NAME_KEY) || "").trim();
+  const name = storedName();
   return name ? { name } : {};
 }
 
@@ -91,7 +100,7 @@ function open(purpose, { opening = null, seat = null, code = null }) {
   $("invite").hidden = true;
   document.body.removeAttribute("data-playable");
   const session = new Session({ opening, seat: seat ? { ...seat } : null, listener: heard,
-    name: (localStorage.getItem(NAME_KEY) || "").trim() });
+    name: storedName() });
   page.session = session;
   session.start();
   renderGame();
@@ -106,7 +115,7 @@ function showHome(message) {
   notice(message);
   setLink("home");
   const form = $("host-form");
-  form.elements.name.value = localStorage.getItem(NAME_KEY) || "";
+  form.elements.name.value = storedName();
   const list = $("game-list");
   list.replaceChildren();
   const seats = allSeats();
@@ -143,7 +152,11 @@ function wireHome() {
     event.preventDefault();
     const form = event.target.elements;
     const name = form.name.value.trim();
-    localStorage.setItem(NAME_KEY, name);
+    try {
+      localStorage.setItem(NAME_KEY, name);
+    } catch {
+      // storage off: the name goes with this game only
+    }
     let deal = { random: true };
     if (form.deal.value === "number") {
       const number = Number(form.number.value);
