@@ -15,8 +15,9 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 def new_page(browser: Any, **options: Any) -> Any:
     page = browser.new_context(**(options or DESKTOP)).new_page()
     page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
+    errors: list[str] = []  # uncaught exceptions and console errors (a CSP refusal is one)
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.errors = errors
     return page
 

@@ -62,7 +62,7 @@ def test_a_whole_game_by_link_with_a_takeback_and_a_rematch(browser: Any, served
         page.wait_for_selector('body[data-ply="0"][data-status="playing"]')
     assert mover([ann, bob]) is bob  # the seats swap: Bob moves first now
     assert "(you)" in bob.text_content("#player-1")
-    assert ann.errors == [] and bob.errors == []
+    assert ann.errors == [] and bob.errors == []  # no exception, no console error: nothing the CSP refused
 
 
 def test_a_reload_returns_to_the_seat_and_the_game_goes_on(browser: Any, served: Served) -> None:
