@@ -71,6 +71,13 @@ def test_a_reload_returns_to_the_seat_and_the_game_goes_on(browser: Any, served:
     bob.goto(host(ann, served.base, "Ann", deal=3))
     bob.wait_for_selector("body[data-playable]")
     play_turns([ann, bob], turns=2)
+    # Bob moved last: he asks to take it back, Ann turns it down with N
+    bob.click("#takeback")
+    ann.wait_for_selector("#offer:not([hidden])")
+    ann.keyboard.press("n")
+    ann.wait_for_selector("#offer", state="hidden")
+    bob.wait_for_selector("#takeback:text-is('Take back (T)')")
+    assert ply(ann) == ply(bob) == 2
     bob.reload()
     bob.wait_for_selector('body[data-ply="2"][data-status="playing"]')
     assert bob.url.startswith(served.base + "/play/")
@@ -218,6 +225,12 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
         page.wait_for_selector('body[data-status="finished"]')
     assert bob.text_content("#turn").startswith("You resigned. Ann wins")
     assert "resigned" in ann.text_content("#turn") and "You win" in ann.text_content("#turn")
+    ann.click("#rematch")
+    ann.wait_for_selector("#rematch:text('Rematch offered')")
+    bob.wait_for_selector("#offer:not([hidden])")
+    bob.keyboard.press("n")  # turned down: the offer is gone on both pages
+    bob.wait_for_selector("#offer", state="hidden")
+    ann.wait_for_selector("#rematch:text-is('Rematch')")
     assert ann.errors == bob.errors == eve.errors == []
 
 
