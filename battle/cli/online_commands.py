@@ -106,6 +106,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Mahjong Battle server on ws://{args.host}:{bound_port(server)} · games in {store.path} · "
                   f"{unfinished} unfinished game{'s' if unfinished != 1 else ''} loaded · Ctrl-C stops it",
                   flush=True)
+            page_host = args.host if args.host not in ("0.0.0.0", "::", "") else "THIS-MACHINES-ADDRESS"
+            print(f"Play in a browser: http://{page_host}:{bound_port(server)}/ (host a game there and send "
+                  "its link)", flush=True)
             await stop
         print("Server stopped; every game is kept.", flush=True)
 

@@ -23,7 +23,7 @@ from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import OnlineSession
 from battle.online.client.state_game import ended_unplayed, game_from_state, name_of, result_of_state
-from battle.online.protocol.codes import format_code
+from battle.online.protocol.codes import format_code, invite_link
 from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
@@ -52,7 +52,7 @@ HELP = """Commands:
   rematch      offer a rematch once the game is over (same deal, sides swapped)
   resign       give up the game (asks first)
   abort        call the game off while nobody has joined or before move 2 (it counts for nothing)
-  codes        show the invite and watch codes again
+  codes        show the invite and watch codes (and links) again
   save FILE    write the game record (.mbg)
   quit         leave; the game waits on the server ('play --online URL --resume')
   help         this text"""
@@ -351,8 +351,10 @@ class OnlinePlay:
         if state.get("status") == "waiting" and state.get("invite"):
             self.say(f"Waiting for your opponent. Invite code: {format_code(state['invite'])}  "
                      f"(mahjong-battle play --online {self.session.url} --join {format_code(state['invite'])})")
+            self.say(f"Invite link (opens the game in a browser): {invite_link(self.session.url, state['invite'])}")
         if (force or not self.shown_codes) and state.get("watch"):
-            self.say(f"Watch code for spectators: {format_code(state['watch'])}")
+            self.say(f"Watch code for spectators: {format_code(state['watch'])}  "
+                     f"(link: {invite_link(self.session.url, state['watch'], 'watch')})")
             self.shown_codes = True
 
     def _prompt_if_due(self) -> None:

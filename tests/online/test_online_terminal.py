@@ -223,6 +223,8 @@ def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
         ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        link = url.replace("ws://", "http://") + f"/join/{code}"
+        ann.wait_for(r"Invite link \(opens the game in a browser\): " + re.escape(link))
         ann.type("quit")
         ann.wait_for("waits on the server")
         assert ann.process.wait(10) == 0

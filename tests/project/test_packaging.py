@@ -42,3 +42,13 @@ def test_the_listed_packages_exist() -> None:
         parts = package.split(".")
         folder = ROOT / "assets" / Path(*parts[2:]) if parts[:2] == ["battle", "assets"] else ROOT / Path(*parts)
         assert folder.is_dir(), f"{package}: no folder {folder.relative_to(ROOT).as_posix()}"
+
+
+def test_the_browser_client_ships_with_the_package() -> None:
+    config = setuptools_config()
+    assert "battle.web" in config["packages"]
+    patterns = config["package-data"]["battle.web"]
+    files = [path for path in (ROOT / "battle" / "web").iterdir() if path.is_file()]
+    assert {path.name for path in files} >= {"index.html", "app.js", "rules.js", "style.css", "tiles.png"}
+    for path in files:
+        assert any(fnmatch(path.name, pattern) for pattern in patterns), f"battle/web/{path.name}: not shipped"

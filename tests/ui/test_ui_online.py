@@ -194,8 +194,9 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
         assert "copy" in lobby.buttons and lobby.link_line() == (
             f"Connected to 127.0.0.1:{server.port} · waiting for your opponent...", "good")
         ui.click_button(app, lobby.buttons["copy"])
-        assert lobby.note.text == f"Copied {format_code(lobby.invite or '')}: paste it to your opponent."
-        assert pygame.scrap.get_text() == format_code(lobby.invite or "")
+        link = f"http://127.0.0.1:{server.port}/join/{format_code(lobby.invite or '')}"
+        assert lobby.note.text == f"Copied {link}: paste it to your opponent."
+        assert pygame.scrap.get_text() == link  # the invite link: it opens the game in a browser
         assert app.settings.online_server == server.url
 
         guest, state = guest_joins(server.url, format_code(lobby.invite or "").lower())
@@ -630,7 +631,8 @@ def test_without_a_clipboard_the_waiting_room_says_so(tmp_path: Path, monkeypatc
         app = new_app()
         lobby = host_in_window(app, server.url)
         ui.key(app, pygame.K_c)
-        assert lobby.note.text == "No clipboard here (no clipboard on this display): read the code out instead."
+        assert lobby.note.text == ("No clipboard here (no clipboard on this display): read the code or the link out "
+                                    "instead.")
         assert app.stack.top is lobby
 
 

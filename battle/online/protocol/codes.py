@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from urllib.parse import urlsplit
 
 from battle.rules.errors import quote
 
@@ -72,6 +73,15 @@ def format_code(code: str) -> str:
     """A code for display in two halves: ``"ABCDEFGH"`` gives ``"ABCD-EFGH"``."""
     half = len(code) // 2
     return f"{code[:half]}-{code[half:]}"
+
+
+def invite_link(server_url: str, code: str, purpose: str = "join") -> str:
+    """The link that opens the game in a browser: ``ws://host:8765`` and ``4KQ7M2XD`` give
+    ``http://host:8765/join/4KQ7-M2XD`` (``wss://`` gives ``https://``); ``purpose`` is
+    ``join`` for an invite code, ``watch`` for a watch code. The server serves the page there."""
+    parts = urlsplit(server_url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme.lower() or "http")
+    return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}/{purpose}/{format_code(code)}"
 
 
 def new_token() -> str:

@@ -20,8 +20,8 @@ Per client address (``AddressGuard``): open connections, games waiting for a sec
 and wrong invite or watch codes, with a server-wide budget of wrong codes on top. A game
 nobody joins expires after ``wait_seconds``.
 
-The same port answers two plain HTTP requests for a service manager or a proxy:
-``GET /healthz`` (``ok``) and ``GET /stats`` (live counts as text).
+The same port answers plain HTTP: ``GET /healthz`` (``ok``) and ``GET /stats`` (live counts
+as text) for a service manager or a proxy, and the browser client's files (``web_files``).
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.server import web_files
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
@@ -494,13 +495,17 @@ class GameServer:
     # -- plain HTTP on the same port -----------------------------------------------------
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Answer ``/healthz`` and ``/stats``; behind a trusted proxy, count the forwarded address's
-        connections (the proxy's own address is every client's). None lets the WebSocket handshake go on."""
+        """Answer ``/healthz``, ``/stats`` and the browser client's files; behind a trusted proxy, count
+        the forwarded address's connections (the proxy's own address is every client's). None lets the
+        WebSocket handshake go on."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return _text_response(connection, HTTPStatus.OK, "ok\n")
         if path == "/stats":
             return _text_response(connection, HTTPStatus.OK, self.stats_text())
+        page = web_files.answer(request)  # the browser client's files; None for a WebSocket handshake
+        if page is not None:
+            return page
         if self.limits.trust_proxy:
             forwarded = forwarded_address(request.headers)
             if forwarded is not None:

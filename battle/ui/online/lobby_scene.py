@@ -1,6 +1,7 @@
 """The waiting room: from Host, Join or Resume until the game begins.
 
-A host sees the invite code large, with Copy (to the clipboard, where there is one), the watch
+A host sees the invite code large and under it the invite link (``http://HOST:PORT/join/CODE``,
+which opens the game in a browser), with Copy (the link to the clipboard, where there is one), the watch
 code smaller, and the connection's state; a joiner or a returning player sees the connection
 until the server sends the game. The game screen opens by itself as soon as the game is being
 played (the opponent joined) or is over, and takes the session over. Back leaves the room:
@@ -19,7 +20,7 @@ from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
 from battle.online.client.state_game import JsonObject, ended_unplayed, name_of
-from battle.online.protocol.codes import format_code
+from battle.online.protocol.codes import format_code, invite_link
 from battle.online.protocol.messages import Abort
 from battle.rules.errors import BattleError
 from battle.ui.art import theme
@@ -94,8 +95,8 @@ class LobbyScene(Scene):
         height = max(24, round(36 * scale))
         self.buttons = {}
         if self.invite:
-            self.buttons["copy"] = Button(self._copy_rect(), "Copy code", manager,
-                                          tool_tip_text="Copy the invite code to the clipboard (C)",
+            self.buttons["copy"] = Button(self._copy_rect(), "Copy link", manager,
+                                          tool_tip_text="Copy the invite link to the clipboard (C)",
                                           object_id=ObjectID(object_id="#primary"))
         back = pygame.Rect(0, 0, round(150 * scale), height)
         back.midbottom = (card.centerx, card.bottom - pad)
@@ -142,14 +143,14 @@ class LobbyScene(Scene):
                 self.back()
 
     def copy_code(self) -> None:
-        """The invite code to the clipboard; where there is none, the note says so."""
+        """The invite link to the clipboard; where there is none, the note says so."""
         if not self.invite:
             return
-        text = format_code(self.invite)
+        text = invite_link(self.session.url, self.invite)
         try:
             clipboard_copy(text)
         except (pygame.error, OSError, RuntimeError) as error:
-            self.note = StatusLine(f"No clipboard here ({error}): read the code out instead.", "warn")
+            self.note = StatusLine(f"No clipboard here ({error}): read the code or the link out instead.", "warn")
             return
         self.note = StatusLine(f"Copied {text}: paste it to your opponent.", "good")
 
@@ -288,6 +289,11 @@ class LobbyScene(Scene):
             draw_code(surface, fonts, (card.centerx, card.y + round(152 * scale)), format_code(shown_code),
                       64 * scale, min(inner, round(520 * scale)))
         y = card.y + round(254 * scale)
+        if self.invite:
+            shown = fonts.text(fonts.fit(invite_link(self.session.url, self.invite), 15 * scale, inner), 15 * scale,
+                               theme.GOLD, bold=True)
+            surface.blit(shown, shown.get_rect(midtop=(card.centerx, y)))
+            y += shown.get_height() + round(4 * scale)
         for words in self._explanation(inner):
             rendered = fonts.text(words, 15 * scale, theme.IVORY_DIM)
             surface.blit(rendered, rendered.get_rect(midtop=(card.centerx, y)))
@@ -306,10 +312,8 @@ class LobbyScene(Scene):
 
     def _explanation(self, width: int) -> list[str]:
         """What to do while waiting: pass the code on, or just wait for the server."""
-        server = server_label(self.session.url)
         if self.invite:
-            words = (f"Your opponent chooses Play online, types this code under Join and connects to "
-                     f"{server}. The game starts when they join.")
+            words = "Send the link (it opens in a browser) or read the code out; the game starts when they join."
         elif self.purpose == "join":
             words = "The game starts as soon as the server seats you."
         elif self.purpose == "watch":

@@ -1,0 +1,120 @@
+"""The browser client's files, answered over plain HTTP on the game server's own port.
+
+``GET /`` (and ``/join/CODE``, ``/watch/CODE``, ``/play/GAME``: the page reads its own address) is
+``battle/web/index.html``; every other file of ``battle/web/`` is served under its name
+(``/app.js``, ``/tiles.png``). Nothing else is: the names are the folder's files, read once,
+so no path a client writes (``/../``, ``%2e%2e``) can reach outside it, and an unknown one is
+a 404. A WebSocket handshake on any path is left to the game server.
+
+Caching: every answer is ``Cache-Control: no-cache`` with an ``ETag`` (the SHA-256 of the
+file), and a matching ``If-None-Match`` gets an empty 304. The files have no build step and
+so no hashed names; revalidating costs one small round trip per file (9 files, under 1 ms
+each on a LAN) and a server upgrade can never leave a browser mixing old and new modules.
+
+Every answer carries a content security policy that allows nothing from elsewhere and no
+inline script or style, ``nosniff`` and ``no-referrer`` (an invite link is a secret of sorts).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+from dataclasses import dataclass
+from http import HTTPStatus
+from pathlib import Path
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
+"""The package folder ``battle/web`` (shipped as package data)."""
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+}
+"""The file types the folder holds; a file of any other type is not served."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+PAGE_PREFIXES = ("/join/", "/watch/", "/play/")
+"""Addresses that are the page itself: an invite link, a watch link, a seat held in this browser."""
+
+
+@dataclass(frozen=True)
+class WebFile:
+    body: bytes
+    content_type: str
+    etag: str
+
+
+def _load(root: Path) -> dict[str, WebFile]:
+    files: dict[str, WebFile] = {}
+    if not root.is_dir():
+        return files
+    for path in sorted(root.iterdir()):
+        content_type = CONTENT_TYPES.get(path.suffix)
+        if content_type is None or not path.is_file():
+            continue
+        body = path.read_bytes()
+        files["/" + path.name] = WebFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+    return files
+
+
+_files: dict[str, WebFile] | None = None
+
+
+def web_files() -> dict[str, WebFile]:
+    """Every servable file by its address, read on first use."""
+    global _files
+    if _files is None:
+        _files = _load(WEB_ROOT)
+    return _files
+
+
+def file_for(path: str) -> WebFile | None:
+    """The file an address names: the page for ``/``, ``/join/...`` and ``/watch/...``."""
+    files = web_files()
+    if path == "/" or path.startswith(PAGE_PREFIXES):
+        return files.get("/index.html")
+    return files.get(path)
+
+
+def is_websocket(request: Request) -> bool:
+    return request.headers.get("Upgrade", "").strip().lower() == "websocket"
+
+
+def answer(request: Request) -> Response | None:
+    """The HTTP answer to ``request``, or None for a WebSocket handshake (the game server's)."""
+    if is_websocket(request):
+        return None
+    path = request.path.split("?", 1)[0].split("#", 1)[0]
+    found = file_for(path)
+    if found is None:
+        return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+    if found.etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
+        return _response(HTTPStatus.NOT_MODIFIED, b"", None, found.etag)
+    return _response(HTTPStatus.OK, found.body, found.content_type, found.etag)
+
+
+def _response(status: HTTPStatus, body: bytes, content_type: str | None, etag: str | None = None) -> Response:
+    headers = Headers()
+    headers["Date"] = email.utils.formatdate(usegmt=True)
+    headers["Connection"] = "close"
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-cache"
+    if etag is not None:
+        headers["ETag"] = etag
+    headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "no-referrer"
+    return Response(status.value, status.phrase, headers, body)

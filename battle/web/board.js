@@ -1,0 +1,113 @@
+// The board: 12 x 9 buttons that show the position they are given and report which cell
+// the player picked (chessground's split: it renders state and reports intent, the page
+// decides what to send). Tile faces come from tiles.png, rendered by tools/web_tiles.py
+// from the window's own tile art.
+//
+// What a tile is never rests on colour alone: a blocked tile is dimmed and says "blocked";
+// a playable one (free, with a free twin) stands on a gold bar; the picked one is lifted
+// and framed, its twins get a dashed frame; the last pair's empty cells carry corner
+// brackets and the mover's shape (player 1's circle, player 2's diamond), as in the window.
+
+import { COLS, EMPTY, ROWS, cellIndex, cellName, kindName, kindValue } from "./rules.js";
+
+const SHAPES = ["●", "◆"];
+// tiles.png (tools/web_tiles.py): nine tiles a row in kind order, each 96 x 128 in a 4 px gutter;
+// style.css scales the sheet so that 96 sheet pixels are one tile width (--tile-w)
+const SHEET = { perRow: 9, tileW: 96, tileH: 128, gutter: 4 };
+
+export class BoardView {
+  /** @param onPick called with a cell number when the player picks a tile */
+  constructor(element, onPick) {
+    this.element = element;
+    this.onPick = onPick;
+    this.buttons = [];
+    this.focusCell = null;
+    for (let row = 0; row < ROWS; row++) {
+      const rowElement = document.createElement("div");
+      rowElement.className = "board-row";
+      rowElement.setAttribute("role", "row");
+      for (let col = 0; col < COLS; col++) {
+        const cell = cellIndex(col, row);
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "cell";
+        button.dataset.cell = cellName(cell);
+        button.setAttribute("role", "gridcell");
+        button.tabIndex = -1;
+        const mark = document.createElement("span");
+        mark.className = "mark";
+        mark.setAttribute("aria-hidden", "true");
+        button.append(mark);
+        button.addEventListener("click", () => this.onPick(cell));
+        button.addEventListener("focus", () => this.setFocus(cell, false));
+        this.buttons[cell] = button;
+        rowElement.append(button);
+      }
+      element.append(rowElement);
+    }
+    element.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  /**
+   * Show a view: {cells, free (Set), playable (Set), selected, twins (Set), lastMove [a, b], lastMover (1|2),
+   * active (whether picking is possible now)}.
+   */
+  render(view) {
+    for (let cell = 0; cell < this.buttons.length; cell++) {
+      const button = this.buttons[cell];
+      const kind = view.cells[cell];
+      const name = cellName(cell);
+      const classes = ["cell"];
+      let label;
+      let markText = "";
+      if (kind === EMPTY) {
+        classes.push("empty");
+        label = `${name}, empty`;
+        if (view.lastMove && view.lastMove.includes(cell)) {
+          classes.push("last", `last-p${view.lastMover}`);
+          markText = SHAPES[view.lastMover - 1];
+          label += `: last move, by player ${view.lastMover}`;
+        }
+        button.style.backgroundPosition = "";
+      } else {
+        classes.push("tile");
+        const free = view.free.has(cell);
+        const playable = view.playable.has(cell);
+        classes.push(playable ? "playable" : free ? "free" : "blocked");
+        if (view.selected === cell) classes.push("selected");
+        if (view.twins.has(cell)) classes.push("twin");
+        const state = view.selected === cell ? "picked" : playable ? "free, playable" : free ? "free, no twin free"
+          : "blocked";
+        label = `${kindName(kind)} at ${name}, ${state}, ${kindValue(kind)} points`;
+        const x = (kind % SHEET.perRow) * (SHEET.tileW + 2 * SHEET.gutter) + SHEET.gutter;
+        const y = Math.floor(kind / SHEET.perRow) * (SHEET.tileH + 2 * SHEET.gutter) + SHEET.gutter;
+        button.style.backgroundPosition = `calc(var(--tile-w) * ${-x / SHEET.tileW}) `
+          + `calc(var(--tile-w) * ${-y / SHEET.tileW})`;
+      }
+      if (view.active) classes.push("active");
+      const className = classes.join(" ");
+      if (button.className !== className) button.className = className;
+      if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
+      if (button.firstChild.textContent !== markText) button.firstChild.textContent = markText;
+      button.setAttribute("aria-pressed", view.selected === cell ? "true" : "false");
+    }
+    if (this.focusCell === null) this.setFocus(view.playable.values().next().value ?? 0, false);
+  }
+
+  setFocus(cell, move = true) {
+    if (this.focusCell !== null && this.buttons[this.focusCell]) this.buttons[this.focusCell].tabIndex = -1;
+    this.focusCell = cell;
+    this.buttons[cell].tabIndex = 0;
+    if (move) this.buttons[cell].focus();
+  }
+
+  key(event) {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const step = steps[event.key];
+    if (!step || this.focusCell === null) return;
+    event.preventDefault();
+    const col = Math.min(COLS - 1, Math.max(0, Math.floor(this.focusCell / ROWS) + step[0]));
+    const row = Math.min(ROWS - 1, Math.max(0, (this.focusCell % ROWS) + step[1]));
+    this.setFocus(cellIndex(col, row));
+  }
+}

@@ -1,0 +1,26 @@
+"""benchmarks/web_page.py must keep measuring the page it loads: one run prints its row (the
+page's files, their bytes, the times). Needs a Chromium, as the browser tests do."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.benchmark_scripts import BENCHMARKS
+from tests.web.conftest import find_chromium
+
+
+def test_one_run_prints_the_pages_files_bytes_and_times() -> None:
+    pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[browser]')")
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("no Chromium found: apt-get install chromium, or set MAHJONG_BATTLE_CHROMIUM")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "web_page.py"), "--runs", "1", "--chromium", chromium],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("| ") and line[2].isdigit())
+    files, size, tiles, *times = (cell.strip() for cell in row.split("|")[1:-1])
+    assert int(files) >= 9 and int(size.replace(",", "")) > int(tiles.replace(",", "")) > 100_000
+    assert len(times) == 4, done.stdout
