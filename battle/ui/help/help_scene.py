@@ -129,7 +129,8 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Esc", "Hide the focus ring; without one, back to the title"),
     )),
     ("Waiting for an opponent", (
-        ("C", "Copy the invite code to the clipboard"),
+        ("C", "Copy the invite link to the clipboard"),
+        ("A", "Call the hosted game off: nobody can join it any more"),
         ("Esc  or  Backspace", "Back to the online setup (a hosted game waits on the server)"),
     )),
     ("Online game", (
