@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -67,6 +68,10 @@ FULL_COLLECTION_SECONDS = 600.0
 """How often the server lets the garbage collector walk everything (one pause, see ``watch_clocks``)."""
 CLOSE_TIMEOUT = 2.0
 """Seconds a closing peer gets to answer the close frame before its connection is dropped."""
+WRITER_SWITCH_INTERVAL = 0.0005
+"""Seconds the interpreter lets one thread run before another that asks gets it (Python's default is
+0.005). The writer thread asks after each call into SQLite, several a move: at 1,000 games on the
+loaded 2-core machine the default held the median move at 240 ms, 0.5 ms at 28 ms."""
 
 log = logging.getLogger("mahjong-battle.server")
 
@@ -430,11 +435,11 @@ class GameServer:
                 last_full = time.monotonic()
             gc.freeze()
             now = self.clock()
-            for room in list(self.rooms.values()):
-                if room.status != Status.PLAYING or room.deadline() is None:
-                    continue
-                if self._check_time(room, now) != TimeCheck.NONE:
-                    await self._broadcast_state(room)
+            changed = [room for room in list(self.rooms.values())
+                       if room.status == Status.PLAYING and room.deadline() is not None
+                       and self._check_time(room, now) != TimeCheck.NONE]
+            for room in changed:  # every loss on time of this tick was queued first: they share one commit
+                await self._broadcast_state(room)
 
     # -- who is connected ----------------------------------------------------------------
 
@@ -503,6 +508,9 @@ async def running_server(store: GameStore, host: str = DEFAULT_HOST, port: int =
 
     On the way out its connections are closed first, then the writer commits what is queued and stops."""
     committer: Committer = GroupCommit(store) if commit == "group" else EachCommit(store)
+    switch_interval = sys.getswitchinterval()
+    if commit == "group":
+        sys.setswitchinterval(WRITER_SWITCH_INTERVAL)
     try:
         games = GameServer(store, limits, clock, committer)
         async with serve(games.handle, host, port, max_size=protocol.MAX_MESSAGE_BYTES,
@@ -517,6 +525,7 @@ async def running_server(store: GameStore, host: str = DEFAULT_HOST, port: int =
                     await clocks
     finally:
         await asyncio.to_thread(committer.close)
+        sys.setswitchinterval(switch_interval)
 
 
 def bound_port(server: Server) -> int:

@@ -282,40 +282,55 @@ class GameStore:
                      failed_games: set[str]) -> list[StoreError | None]:
         """Store ``writes`` in order in one transaction with one sync; what became of each (None: stored).
 
-        Each write runs in a savepoint: one that fails is undone alone, and the later writes of
-        its game (in ``failed_games``, which the caller keeps between groups) fail with it, since
-        they were made from a room that held it. If the transaction itself fails (its ``BEGIN`` or
-        its ``COMMIT``: a full disk, an I/O error), each write is committed alone instead.
+        The writes run one after the other with no savepoint: two statements a move, since each
+        call into SQLite lets the event loop's thread take the interpreter until it lets go. If
+        one fails, the transaction is rolled back and run again with a savepoint around each
+        write: the one that fails is undone alone, and the later writes of its game (in
+        ``failed_games``, which the caller keeps between groups) fail with it, since they were
+        made from a room that held it. If the transaction itself fails (its ``BEGIN`` or its
+        ``COMMIT``: a full disk, an I/O error), each write is committed alone instead.
         """
-        outcomes: list[StoreError | None] = []
         failed_before = set(failed_games)
         # the writer's own connection, no lock: the loop's reads never wait for this sync
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-            for write in writes:
-                if write.game in failed_games:
-                    outcomes.append(StoreError(f"{write.action}: an earlier write of this game failed"))
-                    continue
-                connection.execute("SAVEPOINT one_write")
-                try:
-                    _run(connection, write)
-                except sqlite3.Error as error:
-                    connection.execute("ROLLBACK TO one_write")
-                    failed_games.add(write.game)
-                    outcomes.append(StoreError(one_line(f"{write.action}: {error}")))
-                else:
-                    outcomes.append(None)
-                connection.execute("RELEASE one_write")
-            connection.execute("COMMIT")
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
-                if connection.in_transaction:
-                    connection.execute("ROLLBACK")
-            failed_games.clear()
-            failed_games.update(failed_before)
-            return self._commit_each(writes, connection, failed_games)
-        if self.slow_sync:
-            time.sleep(self.slow_sync)
+        for savepoints in (False, True):
+            try:
+                outcomes = self._group_transaction(writes, connection, failed_games, savepoints)
+            except sqlite3.Error:
+                with contextlib.suppress(sqlite3.Error):
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                failed_games.clear()
+                failed_games.update(failed_before)
+                continue
+            if self.slow_sync:
+                time.sleep(self.slow_sync)
+            return outcomes
+        return self._commit_each(writes, connection, failed_games)
+
+    @staticmethod
+    def _group_transaction(writes: Sequence[Write], connection: sqlite3.Connection, failed_games: set[str],
+                           savepoints: bool) -> list[StoreError | None]:
+        outcomes: list[StoreError | None] = []
+        connection.execute("BEGIN IMMEDIATE")
+        for write in writes:
+            if write.game in failed_games:
+                outcomes.append(StoreError(f"{write.action}: an earlier write of this game failed"))
+                continue
+            if not savepoints:
+                _run(connection, write)  # a failure rolls the whole group back, to be run with savepoints
+                outcomes.append(None)
+                continue
+            connection.execute("SAVEPOINT one_write")
+            try:
+                _run(connection, write)
+            except sqlite3.Error as error:
+                connection.execute("ROLLBACK TO one_write")
+                failed_games.add(write.game)
+                outcomes.append(StoreError(one_line(f"{write.action}: {error}")))
+            else:
+                outcomes.append(None)
+            connection.execute("RELEASE one_write")
+        connection.execute("COMMIT")
         return outcomes
 
     def _commit_each(self, writes: Sequence[Write], connection: sqlite3.Connection,
