@@ -99,3 +99,35 @@ def test_a_newcomer_sees_no_move_that_is_not_stored(tmp_path: Path) -> None:
         assert host.expect("ack")["ply"] == 1
         for client in (host, guest, watcher):
             client.close()
+
+
+def test_the_writer_goes_on_after_a_group_fails_unexpectedly(tmp_path: Path) -> None:
+    """A group whose commit raises something other than an SQLite error (here: the disk's sync is
+    cut short, with its transaction left open) fails its own moves; the writer thread goes on
+    and the next move is stored."""
+    database = tmp_path / "games.sqlite3"
+    with ServerThread(database) as server:
+        host, guest, created, _ = host_and_join(server.url)
+        writer = committer(server)
+        store = writer.store
+        calls = []
+
+        def failing_once(writes, connection, failed_games):  # type: ignore[no-untyped-def]
+            calls.append(len(writes))
+            if len(calls) == 1:
+                connection.execute("BEGIN IMMEDIATE")
+                raise OSError("the sync was cut short")
+            return GameStore.commit_group(store, writes, connection, failed_games)
+
+        store.commit_group = failing_once  # type: ignore[method-assign]
+        state = host.seen[-1]
+        host.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
+        assert host.error()["code"] == "internal"
+        host.send({"type": "move", "move": a_legal_move(state), "id": "m2"})
+        assert host.expect("ack")["ply"] == 1
+        assert guest.expect("moved")["ply"] == 1
+        host.close()
+        guest.close()
+    with GameStore(database) as store:
+        room = store.load_game(created["game"])
+    assert room is not None and [receipt.move_id for receipt in room.receipts] == ["m2"]
