@@ -4,11 +4,18 @@
     python benchmarks/online_load.py --max                N = 1000, 2000, 4000, ... until a run fails
     python benchmarks/online_load.py --store-probe        the store's add_move alone, fsync on and off
     python benchmarks/online_load.py --games 1000 --profile    the server under cProfile: where its time goes
+    python benchmarks/online_load.py --games 1000,2000 --commit each,group --slow-sync-ms 0,5
+                                                          both commit paths, on this disk and on one 5 ms slower
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
 with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (every
-bot connects from 127.0.0.1). Then ``--clients`` processes
-play their share of the N games: per game two connections (``create``, ``join``) take turns
+bot connects from 127.0.0.1), and with the ``--commit`` path
+and ``--slow-sync-ms`` of the run (one run per combination of the lists given): ``group``
+is the server's writer thread, committing the moves that arrived together in one
+transaction; ``each`` is one transaction a move on the event loop. ``--slow-sync-ms 5``
+sleeps 5 ms after every commit's sync, on the thread that committed (the writer thread, or
+the loop for ``each``): a disk whose sync takes 5 ms longer, as this machine's did under load.
+Then ``--clients`` processes play their share of the N games: per game two connections (``create``, ``join``) take turns
 playing a random legal move with a new move id after a think pause of 0.5x to 1.5x
 ``--think`` seconds, until the rules end the game (about 53 moves) or ``--moves-per-game``.
 Game starts are spread over ``--ramp`` seconds (default N/250: 500 new connections a
@@ -28,9 +35,12 @@ Measured:
   (1 ms a move caps one core at 1,000 moves a second).
 - errors: ``error`` messages, connections refused or dropped, an answer missing after
   ``--timeout`` seconds, a client or the server exiting early.
+- commit batches: writes per commit (p50 / p99 / max over the commits), from the server's
+  committer when it stops; always 1 for ``each``.
 
-The issue's goal is 1,000 concurrent games with p99 under 50 ms. ``--max`` doubles N from
-``--max-start`` while runs hold that p99 with no errors and the server under ``--max-rss-mib``;
+The issue's goal is p99 at most 50 ms at 1,000 concurrent games and 100 ms at 2,000, with the
+slow sync too. ``--max`` doubles N from ``--max-start`` while runs hold ``--p99-goal`` (50 ms;
+``--p99-goal 100`` finds the saturation point) with no errors and the server under ``--max-rss-mib``;
 when the first run fails it halves N instead. Every run is bounded by ``--duration`` and each
 wait by ``--timeout``; ``--max`` stops before a run that would pass ``--max-seconds`` in all.
 Only 127.0.0.1 is ever contacted. The open-files limit is raised to its hard limit here and
@@ -92,16 +102,31 @@ from battle.online.server.game_server import GameServer
 from battle.online.server.store import GameStore
 
 timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
-timings = {"move": [], "add_move": [], "gc": [], "gc2": []}
-add_move, act = GameStore.add_move, GameServer._act
+timings = {"move": [], "commit": [], "gc": [], "gc2": []}
+commit, commit_group, act, init = GameStore.commit, GameStore.commit_group, GameServer._act, GameServer.__init__
+servers = []
 
 
-def timed_add_move(self, room, receipt):
+def timed_commit(self, write, connection=None):
     began = time.perf_counter()
     try:
-        return add_move(self, room, receipt)
+        return commit(self, write, connection)
     finally:
-        timings["add_move"].append(time.perf_counter() - began)
+        if connection is None:  # the each path's own transaction, not the group's fallback
+            timings["commit"].append(time.perf_counter() - began)
+
+
+def timed_commit_group(self, writes, connection, failed_games):
+    began = time.perf_counter()
+    try:
+        return commit_group(self, writes, connection, failed_games)
+    finally:
+        timings["commit"].append(time.perf_counter() - began)
+
+
+def recorded_init(self, *args, **options):
+    init(self, *args, **options)
+    servers.append(self)
 
 
 async def timed_act(self, client, message):
@@ -123,7 +148,8 @@ def time_gc(phase, info):
         timings["gc2" if info["generation"] == 2 else "gc"].append(time.perf_counter() - collecting[0])
 
 
-GameStore.add_move, GameServer._act = timed_add_move, timed_act
+GameStore.commit, GameStore.commit_group, GameServer._act = timed_commit, timed_commit_group, timed_act
+GameServer.__init__ = recorded_init
 gc.callbacks.append(time_gc)
 if profile_path:
     import cProfile
@@ -132,15 +158,19 @@ if profile_path:
     profiler.dump_stats(profile_path)
 else:
     code = main(argv)
+sizes = servers[0].committer.batch_sizes if servers else {}
+timings["batch_sizes"] = {str(size): count for size, count in sizes.items()}
 with open(timings_path, "w") as out:
     json.dump(timings, out)
 sys.exit(code)
 """
 """The server's process: the open-files limit raised, then the command line's ``serve`` (optionally under
 cProfile) with three timers around it: each move's handling (``GameServer._act`` for a ``move``: the rules,
-the store, the sends), each ``GameStore.add_move`` (one transaction, fsynced) and each garbage collection
-(the oldest generation's apart: it walks every object, every game's included).
-A timer costs about a microsecond; the figures go to a JSON file when the server stops."""
+the wait for its commit, the sends), each commit (``GameStore.commit`` on the loop for ``each``,
+``GameStore.commit_group`` on the writer thread for ``group``: one transaction, fsynced) and each garbage
+collection (the oldest generation's apart: it walks every object, every game's included); and the
+committer's count of writes per commit. A timer costs about a microsecond; the figures go to a JSON file
+when the server stops."""
 
 
 # -- the machine --------------------------------------------------------------------------
@@ -216,8 +246,11 @@ def percentile(values: list[float], fraction: float) -> float:
 class ServerProcess:
     """``with ServerProcess(folder, max_games) as server:`` the real server listening on 127.0.0.1."""
 
-    def __init__(self, folder: Path, max_games: int, profile: Path | None = None) -> None:
+    def __init__(self, folder: Path, max_games: int, profile: Path | None = None, commit: str = "group",
+                 slow_sync_ms: float = 0.0) -> None:
         self.folder = folder
+        self.commit = commit
+        self.slow_sync_ms = slow_sync_ms
         self.database = folder / "games.sqlite3"
         self.max_games = max_games
         self.profile = profile
@@ -240,7 +273,8 @@ class ServerProcess:
                    "--port", "0", "--db", str(self.database), "--max-games", str(self.max_games),
                    # every bot connects from 127.0.0.1: the per-address caps would stop the load at 64
                    "--max-connections-per-address", str(4 * self.max_games),
-                   "--max-waiting-per-address", str(self.max_games)]
+                   "--max-waiting-per-address", str(self.max_games),
+                   "--commit", self.commit, "--slow-sync-ms", f"{self.slow_sync_ms:g}"]
         with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
             self._process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=errors)
         deadline = time.monotonic() + STARTUP_SECONDS
@@ -486,6 +520,10 @@ class RunResult:
 
     games: int
     clients: int
+    commit: str = "group"
+    slow_sync_ms: float = 0.0
+    load: str = ""
+    """The machine's 1-minute load average at the run's start and end."""
     moves: int = 0
     moves_per_second: float = 0.0
     p50_ms: float = math.nan
@@ -508,8 +546,9 @@ class RunResult:
     server_stderr: str = ""
     profile: Path | None = None
     """The server's cProfile dump, with ``--profile``."""
-    timings: dict[str, list[float]] = field(default_factory=dict)
-    """The server's own timers, in seconds: ``move``, ``add_move``, ``gc`` and ``gc2`` (see ``SERVER``)."""
+    timings: dict[str, Any] = field(default_factory=dict)
+    """The server's own timers, in seconds: ``move``, ``commit``, ``gc`` and ``gc2``, and ``batch_sizes``
+    (``{writes: commits}``; see ``SERVER``)."""
     on_core: float = math.nan
     """Seconds the server's event loop ran on a core during the run ..."""
     waiting_for_core: float = math.nan
@@ -521,20 +560,42 @@ class RunResult:
     def error_count(self) -> int:
         return sum(self.errors.values())
 
+    def label(self) -> str:
+        return f"{self.games:,} games, {self.commit}{f', sync +{self.slow_sync_ms:g} ms' if self.slow_sync_ms else ''}"
+
+    def batch_spread(self) -> str:
+        """Writes per commit: p50 / p99 / max over the commits, and how many commits."""
+        counts = {int(size): count for size, count in self.timings.get("batch_sizes", {}).items()}
+        total = sum(counts.values())
+        if not total:
+            return "-"
+
+        def rank(fraction: float) -> int:
+            seen, target = 0, max(1, math.ceil(fraction * total))
+            for size in sorted(counts):
+                seen += counts[size]
+                if seen >= target:
+                    return size
+            return max(counts)
+
+        return f"{rank(0.5)} / {rank(0.99)} / {max(counts)} ({total:,})"
+
     def row(self) -> str:
         grown = max(0, self.rss_peak_kib - self.rss_idle_kib)
-        return (f"| {self.games:,} | {self.clients} | {self.moves:,} | {self.moves_per_second:,.0f} | "
+        return (f"| {self.games:,} | {self.commit} | {self.slow_sync_ms:g} | {self.clients} | {self.moves:,} | "
+                f"{self.moves_per_second:,.0f} | "
                 f"{self.p50_ms:.1f} | {self.p99_ms:.1f} | {self.max_ms:.1f} | {self.p99_joined_ms:.1f} | "
                 f"{self.rss_idle_kib / 1024:.1f} / {self.rss_peak_kib / 1024:.1f} | {grown / self.games:.1f} | "
                 f"{grown / (2 * self.games):.1f} | {self.server_cpu_percent:.0f} | {self.server_cpu_ms_per_move:.2f} | "
-                f"{self.clients_cpu_percent:.0f} | {self.error_count} |")
+                f"{self.clients_cpu_percent:.0f} | {self.batch_spread()} | {self.load} | {self.error_count} |")
 
 
 TABLE_HEADER = (
-    "| games | client processes | moves | moves/s | p50 ms | p99 ms | max ms | p99 ms, all joined "
-    "| server RSS idle / peak MiB | KiB a game | KiB a connection | server CPU % | server CPU ms a move "
-    "| clients CPU % | errors |\n"
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| games | commit | slow sync ms | client processes | moves | moves/s | p50 ms | p99 ms | max ms "
+    "| p99 ms, all joined | server RSS idle / peak MiB | KiB a game | KiB a connection | server CPU % "
+    "| server CPU ms a move | clients CPU % | writes a commit p50 / p99 / max (commits) | load at start / end "
+    "| errors |\n"
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
 )
 
 
@@ -549,19 +610,21 @@ def game_specs(games: int, ramp: float, seed: int) -> list[GameSpec]:
             for index in range(games)]
 
 
-def run_once(games: int, args: argparse.Namespace, work: Path, limit: int) -> RunResult:
+def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commit: str = "group",
+             slow_sync_ms: float = 0.0) -> RunResult:
     """One server, ``games`` games from ``--clients`` processes; the server is stopped before returning."""
     clients = args.clients or default_clients(games)
     ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
-    result = RunResult(games, clients)
+    result = RunResult(games, clients, commit, slow_sync_ms)
+    load_before = os.getloadavg()[0]
     if 2 * games + 64 > limit:
         result.errors[f"open-files limit {limit} is below 2 sockets a game"] += 1
         return result
     folder = Path(tempfile.mkdtemp(prefix=f"load{games}-", dir=work))
     profile = folder / "server.prof" if args.profile else None
     context = multiprocessing.get_context("spawn")
-    print(f"{games} games: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
-    with ServerProcess(folder, games + 100, profile) as server:
+    print(f"{result.label()}: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
+    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms) as server:
         server_limit = open_files_limit(server.pid)
         if server_limit is not None and 2 * games + 64 > server_limit:
             result.errors[f"the server's open-files limit {server_limit} is below 2 sockets a game"] += 1
@@ -597,6 +660,7 @@ def run_once(games: int, args: argparse.Namespace, work: Path, limit: int) -> Ru
                     tallies.append(payload)
             result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmRSS", 0))
         end = time.monotonic()
+        result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
         server_cpu = (cpu_seconds(server.pid) or server_cpu) - server_cpu
         result.on_core, result.waiting_for_core = (after - before for after, before in
                                                    zip(schedule_seconds(server.pid), scheduled, strict=True))
@@ -660,20 +724,22 @@ def notes(result: RunResult) -> str:
     said += [f"{count} x {kind}" for kind, count in result.errors.most_common(5)]
     if result.server_stderr:
         said.append(f"server stderr: {result.server_stderr.splitlines()[0][:160]}")
-    return f"{result.games:,} games: " + "; ".join(said)
+    return f"{result.label()}: " + "; ".join(said)
 
 
 SERVER_TABLE_HEADER = (
-    "| games | moves timed | a move's handling p50 / p99 / max ms | add_move p50 / p99 / max ms "
-    "| share of the run in move handling / in add_move | GC pauses, young: count, total s, max ms "
+    "| games | commit | slow sync ms | moves timed | a move's handling, with its commit, p50 / p99 / max ms "
+    "| a commit p50 / p99 / max ms | share of the run in move handling / in commits "
+    "| GC pauses, young: count, total s, max ms "
     "| oldest generation: count, total s, max ms | event loop on a core / waiting for one |\n"
-    "|---:|---:|---|---|---|---|---|---|"
+    "|---:|---|---:|---:|---|---|---|---|---|---|"
 )
 
 
 def server_row(result: RunResult) -> str:
-    """The server's own timers: how long its one event loop is taken by each move and by the store."""
-    moves, writes, young, old = (result.timings.get(name, []) for name in ("move", "add_move", "gc", "gc2"))
+    """The server's own timers: each move's handling (for ``group`` it includes the wait for its commit,
+    which the loop spends on other moves) and each commit (on the loop for ``each``, the writer's for ``group``)."""
+    moves, writes, young, old = (result.timings.get(name, []) for name in ("move", "commit", "gc", "gc2"))
 
     def spread(values: list[float]) -> str:
         if not values:
@@ -682,7 +748,8 @@ def server_row(result: RunResult) -> str:
                                                                 max(values)))
 
     seconds = result.seconds or math.nan
-    return (f"| {result.games:,} | {len(moves):,} | {spread(moves)} | {spread(writes)} | "
+    return (f"| {result.games:,} | {result.commit} | {result.slow_sync_ms:g} | {len(moves):,} | {spread(moves)} | "
+            f"{spread(writes)} | "
             f"{100 * sum(moves) / seconds:.0f}% / {100 * sum(writes) / seconds:.0f}% | "
             f"{len(young):,}, {sum(young):.2f}, {1000 * max(young, default=0.0):.1f} | "
             f"{len(old):,}, {sum(old):.2f}, {1000 * max(old, default=0.0):.1f} | "
@@ -779,6 +846,23 @@ def header(args: argparse.Namespace, limit: int) -> None:
           f"--duration {args.duration:g} s, --timeout {args.timeout:g} s\n", flush=True)
 
 
+def commit_paths(text: str) -> list[str]:
+    paths = [part.strip() for part in text.split(",") if part.strip()]
+    if not paths or not set(paths) <= {"each", "group"}:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of commit paths like each,group")
+    return paths
+
+
+def sync_delays(text: str) -> list[float]:
+    try:
+        delays = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of milliseconds like 0,5") from None
+    if not delays or min(delays) < 0:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: each delay must be at least 0 ms")
+    return delays
+
+
 def game_counts(text: str) -> list[int]:
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
@@ -800,7 +884,8 @@ def holds(result: RunResult, args: argparse.Namespace) -> str | None:
     return None
 
 
-def search_max(args: argparse.Namespace, work: Path, limit: int) -> list[RunResult]:
+def search_max(args: argparse.Namespace, work: Path, limit: int, commit: str = "group",
+               slow_sync_ms: float = 0.0) -> list[RunResult]:
     """Double N while runs hold, halve it while the first ones fail; at most 8 runs and ``--max-seconds``."""
     games, held, failed, shrinking = args.max_start, None, None, False
     began = time.monotonic()
@@ -816,7 +901,7 @@ def search_max(args: argparse.Namespace, work: Path, limit: int) -> list[RunResu
         if 2 * games + 64 > limit:
             failed = failed or (games, f"open-files limit {limit}")
             break
-        result = run_once(games, args, work, limit)
+        result = run_once(games, args, work, limit, commit, slow_sync_ms)
         results.append(result)
         print(result.row(), flush=True)
         print(notes(result), file=sys.stderr, flush=True)
@@ -835,7 +920,10 @@ def search_max(args: argparse.Namespace, work: Path, limit: int) -> list[RunResu
     verdict = f"Largest N that held (p99 <= {args.p99_goal:g} ms, no errors): {held:,}" if held else "No N held"
     if failed:
         verdict += f"; {failed[0]:,} failed ({failed[1]})"
-    print(f"\n{verdict}.", flush=True)
+    rates = {result.games: result.moves_per_second for result in results}
+    if held in rates and failed and failed[0] in rates:
+        verdict += f"; saturation between {rates[held]:,.0f} and {rates[failed[0]]:,.0f} moves/s"
+    print(f"\n{commit}, slow sync {slow_sync_ms:g} ms: {verdict}.", flush=True)
     return results
 
 
@@ -861,6 +949,11 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="run the server under cProfile and print where its "
                                                                "time goes (slows it 1.5-2x)")
     parser.add_argument("--store-probe", action="store_true", help="time GameStore.add_move alone on this disk")
+    parser.add_argument("--commit", type=commit_paths, default=["group"],
+                        help="the server's commit paths, one run each: group (the writer thread's groups, the "
+                             "default), each (one transaction a move on the loop), or each,group")
+    parser.add_argument("--slow-sync-ms", type=sync_delays, default=[0.0],
+                        help="milliseconds added to every commit's sync, one run each (default 0; 0,5 for both)")
     args = parser.parse_args()
     if args.think <= 0 or args.moves_per_game < 1 or args.duration <= 0 or args.timeout <= 0 or args.clients < 0:
         parser.error("--think, --moves-per-game, --duration and --timeout must be positive, --clients at least 0")
@@ -873,24 +966,27 @@ def main() -> None:
         if args.games or args.max:
             print(TABLE_HEADER, flush=True)
         results = []
-        for games in args.games or []:
-            result = run_once(games, args, work, limit)
-            results.append(result)
-            print(result.row(), flush=True)
-            print(notes(result), file=sys.stderr, flush=True)
-        if args.max:
-            results += search_max(args, work, limit)
+        for slow_sync_ms in args.slow_sync_ms:
+            for commit in args.commit:
+                for games in args.games or []:
+                    result = run_once(games, args, work, limit, commit, slow_sync_ms)
+                    results.append(result)
+                    print(result.row(), flush=True)
+                    print(notes(result), file=sys.stderr, flush=True)
+                if args.max:
+                    results += search_max(args, work, limit, commit, slow_sync_ms)
         if results:
             print()
             for result in results:
                 print(f"- {notes(result)}")
-            print("\nThe server's own timers (its handling of a move blocks its one event loop):\n")
+            print("\nThe server's own timers (each: a move's handling, its commit included, blocks the one event "
+                  "loop; group: the commit is the writer thread's, and the loop serves others while a move waits):\n")
             print(SERVER_TABLE_HEADER)
             for result in results:
                 print(server_row(result))
         for result in results:
             if result.profile is not None:
-                print(f"\n### {result.games:,} games", end="")
+                print(f"\n### {result.label()}", end="")
                 print_profile(result.profile)
         if args.store_probe:
             store_probe(work)

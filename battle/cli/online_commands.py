@@ -52,6 +52,9 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--trust-proxy", action="store_true",
                      help="behind a reverse proxy on this machine: take each client's address from the "
                           "X-Forwarded-For header it adds (never without one: clients could name any address)")
+    # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
+    sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
+    sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
     sub.set_defaults(run=cmd_serve)
 
 
@@ -90,6 +93,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"cannot open the game database: {error.strerror or error}") from None
     if store.notice:
         print(store.notice, file=sys.stderr)
+    store.slow_sync = max(0.0, args.slow_sync_ms) / 1000
     limits = replace(ServerLimits(), open_games=args.max_games, wait_seconds=args.wait_hours * 3600,
                      connections=args.max_connections, connections_per_address=args.max_connections_per_address,
                      waiting_per_address=args.max_waiting_per_address, trust_proxy=args.trust_proxy)
@@ -99,7 +103,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 asyncio.get_running_loop().add_signal_handler(signal_number, stop.set_result, None)
-        async with running_server(store, args.host, args.port, limits) as (server, games):
+        async with running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games):
             unfinished = sum(1 for room in games.rooms.values() if room.status.value != "finished")
             for problem in store.problems:
                 print(f"left out: {problem}", file=sys.stderr)

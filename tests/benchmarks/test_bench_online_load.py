@@ -3,7 +3,7 @@
 The benchmark starts the real server process, plays games over real sockets from a client
 process and wraps two of the server's methods with timers, so a change to the protocol,
 the command line or those methods could break it without anything else noticing. Four
-games of six moves with 10 ms pauses take about 3 s.
+games of six moves with 10 ms pauses, on each commit path, take about 6 s.
 """
 
 from __future__ import annotations
@@ -16,15 +16,20 @@ from tests.benchmark_scripts import BENCHMARKS, load_script
 
 def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:
     command = [sys.executable, str(BENCHMARKS / "online_load.py"), "--games", "4", "--think", "0.01",
-               "--moves-per-game", "6", "--timeout", "10", "--duration", "30"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+               "--moves-per-game", "6", "--timeout", "10", "--duration", "30", "--commit", "each,group",
+               "--slow-sync-ms", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stderr
-    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| 4 |")]
-    assert len(rows) == 2, done.stdout  # the load row and the server's timers' row
-    load, timers = ([cell.strip() for cell in row] for row in rows)
-    assert load[2] == "24" and load[-1] == "0", done.stdout  # 4 games x 6 moves acknowledged, no errors
-    assert float(load[5]) < 10_000 and load[7] != "0.0 / 0.0"  # a p99 and the server's RSS were read
-    assert timers[1] == "24", done.stdout  # the server's timers saw every move
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in done.stdout.splitlines()
+            if line.startswith("| 4 |")]
+    assert [row[1:3] for row in rows] == [["each", "1"], ["group", "1"]] * 2, done.stdout  # load rows, timers' rows
+    for load in rows[:2]:
+        assert load[4] == "24" and load[-1] == "0", done.stdout  # 4 games x 6 moves acknowledged, no errors
+        assert float(load[7]) < 10_000 and load[10] != "0.0 / 0.0"  # a p99 and the server's RSS were read
+    assert rows[0][16].startswith("1 / 1 / 1"), done.stdout  # each: one write a commit
+    assert rows[1][16] != "-", done.stdout  # group: the writer's batch sizes were read
+    for timers in rows[2:]:
+        assert timers[3] == "24", done.stdout  # the server's timers saw every move
 
 
 def test_percentile_is_the_nearest_rank() -> None:

@@ -211,6 +211,40 @@ def test_a_failed_write_changes_nothing_on_disk(tmp_path: Path) -> None:
             store.finish(make_room(store, "g2"))
 
 
+
+def test_a_group_commit_fails_only_the_bad_write_and_its_games_later_ones(tmp_path: Path) -> None:
+    """One transaction for many writes: a write that fails is undone alone (its savepoint), the
+    later writes of its game fail with it, every other game's writes are stored."""
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        rooms = [make_room(store, f"g{n}", number=n) for n in range(1, 4)]
+        for room in rooms:
+            join(store, room)
+        good, bad, other = rooms
+        play(store, bad, T0 + 2)
+        stale = bad.last_receipt
+        assert stale is not None
+        writes = []
+        for room in (good, bad, other):
+            seat = room.to_move
+            assert seat is not None
+            moves = room.game.position.legal_moves()
+            outcome = room.play(seat, move_name(moves[0]), "fresh", T0 + 3)
+            writes.append(store.plan_add_move(room, outcome.receipt))
+        writes.insert(1, store.plan_add_move(bad, stale))  # its row exists: this insert fails
+        writer = store.open_writer()
+        failed: set[str] = set()
+        outcomes = store.commit_group(writes, writer, failed)
+        writer.close()
+        assert [outcome is None for outcome in outcomes] == [True, False, False, True]
+        assert "storing move 1 of game g2" in str(outcomes[1])
+        assert "an earlier write of this game failed" in str(outcomes[2])
+        assert failed == {"g2"}
+        for room, plies in ((good, 1), (bad, 1), (other, 1)):
+            assert store.load_game(room.game_id).ply == plies  # type: ignore[union-attr]
+        assert store.load_game("g1").snapshot() == good.snapshot()  # type: ignore[union-attr]
+
+
 # -- files that are not ours -------------------------------------------------------------------------
 
 

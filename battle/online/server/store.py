@@ -5,6 +5,15 @@
   change a player was told about and loses at most the one being written. Each write
   method is one transaction: a move, its game's new status and its clock go together or
   not at all.
+- Every write is first a ``Write``: its rows as plain values, taken from the room on the
+  caller's thread (``plan_add_move`` and kin). ``commit`` stores one in its own transaction;
+  ``commit_group`` stores many in one transaction with one sync, each in a savepoint, so a
+  write that fails undoes only itself (and the writes after it of the same game). The
+  server's group writer (``battle.online.server.group_commit``) runs ``commit_group`` on its own
+  thread and connection (``open_writer``).
+- ``slow_sync`` (seconds; 0 unless the benchmark starts ``serve --slow-sync-ms``) is slept
+  after every ``COMMIT`` on the committing thread: a disk whose sync takes that much longer,
+  as a loaded machine's did (4 ms median).
 - The schema carries ``PRAGMA user_version``; foreign keys are on.
 - Only SHA-256 hashes of seat tokens are stored; nothing is pickled or evaluated, the
   options are a JSON object and positions and moves are notation text.
@@ -22,7 +31,9 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -114,6 +125,28 @@ class StoreError(Exception):
     """The database cannot be used or a write failed; the message is one line for the server's log."""
 
 
+@dataclass(frozen=True)
+class Statement:
+    """One SQL statement of a write with its parameters; ``must_change_one`` is the error when it must
+    change exactly one row and does not."""
+
+    sql: str
+    parameters: tuple[object, ...]
+    must_change_one: str | None = None
+
+
+@dataclass(frozen=True)
+class Write:
+    """One store change as plain values, made from the room when it changed: a writer thread
+    that runs it later reads nothing the event loop goes on changing."""
+
+    game: str
+    """The game it changes: a failed write fails the later writes of its game until a reload."""
+    action: str
+    """What it stores, for the error's one line: ``storing move 3 of game g1``."""
+    statements: tuple[Statement, ...]
+
+
 class _NotOurs(Exception):
     """A readable SQLite file that is not a game database of this schema, or fails its integrity check."""
 
@@ -136,6 +169,8 @@ class GameStore:
         self.problems: list[str] = []
         """One line per game ``load_unfinished`` could not rebuild (and left out)."""
         self._lock = threading.RLock()
+        self.slow_sync = 0.0
+        """Seconds slept after every ``COMMIT`` (see the module's note); 0 in normal use."""
         try:
             self.path: Path = Path(path) if path is not None else default_database_path()
             self.named = path is not None
@@ -223,11 +258,24 @@ class GameStore:
     ) -> None:
         self.close()
 
+    def open_writer(self) -> sqlite3.Connection:
+        """A second connection to the file, with the store's settings, for a writer thread of its own:
+        readers on the store's connection never wait for its syncs (WAL lets them read meanwhile)."""
+        try:
+            connection = sqlite_file.connect(self.path)
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as error:
+            raise StoreError(one_line(f"{self.path}: cannot open a writer connection: {error}")) from None
+        return connection
+
     @contextlib.contextmanager
-    def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
-        """One committed transaction; any SQLite failure rolls it back and becomes a ``StoreError``."""
-        with self._lock:
-            connection = self._connection
+    def _transaction(self, action: str, connection: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
+        """One committed transaction; any SQLite failure rolls it back and becomes a ``StoreError``.
+
+        On the store's connection it holds the store's lock; a writer's own connection is its thread's alone."""
+        with self._lock if connection is None else contextlib.nullcontext():
+            connection = connection or self._connection
             try:
                 connection.execute("BEGIN IMMEDIATE")
                 try:
@@ -242,6 +290,84 @@ class GameStore:
                     if connection.in_transaction:
                         connection.execute("ROLLBACK")
                 raise StoreError(one_line(f"{action}: {error}")) from None
+            if self.slow_sync:
+                time.sleep(self.slow_sync)
+
+    def commit(self, write: Write, connection: sqlite3.Connection | None = None) -> None:
+        """Store one write in its own transaction (one sync), on ``connection`` or the store's."""
+        with self._transaction(write.action, connection) as held:
+            _run(held, write)
+
+    def commit_group(self, writes: Sequence[Write], connection: sqlite3.Connection,
+                     failed_games: set[str]) -> list[StoreError | None]:
+        """Store ``writes`` in order in one transaction with one sync; what became of each (None: stored).
+
+        The writes run one after the other with no savepoint: two statements a move, since each
+        call into SQLite lets the event loop's thread take the interpreter until it lets go. If
+        one fails, the transaction is rolled back and run again with a savepoint around each
+        write: the one that fails is undone alone, and the later writes of its game (in
+        ``failed_games``, which the caller keeps between groups) fail with it, since they were
+        made from a room that held it. If the transaction itself fails (its ``BEGIN`` or its
+        ``COMMIT``: a full disk, an I/O error), each write is committed alone instead.
+        """
+        failed_before = set(failed_games)
+        # the writer's own connection, no lock: the loop's reads never wait for this sync
+        for savepoints in (False, True):
+            try:
+                outcomes = self._group_transaction(writes, connection, failed_games, savepoints)
+            except sqlite3.Error:
+                with contextlib.suppress(sqlite3.Error):
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                failed_games.clear()
+                failed_games.update(failed_before)
+                continue
+            if self.slow_sync:
+                time.sleep(self.slow_sync)
+            return outcomes
+        return self._commit_each(writes, connection, failed_games)
+
+    @staticmethod
+    def _group_transaction(writes: Sequence[Write], connection: sqlite3.Connection, failed_games: set[str],
+                           savepoints: bool) -> list[StoreError | None]:
+        outcomes: list[StoreError | None] = []
+        connection.execute("BEGIN IMMEDIATE")
+        for write in writes:
+            if write.game in failed_games:
+                outcomes.append(StoreError(f"{write.action}: an earlier write of this game failed"))
+                continue
+            if not savepoints:
+                _run(connection, write)  # a failure rolls the whole group back, to be run with savepoints
+                outcomes.append(None)
+                continue
+            connection.execute("SAVEPOINT one_write")
+            try:
+                _run(connection, write)
+            except sqlite3.Error as error:
+                connection.execute("ROLLBACK TO one_write")
+                failed_games.add(write.game)
+                outcomes.append(StoreError(one_line(f"{write.action}: {error}")))
+            else:
+                outcomes.append(None)
+            connection.execute("RELEASE one_write")
+        connection.execute("COMMIT")
+        return outcomes
+
+    def _commit_each(self, writes: Sequence[Write], connection: sqlite3.Connection,
+                     failed_games: set[str]) -> list[StoreError | None]:
+        outcomes: list[StoreError | None] = []
+        for write in writes:
+            if write.game in failed_games:
+                outcomes.append(StoreError(f"{write.action}: an earlier write of this game failed"))
+                continue
+            try:
+                self.commit(write, connection)
+            except StoreError as error:
+                failed_games.add(write.game)
+                outcomes.append(error)
+            else:
+                outcomes.append(None)
+        return outcomes
 
     # -- writing -----------------------------------------------------------------------
 
@@ -259,92 +385,74 @@ class GameStore:
 
     def create(self, room: Room) -> None:
         """Store a new game (with its seats, and its moves if it has any)."""
-        with self._transaction(f"storing game {room.game_id}") as connection:
-            self._insert(connection, room)
+        self.commit(self.plan_create(room))
 
     def join(self, room: Room, seat: int) -> None:
         """Store the seat ``room.join`` just gave, and the game's start."""
-        holder = room.seats[seat]
-        with self._transaction(f"storing the join of game {room.game_id}") as connection:
-            connection.execute(
-                "INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
-                (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at),
-            )
-            self._write_state(connection, room)
+        self.commit(self.plan_join(room, seat))
 
     def add_move(self, room: Room, receipt: MoveReceipt) -> None:
         """Store a move ``room.play`` just applied, with the game's state after it (which may be finished)."""
-        with self._transaction(f"storing move {receipt.ply} of game {room.game_id}") as connection:
-            self._insert_receipt(connection, room.game_id, receipt)
-            self._write_state(connection, room)
+        self.commit(self.plan_add_move(room, receipt))
 
     def take_back(self, room: Room, receipt: MoveReceipt) -> None:
         """Store the takeback ``room.answer_takeback`` just made: the move's row stays, marked, so its id stays used."""
-        with self._transaction(f"storing the takeback in game {room.game_id}") as connection:
-            changed = connection.execute(
-                "UPDATE moves SET taken_back_at = ? WHERE game = ? AND seat = ? AND move_id = ? "
-                "AND taken_back_at IS NULL",
-                (receipt.taken_back_at, room.game_id, receipt.seat, receipt.move_id),
-            ).rowcount
-            if changed != 1:
-                raise sqlite3.IntegrityError(f"move id {receipt.move_id!r} is not a move on the board")
-            self._write_state(connection, room)
+        self.commit(self.plan_take_back(room, receipt))
 
     def update(self, room: Room) -> None:
         """Store the game's status, result, clock and offers (after a resignation, the clock, an offer, an answer)."""
-        with self._transaction(f"storing game {room.game_id}") as connection:
-            self._write_state(connection, room)
+        self.commit(self.plan_update(room))
 
     def finish(self, room: Room) -> None:
         """Store a game ``resign`` or ``check_time`` just finished."""
-        if room.status != Status.FINISHED:
-            raise StoreError(f"game {room.game_id} is not finished")
-        self.update(room)
+        self.commit(self.plan_finish(room))
 
     def start_rematch(self, old: Room, new: Room) -> None:
         """Store the game ``accept_rematch`` made and the old game's pointer to it, together."""
-        with self._transaction(f"storing the rematch of game {old.game_id}") as connection:
-            self._insert(connection, new)
-            self._write_state(connection, old)
+        self.commit(self.plan_start_rematch(old, new))
 
-    def _insert(self, connection: sqlite3.Connection, room: Room) -> None:
-        connection.execute(
-            "INSERT INTO games (id, invite, watch, options, start, deal, creator_seat, created_at, status) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (room.game_id, room.invite, room.watch, json.dumps(room.options.to_json()),
-             format_position(room.game.start), room.game.deal_number, room.creator_seat, room.created_at,
-             room.status.value),
-        )
-        for seat, holder in sorted(room.seats.items()):
-            connection.execute(
-                "INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
-                (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at),
-            )
-        for receipt in room.receipts:
-            self._insert_receipt(connection, room.game_id, receipt)
-        self._write_state(connection, room)
+    # -- writes as values (what the methods above commit) ------------------------------
 
     @staticmethod
-    def _insert_receipt(connection: sqlite3.Connection, game_id: str, receipt: MoveReceipt) -> None:
-        connection.execute(
-            "INSERT INTO moves (game, seat, move_id, ply, move, points, played_at, taken_back_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, receipt.seat, receipt.move_id, receipt.ply, receipt.move, receipt.points, receipt.played_at,
-             receipt.taken_back_at),
-        )
+    def plan_create(room: Room) -> Write:
+        return Write(room.game_id, f"storing game {room.game_id}", _insert(room))
 
     @staticmethod
-    def _write_state(connection: sqlite3.Connection, room: Room) -> None:
-        changed = connection.execute(
-            "UPDATE games SET status = ?, winner = ?, reason = ?, turn_started = ?, finished_at = ?, "
-            "rematch_offer = ?, takeback_request = ?, rematch_of = ?, rematch_game = ?, rematch_watch = ? "
-            "WHERE id = ?",
-            (room.status.value, room.winner, None if room.reason is None else room.reason.value, room.turn_started,
-             room.finished_at, room.rematch_offer, room.takeback_request, room.rematch_of, room.rematch_game,
-             room.rematch_watch, room.game_id),
-        ).rowcount
-        if changed != 1:
-            raise sqlite3.IntegrityError(f"no game {room.game_id} in the database")
+    def plan_join(room: Room, seat: int) -> Write:
+        holder = room.seats[seat]
+        return Write(room.game_id, f"storing the join of game {room.game_id}", (
+            Statement("INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
+                      (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at)),
+            _write_state(room)))
+
+    @staticmethod
+    def plan_add_move(room: Room, receipt: MoveReceipt) -> Write:
+        return Write(room.game_id, f"storing move {receipt.ply} of game {room.game_id}",
+                     (_insert_receipt(room.game_id, receipt), _write_state(room)))
+
+    @staticmethod
+    def plan_take_back(room: Room, receipt: MoveReceipt) -> Write:
+        return Write(room.game_id, f"storing the takeback in game {room.game_id}", (
+            Statement("UPDATE moves SET taken_back_at = ? WHERE game = ? AND seat = ? AND move_id = ? "
+                      "AND taken_back_at IS NULL",
+                      (receipt.taken_back_at, room.game_id, receipt.seat, receipt.move_id),
+                      f"move id {receipt.move_id!r} is not a move on the board"),
+            _write_state(room)))
+
+    @staticmethod
+    def plan_update(room: Room) -> Write:
+        return Write(room.game_id, f"storing game {room.game_id}", (_write_state(room),))
+
+    @staticmethod
+    def plan_finish(room: Room) -> Write:
+        """Raises ``StoreError`` at once for a game that is not finished."""
+        if room.status != Status.FINISHED:
+            raise StoreError(f"game {room.game_id} is not finished")
+        return GameStore.plan_update(room)
+
+    @staticmethod
+    def plan_start_rematch(old: Room, new: Room) -> Write:
+        return Write(old.game_id, f"storing the rematch of game {old.game_id}", (*_insert(new), _write_state(old)))
 
     # -- reading -----------------------------------------------------------------------
 
@@ -435,3 +543,48 @@ class GameStore:
                 return list(self._connection.execute(sql, parameters).fetchall())
             except sqlite3.Error as error:
                 raise StoreError(one_line(f"reading the game database: {error}")) from None
+
+
+def _run(connection: sqlite3.Connection, write: Write) -> None:
+    for statement in write.statements:
+        changed = connection.execute(statement.sql, statement.parameters).rowcount
+        if statement.must_change_one is not None and changed != 1:
+            raise sqlite3.IntegrityError(statement.must_change_one)
+
+
+def _insert(room: Room) -> tuple[Statement, ...]:
+    statements = [Statement(
+        "INSERT INTO games (id, invite, watch, options, start, deal, creator_seat, created_at, status) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (room.game_id, room.invite, room.watch, json.dumps(room.options.to_json()),
+         format_position(room.game.start), room.game.deal_number, room.creator_seat, room.created_at,
+         room.status.value),
+    )]
+    for seat, holder in sorted(room.seats.items()):
+        statements.append(Statement(
+            "INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
+            (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at)))
+    statements += [_insert_receipt(room.game_id, receipt) for receipt in room.receipts]
+    statements.append(_write_state(room))
+    return tuple(statements)
+
+
+def _insert_receipt(game_id: str, receipt: MoveReceipt) -> Statement:
+    return Statement(
+        "INSERT INTO moves (game, seat, move_id, ply, move, points, played_at, taken_back_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, receipt.seat, receipt.move_id, receipt.ply, receipt.move, receipt.points, receipt.played_at,
+         receipt.taken_back_at),
+    )
+
+
+def _write_state(room: Room) -> Statement:
+    return Statement(
+        "UPDATE games SET status = ?, winner = ?, reason = ?, turn_started = ?, finished_at = ?, "
+        "rematch_offer = ?, takeback_request = ?, rematch_of = ?, rematch_game = ?, rematch_watch = ? "
+        "WHERE id = ?",
+        (room.status.value, room.winner, None if room.reason is None else room.reason.value, room.turn_started,
+         room.finished_at, room.rematch_offer, room.takeback_request, room.rematch_of, room.rematch_game,
+         room.rematch_watch, room.game_id),
+        f"no game {room.game_id} in the database",
+    )
