@@ -93,6 +93,15 @@ def create(client: Client, deal: int = 5) -> dict[str, Any]:
     return created
 
 
+def started(url: str, deal: int = 5) -> tuple[Client, Client, dict[str, Any], dict[str, Any]]:
+    """A game that began: its host, its guest, the ``created`` message and the guest's first state."""
+    host = Client(url)
+    created = create(host, deal)
+    guest = Client(url)
+    guest.send({"type": "join", "code": created["invite"]})
+    return host, guest, created, guest.expect("state")
+
+
 def refusal(client: Client, message: dict[str, Any]) -> dict[str, Any]:
     client.send(message)
     return client.error(WAIT)
@@ -140,11 +149,7 @@ def test_a_game_nobody_joins_expires_and_its_invite_and_token_then_say_so(tmp_pa
 
 def test_either_player_aborts_before_the_second_move_and_neither_after(tmp_path: Path) -> None:
     with serve(tmp_path) as server:
-        host = Client(server.url)
-        created = create(host)
-        guest = Client(server.url)
-        guest.send({"type": "join", "code": created["invite"]})
-        state = guest.expect("state")
+        host, guest, created, state = started(server.url)
         host.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
         host.expect("ack")
         guest.send({"type": "abort"})  # one move played: still abortable
@@ -153,11 +158,7 @@ def test_either_player_aborts_before_the_second_move_and_neither_after(tmp_path:
                                                                      "scores": ended["result"]["scores"]}
         assert refusal(host, {"type": "rematch_offer"})["code"] == "not_allowed"
 
-        other = Client(server.url)
-        created = create(other, deal=6)
-        rival = Client(server.url)
-        rival.send({"type": "join", "code": created["invite"]})
-        state = rival.expect("state")
+        other, rival, created, state = started(server.url, 6)
         first = a_legal_move(state)
         other.send({"type": "move", "move": first, "id": "m1"})
         other.expect("ack")
@@ -271,11 +272,7 @@ def test_a_thousand_silent_connections_do_not_stop_a_game_nor_fill_the_log(tmp_p
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
     try:
         with serve(tmp_path, open_files=256) as server:
-            host = Client(server.url)
-            created = create(host)
-            guest = Client(server.url)
-            guest.send({"type": "join", "code": created["invite"]})
-            state = guest.expect("state")
+            host, guest, created, state = started(server.url)
             closed = _in_a_thread_of_its_own(lambda: asyncio.run(_hold_idle(server.url, server.port, 1000)))
             assert closed > 0  # the silent ones were closed by the server, not only by this test
             host.send({"type": "move", "move": a_legal_move(state), "id": "m1"})  # the game goes on
@@ -308,11 +305,7 @@ def test_a_connection_that_says_no_hello_is_closed(tmp_path: Path) -> None:
 
 def test_a_declined_takeback_or_rematch_is_not_pushed_at_the_opponent_again(tmp_path: Path) -> None:
     with serve(tmp_path) as server:
-        host = Client(server.url)
-        created = create(host)
-        guest = Client(server.url)
-        guest.send({"type": "join", "code": created["invite"]})
-        state = guest.expect("state")
+        host, guest, created, state = started(server.url)
         host.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
         host.expect("ack")
         guest.expect("moved")
@@ -340,11 +333,7 @@ def test_a_declined_takeback_or_rematch_is_not_pushed_at_the_opponent_again(tmp_
 
 def test_watching_again_and_again_reaches_no_player(tmp_path: Path) -> None:
     with serve(tmp_path) as server:
-        host = Client(server.url)
-        created = create(host)
-        guest = Client(server.url)
-        guest.send({"type": "join", "code": created["invite"]})
-        guest.expect("state")
+        host, guest, created, _ = started(server.url)
         host.expect("state")
         spectator = Client(server.url)
         for _ in range(20):
