@@ -52,6 +52,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from battle.online.protocol import messages, reader, server_messages
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
 from battle.online.protocol.messages import (
     Abort,
@@ -73,7 +74,6 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
-from battle.online.protocol import messages, reader, server_messages
 from battle.online.server import web_files
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.group_commit import Committer, EachCommit, GroupCommit
