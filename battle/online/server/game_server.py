@@ -6,9 +6,9 @@ acted on by the game's ``Room`` (the rules model checks every move) and, when it
 game, committed to the ``GameStore`` before anyone is told: a move acknowledged is a move on
 disk. The commits run on a writer thread in groups (``group_commit.GroupCommit``): the moves
 that arrive while one group is synced go to disk together with the next sync, and the loop
-goes on meanwhile: at 1,000 games with a sync 5 ms slower than the disk's, 769 moves a
-second at a median of 124 ms, where one commit a move on the loop carried 113 at 5.6 s
-(``benchmarks/online_load.py``, the loaded 2-core machine). A handler waits for its write's
+goes on meanwhile: at 1,000 games with a sync 5 ms slower than the disk's, 970 moves a
+second with a p99 of 48 ms, where one commit a move on the loop tops out at 150 moves a
+second (``benchmarks/online_load.py``, the quiet 2-core machine). A handler waits for its write's
 future before it sends ``ack``, ``moved`` or ``state``, and every state a game's connections
 get waits for that game's writes still in flight (``_settled``). On start the server loads
 every unfinished game from the store, so a restart (or a crash) loses nothing; clients
