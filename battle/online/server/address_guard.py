@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from battle.online.server.server_limits import ServerLimits
+from battle.online.server.token_bucket import TokenBucket
 
 
 @dataclass
@@ -27,24 +28,6 @@ class _Lookups:
 
 
 @dataclass
-class _Bucket:
-    """The server's budget of wrong codes: ``rate`` a second, at most ``burst`` saved up."""
-
-    rate: float
-    burst: float
-    tokens: float = 0.0
-    stamp: float | None = None
-
-    def refill(self, now: float) -> float:
-        if self.stamp is None:
-            self.tokens = self.burst
-        else:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        return self.tokens
-
-
-@dataclass
 class AddressGuard:
     """Connections, wrong codes and waiting games per client address, under ``ServerLimits``."""
 
@@ -54,11 +37,11 @@ class AddressGuard:
     total: int = 0
     """Open connections in all."""
     _lookups: dict[str, _Lookups] = field(default_factory=dict)
-    _bucket: _Bucket | None = None
+    _bucket: TokenBucket = field(init=False)
     _waiting: dict[str, set[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._bucket = _Bucket(self.limits.failed_codes_per_second, self.limits.failed_codes_burst)
+        self._bucket = TokenBucket(self.limits.failed_codes_per_second, self.limits.failed_codes_burst)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -93,9 +76,9 @@ class AddressGuard:
         record = self._forget_old(address, now)
         if record is not None and now < record.blocked_until:
             return f"too many wrong codes from your address; try again in {_seconds(record.blocked_until - now)}"
-        assert self._bucket is not None
-        if self._bucket.refill(now) < 1.0:
-            wait = (1.0 - self._bucket.tokens) / self._bucket.rate
+        level = self._bucket.level(now)
+        if level < 1.0:
+            wait = (1.0 - level) / self._bucket.rate
             return f"the server takes no codes for a moment (too many wrong ones); try again in {_seconds(wait)}"
         return None
 
@@ -107,9 +90,7 @@ class AddressGuard:
         beyond = record.failures - self.limits.free_failed_codes
         if beyond > 0:
             record.blocked_until = now + min(self.limits.failed_code_wait_max, 2.0 ** (beyond - 1))
-        assert self._bucket is not None
-        self._bucket.refill(now)
-        self._bucket.tokens = max(0.0, self._bucket.tokens - 1.0)
+        self._bucket.spend(now)
 
     def _forget_old(self, address: str, now: float) -> _Lookups | None:
         record = self._lookups.get(address)

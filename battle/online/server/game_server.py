@@ -80,6 +80,7 @@ from battle.online.server.group_commit import Committer, EachCommit, GroupCommit
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.store import GameStore, StoreError, Write
+from battle.online.server.token_bucket import TokenBucket
 
 FULL_COLLECTION_SECONDS = 600.0
 """How often the server lets the garbage collector walk everything (one pause, see ``watch_clocks``)."""
@@ -100,34 +101,12 @@ CommitMode = Literal["group", "each"]
 """``group``: the writer thread (the server's way); ``each``: a transaction a write, on the loop (the benchmark's)."""
 
 
-@dataclass
-class _TokenBucket:
-    rate: float
-    burst: int
-    tokens: float = 0.0
-    stamp: float = field(default_factory=time.monotonic)
-    refused: int = 0
-
-    def __post_init__(self) -> None:
-        self.tokens = float(self.burst)
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
-
-
 @dataclass(eq=False)
 class _Client:
     """One connection: its socket, the game it is attached to and as whom."""
 
     socket: ServerConnection
-    bucket: _TokenBucket
+    bucket: TokenBucket
     address: str = ""
     """The client's address: the peer's IP, or the one a trusted proxy forwards."""
     hosted: set[str] = field(default_factory=set)
@@ -185,13 +164,13 @@ class GameServer:
     # -- the connection's life -----------------------------------------------------------
 
     async def handle(self, socket: ServerConnection) -> None:
-        client = _Client(socket, _TokenBucket(self.limits.rate, self.limits.burst), client_address(socket))
+        client = _Client(socket, TokenBucket(self.limits.rate, self.limits.burst), client_address(socket))
         silent = asyncio.get_running_loop().call_later(self.limits.hello_seconds, self._close_if_silent, client)
         try:
             async for frame in socket:
                 if client.cut_off:
                     continue  # read and dropped, so that the peer's close frame behind them arrives
-                if not client.bucket.take():
+                if not client.bucket.take(time.monotonic()):
                     if client.bucket.refused >= self.limits.flood_close:
                         self._close_soon(client, 1008, "too many messages")
                         continue
@@ -482,13 +461,18 @@ class GameServer:
     def _check_time(self, room: Room, now: float) -> TimeCheck:
         check = room.check_time(now)
         if check == TimeCheck.LOST:
-            try:
-                stored = self._submit(room, self.store.plan_finish(room))
-            except StoreError as problem:
-                log.error("%s", problem)
-            else:
-                stored.add_done_callback(_log_failure)  # told by the next ``_broadcast_state``, once stored
+            self._finish_later(room)
         return check
+
+    def _finish_later(self, room: Room) -> None:
+        """Queue the write of a game the clock ended (lost on time, expired); nobody waits for it
+        here: the next ``_broadcast_state`` tells it once it is stored."""
+        try:
+            stored = self._submit(room, self.store.plan_finish(room))
+        except StoreError as problem:
+            log.error("%s", problem)
+        else:
+            stored.add_done_callback(_log_failure)
 
     async def watch_clocks(self) -> None:
         """Every ``clock_tick``: a turn past its limit is lost (or reported overdue) even if nobody sends anything.
@@ -521,12 +505,7 @@ class GameServer:
         """End ``room`` if it has waited its time for a second player, queueing its write; whether it ended."""
         if not room.expire(now, self.limits.wait_seconds):
             return False
-        try:
-            stored = self._submit(room, self.store.plan_finish(room))
-        except StoreError as problem:
-            log.error("%s", problem)
-        else:
-            stored.add_done_callback(_log_failure)  # told by the next ``_broadcast_state``, once stored
+        self._finish_later(room)
         return True
 
     # -- who is connected ----------------------------------------------------------------
