@@ -1,10 +1,18 @@
-"""A real game server for tests: ``battle.online.server.game_server`` on 127.0.0.1, a free port, a temporary
-database, its own event loop on a thread; and a small blocking client over real sockets."""
+"""A real game server for tests, on 127.0.0.1 and a free port with a temporary database: either
+``battle.online.server.game_server`` on an event loop of its own thread (``ServerThread``), or
+``mahjong-battle serve`` as a process (``ServerProcess``); and a small blocking client over real
+sockets."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -17,6 +25,85 @@ from battle.online.server.server_limits import ServerLimits
 from battle.online.server.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.notation import parse_position
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ServerProcess:
+    """``mahjong-battle serve`` as a process, its database (``games.sqlite3``) and log in ``folder``;
+    every ``start`` uses the same port and database, so a stop or a kill -9 and a start is a restart.
+    ``open_files`` lowers the process's open-files limit. ``with ServerProcess(...) as server:`` starts it
+    and stops it at the end."""
+
+    def __init__(self, folder: Path, *flags: str, port: int | None = None, open_files: int | None = None) -> None:
+        self.folder = folder
+        self.flags = flags
+        self.port = port if port is not None else free_port()
+        self.open_files = open_files
+        self.process: subprocess.Popen[str] | None = None
+        self.log = folder / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log_lines(self) -> list[str]:
+        return self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+
+    def start(self) -> ServerProcess:
+        """Start the server; back once it names its address and its page (its first two lines)."""
+        limit = self.open_files
+
+        def limit_files() -> None:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+        with self.log.open("a", encoding="utf-8") as sink:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port",
+                 str(self.port), "--db", str(self.folder / "games.sqlite3"), *self.flags],
+                stdout=subprocess.PIPE, stderr=sink, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                preexec_fn=limit_files if limit is not None else None)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
+        assert self.process.stdout.readline().startswith(f"Play in a browser: {self.base}/ ")
+        return self
+
+    def signal(self, number: signal.Signals) -> None:
+        """Send the process a signal and wait for it to end (``SIGKILL``: no chance to close anything)."""
+        assert self.process is not None
+        self.process.send_signal(number)
+        self.process.wait(30)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.signal(signal.SIGKILL)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 class ServerThread:

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import resource
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -28,62 +25,17 @@ from typing import Any
 from websockets.asyncio.client import connect as connect_async
 from websockets.exceptions import ConnectionClosed
 
-from tests.online_server import Client, a_legal_move
+from tests.online_server import Client, ServerProcess, a_legal_move
 
-ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 """The longest any one event is waited for; a loaded machine gets there in a fraction of it."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Served:
-    """A running server process: its URL and what it wrote to its log."""
-
-    def __init__(self, process: subprocess.Popen[str], port: int, log: Path) -> None:
-        self.process = process
-        self.port = port
-        self.url = f"ws://127.0.0.1:{port}"
-        self.log = log
-
-    def log_lines(self) -> list[str]:
-        return self.log.read_text(encoding="utf-8", errors="replace").splitlines()
-
-
 @contextmanager
-def serve(tmp_path: Path, *flags: str, open_files: int | None = None) -> Iterator[Served]:
-    """``mahjong-battle serve`` with ``flags`` on a free port of 127.0.0.1, up once it names its address;
-    ``open_files`` lowers its open-files limit."""
-    port = free_port()
-    log = tmp_path / f"server-{port}.log"
-
-    def limit_files() -> None:
-        if open_files is not None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-
-    with log.open("w", encoding="utf-8") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port", str(port),
-             "--db", str(tmp_path / "games.sqlite3"), *flags],
-            stdout=subprocess.PIPE, stderr=sink, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-            preexec_fn=limit_files)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert f"127.0.0.1:{port}" in line, line + log.read_text()
-        yield Served(process, port, log)
-    finally:
-        if process.poll() is None:
-            process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+def serve(tmp_path: Path, *flags: str, open_files: int | None = None) -> Iterator[ServerProcess]:
+    """``mahjong-battle serve`` with ``flags``, stopped at the end (``open_files``: its open-files limit)."""
+    with ServerProcess(tmp_path, *flags, open_files=open_files) as server:
+        yield server
 
 
 def create(client: Client, deal: int = 5) -> dict[str, Any]:
@@ -282,7 +234,7 @@ def test_a_thousand_silent_connections_do_not_stop_a_game_nor_fill_the_log(tmp_p
             create(newcomer, deal=8)
             with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz", timeout=WAIT) as answer:
                 assert answer.read() == b"ok\n"
-            assert server.process.poll() is None
+            assert server.process is not None and server.process.poll() is None
         lines = server.log_lines()
         assert len(lines) < 40, "\n".join(lines[:40])
         assert not any("Traceback" in line for line in lines), "\n".join(lines[:40])

@@ -10,12 +10,8 @@ time; the default suite plays 12 games through 3 server kills, ``-m slow`` plays
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,35 +25,17 @@ from battle.online.protocol.messages import Create, Join, NumberedDeal
 from battle.online.server.store import GameStore
 from battle.rules.board import move_name, parse_move
 from battle.rules.notation import parse_position
+from tests.online_server import ServerProcess, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 GAME_SECONDS = 120.0
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
-def server_process(database: Path, port: int, *options: str) -> Iterator[subprocess.Popen]:
-    """``mahjong-battle serve`` on 127.0.0.1:port, up once it prints its address; killed on exit.
-    Every player here connects from 127.0.0.1, so the cap on one address's connections is lifted."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port", str(port),
-         "--db", str(database), "--max-connections-per-address", "1000", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert f"127.0.0.1:{port}" in line, line
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
+def server_process(database: Path, port: int, *options: str) -> Iterator[ServerProcess]:
+    """``mahjong-battle serve`` on 127.0.0.1:port with ``database``, stopped at the end. Every
+    player here connects from 127.0.0.1, so the cap on one address's connections is lifted."""
+    with ServerProcess(database.parent, "--max-connections-per-address", "1000", *options, port=port) as server:
+        yield server
 
 
 def legal_move(state: dict[str, Any]) -> str:
@@ -173,7 +151,7 @@ def run_server_kills(tmp_path: Path, games_count: int, kills: int, seed: int) ->
             time.sleep(rng.uniform(0.1, 0.5))
             with server_process(database, port) as server:
                 play_until_done(games, time.monotonic() + rng.uniform(0.3, 1.0))
-                server.send_signal(signal.SIGKILL)
+                server.signal(signal.SIGKILL)
         with server_process(database, port):
             assert play_until_done(games, time.monotonic() + GAME_SECONDS), "the games did not finish"
     finally:
@@ -216,8 +194,7 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(t
                 waiting = sum(len(player.session.pending) for game in games for player in game)
                 if under_way >= 40 and waiting >= 5:
                     break
-            server.send_signal(stop)
-            server.wait(30)
+            server.signal(stop)
         for host, guest in games:  # what the stopped server never acknowledged
             host.step()
             guest.step()

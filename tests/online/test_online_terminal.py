@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from battle.history.store import History
 from battle.rules.game import Game
+from tests.online_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
@@ -67,12 +67,6 @@ class Program:
         if self.process.poll() is None:
             self.process.kill()
         return self.process.wait(10)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def serve(tmp_path: Path) -> tuple[str, list[Program]]:
