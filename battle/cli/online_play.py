@@ -22,7 +22,7 @@ from battle.history.store import History, online_entry
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import OnlineSession
-from battle.online.client.state_game import ended_unplayed, game_from_state, name_of, result_of_state
+from battle.online.client.state_game import game_from_state, name_of, result_of_state, unplayed_end
 from battle.online.protocol.codes import format_code, invite_link
 from battle.online.protocol.messages import (
     Abort,
@@ -372,9 +372,9 @@ class OnlinePlay:
         winner = result.get("winner")
         reason = {"resign": " by resignation", "time": " on time"}.get(str(result.get("reason")), "")
         scores = result.get("scores") or state.get("scores") or [0, 0]
-        if ended_unplayed(state):
-            self.say("The game is over: nobody joined it in time; it counts for nothing."
-                     if result.get("reason") == "expired" else "The game was aborted; it counts for nothing.")
+        unplayed = unplayed_end(state)
+        if unplayed is not None:
+            self.say(unplayed)
             self.say("'quit' leaves.")
             return
         if winner is None:

@@ -58,6 +58,15 @@ def ended_unplayed(state: JsonObject) -> bool:
     return isinstance(result, dict) and result.get("reason") in UNPLAYED_ENDS
 
 
+def unplayed_end(state: JsonObject) -> str | None:
+    """How a game that counts for nothing ended, in a sentence for the player; None for any other."""
+    if not ended_unplayed(state):
+        return None
+    if (state.get("result") or {}).get("reason") == "expired":
+        return "Nobody joined in time: the game expired and counts for nothing."
+    return "The game was aborted; it counts for nothing."
+
+
 def game_from_state(state: JsonObject) -> Game:
     """The state's game: its start, its players' names, its deal and every move played.
 

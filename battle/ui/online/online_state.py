@@ -12,7 +12,7 @@ import contextlib
 from urllib.parse import urlsplit
 
 from battle.online.client.offer_news import OfferNews
-from battle.online.client.state_game import JsonObject, ended_unplayed, name_of, player, result_of_state, server_moves
+from battle.online.client.state_game import JsonObject, name_of, player, result_of_state, server_moves, unplayed_end
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
@@ -115,10 +115,9 @@ def describe_end(state: JsonObject) -> str:
     result = result_of_state(state)
     if result is None:
         return "The game is over."
-    if ended_unplayed(state):
-        if (state.get("result") or {}).get("reason") == "expired":
-            return "Nobody joined in time: the game expired and counts for nothing."
-        return "The game was aborted; it counts for nothing."
+    unplayed = unplayed_end(state)
+    if unplayed is not None:
+        return unplayed
     names = names_for_sentences(state)
     reason = ending(state)
     if reason:
