@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from battle.ui.files.settings import Settings
     from battle.ui.live_analysis import LiveAnalysis
     from battle.ui.match import Match
+    from battle.ui.sound import Sounds
     from battle.ui.widgets.board_view import BoardView, Felt
     from battle.ui.widgets.dialogs import FileDialogSlot, Picked
     from battle.ui.widgets.layout import Layout
@@ -239,6 +240,8 @@ class Host(Protocol):
     manager: pygame_gui.UIManager
     stack: SceneStack
     settings: Settings
+    sounds: Sounds
+    """The sound effects: ``sounds.play(Event.SELECT)``."""
     solver: SearchWorker
     """The opponent's and the hints' searches, off the drawing thread."""
     board_view: BoardView

@@ -62,6 +62,10 @@ class Settings:
     """The player's text size: text, badges and widgets are this many times their size for the window."""
     online_server: str = DEFAULT_SERVER
     """The server address last used for online play (``ws://`` or ``wss://``)."""
+    volume: float = 0.7
+    """The sound effects' volume, 0 to 1 (``battle.ui.sound``)."""
+    muted: bool = False
+    """The sound is off (M in the window)."""
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -135,6 +139,9 @@ def _apply(settings: Settings, data: dict) -> list[str]:
     take("online_server", isinstance(server, str) and len(server) <= MAX_SERVER and server.isprintable()
          and server.lower().startswith(SERVER_SCHEMES), server)
     take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
+    take("muted", isinstance(data.get("muted"), bool), data.get("muted"))
+    volume = _number_within(data.get("volume"), (0.0, 1.0))
+    take("volume", volume is not None, volume)
     seconds = _number_within(data.get("review_seconds"), REVIEW_SECONDS_RANGE)
     take("review_seconds", seconds is not None, seconds)
     zoom = _number_within(data.get("ui_scale"), UI_SCALE_RANGE)

@@ -29,6 +29,7 @@ from battle.ui.online.online_scene import OnlineScene
 from battle.ui.online.online_state import game_terms, opponent_of, server_label
 from battle.ui.online.online_view import draw_code, draw_link_line
 from battle.ui.scene import Scene
+from battle.ui.sound.events import Event
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
@@ -221,6 +222,8 @@ class LobbyScene(Scene):
             return
         self.handed_over = True
         self.app.stack.replace_all(scene)
+        if scene.online.playing:  # the opponent is at the table: the game begins
+            self.app.sounds.play(Event.OPPONENT_ARRIVED)
 
     def next_frame_in(self) -> float | None:
         """Four frames a second while the link is down (the retry countdown); else only news wakes it."""

@@ -27,6 +27,7 @@ from battle.ui.online.online_state import seat_of
 from battle.ui.play import play_files
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
+from battle.ui.sound.events import end_event
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
@@ -157,8 +158,14 @@ class OnlineScene(PlayScene):
         self.status = StatusLine(f"Saved the record as {written.name} (in {written.parent}).", "good")
 
     def show_result(self) -> None:
+        result = result_of_state(self.online.state)
+        self.app.sounds.play(end_event(result.winner if result else None, self.viewer_seat()))
         self.remember_in_history()
         self.app.stack.push(OnlineResultScene(self.app, self))
+
+    def viewer_seat(self) -> int | None:
+        """The window's seat on the server; None while it watches."""
+        return seat_of(self.online.state)
 
     def remember_in_history(self) -> None:
         """Store the finished game in the history (a watched game is not the player's: it is not stored);

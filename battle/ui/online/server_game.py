@@ -31,10 +31,12 @@ from battle.ui.online.online_state import (
     news_line,
     open_question,
     opponent_of,
+    presence_of,
     seat_of,
     who,
 )
 from battle.ui.play.game_mode import RESULT_DELAY
+from battle.ui.sound.events import presence_event
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
@@ -235,6 +237,9 @@ class ServerGame:
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
+        arrival = presence_event(presence_of(previous, self.opponent), presence_of(state, self.opponent))
+        if arrival is not None and not self.watching:
+            self.screen.app.sounds.play(arrival)
         if state.get("status") == "finished" and previous.get("status") != "finished":
             said.append(StatusLine(f"Game over: {describe_end(state)}", "good"))
         return change

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import capital, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move
+from battle.ui.sound.events import Event
 from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import StatusLine
 
@@ -284,6 +285,7 @@ class GameMode:
         if job.error is not None or not isinstance(hint, Hint):
             return StatusLine(f"No hint: {job.error or 'the search found no move'}.", "error")
         self.hint = hint
+        self.screen.app.sounds.play(Event.HINT)
         return self._hint_status(hint)
 
     def searching(self) -> bool:

@@ -19,7 +19,7 @@ import pygame
 from pygame_gui.core import ObjectID
 
 from battle.rules.board import Move, Position, cell_name
-from battle.rules.tiles import EMPTY
+from battle.rules.tiles import EMPTY, kind_value
 from battle.ui.analysis.analysis_mode import AnalysisMode
 from battle.ui.analysis.study_mode import INTRO, StudyMode
 from battle.ui.files.game_history import local_entry, store_game
@@ -29,6 +29,7 @@ from battle.ui.play.game_mode import GameMode
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.play_mode import TOOLS, Played, PlayMode, Shown
 from battle.ui.scene import Scene
+from battle.ui.sound.events import Event, end_event, move_event
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
@@ -149,10 +150,17 @@ class PlayScene(Scene):
         self.move_list = self.game.move_list()
         self.first_row = follow_row(self.layout.panel, len(self.move_list))
 
+    def viewer_seat(self) -> int | None:
+        """The seat of the player at this window (the other side is the solver); None in a hot-seat game."""
+        solver = self.match.solver_side
+        return None if solver is None else 3 - solver
+
     def autosave(self) -> None:
         play_files.autosave(self)
 
     def show_result(self) -> None:
+        result = self.game.result()
+        self.app.sounds.play(end_event(result.winner if result else None, self.viewer_seat()))
         self.remember_in_history()
         self.app.stack.push(ResultScene(self.app, self))
 
@@ -347,6 +355,7 @@ class PlayScene(Scene):
             return
         refusal = self.mode.refusal()
         if refusal is not None:
+            self.app.sounds.play(Event.REFUSED)
             self.status = refusal
             return
         kind = position.cells[cell]
@@ -357,9 +366,14 @@ class PlayScene(Scene):
                 self.status = StatusLine(f"{cell_name(cell)} is empty.", "quiet")
             return
         selected = None if self.selected is None or position.cells[self.selected] == EMPTY else self.selected
-        apply_pick(self, pick_tile(position, selected, cell))
+        pick = pick_tile(position, selected, cell)
+        if pick.status is not None or pick.prefix:
+            self.app.sounds.play(Event.REFUSED)
+        apply_pick(self, pick)
 
     def select(self, cell: int, prefix: str = "") -> None:
+        if not prefix:
+            self.app.sounds.play(Event.SELECT)
         self.selected = cell
         self.status = selection_status(self.board_position, cell, prefix)
 
@@ -374,6 +388,9 @@ class PlayScene(Scene):
 
     def show_played(self, played: Played) -> None:
         """A move the mode played: the pair lifts off, a game's points fly to the mover's score."""
+        viewer = self.viewer_seat()
+        opponent = played.flying and viewer is not None and played.mover != viewer
+        self.app.sounds.play(move_event(opponent), kind_value(played.kind))
         self.animations.append(Removal(played.move, played.kind, self.clock))
         if played.flying:
             flying = FlyingPoints(f"+{played.points}", played.points, played.mover, played.move,

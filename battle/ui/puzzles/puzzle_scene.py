@@ -29,7 +29,7 @@ from battle.puzzles.session import Attempt
 from battle.puzzles.themes import THEMES
 from battle.rules.board import Move, Position
 from battle.rules.errors import BattleError
-from battle.rules.tiles import EMPTY
+from battle.rules.tiles import EMPTY, kind_value
 from battle.ui.files.game_history import notice_text
 from battle.ui.puzzles import puzzle_view
 from battle.ui.puzzles import puzzle_words as words
@@ -37,6 +37,7 @@ from battle.ui.puzzles.puzzle_layout import puzzle_panel
 from battle.ui.puzzles.refutation import WrongTry, refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer
 from battle.ui.scene import Scene
+from battle.ui.sound.events import Event, move_event
 from battle.ui.widgets.animations import FLY_DELAY, Animation, FlyingPoints, Pulse, Removal
 from battle.ui.widgets.board_view import BoardState
 from battle.ui.widgets.buttons import Button, set_enabled
@@ -228,12 +229,17 @@ class PuzzleScene(Scene):
         if kind == EMPTY:
             self.deselect()
             return
-        apply_pick(self, pick_tile(position, self.selected, cell))
+        pick = pick_tile(position, self.selected, cell)
+        if pick.status is not None or pick.prefix:
+            self.app.sounds.play(Event.REFUSED)
+        apply_pick(self, pick)
 
     def select(self, cell: int, prefix: str = "") -> None:
         """Pick up a free tile and name its free twins, as the game screen does."""
         position = self.shown
         assert position is not None
+        if not prefix:
+            self.app.sounds.play(Event.SELECT)
         self.selected = cell
         self.status = selection_status(position, cell, prefix)
 
@@ -273,6 +279,7 @@ class PuzzleScene(Scene):
         mover = shown.to_move
         kind = shown.cells[move[0]]
         points = shown.push(move)
+        self.app.sounds.play(move_event(mover != self.side), kind_value(kind))
         self.last_move = (move, mover)
         self.animations.append(Removal(move, kind, self.clock))
         flying = FlyingPoints(f"+{points}", points, mover, move, self.clock + FLY_DELAY)
@@ -288,6 +295,7 @@ class PuzzleScene(Scene):
         shown.push(attempt.move)
         self.shown = shown
         self.last_move = (attempt.move, session.side)
+        self.app.sounds.play(Event.PUZZLE_MISSED)
         self.animations = [Removal(attempt.move, kind, self.clock)]
         self.wrong = WrongTry(attempt)
         if shown.is_over():
@@ -365,6 +373,7 @@ class PuzzleScene(Scene):
         assert session is not None
         outcome = self.trainer.outcome
         parts = [note, words.verdict(session.solved)]
+        self.app.sounds.play(Event.PUZZLE_SOLVED if session.solved else Event.PUZZLE_MISSED)
         if outcome is not None:
             parts.append(words.rating_change(outcome))
         self.status = StatusLine(" ".join(part for part in parts if part), "good" if session.solved else "warn")
