@@ -46,7 +46,7 @@ from battle.ui.live_analysis import LiveAnalysis
 from battle.ui.match import Match
 from battle.ui.navigator import Navigator
 from battle.ui.scene import Scene, SceneStack
-from battle.ui.sound import Sounds, controls
+from battle.ui.sound import Sounds, sound_keys
 from battle.ui.widgets.board_view import BoardView, Felt
 from battle.ui.widgets.layout import compute_layout, layout_scale
 from battle.ui.widgets.panel import PanelView
@@ -236,7 +236,7 @@ class App:
         self.stack.update(dt)
         self.manager.update(dt)
         self.draw()
-        controls.after_frame(self)
+        sound_keys.after_frame(self)
         return self.running
 
     def dispatch(self, event: pygame.event.Event) -> None:
@@ -248,7 +248,7 @@ class App:
             return
         if event.type == pygame.KEYDOWN and window_key(self, event):
             return  # F1, ? and the text size keys work on every screen
-        if event.type == pygame.KEYDOWN and controls.sound_key(self, event):
+        if event.type == pygame.KEYDOWN and sound_keys.sound_key(self, event):
             return  # M and +/- too
         consumed = self.manager.process_events(event)
         if consumed and event.type in _INPUT_EVENTS:

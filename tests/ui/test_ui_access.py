@@ -178,7 +178,7 @@ def test_the_page_states_the_rules_and_every_key_the_screens_handle() -> None:
                   "focus_ring.py": ["Title", "Play online"], "setup_scene.py": ["Play online"],
                   "lobby_scene.py": ["Waiting for an opponent"], "online_mode.py": ["Online game"],
                   "online_scene.py": ["Online game"], "puzzle_scene.py": ["Puzzles"],
-                  "stats_scene.py": ["Statistics"]}
+                  "stats_scene.py": ["Statistics"], "sound_keys.py": ["Every screen"]}
     names = {"ESCAPE": "Esc", "RETURN": "Enter", "KP_ENTER": "Enter", "SPACE": "Space", "TAB": "Tab",
              "LEFT": "←", "RIGHT": "→", "UP": "↑", "DOWN": "↓", "HOME": "Home", "END": "End",
              "PAGEUP": "PageUp", "PAGEDOWN": "PageDown", "BACKSPACE": "Backspace", "COMMA": ",",

@@ -286,3 +286,28 @@ def test_a_mixer_that_cannot_open_changes_nothing_else_and_is_told_once(tmp_path
     assert "No sound" not in heard_game["title"]
     assert silent_game["title"].count("No sound (") == 1 and "plays on silently" in silent_game["title"]
     assert not any("No sound" in line for line in silent_game["said"])  # said once, on the title
+
+
+def test_the_rules_card_sets_the_volume_and_mutes_and_the_choice_is_kept(tmp_path, monkeypatch) -> None:
+    from battle.ui.help.help_scene import HelpScene
+
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = sounding(new_app((800, 600)))
+        ui.key(app, pygame.K_F1)
+        card = app.stack.top
+        assert isinstance(card, HelpScene) and card.sound is not None
+        slider = card.sound.slider
+        assert slider.get_current_value() == 7
+        ui.click_button(app, slider.right_button)
+        ui.settle(app, 2)  # the slider tells the card a frame later
+        assert app.settings.volume == 0.8
+        ui.click_button(app, card.buttons["sound_mute"])
+        assert app.settings.muted and card.buttons["sound_mute"].text == "Sound on"
+        ui.key(app, pygame.K_MINUS, unicode="-")  # the keys work over the card too, and it follows them
+        assert app.settings.volume == 0.7 and not app.settings.muted
+        assert slider.get_current_value() == 7 and card.buttons["sound_mute"].text == "Mute"
+        ui.click_button(app, card.buttons["sound_mute"])
+        app.stop_background(5)
+        app.close()
+        again = new_app((800, 600))
+        assert (again.settings.volume, again.settings.muted) == (0.7, True)

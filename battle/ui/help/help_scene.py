@@ -4,7 +4,8 @@ An overlay card over whatever screen asked for it (F1 or ? anywhere, or the titl
 "Rules & keys" button), closed by Esc, F1, ? or its Close button. The page is drawn
 once per window size and text size and scrolls (wheel, arrows, PageUp/PageDown,
 Home/End) when it is taller than the card: 2235 px at 1200x800 against 636 px
-of room. The card's foot also sets the text size, as Ctrl+= and Ctrl+- do everywhere.
+of room. The card's foot also sets the text size, as Ctrl+= and Ctrl+- do everywhere, and the
+sound's volume and mute, as + / - and M do.
 
 ``window_key`` is the App's hook for the keys that work on every screen.
 """
@@ -21,6 +22,7 @@ from battle.ui.analysis.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
 from battle.ui.art import theme
 from battle.ui.files.settings import UI_SCALE_RANGE, UI_SCALE_STEP
 from battle.ui.scene import Scene
+from battle.ui.sound.sound_control import MUTE, SoundControl
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.layout import layout_scale
 
@@ -54,6 +56,8 @@ SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Every screen", (
         ("F1  or  ?", "This page (F1, ? or Esc closes it)"),
         ("Ctrl + =  /  Ctrl + -  /  Ctrl + 0", "Larger / smaller / the normal text size"),
+        ("M", "Sound off / on (kept, like the volume)"),
+        ("+  /  -", "Louder / softer sound"),
     )),
     ("Title", (
         ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the buttons and fields (in a name or "
@@ -200,6 +204,8 @@ class HelpScene(Scene):
         """How far the page is scrolled, in pixels."""
         self.page: pygame.Surface | None = None
         self.buttons: dict[str, Button] = {}
+        self.sound: SoundControl | None = None
+        """The volume slider and mute button, beside the text size."""
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -217,6 +223,9 @@ class HelpScene(Scene):
 
     def _foot_height(self) -> int:
         return max(24, round(36 * self.app.layout.scale))
+
+    def _foot_text_size(self) -> float:
+        return max(12.0 * self.app.layout.zoom, 14 * self.app.layout.scale)
 
     def viewport(self) -> pygame.Rect:
         """The part of the card the page scrolls in: under the title, above the buttons."""
@@ -254,6 +263,12 @@ class HelpScene(Scene):
                             object_id=ObjectID(object_id=object_id) if object_id else None)
             self.buttons[key] = button
             self.elements.append(button)
+        label_w = self.app.fonts.width("Text size 100%", self._foot_text_size())
+        size_end = card.x + pad + 2 * size_w + gap + round(32 * scale) + label_w
+        self.sound = SoundControl(self.app.sounds, self.app.manager,
+                                  pygame.Rect(size_end, y, card.right - pad - close_w - gap - size_end, height), scale)
+        self.elements.extend(self.sound.elements)
+        self.buttons.update(self.sound.buttons)
         if self.app.settings.ui_scale <= UI_SCALE_RANGE[0]:
             self.buttons["smaller"].disable()
         if self.app.settings.ui_scale >= UI_SCALE_RANGE[1]:
@@ -272,8 +287,12 @@ class HelpScene(Scene):
         elif name in ("smaller", "larger"):
             step = UI_SCALE_STEP if name == "larger" else -UI_SCALE_STEP
             self.app.set_ui_scale(self.app.settings.ui_scale + step)
+        elif name == MUTE and self.sound is not None:
+            self.sound.command(name)
 
     def handle_input(self, event: pygame.event.Event) -> None:
+        if self.sound is not None and self.sound.handle(event):
+            return
         if event.type == pygame.MOUSEWHEEL:
             self.scroll(-event.y * self._line())
         elif event.type == pygame.KEYDOWN:
@@ -284,6 +303,10 @@ class HelpScene(Scene):
                 self.scroll(steps[event.key])
             elif event.key == pygame.K_ESCAPE:
                 self.close()
+
+    def update(self, dt: float) -> None:
+        if self.sound is not None:
+            self.sound.follow()  # M, + or - pressed while the card is open
 
     def _line(self) -> int:
         return max(12, round(40 * self.app.layout.scale))
@@ -323,8 +346,9 @@ class HelpScene(Scene):
             size_text += f" ({fitted}% fits this window)"
         foot = self.buttons.get("larger")
         if foot is not None:
-            size = max(12.0 * self.app.layout.zoom, 14 * scale)
-            label = fonts.text(size_text, size, theme.IVORY_DIM)
+            size = self._foot_text_size()
+            room = (self.sound.left if self.sound else self.card_rect().right) - foot.rect.right - round(20 * scale)
+            label = fonts.text(fonts.fit(size_text, size, room), size, theme.IVORY_DIM)
             surface.blit(label, label.get_rect(midleft=(foot.rect.right + round(12 * scale), foot.rect.centery)))
 
     def _draw_scrollbar(self, surface: pygame.Surface, view: pygame.Rect) -> None:

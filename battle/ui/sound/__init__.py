@@ -1,4 +1,4 @@
-"""The window's sound effects: ``Sounds.play(Event...)``, made from code (``synth``), M and +/- (``controls``)."""
+"""The window's sound effects: ``Sounds.play(Event...)``, made from code (``synth``), M and +/- (``sound_keys``)."""
 
 from battle.ui.sound.events import Event
 from battle.ui.sound.player import Sounds
