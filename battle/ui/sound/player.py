@@ -1,12 +1,14 @@
 """The window's sound player: one ``Sounds`` per window, ``sounds.play(Event.PAIR_TAKEN, value=7)``.
 
 Sound is a nicety, never a reason to stop or slow the game. The mixer is opened once,
-lazily, on a thread of its own after the first frame is drawn (``prepare``): a busy or
-broken device can take a while to refuse, and the game does not wait for it. Until it is
+lazily, on a thread of its own after the first frame is drawn (``prepare``), and the sounds
+are made there too. pygame holds Python's lock while SDL opens the device (6 ms with the
+dummy driver), so a device that is slow to refuse can still hold up a few frames, once; the
+thread keeps that and the 0.1 s of making the sounds off the first frame. Until the mixer is
 open, and for good once it has failed, ``play`` returns at once and plays nothing; a failure
 is remembered (the mixer is not tried again) and said once on the status line. The sounds
-are made from code when the mixer opens (``voices.all_sounds``, 0.1 s of numpy on the mixer's thread) at the rate it
-opened with, so no sound files ship with the game.
+are made from code (``voices.all_sounds``) at the rate the mixer opened with, so no sound
+files ship with the game (``synth`` says why).
 
 Every sound that really starts on a mixer channel is written to ``played``, the player's own
 log: the tests read it to see which events sounded.
