@@ -115,8 +115,8 @@ def test_the_solvers_moves_sound_as_the_opponents_and_the_end_is_the_players(tmp
         ui.run_until(app, lambda: heard(app)[-1][0] in (Event.GAME_WON, Event.GAME_LOST, Event.GAME_DRAWN), 5)
         start = endgame(12, 6)
         expected_moves = []
-        for index, move in enumerate(game.moves):
-            event = Event.PAIR_TAKEN if index % 2 == 0 else Event.OPPONENT_MOVED
+        for move in game.moves:
+            event = Event.OPPONENT_MOVED if start.to_move == match.solver_side else Event.PAIR_TAKEN
             expected_moves.append((event, kind_value(start.cells[move[0]])))
             start.push(move)
         moves_heard = [key for key in heard(app) if key[0] in (Event.PAIR_TAKEN, Event.OPPONENT_MOVED)]
