@@ -49,10 +49,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub = commands.add_parser("review", help="grade every move of a game record against perfect play")
     sub.add_argument("file", help=".mbg game record, or - for standard input")
     sub.add_argument("--time", type=_seconds, default=2.0, metavar="S",
-                     help="seconds of search per move (default 2); moves not solved in time are estimates")
+                     help="search per move (default 2), counted in nodes: a million for each second, about a "
+                          "second of one core on a quiet machine, so that a repeat on any load gives the same "
+                          "grades; moves not solved within it are estimates")
     sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
     sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
-    _add_engine_options(sub)
+    _add_engine_options(sub, threads=False)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
 
@@ -65,12 +67,15 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
     _add_engine_options(sub)
 
 
-def _add_engine_options(sub: argparse.ArgumentParser) -> None:
+def _add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -> None:
+    """``--hash``, ``--threads`` (not for a review, which searches on one thread so that its budget in
+    nodes grades a repeat the same) and ``--quiet``."""
     sub.add_argument("--hash", type=_table_megabytes, metavar="MB",
                      help="largest transposition table in MiB, at least 32; a position gets what its size needs, "
                           "up to this (default: a quarter of the memory, 256 to 2048)")
-    sub.add_argument("--threads", type=_thread_count, metavar="N",
-                     help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
+    if threads:
+        sub.add_argument("--threads", type=_thread_count, metavar="N",
+                         help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -91,8 +96,9 @@ def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool =
         if getattr(args, "started", None) is not None:
             args.started += compiled
     limits = Limits(time=args.time, nodes=args.nodes) if one_search else Limits()
-    service = Reviewer if reviewer else Advisor
-    return service(fit=True, max_megabytes=args.hash, threads=args.threads, expected=limits).open(position)
+    if reviewer:
+        return Reviewer(fit=True, max_megabytes=args.hash, expected=limits).open(position)
+    return Advisor(fit=True, max_megabytes=args.hash, threads=args.threads, expected=limits).open(position)
 
 
 def _seconds(text: str) -> float:
