@@ -383,10 +383,38 @@ def cmd_review(args: argparse.Namespace) -> int:
         _save_plot(review, args.plot)
         if not args.quiet:
             note(f"evaluation graph written to {args.plot}")
+    keep_accuracy(review, record, quiet=args.quiet)
     if interrupted:
         note(f"review stopped after move {len(review.moves)} of {review.moves_in_record}")
         return 130
     return 0
+
+
+def keep_accuracy(review, record, *, quiet: bool = False) -> None:  # noqa: ANN001 - Review, Record or Game
+    """A review that graded a finished game to its end gives the game's entry in the history both
+    players' accuracy, as the window's review does, for ``stats`` to show. A game the history does
+    not hold (someone else's, or no history yet) is left as it is, in silence."""
+    from battle.history.review_accuracy import store_review_accuracy
+    from battle.history.store import History, default_history_path
+    from battle.rules.game import Game
+    from battle.storage.paths import StorageProblem
+
+    if not review.complete or review.result is None:
+        return
+    try:
+        path = default_history_path()
+    except StorageProblem:  # no usable data folder: no history to add to
+        return
+    if not path.is_file():
+        return
+    first, second = review.summary()
+    game = record if isinstance(record, Game) else Game.from_record(record)
+    with History() as history:
+        number = store_review_accuracy(history, game.to_text(), (first.accuracy, second.accuracy))
+        for notice in history.take_notices():
+            note(f"game history: {notice}")
+    if number is not None and not quiet:
+        note(f"the accuracy is kept with game #{number} of the history ('stats' shows it)")
 
 
 def _check_plot_path(path: str) -> None:
