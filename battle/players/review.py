@@ -40,7 +40,8 @@ from solver.review import GameSearch, SearchedMove, search_game
 DEFAULT_TIME_PER_MOVE = 2.0
 REVIEW_NODES_PER_SECOND = 1_000_000
 """Nodes a review's search gets for each second of its budget: about what one search thread
-visits in a second on the benchmark machine (0.6-1.3 million, benchmarks/README.md)."""
+visits in a second on the 2-core benchmark machine, where the million-node searches of a played-out
+deal took 0.7-2.2 s each with the machine shared (``benchmarks/review_repeat.py``)."""
 
 
 def review_nodes(seconds: float | None) -> int | None:
