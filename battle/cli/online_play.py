@@ -213,7 +213,10 @@ class OnlinePlay:
             self._remember()
         elif kind == "error":
             self.say(f"Refused: {event.get('reason')}")
+            self.resigned = None  # a refused resignation leaves the game to play on
         elif kind == "link":
+            if event.get("state") == "connected":
+                self.resigned = None  # a resignation lost with the connection: the player is asked again
             text = {"retrying": f"Connection lost ({event.get('detail')}); trying again in "
                                 f"{float(event.get('retry_in') or 0):.0f} s...",
                     "connected": "Connected.", "connecting": ""}.get(str(event.get("state")), "")
