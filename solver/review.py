@@ -7,9 +7,11 @@ built for move 1 keeps paying off for moves 2, 3, ... (the later searches are of
 nearly free). Then the position after the last move is searched, to close the game.
 
 Grading the moves (losses, classes, the report) is the caller's: ``battle.players.review``
-builds the report from what ``search_game`` returns. Exactness: with a time limit a large
-position may not be solved in time; the engine then answers from its deepest completed
-iteration, and the report marks what is built on such values.
+builds the report from what ``search_game`` returns. Exactness: within its budget of nodes a
+large position may not be solved; the engine then answers from its deepest completed
+iteration, and the report marks what is built on such values. The budget is counted in
+nodes, not seconds, so that the same game on the same engine gets the same values however
+busy the machine is (on one search thread: helpers would make the count depend on timing).
 
 Pure Python on top of ``solver.engine``: no pygame, no files.
 """
@@ -49,7 +51,7 @@ class GameSearch:
     deal: int | None
     total: int
     """Moves in the record."""
-    time_per_move: float | None
+    nodes_per_move: int | None
     position: Position
     """The position after the last searched move."""
     searched: list[SearchedMove] = field(default_factory=list)
@@ -69,7 +71,7 @@ def _unpack(game_or_record: Game | Record) -> tuple[Position, list[Move], tuple[
 def search_game(
     game_or_record: Game | Record,
     *,
-    time_per_move: float | None,
+    nodes_per_move: int | None,
     engine: Engine,
     on_move: Callable[[GameSearch], None] | None = None,
     on_final: Callable[[GameSearch], None] | None = None,
@@ -77,7 +79,7 @@ def search_game(
 ) -> GameSearch:
     """Search every position of a game before its move, then the position after the last.
 
-    ``time_per_move`` limits each search (None: no limit, always exact, possibly slow on a
+    ``nodes_per_move`` limits each search (None: no limit, always exact, possibly slow on a
     full board). ``on_move`` is called after each move's search, ``on_final`` after the
     last position's. ``should_stop`` is polled between searches: once it returns True the
     search ends early; to cut the running search short as well, also call ``engine.stop()``.
@@ -86,11 +88,12 @@ def search_game(
     start, moves, names, deal_number = _unpack(game_or_record)
     stopped = should_stop if should_stop is not None else (lambda: False)
     position = start.copy()
-    found = GameSearch(start, names, deal_number, len(moves), time_per_move, position)
+    found = GameSearch(start, names, deal_number, len(moves), nodes_per_move, position)
+    limits = Limits(nodes=nodes_per_move)
     for move in moves:
         if stopped():
             break
-        analysis = engine.search(position.copy(), Limits(time=time_per_move), all_exact=True)
+        analysis = engine.search(position.copy(), limits, all_exact=True)
         if stopped():
             break
         to_move, scores = position.to_move, (position.scores[0], position.scores[1])
@@ -99,7 +102,7 @@ def search_game(
         if on_move is not None:
             on_move(found)
     if not position.is_over() and len(found.searched) == found.total and not stopped():
-        analysis = engine.search(position.copy(), Limits(time=time_per_move))
+        analysis = engine.search(position.copy(), limits)
         if not stopped():
             found.final = analysis
             if on_final is not None:

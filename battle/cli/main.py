@@ -302,9 +302,12 @@ def _lazy_reviewer() -> Reviewer:
 
     def review(game: Game) -> str:
         from battle.cli.review_text import format_review
+        from battle.cli.solver_commands import keep_accuracy
         from battle.players import solver_reviewer
 
-        return format_review(solver_reviewer()(game), game.names)
+        graded = solver_reviewer()(game)
+        keep_accuracy(graded, game, quiet=True)  # the game is in the history already: stats shows it
+        return format_review(graded, game.names)
 
     return review
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from battle.cli.inputs import InputError
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
 from battle.online.client.offer_news import NewsReader
@@ -84,6 +85,8 @@ class OnlinePlay:
         """Reads each message's questions and answers in turn."""
         self.kept: set[str] = set()
         """The games (server ids) already in the history: a finished game's state comes again on a reconnect."""
+        self.resigned: object = None
+        """The game (server id) the player resigned: no prompt for it while the server's answer is on its way."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -99,8 +102,6 @@ class OnlinePlay:
 
     def _run(self) -> int:
         first = self._wait_for_state()
-        if first is None:
-            return 2
         if self.read_line is not input:
             threading.Thread(target=self._read_lines, name="stdin", daemon=True).start()
         self._show()
@@ -117,7 +118,7 @@ class OnlinePlay:
                 continue
             if line is None:
                 self.say()
-                self.say("Input closed: leaving. The game waits on the server.")
+                self.say(f"Input closed: leaving.{self._what_stays()}")
                 return 0
             if not self.handle(str(line).strip()):
                 return 0
@@ -147,32 +148,35 @@ class OnlinePlay:
         line = sys.stdin.readline()
         return line if line else None
 
-    def _wait_for_state(self) -> dict[str, Any] | None:
-        """The first state, or None when the server refused or cannot be reached (said why)."""
+    def _wait_for_state(self) -> dict[str, Any]:
+        """The first state; an ``InputError`` (one line on stderr, exit 2) when the server refused or
+        cannot be reached."""
         deadline = time.monotonic() + CONNECT_WAIT
         said_retrying = False
+        refused: str | None = None
         while time.monotonic() < deadline:
             event = self.session.wait_event(0.2)
             if event is None:
                 continue
             if event.get("type") == "error":
-                self.say(f"The server refused: {event.get('reason')}")
+                refused = str(event.get("reason"))
                 if self.session.link.state == "closed":
-                    return None
+                    raise InputError(f"the server refused: {refused}")
             elif event.get("type") == "link" and event.get("state") == "closed":
-                self.say(f"Cannot play online: {event.get('detail')}")
-                return None
+                raise InputError(f"the server refused: {refused}" if refused is not None
+                                 else f"cannot play online: {event.get('detail')}")
             elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
                 self.say(f"{capital(str(event.get('detail')))}; trying again for {CONNECT_WAIT:g} s...")
                 said_retrying = True
             elif event.get("type") == "created":
                 self._remember()
             elif event.get("type") == "state":
+                if refused is not None:  # refused something, yet the game goes on: said with it
+                    self.say(f"The server refused: {refused}")
                 self._remember()
                 return event
-        self.say(f"Cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s. Is the server running, "
-                 "and is the address right?")
-        return None
+        raise InputError(f"cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s. Is the server "
+                         "running, and is the address right?")
 
     def _read_lines(self) -> None:
         while True:
@@ -209,7 +213,10 @@ class OnlinePlay:
             self._remember()
         elif kind == "error":
             self.say(f"Refused: {event.get('reason')}")
+            self.resigned = None  # a refused resignation leaves the game to play on
         elif kind == "link":
+            if event.get("state") == "connected":
+                self.resigned = None  # a resignation lost with the connection: the player is asked again
             text = {"retrying": f"Connection lost ({event.get('detail')}); trying again in "
                                 f"{float(event.get('retry_in') or 0):.0f} s...",
                     "connected": "Connected.", "connecting": ""}.get(str(event.get("state")), "")
@@ -230,7 +237,8 @@ class OnlinePlay:
             mine = item.seat == you
             other = name_of(state, 3 - item.seat)
             text = {
-                "takeback_asked": None if mine else f"{name} asks to take back their last move: yes or no?",
+                "takeback_asked": (f"You asked {other} to let you take back your last move; waiting for the answer."
+                                   if mine else f"{name} asks to take back their last move: yes or no?"),
                 "takeback_granted": (f"{other} let you take back {', '.join(item.moves)}." if mine
                                      else f"{name} took back {', '.join(item.moves)}."),
                 "takeback_refused": f"{other} said no to the takeback." if mine else None,
@@ -256,13 +264,14 @@ class OnlinePlay:
             self.confirming = None
             if word in ("y", "yes"):
                 self.session.send(Resign())
+                self.resigned = state.get("game")
             else:
                 self.say("You play on.")
             return True
         if not line:
             return True
         if word in ("quit", "exit", "q"):
-            self.say("The game waits on the server: 'play --online URL --resume' comes back to it.")
+            self.say(f"Leaving.{self._what_stays()}")
             return False
         if word in ("help", "?"):
             self.say(HELP)
@@ -359,13 +368,21 @@ class OnlinePlay:
 
     def _prompt_if_due(self) -> None:
         state = self.session.state or {}
-        if state.get("status") != "playing" or state.get("to_move") != state.get("you") or self.session.pending:
+        if (state.get("status") != "playing" or state.get("to_move") != state.get("you") or self.session.pending
+                or state.get("game") == self.resigned):
             return
         key = (int(state.get("ply", 0)), str(state.get("game")))
         if self.prompted_for == key:
             return
         self.prompted_for = key
         self.say(f"{name_of(state, state.get('you'))}, your move (c1-c9, help):")
+
+    def _what_stays(self) -> str:
+        """What ``quit`` leaves behind: a game still going waits on the server, a finished one does not."""
+        state = self.session.state or {}
+        if state.get("status") == "finished":
+            return " The game is over."
+        return " The game waits on the server: 'play --online URL --resume' comes back to it."
 
     def _show_result(self, state: dict[str, Any]) -> None:
         result = state.get("result") or {}

@@ -42,7 +42,7 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
 
 def _heading(review: Review, names: tuple[str, str]) -> str:
     origin = f"deal {review.deal}" if review.deal is not None else "a composed layout"
-    budget = "no time limit" if review.time_per_move is None else f"up to {review.time_per_move:g} s per move"
+    budget = "no limit" if review.nodes_per_move is None else f"up to {review.nodes_per_move:,} nodes per move"
     first = names[review.start_to_move - 1]
     second = names[2 - review.start_to_move]
     exact = "" if review.eval_start_exact else " (estimate)"

@@ -49,10 +49,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub = commands.add_parser("review", help="grade every move of a game record against perfect play")
     sub.add_argument("file", help=".mbg game record, or - for standard input")
     sub.add_argument("--time", type=_seconds, default=2.0, metavar="S",
-                     help="seconds of search per move (default 2); moves not solved in time are estimates")
+                     help="search per move (default 2), counted in nodes: a million for each second, about a "
+                          "second of one core on a quiet machine, so that a repeat on any load gives the same "
+                          "grades; moves not solved within it are estimates")
     sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
     sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
-    _add_engine_options(sub)
+    _add_engine_options(sub, threads=False)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
 
@@ -65,12 +67,15 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
     _add_engine_options(sub)
 
 
-def _add_engine_options(sub: argparse.ArgumentParser) -> None:
+def _add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -> None:
+    """``--hash``, ``--threads`` (not for a review, which searches on one thread so that its budget in
+    nodes grades a repeat the same) and ``--quiet``."""
     sub.add_argument("--hash", type=_table_megabytes, metavar="MB",
                      help="largest transposition table in MiB, at least 32; a position gets what its size needs, "
                           "up to this (default: a quarter of the memory, 256 to 2048)")
-    sub.add_argument("--threads", type=_thread_count, metavar="N",
-                     help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
+    if threads:
+        sub.add_argument("--threads", type=_thread_count, metavar="N",
+                         help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
     sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -91,8 +96,14 @@ def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool =
         if getattr(args, "started", None) is not None:
             args.started += compiled
     limits = Limits(time=args.time, nodes=args.nodes) if one_search else Limits()
-    service = Reviewer if reviewer else Advisor
-    return service(fit=True, max_megabytes=args.hash, threads=args.threads, expected=limits).open(position)
+    if reviewer:
+        # Sized for what one search of the game can store: a complete deal's 2 GiB table costs its
+        # first million nodes 16 s of page faults on a virtual machine, 32 MiB 1.7 s (same depth, value).
+        from battle.players.review import review_nodes
+
+        expected = Limits(nodes=review_nodes(args.time))
+        return Reviewer(fit=True, max_megabytes=args.hash, expected=expected).open(position)
+    return Advisor(fit=True, max_megabytes=args.hash, threads=args.threads, expected=limits).open(position)
 
 
 def _seconds(text: str) -> float:
@@ -377,10 +388,38 @@ def cmd_review(args: argparse.Namespace) -> int:
         _save_plot(review, args.plot)
         if not args.quiet:
             note(f"evaluation graph written to {args.plot}")
+    keep_accuracy(review, record, quiet=args.quiet)
     if interrupted:
         note(f"review stopped after move {len(review.moves)} of {review.moves_in_record}")
         return 130
     return 0
+
+
+def keep_accuracy(review, record, *, quiet: bool = False) -> None:  # noqa: ANN001 - Review, Record or Game
+    """A review that graded a finished game to its end gives the game's entry in the history both
+    players' accuracy, as the window's review does, for ``stats`` to show. A game the history does
+    not hold (someone else's, or no history yet) is left as it is, in silence."""
+    from battle.history.review_accuracy import store_review_accuracy
+    from battle.history.store import History, default_history_path
+    from battle.rules.game import Game
+    from battle.storage.paths import StorageProblem
+
+    if not review.complete or review.result is None:
+        return
+    try:
+        path = default_history_path()
+    except StorageProblem:  # no usable data folder: no history to add to
+        return
+    if not path.is_file():
+        return
+    first, second = review.summary()
+    game = record if isinstance(record, Game) else Game.from_record(record)
+    with History() as history:
+        number = store_review_accuracy(history, game.to_text(), (first.accuracy, second.accuracy))
+        for notice in history.take_notices():
+            note(f"game history: {notice}")
+    if number is not None and not quiet:
+        note(f"the accuracy is kept with game #{number} of the history ('stats' shows it)")
 
 
 def _check_plot_path(path: str) -> None:

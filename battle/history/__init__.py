@@ -4,6 +4,7 @@
   stops a game: damage is set aside, a lock skips one write, each says so in one line;
 * ``stats``: games, results per opponent, margins, accuracy, best and worst games (pure);
 * ``puzzle_attempts``: an attempt at a puzzle, rated (``battle.ratings``) and stored;
+* ``review_accuracy``: a finished review's accuracy, added to the stored game it graded;
 * ``stats_report``: the statistics as terminal text.
 
 No module here imports the solver, numba or pygame.

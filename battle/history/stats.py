@@ -70,6 +70,10 @@ class Stats:
     streak: int
     best_streak: int
     solver: SolverRating
+    unrated: int = 0
+    """Your games against a level from a composed start (the editor, a loaded position, a review's
+    "Retry from here"): kept and tallied, but not rated, since such a start may hand either side
+    the game; only numbered or random deals feed ``solver``."""
 
 
 def _yours(entry: GameEntry) -> bool:
@@ -109,4 +113,5 @@ def compute_stats(games: Sequence[GameEntry], attempts: Sequence[PuzzleAttempt])
         puzzle_ratings=tuple((attempt.attempted_at, attempt.player) for attempt in attempts),
         puzzles_tried=len(attempts), puzzles_solved=sum(attempt.solved for attempt in attempts),
         streak=streak(attempts), best_streak=best_streak(attempts), solver=solver_rating(ordered),
+        unrated=sum(1 for entry in yours if entry.opponent_level() is not None and entry.deal is None),
     )

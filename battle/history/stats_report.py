@@ -75,11 +75,19 @@ def format_stats(stats: Stats) -> str:
 def _solver_lines(stats: Stats) -> list[str]:
     solver = stats.solver
     scale = ", ".join(f"{level} {LEVEL_RATINGS[level]:.0f}" for level in LEVEL_NAMES)
+    unrated = ([f"  ({unrated_words(stats.unrated)})"] if stats.unrated else [])
     if not solver.games:
-        return ["Rating against the solver: no game against a level yet", f"  (levels: {scale})"]
+        return [f"Rating against the solver: no {'rated ' if stats.unrated else ''}game against a level yet",
+                *unrated, f"  (levels: {scale})"]
     return [f"Rating against the solver: {solver.current.describe()} after {plural(solver.games, 'game')}: "
             f"you play like a {solver.plays_like()}-level solver",
-            f"  (levels: {scale})"]
+            *unrated, f"  (levels: {scale})"]
+
+
+def unrated_words(count: int) -> str:
+    """Why some games against a level do not move the rating, for the terminal and the window."""
+    return (f"{plural(count, 'game')} against a level from a composed position, not rated: only numbered or "
+            "random deals count")
 
 
 def _puzzle_lines(stats: Stats) -> list[str]:

@@ -320,12 +320,20 @@ KnownStart = tuple[int, tuple[Move, ...]]
 
 
 class Reviewer(_Service):
-    """Grades every move of a game against perfect play, one engine for the whole game."""
+    """Grades every move of a game against perfect play, one engine for the whole game.
+
+    On one search thread: the budget is counted in nodes, and helper threads would make what a
+    count of nodes reaches depend on their timing, so a repeat would grade differently."""
+
+    def __init__(self, *, megabytes: int | None = None, fit: bool = False, max_megabytes: int | None = None,
+                 expected: Limits = Limits()) -> None:
+        super().__init__(megabytes=megabytes, fit=fit, max_megabytes=max_megabytes, threads=1, expected=expected)
 
     def review(self, game: Game | Record, *, seconds: float | None = REVIEW_SECONDS,
                progress: Callable[[ReviewStep], None] | None = None, should_stop: Cancelled | None = None,
                known_start: KnownStart | None = None) -> Review:
-        """The review of ``game``, ``seconds`` a move at most (None: exact). ``progress`` after each
+        """The review of ``game`` with a budget of ``seconds`` a move, counted in nodes
+        (``REVIEW_NODES_PER_SECOND`` a second; None: exact). ``progress`` after each
         move; ``should_stop`` polled between moves (``stop`` cuts the running search short too);
         ``known_start``: a catalogued start's exact value and best moves (see ``battle.players.review``)."""
         start = game.start
@@ -334,7 +342,7 @@ class Reviewer(_Service):
 
 
 def solver_reviewer(seconds: float = REVIEW_SECONDS) -> Callable[[Game], Review]:
-    """A function that grades every move of a game against perfect play, ``seconds`` a move at most."""
+    """A function that grades every move of a game against perfect play, a budget of ``seconds`` a move."""
 
     def review(game: Game) -> Review:
         return Reviewer().review(game, seconds=seconds)

@@ -5,7 +5,12 @@ whole game, its table carrying over); this module grades each played move agains
 searches and builds the report (``battle.players.review_report``: its terms, classes and
 JSON).
 
-Exactness: with a time limit a large position may not be solved in time. The
+The budget: a review is asked for seconds a move, and each search gets
+``REVIEW_NODES_PER_SECOND`` nodes for each of them, on one search thread, however long that takes on
+a busy machine. A budget in seconds graded the same game differently with the load (move 2:
+"~-2", then "?! ~-3"; accuracy 67%, then 63%); one in nodes gives a repeat the same grades.
+
+Exactness: within its budget a large position may not be solved. The
 engine then answers from its deepest completed iteration; such values are
 estimates, and every figure built on them is marked ``exact: false``. They are
 still used (an estimated loss is more useful than none).
@@ -33,6 +38,15 @@ from solver.results import Analysis, Bound
 from solver.review import GameSearch, SearchedMove, search_game
 
 DEFAULT_TIME_PER_MOVE = 2.0
+REVIEW_NODES_PER_SECOND = 1_000_000
+"""Nodes a review's search gets for each second of its budget: about what one search thread
+visits in a second on the 2-core benchmark machine, where the million-node searches of a played-out
+deal took 0.7-2.2 s each with the machine shared (``benchmarks/review_repeat.py``)."""
+
+
+def review_nodes(seconds: float | None) -> int | None:
+    """The node budget of a search given ``seconds`` (None: no limit; at least 1,000 nodes)."""
+    return None if seconds is None else max(1_000, round(seconds * REVIEW_NODES_PER_SECOND))
 
 ProgressCallback = Callable[[ReviewStep], None]
 
@@ -103,8 +117,9 @@ def review_game(
 ) -> Review:
     """Grade every move of a game against perfect play.
 
-    ``time_per_move`` limits each position's search (None: no limit, always
-    exact, possibly slow on a full board). ``progress`` is called after every
+    ``time_per_move`` limits each position's search to ``review_nodes(time_per_move)`` nodes
+    (None: no limit, always exact, possibly slow on a full board); ``engine`` must search on one
+    thread for a repeat to give the same grades. ``progress`` is called after every
     search with a ``ReviewStep``. ``should_stop`` is polled between searches: once
     it returns True the review ends early (``Review.complete`` is then False);
     to cut the running search short as well, also call ``engine.stop()``. A
@@ -128,7 +143,7 @@ def review_game(
             progress(ReviewStep(found.total + 1, found.total, found.position.to_move, None, None, None,
                                 analysis.exact, analysis.depth, analysis.seconds))
 
-    found = search_game(game_or_record, time_per_move=time_per_move, engine=engine, on_move=moved,
+    found = search_game(game_or_record, nodes_per_move=review_nodes(time_per_move), engine=engine, on_move=moved,
                         on_final=closed, should_stop=stopped)
     start, position, searched, total = found.start, found.position, found.searched, found.total
     names, deal_number = found.names, found.deal
@@ -159,6 +174,7 @@ def review_game(
         start_to_move=start.to_move,
         start_scores=(start.scores[0], start.scores[1]),
         time_per_move=time_per_move,
+        nodes_per_move=found.nodes_per_move,
         moves_in_record=total,
         eval_start=0,
         eval_start_exact=True,

@@ -34,13 +34,13 @@ Per player summary: ``moves``, ``points_lost`` (sum of losses),
 ``average_loss`` = points_lost / moves, ``accuracy`` = 100 * (moves classed
 best) / moves, in percent (None when the player made no move), the count of
 moves in each class, and ``inexact_moves`` (moves whose loss is only an
-estimate because the time ran out first).
+estimate because the budget ran out first).
 
 Turning points are the moves after which the projected winner changed (the
 sign of the projected margin differs before and after: a lead lost, a draw
 reached or left) and the moves with a loss of at least the mistake threshold.
 
-Exactness: with a time limit a large position may not be solved in time. The
+Exactness: within its budget of nodes a large position may not be solved. The
 engine then answers from its deepest completed iteration; such values are
 estimates, and every figure built on them is marked ``exact: false``. They are
 still used (an estimated loss is more useful than none).
@@ -49,7 +49,8 @@ JSON (``Review.to_json``; stable keys, ``Review.from_json`` reads it back)
 ---------------------------------------------------------------------------
 ``format`` ("mahjong-battle-review"), ``version`` (1), ``players`` ([name 1,
 name 2]), ``deal`` (number or null for a composed layout), ``start``
-({``to_move``, ``score``}), ``time_per_move`` (seconds or null), ``moves_in_record``,
+({``to_move``, ``score``}), ``time_per_move`` (seconds or null), ``nodes_per_move`` (each search's
+budget: those seconds at ``REVIEW_NODES_PER_SECOND``, or null), ``moves_in_record``,
 ``complete`` (false when the review was stopped early), ``classes`` ({class:
 minimum loss}), ``eval_start``, ``eval_start_exact``, ``eval`` ([eval_start,
 eval_after of each reviewed move]), ``final`` ({``score``, ``over``, ``value``
@@ -149,6 +150,7 @@ class ReviewJSON(TypedDict):
     deal: int | None
     start: ReviewStartJSON
     time_per_move: float | None
+    nodes_per_move: int | None
     moves_in_record: int
     complete: bool
     classes: dict[str, int]
@@ -374,6 +376,8 @@ class Review:
     final_value: int = 0
     """Value of the position after the last reviewed move, for the player to move there."""
     final_exact: bool = True
+    nodes_per_move: int | None = None
+    """Each search's budget in nodes (``time_per_move`` converted; None: no limit)."""
 
     # -- derived figures ---------------------------------------------------------------------
 
@@ -448,6 +452,7 @@ class Review:
             "deal": self.deal,
             "start": {"to_move": self.start_to_move, "score": list(self.start_scores)},
             "time_per_move": self.time_per_move,
+            "nodes_per_move": self.nodes_per_move,
             "moves_in_record": self.moves_in_record,
             "complete": self.complete,
             "classes": dict(CLASSES),
@@ -486,4 +491,5 @@ class Review:
             final_over=final["over"],
             final_value=final["value"],
             final_exact=final["exact"],
+            nodes_per_move=data.get("nodes_per_move"),
         )

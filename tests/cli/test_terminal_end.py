@@ -49,4 +49,4 @@ def test_a_game_against_the_solver_from_a_composed_position_is_kept_but_not_rate
                            timeout=120)
     text = stats.stdout.decode()
     assert stats.returncode == 0 and "Games: 1 stored" in text, text
-    assert "Rating against the solver: no game against a level yet" in text, text
+    assert "Rating against the solver: no rated game against a level yet" in text, text

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from battle.history.store import History
 from battle.rules.game import Game
-from tests.online_server import free_port
+from tests.online_server import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
@@ -253,5 +253,55 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path: Path) -> 
     started = time.monotonic()
     done = subprocess.run(COMMAND + ["play", "--online", f"ws://127.0.0.1:{free_port()}"], capture_output=True,
                           text=True, env=environment(tmp_path), timeout=60, stdin=subprocess.DEVNULL)
-    assert done.returncode == 2 and "Cannot reach ws://127.0.0.1:" in done.stdout
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()  # an error like every other: one line on stderr
+    assert line.startswith("mahjong-battle: cannot reach ws://127.0.0.1:") and "Is the server running" in line
+    assert all("trying again" in note for note in done.stdout.splitlines())  # stdout: only the note that it retries
     assert time.monotonic() - started < 30
+
+
+def test_an_unknown_invite_code_is_one_line_on_stderr(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path) as server:
+        done = subprocess.run(COMMAND + ["play", "--online", server.url, "--join", "ZZZZ-ZZZZ"], capture_output=True,
+                              text=True, env=environment(tmp_path), timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout) == (2, ""), (done.stdout, done.stderr)
+    assert done.stderr.splitlines() == ["mahjong-battle: the server refused: no game has this invite code"]
+
+
+def test_after_a_resignation_no_prompt_comes_and_quit_says_the_game_is_over(tmp_path: Path) -> None:
+    """The resigning side is not asked for a move before the result, the asker of a takeback hears
+    that the request went out, and quit after the end does not say the game waits on the server."""
+    with ServerProcess(tmp_path) as server:
+        programs: list[Program] = []
+        try:
+            ann = Program(["play", "--online", server.url, "--deal", "5", "--first"], tmp_path / "ann")
+            programs.append(ann)
+            code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+            bob = Program(["play", "--online", server.url, "--join", code], tmp_path / "bob")
+            programs.append(bob)
+            ann.wait_for("Player 1, your move")
+            ann.type("moves")
+            move = ann.wait_for(r"\n  (\w\d-\w\d) \(\d+\)").group(1)
+            ann.type(move)
+            ann.wait_for(f"Move 1, {move}, is on the server.")
+            mark = ann.mark()
+            ann.type("takeback")
+            ann.wait_for("You asked Player 2 to let you take back your last move", after=mark)
+            bob.wait_for("Player 1 asks to take back their last move: yes or no?")
+            bob.type("no")
+            ann.wait_for("Player 2 said no to the takeback.")
+            bob.wait_for("Player 2, your move")
+            bob.type("resign")
+            bob.wait_for(r"Resign this game\? \(y/n\)")
+            mark = bob.mark()
+            bob.type("y")
+            end = bob.wait_for("The game is over: Player 1 wins by resignation", after=mark)
+            assert "your move" not in bob.text[mark:mark + end.start()], bob.text[mark:]
+            mark = bob.mark()
+            bob.type("quit")
+            assert bob.process.wait(20) == 0
+            bob.wait_for("Leaving. The game is over.", after=mark)
+            assert "waits on the server" not in bob.text[mark:]
+        finally:
+            for program in reversed(programs):
+                program.stop()

@@ -106,7 +106,7 @@ def test_the_statistics_count_stored_games_and_one_finished_in_the_window(tmp_pa
         assert [tally.opponent for tally in stats.tallies] == ["beginner", "club", PEOPLE]
         assert stats.average_margin == sum(game.margin_for(game.you) for game in everything) / 5
         # the three from numbered deals are rated; the window's, from a composed start, is not
-        assert stats.solver.games == 3 and stats.solver.plays_like() is not None
+        assert stats.solver.games == 3 and stats.solver.plays_like() is not None and stats.unrated == 1
         assert stats.best[0].margin_for(stats.best[0].you) == max(game.margin_for(game.you) for game in everything)
         assert set(scene.games) == {f"best:{index}" for index in range(3)} | {"worst:0", "worst:1"}
         app.step([], ui.DT)
@@ -203,3 +203,16 @@ def test_a_review_finds_its_stored_game_by_the_record(tmp_path) -> None:
     unknown = ui.short_game(seed=random.Random(3).randrange(1000, 2000))
     assert store_accuracy(history, unknown, (10.0, 10.0)) is None
     assert [entry.accuracy for entry in history.games()] == [(None, None), (75.0, 50.0)]
+
+
+def test_a_game_from_a_composed_position_is_said_to_be_unrated(tmp_path, monkeypatch) -> None:
+    """A win against a level from the editor's position is kept, and the rating card says why it
+    does not count instead of "no game against a level yet"."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800))
+        played = finish_against_the_solver(app, seed=12)  # a composed start, as the editor's
+        assert played.deal_number is None
+        ui.click_button(app, app.stack.top.buttons["new"])
+        scene = open_stats(app)
+        assert (scene.stats.your_games, scene.stats.solver.games, scene.stats.unrated) == (1, 0, 1)
+        app.step([], ui.DT)  # the rating card draws its "not rated" line

@@ -16,6 +16,7 @@ most ``WINDOW_BUSY_SECONDS`` before that one write is skipped.
 
 from __future__ import annotations
 
+from battle.history.review_accuracy import store_review_accuracy
 from battle.history.store import GameEntry, History
 from battle.rules.game import Game
 from battle.rules.wording import capital
@@ -55,8 +56,5 @@ def store_game(history: History, entry: GameEntry) -> str | None:
 def store_accuracy(history: History, game: Game, accuracy: tuple[float | None, float | None]) -> str | None:
     """Add a finished review's accuracies (player 1's, player 2's) to the stored game with the same
     record, the latest if it was stored more than once; what the history has to say, to show once."""
-    record = game.to_text()
-    stored = [entry.id for entry in history.games() if entry.record == record and entry.id is not None]
-    if stored:
-        history.set_accuracy(stored[-1], accuracy[0], accuracy[1])
+    store_review_accuracy(history, game.to_text(), accuracy)
     return notice_text(history.take_notices())

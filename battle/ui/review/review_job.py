@@ -1,7 +1,8 @@
 """A game review running on a background thread, for the window.
 
-``battle.players.Reviewer`` grades every move (one search per move, up to the
-time per move each); a full game takes about a minute, so the window runs it on
+``battle.players.Reviewer`` grades every move (one search per move, the time per move
+counted as nodes on one thread, so that a repeat gives the same grades whatever else
+the machine does); a full game takes about a minute, so the window runs it on
 a thread, shows "reviewing move 12/54" from its progress reports, and can
 cancel it: it runs as a task on a ``SearchWorker``, polls the task's cancel flag
 between searches, and a cancel stops the running search through the reviewer.

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pygame
 
 from battle.history.stats import Stats
+from battle.history.stats_report import unrated_words
 from battle.history.store import GameEntry
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import plural
@@ -115,6 +116,9 @@ def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: 
         y += big.get_height()
         y = _lines(surface, fonts, area, y, [f"You play like a {solver.plays_like()}-level solver."], size,
                    theme.GOLD_BRIGHT)
+    elif stats.unrated:
+        y = _lines(surface, fonts, area, y, [f"No rated game against a level yet: {unrated_words(stats.unrated)}."],
+                   size, theme.IVORY_FAINT)
     else:
         y = _lines(surface, fonts, area, y, ["No game against a level yet: play the solver from the title, and "
                                              "your results against its levels place you on their scale."],
