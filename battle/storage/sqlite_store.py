@@ -147,6 +147,38 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
     return OpenedStore(connection, one_line(notice))
 
 
+def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
+    """``path`` for a reader beside a writer (a report beside a running survey, the window's
+    catalogue): never made, upgraded, salvaged or set aside, whatever it holds, and a writer
+    meanwhile is not disturbed. ``StoreRefused`` for a missing file or one that is not a
+    ``kind`` store of a version read (an empty file has no tables yet: nothing to read),
+    ``StoreNewer`` for a newer one."""
+    if not path.is_file():
+        raise StoreRefused(f"no {kind.name} there")
+    if sqlite_file.other_kind_of_file(path):
+        raise StoreRefused(f"not a {kind.name} but a file of another kind")
+    try:
+        connection = sqlite_file.connect_read_only(path)
+    except sqlite3.Error as error:
+        raise StoreUnusable(f"cannot open the {kind.name}: {error}") from None
+    try:
+        found = sqlite_file.contents(connection)
+        if found.version > kind.version:
+            raise StoreNewer(found.version)
+        mismatch = "schema version 0, tables none" if found.empty else _mismatch(connection, kind, found)
+        if mismatch is None and found.version < kind.version:
+            mismatch = f"schema version {found.version}, not yet upgraded"
+        if mismatch is not None:
+            raise StoreRefused(f"not a {kind.name} ({mismatch})")
+    except sqlite3.Error as error:
+        connection.close()
+        raise StoreRefused(f"not a {kind.name} ({error})") from None
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 def set_aside_with_side_files(path: Path) -> Path | None:
     """Rename ``path`` aside (``paths.set_aside``) with its WAL beside the new name; the shared-memory
     index, which SQLite rebuilds, is removed. None when it could not be moved."""
