@@ -133,7 +133,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     if args.scheduler and (args.workers or args.memory_per_worker):
         raise InputError("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
                          "its own")
-    from battle.atlas.survey_run import SurveyPlan, run_survey
+    from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
 
     plan = SurveyPlan(deals, tiles=args.tiles, time_limit=args.time_limit, value_only=args.value_only,
                       retry_unsolved=args.retry_unsolved, scheduler=args.scheduler, workers=args.workers,
@@ -149,6 +149,9 @@ def cmd_survey(args: argparse.Namespace) -> int:
         print(f"\nstopped{stopped.how}: every deal finished so far is stored; the same command resumes",
               file=sys.stderr)
         return 128 + stopped.signal
+    except ClusterStartError as error:
+        print(f"mahjong-battle: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         raise InputError(f"cannot reach the scheduler {args.scheduler}: {error}") from None
     finally:

@@ -5,6 +5,7 @@ game ships."""
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -149,3 +150,40 @@ def test_two_surveys_at_once_one_solves_and_the_other_says_so(tmp_path: Path) ->
     assert first.returncode == 0, err[-2000:]
     assert sorted(stored(database)) == list(range(1, 41))
     assert "6 already stored" in out
+
+
+# -- a worker killed while the local cluster starts --------------------------------------------------
+
+
+def spawned_children(pid: int) -> list[int]:
+    """The processes ``pid`` spawned through multiprocessing (Dask's workers), from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:  # ended meanwhile
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command:
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker in /proc")
+def test_a_worker_killed_while_the_cluster_starts_is_started_again(tmp_path: Path) -> None:
+    database = tmp_path / "survey.sqlite3"
+    run = survey(database, "1-3", tmp_path)
+    killed: list[int] = []
+    deadline = time.monotonic() + 120
+    while not killed and time.monotonic() < deadline and run.poll() is None:
+        for pid in spawned_children(run.pid):  # still importing: its nanny has not heard from it yet
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        time.sleep(0.01)
+    out, err = run.communicate(timeout=300)
+    assert killed, "no worker seen"
+    assert run.returncode == 0, err[-3000:]
+    assert "Traceback" not in err and "Nanny failed" not in err, err[-3000:]
+    assert "3 deals solved now" in out and sorted(stored(database)) == [1, 2, 3]
