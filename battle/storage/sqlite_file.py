@@ -1,5 +1,5 @@
-"""The program's SQLite files (the server's games, the survey's results, the game history),
-opened the one way they all need.
+"""The pieces of the program's SQLite files (the server's games, the survey's results, the game
+history) that the one store base, ``battle.storage.sqlite_store``, opens them with.
 
 Each is one file in WAL mode with ``synchronous=FULL``: a transaction is on disk when its
 COMMIT returns, so a kill or a power cut loses nothing a caller was told is kept. Opening

@@ -66,6 +66,9 @@ class StoreKind:
     older_columns: Mapping[int, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     """The tables of an older version, where they differ from this one's."""
     foreign_keys: bool = False
+    salvage: bool = True
+    """Copy the readable rows of a damaged file into a new one; False for a store whose rows only
+    make sense together (the server's games: a game without some of its moves is no game)."""
 
     def creation(self) -> str:
         return self.schema.replace("{strict}", STRICT)
@@ -76,6 +79,11 @@ class StoreKind:
 
 class StoreRefused(Exception):
     """A file the user named that is not this kind of store: left as it is."""
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+        """What it holds instead ("schema version 0, expected 2"); None for a file that is not SQLite."""
 
 
 class StoreNewer(Exception):
@@ -103,6 +111,10 @@ class OpenedStore:
     connection: sqlite3.Connection
     notice: str | None = None
     """One line when the file found was set aside or salvaged."""
+    set_aside_as: Path | None = None
+    """Where the file found went, when it was set aside."""
+    reason: str | None = None
+    """Why it was set aside."""
 
 
 class _Damaged(Exception):
@@ -139,12 +151,11 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
         raise StoreUnusable(f"cannot start a new {kind.name}: {error}") from None
     if salvage:
         kept, lost = _copy_rows(connection, rows)
-        notice = (f"the {kind.name} {path} was damaged ({reason}): {kept} rows kept in a new file, {lost} lost; "
-                  f"the damaged file is kept as {moved.name}")
+        notice = (f"{path}: a damaged {kind.name} ({reason}); {kept} rows kept in a new file, {lost} lost, the "
+                  f"damaged file kept as {moved.name}")
     else:
-        notice = (f"the {kind.name} {path} is damaged or not ours ({reason}): set aside as {moved.name}, starting "
-                  "a new one")
-    return OpenedStore(connection, one_line(notice))
+        notice = f"{path}: not a usable {kind.name} ({reason}); set aside as {moved.name}, starting an empty one"
+    return OpenedStore(connection, one_line(notice), moved, reason)
 
 
 def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
@@ -212,12 +223,12 @@ def _prepare(path: Path, kind: StoreKind, *, named: bool, timeout: float) -> sql
             raise StoreNewer(found.version)
         problem = sqlite_file.integrity_problem(connection)
         if problem is not None:
-            raise _Damaged(problem, salvage=not found.empty)
+            raise _Damaged(problem, salvage=kind.salvage and not found.empty)
         mismatch = None if found.empty else _mismatch(connection, kind, found)
         if mismatch is not None:
             if named:  # another program's database, or another of this program's stores: never renamed
-                raise StoreRefused(f"not a {kind.name} ({mismatch})")
-            raise _Damaged(f"not a {kind.name}: {mismatch}", salvage=False)
+                raise StoreRefused(f"not a {kind.name} ({mismatch})", mismatch)
+            raise _Damaged(mismatch, salvage=False)
         sqlite_file.make_durable(connection, kind.creation(), kind.version, create=found.empty)
         if not found.empty and found.version < kind.version:
             _upgrade(connection, kind)
@@ -230,7 +241,7 @@ def _prepare(path: Path, kind: StoreKind, *, named: bool, timeout: float) -> sql
 def _mismatch(connection: sqlite3.Connection, kind: StoreKind, found: sqlite_file.Contents) -> str | None:
     """How a file that holds tables differs from ``kind``, or None when it is one (of a version upgraded)."""
     if not kind.oldest <= found.version <= kind.version:
-        return f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
+        return f"schema version {found.version}, expected {kind.version}"
     for table, columns in kind.expected_columns(found.version).items():
         held = sqlite_file.columns(connection, table)
         if held != columns:

@@ -93,8 +93,8 @@ def test_one_damaged_page_keeps_every_readable_game_and_attempt(tmp_path: Path) 
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Games: 6 stored, 6 yours" in done.stdout and "Puzzles: 20 tried, 10 solved" in done.stdout
     [line] = done.stderr.splitlines()
-    assert "was damaged" in line and "26 rows kept in a new file, 0 lost" in line, line
-    assert "the damaged file is kept as history.sqlite3.corrupt" in line
+    assert "history.sqlite3: a damaged game history (" in line, line
+    assert "26 rows kept in a new file, 0 lost, the damaged file kept as history.sqlite3.corrupt" in line, line
     assert (path.parent / "history.sqlite3.corrupt").read_bytes()[:page_size] == bytes(data[:page_size])
     again = stats_command(home=tmp_path)
     assert again.returncode == 0 and again.stderr == "" and "Games: 6 stored" in again.stdout
