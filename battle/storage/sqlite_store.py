@@ -151,8 +151,8 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
         raise StoreUnusable(f"cannot start a new {kind.name}: {error}") from None
     if salvage:
         kept, lost = _copy_rows(connection, rows)
-        notice = (f"{path}: a damaged {kind.name} ({reason}); {kept} rows kept in a new file, {lost} lost, the "
-                  f"damaged file kept as {moved.name}")
+        notice = (f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost} lost; the "
+                  f"damaged file set aside as {moved.name}")
     else:
         notice = f"{path}: not a usable {kind.name} ({reason}); set aside as {moved.name}, starting an empty one"
     return OpenedStore(connection, one_line(notice), moved, reason)
@@ -221,7 +221,12 @@ def _prepare(path: Path, kind: StoreKind, *, named: bool, timeout: float) -> sql
         found = sqlite_file.contents(connection)  # read before anything writes
         if found.version > kind.version:
             raise StoreNewer(found.version)
-        problem = sqlite_file.integrity_problem(connection)
+        try:
+            problem = sqlite_file.integrity_problem(connection)
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as error:  # too damaged for the check, but its schema read: salvage
+            problem = f"damaged ({error})"
         if problem is not None:
             raise _Damaged(problem, salvage=kind.salvage and not found.empty)
         mismatch = None if found.empty else _mismatch(connection, kind, found)
@@ -288,14 +293,14 @@ def _statements(script: str) -> list[str]:
 # -- salvage ---------------------------------------------------------------------------------
 
 
-SALVAGE_JUMP_LIMIT = 1 << 40
-"""How far past a damaged page the salvage looks for the next readable row (rowids grow by one)."""
+SALVAGE_PROBES = 4096
+"""Rowids tried one by one past a damaged page, before the salvage looks further in doubling jumps
+(rowids grow by one per row, so the next readable page starts within a few dozen)."""
+SALVAGE_LIMIT = 1 << 62
 
 
 def _readable_rows(path: Path, kind: StoreKind) -> dict[str, list[dict[str, Any]]]:
-    """Every row of ``kind``'s tables that SQLite still reads in a damaged file, by name of column.
-    A damaged page ends a scan; the scan starts again past it, jumping twice as far each time
-    the rows there are unreadable too."""
+    """Every row of ``kind``'s tables that SQLite still reads in a damaged file, by name of column."""
     rows: dict[str, list[dict[str, Any]]] = {}
     try:
         connection = sqlite_file.connect_read_only(path)
@@ -310,22 +315,37 @@ def _readable_rows(path: Path, kind: StoreKind) -> dict[str, list[dict[str, Any]
 
 
 def _scan(connection: sqlite3.Connection, table: str) -> list[dict[str, Any]]:
+    """The table's readable rows in rowid order: a damaged page ends a scan, and the scan starts again
+    at the next rowid whose page reads (``_next_readable``)."""
     found: list[dict[str, Any]] = []
-    after, jump = -(1 << 62), 1
-    while after < SALVAGE_JUMP_LIMIT:
+    start: int | None = -SALVAGE_LIMIT
+    while start is not None:
+        read_one = False
         try:
-            cursor = connection.execute(f'SELECT rowid, * FROM "{table}" WHERE rowid > ? ORDER BY rowid', (after,))
+            cursor = connection.execute(f'SELECT rowid, * FROM "{table}" WHERE rowid >= ? ORDER BY rowid', (start,))
             names = [column[0] for column in cursor.description][1:]
             for row in cursor:
-                after, jump = row[0], 1
+                start, read_one = row[0] + 1, True
                 found.append(dict(zip(names, row[1:], strict=True)))
             return found
-        except sqlite3.DatabaseError:
-            if after == -(1 << 62):
-                after = 0
-            after += jump
-            jump *= 2
+        except sqlite3.DatabaseError:  # the scan starts again past what it read, or past where it stuck
+            start = _next_readable(connection, table, max(start, 0) + (0 if read_one else 1))
     return found
+
+
+def _next_readable(connection: sqlite3.Connection, table: str, after: int) -> int | None:
+    """The first rowid from ``after`` whose lookup reads (its page is whole, the row there or not), or None."""
+    step, rowid = 1, after
+    while rowid < SALVAGE_LIMIT:
+        try:
+            connection.execute(f'SELECT 1 FROM "{table}" WHERE rowid = ?', (rowid,)).fetchall()
+            return rowid
+        except sqlite3.DatabaseError:
+            pass
+        if rowid - after >= SALVAGE_PROBES:
+            step *= 2
+        rowid += step
+    return None
 
 
 def _copy_rows(connection: sqlite3.Connection, rows: Mapping[str, Sequence[dict[str, Any]]]) -> tuple[int, int]:

@@ -93,8 +93,33 @@ def test_one_damaged_page_keeps_every_readable_game_and_attempt(tmp_path: Path) 
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Games: 6 stored, 6 yours" in done.stdout and "Puzzles: 20 tried, 10 solved" in done.stdout
     [line] = done.stderr.splitlines()
-    assert "history.sqlite3: a damaged game history (" in line, line
-    assert "26 rows kept in a new file, 0 lost, the damaged file kept as history.sqlite3.corrupt" in line, line
+    assert "history.sqlite3: the game history is damaged (" in line, line
+    assert "26 rows kept in a new file, 0 lost; the damaged file set aside as history.sqlite3.corrupt" in line
     assert (path.parent / "history.sqlite3.corrupt").read_bytes()[:page_size] == bytes(data[:page_size])
     again = stats_command(home=tmp_path)
     assert again.returncode == 0 and again.stderr == "" and "Games: 6 stored" in again.stdout
+
+
+def test_a_damaged_page_of_games_costs_only_the_games_on_it(tmp_path: Path) -> None:
+    path = history_path(tmp_path)
+    with History(path) as history:
+        for number in range(40):
+            game = GameEntry.from_game(finished_game(), front_end="terminal", levels=(None, "club"), you=1,
+                                       finished_at=1.7e9 + number)
+            history.add_game(GameEntry(**{**game.__dict__, "players": (f"Player {number:02d}", "Solver (club)")}))
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    page = data.index(b"Player 20") // page_size
+    data[page * page_size:(page + 1) * page_size] = b"\x00" * 8 + b"\xa5" * (page_size - 8)
+    path.write_bytes(bytes(data))
+    done = stats_command(home=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    kept = int(done.stdout.split("Games: ")[1].split()[0])
+    assert 30 <= kept < 40, done.stdout  # a page holds a few of these games
+    [line] = done.stderr.splitlines()
+    assert f"{kept} rows kept in a new file" in line, line
+    with History(path) as history:
+        names = [game.players[0] for game in history.games()]
+    assert "Player 00" in names and "Player 39" in names and "Player 20" not in names
