@@ -73,8 +73,18 @@ def integrity_problem(connection: sqlite3.Connection) -> str | None:
 
 
 def contents(connection: sqlite3.Connection) -> Contents:
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    """The version and the tables, read in one transaction: read apart, another program making the
+    file between the two reads shows version 0 with its tables, which is no file of ours."""
+    own = not connection.in_transaction
+    if own:
+        connection.execute("BEGIN")
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master "
+                                                                "WHERE type = 'table'"))
+    finally:
+        if own:
+            connection.execute("COMMIT")
     return Contents(version, tables)
 
 

@@ -187,3 +187,36 @@ def test_a_worker_killed_while_the_cluster_starts_is_started_again(tmp_path: Pat
     assert run.returncode == 0, err[-3000:]
     assert "Traceback" not in err and "Nanny failed" not in err, err[-3000:]
     assert "3 deals solved now" in out and sorted(stored(database)) == [1, 2, 3]
+
+
+OPENER = """
+import sys, time
+from pathlib import Path
+from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError
+folder, go = Path(sys.argv[1]), Path(sys.argv[2])
+while not go.exists():
+    time.sleep(0.001)
+failures = 0
+for number in range(int(sys.argv[3])):
+    try:
+        SurveyDatabase(folder / f"survey{number}.sqlite3").close()
+    except SurveyDatabaseError as error:
+        failures += 1
+        print(error)
+sys.exit(1 if failures else 0)
+"""
+
+
+def test_two_processes_making_the_same_new_file_both_open_it(tmp_path: Path) -> None:
+    go = tmp_path / "go"
+    openers = [subprocess.Popen([sys.executable, "-c", OPENER, str(tmp_path), str(go), "40"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=environment(tmp_path)) for _ in range(2)]
+    time.sleep(1.0)  # both imported and waiting (the race itself is settled by the go file, not this pause)
+    go.touch()
+    for opener in openers:
+        out, err = opener.communicate(timeout=120)
+        assert opener.returncode == 0, (out[-1000:], err[-1000:])
+    for number in range(40):
+        with sqlite3.connect(tmp_path / f"survey{number}.sqlite3") as connection:
+            assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+            assert connection.execute("SELECT count(*) FROM results").fetchone()[0] == 0
