@@ -6,6 +6,12 @@ result survive a power cut; a result costs minutes of solving and one small row,
 the sync is free in comparison. A deal that ran out of its time limit is stored as
 ``unsolved`` with the estimate its deepest finished search gave, and solved again only
 when asked (``retry_unsolved``).
+
+The file opens through the program's one store base (``battle.storage.sqlite_store``): a
+damaged page costs the rows on it, not the file. A run holds the file's claim while it
+solves, so a second run on the same file says so and stops instead of solving the same
+deals twice. A row no survey writes (bad ``best_moves`` JSON, a text ``value``) is skipped
+and said once in ``problems``; readers go on with the rest.
 """
 
 from __future__ import annotations

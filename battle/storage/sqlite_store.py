@@ -111,10 +111,6 @@ class OpenedStore:
     connection: sqlite3.Connection
     notice: str | None = None
     """One line when the file found was set aside or salvaged."""
-    set_aside_as: Path | None = None
-    """Where the file found went, when it was set aside."""
-    reason: str | None = None
-    """Why it was set aside."""
 
 
 class _Damaged(Exception):
@@ -141,8 +137,9 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
         reason, salvage = str(error), False
     rows = _readable_rows(path, kind) if salvage else {}
     moved = set_aside_with_side_files(path)
-    if moved is None:
+    if moved is None and path.exists():
         raise StoreUnusable(f"{path} is damaged ({reason}) and cannot be moved aside")
+    where = f"set aside as {moved.name}" if moved is not None else "gone meanwhile"
     try:
         connection = _prepare(path, kind, named=named, timeout=timeout)
     except sqlite3.OperationalError as error:
@@ -152,10 +149,10 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
     if salvage:
         kept, lost = _copy_rows(connection, rows)
         notice = (f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost} lost; the "
-                  f"damaged file set aside as {moved.name}")
+                  f"damaged file {where}")
     else:
-        notice = f"{path}: not a usable {kind.name} ({reason}); set aside as {moved.name}, starting an empty one"
-    return OpenedStore(connection, one_line(notice), moved, reason)
+        notice = f"{path}: not a usable {kind.name} ({reason}); {where}, starting an empty one"
+    return OpenedStore(connection, one_line(notice))
 
 
 def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
@@ -192,7 +189,7 @@ def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
 
 def set_aside_with_side_files(path: Path) -> Path | None:
     """Rename ``path`` aside (``paths.set_aside``) with its WAL beside the new name; the shared-memory
-    index, which SQLite rebuilds, is removed. None when it could not be moved."""
+    index, which SQLite rebuilds, is removed. None when it was not moved (it cannot be, or is gone)."""
     moved = set_aside(path)
     if moved is None and path.exists():
         return None
@@ -203,7 +200,7 @@ def set_aside_with_side_files(path: Path) -> Path | None:
                 os.replace(companion, moved.with_name(moved.name + suffix))
             else:
                 companion.unlink()
-    return moved if moved is not None else path.with_name(path.name + ".gone")
+    return moved
 
 
 def _operational(error: sqlite3.OperationalError) -> Exception:
