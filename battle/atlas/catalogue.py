@@ -54,7 +54,13 @@ class CatalogueError(ValueError):
 
 def read_catalogue(path: Path) -> dict[int, Par]:
     """The pars in a catalogue file (see the module docstring for the format)."""
-    pars: dict[int, Par] = {}
+    return {result.deal: Par(result.deal, result.value, result.best_moves) for result in read_catalogue_results(path)}
+
+
+def read_catalogue_results(path: Path) -> list[DealResult]:
+    """A catalogue file's deals as the exact whole-deal results a survey stores (for a report that
+    counts them with the user's own)."""
+    results: list[DealResult] = []
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -70,10 +76,16 @@ def read_catalogue(path: Path) -> dict[int, Par]:
             moves = None if fields[2] == "-" else tuple(fields[2].split())
             for move in moves or ():
                 parse_move(move)  # a NotationError (a ValueError) names the bad move
+            nodes, seconds = int(fields[3]), float(fields[4])
         except ValueError as error:
             raise CatalogueError(f"{path}, line {number}: {error}") from None
-        pars[deal] = Par(deal, value, moves)
-    return pars
+        results.append(DealResult(deal, FULL_DEAL, True, value, 0, moves, nodes, seconds, None, fields[5],
+                                  "catalogue"))
+    return results
+
+
+def shipped_catalogue_path() -> Path:
+    return asset_path("atlas", CATALOGUE_NAME)
 
 
 def format_catalogue(results: list[DealResult], made_by: str) -> str:
@@ -103,7 +115,7 @@ class Catalogue:
         problems: list[str] = []
         pars: dict[int, Par] = {}
         try:
-            pars.update(read_catalogue(shipped or asset_path("atlas", CATALOGUE_NAME)))
+            pars.update(read_catalogue(shipped or shipped_catalogue_path()))
         except (CatalogueError, FileNotFoundError) as error:
             problems.append(str(error))
         survey = survey or default_survey_path()
@@ -113,6 +125,7 @@ class Catalogue:
                     for result in database.results(FULL_DEAL):
                         if result.solved:
                             pars[result.deal] = Par(result.deal, result.value, result.best_moves)
+                    problems.extend(database.problems)  # rows skipped, the rest in use
             except SurveyDatabaseError as error:
                 problems.append(str(error))
         return cls(pars, problems)

@@ -6,6 +6,12 @@ result survive a power cut; a result costs minutes of solving and one small row,
 the sync is free in comparison. A deal that ran out of its time limit is stored as
 ``unsolved`` with the estimate its deepest finished search gave, and solved again only
 when asked (``retry_unsolved``).
+
+The file opens through the program's one store base (``battle.storage.sqlite_store``): a
+damaged page costs the rows on it, not the file. A run holds the file's claim while it
+solves, so a second run on the same file says so and stops instead of solving the same
+deals twice. A row no survey writes (bad ``best_moves`` JSON, a text ``value``) is skipped
+and said once in ``problems``; readers go on with the rest.
 """
 
 from __future__ import annotations
@@ -14,39 +20,53 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import IO, TypeVar
 
+from battle.rules.board import parse_move
 from battle.rules.errors import one_line
-from battle.storage import sqlite_file
-from battle.storage.paths import data_dir, ensure_folder, set_aside
+from battle.storage import sqlite_store
+from battle.storage.paths import data_dir, ensure_folder
+from battle.storage.sqlite_store import StoreKind, finite, text_or_none, whole
+
+T = TypeVar("T")
 
 SCHEMA_VERSION = 1
 FULL_DEAL = 108
 
 _SCHEMA = """
-CREATE TABLE results (
-    deal INTEGER NOT NULL,
-    tiles INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS results (
+    deal INTEGER NOT NULL CHECK (deal >= 1),
+    tiles INTEGER NOT NULL CHECK (tiles BETWEEN 4 AND 108),
     solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
-    value INTEGER NOT NULL,
-    depth INTEGER NOT NULL,
-    best_moves TEXT,
-    nodes INTEGER NOT NULL,
-    seconds REAL NOT NULL,
+    value INTEGER NOT NULL CHECK (value BETWEEN -1000 AND 1000),
+    depth INTEGER NOT NULL CHECK (depth >= 0),
+    best_moves TEXT CHECK (best_moves IS NULL OR json_valid(best_moves)),
+    nodes INTEGER NOT NULL CHECK (nodes >= 0),
+    seconds REAL NOT NULL CHECK (seconds >= 0),
     time_limit REAL,
     solver_version TEXT NOT NULL,
     worker TEXT NOT NULL,
     stored_at REAL NOT NULL,
     PRIMARY KEY (deal, tiles)
-);
+){strict};
 """
+"""STRICT where SQLite has it (3.37), so a text ``value`` is refused when written; a file made
+by a release whose table is not STRICT keeps it, and its rows are checked as read."""
+_COLUMNS = ("deal", "tiles", "solved", "value", "depth", "best_moves", "nodes", "seconds", "time_limit",
+            "solver_version", "worker", "stored_at")
+KIND = StoreKind(name="survey database", version=SCHEMA_VERSION, schema=_SCHEMA, columns={"results": _COLUMNS})
 
 
 class SurveyDatabaseError(Exception):
     """The survey database cannot be opened or written; the message is one line for the user."""
+
+
+class SurveyClaimed(SurveyDatabaseError):
+    """Another survey run holds the file: two would solve the same deals."""
 
 
 @dataclass(frozen=True)
@@ -79,94 +99,68 @@ def default_survey_path() -> Path:
 class SurveyDatabase:
     """The results of one or more survey runs."""
 
-    def __init__(self, path: Path | str | None = None, *, read_only: bool = False) -> None:
+    def __init__(self, path: Path | str | None = None, *, read_only: bool = False, claim: bool = False) -> None:
+        """``read_only``: for a reader beside a running survey (the window's catalogue, a report, an
+        export), which never makes, converts or sets aside the file. ``claim``: for a survey run,
+        which holds the file's claim until ``close`` (``SurveyClaimed`` when another run holds it)."""
         self.path = Path(path) if path is not None else default_survey_path()
         self.named = path is not None
         """The caller named the file (``--db``): one that is not a survey database is refused, not set aside."""
         self.notice: str | None = None
-        """One line to print when the file found had to be set aside."""
+        """One line to print when the file found had to be set aside or salvaged."""
+        self.problems: list[str] = []
+        """One line per read that skipped rows no survey writes (each said once)."""
         self._lock = threading.Lock()
+        self._claim: IO[str] | None = None
         if read_only:
-            self._connection = self._open_read_only()
+            self._connection = self._open(lambda: sqlite_store.open_read_only(self.path, KIND))
             return
         try:
             ensure_folder(self.path.parent)
         except OSError as error:
             raise SurveyDatabaseError(one_line(f"{self.path.parent}: cannot make the folder: {error}")) from None
-        self._connection = self._open()
-
-    def _open(self) -> sqlite3.Connection:
-        if self.named and sqlite_file.other_kind_of_file(self.path):
-            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database but a file of another kind; "
-                                               "name another file (this one is left as it is)"))
+        if claim:
+            self._claim = self._take_claim()
         try:
-            return self._prepare()
-        except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError):
-                raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
-            reason = str(error)
-        moved = set_aside(self.path)
-        if moved is None:
-            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({reason}), cannot be moved aside"))
-        self.notice = one_line(f"{self.path}: not a survey database ({reason}); set aside as {moved.name}, "
-                               "starting an empty one")
-        return self._prepare()
+            opened = self._open(lambda: sqlite_store.open_store(self.path, KIND, named=self.named, timeout=30))
+        except BaseException:
+            self._release()
+            raise
+        self.notice = opened.notice
+        self._connection = opened.connection
 
-    def _open_read_only(self) -> sqlite3.Connection:
-        """For a reader beside a running survey (the window's catalogue, a report, an export):
-        the file is never made, converted or set aside, whatever it holds, and a survey writing
-        to it meanwhile is not disturbed (WAL lets one reader and one writer share the file)."""
-        if not self.path.is_file():
-            raise SurveyDatabaseError(one_line(f"{self.path}: no survey database there"))
-        if sqlite_file.other_kind_of_file(self.path):
-            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database but a file of another kind"))
+    def _open(self, how: Callable[[], T]) -> T:
+        """``how()``, with the store base's refusals as one line each."""
         try:
-            connection = sqlite_file.connect_read_only(self.path)
-        except sqlite3.Error as error:
+            return how()
+        except sqlite_store.StoreNewer as newer:
+            raise SurveyDatabaseError(one_line(f"{self.path}: written by a newer version (schema {newer.version}, "
+                                               f"this one reads {SCHEMA_VERSION}); it is left as it is")) from None
+        except sqlite_store.StoreRefused as refused:
+            raise SurveyDatabaseError(one_line(f"{self.path}: {refused}; name another file (this one is left as "
+                                               "it is)")) from None
+        except (sqlite_store.StoreBusy, sqlite_store.StoreUnusable) as error:
             raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
-        try:
-            found, foreign = self._contents(connection)
-            if foreign is not None or found.empty:  # an empty file has no survey's tables yet: nothing to read
-                raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database "
-                                                   f"({foreign or 'schema version 0, tables none'})"))
-        except sqlite3.Error as error:
-            connection.close()
-            raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({error})")) from None
-        except BaseException:
-            connection.close()
-            raise
-        return connection
 
-    def _contents(self, connection: sqlite3.Connection) -> tuple[sqlite_file.Contents, str | None]:
-        """What the file holds, and what makes it another kind of database ("schema version 0,
-        tables games"; None for this version's survey database or a new, empty file). A newer
-        version's file is refused at once, left as it is."""
-        found = sqlite_file.contents(connection)
-        if found.version > SCHEMA_VERSION:
-            raise SurveyDatabaseError(one_line(f"{self.path}: written by a newer version (schema {found.version}, "
-                                               f"this one reads {SCHEMA_VERSION}); it is left as it is"))
-        if found.empty or (found.version == SCHEMA_VERSION and "results" in found.tables):
-            return found, None
-        return found, f"schema version {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
-
-    def _prepare(self) -> sqlite3.Connection:
-        connection = sqlite_file.connect(self.path, timeout=30)
+    def _take_claim(self) -> IO[str]:
         try:
-            found, foreign = self._contents(connection)
-            if foreign is not None:
-                if self.named:  # another program's database, or this one's game history: never renamed
-                    raise SurveyDatabaseError(one_line(f"{self.path}: not a survey database ({foreign}); name "
-                                                       "another file (this one is left as it is)"))
-                raise sqlite3.DatabaseError(foreign)
-            sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
-        except BaseException:
-            connection.close()
-            raise
-        return connection
+            return sqlite_store.claim(self.path)
+        except sqlite_store.StoreClaimed as holder:
+            raise SurveyClaimed(one_line(
+                f"{self.path}: a survey is already running on this file ({holder}); it solves the deals, "
+                "this one would solve them twice: wait for it, or stop it and run this again")) from None
+        except OSError as error:
+            raise SurveyDatabaseError(one_line(f"{self.path}: cannot claim the survey database: {error}")) from None
+
+    def _release(self) -> None:
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
 
     def close(self) -> None:
         with self._lock:
             self._connection.close()
+            self._release()
 
     def __enter__(self) -> SurveyDatabase:
         return self
@@ -213,10 +207,44 @@ class SurveyDatabase:
                 "SELECT deal, tiles, solved, value, depth, best_moves, nodes, seconds, time_limit, solver_version, "
                 "worker, stored_at FROM results WHERE tiles = ? ORDER BY deal", (tiles,)).fetchall()
         wanted = None if deals is None else set(deals)
-        return [_result(row) for row in rows if wanted is None or row[0] in wanted]
+        skips = sqlite_store.RowSkips(str(self.path))
+        kept = [skips.keep(row, _result) for row in rows if wanted is None or row[0] in wanted]
+        line = skips.line()
+        if line is not None and line not in self.problems:
+            self.problems.append(line)
+        return [result for result in kept if result is not None]
 
 
 def _result(row: tuple) -> DealResult:
+    """A stored result, or ``ValueError`` naming the value no survey writes (a hand-edited file,
+    or one whose table is not STRICT)."""
     deal, tiles, solved, value, depth, moves, nodes, seconds, limit, version, worker, stored_at = row
-    best = None if moves is None else tuple(str(move) for move in json.loads(moves))
-    return DealResult(deal, tiles, bool(solved), value, depth, best, nodes, seconds, limit, version, worker, stored_at)
+    checks = (("tiles", tiles, whole(tiles, 4, FULL_DEAL)), ("solved", solved, whole(solved, 0, 1)),
+              ("value", value, whole(value, -1000, 1000)), ("depth", depth, whole(depth, 0, 1 << 31)),
+              ("nodes", nodes, whole(nodes, 0, 1 << 62)), ("seconds", seconds, finite(seconds, 0, 1e9)),
+              ("time_limit", limit, limit is None or finite(limit, 0, 1e9)),
+              ("solver_version", version, isinstance(version, str)), ("worker", worker, isinstance(worker, str)),
+              ("stored_at", stored_at, finite(stored_at, 0, 1e12)), ("best_moves", moves, text_or_none(moves)))
+    for name, found, good in checks:
+        if not good:
+            raise ValueError(f"deal {deal}: {name} {str(found)[:40]!r} is out of range or of the wrong type")
+    return DealResult(deal, tiles, bool(solved), value, depth, _best_moves(deal, moves), nodes, float(seconds),
+                      None if limit is None else float(limit), version, worker, float(stored_at))
+
+
+def _best_moves(deal: int, text: str | None) -> tuple[str, ...] | None:
+    """The stored JSON list of moves in notation, each checked (``parse_move`` names a bad one)."""
+    if text is None:
+        return None
+    try:
+        moves = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ValueError(f"deal {deal}: best_moves {text[:40]!r} is not a JSON list") from None
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise ValueError(f"deal {deal}: best_moves {text[:40]!r} is not a list of moves")
+    for move in moves:
+        try:
+            parse_move(move)
+        except ValueError as error:
+            raise ValueError(f"deal {deal}: best move {move[:20]!r}: {error}") from None
+    return tuple(moves)

@@ -26,6 +26,10 @@ from battle.atlas.solve_deal import solve_deal
 from battle.atlas.survey_db import DealResult, SurveyDatabase
 
 RETRIES = 2
+CLUSTER_STARTS = 3
+"""Tries at starting a local cluster: a worker that dies while it starts (killed, out of memory
+at import) fails the whole start with Dask's ``Nanny failed to start``; a fresh start usually
+goes through."""
 IN_FLIGHT_PER_WORKER = 2
 """Tasks queued per worker: one solving, one waiting, so a worker never idles between deals."""
 
@@ -129,6 +133,25 @@ def local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluste
                             dashboard_address=":0", silence_logs=40)
 
 
+class ClusterStartError(Exception):
+    """The local cluster did not start in ``CLUSTER_STARTS`` tries; the message is one line."""
+
+
+def start_local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluster
+    """``local_cluster(plan)``, started again when a worker dies during the start; ``ClusterStartError``
+    after ``CLUSTER_STARTS`` failed tries (nothing is stored yet, so the survey resumes whole)."""
+    failure: BaseException | None = None
+    for _ in range(CLUSTER_STARTS):
+        try:
+            return local_cluster(plan)
+        except (RuntimeError, OSError, TimeoutError) as error:  # Dask's "Nanny failed to start", a port in use
+            failure = error
+    cause = failure.__cause__ or failure if failure is not None else None
+    raise ClusterStartError(f"the local Dask cluster did not start in {CLUSTER_STARTS} tries ({failure}; "
+                            f"{type(cause).__name__}: {str(cause)[:120]}); nothing was solved, the same "
+                            "command tries again")
+
+
 def run_survey(plan: SurveyPlan, database: SurveyDatabase, *,
                report: Callable[[SurveyProgress, DealResult | None], None] = lambda progress, result: None,
                stop: threading.Event | None = None,
@@ -149,7 +172,7 @@ def run_survey(plan: SurveyPlan, database: SurveyDatabase, *,
     if plan.scheduler:
         client = Client(plan.scheduler, timeout="20s")
     else:
-        cluster = local_cluster(plan)
+        cluster = start_local_cluster(plan)
         client = Client(cluster)
     try:
         progress.dashboard = client.dashboard_link

@@ -129,7 +129,10 @@ def _catalogued_par(game: Game, text: str):  # noqa: ANN202 - Par | None
         number = int(found.group(1))
     from battle.atlas.catalogue import Catalogue
 
-    return Catalogue.load().par(number)
+    catalogue = Catalogue.load()
+    for problem in catalogue.problems:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+    return catalogue.par(number)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:

@@ -87,10 +87,11 @@ def _tiles(text: str) -> int:
     return value
 
 
-def _database(args: argparse.Namespace, *, reading: bool = False):  # noqa: ANN202 - a SurveyDatabase
-    """The survey database of ``--db`` (or the default one); ``reading``: one that must exist
-    already (a report or an export of a database nobody made is a mistyped path), opened
-    read-only so that a report beside a running survey never changes its file."""
+def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = False):  # noqa: ANN202
+    """The survey database (a ``SurveyDatabase``) of ``--db`` (or the default one); ``reading``: one
+    that must exist already (a report or an export of a database nobody made is a mistyped path),
+    opened read-only so that a report beside a running survey never changes its file; ``claim``:
+    for a run, refused when another run holds the file."""
     from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError, default_survey_path
 
     path = args.db if args.db is not None else default_survey_path()
@@ -98,7 +99,7 @@ def _database(args: argparse.Namespace, *, reading: bool = False):  # noqa: ANN2
         raise InputError(f"no survey database at {str(path)[:200]}: 'mahjong-battle survey DEALS"
                          f"{'' if args.db is None else ' --db FILE'}' makes one")
     try:
-        database = SurveyDatabase(args.db, read_only=reading)
+        database = SurveyDatabase(args.db, read_only=reading, claim=claim)
     except SurveyDatabaseError as error:
         raise InputError(str(error)) from None
     if database.notice:
@@ -132,12 +133,12 @@ def cmd_survey(args: argparse.Namespace) -> int:
     if args.scheduler and (args.workers or args.memory_per_worker):
         raise InputError("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
                          "its own")
-    from battle.atlas.survey_run import SurveyPlan, run_survey
+    from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
 
     plan = SurveyPlan(deals, tiles=args.tiles, time_limit=args.time_limit, value_only=args.value_only,
                       retry_unsolved=args.retry_unsolved, scheduler=args.scheduler, workers=args.workers,
                       threads_per_worker=args.threads_per_worker, memory_per_worker=args.memory_per_worker)
-    database = _database(args)
+    database = _database(args, claim=True)
     bar = _ProgressBar(sys.stderr)
     stop = threading.Event()
     try:
@@ -148,6 +149,9 @@ def cmd_survey(args: argparse.Namespace) -> int:
         print(f"\nstopped{stopped.how}: every deal finished so far is stored; the same command resumes",
               file=sys.stderr)
         return 128 + stopped.signal
+    except ClusterStartError as error:
+        print(f"mahjong-battle: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         raise InputError(f"cannot reach the scheduler {args.scheduler}: {error}") from None
     finally:
@@ -227,11 +231,7 @@ def _duration(seconds: float) -> str:
 def _report(args: argparse.Namespace) -> int:
     from battle.atlas.survey_report import format_report, summarise
 
-    database = _database(args, reading=True)
-    try:
-        results = database.results(args.tiles)
-    finally:
-        database.close()
+    results = _report_results(args)
     report = summarise(results)
     print(format_report(report, args.tiles))
     if args.plot:
@@ -256,11 +256,7 @@ def _export(args: argparse.Namespace) -> int:
     from battle.atlas.survey_db import FULL_DEAL
     from battle.storage.paths import write_atomically
 
-    database = _database(args, reading=True)
-    try:
-        results = database.results(FULL_DEAL)
-    finally:
-        database.close()
+    results = _read_results(args, FULL_DEAL)
     solved = [result for result in results if result.solved]
     limits = {result.time_limit for result in results if result.time_limit}
     span = f"{results[0].deal}-{results[-1].deal}" if results else "DEALS"
@@ -273,3 +269,46 @@ def _export(args: argparse.Namespace) -> int:
         raise InputError(f"--export {args.export[:80]}: {error.strerror or error}") from None
     print(f"{len(solved)} solved deals written to {args.export}")
     return 0
+
+
+def _read_results(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - list[DealResult]
+    """The results at ``tiles`` of the survey database of ``--db`` (or the default one); rows it
+    skipped are said on stderr, one line."""
+    database = _database(args, reading=True)
+    try:
+        results = database.results(tiles)
+    finally:
+        database.close()
+    for problem in database.problems:
+        print(f"mahjong-battle: {problem}", file=sys.stderr)
+    return results
+
+
+def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult]
+    """What ``--report`` covers, said in a first line: the file of ``--db`` alone; else, for whole
+    deals, the catalogue the game ships with the user's own survey on top (an exact result of
+    the user's replaces the shipped one; an unsolved one only adds a deal the catalogue lacks)."""
+    from battle.atlas.catalogue import CatalogueError, read_catalogue_results, shipped_catalogue_path
+    from battle.atlas.survey_db import FULL_DEAL, default_survey_path
+
+    if args.db is not None or args.tiles != FULL_DEAL:
+        results = _read_results(args, args.tiles)
+        print(f"from {args.db if args.db is not None else default_survey_path()}: {len(results)} deals")
+        return results
+    try:
+        shipped = read_catalogue_results(shipped_catalogue_path())
+    except CatalogueError as error:
+        print(f"mahjong-battle: {error}", file=sys.stderr)
+        shipped = []
+    own_path = default_survey_path()
+    own = _read_results(args, FULL_DEAL) if own_path.exists() else []
+    merged = {result.deal: result for result in shipped}
+    for result in own:
+        if result.solved or result.deal not in merged:
+            merged[result.deal] = result
+    both = len({result.deal for result in shipped} & {result.deal for result in own})
+    yours = (f"{len(own)} from your survey ({own_path})" if own_path.exists()
+             else f"none of your own yet ('mahjong-battle survey DEALS' adds to {own_path})")
+    overlap = f"; {both} in both, yours counted" if both else ""
+    print(f"{len(merged)} deals: {len(shipped)} from the catalogue the game ships, {yours}{overlap}")
+    return [merged[deal] for deal in sorted(merged)]

@@ -9,11 +9,16 @@ next to a game.
 The history must never stop a game. Every call catches the database's failures and
 leaves one line in ``notices`` for the front end to show:
 
-* a file that is not our database (not SQLite, damaged, another schema) is set aside
-  (``battle.storage.paths.set_aside``: ``history.sqlite3.corrupt``, its WAL beside it) and a
-  new one started, so the damaged one stays for the curious; but a file the user named
-  (``--db``) that is another program's database or not SQLite at all is left as it is and
-  the history is off for the session (a mistyped name must not move somebody's file);
+* the file is opened, checked, upgraded and set aside as every store of the program's is
+  (``battle.storage.sqlite_store``): a file with a damaged page keeps every row SQLite
+  still reads, in a new file, with the damaged one kept beside it (``.corrupt``); a file
+  that is not SQLite or holds another schema is set aside and a new one started; but a
+  file the user named (``--db``) that is another program's database or not SQLite at all
+  is left as it is and the history is off for the session (a mistyped name must not move
+  somebody's file);
+* a row whose values no release writes (a score of ``'abc'``, a rating of ``1e308``, in a
+  file edited by hand or made by a release whose tables are not STRICT) is skipped and said once;
+  the other rows stay in use;
 * a database another copy of the program holds locked for longer than ``BUSY_SECONDS``
   is left alone (it is healthy, and moving it would split the history in two): that one
   write is skipped and said so, and the next call tries again;
@@ -30,7 +35,6 @@ skipped write loses a statistic, never a game.
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 import threading
 import time
@@ -42,8 +46,19 @@ from typing import TypeVar
 from battle.ratings.glicko2 import Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
-from battle.storage import sqlite_file
-from battle.storage.paths import StorageProblem, data_dir, ensure_folder, set_aside
+from battle.storage.paths import StorageProblem, data_dir, ensure_folder
+from battle.storage.sqlite_store import (
+    RowSkips,
+    StoreBusy,
+    StoreKind,
+    StoreNewer,
+    StoreRefused,
+    StoreUnusable,
+    finite,
+    open_store,
+    text_or_none,
+    whole,
+)
 
 SCHEMA_VERSION = 2
 FILE_NAME = "history.sqlite3"
@@ -63,33 +78,50 @@ CREATE TABLE IF NOT EXISTS games (
     you INTEGER CHECK (you IN (1, 2)),
     deal INTEGER,
     record TEXT NOT NULL,
-    score1 INTEGER NOT NULL,
-    score2 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL CHECK (score1 BETWEEN 0 AND 100000),
+    score2 INTEGER NOT NULL CHECK (score2 BETWEEN 0 AND 100000),
     par INTEGER,
-    accuracy1 REAL,
-    accuracy2 REAL,
+    accuracy1 REAL CHECK (accuracy1 BETWEEN 0 AND 100),
+    accuracy2 REAL CHECK (accuracy2 BETWEEN 0 AND 100),
     game_key TEXT UNIQUE,
     winner INTEGER CHECK (winner IN (1, 2))
-);
+){strict};
 CREATE TABLE IF NOT EXISTS puzzle_attempts (
     id INTEGER PRIMARY KEY,
     attempted_at REAL NOT NULL,
     puzzle_id TEXT NOT NULL,
     solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
-    player_rating REAL NOT NULL,
-    player_deviation REAL NOT NULL,
-    player_volatility REAL NOT NULL,
-    puzzle_rating REAL NOT NULL,
-    puzzle_deviation REAL NOT NULL,
-    puzzle_volatility REAL NOT NULL
-);
+    player_rating REAL NOT NULL CHECK (player_rating BETWEEN -1000 AND 5000),
+    player_deviation REAL NOT NULL CHECK (player_deviation BETWEEN 1 AND 1000),
+    player_volatility REAL NOT NULL CHECK (player_volatility BETWEEN 0.000001 AND 10),
+    puzzle_rating REAL NOT NULL CHECK (puzzle_rating BETWEEN -1000 AND 5000),
+    puzzle_deviation REAL NOT NULL CHECK (puzzle_deviation BETWEEN 1 AND 1000),
+    puzzle_volatility REAL NOT NULL CHECK (puzzle_volatility BETWEEN 0.000001 AND 10)
+){strict};
 CREATE INDEX IF NOT EXISTS puzzle_attempts_by_puzzle ON puzzle_attempts (puzzle_id);
 """
-_TABLES = {"games", "puzzle_attempts"}
+"""A new file's tables are STRICT (a score of 'abc' is refused when written); the CHECKs hold
+the ranges the statistics and the rating arithmetic take: ratings from -1,000 to 5,000 keep
+Glicko-2's expected score short of exactly 0 or 1 (at 20,000 apart it rounds to 0 and
+divides by zero), a deviation of at least 1 and a volatility above 0 keep its divisions and
+logarithms finite (every corner of these ranges rates without error). A file made before
+keeps its tables: its rows are checked as read."""
 _GAME_COLUMNS = ("id, finished_at, front_end, player1, player2, level1, level2, you, deal, record, score1, score2, "
                  "par, accuracy1, accuracy2, game_key, winner")
-_UPGRADES = {1: "ALTER TABLE games ADD COLUMN winner INTEGER CHECK (winner IN (1, 2));"}
-"""The statements that bring a file of schema N to schema N + 1."""
+_ATTEMPT_COLUMNS = ("id, attempted_at, puzzle_id, solved, player_rating, player_deviation, player_volatility, "
+                    "puzzle_rating, puzzle_deviation, puzzle_volatility")
+KIND = StoreKind(
+    name="game history", version=SCHEMA_VERSION, schema=_SCHEMA,
+    columns={"games": tuple(_GAME_COLUMNS.split(", ")), "puzzle_attempts": tuple(_ATTEMPT_COLUMNS.split(", "))},
+    upgrades={1: "ALTER TABLE games ADD COLUMN winner INTEGER CHECK (winner IN (1, 2));"},
+    older_columns={1: {"games": tuple(_GAME_COLUMNS.split(", "))[:-1],
+                       "puzzle_attempts": tuple(_ATTEMPT_COLUMNS.split(", "))}},
+)
+"""The history's file: schema 1 had no ``winner``, added in place."""
+RATING_RANGE = (-1000.0, 5000.0)
+DEVIATION_RANGE = (1.0, 1000.0)
+VOLATILITY_RANGE = (0.000001, 10.0)
+SCORE_RANGE = (0, 100000)
 
 T = TypeVar("T")
 
@@ -180,23 +212,6 @@ def default_history_path() -> Path:
     return data_dir() / FILE_NAME
 
 
-class _Busy(Exception):
-    """The database stayed locked by another connection for ``BUSY_SECONDS``."""
-
-
-class _Newer(Exception):
-    """The file is a history of a newer schema than this version reads."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(f"schema {version}")
-        self.version = version
-
-
-class _NotAHistory(Exception):
-    """A file named by the caller (``--db``) that is no game history: another program's
-    database, or not SQLite at all. It is left as it is, never set aside."""
-
-
 class History:
     """The history database; every method is safe to call whatever state the file is in.
 
@@ -213,6 +228,7 @@ class History:
         self._connection: sqlite3.Connection | None = None
         self._disabled = False
         self._lock = threading.Lock()
+        self._said: set[str] = set()
         self.notices: list[str] = []
         """One line each, for the user: what went wrong with the database and what was done."""
 
@@ -276,14 +292,15 @@ class History:
 
         def read(connection: sqlite3.Connection) -> list[GameEntry]:
             rows = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY finished_at, id").fetchall()
-            return [_game_from_row(row) for row in rows]
+            return self._keep_rows(rows, _game_from_row, "games")
 
         return self._run(read, "read the games", [])
 
     def game(self, game_id: int) -> GameEntry | None:
         def read(connection: sqlite3.Connection) -> GameEntry | None:
             row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-            return None if row is None else _game_from_row(row)
+            kept = [] if row is None else self._keep_rows([row], _game_from_row, "games")
+            return kept[0] if kept else None
 
         return self._run(read, "read the game", None)
 
@@ -309,11 +326,8 @@ class History:
 
         def read(connection: sqlite3.Connection) -> list[PuzzleAttempt]:
             rows = connection.execute(
-                "SELECT id, attempted_at, puzzle_id, solved, player_rating, player_deviation, player_volatility, "
-                "puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_attempts "
-                "ORDER BY attempted_at, id").fetchall()
-            return [PuzzleAttempt(row[1], row[2], bool(row[3]), Rating(row[4], row[5], row[6]),
-                                  Rating(row[7], row[8], row[9]), id=row[0]) for row in rows]
+                f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY attempted_at, id").fetchall()
+            return self._keep_rows(rows, _attempt_from_row, "puzzle attempts")
 
         return self._run(read, "read the puzzle attempts", [])
 
@@ -321,10 +335,13 @@ class History:
         """The puzzle's rating after its last attempt here, None before its first."""
 
         def read(connection: sqlite3.Connection) -> Rating | None:
-            row = connection.execute(
-                "SELECT puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_attempts "
-                "WHERE puzzle_id = ? ORDER BY attempted_at DESC, id DESC LIMIT 1", (puzzle_id,)).fetchone()
-            return None if row is None else Rating(row[0], row[1], row[2])
+            rows = connection.execute(
+                f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE puzzle_id = ? "
+                "ORDER BY attempted_at DESC, id DESC", (puzzle_id,)).fetchall()
+            for row in rows:  # the latest attempt whose ratings read; the bad ones are said by ``attempts``
+                with contextlib.suppress(ValueError):
+                    return _attempt_from_row(row).puzzle
+            return None
 
         return self._run(read, "read the puzzle's rating", None)
 
@@ -332,8 +349,8 @@ class History:
 
     def _run(self, work: Callable[[sqlite3.Connection], T], doing: str, failed: T, *, writes: bool = False) -> T:
         """``work`` on the database (in a transaction when it ``writes``), with the failures of the module
-        docstring turned into notices and ``failed`` returned; a damaged file is set aside and ``work``
-        tried once on a new one."""
+        docstring turned into notices and ``failed`` returned; a file found damaged meanwhile is opened
+        again (salvaged or set aside, ``battle.storage.sqlite_store``) and ``work`` tried once more."""
         with self._lock:
             for attempt in range(2):
                 try:
@@ -344,7 +361,7 @@ class History:
                         return work(connection)
                     with self._transaction(connection):
                         return work(connection)
-                except _Busy:
+                except StoreBusy:
                     self._notice(f"the history database is busy (another copy of the game is writing): "
                                  f"could not {doing}")
                     return failed
@@ -356,12 +373,12 @@ class History:
                     if attempt or not _is_damage(error):
                         self._notice(f"could not {doing} in the history database ({error})")
                         return failed
-                    self._replace(str(error))
+                    self._reopen()
                 except sqlite3.DatabaseError as error:
                     if attempt:
                         self._notice(f"could not {doing} in the history database ({error})")
                         return failed
-                    self._replace(str(error))
+                    self._reopen()
             return failed
 
     @contextlib.contextmanager
@@ -388,82 +405,44 @@ class History:
             self._notice(f"no game history this time: {error}")
             return None
         try:
-            if self._named and sqlite_file.other_kind_of_file(self.path):
-                raise _NotAHistory("a file of another kind")
-            self._connection = self._open()
-        except _NotAHistory as other:
+            opened = open_store(self.path, KIND, named=self._named, timeout=self._busy_seconds)
+        except StoreRefused as other:
             self._disabled = True
-            self._notice(f"{self.path} is not a game history ({other}); it is left as it is: no game history "
-                         "this time")
+            self._notice(f"{self.path} is {other}; it is left as it is: no game history this time")
             return None
-        except _Newer as newer:
+        except StoreNewer as newer:
             self._disabled = True
             self._notice(f"{self.path} was written by a newer version of the game (schema {newer.version}, "
                          f"this one reads {SCHEMA_VERSION}): no game history this time")
             return None
+        except StoreUnusable as error:
+            self._disabled = True
+            self._notice(f"no game history this time: {error}")
+            return None
+        if opened.notice is not None:
+            self._notice(opened.notice)
+        self._connection = opened.connection
         return self._connection
 
-    def _open(self) -> sqlite3.Connection:
-        """Open and check the file: ``sqlite3.DatabaseError`` when it is not our database, ``_Busy`` when locked."""
-        connection = sqlite_file.connect(self.path, timeout=self._busy_seconds)
-        try:
-            problem = sqlite_file.integrity_problem(connection)
-            if problem is not None:
-                raise sqlite3.DatabaseError(problem)
-            found = sqlite_file.contents(connection)
-            if found.version > SCHEMA_VERSION and found.tables >= _TABLES:
-                raise _Newer(found.version)
-            if not found.empty and (not 1 <= found.version <= SCHEMA_VERSION or not found.tables >= _TABLES):
-                held = f"schema {found.version}, tables {', '.join(sorted(found.tables)) or 'none'}"
-                if self._named:
-                    raise _NotAHistory(held)
-                raise sqlite3.DatabaseError(f"not a game history ({held})")
-            sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
-            if not found.empty and found.version < SCHEMA_VERSION:
-                self._upgrade(connection)
-        except sqlite3.OperationalError as error:
-            connection.close()
-            if _is_busy(error):
-                raise _Busy() from None
-            raise
-        except BaseException:
-            connection.close()
-            raise
-        return connection
-
-    def _upgrade(self, connection: sqlite3.Connection) -> None:
-        """Bring an older schema's file to this one, in one transaction; the version is read again
-        under the lock, as another copy of the game may have upgraded it meanwhile."""
-        with self._transaction(connection):
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            while version < SCHEMA_VERSION:
-                connection.execute(_UPGRADES[version])
-                version += 1
-            connection.execute(f"PRAGMA user_version = {version}")
-
-    def _replace(self, reason: str) -> None:
-        """Set the damaged file aside (with its WAL) so that the next connection starts a new one."""
+    def _reopen(self) -> None:
+        """Close the connection after a damage found mid-session, so that the next call checks the file again."""
         if self._connection is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
             self._connection = None
-        moved = set_aside(self.path)
-        if moved is None and self.path.exists():
-            self._disabled = True
-            self._notice(f"{self.path} is damaged ({reason}) and cannot be moved aside: no game history this time")
-            return
-        for suffix in ("-wal", "-shm"):
-            companion = self.path.with_name(self.path.name + suffix)
-            with contextlib.suppress(OSError):
-                if moved is not None and suffix == "-wal":
-                    os.replace(companion, moved.with_name(moved.name + suffix))
-                else:
-                    companion.unlink()
-        where = f"set aside as {moved.name}" if moved is not None else "gone"
-        self._notice(f"the game history {self.path} is damaged or not ours ({reason}): {where}, starting a new one")
 
     def _notice(self, text: str) -> None:
         self.notices.append(one_line(text))
+
+    def _keep_rows(self, rows: list[tuple], build: Callable[[tuple], T | None], table: str) -> list[T]:
+        """The rows ``build`` makes sense of; the others are skipped and said in one notice."""
+        skips = RowSkips(f"the game history's {table}")
+        kept = [item for item in (skips.keep(row, build) for row in rows) if item is not None]
+        line = skips.line()
+        if line is not None and line not in self._said:  # the same bad rows are read again and again
+            self._said.add(line)
+            self._notice(line)
+        return kept
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:
@@ -478,8 +457,63 @@ def _is_damage(error: sqlite3.OperationalError) -> bool:
 
 
 def _game_from_row(row: tuple) -> GameEntry:
-    return GameEntry(
-        finished_at=row[1], front_end=row[2], players=(row[3], row[4]), levels=(row[5], row[6]), you=row[7],
-        deal=row[8], record=row[9], scores=(row[10], row[11]), par=row[12], accuracy=(row[13], row[14]),
-        game_key=row[15], winner=row[16], id=row[0],
+    """A stored game, or ``ValueError`` naming the value that is no game's (a file written by hand or
+    another program: old files' tables are not STRICT)."""
+    (number, finished_at, front_end, player1, player2, level1, level2, you, deal, record, score1, score2, par,
+     accuracy1, accuracy2, game_key, winner) = row
+    problem = _first_problem(
+        ("finished_at", finished_at, finite(finished_at, 0, 1e12)),
+        ("front_end", front_end, isinstance(front_end, str)),
+        ("player1", player1, isinstance(player1, str)), ("player2", player2, isinstance(player2, str)),
+        ("level1", level1, text_or_none(level1)), ("level2", level2, text_or_none(level2)),
+        ("you", you, you in (None, 1, 2) and not isinstance(you, bool | float)),
+        ("deal", deal, deal is None or whole(deal, 0, 1 << 62)), ("record", record, isinstance(record, str)),
+        ("score1", score1, whole(score1, *SCORE_RANGE)), ("score2", score2, whole(score2, *SCORE_RANGE)),
+        ("par", par, par is None or whole(par, -SCORE_RANGE[1], SCORE_RANGE[1])),
+        ("accuracy1", accuracy1, accuracy1 is None or finite(accuracy1, 0, 100)),
+        ("accuracy2", accuracy2, accuracy2 is None or finite(accuracy2, 0, 100)),
+        ("game_key", game_key, text_or_none(game_key)),
+        ("winner", winner, winner in (None, 1, 2) and not isinstance(winner, bool | float)),
     )
+    if problem is not None:
+        raise ValueError(f"game #{number}: {problem}")
+    return GameEntry(
+        finished_at=float(finished_at), front_end=front_end, players=(player1, player2), levels=(level1, level2),
+        you=you, deal=deal, record=record, scores=(score1, score2), par=par, accuracy=(accuracy1, accuracy2),
+        game_key=game_key, winner=winner, id=number,
+    )
+
+
+def _rating(values: tuple, side: str) -> Rating:
+    rating, deviation, volatility = values
+    problem = _first_problem(
+        (f"{side}_rating", rating, finite(rating, *RATING_RANGE)),
+        (f"{side}_deviation", deviation, finite(deviation, *DEVIATION_RANGE)),
+        (f"{side}_volatility", volatility, finite(volatility, *VOLATILITY_RANGE)),
+    )
+    if problem is not None:
+        raise ValueError(problem)
+    return Rating(float(rating), float(deviation), float(volatility))
+
+
+def _attempt_from_row(row: tuple) -> PuzzleAttempt:
+    """A stored puzzle attempt, or ``ValueError`` naming the value no attempt has."""
+    number, attempted_at, puzzle_id, solved = row[:4]
+    try:
+        problem = _first_problem(("attempted_at", attempted_at, finite(attempted_at, 0, 1e12)),
+                                 ("puzzle_id", puzzle_id, isinstance(puzzle_id, str)),
+                                 ("solved", solved, solved in (0, 1) and not isinstance(solved, float)))
+        if problem is not None:
+            raise ValueError(problem)
+        return PuzzleAttempt(float(attempted_at), puzzle_id, bool(solved), _rating(row[4:7], "player"),
+                             _rating(row[7:10], "puzzle"), id=number)
+    except ValueError as error:
+        raise ValueError(f"puzzle attempt #{number}: {error}") from None
+
+
+def _first_problem(*checks: tuple[str, object, bool]) -> str | None:
+    """"score1 'abc' is out of range or of the wrong type" for the first check that fails."""
+    for name, value, good in checks:
+        if not good:
+            return f"{name} {str(value)[:40]!r} is out of range or of the wrong type"
+    return None

@@ -1,5 +1,5 @@
-"""The program's SQLite files (the server's games, the survey's results, the game history),
-opened the one way they all need.
+"""The pieces of the program's SQLite files (the server's games, the survey's results, the game
+history) that the one store base, ``battle.storage.sqlite_store``, opens them with.
 
 Each is one file in WAL mode with ``synchronous=FULL``: a transaction is on disk when its
 COMMIT returns, so a kill or a power cut loses nothing a caller was told is kept. Opening
@@ -73,8 +73,18 @@ def integrity_problem(connection: sqlite3.Connection) -> str | None:
 
 
 def contents(connection: sqlite3.Connection) -> Contents:
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    """The version and the tables, read in one transaction: read apart, another program making the
+    file between the two reads shows version 0 with its tables, which is no file of ours."""
+    own = not connection.in_transaction
+    if own:
+        connection.execute("BEGIN")
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master "
+                                                                "WHERE type = 'table'"))
+    finally:
+        if own:
+            connection.execute("COMMIT")
     return Contents(version, tables)
 
 

@@ -92,7 +92,7 @@ def test_a_file_that_is_not_a_survey_database_is_refused_and_left_as_it_is(tmp_p
     with sqlite3.connect(newer) as connection:
         connection.execute("PRAGMA user_version = 99")
     for path, words in ((text, "a file of another kind"),
-                        (other, r"not a survey database \(schema version 0, tables games\)"),
+                        (other, r"not a survey database \(schema version 0, expected 1\)"),
                         (newer, r"written by a newer version \(schema 99")):
         before = path.read_bytes()
         for read_only in (False, True):  # a survey run, and a reader (the window, a report)

@@ -135,6 +135,7 @@ def test_the_stats_command_sets_a_damaged_history_aside_and_goes_on(tmp_path: Pa
     assert done.returncode == 0
     assert "Games: 0 stored" in done.stdout
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mahjong-battle: the game history ")
+    assert len(lines) == 1 and lines[0].startswith("mahjong-battle: ")
+    assert "history.sqlite3: not a usable game history (file is not a database)" in lines[0]
     assert "set aside as history.sqlite3.corrupt" in lines[0]
     assert (folder / "history.sqlite3.corrupt").exists()

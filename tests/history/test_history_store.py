@@ -16,6 +16,7 @@ import pytest
 from battle.history.store import GameEntry, History, PuzzleAttempt, default_history_path
 from battle.ratings.glicko2 import Rating
 from battle.rules.game import Game
+from tests.history.old_schemas import SCHEMA_1, SCHEMA_2
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -215,8 +216,7 @@ def test_a_schema_1_history_is_brought_up_to_date_with_its_games(tmp_path: Path)
 
     path = tmp_path / "history.sqlite3"
     old = sqlite3.connect(path)
-    old.executescript(store._SCHEMA.replace(",\n    winner INTEGER CHECK (winner IN (1, 2))", "")
-                      + "PRAGMA user_version = 1;")
+    old.executescript(SCHEMA_1 + "PRAGMA user_version = 1;")
     old.execute("INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, score2) "
                 "VALUES (1.0, 'terminal', 'You', 'Solver (club)', 1, ?, 150, 120)", (finished_game().to_text(),))
     old.commit()
@@ -237,7 +237,7 @@ def test_a_newer_versions_history_is_left_alone(tmp_path: Path) -> None:
 
     path = tmp_path / "history.sqlite3"
     newer = sqlite3.connect(path)
-    newer.executescript(store._SCHEMA + f"PRAGMA user_version = {store.SCHEMA_VERSION + 1};")
+    newer.executescript(SCHEMA_2 + f"PRAGMA user_version = {store.SCHEMA_VERSION + 1};")
     newer.close()
     before = path.read_bytes()
     history = History(path)

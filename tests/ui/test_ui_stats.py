@@ -157,7 +157,7 @@ def test_a_damaged_history_is_set_aside_the_player_told_and_the_game_kept(tmp_pa
         app = new_app((1200, 800))
         played = finish_against_the_solver(app, seed=13)
         scene = ui.play_scene(app)
-        assert "damaged or not ours" in scene.status.text and "set aside as history.sqlite3.corrupt" in \
+        assert "not a usable game history" in scene.status.text and "set aside as history.sqlite3.corrupt" in \
             scene.status.text
         assert scene.status.kind == "warn"
         assert path.with_name("history.sqlite3.corrupt").read_bytes().startswith(b"this is not a database")
@@ -216,3 +216,29 @@ def test_a_game_from_a_composed_position_is_said_to_be_unrated(tmp_path, monkeyp
         scene = open_stats(app)
         assert (scene.stats.your_games, scene.stats.solver.games, scene.stats.unrated) == (1, 0, 1)
         app.step([], ui.DT)  # the rating card draws its "not rated" line
+
+
+def test_a_hostile_row_is_skipped_and_said_in_the_statistics_status_line(tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    from tests.history.old_schemas import SCHEMA_2
+
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        path = default_history_path()
+        with sqlite3.connect(path) as old:  # a file of a release whose tables are not STRICT
+            old.executescript(SCHEMA_2 + "PRAGMA user_version = 2;")
+        with History(path) as history:
+            history.add_game(GameEntry.from_game(ui.short_game(seed=3), front_end="window", levels=(None, "club"),
+                                                 you=1, finished_at=1.7e9))
+        with sqlite3.connect(path) as connection:
+            connection.execute("UPDATE games SET score1 = 'abc' WHERE id = 1")
+            connection.execute("INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, "
+                               "score2) SELECT finished_at + 1, front_end, player1, player2, you, record, 5, 3 "
+                               "FROM games")
+        app = new_app((1200, 800))
+        ui.key(app, pygame.K_s)
+        scene = app.stack.top
+        assert isinstance(scene, StatsScene) and scene.stats.games == 1
+        assert scene.message is not None and scene.message.kind == "warn"
+        assert "1 unreadable row in the game history's games skipped (game #1: score1 'abc'" in scene.message.text
+        app.step([], ui.DT)

@@ -17,9 +17,12 @@
 - The schema carries ``PRAGMA user_version``; foreign keys are on.
 - Only SHA-256 hashes of seat tokens are stored; nothing is pickled or evaluated, the
   options are a JSON object and positions and moves are notation text.
-- A file that is not a database, is damaged or holds another schema is renamed aside
-  (``games.sqlite3.corrupt``) and an empty database takes its place; ``notice`` says so in
-  one line for the server to print. A database of a newer schema is left alone and refused.
+- The file is opened, checked, upgraded and set aside as every store of the program's is
+  (``battle.storage.sqlite_store``): a file that is not a database, is damaged or holds
+  another schema is renamed aside whole (``games.sqlite3.corrupt``; no rows are salvaged,
+  as a game copied without some of its moves is no game) and an empty database takes its
+  place; ``notice`` says so in one line for the server to print. A database of a newer
+  schema is left alone and refused.
 
 If a write raises ``StoreError`` the room in memory is ahead of the disk: the server drops
 it and reloads it with ``load_game``, which is the truth.
@@ -43,16 +46,15 @@ from battle.online.server.room import EndReason, MoveReceipt, Options, Room, Sea
 from battle.rules.errors import one_line
 from battle.rules.notation import format_position, parse_position
 from battle.storage import sqlite_file
-from battle.storage.paths import StorageProblem, data_dir, ensure_folder, set_aside
+from battle.storage.paths import StorageProblem, data_dir, ensure_folder
+from battle.storage.sqlite_store import StoreBusy, StoreKind, StoreNewer, StoreRefused, StoreUnusable, open_store
 
 SCHEMA_VERSION = 2
 """2 adds the ends ``aborted`` and ``expired``; a version 1 file is upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
-SIDE_FILES = ("-wal", "-shm")
-"""SQLite's companions of a WAL database; set aside with it, since they belong to it."""
 
 _SCHEMA = """
-CREATE TABLE games (
+CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     invite TEXT NOT NULL UNIQUE,
     watch TEXT NOT NULL UNIQUE,
@@ -72,8 +74,8 @@ CREATE TABLE games (
     rematch_game TEXT,
     rematch_watch TEXT
 );
-CREATE INDEX games_by_status ON games (status);
-CREATE TABLE seats (
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
+CREATE TABLE IF NOT EXISTS seats (
     game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
     token_hash TEXT NOT NULL,
@@ -81,8 +83,8 @@ CREATE TABLE seats (
     joined_at REAL NOT NULL,
     PRIMARY KEY (game, seat)
 );
-CREATE INDEX seats_by_token ON seats (token_hash);
-CREATE TABLE moves (
+CREATE INDEX IF NOT EXISTS seats_by_token ON seats (token_hash);
+CREATE TABLE IF NOT EXISTS moves (
     game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
     move_id TEXT NOT NULL,
@@ -93,24 +95,19 @@ CREATE TABLE moves (
     taken_back_at REAL,
     PRIMARY KEY (game, seat, move_id)
 );
-CREATE UNIQUE INDEX live_moves ON moves (game, ply) WHERE taken_back_at IS NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS live_moves ON moves (game, ply) WHERE taken_back_at IS NULL;
 """
-_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE games"):_SCHEMA.index("CREATE INDEX games_by_status")]
+_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games"):_SCHEMA.index("CREATE INDEX")]
 _UPGRADE_FROM_1 = f"""
-PRAGMA foreign_keys = OFF;
-BEGIN IMMEDIATE;
-{_GAMES_TABLE.replace("CREATE TABLE games", "CREATE TABLE games_v2", 1)}
+{_GAMES_TABLE.replace("CREATE TABLE IF NOT EXISTS games", "CREATE TABLE games_v2", 1)}
 INSERT INTO games_v2 SELECT * FROM games;
 DROP TABLE games;
 ALTER TABLE games_v2 RENAME TO games;
 CREATE INDEX games_by_status ON games (status);
-PRAGMA user_version = 2;
-COMMIT;
-PRAGMA foreign_keys = ON;
 """
 """Version 1's ``games`` table allows only three ends in a CHECK, which SQLite cannot alter: the
-table is copied into one with the wider CHECK, in one transaction (seats and moves keep
-pointing at the same ids)."""
+table is copied into one with the wider CHECK, in one transaction with foreign keys off
+(``battle.storage.sqlite_store`` runs it), so seats and moves keep pointing at the same ids."""
 
 _COLUMNS = {
     "games": ("id", "invite", "watch", "options", "start", "deal", "creator_seat", "created_at", "status", "winner",
@@ -147,8 +144,11 @@ class Write:
     statements: tuple[Statement, ...]
 
 
-class _NotOurs(Exception):
-    """A readable SQLite file that is not a game database of this schema, or fails its integrity check."""
+def _kind() -> StoreKind:
+    """The server's file as the store base opens it: made, upgraded from 1, or set aside whole when
+    damaged (no salvage: a game copied without some of its moves would be no game)."""
+    return StoreKind(name="game database", version=SCHEMA_VERSION, schema=_SCHEMA, columns=_COLUMNS,
+                     upgrades={1: _UPGRADE_FROM_1}, foreign_keys=True, salvage=False)
 
 
 def default_database_path() -> Path:
@@ -183,68 +183,22 @@ class GameStore:
     # -- opening -----------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
-        if self.named and sqlite_file.other_kind_of_file(self.path):
-            raise StoreError(one_line(f"{self.path}: not a game database but a file of another kind; start the "
-                                      "server with another --db (this one is left as it is)"))
         try:
-            return self._connect_and_prepare()
-        except (_NotOurs, sqlite3.DatabaseError) as error:
-            if isinstance(error, sqlite3.OperationalError):  # locked, or not openable: the file may be fine
-                raise StoreError(one_line(f"{self.path}: cannot open the game database: {error}")) from None
-            reason = str(error)
-        moved = set_aside(self.path)
-        if moved is None:
-            raise StoreError(one_line(f"{self.path}: not a usable game database ({reason}) and cannot be moved aside"))
-        for suffix in SIDE_FILES:
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                set_aside(side)
-        self.notice = one_line(
-            f"{self.path}: not a usable game database ({reason}); set aside as {moved.name}, starting an empty one"
-        )
-        try:
-            return self._connect_and_prepare()
-        except (_NotOurs, sqlite3.Error) as error:
-            raise StoreError(one_line(f"{self.path}: cannot start a new game database: {error}")) from None
-
-    @staticmethod
-    def _schema_mismatch(connection: sqlite3.Connection, found: sqlite_file.Contents) -> str | None:
-        """How a file that holds tables differs from this schema, or None when it is this schema."""
-        if found.version not in (1, SCHEMA_VERSION):
-            return f"schema version {found.version}, expected {SCHEMA_VERSION}"
-        for table, columns in _COLUMNS.items():
-            held = sqlite_file.columns(connection, table)
-            if held != columns:
-                return f"table {table} has columns {', '.join(held) or 'none'}"
-        return None
-
-    def _connect_and_prepare(self) -> sqlite3.Connection:
-        connection = sqlite_file.connect(self.path)
-        try:
-            connection.execute("PRAGMA foreign_keys = ON")
-            # read before anything writes: a newer version's file is left exactly as it was
-            found = sqlite_file.contents(connection)
-            if found.version > SCHEMA_VERSION:
-                raise StoreError(one_line(
-                    f"{self.path}: written by a newer version of the game (schema {found.version}, this one reads "
-                    f"{SCHEMA_VERSION}); start this version with another database file"
-                ))
-            problem = sqlite_file.integrity_problem(connection)
-            if problem is not None:
-                raise _NotOurs(problem)
-            mismatch = None if found.empty else self._schema_mismatch(connection, found)
-            if mismatch is not None and self.named:  # another program's database (the game history): never renamed
-                raise StoreError(one_line(f"{self.path}: not a game database of this server ({mismatch}); start "
-                                          "it with another --db (this one is left as it is)"))
-            if mismatch is not None:
-                raise _NotOurs(mismatch)
-            sqlite_file.make_durable(connection, _SCHEMA, SCHEMA_VERSION, create=found.empty)
-            if not found.empty and found.version == 1:
-                connection.executescript(_UPGRADE_FROM_1)
-        except BaseException:
-            connection.close()
-            raise
-        return connection
+            opened = open_store(self.path, _kind(), named=self.named)
+        except StoreRefused as refused:
+            if refused.detail is None:
+                raise StoreError(one_line(f"{self.path}: {refused}; start the server with another --db (this one "
+                                          "is left as it is)")) from None
+            raise StoreError(one_line(f"{self.path}: not a game database of this server ({refused.detail}); start "
+                                      "it with another --db (this one is left as it is)")) from None
+        except StoreNewer as newer:
+            raise StoreError(one_line(
+                f"{self.path}: written by a newer version of the game (schema {newer.version}, this one reads "
+                f"{SCHEMA_VERSION}); start this version with another database file")) from None
+        except (StoreBusy, StoreUnusable) as error:
+            raise StoreError(one_line(f"{self.path}: cannot open the game database: {error}")) from None
+        self.notice = opened.notice
+        return opened.connection
 
     def close(self) -> None:
         with self._lock:
