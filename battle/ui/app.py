@@ -41,6 +41,7 @@ from battle.ui.art.tile_art import TileArt, window_icon
 from battle.ui.demos import DEMOS, open_demo
 from battle.ui.files.game_history import open_history
 from battle.ui.files.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings
+from battle.ui.first_frame import FirstFrame, size_from_environment
 from battle.ui.help.help_scene import window_key
 from battle.ui.live_analysis import LiveAnalysis
 from battle.ui.match import Match
@@ -82,7 +83,8 @@ class App:
     """The history database, opened at its first use (see ``history``)."""
 
     def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
-                 autosave: bool = True, catalogue: Catalogue | None = None) -> None:
+                 autosave: bool = True, catalogue: Catalogue | None = None,
+                 first_frame: FirstFrame | None = None) -> None:
         # The solver's thread runs Python between its (GIL-free) kernel calls;
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
@@ -96,9 +98,13 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.freetype.init()
-        self.settings, settings_problem = load_settings()
+        self.settings, settings_problem = (load_settings() if first_frame is None
+                                           else (first_frame.settings, first_frame.settings_problem))
         size = size or self.settings.window_size
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        shown = pygame.display.get_surface()
+        # the first frame's window (``battle.ui.first_frame``) is kept: a new mode would blank it
+        self.screen = shown if shown is not None and shown.get_size() == size else pygame.display.set_mode(
+            size, pygame.RESIZABLE)
         pygame.display.set_caption(TITLE)
         self._set_minimum_size()
         self.art = TileArt()
@@ -378,21 +384,12 @@ def demo_match() -> tuple[Match, int | None]:
     return Match(game), (playable[len(playable) // 2] if playable else None)
 
 
-def _size_from_environment() -> tuple[int, int] | None:
-    text = os.environ.get("MAHJONG_BATTLE_SIZE", "")
-    try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        return None
-    return (max(200, width), max(200, height))
-
-
-def main(args: object = None) -> int:
-    """Open the window; returns the exit code (0 on a normal close)."""
+def main(args: object = None, first_frame: FirstFrame | None = None) -> int:
+    """Open the window (or take over the one ``first_frame`` opened); returns the exit code (0 on a normal close)."""
     chosen = os.environ.get("MAHJONG_BATTLE_DEMO", "")
     demo: bool | str = chosen if chosen in DEMOS else chosen not in ("", "0")
     try:
-        app = App(_size_from_environment(), demo=demo)
+        app = App(size_from_environment(), demo=demo, first_frame=first_frame)
     except pygame.error as error:
         print(f"mahjong-battle: cannot open a window ({error}); the subcommands work without one",
               file=sys.stderr)
