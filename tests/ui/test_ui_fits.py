@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
-import pygame
+import random
+
 import pytest
 
+from battle.rules.board import Position
+from battle.rules.deal import deal
+from battle.rules.game import Game
+from battle.ui.match import Match
 from tests import ui_harness as ui
 from tests.ui.drawn_text import record_texts, rect_of
 
@@ -31,3 +36,34 @@ def test_the_analysis_panels_more_line_and_legend_do_not_overlap(size, tmp_path,
                 assert not rect.colliderect(more[0]), f"{text!r} covers the '+N more' line"
                 assert rect.right <= panel_right, f"{text!r} runs past the panel"
         assert more[0].right <= panel_right
+
+
+def last_pair_won_by_player_2() -> Position:
+    """A numbered deal played down to its last free pair, player 2 to move and winning with it."""
+    rng = random.Random(45)
+    while True:
+        position = deal(rng.randrange(1 << 32))
+        while not position.is_over():
+            moves = position.legal_moves()
+            probe = position.copy()
+            probe.push(moves[0])
+            if probe.is_over():
+                if position.to_move == 2 and probe.scores[1] > probe.scores[0] and len(moves) == 1:
+                    return position.copy()
+                break
+            position.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_result_reads_from_your_side_when_you_are_player_2(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    position = last_pair_won_by_player_2()
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = app.start_match(Match(Game(position, "Solver (club)", "You"), 1, "club"))
+        recorder = record_texts(app, monkeypatch)
+        ui.play_move(app, position.legal_moves()[0])
+        assert scene.match.game.is_over()
+        first, second = scene.match.position.scores
+        assert second > first
+        said = [text for text in recorder.texts() if "Game over" in text]
+        assert len(said) == 1 and f"Game over: You win {second}-{first} (by " in said[0], said
