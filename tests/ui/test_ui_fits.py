@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pygame
 import pytest
 
 from battle.rules.board import Position
 from battle.rules.deal import deal
 from battle.rules.game import Game
-from battle.ui.match import Match
+from battle.ui.match import Match, new_match
 from tests import ui_harness as ui
 from tests.ui.drawn_text import record_texts, rect_of
 
@@ -67,3 +68,24 @@ def test_the_result_reads_from_your_side_when_you_are_player_2(size, tmp_path, m
         assert second > first
         said = [text for text in recorder.texts() if "Game over" in text]
         assert len(said) == 1 and f"Game over: You win {second}-{first} (by " in said[0], said
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_game_against_the_solver_loaded_does_not_say_the_solver_plays_the_solver(
+        size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        game = Game(deal(9), "You", "Solver (club)")
+        game.play(game.position.legal_moves()[0])  # the solver to move: the screen waits on it
+        game.play(game.position.legal_moves()[0])
+        record = tmp_path / "against the solver.mbg"
+        record.write_text(game.to_text())
+        scene = app.start_match(new_match(1, "solver", ("You", "You"), level="club"))
+        recorder = record_texts(app, monkeypatch)
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        ui.choose_file(app, scene.files.dialog, record)
+        loaded = ui.play_scene(app)
+        assert loaded.match.game.moves == game.moves
+        assert loaded.status.text.endswith("You to move. The solver (club) plays on as player 2."), loaded.status.text
+        drawn = " ".join(recorder.texts())  # the status line wraps at 800x600
+        assert "The solver (club) plays on as player 2." in drawn and "plays Solver" not in drawn
