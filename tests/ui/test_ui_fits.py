@@ -12,8 +12,11 @@ from battle.rules.board import Position
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.ui.match import Match, new_match
+from battle.ui.title.resume_labels import resume_labels
+from battle.ui.title.title_scene import TitleScene
+from battle.ui.widgets.buttons import TEXT_MARGIN
 from tests import ui_harness as ui
-from tests.ui.drawn_text import record_texts, rect_of
+from tests.ui.drawn_text import record_texts
 
 SIZES = [(800, 600), (1200, 800)]
 LEGEND = ("★ best", "2 worse", "10 worse", "~ estimate")
@@ -89,3 +92,20 @@ def test_a_game_against_the_solver_loaded_does_not_say_the_solver_plays_the_solv
         assert loaded.status.text.endswith("You to move. The solver (club) plays on as player 2."), loaded.status.text
         drawn = " ".join(recorder.texts())  # the status line wraps at 800x600
         assert "The solver (club) plays on as player 2." in drawn and "plays Solver" not in drawn
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_resume_button_names_the_opponent_whole(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = app.start_match(new_match(12, "solver", ("You", "You"), level="beginner"))
+        ui.play_move(app, scene.position.legal_moves()[0])
+        ui.run_until(app, lambda: scene.match.human_to_move(), timeout=600)  # the solver's reply
+        ui.key(app, pygame.K_n)
+        title = app.stack.top
+        assert isinstance(title, TitleScene)
+        button = title.widgets["resume"]
+        shown = button.text
+        assert button.font.size(shown)[0] <= button.relative_rect.width - TEXT_MARGIN
+        assert not shown.endswith("...") and "Solver (beginner)" in shown, shown
+        assert shown in resume_labels(title.resume.game)
