@@ -16,7 +16,9 @@ from battle.ui.title.resume_labels import resume_labels
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.buttons import TEXT_MARGIN
 from tests import ui_harness as ui
-from tests.ui.drawn_text import record_texts
+from tests.online_server import ServerThread, a_legal_move
+from tests.ui.drawn_text import record_texts, rect_of
+from tests.ui.test_ui_online import WAIT, hosted_game, window_moves_first
 
 SIZES = [(800, 600), (1200, 800)]
 LEGEND = ("★ best", "2 worse", "10 worse", "~ estimate")
@@ -109,3 +111,41 @@ def test_the_resume_button_names_the_opponent_whole(size, tmp_path, monkeypatch)
         assert button.font.size(shown)[0] <= button.relative_rect.width - TEXT_MARGIN
         assert not shown.endswith("...") and "Solver (beginner)" in shown, shown
         assert shown in resume_labels(title.resume.game)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_opponents_question_hides_no_column_letter(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene, guest, state = hosted_game(app, server)
+        window_moves_first(app, scene, guest, state)
+        guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
+        guest.send({"type": "takeback_request"})
+        ui.run_until(app, lambda: scene.online.notice() is not None and "asks" in scene.online.notice()[0], WAIT)
+        recorder = record_texts(app, monkeypatch)
+        drawn = recorder.frame()
+        question = rect_of(drawn, "Bob asks to take back")
+        layout = app.layout
+        band = layout.board.x - layout.mat.x  # the column letters' centres, as the board draws them
+        letters = [(layout.board.x + col * layout.pitch_x + layout.tile_w // 2, y)
+                   for col in range(12) for y in (layout.mat.y + band // 2, layout.mat.y + layout.mat.h - band // 2)]
+        assert not any(question.inflate(band, band).collidepoint(letter) for letter in letters)
+        status = app.layout.status
+        assert pygame.Rect(status.x, status.y, status.w, status.h).contains(question)
+        for text, rect in drawn:  # and the status message beside it keeps clear of it
+            if rect.top >= status.y and not text.startswith("Bob asks"):
+                assert not rect.colliderect(question), text
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_with_the_server_down_the_opponent_is_not_shown_connected(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        server = ServerThread(tmp_path / "games.sqlite3").__enter__()
+        app = new_app(size)
+        scene, _, _ = hosted_game(app, server)
+        recorder = record_texts(app, monkeypatch)
+        assert "Player 2 · connected" in recorder.texts()
+        server.stop()
+        ui.run_until(app, lambda: scene.online.link.state == "retrying", WAIT)
+        texts = recorder.texts()
+        assert "Player 2 · unknown" in texts and not any("connected" in text for text in texts), texts

@@ -312,6 +312,9 @@ class GameMode:
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, KEYS_HELP
 
+    def notice(self) -> tuple[str, str] | None:
+        return None
+
     def hint_move(self) -> Move | None:
         return self.hint.move if self.hint is not None else None
 

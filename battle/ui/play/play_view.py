@@ -19,7 +19,7 @@ from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
 from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.animations import FlyingPoints, Pulse, Removal, pending_points
 from battle.ui.widgets.board_view import BoardState, playable_cells
-from battle.ui.widgets.hud import draw_alert, draw_banner, draw_flying, draw_status
+from battle.ui.widgets.hud import draw_alert, draw_banner, draw_flying, draw_status_and_notice
 from battle.ui.widgets.panel import HEADER_TEXT_SIZE, PanelInfo, PlayerInfo
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
         draw_banner(surface, app.fonts, layout, title, "Left/Right: step  ·  any other key or a click: back")
     else:
         status, keys_help = scene.mode.status_line()
-        draw_status(surface, app.fonts, layout, status, scene.clock, keys_help)
+        draw_status_and_notice(surface, app.fonts, layout, status, scene.clock, keys_help, scene.mode.notice())
     for animation in scene.animations if not scene.browsing else ():
         if isinstance(animation, FlyingPoints):
             draw_flying(surface, app.fonts, layout, animation, scene.clock)
