@@ -53,7 +53,7 @@ from battle.ui.widgets.panel import PanelView
 
 if TYPE_CHECKING:
     from battle.history.store import History
-    from battle.players import Opponent
+    from battle.players import Opponent, PlainOpponent
 
 TITLE = "Mahjong Battle"
 FPS = 60
@@ -119,6 +119,7 @@ class App:
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
         self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
         self._live_analysis: LiveAnalysis | None = None
+        self._plain_solver: SearchWorker[PlainOpponent] | None = None
         self._catalogue = catalogue
         self.stack = SceneStack()
         self.navigator = Navigator(self)
@@ -153,6 +154,13 @@ class App:
 
     def level_description(self, name: str) -> str:
         return self._levels.get(name, "")
+
+    @property
+    def plain_solver(self) -> SearchWorker[PlainOpponent]:
+        """The shallow levels' moves in plain Python while the kernels compile (made on first use)."""
+        if self._plain_solver is None:
+            self._plain_solver = SearchWorker(_plain_opponent, name="plain solver")
+        return self._plain_solver
 
     @property
     def live_analysis(self) -> LiveAnalysis:
@@ -299,7 +307,7 @@ class App:
     def next_frame_in(self) -> float | None:
         """How soon the window must draw again without input: 0 for every frame, None for no need."""
         waits = [self.stack.next_frame_in()]
-        if self.solver.busy:
+        if self.solver.busy or (self._plain_solver is not None and self._plain_solver.busy):
             waits.append(SOLVER_POLL_INTERVAL)
         hovering = self.manager.get_hovering_any_element() and pygame.mouse.get_focused()
         typing = any(isinstance(element, (UITextEntryLine, UITextEntryBox))
@@ -342,9 +350,13 @@ class App:
         for scene in self.stack.scenes:
             scene.stop_background()
         self.solver.shutdown()
+        if self._plain_solver is not None:
+            self._plain_solver.shutdown()
         if self._live_analysis is not None:
             self._live_analysis.shutdown()
         idle = self.solver.wait_idle(timeout)
+        if self._plain_solver is not None:
+            idle = self._plain_solver.wait_idle(timeout) and idle
         if self._live_analysis is not None:
             idle = self._live_analysis.wait_idle(timeout) and idle
         return all([scene.wait_background(timeout) for scene in self.stack.scenes]) and idle
@@ -362,6 +374,12 @@ class App:
 
 _INPUT_EVENTS = {pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL, pygame.KEYDOWN, pygame.KEYUP,
                  pygame.TEXTINPUT}
+
+
+def _plain_opponent() -> PlainOpponent:
+    from battle.players import PlainOpponent
+
+    return PlainOpponent()
 
 
 def _load_levels() -> dict[str, str]:

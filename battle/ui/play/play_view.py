@@ -133,12 +133,13 @@ def panel_info(scene: PlayScene) -> PanelInfo:
         if playing:
             score -= pending_points(scene.animations, player, scene.clock)
         thinking = scene.game_mode.thinking_seconds() if playing and scene.match.is_solver(player) else None
+        preparing = thinking is not None and scene.game_mode.preparing_solver()
         pulse = max((a.strength(scene.clock) for a in scene.animations
                      if isinstance(a, Pulse) and a.player == player), default=0.0)
         players.append(PlayerInfo(
             name=game.names[player - 1], role=role, score=score,
             to_move=position.to_move == player and not over, colour=PLAYER_COLOURS[player - 1],
-            thinking=thinking, pulse=pulse, winner=result is not None and result.winner == player,
+            thinking=thinking, preparing=preparing, pulse=pulse, winner=result is not None and result.winner == player,
         ))
     first_mover = game.start.to_move
     par = scene.par()
