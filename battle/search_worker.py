@@ -46,12 +46,13 @@ class Searcher(Protocol):
 S = TypeVar("S", bound=Searcher)
 
 
-def prepare_solver(closing: threading.Event) -> None:
+def prepare_solver(closing: threading.Event, waited_on: threading.Event) -> None:
     """A ``prepare`` hook: load the search kernels on the worker's thread; on a first run they
-    compile in a child process first (``solver.compile_ahead``), which ``closing`` ends."""
+    compile in child processes first (``solver.compile_ahead``), which ``closing`` ends, below
+    the window's priority until ``waited_on`` says a player waits for them."""
     from battle.players import prepare_kernels
 
-    prepare_kernels(closing, window=True)
+    prepare_kernels(closing, window=True, waited_on=waited_on)
 
 
 def _default_service() -> Opponent:
@@ -142,11 +143,12 @@ class SearchWorker(Generic[S]):
     """Runs tasks on one service and one daemon thread, newest first: submitting cancels the current task."""
 
     def __init__(self, engine_factory: Callable[[], S] = _default_service,  # type: ignore[assignment]
-                 name: str = "solver", prepare: Callable[[threading.Event], object] | None = None) -> None:
+                 name: str = "solver",
+                 prepare: Callable[[threading.Event, threading.Event], object] | None = None) -> None:
         """``engine_factory`` builds the service on the worker's thread (default: an ``Opponent``).
         ``prepare`` runs there right after, before any task: loading (on a first run,
         compiling) the kernels there keeps them off the first task. It is given an event set
-        by ``shutdown``, to end early when the program closes."""
+        by ``shutdown``, to end early when the program closes, and ``waited_on``."""
         self._engine_factory = engine_factory
         self._prepare = prepare
         self._name = name
@@ -159,6 +161,8 @@ class SearchWorker(Generic[S]):
         self._running: Task | None = None
         self._closing = threading.Event()
         """Set once by ``shutdown``: no more tasks, and the ``prepare`` hook stops early."""
+        self.waited_on = threading.Event()
+        """Set once a task is submitted before the service is ready: someone waits for ``prepare``."""
         self.current: Task | None = None
         """The task submitted last and not yet collected by ``poll`` or cancelled."""
 
@@ -181,6 +185,8 @@ class SearchWorker(Generic[S]):
             if self._closing.is_set():
                 raise RuntimeError(f"the {self._name} worker is shut down")
             self._cancel_locked()
+            if self._service is None:
+                self.waited_on.set()
             self.current = task
             self._waiting = task
             self._ensure_thread()
@@ -265,7 +271,7 @@ class SearchWorker(Generic[S]):
         try:
             service = self._engine_factory()
             if self._prepare is not None:
-                self._prepare(self._closing)
+                self._prepare(self._closing, self.waited_on)
         except BaseException as error:  # reported through every task, so the caller can say why
             self.engine_error = error
             return None

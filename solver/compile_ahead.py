@@ -12,7 +12,9 @@ is such a child, started by process PID.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -31,7 +33,8 @@ POLL = 0.05
 PARTS = {"search": compile_search_kernel, "others": compile_other_kernels}
 
 
-def prepare_kernels_apart(stop: threading.Event | None = None, niceness: int = 0) -> float:
+def prepare_kernels_apart(stop: threading.Event | None = None, niceness: int = 0,
+                          waited_on: threading.Event | None = None) -> float:
     """Load the kernels into this process, compiling them first in child processes when
     numba's cache lacks them; returns the seconds it took. With ``stop`` set (the program is
     closing) the children are ended and nothing is loaded. What no child compiled (none could
@@ -40,20 +43,43 @@ def prepare_kernels_apart(stop: threading.Event | None = None, niceness: int = 0
     ``niceness`` puts the children below the program that waits for them (``WINDOW_NICENESS``
     for a window, whose frames come first); a program that only waits leaves it at 0, as a
     child at 10 gets a tenth of a core beside any busy program (a first ``solve`` took 102 s
-    instead of 10 beside a survey on both cores)."""
+    instead of 10 beside a survey on both cores). Once ``waited_on`` is set (a player waits for
+    the solver's answer) the children are raised to this program's own niceness: 142 s for a
+    first reply beside two busy cores at 5, under a minute at 0 (``benchmarks/README.md``). Where
+    the system would refuse to raise them again (an ordinary user's ``RLIMIT_NICE`` of 0), they
+    start at this program's niceness instead."""
     started = time.monotonic()
     stop = stop or threading.Event()
     if not kernels_cached():
-        _compile_in_children(stop, niceness)
+        _compile_in_children(stop, niceness if _can_raise_back() else 0, waited_on or threading.Event())
         if stop.is_set():
             return time.monotonic() - started
     prepare_kernels()
     return time.monotonic() - started
 
 
-def _compile_in_children(stop: threading.Event, niceness: int) -> None:
+def _can_raise_back() -> bool:
+    """Whether this program may give its children back its own priority once they are niced."""
+    try:
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        soft = resource.getrlimit(resource.RLIMIT_NICE)[0]
+    except (AttributeError, OSError):  # no such limit here (not Linux)
+        return False
+    return os.geteuid() == 0 or soft == resource.RLIM_INFINITY or 20 - soft <= own
+
+
+def _raise_to_own(children: list[subprocess.Popen]) -> None:
+    """Give the running children this program's niceness (a child niced after this is raised at the next look)."""
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    for child in children:
+        with contextlib.suppress(OSError):  # ended meanwhile, or the system refuses
+            if child.poll() is None and os.getpriority(os.PRIO_PROCESS, child.pid) > own:
+                os.setpriority(os.PRIO_PROCESS, child.pid, own)
+
+
+def _compile_in_children(stop: threading.Event, niceness: int, waited_on: threading.Event) -> None:
     """Run ``python -m solver.compile_ahead PART PID NICENESS`` for every part at once, until they end or
-    ``stop`` is set."""
+    ``stop`` is set; raise them to this program's niceness while ``waited_on`` is set."""
     package_root = str(Path(__file__).resolve().parent.parent)
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
@@ -66,6 +92,8 @@ def _compile_in_children(stop: threading.Event, niceness: int) -> None:
             children.append(subprocess.Popen(command, env=env, cwd=package_root, stdin=subprocess.DEVNULL,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         while any(child.poll() is None for child in children):
+            if niceness > 0 and waited_on.is_set():
+                _raise_to_own(children)
             if stop.wait(POLL):
                 return
     except OSError:  # no process to be had: the kernels compile here

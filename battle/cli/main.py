@@ -332,10 +332,14 @@ def _lazy_advisor() -> Advisor:
 
 def cmd_window(args: argparse.Namespace) -> int:
     try:
+        # the first frame comes before the window's heavy imports (seconds on a loaded machine)
+        from battle.ui.first_frame import show_first_frame, size_from_environment
+
+        first_frame = show_first_frame(size_from_environment())
         from battle.ui.app import main as run_window
     except ImportError as error:
         raise InputError(f"the window needs pygame-ce ({error}); the subcommands work without it") from None
-    return run_window(args)
+    return run_window(args, first_frame)
 
 
 # -- parser -----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from solver.engine import (
 from solver.engine import kernels_cached as _kernels_cached
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
 from solver.limits import Limits
+from solver.plain_search import PLAIN_MAX_DEPTH, plain_analysis
 from solver.results import Analysis, Bound, ProgressCallback, SearchStatus, SolveJSON
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS, default_threads
 
@@ -62,6 +63,8 @@ __all__ = [
     "Limits",
     "MoveReview",
     "Opponent",
+    "PLAIN_LEVELS",
+    "PlainOpponent",
     "ProgressCallback",
     "PlayerSummary",
     "Review",
@@ -92,11 +95,13 @@ def kernels_ready() -> bool:
     return _kernels_cached()
 
 
-def prepare_kernels(closing: threading.Event | None = None, *, window: bool = False) -> float:
+def prepare_kernels(closing: threading.Event | None = None, *, window: bool = False,
+                    waited_on: threading.Event | None = None) -> float:
     """Load the search kernels now, compiling them in child processes on a first run (about 10 s),
     so that the first real search starts at once; returns the seconds a compile took (0 when
-    cached). ``closing`` ends the compile early; ``window`` runs it below the window's priority."""
-    return prepare_kernels_apart(closing, WINDOW_NICENESS if window else 0)
+    cached). ``closing`` ends the compile early; ``window`` runs it below the window's priority
+    until ``waited_on`` is set (a player waits for the solver)."""
+    return prepare_kernels_apart(closing, WINDOW_NICENESS if window else 0, waited_on)
 
 
 _S = TypeVar("_S", bound="_Service")
@@ -241,6 +246,40 @@ class Opponent(_Service):
             return None
         analysis = self.search(position, Limits(time=seconds))
         return analysis.best_moves[0] if analysis.best_moves else None
+
+
+PLAIN_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items()
+                                     if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH)
+"""The levels whose moves plain Python finds without the kernels (beginner, casual, club: depth 1,
+2 and 4, from 0.2 to 24 ms a move on the median position, at most 0.7 s; ``benchmarks/README.md``)."""
+
+
+class PlainOpponent:
+    """The shallow levels' moves in plain Python (``solver.plain_search``), for a window whose kernels
+    still compile: the same values as the ``Opponent``'s search from an empty table, so with the same
+    random numbers the same move. A search here cannot be stopped halfway; it takes under a second."""
+
+    def move(self, position: Position, *, level: str | Level, rng: random.Random,
+             cancelled: Cancelled | None = None) -> Move | None:
+        """The level's move in ``position`` (a ValueError for a level not in ``PLAIN_LEVELS``)."""
+        chosen = level if isinstance(level, Level) else get_level(level)
+        if chosen.name not in PLAIN_LEVELS or chosen.depth is None:
+            raise ValueError(f"the {chosen.name} level searches too deep for plain Python")
+        analysis = plain_analysis(position, chosen.depth)
+        if cancelled is not None and cancelled():
+            return None
+        return choose_from(analysis, chosen, rng)
+
+    def search(self, position: Position, limits: Limits = Limits(), *, all_exact: bool = False,
+               progress: ProgressCallback | None = None) -> Analysis:
+        """Every move's value ``limits.depth`` deep (at most ``PLAIN_MAX_DEPTH``, the default)."""
+        return plain_analysis(position, min(limits.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH))
+
+    def stop(self) -> None:
+        """Nothing to stop: a search ends within a second, and a cancelled task's answer is dropped."""
+
+    def clear_stop(self) -> None:
+        """Nothing to clear (see ``stop``)."""
 
 
 def solver_player(level: str, seed: int | None = None) -> Callable[[Position], Move]:

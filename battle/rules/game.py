@@ -13,7 +13,7 @@ from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.notation import Record, format_record, is_record_text, parse_position, parse_record
 from battle.rules.tiles import kind_value
-from battle.rules.wording import verb
+from battle.rules.wording import is_you, verb
 
 MAX_NAME_LENGTH = 40
 
@@ -40,10 +40,18 @@ class Result:
 
         ``start=False`` is for a clause inside a sentence ("you win", "draw").
         """
-        score = f"{self.scores[0]}-{self.scores[1]}"
+        score = self.score_text(names)
         if self.winner is None:
             return f"{'Draw' if start else 'draw'}, {score}"
         return f"{verb(names[self.winner - 1], 'wins', start=start)} {score} (by {self.margin})"
+
+    def score_text(self, names: tuple[str, str]) -> str:
+        """The scores from the reader's side: "You win 146-124" when you are player 2 (your score
+        first); seat order when neither name is "you"."""
+        first, second = self.scores
+        if is_you(names[1]) and not is_you(names[0]):
+            first, second = second, first
+        return f"{first}-{second}"
 
 
 def result_of(scores: tuple[int, int] | list[int]) -> Result:

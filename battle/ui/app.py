@@ -41,6 +41,7 @@ from battle.ui.art.tile_art import TileArt, window_icon
 from battle.ui.demos import DEMOS, open_demo
 from battle.ui.files.game_history import open_history
 from battle.ui.files.settings import MIN_SIZE, clamp_size, clamp_ui_scale, load_settings, save_settings
+from battle.ui.first_frame import FirstFrame, size_from_environment
 from battle.ui.help.help_scene import window_key
 from battle.ui.live_analysis import LiveAnalysis
 from battle.ui.match import Match
@@ -53,7 +54,7 @@ from battle.ui.widgets.panel import PanelView
 
 if TYPE_CHECKING:
     from battle.history.store import History
-    from battle.players import Opponent
+    from battle.players import Opponent, PlainOpponent
 
 TITLE = "Mahjong Battle"
 FPS = 60
@@ -83,7 +84,8 @@ class App:
     """The history database, opened at its first use (see ``history``)."""
 
     def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
-                 autosave: bool = True, catalogue: Catalogue | None = None) -> None:
+                 autosave: bool = True, catalogue: Catalogue | None = None,
+                 first_frame: FirstFrame | None = None) -> None:
         # The solver's thread runs Python between its (GIL-free) kernel calls;
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
@@ -97,11 +99,15 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.freetype.init()
-        self.settings, settings_problem = load_settings()
+        self.settings, settings_problem = (load_settings() if first_frame is None
+                                           else (first_frame.settings, first_frame.settings_problem))
         self.sounds = Sounds(self.settings, self.save_settings)
         """The sound effects; the mixer opens on a thread of its own after the first frame."""
         size = size or self.settings.window_size
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        shown = pygame.display.get_surface()
+        # the first frame's window (``battle.ui.first_frame``) is kept: a new mode would blank it
+        self.screen = shown if shown is not None and shown.get_size() == size else pygame.display.set_mode(
+            size, pygame.RESIZABLE)
         pygame.display.set_caption(TITLE)
         self._set_minimum_size()
         self.art = TileArt()
@@ -116,6 +122,7 @@ class App:
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
         self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
         self._live_analysis: LiveAnalysis | None = None
+        self._plain_solver: SearchWorker[PlainOpponent] | None = None
         self._catalogue = catalogue
         self.stack = SceneStack()
         self.navigator = Navigator(self)
@@ -150,6 +157,13 @@ class App:
 
     def level_description(self, name: str) -> str:
         return self._levels.get(name, "")
+
+    @property
+    def plain_solver(self) -> SearchWorker[PlainOpponent]:
+        """The shallow levels' moves in plain Python while the kernels compile (made on first use)."""
+        if self._plain_solver is None:
+            self._plain_solver = SearchWorker(_plain_opponent, name="plain solver")
+        return self._plain_solver
 
     @property
     def live_analysis(self) -> LiveAnalysis:
@@ -299,7 +313,7 @@ class App:
     def next_frame_in(self) -> float | None:
         """How soon the window must draw again without input: 0 for every frame, None for no need."""
         waits = [self.stack.next_frame_in()]
-        if self.solver.busy:
+        if self.solver.busy or (self._plain_solver is not None and self._plain_solver.busy):
             waits.append(SOLVER_POLL_INTERVAL)
         hovering = self.manager.get_hovering_any_element() and pygame.mouse.get_focused()
         typing = any(isinstance(element, (UITextEntryLine, UITextEntryBox))
@@ -342,9 +356,13 @@ class App:
         for scene in self.stack.scenes:
             scene.stop_background()
         self.solver.shutdown()
+        if self._plain_solver is not None:
+            self._plain_solver.shutdown()
         if self._live_analysis is not None:
             self._live_analysis.shutdown()
         idle = self.solver.wait_idle(timeout)
+        if self._plain_solver is not None:
+            idle = self._plain_solver.wait_idle(timeout) and idle
         if self._live_analysis is not None:
             idle = self._live_analysis.wait_idle(timeout) and idle
         return all([scene.wait_background(timeout) for scene in self.stack.scenes]) and idle
@@ -362,6 +380,12 @@ class App:
 
 _INPUT_EVENTS = {pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL, pygame.KEYDOWN, pygame.KEYUP,
                  pygame.TEXTINPUT}
+
+
+def _plain_opponent() -> PlainOpponent:
+    from battle.players import PlainOpponent
+
+    return PlainOpponent()
 
 
 def _load_levels() -> dict[str, str]:
@@ -384,21 +408,12 @@ def demo_match() -> tuple[Match, int | None]:
     return Match(game), (playable[len(playable) // 2] if playable else None)
 
 
-def _size_from_environment() -> tuple[int, int] | None:
-    text = os.environ.get("MAHJONG_BATTLE_SIZE", "")
-    try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        return None
-    return (max(200, width), max(200, height))
-
-
-def main(args: object = None) -> int:
-    """Open the window; returns the exit code (0 on a normal close)."""
+def main(args: object = None, first_frame: FirstFrame | None = None) -> int:
+    """Open the window (or take over the one ``first_frame`` opened); returns the exit code (0 on a normal close)."""
     chosen = os.environ.get("MAHJONG_BATTLE_DEMO", "")
     demo: bool | str = chosen if chosen in DEMOS else chosen not in ("", "0")
     try:
-        app = App(_size_from_environment(), demo=demo)
+        app = App(size_from_environment(), demo=demo, first_frame=first_frame)
     except pygame.error as error:
         print(f"mahjong-battle: cannot open a window ({error}); the subcommands work without one",
               file=sys.stderr)

@@ -114,6 +114,11 @@ def solver_name(level: str) -> str:
     return f"Solver ({level})"
 
 
+def is_solver_name(name: str) -> bool:
+    """Whether a player's name is one ``solver_name`` gives ("Solver (club)"), of any level."""
+    return name.startswith("Solver (") and name.endswith(")")
+
+
 def new_match(
     deal_number: int | None,
     mode: str,

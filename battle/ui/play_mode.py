@@ -220,6 +220,11 @@ class PlayMode(Protocol):
         """The status line as drawn and the shortcuts beside it (empty for none)."""
         ...
 
+    def notice(self) -> tuple[str, str] | None:
+        """What must stay in sight until its cause is gone (a lost link, the opponent's question) and
+        its kind, shown in a pill beside the status line; None for nothing."""
+        ...
+
     def hint_move(self) -> Move | None:
         """The pair the board rings: the hint, or the next move of a previewed line."""
         ...

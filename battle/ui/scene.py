@@ -244,6 +244,11 @@ class Host(Protocol):
     """The sound effects: ``sounds.play(Event.SELECT)``."""
     solver: SearchWorker
     """The opponent's and the hints' searches, off the drawing thread."""
+
+    @property
+    def plain_solver(self) -> SearchWorker:
+        """The shallow levels' moves in plain Python while the kernels compile."""
+        ...
     board_view: BoardView
     panel_view: PanelView
     art: TileArt

@@ -109,6 +109,7 @@ def test_the_result_agrees_with_the_winner() -> None:
     assert result_of((140, 130)).describe(("You", "Alice")) == "You win 140-130 (by 10)"
     assert result_of((140, 130)).describe(("you", "Alice"), start=False) == "you win 140-130 (by 10)"
     assert result_of((130, 140)).describe(("You", "Alice")) == "Alice wins 130-140 (by 10)"
+    assert result_of((130, 140)).describe(("Alice", "You")) == "You win 140-130 (by 10)"  # your side first
     assert result_of((135, 135)).describe(("You", "Alice")) == "Draw, 135-135"
     assert result_of((135, 135)).describe(("You", "Alice"), start=False) == "draw, 135-135"
 

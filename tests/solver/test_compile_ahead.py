@@ -143,3 +143,67 @@ def test_a_killed_program_takes_its_compile_with_it(tmp_path: Path) -> None:
     while children & _compiling_processes():
         assert time.monotonic() < deadline, "the compile outlived the killed game"
         time.sleep(0.05)
+
+
+def _priorities(pids: set[int]) -> dict[int, int]:
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found[pid] = os.getpriority(os.PRIO_PROCESS, pid)
+    return found
+
+
+@contextlib.contextmanager
+def _window_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                    waited_on: threading.Event) -> Iterator[set[int]]:
+    """A window's compile (niceness ``WINDOW_NICENESS``) from an empty cache, until its children run:
+    their pids. It is stopped on the way out."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setattr(compile_ahead, "kernels_cached", lambda: False)
+    monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: None)
+    stop = threading.Event()
+    before = _compiling_processes()
+    worker = threading.Thread(target=compile_ahead.prepare_kernels_apart,
+                              args=(stop, compile_ahead.WINDOW_NICENESS, waited_on))
+    worker.start()
+    try:
+        deadline = time.monotonic() + 60
+        while len(children := _compiling_processes() - before) < len(compile_ahead.PARTS):
+            assert time.monotonic() < deadline, "the compiling children never started"
+            time.sleep(0.02)
+        yield children
+    finally:
+        stop.set()
+        worker.join(10)
+
+
+def _wait_for(check, what: str) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is a Unix thing")
+def test_a_waiting_player_raises_the_compile_to_the_programs_priority(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    waited_on = threading.Event()
+    with _window_compile(tmp_path, monkeypatch, waited_on) as children:
+        if compile_ahead._can_raise_back():
+            _wait_for(lambda: set(_priorities(children).values()) == {own + compile_ahead.WINDOW_NICENESS},
+                      "the children were never niced below the window")
+        waited_on.set()  # the player waits for the solver's reply
+        _wait_for(lambda: set(_priorities(children).values()) <= {own}, "the children stayed below the window")
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is a Unix thing")
+def test_where_the_system_would_not_raise_them_back_the_children_are_never_niced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    monkeypatch.setattr(compile_ahead, "_can_raise_back", lambda: False)  # an ordinary user's RLIMIT_NICE of 0
+    with _window_compile(tmp_path, monkeypatch, threading.Event()) as children:
+        # each child nices itself by the last word of its command line, once its imports are done
+        niceness = {Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[-2] for pid in children}
+        assert niceness == {b"0"}
+        assert set(_priorities(children).values()) <= {own}

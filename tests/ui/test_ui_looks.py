@@ -240,6 +240,8 @@ def test_the_cursor_leaves_the_cell_the_opponents_move_emptied(tmp_path, monkeyp
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         app.solver = SearchWorker(StubEngine)
+        app.solver.warm_up()  # ready: the scripted search answers, not the first run's plain Python
+        ui.run_until(app, lambda: app.solver.ready)
         scene = app.start_match(new_match(3, "solver", ("Tester", "Tester"), "club", human_first=True))
         mine = scene.position.legal_moves()[0]
         for cell in mine:

@@ -320,11 +320,12 @@ def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, wi
     """What the badge colours mean, in one line of sample chips."""
     size = 12.5 * scale
     height = max(10, round(17 * scale))
+    right = x + width
     for text, colour in ((f"{BEST_MARK} best", BEST_COLOUR), ("2 worse", NEAR_COLOUR), ("10 worse", FAR_COLOUR),
                          ("~ estimate", theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35))):
         label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
         chip = pygame.Rect(x, y, label.get_width() + round(12 * scale), height)
-        if chip.right > x + width:
+        if chip.right > right:
             break
         pygame.draw.rect(surface, colour, chip, border_radius=height // 2)
         surface.blit(label, label.get_rect(center=chip.center))
@@ -396,7 +397,9 @@ def _draw_line_entries(surface: pygame.Surface, fonts: theme.Fonts, area: pygame
     size = 14 * scale
     half = area.w // 2
     number_w = fonts.width("888.", size)
-    shown = info.pv[: rows * 2]
+    # a line longer than the rows keeps its last cell for "+N more", inside the area (below it is the legend)
+    cells = rows * 2
+    shown = info.pv[:cells] if len(info.pv) <= cells else info.pv[: cells - 1]
     for index, (number, mover, notation, points) in enumerate(shown):
         row, column = divmod(index, 2)
         entry = pygame.Rect(area.x + column * half, area.y + row * row_h, half, row_h)
@@ -416,8 +419,10 @@ def _draw_line_entries(surface: pygame.Surface, fonts: theme.Fonts, area: pygame
         pts = fonts.text(f"({points})", size, theme.GOLD)
         surface.blit(pts, pts.get_rect(midright=(entry.right - round(8 * scale), cy)))
     if len(info.pv) > len(shown):
+        row, column = divmod(len(shown), 2)
+        cell = pygame.Rect(area.x + column * half, area.y + row * row_h, half, row_h)
         more = fonts.text(f"+{len(info.pv) - len(shown)} more", 12 * scale, theme.IVORY_FAINT)
-        surface.blit(more, more.get_rect(topright=(area.right, area.bottom)))
+        surface.blit(more, more.get_rect(midright=(cell.right - round(8 * scale), cell.centery)))
 
 
 def pv_entries(study: AnalysisMode, first_number: int) -> list[tuple[int, int, str, int]]:

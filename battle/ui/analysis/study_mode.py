@@ -226,6 +226,9 @@ class StudyMode:
         hover = self.opening_text()
         return (StatusLine(hover, "hint"), "") if hover else (self.screen.status, KEYS_HELP)
 
+    def notice(self) -> tuple[str, str] | None:
+        return None
+
     def hint_move(self) -> Move | None:
         study = self.study
         return study.pv[study.pv_step] if study.previewing and study.pv_step < len(study.pv) else None

@@ -31,7 +31,6 @@ from battle.ui.online.online_state import (
     seat_of,
     server_label,
 )
-from battle.ui.online.online_view import draw_notice
 from battle.ui.online.server_game import ServerGame
 from battle.ui.widgets.hud import StatusLine
 
@@ -294,6 +293,8 @@ class OnlineMode(ServerGame):
             if seat == seat_of(self.state):
                 link = {"connected": "connected", "closed": "offline"}.get(self.link.state, "reconnecting")
                 parts += ["you", link]
+            elif self.link.state != "connected":
+                parts.append("unknown")  # the last word from a server that is gone says nothing of now
             else:
                 parts.append({"connected": "connected", "away": "away",
                               "open": "not joined yet"}.get(presence_of(self.state, seat), "away"))
@@ -303,7 +304,7 @@ class OnlineMode(ServerGame):
         return roles[0], roles[1]
 
     def notice(self) -> tuple[str, str] | None:
-        """The one thing that needs noticing over the board, and its kind: a lost link, a question, absence."""
+        """The one thing that needs noticing beside the status line, and its kind: a lost link, a question, absence."""
         name = self.opponent_name
         offers = self.state.get("offers") or {}
         if self.link.state == "closed":
@@ -330,7 +331,4 @@ class OnlineMode(ServerGame):
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
-        notice = self.notice()
-        if notice is not None and not self.screen.browsing:
-            app = self.screen.app
-            draw_notice(surface, app.fonts, app.layout, *notice)
+        """Nothing over the board: the notice goes beside the status line (``draw_status_and_notice``)."""

@@ -121,7 +121,7 @@ def describe_end(state: JsonObject) -> str:
     names = names_for_sentences(state)
     reason = ending(state)
     if reason:
-        score = f"{result.scores[0]}-{result.scores[1]}"
+        score = result.score_text(names)
         if result.winner is None:
             return f"{reason}; a draw, {score}."
         return f"{reason}; {verb(names[result.winner - 1], 'wins', start=False)}, {score}."

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import capital, pair_words, plural, verb
-from battle.ui.play.thinking import Hint, hint_search, level_move
+from battle.ui.play.thinking import Hint, hint_search, level_move, plain_level_move, plays_without_kernels
 from battle.ui.sound.events import Event
 from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import StatusLine
@@ -143,6 +143,7 @@ class GameMode:
 
     def cancel_searches(self) -> None:
         self.screen.app.solver.cancel()
+        self.screen.app.plain_solver.cancel()
         self.move_job = None
         self.hint_job = None
         self.solver_move = None
@@ -215,7 +216,7 @@ class GameMode:
     def poll(self) -> StatusLine | None:
         """Once a frame, whichever mode is on: take a finished search of the solver's move or of the hint;
         what the status line says of it (the hint, a search that failed), if anything."""
-        job = self.screen.app.solver.poll()
+        job: Task | None = self.screen.app.solver.poll() or self.screen.app.plain_solver.poll()
         if job is None:
             return None
         if job is self.move_job:
@@ -236,8 +237,13 @@ class GameMode:
                 and self.hint_job is None):
             self.think_started = now
             try:
-                run = level_move(match.level, self.rng, self.position)
-                self.move_job = screen.app.solver.submit(run, label="move", key=self.position.key())
+                if not screen.app.solver.ready and plays_without_kernels(match.level):
+                    # the kernels still compile (a first run): plain Python plays this level's move
+                    plain = plain_level_move(match.level, self.rng, self.position)
+                    self.move_job = screen.app.plain_solver.submit(plain, label="move", key=self.position.key())
+                else:
+                    run = level_move(match.level, self.rng, self.position)
+                    self.move_job = screen.app.solver.submit(run, label="move", key=self.position.key())
             except (ImportError, MemoryError, ValueError) as error:
                 # no solver (or an unknown level from an edited file): the game goes on hot seat
                 match.solver_side = None
@@ -306,6 +312,14 @@ class GameMode:
             return max(0.0, self.screen.clock - self.think_started)
         return None
 
+    def preparing_solver(self) -> bool:
+        """Whether the solver's move waits for the kernels' first-run compile (a deep level; the
+        shallow ones play from plain Python meanwhile)."""
+        app = self.screen.app
+        return (self.thinking_seconds() is not None and self.move_job is not None
+                and app.solver.current is self.move_job and not app.solver.ready
+                and app.solver.engine_error is None)
+
     def close(self) -> None:
         """The game's searches go on while the screen is covered; ``cancel_searches`` stops them."""
 
@@ -313,6 +327,9 @@ class GameMode:
 
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, KEYS_HELP
+
+    def notice(self) -> tuple[str, str] | None:
+        return None
 
     def hint_move(self) -> Move | None:
         return self.hint.move if self.hint is not None else None

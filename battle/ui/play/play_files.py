@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from battle.rules.wording import mention
 from battle.ui.files.game_files import FileProblem, load_game_file, save_game_file
-from battle.ui.match import Match
+from battle.ui.match import Match, is_solver_name
 from battle.ui.play.autosave import write_autosave
 from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.dialogs import Picked, free_file_name, start_folder
@@ -82,7 +82,9 @@ def load_from(scene: PlayScene, path: Path) -> None:
     else:
         notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
         if match.solver_side is not None:
-            notice += f" The solver ({match.level}) plays {mention(game.names[match.solver_side - 1], start=False)}."
+            side = game.names[match.solver_side - 1]
+            whom = f"on as player {match.solver_side}" if is_solver_name(side) else mention(side, start=False)
+            notice += f" The solver ({match.level}) plays {whom}."
     scene.app.start_match(match, notice, "good")
 
 

@@ -19,7 +19,7 @@ from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
 from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.animations import FlyingPoints, Pulse, Removal, pending_points
 from battle.ui.widgets.board_view import BoardState, playable_cells
-from battle.ui.widgets.hud import draw_alert, draw_banner, draw_flying, draw_status
+from battle.ui.widgets.hud import draw_alert, draw_banner, draw_flying, draw_status_and_notice
 from battle.ui.widgets.panel import HEADER_TEXT_SIZE, PanelInfo, PlayerInfo
 
 if TYPE_CHECKING:
@@ -133,12 +133,13 @@ def panel_info(scene: PlayScene) -> PanelInfo:
         if playing:
             score -= pending_points(scene.animations, player, scene.clock)
         thinking = scene.game_mode.thinking_seconds() if playing and scene.match.is_solver(player) else None
+        preparing = thinking is not None and scene.game_mode.preparing_solver()
         pulse = max((a.strength(scene.clock) for a in scene.animations
                      if isinstance(a, Pulse) and a.player == player), default=0.0)
         players.append(PlayerInfo(
             name=game.names[player - 1], role=role, score=score,
             to_move=position.to_move == player and not over, colour=PLAYER_COLOURS[player - 1],
-            thinking=thinking, pulse=pulse, winner=result is not None and result.winner == player,
+            thinking=thinking, preparing=preparing, pulse=pulse, winner=result is not None and result.winner == player,
         ))
     first_mover = game.start.to_move
     par = scene.par()
@@ -192,7 +193,7 @@ def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
         draw_banner(surface, app.fonts, layout, title, "Left/Right: step  ·  any other key or a click: back")
     else:
         status, keys_help = scene.mode.status_line()
-        draw_status(surface, app.fonts, layout, status, scene.clock, keys_help)
+        draw_status_and_notice(surface, app.fonts, layout, status, scene.clock, keys_help, scene.mode.notice())
     for animation in scene.animations if not scene.browsing else ():
         if isinstance(animation, FlyingPoints):
             draw_flying(surface, app.fonts, layout, animation, scene.clock)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from battle.rules.board import Move, Position
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
-    from battle.players import Opponent
+    from battle.players import Opponent, PlainOpponent
     from battle.search_worker import Task
 
 HINT_QUICK_DEPTH = 10
@@ -39,6 +39,25 @@ def level_move(level_name: str, rng: random.Random, position: Position) -> Calla
         return opponent.move(position, level=level, rng=rng, cancelled=task.cancelled.is_set)
 
     return run
+
+
+def plain_level_move(level_name: str, rng: random.Random,
+                     position: Position) -> Callable[[PlainOpponent, Task], Move | None]:
+    """A run callable for the plain-Python opponent (``battle.players.PlainOpponent``): the same move
+    as ``level_move``'s at a shallow level, while the kernels compile."""
+    position = position.copy()
+
+    def run(opponent: PlainOpponent, task: Task) -> Move | None:
+        return opponent.move(position, level=level_name, rng=rng, cancelled=task.cancelled.is_set)
+
+    return run
+
+
+def plays_without_kernels(level_name: str) -> bool:
+    """Whether the level's moves come from plain Python while the kernels compile (``PLAIN_LEVELS``)."""
+    from battle.players import PLAIN_LEVELS
+
+    return level_name in PLAIN_LEVELS
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from battle.ui.art import theme
 from battle.ui.match import Match
 from battle.ui.scene import Scene
 from battle.ui.title.new_game_form import NewGameForm
+from battle.ui.title.resume_labels import other_game_labels, resume_labels
 from battle.ui.title.title_games import TitleGames
 from battle.ui.title.title_hero import HeroPlace, TitleHero
 from battle.ui.widgets.buttons import Button
@@ -162,10 +163,11 @@ class TitleScene(Scene):
             rematch_w = round(inner_w * 0.3) if self.resume is not None else inner_w
             if self.resume is not None:
                 width = inner_w - rematch_w - 10
-                text = self.app.fonts.fit(f"Resume: {self.resume.describe()}", 16, width - 24, bold=True)
+                text, *shorter = resume_labels(self.resume.game)
                 add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
-                                     object_id=ObjectID(object_id="#primary"),
-                                     tool_tip_text="Continue the game that was open when the window closed"))
+                                     object_id=ObjectID(object_id="#primary"), shorter=shorter,
+                                     tool_tip_text=f"Continue the game that was open when the window closed: "
+                                                   f"{self.resume.describe()}"))
             if self.previous is not None:
                 text = "Rematch" if self.resume is not None else "Rematch: the last deal, sides swapped"
                 add("rematch", Button(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
@@ -174,9 +176,9 @@ class TitleScene(Scene):
         discard_w = max(60, round(inner_w * 0.18))
         for index, saved in enumerate(self.others[:self._other_rows()]):
             width = inner_w - discard_w - 10
-            text = self.app.fonts.fit(f"Resume: {saved.describe()}", 15, width - 24)
-            add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager,
-                                         tool_tip_text="Another unfinished game, kept for later"))
+            text, *shorter = other_game_labels(saved.describe(), saved.game)
+            add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager, shorter=shorter,
+                                         tool_tip_text=f"Another unfinished game, kept for later: {saved.describe()}"))
             add(f"discard:{index}", Button(pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h), "Discard",
                                            manager, tool_tip_text="Delete this unfinished game (asks first)"))
             y += row_h + gap

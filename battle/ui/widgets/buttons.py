@@ -9,7 +9,7 @@ label cut with an ellipsis. The tool tips still say in full what a button does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import pygame
@@ -50,10 +50,12 @@ TEXT_MARGIN = 6
 """Pixels of a widget's width that its border and rounded corners keep from the text."""
 
 
-def fitted_label(text: str, room: float, width_of: Callable[[str], int]) -> str:
-    """The label to show in ``room`` pixels: in full, its short form, or cut with "..."."""
-    if width_of(text) <= room:
-        return text
+def fitted_label(text: str, room: float, width_of: Callable[[str], int], shorter: Sequence[str] = ()) -> str:
+    """The label to show in ``room`` pixels: in full, the first of ``shorter`` that fits, its short
+    form, or cut with "..."."""
+    for form in (text, *shorter):
+        if width_of(form) <= room:
+            return form
     short = SHORT_FORMS.get(text)
     if short is not None and width_of(short) <= room:
         return short
@@ -87,12 +89,17 @@ class Button(UIButton):
     """A ``UIButton`` that fits its label to its width (see the module docstring)."""
 
     def __init__(self, relative_rect: pygame.Rect, text: str, manager: IUIManagerInterface, *,
-                 tool_tip_text: str | None = None, object_id: ObjectID | str | None = None) -> None:
+                 tool_tip_text: str | None = None, object_id: ObjectID | str | None = None,
+                 shorter: Sequence[str] = ()) -> None:
+        self.shorter = tuple(shorter)
+        """Shorter labels that say the same, longest first, for a button too narrow for the full one."""
         super().__init__(relative_rect, text, manager, tool_tip_text=tool_tip_text, object_id=object_id)
         self.full_text = text
         self.set_text(text)
 
     def set_text(self, text: str, *, text_kwargs: dict[str, str] | None = None) -> None:
+        if text != getattr(self, "full_text", text):  # (none yet while pygame_gui's __init__ runs)
+            self.shorter = ()  # they said the same as the label being replaced
         self.full_text = text
-        super().set_text(fitted_label(text, self.relative_rect.width - TEXT_MARGIN, font_width(self)),
-                         text_kwargs=text_kwargs)
+        room = self.relative_rect.width - TEXT_MARGIN
+        super().set_text(fitted_label(text, room, font_width(self), self.shorter), text_kwargs=text_kwargs)

@@ -1,16 +1,16 @@
-"""Things drawn over the board: the status line, the browse banner and the flying points."""
+"""Things drawn over the board: the status line (with a notice pill), the browse banner and the flying points."""
 
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
 from battle.ui.art import theme
 from battle.ui.widgets.animations import FlyingPoints, fly_path
-from battle.ui.widgets.layout import Layout, cell_center, score_anchor, status_line_height
+from battle.ui.widgets.layout import Layout, Rect, cell_center, score_anchor, status_line_height
 
 STATUS_COLOURS = {
     "info": theme.IVORY,
@@ -111,6 +111,46 @@ def draw_status(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, sta
     if placed.keys is not None:
         keys = fonts.text(keys_help, KEYS_SIZE * scale, theme.IVORY_FAINT)
         surface.blit(keys, keys.get_rect(midright=(placed.keys.right, placed.keys.centery)))
+
+
+NOTICE_FILLS = {
+    "error": (48, 10, 8, 235),
+    "warn": (46, 34, 6, 235),
+    "good": (40, 34, 8, 235),
+    "quiet": (6, 24, 17, 225),
+}
+"""A notice pill's fill for each kind; its border and text take the status line's colour."""
+NOTICE_SHARE = 0.6
+"""The most of the status area's width a notice takes: the message keeps two fifths beside it."""
+
+
+def draw_status_and_notice(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: StatusLine,
+                           now: float, keys_help: str, notice: tuple[str, str] | None) -> None:
+    """The status line, and a notice (``(text, kind)``) in a pill at its right end.
+
+    A notice stays in sight until its cause is gone (a lost link, the opponent's question), while
+    the message beside it changes with every click; the pill takes the shortcuts' place, as it
+    says the keys that matter then. Below the board it hides nothing (above it, it hid the
+    column letters)."""
+    if notice is None:
+        draw_status(surface, fonts, layout, status, now, keys_help)
+        return
+    text, kind = notice
+    area, scale = layout.status, layout.scale
+    size = 13 * scale
+    pad = round(10 * scale)
+    colour = STATUS_COLOURS.get(kind, theme.IVORY)
+    dot = max(2, round(size * 0.25))
+    line = fonts.text(fonts.fit(text, size, round(area.w * NOTICE_SHARE) - 2 * pad - 3 * dot), size, colour)
+    height = min(area.h - 2, line.get_height() + round(8 * scale))
+    pill = pygame.Rect(0, 0, line.get_width() + 2 * pad + 3 * dot, height)
+    pill.midright = (area.right, area.y + area.h // 2)
+    fill = NOTICE_FILLS.get(kind, NOTICE_FILLS["quiet"])
+    surface.blit(theme.rounded_panel(pill.size, fill, pill.h // 2, (*colour, 230), 1), pill)
+    pygame.draw.circle(surface, colour, (pill.x + pad + dot, pill.centery), dot)
+    surface.blit(line, line.get_rect(midleft=(pill.x + pad + 3 * dot, pill.centery)))
+    beside = Rect(area.x, area.y, max(10, pill.x - round(12 * scale) - area.x), area.h)
+    draw_status(surface, fonts, replace(layout, status=beside), status, now, "")
 
 
 def draw_banner(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, title: str, detail: str) -> None:

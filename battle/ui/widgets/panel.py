@@ -28,6 +28,8 @@ class PlayerInfo:
     colour: tuple[int, int, int]
     thinking: float | None = None
     """Seconds the solver has been thinking, when it is."""
+    preparing: bool = False
+    """While thinking: the solver's move waits for the kernels' first-run compile."""
     pulse: float = 0.0
     """0..1: the score just went up."""
     winner: bool = False
@@ -122,11 +124,18 @@ class PanelView:
         line_h = round(16 * scale)
         name = fonts.text(fonts.fit(player.name, name_size, text_w, bold=True), name_size, theme.IVORY, bold=True)
         lines = [] if player.thinking is not None else self.role_lines(rect, player, pad, scale)
-        rows = max(1, len(lines))
+        rows = 2 if player.thinking is not None and player.preparing else max(1, len(lines))
         name_y = rect.y + (rect.h - name.get_height() - rows * line_h - round(6 * scale)) // 2
         surface.blit(name, (text_x, name_y))
         line_y = name_y + name.get_height() + round(1 * scale)
-        if player.thinking is not None:
+        if player.thinking is not None and player.preparing:
+            # a first run's compile: minutes on a loaded machine, so the card says what the wait is
+            text = fonts.text(fonts.fit("preparing the solver", small, text_w), small, theme.GOLD_BRIGHT)
+            surface.blit(text, (text_x, line_y))
+            more = fonts.fit(f"(first run only) {player.thinking:.0f} s", small, text_w)
+            surface.blit(fonts.text(more, small, theme.IVORY_DIM), (text_x, line_y + line_h))
+            self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
+        elif player.thinking is not None:
             dots = "." * (1 + int(now * 3) % 3)
             text = fonts.text(f"thinking{dots}", small, theme.GOLD_BRIGHT)
             surface.blit(text, (text_x, line_y))

@@ -1,0 +1,65 @@
+"""The shallow levels' plain-Python search values every move as the kernel does, so a level
+picks the same move from either with the same random numbers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from battle.players import LEVELS, PLAIN_LEVELS, Opponent, PlainOpponent
+from battle.rules.board import Position
+from battle.rules.deal import deal
+from solver.engine import Engine
+from solver.levels import choose_from
+from solver.limits import Limits
+from solver.plain_search import PLAIN_MAX_DEPTH, plain_analysis
+
+
+def positions(count: int, seed: int) -> list[Position]:
+    """Numbered deals played some random moves in (0 to 40), each with a move to make."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        position = deal(rng.randrange(1 << 32))
+        for _ in range(rng.randrange(0, 41)):
+            if position.is_over():
+                break
+            position.push(rng.choice(position.legal_moves()))
+        if not position.is_over():
+            found.append(position.copy())
+    return found
+
+
+def test_the_plain_levels_are_the_shallow_ones() -> None:
+    assert PLAIN_LEVELS == ("beginner", "casual", "club")
+    assert all(LEVELS[name].depth is not None and LEVELS[name].depth <= PLAIN_MAX_DEPTH for name in PLAIN_LEVELS)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_every_moves_value_is_the_kernels(depth: int) -> None:
+    for position in positions(12, seed=depth):
+        kernel = Engine(table_bits=16, threads=1).search(position.copy(), Limits(depth=depth), all_exact=True)
+        plain = plain_analysis(position, depth)
+        assert [(mv.move, mv.value) for mv in plain.move_values] == \
+            [(mv.move, mv.value) for mv in kernel.move_values]
+        assert plain.value == kernel.value and plain.best_moves == kernel.best_moves
+
+
+@pytest.mark.parametrize("level", ["beginner", "casual", "club"])
+def test_a_level_picks_the_kernels_move(level: str) -> None:
+    plain = PlainOpponent()
+    for index, position in enumerate(positions(10, seed=45)):
+        kernel_move = Opponent(level, seed=index).move(position.copy())
+        plain_move = plain.move(position.copy(), level=level, rng=random.Random(index))
+        assert plain_move == kernel_move, (index, level)
+        # the same tie-break: the values sorted best first, then by move, drawn from with the same numbers
+        kernel = Engine(table_bits=16, threads=1).search(position.copy(), LEVELS[level].limits, all_exact=True)
+        assert choose_from(kernel, LEVELS[level], random.Random(index)) == plain_move
+
+
+def test_a_deep_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="expert"):
+        PlainOpponent().move(deal(1), level="expert", rng=random.Random(1))
+    with pytest.raises(ValueError, match="depth must be 1 to 4"):
+        plain_analysis(deal(1), 5)

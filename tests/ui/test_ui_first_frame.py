@@ -1,0 +1,46 @@
+"""The window's first frame comes before its heavy imports: the real program in a child process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+
+from battle.ui import first_frame
+
+HEAVY = ("pygame_gui", "numpy", "numba", "solver", "battle.players", "battle.ui.app")
+"""What takes the seconds before the title can draw (pygame_gui and numpy 0.5 s, the door more)."""
+
+
+def test_the_first_frame_is_drawn_before_the_heavy_modules_are_imported(tmp_path: Path) -> None:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", MAHJONG_BATTLE_SIZE="800x600",
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    env[first_frame.LOG_VARIABLE] = "1"
+    window = subprocess.Popen([sys.executable, "-m", "battle"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert window.stderr is not None
+        line = window.stderr.readline()  # blocks until the first flip: an event, not a clock
+        loaded = set(json.loads(line)["modules"])
+        assert "pygame" in loaded
+        assert [name for name in HEAVY if name in loaded] == []
+        window.send_signal(signal.SIGTERM)  # SDL turns it into the window's QUIT
+        assert window.wait(timeout=600) == 0
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.wait()
+
+
+def test_the_first_frame_shows_the_title_and_loading() -> None:
+    surface = pygame.Surface((800, 600))
+    first_frame.draw_loading(surface)
+    # felt, not black: the centre is the felt's green and the title's gold is somewhere on it
+    centre = surface.get_at((400, 400))
+    assert centre.g > centre.r and centre.g > 60
+    pixels = {tuple(surface.get_at((x, y)))[:3] for x in range(0, 800, 2) for y in range(200, 300, 2)}
+    assert any(r > 180 and g > 140 and b < 120 for r, g, b in pixels)

@@ -1,0 +1,69 @@
+"""The first game after an install, while the kernels still compile: the shallow levels answer
+from plain Python, a deep level's card says the solver is being prepared, and a player who waits
+raises the compile to the window's own priority."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from battle.ui import app as app_module
+from battle.ui.match import new_match
+from tests import ui_harness as ui
+from tests.ui.drawn_text import record_texts
+
+COMPILE = 600.0
+"""The longest a test waits for an event (the blocked compile is released by the test itself)."""
+
+
+@pytest.fixture
+def compiling(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The window's kernels "compile" until the returned event is set: its ``prepare`` hook waits."""
+    release = threading.Event()
+    real = app_module.prepare_solver
+
+    def prepare(closing: threading.Event, waited_on: threading.Event) -> None:
+        while not (release.is_set() or closing.is_set()):
+            release.wait(0.05)
+        if not closing.is_set():
+            real(closing, waited_on)
+
+    monkeypatch.setattr(app_module, "prepare_solver", prepare)
+    return release
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1200, 800)])
+def test_the_club_level_answers_while_the_kernels_compile(size, compiling, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="club", human_first=False))
+        match = scene.match
+        for _ in range(2):  # the solver's move, then yours
+            ui.run_until(app, lambda: match.human_to_move(), timeout=COMPILE)
+            ui.play_move(app, match.position.legal_moves()[0])
+        ui.run_until(app, lambda: match.human_to_move(), timeout=COMPILE)
+        assert match.game.ply == 5 and not app.solver.ready  # three replies, the compile still running
+        assert not app.solver.waited_on.is_set()  # nobody waited for it
+        compiling.set()
+        ui.run_until(app, lambda: app.solver.ready, timeout=COMPILE)
+        ui.play_move(app, match.position.legal_moves()[0])
+        ui.run_until(app, lambda: scene.game_mode.move_job is not None or match.human_to_move(), timeout=COMPILE)
+        assert scene.game_mode.move_job is None or app.solver.current is scene.game_mode.move_job  # the kernel's
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1200, 800)])
+def test_a_deep_levels_card_says_the_solver_is_being_prepared(size, compiling, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="expert", human_first=False))
+        recorder = record_texts(app, monkeypatch)
+        ui.run_until(app, lambda: scene.game_mode.move_job is not None, timeout=COMPILE)
+        texts = recorder.texts()
+        assert "preparing the solver" in texts, texts
+        assert any(text.startswith("(first run only) ") and text.endswith(" s") for text in texts), texts
+        assert app.solver.waited_on.is_set()  # the compile's children go up to the window's priority
+        compiling.set()
+        ui.run_until(app, lambda: scene.match.human_to_move(), timeout=COMPILE)
+        texts = recorder.texts()
+        assert "preparing the solver" not in texts
