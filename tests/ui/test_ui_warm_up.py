@@ -25,7 +25,8 @@ def test_the_warm_up_never_holds_up_a_frame_and_a_close_does_not_wait_for_it(tmp
     release = threading.Event()
     started = threading.Event()
 
-    def slow_prepare(closing: threading.Event, waited_on: threading.Event) -> None:  # stands in for a first run's 11-20 s compile
+    # stands in for a first run's 11-20 s compile
+    def slow_prepare(closing: threading.Event, waited_on: threading.Event) -> None:
         started.set()
         release.wait(20)
 
