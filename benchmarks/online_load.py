@@ -32,7 +32,9 @@ Measured:
 - server RSS (``/proc/PID/status``): VmRSS idle before the games, VmHWM after them (the
   peak); a game's and a connection's share is the difference over N and 2N.
 - server CPU: % of one core over the run, and its CPU milliseconds per acknowledged move
-  (1 ms a move caps one core at 1,000 moves a second).
+  (1 ms a move caps one core at 1,000 moves a second), split into the event loop's thread
+  and the writer thread (``/proc/PID/task``): the writer holds the interpreter's lock for
+  at most its own share, and lets go of it while SQLite steps and syncs.
 - errors: ``error`` messages, connections refused or dropped, an answer missing after
   ``--timeout`` seconds, a client or the server exiting early.
 - commit batches: writes per commit (p50 / p99 / max over the commits), from the server's
@@ -210,6 +212,16 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def loop_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the process's main thread alone (the server's event loop; its
+    writer thread is the rest of ``cpu_seconds``), from ``/proc/PID/task/PID/stat``; NaN if gone."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return math.nan
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def schedule_seconds(pid: int) -> tuple[float, float]:
     """Seconds the process's main thread (the server's event loop) ran on a core and waited for one, from
     ``/proc/PID/schedstat``; the rest of the wall time it was blocked: in fsync, or idle in epoll."""
@@ -371,8 +383,9 @@ async def _expect_each(socket: Any, kinds: tuple[str, ...], timeout: float) -> d
         if left <= 0:
             break
         try:
-            message = json.loads(await asyncio.wait_for(socket.recv(), left))
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(left):  # not wait_for: that wraps each recv in a task of its own
+                message = json.loads(await socket.recv())
+        except TimeoutError:
             break
         except ConnectionClosed as closed:
             raise _Failure(f"connection closed ({closed.rcvd.code if closed.rcvd else 'no close frame'})") from None
@@ -536,6 +549,8 @@ class RunResult:
     rss_peak_kib: int = 0
     server_cpu_percent: float = math.nan
     server_cpu_ms_per_move: float = math.nan
+    loop_cpu_ms_per_move: float = math.nan
+    """The event loop's thread's share of ``server_cpu_ms_per_move``; the rest is the writer thread's."""
     clients_cpu_percent: float = math.nan
     clients_gc_pauses: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -586,15 +601,16 @@ class RunResult:
                 f"{self.moves_per_second:,.0f} | "
                 f"{self.p50_ms:.1f} | {self.p99_ms:.1f} | {self.max_ms:.1f} | {self.p99_joined_ms:.1f} | "
                 f"{self.rss_idle_kib / 1024:.1f} / {self.rss_peak_kib / 1024:.1f} | {grown / self.games:.1f} | "
-                f"{grown / (2 * self.games):.1f} | {self.server_cpu_percent:.0f} | {self.server_cpu_ms_per_move:.2f} | "
+                f"{grown / (2 * self.games):.1f} | {self.server_cpu_percent:.0f} | {self.server_cpu_ms_per_move:.2f} "
+                f"({self.loop_cpu_ms_per_move:.2f} + {self.server_cpu_ms_per_move - self.loop_cpu_ms_per_move:.2f}) | "
                 f"{self.clients_cpu_percent:.0f} | {self.batch_spread()} | {self.load} | {self.error_count} |")
 
 
 TABLE_HEADER = (
     "| games | commit | slow sync ms | client processes | moves | moves/s | p50 ms | p99 ms | max ms "
     "| p99 ms, all joined | server RSS idle / peak MiB | KiB a game | KiB a connection | server CPU % "
-    "| server CPU ms a move | clients CPU % | writes a commit p50 / p99 / max (commits) | load at start / end "
-    "| errors |\n"
+    "| server CPU ms a move (loop + writer) | clients CPU % | writes a commit p50 / p99 / max (commits) "
+    "| load at start / end | errors |\n"
     "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
 )
 
@@ -647,6 +663,7 @@ def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commi
         time.sleep(1.0)  # the server idle, its start-up done
         result.rss_idle_kib = proc_status(server.pid).get("VmRSS", 0)
         server_cpu = cpu_seconds(server.pid) or 0.0
+        loop_cpu = loop_cpu_seconds(server.pid)
         scheduled = schedule_seconds(server.pid)
         start = time.monotonic() + 0.2
         start_value.value = start
@@ -662,6 +679,7 @@ def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commi
         end = time.monotonic()
         result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
         server_cpu = (cpu_seconds(server.pid) or server_cpu) - server_cpu
+        loop_cpu = loop_cpu_seconds(server.pid) - loop_cpu
         result.on_core, result.waiting_for_core = (after - before for after, before in
                                                    zip(schedule_seconds(server.pid), scheduled, strict=True))
         result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmHWM", 0))
@@ -678,6 +696,8 @@ def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commi
     with contextlib.suppress(OSError, ValueError):
         result.timings = json.loads(server.timings.read_text())
     summarise(result, tallies, server_cpu, end - start)
+    if result.moves:
+        result.loop_cpu_ms_per_move = 1000 * loop_cpu / result.moves
     result.profile = profile if profile is not None and profile.exists() else None
     return result
 

@@ -8,8 +8,11 @@ games of six moves with 10 ms pauses, on each commit path, take about 6 s.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+
+import pytest
 
 from tests.benchmark_scripts import BENCHMARKS, load_script
 
@@ -26,6 +29,8 @@ def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:
     for load in rows[:2]:
         assert load[4] == "24" and load[-1] == "0", done.stdout  # 4 games x 6 moves acknowledged, no errors
         assert float(load[7]) < 10_000 and load[10] != "0.0 / 0.0"  # a p99 and the server's RSS were read
+        total, loop, writer = re.fullmatch(r"(\S+) \((\S+) \+ (\S+)\)", load[14]).groups()  # type: ignore[union-attr]
+        assert float(loop) > 0 and float(total) == pytest.approx(float(loop) + float(writer), abs=0.011), done.stdout
     assert rows[0][16].startswith("1 / 1 / 1"), done.stdout  # each: one write a commit
     assert rows[1][16] != "-", done.stdout  # group: the writer's batch sizes were read
     for timers in rows[2:]:
