@@ -119,6 +119,17 @@ def _compile(path: Path, language: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+def language_name(code: str) -> str:
+    """A language's name in that language, for the window's language button: "Deutsch", "English"."""
+    try:
+        from babel import Locale
+
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, ImportError):  # an unknown code names itself
+        return code
+    return name[:1].upper() + name[1:]
+
+
 def set_language(language: str | None) -> str:
     """Use ``language`` (a code or locale name; None or unknown: the system's) from now on;
     returns the code in use. Listeners (pygame_gui's own widgets) are told."""
@@ -157,6 +168,16 @@ def pgettext(context: str, message: str) -> str:
 def N_(message: str) -> str:  # noqa: N802 - the name the extractor and translators know
     """Mark a constant for the catalogue without looking it up: ``_`` looks it up where it is shown."""
     return message
+
+
+def NP_(context: str, message: str) -> tuple[str, str]:  # noqa: N802
+    """Mark a word with its context for the catalogue: ``pgettext(*NP_("you", "take"))`` looks it up."""
+    return context, message
+
+
+def NN_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+    """Mark a singular and its plural for the catalogue: ``ngettext(*NN_(...), count)`` looks them up."""
+    return singular, plural
 
 
 def format_number(value: float, decimals: int | None = None) -> str:

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "battle" / "locale"
 TEMPLATE = LOCALE_DIR / "mahjong_battle.pot"
 DOMAIN = "mahjong_battle"
-KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2")
+KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "NP_:1c,2", "NN_:1,2")
 
 
 def extract_args(output: Path) -> list[str]:
