@@ -192,8 +192,10 @@ def format_number(value: float, decimals: int | None = None) -> str:
     return format_decimal(value, format=pattern, locale=_language)
 
 
-def format_date(day: datetime.date) -> str:
-    """A date as the current language writes it: ``Nov 27, 2026`` in English, ``27.11.2026`` in German."""
+def format_date(day: datetime.date, pattern: str = "medium") -> str:
+    """A date as the current language writes it: ``Nov 27, 2026`` in English, ``27.11.2026`` in German;
+    ``pattern`` is a Babel width or a pattern taken from the catalogue (``_("d MMMM")``: "9 March",
+    "9. März")."""
     from babel.dates import format_date as babel_format_date
 
-    return babel_format_date(day, format="medium", locale=_language)
+    return babel_format_date(day, format=pattern, locale=_language)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from battle.cli.inputs import EXIT_INTERRUPTED
-from battle.i18n import _
+from battle.i18n import _, format_number
 from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 
@@ -182,7 +182,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(_("best moves: {value}").format(
         value=' '.join(move_name(m) for m in analysis.best_moves) or '(none: the game is over)'))
     print(_("best line: {join}").format(join=' '.join(move_name(m) for m in analysis.pv)))
-    print(_("nodes: {nodes:,} in {seconds:.2f}s").format(nodes=analysis.nodes, seconds=analysis.seconds))
+    print(_("nodes: {nodes} in {seconds}s").format(nodes=format_number(analysis.nodes),
+                                                    seconds=format_number(analysis.seconds, 2)))
     return code
 
 

@@ -14,6 +14,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from battle.i18n import _, available_languages
 from battle.storage.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
 
 SETTINGS_NAME = "settings.json"
@@ -62,6 +63,8 @@ class Settings:
     """The player's text size: text, badges and widgets are this many times their size for the window."""
     online_server: str = DEFAULT_SERVER
     """The server address last used for online play (``ws://`` or ``wss://``)."""
+    language: str = ""
+    """The language chosen in the window (``de``, ``en``); empty: the system's."""
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -79,7 +82,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     try:
         path = path if path is not None else settings_path()
     except StorageProblem as problem:
-        return settings, f"Settings cannot be kept: {problem}. Using the defaults."
+        return settings, _("Settings cannot be kept: {problem}. Using the defaults.").format(problem=problem)
     remove_stray_temporaries(path.parent)
     try:
         with open(path, "rb") as handle:
@@ -89,27 +92,28 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     except OSError as error:
         return settings, _corrupt(path, error.strerror or str(error))
     if len(raw) > SETTINGS_LIMIT:
-        return settings, _corrupt(path, f"larger than {SETTINGS_LIMIT} bytes")
+        return settings, _corrupt(path, _("larger than {SETTINGS_LIMIT} bytes").format(SETTINGS_LIMIT=SETTINGS_LIMIT))
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
-        return settings, _corrupt(path, f"not UTF-8 (byte {error.start})")
+        return settings, _corrupt(path, _("not UTF-8 (byte {start})").format(start=error.start))
     except RecursionError:
-        return settings, _corrupt(path, "nested too deeply")
+        return settings, _corrupt(path, _("nested too deeply"))
     except ValueError as error:
-        return settings, _corrupt(path, f"not valid JSON ({error})")
+        return settings, _corrupt(path, _("not valid JSON ({error})").format(error=error))
     if not isinstance(data, dict):
-        return settings, _corrupt(path, "expected a JSON object")
+        return settings, _corrupt(path, _("expected a JSON object"))
     ignored = _apply(settings, data)
     if ignored:
-        return settings, _corrupt(path, "these fields were wrong and are reset: " + ", ".join(ignored))
+        return settings, _corrupt(path, _("these fields were wrong and are reset: ") + ", ".join(ignored))
     return settings, None
 
 
 def _corrupt(path: Path, reason: str) -> str:
     moved = set_aside(path)
-    where = f"; it was moved to {moved.name}" if moved else ""
-    return f"Settings file {path} could not be read: {reason}{where}. Using the defaults."
+    where = _("; it was moved to {name}").format(name=moved.name) if moved else ""
+    return _("Settings file {path} could not be read: {reason}{where}. Using the defaults.").format(
+        path=path, reason=reason, where=where)
 
 
 def _apply(settings: Settings, data: dict) -> list[str]:
@@ -135,6 +139,8 @@ def _apply(settings: Settings, data: dict) -> list[str]:
     take("online_server", isinstance(server, str) and len(server) <= MAX_SERVER and server.isprintable()
          and server.lower().startswith(SERVER_SCHEMES), server)
     take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
+    language = data.get("language")
+    take("language", language == "" or (isinstance(language, str) and language in available_languages()), language)
     seconds = _number_within(data.get("review_seconds"), REVIEW_SECONDS_RANGE)
     take("review_seconds", seconds is not None, seconds)
     zoom = _number_within(data.get("ui_scale"), UI_SCALE_RANGE)
@@ -168,5 +174,5 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     try:
         write_atomically(path if path is not None else settings_path(), settings.to_json())
     except OSError as error:
-        return f"Settings could not be saved: {error.strerror or error}"
+        return _("Settings could not be saved: {value}").format(value=error.strerror or error)
     return None
