@@ -34,7 +34,7 @@ def extract_args(output: Path) -> list[str]:
     """The ``pybabel extract`` command line, in one place so the check and the update agree."""
     keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
     return ["pybabel", "-q", "extract", "--no-default-keywords", *keywords, "--sort-by-file", "--omit-header",
-            "--no-wrap", "--project=mahjong-battle", "-o", str(output),
+            "--no-wrap", "--add-comments=TRANSLATORS:", "--project=mahjong-battle", "-o", str(output),
             "battle", argparse.__file__]
 
 
