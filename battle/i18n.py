@@ -130,6 +130,29 @@ def language_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def web_messages(language: str) -> dict[str, str | list[str]]:
+    """The translations of the browser client's texts (``battle/web``) in ``language``, for its
+    ``/locale/<code>.json``: each English text to its translation, a plural's singular to every form."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if language == SOURCE_LANGUAGE or not path.is_file():
+        return {}
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as handle:
+        messages = read_po(handle, locale=language, domain=DOMAIN)
+    found: dict[str, str | list[str]] = {}
+    for message in messages:
+        if not message.id or message.fuzzy or message.context:
+            continue
+        if not any(place.startswith("battle/web/") for place, _line in message.locations):
+            continue
+        if isinstance(message.id, (tuple, list)) and isinstance(message.string, (tuple, list)):
+            found[str(message.id[0])] = [str(form) for form in message.string]
+        elif isinstance(message.id, str) and isinstance(message.string, str) and message.string:
+            found[message.id] = message.string
+    return found
+
+
 def set_language(language: str | None) -> str:
     """Use ``language`` (a code or locale name; None or unknown: the system's) from now on;
     returns the code in use. Listeners (pygame_gui's own widgets) are told."""
