@@ -12,6 +12,7 @@ import pygame
 import pygame.freetype
 import pytest
 from babel.messages.pofile import read_po
+from pygame_gui.core.utility import translate
 
 from battle import i18n
 from battle.resources import asset_path
@@ -138,3 +139,14 @@ def test_german_labels_fit_their_buttons(tmp_path, monkeypatch, size) -> None:
         check("rules")
         screens.append("done")
         assert checked > 30
+
+
+def test_pygame_guis_file_dialog_speaks_the_chosen_language(tmp_path, monkeypatch) -> None:
+    """The load dialog's own buttons come from pygame_gui's German, its title from the game's."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language="de")
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        dialog = app.stack.top.files.dialog
+        assert dialog is not None and dialog.alive()
+        assert translate(dialog.cancel_button.text) == "Abbrechen"  # as pygame_gui draws it
+        assert dialog.window_display_title == "Eine Partie (.mbg) oder Stellung (.mbp) laden"
