@@ -546,12 +546,12 @@ function setLink(home) {
   } else {
     const link = session.link;
     const wait = Math.max(0, Math.ceil(((link.retryAt || 0) - Date.now()) / 1000));
-    if (link.state === "connected") [words, mark, kind] = ["Connected", "●", "good"];
+    if (link.state === "connected") [words, mark, kind] = [t("Connected"), "●", "good"];
     else if (link.state === "retrying") {
       const what = session.everConnected ? t("Connection lost") : t("The server does not answer");
       [words, mark, kind] = [t("{what}: retrying in {wait} s", { what, wait }), "▲", "warn"];
-    } else if (link.state === "closed") [words, mark, kind] = [`Closed: ${link.detail}`, "■", "error"];
-    else [words, mark, kind] = ["Connecting…", "○", "quiet"];
+    } else if (link.state === "closed") [words, mark, kind] = [t("Closed: {detail}", { detail: link.detail }), "■", "error"];
+    else [words, mark, kind] = [t("Connecting…"), "○", "quiet"];
   }
   $("link-text").textContent = words;
   document.querySelector(".link-mark").textContent = mark;
