@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from battle.i18n import _, pgettext
 from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.notation import Record, format_record, is_record_text, parse_position, parse_record
@@ -42,8 +43,9 @@ class Result:
         """
         score = f"{self.scores[0]}-{self.scores[1]}"
         if self.winner is None:
-            return f"{'Draw' if start else 'draw'}, {score}"
-        return f"{verb(names[self.winner - 1], 'wins', start=start)} {score} (by {self.margin})"
+            return (_("Draw, {score}") if start else pgettext("inside a sentence", "draw, {score}")).format(score=score)
+        return _("{wins} {score} (by {margin})").format(wins=verb(names[self.winner - 1], "wins", start=start),
+                                                       score=score, margin=self.margin)
 
 
 def result_of(scores: tuple[int, int] | list[int]) -> Result:

@@ -322,12 +322,13 @@ def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, wi
     """What the badge colours mean, in one line of sample chips."""
     size = 12.5 * scale
     height = max(10, round(17 * scale))
+    right = x + width  # the chips stop at the panel's edge, wherever the first one starts
     for text, colour in ((_("{BEST_MARK} best").format(
         BEST_MARK=BEST_MARK), BEST_COLOUR), (_("2 worse"), NEAR_COLOUR), (_("10 worse"), FAR_COLOUR),
                          (_("~ estimate"), theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35))):
         label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
         chip = pygame.Rect(x, y, label.get_width() + round(12 * scale), height)
-        if chip.right > x + width:
+        if chip.right > right:
             break
         pygame.draw.rect(surface, colour, chip, border_radius=height // 2)
         surface.blit(label, label.get_rect(center=chip.center))
@@ -359,7 +360,8 @@ def _verdict(info: StudyInfo) -> str:
         return _("{approx}A draw under perfect play").format(approx=approx)
     leader = info.names[0] if margin > 0 else info.names[1]
     how = _("under perfect play") if projection.exact else _("(estimate, depth {depth})").format(depth=info.depth)
-    return f"{approx}{verb(leader, 'wins')} by {abs(margin)} {how}"
+    return _("{approx}{wins} by {margin} {how}").format(approx=approx, wins=verb(leader, "wins"), margin=abs(margin),
+                                                       how=how)
 
 
 def _draw_eval_bar(surface: pygame.Surface, fonts: theme.Fonts, bar: pygame.Rect, info: StudyInfo,
