@@ -212,3 +212,17 @@ def test_the_scan_finds_an_unwrapped_text(tmp_path: Path) -> None:
     finally:
         sample.unlink()
     assert [line.split(": ", 1)[1] for line in found] == ["'Game over'", "' wins'"]
+
+
+def test_the_compiled_catalogue_is_cached_and_a_broken_cache_is_compiled_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    i18n.set_language("de")
+    assert i18n._("Start game") == "Spiel starten"
+    cached = list((tmp_path / "mahjong-battle" / "locale").glob("de-*.mo"))
+    assert len(cached) == 1 and cached[0].stat().st_size > 10_000
+    cached[0].write_bytes(b"not a catalogue")
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    assert i18n._("Start game") == "Spiel starten"
+    assert cached[0].read_bytes()[:4] == b"\xde\x12\x04\x95", "written again as a .mo"
