@@ -65,8 +65,9 @@ class NewGameForm:
         settings = app.settings
         self.mode = settings.mode
         self.values = {
-            "player1": settings.player1,
-            "player2": settings.player2,
+            # the default names (the settings' English) in the player's language; a chosen name as it is
+            "player1": _("Player 1") if settings.player1 == "Player 1" else settings.player1,
+            "player2": _("Player 2") if settings.player2 == "Player 2" else settings.player2,
             "human_name": settings.human_name,
             "deal": "",
         }
