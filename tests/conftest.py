@@ -2,11 +2,13 @@
 
 ``private_home`` is automatic: every test's settings and saved games live in its own
 temporary folder, so no test reads or writes the user's real files, whatever it
-forgets to redirect. A test that needs its own layout sets the variables again.
+forgets to redirect. A test that needs its own layout sets the variables again. The language is English
+(``LANGUAGE=en``) whatever the machine's locale, unless a test asks for another.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,4 +19,16 @@ def private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("LANGUAGE", "en")
     return home
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """Every test starts and ends in English, whatever language the one before chose."""
+    from battle.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language("en")

@@ -27,8 +27,9 @@ WANTED_FACE = "Noto Sans CJK SC Bold"
 
 #: The numerals 1-9, 萬 (characters suit), and the game's name (麻将 / 麻雀) for titles.
 CJK_TEXT = "一二三四五六七八九萬麻将雀"
-#: Printable ASCII, for corner digits and short labels.
-LATIN_RANGE = "U+0020-007E"
+#: Printable ASCII and Latin-1, for corner digits, labels and titles in German ("Schließen",
+#: "Übersicht"), with the dashes and quotation marks the catalogues use („ “ ‘ ’ – — …).
+LATIN_RANGE = "U+0020-007E,U+00A0-00FF,U+2013,U+2014,U+2018,U+2019,U+201C,U+201D,U+201E,U+2026"
 #: Keep copyright, licence and description strings so the OFL notice travels with the file.
 NAME_IDS = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14"
 

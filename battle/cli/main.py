@@ -26,6 +26,7 @@ from battle.cli.inputs import (
     whole_number,
 )
 from battle.cli.textboard import LEGEND, render_board, render_status
+from battle.i18n import N_, _, available_languages, format_number, ngettext, set_language
 from battle.rules.board import Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
 from battle.rules.errors import BattleError, one_line, quote
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
     from battle.storage.saved_games import SavedGame, Shelf
 
 PROG = "mahjong-battle"
+
+# argparse looks up its own words (``usage:``, ``options``, its error lines) through these two
+# names, the gettext hook it is written for: they read the game's catalogue.
+setattr(argparse, "_", _)  # noqa: B010 - argparse's module-level names, not attributes of ours
+setattr(argparse, "ngettext", ngettext)  # noqa: B010
 IMPORTED = time.monotonic()
 """When the command line was loaded: the start of ``--time``'s clock where the process's
 own start cannot be read (``process_started``)."""
@@ -50,11 +56,11 @@ EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 def cmd_deal(args: argparse.Namespace) -> int:
     if (args.fair or args.daily) and args.number is not None:
-        raise InputError("--fair and --daily choose the deal: give no number with them")
+        raise InputError(_("--fair and --daily choose the deal: give no number with them"))
     if args.fair and args.daily:
-        raise InputError("--fair or --daily, not both")
+        raise InputError(_("--fair or --daily, not both"))
     if (args.margin or args.handicap) and not args.fair:
-        raise InputError("--margin and --handicap go with --fair")
+        raise InputError(_("--margin and --handicap go with --fair"))
     par = None
     if args.fair or args.daily:
         number, par = _catalogued_deal(args)
@@ -77,12 +83,13 @@ def _catalogued_deal(args: argparse.Namespace):  # noqa: ANN202 - (deal number, 
     if args.daily:
         number = catalogue.daily_deal(datetime.date.today())
         if number is None:
-            raise InputError("no deal is catalogued yet: 'mahjong-battle survey' solves some")
+            raise InputError(_("no deal is catalogued yet: 'mahjong-battle survey' solves some"))
         return number, catalogue.par(number)
     fair = catalogue.fair_deals(args.margin or 0, args.handicap or 0)
     if not fair:
-        raise InputError(f"no catalogued deal has a value of {args.handicap or 0:+d} within {args.margin or 0} "
-                         f"({len(catalogue)} deals catalogued; --margin widens the choice)")
+        raise InputError(_("no catalogued deal has a value of {value:+d} within {margin} ({count} deals catalogued; "
+                           "--margin widens the choice)").format(
+            value=args.handicap or 0, margin=args.margin or 0, count=len(catalogue)))
     number = random.choice(fair)
     return number, catalogue.par(number)
 
@@ -100,7 +107,7 @@ def _deal_number(text: str) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     text = read_input(args.file)
     try:
-        game, _ = Game.from_file_text(text)
+        game, _comment = Game.from_file_text(text)
     except BattleError as error:
         raise InputError(f"{file_label(args.file)}: {error}") from None
     position = game.position
@@ -108,8 +115,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(render_status(position))
     par = _catalogued_par(game, text)
     if par is not None:
-        print(f"{par.describe()} (deal {par.deal} before move 1)")
-    print(LEGEND)
+        print(_("{what} (deal {deal} before move 1)").format(what=par.describe(), deal=par.deal))
+    print(_(LEGEND))
     return EXIT_OK
 
 
@@ -139,7 +146,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     position = load_position(args.file)
     moves = position.legal_moves()
     if not moves:  # a line, not silence: an empty list reads like a failure
-        print("no pair left: the game is over")
+        print(_("no pair left: the game is over"))
     for move in moves:
         print(f"{move_name(move)} ({position.move_points(move)})")
     return EXIT_OK
@@ -171,11 +178,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         return cmd_play_online(args)
     if args.first and not args.vs:
-        raise InputError("--first goes with --vs LEVEL (you move first against the solver) or --online URL "
-                         "(you move first in the game you host)")
+        raise InputError(_("--first goes with --vs LEVEL (you move first against the solver) or --online URL "
+                         "(you move first in the game you host)"))
     if args.vs and args.player2:
-        raise InputError("with --vs, --player1 is your name on either side (the solver is named after its "
-                         "level); --player2 is for two people")
+        raise InputError(_("with --vs, --player1 is your name on either side (the solver is named after its "
+                         "level); --player2 is for two people"))
     if args.vs and not args.first:
         args.player1, args.player2 = None, args.player1  # the solver moves first: you are player 2
     if args.vs:
@@ -287,14 +294,14 @@ def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
     for problem in problems:
         print(f"{PROG}: {problem}", file=sys.stderr)
     if not games:
-        raise InputError("no unfinished game to resume (start one with 'mahjong-battle play')")
+        raise InputError(_("no unfinished game to resume (start one with 'mahjong-battle play')"))
     if choice:
         if not choice.isdigit() or not 1 <= int(choice) <= len(games):
-            raise InputError(f"--resume: {choice[:20]!r} is not a number from 1 to {len(games)} "
-                             "(plain --resume lists the unfinished games)")
+            raise InputError(_("--resume: {choice!r} is not a number from 1 to {count} (plain --resume lists the "
+                               "unfinished games)").format(choice=choice[:20], count=len(games)))
         return games[int(choice) - 1]
     if len(games) > 1:
-        print("Unfinished games (the newest is resumed; 'play --resume N' picks another):")
+        print(_("Unfinished games (the newest is resumed; 'play --resume N' picks another):"))
         for number, saved in enumerate(games, start=1):
             print(f"  {number}. {saved.describe()}")
     return games[0]
@@ -338,7 +345,8 @@ def cmd_window(args: argparse.Namespace) -> int:
         first_frame = show_first_frame(size_from_environment())
         from battle.ui.app import main as run_window
     except ImportError as error:
-        raise InputError(f"the window needs pygame-ce ({error}); the subcommands work without it") from None
+        raise InputError(_("the window needs pygame-ce ({error}); the subcommands work without it").format(
+            error=error)) from None
     return run_window(args, first_frame)
 
 
@@ -365,13 +373,14 @@ class _Parser(argparse.ArgumentParser):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:  # quoted one by one, as every message quotes input
             shown = " ".join(quote(extra) for extra in extras[:3]) + (" ..." if len(extras) > 3 else "")
-            self.error(f"unrecognized arguments: {shown}")
+            self.error(_("unrecognized arguments: %s") % shown)
         return parsed
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix(PROG).strip()
         where = f"{command}: " if command else ""
-        self.exit(EXIT_BAD_INPUT, error_line(f"{where}{message} (see {self.prog} --help)") + "\n")
+        self.exit(EXIT_BAD_INPUT, error_line(_("{where}{message} (see {program} --help)").format(
+            where=where, message=message, program=self.prog)) + "\n")
 
 
 class _VersionAction(argparse.Action):
@@ -403,66 +412,77 @@ def version() -> str:
     return found.group(1) if found else "(version unknown)"
 
 
+LEVEL_DESCRIPTIONS = (N_("grabs points, often careless"), N_("looks one reply ahead"), N_("sees short combinations"),
+                      N_("deep tactics, rare slips"), N_("deep search, no deliberate slips"),
+                      N_("exact whenever the time allows, else the deepest search"))
+"""The solver's levels in words (``solver.levels``, which knows no language), for the catalogue:
+the window and the terminal look a level's description up with ``_``."""
+
+
 def _levels_epilog() -> str:
     """The solver's levels for ``play --help``; a note instead if the solver cannot load."""
     try:
         from battle.players import LEVELS
     except Exception as error:  # noqa: BLE001 - any failure to load the solver only shortens the help
-        return f"levels for --vs: unavailable, the solver does not load ({error})"
+        return _("levels for --vs: unavailable, the solver does not load ({error})").format(error=error)
     width = max(len(name) for name in LEVELS)
-    lines = ["levels for --vs, weakest first:"]
+    lines = [_("levels for --vs, weakest first:")]
     for level in LEVELS.values():
-        depth = ("searches to the end" if level.depth is None
-                 else f"{level.depth} move{'s' if level.depth > 1 else ''} deep")
-        lines.append(f"  {level.name:<{width}}  {level.description} ({depth}, up to {level.time_limit:g} s a move)")
+        depth = (_("searches to the end") if level.depth is None
+                 else ngettext("{count} move deep", "{count} moves deep", level.depth).format(count=level.depth))
+        lines.append(f"  {level.name:<{width}}  " + _("{description} ({depth}, up to {seconds} s a move)").format(
+            description=_(level.description), depth=depth, seconds=format_number(level.time_limit)))
     return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Mahjong Battle: a two-player mahjong pair game with a perfect-play solver. "
-        "Without a subcommand, opens the game window.",
+        description=_("Mahjong Battle: a two-player mahjong pair game with a perfect-play solver. "
+        "Without a subcommand, opens the game window."),
     )
-    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    parser.add_argument("--version", action=_VersionAction, help=_("print the version and exit"))
+    parser.add_argument("--lang", metavar="|".join(available_languages()),
+                        help=_("the language of every text the game shows, anywhere on the command line "
+                               "(default: the system's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sub = commands.add_parser("deal", help="print a numbered deal as a position file")
-    sub.add_argument("number", nargs="?", help="deal number (random if left out)")
+    sub = commands.add_parser("deal", help=_("print a numbered deal as a position file"))
+    sub.add_argument("number", nargs="?", help=_("deal number (random if left out)"))
     sub.add_argument("--fair", action="store_true",
-                     help="a catalogued deal that is a draw under perfect play (see --margin, --handicap)")
-    sub.add_argument("--margin", type=_points, metavar="M", help="with --fair: a value within M points of even")
+                     help=_("a catalogued deal that is a draw under perfect play (see --margin, --handicap)"))
+    sub.add_argument("--margin", type=_points, metavar="M", help=_("with --fair: a value within M points of even"))
     sub.add_argument("--handicap", type=_points, metavar="H",
-                     help="with --fair: a deal the first player wins by H under perfect play (give the weaker "
-                          "player the first move)")
-    sub.add_argument("--daily", action="store_true", help="the deal of the day: the same for everyone today")
+                     help=_("with --fair: a deal the first player wins by H under perfect play (give the weaker "
+                          "player the first move)"))
+    sub.add_argument("--daily", action="store_true", help=_("the deal of the day: the same for everyone today"))
     sub.set_defaults(run=cmd_deal)
 
-    sub = commands.add_parser("show", help="draw a position or game in the terminal")
-    sub.add_argument("file", help=".mbp or .mbg file, or - for standard input")
+    sub = commands.add_parser("show", help=_("draw a position or game in the terminal"))
+    sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_show)
 
-    sub = commands.add_parser("moves", help="list the legal moves with their points")
-    sub.add_argument("file", help=".mbp or .mbg file, or - for standard input")
+    sub = commands.add_parser("moves", help=_("list the legal moves with their points"))
+    sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_moves)
 
-    sub = commands.add_parser("replay", help="check a game record; print its final position and result")
-    sub.add_argument("file", help=".mbg file, or - for standard input")
+    sub = commands.add_parser("replay", help=_("check a game record; print its final position and result"))
+    sub.add_argument("file", help=_(".mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_replay)
 
-    sub = commands.add_parser("play", help="play in the terminal (two people, or --vs the solver)",
+    sub = commands.add_parser("play", help=_("play in the terminal (two people, or --vs the solver)"),
                               epilog_factory=_levels_epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     start = sub.add_mutually_exclusive_group()
-    start.add_argument("--deal", metavar="N", help="deal number (random if left out)")
-    start.add_argument("--load", metavar="FILE", help="continue a .mbg record or start from a .mbp position")
+    start.add_argument("--deal", metavar="N", help=_("deal number (random if left out)"))
+    start.add_argument("--load", metavar="FILE", help=_("continue a .mbg record or start from a .mbp position"))
     start.add_argument("--resume", nargs="?", const="", metavar="N",
-                       help="continue the newest unfinished game (window or terminal), or the N-th of the list "
-                            "that plain --resume prints when there are several")
-    sub.add_argument("--player1", metavar="NAME", help="name of player 1; with --vs, your name, on either side")
-    sub.add_argument("--player2", metavar="NAME", help="name of player 2 (two people only)")
-    sub.add_argument("--vs", metavar="LEVEL", help="play against the solver at this level (listed below)")
-    sub.add_argument("--first", action="store_true", help="with --vs: you move first (else the solver does); "
-                     "with --online: you move first in the game you host (else it is drawn)")
+                       help=_("continue the newest unfinished game (window or terminal), or the N-th of the list "
+                            "that plain --resume prints when there are several"))
+    sub.add_argument("--player1", metavar="NAME", help=_("name of player 1; with --vs, your name, on either side"))
+    sub.add_argument("--player2", metavar="NAME", help=_("name of player 2 (two people only)"))
+    sub.add_argument("--vs", metavar="LEVEL", help=_("play against the solver at this level (listed below)"))
+    sub.add_argument("--first", action="store_true", help=_("with --vs: you move first (else the solver does); "
+                     "with --online: you move first in the game you host (else it is drawn)"))
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
 
@@ -517,8 +537,16 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
 def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int, argparse.Namespace]:
     """The exit code and the parsed arguments (a usage error exits from the parser, code 2)."""
     started = time.monotonic() if started is None else started
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv, language = _take_language(argv)
+    except InputError as error:
+        print_error(str(error))
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    set_language(language)
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.lang = language
     args.started = started
     run = getattr(args, "run", None)
     try:
@@ -541,10 +569,10 @@ def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int
             raise
         # Writing the answer failed (`> /dev/full`): nothing is left of it to keep.
         _discard_standard_output()
-        print_error(f"cannot write to standard output: {error.strerror or error}")
+        print_error(_("cannot write to standard output: {value}").format(value=error.strerror or error))
         return EXIT_BAD_INPUT, args
     except KeyboardInterrupt:
-        print_error("interrupted")
+        print_error(_("interrupted"))
         return 130, args
 
 
@@ -552,13 +580,43 @@ _DEVICE_FULL = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC
 """Errors of a write that found no room: a full disk, a file-size limit, a quota."""
 
 
+def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--lang CODE`` (or ``--lang=CODE``) taken out of the arguments, wherever it stands before a
+    ``--``: the parser's own words and the help are in that language, so it is read first."""
+    rest: list[str] = []
+    language = None
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            rest.extend(argv[index:])
+            break
+        if word == "--lang" or word.startswith("--lang="):
+            if word == "--lang":
+                if index + 1 >= len(argv):
+                    raise InputError(_("--lang: give a language ({languages})").format(
+                        languages=", ".join(available_languages())))
+                index += 1
+                value = argv[index]
+            else:
+                value = word.partition("=")[2]
+            if value not in available_languages():
+                raise InputError(_("--lang: {value} is not a language of the game ({languages})").format(
+                    value=quote(value), languages=", ".join(available_languages())))
+            language = value
+        else:
+            rest.append(word)
+        index += 1
+    return rest, language
+
+
 def _check_standard_streams(args: argparse.Namespace) -> None:
     """A subcommand started with standard output closed (`>&-`) has nowhere to answer, and
     ``play`` with standard input closed nothing to read moves from: one line, not a traceback."""
     if sys.stdout is None:
-        raise InputError(f"standard output is closed: {args.command} has nowhere to print")
+        raise InputError(_("standard output is closed: {command} has nowhere to print").format(command=args.command))
     if sys.stdin is None and args.command == "play":
-        raise InputError("standard input is closed: play reads the moves from it")
+        raise InputError(_("standard input is closed: play reads the moves from it"))
 
 
 def _discard_standard_output() -> None:

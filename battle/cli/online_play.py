@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from battle.cli.inputs import InputError
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
+from battle.i18n import _
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import OnlineSession
@@ -110,7 +111,7 @@ class OnlinePlay:
             for event in self.session.events():
                 self._event(event)
             if self.session.link.state == "closed":
-                self.say(f"The connection is closed: {self.session.link.detail}.")
+                self.say(_("The connection is closed: {detail}.").format(detail=self.session.link.detail))
                 return 2
             self._prompt_if_due()
             line = self._next_line(0.1)
@@ -118,7 +119,7 @@ class OnlinePlay:
                 continue
             if line is None:
                 self.say()
-                self.say(f"Input closed: leaving.{self._what_stays()}")
+                self.say(_("Input closed: leaving.") + self._what_stays())
                 return 0
             if not self.handle(str(line).strip()):
                 return 0
@@ -140,7 +141,7 @@ class OnlinePlay:
         import sys
 
         try:
-            ready, _, _ = select.select([sys.stdin], [], [], timeout)
+            ready, _writable, _failed = select.select([sys.stdin], [], [], timeout)
         except (OSError, ValueError):  # not a selectable stream
             ready = [sys.stdin]
         if not ready:
@@ -163,10 +164,11 @@ class OnlinePlay:
                 if self.session.link.state == "closed":
                     raise InputError(f"the server refused: {refused}")
             elif event.get("type") == "link" and event.get("state") == "closed":
-                raise InputError(f"the server refused: {refused}" if refused is not None
-                                 else f"cannot play online: {event.get('detail')}")
+                raise InputError(_("the server refused: {reason}").format(reason=refused) if refused is not None
+                                 else _("cannot play online: {detail}").format(detail=event.get('detail')))
             elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
-                self.say(f"{capital(str(event.get('detail')))}; trying again for {CONNECT_WAIT:g} s...")
+                self.say(_("{capital}; trying again for {CONNECT_WAIT:g} s...").format(
+                    capital=capital(str(event.get('detail'))), CONNECT_WAIT=CONNECT_WAIT))
                 said_retrying = True
             elif event.get("type") == "created":
                 self._remember()
@@ -175,8 +177,8 @@ class OnlinePlay:
                     self.say(f"The server refused: {refused}")
                 self._remember()
                 return event
-        raise InputError(f"cannot reach {self.session.url}: no answer in {CONNECT_WAIT:g} s. Is the server "
-                         "running, and is the address right?")
+        raise InputError(_("cannot reach {url}: no answer in {CONNECT_WAIT:g} s. Is the server running, and is the "
+                           "address right?").format(url=self.session.url, CONNECT_WAIT=CONNECT_WAIT))
 
     def _read_lines(self) -> None:
         while True:
@@ -197,22 +199,23 @@ class OnlinePlay:
             seat = event.get("seat")
             if seat != state.get("you"):
                 name, points = name_of(state, seat), int(event.get("points", 0))
-                self.say(f"{verb(name, 'takes')} {event.get('move')} for {plural(points, 'point')}.")
+                self.say(_("{verb} {get} for {plural}.").format(
+                    verb=verb(name, 'takes'), get=event.get('move'), plural=plural(points, 'point')))
                 self._show()
             if event.get("status") == "finished":
                 self._show_result(state)
         elif kind == "ack":
-            self.say(f"Move {event.get('ply')}, {event.get('move')}, is on the server.")
+            self.say(_("Move {get}, {get2}, is on the server.").format(get=event.get('ply'), get2=event.get('move')))
             self._show()
         elif kind == "state":
             self._remember()
             if state.get("status") == "finished":
                 self._show_result(state)
         elif kind == "rematch":
-            self.say("The rematch begins: same deal, sides swapped.")
+            self.say(_("The rematch begins: same deal, sides swapped."))
             self._remember()
         elif kind == "error":
-            self.say(f"Refused: {event.get('reason')}")
+            self.say(_("Refused: {get}").format(get=event.get('reason')))
             self.resigned = None  # a refused resignation leaves the game to play on
         elif kind == "link":
             if event.get("state") == "connected":
@@ -266,12 +269,12 @@ class OnlinePlay:
                 self.session.send(Resign())
                 self.resigned = state.get("game")
             else:
-                self.say("You play on.")
+                self.say(_("You play on."))
             return True
         if not line:
             return True
         if word in ("quit", "exit", "q"):
-            self.say(f"Leaving.{self._what_stays()}")
+            self.say(_("Leaving.") + self._what_stays())
             return False
         if word in ("help", "?"):
             self.say(HELP)
@@ -285,7 +288,7 @@ class OnlinePlay:
             self._codes(state, force=True)
         elif word == "resign":
             self.confirming = "resign"
-            self.say("Resign this game? (y/n)")
+            self.say(_("Resign this game? (y/n)"))
         elif word == "abort":
             self.session.send(Abort())
         elif word == "takeback":
@@ -306,29 +309,29 @@ class OnlinePlay:
         if offers.get("takeback") not in (None, you):
             self.session.send(AnswerTakeback(accept))
             if not accept:
-                self.say("You said no to the takeback.")
+                self.say(_("You said no to the takeback."))
         elif offers.get("rematch") not in (None, you):
             self.session.send(AcceptRematch() if accept else DeclineRematch())
             if not accept:
-                self.say("You turned down the rematch.")
+                self.say(_("You turned down the rematch."))
         else:
-            self.say("There is nothing to answer.")
+            self.say(_("There is nothing to answer."))
 
     def _move(self, state: dict[str, Any], text: str) -> None:
         try:
             move = parse_move(text.replace(" ", "-") if "-" not in text else text)
         except BattleError as error:
-            self.say(f"{error}. Type 'help' for the commands.")
+            self.say(_("{error}. Type 'help' for the commands.").format(error=error))
             return
         if state.get("you") == "spectator":
-            self.say("You are watching this game: the moves are the players'.")
+            self.say(_("You are watching this game: the moves are the players'."))
             return
         if state.get("status") != "playing":
             self.say("The game is not being played now." if state.get("status") == "finished"
                      else "The game waits for your opponent to join.")
             return
         if state.get("to_move") != state.get("you"):
-            self.say(f"Wait: it is {name_of(state, state.get('to_move'))}'s turn.")
+            self.say(_("Wait: it is {what}'s turn.").format(what=name_of(state, state.get('to_move'))))
             return
         reason = self._position(state).illegal_reason(move)
         if reason is not None:
@@ -352,18 +355,21 @@ class OnlinePlay:
         self.say(render_board(position, self.colour))
         names = [name_of(state, seat) for seat in (1, 2)]
         scores = state.get("scores", [0, 0])
-        self.say(f"{names[0]} {scores[0]} : {scores[1]} {names[1]}  ·  "
-                 f"{plural(position.points_on_board(), 'point')} left")
+        self.say(_("{names} {scores} : {scores2} {names2}  ·  {plural} left").format(
+            names=names[0], scores=scores[0], scores2=scores[1], names2=names[1],
+            plural=plural(position.points_on_board(), 'point')))
         self._codes(state)
 
     def _codes(self, state: dict[str, Any], force: bool = False) -> None:
         if state.get("status") == "waiting" and state.get("invite"):
-            self.say(f"Waiting for your opponent. Invite code: {format_code(state['invite'])}  "
-                     f"(mahjong-battle play --online {self.session.url} --join {format_code(state['invite'])})")
-            self.say(f"Invite link (opens the game in a browser): {invite_link(self.session.url, state['invite'])}")
+            self.say(_("Waiting for your opponent. Invite code: {format_code}  (mahjong-battle play --online {url} "
+                       "--join {format_code})").format(format_code=format_code(state['invite']), url=self.session.url))
+            self.say(_("Invite link (opens the game in a browser): {invite_link}").format(
+                invite_link=invite_link(self.session.url, state['invite'])))
         if (force or not self.shown_codes) and state.get("watch"):
-            self.say(f"Watch code for spectators: {format_code(state['watch'])}  "
-                     f"(link: {invite_link(self.session.url, state['watch'], 'watch')})")
+            self.say(_("Watch code for spectators: {format_code}  (link: {invite_link})").format(
+                format_code=format_code(state['watch']),
+                invite_link=invite_link(self.session.url, state['watch'], 'watch')))
             self.shown_codes = True
 
     def _prompt_if_due(self) -> None:
@@ -375,14 +381,14 @@ class OnlinePlay:
         if self.prompted_for == key:
             return
         self.prompted_for = key
-        self.say(f"{name_of(state, state.get('you'))}, your move (c1-c9, help):")
+        self.say(_("{what}, your move (c1-c9, help):").format(what=name_of(state, state.get('you'))))
 
     def _what_stays(self) -> str:
         """What ``quit`` leaves behind: a game still going waits on the server, a finished one does not."""
         state = self.session.state or {}
         if state.get("status") == "finished":
-            return " The game is over."
-        return " The game waits on the server: 'play --online URL --resume' comes back to it."
+            return " " + _("The game is over.")
+        return " " + _("The game waits on the server: 'play --online URL --resume' comes back to it.")
 
     def _show_result(self, state: dict[str, Any]) -> None:
         result = state.get("result") or {}
@@ -392,14 +398,14 @@ class OnlinePlay:
         unplayed = unplayed_end(state)
         if unplayed is not None:
             self.say(unplayed)
-            self.say("'quit' leaves.")
+            self.say(_("'quit' leaves."))
             return
         if winner is None:
-            self.say(f"The game is over: a draw, {scores[0]} to {scores[1]}.")
+            self.say(_("The game is over: a draw, {scores} to {scores2}.").format(scores=scores[0], scores2=scores[1]))
         else:
-            self.say(f"The game is over: {verb(name_of(state, winner), 'wins')}{reason}, "
-                     f"{scores[0]} to {scores[1]}.")
-        self.say("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves.")
+            self.say(_("The game is over: {verb}{reason}, {scores} to {scores2}.").format(
+                verb=verb(name_of(state, winner), 'wins'), reason=reason, scores=scores[0], scores2=scores[1]))
+        self.say(_("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves."))
         self._keep_in_history(state)
 
     def _keep_in_history(self, state: dict[str, Any]) -> None:
@@ -419,7 +425,7 @@ class OnlinePlay:
             self.history = History()
         self.history.add_game(online_entry(game, int(seat), self.session.url, game_id, winner))
         for notice in self.history.take_notices():
-            self.say(f"Game history: {notice}")
+            self.say(_("Game history: {notice}").format(notice=notice))
 
     def _save(self, name: str) -> None:
         """Ask the server for the record and write it once it comes (other messages are shown meanwhile)."""
@@ -433,16 +439,18 @@ class OnlinePlay:
                 self._write_record(name, event)
                 return
             self._event(event)
-        self.say(f"No record came from the server within {RECORD_WAIT:g} s; try again.")
+        self.say(_("No record came from the server within {RECORD_WAIT:g} s; try again.").format(
+            RECORD_WAIT=RECORD_WAIT))
 
     def _write_record(self, name: str, event: dict[str, Any]) -> None:
         path = Path(name)
         try:
             write_atomically(path, str(event.get("mbg", "")))
         except OSError as error:
-            self.say(f"Cannot save {shorten_name(name)}: {error.strerror or error}")
+            self.say(_("Cannot save {shorten_name}: {value}").format(
+                shorten_name=shorten_name(name), value=error.strerror or error))
             return
-        self.say(f"Saved the record to {shorten_name(name)}.")
+        self.say(_("Saved the record to {shorten_name}.").format(shorten_name=shorten_name(name)))
 
     def _remember(self) -> None:
         seat = self.session.seat
@@ -456,7 +464,8 @@ class OnlinePlay:
         try:
             remember_seat(seat)
         except OSError as error:
-            self.say(f"Cannot keep this game in the list of online games: {error.strerror or error}")
+            self.say(_("Cannot keep this game in the list of online games: {value}").format(
+                value=error.strerror or error))
 
 
 def open_session(url: str, *, join: str | None, watch: str | None, resume: Seat | None,

@@ -20,6 +20,7 @@ from battle.cli.inputs import InputError, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
 from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History
+from battle.i18n import _
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
 from battle.puzzles.selection import matching, next_puzzle
@@ -50,41 +51,42 @@ PLAY_HELP = ("type a move (c1-c9), 'solution' to see the answer, 'board' to see 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """``puzzles make`` and ``puzzles play``."""
-    sub = commands.add_parser("puzzles", help="solve puzzles mined from exact analysis, or mine a set",
-                              description="Puzzles: positions from the levels' games where exactly one move "
-                                          "keeps the perfect-play margin.")
+    sub = commands.add_parser("puzzles", help=_("solve puzzles mined from exact analysis, or mine a set"),
+                              description=_("Puzzles: positions from the levels' games where exactly one move "
+                                          "keeps the perfect-play margin."))
     actions = sub.add_subparsers(dest="puzzles_command", metavar="ACTION")
     make = actions.add_parser(
-        "make", help="mine puzzles from numbered deals the solver's levels play",
-        description="Play numbered deals with the solver's levels and keep the positions where exactly one move "
+        "make", help=_("mine puzzles from numbered deals the solver's levels play"),
+        description=_("Play numbered deals with the solver's levels and keep the positions where exactly one move "
                     "keeps the perfect-play margin, every other loses at least 4 points or changes the result, "
-                    "and the answer is not the biggest free pair. The same seed gives the same puzzles.")
-    make.add_argument("--count", type=_count, default=100, metavar="N", help="puzzles to find (default 100)")
+                    "and the answer is not the biggest free pair. The same seed gives the same puzzles."))
+    make.add_argument("--count", type=_count, default=100, metavar="N", help=_("puzzles to find (default 100)"))
     make.add_argument("--tiles", type=_tile_range, default=(20, 60), metavar="A-B",
-                      help="tiles on the board of a puzzle's position (default 20-60)")
-    make.add_argument("--seed", type=_seed, default=1, metavar="S", help="which games are played (default 1)")
+                      help=_("tiles on the board of a puzzle's position (default 20-60)"))
+    make.add_argument("--seed", type=_seed, default=1, metavar="S", help=_("which games are played (default 1)"))
     make.add_argument("--out", default="puzzles.jsonl", metavar="FILE",
-                      help="the puzzle file to write (default puzzles.jsonl)")
-    make.add_argument("--force", action="store_true", help="replace the --out file if it exists")
+                      help=_("the puzzle file to write (default puzzles.jsonl)"))
+    make.add_argument("--force", action="store_true", help=_("replace the --out file if it exists"))
     make.add_argument("--workers", type=_workers, default=1, metavar="W",
-                      help="processes mining at once (default 1; the puzzles do not depend on it)")
+                      help=_("processes mining at once (default 1; the puzzles do not depend on it)"))
     make.set_defaults(run=cmd_puzzles_make)
-    play = actions.add_parser("play", help="solve puzzles in the terminal; your rating is kept in the history",
-                              description=f"Solve puzzles near your rating: {PLAY_HELP}.")
-    play.add_argument("--theme", metavar="T", help=f"only puzzles of this theme ({', '.join(THEMES)})")
-    play.add_argument("--length", type=_count, metavar="N", help="only puzzles with N moves to find")
-    play.add_argument("--count", type=_count, metavar="N", help="stop after N puzzles (default: until quit)")
-    play.add_argument("--file", metavar="FILE", help="a puzzle file (default: the set that comes with the game)")
-    play.add_argument("--seed", type=_seed, metavar="S", help="choose the puzzles reproducibly")
-    play.add_argument("--db", metavar="FILE", help="the history database (default: history.sqlite3 in the "
-                                                   "user's data folder)")
+    play = actions.add_parser("play", help=_("solve puzzles in the terminal; your rating is kept in the history"),
+                              description=_("Solve puzzles near your rating: {PLAY_HELP}.").format(PLAY_HELP=PLAY_HELP))
+    play.add_argument("--theme", metavar="T", help=_("only puzzles of this theme ({join})").format(
+        join=', '.join(THEMES)))
+    play.add_argument("--length", type=_count, metavar="N", help=_("only puzzles with N moves to find"))
+    play.add_argument("--count", type=_count, metavar="N", help=_("stop after N puzzles (default: until quit)"))
+    play.add_argument("--file", metavar="FILE", help=_("a puzzle file (default: the set that comes with the game)"))
+    play.add_argument("--seed", type=_seed, metavar="S", help=_("choose the puzzles reproducibly"))
+    play.add_argument("--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the "
+                                                   "user's data folder)"))
     play.set_defaults(run=cmd_puzzles_play)
     sub.set_defaults(run=_no_action(sub))
 
 
 def _no_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        raise InputError(f"puzzles: choose an action, make or play (see {parser.prog} --help)")
+        raise InputError(_("puzzles: choose an action, make or play (see {prog} --help)").format(prog=parser.prog))
 
     return run
 
@@ -121,18 +123,21 @@ def cmd_puzzles_make(args: argparse.Namespace) -> int:
         now = time.monotonic()
         if now - reported[0] >= PROGRESS_SECONDS:
             reported[0] = now
-            print(f"{PROG}: {state.puzzles} of {run.count} puzzles from {plural(state.games, 'game')} "
-                  f"({state.seconds:.0f} s)", file=sys.stderr, flush=True)
+            print(_("{PROG}: {puzzles} of {count} puzzles from {plural} ({seconds:.0f} s)").format(
+                PROG=PROG, puzzles=state.puzzles, count=run.count, plural=plural(state.games, 'game'),
+                seconds=state.seconds), file=sys.stderr, flush=True)
 
     puzzles = mine(run, progress)
     seconds = time.monotonic() - started
     try:
         save_puzzles(out, puzzles)
     except OSError as error:
-        raise InputError(f"--out: cannot write {args.out} ({error.strerror or error})") from None
-    print(f"wrote {plural(len(puzzles), 'puzzle')} to {args.out} from {plural(games[0], 'game')} in {seconds:.0f} s")
+        raise InputError(_("--out: cannot write {out} ({value})").format(
+            out=args.out, value=error.strerror or error)) from None
+    print(_("wrote {plural} to {out} from {plural2} in {seconds:.0f} s").format(
+        plural=plural(len(puzzles), 'puzzle'), out=args.out, plural2=plural(games[0], 'game'), seconds=seconds))
     if len(puzzles) < run.count:
-        print(f"(fewer than the {run.count} asked for: stopped early, or the range gives few)")
+        print(_("(fewer than the {count} asked for: stopped early, or the range gives few)").format(count=run.count))
     print(summarise(puzzles))
     return 0
 
@@ -154,9 +159,10 @@ def summarise(puzzles: Sequence[Puzzle]) -> str:
 
 def cmd_puzzles_play(args: argparse.Namespace) -> int:
     if sys.stdin is None:
-        raise InputError("standard input is closed: puzzles play reads the moves from it")
+        raise InputError(_("standard input is closed: puzzles play reads the moves from it"))
     if args.theme is not None and args.theme not in THEMES:
-        raise InputError(f"--theme: {args.theme[:20]!r} is not a theme (choose one of: {', '.join(THEMES)})")
+        raise InputError(_("--theme: {theme!r} is not a theme (choose one of: {join})").format(
+            theme=args.theme[:20], join=', '.join(THEMES)))
     try:
         puzzles = load_puzzles(args.file)
     except (PuzzleFormatError, FileNotFoundError) as error:
@@ -165,7 +171,8 @@ def cmd_puzzles_play(args: argparse.Namespace) -> int:
     if not chosen:
         wanted = " and ".join(filter(None, [args.theme and f"theme {args.theme}",
                                             args.length and f"{plural(args.length, 'move')} to find"]))
-        raise InputError(f"no puzzle has {wanted} ({plural(len(puzzles), 'puzzle')} in the set)")
+        raise InputError(_("no puzzle has {wanted} ({plural} in the set)").format(
+            wanted=wanted, plural=plural(len(puzzles), 'puzzle')))
     history = History(args.db)
     terminal = PuzzleTerminal(chosen, history, _solver_refute(), sys.stdin, sys.stdout,
                               colour=use_colour(sys.stdout), rng=random.Random(args.seed))
@@ -219,12 +226,13 @@ class PuzzleTerminal:
             puzzle = next_puzzle(self.puzzles, rating.rating, set(ratings), self.rng, ratings)
             if puzzle is None:
                 break
-            self.say(f"\nPuzzle {puzzle.id}: {plural(puzzle.length, 'move')} to find, rated "
-                     f"{ratings.get(puzzle.id, puzzle.rating):.0f}; your puzzle rating {rating.describe()}")
+            self.say(_("\nPuzzle {id}: {plural} to find, rated {get:.0f}; your puzzle rating {what}").format(
+                id=puzzle.id, plural=plural(puzzle.length, 'move'), get=ratings.get(puzzle.id, puzzle.rating),
+                what=rating.describe()))
             if not self.solve(puzzle):
                 break
             done += 1
-        self.say("Bye.")
+        self.say(_("Bye."))
         return 0
 
     def solve(self, puzzle: Puzzle) -> bool:
@@ -261,7 +269,7 @@ class PuzzleTerminal:
 
     def ask(self, session: PuzzleSession) -> None:
         again = " next" if session.step else ""
-        self.say(f"Find the{again} best move for {NAMES[session.side - 1]}.")
+        self.say(_("Find the{again} best move for {NAMES}.").format(again=again, NAMES=NAMES[session.side - 1]))
 
     def move(self, session: PuzzleSession, text: str) -> None:
         try:
@@ -275,9 +283,10 @@ class PuzzleTerminal:
             self.wrong(session, attempt)
 
     def right(self, session: PuzzleSession, attempt: Attempt) -> None:
-        self.say(f"Right: {move_name(attempt.move)} ({attempt.points}).")
+        self.say(_("Right: {move_name} ({points}).").format(move_name=move_name(attempt.move), points=attempt.points))
         if attempt.reply is not None:
-            self.say(f"{NAMES[2 - session.side]} replies {move_name(attempt.reply)} ({attempt.reply_points}).")
+            self.say(_("{NAMES} replies {move_name} ({reply_points}).").format(
+                NAMES=NAMES[2 - session.side], move_name=move_name(attempt.reply), reply_points=attempt.reply_points))
             self.show(session)
             self.ask(session)
 
@@ -289,9 +298,10 @@ class PuzzleTerminal:
         if attempt.refutation is not None:
             after = session.position.copy()
             after.push(attempt.move)
-            self.say(f"Refutation: {NAMES[2 - session.side]} replies {move_name(attempt.refutation)} "
-                     f"({after.move_points(attempt.refutation)}).")
-        self.say("Try again (type a move), or type 'solution' to see it.")
+            self.say(_("Refutation: {NAMES} replies {move_name} ({move_points}).").format(
+                NAMES=NAMES[2 - session.side], move_name=move_name(attempt.refutation),
+                move_points=after.move_points(attempt.refutation)))
+        self.say(_("Try again (type a move), or type 'solution' to see it."))
 
     def reveal(self, session: PuzzleSession) -> None:
         mover = session.position.to_move
@@ -312,12 +322,13 @@ class PuzzleTerminal:
         outcome = rate_attempt(self.history, puzzle, session.solved)
         self.notices()
         if session.solved:
-            self.say(f"Solved! {_themes(puzzle)}")
+            self.say(_("Solved! {themes}").format(themes=_themes(puzzle)))
         elif not quitting:
-            self.say(f"Not solved at the first try. {_themes(puzzle)}")
-        self.say(f"Your puzzle rating: {outcome.player_before.rating:.0f} -> {outcome.player_after.describe()}; "
-                 f"this puzzle: {outcome.puzzle_before.rating:.0f} -> {outcome.puzzle_after.rating:.0f}. "
-                 f"Streak: {outcome.streak}.")
+            self.say(_("Not solved at the first try. {themes}").format(themes=_themes(puzzle)))
+        self.say(_("Your puzzle rating: {rating:.0f} -> {what}; this puzzle: {rating2:.0f} -> {rating3:.0f}. Streak: "
+                   "{streak}.").format(
+            rating=outcome.player_before.rating, what=outcome.player_after.describe(),
+            rating2=outcome.puzzle_before.rating, rating3=outcome.puzzle_after.rating, streak=outcome.streak))
 
 
 def _themes(puzzle: Puzzle) -> str:
@@ -333,14 +344,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
-        parser.error("choose a command: puzzles")
+        parser.error(_("choose a command: puzzles"))
     try:
         return int(args.run(args))
     except (InputError, BattleError) as error:
         print(one_line(f"{PROG}: {error}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(_("{PROG}: interrupted").format(PROG=PROG), file=sys.stderr)
         return 130
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from battle.i18n import _, format_number
 from battle.players import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
 from battle.rules.wording import mention, plural, verb
 
@@ -26,7 +27,7 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
     lines = [_heading(review, names), ""]
     lines += [_format_move(move) for move in review.moves]
     if not review.moves:
-        lines.append("(no moves to review)")
+        lines.append(_("(no moves to review)"))
     lines.append("")
     lines.append(_outcome(review, names))
     lines.append("")
@@ -34,37 +35,43 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
     turning = review.turning_points()
     lines.append("")
     if turning:
-        lines.append(f"Turning points (projected margin for {mention(names[0], start=False)}):")
+        lines.append(_("Turning points (projected margin for {mention}):").format(
+            mention=mention(names[0], start=False)))
         lines += [_format_turning_point(point, names) for point in turning]
     else:
-        lines.append("Turning points: none (no lead change, no mistake or blunder)")
+        lines.append(_("Turning points: none (no lead change, no mistake or blunder)"))
     return "\n".join(lines) + "\n"
 
 def _heading(review: Review, names: tuple[str, str]) -> str:
-    origin = f"deal {review.deal}" if review.deal is not None else "a composed layout"
-    budget = "no limit" if review.nodes_per_move is None else f"up to {review.nodes_per_move:,} nodes per move"
+    origin = _("deal {deal}").format(deal=review.deal) if review.deal is not None else _("a composed layout")
+    budget = _("no limit") if review.nodes_per_move is None else _("up to {nodes} nodes per move").format(
+        nodes=format_number(review.nodes_per_move))
     first = names[review.start_to_move - 1]
     second = names[2 - review.start_to_move]
     exact = "" if review.eval_start_exact else " (estimate)"
     return (
-        f"Review of {names[0]} vs {names[1]}, from {origin}: {plural(review.moves_in_record, 'move')}, {budget}\n"
-        f"{verb(first, 'plays')} the odd-numbered moves, {mention(second, start=False)} the even ones. "
-        f"Projected margin for {mention(names[0], start=False)} at the start: {_signed(review.eval_start)}{exact}\n"
-        f"Each move: value (final margin it leads to for the mover), loss against the best move, class; "
-        f"~ marks an estimate"
+        _("Review of {names} vs {names2}, from {origin}: {plural}, {budget}\n{verb} the odd-numbered moves, {mention} "
+          "the even ones. Projected margin for {mention2} at the start: {signed}{exact}\nEach move: value (final "
+          "margin it leads to for the mover), loss against the best move, class; ~ marks an estimate").format(
+            names=names[0], names2=names[1], origin=origin, plural=plural(review.moves_in_record, 'move'),
+            budget=budget, verb=verb(first, 'plays'), mention=mention(second, start=False),
+            mention2=mention(names[0], start=False), signed=_signed(review.eval_start), exact=exact)
     )
 
 def _outcome(review: Review, names: tuple[str, str]) -> str:
     if not review.complete:
-        return (f"Review stopped after move {len(review.moves)} of {review.moves_in_record}; "
-                f"projected margin for {mention(names[0], start=False)} then: {_signed(review.evals[-1])}")
+        return (_("Review stopped after move {len} of {moves_in_record}; projected margin for {mention} then: "
+                  "{signed}").format(
+            len=len(review.moves), moves_in_record=review.moves_in_record, mention=mention(names[0], start=False),
+            signed=_signed(review.evals[-1])))
     result = review.result
     if result is not None:
-        return f"Result: {result.describe(names)}"
+        return _("Result: {what}").format(what=result.describe(names))
     exact = "" if review.final_exact else " (estimate)"
-    return (f"Unfinished at {review.final_scores[0]}-{review.final_scores[1]}; "
-            f"projected margin for {mention(names[0], start=False)} under perfect play: "
-            f"{_signed(review.evals[-1])}{exact}")
+    return (_("Unfinished at {final_scores}-{final_scores2}; projected margin for {mention} under perfect play: "
+              "{signed}{exact}").format(
+        final_scores=review.final_scores[0], final_scores2=review.final_scores[1],
+        mention=mention(names[0], start=False), signed=_signed(review.evals[-1]), exact=exact))
 
 
 def _approx(move: MoveReview) -> str:
@@ -73,7 +80,7 @@ def _approx(move: MoveReview) -> str:
 
 def _best_text(best_moves: tuple[str, ...], best_value: int, approx: str = "") -> str:
     shown = ", ".join(best_moves[:3])
-    more = f" +{len(best_moves) - 3} more" if len(best_moves) > 3 else ""
+    more = _(" +{value} more").format(value=len(best_moves) - 3) if len(best_moves) > 3 else ""
     return f"{shown}{more} ({approx}{_signed(best_value)})"
 
 
@@ -81,11 +88,14 @@ def _format_move(move: MoveReview) -> str:
     approx = _approx(move)
     value = f"{approx}{_signed(move.value)}"
     loss = f"{approx}{move.loss}"
-    text = f"{move.number:>3}. {move.move} ({move.points})  value {value:<4} loss {loss:<3} {move.classification}"
+    text = _("{number:>3}. {move} ({points})  value {value:<4} loss {loss:<3} {classification}").format(
+        number=move.number, move=move.move, points=move.points, value=value, loss=loss,
+        classification=move.classification)
     if move.loss > 0:
-        text = f"{text:<50} best: {_best_text(move.best_moves, move.best_value, approx)}"
+        text = _("{text:<50} best: {best_text}").format(
+            text=text, best_text=_best_text(move.best_moves, move.best_value, approx))
     if not move.exact:
-        text += f"  [depth {move.depth}, not exact]"
+        text += _("  [depth {depth}, not exact]").format(depth=move.depth)
     return text.rstrip()
 
 
@@ -102,19 +112,21 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
     one, two = summary
     lines = [row("", names[0][:20], names[1][:20]), row("moves", str(one.moves), str(two.moves))]
     lines += [row(name, str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
-    lines.append(row("points lost", str(one.points_lost), str(two.points_lost)))
-    lines.append(row("average loss", number(one.average_loss), number(two.average_loss)))
+    lines.append(row(_("points lost"), str(one.points_lost), str(two.points_lost)))
+    lines.append(row(_("average loss"), number(one.average_loss), number(two.average_loss)))
     lines.append(row("accuracy", number(one.accuracy, "%", 1), number(two.accuracy, "%", 1)))
     if one.inexact_moves or two.inexact_moves:
-        lines.append(row("not exact", str(one.inexact_moves), str(two.inexact_moves)))
+        lines.append(row(_("not exact"), str(one.inexact_moves), str(two.inexact_moves)))
     lines.append("")
-    lines.append("accuracy = moves classed best / moves x 100; average loss = points lost / moves")
-    lines.append("classes by loss: best 0, good 1-2, inaccuracy 3-5, mistake 6-9, blunder 10+")
+    lines.append(_("accuracy = moves classed best / moves x 100; average loss = points lost / moves"))
+    lines.append(_("classes by loss: best 0, good 1-2, inaccuracy 3-5, mistake 6-9, blunder 10+"))
     return lines
 
 
 def _format_turning_point(point: TurningPoint, names: tuple[str, str]) -> str:
-    why = ", ".join("lead change" if reason == "lead_change" else reason for reason in point.reasons)
-    best = f"  best: {_best_text(point.best_moves, point.best_value)}" if point.loss > 0 else ""
-    return (f"{point.number:>3}. {names[point.player - 1]}: {point.move}  loss {point.loss}  ({why})  "
-            f"{_signed(point.eval_before)} -> {_signed(point.eval_after)}{best}")
+    why = ", ".join(_("lead change") if reason == "lead_change" else reason for reason in point.reasons)
+    best = _("  best: {best_text}").format(
+        best_text=_best_text(point.best_moves, point.best_value)) if point.loss > 0 else ""
+    return (_("{number:>3}. {names}: {move}  loss {loss}  ({why})  {signed} -> {signed2}{best}").format(
+        number=point.number, names=names[point.player - 1], move=point.move, loss=point.loss, why=why,
+        signed=_signed(point.eval_before), signed2=_signed(point.eval_after), best=best))

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from battle.cli.inputs import EXIT_INTERRUPTED
+from battle.i18n import _, format_number
 from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 
@@ -35,35 +36,35 @@ TIME_HELP = ("the answer comes S seconds after the command started, loading the 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """``solve``, ``analyse`` and ``review``; ``quick_exit`` tells the entry point that the
     solver is loaded, whose teardown (0.1-0.2 s of LLVM clean-up) it skips."""
-    sub = commands.add_parser("solve", help="solve a position exactly (value, best moves, best line)")
+    sub = commands.add_parser("solve", help=_("solve a position exactly (value, best moves, best line)"))
     _add_common(sub)
     sub.add_argument("--json", action="store_true",
-                     help="print the solver JSON of the notation contract (docs/notation.md)")
+                     help=_("print the solver JSON of the notation contract (docs/notation.md)"))
     sub.set_defaults(run=cmd_solve, quick_exit=True)
 
-    sub = commands.add_parser("analyse", aliases=["analyze"], help="every legal move with its exact value")
+    sub = commands.add_parser("analyse", aliases=["analyze"], help=_("every legal move with its exact value"))
     _add_common(sub)
-    sub.add_argument("--json", action="store_true", help="print JSON: the solve fields plus every move's value")
+    sub.add_argument("--json", action="store_true", help=_("print JSON: the solve fields plus every move's value"))
     sub.set_defaults(run=cmd_analyse, quick_exit=True)
 
-    sub = commands.add_parser("review", help="grade every move of a game record against perfect play")
-    sub.add_argument("file", help=".mbg game record, or - for standard input")
+    sub = commands.add_parser("review", help=_("grade every move of a game record against perfect play"))
+    sub.add_argument("file", help=_(".mbg game record, or - for standard input"))
     sub.add_argument("--time", type=_seconds, default=2.0, metavar="S",
-                     help="search per move (default 2), counted in nodes: a million for each second, about a "
-                          "second of one core on a quiet machine, so that a repeat on any load gives the same "
-                          "grades; moves not solved within it are estimates")
-    sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
-    sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
+                     help=_("search per move (default 2), counted in nodes: a million for each second, about a "
+                            "second of one core on a quiet machine, so that a repeat on any load gives the same "
+                            "grades; moves not solved within it are estimates"))
+    sub.add_argument("--json", action="store_true", help=_("print the review as JSON instead of text"))
+    sub.add_argument("--plot", metavar="FILE.png", help=_("also write the evaluation graph as a PNG image"))
     _add_engine_options(sub, threads=False)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
 
 def _add_common(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("file", help=".mbp or .mbg file, or - for standard input")
+    sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
     sub.add_argument("--time", type=_seconds, metavar="S",
-                     help=f"stop with the best result so far: {TIME_HELP}")
-    sub.add_argument("--nodes", type=_node_count, metavar="N", help="stop after N nodes")
-    sub.add_argument("--depth", type=_positive_int, metavar="D", help="search at most D moves deep")
+                     help=_("stop with the best result so far: {TIME_HELP}").format(TIME_HELP=TIME_HELP))
+    sub.add_argument("--nodes", type=_node_count, metavar="N", help=_("stop after N nodes"))
+    sub.add_argument("--depth", type=_positive_int, metavar="D", help=_("search at most D moves deep"))
     _add_engine_options(sub)
 
 
@@ -71,12 +72,12 @@ def _add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -
     """``--hash``, ``--threads`` (not for a review, which searches on one thread so that its budget in
     nodes grades a repeat the same) and ``--quiet``."""
     sub.add_argument("--hash", type=_table_megabytes, metavar="MB",
-                     help="largest transposition table in MiB, at least 32; a position gets what its size needs, "
-                          "up to this (default: a quarter of the memory, 256 to 2048)")
+                     help=_("largest transposition table in MiB, at least 32; a position gets what its size needs, "
+                            "up to this (default: a quarter of the memory, 256 to 2048)"))
     if threads:
         sub.add_argument("--threads", type=_thread_count, metavar="N",
-                         help="search threads sharing the table, 1 to 64 (default: one per core, at most 4)")
-    sub.add_argument("--quiet", action="store_true", help="no progress on stderr")
+                         help=_("search threads sharing the table, 1 to 64 (default: one per core, at most 4)"))
+    sub.add_argument("--quiet", action="store_true", help=_("no progress on stderr"))
 
 
 def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool = False,
@@ -181,15 +182,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return code
     stopper = "Ctrl-C stopped the search" if interrupted else "a limit stopped the search"
     exact = "exact" if analysis.exact else f"not exact (depth {analysis.depth}; {stopper})"
-    print(f"value: {analysis.value:+d}  ({_describe_value(analysis.value, position.to_move)}; {exact})")
+    print(_("value: {value:+d}  ({describe_value}; {exact})").format(
+        value=analysis.value, describe_value=_describe_value(analysis.value, position.to_move), exact=exact))
     score = f"{analysis.final_score[0]}-{analysis.final_score[1]}"
     if analysis.exact:
-        print(f"final score: {score}")
+        print(_("final score: {score}").format(score=score))
     else:  # the line ends where the search's knowledge does, not where the game does
-        print(f"score after the best line: {score} ({len(analysis.pv)} moves on; an estimate, not the final score)")
-    print(f"best moves: {' '.join(move_name(m) for m in analysis.best_moves) or '(none: the game is over)'}")
-    print(f"best line: {' '.join(move_name(m) for m in analysis.pv)}")
-    print(f"nodes: {analysis.nodes:,} in {analysis.seconds:.2f}s")
+        print(_("score after the best line: {score} ({len} moves on; an estimate, not the final score)").format(
+            score=score, len=len(analysis.pv)))
+    print(_("best moves: {value}").format(
+        value=' '.join(move_name(m) for m in analysis.best_moves) or '(none: the game is over)'))
+    print(_("best line: {join}").format(join=' '.join(move_name(m) for m in analysis.pv)))
+    print(_("nodes: {nodes} in {seconds}s").format(nodes=format_number(analysis.nodes),
+                                                    seconds=format_number(analysis.seconds, 2)))
     return code
 
 
@@ -209,18 +214,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     state = "exact" if analysis.exact else f"depth {analysis.depth}, not exact"
     if interrupted and not analysis.exact:
         state += ": Ctrl-C stopped the search"
-    print(f"player {position.to_move} to move, score {position.scores[0]}-{position.scores[1]}, "
-          f"{position.points_on_board()} points on the board ({state})")
+    print(_("player {to_move} to move, score {scores}-{scores2}, {points_on_board} points on the board "
+            "({state})").format(to_move=position.to_move, scores=position.scores[0], scores2=position.scores[1],
+        points_on_board=position.points_on_board(), state=state))
     if not analysis.move_values:
-        print("no pair left: the game is over")
+        print(_("no pair left: the game is over"))
         return code
     best = set(analysis.best_moves)
-    print("  move      points  value")
+    print(_("  move      points  value"))
     for mv in analysis.move_values:
         mark = "*" if mv.move in best else " "
         print(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>6}")
-    print(f"* best; value = final margin for the mover under perfect play; best line: "
-          f"{' '.join(move_name(m) for m in analysis.pv)}")
+    print(_("* best; value = final margin for the mover under perfect play; best line: {join}").format(
+        join=' '.join(move_name(m) for m in analysis.pv)))
     return code
 
 
@@ -429,12 +435,14 @@ def _check_plot_path(path: str) -> None:
 
     shown = shorten_name(path)
     if not path.lower().endswith(".png"):
-        raise InputError(f"--plot {shown}: the graph is written as PNG, the name must end in .png")
+        raise InputError(_("--plot {shown}: the graph is written as PNG, the name must end in .png").format(
+            shown=shown))
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InputError(f"--plot {shown}: folder {shorten_name(folder)} does not exist")
+        raise InputError(_("--plot {shown}: folder {shorten_name} does not exist").format(
+            shown=shown, shorten_name=shorten_name(folder)))
     if os.path.isdir(path):
-        raise InputError(f"--plot {shown}: is a folder")
+        raise InputError(_("--plot {shown}: is a folder").format(shown=shown))
 
 
 def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.review_report.Review
@@ -449,8 +457,10 @@ def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.revi
 
         from battle.ui.widgets.eval_graph import save_eval_graph
     except ImportError as error:
-        raise InputError(f"--plot needs pygame-ce ({error}); the review itself works without it") from None
+        raise InputError(_("--plot needs pygame-ce ({error}); the review itself works without it").format(
+            error=error)) from None
     try:
         save_eval_graph(review, path)
     except (OSError, pygame.error) as error:
-        raise InputError(f"--plot {shorten_name(path)}: cannot write the image ({error})") from None
+        raise InputError(_("--plot {shorten_name}: cannot write the image ({error})").format(
+            shorten_name=shorten_name(path), error=error)) from None

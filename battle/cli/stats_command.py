@@ -10,6 +10,7 @@ from battle.cli.inputs import InputError
 from battle.history.stats import compute_stats
 from battle.history.stats_report import format_stats
 from battle.history.store import History
+from battle.i18n import _
 from battle.rules.errors import BattleError, one_line
 
 PROG = "mahjong-battle"
@@ -18,14 +19,14 @@ PROG = "mahjong-battle"
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """``stats``."""
     sub = commands.add_parser(
-        "stats", help="your games, results per level, rating against the solver, puzzles",
-        description="Statistics from the history of finished games and puzzle attempts: results per opponent "
+        "stats", help=_("your games, results per level, rating against the solver, puzzles"),
+        description=_("Statistics from the history of finished games and puzzle attempts: results per opponent "
                     "level, average margin, review accuracy over time, best and worst games, a rating against "
-                    "the solver's levels and the puzzle rating.")
+                    "the solver's levels and the puzzle rating."))
     sub.add_argument("--record", type=_game_number, metavar="N",
-                     help="print stored game #N as a .mbg record instead (e.g. to pipe into review -)")
-    sub.add_argument("--db", metavar="FILE", help="the history database (default: history.sqlite3 in the "
-                                                  "user's data folder)")
+                     help=_("print stored game #N as a .mbg record instead (e.g. to pipe into review -)"))
+    sub.add_argument("--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the "
+                                                  "user's data folder)"))
     sub.set_defaults(run=cmd_stats)
 
 
@@ -41,7 +42,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             entry = history.game(args.record)
             _notices(history)
             if entry is None:
-                raise InputError(f"--record: no game #{args.record} in the history")
+                raise InputError(_("--record: no game #{record} in the history").format(record=args.record))
             sys.stdout.write(entry.record)
             return 0
         games, attempts = history.games(), history.attempts()
@@ -61,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
-        parser.error("choose a command: stats")
+        parser.error(_("choose a command: stats"))
     try:
         return int(args.run(args))
     except (InputError, BattleError) as error:

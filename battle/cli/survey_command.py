@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 
 from battle.cli.inputs import InputError, positive_number, whole_number
+from battle.i18n import _
 
 DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
                 "(or pip install 'dask[distributed]')")
@@ -18,36 +19,36 @@ DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjo
 
 def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub = commands.add_parser(
-        "survey", help="solve numbered deals exactly from the first move, in bulk (Dask), or report on them",
-        description="Solve numbered deals exactly from their first move and store each result in a SQLite "
+        "survey", help=_("solve numbered deals exactly from the first move, in bulk (Dask), or report on them"),
+        description=_("Solve numbered deals exactly from their first move and store each result in a SQLite "
                     "database the moment it is found; a stopped run resumes where it left off. Runs on a local "
                     "Dask cluster sized from this machine, or on a running one with --scheduler. "
                     "Workers x threads: a whole deal needs about 2 GB of table per worker for its best speed, "
                     "and one deal at a time per worker; on a machine with C cores and M GB, run C/T workers "
-                    "of T threads (T=1 or 2) if M allows 2 GB each, fewer otherwise.")
-    sub.add_argument("deals", nargs="?", metavar="DEALS", help="deal numbers: 1-500, 1,7,42 or 1-10,20")
-    sub.add_argument("--db", metavar="FILE", help="the survey database (default: atlas/survey.sqlite3 in the "
-                                                   "user's data folder)")
+                    "of T threads (T=1 or 2) if M allows 2 GB each, fewer otherwise."))
+    sub.add_argument("deals", nargs="?", metavar="DEALS", help=_("deal numbers: 1-500, 1,7,42 or 1-10,20"))
+    sub.add_argument("--db", metavar="FILE", help=_("the survey database (default: atlas/survey.sqlite3 in the "
+                                                   "user's data folder)"))
     sub.add_argument("--scheduler", type=_scheduler_address, metavar="ADDRESS",
-                     help="a running Dask scheduler, tcp://HOST:8786 (default: a local cluster on this machine)")
-    sub.add_argument("--workers", type=_positive_int, metavar="N", help="local workers (default: cores / threads)")
+                     help=_("a running Dask scheduler, tcp://HOST:8786 (default: a local cluster on this machine)"))
+    sub.add_argument("--workers", type=_positive_int, metavar="N", help=_("local workers (default: cores / threads)"))
     sub.add_argument("--threads-per-worker", type=_positive_int, default=1, metavar="T",
-                     help="search threads of each worker's engine; a worker solves one deal at a time (default 1)")
+                     help=_("search threads of each worker's engine; a worker solves one deal at a time (default 1)"))
     sub.add_argument("--memory-per-worker", type=_worker_memory, metavar="GB",
-                     help="memory a local worker may use; its table gets what is left of 95%% of it after 0.5 GB, "
+                     help=_("memory a local worker may use; its table gets what is left of 95%% of it after 0.5 GB, "
                           "as a power of two: 2 GB a 1 GiB table, 3 GB a 2 GiB one (default: the engine's "
-                          "own size, up to a quarter of the machine)")
+                          "own size, up to a quarter of the machine)"))
     sub.add_argument("--time-limit", type=_positive_float, metavar="S",
-                     help="seconds a deal may take; one over it is stored as unsolved with its estimate")
-    sub.add_argument("--retry-unsolved", action="store_true", help="solve again the deals stored as unsolved")
-    sub.add_argument("--value-only", action="store_true", help="store the value without the best first moves")
+                     help=_("seconds a deal may take; one over it is stored as unsolved with its estimate"))
+    sub.add_argument("--retry-unsolved", action="store_true", help=_("solve again the deals stored as unsolved"))
+    sub.add_argument("--value-only", action="store_true", help=_("store the value without the best first moves"))
     sub.add_argument("--tiles", type=_tiles, default=108, metavar="N",
-                     help="solve each deal from the position N tiles in (both sides taking the biggest pair "
-                          "until then), for quick surveys of the middle game (default 108: the whole deal)")
-    sub.add_argument("--report", action="store_true", help="report on the database instead of solving")
-    sub.add_argument("--plot", metavar="FILE.png", help="with --report: also draw the values' histogram")
-    sub.add_argument("--export", metavar="FILE.tsv", help="write the exactly solved whole deals as a catalogue "
-                                                          "(the format of the one the game ships)")
+                     help=_("solve each deal from the position N tiles in (both sides taking the biggest pair "
+                          "until then), for quick surveys of the middle game (default 108: the whole deal)"))
+    sub.add_argument("--report", action="store_true", help=_("report on the database instead of solving"))
+    sub.add_argument("--plot", metavar="FILE.png", help=_("with --report: also draw the values' histogram"))
+    sub.add_argument("--export", metavar="FILE.tsv", help=_("write the exactly solved whole deals as a catalogue "
+                                                          "(the format of the one the game ships)"))
     sub.set_defaults(run=cmd_survey)
 
 
@@ -63,8 +64,8 @@ SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
 def _scheduler_address(text: str) -> str:
     """``tcp://HOST:PORT`` (or ``tls``, ``ws``, ``wss``; ``HOST:PORT`` is tcp, as for Dask): Dask
     refuses anything else with a traceback."""
-    scheme, _, rest = text.partition("://") if "://" in text else ("tcp", "", text)
-    host, _, port = rest.rpartition(":")
+    scheme, _colon, rest = text.partition("://") if "://" in text else ("tcp", "", text)
+    host, _colon, port = rest.rpartition(":")
     if scheme not in SCHEDULER_SCHEMES or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a Dask scheduler address like tcp://HOST:8786")
     return text
@@ -96,8 +97,8 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
 
     path = args.db if args.db is not None else default_survey_path()
     if reading and not os.path.exists(path):
-        raise InputError(f"no survey database at {str(path)[:200]}: 'mahjong-battle survey DEALS"
-                         f"{'' if args.db is None else ' --db FILE'}' makes one")
+        raise InputError(_("no survey database at {value}: 'mahjong-battle survey DEALS{value2}' makes one").format(
+            value=str(path)[:200], value2='' if args.db is None else ' --db FILE'))
     try:
         database = SurveyDatabase(args.db, read_only=reading, claim=claim)
     except SurveyDatabaseError as error:
@@ -110,29 +111,29 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
 def cmd_survey(args: argparse.Namespace) -> int:
     if args.export:
         if args.deals or args.report:
-            raise InputError("--export writes the whole database: give no DEALS or --report with it")
+            raise InputError(_("--export writes the whole database: give no DEALS or --report with it"))
         return _export(args)
     if args.report:
         if args.deals:
-            raise InputError("--report reads the whole database: give no DEALS with it")
+            raise InputError(_("--report reads the whole database: give no DEALS with it"))
         return _report(args)
     if args.plot:
-        raise InputError("--plot goes with --report")
+        raise InputError(_("--plot goes with --report"))
     if not args.deals:
-        raise InputError("name the deals to solve, e.g. 1-500 (or --report)")
+        raise InputError(_("name the deals to solve, e.g. 1-500 (or --report)"))
     from battle.atlas.deal_list import parse_deal_list
 
     try:
         deals = parse_deal_list(args.deals)
     except ValueError as error:
-        raise InputError(f"DEALS: {error}") from None
+        raise InputError(_("DEALS: {error}").format(error=error)) from None
     try:
         import distributed  # noqa: F401 - only to say at once that it is missing
     except ImportError:
         raise InputError(DASK_MISSING) from None
     if args.scheduler and (args.workers or args.memory_per_worker):
-        raise InputError("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
-                         "its own")
+        raise InputError(_("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
+                           "its own"))
     from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
 
     plan = SurveyPlan(deals, tiles=args.tiles, time_limit=args.time_limit, value_only=args.value_only,
@@ -146,21 +147,25 @@ def cmd_survey(args: argparse.Namespace) -> int:
             progress = run_survey(plan, database, report=bar.show, stop=stop)
     except _Stopped as stopped:
         stop.set()
-        print(f"\nstopped{stopped.how}: every deal finished so far is stored; the same command resumes",
+        print(_("\nstopped{how}: every deal finished so far is stored; the same command resumes").format(
+            how=stopped.how),
               file=sys.stderr)
         return 128 + stopped.signal
     except ClusterStartError as error:
         print(f"mahjong-battle: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        raise InputError(f"cannot reach the scheduler {args.scheduler}: {error}") from None
+        raise InputError(_("cannot reach the scheduler {scheduler}: {error}").format(
+            scheduler=args.scheduler, error=error)) from None
     finally:
         database.close()
     bar.end()
     for failure in progress.failed:
-        print(f"failed (tried again next run): {failure}", file=sys.stderr)
-    print(f"{progress.done} deals solved now ({progress.solved} exactly, {progress.unsolved} over the time limit), "
-          f"{progress.skipped} already stored, {len(progress.failed)} failed; in {database.path}")
+        print(_("failed (tried again next run): {failure}").format(failure=failure), file=sys.stderr)
+    print(_("{done} deals solved now ({solved} exactly, {unsolved} over the time limit), {skipped} already stored, "
+            "{len} failed; in {path}").format(
+        done=progress.done, solved=progress.solved, unsolved=progress.unsolved, skipped=progress.skipped,
+        len=len(progress.failed), path=database.path))
     return 0 if not progress.failed else 1
 
 
@@ -202,7 +207,7 @@ class _ProgressBar:
 
     def show(self, progress, result) -> None:  # noqa: ANN001 - survey_run.SurveyProgress, DealResult | None
         if progress.dashboard and not self.shown_dashboard:
-            print(f"Dask dashboard: {progress.dashboard}", file=self.stream, flush=True)
+            print(_("Dask dashboard: {dashboard}").format(dashboard=progress.dashboard), file=self.stream, flush=True)
             self.shown_dashboard = True
         total = max(1, progress.total)
         filled = round(30 * progress.done / total)
@@ -236,7 +241,8 @@ def _report(args: argparse.Namespace) -> int:
     print(format_report(report, args.tiles))
     if args.plot:
         if not args.plot.lower().endswith(".png"):
-            raise InputError(f"--plot {args.plot[:80]}: the histogram is written as PNG, the name must end in .png")
+            raise InputError(_("--plot {plot}: the histogram is written as PNG, the name must end in .png").format(
+                plot=args.plot[:80]))
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         import pygame
@@ -246,8 +252,9 @@ def _report(args: argparse.Namespace) -> int:
         try:
             save_histogram(report, args.plot)
         except (OSError, pygame.error) as error:
-            raise InputError(f"--plot {args.plot[:80]}: {getattr(error, 'strerror', None) or error}") from None
-        print(f"histogram written to {args.plot}")
+            raise InputError(_("--plot {plot}: {value}").format(
+                plot=args.plot[:80], value=getattr(error, 'strerror', None) or error)) from None
+        print(_("histogram written to {plot}").format(plot=args.plot))
     return 0
 
 
@@ -266,8 +273,9 @@ def _export(args: argparse.Namespace) -> int:
     try:
         write_atomically(args.export, format_catalogue(results, made_by))
     except OSError as error:
-        raise InputError(f"--export {args.export[:80]}: {error.strerror or error}") from None
-    print(f"{len(solved)} solved deals written to {args.export}")
+        raise InputError(_("--export {export}: {value}").format(
+            export=args.export[:80], value=error.strerror or error)) from None
+    print(_("{len} solved deals written to {export}").format(len=len(solved), export=args.export))
     return 0
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import EXIT_INTERRUPTED
 from battle.cli.textboard import LEGEND, render_board, render_status
+from battle.i18n import N_, _
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
@@ -30,7 +31,7 @@ Advisor = Callable[[Position, bool], "Analysis"]
 Reviewer = Callable[[Game], str]
 """Grades every move of a finished game against perfect play; returns the review as text."""
 
-HELP = """Commands:
+HELP = N_("""Commands:
   c1-c9        take the pair on c1 and c9 (also 'c1 c9')
   moves        list the playable pairs
   hint         the solver's best move for you, and where it leads
@@ -40,8 +41,8 @@ HELP = """Commands:
   save FILE    write the game record (.mbg)
   quit         stop (the game stays in the list of unfinished games: 'play --resume')
   discard      stop and delete this game from the list of unfinished games (asks first)
-  help         this text"""
-END_PROMPT = "save FILE, review, or Enter to leave> "
+  help         this text""")
+END_PROMPT = N_("save FILE, review, or Enter to leave> ")
 
 
 def _margin(name: str, value: int) -> str:
@@ -96,16 +97,18 @@ class TerminalPlay:
 
     def run(self) -> int:
         """Play until the game ends or the user quits; returns an exit code."""
-        deal = f"deal {self.game.deal_number}" if self.game.deal_number is not None else "composed position"
-        self.say(f"Mahjong Battle: {self.game.player1} vs {self.game.player2}, {deal}. Type 'help' for commands.")
-        self.say(LEGEND)
+        deal = (_("deal {number}").format(number=self.game.deal_number) if self.game.deal_number is not None
+                else _("composed position"))
+        self.say(_("Mahjong Battle: {player1} vs {player2}, {deal}. Type 'help' for commands.").format(
+            player1=self.game.player1, player2=self.game.player2, deal=deal))
+        self.say(_(LEGEND))
         self.show()
         while True:
             if self.game.is_over():
                 self._save()
                 result = self.game.result()
                 assert result is not None
-                self.say(f"Game over: {result.describe(self.game.names)}.")
+                self.say(_("Game over: {what}.").format(what=result.describe(self.game.names)))
                 self._remember_in_history()
                 self._after_the_end()
                 return 0
@@ -114,7 +117,7 @@ class TerminalPlay:
                 self._computer_move(mover)
                 continue
             try:
-                line = self.read_line(f"{self.game.names[mover - 1]} to move> ")
+                line = self.read_line(_("{name} to move> ").format(name=self.game.names[mover - 1]))
             except EOFError:  # the input ended: the game is kept, as after "quit"
                 self.say()
                 self._quit()
@@ -131,14 +134,14 @@ class TerminalPlay:
         """Act on one line of input; False means quit."""
         if not line:
             return True
-        word, _, rest = line.partition(" ")
+        word, _space, rest = line.partition(" ")
         command = word.lower()
         if command in ("quit", "exit", "q"):
             return False
         if command == "discard":
             return not self._discard()
         if command in ("help", "?"):
-            self.say(HELP)
+            self.say(_(HELP))
         elif command == "moves":
             position = self.game.position
             self.say("  ".join(f"{move_name(m)} ({position.move_points(m)})" for m in position.legal_moves()))
@@ -163,7 +166,8 @@ class TerminalPlay:
             kind = self.game.position.cells[move[0]]
             points = self.game.play(move)
         except BattleError as error:
-            self.say(f"Not a legal move: {error}. Type 'moves' for the playable pairs, 'help' for commands.")
+            self.say(_("Not a legal move: {error}. Type 'moves' for the playable pairs, 'help' for commands.").format(
+                error=error))
             return
         self._save()
         self.say(f"{verb(name, 'plays')} {move_name(move)}: {pair_words(kind)}, {plural(points, 'point')}.")
@@ -173,16 +177,16 @@ class TerminalPlay:
         """``hint`` and ``eval``: what the solver makes of the position, within a few seconds."""
         position = self.game.position
         if self.advisor is None:
-            self.say("No solver here to ask.")
+            self.say(_("No solver here to ask."))
             return
         if not position.legal_moves():
-            self.say("No pair left to take.")
+            self.say(_("No pair left to take."))
             return
-        self.say("Thinking... (Ctrl-C stops)")
+        self.say(_("Thinking... (Ctrl-C stops)"))
         try:
             analysis = self.advisor(position.copy(), every_move)
         except KeyboardInterrupt:
-            self.say("Stopped.")
+            self.say(_("Stopped."))
             return
         how = "exact" if analysis.exact else f"an estimate: a {analysis.depth}-move search, not to the end"
         mover = self.game.names[position.to_move - 1]
@@ -192,16 +196,19 @@ class TerminalPlay:
             others = [move_name(m) for m in analysis.best_moves[1:]]
             also = f" (as good: {', '.join(others)})" if others else ""
             points = plural(position.move_points(move), "point")
-            self.say(f"Hint: {move_name(move)}, {pair}, {points}{also}.")
-            self.say(f"With best play on both sides {_margin(mover, analysis.value)} from here ({how}).")
+            self.say(_("Hint: {move_name}, {pair}, {points}{also}.").format(
+                move_name=move_name(move), pair=pair, points=points, also=also))
+            self.say(_("With best play on both sides {margin} from here ({how}).").format(
+                margin=_margin(mover, analysis.value), how=how))
             return
-        self.say(f"{mover} to move; with best play {_margin(mover, analysis.value)} from here ({how}).")
+        self.say(_("{mover} to move; with best play {margin} from here ({how}).").format(
+            mover=mover, margin=_margin(mover, analysis.value), how=how))
         best = set(analysis.best_moves)
-        self.say("  move      points  final margin")
+        self.say(_("  move      points  final margin"))
         for mv in analysis.move_values:
             mark = "*" if mv.move in best else " "
             self.say(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>12}")
-        self.say("* best. The margin counts the points each side still takes, the mover's minus the other's.")
+        self.say(_("* best. The margin counts the points each side still takes, the mover's minus the other's."))
 
     def _computer_move(self, mover: int) -> None:
         move = self.computers[mover](self.game.position.copy())
@@ -217,7 +224,7 @@ class TerminalPlay:
 
     def _undo(self) -> None:
         if not self.game.can_undo():
-            self.say("Nothing to undo.")
+            self.say(_("Nothing to undo."))
             return
         self.game.undo()
         # Against the computer, go back to the human's own turn.
@@ -228,7 +235,7 @@ class TerminalPlay:
 
     def _redo(self) -> None:
         if not self.game.can_redo():
-            self.say("Nothing to redo.")
+            self.say(_("Nothing to redo."))
             return
         self.game.redo()
         while self.game.can_redo() and self.game.position.to_move in self.computers:
@@ -238,26 +245,27 @@ class TerminalPlay:
 
     def _save_to(self, name: str) -> None:
         if not name:
-            self.say("Usage: save FILE (for example: save game.mbg)")
+            self.say(_("Usage: save FILE (for example: save game.mbg)"))
             return
         shown = shorten_name(name)
         path = Path(name).expanduser()
         if path.is_dir() or name.endswith(("/", "\\")):
-            self.say(f"Could not save to {shown}: it is a folder; give a file name, e.g. save {shown.rstrip('/')}"
-                     "/game.mbg")
+            self.say(_("Could not save to {shown}: it is a folder; give a file name, e.g. save "
+                       "{folder}/game.mbg").format(shown=shown, folder=shown.rstrip('/')))
             return
         if not path.suffix:
             path = path.with_suffix(".mbg")
         if path.exists() and not self._confirm(f"{shorten_name(str(path))} exists. Replace it? (yes/no) "):
-            self.say("Not saved.")
+            self.say(_("Not saved."))
             return
         try:
             write_atomically(path, self.game.to_text())
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            self.say(f"Could not save to {shorten_name(str(path))}: {reason}")
+            self.say(_("Could not save to {shorten_name}: {reason}").format(
+                shorten_name=shorten_name(str(path)), reason=reason))
             return
-        self.say(f"Saved to {shorten_name(str(path))}.")
+        self.say(_("Saved to {file}.").format(file=shorten_name(str(path))))
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -278,30 +286,32 @@ class TerminalPlay:
             elif self.game.ply > 0 or self.shelf.has(self.saved.game_id):
                 self.shelf.save(self.saved)
         except OSError as error:
-            self.say(f"(the game could not be saved: {_reason(error)}; 'save FILE' writes it elsewhere)")
+            self.say(_("(the game could not be saved: {reason}; 'save FILE' writes it elsewhere)").format(
+                reason=_reason(error)))
 
     def _quit(self) -> None:
         self._save()
         if self.shelf is None or self.game.is_over():
             return
         if self.shelf.has(self.saved.game_id):
-            self.say("The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.")
+            self.say(_("The game is kept in the list of unfinished games; continue with "
+                       "'mahjong-battle play --resume'."))
         else:
-            self.say("No move was played, so there is nothing to keep.")
+            self.say(_("No move was played, so there is nothing to keep."))
 
     def _discard(self) -> bool:
         """``discard``: delete this unfinished game after a yes; True when it is gone."""
         if not self._confirm("Delete this game for good? (yes/no) "):
-            self.say("Kept.")
+            self.say(_("Kept."))
             return False
         if self.shelf is not None:
             try:
                 self.shelf.discard(self.saved.game_id)
             except OSError as error:
-                self.say(f"Could not discard the game: {_reason(error)}")
+                self.say(_("Could not discard the game: {reason}").format(reason=_reason(error)))
                 return False
         self.shelf = None  # quitting must not save it again
-        self.say("Discarded.")
+        self.say(_("Discarded."))
         return True
 
     def _remember_in_history(self) -> None:
@@ -325,14 +335,14 @@ class TerminalPlay:
     def _after_the_end(self) -> None:
         """Say where the record is, then offer to save a copy or review the game before leaving."""
         if self.kept_at is not None:
-            self.say(f"The record is kept in {self.kept_at}.")
+            self.say(_("The record is kept in {file}.").format(file=self.kept_at))
         while True:
             try:
-                line = self.read_line(END_PROMPT).strip()
+                line = self.read_line(_(END_PROMPT)).strip()
             except (EOFError, KeyboardInterrupt):
                 self.say()
                 return
-            word, _, rest = line.partition(" ")
+            word, _space, rest = line.partition(" ")
             if word.lower() in ("", "quit", "exit", "q"):
                 return
             if word.lower() == "save":
@@ -340,17 +350,17 @@ class TerminalPlay:
             elif word.lower() in ("review", "v"):
                 self._review()
             else:
-                self.say("Type 'save FILE' to write the record, 'review' to grade the moves, or Enter to leave.")
+                self.say(_("Type 'save FILE' to write the record, 'review' to grade the moves, or Enter to leave."))
 
     def _review(self) -> None:
         if self.reviewer is None:
-            self.say("No solver here to review the game.")
+            self.say(_("No solver here to review the game."))
             return
-        self.say("Reviewing every move against perfect play... (Ctrl-C stops)")
+        self.say(_("Reviewing every move against perfect play... (Ctrl-C stops)"))
         try:
             self.say(self.reviewer(self.game))
         except KeyboardInterrupt:
-            self.say("Stopped.")
+            self.say(_("Stopped."))
 
 
 def _par_of(game: Game) -> int | None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from battle.i18n import N_, _, ngettext
 from battle.rules.board import COLS, COLUMN_LETTERS, ROWS, Position, cell_index
 from battle.rules.tiles import EMPTY, kind_name
-from battle.rules.wording import plural
 
 _SUIT_COLOURS = {"m": "\033[31m", "p": "\033[34m", "s": "\033[32m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
-LEGEND = "[5p] free with a free twin (playable)   (5p) free, no twin free   5p blocked"
+LEGEND = N_("[5p] free with a free twin (playable)   (5p) free, no twin free   5p blocked")
+"""The key under the board, looked up where it is printed: ``_(LEGEND)``."""
 
 
 def render_board(position: Position, colour: bool = False) -> str:
@@ -36,15 +37,21 @@ def render_board(position: Position, colour: bool = False) -> str:
     for col in range(COLS):
         top, bottom = position.column_run(col)
         counts.append(f"  {max(0, bottom - top + 1)}  ")
-    lines.append(" " * 5 + "".join(counts).rstrip() + "   tiles per column")
+    lines.append(" " * 5 + "".join(counts).rstrip() + "   " + _("tiles per column"))
     return "\n".join(lines)
 
 
-def render_status(position: Position, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
+def render_status(position: Position, names: tuple[str, str] | None = None) -> str:
     """One line: scores, whose turn, what is left."""
+    names = names if names is not None else (_("Player 1"), _("Player 2"))
     scores = f"{names[0]} {position.scores[0]} - {position.scores[1]} {names[1]}"
-    left = f"{plural(position.tiles_left(), 'tile')}, {plural(position.points_on_board(), 'point')} on the board"
+    tiles, points = position.tiles_left(), position.points_on_board()
+    left = _("{tiles}, {points} on the board").format(
+        tiles=ngettext("{count} tile", "{count} tiles", tiles).format(count=tiles),
+        points=ngettext("{count} point", "{count} points", points).format(count=points))
     if position.is_over():
-        return f"{scores}   game over   {left}"
-    pairs = plural(len(position.legal_moves()), "pair")
-    return f"{scores}   {names[position.to_move - 1]} to move   {pairs} playable   {left}"
+        return _("{scores}   game over   {left}").format(scores=scores, left=left)
+    pairs = len(position.legal_moves())
+    playable = ngettext("{count} pair playable", "{count} pairs playable", pairs).format(count=pairs)
+    mover = _("{name} to move").format(name=names[position.to_move - 1])
+    return f"{scores}   {mover}   {playable}   {left}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from battle.i18n import _, pgettext
 from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.notation import Record, format_record, is_record_text, parse_position, parse_record
@@ -42,8 +43,9 @@ class Result:
         """
         score = self.score_text(names)
         if self.winner is None:
-            return f"{'Draw' if start else 'draw'}, {score}"
-        return f"{verb(names[self.winner - 1], 'wins', start=start)} {score} (by {self.margin})"
+            return (_("Draw, {score}") if start else pgettext("inside a sentence", "draw, {score}")).format(score=score)
+        return _("{wins} {score} (by {margin})").format(wins=verb(names[self.winner - 1], "wins", start=start),
+                                                       score=score, margin=self.margin)
 
     def score_text(self, names: tuple[str, str]) -> str:
         """The scores from the reader's side: "You win 146-124" when you are player 2 (your score

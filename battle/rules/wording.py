@@ -3,7 +3,9 @@
 A player's name is often "You" (the window's default for the human side), so a
 sentence built as ``f"{name} wins"`` reads "You wins". These helpers put the verb
 in the second person for "you" (in any case) and the third person for every
-other name, and count nouns correctly ("1 pair", "2 pairs").
+other name, and count nouns correctly ("1 pair", "2 pairs"). In another language the
+verbs, nouns and suits the game uses come from its catalogue (``_VERBS``, ``_NOUNS``,
+``_SUITS``: German "Du nimmst", "2 Paare", "5-Münze"), the others stay as written.
 
 Tiles in prose are named in words ("5-circles"), because the notation ``1s``
 reads as "one second" in a sentence such as "took 1s". The notation itself stays
@@ -13,12 +15,42 @@ these words.
 
 from __future__ import annotations
 
-from battle.rules.tiles import SUIT_NAMES, kind_suit, kind_value
+from battle.i18n import N_, NN_, NP_, _, ngettext, pgettext
+from battle.rules.tiles import kind_suit, kind_value
 
 _SECOND_PERSON_VERBS: dict[str, str] = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
 """Third-person verbs whose second-person form the regular rule below does not give."""
 
 _SIBILANT_ENDINGS: tuple[str, ...] = ("sses", "shes", "ches", "xes", "zes", "oes")
+
+_VERBS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "is": (NP_("you", "are"), NP_("he or she", "is")),
+    "plays": (NP_("you", "play"), NP_("he or she", "plays")),
+    "takes": (NP_("you", "take"), NP_("he or she", "takes")),
+    "took": (NP_("you", "took"), NP_("he or she", "took")),
+    "wins": (NP_("you", "win"), NP_("he or she", "wins")),
+}
+"""The verbs the game's sentences use, each for "you" and for another name, through the catalogue."""
+
+_NOUNS: dict[str, tuple[str, str]] = {
+    "point": NN_("{count} point", "{count} points"),
+    "pair": NN_("{count} pair", "{count} pairs"),
+    "tile": NN_("{count} tile", "{count} tiles"),
+    "move": NN_("{count} move", "{count} moves"),
+    "other move": NN_("{count} other move", "{count} other moves"),
+    "game": NN_("{count} game", "{count} games"),
+    "reviewed game": NN_("{count} reviewed game", "{count} reviewed games"),
+    "puzzle": NN_("{count} puzzle", "{count} puzzles"),
+    "deal": NN_("{count} deal", "{count} deals"),
+    "catalogued deal": NN_("{count} catalogued deal", "{count} catalogued deals"),
+    "day": NN_("{count} day", "{count} days"),
+    "more point": NN_("{count} more point", "{count} more points"),
+    "fewer point": NN_("{count} fewer point", "{count} fewer points"),
+}
+"""The counted nouns of the game's sentences, whose plural the catalogue's plural rule picks."""
+
+_SUITS: dict[str, str] = {"m": N_("characters"), "p": N_("circles"), "s": N_("bamboo")}
+"""The suits in words (the rule sheet's "Zahl", "Münze", "Bambus" in German)."""
 
 
 def is_you(name: str) -> bool:
@@ -29,7 +61,7 @@ def is_you(name: str) -> bool:
 def mention(name: str, *, start: bool = True) -> str:
     """The name as written in a sentence: "You" at the start, "you" inside, other names as given."""
     if is_you(name):
-        return "You" if start else "you"
+        return _("You") if start else pgettext("inside a sentence", "you")
     return name
 
 
@@ -39,6 +71,9 @@ def conjugate(name: str, third_person: str) -> str:
     Only the first word changes, so "takes back" gives "take back"; a verb that does
     not end in "s" (a past tense such as "took") is the same for every name.
     """
+    forms = _VERBS.get(third_person)
+    if forms is not None:
+        return pgettext(*forms[0 if is_you(name) else 1])
     if not is_you(name):
         return third_person
     word, space, rest = third_person.partition(" ")
@@ -66,8 +101,8 @@ def verb(name: str, third_person: str, *, start: bool = True) -> str:
 def possessive(name: str, *, start: bool = True) -> str:
     """The possessive: "Your" ("your" inside a sentence) for you, "Alice's" for Alice."""
     if is_you(name):
-        return "Your" if start else "your"
-    return f"{name}'s"
+        return _("Your") if start else pgettext("inside a sentence", "your")
+    return _("{name}'s").format(name=name)
 
 
 def capital(text: str) -> str:
@@ -78,6 +113,9 @@ def capital(text: str) -> str:
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """A count and its noun: "1 pair", "2 pairs", "0 pairs", "-1 point"."""
+    forms = _NOUNS.get(noun)
+    if forms is not None and plural_form is None:
+        return ngettext(*forms, abs(count)).format(count=count)
     if abs(count) == 1:
         return f"{count} {noun}"
     return f"{count} {plural_form if plural_form is not None else _plural_noun(noun)}"
@@ -93,9 +131,9 @@ def _plural_noun(noun: str) -> str:
 
 def tile_words(kind: int) -> str:
     """A tile kind named in words for a sentence: "5-circles", "1-bamboo", "9-characters"."""
-    return f"{kind_value(kind)}-{SUIT_NAMES[kind_suit(kind)]}"
+    return _("{value}-{suit}").format(value=kind_value(kind), suit=_(_SUITS[kind_suit(kind)]))
 
 
 def pair_words(kind: int) -> str:
     """A pair of a kind in words: "a pair of 1-bamboo"."""
-    return f"a pair of {tile_words(kind)}"
+    return _("a pair of {tiles}").format(tiles=tile_words(kind))

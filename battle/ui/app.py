@@ -33,6 +33,7 @@ import pygame_gui
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
 from battle.atlas.catalogue import Catalogue
+from battle.i18n import _, current_language, set_language
 from battle.rules.board import Position, biggest_pair
 from battle.rules.game import Game
 from battle.search_worker import SearchWorker, prepare_solver
@@ -84,7 +85,7 @@ class App:
     """The history database, opened at its first use (see ``history``)."""
 
     def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
-                 autosave: bool = True, catalogue: Catalogue | None = None,
+                 autosave: bool = True, catalogue: Catalogue | None = None, language: str | None = None,
                  first_frame: FirstFrame | None = None) -> None:
         # The solver's thread runs Python between its (GIL-free) kernel calls;
         # a short switch interval hands the GIL back to the frame loop within
@@ -101,6 +102,8 @@ class App:
         pygame.freetype.init()
         self.settings, settings_problem = (load_settings() if first_frame is None
                                            else (first_frame.settings, first_frame.settings_problem))
+        # --lang on the command line, else the window's own choice, else the system's
+        set_language(language or self.settings.language or None)
         self.sounds = Sounds(self.settings, self.save_settings)
         """The sound effects; the mixer opens on a thread of its own after the first frame."""
         size = size or self.settings.window_size
@@ -120,7 +123,8 @@ class App:
         self.layout = compute_layout(*size, self.settings.ui_scale)
         self.widget_zoom = self._fitted_zoom()
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
-        self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False)
+        self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False,
+                                            starting_language=current_language())
         self._live_analysis: LiveAnalysis | None = None
         self._plain_solver: SearchWorker[PlainOpponent] | None = None
         self._catalogue = catalogue
@@ -156,7 +160,8 @@ class App:
         return "club" if "club" in self._levels else self.level_names[0]
 
     def level_description(self, name: str) -> str:
-        return self._levels.get(name, "")
+        description = self._levels.get(name, "")
+        return _(description) if description else ""  # the solver's words, through the catalogue
 
     @property
     def plain_solver(self) -> SearchWorker[PlainOpponent]:
@@ -179,7 +184,7 @@ class App:
         if self._catalogue is None:
             self._catalogue = Catalogue.load()
             for problem in self._catalogue.problems:
-                self._notices.append((f"Deal catalogue: {problem}", "warn"))
+                self._notices.append((_("Deal catalogue: {problem}").format(problem=problem), "warn"))
         return self._catalogue
 
     @property
@@ -286,7 +291,8 @@ class App:
         zoom = self._fitted_zoom()
         if zoom != self.widget_zoom and not self.manager.get_window_stack().get_full_stack():
             # pygame_gui loads fonts with a theme: new sizes take a new manager (the scenes rebuild below)
-            self.manager = pygame_gui.UIManager((width, height), load_gui_theme(zoom), enable_live_theme_updates=False)
+            self.manager = pygame_gui.UIManager((width, height), load_gui_theme(zoom), enable_live_theme_updates=False,
+                                                starting_language=current_language())
             self.widget_zoom = zoom
         self.manager.set_window_resolution((width, height))
         self.stack.resize()
@@ -308,6 +314,17 @@ class App:
         self.settings.ui_scale = value
         self.save_settings()
         self.resize(window_surface().get_size())
+        return True
+
+    def set_language(self, language: str) -> bool:
+        """Show every text in ``language`` from the next frame on, pygame_gui's own widgets too, and keep
+        the choice in the settings. False while a file dialog is open (its labels cannot change)."""
+        if self.manager.get_window_stack().get_full_stack():
+            return False
+        self.settings.language = set_language(language)
+        self.save_settings()
+        self.manager.set_locale(self.settings.language)
+        self.stack.resize()  # every screen builds its widgets again, with the new words
         return True
 
     def next_frame_in(self) -> float | None:
@@ -393,14 +410,14 @@ def _load_levels() -> dict[str, str]:
     try:
         from battle.players import LEVELS
     except ImportError:
-        return {"club": "the solver is not available"}
+        return {"club": _("the solver is not available")}
     return {name: level.description for name, level in LEVELS.items()}
 
 
 def demo_match() -> tuple[Match, int | None]:
     """Deal 1 after six moves (always the biggest pair, first in board order), with a tile selected."""
     game = Game.new(1, "Alice", "Bob")
-    for _ in range(6):
+    for _unused in range(6):
         game.play(biggest_pair(game.position))
     position = game.position
     free = position.free_cells()
@@ -413,9 +430,9 @@ def main(args: object = None, first_frame: FirstFrame | None = None) -> int:
     chosen = os.environ.get("MAHJONG_BATTLE_DEMO", "")
     demo: bool | str = chosen if chosen in DEMOS else chosen not in ("", "0")
     try:
-        app = App(size_from_environment(), demo=demo, first_frame=first_frame)
+        app = App(size_from_environment(), demo=demo, first_frame=first_frame, language=getattr(args, "lang", None))
     except pygame.error as error:
-        print(f"mahjong-battle: cannot open a window ({error}); the subcommands work without one",
+        print(_("mahjong-battle: cannot open a window ({error}); the subcommands work without one").format(error=error),
               file=sys.stderr)
         return 1
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from battle.i18n import _
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
 from battle.storage.saved_games import SavedGame, new_game_id
@@ -95,8 +96,10 @@ class Match:
 
     def describe(self) -> str:
         game = self.game
-        where = f"deal {game.deal_number}" if game.deal_number is not None else "a composed position"
-        return f"{game.player1} vs {game.player2}, {where}, move {game.ply + 1}"
+        where = _("deal {deal_number}").format(
+            deal_number=game.deal_number) if game.deal_number is not None else _("a composed position")
+        return _("{player1} vs {player2}, {where}, move {value}").format(
+            player1=game.player1, player2=game.player2, where=where, value=game.ply + 1)
 
     # -- on disk -----------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from battle.i18n import N_
+
 if TYPE_CHECKING:
     import pygame
 
@@ -34,8 +36,8 @@ ButtonSpec = tuple[str, str, str]
 """A panel button: the command it sends, its label, its tool tip."""
 
 TOOLS: tuple[ButtonSpec, ...] = (
-    ("edit", "Edit position", "Open this position in the position editor (E)"),
-    ("review", "Review", "Grade every move of this game against perfect play (V)"),
+    ("edit", N_("Edit position"), N_("Open this position in the position editor (E)")),
+    ("review", N_("Review"), N_("Grade every move of this game against perfect play (V)")),
 )
 """The last buttons of the panel in every mode, after the mode's own."""
 

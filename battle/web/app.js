@@ -8,6 +8,7 @@ import { Session } from "./connection.js";
 import { formatCode, normaliseCode } from "./codes.js";
 import { freeCells, legalMoves, moveName, parseMove, parsePosition, play, playableCells } from "./rules.js";
 import { allSeats, forgetSeat, seatForCode, seatForGame } from "./seats.js";
+import { loadLanguage, t, tn, translatePage } from "./i18n.js";
 import { resultText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +29,9 @@ const page = {
 
 // -- start --------------------------------------------------------------------------------
 
-function start() {
+async function start() {
+  await loadLanguage(); // the page in the reader's language before anything is shown
+  translatePage(document);
   page.board = new BoardView($("board"), pick);
   wireHome();
   wireGame();
@@ -48,7 +51,7 @@ function route() {
     try {
       code = normaliseCode(decodeURIComponent(value));
     } catch (error) {
-      showHome(`This link's code does not read: ${error.message}. Check the link, or ask for a new one.`);
+      showHome(t("This link's code does not read: {message}. Check the link, or ask for a new one.", { message: error.message }));
       return;
     }
     if (kind === "join") {
@@ -69,7 +72,7 @@ function route() {
       open("resume", { seat });
       return;
     }
-    showHome("This browser holds no seat in that game. Open the invite link again, or host a new game.");
+    showHome(t("This browser holds no seat in that game. Open the invite link again, or host a new game."));
     return;
   }
   showHome("");
@@ -124,15 +127,15 @@ function showHome(message) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    const against = seat.opponent ? `against ${seat.opponent}` : "waiting for a second player";
-    const status = seat.status === "finished" ? "over" : seat.status === "waiting" ? "waiting" : "going on";
-    button.textContent = `Game ${against} (${status})`;
+    const against = seat.opponent ? t("against {name}", { name: seat.opponent }) : t("waiting for a second player");
+    const status = seat.status === "finished" ? t("over") : seat.status === "waiting" ? t("waiting") : t("going on");
+    button.textContent = t("Game {against} ({status})", { against, status });
     button.addEventListener("click", () => go(`/play/${seat.game}`));
     const forget = document.createElement("button");
     forget.type = "button";
     forget.className = "quiet";
     forget.textContent = "Forget";
-    forget.setAttribute("aria-label", `Forget the game ${against}`);
+    forget.setAttribute("aria-label", t("Forget the game {against}", { against }));
     forget.addEventListener("click", () => {
       forgetSeat(seat.token);
       showHome("");
@@ -226,12 +229,12 @@ function refused(session, message) {
   const ref = message.ref || {};
   const code = page.code ? formatCode(page.code) : "";
   const words = {
-    not_found: ref.type === "watch" ? `No game has the watch code ${code}. Check the link.`
-      : `No game has the invite code ${code}. Check the link, or ask your friend for a new one.`,
-    expired: "This game expired or was called off before anyone joined: ask your friend to host a new one.",
-    full: "Both seats of this game are taken already: ask the players for the watch link to follow it.",
-    bad_token: "The server does not know this seat any more (a new server, or a game long gone).",
-    version: `This page and the server speak different versions: ${message.reason}`,
+    not_found: ref.type === "watch" ? t("No game has the watch code {code}. Check the link.", { code })
+      : t("No game has the invite code {code}. Check the link, or ask your friend for a new one.", { code }),
+    expired: t("This game expired or was called off before anyone joined: ask your friend to host a new one."),
+    full: t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
+    bad_token: t("The server does not know this seat any more (a new server, or a game long gone)."),
+    version: t("This page and the server speak different versions: {reason}", { reason: message.reason }),
   };
   if (ref.type === "resume" && (message.code === "bad_token" || message.code === "expired")) {
     forgetSeat(session.seat?.token);
@@ -244,10 +247,10 @@ function refused(session, message) {
   }
   if (ref.type === "create") {
     session.close();
-    showHome(`The server refused the game: ${message.reason}`);
+    showHome(t("The server refused the game: {reason}", { reason: message.reason }));
     return;
   }
-  page.note = `The server refused that: ${message.reason}`;
+  page.note = t("The server refused that: {reason}", { reason: message.reason });
 }
 
 // -- the game screen ----------------------------------------------------------------------
@@ -283,8 +286,8 @@ function pick(cell) {
   const view = page.view;
   if (!view) return;
   if (!view.yourTurn) {
-    if (view.you === "spectator") page.note = "You are watching: the players move.";
-    else page.note = view.playing ? (view.pending ? "Your move is on its way to the server." : "It is not your turn yet.")
+    if (view.you === "spectator") page.note = t("You are watching: the players move.");
+    else page.note = view.playing ? (view.pending ? t("Your move is on its way to the server.") : t("It is not your turn yet."))
       : "";
     renderGame();
     return;
@@ -301,8 +304,8 @@ function pick(cell) {
     page.selected = cell;
     page.note = "";
   } else {
-    page.note = view.free.has(cell) ? "No other free tile of this kind: it cannot be taken now."
-      : "Only the top-most and bottom-most tile of a column are free.";
+    page.note = view.free.has(cell) ? t("No other free tile of this kind: it cannot be taken now.")
+      : t("Only the top-most and bottom-most tile of a column are free.");
   }
   renderGame();
 }
@@ -313,14 +316,14 @@ function renderGame() {
   setLink();
   const state = session.state;
   if (!state) {
-    $("turn").textContent = page.purpose === "host" ? "Creating your game…" : "Waiting for the server…";
+    $("turn").textContent = page.purpose === "host" ? t("Creating your game…") : t("Waiting for the server…");
     return;
   }
   let view;
   try {
     view = deriveView(state);
   } catch (error) {
-    notice(`The server's game does not read here: ${error.message}`);
+    notice(t("The server's game does not read here: {message}", { message: error.message }));
     return;
   }
   page.view = view;
@@ -350,7 +353,7 @@ function renderGame() {
 
 function nameOf(state, seat) {
   const found = (state.players || []).find((p) => p.seat === seat);
-  return found?.name || `Player ${seat}`;
+  return found?.name || t("Player {seat}", { seat });
 }
 
 function renderPlayers(view) {
@@ -359,16 +362,16 @@ function renderPlayers(view) {
     const card = $(`player-${seat}`);
     const found = (state.players || []).find((p) => p.seat === seat) || {};
     const you = state.you === seat;
-    card.querySelector(".name").textContent = nameOf(state, seat) + (you ? " (you)" : "");
-    card.querySelector(".score").textContent = `${state.scores?.[seat - 1] ?? 0} points`;
-    const presence = { connected: "online", away: "away", open: "seat open" }[found.presence] || "";
+    card.querySelector(".name").textContent = nameOf(state, seat) + (you ? " " + t("(you)") : "");
+    card.querySelector(".score").textContent = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
+    const presence = { connected: t("online"), away: t("away"), open: t("seat open") }[found.presence] || "";
     card.querySelector(".presence").textContent = you ? "" : presence;
     card.classList.toggle("to-move", view.playing && state.to_move === seat);
     card.classList.toggle("away", found.presence === "away");
-    const turn = view.playing && state.to_move === seat ? ", to move" : "";
-    card.setAttribute("aria-label", `Player ${seat}, ${SHAPES[seat - 1] === "●" ? "circle" : "diamond"}: `
-      + `${nameOf(state, seat)}${you ? " (you)" : ""}, ${state.scores?.[seat - 1] ?? 0} points${turn}, `
-      + `${you ? "here" : presence}`);
+    const turn = view.playing && state.to_move === seat ? ", " + t("to move") : "";
+    card.setAttribute("aria-label", t("Player {seat}", { seat }) + ", " + (SHAPES[seat - 1] === "●" ? t("circle") : t("diamond")) + ": "
+      + `${nameOf(state, seat)}${you ? " " + t("(you)") : ""}, `
+      + tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0) + `${turn}, ${you ? t("here") : presence}`);
   }
 }
 
@@ -385,15 +388,15 @@ function renderTurn(view) {
   const { state } = view;
   let words;
   if (state.status === "waiting") {
-    words = state.you === "spectator" ? "Waiting for the second player." : "Waiting for your opponent to open the link…";
+    words = state.you === "spectator" ? t("Waiting for the second player.") : t("Waiting for your opponent to open the link…");
   } else if (state.status === "finished") {
     words = resultText(state, nameOf);
   } else if (view.pending) {
-    words = "Your move is on its way…";
+    words = t("Your move is on its way…");
   } else if (view.yourTurn) {
-    words = `Your turn ${SHAPES[state.you - 1]}: pick a tile, then its twin.${clockWords(state)}`;
+    words = t("Your turn {you}: pick a tile, then its twin.{state}", { you: SHAPES[state.you - 1], state: clockWords(state) });
   } else {
-    words = `${nameOf(state, state.to_move)} ${SHAPES[state.to_move - 1]} to move.${clockWords(state)}`;
+    words = t("{to_move} {to_move2} to move.{state}", { to_move: nameOf(state, state.to_move), to_move2: SHAPES[state.to_move - 1], state: clockWords(state) });
   }
   if (page.note) words += ` ${page.note}`;
   $("turn").textContent = words;
@@ -423,9 +426,9 @@ function renderOffer(view) {
   const opponent = player ? 3 - state.you : null;
   let text = "";
   if (player && offers.takeback === opponent && view.playing) {
-    text = `${nameOf(state, opponent)} asks to take back their last move. Allow it?`;
+    text = t("{opponent} asks to take back their last move. Allow it?", { opponent: nameOf(state, opponent) });
   } else if (player && offers.rematch === opponent && !state.rematch) {
-    text = `${nameOf(state, opponent)} offers a rematch: the same deal, sides swapped. Play it?`;
+    text = t("{opponent} offers a rematch: the same deal, sides swapped. Play it?", { opponent: nameOf(state, opponent) });
   }
   $("offer").hidden = !text;
   $("offer").dataset.kind = offers.takeback === opponent ? "takeback" : "rematch";
@@ -442,12 +445,12 @@ function renderActions(view) {
     $(id).disabled = !enabled;
   };
   show("takeback", player && view.playing && lastMine, offers.takeback !== state.you);
-  $("takeback").textContent = offers.takeback === state.you ? "Take back asked…" : "Take back (T)";
+  $("takeback").textContent = offers.takeback === state.you ? t("Take back asked…") : t("Take back (T)");
   const unplayed = ["aborted", "expired"].includes(state.result?.reason);
   const opponentOffered = player && offers.rematch === 3 - state.you; // the offer box answers that one
   show("rematch", player && state.status === "finished" && !unplayed && !state.rematch && !opponentOffered,
     offers.rematch !== state.you);
-  $("rematch").textContent = offers.rematch === state.you ? "Rematch offered…" : "Rematch";
+  $("rematch").textContent = offers.rematch === state.you ? t("Rematch offered…") : t("Rematch");
   show("abort", player && view.playing && view.history.length < 2);
   show("resign", player && view.playing);
   show("leave", true);
@@ -468,7 +471,7 @@ function renderMoves(view) {
 
 function send(message) {
   if (!page.session.send(message)) {
-    page.note = "Not connected: try again when the connection is back.";
+    page.note = t("Not connected: try again when the connection is back.");
     renderGame();
   }
 }
@@ -503,14 +506,14 @@ async function copyLink() {
   const link = $("invite-link").textContent;
   try {
     await navigator.clipboard.writeText(link);
-    page.note = "Link copied: paste it to your friend.";
+    page.note = t("Link copied: paste it to your friend.");
   } catch {
     // no clipboard API on plain http from another machine: select the link for Ctrl+C
     const range = document.createRange();
     range.selectNodeContents($("invite-link"));
     getSelection().removeAllRanges();
     getSelection().addRange(range);
-    page.note = "The link is selected: copy it with Ctrl+C (or long-press on a phone).";
+    page.note = t("The link is selected: copy it with Ctrl+C (or long-press on a phone).");
   }
   renderGame();
 }
@@ -537,18 +540,18 @@ function setLink(home) {
   let mark;
   let kind;
   if (home === "home" || !session) {
-    words = "Not in a game";
+    words = t("Not in a game");
     mark = "○";
     kind = "quiet";
   } else {
     const link = session.link;
     const wait = Math.max(0, Math.ceil(((link.retryAt || 0) - Date.now()) / 1000));
-    if (link.state === "connected") [words, mark, kind] = ["Connected", "●", "good"];
+    if (link.state === "connected") [words, mark, kind] = [t("Connected"), "●", "good"];
     else if (link.state === "retrying") {
-      const what = session.everConnected ? "Connection lost" : "The server does not answer";
-      [words, mark, kind] = [`${what}: retrying in ${wait} s`, "▲", "warn"];
-    } else if (link.state === "closed") [words, mark, kind] = [`Closed: ${link.detail}`, "■", "error"];
-    else [words, mark, kind] = ["Connecting…", "○", "quiet"];
+      const what = session.everConnected ? t("Connection lost") : t("The server does not answer");
+      [words, mark, kind] = [t("{what}: retrying in {wait} s", { what, wait }), "▲", "warn"];
+    } else if (link.state === "closed") [words, mark, kind] = [t("Closed: {detail}", { detail: link.detail }), "■", "error"];
+    else [words, mark, kind] = [t("Connecting…"), "○", "quiet"];
   }
   $("link-text").textContent = words;
   document.querySelector(".link-mark").textContent = mark;

@@ -9,6 +9,7 @@
 // brackets and the mover's shape (player 1's circle, player 2's diamond), as in the window.
 
 import { COLS, EMPTY, ROWS, cellIndex, cellName, kindName, kindValue } from "./rules.js";
+import { t } from "./i18n.js";
 
 const SHAPES = ["●", "◆"];
 // tiles.png (tools/web_tiles.py): nine tiles a row in kind order, each 96 x 128 in a 4 px gutter;
@@ -66,7 +67,7 @@ export class BoardView {
         if (view.lastMove && view.lastMove.includes(cell)) {
           classes.push("last", `last-p${view.lastMover}`);
           markText = SHAPES[view.lastMover - 1];
-          label += `: last move, by player ${view.lastMover}`;
+          label += t(": last move, by player {lastMover}", { lastMover: view.lastMover });
         }
         button.style.backgroundPosition = "";
       } else {

@@ -2,6 +2,8 @@
 // (battle/online/codes.py): Crockford's base 32, any case, spaces and dashes ignored,
 // I and L read as 1 and O as 0.
 
+import { t } from "./i18n.js";
+
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const LENGTH = 8;
 
@@ -9,8 +11,8 @@ const LENGTH = 8;
 export function normaliseCode(typed) {
   const code = typed.replace(/[\s-]/g, "").toUpperCase().replace(/[IL]/g, "1").replace(/O/g, "0");
   const wrong = [...code].find((ch) => !ALPHABET.includes(ch));
-  if (wrong !== undefined) throw new Error(`"${typed}" is not a code: "${wrong}" is not a letter or digit of a code`);
-  if (code.length !== LENGTH) throw new Error(`"${typed}" is not a code: a code has ${LENGTH} characters`);
+  if (wrong !== undefined) throw new Error(t("\"{typed}\" is not a code: \"{wrong}\" is not a letter or digit of a code", { typed, wrong }));
+  if (code.length !== LENGTH) throw new Error(t("\"{typed}\" is not a code: a code has {LENGTH} characters", { typed, LENGTH }));
   return code;
 }
 

@@ -10,6 +10,7 @@
 // it decides nothing about the game (the server does).
 
 import { keepSeat } from "./seats.js";
+import { t } from "./i18n.js";
 
 const BACKOFF_FIRST = 0.5;
 const BACKOFF_LONGEST = 30;
@@ -79,7 +80,7 @@ export class Session {
     this.closed = true;
     clearTimeout(this.timer);
     if (this.socket) this.socket.close(1000, "left");
-    this.setLink("closed", "left the game");
+    this.setLink("closed", t("left the game"));
   }
 
   /** Send a move (notation); it stays pending, and is resent, until the server acknowledges it. */
@@ -105,7 +106,7 @@ export class Session {
     try {
       socket = new WebSocket(this.url);
     } catch (error) {
-      this.retry(`cannot reach the server: ${error.message}`);
+      this.retry(t("cannot reach the server: {message}", { message: error.message }));
       return;
     }
     this.socket = socket;
@@ -121,7 +122,7 @@ export class Session {
       if (this.socket !== socket) return;
       this.socket = null;
       if (!this.closed && this.link.state !== "closed") {
-        this.retry(this.everConnected ? "the connection dropped" : "the server does not answer");
+        this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));
       }
     });
   }

@@ -2,7 +2,8 @@
 
 ``GET /`` (and ``/join/CODE``, ``/watch/CODE``, ``/play/GAME``: the page reads its own address) is
 ``battle/web/index.html``; every other file of ``battle/web/`` is served under its name
-(``/app.js``, ``/tiles.png``). Nothing else is: the names are the folder's files, read once,
+(``/app.js``, ``/tiles.png``), and ``/locale/<code>.json`` is a language's words for the page, from the
+game's catalogue. Nothing else is: the names are the folder's files, read once,
 so no path a client writes (``/../``, ``%2e%2e``) can reach outside it, and an unknown one is
 a 404. A WebSocket handshake on any path is left to the game server.
 
@@ -19,12 +20,15 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import json
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+
+from battle.i18n import available_languages, web_messages
 
 WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
 """The package folder ``battle/web`` (shipped as package data)."""
@@ -79,11 +83,30 @@ def web_files() -> dict[str, WebFile]:
     return _files
 
 
+def locale_file(path: str) -> WebFile | None:
+    """``/locale/<code>.json``: a language's words for the page (the texts of ``battle/web``) from the
+    game's own catalogue, so the page and the window say the same thing; None for an unknown code."""
+    code = path.removeprefix("/locale/").removesuffix(".json")
+    if not path.startswith("/locale/") or not path.endswith(".json") or code not in available_languages():
+        return None
+    found = _locale_files.get(code)
+    if found is None:
+        body = json.dumps({"language": code, "messages": web_messages(code)}, ensure_ascii=False).encode("utf-8")
+        found = WebFile(body, CONTENT_TYPES[".json"], '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        _locale_files[code] = found
+    return found
+
+
+_locale_files: dict[str, WebFile] = {}
+
+
 def file_for(path: str) -> WebFile | None:
     """The file an address names: the page for ``/``, ``/join/...`` and ``/watch/...``."""
     files = web_files()
     if path == "/" or path.startswith(PAGE_PREFIXES):
         return files.get("/index.html")
+    if path.startswith("/locale/"):
+        return locale_file(path)
     return files.get(path)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from battle.i18n import _
 from battle.rules.board import Move, Position, move_name
 from battle.rules.game import Game
 from battle.ui.live_analysis import LiveAnalysis
@@ -54,9 +55,9 @@ class MoveBadge:
     def describe(self) -> str:
         """The value in words, for the status line: ``+3 (exact)``, ``~+3 (estimate, depth 6)``."""
         if self.exact:
-            return f"{self.value:+d} (exact)"
-        what = "at most" if self.bound == "upper" else "estimate"
-        return f"{self.label} ({what}, depth {self.depth})"
+            return _("{value:+d} (exact)").format(value=self.value)
+        what = _("at most") if self.bound == "upper" else "estimate"
+        return _("{label} ({what}, depth {depth})").format(label=self.label, what=what, depth=self.depth)
 
 
 def move_badges(analysis: Analysis | None) -> dict[Move, MoveBadge]:

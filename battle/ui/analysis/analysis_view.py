@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from battle.i18n import _
 from battle.rules.board import ROWS, Move, Position, cell_name, move_name
 from battle.rules.opens import Opening
 from battle.rules.wording import verb
@@ -76,7 +77,7 @@ def badge_spots(layout: Layout, position: Position, moves: list[Move]) -> list[B
     spots = []
     for cell, pairs in per_cell.items():
         col, row = divmod(cell, ROWS)
-        top, _ = position.column_run(col)
+        top, _unused = position.column_run(col)
         face = face_rect(cell_rect(layout, cell))
         upward = row == top
         # Further badges go outwards over the empty cloth, or inwards at the board's edge.
@@ -155,7 +156,7 @@ def _badge_parts(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot,
 def badge_rect(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveBadge) -> pygame.Rect:
     """The pill one badge fills on the screen."""
     height = badge_height(layout)
-    parts, _ = _badge_parts(fonts, layout, spot, badge)
+    parts, _unused = _badge_parts(fonts, layout, spot, badge)
     gap = max(1, round(height * 0.08))
     width = sum(part.get_width() for part in parts) + gap * (len(parts) - 1) + round(height * 0.6)
     rect = pygame.Rect(0, 0, max(width, round(height * 1.5)), height)
@@ -252,7 +253,7 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
                    now: float) -> None:
     """The evaluation bar, the margin in words, the best line and the variation."""
     x, y, w = rect.x, rect.y, rect.w
-    title = fonts.text("Analysis", 16 * scale, theme.GOLD, bold=True)
+    title = fonts.text(_("Analysis"), 16 * scale, theme.GOLD, bold=True)
     surface.blit(title, (x, y))
     state_text, state_colour = _state_line(info, now)
     beside = w - title.get_width() - 10
@@ -279,22 +280,23 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
 
     pygame.draw.line(surface, (*theme.GOLD, 90), (x, y), (rect.right, y), 1)
     y += round(4 * scale)
-    heading = "Best line" + (f"  ·  preview {info.pv_step}/{len(info.pv)}" if info.pv_step else "")
+    heading = _("Best line") + (_("  ·  preview {pv_step}/{len}").format(
+        pv_step=info.pv_step, len=len(info.pv)) if info.pv_step else "")
     surface.blit(fonts.text(heading, 14 * scale, theme.GOLD, bold=True), (x, y))
     keys = fonts.text("◀ , . ▶", 12.5 * scale, theme.IVORY_FAINT)
     surface.blit(keys, keys.get_rect(topright=(rect.right, y + round(2 * scale))))
     y += round(22 * scale)
 
     if info.variation:
-        label = f"Variation ({len(info.variation)}): " + " ".join(info.variation)
+        label = _("Variation ({len}): ").format(len=len(info.variation)) + " ".join(info.variation)
         colour = theme.HINT
     else:
-        label = "At the game position: play moves to explore."
+        label = _("At the game position: play moves to explore.")
         colour = theme.IVORY_DIM
     # whole sentences on as many lines as the panel's width needs (two or three at 800x600);
     # a long variation keeps its last two lines' worth and the board shows the rest
     label_lines = fonts.wrap(label, 13 * scale, w, max_lines=2)
-    help_lines = fonts.wrap("B back to game  ·  P play line  ·  A analysis off", 12.5 * scale, w,
+    help_lines = fonts.wrap(_("B back to game  ·  P play line  ·  A analysis off"), 12.5 * scale, w,
                             separator="  ·  ")
     label_h, help_h = round(19 * scale), round(17 * scale)
     footer_h = round(6 * scale) + len(label_lines) * label_h + len(help_lines) * help_h
@@ -321,8 +323,9 @@ def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, wi
     size = 12.5 * scale
     height = max(10, round(17 * scale))
     right = x + width
-    for text, colour in ((f"{BEST_MARK} best", BEST_COLOUR), ("2 worse", NEAR_COLOUR), ("10 worse", FAR_COLOUR),
-                         ("~ estimate", theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35))):
+    for text, colour in ((_("{BEST_MARK} best").format(BEST_MARK=BEST_MARK), BEST_COLOUR),
+                         (_("2 worse"), NEAR_COLOUR), (_("10 worse"), FAR_COLOUR),
+                         (_("~ estimate"), theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35))):
         label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
         chip = pygame.Rect(x, y, label.get_width() + round(12 * scale), height)
         if chip.right > right:
@@ -334,29 +337,31 @@ def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, wi
 
 def _state_line(info: StudyInfo, now: float) -> tuple[str, theme.Colour]:
     if info.error:
-        return (f"solver error: {info.error}", theme.ERROR)
+        return (_("solver error: {error}").format(error=info.error), theme.ERROR)
     if info.state == "over":
-        return ("no pair left", theme.IVORY_DIM)
+        return (_("no pair left"), theme.IVORY_DIM)
     if info.state == "exact":
-        return ("exact (solved)", BEST_COLOUR)
+        return (_("exact (solved)"), BEST_COLOUR)
     dots = "." * (1 + int(now * 3) % 3)
-    going = "full depth" if info.searching_depth is None else f"depth {info.searching_depth}"
+    going = _("full depth") if info.searching_depth is None else _("depth {searching_depth}").format(
+        searching_depth=info.searching_depth)
     if info.depth is None:
-        return (f"searching {going}{dots}", theme.HINT)
-    return (f"depth {info.depth}, searching {going}{dots}", theme.HINT)
+        return (_("searching {going}{dots}").format(going=going, dots=dots), theme.HINT)
+    return (_("depth {depth}, searching {going}{dots}").format(depth=info.depth, going=going, dots=dots), theme.HINT)
 
 
 def _verdict(info: StudyInfo) -> str:
     projection = info.projection
     if projection is None:
-        return "No values yet." if info.state != "over" else "No pair left: the game ends here."
+        return _("No values yet.") if info.state != "over" else _("No pair left: the game ends here.")
     approx = "" if projection.exact else "~ "
     margin = projection.margin
     if margin == 0:
-        return f"{approx}A draw under perfect play"
+        return _("{approx}A draw under perfect play").format(approx=approx)
     leader = info.names[0] if margin > 0 else info.names[1]
-    how = "under perfect play" if projection.exact else f"(estimate, depth {info.depth})"
-    return f"{approx}{verb(leader, 'wins')} by {abs(margin)} {how}"
+    how = _("under perfect play") if projection.exact else _("(estimate, depth {depth})").format(depth=info.depth)
+    return _("{approx}{wins} by {margin} {how}").format(approx=approx, wins=verb(leader, "wins"), margin=abs(margin),
+                                                       how=how)
 
 
 def _draw_eval_bar(surface: pygame.Surface, fonts: theme.Fonts, bar: pygame.Rect, info: StudyInfo,
@@ -391,7 +396,7 @@ def _draw_line_entries(surface: pygame.Surface, fonts: theme.Fonts, area: pygame
                        row_h: int, scale: float) -> None:
     """The best line in two columns, like the move list; previewed moves gold, the next one framed."""
     if not info.pv:
-        text = "none: no pair to take" if info.state == "over" else "waiting for the first search..."
+        text = _("none: no pair to take") if info.state == "over" else _("waiting for the first search...")
         surface.blit(fonts.text(text, 13.5 * scale, theme.IVORY_FAINT), (area.x, area.y))
         return
     size = 14 * scale
@@ -421,7 +426,7 @@ def _draw_line_entries(surface: pygame.Surface, fonts: theme.Fonts, area: pygame
     if len(info.pv) > len(shown):
         row, column = divmod(len(shown), 2)
         cell = pygame.Rect(area.x + column * half, area.y + row * row_h, half, row_h)
-        more = fonts.text(f"+{len(info.pv) - len(shown)} more", 12 * scale, theme.IVORY_FAINT)
+        more = fonts.text(_("+{value} more").format(value=len(info.pv) - len(shown)), 12 * scale, theme.IVORY_FAINT)
         surface.blit(more, more.get_rect(midright=(cell.right - round(8 * scale), cell.centery)))
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from battle.i18n import N_, _
 from battle.rules.board import Move, Position, move_name
 from battle.rules.opens import Opening, describe_opening, what_opens
 from battle.rules.wording import pair_words, plural, verb
@@ -30,21 +31,21 @@ if TYPE_CHECKING:
 from battle.ui.play_mode import Played, Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
-    ("undo", "Undo", "Take back a move of the variation (U)"),
-    ("redo", "Redo", "Replay a variation move (R)"),
-    ("back_game", "To game", "Drop the variation: the board shows the game again (B)"),
-    ("pv_back", "< Line", "Step back along the best line (comma)"),
-    ("pv_forward", "Line >", "Preview the best line one move further (full stop)"),
-    ("pv_play", "Play line", "Play the previewed line (or the best move) into the variation (P)"),
-    ("analyse", "Analysis off", "Leave analysis mode: back to the game (A)"),
+    ("undo", N_("Undo"), N_("Take back a move of the variation (U)")),
+    ("redo", N_("Redo"), N_("Replay a variation move (R)")),
+    ("back_game", N_("To game"), N_("Drop the variation: the board shows the game again (B)")),
+    ("pv_back", N_("< Line"), N_("Step back along the best line (comma)")),
+    ("pv_forward", N_("Line >"), N_("Preview the best line one move further (full stop)")),
+    ("pv_play", N_("Play line"), N_("Play the previewed line (or the best move) into the variation (P)")),
+    ("analyse", N_("Analysis off"), N_("Leave analysis mode: back to the game (A)")),
 )
 COMMANDS = ("undo", "redo", "back_game", "pv_back", "pv_forward", "pv_play")
 KEYS = {pygame.K_b: "back_game", pygame.K_COMMA: "pv_back", pygame.K_PERIOD: "pv_forward",
         pygame.K_p: "pv_play", pygame.K_PAGEUP: "pv_back", pygame.K_PAGEDOWN: "pv_forward"}
 """Keys that mean something only in analysis mode."""
-KEYS_HELP = "B back to game · , . best line · P play it · A off"
-INTRO = ("Analysis: each pair shows the final margin it leads to for the mover. Moves played now explore a "
-         "variation; the game is kept.")
+KEYS_HELP = N_("B back to game · , . best line · P play it · A off")
+INTRO = (N_("Analysis: each pair shows the final margin it leads to for the mover. Moves played now explore a "
+         "variation; the game is kept."))
 """The status line as analysis comes on."""
 
 
@@ -95,7 +96,7 @@ class StudyMode:
 
     def refusal(self) -> StatusLine | None:
         if self.position.is_over():
-            return StatusLine("No pair left here. U takes back a variation move; B goes back to the game.", "quiet")
+            return StatusLine(_("No pair left here. U takes back a variation move; B goes back to the game."), "quiet")
         return None
 
     def take_right_click(self) -> bool:
@@ -121,9 +122,10 @@ class StudyMode:
         mover, kind = position.to_move, position.cells[move[0]]
         points = study.play(move)
         after = study.position
-        then = "no pair left." if after.is_over() else f"{names[after.to_move - 1]} to move."
-        said = StatusLine(f"Variation: {verb(names[mover - 1], 'takes')} {pair_words(kind)}, "
-                      f"{move_name(move)}, for {plural(points, 'point')}; {then}", "info")
+        then = _("no pair left.") if after.is_over() else _("{names} to move.").format(names=names[after.to_move - 1])
+        said = StatusLine(_("Variation: {verb} {pair_words}, {move_name}, for {plural}; {then}").format(
+            verb=verb(names[mover - 1], 'takes'), pair_words=pair_words(kind), move_name=move_name(move),
+            plural=plural(points, 'point'), then=then), "info")
         return Played(move, mover, kind, points, said, flying=False, record=False)
 
     def undo(self) -> Shown:
@@ -137,7 +139,7 @@ class StudyMode:
         return self.game_mode.redo()
 
     def request_hint(self) -> Shown:
-        return Shown(StatusLine("Analysis shows every pair's value: the green ones are best.", "hint"))
+        return Shown(StatusLine(_("Analysis shows every pair's value: the green ones are best."), "hint"))
 
     def command(self, name: str) -> Shown:
         """The analysis buttons and keys: variation undo/redo, back to game, stepping the best line."""
@@ -147,34 +149,38 @@ class StudyMode:
         said = None
         if name == "undo":
             move = study.undo() if study.exploring else None
-            said = StatusLine(f"Took back {move_name(move)} from the variation." if move else
-                          "The variation is empty.", "info" if move else "quiet")
+            said = StatusLine(_("Took back {move_name} from the variation.").format(
+                move_name=move_name(move)) if move else
+                          _("The variation is empty."), "info" if move else "quiet")
         elif name == "redo":
             move = study.redo()
-            said = StatusLine(f"Replayed {move_name(move)} in the variation." if move else "Nothing to redo.",
+            said = StatusLine(_("Replayed {move_name} in the variation.").format(
+                move_name=move_name(move)) if move else _("Nothing to redo."),
                           "info" if move else "quiet")
         elif name == "back_game":
             study.back_to_game()
-            said = StatusLine(f"Back to the game. {self.turn_status().text}", "info")
+            said = StatusLine(_("Back to the game. {text}").format(text=self.turn_status().text), "info")
         elif name in ("pv_back", "pv_forward"):
             if not study.step_pv(-1 if name == "pv_back" else 1):
-                said = StatusLine("No best line to step through yet." if not study.pv else
-                              "That is the end of the best line.", "quiet")
+                said = StatusLine(_("No best line to step through yet.") if not study.pv else
+                              _("That is the end of the best line."), "quiet")
         elif name == "pv_play":
             line = study.adopt_preview()
-            said = StatusLine(f"Played {' '.join(move_name(m) for m in line)} into the variation." if line
-                          else "No best line yet: the search is still starting.", "info" if line else "quiet")
+            said = StatusLine(_("Played {join} into the variation.").format(
+                join=' '.join(move_name(m) for m in line)) if line
+                          else _("No best line yet: the search is still starting."), "info" if line else "quiet")
         return Shown(said, deselect=True)
 
     def turn_status(self) -> StatusLine:
         study = self.study
         position = study.position
         count = len(study.variation)
-        where = f"{plural(count, 'move')} into a variation" if study.exploring else "the game position"
+        where = _("{plural} into a variation").format(
+            plural=plural(count, 'move')) if study.exploring else _("the game position")
         if position.is_over():
-            return StatusLine(f"Analysing {where}: no pair left.", "quiet")
+            return StatusLine(_("Analysing {where}: no pair left.").format(where=where), "quiet")
         name = self.screen.match.game.names[position.to_move - 1]
-        return StatusLine(f"Analysing {where}: {name} to move.", "info")
+        return StatusLine(_("Analysing {where}: {name} to move.").format(where=where, name=name), "info")
 
     # -- time --------------------------------------------------------------------------------
 
@@ -218,7 +224,7 @@ class StudyMode:
         if opening is None:
             return None
         badge = self.study.badges().get(opening.move)
-        value = f" · value {badge.describe()}" if badge is not None else ""
+        value = _(" · value {what}").format(what=badge.describe()) if badge is not None else ""
         return f"{describe_opening(opening)}{value}"
 
     def status_line(self) -> tuple[StatusLine, str]:
@@ -239,7 +245,7 @@ class StudyMode:
 
     def panel_label(self) -> str:
         study = self.study
-        return "analysis" + (f" · variation +{len(study.variation)}" if study.exploring else "")
+        return _("analysis") + (_(" · variation +{len}").format(len=len(study.variation)) if study.exploring else "")
 
     def first_number(self) -> int:
         """The number of the next move at the study position, counted from the game's start."""

@@ -78,13 +78,23 @@ class Fonts:
         key = (text, round(size * 2) / 2, colour, bold)
         surface = self._texts.get(key)
         if surface is None:
-            surface, _ = self.face(bold).render(text, colour, size=max(4.0, key[1]))
+            if bold and not self._bold_has(text):
+                # a letter the Bold subset lacks (its Latin-1 covers German): the Regular face, emboldened
+                surface, _ = self.face(False).render(text, colour, style=pygame.freetype.STYLE_STRONG,
+                                                      size=max(4.0, key[1]))
+            else:
+                surface, _ = self.face(bold).render(text, colour, size=max(4.0, key[1]))
             self._texts[key] = surface
             while len(self._texts) > 600:
                 self._texts.popitem(last=False)
         else:
             self._texts.move_to_end(key)
         return surface
+
+    def _bold_has(self, text: str) -> bool:
+        """Whether the Bold face draws every character of ``text`` (freetype gives no metrics for a
+        character it lacks)."""
+        return all(metric is not None for metric in self.face(True).get_metrics(text, size=12))
 
     def width(self, text: str, size: float, bold: bool = False) -> int:
         return self.text(text, size, IVORY, bold).get_width()

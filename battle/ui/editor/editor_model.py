@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from battle.i18n import _, ngettext
 from battle.rules.board import CELL_COUNT, COLS, ROWS, Position, cell_index, cell_name, find_layout_problem
 from battle.rules.deal import deal
 from battle.rules.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
@@ -79,10 +80,12 @@ class EditorModel:
             kind = self.cells[placed]
             count = self.count(kind)
             if count == COPIES + 1:
-                return f"a fifth {kind_name(kind)} at {cell_name(placed)} (only {COPIES} of each kind exist)"
+                return _("a fifth {kind_name} at {cell_name} (only {COPIES} of each kind exist)").format(
+                    kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES)
             if count > COPIES:
-                return (f"{count} copies of {kind_name(kind)}, the last placed at {cell_name(placed)} "
-                        f"(only {COPIES} of each kind exist)")
+                return (_("{count} copies of {kind_name}, the last placed at {cell_name} (only {COPIES} of each kind "
+                          "exist)").format(
+                    count=count, kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES))
         return found[1]
 
     def problem_cells(self) -> set[int]:
@@ -117,7 +120,7 @@ class EditorModel:
         if problem is not None:
             return problem
         if not self.position().has_moves():
-            return "no pair of free tiles: a game from here would be over at once"
+            return _("no pair of free tiles: a game from here would be over at once")
         return None
 
     def summary(self) -> str:
@@ -126,5 +129,8 @@ class EditorModel:
         pairs = len(position.legal_moves())
         tiles = position.tiles_left()
         points = sum(kind_value(kind) for kind in self.cells if kind != EMPTY) // 2
-        return (f"Valid: {tiles} tiles ({points} points in pairs), player {self.to_move} to move, "
-                f"{pairs} pair{'s' if pairs != 1 else ''} to take, scores {self.scores[0]}-{self.scores[1]}.")
+        return ngettext("Valid: {tiles} tiles ({points} points in pairs), player {player} to move, {pairs} pair to "
+                        "take, scores {score1}-{score2}.",
+                        "Valid: {tiles} tiles ({points} points in pairs), player {player} to move, {pairs} pairs to "
+                        "take, scores {score1}-{score2}.", pairs).format(
+            tiles=tiles, points=points, player=self.to_move, pairs=pairs, score1=self.scores[0], score2=self.scores[1])

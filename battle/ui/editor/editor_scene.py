@@ -18,6 +18,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIButton, UILabel, UITextEntryLine
 
+from battle.i18n import N_, _, pgettext
 from battle.rules.board import Position, cell_name
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
@@ -38,7 +39,7 @@ from battle.ui.widgets.layout import Rect, cell_at, cell_rect
 if TYPE_CHECKING:
     from battle.ui.scene import Host
 
-KEYS_HELP = "right-click clears · Esc back"
+KEYS_HELP = N_("right-click clears · Esc back")
 
 
 class EditorScene(Scene):
@@ -78,41 +79,44 @@ class EditorScene(Scene):
             return pygame.Rect(r.as_tuple())
 
         eraser, clear = split_row(geo.rows[0], (0.5, 0.5), gap)
-        add("eraser", Button(rect(eraser), "Eraser", manager, tool_tip_text="Clicks clear cells (or right-click)"))
-        add("clear", Button(rect(clear), "Clear board", manager, tool_tip_text="Remove every tile"))
+        add("eraser", Button(rect(eraser), _("Eraser"), manager,
+                             tool_tip_text=_("Clicks clear cells (or right-click)")))
+        add("clear", Button(rect(clear), _("Clear board"), manager, tool_tip_text=_("Remove every tile")))
         label, entry, fill = split_row(geo.rows[1], (0.27, 0.33, 0.40), gap)
-        add("deal_label", UILabel(rect(label), "Deal", manager, object_id=ObjectID(object_id="#field_label")))
-        deal_entry = UITextEntryLine(rect(entry), manager, placeholder_text="number")
-        deal_entry.placeholder_text = fitted_label("number", entry.w - 2 * TEXT_MARGIN, font_width(deal_entry))
+        add("deal_label", UILabel(rect(label), pgettext("the editor's short label of a deal's number", "Deal"), manager,
+                                  object_id=ObjectID(object_id="#field_label")))
+        deal_entry = UITextEntryLine(rect(entry), manager, placeholder_text=_("number"))
+        deal_entry.placeholder_text = fitted_label(_("number"), entry.w - 2 * TEXT_MARGIN, font_width(deal_entry))
         deal_entry.rebuild()
         deal_entry.set_allowed_characters("numbers")
         deal_entry.set_text_length_limit(19)
         add("deal", deal_entry)
-        add("fill", Button(rect(fill), "Fill board", manager, tool_tip_text="The full board of that deal"))
+        add("fill", Button(rect(fill), _("Fill board"), manager, tool_tip_text=_("The full board of that deal")))
         label, first, second = split_row(geo.rows[2], (0.31, 0.345, 0.345), gap)
-        add("score_label", UILabel(rect(label), "Scores", manager, object_id=ObjectID(object_id="#field_label")))
+        add("score_label", UILabel(rect(label), _("Scores"), manager, object_id=ObjectID(object_id="#field_label")))
         for name, piece, player in (("score1", first, 1), ("score2", second, 2)):
-            score_entry = UITextEntryLine(rect(piece), manager, placeholder_text=f"player {player}")
+            score_entry = UITextEntryLine(rect(piece), manager, placeholder_text=_("player {player}").format(
+                player=player))
             score_entry.set_allowed_characters("numbers")
             score_entry.set_text_length_limit(4)
             score_entry.set_text(str(self.model.scores[player - 1]))
             add(name, score_entry)
         add("to_move", Button(rect(geo.rows[3]), self._to_move_label(), manager,
-                              tool_tip_text="Who moves first from this position (click to change)"))
+                              tool_tip_text=_("Who moves first from this position (click to change)")))
         save, load = split_row(geo.rows[4], (0.5, 0.5), gap)
-        add("save", Button(rect(save), "Save .mbp...", manager, tool_tip_text="Save the position (Ctrl+S)"))
-        add("load", Button(rect(load), "Load...", manager,
-                           tool_tip_text="Load a .mbp, or a .mbg's position (Ctrl+O)"))
+        add("save", Button(rect(save), _("Save .mbp..."), manager, tool_tip_text=_("Save the position (Ctrl+S)")))
+        add("load", Button(rect(load), _("Load..."), manager,
+                           tool_tip_text=_("Load a .mbp, or a .mbg's position (Ctrl+O)")))
         analyse, play = split_row(geo.bottom[0], (0.5, 0.5), gap)
-        add("analyse", Button(rect(analyse), "Analyse", manager, object_id=ObjectID(object_id="#primary"),
-                              tool_tip_text="Open it in analysis mode (a two-player game from here)"))
-        add("play", Button(rect(play), "Play vs solver", manager,
-                           tool_tip_text="You take the side to move, the solver the other"))
-        add("back", Button(rect(geo.bottom[1]), "Back", manager, tool_tip_text="Leave the editor (Esc)"))
+        add("analyse", Button(rect(analyse), _("Analyse"), manager, object_id=ObjectID(object_id="#primary"),
+                              tool_tip_text=_("Open it in analysis mode (a two-player game from here)")))
+        add("play", Button(rect(play), _("Play vs solver"), manager,
+                           tool_tip_text=_("You take the side to move, the solver the other")))
+        add("back", Button(rect(geo.bottom[1]), _("Back"), manager, tool_tip_text=_("Leave the editor (Esc)")))
         self._update_widgets()
 
     def _to_move_label(self) -> str:
-        return f"Player {self.model.to_move} to move"
+        return _("Player {to_move} to move").format(to_move=self.model.to_move)
 
     def _update_widgets(self) -> None:
         ok = self.model.playable_problem() is None
@@ -201,7 +205,7 @@ class EditorScene(Scene):
             self.choose(None if self.kind is not None else 0)
         elif name == "clear":
             model.clear()
-            self.notice = StatusLine("Cleared the board.", "info")
+            self.notice = StatusLine(_("Cleared the board."), "info")
         elif name == "fill":
             self.fill()
         elif name == "to_move":
@@ -225,16 +229,16 @@ class EditorScene(Scene):
         try:
             number = parse_deal_number(text.strip())
         except BattleError as error:
-            self.notice = StatusLine(f"Deal number: {error}", "error")
+            self.notice = StatusLine(_("Deal number: {error}").format(error=error), "error")
             return
         self.model.fill_from_deal(number)
-        self.notice = StatusLine(f"Filled the board from deal {number}.", "info")
+        self.notice = StatusLine(_("Filled the board from deal {number}.").format(number=number), "info")
 
     def start(self, how: str) -> None:
         """Leave the editor for a game from this position: analysed hot seat, or against the solver."""
         problem = self.model.playable_problem()
         if problem is not None:
-            self.notice = StatusLine(f"Cannot start: {problem}.", "error")
+            self.notice = StatusLine(_("Cannot start: {problem}.").format(problem=problem), "error")
             return
         position = self.model.position()
         settings = self.app.settings
@@ -246,7 +250,8 @@ class EditorScene(Scene):
         human, solver = settings.human_name, solver_name(level)
         names = (human, solver) if position.to_move == 1 else (solver, human)
         match = Match(Game(position, *names), 3 - position.to_move, level)
-        self.app.start_match(match, f"Playing the edited position against the solver ({level}): your move.", "good")
+        self.app.start_match(match, _("Playing the edited position against the solver ({level}): your move.").format(
+            level=level), "good")
 
     # -- files -------------------------------------------------------------------------------
 
@@ -254,7 +259,8 @@ class EditorScene(Scene):
         if self.dialog_open():
             return
         if purpose == "save_position" and self.model.problem() is not None:
-            self.notice = StatusLine(f"Cannot save an invalid position: {self.model.problem()}.", "error")
+            self.notice = StatusLine(_("Cannot save an invalid position: {problem}.").format(
+                problem=self.model.problem()), "error")
             return
         name = free_file_name(start_folder(self.app), "position", ".mbp") if purpose == "save_position" else ""
         problem = self.files.open(purpose, name)
@@ -271,22 +277,23 @@ class EditorScene(Scene):
         try:
             written = save_position_file(path, self.model.position())
         except (FileProblem, BattleError) as problem:
-            self.notice = StatusLine(f"Could not save: {problem}", "error")
+            self.notice = StatusLine(_("Could not save: {problem}").format(problem=problem), "error")
             return
         self.app.remember_folder(written.parent)
-        self.notice = StatusLine(f"Saved {written.name} (in {written.parent}).", "good")
+        self.notice = StatusLine(_("Saved {name} (in {parent}).").format(
+            name=written.name, parent=written.parent), "good")
 
     def load_from(self, path: Path) -> None:
         try:
             position = load_position_file(path)
         except FileProblem as problem:
-            self.notice = StatusLine(f"Could not load {problem}", "error")
+            self.notice = StatusLine(_("Could not load {problem}").format(problem=problem), "error")
             return
         self.app.remember_folder(Path(path).parent)
         self.model = EditorModel.from_position(position)
         self.clear_ui()
         self.build_ui()
-        self.notice = StatusLine(f"Loaded {Path(path).name}.", "good")
+        self.notice = StatusLine(_("Loaded {name}.").format(name=Path(path).name), "good")
 
     # -- time and drawing --------------------------------------------------------------------
 
@@ -299,10 +306,10 @@ class EditorScene(Scene):
             return self.notice
         problem = self.model.problem()
         if problem is not None:
-            return StatusLine(f"Not a valid position: {problem}.", "error")
+            return StatusLine(_("Not a valid position: {problem}.").format(problem=problem), "error")
         playable = self.model.playable_problem()
         if playable is not None:
-            return StatusLine(f"Valid, but {playable}.", "warn")
+            return StatusLine(_("Valid, but {playable}.").format(playable=playable), "warn")
         return StatusLine(self.model.summary(), "good")
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -339,9 +346,10 @@ class EditorScene(Scene):
         surface.blit(theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)),
                                          (*theme.GOLD, 60), 1), (panel.x, panel.y))
         geo = self.geometry()
-        title = fonts.text("Position editor", 21 * scale, theme.IVORY, bold=True)
+        title = fonts.text(_("Position editor"), 21 * scale, theme.IVORY, bold=True)
         surface.blit(title, (geo.header.x, geo.header.y))
-        hint = "Pick a tile, click cells to place it." if self.kind is not None else "Eraser: click cells to clear."
+        hint = (_("Pick a tile, click cells to place it.") if self.kind is not None
+                else _("Eraser: click cells to clear."))
         sub = fonts.text(fonts.fit(hint, 14 * scale, geo.header.w), 14 * scale, theme.IVORY_DIM)
         surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
         for kind, rect in enumerate(geo.palette):
@@ -367,14 +375,16 @@ class EditorScene(Scene):
     def _info_lines(self) -> list[tuple[str, theme.Colour]]:
         model = self.model
         tiles = sum(1 for kind in model.cells if kind != EMPTY)
-        lines = [(f"Tiles on the board: {tiles}", theme.IVORY_DIM)]
-        selected = f"Placing: {KIND_NAMES[self.kind]}" if self.kind is not None else "Eraser on"
+        lines = [(_("Tiles on the board: {tiles}").format(tiles=tiles), theme.IVORY_DIM)]
+        selected = _("Placing: {KIND_NAMES}").format(
+            KIND_NAMES=KIND_NAMES[self.kind]) if self.kind is not None else _("Eraser on")
         lines.append((selected, theme.GOLD))
         if self.hover_cell is not None:
             kind = model.cells[self.hover_cell]
-            lines.append((f"Pointer on {cell_name(self.hover_cell)}: {kind_name(kind)}", theme.IVORY_FAINT))
+            lines.append((_("Pointer on {cell_name}: {kind_name}").format(
+                cell_name=cell_name(self.hover_cell), kind_name=kind_name(kind)), theme.IVORY_FAINT))
         problem = model.problem()
-        lines.append(("Valid position" if problem is None else "Invalid: see the status line",
+        lines.append((_("Valid position") if problem is None else _("Invalid: see the status line"),
                       theme.GOLD_BRIGHT if problem is None else theme.ERROR))
         return lines
 

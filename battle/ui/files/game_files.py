@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from battle.i18n import _
 from battle.rules.board import Position
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
@@ -61,7 +62,7 @@ def load_position_file(path: Path | str) -> Position:
 
 def save_position_file(path: Path | str, position: Position) -> Path:
     """Write a .mbp position (adding .mbp when the name has no suffix); returns the path written."""
-    return _write(Path(path), ".mbp", format_position(position, "set up in the Mahjong Battle position editor"))
+    return _write(Path(path), ".mbp", format_position(position, _("set up in the Mahjong Battle position editor")))
 
 
 def _write(path: Path, suffix: str, text: str) -> Path:

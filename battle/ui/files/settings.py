@@ -14,6 +14,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from battle.i18n import _, available_languages
 from battle.storage.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
 
 SETTINGS_NAME = "settings.json"
@@ -66,6 +67,8 @@ class Settings:
     """The sound effects' volume, 0 to 1 (``battle.ui.sound``)."""
     muted: bool = False
     """The sound is off (M in the window)."""
+    language: str = ""
+    """The language chosen in the window (``de``, ``en``); empty: the system's."""
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -83,7 +86,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     try:
         path = path if path is not None else settings_path()
     except StorageProblem as problem:
-        return settings, f"Settings cannot be kept: {problem}. Using the defaults."
+        return settings, _("Settings cannot be kept: {problem}. Using the defaults.").format(problem=problem)
     remove_stray_temporaries(path.parent)
     try:
         with open(path, "rb") as handle:
@@ -93,27 +96,28 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     except OSError as error:
         return settings, _corrupt(path, error.strerror or str(error))
     if len(raw) > SETTINGS_LIMIT:
-        return settings, _corrupt(path, f"larger than {SETTINGS_LIMIT} bytes")
+        return settings, _corrupt(path, _("larger than {SETTINGS_LIMIT} bytes").format(SETTINGS_LIMIT=SETTINGS_LIMIT))
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
-        return settings, _corrupt(path, f"not UTF-8 (byte {error.start})")
+        return settings, _corrupt(path, _("not UTF-8 (byte {start})").format(start=error.start))
     except RecursionError:
-        return settings, _corrupt(path, "nested too deeply")
+        return settings, _corrupt(path, _("nested too deeply"))
     except ValueError as error:
-        return settings, _corrupt(path, f"not valid JSON ({error})")
+        return settings, _corrupt(path, _("not valid JSON ({error})").format(error=error))
     if not isinstance(data, dict):
-        return settings, _corrupt(path, "expected a JSON object")
+        return settings, _corrupt(path, _("expected a JSON object"))
     ignored = _apply(settings, data)
     if ignored:
-        return settings, _corrupt(path, "these fields were wrong and are reset: " + ", ".join(ignored))
+        return settings, _corrupt(path, _("these fields were wrong and are reset: ") + ", ".join(ignored))
     return settings, None
 
 
 def _corrupt(path: Path, reason: str) -> str:
     moved = set_aside(path)
-    where = f"; it was moved to {moved.name}" if moved else ""
-    return f"Settings file {path} could not be read: {reason}{where}. Using the defaults."
+    where = _("; it was moved to {name}").format(name=moved.name) if moved else ""
+    return _("Settings file {path} could not be read: {reason}{where}. Using the defaults.").format(
+        path=path, reason=reason, where=where)
 
 
 def _apply(settings: Settings, data: dict) -> list[str]:
@@ -142,6 +146,8 @@ def _apply(settings: Settings, data: dict) -> list[str]:
     take("muted", isinstance(data.get("muted"), bool), data.get("muted"))
     volume = _number_within(data.get("volume"), (0.0, 1.0))
     take("volume", volume is not None, volume)
+    language = data.get("language")
+    take("language", language == "" or (isinstance(language, str) and language in available_languages()), language)
     seconds = _number_within(data.get("review_seconds"), REVIEW_SECONDS_RANGE)
     take("review_seconds", seconds is not None, seconds)
     zoom = _number_within(data.get("ui_scale"), UI_SCALE_RANGE)
@@ -175,5 +181,5 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     try:
         write_atomically(path if path is not None else settings_path(), settings.to_json())
     except OSError as error:
-        return f"Settings could not be saved: {error.strerror or error}"
+        return _("Settings could not be saved: {value}").format(value=error.strerror or error)
     return None

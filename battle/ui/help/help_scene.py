@@ -18,6 +18,7 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
+from battle.i18n import N_, _, available_languages, current_language, language_name
 from battle.ui.analysis.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
 from battle.ui.art import theme
 from battle.ui.files.settings import UI_SCALE_RANGE, UI_SCALE_STEP
@@ -29,131 +30,131 @@ from battle.ui.widgets.layout import layout_scale
 if TYPE_CHECKING:
     from battle.ui.scene import Host
 
-TITLE = "Rules & keys"
+TITLE = N_("Rules & keys")
 
 RULES = (
-    "108 tiles lie face up in 12 columns of 9: characters, circles and bamboo, values 1 to 9, "
-    "four of each.",
-    "A tile is free when it is the top-most or the bottom-most tile left in its column. A tile you "
-    "could reach only from the left or the right is not free.",
-    "On your turn, take a pair of identical free tiles (same suit, same value) and score its value, "
-    "1 to 9 points. A player who has a pair must take one: there is no passing.",
-    "The game ends when no pair of free twins is left. 270 points are in play, so 136 always win; "
-    "a draw is possible.",
-    "Think beyond the points: every pair you take frees the tiles behind it, for your opponent first.",
+    N_("108 tiles lie face up in 12 columns of 9: characters, circles and bamboo, values 1 to 9, "
+    "four of each."),
+    N_("A tile is free when it is the top-most or the bottom-most tile left in its column. A tile you "
+    "could reach only from the left or the right is not free."),
+    N_("On your turn, take a pair of identical free tiles (same suit, same value) and score its value, "
+    "1 to 9 points. A player who has a pair must take one: there is no passing."),
+    N_("The game ends when no pair of free twins is left. 270 points are in play, so 136 always win; "
+    "a draw is possible."),
+    N_("Think beyond the points: every pair you take frees the tiles behind it, for your opponent first."),
 )
 
 PICTURE_KINDS = (15, 2, 21, 7, 15)
 """The example column, top to bottom: 7 circles at both ends (a free pair), blocked tiles between."""
 
 MARKS = (
-    ("player", "Player 1 (red) is a circle, player 2 (blue) a diamond: on the cards, in the move lists."),
-    ("best", "Analysis: a best pair's badge starts with a star; the others show how much worse they are."),
-    ("grades", "Review: ✓ best, good (1-2 points lost), ?! inaccuracy (3-5), ? mistake (6-9), ?? blunder (10+)."),
+    ("player", N_("Player 1 (red) is a circle, player 2 (blue) a diamond: on the cards, in the move lists.")),
+    ("best", N_("Analysis: a best pair's badge starts with a star; the others show how much worse they are.")),
+    ("grades", N_("Review: ✓ best, good (1-2 points lost), ?! inaccuracy (3-5), ? mistake (6-9), ?? blunder (10+).")),
 )
 
 SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("Every screen", (
-        ("F1  or  ?", "This page (F1, ? or Esc closes it)"),
-        ("Ctrl + =  /  Ctrl + -  /  Ctrl + 0", "Larger / smaller / the normal text size"),
-        ("M", "Sound off / on (kept, like the volume)"),
-        ("+  /  -", "Louder / softer sound"),
+    (N_("Every screen"), (
+        (N_("F1  or  ?"), N_("This page (F1, ? or Esc closes it)")),
+        (N_("Ctrl + =  /  Ctrl + -  /  Ctrl + 0"), N_("Larger / smaller / the normal text size")),
+        (N_("M"), N_("Sound off / on (kept, like the volume)")),
+        (N_("+  /  -"), N_("Louder / softer sound")),
     )),
-    ("Title", (
-        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the buttons and fields (in a name or "
-                                          "number field ← → move its cursor, Tab moves on)"),
-        ("Enter", "Press the focused button (Start game when nothing is focused)"),
-        ("Enter  or  Space", "Open the focused list; ↑ ↓ choose, Enter takes it, Esc keeps the old choice"),
-        ("Esc", "Hide the focus ring"),
-        ("Ctrl + O", "Load a game record (.mbg) or a position (.mbp)"),
-        ("E", "Edit a position"),
-        ("O", "Play online: host, join or come back to a game over the network"),
-        ("P  /  S", "Puzzles / your statistics"),
+    (N_("Title"), (
+        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the buttons and fields (in a name or "
+                                          "number field ← → move its cursor, Tab moves on)")),
+        (N_("Enter"), N_("Press the focused button (Start game when nothing is focused)")),
+        (N_("Enter  or  Space"), N_("Open the focused list; ↑ ↓ choose, Enter takes it, Esc keeps the old choice")),
+        (N_("Esc"), N_("Hide the focus ring")),
+        (N_("Ctrl + O"), N_("Load a game record (.mbg) or a position (.mbp)")),
+        ("E", N_("Edit a position")),
+        ("O", N_("Play online: host, join or come back to a game over the network")),
+        ("P  /  S", N_("Puzzles / your statistics")),
     )),
-    ("Game", (
-        ("Click,  ← → ↑ ↓", "Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
-        ("Enter  or  Space", "Select the tile under the cursor"),
-        ("Esc,  right click", "Drop the selection"),
-        ("U  /  R", "Undo / redo a move"),
-        ("H", "Hint: the perfect player's move"),
-        ("A", "Analysis on / off"),
-        ("N", "New game (back to the title)"),
-        ("E", "Edit this position"),
-        ("V", "Review the game"),
-        ("Ctrl + S  /  Ctrl + O", "Save the game / load a game or a position"),
-        ("Click a move in the list", "Show the board after that move (any other key or a right click: back)"),
-        ("then  ← ↑  /  → ↓,  Home  /  End", "The move before / after, the first / the last"),
-        ("Mouse wheel", "Scroll the move list"),
+    (N_("Game"), (
+        (N_("Click,  ← → ↑ ↓"), N_("Pick a free tile, then its twin; the arrows move a cursor over the free tiles")),
+        (N_("Enter  or  Space"), N_("Select the tile under the cursor")),
+        (N_("Esc,  right click"), N_("Drop the selection")),
+        ("U  /  R", N_("Undo / redo a move")),
+        ("H", N_("Hint: the perfect player's move")),
+        ("A", N_("Analysis on / off")),
+        ("N", N_("New game (back to the title)")),
+        ("E", N_("Edit this position")),
+        ("V", N_("Review the game")),
+        (N_("Ctrl + S  /  Ctrl + O"), N_("Save the game / load a game or a position")),
+        (N_("Click a move in the list"), N_("Show the board after that move (any other key or a right click: back)")),
+        (N_("then  ← ↑  /  → ↓,  Home  /  End"), N_("The move before / after, the first / the last")),
+        (N_("Mouse wheel"), N_("Scroll the move list")),
     )),
-    ("Puzzles", (
-        ("Click,  ← → ↑ ↓", "Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
-        ("Enter  or  Space", "Select the tile under the cursor"),
-        ("T", "Try again after a wrong move (a click on the board does too)"),
-        ("S", "Show the solution (the puzzle counts as missed)"),
-        ("N", "Next puzzle"),
-        ("Esc  or  Backspace", "Drop the selection; after a wrong move, try again; else back to the title"),
+    (N_("Puzzles"), (
+        (N_("Click,  ← → ↑ ↓"), N_("Pick a free tile, then its twin; the arrows move a cursor over the free tiles")),
+        (N_("Enter  or  Space"), N_("Select the tile under the cursor")),
+        ("T", N_("Try again after a wrong move (a click on the board does too)")),
+        ("S", N_("Show the solution (the puzzle counts as missed)")),
+        ("N", N_("Next puzzle")),
+        (N_("Esc  or  Backspace"), N_("Drop the selection; after a wrong move, try again; else back to the title")),
     )),
-    ("Statistics", (
-        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the best and worst games and Back"),
-        ("Enter  or  Space", "Open the focused game in the review screen"),
-        ("Esc  or  Backspace", "Hide the focus ring; without one, back to the title"),
+    (N_("Statistics"), (
+        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the best and worst games and Back")),
+        (N_("Enter  or  Space"), N_("Open the focused game in the review screen")),
+        (N_("Esc  or  Backspace"), N_("Hide the focus ring; without one, back to the title")),
     )),
-    ("Analysis", (
-        ("B", "Back to the game position (drops the variation)"),
-        (",  or  PageUp", "Step back along the best line"),
-        (".  or  PageDown", "Preview the best line one move further"),
-        ("P", "Play the previewed line into the variation"),
-        ("U  /  R", "Undo / redo a move of the variation"),
-        ("A", "Analysis off"),
+    (N_("Analysis"), (
+        ("B", N_("Back to the game position (drops the variation)")),
+        (N_(",  or  PageUp"), N_("Step back along the best line")),
+        (N_(".  or  PageDown"), N_("Preview the best line one move further")),
+        ("P", N_("Play the previewed line into the variation")),
+        ("U  /  R", N_("Undo / redo a move of the variation")),
+        ("A", N_("Analysis off")),
     )),
-    ("Position editor", (
-        ("Click  /  right click", "Place the chosen tile / clear a cell; hold the button to paint"),
-        ("Esc", "Back"),
-        ("Ctrl + S  /  Ctrl + O", "Save / load a position"),
+    (N_("Position editor"), (
+        (N_("Click  /  right click"), N_("Place the chosen tile / clear a cell; hold the button to paint")),
+        (N_("Esc"), N_("Back")),
+        (N_("Ctrl + S  /  Ctrl + O"), N_("Save / load a position")),
     )),
-    ("Review", (
-        ("← ↑  /  → ↓", "Previous / next move"),
-        ("PageUp  /  PageDown", "Ten moves back / on"),
-        ("Home  /  End", "The start / the end"),
-        ("R", "Retry from here against the solver"),
-        ("A", "Analyse this position"),
-        ("D", "Deeper: review again with more time per move"),
-        ("Esc  or  Backspace", "Back (while the review runs: stop it)"),
+    (N_("Review"), (
+        ("← ↑  /  → ↓", N_("Previous / next move")),
+        (N_("PageUp  /  PageDown"), N_("Ten moves back / on")),
+        (N_("Home  /  End"), N_("The start / the end")),
+        ("R", N_("Retry from here against the solver")),
+        ("A", N_("Analyse this position")),
+        ("D", N_("Deeper: review again with more time per move")),
+        (N_("Esc  or  Backspace"), N_("Back (while the review runs: stop it)")),
     )),
-    ("Game over", (
-        ("Enter", "Rematch: the same deal, sides swapped"),
-        ("N", "New game"),
-        ("V", "Review the game"),
-        ("Esc", "Close the panel and look at the board"),
+    (N_("Game over"), (
+        (N_("Enter"), N_("Rematch: the same deal, sides swapped")),
+        ("N", N_("New game")),
+        ("V", N_("Review the game")),
+        (N_("Esc"), N_("Close the panel and look at the board")),
     )),
-    ("Play online", (
-        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move the focus ring over the fields and buttons, as on the title"),
-        ("Enter", "In the invite code: join; in the deal number: host; with nothing focused: join when a code "
-                  "is typed, else host"),
-        ("Esc", "Hide the focus ring; without one, back to the title"),
+    (N_("Play online"), (
+        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the fields and buttons, as on the title")),
+        (N_("Enter"), N_("In the invite code: join; in the deal number: host; with nothing focused: join when a code "
+                  "is typed, else host")),
+        (N_("Esc"), N_("Hide the focus ring; without one, back to the title")),
     )),
-    ("Waiting for an opponent", (
-        ("C", "Copy the invite link to the clipboard"),
-        ("A", "Call the hosted game off: nobody can join it any more"),
-        ("Esc  or  Backspace", "Back to the online setup (a hosted game waits on the server)"),
+    (N_("Waiting for an opponent"), (
+        ("C", N_("Copy the invite link to the clipboard")),
+        ("A", N_("Call the hosted game off: nobody can join it any more")),
+        (N_("Esc  or  Backspace"), N_("Back to the online setup (a hosted game waits on the server)")),
     )),
-    ("Online game", (
-        ("T", "Ask your opponent to let you take back your last move"),
-        ("Y  /  N", "Yes / no to your opponent's takeback request or rematch offer"),
-        ("L", "Leave: back to the title; the game waits on the server"),
-        ("Ctrl + S", "Save the game record the server keeps"),
-        ("U  R  H  A  E  V,  Ctrl + O", "Off while the game is played (undo, redo, hint, analysis, editor, "
-                                        "review, load); V, A and E come back once it is over"),
+    (N_("Online game"), (
+        ("T", N_("Ask your opponent to let you take back your last move")),
+        ("Y  /  N", N_("Yes / no to your opponent's takeback request or rematch offer")),
+        ("L", N_("Leave: back to the title; the game waits on the server")),
+        (N_("Ctrl + S"), N_("Save the game record the server keeps")),
+        (N_("U  R  H  A  E  V,  Ctrl + O"), N_("Off while the game is played (undo, redo, hint, analysis, editor, "
+                                        "review, load); V, A and E come back once it is over")),
     )),
-    ("Questions and file dialogs", (
-        ("Tab  /  Shift + Tab,  ← → ↑ ↓", "Move between the answers"),
-        ("Enter  or  Space", "Take the focused answer"),
-        ("Esc", "Cancel"),
-        ("Enter in the path box", "Open or save the file named there"),
+    (N_("Questions and file dialogs"), (
+        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move between the answers")),
+        (N_("Enter  or  Space"), N_("Take the focused answer")),
+        (N_("Esc"), N_("Cancel")),
+        (N_("Enter in the path box"), N_("Open or save the file named there")),
     )),
-    ("This page", (
-        ("↑ ↓,  PageUp / PageDown,  Home / End", "Scroll (the mouse wheel too)"),
-        ("Esc,  F1  or  ?", "Close"),
+    (N_("This page"), (
+        (N_("↑ ↓,  PageUp / PageDown,  Home / End"), N_("Scroll (the mouse wheel too)")),
+        (N_("Esc,  F1  or  ?"), N_("Close")),
     )),
 )
 """Every keyboard shortcut, screen by screen (the handlers are the scenes' ``pygame.K_`` tests)."""
@@ -254,10 +255,14 @@ class HelpScene(Scene):
         close_w = max(80, round(150 * scale))
         size_w = max(60, round(120 * scale))
         self.buttons = {}
+        language_w = max(80, round(150 * scale))
         for key, label, tip, x, width, object_id in (
-            ("smaller", "Text -", "Smaller text everywhere (Ctrl + -)", card.x + pad, size_w, None),
-            ("larger", "Text +", "Larger text everywhere (Ctrl + =)", card.x + pad + size_w + gap, size_w, None),
-            ("close", "Close", "Back to the screen (Esc)", card.right - pad - close_w, close_w, "#primary"),
+            ("smaller", _("Text -"), _("Smaller text everywhere (Ctrl + -)"), card.x + pad, size_w, None),
+            ("larger", _("Text +"), _("Larger text everywhere (Ctrl + =)"), card.x + pad + size_w + gap, size_w,
+             None),
+            ("language", language_name(current_language()), _("The language of the game: click for the next one"),
+             card.right - pad - close_w - gap - language_w, language_w, None),
+            ("close", _("Close"), _("Back to the screen (Esc)"), card.right - pad - close_w, close_w, "#primary"),
         ):
             button = Button(pygame.Rect(x, y, width, height), label, self.app.manager, tool_tip_text=tip,
                             object_id=ObjectID(object_id=object_id) if object_id else None)
@@ -284,6 +289,10 @@ class HelpScene(Scene):
     def command(self, name: str) -> None:
         if name == "close":
             self.close()
+        elif name == "language":
+            languages = available_languages()
+            following = languages[(languages.index(current_language()) + 1) % len(languages)]
+            self.app.set_language(following)
         elif name in ("smaller", "larger"):
             step = UI_SCALE_STEP if name == "larger" else -UI_SCALE_STEP
             self.app.set_ui_scale(self.app.settings.ui_scale + step)
@@ -330,7 +339,7 @@ class HelpScene(Scene):
         surface.blit(theme.rounded_panel(card.size, (10, 36, 26, 248), round(18 * scale), (*theme.GOLD, 200), 2),
                      card)
         pad = self._pad()
-        title = fonts.text(TITLE, 22 * scale, theme.IVORY, bold=True)
+        title = fonts.text(_(TITLE), 22 * scale, theme.IVORY, bold=True)
         surface.blit(title, (card.x + pad, card.y + pad - round(4 * scale)))
         view = self.viewport()
         if self.offset > 0:  # the page runs on above: a rule keeps it from touching the title
@@ -339,11 +348,11 @@ class HelpScene(Scene):
             surface.blit(self.page, view.topleft, pygame.Rect(0, self.offset, view.w, view.h))
             if self.max_offset() > 0:
                 self._draw_scrollbar(surface, view)
-        size_text = f"Text size {round(self.app.settings.ui_scale * 100)}%"
+        size_text = _("Text size {percent}%").format(percent=round(self.app.settings.ui_scale * 100))
         layout = self.app.layout
         fitted = round(100 * layout.scale / layout_scale(*layout.window))
         if fitted < round(self.app.settings.ui_scale * 100):
-            size_text += f" ({fitted}% fits this window)"
+            size_text += " " + _("({percent}% fits this window)").format(percent=fitted)
         foot = self.buttons.get("larger")
         if foot is not None:
             size = self._foot_text_size()
@@ -388,7 +397,7 @@ def render_page(app: Host, width: int) -> pygame.Surface:
             y += rendered.get_height()
         y += line_gap
 
-    section("The game")
+    section(_("The game"))
     picture = column_picture(app, scale)
     text_room = width - picture.get_width() - round(24 * scale)
     if text_room < 260 * scale:  # a narrow card: the picture goes under the words
@@ -398,7 +407,7 @@ def render_page(app: Host, width: int) -> pygame.Surface:
     indent = bullet.get_width() + round(body * 0.6)
     for rule in RULES:
         pieces.append((bullet, 0, y))
-        paragraph(rule, indent, text_room - indent)
+        paragraph(_(rule), indent, text_room - indent)
     if text_room < width:
         pieces.append((picture, width - picture.get_width(), top))
         y = max(y, top + picture.get_height())
@@ -406,24 +415,24 @@ def render_page(app: Host, width: int) -> pygame.Surface:
         pieces.append((picture, (width - picture.get_width()) // 2, y))
         y += picture.get_height() + line_gap
 
-    section("Marks that do not rely on colour")
+    section(_("Marks that do not rely on colour"))
     samples = [mark_sample(app, kind, body) for kind, _ in MARKS]
     mark_room = max(sample.get_width() for sample in samples) + round(10 * scale)
-    for sample, (_, text) in zip(samples, MARKS, strict=True):
+    for sample, (_unused, text) in zip(samples, MARKS, strict=True):
         pieces.append((sample, 0, y + round(body * 0.15)))
-        paragraph(text, mark_room, width - mark_room, theme.IVORY_DIM)
+        paragraph(_(text), mark_room, width - mark_room, theme.IVORY_DIM)
 
     keys_w = min(round(width * 0.42), round(330 * scale))
     for screen, rows in SHORTCUTS:
-        section(f"Keys: {screen}")
+        section(_("Keys: {screen}").format(screen=_(screen)))
         for keys, what in rows:
             row_top = y
-            key_lines = fonts.wrap(keys, body, keys_w - round(12 * scale))
+            key_lines = fonts.wrap(_(keys), body, keys_w - round(12 * scale))
             for index, line in enumerate(key_lines):
                 rendered = fonts.text(line, body, theme.GOLD_BRIGHT)
                 pieces.append((rendered, 0, row_top + index * rendered.get_height()))
             key_bottom = row_top + len(key_lines) * round(body * 1.45)
-            paragraph(what, keys_w, width - keys_w, theme.IVORY_DIM)
+            paragraph(_(what), keys_w, width - keys_w, theme.IVORY_DIM)
             y = max(y, key_bottom + line_gap)
 
     page = pygame.Surface((max(1, width), max(1, y)), pygame.SRCALPHA)
@@ -440,7 +449,7 @@ def column_picture(app: Host, scale: float) -> pygame.Surface:
     tile_w = round(tile_h * 0.75)
     pitch = tile_h + max(1, round(tile_h * 0.025))
     label_size = max(12.0 * app.layout.zoom, 14 * scale)
-    labels = ("free: take it", "blocked", "free: take it")
+    labels = (_("free: take it"), _("blocked"), _("free: take it"))
     label_w = max(fonts.width(text, label_size) for text in labels)
     arrow_h = round(label_size * 1.5)
     count = len(PICTURE_KINDS)

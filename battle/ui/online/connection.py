@@ -17,6 +17,7 @@ import time
 
 import pygame
 
+from battle.i18n import _
 from battle.online.client.seats import Seat, forget_seat, remember_seat
 from battle.online.client.session import OnlineSession
 from battle.online.client.state_game import JsonObject, name_of
@@ -62,7 +63,7 @@ def remember(session: OnlineSession, state: JsonObject | None) -> str | None:
     try:
         remember_seat(kept)
     except OSError as error:
-        return f"Cannot keep this game in the list of online games: {error.strerror or error}"
+        return _("Cannot keep this game in the list of online games: {value}").format(value=error.strerror or error)
     return None
 
 
@@ -71,6 +72,6 @@ def forget(url: str, game: str) -> str | None:
     try:
         forget_seat(url, game)
     except OSError as error:
-        return f"Cannot change the list of online games: {error.strerror or error}"
+        return _("Cannot change the list of online games: {value}").format(value=error.strerror or error)
     return None
 

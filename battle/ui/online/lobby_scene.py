@@ -19,6 +19,7 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
+from battle.i18n import N_, _
 from battle.online.client.state_game import JsonObject, ended_unplayed, name_of
 from battle.online.protocol.codes import format_code, invite_link
 from battle.online.protocol.messages import Abort
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
 
 COUNTDOWN_INTERVAL = 0.25
 """Frames while the link is down: the retry countdown shows whole seconds."""
-HEADINGS = {"host": "Creating your game...", "join": "Joining a game", "resume": "Coming back to your game",
-            "watch": "Watching a game"}
+HEADINGS = {"host": N_("Creating your game..."), "join": N_("Joining a game"), "resume": N_("Coming back to your game"),
+            "watch": N_("Watching a game")}
 SEATLESS = ("join", "watch")
 """Purposes with no seat kept until the server gives one: Back leaves nothing waiting on the server."""
 
@@ -96,22 +97,22 @@ class LobbyScene(Scene):
         height = max(24, round(36 * scale))
         self.buttons = {}
         if self.invite:
-            self.buttons["copy"] = Button(self._copy_rect(), "Copy link", manager,
-                                          tool_tip_text="Copy the invite link to the clipboard (C)",
+            self.buttons["copy"] = Button(self._copy_rect(), _("Copy link"), manager,
+                                          tool_tip_text=_("Copy the invite link to the clipboard (C)"),
                                           object_id=ObjectID(object_id="#primary"))
         back = pygame.Rect(0, 0, round(150 * scale), height)
         back.midbottom = (card.centerx, card.bottom - pad)
-        tip = ("Back to the online setup; the game waits on the server (Esc)" if self.purpose not in SEATLESS
-               else "Back to the online setup (Esc)")
+        tip = (_("Back to the online setup; the game waits on the server (Esc)") if self.purpose not in SEATLESS
+               else _("Back to the online setup (Esc)"))
         if self.invite:  # the host's own game, still waiting: it can be called off
             gap = round(12 * scale)
             back.right = card.centerx - gap // 2
             call_off = back.copy()
             call_off.left = card.centerx + gap // 2
-            self.buttons["abort"] = Button(call_off, "Call off", manager,
-                                           tool_tip_text="End this game before anyone joins: its code stops "
-                                                         "working (A)")
-        self.buttons["back"] = Button(back, "Back", manager, tool_tip_text=tip)
+            self.buttons["abort"] = Button(call_off, _("Call off"), manager,
+                                           tool_tip_text=_("End this game before anyone joins: its code stops "
+                                                         "working (A)"))
+        self.buttons["back"] = Button(back, _("Back"), manager, tool_tip_text=tip)
         self.elements.extend(self.buttons.values())
 
     def _rebuild(self) -> None:
@@ -151,20 +152,21 @@ class LobbyScene(Scene):
         try:
             clipboard_copy(text)
         except (pygame.error, OSError, RuntimeError) as error:
-            self.note = StatusLine(f"No clipboard here ({error}): read the code or the link out instead.", "warn")
+            self.note = StatusLine(_("No clipboard here ({error}): read the code or the link out instead.").format(
+                error=error), "warn")
             return
-        self.note = StatusLine(f"Copied {text}: paste it to your opponent.", "good")
+        self.note = StatusLine(_("Copied {text}: paste it to your opponent.").format(text=text), "good")
 
     def call_off(self) -> None:
         """Abort the waiting game: the server ends it, and its state brings this screen back."""
         self.session.send(Abort())
-        self.note = StatusLine("Calling the game off...", "quiet")
+        self.note = StatusLine(_("Calling the game off..."), "quiet")
 
     def back(self) -> None:
         if self.app.stack.top is self:
             self.app.stack.pop()
         if self.returned is not None and self.purpose not in SEATLESS and self.session.seat is not None:
-            self.returned(StatusLine("Your game waits on the server: Resume in the list comes back to it.", "info"))
+            self.returned(StatusLine(_("Your game waits on the server: Resume in the list comes back to it."), "info"))
 
     # -- time --------------------------------------------------------------------------------
 
@@ -181,11 +183,11 @@ class LobbyScene(Scene):
                 self.link_since = time.monotonic()
                 self.reached = self.reached or self.link.state == "connected"
             elif kind == "error":
-                self.note = StatusLine(f"The server refused: {event.get('reason')}", "error")
+                self.note = StatusLine(_("The server refused: {get}").format(get=event.get('reason')), "error")
             elif kind == "created":
                 self.invite, self.watch = event.get("invite"), event.get("watch")
             keep = keep or kind in ("created", "joined", "state")
-        self.state, _ = self.session.snapshot()
+        self.state, _unused = self.session.snapshot()
         if self.state is not None:
             self.invite = self.state.get("invite") or self.invite
             self.watch = self.state.get("watch") or self.watch
@@ -206,8 +208,8 @@ class LobbyScene(Scene):
         seat = self.session.seat
         problem = connection.forget(seat.url, seat.game) if seat is not None else None
         expired = (state.get("result") or {}).get("reason") == "expired"
-        words = ("Nobody joined in time: the game expired." if expired
-                 else "You called the game off: its code no longer works.")
+        words = (_("Nobody joined in time: the game expired.") if expired
+                 else _("You called the game off: its code no longer works."))
         if self.app.stack.top is self:
             self.app.stack.pop()
         if self.returned is not None:
@@ -218,7 +220,7 @@ class LobbyScene(Scene):
         try:
             scene = OnlineScene(self.app, self.session)
         except (BattleError, ValueError) as error:
-            self.note = StatusLine(f"The server's game does not read here: {error}", "error")
+            self.note = StatusLine(_("The server's game does not read here: {error}").format(error=error), "error")
             return
         self.handed_over = True
         self.app.stack.replace_all(scene)
@@ -245,12 +247,12 @@ class LobbyScene(Scene):
     def heading(self) -> str:
         state = self.state
         if self.purpose == "watch":
-            return "Waiting for the players..." if state is not None else HEADINGS["watch"]
+            return _("Waiting for the players...") if state is not None else _(HEADINGS["watch"])
         if self.invite or (state is not None and state.get("status") == "waiting"):
-            return "Waiting for your opponent..."
+            return _("Waiting for your opponent...")
         if self.purpose == "resume" and state is not None:
-            return f"Coming back to your game with {name_of(state, opponent_of(state))}"
-        return HEADINGS.get(self.purpose, "Connecting")
+            return _("Coming back to your game with {what}").format(what=name_of(state, opponent_of(state)))
+        return _(HEADINGS[self.purpose]) if self.purpose in HEADINGS else _("Connecting")
 
     def link_line(self) -> tuple[str, str]:
         """The connection in words, and its kind (the colour)."""
@@ -258,20 +260,20 @@ class LobbyScene(Scene):
         link = self.link
         wait = max(0, math.ceil(float(link.retry_in or 0.0) - (time.monotonic() - self.link_since)))
         if link.state == "connected":
-            waiting = " · waiting for your opponent..." if self.invite else ""
-            return f"Connected to {server}{waiting}", "good"
+            waiting = _(" · waiting for your opponent...") if self.invite else ""
+            return _("Connected to {server}{waiting}").format(server=server, waiting=waiting), "good"
         if link.state == "retrying":
-            what = "Connection lost" if self.reached else f"Cannot reach {server}"
-            return f"{what} — retrying in {wait} s", "warn"
+            what = _("Connection lost") if self.reached else _("Cannot reach {server}").format(server=server)
+            return _("{what} — retrying in {wait} s").format(what=what, wait=wait), "warn"
         if link.state == "closed":
-            return f"Closed: {link.detail}", "error"
-        return f"Connecting to {server}...", "quiet"
+            return _("Closed: {detail}").format(detail=link.detail), "error"
+        return _("Connecting to {server}...").format(server=server), "quiet"
 
     def draw(self, surface: pygame.Surface) -> None:
         app = self.app
         fonts = app.fonts
         scale = app.layout.scale
-        w, _ = app.layout.window
+        w, _unused = app.layout.window
         surface.blit(app.felt.surface(app.layout.window, (0.5, 0.42)), (0, 0))
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
@@ -285,8 +287,8 @@ class LobbyScene(Scene):
             surface.blit(terms, terms.get_rect(midtop=(card.centerx, card.y + round(58 * scale))))
         shown_code = self.invite or (self.code if self.purpose in SEATLESS else None)
         if shown_code:
-            label = "INVITE CODE" if self.invite else f"{'WATCHING' if self.purpose == 'watch' else 'JOINING'} " \
-                "WITH THE CODE"
+            label = _("INVITE CODE") if self.invite else _("{value} WITH THE CODE").format(
+                value='WATCHING' if self.purpose == 'watch' else 'JOINING')
             caption = fonts.text(label, 13 * scale, theme.GOLD, bold=True)
             surface.blit(caption, caption.get_rect(midtop=(card.centerx, card.y + round(88 * scale))))
             draw_code(surface, fonts, (card.centerx, card.y + round(152 * scale)), format_code(shown_code),
@@ -302,7 +304,8 @@ class LobbyScene(Scene):
             surface.blit(rendered, rendered.get_rect(midtop=(card.centerx, y)))
             y += rendered.get_height() + round(2 * scale)
         if self.watch and self.invite:
-            watch = fonts.text(f"Watch code for spectators: {format_code(self.watch)}", 13 * scale,
+            watch = fonts.text(_("Watch code for spectators: {format_code}").format(
+                format_code=format_code(self.watch)), 13 * scale,
                                theme.IVORY_FAINT)
             surface.blit(watch, watch.get_rect(midtop=(card.centerx, card.y + round(308 * scale))))
         link, kind = self.link_line()
@@ -316,11 +319,11 @@ class LobbyScene(Scene):
     def _explanation(self, width: int) -> list[str]:
         """What to do while waiting: pass the code on, or just wait for the server."""
         if self.invite:
-            words = "Send the link (it opens in a browser) or read the code out; the game starts when they join."
+            words = _("Send the link (it opens in a browser) or read the code out; the game starts when they join.")
         elif self.purpose == "join":
-            words = "The game starts as soon as the server seats you."
+            words = _("The game starts as soon as the server seats you.")
         elif self.purpose == "watch":
-            words = "The game opens once both players are there: you see every move as it is made."
+            words = _("The game opens once both players are there: you see every move as it is made.")
         else:
-            words = "The game opens as soon as the server sends it."
+            words = _("The game opens as soon as the server sends it.")
         return self.app.fonts.wrap(words, 15 * self.app.layout.scale, width, max_lines=2)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from battle.i18n import N_, _
 from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
 from battle.rules.wording import pair_words, plural, verb
@@ -50,20 +51,20 @@ from battle.online.protocol.messages import (
 from battle.ui.play_mode import Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
-    ("takeback", "Take back", "Ask your opponent to let you take back your last move (T)"),
-    ("resign", "Resign", "Give up this game: your opponent wins (asks first); before the second move "
-                         "it reads Abort and calls the game off"),
-    ("leave", "Leave", "Back to the title; the game waits on the server for you to resume it (L)"),
-    ("yes", "Yes", "Accept your opponent's takeback request or rematch offer (Y)"),
-    ("no", "No", "Turn down your opponent's takeback request or rematch offer (N)"),
-    ("rematch", "Rematch", "Once the game is over: offer (or accept) the same deal with the sides swapped"),
-    ("save", "Save record", "Save the game record the server keeps, .mbg (Ctrl+S)"),
+    ("takeback", N_("Take back"), N_("Ask your opponent to let you take back your last move (T)")),
+    ("resign", N_("Resign"), N_("Give up this game: your opponent wins (asks first); before the second move "
+                         "it reads Abort and calls the game off")),
+    ("leave", N_("Leave"), N_("Back to the title; the game waits on the server for you to resume it (L)")),
+    ("yes", N_("Yes"), N_("Accept your opponent's takeback request or rematch offer (Y)")),
+    ("no", N_("No"), N_("Turn down your opponent's takeback request or rematch offer (N)")),
+    ("rematch", N_("Rematch"), N_("Once the game is over: offer (or accept) the same deal with the sides swapped")),
+    ("save", N_("Save record"), N_("Save the game record the server keeps, .mbg (Ctrl+S)")),
 )
 COMMANDS = ("takeback", "yes", "no", "rematch")
 """The mode's own commands (``resign``, ``leave`` and ``save`` need the screen, which handles them)."""
 KEYS = {pygame.K_t: "takeback", pygame.K_y: "yes", pygame.K_n: "no", pygame.K_l: "leave"}
 """Online keys; N answers no here (Leave is L), the rest of the game's keys are the screen's."""
-WATCHING = "You are watching this game: the players make the moves."
+WATCHING = N_("You are watching this game: the players make the moves.")
 
 
 class OnlineMode(ServerGame):
@@ -97,32 +98,34 @@ class OnlineMode(ServerGame):
 
     def refusal(self) -> StatusLine | None:
         if self.link.state == "closed":
-            return StatusLine(f"Not connected ({self.link.detail}). Leave, then resume the game from Play online.",
+            return StatusLine(_("Not connected ({detail}). Leave, then resume the game from Play online.").format(
+                detail=self.link.detail),
                           "error")
         if self.watching:
-            return StatusLine(WATCHING, "quiet")
+            return StatusLine(_(WATCHING), "quiet")
         if self.state.get("status") == "waiting":
-            return StatusLine("Your opponent has not joined yet.", "quiet")
+            return StatusLine(_("Your opponent has not joined yet."), "quiet")
         if self.finished:
-            return StatusLine("The game is over. Rematch offers another; V reviews this one.", "quiet")
+            return StatusLine(_("The game is over. Rematch offers another; V reviews this one."), "quiet")
         if self.in_flight():
-            return StatusLine("Wait: your move is on its way to the server.", "quiet")
+            return StatusLine(_("Wait: your move is on its way to the server."), "quiet")
         if self.state.get("to_move") != self.you:
-            return StatusLine(f"Wait: {verb(self.opponent_name, 'is')} to move.", "quiet")
+            return StatusLine(_("Wait: {verb} to move.").format(verb=verb(self.opponent_name, 'is')), "quiet")
         return None
 
     def locked(self, name: str) -> StatusLine:
         """Why a command of the local game is off while the online game is played."""
         words = {
-            "undo": f"Undo is off in an online game: T asks {self.opponent_name} to let you take back your move.",
-            "redo": "Redo is off in an online game.",
-            "hint": "Hints are off in an online game.",
-            "analyse": "Analysis is off while the game is played; it comes back when the game is over.",
-            "edit": "The position editor opens once the game is over.",
-            "review": "The review opens once the game is over.",
-            "load": "Loading a game is off here: Leave first (the game waits on the server).",
+            "undo": _("Undo is off in an online game: T asks {opponent_name} to let you take back your move.").format(
+                opponent_name=self.opponent_name),
+            "redo": _("Redo is off in an online game."),
+            "hint": _("Hints are off in an online game."),
+            "analyse": _("Analysis is off while the game is played; it comes back when the game is over."),
+            "edit": _("The position editor opens once the game is over."),
+            "review": _("The review opens once the game is over."),
+            "load": _("Loading a game is off here: Leave first (the game waits on the server)."),
         }
-        return StatusLine(words.get(name, "That is off in an online game."), "quiet")
+        return StatusLine(words.get(name, _("That is off in an online game.")), "quiet")
 
     def take_right_click(self) -> bool:
         return False
@@ -136,28 +139,29 @@ class OnlineMode(ServerGame):
         """The player's move: sent to the server and shown at once (``sync`` takes it back if refused)."""
         self.session.play(move_name(move))
         played = self._play_into_game(move)
-        after = f"{verb(self.opponent_name, 'is')} to move."
+        after = _("{verb} to move.").format(verb=verb(self.opponent_name, 'is'))
         if self.link.state != "connected":
-            after = "It goes to the server when the connection is back."
-        said = StatusLine(f"You took {pair_words(played.kind)}, {move_name(move)}, for "
-                      f"{plural(played.points, 'point')}. {after}", "info")
+            after = _("It goes to the server when the connection is back.")
+        said = StatusLine(_("You took {pair_words}, {move_name}, for {plural}. {after}").format(
+            pair_words=pair_words(played.kind), move_name=move_name(move), plural=plural(played.points, 'point'),
+            after=after), "info")
         return replace(played, status=said)
 
     def undo(self) -> Shown:
         return Shown(self.locked("undo") if not self.finished else StatusLine(
-            "The game is over: V reviews it move by move.", "quiet"))
+            _("The game is over: V reviews it move by move."), "quiet"))
 
     def redo(self) -> Shown:
         return Shown(self.locked("redo"))
 
     def request_hint(self) -> Shown:
         return Shown(self.locked("hint") if not self.finished else StatusLine(
-            "The game is over: V reviews every move against perfect play.", "quiet"))
+            _("The game is over: V reviews every move against perfect play."), "quiet"))
 
     def command(self, name: str) -> Shown:
         """Take back, yes, no and rematch (the screen handles resign, leave and save)."""
         if self.watching:
-            return Shown(StatusLine(WATCHING, "quiet"))
+            return Shown(StatusLine(_(WATCHING), "quiet"))
         if name == "takeback":
             return Shown(self._ask_takeback())
         if name in ("yes", "no"):
@@ -168,47 +172,48 @@ class OnlineMode(ServerGame):
 
     def _ask_takeback(self) -> StatusLine:
         if not self.enabled_buttons()["takeback"]:
-            reason = ("You asked already." if (self.state.get("offers") or {}).get("takeback") == self.you
-                      else "Only your own last move can be taken back, while the game is played.")
-            return StatusLine(f"No takeback to ask for: {reason}", "quiet")
+            reason = (_("You asked already.") if (self.state.get("offers") or {}).get("takeback") == self.you
+                      else _("Only your own last move can be taken back, while the game is played."))
+            return StatusLine(_("No takeback to ask for: {reason}").format(reason=reason), "quiet")
         self.session.send(RequestTakeback())
         move = (self.state.get("moves") or ["?"])[-1]
-        return StatusLine(f"Asked {self.opponent_name} to let you take back {move}.", "hint")
+        return StatusLine(_("Asked {opponent_name} to let you take back {move}.").format(
+            opponent_name=self.opponent_name, move=move), "hint")
 
     def _answer(self, accept: bool) -> StatusLine:
         asked = self.question()
         name = self.opponent_name
         if asked == "takeback":
             self.session.send(AnswerTakeback(accept))
-            return StatusLine(f"You let {name} take back their move." if accept
-                          else f"You said no: {name}'s move stays.", "info")
+            return StatusLine(_("You let {name} take back their move.").format(name=name) if accept
+                          else _("You said no: {name}'s move stays.").format(name=name), "info")
         if asked == "rematch" and accept:
             self.session.send(AcceptRematch())
-            return StatusLine("You took the rematch: the same deal, the sides swapped.", "good")
+            return StatusLine(_("You took the rematch: the same deal, the sides swapped."), "good")
         if asked == "rematch":
             self.session.send(DeclineRematch())
             self.declined_rematch = self.game_id  # the question goes at once, before the server's state
-            return StatusLine(f"You turned down {name}'s rematch.", "info")
-        return StatusLine("There is nothing to answer.", "quiet")
+            return StatusLine(_("You turned down {name}'s rematch.").format(name=name), "info")
+        return StatusLine(_("There is nothing to answer."), "quiet")
 
     def _rematch(self) -> StatusLine:
         offers = self.state.get("offers") or {}
         name = self.opponent_name
         if not self.finished:
-            return StatusLine("A rematch can be offered once the game is over.", "quiet")
+            return StatusLine(_("A rematch can be offered once the game is over."), "quiet")
         if self.state.get("rematch"):
-            return StatusLine("The rematch has begun already.", "quiet")
+            return StatusLine(_("The rematch has begun already."), "quiet")
         if offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
             return self._answer(True)
         if offers.get("rematch") == self.you:
-            return StatusLine(f"You offered a rematch: waiting for {name}.", "quiet")
+            return StatusLine(_("You offered a rematch: waiting for {name}.").format(name=name), "quiet")
         self.session.send(OfferRematch())
-        return StatusLine(f"Offered {name} a rematch: the same deal, the sides swapped.", "good")
+        return StatusLine(_("Offered {name} a rematch: the same deal, the sides swapped.").format(name=name), "good")
 
     def resign(self) -> StatusLine:
         """Resign the game; what the status line says."""
         self.session.send(Resign())
-        return StatusLine("You resign.", "info")
+        return StatusLine(_("You resign."), "info")
 
     @property
     def can_abort(self) -> bool:
@@ -218,15 +223,16 @@ class OnlineMode(ServerGame):
     def abort(self) -> StatusLine:
         """Call the game off; what the status line says."""
         self.session.send(Abort())
-        return StatusLine("You called the game off: it counts for nothing.", "info")
+        return StatusLine(_("You called the game off: it counts for nothing."), "info")
 
     def ask_for_record(self) -> StatusLine:
         """Ask the server for the game record (``take_record`` has it when it comes); what to say meanwhile."""
         if self.link.state == "closed":
-            return StatusLine(f"Not connected ({self.link.detail}): the record comes from the server.", "error")
+            return StatusLine(_("Not connected ({detail}): the record comes from the server.").format(
+                detail=self.link.detail), "error")
         self.record_asked_at = time.monotonic()
         self.session.send(GetRecord())
-        return StatusLine("Asking the server for the record...", "hint", busy=True, since=self.screen.clock)
+        return StatusLine(_("Asking the server for the record..."), "hint", busy=True, since=self.screen.clock)
 
     def take_record(self) -> str | None:
         record, self.record = self.record, None
@@ -237,30 +243,34 @@ class OnlineMode(ServerGame):
     @property
     def keys_help(self) -> str:
         if self.watching:
-            return "V review · L leave" if self.finished else "L leave"
+            return _("V review · L leave") if self.finished else _("L leave")
         if self.question() is not None:
-            return "Y yes · N no · L leave"
+            return _("Y yes · N no · L leave")
         if self.playing:
-            return "T take back · L leave"
-        return "V review · L leave" if self.finished else "L leave"
+            return _("T take back · L leave")
+        return _("V review · L leave") if self.finished else _("L leave")
 
     def turn_status(self) -> StatusLine:
         state = self.state
         name = self.opponent_name
         if self.link.state == "closed":
-            return StatusLine(f"Closed: {self.link.detail}. Leave, then resume the game from Play online.", "error")
+            return StatusLine(_("Closed: {detail}. Leave, then resume the game from Play online.").format(
+                detail=self.link.detail), "error")
         if state.get("status") == "waiting":
-            return StatusLine("Waiting for " + ("both players" if self.watching else "your opponent") + " to join.",
-                          "quiet")
+            return StatusLine(_("Waiting for both players to join.") if self.watching
+                              else _("Waiting for your opponent to join."), "quiet")
         if self.finished:
-            return StatusLine(f"Game over: {describe_end(state)}", "good")
+            return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
         if self.watching:
             mover = 1 if state.get("to_move") == 1 else 2
-            return StatusLine(f"You are watching: {verb(name_of(state, mover), 'is')} to move.", "quiet")
+            return StatusLine(_("You are watching: {verb} to move.").format(
+                verb=verb(name_of(state, mover), 'is')), "quiet")
         if state.get("to_move") == self.you:
-            return StatusLine(f"Your move: {plural(len(self.position.legal_moves()), 'pair')} to choose from.", "info")
-        away = f" {verb(name, 'is')} away: the game waits." if presence_of(state, self.opponent) == "away" else ""
-        return StatusLine(f"{verb(name, 'is')} to move.{away}", "quiet")
+            return StatusLine(_("Your move: {plural} to choose from.").format(
+                plural=plural(len(self.position.legal_moves()), 'pair')), "info")
+        away = _(" {verb} away: the game waits.").format(
+            verb=verb(name, 'is')) if presence_of(state, self.opponent) == "away" else ""
+        return StatusLine(_("{verb} to move.{away}").format(verb=verb(name, 'is'), away=away), "quiet")
 
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, self.keys_help
@@ -273,23 +283,25 @@ class OnlineMode(ServerGame):
         return moves[-1] if moves else None
 
     def panel_label(self) -> str:
-        role = "watching" if self.watching else f"you are Player {self.you}"
-        return f"online · {role} · server {server_label(self.session.url)}"
+        role = "watching" if self.watching else _("you are Player {you}").format(you=self.you)
+        return _("online · {role} · server {server_label}").format(
+            role=role, server_label=server_label(self.session.url))
 
     def panel_labels(self, deal: int | None) -> list[str]:
         """The panel header's line, longest first: the screen shows the first that fits."""
         server = server_label(self.session.url)
         full = self.panel_label()
-        labels = [f"Deal {deal}  ·  {full}"] if deal is not None else []
-        role = "watching" if self.watching else f"Player {self.you} (you)"
-        return [*labels, full, f"online · {role} · {server}", f"online · {server}"]
+        labels = [_("Deal {deal}  ·  {full}").format(deal=deal, full=full)] if deal is not None else []
+        role = "watching" if self.watching else _("Player {you} (you)").format(you=self.you)
+        return [*labels, full, _("online · {role} · {server}").format(
+            role=role, server=server), _("online · {server}").format(server=server)]
 
     def roles(self) -> tuple[str, str]:
         """The player cards' lines: who is who, who is connected, and the time left on a move."""
         left = self.seconds_left()
         roles = []
         for seat in (1, 2):
-            parts = [f"Player {seat}"]
+            parts = [_("Player {seat}").format(seat=seat)]
             if seat == seat_of(self.state):
                 link = {"connected": "connected", "closed": "offline"}.get(self.link.state, "reconnecting")
                 parts += ["you", link]
@@ -297,9 +309,9 @@ class OnlineMode(ServerGame):
                 parts.append("unknown")  # the last word from a server that is gone says nothing of now
             else:
                 parts.append({"connected": "connected", "away": "away",
-                              "open": "not joined yet"}.get(presence_of(self.state, seat), "away"))
+                              "open": _("not joined yet")}.get(presence_of(self.state, seat), "away"))
             if self.playing and self.state.get("to_move") == seat and left is not None:
-                parts.append(f"{clock_text(left)} left" if left > 0 else "overdue")
+                parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else "overdue")
             roles.append(" · ".join(parts))
         return roles[0], roles[1]
 
@@ -308,26 +320,28 @@ class OnlineMode(ServerGame):
         name = self.opponent_name
         offers = self.state.get("offers") or {}
         if self.link.state == "closed":
-            return f"Closed: {self.link.detail}", "error"
+            return _("Closed: {detail}").format(detail=self.link.detail), "error"
         if self.lost and self.link.state == "retrying":
-            return f"Connection lost — retrying in {self._retry_seconds()} s", "warn"
+            return _("Connection lost — retrying in {retry_seconds} s").format(
+                retry_seconds=self._retry_seconds()), "warn"
         if self.lost:
-            return "Connection lost — connecting again…", "warn"
+            return _("Connection lost — connecting again…"), "warn"
         if self.watching:
             away = [seat for seat in (1, 2) if presence_of(self.state, seat) == "away"]
-            return (f"{name_of(self.state, away[0])} is away: the game waits", "quiet") if self.playing and away \
+            return (_("{what} is away: the game waits").format(
+                what=name_of(self.state, away[0])), "quiet") if self.playing and away \
                 else None
         asked = self.question()
         if asked == "takeback":
-            return f"{name} asks to take back their last move — Y yes · N no", "good"
+            return _("{name} asks to take back their last move — Y yes · N no").format(name=name), "good"
         if asked == "rematch":
-            return f"{name} offers a rematch — Y yes · N no", "good"
+            return _("{name} offers a rematch — Y yes · N no").format(name=name), "good"
         if self.playing and presence_of(self.state, self.opponent) == "away":
-            return f"{name} is away: the game waits", "quiet"
+            return _("{name} is away: the game waits").format(name=name), "quiet"
         if self.playing and offers.get("takeback") == self.you:
-            return f"Waiting for {name} to answer your takeback request", "quiet"
+            return _("Waiting for {name} to answer your takeback request").format(name=name), "quiet"
         if self.finished and offers.get("rematch") == self.you and not self.state.get("rematch"):
-            return f"Waiting for {name} to take the rematch", "quiet"
+            return _("Waiting for {name} to take the rematch").format(name=name), "quiet"
         return None
 
     def draw(self, surface: pygame.Surface) -> None:

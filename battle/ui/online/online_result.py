@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from battle.i18n import N_
 from battle.online.client.state_game import result_of_state
 from battle.ui.online.online_state import ending, names_for_sentences
 from battle.ui.play.result_scene import PlayScene, ResultScene, result_details, result_headline
@@ -35,10 +36,10 @@ class OnlineScene(PlayScene, Protocol):
 
 class OnlineResultScene(ResultScene):
     choices = (
-        ("rematch", "Rematch", "Offer your opponent the same deal with the sides swapped, or accept their offer "
-                               "(Enter)"),
-        ("new", "Leave", "Back to the title; the game's record stays on the server (N)"),
-        ("review", "Review", "Grade every move against perfect play (V)"),
+        ("rematch", N_("Rematch"), N_("Offer your opponent the same deal with the sides swapped, or accept their "
+                                      "offer (Enter)")),
+        ("new", N_("Leave"), N_("Back to the title; the game's record stays on the server (N)")),
+        ("review", N_("Review"), N_("Grade every move against perfect play (V)")),
     )
 
     def __init__(self, app: Host, play: OnlineScene) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.history.store import online_entry
+from battle.i18n import _
 from battle.online.client.state_game import ended_unplayed, game_from_state, result_of_state
 from battle.rules.wording import verb
 from battle.ui.choice_scene import Choice, ChoiceScene
@@ -50,7 +51,7 @@ class OnlineScene(PlayScene):
     local = False
 
     def __init__(self, app: Host, session: OnlineSession) -> None:
-        state, _ = session.snapshot()
+        state, _unused = session.snapshot()
         if state is None:
             raise ValueError("an online game's screen opens once the server has sent the game's state")
         super().__init__(app, Match(game_from_state(state)))
@@ -95,18 +96,19 @@ class OnlineScene(PlayScene):
         """Back to the title; the game stays on the server and in the list of online games."""
         online = self.online
         if online.watching:
-            words = "Stopped watching; the watch code opens the game again from Play online."
+            words = _("Stopped watching; the watch code opens the game again from Play online.")
         elif online.finished:
-            words = f"Left the finished game with {online.opponent_name}; its record stays on the server."
+            words = _("Left the finished game with {opponent_name}; its record stays on the server.").format(
+                opponent_name=online.opponent_name)
         else:
-            words = (f"The game with {online.opponent_name} waits on the server: Play online lists it "
-                     "to come back to.")
+            words = _("The game with {name} waits on the server: Play online lists it to come back to.").format(
+                name=online.opponent_name)
         self.app.show_title(words, "info")
 
     def ask_to_resign(self) -> None:
         online = self.online
         if online.watching or not online.playing:
-            self.status = StatusLine(WATCHING if online.watching else "Only a game being played can be resigned.",
+            self.status = StatusLine(_(WATCHING) if online.watching else _("Only a game being played can be resigned."),
                                  "quiet")
             return
         name = online.opponent_name
@@ -119,10 +121,11 @@ class OnlineScene(PlayScene):
                 self.status = online.resign()
 
         self.app.stack.push(ChoiceScene(
-            self.app, "Resign this game?",
-            f"{verb(name, 'wins')} the game, whatever the score. A resignation cannot be taken back.",
-            (Choice("play_on", "Play on", "Back to the game (Esc)"),
-             Choice("resign", "Resign", f"Give up: {verb(name, 'wins', start=False)}")),
+            self.app, _("Resign this game?"),
+            _("{verb} the game, whatever the score. A resignation cannot be taken back.").format(
+                verb=verb(name, 'wins')),
+            (Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
+             Choice("resign", _("Resign"), _("Give up: {verb}").format(verb=verb(name, 'wins', start=False)))),
             answered))
 
     def ask_to_abort(self, name: str) -> None:
@@ -133,10 +136,10 @@ class OnlineScene(PlayScene):
                 self.status = self.online.abort()
 
         self.app.stack.push(ChoiceScene(
-            self.app, "Abort this game?",
-            f"The game ends with no winner and counts for nothing, for you and for {name}.",
-            (Choice("play_on", "Play on", "Back to the game (Esc)"),
-             Choice("abort", "Abort", "Call the game off: no result")),
+            self.app, _("Abort this game?"),
+            _("The game ends with no winner and counts for nothing, for you and for {name}.").format(name=name),
+            (Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
+             Choice("abort", _("Abort"), _("Call the game off: no result"))),
             answered))
 
     def _update_buttons(self) -> None:
@@ -152,10 +155,11 @@ class OnlineScene(PlayScene):
         try:
             written = save_record_text(picked.path, self.record_text)
         except FileProblem as problem:
-            self.status = StatusLine(f"Could not save: {problem}", "error")
+            self.status = StatusLine(_("Could not save: {problem}").format(problem=problem), "error")
             return
         self.app.remember_folder(written.parent)
-        self.status = StatusLine(f"Saved the record as {written.name} (in {written.parent}).", "good")
+        self.status = StatusLine(_("Saved the record as {name} (in {parent}).").format(
+            name=written.name, parent=written.parent), "good")
 
     def show_result(self) -> None:
         result = result_of_state(self.online.state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from urllib.parse import urlsplit
 
+from battle.i18n import N_, _
 from battle.online.client.offer_news import OfferNews
 from battle.online.client.state_game import JsonObject, name_of, player, result_of_state, server_moves, unplayed_end
 from battle.rules.board import Move, parse_move
@@ -18,7 +19,7 @@ from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.wording import plural, verb
 
-ENDINGS = {"resign": "resigned", "time": "ran out of time"}
+ENDINGS = {"resign": N_("resigned"), "time": N_("ran out of time")}
 """How the loser's part reads for a result that is not the rules' end (no pair left)."""
 
 
@@ -104,6 +105,7 @@ def ending(state: JsonObject) -> str:
     """How the game ended when not by the rules' end: "Bob resigned", "You ran out of time"; else ""."""
     result = state.get("result") or {}
     words = ENDINGS.get(str(result.get("reason")))
+    words = _(words) if words is not None else None
     winner = result.get("winner")
     if words is None or winner not in (1, 2):
         return ""
@@ -114,7 +116,7 @@ def describe_end(state: JsonObject) -> str:
     """The end in a sentence: "Bob resigned; you win, 40-62." or "You win 140-130 (by 10)."."""
     result = result_of_state(state)
     if result is None:
-        return "The game is over."
+        return _("The game is over.")
     unplayed = unplayed_end(state)
     if unplayed is not None:
         return unplayed
@@ -123,7 +125,7 @@ def describe_end(state: JsonObject) -> str:
     if reason:
         score = result.score_text(names)
         if result.winner is None:
-            return f"{reason}; a draw, {score}."
+            return _("{reason}; a draw, {score}.").format(reason=reason, score=score)
         return f"{reason}; {verb(names[result.winner - 1], 'wins', start=False)}, {score}."
     return f"{result.describe(names)}."
 
@@ -153,23 +155,25 @@ def clock_text(seconds: float) -> str:
 def game_terms(state: JsonObject) -> str:
     """What was agreed for the game: "Deal 5 · 1 min a move, lose on time", "a composed start · no time limit"."""
     deal = state.get("deal")
-    start = f"Deal {deal}" if isinstance(deal, int) else "a composed start"
+    start = _("Deal {deal}").format(deal=deal) if isinstance(deal, int) else _("a composed start")
     return f"{start} · {time_option_text(state.get('move_seconds'), state.get('lose_on_time'))}"
 
 
 def time_option_text(move_seconds: object, lose_on_time: object) -> str:
     """The game's time limit in words: "1 min a move, lose on time", "no time limit"."""
     if not isinstance(move_seconds, int) or move_seconds <= 0:
-        return "no time limit"
+        return _("no time limit")
     if move_seconds % 86400 == 0:
         limit = plural(move_seconds // 86400, "day")
     elif move_seconds % 3600 == 0:
         limit = f"{move_seconds // 3600} h"
     elif move_seconds % 60 == 0:
-        limit = f"{move_seconds // 60} min"
+        limit = _("{value} min").format(value=move_seconds // 60)
     else:
         limit = f"{move_seconds} s"
-    return f"{limit} a move{', lose on time' if lose_on_time else ''}"
+    if lose_on_time:
+        return _("{limit} a move, lose on time").format(limit=limit)
+    return _("{limit} a move").format(limit=limit)
 
 
 # -- news ------------------------------------------------------------------------------------
@@ -184,14 +188,16 @@ def news_line(item: OfferNews, state: JsonObject) -> tuple[str, str] | None:
     coming_and_going = item.kind in ("away", "back", "joined")
     name = name_of(state, item.seat if coming_and_going else opponent_of(state))
     return {
-        "takeback_asked": (f"{name} asks to take back their last move: Y lets them, N says no.", "warn"),
-        "takeback_refused": (f"{name} said no to the takeback.", "info"),
-        "takeback_overtaken": (f"{name} moved instead: no takeback.", "info"),
-        "rematch_offered": (f"{name} offers a rematch, the same deal with the sides swapped: Y accepts.", "warn"),
-        "rematch_declined": (f"{name} turned down the rematch.", "info"),
-        "away": (f"{name} is away: the game waits for them.", "quiet"),
-        "back": (f"{name} is back.", "info"),
-        "joined": (f"{name} joined.", "info"),
+        "takeback_asked": (_("{name} asks to take back their last move: Y lets them, N says no.").format(
+            name=name), "warn"),
+        "takeback_refused": (_("{name} said no to the takeback.").format(name=name), "info"),
+        "takeback_overtaken": (_("{name} moved instead: no takeback.").format(name=name), "info"),
+        "rematch_offered": (_("{name} offers a rematch, the same deal with the sides swapped: Y accepts.").format(
+            name=name), "warn"),
+        "rematch_declined": (_("{name} turned down the rematch.").format(name=name), "info"),
+        "away": (_("{name} is away: the game waits for them.").format(name=name), "quiet"),
+        "back": (_("{name} is back.").format(name=name), "info"),
+        "joined": (_("{name} joined.").format(name=name), "info"),
     }.get(item.kind)
 
 

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from battle.i18n import _
 from battle.online.client.offer_news import NewsReader, OfferNews
 from battle.online.client.session import Link
 from battle.online.client.state_game import JsonObject, game_from_state, name_of, result_of_state
@@ -176,12 +177,12 @@ class ServerGame:
             if kind == "link":
                 links.extend(self._link_changed(event))
             elif kind == "error":
-                told.append(StatusLine(f"The server refused: {event.get('reason')}", "error"))
+                told.append(StatusLine(_("The server refused: {get}").format(get=event.get('reason')), "error"))
             elif kind == "record" and self.record_asked_at is not None:
                 self.record_asked_at = None
                 self.record = str(event.get("mbg", ""))
             elif kind == "rematch":
-                told.append(StatusLine("The rematch begins: the same deal, the sides swapped.", "good"))
+                told.append(StatusLine(_("The rematch begins: the same deal, the sides swapped."), "good"))
             if kind in ("state", "moved", "created", "joined", "rematch"):
                 changed = True
             if kind == "state":
@@ -216,7 +217,8 @@ class ServerGame:
         try:
             expected = expected_moves(state, pending)
         except BattleError as error:
-            change.said.append(StatusLine(f"A move from the server does not read here: {error}", "error"))
+            change.said.append(StatusLine(_("A move from the server does not read here: {error}").format(
+                error=error), "error"))
             return change
         current = list(game.moves)
         keep = common_prefix(current, expected)
@@ -232,8 +234,9 @@ class ServerGame:
             change.played.append(self._play_into_game(move))
         if change.played:
             last = change.played[-1]
-            said.append(StatusLine(f"{verb(who(state, last.mover), 'took')} {pair_words(last.kind)}, "
-                                   f"{move_name(last.move)}, for {plural(last.points, 'point')}.", "info"))
+            said.append(StatusLine(_("{verb} {pair_words}, {move_name}, for {plural}.").format(
+                verb=verb(who(state, last.mover), 'took'), pair_words=pair_words(last.kind),
+                move_name=move_name(last.move), plural=plural(last.points, 'point')), "info"))
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
@@ -241,7 +244,7 @@ class ServerGame:
         if arrival is not None and not self.watching:
             self.screen.app.sounds.play(arrival)
         if state.get("status") == "finished" and previous.get("status") != "finished":
-            said.append(StatusLine(f"Game over: {describe_end(state)}", "good"))
+            said.append(StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good"))
         return change
 
     def _rebuild(self, state: JsonObject) -> _Change:
@@ -250,7 +253,8 @@ class ServerGame:
         try:
             game = game_from_state(state)
         except BattleError as error:
-            return _Change([StatusLine(f"The server's game does not read here: {error}", "error")])
+            return _Change([StatusLine(_("The server's game does not read here: {error}").format(
+                error=error), "error")])
         self.screen.match.game = game
         self.game_id = str(state.get("game"))
         self.result_shown = state.get("status") == "finished"
@@ -262,25 +266,28 @@ class ServerGame:
         listed = ", ".join(move_name(move) for move in reversed(taken))
         name = self.opponent_name
         if asker is not None and self.watching:
-            return StatusLine(f"{name_of(self.state, asker)} took back {listed}.", "info")
+            return StatusLine(_("{what} took back {listed}.").format(
+                what=name_of(self.state, asker), listed=listed), "info")
         if asker == self.you:
-            return StatusLine(f"{name} let you take back {listed}.", "good")
+            return StatusLine(_("{name} let you take back {listed}.").format(name=name, listed=listed), "good")
         if asker == self.opponent:
-            return StatusLine(f"{name} took back {listed}.", "info")
-        return StatusLine(f"{listed} is off the board again: the server did not play it.", "warn")
+            return StatusLine(_("{name} took back {listed}.").format(name=name, listed=listed), "info")
+        return StatusLine(_("{listed} is off the board again: the server did not play it.").format(
+            listed=listed), "warn")
 
     def _link_changed(self, event: JsonObject) -> list[StatusLine]:
         self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))
         self.link_since = time.monotonic()
         if self.link.state == "retrying" and not self.lost:
             self.lost = True
-            return [StatusLine(f"Connection lost ({self.link.detail}): trying again in "
-                           f"{self._retry_seconds()} s. The game waits on the server.", "warn")]
+            return [StatusLine(_("Connection lost ({detail}): trying again in {retry_seconds} s. The game waits on the "
+                                 "server.").format(
+                detail=self.link.detail, retry_seconds=self._retry_seconds()), "warn")]
         if self.link.state == "connected" and self.lost:
             self.lost = False
-            return [StatusLine("Connected again.", "good")]
+            return [StatusLine(_("Connected again."), "good")]
         if self.link.state == "closed":
-            return [StatusLine(f"Closed: {self.link.detail}.", "error")]
+            return [StatusLine(_("Closed: {detail}.").format(detail=self.link.detail), "error")]
         return []
 
     def _retry_seconds(self) -> int:
@@ -317,7 +324,8 @@ class ServerGame:
         said = None
         if self.record_asked_at is not None and time.monotonic() - self.record_asked_at > RECORD_WAIT:
             self.record_asked_at = None
-            said = StatusLine(f"No record came from the server in {RECORD_WAIT:g} s: try again once connected.", "warn")
+            said = StatusLine(_("No record came from the server in {seconds:g} s: try again once "
+                                "connected.").format(seconds=RECORD_WAIT), "warn")
         if self._result_due():
             if screen.animating():
                 self.end_at = None

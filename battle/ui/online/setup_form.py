@@ -10,29 +10,31 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
+from battle.i18n import N_, _
 from battle.online.client.seats import Seat
 from battle.online.protocol.codes import normalise_code
 from battle.online.protocol.messages import Create, First, Join, NumberedDeal, RandomDeal, Watch
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
-from battle.rules.wording import is_you
+from battle.rules.wording import is_you, plural
 from battle.ui.files.settings import DEFAULT_SERVER
 from battle.ui.online.online_state import server_label
 
 FIRST_CHOICES: dict[str, First] = {
-    "You move first": "creator",
-    "Opponent moves first": "joiner",
-    "Random order": "random",
+    N_("You move first"): "creator",
+    N_("Opponent moves first"): "joiner",
+    N_("Random order"): "random",
 }
 """The form's labels for the protocol's ``first``."""
 TIME_CHOICES: dict[str, int | None] = {
-    "No time limit": None,
-    "30 s a move": 30,
-    "1 min a move": 60,
-    "5 min a move": 300,
-    "1 day a move": 86400,
+    N_("No time limit"): None,
+    N_("30 s a move"): 30,
+    N_("1 min a move"): 60,
+    N_("5 min a move"): 300,
+    N_("1 day a move"): 86400,
 }
-"""The form's labels for ``move_seconds``: a quick game to a correspondence game."""
+"""The form's labels for ``move_seconds``: a quick game to a correspondence game. The labels of both
+lists are English keys, shown and read back through the catalogue (``_(label)``)."""
 MAX_NAME = 40
 """The server keeps 40 characters of a name."""
 
@@ -45,28 +47,31 @@ def read_address(text: str) -> str:
     """A server address as typed, checked: ``ws://`` or ``wss://``, a host, a port if any that is one."""
     typed = text.strip()
     if not typed:
-        raise FormProblem(f"Server: type the server's address, such as {DEFAULT_SERVER}.")
+        raise FormProblem(_("Server: type the server's address, such as {DEFAULT_SERVER}.").format(
+            DEFAULT_SERVER=DEFAULT_SERVER))
     try:
         parts = urlsplit(typed)
         port = parts.port
     except ValueError as error:
-        raise FormProblem(f"Server: {quote(typed, 60)} is not an address ({error}).") from None
+        raise FormProblem(_("Server: {quote} is not an address ({error}).").format(
+            quote=quote(typed, 60), error=error)) from None
     if parts.scheme.lower() not in ("ws", "wss"):
-        raise FormProblem(f"Server: {quote(typed, 60)} is not a ws:// or wss:// address "
-                          f"(such as {DEFAULT_SERVER}).")
+        raise FormProblem(_("Server: {quote} is not a ws:// or wss:// address (such as {DEFAULT_SERVER}).").format(
+            quote=quote(typed, 60), DEFAULT_SERVER=DEFAULT_SERVER))
     if not parts.hostname:
-        raise FormProblem(f"Server: {quote(typed, 60)} names no host (such as {DEFAULT_SERVER}).")
+        raise FormProblem(_("Server: {quote} names no host (such as {DEFAULT_SERVER}).").format(
+            quote=quote(typed, 60), DEFAULT_SERVER=DEFAULT_SERVER))
     if port == 0:
-        raise FormProblem(f"Server: {quote(typed, 60)} has port 0, which no server listens on.")
+        raise FormProblem(_("Server: {quote} has port 0, which no server listens on.").format(quote=quote(typed, 60)))
     return typed
 
 
-def read_code(text: str, what: str = "Invite code") -> str:
+def read_code(text: str, what: str = N_("Invite code")) -> str:
     """An invite (or watch) code as typed (any case, with or without its dash, I/L for 1 and O
     for 0), canonical; ``what`` names it in a problem."""
     if not text.strip():
-        whose = "your opponent gave you" if what == "Invite code" else "a player gave you"
-        raise FormProblem(f"{what}: type the code {whose}, such as K7QM-2XPD.")
+        whose = _("your opponent gave you") if what == "Invite code" else _("a player gave you")
+        raise FormProblem(_("{what}: type the code {whose}, such as K7QM-2XPD.").format(what=_(what), whose=whose))
     try:
         return normalise_code(text)
     except ValueError as error:
@@ -87,7 +92,7 @@ def read_deal(text: str) -> NumberedDeal | RandomDeal:
     try:
         return NumberedDeal(parse_deal_number(text))
     except BattleError as error:
-        raise FormProblem(f"Deal number: {error}.") from None
+        raise FormProblem(_("Deal number: {error}.").format(error=error)) from None
 
 
 def create_message(deal_text: str, first_label: str, time_label: str, lose_on_time: bool,
@@ -113,7 +118,7 @@ def kept_game_line(seat: Seat, now: float | None = None) -> str:
 
 def kept_game_title(seat: Seat) -> str:
     """Whom the kept game is against."""
-    return seat.opponent or "no opponent yet"
+    return seat.opponent or _("no opponent yet")
 
 
 def kept_game_details(seat: Seat, now: float | None = None) -> str:
@@ -121,9 +126,9 @@ def kept_game_details(seat: Seat, now: float | None = None) -> str:
     if seat.finished:
         status = "finished"
     elif seat.opponent:
-        status = "in play"
+        status = _("in play")
     else:
-        status = "waiting for an opponent"
+        status = _("waiting for an opponent")
     return f"{server_label(seat.url)} · {status}{age_text(seat.updated, now)}"
 
 
@@ -135,6 +140,6 @@ def age_text(updated: float, now: float | None = None) -> str:
     for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
         if seconds >= size:
             count = int(seconds // size)
-            words = f"{count} {unit}" if unit != "day" else f"{count} day{'s' if count != 1 else ''}"
-            return f", {words} ago"
+            words = f"{count} {unit}" if unit != "day" else plural(count, "day")
+            return _(", {words} ago").format(words=words)
     return ""

@@ -23,6 +23,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 
+from battle.i18n import N_, _
 from battle.online.client.seats import Seat, load_seats
 from battle.online.protocol.codes import format_code
 from battle.ui.art import theme
@@ -142,41 +143,42 @@ class OnlineSetupScene(Scene):
             add(name, entry)
 
         y = form.y + pad
-        field("server", "Server", y, "ws://host:8765", 200)
+        field("server", _("Server"), y, "ws://host:8765", 200)
         y += row_h + gap
-        field("name", "Your name", y, "the name your opponent sees", 40)
+        field("name", _("Your name"), y, _("the name your opponent sees"), 40)
         y += row_h + gap
-        self.headings.append(("Host a new game", y))
+        self.headings.append((_("Host a new game"), y))
         y += row_h + gap
-        field("deal", "Deal", y, "(random)", 19)
+        field("deal", _("Deal"), y, _("(random)"), 19)
         y += row_h + gap
-        label("First move", y)
-        add("first", UIDropDownMenu(list(FIRST_CHOICES), self.first, pygame.Rect(field_x, y, field_w, row_h),
-                                    manager))
+        label(_("First move"), y)
+        add("first", UIDropDownMenu([_(choice) for choice in FIRST_CHOICES], _(self.first),
+                                    pygame.Rect(field_x, y, field_w, row_h), manager))
         y += row_h + gap
-        label("Time", y)
-        add("time", UIDropDownMenu(list(TIME_CHOICES), self.time, pygame.Rect(field_x, y, field_w, row_h), manager))
+        label(_("Time"), y)
+        add("time", UIDropDownMenu([_(choice) for choice in TIME_CHOICES], _(self.time),
+                                   pygame.Rect(field_x, y, field_w, row_h), manager))
         y += row_h + gap
         # inset 2 px: a button's border is drawn on its edge, a text field's and a list's 2 px inside
         add("lose", Button(pygame.Rect(field_x + 2, y, field_w - 4, row_h), self._lose_label(), manager,
-                           tool_tip_text="With a time per move: whether running out of it loses the game "
-                                         "(else the turn is only marked overdue)"))
+                           tool_tip_text=_("With a time per move: whether running out of it loses the game "
+                                         "(else the turn is only marked overdue)")))
         y += row_h + gap
-        add("host", Button(pygame.Rect(x0, y, inner, row_h), "Host a game", manager,
-                           tool_tip_text="Create the game on the server and get its invite code (Enter)",
+        add("host", Button(pygame.Rect(x0, y, inner, row_h), _("Host a game"), manager,
+                           tool_tip_text=_("Create the game on the server and get its invite code (Enter)"),
                            object_id=ObjectID(object_id="#primary")))
         y += row_h + gap
-        self.headings.append(("Join or watch a game", y))
+        self.headings.append((_("Join or watch a game"), y))
         y += row_h + gap
-        field("code", "Code", y, "invite or watch code: K7QM-2XPD", 20)
+        field("code", _("Code"), y, _("invite or watch code: K7QM-2XPD"), 20)
         y += row_h + gap
         half = (inner - gap) // 2
-        add("join", Button(pygame.Rect(x0, y, half, row_h), "Join", manager,
-                           tool_tip_text="Take the second seat of the game with this invite code (Enter in the "
-                                         "code)"))
-        add("watch", Button(pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h), "Watch", manager,
-                            tool_tip_text="Watch the game with this watch code: every move as it is made, "
-                                          "none of your own"))
+        add("join", Button(pygame.Rect(x0, y, half, row_h), _("Join"), manager,
+                           tool_tip_text=_("Take the second seat of the game with this invite code (Enter in the "
+                                         "code)")))
+        add("watch", Button(pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h), _("Watch"), manager,
+                            tool_tip_text=_("Watch the game with this watch code: every move as it is made, "
+                                          "none of your own")))
         self._build_kept(kept, row_h, gap, pad)
         self._update_lose()
         self.ring.forget_missing()
@@ -199,23 +201,25 @@ class OnlineSetupScene(Scene):
             y = top + index * (entry_h + gap)
             button_y = y + (entry_h - row_h) // 2
             line = kept_game_line(seat)
-            code = f"; invite code {format_code(seat.invite)}" if seat.invite and not seat.opponent else ""
+            code = _("; invite code {format_code}").format(
+                format_code=format_code(seat.invite)) if seat.invite and not seat.opponent else ""
             self._add(f"resume:{index}", Button(pygame.Rect(x0 + inner - 2 * button_w - gap, button_y, button_w,
-                                                            row_h), "Resume", manager,
-                                                tool_tip_text=f"Come back to this game: {line} ({seat.url}{code})"))
+                                                            row_h), _("Resume"), manager,
+                                                tool_tip_text=_("Come back to this game: {line} ({url}{code})").format(
+                                                    line=line, url=seat.url, code=code)))
             self._add(f"forget:{index}", Button(pygame.Rect(x0 + inner - button_w, button_y, button_w, row_h),
-                                                "Forget", manager,
-                                                tool_tip_text="Drop it from this list (asks first)"))
+                                                _("Forget"), manager,
+                                                tool_tip_text=_("Drop it from this list (asks first)")))
             self.kept_rows.append((seat, pygame.Rect(x0, y, inner - 2 * button_w - 2 * gap, entry_h)))
         self._add("back", Button(pygame.Rect(card.right - pad - round(inner * 0.4), back_top, round(inner * 0.4),
-                                             row_h), "Back", manager, tool_tip_text="Back to the title (Esc)"))
+                                             row_h), _("Back"), manager, tool_tip_text=_("Back to the title (Esc)")))
 
     def _add(self, name: str, element: UIElement) -> None:
         self.widgets[name] = element
         self.elements.append(element)
 
     def _lose_label(self) -> str:
-        return f"Lose on time: {'yes' if self.lose_on_time else 'no'}"
+        return _("Lose on time: {value}").format(value=_("yes") if self.lose_on_time else _("no"))
 
     def _update_lose(self) -> None:
         """Losing on time needs a time per move: the toggle is off without one."""
@@ -263,9 +267,9 @@ class OnlineSetupScene(Scene):
 
     def menu_changed(self, menu: object, text: str) -> None:
         if menu is self.widgets.get("first"):
-            self.first = text
+            self.first = next((choice for choice in FIRST_CHOICES if _(choice) == text), text)
         elif menu is self.widgets.get("time"):
-            self.time = text
+            self.time = next((choice for choice in TIME_CHOICES if _(choice) == text), text)
             self._update_lose()
 
     def command(self, name: str) -> None:
@@ -328,7 +332,7 @@ class OnlineSetupScene(Scene):
         """Join (an invite code) or watch (a watch code): the waiting room, once the code and the server read."""
         self._read_entries()
         try:
-            code = read_code(self.values["code"], "Invite code" if purpose == "join" else "Watch code")
+            code = read_code(self.values["code"], N_("Invite code") if purpose == "join" else N_("Watch code"))
         except FormProblem as problem:
             self.status = StatusLine(str(problem), "error")
             return
@@ -356,14 +360,15 @@ class OnlineSetupScene(Scene):
             problem = connection.forget(seat.url, seat.game)
             self.load_kept()
             self.rebuild()
-            self.status = StatusLine(problem, "error") if problem else StatusLine(f"Forgot {line}.", "info")
+            self.status = StatusLine(problem, "error") if problem else StatusLine(_("Forgot {line}.").format(
+                line=line), "info")
 
         self.app.stack.push(ChoiceScene(
-            self.app, "Forget this game?",
-            f"{line}. It stays on its server, but its key is kept only in this list: without it, "
-            "nobody can come back to your seat.",
-            (Choice("keep", "Keep it", "Leave it in the list (Esc)"),
-             Choice("forget", "Forget it", "Drop it from the list")),
+            self.app, _("Forget this game?"),
+            _("{line}. It stays on its server, but its key is kept only in this list: without it, nobody can come back "
+              "to your seat.").format(line=line),
+            (Choice("keep", _("Keep it"), _("Leave it in the list (Esc)")),
+             Choice("forget", _("Forget it"), _("Drop it from the list"))),
             answered))
 
     def came_back(self, note: StatusLine) -> None:
@@ -390,14 +395,14 @@ class OnlineSetupScene(Scene):
         w, h = app.layout.window
         m = self.metrics()
         surface.blit(app.felt.surface(app.layout.window, (0.5, 0.42)), (0, 0))
-        title = fonts.text("Play online", 34 * scale, theme.IVORY, bold=True)
+        title = fonts.text(_("Play online"), 34 * scale, theme.IVORY, bold=True)
         surface.blit(title, title.get_rect(midbottom=(w // 2, m["top"] - round(14 * scale))))
         form, kept = self.card_rects()
         for card in (form, kept):
             surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
         for text, top in self.headings:
             self._heading(surface, text, form, top, m)
-        self._heading(surface, "Your online games", kept, kept.y + m["pad"], m)
+        self._heading(surface, _("Your online games"), kept, kept.y + m["pad"], m)
         self._draw_kept_notes(surface, kept, m)
         self.ring.draw(surface, scale)
         if self.status.text:
@@ -435,11 +440,11 @@ class OnlineSetupScene(Scene):
                              (card.right - m["pad"], rule_y))
         top = (self.kept_rows[-1][1].bottom + m["gap"]) if self.kept_rows else card.y + m["pad"] + m["row_h"] + m["gap"]
         if not self.seats:
-            words = ("No online games yet. A game you host or join is kept here, with the key to your seat, "
-                     "so you can come back to it, days later too.")
+            words = (_("No online games yet. A game you host or join is kept here, with the key to your seat, "
+                     "so you can come back to it, days later too."))
         elif self.shown_seats < len(self.seats):
             more = len(self.seats) - self.shown_seats
-            words = f"{more} more, older, not shown here: a larger window lists them."
+            words = _("{more} more, older, not shown here: a larger window lists them.").format(more=more)
         else:
             return
         for line in fonts.wrap(words, 14 * scale, inner, max_lines=4):

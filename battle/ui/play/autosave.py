@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from battle.i18n import _
 from battle.storage.paths import StorageProblem
 from battle.storage.saved_games import SavedGame, Shelf, ShelfProblem
 from battle.ui.match import Match
@@ -25,9 +26,10 @@ def write_autosave(match: Match, shelf: Shelf | None = None) -> str | None:
         elif game.ply > 0 or shelf.has(match.game_id):
             shelf.save(match.saved())
     except StorageProblem as error:
-        return f"Autosave failed: {error}. Save the game with Ctrl+S to keep it."
+        return _("Autosave failed: {error}. Save the game with Ctrl+S to keep it.").format(error=error)
     except OSError as error:
-        return f"Autosave failed: {error.strerror or error}. Save the game with Ctrl+S to keep it."
+        return _("Autosave failed: {value}. Save the game with Ctrl+S to keep it.").format(
+            value=error.strerror or error)
     return None
 
 
@@ -54,7 +56,7 @@ def keep_for_later(saved: SavedGame, shelf: Shelf | None = None) -> str | None:
     try:
         (shelf or Shelf()).keep(saved.game_id)
     except (OSError, ShelfProblem) as error:
-        return f"Could not keep the game: {error}"
+        return _("Could not keep the game: {error}").format(error=error)
     return None
 
 
@@ -62,5 +64,5 @@ def discard(saved: SavedGame, shelf: Shelf | None = None) -> str | None:
     try:
         (shelf or Shelf()).discard(saved.game_id)
     except OSError as error:
-        return f"Could not discard the game: {error.strerror or error}"
+        return _("Could not discard the game: {value}").format(value=error.strerror or error)
     return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from battle.i18n import N_, _, ngettext
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import capital, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move, plain_level_move, plays_without_kernels
@@ -35,15 +36,15 @@ RESULT_DELAY = 0.4
 """Seconds between the last animation of a finished game and the result card."""
 
 BUTTONS: tuple[ButtonSpec, ...] = (
-    ("undo", "Undo", "Take back a move (U); against the solver, your move and its reply"),
-    ("redo", "Redo", "Play an undone move again (R)"),
-    ("hint", "Hint", "Show the perfect player's move (H)"),
-    ("new", "New game", "Start another game (N)"),
-    ("save", "Save", "Save the game record, .mbg (Ctrl+S)"),
-    ("load", "Load", "Load a game record .mbg or a position .mbp (Ctrl+O)"),
-    ("analyse", "Analyse", "Analysis mode: every pair's value, the best line, explore variations (A)"),
+    ("undo", N_("Undo"), N_("Take back a move (U); against the solver, your move and its reply")),
+    ("redo", N_("Redo"), N_("Play an undone move again (R)")),
+    ("hint", N_("Hint"), N_("Show the perfect player's move (H)")),
+    ("new", N_("New game"), N_("Start another game (N)")),
+    ("save", N_("Save"), N_("Save the game record, .mbg (Ctrl+S)")),
+    ("load", N_("Load"), N_("Load a game record .mbg or a position .mbp (Ctrl+O)")),
+    ("analyse", N_("Analyse"), N_("Analysis mode: every pair's value, the best line, explore variations (A)")),
 )
-KEYS_HELP = "U undo · R redo · H hint · A analyse · N new"
+KEYS_HELP = N_("U undo · R redo · H hint · A analyse · N new")
 NO_KEYS: dict[int, str] = {}
 """The game's shortcuts are the screen's own (``PlayScene.key``); the mode adds none."""
 
@@ -93,9 +94,10 @@ class GameMode:
         match = self.screen.match
         position = self.position
         if position.is_over():
-            return StatusLine("The game is over. N starts a new one; U takes back the last move.", "quiet")
+            return StatusLine(_("The game is over. N starts a new one; U takes back the last move."), "quiet")
         if match.solver_to_move():
-            return StatusLine(f"Wait: {verb(match.game.names[position.to_move - 1], 'is')} thinking.", "quiet")
+            return StatusLine(_("Wait: {verb} thinking.").format(
+                verb=verb(match.game.names[position.to_move - 1], 'is')), "quiet")
         return None
 
     def command(self, name: str) -> Shown:
@@ -123,8 +125,9 @@ class GameMode:
         self.end_at = None
         name = game.names[mover - 1]
         after = self.turn_status()
-        said = StatusLine(f"{verb(name, 'took')} {pair_words(kind)}, {move_name(move)}, for "
-                      f"{plural(points, 'point')}. {after.text}", after.kind)
+        said = StatusLine(_("{verb} {pair_words}, {move_name}, for {plural}. {text}").format(
+            verb=verb(name, 'took'), pair_words=pair_words(kind), move_name=move_name(move),
+            plural=plural(points, 'point'), text=after.text), after.kind)
         return Played(move, mover, kind, points, said, save=True)
 
     def turn_status(self) -> StatusLine:
@@ -132,12 +135,13 @@ class GameMode:
         position = self.position
         if position.is_over():
             result = game.result()
-            return StatusLine(f"Game over: {result.describe(game.names)}." if result else "Game over.", "good")
+            return StatusLine(_("Game over: {what}.").format(
+                what=result.describe(game.names)) if result else _("Game over."), "good")
         name = game.names[position.to_move - 1]
         if self.screen.match.solver_to_move():
-            return StatusLine(f"{verb(name, 'is')} thinking...", "quiet")
+            return StatusLine(_("{verb} thinking...").format(verb=verb(name, 'is')), "quiet")
         pairs = plural(len(position.legal_moves()), "pair")
-        return StatusLine(f"{name} to move: {pairs} to choose from.", "info")
+        return StatusLine(_("{name} to move: {pairs} to choose from.").format(name=name, pairs=pairs), "info")
 
     # -- undo, redo, hint --------------------------------------------------------------------
 
@@ -171,45 +175,49 @@ class GameMode:
         screen = self.screen
         count = screen.match.undo_count()
         if count == 0:
-            return Shown(StatusLine("Nothing to take back.", "quiet"))
+            return Shown(StatusLine(_("Nothing to take back."), "quiet"))
         self.cancel_searches()
         taken = screen.match.undo()
         self._after_history_change()
         listed = ", ".join(move_name(m) for m in reversed(taken))
-        return Shown(StatusLine(f"Took back {listed}. {screen.turn_status().text}", "info"), rewound=True)
+        return Shown(StatusLine(_("Took back {listed}. {text}").format(
+            listed=listed, text=screen.turn_status().text), "info"), rewound=True)
 
     def redo(self) -> Shown:
         screen = self.screen
         if screen.match.redo_count() == 0:
-            return Shown(StatusLine("Nothing to redo.", "quiet"))
+            return Shown(StatusLine(_("Nothing to redo."), "quiet"))
         self.cancel_searches()
         before = self.position.cells[:]
         replayed = screen.match.redo()
         self._after_history_change()
         listed = ", ".join(move_name(m) for m in replayed)
-        return Shown(StatusLine(f"Replayed {listed}. {screen.turn_status().text}", "info"), rewound=True,
+        return Shown(StatusLine(_("Replayed {listed}. {text}").format(
+            listed=listed, text=screen.turn_status().text), "info"), rewound=True,
                      replayed=tuple((move, before[move[0]]) for move in replayed))
 
     def request_hint(self) -> Shown:
         screen = self.screen
         position = self.position
         if position.is_over():
-            return Shown(StatusLine("The game is over: no hint needed.", "quiet"))
+            return Shown(StatusLine(_("The game is over: no hint needed."), "quiet"))
         if not screen.match.human_to_move():
-            return Shown(StatusLine("Hints are for your own turn.", "quiet"))
+            return Shown(StatusLine(_("Hints are for your own turn."), "quiet"))
         if self.hint is not None:
             return Shown(self._hint_status(self.hint))
         if self.hint_job is not None:
             return Shown()
         self.hint_job = screen.app.solver.submit(hint_search(position), label="hint", key=position.key())
-        return Shown(StatusLine("Looking for the best move...", "hint", busy=True, since=screen.clock))
+        return Shown(StatusLine(_("Looking for the best move..."), "hint", busy=True, since=screen.clock))
 
     def _hint_status(self, hint: Hint) -> StatusLine:
         points = self.position.move_points(hint.move)
-        quality = "the perfect move" if hint.exact else "the best move found in the time"
+        quality = _("the perfect move") if hint.exact else _("the best move found in the time")
         count = hint.alternatives
-        others = f" ({plural(count, 'other move')} {'is' if count == 1 else 'are'} as good)" if count else ""
-        return StatusLine(f"Hint: {move_name(hint.move)} for {plural(points, 'point')}, {quality}{others}.", "hint")
+        others = " " + ngettext("({count} other move is as good)", "({count} other moves are as good)",
+                                count).format(count=count) if count else ""
+        return StatusLine(_("Hint: {move_name} for {plural}, {quality}{others}.").format(
+            move_name=move_name(hint.move), plural=plural(points, 'point'), quality=quality, others=others), "hint")
 
     # -- time --------------------------------------------------------------------------------
 
@@ -247,11 +255,12 @@ class GameMode:
             except (ImportError, MemoryError, ValueError) as error:
                 # no solver (or an unknown level from an edited file): the game goes on hot seat
                 match.solver_side = None
-                said = StatusLine(f"The solver is not available ({error}); both sides are played here.", "error")
+                said = StatusLine(_("The solver is not available ({error}); both sides are played here.").format(
+                    error=error), "error")
         if (self.solver_move is not None and now >= self.solver_move[1] and not screen.browsing
                 and not screen.dialog_open()
                 and not any(isinstance(a, Removal) for a in screen.animations)):
-            move, _ = self.solver_move
+            move, _unused = self.solver_move
             self.solver_move = None
             if match.solver_to_move() and move in self.position.legal_moves():
                 screen.show_played(self.play(move))
@@ -278,8 +287,10 @@ class GameMode:
         move = job.result()
         said = None
         if job.error is not None or move not in legal:
-            reason = f"the solver failed ({job.error})" if job.error is not None else "the solver gave no move"
-            said = StatusLine(f"{capital(reason)}; it takes its biggest pair instead.", "error")
+            reason = _("the solver failed ({error})").format(
+                error=job.error) if job.error is not None else _("the solver gave no move")
+            said = StatusLine(_("{capital}; it takes its biggest pair instead.").format(
+                capital=capital(reason)), "error")
             move = max(legal, key=position.move_points)
         self.solver_move = (move, max(self.screen.clock, self.think_started + MIN_THINK_SECONDS))
         return said
@@ -289,7 +300,7 @@ class GameMode:
             return None
         hint = job.result()
         if job.error is not None or not isinstance(hint, Hint):
-            return StatusLine(f"No hint: {job.error or 'the search found no move'}.", "error")
+            return StatusLine(_("No hint: {value}.").format(value=job.error or 'the search found no move'), "error")
         self.hint = hint
         self.screen.app.sounds.play(Event.HINT)
         return self._hint_status(hint)
@@ -340,7 +351,7 @@ class GameMode:
 
     def panel_label(self) -> str:
         match = self.screen.match
-        return f"against the solver ({match.level})" if match.against_solver else "two players"
+        return _("against the solver ({level})").format(level=match.level) if match.against_solver else _("two players")
 
     def draw(self, surface: pygame.Surface) -> None:
         """The game adds nothing to the board and the panel."""

@@ -10,32 +10,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battle.rules.wording import is_you, mention, plural
+from battle.i18n import _, ngettext
+from battle.rules.wording import mention, possessive
 
 
 def par_phrase(value: int, first: str) -> str:
     """``+4 for Alice`` (``+4 for you``), or ``even``."""
-    return "even" if value == 0 else f"{value:+d} for {mention(first, start=False)}"
+    return "even" if value == 0 else _("{value:+d} for {mention}").format(
+        value=value, mention=mention(first, start=False))
 
 
 def par_headline(value: int, first: str) -> str:
     """The panel's line before move 1: ``Par: +4 for Alice``."""
-    return f"Par: {par_phrase(value, first)}"
+    return _("Par: {par_phrase}").format(par_phrase=par_phrase(value, first))
 
 
 def par_meaning(value: int, first: str) -> str:
     """What par means, under the headline."""
     if value == 0:
-        return "a draw if both play perfectly"
-    owner = "Your" if is_you(first) else f"{first}'s"
-    return f"{owner} final margin if both play perfectly"
+        return _("a draw if both play perfectly")
+    owner = possessive(first)
+    return _("{owner} final margin if both play perfectly").format(owner=owner)
 
 
 def par_sentence(value: int, first: str) -> str:
     """The result card's line: ``Par: +4 for Alice under perfect play.``"""
     if value == 0:
-        return "Par: even (a draw under perfect play)."
-    return f"Par: {par_phrase(value, first)} under perfect play."
+        return _("Par: even (a draw under perfect play).")
+    return _("Par: {par_phrase} under perfect play.").format(par_phrase=par_phrase(value, first))
 
 
 def against_par(scores: tuple[int, int], par: int, first: int) -> tuple[int, int]:
@@ -52,8 +54,11 @@ def against_par(scores: tuple[int, int], par: int, first: int) -> tuple[int, int
 def against_par_words(difference: int) -> str:
     """``6 points better than par``, ``1 point worse than par``, ``on par``."""
     if difference == 0:
-        return "on par"
-    return f"{plural(abs(difference), 'point')} {'better' if difference > 0 else 'worse'} than par"
+        return _("on par")
+    points = abs(difference)
+    if difference > 0:
+        return ngettext("{count} point better than par", "{count} points better than par", points).format(count=points)
+    return ngettext("{count} point worse than par", "{count} points worse than par", points).format(count=points)
 
 
 @dataclass(frozen=True)

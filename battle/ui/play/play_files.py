@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from battle.i18n import _
 from battle.rules.wording import mention
 from battle.ui.files.game_files import FileProblem, load_game_file, save_game_file
 from battle.ui.match import Match, is_solver_name
@@ -60,17 +61,17 @@ def save_to(scene: PlayScene, path: Path) -> None:
     try:
         written = save_game_file(path, scene.game)
     except FileProblem as problem:
-        scene.status = StatusLine(f"Could not save: {problem}", "error")
+        scene.status = StatusLine(_("Could not save: {problem}").format(problem=problem), "error")
         return
     scene.app.remember_folder(written.parent)
-    scene.status = StatusLine(f"Saved {written.name} (in {written.parent}).", "good")
+    scene.status = StatusLine(_("Saved {name} (in {parent}).").format(name=written.name, parent=written.parent), "good")
 
 
 def load_from(scene: PlayScene, path: Path) -> None:
     try:
         game, what = load_game_file(path)
     except FileProblem as problem:
-        scene.status = StatusLine(f"Could not load {problem}", "error")
+        scene.status = StatusLine(_("Could not load {problem}").format(problem=problem), "error")
         return
     scene.app.remember_folder(Path(path).parent)
     # The game goes on in the screen's mode: against the solver, the solver keeps its side
@@ -78,13 +79,16 @@ def load_from(scene: PlayScene, path: Path) -> None:
     match = Match(game, scene.match.solver_side, scene.match.level)
     result = game.result()
     if result is not None:  # the game is over
-        notice = f"Loaded the {what} {Path(path).name}: finished, {result.describe(game.names, start=False)}."
+        notice = _("Loaded the {what} {name}: finished, {what2}.").format(
+            what=what, name=Path(path).name, what2=result.describe(game.names, start=False))
     else:
-        notice = f"Loaded the {what} {Path(path).name}. {game.names[game.position.to_move - 1]} to move."
+        notice = _("Loaded the {what} {name}. {names} to move.").format(
+            what=what, name=Path(path).name, names=game.names[game.position.to_move - 1])
         if match.solver_side is not None:
             side = game.names[match.solver_side - 1]
-            whom = f"on as player {match.solver_side}" if is_solver_name(side) else mention(side, start=False)
-            notice += f" The solver ({match.level}) plays {whom}."
+            whom = (_("on as player {side}").format(side=match.solver_side) if is_solver_name(side)
+                    else mention(side, start=False))
+            notice += _(" The solver ({level}) plays {whom}.").format(level=match.level, whom=whom)
     scene.app.start_match(match, notice, "good")
 
 

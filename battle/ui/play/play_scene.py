@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.core import ObjectID
 
+from battle.i18n import _
 from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY, kind_value
 from battle.ui.analysis.analysis_mode import AnalysisMode
@@ -185,7 +186,7 @@ class PlayScene(Scene):
         specs = (*self.mode.buttons, *TOOLS)
         for (key, label, tip), rect in zip(specs, self.layout.panel.buttons, strict=True):
             object_id = ObjectID(class_id="@panel_button", object_id="#primary" if key == "hint" else None)
-            button = Button(pygame.Rect(rect.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id)
+            button = Button(pygame.Rect(rect.as_tuple()), _(label), manager, tool_tip_text=_(tip), object_id=object_id)
             self.buttons[key] = button
             self.elements.append(button)
         self.first_row = clamp_first_row(self.layout.panel, self.first_row, len(self.move_list))
@@ -218,11 +219,11 @@ class PlayScene(Scene):
         if on:
             self.game_mode.set_aside()  # the game waits while it is being studied
             self.mode = StudyMode(self, self.playing_mode())
-            self.status = StatusLine(INTRO, "hint")
+            self.status = StatusLine(_(INTRO), "hint")
         else:
             self.mode.close()
             self.mode = self.playing_mode()
-            self.status = StatusLine(f"Analysis off. {self.turn_status().text}", "info")
+            self.status = StatusLine(_("Analysis off. {text}").format(text=self.turn_status().text), "info")
         self.clear_ui()
         self.build_ui()
 
@@ -275,7 +276,7 @@ class PlayScene(Scene):
             self.app.open_editor(self.shown_position())
         elif name == "review":
             if self.game.ply == 0:
-                self.status = StatusLine("No moves to review yet.", "quiet")
+                self.status = StatusLine(_("No moves to review yet."), "quiet")
             else:
                 self.app.open_review(self.game)
         else:
@@ -363,7 +364,7 @@ class PlayScene(Scene):
             if self.selected is not None:
                 self.deselect()
             else:
-                self.status = StatusLine(f"{cell_name(cell)} is empty.", "quiet")
+                self.status = StatusLine(_("{cell_name} is empty.").format(cell_name=cell_name(cell)), "quiet")
             return
         selected = None if self.selected is None or position.cells[self.selected] == EMPTY else self.selected
         pick = pick_tile(position, selected, cell)
@@ -380,7 +381,7 @@ class PlayScene(Scene):
     def deselect(self) -> None:
         if self.selected is not None:
             self.selected = None
-            self.status = StatusLine("Selection cleared.", "quiet")
+            self.status = StatusLine(_("Selection cleared."), "quiet")
 
     def play(self, move: Move) -> None:
         """Play a legal move of the board's position: into the game, or into the variation in analysis mode."""
@@ -464,8 +465,8 @@ class PlayScene(Scene):
         panel = self.layout.panel
         if not self.first_row <= rows_before < self.first_row + panel.visible_rows:
             self.first_row = clamp_first_row(panel, rows_before - panel.visible_rows // 2, len(self.move_list))
-        self.status = StatusLine("Browsing the game: Left/Right step through the moves; any other key or a click "
-                             "on the board returns.", "quiet")
+        self.status = StatusLine(_("Browsing the game: Left/Right step through the moves; any other key or a click "
+                             "on the board returns."), "quiet")
 
     def stop_browsing(self) -> None:
         self.browse_ply = None

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
+from battle.i18n import _
 from battle.rules.tiles import EMPTY
 from battle.ui.art.theme import PLAYER_COLOURS
 from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
@@ -124,11 +125,12 @@ def panel_info(scene: PlayScene) -> PanelInfo:
     players = []
     for player in (1, 2):
         if scene.match.is_solver(player):
-            role = scene.app.level_description(scene.match.level) or f"{scene.match.level} level"
+            role = scene.app.level_description(scene.match.level) or _("{level} level").format(level=scene.match.level)
         elif scene.match.against_solver:
-            role = f"Player {player} (you)"
+            role = _("Player {player} (you)").format(player=player)
         else:
-            role = f"Player {player}" if scene.game.names[player - 1] != f"Player {player}" else "hot seat"
+            role = _("Player {player}").format(
+                player=player) if scene.game.names[player - 1] != f"Player {player}" else _("hot seat")
         score = position.scores[player - 1]
         if playing:
             score -= pending_points(scene.animations, player, scene.clock)
@@ -166,11 +168,12 @@ def _start_label(scene: PlayScene, par: str | None) -> str:
     """The header's line: the deal, its par and what the screen does, or without the last when the
     three do not fit (the player cards say who the solver is)."""
     game = scene.game
-    start = f"Deal {game.deal_number}" if game.deal_number is not None else "Composed position"
+    start = _("Deal {deal_number}").format(
+        deal_number=game.deal_number) if game.deal_number is not None else _("Composed position")
     full = f"{start}  ·  {scene.mode.panel_label()}"
     if par is None:
         return full
-    with_par = f"{start}  ·  par {par}"
+    with_par = _("{start}  ·  par {par}").format(start=start, par=par)
     longest = f"{with_par}  ·  {scene.mode.panel_label()}"
     fits = scene.app.fonts.width(longest, HEADER_TEXT_SIZE * scene.layout.scale) <= scene.layout.panel.header.w
     return longest if fits else with_par
@@ -186,11 +189,12 @@ def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
     if scene.browsing:
         ply = scene.browse_ply or 0
         if ply == 0:
-            title = f"Start position (before move 1 of {len(scene.move_list)})"
+            title = _("Start position (before move 1 of {len})").format(len=len(scene.move_list))
         else:
-            number, _, notation, points = scene.move_list[ply - 1]
-            title = f"After move {number} of {len(scene.move_list)}: {notation} ({points})"
-        draw_banner(surface, app.fonts, layout, title, "Left/Right: step  ·  any other key or a click: back")
+            number, _unused, notation, points = scene.move_list[ply - 1]
+            title = _("After move {number} of {len}: {notation} ({points})").format(
+                number=number, len=len(scene.move_list), notation=notation, points=points)
+        draw_banner(surface, app.fonts, layout, title, _("Left/Right: step  ·  any other key or a click: back"))
     else:
         status, keys_help = scene.mode.status_line()
         draw_status_and_notice(surface, app.fonts, layout, status, scene.clock, keys_help, scene.mode.notice())

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 import pygame
 from pygame_gui.core import ObjectID
 
+from battle.i18n import N_, _
 from battle.rules.wording import plural, verb
 from battle.ui.art import theme
 from battle.ui.play.par_words import ParComparison, compare_with_par
@@ -46,9 +47,9 @@ PAR_ROOM = 48
 class ResultScene(Scene):
     overlay = True
     choices: tuple[tuple[str, str, str], ...] = (
-        ("rematch", "Rematch", "Same deal, sides swapped (Enter)"),
-        ("new", "New game", "Choose players and a deal (N)"),
-        ("review", "Review", "Grade every move against perfect play (V)"),
+        ("rematch", N_("Rematch"), N_("Same deal, sides swapped (Enter)")),
+        ("new", N_("New game"), N_("Choose players and a deal (N)")),
+        ("review", N_("Review"), N_("Grade every move against perfect play (V)")),
     )
     """The card's buttons, left to right: the command each sends, its label, its tool tip."""
 
@@ -78,8 +79,8 @@ class ResultScene(Scene):
         self.buttons = {}
         for index, (key, label, tip) in enumerate(self.choices):
             object_id = ObjectID(object_id="#primary") if key == "rematch" else None
-            button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), label,
-                            self.app.manager, tool_tip_text=tip, object_id=object_id)
+            button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), _(label),
+                            self.app.manager, tool_tip_text=_(tip), object_id=object_id)
             self.buttons[key] = button
             self.elements.append(button)
 
@@ -100,7 +101,7 @@ class ResultScene(Scene):
 
     def choose(self, what: str) -> None:
         if what == "rematch":
-            self.app.start_match(self.play.match.rematch(), "Rematch: the same deal with the sides swapped.", "good")
+            self.app.start_match(self.play.match.rematch(), _("Rematch: the same deal with the sides swapped."), "good")
         elif what == "new":
             self.app.show_title()
         elif what == "review":
@@ -155,7 +156,7 @@ class ResultScene(Scene):
             return
         cx = rect.centerx
         y = rect.y + round(22 * scale)
-        label = fonts.text("GAME OVER", 14 * scale, theme.GOLD, bold=True)
+        label = fonts.text(_("GAME OVER"), 14 * scale, theme.GOLD, bold=True)
         surface.blit(label, label.get_rect(midtop=(cx, y)))
         y += label.get_height() + round(6 * scale)
         headline, details = self.card_text()
@@ -195,15 +196,15 @@ class ResultScene(Scene):
 
 def result_headline(result: Result, names: tuple[str, str]) -> str:
     """The card's title: "A draw!", "Alice wins!", "You win!"."""
-    return "A draw!" if result.winner is None else f"{verb(names[result.winner - 1], 'wins')}!"
+    return _("A draw!") if result.winner is None else f"{verb(names[result.winner - 1], 'wins')}!"
 
 
 def result_details(result: Result, tiles_left: int) -> str:
     """The line under the scores: the margin, and why tiles stayed on the board."""
     if result.winner is None:
-        text = f"Both took {plural(result.scores[0], 'point')}."
+        text = _("Both took {plural}.").format(plural=plural(result.scores[0], 'point'))
     else:
-        text = f"Won by {plural(result.margin, 'point')}."
+        text = _("Won by {plural}.").format(plural=plural(result.margin, 'point'))
     if tiles_left:
-        text += f" {plural(tiles_left, 'tile')} stayed on the board: no free pair was left."
+        text += _(" {plural} stayed on the board: no free pair was left.").format(plural=plural(tiles_left, 'tile'))
     return text

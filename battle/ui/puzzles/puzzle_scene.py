@@ -23,6 +23,7 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIDropDownMenu
 
+from battle.i18n import N_, _
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles
 from battle.puzzles.session import Attempt
@@ -58,9 +59,9 @@ REPLY_SECONDS = 0.6
 the reply reads as a move of its own, as the solver's replies in a game wait at least 0.45 s."""
 PULSE_INTERVAL = 0.05
 """Frames 20 times a second while only something pulses (the selection's twins, the refutation's ring)."""
-ANY_THEME = "Any theme"
-ANY_LENGTH = "Any length"
-KEYS_HELP = "T try again · S solution · N next · Esc back"
+ANY_THEME = N_("Any theme")
+ANY_LENGTH = N_("Any length")
+KEYS_HELP = N_("T try again · S solution · N next · Esc back")
 
 
 @functools.cache
@@ -79,7 +80,7 @@ class PuzzleScene(Scene):
             try:
                 puzzles = shipped_puzzles()
             except PuzzleFormatError as error:
-                puzzles, problem = (), f"The puzzles did not load: {error}"
+                puzzles, problem = (), _("The puzzles did not load: {error}").format(error=error)
         self.trainer = PuzzleTrainer(puzzles, app.history, rng)
         self.clock = 0.0
         self.shown: Position | None = None
@@ -202,7 +203,7 @@ class PuzzleScene(Scene):
     def filter_changed(self, menu: object, text: str) -> None:
         """A new theme or length: the next puzzle comes from the puzzles that have it."""
         if menu is self.widgets.get("theme"):
-            self.trainer.theme = None if text == ANY_THEME else text
+            self.trainer.theme = None if text == _(ANY_THEME) else text
         elif menu is self.widgets.get("length"):
             lengths = {words.length_words(length): length for length in self.trainer.lengths()}
             self.trainer.length = lengths.get(text)
@@ -220,10 +221,10 @@ class PuzzleScene(Scene):
             self.try_again()
             return
         if session.finished:
-            self.status = StatusLine("The puzzle is over: Next puzzle (N) for another.", "quiet")
+            self.status = StatusLine(_("The puzzle is over: Next puzzle (N) for another."), "quiet")
             return
         if self.busy():
-            self.status = StatusLine(f"Wait: {words.name_of(3 - session.side)} replies.", "quiet")
+            self.status = StatusLine(_("Wait: {what} replies.").format(what=words.name_of(3 - session.side)), "quiet")
             return
         kind = position.cells[cell]
         if kind == EMPTY:
@@ -306,9 +307,11 @@ class PuzzleScene(Scene):
             self.refute_job = self.app.solver.submit(refutation_search(shown), label="refutation", key=shown.key())
         except RuntimeError as error:  # the worker is shut down: the window is closing
             self.wrong.searching = False
-            self.status = StatusLine(f"{words.wrong(attempt)} No refutation: {error}.", "warn")
+            self.status = StatusLine(_("{wrong} No refutation: {error}.").format(
+                wrong=words.wrong(attempt), error=error), "warn")
             return
-        self.status = StatusLine(f"{words.wrong(attempt)} Looking for the refutation...", "warn", busy=True,
+        self.status = StatusLine(_("{wrong} Looking for the refutation...").format(
+            wrong=words.wrong(attempt)), "warn", busy=True,
                              since=self.clock)
         self._tell_notices()
 
@@ -319,10 +322,10 @@ class PuzzleScene(Scene):
         if wrong.refutation is not None:
             parts.append(words.refutation(self.side, wrong.refutation, self.shown.move_points(wrong.refutation)))
         elif problem is not None:
-            parts.append(f"No refutation: {problem}.")
+            parts.append(_("No refutation: {problem}.").format(problem=problem))
         elif self.shown.is_over():
-            parts.append("The game ends there.")
-        parts.append(words.TRY_AGAIN)
+            parts.append(_("The game ends there."))
+        parts.append(_(words.TRY_AGAIN))
         self.status = StatusLine(" ".join(parts), "warn")
         self._tell_notices()
 
@@ -434,18 +437,18 @@ class PuzzleScene(Scene):
         manager = self.app.manager
         places = puzzle_panel(self.app.layout)
         self.widgets = {}
-        themes: list[str | tuple[str, str]] = [ANY_THEME, *THEMES]
-        lengths: list[str | tuple[str, str]] = [ANY_LENGTH, *map(words.length_words, self.trainer.lengths())]
-        chosen_length = ANY_LENGTH if self.trainer.length is None else words.length_words(self.trainer.length)
-        self.widgets["theme"] = UIDropDownMenu(themes, self.trainer.theme or ANY_THEME,
+        themes: list[str | tuple[str, str]] = [_(ANY_THEME), *THEMES]
+        lengths: list[str | tuple[str, str]] = [_(ANY_LENGTH), *map(words.length_words, self.trainer.lengths())]
+        chosen_length = _(ANY_LENGTH) if self.trainer.length is None else words.length_words(self.trainer.length)
+        self.widgets["theme"] = UIDropDownMenu(themes, self.trainer.theme or _(ANY_THEME),
                                                pygame.Rect(places.theme_menu.as_tuple()), manager)
         self.widgets["length"] = UIDropDownMenu(lengths, chosen_length, pygame.Rect(places.length_menu.as_tuple()),
                                                 manager)
         for (name, label, tip), place in zip((
-            ("retry", "Try again", "Back to the puzzle's position after a wrong move (T)"),
-            ("solution", "Show solution", "Play the rest of the solution; the puzzle counts as missed (S)"),
-            ("next", "Next puzzle", "Another puzzle near your rating (N)"),
-            ("back", "Back", "Back to the title (Esc)"),
+            ("retry", _("Try again"), _("Back to the puzzle's position after a wrong move (T)")),
+            ("solution", _("Show solution"), _("Play the rest of the solution; the puzzle counts as missed (S)")),
+            ("next", _("Next puzzle"), _("Another puzzle near your rating (N)")),
+            ("back", _("Back"), _("Back to the title (Esc)")),
         ), places.buttons, strict=True):
             object_id = ObjectID(object_id="#primary") if name == "next" else None
             self.widgets[name] = Button(pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip,

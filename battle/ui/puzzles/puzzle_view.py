@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
+from battle.i18n import _
 from battle.rules.board import CELL_COUNT, Position
 from battle.rules.tiles import EMPTY
 from battle.ui.art import theme
@@ -121,7 +122,7 @@ def panel_info(scene: PuzzleScene) -> PanelInfo:
     session = scene.session
     players = []
     for player in (1, 2):
-        role = "you find the moves" if player == scene.side else "the solver replies"
+        role = _("you find the moves") if player == scene.side else _("the solver replies")
         pulse = max((a.strength(scene.clock) for a in scene.animations
                      if isinstance(a, Pulse) and a.player == player), default=0.0)
         players.append(PlayerInfo(
@@ -132,7 +133,7 @@ def panel_info(scene: PuzzleScene) -> PanelInfo:
             colour=theme.PLAYER_COLOURS[player - 1], pulse=pulse))
     label = "Puzzles"
     if session is not None:
-        label = f"Puzzle {session.puzzle.id}  ·  {position.tiles_left()} tiles"
+        label = _("Puzzle {id}  ·  {tiles_left} tiles").format(id=session.puzzle.id, tiles_left=position.tiles_left())
     return PanelInfo(players=(players[0], players[1]), start_label=label,
                      points_left=position.points_on_board(), tiles_left=position.tiles_left(),
                      pairs_available=len(position.legal_moves()), game_over=position.is_over(),
@@ -145,22 +146,24 @@ def puzzle_text(scene: PuzzleScene) -> PuzzleText:
     session = scene.session
     rating = trainer.rating
     rows: list[tuple[str, str, theme.Colour]] = [
-        ("Your puzzle rating", rating.describe(), theme.IVORY),
-        ("Streak", f"{trainer.streak} (best {trainer.best_streak})", theme.IVORY),
+        (_("Your puzzle rating"), rating.describe(), theme.IVORY),
+        ("Streak", _("{streak} (best {best_streak})").format(
+            streak=trainer.streak, best_streak=trainer.best_streak), theme.IVORY),
     ]
     outcome = trainer.outcome
     if outcome is not None:
         change = outcome.player_after.rating - outcome.player_before.rating
-        rows.append(("This attempt", f"{change:+.0f}", theme.GOLD_BRIGHT if change >= 0 else theme.WARN))
+        rows.append((_("This attempt"), f"{change:+.0f}", theme.GOLD_BRIGHT if change >= 0 else theme.WARN))
     if session is None:
-        return PuzzleText("No puzzle", theme.WARN, (scene.status.text,), tuple(rows))
+        return PuzzleText(_("No puzzle"), theme.WARN, (scene.status.text,), tuple(rows))
     puzzle = session.puzzle
-    details = [f"{words.length_words(puzzle.length)}  ·  puzzle rated {trainer.puzzle_rating(puzzle):.0f}"]
+    details = [_("{length_words}  ·  puzzle rated {puzzle_rating:.0f}").format(
+        length_words=words.length_words(puzzle.length), puzzle_rating=trainer.puzzle_rating(puzzle))]
     if session.finished:
         details.append(words.themes(puzzle))
         headline, colour = words.verdict(session.solved), theme.GOLD_BRIGHT if session.solved else theme.WARN
     else:
-        details.append("Themes: shown when the puzzle is over")
+        details.append(_("Themes: shown when the puzzle is over"))
         headline, colour = words.ask(session.side, session.step).rstrip("."), theme.GOLD_BRIGHT
     return PuzzleText(headline, colour, tuple(details), tuple(rows))
 

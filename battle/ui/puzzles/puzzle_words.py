@@ -6,52 +6,56 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from battle.i18n import N_, _
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.session import Attempt
 from battle.ratings.puzzle_ratings import AttemptOutcome
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import plural
 
-NAMES = ("Player 1", "Player 2")
+NAMES = (N_("Player 1"), N_("Player 2"))
 """A puzzle's position comes from a game between two levels: its sides are named by number."""
-RESULT_WORDS = {1: "a win", 0: "a draw", -1: "a loss"}
-TRY_AGAIN = "Try again (pick another pair), or Show solution."
+RESULT_WORDS = {1: N_("a win"), 0: N_("a draw"), -1: N_("a loss")}
+TRY_AGAIN = N_("Try again (pick another pair), or Show solution.")
 
 
 def name_of(side: int) -> str:
-    return NAMES[side - 1]
+    return _(NAMES[side - 1])
 
 
 def length_words(length: int) -> str:
     """``1 move to find``."""
-    return f"{plural(length, 'move')} to find"
+    return _("{plural} to find").format(plural=plural(length, 'move'))
 
 
 def ask(side: int, step: int) -> str:
     """``Find the best move for Player 1.``, and ``the next best move`` once a move is found."""
     again = " next" if step else ""
-    return f"Find the{again} best move for {name_of(side)}."
+    return _("Find the{again} best move for {what}.").format(again=again, what=name_of(side))
 
 
 def right(attempt: Attempt) -> str:
-    return f"Right: {move_name(attempt.move)} ({attempt.points})."
+    return _("Right: {move_name} ({points}).").format(move_name=move_name(attempt.move), points=attempt.points)
 
 
 def reply(side: int, move: Move, points: int) -> str:
     """The solver's reply from the line, said as it is played for the side that does not solve."""
-    return f"{name_of(3 - side)} replies {move_name(move)} ({points})."
+    return _("{what} replies {move_name} ({points}).").format(
+        what=name_of(3 - side), move_name=move_name(move), points=points)
 
 
 def wrong(attempt: Attempt) -> str:
     """``e4-g7 (6) loses 8 points and turns a win into a draw.``"""
-    words = f"{move_name(attempt.move)} ({attempt.points}) loses {plural(attempt.loss, 'point')}"
+    words = _("{move_name} ({points}) loses {plural}").format(
+        move_name=move_name(attempt.move), points=attempt.points, plural=plural(attempt.loss, 'point'))
     if attempt.result_after != attempt.result_before:
-        words += f" and turns {RESULT_WORDS[attempt.result_before]} into {RESULT_WORDS[attempt.result_after]}"
+        words += _(" and turns {RESULT_WORDS} into {RESULT_WORDS2}").format(
+            RESULT_WORDS=_(RESULT_WORDS[attempt.result_before]), RESULT_WORDS2=_(RESULT_WORDS[attempt.result_after]))
     return words + "."
 
 
 def refutation(side: int, move: Move, points: int) -> str:
-    return f"Refutation: {reply(side, move, points)}"
+    return _("Refutation: {reply}").format(reply=reply(side, move, points))
 
 
 def solution(position: Position, moves: Sequence[Move]) -> str:
@@ -61,30 +65,32 @@ def solution(position: Position, moves: Sequence[Move]) -> str:
     for move in moves:
         words.append(f"{name_of(after.to_move)} {move_name(move)} ({after.move_points(move)})")
         after.push(move)
-    return "Solution: " + ", then ".join(words) + "."
+    return "Solution: " + _(", then ").join(words) + "."
 
 
 def verdict(solved: bool) -> str:
-    return "Solved!" if solved else "Not solved at the first try."
+    return "Solved!" if solved else _("Not solved at the first try.")
 
 
 def themes(puzzle: Puzzle) -> str:
-    return f"Themes: {', '.join(puzzle.themes)}." if puzzle.themes else "No particular theme."
+    return _("Themes: {join}.").format(join=', '.join(puzzle.themes)) if puzzle.themes else _("No particular theme.")
 
 
 def rating_change(outcome: AttemptOutcome) -> str:
     """``Your puzzle rating: 1500 → 1662 ± 452; this puzzle: 1660 → 1498. Streak: 1.``"""
-    return (f"Your puzzle rating: {outcome.player_before.rating:.0f} → {outcome.player_after.describe()}; "
-            f"this puzzle: {outcome.puzzle_before.rating:.0f} → {outcome.puzzle_after.rating:.0f}. "
-            f"Streak: {outcome.streak}.")
+    return (_("Your puzzle rating: {rating:.0f} → {what}; this puzzle: {rating2:.0f} → {rating3:.0f}. Streak: "
+              "{streak}.").format(
+        rating=outcome.player_before.rating, what=outcome.player_after.describe(), rating2=outcome.puzzle_before.rating,
+        rating3=outcome.puzzle_after.rating, streak=outcome.streak))
 
 
 def no_puzzle(theme: str | None, length: int | None, total: int) -> str:
     """Why the filters leave nothing: ``No puzzle has theme tempo and 3 moves to find (600 in the set).``"""
     wanted = []
     if theme is not None:
-        wanted.append(f"theme {theme}")
+        wanted.append(_("theme {theme}").format(theme=theme))
     if length is not None:
-        wanted.append(f"{plural(length, 'move')} to find")
-    return f"No puzzle has {' and '.join(wanted) or 'anything'} ({plural(total, 'puzzle')} in the set)."
+        wanted.append(_("{plural} to find").format(plural=plural(length, 'move')))
+    return _("No puzzle has {value} ({plural} in the set).").format(
+        value=' and '.join(wanted) or 'anything', plural=plural(total, 'puzzle'))
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.core import ObjectID
 
+from battle.i18n import N_, _
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
 from battle.ui.art import theme
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from battle.players import MoveReview, Review
     from battle.ui.scene import Host
 
-KEYS_HELP = "↑↓ moves · R retry · D deeper · Esc back"
+KEYS_HELP = N_("↑↓ moves · R retry · D deeper · Esc back")
 DEEPER_FACTOR = 4
 """How much longer a deeper review searches each move: enough to prove a few more plies."""
 
@@ -101,15 +102,15 @@ class ReviewScene(Scene):
             scale = self.app.layout.scale
             rect = pygame.Rect(0, 0, round(160 * scale), max(20, round(38 * scale)))
             rect.midbottom = (card.centerx, card.bottom - round(20 * scale))
-            label = "Back" if self.failed else "Cancel"
-            self.buttons["cancel"] = Button(rect, label, manager, tool_tip_text="Stop the review (Esc)")
+            label = _("Back") if self.failed else _("Cancel")
+            self.buttons["cancel"] = Button(rect, label, manager, tool_tip_text=_("Stop the review (Esc)"))
         else:
             geo = self.geometry
             for key, label, tip, place in (
-                ("retry", "Retry from here", "Play on from this position against the solver (R)", geo.buttons[0]),
-                ("analyse", "Analyse here", "Open this position in analysis mode (A)", geo.buttons[1]),
-                ("deeper", "Deeper", self._deeper_tip(), geo.buttons[2]),
-                ("back", "Back", "Leave the review (Esc)", geo.buttons[3]),
+                ("retry", _("Retry from here"), _("Play on from this position against the solver (R)"), geo.buttons[0]),
+                ("analyse", _("Analyse here"), _("Open this position in analysis mode (A)"), geo.buttons[1]),
+                ("deeper", _("Deeper"), self._deeper_tip(), geo.buttons[2]),
+                ("back", _("Back"), _("Leave the review (Esc)"), geo.buttons[3]),
             ):
                 object_id = ObjectID(object_id="#primary") if key == "retry" else None
                 self.buttons[key] = Button(pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip,
@@ -120,11 +121,11 @@ class ReviewScene(Scene):
     def _deeper_tip(self) -> str:
         seconds = self.job.time_per_move
         if self.review is not None and self.review.exact:
-            return "Every value is proved: a deeper review would find nothing new"
+            return _("Every value is proved: a deeper review would find nothing new")
         if seconds >= REVIEW_SECONDS_RANGE[1]:
-            return f"Already the longest search per move ({seconds:g} s)"
-        return (f"Review again with {self._deeper_seconds():g} s per move instead of {seconds:g} s: "
-                "proves the values that are estimates now (D)")
+            return _("Already the longest search per move ({seconds:g} s)").format(seconds=seconds)
+        return (_("Review again with {deeper_seconds:g} s per move instead of {seconds:g} s: proves the values that "
+                  "are estimates now (D)").format(deeper_seconds=self._deeper_seconds(), seconds=seconds))
 
     def _deeper_seconds(self) -> float:
         return min(REVIEW_SECONDS_RANGE[1], self.job.time_per_move * DEEPER_FACTOR)
@@ -194,7 +195,7 @@ class ReviewScene(Scene):
         if index is not None:
             self.select(index)
             return
-        for rect, move_index, _, _ in turning_chips(self.app.fonts, geo, self):
+        for rect, move_index, _text, _colour in turning_chips(self.app.fonts, geo, self):
             if rect.contains(pos):
                 self.select(move_index)
                 return
@@ -243,7 +244,8 @@ class ReviewScene(Scene):
             name = settings.human_name
         names = (name, solver_name(level)) if human == 1 else (solver_name(level), name)
         match = Match(Game(position, *names), 3 - human, level)
-        self.app.start_match(match, f"Retry from move {self.selected + 1}: your move, against the solver ({level}).",
+        self.app.start_match(match, _("Retry from move {value}: your move, against the solver ({level}).").format(
+            value=self.selected + 1, level=level),
                              "good")
 
     # -- time --------------------------------------------------------------------------------
@@ -252,7 +254,7 @@ class ReviewScene(Scene):
         self.clock += dt
         if self.review is None and self.failed is None and self.job.done:
             if self.job.error is not None:
-                self.failed = f"The review failed: {self.job.error}"
+                self.failed = _("The review failed: {error}").format(error=self.job.error)
             elif self.job.review is not None:
                 self._finished(self.job.review)
             self.clear_ui()
@@ -312,15 +314,17 @@ class ReviewScene(Scene):
             return StatusLine(self.history_notice, "warn")
         if move is None:
             result = self.review.result
-            text = f"After the last move: {result.describe(self.names)}." if result is not None else \
-                "After the last reviewed move."
+            text = _("After the last move: {what}.").format(
+                what=result.describe(self.names)) if result is not None else \
+                _("After the last reviewed move.")
             return StatusLine(text, "good")
         approx = "" if move.exact else "~"
         name = self.names[move.player - 1]
         sign = class_sign(move.classification)
         text = f"{move.number}. {name}: {move.move} ({move.points}), {move.classification}{' ' + sign if sign else ''}"
         if move.loss:
-            text += f" losing {approx}{move.loss}; best {', '.join(move.best_moves[:2])} ({move.best_value:+d})"
+            text += _(" losing {approx}{loss}; best {join} ({best_value:+d})").format(
+                approx=approx, loss=move.loss, join=', '.join(move.best_moves[:2]), best_value=move.best_value)
         text += f" · {self.names[0]} {move.eval_before:+d} → {move.eval_after:+d}"
         kind = "good" if move.classification in ("best", "good") else "warn"
         return StatusLine(text, kind)
@@ -367,15 +371,17 @@ class ReviewScene(Scene):
         total = job.total
         step = job.progress
         if self.failed:
-            lines = [("Could not review", theme.ERROR), (self.failed, theme.IVORY_DIM)]
+            lines = [(_("Could not review"), theme.ERROR), (self.failed, theme.IVORY_DIM)]
             fraction = 0.0
         else:
             current = min(total, job.reviewed + 1)
-            headline = f"Reviewing move {current}/{total}" if job.reviewed < total else "Checking the final position"
+            headline = _("Reviewing move {current}/{total}").format(
+                current=current, total=total) if job.reviewed < total else _("Checking the final position")
             if total == 0:
-                headline = "Checking the position"
+                headline = _("Checking the position")
             lines = [(headline, theme.IVORY),
-                     (f"{self.names[0]} vs {self.names[1]} · up to {job.time_per_move:g} s per move",
+                     (_("{names} vs {names2} · up to {time_per_move:g} s per move").format(
+                         names=self.names[0], names2=self.names[1], time_per_move=job.time_per_move),
                       theme.IVORY_DIM)]
             if step is not None and step.move is not None:
                 sign = class_sign(step.classification or "")

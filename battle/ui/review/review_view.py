@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
+from battle.i18n import _
 from battle.rules.board import Move
 from battle.rules.wording import plural
 from battle.ui.art import theme
@@ -71,8 +72,8 @@ def played_label(played_class: str | None) -> str:
     to an eye that cannot tell the class colours apart (``played ??``, ``played · good``)."""
     sign = class_sign(played_class or "")
     if sign:
-        return f"played {sign}"
-    return f"played · {played_class}" if played_class == "good" else "played"
+        return _("played {sign}").format(sign=sign)
+    return _("played · {played_class}").format(played_class=played_class) if played_class == "good" else "played"
 
 
 def move_marks(played: Move | None, played_class: str | None, best: list[Move]) -> Frames:
@@ -82,7 +83,7 @@ def move_marks(played: Move | None, played_class: str | None, best: list[Move]) 
     best_colour = GOOD_COLOURS["best"]
     if played is not None and played in best:
         for cell in played:
-            frames.setdefault(cell, []).append((best_colour, "played · best"))
+            frames.setdefault(cell, []).append((best_colour, _("played · best")))
     else:
         for move in best:
             for cell in move:
@@ -126,7 +127,7 @@ def draw_move_marks(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout,
     width = max(2, round(4 * layout.scale))
     frames = move_marks(played, played_class, best)
     for cell, marks in frames.items():
-        for index, (colour, _) in enumerate(marks):
+        for index, (colour, _unused) in enumerate(marks):
             rect = pygame.Rect(face_rect(cell_rect(layout, cell)).as_tuple()).inflate(4 + 8 * index, 4 + 8 * index)
             pygame.draw.rect(surface, (8, 24, 16), rect.inflate(2, 2), width=1, border_radius=6)
             pygame.draw.rect(surface, colour, rect, width=width, border_radius=6)
@@ -147,11 +148,12 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     panel = geo.panel
     surface.blit(theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)), (*theme.GOLD, 60),
                                      1), (panel.x, panel.y))
-    title = fonts.text("Game review", 21 * scale, theme.IVORY, bold=True)
+    title = fonts.text(_("Game review"), 21 * scale, theme.IVORY, bold=True)
     surface.blit(title, (geo.header.x, geo.header.y))
-    budget = f"{review.time_per_move:g} s a move" if review.time_per_move else "no time limit"
+    budget = _("{time_per_move:g} s a move").format(
+        time_per_move=review.time_per_move) if review.time_per_move else _("no time limit")
     inexact = sum(not move.exact for move in review.moves)
-    certainty = "all exact" if inexact == 0 else f"{inexact} estimated"
+    certainty = _("all exact") if inexact == 0 else _("{inexact} estimated").format(inexact=inexact)
     heading = f"{plural(len(review.moves), 'move')} · {budget} · {certainty}"
     sub = fonts.text(fonts.fit(heading, 14 * scale, geo.header.w),
                      14 * scale, theme.IVORY_DIM)
@@ -181,12 +183,13 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
     big = fonts.text(accuracy, 26 * scale, theme.IVORY, bold=True)
     big_rect = big.get_rect(topright=(rect.right - round(12 * scale), rect.y + round(6 * scale)))
     surface.blit(big, big_rect)
-    caption = fonts.text("accuracy", 11.5 * scale, theme.IVORY_FAINT)
+    caption = fonts.text(_("accuracy"), 11.5 * scale, theme.IVORY_FAINT)
     surface.blit(caption, caption.get_rect(midtop=(big_rect.centerx, big_rect.bottom - round(3 * scale))))
     width = big_rect.x - x - round(8 * scale)
     head = fonts.text(fonts.fit(name, 17 * scale, width, bold=True), 17 * scale, theme.IVORY, bold=True)
     surface.blit(head, (x, rect.y + round(7 * scale)))
-    lost_text = f"lost {plural(summary.points_lost, 'point')} in {plural(summary.moves, 'move')}"
+    lost_text = _("lost {plural} in {plural2}").format(
+        plural=plural(summary.points_lost, 'point'), plural2=plural(summary.moves, 'move'))
     lost = fonts.text(fonts.fit(lost_text, 13.5 * scale, width), 13.5 * scale, theme.IVORY_DIM)
     y = rect.y + round(7 * scale) + head.get_height()
     surface.blit(lost, (x, y))
@@ -197,7 +200,8 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
                           class_colour(name_) if counts[name_] else theme.IVORY_FAINT, bold=bool(counts[name_]))
         surface.blit(part, (x, y))
         x += part.get_width() + round(10 * scale)
-    good = fonts.text(f"{counts['best']} best · {counts['good']} good", 13.5 * scale, theme.IVORY_FAINT)
+    good = fonts.text(_("{counts} best · {counts2} good").format(
+        counts=counts['best'], counts2=counts['good']), 13.5 * scale, theme.IVORY_FAINT)
     surface.blit(good, (x, y))
 
 
@@ -206,7 +210,7 @@ def turning_chip_labels(scene: ReviewScene) -> list[tuple[int, str, theme.Colour
     chips = []
     for point in scene.graded.turning_points():
         sign = class_sign(point.classification)
-        text = f"{point.number}{sign}" if sign else f"{point.number} lead"
+        text = f"{point.number}{sign}" if sign else _("{number} lead").format(number=point.number)
         colour = class_colour(point.classification) if sign else theme.HINT
         chips.append((point.number - 1, text, colour))
     return chips
@@ -225,16 +229,16 @@ def turning_chips(fonts: theme.Fonts, geo: ReviewLayout,
 def _draw_turning_points(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene) -> None:
     scale = geo.scale
     area = geo.turning
-    title = fonts.text("Turning points", 14.5 * scale, theme.GOLD, bold=True)
+    title = fonts.text(_("Turning points"), 14.5 * scale, theme.GOLD, bold=True)
     surface.blit(title, (area.x, area.y))
     chips = turning_chips(fonts, geo, scene)
     if not chips:
-        none = fonts.text("none: no lead change, no mistake", 13 * scale, theme.IVORY_FAINT)
+        none = fonts.text(_("none: no lead change, no mistake"), 13 * scale, theme.IVORY_FAINT)
         surface.blit(none, (area.x, area.bottom - none.get_height()))
         return
     hidden = len(turning_chip_labels(scene)) - len(chips)
     if hidden:
-        more = fonts.text(f"+{hidden} more", 12 * scale, theme.IVORY_FAINT)
+        more = fonts.text(_("+{hidden} more").format(hidden=hidden), 12 * scale, theme.IVORY_FAINT)
         surface.blit(more, more.get_rect(topright=(area.right, area.y + round(2 * scale))))
     for rect, index, text, colour in chips:
         selected = index == scene.selected
@@ -249,13 +253,13 @@ def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayo
     scale = geo.scale
     header = geo.moves_header
     pygame.draw.line(surface, theme.GOLD, (header.x, header.y), (header.right, header.y), 1)
-    title = fonts.text("Moves", 15 * scale, theme.GOLD, bold=True)
+    title = fonts.text(_("Moves"), 15 * scale, theme.GOLD, bold=True)
     surface.blit(title, (header.x, header.y + (header.h - title.get_height()) // 2 + round(2 * scale)))
-    columns = fonts.text("loss · best instead", 12.5 * scale, theme.IVORY_FAINT)
+    columns = fonts.text(_("loss · best instead"), 12.5 * scale, theme.IVORY_FAINT)
     surface.blit(columns, columns.get_rect(midright=(header.right, header.y + header.h // 2 + round(2 * scale))))
     moves = scene.graded.moves
     if not moves:
-        surface.blit(fonts.text("No moves to review", 14 * scale, theme.IVORY_FAINT), (geo.moves.x, geo.moves.y))
+        surface.blit(fonts.text(_("No moves to review"), 14 * scale, theme.IVORY_FAINT), (geo.moves.x, geo.moves.y))
         return
     size = 14 * scale
     number_w = fonts.width("88.", size)
@@ -316,7 +320,7 @@ def draw_progress_card(surface: pygame.Surface, fonts: theme.Fonts, rect: pygame
     surface.blit(shadow, (rect.x - 6, rect.y + 2))
     surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2), rect)
     y = rect.y + round(22 * scale)
-    title = fonts.text("REVIEWING THE GAME", 14 * scale, theme.GOLD, bold=True)
+    title = fonts.text(_("REVIEWING THE GAME"), 14 * scale, theme.GOLD, bold=True)
     surface.blit(title, title.get_rect(midtop=(rect.centerx, y)))
     y += title.get_height() + round(12 * scale)
     for index, (text, colour) in enumerate(lines):

@@ -19,6 +19,7 @@ import pygame
 
 from battle.history.stats import Stats, compute_stats
 from battle.history.store import GameEntry
+from battle.i18n import N_, _
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.wording import plural
@@ -45,10 +46,11 @@ if TYPE_CHECKING:
 
     from battle.ui.scene import Host
 
-EMPTY_HISTORY = ("No games or puzzles yet. Finish a game against the solver, or try a puzzle, and your "
-                 "results, ratings and best games show here.")
-ACCURACY_EMPTY = "No reviewed game yet: Review on a finished game's card grades your moves; your accuracy shows here."
-PUZZLES_EMPTY = "No puzzle tried yet: Puzzles on the title."
+EMPTY_HISTORY = N_("No games or puzzles yet. Finish a game against the solver, or try a puzzle, and your "
+                   "results, ratings and best games show here.")
+ACCURACY_EMPTY = N_("No reviewed game yet: Review on a finished game's card grades your moves; your accuracy "
+                    "shows here.")
+PUZZLES_EMPTY = N_("No puzzle tried yet: Puzzles on the title.")
 
 
 class StatsScene(Scene):
@@ -97,9 +99,9 @@ class StatsScene(Scene):
                     name = f"{kind}:{index}"
                     self.games[name] = entry
                     self.widgets[name] = Button(pygame.Rect(place.as_tuple()), game_line(entry), manager,
-                                                tool_tip_text="Open this game in the review screen")
-        self.widgets["back"] = Button(pygame.Rect(geo.back.as_tuple()), "Back", manager,
-                                      tool_tip_text="Back to the title (Esc)")
+                                                tool_tip_text=_("Open this game in the review screen"))
+        self.widgets["back"] = Button(pygame.Rect(geo.back.as_tuple()), _("Back"), manager,
+                                      tool_tip_text=_("Back to the title (Esc)"))
         self.elements.extend(self.widgets.values())
         self.ring.forget_missing()
 
@@ -145,7 +147,7 @@ class StatsScene(Scene):
         try:
             game = Game.from_text(entry.record)
         except BattleError as error:
-            self.message = StatusLine(f"Game #{entry.id} does not read: {error}", "error")
+            self.message = StatusLine(_("Game #{id} does not read: {error}").format(id=entry.id, error=error), "error")
             return
         self.app.open_review(game)
 
@@ -164,18 +166,19 @@ class StatsScene(Scene):
         geo = self.geometry
         scale = geo.scale
         surface.blit(app.felt.surface(app.layout.window, (0.5, 0.4)), (0, 0))
-        title = fonts.text("Statistics", 30 * scale, theme.IVORY, bold=True)
+        title = fonts.text(_("Statistics"), 30 * scale, theme.IVORY, bold=True)
         surface.blit(title, (geo.title.x, geo.title.y))
         stats = self.stats
         line = self.message if self.message.text else StatusLine(
-            f"{plural(stats.games, 'game')} stored · {plural(stats.puzzles_tried, 'puzzle')} tried", "quiet")
+            _("{plural} stored · {plural2} tried").format(
+                plural=plural(stats.games, 'game'), plural2=plural(stats.puzzles_tried, 'puzzle')), "quiet")
         room = geo.back.x - geo.title.x - round(12 * scale)
         sub = fonts.text(fonts.fit(line.text, 14 * scale, room), 14 * scale, STATUS_COLOURS.get(line.kind, theme.IVORY))
         surface.blit(sub, (geo.title.x, geo.title.y + title.get_height()))
         if self.empty:
             whole = Rect(geo.title.x, geo.results.y, geo.title.w, geo.results.h)
-            area = draw_card(surface, fonts, whole, "Nothing here yet", scale)
-            for index, text_line in enumerate(fonts.wrap(EMPTY_HISTORY, 16 * scale, area.w)):
+            area = draw_card(surface, fonts, whole, _("Nothing here yet"), scale)
+            for index, text_line in enumerate(fonts.wrap(_(EMPTY_HISTORY), 16 * scale, area.w)):
                 rendered = fonts.text(text_line, 16 * scale, theme.IVORY_DIM)
                 surface.blit(rendered, (area.x, area.y + index * rendered.get_height()))
             self.ring.draw(surface, scale)
@@ -183,11 +186,12 @@ class StatsScene(Scene):
         draw_results(surface, fonts, geo.results, stats, scale)
         draw_solver(surface, fonts, geo.solver, stats, scale)
         count = len(stats.accuracy)
-        draw_plot_card(surface, fonts, geo.accuracy, f"Accuracy over time ({plural(count, 'reviewed game')})"
-                       if count else "Accuracy over time", self.accuracy_plot if count else None, ACCURACY_EMPTY,
+        draw_plot_card(surface, fonts, geo.accuracy, _("Accuracy over time ({plural})").format(
+            plural=plural(count, 'reviewed game'))
+                       if count else _("Accuracy over time"), self.accuracy_plot if count else None, _(ACCURACY_EMPTY),
                        scale)
-        draw_plot_card(surface, fonts, geo.puzzles, "Puzzle rating over time (its 95% band shaded)",
-                       self.puzzle_plot if stats.puzzle_ratings else None, PUZZLES_EMPTY, scale)
-        draw_list_heading(surface, fonts, geo.best, "Best games (click to review)", not stats.best, scale)
-        draw_list_heading(surface, fonts, geo.worst, "Worst games", not stats.worst, scale)
+        draw_plot_card(surface, fonts, geo.puzzles, _("Puzzle rating over time (its 95% band shaded)"),
+                       self.puzzle_plot if stats.puzzle_ratings else None, _(PUZZLES_EMPTY), scale)
+        draw_list_heading(surface, fonts, geo.best, _("Best games (click to review)"), not stats.best, scale)
+        draw_list_heading(surface, fonts, geo.worst, _("Worst games"), not stats.worst, scale)
         self.ring.draw(surface, scale)

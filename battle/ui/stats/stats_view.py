@@ -15,6 +15,7 @@ import pygame
 from battle.history.stats import Stats
 from battle.history.stats_report import unrated_words
 from battle.history.store import GameEntry
+from battle.i18n import _
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import plural
 from battle.ui.art import theme
@@ -33,7 +34,7 @@ def game_line(entry: GameEntry) -> str:
     assert entry.you is not None
     opponent = entry.opponent_level() or entry.players[2 - entry.you]
     when = time.strftime("%d %b %Y", time.localtime(entry.finished_at))
-    where = f"deal {entry.deal}" if entry.deal is not None else "composed"
+    where = _("deal {deal}").format(deal=entry.deal) if entry.deal is not None else "composed"
     return (f"{when} · vs {opponent} · {entry.scores[0]}-{entry.scores[1]} ({entry.margin_for(entry.you):+d})"
             f" · {where}")
 
@@ -65,15 +66,16 @@ def _lines(surface: pygame.Surface, fonts: theme.Fonts, area: Rect, y: int, line
 
 def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
     """Wins, draws and losses per opponent with the average margin, and the totals above them."""
-    area = draw_card(surface, fonts, rect, "Your games", scale)
+    area = draw_card(surface, fonts, rect, _("Your games"), scale)
     size = TEXT_SIZE * scale
-    summary = f"{plural(stats.games, 'game')} stored, {stats.your_games} yours"
+    summary = _("{plural} stored, {your_games} yours").format(
+        plural=plural(stats.games, 'game'), your_games=stats.your_games)
     if stats.average_margin is not None:
-        summary += f" · average margin {stats.average_margin:+.1f}"
+        summary += _(" · average margin {average_margin:+.1f}").format(average_margin=stats.average_margin)
     y = _lines(surface, fonts, area, area.y, [summary], size, theme.IVORY_DIM) + round(6 * scale)
     if not stats.tallies:
-        _lines(surface, fonts, area, y, ["None against the solver or online yet: games between two people at "
-                                         "this screen count in the total only."], size, theme.IVORY_FAINT)
+        _lines(surface, fonts, area, y, [_("None against the solver or online yet: games between two people at "
+                                         "this screen count in the total only.")], size, theme.IVORY_FAINT)
         return
     columns = ("against", "games", "won", "drawn", "lost", "margin")
     # the first column takes what the five numbers leave
@@ -104,24 +106,25 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
 
 def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
     """The rating against the solver on the levels' scale, with its 95% interval; then the puzzles."""
-    area = draw_card(surface, fonts, rect, "Rating against the solver", scale)
+    area = draw_card(surface, fonts, rect, _("Rating against the solver"), scale)
     size = TEXT_SIZE * scale
     solver = stats.solver
     y = area.y
     if solver.games:
         big = fonts.text(solver.current.describe(), 24 * scale, theme.IVORY)  # the bold face has no ±
         surface.blit(big, (area.x, y))
-        after = fonts.text(f" after {plural(solver.games, 'game')}", size, theme.IVORY_DIM)
+        after = fonts.text(_(" after {plural}").format(plural=plural(solver.games, 'game')), size, theme.IVORY_DIM)
         surface.blit(after, after.get_rect(bottomleft=(area.x + big.get_width(), y + big.get_height() - 3)))
         y += big.get_height()
-        y = _lines(surface, fonts, area, y, [f"You play like a {solver.plays_like()}-level solver."], size,
+        y = _lines(surface, fonts, area, y, [_("You play like a {plays_like}-level solver.").format(
+            plays_like=solver.plays_like())], size,
                    theme.GOLD_BRIGHT)
     elif stats.unrated:
         y = _lines(surface, fonts, area, y, [f"No rated game against a level yet: {unrated_words(stats.unrated)}."],
                    size, theme.IVORY_FAINT)
     else:
-        y = _lines(surface, fonts, area, y, ["No game against a level yet: play the solver from the title, and "
-                                             "your results against its levels place you on their scale."],
+        y = _lines(surface, fonts, area, y, [_("No game against a level yet: play the solver from the title, and "
+                                             "your results against its levels place you on their scale.")],
                    size, theme.IVORY_FAINT)
     puzzle_lines = [_puzzle_words(stats)]
     puzzle_h = round(size * 1.4) * 2
@@ -134,10 +137,12 @@ def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: 
 
 def _puzzle_words(stats: Stats) -> str:
     if not stats.puzzles_tried:
-        return "Puzzles: none tried yet (Puzzles on the title)."
+        return _("Puzzles: none tried yet (Puzzles on the title).")
     rating = stats.puzzle_ratings[-1][1]
-    return (f"Puzzles: {stats.puzzles_solved} of {stats.puzzles_tried} solved, streak {stats.streak} "
-            f"(best {stats.best_streak}), puzzle rating {rating.describe()}.")
+    return (_("Puzzles: {puzzles_solved} of {puzzles_tried} solved, streak {streak} (best {best_streak}), puzzle "
+              "rating {what}.").format(
+        puzzles_solved=stats.puzzles_solved, puzzles_tried=stats.puzzles_tried, streak=stats.streak,
+        best_streak=stats.best_streak, what=rating.describe()))
 
 
 def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
@@ -191,6 +196,6 @@ def draw_list_heading(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, t
     heading = fonts.text(title, HEADING_SIZE * scale, theme.GOLD, bold=True)
     surface.blit(heading, (rect.x, rect.y))
     if empty:
-        line = fonts.text(fonts.fit("None yet: your games against the solver or online are listed here.",
+        line = fonts.text(fonts.fit(_("None yet: your games against the solver or online are listed here."),
                                     TEXT_SIZE * scale, rect.w), TEXT_SIZE * scale, theme.IVORY_FAINT)
         surface.blit(line, (rect.x, rect.y + heading.get_height() + round(6 * scale)))

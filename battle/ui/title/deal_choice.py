@@ -13,11 +13,13 @@ import random
 from dataclasses import dataclass
 
 from battle.atlas.catalogue import Catalogue
+from battle.i18n import N_, _, format_date, ngettext
 from battle.rules.deal import parse_deal_number
 from battle.rules.wording import plural
 from battle.ui.files.settings import DEAL_KINDS
 
-KIND_LABELS: dict[str, str] = dict(zip(DEAL_KINDS, ("Any deal", "Fair deal", "Deal of the day"), strict=True))
+KIND_LABELS: dict[str, str] = dict(zip(DEAL_KINDS, (N_("Any deal"), N_("Fair deal"), N_("Deal of the day")),
+                                       strict=True))
 """The title's deal list: each kind's key (kept in the settings) and its label."""
 
 
@@ -37,10 +39,10 @@ class Fairness:
 
 
 FAIRNESS: tuple[Fairness, ...] = (
-    Fairness("even", "even", "even", 0),
-    Fairness("within2", "within 2", "within 2 points of even", 2),
-    Fairness("within5", "within 5", "within 5 points of even", 5),
-    Fairness("first+3", "first player +3", "+3 for the first player", 0, 3),
+    Fairness("even", N_("even"), N_("even"), 0),
+    Fairness("within2", N_("within 2"), N_("within 2 points of even"), 2),
+    Fairness("within5", N_("within 5"), N_("within 5 points of even"), 5),
+    Fairness("first+3", N_("first player +3"), N_("+3 for the first player"), 0, 3),
 )
 FAIRNESS_BY_KEY: dict[str, Fairness] = {fairness.key: fairness for fairness in FAIRNESS}
 
@@ -74,16 +76,19 @@ def pick_deal(kind: str, number_text: str, fairness: Fairness, catalogue: Catalo
     if kind == "daily":
         day = today()
         number = daily_deal(catalogue, day)
-        return DealPick(number, f"Deal of the day for {day.day} {day:%B}: deal {number}, the same for everyone.")
+        return DealPick(number, _("Deal of the day for {date}: deal {number}, the same for everyone.").format(
+            # TRANSLATORS: a Babel date pattern (d: the day, MMMM: the month's name)
+            date=format_date(day, _("d MMMM")), number=number))
     number = fair_deal(catalogue, fairness)
-    return DealPick(number, f"Fair deal ({fairness.words}): deal {number}.")
+    return DealPick(number, _("Fair deal ({words}): deal {number}.").format(words=_(fairness.words), number=number))
 
 
 def fair_deal(catalogue: Catalogue, fairness: Fairness, rng: random.Random | None = None) -> int:
     """A catalogued deal as fair as ``fairness`` asks, picked at random among those that are."""
     deals = catalogue.fair_deals(fairness.margin, fairness.handicap)
     if not deals:
-        raise NoCataloguedDeal(_none_found(catalogue, f"No catalogued deal is {fairness.words}"))
+        raise NoCataloguedDeal(_none_found(catalogue, _("No catalogued deal is {words}").format(
+            words=_(fairness.words))))
     return (rng or random).choice(deals)
 
 
@@ -91,7 +96,7 @@ def daily_deal(catalogue: Catalogue, day: datetime.date) -> int:
     """The deal of ``day``: the same for everyone that day (see ``Catalogue.daily_deal``)."""
     number = catalogue.daily_deal(day)
     if number is None:
-        raise NoCataloguedDeal(_none_found(catalogue, "No deal of the day"))
+        raise NoCataloguedDeal(_none_found(catalogue, _("No deal of the day")))
     return number
 
 
@@ -102,17 +107,20 @@ def availability(catalogue: Catalogue, kind: str, fairness: Fairness) -> tuple[s
             number = daily_deal(catalogue, today())
         except NoCataloguedDeal as error:
             return str(error), "warn"
-        return f"Deal of the day: deal {number}, the same for everyone today.", "info"
+        return _("Deal of the day: deal {number}, the same for everyone today.").format(number=number), "info"
     count = len(catalogue.fair_deals(fairness.margin, fairness.handicap))
     if not count:
-        return _none_found(catalogue, f"No catalogued deal is {fairness.words}"), "warn"
+        return _none_found(catalogue, _("No catalogued deal is {words}").format(words=_(fairness.words))), "warn"
     total = plural(len(catalogue), "catalogued deal")
-    return f"{count} of the {total} {'is' if count == 1 else 'are'} {fairness.words}.", "info"
+    return ngettext("{count} of the {total} is {words}.", "{count} of the {total} are {words}.", count).format(
+        count=count, total=total, words=_(fairness.words)), "info"
 
 
 def _none_found(catalogue: Catalogue, opening: str) -> str:
     if catalogue.problems and not len(catalogue):
-        return f"{opening}: the catalogue did not load ({catalogue.problems[0]})."
+        return _("{opening}: the catalogue did not load ({problems}).").format(
+            opening=opening, problems=catalogue.problems[0])
     if not len(catalogue):
-        return f"{opening}: no deal is catalogued yet ('mahjong-battle survey' solves some)."
-    return f"{opening} ({plural(len(catalogue), 'deal')} catalogued): choose another margin."
+        return _("{opening}: no deal is catalogued yet ('mahjong-battle survey' solves some).").format(opening=opening)
+    return _("{opening} ({plural} catalogued): choose another margin.").format(
+        opening=opening, plural=plural(len(catalogue), 'deal'))

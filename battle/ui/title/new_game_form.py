@@ -17,6 +17,7 @@ import pygame
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 
+from battle.i18n import N_, _
 from battle.rules.errors import BattleError
 from battle.ui.match import Match, new_match
 from battle.ui.title.deal_choice import (
@@ -33,8 +34,9 @@ if TYPE_CHECKING:
     from battle.atlas.catalogue import Catalogue
     from battle.ui.scene import Host
 
-MODE_LABELS = {"hotseat": "Two players, one screen", "solver": "Against the solver"}
-FIRST_LABELS = {True: "You move first", False: "The solver moves first"}
+MODE_LABELS = {"hotseat": N_("Two players, one screen"), "solver": N_("Against the solver")}
+FIRST_LABELS = {True: N_("You move first"), False: N_("The solver moves first")}
+"""The lists' choices in English, shown (and read back) through the catalogue: ``_(label)``."""
 ENTRIES = ("player1", "player2", "human_name", "deal")
 """The form's text fields, by widget name."""
 
@@ -63,8 +65,9 @@ class NewGameForm:
         settings = app.settings
         self.mode = settings.mode
         self.values = {
-            "player1": settings.player1,
-            "player2": settings.player2,
+            # the default names (the settings' English) in the player's language; a chosen name as it is
+            "player1": _("Player 1") if settings.player1 == "Player 1" else settings.player1,
+            "player2": _("Player 2") if settings.player2 == "Player 2" else settings.player2,
             "human_name": settings.human_name,
             "deal": "",
         }
@@ -82,12 +85,12 @@ class NewGameForm:
         """Add the form's rows from ``y`` down (fields at ``field_x``, a label left of each; with ``wide``,
         the level's description beside its list); returns the top of what follows."""
         manager = self.app.manager
-        label("Game", y)
-        add("mode", UIDropDownMenu(list(MODE_LABELS.values()), MODE_LABELS[self.mode],
+        label(_("Game"), y)
+        add("mode", UIDropDownMenu([_(label) for label in MODE_LABELS.values()], _(MODE_LABELS[self.mode]),
                                    pygame.Rect(field_x, y, field_w, row_h), manager))
         y += row_h + gap
         if self.mode == "hotseat":
-            for key, text in (("player1", "Player 1"), ("player2", "Player 2")):
+            for key, text in (("player1", _("Player 1")), ("player2", _("Player 2"))):
                 label(text, y)
                 entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text=text)
                 entry.set_text_length_limit(40)
@@ -95,13 +98,13 @@ class NewGameForm:
                 add(key, entry)
                 y += row_h + gap
         else:
-            label("Your name", y)
-            entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text="You")
+            label(_("Your name"), y)
+            entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text=_("You"))
             entry.set_text_length_limit(40)
             entry.set_text(self.values["human_name"])
             add("human_name", entry)
             y += row_h + gap
-            label("Solver", y)
+            label(_("Solver"), y)
             level_w = round(field_w * 0.42) if wide else field_w
             add("level", UIDropDownMenu(list(self.app.level_names), self.level,
                                         pygame.Rect(field_x, y, level_w, row_h), manager))
@@ -110,12 +113,13 @@ class NewGameForm:
                                           self.app.level_description(self.level), manager,
                                           object_id=ObjectID(object_id="#field_label")))
             y += row_h + gap
-            label("Order", y)
-            add("first", UIDropDownMenu(list(FIRST_LABELS.values()), FIRST_LABELS[self.human_first],
+            label(_("Order"), y)
+            add("first", UIDropDownMenu([_(label) for label in FIRST_LABELS.values()],
+                                        _(FIRST_LABELS[self.human_first]),
                                         pygame.Rect(field_x, y, field_w, row_h), manager))
             y += row_h + gap
 
-        label("Deal", y)
+        label(_("Deal"), y)
         self._deal_row(field_x, y, field_w, row_h, add)
         return y + row_h + gap + round(8 * self.app.layout.scale)
 
@@ -126,19 +130,19 @@ class NewGameForm:
         manager = self.app.manager
         # "Deal of the day" and the list's arrow take about 130 px at scale 1: half the field at 800x600
         kind_w = max(round(width * 0.42), min(width // 2, round(150 * self.app.layout.scale)))
-        add("deal_kind", UIDropDownMenu(list(KIND_LABELS.values()), KIND_LABELS[self.deal_kind],
+        add("deal_kind", UIDropDownMenu([_(label) for label in KIND_LABELS.values()], _(KIND_LABELS[self.deal_kind]),
                                         pygame.Rect(x, y, kind_w, row_h), manager))
         side = pygame.Rect(x + kind_w + 10, y, width - kind_w - 10, row_h)
         if self.deal_kind == "number":
-            entry = UITextEntryLine(side, manager, placeholder_text="(random)")
+            entry = UITextEntryLine(side, manager, placeholder_text=_("(random)"))
             entry.set_text_length_limit(19)
             entry.set_text(self.values["deal"])
             add("deal", entry)
         elif self.deal_kind == "fair":
-            add("fairness", UIDropDownMenu([fairness.label for fairness in FAIRNESS], self.fairness.label, side,
+            add("fairness", UIDropDownMenu([_(fairness.label) for fairness in FAIRNESS], _(self.fairness.label), side,
                                            manager))
         else:
-            add("deal_help", UILabel(side, "the same for everyone", manager,
+            add("deal_help", UILabel(side, _("the same for everyone"), manager,
                                      object_id=ObjectID(object_id="#field_label")))
 
     def read(self, widgets: Mapping[str, UIElement]) -> None:
@@ -151,7 +155,7 @@ class NewGameForm:
     def choose(self, widgets: Mapping[str, UIElement], menu: object, text: str) -> FormChange:
         """A list's new choice (picked with the mouse or the keyboard)."""
         if menu is widgets.get("mode"):
-            self.mode = next(key for key, label in MODE_LABELS.items() if label == text)
+            self.mode = next(key for key, label in MODE_LABELS.items() if _(label) == text)
             return FormChange(rebuild=True)
         if menu is widgets.get("level"):
             self.level = text
@@ -159,12 +163,12 @@ class NewGameForm:
             if isinstance(help_label, UILabel):
                 help_label.set_text(self.app.level_description(self.level))
         elif menu is widgets.get("first"):
-            self.human_first = text == FIRST_LABELS[True]
+            self.human_first = text == _(FIRST_LABELS[True])
         elif menu is widgets.get("deal_kind"):
-            self.deal_kind = next(key for key, label in KIND_LABELS.items() if label == text)
+            self.deal_kind = next(key for key, label in KIND_LABELS.items() if _(label) == text)
             return FormChange(rebuild=True, recount=True)  # the row beside the list changes with it
         elif menu is widgets.get("fairness"):
-            self.fairness = next(fairness for fairness in FAIRNESS if fairness.label == text)
+            self.fairness = next(fairness for fairness in FAIRNESS if _(fairness.label) == text)
             return FormChange(recount=True)
         return FormChange()
 
@@ -186,7 +190,7 @@ class NewGameForm:
             pick = pick_deal(self.deal_kind, self.values["deal"], self.fairness,
                              None if self.deal_kind == "number" else catalogue())
         except BattleError as error:
-            return StatusLine(f"Deal number: {error}", "error")
+            return StatusLine(_("Deal number: {error}").format(error=error), "error")
         except NoCataloguedDeal as none:
             return StatusLine(str(none), "warn")
         settings = self.app.settings
@@ -196,8 +200,8 @@ class NewGameForm:
         settings.deal_kind = self.deal_kind
         settings.fairness = self.fairness.key
         if self.mode == "hotseat":
-            settings.player1 = self.values["player1"].strip() or "Player 1"
-            settings.player2 = self.values["player2"].strip() or "Player 2"
+            settings.player1 = self.values["player1"].strip() or _("Player 1")
+            settings.player2 = self.values["player2"].strip() or _("Player 2")
             names = (settings.player1, settings.player2)
         else:
             settings.human_name = self.values["human_name"].strip() or "You"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from battle.i18n import _
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.files.game_files import FileProblem, load_game_file
@@ -48,21 +49,21 @@ class TitleGames:
         if not problems:
             return None
         more = len(problems) - 1
-        return StatusLine(problems[0] + (f" ({more} more like it)" if more else ""), "warn")
+        return StatusLine(problems[0] + (_(" ({more} more like it)").format(more=more) if more else ""), "warn")
 
     # -- starting a game ---------------------------------------------------------------------
 
     def resume_newest(self) -> None:
         if self.resume is not None:
-            self.app.start_match(self.resume, f"Resumed: {self.resume.describe()}.", "good")
+            self.app.start_match(self.resume, _("Resumed: {what}.").format(what=self.resume.describe()), "good")
 
     def resume_other(self, index: int) -> None:
         match = Match.from_saved(self.others[index], self.app.default_level)
-        self.app.start_match(match, f"Resumed: {match.describe()}.", "good")
+        self.app.start_match(match, _("Resumed: {what}.").format(what=match.describe()), "good")
 
     def rematch(self) -> None:
         if self.previous is not None:
-            self.begin(self.previous.rematch(), "Rematch: the same deal with the sides swapped.", "good")
+            self.begin(self.previous.rematch(), _("Rematch: the same deal with the sides swapped."), "good")
 
     def begin(self, match: Match, notice: str | None, kind: str = "info") -> None:
         """Start a new game; first ask what becomes of the unfinished game the player last left."""
@@ -75,7 +76,7 @@ class TitleGames:
             problem = None
             if key == "resume":
                 resumed = Match.from_saved(current, self.app.default_level)
-                self.app.start_match(resumed, f"Resumed: {resumed.describe()}.", "good")
+                self.app.start_match(resumed, _("Resumed: {what}.").format(what=resumed.describe()), "good")
                 return
             if key == "keep":
                 problem = keep_for_later(current)
@@ -89,12 +90,12 @@ class TitleGames:
                 self.app.start_match(match, notice, kind)
 
         self.app.stack.push(ChoiceScene(
-            self.app, "Your last game is not finished",
-            f"{current.describe()}. Resume it, keep it in the list of unfinished games and start the new one, "
-            "or discard it?",
-            (Choice("resume", "Resume it", "Go back to the unfinished game"),
-             Choice("keep", "Keep it, start new", "The title lists it for later"),
-             Choice("discard", "Discard it", "Delete the unfinished game")),
+            self.app, _("Your last game is not finished"),
+            _("{what}. Resume it, keep it in the list of unfinished games and start the new one, or "
+              "discard it?").format(what=current.describe()),
+            (Choice("resume", _("Resume it"), _("Go back to the unfinished game")),
+             Choice("keep", _("Keep it, start new"), _("The title lists it for later")),
+             Choice("discard", _("Discard it"), _("Delete the unfinished game"))),
             answered))
 
     def ask_discard(self, index: int) -> None:
@@ -104,11 +105,12 @@ class TitleGames:
         def answered(key: str | None) -> None:
             if key == "discard":
                 problem = discard(saved)
-                self.app.show_title(problem or f"Discarded: {saved.describe()}.", "error" if problem else "info")
+                self.app.show_title(problem or _("Discarded: {what}.").format(
+                    what=saved.describe()), "error" if problem else "info")
 
         self.app.stack.push(ChoiceScene(
-            self.app, "Discard this game?", f"{saved.describe()}. It cannot be brought back.",
-            (Choice("cancel", "Keep it"), Choice("discard", "Discard it")), answered))
+            self.app, _("Discard this game?"), _("{what}. It cannot be brought back.").format(what=saved.describe()),
+            (Choice("cancel", _("Keep it")), Choice("discard", _("Discard it"))), answered))
 
     # -- files -------------------------------------------------------------------------------
 
@@ -117,7 +119,7 @@ class TitleGames:
         try:
             game, what = load_game_file(path)
         except FileProblem as problem:
-            return StatusLine(f"Could not load {problem}", "error")
+            return StatusLine(_("Could not load {problem}").format(problem=problem), "error")
         self.app.remember_folder(path.parent)
         return game, what
 
@@ -128,7 +130,8 @@ class TitleGames:
             return loaded
         game, what = loaded
         if game.ply == 0:
-            return StatusLine(f"{path.name} is a {what} without moves: nothing to review.", "warn")
+            return StatusLine(_("{name} is a {what} without moves: nothing to review.").format(
+                name=path.name, what=what), "warn")
         self.app.open_review(game)
         return None
 
@@ -138,7 +141,8 @@ class TitleGames:
         if isinstance(loaded, StatusLine):
             return loaded
         game, what = loaded
-        self.begin(Match(game, solver_side, level), f"Loaded the {what} {path.name}.", "good")
+        self.begin(Match(game, solver_side, level), _("Loaded the {what} {name}.").format(
+            what=what, name=path.name), "good")
         return None
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from battle.i18n import N_, _
 from battle.ui.art import theme
 from battle.ui.art.theme import Fonts
 from battle.ui.art.tile_art import TileArt
@@ -19,7 +20,7 @@ from battle.ui.art.tile_art import TileArt
 HERO_KINDS = (18, 4, 13, 22, 8, 9, 26)
 """The tiles fanned above the title: the bird (1 bamboo) first, then a mix of suits."""
 
-TAGLINE = "Take pairs of free tiles, score their value: 270 points in play, the bigger share wins."
+TAGLINE = N_("Take pairs of free tiles, score their value: 270 points in play, the bigger share wins.")
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,12 @@ class TitleHero:
             surface.blit(self.fan, self.fan.get_rect(midtop=(w // 2, place.top + self.bob(clock, scale) - lift)))
         title_y = place.top + round(place.height * 0.70)
         mark = fonts.text("麻将", 30 * scale, theme.GOLD, bold=True)
-        title = fonts.text("Mahjong Battle", 44 * scale, theme.IVORY, bold=True)
+        title = fonts.text(_("Mahjong Battle"), 44 * scale, theme.IVORY, bold=True)
         space = round(14 * scale)
         x = (w - (mark.get_width() + space + title.get_width())) // 2
         surface.blit(mark, mark.get_rect(midleft=(x, title_y)))
         surface.blit(title, title.get_rect(midleft=(x + mark.get_width() + space, title_y)))
-        tagline = fonts.text(TAGLINE, 15 * scale, theme.IVORY_DIM)
+        tagline = fonts.text(_(TAGLINE), 15 * scale, theme.IVORY_DIM)
         tagline_rect = tagline.get_rect(midtop=(w // 2, title_y + title.get_height() // 2 + round(8 * scale)))
         if tagline_rect.bottom < place.card_top:  # a short window squeezes it out rather than under the form
             surface.blit(tagline, tagline_rect)

@@ -18,6 +18,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID, UIElement
 from pygame_gui.elements import UILabel, UITextEntryLine
 
+from battle.i18n import N_, _
 from battle.storage.saved_games import SavedGame
 from battle.ui.art import theme
 from battle.ui.match import Match
@@ -42,17 +43,17 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 BUTTON_ROWS: tuple[tuple[tuple[str, str, str, int], ...], ...] = (
-    (("start", "Start game", "Deal the tiles (Enter)", 100),
-     ("online", "Play online", "Host, join or resume a game against someone over the network (O)", 102),
-     ("puzzles", "Puzzles", "Find the one good move in positions mined from exact analysis; a puzzle rating keeps "
-                            "score (P)", 78),
-     ("stats", "Statistics", "Your games, results per level, your rating against the solver, your puzzle rating (S)",
-      89),
-     ("quit", "Quit", "Close the window", 56)),
-    (("load", "Load game...", "Open a game record (.mbg) or a position (.mbp)", 112),
-     ("edit", "Edit a position", "Set up any position, then analyse it or play it (E)", 124),
-     ("review", "Review a game...", "Grade every move of a game record (.mbg) against perfect play", 139),
-     ("help", "Rules & keys", "The rules, the marks and every shortcut (F1)", 110)),
+    (("start", N_("Start game"), N_("Deal the tiles (Enter)"), 100),
+     ("online", N_("Play online"), N_("Host, join or resume a game against someone over the network (O)"), 102),
+     ("puzzles", N_("Puzzles"), N_("Find the one good move in positions mined from exact analysis; a puzzle "
+                                   "rating keeps score (P)"), 78),
+     ("stats", N_("Statistics"), N_("Your games, results per level, your rating against the solver, your puzzle "
+                                    "rating (S)"), 89),
+     ("quit", N_("Quit"), N_("Close the window"), 56)),
+    (("load", N_("Load game..."), N_("Open a game record (.mbg) or a position (.mbp)"), 112),
+     ("edit", N_("Edit a position"), N_("Set up any position, then analyse it or play it (E)"), 124),
+     ("review", N_("Review a game..."), N_("Grade every move of a game record (.mbg) against perfect play"), 139),
+     ("help", N_("Rules & keys"), N_("The rules, the marks and every shortcut (F1)"), 110)),
 )
 """The buttons under the form, row by row: command, label, tool tip, and a share of the row in
 proportion to the label's width plus its padding at 1200x800 (each shows in full there)."""
@@ -166,21 +167,22 @@ class TitleScene(Scene):
                 text, *shorter = resume_labels(self.resume.game)
                 add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
                                      object_id=ObjectID(object_id="#primary"), shorter=shorter,
-                                     tool_tip_text=f"Continue the game that was open when the window closed: "
-                                                   f"{self.resume.describe()}"))
+                                     tool_tip_text=_("Continue the game that was open when the window closed: "
+                                                     "{game}").format(game=self.resume.describe())))
             if self.previous is not None:
-                text = "Rematch" if self.resume is not None else "Rematch: the last deal, sides swapped"
+                text = _("Rematch") if self.resume is not None else _("Rematch: the last deal, sides swapped")
                 add("rematch", Button(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
-                                      tool_tip_text="The last game's deal again, with the sides swapped"))
+                                      tool_tip_text=_("The last game's deal again, with the sides swapped")))
             y += row_h + gap
         discard_w = max(60, round(inner_w * 0.18))
         for index, saved in enumerate(self.others[:self._other_rows()]):
             width = inner_w - discard_w - 10
             text, *shorter = other_game_labels(saved.describe(), saved.game)
             add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager, shorter=shorter,
-                                         tool_tip_text=f"Another unfinished game, kept for later: {saved.describe()}"))
-            add(f"discard:{index}", Button(pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h), "Discard",
-                                           manager, tool_tip_text="Delete this unfinished game (asks first)"))
+                                         tool_tip_text=_("Another unfinished game, kept for later: {game}").format(
+                                             game=saved.describe())))
+            add(f"discard:{index}", Button(pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h), _("Discard"),
+                                           manager, tool_tip_text=_("Delete this unfinished game (asks first)")))
             y += row_h + gap
 
         y = self.form.build(y, field_x, field_w, row_h, gap, wide, add, label)
@@ -194,7 +196,7 @@ class TitleScene(Scene):
                 # the last button takes what rounding left, so every row ends at the card's edge
                 width = x0 + inner_w - x if index == len(row) - 1 else round(room * share / total)
                 object_id = ObjectID(object_id="#primary") if key == "start" else None
-                add(key, Button(pygame.Rect(x, y, width, row_h), text, manager, tool_tip_text=tip,
+                add(key, Button(pygame.Rect(x, y, width, row_h), _(text), manager, tool_tip_text=_(tip),
                                 object_id=object_id))
                 x += width + button_gap
             y += row_h + gap
@@ -374,7 +376,7 @@ class TitleScene(Scene):
                                                                 card.bottom + round(14 * scale)))))
         if not app.solver.ready and app.solver.engine_error is None:
             # Quiet, in a corner: the window works meanwhile, only the solver's first reply would wait.
-            note = fonts.text("preparing the solver...", 12 * scale, theme.IVORY_DIM)
+            note = fonts.text(_("preparing the solver..."), 12 * scale, theme.IVORY_DIM)
             surface.blit(note, note.get_rect(bottomright=(w - round(10 * scale), h - round(8 * scale))))
 
 

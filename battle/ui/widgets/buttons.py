@@ -15,36 +15,40 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.elements import UIButton
 
+from battle.i18n import N_, _
+
 if TYPE_CHECKING:
     from pygame_gui.core import ObjectID
     from pygame_gui.core.interfaces import IUIManagerInterface
     from pygame_gui.elements import UITextEntryLine
 
 SHORT_FORMS = {
-    "New game": "New",
-    "Edit position": "Edit",
-    "Edit a position": "Edit",
-    "Review a game...": "Review...",
-    "Play vs solver": "vs solver",
-    "To game": "Game",
-    "Analysis off": "Done",
-    "Play line": "Play",
-    "Clear board": "Clear",
-    "Fill board": "Fill",
-    "Save .mbp...": "Save...",
-    "Load game...": "Load...",
-    "Start game": "Start",
-    "Rematch: the last deal, sides swapped": "Rematch",
-    "Retry from here": "Retry",
-    "Analyse here": "Analyse",
-    "number": "no.",
-    "Take back": "Undo?",
-    "Rematch": "Again",
-    "Save record": "Save",
-    "Show solution": "Solution",
-    "Next puzzle": "Next",
+    N_("New game"): N_("New"),
+    N_("Edit position"): N_("Edit"),
+    N_("Edit a position"): N_("Edit"),
+    N_("Review a game..."): N_("Review..."),
+    N_("Play vs solver"): N_("vs solver"),
+    N_("To game"): N_("Game"),
+    N_("Analysis off"): N_("Done"),
+    N_("Play line"): N_("Play"),
+    N_("Clear board"): N_("Clear"),
+    N_("Fill board"): N_("Fill"),
+    N_("Save .mbp..."): N_("Save..."),
+    N_("Load game..."): N_("Load..."),
+    N_("Start game"): N_("Start"),
+    N_("Rematch: the last deal, sides swapped"): N_("Rematch"),
+    N_("Retry from here"): N_("Retry"),
+    N_("Analyse here"): N_("Analyse"),
+    N_("number"): N_("no."),
+    N_("Take back"): N_("Undo?"),
+    N_("Rematch"): N_("Again"),
+    N_("Save record"): N_("Save"),
+    N_("Show solution"): N_("Solution"),
+    N_("Next puzzle"): N_("Next"),
+    N_("Rules & keys"): N_("Rules"),
 }
-"""Labels (and a text field's placeholder) that outgrow a small window, and what they become there."""
+"""Labels (and a text field's placeholder) that outgrow a small window, and what they become there; in
+English, matched and shown through the catalogue."""
 
 TEXT_MARGIN = 6
 """Pixels of a widget's width that its border and rounded corners keep from the text."""
@@ -56,7 +60,7 @@ def fitted_label(text: str, room: float, width_of: Callable[[str], int], shorter
     for form in (text, *shorter):
         if width_of(form) <= room:
             return form
-    short = SHORT_FORMS.get(text)
+    short = next((_(short) for long, short in SHORT_FORMS.items() if _(long) == text), None)
     if short is not None and width_of(short) <= room:
         return short
     cut = short or text

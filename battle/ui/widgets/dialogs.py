@@ -29,14 +29,16 @@ import pygame
 import pygame_gui
 from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
+from battle.i18n import N_, _
+
 if TYPE_CHECKING:
     from battle.ui.widgets.window import Window
 
-LOAD_TITLE = "Load a game (.mbg) or position (.mbp)"
-SAVE_TITLE = "Save the game record"
-SAVE_POSITION_TITLE = "Save the position (.mbp)"
-LOAD_POSITION_TITLE = "Load a position (.mbp, or a game's current position from .mbg)"
-REVIEW_TITLE = "Review a game record (.mbg)"
+LOAD_TITLE = N_("Load a game (.mbg) or position (.mbp)")
+SAVE_TITLE = N_("Save the game record")
+SAVE_POSITION_TITLE = N_("Save the position (.mbp)")
+LOAD_POSITION_TITLE = N_("Load a position (.mbp, or a game's current position from .mbg)")
+REVIEW_TITLE = N_("Review a game record (.mbg)")
 
 
 DIALOG_EVENTS = frozenset({pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED})
@@ -66,21 +68,21 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
     folder = start_folder(app)
     try:
         if purpose in ("save", "save_position"):
-            title, suffix = (SAVE_TITLE, ".mbg") if purpose == "save" else (SAVE_POSITION_TITLE, ".mbp")
+            title, suffix = (_(SAVE_TITLE), ".mbg") if purpose == "save" else (_(SAVE_POSITION_TITLE), ".mbp")
             dialog = UIFileDialog(rect, app.manager, window_title=title,
                                   initial_file_path=str(folder / file_name), allowed_suffixes={suffix},
                                   allow_existing_files_only=False)
         elif purpose == "review":
-            dialog = UIFileDialog(rect, app.manager, window_title=REVIEW_TITLE, initial_file_path=str(folder),
+            dialog = UIFileDialog(rect, app.manager, window_title=_(REVIEW_TITLE), initial_file_path=str(folder),
                                   allowed_suffixes={".mbg"}, allow_existing_files_only=True)
         elif purpose == "load_position":
-            dialog = UIFileDialog(rect, app.manager, window_title=LOAD_POSITION_TITLE, initial_file_path=str(folder),
+            dialog = UIFileDialog(rect, app.manager, window_title=_(LOAD_POSITION_TITLE), initial_file_path=str(folder),
                                   allowed_suffixes={".mbg", ".mbp"}, allow_existing_files_only=True)
         else:
-            dialog = UIFileDialog(rect, app.manager, window_title=LOAD_TITLE, initial_file_path=str(folder),
+            dialog = UIFileDialog(rect, app.manager, window_title=_(LOAD_TITLE), initial_file_path=str(folder),
                                   allowed_suffixes={".mbg", ".mbp"}, allow_existing_files_only=True)
     except (OSError, ValueError, locale.Error, pygame.error) as error:
-        raise DialogProblem(f"Could not open the file dialog: {error}") from None
+        raise DialogProblem(_("Could not open the file dialog: {error}").format(error=error)) from None
     dialog.set_blocking(True)
     return dialog
 
@@ -225,7 +227,8 @@ def ask_to_replace(app: Window, path: Path) -> UIConfirmationDialog:
     rect.center = (width // 2, height // 2)
     name = path.name if len(path.name) <= 60 else path.name[:57] + "..."
     # the question is pygame_gui's HTML-like text: a name with "<" must not read as markup
-    dialog = UIConfirmationDialog(rect, f"{html.escape(name)} already exists. Replace it with this one?", app.manager,
-                                  window_title="Replace the file?", action_short_name="Overwrite")
+    dialog = UIConfirmationDialog(rect, _("{escape} already exists. Replace it with this one?").format(
+        escape=html.escape(name)), app.manager,
+                                  window_title=_("Replace the file?"), action_short_name=_("Overwrite"))
     dialog.set_blocking(True)
     return dialog

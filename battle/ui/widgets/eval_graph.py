@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from battle.i18n import _
 from battle.ui.art import theme
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def _draw_move_axis(surface: pygame.Surface, plot: pygame.Rect, moves: int, to_x
                          max(1, round(unit)))
         label = fonts.text(str(ply), size, theme.IVORY_DIM)
         surface.blit(label, label.get_rect(midtop=(x, plot.bottom + round(6 * unit))))
-    title = fonts.text("move", size, theme.IVORY_FAINT)
+    title = fonts.text(_("move"), size, theme.IVORY_FAINT)
     surface.blit(title, title.get_rect(topright=(plot.right, plot.bottom + round(6 * unit) + round(size * 1.4))))
 
 
@@ -223,9 +224,9 @@ def _draw_title(surface: pygame.Surface, review: Review, names: Sequence[str], f
         x += part.get_width()
     surface.blit(outcome, outcome.get_rect(bottomright=(right, y + first.get_height() - round(title_size * 0.1))))
     y += first.get_height() + round(label_size * 0.3)
-    caption = "Projected final margin under perfect play after each move"
+    caption = _("Projected final margin under perfect play after each move")
     if not review.exact:
-        caption += " (dashed: estimate)"
+        caption += _(" (dashed: estimate)")
     text = fonts.text(caption, label_size, theme.IVORY_DIM)
     surface.blit(text, (left, y))
     return y + text.get_height() + round(label_size * 0.9)
@@ -233,18 +234,20 @@ def _draw_title(surface: pygame.Surface, review: Review, names: Sequence[str], f
 
 def _outcome(review: Review, names: Sequence[str]) -> str:
     if not review.complete:
-        return f"review stopped after move {len(review.moves)} of {review.moves_in_record}"
+        return _("review stopped after move {len} of {moves_in_record}").format(
+            len=len(review.moves), moves_in_record=review.moves_in_record)
     result = review.result
     if result is not None:
         return result.describe((names[0], names[1]))
-    return f"unfinished, {review.final_scores[0]}-{review.final_scores[1]}"
+    return _("unfinished, {final_scores}-{final_scores2}").format(
+        final_scores=review.final_scores[0], final_scores2=review.final_scores[1])
 
 
 def _draw_side_labels(surface: pygame.Surface, plot: pygame.Rect, names: Sequence[str], fonts: theme.Fonts,
                       size: float, zero: float) -> None:
     """Which side of the zero line is whose lead, inside the plot's left corners."""
     for player, anchor in ((0, "topleft"), (1, "bottomleft")):
-        label = fonts.text(fonts.fit(f"{names[player]} ahead", size, plot.width // 3), size,
+        label = fonts.text(fonts.fit(_("{names} ahead").format(names=names[player]), size, plot.width // 3), size,
                            theme.PLAYER_COLOURS[player])
         inset = round(size * 0.6)
         spot = (plot.left + inset, plot.top + inset) if player == 0 else (plot.left + inset, plot.bottom - inset)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 import pygame
 
+from battle.i18n import _
 from battle.ui.art import theme
 from battle.ui.widgets.animations import FlyingPoints, fly_path
 from battle.ui.widgets.layout import Layout, Rect, cell_center, score_anchor, status_line_height
@@ -94,6 +95,7 @@ def draw_status(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, sta
     """The message (wrapped when it is long, see ``status_layout``), a spinner while busy, the shortcuts."""
     scale = layout.scale
     message = status.text
+    keys_help = _(keys_help)  # a mode's shortcuts are kept in English and shown in the player's language
     if status.busy and status.since is not None:
         message = f"{message}  {max(0.0, now - status.since):.1f} s"
     placed = status_layout(fonts, layout, message, keys_help, status.busy)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from battle.i18n import _
 from battle.ui.art import theme
 from battle.ui.widgets.layout import PanelLayout, Rect, move_entry_rect
 
@@ -85,7 +86,7 @@ class PanelView:
         fonts = self.fonts
         rect = panel.header
         mark = fonts.text("麻将", 24 * scale, theme.GOLD, bold=True)
-        title = fonts.text("Mahjong Battle", 21 * scale, theme.IVORY, bold=True)
+        title = fonts.text(_("Mahjong Battle"), 21 * scale, theme.IVORY, bold=True)
         surface.blit(mark, (rect.x, rect.y))
         surface.blit(title, (rect.x + mark.get_width() + round(8 * scale), rect.y + (mark.get_height()
                                                                                       - title.get_height()) // 2))
@@ -137,7 +138,7 @@ class PanelView:
             self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
         elif player.thinking is not None:
             dots = "." * (1 + int(now * 3) % 3)
-            text = fonts.text(f"thinking{dots}", small, theme.GOLD_BRIGHT)
+            text = fonts.text(_("thinking{dots}").format(dots=dots), small, theme.GOLD_BRIGHT)
             surface.blit(text, (text_x, line_y))
             seconds = fonts.text(f"{player.thinking:4.1f} s", small, theme.IVORY_DIM)
             surface.blit(seconds, (text_x + fonts.width("thinking...", small) + round(8 * scale), line_y))
@@ -157,8 +158,8 @@ class PanelView:
     def role_lines(self, rect: Rect, player: PlayerInfo, pad: int, scale: float) -> list[str]:
         """The card's line under the name (whose turn, the role), wrapped: a level's description
         takes two lines at 1200x800 and three at 800x600, which the card has room for."""
-        role = f"to move  ·  {player.role}" if player.to_move else player.role
-        _, width = self._text_column(rect, player, pad, scale)
+        role = _("to move  ·  {role}").format(role=player.role) if player.to_move else player.role
+        _unused, width = self._text_column(rect, player, pad, scale)
         return self.fonts.wrap(role, 14 * scale, width, max_lines=3)
 
     def _spinner(self, surface: pygame.Surface, centre: tuple[int, int], radius: float, now: float) -> None:
@@ -177,9 +178,9 @@ class PanelView:
         rect = panel.info
         size = 15 * scale
         rows = [
-            ("Points on the board", str(info.points_left)),
-            ("Tiles left", str(info.tiles_left)),
-            ("Pairs to take now", "game over" if info.game_over else str(info.pairs_available)),
+            (_("Points on the board"), str(info.points_left)),
+            (_("Tiles left"), str(info.tiles_left)),
+            (_("Pairs to take now"), _("game over") if info.game_over else str(info.pairs_available)),
         ]
         line = round(rect.h / len(rows)) if rows else 0
         line = max(line, round(17 * scale))
@@ -208,7 +209,7 @@ class PanelView:
         fonts = self.fonts
         header = panel.moves_header
         pygame.draw.line(surface, theme.GOLD, (header.x, header.y), (header.right, header.y), 1)
-        title = fonts.text("Moves", 16 * scale, theme.GOLD, bold=True)
+        title = fonts.text(_("Moves"), 16 * scale, theme.GOLD, bold=True)
         surface.blit(title, (header.x, header.y + (header.h - title.get_height()) // 2 + round(2 * scale)))
         half = panel.moves.w // 2
         for column, name in enumerate(info.column_names):
@@ -220,7 +221,7 @@ class PanelView:
             surface.blit(label, (x, header.y + (header.h - label.get_height()) // 2 + round(2 * scale)))
 
         if not info.moves:
-            text = fonts.text("No moves yet", 14 * scale, theme.IVORY_FAINT)
+            text = fonts.text(_("No moves yet"), 14 * scale, theme.IVORY_FAINT)
             surface.blit(text, (panel.moves.x, panel.moves.y + round(4 * scale)))
             if info.par is not None:
                 self._par(surface, panel, info.par, panel.moves.y + round(4 * scale) + text.get_height(), scale)

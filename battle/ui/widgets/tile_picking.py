@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from battle.i18n import _
 from battle.rules.board import Move, Position, cell_name
 from battle.rules.wording import capital, tile_words
 from battle.ui.widgets.hud import StatusLine
@@ -28,8 +29,9 @@ def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
     kind = position.cells[cell]
     if selected is None:
         if not position.is_free(cell):
-            return Pick(status=StatusLine(f"{cell_name(cell)} ({tile_words(kind)}) is not free: only the top-most and "
-                                      "bottom-most tile of a column can be taken.", "warn"))
+            return Pick(status=StatusLine(_("{cell_name} ({tile_words}) is not free: only the top-most and bottom-most "
+                                            "tile of a column can be taken.").format(
+                cell_name=cell_name(cell), tile_words=tile_words(kind)), "warn"))
         return Pick(select=cell)
     if cell == selected:
         return Pick(deselect=True)
@@ -49,9 +51,11 @@ def selection_status(position: Position, cell: int, prefix: str = "") -> StatusL
     twins = [other for other in position.free_cells() if other != cell and position.cells[other] == kind]
     if twins:
         where = " or ".join(cell_name(other) for other in twins)
-        return StatusLine(f"{prefix}{tile_words(kind)} on {cell_name(cell)}: now its twin on {where}.",
+        return StatusLine(_("{prefix}{tile_words} on {cell_name}: now its twin on {where}.").format(
+            prefix=prefix, tile_words=tile_words(kind), cell_name=cell_name(cell), where=where),
                       "warn" if prefix else "info")
-    return StatusLine(f"{prefix}{tile_words(kind)} on {cell_name(cell)} has no free twin yet.", "warn")
+    return StatusLine(_("{prefix}{tile_words} on {cell_name} has no free twin yet.").format(
+        prefix=prefix, tile_words=tile_words(kind), cell_name=cell_name(cell)), "warn")
 
 
 class PickingScreen(Protocol):

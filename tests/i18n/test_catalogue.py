@@ -1,0 +1,228 @@
+"""The catalogues: every text of the game is in the template and translated in every language,
+no text a player sees bypasses the catalogue, and a new language is one ``.po`` file.
+
+The template is extracted afresh from the code (``tools/extract_messages.py``, Babel's extractor)
+and each ``.po`` is read with Babel, as the game reads it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from battle import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr]")
+
+
+def _extract_tool():  # noqa: ANN202 - the tool's module
+    spec = importlib.util.spec_from_file_location("extract_messages", ROOT / "tools" / "extract_messages.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def game_messages(tmp_path_factory: pytest.TempPathFactory) -> list:
+    """The texts of the game's own files, extracted from the code as it is now."""
+    template = tmp_path_factory.mktemp("pot") / "fresh.pot"
+    _extract_tool().extract(template)
+    with open(template, "rb") as handle:
+        catalogue = read_po(handle)
+    return [message for message in catalogue
+            if message.id and any(path.startswith("battle/") for path, _ in message.locations)]
+
+
+def test_the_template_is_extracted_from_the_code(game_messages) -> None:  # noqa: ANN001
+    ids = {message.id for message in game_messages}
+    assert "Start game" in ids and ("{count} pair", "{count} pairs") in ids
+    assert len(ids) > 900
+    assert _extract_tool().main(["--check"]) == 0, "battle/locale/mahjong_battle.pot is out of date"
+
+
+@pytest.mark.parametrize("language", [code for code in i18n.available_languages() if code != i18n.SOURCE_LANGUAGE])
+def test_every_text_is_translated_and_none_is_fuzzy(game_messages, language: str) -> None:  # noqa: ANN001
+    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    with open(path, "rb") as handle:
+        catalogue = read_po(handle, locale=language)
+    problems = []
+    for wanted in game_messages:
+        found = catalogue.get(wanted.id, context=wanted.context)
+        shown = wanted.id if isinstance(wanted.id, str) else wanted.id[0]
+        if found is None:
+            problems.append(f"missing: {shown!r}")
+            continue
+        strings = found.string if isinstance(found.string, tuple) else (found.string,)
+        if found.fuzzy or not all(strings):
+            problems.append(f"{'fuzzy' if found.fuzzy else 'empty'}: {shown!r}")
+            continue
+        originals = wanted.id if isinstance(wanted.id, tuple) else (wanted.id,)
+        if sorted(PLACEHOLDER.findall(strings[0])) != sorted(PLACEHOLDER.findall(originals[0])):
+            problems.append(f"placeholders differ: {shown!r} -> {strings[0]!r}")
+    assert not problems, f"{language}: {len(problems)} problems, e.g.\n" + "\n".join(problems[:20])
+
+
+def test_a_fuzzy_entry_counts_as_untranslated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As with msgfmt, a fuzzy entry is not used: the player reads the English text, not a guess."""
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / f"{i18n.DOMAIN}.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        '#, fuzzy\nmsgid "Start game"\nmsgstr "Spiel starten"\n\nmsgid "Quit"\nmsgstr "Beenden"\n',
+        encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    i18n.set_language("de")
+    assert i18n._("Quit") == "Beenden"
+    assert i18n._("Start game") == "Start game"
+
+
+def test_a_third_language_is_one_po_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new folder with a .po: the language is offered, chosen from the system, and its words are used,
+    plural forms by its own rule (French counts 0 as singular)."""
+    shutil.copytree(i18n.LOCALE_DIR, tmp_path, dirs_exist_ok=True)
+    folder = tmp_path / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / f"{i18n.DOMAIN}.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+        '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+        'msgid "Start game"\nmsgstr "Commencer"\n\n'
+        'msgid "{count} pair"\nmsgid_plural "{count} pairs"\nmsgstr[0] "{count} paire"\nmsgstr[1] "{count} paires"\n',
+        encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    assert i18n.available_languages() == ("de", "en", "fr")
+    assert i18n.system_language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    i18n.set_language("fr")
+    assert i18n._("Start game") == "Commencer"
+    assert i18n.ngettext("{count} pair", "{count} pairs", 0).format(count=0) == "0 paire"
+    assert i18n.ngettext("{count} pair", "{count} pairs", 2).format(count=2) == "2 paires"
+
+
+@pytest.mark.parametrize(("environment", "language"), [
+    ({"LANG": "de_DE.UTF-8"}, "de"),
+    ({"LANGUAGE": "fr:de:en", "LANG": "en_US.UTF-8"}, "de"),
+    ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
+    ({"LC_MESSAGES": "de_AT", "LANG": "en_GB.UTF-8"}, "de"),
+    ({"LANG": "pt_BR.UTF-8"}, "en"),
+    ({}, "en"),
+])
+def test_the_language_follows_the_system(environment: dict[str, str], language: str) -> None:
+    assert i18n.system_language(environment) == language
+
+
+def test_numbers_and_dates_are_written_the_languages_way() -> None:
+    import datetime
+
+    i18n.set_language("de")
+    assert i18n.format_number(1234.5, 1) == "1.234,5"
+    assert i18n.format_number(0.8) == "0,8"
+    assert i18n.format_date(datetime.date(2031, 3, 9), i18n._("d MMMM")) == "9. März"
+    i18n.set_language("en")
+    assert i18n.format_number(1234.5, 1) == "1,234.5"
+    assert i18n.format_date(datetime.date(2031, 3, 9), i18n._("d MMMM")) == "9 March"
+
+
+def test_sentences_about_players_follow_the_language() -> None:
+    from battle.rules.tiles import parse_kind
+    from battle.rules.wording import pair_words, plural, possessive, verb
+
+    i18n.set_language("de")
+    assert verb("You", "takes") == "Du nimmst"
+    assert verb("Alice", "takes") == "Alice nimmt"
+    assert plural(2, "pair") == "2 Paare" and plural(1, "point") == "1 Punkt"
+    assert pair_words(parse_kind("5p")) == "ein Paar 5-Münze"
+    assert possessive("You") == "Dein"
+    i18n.set_language("en")
+    assert verb("You", "takes") == "You take" and pair_words(parse_kind("5p")) == "a pair of 5-circles"
+
+
+# -- no visible text outside the catalogue ---------------------------------------------------
+
+VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    "print": (0,), "say": (0,), "InputError": (0,), "print_error": (0,), "FormProblem": (0,),
+    "text": (0,), "fit": (0,), "wrap": (0,), "balanced_wrap": (0,),
+    "Button": (1,), "UILabel": (1,), "label": (0,), "section": (0,), "paragraph": (0,),
+    "Choice": (1, 2), "ChoiceScene": (1, 2), "StatusLine": (0,), "show_title": (0,), "start_match": (1,),
+    "begin": (1,), "DealPick": (1,), "NoCataloguedDeal": (0,), "draw_banner": (3, 4),
+}
+"""Calls whose arguments at these places a player reads: the window's drawing and widgets, the
+terminal's printing, the status line, errors shown as one line."""
+VISIBLE_KEYWORDS = frozenset({"help", "description", "tool_tip_text", "placeholder_text", "window_title",
+                              "action_short_name", "action_long_desc"})
+WORD = re.compile(r"[A-Za-z]{3,}")
+NOT_WORDS = frozenset({"mahjong-battle", "ws://host:8765", "Mahjong Battle"})
+"""Literal texts that are names, addresses or notation and read the same in every language."""
+SCANNED = ("battle/ui", "battle/cli", "battle/rules/wording.py")
+
+
+def _call_name(node: ast.Call) -> str | None:
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    return node.func.attr if isinstance(node.func, ast.Attribute) else None
+
+
+def _literal_words(node: ast.expr) -> str | None:
+    """The words of a string literal or f-string argument (None when it is not one or has no word)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = "".join(part.value for part in node.values if isinstance(part, ast.Constant))
+    else:
+        return None
+    return text if WORD.search(text) and text.strip() not in NOT_WORDS else None
+
+
+def unwrapped_texts(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        arguments = [node.args[i] for i in VISIBLE_ARGUMENTS.get(_call_name(node) or "", ()) if i < len(node.args)]
+        arguments += [keyword.value for keyword in node.keywords if keyword.arg in VISIBLE_KEYWORDS]
+        for argument in arguments:
+            words = _literal_words(argument)
+            if words is not None:
+                found.append(f"{path.relative_to(ROOT)}:{argument.lineno}: {words!r}")
+    return found
+
+
+def test_every_text_a_player_sees_goes_through_the_catalogue() -> None:
+    files = [path for place in SCANNED for path in
+             ([ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py")))]
+    assert len(files) > 80
+    found = [line for path in files for line in unwrapped_texts(path)]
+    assert not found, "texts shown without _() or ngettext():\n" + "\n".join(found[:40])
+
+
+def test_the_scan_finds_an_unwrapped_text(tmp_path: Path) -> None:
+    sample = ROOT / "tests" / "i18n" / "sample_unwrapped.py"
+    sample.write_text('def draw(fonts):\n    fonts.text("Game over", 12)\n    fonts.text(_("Game over"), 12)\n'
+                      '    print(f"{name} wins")\n    fonts.text("5p", 12)\n', encoding="utf-8")
+    try:
+        found = unwrapped_texts(sample)
+    finally:
+        sample.unlink()
+    assert [line.split(": ", 1)[1] for line in found] == ["'Game over'", "' wins'"]
+
+
+def test_the_compiled_catalogue_is_cached_and_a_broken_cache_is_compiled_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    i18n.set_language("de")
+    assert i18n._("Start game") == "Spiel starten"
+    cached = list((tmp_path / "mahjong-battle" / "locale").glob("de-*.mo"))
+    assert len(cached) == 1 and cached[0].stat().st_size > 10_000
+    cached[0].write_bytes(b"not a catalogue")
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    assert i18n._("Start game") == "Spiel starten"
+    assert cached[0].read_bytes()[:4] == b"\xde\x12\x04\x95", "written again as a .mo"

@@ -1,0 +1,138 @@
+"""Extract every translatable text into ``battle/locale/mahjong_battle.pot`` and merge it into
+each language's ``.po`` with Babel: run after adding or changing a text the player reads.
+
+    python tools/extract_messages.py           # extract, then update every .po
+    python tools/extract_messages.py --check   # exit 1 when a text of the game is missing from the .pot
+
+The sources are the game's Python (``_``, ``N_``, ``ngettext``, ``pgettext`` and the wording
+markers ``NP_``, ``NN_``), the browser client's JavaScript (``t``, ``tn``) and its page (every
+text and ``placeholder``/``aria-label``/``title`` of ``battle/web/index.html``), and the standard
+library's ``argparse``, whose own words (``usage:``, ``options``, its error lines) the command line
+shows through the same catalogue. New entries arrive empty in each ``.po`` (never guessed: no
+fuzzy matching), and a test fails until they are translated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import tempfile
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import IO
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE_DIR = ROOT / "battle" / "locale"
+TEMPLATE = LOCALE_DIR / "mahjong_battle.pot"
+DOMAIN = "mahjong_battle"
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "NP_": ((1, "c"), 2),
+            "NN_": (1, 2), "t": None, "tn": (1, 2)}
+COMMENT_TAGS = ("TRANSLATORS:",)
+PAGE_ATTRIBUTES = ("placeholder", "aria-label", "title")
+"""The attributes of the page a reader sees or hears (a screen reader reads ``aria-label``)."""
+
+
+class _PageTexts(HTMLParser):
+    """The texts of an HTML page as (line, text): each text between tags and the read attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[int, str]] = []
+        self._skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skipping += 1
+        for name, value in attrs:
+            if name in PAGE_ATTRIBUTES and value and any(letter.isalpha() for letter in value):
+                self.found.append((self.getpos()[0], value.strip()))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._skipping:
+            self._skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        text = " ".join(data.split())
+        if text and not self._skipping and sum(letter.isalpha() for letter in text) >= 2:
+            self.found.append((self.getpos()[0], text))
+
+
+def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
+                 options: object) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extraction method for the browser client's page (``battle/web/i18n.js`` translates
+    the same texts and attributes in the browser)."""
+    parser = _PageTexts()
+    parser.feed(fileobj.read().decode("utf-8"))
+    for line, text in parser.found:
+        yield line, "", text, []
+
+
+METHODS = [("battle/web/**.html", extract_html), ("battle/web/**.js", "javascript"), ("battle/**.py", "python")]
+
+
+def _template() -> Catalog:
+    """The catalogue of every text in the code, each with where it is."""
+    catalogue = Catalog(project="mahjong-battle", domain=DOMAIN, fuzzy=False)
+    found = [(str(Path("battle") / name), line, message, comments, context) for name, line, message, comments, context
+             in extract_from_dir(str(ROOT / "battle"), [(pattern.removeprefix("battle/"), method)
+                                                       for pattern, method in METHODS],
+                                 keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True)]
+    found += [("argparse.py", line, message, comments, context) for line, message, comments, context
+              in extract_from_file("python", argparse.__file__, keywords=KEYWORDS)]
+    for name, line, message, comments, context in found:
+        catalogue.add(message, None, [(name, line)], auto_comments=comments, context=context)
+    return catalogue
+
+
+def _write(catalogue: Catalog, path: Path, *, template: bool) -> str:
+    buffer = io.BytesIO()
+    write_po(buffer, catalogue, width=0, sort_by_file=True, omit_header=template, ignore_obsolete=True)
+    text = buffer.getvalue().decode("utf-8")
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def extract(output: Path) -> str:
+    """Write the template of the texts in the code to ``output`` and return it."""
+    return _write(_template(), output, template=True)
+
+
+def _game_messages(template: str) -> set[object]:
+    """The message ids of the game's own files (argparse's differ from one Python to the next)."""
+    messages = read_po(io.StringIO(template))
+    return {message.id for message in messages
+            if message.id and any(path.startswith("battle/") for path, _ in message.locations)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the kept .pot; change nothing")
+    options = parser.parse_args(argv)
+    if options.check:
+        with tempfile.TemporaryDirectory() as folder:
+            fresh = extract(Path(folder) / "fresh.pot")
+        kept = TEMPLATE.read_text(encoding="utf-8") if TEMPLATE.exists() else ""
+        if _game_messages(fresh) != _game_messages(kept):
+            print(f"{TEMPLATE.relative_to(ROOT)} is out of date: run python tools/extract_messages.py")
+            return 1
+        return 0
+    template = _template()
+    _write(template, TEMPLATE, template=True)
+    catalogues = sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    for path in catalogues:
+        with open(path, "rb") as handle:
+            catalogue = read_po(handle, locale=path.parent.parent.name, domain=DOMAIN)
+        catalogue.update(template, no_fuzzy_matching=True)
+        _write(catalogue, path, template=False)
+    print(f"wrote {TEMPLATE.relative_to(ROOT)} and updated {len(catalogues)} catalogue(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
