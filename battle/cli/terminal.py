@@ -17,6 +17,7 @@ from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
 from battle.rules.wording import pair_words, plural, verb
+from battle.storage.game_claim import GameInUse
 from battle.storage.paths import write_atomically
 from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
@@ -41,6 +42,8 @@ HELP = """Commands:
   quit         stop (the game stays in the list of unfinished games: 'play --resume')
   discard      stop and delete this game from the list of unfinished games (asks first)
   help         this text"""
+EXIT_IN_USE = 2
+"""The exit code when the game is open in another copy (claimed between the list and the start)."""
 END_PROMPT = "save FILE, review, or Enter to leave> "
 
 
@@ -95,7 +98,26 @@ class TerminalPlay:
         self.say(render_status(self.game.position, self.game.names))
 
     def run(self) -> int:
-        """Play until the game ends or the user quits; returns an exit code."""
+        """Play until the game ends or the user quits; returns an exit code.
+
+        The game is claimed while it is played (``Shelf.claim``): another copy of the program
+        does not open it and write its own moves over these."""
+        shelf = self.shelf
+        if shelf is not None:
+            try:
+                shelf.claim(self.saved.game_id)
+            except GameInUse as error:
+                self.say(f"Not played: {error}.")
+                return EXIT_IN_USE
+            except OSError:
+                pass  # no lock can be made here: the game is played unclaimed
+        try:
+            return self._play()
+        finally:
+            if shelf is not None:
+                shelf.release(self.saved.game_id)
+
+    def _play(self) -> int:
         deal = f"deal {self.game.deal_number}" if self.game.deal_number is not None else "composed position"
         self.say(f"Mahjong Battle: {self.game.player1} vs {self.game.player2}, {deal}. Type 'help' for commands.")
         self.say(LEGEND)

@@ -162,7 +162,8 @@ class TitleScene(Scene):
             rematch_w = round(inner_w * 0.3) if self.resume is not None else inner_w
             if self.resume is not None:
                 width = inner_w - rematch_w - 10
-                text = self.app.fonts.fit(f"Resume: {self.resume.describe()}", 16, width - 24, bold=True)
+                word = self.games.resume_label(self.resume.game_id)
+                text = self.app.fonts.fit(f"{word}: {self.resume.describe()}", 16, width - 24, bold=True)
                 add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
                                      object_id=ObjectID(object_id="#primary"),
                                      tool_tip_text="Continue the game that was open when the window closed"))
@@ -174,7 +175,7 @@ class TitleScene(Scene):
         discard_w = max(60, round(inner_w * 0.18))
         for index, saved in enumerate(self.others[:self._other_rows()]):
             width = inner_w - discard_w - 10
-            text = self.app.fonts.fit(f"Resume: {saved.describe()}", 15, width - 24)
+            text = self.app.fonts.fit(f"{self.games.resume_label(saved.game_id)}: {saved.describe()}", 15, width - 24)
             add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager,
                                          tool_tip_text="Another unfinished game, kept for later"))
             add(f"discard:{index}", Button(pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h), "Discard",
@@ -263,9 +264,9 @@ class TitleScene(Scene):
 
     def command(self, name: str) -> None:
         if name == "resume":
-            self.games.resume_newest()
+            self.status = self.games.resume_newest() or self.status
         elif name.startswith("other:"):
-            self.games.resume_other(int(name.split(":")[1]))
+            self.status = self.games.resume_other(int(name.split(":")[1])) or self.status
         elif name.startswith("discard:"):
             self.games.ask_discard(int(name.split(":")[1]))
         elif name == "rematch":
