@@ -92,8 +92,12 @@ def _database(args: argparse.Namespace, *, reading: bool = False):  # noqa: ANN2
     already (a report or an export of a database nobody made is a mistyped path), opened
     read-only so that a report beside a running survey never changes its file."""
     from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError, default_survey_path
+    from battle.storage.paths import StorageProblem
 
-    path = args.db if args.db is not None else default_survey_path()
+    try:
+        path = args.db if args.db is not None else default_survey_path()
+    except StorageProblem as problem:
+        raise InputError(f"no survey database to use: {problem} (--db FILE names one elsewhere)") from None
     if reading and not os.path.exists(path):
         raise InputError(f"no survey database at {str(path)[:200]}: 'mahjong-battle survey DEALS"
                          f"{'' if args.db is None else ' --db FILE'}' makes one")
