@@ -52,6 +52,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      help="seconds of search per move (default 2); moves not solved in time are estimates")
     sub.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
     sub.add_argument("--plot", metavar="FILE.png", help="also write the evaluation graph as a PNG image")
+    sub.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     _add_engine_options(sub)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
@@ -341,7 +342,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     record = load_record(args.file)
     if args.plot:
-        _check_plot_path(args.plot)
+        _check_plot_path(args.plot, args.force)
     # A catalogued deal's first position is known exactly: its first move is graded on that.
     known_start = Catalogue.load().known_start(record.deal, record.start)
     reviewer = _advisor(args, record.start, reviewer=True)
@@ -383,9 +384,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_plot_path(path: str) -> None:
-    """Fail before a long review, not after it, if the graph cannot be written there."""
-    from battle.cli.inputs import InputError
+def _check_plot_path(path: str, force: bool) -> None:
+    """Fail before a long review, not after it, if the graph cannot be written there (a FIFO, a
+    device, a name the system refuses) or would replace a file without ``--force``."""
+    from battle.cli.inputs import InputError, output_file
     from battle.rules.errors import shorten_name
 
     shown = shorten_name(path)
@@ -396,6 +398,7 @@ def _check_plot_path(path: str) -> None:
         raise InputError(f"--plot {shown}: folder {shorten_name(folder)} does not exist")
     if os.path.isdir(path):
         raise InputError(f"--plot {shown}: is a folder")
+    output_file(path, "--plot", force=force)
 
 
 def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.review_report.Review

@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from battle.cli.inputs import InputError, positive_number, whole_number
+from battle.cli.inputs import InputError, output_file, positive_number, whole_number
 
 DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
                 "(or pip install 'dask[distributed]')")
@@ -48,6 +48,7 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--plot", metavar="FILE.png", help="with --report: also draw the values' histogram")
     sub.add_argument("--export", metavar="FILE.tsv", help="write the exactly solved whole deals as a catalogue "
                                                           "(the format of the one the game ships)")
+    sub.add_argument("--force", action="store_true", help="replace the --export or --plot file if it exists")
     sub.set_defaults(run=cmd_survey)
 
 
@@ -114,10 +115,13 @@ def cmd_survey(args: argparse.Namespace) -> int:
     if args.export:
         if args.deals or args.report:
             raise InputError("--export writes the whole database: give no DEALS or --report with it")
+        output_file(args.export, "--export", force=args.force)
         return _export(args)
     if args.report:
         if args.deals:
             raise InputError("--report reads the whole database: give no DEALS with it")
+        if args.plot:
+            output_file(args.plot, "--plot", force=args.force)
         return _report(args)
     if args.plot:
         raise InputError("--plot goes with --report")

@@ -7,6 +7,7 @@ closed terminal or a crash loses nothing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -18,7 +19,7 @@ from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
 from battle.rules.wording import pair_words, plural, verb
 from battle.storage.game_claim import GameInUse
-from battle.storage.paths import write_atomically
+from battle.storage.paths import NotAFileToWrite, writable_target, write_atomically
 from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
@@ -259,27 +260,41 @@ class TerminalPlay:
         self._after_move()
 
     def _save_to(self, name: str) -> None:
+        """``save FILE``: a new name is written, an existing file only after a yes, and a folder, a
+        FIFO, a device or a name the system refuses (over 255 bytes, say) gets one line."""
         if not name:
             self.say("Usage: save FILE (for example: save game.mbg)")
             return
         shown = shorten_name(name)
         path = Path(name).expanduser()
-        if path.is_dir() or name.endswith(("/", "\\")):
+        if name.endswith(("/", "\\")):
             self.say(f"Could not save to {shown}: it is a folder; give a file name, e.g. save {shown.rstrip('/')}"
                      "/game.mbg")
             return
         if not path.suffix:
             path = path.with_suffix(".mbg")
-        if path.exists() and not self._confirm(f"{shorten_name(str(path))} exists. Replace it? (yes/no) "):
+        shown = shorten_name(str(path))
+        try:
+            target = writable_target(path)
+            exists = target.exists()
+        except NotAFileToWrite:
+            folder = os.path.isdir(path)
+            self.say(f"Could not save to {shown}: " + (
+                f"it is a folder; give a file name, e.g. save {shown.rstrip('/')}/game.mbg" if folder
+                else "it is not a regular file (a FIFO, a device or a socket)"))
+            return
+        except (OSError, ValueError) as error:
+            self.say(f"Could not save to {shown}: {_reason_of(error)}")
+            return
+        if exists and not self._confirm(f"{shown} exists. Replace it? (yes/no) "):
             self.say("Not saved.")
             return
         try:
             write_atomically(path, self.game.to_text())
         except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            self.say(f"Could not save to {shorten_name(str(path))}: {reason}")
+            self.say(f"Could not save to {shown}: {_reason_of(error)}")
             return
-        self.say(f"Saved to {shorten_name(str(path))}.")
+        self.say(f"Saved to {shown}.")
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -387,3 +402,8 @@ def _par_of(game: Game) -> int | None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
+
+
+def _reason_of(error: OSError | ValueError) -> str:
+    """``File name too long`` for an OSError, the message for a ValueError (a NUL in the name)."""
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
