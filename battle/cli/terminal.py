@@ -267,7 +267,7 @@ class TerminalPlay:
             return
         shown = shorten_name(name)
         path = Path(name).expanduser()
-        if name.endswith(("/", "\\")):
+        if os.path.isdir(path) or name.endswith(("/", "\\")):
             self.say(f"Could not save to {shown}: it is a folder; give a file name, e.g. save {shown.rstrip('/')}"
                      "/game.mbg")
             return
