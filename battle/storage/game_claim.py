@@ -116,6 +116,34 @@ def holder(folder: Path, game_id: str) -> int | None:
         os.close(descriptor)
 
 
+def clear_stale(folder: Path) -> int:
+    """Remove the lock files no process holds (left by a copy that was killed or closed); returns
+    how many went. Each is locked before it is removed, so a held one is never touched and a
+    claimant that opened it meanwhile sees it gone (``claim`` checks the name after locking)."""
+    removed = 0
+    try:
+        names = [name for name in os.listdir(folder) if name.endswith(LOCK_SUFFIX)]
+    except OSError:
+        return 0
+    for name in names:
+        path = folder / name
+        if path in claims:
+            continue
+        try:
+            descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        except OSError:
+            continue
+        try:
+            if _try_lock(descriptor) and _same_file(descriptor, path):
+                os.unlink(path)
+                removed += 1
+        except OSError:
+            pass
+        finally:
+            os.close(descriptor)
+    return removed
+
+
 def release_all_but(game_id: str | None) -> None:
     """Release every game this process holds except ``game_id``: a window plays one game at a time."""
     for path, held in list(claims.items()):

@@ -204,6 +204,7 @@ class Shelf:
             self._adopt_legacy(problems)
             remove_stray_temporaries(folder)
             remove_stray_temporaries(self.folder)
+            game_claim.clear_stale(folder)
             names = sorted(os.listdir(folder))
         except OSError as error:
             return [], [_problem_text(error)]

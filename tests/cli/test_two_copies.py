@@ -70,6 +70,7 @@ def test_a_game_whose_copy_was_killed_opens_at_once(tmp_path) -> None:
     second.wait_for("The game is kept", at)
     assert second.finish()[0] == 0
     assert [kept.moves for kept in records(tmp_path)] == [game.moves]
+    assert not list((tmp_path / "data" / "mahjong-battle" / "unfinished").glob("*.lock"))  # nothing left behind
 
 
 def test_plain_resume_lists_the_free_games_when_the_newest_is_open_elsewhere(tmp_path) -> None:
@@ -86,3 +87,8 @@ def test_plain_resume_lists_the_free_games_when_the_newest_is_open_elsewhere(tmp
     assert "deal 5" in picked.stdout and older.ply == 1
     newer.type("quit")
     assert newer.finish()[0] == 0
+    # a lock file no copy holds (a window closed, a copy killed) goes at the next listing
+    stale = tmp_path / "data" / "mahjong-battle" / "unfinished" / "20200101-000000-abcdef.lock"
+    stale.write_text(" 999999\n")
+    assert run(["play", "--resume", "1"], tmp_path, "quit\n").returncode == 0
+    assert not stale.exists()
