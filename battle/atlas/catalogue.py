@@ -22,8 +22,12 @@ from battle.resources import asset_path
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.deal import deal
 from battle.rules.errors import BattleError
+from battle.storage.paths import StorageProblem
+from battle.storage.textfile import TextFileError, read_limited
 
 CATALOGUE_NAME = "catalogue.tsv"
+CATALOGUE_LIMIT = 64 * 1024 * 1024
+"""A line is about 43 bytes (the shipped 62 deals take 2,676): 64 MiB holds 1.5 million deals."""
 HEADER = "deal\tvalue\tbest_moves\tnodes\tseconds\tsolver_version"
 
 
@@ -62,8 +66,8 @@ def read_catalogue_results(path: Path) -> list[DealResult]:
     counts them with the user's own)."""
     results: list[DealResult] = []
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_limited(path, CATALOGUE_LIMIT, str(path)).decode("utf-8")
+    except (OSError, UnicodeDecodeError, TextFileError) as error:
         raise CatalogueError(f"{path}: cannot read the catalogue ({error})") from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#") or line == HEADER:
@@ -118,7 +122,10 @@ class Catalogue:
             pars.update(read_catalogue(shipped or shipped_catalogue_path()))
         except (CatalogueError, FileNotFoundError) as error:
             problems.append(str(error))
-        survey = survey or default_survey_path()
+        try:
+            survey = survey or default_survey_path()
+        except StorageProblem as problem:  # no usable data folder: the shipped pars still serve
+            return cls(pars, [*problems, f"your own survey results are not used: {problem}"])
         if survey.exists():
             try:
                 with SurveyDatabase(survey, read_only=True) as database:  # a survey may be writing it

@@ -6,10 +6,12 @@ the README's plot looks like the rest of the program.
 
 from __future__ import annotations
 
+import io
 import os
 from collections import Counter
 
 from battle.atlas.survey_report import SurveyReport
+from battle.storage.paths import write_atomically
 
 WIDTH, HEIGHT = 900, 420
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 60, 20, 50, 50
@@ -59,4 +61,6 @@ def save_histogram(report: SurveyReport, path: str) -> None:
     title_font.render_to(surface, (MARGIN_LEFT, 16), f"First player's value under perfect play: {report.solved} "
                                                      f"deals{mean}", INK)
     font.render_to(surface, (WIDTH // 2 - 120, HEIGHT - 22), "final margin for the player who moves first", INK)
-    pygame.image.save(surface, path)
+    image = io.BytesIO()
+    pygame.image.save(surface, image, "histogram.png")
+    write_atomically(path, image.getvalue())  # never over a FIFO or a device, never half an image

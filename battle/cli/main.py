@@ -289,22 +289,36 @@ def _prepare_solver_meanwhile() -> Callable[[], None]:
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
     """``--resume``: the newest unfinished game, or the one numbered ``choice`` in the list
-    (window and terminal games alike); with several, the list is printed so another can be picked."""
+    (window and terminal games alike); with several, the list is printed so another can be picked.
+
+    The game picked is claimed for this process: one open in another copy of the program
+    (which would write its own moves over ours) is refused in one line, and the list says
+    which games are free."""
+    from battle.storage.game_claim import GameInUse
+
     games, problems = shelf.unfinished()
     for problem in problems:
         print(f"{PROG}: {problem}", file=sys.stderr)
     if not games:
         raise InputError(_("no unfinished game to resume (start one with 'mahjong-battle play')"))
-    if choice:
-        if not choice.isdigit() or not 1 <= int(choice) <= len(games):
-            raise InputError(_("--resume: {choice!r} is not a number from 1 to {count} (plain --resume lists the "
-                               "unfinished games)").format(choice=choice[:20], count=len(games)))
-        return games[int(choice) - 1]
-    if len(games) > 1:
+    if choice and (not choice.isdigit() or not 1 <= int(choice) <= len(games)):
+        raise InputError(_("--resume: {choice!r} is not a number from 1 to {count} (plain --resume lists the "
+                           "unfinished games)").format(choice=choice[:20], count=len(games)))
+    holders = {saved.game_id: shelf.holder(saved.game_id) for saved in games}
+    picked = games[int(choice) - 1] if choice else games[0]
+    if len(games) > 1 and (not choice or holders[picked.game_id] is not None):
         print(_("Unfinished games (the newest is resumed; 'play --resume N' picks another):"))
         for number, saved in enumerate(games, start=1):
-            print(f"  {number}. {saved.describe()}")
-    return games[0]
+            pid = holders[saved.game_id]
+            busy = "" if pid is None else " (open in another copy" + (f", pid {pid})" if pid else ")")
+            print(f"  {number}. {saved.describe()}{busy}")
+    try:
+        shelf.claim(picked.game_id)
+    except GameInUse as error:
+        raise InputError(f"--resume: {error}") from None
+    except OSError:
+        pass  # a folder where no lock can be made: the game is still played, as before claims
+    return picked
 
 
 def _lazy_reviewer() -> Reviewer:

@@ -55,6 +55,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                             "grades; moves not solved within it are estimates"))
     sub.add_argument("--json", action="store_true", help=_("print the review as JSON instead of text"))
     sub.add_argument("--plot", metavar="FILE.png", help=_("also write the evaluation graph as a PNG image"))
+    sub.add_argument("--force", action="store_true", help=_("replace the --plot file if it exists"))
     _add_engine_options(sub, threads=False)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
@@ -358,7 +359,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     record = load_record(args.file)
     if args.plot:
-        _check_plot_path(args.plot)
+        _check_plot_path(args.plot, args.force)
     # A catalogued deal's first position is known exactly: its first move is graded on that.
     known_start = Catalogue.load().known_start(record.deal, record.start)
     reviewer = _advisor(args, record.start, reviewer=True)
@@ -428,9 +429,10 @@ def keep_accuracy(review, record, *, quiet: bool = False) -> None:  # noqa: ANN0
         note(f"the accuracy is kept with game #{number} of the history ('stats' shows it)")
 
 
-def _check_plot_path(path: str) -> None:
-    """Fail before a long review, not after it, if the graph cannot be written there."""
-    from battle.cli.inputs import InputError
+def _check_plot_path(path: str, force: bool) -> None:
+    """Fail before a long review, not after it, if the graph cannot be written there (a FIFO, a
+    device, a name the system refuses) or would replace a file without ``--force``."""
+    from battle.cli.inputs import InputError, output_file
     from battle.rules.errors import shorten_name
 
     shown = shorten_name(path)
@@ -443,6 +445,7 @@ def _check_plot_path(path: str) -> None:
             shown=shown, shorten_name=shorten_name(folder)))
     if os.path.isdir(path):
         raise InputError(_("--plot {shown}: is a folder").format(shown=shown))
+    output_file(path, "--plot", force=force)
 
 
 def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.review_report.Review

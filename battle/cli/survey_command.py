@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from battle.cli.inputs import InputError, positive_number, whole_number
+from battle.cli.inputs import InputError, output_file, positive_number, whole_number
 from battle.i18n import _
 
 DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
@@ -44,11 +44,12 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--value-only", action="store_true", help=_("store the value without the best first moves"))
     sub.add_argument("--tiles", type=_tiles, default=108, metavar="N",
                      help=_("solve each deal from the position N tiles in (both sides taking the biggest pair "
-                          "until then), for quick surveys of the middle game (default 108: the whole deal)"))
+                            "until then), for quick surveys of the middle game (default 108: the whole deal)"))
     sub.add_argument("--report", action="store_true", help=_("report on the database instead of solving"))
     sub.add_argument("--plot", metavar="FILE.png", help=_("with --report: also draw the values' histogram"))
     sub.add_argument("--export", metavar="FILE.tsv", help=_("write the exactly solved whole deals as a catalogue "
                                                           "(the format of the one the game ships)"))
+    sub.add_argument("--force", action="store_true", help=_("replace the --export or --plot file if it exists"))
     sub.set_defaults(run=cmd_survey)
 
 
@@ -94,8 +95,12 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
     opened read-only so that a report beside a running survey never changes its file; ``claim``:
     for a run, refused when another run holds the file."""
     from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError, default_survey_path
+    from battle.storage.paths import StorageProblem
 
-    path = args.db if args.db is not None else default_survey_path()
+    try:
+        path = args.db if args.db is not None else default_survey_path()
+    except StorageProblem as problem:
+        raise InputError(f"no survey database to use: {problem} (--db FILE names one elsewhere)") from None
     if reading and not os.path.exists(path):
         raise InputError(_("no survey database at {value}: 'mahjong-battle survey DEALS{value2}' makes one").format(
             value=str(path)[:200], value2='' if args.db is None else ' --db FILE'))
@@ -112,10 +117,13 @@ def cmd_survey(args: argparse.Namespace) -> int:
     if args.export:
         if args.deals or args.report:
             raise InputError(_("--export writes the whole database: give no DEALS or --report with it"))
+        output_file(args.export, "--export", force=args.force)
         return _export(args)
     if args.report:
         if args.deals:
             raise InputError(_("--report reads the whole database: give no DEALS with it"))
+        if args.plot:
+            output_file(args.plot, "--plot", force=args.force)
         return _report(args)
     if args.plot:
         raise InputError(_("--plot goes with --report"))

@@ -7,6 +7,7 @@ closed terminal or a crash loses nothing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -18,7 +19,8 @@ from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
 from battle.rules.wording import pair_words, plural, verb
-from battle.storage.paths import write_atomically
+from battle.storage.game_claim import GameInUse
+from battle.storage.paths import NotAFileToWrite, writable_target, write_atomically
 from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
@@ -42,6 +44,8 @@ HELP = N_("""Commands:
   quit         stop (the game stays in the list of unfinished games: 'play --resume')
   discard      stop and delete this game from the list of unfinished games (asks first)
   help         this text""")
+EXIT_IN_USE = 2
+"""The exit code when the game is open in another copy (claimed between the list and the start)."""
 END_PROMPT = N_("save FILE, review, or Enter to leave> ")
 
 
@@ -96,7 +100,26 @@ class TerminalPlay:
         self.say(render_status(self.game.position, self.game.names))
 
     def run(self) -> int:
-        """Play until the game ends or the user quits; returns an exit code."""
+        """Play until the game ends or the user quits; returns an exit code.
+
+        The game is claimed while it is played (``Shelf.claim``): another copy of the program
+        does not open it and write its own moves over these."""
+        shelf = self.shelf
+        if shelf is not None:
+            try:
+                shelf.claim(self.saved.game_id)
+            except GameInUse as error:
+                self.say(_("Not played: {error}.").format(error=error))
+                return EXIT_IN_USE
+            except OSError:
+                pass  # no lock can be made here: the game is played unclaimed
+        try:
+            return self._play()
+        finally:
+            if shelf is not None:
+                shelf.release(self.saved.game_id)
+
+    def _play(self) -> int:
         deal = (_("deal {number}").format(number=self.game.deal_number) if self.game.deal_number is not None
                 else _("composed position"))
         self.say(_("Mahjong Battle: {player1} vs {player2}, {deal}. Type 'help' for commands.").format(
@@ -244,28 +267,45 @@ class TerminalPlay:
         self._after_move()
 
     def _save_to(self, name: str) -> None:
+        """``save FILE``: a new name is written, an existing file only after a yes, and a folder, a
+        FIFO, a device or a name the system refuses (over 255 bytes, say) gets one line."""
         if not name:
             self.say(_("Usage: save FILE (for example: save game.mbg)"))
             return
         shown = shorten_name(name)
         path = Path(name).expanduser()
-        if path.is_dir() or name.endswith(("/", "\\")):
+        if os.path.isdir(path) or name.endswith(("/", "\\")):
             self.say(_("Could not save to {shown}: it is a folder; give a file name, e.g. save "
                        "{folder}/game.mbg").format(shown=shown, folder=shown.rstrip('/')))
             return
         if not path.suffix:
             path = path.with_suffix(".mbg")
-        if path.exists() and not self._confirm(f"{shorten_name(str(path))} exists. Replace it? (yes/no) "):
+        shown = shorten_name(str(path))
+        try:
+            target = writable_target(path)
+            exists = target.exists()
+        except NotAFileToWrite:
+            if os.path.isdir(path):
+                self.say(_("Could not save to {shown}: it is a folder; give a file name, e.g. save "
+                           "{folder}/game.mbg").format(shown=shown, folder=shown.rstrip('/')))
+            else:
+                self.say(_("Could not save to {shown}: it is not a regular file (a FIFO, a device or a "
+                           "socket)").format(shown=shown))
+            return
+        except (OSError, ValueError) as error:
+            self.say(_("Could not save to {shorten_name}: {reason}").format(shorten_name=shown,
+                                                                           reason=_reason_of(error)))
+            return
+        if exists and not self._confirm(_("{shown} exists. Replace it? (yes/no) ").format(shown=shown)):
             self.say(_("Not saved."))
             return
         try:
             write_atomically(path, self.game.to_text())
         except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            self.say(_("Could not save to {shorten_name}: {reason}").format(
-                shorten_name=shorten_name(str(path)), reason=reason))
+            self.say(_("Could not save to {shorten_name}: {reason}").format(shorten_name=shown,
+                                                                           reason=_reason_of(error)))
             return
-        self.say(_("Saved to {file}.").format(file=shorten_name(str(path))))
+        self.say(_("Saved to {file}.").format(file=shown))
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -375,3 +415,8 @@ def _par_of(game: Game) -> int | None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
+
+
+def _reason_of(error: OSError | ValueError) -> str:
+    """``File name too long`` for an OSError, the message for a ValueError (a NUL in the name)."""
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)

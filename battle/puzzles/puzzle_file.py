@@ -14,11 +14,13 @@ from battle.puzzles.puzzle import Puzzle, PuzzleFormatError, puzzle_from_json
 from battle.resources import asset_path
 from battle.rules.errors import one_line, shorten_name
 from battle.storage.paths import write_atomically
+from battle.storage.textfile import NotAFileToRead, TextFileError, read_limited
 
 SHIPPED = ("puzzles", "puzzles.jsonl")
 """The shipped set, under the assets folder."""
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""A puzzle is about a kilobyte; a file past this is not a puzzle set."""
+"""A puzzle is about 840 bytes (the shipped 600 take 504,365); 64 MiB holds 80,000 of them,
+130 times the shipped set, and is read in well under a second."""
 
 
 def shipped_puzzles_path() -> Path:
@@ -58,10 +60,11 @@ def load_puzzles(path: Path | str | None = None) -> list[Puzzle]:
     path = shipped_puzzles_path() if path is None else Path(path)
     label = shorten_name(str(path))
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise PuzzleFormatError(f"{label}: {size} bytes is too large for a puzzle file")
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, MAX_FILE_BYTES, label).decode("utf-8")
+    except TextFileError:
+        raise PuzzleFormatError(f"{label}: larger than {MAX_FILE_BYTES} bytes, too large for a puzzle file") from None
+    except NotAFileToRead as error:
+        raise PuzzleFormatError(str(error)) from None
     except OSError as error:
         raise PuzzleFormatError(one_line(f"{label}: cannot read ({error.strerror or error})")) from None
     except UnicodeDecodeError as error:

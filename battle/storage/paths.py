@@ -76,8 +76,9 @@ def _reason(error: BaseException) -> str:
     return (error.strerror if isinstance(error, OSError) else None) or str(error)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step, keeping the permissions of the file it replaces.
+def write_atomically(path: Path | str, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (UTF-8 text, or bytes as they are, an image say) in one step,
+    keeping the permissions of the file it replaces.
 
     Raises OSError (full disk, read-only folder...) with the old file untouched and no
     temporary file left behind.
@@ -88,8 +89,8 @@ def write_atomically(path: Path, text: str) -> None:
     temporary = folder / f"{TEMPORARY_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
             handle.flush()
             os.fsync(handle.fileno())
         if mode is not None:

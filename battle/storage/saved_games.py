@@ -13,6 +13,8 @@ overwritten by another game, and only an explicit ``discard`` deletes one. A fil
 that does not load is renamed aside (``*.corrupt``) and reported, never fatal.
 The files of earlier versions (``autosave.mbg`` of the window,
 ``terminal-autosave.mbg`` of the terminal) are taken into the list on first use.
+A copy of the program that opens an unfinished game claims it (``game_claim``), so a
+second copy is told the game is open elsewhere instead of writing over its moves.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from pathlib import Path
 
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
+from battle.storage import game_claim
+from battle.storage.game_claim import GameClaim
 from battle.storage.paths import (
     StorageProblem,
     data_dir,
@@ -35,7 +39,7 @@ from battle.storage.paths import (
     set_aside,
     write_atomically,
 )
-from battle.storage.textfile import TextFileError, read_text_file
+from battle.storage.textfile import TextFileError, read_limited, read_text_file
 
 FORMAT = 1
 FRONT_ENDS = ("window", "terminal")
@@ -155,6 +159,23 @@ class Shelf:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(folder / name)
 
+    # -- one copy of the program per game (see ``game_claim``) ---------------------------------
+
+    def claim(self, game_id: str) -> GameClaim:
+        """Hold ``game_id`` for this process; ``GameInUse`` names the copy that holds it."""
+        return game_claim.claim(self.unfinished_dir, game_id)
+
+    def holder(self, game_id: str) -> int | None:
+        """The pid of another copy holding the game (0: one holds it, pid unknown), else None."""
+        try:
+            return game_claim.holder(self.unfinished_dir, game_id)
+        except OSError:
+            return None
+
+    def release(self, game_id: str) -> None:
+        with contextlib.suppress(OSError):
+            game_claim.release(self.unfinished_dir, game_id)
+
     def has(self, game_id: str) -> bool:
         try:
             return (self.unfinished_dir / f"{game_id}.mbg").is_file()
@@ -183,6 +204,7 @@ class Shelf:
             self._adopt_legacy(problems)
             remove_stray_temporaries(folder)
             remove_stray_temporaries(self.folder)
+            game_claim.clear_stale(folder)
             names = sorted(os.listdir(folder))
         except OSError as error:
             return [], [_problem_text(error)]
@@ -292,16 +314,15 @@ def _solver_in_names(game: Game) -> tuple[int | None, str | None]:
 def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[str] | None) -> str | None:
     """Fill in what the sidecar says; a bad sidecar is set aside and the game goes on without it."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(SIDECAR_LIMIT + 1)
+        raw = read_limited(path, SIDECAR_LIMIT, path.name)
     except FileNotFoundError:
         saved.solver_side, saved.level = _solver_in_names(saved.game)
         return None
     except OSError as error:
         return _bad_sidecar(saved, path, _problem_text(error))
+    except TextFileError:
+        return _bad_sidecar(saved, path, f"longer than {SIDECAR_LIMIT} bytes")
     try:
-        if len(raw) > SIDECAR_LIMIT:
-            raise ValueError(f"longer than {SIDECAR_LIMIT} bytes")
         data = json.loads(raw.decode("utf-8"))
         if not isinstance(data, dict):
             raise ValueError("expected a JSON object")

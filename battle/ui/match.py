@@ -110,7 +110,9 @@ class Match:
 
     @classmethod
     def from_saved(cls, saved: SavedGame, default_level: str = "club") -> Match:
-        return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id, saved.kept)
+        """A resumed game is the one in play, no longer one kept for later: once left, it is the
+        last game that the next new-game prompt names."""
+        return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id)
 
 
 def solver_name(level: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from battle.ui.play.autosave import let_go
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.title.title_scene import TitleScene
 
@@ -45,6 +46,7 @@ class Navigator:
         """The title screen, alone; the local game it replaces becomes the title's Rematch."""
         app = self.app
         app.solver.cancel()
+        let_go()  # at the title no game is in play: another copy may open the one left
         for scene in app.stack.scenes:
             if isinstance(scene, PlayScene) and scene.local:
                 app.last_match = scene.match

@@ -17,6 +17,7 @@ import pygame
 import pygame.freetype
 
 from battle.resources import asset_path
+from battle.storage.textfile import read_limited
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,8 @@ def load_gui_theme(zoom: float = 1.0) -> dict[str, ThemeValue]:
     """
     try:
         path = asset_path(*THEME_FILE)
-        theme: dict[str, ThemeValue] = json.loads(path.read_text(encoding="utf-8"))
+        # the shipped theme is 5,924 bytes; a megabyte is 170 times that, and a FIFO is refused
+        theme: dict[str, ThemeValue] = json.loads(read_limited(path, 1 << 20, str(path)).decode("utf-8"))
     except (OSError, ValueError) as error:
         log.warning("cannot read the UI theme (%s); using pygame_gui's default theme", error)
         theme = {}

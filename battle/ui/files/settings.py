@@ -16,6 +16,7 @@ from pathlib import Path
 
 from battle.i18n import _, available_languages
 from battle.storage.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
+from battle.storage.textfile import TextFileError, read_limited
 
 SETTINGS_NAME = "settings.json"
 MODES = ("hotseat", "solver")
@@ -89,13 +90,12 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
         return settings, _("Settings cannot be kept: {problem}. Using the defaults.").format(problem=problem)
     remove_stray_temporaries(path.parent)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(SETTINGS_LIMIT + 1)
+        raw = read_limited(path, SETTINGS_LIMIT, path.name)
     except FileNotFoundError:
         return settings, None
     except OSError as error:
         return settings, _corrupt(path, error.strerror or str(error))
-    if len(raw) > SETTINGS_LIMIT:
+    except TextFileError:
         return settings, _corrupt(path, _("larger than {SETTINGS_LIMIT} bytes").format(SETTINGS_LIMIT=SETTINGS_LIMIT))
     try:
         data = json.loads(raw.decode("utf-8"))

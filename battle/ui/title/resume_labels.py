@@ -2,6 +2,7 @@
 
 Cut to the button's width, "Resume: You vs Solver (beginner), deal 12, move 5" became
 "Resume: You vs Solver (be..." at 800x600; whole parts dropped read better than a cut name.
+A game open in another copy of the program reads "In use: ..." instead of "Resume: ...".
 """
 
 from __future__ import annotations
@@ -24,18 +25,21 @@ def _opponents(game: Game) -> str:
     return _("{first} vs {second}").format(first=first, second=second)
 
 
-def resume_labels(game: Game) -> tuple[str, ...]:
+def _titled(parts: tuple[str, ...], in_use: bool) -> tuple[str, ...]:
+    """Each of ``parts`` after "Resume: " (or "In use: "), then the bare word."""
+    if in_use:
+        return (*(_("In use: {game}").format(game=part) for part in parts), _("In use"))
+    return (*(_("Resume: {game}").format(game=part) for part in parts), _("Resume"))
+
+
+def resume_labels(game: Game, in_use: bool = False) -> tuple[str, ...]:
     """The resume button's labels for the game open when the window closed, longest first."""
     where, move = _where(game), _("move {number}").format(number=game.ply + 1)
     both = _("{first} vs {second}").format(first=game.player1, second=game.player2)
-    return (_("Resume: {game}").format(game=f"{both}, {where}, {move}"),
-            _("Resume: {game}").format(game=f"{_opponents(game)}, {where}"),
-            _("Resume: {game}").format(game=_opponents(game)), _("Resume: {game}").format(game=f"{where}, {move}"),
-            _("Resume {where}").format(where=where), _("Resume"))
+    return _titled((f"{both}, {where}, {move}", f"{_opponents(game)}, {where}", _opponents(game),
+                    f"{where}, {move}", where), in_use)
 
 
-def other_game_labels(description: str, game: Game) -> tuple[str, ...]:
+def other_game_labels(description: str, game: Game, in_use: bool = False) -> tuple[str, ...]:
     """An unfinished game's button in the list (``description`` is the list's line), longest first."""
-    return (_("Resume: {game}").format(game=description),
-            _("Resume: {game}").format(game=f"{_where(game)}, {_opponents(game)}"),
-            _("Resume: {game}").format(game=_where(game)), _("Resume"))
+    return _titled((description, f"{_where(game)}, {_opponents(game)}", _where(game)), in_use)

@@ -40,6 +40,13 @@ class TitleGames:
         """The newest unfinished game, offered first."""
         self.others: list[SavedGame] = games[1:1 + MAX_OTHERS]
         """More unfinished games, offered under the newest one."""
+        shelf = Shelf()
+        self.in_use: dict[str, int] = {}
+        """The listed games open in another copy of the program, by id: the pid (0 when unknown)."""
+        for saved in games[:1 + MAX_OTHERS]:
+            pid = shelf.holder(saved.game_id)
+            if pid is not None:
+                self.in_use[saved.game_id] = pid
         # the last game, finished or not, can be replayed with the sides swapped
         self.previous: Match | None = app.last_match or self.resume or _newest_finished(app)
 
@@ -53,13 +60,30 @@ class TitleGames:
 
     # -- starting a game ---------------------------------------------------------------------
 
-    def resume_newest(self) -> None:
-        if self.resume is not None:
-            self.app.start_match(self.resume, _("Resumed: {what}.").format(what=self.resume.describe()), "good")
+    def _in_use(self, game_id: str) -> StatusLine | None:
+        """Why a game cannot be opened here, asked again at the click (the other copy may have quit)."""
+        pid = Shelf().holder(game_id)
+        if pid is None:
+            self.in_use.pop(game_id, None)
+            return None
+        holder = _(" (pid {pid})").format(pid=pid) if pid else ""
+        return StatusLine(_("This game is open in another copy of Mahjong Battle{holder}; "
+                            "finish or quit it there first.").format(holder=holder), "warn")
 
-    def resume_other(self, index: int) -> None:
+    def resume_newest(self) -> StatusLine | None:
+        if self.resume is None:
+            return None
+        busy = self._in_use(self.resume.game_id)
+        if busy is None:
+            self.app.start_match(self.resume, _("Resumed: {what}.").format(what=self.resume.describe()), "good")
+        return busy
+
+    def resume_other(self, index: int) -> StatusLine | None:
         match = Match.from_saved(self.others[index], self.app.default_level)
-        self.app.start_match(match, _("Resumed: {what}.").format(what=match.describe()), "good")
+        busy = self._in_use(match.game_id)
+        if busy is None:
+            self.app.start_match(match, _("Resumed: {what}.").format(what=match.describe()), "good")
+        return busy
 
     def rematch(self) -> None:
         if self.previous is not None:
@@ -68,7 +92,7 @@ class TitleGames:
     def begin(self, match: Match, notice: str | None, kind: str = "info") -> None:
         """Start a new game; first ask what becomes of the unfinished game the player last left."""
         current = self.unfinished.current
-        if current is None or current.game_id == match.game_id:
+        if current is None or current.game_id == match.game_id or current.game_id in self.in_use:
             self.app.start_match(match, notice, kind)
             return
 

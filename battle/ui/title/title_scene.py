@@ -164,7 +164,7 @@ class TitleScene(Scene):
             rematch_w = round(inner_w * 0.3) if self.resume is not None else inner_w
             if self.resume is not None:
                 width = inner_w - rematch_w - 10
-                text, *shorter = resume_labels(self.resume.game)
+                text, *shorter = resume_labels(self.resume.game, self.resume.game_id in self.games.in_use)
                 add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
                                      object_id=ObjectID(object_id="#primary"), shorter=shorter,
                                      tool_tip_text=_("Continue the game that was open when the window closed: "
@@ -177,7 +177,7 @@ class TitleScene(Scene):
         discard_w = max(60, round(inner_w * 0.18))
         for index, saved in enumerate(self.others[:self._other_rows()]):
             width = inner_w - discard_w - 10
-            text, *shorter = other_game_labels(saved.describe(), saved.game)
+            text, *shorter = other_game_labels(saved.describe(), saved.game, saved.game_id in self.games.in_use)
             add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager, shorter=shorter,
                                          tool_tip_text=_("Another unfinished game, kept for later: {game}").format(
                                              game=saved.describe())))
@@ -267,9 +267,9 @@ class TitleScene(Scene):
 
     def command(self, name: str) -> None:
         if name == "resume":
-            self.games.resume_newest()
+            self.status = self.games.resume_newest() or self.status
         elif name.startswith("other:"):
-            self.games.resume_other(int(name.split(":")[1]))
+            self.status = self.games.resume_other(int(name.split(":")[1])) or self.status
         elif name.startswith("discard:"):
             self.games.ask_discard(int(name.split(":")[1]))
         elif name == "rematch":

@@ -14,6 +14,7 @@ that rest on estimates (the time ran out before a proof) are dashed.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.i18n import _
+from battle.storage.paths import write_atomically
 from battle.ui.art import theme
 
 if TYPE_CHECKING:
@@ -156,7 +158,9 @@ def save_eval_graph(
     names: Sequence[str] | None = None,
 ) -> None:
     """Render the graph and write it as an image (PNG for a ``.png`` path)."""
-    pygame.image.save(render_eval_graph(review, size, names), str(path))
+    image = io.BytesIO()
+    pygame.image.save(render_eval_graph(review, size, names), image, "graph.png")
+    write_atomically(path, image.getvalue())  # never over a FIFO or a device, never half an image
 
 
 # -- axes --------------------------------------------------------------------------------------

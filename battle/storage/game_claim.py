@@ -1,0 +1,212 @@
+"""One copy of the program at a time on an unfinished game.
+
+Two copies playing the same game each write their own line of moves over the other's, and
+the last to quit wins: the other's confirmed moves are gone. So a copy that opens an
+unfinished game first claims it: an exclusive OS lock (``flock`` on POSIX, ``msvcrt.locking``
+on Windows) on ``ID.lock`` beside the game's record, held while the game is open. The
+system drops the lock when the process ends, however it ends (a ``kill -9`` too), so a
+claim never outlives its holder and there is nothing stale to clean up by hand.
+
+The lock file holds the holder's process id, for the one line a second copy shows:
+"this game is open in another copy of Mahjong Battle (pid N)". A holder removes its lock
+file on release while it still holds the lock; a claimant checks after locking that the
+file it locked is still the one under that name, so a claim never lands on a removed file.
+
+Within one process a game is claimed once (``claims`` by game id): the window that returns
+to its title and resumes the game it left is not told it is open elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+LOCK_SUFFIX = ".lock"
+PID_OFFSET = 1
+"""Windows locks byte 0 and refuses to read a locked byte to others: the pid starts after it."""
+
+
+class GameInUse(Exception):
+    """Another copy of the program holds the game; the message is the line to show."""
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        holder = f" (pid {pid})" if pid else ""
+        super().__init__(f"this game is open in another copy of Mahjong Battle{holder}")
+
+
+class GameClaim:
+    """The lock on one unfinished game, held until ``release`` (or the end of the process)."""
+
+    def __init__(self, path: Path, descriptor: int) -> None:
+        self.path = path
+        self._descriptor: int | None = descriptor
+
+    @property
+    def held(self) -> bool:
+        return self._descriptor is not None
+
+    def release(self) -> None:
+        """Give the game up: the lock file goes (while still locked), then the lock."""
+        if self._descriptor is None:
+            return
+        with contextlib.suppress(OSError):
+            if _same_file(self._descriptor, self.path):
+                os.unlink(self.path)
+        with contextlib.suppress(OSError):
+            os.close(self._descriptor)
+        self._descriptor = None
+
+
+claims: dict[Path, GameClaim] = {}
+"""The games this process holds, by lock path."""
+
+
+def lock_path(folder: Path, game_id: str) -> Path:
+    return folder / f"{game_id}{LOCK_SUFFIX}"
+
+
+def claim(folder: Path, game_id: str) -> GameClaim:
+    """Claim the game ``game_id`` in ``folder`` for this process (again if it holds it already).
+
+    Raises ``GameInUse`` when another process holds it, and ``OSError`` when the lock file
+    cannot be made (a read-only folder, say): a caller that cannot claim still plays, unwarned.
+    """
+    path = lock_path(folder, game_id)
+    held = claims.get(path)
+    if held is not None and held.held:
+        return held
+    for _attempt in range(10):  # a holder may remove the file between our open and our lock
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            if not _try_lock(descriptor):
+                raise GameInUse(_pid_in(descriptor))
+            if not _same_file(descriptor, path):
+                os.close(descriptor)
+                continue
+            _write_pid(descriptor)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+            raise
+        claims[path] = GameClaim(path, descriptor)
+        return claims[path]
+    raise GameInUse(None)
+
+
+def holder(folder: Path, game_id: str) -> int | None:
+    """The process id of another copy holding the game, 0 when one holds it but its id is not
+    known, None when no other copy holds it (the title asks this for every game it lists)."""
+    path = lock_path(folder, game_id)
+    held = claims.get(path)
+    if held is not None and held.held:
+        return None
+    try:
+        descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None  # no lock file: nobody holds it
+    try:
+        if _try_lock(descriptor):
+            _unlock(descriptor)
+            return None
+        return _pid_in(descriptor) or 0
+    finally:
+        os.close(descriptor)
+
+
+def clear_stale(folder: Path) -> int:
+    """Remove the lock files no process holds (left by a copy that was killed or closed); returns
+    how many went. Each is locked before it is removed, so a held one is never touched and a
+    claimant that opened it meanwhile sees it gone (``claim`` checks the name after locking)."""
+    removed = 0
+    try:
+        names = [name for name in os.listdir(folder) if name.endswith(LOCK_SUFFIX)]
+    except OSError:
+        return 0
+    for name in names:
+        path = folder / name
+        if path in claims:
+            continue
+        try:
+            descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        except OSError:
+            continue
+        try:
+            if _try_lock(descriptor) and _same_file(descriptor, path):
+                os.unlink(path)
+                removed += 1
+        except OSError:
+            pass
+        finally:
+            os.close(descriptor)
+    return removed
+
+
+def release_all_but(game_id: str | None) -> None:
+    """Release every game this process holds except ``game_id``: a window plays one game at a time."""
+    for path, held in list(claims.items()):
+        if path.name != f"{game_id}{LOCK_SUFFIX}":
+            held.release()
+            del claims[path]
+
+
+def release(folder: Path, game_id: str) -> None:
+    held = claims.pop(lock_path(folder, game_id), None)
+    if held is not None:
+        held.release()
+
+
+def _same_file(descriptor: int, path: Path) -> bool:
+    try:
+        named = os.stat(path)
+    except OSError:
+        return False
+    mine = os.fstat(descriptor)
+    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def _write_pid(descriptor: int) -> None:
+    os.ftruncate(descriptor, PID_OFFSET)
+    os.lseek(descriptor, PID_OFFSET, os.SEEK_SET)
+    os.write(descriptor, f"{os.getpid()}\n".encode("ascii"))
+
+
+def _pid_in(descriptor: int) -> int | None:
+    try:
+        os.lseek(descriptor, PID_OFFSET, os.SEEK_SET)
+        text = os.read(descriptor, 32).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _try_lock(descriptor: int) -> bool:
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+    def _unlock(descriptor: int) -> None:
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        with contextlib.suppress(OSError):
+            msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _try_lock(descriptor: int) -> bool:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def _unlock(descriptor: int) -> None:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)

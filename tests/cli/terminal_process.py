@@ -1,0 +1,68 @@
+"""A terminal game run as a real process with pipes, read as a user reads it: wait for a prompt,
+type a line. No pty: the program reads lines from a pipe as it does from a terminal."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+WAIT = 300.0
+"""How long a wait for the program's next words may take before the test fails: a first
+start compiles nothing here, but two loaded cores can make an import take seconds."""
+
+
+def home_env(home: Path) -> dict[str, str]:
+    return dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"), NO_COLOR="1")
+
+
+class TerminalProcess:
+    """``mahjong-battle ARGS`` with its standard streams on pipes."""
+
+    def __init__(self, args: list[str], home: Path) -> None:
+        self.process = subprocess.Popen([sys.executable, "-m", "battle", *args], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=home_env(home),
+                                        cwd=home)
+        self.seen = ""
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        while chunk := os.read(self.process.stdout.fileno(), 4096):
+            self._chunks.put(chunk)
+        self._chunks.put(b"")
+
+    def wait_for(self, text: str, after: int = 0) -> int:
+        """Read until ``text`` appears past offset ``after``; returns the offset just past it."""
+        deadline = time.monotonic() + WAIT
+        while (found := self.seen.find(text, after)) < 0:
+            try:
+                chunk = self._chunks.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {text!r} in {self.seen[-600:]!r}") from None
+            if not chunk:
+                raise AssertionError(f"the program ended before {text!r}: {self.seen[-600:]!r}")
+            self.seen += chunk.decode()
+        return found + len(text)
+
+    def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def finish(self) -> tuple[int, str]:
+        """Close the input, wait for the end; the exit code and standard error."""
+        assert self.process.stdin is not None and self.process.stderr is not None
+        self.process.stdin.close()
+        code = self.process.wait(WAIT)
+        return code, self.process.stderr.read().decode()
+
+
+def run(args: list[str], home: Path, script: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "battle", *args], input=script, capture_output=True, text=True,
+                          env=home_env(home), cwd=home, timeout=WAIT)
