@@ -304,8 +304,11 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
     """What ``--report`` covers, said in a first line: the file of ``--db`` alone; else, for whole
     deals, the catalogue the game ships with the user's own survey on top (an exact result of
     the user's replaces the shipped one; an unsolved one only adds a deal the catalogue lacks)."""
+    from pathlib import Path
+
     from battle.atlas.catalogue import CatalogueError, read_catalogue_results, shipped_catalogue_path
     from battle.atlas.survey_db import FULL_DEAL, default_survey_path
+    from battle.storage.paths import StorageProblem
 
     if args.db is not None or args.tiles != FULL_DEAL:
         results = _read_results(args, args.tiles)
@@ -316,15 +319,23 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
     except CatalogueError as error:
         print(f"mahjong-battle: {error}", file=sys.stderr)
         shipped = []
-    own_path = default_survey_path()
-    own = _read_results(args, FULL_DEAL) if own_path.exists() else []
+    try:
+        own_path: Path | None = default_survey_path()
+    except StorageProblem as error:  # the shipped deals are still reported
+        print(_("mahjong-battle: {error}; your own survey is left out").format(error=error), file=sys.stderr)
+        own_path = None
+    own = _read_results(args, FULL_DEAL) if own_path is not None and own_path.exists() else []
     merged = {result.deal: result for result in shipped}
     for result in own:
         if result.solved or result.deal not in merged:
             merged[result.deal] = result
     both = len({result.deal for result in shipped} & {result.deal for result in own})
-    yours = (f"{len(own)} from your survey ({own_path})" if own_path.exists()
-             else f"none of your own yet ('mahjong-battle survey DEALS' adds to {own_path})")
+    if own_path is None:
+        yours = "none of your own (the data folder cannot be used)"
+    elif own_path.exists():
+        yours = f"{len(own)} from your survey ({own_path})"
+    else:
+        yours = f"none of your own yet ('mahjong-battle survey DEALS' adds to {own_path})"
     overlap = f"; {both} in both, yours counted" if both else ""
     print(f"{len(merged)} deals: {len(shipped)} from the catalogue the game ships, {yours}{overlap}")
     return [merged[deal] for deal in sorted(merged)]
