@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from battle.history.stats import Stats
 from battle.history.store import GameEntry
+from battle.i18n import ngettext
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import plural
 
@@ -86,8 +87,10 @@ def _solver_lines(stats: Stats) -> list[str]:
 
 def unrated_words(count: int) -> str:
     """Why some games against a level do not move the rating, for the terminal and the window."""
-    return (f"{plural(count, 'game')} against a level from a composed position, not rated: only numbered or "
-            "random deals count")
+    return ngettext("{count} game against a level from a composed position, not rated: only numbered or "
+                    "random deals count",
+                    "{count} games against a level from a composed position, not rated: only numbered or "
+                    "random deals count", count).format(count=count)
 
 
 def _puzzle_lines(stats: Stats) -> list[str]:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from battle.i18n import N_, _
 from battle.ratings.glicko2 import Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
@@ -292,14 +293,14 @@ class History:
 
         def read(connection: sqlite3.Connection) -> list[GameEntry]:
             rows = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY finished_at, id").fetchall()
-            return self._keep_rows(rows, _game_from_row, "games")
+            return self._keep_rows(rows, _game_from_row, N_("the game history's games"))
 
         return self._run(read, "read the games", [])
 
     def game(self, game_id: int) -> GameEntry | None:
         def read(connection: sqlite3.Connection) -> GameEntry | None:
             row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-            kept = [] if row is None else self._keep_rows([row], _game_from_row, "games")
+            kept = [] if row is None else self._keep_rows([row], _game_from_row, N_("the game history's games"))
             return kept[0] if kept else None
 
         return self._run(read, "read the game", None)
@@ -327,7 +328,7 @@ class History:
         def read(connection: sqlite3.Connection) -> list[PuzzleAttempt]:
             rows = connection.execute(
                 f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY attempted_at, id").fetchall()
-            return self._keep_rows(rows, _attempt_from_row, "puzzle attempts")
+            return self._keep_rows(rows, _attempt_from_row, N_("the game history's puzzle attempts"))
 
         return self._run(read, "read the puzzle attempts", [])
 
@@ -434,9 +435,9 @@ class History:
     def _notice(self, text: str) -> None:
         self.notices.append(one_line(text))
 
-    def _keep_rows(self, rows: list[tuple], build: Callable[[tuple], T | None], table: str) -> list[T]:
+    def _keep_rows(self, rows: list[tuple], build: Callable[[tuple], T | None], where: str) -> list[T]:
         """The rows ``build`` makes sense of; the others are skipped and said in one notice."""
-        skips = RowSkips(f"the game history's {table}")
+        skips = RowSkips(_(where))
         kept = [item for item in (skips.keep(row, build) for row in rows) if item is not None]
         line = skips.line()
         if line is not None and line not in self._said:  # the same bad rows are read again and again
