@@ -357,7 +357,7 @@ def cmd_window(args: argparse.Namespace) -> int:
         # the first frame comes before the window's heavy imports (seconds on a loaded machine)
         from battle.ui.first_frame import show_first_frame, size_from_environment
 
-        first_frame = show_first_frame(size_from_environment())
+        first_frame = show_first_frame(size_from_environment(), getattr(args, "lang", None))
         from battle.ui.app import main as run_window
     except ImportError as error:
         raise InputError(_("the window needs pygame-ce ({error}); the subcommands work without it").format(
