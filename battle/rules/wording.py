@@ -71,6 +71,9 @@ _GRADES: dict[str, tuple[str, str]] = {
 }
 """A review's move classes in words (``battle.players.CLASS_NAMES``); the review's JSON keeps the English."""
 
+_DEFAULT_NAMES: dict[str, str] = {"Player 1": N_("Player 1"), "Player 2": N_("Player 2")}
+"""The names a game gets when nobody types one (the terminal's, the window's in English)."""
+
 SOLVER_NAME = "Solver ({level})"
 """The name a record gives the solver's side, with the level in English: ``Solver (club)``."""
 
@@ -98,6 +101,8 @@ def shown_name(name: str) -> str:
     language, any other name as given. A record keeps the name as stored; only the screen changes."""
     if is_you(name):
         return _("You")
+    if name in _DEFAULT_NAMES:
+        return _(_DEFAULT_NAMES[name])
     prefix, suffix = SOLVER_NAME.split("{level}")
     if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
         return _("Solver ({level})").format(level=level_word(name[len(prefix):-len(suffix)]))

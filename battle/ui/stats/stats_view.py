@@ -80,9 +80,11 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
                                          "this screen count in the total only.")], size, theme.IVORY_FAINT)
         return
     columns = (_("against"), _("games"), _("won"), _("drawn"), _("lost"), _("margin"))
-    # the first column takes what the five numbers leave
-    number_w = max(fonts.width(name, SMALL_SIZE * scale) for name in columns[1:]) + round(10 * scale)
-    rights = [area.right - (len(columns) - 1 - index) * number_w for index in range(1, len(columns))]
+    # each number column as wide as its heading or "+88.8"; the first column takes what they leave
+    # (one width for all five cut German's "gegen" and "Partien" into each other at 800x600)
+    widths = [max(fonts.width(name, SMALL_SIZE * scale), fonts.width("+88.8", size)) + round(10 * scale)
+              for name in columns[1:]]
+    rights = [area.right - sum(widths[index + 1:]) for index in range(len(widths))]
     line_h = round(size * 1.5)
     if y + line_h > area.bottom:
         return

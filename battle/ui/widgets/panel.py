@@ -219,7 +219,7 @@ class PanelView:
             if not name:
                 continue
             size = 13 * scale
-            label = fonts.text(fonts.fit(name, size, half - round(70 * scale)), size, theme.IVORY_FAINT)
+            label = fonts.text(fonts.fit(shown_name(name), size, half - round(70 * scale)), size, theme.IVORY_FAINT)
             x = panel.moves.x + column * half + half - label.get_width() - round(6 * scale)
             surface.blit(label, (x, header.y + (header.h - label.get_height()) // 2 + round(2 * scale)))
 
