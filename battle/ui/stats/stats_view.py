@@ -122,7 +122,7 @@ def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: 
         surface.blit(after, after.get_rect(bottomleft=(area.x + big.get_width(), y + big.get_height() - 3)))
         y += big.get_height()
         y = _lines(surface, fonts, area, y, [_("You play like a {plays_like}-level solver.").format(
-            plays_like=solver.plays_like())], size,
+            plays_like=level_word(solver.plays_like() or ""))], size,
                    theme.GOLD_BRIGHT)
     elif stats.unrated:
         unrated = _("No rated game against a level yet: {unrated}.").format(unrated=unrated_words(stats.unrated))
