@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from battle.atlas.survey_db import FULL_DEAL, DealResult, SurveyDatabase, SurveyDatabaseError, default_survey_path
+from battle.i18n import N_, _
 from battle.resources import asset_path
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.deal import deal
@@ -40,11 +41,18 @@ class Par:
     """The final margin for the player who moves first, under perfect play by both."""
     best_moves: tuple[str, ...] | None
 
-    def describe(self, first: str = "first player") -> str:
-        """``Par: first player +4`` (or ``Par: even``), the way the panel and ``show`` say it."""
+    def describe(self) -> str:
+        """``Par: first player +4`` (or ``Par: even``) in the player's language, as ``deal`` prints it."""
         if self.value == 0:
-            return "Par: even (a draw under perfect play)"
-        return f"Par: {first} {self.value:+d}"
+            return _(self._EVEN)
+        return _(self._AHEAD).format(value=f"{self.value:+d}")
+
+    def comment(self) -> str:
+        """The same words in English, for a position file's comment (a file reads the same everywhere)."""
+        return self._EVEN if self.value == 0 else self._AHEAD.format(value=f"{self.value:+d}")
+
+    _EVEN = N_("Par: even (a draw under perfect play)")
+    _AHEAD = N_("Par: first player {value}")
 
     def known_start(self) -> tuple[int, tuple[Move, ...]]:
         """The value and the best first moves (empty when not stored) as ``review_game``'s ``known_start``

@@ -66,7 +66,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
         number, par = _catalogued_deal(args)
     else:
         number = random_deal_number() if args.number is None else _deal_number(args.number)
-    comment = f"deal {number}" + (f"; {par.describe()}" if par is not None else "")
+    comment = f"deal {number}" + (f"; {par.comment()}" if par is not None else "")
     sys.stdout.write(format_position(deal(number), comment))
     return EXIT_OK
 
@@ -310,12 +310,13 @@ def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
         print(_("Unfinished games (the newest is resumed; 'play --resume N' picks another):"))
         for number, saved in enumerate(games, start=1):
             pid = holders[saved.game_id]
-            busy = "" if pid is None else " (open in another copy" + (f", pid {pid})" if pid else ")")
+            busy = "" if pid is None else (_(" (open in another copy, pid {pid})").format(pid=pid) if pid
+                                            else _(" (open in another copy)"))
             print(f"  {number}. {saved.describe()}{busy}")
     try:
         shelf.claim(picked.game_id)
     except GameInUse as error:
-        raise InputError(f"--resume: {error}") from None
+        raise InputError(_("--resume: {error}").format(error=error)) from None
     except OSError:
         pass  # a folder where no lock can be made: the game is still played, as before claims
     return picked
@@ -356,7 +357,7 @@ def cmd_window(args: argparse.Namespace) -> int:
         # the first frame comes before the window's heavy imports (seconds on a loaded machine)
         from battle.ui.first_frame import show_first_frame, size_from_environment
 
-        first_frame = show_first_frame(size_from_environment())
+        first_frame = show_first_frame(size_from_environment(), getattr(args, "lang", None))
         from battle.ui.app import main as run_window
     except ImportError as error:
         raise InputError(_("the window needs pygame-ce ({error}); the subcommands work without it").format(

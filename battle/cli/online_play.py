@@ -162,7 +162,7 @@ class OnlinePlay:
             if event.get("type") == "error":
                 refused = str(event.get("reason"))
                 if self.session.link.state == "closed":
-                    raise InputError(f"the server refused: {refused}")
+                    raise InputError(_("the server refused: {reason}").format(reason=refused))
             elif event.get("type") == "link" and event.get("state") == "closed":
                 raise InputError(_("the server refused: {reason}").format(reason=refused) if refused is not None
                                  else _("cannot play online: {detail}").format(detail=event.get('detail')))
@@ -174,7 +174,7 @@ class OnlinePlay:
                 self._remember()
             elif event.get("type") == "state":
                 if refused is not None:  # refused something, yet the game goes on: said with it
-                    self.say(f"The server refused: {refused}")
+                    self.say(_("The server refused: {reason}").format(reason=refused))
                 self._remember()
                 return event
         raise InputError(_("cannot reach {url}: no answer in {CONNECT_WAIT:g} s. Is the server running, and is the "

@@ -25,7 +25,7 @@ from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
 from battle.puzzles.selection import matching, next_puzzle
 from battle.puzzles.session import Attempt, PuzzleSession, Refute
-from battle.puzzles.themes import THEMES
+from battle.puzzles.themes import THEMES, theme_word
 from battle.ratings.puzzle_ratings import player_puzzle_rating
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, one_line
@@ -332,7 +332,8 @@ class PuzzleTerminal:
 
 
 def _themes(puzzle: Puzzle) -> str:
-    return f"Themes: {', '.join(puzzle.themes)}." if puzzle.themes else "No particular theme."
+    return (_("Themes: {join}.").format(join=", ".join(map(theme_word, puzzle.themes))) if puzzle.themes
+            else _("No particular theme."))
 
 
 # -- running this module alone ----------------------------------------------------------

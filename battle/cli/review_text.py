@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from battle.i18n import _, format_number
 from battle.players import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
-from battle.rules.wording import mention, plural, verb
+from battle.rules.wording import grade_word, mention, plural, shown_name, verb
 
 if TYPE_CHECKING:
     from battle.players import Review
@@ -48,12 +48,13 @@ def _heading(review: Review, names: tuple[str, str]) -> str:
         nodes=format_number(review.nodes_per_move))
     first = names[review.start_to_move - 1]
     second = names[2 - review.start_to_move]
-    exact = "" if review.eval_start_exact else " (estimate)"
+    exact = "" if review.eval_start_exact else _(" (estimate)")
     return (
         _("Review of {names} vs {names2}, from {origin}: {plural}, {budget}\n{verb} the odd-numbered moves, {mention} "
           "the even ones. Projected margin for {mention2} at the start: {signed}{exact}\nEach move: value (final "
           "margin it leads to for the mover), loss against the best move, class; ~ marks an estimate").format(
-            names=names[0], names2=names[1], origin=origin, plural=plural(review.moves_in_record, 'move'),
+            names=shown_name(names[0]), names2=shown_name(names[1]), origin=origin,
+            plural=plural(review.moves_in_record, 'move'),
             budget=budget, verb=verb(first, 'plays'), mention=mention(second, start=False),
             mention2=mention(names[0], start=False), signed=_signed(review.eval_start), exact=exact)
     )
@@ -67,7 +68,7 @@ def _outcome(review: Review, names: tuple[str, str]) -> str:
     result = review.result
     if result is not None:
         return _("Result: {what}").format(what=result.describe(names))
-    exact = "" if review.final_exact else " (estimate)"
+    exact = "" if review.final_exact else _(" (estimate)")
     return (_("Unfinished at {final_scores}-{final_scores2}; projected margin for {mention} under perfect play: "
               "{signed}{exact}").format(
         final_scores=review.final_scores[0], final_scores2=review.final_scores[1],
@@ -90,7 +91,7 @@ def _format_move(move: MoveReview) -> str:
     loss = f"{approx}{move.loss}"
     text = _("{number:>3}. {move} ({points})  value {value:<4} loss {loss:<3} {classification}").format(
         number=move.number, move=move.move, points=move.points, value=value, loss=loss,
-        classification=move.classification)
+        classification=grade_word(move.classification))
     if move.loss > 0:
         text = _("{text:<50} best: {best_text}").format(
             text=text, best_text=_best_text(move.best_moves, move.best_value, approx))
@@ -100,7 +101,7 @@ def _format_move(move: MoveReview) -> str:
 
 
 def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[str, str]) -> list[str]:
-    width = max(8, *(min(len(name), 20) for name in names)) + 2
+    width = max(8, *(min(len(shown_name(name)), 20) for name in names)) + 2
     label = 14
 
     def row(title: str, first: str, second: str) -> str:
@@ -110,11 +111,12 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
         return "-" if value is None else f"{value:.{digits}f}{suffix}"
 
     one, two = summary
-    lines = [row("", names[0][:20], names[1][:20]), row("moves", str(one.moves), str(two.moves))]
-    lines += [row(name, str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
+    lines = [row("", shown_name(names[0])[:20], shown_name(names[1])[:20]),
+             row(_("moves"), str(one.moves), str(two.moves))]
+    lines += [row(grade_word(name), str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
     lines.append(row(_("points lost"), str(one.points_lost), str(two.points_lost)))
     lines.append(row(_("average loss"), number(one.average_loss), number(two.average_loss)))
-    lines.append(row("accuracy", number(one.accuracy, "%", 1), number(two.accuracy, "%", 1)))
+    lines.append(row(_("accuracy"), number(one.accuracy, "%", 1), number(two.accuracy, "%", 1)))
     if one.inexact_moves or two.inexact_moves:
         lines.append(row(_("not exact"), str(one.inexact_moves), str(two.inexact_moves)))
     lines.append("")
@@ -124,9 +126,9 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
 
 
 def _format_turning_point(point: TurningPoint, names: tuple[str, str]) -> str:
-    why = ", ".join(_("lead change") if reason == "lead_change" else reason for reason in point.reasons)
+    why = ", ".join(_("lead change") if reason == "lead_change" else grade_word(reason) for reason in point.reasons)
     best = _("  best: {best_text}").format(
         best_text=_best_text(point.best_moves, point.best_value)) if point.loss > 0 else ""
     return (_("{number:>3}. {names}: {move}  loss {loss}  ({why})  {signed} -> {signed2}{best}").format(
-        number=point.number, names=names[point.player - 1], move=point.move, loss=point.loss, why=why,
+        number=point.number, names=shown_name(names[point.player - 1]), move=point.move, loss=point.loss, why=why,
         signed=_signed(point.eval_before), signed2=_signed(point.eval_after), best=best))

@@ -19,6 +19,7 @@ from battle.cli.inputs import EXIT_INTERRUPTED
 from battle.i18n import _, format_number
 from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
+from battle.rules.wording import grade_word
 
 if TYPE_CHECKING:
     from battle.cli.json_shapes import AnalyseJSON
@@ -92,7 +93,7 @@ def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool =
         if not getattr(args, "quiet", False):
             # Said before anything else: the compile takes about 10 s, which a silent
             # terminal makes look like a hang (the 5 s status line came too late).
-            note("compiling the solver (first run only, about 10 s)...")
+            note(_("compiling the solver (first run only, about 10 s)..."))
         # In two child processes, one core each; --time counts without it, as it promises.
         compiled = prepare_kernels()
         if getattr(args, "started", None) is not None:
@@ -169,10 +170,10 @@ def note(line: str) -> None:
 
 def _describe_value(value: int, mover: int) -> str:
     if value > 0:
-        return f"player {mover} (to move) wins the rest by {value}"
+        return _("player {mover} (to move) wins the rest by {value}").format(mover=mover, value=value)
     if value < 0:
-        return f"player {mover} (to move) loses the rest by {-value}"
-    return "the rest is drawn"
+        return _("player {mover} (to move) loses the rest by {value}").format(mover=mover, value=-value)
+    return _("the rest is drawn")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -181,8 +182,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(analysis.to_json()))
         return code
-    stopper = "Ctrl-C stopped the search" if interrupted else "a limit stopped the search"
-    exact = "exact" if analysis.exact else f"not exact (depth {analysis.depth}; {stopper})"
+    stopper = _("Ctrl-C stopped the search") if interrupted else _("a limit stopped the search")
+    exact = _("exact") if analysis.exact else _("not exact (depth {depth}; {stopper})").format(
+        depth=analysis.depth, stopper=stopper)
     print(_("value: {value:+d}  ({describe_value}; {exact})").format(
         value=analysis.value, describe_value=_describe_value(analysis.value, position.to_move), exact=exact))
     score = f"{analysis.final_score[0]}-{analysis.final_score[1]}"
@@ -212,9 +214,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
         return code
-    state = "exact" if analysis.exact else f"depth {analysis.depth}, not exact"
+    state = _("exact") if analysis.exact else _("depth {depth}, not exact").format(depth=analysis.depth)
     if interrupted and not analysis.exact:
-        state += ": Ctrl-C stopped the search"
+        state += _(": Ctrl-C stopped the search")
     print(_("player {to_move} to move, score {scores}-{scores2}, {points_on_board} points on the board "
             "({state})").format(to_move=position.to_move, scores=position.scores[0], scores2=position.scores[1],
         points_on_board=position.points_on_board(), state=state))
@@ -263,10 +265,11 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
             return
         last_line[0] = time.monotonic()
         elapsed = max(progress.seconds, 1e-9)
-        depth = "exact" if progress.exact else f"depth {progress.depth}"
+        depth = _("exact") if progress.exact else _("depth {depth}").format(depth=progress.depth)
         best = move_name(progress.best_move) if progress.best_move else "-"
-        note(f"  {depth:>9}  value {progress.value:+d}  best {best}  "
-             f"{progress.nodes:,} nodes  {progress.nodes / elapsed / 1e6:.2f} Mnodes/s  {elapsed:.1f}s")
+        note(_("  {depth:>9}  value {value}  best {best}  {nodes} nodes  {rate} Mnodes/s  {seconds}s").format(
+            depth=depth, value=f"{progress.value:+d}", best=best, nodes=format_number(progress.nodes),
+            rate=format_number(progress.nodes / elapsed / 1e6, 2), seconds=format_number(elapsed, 1)))
 
     def work() -> Analysis:
         return engine.search(
@@ -280,8 +283,8 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
             last_line[0] = time.monotonic()
             note(format_status(engine.status()))
 
-    analysis, interrupted = _run_interruptibly(work, engine.stop, "interrupted: stopping with the best result so far",
-                                               tick=tick)
+    stopping = _("interrupted: stopping with the best result so far")
+    analysis, interrupted = _run_interruptibly(work, engine.stop, stopping, tick=tick)
     return position, analysis, interrupted
 
 
@@ -294,15 +297,17 @@ def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
     from battle.players import FULL_DEPTH
 
     if status.loading:
-        return (f"  preparing the solver: compiling its kernels, once after an install or update "
-                f"(10-20 s)  {status.seconds:.1f}s")
-    depth = "exact" if status.depth >= FULL_DEPTH else f"depth {status.depth}"
-    where = f"move {status.move_number}/{status.moves} {move_name(status.move)}" if status.move else "starting"
-    best = (f"best so far {status.best_value:+d} {move_name(status.best_move)}"
-            if status.best_move is not None and status.best_value is not None else "no move searched yet")
+        return _("  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  "
+                 "{seconds}s").format(seconds=format_number(status.seconds, 1))
+    depth = _("exact") if status.depth >= FULL_DEPTH else _("depth {depth}").format(depth=status.depth)
+    where = _("move {number}/{moves} {move}").format(
+        number=status.move_number, moves=status.moves, move=move_name(status.move)) if status.move else _("starting")
+    best = (_("best so far {value} {move}").format(value=f"{status.best_value:+d}", move=move_name(status.best_move))
+            if status.best_move is not None and status.best_value is not None else _("no move searched yet"))
     elapsed = max(status.seconds, 1e-9)
-    return (f"  searching ({depth}): {where}, {best}  {status.nodes:,} nodes  "
-            f"{status.nodes / elapsed / 1e6:.2f} Mnodes/s  {elapsed:.1f}s")
+    return _("  searching ({depth}): {where}, {best}  {nodes} nodes  {rate} Mnodes/s  {seconds}s").format(
+        depth=depth, where=where, best=best, nodes=format_number(status.nodes),
+        rate=format_number(status.nodes / elapsed / 1e6, 2), seconds=format_number(elapsed, 1))
 
 
 def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message: str,
@@ -368,12 +373,15 @@ def cmd_review(args: argparse.Namespace) -> int:
     def report(step: ReviewStep) -> None:
         if args.quiet:
             return
-        state = "exact" if step.exact else f"depth {step.depth}, estimate"
+        state = _("exact") if step.exact else _("depth {depth}, estimate").format(depth=step.depth)
+        seconds = format_number(step.seconds, 2)
         if step.move is None:
-            line = f"final position  player {step.player} to move  ({state}, {step.seconds:.2f}s)"
+            line = _("final position  player {player} to move  ({state}, {seconds}s)").format(
+                player=step.player, state=state, seconds=seconds)
         else:
-            line = (f"move {step.number}/{step.total}  {step.move}  player {step.player}  "
-                    f"loss {step.loss}  {step.classification}  ({state}, {step.seconds:.2f}s)")
+            line = _("move {number}/{total}  {move}  player {player}  loss {loss}  {grade}  ({state}, {seconds}s)"
+                     ).format(number=step.number, total=step.total, move=step.move, player=step.player,
+                              loss=step.loss, grade=grade_word(step.classification or ""), state=state, seconds=seconds)
         note(line)
 
     def work():  # noqa: ANN202
@@ -394,10 +402,11 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.plot:
         _save_plot(review, args.plot)
         if not args.quiet:
-            note(f"evaluation graph written to {args.plot}")
+            note(_("evaluation graph written to {path}").format(path=args.plot))
     keep_accuracy(review, record, quiet=args.quiet)
     if interrupted:
-        note(f"review stopped after move {len(review.moves)} of {review.moves_in_record}")
+        note(_("review stopped after move {number} of {total}").format(
+            number=len(review.moves), total=review.moves_in_record))
         return 130
     return 0
 
@@ -424,9 +433,9 @@ def keep_accuracy(review, record, *, quiet: bool = False) -> None:  # noqa: ANN0
     with History() as history:
         number = store_review_accuracy(history, game.to_text(), (first.accuracy, second.accuracy))
         for notice in history.take_notices():
-            note(f"game history: {notice}")
+            note(_("game history: {notice}").format(notice=notice))
     if number is not None and not quiet:
-        note(f"the accuracy is kept with game #{number} of the history ('stats' shows it)")
+        note(_("the accuracy is kept with game #{number} of the history ('stats' shows it)").format(number=number))
 
 
 def _check_plot_path(path: str, force: bool) -> None:

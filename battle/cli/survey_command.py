@@ -11,10 +11,12 @@ import threading
 from collections.abc import Iterator
 
 from battle.cli.inputs import InputError, output_file, positive_number, whole_number
-from battle.i18n import _
+from battle.i18n import N_, _, ngettext
 
-DASK_MISSING = ("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
-                "(or pip install 'dask[distributed]')")
+PROG = "mahjong-battle"
+
+DASK_MISSING = N_("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
+                 "(or pip install 'dask[distributed]')")
 
 
 def add_survey_command(commands: argparse._SubParsersAction) -> None:
@@ -100,7 +102,8 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
     try:
         path = args.db if args.db is not None else default_survey_path()
     except StorageProblem as problem:
-        raise InputError(f"no survey database to use: {problem} (--db FILE names one elsewhere)") from None
+        raise InputError(_("no survey database to use: {problem} (--db FILE names one elsewhere)").format(
+            problem=problem)) from None
     if reading and not os.path.exists(path):
         raise InputError(_("no survey database at {value}: 'mahjong-battle survey DEALS{value2}' makes one").format(
             value=str(path)[:200], value2='' if args.db is None else ' --db FILE'))
@@ -138,7 +141,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     try:
         import distributed  # noqa: F401 - only to say at once that it is missing
     except ImportError:
-        raise InputError(DASK_MISSING) from None
+        raise InputError(_(DASK_MISSING)) from None
     if args.scheduler and (args.workers or args.memory_per_worker):
         raise InputError(_("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
                            "its own"))
@@ -160,7 +163,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 128 + stopped.signal
     except ClusterStartError as error:
-        print(f"mahjong-battle: {error}", file=sys.stderr)
+        print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     except OSError as error:
         raise InputError(_("cannot reach the scheduler {scheduler}: {error}").format(
@@ -296,7 +299,7 @@ def _read_results(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - list[
     finally:
         database.close()
     for problem in database.problems:
-        print(f"mahjong-battle: {problem}", file=sys.stderr)
+        print(f"{PROG}: {problem}", file=sys.stderr)
     return results
 
 
@@ -312,12 +315,14 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
 
     if args.db is not None or args.tiles != FULL_DEAL:
         results = _read_results(args, args.tiles)
-        print(f"from {args.db if args.db is not None else default_survey_path()}: {len(results)} deals")
+        where = args.db if args.db is not None else default_survey_path()
+        print(ngettext("from {where}: {count} deal", "from {where}: {count} deals", len(results)).format(
+            where=where, count=len(results)))
         return results
     try:
         shipped = read_catalogue_results(shipped_catalogue_path())
     except CatalogueError as error:
-        print(f"mahjong-battle: {error}", file=sys.stderr)
+        print(f"{PROG}: {error}", file=sys.stderr)
         shipped = []
     try:
         own_path: Path | None = default_survey_path()
@@ -331,11 +336,13 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
             merged[result.deal] = result
     both = len({result.deal for result in shipped} & {result.deal for result in own})
     if own_path is None:
-        yours = "none of your own (the data folder cannot be used)"
+        yours = _("none of your own (the data folder cannot be used)")
     elif own_path.exists():
-        yours = f"{len(own)} from your survey ({own_path})"
+        yours = _("{count} from your survey ({path})").format(count=len(own), path=own_path)
     else:
-        yours = f"none of your own yet ('mahjong-battle survey DEALS' adds to {own_path})"
-    overlap = f"; {both} in both, yours counted" if both else ""
-    print(f"{len(merged)} deals: {len(shipped)} from the catalogue the game ships, {yours}{overlap}")
+        yours = _("none of your own yet ('mahjong-battle survey DEALS' adds to {path})").format(path=own_path)
+    overlap = _("; {count} in both, yours counted").format(count=both) if both else ""
+    print(ngettext("{count} deal: {shipped} from the catalogue the game ships, {yours}{overlap}",
+                   "{count} deals: {shipped} from the catalogue the game ships, {yours}{overlap}", len(merged)).format(
+        count=len(merged), shipped=len(shipped), yours=yours, overlap=overlap))
     return [merged[deal] for deal in sorted(merged)]

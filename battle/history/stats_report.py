@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from battle.history.stats import Stats
+from battle.history.stats import PEOPLE, Stats
 from battle.history.store import GameEntry
+from battle.i18n import _, ngettext
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
-from battle.rules.wording import plural
+from battle.rules.wording import level_word, plural, shown_name
 
 SPARKS = "▁▂▃▄▅▆▇█"
 SPARK_WIDTH = 40
@@ -34,67 +35,79 @@ def _date(seconds: float) -> str:
 def _opponent(entry: GameEntry) -> str:
     level = entry.opponent_level()
     if level is not None:
-        return level
+        return level_word(level)
     assert entry.you is not None
-    return entry.players[2 - entry.you]
+    return shown_name(entry.players[2 - entry.you])
 
 
 def describe_game(entry: GameEntry) -> str:
     """One line: ``#12  2026-11-25  vs club  150-120  +30  deal 5``."""
     assert entry.you is not None
-    where = f"deal {entry.deal}" if entry.deal is not None else "composed start"
-    return (f"#{entry.id}  {_date(entry.finished_at)}  vs {_opponent(entry):<12} "
-            f"{entry.scores[0]}-{entry.scores[1]}  {entry.margin_for(entry.you):+d}  {where}")
+    where = _("deal {deal}").format(deal=entry.deal) if entry.deal is not None else _("composed start")
+    return _("#{number}  {date}  vs {opponent:<12} {score1}-{score2}  {margin}  {where}").format(
+        number=entry.id, date=_date(entry.finished_at), opponent=_opponent(entry), score1=entry.scores[0],
+        score2=entry.scores[1], margin=f"{entry.margin_for(entry.you):+d}", where=where)
 
 
 def format_stats(stats: Stats) -> str:
-    """The whole report."""
-    lines = [f"Games: {stats.games} stored, {stats.your_games} yours"]
+    """The whole report, in the player's language (the levels' names too)."""
+    lines = [_("Games: {games} stored, {yours} yours").format(games=stats.games, yours=stats.your_games)]
     if stats.tallies:
-        lines.append(f"  {'against':<10} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4}  average margin")
+        heads = (_("against"), _("games"), _("won"), _("drawn"), _("lost"))
+        widths = [max(least, len(head)) for least, head in zip((10, 5, 4, 5, 4), heads, strict=True)]
+        row = "  {0:<{w0}} {1:>{w1}} {2:>{w2}} {3:>{w3}} {4:>{w4}}  {5}"
+        spread = {f"w{index}": width for index, width in enumerate(widths)}
+        lines.append(row.format(*heads, _("average margin"), **spread))
         for tally in stats.tallies:
-            lines.append(f"  {tally.opponent:<10} {tally.games:>5} {tally.wins:>4} {tally.draws:>5} {tally.losses:>4}"
-                         f"  {tally.average_margin:+.1f}")
+            opponent = _("people") if tally.opponent == PEOPLE else level_word(tally.opponent)
+            lines.append(row.format(opponent, tally.games, tally.wins, tally.draws, tally.losses,
+                                    f"{tally.average_margin:+.1f}", **spread))
     if stats.average_margin is not None:
-        lines.append(f"  average margin over your games: {stats.average_margin:+.1f}")
+        lines.append(_("  average margin over your games: {margin}").format(margin=f"{stats.average_margin:+.1f}"))
     lines += ["", *_solver_lines(stats)]
     if stats.accuracy:
-        values = [percent for _, percent in stats.accuracy]
-        lines += ["", f"Accuracy over time ({plural(len(values), 'reviewed game')}): {sparkline(values)}  "
-                      f"latest {values[-1]:.0f}%, average {sum(values) / len(values):.0f}%"]
+        values = [percent for _unused, percent in stats.accuracy]
+        lines += ["", _("Accuracy over time ({games}): {curve}  latest {latest:.0f}%, average {average:.0f}%").format(
+            games=plural(len(values), "reviewed game"), curve=sparkline(values), latest=values[-1],
+            average=sum(values) / len(values))]
     if stats.best:
-        lines += ["", "Best games:", *(f"  {describe_game(entry)}" for entry in stats.best)]
+        lines += ["", _("Best games:"), *(f"  {describe_game(entry)}" for entry in stats.best)]
     if stats.worst:
-        lines += ["Worst games:", *(f"  {describe_game(entry)}" for entry in stats.worst)]
+        lines += [_("Worst games:"), *(f"  {describe_game(entry)}" for entry in stats.worst)]
     if stats.best or stats.worst:
-        lines.append("  (mahjong-battle stats --record N prints game #N as a record, for review -)")
+        lines.append(_("  (mahjong-battle stats --record N prints game #N as a record, for review -)"))
     lines += ["", *_puzzle_lines(stats)]
     return "\n".join(lines) + "\n"
 
 
 def _solver_lines(stats: Stats) -> list[str]:
     solver = stats.solver
-    scale = ", ".join(f"{level} {LEVEL_RATINGS[level]:.0f}" for level in LEVEL_NAMES)
+    scale = ", ".join(f"{level_word(level)} {LEVEL_RATINGS[level]:.0f}" for level in LEVEL_NAMES)
     unrated = ([f"  ({unrated_words(stats.unrated)})"] if stats.unrated else [])
+    levels = _("  (levels: {scale})").format(scale=scale)
     if not solver.games:
-        return [f"Rating against the solver: no {'rated ' if stats.unrated else ''}game against a level yet",
-                *unrated, f"  (levels: {scale})"]
-    return [f"Rating against the solver: {solver.current.describe()} after {plural(solver.games, 'game')}: "
-            f"you play like a {solver.plays_like()}-level solver",
-            *unrated, f"  (levels: {scale})"]
+        none_yet = (_("Rating against the solver: no rated game against a level yet") if stats.unrated
+                    else _("Rating against the solver: no game against a level yet"))
+        return [none_yet, *unrated, levels]
+    rated = _("Rating against the solver: {rating} after {games}: you play like a {level}-level solver").format(
+        rating=solver.current.describe(), games=plural(solver.games, "game"),
+        level=level_word(solver.plays_like() or ""))
+    return [rated, *unrated, levels]
 
 
 def unrated_words(count: int) -> str:
     """Why some games against a level do not move the rating, for the terminal and the window."""
-    return (f"{plural(count, 'game')} against a level from a composed position, not rated: only numbered or "
-            "random deals count")
+    return ngettext("{count} game against a level from a composed position, not rated: only numbered or "
+                    "random deals count",
+                    "{count} games against a level from a composed position, not rated: only numbered or "
+                    "random deals count", count).format(count=count)
 
 
 def _puzzle_lines(stats: Stats) -> list[str]:
     if not stats.puzzles_tried:
-        return ["Puzzles: none tried yet (mahjong-battle puzzles play)"]
+        return [_("Puzzles: none tried yet (mahjong-battle puzzles play)")]
     rating = stats.puzzle_ratings[-1][1]
-    curve = sparkline([rating.rating for _, rating in stats.puzzle_ratings])
-    return [f"Puzzles: {stats.puzzles_tried} tried, {stats.puzzles_solved} solved; "
-            f"streak {stats.streak} (best {stats.best_streak})",
-            f"  puzzle rating {rating.describe()}  {curve}"]
+    curve = sparkline([rating.rating for _unused, rating in stats.puzzle_ratings])
+    return [_("Puzzles: {tried} tried, {solved} solved; streak {streak} (best {best})").format(
+        tried=stats.puzzles_tried, solved=stats.puzzles_solved, streak=stats.streak, best=stats.best_streak),
+            _("  puzzle rating {rating}  {curve}").format(rating=rating.describe(), curve=curve)]

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from battle.i18n import N_, _
 from battle.ratings.glicko2 import Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
@@ -275,7 +276,7 @@ class History:
                  entry.accuracy[0], entry.accuracy[1], entry.game_key, entry.winner))
             return cursor.lastrowid
 
-        return self._run(write, "store the game", None, writes=True)
+        return self._run(write, N_("store the game"), None, writes=True)
 
     def set_accuracy(self, game_id: int, accuracy1: float | None, accuracy2: float | None) -> bool:
         """Record a review's accuracies for a stored game; False when the game is not there or the write failed."""
@@ -285,24 +286,24 @@ class History:
                                         (accuracy1, accuracy2, game_id))
             return cursor.rowcount == 1
 
-        return bool(self._run(write, "store the review's accuracy", False, writes=True))
+        return bool(self._run(write, N_("store the review's accuracy"), False, writes=True))
 
     def games(self) -> list[GameEntry]:
         """Every stored game, oldest first."""
 
         def read(connection: sqlite3.Connection) -> list[GameEntry]:
             rows = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY finished_at, id").fetchall()
-            return self._keep_rows(rows, _game_from_row, "games")
+            return self._keep_rows(rows, _game_from_row, N_("the game history's games"))
 
-        return self._run(read, "read the games", [])
+        return self._run(read, N_("read the games"), [])
 
     def game(self, game_id: int) -> GameEntry | None:
         def read(connection: sqlite3.Connection) -> GameEntry | None:
             row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-            kept = [] if row is None else self._keep_rows([row], _game_from_row, "games")
+            kept = [] if row is None else self._keep_rows([row], _game_from_row, N_("the game history's games"))
             return kept[0] if kept else None
 
-        return self._run(read, "read the game", None)
+        return self._run(read, N_("read the game"), None)
 
     # -- puzzle attempts ---------------------------------------------------------------
 
@@ -319,7 +320,7 @@ class History:
                  attempt.puzzle.deviation, attempt.puzzle.volatility))
             return cursor.lastrowid
 
-        return self._run(write, "store the puzzle attempt", None, writes=True)
+        return self._run(write, N_("store the puzzle attempt"), None, writes=True)
 
     def attempts(self) -> list[PuzzleAttempt]:
         """Every puzzle attempt, oldest first."""
@@ -327,9 +328,9 @@ class History:
         def read(connection: sqlite3.Connection) -> list[PuzzleAttempt]:
             rows = connection.execute(
                 f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY attempted_at, id").fetchall()
-            return self._keep_rows(rows, _attempt_from_row, "puzzle attempts")
+            return self._keep_rows(rows, _attempt_from_row, N_("the game history's puzzle attempts"))
 
-        return self._run(read, "read the puzzle attempts", [])
+        return self._run(read, N_("read the puzzle attempts"), [])
 
     def puzzle_rating(self, puzzle_id: str) -> Rating | None:
         """The puzzle's rating after its last attempt here, None before its first."""
@@ -343,7 +344,7 @@ class History:
                     return _attempt_from_row(row).puzzle
             return None
 
-        return self._run(read, "read the puzzle's rating", None)
+        return self._run(read, N_("read the puzzle's rating"), None)
 
     # -- the connection ----------------------------------------------------------------
 
@@ -362,21 +363,23 @@ class History:
                     with self._transaction(connection):
                         return work(connection)
                 except StoreBusy:
-                    self._notice(f"the history database is busy (another copy of the game is writing): "
-                                 f"could not {doing}")
+                    self._notice(_("the history database is busy (another copy of the game is writing): "
+                                   "could not {doing}").format(doing=_(doing)))
                     return failed
                 except sqlite3.OperationalError as error:
                     if _is_busy(error):
-                        self._notice(f"the history database is busy (another copy of the game is writing): "
-                                     f"could not {doing}")
+                        self._notice(_("the history database is busy (another copy of the game is writing): "
+                                       "could not {doing}").format(doing=_(doing)))
                         return failed
                     if attempt or not _is_damage(error):
-                        self._notice(f"could not {doing} in the history database ({error})")
+                        self._notice(_("could not {doing} in the history database ({error})").format(
+                            doing=_(doing), error=error))
                         return failed
                     self._reopen()
                 except sqlite3.DatabaseError as error:
                     if attempt:
-                        self._notice(f"could not {doing} in the history database ({error})")
+                        self._notice(_("could not {doing} in the history database ({error})").format(
+                            doing=_(doing), error=error))
                         return failed
                     self._reopen()
             return failed
@@ -402,22 +405,24 @@ class History:
             ensure_folder(self.path.parent)
         except StorageProblem as error:
             self._disabled = True
-            self._notice(f"no game history this time: {error}")
+            self._notice(_("no game history this time: {error}").format(error=error))
             return None
         try:
             opened = open_store(self.path, KIND, named=self._named, timeout=self._busy_seconds)
         except StoreRefused as other:
             self._disabled = True
-            self._notice(f"{self.path} is {other}; it is left as it is: no game history this time")
+            self._notice(_("{path} is {other}; it is left as it is: no game history this time").format(
+                path=self.path, other=other))
             return None
         except StoreNewer as newer:
             self._disabled = True
-            self._notice(f"{self.path} was written by a newer version of the game (schema {newer.version}, "
-                         f"this one reads {SCHEMA_VERSION}): no game history this time")
+            self._notice(_("{path} was written by a newer version of the game (schema {version}, this one reads "
+                           "{ours}): no game history this time").format(
+                path=self.path, version=newer.version, ours=SCHEMA_VERSION))
             return None
         except StoreUnusable as error:
             self._disabled = True
-            self._notice(f"no game history this time: {error}")
+            self._notice(_("no game history this time: {error}").format(error=error))
             return None
         if opened.notice is not None:
             self._notice(opened.notice)
@@ -434,9 +439,9 @@ class History:
     def _notice(self, text: str) -> None:
         self.notices.append(one_line(text))
 
-    def _keep_rows(self, rows: list[tuple], build: Callable[[tuple], T | None], table: str) -> list[T]:
+    def _keep_rows(self, rows: list[tuple], build: Callable[[tuple], T | None], where: str) -> list[T]:
         """The rows ``build`` makes sense of; the others are skipped and said in one notice."""
-        skips = RowSkips(f"the game history's {table}")
+        skips = RowSkips(_(where))
         kept = [item for item in (skips.keep(row, build) for row in rows) if item is not None]
         line = skips.line()
         if line is not None and line not in self._said:  # the same bad rows are read again and again

@@ -23,10 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from battle.i18n import NP_, pgettext
 from battle.rules.board import Move, Position
 
 THEMES: tuple[str, ...] = ("tempo", "blockade", "sacrifice")
 """Every theme, in the order a puzzle lists them."""
+_THEME_WORDS: dict[str, tuple[str, str]] = {
+    "tempo": NP_("puzzle theme", "tempo"),
+    "blockade": NP_("puzzle theme", "blockade"),
+    "sacrifice": NP_("puzzle theme", "sacrifice"),
+}
+"""The themes in the player's words; ``--theme`` and the puzzle files keep the English names."""
 TEMPO_HORIZON = 2
 """The solving side's moves after the answer in which taking the bigger pair counts as tempo: a
 pair taken later than that was left for other reasons (in the shipped set 87 of 600 puzzles
@@ -69,6 +76,12 @@ def is_sacrifice(position: Position, perfect_line: Sequence[Move]) -> bool:
         return False
     answer, reply = perfect_line[0], perfect_line[1]
     return reply in opened_pairs(position, answer) and position.move_points(reply) > position.move_points(answer)
+
+
+def theme_word(theme: str) -> str:
+    """A theme's name in the player's language ("sacrifice" is "Opfer" in German)."""
+    marked = _THEME_WORDS.get(theme)
+    return pgettext(*marked) if marked is not None else theme
 
 
 def themes_of(position: Position, perfect_line: Sequence[Move]) -> tuple[str, ...]:

@@ -52,17 +52,69 @@ _NOUNS: dict[str, tuple[str, str]] = {
 _SUITS: dict[str, str] = {"m": N_("characters"), "p": N_("circles"), "s": N_("bamboo")}
 """The suits in words (the rule sheet's "Zahl", "Münze", "Bambus" in German)."""
 
+_LEVELS: dict[str, tuple[str, str]] = {
+    "beginner": NP_("solver level", "beginner"),
+    "casual": NP_("solver level", "casual"),
+    "club": NP_("solver level", "club"),
+    "expert": NP_("solver level", "expert"),
+    "master": NP_("solver level", "master"),
+    "perfect": NP_("solver level", "perfect"),
+}
+"""The solver's levels in words; ``--vs``/``--level`` values, JSON and files keep the English names."""
+
+_GRADES: dict[str, tuple[str, str]] = {
+    "best": NP_("move class", "best"),
+    "good": NP_("move class", "good"),
+    "inaccuracy": NP_("move class", "inaccuracy"),
+    "mistake": NP_("move class", "mistake"),
+    "blunder": NP_("move class", "blunder"),
+}
+"""A review's move classes in words (``battle.players.CLASS_NAMES``); the review's JSON keeps the English."""
+
+_DEFAULT_NAMES: dict[str, str] = {"Player 1": N_("Player 1"), "Player 2": N_("Player 2")}
+"""The names a game gets when nobody types one (the terminal's, the window's in English)."""
+
+SOLVER_NAME = "Solver ({level})"
+"""The name a record gives the solver's side, with the level in English: ``Solver (club)``."""
+
 
 def is_you(name: str) -> bool:
     """Whether a player's name is the second person "you" (in any case, spaces ignored)."""
     return name.strip().casefold() == "you"
 
 
+def level_word(level: str) -> str:
+    """A solver level's name in the player's language ("club" is "Verein" in German); an unknown
+    level as given."""
+    marked = _LEVELS.get(level)
+    return pgettext(*marked) if marked is not None else level
+
+
+def grade_word(name: str) -> str:
+    """A review's class of a move ("mistake") in the player's language; an unknown class as given."""
+    marked = _GRADES.get(name)
+    return pgettext(*marked) if marked is not None else name
+
+
+def shown_name(name: str) -> str:
+    """A player's name as shown: the default "You" and the solver's ``Solver (club)`` in the player's
+    language, any other name as given. A record keeps the name as stored; only the screen changes."""
+    if is_you(name):
+        return _("You")
+    if name in _DEFAULT_NAMES:
+        return _(_DEFAULT_NAMES[name])
+    prefix, suffix = SOLVER_NAME.split("{level}")
+    if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
+        return _("Solver ({level})").format(level=level_word(name[len(prefix):-len(suffix)]))
+    return name
+
+
 def mention(name: str, *, start: bool = True) -> str:
-    """The name as written in a sentence: "You" at the start, "you" inside, other names as given."""
+    """The name as written in a sentence: "You" at the start, "you" inside, the solver with its
+    level in the player's language, other names as given."""
     if is_you(name):
         return _("You") if start else pgettext("inside a sentence", "you")
-    return name
+    return shown_name(name)
 
 
 def conjugate(name: str, third_person: str) -> str:

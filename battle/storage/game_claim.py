@@ -23,6 +23,8 @@ import os
 import sys
 from pathlib import Path
 
+from battle.i18n import _
+
 LOCK_SUFFIX = ".lock"
 PID_OFFSET = 1
 """Windows locks byte 0 and refuses to read a locked byte to others: the pid starts after it."""
@@ -33,8 +35,8 @@ class GameInUse(Exception):
 
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
-        holder = f" (pid {pid})" if pid else ""
-        super().__init__(f"this game is open in another copy of Mahjong Battle{holder}")
+        super().__init__(_("this game is open in another copy of Mahjong Battle (pid {pid})").format(pid=pid) if pid
+                         else _("this game is open in another copy of Mahjong Battle"))
 
 
 class GameClaim:

@@ -20,6 +20,7 @@ second copy is told the game is open elsewhere instead of writing over its moves
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
 import secrets
@@ -27,8 +28,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from battle.i18n import _, format_date, ngettext
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
+from battle.rules.wording import shown_name
 from battle.storage import game_claim
 from battle.storage.game_claim import GameClaim
 from battle.storage.paths import (
@@ -78,10 +81,16 @@ class SavedGame:
     def describe(self) -> str:
         """One line for a list: ``deal 5, Ann vs Ben, 10 moves, 26 Nov 14:05``."""
         game = self.game
-        where = f"deal {game.deal_number}" if game.deal_number is not None else "composed position"
-        moves = f"{game.ply} move{'' if game.ply == 1 else 's'}"
-        when = time.strftime("%d %b %H:%M", time.localtime(self.saved_at)) if self.saved_at else "?"
-        return f"{where}, {game.player1} vs {game.player2}, {moves}, {when}"
+        where = _("deal {deal}").format(deal=game.deal_number) if game.deal_number is not None else _(
+            "composed position")
+        moves = ngettext("{count} move", "{count} moves", game.ply).format(count=game.ply)
+        when = "?"
+        if self.saved_at:
+            moment = datetime.datetime.fromtimestamp(self.saved_at)
+            day = format_date(moment.date(), _("d MMM"))  # a Babel pattern: "27 Nov", "27. Nov."
+            when = f"{day} {moment:%H:%M}"
+        return _("{where}, {first} vs {second}, {moves}, {when}").format(
+            where=where, first=shown_name(game.player1), second=shown_name(game.player2), moves=moves, when=when)
 
     def sidecar(self) -> dict[str, object]:
         return {"format": FORMAT, "solver_side": self.solver_side, "level": self.level,

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from battle.i18n import ngettext
 from battle.rules.errors import one_line
 from battle.storage import sqlite_file
 from battle.storage.paths import set_aside
@@ -406,8 +407,10 @@ class RowSkips:
         if not self.reasons:
             return None
         count = len(self.reasons)
-        return one_line(f"{count} unreadable row{'s' if count > 1 else ''} in {self.where} skipped "
-                        f"({self.reasons[0][:200]}{', ...' if count > 1 else ''})")
+        # the reason names a column and quotes the row's value: as stored, in English
+        return one_line(ngettext("{count} unreadable row in {where} skipped ({reason})",
+                                 "{count} unreadable rows in {where} skipped ({reason}, ...)", count).format(
+            count=count, where=self.where, reason=self.reasons[0][:200]))
 
 
 # -- claims ------------------------------------------------------------------------------------

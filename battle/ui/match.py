@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from battle.i18n import _
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
+from battle.rules.wording import shown_name
 from battle.storage.saved_games import SavedGame, new_game_id
 
 
@@ -99,7 +100,7 @@ class Match:
         where = _("deal {deal_number}").format(
             deal_number=game.deal_number) if game.deal_number is not None else _("a composed position")
         return _("{player1} vs {player2}, {where}, move {value}").format(
-            player1=game.player1, player2=game.player2, where=where, value=game.ply + 1)
+            player1=shown_name(game.player1), player2=shown_name(game.player2), where=where, value=game.ply + 1)
 
     # -- on disk -----------------------------------------------------------------------
 

@@ -8,8 +8,14 @@
 // and framed, its twins get a dashed frame; the last pair's empty cells carry corner
 // brackets and the mover's shape (player 1's circle, player 2's diamond), as in the window.
 
-import { COLS, EMPTY, ROWS, cellIndex, cellName, kindName, kindValue } from "./rules.js";
-import { t } from "./i18n.js";
+import { COLS, EMPTY, ROWS, SUITS, cellIndex, cellName, kindValue } from "./rules.js";
+import { t, tn } from "./i18n.js";
+
+/** A tile in words for a screen reader, as the game's sentences name it: "5-circles" ("5-Münze"). */
+function tileWords(kind) {
+  const suit = { m: t("characters"), p: t("circles"), s: t("bamboo") }[SUITS[Math.floor(kind / 9)]];
+  return t("{value}-{suit}", { value: kindValue(kind), suit });
+}
 
 const SHAPES = ["●", "◆"];
 // tiles.png (tools/web_tiles.py): nine tiles a row in kind order, each 96 x 128 in a 4 px gutter;
@@ -63,7 +69,7 @@ export class BoardView {
       let markText = "";
       if (kind === EMPTY) {
         classes.push("empty");
-        label = `${name}, empty`;
+        label = t("{cell}, empty", { cell: name });
         if (view.lastMove && view.lastMove.includes(cell)) {
           classes.push("last", `last-p${view.lastMover}`);
           markText = SHAPES[view.lastMover - 1];
@@ -77,9 +83,12 @@ export class BoardView {
         classes.push(playable ? "playable" : free ? "free" : "blocked");
         if (view.selected === cell) classes.push("selected");
         if (view.twins.has(cell)) classes.push("twin");
-        const state = view.selected === cell ? "picked" : playable ? "free, playable" : free ? "free, no twin free"
-          : "blocked";
-        label = `${kindName(kind)} at ${name}, ${state}, ${kindValue(kind)} points`;
+        const state = view.selected === cell ? t("picked") : playable ? t("free, playable")
+          : free ? t("free, no twin free") : t("blocked");
+        label = t("{tile} at {cell}, {state}, {points}", {
+          tile: tileWords(kind), cell: name, state,
+          points: tn("{count} point", "{count} points", kindValue(kind)),
+        });
         const x = (kind % SHEET.perRow) * (SHEET.tileW + 2 * SHEET.gutter) + SHEET.gutter;
         const y = Math.floor(kind / SHEET.perRow) * (SHEET.tileH + 2 * SHEET.gutter) + SHEET.gutter;
         button.style.backgroundPosition = `calc(var(--tile-w) * ${-x / SHEET.tileW}) `

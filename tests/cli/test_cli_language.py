@@ -92,3 +92,19 @@ def test_terminal_play_prompts_in_german() -> None:
     assert "Mahjong Battle: Player 1 gegen Player 2, Verteilung 5. 'help' zeigt die Befehle." in played.stdout
     assert "Player 1 am Zug> " in played.stdout
     assert "Kein erlaubter Zug:" in played.stdout
+
+
+def test_stats_and_a_fair_deal_speak_german_while_the_file_stays_english(tmp_path: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if name not in LOCALE_VARIABLES}
+    env.update(LANG="de_DE.UTF-8", NO_COLOR="1", XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    stats = subprocess.run([sys.executable, "-m", "battle", "stats"], capture_output=True, text=True, env=env,
+                           cwd=ROOT, timeout=120)
+    assert stats.returncode == 0, stats.stderr
+    assert stats.stdout.startswith("Partien: 0 gespeichert, 0 von dir\n")
+    assert "Wertung gegen den Solver: noch keine Partie gegen eine Stufe" in stats.stdout
+    assert "(Stufen: Anfänger 1000, Freizeit 1645, Verein 1993" in stats.stdout
+    dealt = subprocess.run([sys.executable, "-m", "battle", "deal", "--fair"], capture_output=True, text=True,
+                           env=env, cwd=ROOT, timeout=120)
+    assert dealt.returncode == 0, dealt.stderr
+    assert re.match(r"# deal \d+; Par: (even|first player [+-]\d+)", dealt.stdout), dealt.stdout[:80]

@@ -226,3 +226,17 @@ def test_the_compiled_catalogue_is_cached_and_a_broken_cache_is_compiled_again(
     monkeypatch.setattr(i18n, "_catalogues", {})
     assert i18n._("Start game") == "Spiel starten"
     assert cached[0].read_bytes()[:4] == b"\xde\x12\x04\x95", "written again as a .mo"
+
+
+def test_levels_classes_themes_and_default_names_are_shown_in_the_language() -> None:
+    from battle.puzzles.themes import theme_word
+    from battle.rules.wording import grade_word, level_word, mention, shown_name
+
+    i18n.set_language("de")
+    assert [level_word(level) for level in ("beginner", "club", "master")] == ["Anfänger", "Verein", "Meister"]
+    assert shown_name("Solver (club)") == "Solver (Verein)" and shown_name("You") == "Du"
+    assert shown_name("Player 2") == "Spieler 2" and shown_name("Ann") == "Ann"
+    assert mention("Solver (expert)", start=False) == "Solver (Experte)"
+    assert grade_word("mistake") == "Fehler" and theme_word("sacrifice") == "Opfer"
+    i18n.set_language("en")
+    assert shown_name("Solver (club)") == "Solver (club)" and grade_word("mistake") == "mistake"

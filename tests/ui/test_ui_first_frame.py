@@ -44,3 +44,39 @@ def test_the_first_frame_shows_the_title_and_loading() -> None:
     assert centre.g > centre.r and centre.g > 60
     pixels = {tuple(surface.get_at((x, y)))[:3] for x in range(0, 800, 2) for y in range(200, 300, 2)}
     assert any(r > 180 and g > 140 and b < 120 for r, g, b in pixels)
+
+
+def _first_flip(env: dict[str, str]) -> dict:
+    """The first frame's log line of a real window started with ``env``, then the window closed."""
+    env = dict(env, **{first_frame.LOG_VARIABLE: "1"})
+    window = subprocess.Popen([sys.executable, "-m", "battle"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert window.stderr is not None
+        logged = json.loads(window.stderr.readline())
+        window.send_signal(signal.SIGTERM)
+        assert window.wait(timeout=600) == 0
+        return logged
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.wait()
+
+
+def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(
+        tmp_path: Path) -> None:
+    """The window's remembered language (German) on an English system: the terminal's words never
+    needed its catalogue, so the first frame reads it only if an earlier start compiled it."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", MAHJONG_BATTLE_SIZE="800x600",
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), LANGUAGE="en", LANG="en_US.UTF-8")
+    for variable in ("LC_ALL", "LC_MESSAGES"):
+        env.pop(variable, None)
+    subprocess.run([sys.executable, "-c", "from battle.ui.files.settings import Settings, save_settings; "
+                    "save_settings(Settings(language='de'))"], env=env, check=True)
+    before = _first_flip(env)  # no start has compiled the German catalogue yet: English, no Babel
+    assert before["loading"] == "loading..." and "babel" not in before["modules"]
+    # a start compiles it into the cache folder; the next first frame reads it with the stdlib alone
+    subprocess.run([sys.executable, "-c", "from battle import i18n; i18n.catalogue('de')"], env=env, check=True)
+    after = _first_flip(env)
+    assert after["loading"] == "wird geladen..."
+    assert [name for name in (*HEAVY, "babel") if name in after["modules"]] == []

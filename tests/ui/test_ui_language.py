@@ -78,7 +78,7 @@ def test_the_rules_page_and_the_game_speak_german(tmp_path, monkeypatch) -> None
         scene = ui.play_scene(app)
         assert scene.status.text == "Ann am Zug: 8 Paare zur Wahl."
         labels = {button.full_text for button in scene.elements if isinstance(button, Button)}
-        assert {"Tipp", "Neues Spiel", "Analysieren", "Speichern"} <= labels
+        assert {"Tipp", "Neues Spiel", "Analyse", "Speichern"} <= labels
         drawn: list[str] = []
         real_text = app.fonts.text
         monkeypatch.setattr(app.fonts, "text", lambda text, *rest, **options: (drawn.append(text),

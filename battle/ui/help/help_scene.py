@@ -252,10 +252,17 @@ class HelpScene(Scene):
         height = self._foot_height()
         gap = round(10 * scale)
         y = card.bottom - pad - height
-        close_w = max(80, round(150 * scale))
-        size_w = max(60, round(120 * scale))
+        # each button as wide as its words (German's "Schließen" and "Schrift +" are wider than English's),
+        # so that the volume slider and the text size keep their room beside them at 800x600
+        foot_size = self._foot_text_size()
+
+        def fitting(*labels: str, least: int) -> int:
+            return max(least, *(self.app.fonts.width(label, foot_size) + round(36 * scale) for label in labels))
+
+        close_w = fitting(_("Close"), least=max(80, round(110 * scale)))
+        size_w = fitting(_("Text -"), _("Text +"), least=max(60, round(90 * scale)))
+        language_w = fitting(*map(language_name, available_languages()), least=max(80, round(110 * scale)))
         self.buttons = {}
-        language_w = max(80, round(150 * scale))
         for key, label, tip, x, width, object_id in (
             ("smaller", _("Text -"), _("Smaller text everywhere (Ctrl + -)"), card.x + pad, size_w, None),
             ("larger", _("Text +"), _("Larger text everywhere (Ctrl + =)"), card.x + pad + size_w + gap, size_w,
@@ -268,10 +275,11 @@ class HelpScene(Scene):
                             object_id=ObjectID(object_id=object_id) if object_id else None)
             self.buttons[key] = button
             self.elements.append(button)
-        label_w = self.app.fonts.width("Text size 100%", self._foot_text_size())
+        label_w = self.app.fonts.width(_("{percent}%").format(percent=100), foot_size)  # the least it shows
         size_end = card.x + pad + 2 * size_w + gap + round(32 * scale) + label_w
+        sound_end = card.right - pad - close_w - gap - language_w - gap  # the language button's left edge
         self.sound = SoundControl(self.app.sounds, self.app.manager,
-                                  pygame.Rect(size_end, y, card.right - pad - close_w - gap - size_end, height), scale)
+                                  pygame.Rect(size_end, y, sound_end - size_end, height), scale)
         self.elements.extend(self.sound.elements)
         self.buttons.update(self.sound.buttons)
         if self.app.settings.ui_scale <= UI_SCALE_RANGE[0]:
@@ -357,6 +365,8 @@ class HelpScene(Scene):
         if foot is not None:
             size = self._foot_text_size()
             room = (self.sound.left if self.sound else self.card_rect().right) - foot.rect.right - round(20 * scale)
+            if fonts.width(size_text, size) > room:  # the number alone reads better than a cut sentence
+                size_text = _("{percent}%").format(percent=round(self.app.settings.ui_scale * 100))
             label = fonts.text(fonts.fit(size_text, size, room), size, theme.IVORY_DIM)
             surface.blit(label, label.get_rect(midleft=(foot.rect.right + round(12 * scale), foot.rect.centery)))
 

@@ -33,7 +33,8 @@ def write_autosave(match: Match, shelf: Shelf | None = None) -> str | None:
         elif game.ply > 0 or shelf.has(match.game_id):
             shelf.save(match.saved())
     except GameInUse as error:
-        return f"Not saved: {error}. Its moves here are not kept; save the game with Ctrl+S to keep them."
+        return _("Not saved: {error}. Its moves here are not kept; save the game with Ctrl+S to keep them.").format(
+            error=error)
     except StorageProblem as error:
         return _("Autosave failed: {error}. Save the game with Ctrl+S to keep it.").format(error=error)
     except OSError as error:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from battle.i18n import N_, _, ngettext
 from battle.rules.board import Move, Position, move_name
-from battle.rules.wording import capital, pair_words, plural, verb
+from battle.rules.wording import capital, level_word, pair_words, plural, verb
 from battle.ui.play.thinking import Hint, hint_search, level_move, plain_level_move, plays_without_kernels
 from battle.ui.sound.events import Event
 from battle.ui.widgets.animations import Removal
@@ -351,7 +351,9 @@ class GameMode:
 
     def panel_label(self) -> str:
         match = self.screen.match
-        return _("against the solver ({level})").format(level=match.level) if match.against_solver else _("two players")
+        if not match.against_solver:
+            return _("two players")
+        return _("against the solver ({level})").format(level=level_word(match.level))
 
     def draw(self, surface: pygame.Surface) -> None:
         """The game adds nothing to the board and the panel."""

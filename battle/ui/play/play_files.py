@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from battle.i18n import _
-from battle.rules.wording import mention
+from battle.rules.wording import level_word, mention
 from battle.ui.files.game_files import FileProblem, load_game_file, save_game_file
 from battle.ui.match import Match, is_solver_name
 from battle.ui.play.autosave import write_autosave
@@ -88,7 +88,7 @@ def load_from(scene: PlayScene, path: Path) -> None:
             side = game.names[match.solver_side - 1]
             whom = (_("on as player {side}").format(side=match.solver_side) if is_solver_name(side)
                     else mention(side, start=False))
-            notice += _(" The solver ({level}) plays {whom}.").format(level=match.level, whom=whom)
+            notice += _(" The solver ({level}) plays {whom}.").format(level=level_word(match.level), whom=whom)
     scene.app.start_match(match, notice, "good")
 
 

@@ -15,6 +15,7 @@ import pygame
 
 from battle.i18n import _
 from battle.rules.tiles import EMPTY
+from battle.rules.wording import level_word
 from battle.ui.art.theme import PLAYER_COLOURS
 from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
 from battle.ui.play_mode import PlayScreen
@@ -125,7 +126,8 @@ def panel_info(scene: PlayScene) -> PanelInfo:
     players = []
     for player in (1, 2):
         if scene.match.is_solver(player):
-            role = scene.app.level_description(scene.match.level) or _("{level} level").format(level=scene.match.level)
+            role = scene.app.level_description(scene.match.level) or _("{level} level").format(
+                level=level_word(scene.match.level))
         elif scene.match.against_solver:
             role = _("Player {player} (you)").format(player=player)
         else:

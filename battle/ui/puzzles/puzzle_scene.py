@@ -27,7 +27,7 @@ from battle.i18n import N_, _
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles
 from battle.puzzles.session import Attempt
-from battle.puzzles.themes import THEMES
+from battle.puzzles.themes import THEMES, theme_word
 from battle.rules.board import Move, Position
 from battle.rules.errors import BattleError
 from battle.rules.tiles import EMPTY, kind_value
@@ -203,7 +203,7 @@ class PuzzleScene(Scene):
     def filter_changed(self, menu: object, text: str) -> None:
         """A new theme or length: the next puzzle comes from the puzzles that have it."""
         if menu is self.widgets.get("theme"):
-            self.trainer.theme = None if text == _(ANY_THEME) else text
+            self.trainer.theme = next((theme for theme in THEMES if theme_word(theme) == text), None)
         elif menu is self.widgets.get("length"):
             lengths = {words.length_words(length): length for length in self.trainer.lengths()}
             self.trainer.length = lengths.get(text)
@@ -437,11 +437,11 @@ class PuzzleScene(Scene):
         manager = self.app.manager
         places = puzzle_panel(self.app.layout)
         self.widgets = {}
-        themes: list[str | tuple[str, str]] = [_(ANY_THEME), *THEMES]
+        themes: list[str | tuple[str, str]] = [_(ANY_THEME), *map(theme_word, THEMES)]
         lengths: list[str | tuple[str, str]] = [_(ANY_LENGTH), *map(words.length_words, self.trainer.lengths())]
         chosen_length = _(ANY_LENGTH) if self.trainer.length is None else words.length_words(self.trainer.length)
-        self.widgets["theme"] = UIDropDownMenu(themes, self.trainer.theme or _(ANY_THEME),
-                                               pygame.Rect(places.theme_menu.as_tuple()), manager)
+        chosen_theme = theme_word(self.trainer.theme) if self.trainer.theme else _(ANY_THEME)
+        self.widgets["theme"] = UIDropDownMenu(themes, chosen_theme, pygame.Rect(places.theme_menu.as_tuple()), manager)
         self.widgets["length"] = UIDropDownMenu(lengths, chosen_length, pygame.Rect(places.length_menu.as_tuple()),
                                                 manager)
         for (name, label, tip), place in zip((

@@ -147,7 +147,7 @@ def puzzle_text(scene: PuzzleScene) -> PuzzleText:
     rating = trainer.rating
     rows: list[tuple[str, str, theme.Colour]] = [
         (_("Your puzzle rating"), rating.describe(), theme.IVORY),
-        ("Streak", _("{streak} (best {best_streak})").format(
+        (_("Streak"), _("{streak} (best {best_streak})").format(
             streak=trainer.streak, best_streak=trainer.best_streak), theme.IVORY),
     ]
     outcome = trainer.outcome

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from battle.i18n import N_, _
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.session import Attempt
+from battle.puzzles.themes import theme_word
 from battle.ratings.puzzle_ratings import AttemptOutcome
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import plural
@@ -73,7 +74,9 @@ def verdict(solved: bool) -> str:
 
 
 def themes(puzzle: Puzzle) -> str:
-    return _("Themes: {join}.").format(join=', '.join(puzzle.themes)) if puzzle.themes else _("No particular theme.")
+    if not puzzle.themes:
+        return _("No particular theme.")
+    return _("Themes: {join}.").format(join=", ".join(map(theme_word, puzzle.themes)))
 
 
 def rating_change(outcome: AttemptOutcome) -> str:
@@ -88,7 +91,7 @@ def no_puzzle(theme: str | None, length: int | None, total: int) -> str:
     """Why the filters leave nothing: ``No puzzle has theme tempo and 3 moves to find (600 in the set).``"""
     wanted = []
     if theme is not None:
-        wanted.append(_("theme {theme}").format(theme=theme))
+        wanted.append(_("theme {theme}").format(theme=theme_word(theme)))
     if length is not None:
         wanted.append(_("{plural} to find").format(plural=plural(length, 'move')))
     return _("No puzzle has {value} ({plural} in the set).").format(

@@ -20,6 +20,7 @@ from pygame_gui.core import ObjectID
 from battle.i18n import N_, _
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
+from battle.rules.wording import grade_word, shown_name
 from battle.ui.art import theme
 from battle.ui.files.game_history import store_accuracy
 from battle.ui.files.settings import REVIEW_SECONDS_RANGE
@@ -319,13 +320,14 @@ class ReviewScene(Scene):
                 _("After the last reviewed move.")
             return StatusLine(text, "good")
         approx = "" if move.exact else "~"
-        name = self.names[move.player - 1]
+        name = shown_name(self.names[move.player - 1])
         sign = class_sign(move.classification)
-        text = f"{move.number}. {name}: {move.move} ({move.points}), {move.classification}{' ' + sign if sign else ''}"
+        text = f"{move.number}. {name}: {move.move} ({move.points}), {grade_word(move.classification)}" + (
+            f" {sign}" if sign else "")
         if move.loss:
             text += _(" losing {approx}{loss}; best {join} ({best_value:+d})").format(
                 approx=approx, loss=move.loss, join=', '.join(move.best_moves[:2]), best_value=move.best_value)
-        text += f" · {self.names[0]} {move.eval_before:+d} → {move.eval_after:+d}"
+        text += f" · {shown_name(self.names[0])} {move.eval_before:+d} → {move.eval_after:+d}"
         kind = "good" if move.classification in ("best", "good") else "warn"
         return StatusLine(text, kind)
 

@@ -13,7 +13,7 @@ import pygame
 
 from battle.i18n import _
 from battle.rules.board import Move
-from battle.rules.wording import plural
+from battle.rules.wording import grade_word, plural
 from battle.ui.art import theme
 from battle.ui.review.review_layout import ReviewLayout, chip_rects, move_row_rect
 from battle.ui.widgets.board_view import face_rect
@@ -300,7 +300,7 @@ def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayo
                               theme.IVORY_DIM)
             surface.blit(best, best.get_rect(midright=(entry.right - round(6 * scale), cy)))
         else:
-            label = fonts.text(move.classification, size * 0.92, colour)
+            label = fonts.text(grade_word(move.classification), size * 0.92, colour)
             surface.blit(label, label.get_rect(midleft=(x, cy)))
     rows = len(moves)
     if rows > geo.visible_rows:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from battle.i18n import _
 from battle.ui.sound.events import Event, SoundKey, sound_key
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class Sounds:
         if self.state != "failed" or self._told:
             return None
         self._told = True
-        return f"No sound ({self.problem}): the game plays on silently."
+        return _("No sound ({problem}): the game plays on silently.").format(problem=self.problem)
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -146,15 +147,15 @@ class Sounds:
         self._save()
         if self.settings.muted:
             self.stop()
-            return "Sound off (M turns it on again)."
-        return f"Sound on, volume {self.volume_text()} (+ and - change it)."
+            return _("Sound off (M turns it on again).")
+        return _("Sound on, volume {volume} (+ and - change it).").format(volume=self.volume_text())
 
     def change_volume(self, steps: int) -> str:
         """The volume ``steps`` tenths up or down (0 to 100%); unmutes. What the status line says."""
         self.settings.volume = clamp_volume(self.settings.volume + steps * VOLUME_STEP)
         self.settings.muted = False
         self._save()
-        return f"Sound volume {self.volume_text()} (+ and - change it, M mutes)."
+        return _("Sound volume {volume} (+ and - change it, M mutes).").format(volume=self.volume_text())
 
     def set_volume(self, volume: float) -> None:
         """The volume from a slider (0..1), kept."""
@@ -167,8 +168,8 @@ class Sounds:
     def describe(self) -> str:
         """The sound's state in a few words, for a tool tip or the settings."""
         if self.state == "failed":
-            return f"no sound ({self.problem})"
-        return "muted" if self.muted else f"volume {self.volume_text()}"
+            return _("no sound ({problem})").format(problem=self.problem)
+        return _("muted") if self.muted else _("volume {volume}").format(volume=self.volume_text())
 
 
 def clamp_volume(volume: float) -> float:

@@ -12,6 +12,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIHorizontalSlider
 
+from battle.i18n import _
 from battle.ui.sound.player import VOLUME_STEP
 from battle.ui.widgets.buttons import Button
 
@@ -32,14 +33,14 @@ class SoundControl:
         self.sounds = sounds
         gap = round(8 * scale)
         mute_w = max(64, round(96 * scale))
-        slider_w = max(60, min(round(140 * scale), rect.w - mute_w - gap))
+        slider_w = max(80, min(round(140 * scale), rect.w - mute_w - gap))  # its handle and arrows want 80
         left = rect.right - slider_w - gap - mute_w
         self.slider = UIHorizontalSlider(pygame.Rect(left, rect.y, slider_w, rect.h),
                                          round(sounds.volume * SLIDER_STEPS), (0, SLIDER_STEPS), manager,
                                          click_increment=1)
-        self.slider.set_tooltip("Sound volume (+ and - on every screen)")
+        self.slider.set_tooltip(_("Sound volume (+ and - on every screen)"))
         self.mute = Button(pygame.Rect(left + slider_w + gap, rect.y, mute_w, rect.h), self._mute_label(),
-                           manager, tool_tip_text="Sound off or on (M on every screen)")
+                           manager, tool_tip_text=_("Sound off or on (M on every screen)"))
         self.left = left
         """Where the control begins: what is drawn before it ends short of this."""
 
@@ -52,7 +53,7 @@ class SoundControl:
         return {MUTE: self.mute}
 
     def _mute_label(self) -> str:
-        return "Sound on" if self.sounds.muted else "Mute"
+        return _("Sound on") if self.sounds.muted else _("Mute")
 
     def command(self, name: str) -> str | None:
         """The mute button pressed: what the sound says now (None for another command)."""

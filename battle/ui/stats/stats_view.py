@@ -7,17 +7,17 @@ a short window has no room for.
 
 from __future__ import annotations
 
-import time
+import datetime
 from collections.abc import Callable
 
 import pygame
 
-from battle.history.stats import Stats
+from battle.history.stats import PEOPLE, Stats
 from battle.history.stats_report import unrated_words
 from battle.history.store import GameEntry
-from battle.i18n import _
+from battle.i18n import _, format_date
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
-from battle.rules.wording import plural
+from battle.rules.wording import level_word, plural, shown_name
 from battle.ui.art import theme
 from battle.ui.widgets.layout import Rect
 
@@ -32,11 +32,13 @@ SCALE_RANGE = (800.0, 2900.0)
 def game_line(entry: GameEntry) -> str:
     """A stored game in a few words: ``26 Nov 2026 · vs club · 150-120 (+30) · deal 5``."""
     assert entry.you is not None
-    opponent = entry.opponent_level() or entry.players[2 - entry.you]
-    when = time.strftime("%d %b %Y", time.localtime(entry.finished_at))
-    where = _("deal {deal}").format(deal=entry.deal) if entry.deal is not None else "composed"
-    return (f"{when} · vs {opponent} · {entry.scores[0]}-{entry.scores[1]} ({entry.margin_for(entry.you):+d})"
-            f" · {where}")
+    level = entry.opponent_level()
+    opponent = level_word(level) if level else shown_name(entry.players[2 - entry.you])
+    when = format_date(datetime.date.fromtimestamp(entry.finished_at), _("d MMM yyyy"))
+    where = _("deal {deal}").format(deal=entry.deal) if entry.deal is not None else _("composed")
+    return _("{when} · vs {opponent} · {score1}-{score2} ({margin}) · {where}").format(
+        when=when, opponent=opponent, score1=entry.scores[0], score2=entry.scores[1],
+        margin=f"{entry.margin_for(entry.you):+d}", where=where)
 
 
 def draw_card(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str, scale: float) -> Rect:
@@ -77,10 +79,12 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
         _lines(surface, fonts, area, y, [_("None against the solver or online yet: games between two people at "
                                          "this screen count in the total only.")], size, theme.IVORY_FAINT)
         return
-    columns = ("against", "games", "won", "drawn", "lost", "margin")
-    # the first column takes what the five numbers leave
-    number_w = max(fonts.width(name, SMALL_SIZE * scale) for name in columns[1:]) + round(10 * scale)
-    rights = [area.right - (len(columns) - 1 - index) * number_w for index in range(1, len(columns))]
+    columns = (_("against"), _("games"), _("won"), _("drawn"), _("lost"), _("margin"))
+    # each number column as wide as its heading or "+88.8"; the first column takes what they leave
+    # (one width for all five cut German's "gegen" and "Partien" into each other at 800x600)
+    widths = [max(fonts.width(name, SMALL_SIZE * scale), fonts.width("+88.8", size)) + round(10 * scale)
+              for name in columns[1:]]
+    rights = [area.right - sum(widths[index + 1:]) for index in range(len(widths))]
     line_h = round(size * 1.5)
     if y + line_h > area.bottom:
         return
@@ -93,7 +97,8 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
     for tally in stats.tallies:
         if y + line_h > area.bottom:
             return
-        values = (tally.opponent, str(tally.games), str(tally.wins), str(tally.draws), str(tally.losses),
+        opponent = _("people") if tally.opponent == PEOPLE else level_word(tally.opponent)
+        values = (opponent, str(tally.games), str(tally.wins), str(tally.draws), str(tally.losses),
                   f"{tally.average_margin:+.1f}")
         for index, value in enumerate(values):
             colour = theme.IVORY if index else theme.GOLD_BRIGHT
@@ -117,11 +122,11 @@ def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: 
         surface.blit(after, after.get_rect(bottomleft=(area.x + big.get_width(), y + big.get_height() - 3)))
         y += big.get_height()
         y = _lines(surface, fonts, area, y, [_("You play like a {plays_like}-level solver.").format(
-            plays_like=solver.plays_like())], size,
+            plays_like=level_word(solver.plays_like() or ""))], size,
                    theme.GOLD_BRIGHT)
     elif stats.unrated:
-        y = _lines(surface, fonts, area, y, [f"No rated game against a level yet: {unrated_words(stats.unrated)}."],
-                   size, theme.IVORY_FAINT)
+        unrated = _("No rated game against a level yet: {unrated}.").format(unrated=unrated_words(stats.unrated))
+        y = _lines(surface, fonts, area, y, [unrated], size, theme.IVORY_FAINT)
     else:
         y = _lines(surface, fonts, area, y, [_("No game against a level yet: play the solver from the title, and "
                                              "your results against its levels place you on their scale.")],
@@ -168,7 +173,7 @@ def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, st
         x = to_x(LEVEL_RATINGS[level])
         pygame.draw.line(surface, theme.IVORY_DIM, (x, axis_y - round(4 * scale)), (x, axis_y + round(4 * scale)), 1)
         above = index % 2 == 0
-        label = fonts.text(level, size, theme.IVORY_DIM)
+        label = fonts.text(level_word(level), size, theme.IVORY_DIM)
         place = label.get_rect(midbottom=(x, axis_y - round(5 * scale))) if above else \
             label.get_rect(midtop=(x, axis_y + round(5 * scale)))
         place.clamp_ip(pygame.Rect(rect.as_tuple()).inflate(0, 2 * size))

@@ -19,6 +19,7 @@ from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
 
 from battle.i18n import N_, _
 from battle.rules.errors import BattleError
+from battle.rules.wording import level_word
 from battle.ui.match import Match, new_match
 from battle.ui.title.deal_choice import (
     FAIRNESS,
@@ -106,7 +107,7 @@ class NewGameForm:
             y += row_h + gap
             label(_("Solver"), y)
             level_w = round(field_w * 0.42) if wide else field_w
-            add("level", UIDropDownMenu(list(self.app.level_names), self.level,
+            add("level", UIDropDownMenu([level_word(level) for level in self.app.level_names], level_word(self.level),
                                         pygame.Rect(field_x, y, level_w, row_h), manager))
             if wide:
                 add("level_help", UILabel(pygame.Rect(field_x + level_w + 10, y, field_w - level_w - 10, row_h),
@@ -158,7 +159,7 @@ class NewGameForm:
             self.mode = next(key for key, label in MODE_LABELS.items() if _(label) == text)
             return FormChange(rebuild=True)
         if menu is widgets.get("level"):
-            self.level = text
+            self.level = next((level for level in self.app.level_names if level_word(level) == text), self.level)
             help_label = widgets.get("level_help")
             if isinstance(help_label, UILabel):
                 help_label.set_text(self.app.level_description(self.level))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from battle.i18n import _
 from battle.rules.game import Game
-from battle.rules.wording import is_you
+from battle.rules.wording import is_you, shown_name
 
 
 def _where(game: Game) -> str:
@@ -21,8 +21,8 @@ def _opponents(game: Game) -> str:
     """Both names, or only the other one's when one side is "you" ("vs Solver (beginner)")."""
     first, second = game.player1, game.player2
     if is_you(first) != is_you(second):
-        return _("vs {name}").format(name=second if is_you(first) else first)
-    return _("{first} vs {second}").format(first=first, second=second)
+        return _("vs {name}").format(name=shown_name(second if is_you(first) else first))
+    return _("{first} vs {second}").format(first=shown_name(first), second=shown_name(second))
 
 
 def _titled(parts: tuple[str, ...], in_use: bool) -> tuple[str, ...]:
@@ -35,7 +35,7 @@ def _titled(parts: tuple[str, ...], in_use: bool) -> tuple[str, ...]:
 def resume_labels(game: Game, in_use: bool = False) -> tuple[str, ...]:
     """The resume button's labels for the game open when the window closed, longest first."""
     where, move = _where(game), _("move {number}").format(number=game.ply + 1)
-    both = _("{first} vs {second}").format(first=game.player1, second=game.player2)
+    both = _("{first} vs {second}").format(first=shown_name(game.player1), second=shown_name(game.player2))
     return _titled((f"{both}, {where}, {move}", f"{_opponents(game)}, {where}", _opponents(game),
                     f"{where}, {move}", where), in_use)
 

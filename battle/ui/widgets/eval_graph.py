@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.i18n import _
+from battle.rules.wording import grade_word, shown_name
 from battle.storage.paths import write_atomically
 from battle.ui.art import theme
 
@@ -70,7 +71,7 @@ def render_eval_graph(
     board still wants readable labels.
     """
     width, height = max(240, size[0]), max(140, size[1])
-    names = tuple(names) if names else review.names
+    names = tuple(map(shown_name, names if names else review.names))
     fonts = fonts or theme.Fonts()
     # Drawn at twice the size and scaled down: pygame's thick lines, circles and
     # polygons have no anti-aliasing of their own.
@@ -215,7 +216,7 @@ def _draw_title(surface: pygame.Surface, review: Review, names: Sequence[str], f
     left, y = round(title_size * 0.9), round(title_size * 0.6)
     right = surface.get_width() - left
     first = fonts.text(names[0], title_size, theme.PLAYER_COLOURS[0], bold=True)
-    versus = fonts.text("  vs  ", title_size, theme.IVORY_DIM)
+    versus = fonts.text("  " + _("vs") + "  ", title_size, theme.IVORY_DIM)
     outcome = fonts.text(_outcome(review, names), title_size * 0.85, theme.GOLD, bold=True)
     room = right - left - outcome.get_width() - versus.get_width() - round(title_size)
     first = fonts.text(fonts.fit(names[0], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[0],
@@ -357,7 +358,7 @@ def _draw_legend(surface: pygame.Surface, plot: pygame.Rect, review: Review, fon
     radius = max(3, round(5 * scale))
     for name in present:
         colour = CLASS_COLOURS[name]
-        label = fonts.text(f"{CLASS_SIGNS[name]} {name}", size, theme.IVORY_DIM)
+        label = fonts.text(f"{CLASS_SIGNS[name]} {grade_word(name)}", size, theme.IVORY_DIM)
         pygame.draw.circle(surface, colour, (x + radius, y + label.get_height() // 2), radius)
         surface.blit(label, (x + 2 * radius + round(5 * scale), y))
         x += 2 * radius + round(5 * scale) + label.get_width() + round(16 * scale)

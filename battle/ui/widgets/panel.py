@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from battle.i18n import _
+from battle.rules.wording import shown_name
 from battle.ui.art import theme
 from battle.ui.widgets.layout import PanelLayout, Rect, move_entry_rect
 
@@ -123,7 +124,8 @@ class PanelView:
         name_size = 18 * scale
         small = 14 * scale
         line_h = round(16 * scale)
-        name = fonts.text(fonts.fit(player.name, name_size, text_w, bold=True), name_size, theme.IVORY, bold=True)
+        shown = fonts.fit(shown_name(player.name), name_size, text_w, bold=True)
+        name = fonts.text(shown, name_size, theme.IVORY, bold=True)
         lines = [] if player.thinking is not None else self.role_lines(rect, player, pad, scale)
         rows = 2 if player.thinking is not None and player.preparing else max(1, len(lines))
         name_y = rect.y + (rect.h - name.get_height() - rows * line_h - round(6 * scale)) // 2
@@ -131,9 +133,9 @@ class PanelView:
         line_y = name_y + name.get_height() + round(1 * scale)
         if player.thinking is not None and player.preparing:
             # a first run's compile: minutes on a loaded machine, so the card says what the wait is
-            text = fonts.text(fonts.fit("preparing the solver", small, text_w), small, theme.GOLD_BRIGHT)
+            text = fonts.text(fonts.fit(_("preparing the solver"), small, text_w), small, theme.GOLD_BRIGHT)
             surface.blit(text, (text_x, line_y))
-            more = fonts.fit(f"(first run only) {player.thinking:.0f} s", small, text_w)
+            more = fonts.fit(_("(first run only) {seconds} s").format(seconds=f"{player.thinking:.0f}"), small, text_w)
             surface.blit(fonts.text(more, small, theme.IVORY_DIM), (text_x, line_y + line_h))
             self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
         elif player.thinking is not None:
@@ -141,7 +143,8 @@ class PanelView:
             text = fonts.text(_("thinking{dots}").format(dots=dots), small, theme.GOLD_BRIGHT)
             surface.blit(text, (text_x, line_y))
             seconds = fonts.text(f"{player.thinking:4.1f} s", small, theme.IVORY_DIM)
-            surface.blit(seconds, (text_x + fonts.width("thinking...", small) + round(8 * scale), line_y))
+            widest = fonts.width(_("thinking{dots}").format(dots="..."), small)
+            surface.blit(seconds, (text_x + widest + round(8 * scale), line_y))
             self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
         else:
             for index, line in enumerate(lines):
@@ -216,7 +219,7 @@ class PanelView:
             if not name:
                 continue
             size = 13 * scale
-            label = fonts.text(fonts.fit(name, size, half - round(70 * scale)), size, theme.IVORY_FAINT)
+            label = fonts.text(fonts.fit(shown_name(name), size, half - round(70 * scale)), size, theme.IVORY_FAINT)
             x = panel.moves.x + column * half + half - label.get_width() - round(6 * scale)
             surface.blit(label, (x, header.y + (header.h - label.get_height()) // 2 + round(2 * scale)))
 
