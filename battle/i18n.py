@@ -219,8 +219,9 @@ def on_language_change(listener) -> None:  # noqa: ANN001 - Callable[[str], None
 
 
 def _(message: str) -> str:
-    """``message`` in the current language."""
-    return catalogue(_language).gettext(message)
+    """``message`` in the current language; an empty text stays empty (gettext would answer
+    the empty msgid with the catalogue's header, "Project-Id-Version: ...")."""
+    return catalogue(_language).gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from battle.i18n import _, ngettext
 from battle.rules.board import Move, Position, cell_name, move_name
 from battle.rules.tiles import kind_name, kind_value
 
@@ -95,16 +96,19 @@ def describe_opening(opening: Opening) -> str:
     if opening.freed:
         listed = ", ".join(f"{cell_name(cell)} ({kind_name(kind)})"
                            for cell, kind in zip(opening.freed, opening.freed_kinds, strict=True))
-        text = f"{head} frees {listed}"
+        text = _("{move} frees {cells}").format(move=head, cells=listed)
     else:
-        text = f"{head} frees nothing"
+        text = _("{move} frees nothing").format(move=head)
     if opening.game_ends:
-        return f"{text}: no pair left, the game ends"
+        return _("{opening}: no pair left, the game ends").format(opening=text)
     gifts = opening.new_pair_kinds()
     if not gifts:
-        return f"{text}: no new pair for the opponent"
+        return _("{opening}: no new pair for the opponent").format(opening=text)
     parts = []
     for kind, ways in gifts:
-        ways_text = f", {ways} ways" if ways > 1 else ""
-        parts.append(f"{kind_name(kind)} pair ({kind_value(kind)}{ways_text})")
-    return f"{text}: opponent gets {', '.join(parts)}"
+        if ways > 1:
+            parts.append(ngettext("{tile} pair ({value}, {ways} way)", "{tile} pair ({value}, {ways} ways)",
+                                  ways).format(tile=kind_name(kind), value=kind_value(kind), ways=ways))
+        else:
+            parts.append(_("{tile} pair ({value})").format(tile=kind_name(kind), value=kind_value(kind)))
+    return _("{opening}: opponent gets {pairs}").format(opening=text, pairs=", ".join(parts))

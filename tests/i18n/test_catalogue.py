@@ -145,6 +145,21 @@ def test_sentences_about_players_follow_the_language() -> None:
     assert verb("You", "takes") == "You take" and pair_words(parse_kind("5p")) == "a pair of 5-circles"
 
 
+def test_what_a_move_opens_follows_the_language_and_an_empty_text_stays_empty() -> None:
+    from battle.rules.deal import deal
+    from battle.rules.opens import describe_opening, what_opens
+
+    position = deal(1)
+    move = position.legal_moves()[0]
+    i18n.set_language("de")
+    try:
+        assert " frei" in describe_opening(what_opens(position, move))
+        assert i18n._("") == ""  # not the catalogue's header, "Project-Id-Version: ..."
+    finally:
+        i18n.set_language("en")
+    assert " frees " in describe_opening(what_opens(position, move))
+
+
 # -- no visible text outside the catalogue ---------------------------------------------------
 
 VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {

@@ -15,40 +15,44 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.elements import UIButton
 
-from battle.i18n import N_, _
+from battle.i18n import N_, NP_, _, pgettext
 
 if TYPE_CHECKING:
     from pygame_gui.core import ObjectID
     from pygame_gui.core.interfaces import IUIManagerInterface
     from pygame_gui.elements import UITextEntryLine
 
-SHORT_FORMS = {
-    N_("New game"): N_("New"),
-    N_("Edit position"): N_("Edit"),
-    N_("Edit a position"): N_("Edit"),
-    N_("Review a game..."): N_("Review..."),
-    N_("Play vs solver"): N_("vs solver"),
-    N_("To game"): N_("Game"),
-    N_("Analysis off"): N_("Done"),
-    N_("Play line"): N_("Play"),
-    N_("Clear board"): N_("Clear"),
-    N_("Fill board"): N_("Fill"),
-    N_("Save .mbp..."): N_("Save..."),
-    N_("Load game..."): N_("Load..."),
-    N_("Start game"): N_("Start"),
-    N_("Rematch: the last deal, sides swapped"): N_("Rematch"),
-    N_("Retry from here"): N_("Retry"),
-    N_("Analyse here"): N_("Analyse"),
-    N_("number"): N_("no."),
-    N_("Take back"): N_("Undo?"),
-    N_("Rematch"): N_("Again"),
-    N_("Save record"): N_("Save"),
-    N_("Show solution"): N_("Solution"),
-    N_("Next puzzle"): N_("Next"),
-    N_("Rules & keys"): N_("Rules"),
+SHORT_FORMS: dict[str, tuple[str, str]] = {
+    N_("New game"): NP_("narrow button", "New"),
+    N_("Edit position"): NP_("narrow button", "Edit"),
+    N_("Edit a position"): NP_("narrow button", "Edit"),
+    N_("Review a game..."): NP_("narrow button", "Review..."),
+    N_("Play vs solver"): NP_("narrow button", "vs solver"),
+    N_("To game"): NP_("narrow button", "Game"),
+    N_("Analysis off"): NP_("narrow button", "Done"),
+    N_("Play line"): NP_("narrow button", "Play"),
+    N_("Clear board"): NP_("narrow button", "Clear"),
+    N_("Fill board"): NP_("narrow button", "Fill"),
+    N_("Save .mbp..."): NP_("narrow button", "Save..."),
+    N_("Load game..."): NP_("narrow button", "Load..."),
+    N_("Start game"): NP_("narrow button", "Start"),
+    N_("Rematch: the last deal, sides swapped"): NP_("narrow button", "Rematch"),
+    N_("Retry from here"): NP_("narrow button", "Retry"),
+    N_("Analyse here"): NP_("narrow button", "Analyse"),
+    N_("number"): NP_("narrow button", "no."),
+    N_("Take back"): NP_("narrow button", "Undo?"),
+    N_("Rematch"): NP_("narrow button", "Again"),
+    N_("Save record"): NP_("narrow button", "Save"),
+    N_("Show solution"): NP_("narrow button", "Solution"),
+    N_("Next puzzle"): NP_("narrow button", "Next"),
+    N_("Rules & keys"): NP_("narrow button", "Rules"),
+    N_("Review"): NP_("narrow button", "Review"),
+    N_("Save"): NP_("narrow button", "Save"),
 }
 """Labels (and a text field's placeholder) that outgrow a small window, and what they become there; in
-English, matched and shown through the catalogue."""
+English, matched and shown through the catalogue. The short forms have a context of their own
+("narrow button"): a language may need a shorter word there than where the same English word
+stands in full (German "Speichern" for Save fits no narrow button at 800x600; "Sichern" does)."""
 
 TEXT_MARGIN = 6
 """Pixels of a widget's width that its border and rounded corners keep from the text."""
@@ -60,7 +64,7 @@ def fitted_label(text: str, room: float, width_of: Callable[[str], int], shorter
     for form in (text, *shorter):
         if width_of(form) <= room:
             return form
-    short = next((_(short) for long, short in SHORT_FORMS.items() if _(long) == text), None)
+    short = next((pgettext(*short) for long, short in SHORT_FORMS.items() if _(long) == text), None)
     if short is not None and width_of(short) <= room:
         return short
     cut = short or text
