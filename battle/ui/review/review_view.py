@@ -73,7 +73,9 @@ def played_label(played_class: str | None) -> str:
     sign = class_sign(played_class or "")
     if sign:
         return _("played {sign}").format(sign=sign)
-    return _("played · {played_class}").format(played_class=played_class) if played_class == "good" else "played"
+    if played_class == "good":
+        return _("played · {played_class}").format(played_class=grade_word("good"))
+    return _("played")
 
 
 def move_marks(played: Move | None, played_class: str | None, best: list[Move]) -> Frames:
@@ -87,7 +89,7 @@ def move_marks(played: Move | None, played_class: str | None, best: list[Move]) 
     else:
         for move in best:
             for cell in move:
-                frames.setdefault(cell, []).append((best_colour, "best"))
+                frames.setdefault(cell, []).append((best_colour, grade_word("best")))
         if played is not None:
             colour = class_colour(played_class or "")
             for cell in played:
@@ -190,6 +192,8 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
     surface.blit(head, (x, rect.y + round(7 * scale)))
     lost_text = _("lost {plural} in {plural2}").format(
         plural=plural(summary.points_lost, 'point'), plural2=plural(summary.moves, 'move'))
+    if fonts.width(lost_text, 13.5 * scale) > width:  # at 800x600 the moves go first, the points stay
+        lost_text = _("lost {plural}").format(plural=plural(summary.points_lost, 'point'))
     lost = fonts.text(fonts.fit(lost_text, 13.5 * scale, width), 13.5 * scale, theme.IVORY_DIM)
     y = rect.y + round(7 * scale) + head.get_height()
     surface.blit(lost, (x, y))
