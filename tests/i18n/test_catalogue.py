@@ -160,6 +160,19 @@ def test_what_a_move_opens_follows_the_language_and_an_empty_text_stays_empty() 
     assert " frees " in describe_opening(what_opens(position, move))
 
 
+def test_the_review_boards_chips_follow_the_language() -> None:
+    from battle.rules.board import parse_move
+    from battle.ui.review.review_view import move_marks
+
+    best, played = parse_move("c1-c9"), parse_move("d1-d9")
+    i18n.set_language("de")
+    try:
+        labels = {label for marks in move_marks(played, "good", [best]).values() for _colour, label in marks}
+    finally:
+        i18n.set_language("en")
+    assert labels == {"bester", "gespielt · gut"}, labels
+
+
 # -- no visible text outside the catalogue ---------------------------------------------------
 
 VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {
