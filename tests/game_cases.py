@@ -1,8 +1,10 @@
-"""Games shared by the test modules that play numbered deals through the real program."""
+"""Games and positions shared by the test modules."""
 
 from __future__ import annotations
 
-from battle.rules.board import move_name
+import random
+
+from battle.rules.board import Position, move_name
 from battle.rules.deal import deal
 
 
@@ -15,3 +17,18 @@ def opening_moves(number: int, count: int) -> list[str]:
         names.append(move_name(move))
         position.push(move)
     return names
+
+
+def random_positions(count: int, seed: int, most_moves: int) -> list[Position]:
+    """``count`` random deals, each played 0 to ``most_moves`` random moves in, none over."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        position = deal(rng.randrange(1 << 32))
+        for _ in range(rng.randrange(0, most_moves + 1)):
+            if position.is_over():
+                break
+            position.push(rng.choice(position.legal_moves()))
+        if not position.is_over():
+            found.append(position.copy())
+    return found

@@ -7,7 +7,6 @@ it (free after minus free before; the opponent's pairs that were not there).
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -15,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from battle.rules.board import Position, move_name, parse_cell, parse_move
-from battle.rules.deal import deal
 from battle.rules.errors import IllegalMoveError
 from battle.rules.opens import describe_opening, what_opens
 from battle.rules.tiles import EMPTY, parse_kind
+from tests.game_cases import random_positions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,21 +82,7 @@ def test_several_ways_to_take_a_freed_kind_are_counted() -> None:
     assert describe_opening(opening).endswith("opponent gets 3p pair (3, 2 ways)")
 
 
-def random_positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        position = deal(rng.randrange(1 << 32))
-        for _ in range(rng.randrange(0, 45)):
-            if position.is_over():
-                break
-            position.push(rng.choice(position.legal_moves()))
-        if not position.is_over():
-            found.append(position.copy())
-    return found
-
-
-@pytest.mark.parametrize("position", random_positions(12, 2024), ids=lambda p: f"{p.tiles_left()}tiles")
+@pytest.mark.parametrize("position", random_positions(12, 2024, most_moves=44), ids=lambda p: f"{p.tiles_left()}tiles")
 def test_the_definition_holds_for_every_move_of_random_positions(position: Position) -> None:
     free_before = set(position.free_cells())
     moves_before = set(position.legal_moves())

@@ -14,21 +14,12 @@ from solver.engine import Engine
 from solver.levels import choose_from
 from solver.limits import Limits
 from solver.plain_search import PLAIN_MAX_DEPTH, plain_analysis
+from tests.game_cases import random_positions
 
 
 def positions(count: int, seed: int) -> list[Position]:
-    """Numbered deals played some random moves in (0 to 40), each with a move to make."""
-    rng = random.Random(seed)
-    found: list[Position] = []
-    while len(found) < count:
-        position = deal(rng.randrange(1 << 32))
-        for _ in range(rng.randrange(0, 41)):
-            if position.is_over():
-                break
-            position.push(rng.choice(position.legal_moves()))
-        if not position.is_over():
-            found.append(position.copy())
-    return found
+    """Random deals played 0 to 40 random moves in, each with a move to make."""
+    return random_positions(count, seed, most_moves=40)
 
 
 def test_the_plain_levels_are_the_shallow_ones() -> None:
