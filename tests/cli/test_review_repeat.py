@@ -15,22 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from battle.rules.game import Game
+from tests.benchmark_scripts import load_script
 
 BUDGET = "0.05"
 """Seconds a move at a million nodes a second: far from proving a full board's values, so most
 of the opening's grades are estimates, which a budget in seconds changed with the load."""
-
-
-def _played_game(deal_number: int) -> Game:
-    """A whole game from a numbered deal, its moves picked by a fixed rule (not all of them best)."""
-    game = Game.new(deal_number, "Alice", "Bob")
-    turn = 0
-    while not game.position.is_over():
-        moves = sorted(game.position.legal_moves())
-        game.play(moves[(turn * 7) % len(moves)])
-        turn += 1
-    return game
 
 
 def _review(record: Path, tmp_path: Path) -> dict:
@@ -49,7 +38,7 @@ def _grades(review: dict) -> list[tuple]:
 @pytest.mark.slow
 def test_the_same_review_on_a_loaded_machine_gives_the_same_grades(tmp_path: Path) -> None:
     record = tmp_path / "game.mbg"
-    record.write_text(_played_game(5).to_text())
+    record.write_text(load_script("review_repeat").played_game(5).to_text())  # the benchmark's game
     first = _review(record, tmp_path)
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
     try:
