@@ -111,7 +111,7 @@ class SurveyDatabase:
         self.problems: list[str] = []
         """One line per read that skipped rows no survey writes (each said once)."""
         self._lock = threading.Lock()
-        self._claim: IO[str] | None = None
+        self._claim: IO[bytes] | None = None
         if read_only:
             self._connection = self._open(lambda: sqlite_store.open_read_only(self.path, KIND))
             return
@@ -142,7 +142,7 @@ class SurveyDatabase:
         except (sqlite_store.StoreBusy, sqlite_store.StoreUnusable) as error:
             raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
 
-    def _take_claim(self) -> IO[str]:
+    def _take_claim(self) -> IO[bytes]:
         try:
             return sqlite_store.claim(self.path)
         except sqlite_store.StoreClaimed as holder:

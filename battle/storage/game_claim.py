@@ -2,12 +2,9 @@
 
 Two copies playing the same game each write their own line of moves over the other's, and
 the last to quit wins: the other's confirmed moves are gone. So a copy that opens an
-unfinished game first claims it: an exclusive OS lock (``flock`` on POSIX, ``msvcrt.locking``
-on Windows) on ``ID.lock`` beside the game's record, held while the game is open. The
-system drops the lock when the process ends, however it ends (a ``kill -9`` too), so a
-claim never outlives its holder and there is nothing stale to clean up by hand.
-
-The lock file holds the holder's process id, for the one line a second copy shows:
+unfinished game first claims it: an exclusive lock (``battle.storage.process_lock``) on
+``ID.lock`` beside the game's record, held while the game is open, which ends with the
+process. The lock file holds the holder's process id, for the one line a second copy shows:
 "this game is open in another copy of Mahjong Battle (pid N)". A holder removes its lock
 file on release while it still holds the lock; a claimant checks after locking that the
 file it locked is still the one under that name, so a claim never lands on a removed file.
@@ -20,14 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from pathlib import Path
 
 from battle.i18n import _
+from battle.storage.process_lock import open_lock_file, pid_in, try_lock, unlock, write_pid
 
 LOCK_SUFFIX = ".lock"
-PID_OFFSET = 1
-"""Windows locks byte 0 and refuses to read a locked byte to others: the pid starts after it."""
 
 
 class GameInUse(Exception):
@@ -81,14 +76,14 @@ def claim(folder: Path, game_id: str) -> GameClaim:
     if held is not None and held.held:
         return held
     for _attempt in range(10):  # a holder may remove the file between our open and our lock
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        descriptor = open_lock_file(path)
         try:
-            if not _try_lock(descriptor):
-                raise GameInUse(_pid_in(descriptor))
+            if not try_lock(descriptor):
+                raise GameInUse(pid_in(descriptor))
             if not _same_file(descriptor, path):
                 os.close(descriptor)
                 continue
-            _write_pid(descriptor)
+            write_pid(descriptor)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.close(descriptor)
@@ -106,14 +101,14 @@ def holder(folder: Path, game_id: str) -> int | None:
     if held is not None and held.held:
         return None
     try:
-        descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        descriptor = open_lock_file(path, create=False)
     except OSError:
         return None  # no lock file: nobody holds it
     try:
-        if _try_lock(descriptor):
-            _unlock(descriptor)
+        if try_lock(descriptor):
+            unlock(descriptor)
             return None
-        return _pid_in(descriptor) or 0
+        return pid_in(descriptor) or 0
     finally:
         os.close(descriptor)
 
@@ -132,11 +127,11 @@ def clear_stale(folder: Path) -> int:
         if path in claims:
             continue
         try:
-            descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+            descriptor = open_lock_file(path, create=False)
         except OSError:
             continue
         try:
-            if _try_lock(descriptor) and _same_file(descriptor, path):
+            if try_lock(descriptor) and _same_file(descriptor, path):
                 os.unlink(path)
                 removed += 1
         except OSError:
@@ -167,48 +162,3 @@ def _same_file(descriptor: int, path: Path) -> bool:
         return False
     mine = os.fstat(descriptor)
     return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
-
-
-def _write_pid(descriptor: int) -> None:
-    os.ftruncate(descriptor, PID_OFFSET)
-    os.lseek(descriptor, PID_OFFSET, os.SEEK_SET)
-    os.write(descriptor, f"{os.getpid()}\n".encode("ascii"))
-
-
-def _pid_in(descriptor: int) -> int | None:
-    try:
-        os.lseek(descriptor, PID_OFFSET, os.SEEK_SET)
-        text = os.read(descriptor, 32).decode("ascii", "replace").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
-
-
-if sys.platform == "win32":
-    import msvcrt
-
-    def _try_lock(descriptor: int) -> bool:
-        os.lseek(descriptor, 0, os.SEEK_SET)
-        try:
-            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-
-    def _unlock(descriptor: int) -> None:
-        os.lseek(descriptor, 0, os.SEEK_SET)
-        with contextlib.suppress(OSError):
-            msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
-
-else:
-    import fcntl
-
-    def _try_lock(descriptor: int) -> bool:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-
-    def _unlock(descriptor: int) -> None:
-        fcntl.flock(descriptor, fcntl.LOCK_UN)

@@ -38,7 +38,7 @@ from typing import IO, Any
 
 from battle.i18n import ngettext
 from battle.rules.errors import one_line
-from battle.storage import sqlite_file
+from battle.storage import process_lock, sqlite_file
 from battle.storage.paths import set_aside
 
 SIDE_FILES = ("-wal", "-shm")
@@ -420,24 +420,17 @@ def claim_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-def claim(path: Path) -> IO[str]:
+def claim(path: Path) -> IO[bytes]:
     """Hold the store's claim until the returned file is closed (or the process ends, a ``kill -9``
-    included); ``StoreClaimed`` names the process that holds it. On a system without ``fcntl``
-    every claim is granted."""
-    lock_file = open(claim_path(path), "a+", encoding="utf-8")  # noqa: SIM115 - held open by the caller
+    included): ``process_lock``'s lock on ``FILE.lock``; ``StoreClaimed`` names the process that
+    holds it."""
+    descriptor = process_lock.open_lock_file(claim_path(path))
     try:
-        import fcntl
-    except ImportError:
-        return lock_file
-    try:
-        fcntl.flock(lock_file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        lock_file.seek(0)
-        holder = lock_file.read(40).strip()
-        lock_file.close()
-        raise StoreClaimed(f"process {holder}" if holder.isdigit() else "another process") from None
-    lock_file.seek(0)
-    lock_file.truncate()
-    lock_file.write(str(os.getpid()))
-    lock_file.flush()
-    return lock_file
+        if not process_lock.try_lock(descriptor):
+            holder = process_lock.pid_in(descriptor)
+            raise StoreClaimed(f"process {holder}" if holder else "another process")
+        process_lock.write_pid(descriptor)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return os.fdopen(descriptor, "rb")
