@@ -20,7 +20,7 @@ from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
 from battle.rules.wording import pair_words, plural, verb
 from battle.storage.game_claim import GameInUse
-from battle.storage.paths import NotAFileToWrite, writable_target, write_atomically
+from battle.storage.paths import NotAFileToWrite, error_reason, writable_target, write_atomically
 from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
@@ -294,7 +294,7 @@ class TerminalPlay:
             return
         except (OSError, ValueError) as error:
             self.say(_("Could not save to {shorten_name}: {reason}").format(shorten_name=shown,
-                                                                           reason=_reason_of(error)))
+                                                                           reason=error_reason(error)))
             return
         if exists and not self._confirm(_("{shown} exists. Replace it? (yes/no) ").format(shown=shown)):
             self.say(_("Not saved."))
@@ -303,7 +303,7 @@ class TerminalPlay:
             write_atomically(path, self.game.to_text())
         except (OSError, ValueError) as error:
             self.say(_("Could not save to {shorten_name}: {reason}").format(shorten_name=shown,
-                                                                           reason=_reason_of(error)))
+                                                                           reason=error_reason(error)))
             return
         self.say(_("Saved to {file}.").format(file=shown))
 
@@ -327,7 +327,7 @@ class TerminalPlay:
                 self.shelf.save(self.saved)
         except OSError as error:
             self.say(_("(the game could not be saved: {reason}; 'save FILE' writes it elsewhere)").format(
-                reason=_reason(error)))
+                reason=error_reason(error)))
 
     def _quit(self) -> None:
         self._save()
@@ -348,7 +348,7 @@ class TerminalPlay:
             try:
                 self.shelf.discard(self.saved.game_id)
             except OSError as error:
-                self.say(_("Could not discard the game: {reason}").format(reason=_reason(error)))
+                self.say(_("Could not discard the game: {reason}").format(reason=error_reason(error)))
                 return False
         self.shelf = None  # quitting must not save it again
         self.say(_("Discarded."))
@@ -413,10 +413,3 @@ def _par_of(game: Game) -> int | None:
     return None if par is None else par.value
 
 
-def _reason(error: OSError) -> str:
-    return error.strerror or str(error)
-
-
-def _reason_of(error: OSError | ValueError) -> str:
-    """``File name too long`` for an OSError, the message for a ValueError (a NUL in the name)."""
-    return (error.strerror if isinstance(error, OSError) else None) or str(error)

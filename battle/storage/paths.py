@@ -68,11 +68,13 @@ def ensure_folder(path: Path) -> Path:
     except StorageProblem:
         raise
     except (OSError, ValueError) as error:
-        raise StorageProblem(f"{path} cannot be used: {_reason(error)}") from None
+        raise StorageProblem(f"{path} cannot be used: {error_reason(error)}") from None
     return path
 
 
-def _reason(error: BaseException) -> str:
+def error_reason(error: BaseException) -> str:
+    """What went wrong in words: an OSError's ``File name too long`` without its number and
+    path, any other error's message (a ValueError's "embedded null byte", say)."""
     return (error.strerror if isinstance(error, OSError) else None) or str(error)
 
 

@@ -38,6 +38,7 @@ from battle.storage.paths import (
     StorageProblem,
     data_dir,
     ensure_folder,
+    error_reason,
     remove_stray_temporaries,
     set_aside,
     write_atomically,
@@ -305,11 +306,7 @@ def _mtime(path: Path) -> float:
 
 
 def _problem_text(error: BaseException) -> str:
-    if isinstance(error, StorageProblem):
-        return str(error)
-    if isinstance(error, OSError):
-        return error.strerror or str(error)
-    return str(error)
+    return str(error) if isinstance(error, StorageProblem) else error_reason(error)
 
 
 def _solver_in_names(game: Game) -> tuple[int | None, str | None]:
