@@ -102,8 +102,9 @@ def catalogue(language: str) -> gettext.NullTranslations:
     found = _catalogues.get(language)
     if found is None:
         path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-        found = _compile(path, language) if language != SOURCE_LANGUAGE and path.is_file() else (
-            gettext.NullTranslations())
+        found = (
+            _compile(path, language) if language != SOURCE_LANGUAGE and path.is_file() else (gettext.NullTranslations())
+        )
         _catalogues[language] = found
     return found
 

@@ -35,8 +35,14 @@ T = TypeVar("T")
 class Searcher(Protocol):
     """What a worker runs its tasks on: a ``battle.players`` service (or, in tests, an engine)."""
 
-    def search(self, position: Position, limits: Limits = ..., *, all_exact: bool = ...,
-               progress: ProgressCallback | None = ...) -> Analysis: ...
+    def search(
+        self,
+        position: Position,
+        limits: Limits = ...,
+        *,
+        all_exact: bool = ...,
+        progress: ProgressCallback | None = ...,
+    ) -> Analysis: ...
 
     def stop(self) -> None: ...
 
@@ -142,9 +148,12 @@ class Task(Generic[T]):
 class SearchWorker(Generic[S]):
     """Runs tasks on one service and one daemon thread, newest first: submitting cancels the current task."""
 
-    def __init__(self, engine_factory: Callable[[], S] = _default_service,  # type: ignore[assignment]
-                 name: str = "solver",
-                 prepare: Callable[[threading.Event, threading.Event], object] | None = None) -> None:
+    def __init__(
+        self,
+        engine_factory: Callable[[], S] = _default_service,  # type: ignore[assignment]
+        name: str = "solver",
+        prepare: Callable[[threading.Event, threading.Event], object] | None = None,
+    ) -> None:
         """``engine_factory`` builds the service on the worker's thread (default: an ``Opponent``).
         ``prepare`` runs there right after, before any task: loading (on a first run,
         compiling) the kernels there keeps them off the first task. It is given an event set
@@ -193,8 +202,9 @@ class SearchWorker(Generic[S]):
             self._lock.notify_all()
         return task
 
-    def search(self, position: Position, limits: Limits | None = None, *, all_exact: bool = False,
-               key: object = None) -> Task[Analysis]:
+    def search(
+        self, position: Position, limits: Limits | None = None, *, all_exact: bool = False, key: object = None
+    ) -> Task[Analysis]:
         """Submit one search of ``position`` (no limits: exact); its ``progress`` is the
         last iteration's ``Progress``."""
         position = position.copy()

@@ -52,10 +52,16 @@ def run_once(seconds: float, position: Path, extra: list[str]) -> tuple[float, f
 
 def git_description() -> str:
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT,
-                                timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "solver", "battle"],
-                               capture_output=True, text=True, cwd=ROOT, timeout=10).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "solver", "battle"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{commit or 'unknown'}{' + uncommitted changes in solver/ or battle/' if dirty else ''}"
@@ -77,8 +83,13 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         position = Path(folder) / f"deal-{args.deal}.mbp"
-        dealt = subprocess.run([sys.executable, "-m", "battle", "deal", str(args.deal)], capture_output=True,
-                               text=True, cwd=ROOT, check=True)
+        dealt = subprocess.run(
+            [sys.executable, "-m", "battle", "deal", str(args.deal)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
         position.write_text(dealt.stdout, encoding="utf-8")
         run_once(0.2, position, extra)  # warms the numba cache: the table is for warm starts
         rows = []
@@ -89,8 +100,10 @@ def main() -> None:
 
     print("## `solve --time S`: the answer's time against S\n")
     print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
-    print(f"Commit: {git_description()}; {platform.python_implementation()} {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}; deal {args.deal}, warm numba cache\n")
+    print(
+        f"Commit: {git_description()}; {platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}; deal {args.deal}, warm numba cache\n"
+    )
     print("Overshoot = seconds from the process's creation minus S, in ms (negative: early).\n")
     print("| S | runs | answer: median / max overshoot | exit: median / max overshoot | depth reached |")
     print("|---|---|---|---|---|")

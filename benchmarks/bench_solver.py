@@ -296,9 +296,18 @@ def run_big(args: argparse.Namespace) -> None:
             analysis = engine.search(position, Limits(stop_after=limit))  # full depth, stopped at the limit
         seconds = time.perf_counter() - started
         solved = analysis.exact
-        rows.append([name, position.tiles_left(), solved, seconds if solved else f"> {limit:g}",
-                     first.share(seconds) if solved else "-", f"{analysis.value:+d}" if solved else "-",
-                     " ".join(move_name(m) for m in analysis.best_moves) if solved else "-", analysis.nodes])
+        rows.append(
+            [
+                name,
+                position.tiles_left(),
+                solved,
+                seconds if solved else f"> {limit:g}",
+                first.share(seconds) if solved else "-",
+                f"{analysis.value:+d}" if solved else "-",
+                " ".join(move_name(m) for m in analysis.best_moves) if solved else "-",
+                analysis.nodes,
+            ]
+        )
         print(f"  {name}: {'solved' if solved else 'not solved'} in {seconds:.1f}s", file=sys.stderr, flush=True)
     table(["position", "tiles", "solved", "seconds", "first root move", "value", "best moves", "nodes"], rows)
 
@@ -314,8 +323,10 @@ def run_vs_python(args: argparse.Namespace) -> None:
     else:
         positions = generated_positions(counts, args.limit or 3, args.seed)
     threads = args.threads or 1
-    header(f"numba Engine ({threads} thread{'s' if threads > 1 else ''}) vs the same search in plain Python "
-           "(benchmarks/pyref.py)")
+    header(
+        f"numba Engine ({threads} thread{'s' if threads > 1 else ''}) vs the same search in plain Python "
+        "(benchmarks/pyref.py)"
+    )
     engine = warm_engine(args.hash_bits or MIN_TABLE_BITS, threads)
     rows_out = []
     python_total = numba_total = 0.0
@@ -609,8 +620,13 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--startup", action="store_true", help="cold and warm start of `python -m battle solve`")
     mode.add_argument("--levels", action="store_true", help="levels against each other and against perfect play")
     mode.add_argument("--big", action="store_true", help="96-tile positions (--tiles 108: complete deals), timed out")
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
-                        help="--big: give up on a position after S seconds (default 60)")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="--big: give up on a position after S seconds (default 60)",
+    )
     parser.add_argument(
         "--tiles",
         type=parse_counts,
@@ -649,11 +665,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="numba searches per position, fastest counts (default: 3 for --vs-python, 1 for --bench)",
     )
-    parser.add_argument("--deals", type=lambda text: [int(n) for n in text.split(",")], metavar="N,N,...",
-                        help="--big --tiles 108 or --opening: these deals instead of --limit deals chosen by --seed")
-    parser.add_argument("--opening", action="store_true",
-                        help=f"--big: positions from deals played down to --tiles by a depth-{OPENING_DEPTH} search "
-                        "(openings), not by random moves")
+    parser.add_argument(
+        "--deals",
+        type=lambda text: [int(n) for n in text.split(",")],
+        metavar="N,N,...",
+        help="--big --tiles 108 or --opening: these deals instead of --limit deals chosen by --seed",
+    )
+    parser.add_argument(
+        "--opening",
+        action="store_true",
+        help=f"--big: positions from deals played down to --tiles by a depth-{OPENING_DEPTH} search "
+        "(openings), not by random moves",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed for generated positions and level choices")
     parser.add_argument("--runs", type=int, default=3, help="--startup: runs of each kind (default 3)")
     parser.add_argument("--file", type=Path, help=f"--startup: position to solve (default {STARTUP_FILE.name})")

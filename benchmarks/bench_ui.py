@@ -72,7 +72,11 @@ def first_frame(cache_dir: str | None) -> float:
         env["XDG_DATA_HOME"] = os.path.join(home, "data")
         output = subprocess.run(
             [sys.executable, "-c", FIRST_FRAME_SCRIPT, repr(time.time())],
-            cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     return float(output.strip().splitlines()[-1])
 

@@ -180,10 +180,13 @@ def report(nodes: list[Node]) -> None:
         group = [node for node in nodes if node.margin == margin]
         cutting = sum(sum(f.value >= node.beta for f in node.moves) for node in group) / len(group)
         moves = sum(len(node.moves) for node in group) / len(group)
-        print(f"\nbeta = value - {margin}: {len(group)} nodes, {cutting:.1f} of {moves:.1f} moves cut on average",
-              end="")
-    print("\n\nEach cell: the nodes an ordering spends over the oracle's, in total (and the geometric mean of "
-          "the per-node ratios).")
+        print(
+            f"\nbeta = value - {margin}: {len(group)} nodes, {cutting:.1f} of {moves:.1f} moves cut on average", end=""
+        )
+    print(
+        "\n\nEach cell: the nodes an ordering spends over the oracle's, in total (and the geometric mean of "
+        "the per-node ratios)."
+    )
 
 
 def tile_range(text: str) -> tuple[int, int]:
@@ -200,8 +203,9 @@ def tile_range(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=40, help="positions to study (default 40)")
-    parser.add_argument("--tiles", type=tile_range, default=(44, 52),
-                        help="tile range of the positions, LOW-HIGH (default 44-52)")
+    parser.add_argument(
+        "--tiles", type=tile_range, default=(44, 52), help="tile range of the positions, LOW-HIGH (default 44-52)"
+    )
     parser.add_argument("--seed", type=int, default=19, help="random seed (default 19)")
     args = parser.parse_args(argv)
     if args.positions < 1:

@@ -61,12 +61,19 @@ WAYS = ("early frame", "title only")
 
 def run_once(way: str, home: Path) -> tuple[float, float]:
     """Seconds from the process start to its first frame and to the title's."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
-               XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
-               MAHJONG_BATTLE_SIZE="1200x800")
+    env = dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        PYGAME_HIDE_SUPPORT_PROMPT="1",
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_DATA_HOME=str(home / "data"),
+        MAHJONG_BATTLE_SIZE="1200x800",
+    )
     started = time.time()
-    done = subprocess.run([sys.executable, "-c", CHILD, way], env=env, cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, way], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True
+    )
     flips = json.loads(done.stderr.strip().splitlines()[-1])
     return flips["first"] - started, flips["title"] - started
 

@@ -62,10 +62,21 @@ app.stop_background(5)
 
 def run(level: str, way: str, wait: float) -> dict:
     cache = Path(tempfile.mkdtemp(prefix="cold-cache-"))
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT),
-           "XDG_DATA_HOME": str(cache / "data"), "XDG_CONFIG_HOME": str(cache / "config")}
-    done = subprocess.run([sys.executable, "-c", RUN, level, way, str(wait)], capture_output=True, text=True,
-                          env=env, timeout=1200, cwd=ROOT)
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(cache),
+        "PYTHONPATH": str(ROOT),
+        "XDG_DATA_HOME": str(cache / "data"),
+        "XDG_CONFIG_HOME": str(cache / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, level, way, str(wait)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1200,
+        cwd=ROOT,
+    )
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])

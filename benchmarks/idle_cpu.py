@@ -88,8 +88,13 @@ def cpu_seconds(pid: int) -> float | None:
 
 def measure(screen: str, settle: float, seconds: float, env: dict[str, str]) -> tuple[float | None, float, str]:
     """CPU percent of one core and frames per second while idle on ``screen``, and the top scene's name."""
-    child = subprocess.Popen([sys.executable, "-c", CHILD, screen, str(settle), str(seconds)], cwd=ROOT, env=env,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, screen, str(settle), str(seconds)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout is not None
     ready = json.loads(child.stdout.readline())["ready"]
     start = ready + settle
@@ -110,19 +115,30 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=3.0, help="wait this long before measuring (default 3)")
     parser.add_argument("--driver", default="dummy", help="SDL video driver: dummy (default) or x11 (needs DISPLAY)")
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "status", "--porcelain", "battle"], cwd=ROOT, capture_output=True,
-                           text=True).stdout.strip()
+    commit = (
+        subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        or "unknown"
+    )
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "battle"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     print("## CPU of an idle window\n")
     print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
-    print(f"Commit {commit}{' (battle/ has uncommitted changes)' if dirty else ''}, {os.cpu_count()} CPUs, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}, SDL video driver {args.driver}, 1200x800\n")
+    print(
+        f"Commit {commit}{' (battle/ has uncommitted changes)' if dirty else ''}, {os.cpu_count()} CPUs, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}, SDL video driver {args.driver}, 1200x800\n"
+    )
     print("| screen | top scene | CPU % of a core | frames drawn per s |")
     print("|---|---|---|---|")
     with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, SDL_VIDEODRIVER=args.driver, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
-                   XDG_CONFIG_HOME=os.path.join(home, "config"), XDG_DATA_HOME=os.path.join(home, "data"))
+        env = dict(
+            os.environ,
+            SDL_VIDEODRIVER=args.driver,
+            SDL_AUDIODRIVER="dummy",
+            PYGAME_HIDE_SUPPORT_PROMPT="1",
+            XDG_CONFIG_HOME=os.path.join(home, "config"),
+            XDG_DATA_HOME=os.path.join(home, "data"),
+        )
         env.pop("MAHJONG_BATTLE_DEMO", None)
         for screen in SCREENS:
             percent, fps, top = measure(screen, args.settle, args.seconds, env)

@@ -75,8 +75,22 @@ def run_search(args: argparse.Namespace, out: Path) -> None:
     counters[:] = 0
     counters[k.C_NODE_LIMIT] = args.nodes
     started = time.perf_counter()
-    k.negamax(root.cells, engine.exposed, root.runs, root.keys, engine.key_table, engine.tt, engine.busy, counters,
-              *engine._main.workspace, 0, k.FULL_DEPTH, -root.points - 9, root.points + 9, root.points)
+    k.negamax(
+        root.cells,
+        engine.exposed,
+        root.runs,
+        root.keys,
+        engine.key_table,
+        engine.tt,
+        engine.busy,
+        counters,
+        *engine._main.workspace,
+        0,
+        k.FULL_DEPTH,
+        -root.points - 9,
+        root.points + 9,
+        root.points,
+    )
     seconds = time.perf_counter() - started
     run = {"address": address, "nodes": int(counters[k.C_NODES]), "seconds": seconds}
     (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
@@ -87,8 +101,9 @@ def run_search(args: argparse.Namespace, out: Path) -> None:
 
 def disassemble(code: Path) -> list[tuple[int, str]]:
     """(offset, instruction text) for each instruction of a raw x86-64 code dump."""
-    listing = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64", str(code)],
-                             capture_output=True, text=True, check=True).stdout
+    listing = subprocess.run(
+        ["objdump", "-D", "-b", "binary", "-mi386:x86-64", str(code)], capture_output=True, text=True, check=True
+    ).stdout
     return parse_objdump(listing)
 
 
@@ -141,8 +156,9 @@ def parse_callgrind(text: str, start: int, size: int) -> collections.Counter:
     return counts
 
 
-def report(rows: list[tuple[int, str]], counts: collections.Counter, unit: str, scale: float, per_node: str,
-           top: int) -> list[str]:
+def report(
+    rows: list[tuple[int, str]], counts: collections.Counter, unit: str, scale: float, per_node: str, top: int
+) -> list[str]:
     """Lines of the profile: each 256-byte block's share, then the hottest instructions.
 
     A count times ``scale`` is its amount per node, in the unit ``per_node`` names
@@ -150,8 +166,12 @@ def report(rows: list[tuple[int, str]], counts: collections.Counter, unit: str, 
     total = sum(counts.values())
     if total == 0:
         return [f"no {unit} inside negamax"]
-    lines = [f"{total:,} {unit} inside negamax: {total * scale:,.1f} {per_node} a node", "",
-             f"| block | share | {per_node} a node |", "|---|---:|---:|"]
+    lines = [
+        f"{total:,} {unit} inside negamax: {total * scale:,.1f} {per_node} a node",
+        "",
+        f"| block | share | {per_node} a node |",
+        "|---|---:|---:|",
+    ]
     blocks: collections.Counter = collections.Counter()
     for offset, count in counts.items():
         blocks[offset // BLOCK * BLOCK] += count
@@ -169,8 +189,16 @@ def report(rows: list[tuple[int, str]], counts: collections.Counter, unit: str, 
 
 
 def inner_command(args: argparse.Namespace, out: Path) -> list[str]:
-    command = [sys.executable, str(Path(__file__).resolve()), "--inner", str(out), "--table-bits", str(args.table_bits),
-               "--nodes", str(args.nodes)]
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--inner",
+        str(out),
+        "--table-bits",
+        str(args.table_bits),
+        "--nodes",
+        str(args.nodes),
+    ]
     return command + (["--file", args.file] if args.file else ["--deal", str(args.deal)])
 
 
@@ -189,8 +217,14 @@ def profile(args: argparse.Namespace) -> int:
         else:
             data = out / "callgrind.out"
             env["NUMBA_CACHE_DIR"] = args.valgrind_cache
-            command = ["valgrind", "--tool=callgrind", "--dump-instr=yes", "--compress-pos=no",
-                       "--compress-strings=no", f"--callgrind-out-file={data}"]
+            command = [
+                "valgrind",
+                "--tool=callgrind",
+                "--dump-instr=yes",
+                "--compress-pos=no",
+                "--compress-strings=no",
+                f"--callgrind-out-file={data}",
+            ]
         result = subprocess.run([*command, *inner_command(args, out)], env=env, capture_output=True, text=True)
         if result.returncode != 0 or not (out / "run.json").exists():
             print(f"kernel_profile: the search process failed:\n{result.stderr[-2000:]}", file=sys.stderr)
@@ -198,22 +232,27 @@ def profile(args: argparse.Namespace) -> int:
         run = json.loads((out / "run.json").read_text(encoding="utf-8"))
         rows = disassemble(out / "code.bin")
         if args.mode == "time":
-            script = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True,
-                                    check=True).stdout
+            script = subprocess.run(
+                ["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True, check=True
+            ).stdout
             counts, outside = samples_in(parse_perf_script(script), run["address"], CODE_BYTES)
             unit, per_node = "samples", "ns"
             # The search's own samples: its seconds at the sampling frequency, most of them inside negamax.
             scale = run["seconds"] * 1e9 / run["nodes"] / max(1, sum(counts.values()))
-            note = (f"{outside:,} samples outside negamax (start-up, the table's clearing, the kernel, the"
-                    " functions negamax calls); the nanoseconds spread the search's time over its samples inside")
+            note = (
+                f"{outside:,} samples outside negamax (start-up, the table's clearing, the kernel, the"
+                " functions negamax calls); the nanoseconds spread the search's time over its samples inside"
+            )
         else:
             counts = parse_callgrind(data.read_text(encoding="utf-8"), run["address"], CODE_BYTES)
             unit, per_node = "instructions", "instructions"
             scale = 1 / run["nodes"]
             note = "instructions of the functions negamax calls (the table store, a move's key update) not counted"
     what = f"deal {args.deal}" if args.file is None else args.file
-    print(f"## Kernel profile ({args.mode}): {what}, table 2^{args.table_bits}, {run['nodes']:,} nodes in "
-          f"{run['seconds']:.2f} s ({run['seconds'] / run['nodes'] * 1e9:.0f} ns a node)\n")
+    print(
+        f"## Kernel profile ({args.mode}): {what}, table 2^{args.table_bits}, {run['nodes']:,} nodes in "
+        f"{run['seconds']:.2f} s ({run['seconds'] / run['nodes'] * 1e9:.0f} ns a node)\n"
+    )
     print(f"Command: `{' '.join(sys.argv)}`; {note}.\n")
     print("\n".join(report(rows, counts, unit, scale, per_node, args.top)))
     return 0
@@ -229,8 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--nodes", type=int, default=20_000_000, help="stop after about this many nodes")
     parser.add_argument("--frequency", type=int, default=2000, help="perf samples per second")
     parser.add_argument("--top", type=int, default=25, help="how many of the hottest instructions to list")
-    parser.add_argument("--valgrind-cache", default=str(Path(tempfile.gettempdir()) / "mahjong-battle-valgrind-cache"),
-                        help="NUMBA_CACHE_DIR for runs under valgrind")
+    parser.add_argument(
+        "--valgrind-cache",
+        default=str(Path(tempfile.gettempdir()) / "mahjong-battle-valgrind-cache"),
+        help="NUMBA_CACHE_DIR for runs under valgrind",
+    )
     parser.add_argument("--inner", help=argparse.SUPPRESS)
     return parser
 

@@ -258,8 +258,14 @@ def percentile(values: list[float], fraction: float) -> float:
 class ServerProcess:
     """``with ServerProcess(folder, max_games) as server:`` the real server listening on 127.0.0.1."""
 
-    def __init__(self, folder: Path, max_games: int, profile: Path | None = None, commit: str = "group",
-                 slow_sync_ms: float = 0.0) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        max_games: int,
+        profile: Path | None = None,
+        commit: str = "group",
+        slow_sync_ms: float = 0.0,
+    ) -> None:
         self.folder = folder
         self.commit = commit
         self.slow_sync_ms = slow_sync_ms
@@ -281,12 +287,31 @@ class ServerProcess:
         return self._process is not None and self._process.poll() is None
 
     def __enter__(self) -> ServerProcess:
-        command = [sys.executable, "-c", SERVER, str(self.timings), str(self.profile or ""), "serve", "--host", HOST,
-                   "--port", "0", "--db", str(self.database), "--max-games", str(self.max_games),
-                   # every bot connects from 127.0.0.1: the per-address caps would stop the load at 64
-                   "--max-connections-per-address", str(4 * self.max_games),
-                   "--max-waiting-per-address", str(self.max_games),
-                   "--commit", self.commit, "--slow-sync-ms", f"{self.slow_sync_ms:g}"]
+        command = [
+            sys.executable,
+            "-c",
+            SERVER,
+            str(self.timings),
+            str(self.profile or ""),
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            "0",
+            "--db",
+            str(self.database),
+            "--max-games",
+            str(self.max_games),
+            # every bot connects from 127.0.0.1: the per-address caps would stop the load at 64
+            "--max-connections-per-address",
+            str(4 * self.max_games),
+            "--max-waiting-per-address",
+            str(self.max_games),
+            "--commit",
+            self.commit,
+            "--slow-sync-ms",
+            f"{self.slow_sync_ms:g}",
+        ]
         with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
             self._process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=errors)
         deadline = time.monotonic() + STARTUP_SECONDS
@@ -404,8 +429,9 @@ async def _open(url: str, name: str, timeout: float, sockets: list[Any]) -> Any:
     from websockets.asyncio.client import connect
 
     try:
-        socket = await connect(url, open_timeout=timeout, close_timeout=2, ping_interval=None, compression=None,
-                               proxy=None)
+        socket = await connect(
+            url, open_timeout=timeout, close_timeout=2, ping_interval=None, compression=None, proxy=None
+        )
     except Exception as problem:  # OSError, TimeoutError, websockets' InvalidHandshake and kin
         raise _Failure(f"connect: {type(problem).__name__}") from None
     sockets.append(socket)
@@ -597,13 +623,15 @@ class RunResult:
 
     def row(self) -> str:
         grown = max(0, self.rss_peak_kib - self.rss_idle_kib)
-        return (f"| {self.games:,} | {self.commit} | {self.slow_sync_ms:g} | {self.clients} | {self.moves:,} | "
-                f"{self.moves_per_second:,.0f} | "
-                f"{self.p50_ms:.1f} | {self.p99_ms:.1f} | {self.max_ms:.1f} | {self.p99_joined_ms:.1f} | "
-                f"{self.rss_idle_kib / 1024:.1f} / {self.rss_peak_kib / 1024:.1f} | {grown / self.games:.1f} | "
-                f"{grown / (2 * self.games):.1f} | {self.server_cpu_percent:.0f} | {self.server_cpu_ms_per_move:.2f} "
-                f"({self.loop_cpu_ms_per_move:.2f} + {self.server_cpu_ms_per_move - self.loop_cpu_ms_per_move:.2f}) | "
-                f"{self.clients_cpu_percent:.0f} | {self.batch_spread()} | {self.load} | {self.error_count} |")
+        return (
+            f"| {self.games:,} | {self.commit} | {self.slow_sync_ms:g} | {self.clients} | {self.moves:,} | "
+            f"{self.moves_per_second:,.0f} | "
+            f"{self.p50_ms:.1f} | {self.p99_ms:.1f} | {self.max_ms:.1f} | {self.p99_joined_ms:.1f} | "
+            f"{self.rss_idle_kib / 1024:.1f} / {self.rss_peak_kib / 1024:.1f} | {grown / self.games:.1f} | "
+            f"{grown / (2 * self.games):.1f} | {self.server_cpu_percent:.0f} | {self.server_cpu_ms_per_move:.2f} "
+            f"({self.loop_cpu_ms_per_move:.2f} + {self.server_cpu_ms_per_move - self.loop_cpu_ms_per_move:.2f}) | "
+            f"{self.clients_cpu_percent:.0f} | {self.batch_spread()} | {self.load} | {self.error_count} |"
+        )
 
 
 TABLE_HEADER = (
@@ -622,12 +650,15 @@ def default_clients(games: int) -> int:
 
 def game_specs(games: int, ramp: float, seed: int) -> list[GameSpec]:
     rng = random.Random(seed)
-    return [GameSpec(delay=ramp * index / games, deal=rng.randrange(1, 1_000_000), seed=rng.randrange(2**32))
-            for index in range(games)]
+    return [
+        GameSpec(delay=ramp * index / games, deal=rng.randrange(1, 1_000_000), seed=rng.randrange(2**32))
+        for index in range(games)
+    ]
 
 
-def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commit: str = "group",
-             slow_sync_ms: float = 0.0) -> RunResult:
+def run_once(
+    games: int, args: argparse.Namespace, work: Path, limit: int, commit: str = "group", slow_sync_ms: float = 0.0
+) -> RunResult:
     """One server, ``games`` games from ``--clients`` processes; the server is stopped before returning."""
     clients = args.clients or default_clients(games)
     ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
@@ -650,9 +681,12 @@ def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commi
         go = context.Event()
         start_value = context.Value("d", 0.0)
         specs = game_specs(games, ramp, args.seed + games)
-        processes = [context.Process(target=client_process, args=(specs[index::clients], settings, results, go,
-                                                                   start_value), daemon=True)
-                     for index in range(clients)]
+        processes = [
+            context.Process(
+                target=client_process, args=(specs[index::clients], settings, results, go, start_value), daemon=True
+            )
+            for index in range(clients)
+        ]
         for process in processes:
             process.start()
         ready = 0
@@ -680,8 +714,9 @@ def run_once(games: int, args: argparse.Namespace, work: Path, limit: int, commi
         result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
         server_cpu = (cpu_seconds(server.pid) or server_cpu) - server_cpu
         loop_cpu = loop_cpu_seconds(server.pid) - loop_cpu
-        result.on_core, result.waiting_for_core = (after - before for after, before in
-                                                   zip(schedule_seconds(server.pid), scheduled, strict=True))
+        result.on_core, result.waiting_for_core = (
+            after - before for after, before in zip(schedule_seconds(server.pid), scheduled, strict=True)
+        )
         result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmHWM", 0))
         if not server.alive():
             result.errors["the server exited during the run"] += 1
@@ -716,8 +751,11 @@ def summarise(result: RunResult, tallies: list[dict[str, Any]], server_cpu: floa
     result.moves = len(acks)
     result.seconds = seconds
     if latencies:
-        result.p50_ms, result.p99_ms, result.max_ms = (percentile(latencies, 0.5), percentile(latencies, 0.99),
-                                                       max(latencies))
+        result.p50_ms, result.p99_ms, result.max_ms = (
+            percentile(latencies, 0.5),
+            percentile(latencies, 0.99),
+            max(latencies),
+        )
         result.over_goal = sum(1 for value in latencies if value > P99_GOAL_MS)
         sent = [value for tally in tallies for value in tally["sent"]]
         steady = [latency for latency, stamp in zip(latencies, sent, strict=True) if joined and stamp >= max(joined)]
@@ -737,10 +775,12 @@ def summarise(result: RunResult, tallies: list[dict[str, Any]], server_cpu: floa
 
 def notes(result: RunResult) -> str:
     """What a row cannot hold: how the games ended, which errors, what the server wrote to stderr."""
-    said = [f"{result.finished:,} games ended by the rules, {result.capped:,} at the move cap, "
-             f"{result.stopped:,} at --duration; {result.seconds:.0f} s; "
-             f"{result.over_goal:,} moves over {P99_GOAL_MS:g} ms; the clients' oldest-generation GC: "
-             f"{len(result.clients_gc_pauses)} pauses, max {1000 * max(result.clients_gc_pauses, default=0):.0f} ms"]
+    said = [
+        f"{result.finished:,} games ended by the rules, {result.capped:,} at the move cap, "
+        f"{result.stopped:,} at --duration; {result.seconds:.0f} s; "
+        f"{result.over_goal:,} moves over {P99_GOAL_MS:g} ms; the clients' oldest-generation GC: "
+        f"{len(result.clients_gc_pauses)} pauses, max {1000 * max(result.clients_gc_pauses, default=0):.0f} ms"
+    ]
     said += [f"{count} x {kind}" for kind, count in result.errors.most_common(5)]
     if result.server_stderr:
         said.append(f"server stderr: {result.server_stderr.splitlines()[0][:160]}")
@@ -764,16 +804,19 @@ def server_row(result: RunResult) -> str:
     def spread(values: list[float]) -> str:
         if not values:
             return "-"
-        return " / ".join(f"{1000 * value:.2f}" for value in (percentile(values, 0.5), percentile(values, 0.99),
-                                                                max(values)))
+        return " / ".join(
+            f"{1000 * value:.2f}" for value in (percentile(values, 0.5), percentile(values, 0.99), max(values))
+        )
 
     seconds = result.seconds or math.nan
-    return (f"| {result.games:,} | {result.commit} | {result.slow_sync_ms:g} | {len(moves):,} | {spread(moves)} | "
-            f"{spread(writes)} | "
-            f"{100 * sum(moves) / seconds:.0f}% / {100 * sum(writes) / seconds:.0f}% | "
-            f"{len(young):,}, {sum(young):.2f}, {1000 * max(young, default=0.0):.1f} | "
-            f"{len(old):,}, {sum(old):.2f}, {1000 * max(old, default=0.0):.1f} | "
-            f"{100 * result.on_core / seconds:.0f}% / {100 * result.waiting_for_core / seconds:.0f}% |")
+    return (
+        f"| {result.games:,} | {result.commit} | {result.slow_sync_ms:g} | {len(moves):,} | {spread(moves)} | "
+        f"{spread(writes)} | "
+        f"{100 * sum(moves) / seconds:.0f}% / {100 * sum(writes) / seconds:.0f}% | "
+        f"{len(young):,}, {sum(young):.2f}, {1000 * max(young, default=0.0):.1f} | "
+        f"{len(old):,}, {sum(old):.2f}, {1000 * max(old, default=0.0):.1f} | "
+        f"{100 * result.on_core / seconds:.0f}% / {100 * result.waiting_for_core / seconds:.0f}% |"
+    )
 
 
 def print_profile(path: Path) -> None:
@@ -820,10 +863,16 @@ def store_probe(work: Path, games: int = 20, moves: int = 40) -> None:
             plays: list[float] = []
             for number in range(1, games + 1):
                 invite, watch = store.fresh_codes()
-                room = Room.create(game_id=new_game_id(), invite=invite, watch=watch,
-                                   plan=plan_start(NumberedDeal(number), "creator"),
-                                   options=Options(None, False, "creator"), creator_name="Host",
-                                   creator_token_hash=hash_token(new_token()), now=time.time())
+                room = Room.create(
+                    game_id=new_game_id(),
+                    invite=invite,
+                    watch=watch,
+                    plan=plan_start(NumberedDeal(number), "creator"),
+                    options=Options(None, False, "creator"),
+                    creator_name="Host",
+                    creator_token_hash=hash_token(new_token()),
+                    now=time.time(),
+                )
                 store.create(room)
                 store.join(room, room.join("Guest", hash_token(new_token()), time.time()))
                 for ply in range(1, moves + 1):
@@ -836,10 +885,13 @@ def store_probe(work: Path, games: int = 20, moves: int = 40) -> None:
                     store.add_move(room, outcome.receipt)
                     writes.append(time.perf_counter() - played)
                     plays.append(played - began)
-        print(f"| {mode}{' (the server)' if mode == 'FULL' else ''} | {len(writes)} | "
-              f"{1000 * percentile(writes, 0.5):.3f} | {1000 * percentile(writes, 0.99):.3f} | "
-              f"{1000 * max(writes):.3f} | {1000 * statistics.fmean(writes):.3f} | "
-              f"{1000 * statistics.fmean(plays):.3f} |", flush=True)
+        print(
+            f"| {mode}{' (the server)' if mode == 'FULL' else ''} | {len(writes)} | "
+            f"{1000 * percentile(writes, 0.5):.3f} | {1000 * percentile(writes, 0.99):.3f} | "
+            f"{1000 * max(writes):.3f} | {1000 * statistics.fmean(writes):.3f} | "
+            f"{1000 * statistics.fmean(plays):.3f} |",
+            flush=True,
+        )
 
 
 # -- the command line ---------------------------------------------------------------------
@@ -847,10 +899,19 @@ def store_probe(work: Path, games: int = 20, moves: int = 40) -> None:
 
 def header(args: argparse.Namespace, limit: int) -> None:
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                                timeout=10).stdout.strip() or "unknown"
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "battle"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        commit = (
+            subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+            or "unknown"
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "battle"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit, dirty = "unknown", ""
     import websockets
@@ -858,12 +919,17 @@ def header(args: argparse.Namespace, limit: int) -> None:
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print("## Online server load\n")
     print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
-    print(f"Commit {commit}{' (battle/ has uncommitted changes)' if dirty else ''}, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs (load average {load} at the start), "
-          f"Python {platform.python_version()}, websockets {websockets.__version__}, open files {limit}  ")
-    print(f"Think 0.5x-1.5x {args.think:g} s a move, moves a game: "
-          f"{'whole games' if args.moves_per_game >= MOVES_CAP else f'at most {args.moves_per_game}'}, "
-          f"--duration {args.duration:g} s, --timeout {args.timeout:g} s\n", flush=True)
+    print(
+        f"Commit {commit}{' (battle/ has uncommitted changes)' if dirty else ''}, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs (load average {load} at the start), "
+        f"Python {platform.python_version()}, websockets {websockets.__version__}, open files {limit}  "
+    )
+    print(
+        f"Think 0.5x-1.5x {args.think:g} s a move, moves a game: "
+        f"{'whole games' if args.moves_per_game >= MOVES_CAP else f'at most {args.moves_per_game}'}, "
+        f"--duration {args.duration:g} s, --timeout {args.timeout:g} s\n",
+        flush=True,
+    )
 
 
 def commit_paths(text: str) -> list[str]:
@@ -904,8 +970,9 @@ def holds(result: RunResult, args: argparse.Namespace) -> str | None:
     return None
 
 
-def search_max(args: argparse.Namespace, work: Path, limit: int, commit: str = "group",
-               slow_sync_ms: float = 0.0) -> list[RunResult]:
+def search_max(
+    args: argparse.Namespace, work: Path, limit: int, commit: str = "group", slow_sync_ms: float = 0.0
+) -> list[RunResult]:
     """Double N while runs hold, halve it while the first ones fail; at most 8 runs and ``--max-seconds``."""
     games, held, failed, shrinking = args.max_start, None, None, False
     began = time.monotonic()
@@ -914,8 +981,10 @@ def search_max(args: argparse.Namespace, work: Path, limit: int, commit: str = "
         think_seconds = min(args.duration, min(args.moves_per_game, 54) * args.think * 1.1)
         estimate = games / RAMP_GAMES_PER_SECOND + think_seconds + 20
         if time.monotonic() - began + estimate > args.max_seconds:
-            print(f"stopping before {games:,} games: the run would pass --max-seconds {args.max_seconds:g}",
-                  file=sys.stderr)
+            print(
+                f"stopping before {games:,} games: the run would pass --max-seconds {args.max_seconds:g}",
+                file=sys.stderr,
+            )
             failed = failed or (games, "--max-seconds")
             break
         if 2 * games + 64 > limit:
@@ -949,31 +1018,54 @@ def search_max(args: argparse.Namespace, work: Path, limit: int, commit: str = "
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=game_counts, help="game counts, one run each (default 100,1000 "
-                                                          "unless --max or --store-probe is given)")
-    parser.add_argument("--think", type=float, default=1.0, help="mean think time a move in seconds; each pause is "
-                                                                 "0.5x to 1.5x of it (default 1)")
-    parser.add_argument("--moves-per-game", type=int, default=MOVES_CAP,
-                        help="stop a game after this many moves (default: play it to its end, about 53)")
+    parser.add_argument(
+        "--games",
+        type=game_counts,
+        help="game counts, one run each (default 100,1000 unless --max or --store-probe is given)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean think time a move in seconds; each pause is 0.5x to 1.5x of it (default 1)",
+    )
+    parser.add_argument(
+        "--moves-per-game",
+        type=int,
+        default=MOVES_CAP,
+        help="stop a game after this many moves (default: play it to its end, about 53)",
+    )
     parser.add_argument("--duration", type=float, default=180.0, help="a run's cap in seconds (default 180)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for any answer (default 10)")
     parser.add_argument("--ramp", type=float, help="seconds over which the games start (default N/250)")
-    parser.add_argument("--clients", type=int, default=0,
-                        help="client processes (default one per 1,000 games, at most one per core)")
+    parser.add_argument(
+        "--clients", type=int, default=0, help="client processes (default one per 1,000 games, at most one per core)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and moves (default 1)")
     parser.add_argument("--max", action="store_true", help="find the largest N that holds the p99 goal")
     parser.add_argument("--max-start", type=int, default=1000, help="--max's first N (default 1000)")
     parser.add_argument("--max-seconds", type=float, default=600.0, help="--max's total time cap (default 600)")
     parser.add_argument("--max-rss-mib", type=int, default=2048, help="--max's cap on server RSS (default 2048)")
     parser.add_argument("--p99-goal", type=float, default=P99_GOAL_MS, help="--max's p99 goal in ms (default 50)")
-    parser.add_argument("--profile", action="store_true", help="run the server under cProfile and print where its "
-                                                               "time goes (slows it 1.5-2x)")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="run the server under cProfile and print where its time goes (slows it 1.5-2x)",
+    )
     parser.add_argument("--store-probe", action="store_true", help="time GameStore.add_move alone on this disk")
-    parser.add_argument("--commit", type=commit_paths, default=["group"],
-                        help="the server's commit paths, one run each: group (the writer thread's groups, the "
-                             "default), each (one transaction a move on the loop), or each,group")
-    parser.add_argument("--slow-sync-ms", type=sync_delays, default=[0.0],
-                        help="milliseconds added to every commit's sync, one run each (default 0; 0,5 for both)")
+    parser.add_argument(
+        "--commit",
+        type=commit_paths,
+        default=["group"],
+        help="the server's commit paths, one run each: group (the writer thread's groups, the "
+        "default), each (one transaction a move on the loop), or each,group",
+    )
+    parser.add_argument(
+        "--slow-sync-ms",
+        type=sync_delays,
+        default=[0.0],
+        help="milliseconds added to every commit's sync, one run each (default 0; 0,5 for both)",
+    )
     args = parser.parse_args()
     if args.think <= 0 or args.moves_per_game < 1 or args.duration <= 0 or args.timeout <= 0 or args.clients < 0:
         parser.error("--think, --moves-per-game, --duration and --timeout must be positive, --clients at least 0")
@@ -999,8 +1091,10 @@ def main() -> None:
             print()
             for result in results:
                 print(f"- {notes(result)}")
-            print("\nThe server's own timers (each: a move's handling, its commit included, blocks the one event "
-                  "loop; group: the commit is the writer thread's, and the loop serves others while a move waits):\n")
+            print(
+                "\nThe server's own timers (each: a move's handling, its commit included, blocks the one event "
+                "loop; group: the commit is the writer thread's, and the loop serves others while a move waits):\n"
+            )
             print(SERVER_TABLE_HEADER)
             for result in results:
                 print(server_row(result))

@@ -64,8 +64,11 @@ def main() -> None:
             kernel = engine.search(position.copy(), Limits(depth=depth), all_exact=True)
             kernel_ms.append(1000 * (time.perf_counter() - began))
             same += [(m.move, m.value) for m in plain.move_values] == [(m.move, m.value) for m in kernel.move_values]
-        print(f"| {name} | {depth} | {statistics.median(plain_ms):.1f} | {max(plain_ms):.1f} | "
-              f"{statistics.median(kernel_ms):.1f} | {max(kernel_ms):.1f} | {same}/{len(cases)} |", flush=True)
+        print(
+            f"| {name} | {depth} | {statistics.median(plain_ms):.1f} | {max(plain_ms):.1f} | "
+            f"{statistics.median(kernel_ms):.1f} | {max(kernel_ms):.1f} | {same}/{len(cases)} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -189,16 +189,23 @@ class ReferenceSolver:
                     where[i], where[u] = where[u], cell
                     u += 1
             unsettled[kind] = u
-        tempo = [kind for kind, where in free.items()
-                 if len(where) >= 2 and unsettled[kind] == 0 and len(where) == self.counts[kind]]
+        tempo = [
+            kind
+            for kind, where in free.items()
+            if len(where) >= 2 and unsettled[kind] == 0 and len(where) == self.counts[kind]
+        ]
         best_tempo = max(tempo, key=lambda kind: (kind % 9, -kind)) if tempo else -1
         moves: list[tuple[int, int]] = []
         for kind, where in free.items():
             if kind in tempo and kind != best_tempo:
                 continue
             u = unsettled[kind]
-            pairs = [(i, j) for i in range(len(where)) for j in range(i + 1, len(where))
-                     if j < u or (j == u) or (i == u and j == u + 1)]
+            pairs = [
+                (i, j)
+                for i in range(len(where))
+                for j in range(i + 1, len(where))
+                if j < u or (j == u) or (i == u and j == u + 1)
+            ]
             for i, j in pairs:
                 x, y = where[i], where[j]
                 moves.append((x, y) if x < y else (y, x))
@@ -267,10 +274,15 @@ class ReferenceSolver:
                     high = max(high, gain - child[0])  # the child's value is at least child[0]
                 else:
                     all_low = False
-            order = (1 << 40 if a * 128 + b == hash_move
-                     else (5 * gain - THREAT_WEIGHT * threat) * 16 + gain - reply_weight * replies
-                     + (KILLER_BONUS if a * 128 + b in killers else 0)
-                     - (EXPOSED_REPLY_MALUS if a in uncovered or b in uncovered else 0))
+            order = (
+                1 << 40
+                if a * 128 + b == hash_move
+                else (5 * gain - THREAT_WEIGHT * threat) * 16
+                + gain
+                - reply_weight * replies
+                + (KILLER_BONUS if a * 128 + b in killers else 0)
+                - (EXPOSED_REPLY_MALUS if a in uncovered or b in uncovered else 0)
+            )
             scored.append((order, a, b, gain, child, tuple(exposed)))
         if best_lower >= beta:
             # The best cutoff the children's entries give, and the upper bound when every child is bounded.

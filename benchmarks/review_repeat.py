@@ -41,14 +41,21 @@ def played_game(deal_number: int) -> Game:
 def review(record: Path, seconds: float) -> tuple[float, dict]:
     """Wall seconds of one review process and its JSON."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "battle", "review", "--time", f"{seconds:g}", "--json", "--quiet",
-                           str(record)], capture_output=True, text=True, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", "review", "--time", f"{seconds:g}", "--json", "--quiet", str(record)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     return time.monotonic() - started, json.loads(done.stdout)
 
 
 def grades(data: dict) -> list[tuple]:
-    return [(move["move"], move["value"], move["bound"], move["loss"], move["class"], move["exact"], move["depth"])
-            for move in data["moves"]]
+    return [
+        (move["move"], move["value"], move["bound"], move["loss"], move["class"], move["exact"], move["depth"])
+        for move in data["moves"]
+    ]
 
 
 def main() -> None:
@@ -61,8 +68,12 @@ def main() -> None:
         record = Path(folder) / "game.mbg"
         record.write_text(played_game(args.deal).to_text())
         print("warming the kernels' cache...", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "battle", "solve", "--depth", "2", "--quiet", str(record)],
-                       capture_output=True, cwd=ROOT, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "battle", "solve", "--depth", "2", "--quiet", str(record)],
+            capture_output=True,
+            cwd=ROOT,
+            check=True,
+        )
         as_is, first = review(record, args.time)
         burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burners)]
         try:
@@ -73,8 +84,10 @@ def main() -> None:
                 burner.wait()
     moves = len(first["moves"])
     estimates = sum(not move["exact"] for move in first["moves"])
-    print(f"deal {args.deal}, {moves} moves, review --time {args.time:g} ({first['nodes_per_move']:,} nodes a move), "
-          f"{estimates} moves graded as estimates, {os.cpu_count()} cores\n")
+    print(
+        f"deal {args.deal}, {moves} moves, review --time {args.time:g} ({first['nodes_per_move']:,} nodes a move), "
+        f"{estimates} moves graded as estimates, {os.cpu_count()} cores\n"
+    )
     print("| run | seconds | accuracy (players 1, 2) |")
     print("|---|---:|---|")
     runs = (("as the machine is", as_is, first), (f"beside {args.burners} burners", loaded, second))

@@ -59,13 +59,27 @@ def by_solve_command(deals: list[int], tiles: int, folder: Path) -> float:
     for deal in deals:
         path = folder / f"start-{deal}.mbp"
         path.write_text(format_position(start_position(deal, tiles)))
-        subprocess.run([sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "solve",
-                        "--threads", "1", str(path)], check=True, capture_output=True, cwd=ROOT, timeout=3600)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from battle.cli import entry_point; entry_point()",
+                "solve",
+                "--threads",
+                "1",
+                str(path),
+            ],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+            timeout=3600,
+        )
     return time.perf_counter() - started
 
 
-def on_cluster(deals: list[int], tiles: int, workers: int, threads: int, folder: Path,
-               memory: float | None = None) -> tuple[float, float]:
+def on_cluster(
+    deals: list[int], tiles: int, workers: int, threads: int, folder: Path, memory: float | None = None
+) -> tuple[float, float]:
     """(seconds from the first task to the last result, on workers that have loaded their
     kernels; seconds to start the cluster and load them, which a run pays once)."""
     from dask.distributed import Client
@@ -94,10 +108,17 @@ def main() -> None:
     parser.add_argument("--deals", default="1-12")
     parser.add_argument("--tiles", type=int, default=80)
     parser.add_argument("--skip-solve-command", action="store_true")
-    parser.add_argument("--memory", default="", metavar="GB,...",
-                        help="rows of 1 worker x 2 threads with each memory per worker (its table)")
-    parser.add_argument("--only-tables", action="store_true",
-                        help="the --memory rows alone; the first is the baseline of the last column")
+    parser.add_argument(
+        "--memory",
+        default="",
+        metavar="GB,...",
+        help="rows of 1 worker x 2 threads with each memory per worker (its table)",
+    )
+    parser.add_argument(
+        "--only-tables",
+        action="store_true",
+        help="the --memory rows alone; the first is the baseline of the last column",
+    )
     args = parser.parse_args()
     deals = parse_deal_list(args.deals)
     memories = [float(text) for text in args.memory.split(",") if text.strip()]
@@ -111,13 +132,24 @@ def main() -> None:
             rows.append(("`solve` per deal, a process each", by_solve_command(deals, args.tiles, folder), None))
         for workers, threads in ((1, 1), (2, 1), (1, 2)):
             seconds, start_up = on_cluster(deals, args.tiles, workers, threads, folder)
-            rows.append((f"survey, {workers} worker{'s' if workers > 1 else ''} x {threads} thread"
-                         f"{'s' if threads > 1 else ''}", seconds, start_up))
+            rows.append(
+                (
+                    f"survey, {workers} worker{'s' if workers > 1 else ''} x {threads} thread"
+                    f"{'s' if threads > 1 else ''}",
+                    seconds,
+                    start_up,
+                )
+            )
     for memory in memories:
         seconds, start_up = on_cluster(deals, args.tiles, 1, 2, folder, memory)
         bits = engine_table_bits(args.tiles, max_megabytes=table_megabytes(memory), threads=2)
-        rows.append((f"survey, 1 worker x 2 threads, {memory:g} GB (a {(ENTRY_BYTES << bits) >> 20} MiB table)",
-                     seconds, start_up))
+        rows.append(
+            (
+                f"survey, 1 worker x 2 threads, {memory:g} GB (a {(ENTRY_BYTES << bits) >> 20} MiB table)",
+                seconds,
+                start_up,
+            )
+        )
     if not args.only_tables:  # the machine's drift over the run, the yardstick for the overhead
         rows.append(("one process, one engine (again, last)", sequential(deals, args.tiles), None))
     base = rows[0][1]

@@ -66,10 +66,16 @@ print(json.dumps({"ready": ready_at, "moved": moved_at, "replied": replied_at, "
 
 
 def run(cache: Path, wait: float) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT),
-           "XDG_DATA_HOME": str(cache / "data"), "XDG_CONFIG_HOME": str(cache / "config")}
-    done = subprocess.run([sys.executable, "-c", RUN, str(wait)], capture_output=True, text=True, env=env,
-                          timeout=600, cwd=ROOT)
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(cache),
+        "PYTHONPATH": str(ROOT),
+        "XDG_DATA_HOME": str(cache / "data"),
+        "XDG_CONFIG_HOME": str(cache / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, str(wait)], capture_output=True, text=True, env=env, timeout=600, cwd=ROOT
+    )
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -80,8 +86,10 @@ def row(name: str, result: dict) -> str:
     first, rest = result["frames"][0], sorted(result["frames"][1:])
     p99 = rest[min(len(rest) - 1, int(0.99 * len(rest)))] * 1000
     reply = "" if result["replied"] is None else f"{result['replied'] - result['moved']:.2f}"
-    return (f"| {name} | {result['ready']:.1f} | {len(rest) + 1} | {first * 1000:.0f} | "
-            f"{statistics.median(rest) * 1000:.1f} | {p99:.1f} | {rest[-1] * 1000:.1f} | {reply} |")
+    return (
+        f"| {name} | {result['ready']:.1f} | {len(rest) + 1} | {first * 1000:.0f} | "
+        f"{statistics.median(rest) * 1000:.1f} | {p99:.1f} | {rest[-1] * 1000:.1f} | {reply} |"
+    )
 
 
 def cold_runs(name: str, wait: float, runs: int) -> None:
@@ -93,8 +101,11 @@ def cold_runs(name: str, wait: float, runs: int) -> None:
         ready = statistics.median(result["ready"] for result in results)
         replies = [result["replied"] - result["moved"] for result in results if result["replied"] is not None]
         reply = f"{statistics.median(replies):.2f} (worst {max(replies):.2f})" if replies else ""
-        print(f"| {name}, median of {runs} | {ready:.1f} (worst {max(r['ready'] for r in results):.1f}) "
-              f"| | | | | | {reply} |", flush=True)
+        print(
+            f"| {name}, median of {runs} | {ready:.1f} (worst {max(r['ready'] for r in results):.1f}) "
+            f"| | | | | | {reply} |",
+            flush=True,
+        )
 
 
 KERNELS = """
@@ -130,13 +141,13 @@ def kernel_table() -> None:
     without the kernels it calls) and how many signatures it was compiled for."""
     cache = Path(tempfile.mkdtemp(prefix="cold-cache-"))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", KERNELS], capture_output=True, text=True, env=env, timeout=600,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", KERNELS], capture_output=True, text=True, env=env, timeout=600, cwd=ROOT
+    )
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    print(f"prepare_kernels on an empty cache: {result['total']:.1f} s, "
-          f"{sum(result['count'].values())} compiles\n")
+    print(f"prepare_kernels on an empty cache: {result['total']:.1f} s, {sum(result['count'].values())} compiles\n")
     print("| kernel | own compile s | signatures |")
     print("|---|---:|---:|")
     for name, seconds in sorted(result["own"].items(), key=lambda item: -item[1]):
@@ -153,8 +164,10 @@ def main() -> None:
         kernel_table()
         return
     waits = [float(w) for w in args.waits.split(",") if w.strip()]
-    print("| run | solver ready s | frames | first frame ms | frame median ms | frame p99 ms | "
-          "longest later frame ms | reply after the move s |")
+    print(
+        "| run | solver ready s | frames | first frame ms | frame median ms | frame p99 ms | "
+        "longest later frame ms | reply after the move s |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     warm_cache = Path(tempfile.mkdtemp(prefix="warm-cache-"))
     cold_runs("cold cache, title only", -1, args.runs)

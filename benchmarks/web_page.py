@@ -84,8 +84,15 @@ def measure(browser: object, base: str, url: str) -> dict[str, float]:
     warm = time.perf_counter() - started
     warm_page = page.evaluate("() => performance.getEntriesByName('playable')[0].startTime")
     context.close()
-    return {"files": files, "bytes": size, "tiles": tiles, "cold_ms": cold * 1000, "cold_page_ms": cold_page,
-            "warm_ms": warm * 1000, "warm_page_ms": warm_page}
+    return {
+        "files": files,
+        "bytes": size,
+        "tiles": tiles,
+        "cold_ms": cold * 1000,
+        "cold_page_ms": cold_page,
+        "warm_ms": warm * 1000,
+        "warm_page_ms": warm_page,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,9 +108,21 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
-            [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port", str(port),
-             "--db", str(Path(folder) / "games.sqlite3")],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            [
+                sys.executable,
+                "-c",
+                "from battle.cli import entry_point; entry_point()",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(Path(folder) / "games.sqlite3"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         try:
             assert server.stdout is not None
             server.stdout.readline()  # the address line: it listens
@@ -123,11 +142,15 @@ def main(argv: list[str] | None = None) -> int:
 
     first = runs[0]
     print(f"{args.runs} runs on 127.0.0.1; times are the median (the slowest) in ms\n")
-    print("| files | bytes | of them tiles.png | link to playable board | page's own figure "
-          "| reload, cached | page's own figure |")
+    print(
+        "| files | bytes | of them tiles.png | link to playable board | page's own figure "
+        "| reload, cached | page's own figure |"
+    )
     print("|---|---|---|---|---|---|---|")
-    print(f"| {first['files']:.0f} | {first['bytes']:,.0f} | {first['tiles']:,.0f} | {spread('cold_ms')} "
-          f"| {spread('cold_page_ms')} | {spread('warm_ms')} | {spread('warm_page_ms')} |")
+    print(
+        f"| {first['files']:.0f} | {first['bytes']:,.0f} | {first['tiles']:,.0f} | {spread('cold_ms')} "
+        f"| {spread('cold_page_ms')} | {spread('warm_ms')} | {spread('warm_page_ms')} |"
+    )
     return 0
 
 

@@ -14,5 +14,18 @@ from solver.levels import LEVELS, Level, best_move
 from solver.limits import Limits
 from solver.results import Analysis, Bound, MoveValue, Progress, SearchStatus, SolveJSON
 
-__all__ = ["FULL_DEPTH", "LEVELS", "Analysis", "Bound", "Engine", "Level",
-           "Limits", "MoveValue", "Progress", "SearchStatus", "SolveJSON", "best_move", "solve"]
+__all__ = [
+    "FULL_DEPTH",
+    "LEVELS",
+    "Analysis",
+    "Bound",
+    "Engine",
+    "Level",
+    "Limits",
+    "MoveValue",
+    "Progress",
+    "SearchStatus",
+    "SolveJSON",
+    "best_move",
+    "solve",
+]

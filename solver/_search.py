@@ -208,8 +208,9 @@ def prefetch_line(typingctx, table, line):  # noqa: ANN001, ANN201, ARG001 - num
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
         table_type, line_type = signature.args
         array = context.make_array(table_type)(context, builder, args[0])
-        index = builder.mul(context.cast(builder, args[1], line_type, types.intp),
-                            context.get_constant(types.intp, LINE_WORDS))
+        index = builder.mul(
+            context.cast(builder, args[1], line_type, types.intp), context.get_constant(types.intp, LINE_WORDS)
+        )
         pointer = cgutils.get_item_pointer(context, builder, table_type, array, [index], wraparound=False)
         i32 = ir.IntType(32)
         function = cgutils.get_or_insert_function(
@@ -239,17 +240,21 @@ def _bit_intrinsic(name, doc, emit):  # noqa: ANN001, ANN202
 
 
 popcount = _bit_intrinsic(
-    "popcount", "Set bits of a 64-bit integer (one instruction: LLVM's ctpop).",
+    "popcount",
+    "Set bits of a 64-bit integer (one instruction: LLVM's ctpop).",
     lambda builder, value: builder.ctpop(value),
 )
 lowest_bit = _bit_intrinsic(
-    "lowest_bit", "Index of the lowest set bit of a nonzero 64-bit integer (LLVM's cttz).",
+    "lowest_bit",
+    "Index of the lowest set bit of a nonzero 64-bit integer (LLVM's cttz).",
     lambda builder, value: builder.cttz(value, ir.Constant(ir.IntType(1), 1)),
 )
 highest_bit = _bit_intrinsic(
-    "highest_bit", "Index of the highest set bit of a nonzero 64-bit integer (63 - LLVM's ctlz).",
-    lambda builder, value: builder.sub(ir.Constant(ir.IntType(64), 63),
-                                       builder.ctlz(value, ir.Constant(ir.IntType(1), 1))),
+    "highest_bit",
+    "Index of the highest set bit of a nonzero 64-bit integer (63 - LLVM's ctlz).",
+    lambda builder, value: builder.sub(
+        ir.Constant(ir.IntType(64), 63), builder.ctlz(value, ir.Constant(ir.IntType(1), 1))
+    ),
 )
 
 
@@ -319,10 +324,10 @@ def make_key_table(seed: int) -> np.ndarray:
     assert rank == COLUMN_STATES
     columns = np.zeros((COLS, COLUMN_CODES, 2), dtype=np.int64)
     for col in range(COLS):
-        columns[col, :, 0] = digits * COLUMN_STATES ** col
+        columns[col, :, 0] = digits * COLUMN_STATES**col
     rng = np.random.default_rng(seed)
     columns[:, :, 1] = rng.integers(0, 1 << MIX_BITS, size=(COLS, COLUMN_CODES), dtype=np.int64)
-    kinds = np.array([(3 ** kind * int(MIX_ODD)) % (1 << MIX_BITS) for kind in range(KINDS)], dtype=np.int64)
+    kinds = np.array([(3**kind * int(MIX_ODD)) % (1 << MIX_BITS) for kind in range(KINDS)], dtype=np.int64)
     takes = np.zeros((TAKES, 2), dtype=np.int64)
     for col, top, bottom, which in _all_takes():
         old = column_code.py_func(top, bottom)
@@ -337,8 +342,14 @@ def make_key_table(seed: int) -> np.ndarray:
 def _all_takes() -> list[tuple[int, int, int, int]]:
     """Every (column, top, bottom, which) a move can take from: a run of at least one
     tile, and for its bottom tile or both tiles, of at least two."""
-    return [(col, top, bottom, which) for col in range(COLS) for top in range(ROWS) for bottom in range(top, ROWS)
-            for which in (TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH) if which == TAKE_TOP or bottom > top]
+    return [
+        (col, top, bottom, which)
+        for col in range(COLS)
+        for top in range(ROWS)
+        for bottom in range(top, ROWS)
+        for which in (TAKE_TOP, TAKE_BOTTOM, TAKE_BOTH)
+        if which == TAKE_TOP or bottom > top
+    ]
 
 
 def key_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -460,8 +471,10 @@ def compute_keys(cells, runs, key_table, keys):
 def _update_key(codes, mix, key_table, col, old, new):
     """The key words with column ``col``'s code changed from ``old`` to ``new`` (two
     additions: no branch on which column, which the processor could not predict)."""
-    return (codes + _code_part(key_table, col, new) - _code_part(key_table, col, old),
-            (mix + _mix_part(key_table, col, new) - _mix_part(key_table, col, old)) & MIX_MASK)
+    return (
+        codes + _code_part(key_table, col, new) - _code_part(key_table, col, old),
+        (mix + _mix_part(key_table, col, new) - _mix_part(key_table, col, old)) & MIX_MASK,
+    )
 
 
 # -- making and taking back moves -------------------------------------------------------
@@ -758,7 +771,7 @@ MIN_LINE_BITS = MIX_BITS - Q_LOW_BITS - (64 - CODES_BITS)
 MIN_TABLE_BITS = MIN_LINE_BITS + 2
 """log2 of the fewest entries a table may have."""
 WORK_MAX = 15
-assert 3 ** KINDS < 1 << MIX_BITS and COLUMN_STATES ** COLS < 1 << CODES_BITS and 1 << LINE_WORDS_LOG2 == LINE_WORDS
+assert 3**KINDS < 1 << MIX_BITS and COLUMN_STATES**COLS < 1 << CODES_BITS and 1 << LINE_WORDS_LOG2 == LINE_WORDS
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -896,8 +909,9 @@ def _worth(e):
 def tt_store(tt, keys, value, bound, depth, move, work):
     """Record that the value is ``value`` (EXACT), at least it (LOWER) or at most
     it (UPPER), merged with what the table knows of the position at this depth."""
-    tt_store_bounds(tt, keys, NO_LOWER if bound == UPPER else value, NO_UPPER if bound == LOWER else value,
-                    depth, move, work)
+    tt_store_bounds(
+        tt, keys, NO_LOWER if bound == UPPER else value, NO_UPPER if bound == LOWER else value, depth, move, work
+    )
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -974,8 +988,9 @@ def _add_move(ws_moves, base, n, runs, x, y):
         a, b = b, a
         x, y = y, x
         take_a, take_b = take_b, take_a
-    ws_moves[base + n] = (a * 128 + b | (np.int64(x | (y << 5)) << ENDS_SHIFT) | (take_a << TAKE_A_SHIFT)
-                          | (take_b << TAKE_B_SHIFT))
+    ws_moves[base + n] = (
+        a * 128 + b | (np.int64(x | (y << 5)) << ENDS_SHIFT) | (take_a << TAKE_A_SHIFT) | (take_b << TAKE_B_SHIFT)
+    )
     return n + 1
 
 
@@ -994,9 +1009,14 @@ finds its child's key words (``ws_child``) after the ordering has moved it."""
 MAX_PLY = 64
 MAX_MOVES = 64
 """At most 24 tiles are free, at most four of a kind: fewer than 64 pairs."""
-assert (MOVE_BITS <= ENDS_SHIFT and ENDS_SHIFT + 10 <= TAKE_A_SHIFT and TAKE_A_SHIFT + 12 <= TAKE_B_SHIFT
-        and TAKE_B_SHIFT + 12 <= INDEX_SHIFT and MAX_MOVES <= 1 << (63 - INDEX_SHIFT) and TAKES == 1 << 12), (
-    "a ws_moves word holds the move, its column ends and takes, and the generation index")
+assert (
+    MOVE_BITS <= ENDS_SHIFT
+    and ENDS_SHIFT + 10 <= TAKE_A_SHIFT
+    and TAKE_A_SHIFT + 12 <= TAKE_B_SHIFT
+    and TAKE_B_SHIFT + 12 <= INDEX_SHIFT
+    and MAX_MOVES <= 1 << (63 - INDEX_SHIFT)
+    and TAKES == 1 << 12
+), "a ws_moves word holds the move, its column ends and takes, and the generation index"
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -1068,9 +1088,10 @@ def child_key_words(codes, mix, key_table, kind, word):
     take_a, take_b = _move_takes(word)
     at_a = TAKES_AT + 2 * take_a
     at_b = TAKES_AT + 2 * take_b
-    return (codes + key_table[_ix(at_a)] + key_table[_ix(at_b)],
-            (mix - _pair_part(key_table, np.int64(kind)) + key_table[_ix(at_a + 1)]
-             + key_table[_ix(at_b + 1)]) & MIX_MASK)
+    return (
+        codes + key_table[_ix(at_a)] + key_table[_ix(at_b)],
+        (mix - _pair_part(key_table, np.int64(kind)) + key_table[_ix(at_a + 1)] + key_table[_ix(at_b + 1)]) & MIX_MASK,
+    )
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -1161,8 +1182,7 @@ def _order_score(cells, exposed, ws_free, fb, word, reply_weight, hash_move, kil
         replies += free_after - 1
         if free_after >= 2 and _points(second) > threat:
             threat = _points(second)
-    score = (ORDER_SCALE * (POINTS_WEIGHT * gain - THREAT_WEIGHT * threat) + TIE_WEIGHT * gain
-             - reply_weight * replies)
+    score = ORDER_SCALE * (POINTS_WEIGHT * gain - THREAT_WEIGHT * threat) + TIE_WEIGHT * gain - reply_weight * replies
     if (move == killer) | (move == killer2):
         score += KILLER_BONUS
     if u1 >= 0 and ((a == u1) | (a == u2) | ((move & 127) == u1) | ((move & 127) == u2)):
@@ -1262,8 +1282,26 @@ def make_workspace():
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, ws_child, ws_moves, ws_scores,
-            frames, ply, depth, alpha, beta, points):
+def negamax(
+    cells,
+    exposed,
+    runs,
+    keys,
+    key_table,
+    tt,
+    busy,
+    counters,
+    ws_free,
+    ws_child,
+    ws_moves,
+    ws_scores,
+    frames,
+    ply,
+    depth,
+    alpha,
+    beta,
+    points,
+):
     """Fail-soft alpha-beta; see the module docstring for the contract.
 
     ``points`` is what the tiles on the board are worth, so |value| <= points.
@@ -1356,8 +1394,16 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
             if ply > root_ply:
                 # The parent's masks and its move (and the runs it saved) give these.
                 parent = fr - FRAME_FIELDS
-                pairs, settled = _masks_after(cells, runs, ws_free, fb, fb - FREE_WORDS, frames[parent + F_A],
-                                              frames[parent + F_B], frames[parent + F_SAVED])
+                pairs, settled = _masks_after(
+                    cells,
+                    runs,
+                    ws_free,
+                    fb,
+                    fb - FREE_WORDS,
+                    frames[parent + F_A],
+                    frames[parent + F_B],
+                    frames[parent + F_SAVED],
+                )
             else:
                 pairs, settled = _free_masks_at(cells, runs, ws_free, fb)
             mb = ply * MAX_MOVES
@@ -1403,11 +1449,13 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
                 pa = frames[parent + F_A] // ROWS
                 pb = frames[parent + F_B] // ROWS
                 before = frames[parent + F_SAVED]
-                u1, u2 = _uncovered(pa, _packed(before, 0), _packed(before, 1), runs[_ix(pa)], runs[_ix(COLS + pa)],
-                                    u1, u2)
+                u1, u2 = _uncovered(
+                    pa, _packed(before, 0), _packed(before, 1), runs[_ix(pa)], runs[_ix(COLS + pa)], u1, u2
+                )
                 if pb != pa:
-                    u1, u2 = _uncovered(pb, _packed(before, 2), _packed(before, 3), runs[_ix(pb)],
-                                        runs[_ix(COLS + pb)], u1, u2)
+                    u1, u2 = _uncovered(
+                        pb, _packed(before, 2), _packed(before, 3), runs[_ix(pb)], runs[_ix(COLS + pb)], u1, u2
+                    )
             for m in range(n):
                 word = ws_moves[_ix(mb + m)]
                 if points < CHEAP_ORDER_POINTS:
@@ -1415,8 +1463,9 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
                     ws_scores[_ix(mb + m)] = TABLE_MOVE_SCORE if move == hash_move else _points(cells[_ix(move >> 7)])
                     continue
                 ws_moves[_ix(mb + m)] = word | (np.int64(m) << INDEX_SHIFT)
-                ws_scores[_ix(mb + m)] = _order_score(cells, exposed, ws_free, fb, word, reply_weight, hash_move,
-                                                      killer, killer2, u1, u2)
+                ws_scores[_ix(mb + m)] = _order_score(
+                    cells, exposed, ws_free, fb, word, reply_weight, hash_move, killer, killer2, u1, u2
+                )
 
             # -- ENTER: ETC, the enhanced transposition cutoffs -------------------------
             cut = False
@@ -1467,16 +1516,30 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
                     upper = high if all_low and (best_shallow or not shallow) else NO_UPPER
                     if upper != NO_UPPER and shallow:
                         counters[C_INEXACT] += 1
-                    tt_store_bounds(tt, keys, best_lower, upper,
-                                    FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth, best_move, np.int64(0))
+                    tt_store_bounds(
+                        tt,
+                        keys,
+                        best_lower,
+                        upper,
+                        FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
+                        best_move,
+                        np.int64(0),
+                    )
                     ret = best_lower
                     cut = True
                     _set_killer(frames, fr, best_move)
                 if not cut and all_low and high <= alpha:
                     if shallow:
                         counters[C_INEXACT] += 1
-                    tt_store(tt, keys, high, np.int64(UPPER), FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
-                             np.int64(0), np.int64(0))
+                    tt_store(
+                        tt,
+                        keys,
+                        high,
+                        np.int64(UPPER),
+                        FULL_DEPTH if counters[C_INEXACT] == inexact0 else depth,
+                        np.int64(0),
+                        np.int64(0),
+                    )
                     ret = high
                     cut = True
             if cut:
@@ -1516,8 +1579,9 @@ def negamax(cells, exposed, runs, keys, key_table, tt, busy, counters, ws_free, 
                     # windows on both sides of the value when the position comes back
                     # (shared 64-80-tile set, one thread, 2^22: 24.5 M nodes against
                     # 25.3 M with the upper bound alone).
-                    tt_store_bounds(tt, keys, frames[fr + F_ETC_LOWER], best, stored_depth, frames[fr + F_ETC_MOVE],
-                                    work)
+                    tt_store_bounds(
+                        tt, keys, frames[fr + F_ETC_LOWER], best, stored_depth, frames[fr + F_ETC_MOVE], work
+                    )
                 else:
                     tt_store(tt, keys, best, bound, stored_depth, frames[fr + F_BEST_MOVE], work)
                 ret = best

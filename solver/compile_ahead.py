@@ -33,8 +33,9 @@ POLL = 0.05
 PARTS = {"search": compile_search_kernel, "others": compile_other_kernels}
 
 
-def prepare_kernels_apart(stop: threading.Event | None = None, niceness: int = 0,
-                          waited_on: threading.Event | None = None) -> float:
+def prepare_kernels_apart(
+    stop: threading.Event | None = None, niceness: int = 0, waited_on: threading.Event | None = None
+) -> float:
     """Load the kernels into this process, compiling them first in child processes when
     numba's cache lacks them; returns the seconds it took. With ``stop`` set (the program is
     closing) the children are ended and nothing is loaded. What no child compiled (none could
@@ -89,8 +90,16 @@ def _compile_in_children(stop: threading.Event, niceness: int, waited_on: thread
             command = [sys.executable, "-m", "solver.compile_ahead", part, str(os.getpid()), str(niceness)]
             # cwd: ``-m`` puts the working folder first on the path, and a source checkout there
             # (the README's own set-up runs the game from it) would be another ``solver``, cached apart
-            children.append(subprocess.Popen(command, env=env, cwd=package_root, stdin=subprocess.DEVNULL,
-                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            children.append(
+                subprocess.Popen(
+                    command,
+                    env=env,
+                    cwd=package_root,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         while any(child.poll() is None for child in children):
             if niceness > 0 and waited_on.is_set():
                 _raise_to_own(children)

@@ -163,8 +163,11 @@ def kernels_cached() -> bool:
 def _kernels_compiled() -> int:
     """How many kernel signatures numba has compiled in this process (cache misses), so
     that a search can tell a one-time compile from loading the cached kernels."""
-    return sum(sum(kernel.stats.cache_misses.values()) for kernel in vars(k).values()
-               if hasattr(kernel, "stats") and hasattr(kernel.stats, "cache_misses"))
+    return sum(
+        sum(kernel.stats.cache_misses.values())
+        for kernel in vars(k).values()
+        if hasattr(kernel, "stats") and hasattr(kernel.stats, "cache_misses")
+    )
 
 
 def _stop_timer(seconds: float, stop: Callable[[], None]) -> threading.Timer | None:
@@ -202,8 +205,9 @@ class Engine:
     milliseconds and returns what it has.
     """
 
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, threads: int = 1,
-                 helper_min_tiles: int = HELPER_MIN_TILES) -> None:
+    def __init__(
+        self, table_bits: int = DEFAULT_TABLE_BITS, threads: int = 1, helper_min_tiles: int = HELPER_MIN_TILES
+    ) -> None:
         """``threads`` > 1 adds helper threads to searches of positions with at
         least ``helper_min_tiles`` tiles (lazy SMP): they search the same root in
         other orders and share the table, so the main search finds more of its
@@ -300,26 +304,51 @@ class Engine:
         """The running search's state, safe to read from another thread (the last
         search's, when none runs)."""
         depth, number, count, move, best, best_move = self._root_state
-        return SearchStatus(self._nodes(), time.perf_counter() - self._started, depth, number, count, move, best,
-                            best_move, self._loading)
+        return SearchStatus(
+            self._nodes(),
+            time.perf_counter() - self._started,
+            depth,
+            number,
+            count,
+            move,
+            best,
+            best_move,
+            self._loading,
+        )
 
     def _nodes(self) -> int:
         """Nodes of this search, helpers' included."""
-        return int(self.counters[k.C_NODES]) + self._helper_nodes + sum(
-            int(helper.counters[k.C_NODES]) for helper in self._helpers)
+        return (
+            int(self.counters[k.C_NODES])
+            + self._helper_nodes
+            + sum(int(helper.counters[k.C_NODES]) for helper in self._helpers)
+        )
 
     # -- kernel calls ------------------------------------------------------------------
 
-    def _child_value(self, root: _Root, move: Move, depth: int, alpha: int, beta: int,
-                     searcher: _Searcher | None = None) -> int:
+    def _child_value(
+        self, root: _Root, move: Move, depth: int, alpha: int, beta: int, searcher: _Searcher | None = None
+    ) -> int:
         """The move's score for the mover, searched with window (alpha, beta)."""
         searcher = searcher or self._main
         a, b = move
         gain = kind_value(int(root.cells[a]))
         saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
         child = k.negamax(
-            root.cells, self.exposed, root.runs, root.keys, self.key_table, self.tt, self.busy, searcher.counters,
-            *searcher.workspace, 1, depth - 1, gain - beta, gain - alpha, root.points - gain,
+            root.cells,
+            self.exposed,
+            root.runs,
+            root.keys,
+            self.key_table,
+            self.tt,
+            self.busy,
+            searcher.counters,
+            *searcher.workspace,
+            1,
+            depth - 1,
+            gain - beta,
+            gain - alpha,
+            root.points - gain,
         )
         k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
         return gain - int(child)
@@ -332,8 +361,9 @@ class Engine:
         tt_move = -1 if entry == 0 else int(k.entry_move(entry))
         return sorted(moves, key=lambda m: (m[0] * 128 + m[1] != tt_move, -kind_value(int(root.cells[m[0]]))))
 
-    def _iterate(self, root: _Root, moves: list[Move], depth: int, all_exact: bool,
-                 previous: _Iteration | None) -> _Iteration | None:
+    def _iterate(
+        self, root: _Root, moves: list[Move], depth: int, all_exact: bool, previous: _Iteration | None
+    ) -> _Iteration | None:
         """One full-width root iteration; None if it was stopped."""
         inexact0 = int(self.counters[k.C_INEXACT])
         ordered = self._order(root, moves, previous)
@@ -346,8 +376,9 @@ class Engine:
         # A value found below the best is only a bound, exact or not.
         return _Iteration(best, values, exact)
 
-    def _root_values(self, root: _Root, ordered: list[Move], depth: int, all_exact: bool,
-                     searcher: _Searcher) -> dict[Move, tuple[int, Bound]] | None:
+    def _root_values(
+        self, root: _Root, ordered: list[Move], depth: int, all_exact: bool, searcher: _Searcher
+    ) -> dict[Move, tuple[int, Bound]] | None:
         """Each root move's score, exact for the best ones; None if stopped."""
         values: dict[Move, tuple[int, Bound]] = {}
         best = -k.INF
@@ -355,8 +386,14 @@ class Engine:
         bound_window = root.points + 9
         for index, move in enumerate(ordered):
             if searcher is self._main:
-                self._root_state = (depth, index + 1, len(ordered), move,
-                                    None if best_move is None else best, best_move)
+                self._root_state = (
+                    depth,
+                    index + 1,
+                    len(ordered),
+                    move,
+                    None if best_move is None else best,
+                    best_move,
+                )
             if all_exact or index == 0:
                 score = self._child_value(root, move, depth, -bound_window, bound_window, searcher)
                 values[move] = (score, "exact")
@@ -404,8 +441,10 @@ class Engine:
                     order.reverse()
             copy = _Root(root.cells, root.runs.copy(), root.keys.copy(), root.points)
             thread = threading.Thread(
-                target=self._root_values, args=(copy, order, depth, all_exact, helper),
-                name=f"solver-helper-{number}", daemon=True,
+                target=self._root_values,
+                args=(copy, order, depth, all_exact, helper),
+                name=f"solver-helper-{number}",
+                daemon=True,
             )
             thread.start()
             threads.append(thread)
@@ -456,19 +495,35 @@ class Engine:
 
     def _loading_call(self, root: _Root) -> tuple:
         """The arguments of a negamax call at the root that returns at once (depth 1, window -1..1)."""
-        return (root.cells, self.exposed, root.runs, root.keys, self.key_table, self.tt, self.busy,
-                self._main.counters, *self._main.workspace, 0, 1, -1, 1, 0)
+        return (
+            root.cells,
+            self.exposed,
+            root.runs,
+            root.keys,
+            self.key_table,
+            self.tt,
+            self.busy,
+            self._main.counters,
+            *self._main.workspace,
+            0,
+            1,
+            -1,
+            1,
+            0,
+        )
 
     def _load_other_kernels(self, root: _Root, moves: list[Move]) -> None:
-        k.line_candidates(root.cells, root.runs, root.keys, self.tt, self._main.workspace[0],
-                          np.empty(k.MAX_MOVES, dtype=np.int64))
+        k.line_candidates(
+            root.cells, root.runs, root.keys, self.tt, self._main.workspace[0], np.empty(k.MAX_MOVES, dtype=np.int64)
+        )
         if moves:  # a move and its undo: the position is left as it was
             a, b = moves[0]
             saved = k.apply_move(root.cells, root.runs, root.keys, self.key_table, a, b)
             k.undo_move(root.cells, root.runs, root.keys, self.key_table, a, b, saved)
 
-    def _search(self, position: Position, limits: Limits, all_exact: bool,
-                progress: ProgressCallback | None) -> Analysis:
+    def _search(
+        self, position: Position, limits: Limits, all_exact: bool, progress: ProgressCallback | None
+    ) -> Analysis:
         deadline = limits.deadline
         if not _kernels_loaded:
             self._started = time.perf_counter()
@@ -490,8 +545,11 @@ class Engine:
         self._helper_nodes = 0
         if limits.nodes:
             self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)
-        seconds = [limit for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
-                   if limit is not None]
+        seconds = [
+            limit
+            for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
+            if limit is not None
+        ]
         stops = seconds if limits.stop_after is None else [*seconds, limits.stop_after]
         timer = _stop_timer(min(stops), self.stop) if stops else None
         try:
@@ -506,17 +564,23 @@ class Engine:
 
             def report(iteration: _Iteration, depth: int) -> None:
                 if progress is not None:
-                    progress(Progress(
-                        FULL_DEPTH if iteration.exact else depth, iteration.value,
-                        self._best_of(iteration)[0] if iteration.values else None,
-                        self._nodes(), time.perf_counter() - started, iteration.exact,
-                    ))
+                    progress(
+                        Progress(
+                            FULL_DEPTH if iteration.exact else depth,
+                            iteration.value,
+                            self._best_of(iteration)[0] if iteration.values else None,
+                            self._nodes(),
+                            time.perf_counter() - started,
+                            iteration.exact,
+                        )
+                    )
 
             if not limited and max_depth == FULL_DEPTH and _tiles(root) >= PREVIEW_MIN_TILES:
                 done, done_depth = self._preview(root, moves, all_exact, report)
             if done is None or not (done.exact or self.counters[k.C_STOP]):
-                done, done_depth = self._deepen(root, moves, _depth_schedule(max_depth, limited=limited),
-                                                all_exact, done, done_depth, report)
+                done, done_depth = self._deepen(
+                    root, moves, _depth_schedule(max_depth, limited=limited), all_exact, done, done_depth, report
+                )
             if done is not None and done.exact:
                 done_depth = FULL_DEPTH
             if done is None:
@@ -537,8 +601,9 @@ class Engine:
             _cancel(timer)
             self.counters[k.C_STOP] = 0
 
-    def _preview(self, root: _Root, moves: list[Move], all_exact: bool,
-                 report: Callable[[_Iteration, int], None]) -> tuple[_Iteration | None, int]:
+    def _preview(
+        self, root: _Root, moves: list[Move], all_exact: bool, report: Callable[[_Iteration, int], None]
+    ) -> tuple[_Iteration | None, int]:
         """Deepen step by step within ``PREVIEW_NODES``: the deepest completed iteration and its depth.
 
         What a search stopped during the exact search that follows answers with. The
@@ -551,9 +616,16 @@ class Engine:
         self.counters[k.C_ABORTED] = 0
         return done, done_depth
 
-    def _deepen(self, root: _Root, moves: list[Move], depths: Iterable[int], all_exact: bool,
-                done: _Iteration | None, done_depth: int,
-                report: Callable[[_Iteration, int], None]) -> tuple[_Iteration | None, int]:
+    def _deepen(
+        self,
+        root: _Root,
+        moves: list[Move],
+        depths: Iterable[int],
+        all_exact: bool,
+        done: _Iteration | None,
+        done_depth: int,
+        report: Callable[[_Iteration, int], None],
+    ) -> tuple[_Iteration | None, int]:
         """Search ``depths`` in turn from ``done`` until one is cut short or proves the value:
         the deepest completed iteration and its depth (``done`` and ``done_depth`` if none)."""
         for depth in depths:
@@ -584,9 +656,15 @@ class Engine:
         pv = self._principal_variation(root, best_moves[0], done.value, depth) if best_moves else []
         final = _play_out(position, pv)
         return Analysis(
-            value=done.value, best_moves=best_moves, pv=pv, move_values=move_values,
-            final_score=final, exact=exact, nodes=self._nodes(),
-            seconds=time.perf_counter() - started, depth=FULL_DEPTH if exact else depth,
+            value=done.value,
+            best_moves=best_moves,
+            pv=pv,
+            move_values=move_values,
+            final_score=final,
+            exact=exact,
+            nodes=self._nodes(),
+            seconds=time.perf_counter() - started,
+            depth=FULL_DEPTH if exact else depth,
         )
 
     def _principal_variation(self, root: _Root, first: Move, value: int, depth: int) -> list[Move]:
@@ -618,8 +696,10 @@ class Engine:
             if count == 0:
                 break
             found = [(int(c) >> 7, int(c) & 127) for c in candidates[:count]]
-            move = next((m for m in found if self._child_value(node, m, remaining, value - 1, value + 1) == value),
-                        found[0] if depth < FULL_DEPTH else None)
+            move = next(
+                (m for m in found if self._child_value(node, m, remaining, value - 1, value + 1) == value),
+                found[0] if depth < FULL_DEPTH else None,
+            )
         return line
 
 
@@ -653,19 +733,22 @@ def _depth_schedule(max_depth: int, limited: bool) -> list[int]:
     return [d for d in ITERATION_DEPTHS if d < max_depth] + [max_depth]
 
 
-def engine_for(tiles: int, *, max_megabytes: int | None = None, threads: int | None = None,
-               limits: Limits = Limits()) -> Engine:
+def engine_for(
+    tiles: int, *, max_megabytes: int | None = None, threads: int | None = None, limits: Limits = Limits()
+) -> Engine:
     """An engine sized for a position of ``tiles`` tiles: the table that size needs (or that a
     search within ``limits``' time or nodes can fill), up to ``max_megabytes`` (default:
     ``default_table_megabytes``), and ``threads`` threads (default: ``default_threads``).
     What the command line's solve, analyse and review use."""
     threads = threads or default_threads()
-    return Engine(engine_table_bits(tiles, max_megabytes=max_megabytes, threads=threads, limits=limits),
-                  threads=threads)
+    return Engine(
+        engine_table_bits(tiles, max_megabytes=max_megabytes, threads=threads, limits=limits), threads=threads
+    )
 
 
-def engine_table_bits(tiles: int, *, max_megabytes: int | None = None, threads: int = 1,
-                      limits: Limits = Limits()) -> int:
+def engine_table_bits(
+    tiles: int, *, max_megabytes: int | None = None, threads: int = 1, limits: Limits = Limits()
+) -> int:
     """The table ``engine_for`` gives a position of ``tiles`` tiles, as a power of two: for a
     caller that keeps an engine between positions and must know when it wants another one."""
     return table_bits_for(tiles, max_megabytes or default_table_megabytes(), limits=limits, threads=threads)

@@ -71,8 +71,9 @@ def choose_from(analysis: Analysis, level: Level, rng: random.Random) -> Move:
     return rng.choices([mv.move for mv in analysis.move_values], weights=weights, k=1)[0]
 
 
-def best_move(position: Position, level: str = "perfect", *, engine: Engine | None = None,
-              rng: random.Random | None = None) -> Move:
+def best_move(
+    position: Position, level: str = "perfect", *, engine: Engine | None = None, rng: random.Random | None = None
+) -> Move:
     """A move for the player to move, as the named level would play it."""
     chosen = get_level(level)
     if not position.legal_moves():

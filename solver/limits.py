@@ -37,4 +37,3 @@ class Limits:
     def limited(self) -> bool:
         """Whether the search deepens step by step: a time, deadline, node or depth limit."""
         return bool(self.time is not None or self.deadline is not None or self.nodes or self.depth)
-

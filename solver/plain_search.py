@@ -74,8 +74,9 @@ class _Board:
 
     def greedy(self, free: dict[int, list[int]]) -> int:
         """``greedy_alternation``: the free pairs taken in turn, biggest first; the mover's margin."""
-        values = sorted((kind_value(kind) for kind, cells in free.items() for _ in range(len(cells) // 2)),
-                        reverse=True)
+        values = sorted(
+            (kind_value(kind) for kind, cells in free.items() for _ in range(len(cells) // 2)), reverse=True
+        )
         return sum(values[0::2]) - sum(values[1::2])
 
     def value(self, runs: _Runs, depth: int, points: int) -> int:
@@ -93,16 +94,21 @@ class _Board:
         moves = self.moves(free, left, settled)
         best = 0
         if moves:
-            best = max(kind_value(self.cells[a]) - self.value(self.after(runs, a, b), depth - 1,
-                                                              points - kind_value(self.cells[a]))
-                       for a, b in moves)
+            best = max(
+                kind_value(self.cells[a])
+                - self.value(self.after(runs, a, b), depth - 1, points - kind_value(self.cells[a]))
+                for a, b in moves
+            )
         self.memo[key] = best
         return best
 
     def moves(self, free: dict[int, list[int]], left: dict[int, int], settled: set[int]) -> list[Move]:
         """The node's moves as the kernel generates them: one per settled copy, one tempo kind."""
-        tempo = [kind for kind, cells in free.items()
-                 if len(cells) >= 2 and len(cells) == left[kind] and all(cell in settled for cell in cells)]
+        tempo = [
+            kind
+            for kind, cells in free.items()
+            if len(cells) >= 2 and len(cells) == left[kind] and all(cell in settled for cell in cells)
+        ]
         best_tempo = max(tempo, key=lambda kind: (kind_value(kind), -kind)) if tempo else None
         moves: list[Move] = []
         for kind, cells in free.items():
@@ -111,7 +117,7 @@ class _Board:
             calm = sorted(cell for cell in cells if cell in settled)
             loose = sorted(cell for cell in cells if cell not in settled)
             for index, a in enumerate(loose):
-                moves.extend((a, b) for b in loose[index + 1:])
+                moves.extend((a, b) for b in loose[index + 1 :])
                 if calm:
                     moves.append((min(a, calm[0]), max(a, calm[0])))
             if len(calm) >= 2:
@@ -144,14 +150,23 @@ def plain_analysis(position: Position, depth: int) -> Analysis:
         values.append((a, b, gain - board.value(board.after(runs, a, b), depth - 1, points - gain)))
     # "estimate" as the kernel's depth-limited answers are; a level's choice reads only the values
     bound: Bound = "estimate"
-    move_values = sorted((MoveValue((a, b), value, bound, depth) for a, b, value in values),
-                         key=lambda mv: (-mv.value, mv.move))
+    move_values = sorted(
+        (MoveValue((a, b), value, bound, depth) for a, b, value in values), key=lambda mv: (-mv.value, mv.move)
+    )
     best = move_values[0].value if move_values else 0
     best_moves = sorted(mv.move for mv in move_values if mv.value == best)
     pv = best_moves[:1]
     scores = list(position.scores)
     if pv:
         scores[position.to_move - 1] += kind_value(board.cells[pv[0][0]])
-    return Analysis(best, best_moves, pv, move_values, (scores[0], scores[1]), False, board.nodes,
-                    time.perf_counter() - started, depth)
-
+    return Analysis(
+        best,
+        best_moves,
+        pv,
+        move_values,
+        (scores[0], scores[1]),
+        False,
+        board.nodes,
+        time.perf_counter() - started,
+        depth,
+    )

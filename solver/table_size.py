@@ -49,8 +49,10 @@ def table_bits_for(tiles: int, max_megabytes: int = 256, *, limits: Limits = Lim
     slow on a virtual machine (the host backs the memory anew in each process).
     """
     wanted = max(MIN_TABLE_BITS, min(MAX_TABLE_BITS if tiles >= BIG_TABLE_TILES else 25, 15 + (tiles - 40) // 4))
-    stores = min(limits.time * STORES_PER_THREAD_SECOND * max(1, threads) if limits.time is not None else math.inf,
-                 limits.nodes if limits.nodes is not None else math.inf)
+    stores = min(
+        limits.time * STORES_PER_THREAD_SECOND * max(1, threads) if limits.time is not None else math.inf,
+        limits.nodes if limits.nodes is not None else math.inf,
+    )
     if stores < math.inf:
         wanted = min(wanted, max(MIN_TABLE_BITS, math.ceil(math.log2(max(stores, 2)))))
     allowed = max(MIN_TABLE_BITS, (max(1, max_megabytes) * (1 << 20) // ENTRY_BYTES).bit_length() - 1)

@@ -71,10 +71,23 @@ class ServerProcess:
 
         with self.log.open("a", encoding="utf-8") as sink:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port",
-                 str(self.port), "--db", str(self.folder / "games.sqlite3"), *self.flags],
-                stdout=subprocess.PIPE, stderr=sink, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                preexec_fn=limit_files if limit is not None else None)
+                [
+                    sys.executable,
+                    "-c",
+                    "from battle.cli import entry_point; entry_point()",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    str(self.folder / "games.sqlite3"),
+                    *self.flags,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=sink,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                preexec_fn=limit_files if limit is not None else None,
+            )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
@@ -146,8 +159,9 @@ class ServerThread:
         self._stop = asyncio.Event()
         store = GameStore(self.database)
         try:
-            async with running_server(store, "127.0.0.1", self.port, self.limits,
-                                      clock=lambda: time.time() + self.offset) as (server, games):
+            async with running_server(
+                store, "127.0.0.1", self.port, self.limits, clock=lambda: time.time() + self.offset
+            ) as (server, games):
                 self.port = bound_port(server)
                 self.games = games
                 self._ready.set()
@@ -161,8 +175,9 @@ class Client:
 
     def __init__(self, url: str, name: str | None = None, hello: bool = True, forwarded_for: str | None = None) -> None:
         headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else None
-        self.socket: ClientConnection = connect(url, open_timeout=5, max_size=2**20,
-                                                additional_headers=headers).__enter__()
+        self.socket: ClientConnection = connect(
+            url, open_timeout=5, max_size=2**20, additional_headers=headers
+        ).__enter__()
         self.seen: list[dict[str, Any]] = []
         if hello:
             self.send({"type": "hello", "version": 1, **({"name": name} if name else {})})

@@ -76,8 +76,13 @@ def click(app: App, pos: tuple[int, int], button: int = 1, dt: float = DT) -> No
 def key(app: App, code: int, mod: int = 0, dt: float = DT, unicode: str = "") -> None:
     """A key pressed and released; ``unicode`` is the character SDL reports with it (``"?"`` for
     Shift+/ on a US layout), for handlers that go by the character rather than the key."""
-    app.step([pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=unicode, scancode=0),
-              pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode=unicode, scancode=0)], dt)
+    app.step(
+        [
+            pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=unicode, scancode=0),
+            pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode=unicode, scancode=0),
+        ],
+        dt,
+    )
     app.step([], dt)
 
 

@@ -31,8 +31,16 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "battle" / "locale"
 TEMPLATE = LOCALE_DIR / "mahjong_battle.pot"
 DOMAIN = "mahjong_battle"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "NP_": ((1, "c"), 2),
-            "NN_": (1, 2), "t": None, "tn": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "NP_": ((1, "c"), 2),
+    "NN_": (1, 2),
+    "t": None,
+    "tn": (1, 2),
+}
 COMMENT_TAGS = ("TRANSLATORS:",)
 PAGE_ATTRIBUTES = ("placeholder", "aria-label", "title")
 """The attributes of the page a reader sees or hears (a screen reader reads ``aria-label``)."""
@@ -63,8 +71,9 @@ class _PageTexts(HTMLParser):
             self.found.append((self.getpos()[0], text))
 
 
-def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
-                 options: object) -> Iterator[tuple[int, str, str, list[str]]]:
+def extract_html(
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
+) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel's extraction method for the browser client's page (``battle/web/i18n.js`` translates
     the same texts and attributes in the browser)."""
     parser = _PageTexts()
@@ -79,12 +88,20 @@ METHODS = [("battle/web/**.html", extract_html), ("battle/web/**.js", "javascrip
 def _template() -> Catalog:
     """The catalogue of every text in the code, each with where it is."""
     catalogue = Catalog(project="mahjong-battle", domain=DOMAIN, fuzzy=False)
-    found = [(str(Path("battle") / name), line, message, comments, context) for name, line, message, comments, context
-             in extract_from_dir(str(ROOT / "battle"), [(pattern.removeprefix("battle/"), method)
-                                                       for pattern, method in METHODS],
-                                 keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True)]
-    found += [("argparse.py", line, message, comments, context) for line, message, comments, context
-              in extract_from_file("python", argparse.__file__, keywords=KEYWORDS)]
+    found = [
+        (str(Path("battle") / name), line, message, comments, context)
+        for name, line, message, comments, context in extract_from_dir(
+            str(ROOT / "battle"),
+            [(pattern.removeprefix("battle/"), method) for pattern, method in METHODS],
+            keywords=KEYWORDS,
+            comment_tags=COMMENT_TAGS,
+            strip_comment_tags=True,
+        )
+    ]
+    found += [
+        ("argparse.py", line, message, comments, context)
+        for line, message, comments, context in extract_from_file("python", argparse.__file__, keywords=KEYWORDS)
+    ]
     for name, line, message, comments, context in found:
         catalogue.add(message, None, [(name, line)], auto_comments=comments, context=context)
     return catalogue
@@ -106,8 +123,11 @@ def extract(output: Path) -> str:
 def _game_messages(template: str) -> set[object]:
     """The message ids of the game's own files (argparse's differ from one Python to the next)."""
     messages = read_po(io.StringIO(template))
-    return {message.id for message in messages
-            if message.id and any(path.startswith("battle/") for path, _ in message.locations)}
+    return {
+        message.id
+        for message in messages
+        if message.id and any(path.startswith("battle/") for path, _ in message.locations)
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -55,8 +55,9 @@ def differing_pixels(a: pygame.Surface, b: pygame.Surface, tolerance: int = 8) -
     if a.get_size() != b.get_size():
         return a.get_width() * a.get_height()
     first, second = pygame.image.tobytes(a, "RGBA"), pygame.image.tobytes(b, "RGBA")
-    return sum(1 for i in range(0, len(first), 4)
-               if max(abs(first[i + k] - second[i + k]) for k in range(4)) > tolerance)
+    return sum(
+        1 for i in range(0, len(first), 4) if max(abs(first[i + k] - second[i + k]) for k in range(4)) > tolerance
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

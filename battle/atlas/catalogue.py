@@ -91,8 +91,7 @@ def read_catalogue_results(path: Path) -> list[DealResult]:
             nodes, seconds = int(fields[3]), float(fields[4])
         except ValueError as error:
             raise CatalogueError(f"{path}, line {number}: {error}") from None
-        results.append(DealResult(deal, FULL_DEAL, True, value, 0, moves, nodes, seconds, None, fields[5],
-                                  "catalogue"))
+        results.append(DealResult(deal, FULL_DEAL, True, value, 0, moves, nodes, seconds, None, fields[5], "catalogue"))
     return results
 
 
@@ -102,14 +101,18 @@ def shipped_catalogue_path() -> Path:
 
 def format_catalogue(results: list[DealResult], made_by: str) -> str:
     """The catalogue text of the exact whole-deal ``results``, by deal number."""
-    lines = [f"# Mahjong Battle deal catalogue: each deal's exact value for the first player and its best "
-             f"first moves.\n# Made by: {made_by}", HEADER]
+    lines = [
+        f"# Mahjong Battle deal catalogue: each deal's exact value for the first player and its best "
+        f"first moves.\n# Made by: {made_by}",
+        HEADER,
+    ]
     for result in sorted(results, key=lambda r: r.deal):
         if not result.solved or result.tiles != FULL_DEAL:
             continue
         moves = "-" if result.best_moves is None else " ".join(result.best_moves)
-        lines.append(f"{result.deal}\t{result.value}\t{moves}\t{result.nodes}\t{result.seconds:.1f}\t"
-                     f"{result.solver_version}")
+        lines.append(
+            f"{result.deal}\t{result.value}\t{moves}\t{result.nodes}\t{result.seconds:.1f}\t{result.solver_version}"
+        )
     return "\n".join(lines) + "\n"
 
 

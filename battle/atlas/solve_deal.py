@@ -57,8 +57,15 @@ def _solver(megabytes: int | None, threads: int) -> DealSolver:
     return _local.solver
 
 
-def solve_deal(number: int, *, tiles: int = FULL_DEAL, time_limit: float | None = None, value_only: bool = False,
-               megabytes: int | None = None, threads: int = 1) -> DealResult:
+def solve_deal(
+    number: int,
+    *,
+    tiles: int = FULL_DEAL,
+    time_limit: float | None = None,
+    value_only: bool = False,
+    megabytes: int | None = None,
+    threads: int = 1,
+) -> DealResult:
     """Solve deal ``number`` (or its start ``tiles`` in) exactly, or as far as ``time_limit`` seconds allow.
 
     The search proves the value and finds every first move that ties for it (each other
@@ -73,7 +80,15 @@ def solve_deal(number: int, *, tiles: int = FULL_DEAL, time_limit: float | None 
     seconds = time.perf_counter() - started
     best = None if value_only or not analysis.exact else tuple(move_name(move) for move in analysis.best_moves)
     return DealResult(
-        deal=number, tiles=tiles, solved=analysis.exact, value=analysis.value,
-        depth=analysis.depth, best_moves=best, nodes=analysis.nodes, seconds=round(seconds, 3),
-        time_limit=time_limit, solver_version=solver_version(), worker=f"{socket.gethostname()}:{os.getpid()}",
+        deal=number,
+        tiles=tiles,
+        solved=analysis.exact,
+        value=analysis.value,
+        depth=analysis.depth,
+        best_moves=best,
+        nodes=analysis.nodes,
+        seconds=round(seconds, 3),
+        time_limit=time_limit,
+        solver_version=solver_version(),
+        worker=f"{socket.gethostname()}:{os.getpid()}",
     )

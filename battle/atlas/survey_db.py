@@ -56,8 +56,20 @@ CREATE TABLE IF NOT EXISTS results (
 """
 """STRICT where SQLite has it (3.37), so a text ``value`` is refused when written; a file made
 by a release whose table is not STRICT keeps it, and its rows are checked as read."""
-_COLUMNS = ("deal", "tiles", "solved", "value", "depth", "best_moves", "nodes", "seconds", "time_limit",
-            "solver_version", "worker", "stored_at")
+_COLUMNS = (
+    "deal",
+    "tiles",
+    "solved",
+    "value",
+    "depth",
+    "best_moves",
+    "nodes",
+    "seconds",
+    "time_limit",
+    "solver_version",
+    "worker",
+    "stored_at",
+)
 KIND = StoreKind(name="survey database", version=SCHEMA_VERSION, schema=_SCHEMA, columns={"results": _COLUMNS})
 
 
@@ -134,11 +146,16 @@ class SurveyDatabase:
         try:
             return how()
         except sqlite_store.StoreNewer as newer:
-            raise SurveyDatabaseError(one_line(f"{self.path}: written by a newer version (schema {newer.version}, "
-                                               f"this one reads {SCHEMA_VERSION}); it is left as it is")) from None
+            raise SurveyDatabaseError(
+                one_line(
+                    f"{self.path}: written by a newer version (schema {newer.version}, "
+                    f"this one reads {SCHEMA_VERSION}); it is left as it is"
+                )
+            ) from None
         except sqlite_store.StoreRefused as refused:
-            raise SurveyDatabaseError(one_line(f"{self.path}: {refused}; name another file (this one is left as "
-                                               "it is)")) from None
+            raise SurveyDatabaseError(
+                one_line(f"{self.path}: {refused}; name another file (this one is left as it is)")
+            ) from None
         except (sqlite_store.StoreBusy, sqlite_store.StoreUnusable) as error:
             raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
 
@@ -146,9 +163,12 @@ class SurveyDatabase:
         try:
             return sqlite_store.claim(self.path)
         except sqlite_store.StoreClaimed as holder:
-            raise SurveyClaimed(one_line(
-                f"{self.path}: a survey is already running on this file ({holder}); it solves the deals, "
-                "this one would solve them twice: wait for it, or stop it and run this again")) from None
+            raise SurveyClaimed(
+                one_line(
+                    f"{self.path}: a survey is already running on this file ({holder}); it solves the deals, "
+                    "this one would solve them twice: wait for it, or stop it and run this again"
+                )
+            ) from None
         except OSError as error:
             raise SurveyDatabaseError(one_line(f"{self.path}: cannot claim the survey database: {error}")) from None
 
@@ -165,8 +185,9 @@ class SurveyDatabase:
     def __enter__(self) -> SurveyDatabase:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.close()
 
     @contextlib.contextmanager
@@ -187,8 +208,20 @@ class SurveyDatabase:
             connection.execute(
                 "INSERT OR REPLACE INTO results (deal, tiles, solved, value, depth, best_moves, nodes, seconds, "
                 "time_limit, solver_version, worker, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (result.deal, result.tiles, int(result.solved), result.value, result.depth, moves, result.nodes,
-                 result.seconds, result.time_limit, result.solver_version, result.worker, stored_at),
+                (
+                    result.deal,
+                    result.tiles,
+                    int(result.solved),
+                    result.value,
+                    result.depth,
+                    moves,
+                    result.nodes,
+                    result.seconds,
+                    result.time_limit,
+                    result.solver_version,
+                    result.worker,
+                    stored_at,
+                ),
             )
 
     # -- reading -----------------------------------------------------------------------
@@ -205,7 +238,9 @@ class SurveyDatabase:
         with self._locked("reading") as connection:
             rows = connection.execute(
                 "SELECT deal, tiles, solved, value, depth, best_moves, nodes, seconds, time_limit, solver_version, "
-                "worker, stored_at FROM results WHERE tiles = ? ORDER BY deal", (tiles,)).fetchall()
+                "worker, stored_at FROM results WHERE tiles = ? ORDER BY deal",
+                (tiles,),
+            ).fetchall()
         wanted = None if deals is None else set(deals)
         skips = sqlite_store.RowSkips(str(self.path))
         kept = [skips.keep(row, _result) for row in rows if wanted is None or row[0] in wanted]
@@ -219,17 +254,36 @@ def _result(row: tuple) -> DealResult:
     """A stored result, or ``ValueError`` naming the value no survey writes (a hand-edited file,
     or one whose table is not STRICT)."""
     deal, tiles, solved, value, depth, moves, nodes, seconds, limit, version, worker, stored_at = row
-    checks = (("tiles", tiles, whole(tiles, 4, FULL_DEAL)), ("solved", solved, whole(solved, 0, 1)),
-              ("value", value, whole(value, -1000, 1000)), ("depth", depth, whole(depth, 0, 1 << 31)),
-              ("nodes", nodes, whole(nodes, 0, 1 << 62)), ("seconds", seconds, finite(seconds, 0, 1e9)),
-              ("time_limit", limit, limit is None or finite(limit, 0, 1e9)),
-              ("solver_version", version, isinstance(version, str)), ("worker", worker, isinstance(worker, str)),
-              ("stored_at", stored_at, finite(stored_at, 0, 1e12)), ("best_moves", moves, text_or_none(moves)))
+    checks = (
+        ("tiles", tiles, whole(tiles, 4, FULL_DEAL)),
+        ("solved", solved, whole(solved, 0, 1)),
+        ("value", value, whole(value, -1000, 1000)),
+        ("depth", depth, whole(depth, 0, 1 << 31)),
+        ("nodes", nodes, whole(nodes, 0, 1 << 62)),
+        ("seconds", seconds, finite(seconds, 0, 1e9)),
+        ("time_limit", limit, limit is None or finite(limit, 0, 1e9)),
+        ("solver_version", version, isinstance(version, str)),
+        ("worker", worker, isinstance(worker, str)),
+        ("stored_at", stored_at, finite(stored_at, 0, 1e12)),
+        ("best_moves", moves, text_or_none(moves)),
+    )
     for name, found, good in checks:
         if not good:
             raise ValueError(f"deal {deal}: {name} {str(found)[:40]!r} is out of range or of the wrong type")
-    return DealResult(deal, tiles, bool(solved), value, depth, _best_moves(deal, moves), nodes, float(seconds),
-                      None if limit is None else float(limit), version, worker, float(stored_at))
+    return DealResult(
+        deal,
+        tiles,
+        bool(solved),
+        value,
+        depth,
+        _best_moves(deal, moves),
+        nodes,
+        float(seconds),
+        None if limit is None else float(limit),
+        version,
+        worker,
+        float(stored_at),
+    )
 
 
 def _best_moves(deal: int, text: str | None) -> tuple[str, ...] | None:

@@ -50,16 +50,20 @@ def save_histogram(report: SurveyReport, path: str) -> None:
         x = MARGIN_LEFT + slot * (value - low)
         height = plot_h * counts[value] / tallest
         if counts[value]:
-            pygame.draw.rect(surface, BAR, pygame.Rect(round(x + slot * 0.1), round(base - height),
-                                                       max(1, round(slot * 0.8)), round(height)))
+            pygame.draw.rect(
+                surface,
+                BAR,
+                pygame.Rect(round(x + slot * 0.1), round(base - height), max(1, round(slot * 0.8)), round(height)),
+            )
         if value % max(1, (high - low) // 12 + 1) == 0:
             font.render_to(surface, (round(x + slot / 2 - 8), base + 8), f"{value:+d}", INK)
     zero = MARGIN_LEFT + slot * (0 - low) + slot / 2
     pygame.draw.line(surface, INK, (zero, MARGIN_TOP), (zero, base), 1)
     pygame.draw.line(surface, INK, (MARGIN_LEFT, base), (WIDTH - MARGIN_RIGHT, base), 2)
     mean = "" if report.mean is None else f", mean {report.mean:+.2f}"
-    title_font.render_to(surface, (MARGIN_LEFT, 16), f"First player's value under perfect play: {report.solved} "
-                                                     f"deals{mean}", INK)
+    title_font.render_to(
+        surface, (MARGIN_LEFT, 16), f"First player's value under perfect play: {report.solved} deals{mean}", INK
+    )
     font.render_to(surface, (WIDTH // 2 - 120, HEIGHT - 22), "final margin for the player who moves first", INK)
     image = io.BytesIO()
     pygame.image.save(surface, image, "histogram.png")

@@ -38,8 +38,23 @@ class SurveyReport:
 
 UNSOLVED_LISTED = 20
 """Unsolved deals named in the report; more are counted."""
-_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18,
-        15: 2.13, 20: 2.09, 25: 2.06, 29: 2.05}
+_T95 = {
+    1: 12.71,
+    2: 4.30,
+    3: 3.18,
+    4: 2.78,
+    5: 2.57,
+    6: 2.45,
+    7: 2.36,
+    8: 2.31,
+    9: 2.26,
+    10: 2.23,
+    12: 2.18,
+    15: 2.13,
+    20: 2.09,
+    25: 2.06,
+    29: 2.05,
+}
 
 
 def _t95(degrees: int) -> float:
@@ -67,9 +82,17 @@ def summarise(results: list[DealResult]) -> SurveyReport:
         biggest = {move_name(move) for move in moves if position.move_points(move) == top}
         biggest_not_best += not biggest & set(result.best_moves)
     return SurveyReport(
-        deals=len(results), solved=len(solved), unsolved=len(results) - len(solved), values=values, mean=mean,
-        interval=interval, wins=sum(v > 0 for v in values), draws=sum(v == 0 for v in values),
-        losses=sum(v < 0 for v in values), biggest_not_best=biggest_not_best, with_moves=with_moves,
+        deals=len(results),
+        solved=len(solved),
+        unsolved=len(results) - len(solved),
+        values=values,
+        mean=mean,
+        interval=interval,
+        wins=sum(v > 0 for v in values),
+        draws=sum(v == 0 for v in values),
+        losses=sum(v < 0 for v in values),
+        biggest_not_best=biggest_not_best,
+        with_moves=with_moves,
         seconds=[result.seconds for result in solved],
         over_limit=[(result.deal, result.value, result.seconds) for result in results if not result.solved],
     )
@@ -82,14 +105,18 @@ def _share(count: int, total: int) -> str:
 def format_report(report: SurveyReport, tiles: int = 108) -> str:
     """The report as text: the counts, the value's distribution as a bar chart, the solve times."""
     start = "whole deals" if tiles >= 108 else f"starts {tiles} tiles into each deal"
-    lines = [f"{report.deals} deals surveyed ({start}): {report.solved} solved exactly, {report.unsolved} unsolved "
-             "(over the time limit)"]
+    lines = [
+        f"{report.deals} deals surveyed ({start}): {report.solved} solved exactly, {report.unsolved} unsolved "
+        "(over the time limit)"
+    ]
     if report.over_limit:
         listed = ", ".join(f"{deal} (~{value:+d})" for deal, value, _ in report.over_limit[:UNSOLVED_LISTED])
         more = len(report.over_limit) - UNSOLVED_LISTED
-        lines.append(f"over the time limit: deal{'s' if len(report.over_limit) > 1 else ''} {listed}"
-                     f"{f' and {more} more' if more > 0 else ''} ('survey DEALS --retry-unsolved --time-limit S' "
-                     "tries them again)")
+        lines.append(
+            f"over the time limit: deal{'s' if len(report.over_limit) > 1 else ''} {listed}"
+            f"{f' and {more} more' if more > 0 else ''} ('survey DEALS --retry-unsolved --time-limit S' "
+            "tries them again)"
+        )
     if not report.values:
         return "\n".join(lines + ["no solved deal yet"])
     solved = report.solved
@@ -106,11 +133,16 @@ def format_report(report: SurveyReport, tiles: int = 108) -> str:
         share = _share(report.biggest_not_best, report.with_moves)
         lines.append(f"the biggest pair is not a best first move in {share} of the deals")
     seconds = sorted(report.seconds)
-    lines.append(f"solve time: median {statistics.median(seconds):.1f} s, 90th percentile "
-                 f"{seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]:.1f} s, longest {seconds[-1]:.1f} s, "
-                 f"{sum(seconds) / 3600:.2f} h in all"
-                 + (f" (and {sum(spent for _, _, spent in report.over_limit) / 3600:.2f} h on the deals over the "
-                    "limit)" if report.over_limit else ""))
+    lines.append(
+        f"solve time: median {statistics.median(seconds):.1f} s, 90th percentile "
+        f"{seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]:.1f} s, longest {seconds[-1]:.1f} s, "
+        f"{sum(seconds) / 3600:.2f} h in all"
+        + (
+            f" (and {sum(spent for _, _, spent in report.over_limit) / 3600:.2f} h on the deals over the limit)"
+            if report.over_limit
+            else ""
+        )
+    )
     lines.append("")
     lines.append("value  deals")
     counts = Counter(report.values)

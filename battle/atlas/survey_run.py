@@ -109,8 +109,10 @@ def failure_line(key: str, error: BaseException) -> str:
     (Dask's own message for a dead worker runs to four sentences and a link)."""
     deal = key.split("-")[1] if key.startswith("deal-") else key
     if type(error).__name__ == "KilledWorker":
-        return (f"deal {deal}: its worker died {RETRIES + 1} times while solving it (out of memory? give "
-                "each worker more with --memory-per-worker, or run fewer)")
+        return (
+            f"deal {deal}: its worker died {RETRIES + 1} times while solving it (out of memory? give "
+            "each worker more with --memory-per-worker, or run fewer)"
+        )
     return f"deal {deal}: {type(error).__name__}: {str(error)[:200]}"
 
 
@@ -129,8 +131,14 @@ def local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluste
     workers = plan.workers or default_workers(plan.threads_per_worker)
     memory = f"{plan.memory_per_worker}GB" if plan.memory_per_worker else "auto"
     with dask.config.set(WORKER_MEMORY_CONFIG):  # each worker's nanny hands the settings on to its process
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory,
-                            dashboard_address=":0", silence_logs=40)
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=memory,
+            dashboard_address=":0",
+            silence_logs=40,
+        )
 
 
 class ClusterStartError(Exception):
@@ -147,15 +155,21 @@ def start_local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask Local
         except (RuntimeError, OSError, TimeoutError) as error:  # Dask's "Nanny failed to start", a port in use
             failure = error
     cause = failure.__cause__ or failure if failure is not None else None
-    raise ClusterStartError(f"the local Dask cluster did not start in {CLUSTER_STARTS} tries ({failure}; "
-                            f"{type(cause).__name__}: {str(cause)[:120]}); nothing was solved, the same "
-                            "command tries again")
+    raise ClusterStartError(
+        f"the local Dask cluster did not start in {CLUSTER_STARTS} tries ({failure}; "
+        f"{type(cause).__name__}: {str(cause)[:120]}); nothing was solved, the same "
+        "command tries again"
+    )
 
 
-def run_survey(plan: SurveyPlan, database: SurveyDatabase, *,
-               report: Callable[[SurveyProgress, DealResult | None], None] = lambda progress, result: None,
-               stop: threading.Event | None = None,
-               on_client: Callable[[Any], None] | None = None) -> SurveyProgress:
+def run_survey(
+    plan: SurveyPlan,
+    database: SurveyDatabase,
+    *,
+    report: Callable[[SurveyProgress, DealResult | None], None] = lambda progress, result: None,
+    stop: threading.Event | None = None,
+    on_client: Callable[[Any], None] | None = None,
+) -> SurveyProgress:
     """Solve every pending deal of ``plan`` on Dask, storing each result as it arrives.
 
     ``on_client`` gets the Dask client once it is connected (monitoring, and tests that
@@ -179,15 +193,28 @@ def run_survey(plan: SurveyPlan, database: SurveyDatabase, *,
         if on_client is not None:
             on_client(client)
         width = max(1, sum(1 for _ in client.scheduler_info()["workers"])) * IN_FLIGHT_PER_WORKER
-        options = dict(tiles=plan.tiles, time_limit=plan.time_limit, value_only=plan.value_only,
-                       megabytes=table_megabytes(plan.memory_per_worker), threads=plan.threads_per_worker)
+        options = dict(
+            tiles=plan.tiles,
+            time_limit=plan.time_limit,
+            value_only=plan.value_only,
+            megabytes=table_megabytes(plan.memory_per_worker),
+            threads=plan.threads_per_worker,
+        )
         queue = list(reversed(todo))
 
         def submit_next(running: as_completed) -> None:
             if queue and not (stop is not None and stop.is_set()):
                 deal = queue.pop()
-                running.add(client.submit(solve_deal, deal, **options, key=f"deal-{deal}-{plan.tiles}-{time.time_ns()}",
-                                          retries=RETRIES, pure=False))
+                running.add(
+                    client.submit(
+                        solve_deal,
+                        deal,
+                        **options,
+                        key=f"deal-{deal}-{plan.tiles}-{time.time_ns()}",
+                        retries=RETRIES,
+                        pure=False,
+                    )
+                )
 
         running = as_completed([])
         for _ in range(min(width, len(queue))):

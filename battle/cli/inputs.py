@@ -77,11 +77,15 @@ def output_file(name: str, flag: str, *, force: bool) -> Path:
     except NotAFileToWrite as error:
         raise InputError(f"{flag}: {error}") from None
     except OSError as error:
-        raise InputError(_("{flag}: cannot write {quote} ({value})").format(
-            flag=flag, quote=quote(name, 60), value=error.strerror or error)) from None
+        raise InputError(
+            _("{flag}: cannot write {quote} ({value})").format(
+                flag=flag, quote=quote(name, 60), value=error.strerror or error
+            )
+        ) from None
     if target.exists() and not force:
-        raise InputError(_("{flag}: {quote} exists already; --force replaces it").format(
-            flag=flag, quote=quote(name, 60)))
+        raise InputError(
+            _("{flag}: {quote} exists already; --force replaces it").format(flag=flag, quote=quote(name, 60))
+        )
     return path
 
 
@@ -93,13 +97,17 @@ def read_input(name: str) -> str:
             # None when the command started with standard input closed (`<&-`).
             stdin = getattr(sys.stdin, "buffer", None)
             if stdin is None:
-                raise InputError(_("{label}: standard input is closed (give a file name instead of -)").format(
-                    label=label))
+                raise InputError(
+                    _("{label}: standard input is closed (give a file name instead of -)").format(label=label)
+                )
             try:
                 return decode_limited(stdin, label)
             except OSError as error:
-                raise InputError(_("{label}: cannot read standard input ({value})").format(
-                    label=label, value=error.strerror or error)) from None
+                raise InputError(
+                    _("{label}: cannot read standard input ({value})").format(
+                        label=label, value=error.strerror or error
+                    )
+                ) from None
         return read_text_file(name, label)
     except TextFileError as error:
         raise InputError(str(error)) from None
@@ -128,8 +136,12 @@ def load_record(name: str) -> Record:
     label = file_label(name)
     text = read_input(name)
     if not is_record_text(text):
-        raise InputError(_("{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; for "
-                           "a single position use analyse)").format(label=label))
+        raise InputError(
+            _(
+                "{label}: not a game record (expected a .mbg file with deal: or layout: and the moves; for "
+                "a single position use analyse)"
+            ).format(label=label)
+        )
     try:
         return parse_record(text)
     except BattleError as error:

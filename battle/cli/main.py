@@ -87,9 +87,12 @@ def _catalogued_deal(args: argparse.Namespace):  # noqa: ANN202 - (deal number, 
         return number, catalogue.par(number)
     fair = catalogue.fair_deals(args.margin or 0, args.handicap or 0)
     if not fair:
-        raise InputError(_("no catalogued deal has a value of {value:+d} within {margin} ({count} deals catalogued; "
-                           "--margin widens the choice)").format(
-            value=args.handicap or 0, margin=args.margin or 0, count=len(catalogue)))
+        raise InputError(
+            _(
+                "no catalogued deal has a value of {value:+d} within {margin} ({count} deals catalogued; "
+                "--margin widens the choice)"
+            ).format(value=args.handicap or 0, margin=args.margin or 0, count=len(catalogue))
+        )
     number = random.choice(fair)
     return number, catalogue.par(number)
 
@@ -178,11 +181,19 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         return cmd_play_online(args)
     if args.first and not args.vs:
-        raise InputError(_("--first goes with --vs LEVEL (you move first against the solver) or --online URL "
-                         "(you move first in the game you host)"))
+        raise InputError(
+            _(
+                "--first goes with --vs LEVEL (you move first against the solver) or --online URL "
+                "(you move first in the game you host)"
+            )
+        )
     if args.vs and args.player2:
-        raise InputError(_("with --vs, --player1 is your name on either side (the solver is named after its "
-                         "level); --player2 is for two people"))
+        raise InputError(
+            _(
+                "with --vs, --player1 is your name on either side (the solver is named after its "
+                "level); --player2 is for two people"
+            )
+        )
     if args.vs and not args.first:
         args.player1, args.player2 = None, args.player1  # the solver moves first: you are player 2
     if args.vs:
@@ -238,11 +249,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         computers[computer_side] = solver_player(args.vs)
     prepared = _prepare_solver_meanwhile()
     advise, review = _lazy_advisor(), _lazy_reviewer()
-    play = TerminalPlay(game, computers={side: _after(prepared, computer) for side, computer in computers.items()},
-                        colour=use_colour(sys.stdout), shelf=shelf,
-                        advisor=_after(prepared, advise),
-                        game_id=resumed.game_id if resumed is not None else None,
-                        level=level, reviewer=_after(prepared, review))
+    play = TerminalPlay(
+        game,
+        computers={side: _after(prepared, computer) for side, computer in computers.items()},
+        colour=use_colour(sys.stdout),
+        shelf=shelf,
+        advisor=_after(prepared, advise),
+        game_id=resumed.game_id if resumed is not None else None,
+        level=level,
+        reviewer=_after(prepared, review),
+    )
     return play.run()
 
 
@@ -302,16 +318,22 @@ def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
     if not games:
         raise InputError(_("no unfinished game to resume (start one with 'mahjong-battle play')"))
     if choice and (not choice.isdigit() or not 1 <= int(choice) <= len(games)):
-        raise InputError(_("--resume: {choice!r} is not a number from 1 to {count} (plain --resume lists the "
-                           "unfinished games)").format(choice=choice[:20], count=len(games)))
+        raise InputError(
+            _(
+                "--resume: {choice!r} is not a number from 1 to {count} (plain --resume lists the unfinished games)"
+            ).format(choice=choice[:20], count=len(games))
+        )
     holders = {saved.game_id: shelf.holder(saved.game_id) for saved in games}
     picked = games[int(choice) - 1] if choice else games[0]
     if len(games) > 1 and (not choice or holders[picked.game_id] is not None):
         print(_("Unfinished games (the newest is resumed; 'play --resume N' picks another):"))
         for number, saved in enumerate(games, start=1):
             pid = holders[saved.game_id]
-            busy = "" if pid is None else (_(" (open in another copy, pid {pid})").format(pid=pid) if pid
-                                            else _(" (open in another copy)"))
+            busy = (
+                ""
+                if pid is None
+                else (_(" (open in another copy, pid {pid})").format(pid=pid) if pid else _(" (open in another copy)"))
+            )
             print(f"  {number}. {saved.describe()}{busy}")
     try:
         shelf.claim(picked.game_id)
@@ -360,8 +382,9 @@ def cmd_window(args: argparse.Namespace) -> int:
         first_frame = show_first_frame(size_from_environment(), getattr(args, "lang", None))
         from battle.ui.app import main as run_window
     except ImportError as error:
-        raise InputError(_("the window needs pygame-ce ({error}); the subcommands work without it").format(
-            error=error)) from None
+        raise InputError(
+            _("the window needs pygame-ce ({error}); the subcommands work without it").format(error=error)
+        ) from None
     return run_window(args, first_frame)
 
 
@@ -383,8 +406,11 @@ class _Parser(argparse.ArgumentParser):
             self.epilog, self._epilog_factory = self._epilog_factory(), None
         return super().format_help()
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+    def parse_args(
+        self,
+        args: Sequence[str] | None = None,  # type: ignore[override]
+        namespace: argparse.Namespace | None = None,
+    ) -> argparse.Namespace:
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:  # quoted one by one, as every message quotes input
             shown = " ".join(quote(extra) for extra in extras[:3]) + (" ..." if len(extras) > 3 else "")
@@ -394,8 +420,13 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix(PROG).strip()
         where = f"{command}: " if command else ""
-        self.exit(EXIT_BAD_INPUT, error_line(_("{where}{message} (see {program} --help)").format(
-            where=where, message=message, program=self.prog)) + "\n")
+        self.exit(
+            EXIT_BAD_INPUT,
+            error_line(
+                _("{where}{message} (see {program} --help)").format(where=where, message=message, program=self.prog)
+            )
+            + "\n",
+        )
 
 
 class _VersionAction(argparse.Action):
@@ -404,8 +435,13 @@ class _VersionAction(argparse.Action):
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
         super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         print(f"{PROG} {version()}")
         parser.exit(EXIT_OK)
 
@@ -427,9 +463,14 @@ def version() -> str:
     return found.group(1) if found else "(version unknown)"
 
 
-LEVEL_DESCRIPTIONS = (N_("grabs points, often careless"), N_("looks one reply ahead"), N_("sees short combinations"),
-                      N_("deep tactics, rare slips"), N_("deep search, no deliberate slips"),
-                      N_("exact whenever the time allows, else the deepest search"))
+LEVEL_DESCRIPTIONS = (
+    N_("grabs points, often careless"),
+    N_("looks one reply ahead"),
+    N_("sees short combinations"),
+    N_("deep tactics, rare slips"),
+    N_("deep search, no deliberate slips"),
+    N_("exact whenever the time allows, else the deepest search"),
+)
 """The solver's levels in words (``solver.levels``, which knows no language), for the catalogue:
 the window and the terminal look a level's description up with ``_``."""
 
@@ -443,33 +484,55 @@ def _levels_epilog() -> str:
     width = max(len(name) for name in LEVELS)
     lines = [_("levels for --vs, weakest first:")]
     for level in LEVELS.values():
-        depth = (_("searches to the end") if level.depth is None
-                 else ngettext("{count} move deep", "{count} moves deep", level.depth).format(count=level.depth))
-        lines.append(f"  {level.name:<{width}}  " + _("{description} ({depth}, up to {seconds} s a move)").format(
-            description=_(level.description), depth=depth, seconds=format_number(level.time_limit)))
+        depth = (
+            _("searches to the end")
+            if level.depth is None
+            else ngettext("{count} move deep", "{count} moves deep", level.depth).format(count=level.depth)
+        )
+        lines.append(
+            f"  {level.name:<{width}}  "
+            + _("{description} ({depth}, up to {seconds} s a move)").format(
+                description=_(level.description), depth=depth, seconds=format_number(level.time_limit)
+            )
+        )
     return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description=_("Mahjong Battle: a two-player mahjong pair game with a perfect-play solver. "
-        "Without a subcommand, opens the game window."),
+        description=_(
+            "Mahjong Battle: a two-player mahjong pair game with a perfect-play solver. "
+            "Without a subcommand, opens the game window."
+        ),
     )
     parser.add_argument("--version", action=_VersionAction, help=_("print the version and exit"))
-    parser.add_argument("--lang", metavar="|".join(available_languages()),
-                        help=_("the language of every text the game shows, anywhere on the command line "
-                               "(default: the system's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"))
+    parser.add_argument(
+        "--lang",
+        metavar="|".join(available_languages()),
+        help=_(
+            "the language of every text the game shows, anywhere on the command line "
+            "(default: the system's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
+        ),
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sub = commands.add_parser("deal", help=_("print a numbered deal as a position file"))
     sub.add_argument("number", nargs="?", help=_("deal number (random if left out)"))
-    sub.add_argument("--fair", action="store_true",
-                     help=_("a catalogued deal that is a draw under perfect play (see --margin, --handicap)"))
+    sub.add_argument(
+        "--fair",
+        action="store_true",
+        help=_("a catalogued deal that is a draw under perfect play (see --margin, --handicap)"),
+    )
     sub.add_argument("--margin", type=_points, metavar="M", help=_("with --fair: a value within M points of even"))
-    sub.add_argument("--handicap", type=_points, metavar="H",
-                     help=_("with --fair: a deal the first player wins by H under perfect play (give the weaker "
-                          "player the first move)"))
+    sub.add_argument(
+        "--handicap",
+        type=_points,
+        metavar="H",
+        help=_(
+            "with --fair: a deal the first player wins by H under perfect play (give the weaker player the first move)"
+        ),
+    )
     sub.add_argument("--daily", action="store_true", help=_("the deal of the day: the same for everyone today"))
     sub.set_defaults(run=cmd_deal)
 
@@ -485,19 +548,36 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("file", help=_(".mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_replay)
 
-    sub = commands.add_parser("play", help=_("play in the terminal (two people, or --vs the solver)"),
-                              epilog_factory=_levels_epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = commands.add_parser(
+        "play",
+        help=_("play in the terminal (two people, or --vs the solver)"),
+        epilog_factory=_levels_epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     start = sub.add_mutually_exclusive_group()
     start.add_argument("--deal", metavar="N", help=_("deal number (random if left out)"))
     start.add_argument("--load", metavar="FILE", help=_("continue a .mbg record or start from a .mbp position"))
-    start.add_argument("--resume", nargs="?", const="", metavar="N",
-                       help=_("continue the newest unfinished game (window or terminal), or the N-th of the list "
-                            "that plain --resume prints when there are several"))
+    start.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="N",
+        help=_(
+            "continue the newest unfinished game (window or terminal), or the N-th of the list "
+            "that plain --resume prints when there are several"
+        ),
+    )
     sub.add_argument("--player1", metavar="NAME", help=_("name of player 1; with --vs, your name, on either side"))
     sub.add_argument("--player2", metavar="NAME", help=_("name of player 2 (two people only)"))
     sub.add_argument("--vs", metavar="LEVEL", help=_("play against the solver at this level (listed below)"))
-    sub.add_argument("--first", action="store_true", help=_("with --vs: you move first (else the solver does); "
-                     "with --online: you move first in the game you host (else it is drawn)"))
+    sub.add_argument(
+        "--first",
+        action="store_true",
+        help=_(
+            "with --vs: you move first (else the solver does); "
+            "with --online: you move first in the game you host (else it is drawn)"
+        ),
+    )
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
 
@@ -609,15 +689,19 @@ def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
         if word == "--lang" or word.startswith("--lang="):
             if word == "--lang":
                 if index + 1 >= len(argv):
-                    raise InputError(_("--lang: give a language ({languages})").format(
-                        languages=", ".join(available_languages())))
+                    raise InputError(
+                        _("--lang: give a language ({languages})").format(languages=", ".join(available_languages()))
+                    )
                 index += 1
                 value = argv[index]
             else:
                 value = word.partition("=")[2]
             if value not in available_languages():
-                raise InputError(_("--lang: {value} is not a language of the game ({languages})").format(
-                    value=quote(value), languages=", ".join(available_languages())))
+                raise InputError(
+                    _("--lang: {value} is not a language of the game ({languages})").format(
+                        value=quote(value), languages=", ".join(available_languages())
+                    )
+                )
             language = value
         else:
             rest.append(word)

@@ -27,37 +27,80 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
 
     limits = ServerLimits()
     sub = commands.add_parser(
-        "serve", help=_("run a game server for online play (websockets, games kept in SQLite)"),
-        description=_("Run the game server: it holds every online game, checks every move and stores it "
-                    "before anyone is told. Players connect with 'play --online ws://HOST:PORT' or the "
-                    "window's Play online. Without flags it listens on 127.0.0.1 only; --host 0.0.0.0 "
-                    "opens it to the local network (see docs/online.md for the internet, behind TLS)."))
-    sub.add_argument("--host", default=DEFAULT_HOST, help=_("address to listen on (default {DEFAULT_HOST})").format(
-        DEFAULT_HOST=DEFAULT_HOST))
-    sub.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                     help=_("port (default {port}; 0: any free)").format(port=DEFAULT_PORT))
-    sub.add_argument("--db", metavar="FILE", help=_("the games database (default: online/games.sqlite3 in the "
-                                                   "user's data folder)"))
-    sub.add_argument("--max-games", type=_positive, default=limits.open_games, metavar="N",
-                     help=_("unfinished games the server holds at most (default {open_games})").format(
-                         open_games=limits.open_games))
-    sub.add_argument("--wait-hours", type=positive_number(24 * 365), default=limits.wait_seconds / 3600,
-                     metavar="H", help=_("a game nobody joins expires after H hours (default {value:g}; decimals "
-                                         "allowed)").format(value=limits.wait_seconds / 3600))
-    sub.add_argument("--max-connections", type=_positive, default=limits.connections, metavar="N",
-                     help=_("open connections at most (default {connections}, fewer if the open-files limit is "
-                            "lower)").format(
-                         connections=limits.connections))
-    sub.add_argument("--max-connections-per-address", type=_positive, default=limits.connections_per_address,
-                     metavar="N",
-                     help=_("open connections from one client address (default {connections_per_address})").format(
-                         connections_per_address=limits.connections_per_address))
-    sub.add_argument("--max-waiting-per-address", type=_positive, default=limits.waiting_per_address, metavar="N",
-                     help=_("games one client address may keep waiting for a second player (default "
-                            "{waiting_per_address})").format(waiting_per_address=limits.waiting_per_address))
-    sub.add_argument("--trust-proxy", action="store_true",
-                     help=_("behind a reverse proxy on this machine: take each client's address from the "
-                          "X-Forwarded-For header it adds (never without one: clients could name any address)"))
+        "serve",
+        help=_("run a game server for online play (websockets, games kept in SQLite)"),
+        description=_(
+            "Run the game server: it holds every online game, checks every move and stores it "
+            "before anyone is told. Players connect with 'play --online ws://HOST:PORT' or the "
+            "window's Play online. Without flags it listens on 127.0.0.1 only; --host 0.0.0.0 "
+            "opens it to the local network (see docs/online.md for the internet, behind TLS)."
+        ),
+    )
+    sub.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=_("address to listen on (default {DEFAULT_HOST})").format(DEFAULT_HOST=DEFAULT_HOST),
+    )
+    sub.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=_("port (default {port}; 0: any free)").format(port=DEFAULT_PORT),
+    )
+    sub.add_argument(
+        "--db", metavar="FILE", help=_("the games database (default: online/games.sqlite3 in the user's data folder)")
+    )
+    sub.add_argument(
+        "--max-games",
+        type=_positive,
+        default=limits.open_games,
+        metavar="N",
+        help=_("unfinished games the server holds at most (default {open_games})").format(open_games=limits.open_games),
+    )
+    sub.add_argument(
+        "--wait-hours",
+        type=positive_number(24 * 365),
+        default=limits.wait_seconds / 3600,
+        metavar="H",
+        help=_("a game nobody joins expires after H hours (default {value:g}; decimals allowed)").format(
+            value=limits.wait_seconds / 3600
+        ),
+    )
+    sub.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=limits.connections,
+        metavar="N",
+        help=_("open connections at most (default {connections}, fewer if the open-files limit is lower)").format(
+            connections=limits.connections
+        ),
+    )
+    sub.add_argument(
+        "--max-connections-per-address",
+        type=_positive,
+        default=limits.connections_per_address,
+        metavar="N",
+        help=_("open connections from one client address (default {connections_per_address})").format(
+            connections_per_address=limits.connections_per_address
+        ),
+    )
+    sub.add_argument(
+        "--max-waiting-per-address",
+        type=_positive,
+        default=limits.waiting_per_address,
+        metavar="N",
+        help=_("games one client address may keep waiting for a second player (default {waiting_per_address})").format(
+            waiting_per_address=limits.waiting_per_address
+        ),
+    )
+    sub.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help=_(
+            "behind a reverse proxy on this machine: take each client's address from the "
+            "X-Forwarded-For header it adds (never without one: clients could name any address)"
+        ),
+    )
     # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -66,16 +109,28 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
 
 def add_online_options(play: argparse.ArgumentParser) -> None:
     group = play.add_argument_group("online play (a server started with 'mahjong-battle serve')")
-    group.add_argument("--online", metavar="URL", help=_("play on the server at URL, {DEFAULT_URL_HINT}: host a game "
-                                                         "(its invite code is shown), or --join one").format(
-        DEFAULT_URL_HINT=DEFAULT_URL_HINT))
+    group.add_argument(
+        "--online",
+        metavar="URL",
+        help=_(
+            "play on the server at URL, {DEFAULT_URL_HINT}: host a game (its invite code is shown), or --join one"
+        ).format(DEFAULT_URL_HINT=DEFAULT_URL_HINT),
+    )
     group.add_argument("--join", metavar="CODE", help=_("with --online: join the game of this invite code"))
-    group.add_argument("--watch", metavar="CODE",
-                       help=_("with --online: follow the game of this watch code, read-only"))
-    group.add_argument("--move-seconds", type=_positive, metavar="S",
-                       help=_("with --online, hosting: a time limit per move (5 to 86400 s; none by default)"))
-    group.add_argument("--lose-on-time", action="store_true",
-                       help=_("with --move-seconds: the side that runs out of time loses (else it is only told)"))
+    group.add_argument(
+        "--watch", metavar="CODE", help=_("with --online: follow the game of this watch code, read-only")
+    )
+    group.add_argument(
+        "--move-seconds",
+        type=_positive,
+        metavar="S",
+        help=_("with --online, hosting: a time limit per move (5 to 86400 s; none by default)"),
+    )
+    group.add_argument(
+        "--lose-on-time",
+        action="store_true",
+        help=_("with --move-seconds: the side that runs out of time loses (else it is only told)"),
+    )
 
 
 _port = whole_number(0, 65535, "a port number")
@@ -102,9 +157,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if store.notice:
         print(store.notice, file=sys.stderr)
     store.slow_sync = max(0.0, args.slow_sync_ms) / 1000
-    limits = replace(ServerLimits(), open_games=args.max_games, wait_seconds=args.wait_hours * 3600,
-                     connections=args.max_connections, connections_per_address=args.max_connections_per_address,
-                     waiting_per_address=args.max_waiting_per_address, trust_proxy=args.trust_proxy)
+    limits = replace(
+        ServerLimits(),
+        open_games=args.max_games,
+        wait_seconds=args.wait_hours * 3600,
+        connections=args.max_connections,
+        connections_per_address=args.max_connections_per_address,
+        waiting_per_address=args.max_waiting_per_address,
+        trust_proxy=args.trust_proxy,
+    )
 
     async def serve_until_stopped() -> None:
         stop = asyncio.get_running_loop().create_future()
@@ -115,25 +176,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
             unfinished = sum(1 for room in games.rooms.values() if room.status.value != "finished")
             for problem in store.problems:
                 print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
-            print(ngettext("Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
-                           "game loaded · Ctrl-C stops it",
-                           "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
-                           "games loaded · Ctrl-C stops it", unfinished).format(
-                host=args.host, port=bound_port(server), path=store.path, count=unfinished), flush=True)
+            print(
+                ngettext(
+                    "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
+                    "game loaded · Ctrl-C stops it",
+                    "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
+                    "games loaded · Ctrl-C stops it",
+                    unfinished,
+                ).format(host=args.host, port=bound_port(server), path=store.path, count=unfinished),
+                flush=True,
+            )
             page_host = args.host if args.host not in ("0.0.0.0", "::", "") else "THIS-MACHINES-ADDRESS"
-            print(_("Play in a browser: http://{page_host}:{bound_port}/ (host a game there and send its link)").format(
-                page_host=page_host, bound_port=bound_port(server)), flush=True)
+            print(
+                _("Play in a browser: http://{page_host}:{bound_port}/ (host a game there and send its link)").format(
+                    page_host=page_host, bound_port=bound_port(server)
+                ),
+                flush=True,
+            )
             await stop
         print(_("Server stopped; every game is kept."), flush=True)
 
     try:
         asyncio.run(serve_until_stopped())
     except OSError as error:
-        raise InputError(_("cannot listen on {host}:{port}: {value}").format(
-            host=args.host, port=args.port, value=error.strerror or error)) from None
+        raise InputError(
+            _("cannot listen on {host}:{port}: {value}").format(
+                host=args.host, port=args.port, value=error.strerror or error
+            )
+        ) from None
     except UnicodeError:  # a host name the resolver cannot even encode
-        raise InputError(_("--host: {quote} is not an address or a host name").format(
-            quote=quote(args.host, 60))) from None
+        raise InputError(
+            _("--host: {quote} is not an address or a host name").format(quote=quote(args.host, 60))
+        ) from None
     finally:
         store.close()
     return 0
@@ -145,28 +219,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def check_online_arguments(args: argparse.Namespace) -> None:
     """Options that only make sense with ``--online`` (and the reverse): one line each."""
     if not args.online:
-        for flag, value in (("--join", args.join), ("--watch", args.watch), ("--move-seconds", args.move_seconds),
-                            ("--lose-on-time", args.lose_on_time)):
+        for flag, value in (
+            ("--join", args.join),
+            ("--watch", args.watch),
+            ("--move-seconds", args.move_seconds),
+            ("--lose-on-time", args.lose_on_time),
+        ):
             if value:
                 raise InputError(_("{flag} goes with --online URL").format(flag=flag))
         return
     parsed = urlparse(args.online)
     if parsed.scheme not in ("ws", "wss") or not parsed.hostname:
-        raise InputError(_("--online: {online!r} is not a server address like {DEFAULT_URL_HINT}").format(
-            online=args.online[:80], DEFAULT_URL_HINT=DEFAULT_URL_HINT))
+        raise InputError(
+            _("--online: {online!r} is not a server address like {DEFAULT_URL_HINT}").format(
+                online=args.online[:80], DEFAULT_URL_HINT=DEFAULT_URL_HINT
+            )
+        )
     if args.vs:
         raise InputError(_("--online plays a person on the server; --vs plays the solver here"))
     if args.join and args.watch:
         raise InputError(_("--join takes a seat and --watch only looks on: choose one"))
-    if (args.join or args.watch) and (args.deal or args.load or args.move_seconds or args.lose_on_time
-                                      or args.first):
-        raise InputError(_("--join and --watch take the game the host set up: --deal, --load, --first and the "
-                         "time options are for hosting"))
+    if (args.join or args.watch) and (args.deal or args.load or args.move_seconds or args.lose_on_time or args.first):
+        raise InputError(
+            _(
+                "--join and --watch take the game the host set up: --deal, --load, --first and the "
+                "time options are for hosting"
+            )
+        )
     if args.lose_on_time and not args.move_seconds:
         raise InputError(_("--lose-on-time needs --move-seconds S"))
     if args.move_seconds is not None and not 5 <= args.move_seconds <= 86_400:
-        raise InputError(_("--move-seconds: {move_seconds} is not 5 to 86400 seconds").format(
-            move_seconds=args.move_seconds))
+        raise InputError(
+            _("--move-seconds: {move_seconds} is not 5 to 86400 seconds").format(move_seconds=args.move_seconds)
+        )
     if args.player2:
         raise InputError(_("--player2 is for two people at one keyboard; online, --player1 is your name"))
 
@@ -204,8 +289,13 @@ def _create_message(args: argparse.Namespace) -> Create:
             raise InputError(str(error)) from None
     else:
         deal = RandomDeal()
-    return Create(deal=deal, first="creator" if args.first else "random", move_seconds=args.move_seconds,
-                  lose_on_time=bool(args.lose_on_time), name=args.player1 or None)
+    return Create(
+        deal=deal,
+        first="creator" if args.first else "random",
+        move_seconds=args.move_seconds,
+        lose_on_time=bool(args.lose_on_time),
+        name=args.player1 or None,
+    )
 
 
 def _kept_seat(url: str, choice: str):  # noqa: ANN202 - a Seat
@@ -219,8 +309,9 @@ def _kept_seat(url: str, choice: str):  # noqa: ANN202 - a Seat
         raise InputError(_("no online game on {url} to resume (host one with 'play --online {url}')").format(url=url))
     if choice:
         if not choice.isdigit() or not 1 <= int(choice) <= len(mine):
-            raise InputError(_("--resume: {choice!r} is not a number from 1 to {len}").format(
-                choice=choice[:20], len=len(mine)))
+            raise InputError(
+                _("--resume: {choice!r} is not a number from 1 to {len}").format(choice=choice[:20], len=len(mine))
+            )
         return mine[int(choice) - 1]
     if len(mine) > 1:
         print(_("Online games on this server (the newest is resumed; '--resume N' picks another):"))

@@ -67,8 +67,14 @@ _NOTHING = object()
 class OnlinePlay:
     """One online game at the terminal."""
 
-    def __init__(self, session: OnlineSession, read_line: Callable[[str], str] | None = None,
-                 out: TextIO | None = None, colour: bool = False, history: History | None = None) -> None:
+    def __init__(
+        self,
+        session: OnlineSession,
+        read_line: Callable[[str], str] | None = None,
+        out: TextIO | None = None,
+        colour: bool = False,
+        history: History | None = None,
+    ) -> None:
         """``history``: where a finished game is kept (default: the user's game history)."""
         import sys
 
@@ -164,11 +170,17 @@ class OnlinePlay:
                 if self.session.link.state == "closed":
                     raise InputError(_("the server refused: {reason}").format(reason=refused))
             elif event.get("type") == "link" and event.get("state") == "closed":
-                raise InputError(_("the server refused: {reason}").format(reason=refused) if refused is not None
-                                 else _("cannot play online: {detail}").format(detail=event.get('detail')))
+                raise InputError(
+                    _("the server refused: {reason}").format(reason=refused)
+                    if refused is not None
+                    else _("cannot play online: {detail}").format(detail=event.get("detail"))
+                )
             elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
-                self.say(_("{capital}; trying again for {CONNECT_WAIT:g} s...").format(
-                    capital=capital(str(event.get('detail'))), CONNECT_WAIT=CONNECT_WAIT))
+                self.say(
+                    _("{capital}; trying again for {CONNECT_WAIT:g} s...").format(
+                        capital=capital(str(event.get("detail"))), CONNECT_WAIT=CONNECT_WAIT
+                    )
+                )
                 said_retrying = True
             elif event.get("type") == "created":
                 self._remember()
@@ -177,8 +189,11 @@ class OnlinePlay:
                     self.say(_("The server refused: {reason}").format(reason=refused))
                 self._remember()
                 return event
-        raise InputError(_("cannot reach {url}: no answer in {CONNECT_WAIT:g} s. Is the server running, and is the "
-                           "address right?").format(url=self.session.url, CONNECT_WAIT=CONNECT_WAIT))
+        raise InputError(
+            _(
+                "cannot reach {url}: no answer in {CONNECT_WAIT:g} s. Is the server running, and is the address right?"
+            ).format(url=self.session.url, CONNECT_WAIT=CONNECT_WAIT)
+        )
 
     def _read_lines(self) -> None:
         while True:
@@ -199,13 +214,16 @@ class OnlinePlay:
             seat = event.get("seat")
             if seat != state.get("you"):
                 name, points = name_of(state, seat), int(event.get("points", 0))
-                self.say(_("{verb} {get} for {plural}.").format(
-                    verb=verb(name, 'takes'), get=event.get('move'), plural=plural(points, 'point')))
+                self.say(
+                    _("{verb} {get} for {plural}.").format(
+                        verb=verb(name, "takes"), get=event.get("move"), plural=plural(points, "point")
+                    )
+                )
                 self._show()
             if event.get("status") == "finished":
                 self._show_result(state)
         elif kind == "ack":
-            self.say(_("Move {get}, {get2}, is on the server.").format(get=event.get('ply'), get2=event.get('move')))
+            self.say(_("Move {get}, {get2}, is on the server.").format(get=event.get("ply"), get2=event.get("move")))
             self._show()
         elif kind == "state":
             self._remember()
@@ -215,14 +233,17 @@ class OnlinePlay:
             self.say(_("The rematch begins: same deal, sides swapped."))
             self._remember()
         elif kind == "error":
-            self.say(_("Refused: {get}").format(get=event.get('reason')))
+            self.say(_("Refused: {get}").format(get=event.get("reason")))
             self.resigned = None  # a refused resignation leaves the game to play on
         elif kind == "link":
             if event.get("state") == "connected":
                 self.resigned = None  # a resignation lost with the connection: the player is asked again
-            text = {"retrying": f"Connection lost ({event.get('detail')}); trying again in "
-                                f"{float(event.get('retry_in') or 0):.0f} s...",
-                    "connected": "Connected.", "connecting": ""}.get(str(event.get("state")), "")
+            text = {
+                "retrying": f"Connection lost ({event.get('detail')}); trying again in "
+                f"{float(event.get('retry_in') or 0):.0f} s...",
+                "connected": "Connected.",
+                "connecting": "",
+            }.get(str(event.get("state")), "")
             if text and text != self.last_link:
                 self.say(text)
             self.last_link = text
@@ -240,10 +261,16 @@ class OnlinePlay:
             mine = item.seat == you
             other = name_of(state, 3 - item.seat)
             text = {
-                "takeback_asked": (f"You asked {other} to let you take back your last move; waiting for the answer."
-                                   if mine else f"{name} asks to take back their last move: yes or no?"),
-                "takeback_granted": (f"{other} let you take back {', '.join(item.moves)}." if mine
-                                     else f"{name} took back {', '.join(item.moves)}."),
+                "takeback_asked": (
+                    f"You asked {other} to let you take back your last move; waiting for the answer."
+                    if mine
+                    else f"{name} asks to take back their last move: yes or no?"
+                ),
+                "takeback_granted": (
+                    f"{other} let you take back {', '.join(item.moves)}."
+                    if mine
+                    else f"{name} took back {', '.join(item.moves)}."
+                ),
                 "takeback_refused": f"{other} said no to the takeback." if mine else None,
                 "takeback_overtaken": f"{other} moved instead: no takeback." if mine else None,
                 "rematch_offered": None if mine else f"{name} offers a rematch: yes or no?",
@@ -327,11 +354,14 @@ class OnlinePlay:
             self.say(_("You are watching this game: the moves are the players'."))
             return
         if state.get("status") != "playing":
-            self.say("The game is not being played now." if state.get("status") == "finished"
-                     else "The game waits for your opponent to join.")
+            self.say(
+                "The game is not being played now."
+                if state.get("status") == "finished"
+                else "The game waits for your opponent to join."
+            )
             return
         if state.get("to_move") != state.get("you"):
-            self.say(_("Wait: it is {what}'s turn.").format(what=name_of(state, state.get('to_move'))))
+            self.say(_("Wait: it is {what}'s turn.").format(what=name_of(state, state.get("to_move"))))
             return
         reason = self._position(state).illegal_reason(move)
         if reason is not None:
@@ -355,33 +385,53 @@ class OnlinePlay:
         self.say(render_board(position, self.colour))
         names = [name_of(state, seat) for seat in (1, 2)]
         scores = state.get("scores", [0, 0])
-        self.say(_("{names} {scores} : {scores2} {names2}  ·  {plural} left").format(
-            names=names[0], scores=scores[0], scores2=scores[1], names2=names[1],
-            plural=plural(position.points_on_board(), 'point')))
+        self.say(
+            _("{names} {scores} : {scores2} {names2}  ·  {plural} left").format(
+                names=names[0],
+                scores=scores[0],
+                scores2=scores[1],
+                names2=names[1],
+                plural=plural(position.points_on_board(), "point"),
+            )
+        )
         self._codes(state)
 
     def _codes(self, state: dict[str, Any], force: bool = False) -> None:
         if state.get("status") == "waiting" and state.get("invite"):
-            self.say(_("Waiting for your opponent. Invite code: {format_code}  (mahjong-battle play --online {url} "
-                       "--join {format_code})").format(format_code=format_code(state['invite']), url=self.session.url))
-            self.say(_("Invite link (opens the game in a browser): {invite_link}").format(
-                invite_link=invite_link(self.session.url, state['invite'])))
+            self.say(
+                _(
+                    "Waiting for your opponent. Invite code: {format_code}  (mahjong-battle play --online {url} "
+                    "--join {format_code})"
+                ).format(format_code=format_code(state["invite"]), url=self.session.url)
+            )
+            self.say(
+                _("Invite link (opens the game in a browser): {invite_link}").format(
+                    invite_link=invite_link(self.session.url, state["invite"])
+                )
+            )
         if (force or not self.shown_codes) and state.get("watch"):
-            self.say(_("Watch code for spectators: {format_code}  (link: {invite_link})").format(
-                format_code=format_code(state['watch']),
-                invite_link=invite_link(self.session.url, state['watch'], 'watch')))
+            self.say(
+                _("Watch code for spectators: {format_code}  (link: {invite_link})").format(
+                    format_code=format_code(state["watch"]),
+                    invite_link=invite_link(self.session.url, state["watch"], "watch"),
+                )
+            )
             self.shown_codes = True
 
     def _prompt_if_due(self) -> None:
         state = self.session.state or {}
-        if (state.get("status") != "playing" or state.get("to_move") != state.get("you") or self.session.pending
-                or state.get("game") == self.resigned):
+        if (
+            state.get("status") != "playing"
+            or state.get("to_move") != state.get("you")
+            or self.session.pending
+            or state.get("game") == self.resigned
+        ):
             return
         key = (int(state.get("ply", 0)), str(state.get("game")))
         if self.prompted_for == key:
             return
         self.prompted_for = key
-        self.say(_("{what}, your move (c1-c9, help):").format(what=name_of(state, state.get('you'))))
+        self.say(_("{what}, your move (c1-c9, help):").format(what=name_of(state, state.get("you"))))
 
     def _what_stays(self) -> str:
         """What ``quit`` leaves behind: a game still going waits on the server, a finished one does not."""
@@ -403,8 +453,11 @@ class OnlinePlay:
         if winner is None:
             self.say(_("The game is over: a draw, {scores} to {scores2}.").format(scores=scores[0], scores2=scores[1]))
         else:
-            self.say(_("The game is over: {verb}{reason}, {scores} to {scores2}.").format(
-                verb=verb(name_of(state, winner), 'wins'), reason=reason, scores=scores[0], scores2=scores[1]))
+            self.say(
+                _("The game is over: {verb}{reason}, {scores} to {scores2}.").format(
+                    verb=verb(name_of(state, winner), "wins"), reason=reason, scores=scores[0], scores2=scores[1]
+                )
+            )
         self.say(_("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves."))
         self._keep_in_history(state)
 
@@ -439,16 +492,20 @@ class OnlinePlay:
                 self._write_record(name, event)
                 return
             self._event(event)
-        self.say(_("No record came from the server within {RECORD_WAIT:g} s; try again.").format(
-            RECORD_WAIT=RECORD_WAIT))
+        self.say(
+            _("No record came from the server within {RECORD_WAIT:g} s; try again.").format(RECORD_WAIT=RECORD_WAIT)
+        )
 
     def _write_record(self, name: str, event: dict[str, Any]) -> None:
         path = Path(name)
         try:
             write_atomically(path, str(event.get("mbg", "")))
         except OSError as error:
-            self.say(_("Cannot save {shorten_name}: {value}").format(
-                shorten_name=shorten_name(name), value=error.strerror or error))
+            self.say(
+                _("Cannot save {shorten_name}: {value}").format(
+                    shorten_name=shorten_name(name), value=error.strerror or error
+                )
+            )
             return
         self.say(_("Saved the record to {shorten_name}.").format(shorten_name=shorten_name(name)))
 
@@ -464,12 +521,14 @@ class OnlinePlay:
         try:
             remember_seat(seat)
         except OSError as error:
-            self.say(_("Cannot keep this game in the list of online games: {value}").format(
-                value=error.strerror or error))
+            self.say(
+                _("Cannot keep this game in the list of online games: {value}").format(value=error.strerror or error)
+            )
 
 
-def open_session(url: str, *, join: str | None, watch: str | None, resume: Seat | None,
-                 create: Create | None, name: str | None) -> OnlineSession:
+def open_session(
+    url: str, *, join: str | None, watch: str | None, resume: Seat | None, create: Create | None, name: str | None
+) -> OnlineSession:
     """The session for the command line's choice: resume a kept seat, join or watch with a code, or host."""
     if resume is not None:
         return OnlineSession.resume(resume, name)

@@ -45,41 +45,64 @@ MAX_TILES = 70
 """The largest tile count ``make`` accepts: every position is solved exactly, move by move,
 which past 70 tiles takes seconds a position instead of milliseconds."""
 RESULT_WORDS = {1: "a win", 0: "a draw", -1: "a loss"}
-PLAY_HELP = ("type a move (c1-c9), 'solution' to see the answer, 'board' to see the position again, "
-             "'quit' to stop")
+PLAY_HELP = "type a move (c1-c9), 'solution' to see the answer, 'board' to see the position again, 'quit' to stop"
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """``puzzles make`` and ``puzzles play``."""
-    sub = commands.add_parser("puzzles", help=_("solve puzzles mined from exact analysis, or mine a set"),
-                              description=_("Puzzles: positions from the levels' games where exactly one move "
-                                          "keeps the perfect-play margin."))
+    sub = commands.add_parser(
+        "puzzles",
+        help=_("solve puzzles mined from exact analysis, or mine a set"),
+        description=_(
+            "Puzzles: positions from the levels' games where exactly one move keeps the perfect-play margin."
+        ),
+    )
     actions = sub.add_subparsers(dest="puzzles_command", metavar="ACTION")
     make = actions.add_parser(
-        "make", help=_("mine puzzles from numbered deals the solver's levels play"),
-        description=_("Play numbered deals with the solver's levels and keep the positions where exactly one move "
-                    "keeps the perfect-play margin, every other loses at least 4 points or changes the result, "
-                    "and the answer is not the biggest free pair. The same seed gives the same puzzles."))
+        "make",
+        help=_("mine puzzles from numbered deals the solver's levels play"),
+        description=_(
+            "Play numbered deals with the solver's levels and keep the positions where exactly one move "
+            "keeps the perfect-play margin, every other loses at least 4 points or changes the result, "
+            "and the answer is not the biggest free pair. The same seed gives the same puzzles."
+        ),
+    )
     make.add_argument("--count", type=_count, default=100, metavar="N", help=_("puzzles to find (default 100)"))
-    make.add_argument("--tiles", type=_tile_range, default=(20, 60), metavar="A-B",
-                      help=_("tiles on the board of a puzzle's position (default 20-60)"))
+    make.add_argument(
+        "--tiles",
+        type=_tile_range,
+        default=(20, 60),
+        metavar="A-B",
+        help=_("tiles on the board of a puzzle's position (default 20-60)"),
+    )
     make.add_argument("--seed", type=_seed, default=1, metavar="S", help=_("which games are played (default 1)"))
-    make.add_argument("--out", default="puzzles.jsonl", metavar="FILE",
-                      help=_("the puzzle file to write (default puzzles.jsonl)"))
+    make.add_argument(
+        "--out", default="puzzles.jsonl", metavar="FILE", help=_("the puzzle file to write (default puzzles.jsonl)")
+    )
     make.add_argument("--force", action="store_true", help=_("replace the --out file if it exists"))
-    make.add_argument("--workers", type=_workers, default=1, metavar="W",
-                      help=_("processes mining at once (default 1; the puzzles do not depend on it)"))
+    make.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="W",
+        help=_("processes mining at once (default 1; the puzzles do not depend on it)"),
+    )
     make.set_defaults(run=cmd_puzzles_make)
-    play = actions.add_parser("play", help=_("solve puzzles in the terminal; your rating is kept in the history"),
-                              description=_("Solve puzzles near your rating: {PLAY_HELP}.").format(PLAY_HELP=PLAY_HELP))
-    play.add_argument("--theme", metavar="T", help=_("only puzzles of this theme ({join})").format(
-        join=', '.join(THEMES)))
+    play = actions.add_parser(
+        "play",
+        help=_("solve puzzles in the terminal; your rating is kept in the history"),
+        description=_("Solve puzzles near your rating: {PLAY_HELP}.").format(PLAY_HELP=PLAY_HELP),
+    )
+    play.add_argument(
+        "--theme", metavar="T", help=_("only puzzles of this theme ({join})").format(join=", ".join(THEMES))
+    )
     play.add_argument("--length", type=_count, metavar="N", help=_("only puzzles with N moves to find"))
     play.add_argument("--count", type=_count, metavar="N", help=_("stop after N puzzles (default: until quit)"))
     play.add_argument("--file", metavar="FILE", help=_("a puzzle file (default: the set that comes with the game)"))
     play.add_argument("--seed", type=_seed, metavar="S", help=_("choose the puzzles reproducibly"))
-    play.add_argument("--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the "
-                                                   "user's data folder)"))
+    play.add_argument(
+        "--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the user's data folder)")
+    )
     play.set_defaults(run=cmd_puzzles_play)
     sub.set_defaults(run=_no_action(sub))
 
@@ -123,19 +146,31 @@ def cmd_puzzles_make(args: argparse.Namespace) -> int:
         now = time.monotonic()
         if now - reported[0] >= PROGRESS_SECONDS:
             reported[0] = now
-            print(_("{PROG}: {puzzles} of {count} puzzles from {plural} ({seconds:.0f} s)").format(
-                PROG=PROG, puzzles=state.puzzles, count=run.count, plural=plural(state.games, 'game'),
-                seconds=state.seconds), file=sys.stderr, flush=True)
+            print(
+                _("{PROG}: {puzzles} of {count} puzzles from {plural} ({seconds:.0f} s)").format(
+                    PROG=PROG,
+                    puzzles=state.puzzles,
+                    count=run.count,
+                    plural=plural(state.games, "game"),
+                    seconds=state.seconds,
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
 
     puzzles = mine(run, progress)
     seconds = time.monotonic() - started
     try:
         save_puzzles(out, puzzles)
     except OSError as error:
-        raise InputError(_("--out: cannot write {out} ({value})").format(
-            out=args.out, value=error.strerror or error)) from None
-    print(_("wrote {plural} to {out} from {plural2} in {seconds:.0f} s").format(
-        plural=plural(len(puzzles), 'puzzle'), out=args.out, plural2=plural(games[0], 'game'), seconds=seconds))
+        raise InputError(
+            _("--out: cannot write {out} ({value})").format(out=args.out, value=error.strerror or error)
+        ) from None
+    print(
+        _("wrote {plural} to {out} from {plural2} in {seconds:.0f} s").format(
+            plural=plural(len(puzzles), "puzzle"), out=args.out, plural2=plural(games[0], "game"), seconds=seconds
+        )
+    )
     if len(puzzles) < run.count:
         print(_("(fewer than the {count} asked for: stopped early, or the range gives few)").format(count=run.count))
     print(summarise(puzzles))
@@ -149,9 +184,13 @@ def summarise(puzzles: Sequence[Puzzle]) -> str:
         return ", ".join(f"{value}: {values.count(value)}" for value in sorted(set(values))) or "none"
 
     themes = [theme for puzzle in puzzles for theme in puzzle.themes]
-    return "\n".join([f"difficulty   {counts([puzzle.difficulty for puzzle in puzzles])}",
-                      f"moves        {counts([puzzle.length for puzzle in puzzles])}",
-                      f"themes       {', '.join(f'{theme}: {themes.count(theme)}' for theme in THEMES)}"])
+    return "\n".join(
+        [
+            f"difficulty   {counts([puzzle.difficulty for puzzle in puzzles])}",
+            f"moves        {counts([puzzle.length for puzzle in puzzles])}",
+            f"themes       {', '.join(f'{theme}: {themes.count(theme)}' for theme in THEMES)}",
+        ]
+    )
 
 
 # -- play -------------------------------------------------------------------------------
@@ -161,21 +200,37 @@ def cmd_puzzles_play(args: argparse.Namespace) -> int:
     if sys.stdin is None:
         raise InputError(_("standard input is closed: puzzles play reads the moves from it"))
     if args.theme is not None and args.theme not in THEMES:
-        raise InputError(_("--theme: {theme!r} is not a theme (choose one of: {join})").format(
-            theme=args.theme[:20], join=', '.join(THEMES)))
+        raise InputError(
+            _("--theme: {theme!r} is not a theme (choose one of: {join})").format(
+                theme=args.theme[:20], join=", ".join(THEMES)
+            )
+        )
     try:
         puzzles = load_puzzles(args.file)
     except (PuzzleFormatError, FileNotFoundError) as error:
         raise InputError(str(error)) from None
     chosen = matching(puzzles, args.theme, args.length)
     if not chosen:
-        wanted = " and ".join(filter(None, [args.theme and f"theme {args.theme}",
-                                            args.length and f"{plural(args.length, 'move')} to find"]))
-        raise InputError(_("no puzzle has {wanted} ({plural} in the set)").format(
-            wanted=wanted, plural=plural(len(puzzles), 'puzzle')))
+        wanted = " and ".join(
+            filter(
+                None, [args.theme and f"theme {args.theme}", args.length and f"{plural(args.length, 'move')} to find"]
+            )
+        )
+        raise InputError(
+            _("no puzzle has {wanted} ({plural} in the set)").format(
+                wanted=wanted, plural=plural(len(puzzles), "puzzle")
+            )
+        )
     history = History(args.db)
-    terminal = PuzzleTerminal(chosen, history, _solver_refute(), sys.stdin, sys.stdout,
-                              colour=use_colour(sys.stdout), rng=random.Random(args.seed))
+    terminal = PuzzleTerminal(
+        chosen,
+        history,
+        _solver_refute(),
+        sys.stdin,
+        sys.stdout,
+        colour=use_colour(sys.stdout),
+        rng=random.Random(args.seed),
+    )
     return terminal.run(args.count)
 
 
@@ -198,8 +253,17 @@ def _solver_refute() -> Refute:
 class PuzzleTerminal:
     """The terminal's puzzle loop: one puzzle after another until quit, the end of input or ``count``."""
 
-    def __init__(self, puzzles: Sequence[Puzzle], history: History, refute: Refute | None, reader: TextIO,
-                 writer: TextIO, *, colour: bool = False, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        puzzles: Sequence[Puzzle],
+        history: History,
+        refute: Refute | None,
+        reader: TextIO,
+        writer: TextIO,
+        *,
+        colour: bool = False,
+        rng: random.Random | None = None,
+    ) -> None:
         self.puzzles = puzzles
         self.history = history
         self.refute = refute
@@ -226,9 +290,14 @@ class PuzzleTerminal:
             puzzle = next_puzzle(self.puzzles, rating.rating, set(ratings), self.rng, ratings)
             if puzzle is None:
                 break
-            self.say(_("\nPuzzle {id}: {plural} to find, rated {get:.0f}; your puzzle rating {what}").format(
-                id=puzzle.id, plural=plural(puzzle.length, 'move'), get=ratings.get(puzzle.id, puzzle.rating),
-                what=rating.describe()))
+            self.say(
+                _("\nPuzzle {id}: {plural} to find, rated {get:.0f}; your puzzle rating {what}").format(
+                    id=puzzle.id,
+                    plural=plural(puzzle.length, "move"),
+                    get=ratings.get(puzzle.id, puzzle.rating),
+                    what=rating.describe(),
+                )
+            )
             if not self.solve(puzzle):
                 break
             done += 1
@@ -285,8 +354,11 @@ class PuzzleTerminal:
     def right(self, session: PuzzleSession, attempt: Attempt) -> None:
         self.say(_("Right: {move_name} ({points}).").format(move_name=move_name(attempt.move), points=attempt.points))
         if attempt.reply is not None:
-            self.say(_("{NAMES} replies {move_name} ({reply_points}).").format(
-                NAMES=NAMES[2 - session.side], move_name=move_name(attempt.reply), reply_points=attempt.reply_points))
+            self.say(
+                _("{NAMES} replies {move_name} ({reply_points}).").format(
+                    NAMES=NAMES[2 - session.side], move_name=move_name(attempt.reply), reply_points=attempt.reply_points
+                )
+            )
             self.show(session)
             self.ask(session)
 
@@ -298,9 +370,13 @@ class PuzzleTerminal:
         if attempt.refutation is not None:
             after = session.position.copy()
             after.push(attempt.move)
-            self.say(_("Refutation: {NAMES} replies {move_name} ({move_points}).").format(
-                NAMES=NAMES[2 - session.side], move_name=move_name(attempt.refutation),
-                move_points=after.move_points(attempt.refutation)))
+            self.say(
+                _("Refutation: {NAMES} replies {move_name} ({move_points}).").format(
+                    NAMES=NAMES[2 - session.side],
+                    move_name=move_name(attempt.refutation),
+                    move_points=after.move_points(attempt.refutation),
+                )
+            )
         self.say(_("Try again (type a move), or type 'solution' to see it."))
 
     def reveal(self, session: PuzzleSession) -> None:
@@ -325,15 +401,26 @@ class PuzzleTerminal:
             self.say(_("Solved! {themes}").format(themes=_themes(puzzle)))
         elif not quitting:
             self.say(_("Not solved at the first try. {themes}").format(themes=_themes(puzzle)))
-        self.say(_("Your puzzle rating: {rating:.0f} -> {what}; this puzzle: {rating2:.0f} -> {rating3:.0f}. Streak: "
-                   "{streak}.").format(
-            rating=outcome.player_before.rating, what=outcome.player_after.describe(),
-            rating2=outcome.puzzle_before.rating, rating3=outcome.puzzle_after.rating, streak=outcome.streak))
+        self.say(
+            _(
+                "Your puzzle rating: {rating:.0f} -> {what}; this puzzle: {rating2:.0f} -> {rating3:.0f}. Streak: "
+                "{streak}."
+            ).format(
+                rating=outcome.player_before.rating,
+                what=outcome.player_after.describe(),
+                rating2=outcome.puzzle_before.rating,
+                rating3=outcome.puzzle_after.rating,
+                streak=outcome.streak,
+            )
+        )
 
 
 def _themes(puzzle: Puzzle) -> str:
-    return (_("Themes: {join}.").format(join=", ".join(map(theme_word, puzzle.themes))) if puzzle.themes
-            else _("No particular theme."))
+    return (
+        _("Themes: {join}.").format(join=", ".join(map(theme_word, puzzle.themes)))
+        if puzzle.themes
+        else _("No particular theme.")
+    )
 
 
 # -- running this module alone ----------------------------------------------------------

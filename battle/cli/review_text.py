@@ -35,44 +35,67 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
     turning = review.turning_points()
     lines.append("")
     if turning:
-        lines.append(_("Turning points (projected margin for {mention}):").format(
-            mention=mention(names[0], start=False)))
+        lines.append(
+            _("Turning points (projected margin for {mention}):").format(mention=mention(names[0], start=False))
+        )
         lines += [_format_turning_point(point, names) for point in turning]
     else:
         lines.append(_("Turning points: none (no lead change, no mistake or blunder)"))
     return "\n".join(lines) + "\n"
 
+
 def _heading(review: Review, names: tuple[str, str]) -> str:
     origin = _("deal {deal}").format(deal=review.deal) if review.deal is not None else _("a composed layout")
-    budget = _("no limit") if review.nodes_per_move is None else _("up to {nodes} nodes per move").format(
-        nodes=format_number(review.nodes_per_move))
+    budget = (
+        _("no limit")
+        if review.nodes_per_move is None
+        else _("up to {nodes} nodes per move").format(nodes=format_number(review.nodes_per_move))
+    )
     first = names[review.start_to_move - 1]
     second = names[2 - review.start_to_move]
     exact = "" if review.eval_start_exact else _(" (estimate)")
-    return (
-        _("Review of {names} vs {names2}, from {origin}: {plural}, {budget}\n{verb} the odd-numbered moves, {mention} "
-          "the even ones. Projected margin for {mention2} at the start: {signed}{exact}\nEach move: value (final "
-          "margin it leads to for the mover), loss against the best move, class; ~ marks an estimate").format(
-            names=shown_name(names[0]), names2=shown_name(names[1]), origin=origin,
-            plural=plural(review.moves_in_record, 'move'),
-            budget=budget, verb=verb(first, 'plays'), mention=mention(second, start=False),
-            mention2=mention(names[0], start=False), signed=_signed(review.eval_start), exact=exact)
+    return _(
+        "Review of {names} vs {names2}, from {origin}: {plural}, {budget}\n{verb} the odd-numbered moves, {mention} "
+        "the even ones. Projected margin for {mention2} at the start: {signed}{exact}\nEach move: value (final "
+        "margin it leads to for the mover), loss against the best move, class; ~ marks an estimate"
+    ).format(
+        names=shown_name(names[0]),
+        names2=shown_name(names[1]),
+        origin=origin,
+        plural=plural(review.moves_in_record, "move"),
+        budget=budget,
+        verb=verb(first, "plays"),
+        mention=mention(second, start=False),
+        mention2=mention(names[0], start=False),
+        signed=_signed(review.eval_start),
+        exact=exact,
     )
+
 
 def _outcome(review: Review, names: tuple[str, str]) -> str:
     if not review.complete:
-        return (_("Review stopped after move {len} of {moves_in_record}; projected margin for {mention} then: "
-                  "{signed}").format(
-            len=len(review.moves), moves_in_record=review.moves_in_record, mention=mention(names[0], start=False),
-            signed=_signed(review.evals[-1])))
+        return _(
+            "Review stopped after move {len} of {moves_in_record}; projected margin for {mention} then: {signed}"
+        ).format(
+            len=len(review.moves),
+            moves_in_record=review.moves_in_record,
+            mention=mention(names[0], start=False),
+            signed=_signed(review.evals[-1]),
+        )
     result = review.result
     if result is not None:
         return _("Result: {what}").format(what=result.describe(names))
     exact = "" if review.final_exact else _(" (estimate)")
-    return (_("Unfinished at {final_scores}-{final_scores2}; projected margin for {mention} under perfect play: "
-              "{signed}{exact}").format(
-        final_scores=review.final_scores[0], final_scores2=review.final_scores[1],
-        mention=mention(names[0], start=False), signed=_signed(review.evals[-1]), exact=exact))
+    return _(
+        "Unfinished at {final_scores}-{final_scores2}; projected margin for {mention} under perfect play: "
+        "{signed}{exact}"
+    ).format(
+        final_scores=review.final_scores[0],
+        final_scores2=review.final_scores[1],
+        mention=mention(names[0], start=False),
+        signed=_signed(review.evals[-1]),
+        exact=exact,
+    )
 
 
 def _approx(move: MoveReview) -> str:
@@ -90,11 +113,17 @@ def _format_move(move: MoveReview) -> str:
     value = f"{approx}{_signed(move.value)}"
     loss = f"{approx}{move.loss}"
     text = _("{number:>3}. {move} ({points})  value {value:<4} loss {loss:<3} {classification}").format(
-        number=move.number, move=move.move, points=move.points, value=value, loss=loss,
-        classification=grade_word(move.classification))
+        number=move.number,
+        move=move.move,
+        points=move.points,
+        value=value,
+        loss=loss,
+        classification=grade_word(move.classification),
+    )
     if move.loss > 0:
         text = _("{text:<50} best: {best_text}").format(
-            text=text, best_text=_best_text(move.best_moves, move.best_value, approx))
+            text=text, best_text=_best_text(move.best_moves, move.best_value, approx)
+        )
     if not move.exact:
         text += _("  [depth {depth}, not exact]").format(depth=move.depth)
     return text.rstrip()
@@ -111,8 +140,10 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
         return "-" if value is None else f"{value:.{digits}f}{suffix}"
 
     one, two = summary
-    lines = [row("", shown_name(names[0])[:20], shown_name(names[1])[:20]),
-             row(_("moves"), str(one.moves), str(two.moves))]
+    lines = [
+        row("", shown_name(names[0])[:20], shown_name(names[1])[:20]),
+        row(_("moves"), str(one.moves), str(two.moves)),
+    ]
     lines += [row(grade_word(name), str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
     lines.append(row(_("points lost"), str(one.points_lost), str(two.points_lost)))
     lines.append(row(_("average loss"), number(one.average_loss), number(two.average_loss)))
@@ -127,8 +158,18 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
 
 def _format_turning_point(point: TurningPoint, names: tuple[str, str]) -> str:
     why = ", ".join(_("lead change") if reason == "lead_change" else grade_word(reason) for reason in point.reasons)
-    best = _("  best: {best_text}").format(
-        best_text=_best_text(point.best_moves, point.best_value)) if point.loss > 0 else ""
-    return (_("{number:>3}. {names}: {move}  loss {loss}  ({why})  {signed} -> {signed2}{best}").format(
-        number=point.number, names=shown_name(names[point.player - 1]), move=point.move, loss=point.loss, why=why,
-        signed=_signed(point.eval_before), signed2=_signed(point.eval_after), best=best))
+    best = (
+        _("  best: {best_text}").format(best_text=_best_text(point.best_moves, point.best_value))
+        if point.loss > 0
+        else ""
+    )
+    return _("{number:>3}. {names}: {move}  loss {loss}  ({why})  {signed} -> {signed2}{best}").format(
+        number=point.number,
+        names=shown_name(names[point.player - 1]),
+        move=point.move,
+        loss=point.loss,
+        why=why,
+        signed=_signed(point.eval_before),
+        signed2=_signed(point.eval_after),
+        best=best,
+    )

@@ -29,9 +29,11 @@ T = TypeVar("T")
 
 MAX_SECONDS = 7 * 24 * 3600
 """The longest ``--time``: a week (a complete deal's exact solve takes minutes)."""
-TIME_HELP = ("the answer comes S seconds after the command started, loading the solver (0.5-1 s) included, "
-             "or as soon as the solver is loaded for a shorter S; on a first run after an install, the "
-             "kernels' one-time compile (10-20 s) comes on top")
+TIME_HELP = (
+    "the answer comes S seconds after the command started, loading the solver (0.5-1 s) included, "
+    "or as soon as the solver is loaded for a shorter S; on a first run after an install, the "
+    "kernels' one-time compile (10-20 s) comes on top"
+)
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -39,8 +41,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     solver is loaded, whose teardown (0.1-0.2 s of LLVM clean-up) it skips."""
     sub = commands.add_parser("solve", help=_("solve a position exactly (value, best moves, best line)"))
     _add_common(sub)
-    sub.add_argument("--json", action="store_true",
-                     help=_("print the solver JSON of the notation contract (docs/notation.md)"))
+    sub.add_argument(
+        "--json", action="store_true", help=_("print the solver JSON of the notation contract (docs/notation.md)")
+    )
     sub.set_defaults(run=cmd_solve, quick_exit=True)
 
     sub = commands.add_parser("analyse", aliases=["analyze"], help=_("every legal move with its exact value"))
@@ -50,10 +53,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
     sub = commands.add_parser("review", help=_("grade every move of a game record against perfect play"))
     sub.add_argument("file", help=_(".mbg game record, or - for standard input"))
-    sub.add_argument("--time", type=_seconds, default=2.0, metavar="S",
-                     help=_("search per move (default 2), counted in nodes: a million for each second, about a "
-                            "second of one core on a quiet machine, so that a repeat on any load gives the same "
-                            "grades; moves not solved within it are estimates"))
+    sub.add_argument(
+        "--time",
+        type=_seconds,
+        default=2.0,
+        metavar="S",
+        help=_(
+            "search per move (default 2), counted in nodes: a million for each second, about a "
+            "second of one core on a quiet machine, so that a repeat on any load gives the same "
+            "grades; moves not solved within it are estimates"
+        ),
+    )
     sub.add_argument("--json", action="store_true", help=_("print the review as JSON instead of text"))
     sub.add_argument("--plot", metavar="FILE.png", help=_("also write the evaluation graph as a PNG image"))
     sub.add_argument("--force", action="store_true", help=_("replace the --plot file if it exists"))
@@ -63,8 +73,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 def _add_common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
-    sub.add_argument("--time", type=_seconds, metavar="S",
-                     help=_("stop with the best result so far: {TIME_HELP}").format(TIME_HELP=TIME_HELP))
+    sub.add_argument(
+        "--time",
+        type=_seconds,
+        metavar="S",
+        help=_("stop with the best result so far: {TIME_HELP}").format(TIME_HELP=TIME_HELP),
+    )
     sub.add_argument("--nodes", type=_node_count, metavar="N", help=_("stop after N nodes"))
     sub.add_argument("--depth", type=_positive_int, metavar="D", help=_("search at most D moves deep"))
     _add_engine_options(sub)
@@ -73,17 +87,26 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
 def _add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -> None:
     """``--hash``, ``--threads`` (not for a review, which searches on one thread so that its budget in
     nodes grades a repeat the same) and ``--quiet``."""
-    sub.add_argument("--hash", type=_table_megabytes, metavar="MB",
-                     help=_("largest transposition table in MiB, at least 32; a position gets what its size needs, "
-                            "up to this (default: a quarter of the memory, 256 to 2048)"))
+    sub.add_argument(
+        "--hash",
+        type=_table_megabytes,
+        metavar="MB",
+        help=_(
+            "largest transposition table in MiB, at least 32; a position gets what its size needs, "
+            "up to this (default: a quarter of the memory, 256 to 2048)"
+        ),
+    )
     if threads:
-        sub.add_argument("--threads", type=_thread_count, metavar="N",
-                         help=_("search threads sharing the table, 1 to 64 (default: one per core, at most 4)"))
+        sub.add_argument(
+            "--threads",
+            type=_thread_count,
+            metavar="N",
+            help=_("search threads sharing the table, 1 to 64 (default: one per core, at most 4)"),
+        )
     sub.add_argument("--quiet", action="store_true", help=_("no progress on stderr"))
 
 
-def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool = False,
-             reviewer: bool = False):  # noqa: ANN202 - battle.players.Advisor or Reviewer, lazily
+def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool = False, reviewer: bool = False):  # noqa: ANN202 - battle.players.Advisor or Reviewer, lazily
     """The search service a command asked for, its table sized for ``position``; a single search's
     limits also cap its table (a review's table serves the whole game, so only its size and the
     memory limit do)."""
@@ -138,7 +161,8 @@ def _node_count(text: str) -> int:
     nodes = _positive_int(text)
     if nodes > MOST_SEARCH_NODES:
         raise argparse.ArgumentTypeError(
-            f"{quote(text)} is too many: at most {MOST_SEARCH_NODES} (2**62); without --nodes there is no limit")
+            f"{quote(text)} is too many: at most {MOST_SEARCH_NODES} (2**62); without --nodes there is no limit"
+        )
     return nodes
 
 
@@ -183,21 +207,36 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(analysis.to_json()))
         return code
     stopper = _("Ctrl-C stopped the search") if interrupted else _("a limit stopped the search")
-    exact = _("exact") if analysis.exact else _("not exact (depth {depth}; {stopper})").format(
-        depth=analysis.depth, stopper=stopper)
-    print(_("value: {value:+d}  ({describe_value}; {exact})").format(
-        value=analysis.value, describe_value=_describe_value(analysis.value, position.to_move), exact=exact))
+    exact = (
+        _("exact")
+        if analysis.exact
+        else _("not exact (depth {depth}; {stopper})").format(depth=analysis.depth, stopper=stopper)
+    )
+    print(
+        _("value: {value:+d}  ({describe_value}; {exact})").format(
+            value=analysis.value, describe_value=_describe_value(analysis.value, position.to_move), exact=exact
+        )
+    )
     score = f"{analysis.final_score[0]}-{analysis.final_score[1]}"
     if analysis.exact:
         print(_("final score: {score}").format(score=score))
     else:  # the line ends where the search's knowledge does, not where the game does
-        print(_("score after the best line: {score} ({len} moves on; an estimate, not the final score)").format(
-            score=score, len=len(analysis.pv)))
-    print(_("best moves: {value}").format(
-        value=' '.join(move_name(m) for m in analysis.best_moves) or '(none: the game is over)'))
-    print(_("best line: {join}").format(join=' '.join(move_name(m) for m in analysis.pv)))
-    print(_("nodes: {nodes} in {seconds}s").format(nodes=format_number(analysis.nodes),
-                                                    seconds=format_number(analysis.seconds, 2)))
+        print(
+            _("score after the best line: {score} ({len} moves on; an estimate, not the final score)").format(
+                score=score, len=len(analysis.pv)
+            )
+        )
+    print(
+        _("best moves: {value}").format(
+            value=" ".join(move_name(m) for m in analysis.best_moves) or "(none: the game is over)"
+        )
+    )
+    print(_("best line: {join}").format(join=" ".join(move_name(m) for m in analysis.pv)))
+    print(
+        _("nodes: {nodes} in {seconds}s").format(
+            nodes=format_number(analysis.nodes), seconds=format_number(analysis.seconds, 2)
+        )
+    )
     return code
 
 
@@ -217,9 +256,15 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     state = _("exact") if analysis.exact else _("depth {depth}, not exact").format(depth=analysis.depth)
     if interrupted and not analysis.exact:
         state += _(": Ctrl-C stopped the search")
-    print(_("player {to_move} to move, score {scores}-{scores2}, {points_on_board} points on the board "
-            "({state})").format(to_move=position.to_move, scores=position.scores[0], scores2=position.scores[1],
-        points_on_board=position.points_on_board(), state=state))
+    print(
+        _("player {to_move} to move, score {scores}-{scores2}, {points_on_board} points on the board ({state})").format(
+            to_move=position.to_move,
+            scores=position.scores[0],
+            scores2=position.scores[1],
+            points_on_board=position.points_on_board(),
+            state=state,
+        )
+    )
     if not analysis.move_values:
         print(_("no pair left: the game is over"))
         return code
@@ -228,8 +273,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     for mv in analysis.move_values:
         mark = "*" if mv.move in best else " "
         print(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>6}")
-    print(_("* best; value = final margin for the mover under perfect play; best line: {join}").format(
-        join=' '.join(move_name(m) for m in analysis.pv)))
+    print(
+        _("* best; value = final margin for the mover under perfect play; best line: {join}").format(
+            join=" ".join(move_name(m) for m in analysis.pv)
+        )
+    )
     return code
 
 
@@ -267,14 +315,23 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
         elapsed = max(progress.seconds, 1e-9)
         depth = _("exact") if progress.exact else _("depth {depth}").format(depth=progress.depth)
         best = move_name(progress.best_move) if progress.best_move else "-"
-        note(_("  {depth:>9}  value {value}  best {best}  {nodes} nodes  {rate} Mnodes/s  {seconds}s").format(
-            depth=depth, value=f"{progress.value:+d}", best=best, nodes=format_number(progress.nodes),
-            rate=format_number(progress.nodes / elapsed / 1e6, 2), seconds=format_number(elapsed, 1)))
+        note(
+            _("  {depth:>9}  value {value}  best {best}  {nodes} nodes  {rate} Mnodes/s  {seconds}s").format(
+                depth=depth,
+                value=f"{progress.value:+d}",
+                best=best,
+                nodes=format_number(progress.nodes),
+                rate=format_number(progress.nodes / elapsed / 1e6, 2),
+                seconds=format_number(elapsed, 1),
+            )
+        )
 
     def work() -> Analysis:
         return engine.search(
-            position, Limits(time=args.time, nodes=args.nodes, depth=args.depth, deadline=deadline),
-            all_exact=all_exact, progress=report,
+            position,
+            Limits(time=args.time, nodes=args.nodes, depth=args.depth, deadline=deadline),
+            all_exact=all_exact,
+            progress=report,
         )
 
     def tick() -> None:
@@ -297,21 +354,40 @@ def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
     from battle.players import FULL_DEPTH
 
     if status.loading:
-        return _("  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  "
-                 "{seconds}s").format(seconds=format_number(status.seconds, 1))
+        return _(
+            "  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  {seconds}s"
+        ).format(seconds=format_number(status.seconds, 1))
     depth = _("exact") if status.depth >= FULL_DEPTH else _("depth {depth}").format(depth=status.depth)
-    where = _("move {number}/{moves} {move}").format(
-        number=status.move_number, moves=status.moves, move=move_name(status.move)) if status.move else _("starting")
-    best = (_("best so far {value} {move}").format(value=f"{status.best_value:+d}", move=move_name(status.best_move))
-            if status.best_move is not None and status.best_value is not None else _("no move searched yet"))
+    where = (
+        _("move {number}/{moves} {move}").format(
+            number=status.move_number, moves=status.moves, move=move_name(status.move)
+        )
+        if status.move
+        else _("starting")
+    )
+    best = (
+        _("best so far {value} {move}").format(value=f"{status.best_value:+d}", move=move_name(status.best_move))
+        if status.best_move is not None and status.best_value is not None
+        else _("no move searched yet")
+    )
     elapsed = max(status.seconds, 1e-9)
     return _("  searching ({depth}): {where}, {best}  {nodes} nodes  {rate} Mnodes/s  {seconds}s").format(
-        depth=depth, where=where, best=best, nodes=format_number(status.nodes),
-        rate=format_number(status.nodes / elapsed / 1e6, 2), seconds=format_number(elapsed, 1))
+        depth=depth,
+        where=where,
+        best=best,
+        nodes=format_number(status.nodes),
+        rate=format_number(status.nodes / elapsed / 1e6, 2),
+        seconds=format_number(elapsed, 1),
+    )
 
 
-def _run_interruptibly(work: Callable[[], T], stop: Callable[[], None], message: str,
-                       repeat_stop: bool = False, tick: Callable[[], None] | None = None) -> tuple[T, bool]:
+def _run_interruptibly(
+    work: Callable[[], T],
+    stop: Callable[[], None],
+    message: str,
+    repeat_stop: bool = False,
+    tick: Callable[[], None] | None = None,
+) -> tuple[T, bool]:
     """``work()`` on a worker thread; Ctrl-C calls ``stop()`` and still waits for its result.
 
     Returns the result and whether Ctrl-C was pressed; an error in the worker is
@@ -377,23 +453,37 @@ def cmd_review(args: argparse.Namespace) -> int:
         seconds = format_number(step.seconds, 2)
         if step.move is None:
             line = _("final position  player {player} to move  ({state}, {seconds}s)").format(
-                player=step.player, state=state, seconds=seconds)
+                player=step.player, state=state, seconds=seconds
+            )
         else:
-            line = _("move {number}/{total}  {move}  player {player}  loss {loss}  {grade}  ({state}, {seconds}s)"
-                     ).format(number=step.number, total=step.total, move=step.move, player=step.player,
-                              loss=step.loss, grade=grade_word(step.classification or ""), state=state, seconds=seconds)
+            line = _(
+                "move {number}/{total}  {move}  player {player}  loss {loss}  {grade}  ({state}, {seconds}s)"
+            ).format(
+                number=step.number,
+                total=step.total,
+                move=step.move,
+                player=step.player,
+                loss=step.loss,
+                grade=grade_word(step.classification or ""),
+                state=state,
+                seconds=seconds,
+            )
         note(line)
 
     def work():  # noqa: ANN202
-        return reviewer.review(record, seconds=args.time, progress=report,
-                               should_stop=stopping.is_set, known_start=known_start)
+        return reviewer.review(
+            record, seconds=args.time, progress=report, should_stop=stopping.is_set, known_start=known_start
+        )
 
     def stop() -> None:
         stopping.set()  # first, so the review drops the search being cut short
         reviewer.stop()
 
     review, interrupted = _run_interruptibly(
-        work, stop, "interrupted: stopping the review; the moves reviewed so far follow", repeat_stop=True,
+        work,
+        stop,
+        "interrupted: stopping the review; the moves reviewed so far follow",
+        repeat_stop=True,
     )
     if args.json:
         print(json.dumps(review.to_json()))
@@ -405,8 +495,11 @@ def cmd_review(args: argparse.Namespace) -> int:
             note(_("evaluation graph written to {path}").format(path=args.plot))
     keep_accuracy(review, record, quiet=args.quiet)
     if interrupted:
-        note(_("review stopped after move {number} of {total}").format(
-            number=len(review.moves), total=review.moves_in_record))
+        note(
+            _("review stopped after move {number} of {total}").format(
+                number=len(review.moves), total=review.moves_in_record
+            )
+        )
         return 130
     return 0
 
@@ -446,12 +539,16 @@ def _check_plot_path(path: str, force: bool) -> None:
 
     shown = shorten_name(path)
     if not path.lower().endswith(".png"):
-        raise InputError(_("--plot {shown}: the graph is written as PNG, the name must end in .png").format(
-            shown=shown))
+        raise InputError(
+            _("--plot {shown}: the graph is written as PNG, the name must end in .png").format(shown=shown)
+        )
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InputError(_("--plot {shown}: folder {shorten_name} does not exist").format(
-            shown=shown, shorten_name=shorten_name(folder)))
+        raise InputError(
+            _("--plot {shown}: folder {shorten_name} does not exist").format(
+                shown=shown, shorten_name=shorten_name(folder)
+            )
+        )
     if os.path.isdir(path):
         raise InputError(_("--plot {shown}: is a folder").format(shown=shown))
     output_file(path, "--plot", force=force)
@@ -469,10 +566,14 @@ def _save_plot(review, path: str) -> None:  # noqa: ANN001 - battle.players.revi
 
         from battle.ui.widgets.eval_graph import save_eval_graph
     except ImportError as error:
-        raise InputError(_("--plot needs pygame-ce ({error}); the review itself works without it").format(
-            error=error)) from None
+        raise InputError(
+            _("--plot needs pygame-ce ({error}); the review itself works without it").format(error=error)
+        ) from None
     try:
         save_eval_graph(review, path)
     except (OSError, pygame.error) as error:
-        raise InputError(_("--plot {shorten_name}: cannot write the image ({error})").format(
-            shorten_name=shorten_name(path), error=error)) from None
+        raise InputError(
+            _("--plot {shorten_name}: cannot write the image ({error})").format(
+                shorten_name=shorten_name(path), error=error
+            )
+        ) from None

@@ -19,14 +19,23 @@ PROG = "mahjong-battle"
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """``stats``."""
     sub = commands.add_parser(
-        "stats", help=_("your games, results per level, rating against the solver, puzzles"),
-        description=_("Statistics from the history of finished games and puzzle attempts: results per opponent "
-                    "level, average margin, review accuracy over time, best and worst games, a rating against "
-                    "the solver's levels and the puzzle rating."))
-    sub.add_argument("--record", type=_game_number, metavar="N",
-                     help=_("print stored game #N as a .mbg record instead (e.g. to pipe into review -)"))
-    sub.add_argument("--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the "
-                                                  "user's data folder)"))
+        "stats",
+        help=_("your games, results per level, rating against the solver, puzzles"),
+        description=_(
+            "Statistics from the history of finished games and puzzle attempts: results per opponent "
+            "level, average margin, review accuracy over time, best and worst games, a rating against "
+            "the solver's levels and the puzzle rating."
+        ),
+    )
+    sub.add_argument(
+        "--record",
+        type=_game_number,
+        metavar="N",
+        help=_("print stored game #N as a .mbg record instead (e.g. to pipe into review -)"),
+    )
+    sub.add_argument(
+        "--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the user's data folder)")
+    )
     sub.set_defaults(run=cmd_stats)
 
 

@@ -15,42 +15,78 @@ from battle.i18n import N_, _, ngettext
 
 PROG = "mahjong-battle"
 
-DASK_MISSING = N_("survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
-                 "(or pip install 'dask[distributed]')")
+DASK_MISSING = N_(
+    "survey runs on Dask, which is not installed: pip install 'mahjong-battle[survey]' "
+    "(or pip install 'dask[distributed]')"
+)
 
 
 def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub = commands.add_parser(
-        "survey", help=_("solve numbered deals exactly from the first move, in bulk (Dask), or report on them"),
-        description=_("Solve numbered deals exactly from their first move and store each result in a SQLite "
-                    "database the moment it is found; a stopped run resumes where it left off. Runs on a local "
-                    "Dask cluster sized from this machine, or on a running one with --scheduler. "
-                    "Workers x threads: a whole deal needs about 2 GB of table per worker for its best speed, "
-                    "and one deal at a time per worker; on a machine with C cores and M GB, run C/T workers "
-                    "of T threads (T=1 or 2) if M allows 2 GB each, fewer otherwise."))
+        "survey",
+        help=_("solve numbered deals exactly from the first move, in bulk (Dask), or report on them"),
+        description=_(
+            "Solve numbered deals exactly from their first move and store each result in a SQLite "
+            "database the moment it is found; a stopped run resumes where it left off. Runs on a local "
+            "Dask cluster sized from this machine, or on a running one with --scheduler. "
+            "Workers x threads: a whole deal needs about 2 GB of table per worker for its best speed, "
+            "and one deal at a time per worker; on a machine with C cores and M GB, run C/T workers "
+            "of T threads (T=1 or 2) if M allows 2 GB each, fewer otherwise."
+        ),
+    )
     sub.add_argument("deals", nargs="?", metavar="DEALS", help=_("deal numbers: 1-500, 1,7,42 or 1-10,20"))
-    sub.add_argument("--db", metavar="FILE", help=_("the survey database (default: atlas/survey.sqlite3 in the "
-                                                   "user's data folder)"))
-    sub.add_argument("--scheduler", type=_scheduler_address, metavar="ADDRESS",
-                     help=_("a running Dask scheduler, tcp://HOST:8786 (default: a local cluster on this machine)"))
+    sub.add_argument(
+        "--db", metavar="FILE", help=_("the survey database (default: atlas/survey.sqlite3 in the user's data folder)")
+    )
+    sub.add_argument(
+        "--scheduler",
+        type=_scheduler_address,
+        metavar="ADDRESS",
+        help=_("a running Dask scheduler, tcp://HOST:8786 (default: a local cluster on this machine)"),
+    )
     sub.add_argument("--workers", type=_positive_int, metavar="N", help=_("local workers (default: cores / threads)"))
-    sub.add_argument("--threads-per-worker", type=_positive_int, default=1, metavar="T",
-                     help=_("search threads of each worker's engine; a worker solves one deal at a time (default 1)"))
-    sub.add_argument("--memory-per-worker", type=_worker_memory, metavar="GB",
-                     help=_("memory a local worker may use; its table gets what is left of 95%% of it after 0.5 GB, "
-                          "as a power of two: 2 GB a 1 GiB table, 3 GB a 2 GiB one (default: the engine's "
-                          "own size, up to a quarter of the machine)"))
-    sub.add_argument("--time-limit", type=_positive_float, metavar="S",
-                     help=_("seconds a deal may take; one over it is stored as unsolved with its estimate"))
+    sub.add_argument(
+        "--threads-per-worker",
+        type=_positive_int,
+        default=1,
+        metavar="T",
+        help=_("search threads of each worker's engine; a worker solves one deal at a time (default 1)"),
+    )
+    sub.add_argument(
+        "--memory-per-worker",
+        type=_worker_memory,
+        metavar="GB",
+        help=_(
+            "memory a local worker may use; its table gets what is left of 95%% of it after 0.5 GB, "
+            "as a power of two: 2 GB a 1 GiB table, 3 GB a 2 GiB one (default: the engine's "
+            "own size, up to a quarter of the machine)"
+        ),
+    )
+    sub.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        metavar="S",
+        help=_("seconds a deal may take; one over it is stored as unsolved with its estimate"),
+    )
     sub.add_argument("--retry-unsolved", action="store_true", help=_("solve again the deals stored as unsolved"))
     sub.add_argument("--value-only", action="store_true", help=_("store the value without the best first moves"))
-    sub.add_argument("--tiles", type=_tiles, default=108, metavar="N",
-                     help=_("solve each deal from the position N tiles in (both sides taking the biggest pair "
-                            "until then), for quick surveys of the middle game (default 108: the whole deal)"))
+    sub.add_argument(
+        "--tiles",
+        type=_tiles,
+        default=108,
+        metavar="N",
+        help=_(
+            "solve each deal from the position N tiles in (both sides taking the biggest pair "
+            "until then), for quick surveys of the middle game (default 108: the whole deal)"
+        ),
+    )
     sub.add_argument("--report", action="store_true", help=_("report on the database instead of solving"))
     sub.add_argument("--plot", metavar="FILE.png", help=_("with --report: also draw the values' histogram"))
-    sub.add_argument("--export", metavar="FILE.tsv", help=_("write the exactly solved whole deals as a catalogue "
-                                                          "(the format of the one the game ships)"))
+    sub.add_argument(
+        "--export",
+        metavar="FILE.tsv",
+        help=_("write the exactly solved whole deals as a catalogue (the format of the one the game ships)"),
+    )
     sub.add_argument("--force", action="store_true", help=_("replace the --export or --plot file if it exists"))
     sub.set_defaults(run=cmd_survey)
 
@@ -79,8 +115,9 @@ def _worker_memory(text: str) -> float:
     it on every deal, at 0.35 GB one solves 60-tile starts)."""
     value = _positive_float(text)
     if value < 0.5:
-        raise argparse.ArgumentTypeError(f"{text[:20]} GB is too little for a worker: at least 0.5 (a worker "
-                                         "takes about 0.3 GB before its table)")
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]} GB is too little for a worker: at least 0.5 (a worker takes about 0.3 GB before its table)"
+        )
     return value
 
 
@@ -102,11 +139,15 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
     try:
         path = args.db if args.db is not None else default_survey_path()
     except StorageProblem as problem:
-        raise InputError(_("no survey database to use: {problem} (--db FILE names one elsewhere)").format(
-            problem=problem)) from None
+        raise InputError(
+            _("no survey database to use: {problem} (--db FILE names one elsewhere)").format(problem=problem)
+        ) from None
     if reading and not os.path.exists(path):
-        raise InputError(_("no survey database at {value}: 'mahjong-battle survey DEALS{value2}' makes one").format(
-            value=str(path)[:200], value2='' if args.db is None else ' --db FILE'))
+        raise InputError(
+            _("no survey database at {value}: 'mahjong-battle survey DEALS{value2}' makes one").format(
+                value=str(path)[:200], value2="" if args.db is None else " --db FILE"
+            )
+        )
     try:
         database = SurveyDatabase(args.db, read_only=reading, claim=claim)
     except SurveyDatabaseError as error:
@@ -143,13 +184,22 @@ def cmd_survey(args: argparse.Namespace) -> int:
     except ImportError:
         raise InputError(_(DASK_MISSING)) from None
     if args.scheduler and (args.workers or args.memory_per_worker):
-        raise InputError(_("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are "
-                           "its own"))
+        raise InputError(
+            _("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are its own")
+        )
     from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
 
-    plan = SurveyPlan(deals, tiles=args.tiles, time_limit=args.time_limit, value_only=args.value_only,
-                      retry_unsolved=args.retry_unsolved, scheduler=args.scheduler, workers=args.workers,
-                      threads_per_worker=args.threads_per_worker, memory_per_worker=args.memory_per_worker)
+    plan = SurveyPlan(
+        deals,
+        tiles=args.tiles,
+        time_limit=args.time_limit,
+        value_only=args.value_only,
+        retry_unsolved=args.retry_unsolved,
+        scheduler=args.scheduler,
+        workers=args.workers,
+        threads_per_worker=args.threads_per_worker,
+        memory_per_worker=args.memory_per_worker,
+    )
     database = _database(args, claim=True)
     bar = _ProgressBar(sys.stderr)
     stop = threading.Event()
@@ -158,25 +208,36 @@ def cmd_survey(args: argparse.Namespace) -> int:
             progress = run_survey(plan, database, report=bar.show, stop=stop)
     except _Stopped as stopped:
         stop.set()
-        print(_("\nstopped{how}: every deal finished so far is stored; the same command resumes").format(
-            how=stopped.how),
-              file=sys.stderr)
+        print(
+            _("\nstopped{how}: every deal finished so far is stored; the same command resumes").format(how=stopped.how),
+            file=sys.stderr,
+        )
         return 128 + stopped.signal
     except ClusterStartError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        raise InputError(_("cannot reach the scheduler {scheduler}: {error}").format(
-            scheduler=args.scheduler, error=error)) from None
+        raise InputError(
+            _("cannot reach the scheduler {scheduler}: {error}").format(scheduler=args.scheduler, error=error)
+        ) from None
     finally:
         database.close()
     bar.end()
     for failure in progress.failed:
         print(_("failed (tried again next run): {failure}").format(failure=failure), file=sys.stderr)
-    print(_("{done} deals solved now ({solved} exactly, {unsolved} over the time limit), {skipped} already stored, "
-            "{len} failed; in {path}").format(
-        done=progress.done, solved=progress.solved, unsolved=progress.unsolved, skipped=progress.skipped,
-        len=len(progress.failed), path=database.path))
+    print(
+        _(
+            "{done} deals solved now ({solved} exactly, {unsolved} over the time limit), {skipped} already stored, "
+            "{len} failed; in {path}"
+        ).format(
+            done=progress.done,
+            solved=progress.solved,
+            unsolved=progress.unsolved,
+            skipped=progress.skipped,
+            len=len(progress.failed),
+            path=database.path,
+        )
+    )
     return 0 if not progress.failed else 1
 
 
@@ -224,11 +285,15 @@ class _ProgressBar:
         filled = round(30 * progress.done / total)
         left = progress.seconds_left()
         eta = "" if left is None else f", about {_duration(left)} left"
-        line = (f"[{'#' * filled}{'.' * (30 - filled)}] {progress.done}/{progress.total} deals "
-                f"({progress.solved} solved, {progress.unsolved} unsolved), {progress.per_hour():.1f} an hour{eta}")
+        line = (
+            f"[{'#' * filled}{'.' * (30 - filled)}] {progress.done}/{progress.total} deals "
+            f"({progress.solved} solved, {progress.unsolved} unsolved), {progress.per_hour():.1f} an hour{eta}"
+        )
         if result is not None and not self.live:
-            line += f"; deal {result.deal}: {result.value:+d}{'' if result.solved else ' (estimate)'} in " \
-                    f"{result.seconds:.1f} s"
+            line += (
+                f"; deal {result.deal}: {result.value:+d}{'' if result.solved else ' (estimate)'} in "
+                f"{result.seconds:.1f} s"
+            )
         print(("\r" + line) if self.live else line, end="" if self.live else "\n", file=self.stream, flush=True)
 
     def end(self) -> None:
@@ -252,8 +317,11 @@ def _report(args: argparse.Namespace) -> int:
     print(format_report(report, args.tiles))
     if args.plot:
         if not args.plot.lower().endswith(".png"):
-            raise InputError(_("--plot {plot}: the histogram is written as PNG, the name must end in .png").format(
-                plot=args.plot[:80]))
+            raise InputError(
+                _("--plot {plot}: the histogram is written as PNG, the name must end in .png").format(
+                    plot=args.plot[:80]
+                )
+            )
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         import pygame
@@ -263,8 +331,9 @@ def _report(args: argparse.Namespace) -> int:
         try:
             save_histogram(report, args.plot)
         except (OSError, pygame.error) as error:
-            raise InputError(_("--plot {plot}: {value}").format(
-                plot=args.plot[:80], value=getattr(error, 'strerror', None) or error)) from None
+            raise InputError(
+                _("--plot {plot}: {value}").format(plot=args.plot[:80], value=getattr(error, "strerror", None) or error)
+            ) from None
         print(_("histogram written to {plot}").format(plot=args.plot))
     return 0
 
@@ -279,13 +348,16 @@ def _export(args: argparse.Namespace) -> int:
     limits = {result.time_limit for result in results if result.time_limit}
     span = f"{results[0].deal}-{results[-1].deal}" if results else "DEALS"
     limit = f" --time-limit {max(limits):g}" if limits else ""
-    made_by = (f"'mahjong-battle survey {span}{limit}' then 'survey --export'; {len(solved)} of {len(results)} "
-               "deals solved exactly")
+    made_by = (
+        f"'mahjong-battle survey {span}{limit}' then 'survey --export'; {len(solved)} of {len(results)} "
+        "deals solved exactly"
+    )
     try:
         write_atomically(args.export, format_catalogue(results, made_by))
     except OSError as error:
-        raise InputError(_("--export {export}: {value}").format(
-            export=args.export[:80], value=error.strerror or error)) from None
+        raise InputError(
+            _("--export {export}: {value}").format(export=args.export[:80], value=error.strerror or error)
+        ) from None
     print(_("{len} solved deals written to {export}").format(len=len(solved), export=args.export))
     return 0
 
@@ -316,8 +388,11 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
     if args.db is not None or args.tiles != FULL_DEAL:
         results = _read_results(args, args.tiles)
         where = args.db if args.db is not None else default_survey_path()
-        print(ngettext("from {where}: {count} deal", "from {where}: {count} deals", len(results)).format(
-            where=where, count=len(results)))
+        print(
+            ngettext("from {where}: {count} deal", "from {where}: {count} deals", len(results)).format(
+                where=where, count=len(results)
+            )
+        )
         return results
     try:
         shipped = read_catalogue_results(shipped_catalogue_path())
@@ -342,7 +417,11 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
     else:
         yours = _("none of your own yet ('mahjong-battle survey DEALS' adds to {path})").format(path=own_path)
     overlap = _("; {count} in both, yours counted").format(count=both) if both else ""
-    print(ngettext("{count} deal: {shipped} from the catalogue the game ships, {yours}{overlap}",
-                   "{count} deals: {shipped} from the catalogue the game ships, {yours}{overlap}", len(merged)).format(
-        count=len(merged), shipped=len(shipped), yours=yours, overlap=overlap))
+    print(
+        ngettext(
+            "{count} deal: {shipped} from the catalogue the game ships, {yours}{overlap}",
+            "{count} deals: {shipped} from the catalogue the game ships, {yours}{overlap}",
+            len(merged),
+        ).format(count=len(merged), shipped=len(shipped), yours=yours, overlap=overlap)
+    )
     return [merged[deal] for deal in sorted(merged)]

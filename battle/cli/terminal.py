@@ -85,8 +85,13 @@ class TerminalPlay:
         self.colour = colour
         self.shelf = shelf
         """Where the game is kept after every move (None: nowhere, for tests and embedding)."""
-        self.saved = SavedGame(game_id or new_game_id(), game, next(iter(self.computers), None),
-                               level if self.computers else None, "terminal")
+        self.saved = SavedGame(
+            game_id or new_game_id(),
+            game,
+            next(iter(self.computers), None),
+            level if self.computers else None,
+            "terminal",
+        )
         self.advisor = advisor
         self.reviewer = reviewer
         self.kept_at: Path | None = None
@@ -120,10 +125,16 @@ class TerminalPlay:
                 shelf.release(self.saved.game_id)
 
     def _play(self) -> int:
-        deal = (_("deal {number}").format(number=self.game.deal_number) if self.game.deal_number is not None
-                else _("composed position"))
-        self.say(_("Mahjong Battle: {player1} vs {player2}, {deal}. Type 'help' for commands.").format(
-            player1=self.game.player1, player2=self.game.player2, deal=deal))
+        deal = (
+            _("deal {number}").format(number=self.game.deal_number)
+            if self.game.deal_number is not None
+            else _("composed position")
+        )
+        self.say(
+            _("Mahjong Battle: {player1} vs {player2}, {deal}. Type 'help' for commands.").format(
+                player1=self.game.player1, player2=self.game.player2, deal=deal
+            )
+        )
         self.say(_(LEGEND))
         self.show()
         while True:
@@ -189,8 +200,11 @@ class TerminalPlay:
             kind = self.game.position.cells[move[0]]
             points = self.game.play(move)
         except BattleError as error:
-            self.say(_("Not a legal move: {error}. Type 'moves' for the playable pairs, 'help' for commands.").format(
-                error=error))
+            self.say(
+                _("Not a legal move: {error}. Type 'moves' for the playable pairs, 'help' for commands.").format(
+                    error=error
+                )
+            )
             return
         self._save()
         self.say(f"{verb(name, 'plays')} {move_name(move)}: {pair_words(kind)}, {plural(points, 'point')}.")
@@ -219,13 +233,22 @@ class TerminalPlay:
             others = [move_name(m) for m in analysis.best_moves[1:]]
             also = f" (as good: {', '.join(others)})" if others else ""
             points = plural(position.move_points(move), "point")
-            self.say(_("Hint: {move_name}, {pair}, {points}{also}.").format(
-                move_name=move_name(move), pair=pair, points=points, also=also))
-            self.say(_("With best play on both sides {margin} from here ({how}).").format(
-                margin=_margin(mover, analysis.value), how=how))
+            self.say(
+                _("Hint: {move_name}, {pair}, {points}{also}.").format(
+                    move_name=move_name(move), pair=pair, points=points, also=also
+                )
+            )
+            self.say(
+                _("With best play on both sides {margin} from here ({how}).").format(
+                    margin=_margin(mover, analysis.value), how=how
+                )
+            )
             return
-        self.say(_("{mover} to move; with best play {margin} from here ({how}).").format(
-            mover=mover, margin=_margin(mover, analysis.value), how=how))
+        self.say(
+            _("{mover} to move; with best play {margin} from here ({how}).").format(
+                mover=mover, margin=_margin(mover, analysis.value), how=how
+            )
+        )
         best = set(analysis.best_moves)
         self.say(_("  move      points  final margin"))
         for mv in analysis.move_values:
@@ -275,8 +298,11 @@ class TerminalPlay:
         shown = shorten_name(name)
         path = Path(name).expanduser()
         if os.path.isdir(path) or name.endswith(("/", "\\")):
-            self.say(_("Could not save to {shown}: it is a folder; give a file name, e.g. save "
-                       "{folder}/game.mbg").format(shown=shown, folder=shown.rstrip('/')))
+            self.say(
+                _("Could not save to {shown}: it is a folder; give a file name, e.g. save {folder}/game.mbg").format(
+                    shown=shown, folder=shown.rstrip("/")
+                )
+            )
             return
         if not path.suffix:
             path = path.with_suffix(".mbg")
@@ -286,15 +312,22 @@ class TerminalPlay:
             exists = target.exists()
         except NotAFileToWrite:
             if os.path.isdir(path):
-                self.say(_("Could not save to {shown}: it is a folder; give a file name, e.g. save "
-                           "{folder}/game.mbg").format(shown=shown, folder=shown.rstrip('/')))
+                self.say(
+                    _(
+                        "Could not save to {shown}: it is a folder; give a file name, e.g. save {folder}/game.mbg"
+                    ).format(shown=shown, folder=shown.rstrip("/"))
+                )
             else:
-                self.say(_("Could not save to {shown}: it is not a regular file (a FIFO, a device or a "
-                           "socket)").format(shown=shown))
+                self.say(
+                    _("Could not save to {shown}: it is not a regular file (a FIFO, a device or a socket)").format(
+                        shown=shown
+                    )
+                )
             return
         except (OSError, ValueError) as error:
-            self.say(_("Could not save to {shorten_name}: {reason}").format(shorten_name=shown,
-                                                                           reason=error_reason(error)))
+            self.say(
+                _("Could not save to {shorten_name}: {reason}").format(shorten_name=shown, reason=error_reason(error))
+            )
             return
         if exists and not self._confirm(_("{shown} exists. Replace it? (yes/no) ").format(shown=shown)):
             self.say(_("Not saved."))
@@ -302,8 +335,9 @@ class TerminalPlay:
         try:
             write_atomically(path, self.game.to_text())
         except (OSError, ValueError) as error:
-            self.say(_("Could not save to {shorten_name}: {reason}").format(shorten_name=shown,
-                                                                           reason=error_reason(error)))
+            self.say(
+                _("Could not save to {shorten_name}: {reason}").format(shorten_name=shown, reason=error_reason(error))
+            )
             return
         self.say(_("Saved to {file}.").format(file=shown))
 
@@ -326,16 +360,20 @@ class TerminalPlay:
             elif self.game.ply > 0 or self.shelf.has(self.saved.game_id):
                 self.shelf.save(self.saved)
         except OSError as error:
-            self.say(_("(the game could not be saved: {reason}; 'save FILE' writes it elsewhere)").format(
-                reason=error_reason(error)))
+            self.say(
+                _("(the game could not be saved: {reason}; 'save FILE' writes it elsewhere)").format(
+                    reason=error_reason(error)
+                )
+            )
 
     def _quit(self) -> None:
         self._save()
         if self.shelf is None or self.game.is_over():
             return
         if self.shelf.has(self.saved.game_id):
-            self.say(_("The game is kept in the list of unfinished games; continue with "
-                       "'mahjong-battle play --resume'."))
+            self.say(
+                _("The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.")
+            )
         else:
             self.say(_("No move was played, so there is nothing to keep."))
 
@@ -365,8 +403,16 @@ class TerminalPlay:
         par = _par_of(self.game)
         history = History()
         try:
-            history.add_game(GameEntry.from_game(self.game, front_end="terminal", levels=(levels[0], levels[1]),
-                                                 you=you, par=par, game_key=self.saved.game_id))
+            history.add_game(
+                GameEntry.from_game(
+                    self.game,
+                    front_end="terminal",
+                    levels=(levels[0], levels[1]),
+                    you=you,
+                    par=par,
+                    game_key=self.saved.game_id,
+                )
+            )
             for notice in history.take_notices():
                 self.say(notice)
         finally:
@@ -411,5 +457,3 @@ def _par_of(game: Game) -> int | None:
 
     par = Catalogue.load().par(game.deal_number)
     return None if par is None else par.value
-
-

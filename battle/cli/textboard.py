@@ -48,7 +48,8 @@ def render_status(position: Position, names: tuple[str, str] | None = None) -> s
     tiles, points = position.tiles_left(), position.points_on_board()
     left = _("{tiles}, {points} on the board").format(
         tiles=ngettext("{count} tile", "{count} tiles", tiles).format(count=tiles),
-        points=ngettext("{count} point", "{count} points", points).format(count=points))
+        points=ngettext("{count} point", "{count} points", points).format(count=points),
+    )
     if position.is_over():
         return _("{scores}   game over   {left}").format(scores=scores, left=left)
     pairs = len(position.legal_moves())

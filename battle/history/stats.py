@@ -93,8 +93,10 @@ def compute_stats(games: Sequence[GameEntry], attempts: Sequence[PuzzleAttempt])
             tally[3] += entry.margin_for(entry.you)
             tally[4] += 1
     order = [*LEVEL_NAMES, PEOPLE]
-    tallies = tuple(Tally(name, *counts[name]) for name in sorted(counts, key=lambda name: (
-        order.index(name) if name in order else len(order), name)))
+    tallies = tuple(
+        Tally(name, *counts[name])
+        for name in sorted(counts, key=lambda name: (order.index(name) if name in order else len(order), name))
+    )
     played_out = [entry for entry in yours if entry.played_out]
     margins = [entry.margin_for(entry.you) for entry in played_out if entry.you is not None]
     accuracy: list[tuple[float, float]] = []
@@ -107,11 +109,18 @@ def compute_stats(games: Sequence[GameEntry], attempts: Sequence[PuzzleAttempt])
     worst = [entry for entry in reversed(by_margin) if entry not in best][:BEST_AND_WORST]
     attempts = sorted(attempts, key=lambda attempt: (attempt.attempted_at, attempt.id or 0))
     return Stats(
-        games=len(ordered), your_games=len(yours), tallies=tallies,
+        games=len(ordered),
+        your_games=len(yours),
+        tallies=tallies,
         average_margin=sum(margins) / len(margins) if margins else None,
-        accuracy=tuple(accuracy), best=tuple(best), worst=tuple(worst),
+        accuracy=tuple(accuracy),
+        best=tuple(best),
+        worst=tuple(worst),
         puzzle_ratings=tuple((attempt.attempted_at, attempt.player) for attempt in attempts),
-        puzzles_tried=len(attempts), puzzles_solved=sum(attempt.solved for attempt in attempts),
-        streak=streak(attempts), best_streak=best_streak(attempts), solver=solver_rating(ordered),
+        puzzles_tried=len(attempts),
+        puzzles_solved=sum(attempt.solved for attempt in attempts),
+        streak=streak(attempts),
+        best_streak=best_streak(attempts),
+        solver=solver_rating(ordered),
         unrated=sum(1 for entry in yours if entry.opponent_level() is not None and entry.deal is None),
     )

@@ -45,8 +45,14 @@ def describe_game(entry: GameEntry) -> str:
     assert entry.you is not None
     where = _("deal {deal}").format(deal=entry.deal) if entry.deal is not None else _("composed start")
     return _("#{number}  {date}  vs {opponent:<12} {score1}-{score2}  {margin}  {where}").format(
-        number=entry.id, date=_date(entry.finished_at), opponent=_opponent(entry), score1=entry.scores[0],
-        score2=entry.scores[1], margin=f"{entry.margin_for(entry.you):+d}", where=where)
+        number=entry.id,
+        date=_date(entry.finished_at),
+        opponent=_opponent(entry),
+        score1=entry.scores[0],
+        score2=entry.scores[1],
+        margin=f"{entry.margin_for(entry.you):+d}",
+        where=where,
+    )
 
 
 def format_stats(stats: Stats) -> str:
@@ -60,16 +66,31 @@ def format_stats(stats: Stats) -> str:
         lines.append(row.format(*heads, _("average margin"), **spread))
         for tally in stats.tallies:
             opponent = _("people") if tally.opponent == PEOPLE else level_word(tally.opponent)
-            lines.append(row.format(opponent, tally.games, tally.wins, tally.draws, tally.losses,
-                                    f"{tally.average_margin:+.1f}", **spread))
+            lines.append(
+                row.format(
+                    opponent,
+                    tally.games,
+                    tally.wins,
+                    tally.draws,
+                    tally.losses,
+                    f"{tally.average_margin:+.1f}",
+                    **spread,
+                )
+            )
     if stats.average_margin is not None:
         lines.append(_("  average margin over your games: {margin}").format(margin=f"{stats.average_margin:+.1f}"))
     lines += ["", *_solver_lines(stats)]
     if stats.accuracy:
         values = [percent for _unused, percent in stats.accuracy]
-        lines += ["", _("Accuracy over time ({games}): {curve}  latest {latest:.0f}%, average {average:.0f}%").format(
-            games=plural(len(values), "reviewed game"), curve=sparkline(values), latest=values[-1],
-            average=sum(values) / len(values))]
+        lines += [
+            "",
+            _("Accuracy over time ({games}): {curve}  latest {latest:.0f}%, average {average:.0f}%").format(
+                games=plural(len(values), "reviewed game"),
+                curve=sparkline(values),
+                latest=values[-1],
+                average=sum(values) / len(values),
+            ),
+        ]
     if stats.best:
         lines += ["", _("Best games:"), *(f"  {describe_game(entry)}" for entry in stats.best)]
     if stats.worst:
@@ -83,24 +104,30 @@ def format_stats(stats: Stats) -> str:
 def _solver_lines(stats: Stats) -> list[str]:
     solver = stats.solver
     scale = ", ".join(f"{level_word(level)} {LEVEL_RATINGS[level]:.0f}" for level in LEVEL_NAMES)
-    unrated = ([f"  ({unrated_words(stats.unrated)})"] if stats.unrated else [])
+    unrated = [f"  ({unrated_words(stats.unrated)})"] if stats.unrated else []
     levels = _("  (levels: {scale})").format(scale=scale)
     if not solver.games:
-        none_yet = (_("Rating against the solver: no rated game against a level yet") if stats.unrated
-                    else _("Rating against the solver: no game against a level yet"))
+        none_yet = (
+            _("Rating against the solver: no rated game against a level yet")
+            if stats.unrated
+            else _("Rating against the solver: no game against a level yet")
+        )
         return [none_yet, *unrated, levels]
     rated = _("Rating against the solver: {rating} after {games}: you play like a {level}-level solver").format(
-        rating=solver.current.describe(), games=plural(solver.games, "game"),
-        level=level_word(solver.plays_like() or ""))
+        rating=solver.current.describe(),
+        games=plural(solver.games, "game"),
+        level=level_word(solver.plays_like() or ""),
+    )
     return [rated, *unrated, levels]
 
 
 def unrated_words(count: int) -> str:
     """Why some games against a level do not move the rating, for the terminal and the window."""
-    return ngettext("{count} game against a level from a composed position, not rated: only numbered or "
-                    "random deals count",
-                    "{count} games against a level from a composed position, not rated: only numbered or "
-                    "random deals count", count).format(count=count)
+    return ngettext(
+        "{count} game against a level from a composed position, not rated: only numbered or random deals count",
+        "{count} games against a level from a composed position, not rated: only numbered or random deals count",
+        count,
+    ).format(count=count)
 
 
 def _puzzle_lines(stats: Stats) -> list[str]:
@@ -108,6 +135,9 @@ def _puzzle_lines(stats: Stats) -> list[str]:
         return [_("Puzzles: none tried yet (mahjong-battle puzzles play)")]
     rating = stats.puzzle_ratings[-1][1]
     curve = sparkline([rating.rating for _unused, rating in stats.puzzle_ratings])
-    return [_("Puzzles: {tried} tried, {solved} solved; streak {streak} (best {best})").format(
-        tried=stats.puzzles_tried, solved=stats.puzzles_solved, streak=stats.streak, best=stats.best_streak),
-            _("  puzzle rating {rating}  {curve}").format(rating=rating.describe(), curve=curve)]
+    return [
+        _("Puzzles: {tried} tried, {solved} solved; streak {streak} (best {best})").format(
+            tried=stats.puzzles_tried, solved=stats.puzzles_solved, streak=stats.streak, best=stats.best_streak
+        ),
+        _("  puzzle rating {rating}  {curve}").format(rating=rating.describe(), curve=curve),
+    ]

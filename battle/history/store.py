@@ -107,16 +107,23 @@ Glicko-2's expected score short of exactly 0 or 1 (at 20,000 apart it rounds to 
 divides by zero), a deviation of at least 1 and a volatility above 0 keep its divisions and
 logarithms finite (every corner of these ranges rates without error). A file made before
 keeps its tables: its rows are checked as read."""
-_GAME_COLUMNS = ("id, finished_at, front_end, player1, player2, level1, level2, you, deal, record, score1, score2, "
-                 "par, accuracy1, accuracy2, game_key, winner")
-_ATTEMPT_COLUMNS = ("id, attempted_at, puzzle_id, solved, player_rating, player_deviation, player_volatility, "
-                    "puzzle_rating, puzzle_deviation, puzzle_volatility")
+_GAME_COLUMNS = (
+    "id, finished_at, front_end, player1, player2, level1, level2, you, deal, record, score1, score2, "
+    "par, accuracy1, accuracy2, game_key, winner"
+)
+_ATTEMPT_COLUMNS = (
+    "id, attempted_at, puzzle_id, solved, player_rating, player_deviation, player_volatility, "
+    "puzzle_rating, puzzle_deviation, puzzle_volatility"
+)
 KIND = StoreKind(
-    name="game history", version=SCHEMA_VERSION, schema=_SCHEMA,
+    name="game history",
+    version=SCHEMA_VERSION,
+    schema=_SCHEMA,
     columns={"games": tuple(_GAME_COLUMNS.split(", ")), "puzzle_attempts": tuple(_ATTEMPT_COLUMNS.split(", "))},
     upgrades={1: "ALTER TABLE games ADD COLUMN winner INTEGER CHECK (winner IN (1, 2));"},
-    older_columns={1: {"games": tuple(_GAME_COLUMNS.split(", "))[:-1],
-                       "puzzle_attempts": tuple(_ATTEMPT_COLUMNS.split(", "))}},
+    older_columns={
+        1: {"games": tuple(_GAME_COLUMNS.split(", "))[:-1], "puzzle_attempts": tuple(_ATTEMPT_COLUMNS.split(", "))}
+    },
 )
 """The history's file: schema 1 had no ``winner``, added in place."""
 RATING_RANGE = (-1000.0, 5000.0)
@@ -157,14 +164,33 @@ class GameEntry:
     """The row's number, once stored."""
 
     @classmethod
-    def from_game(cls, game: Game, *, front_end: str, levels: tuple[str | None, str | None] = (None, None),
-                  you: int | None = None, par: int | None = None, game_key: str | None = None,
-                  finished_at: float | None = None, winner: int | None = None) -> GameEntry:
+    def from_game(
+        cls,
+        game: Game,
+        *,
+        front_end: str,
+        levels: tuple[str | None, str | None] = (None, None),
+        you: int | None = None,
+        par: int | None = None,
+        game_key: str | None = None,
+        finished_at: float | None = None,
+        winner: int | None = None,
+    ) -> GameEntry:
         """The entry of a game (finished or not: the scores are where it stands)."""
         position = game.position
-        return cls(time.time() if finished_at is None else finished_at, front_end, game.names, levels, you,
-                   game.deal_number, game.to_text(), (position.scores[0], position.scores[1]), par,
-                   game_key=game_key, winner=winner)
+        return cls(
+            time.time() if finished_at is None else finished_at,
+            front_end,
+            game.names,
+            levels,
+            you,
+            game.deal_number,
+            game.to_text(),
+            (position.scores[0], position.scores[1]),
+            par,
+            game_key=game_key,
+            winner=winner,
+        )
 
     @property
     def played_out(self) -> bool:
@@ -191,8 +217,7 @@ def online_entry(game: Game, seat: int, server: str, game_id: str, winner: int |
     """A game played on a server: two people, the player on ``seat``; ``winner`` for a game ended by
     a resignation or the clock (None for one played out, whose scores give its result). Stored
     once however often it is reported, from the window or the terminal."""
-    return GameEntry.from_game(game, front_end="online", you=seat, game_key=f"online {server} {game_id}",
-                               winner=winner)
+    return GameEntry.from_game(game, front_end="online", you=seat, game_key=f"online {server} {game_id}", winner=winner)
 
 
 @dataclass(frozen=True)
@@ -271,9 +296,25 @@ class History:
             cursor = connection.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (entry.finished_at, entry.front_end, entry.players[0], entry.players[1], entry.levels[0],
-                 entry.levels[1], entry.you, entry.deal, entry.record, entry.scores[0], entry.scores[1], entry.par,
-                 entry.accuracy[0], entry.accuracy[1], entry.game_key, entry.winner))
+                (
+                    entry.finished_at,
+                    entry.front_end,
+                    entry.players[0],
+                    entry.players[1],
+                    entry.levels[0],
+                    entry.levels[1],
+                    entry.you,
+                    entry.deal,
+                    entry.record,
+                    entry.scores[0],
+                    entry.scores[1],
+                    entry.par,
+                    entry.accuracy[0],
+                    entry.accuracy[1],
+                    entry.game_key,
+                    entry.winner,
+                ),
+            )
             return cursor.lastrowid
 
         return self._run(write, N_("store the game"), None, writes=True)
@@ -282,8 +323,9 @@ class History:
         """Record a review's accuracies for a stored game; False when the game is not there or the write failed."""
 
         def write(connection: sqlite3.Connection) -> bool:
-            cursor = connection.execute("UPDATE games SET accuracy1 = ?, accuracy2 = ? WHERE id = ?",
-                                        (accuracy1, accuracy2, game_id))
+            cursor = connection.execute(
+                "UPDATE games SET accuracy1 = ?, accuracy2 = ? WHERE id = ?", (accuracy1, accuracy2, game_id)
+            )
             return cursor.rowcount == 1
 
         return bool(self._run(write, N_("store the review's accuracy"), False, writes=True))
@@ -315,9 +357,18 @@ class History:
                 "INSERT INTO puzzle_attempts (attempted_at, puzzle_id, solved, player_rating, player_deviation, "
                 "player_volatility, puzzle_rating, puzzle_deviation, puzzle_volatility) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (attempt.attempted_at, attempt.puzzle_id, int(attempt.solved), attempt.player.rating,
-                 attempt.player.deviation, attempt.player.volatility, attempt.puzzle.rating,
-                 attempt.puzzle.deviation, attempt.puzzle.volatility))
+                (
+                    attempt.attempted_at,
+                    attempt.puzzle_id,
+                    int(attempt.solved),
+                    attempt.player.rating,
+                    attempt.player.deviation,
+                    attempt.player.volatility,
+                    attempt.puzzle.rating,
+                    attempt.puzzle.deviation,
+                    attempt.puzzle.volatility,
+                ),
+            )
             return cursor.lastrowid
 
         return self._run(write, N_("store the puzzle attempt"), None, writes=True)
@@ -327,7 +378,8 @@ class History:
 
         def read(connection: sqlite3.Connection) -> list[PuzzleAttempt]:
             rows = connection.execute(
-                f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY attempted_at, id").fetchall()
+                f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY attempted_at, id"
+            ).fetchall()
             return self._keep_rows(rows, _attempt_from_row, N_("the game history's puzzle attempts"))
 
         return self._run(read, N_("read the puzzle attempts"), [])
@@ -338,7 +390,9 @@ class History:
         def read(connection: sqlite3.Connection) -> Rating | None:
             rows = connection.execute(
                 f"SELECT {_ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE puzzle_id = ? "
-                "ORDER BY attempted_at DESC, id DESC", (puzzle_id,)).fetchall()
+                "ORDER BY attempted_at DESC, id DESC",
+                (puzzle_id,),
+            ).fetchall()
             for row in rows:  # the latest attempt whose ratings read; the bad ones are said by ``attempts``
                 with contextlib.suppress(ValueError):
                     return _attempt_from_row(row).puzzle
@@ -363,23 +417,31 @@ class History:
                     with self._transaction(connection):
                         return work(connection)
                 except StoreBusy:
-                    self._notice(_("the history database is busy (another copy of the game is writing): "
-                                   "could not {doing}").format(doing=_(doing)))
+                    self._notice(
+                        _(
+                            "the history database is busy (another copy of the game is writing): could not {doing}"
+                        ).format(doing=_(doing))
+                    )
                     return failed
                 except sqlite3.OperationalError as error:
                     if _is_busy(error):
-                        self._notice(_("the history database is busy (another copy of the game is writing): "
-                                       "could not {doing}").format(doing=_(doing)))
+                        self._notice(
+                            _(
+                                "the history database is busy (another copy of the game is writing): could not {doing}"
+                            ).format(doing=_(doing))
+                        )
                         return failed
                     if attempt or not _is_damage(error):
-                        self._notice(_("could not {doing} in the history database ({error})").format(
-                            doing=_(doing), error=error))
+                        self._notice(
+                            _("could not {doing} in the history database ({error})").format(doing=_(doing), error=error)
+                        )
                         return failed
                     self._reopen()
                 except sqlite3.DatabaseError as error:
                     if attempt:
-                        self._notice(_("could not {doing} in the history database ({error})").format(
-                            doing=_(doing), error=error))
+                        self._notice(
+                            _("could not {doing} in the history database ({error})").format(doing=_(doing), error=error)
+                        )
                         return failed
                     self._reopen()
             return failed
@@ -411,14 +473,20 @@ class History:
             opened = open_store(self.path, KIND, named=self._named, timeout=self._busy_seconds)
         except StoreRefused as other:
             self._disabled = True
-            self._notice(_("{path} is {other}; it is left as it is: no game history this time").format(
-                path=self.path, other=other))
+            self._notice(
+                _("{path} is {other}; it is left as it is: no game history this time").format(
+                    path=self.path, other=other
+                )
+            )
             return None
         except StoreNewer as newer:
             self._disabled = True
-            self._notice(_("{path} was written by a newer version of the game (schema {version}, this one reads "
-                           "{ours}): no game history this time").format(
-                path=self.path, version=newer.version, ours=SCHEMA_VERSION))
+            self._notice(
+                _(
+                    "{path} was written by a newer version of the game (schema {version}, this one reads "
+                    "{ours}): no game history this time"
+                ).format(path=self.path, version=newer.version, ours=SCHEMA_VERSION)
+            )
             return None
         except StoreUnusable as error:
             self._disabled = True
@@ -464,16 +532,37 @@ def _is_damage(error: sqlite3.OperationalError) -> bool:
 def _game_from_row(row: tuple) -> GameEntry:
     """A stored game, or ``ValueError`` naming the value that is no game's (a file written by hand or
     another program: old files' tables are not STRICT)."""
-    (number, finished_at, front_end, player1, player2, level1, level2, you, deal, record, score1, score2, par,
-     accuracy1, accuracy2, game_key, winner) = row
+    (
+        number,
+        finished_at,
+        front_end,
+        player1,
+        player2,
+        level1,
+        level2,
+        you,
+        deal,
+        record,
+        score1,
+        score2,
+        par,
+        accuracy1,
+        accuracy2,
+        game_key,
+        winner,
+    ) = row
     problem = _first_problem(
         ("finished_at", finished_at, finite(finished_at, 0, 1e12)),
         ("front_end", front_end, isinstance(front_end, str)),
-        ("player1", player1, isinstance(player1, str)), ("player2", player2, isinstance(player2, str)),
-        ("level1", level1, text_or_none(level1)), ("level2", level2, text_or_none(level2)),
+        ("player1", player1, isinstance(player1, str)),
+        ("player2", player2, isinstance(player2, str)),
+        ("level1", level1, text_or_none(level1)),
+        ("level2", level2, text_or_none(level2)),
         ("you", you, you in (None, 1, 2) and not isinstance(you, bool | float)),
-        ("deal", deal, deal is None or whole(deal, 0, 1 << 62)), ("record", record, isinstance(record, str)),
-        ("score1", score1, whole(score1, *SCORE_RANGE)), ("score2", score2, whole(score2, *SCORE_RANGE)),
+        ("deal", deal, deal is None or whole(deal, 0, 1 << 62)),
+        ("record", record, isinstance(record, str)),
+        ("score1", score1, whole(score1, *SCORE_RANGE)),
+        ("score2", score2, whole(score2, *SCORE_RANGE)),
         ("par", par, par is None or whole(par, -SCORE_RANGE[1], SCORE_RANGE[1])),
         ("accuracy1", accuracy1, accuracy1 is None or finite(accuracy1, 0, 100)),
         ("accuracy2", accuracy2, accuracy2 is None or finite(accuracy2, 0, 100)),
@@ -483,9 +572,19 @@ def _game_from_row(row: tuple) -> GameEntry:
     if problem is not None:
         raise ValueError(f"game #{number}: {problem}")
     return GameEntry(
-        finished_at=float(finished_at), front_end=front_end, players=(player1, player2), levels=(level1, level2),
-        you=you, deal=deal, record=record, scores=(score1, score2), par=par, accuracy=(accuracy1, accuracy2),
-        game_key=game_key, winner=winner, id=number,
+        finished_at=float(finished_at),
+        front_end=front_end,
+        players=(player1, player2),
+        levels=(level1, level2),
+        you=you,
+        deal=deal,
+        record=record,
+        scores=(score1, score2),
+        par=par,
+        accuracy=(accuracy1, accuracy2),
+        game_key=game_key,
+        winner=winner,
+        id=number,
     )
 
 
@@ -505,19 +604,27 @@ def _attempt_from_row(row: tuple) -> PuzzleAttempt:
     """A stored puzzle attempt, or ``ValueError`` naming the value no attempt has."""
     number, attempted_at, puzzle_id, solved = row[:4]
     try:
-        problem = _first_problem(("attempted_at", attempted_at, finite(attempted_at, 0, 1e12)),
-                                 ("puzzle_id", puzzle_id, isinstance(puzzle_id, str)),
-                                 ("solved", solved, solved in (0, 1) and not isinstance(solved, float)))
+        problem = _first_problem(
+            ("attempted_at", attempted_at, finite(attempted_at, 0, 1e12)),
+            ("puzzle_id", puzzle_id, isinstance(puzzle_id, str)),
+            ("solved", solved, solved in (0, 1) and not isinstance(solved, float)),
+        )
         if problem is not None:
             raise ValueError(problem)
-        return PuzzleAttempt(float(attempted_at), puzzle_id, bool(solved), _rating(row[4:7], "player"),
-                             _rating(row[7:10], "puzzle"), id=number)
+        return PuzzleAttempt(
+            float(attempted_at),
+            puzzle_id,
+            bool(solved),
+            _rating(row[4:7], "player"),
+            _rating(row[7:10], "puzzle"),
+            id=number,
+        )
     except ValueError as error:
         raise ValueError(f"puzzle attempt #{number}: {error}") from None
 
 
 def _first_problem(*checks: tuple[str, object, bool]) -> str | None:
-    """"score1 'abc' is out of range or of the wrong type" for the first check that fails."""
+    """ "score1 'abc' is out of range or of the wrong type" for the first check that fails."""
     for name, value, good in checks:
         if not good:
             return f"{name} {str(value)[:40]!r} is out of range or of the wrong type"

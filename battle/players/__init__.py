@@ -95,8 +95,9 @@ def kernels_ready() -> bool:
     return _kernels_cached()
 
 
-def prepare_kernels(closing: threading.Event | None = None, *, window: bool = False,
-                    waited_on: threading.Event | None = None) -> float:
+def prepare_kernels(
+    closing: threading.Event | None = None, *, window: bool = False, waited_on: threading.Event | None = None
+) -> float:
     """Load the search kernels now, compiling them in child processes on a first run (about 10 s),
     so that the first real search starts at once; returns the seconds a compile took (0 when
     cached). ``closing`` ends the compile early; ``window`` runs it below the window's priority
@@ -121,8 +122,15 @@ class _Service:
     engine keeps one.
     """
 
-    def __init__(self, *, megabytes: int | None = None, fit: bool = False, max_megabytes: int | None = None,
-                 threads: int | None = 1, expected: Limits = Limits()) -> None:
+    def __init__(
+        self,
+        *,
+        megabytes: int | None = None,
+        fit: bool = False,
+        max_megabytes: int | None = None,
+        threads: int | None = 1,
+        expected: Limits = Limits(),
+    ) -> None:
         self._megabytes = megabytes
         self._fit = fit
         self._max_megabytes = max_megabytes
@@ -145,8 +153,12 @@ class _Service:
         with self._building:
             if self._engine is None:
                 if self._fit and position is not None:
-                    engine = engine_for(position.tiles_left(), max_megabytes=self._max_megabytes,
-                                        threads=self._threads, limits=self._expected)
+                    engine = engine_for(
+                        position.tiles_left(),
+                        max_megabytes=self._max_megabytes,
+                        threads=self._threads,
+                        limits=self._expected,
+                    )
                 else:
                     bits = DEFAULT_TABLE_BITS if self._megabytes is None else _table_bits(self._megabytes)
                     engine = Engine(bits, threads=self._threads or default_threads())
@@ -155,8 +167,14 @@ class _Service:
                 self._engine = engine
             return self._engine
 
-    def search(self, position: Position, limits: Limits = Limits(), *, all_exact: bool = False,
-               progress: ProgressCallback | None = None) -> Analysis:
+    def search(
+        self,
+        position: Position,
+        limits: Limits = Limits(),
+        *,
+        all_exact: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> Analysis:
         """One search of ``position`` (see ``Limits``); with ``all_exact`` every move's exact value."""
         return self._engine_for(position).search(position, limits, all_exact=all_exact, progress=progress)
 
@@ -209,14 +227,26 @@ class Opponent(_Service):
     games, hints and puzzles; the terminal makes one per computer player.
     """
 
-    def __init__(self, level: str | None = None, *, seed: int | None = None, megabytes: int | None = None,
-                 threads: int | None = 1) -> None:
+    def __init__(
+        self,
+        level: str | None = None,
+        *,
+        seed: int | None = None,
+        megabytes: int | None = None,
+        threads: int | None = 1,
+    ) -> None:
         super().__init__(megabytes=megabytes, threads=threads)
         self.level: Level | None = None if level is None else get_level(level)
         self.rng = random.Random(seed)
 
-    def move(self, position: Position, *, level: str | Level | None = None, rng: random.Random | None = None,
-             cancelled: Cancelled | None = None) -> Move | None:
+    def move(
+        self,
+        position: Position,
+        *,
+        level: str | Level | None = None,
+        rng: random.Random | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> Move | None:
         """The level's move in ``position``: its search, then its choice (None when cancelled meanwhile)."""
         chosen = level if isinstance(level, Level) else get_level(level) if level is not None else self.level
         if chosen is None:
@@ -226,9 +256,15 @@ class Opponent(_Service):
             return None
         return choose_from(analysis, chosen, rng if rng is not None else self.rng)
 
-    def hint(self, position: Position, cancelled: Cancelled | None = None, *,
-             quick_seconds: float = HINT_QUICK_SECONDS, quick_depth: int = HINT_QUICK_DEPTH,
-             exact_seconds: float = HINT_EXACT_SECONDS) -> Analysis:
+    def hint(
+        self,
+        position: Position,
+        cancelled: Cancelled | None = None,
+        *,
+        quick_seconds: float = HINT_QUICK_SECONDS,
+        quick_depth: int = HINT_QUICK_DEPTH,
+        exact_seconds: float = HINT_EXACT_SECONDS,
+    ) -> Analysis:
         """The perfect player's search of ``position`` for the game's hint: exact when
         ``exact_seconds`` allow, else the quick search's (``quick_depth`` deep, within
         ``quick_seconds``). A bare perfect search that runs out of time knows nothing and falls
@@ -248,8 +284,9 @@ class Opponent(_Service):
         return analysis.best_moves[0] if analysis.best_moves else None
 
 
-PLAIN_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items()
-                                     if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH)
+PLAIN_LEVELS: tuple[str, ...] = tuple(
+    name for name, level in LEVELS.items() if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH
+)
 """The levels whose moves plain Python finds without the kernels (beginner, casual, club: depth 1,
 2 and 4, from 0.2 to 24 ms a move on the median position, at most 0.7 s; ``benchmarks/README.md``)."""
 
@@ -259,8 +296,9 @@ class PlainOpponent:
     still compile: the same values as the ``Opponent``'s search from an empty table, so with the same
     random numbers the same move. A search here cannot be stopped halfway; it takes under a second."""
 
-    def move(self, position: Position, *, level: str | Level, rng: random.Random,
-             cancelled: Cancelled | None = None) -> Move | None:
+    def move(
+        self, position: Position, *, level: str | Level, rng: random.Random, cancelled: Cancelled | None = None
+    ) -> Move | None:
         """The level's move in ``position`` (a ValueError for a level not in ``PLAIN_LEVELS``)."""
         chosen = level if isinstance(level, Level) else get_level(level)
         if chosen.name not in PLAIN_LEVELS or chosen.depth is None:
@@ -270,8 +308,14 @@ class PlainOpponent:
             return None
         return choose_from(analysis, chosen, rng)
 
-    def search(self, position: Position, limits: Limits = Limits(), *, all_exact: bool = False,
-               progress: ProgressCallback | None = None) -> Analysis:
+    def search(
+        self,
+        position: Position,
+        limits: Limits = Limits(),
+        *,
+        all_exact: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> Analysis:
         """Every move's value ``limits.depth`` deep (at most ``PLAIN_MAX_DEPTH``, the default)."""
         return plain_analysis(position, min(limits.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH))
 
@@ -315,8 +359,14 @@ class Advisor(_Service):
         else the best moves."""
         return self.search(position, Limits(time=seconds), all_exact=every_move)
 
-    def deepen(self, position: Position, depths: Sequence[int | None], *, cancelled: Cancelled,
-               report: Callable[[Analysis, int | None], None]) -> Analysis | None:
+    def deepen(
+        self,
+        position: Position,
+        depths: Sequence[int | None],
+        *,
+        cancelled: Cancelled,
+        report: Callable[[Analysis, int | None], None],
+    ) -> Analysis | None:
         """Search ``position`` with every move's value at each of ``depths`` in turn (None: the full
         depth), until one is exact; ``report(analysis, next depth)`` after each, the next depth None
         when it is the last. A search cut short by ``cancelled`` is not reported."""
@@ -364,20 +414,38 @@ class Reviewer(_Service):
     On one search thread: the budget is counted in nodes, and helper threads would make what a
     count of nodes reaches depend on their timing, so a repeat would grade differently."""
 
-    def __init__(self, *, megabytes: int | None = None, fit: bool = False, max_megabytes: int | None = None,
-                 expected: Limits = Limits()) -> None:
+    def __init__(
+        self,
+        *,
+        megabytes: int | None = None,
+        fit: bool = False,
+        max_megabytes: int | None = None,
+        expected: Limits = Limits(),
+    ) -> None:
         super().__init__(megabytes=megabytes, fit=fit, max_megabytes=max_megabytes, threads=1, expected=expected)
 
-    def review(self, game: Game | Record, *, seconds: float | None = REVIEW_SECONDS,
-               progress: Callable[[ReviewStep], None] | None = None, should_stop: Cancelled | None = None,
-               known_start: KnownStart | None = None) -> Review:
+    def review(
+        self,
+        game: Game | Record,
+        *,
+        seconds: float | None = REVIEW_SECONDS,
+        progress: Callable[[ReviewStep], None] | None = None,
+        should_stop: Cancelled | None = None,
+        known_start: KnownStart | None = None,
+    ) -> Review:
         """The review of ``game`` with a budget of ``seconds`` a move, counted in nodes
         (``REVIEW_NODES_PER_SECOND`` a second; None: exact). ``progress`` after each
         move; ``should_stop`` polled between moves (``stop`` cuts the running search short too);
         ``known_start``: a catalogued start's exact value and best moves (see ``battle.players.review``)."""
         start = game.start
-        return review_game(game, time_per_move=seconds, engine=self._engine_for(start), progress=progress,
-                           should_stop=should_stop, known_start=known_start)
+        return review_game(
+            game,
+            time_per_move=seconds,
+            engine=self._engine_for(start),
+            progress=progress,
+            should_stop=should_stop,
+            known_start=known_start,
+        )
 
 
 def solver_reviewer(seconds: float = REVIEW_SECONDS) -> Callable[[Game], Review]:
@@ -408,8 +476,9 @@ class DealSolver(_Service):
 
     def _engine_for(self, position: Position | None) -> Engine:
         if position is not None:
-            bits = engine_table_bits(position.tiles_left(), max_megabytes=self._max_megabytes,
-                                     threads=self._threads or 1)
+            bits = engine_table_bits(
+                position.tiles_left(), max_megabytes=self._max_megabytes, threads=self._threads or 1
+            )
             if bits != self._bits:
                 self._engine = None  # the old table goes before the new one is allocated
                 self._bits = bits

@@ -48,6 +48,7 @@ def review_nodes(seconds: float | None) -> int | None:
     """The node budget of a search given ``seconds`` (None: no limit; at least 1,000 nodes)."""
     return None if seconds is None else max(1_000, round(seconds * REVIEW_NODES_PER_SECOND))
 
+
 ProgressCallback = Callable[[ReviewStep], None]
 
 
@@ -80,8 +81,15 @@ def _graded(entry: SearchedMove, known: KnownStart | None = None) -> _Grade:
     analysis = entry.analysis
     value, bound, depth = _played_value(analysis, entry.move, entry.points)
     if known is None or analysis.exact:
-        return _Grade(analysis.value, analysis.exact, tuple(analysis.best_moves), value, bound, depth,
-                      max(0, analysis.value - value))
+        return _Grade(
+            analysis.value,
+            analysis.exact,
+            tuple(analysis.best_moves),
+            value,
+            bound,
+            depth,
+            max(0, analysis.value - value),
+        )
     known_value, known_best = known
     best_moves = known_best or tuple(analysis.best_moves)
     if entry.move in known_best:
@@ -100,8 +108,11 @@ def _played_value(analysis: Analysis, move: Move, points: int) -> tuple[int, Bou
     """
     for move_value in analysis.move_values:
         if move_value.move == move:
-            bound = move_value.bound if analysis.exact else ("estimate" if move_value.bound == "exact"
-                                                             else move_value.bound)
+            bound = (
+                move_value.bound
+                if analysis.exact
+                else ("estimate" if move_value.bound == "exact" else move_value.bound)
+            )
             return move_value.value, bound, move_value.depth
     return points, "estimate", 0
 
@@ -140,11 +151,28 @@ def review_game(
     def closed(found: GameSearch) -> None:
         if progress is not None and found.final is not None:
             analysis = found.final
-            progress(ReviewStep(found.total + 1, found.total, found.position.to_move, None, None, None,
-                                analysis.exact, analysis.depth, analysis.seconds))
+            progress(
+                ReviewStep(
+                    found.total + 1,
+                    found.total,
+                    found.position.to_move,
+                    None,
+                    None,
+                    None,
+                    analysis.exact,
+                    analysis.depth,
+                    analysis.seconds,
+                )
+            )
 
-    found = search_game(game_or_record, nodes_per_move=review_nodes(time_per_move), engine=engine, on_move=moved,
-                        on_final=closed, should_stop=stopped)
+    found = search_game(
+        game_or_record,
+        nodes_per_move=review_nodes(time_per_move),
+        engine=engine,
+        on_move=moved,
+        on_final=closed,
+        should_stop=stopped,
+    )
     start, position, searched, total = found.start, found.position, found.searched, found.total
     names, deal_number = found.names, found.deal
     grades = [_graded(entry, known_start if index == 0 else None) for index, entry in enumerate(searched)]
@@ -202,13 +230,13 @@ def review_game(
     else:
         review.eval_start, review.eval_start_exact = final_eval, final_exact
     for index, entry in enumerate(searched):
-        review.moves.append(_grade(entry, grades[index], index + 1, befores[index], afters[index],
-                                   afters_exact[index]))
+        review.moves.append(_grade(entry, grades[index], index + 1, befores[index], afters[index], afters_exact[index]))
     return review
 
 
-def _grade(entry: SearchedMove, grade: _Grade, number: int, eval_before: int, eval_after: int,
-           eval_after_exact: bool) -> MoveReview:
+def _grade(
+    entry: SearchedMove, grade: _Grade, number: int, eval_before: int, eval_after: int, eval_after_exact: bool
+) -> MoveReview:
     analysis = entry.analysis
     return MoveReview(
         number=number,
@@ -235,7 +263,13 @@ def _step(entry: SearchedMove, number: int, total: int, known: KnownStart | None
     analysis = entry.analysis
     grade = _graded(entry, known)
     return ReviewStep(
-        number=number, total=total, player=entry.to_move, move=move_name(entry.move), loss=grade.loss,
-        classification=classify(grade.loss), exact=grade.exact,
-        depth=FULL_DEPTH if grade.exact else analysis.depth, seconds=analysis.seconds,
+        number=number,
+        total=total,
+        player=entry.to_move,
+        move=move_name(entry.move),
+        loss=grade.loss,
+        classification=classify(grade.loss),
+        exact=grade.exact,
+        depth=FULL_DEPTH if grade.exact else analysis.depth,
+        seconds=analysis.seconds,
     )

@@ -78,25 +78,28 @@ from solver.results import Bound
 
 # -- the JSON form (``review --json``, ``Review.to_json``) ----------------------------------
 
-MoveReviewJSON = TypedDict("MoveReviewJSON", {
-    "number": int,
-    "player": int,
-    "move": str,
-    "points": int,
-    "value": int,
-    "bound": Bound,
-    "best_value": int,
-    "best_moves": list[str],
-    "loss": int,
-    "class": str,
-    "exact": bool,
-    "depth": int,
-    "eval_before": int,
-    "eval_after": int,
-    "eval_after_exact": bool,
-    "nodes": int,
-    "seconds": float,
-})
+MoveReviewJSON = TypedDict(
+    "MoveReviewJSON",
+    {
+        "number": int,
+        "player": int,
+        "move": str,
+        "points": int,
+        "value": int,
+        "bound": Bound,
+        "best_value": int,
+        "best_moves": list[str],
+        "loss": int,
+        "class": str,
+        "exact": bool,
+        "depth": int,
+        "eval_before": int,
+        "eval_after": int,
+        "eval_after_exact": bool,
+        "nodes": int,
+        "seconds": float,
+    },
+)
 """One reviewed move (``MoveReview.to_json``); ``class`` is a Python keyword, hence this form."""
 
 
@@ -113,18 +116,21 @@ class PlayerSummaryJSON(TypedDict):
     inexact_moves: int
 
 
-TurningPointJSON = TypedDict("TurningPointJSON", {
-    "number": int,
-    "player": int,
-    "move": str,
-    "loss": int,
-    "class": str,
-    "best_moves": list[str],
-    "best_value": int,
-    "eval_before": int,
-    "eval_after": int,
-    "reasons": list[str],
-})
+TurningPointJSON = TypedDict(
+    "TurningPointJSON",
+    {
+        "number": int,
+        "player": int,
+        "move": str,
+        "loss": int,
+        "class": str,
+        "best_moves": list[str],
+        "best_value": int,
+        "eval_before": int,
+        "eval_after": int,
+        "reasons": list[str],
+    },
+)
 """A turning point (``TurningPoint.to_json``)."""
 
 
@@ -177,7 +183,6 @@ CLASSES: tuple[tuple[str, int], ...] = (
 CLASS_NAMES: tuple[str, ...] = tuple(name for name, _ in CLASSES)
 MISTAKE_LOSS = dict(CLASSES)["mistake"]
 """Moves losing at least this much are turning points whatever the graph does."""
-
 
 
 def classify(loss: int) -> str:
@@ -261,12 +266,23 @@ class MoveReview:
     @classmethod
     def from_json(cls, data: dict) -> MoveReview:
         return cls(
-            number=data["number"], player=data["player"], move=data["move"], points=data["points"],
-            value=data["value"], bound=data["bound"], best_value=data["best_value"],
-            best_moves=tuple(data["best_moves"]), loss=data["loss"], classification=data["class"],
-            exact=data["exact"], depth=data["depth"], eval_before=data["eval_before"],
-            eval_after=data["eval_after"], eval_after_exact=data["eval_after_exact"],
-            nodes=data.get("nodes", 0), seconds=data.get("seconds", 0.0),
+            number=data["number"],
+            player=data["player"],
+            move=data["move"],
+            points=data["points"],
+            value=data["value"],
+            bound=data["bound"],
+            best_value=data["best_value"],
+            best_moves=tuple(data["best_moves"]),
+            loss=data["loss"],
+            classification=data["class"],
+            exact=data["exact"],
+            depth=data["depth"],
+            eval_before=data["eval_before"],
+            eval_after=data["eval_after"],
+            eval_after_exact=data["eval_after_exact"],
+            nodes=data.get("nodes", 0),
+            seconds=data.get("seconds", 0.0),
         )
 
 
@@ -353,8 +369,6 @@ class ReviewStep:
     seconds: float
 
 
-
-
 @dataclass
 class Review:
     """A reviewed game: the graded moves, the evaluation graph, summary and turning points."""
@@ -433,12 +447,20 @@ class Review:
             if move.loss >= MISTAKE_LOSS:
                 reasons.append(move.classification)
             if reasons:
-                points.append(TurningPoint(
-                    number=move.number, player=move.player, move=move.move, loss=move.loss,
-                    classification=move.classification, best_moves=move.best_moves,
-                    best_value=move.best_value, eval_before=move.eval_before, eval_after=move.eval_after,
-                    reasons=tuple(reasons),
-                ))
+                points.append(
+                    TurningPoint(
+                        number=move.number,
+                        player=move.player,
+                        move=move.move,
+                        loss=move.loss,
+                        classification=move.classification,
+                        best_moves=move.best_moves,
+                        best_value=move.best_value,
+                        eval_before=move.eval_before,
+                        eval_after=move.eval_after,
+                        reasons=tuple(reasons),
+                    )
+                )
         return points
 
     # -- JSON --------------------------------------------------------------------------------
@@ -474,8 +496,9 @@ class Review:
     def from_json(cls, data: dict) -> Review:
         """Read back ``to_json`` output (the derived keys are recomputed, not read)."""
         if data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError(f"not a version {VERSION} game review: format {data.get('format')!r}, "
-                             f"version {data.get('version')!r}")
+            raise ValueError(
+                f"not a version {VERSION} game review: format {data.get('format')!r}, version {data.get('version')!r}"
+            )
         final = data["final"]
         return cls(
             names=(data["players"][0], data["players"][1]),

@@ -50,8 +50,10 @@ def puzzle_rating(find_rates: Mapping[str, float], tries: int = FIND_TRIES) -> f
     def surplus(rating: float) -> float:
         """Found tries minus the tries expected at ``rating``: rises with the rating (a harder puzzle
         is expected to be found less), so the answer is where it crosses zero."""
-        return sum(find_rates[level] * tries + 0.5 - (tries + 1) * _elo_chance(LEVEL_RATINGS[level], rating)
-                   for level in levels)
+        return sum(
+            find_rates[level] * tries + 0.5 - (tries + 1) * _elo_chance(LEVEL_RATINGS[level], rating)
+            for level in levels
+        )
 
     low, high = RATING_FLOOR, RATING_CEILING
     for _ in range(60):

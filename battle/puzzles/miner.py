@@ -111,8 +111,9 @@ class Miner:
             ply += 1
         return puzzles
 
-    def puzzle_at(self, start: Position, source: PuzzleSource | None = None,
-                  covered: set[PositionKey] | None = None) -> Puzzle | None:
+    def puzzle_at(
+        self, start: Position, source: PuzzleSource | None = None, covered: set[PositionKey] | None = None
+    ) -> Puzzle | None:
         """The puzzle starting at ``start``, or None when the position is not one."""
         first = puzzle_step(start, exact_values(self.exact(start)))
         if first is None:
@@ -122,14 +123,23 @@ class Miner:
         identity = puzzle_id(text)
         rates = self.find_rates(start, line, identity)
         return Puzzle(
-            id=identity, position_text=text, to_move=start.to_move, line=tuple(line),
-            losses=tuple(losses), then=tuple(then), value=first.value,
-            themes=themes_of(start, [*line, *then]), difficulty=difficulty(rates),
-            rating=float(round(puzzle_rating(rates))), find_rates=rates, source=source,
+            id=identity,
+            position_text=text,
+            to_move=start.to_move,
+            line=tuple(line),
+            losses=tuple(losses),
+            then=tuple(then),
+            value=first.value,
+            themes=themes_of(start, [*line, *then]),
+            difficulty=difficulty(rates),
+            rating=float(round(puzzle_rating(rates))),
+            find_rates=rates,
+            source=source,
         )
 
-    def _line(self, start: Position, first: PuzzleStep,
-              covered: set[PositionKey]) -> tuple[list[Move], list[dict[Move, int]], list[Move]]:
+    def _line(
+        self, start: Position, first: PuzzleStep, covered: set[PositionKey]
+    ) -> tuple[list[Move], list[dict[Move, int]], list[Move]]:
         """The solution line (answer, reply, answer...), each answer's losses, and perfect play after it."""
         position = start.copy()
         line, losses = [first.answer], [first.losses]
@@ -163,12 +173,18 @@ class Miner:
         for name in LEVELS:
             level = get_level(name)
             self.level_advisor.clear()
-            analyses = [self.level_advisor.search(step, Limits(depth=level.depth), all_exact=level.temperature > 0)
-                        for step in steps]
+            analyses = [
+                self.level_advisor.search(step, Limits(depth=level.depth), all_exact=level.temperature > 0)
+                for step in steps
+            ]
             rng = random.Random(f"{seed_text} {name}")
-            found = sum(all(choose_from(analysis, level, rng) == answer
-                            for analysis, answer in zip(analyses, answers, strict=True))
-                        for _ in range(FIND_TRIES))
+            found = sum(
+                all(
+                    choose_from(analysis, level, rng) == answer
+                    for analysis, answer in zip(analyses, answers, strict=True)
+                )
+                for _ in range(FIND_TRIES)
+            )
             rates[name] = found / FIND_TRIES
         return rates
 
@@ -209,8 +225,10 @@ def _mine_in_worker(task: tuple[GamePlan, int, int]) -> list[Puzzle]:
 
 def _games(run: MiningRun) -> Iterator[list[Puzzle]]:
     """Each game's puzzles, in game order, mined in this process or in ``run.workers`` others."""
-    tasks = ((game_plan(run.seed, index), run.min_tiles, run.max_tiles)
-             for index in range(run.count * GAMES_PER_PUZZLE_LIMIT))
+    tasks = (
+        (game_plan(run.seed, index), run.min_tiles, run.max_tiles)
+        for index in range(run.count * GAMES_PER_PUZZLE_LIMIT)
+    )
     if run.workers <= 1:
         miner = Miner()
         for plan, low, high in tasks:

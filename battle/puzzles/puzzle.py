@@ -116,8 +116,9 @@ class Puzzle:
             "difficulty": self.difficulty,
             "rating": round(self.rating),
             "find_rates": {level: round(rate, 3) for level, rate in self.find_rates.items()},
-            "source": None if self.source is None else {
-                "deal": self.source.deal, "ply": self.source.ply, "levels": list(self.source.levels)},
+            "source": None
+            if self.source is None
+            else {"deal": self.source.deal, "ply": self.source.ply, "levels": list(self.source.levels)},
         }
 
 
@@ -177,10 +178,18 @@ def puzzle_from_json(data: object) -> Puzzle:
     if not math.isfinite(rating):
         raise PuzzleFormatError(f"rating: {rating!r} is not a number")
     return Puzzle(
-        id=identity, position_text=text, to_move=start.to_move, line=tuple(line), losses=tuple(losses),
+        id=identity,
+        position_text=text,
+        to_move=start.to_move,
+        line=tuple(line),
+        losses=tuple(losses),
         then=tuple(then),
-        value=_typed(data, "value", int, 0), themes=tuple(themes), difficulty=difficulty, rating=float(rating),
-        find_rates=_find_rates(data.get("find_rates") or {}), source=_source(data.get("source")),
+        value=_typed(data, "value", int, 0),
+        themes=tuple(themes),
+        difficulty=difficulty,
+        rating=float(rating),
+        find_rates=_find_rates(data.get("find_rates") or {}),
+        source=_source(data.get("source")),
     )
 
 
@@ -240,8 +249,9 @@ def _losses(data: object, start: Position, line: list[Move]) -> list[dict[Move, 
             except BattleError as error:
                 raise PuzzleFormatError(f"losses: step {step + 1}: {error}") from None
             if not isinstance(loss, int) or isinstance(loss, bool) or loss < 1:
-                raise PuzzleFormatError(f"losses: step {step + 1}: {text} loses {_shown(loss)}, "
-                                        "expected a whole number of points from 1")
+                raise PuzzleFormatError(
+                    f"losses: step {step + 1}: {text} loses {_shown(loss)}, expected a whole number of points from 1"
+                )
             alternatives[move] = loss
         others = set(position.legal_moves()) - {line[2 * step]}
         strays = sorted(set(alternatives) - others)
@@ -249,8 +259,9 @@ def _losses(data: object, start: Position, line: list[Move]) -> list[dict[Move, 
             raise PuzzleFormatError(f"losses: step {step + 1}: {move_name(strays[0])} is not another legal move")
         left_out = sorted(others - set(alternatives))
         if left_out:
-            raise PuzzleFormatError(f"losses: step {step + 1}: {move_name(left_out[0])} is missing "
-                                    "(every other legal move has its loss)")
+            raise PuzzleFormatError(
+                f"losses: step {step + 1}: {move_name(left_out[0])} is missing (every other legal move has its loss)"
+            )
         result.append(alternatives)
     return result
 
@@ -274,7 +285,12 @@ def _source(data: object) -> PuzzleSource | None:
     if not isinstance(data, dict):
         raise PuzzleFormatError("source: expected an object with deal, ply and levels, or null")
     deal, ply, levels = data.get("deal"), data.get("ply"), data.get("levels")
-    if not (isinstance(deal, int) and isinstance(ply, int) and isinstance(levels, list) and len(levels) == 2
-            and all(isinstance(level, str) for level in levels)):
+    if not (
+        isinstance(deal, int)
+        and isinstance(ply, int)
+        and isinstance(levels, list)
+        and len(levels) == 2
+        and all(isinstance(level, str) for level in levels)
+    ):
         raise PuzzleFormatError("source: expected deal and ply (whole numbers) and levels (two names)")
     return PuzzleSource(deal, ply, (levels[0], levels[1]))

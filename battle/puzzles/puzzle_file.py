@@ -74,8 +74,7 @@ def load_puzzles(path: Path | str | None = None) -> list[Puzzle]:
 
 def format_puzzles(puzzles: Iterable[Puzzle]) -> str:
     """The JSON-lines text of the puzzles, one compact object a line."""
-    return "".join(json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
-                   for puzzle in puzzles)
+    return "".join(json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n" for puzzle in puzzles)
 
 
 def save_puzzles(path: Path | str, puzzles: Iterable[Puzzle]) -> None:

@@ -15,12 +15,20 @@ puzzles span about 50), varied enough not to repeat a pattern."""
 
 def matching(puzzles: Sequence[Puzzle], theme: str | None = None, length: int | None = None) -> list[Puzzle]:
     """The puzzles with that theme (any when None) and that many moves to find (any when None)."""
-    return [puzzle for puzzle in puzzles
-            if (theme is None or theme in puzzle.themes) and (length is None or puzzle.length == length)]
+    return [
+        puzzle
+        for puzzle in puzzles
+        if (theme is None or theme in puzzle.themes) and (length is None or puzzle.length == length)
+    ]
 
 
-def next_puzzle(puzzles: Sequence[Puzzle], rating: float, tried: Collection[str], rng: random.Random,
-                ratings: dict[str, float] | None = None) -> Puzzle | None:
+def next_puzzle(
+    puzzles: Sequence[Puzzle],
+    rating: float,
+    tried: Collection[str],
+    rng: random.Random,
+    ratings: dict[str, float] | None = None,
+) -> Puzzle | None:
     """A puzzle near ``rating``, one not ``tried`` while there are any; None when ``puzzles`` is empty.
 
     ``ratings`` holds puzzles' current ratings where they moved from their starting one."""

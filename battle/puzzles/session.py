@@ -117,12 +117,13 @@ class PuzzleSession:
         if not self.finished:
             reply = self.puzzle.line[2 * self.step - 1]
             reply_points = self.position.push(reply)
-        return Attempt(move, True, points, 0, before, before, reply=reply, reply_points=reply_points,
-                       finished=self.finished)
+        return Attempt(
+            move, True, points, 0, before, before, reply=reply, reply_points=reply_points, finished=self.finished
+        )
 
     def reveal(self) -> list[Move]:
         """Give up: the rest of the line from here (played on ``position``); the puzzle counts as missed."""
-        rest = list(self.puzzle.line[2 * self.step:])
+        rest = list(self.puzzle.line[2 * self.step :])
         for move in rest:
             self.position.push(move)
         self.revealed = True

@@ -72,8 +72,9 @@ def _expected(mu: float, mu_opponent: float, phi_opponent: float) -> float:
 
 def expected_score(player: Rating, opponent: Rating) -> float:
     """The player's expected score against the opponent (step 3's E), counting the opponent's deviation."""
-    return _expected((player.rating - DEFAULT_RATING) / SCALE, (opponent.rating - DEFAULT_RATING) / SCALE,
-                     opponent.deviation / SCALE)
+    return _expected(
+        (player.rating - DEFAULT_RATING) / SCALE, (opponent.rating - DEFAULT_RATING) / SCALE, opponent.deviation / SCALE
+    )
 
 
 def rate(player: Rating, results: Sequence[OpponentScore], tau: float = TAU) -> Rating:
@@ -106,8 +107,9 @@ def _new_volatility(phi: float, sigma: float, variance: float, delta: float, tau
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return ex * (delta * delta - phi * phi - variance - ex) / (2.0 * (phi * phi + variance + ex) ** 2) \
-            - (x - a) / (tau * tau)
+        return ex * (delta * delta - phi * phi - variance - ex) / (2.0 * (phi * phi + variance + ex) ** 2) - (x - a) / (
+            tau * tau
+        )
 
     low = a
     if delta * delta > phi * phi + variance:
@@ -134,5 +136,7 @@ def _new_volatility(phi: float, sigma: float, variance: float, delta: float, tau
 def rate_game(player: Rating, opponent: Rating, score: float, tau: float = TAU) -> tuple[Rating, Rating]:
     """Both sides' ratings after one game between them, each a period of its own (a puzzle attempt:
     the player against the puzzle, score 1 when solved)."""
-    return (rate(player, [OpponentScore(opponent, score)], tau),
-            rate(opponent, [OpponentScore(player, 1.0 - score)], tau))
+    return (
+        rate(player, [OpponentScore(opponent, score)], tau),
+        rate(opponent, [OpponentScore(player, 1.0 - score)], tau),
+    )

@@ -38,10 +38,7 @@ NAME_LIMIT = 160
 LINE_LIMIT = 400
 """Characters of a whole error line: a backstop for input no message shortened."""
 
-_CONTROLS = {
-    code: repr(chr(code))[1:-1]
-    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
-}
+_CONTROLS = {code: repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
 """Control characters (and the Unicode line and paragraph separators) as the escapes
 ``repr`` writes for them: ``\\n``, ``\\x1b``, ``\\x00``, ``\\u2028``."""
 _QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\"""")

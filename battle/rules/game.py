@@ -44,8 +44,9 @@ class Result:
         score = self.score_text(names)
         if self.winner is None:
             return (_("Draw, {score}") if start else pgettext("inside a sentence", "draw, {score}")).format(score=score)
-        return _("{wins} {score} (by {margin})").format(wins=verb(names[self.winner - 1], "wins", start=start),
-                                                       score=score, margin=self.margin)
+        return _("{wins} {score} (by {margin})").format(
+            wins=verb(names[self.winner - 1], "wins", start=start), score=score, margin=self.margin
+        )
 
     def score_text(self, names: tuple[str, str]) -> str:
         """The scores from the reader's side: "You win 146-124" when you are player 2 (your score

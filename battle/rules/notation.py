@@ -89,8 +89,13 @@ def _parse_score(line: _Line, value: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _build_position(rows: list[list[int]], row_lines: list[_Line], to_move: int, scores: tuple[int, int],
-                    score_line: _Line | None = None) -> Position:
+def _build_position(
+    rows: list[list[int]],
+    row_lines: list[_Line],
+    to_move: int,
+    scores: tuple[int, int],
+    score_line: _Line | None = None,
+) -> Position:
     position_cells = [EMPTY] * (COLS * ROWS)
     for row, kinds in enumerate(rows):
         for col, kind in enumerate(kinds):
@@ -102,8 +107,10 @@ def _build_position(rows: list[list[int]], row_lines: list[_Line], to_move: int,
     position = Position(position_cells, to_move, scores)
     total = scores[0] + scores[1] + position.points_on_board()
     if total > MAX_SCORE:
-        reason = (f"score {scores[0]} {scores[1]} is too large: with the {position.points_on_board()} points "
-                  f"on the board it could reach {total}, more than {MAX_SCORE}")
+        reason = (
+            f"score {scores[0]} {scores[1]} is too large: with the {position.points_on_board()} points "
+            f"on the board it could reach {total}, more than {MAX_SCORE}"
+        )
         raise _fail(score_line, reason) if score_line is not None else NotationError(reason)
     return position
 

@@ -94,8 +94,10 @@ def describe_opening(opening: Opening) -> str:
     """One line: ``c1-c9 frees c2 (7p), c8 (3s): opponent gets 7p pair (7)``."""
     head = move_name(opening.move)
     if opening.freed:
-        listed = ", ".join(f"{cell_name(cell)} ({kind_name(kind)})"
-                           for cell, kind in zip(opening.freed, opening.freed_kinds, strict=True))
+        listed = ", ".join(
+            f"{cell_name(cell)} ({kind_name(kind)})"
+            for cell, kind in zip(opening.freed, opening.freed_kinds, strict=True)
+        )
         text = _("{move} frees {cells}").format(move=head, cells=listed)
     else:
         text = _("{move} frees nothing").format(move=head)
@@ -107,8 +109,11 @@ def describe_opening(opening: Opening) -> str:
     parts = []
     for kind, ways in gifts:
         if ways > 1:
-            parts.append(ngettext("{tile} pair ({value}, {ways} way)", "{tile} pair ({value}, {ways} ways)",
-                                  ways).format(tile=kind_name(kind), value=kind_value(kind), ways=ways))
+            parts.append(
+                ngettext("{tile} pair ({value}, {ways} way)", "{tile} pair ({value}, {ways} ways)", ways).format(
+                    tile=kind_name(kind), value=kind_value(kind), ways=ways
+                )
+            )
         else:
             parts.append(_("{tile} pair ({value})").format(tile=kind_name(kind), value=kind_value(kind)))
     return _("{opening}: opponent gets {pairs}").format(opening=text, pairs=", ".join(parts))

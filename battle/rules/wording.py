@@ -105,7 +105,7 @@ def shown_name(name: str) -> str:
         return _(_DEFAULT_NAMES[name])
     prefix, suffix = SOLVER_NAME.split("{level}")
     if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
-        return _("Solver ({level})").format(level=level_word(name[len(prefix):-len(suffix)]))
+        return _("Solver ({level})").format(level=level_word(name[len(prefix) : -len(suffix)]))
     return name
 
 

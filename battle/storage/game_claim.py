@@ -30,8 +30,11 @@ class GameInUse(Exception):
 
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
-        super().__init__(_("this game is open in another copy of Mahjong Battle (pid {pid})").format(pid=pid) if pid
-                         else _("this game is open in another copy of Mahjong Battle"))
+        super().__init__(
+            _("this game is open in another copy of Mahjong Battle (pid {pid})").format(pid=pid)
+            if pid
+            else _("this game is open in another copy of Mahjong Battle")
+        )
 
 
 class GameClaim:

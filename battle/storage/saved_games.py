@@ -59,8 +59,9 @@ def new_game_id(now: float | None = None) -> str:
 
 
 def _valid_id(game_id: str) -> bool:
-    return bool(game_id) and len(game_id) <= 64 and all(ch.isalnum() or ch == "-" for ch in game_id) \
-        and game_id.isascii()
+    return (
+        bool(game_id) and len(game_id) <= 64 and all(ch.isalnum() or ch == "-" for ch in game_id) and game_id.isascii()
+    )
 
 
 @dataclass
@@ -82,8 +83,9 @@ class SavedGame:
     def describe(self) -> str:
         """One line for a list: ``deal 5, Ann vs Ben, 10 moves, 26 Nov 14:05``."""
         game = self.game
-        where = _("deal {deal}").format(deal=game.deal_number) if game.deal_number is not None else _(
-            "composed position")
+        where = (
+            _("deal {deal}").format(deal=game.deal_number) if game.deal_number is not None else _("composed position")
+        )
         moves = ngettext("{count} move", "{count} moves", game.ply).format(count=game.ply)
         when = "?"
         if self.saved_at:
@@ -91,11 +93,17 @@ class SavedGame:
             day = format_date(moment.date(), _("d MMM"))  # a Babel pattern: "27 Nov", "27. Nov."
             when = f"{day} {moment:%H:%M}"
         return _("{where}, {first} vs {second}, {moves}, {when}").format(
-            where=where, first=shown_name(game.player1), second=shown_name(game.player2), moves=moves, when=when)
+            where=where, first=shown_name(game.player1), second=shown_name(game.player2), moves=moves, when=when
+        )
 
     def sidecar(self) -> dict[str, object]:
-        return {"format": FORMAT, "solver_side": self.solver_side, "level": self.level,
-                "front_end": self.front_end, "kept": self.kept}
+        return {
+            "format": FORMAT,
+            "solver_side": self.solver_side,
+            "level": self.level,
+            "front_end": self.front_end,
+            "kept": self.kept,
+        }
 
 
 class Shelf:
@@ -247,8 +255,9 @@ class Shelf:
                 return saved
         return None
 
-    def _read(self, folder: Path, game_id: str, levels: tuple[str, ...] | list[str] | None,
-              problems: list[str]) -> SavedGame | None:
+    def _read(
+        self, folder: Path, game_id: str, levels: tuple[str, ...] | list[str] | None, problems: list[str]
+    ) -> SavedGame | None:
         record = folder / f"{game_id}.mbg"
         sidecar = folder / f"{game_id}.json"
         if not record.exists():
@@ -313,7 +322,7 @@ def _solver_in_names(game: Game) -> tuple[int | None, str | None]:
     """A record remembers the solver by its name, ``Solver (LEVEL)``."""
     for side, name in ((1, game.player1), (2, game.player2)):
         if name.startswith("Solver (") and name.endswith(")"):
-            return side, name[len("Solver ("):-1]
+            return side, name[len("Solver (") : -1]
     return None, None
 
 
@@ -354,11 +363,12 @@ def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[
 def _bad_sidecar(saved: SavedGame, path: Path, reason: str) -> str:
     moved = set_aside(path)
     where = f" (moved to {moved.name})" if moved else ""
-    return f"The settings of saved game {saved.game_id} could not be read: {reason}{where}; " \
-           "it goes on as a game between two people."
+    return (
+        f"The settings of saved game {saved.game_id} could not be read: {reason}{where}; "
+        "it goes on as a game between two people."
+    )
 
 
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
-

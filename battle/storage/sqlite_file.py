@@ -60,8 +60,9 @@ def connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
 def connect_read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot write the file (``mode=ro``): for a reader that must leave
     another program's file exactly as it is. It still shares the WAL index with a writer."""
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                           check_same_thread=False, timeout=5.0)
+    return sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=5.0
+    )
 
 
 def integrity_problem(connection: sqlite3.Connection) -> str | None:
@@ -85,8 +86,7 @@ def contents(connection: sqlite3.Connection) -> Contents:
         connection.execute("BEGIN")
     try:
         version = connection.execute("PRAGMA user_version").fetchone()[0]
-        tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master "
-                                                                "WHERE type = 'table'"))
+        tables = frozenset(row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
     finally:
         if own:
             connection.execute("COMMIT")

@@ -149,8 +149,10 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
         raise StoreUnusable(f"cannot start a new {kind.name}: {error}") from None
     if salvage:
         kept, lost = _copy_rows(connection, rows)
-        notice = (f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost} lost; the "
-                  f"damaged file {where}")
+        notice = (
+            f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost} lost; the "
+            f"damaged file {where}"
+        )
     else:
         notice = f"{path}: not a usable {kind.name} ({reason}); {where}, starting an empty one"
     return OpenedStore(connection, one_line(notice))
@@ -356,8 +358,10 @@ def _copy_rows(connection: sqlite3.Connection, rows: Mapping[str, Sequence[dict[
             for row in table_rows:
                 names = [name for name in row if name in columns]
                 try:
-                    connection.execute(f'INSERT INTO "{table}" ({", ".join(names)}) VALUES '
-                                       f'({", ".join("?" * len(names))})', [row[name] for name in names])
+                    connection.execute(
+                        f'INSERT INTO "{table}" ({", ".join(names)}) VALUES ({", ".join("?" * len(names))})',
+                        [row[name] for name in names],
+                    )
                     kept += 1
                 except sqlite3.Error:  # a value the table's constraints refuse
                     lost += 1
@@ -374,8 +378,9 @@ def _copy_rows(connection: sqlite3.Connection, rows: Mapping[str, Sequence[dict[
 
 def finite(value: object, low: float, high: float) -> bool:
     """``value`` is a number (not a bool, not text) from ``low`` to ``high``."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) \
-        and low <= value <= high
+    return (
+        isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and low <= value <= high
+    )
 
 
 def whole(value: object, low: int, high: int) -> bool:
@@ -408,9 +413,13 @@ class RowSkips:
             return None
         count = len(self.reasons)
         # the reason names a column and quotes the row's value: as stored, in English
-        return one_line(ngettext("{count} unreadable row in {where} skipped ({reason})",
-                                 "{count} unreadable rows in {where} skipped ({reason}, ...)", count).format(
-            count=count, where=self.where, reason=self.reasons[0][:200]))
+        return one_line(
+            ngettext(
+                "{count} unreadable row in {where} skipped ({reason})",
+                "{count} unreadable rows in {where} skipped ({reason}, ...)",
+                count,
+            ).format(count=count, where=self.where, reason=self.reasons[0][:200])
+        )
 
 
 # -- claims ------------------------------------------------------------------------------------

@@ -84,9 +84,16 @@ class App:
     _history: History | None = None
     """The history database, opened at its first use (see ``history``)."""
 
-    def __init__(self, size: tuple[int, int] | None = None, *, demo: bool | str = False,
-                 autosave: bool = True, catalogue: Catalogue | None = None, language: str | None = None,
-                 first_frame: FirstFrame | None = None) -> None:
+    def __init__(
+        self,
+        size: tuple[int, int] | None = None,
+        *,
+        demo: bool | str = False,
+        autosave: bool = True,
+        catalogue: Catalogue | None = None,
+        language: str | None = None,
+        first_frame: FirstFrame | None = None,
+    ) -> None:
         # The solver's thread runs Python between its (GIL-free) kernel calls;
         # a short switch interval hands the GIL back to the frame loop within
         # a millisecond instead of five, which kept frames at 54 instead of 60 fps.
@@ -100,8 +107,9 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.freetype.init()
-        self.settings, settings_problem = (load_settings() if first_frame is None
-                                           else (first_frame.settings, first_frame.settings_problem))
+        self.settings, settings_problem = (
+            load_settings() if first_frame is None else (first_frame.settings, first_frame.settings_problem)
+        )
         # --lang on the command line, else the window's own choice, else the system's
         set_language(language or self.settings.language or None)
         self.sounds = Sounds(self.settings, self.save_settings)
@@ -109,8 +117,9 @@ class App:
         size = size or self.settings.window_size
         shown = pygame.display.get_surface()
         # the first frame's window (``battle.ui.first_frame``) is kept: a new mode would blank it
-        self.screen = shown if shown is not None and shown.get_size() == size else pygame.display.set_mode(
-            size, pygame.RESIZABLE)
+        self.screen = (
+            shown if shown is not None and shown.get_size() == size else pygame.display.set_mode(size, pygame.RESIZABLE)
+        )
         pygame.display.set_caption(TITLE)
         self._set_minimum_size()
         self.art = TileArt()
@@ -123,8 +132,12 @@ class App:
         self.layout = compute_layout(*size, self.settings.ui_scale)
         self.widget_zoom = self._fitted_zoom()
         """The zoom the widgets' fonts were loaded at (see ``_fitted_zoom``)."""
-        self.manager = pygame_gui.UIManager(size, load_gui_theme(self.widget_zoom), enable_live_theme_updates=False,
-                                            starting_language=current_language())
+        self.manager = pygame_gui.UIManager(
+            size,
+            load_gui_theme(self.widget_zoom),
+            enable_live_theme_updates=False,
+            starting_language=current_language(),
+        )
         self._live_analysis: LiveAnalysis | None = None
         self._plain_solver: SearchWorker[PlainOpponent] | None = None
         self._catalogue = catalogue
@@ -200,8 +213,15 @@ class App:
     def show_title(self, notice: str | None = None, kind: str = "info") -> Scene:
         return self.navigator.show_title(notice, kind)
 
-    def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
-                    selected: int | None = None, *, analyse: bool = False) -> Scene:
+    def start_match(
+        self,
+        match: Match,
+        notice: str | None = None,
+        kind: str = "info",
+        selected: int | None = None,
+        *,
+        analyse: bool = False,
+    ) -> Scene:
         """Open the game screen for a match (new, resumed, loaded or a rematch) and autosave it at once."""
         return self.navigator.start_match(match, notice, kind, selected, analyse=analyse)
 
@@ -239,8 +259,9 @@ class App:
 
     # -- frames ----------------------------------------------------------------------------
 
-    def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS,
-             max_dt: float = MAX_DT) -> bool:
+    def step(
+        self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS, max_dt: float = MAX_DT
+    ) -> bool:
         """One frame: the given events plus whatever is queued, then update and draw. False once quitting.
 
         ``dt`` is cut to ``max_dt``: more only after a sleep the scenes asked for (a pulse's next step).
@@ -291,8 +312,12 @@ class App:
         zoom = self._fitted_zoom()
         if zoom != self.widget_zoom and not self.manager.get_window_stack().get_full_stack():
             # pygame_gui loads fonts with a theme: new sizes take a new manager (the scenes rebuild below)
-            self.manager = pygame_gui.UIManager((width, height), load_gui_theme(zoom), enable_live_theme_updates=False,
-                                                starting_language=current_language())
+            self.manager = pygame_gui.UIManager(
+                (width, height),
+                load_gui_theme(zoom),
+                enable_live_theme_updates=False,
+                starting_language=current_language(),
+            )
             self.widget_zoom = zoom
         self.manager.set_window_resolution((width, height))
         self.stack.resize()
@@ -333,8 +358,9 @@ class App:
         if self.solver.busy or (self._plain_solver is not None and self._plain_solver.busy):
             waits.append(SOLVER_POLL_INTERVAL)
         hovering = self.manager.get_hovering_any_element() and pygame.mouse.get_focused()
-        typing = any(isinstance(element, (UITextEntryLine, UITextEntryBox))
-                     for element in self.manager.get_focus_set() or ())
+        typing = any(
+            isinstance(element, (UITextEntryLine, UITextEntryBox)) for element in self.manager.get_focus_set() or ()
+        )
         if hovering or typing:
             waits.append(WIDGET_INTERVAL)
         return min((wait for wait in waits if wait is not None), default=None)
@@ -395,8 +421,14 @@ class App:
             pass  # an older pygame-ce: the layout copes with small windows anyway
 
 
-_INPUT_EVENTS = {pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL, pygame.KEYDOWN, pygame.KEYUP,
-                 pygame.TEXTINPUT}
+_INPUT_EVENTS = {
+    pygame.MOUSEBUTTONDOWN,
+    pygame.MOUSEBUTTONUP,
+    pygame.MOUSEWHEEL,
+    pygame.KEYDOWN,
+    pygame.KEYUP,
+    pygame.TEXTINPUT,
+}
 
 
 def _plain_opponent() -> PlainOpponent:
@@ -432,8 +464,10 @@ def main(args: object = None, first_frame: FirstFrame | None = None) -> int:
     try:
         app = App(size_from_environment(), demo=demo, first_frame=first_frame, language=getattr(args, "lang", None))
     except pygame.error as error:
-        print(_("mahjong-battle: cannot open a window ({error}); the subcommands work without one").format(error=error),
-              file=sys.stderr)
+        print(
+            _("mahjong-battle: cannot open a window ({error}); the subcommands work without one").format(error=error),
+            file=sys.stderr,
+        )
         return 1
     try:
         return app.run()

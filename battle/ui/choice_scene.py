@@ -34,8 +34,9 @@ class Choice:
 class ChoiceScene(Scene):
     overlay = True
 
-    def __init__(self, app: Host, title: str, text: str, choices: Sequence[Choice],
-                 answered: Callable[[str | None], None]) -> None:
+    def __init__(
+        self, app: Host, title: str, text: str, choices: Sequence[Choice], answered: Callable[[str | None], None]
+    ) -> None:
         super().__init__(app)
         self.title = title
         self.text = text
@@ -66,8 +67,13 @@ class ChoiceScene(Scene):
         self.buttons = {}
         for index, choice in enumerate(self.choices):
             object_id = ObjectID(object_id="#primary") if index == 0 else None
-            button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), choice.label,
-                            self.app.manager, tool_tip_text=choice.tip or None, object_id=object_id)
+            button = Button(
+                pygame.Rect(rect.x + pad + index * (width + gap), y, width, height),
+                choice.label,
+                self.app.manager,
+                tool_tip_text=choice.tip or None,
+                object_id=object_id,
+            )
             self.buttons[choice.key] = button
             self.elements.append(button)
 
@@ -102,11 +108,11 @@ class ChoiceScene(Scene):
         veil.fill((0, 10, 6, 130))
         surface.blit(veil, (0, 0))
         rect = self.card_rect()
-        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2),
-                     rect)
+        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2), rect)
         y = rect.y + round(18 * scale)
-        title = fonts.text(fonts.fit(self.title, 22 * scale, rect.w - 40, bold=True), 22 * scale, theme.IVORY,
-                           bold=True)
+        title = fonts.text(
+            fonts.fit(self.title, 22 * scale, rect.w - 40, bold=True), 22 * scale, theme.IVORY, bold=True
+        )
         surface.blit(title, title.get_rect(midtop=(rect.centerx, y)))
         y += title.get_height() + round(10 * scale)
         for line in fonts.wrap(self.text, 15 * scale, rect.w - 2 * round(24 * scale)):
@@ -117,4 +123,3 @@ class ChoiceScene(Scene):
         if focused is not None:
             ring = focused.rect.inflate(round(8 * scale), round(8 * scale))
             pygame.draw.rect(surface, theme.GOLD_BRIGHT, ring, max(2, round(3 * scale)), round(8 * scale))
-

@@ -86,8 +86,12 @@ def draw_loading(surface: pygame.Surface, loading: str = LOADING) -> None:
     outer = round(1.25 * max(w, h) / 2)
     for ring in range(FELT_RINGS):
         t = (1 - ring / FELT_RINGS) ** 1.7
-        pygame.draw.circle(surface, theme.mix(theme.FELT_CENTRE, theme.FELT_EDGE, t), centre,
-                           max(1, round(outer * (1 - ring / FELT_RINGS))))
+        pygame.draw.circle(
+            surface,
+            theme.mix(theme.FELT_CENTRE, theme.FELT_EDGE, t),
+            centre,
+            max(1, round(outer * (1 - ring / FELT_RINGS))),
+        )
     scale = max(0.5, min(w / 1200, h / 800))
     pygame.freetype.init()
     title = _font(bold=True).render(TITLE, theme.GOLD, size=56 * scale)[0]

@@ -68,8 +68,12 @@ def deepen(position: Position, schedule: list[int | None]) -> Callable[[Advisor,
     position = position.copy()
 
     def run(advisor: Advisor, task: Task) -> Analysis | None:
-        return advisor.deepen(position, schedule, cancelled=task.cancelled.is_set,
-                              report=lambda analysis, next_depth: task.report(Step(analysis, next_depth)))
+        return advisor.deepen(
+            position,
+            schedule,
+            cancelled=task.cancelled.is_set,
+            report=lambda analysis, next_depth: task.report(Step(analysis, next_depth)),
+        )
 
     return run
 

@@ -97,10 +97,14 @@ class Match:
 
     def describe(self) -> str:
         game = self.game
-        where = _("deal {deal_number}").format(
-            deal_number=game.deal_number) if game.deal_number is not None else _("a composed position")
+        where = (
+            _("deal {deal_number}").format(deal_number=game.deal_number)
+            if game.deal_number is not None
+            else _("a composed position")
+        )
         return _("{player1} vs {player2}, {where}, move {value}").format(
-            player1=shown_name(game.player1), player2=shown_name(game.player2), where=where, value=game.ply + 1)
+            player1=shown_name(game.player1), player2=shown_name(game.player2), where=where, value=game.ply + 1
+        )
 
     # -- on disk -----------------------------------------------------------------------
 

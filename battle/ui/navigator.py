@@ -54,8 +54,15 @@ class Navigator:
         app.stack.replace_all(title)
         return title
 
-    def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
-                    selected: int | None = None, *, analyse: bool = False) -> PlayScene:
+    def start_match(
+        self,
+        match: Match,
+        notice: str | None = None,
+        kind: str = "info",
+        selected: int | None = None,
+        *,
+        analyse: bool = False,
+    ) -> PlayScene:
         """The game screen for a match (new, resumed, loaded or a rematch), autosaved at once;
         with ``analyse``, analysis mode is on from the start (a position to study)."""
         self.app.solver.cancel()

@@ -233,7 +233,6 @@ class Host(Protocol):
     """What a scene may ask of the window that shows it: the shared renderers and widgets, the
     settings, the search worker, the deal catalogue, the history of games, and the screens to open."""
 
-
     layout: Layout
     """Where everything goes at the window's current size and text size."""
     fonts: Fonts
@@ -249,6 +248,7 @@ class Host(Protocol):
     def plain_solver(self) -> SearchWorker:
         """The shallow levels' moves in plain Python while the kernels compile."""
         ...
+
     board_view: BoardView
     panel_view: PanelView
     art: TileArt
@@ -281,8 +281,15 @@ class Host(Protocol):
 
     # -- moving between screens, by intent (see ``battle.ui.navigator``) ----------------------
 
-    def start_match(self, match: Match, notice: str | None = None, kind: str = "info",
-                    selected: int | None = None, *, analyse: bool = False) -> Scene:
+    def start_match(
+        self,
+        match: Match,
+        notice: str | None = None,
+        kind: str = "info",
+        selected: int | None = None,
+        *,
+        analyse: bool = False,
+    ) -> Scene:
         """The game screen for ``match``, in place of every screen; with ``analyse``, in analysis mode."""
         ...
 

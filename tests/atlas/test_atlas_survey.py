@@ -42,8 +42,14 @@ def plain_solve(deal: int, tiles: int) -> tuple[int, set[str]]:
 def test_deal_lists() -> None:
     assert parse_deal_list("1-5") == [1, 2, 3, 4, 5]
     assert parse_deal_list(" 7, 1-3 ,2,42") == [7, 1, 2, 3, 42]
-    for bad, phrase in (("", "no deals"), ("5-1", "backwards"), ("1-x", "not a deal number"), ("-3", "not a deal"),
-                        ("1-2000000", "more than"), ("99999999999999999999", "not a deal number")):
+    for bad, phrase in (
+        ("", "no deals"),
+        ("5-1", "backwards"),
+        ("1-x", "not a deal number"),
+        ("-3", "not a deal"),
+        ("1-2000000", "more than"),
+        ("99999999999999999999", "not a deal number"),
+    ):
         with pytest.raises(ValueError, match=phrase):
             parse_deal_list(bad)
 
@@ -91,9 +97,11 @@ def test_a_file_that_is_not_a_survey_database_is_refused_and_left_as_it_is(tmp_p
     SurveyDatabase(newer).close()
     with sqlite3.connect(newer) as connection:
         connection.execute("PRAGMA user_version = 99")
-    for path, words in ((text, "a file of another kind"),
-                        (other, r"not a survey database \(schema version 0, expected 1\)"),
-                        (newer, r"written by a newer version \(schema 99")):
+    for path, words in (
+        (text, "a file of another kind"),
+        (other, r"not a survey database \(schema version 0, expected 1\)"),
+        (newer, r"written by a newer version \(schema 99"),
+    ):
         before = path.read_bytes()
         for read_only in (False, True):  # a survey run, and a reader (the window, a report)
             with pytest.raises(SurveyDatabaseError, match=words):
@@ -194,8 +202,9 @@ def test_a_worker_killed_mid_run_leaves_the_survey_complete_and_exact(tmp_path: 
             killed.append(pid)
 
     with SurveyDatabase(tmp_path / "survey.sqlite3") as database:
-        progress = run_survey(SurveyPlan(deals, tiles=56, workers=2), database, report=kill_one_worker,
-                              on_client=clients.append)
+        progress = run_survey(
+            SurveyPlan(deals, tiles=56, workers=2), database, report=kill_one_worker, on_client=clients.append
+        )
         stored = database.results(56)
     assert killed and progress.failed == []
     assert [r.deal for r in stored] == deals and all(r.solved for r in stored)
@@ -207,16 +216,19 @@ def test_a_deal_whose_worker_dies_every_time_is_reported_in_one_line(tmp_path: P
     with SurveyDatabase(tmp_path / "survey.sqlite3") as database:  # 0.1 GB: Dask kills the worker on every try
         progress = run_survey(SurveyPlan([7], tiles=56, workers=1, memory_per_worker=0.1), database)
         assert database.results(56) == []  # not stored: the next run tries it again
-    assert progress.failed == ["deal 7: its worker died 3 times while solving it (out of memory? give each worker "
-                               "more with --memory-per-worker, or run fewer)"]
+    assert progress.failed == [
+        "deal 7: its worker died 3 times while solving it (out of memory? give each worker "
+        "more with --memory-per-worker, or run fewer)"
+    ]
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_a_deal(tmp_path: Path) -> None:
     database = tmp_path / "survey.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
     arguments = COMMAND + ["survey", "1-40", "--tiles", "56", "--workers", "1", "--db", str(database)]
-    run = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                           start_new_session=True)
+    run = subprocess.Popen(
+        arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True
+    )
     deadline = time.monotonic() + 120
     first: dict[int, float] = {}
     while time.monotonic() < deadline and len(first) < 3:
@@ -241,8 +253,9 @@ def test_a_run_stopped_by_kill_closes_its_cluster_and_says_it_resumes(tmp_path: 
     database = tmp_path / "survey.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
     arguments = COMMAND + ["survey", "1-400", "--tiles", "60", "--workers", "1", "--db", str(database)]
-    run = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                           start_new_session=True)
+    run = subprocess.Popen(
+        arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not database.exists():
         time.sleep(0.2)
@@ -250,8 +263,9 @@ def test_a_run_stopped_by_kill_closes_its_cluster_and_says_it_resumes(tmp_path: 
     run.send_signal(signal.SIGTERM)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 128 + signal.SIGTERM, err[-2000:]
-    assert err.rstrip().splitlines()[-1] == ("stopped by SIGTERM: every deal finished so far is stored; "
-                                             "the same command resumes")
+    assert err.rstrip().splitlines()[-1] == (
+        "stopped by SIGTERM: every deal finished so far is stored; the same command resumes"
+    )
     assert "Traceback" not in err and "leaked" not in err
     ended = time.monotonic() + 10
     while time.monotonic() < ended:  # its worker and the worker's helpers end with it
@@ -280,20 +294,27 @@ def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:
     assert "wins 2 (50%), draws 1 (25%), loses 1 (25%)" in text and "mean +1.50" in text
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
     plot = tmp_path / "values.png"
-    done = subprocess.run(COMMAND + ["survey", "--report", "--db", str(path), "--plot", str(plot)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        COMMAND + ["survey", "--report", "--db", str(path), "--plot", str(plot)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "first player wins 2" in done.stdout and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    for arguments, phrase in ((["survey"], "name the deals"), (["survey", "5-1"], "backwards"),
-                              (["survey", "--report", "1-3"], "give no DEALS"), (["survey", "1", "--plot", "x.png"],
-                                                                                  "--plot goes with --report"),
-                              (["survey", "1", "--tiles", "7"], "even number of tiles"),
-                              (["survey", "1", "--memory-per-worker", "0.1"], "0.1 GB is too little for a worker"),
-                              (["survey", "1", "--scheduler", "http://x:1"], "not a Dask scheduler address like"),
-                              (["survey", "--report", "--db", "no.sqlite3"], "no survey database at no.sqlite3"),
-                              (["survey", "--export", "c.tsv", "--db", "no.sqlite3"], "no survey database at")):
-        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120,
-                              cwd=tmp_path)
+    for arguments, phrase in (
+        (["survey"], "name the deals"),
+        (["survey", "5-1"], "backwards"),
+        (["survey", "--report", "1-3"], "give no DEALS"),
+        (["survey", "1", "--plot", "x.png"], "--plot goes with --report"),
+        (["survey", "1", "--tiles", "7"], "even number of tiles"),
+        (["survey", "1", "--memory-per-worker", "0.1"], "0.1 GB is too little for a worker"),
+        (["survey", "1", "--scheduler", "http://x:1"], "not a Dask scheduler address like"),
+        (["survey", "--report", "--db", "no.sqlite3"], "no survey database at no.sqlite3"),
+        (["survey", "--export", "c.tsv", "--db", "no.sqlite3"], "no survey database at"),
+    ):
+        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
         assert done.returncode == 2 and phrase in done.stderr, (arguments, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "no.sqlite3").exists()  # a report makes no database
@@ -353,8 +374,9 @@ def test_deal_fair_daily_and_show_par_from_the_command_line(tmp_path: Path) -> N
             database.store(DealResult(deal, 108, True, value, 127, ("a1-b1",), 1, 1.0, None, "t", "w"), 1.0)
 
     def run(*arguments: str) -> subprocess.CompletedProcess:
-        return subprocess.run(COMMAND + list(arguments), capture_output=True, text=True, env=env, timeout=120,
-                              cwd=tmp_path)
+        return subprocess.run(
+            COMMAND + list(arguments), capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path
+        )
 
     fair = run("deal", "--fair")
     # deal 7 here is even; a shipped even deal may be picked too
@@ -366,9 +388,11 @@ def test_deal_fair_daily_and_show_par_from_the_command_line(tmp_path: Path) -> N
     (tmp_path / "d8.mbp").write_text(run("deal", "8").stdout)
     shown = run("show", "d8.mbp")
     assert "Par: first player +5 (deal 8 before move 1)" in shown.stdout
-    for arguments, phrase in ((["deal", "5", "--fair"], "give no number"),
-                              (["deal", "--margin", "2"], "go with --fair"),
-                              (["deal", "--fair", "--handicap", "40"], "no catalogued deal has a value of +40")):
+    for arguments, phrase in (
+        (["deal", "5", "--fair"], "give no number"),
+        (["deal", "--margin", "2"], "go with --fair"),
+        (["deal", "--fair", "--handicap", "40"], "no catalogued deal has a value of +40"),
+    ):
         done = run(*arguments)
         assert done.returncode == 2 and phrase in done.stderr, (arguments, done.stderr)
 
@@ -381,8 +405,13 @@ def test_export_writes_the_catalogue_the_game_reads(tmp_path: Path) -> None:
         database.store(DealResult(3, 108, True, -2, 127, ("c1-c9", "d1-e1"), 5, 70.0, 1500.0, "0.1.0", "w"), 1.0)
         database.store(DealResult(4, 108, False, 1, 30, None, 5, 1500.0, 1500.0, "0.1.0", "w"), 1.0)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
-    done = subprocess.run(COMMAND + ["survey", "--export", str(tmp_path / "c.tsv"), "--db", str(path)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        COMMAND + ["survey", "--export", str(tmp_path / "c.tsv"), "--db", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0 and "1 solved deals written" in done.stdout, done.stderr
     text = (tmp_path / "c.tsv").read_text()
     assert "'mahjong-battle survey 3-4 --time-limit 1500'" in text

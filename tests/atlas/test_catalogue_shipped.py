@@ -25,8 +25,11 @@ def shipped_rows() -> list[dict[str, str]]:
     """The catalogue's data lines as columns by name."""
     names = HEADER.split("\t")
     lines = asset_path("atlas", CATALOGUE_NAME).read_text(encoding="utf-8").splitlines()
-    return [dict(zip(names, line.split("\t"), strict=True)) for line in lines
-            if line and not line.startswith("#") and line != HEADER]
+    return [
+        dict(zip(names, line.split("\t"), strict=True))
+        for line in lines
+        if line and not line.startswith("#") and line != HEADER
+    ]
 
 
 def test_every_par_names_legal_first_moves_of_its_deal() -> None:
@@ -41,8 +44,9 @@ def test_every_par_names_legal_first_moves_of_its_deal() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("row", sorted(shipped_rows(), key=lambda row: int(row["nodes"]))[:SAMPLE],
-                         ids=lambda row: f"deal-{row['deal']}")
+@pytest.mark.parametrize(
+    "row", sorted(shipped_rows(), key=lambda row: int(row["nodes"]))[:SAMPLE], ids=lambda row: f"deal-{row['deal']}"
+)
 def test_a_cheap_catalogued_deal_solves_again_to_its_par(row: dict[str, str]) -> None:
     from battle.atlas.solve_deal import solve_deal
 

@@ -46,8 +46,15 @@ def environment(home: Path) -> dict[str, str]:
 
 
 def run(*arguments: str, home: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*COMMAND, *arguments], capture_output=True, text=True, env=environment(home), cwd=cwd,
-                          timeout=300, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [*COMMAND, *arguments],
+        capture_output=True,
+        text=True,
+        env=environment(home),
+        cwd=cwd,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def own_survey(home: Path) -> Path:
@@ -64,19 +71,28 @@ def test_hostile_survey_rows_are_skipped_and_said_once_by_every_command(tmp_path
     path = own_survey(tmp_path)
     with sqlite3.connect(path) as connection:
         connection.executescript(OLD_SCHEMA)
-        rows = [good_row(501, 0), good_row(502, 5),
-                (503, 108, 1, 2, 127, "[not json", 10, 1.0, None, "t", "w", 1.0),
-                (504, 108, 1, "x", 127, None, 10, 1.0, None, "t", "w", 1.0)]
+        rows = [
+            good_row(501, 0),
+            good_row(502, 5),
+            (503, 108, 1, 2, 127, "[not json", 10, 1.0, None, "t", "w", 1.0),
+            (504, 108, 1, "x", 127, None, 10, 1.0, None, "t", "w", 1.0),
+        ]
         connection.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     (tmp_path / "d502.mbp").write_text(run("deal", "502", home=tmp_path, cwd=tmp_path).stdout)
     said = "2 unreadable rows in " + str(path) + " skipped (deal 503: best_moves '[not json' is not a JSON list"
-    for arguments in (["show", "d502.mbp"], ["deal", "--daily"], ["deal", "--fair"], ["survey", "--report"],
-                      ["survey", "--export", str(tmp_path / "mine.tsv")]):
+    for arguments in (
+        ["show", "d502.mbp"],
+        ["deal", "--daily"],
+        ["deal", "--fair"],
+        ["survey", "--report"],
+        ["survey", "--export", str(tmp_path / "mine.tsv")],
+    ):
         done = run(*arguments, home=tmp_path, cwd=tmp_path)
         assert done.returncode == 0, (arguments, done.stderr[-2000:])
         assert done.stderr.splitlines() == [f"mahjong-battle: {said}, ...)"], (arguments, done.stderr)
-    assert "Par: first player +5 (deal 502 before move 1)" in run("show", "d502.mbp", home=tmp_path,
-                                                                 cwd=tmp_path).stdout
+    assert (
+        "Par: first player +5 (deal 502 before move 1)" in run("show", "d502.mbp", home=tmp_path, cwd=tmp_path).stdout
+    )
     assert sorted(read_catalogue(tmp_path / "mine.tsv")) == [501, 502]
     with SurveyDatabase(path) as database:  # a run on the old file goes on storing into it
         database.store(DealResult(505, 108, True, 1, 127, None, 1, 1.0, None, "t", "w"), 2.0)
@@ -87,9 +103,11 @@ def test_a_new_survey_database_refuses_hostile_values(tmp_path: Path) -> None:
     path = tmp_path / "survey.sqlite3"
     SurveyDatabase(path).close()
     with sqlite3.connect(path) as connection:
-        for row in ((1, 108, 1, "x", 127, None, 1, 1.0, None, "t", "w", 1.0),
-                    (2, 108, 1, 3, 127, "[not json", 1, 1.0, None, "t", "w", 1.0),
-                    (3, 108, 1, 3, 127, None, 1, -1.0, None, "t", "w", 1.0)):
+        for row in (
+            (1, 108, 1, "x", 127, None, 1, 1.0, None, "t", "w", 1.0),
+            (2, 108, 1, 3, 127, "[not json", 1, 1.0, None, "t", "w", 1.0),
+            (3, 108, 1, 3, 127, None, 1, -1.0, None, "t", "w", 1.0),
+        ):
             with pytest.raises(sqlite3.IntegrityError):
                 connection.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
 
@@ -100,8 +118,9 @@ def test_the_report_on_a_fresh_install_counts_the_shipped_deals_and_the_users_ow
     fresh = run("survey", "--report", "--plot", str(plot), home=tmp_path, cwd=tmp_path)
     assert fresh.returncode == 0, fresh.stderr[-2000:]
     first, second = fresh.stdout.splitlines()[:2]
-    assert first.startswith(f"{len(shipped)} deals: {len(shipped)} from the catalogue the game ships, none of "
-                            "your own yet"), first
+    assert first.startswith(
+        f"{len(shipped)} deals: {len(shipped)} from the catalogue the game ships, none of your own yet"
+    ), first
     assert second.startswith(f"{len(shipped)} deals surveyed (whole deals): {len(shipped)} solved exactly")
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and fresh.stderr == ""
     catalogued = min(shipped)
@@ -112,16 +131,23 @@ def test_the_report_on_a_fresh_install_counts_the_shipped_deals_and_the_users_ow
     assert mine.returncode == 0, mine.stderr[-2000:]
     assert mine.stdout.splitlines()[0] == (
         f"{len(shipped) + 1} deals: {len(shipped)} from the catalogue the game ships, 2 from your survey "
-        f"({own_survey(tmp_path)}); 1 in both, yours counted")
+        f"({own_survey(tmp_path)}); 1 in both, yours counted"
+    )
 
 
 # -- two surveys on one file -----------------------------------------------------------------------
 
 
 def survey(database: Path, deals: str, home: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([*COMMAND, "survey", deals, "--tiles", "56", "--workers", "1", "--db", str(database)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(home),
-                            cwd=home, start_new_session=True)
+    return subprocess.Popen(
+        [*COMMAND, "survey", deals, "--tiles", "56", "--workers", "1", "--db", str(database)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(home),
+        cwd=home,
+        start_new_session=True,
+    )
 
 
 def stored(database: Path) -> dict[int, float]:
@@ -210,8 +236,16 @@ sys.exit(1 if failures else 0)
 def test_two_processes_making_the_same_new_file_both_open_it(tmp_path: Path) -> None:
     go = tmp_path / "go"
     # three copies over 100 new files: the WAL switch's "database is locked" came 1-4 times in 300
-    openers = [subprocess.Popen([sys.executable, "-c", OPENER, str(tmp_path), str(go), "100"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=environment(tmp_path)) for _ in range(3)]
+    openers = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPENER, str(tmp_path), str(go), "100"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(tmp_path),
+        )
+        for _ in range(3)
+    ]
     time.sleep(1.0)  # both imported and waiting (the race itself is settled by the go file, not this pause)
     go.touch()
     for opener in openers:

@@ -18,13 +18,31 @@ from tests.benchmark_scripts import BENCHMARKS, load_script
 
 
 def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:
-    command = [sys.executable, str(BENCHMARKS / "online_load.py"), "--games", "4", "--think", "0.01",
-               "--moves-per-game", "6", "--timeout", "10", "--duration", "30", "--commit", "each,group",
-               "--slow-sync-ms", "1"]
+    command = [
+        sys.executable,
+        str(BENCHMARKS / "online_load.py"),
+        "--games",
+        "4",
+        "--think",
+        "0.01",
+        "--moves-per-game",
+        "6",
+        "--timeout",
+        "10",
+        "--duration",
+        "30",
+        "--commit",
+        "each,group",
+        "--slow-sync-ms",
+        "1",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stderr
-    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in done.stdout.splitlines()
-            if line.startswith("| 4 |")]
+    rows = [
+        [cell.strip() for cell in line.split("|")[1:-1]]
+        for line in done.stdout.splitlines()
+        if line.startswith("| 4 |")
+    ]
     assert [row[1:3] for row in rows] == [["each", "1"], ["group", "1"]] * 2, done.stdout  # load rows, timers' rows
     for load in rows[:2]:
         assert load[4] == "24" and load[-1] == "0", done.stdout  # 4 games x 6 moves acknowledged, no errors

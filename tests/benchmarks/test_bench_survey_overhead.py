@@ -19,12 +19,24 @@ pytest.importorskip("distributed")
 
 
 def test_a_one_deal_run_prints_its_table() -> None:
-    command = [sys.executable, str(BENCHMARKS / "survey_overhead.py"), "--deals", "1", "--tiles", "30",
-               "--only-tables", "--memory", "1"]
+    command = [
+        sys.executable,
+        str(BENCHMARKS / "survey_overhead.py"),
+        "--deals",
+        "1",
+        "--tiles",
+        "30",
+        "--only-tables",
+        "--memory",
+        "1",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in done.stdout.splitlines()
-            if line.startswith("| survey")]
+    rows = [
+        [cell.strip() for cell in line.split("|")[1:-1]]
+        for line in done.stdout.splitlines()
+        if line.startswith("| survey")
+    ]
     assert len(rows) == 1, done.stdout
     how, seconds, per_hour, against, start_up = rows[0]
     assert how == "survey, 1 worker x 2 threads, 1 GB (a 32 MiB table)", done.stdout  # 30 tiles want no more

@@ -17,8 +17,12 @@ def test_one_run_prints_the_pages_files_bytes_and_times() -> None:
     chromium = find_chromium()
     if chromium is None:
         pytest.skip("no Chromium found: apt-get install chromium, or set MAHJONG_BATTLE_CHROMIUM")
-    done = subprocess.run([sys.executable, str(BENCHMARKS / "web_page.py"), "--runs", "1", "--chromium", chromium],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "web_page.py"), "--runs", "1", "--chromium", chromium],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if line.startswith("| ") and line[2].isdigit())
     files, size, tiles, *times = (cell.strip() for cell in row.split("|")[1:-1])

@@ -39,8 +39,12 @@ calls=3 0x2000 0
 
 def test_objdump_listing_gives_offsets_and_instructions() -> None:
     rows = load_script("kernel_profile").parse_objdump(OBJDUMP)
-    assert rows == [(0, "push   %rbp"), (1, "push   %r15"), (0x2963, "cmp    %rdx,%rax"),
-                    (0x2966, "prefetcht0 (%rbx,%rsi,1)")]
+    assert rows == [
+        (0, "push   %rbp"),
+        (1, "push   %r15"),
+        (0x2963, "cmp    %rdx,%rax"),
+        (0x2966, "prefetcht0 (%rbx,%rsi,1)"),
+    ]
 
 
 def test_samples_map_onto_the_function_and_the_rest_is_counted_outside() -> None:

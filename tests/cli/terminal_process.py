@@ -24,9 +24,14 @@ class TerminalProcess:
     """``mahjong-battle ARGS`` with its standard streams on pipes."""
 
     def __init__(self, args: list[str], home: Path) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "battle", *args], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=home_env(home),
-                                        cwd=home)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "battle", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=home_env(home),
+            cwd=home,
+        )
         self.seen = ""
         self._chunks: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
@@ -64,5 +69,12 @@ class TerminalProcess:
 
 
 def run(args: list[str], home: Path, script: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "battle", *args], input=script, capture_output=True, text=True,
-                          env=home_env(home), cwd=home, timeout=WAIT)
+    return subprocess.run(
+        [sys.executable, "-m", "battle", *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        env=home_env(home),
+        cwd=home,
+        timeout=WAIT,
+    )

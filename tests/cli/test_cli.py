@@ -45,8 +45,6 @@ def finished_game(number: int) -> Game:
     return game
 
 
-
-
 # -- deal, moves, show, replay ------------------------------------------------------------
 
 
@@ -325,8 +323,17 @@ def test_terminal_save_to_a_folder_or_over_a_file(tmp_path: Path, monkeypatch: p
     monkeypatch.chdir(tmp_path)
     (tmp_path / "taken.mbg").write_text("keep me\n")
     out = io.StringIO()
-    lines = ["save .", "save /", f"save {tmp_path}/", "save taken", "no", "save taken.mbg", "yes",
-             "save bad\x1b[31mname\x00", "quit"]
+    lines = [
+        "save .",
+        "save /",
+        f"save {tmp_path}/",
+        "save taken",
+        "no",
+        "save taken.mbg",
+        "yes",
+        "save bad\x1b[31mname\x00",
+        "quit",
+    ]
     play = TerminalPlay(Game.new(8), read_line=scripted(lines, lambda: "quit"), out=out)
     assert play.run() == 0
     text = out.getvalue()
@@ -467,8 +474,7 @@ def test_terminal_hint_and_eval_ask_the_solver() -> None:
     position = parse_position((solver_data / f"{row['id']}.mbp").read_text(encoding="utf-8"))
     game = Game(position, "Ann", "Ben")
     out = io.StringIO()
-    play = TerminalPlay(game, read_line=scripted(["hint", "eval"], lambda: "quit"), out=out,
-                        advisor=solver_advisor())
+    play = TerminalPlay(game, read_line=scripted(["hint", "eval"], lambda: "quit"), out=out, advisor=solver_advisor())
     assert play.run() == 0
     text = out.getvalue()
     best = row["best_moves"][0]
@@ -490,8 +496,12 @@ def test_terminal_hint_without_a_solver_or_a_move() -> None:
     while not finished.is_over():
         finished.play(finished.position.legal_moves()[0])
     out = io.StringIO()
-    play = TerminalPlay(finished, read_line=scripted([], lambda: "quit"), out=out,
-                        advisor=lambda position, every: pytest.fail("no search for a finished game"))
+    play = TerminalPlay(
+        finished,
+        read_line=scripted([], lambda: "quit"),
+        out=out,
+        advisor=lambda position, every: pytest.fail("no search for a finished game"),
+    )
     assert play.handle("eval") and "No pair left to take." in out.getvalue()
 
 
@@ -500,8 +510,9 @@ def test_ctrl_c_during_a_hint_returns_to_the_prompt() -> None:
         raise KeyboardInterrupt
 
     out = io.StringIO()
-    play = TerminalPlay(Game.new(8), read_line=scripted(["hint", "moves"], lambda: "quit"), out=out,
-                        advisor=interrupted)
+    play = TerminalPlay(
+        Game.new(8), read_line=scripted(["hint", "moves"], lambda: "quit"), out=out, advisor=interrupted
+    )
     assert play.run() == 0
     text = out.getvalue()
     assert "Stopped." in text and " (" in text.split("Stopped.")[1]  # the game went on: 'moves' answered

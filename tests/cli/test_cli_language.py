@@ -20,8 +20,15 @@ LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 def run(*argv: str, lang: str = "de_DE.UTF-8", stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {name: value for name, value in os.environ.items() if name not in LOCALE_VARIABLES}
     env.update(LANG=lang, NO_COLOR="1")
-    return subprocess.run([sys.executable, "-m", "battle", *argv], capture_output=True, text=True, env=env,
-                          cwd=ROOT, input=stdin, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "battle", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        input=stdin,
+        timeout=120,
+    )
 
 
 def test_help_is_german_on_a_german_system() -> None:
@@ -96,15 +103,27 @@ def test_terminal_play_prompts_in_german() -> None:
 
 def test_stats_and_a_fair_deal_speak_german_while_the_file_stays_english(tmp_path: Path) -> None:
     env = {name: value for name, value in os.environ.items() if name not in LOCALE_VARIABLES}
-    env.update(LANG="de_DE.UTF-8", NO_COLOR="1", XDG_DATA_HOME=str(tmp_path / "data"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
-    stats = subprocess.run([sys.executable, "-m", "battle", "stats"], capture_output=True, text=True, env=env,
-                           cwd=ROOT, timeout=120)
+    env.update(
+        LANG="de_DE.UTF-8",
+        NO_COLOR="1",
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+    )
+    stats = subprocess.run(
+        [sys.executable, "-m", "battle", "stats"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
+    )
     assert stats.returncode == 0, stats.stderr
     assert stats.stdout.startswith("Partien: 0 gespeichert, 0 von dir\n")
     assert "Wertung gegen den Solver: noch keine Partie gegen eine Stufe" in stats.stdout
     assert "(Stufen: Anfänger 1000, Freizeit 1645, Verein 1993" in stats.stdout
-    dealt = subprocess.run([sys.executable, "-m", "battle", "deal", "--fair"], capture_output=True, text=True,
-                           env=env, cwd=ROOT, timeout=120)
+    dealt = subprocess.run(
+        [sys.executable, "-m", "battle", "deal", "--fair"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert dealt.returncode == 0, dealt.stderr
     assert re.match(r"# deal \d+; Par: (even|first player [+-]\d+)", dealt.stdout), dealt.stdout[:80]

@@ -47,14 +47,23 @@ def closing(*descriptors: int):  # noqa: ANN201 - a preexec_fn
     return close
 
 
-def command(*argv: str, closed: Sequence[int] = (), stdin: bytes | None = None, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+def command(
+    *argv: str,
+    closed: Sequence[int] = (),
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[bytes]:
     """``python -m battle ARGV`` in a child process, its output as bytes."""
     return subprocess.run(
         [sys.executable, "-m", "battle", *argv],
-        input=stdin, stdin=subprocess.DEVNULL if stdin is None and 0 not in closed else None,
-        capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-        timeout=timeout, preexec_fn=closing(*closed) if closed else None,
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None and 0 not in closed else None,
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=timeout,
+        preexec_fn=closing(*closed) if closed else None,
     )
 
 
@@ -75,16 +84,20 @@ def the_error_line(done: subprocess.CompletedProcess[bytes]) -> str:
 
 
 @POSIX
-@pytest.mark.parametrize("argv", [["show", "-"], ["moves", "-"], ["replay", "-"], ["solve", "-"], ["analyse", "-"],
-                                  ["review", "-"], ["play"]], ids=lambda argv: " ".join(argv))
+@pytest.mark.parametrize(
+    "argv",
+    [["show", "-"], ["moves", "-"], ["replay", "-"], ["solve", "-"], ["analyse", "-"], ["review", "-"], ["play"]],
+    ids=lambda argv: " ".join(argv),
+)
 def test_closed_standard_input(argv: list[str], tmp_path: Path) -> None:
     line = the_error_line(command(*argv, closed=[0], env={"XDG_DATA_HOME": str(tmp_path)}))
     assert "standard input is closed" in line
 
 
 @POSIX
-@pytest.mark.parametrize("argv", [["deal", "1"], ["show", str(POSITIONS / "deal-0.mbp")], ["solve", str(SMALL)]],
-                         ids=lambda argv: argv[0])
+@pytest.mark.parametrize(
+    "argv", [["deal", "1"], ["show", str(POSITIONS / "deal-0.mbp")], ["solve", str(SMALL)]], ids=lambda argv: argv[0]
+)
 def test_closed_standard_output(argv: list[str]) -> None:
     line = the_error_line(command(*argv, closed=[1]))
     assert line == f"{PROMPT}standard output is closed: {argv[0]} has nowhere to print"
@@ -95,33 +108,49 @@ def test_a_full_disk_for_standard_output() -> None:
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
     with open("/dev/full", "wb") as full:
-        done = subprocess.run([sys.executable, "-m", "battle", "deal", "1"], stdout=full, stderr=subprocess.PIPE,
-                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "battle", "deal", "1"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
+        )
     err = done.stderr.decode()
     assert (done.returncode, err) == (2, f"{PROMPT}cannot write to standard output: No space left on device\n")
 
 
-@pytest.mark.parametrize(("argv", "reason"), [
-    (["solve", "--time", "1e10"], "'1e10' is too long: at most 604800 seconds (a week)"),
-    (["analyse", "--time", "inf"], "'inf' must be a positive number of seconds"),
-    (["review", "--time", "1e10"], "'1e10' is too long: at most 604800 seconds (a week)"),
-    (["solve", "--nodes", "99999999999999999999999"], "'99999999999999999999999' is too many: at most "
-                                                      "4611686018427387904 (2**62)"),
-], ids=["solve time", "analyse time", "review time", "solve nodes"])
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["solve", "--time", "1e10"], "'1e10' is too long: at most 604800 seconds (a week)"),
+        (["analyse", "--time", "inf"], "'inf' must be a positive number of seconds"),
+        (["review", "--time", "1e10"], "'1e10' is too long: at most 604800 seconds (a week)"),
+        (
+            ["solve", "--nodes", "99999999999999999999999"],
+            "'99999999999999999999999' is too many: at most 4611686018427387904 (2**62)",
+        ),
+    ],
+    ids=["solve time", "analyse time", "review time", "solve nodes"],
+)
 def test_limits_beyond_reach_are_refused(argv: list[str], reason: str) -> None:
     line = the_error_line(command(*argv, str(SMALL)))
     assert reason in line and f"argument {argv[1]}" in line
 
 
-@pytest.mark.parametrize(("argv", "reason"), [
-    (["serve", "--port", "70000"], "argument --port: 70000 is not a port number (0 to 65535)"),
-    (["serve", "--port", "eighty"], "argument --port: 'eighty' is not a port number"),
-    (["serve", "--max-games", "0"], "argument --max-games: 0 is not 1 or more"),
-    (["deal", "--fair", "--margin", "300"], "argument --margin: 300 is not 0 to 270"),
-    (["puzzles", "make", "--count", "1.5"], "argument --count: '1.5' is not a whole number"),
-    (["survey", "1-3", "--workers", "2000"], "argument --workers: 2000 is not 1 to 1024"),
-    (["serve", "--port", FULL_WIDTH_PORT], f"argument --port: '{FULL_WIDTH_PORT}' is not a port number"),
-], ids=["port range", "port word", "max games", "margin", "count", "workers", "full-width digits"])
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["serve", "--port", "70000"], "argument --port: 70000 is not a port number (0 to 65535)"),
+        (["serve", "--port", "eighty"], "argument --port: 'eighty' is not a port number"),
+        (["serve", "--max-games", "0"], "argument --max-games: 0 is not 1 or more"),
+        (["deal", "--fair", "--margin", "300"], "argument --margin: 300 is not 0 to 270"),
+        (["puzzles", "make", "--count", "1.5"], "argument --count: '1.5' is not a whole number"),
+        (["survey", "1-3", "--workers", "2000"], "argument --workers: 2000 is not 1 to 1024"),
+        (["serve", "--port", FULL_WIDTH_PORT], f"argument --port: '{FULL_WIDTH_PORT}' is not a port number"),
+    ],
+    ids=["port range", "port word", "max games", "margin", "count", "workers", "full-width digits"],
+)
 def test_a_whole_number_flag_out_of_bounds_gets_one_line_naming_it(argv: list[str], reason: str) -> None:
     assert reason in the_error_line(command(*argv))
 
@@ -167,10 +196,20 @@ def test_a_file_name_with_a_newline_and_an_escape_stays_on_one_line(tmp_path: Pa
 LONG = "x" * 10_000
 
 
-@pytest.mark.parametrize("argv", [
-    ["deal", LONG], ["show", LONG], ["solve", "--time", LONG, "f"], ["solve", "--depth", "9" * 10_000, "f"],
-    ["play", "--vs", LONG], ["play", "--deal", LONG], [LONG], ["show", "a", LONG],
-], ids=["deal", "show", "solve --time", "solve --depth", "play --vs", "play --deal", "command", "extra argument"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deal", LONG],
+        ["show", LONG],
+        ["solve", "--time", LONG, "f"],
+        ["solve", "--depth", "9" * 10_000, "f"],
+        ["play", "--vs", LONG],
+        ["play", "--deal", LONG],
+        [LONG],
+        ["show", "a", LONG],
+    ],
+    ids=["deal", "show", "solve --time", "solve --depth", "play --vs", "play --deal", "command", "extra argument"],
+)
 def test_a_long_bad_argument_is_quoted_short(argv: list[str], tmp_path: Path) -> None:
     line = the_error_line(command(*argv, env={"XDG_DATA_HOME": str(tmp_path)}))
     assert len(line) <= 420, len(line)
@@ -231,7 +270,10 @@ def test_ctrl_c_at_the_prompt_of_a_game_keeps_it_and_exits_130(tmp_path: Path) -
     """The README promises 130 after Ctrl-C; a game left that way is kept, as after ``quit``."""
     child = subprocess.Popen(
         [sys.executable, "-m", "battle", "play", "--vs", "beginner", "--first", "--deal", "3"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")},
         preexec_fn=closing(),
     )
@@ -264,7 +306,10 @@ def test_ctrl_c_during_an_exact_solve_answers_from_a_deep_search(tmp_path: Path)
     position.write_text(format_position(deal(5)), encoding="utf-8")
     child = subprocess.Popen(
         [sys.executable, "-m", "battle", "solve", str(position), "--hash", "256"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         preexec_fn=closing(),
     )
     try:
@@ -307,18 +352,31 @@ def test_play_help_lists_the_levels() -> None:
     assert listed == list(LEVELS)
 
 
-@pytest.mark.parametrize(("argv", "reason"), [
-    (["--first"], "--first goes with --vs LEVEL"),
-    (["--vs", "club", "--player2", "Ann"], "with --vs, --player1 is your name on either side"),
-], ids=["first without vs", "player2 with vs"])
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["--first"], "--first goes with --vs LEVEL"),
+        (["--vs", "club", "--player2", "Ann"], "with --vs, --player1 is your name on either side"),
+    ],
+    ids=["first without vs", "player2 with vs"],
+)
 def test_play_options_that_do_not_go_together(argv: list[str], reason: str, tmp_path: Path) -> None:
     line = the_error_line(command("play", "--deal", "5", *argv, env={"XDG_DATA_HOME": str(tmp_path)}))
     assert reason in line
 
 
 def test_with_vs_player1_names_you_on_the_second_side_too(tmp_path: Path) -> None:
-    done = command("play", "--deal", "5", "--vs", "beginner", "--player1", "Ann", stdin=b"quit\n",
-                   env={"XDG_DATA_HOME": str(tmp_path)})
+    done = command(
+        "play",
+        "--deal",
+        "5",
+        "--vs",
+        "beginner",
+        "--player1",
+        "Ann",
+        stdin=b"quit\n",
+        env={"XDG_DATA_HOME": str(tmp_path)},
+    )
     assert done.returncode == 0, done.stderr
     assert "Mahjong Battle: Solver (beginner) vs Ann, deal 5." in done.stdout.decode()
 

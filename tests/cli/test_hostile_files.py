@@ -28,8 +28,16 @@ def run_capped(args: list[str], home: Path, script: str = "") -> subprocess.Comp
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
-    return subprocess.run([sys.executable, "-m", "battle", *args], input=script, capture_output=True, text=True,
-                          env=home_env(home), cwd=home, timeout=QUICK, preexec_fn=cap)
+    return subprocess.run(
+        [sys.executable, "-m", "battle", *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        env=home_env(home),
+        cwd=home,
+        timeout=QUICK,
+        preexec_fn=cap,
+    )
 
 
 def unfinished_folder(home: Path) -> Path:
@@ -76,12 +84,15 @@ def test_the_window_starts_past_a_fifo_game_and_a_fifo_settings_file(tmp_path) -
     os.mkfifo(unfinished_folder(tmp_path) / "20200101-000000-abcdef.mbg")
     (tmp_path / "config" / "mahjong-battle").mkdir(parents=True)
     os.mkfifo(tmp_path / "config" / "mahjong-battle" / "settings.json")
-    script = ("import sys; from tests import ui_harness; from battle.ui.app import App\n"
-              "app = App((900, 640)); app.step(dt=0)\n"
-              "print(type(app.stack.top).__name__, flush=True)\n"
-              "app.stop_background(10)\n")
+    script = (
+        "import sys; from tests import ui_harness; from battle.ui.app import App\n"
+        "app = App((900, 640)); app.step(dt=0)\n"
+        "print(type(app.stack.top).__name__, flush=True)\n"
+        "app.stop_background(10)\n"
+    )
     env = dict(home_env(tmp_path), PYTHONPATH=str(Path(__file__).parents[2]))
-    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
-                           timeout=QUICK)
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=QUICK
+    )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.strip().endswith("TitleScene"), shown.stdout

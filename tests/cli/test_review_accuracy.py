@@ -12,10 +12,16 @@ POSITION = Path(__file__).parents[1] / "data" / "positions" / "same-column-pairs
 
 
 def _run(arguments: list[str], tmp_path: Path, typed: str = "") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               NO_COLOR="1")
-    done = subprocess.run([sys.executable, "-m", "battle", *arguments], input=typed, capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", *arguments],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert done.returncode == 0, (arguments, done.stdout, done.stderr)
     return done
 
@@ -40,8 +46,9 @@ def test_the_review_at_the_end_of_a_terminal_game_puts_its_accuracy_in_stats(tmp
 def test_review_of_a_game_the_history_does_not_hold_changes_nothing(tmp_path: Path) -> None:
     _run(["play", "--vs", "beginner", "--first", "--load", str(POSITION)], tmp_path, "a1-a9\n\n")
     stored = _run(["stats", "--record", "1"], tmp_path).stdout
-    record = "".join("player1: Someone else\n" if line.startswith("player1:") else line
-                     for line in stored.splitlines(keepends=True))
+    record = "".join(
+        "player1: Someone else\n" if line.startswith("player1:") else line for line in stored.splitlines(keepends=True)
+    )
     assert record != stored
     reviewed = _run(["review", "-"], tmp_path, record)
     assert "history" not in reviewed.stderr

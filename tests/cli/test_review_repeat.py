@@ -24,15 +24,32 @@ of the opening's grades are estimates, which a budget in seconds changed with th
 
 def _review(record: Path, tmp_path: Path) -> dict:
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    done = subprocess.run([sys.executable, "-m", "battle", "review", "--time", BUDGET, "--json", "--quiet",
-                           str(record)], capture_output=True, env=env, cwd=tmp_path, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", "review", "--time", BUDGET, "--json", "--quiet", str(record)],
+        capture_output=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout)
 
 
 def _grades(review: dict) -> list[tuple]:
-    return [(move["move"], move["value"], move["bound"], move["best_value"], move["best_moves"], move["loss"],
-             move["class"], move["exact"], move["depth"]) for move in review["moves"]]
+    return [
+        (
+            move["move"],
+            move["value"],
+            move["bound"],
+            move["best_value"],
+            move["best_moves"],
+            move["loss"],
+            move["class"],
+            move["exact"],
+            move["depth"],
+        )
+        for move in review["moves"]
+    ]
 
 
 @pytest.mark.slow

@@ -17,15 +17,21 @@ POSITION = Path(__file__).parents[1] / "data" / "positions" / "same-column-pairs
 
 
 def _run(arguments: list[str], env: dict[str, str], tmp_path: Path, typed: str = "") -> str:
-    done = subprocess.run([sys.executable, "-m", "battle", *arguments], input=typed, capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", *arguments],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert done.returncode == 0, (arguments, done.stdout, done.stderr)
     return done.stdout
 
 
 def test_a_game_from_a_composed_position_does_not_move_the_rating(tmp_path: Path) -> None:
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               NO_COLOR="1")
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
     # one game lost to the club level from deal 12's start, as a window would have stored it
     rng = random.Random(4)
     dealt = Game.new(12, "You", "Solver (club)")
@@ -34,8 +40,7 @@ def test_a_game_from_a_composed_position_does_not_move_the_rating(tmp_path: Path
     history = tmp_path / "data" / "mahjong-battle" / "history.sqlite3"
     history.parent.mkdir(parents=True)
     with History(history) as stored:
-        stored.add_game(GameEntry.from_game(dealt, front_end="window", levels=(None, "club"), you=1,
-                                            finished_at=1.7e9))
+        stored.add_game(GameEntry.from_game(dealt, front_end="window", levels=(None, "club"), you=1, finished_at=1.7e9))
     before = _run(["stats"], env, tmp_path)
     rating_line = next(line for line in before.splitlines() if line.startswith("Rating against the solver:"))
     assert "after 1 game:" in rating_line, before
@@ -45,5 +50,7 @@ def test_a_game_from_a_composed_position_does_not_move_the_rating(tmp_path: Path
     after = _run(["stats"], env, tmp_path)
     assert "Games: 2 stored, 2 yours" in after
     assert rating_line in after.splitlines(), after  # the same rating, still after 1 game
-    assert ("  (1 game against a level from a composed position, not rated: only numbered or random deals count)"
-            in after.splitlines()), after
+    assert (
+        "  (1 game against a level from a composed position, not rated: only numbered or random deals count)"
+        in after.splitlines()
+    ), after

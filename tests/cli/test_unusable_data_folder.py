@@ -20,8 +20,9 @@ WAIT = 300.0
 def blocked_env(home: Path) -> dict[str, str]:
     """XDG_DATA_HOME under a regular file: no folder can be made there."""
     (home / "a-file").write_text("not a folder\n")
-    return dict(os.environ, XDG_DATA_HOME=str(home / "a-file" / "data"), XDG_CONFIG_HOME=str(home / "config"),
-                NO_COLOR="1")
+    return dict(
+        os.environ, XDG_DATA_HOME=str(home / "a-file" / "data"), XDG_CONFIG_HOME=str(home / "config"), NO_COLOR="1"
+    )
 
 
 def test_a_whole_deal_played_to_the_end_still_offers_save(tmp_path) -> None:
@@ -32,8 +33,15 @@ def test_a_whole_deal_played_to_the_end_still_offers_save(tmp_path) -> None:
         moves.append(move_name(move))
         game.play(move)
     script = "\n".join(moves) + "\nsave kept-here\n\n"
-    played = subprocess.run([sys.executable, "-m", "battle", "play", "--deal", "5"], input=script, text=True,
-                            capture_output=True, env=blocked_env(tmp_path), cwd=tmp_path, timeout=WAIT)
+    played = subprocess.run(
+        [sys.executable, "-m", "battle", "play", "--deal", "5"],
+        input=script,
+        text=True,
+        capture_output=True,
+        env=blocked_env(tmp_path),
+        cwd=tmp_path,
+        timeout=WAIT,
+    )
     assert played.returncode == 0, played.stderr[-2000:]
     assert "Traceback" not in played.stderr
     assert "Game over" in played.stdout and "save FILE, review, or Enter to leave>" in played.stdout
@@ -42,13 +50,21 @@ def test_a_whole_deal_played_to_the_end_still_offers_save(tmp_path) -> None:
     assert "cannot be used: Not a directory" in played.stdout
 
 
-@pytest.mark.parametrize("command", [["deal", "--daily"], ["deal", "--fair"], ["show", "deal5.mbp"],
-                                     ["survey", "--report"]])
+@pytest.mark.parametrize(
+    "command", [["deal", "--daily"], ["deal", "--fair"], ["show", "deal5.mbp"], ["survey", "--report"]]
+)
 def test_the_catalogue_commands_say_what_is_wrong_in_one_line(tmp_path, command) -> None:
-    (tmp_path / "deal5.mbp").write_text(subprocess.run([sys.executable, "-m", "battle", "deal", "5"],
-                                                       capture_output=True, text=True, check=True).stdout)
-    done = subprocess.run([sys.executable, "-m", "battle", *command], capture_output=True, text=True,
-                          env=blocked_env(tmp_path), cwd=tmp_path, timeout=WAIT)
+    (tmp_path / "deal5.mbp").write_text(
+        subprocess.run([sys.executable, "-m", "battle", "deal", "5"], capture_output=True, text=True, check=True).stdout
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", *command],
+        capture_output=True,
+        text=True,
+        env=blocked_env(tmp_path),
+        cwd=tmp_path,
+        timeout=WAIT,
+    )
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip()

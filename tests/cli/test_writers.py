@@ -25,8 +25,20 @@ def test_terminal_save_refuses_what_is_not_a_file_and_asks_before_replacing(tmp_
     (tmp_path / "mine.mbg").write_text("my own notes\n")
     long_name = "x" * 300
     game = Game.new(5)
-    script = "\n".join([move_name(game.position.legal_moves()[0]), f"save {long_name}", "save pipe.mbg",
-                        "save link.mbg", "save folder.mbg", "save mine.mbg", "no", "save new.mbg", "quit", ""])
+    script = "\n".join(
+        [
+            move_name(game.position.legal_moves()[0]),
+            f"save {long_name}",
+            "save pipe.mbg",
+            "save link.mbg",
+            "save folder.mbg",
+            "save mine.mbg",
+            "no",
+            "save new.mbg",
+            "quit",
+            "",
+        ]
+    )
     played = run(["play", "--deal", "5"], tmp_path, script)
     out = played.stdout
     assert played.returncode == 0, played.stderr

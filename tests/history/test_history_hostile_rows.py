@@ -25,11 +25,21 @@ def history_path(home: Path) -> Path:
 def fill(path: Path, games: int, attempts: int) -> None:
     with History(path) as history:
         for number in range(games):
-            history.add_game(GameEntry.from_game(finished_game(), front_end="terminal", levels=(None, "club"), you=1,
-                                                 finished_at=1.7e9 + number))
+            history.add_game(
+                GameEntry.from_game(
+                    finished_game(), front_end="terminal", levels=(None, "club"), you=1, finished_at=1.7e9 + number
+                )
+            )
         for number in range(attempts):
-            history.add_attempt(PuzzleAttempt(1.7e9 + number, f"p{number % 3}", number % 2 == 0,
-                                              Rating(1500 + number, 200, 0.06), Rating(1600, 150, 0.06)))
+            history.add_attempt(
+                PuzzleAttempt(
+                    1.7e9 + number,
+                    f"p{number % 3}",
+                    number % 2 == 0,
+                    Rating(1500 + number, 200, 0.06),
+                    Rating(1600, 150, 0.06),
+                )
+            )
         assert history.take_notices() == []
 
 
@@ -41,13 +51,18 @@ def hostile_file(path: Path) -> None:
     fill(path, 3, 2)
     record = finished_game().to_text()
     with sqlite3.connect(path) as connection:
-        connection.execute("INSERT INTO games (finished_at, front_end, player1, player2, level2, you, record, score1, "
-                           "score2) VALUES (1.8e9, 'terminal', 'You', 'Solver', 'club', 1, ?, 'abc', 3)", (record,))
+        connection.execute(
+            "INSERT INTO games (finished_at, front_end, player1, player2, level2, you, record, score1, "
+            "score2) VALUES (1.8e9, 'terminal', 'You', 'Solver', 'club', 1, ?, 'abc', 3)",
+            (record,),
+        )
         for rating, deviation in (("x", 200), (1500, 0), (1e308, 200)):
             connection.execute(
                 "INSERT INTO puzzle_attempts (attempted_at, puzzle_id, solved, player_rating, player_deviation, "
                 "player_volatility, puzzle_rating, puzzle_deviation, puzzle_volatility) "
-                "VALUES (1.8e9, 'p1', 1, ?, ?, 0.06, ?, ?, 0.06)", (rating, deviation, rating, deviation))
+                "VALUES (1.8e9, 'p1', 1, ?, ?, 0.06, ?, ?, 0.06)",
+                (rating, deviation, rating, deviation),
+            )
 
 
 def test_hostile_values_are_skipped_and_said_once_by_stats_and_puzzles(tmp_path: Path) -> None:
@@ -59,8 +74,17 @@ def test_hostile_values_are_skipped_and_said_once_by_stats_and_puzzles(tmp_path:
     assert len(lines) == 2, done.stderr
     assert "1 unreadable row in the game history's games skipped (game #4: score1 'abc'" in lines[0]
     assert "3 unreadable rows in the game history's puzzle attempts skipped" in lines[1]
-    played = puzzles("play", "--file", str(two_puzzles(tmp_path)), "--seed", "1", "--count", "2", home=tmp_path,
-                     stdin="solution\nsolution\n")
+    played = puzzles(
+        "play",
+        "--file",
+        str(two_puzzles(tmp_path)),
+        "--seed",
+        "1",
+        "--count",
+        "2",
+        home=tmp_path,
+        stdin="solution\nsolution\n",
+    )
     assert played.returncode == 0, played.stderr[-2000:]
     assert "Your puzzle rating: " in played.stdout and "Traceback" not in played.stderr
     assert played.stderr.count("unreadable rows in the game history's puzzle attempts") == 1, played.stderr
@@ -87,7 +111,7 @@ def test_one_damaged_page_keeps_every_readable_game_and_attempt(tmp_path: Path) 
         [root] = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = 'puzzle_attempts_by_puzzle'")
     data = bytearray(path.read_bytes())
     start = (root[0] - 1) * page_size
-    data[start:start + page_size] = b"\xa5" * page_size  # the index's page: the rows themselves are whole
+    data[start : start + page_size] = b"\xa5" * page_size  # the index's page: the rows themselves are whole
     path.write_bytes(bytes(data))
     done = stats_command(home=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -104,15 +128,16 @@ def test_a_damaged_page_of_games_costs_only_the_games_on_it(tmp_path: Path) -> N
     path = history_path(tmp_path)
     with History(path) as history:
         for number in range(40):
-            game = GameEntry.from_game(finished_game(), front_end="terminal", levels=(None, "club"), you=1,
-                                       finished_at=1.7e9 + number)
+            game = GameEntry.from_game(
+                finished_game(), front_end="terminal", levels=(None, "club"), you=1, finished_at=1.7e9 + number
+            )
             history.add_game(GameEntry(**{**game.__dict__, "players": (f"Player {number:02d}", "Solver (club)")}))
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page_size = connection.execute("PRAGMA page_size").fetchone()[0]
     data = bytearray(path.read_bytes())
     page = data.index(b"Player 20") // page_size
-    data[page * page_size:(page + 1) * page_size] = b"\x00" * 8 + b"\xa5" * (page_size - 8)
+    data[page * page_size : (page + 1) * page_size] = b"\x00" * 8 + b"\xa5" * (page_size - 8)
     path.write_bytes(bytes(data))
     done = stats_command(home=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -18,20 +18,36 @@ ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400.0
 
 
-def game(day: int, you: int | None, levels: tuple[str | None, str | None], scores: tuple[int, int],
-         accuracy: tuple[float | None, float | None] = (None, None), game_id: int | None = None) -> GameEntry:
-    return GameEntry(1.7e9 + day * DAY, "terminal", ("Ann", "Ben"), levels, you, day, "", scores,
-                     accuracy=accuracy, id=game_id or day)
+def game(
+    day: int,
+    you: int | None,
+    levels: tuple[str | None, str | None],
+    scores: tuple[int, int],
+    accuracy: tuple[float | None, float | None] = (None, None),
+    game_id: int | None = None,
+) -> GameEntry:
+    return GameEntry(
+        1.7e9 + day * DAY,
+        "terminal",
+        ("Ann", "Ben"),
+        levels,
+        you,
+        day,
+        "",
+        scores,
+        accuracy=accuracy,
+        id=game_id or day,
+    )
 
 
 GAMES = [
-    game(1, 1, (None, "club"), (150, 120), (80.0, None)),      # won by 30 against club
-    game(2, 2, ("club", None), (140, 130), (None, 70.0)),      # lost by 10 against club
-    game(3, 1, (None, "club"), (135, 135)),                    # drawn against club
-    game(4, 1, (None, "beginner"), (200, 70), (95.0, None)),   # won by 130 against beginner
-    game(5, 2, (None, None), (100, 170)),                      # online, won by 70 against a person
-    game(6, None, (None, None), (140, 130)),                   # two people at one machine: not yours
-    game(7, None, ("club", "expert"), (120, 150)),             # two levels: not yours
+    game(1, 1, (None, "club"), (150, 120), (80.0, None)),  # won by 30 against club
+    game(2, 2, ("club", None), (140, 130), (None, 70.0)),  # lost by 10 against club
+    game(3, 1, (None, "club"), (135, 135)),  # drawn against club
+    game(4, 1, (None, "beginner"), (200, 70), (95.0, None)),  # won by 130 against beginner
+    game(5, 2, (None, None), (100, 170)),  # online, won by 70 against a person
+    game(6, None, (None, None), (140, 130)),  # two people at one machine: not yours
+    game(7, None, ("club", "expert"), (120, 150)),  # two levels: not yours
 ]
 ATTEMPTS = [
     PuzzleAttempt(1.7e9 + index, f"p{index}", solved, Rating(1500 + 10 * index, 300 - index, 0.06), Rating())
@@ -59,10 +75,12 @@ def test_counts_per_opponent_level_and_margins() -> None:
 
 
 def test_a_game_resigned_or_lost_on_time_counts_by_its_winner_and_not_in_the_margins() -> None:
-    ahead_but_resigned = GameEntry(1.7e9 + 8 * DAY, "online", ("Ann", "Ben"), (None, None), 1, 8, "", (60, 20),
-                                   winner=2, id=8)
-    behind_but_won_on_time = GameEntry(1.7e9 + 9 * DAY, "online", ("Ann", "Ben"), (None, None), 1, 9, "", (10, 30),
-                                       winner=1, id=9)
+    ahead_but_resigned = GameEntry(
+        1.7e9 + 8 * DAY, "online", ("Ann", "Ben"), (None, None), 1, 8, "", (60, 20), winner=2, id=8
+    )
+    behind_but_won_on_time = GameEntry(
+        1.7e9 + 9 * DAY, "online", ("Ann", "Ben"), (None, None), 1, 9, "", (10, 30), winner=1, id=9
+    )
     stats = compute_stats([*GAMES, ahead_but_resigned, behind_but_won_on_time], [])
     people = {tally.opponent: tally for tally in stats.tallies}[PEOPLE]
     assert (people.wins, people.draws, people.losses) == (2, 0, 1)
@@ -96,23 +114,33 @@ def known_command(name: str) -> bool:
     """Whether ``mahjong-battle`` itself has the subcommand (else its module runs it alone)."""
     from battle.cli.main import build_parser
 
-    return any(isinstance(action, argparse._SubParsersAction) and name in action.choices
-               for action in build_parser()._actions)
+    return any(
+        isinstance(action, argparse._SubParsersAction) and name in action.choices for action in build_parser()._actions
+    )
 
 
 def stats_command(*argv: str, home: Path) -> subprocess.CompletedProcess[str]:
     module = "battle" if known_command("stats") else "battle.cli.stats_command"
-    return subprocess.run([sys.executable, "-m", module, "stats", *argv], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(home)})
+    return subprocess.run(
+        [sys.executable, "-m", module, "stats", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(home)},
+    )
 
 
 def test_the_stats_command_reports_the_stored_games(tmp_path: Path) -> None:
     played = finished_game()
     with History(tmp_path / "mahjong-battle" / "history.sqlite3") as history:
         for day, level in enumerate(["club", "club", "expert"]):
-            history.add_game(GameEntry.from_game(played, front_end="terminal", levels=(None, level), you=1,
-                                                 finished_at=1.7e9 + day * DAY))
+            history.add_game(
+                GameEntry.from_game(
+                    played, front_end="terminal", levels=(None, level), you=1, finished_at=1.7e9 + day * DAY
+                )
+            )
     done = stats_command(home=tmp_path)
     assert done.returncode == 0, done.stderr
     margin = played.position.scores[0] - played.position.scores[1]

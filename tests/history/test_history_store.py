@@ -30,8 +30,9 @@ def finished_game(deal: int = 5) -> Game:
 
 
 def entry(game: Game, when: float = 1000.0, key: str | None = None) -> GameEntry:
-    return GameEntry.from_game(game, front_end="terminal", levels=(None, "club"), you=1, par=4, game_key=key,
-                               finished_at=when)
+    return GameEntry.from_game(
+        game, front_end="terminal", levels=(None, "club"), you=1, par=4, game_key=key, finished_at=when
+    )
 
 
 def test_games_and_attempts_are_kept(tmp_path: Path) -> None:
@@ -85,8 +86,9 @@ def damaged_files(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("kind", ["garbage", "foreign", "overwritten"])
-def test_a_damaged_database_is_set_aside_and_a_new_one_started(tmp_path: Path, kind: str,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_damaged_database_is_set_aside_and_a_new_one_started(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     path = default_history_path()  # the game's own file: whatever is there that is not a history goes aside
     damaged_files(tmp_path)[kind].replace(path)
@@ -170,8 +172,13 @@ while True:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_a_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> None:
     path = tmp_path / "history.sqlite3"
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True,
-                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     committed = -1
     try:
         assert writer.stdout is not None
@@ -217,8 +224,11 @@ def test_a_schema_1_history_is_brought_up_to_date_with_its_games(tmp_path: Path)
     path = tmp_path / "history.sqlite3"
     old = sqlite3.connect(path)
     old.executescript(SCHEMA_1 + "PRAGMA user_version = 1;")
-    old.execute("INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, score2) "
-                "VALUES (1.0, 'terminal', 'You', 'Solver (club)', 1, ?, 150, 120)", (finished_game().to_text(),))
+    old.execute(
+        "INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, score2) "
+        "VALUES (1.0, 'terminal', 'You', 'Solver (club)', 1, ?, 150, 120)",
+        (finished_game().to_text(),),
+    )
     old.commit()
     old.close()
     history = History(path)

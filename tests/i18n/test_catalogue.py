@@ -37,8 +37,11 @@ def game_messages(tmp_path_factory: pytest.TempPathFactory) -> list:
     _extract_tool().extract(template)
     with open(template, "rb") as handle:
         catalogue = read_po(handle)
-    return [message for message in catalogue
-            if message.id and any(path.startswith("battle/") for path, _ in message.locations)]
+    return [
+        message
+        for message in catalogue
+        if message.id and any(path.startswith("battle/") for path, _ in message.locations)
+    ]
 
 
 def test_the_template_is_extracted_from_the_code(game_messages) -> None:  # noqa: ANN001
@@ -77,7 +80,8 @@ def test_a_fuzzy_entry_counts_as_untranslated(tmp_path: Path, monkeypatch: pytes
     (folder / f"{i18n.DOMAIN}.po").write_text(
         'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
         '#, fuzzy\nmsgid "Start game"\nmsgstr "Spiel starten"\n\nmsgid "Quit"\nmsgstr "Beenden"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     monkeypatch.setattr(i18n, "_catalogues", {})
     i18n.set_language("de")
@@ -96,7 +100,8 @@ def test_a_third_language_is_one_po_file(tmp_path: Path, monkeypatch: pytest.Mon
         '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
         'msgid "Start game"\nmsgstr "Commencer"\n\n'
         'msgid "{count} pair"\nmsgid_plural "{count} pairs"\nmsgstr[0] "{count} paire"\nmsgstr[1] "{count} paires"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     monkeypatch.setattr(i18n, "_catalogues", {})
     assert i18n.available_languages() == ("de", "en", "fr")
@@ -107,14 +112,17 @@ def test_a_third_language_is_one_po_file(tmp_path: Path, monkeypatch: pytest.Mon
     assert i18n.ngettext("{count} pair", "{count} pairs", 2).format(count=2) == "2 paires"
 
 
-@pytest.mark.parametrize(("environment", "language"), [
-    ({"LANG": "de_DE.UTF-8"}, "de"),
-    ({"LANGUAGE": "fr:de:en", "LANG": "en_US.UTF-8"}, "de"),
-    ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
-    ({"LC_MESSAGES": "de_AT", "LANG": "en_GB.UTF-8"}, "de"),
-    ({"LANG": "pt_BR.UTF-8"}, "en"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    ("environment", "language"),
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANGUAGE": "fr:de:en", "LANG": "en_US.UTF-8"}, "de"),
+        ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "de_AT", "LANG": "en_GB.UTF-8"}, "de"),
+        ({"LANG": "pt_BR.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
 def test_the_language_follows_the_system(environment: dict[str, str], language: str) -> None:
     assert i18n.system_language(environment) == language
 
@@ -176,16 +184,43 @@ def test_the_review_boards_chips_follow_the_language() -> None:
 # -- no visible text outside the catalogue ---------------------------------------------------
 
 VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {
-    "print": (0,), "say": (0,), "InputError": (0,), "print_error": (0,), "FormProblem": (0,),
-    "text": (0,), "fit": (0,), "wrap": (0,), "balanced_wrap": (0,),
-    "Button": (1,), "UILabel": (1,), "label": (0,), "section": (0,), "paragraph": (0,),
-    "Choice": (1, 2), "ChoiceScene": (1, 2), "StatusLine": (0,), "show_title": (0,), "start_match": (1,),
-    "begin": (1,), "DealPick": (1,), "NoCataloguedDeal": (0,), "draw_banner": (3, 4),
+    "print": (0,),
+    "say": (0,),
+    "InputError": (0,),
+    "print_error": (0,),
+    "FormProblem": (0,),
+    "text": (0,),
+    "fit": (0,),
+    "wrap": (0,),
+    "balanced_wrap": (0,),
+    "Button": (1,),
+    "UILabel": (1,),
+    "label": (0,),
+    "section": (0,),
+    "paragraph": (0,),
+    "Choice": (1, 2),
+    "ChoiceScene": (1, 2),
+    "StatusLine": (0,),
+    "show_title": (0,),
+    "start_match": (1,),
+    "begin": (1,),
+    "DealPick": (1,),
+    "NoCataloguedDeal": (0,),
+    "draw_banner": (3, 4),
 }
 """Calls whose arguments at these places a player reads: the window's drawing and widgets, the
 terminal's printing, the status line, errors shown as one line."""
-VISIBLE_KEYWORDS = frozenset({"help", "description", "tool_tip_text", "placeholder_text", "window_title",
-                              "action_short_name", "action_long_desc"})
+VISIBLE_KEYWORDS = frozenset(
+    {
+        "help",
+        "description",
+        "tool_tip_text",
+        "placeholder_text",
+        "window_title",
+        "action_short_name",
+        "action_long_desc",
+    }
+)
 WORD = re.compile(r"[A-Za-z]{3,}")
 NOT_WORDS = frozenset({"mahjong-battle", "ws://host:8765", "Mahjong Battle"})
 """Literal texts that are names, addresses or notation and read the same in every language."""
@@ -224,8 +259,11 @@ def unwrapped_texts(path: Path) -> list[str]:
 
 
 def test_every_text_a_player_sees_goes_through_the_catalogue() -> None:
-    files = [path for place in SCANNED for path in
-             ([ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py")))]
+    files = [
+        path
+        for place in SCANNED
+        for path in ([ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py")))
+    ]
     assert len(files) > 80
     found = [line for path in files for line in unwrapped_texts(path)]
     assert not found, "texts shown without _() or ngettext():\n" + "\n".join(found[:40])
@@ -233,8 +271,11 @@ def test_every_text_a_player_sees_goes_through_the_catalogue() -> None:
 
 def test_the_scan_finds_an_unwrapped_text(tmp_path: Path) -> None:
     sample = ROOT / "tests" / "i18n" / "sample_unwrapped.py"
-    sample.write_text('def draw(fonts):\n    fonts.text("Game over", 12)\n    fonts.text(_("Game over"), 12)\n'
-                      '    print(f"{name} wins")\n    fonts.text("5p", 12)\n', encoding="utf-8")
+    sample.write_text(
+        'def draw(fonts):\n    fonts.text("Game over", 12)\n    fonts.text(_("Game over"), 12)\n'
+        '    print(f"{name} wins")\n    fonts.text("5p", 12)\n',
+        encoding="utf-8",
+    )
     try:
         found = unwrapped_texts(sample)
     finally:
@@ -243,7 +284,8 @@ def test_the_scan_finds_an_unwrapped_text(tmp_path: Path) -> None:
 
 
 def test_the_compiled_catalogue_is_cached_and_a_broken_cache_is_compiled_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(i18n, "_catalogues", {})
     i18n.set_language("de")

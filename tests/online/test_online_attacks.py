@@ -106,8 +106,11 @@ def test_either_player_aborts_before_the_second_move_and_neither_after(tmp_path:
         host.expect("ack")
         guest.send({"type": "abort"})  # one move played: still abortable
         ended = host.expect("state")
-        assert ended["status"] == "finished" and ended["result"] == {"winner": None, "reason": "aborted",
-                                                                     "scores": ended["result"]["scores"]}
+        assert ended["status"] == "finished" and ended["result"] == {
+            "winner": None,
+            "reason": "aborted",
+            "scores": ended["result"]["scores"],
+        }
         assert refusal(host, {"type": "rematch_offer"})["code"] == "not_allowed"
 
         other, rival, created, state = started(server.url, 6)

@@ -64,8 +64,14 @@ class Player:
             if event.get("type") == "ack" and not event.get("taken_back"):
                 self.acked[int(event["ply"])] = str(event["move"])
         state, seat = self.session.state, self.session.seat
-        if (state is None or seat is None or state.get("status") != "playing" or state.get("to_move") != seat.seat
-                or self.session.pending or self.session.link.state != "connected"):
+        if (
+            state is None
+            or seat is None
+            or state.get("status") != "playing"
+            or state.get("to_move") != seat.seat
+            or self.session.pending
+            or self.session.link.state != "connected"
+        ):
             return
         now = time.monotonic()
         if self.think_until == 0.0:
@@ -87,13 +93,11 @@ def start_games(url: str, count: int) -> list[tuple[Player, Player]]:
     games = []
     deadline = time.monotonic() + GAME_SECONDS
     for n in range(count):
-        host = Player(OnlineSession(url, Create(NumberedDeal(100 + n), "creator"),
-                                    f"Host {n}"), random.Random(n))
+        host = Player(OnlineSession(url, Create(NumberedDeal(100 + n), "creator"), f"Host {n}"), random.Random(n))
         while host.session.state is None or not host.session.state.get("invite"):
             assert time.monotonic() < deadline, "a game was not created"
             time.sleep(0.01)
-        guest = Player(OnlineSession(url, Join(host.session.state["invite"]), "Guest"),
-                       random.Random(-len(games)))
+        guest = Player(OnlineSession(url, Join(host.session.state["invite"]), "Guest"), random.Random(-len(games)))
         while guest.session.state is None:  # joined: the game no longer waits, and the next may be made
             assert time.monotonic() < deadline, "a game was not joined"
             time.sleep(0.01)
@@ -145,8 +149,7 @@ def run_server_kills(tmp_path: Path, games_count: int, kills: int, seed: int) ->
             games = start_games(url, games_count)
             play_until_done(games, time.monotonic() + rng.uniform(0.3, 1.0))
         for _ in range(kills):
-            mid_game.append(sum(1 for host, _ in games if (host.session.state or {}).get("ply")
-                                and not host.finished))
+            mid_game.append(sum(1 for host, _ in games if (host.session.state or {}).get("ply") and not host.finished))
             # down: the clients retry; up on the same database: they resume and resend
             time.sleep(rng.uniform(0.1, 0.5))
             with server_process(database, port) as server:
@@ -159,8 +162,10 @@ def run_server_kills(tmp_path: Path, games_count: int, kills: int, seed: int) ->
             host.session.close()
             guest.session.close()
     lost, doubled = check_records(database, games)
-    print(f"server_kills: {games_count} games, {kills + 1} kills (games in play at each: {mid_game}), "
-          f"{lost} moves lost, {doubled} doubled")
+    print(
+        f"server_kills: {games_count} games, {kills + 1} kills (games in play at each: {mid_game}), "
+        f"{lost} moves lost, {doubled} doubled"
+    )
     assert (lost, doubled) == (0, 0)
     assert min(mid_game) > 0, f"a kill came when no game was in play: {mid_game}"
 
@@ -175,8 +180,9 @@ def test_fifty_games_through_seven_server_kills(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
-def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(tmp_path: Path,
-                                                                               stop: signal.Signals) -> None:
+def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     """The server's writer commits moves in groups; a sync 20 ms slower than the disk's keeps moves
     waiting for it, so the stop comes with moves sent and not yet acknowledged. After a restart every
     acknowledged move is stored once, and the ones in flight are resent and applied once."""

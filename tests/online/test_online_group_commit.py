@@ -42,12 +42,16 @@ def test_a_write_that_fails_fails_only_its_own_move_in_the_group(tmp_path: Path)
         writer = committer(server)
         holder = sqlite3.connect(database, isolation_level=None, timeout=5)
         holder.execute("BEGIN IMMEDIATE")  # the writer's next BEGIN waits for this
-        holder.execute("CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.move_id = 'doomed' "
-                       "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        holder.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.move_id = 'doomed' "
+            "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
         first_host = games[0][0]
         first_host.send({"type": "move", "move": a_legal_move(first_host.seen[-1]), "id": "m1"})
-        wait_for(lambda: writer._queue.qsize() == 0 and games[0][2]["game"] in server.games._in_flight,
-                 "the writer took the first move and waits for the lock")
+        wait_for(
+            lambda: writer._queue.qsize() == 0 and games[0][2]["game"] in server.games._in_flight,
+            "the writer took the first move and waits for the lock",
+        )
         for (host, _, _, _), move_id in zip(games[1:], ("doomed", "m1", "m1"), strict=True):
             host.send({"type": "move", "move": a_legal_move(host.seen[-1]), "id": move_id})
         wait_for(lambda: writer._queue.qsize() == 3, "three moves queued behind the held writer")
@@ -86,8 +90,9 @@ def test_a_newcomer_sees_no_move_that_is_not_stored(tmp_path: Path) -> None:
         holder = sqlite3.connect(database, isolation_level=None, timeout=5)
         holder.execute("BEGIN IMMEDIATE")
         host.send({"type": "move", "move": a_legal_move(host.seen[-1]), "id": "m1"})
-        wait_for(lambda: writer._queue.qsize() == 0 and created["game"] in server.games._in_flight,
-                 "the move is in flight")
+        wait_for(
+            lambda: writer._queue.qsize() == 0 and created["game"] in server.games._in_flight, "the move is in flight"
+        )
         watcher = Client(server.url, "Watcher")
         watcher.send({"type": "watch", "code": created["watch"]})
         with pytest.raises(TimeoutError):  # the watch is read while the move is in flight: its state waits

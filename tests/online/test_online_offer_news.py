@@ -24,9 +24,16 @@ FOLDED = ("moves", "ply", "scores", "to_move", "status", "result", "deadline")
 
 
 def started_room() -> Room:
-    room = Room.create(game_id="g1", invite="4KQ7M2XD", watch="9T3PWQ0R", plan=plan_start(NumberedDeal(3), "creator"),
-                       options=Options(None, False, "creator"), creator_name="Ann",
-                       creator_token_hash=hash_token("ann"), now=T0)
+    room = Room.create(
+        game_id="g1",
+        invite="4KQ7M2XD",
+        watch="9T3PWQ0R",
+        plan=plan_start(NumberedDeal(3), "creator"),
+        options=Options(None, False, "creator"),
+        creator_name="Ann",
+        creator_token_hash=hash_token("ann"),
+        now=T0,
+    )
     room.join("Bob", hash_token("bob"), T0 + 1)
     return room
 
@@ -54,8 +61,9 @@ def test_the_reader_tells_every_takeback_question_and_answer_the_room_saw(action
             if action == "move":
                 seat = room.to_move
                 assert seat is not None
-                receipt = room.play(seat, move_name(room.game.position.legal_moves()[0]),
-                                    f"m{len(room.receipts)}", T0)  # a taken-back move's id stays used
+                receipt = room.play(
+                    seat, move_name(room.game.position.legal_moves()[0]), f"m{len(room.receipts)}", T0
+                )  # a taken-back move's id stays used
                 message = room.moved_message(receipt.receipt)
                 folded = after_move(reader.seen, message)
                 if asked is not None:
@@ -70,8 +78,9 @@ def test_the_reader_tells_every_takeback_question_and_answer_the_room_saw(action
                     continue
                 moves = tuple(receipt.move for receipt in room.live_receipts)
                 taken = room.answer_takeback(3 - asked, action == "yes", T0)
-                expected.append(OfferNews("takeback_granted", asked, moves[-1:]) if taken
-                                else OfferNews("takeback_refused", asked))
+                expected.append(
+                    OfferNews("takeback_granted", asked, moves[-1:]) if taken else OfferNews("takeback_refused", asked)
+                )
                 message = state(room)
         except Refused:
             continue
@@ -91,8 +100,10 @@ def test_a_request_and_its_refusal_queued_together_are_both_told() -> None:
     room.answer_takeback(2, False, T0)
     answered = state(room)
     reader = NewsReader(before)
-    assert reader.read(asked) + reader.read(answered) == [OfferNews("takeback_asked", 1),
-                                                         OfferNews("takeback_refused", 1)]
+    assert reader.read(asked) + reader.read(answered) == [
+        OfferNews("takeback_asked", 1),
+        OfferNews("takeback_refused", 1),
+    ]
     assert offer_news(before, answered) == []  # the newest state alone shows neither
 
 
@@ -112,9 +123,16 @@ def test_rematch_offers_and_refusals_and_a_rematch_that_began() -> None:
 
 
 def test_comings_and_goings() -> None:
-    room = Room.create(game_id="g1", invite="4KQ7M2XD", watch="9T3PWQ0R", plan=plan_start(NumberedDeal(3), "creator"),
-                       options=Options(None, False, "creator"), creator_name="Ann",
-                       creator_token_hash=hash_token("ann"), now=T0)
+    room = Room.create(
+        game_id="g1",
+        invite="4KQ7M2XD",
+        watch="9T3PWQ0R",
+        plan=plan_start(NumberedDeal(3), "creator"),
+        options=Options(None, False, "creator"),
+        creator_name="Ann",
+        creator_token_hash=hash_token("ann"),
+        now=T0,
+    )
     reader = NewsReader()
     assert reader.read(state(room, {1: True})) == []  # a first state: nothing changed yet
     room.join("Bob", hash_token("bob"), T0 + 1)
@@ -141,7 +159,9 @@ def test_the_window_words_the_opponents_questions_and_the_answers_to_its_own() -
     room = started_room()
     seat_one, watcher = room.state_for(1, BOTH, T0), room.state_for(None, BOTH, T0)
     assert news_line(OfferNews("takeback_asked", 2), seat_one) == (
-        "Bob asks to take back their last move: Y lets them, N says no.", "warn")
+        "Bob asks to take back their last move: Y lets them, N says no.",
+        "warn",
+    )
     assert news_line(OfferNews("takeback_asked", 1), seat_one) is None  # its own request: said when sent
     assert news_line(OfferNews("takeback_refused", 1), seat_one) == ("Bob said no to the takeback.", "info")
     assert news_line(OfferNews("takeback_refused", 2), seat_one) is None  # its own answer

@@ -52,8 +52,21 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 MESSAGE_CLASSES = (
-    Hello, Create, Join, Resume, Watch, PlayMove, Resign, Abort, OfferRematch, AcceptRematch, DeclineRematch,
-    RequestTakeback, AnswerTakeback, Ping, GetRecord,
+    Hello,
+    Create,
+    Join,
+    Resume,
+    Watch,
+    PlayMove,
+    Resign,
+    Abort,
+    OfferRematch,
+    AcceptRematch,
+    DeclineRematch,
+    RequestTakeback,
+    AnswerTakeback,
+    Ping,
+    GetRecord,
 )
 TOKEN = "kM3v9Q0b1yJ2sX4nP6rT8uW0zA5cE7gH"
 
@@ -89,19 +102,28 @@ def refusal(data: str | bytes) -> ProtocolError:
             Create(NumberedDeal(12345), "creator"),
         ),
         (
-            {"type": "create", "deal": {"random": True}, "first": "random", "move_seconds": 60,
-             "lose_on_time": True, "name": "Ann"},
+            {
+                "type": "create",
+                "deal": {"random": True},
+                "first": "random",
+                "move_seconds": 60,
+                "lose_on_time": True,
+                "name": "Ann",
+            },
             Create(RandomDeal(), "random", 60, True, "Ann"),
         ),
         (
-            {"type": "create", "deal": {"number": 0}, "first": "joiner", "move_seconds": None,
-             "lose_on_time": False},
+            {"type": "create", "deal": {"number": 0}, "first": "joiner", "move_seconds": None, "lose_on_time": False},
             Create(NumberedDeal(0), "joiner"),
         ),
-        ({"type": "create", "deal": {"number": 2**63 - 1}, "first": "joiner", "move_seconds": 5},
-         Create(NumberedDeal(2**63 - 1), "joiner", 5)),
-        ({"type": "create", "deal": {"number": 1}, "first": "joiner", "move_seconds": 86400},
-         Create(NumberedDeal(1), "joiner", 86400)),
+        (
+            {"type": "create", "deal": {"number": 2**63 - 1}, "first": "joiner", "move_seconds": 5},
+            Create(NumberedDeal(2**63 - 1), "joiner", 5),
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "joiner", "move_seconds": 86400},
+            Create(NumberedDeal(1), "joiner", 86400),
+        ),
         ({"type": "join", "code": "4kq7-m2xd", "name": "Bob"}, Join("4KQ7M2XD", "Bob")),
         ({"type": "join", "code": "4KQ7M2XD"}, Join("4KQ7M2XD")),
         ({"type": "resume", "token": TOKEN}, Resume(TOKEN)),
@@ -160,21 +182,27 @@ def test_the_ref_names_a_move_by_its_id() -> None:
 @pytest.mark.parametrize(
     ("message", "code", "fragment"),
     [
-        ({"type": "move", "move": 5, "id": "m1"}, ErrorCode.BAD_MESSAGE,
-         '"move": expected a string like "c1-c9", got 5'),
+        (
+            {"type": "move", "move": 5, "id": "m1"},
+            ErrorCode.BAD_MESSAGE,
+            '"move": expected a string like "c1-c9", got 5',
+        ),
         ({"type": "move", "move": "zz", "id": "m1"}, ErrorCode.BAD_MESSAGE, "\"move\": 'zz' is not a move"),
         ({"type": "move", "move": "c1-c1", "id": "m1"}, ErrorCode.BAD_MESSAGE, "the two cells must differ"),
         ({"type": "move", "move": "c1-c9"}, ErrorCode.BAD_MESSAGE, 'missing "id" in a "move" message'),
         ({"type": "move", "move": "c1-c9", "id": ""}, ErrorCode.BAD_MESSAGE, '"id": expected a move id'),
         ({"type": "move", "move": "c1-c9", "id": "x" * 65}, ErrorCode.BAD_MESSAGE, '"id": expected a move id'),
         ({"type": "move", "move": "c1-c9", "id": "a b"}, ErrorCode.BAD_MESSAGE, 'got "a b"'),
-        ({"type": "move", "move": "c1-c9", "id": "m1", "game": "g"}, ErrorCode.BAD_MESSAGE,
-         'unknown field "game" in a "move" message (its fields: id, move)'),
+        (
+            {"type": "move", "move": "c1-c9", "id": "m1", "game": "g"},
+            ErrorCode.BAD_MESSAGE,
+            'unknown field "game" in a "move" message (its fields: id, move)',
+        ),
         ({"type": "resign", "now": True}, ErrorCode.BAD_MESSAGE, 'unknown field "now" in a "resign" message'),
         ({"type": "fly"}, ErrorCode.UNKNOWN_TYPE, 'unknown message type "fly"'),
         ({"type": 3}, ErrorCode.BAD_MESSAGE, '"type": expected a string, got 3'),
         ({"name": "x"}, ErrorCode.BAD_MESSAGE, 'missing "type"'),
-        ([1, 2], ErrorCode.BAD_MESSAGE, "expected a JSON object with a \"type\", got a list"),
+        ([1, 2], ErrorCode.BAD_MESSAGE, 'expected a JSON object with a "type", got a list'),
         ("hello", ErrorCode.BAD_MESSAGE, 'got "hello"'),
         ({"type": "hello", "version": 2}, ErrorCode.VERSION, "speaks protocol version 1, not 2"),
         ({"type": "hello", "version": "1"}, ErrorCode.BAD_MESSAGE, '"version": expected the protocol version'),
@@ -182,36 +210,69 @@ def test_the_ref_names_a_move_by_its_id() -> None:
         ({"type": "hello", "version": 1.0}, ErrorCode.BAD_MESSAGE, "got 1.0"),
         ({"type": "hello", "version": 1, "name": ["A"]}, ErrorCode.BAD_MESSAGE, '"name": expected'),
         ({"type": "create", "deal": {"number": -1}, "first": "creator"}, ErrorCode.BAD_MESSAGE, '"deal.number"'),
-        ({"type": "create", "deal": {"number": 2**63}, "first": "creator"}, ErrorCode.BAD_MESSAGE,
-         "got 9223372036854775808"),
+        (
+            {"type": "create", "deal": {"number": 2**63}, "first": "creator"},
+            ErrorCode.BAD_MESSAGE,
+            "got 9223372036854775808",
+        ),
         ({"type": "create", "deal": {"number": 1e3}, "first": "creator"}, ErrorCode.BAD_MESSAGE, "got 1000.0"),
         ({"type": "create", "deal": {"number": "7"}, "first": "creator"}, ErrorCode.BAD_MESSAGE, 'got "7"'),
         ({"type": "create", "deal": {"random": False}, "first": "creator"}, ErrorCode.BAD_MESSAGE, '"deal.random"'),
-        ({"type": "create", "deal": {"number": 1, "random": True}, "first": "creator"}, ErrorCode.BAD_MESSAGE,
-         '"deal": expected one of'),
+        (
+            {"type": "create", "deal": {"number": 1, "random": True}, "first": "creator"},
+            ErrorCode.BAD_MESSAGE,
+            '"deal": expected one of',
+        ),
         ({"type": "create", "deal": {}, "first": "creator"}, ErrorCode.BAD_MESSAGE, '"deal": expected one of'),
         ({"type": "create", "deal": {"seed": 1}, "first": "creator"}, ErrorCode.BAD_MESSAGE, '"deal": expected'),
-        ({"type": "create", "deal": {"position": "to-move: 1\n"}, "first": "creator"}, ErrorCode.BAD_MESSAGE,
-         '"deal.position": missing \'score:\' line'),
-        ({"type": "create", "deal": {"position": 5}, "first": "creator"}, ErrorCode.BAD_MESSAGE,
-         '"deal.position": expected the text of a .mbp position'),
+        (
+            {"type": "create", "deal": {"position": "to-move: 1\n"}, "first": "creator"},
+            ErrorCode.BAD_MESSAGE,
+            "\"deal.position\": missing 'score:' line",
+        ),
+        (
+            {"type": "create", "deal": {"position": 5}, "first": "creator"},
+            ErrorCode.BAD_MESSAGE,
+            '"deal.position": expected the text of a .mbp position',
+        ),
         ({"type": "create", "deal": {"number": 1}}, ErrorCode.BAD_MESSAGE, 'missing "first"'),
         ({"type": "create", "first": "creator"}, ErrorCode.BAD_MESSAGE, 'missing "deal"'),
-        ({"type": "create", "deal": {"number": 1}, "first": "me"}, ErrorCode.BAD_MESSAGE,
-         '"first": expected "creator", "joiner" or "random", got "me"'),
-        ({"type": "create", "deal": {"number": 1}, "first": "creator", "move_seconds": 4}, ErrorCode.BAD_MESSAGE,
-         '"move_seconds": expected null or whole seconds from 5 to 86400, got 4'),
-        ({"type": "create", "deal": {"number": 1}, "first": "creator", "move_seconds": 86401},
-         ErrorCode.BAD_MESSAGE, "got 86401"),
-        ({"type": "create", "deal": {"number": 1}, "first": "creator", "move_seconds": 30.5},
-         ErrorCode.BAD_MESSAGE, "got 30.5"),
-        ({"type": "create", "deal": {"number": 1}, "first": "creator", "lose_on_time": True},
-         ErrorCode.BAD_MESSAGE, '"lose_on_time": true needs a "move_seconds" limit'),
-        ({"type": "create", "deal": {"number": 1}, "first": "creator", "lose_on_time": 1},
-         ErrorCode.BAD_MESSAGE, '"lose_on_time": expected true or false, got 1'),
-        ({"type": "create", "deal": {"number": 1}, "first": "creator", "lose_ontime": True},
-         ErrorCode.BAD_MESSAGE, 'unknown field "lose_ontime"'),
-        ({"type": "join", "code": "ABC"}, ErrorCode.BAD_MESSAGE, '"code": \'ABC\' is not a code: expected 8'),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "me"},
+            ErrorCode.BAD_MESSAGE,
+            '"first": expected "creator", "joiner" or "random", got "me"',
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "creator", "move_seconds": 4},
+            ErrorCode.BAD_MESSAGE,
+            '"move_seconds": expected null or whole seconds from 5 to 86400, got 4',
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "creator", "move_seconds": 86401},
+            ErrorCode.BAD_MESSAGE,
+            "got 86401",
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "creator", "move_seconds": 30.5},
+            ErrorCode.BAD_MESSAGE,
+            "got 30.5",
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "creator", "lose_on_time": True},
+            ErrorCode.BAD_MESSAGE,
+            '"lose_on_time": true needs a "move_seconds" limit',
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "creator", "lose_on_time": 1},
+            ErrorCode.BAD_MESSAGE,
+            '"lose_on_time": expected true or false, got 1',
+        ),
+        (
+            {"type": "create", "deal": {"number": 1}, "first": "creator", "lose_ontime": True},
+            ErrorCode.BAD_MESSAGE,
+            'unknown field "lose_ontime"',
+        ),
+        ({"type": "join", "code": "ABC"}, ErrorCode.BAD_MESSAGE, "\"code\": 'ABC' is not a code: expected 8"),
         ({"type": "join", "code": 12345678}, ErrorCode.BAD_MESSAGE, '"code": expected a code as a string'),
         ({"type": "join"}, ErrorCode.BAD_MESSAGE, 'missing "code"'),
         ({"type": "watch", "code": "ABCDEFGU"}, ErrorCode.BAD_MESSAGE, "'U' is not one of"),
@@ -265,8 +326,11 @@ def test_an_invalid_position_is_refused_with_the_line_and_reason() -> None:
         ("[" * 2000 + "]" * 2000, ErrorCode.BAD_JSON, "nested too deeply"),
         ('{"type": "ping", "t": ' + "[" * 1500 + "]" * 1500 + "}", ErrorCode.BAD_JSON, "nested too deeply"),
         ('{"type": "ping", "t": ' + "9" * 4000 + "}", ErrorCode.BAD_MESSAGE, "got a number of 4000 digits"),
-        ('{"type": "create", "deal": {"number": ' + "9" * 4000 + '}, "first": "creator"}', ErrorCode.BAD_MESSAGE,
-         "a number of 4000 digits"),
+        (
+            '{"type": "create", "deal": {"number": ' + "9" * 4000 + '}, "first": "creator"}',
+            ErrorCode.BAD_MESSAGE,
+            "a number of 4000 digits",
+        ),
         ('{"type": "ping", "t": 1' + "0" * 4090 + "}", ErrorCode.TOO_BIG, "got 4114"),
         ("é" * 2100, ErrorCode.TOO_BIG, "got 4200"),
         (b" " * (MAX_MESSAGE_BYTES + 1), ErrorCode.TOO_BIG, "got 4097"),
@@ -298,7 +362,11 @@ def test_the_ref_of_a_refused_message_names_it_as_far_as_it_reads() -> None:
 # -- fuzzing: ProtocolError or a message, nothing else -------------------------------------------
 
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=20),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=20),
 )
 json_values = st.recursive(
     json_scalars,
@@ -307,8 +375,25 @@ json_values = st.recursive(
     ),
     max_leaves=20,
 )
-FIELD_NAMES = ("type", "version", "name", "deal", "first", "move_seconds", "lose_on_time", "code", "token", "move",
-               "id", "accept", "t", "number", "random", "position", "extra")
+FIELD_NAMES = (
+    "type",
+    "version",
+    "name",
+    "deal",
+    "first",
+    "move_seconds",
+    "lose_on_time",
+    "code",
+    "token",
+    "move",
+    "id",
+    "accept",
+    "t",
+    "number",
+    "random",
+    "position",
+    "extra",
+)
 near_values = st.one_of(
     json_values,
     st.sampled_from(["c1-c9", "a9 f1", "a1", "creator", "joiner", "random", "4KQ7-M2XD", TOKEN, "", "m1", True]),
@@ -395,7 +480,7 @@ def test_encode_refuses_nan_rather_than_send_what_json_cannot_read() -> None:
 
 def test_every_error_code_and_message_type_is_documented() -> None:
     text = PROTOCOL_DOC.read_text(encoding="utf-8")
-    error_table = text[text.index("| code | meaning |"):].split("\n\n")[0]
+    error_table = text[text.index("| code | meaning |") :].split("\n\n")[0]
     table = set(re.findall(r"^\| `([a-z_]+)` \|", error_table, re.MULTILINE))
     assert table == {code.value for code in ErrorCode}
     for cls in MESSAGE_CLASSES:
@@ -408,26 +493,42 @@ def test_every_error_code_and_message_type_is_documented() -> None:
 
 # -- the clients' side: typed messages written as the server reads them --------------------------
 
-_names = st.one_of(st.none(), st.text(alphabet="AnnBob Zoë-'", min_size=1, max_size=12).map(str.strip)
-                   .filter(lambda name: name != "" and "  " not in name))
+_names = st.one_of(
+    st.none(),
+    st.text(alphabet="AnnBob Zoë-'", min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(lambda name: name != "" and "  " not in name),
+)
 _codes = st.text(alphabet="0123456789ABCDEFGHJKMNPQRSTVWXYZ", min_size=8, max_size=8)
-_deals = st.one_of(st.integers(0, 2**63 - 1).map(NumberedDeal), st.just(RandomDeal()),
-                   st.just(GivenPosition(_endgame_text())))
+_deals = st.one_of(
+    st.integers(0, 2**63 - 1).map(NumberedDeal), st.just(RandomDeal()), st.just(GivenPosition(_endgame_text()))
+)
 typed_messages = st.one_of(
     st.builds(Hello, version=st.just(1), name=_names),
-    st.builds(Create, deal=_deals, first=st.sampled_from(["creator", "joiner", "random"]),
-              move_seconds=st.one_of(st.none(), st.integers(5, 86_400)), lose_on_time=st.just(False), name=_names),
-    st.builds(Create, deal=_deals, first=st.just("creator"), move_seconds=st.integers(5, 86_400),
-              lose_on_time=st.just(True)),
+    st.builds(
+        Create,
+        deal=_deals,
+        first=st.sampled_from(["creator", "joiner", "random"]),
+        move_seconds=st.one_of(st.none(), st.integers(5, 86_400)),
+        lose_on_time=st.just(False),
+        name=_names,
+    ),
+    st.builds(
+        Create, deal=_deals, first=st.just("creator"), move_seconds=st.integers(5, 86_400), lose_on_time=st.just(True)
+    ),
     st.builds(Join, code=_codes, name=_names),
     st.builds(Resume, token=st.just(TOKEN)),
     st.builds(Watch, code=_codes),
-    st.builds(PlayMove, move=st.sampled_from(["a1-a9", "c1-l9", "b2-b3"]), id=st.text(
-        alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=64)),
+    st.builds(
+        PlayMove,
+        move=st.sampled_from(["a1-a9", "c1-l9", "b2-b3"]),
+        id=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=64),
+    ),
     st.builds(AnswerTakeback, accept=st.booleans()),
     st.builds(Ping, t=st.one_of(st.none(), st.integers(-(2**53), 2**53))),
-    st.sampled_from([Resign(), Abort(), OfferRematch(), AcceptRematch(), DeclineRematch(), RequestTakeback(),
-                     GetRecord()]),
+    st.sampled_from(
+        [Resign(), Abort(), OfferRematch(), AcceptRematch(), DeclineRematch(), RequestTakeback(), GetRecord()]
+    ),
 )
 
 

@@ -61,8 +61,14 @@ def new_room(
     game_id: str = "g1",
 ) -> Room:
     return Room.create(
-        game_id=game_id, invite="4KQ7M2XD", watch="9T3PWQ0R", plan=plan_start(choice, first),
-        options=Options(move_seconds, lose_on_time, first), creator_name="Ann", creator_token_hash=ANN, now=T0,
+        game_id=game_id,
+        invite="4KQ7M2XD",
+        watch="9T3PWQ0R",
+        plan=plan_start(choice, first),
+        options=Options(move_seconds, lose_on_time, first),
+        creator_name="Ann",
+        creator_token_hash=ANN,
+        now=T0,
     )
 
 
@@ -93,12 +99,26 @@ def refused(room: Room, code: ErrorCode, action: Callable[[], object]) -> Refuse
 def rebuild(room: Room) -> Room:
     """The room made again from what the store keeps of it."""
     return Room(
-        game_id=room.game_id, invite=room.invite, watch=room.watch, start=room.game.start,
-        deal_number=room.game.deal_number, options=room.options, creator_seat=room.creator_seat,
-        created_at=room.created_at, seats=room.seats, status=room.status, winner=room.winner, reason=room.reason,
-        turn_started=room.turn_started, finished_at=room.finished_at, rematch_offer=room.rematch_offer,
-        takeback_request=room.takeback_request, rematch_of=room.rematch_of, rematch_game=room.rematch_game,
-        rematch_watch=room.rematch_watch, receipts=room.receipts,
+        game_id=room.game_id,
+        invite=room.invite,
+        watch=room.watch,
+        start=room.game.start,
+        deal_number=room.game.deal_number,
+        options=room.options,
+        creator_seat=room.creator_seat,
+        created_at=room.created_at,
+        seats=room.seats,
+        status=room.status,
+        winner=room.winner,
+        reason=room.reason,
+        turn_started=room.turn_started,
+        finished_at=room.finished_at,
+        rematch_offer=room.rematch_offer,
+        takeback_request=room.takeback_request,
+        rematch_of=room.rematch_of,
+        rematch_game=room.rematch_game,
+        rematch_watch=room.rematch_watch,
+        receipts=room.receipts,
     )
 
 
@@ -442,8 +462,11 @@ def test_state_shows_each_viewer_the_game_and_no_secret() -> None:
 
 # -- random sessions ------------------------------------------------------------------------------
 
-ACTIONS = ("join", "join_self", "resign", "offer", "accept", "wait", "cells", "reuse_id") + ("move",) * 8 + (
-    "move_as", "resend", "resend", "request", "request", "answer", "answer", "answer", "takeback", "takeback")
+ACTIONS = (
+    ("join", "join_self", "resign", "offer", "accept", "wait", "cells", "reuse_id")
+    + ("move",) * 8
+    + ("move_as", "resend", "resend", "request", "request", "answer", "answer", "answer", "takeback", "takeback")
+)
 """Weighted so that games get played: a resignation in every step would end most sessions at once."""
 MOVE_IDS = tuple(f"m{n}" for n in range(40))
 steps = st.lists(
@@ -525,10 +548,18 @@ def check_invariants(room: Room) -> None:
         assert live and live[-1].seat == room.takeback_request
 
 
-@settings(max_examples=120, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(
-    st.sampled_from(sorted(STARTS)), st.booleans(), st.booleans(), steps,
+    st.sampled_from(sorted(STARTS)),
+    st.booleans(),
+    st.booleans(),
+    steps,
     st.lists(st.floats(0, 6), min_size=80, max_size=80),
 )
 def test_random_sessions_keep_every_promise(
@@ -570,19 +601,41 @@ def test_a_stored_room_that_does_not_add_up_is_refused() -> None:
     for receipts in (wrong_points, wrong_seat, illegal, gap):
         with pytest.raises(ValueError):
             Room(
-                game_id="g1", invite="I", watch="W", start=room.game.start, deal_number=1, options=room.options,
-                creator_seat=1, created_at=T0, seats=room.seats, status=Status.PLAYING, receipts=receipts,
+                game_id="g1",
+                invite="I",
+                watch="W",
+                start=room.game.start,
+                deal_number=1,
+                options=room.options,
+                creator_seat=1,
+                created_at=T0,
+                seats=room.seats,
+                status=Status.PLAYING,
+                receipts=receipts,
             )
     with pytest.raises(ValueError, match="status waiting with 2 seat"):
-        Room(game_id="g1", invite="I", watch="W", start=room.game.start, deal_number=1, options=room.options,
-             creator_seat=1, created_at=T0, seats=room.seats)
+        Room(
+            game_id="g1",
+            invite="I",
+            watch="W",
+            start=room.game.start,
+            deal_number=1,
+            options=room.options,
+            creator_seat=1,
+            created_at=T0,
+            seats=room.seats,
+        )
 
 
 def test_options_read_back_from_json_and_refuse_anything_else() -> None:
     options = Options(60, True, "random")
     assert Options.from_json(json.loads(json.dumps(options.to_json()))) == options
-    for bad in ([], {"move_seconds": 60}, {"move_seconds": "60", "lose_on_time": True, "first": "random"},
-                {"move_seconds": 60, "lose_on_time": 1, "first": "random"},
-                {"move_seconds": 60, "lose_on_time": True, "first": "me"}):
+    for bad in (
+        [],
+        {"move_seconds": 60},
+        {"move_seconds": "60", "lose_on_time": True, "first": "random"},
+        {"move_seconds": 60, "lose_on_time": 1, "first": "random"},
+        {"move_seconds": 60, "lose_on_time": True, "first": "me"},
+    ):
         with pytest.raises(ValueError):
             Options.from_json(bad)

@@ -121,8 +121,12 @@ def test_hostile_messages_get_an_error_and_change_nothing(tmp_path: Path) -> Non
         watcher = Client(server.url)
         watcher.send({"type": "watch", "code": created["watch"]})
         watcher.expect("state")
-        for message in ({"type": "move", "move": "a9-f1", "id": "w"}, {"type": "resign"},
-                        {"type": "takeback_request"}, {"type": "rematch_offer"}):
+        for message in (
+            {"type": "move", "move": "a9-f1", "id": "w"},
+            {"type": "resign"},
+            {"type": "takeback_request"},
+            {"type": "rematch_offer"},
+        ):
             watcher.send(message)
             assert watcher.error()["code"] == "not_a_player"
         stranger = Client(server.url)
@@ -293,8 +297,7 @@ def test_a_move_time_limit_is_decided_by_the_server(tmp_path: Path) -> None:
         assert host.seen[-1]["move_seconds"] == 30
         server.offset = 31.0
         state = guest.expect("state", timeout=5)
-        assert state["status"] == "finished" and state["result"] == {
-            "winner": 2, "reason": "time", "scores": [0, 0]}
+        assert state["status"] == "finished" and state["result"] == {"winner": 2, "reason": "time", "scores": [0, 0]}
         host.send({"type": "move", "move": a_legal_move(state), "id": "late"})
         assert host.error()["code"] == "game_over"
 

@@ -27,14 +27,26 @@ ANN_TOKEN, BOB_TOKEN = new_token(), new_token()
 ANN, BOB = hash_token(ANN_TOKEN), hash_token(BOB_TOKEN)
 
 
-def make_room(store: GameStore, game_id: str, number: int = 1, move_seconds: int | None = None,
-              lose_on_time: bool = False, start: Position | None = None) -> Room:
+def make_room(
+    store: GameStore,
+    game_id: str,
+    number: int = 1,
+    move_seconds: int | None = None,
+    lose_on_time: bool = False,
+    start: Position | None = None,
+) -> Room:
     """A new game stored the way the server stores it: codes from the store, then ``create``."""
     invite, watch = store.fresh_codes()
     choice = NumberedDeal(number) if start is None else GivenPosition(format_position(start))
     room = Room.create(
-        game_id=game_id, invite=invite, watch=watch, plan=plan_start(choice, "creator"),
-        options=Options(move_seconds, lose_on_time, "creator"), creator_name="Ann", creator_token_hash=ANN, now=T0,
+        game_id=game_id,
+        invite=invite,
+        watch=watch,
+        plan=plan_start(choice, "creator"),
+        options=Options(move_seconds, lose_on_time, "creator"),
+        creator_name="Ann",
+        creator_token_hash=ANN,
+        now=T0,
     )
     store.create(room)
     return room
@@ -211,7 +223,6 @@ def test_a_failed_write_changes_nothing_on_disk(tmp_path: Path) -> None:
             store.finish(make_room(store, "g2"))
 
 
-
 def test_a_group_commit_fails_only_the_bad_write_and_its_games_later_ones(tmp_path: Path) -> None:
     """One transaction for many writes: a write that fails is undone alone (its savepoint), the
     later writes of its game fail with it, every other game's writes are stored."""
@@ -248,8 +259,9 @@ def test_a_group_commit_fails_only_the_bad_write_and_its_games_later_ones(tmp_pa
 # -- files that are not ours -------------------------------------------------------------------------
 
 
-def test_a_file_that_is_not_a_database_at_the_servers_own_path_is_set_aside(tmp_path: Path,
-                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_that_is_not_a_database_at_the_servers_own_path_is_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     path = default_database_path()
     tmp_path = path.parent
@@ -280,8 +292,9 @@ def test_a_db_named_that_is_no_game_database_is_refused_and_left_as_it_is(tmp_pa
         assert path.read_bytes() == before and not path.with_name(path.name + ".corrupt").exists()
 
 
-def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_games(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from battle.online.server import store as store_module
 
     path = tmp_path / "games.sqlite3"
@@ -327,8 +340,9 @@ def test_a_damaged_database_is_set_aside_and_an_earlier_one_kept(tmp_path: Path)
     assert (tmp_path / "games.sqlite3.2.corrupt").read_bytes() == bytes(data)
 
 
-def test_another_programs_database_at_the_servers_own_path_is_set_aside(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_another_programs_database_at_the_servers_own_path_is_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     other = sqlite3.connect(default_database_path())
     other.execute("CREATE TABLE notes (text TEXT)")
@@ -404,8 +418,9 @@ while True:
 def test_a_killed_writer_leaves_every_committed_move(tmp_path: Path) -> None:
     path, log = tmp_path / "games.sqlite3", tmp_path / "committed.txt"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(log)], env=env, cwd=ROOT,
-                              stderr=subprocess.PIPE)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), str(log)], env=env, cwd=ROOT, stderr=subprocess.PIPE
+    )
     try:
         give_up = time.monotonic() + 10  # start-up is well under a second; a writer that never writes fails below
         while time.monotonic() < give_up and writer.poll() is None:
@@ -443,8 +458,13 @@ session_steps = st.lists(
 )
 
 
-@settings(max_examples=80, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(session_steps, st.booleans())
 def test_random_sessions_reload_exactly(tmp_path: Path, steps: list[tuple[str, int]], lose_on_time: bool) -> None:
     path = tmp_path / f"session-{time.monotonic_ns()}.sqlite3"

@@ -21,8 +21,9 @@ COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_poin
 
 def environment(home: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("XDG_")}
-    env.update(XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"), PYTHONPATH=str(ROOT),
-               NO_COLOR="1")
+    env.update(
+        XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"), PYTHONPATH=str(ROOT), NO_COLOR="1"
+    )
     return env
 
 
@@ -31,8 +32,14 @@ class Program:
 
     def __init__(self, arguments: list[str], home: Path) -> None:
         home.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(COMMAND + arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, env=environment(home), cwd=home)
+        self.process = subprocess.Popen(
+            COMMAND + arguments,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=environment(home),
+            cwd=home,
+        )
         self.text = ""
         self._lock = threading.Lock()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -242,8 +249,14 @@ def test_online_mistakes_get_one_line(tmp_path: Path) -> None:
         (["serve", "--port", "70000"], "is not a port number"),
     ]
     for arguments, phrase in cases:
-        done = subprocess.run(COMMAND + arguments, capture_output=True, text=True, env=environment(tmp_path),
-                              timeout=60, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            COMMAND + arguments,
+            capture_output=True,
+            text=True,
+            env=environment(tmp_path),
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
         assert done.returncode == 2, (arguments, done.stdout, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) in (1, 2) and phrase in done.stderr, (arguments, done.stderr)
@@ -251,8 +264,14 @@ def test_online_mistakes_get_one_line(tmp_path: Path) -> None:
 
 def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path: Path) -> None:
     started = time.monotonic()
-    done = subprocess.run(COMMAND + ["play", "--online", f"ws://127.0.0.1:{free_port()}"], capture_output=True,
-                          text=True, env=environment(tmp_path), timeout=60, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        COMMAND + ["play", "--online", f"ws://127.0.0.1:{free_port()}"],
+        capture_output=True,
+        text=True,
+        env=environment(tmp_path),
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2
     [line] = done.stderr.splitlines()  # an error like every other: one line on stderr
     assert line.startswith("mahjong-battle: cannot reach ws://127.0.0.1:") and "Is the server running" in line
@@ -262,8 +281,14 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path: Path) -> 
 
 def test_an_unknown_invite_code_is_one_line_on_stderr(tmp_path: Path) -> None:
     with ServerProcess(tmp_path) as server:
-        done = subprocess.run(COMMAND + ["play", "--online", server.url, "--join", "ZZZZ-ZZZZ"], capture_output=True,
-                              text=True, env=environment(tmp_path), timeout=60, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            COMMAND + ["play", "--online", server.url, "--join", "ZZZZ-ZZZZ"],
+            capture_output=True,
+            text=True,
+            env=environment(tmp_path),
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
     assert (done.returncode, done.stdout) == (2, ""), (done.stdout, done.stderr)
     assert done.stderr.splitlines() == ["mahjong-battle: the server refused: no game has this invite code"]
 
@@ -296,7 +321,7 @@ def test_after_a_resignation_no_prompt_comes_and_quit_says_the_game_is_over(tmp_
             mark = bob.mark()
             bob.type("y")
             end = bob.wait_for("The game is over: Player 1 wins by resignation", after=mark)
-            assert "your move" not in bob.text[mark:mark + end.start()], bob.text[mark:]
+            assert "your move" not in bob.text[mark : mark + end.start()], bob.text[mark:]
             mark = bob.mark()
             bob.type("quit")
             assert bob.process.wait(20) == 0

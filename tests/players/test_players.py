@@ -21,8 +21,16 @@ def played_down(tiles: int, seed: int = 5) -> Position:
 
 
 def test_the_door_hands_on_services_not_the_engine_or_its_sizes() -> None:
-    for name in ("Engine", "ENTRY_BYTES", "MIN_TABLE_BITS", "MAX_NODE_LIMIT", "WINDOW_NICENESS",
-                 "engine_table_bits", "prepare_kernels_apart", "engine_for"):
+    for name in (
+        "Engine",
+        "ENTRY_BYTES",
+        "MIN_TABLE_BITS",
+        "MAX_NODE_LIMIT",
+        "WINDOW_NICENESS",
+        "engine_table_bits",
+        "prepare_kernels_apart",
+        "engine_for",
+    ):
         assert name not in players.__all__, name
     assert {"Opponent", "Advisor", "Reviewer", "DealSolver", "prepare_kernels"} <= set(players.__all__)
     assert SMALLEST_TABLE_MEGABYTES == 32

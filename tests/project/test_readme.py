@@ -38,8 +38,9 @@ def test_the_readme_examples_run_as_written(tmp_path) -> None:
         command = line.split("  #")[0].strip()
         if not command:
             continue
-        result = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env, input=b"quit\n",
-                                capture_output=True, timeout=300)
+        result = subprocess.run(
+            ["sh", "-c", command], cwd=tmp_path, env=env, input=b"quit\n", capture_output=True, timeout=300
+        )
         assert result.returncode == 0, f"{command}: {result.stderr.decode()[-1000:]}"
         outputs.append(result.stdout.decode())
     moves, _, solved, played = outputs
@@ -47,8 +48,13 @@ def test_the_readme_examples_run_as_written(tmp_path) -> None:
     assert '"best_moves"' in solved and '"exact": false' in solved
     assert "Solver (club)" in played
 
-    result = subprocess.run([sys.executable, "-c", block_after("From Python", "python")], cwd=tmp_path, env=env,
-                            capture_output=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", block_after("From Python", "python")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     value_line, move_line = result.stdout.decode().splitlines()[-2:]
     assert re.fullmatch(r"-?\d+ (True|False) \[.*\]", value_line), value_line
@@ -59,16 +65,24 @@ def test_the_readme_online_example_runs_as_written(tmp_path) -> None:
     """The server line (run in the background, as its ``&`` says) and the host line, which prints an
     invite code and leaves when standard input says ``quit``."""
     env = activated(tmp_path)
-    serve_line, host_line = [line.split("  #")[0].strip() for line in block_after("## Online play", "sh").splitlines()
-                             if line.strip()]
+    serve_line, host_line = [
+        line.split("  #")[0].strip() for line in block_after("## Online play", "sh").splitlines() if line.strip()
+    ]
     assert serve_line.endswith("&")
-    server = subprocess.Popen(["sh", "-c", f"exec {serve_line.rstrip('&').strip()}"], cwd=tmp_path, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        ["sh", "-c", f"exec {serve_line.rstrip('&').strip()}"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         banner = server.stdout.readline()
         assert "ws://127.0.0.1:8765" in banner, banner + server.stdout.read(2000) if server.poll() else banner
-        result = subprocess.run(["sh", "-c", host_line], cwd=tmp_path, env=env, input=b"quit\n",
-                                capture_output=True, timeout=60)
+        result = subprocess.run(
+            ["sh", "-c", host_line], cwd=tmp_path, env=env, input=b"quit\n", capture_output=True, timeout=60
+        )
         assert result.returncode == 0, result.stderr.decode()[-1000:]
         assert re.search(r"Invite code: \w{4}-\w{4}", result.stdout.decode())
     finally:

@@ -18,9 +18,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def puzzles(*argv: str, home: Path, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
     module = "battle" if known_command("puzzles") else "battle.cli.puzzle_commands"
-    return subprocess.run([sys.executable, "-m", module, "puzzles", *argv], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=timeout,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(home), "NO_COLOR": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", module, "puzzles", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(home), "NO_COLOR": "1"},
+    )
 
 
 def two_puzzles(tmp_path: Path) -> Path:
@@ -57,8 +63,9 @@ def test_a_wrong_move_shows_its_loss_and_refutation_then_the_right_one_finishes(
 
 def test_asking_for_the_solution_counts_as_missed_and_quitting_untouched_does_not_count(tmp_path: Path) -> None:
     file = str(two_puzzles(tmp_path))
-    done = puzzles("play", "--file", file, "--seed", "1", "--count", "1", home=tmp_path,
-                   stdin="help\nboard\nnonsense\nsolution\n")
+    done = puzzles(
+        "play", "--file", file, "--seed", "1", "--count", "1", home=tmp_path, stdin="help\nboard\nnonsense\nsolution\n"
+    )
     assert done.returncode == 0, done.stderr
     assert "type a move (c1-c9), 'solution'" in done.stdout
     assert "'nonsense' is not a move" in done.stdout
@@ -82,7 +89,7 @@ def test_the_shipped_set_plays_and_filters(tmp_path: Path) -> None:
 
 def test_mistakes_get_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.jsonl"
-    broken.write_text("\n{\"id\": 1}\n")
+    broken.write_text('\n{"id": 1}\n')
     for argv, message in [
         (["play", "--theme", "nope"], "--theme: 'nope' is not a theme (choose one of: tempo, blockade, sacrifice)"),
         (["play", "--file", str(broken)], "line 2: missing position, to_move, line, losses"),
@@ -107,16 +114,20 @@ def test_make_writes_a_set_that_loads(tmp_path: Path) -> None:
     again = puzzles("make", "--count", "1", "--seed", "4", "--tiles", "30-50", "--out", str(out), home=tmp_path)
     assert again.returncode == 2 and "exists already; --force replaces it" in again.stderr
     assert len(load_puzzles(out)) == 3  # untouched
-    forced = puzzles("make", "--count", "1", "--seed", "4", "--tiles", "30-50", "--out", str(out), "--force",
-                     home=tmp_path)
+    forced = puzzles(
+        "make", "--count", "1", "--seed", "4", "--tiles", "30-50", "--out", str(out), "--force", home=tmp_path
+    )
     assert forced.returncode == 0 and len(load_puzzles(out)) == 1
 
 
 def test_make_refuses_a_fifo_a_folder_and_a_name_too_long_before_it_mines(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
-    for target, words in ((fifo, "not a regular file"), (tmp_path, "is a folder"),
-                          (tmp_path / ("x" * 300 + ".jsonl"), "File name too long")):
+    for target, words in (
+        (fifo, "not a regular file"),
+        (tmp_path, "is a folder"),
+        (tmp_path / ("x" * 300 + ".jsonl"), "File name too long"),
+    ):
         done = puzzles("make", "--count", "1", "--out", str(target), "--force", home=tmp_path)
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

@@ -17,9 +17,20 @@ from tests.puzzles.test_puzzles_themes import BLOCKADE, BLOCKADE_LINE, SACRIFICE
 
 def make_puzzle(position: Position, perfect: list[Move], losses: dict[str, int], value: int, theme: str) -> Puzzle:
     text = position_text(position)
-    return Puzzle(puzzle_id(text), text, position.to_move, (perfect[0],),
-                  ({parse_move(move): loss for move, loss in losses.items()},), tuple(perfect[1:]), value,
-                  (theme,), 3, 1800.0, {"beginner": 0.0, "club": 0.8}, PuzzleSource(5, 40, ("club", "expert")))
+    return Puzzle(
+        puzzle_id(text),
+        text,
+        position.to_move,
+        (perfect[0],),
+        ({parse_move(move): loss for move, loss in losses.items()},),
+        tuple(perfect[1:]),
+        value,
+        (theme,),
+        3,
+        1800.0,
+        {"beginner": 0.0, "club": 0.8},
+        PuzzleSource(5, 40, ("club", "expert")),
+    )
 
 
 BLOCKADE_PUZZLE = make_puzzle(BLOCKADE, BLOCKADE_LINE, {"a1-a4": 10}, -1, "blockade")
@@ -41,21 +52,24 @@ def broken(change: dict) -> str:
     return "\n" + json.dumps({key: value for key, value in data.items() if value is not ...}) + "\n"
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"line": ["c1-c3", "a1-a4"]}, "line: expected an odd number of moves"),
-    ({"line": ["a1-c1"]}, "line: move 1, a1-c1: a1 is 3p and c1 is 1m, not a pair"),
-    ({"line": ["c1-x9"]}, "line: move 1: 'x9' is not a cell"),
-    ({"losses": [{}]}, "losses: step 1: a1-a4 is missing"),
-    ({"losses": [{"a1-a4": 10, "c1-c3": 2}]}, "losses: step 1: c1-c3 is not another legal move"),
-    ({"losses": [{"a1-a4": 0}]}, "losses: step 1: a1-a4 loses 0"),
-    ({"losses": ...}, "missing losses"),
-    ({"to_move": 2}, "to_move is 2, the position says 1"),
-    ({"position": "to-move: 1\nscore: 0 0\n"}, "position: line 2: expected 9 grid rows, got 0"),
-    ({"themes": ["zugzwang"]}, "themes: unknown 'zugzwang'"),
-    ({"difficulty": 7}, "difficulty: 7 is not 1 to 6"),
-    ({"find_rates": {"club": 2}}, "find_rates: club: 2 is not a rate from 0 to 1"),
-    ({"then": ["a1-a4", "a1-a4"]}, "then: move 2, a1-a4: a1 is empty"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"line": ["c1-c3", "a1-a4"]}, "line: expected an odd number of moves"),
+        ({"line": ["a1-c1"]}, "line: move 1, a1-c1: a1 is 3p and c1 is 1m, not a pair"),
+        ({"line": ["c1-x9"]}, "line: move 1: 'x9' is not a cell"),
+        ({"losses": [{}]}, "losses: step 1: a1-a4 is missing"),
+        ({"losses": [{"a1-a4": 10, "c1-c3": 2}]}, "losses: step 1: c1-c3 is not another legal move"),
+        ({"losses": [{"a1-a4": 0}]}, "losses: step 1: a1-a4 loses 0"),
+        ({"losses": ...}, "missing losses"),
+        ({"to_move": 2}, "to_move is 2, the position says 1"),
+        ({"position": "to-move: 1\nscore: 0 0\n"}, "position: line 2: expected 9 grid rows, got 0"),
+        ({"themes": ["zugzwang"]}, "themes: unknown 'zugzwang'"),
+        ({"difficulty": 7}, "difficulty: 7 is not 1 to 6"),
+        ({"find_rates": {"club": 2}}, "find_rates: club: 2 is not a rate from 0 to 1"),
+        ({"then": ["a1-a4", "a1-a4"]}, "then: move 2, a1-a4: a1 is empty"),
+    ],
+)
 def test_a_broken_puzzle_is_one_line_naming_the_line_and_the_field(change: dict, message: str) -> None:
     with pytest.raises(PuzzleFormatError) as caught:
         parse_puzzles(broken(change), "set.jsonl")
@@ -124,11 +138,18 @@ def test_the_pure_modules_load_no_solver_numba_or_pygame() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, battle.puzzles, battle.puzzles.selection, battle.history, battle.history.stats_report, "
-            "battle.cli.puzzle_commands, battle.cli.stats_command; "
-            "print(sorted(m for m in ('numba', 'numpy', 'solver', 'pygame', 'battle.players', "
-            "'battle.puzzles.miner') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[2])
+    code = (
+        "import sys, battle.puzzles, battle.puzzles.selection, battle.history, battle.history.stats_report, "
+        "battle.cli.puzzle_commands, battle.cli.stats_command; "
+        "print(sorted(m for m in ('numba', 'numpy', 'solver', 'pygame', 'battle.players', "
+        "'battle.puzzles.miner') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

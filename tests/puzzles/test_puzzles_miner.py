@@ -46,5 +46,6 @@ def test_a_run_is_the_same_every_time_and_stops_at_its_count() -> None:
     first = mine(MiningRun(count=4, seed=3, min_tiles=30, max_tiles=50), progress.append)
     assert len(first) == 4
     assert progress and progress[-1].puzzles == 4
-    assert [puzzle.to_json() for puzzle in mine(MiningRun(count=4, seed=3, min_tiles=30, max_tiles=50))] == \
-        [puzzle.to_json() for puzzle in first]
+    assert [puzzle.to_json() for puzzle in mine(MiningRun(count=4, seed=3, min_tiles=30, max_tiles=50))] == [
+        puzzle.to_json() for puzzle in first
+    ]

@@ -12,10 +12,16 @@ from tests.puzzles.test_puzzles_format import BLOCKADE_PUZZLE
 
 def copies(count: int) -> list[Puzzle]:
     """Puzzles rated 1000, 1010, ... with ids p0, p1, ...; every third of two moves and the tempo theme."""
-    return [dataclasses.replace(BLOCKADE_PUZZLE, id=f"p{index}", rating=1000.0 + 10 * index,
-                                line=BLOCKADE_PUZZLE.line * (3 if index % 3 == 0 else 1),
-                                themes=("tempo",) if index % 3 == 0 else ("blockade",))
-            for index in range(count)]
+    return [
+        dataclasses.replace(
+            BLOCKADE_PUZZLE,
+            id=f"p{index}",
+            rating=1000.0 + 10 * index,
+            line=BLOCKADE_PUZZLE.line * (3 if index % 3 == 0 else 1),
+            themes=("tempo",) if index % 3 == 0 else ("blockade",),
+        )
+        for index in range(count)
+    ]
 
 
 def test_filters() -> None:

@@ -73,8 +73,11 @@ def test_tempo() -> None:
     assert not is_tempo(BLOCKADE, BLOCKADE_LINE)  # P1's 8s was not free before the answer
 
 
-@pytest.mark.parametrize(("position", "perfect"), [(BLOCKADE, BLOCKADE_LINE), (SACRIFICE, SACRIFICE_LINE),
-                                                    (TEMPO, TEMPO_LINE)], ids=["blockade", "sacrifice", "tempo"])
+@pytest.mark.parametrize(
+    ("position", "perfect"),
+    [(BLOCKADE, BLOCKADE_LINE), (SACRIFICE, SACRIFICE_LINE), (TEMPO, TEMPO_LINE)],
+    ids=["blockade", "sacrifice", "tempo"],
+)
 def test_each_answer_is_the_positions_one_good_move(position: Position, perfect: list[Move]) -> None:
     from solver import Engine, Limits
 

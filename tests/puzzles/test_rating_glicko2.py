@@ -9,8 +9,11 @@ from battle.ratings.glicko2 import DRAW, LOSS, WIN, OpponentScore, Rating, expec
 
 def test_the_papers_worked_example() -> None:
     player = Rating(1500, 200, 0.06)
-    results = [OpponentScore(Rating(1400, 30), WIN), OpponentScore(Rating(1550, 100), LOSS),
-               OpponentScore(Rating(1700, 300), LOSS)]
+    results = [
+        OpponentScore(Rating(1400, 30), WIN),
+        OpponentScore(Rating(1550, 100), LOSS),
+        OpponentScore(Rating(1700, 300), LOSS),
+    ]
     after = rate(player, results)
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert after.deviation == pytest.approx(151.52, abs=0.01)

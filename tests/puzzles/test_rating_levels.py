@@ -21,8 +21,14 @@ def test_the_level_names_are_the_solvers() -> None:
 
 
 def test_the_ratings_follow_the_calibration_matches() -> None:
-    assert LEVEL_RATINGS == {"beginner": 1000, "casual": 1645, "club": 1993, "expert": 2513, "master": 2615,
-                             "perfect": 2717}
+    assert LEVEL_RATINGS == {
+        "beginner": 1000,
+        "casual": 1645,
+        "club": 1993,
+        "expert": 2513,
+        "master": 2615,
+        "perfect": 2717,
+    }
     assert elo_lead(10, 0, 10) == 0
     assert elo_lead(20, 0, 0) == pytest.approx(400 * 1.6127838567, abs=1e-6)  # 20.5 of 21: odds 41
     ratings = [LEVEL_RATINGS[name] for name in LEVEL_NAMES]

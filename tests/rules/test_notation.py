@@ -458,9 +458,13 @@ def test_error_score_too_large() -> None:
     text = "\n".join(FULL[:1] + ["score: 1234567 0"] + FULL[2:])
     expect(parse_position, text, NotationError, "line 2: score '1234567 0' is too large (at most 999999)")
     near = "\n".join(FULL[:1] + ["score: 999999 0"] + FULL[2:])
-    expect(parse_position, near, NotationError,
-           "line 2: score 999999 0 is too large: with the 270 points on the board it could reach 1000269, "
-           "more than 999999")
+    expect(
+        parse_position,
+        near,
+        NotationError,
+        "line 2: score 999999 0 is too large: with the 270 points on the board it could reach 1000269, "
+        "more than 999999",
+    )
 
 
 def test_every_position_a_readable_start_reaches_is_readable() -> None:

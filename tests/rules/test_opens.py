@@ -33,8 +33,14 @@ def composed(tiles: dict[str, str], to_move: int = 1) -> Position:
 def column_c_study() -> Position:
     """Column c full, 5m at both ends; 7p and 3s behind them; a lone 7p on a1."""
     middle = ["1s", "2s", "4s", "6s", "8s"]
-    tiles = {"c1": "5m", "c2": "7p", **{f"c{row}": kind for row, kind in zip(range(3, 8), middle, strict=True)},
-             "c8": "3s", "c9": "5m", "a1": "7p"}
+    tiles = {
+        "c1": "5m",
+        "c2": "7p",
+        **{f"c{row}": kind for row, kind in zip(range(3, 8), middle, strict=True)},
+        "c8": "3s",
+        "c9": "5m",
+        "a1": "7p",
+    }
     return composed(tiles)
 
 
@@ -63,11 +69,11 @@ def test_an_illegal_move_is_refused_with_the_reason() -> None:
 
 def test_nothing_freed_no_gift_and_game_end_are_said_plainly() -> None:
     lone = composed({"a1": "9s", "b1": "9s", "c1": "4m", "d1": "4m"})
-    assert describe_opening(what_opens(lone, parse_move("a1-b1"))) == \
-        "a1-b1 frees nothing: no new pair for the opponent"
+    assert (
+        describe_opening(what_opens(lone, parse_move("a1-b1"))) == "a1-b1 frees nothing: no new pair for the opponent"
+    )
     last = composed({"a1": "9s", "b1": "9s", "c1": "4m"})
-    assert describe_opening(what_opens(last, parse_move("a1-b1"))) == \
-        "a1-b1 frees nothing: no pair left, the game ends"
+    assert describe_opening(what_opens(last, parse_move("a1-b1"))) == "a1-b1 frees nothing: no pair left, the game ends"
     blocked = composed({"a1": "9s", "a2": "2p", "a3": "6m", "b1": "9s", "c1": "2m", "d1": "4m", "e1": "4m"})
     text = describe_opening(what_opens(blocked, parse_move("a1-b1")))
     assert text == "a1-b1 frees a2 (2p): no new pair for the opponent"

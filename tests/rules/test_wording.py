@@ -29,9 +29,23 @@ from tests import ui_harness as ui
 ROOT = Path(__file__).resolve().parents[2]
 
 THIRD_TO_SECOND = {
-    "wins": "win", "takes": "take", "took": "took", "has": "have", "is": "are", "was": "were",
-    "plays": "play", "moves": "move", "thinks": "think", "resigns": "resign", "loses": "lose",
-    "passes": "pass", "tries": "try", "goes": "go", "does": "do", "watches": "watch", "dies": "die",
+    "wins": "win",
+    "takes": "take",
+    "took": "took",
+    "has": "have",
+    "is": "are",
+    "was": "were",
+    "plays": "play",
+    "moves": "move",
+    "thinks": "think",
+    "resigns": "resign",
+    "loses": "lose",
+    "passes": "pass",
+    "tries": "try",
+    "goes": "go",
+    "does": "do",
+    "watches": "watch",
+    "dies": "die",
     "takes back": "take back",
 }
 YOU = ["You", "you", "YOU", " you "]
@@ -79,11 +93,22 @@ def test_a_capitalised_verb_keeps_its_capital() -> None:
     assert conjugate("Alice", "Takes") == "Takes"
 
 
-@pytest.mark.parametrize(("count", "noun", "expected"), [
-    (1, "pair", "1 pair"), (2, "pair", "2 pairs"), (0, "pair", "0 pairs"), (-1, "point", "-1 point"),
-    (-3, "point", "-3 points"), (1, "more point", "1 more point"), (5, "more point", "5 more points"),
-    (2, "box", "2 boxes"), (2, "match", "2 matches"), (2, "try", "2 tries"), (2, "day", "2 days"),
-])
+@pytest.mark.parametrize(
+    ("count", "noun", "expected"),
+    [
+        (1, "pair", "1 pair"),
+        (2, "pair", "2 pairs"),
+        (0, "pair", "0 pairs"),
+        (-1, "point", "-1 point"),
+        (-3, "point", "-3 points"),
+        (1, "more point", "1 more point"),
+        (5, "more point", "5 more points"),
+        (2, "box", "2 boxes"),
+        (2, "match", "2 matches"),
+        (2, "try", "2 tries"),
+        (2, "day", "2 days"),
+    ],
+)
 def test_plural(count: int, noun: str, expected: str) -> None:
     assert plural(count, noun) == expected
 
@@ -126,11 +151,21 @@ def test_the_terminal_game_speaks_to_you_and_names_tiles_in_words(tmp_path: Path
         moves.append(move)
         game.play(move)
     lines = [move_name(move) for move in moves] + ["moves", "quit"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "NO_COLOR": "1",
+    }
     done = subprocess.run(
         [sys.executable, "-m", "battle", "play", "--deal", "3", "--player1", "You", "--player2", "Alice"],
-        input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     text = done.stdout
@@ -198,15 +233,16 @@ def test_the_window_speaks_to_you_and_names_tiles_in_words(tmp_path, monkeypatch
         ui.click_cell(app, nines[0])
         assert scene.status.text == "9-characters on a1: now its twin on a2."
         ui.click_cell(app, nines[1])
-        assert scene.status.text == ("You took a pair of 9-characters, a1-a2, for 9 points. "
-                                     "Solver (master) is thinking...")
+        assert scene.status.text == (
+            "You took a pair of 9-characters, a1-a2, for 9 points. Solver (master) is thinking..."
+        )
         ui.run_until(app, lambda: game.ply == 2, timeout=120)
         assert game.moves[-1] == fives
-        assert scene.status.text == ("Solver (master) took a pair of 5-circles, c1-c2, for 5 points. "
-                                     "You to move: 1 pair to choose from.")
+        assert scene.status.text == (
+            "Solver (master) took a pair of 5-circles, c1-c2, for 5 points. You to move: 1 pair to choose from."
+        )
         ui.play_move(app, ones)
-        assert scene.status.text == ("You took a pair of 1-bamboo, b1-b2, for 1 point. "
-                                     "Game over: You win 10-5 (by 5).")
+        assert scene.status.text == ("You took a pair of 1-bamboo, b1-b2, for 1 point. Game over: You win 10-5 (by 5).")
         ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=10)
         assert app.stack.top.card_text() == ("You win!", "Won by 5 points.")
 

@@ -60,8 +60,9 @@ def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_pa
     script = tmp_path / "program" / "first_run.py"
     script.parent.mkdir()
     script.write_text(FIRST_RUN.format(path=str(bench / "positions" / f"{row['id']}.mbp")))
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300,
-                          cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["cached_before"] is False and result["cached_after"] is True
@@ -105,11 +106,22 @@ def test_with_no_child_to_be_had_the_kernels_compile_here(monkeypatch: pytest.Mo
 def _terminal_game_compiling(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, set[int]]]:
     """A real ``play --vs beginner --first`` on an empty numba cache, once its compiling children
     are running: the game's process and the children's pids. The game is killed on the way out."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
     before = _compiling_processes()
-    game = subprocess.Popen([sys.executable, "-m", "battle", "play", "--deal", "5", "--vs", "beginner", "--first"],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    game = subprocess.Popen(
+        [sys.executable, "-m", "battle", "play", "--deal", "5", "--vs", "beginner", "--first"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
     try:
         deadline = time.monotonic() + 20
         while not (children := _compiling_processes() - before):
@@ -154,8 +166,7 @@ def _priorities(pids: set[int]) -> dict[int, int]:
 
 
 @contextlib.contextmanager
-def _window_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                    waited_on: threading.Event) -> Iterator[set[int]]:
+def _window_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, waited_on: threading.Event) -> Iterator[set[int]]:
     """A window's compile (niceness ``WINDOW_NICENESS``) from an empty cache, until its children run:
     their pids. It is stopped on the way out."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
@@ -163,8 +174,9 @@ def _window_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: None)
     stop = threading.Event()
     before = _compiling_processes()
-    worker = threading.Thread(target=compile_ahead.prepare_kernels_apart,
-                              args=(stop, compile_ahead.WINDOW_NICENESS, waited_on))
+    worker = threading.Thread(
+        target=compile_ahead.prepare_kernels_apart, args=(stop, compile_ahead.WINDOW_NICENESS, waited_on)
+    )
     worker.start()
     try:
         deadline = time.monotonic() + 60
@@ -185,21 +197,25 @@ def _wait_for(check, what: str) -> None:  # noqa: ANN001
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is a Unix thing")
-def test_a_waiting_player_raises_the_compile_to_the_programs_priority(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_waiting_player_raises_the_compile_to_the_programs_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     own = os.getpriority(os.PRIO_PROCESS, 0)
     waited_on = threading.Event()
     with _window_compile(tmp_path, monkeypatch, waited_on) as children:
         if compile_ahead._can_raise_back():
-            _wait_for(lambda: set(_priorities(children).values()) == {own + compile_ahead.WINDOW_NICENESS},
-                      "the children were never niced below the window")
+            _wait_for(
+                lambda: set(_priorities(children).values()) == {own + compile_ahead.WINDOW_NICENESS},
+                "the children were never niced below the window",
+            )
         waited_on.set()  # the player waits for the solver's reply
         _wait_for(lambda: set(_priorities(children).values()) <= {own}, "the children stayed below the window")
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is a Unix thing")
 def test_where_the_system_would_not_raise_them_back_the_children_are_never_niced(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     own = os.getpriority(os.PRIO_PROCESS, 0)
     monkeypatch.setattr(compile_ahead, "_can_raise_back", lambda: False)  # an ordinary user's RLIMIT_NICE of 0
     with _window_compile(tmp_path, monkeypatch, threading.Event()) as children:

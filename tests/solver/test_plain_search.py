@@ -32,8 +32,7 @@ def test_every_moves_value_is_the_kernels(depth: int) -> None:
     for position in positions(12, seed=depth):
         kernel = Engine(table_bits=16, threads=1).search(position.copy(), Limits(depth=depth), all_exact=True)
         plain = plain_analysis(position, depth)
-        assert [(mv.move, mv.value) for mv in plain.move_values] == \
-            [(mv.move, mv.value) for mv in kernel.move_values]
+        assert [(mv.move, mv.value) for mv in plain.move_values] == [(mv.move, mv.value) for mv in kernel.move_values]
         assert plain.value == kernel.value and plain.best_moves == kernel.best_moves
 
 

@@ -180,8 +180,17 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize(
     ("loss", "name"),
-    [(0, "best"), (1, "good"), (2, "good"), (3, "inaccuracy"), (5, "inaccuracy"), (6, "mistake"),
-     (9, "mistake"), (10, "blunder"), (40, "blunder")],
+    [
+        (0, "best"),
+        (1, "good"),
+        (2, "good"),
+        (3, "inaccuracy"),
+        (5, "inaccuracy"),
+        (6, "mistake"),
+        (9, "mistake"),
+        (10, "blunder"),
+        (40, "blunder"),
+    ],
 )
 def test_classes_follow_the_documented_thresholds(loss: int, name: str) -> None:
     assert classify(loss) == name
@@ -263,7 +272,8 @@ def test_turning_points_are_lead_changes_and_big_losses(blunder_review: Review) 
         return (value > 0) - (value < 0)
 
     expected = [
-        move.number for move in blunder_review.moves
+        move.number
+        for move in blunder_review.moves
         if move.loss >= 6 or sign(move.eval_before) != sign(move.eval_after)
     ]
     assert [point.number for point in blunder_review.turning_points()] == expected
@@ -323,12 +333,14 @@ def test_a_record_without_moves_still_has_a_start_value(engine: Engine, blunder:
     assert "(no moves to review)" in format_review(review, review.names)
 
 
-def test_progress_is_reported_and_a_stop_ends_the_review_early(engine: Engine,
-                                                               blunder: tuple[Record, int, int]) -> None:
+def test_progress_is_reported_and_a_stop_ends_the_review_early(
+    engine: Engine, blunder: tuple[Record, int, int]
+) -> None:
     record = blunder[0]
     steps: list[ReviewStep] = []
-    review = review_game(record, time_per_move=None, engine=engine, progress=steps.append,
-                         should_stop=lambda: len(steps) >= 3)
+    review = review_game(
+        record, time_per_move=None, engine=engine, progress=steps.append, should_stop=lambda: len(steps) >= 3
+    )
     assert [step.number for step in steps] == [1, 2, 3]
     assert all(step.total == len(record.moves) for step in steps)
     assert len(review.moves) == 3 and not review.complete
@@ -368,11 +380,17 @@ def test_a_known_start_grades_a_best_first_move_exactly() -> None:
     plain = review_game(game, time_per_move=0.05, engine=Engine(table_bits=16))
     assert not plain.moves[0].exact and not plain.eval_start_exact  # a twentieth of a second proves nothing here
     steps: list[ReviewStep] = []
-    review = review_game(game, time_per_move=0.05, engine=Engine(table_bits=16), progress=steps.append,
-                         known_start=DEAL_1_PAR)
+    review = review_game(
+        game, time_per_move=0.05, engine=Engine(table_bits=16), progress=steps.append, known_start=DEAL_1_PAR
+    )
     first = review.moves[0]
-    assert (first.exact, first.bound, first.loss, first.classification, first.depth) == (True, "exact", 0, "best",
-                                                                                        FULL_DEPTH)
+    assert (first.exact, first.bound, first.loss, first.classification, first.depth) == (
+        True,
+        "exact",
+        0,
+        "best",
+        FULL_DEPTH,
+    )
     assert (first.value, first.best_value, first.best_moves) == (4, 4, ("a1-i9",))
     # the margin stays at par through a best move, so the graph's first two points are exact
     assert (review.eval_start, review.eval_start_exact) == (4, True)
@@ -384,8 +402,9 @@ def test_a_known_start_grades_a_best_first_move_exactly() -> None:
 
 def test_a_known_start_gives_another_first_move_an_exact_best_value() -> None:
     other = next(move for move in deal(1).legal_moves() if move not in DEAL_1_PAR[1])
-    review = review_game(opening_of_deal_1(other), time_per_move=0.05, engine=Engine(table_bits=16),
-                         known_start=DEAL_1_PAR)
+    review = review_game(
+        opening_of_deal_1(other), time_per_move=0.05, engine=Engine(table_bits=16), known_start=DEAL_1_PAR
+    )
     first = review.moves[0]
     assert (first.best_value, first.best_moves, first.eval_before) == (4, ("a1-i9",), 4)
     assert review.eval_start_exact and not first.exact and not first.eval_after_exact
@@ -393,16 +412,18 @@ def test_a_known_start_gives_another_first_move_an_exact_best_value() -> None:
     assert first.loss == max(1, 4 - first.value)
 
 
-def test_a_known_start_agrees_with_the_exact_review(engine: Engine, blunder: tuple[Record, int, int],
-                                                    blunder_review: Review) -> None:
+def test_a_known_start_agrees_with_the_exact_review(
+    engine: Engine, blunder: tuple[Record, int, int], blunder_review: Review
+) -> None:
     record = blunder[0]
     value, best = naive.best_moves(record.start.copy())
     known = review_game(record, time_per_move=0.001, engine=Engine(table_bits=12), known_start=(value, tuple(best)))
     for graded, exact in zip(known.moves[:1], blunder_review.moves[:1], strict=True):
         assert {**graded.to_json(), "nodes": 0, "seconds": 0} == {**exact.to_json(), "nodes": 0, "seconds": 0}
     assert known.evals[:2] == blunder_review.evals[:2] and known.evals_exact[:2] == [True, True]
-    only_start = review_game(as_record(record.start, []), time_per_move=0.001, engine=Engine(table_bits=12),
-                             known_start=(value, tuple(best)))
+    only_start = review_game(
+        as_record(record.start, []), time_per_move=0.001, engine=Engine(table_bits=12), known_start=(value, tuple(best))
+    )
     assert (only_start.eval_start, only_start.eval_start_exact) == (p1_margin(record.start), True)
 
 
@@ -413,14 +434,38 @@ def made_up_review(evals: list[int], classes: list[str] | None = None) -> Review
     """A review with the given margins, built by hand: the graph needs no engine."""
     classes = classes or ["best"] * (len(evals) - 1)
     moves = [
-        MoveReview(number=index + 1, player=1 + index % 2, move="a1-a2", points=5, value=0, bound="exact",
-                   best_value=0, best_moves=("a1-a2",), loss=0, classification=classes[index], exact=True,
-                   depth=FULL_DEPTH, eval_before=evals[index], eval_after=evals[index + 1], eval_after_exact=True)
+        MoveReview(
+            number=index + 1,
+            player=1 + index % 2,
+            move="a1-a2",
+            points=5,
+            value=0,
+            bound="exact",
+            best_value=0,
+            best_moves=("a1-a2",),
+            loss=0,
+            classification=classes[index],
+            exact=True,
+            depth=FULL_DEPTH,
+            eval_before=evals[index],
+            eval_after=evals[index + 1],
+            eval_after_exact=True,
+        )
         for index in range(len(evals) - 1)
     ]
-    return Review(names=("Alice", "Bob"), deal=7, start_to_move=1, start_scores=(0, 0), time_per_move=1.0,
-                  moves_in_record=len(moves), eval_start=evals[0], eval_start_exact=True, moves=moves,
-                  final_scores=(140, 130), final_over=True)
+    return Review(
+        names=("Alice", "Bob"),
+        deal=7,
+        start_to_move=1,
+        start_scores=(0, 0),
+        time_per_move=1.0,
+        moves_in_record=len(moves),
+        eval_start=evals[0],
+        eval_start_exact=True,
+        moves=moves,
+        final_scores=(140, 130),
+        final_over=True,
+    )
 
 
 def is_tinted(colour: pygame.Color, towards: tuple[int, int, int]) -> bool:
@@ -460,8 +505,9 @@ def test_the_graph_is_saved_as_png(tmp_path: Path, blunder_review: Review) -> No
 # -- the command ------------------------------------------------------------------------------
 
 
-def test_review_prints_the_annotated_record(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                            blunder: tuple[Record, int, int], blunder_review: Review) -> None:
+def test_review_prints_the_annotated_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder: tuple[Record, int, int], blunder_review: Review
+) -> None:
     path = write(tmp_path, blunder[0])
     code, out, err = run(capsys, "review", str(path), *SOLVE)
     assert code == 0, err
@@ -472,14 +518,16 @@ def test_review_prints_the_annotated_record(tmp_path: Path, capsys: pytest.Captu
     assert len(err.splitlines()) == len(blunder[0].moves)
 
 
-def test_review_quiet_prints_no_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                         blunder: tuple[Record, int, int]) -> None:
+def test_review_quiet_prints_no_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder: tuple[Record, int, int]
+) -> None:
     code, _, err = run(capsys, "review", str(write(tmp_path, blunder[0])), "--quiet", *SOLVE)
     assert (code, err) == (0, "")
 
 
-def test_review_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder: tuple[Record, int, int],
-                     blunder_review: Review) -> None:
+def test_review_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder: tuple[Record, int, int], blunder_review: Review
+) -> None:
     code, out, _ = run(capsys, "review", str(write(tmp_path, blunder[0])), "--json", "--quiet", *SOLVE)
     assert code == 0
     data = json.loads(out)
@@ -494,8 +542,9 @@ def test_review_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder
     assert data["time_per_move"] == 60.0
 
 
-def test_review_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                  blunder: tuple[Record, int, int]) -> None:
+def test_review_plot_writes_a_png(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder: tuple[Record, int, int]
+) -> None:
     plot = tmp_path / "eval.png"
     code, out, err = run(capsys, "review", str(write(tmp_path, blunder[0])), "--plot", str(plot), *SOLVE)
     assert code == 0, err
@@ -513,8 +562,9 @@ def test_review_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[
         (b"\xff\xfe junk", "not UTF-8"),
     ],
 )
-def test_review_of_a_bad_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                      content: str | bytes | None, message: str) -> None:
+def test_review_of_a_bad_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | bytes | None, message: str
+) -> None:
     path = tmp_path / "bad.mbg"
     if isinstance(content, bytes):
         path.write_bytes(content)
@@ -526,14 +576,16 @@ def test_review_of_a_bad_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("plot", ["graph.jpg", "missing-folder/graph.png"])
-def test_review_checks_the_plot_path_before_searching(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      blunder: tuple[Record, int, int], plot: str) -> None:
+def test_review_checks_the_plot_path_before_searching(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blunder: tuple[Record, int, int], plot: str
+) -> None:
     code, out, err = run(capsys, "review", str(write(tmp_path, blunder[0])), "--plot", str(tmp_path / plot))
     assert code == 2 and out == "" and "--plot" in err and "move 1/" not in err
 
 
-def test_review_of_a_full_deal_under_a_tiny_budget_gives_estimates(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_review_of_a_full_deal_under_a_tiny_budget_gives_estimates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = Game.new(900_000_005, "Alice", "Bob")  # a deal the shipped catalogue does not know
     for _ in range(6):
         game.play(game.position.legal_moves()[0])
@@ -561,7 +613,11 @@ def test_ctrl_c_stops_the_review_and_prints_what_is_done(tmp_path: Path) -> None
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
         [sys.executable, "-m", "battle", "review", str(path), "--time", "1", "--hash", "32"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
         # A shell's background job starts with SIGINT ignored, the child inherits that, and
         # Python then installs no KeyboardInterrupt handler: give the child the default back.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),

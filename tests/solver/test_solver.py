@@ -357,8 +357,9 @@ def test_status_while_an_exact_search_runs(engine: Engine) -> None:
     assert status.seconds > 0 and (status.best_move is None) == (status.best_value is None)
 
 
-def test_solve_says_what_it_does_between_reports(capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_solve_says_what_it_does_between_reports(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from battle.cli import solver_commands as cli_solver
 
     monkeypatch.setattr(cli_solver, "STATUS_SECONDS", 0.1)
@@ -375,12 +376,14 @@ def test_the_status_line() -> None:
 
     first = SearchStatus(1_234_567, 2.0, FULL_DEPTH, 1, 14, (8, 17), None, None)
     assert format_status(first) == (
-        "  searching (exact): move 1/14 a9-b9, no move searched yet  1,234,567 nodes  0.62 Mnodes/s  2.0s")
+        "  searching (exact): move 1/14 a9-b9, no move searched yet  1,234,567 nodes  0.62 Mnodes/s  2.0s"
+    )
     later = SearchStatus(4_000_000, 4.0, 12, 3, 14, (8, 17), 7, (0, 9))
     assert format_status(later).startswith("  searching (depth 12): move 3/14 a9-b9, best so far +7 a1-b1  ")
     compiling = SearchStatus(0, 5.0, 0, 0, 0, None, None, None, loading=True)
     assert format_status(compiling) == (
-        "  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  5.0s")
+        "  preparing the solver: compiling its kernels, once after an install or update (10-20 s)  5.0s"
+    )
 
 
 def test_the_status_says_when_the_kernels_are_loading(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -520,8 +523,9 @@ def test_the_default_table_cap_follows_the_memory_within_its_bounds(monkeypatch:
 
     page = 4096
     for memory, expected in ((512 << 20, 256), (6 << 30, 1536), (64 << 30, 2048)):
-        monkeypatch.setattr(table_size.os, "sysconf",
-                            lambda name, m=memory: m // page if name == "SC_PHYS_PAGES" else page)
+        monkeypatch.setattr(
+            table_size.os, "sysconf", lambda name, m=memory: m // page if name == "SC_PHYS_PAGES" else page
+        )
         assert table_size.default_table_megabytes() == expected
     # a 40-tile solve still gets the smallest table under the biggest cap; a complete deal the whole cap
     assert table_size.table_bits_for(40, 2048) == table_size.MIN_TABLE_BITS == 21
@@ -717,8 +721,13 @@ def test_a_first_run_says_it_compiles_at_once(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "empty")}
     position = tmp_path / "d.mbp"
     position.write_text(format_position(load(DATA / "n024_s500001.mbp")))
-    process = subprocess.Popen([sys.executable, "-m", "battle", "solve", "--time", "3", str(position)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "battle", "solve", "--time", "3", str(position)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     started = time.monotonic()
     first = process.stderr.readline()
     assert "compiling the solver (first run only" in first and time.monotonic() - started < 5

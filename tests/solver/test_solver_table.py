@@ -99,8 +99,10 @@ def test_the_key_names_the_position_one_to_one() -> None:
         halves = tuple(rng.randrange(3) for _ in range(k.KINDS))
         columns = tuple(rng.randrange(k.COLUMN_STATES) for _ in range(k.COLS))
         codes_word = sum(int(code_part[col, state_codes[s]]) for col, s in enumerate(columns))
-        mix = (sum(h * int(pair_part[kind]) for kind, h in enumerate(halves))
-               + sum(int(mix_part[col, state_codes[s]]) for col, s in enumerate(columns))) % (1 << k.MIX_BITS)
+        mix = (
+            sum(h * int(pair_part[kind]) for kind, h in enumerate(halves))
+            + sum(int(mix_part[col, state_codes[s]]) for col, s in enumerate(columns))
+        ) % (1 << k.MIX_BITS)
         assert seen.setdefault((codes_word, mix), (halves, columns)) == (halves, columns)
 
 
@@ -138,8 +140,9 @@ def test_the_free_masks_match_the_model() -> None:
             for end in ends:
                 top, bottom = position.column_run(end // 2)
                 assert bool(settled >> end & 1) == (bottom - top < 2)
-        expected = sorted((kind % 9 + 1 for kind, cells in by_kind.items() for _ in range(len(cells) // 2)),
-                          reverse=True)
+        expected = sorted(
+            (kind % 9 + 1 for kind, cells in by_kind.items() for _ in range(len(cells) // 2)), reverse=True
+        )
         assert k.greedy_alternation(free) == sum(expected[0::2]) - sum(expected[1::2])
 
 
@@ -162,7 +165,7 @@ def test_the_masks_after_a_move_match_a_fresh_scan() -> None:
             pairs, settled = k._masks_after(root.cells, root.runs, free, words, 0, a, b, saved)
             expected = k.free_masks(root.cells, root.runs, scan)
             assert (pairs, settled) == expected
-            assert list(free[words:words + k.KINDS]) == list(scan[:k.KINDS])
+            assert list(free[words : words + k.KINDS]) == list(scan[: k.KINDS])
             assert (free[words + k.F_PAIRS], free[words + k.F_SETTLED]) == expected
             k.undo_move(root.cells, root.runs, root.keys, engine.key_table, a, b, saved)
             checked += 1
@@ -200,14 +203,17 @@ def test_the_takes_give_each_childs_key_words_and_uncovered_kinds() -> None:
             kind = int(root.cells[a])
             saved = k.apply_move(root.cells, root.runs, root.keys, engine.key_table, a, b)
             assert k.child_key_words(codes, mix, engine.key_table, kind, word) == (
-                root.keys[k.K_CODES], root.keys[k.K_MIX])
+                root.keys[k.K_CODES],
+                root.keys[k.K_MIX],
+            )
             k.undo_move(root.cells, root.runs, root.keys, engine.key_table, a, b, saved)
             after = position.copy()
             after.push((a, b))
             uncovered = set(after.free_cells()) - set(position.free_cells())
             first, second = k.exposed_kinds(engine.exposed, word)
             assert sorted(kind for kind in (first, second) if kind >= 0) == sorted(
-                position.cells[cell] for cell in uncovered)
+                position.cells[cell] for cell in uncovered
+            )
             checked += 1
     assert checked > 300
 
@@ -218,8 +224,11 @@ def test_bit_intrinsics() -> None:
         return k.popcount(x), k.lowest_bit(x) if x != 0 else -1, k.highest_bit(x) if x != 0 else -1
 
     for value in (0, 1, 2, 3, 0b1011000, (1 << 40) | (1 << 3), (1 << 62) | 1):
-        assert bits(np.int64(value)) == (bin(value).count("1"), (value & -value).bit_length() - 1,
-                                         value.bit_length() - 1)
+        assert bits(np.int64(value)) == (
+            bin(value).count("1"),
+            (value & -value).bit_length() - 1,
+            value.bit_length() - 1,
+        )
 
 
 def small_table() -> np.ndarray:
@@ -247,8 +256,12 @@ def test_a_torn_entry_reads_as_a_miss() -> None:
             torn[word] ^= 1 << bit
             assert k.tt_probe(torn, keys) == 0, f"word {word}, bit {bit}"
     # Keys that differ only in the bits an entry keeps, or only in the line's bits, miss.
-    for other in (some_keys(12, keys[k.K_MIX]), some_keys(11, keys[k.K_MIX] ^ 1),
-                  some_keys(11, keys[k.K_MIX] ^ (1 << 20)), some_keys(11, keys[k.K_MIX] ^ (1 << 42))):
+    for other in (
+        some_keys(12, keys[k.K_MIX]),
+        some_keys(11, keys[k.K_MIX] ^ 1),
+        some_keys(11, keys[k.K_MIX] ^ (1 << 20)),
+        some_keys(11, keys[k.K_MIX] ^ (1 << 42)),
+    ):
         assert k.tt_probe(tt, other) == 0
 
 

@@ -36,8 +36,14 @@ QUICK_RUNS, FULL_RUNS = 3, 20
 
 def environment(home: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("XDG_")}
-    env.update(XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"), SDL_VIDEODRIVER="dummy",
-               SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env.update(
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        PYTHONPATH=str(ROOT),
+        NO_COLOR="1",
+    )
     return env
 
 
@@ -82,7 +88,7 @@ def saved_moves(home: Path) -> list[str]:
 
 def moves_lost(shown: list[str], saved: list[str]) -> int:
     """Moves shown as taken that the saved game does not hold (the saved game may be a move ahead)."""
-    assert saved[:len(shown)] == shown[:len(saved)], (shown, saved)  # the same game, never a different one
+    assert saved[: len(shown)] == shown[: len(saved)], (shown, saved)  # the same game, never a different one
     return max(0, len(shown) - len(saved))
 
 
@@ -91,8 +97,14 @@ def kill_terminal_game(home: Path, rng: random.Random) -> tuple[list[str], list[
     moves = opening_moves(3, 12)
     kill_at = rng.randrange(len(moves))
     delay = rng.uniform(0.0, 0.005)
-    process = subprocess.Popen([sys.executable, "-m", "battle", "play", "--deal", "3"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment(home), cwd=home)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "battle", "play", "--deal", "3"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=environment(home),
+        cwd=home,
+    )
     output = Output(process.stdout)
     try:
         for index, move in enumerate(moves):
@@ -131,8 +143,13 @@ for _ in range(12):
 
 def kill_window_game(home: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     """Play in the real window (App over the dummy video driver) and kill -9 it at a random moment."""
-    process = subprocess.Popen([sys.executable, "-c", WINDOW_SCRIPT], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=environment(home), cwd=home)
+    process = subprocess.Popen(
+        [sys.executable, "-c", WINDOW_SCRIPT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=environment(home),
+        cwd=home,
+    )
     output = Output(process.stdout)
     try:
         assert output.wait_for("shown", timeout=60), "the window did not start"
@@ -183,8 +200,12 @@ def test_kill_9_twenty_times_each(tmp_path) -> None:
 def tiny_disk(size: str = "48k") -> Iterator[Path]:
     """A tmpfs of a few kilobytes: a real full disk (needs root and mount, as on CI)."""
     folder = Path(tempfile.mkdtemp(prefix="mahjong-full-"))
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                             capture_output=True).returncode == 0
+    mounted = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True
+        ).returncode
+        == 0
+    )
     if not mounted:
         folder.rmdir()
         pytest.skip("cannot mount a tmpfs here (not root); test_ui_dialogs patches the write instead")
@@ -202,8 +223,14 @@ def test_a_full_disk_loses_no_move_the_terminal_showed(tmp_path) -> None:
         (disk / "filler").write_bytes(b"\0" * 40_000)  # leaves room for the folders and a save or two
         env = environment(disk)
         script = "\n".join(moves[:6]) + f"\nsave {tmp_path / 'rescued.mbg'}\n" + "\n".join(moves[6:]) + "\nquit\n"
-        result = subprocess.run([sys.executable, "-m", "battle", "play", "--deal", "3"], input=script.encode(),
-                                capture_output=True, env=env, cwd=tmp_path, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "battle", "play", "--deal", "3"],
+            input=script.encode(),
+            capture_output=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+        )
         out = result.stdout.decode()
         assert result.returncode == 0, result.stderr.decode()
         assert "could not be saved: No space left on device" in out
@@ -230,9 +257,13 @@ def test_a_read_only_data_folder_is_reported_and_play_goes_on(tmp_path) -> None:
     data.chmod(0o500)
     moves = opening_moves(3, 2)
     try:
-        result = subprocess.run([*without_root_override(), sys.executable, "-m", "battle", "play", "--deal", "3"],
-                                input=("\n".join(moves) + f"\nsave {tmp_path / 'elsewhere.mbg'}\nquit\n").encode(),
-                                capture_output=True, env=environment(tmp_path), timeout=60)
+        result = subprocess.run(
+            [*without_root_override(), sys.executable, "-m", "battle", "play", "--deal", "3"],
+            input=("\n".join(moves) + f"\nsave {tmp_path / 'elsewhere.mbg'}\nquit\n").encode(),
+            capture_output=True,
+            env=environment(tmp_path),
+            timeout=60,
+        )
     finally:
         data.chmod(0o700)
     out = result.stdout.decode()
@@ -267,10 +298,15 @@ print(game.ply)
 
 def test_two_copies_saving_at_once_never_corrupt_each_other(tmp_path) -> None:
     env = environment(tmp_path)
-    processes = [subprocess.Popen([sys.executable, "-c", SAVER_SCRIPT, name, str(number), game_id, "40"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-                 for name, number, game_id in (("Ann", 5, "20261126-000000-aaaaaa"),
-                                               ("Ben", 6, "20261126-000000-bbbbbb"))]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", SAVER_SCRIPT, name, str(number), game_id, "40"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        for name, number, game_id in (("Ann", 5, "20261126-000000-aaaaaa"), ("Ben", 6, "20261126-000000-bbbbbb"))
+    ]
     plies = []
     for process in processes:
         out, err = process.communicate(timeout=120)
@@ -325,8 +361,9 @@ def test_a_write_follows_a_link_and_refuses_a_fifo_and_a_folder(tmp_path) -> Non
 HOSTILE_SETTINGS = {
     "deeply-nested": "[" * 5000,
     "nul-in-a-name": json.dumps({"player1": "An\u0000na", "last_dir": "/tmp/\u0000x"}),
-    "wrong-types": json.dumps({"player1": ["x"], "window_size": {"w": 5}, "review_seconds": "fast",
-                               "human_first": "yes", "mode": 3}),
+    "wrong-types": json.dumps(
+        {"player1": ["x"], "window_size": {"w": 5}, "review_seconds": "fast", "human_first": "yes", "mode": 3}
+    ),
     "huge": json.dumps({"player1": "x" * 300_000}),
     "not-utf8": b"\xff\xfe{}",
 }
@@ -342,8 +379,9 @@ print(top.status.text)
 
 
 def start_window(home: Path) -> tuple[str, str]:
-    result = subprocess.run([sys.executable, "-c", START_SCRIPT], capture_output=True, env=environment(home),
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", START_SCRIPT], capture_output=True, env=environment(home), timeout=120
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     scene, status = (result.stdout.decode().splitlines() + ["", ""])[:2]
     return scene, status
@@ -387,8 +425,9 @@ def test_a_folder_no_one_may_enter_is_reported(tmp_path) -> None:
         os.chmod(tmp_path / where / "mahjong-battle", 0o000)
     prefix = without_root_override()
     try:
-        result = subprocess.run([*prefix, sys.executable, "-c", START_SCRIPT], capture_output=True,
-                                env=environment(tmp_path), timeout=120)
+        result = subprocess.run(
+            [*prefix, sys.executable, "-c", START_SCRIPT], capture_output=True, env=environment(tmp_path), timeout=120
+        )
     finally:
         for where in ("config", "data"):
             os.chmod(tmp_path / where / "mahjong-battle", 0o700)

@@ -80,8 +80,9 @@ def test_par_in_words() -> None:
         ((136, 134), 1, 1, (1, -1), ("1 point better than par", "1 point worse than par")),
     ],
 )
-def test_each_result_is_compared_with_its_par(scores: tuple[int, int], par: int, first: int,
-                                              differences: tuple[int, int], words: tuple[str, str]) -> None:
+def test_each_result_is_compared_with_its_par(
+    scores: tuple[int, int], par: int, first: int, differences: tuple[int, int], words: tuple[str, str]
+) -> None:
     assert against_par(scores, par, first) == differences
     compared = compare_with_par(scores, par, first, "Alice")
     assert compared.differences == differences and compared.words == words
@@ -109,7 +110,9 @@ def test_a_fair_deal_is_within_the_margin_or_the_handicap() -> None:
     pick = pick_deal("fair", "", FAIRNESS_BY_KEY["even"], catalogue)
     assert pick.number == 3 and pick.notice == "Fair deal (even): deal 3."
     assert availability(catalogue, "fair", FAIRNESS_BY_KEY["within5"]) == (
-        "4 of the 5 catalogued deals are within 5 points of even.", "info")
+        "4 of the 5 catalogued deals are within 5 points of even.",
+        "info",
+    )
 
 
 def test_the_deal_of_the_day_follows_the_date(monkeypatch: pytest.MonkeyPatch) -> None:

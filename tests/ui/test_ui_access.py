@@ -42,19 +42,19 @@ def screen() -> np.ndarray:
 
 
 def crop(pixels: np.ndarray, rect: pygame.Rect) -> np.ndarray:
-    return pixels[rect.y:rect.bottom, rect.x:rect.right]
+    return pixels[rect.y : rect.bottom, rect.x : rect.right]
 
 
 # -- colour vision deficiency, simulated ----------------------------------------------------------
 
 # Machado, Oliveira & Fernandes, "A Physiologically-based Model for Simulation of Color Vision
 # Deficiency", IEEE TVCG 15(6), 2009: the matrices for severity 1.0, applied to linear RGB.
-PROTANOPIA = np.array([[0.152286, 1.052583, -0.204868],
-                       [0.114503, 0.786281, 0.099216],
-                       [-0.003882, -0.048116, 1.051998]])
-DEUTERANOPIA = np.array([[0.367322, 0.860646, -0.227968],
-                         [0.280085, 0.672501, 0.047413],
-                         [-0.011820, 0.042940, 0.968881]])
+PROTANOPIA = np.array(
+    [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]
+)
+DEUTERANOPIA = np.array(
+    [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
+)
 DEFICIENCIES = {"deuteranopia": DEUTERANOPIA, "protanopia": PROTANOPIA}
 
 
@@ -77,7 +77,7 @@ def best_overlap(mask: np.ndarray, template: np.ndarray) -> float:
     best = 0.0
     for y in range(mask.shape[0] - th + 1):
         for x in range(mask.shape[1] - tw + 1):
-            window = mask[y:y + th, x:x + tw]
+            window = mask[y : y + th, x : x + tw]
             best = max(best, (window & template).sum() / max(1, (window | template).sum()))
     return best
 
@@ -155,8 +155,7 @@ def test_the_page_scrolls_at_800x600(tmp_path, monkeypatch) -> None:
         assert np.abs(crop(screen(), view) - before).mean() > 5  # the words moved
         ui.key(app, pygame.K_DOWN)
         lower = page.offset
-        app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False, precise_x=0.0, precise_y=1.0)],
-                 ui.DT)
+        app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False, precise_x=0.0, precise_y=1.0)], ui.DT)
         assert page.offset < lower
         ui.key(app, pygame.K_END)
         assert page.offset == page.max_offset()
@@ -166,26 +165,65 @@ def test_the_page_scrolls_at_800x600(tmp_path, monkeypatch) -> None:
 
 def test_the_page_states_the_rules_and_every_key_the_screens_handle() -> None:
     rules = " ".join(RULES)
-    for fact in ("108 tiles", "top-most", "bottom-most", "identical free tiles", "must take one",
-                 "no pair of free twins", "270 points", "136"):
+    for fact in (
+        "108 tiles",
+        "top-most",
+        "bottom-most",
+        "identical free tiles",
+        "must take one",
+        "no pair of free twins",
+        "270 points",
+        "136",
+    ):
         assert fact in rules
 
     keys_of = {screen: " ".join(keys for keys, _ in rows) for screen, rows in SHORTCUTS}
-    screens_of = {"play_scene.py": ["Game"], "study_mode.py": ["Analysis"], "title_scene.py": ["Title"],
-                  "editor_scene.py": ["Position editor"], "review_scene.py": ["Review"],
-                  "result_scene.py": ["Game over"], "choice_scene.py": ["Questions and file dialogs"],
-                  "dialogs.py": ["Questions and file dialogs"], "help_scene.py": ["Every screen", "This page"],
-                  "focus_ring.py": ["Title", "Play online"], "setup_scene.py": ["Play online"],
-                  "lobby_scene.py": ["Waiting for an opponent"], "online_mode.py": ["Online game"],
-                  "online_scene.py": ["Online game"], "puzzle_scene.py": ["Puzzles"],
-                  "stats_scene.py": ["Statistics"], "sound_keys.py": ["Every screen"]}
-    names = {"ESCAPE": "Esc", "RETURN": "Enter", "KP_ENTER": "Enter", "SPACE": "Space", "TAB": "Tab",
-             "LEFT": "←", "RIGHT": "→", "UP": "↑", "DOWN": "↓", "HOME": "Home", "END": "End",
-             "PAGEUP": "PageUp", "PAGEDOWN": "PageDown", "BACKSPACE": "Backspace", "COMMA": ",",
-             "PERIOD": ".", "F1": "F1", "EQUALS": "=", "PLUS": "=", "KP_PLUS": "=", "MINUS": "-",
-             "KP_MINUS": "-", "0": "0", "KP_0": "0"}
-    modifiers = {"LSHIFT", "RSHIFT", "LCTRL", "RCTRL", "LALT", "RALT", "LGUI", "RGUI", "CAPSLOCK", "NUMLOCK",
-                 "MODE"}
+    screens_of = {
+        "play_scene.py": ["Game"],
+        "study_mode.py": ["Analysis"],
+        "title_scene.py": ["Title"],
+        "editor_scene.py": ["Position editor"],
+        "review_scene.py": ["Review"],
+        "result_scene.py": ["Game over"],
+        "choice_scene.py": ["Questions and file dialogs"],
+        "dialogs.py": ["Questions and file dialogs"],
+        "help_scene.py": ["Every screen", "This page"],
+        "focus_ring.py": ["Title", "Play online"],
+        "setup_scene.py": ["Play online"],
+        "lobby_scene.py": ["Waiting for an opponent"],
+        "online_mode.py": ["Online game"],
+        "online_scene.py": ["Online game"],
+        "puzzle_scene.py": ["Puzzles"],
+        "stats_scene.py": ["Statistics"],
+        "sound_keys.py": ["Every screen"],
+    }
+    names = {
+        "ESCAPE": "Esc",
+        "RETURN": "Enter",
+        "KP_ENTER": "Enter",
+        "SPACE": "Space",
+        "TAB": "Tab",
+        "LEFT": "←",
+        "RIGHT": "→",
+        "UP": "↑",
+        "DOWN": "↓",
+        "HOME": "Home",
+        "END": "End",
+        "PAGEUP": "PageUp",
+        "PAGEDOWN": "PageDown",
+        "BACKSPACE": "Backspace",
+        "COMMA": ",",
+        "PERIOD": ".",
+        "F1": "F1",
+        "EQUALS": "=",
+        "PLUS": "=",
+        "KP_PLUS": "=",
+        "MINUS": "-",
+        "KP_MINUS": "-",
+        "0": "0",
+        "KP_0": "0",
+    }
+    modifiers = {"LSHIFT", "RSHIFT", "LCTRL", "RCTRL", "LALT", "RALT", "LGUI", "RGUI", "CAPSLOCK", "NUMLOCK", "MODE"}
     found = 0
     for source in sorted(UI_SOURCES.rglob("*.py")):
         for code in set(re.findall(r"pygame\.K_(\w+)", source.read_text(encoding="utf-8"))) - modifiers:
@@ -311,7 +349,7 @@ def test_best_badges_carry_a_star_a_colour_blind_eye_sees(tmp_path, monkeypatch,
         star = app.fonts.text(BEST_MARK, badge_text_sizes(app.layout)[0], BADGE_TEXT)
         ink = pygame.surfarray.array_alpha(star).T > 128
         rows, cols = np.nonzero(ink)
-        template = ink[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+        template = ink[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
         overlaps: dict[bool, list[float]] = {True: [], False: []}
         fills: dict[bool, list[np.ndarray]] = {True: [], False: []}
         for spot in spots:

@@ -141,8 +141,14 @@ def test_hovering_a_pair_tells_what_it_opens(tmp_path, monkeypatch) -> None:
         badges = scene.analysis.badges()
         for move in position.legal_moves():
             cell = move[0]
-            app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=cell_center(app.layout, cell), rel=(0, 0),
-                                         buttons=(0, 0, 0))], ui.DT)
+            app.step(
+                [
+                    pygame.event.Event(
+                        pygame.MOUSEMOTION, pos=cell_center(app.layout, cell), rel=(0, 0), buttons=(0, 0, 0)
+                    )
+                ],
+                ui.DT,
+            )
             chosen = pick_move(position, cell, None, badges)
             assert cell in chosen
             assert scene.mode.opening == what_opens(position, chosen)
@@ -151,8 +157,14 @@ def test_hovering_a_pair_tells_what_it_opens(tmp_path, monkeypatch) -> None:
         # with a tile selected, pointing at its twin explains that very pair
         move = position.legal_moves()[-1]
         ui.click_cell(app, move[0])
-        app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=cell_center(app.layout, move[1]), rel=(0, 0),
-                                     buttons=(0, 0, 0))], ui.DT)
+        app.step(
+            [
+                pygame.event.Event(
+                    pygame.MOUSEMOTION, pos=cell_center(app.layout, move[1]), rel=(0, 0), buttons=(0, 0, 0)
+                )
+            ],
+            ui.DT,
+        )
         assert scene.mode.opening.move == move
 
 

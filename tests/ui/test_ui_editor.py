@@ -97,8 +97,10 @@ def test_scores_mover_and_deal_fill(tmp_path, monkeypatch) -> None:
         ui.click_button(app, editor.widgets["fill"])
         assert editor.model.cells == deal(42).cells
         editor.widgets["score1"].set_text("31")
-        app.step([pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, text="31", ui_element=editor.widgets["score1"])],
-                 ui.DT)
+        app.step(
+            [pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, text="31", ui_element=editor.widgets["score1"])],
+            ui.DT,
+        )
         assert editor.model.scores == (31, 0)
         ui.click_button(app, editor.widgets["to_move"])
         assert editor.model.to_move == 2 and "Player 2" in editor.widgets["to_move"].text

@@ -108,8 +108,7 @@ def test_malformed_files_are_reported_not_raised(tmp_path, monkeypatch) -> None:
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene = app.start_match(new_match(1, "hotseat", ("A", "B")))
-        for path, expected in ((bad_record, "move 1"), (bad_position, "expected 12 cells"),
-                               (binary, "not UTF-8")):
+        for path, expected in ((bad_record, "move 1"), (bad_position, "expected 12 cells"), (binary, "not UTF-8")):
             ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
             pick_path(app, scene, path)
             assert ui.play_scene(app) is scene

@@ -18,8 +18,14 @@ HEAVY = ("pygame_gui", "numpy", "numba", "solver", "battle.players", "battle.ui.
 
 
 def test_the_first_frame_is_drawn_before_the_heavy_modules_are_imported(tmp_path: Path) -> None:
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", MAHJONG_BATTLE_SIZE="800x600",
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    env = dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        MAHJONG_BATTLE_SIZE="800x600",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+    )
     env[first_frame.LOG_VARIABLE] = "1"
     window = subprocess.Popen([sys.executable, "-m", "battle"], env=env, stderr=subprocess.PIPE, text=True)
     try:
@@ -62,17 +68,31 @@ def _first_flip(env: dict[str, str]) -> dict:
             window.wait()
 
 
-def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(
-        tmp_path: Path) -> None:
+def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(tmp_path: Path) -> None:
     """The window's remembered language (German) on an English system: the terminal's words never
     needed its catalogue, so the first frame reads it only if an earlier start compiled it."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", MAHJONG_BATTLE_SIZE="800x600",
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
-               XDG_CACHE_HOME=str(tmp_path / "cache"), LANGUAGE="en", LANG="en_US.UTF-8")
+    env = dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        MAHJONG_BATTLE_SIZE="800x600",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        LANGUAGE="en",
+        LANG="en_US.UTF-8",
+    )
     for variable in ("LC_ALL", "LC_MESSAGES"):
         env.pop(variable, None)
-    subprocess.run([sys.executable, "-c", "from battle.ui.files.settings import Settings, save_settings; "
-                    "save_settings(Settings(language='de'))"], env=env, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from battle.ui.files.settings import Settings, save_settings; save_settings(Settings(language='de'))",
+        ],
+        env=env,
+        check=True,
+    )
     before = _first_flip(env)  # no start has compiled the German catalogue yet: English, no Babel
     assert before["loading"] == "loading..." and "babel" not in before["modules"]
     # a start compiles it into the cache folder; the next first frame reads it with the stdlib alone

@@ -76,8 +76,7 @@ def test_the_result_reads_from_your_side_when_you_are_player_2(size, tmp_path, m
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_game_against_the_solver_loaded_does_not_say_the_solver_plays_the_solver(
-        size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_game_against_the_solver_loaded_does_not_say_the_solver_plays_the_solver(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app(size)
         game = Game(deal(9), "You", "Solver (club)")
@@ -128,8 +127,11 @@ def test_the_opponents_question_hides_no_column_letter(size, tmp_path, monkeypat
         question = rect_of(drawn, pill)
         layout = app.layout
         band = layout.board.x - layout.mat.x  # the column letters' centres, as the board draws them
-        letters = [(layout.board.x + col * layout.pitch_x + layout.tile_w // 2, y)
-                   for col in range(12) for y in (layout.mat.y + band // 2, layout.mat.y + layout.mat.h - band // 2)]
+        letters = [
+            (layout.board.x + col * layout.pitch_x + layout.tile_w // 2, y)
+            for col in range(12)
+            for y in (layout.mat.y + band // 2, layout.mat.y + layout.mat.h - band // 2)
+        ]
         assert not any(question.inflate(band, band).collidepoint(letter) for letter in letters)
         status = app.layout.status
         assert pygame.Rect(status.x, status.y, status.w, status.h).contains(question)

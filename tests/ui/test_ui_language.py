@@ -81,8 +81,9 @@ def test_the_rules_page_and_the_game_speak_german(tmp_path, monkeypatch) -> None
         assert {"Tipp", "Neues Spiel", "Analyse", "Speichern"} <= labels
         drawn: list[str] = []
         real_text = app.fonts.text
-        monkeypatch.setattr(app.fonts, "text", lambda text, *rest, **options: (drawn.append(text),
-                                                                               real_text(text, *rest, **options))[1])
+        monkeypatch.setattr(
+            app.fonts, "text", lambda text, *rest, **options: (drawn.append(text), real_text(text, *rest, **options))[1]
+        )
         ui.key(app, pygame.K_F1)
         app.draw()
         assert "Regeln & Tasten" in drawn
@@ -98,7 +99,7 @@ def test_every_german_letter_is_in_both_faces() -> None:
         catalogue = read_po(handle)
     letters = set()
     for message in catalogue:
-        for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
             letters.update(text)
     letters -= {"\n", "\t"}
     assert {"ä", "ö", "ü", "ß", "Ü", "»", "«"} <= letters
@@ -107,8 +108,11 @@ def test_every_german_letter_is_in_both_faces() -> None:
     for face, wanted in ((REGULAR_FONT, letters), (BOLD_FONT, words)):
         font = pygame.freetype.Font(str(asset_path(*face)))
         ordered = sorted(wanted)
-        missing = [letter for letter, metric in zip(ordered, font.get_metrics("".join(ordered), size=14), strict=True)
-                   if metric is None]
+        missing = [
+            letter
+            for letter, metric in zip(ordered, font.get_metrics("".join(ordered), size=14), strict=True)
+            if metric is None
+        ]
         assert not missing, f"{face[1]} lacks {missing}"
 
 

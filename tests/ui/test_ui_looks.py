@@ -39,8 +39,12 @@ from tests import ui_harness as ui
 from tests.ui_harness import short_game
 
 
-def hot_seat(new_app, deal_number: int = 1, size: tuple[int, int] = (1200, 800),  # noqa: ANN001, ANN201
-             names: tuple[str, str] = ("Alice", "Bob")):
+def hot_seat(
+    new_app,
+    deal_number: int = 1,
+    size: tuple[int, int] = (1200, 800),  # noqa: ANN001, ANN201
+    names: tuple[str, str] = ("Alice", "Bob"),
+):
     app = new_app(size)
     scene = app.start_match(Match(Game.new(deal_number, *names)))
     ui.settle(app, 2)
@@ -52,7 +56,7 @@ def screen() -> np.ndarray:
 
 
 def region(pixels: np.ndarray, rect) -> np.ndarray:  # noqa: ANN001 - a layout Rect
-    return pixels[rect.x:rect.right, rect.y:rect.bottom]
+    return pixels[rect.x : rect.right, rect.y : rect.bottom]
 
 
 def drawn_without_last_move(app, scene) -> np.ndarray:  # noqa: ANN001
@@ -234,6 +238,7 @@ def test_the_cursor_leaves_the_cell_the_opponents_move_emptied(tmp_path, monkeyp
         def run(engine: object, task: object) -> tuple[int, int]:
             release.wait(20)
             return next(m for m in position.legal_moves() if wanted[0] in m)
+
         return run
 
     monkeypatch.setattr(game_mode_module, "level_move", scripted_level)
@@ -273,7 +278,7 @@ def test_the_editor_names_the_fifth_copy_just_placed(tmp_path, monkeypatch) -> N
         ui.click(app, editor.geometry().palette[kind].center)
         assert editor.kind == kind
         for name in ("a2", "b2", "c2", "d2", "a1", "b1"):  # four copies, then the fifth at a1 (before a2 in
-            ui.click_cell(app, parse_cell(name))         # reading order), then a sixth at b1
+            ui.click_cell(app, parse_cell(name))  # reading order), then a sixth at b1
             if name == "a1":
                 text = editor.status().text
                 assert "fifth" in text and "a1" in text and "d2" not in text, text
@@ -286,8 +291,7 @@ def gold_line_at(surface: pygame.Surface, x: int, y: int) -> bool:
     return any(tuple(surface.get_at((column, y)))[:3] == theme.GOLD_BRIGHT for column in (x - 1, x, x + 1))
 
 
-def test_the_review_graph_cursor_sits_on_the_selected_move_and_tags_stay_on_the_board(tmp_path,
-                                                                                      monkeypatch) -> None:
+def test_the_review_graph_cursor_sits_on_the_selected_move_and_tags_stay_on_the_board(tmp_path, monkeypatch) -> None:
     game = short_game()
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()

@@ -89,6 +89,9 @@ def test_unreadable_settings_are_set_aside(tmp_path) -> None:
         assert not path.exists()
     # each bad file is kept under a name of its own: a later one never overwrites an earlier one
     assert sorted(p.name for p in tmp_path.glob("*.corrupt")) == [
-        "settings.json.2.corrupt", "settings.json.3.corrupt", "settings.json.corrupt"]
+        "settings.json.2.corrupt",
+        "settings.json.3.corrupt",
+        "settings.json.corrupt",
+    ]
     loaded, problem = load_settings(path)
     assert problem is None

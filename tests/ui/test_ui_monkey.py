@@ -24,10 +24,31 @@ from battle.ui.widgets.layout import cell_center
 from tests import ui_harness as ui
 
 ACTIONS = 2000
-KEYS = [pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_RETURN, pygame.K_SPACE,
-        pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE, pygame.K_u, pygame.K_r, pygame.K_h, pygame.K_a,
-        pygame.K_HOME, pygame.K_END, pygame.K_RIGHT, pygame.K_LEFT, pygame.K_b, pygame.K_COMMA, pygame.K_PERIOD,
-        pygame.K_p, pygame.K_e, pygame.K_v]
+KEYS = [
+    pygame.K_LEFT,
+    pygame.K_RIGHT,
+    pygame.K_UP,
+    pygame.K_DOWN,
+    pygame.K_RETURN,
+    pygame.K_SPACE,
+    pygame.K_RETURN,
+    pygame.K_SPACE,
+    pygame.K_ESCAPE,
+    pygame.K_u,
+    pygame.K_r,
+    pygame.K_h,
+    pygame.K_a,
+    pygame.K_HOME,
+    pygame.K_END,
+    pygame.K_RIGHT,
+    pygame.K_LEFT,
+    pygame.K_b,
+    pygame.K_COMMA,
+    pygame.K_PERIOD,
+    pygame.K_p,
+    pygame.K_e,
+    pygame.K_v,
+]
 
 
 def check_legal(scene: PlayScene) -> None:
@@ -63,8 +84,11 @@ def random_event(rng: random.Random, app) -> pygame.event.Event | list:  # noqa:
         else:
             x, y = rng.randrange(width), rng.randrange(height)
         button = rng.choice((1, 1, 1, 1, 3))
-        return [pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(0, 0), buttons=(0, 0, 0)),
-                ui.mouse_down((x, y), button), ui.mouse_up((x, y), button)]
+        return [
+            pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(0, 0), buttons=(0, 0, 0)),
+            ui.mouse_down((x, y), button),
+            ui.mouse_up((x, y), button),
+        ]
     if roll < 0.92:
         code = rng.choice(KEYS)
         return [pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode="", scancode=0)]
@@ -96,6 +120,7 @@ def recover(app, rng: random.Random) -> None:  # noqa: ANN001
 
 def test_random_input_breaks_nothing(tmp_path, monkeypatch) -> None:
     from battle.ui.play import thinking
+
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.2)
     monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.2)
     rng = random.Random(20240611)

@@ -133,8 +133,13 @@ def press(app, scene, name: str) -> None:  # noqa: ANN001
 def test_addresses_and_codes_read_as_people_type_them() -> None:
     assert read_address(" ws://example.org:8765 ") == "ws://example.org:8765"
     assert read_address("wss://example.org") == "wss://example.org"
-    for bad, words in (("http://example.org", "not a ws:// or wss://"), ("example.org:8765", "not a ws://"),
-                       ("ws://:8765", "names no host"), ("ws://host:99999", "not an address"), ("", "type the")):
+    for bad, words in (
+        ("http://example.org", "not a ws:// or wss://"),
+        ("example.org:8765", "not a ws://"),
+        ("ws://:8765", "names no host"),
+        ("ws://host:99999", "not an address"),
+        ("", "type the"),
+    ):
         with pytest.raises(FormProblem, match=words):
             read_address(bad)
     assert read_code("k7qm-2xpd") == "K7QM2XPD"
@@ -146,8 +151,10 @@ def test_addresses_and_codes_read_as_people_type_them() -> None:
 
 
 def players(first: str | None, second: str | None) -> list[dict]:
-    return [{"seat": seat, "name": name, "presence": "connected" if name else "open"}
-            for seat, name in ((1, first), (2, second))]
+    return [
+        {"seat": seat, "name": name, "presence": "connected" if name else "open"}
+        for seat, name in ((1, first), (2, second))
+    ]
 
 
 def test_the_board_shows_the_servers_moves_and_the_own_move_on_its_way() -> None:
@@ -160,8 +167,12 @@ def test_the_board_shows_the_servers_moves_and_the_own_move_on_its_way() -> None
 
 
 def test_the_end_reads_from_the_servers_result() -> None:
-    state = {"you": 1, "status": "finished", "players": players("Ann", "Bob"),
-             "result": {"winner": 2, "reason": "resign", "scores": [40, 62]}}
+    state = {
+        "you": 1,
+        "status": "finished",
+        "players": players("Ann", "Bob"),
+        "result": {"winner": 2, "reason": "resign", "scores": [40, 62]},
+    }
     assert describe_end(state) == "You resigned; Bob wins, 40-62."
     state["result"] = {"winner": 1, "reason": "time", "scores": [20, 50]}
     assert describe_end(state) == "Bob ran out of time; you win, 20-50."
@@ -192,7 +203,9 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
         lobby = host_in_window(app, server.url)
         assert lobby.heading() == "Waiting for your opponent..."
         assert "copy" in lobby.buttons and lobby.link_line() == (
-            f"Connected to 127.0.0.1:{server.port} · waiting for your opponent...", "good")
+            f"Connected to 127.0.0.1:{server.port} · waiting for your opponent...",
+            "good",
+        )
         ui.click_button(app, lobby.buttons["copy"])
         link = f"http://127.0.0.1:{server.port}/join/{format_code(lobby.invite or '')}"
         assert lobby.note.text == f"Copied {link}: paste it to your opponent."
@@ -206,8 +219,7 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
         assert scene.online.panel_label() == f"online · you are Player 1 · server 127.0.0.1:{server.port}"
         # the panel's header shows the longest form that fits it
         assert scene.panel_info().start_label == f"online · Player 1 (you) · 127.0.0.1:{server.port}"
-        assert [p.role for p in scene.panel_info().players] == ["Player 1 · you · connected",
-                                                                "Player 2 · connected"]
+        assert [p.role for p in scene.panel_info().players] == ["Player 1 · you · connected", "Player 2 · connected"]
 
         move = scene.position.legal_moves()[0]
         ui.play_move(app, move)
@@ -294,9 +306,13 @@ def test_help_from_the_solver_is_off_and_a_takeback_is_a_request(tmp_path: Path,
         for name in ("edit", "review", "takeback", "yes", "no", "rematch"):
             assert not scene.buttons[name].is_enabled, name
         assert {"undo", "redo", "hint", "analyse", "load"}.isdisjoint(scene.buttons)
-        for key, words in ((pygame.K_u, "Undo is off"), (pygame.K_h, "Hints are off"),
-                           (pygame.K_a, "Analysis is off"), (pygame.K_v, "review opens once"),
-                           (pygame.K_e, "editor opens once")):
+        for key, words in (
+            (pygame.K_u, "Undo is off"),
+            (pygame.K_h, "Hints are off"),
+            (pygame.K_a, "Analysis is off"),
+            (pygame.K_v, "review opens once"),
+            (pygame.K_e, "editor opens once"),
+        ):
             ui.key(app, key)
             assert words in scene.status.text and app.stack.top is scene and scene.analysis is None
         ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
@@ -354,8 +370,12 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
             assert guest.expect("state")["offers"]["takeback"] == 1
             guest.send({"type": "takeback_answer", "accept": accept})
             assert guest.expect("state")["offers"]["takeback"] is None
-            _arrived_unread(scene, lambda now: (now["offers"]["takeback"] is None
-                                                and len(now["moves"]) == (moves if not accept else moves - 1)))
+            _arrived_unread(
+                scene,
+                lambda now: (
+                    now["offers"]["takeback"] is None and len(now["moves"]) == (moves if not accept else moves - 1)
+                ),
+            )
 
         def bob_moves(move_id: str) -> None:
             ply = scene.game.ply
@@ -580,8 +600,11 @@ def test_a_bad_address_or_code_gives_one_line_and_nothing_else(tmp_path: Path, m
         fill(app, setup.widgets["server"], "http://example.org")
         ui.click_button(app, setup.widgets["host"])
         assert app.stack.top is setup
-        assert setup.status.text == ("Server: 'http://example.org' is not a ws:// or wss:// address "
-                                     "(such as ws://127.0.0.1:8765).") and setup.status.kind == "error"
+        assert (
+            setup.status.text
+            == ("Server: 'http://example.org' is not a ws:// or wss:// address (such as ws://127.0.0.1:8765).")
+            and setup.status.kind == "error"
+        )
         fill(app, setup.widgets["server"], "ws://127.0.0.1:9")
         fill(app, setup.widgets["code"], "k7qm-2xp")
         ui.click_button(app, setup.widgets["join"])
@@ -631,8 +654,9 @@ def test_without_a_clipboard_the_waiting_room_says_so(tmp_path: Path, monkeypatc
         app = new_app()
         lobby = host_in_window(app, server.url)
         ui.key(app, pygame.K_c)
-        assert lobby.note.text == ("No clipboard here (no clipboard on this display): read the code or the link out "
-                                    "instead.")
+        assert lobby.note.text == (
+            "No clipboard here (no clipboard on this display): read the code or the link out instead."
+        )
         assert app.stack.top is lobby
 
 

@@ -66,8 +66,12 @@ def choose(app: App, title: TitleScene, name: str, label: str) -> None:
 def gold_pixels(app: App, rect: pygame.Rect) -> int:
     """How many pixels of ``rect`` on screen are the par headline's gold."""
     surface = pygame.display.get_surface()
-    return sum(1 for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)
-               if tuple(surface.get_at((x, y))[:3]) == theme.GOLD_BRIGHT)
+    return sum(
+        1
+        for x in range(rect.left, rect.right)
+        for y in range(rect.top, rect.bottom)
+        if tuple(surface.get_at((x, y))[:3]) == theme.GOLD_BRIGHT
+    )
 
 
 # -- the title ---------------------------------------------------------------------------------------
@@ -113,13 +117,15 @@ def test_the_deal_of_the_day_comes_from_the_date(tmp_path, monkeypatch) -> None:
         assert scene.status.text == f"Deal of the day for 9 March: deal {expected}, the same for everyone."
 
 
-@pytest.mark.parametrize(("pars", "kind", "phrase"), [
-    ({}, "Fair deal", "No catalogued deal is even: no deal is catalogued yet"),
-    ({}, "Deal of the day", "No deal of the day: no deal is catalogued yet"),
-    ({9: 6}, "Fair deal", "No catalogued deal is even (1 deal catalogued)"),
-])
-def test_no_catalogued_deal_is_said_in_one_line_and_starts_nothing(tmp_path, monkeypatch, pars, kind,
-                                                                    phrase) -> None:
+@pytest.mark.parametrize(
+    ("pars", "kind", "phrase"),
+    [
+        ({}, "Fair deal", "No catalogued deal is even: no deal is catalogued yet"),
+        ({}, "Deal of the day", "No deal of the day: no deal is catalogued yet"),
+        ({9: 6}, "Fair deal", "No catalogued deal is even (1 deal catalogued)"),
+    ],
+)
+def test_no_catalogued_deal_is_said_in_one_line_and_starts_nothing(tmp_path, monkeypatch, pars, kind, phrase) -> None:
     catalogue = catalogue_at(tmp_path, pars)
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app((1200, 800), catalogue=catalogue)
@@ -206,8 +212,9 @@ def test_the_result_card_compares_each_player_with_par(tmp_path, monkeypatch) ->
         assert compared.differences == (margin, -margin)
         better = f"{abs(margin)} points better than par"
         worse = f"{abs(margin)} points worse than par"
-        assert compared.words == ((better, worse) if margin > 0 else (worse, better) if margin < 0
-                                  else ("on par", "on par"))
+        assert compared.words == (
+            (better, worse) if margin > 0 else (worse, better) if margin < 0 else ("on par", "on par")
+        )
         app.step([], ui.DT)
         assert card.card_rect().bottom < app.layout.window[1]
 

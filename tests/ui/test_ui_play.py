@@ -127,7 +127,7 @@ def test_undo_redo_by_keys_and_buttons(tmp_path, monkeypatch) -> None:
         app = start_hotseat(new_app, deal=4)
         scene = ui.play_scene(app)
         game = scene.match.game
-        first, = game.position.legal_moves()[:1]
+        (first,) = game.position.legal_moves()[:1]
         ui.play_move(app, first)
         second = game.position.legal_moves()[0]
         ui.play_move(app, second)

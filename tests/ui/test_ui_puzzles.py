@@ -82,8 +82,7 @@ def test_a_puzzle_played_right_by_clicks_is_solved_rated_and_stored(tmp_path, mo
         assert isinstance(app.stack.top, TitleScene)
 
 
-def test_a_wrong_move_shows_its_loss_and_the_refutation_then_try_again_and_the_solution(tmp_path,
-                                                                                       monkeypatch) -> None:
+def test_a_wrong_move_shows_its_loss_and_the_refutation_then_try_again_and_the_solution(tmp_path, monkeypatch) -> None:
     puzzle = smallest_puzzle()
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app((1200, 800))
@@ -108,8 +107,10 @@ def test_a_wrong_move_shows_its_loss_and_the_refutation_then_try_again_and_the_s
         best = Engine(table_bits=18).search(after, Limits())
         assert best.exact and refutation in best.best_moves
         replier = words.name_of(3 - puzzle.to_move)
-        assert (f"Refutation: {replier} replies {move_name(refutation)} ({after.move_points(refutation)})."
-                in scene.status.text)
+        assert (
+            f"Refutation: {replier} replies {move_name(refutation)} ({after.move_points(refutation)})."
+            in scene.status.text
+        )
         assert scene.board_state().hint == refutation and scene.board_state().last_move == wrong
         app.step([], ui.DT)  # the ringed refutation draws
 

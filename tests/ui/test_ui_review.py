@@ -45,8 +45,9 @@ def test_the_result_panels_review_shows_the_solvers_grades(tmp_path, monkeypatch
         assert scene.buttons["cancel"].alive()
         reviewed(app, scene)
         review = scene.review
-        assert [(m.move, m.classification, m.loss, m.best_value) for m in review.moves] == \
-            [(m.move, m.classification, m.loss, m.best_value) for m in expected.moves]
+        assert [(m.move, m.classification, m.loss, m.best_value) for m in review.moves] == [
+            (m.move, m.classification, m.loss, m.best_value) for m in expected.moves
+        ]
         assert [s.to_json() for s in review.summary()] == [s.to_json() for s in expected.summary()]
         assert [p.number for p in review.turning_points()] == [p.number for p in expected.turning_points()]
         app.step([], ui.DT)  # the graph, the list, the marks all draw

@@ -52,8 +52,7 @@ def test_the_demo_position_looks_as_stored(tmp_path: Path, monkeypatch: pytest.M
     if mean >= MAX_MEAN_DIFFERENCE or far >= MAX_FAR_PIXELS:
         actual = tmp_path / "actual.png"
         pygame.image.save(shot, str(actual))
-        pytest.fail(f"screen differs from {REFERENCE.name}: mean {mean:.2f}, {far:.2%} of pixels far off; "
-                    f"see {actual}")
+        pytest.fail(f"screen differs from {REFERENCE.name}: mean {mean:.2f}, {far:.2%} of pixels far off; see {actual}")
 
 
 def test_the_comparison_notices_a_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,6 +67,7 @@ def test_the_comparison_notices_a_change(tmp_path: Path, monkeypatch: pytest.Mon
         app.step([], 0)
         shot = pygame.display.get_surface().copy()
     reference = pygame.image.load(str(REFERENCE))
-    difference = np.abs(pygame.surfarray.array3d(shot).astype(np.int16)
-                        - pygame.surfarray.array3d(reference).astype(np.int16))
+    difference = np.abs(
+        pygame.surfarray.array3d(shot).astype(np.int16) - pygame.surfarray.array3d(reference).astype(np.int16)
+    )
     assert float((difference.max(axis=2) > 64).mean()) > 0.002

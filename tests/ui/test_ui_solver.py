@@ -106,6 +106,7 @@ def test_hint_is_a_legal_move_and_is_highlighted(tmp_path, monkeypatch) -> None:
     from battle.ui.play import (
         thinking,  # the hint's search limits, shortened: this checks the plumbing, not the solver's strength
     )
+
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.3)
     monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.5)
     with ui.session(tmp_path, monkeypatch) as new_app:

@@ -62,6 +62,7 @@ def blocked_cell(position: Position) -> int:
 
 def test_a_hot_seat_game_sounds_each_select_refusal_pair_hint_and_the_end(tmp_path, monkeypatch) -> None:
     from battle.ui.play import thinking  # a quick hint: this checks the sound, not the solver's strength
+
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.3)
     monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.5)
     with ui.session(tmp_path, monkeypatch) as new_app:
@@ -263,10 +264,22 @@ def play_in_children(home: Path, *drivers: str) -> list[dict]:
     """The game of ``GAME_SCRIPT`` in one child process per audio driver, side by side; what each saw."""
     children = []
     for driver in drivers:
-        env = {**os.environ, "XDG_CONFIG_HOME": str(home / driver / "config"),
-               "XDG_DATA_HOME": str(home / driver / "data"), "PYTHONPATH": str(ROOT)}
-        children.append(subprocess.Popen([sys.executable, "-c", GAME_SCRIPT, driver], cwd=ROOT, env=env,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        env = {
+            **os.environ,
+            "XDG_CONFIG_HOME": str(home / driver / "config"),
+            "XDG_DATA_HOME": str(home / driver / "data"),
+            "PYTHONPATH": str(ROOT),
+        }
+        children.append(
+            subprocess.Popen(
+                [sys.executable, "-c", GAME_SCRIPT, driver],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     seen = []
     for child in children:
         out, err = child.communicate(timeout=240)

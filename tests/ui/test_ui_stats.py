@@ -67,12 +67,14 @@ def store_games(history: History) -> list[GameEntry]:
     for index, (level, you) in enumerate((("beginner", 1), ("club", 2), ("club", 1))):
         game = whole_deal(40 + index, seed=100 + index)
         levels = (None, level) if you == 1 else (level, None)
-        entry = GameEntry.from_game(game, front_end="terminal", levels=levels, you=you, game_key=f"t{index}",
-                                    finished_at=1.7e9 + index * DAY)
+        entry = GameEntry.from_game(
+            game, front_end="terminal", levels=levels, you=you, game_key=f"t{index}", finished_at=1.7e9 + index * DAY
+        )
         entries.append(entry)
         history.add_game(entry)
-    online = GameEntry.from_game(ui.short_game(seed=200), front_end="online", you=2, game_key="o1",
-                                 finished_at=1.7e9 + 5 * DAY)
+    online = GameEntry.from_game(
+        ui.short_game(seed=200), front_end="online", you=2, game_key="o1", finished_at=1.7e9 + 5 * DAY
+    )
     entries.append(online)
     history.add_game(online)
     return entries
@@ -157,8 +159,10 @@ def test_a_damaged_history_is_set_aside_the_player_told_and_the_game_kept(tmp_pa
         app = new_app((1200, 800))
         played = finish_against_the_solver(app, seed=13)
         scene = ui.play_scene(app)
-        assert "not a usable game history" in scene.status.text and "set aside as history.sqlite3.corrupt" in \
-            scene.status.text
+        assert (
+            "not a usable game history" in scene.status.text
+            and "set aside as history.sqlite3.corrupt" in scene.status.text
+        )
         assert scene.status.kind == "warn"
         assert path.with_name("history.sqlite3.corrupt").read_bytes().startswith(b"this is not a database")
         assert [entry.record for entry in History().games()] == [played.to_text()]  # the new file has it
@@ -184,13 +188,22 @@ def test_the_puzzle_and_statistics_buttons_fit(tmp_path, monkeypatch, size) -> N
 def test_the_window_stores_what_each_kind_of_game_is() -> None:
     game = ui.short_game(seed=5)
     local = local_entry(game, 1, "expert", "abc", 4)
-    assert (local.front_end, local.levels, local.you, local.par, local.game_key) == \
-        ("window", ("expert", None), 2, 4, "abc")
+    assert (local.front_end, local.levels, local.you, local.par, local.game_key) == (
+        "window",
+        ("expert", None),
+        2,
+        4,
+        "abc",
+    )
     hot_seat = local_entry(game, None, "club", "def", None)
     assert hot_seat.levels == (None, None) and hot_seat.you is None
     online = online_entry(game, 1, "ws://example.org:8765", "g42")
-    assert (online.front_end, online.you, online.levels, online.game_key) == \
-        ("online", 1, (None, None), "online ws://example.org:8765 g42")
+    assert (online.front_end, online.you, online.levels, online.game_key) == (
+        "online",
+        1,
+        (None, None),
+        "online ws://example.org:8765 g42",
+    )
 
 
 def test_a_review_finds_its_stored_game_by_the_record(tmp_path) -> None:
@@ -228,13 +241,18 @@ def test_a_hostile_row_is_skipped_and_said_in_the_statistics_status_line(tmp_pat
         with sqlite3.connect(path) as old:  # a file of a release whose tables are not STRICT
             old.executescript(SCHEMA_2 + "PRAGMA user_version = 2;")
         with History(path) as history:
-            history.add_game(GameEntry.from_game(ui.short_game(seed=3), front_end="window", levels=(None, "club"),
-                                                 you=1, finished_at=1.7e9))
+            history.add_game(
+                GameEntry.from_game(
+                    ui.short_game(seed=3), front_end="window", levels=(None, "club"), you=1, finished_at=1.7e9
+                )
+            )
         with sqlite3.connect(path) as connection:
             connection.execute("UPDATE games SET score1 = 'abc' WHERE id = 1")
-            connection.execute("INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, "
-                               "score2) SELECT finished_at + 1, front_end, player1, player2, you, record, 5, 3 "
-                               "FROM games")
+            connection.execute(
+                "INSERT INTO games (finished_at, front_end, player1, player2, you, record, score1, "
+                "score2) SELECT finished_at + 1, front_end, player1, player2, you, record, 5, 3 "
+                "FROM games"
+            )
         app = new_app((1200, 800))
         ui.key(app, pygame.K_s)
         scene = app.stack.top

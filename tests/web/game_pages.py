@@ -22,8 +22,9 @@ def new_page(browser: Any, **options: Any) -> Any:
     return page
 
 
-def host(page: Any, base: str, name: str = "Ann", deal: int | None = 1, first: str = "creator",
-         move_seconds: str = "") -> str:
+def host(
+    page: Any, base: str, name: str = "Ann", deal: int | None = 1, first: str = "creator", move_seconds: str = ""
+) -> str:
     """Host a game from the home page; returns the invite link it shows."""
     page.goto(base + "/")
     page.fill("#host-form input[name=name]", name)
@@ -48,9 +49,10 @@ def wait_ply(page: Any, count: int) -> None:
 def a_pair(page: Any) -> tuple[str, str]:
     """Two playable tiles of one kind, by the cell names the page shows."""
     tiles = page.eval_on_selector_all(
-        ".cell.playable", "els => els.map(e => [e.dataset.cell, e.getAttribute('aria-label').split(' ')[0]])")
+        ".cell.playable", "els => els.map(e => [e.dataset.cell, e.getAttribute('aria-label').split(' ')[0]])"
+    )
     for index, (cell, kind) in enumerate(tiles):
-        twin = next((other for other, other_kind in tiles[index + 1:] if other_kind == kind), None)
+        twin = next((other for other, other_kind in tiles[index + 1 :] if other_kind == kind), None)
         if twin is not None:
             return cell, twin
     raise AssertionError(f"no playable pair on the page: {tiles}")

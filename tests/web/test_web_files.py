@@ -53,11 +53,16 @@ def test_the_page_answers_at_home_and_at_every_link(server: ServerThread, path: 
     assert response.getheader("X-Content-Type-Options") == "nosniff"
 
 
-@pytest.mark.parametrize(("name", "kind"), [("app.js", "text/javascript; charset=utf-8"),
-                                            ("rules.js", "text/javascript; charset=utf-8"),
-                                            ("style.css", "text/css; charset=utf-8"), ("tiles.png", "image/png")])
-def test_each_file_comes_with_its_type_and_an_etag_that_revalidates(server: ServerThread, name: str,
-                                                                     kind: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("app.js", "text/javascript; charset=utf-8"),
+        ("rules.js", "text/javascript; charset=utf-8"),
+        ("style.css", "text/css; charset=utf-8"),
+        ("tiles.png", "image/png"),
+    ],
+)
+def test_each_file_comes_with_its_type_and_an_etag_that_revalidates(server: ServerThread, name: str, kind: str) -> None:
     response = get(server, f"/{name}")
     assert response.status == 200 and response.getheader("Content-Type") == kind
     assert response.body == (WEB / name).read_bytes()  # type: ignore[attr-defined]
@@ -65,8 +70,18 @@ def test_each_file_comes_with_its_type_and_an_etag_that_revalidates(server: Serv
     assert again.status == 304 and again.body == b""  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("target", ["/nothing.js", "/../pyproject.toml", "/%2e%2e/pyproject.toml",
-                                    "/web/../../pyproject.toml", "/..%2fserver.py", "/__init__.py", "//etc/passwd"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/nothing.js",
+        "/../pyproject.toml",
+        "/%2e%2e/pyproject.toml",
+        "/web/../../pyproject.toml",
+        "/..%2fserver.py",
+        "/__init__.py",
+        "//etc/passwd",
+    ],
+)
 def test_nothing_outside_the_web_folder_is_served(server: ServerThread, target: str) -> None:
     answer = raw_get(server, target)
     assert answer.startswith(b"HTTP/1.1 404"), answer[:200]
@@ -81,10 +96,13 @@ def test_the_websocket_still_answers_on_the_same_port(server: ServerThread) -> N
     assert get(server, "/healthz").body == b"ok\n"  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("url", "code", "purpose", "link"), [
-    ("ws://127.0.0.1:8765", "4KQ7M2XD", "join", "http://127.0.0.1:8765/join/4KQ7-M2XD"),
-    ("wss://battle.example.org", "9T3PWQ0R", "watch", "https://battle.example.org/watch/9T3P-WQ0R"),
-    ("ws://192.168.1.20:8765/", "ABCDEFGH", "join", "http://192.168.1.20:8765/join/ABCD-EFGH"),
-])
+@pytest.mark.parametrize(
+    ("url", "code", "purpose", "link"),
+    [
+        ("ws://127.0.0.1:8765", "4KQ7M2XD", "join", "http://127.0.0.1:8765/join/4KQ7-M2XD"),
+        ("wss://battle.example.org", "9T3PWQ0R", "watch", "https://battle.example.org/watch/9T3P-WQ0R"),
+        ("ws://192.168.1.20:8765/", "ABCDEFGH", "join", "http://192.168.1.20:8765/join/ABCD-EFGH"),
+    ],
+)
 def test_an_invite_link_is_the_server_address_over_http(url: str, code: str, purpose: str, link: str) -> None:
     assert invite_link(url, code, purpose) == link

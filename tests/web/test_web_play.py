@@ -212,7 +212,7 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
     for page in (ann, bob, eve):
         wait_ply(page, 1)
     assert eve.is_hidden("#resign") and eve.is_hidden("#takeback") and "Ann" in eve.text_content("#player-1")
-    eve.click('.cell.playable >> nth=0')
+    eve.click(".cell.playable >> nth=0")
     assert "You are watching" in eve.text_content("#turn")
 
     bob.click("#resign")

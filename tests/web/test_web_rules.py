@@ -44,12 +44,16 @@ async (cases) => {
 def seen_by_python(position: Position, moves: list[str]) -> list[dict[str, Any]]:
     seen = []
     for ply in range(len(moves) + 1):
-        seen.append({
-            "free": [cell_name(cell) for cell in position.free_cells()],
-            "legal": [move_name(move) for move in position.legal_moves()],
-            "scores": list(position.scores), "toMove": position.to_move,
-            "points": position.points_on_board(), "over": position.is_over(),
-        })
+        seen.append(
+            {
+                "free": [cell_name(cell) for cell in position.free_cells()],
+                "legal": [move_name(move) for move in position.legal_moves()],
+                "scores": list(position.scores),
+                "toMove": position.to_move,
+                "points": position.points_on_board(),
+                "over": position.is_over(),
+            }
+        )
         if ply < len(moves):
             position.push(next(m for m in position.legal_moves() if move_name(m) == moves[ply]))
     return seen

@@ -74,8 +74,8 @@ def offer_news(before: JsonObject, state: JsonObject) -> list[OfferNews]:
     asked, asking = _seat(was.get("takeback")), _seat(now.get("takeback"))
     if asked is not None and asking != asked:
         played, playing = list(before.get("moves") or ()), list(state.get("moves") or ())
-        if len(playing) < len(played) and played[:len(playing)] == playing:
-            news.append(OfferNews("takeback_granted", asked, tuple(str(move) for move in played[len(playing):])))
+        if len(playing) < len(played) and played[: len(playing)] == playing:
+            news.append(OfferNews("takeback_granted", asked, tuple(str(move) for move in played[len(playing) :])))
         elif len(playing) > len(played):
             news.append(OfferNews("takeback_overtaken", asked))
         else:

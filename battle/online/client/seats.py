@@ -48,8 +48,12 @@ class Seat:
             seat = cls(**value)
         except TypeError as error:
             raise ValueError(f"a seat's fields do not fit: {error}") from None
-        if not isinstance(seat.url, str) or not isinstance(seat.game, str) or not (
-                seat.token is None or isinstance(seat.token, str)) or seat.seat not in (None, 1, 2):
+        if (
+            not isinstance(seat.url, str)
+            or not isinstance(seat.game, str)
+            or not (seat.token is None or isinstance(seat.token, str))
+            or seat.seat not in (None, 1, 2)
+        ):
             raise ValueError(f"a seat of game {seat.game!r} has fields of the wrong type")
         return seat
 

@@ -38,8 +38,13 @@ from battle.online.protocol.writer import client_frame
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 30.0
 OPEN_TIMEOUT = 10.0
-FATAL_CODES = {messages.ErrorCode.VERSION.value, messages.ErrorCode.BAD_TOKEN.value,
-               messages.ErrorCode.NOT_FOUND.value, messages.ErrorCode.FULL.value, messages.ErrorCode.EXPIRED.value}
+FATAL_CODES = {
+    messages.ErrorCode.VERSION.value,
+    messages.ErrorCode.BAD_TOKEN.value,
+    messages.ErrorCode.NOT_FOUND.value,
+    messages.ErrorCode.FULL.value,
+    messages.ErrorCode.EXPIRED.value,
+}
 """Refusals of the opening request that another attempt would only repeat."""
 
 JsonObject = dict[str, Any]
@@ -89,8 +94,13 @@ class OnlineSession:
     window posts itself an event there, so its loop sleeps until there is news.
     """
 
-    def __init__(self, url: str, opening: Create | Join | Resume | Watch, name: str | None = None,
-                 on_message: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        opening: Create | Join | Resume | Watch,
+        name: str | None = None,
+        on_message: Callable[[], None] | None = None,
+    ) -> None:
         self.url = url
         self._opening = opening
         self._name = name
@@ -112,8 +122,7 @@ class OnlineSession:
         self._ready.wait(5)
 
     @classmethod
-    def resume(cls, seat: Seat, name: str | None = None,
-               on_message: Callable[[], None] | None = None) -> OnlineSession:
+    def resume(cls, seat: Seat, name: str | None = None, on_message: Callable[[], None] | None = None) -> OnlineSession:
         """Come back to a game saved as ``seat`` (a player's token, or a spectator's watch code)."""
         opening = Resume(seat.token) if seat.token else Watch(seat.watch or "")
         session = cls(seat.url, opening, name, on_message)
@@ -254,16 +263,20 @@ class OnlineSession:
     async def _connect_once(self) -> str | None:
         """One connection from open to close; the reason it ended (``fatal: ...`` for good), None when left."""
         try:
-            async with connect(self.url, open_timeout=OPEN_TIMEOUT, max_size=2**20, compression=None,
-                               ping_interval=20, ping_timeout=20) as socket:
+            async with connect(
+                self.url, open_timeout=OPEN_TIMEOUT, max_size=2**20, compression=None, ping_interval=20, ping_timeout=20
+            ) as socket:
                 self._socket = socket
                 try:
                     return await self._converse(socket)
                 finally:
                     self._socket = None
         except (OSError, InvalidHandshake, asyncio.TimeoutError, ConnectionClosed) as error:
-            return f"cannot reach {self.url}: {error}" if not isinstance(error, ConnectionClosed) else \
-                "the connection dropped"
+            return (
+                f"cannot reach {self.url}: {error}"
+                if not isinstance(error, ConnectionClosed)
+                else "the connection dropped"
+            )
         except InvalidURI as error:
             return f"fatal: {error}"
 
@@ -328,8 +341,14 @@ class OnlineSession:
                 elif message.get("you") == "spectator":
                     shared.seat = Seat(self.url, str(message.get("game")), None, None, message.get("watch"))
             elif kind in ("created", "joined"):
-                shared.seat = Seat(self.url, str(message["game"]), str(message["token"]), int(message["seat"]),
-                                   message.get("watch"), message.get("invite"))
+                shared.seat = Seat(
+                    self.url,
+                    str(message["game"]),
+                    str(message["token"]),
+                    int(message["seat"]),
+                    message.get("watch"),
+                    message.get("invite"),
+                )
             elif kind == "ack":
                 shared.pending = [(i, m) for i, m in shared.pending if i != message.get("id")]
             elif kind == "moved" and shared.state is not None:
@@ -340,13 +359,23 @@ class OnlineSession:
                 shared.seat.seat = you if isinstance(you, int) else None
                 shared.seat.watch = message.get("watch")
             elif kind == "error":
-                if message.get("code") in ("illegal_move", "not_your_turn", "game_over", "out_of_time",
-                                           "id_reused", "not_a_player"):
+                if message.get("code") in (
+                    "illegal_move",
+                    "not_your_turn",
+                    "game_over",
+                    "out_of_time",
+                    "id_reused",
+                    "not_a_player",
+                ):
                     ref = message.get("ref") or {}
                     shared.pending = [(i, m) for i, m in shared.pending if i != ref.get("id")]
                 opening = message.get("ref") or {}
-                return message.get("code") in FATAL_CODES and opening.get("type") in ("resume", "watch", "join",
-                                                                                       "hello")
+                return message.get("code") in FATAL_CODES and opening.get("type") in (
+                    "resume",
+                    "watch",
+                    "join",
+                    "hello",
+                )
         return False
 
 

@@ -41,8 +41,12 @@ def after_move(state: JsonObject, moved: JsonObject) -> JsonObject:
     moves = state.get("moves")
     if not isinstance(moves, list) or moved.get("ply") != len(moves) + 1:
         return state
-    later = {**state, "moves": [*moves, moved.get("move")], "ply": len(moves) + 1,
-             "offers": {**(state.get("offers") or {}), "takeback": None}}
+    later = {
+        **state,
+        "moves": [*moves, moved.get("move")],
+        "ply": len(moves) + 1,
+        "offers": {**(state.get("offers") or {}), "takeback": None},
+    }
     for key in ("scores", "to_move", "status", "result", "deadline"):
         later[key] = moved.get(key)
     return later

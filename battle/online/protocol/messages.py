@@ -240,11 +240,33 @@ class GetRecord:
 
 
 ClientMessage = (
-    Hello | Create | Join | Resume | Watch | PlayMove | Resign | Abort | OfferRematch | AcceptRematch | DeclineRematch
-    | RequestTakeback | AnswerTakeback | Ping | GetRecord
+    Hello
+    | Create
+    | Join
+    | Resume
+    | Watch
+    | PlayMove
+    | Resign
+    | Abort
+    | OfferRematch
+    | AcceptRematch
+    | DeclineRematch
+    | RequestTakeback
+    | AnswerTakeback
+    | Ping
+    | GetRecord
 )
-GAME_MESSAGES = (PlayMove, Resign, Abort, OfferRematch, AcceptRematch, DeclineRematch, RequestTakeback, AnswerTakeback,
-                 GetRecord)
+GAME_MESSAGES = (
+    PlayMove,
+    Resign,
+    Abort,
+    OfferRematch,
+    AcceptRematch,
+    DeclineRematch,
+    RequestTakeback,
+    AnswerTakeback,
+    GetRecord,
+)
 """The messages about the connection's current game: refused with ``no_game`` before it has one."""
 
 

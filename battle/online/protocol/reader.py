@@ -74,7 +74,7 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
     except ValueError as error:  # json.JSONDecodeError, and int() of too many digits
         raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {error}") from None
     if not isinstance(value, dict):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"expected a JSON object with a \"type\", got {_describe(value)}")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'expected a JSON object with a "type", got {_describe(value)}')
     kind = value.get("type")
     if kind is None:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, 'missing "type"')

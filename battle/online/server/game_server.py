@@ -126,8 +126,13 @@ class _Client:
 class GameServer:
     """The games, who is connected to each, and the handler websockets runs per connection."""
 
-    def __init__(self, store: GameStore, limits: ServerLimits = ServerLimits(),
-                 clock: Callable[[], float] = time.time, committer: Committer | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        limits: ServerLimits = ServerLimits(),
+        clock: Callable[[], float] = time.time,
+        committer: Committer | None = None,
+    ) -> None:
         self.store = store
         self.committer: Committer = committer or EachCommit(store)
         """Where writes go to disk; each one's future resolves once it is there."""
@@ -147,17 +152,26 @@ class GameServer:
         """How long the recent writes took from their submission to the disk, for ``/stats``."""
         self._in_flight: dict[str, asyncio.Future[None]] = {}
         """Each game's last write not yet known to be on disk (its earlier ones commit before it)."""
-        self._opening: dict[type, Callable[[_Client, Any], Awaitable[None]]] = {
-            Hello: self._hello, Ping: self._ping}
+        self._opening: dict[type, Callable[[_Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
         """Handlers of what a connection may send before ``hello``."""
         self._picking: dict[type, Callable[[_Client, Any], Awaitable[None]]] = {
-            Create: self._create, Join: self._join, Resume: self._resume, Watch: self._watch}
+            Create: self._create,
+            Join: self._join,
+            Resume: self._resume,
+            Watch: self._watch,
+        }
         """Handlers of what picks a game."""
         self._actions: dict[type, Callable[[_Client, Room, Any, float], Awaitable[None]]] = {
-            PlayMove: self._play, Resign: self._resign, Abort: self._abort, OfferRematch: self._offer_rematch,
-            AcceptRematch: self._accept_rematch, DeclineRematch: self._decline_rematch,
-            RequestTakeback: self._request_takeback, AnswerTakeback: self._answer_takeback,
-            GetRecord: self._get_record}
+            PlayMove: self._play,
+            Resign: self._resign,
+            Abort: self._abort,
+            OfferRematch: self._offer_rematch,
+            AcceptRematch: self._accept_rematch,
+            DeclineRematch: self._decline_rematch,
+            RequestTakeback: self._request_takeback,
+            AnswerTakeback: self._answer_takeback,
+            GetRecord: self._get_record,
+        }
         """Handlers of what a connection does in its game: ``(client, room, message, now)``."""
         for room in store.load_unfinished():
             self.rooms[room.game_id] = room
@@ -176,9 +190,13 @@ class GameServer:
                         self._close_soon(client, 1008, "too many messages")
                         continue
                     if client.bucket.refused == 1 or client.bucket.refused % 20 == 0:
-                        await self._send(client, server_messages.error(
-                            ErrorCode.RATE_LIMITED,
-                            f"more than {self.limits.rate:g} messages a second; wait a moment"))
+                        await self._send(
+                            client,
+                            server_messages.error(
+                                ErrorCode.RATE_LIMITED,
+                                f"more than {self.limits.rate:g} messages a second; wait a moment",
+                            ),
+                        )
                     continue
                 await self._receive(client, frame)
         except ConnectionClosed:
@@ -209,8 +227,10 @@ class GameServer:
         except StoreError as problem:
             log.error("%s", problem)
             await self._reload(client.room)
-            await self._send(client, server_messages.error(ErrorCode.INTERNAL,
-                                                    "the server could not save that; nothing changed, try again"))
+            await self._send(
+                client,
+                server_messages.error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"),
+            )
 
     async def _dispatch(self, client: _Client, message: ClientMessage) -> None:
         opening = self._opening.get(type(message))
@@ -227,8 +247,10 @@ class GameServer:
 
     async def _hello(self, client: _Client, message: Hello) -> None:
         if message.version != messages.PROTOCOL_VERSION:
-            raise ProtocolError(ErrorCode.VERSION, f"this server speaks protocol version "
-                                                   f"{messages.PROTOCOL_VERSION}, not {message.version}")
+            raise ProtocolError(
+                ErrorCode.VERSION,
+                f"this server speaks protocol version {messages.PROTOCOL_VERSION}, not {message.version}",
+            )
         client.hello = True
         client.name = message.name
         await self._send(client, server_messages.welcome())
@@ -240,21 +262,31 @@ class GameServer:
 
     async def _create(self, client: _Client, message: Create) -> None:
         if client.created >= self.limits.games_per_connection:
-            raise ProtocolError(ErrorCode.BUSY, f"one connection may create {self.limits.games_per_connection} "
-                                                "games; reconnect to create more")
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
+            )
         if self._unfinished() >= self.limits.open_games:
             raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
         waiting = self.guard.waiting_from(client.address, self._is_waiting)
         if waiting >= self.limits.waiting_per_address:
-            raise ProtocolError(ErrorCode.BUSY, f"{waiting} games from your address wait for a second player "
-                                                "already; abort one or wait for a friend to join")
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"{waiting} games from your address wait for a second player "
+                "already; abort one or wait for a friend to join",
+            )
         plan = plan_start(message.deal, message.first)
         token = new_token()
         invite, watch = self.store.fresh_codes()
         room = Room.create(
-            game_id=new_game_id(), invite=invite, watch=watch, plan=plan,
+            game_id=new_game_id(),
+            invite=invite,
+            watch=watch,
+            plan=plan,
             options=Options(message.move_seconds, message.lose_on_time, message.first),
-            creator_name=message.name or client.name, creator_token_hash=hash_token(token), now=self.clock(),
+            creator_name=message.name or client.name,
+            creator_token_hash=hash_token(token),
+            now=self.clock(),
         )
         await self._stored(self.committer.submit(self.store.plan_create(room)))
         self.rooms[room.game_id] = room
@@ -404,8 +436,12 @@ class GameServer:
         for other in list(self.clients.get(room.game_id, ())):
             seat_then = other.seat
             new_seat = None if seat_then is None else 3 - seat_then
-            await self._send(other, server_messages.rematch_started(room.game_id, new.game_id,
-                                                             "spectator" if new_seat is None else new_seat, watch))
+            await self._send(
+                other,
+                server_messages.rematch_started(
+                    room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch
+                ),
+            )
             await self._attach(other, new, new_seat)
         await self._broadcast_state(new)
 
@@ -497,10 +533,16 @@ class GameServer:
                 last_full = time.monotonic()
             gc.freeze()
             now = self.clock()
-            changed = [room for room in list(self.rooms.values())
-                       if (room.status == Status.WAITING and self._expire(room, now))
-                       or (room.status == Status.PLAYING and room.deadline() is not None
-                           and self._check_time(room, now) != TimeCheck.NONE)]
+            changed = [
+                room
+                for room in list(self.rooms.values())
+                if (room.status == Status.WAITING and self._expire(room, now))
+                or (
+                    room.status == Status.PLAYING
+                    and room.deadline() is not None
+                    and self._check_time(room, now) != TimeCheck.NONE
+                )
+            ]
             for room in changed:  # every end of this tick was queued first: they share one commit
                 await self._broadcast_state(room)
                 if room.status == Status.FINISHED and room.game_id not in self.clients:
@@ -724,8 +766,12 @@ def _quiet_resource_errors(loop: asyncio.AbstractEventLoop) -> Callable[[], None
         missed[0] += 1
         now = time.monotonic()
         if now - last[0] >= RESOURCE_LOG_SECONDS:
-            log.error("new connections refused: %s (%d in the last %g s)", context.get("exception"), missed[0],
-                      RESOURCE_LOG_SECONDS)
+            log.error(
+                "new connections refused: %s (%d in the last %g s)",
+                context.get("exception"),
+                missed[0],
+                RESOURCE_LOG_SECONDS,
+            )
             last[0], missed[0] = now, 0
 
     loop.set_exception_handler(handle)
@@ -733,9 +779,14 @@ def _quiet_resource_errors(loop: asyncio.AbstractEventLoop) -> Callable[[], None
 
 
 @contextlib.asynccontextmanager
-async def running_server(store: GameStore, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-                         limits: ServerLimits = ServerLimits(), clock: Callable[[], float] = time.time,
-                         commit: CommitMode = "group") -> AsyncIterator[tuple[Server, GameServer]]:
+async def running_server(
+    store: GameStore,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    limits: ServerLimits = ServerLimits(),
+    clock: Callable[[], float] = time.time,
+    commit: CommitMode = "group",
+) -> AsyncIterator[tuple[Server, GameServer]]:
     """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which).
 
     On the way out its connections are closed first, then the writer commits what is queued and stops."""
@@ -746,11 +797,19 @@ async def running_server(store: GameStore, host: str = DEFAULT_HOST, port: int =
     restore = _quiet_resource_errors(asyncio.get_running_loop())
     try:
         games = GameServer(store, _fitted_to_open_files(limits), clock, committer)
-        async with serve(games.handle, host, port, max_size=messages.MAX_MESSAGE_BYTES,
-                         ping_interval=limits.ping_interval, ping_timeout=limits.ping_timeout,
-                         close_timeout=CLOSE_TIMEOUT, open_timeout=limits.hello_seconds, compression=None,
-                         process_request=games.process_request,
-                         create_connection=_connection_class(games)) as server:
+        async with serve(
+            games.handle,
+            host,
+            port,
+            max_size=messages.MAX_MESSAGE_BYTES,
+            ping_interval=limits.ping_interval,
+            ping_timeout=limits.ping_timeout,
+            close_timeout=CLOSE_TIMEOUT,
+            open_timeout=limits.hello_seconds,
+            compression=None,
+            process_request=games.process_request,
+            create_connection=_connection_class(games),
+        ) as server:
             clocks = asyncio.create_task(games.watch_clocks())
             try:
                 yield server, games

@@ -215,8 +215,11 @@ class Room:
     ) -> None:
         if creator_seat not in SEATS or creator_seat not in seats or not set(seats) <= set(SEATS):
             raise ValueError(f"game {game_id}: the creator's seat {creator_seat!r} is not a taken seat 1 or 2")
-        seat_counts = {Status.WAITING: (1,), Status.PLAYING: (2,),
-                       Status.FINISHED: (1, 2) if reason in UNRATED_ENDS else (2,)}
+        seat_counts = {
+            Status.WAITING: (1,),
+            Status.PLAYING: (2,),
+            Status.FINISHED: (1, 2) if reason in UNRATED_ENDS else (2,),
+        }
         if len(seats) not in seat_counts[status]:
             raise ValueError(f"game {game_id}: status {status.value} with {len(seats)} seat(s) taken")
         self.game_id = game_id
@@ -273,8 +276,9 @@ class Room:
             )
         points = self.game.play(parse_move(receipt.move))
         if points != receipt.points:
-            raise ValueError(f"game {self.game_id}: move {receipt.ply} ({receipt.move}) is worth {points}, "
-                             f"not {receipt.points}")
+            raise ValueError(
+                f"game {self.game_id}: move {receipt.ply} ({receipt.move}) is worth {points}, not {receipt.points}"
+            )
         self._live.append(receipt)
 
     @classmethod
@@ -294,8 +298,14 @@ class Room:
         seat = plan.creator_seat
         name = _seat_name(creator_name, seat)
         return cls(
-            game_id=game_id, invite=invite, watch=watch, start=plan.start, deal_number=plan.deal_number,
-            options=options, creator_seat=seat, created_at=now,
+            game_id=game_id,
+            invite=invite,
+            watch=watch,
+            start=plan.start,
+            deal_number=plan.deal_number,
+            options=options,
+            creator_seat=seat,
+            created_at=now,
             seats={seat: SeatHolder(creator_token_hash, name, now)},
         )
 
@@ -407,8 +417,15 @@ class Room:
     def moved_message(self, receipt: MoveReceipt) -> dict[str, Any]:
         """The ``moved`` message every connection gets after ``receipt`` was applied."""
         return server_messages.moved(
-            game=self.game_id, ply=receipt.ply, seat=receipt.seat, move=receipt.move, points=receipt.points,
-            scores=self.scores, to_move=self.to_move, status=self.status.value, result=self.result_message(),
+            game=self.game_id,
+            ply=receipt.ply,
+            seat=receipt.seat,
+            move=receipt.move,
+            points=receipt.points,
+            scores=self.scores,
+            to_move=self.to_move,
+            status=self.status.value,
+            result=self.result_message(),
             deadline=self.deadline(),
         )
 
@@ -424,16 +441,28 @@ class Room:
     def snapshot(self) -> dict[str, Any]:
         """Everything the store keeps of the room, as plain values: two rooms with equal snapshots are the same game."""
         return {
-            "game_id": self.game_id, "invite": self.invite, "watch": self.watch,
-            "options": self.options.to_json(), "start": format_position(self.game.start),
-            "deal": self.game.deal_number, "creator_seat": self.creator_seat, "created_at": self.created_at,
+            "game_id": self.game_id,
+            "invite": self.invite,
+            "watch": self.watch,
+            "options": self.options.to_json(),
+            "start": format_position(self.game.start),
+            "deal": self.game.deal_number,
+            "creator_seat": self.creator_seat,
+            "created_at": self.created_at,
             "seats": {seat: (h.token_hash, h.name, h.joined_at) for seat, h in sorted(self.seats.items())},
-            "names": self.game.names, "status": self.status.value, "winner": self.winner,
-            "reason": None if self.reason is None else self.reason.value, "turn_started": self.turn_started,
-            "finished_at": self.finished_at, "rematch_offer": self.rematch_offer,
-            "takeback_request": self.takeback_request, "rematch_of": self.rematch_of,
-            "rematch_game": self.rematch_game, "rematch_watch": self.rematch_watch,
-            "receipts": self.receipts, "moves": [move_name(move) for move in self.game.moves],
+            "names": self.game.names,
+            "status": self.status.value,
+            "winner": self.winner,
+            "reason": None if self.reason is None else self.reason.value,
+            "turn_started": self.turn_started,
+            "finished_at": self.finished_at,
+            "rematch_offer": self.rematch_offer,
+            "takeback_request": self.takeback_request,
+            "rematch_of": self.rematch_of,
+            "rematch_game": self.rematch_game,
+            "rematch_watch": self.rematch_watch,
+            "receipts": self.receipts,
+            "moves": [move_name(move) for move in self.game.moves],
             "position": self.game.position.key(),
         }
 
@@ -474,15 +503,18 @@ class Room:
         earlier = self._receipts.get((seat, move_id))
         if earlier is not None:
             if earlier.move != name:
-                raise Refused(ErrorCode.ID_REUSED,
-                              f"move id {move_id!r} was move {earlier.ply} ({earlier.move}); a new move needs a new id")
+                raise Refused(
+                    ErrorCode.ID_REUSED,
+                    f"move id {move_id!r} was move {earlier.ply} ({earlier.move}); a new move needs a new id",
+                )
             return PlayOutcome(earlier, duplicate=True)
         self._require_playing()
         position = self.game.position
         if position.to_move != seat:
             waiting_for = self.name_of(position.to_move)
-            raise Refused(ErrorCode.NOT_YOUR_TURN, f"not your turn: {verb(waiting_for, 'is')} to move (seat "
-                                                   f"{position.to_move})")
+            raise Refused(
+                ErrorCode.NOT_YOUR_TURN, f"not your turn: {verb(waiting_for, 'is')} to move (seat {position.to_move})"
+            )
         deadline = self.deadline()
         if self.options.lose_on_time and deadline is not None and now >= deadline:
             raise Refused(ErrorCode.OUT_OF_TIME, f"the time for this move ran out {now - deadline:.1f} s ago")
@@ -516,8 +548,9 @@ class Room:
         if self.status == Status.FINISHED:
             raise Refused(ErrorCode.GAME_OVER, "the game is over")
         if self.status == Status.PLAYING and self.ply >= ABORT_BEFORE_PLY:
-            raise Refused(ErrorCode.NOT_ALLOWED, f"a game can be aborted only before move {ABORT_BEFORE_PLY}; "
-                                                 "resign instead")
+            raise Refused(
+                ErrorCode.NOT_ALLOWED, f"a game can be aborted only before move {ABORT_BEFORE_PLY}; resign instead"
+            )
         self._finish(None, EndReason.ABORTED, now)
 
     def expire(self, now: float, wait_seconds: float) -> bool:
@@ -560,8 +593,9 @@ class Room:
         declined = self._rematch_declined.get(seat)
         if declined is not None and now - declined < REMATCH_RETRY_SECONDS:
             wait = REMATCH_RETRY_SECONDS - (now - declined)
-            raise Refused(ErrorCode.NOT_ALLOWED, f"your opponent declined a rematch; you can offer again in "
-                                                 f"{wait:.0f} s")
+            raise Refused(
+                ErrorCode.NOT_ALLOWED, f"your opponent declined a rematch; you can offer again in {wait:.0f} s"
+            )
         if self.rematch_game is not None:
             raise Refused(ErrorCode.NOT_ALLOWED, f"the rematch has begun already (game {self.rematch_game})")
         if self.rematch_offer == seat:
@@ -582,9 +616,18 @@ class Room:
             raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch")
         swapped = {3 - old: replace(holder, joined_at=now) for old, holder in self.seats.items()}
         rematch = Room(
-            game_id=game_id, invite=invite, watch=watch, start=self.game.start, deal_number=self.game.deal_number,
-            options=self.options, creator_seat=3 - self.creator_seat, created_at=now, seats=swapped,
-            status=Status.PLAYING, turn_started=now, rematch_of=self.game_id,
+            game_id=game_id,
+            invite=invite,
+            watch=watch,
+            start=self.game.start,
+            deal_number=self.game.deal_number,
+            options=self.options,
+            creator_seat=3 - self.creator_seat,
+            created_at=now,
+            seats=swapped,
+            status=Status.PLAYING,
+            turn_started=now,
+            rematch_of=self.game_id,
         )
         self.rematch_offer = None
         self.rematch_game = game_id

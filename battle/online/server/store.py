@@ -97,7 +97,7 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS live_moves ON moves (game, ply) WHERE taken_back_at IS NULL;
 """
-_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games"):_SCHEMA.index("CREATE INDEX")]
+_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]
 _UPGRADE_FROM_1 = f"""
 {_GAMES_TABLE.replace("CREATE TABLE IF NOT EXISTS games", "CREATE TABLE games_v2", 1)}
 INSERT INTO games_v2 SELECT * FROM games;
@@ -110,9 +110,26 @@ table is copied into one with the wider CHECK, in one transaction with foreign k
 (``battle.storage.sqlite_store`` runs it), so seats and moves keep pointing at the same ids."""
 
 _COLUMNS = {
-    "games": ("id", "invite", "watch", "options", "start", "deal", "creator_seat", "created_at", "status", "winner",
-              "reason", "turn_started", "finished_at", "rematch_offer", "takeback_request", "rematch_of",
-              "rematch_game", "rematch_watch"),
+    "games": (
+        "id",
+        "invite",
+        "watch",
+        "options",
+        "start",
+        "deal",
+        "creator_seat",
+        "created_at",
+        "status",
+        "winner",
+        "reason",
+        "turn_started",
+        "finished_at",
+        "rematch_offer",
+        "takeback_request",
+        "rematch_of",
+        "rematch_game",
+        "rematch_watch",
+    ),
     "seats": ("game", "seat", "token_hash", "name", "joined_at"),
     "moves": ("game", "seat", "move_id", "ply", "move", "points", "played_at", "taken_back_at"),
 }
@@ -147,8 +164,15 @@ class Write:
 def _kind() -> StoreKind:
     """The server's file as the store base opens it: made, upgraded from 1, or set aside whole when
     damaged (no salvage: a game copied without some of its moves would be no game)."""
-    return StoreKind(name="game database", version=SCHEMA_VERSION, schema=_SCHEMA, columns=_COLUMNS,
-                     upgrades={1: _UPGRADE_FROM_1}, foreign_keys=True, salvage=False)
+    return StoreKind(
+        name="game database",
+        version=SCHEMA_VERSION,
+        schema=_SCHEMA,
+        columns=_COLUMNS,
+        upgrades={1: _UPGRADE_FROM_1},
+        foreign_keys=True,
+        salvage=False,
+    )
 
 
 def default_database_path() -> Path:
@@ -187,14 +211,22 @@ class GameStore:
             opened = open_store(self.path, _kind(), named=self.named)
         except StoreRefused as refused:
             if refused.detail is None:
-                raise StoreError(one_line(f"{self.path}: {refused}; start the server with another --db (this one "
-                                          "is left as it is)")) from None
-            raise StoreError(one_line(f"{self.path}: not a game database of this server ({refused.detail}); start "
-                                      "it with another --db (this one is left as it is)")) from None
+                raise StoreError(
+                    one_line(f"{self.path}: {refused}; start the server with another --db (this one is left as it is)")
+                ) from None
+            raise StoreError(
+                one_line(
+                    f"{self.path}: not a game database of this server ({refused.detail}); start "
+                    "it with another --db (this one is left as it is)"
+                )
+            ) from None
         except StoreNewer as newer:
-            raise StoreError(one_line(
-                f"{self.path}: written by a newer version of the game (schema {newer.version}, this one reads "
-                f"{SCHEMA_VERSION}); start this version with another database file")) from None
+            raise StoreError(
+                one_line(
+                    f"{self.path}: written by a newer version of the game (schema {newer.version}, this one reads "
+                    f"{SCHEMA_VERSION}); start this version with another database file"
+                )
+            ) from None
         except (StoreBusy, StoreUnusable) as error:
             raise StoreError(one_line(f"{self.path}: cannot open the game database: {error}")) from None
         self.notice = opened.notice
@@ -252,8 +284,9 @@ class GameStore:
         with self._transaction(write.action, connection) as held:
             _run(held, write)
 
-    def commit_group(self, writes: Sequence[Write], connection: sqlite3.Connection,
-                     failed_games: set[str]) -> list[StoreError | None]:
+    def commit_group(
+        self, writes: Sequence[Write], connection: sqlite3.Connection, failed_games: set[str]
+    ) -> list[StoreError | None]:
         """Store ``writes`` in order in one transaction with one sync; what became of each (None: stored).
 
         The writes run one after the other with no savepoint: two statements a move, since each
@@ -282,8 +315,9 @@ class GameStore:
         return self._commit_each(writes, connection, failed_games)
 
     @staticmethod
-    def _group_transaction(writes: Sequence[Write], connection: sqlite3.Connection, failed_games: set[str],
-                           savepoints: bool) -> list[StoreError | None]:
+    def _group_transaction(
+        writes: Sequence[Write], connection: sqlite3.Connection, failed_games: set[str], savepoints: bool
+    ) -> list[StoreError | None]:
         outcomes: list[StoreError | None] = []
         connection.execute("BEGIN IMMEDIATE")
         for write in writes:
@@ -307,8 +341,9 @@ class GameStore:
         connection.execute("COMMIT")
         return outcomes
 
-    def _commit_each(self, writes: Sequence[Write], connection: sqlite3.Connection,
-                     failed_games: set[str]) -> list[StoreError | None]:
+    def _commit_each(
+        self, writes: Sequence[Write], connection: sqlite3.Connection, failed_games: set[str]
+    ) -> list[StoreError | None]:
         outcomes: list[StoreError | None] = []
         for write in writes:
             if write.game in failed_games:
@@ -374,24 +409,41 @@ class GameStore:
     @staticmethod
     def plan_join(room: Room, seat: int) -> Write:
         holder = room.seats[seat]
-        return Write(room.game_id, f"storing the join of game {room.game_id}", (
-            Statement("INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
-                      (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at)),
-            _write_state(room)))
+        return Write(
+            room.game_id,
+            f"storing the join of game {room.game_id}",
+            (
+                Statement(
+                    "INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
+                    (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at),
+                ),
+                _write_state(room),
+            ),
+        )
 
     @staticmethod
     def plan_add_move(room: Room, receipt: MoveReceipt) -> Write:
-        return Write(room.game_id, f"storing move {receipt.ply} of game {room.game_id}",
-                     (_insert_receipt(room.game_id, receipt), _write_state(room)))
+        return Write(
+            room.game_id,
+            f"storing move {receipt.ply} of game {room.game_id}",
+            (_insert_receipt(room.game_id, receipt), _write_state(room)),
+        )
 
     @staticmethod
     def plan_take_back(room: Room, receipt: MoveReceipt) -> Write:
-        return Write(room.game_id, f"storing the takeback in game {room.game_id}", (
-            Statement("UPDATE moves SET taken_back_at = ? WHERE game = ? AND seat = ? AND move_id = ? "
-                      "AND taken_back_at IS NULL",
-                      (receipt.taken_back_at, room.game_id, receipt.seat, receipt.move_id),
-                      f"move id {receipt.move_id!r} is not a move on the board"),
-            _write_state(room)))
+        return Write(
+            room.game_id,
+            f"storing the takeback in game {room.game_id}",
+            (
+                Statement(
+                    "UPDATE moves SET taken_back_at = ? WHERE game = ? AND seat = ? AND move_id = ? "
+                    "AND taken_back_at IS NULL",
+                    (receipt.taken_back_at, room.game_id, receipt.seat, receipt.move_id),
+                    f"move id {receipt.move_id!r} is not a move on the board",
+                ),
+                _write_state(room),
+            ),
+        )
 
     @staticmethod
     def plan_update(room: Room) -> Write:
@@ -434,12 +486,25 @@ class GameStore:
                 raise StoreError(one_line(f"reading game {game_id}: {error}")) from None
         try:
             return Room(
-                game_id=game[0], invite=game[1], watch=game[2], options=Options.from_json(json.loads(game[3])),
-                start=parse_position(game[4]), deal_number=game[5], creator_seat=game[6], created_at=game[7],
+                game_id=game[0],
+                invite=game[1],
+                watch=game[2],
+                options=Options.from_json(json.loads(game[3])),
+                start=parse_position(game[4]),
+                deal_number=game[5],
+                creator_seat=game[6],
+                created_at=game[7],
                 seats={seat: SeatHolder(token_hash, name, joined_at) for seat, token_hash, name, joined_at in seats},
-                status=Status(game[8]), winner=game[9], reason=None if game[10] is None else EndReason(game[10]),
-                turn_started=game[11], finished_at=game[12], rematch_offer=game[13], takeback_request=game[14],
-                rematch_of=game[15], rematch_game=game[16], rematch_watch=game[17],
+                status=Status(game[8]),
+                winner=game[9],
+                reason=None if game[10] is None else EndReason(game[10]),
+                turn_started=game[11],
+                finished_at=game[12],
+                rematch_offer=game[13],
+                takeback_request=game[14],
+                rematch_of=game[15],
+                rematch_game=game[16],
+                rematch_watch=game[17],
                 receipts=[MoveReceipt(*row) for row in moves],
             )
         except (ValueError, TypeError, KeyError, IndexError) as error:  # BattleError and JSON errors are ValueErrors
@@ -450,8 +515,10 @@ class GameStore:
         and named in ``problems``, so one damaged game never keeps the server from starting."""
         self.problems = []
         with self._lock:
-            ids = [row[0] for row in self._query(
-                "SELECT id FROM games WHERE status != 'finished' ORDER BY created_at, rowid", ())]
+            ids = [
+                row[0]
+                for row in self._query("SELECT id FROM games WHERE status != 'finished' ORDER BY created_at, rowid", ())
+            ]
         rooms = []
         for game_id in ids:
             try:
@@ -507,17 +574,30 @@ def _run(connection: sqlite3.Connection, write: Write) -> None:
 
 
 def _insert(room: Room) -> tuple[Statement, ...]:
-    statements = [Statement(
-        "INSERT INTO games (id, invite, watch, options, start, deal, creator_seat, created_at, status) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (room.game_id, room.invite, room.watch, json.dumps(room.options.to_json()),
-         format_position(room.game.start), room.game.deal_number, room.creator_seat, room.created_at,
-         room.status.value),
-    )]
+    statements = [
+        Statement(
+            "INSERT INTO games (id, invite, watch, options, start, deal, creator_seat, created_at, status) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                room.game_id,
+                room.invite,
+                room.watch,
+                json.dumps(room.options.to_json()),
+                format_position(room.game.start),
+                room.game.deal_number,
+                room.creator_seat,
+                room.created_at,
+                room.status.value,
+            ),
+        )
+    ]
     for seat, holder in sorted(room.seats.items()):
-        statements.append(Statement(
-            "INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
-            (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at)))
+        statements.append(
+            Statement(
+                "INSERT INTO seats (game, seat, token_hash, name, joined_at) VALUES (?, ?, ?, ?, ?)",
+                (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at),
+            )
+        )
     statements += [_insert_receipt(room.game_id, receipt) for receipt in room.receipts]
     statements.append(_write_state(room))
     return tuple(statements)
@@ -527,8 +607,16 @@ def _insert_receipt(game_id: str, receipt: MoveReceipt) -> Statement:
     return Statement(
         "INSERT INTO moves (game, seat, move_id, ply, move, points, played_at, taken_back_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, receipt.seat, receipt.move_id, receipt.ply, receipt.move, receipt.points, receipt.played_at,
-         receipt.taken_back_at),
+        (
+            game_id,
+            receipt.seat,
+            receipt.move_id,
+            receipt.ply,
+            receipt.move,
+            receipt.points,
+            receipt.played_at,
+            receipt.taken_back_at,
+        ),
     )
 
 
@@ -537,8 +625,18 @@ def _write_state(room: Room) -> Statement:
         "UPDATE games SET status = ?, winner = ?, reason = ?, turn_started = ?, finished_at = ?, "
         "rematch_offer = ?, takeback_request = ?, rematch_of = ?, rematch_game = ?, rematch_watch = ? "
         "WHERE id = ?",
-        (room.status.value, room.winner, None if room.reason is None else room.reason.value, room.turn_started,
-         room.finished_at, room.rematch_offer, room.takeback_request, room.rematch_of, room.rematch_game,
-         room.rematch_watch, room.game_id),
+        (
+            room.status.value,
+            room.winner,
+            None if room.reason is None else room.reason.value,
+            room.turn_started,
+            room.finished_at,
+            room.rematch_offer,
+            room.takeback_request,
+            room.rematch_of,
+            room.rematch_game,
+            room.rematch_watch,
+            room.game_id,
+        ),
         f"no game {room.game_id} in the database",
     )

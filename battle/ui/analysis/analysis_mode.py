@@ -66,8 +66,9 @@ def move_badges(analysis: Analysis | None) -> dict[Move, MoveBadge]:
         return {}
     best = max(mv.value for mv in analysis.move_values)
     return {
-        mv.move: MoveBadge(mv.move, mv.value, mv.bound, mv.depth, mv.value == best and mv.bound != "upper",
-                           best - mv.value)
+        mv.move: MoveBadge(
+            mv.move, mv.value, mv.bound, mv.depth, mv.value == best and mv.bound != "upper", best - mv.value
+        )
         for mv in analysis.move_values
     }
 
@@ -258,16 +259,21 @@ class AnalysisMode:
         return " ".join(move_name(move) for move in moves)
 
 
-def pick_move(position: Position, cell: int | None, selected: int | None,
-              badges: dict[Move, MoveBadge]) -> Move | None:
+def pick_move(position: Position, cell: int | None, selected: int | None, badges: dict[Move, MoveBadge]) -> Move | None:
     """The pair a pointer means: over a tile (or with one selected), which of its pairs to explain.
 
     A selected tile and a hovered twin make one pair. A tile in several pairs
     (three or four free copies) stands for its best-valued one.
     """
     free = set(position.free_cells())
-    if selected is not None and cell is not None and cell != selected and cell in free and selected in free \
-            and position.cells[cell] == position.cells[selected]:
+    if (
+        selected is not None
+        and cell is not None
+        and cell != selected
+        and cell in free
+        and selected in free
+        and position.cells[cell] == position.cells[selected]
+    ):
         return (min(cell, selected), max(cell, selected))
     anchor = cell if cell is not None and cell in free else selected
     if anchor is None or anchor not in free:

@@ -117,8 +117,14 @@ def badge_text(badge: MoveBadge, partner: int | None = None) -> str:
     return " ".join(parts)
 
 
-def draw_badges(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, position: Position,
-                badges: dict[Move, MoveBadge], focus: Move | None) -> None:
+def draw_badges(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    layout: Layout,
+    position: Position,
+    badges: dict[Move, MoveBadge],
+    focus: Move | None,
+) -> None:
     """Every pair's value on its tiles; the pair in ``focus`` (pointed at) drawn last and framed."""
     moves = sorted(badges, key=lambda move: (-badges[move].value, move))
     spots = badge_spots(layout, position, moves)
@@ -128,13 +134,14 @@ def draw_badges(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, pos
         _draw_badge(surface, fonts, layout, spot, badge, spot.move == focus)
 
 
-def _badge_parts(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot,
-                 badge: MoveBadge) -> tuple[list[pygame.Surface], bool]:
+def _badge_parts(
+    fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveBadge
+) -> tuple[list[pygame.Surface], bool]:
     """The badge's text pieces, left to right (``badge_text`` spells them out), and whether the last is
     an estimate's depth: it is there only where the badge stays within its column (the panel names the
     depth too), for on a full board at 800x600 it would push neighbouring badges 15 px into each other."""
     size, partner_size, depth_size = badge_text_sizes(layout)
-    sign, number = badge.label[:-len(f"{badge.value:+d}")], f"{badge.value:+d}"
+    sign, number = badge.label[: -len(f"{badge.value:+d}")], f"{badge.value:+d}"
     parts = []
     if badge.best:
         parts.append(fonts.text(BEST_MARK, size, BADGE_TEXT))
@@ -146,8 +153,9 @@ def _badge_parts(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot,
     if not badge.exact:
         depth = fonts.text(str(badge.depth), depth_size, (50, 66, 58))
         height = badge_height(layout)
-        width = sum(part.get_width() for part in (*parts, depth)) + round(height * 0.08) * len(parts) \
-            + round(height * 0.6)
+        width = (
+            sum(part.get_width() for part in (*parts, depth)) + round(height * 0.08) * len(parts) + round(height * 0.6)
+        )
         if width <= layout.pitch_x - 2:
             return [*parts, depth], True
     return parts, False
@@ -164,8 +172,9 @@ def badge_rect(fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveB
     return rect
 
 
-def _draw_badge(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveBadge,
-                focused: bool) -> None:
+def _draw_badge(
+    surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, spot: BadgeSpot, badge: MoveBadge, focused: bool
+) -> None:
     height = badge_height(layout)
     parts, with_depth = _badge_parts(fonts, layout, spot, badge)
     gap = max(1, round(height * 0.08))
@@ -204,8 +213,14 @@ def draw_opening(surface: pygame.Surface, layout: Layout, opening: Opening, now:
         pygame.draw.circle(surface, theme.mix(GIFT_COLOUR, theme.IVORY, 1 - pulse), centre, radius)
 
 
-def draw_pv_ghosts(surface: pygame.Surface, board_view: BoardView, fonts: theme.Fonts, layout: Layout,
-                   study: AnalysisMode, first_number: int) -> None:
+def draw_pv_ghosts(
+    surface: pygame.Surface,
+    board_view: BoardView,
+    fonts: theme.Fonts,
+    layout: Layout,
+    study: AnalysisMode,
+    first_number: int,
+) -> None:
     """The PV preview: tiles the previewed moves took, faint where they were, with their move numbers."""
     position = study.position.copy()
     number_size = max(9.0, layout.tile_h * 0.22)
@@ -220,8 +235,12 @@ def draw_pv_ghosts(surface: pygame.Surface, board_view: BoardView, fonts: theme.
             surface.blit(ghost, (rect.x, rect.y))
             face = face_rect(rect)
             label = fonts.text(str(first_number + index), number_size, BADGE_TEXT, bold=True)
-            chip = pygame.Rect(0, 0, max(label.get_width() + round(number_size * 0.7), round(number_size * 1.5)),
-                               round(number_size * 1.5))
+            chip = pygame.Rect(
+                0,
+                0,
+                max(label.get_width() + round(number_size * 0.7), round(number_size * 1.5)),
+                round(number_size * 1.5),
+            )
             chip.center = (face.x + face.w // 2, face.y + face.h // 2)
             pygame.draw.rect(surface, (8, 24, 16), chip.inflate(3, 3), border_radius=chip.h // 2 + 1)
             pygame.draw.rect(surface, theme.PLAYER_COLOURS[mover - 1], chip, border_radius=chip.h // 2)
@@ -249,8 +268,9 @@ class StudyInfo:
     error: str | None = None
 
 
-def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info: StudyInfo, scale: float,
-                   now: float) -> None:
+def draw_study_box(
+    surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info: StudyInfo, scale: float, now: float
+) -> None:
     """The evaluation bar, the margin in words, the best line and the variation."""
     x, y, w = rect.x, rect.y, rect.w
     title = fonts.text(_("Analysis"), 16 * scale, theme.GOLD, bold=True)
@@ -280,8 +300,9 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
 
     pygame.draw.line(surface, (*theme.GOLD, 90), (x, y), (rect.right, y), 1)
     y += round(4 * scale)
-    heading = _("Best line") + (_("  ·  preview {pv_step}/{len}").format(
-        pv_step=info.pv_step, len=len(info.pv)) if info.pv_step else "")
+    heading = _("Best line") + (
+        _("  ·  preview {pv_step}/{len}").format(pv_step=info.pv_step, len=len(info.pv)) if info.pv_step else ""
+    )
     surface.blit(fonts.text(heading, 14 * scale, theme.GOLD, bold=True), (x, y))
     keys = fonts.text("◀ , . ▶", 12.5 * scale, theme.IVORY_FAINT)
     surface.blit(keys, keys.get_rect(topright=(rect.right, y + round(2 * scale))))
@@ -296,8 +317,7 @@ def draw_study_box(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, info
     # whole sentences on as many lines as the panel's width needs (two or three at 800x600);
     # a long variation keeps its last two lines' worth and the board shows the rest
     label_lines = fonts.wrap(label, 13 * scale, w, max_lines=2)
-    help_lines = fonts.wrap(_("B back to game  ·  P play line  ·  A analysis off"), 12.5 * scale, w,
-                            separator="  ·  ")
+    help_lines = fonts.wrap(_("B back to game  ·  P play line  ·  A analysis off"), 12.5 * scale, w, separator="  ·  ")
     label_h, help_h = round(19 * scale), round(17 * scale)
     footer_h = round(6 * scale) + len(label_lines) * label_h + len(help_lines) * help_h
     legend_h = round(26 * scale)
@@ -323,9 +343,12 @@ def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, wi
     size = 12.5 * scale
     height = max(10, round(17 * scale))
     right = x + width
-    for text, colour in ((_("{BEST_MARK} best").format(BEST_MARK=BEST_MARK), BEST_COLOUR),
-                         (_("2 worse"), NEAR_COLOUR), (_("10 worse"), FAR_COLOUR),
-                         (_("~ estimate"), theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35))):
+    for text, colour in (
+        (_("{BEST_MARK} best").format(BEST_MARK=BEST_MARK), BEST_COLOUR),
+        (_("2 worse"), NEAR_COLOUR),
+        (_("10 worse"), FAR_COLOUR),
+        (_("~ estimate"), theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35)),
+    ):
         label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
         chip = pygame.Rect(x, y, label.get_width() + round(12 * scale), height)
         if chip.right > right:
@@ -343,8 +366,11 @@ def _state_line(info: StudyInfo, now: float) -> tuple[str, theme.Colour]:
     if info.state == "exact":
         return (_("exact (solved)"), BEST_COLOUR)
     dots = "." * (1 + int(now * 3) % 3)
-    going = _("full depth") if info.searching_depth is None else _("depth {searching_depth}").format(
-        searching_depth=info.searching_depth)
+    going = (
+        _("full depth")
+        if info.searching_depth is None
+        else _("depth {searching_depth}").format(searching_depth=info.searching_depth)
+    )
     if info.depth is None:
         return (_("searching {going}{dots}").format(going=going, dots=dots), theme.HINT)
     return (_("depth {depth}, searching {going}{dots}").format(depth=info.depth, going=going, dots=dots), theme.HINT)
@@ -360,12 +386,14 @@ def _verdict(info: StudyInfo) -> str:
         return _("{approx}A draw under perfect play").format(approx=approx)
     leader = info.names[0] if margin > 0 else info.names[1]
     how = _("under perfect play") if projection.exact else _("(estimate, depth {depth})").format(depth=info.depth)
-    return _("{approx}{wins} by {margin} {how}").format(approx=approx, wins=verb(leader, "wins"), margin=abs(margin),
-                                                       how=how)
+    return _("{approx}{wins} by {margin} {how}").format(
+        approx=approx, wins=verb(leader, "wins"), margin=abs(margin), how=how
+    )
 
 
-def _draw_eval_bar(surface: pygame.Surface, fonts: theme.Fonts, bar: pygame.Rect, info: StudyInfo,
-                   scale: float) -> None:
+def _draw_eval_bar(
+    surface: pygame.Surface, fonts: theme.Fonts, bar: pygame.Rect, info: StudyInfo, scale: float
+) -> None:
     """Both players' projected final scores as one bar: player 1's share from the left."""
     radius = bar.h // 2
     pygame.draw.rect(surface, (6, 22, 15), bar.inflate(2, 2), border_radius=radius + 1)
@@ -380,20 +408,27 @@ def _draw_eval_bar(surface: pygame.Surface, fonts: theme.Fonts, bar: pygame.Rect
     right = pygame.Rect(split, bar.y, max(0, bar.right - split), bar.h)
     for part, colour in ((left, theme.PLAYER_COLOURS[0]), (right, theme.PLAYER_COLOURS[1])):
         if part.w > 0:
-            pygame.draw.rect(surface, colour if projection.exact else theme.mix(colour, (120, 130, 120), 0.3),
-                             part, border_radius=radius)
+            pygame.draw.rect(
+                surface,
+                colour if projection.exact else theme.mix(colour, (120, 130, 120), 0.3),
+                part,
+                border_radius=radius,
+            )
     middle = bar.x + bar.w // 2
     pygame.draw.line(surface, theme.IVORY, (middle, bar.y - 2), (middle, bar.bottom + 1), 1)
     size = max(9.0, bar.h * 0.72)
     approx = "" if projection.exact else "~"
-    for value, anchor, spot in ((first, "midleft", (bar.x + round(6 * scale), bar.centery)),
-                                (second, "midright", (bar.right - round(6 * scale), bar.centery))):
+    for value, anchor, spot in (
+        (first, "midleft", (bar.x + round(6 * scale), bar.centery)),
+        (second, "midright", (bar.right - round(6 * scale), bar.centery)),
+    ):
         label = fonts.text(f"{approx}{value:.0f}", size, BADGE_TEXT, bold=not approx)
         surface.blit(label, label.get_rect(**{anchor: spot}))
 
 
-def _draw_line_entries(surface: pygame.Surface, fonts: theme.Fonts, area: pygame.Rect, info: StudyInfo, rows: int,
-                       row_h: int, scale: float) -> None:
+def _draw_line_entries(
+    surface: pygame.Surface, fonts: theme.Fonts, area: pygame.Rect, info: StudyInfo, rows: int, row_h: int, scale: float
+) -> None:
     """The best line in two columns, like the move list; previewed moves gold, the next one framed."""
     if not info.pv:
         text = _("none: no pair to take") if info.state == "over" else _("waiting for the first search...")

@@ -40,12 +40,20 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ("analyse", N_("Analysis off"), N_("Leave analysis mode: back to the game (A)")),
 )
 COMMANDS = ("undo", "redo", "back_game", "pv_back", "pv_forward", "pv_play")
-KEYS = {pygame.K_b: "back_game", pygame.K_COMMA: "pv_back", pygame.K_PERIOD: "pv_forward",
-        pygame.K_p: "pv_play", pygame.K_PAGEUP: "pv_back", pygame.K_PAGEDOWN: "pv_forward"}
+KEYS = {
+    pygame.K_b: "back_game",
+    pygame.K_COMMA: "pv_back",
+    pygame.K_PERIOD: "pv_forward",
+    pygame.K_p: "pv_play",
+    pygame.K_PAGEUP: "pv_back",
+    pygame.K_PAGEDOWN: "pv_forward",
+}
 """Keys that mean something only in analysis mode."""
 KEYS_HELP = N_("B back to game · , . best line · P play it · A off")
-INTRO = (N_("Analysis: each pair shows the final margin it leads to for the mover. Moves played now explore a "
-         "variation; the game is kept."))
+INTRO = N_(
+    "Analysis: each pair shows the final margin it leads to for the mover. Moves played now explore a "
+    "variation; the game is kept."
+)
 """The status line as analysis comes on."""
 
 
@@ -123,9 +131,16 @@ class StudyMode:
         points = study.play(move)
         after = study.position
         then = _("no pair left.") if after.is_over() else _("{names} to move.").format(names=names[after.to_move - 1])
-        said = StatusLine(_("Variation: {verb} {pair_words}, {move_name}, for {plural}; {then}").format(
-            verb=verb(names[mover - 1], 'takes'), pair_words=pair_words(kind), move_name=move_name(move),
-            plural=plural(points, 'point'), then=then), "info")
+        said = StatusLine(
+            _("Variation: {verb} {pair_words}, {move_name}, for {plural}; {then}").format(
+                verb=verb(names[mover - 1], "takes"),
+                pair_words=pair_words(kind),
+                move_name=move_name(move),
+                plural=plural(points, "point"),
+                then=then,
+            ),
+            "info",
+        )
         return Played(move, mover, kind, points, said, flying=False, record=False)
 
     def undo(self) -> Shown:
@@ -149,34 +164,48 @@ class StudyMode:
         said = None
         if name == "undo":
             move = study.undo() if study.exploring else None
-            said = StatusLine(_("Took back {move_name} from the variation.").format(
-                move_name=move_name(move)) if move else
-                          _("The variation is empty."), "info" if move else "quiet")
+            said = StatusLine(
+                _("Took back {move_name} from the variation.").format(move_name=move_name(move))
+                if move
+                else _("The variation is empty."),
+                "info" if move else "quiet",
+            )
         elif name == "redo":
             move = study.redo()
-            said = StatusLine(_("Replayed {move_name} in the variation.").format(
-                move_name=move_name(move)) if move else _("Nothing to redo."),
-                          "info" if move else "quiet")
+            said = StatusLine(
+                _("Replayed {move_name} in the variation.").format(move_name=move_name(move))
+                if move
+                else _("Nothing to redo."),
+                "info" if move else "quiet",
+            )
         elif name == "back_game":
             study.back_to_game()
             said = StatusLine(_("Back to the game. {text}").format(text=self.turn_status().text), "info")
         elif name in ("pv_back", "pv_forward"):
             if not study.step_pv(-1 if name == "pv_back" else 1):
-                said = StatusLine(_("No best line to step through yet.") if not study.pv else
-                              _("That is the end of the best line."), "quiet")
+                said = StatusLine(
+                    _("No best line to step through yet.") if not study.pv else _("That is the end of the best line."),
+                    "quiet",
+                )
         elif name == "pv_play":
             line = study.adopt_preview()
-            said = StatusLine(_("Played {join} into the variation.").format(
-                join=' '.join(move_name(m) for m in line)) if line
-                          else _("No best line yet: the search is still starting."), "info" if line else "quiet")
+            said = StatusLine(
+                _("Played {join} into the variation.").format(join=" ".join(move_name(m) for m in line))
+                if line
+                else _("No best line yet: the search is still starting."),
+                "info" if line else "quiet",
+            )
         return Shown(said, deselect=True)
 
     def turn_status(self) -> StatusLine:
         study = self.study
         position = study.position
         count = len(study.variation)
-        where = _("{plural} into a variation").format(
-            plural=plural(count, 'move')) if study.exploring else _("the game position")
+        where = (
+            _("{plural} into a variation").format(plural=plural(count, "move"))
+            if study.exploring
+            else _("the game position")
+        )
         if position.is_over():
             return StatusLine(_("Analysing {where}: no pair left.").format(where=where), "quiet")
         name = self.screen.match.game.names[position.to_move - 1]

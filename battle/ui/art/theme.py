@@ -81,8 +81,9 @@ class Fonts:
         if surface is None:
             if bold and not self._bold_has(text):
                 # a letter the Bold subset lacks (its Latin-1 covers German): the Regular face, emboldened
-                surface, _ = self.face(False).render(text, colour, style=pygame.freetype.STYLE_STRONG,
-                                                      size=max(4.0, key[1]))
+                surface, _ = self.face(False).render(
+                    text, colour, style=pygame.freetype.STYLE_STRONG, size=max(4.0, key[1])
+                )
             else:
                 surface, _ = self.face(bold).render(text, colour, size=max(4.0, key[1]))
             self._texts[key] = surface
@@ -109,8 +110,15 @@ class Fonts:
             text = text[:-1]
         return text.rstrip() + ellipsis
 
-    def wrap(self, text: str, size: float, max_width: int, max_lines: int | None = None,
-             bold: bool = False, separator: str | None = None) -> list[str]:
+    def wrap(
+        self,
+        text: str,
+        size: float,
+        max_width: int,
+        max_lines: int | None = None,
+        bold: bool = False,
+        separator: str | None = None,
+    ) -> list[str]:
         """The words of ``text`` in lines no wider than ``max_width`` pixels.
 
         A word wider than a line is shortened with an ellipsis; past ``max_lines`` the rest goes
@@ -133,11 +141,12 @@ class Fonts:
         if line:
             lines.append(line)
         if max_lines is not None and len(lines) > max_lines:
-            lines = [*lines[:max_lines - 1], joiner.join(lines[max_lines - 1:])]
+            lines = [*lines[: max_lines - 1], joiner.join(lines[max_lines - 1 :])]
         return [self.fit(line, size, max_width, bold) for line in lines]
 
-    def balanced_wrap(self, text: str, size: float, max_width: int, max_lines: int | None = None,
-                      bold: bool = False) -> list[str]:
+    def balanced_wrap(
+        self, text: str, size: float, max_width: int, max_lines: int | None = None, bold: bool = False
+    ) -> list[str]:
         """``wrap``, with the lines made as even as their number allows: two lines of 60% read
         better than a full one and a stray word."""
         lines = self.wrap(text, size, max_width, None, bold)
@@ -222,8 +231,9 @@ MARK_OUTLINE: Colour = (8, 24, 16)
 MARK_TEXT: Colour = (14, 30, 22)
 
 
-def draw_player_mark(surface: pygame.Surface, player: int, centre: tuple[float, float], radius: float,
-                     fonts: Fonts | None = None) -> pygame.Rect:
+def draw_player_mark(
+    surface: pygame.Surface, player: int, centre: tuple[float, float], radius: float, fonts: Fonts | None = None
+) -> pygame.Rect:
     """Draw player 1's circle or player 2's diamond in the player's colour, with the player's number
     in it when ``fonts`` is given; returns the rect it covers.
 
@@ -253,8 +263,13 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
-def rounded_panel(size: tuple[int, int], colour: tuple[int, int, int, int], radius: int,
-                  border: tuple[int, int, int, int] | None = None, border_width: int = 1) -> pygame.Surface:
+def rounded_panel(
+    size: tuple[int, int],
+    colour: tuple[int, int, int, int],
+    radius: int,
+    border: tuple[int, int, int, int] | None = None,
+    border_width: int = 1,
+) -> pygame.Surface:
     """A translucent rounded rectangle, for cards and panels drawn over the felt."""
     surface = pygame.Surface((max(1, size[0]), max(1, size[1])), pygame.SRCALPHA)
     rect = surface.get_rect()

@@ -81,11 +81,12 @@ class EditorModel:
             count = self.count(kind)
             if count == COPIES + 1:
                 return _("a fifth {kind_name} at {cell_name} (only {COPIES} of each kind exist)").format(
-                    kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES)
+                    kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES
+                )
             if count > COPIES:
-                return (_("{count} copies of {kind_name}, the last placed at {cell_name} (only {COPIES} of each kind "
-                          "exist)").format(
-                    count=count, kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES))
+                return _(
+                    "{count} copies of {kind_name}, the last placed at {cell_name} (only {COPIES} of each kind exist)"
+                ).format(count=count, kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES)
         return found[1]
 
     def problem_cells(self) -> set[int]:
@@ -94,8 +95,11 @@ class EditorModel:
         for col in range(COLS):
             rows = [row for row in range(ROWS) if self.cells[cell_index(col, row)] != EMPTY]
             if rows:
-                marked.update(cell_index(col, row) for row in range(rows[0], rows[-1] + 1)
-                              if self.cells[cell_index(col, row)] == EMPTY)
+                marked.update(
+                    cell_index(col, row)
+                    for row in range(rows[0], rows[-1] + 1)
+                    if self.cells[cell_index(col, row)] == EMPTY
+                )
         for kind in range(KIND_COUNT):
             if self.count(kind) > COPIES:
                 marked.update(cell for cell, cell_kind in enumerate(self.cells) if cell_kind == kind)
@@ -129,8 +133,12 @@ class EditorModel:
         pairs = len(position.legal_moves())
         tiles = position.tiles_left()
         points = sum(kind_value(kind) for kind in self.cells if kind != EMPTY) // 2
-        return ngettext("Valid: {tiles} tiles ({points} points in pairs), player {player} to move, {pairs} pair to "
-                        "take, scores {score1}-{score2}.",
-                        "Valid: {tiles} tiles ({points} points in pairs), player {player} to move, {pairs} pairs to "
-                        "take, scores {score1}-{score2}.", pairs).format(
-            tiles=tiles, points=points, player=self.to_move, pairs=pairs, score1=self.scores[0], score2=self.scores[1])
+        return ngettext(
+            "Valid: {tiles} tiles ({points} points in pairs), player {player} to move, {pairs} pair to "
+            "take, scores {score1}-{score2}.",
+            "Valid: {tiles} tiles ({points} points in pairs), player {player} to move, {pairs} pairs to "
+            "take, scores {score1}-{score2}.",
+            pairs,
+        ).format(
+            tiles=tiles, points=points, player=self.to_move, pairs=pairs, score1=self.scores[0], score2=self.scores[1]
+        )

@@ -44,6 +44,7 @@ KEYS_HELP = N_("right-click clears · Esc back")
 
 class EditorScene(Scene):
     files: FileDialogSlot
+
     def __init__(self, app: Host, position: Position | None = None) -> None:
         super().__init__(app)
         self.model = EditorModel.from_position(position) if position is not None else EditorModel.empty()
@@ -79,12 +80,20 @@ class EditorScene(Scene):
             return pygame.Rect(r.as_tuple())
 
         eraser, clear = split_row(geo.rows[0], (0.5, 0.5), gap)
-        add("eraser", Button(rect(eraser), _("Eraser"), manager,
-                             tool_tip_text=_("Clicks clear cells (or right-click)")))
+        add(
+            "eraser", Button(rect(eraser), _("Eraser"), manager, tool_tip_text=_("Clicks clear cells (or right-click)"))
+        )
         add("clear", Button(rect(clear), _("Clear board"), manager, tool_tip_text=_("Remove every tile")))
         label, entry, fill = split_row(geo.rows[1], (0.27, 0.33, 0.40), gap)
-        add("deal_label", UILabel(rect(label), pgettext("the editor's short label of a deal's number", "Deal"), manager,
-                                  object_id=ObjectID(object_id="#field_label")))
+        add(
+            "deal_label",
+            UILabel(
+                rect(label),
+                pgettext("the editor's short label of a deal's number", "Deal"),
+                manager,
+                object_id=ObjectID(object_id="#field_label"),
+            ),
+        )
         deal_entry = UITextEntryLine(rect(entry), manager, placeholder_text=_("number"))
         deal_entry.placeholder_text = fitted_label(_("number"), entry.w - 2 * TEXT_MARGIN, font_width(deal_entry))
         deal_entry.rebuild()
@@ -95,23 +104,48 @@ class EditorScene(Scene):
         label, first, second = split_row(geo.rows[2], (0.31, 0.345, 0.345), gap)
         add("score_label", UILabel(rect(label), _("Scores"), manager, object_id=ObjectID(object_id="#field_label")))
         for name, piece, player in (("score1", first, 1), ("score2", second, 2)):
-            score_entry = UITextEntryLine(rect(piece), manager, placeholder_text=_("player {player}").format(
-                player=player))
+            score_entry = UITextEntryLine(
+                rect(piece), manager, placeholder_text=_("player {player}").format(player=player)
+            )
             score_entry.set_allowed_characters("numbers")
             score_entry.set_text_length_limit(4)
             score_entry.set_text(str(self.model.scores[player - 1]))
             add(name, score_entry)
-        add("to_move", Button(rect(geo.rows[3]), self._to_move_label(), manager,
-                              tool_tip_text=_("Who moves first from this position (click to change)")))
+        add(
+            "to_move",
+            Button(
+                rect(geo.rows[3]),
+                self._to_move_label(),
+                manager,
+                tool_tip_text=_("Who moves first from this position (click to change)"),
+            ),
+        )
         save, load = split_row(geo.rows[4], (0.5, 0.5), gap)
         add("save", Button(rect(save), _("Save .mbp..."), manager, tool_tip_text=_("Save the position (Ctrl+S)")))
-        add("load", Button(rect(load), _("Load..."), manager,
-                           tool_tip_text=_("Load a .mbp, or a .mbg's position (Ctrl+O)")))
+        add(
+            "load",
+            Button(rect(load), _("Load..."), manager, tool_tip_text=_("Load a .mbp, or a .mbg's position (Ctrl+O)")),
+        )
         analyse, play = split_row(geo.bottom[0], (0.5, 0.5), gap)
-        add("analyse", Button(rect(analyse), _("Analyse"), manager, object_id=ObjectID(object_id="#primary"),
-                              tool_tip_text=_("Open it in analysis mode (a two-player game from here)")))
-        add("play", Button(rect(play), _("Play vs solver"), manager,
-                           tool_tip_text=_("You take the side to move, the solver the other")))
+        add(
+            "analyse",
+            Button(
+                rect(analyse),
+                _("Analyse"),
+                manager,
+                object_id=ObjectID(object_id="#primary"),
+                tool_tip_text=_("Open it in analysis mode (a two-player game from here)"),
+            ),
+        )
+        add(
+            "play",
+            Button(
+                rect(play),
+                _("Play vs solver"),
+                manager,
+                tool_tip_text=_("You take the side to move, the solver the other"),
+            ),
+        )
         add("back", Button(rect(geo.bottom[1]), _("Back"), manager, tool_tip_text=_("Leave the editor (Esc)")))
         self._update_widgets()
 
@@ -250,8 +284,9 @@ class EditorScene(Scene):
         human, solver = settings.human_name, solver_name(level)
         names = (human, solver) if position.to_move == 1 else (solver, human)
         match = Match(Game(position, *names), 3 - position.to_move, level)
-        self.app.start_match(match, _("Playing the edited position against the solver ({level}): your move.").format(
-            level=level), "good")
+        self.app.start_match(
+            match, _("Playing the edited position against the solver ({level}): your move.").format(level=level), "good"
+        )
 
     # -- files -------------------------------------------------------------------------------
 
@@ -259,8 +294,9 @@ class EditorScene(Scene):
         if self.dialog_open():
             return
         if purpose == "save_position" and self.model.problem() is not None:
-            self.notice = StatusLine(_("Cannot save an invalid position: {problem}.").format(
-                problem=self.model.problem()), "error")
+            self.notice = StatusLine(
+                _("Cannot save an invalid position: {problem}.").format(problem=self.model.problem()), "error"
+            )
             return
         name = free_file_name(start_folder(self.app), "position", ".mbp") if purpose == "save_position" else ""
         problem = self.files.open(purpose, name)
@@ -280,8 +316,9 @@ class EditorScene(Scene):
             self.notice = StatusLine(_("Could not save: {problem}").format(problem=problem), "error")
             return
         self.app.remember_folder(written.parent)
-        self.notice = StatusLine(_("Saved {name} (in {parent}).").format(
-            name=written.name, parent=written.parent), "good")
+        self.notice = StatusLine(
+            _("Saved {name} (in {parent}).").format(name=written.name, parent=written.parent), "good"
+        )
 
     def load_from(self, path: Path) -> None:
         try:
@@ -316,8 +353,12 @@ class EditorScene(Scene):
         app, layout, model = self.app, self.app.layout, self.model
         free = frozenset(model.free_cells())
         valid = model.problem() is None
-        state = BoardState(cells=model.cells, free=free,
-                           playable=playable_cells(model.cells, free) if valid else frozenset(), now=self.clock)
+        state = BoardState(
+            cells=model.cells,
+            free=free,
+            playable=playable_cells(model.cells, free) if valid else frozenset(),
+            now=self.clock,
+        )
         app.board_view.draw(surface, layout, state)
         slot = theme.mix(theme.MAT, theme.IVORY_FAINT, 0.45)
         for cell, kind in enumerate(model.cells):
@@ -343,21 +384,25 @@ class EditorScene(Scene):
         app, layout = self.app, self.app.layout
         fonts, scale = app.fonts, layout.scale
         panel = layout.panel.rect
-        surface.blit(theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)),
-                                         (*theme.GOLD, 60), 1), (panel.x, panel.y))
+        surface.blit(
+            theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)), (*theme.GOLD, 60), 1),
+            (panel.x, panel.y),
+        )
         geo = self.geometry()
         title = fonts.text(_("Position editor"), 21 * scale, theme.IVORY, bold=True)
         surface.blit(title, (geo.header.x, geo.header.y))
-        hint = (_("Pick a tile, click cells to place it.") if self.kind is not None
-                else _("Eraser: click cells to clear."))
+        hint = (
+            _("Pick a tile, click cells to place it.") if self.kind is not None else _("Eraser: click cells to clear.")
+        )
         sub = fonts.text(fonts.fit(hint, 14 * scale, geo.header.w), 14 * scale, theme.IVORY_DIM)
         surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
         for kind, rect in enumerate(geo.palette):
             face = self._palette_face(kind, rect.w, rect.h)
             surface.blit(face, (rect.x, rect.y))
             if kind == self.kind:
-                pygame.draw.rect(surface, theme.GOLD_BRIGHT, pygame.Rect(rect.as_tuple()).inflate(4, 4), width=2,
-                                 border_radius=4)
+                pygame.draw.rect(
+                    surface, theme.GOLD_BRIGHT, pygame.Rect(rect.as_tuple()).inflate(4, 4), width=2, border_radius=4
+                )
             count = self.model.count(kind)
             colour = theme.ERROR if count > COPIES else (theme.IVORY_FAINT if count == 0 else theme.IVORY_DIM)
             label = fonts.text(f"{count}/{COPIES}", 11 * scale, colour, bold=count > COPIES)
@@ -376,16 +421,29 @@ class EditorScene(Scene):
         model = self.model
         tiles = sum(1 for kind in model.cells if kind != EMPTY)
         lines = [(_("Tiles on the board: {tiles}").format(tiles=tiles), theme.IVORY_DIM)]
-        selected = _("Placing: {KIND_NAMES}").format(
-            KIND_NAMES=KIND_NAMES[self.kind]) if self.kind is not None else _("Eraser on")
+        selected = (
+            _("Placing: {KIND_NAMES}").format(KIND_NAMES=KIND_NAMES[self.kind])
+            if self.kind is not None
+            else _("Eraser on")
+        )
         lines.append((selected, theme.GOLD))
         if self.hover_cell is not None:
             kind = model.cells[self.hover_cell]
-            lines.append((_("Pointer on {cell_name}: {kind_name}").format(
-                cell_name=cell_name(self.hover_cell), kind_name=kind_name(kind)), theme.IVORY_FAINT))
+            lines.append(
+                (
+                    _("Pointer on {cell_name}: {kind_name}").format(
+                        cell_name=cell_name(self.hover_cell), kind_name=kind_name(kind)
+                    ),
+                    theme.IVORY_FAINT,
+                )
+            )
         problem = model.problem()
-        lines.append((_("Valid position") if problem is None else _("Invalid: see the status line"),
-                      theme.GOLD_BRIGHT if problem is None else theme.ERROR))
+        lines.append(
+            (
+                _("Valid position") if problem is None else _("Invalid: see the status line"),
+                theme.GOLD_BRIGHT if problem is None else theme.ERROR,
+            )
+        )
         return lines
 
     def _palette_face(self, kind: int, width: int, height: int) -> pygame.Surface:

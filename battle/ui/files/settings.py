@@ -117,7 +117,8 @@ def _corrupt(path: Path, reason: str) -> str:
     moved = set_aside(path)
     where = _("; it was moved to {name}").format(name=moved.name) if moved else ""
     return _("Settings file {path} could not be read: {reason}{where}. Using the defaults.").format(
-        path=path, reason=reason, where=where)
+        path=path, reason=reason, where=where
+    )
 
 
 def _apply(settings: Settings, data: dict) -> list[str]:
@@ -140,8 +141,14 @@ def _apply(settings: Settings, data: dict) -> list[str]:
     take("deal_kind", data.get("deal_kind") in DEAL_KINDS, data.get("deal_kind"))
     take("fairness", data.get("fairness") in FAIRNESS_KEYS, data.get("fairness"))
     server = data.get("online_server")
-    take("online_server", isinstance(server, str) and len(server) <= MAX_SERVER and server.isprintable()
-         and server.lower().startswith(SERVER_SCHEMES), server)
+    take(
+        "online_server",
+        isinstance(server, str)
+        and len(server) <= MAX_SERVER
+        and server.isprintable()
+        and server.lower().startswith(SERVER_SCHEMES),
+        server,
+    )
     take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
     take("muted", isinstance(data.get("muted"), bool), data.get("muted"))
     volume = _number_within(data.get("volume"), (0.0, 1.0))

@@ -33,14 +33,19 @@ if TYPE_CHECKING:
 TITLE = N_("Rules & keys")
 
 RULES = (
-    N_("108 tiles lie face up in 12 columns of 9: characters, circles and bamboo, values 1 to 9, "
-    "four of each."),
-    N_("A tile is free when it is the top-most or the bottom-most tile left in its column. A tile you "
-    "could reach only from the left or the right is not free."),
-    N_("On your turn, take a pair of identical free tiles (same suit, same value) and score its value, "
-    "1 to 9 points. A player who has a pair must take one: there is no passing."),
-    N_("The game ends when no pair of free twins is left. 270 points are in play, so 136 always win; "
-    "a draw is possible."),
+    N_("108 tiles lie face up in 12 columns of 9: characters, circles and bamboo, values 1 to 9, four of each."),
+    N_(
+        "A tile is free when it is the top-most or the bottom-most tile left in its column. A tile you "
+        "could reach only from the left or the right is not free."
+    ),
+    N_(
+        "On your turn, take a pair of identical free tiles (same suit, same value) and score its value, "
+        "1 to 9 points. A player who has a pair must take one: there is no passing."
+    ),
+    N_(
+        "The game ends when no pair of free twins is left. 270 points are in play, so 136 always win; "
+        "a draw is possible."
+    ),
     N_("Think beyond the points: every pair you take frees the tiles behind it, for your opponent first."),
 )
 
@@ -54,108 +59,177 @@ MARKS = (
 )
 
 SHORTCUTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    (N_("Every screen"), (
-        (N_("F1  or  ?"), N_("This page (F1, ? or Esc closes it)")),
-        (N_("Ctrl + =  /  Ctrl + -  /  Ctrl + 0"), N_("Larger / smaller / the normal text size")),
-        (N_("M"), N_("Sound off / on (kept, like the volume)")),
-        (N_("+  /  -"), N_("Louder / softer sound")),
-    )),
-    (N_("Title"), (
-        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the buttons and fields (in a name or "
-                                          "number field ← → move its cursor, Tab moves on)")),
-        (N_("Enter"), N_("Press the focused button (Start game when nothing is focused)")),
-        (N_("Enter  or  Space"), N_("Open the focused list; ↑ ↓ choose, Enter takes it, Esc keeps the old choice")),
-        (N_("Esc"), N_("Hide the focus ring")),
-        (N_("Ctrl + O"), N_("Load a game record (.mbg) or a position (.mbp)")),
-        ("E", N_("Edit a position")),
-        ("O", N_("Play online: host, join or come back to a game over the network")),
-        ("P  /  S", N_("Puzzles / your statistics")),
-    )),
-    (N_("Game"), (
-        (N_("Click,  ← → ↑ ↓"), N_("Pick a free tile, then its twin; the arrows move a cursor over the free tiles")),
-        (N_("Enter  or  Space"), N_("Select the tile under the cursor")),
-        (N_("Esc,  right click"), N_("Drop the selection")),
-        ("U  /  R", N_("Undo / redo a move")),
-        ("H", N_("Hint: the perfect player's move")),
-        ("A", N_("Analysis on / off")),
-        ("N", N_("New game (back to the title)")),
-        ("E", N_("Edit this position")),
-        ("V", N_("Review the game")),
-        (N_("Ctrl + S  /  Ctrl + O"), N_("Save the game / load a game or a position")),
-        (N_("Click a move in the list"), N_("Show the board after that move (any other key or a right click: back)")),
-        (N_("then  ← ↑  /  → ↓,  Home  /  End"), N_("The move before / after, the first / the last")),
-        (N_("Mouse wheel"), N_("Scroll the move list")),
-    )),
-    (N_("Puzzles"), (
-        (N_("Click,  ← → ↑ ↓"), N_("Pick a free tile, then its twin; the arrows move a cursor over the free tiles")),
-        (N_("Enter  or  Space"), N_("Select the tile under the cursor")),
-        ("T", N_("Try again after a wrong move (a click on the board does too)")),
-        ("S", N_("Show the solution (the puzzle counts as missed)")),
-        ("N", N_("Next puzzle")),
-        (N_("Esc  or  Backspace"), N_("Drop the selection; after a wrong move, try again; else back to the title")),
-    )),
-    (N_("Statistics"), (
-        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the best and worst games and Back")),
-        (N_("Enter  or  Space"), N_("Open the focused game in the review screen")),
-        (N_("Esc  or  Backspace"), N_("Hide the focus ring; without one, back to the title")),
-    )),
-    (N_("Analysis"), (
-        ("B", N_("Back to the game position (drops the variation)")),
-        (N_(",  or  PageUp"), N_("Step back along the best line")),
-        (N_(".  or  PageDown"), N_("Preview the best line one move further")),
-        ("P", N_("Play the previewed line into the variation")),
-        ("U  /  R", N_("Undo / redo a move of the variation")),
-        ("A", N_("Analysis off")),
-    )),
-    (N_("Position editor"), (
-        (N_("Click  /  right click"), N_("Place the chosen tile / clear a cell; hold the button to paint")),
-        (N_("Esc"), N_("Back")),
-        (N_("Ctrl + S  /  Ctrl + O"), N_("Save / load a position")),
-    )),
-    (N_("Review"), (
-        ("← ↑  /  → ↓", N_("Previous / next move")),
-        (N_("PageUp  /  PageDown"), N_("Ten moves back / on")),
-        (N_("Home  /  End"), N_("The start / the end")),
-        ("R", N_("Retry from here against the solver")),
-        ("A", N_("Analyse this position")),
-        ("D", N_("Deeper: review again with more time per move")),
-        (N_("Esc  or  Backspace"), N_("Back (while the review runs: stop it)")),
-    )),
-    (N_("Game over"), (
-        (N_("Enter"), N_("Rematch: the same deal, sides swapped")),
-        ("N", N_("New game")),
-        ("V", N_("Review the game")),
-        (N_("Esc"), N_("Close the panel and look at the board")),
-    )),
-    (N_("Play online"), (
-        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the fields and buttons, as on the title")),
-        (N_("Enter"), N_("In the invite code: join; in the deal number: host; with nothing focused: join when a code "
-                  "is typed, else host")),
-        (N_("Esc"), N_("Hide the focus ring; without one, back to the title")),
-    )),
-    (N_("Waiting for an opponent"), (
-        ("C", N_("Copy the invite link to the clipboard")),
-        ("A", N_("Call the hosted game off: nobody can join it any more")),
-        (N_("Esc  or  Backspace"), N_("Back to the online setup (a hosted game waits on the server)")),
-    )),
-    (N_("Online game"), (
-        ("T", N_("Ask your opponent to let you take back your last move")),
-        ("Y  /  N", N_("Yes / no to your opponent's takeback request or rematch offer")),
-        ("L", N_("Leave: back to the title; the game waits on the server")),
-        (N_("Ctrl + S"), N_("Save the game record the server keeps")),
-        (N_("U  R  H  A  E  V,  Ctrl + O"), N_("Off while the game is played (undo, redo, hint, analysis, editor, "
-                                        "review, load); V, A and E come back once it is over")),
-    )),
-    (N_("Questions and file dialogs"), (
-        (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move between the answers")),
-        (N_("Enter  or  Space"), N_("Take the focused answer")),
-        (N_("Esc"), N_("Cancel")),
-        (N_("Enter in the path box"), N_("Open or save the file named there")),
-    )),
-    (N_("This page"), (
-        (N_("↑ ↓,  PageUp / PageDown,  Home / End"), N_("Scroll (the mouse wheel too)")),
-        (N_("Esc,  F1  or  ?"), N_("Close")),
-    )),
+    (
+        N_("Every screen"),
+        (
+            (N_("F1  or  ?"), N_("This page (F1, ? or Esc closes it)")),
+            (N_("Ctrl + =  /  Ctrl + -  /  Ctrl + 0"), N_("Larger / smaller / the normal text size")),
+            (N_("M"), N_("Sound off / on (kept, like the volume)")),
+            (N_("+  /  -"), N_("Louder / softer sound")),
+        ),
+    ),
+    (
+        N_("Title"),
+        (
+            (
+                N_("Tab  /  Shift + Tab,  ← → ↑ ↓"),
+                N_(
+                    "Move the focus ring over the buttons and fields (in a name or "
+                    "number field ← → move its cursor, Tab moves on)"
+                ),
+            ),
+            (N_("Enter"), N_("Press the focused button (Start game when nothing is focused)")),
+            (N_("Enter  or  Space"), N_("Open the focused list; ↑ ↓ choose, Enter takes it, Esc keeps the old choice")),
+            (N_("Esc"), N_("Hide the focus ring")),
+            (N_("Ctrl + O"), N_("Load a game record (.mbg) or a position (.mbp)")),
+            ("E", N_("Edit a position")),
+            ("O", N_("Play online: host, join or come back to a game over the network")),
+            ("P  /  S", N_("Puzzles / your statistics")),
+        ),
+    ),
+    (
+        N_("Game"),
+        (
+            (
+                N_("Click,  ← → ↑ ↓"),
+                N_("Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
+            ),
+            (N_("Enter  or  Space"), N_("Select the tile under the cursor")),
+            (N_("Esc,  right click"), N_("Drop the selection")),
+            ("U  /  R", N_("Undo / redo a move")),
+            ("H", N_("Hint: the perfect player's move")),
+            ("A", N_("Analysis on / off")),
+            ("N", N_("New game (back to the title)")),
+            ("E", N_("Edit this position")),
+            ("V", N_("Review the game")),
+            (N_("Ctrl + S  /  Ctrl + O"), N_("Save the game / load a game or a position")),
+            (
+                N_("Click a move in the list"),
+                N_("Show the board after that move (any other key or a right click: back)"),
+            ),
+            (N_("then  ← ↑  /  → ↓,  Home  /  End"), N_("The move before / after, the first / the last")),
+            (N_("Mouse wheel"), N_("Scroll the move list")),
+        ),
+    ),
+    (
+        N_("Puzzles"),
+        (
+            (
+                N_("Click,  ← → ↑ ↓"),
+                N_("Pick a free tile, then its twin; the arrows move a cursor over the free tiles"),
+            ),
+            (N_("Enter  or  Space"), N_("Select the tile under the cursor")),
+            ("T", N_("Try again after a wrong move (a click on the board does too)")),
+            ("S", N_("Show the solution (the puzzle counts as missed)")),
+            ("N", N_("Next puzzle")),
+            (N_("Esc  or  Backspace"), N_("Drop the selection; after a wrong move, try again; else back to the title")),
+        ),
+    ),
+    (
+        N_("Statistics"),
+        (
+            (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move the focus ring over the best and worst games and Back")),
+            (N_("Enter  or  Space"), N_("Open the focused game in the review screen")),
+            (N_("Esc  or  Backspace"), N_("Hide the focus ring; without one, back to the title")),
+        ),
+    ),
+    (
+        N_("Analysis"),
+        (
+            ("B", N_("Back to the game position (drops the variation)")),
+            (N_(",  or  PageUp"), N_("Step back along the best line")),
+            (N_(".  or  PageDown"), N_("Preview the best line one move further")),
+            ("P", N_("Play the previewed line into the variation")),
+            ("U  /  R", N_("Undo / redo a move of the variation")),
+            ("A", N_("Analysis off")),
+        ),
+    ),
+    (
+        N_("Position editor"),
+        (
+            (N_("Click  /  right click"), N_("Place the chosen tile / clear a cell; hold the button to paint")),
+            (N_("Esc"), N_("Back")),
+            (N_("Ctrl + S  /  Ctrl + O"), N_("Save / load a position")),
+        ),
+    ),
+    (
+        N_("Review"),
+        (
+            ("← ↑  /  → ↓", N_("Previous / next move")),
+            (N_("PageUp  /  PageDown"), N_("Ten moves back / on")),
+            (N_("Home  /  End"), N_("The start / the end")),
+            ("R", N_("Retry from here against the solver")),
+            ("A", N_("Analyse this position")),
+            ("D", N_("Deeper: review again with more time per move")),
+            (N_("Esc  or  Backspace"), N_("Back (while the review runs: stop it)")),
+        ),
+    ),
+    (
+        N_("Game over"),
+        (
+            (N_("Enter"), N_("Rematch: the same deal, sides swapped")),
+            ("N", N_("New game")),
+            ("V", N_("Review the game")),
+            (N_("Esc"), N_("Close the panel and look at the board")),
+        ),
+    ),
+    (
+        N_("Play online"),
+        (
+            (
+                N_("Tab  /  Shift + Tab,  ← → ↑ ↓"),
+                N_("Move the focus ring over the fields and buttons, as on the title"),
+            ),
+            (
+                N_("Enter"),
+                N_(
+                    "In the invite code: join; in the deal number: host; with nothing focused: join when a code "
+                    "is typed, else host"
+                ),
+            ),
+            (N_("Esc"), N_("Hide the focus ring; without one, back to the title")),
+        ),
+    ),
+    (
+        N_("Waiting for an opponent"),
+        (
+            ("C", N_("Copy the invite link to the clipboard")),
+            ("A", N_("Call the hosted game off: nobody can join it any more")),
+            (N_("Esc  or  Backspace"), N_("Back to the online setup (a hosted game waits on the server)")),
+        ),
+    ),
+    (
+        N_("Online game"),
+        (
+            ("T", N_("Ask your opponent to let you take back your last move")),
+            ("Y  /  N", N_("Yes / no to your opponent's takeback request or rematch offer")),
+            ("L", N_("Leave: back to the title; the game waits on the server")),
+            (N_("Ctrl + S"), N_("Save the game record the server keeps")),
+            (
+                N_("U  R  H  A  E  V,  Ctrl + O"),
+                N_(
+                    "Off while the game is played (undo, redo, hint, analysis, editor, "
+                    "review, load); V, A and E come back once it is over"
+                ),
+            ),
+        ),
+    ),
+    (
+        N_("Questions and file dialogs"),
+        (
+            (N_("Tab  /  Shift + Tab,  ← → ↑ ↓"), N_("Move between the answers")),
+            (N_("Enter  or  Space"), N_("Take the focused answer")),
+            (N_("Esc"), N_("Cancel")),
+            (N_("Enter in the path box"), N_("Open or save the file named there")),
+        ),
+    ),
+    (
+        N_("This page"),
+        (
+            (N_("↑ ↓,  PageUp / PageDown,  Home / End"), N_("Scroll (the mouse wheel too)")),
+            (N_("Esc,  F1  or  ?"), N_("Close")),
+        ),
+    ),
 )
 """Every keyboard shortcut, screen by screen (the handlers are the scenes' ``pygame.K_`` tests)."""
 
@@ -192,8 +266,10 @@ def window_key(app: Host, event: pygame.event.Event) -> bool:
 
 
 def _typing(app: Host) -> bool:
-    return any(isinstance(element, (UITextEntryLine, UITextEntryBox)) and element.is_focused
-               for element in app.manager.get_focus_set() or ())
+    return any(
+        isinstance(element, (UITextEntryLine, UITextEntryBox)) and element.is_focused
+        for element in app.manager.get_focus_set() or ()
+    )
 
 
 class HelpScene(Scene):
@@ -265,21 +341,32 @@ class HelpScene(Scene):
         self.buttons = {}
         for key, label, tip, x, width, object_id in (
             ("smaller", _("Text -"), _("Smaller text everywhere (Ctrl + -)"), card.x + pad, size_w, None),
-            ("larger", _("Text +"), _("Larger text everywhere (Ctrl + =)"), card.x + pad + size_w + gap, size_w,
-             None),
-            ("language", language_name(current_language()), _("The language of the game: click for the next one"),
-             card.right - pad - close_w - gap - language_w, language_w, None),
+            ("larger", _("Text +"), _("Larger text everywhere (Ctrl + =)"), card.x + pad + size_w + gap, size_w, None),
+            (
+                "language",
+                language_name(current_language()),
+                _("The language of the game: click for the next one"),
+                card.right - pad - close_w - gap - language_w,
+                language_w,
+                None,
+            ),
             ("close", _("Close"), _("Back to the screen (Esc)"), card.right - pad - close_w, close_w, "#primary"),
         ):
-            button = Button(pygame.Rect(x, y, width, height), label, self.app.manager, tool_tip_text=tip,
-                            object_id=ObjectID(object_id=object_id) if object_id else None)
+            button = Button(
+                pygame.Rect(x, y, width, height),
+                label,
+                self.app.manager,
+                tool_tip_text=tip,
+                object_id=ObjectID(object_id=object_id) if object_id else None,
+            )
             self.buttons[key] = button
             self.elements.append(button)
         label_w = self.app.fonts.width(_("{percent}%").format(percent=100), foot_size)  # the least it shows
         size_end = card.x + pad + 2 * size_w + gap + round(32 * scale) + label_w
         sound_end = card.right - pad - close_w - gap - language_w - gap  # the language button's left edge
-        self.sound = SoundControl(self.app.sounds, self.app.manager,
-                                  pygame.Rect(size_end, y, sound_end - size_end, height), scale)
+        self.sound = SoundControl(
+            self.app.sounds, self.app.manager, pygame.Rect(size_end, y, sound_end - size_end, height), scale
+        )
         self.elements.extend(self.sound.elements)
         self.buttons.update(self.sound.buttons)
         if self.app.settings.ui_scale <= UI_SCALE_RANGE[0]:
@@ -314,8 +401,14 @@ class HelpScene(Scene):
             self.scroll(-event.y * self._line())
         elif event.type == pygame.KEYDOWN:
             page = max(self._line(), self.viewport().h - 2 * self._line())
-            steps = {pygame.K_UP: -self._line(), pygame.K_DOWN: self._line(), pygame.K_PAGEUP: -page,
-                     pygame.K_PAGEDOWN: page, pygame.K_HOME: -10**6, pygame.K_END: 10**6}
+            steps = {
+                pygame.K_UP: -self._line(),
+                pygame.K_DOWN: self._line(),
+                pygame.K_PAGEUP: -page,
+                pygame.K_PAGEDOWN: page,
+                pygame.K_HOME: -(10**6),
+                pygame.K_END: 10**6,
+            }
             if event.key in steps:
                 self.scroll(steps[event.key])
             elif event.key == pygame.K_ESCAPE:
@@ -344,8 +437,7 @@ class HelpScene(Scene):
         veil.fill((0, 10, 6, 150))
         surface.blit(veil, (0, 0))
         card = self.card_rect()
-        surface.blit(theme.rounded_panel(card.size, (10, 36, 26, 248), round(18 * scale), (*theme.GOLD, 200), 2),
-                     card)
+        surface.blit(theme.rounded_panel(card.size, (10, 36, 26, 248), round(18 * scale), (*theme.GOLD, 200), 2), card)
         pad = self._pad()
         title = fonts.text(_(TITLE), 22 * scale, theme.IVORY, bold=True)
         surface.blit(title, (card.x + pad, card.y + pad - round(4 * scale)))

@@ -74,4 +74,3 @@ def forget(url: str, game: str) -> str | None:
     except OSError as error:
         return _("Cannot change the list of online games: {value}").format(value=error.strerror or error)
     return None
-

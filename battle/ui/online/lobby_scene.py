@@ -40,8 +40,12 @@ if TYPE_CHECKING:
 
 COUNTDOWN_INTERVAL = 0.25
 """Frames while the link is down: the retry countdown shows whole seconds."""
-HEADINGS = {"host": N_("Creating your game..."), "join": N_("Joining a game"), "resume": N_("Coming back to your game"),
-            "watch": N_("Watching a game")}
+HEADINGS = {
+    "host": N_("Creating your game..."),
+    "join": N_("Joining a game"),
+    "resume": N_("Coming back to your game"),
+    "watch": N_("Watching a game"),
+}
 SEATLESS = ("join", "watch")
 """Purposes with no seat kept until the server gives one: Back leaves nothing waiting on the server."""
 
@@ -49,8 +53,14 @@ SEATLESS = ("join", "watch")
 class LobbyScene(Scene):
     """Waiting for the game to begin (see the module docstring)."""
 
-    def __init__(self, app: Host, session: OnlineSession, purpose: str, code: str | None = None,
-                 returned: Callable[[StatusLine], None] | None = None) -> None:
+    def __init__(
+        self,
+        app: Host,
+        session: OnlineSession,
+        purpose: str,
+        code: str | None = None,
+        returned: Callable[[StatusLine], None] | None = None,
+    ) -> None:
         super().__init__(app)
         self.session = session
         self.purpose = purpose
@@ -97,21 +107,31 @@ class LobbyScene(Scene):
         height = max(24, round(36 * scale))
         self.buttons = {}
         if self.invite:
-            self.buttons["copy"] = Button(self._copy_rect(), _("Copy link"), manager,
-                                          tool_tip_text=_("Copy the invite link to the clipboard (C)"),
-                                          object_id=ObjectID(object_id="#primary"))
+            self.buttons["copy"] = Button(
+                self._copy_rect(),
+                _("Copy link"),
+                manager,
+                tool_tip_text=_("Copy the invite link to the clipboard (C)"),
+                object_id=ObjectID(object_id="#primary"),
+            )
         back = pygame.Rect(0, 0, round(150 * scale), height)
         back.midbottom = (card.centerx, card.bottom - pad)
-        tip = (_("Back to the online setup; the game waits on the server (Esc)") if self.purpose not in SEATLESS
-               else _("Back to the online setup (Esc)"))
+        tip = (
+            _("Back to the online setup; the game waits on the server (Esc)")
+            if self.purpose not in SEATLESS
+            else _("Back to the online setup (Esc)")
+        )
         if self.invite:  # the host's own game, still waiting: it can be called off
             gap = round(12 * scale)
             back.right = card.centerx - gap // 2
             call_off = back.copy()
             call_off.left = card.centerx + gap // 2
-            self.buttons["abort"] = Button(call_off, _("Call off"), manager,
-                                           tool_tip_text=_("End this game before anyone joins: its code stops "
-                                                         "working (A)"))
+            self.buttons["abort"] = Button(
+                call_off,
+                _("Call off"),
+                manager,
+                tool_tip_text=_("End this game before anyone joins: its code stops working (A)"),
+            )
         self.buttons["back"] = Button(back, _("Back"), manager, tool_tip_text=tip)
         self.elements.extend(self.buttons.values())
 
@@ -152,8 +172,9 @@ class LobbyScene(Scene):
         try:
             clipboard_copy(text)
         except (pygame.error, OSError, RuntimeError) as error:
-            self.note = StatusLine(_("No clipboard here ({error}): read the code or the link out instead.").format(
-                error=error), "warn")
+            self.note = StatusLine(
+                _("No clipboard here ({error}): read the code or the link out instead.").format(error=error), "warn"
+            )
             return
         self.note = StatusLine(_("Copied {text}: paste it to your opponent.").format(text=text), "good")
 
@@ -183,7 +204,7 @@ class LobbyScene(Scene):
                 self.link_since = time.monotonic()
                 self.reached = self.reached or self.link.state == "connected"
             elif kind == "error":
-                self.note = StatusLine(_("The server refused: {get}").format(get=event.get('reason')), "error")
+                self.note = StatusLine(_("The server refused: {get}").format(get=event.get("reason")), "error")
             elif kind == "created":
                 self.invite, self.watch = event.get("invite"), event.get("watch")
             keep = keep or kind in ("created", "joined", "state")
@@ -208,8 +229,11 @@ class LobbyScene(Scene):
         seat = self.session.seat
         problem = connection.forget(seat.url, seat.game) if seat is not None else None
         expired = (state.get("result") or {}).get("reason") == "expired"
-        words = (_("Nobody joined in time: the game expired.") if expired
-                 else _("You called the game off: its code no longer works."))
+        words = (
+            _("Nobody joined in time: the game expired.")
+            if expired
+            else _("You called the game off: its code no longer works.")
+        )
         if self.app.stack.top is self:
             self.app.stack.pop()
         if self.returned is not None:
@@ -279,24 +303,38 @@ class LobbyScene(Scene):
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
         inner = card.w - 2 * round(24 * scale)
         y = card.y + round(22 * scale)
-        heading = fonts.text(fonts.fit(self.heading(), 24 * scale, inner, bold=True), 24 * scale, theme.IVORY,
-                             bold=True)
+        heading = fonts.text(
+            fonts.fit(self.heading(), 24 * scale, inner, bold=True), 24 * scale, theme.IVORY, bold=True
+        )
         surface.blit(heading, heading.get_rect(midtop=(card.centerx, y)))
         if self.state is not None:
             terms = fonts.text(fonts.fit(game_terms(self.state), 13 * scale, inner), 13 * scale, theme.IVORY_DIM)
             surface.blit(terms, terms.get_rect(midtop=(card.centerx, card.y + round(58 * scale))))
         shown_code = self.invite or (self.code if self.purpose in SEATLESS else None)
         if shown_code:
-            label = _("INVITE CODE") if self.invite else _("{value} WITH THE CODE").format(
-                value='WATCHING' if self.purpose == 'watch' else 'JOINING')
+            label = (
+                _("INVITE CODE")
+                if self.invite
+                else _("{value} WITH THE CODE").format(value="WATCHING" if self.purpose == "watch" else "JOINING")
+            )
             caption = fonts.text(label, 13 * scale, theme.GOLD, bold=True)
             surface.blit(caption, caption.get_rect(midtop=(card.centerx, card.y + round(88 * scale))))
-            draw_code(surface, fonts, (card.centerx, card.y + round(152 * scale)), format_code(shown_code),
-                      64 * scale, min(inner, round(520 * scale)))
+            draw_code(
+                surface,
+                fonts,
+                (card.centerx, card.y + round(152 * scale)),
+                format_code(shown_code),
+                64 * scale,
+                min(inner, round(520 * scale)),
+            )
         y = card.y + round(254 * scale)
         if self.invite:
-            shown = fonts.text(fonts.fit(invite_link(self.session.url, self.invite), 15 * scale, inner), 15 * scale,
-                               theme.GOLD, bold=True)
+            shown = fonts.text(
+                fonts.fit(invite_link(self.session.url, self.invite), 15 * scale, inner),
+                15 * scale,
+                theme.GOLD,
+                bold=True,
+            )
             surface.blit(shown, shown.get_rect(midtop=(card.centerx, y)))
             y += shown.get_height() + round(4 * scale)
         for words in self._explanation(inner):
@@ -304,13 +342,21 @@ class LobbyScene(Scene):
             surface.blit(rendered, rendered.get_rect(midtop=(card.centerx, y)))
             y += rendered.get_height() + round(2 * scale)
         if self.watch and self.invite:
-            watch = fonts.text(_("Watch code for spectators: {format_code}").format(
-                format_code=format_code(self.watch)), 13 * scale,
-                               theme.IVORY_FAINT)
+            watch = fonts.text(
+                _("Watch code for spectators: {format_code}").format(format_code=format_code(self.watch)),
+                13 * scale,
+                theme.IVORY_FAINT,
+            )
             surface.blit(watch, watch.get_rect(midtop=(card.centerx, card.y + round(308 * scale))))
         link, kind = self.link_line()
-        draw_link_line(surface, fonts, (card.centerx, card.y + round(346 * scale)),
-                       fonts.fit(link, 15 * scale, inner - 20), kind, 15 * scale)
+        draw_link_line(
+            surface,
+            fonts,
+            (card.centerx, card.y + round(346 * scale)),
+            fonts.fit(link, 15 * scale, inner - 20),
+            kind,
+            15 * scale,
+        )
         if self.note.text:
             colour = STATUS_COLOURS.get(self.note.kind, theme.IVORY)
             note = fonts.text(fonts.fit(self.note.text, 14 * scale, min(inner, w - 40)), 14 * scale, colour)

@@ -52,8 +52,14 @@ from battle.ui.play_mode import Shown
 
 BUTTONS: tuple[ButtonSpec, ...] = (
     ("takeback", N_("Take back"), N_("Ask your opponent to let you take back your last move (T)")),
-    ("resign", N_("Resign"), N_("Give up this game: your opponent wins (asks first); before the second move "
-                         "it reads Abort and calls the game off")),
+    (
+        "resign",
+        N_("Resign"),
+        N_(
+            "Give up this game: your opponent wins (asks first); before the second move "
+            "it reads Abort and calls the game off"
+        ),
+    ),
     ("leave", N_("Leave"), N_("Back to the title; the game waits on the server for you to resume it (L)")),
     ("yes", N_("Yes"), N_("Accept your opponent's takeback request or rematch offer (Y)")),
     ("no", N_("No"), N_("Turn down your opponent's takeback request or rematch offer (N)")),
@@ -83,11 +89,22 @@ class OnlineMode(ServerGame):
         asked = self.question() is not None
         game = self.screen.match.game
         if self.watching:
-            return {"takeback": False, "resign": False, "yes": False, "no": False, "rematch": False,
-                    "edit": self.finished, "review": self.finished and game.ply > 0}
+            return {
+                "takeback": False,
+                "resign": False,
+                "yes": False,
+                "no": False,
+                "rematch": False,
+                "edit": self.finished,
+                "review": self.finished and game.ply > 0,
+            }
         return {
-            "takeback": (self.playing and last_mover(self.state, game) == self.you
-                         and offers.get("takeback") is None and not self.in_flight()),
+            "takeback": (
+                self.playing
+                and last_mover(self.state, game) == self.you
+                and offers.get("takeback") is None
+                and not self.in_flight()
+            ),
             "resign": self.playing,
             "yes": asked,
             "no": asked,
@@ -98,9 +115,12 @@ class OnlineMode(ServerGame):
 
     def refusal(self) -> StatusLine | None:
         if self.link.state == "closed":
-            return StatusLine(_("Not connected ({detail}). Leave, then resume the game from Play online.").format(
-                detail=self.link.detail),
-                          "error")
+            return StatusLine(
+                _("Not connected ({detail}). Leave, then resume the game from Play online.").format(
+                    detail=self.link.detail
+                ),
+                "error",
+            )
         if self.watching:
             return StatusLine(_(WATCHING), "quiet")
         if self.state.get("status") == "waiting":
@@ -110,14 +130,15 @@ class OnlineMode(ServerGame):
         if self.in_flight():
             return StatusLine(_("Wait: your move is on its way to the server."), "quiet")
         if self.state.get("to_move") != self.you:
-            return StatusLine(_("Wait: {verb} to move.").format(verb=verb(self.opponent_name, 'is')), "quiet")
+            return StatusLine(_("Wait: {verb} to move.").format(verb=verb(self.opponent_name, "is")), "quiet")
         return None
 
     def locked(self, name: str) -> StatusLine:
         """Why a command of the local game is off while the online game is played."""
         words = {
             "undo": _("Undo is off in an online game: T asks {opponent_name} to let you take back your move.").format(
-                opponent_name=self.opponent_name),
+                opponent_name=self.opponent_name
+            ),
             "redo": _("Redo is off in an online game."),
             "hint": _("Hints are off in an online game."),
             "analyse": _("Analysis is off while the game is played; it comes back when the game is over."),
@@ -139,24 +160,36 @@ class OnlineMode(ServerGame):
         """The player's move: sent to the server and shown at once (``sync`` takes it back if refused)."""
         self.session.play(move_name(move))
         played = self._play_into_game(move)
-        after = _("{verb} to move.").format(verb=verb(self.opponent_name, 'is'))
+        after = _("{verb} to move.").format(verb=verb(self.opponent_name, "is"))
         if self.link.state != "connected":
             after = _("It goes to the server when the connection is back.")
-        said = StatusLine(_("You took {pair_words}, {move_name}, for {plural}. {after}").format(
-            pair_words=pair_words(played.kind), move_name=move_name(move), plural=plural(played.points, 'point'),
-            after=after), "info")
+        said = StatusLine(
+            _("You took {pair_words}, {move_name}, for {plural}. {after}").format(
+                pair_words=pair_words(played.kind),
+                move_name=move_name(move),
+                plural=plural(played.points, "point"),
+                after=after,
+            ),
+            "info",
+        )
         return replace(played, status=said)
 
     def undo(self) -> Shown:
-        return Shown(self.locked("undo") if not self.finished else StatusLine(
-            _("The game is over: V reviews it move by move."), "quiet"))
+        return Shown(
+            self.locked("undo")
+            if not self.finished
+            else StatusLine(_("The game is over: V reviews it move by move."), "quiet")
+        )
 
     def redo(self) -> Shown:
         return Shown(self.locked("redo"))
 
     def request_hint(self) -> Shown:
-        return Shown(self.locked("hint") if not self.finished else StatusLine(
-            _("The game is over: V reviews every move against perfect play."), "quiet"))
+        return Shown(
+            self.locked("hint")
+            if not self.finished
+            else StatusLine(_("The game is over: V reviews every move against perfect play."), "quiet")
+        )
 
     def command(self, name: str) -> Shown:
         """Take back, yes, no and rematch (the screen handles resign, leave and save)."""
@@ -172,21 +205,30 @@ class OnlineMode(ServerGame):
 
     def _ask_takeback(self) -> StatusLine:
         if not self.enabled_buttons()["takeback"]:
-            reason = (_("You asked already.") if (self.state.get("offers") or {}).get("takeback") == self.you
-                      else _("Only your own last move can be taken back, while the game is played."))
+            reason = (
+                _("You asked already.")
+                if (self.state.get("offers") or {}).get("takeback") == self.you
+                else _("Only your own last move can be taken back, while the game is played.")
+            )
             return StatusLine(_("No takeback to ask for: {reason}").format(reason=reason), "quiet")
         self.session.send(RequestTakeback())
         move = (self.state.get("moves") or ["?"])[-1]
-        return StatusLine(_("Asked {opponent_name} to let you take back {move}.").format(
-            opponent_name=self.opponent_name, move=move), "hint")
+        return StatusLine(
+            _("Asked {opponent_name} to let you take back {move}.").format(opponent_name=self.opponent_name, move=move),
+            "hint",
+        )
 
     def _answer(self, accept: bool) -> StatusLine:
         asked = self.question()
         name = self.opponent_name
         if asked == "takeback":
             self.session.send(AnswerTakeback(accept))
-            return StatusLine(_("You let {name} take back their move.").format(name=name) if accept
-                          else _("You said no: {name}'s move stays.").format(name=name), "info")
+            return StatusLine(
+                _("You let {name} take back their move.").format(name=name)
+                if accept
+                else _("You said no: {name}'s move stays.").format(name=name),
+                "info",
+            )
         if asked == "rematch" and accept:
             self.session.send(AcceptRematch())
             return StatusLine(_("You took the rematch: the same deal, the sides swapped."), "good")
@@ -228,8 +270,10 @@ class OnlineMode(ServerGame):
     def ask_for_record(self) -> StatusLine:
         """Ask the server for the game record (``take_record`` has it when it comes); what to say meanwhile."""
         if self.link.state == "closed":
-            return StatusLine(_("Not connected ({detail}): the record comes from the server.").format(
-                detail=self.link.detail), "error")
+            return StatusLine(
+                _("Not connected ({detail}): the record comes from the server.").format(detail=self.link.detail),
+                "error",
+            )
         self.record_asked_at = time.monotonic()
         self.session.send(GetRecord())
         return StatusLine(_("Asking the server for the record..."), "hint", busy=True, since=self.screen.clock)
@@ -254,23 +298,35 @@ class OnlineMode(ServerGame):
         state = self.state
         name = self.opponent_name
         if self.link.state == "closed":
-            return StatusLine(_("Closed: {detail}. Leave, then resume the game from Play online.").format(
-                detail=self.link.detail), "error")
+            return StatusLine(
+                _("Closed: {detail}. Leave, then resume the game from Play online.").format(detail=self.link.detail),
+                "error",
+            )
         if state.get("status") == "waiting":
-            return StatusLine(_("Waiting for both players to join.") if self.watching
-                              else _("Waiting for your opponent to join."), "quiet")
+            return StatusLine(
+                _("Waiting for both players to join.") if self.watching else _("Waiting for your opponent to join."),
+                "quiet",
+            )
         if self.finished:
             return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
         if self.watching:
             mover = 1 if state.get("to_move") == 1 else 2
-            return StatusLine(_("You are watching: {verb} to move.").format(
-                verb=verb(name_of(state, mover), 'is')), "quiet")
+            return StatusLine(
+                _("You are watching: {verb} to move.").format(verb=verb(name_of(state, mover), "is")), "quiet"
+            )
         if state.get("to_move") == self.you:
-            return StatusLine(_("Your move: {plural} to choose from.").format(
-                plural=plural(len(self.position.legal_moves()), 'pair')), "info")
-        away = _(" {verb} away: the game waits.").format(
-            verb=verb(name, 'is')) if presence_of(state, self.opponent) == "away" else ""
-        return StatusLine(_("{verb} to move.{away}").format(verb=verb(name, 'is'), away=away), "quiet")
+            return StatusLine(
+                _("Your move: {plural} to choose from.").format(
+                    plural=plural(len(self.position.legal_moves()), "pair")
+                ),
+                "info",
+            )
+        away = (
+            _(" {verb} away: the game waits.").format(verb=verb(name, "is"))
+            if presence_of(state, self.opponent) == "away"
+            else ""
+        )
+        return StatusLine(_("{verb} to move.{away}").format(verb=verb(name, "is"), away=away), "quiet")
 
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, self.keys_help
@@ -285,7 +341,8 @@ class OnlineMode(ServerGame):
     def panel_label(self) -> str:
         role = "watching" if self.watching else _("you are Player {you}").format(you=self.you)
         return _("online · {role} · server {server_label}").format(
-            role=role, server_label=server_label(self.session.url))
+            role=role, server_label=server_label(self.session.url)
+        )
 
     def panel_labels(self, deal: int | None) -> list[str]:
         """The panel header's line, longest first: the screen shows the first that fits."""
@@ -293,8 +350,12 @@ class OnlineMode(ServerGame):
         full = self.panel_label()
         labels = [_("Deal {deal}  ·  {full}").format(deal=deal, full=full)] if deal is not None else []
         role = "watching" if self.watching else _("Player {you} (you)").format(you=self.you)
-        return [*labels, full, _("online · {role} · {server}").format(
-            role=role, server=server), _("online · {server}").format(server=server)]
+        return [
+            *labels,
+            full,
+            _("online · {role} · {server}").format(role=role, server=server),
+            _("online · {server}").format(server=server),
+        ]
 
     def roles(self) -> tuple[str, str]:
         """The player cards' lines: who is who, who is connected, and the time left on a move."""
@@ -308,8 +369,11 @@ class OnlineMode(ServerGame):
             elif self.link.state != "connected":
                 parts.append("unknown")  # the last word from a server that is gone says nothing of now
             else:
-                parts.append({"connected": "connected", "away": "away",
-                              "open": _("not joined yet")}.get(presence_of(self.state, seat), "away"))
+                parts.append(
+                    {"connected": "connected", "away": "away", "open": _("not joined yet")}.get(
+                        presence_of(self.state, seat), "away"
+                    )
+                )
             if self.playing and self.state.get("to_move") == seat and left is not None:
                 parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else "overdue")
             roles.append(" · ".join(parts))
@@ -323,14 +387,17 @@ class OnlineMode(ServerGame):
             return _("Closed: {detail}").format(detail=self.link.detail), "error"
         if self.lost and self.link.state == "retrying":
             return _("Connection lost — retrying in {retry_seconds} s").format(
-                retry_seconds=self._retry_seconds()), "warn"
+                retry_seconds=self._retry_seconds()
+            ), "warn"
         if self.lost:
             return _("Connection lost — connecting again…"), "warn"
         if self.watching:
             away = [seat for seat in (1, 2) if presence_of(self.state, seat) == "away"]
-            return (_("{what} is away: the game waits").format(
-                what=name_of(self.state, away[0])), "quiet") if self.playing and away \
+            return (
+                (_("{what} is away: the game waits").format(what=name_of(self.state, away[0])), "quiet")
+                if self.playing and away
                 else None
+            )
         asked = self.question()
         if asked == "takeback":
             return _("{name} asks to take back their last move — Y yes · N no").format(name=name), "good"

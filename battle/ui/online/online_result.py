@@ -36,8 +36,11 @@ class OnlineScene(PlayScene, Protocol):
 
 class OnlineResultScene(ResultScene):
     choices = (
-        ("rematch", N_("Rematch"), N_("Offer your opponent the same deal with the sides swapped, or accept their "
-                                      "offer (Enter)")),
+        (
+            "rematch",
+            N_("Rematch"),
+            N_("Offer your opponent the same deal with the sides swapped, or accept their offer (Enter)"),
+        ),
         ("new", N_("Leave"), N_("Back to the title; the game's record stays on the server (N)")),
         ("review", N_("Review"), N_("Grade every move against perfect play (V)")),
     )

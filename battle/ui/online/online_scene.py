@@ -99,17 +99,20 @@ class OnlineScene(PlayScene):
             words = _("Stopped watching; the watch code opens the game again from Play online.")
         elif online.finished:
             words = _("Left the finished game with {opponent_name}; its record stays on the server.").format(
-                opponent_name=online.opponent_name)
+                opponent_name=online.opponent_name
+            )
         else:
             words = _("The game with {name} waits on the server: Play online lists it to come back to.").format(
-                name=online.opponent_name)
+                name=online.opponent_name
+            )
         self.app.show_title(words, "info")
 
     def ask_to_resign(self) -> None:
         online = self.online
         if online.watching or not online.playing:
-            self.status = StatusLine(_(WATCHING) if online.watching else _("Only a game being played can be resigned."),
-                                 "quiet")
+            self.status = StatusLine(
+                _(WATCHING) if online.watching else _("Only a game being played can be resigned."), "quiet"
+            )
             return
         name = online.opponent_name
         if online.can_abort:
@@ -120,13 +123,20 @@ class OnlineScene(PlayScene):
             if key == "resign":
                 self.status = online.resign()
 
-        self.app.stack.push(ChoiceScene(
-            self.app, _("Resign this game?"),
-            _("{verb} the game, whatever the score. A resignation cannot be taken back.").format(
-                verb=verb(name, 'wins')),
-            (Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
-             Choice("resign", _("Resign"), _("Give up: {verb}").format(verb=verb(name, 'wins', start=False)))),
-            answered))
+        self.app.stack.push(
+            ChoiceScene(
+                self.app,
+                _("Resign this game?"),
+                _("{verb} the game, whatever the score. A resignation cannot be taken back.").format(
+                    verb=verb(name, "wins")
+                ),
+                (
+                    Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
+                    Choice("resign", _("Resign"), _("Give up: {verb}").format(verb=verb(name, "wins", start=False))),
+                ),
+                answered,
+            )
+        )
 
     def ask_to_abort(self, name: str) -> None:
         """Before the second move Resign reads Abort: the game ends with no result, for nobody."""
@@ -135,12 +145,18 @@ class OnlineScene(PlayScene):
             if key == "abort":
                 self.status = self.online.abort()
 
-        self.app.stack.push(ChoiceScene(
-            self.app, _("Abort this game?"),
-            _("The game ends with no winner and counts for nothing, for you and for {name}.").format(name=name),
-            (Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
-             Choice("abort", _("Abort"), _("Call the game off: no result"))),
-            answered))
+        self.app.stack.push(
+            ChoiceScene(
+                self.app,
+                _("Abort this game?"),
+                _("The game ends with no winner and counts for nothing, for you and for {name}.").format(name=name),
+                (
+                    Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
+                    Choice("abort", _("Abort"), _("Call the game off: no result")),
+                ),
+                answered,
+            )
+        )
 
     def _update_buttons(self) -> None:
         super()._update_buttons()
@@ -158,8 +174,9 @@ class OnlineScene(PlayScene):
             self.status = StatusLine(_("Could not save: {problem}").format(problem=problem), "error")
             return
         self.app.remember_folder(written.parent)
-        self.status = StatusLine(_("Saved the record as {name} (in {parent}).").format(
-            name=written.name, parent=written.parent), "good")
+        self.status = StatusLine(
+            _("Saved the record as {name} (in {parent}).").format(name=written.name, parent=written.parent), "good"
+        )
 
     def show_result(self) -> None:
         result = result_of_state(self.online.state)
@@ -256,6 +273,7 @@ class OnlineScene(PlayScene):
                 player.to_move = player.to_move and online.playing  # a resigned game's board has pairs left
             size, room = HEADER_SIZE * self.layout.scale, self.layout.panel.header.w
             labels = online.panel_labels(self.game.deal_number)
-            info.start_label = next((label for label in labels if self.app.fonts.width(label, size) <= room),
-                                    labels[-1])
+            info.start_label = next(
+                (label for label in labels if self.app.fonts.width(label, size) <= room), labels[-1]
+            )
         return info

@@ -188,12 +188,16 @@ def news_line(item: OfferNews, state: JsonObject) -> tuple[str, str] | None:
     coming_and_going = item.kind in ("away", "back", "joined")
     name = name_of(state, item.seat if coming_and_going else opponent_of(state))
     return {
-        "takeback_asked": (_("{name} asks to take back their last move: Y lets them, N says no.").format(
-            name=name), "warn"),
+        "takeback_asked": (
+            _("{name} asks to take back their last move: Y lets them, N says no.").format(name=name),
+            "warn",
+        ),
         "takeback_refused": (_("{name} said no to the takeback.").format(name=name), "info"),
         "takeback_overtaken": (_("{name} moved instead: no takeback.").format(name=name), "info"),
-        "rematch_offered": (_("{name} offers a rematch, the same deal with the sides swapped: Y accepts.").format(
-            name=name), "warn"),
+        "rematch_offered": (
+            _("{name} offers a rematch, the same deal with the sides swapped: Y accepts.").format(name=name),
+            "warn",
+        ),
         "rematch_declined": (_("{name} turned down the rematch.").format(name=name), "info"),
         "away": (_("{name} is away: the game waits for them.").format(name=name), "quiet"),
         "back": (_("{name} is back.").format(name=name), "info"),

@@ -12,8 +12,9 @@ from battle.ui.art import theme
 from battle.ui.widgets.hud import STATUS_COLOURS
 
 
-def draw_link_line(surface: pygame.Surface, fonts: theme.Fonts, centre: tuple[int, int], text: str, kind: str,
-                   size: float) -> pygame.Rect:
+def draw_link_line(
+    surface: pygame.Surface, fonts: theme.Fonts, centre: tuple[int, int], text: str, kind: str, size: float
+) -> pygame.Rect:
     """A centred line with a coloured dot in front: the waiting room's connection state. Its rect."""
     colour = STATUS_COLOURS.get(kind, theme.IVORY)
     line = fonts.text(text, size, colour)
@@ -26,8 +27,9 @@ def draw_link_line(surface: pygame.Surface, fonts: theme.Fonts, centre: tuple[in
     return rect
 
 
-def draw_code(surface: pygame.Surface, fonts: theme.Fonts, centre: tuple[int, int], code: str, size: float,
-              max_width: int) -> pygame.Rect:
+def draw_code(
+    surface: pygame.Surface, fonts: theme.Fonts, centre: tuple[int, int], code: str, size: float, max_width: int
+) -> pygame.Rect:
     """A code to read out, large and spaced a sixth of its height apart (8 characters and a dash
     read as one word otherwise); smaller if it would be wider than ``max_width``. Its rect."""
     gap = size / 6

@@ -55,7 +55,6 @@ CLOCK_INTERVAL = 0.5
 _SEVERITY = {"error": 4, "warn": 3, "good": 2, "hint": 2, "info": 1, "quiet": 0}
 
 
-
 @dataclass
 class _Change:
     """What following the server did to the game: said, taken back, played, or another game."""
@@ -64,6 +63,7 @@ class _Change:
     rewound: bool = False
     played: list[Played] = field(default_factory=list)
     reset: bool = False
+
 
 class ServerGame:
     """The server's game as the game screen shows it: the session, its latest state, the Game that follows it."""
@@ -177,7 +177,7 @@ class ServerGame:
             if kind == "link":
                 links.extend(self._link_changed(event))
             elif kind == "error":
-                told.append(StatusLine(_("The server refused: {get}").format(get=event.get('reason')), "error"))
+                told.append(StatusLine(_("The server refused: {get}").format(get=event.get("reason")), "error"))
             elif kind == "record" and self.record_asked_at is not None:
                 self.record_asked_at = None
                 self.record = str(event.get("mbg", ""))
@@ -217,8 +217,9 @@ class ServerGame:
         try:
             expected = expected_moves(state, pending)
         except BattleError as error:
-            change.said.append(StatusLine(_("A move from the server does not read here: {error}").format(
-                error=error), "error"))
+            change.said.append(
+                StatusLine(_("A move from the server does not read here: {error}").format(error=error), "error")
+            )
             return change
         current = list(game.moves)
         keep = common_prefix(current, expected)
@@ -234,9 +235,17 @@ class ServerGame:
             change.played.append(self._play_into_game(move))
         if change.played:
             last = change.played[-1]
-            said.append(StatusLine(_("{verb} {pair_words}, {move_name}, for {plural}.").format(
-                verb=verb(who(state, last.mover), 'took'), pair_words=pair_words(last.kind),
-                move_name=move_name(last.move), plural=plural(last.points, 'point')), "info"))
+            said.append(
+                StatusLine(
+                    _("{verb} {pair_words}, {move_name}, for {plural}.").format(
+                        verb=verb(who(state, last.mover), "took"),
+                        pair_words=pair_words(last.kind),
+                        move_name=move_name(last.move),
+                        plural=plural(last.points, "point"),
+                    ),
+                    "info",
+                )
+            )
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
@@ -253,8 +262,9 @@ class ServerGame:
         try:
             game = game_from_state(state)
         except BattleError as error:
-            return _Change([StatusLine(_("The server's game does not read here: {error}").format(
-                error=error), "error")])
+            return _Change(
+                [StatusLine(_("The server's game does not read here: {error}").format(error=error), "error")]
+            )
         self.screen.match.game = game
         self.game_id = str(state.get("game"))
         self.result_shown = state.get("status") == "finished"
@@ -266,23 +276,30 @@ class ServerGame:
         listed = ", ".join(move_name(move) for move in reversed(taken))
         name = self.opponent_name
         if asker is not None and self.watching:
-            return StatusLine(_("{what} took back {listed}.").format(
-                what=name_of(self.state, asker), listed=listed), "info")
+            return StatusLine(
+                _("{what} took back {listed}.").format(what=name_of(self.state, asker), listed=listed), "info"
+            )
         if asker == self.you:
             return StatusLine(_("{name} let you take back {listed}.").format(name=name, listed=listed), "good")
         if asker == self.opponent:
             return StatusLine(_("{name} took back {listed}.").format(name=name, listed=listed), "info")
-        return StatusLine(_("{listed} is off the board again: the server did not play it.").format(
-            listed=listed), "warn")
+        return StatusLine(
+            _("{listed} is off the board again: the server did not play it.").format(listed=listed), "warn"
+        )
 
     def _link_changed(self, event: JsonObject) -> list[StatusLine]:
         self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))
         self.link_since = time.monotonic()
         if self.link.state == "retrying" and not self.lost:
             self.lost = True
-            return [StatusLine(_("Connection lost ({detail}): trying again in {retry_seconds} s. The game waits on the "
-                                 "server.").format(
-                detail=self.link.detail, retry_seconds=self._retry_seconds()), "warn")]
+            return [
+                StatusLine(
+                    _(
+                        "Connection lost ({detail}): trying again in {retry_seconds} s. The game waits on the server."
+                    ).format(detail=self.link.detail, retry_seconds=self._retry_seconds()),
+                    "warn",
+                )
+            ]
         if self.link.state == "connected" and self.lost:
             self.lost = False
             return [StatusLine(_("Connected again."), "good")]
@@ -324,8 +341,12 @@ class ServerGame:
         said = None
         if self.record_asked_at is not None and time.monotonic() - self.record_asked_at > RECORD_WAIT:
             self.record_asked_at = None
-            said = StatusLine(_("No record came from the server in {seconds:g} s: try again once "
-                                "connected.").format(seconds=RECORD_WAIT), "warn")
+            said = StatusLine(
+                _("No record came from the server in {seconds:g} s: try again once connected.").format(
+                    seconds=RECORD_WAIT
+                ),
+                "warn",
+            )
         if self._result_due():
             if screen.animating():
                 self.end_at = None

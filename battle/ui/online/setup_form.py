@@ -47,20 +47,28 @@ def read_address(text: str) -> str:
     """A server address as typed, checked: ``ws://`` or ``wss://``, a host, a port if any that is one."""
     typed = text.strip()
     if not typed:
-        raise FormProblem(_("Server: type the server's address, such as {DEFAULT_SERVER}.").format(
-            DEFAULT_SERVER=DEFAULT_SERVER))
+        raise FormProblem(
+            _("Server: type the server's address, such as {DEFAULT_SERVER}.").format(DEFAULT_SERVER=DEFAULT_SERVER)
+        )
     try:
         parts = urlsplit(typed)
         port = parts.port
     except ValueError as error:
-        raise FormProblem(_("Server: {quote} is not an address ({error}).").format(
-            quote=quote(typed, 60), error=error)) from None
+        raise FormProblem(
+            _("Server: {quote} is not an address ({error}).").format(quote=quote(typed, 60), error=error)
+        ) from None
     if parts.scheme.lower() not in ("ws", "wss"):
-        raise FormProblem(_("Server: {quote} is not a ws:// or wss:// address (such as {DEFAULT_SERVER}).").format(
-            quote=quote(typed, 60), DEFAULT_SERVER=DEFAULT_SERVER))
+        raise FormProblem(
+            _("Server: {quote} is not a ws:// or wss:// address (such as {DEFAULT_SERVER}).").format(
+                quote=quote(typed, 60), DEFAULT_SERVER=DEFAULT_SERVER
+            )
+        )
     if not parts.hostname:
-        raise FormProblem(_("Server: {quote} names no host (such as {DEFAULT_SERVER}).").format(
-            quote=quote(typed, 60), DEFAULT_SERVER=DEFAULT_SERVER))
+        raise FormProblem(
+            _("Server: {quote} names no host (such as {DEFAULT_SERVER}).").format(
+                quote=quote(typed, 60), DEFAULT_SERVER=DEFAULT_SERVER
+            )
+        )
     if port == 0:
         raise FormProblem(_("Server: {quote} has port 0, which no server listens on.").format(quote=quote(typed, 60)))
     return typed
@@ -95,12 +103,16 @@ def read_deal(text: str) -> NumberedDeal | RandomDeal:
         raise FormProblem(_("Deal number: {error}.").format(error=error)) from None
 
 
-def create_message(deal_text: str, first_label: str, time_label: str, lose_on_time: bool,
-                   name: str | None) -> Create:
+def create_message(deal_text: str, first_label: str, time_label: str, lose_on_time: bool, name: str | None) -> Create:
     """The ``create`` a host sends for the form's values."""
     move_seconds = TIME_CHOICES.get(time_label)
-    return Create(deal=read_deal(deal_text), first=FIRST_CHOICES.get(first_label, "random"),
-                  move_seconds=move_seconds, lose_on_time=lose_on_time and move_seconds is not None, name=name or None)
+    return Create(
+        deal=read_deal(deal_text),
+        first=FIRST_CHOICES.get(first_label, "random"),
+        move_seconds=move_seconds,
+        lose_on_time=lose_on_time and move_seconds is not None,
+        name=name or None,
+    )
 
 
 def join_message(code: str, name: str | None) -> Join:
@@ -133,7 +145,7 @@ def kept_game_details(seat: Seat, now: float | None = None) -> str:
 
 
 def age_text(updated: float, now: float | None = None) -> str:
-    """", 3 h ago" for the last time a kept game was seen; "" for just now or never."""
+    """ ", 3 h ago" for the last time a kept game was seen; "" for just now or never."""
     if updated <= 0:
         return ""
     seconds = (time.time() if now is None else now) - updated

@@ -65,8 +65,12 @@ class OnlineSetupScene(Scene):
     def __init__(self, app: Host) -> None:
         super().__init__(app)
         settings = app.settings
-        self.values = {"server": settings.online_server, "name": name_to_send(settings.human_name) or "",
-                       "deal": "", "code": ""}
+        self.values = {
+            "server": settings.online_server,
+            "name": name_to_send(settings.human_name) or "",
+            "deal": "",
+            "code": "",
+        }
         self.first = next(iter(FIRST_CHOICES))
         self.time = next(iter(TIME_CHOICES))
         self.lose_on_time = False
@@ -106,13 +110,24 @@ class OnlineSetupScene(Scene):
         card_h = 2 * pad + FORM_ROWS * (row_h + gap) - gap
         left = (w - 2 * card_w - between) // 2
         top = max(title_h + 8, (h - card_h - status_h + title_h) // 2)
-        return {"row_h": row_h, "gap": gap, "pad": pad, "card_w": card_w, "card_h": card_h, "top": top,
-                "left": left, "right": left + card_w + between, "title_h": title_h}
+        return {
+            "row_h": row_h,
+            "gap": gap,
+            "pad": pad,
+            "card_w": card_w,
+            "card_h": card_h,
+            "top": top,
+            "left": left,
+            "right": left + card_w + between,
+            "title_h": title_h,
+        }
 
     def card_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
         m = self.metrics()
-        return (pygame.Rect(m["left"], m["top"], m["card_w"], m["card_h"]),
-                pygame.Rect(m["right"], m["top"], m["card_w"], m["card_h"]))
+        return (
+            pygame.Rect(m["left"], m["top"], m["card_w"], m["card_h"]),
+            pygame.Rect(m["right"], m["top"], m["card_w"], m["card_h"]),
+        )
 
     # -- widgets -----------------------------------------------------------------------------
 
@@ -132,8 +147,15 @@ class OnlineSetupScene(Scene):
             self.elements.append(element)
 
         def label(text: str, top: int) -> None:
-            add(f"label:{text}", UILabel(pygame.Rect(x0, top, label_w - 8, row_h), text, manager,
-                                         object_id=ObjectID(object_id="#field_label")))
+            add(
+                f"label:{text}",
+                UILabel(
+                    pygame.Rect(x0, top, label_w - 8, row_h),
+                    text,
+                    manager,
+                    object_id=ObjectID(object_id="#field_label"),
+                ),
+            )
 
         def field(name: str, text: str, top: int, placeholder: str, limit: int, width: int = field_w) -> None:
             label(text, top)
@@ -152,33 +174,69 @@ class OnlineSetupScene(Scene):
         field("deal", _("Deal"), y, _("(random)"), 19)
         y += row_h + gap
         label(_("First move"), y)
-        add("first", UIDropDownMenu([_(choice) for choice in FIRST_CHOICES], _(self.first),
-                                    pygame.Rect(field_x, y, field_w, row_h), manager))
+        add(
+            "first",
+            UIDropDownMenu(
+                [_(choice) for choice in FIRST_CHOICES], _(self.first), pygame.Rect(field_x, y, field_w, row_h), manager
+            ),
+        )
         y += row_h + gap
         label(_("Time"), y)
-        add("time", UIDropDownMenu([_(choice) for choice in TIME_CHOICES], _(self.time),
-                                   pygame.Rect(field_x, y, field_w, row_h), manager))
+        add(
+            "time",
+            UIDropDownMenu(
+                [_(choice) for choice in TIME_CHOICES], _(self.time), pygame.Rect(field_x, y, field_w, row_h), manager
+            ),
+        )
         y += row_h + gap
         # inset 2 px: a button's border is drawn on its edge, a text field's and a list's 2 px inside
-        add("lose", Button(pygame.Rect(field_x + 2, y, field_w - 4, row_h), self._lose_label(), manager,
-                           tool_tip_text=_("With a time per move: whether running out of it loses the game "
-                                         "(else the turn is only marked overdue)")))
+        add(
+            "lose",
+            Button(
+                pygame.Rect(field_x + 2, y, field_w - 4, row_h),
+                self._lose_label(),
+                manager,
+                tool_tip_text=_(
+                    "With a time per move: whether running out of it loses the game "
+                    "(else the turn is only marked overdue)"
+                ),
+            ),
+        )
         y += row_h + gap
-        add("host", Button(pygame.Rect(x0, y, inner, row_h), _("Host a game"), manager,
-                           tool_tip_text=_("Create the game on the server and get its invite code (Enter)"),
-                           object_id=ObjectID(object_id="#primary")))
+        add(
+            "host",
+            Button(
+                pygame.Rect(x0, y, inner, row_h),
+                _("Host a game"),
+                manager,
+                tool_tip_text=_("Create the game on the server and get its invite code (Enter)"),
+                object_id=ObjectID(object_id="#primary"),
+            ),
+        )
         y += row_h + gap
         self.headings.append((_("Join or watch a game"), y))
         y += row_h + gap
         field("code", _("Code"), y, _("invite or watch code: K7QM-2XPD"), 20)
         y += row_h + gap
         half = (inner - gap) // 2
-        add("join", Button(pygame.Rect(x0, y, half, row_h), _("Join"), manager,
-                           tool_tip_text=_("Take the second seat of the game with this invite code (Enter in the "
-                                         "code)")))
-        add("watch", Button(pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h), _("Watch"), manager,
-                            tool_tip_text=_("Watch the game with this watch code: every move as it is made, "
-                                          "none of your own")))
+        add(
+            "join",
+            Button(
+                pygame.Rect(x0, y, half, row_h),
+                _("Join"),
+                manager,
+                tool_tip_text=_("Take the second seat of the game with this invite code (Enter in the code)"),
+            ),
+        )
+        add(
+            "watch",
+            Button(
+                pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h),
+                _("Watch"),
+                manager,
+                tool_tip_text=_("Watch the game with this watch code: every move as it is made, none of your own"),
+            ),
+        )
         self._build_kept(kept, row_h, gap, pad)
         self._update_lose()
         self.ring.forget_missing()
@@ -197,22 +255,45 @@ class OnlineSetupScene(Scene):
         if self.shown_seats < len(self.seats):
             self.shown_seats = max(0, self.shown_seats - 1)  # a line says how many more there are
         self.kept_rows = []
-        for index, seat in enumerate(self.seats[:self.shown_seats]):
+        for index, seat in enumerate(self.seats[: self.shown_seats]):
             y = top + index * (entry_h + gap)
             button_y = y + (entry_h - row_h) // 2
             line = kept_game_line(seat)
-            code = _("; invite code {format_code}").format(
-                format_code=format_code(seat.invite)) if seat.invite and not seat.opponent else ""
-            self._add(f"resume:{index}", Button(pygame.Rect(x0 + inner - 2 * button_w - gap, button_y, button_w,
-                                                            row_h), _("Resume"), manager,
-                                                tool_tip_text=_("Come back to this game: {line} ({url}{code})").format(
-                                                    line=line, url=seat.url, code=code)))
-            self._add(f"forget:{index}", Button(pygame.Rect(x0 + inner - button_w, button_y, button_w, row_h),
-                                                _("Forget"), manager,
-                                                tool_tip_text=_("Drop it from this list (asks first)")))
+            code = (
+                _("; invite code {format_code}").format(format_code=format_code(seat.invite))
+                if seat.invite and not seat.opponent
+                else ""
+            )
+            self._add(
+                f"resume:{index}",
+                Button(
+                    pygame.Rect(x0 + inner - 2 * button_w - gap, button_y, button_w, row_h),
+                    _("Resume"),
+                    manager,
+                    tool_tip_text=_("Come back to this game: {line} ({url}{code})").format(
+                        line=line, url=seat.url, code=code
+                    ),
+                ),
+            )
+            self._add(
+                f"forget:{index}",
+                Button(
+                    pygame.Rect(x0 + inner - button_w, button_y, button_w, row_h),
+                    _("Forget"),
+                    manager,
+                    tool_tip_text=_("Drop it from this list (asks first)"),
+                ),
+            )
             self.kept_rows.append((seat, pygame.Rect(x0, y, inner - 2 * button_w - 2 * gap, entry_h)))
-        self._add("back", Button(pygame.Rect(card.right - pad - round(inner * 0.4), back_top, round(inner * 0.4),
-                                             row_h), _("Back"), manager, tool_tip_text=_("Back to the title (Esc)")))
+        self._add(
+            "back",
+            Button(
+                pygame.Rect(card.right - pad - round(inner * 0.4), back_top, round(inner * 0.4), row_h),
+                _("Back"),
+                manager,
+                tool_tip_text=_("Back to the title (Esc)"),
+            ),
+        )
 
     def _add(self, name: str, element: UIElement) -> None:
         self.widgets[name] = element
@@ -360,16 +441,25 @@ class OnlineSetupScene(Scene):
             problem = connection.forget(seat.url, seat.game)
             self.load_kept()
             self.rebuild()
-            self.status = StatusLine(problem, "error") if problem else StatusLine(_("Forgot {line}.").format(
-                line=line), "info")
+            self.status = (
+                StatusLine(problem, "error") if problem else StatusLine(_("Forgot {line}.").format(line=line), "info")
+            )
 
-        self.app.stack.push(ChoiceScene(
-            self.app, _("Forget this game?"),
-            _("{line}. It stays on its server, but its key is kept only in this list: without it, nobody can come back "
-              "to your seat.").format(line=line),
-            (Choice("keep", _("Keep it"), _("Leave it in the list (Esc)")),
-             Choice("forget", _("Forget it"), _("Drop it from the list"))),
-            answered))
+        self.app.stack.push(
+            ChoiceScene(
+                self.app,
+                _("Forget this game?"),
+                _(
+                    "{line}. It stays on its server, but its key is kept only in this list: "
+                    "without it, nobody can come back to your seat."
+                ).format(line=line),
+                (
+                    Choice("keep", _("Keep it"), _("Leave it in the list (Esc)")),
+                    Choice("forget", _("Forget it"), _("Drop it from the list")),
+                ),
+                answered,
+            )
+        )
 
     def came_back(self, note: StatusLine) -> None:
         """The waiting room closed: the list may hold a new game."""
@@ -408,8 +498,9 @@ class OnlineSetupScene(Scene):
         if self.status.text:
             colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
             line = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
-            surface.blit(line, line.get_rect(midtop=(w // 2, min(h - line.get_height() - 6,
-                                                                 form.bottom + round(12 * scale)))))
+            surface.blit(
+                line, line.get_rect(midtop=(w // 2, min(h - line.get_height() - 6, form.bottom + round(12 * scale))))
+            )
 
     def _heading(self, surface: pygame.Surface, text: str, card: pygame.Rect, top: int, m: dict[str, int]) -> None:
         """A section's heading: gold words and a rule to the card's edge."""
@@ -428,20 +519,23 @@ class OnlineSetupScene(Scene):
         scale = self.app.layout.scale
         inner = card.w - 2 * m["pad"]
         for seat, rect in self.kept_rows:
-            name = fonts.text(fonts.fit(kept_game_title(seat), 15 * scale, rect.w, bold=True), 15 * scale,
-                              theme.IVORY, bold=True)
-            details = fonts.text(fonts.fit(kept_game_details(seat), 13 * scale, rect.w), 13 * scale,
-                                 theme.IVORY_DIM)
+            name = fonts.text(
+                fonts.fit(kept_game_title(seat), 15 * scale, rect.w, bold=True), 15 * scale, theme.IVORY, bold=True
+            )
+            details = fonts.text(fonts.fit(kept_game_details(seat), 13 * scale, rect.w), 13 * scale, theme.IVORY_DIM)
             y = rect.centery - (name.get_height() + details.get_height()) // 2
             surface.blit(name, (rect.x, y))
             surface.blit(details, (rect.x, y + name.get_height()))
             rule_y = rect.bottom + m["gap"] // 2
-            pygame.draw.line(surface, (*theme.IVORY_FAINT, 60), (card.x + m["pad"], rule_y),
-                             (card.right - m["pad"], rule_y))
+            pygame.draw.line(
+                surface, (*theme.IVORY_FAINT, 60), (card.x + m["pad"], rule_y), (card.right - m["pad"], rule_y)
+            )
         top = (self.kept_rows[-1][1].bottom + m["gap"]) if self.kept_rows else card.y + m["pad"] + m["row_h"] + m["gap"]
         if not self.seats:
-            words = (_("No online games yet. A game you host or join is kept here, with the key to your seat, "
-                     "so you can come back to it, days later too."))
+            words = _(
+                "No online games yet. A game you host or join is kept here, with the key to your seat, "
+                "so you can come back to it, days later too."
+            )
         elif self.shown_seats < len(self.seats):
             more = len(self.seats) - self.shown_seats
             words = _("{more} more, older, not shown here: a larger window lists them.").format(more=more)

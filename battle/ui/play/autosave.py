@@ -34,12 +34,14 @@ def write_autosave(match: Match, shelf: Shelf | None = None) -> str | None:
             shelf.save(match.saved())
     except GameInUse as error:
         return _("Not saved: {error}. Its moves here are not kept; save the game with Ctrl+S to keep them.").format(
-            error=error)
+            error=error
+        )
     except StorageProblem as error:
         return _("Autosave failed: {error}. Save the game with Ctrl+S to keep it.").format(error=error)
     except OSError as error:
         return _("Autosave failed: {value}. Save the game with Ctrl+S to keep it.").format(
-            value=error.strerror or error)
+            value=error.strerror or error
+        )
     return None
 
 

@@ -96,8 +96,9 @@ class GameMode:
         if position.is_over():
             return StatusLine(_("The game is over. N starts a new one; U takes back the last move."), "quiet")
         if match.solver_to_move():
-            return StatusLine(_("Wait: {verb} thinking.").format(
-                verb=verb(match.game.names[position.to_move - 1], 'is')), "quiet")
+            return StatusLine(
+                _("Wait: {verb} thinking.").format(verb=verb(match.game.names[position.to_move - 1], "is")), "quiet"
+            )
         return None
 
     def command(self, name: str) -> Shown:
@@ -125,9 +126,16 @@ class GameMode:
         self.end_at = None
         name = game.names[mover - 1]
         after = self.turn_status()
-        said = StatusLine(_("{verb} {pair_words}, {move_name}, for {plural}. {text}").format(
-            verb=verb(name, 'took'), pair_words=pair_words(kind), move_name=move_name(move),
-            plural=plural(points, 'point'), text=after.text), after.kind)
+        said = StatusLine(
+            _("{verb} {pair_words}, {move_name}, for {plural}. {text}").format(
+                verb=verb(name, "took"),
+                pair_words=pair_words(kind),
+                move_name=move_name(move),
+                plural=plural(points, "point"),
+                text=after.text,
+            ),
+            after.kind,
+        )
         return Played(move, mover, kind, points, said, save=True)
 
     def turn_status(self) -> StatusLine:
@@ -135,11 +143,12 @@ class GameMode:
         position = self.position
         if position.is_over():
             result = game.result()
-            return StatusLine(_("Game over: {what}.").format(
-                what=result.describe(game.names)) if result else _("Game over."), "good")
+            return StatusLine(
+                _("Game over: {what}.").format(what=result.describe(game.names)) if result else _("Game over."), "good"
+            )
         name = game.names[position.to_move - 1]
         if self.screen.match.solver_to_move():
-            return StatusLine(_("{verb} thinking...").format(verb=verb(name, 'is')), "quiet")
+            return StatusLine(_("{verb} thinking...").format(verb=verb(name, "is")), "quiet")
         pairs = plural(len(position.legal_moves()), "pair")
         return StatusLine(_("{name} to move: {pairs} to choose from.").format(name=name, pairs=pairs), "info")
 
@@ -180,8 +189,10 @@ class GameMode:
         taken = screen.match.undo()
         self._after_history_change()
         listed = ", ".join(move_name(m) for m in reversed(taken))
-        return Shown(StatusLine(_("Took back {listed}. {text}").format(
-            listed=listed, text=screen.turn_status().text), "info"), rewound=True)
+        return Shown(
+            StatusLine(_("Took back {listed}. {text}").format(listed=listed, text=screen.turn_status().text), "info"),
+            rewound=True,
+        )
 
     def redo(self) -> Shown:
         screen = self.screen
@@ -192,9 +203,11 @@ class GameMode:
         replayed = screen.match.redo()
         self._after_history_change()
         listed = ", ".join(move_name(m) for m in replayed)
-        return Shown(StatusLine(_("Replayed {listed}. {text}").format(
-            listed=listed, text=screen.turn_status().text), "info"), rewound=True,
-                     replayed=tuple((move, before[move[0]]) for move in replayed))
+        return Shown(
+            StatusLine(_("Replayed {listed}. {text}").format(listed=listed, text=screen.turn_status().text), "info"),
+            rewound=True,
+            replayed=tuple((move, before[move[0]]) for move in replayed),
+        )
 
     def request_hint(self) -> Shown:
         screen = self.screen
@@ -214,10 +227,20 @@ class GameMode:
         points = self.position.move_points(hint.move)
         quality = _("the perfect move") if hint.exact else _("the best move found in the time")
         count = hint.alternatives
-        others = " " + ngettext("({count} other move is as good)", "({count} other moves are as good)",
-                                count).format(count=count) if count else ""
-        return StatusLine(_("Hint: {move_name} for {plural}, {quality}{others}.").format(
-            move_name=move_name(hint.move), plural=plural(points, 'point'), quality=quality, others=others), "hint")
+        others = (
+            " "
+            + ngettext("({count} other move is as good)", "({count} other moves are as good)", count).format(
+                count=count
+            )
+            if count
+            else ""
+        )
+        return StatusLine(
+            _("Hint: {move_name} for {plural}, {quality}{others}.").format(
+                move_name=move_name(hint.move), plural=plural(points, "point"), quality=quality, others=others
+            ),
+            "hint",
+        )
 
     # -- time --------------------------------------------------------------------------------
 
@@ -241,8 +264,7 @@ class GameMode:
         screen = self.screen
         match = screen.match
         now = screen.clock
-        if (match.solver_to_move() and self.move_job is None and self.solver_move is None
-                and self.hint_job is None):
+        if match.solver_to_move() and self.move_job is None and self.solver_move is None and self.hint_job is None:
             self.think_started = now
             try:
                 if not screen.app.solver.ready and plays_without_kernels(match.level):
@@ -255,11 +277,16 @@ class GameMode:
             except (ImportError, MemoryError, ValueError) as error:
                 # no solver (or an unknown level from an edited file): the game goes on hot seat
                 match.solver_side = None
-                said = StatusLine(_("The solver is not available ({error}); both sides are played here.").format(
-                    error=error), "error")
-        if (self.solver_move is not None and now >= self.solver_move[1] and not screen.browsing
-                and not screen.dialog_open()
-                and not any(isinstance(a, Removal) for a in screen.animations)):
+                said = StatusLine(
+                    _("The solver is not available ({error}); both sides are played here.").format(error=error), "error"
+                )
+        if (
+            self.solver_move is not None
+            and now >= self.solver_move[1]
+            and not screen.browsing
+            and not screen.dialog_open()
+            and not any(isinstance(a, Removal) for a in screen.animations)
+        ):
             move, _unused = self.solver_move
             self.solver_move = None
             if match.solver_to_move() and move in self.position.legal_moves():
@@ -276,8 +303,9 @@ class GameMode:
 
     def _result_due(self) -> bool:
         screen = self.screen
-        return (screen.match.game.is_over() and not self.result_shown and not screen.browsing
-                and not screen.dialog_open())
+        return (
+            screen.match.game.is_over() and not self.result_shown and not screen.browsing and not screen.dialog_open()
+        )
 
     def _solver_answered(self, job: Task[Move | None]) -> StatusLine | None:
         position = self.position
@@ -287,10 +315,14 @@ class GameMode:
         move = job.result()
         said = None
         if job.error is not None or move not in legal:
-            reason = _("the solver failed ({error})").format(
-                error=job.error) if job.error is not None else _("the solver gave no move")
-            said = StatusLine(_("{capital}; it takes its biggest pair instead.").format(
-                capital=capital(reason)), "error")
+            reason = (
+                _("the solver failed ({error})").format(error=job.error)
+                if job.error is not None
+                else _("the solver gave no move")
+            )
+            said = StatusLine(
+                _("{capital}; it takes its biggest pair instead.").format(capital=capital(reason)), "error"
+            )
             move = max(legal, key=position.move_points)
         self.solver_move = (move, max(self.screen.clock, self.think_started + MIN_THINK_SECONDS))
         return said
@@ -300,7 +332,7 @@ class GameMode:
             return None
         hint = job.result()
         if job.error is not None or not isinstance(hint, Hint):
-            return StatusLine(_("No hint: {value}.").format(value=job.error or 'the search found no move'), "error")
+            return StatusLine(_("No hint: {value}.").format(value=job.error or "the search found no move"), "error")
         self.hint = hint
         self.screen.app.sounds.play(Event.HINT)
         return self._hint_status(hint)
@@ -327,9 +359,13 @@ class GameMode:
         """Whether the solver's move waits for the kernels' first-run compile (a deep level; the
         shallow ones play from plain Python meanwhile)."""
         app = self.screen.app
-        return (self.thinking_seconds() is not None and self.move_job is not None
-                and app.solver.current is self.move_job and not app.solver.ready
-                and app.solver.engine_error is None)
+        return (
+            self.thinking_seconds() is not None
+            and self.move_job is not None
+            and app.solver.current is self.move_job
+            and not app.solver.ready
+            and app.solver.engine_error is None
+        )
 
     def close(self) -> None:
         """The game's searches go on while the screen is covered; ``cancel_searches`` stops them."""

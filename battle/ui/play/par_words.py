@@ -16,8 +16,9 @@ from battle.rules.wording import mention, possessive
 
 def par_phrase(value: int, first: str) -> str:
     """``+4 for Alice`` (``+4 for you``), or ``even``."""
-    return "even" if value == 0 else _("{value:+d} for {mention}").format(
-        value=value, mention=mention(first, start=False))
+    return (
+        "even" if value == 0 else _("{value:+d} for {mention}").format(value=value, mention=mention(first, start=False))
+    )
 
 
 def par_headline(value: int, first: str) -> str:

@@ -80,14 +80,19 @@ def load_from(scene: PlayScene, path: Path) -> None:
     result = game.result()
     if result is not None:  # the game is over
         notice = _("Loaded the {what} {name}: finished, {what2}.").format(
-            what=what, name=Path(path).name, what2=result.describe(game.names, start=False))
+            what=what, name=Path(path).name, what2=result.describe(game.names, start=False)
+        )
     else:
         notice = _("Loaded the {what} {name}. {names} to move.").format(
-            what=what, name=Path(path).name, names=game.names[game.position.to_move - 1])
+            what=what, name=Path(path).name, names=game.names[game.position.to_move - 1]
+        )
         if match.solver_side is not None:
             side = game.names[match.solver_side - 1]
-            whom = (_("on as player {side}").format(side=match.solver_side) if is_solver_name(side)
-                    else mention(side, start=False))
+            whom = (
+                _("on as player {side}").format(side=match.solver_side)
+                if is_solver_name(side)
+                else mention(side, start=False)
+            )
             notice += _(" The solver ({level}) plays {whom}.").format(level=level_word(match.level), whom=whom)
     scene.app.start_match(match, notice, "good")
 

@@ -68,8 +68,9 @@ class PlayScene(Scene):
     """The match is this window's own, autosaved, and the title offers its rematch (an online
     game's screen, a subclass, shows a game that lives on its server)."""
 
-    def __init__(self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info",
-                 selected: int | None = None) -> None:
+    def __init__(
+        self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info", selected: int | None = None
+    ) -> None:
         super().__init__(app)
         self.match = match
         self.clock = 0.0
@@ -143,8 +144,11 @@ class PlayScene(Scene):
         return self._par_of[1]
 
     def animating(self) -> bool:
-        return any(not animation.done(self.clock) for animation in self.animations
-                   if isinstance(animation, (Removal, FlyingPoints)))
+        return any(
+            not animation.done(self.clock)
+            for animation in self.animations
+            if isinstance(animation, (Removal, FlyingPoints))
+        )
 
     def refresh(self) -> None:
         """Derived data that only changes with the game (drawn every frame, computed once)."""
@@ -172,8 +176,9 @@ class PlayScene(Scene):
             return
         match = self.match
         par = self.par()
-        entry = local_entry(match.game, match.solver_side, match.level, match.game_id,
-                            None if par is None else par.value)
+        entry = local_entry(
+            match.game, match.solver_side, match.level, match.game_id, None if par is None else par.value
+        )
         notice = store_game(self.app.history, entry)
         if notice:
             self.status = StatusLine(notice, "warn")
@@ -304,8 +309,15 @@ class PlayScene(Scene):
             elif key == pygame.K_o:
                 play_files.open_dialog(self, "load")
             return
-        shortcuts = {pygame.K_u: "undo", pygame.K_r: "redo", pygame.K_h: "hint", pygame.K_n: "new",
-                     pygame.K_a: "analyse", pygame.K_e: "edit", pygame.K_v: "review"}
+        shortcuts = {
+            pygame.K_u: "undo",
+            pygame.K_r: "redo",
+            pygame.K_h: "hint",
+            pygame.K_n: "new",
+            pygame.K_a: "analyse",
+            pygame.K_e: "edit",
+            pygame.K_v: "review",
+        }
         if key in shortcuts:
             self.command(shortcuts[key])
         elif key in _ARROWS:
@@ -394,8 +406,7 @@ class PlayScene(Scene):
         self.app.sounds.play(move_event(opponent), kind_value(played.kind))
         self.animations.append(Removal(played.move, played.kind, self.clock))
         if played.flying:
-            flying = FlyingPoints(f"+{played.points}", played.points, played.mover, played.move,
-                                  self.clock + FLY_DELAY)
+            flying = FlyingPoints(f"+{played.points}", played.points, played.mover, played.move, self.clock + FLY_DELAY)
             self.animations.append(flying)
             self.animations.append(Pulse(played.mover, flying.start + flying.duration))
         self.selected = None
@@ -465,8 +476,10 @@ class PlayScene(Scene):
         panel = self.layout.panel
         if not self.first_row <= rows_before < self.first_row + panel.visible_rows:
             self.first_row = clamp_first_row(panel, rows_before - panel.visible_rows // 2, len(self.move_list))
-        self.status = StatusLine(_("Browsing the game: Left/Right step through the moves; any other key or a click "
-                             "on the board returns."), "quiet")
+        self.status = StatusLine(
+            _("Browsing the game: Left/Right step through the moves; any other key or a click on the board returns."),
+            "quiet",
+        )
 
     def stop_browsing(self) -> None:
         self.browse_ply = None
@@ -518,5 +531,16 @@ class PlayScene(Scene):
 
 
 _ARROWS = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up", pygame.K_DOWN: "down"}
-_MODIFIER_KEYS = {pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LALT, pygame.K_RALT,
-                  pygame.K_LGUI, pygame.K_RGUI, pygame.K_CAPSLOCK, pygame.K_NUMLOCK, pygame.K_MODE}
+_MODIFIER_KEYS = {
+    pygame.K_LSHIFT,
+    pygame.K_RSHIFT,
+    pygame.K_LCTRL,
+    pygame.K_RCTRL,
+    pygame.K_LALT,
+    pygame.K_RALT,
+    pygame.K_LGUI,
+    pygame.K_RGUI,
+    pygame.K_CAPSLOCK,
+    pygame.K_NUMLOCK,
+    pygame.K_MODE,
+}

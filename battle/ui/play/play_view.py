@@ -127,24 +127,38 @@ def panel_info(scene: PlayScene) -> PanelInfo:
     for player in (1, 2):
         if scene.match.is_solver(player):
             role = scene.app.level_description(scene.match.level) or _("{level} level").format(
-                level=level_word(scene.match.level))
+                level=level_word(scene.match.level)
+            )
         elif scene.match.against_solver:
             role = _("Player {player} (you)").format(player=player)
         else:
-            role = _("Player {player}").format(
-                player=player) if scene.game.names[player - 1] != f"Player {player}" else _("hot seat")
+            role = (
+                _("Player {player}").format(player=player)
+                if scene.game.names[player - 1] != f"Player {player}"
+                else _("hot seat")
+            )
         score = position.scores[player - 1]
         if playing:
             score -= pending_points(scene.animations, player, scene.clock)
         thinking = scene.game_mode.thinking_seconds() if playing and scene.match.is_solver(player) else None
         preparing = thinking is not None and scene.game_mode.preparing_solver()
-        pulse = max((a.strength(scene.clock) for a in scene.animations
-                     if isinstance(a, Pulse) and a.player == player), default=0.0)
-        players.append(PlayerInfo(
-            name=game.names[player - 1], role=role, score=score,
-            to_move=position.to_move == player and not over, colour=PLAYER_COLOURS[player - 1],
-            thinking=thinking, preparing=preparing, pulse=pulse, winner=result is not None and result.winner == player,
-        ))
+        pulse = max(
+            (a.strength(scene.clock) for a in scene.animations if isinstance(a, Pulse) and a.player == player),
+            default=0.0,
+        )
+        players.append(
+            PlayerInfo(
+                name=game.names[player - 1],
+                role=role,
+                score=score,
+                to_move=position.to_move == player and not over,
+                colour=PLAYER_COLOURS[player - 1],
+                thinking=thinking,
+                preparing=preparing,
+                pulse=pulse,
+                winner=result is not None and result.winner == player,
+            )
+        )
     first_mover = game.start.to_move
     par = scene.par()
     first_name = game.names[first_mover - 1]
@@ -170,8 +184,11 @@ def _start_label(scene: PlayScene, par: str | None) -> str:
     """The header's line: the deal, its par and what the screen does, or without the last when the
     three do not fit (the player cards say who the solver is)."""
     game = scene.game
-    start = _("Deal {deal_number}").format(
-        deal_number=game.deal_number) if game.deal_number is not None else _("Composed position")
+    start = (
+        _("Deal {deal_number}").format(deal_number=game.deal_number)
+        if game.deal_number is not None
+        else _("Composed position")
+    )
     full = f"{start}  ·  {scene.mode.panel_label()}"
     if par is None:
         return full
@@ -195,7 +212,8 @@ def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
         else:
             number, _unused, notation, points = scene.move_list[ply - 1]
             title = _("After move {number} of {len}: {notation} ({points})").format(
-                number=number, len=len(scene.move_list), notation=notation, points=points)
+                number=number, len=len(scene.move_list), notation=notation, points=points
+            )
         draw_banner(surface, app.fonts, layout, title, _("Left/Right: step  ·  any other key or a click: back"))
     else:
         status, keys_help = scene.mode.status_line()

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 
-
 class PlayScene(Protocol):
     """What the result card reads of the finished game's screen (``play_scene.PlayScene``)."""
 
@@ -79,8 +78,13 @@ class ResultScene(Scene):
         self.buttons = {}
         for index, (key, label, tip) in enumerate(self.choices):
             object_id = ObjectID(object_id="#primary") if key == "rematch" else None
-            button = Button(pygame.Rect(rect.x + pad + index * (width + gap), y, width, height), _(label),
-                            self.app.manager, tool_tip_text=_(tip), object_id=object_id)
+            button = Button(
+                pygame.Rect(rect.x + pad + index * (width + gap), y, width, height),
+                _(label),
+                self.app.manager,
+                tool_tip_text=_(tip),
+                object_id=object_id,
+            )
             self.buttons[key] = button
             self.elements.append(button)
 
@@ -150,8 +154,7 @@ class ResultScene(Scene):
         rect = self.card_rect()
         shadow = theme.rounded_panel((rect.w + 12, rect.h + 12), (0, 0, 0, 90), round(22 * scale))
         surface.blit(shadow, (rect.x - 6, rect.y + 2))
-        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2),
-                     rect)
+        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2), rect)
         if result is None:
             return
         cx = rect.centerx
@@ -160,8 +163,7 @@ class ResultScene(Scene):
         surface.blit(label, label.get_rect(midtop=(cx, y)))
         y += label.get_height() + round(6 * scale)
         headline, details = self.card_text()
-        title = fonts.text(fonts.fit(headline, 32 * scale, rect.w - 40, bold=True), 32 * scale, theme.IVORY,
-                           bold=True)
+        title = fonts.text(fonts.fit(headline, 32 * scale, rect.w - 40, bold=True), 32 * scale, theme.IVORY, bold=True)
         surface.blit(title, title.get_rect(midtop=(cx, y)))
         y += title.get_height() + round(16 * scale)
 
@@ -173,8 +175,9 @@ class ResultScene(Scene):
             name = fonts.text(fonts.fit(game.names[player - 1], 16 * scale, column * 2 - 30), 16 * scale, colour)
             surface.blit(name, name.get_rect(midtop=(x, y)))
             won = result.winner == player
-            score = fonts.text(str(result.scores[player - 1]), 44 * scale,
-                               theme.GOLD_BRIGHT if won else theme.IVORY, bold=True)
+            score = fonts.text(
+                str(result.scores[player - 1]), 44 * scale, theme.GOLD_BRIGHT if won else theme.IVORY, bold=True
+            )
             score_rect = surface.blit(score, score.get_rect(midtop=(x, y + name.get_height() + round(2 * scale))))
             if compared is not None:
                 difference = compared.differences[player - 1]
@@ -202,9 +205,9 @@ def result_headline(result: Result, names: tuple[str, str]) -> str:
 def result_details(result: Result, tiles_left: int) -> str:
     """The line under the scores: the margin, and why tiles stayed on the board."""
     if result.winner is None:
-        text = _("Both took {plural}.").format(plural=plural(result.scores[0], 'point'))
+        text = _("Both took {plural}.").format(plural=plural(result.scores[0], "point"))
     else:
-        text = _("Won by {plural}.").format(plural=plural(result.margin, 'point'))
+        text = _("Won by {plural}.").format(plural=plural(result.margin, "point"))
     if tiles_left:
-        text += _(" {plural} stayed on the board: no free pair was left.").format(plural=plural(tiles_left, 'tile'))
+        text += _(" {plural} stayed on the board: no free pair was left.").format(plural=plural(tiles_left, "tile"))
     return text

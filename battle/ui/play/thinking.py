@@ -41,8 +41,9 @@ def level_move(level_name: str, rng: random.Random, position: Position) -> Calla
     return run
 
 
-def plain_level_move(level_name: str, rng: random.Random,
-                     position: Position) -> Callable[[PlainOpponent, Task], Move | None]:
+def plain_level_move(
+    level_name: str, rng: random.Random, position: Position
+) -> Callable[[PlainOpponent, Task], Move | None]:
     """A run callable for the plain-Python opponent (``battle.players.PlainOpponent``): the same move
     as ``level_move``'s at a shallow level, while the kernels compile."""
     position = position.copy()
@@ -75,8 +76,13 @@ def hint_search(position: Position) -> Callable[[Opponent, Task], Hint | None]:
     position = position.copy()
 
     def run(opponent: Opponent, task: Task) -> Hint | None:
-        chosen = opponent.hint(position, task.cancelled.is_set, quick_seconds=HINT_QUICK_SECONDS,
-                               quick_depth=HINT_QUICK_DEPTH, exact_seconds=HINT_EXACT_SECONDS)
+        chosen = opponent.hint(
+            position,
+            task.cancelled.is_set,
+            quick_seconds=HINT_QUICK_SECONDS,
+            quick_depth=HINT_QUICK_DEPTH,
+            exact_seconds=HINT_EXACT_SECONDS,
+        )
         if not chosen.best_moves:
             return None
         return Hint(chosen.best_moves[0], chosen.exact, len(chosen.best_moves) - 1, chosen.value)

@@ -36,8 +36,12 @@ def puzzle_panel(layout: Layout) -> PuzzlePanel:
     half = max(1, (width - gap) // 2)
     lower = panel.rect.bottom - panel.pad - button_h
     upper = lower - gap - button_h
-    buttons = (Rect(x, upper, half, button_h), Rect(x + width - half, upper, half, button_h),
-               Rect(x, lower, half, button_h), Rect(x + width - half, lower, half, button_h))
+    buttons = (
+        Rect(x, upper, half, button_h),
+        Rect(x + width - half, upper, half, button_h),
+        Rect(x, lower, half, button_h),
+        Rect(x + width - half, lower, half, button_h),
+    )
     text_top = length_menu.bottom + round(12 * scale)
     text = Rect(x, text_top, width, max(0, upper - round(10 * scale) - text_top))
     return PuzzlePanel(theme_menu, length_menu, text, buttons)

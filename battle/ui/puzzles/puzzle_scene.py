@@ -128,8 +128,9 @@ class PuzzleScene(Scene):
         session = self.session
         if puzzle is None or session is None:
             self.shown = None
-            self.status = StatusLine(words.no_puzzle(self.trainer.theme, self.trainer.length,
-                                                 len(self.trainer.puzzles)), "warn")
+            self.status = StatusLine(
+                words.no_puzzle(self.trainer.theme, self.trainer.length, len(self.trainer.puzzles)), "warn"
+            )
             return
         self.shown = session.position.copy()
         self.status = StatusLine(words.ask(session.side, 0), "info")
@@ -307,12 +308,16 @@ class PuzzleScene(Scene):
             self.refute_job = self.app.solver.submit(refutation_search(shown), label="refutation", key=shown.key())
         except RuntimeError as error:  # the worker is shut down: the window is closing
             self.wrong.searching = False
-            self.status = StatusLine(_("{wrong} No refutation: {error}.").format(
-                wrong=words.wrong(attempt), error=error), "warn")
+            self.status = StatusLine(
+                _("{wrong} No refutation: {error}.").format(wrong=words.wrong(attempt), error=error), "warn"
+            )
             return
-        self.status = StatusLine(_("{wrong} Looking for the refutation...").format(
-            wrong=words.wrong(attempt)), "warn", busy=True,
-                             since=self.clock)
+        self.status = StatusLine(
+            _("{wrong} Looking for the refutation...").format(wrong=words.wrong(attempt)),
+            "warn",
+            busy=True,
+            since=self.clock,
+        )
         self._tell_notices()
 
     def _say_wrong(self, problem: str | None = None) -> None:
@@ -442,17 +447,23 @@ class PuzzleScene(Scene):
         chosen_length = _(ANY_LENGTH) if self.trainer.length is None else words.length_words(self.trainer.length)
         chosen_theme = theme_word(self.trainer.theme) if self.trainer.theme else _(ANY_THEME)
         self.widgets["theme"] = UIDropDownMenu(themes, chosen_theme, pygame.Rect(places.theme_menu.as_tuple()), manager)
-        self.widgets["length"] = UIDropDownMenu(lengths, chosen_length, pygame.Rect(places.length_menu.as_tuple()),
-                                                manager)
-        for (name, label, tip), place in zip((
-            ("retry", _("Try again"), _("Back to the puzzle's position after a wrong move (T)")),
-            ("solution", _("Show solution"), _("Play the rest of the solution; the puzzle counts as missed (S)")),
-            ("next", _("Next puzzle"), _("Another puzzle near your rating (N)")),
-            ("back", _("Back"), _("Back to the title (Esc)")),
-        ), places.buttons, strict=True):
+        self.widgets["length"] = UIDropDownMenu(
+            lengths, chosen_length, pygame.Rect(places.length_menu.as_tuple()), manager
+        )
+        for (name, label, tip), place in zip(
+            (
+                ("retry", _("Try again"), _("Back to the puzzle's position after a wrong move (T)")),
+                ("solution", _("Show solution"), _("Play the rest of the solution; the puzzle counts as missed (S)")),
+                ("next", _("Next puzzle"), _("Another puzzle near your rating (N)")),
+                ("back", _("Back"), _("Back to the title (Esc)")),
+            ),
+            places.buttons,
+            strict=True,
+        ):
             object_id = ObjectID(object_id="#primary") if name == "next" else None
-            self.widgets[name] = Button(pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip,
-                                        object_id=object_id)
+            self.widgets[name] = Button(
+                pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id
+            )
         self.elements.extend(self.widgets.values())
         self._refresh_buttons()
 
@@ -493,4 +504,3 @@ class PuzzleScene(Scene):
         for animation in self.animations:
             if isinstance(animation, FlyingPoints):
                 draw_flying(surface, app.fonts, layout, animation, self.clock)
-

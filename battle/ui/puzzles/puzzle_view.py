@@ -107,13 +107,18 @@ def board_state(scene: PuzzleScene) -> BoardState:
         kind = position.cells[scene.selected]
         twins = frozenset(cell for cell in free if cell != scene.selected and position.cells[cell] == kind)
     return BoardState(
-        cells=position.cells, free=free,
+        cells=position.cells,
+        free=free,
         playable=playable_cells(position.cells, free) if live and not position.is_over() else frozenset(),
-        selected=scene.selected, cursor=scene.cursor if scene.cursor_visible else None,
+        selected=scene.selected,
+        cursor=scene.cursor if scene.cursor_visible else None,
         hint=scene.wrong.refutation if scene.wrong is not None else None,
         last_move=scene.last_move[0] if scene.last_move is not None else None,
         last_mover=scene.last_move[1] if scene.last_move is not None else 1,
-        twins=twins, removals=[a for a in scene.animations if isinstance(a, Removal)], now=scene.clock)
+        twins=twins,
+        removals=[a for a in scene.animations if isinstance(a, Removal)],
+        now=scene.clock,
+    )
 
 
 def panel_info(scene: PuzzleScene) -> PanelInfo:
@@ -123,21 +128,36 @@ def panel_info(scene: PuzzleScene) -> PanelInfo:
     players = []
     for player in (1, 2):
         role = _("you find the moves") if player == scene.side else _("the solver replies")
-        pulse = max((a.strength(scene.clock) for a in scene.animations
-                     if isinstance(a, Pulse) and a.player == player), default=0.0)
-        players.append(PlayerInfo(
-            name=words.name_of(player), role=role,
-            score=position.scores[player - 1] - pending_points(scene.animations, player, scene.clock),
-            to_move=session is not None and not session.finished and position.to_move == player
-            and scene.wrong is None,
-            colour=theme.PLAYER_COLOURS[player - 1], pulse=pulse))
+        pulse = max(
+            (a.strength(scene.clock) for a in scene.animations if isinstance(a, Pulse) and a.player == player),
+            default=0.0,
+        )
+        players.append(
+            PlayerInfo(
+                name=words.name_of(player),
+                role=role,
+                score=position.scores[player - 1] - pending_points(scene.animations, player, scene.clock),
+                to_move=session is not None
+                and not session.finished
+                and position.to_move == player
+                and scene.wrong is None,
+                colour=theme.PLAYER_COLOURS[player - 1],
+                pulse=pulse,
+            )
+        )
     label = "Puzzles"
     if session is not None:
         label = _("Puzzle {id}  ·  {tiles_left} tiles").format(id=session.puzzle.id, tiles_left=position.tiles_left())
-    return PanelInfo(players=(players[0], players[1]), start_label=label,
-                     points_left=position.points_on_board(), tiles_left=position.tiles_left(),
-                     pairs_available=len(position.legal_moves()), game_over=position.is_over(),
-                     now=scene.clock, study=True)
+    return PanelInfo(
+        players=(players[0], players[1]),
+        start_label=label,
+        points_left=position.points_on_board(),
+        tiles_left=position.tiles_left(),
+        pairs_available=len(position.legal_moves()),
+        game_over=position.is_over(),
+        now=scene.clock,
+        study=True,
+    )
 
 
 def puzzle_text(scene: PuzzleScene) -> PuzzleText:
@@ -147,8 +167,11 @@ def puzzle_text(scene: PuzzleScene) -> PuzzleText:
     rating = trainer.rating
     rows: list[tuple[str, str, theme.Colour]] = [
         (_("Your puzzle rating"), rating.describe(), theme.IVORY),
-        (_("Streak"), _("{streak} (best {best_streak})").format(
-            streak=trainer.streak, best_streak=trainer.best_streak), theme.IVORY),
+        (
+            _("Streak"),
+            _("{streak} (best {best_streak})").format(streak=trainer.streak, best_streak=trainer.best_streak),
+            theme.IVORY,
+        ),
     ]
     outcome = trainer.outcome
     if outcome is not None:
@@ -157,8 +180,11 @@ def puzzle_text(scene: PuzzleScene) -> PuzzleText:
     if session is None:
         return PuzzleText(_("No puzzle"), theme.WARN, (scene.status.text,), tuple(rows))
     puzzle = session.puzzle
-    details = [_("{length_words}  ·  puzzle rated {puzzle_rating:.0f}").format(
-        length_words=words.length_words(puzzle.length), puzzle_rating=trainer.puzzle_rating(puzzle))]
+    details = [
+        _("{length_words}  ·  puzzle rated {puzzle_rating:.0f}").format(
+            length_words=words.length_words(puzzle.length), puzzle_rating=trainer.puzzle_rating(puzzle)
+        )
+    ]
     if session.finished:
         details.append(words.themes(puzzle))
         headline, colour = words.verdict(session.solved), theme.GOLD_BRIGHT if session.solved else theme.WARN
@@ -168,8 +194,7 @@ def puzzle_text(scene: PuzzleScene) -> PuzzleText:
     return PuzzleText(headline, colour, tuple(details), tuple(rows))
 
 
-def draw_puzzle_text(surface: pygame.Surface, fonts: theme.Fonts, area: Rect, text: PuzzleText,
-                     scale: float) -> None:
+def draw_puzzle_text(surface: pygame.Surface, fonts: theme.Fonts, area: Rect, text: PuzzleText, scale: float) -> None:
     y = area.y
     bottom = area.bottom
 
@@ -200,8 +225,9 @@ def draw_puzzle_text(surface: pygame.Surface, fonts: theme.Fonts, area: Rect, te
     size = ROW_SIZE * scale
     for label, value, colour in text.rows:
         value_surface = fonts.text(value, size, colour)  # the bold face has no ± or →
-        label_surface = fonts.text(fonts.fit(label, size, max(10, area.w - value_surface.get_width() - 8)), size,
-                                   theme.IVORY_DIM)
+        label_surface = fonts.text(
+            fonts.fit(label, size, max(10, area.w - value_surface.get_width() - 8)), size, theme.IVORY_DIM
+        )
         if not fits(label_surface.get_height()):
             return
         surface.blit(label_surface, (area.x, y))

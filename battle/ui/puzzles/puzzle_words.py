@@ -26,7 +26,7 @@ def name_of(side: int) -> str:
 
 def length_words(length: int) -> str:
     """``1 move to find``."""
-    return _("{plural} to find").format(plural=plural(length, 'move'))
+    return _("{plural} to find").format(plural=plural(length, "move"))
 
 
 def ask(side: int, step: int) -> str:
@@ -42,16 +42,19 @@ def right(attempt: Attempt) -> str:
 def reply(side: int, move: Move, points: int) -> str:
     """The solver's reply from the line, said as it is played for the side that does not solve."""
     return _("{what} replies {move_name} ({points}).").format(
-        what=name_of(3 - side), move_name=move_name(move), points=points)
+        what=name_of(3 - side), move_name=move_name(move), points=points
+    )
 
 
 def wrong(attempt: Attempt) -> str:
     """``e4-g7 (6) loses 8 points and turns a win into a draw.``"""
     words = _("{move_name} ({points}) loses {plural}").format(
-        move_name=move_name(attempt.move), points=attempt.points, plural=plural(attempt.loss, 'point'))
+        move_name=move_name(attempt.move), points=attempt.points, plural=plural(attempt.loss, "point")
+    )
     if attempt.result_after != attempt.result_before:
         words += _(" and turns {RESULT_WORDS} into {RESULT_WORDS2}").format(
-            RESULT_WORDS=_(RESULT_WORDS[attempt.result_before]), RESULT_WORDS2=_(RESULT_WORDS[attempt.result_after]))
+            RESULT_WORDS=_(RESULT_WORDS[attempt.result_before]), RESULT_WORDS2=_(RESULT_WORDS[attempt.result_after])
+        )
     return words + "."
 
 
@@ -81,10 +84,15 @@ def themes(puzzle: Puzzle) -> str:
 
 def rating_change(outcome: AttemptOutcome) -> str:
     """``Your puzzle rating: 1500 → 1662 ± 452; this puzzle: 1660 → 1498. Streak: 1.``"""
-    return (_("Your puzzle rating: {rating:.0f} → {what}; this puzzle: {rating2:.0f} → {rating3:.0f}. Streak: "
-              "{streak}.").format(
-        rating=outcome.player_before.rating, what=outcome.player_after.describe(), rating2=outcome.puzzle_before.rating,
-        rating3=outcome.puzzle_after.rating, streak=outcome.streak))
+    return _(
+        "Your puzzle rating: {rating:.0f} → {what}; this puzzle: {rating2:.0f} → {rating3:.0f}. Streak: {streak}."
+    ).format(
+        rating=outcome.player_before.rating,
+        what=outcome.player_after.describe(),
+        rating2=outcome.puzzle_before.rating,
+        rating3=outcome.puzzle_after.rating,
+        streak=outcome.streak,
+    )
 
 
 def no_puzzle(theme: str | None, length: int | None, total: int) -> str:
@@ -93,7 +101,7 @@ def no_puzzle(theme: str | None, length: int | None, total: int) -> str:
     if theme is not None:
         wanted.append(_("theme {theme}").format(theme=theme_word(theme)))
     if length is not None:
-        wanted.append(_("{plural} to find").format(plural=plural(length, 'move')))
+        wanted.append(_("{plural} to find").format(plural=plural(length, "move")))
     return _("No puzzle has {value} ({plural} in the set).").format(
-        value=' and '.join(wanted) or 'anything', plural=plural(total, 'puzzle'))
-
+        value=" and ".join(wanted) or "anything", plural=plural(total, "puzzle")
+    )

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at imp
     from battle.puzzles.session import Attempt
     from battle.search_worker import Task
 
+
 @dataclass
 class WrongTry:
     """A wrong move on show: what it loses now, the solver's punishment once found."""

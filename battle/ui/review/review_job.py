@@ -40,8 +40,13 @@ def _reviewer() -> Reviewer:
 class ReviewJob:
     """One review: start it, poll ``progress`` / ``done`` once a frame, cancel it."""
 
-    def __init__(self, game: Game, time_per_move: float, engine_factory: Callable[[], Reviewer] = _reviewer,
-                 known_start: tuple[int, tuple[Move, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        time_per_move: float,
+        engine_factory: Callable[[], Reviewer] = _reviewer,
+        known_start: tuple[int, tuple[Move, ...]] | None = None,
+    ) -> None:
         self.game = game
         self.time_per_move = time_per_move
         self.known_start = known_start
@@ -55,8 +60,9 @@ class ReviewJob:
         game, seconds, known = self.game, self.time_per_move, self.known_start
 
         def run(reviewer: Reviewer, task: Task[Review]) -> Review:
-            return reviewer.review(game, seconds=seconds, progress=task.report,
-                                   should_stop=task.cancelled.is_set, known_start=known)
+            return reviewer.review(
+                game, seconds=seconds, progress=task.report, should_stop=task.cancelled.is_set, known_start=known
+            )
 
         self._task = self._worker.submit(run, label="review")
         return self

@@ -69,13 +69,27 @@ def review_layout(width: int, height: int, zoom: float = 1.0) -> ReviewLayout:
     second_row = panel.bottom - pad - button_h
     buttons_top = second_row - button_gap - button_h
     third = (inner_w - 2 * button_gap) // 3
-    buttons = [Rect(x, buttons_top, inner_w, button_h), Rect(x, second_row, third, button_h),
-               Rect(x + third + button_gap, second_row, third, button_h),
-               Rect(x + 2 * (third + button_gap), second_row, inner_w - 2 * (third + button_gap), button_h)]
+    buttons = [
+        Rect(x, buttons_top, inner_w, button_h),
+        Rect(x, second_row, third, button_h),
+        Rect(x + third + button_gap, second_row, third, button_h),
+        Rect(x + 2 * (third + button_gap), second_row, inner_w - 2 * (third + button_gap), button_h),
+    ]
     moves = Rect(x, moves_header.bottom, inner_w, max(0, buttons_top - round(8 * scale) - moves_header.bottom))
     row_height = max(12, round(22 * scale))
-    return ReviewLayout(board, graph, panel, header, cards, turning, moves_header, moves, row_height,
-                        (buttons[0], buttons[1], buttons[2], buttons[3]), scale)
+    return ReviewLayout(
+        board,
+        graph,
+        panel,
+        header,
+        cards,
+        turning,
+        moves_header,
+        moves,
+        row_height,
+        (buttons[0], buttons[1], buttons[2], buttons[3]),
+        scale,
+    )
 
 
 def move_row_rect(layout: ReviewLayout, index: int, first_row: int) -> Rect | None:

@@ -90,8 +90,9 @@ class ReviewScene(Scene):
     def card_rect(self) -> pygame.Rect:
         layout = self.app.layout
         scale = layout.scale
-        rect = pygame.Rect(0, 0, min(round(520 * scale), layout.window[0] - 20), min(round(300 * scale),
-                                                                                    layout.window[1] - 20))
+        rect = pygame.Rect(
+            0, 0, min(round(520 * scale), layout.window[0] - 20), min(round(300 * scale), layout.window[1] - 20)
+        )
         rect.center = (layout.window[0] // 2, layout.window[1] // 2)
         return rect
 
@@ -114,8 +115,9 @@ class ReviewScene(Scene):
                 ("back", _("Back"), _("Leave the review (Esc)"), geo.buttons[3]),
             ):
                 object_id = ObjectID(object_id="#primary") if key == "retry" else None
-                self.buttons[key] = Button(pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip,
-                                           object_id=object_id)
+                self.buttons[key] = Button(
+                    pygame.Rect(place.as_tuple()), label, manager, tool_tip_text=tip, object_id=object_id
+                )
         self.elements.extend(self.buttons.values())
         self._update_buttons()
 
@@ -125,8 +127,10 @@ class ReviewScene(Scene):
             return _("Every value is proved: a deeper review would find nothing new")
         if seconds >= REVIEW_SECONDS_RANGE[1]:
             return _("Already the longest search per move ({seconds:g} s)").format(seconds=seconds)
-        return (_("Review again with {deeper_seconds:g} s per move instead of {seconds:g} s: proves the values that "
-                  "are estimates now (D)").format(deeper_seconds=self._deeper_seconds(), seconds=seconds))
+        return _(
+            "Review again with {deeper_seconds:g} s per move instead of {seconds:g} s: proves the values that "
+            "are estimates now (D)"
+        ).format(deeper_seconds=self._deeper_seconds(), seconds=seconds)
 
     def _deeper_seconds(self) -> float:
         return min(REVIEW_SECONDS_RANGE[1], self.job.time_per_move * DEEPER_FACTOR)
@@ -175,8 +179,14 @@ class ReviewScene(Scene):
             return
         if self.review is None:
             return
-        steps = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1,
-                 pygame.K_PAGEUP: -10, pygame.K_PAGEDOWN: 10}
+        steps = {
+            pygame.K_UP: -1,
+            pygame.K_LEFT: -1,
+            pygame.K_DOWN: 1,
+            pygame.K_RIGHT: 1,
+            pygame.K_PAGEUP: -10,
+            pygame.K_PAGEDOWN: 10,
+        }
         if key in steps:
             self.select(self.selected + steps[key])
         elif key == pygame.K_HOME:
@@ -202,8 +212,9 @@ class ReviewScene(Scene):
                 return
         if geo.graph.contains(pos):
             # the point nearest the click is after move k, where k's marker is drawn: select move k
-            ply = ply_at((geo.graph.w, geo.graph.h), len(self.graded.moves), pos[0] - geo.graph.x,
-                         self.graph_text_scale())
+            ply = ply_at(
+                (geo.graph.w, geo.graph.h), len(self.graded.moves), pos[0] - geo.graph.x, self.graph_text_scale()
+            )
             self.select(max(1, ply) - 1)
 
     def select(self, ply: int) -> None:
@@ -245,9 +256,13 @@ class ReviewScene(Scene):
             name = settings.human_name
         names = (name, solver_name(level)) if human == 1 else (solver_name(level), name)
         match = Match(Game(position, *names), 3 - human, level)
-        self.app.start_match(match, _("Retry from move {value}: your move, against the solver ({level}).").format(
-            value=self.selected + 1, level=level),
-                             "good")
+        self.app.start_match(
+            match,
+            _("Retry from move {value}: your move, against the solver ({level}).").format(
+                value=self.selected + 1, level=level
+            ),
+            "good",
+        )
 
     # -- time --------------------------------------------------------------------------------
 
@@ -315,18 +330,22 @@ class ReviewScene(Scene):
             return StatusLine(self.history_notice, "warn")
         if move is None:
             result = self.review.result
-            text = _("After the last move: {what}.").format(
-                what=result.describe(self.names)) if result is not None else \
-                _("After the last reviewed move.")
+            text = (
+                _("After the last move: {what}.").format(what=result.describe(self.names))
+                if result is not None
+                else _("After the last reviewed move.")
+            )
             return StatusLine(text, "good")
         approx = "" if move.exact else "~"
         name = shown_name(self.names[move.player - 1])
         sign = class_sign(move.classification)
         text = f"{move.number}. {name}: {move.move} ({move.points}), {grade_word(move.classification)}" + (
-            f" {sign}" if sign else "")
+            f" {sign}" if sign else ""
+        )
         if move.loss:
             text += _(" losing {approx}{loss}; best {join} ({best_value:+d})").format(
-                approx=approx, loss=move.loss, join=', '.join(move.best_moves[:2]), best_value=move.best_value)
+                approx=approx, loss=move.loss, join=", ".join(move.best_moves[:2]), best_value=move.best_value
+            )
         text += f" · {shown_name(self.names[0])} {move.eval_before:+d} → {move.eval_after:+d}"
         kind = "good" if move.classification in ("best", "good") else "warn"
         return StatusLine(text, kind)
@@ -343,8 +362,10 @@ class ReviewScene(Scene):
     def graph_surface(self, size: tuple[int, int]) -> pygame.Surface:
         key = (size, id(self.review), self.graph_text_scale())
         if self._graph is None or self._graph[0] != key:
-            self._graph = (key, render_eval_graph(self.graded, size, self.names, self.app.fonts,
-                                                  text_scale=self.graph_text_scale()))
+            self._graph = (
+                key,
+                render_eval_graph(self.graded, size, self.names, self.app.fonts, text_scale=self.graph_text_scale()),
+            )
         return self._graph[1]
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -360,8 +381,9 @@ class ReviewScene(Scene):
         graph = geo.graph
         picture = self.graph_surface((graph.w, graph.h))
         surface.blit(picture, (graph.x, graph.y))
-        x = graph.x + round(x_of_ply((graph.w, graph.h), len(self.review.moves), self.graph_cursor_ply(),
-                                     self.graph_text_scale()))
+        x = graph.x + round(
+            x_of_ply((graph.w, graph.h), len(self.review.moves), self.graph_cursor_ply(), self.graph_text_scale())
+        )
         pygame.draw.line(surface, theme.GOLD_BRIGHT, (x, graph.y + 4), (x, graph.bottom - 4), 2)
         pygame.draw.rect(surface, (*theme.GOLD, 90), pygame.Rect(graph.as_tuple()), width=1, border_radius=6)
         draw_review_panel(surface, app.fonts, geo, self)
@@ -377,17 +399,29 @@ class ReviewScene(Scene):
             fraction = 0.0
         else:
             current = min(total, job.reviewed + 1)
-            headline = _("Reviewing move {current}/{total}").format(
-                current=current, total=total) if job.reviewed < total else _("Checking the final position")
+            headline = (
+                _("Reviewing move {current}/{total}").format(current=current, total=total)
+                if job.reviewed < total
+                else _("Checking the final position")
+            )
             if total == 0:
                 headline = _("Checking the position")
-            lines = [(headline, theme.IVORY),
-                     (_("{names} vs {names2} · up to {time_per_move:g} s per move").format(
-                         names=self.names[0], names2=self.names[1], time_per_move=job.time_per_move),
-                      theme.IVORY_DIM)]
+            lines = [
+                (headline, theme.IVORY),
+                (
+                    _("{names} vs {names2} · up to {time_per_move:g} s per move").format(
+                        names=self.names[0], names2=self.names[1], time_per_move=job.time_per_move
+                    ),
+                    theme.IVORY_DIM,
+                ),
+            ]
             if step is not None and step.move is not None:
                 sign = class_sign(step.classification or "")
-                lines.append((f"{step.number}. {step.move}: {step.classification}{' ' + sign if sign else ''}",
-                              theme.IVORY_FAINT))
+                lines.append(
+                    (
+                        f"{step.number}. {step.move}: {step.classification}{' ' + sign if sign else ''}",
+                        theme.IVORY_FAINT,
+                    )
+                )
             fraction = job.reviewed / max(1, total)
         draw_progress_card(surface, app.fonts, self.card_rect(), layout.scale, lines, fraction)

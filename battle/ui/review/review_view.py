@@ -49,6 +49,7 @@ class ReviewScene(Protocol):
     @property
     def hover_row(self) -> int | None: ...
 
+
 GOOD_COLOURS: dict[str, theme.Colour] = {"best": (86, 204, 120), "good": (160, 210, 140)}
 
 
@@ -123,8 +124,14 @@ def label_size(layout: Layout) -> float:
     return max(12.0 * layout.zoom, layout.tile_h * 0.2)
 
 
-def draw_move_marks(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, played: Move | None,
-                    played_class: str | None, best: list[Move]) -> None:
+def draw_move_marks(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    layout: Layout,
+    played: Move | None,
+    played_class: str | None,
+    best: list[Move],
+) -> None:
     """The played pair framed in its class colour, the best pair(s) in green, each with a small label."""
     width = max(2, round(4 * layout.scale))
     frames = move_marks(played, played_class, best)
@@ -148,17 +155,21 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     review = scene.graded
     scale = geo.scale
     panel = geo.panel
-    surface.blit(theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)), (*theme.GOLD, 60),
-                                     1), (panel.x, panel.y))
+    surface.blit(
+        theme.rounded_panel((panel.w, panel.h), theme.PANEL, max(6, round(14 * scale)), (*theme.GOLD, 60), 1),
+        (panel.x, panel.y),
+    )
     title = fonts.text(_("Game review"), 21 * scale, theme.IVORY, bold=True)
     surface.blit(title, (geo.header.x, geo.header.y))
-    budget = _("{time_per_move:g} s a move").format(
-        time_per_move=review.time_per_move) if review.time_per_move else _("no time limit")
+    budget = (
+        _("{time_per_move:g} s a move").format(time_per_move=review.time_per_move)
+        if review.time_per_move
+        else _("no time limit")
+    )
     inexact = sum(not move.exact for move in review.moves)
     certainty = _("all exact") if inexact == 0 else _("{inexact} estimated").format(inexact=inexact)
     heading = f"{plural(len(review.moves), 'move')} · {budget} · {certainty}"
-    sub = fonts.text(fonts.fit(heading, 14 * scale, geo.header.w),
-                     14 * scale, theme.IVORY_DIM)
+    sub = fonts.text(fonts.fit(heading, 14 * scale, geo.header.w), 14 * scale, theme.IVORY_DIM)
     surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
     for index, summary in enumerate(review.summary()):
         _draw_summary_card(surface, fonts, geo, index, summary, scene.names[index], scale)
@@ -166,14 +177,24 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     _draw_move_list(surface, fonts, geo, scene)
 
 
-def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, index: int,
-                       summary: PlayerSummary, name: str, scale: float) -> None:
+def _draw_summary_card(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    geo: ReviewLayout,
+    index: int,
+    summary: PlayerSummary,
+    name: str,
+    scale: float,
+) -> None:
     rect = geo.cards[index]
-    surface.blit(theme.rounded_panel((rect.w, rect.h), theme.CARD, max(4, round(10 * scale)), (255, 255, 255, 26)),
-                 (rect.x, rect.y))
+    surface.blit(
+        theme.rounded_panel((rect.w, rect.h), theme.CARD, max(4, round(10 * scale)), (255, 255, 255, 26)),
+        (rect.x, rect.y),
+    )
     colour = theme.PLAYER_COLOURS[index]
-    strip = pygame.Rect(rect.x + round(7 * scale), rect.y + round(10 * scale), max(3, round(4 * scale)),
-                        rect.h - round(20 * scale))
+    strip = pygame.Rect(
+        rect.x + round(7 * scale), rect.y + round(10 * scale), max(3, round(4 * scale)), rect.h - round(20 * scale)
+    )
     mark_r = max(5, round(6.5 * scale))
     strip.centerx = max(strip.centerx, rect.x + round(mark_r * 1.25) + 3)  # the diamond clear of the edge
     mark = theme.draw_player_mark(surface, index + 1, (strip.centerx, strip.y + mark_r), mark_r, fonts)
@@ -191,21 +212,29 @@ def _draw_summary_card(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewL
     head = fonts.text(fonts.fit(name, 17 * scale, width, bold=True), 17 * scale, theme.IVORY, bold=True)
     surface.blit(head, (x, rect.y + round(7 * scale)))
     lost_text = _("lost {plural} in {plural2}").format(
-        plural=plural(summary.points_lost, 'point'), plural2=plural(summary.moves, 'move'))
+        plural=plural(summary.points_lost, "point"), plural2=plural(summary.moves, "move")
+    )
     if fonts.width(lost_text, 13.5 * scale) > width:  # at 800x600 the moves go first, the points stay
-        lost_text = _("lost {plural}").format(plural=plural(summary.points_lost, 'point'))
+        lost_text = _("lost {plural}").format(plural=plural(summary.points_lost, "point"))
     lost = fonts.text(fonts.fit(lost_text, 13.5 * scale, width), 13.5 * scale, theme.IVORY_DIM)
     y = rect.y + round(7 * scale) + head.get_height()
     surface.blit(lost, (x, y))
     y += lost.get_height()
     counts = summary.counts
     for name_, label in (("inaccuracy", "?!"), ("mistake", "?"), ("blunder", "??")):
-        part = fonts.text(f"{counts[name_]}{label}", 13.5 * scale,
-                          class_colour(name_) if counts[name_] else theme.IVORY_FAINT, bold=bool(counts[name_]))
+        part = fonts.text(
+            f"{counts[name_]}{label}",
+            13.5 * scale,
+            class_colour(name_) if counts[name_] else theme.IVORY_FAINT,
+            bold=bool(counts[name_]),
+        )
         surface.blit(part, (x, y))
         x += part.get_width() + round(10 * scale)
-    good = fonts.text(_("{counts} best · {counts2} good").format(
-        counts=counts['best'], counts2=counts['good']), 13.5 * scale, theme.IVORY_FAINT)
+    good = fonts.text(
+        _("{counts} best · {counts2} good").format(counts=counts["best"], counts2=counts["good"]),
+        13.5 * scale,
+        theme.IVORY_FAINT,
+    )
     surface.blit(good, (x, y))
 
 
@@ -220,8 +249,9 @@ def turning_chip_labels(scene: ReviewScene) -> list[tuple[int, str, theme.Colour
     return chips
 
 
-def turning_chips(fonts: theme.Fonts, geo: ReviewLayout,
-                  scene: ReviewScene) -> list[tuple[Rect, int, str, theme.Colour]]:
+def turning_chips(
+    fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene
+) -> list[tuple[Rect, int, str, theme.Colour]]:
     """The chips that fit: (rect, move index, text, colour)."""
     size = 13 * geo.scale
     labels = turning_chip_labels(scene)
@@ -300,8 +330,9 @@ def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayo
             surface.blit(loss, loss.get_rect(midleft=(x, cy)))
             x += fonts.width("~-88", size) + round(4 * scale)
             alternative = move.best_moves[0] if move.best_moves else "?"
-            best = fonts.text(fonts.fit(alternative, size * 0.92, entry.right - x - round(6 * scale)), size * 0.92,
-                              theme.IVORY_DIM)
+            best = fonts.text(
+                fonts.fit(alternative, size * 0.92, entry.right - x - round(6 * scale)), size * 0.92, theme.IVORY_DIM
+            )
             surface.blit(best, best.get_rect(midright=(entry.right - round(6 * scale), cy)))
         else:
             label = fonts.text(grade_word(move.classification), size * 0.92, colour)
@@ -317,8 +348,14 @@ def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayo
 # -- while the review runs ---------------------------------------------------------------------
 
 
-def draw_progress_card(surface: pygame.Surface, fonts: theme.Fonts, rect: pygame.Rect, scale: float,
-                       lines: list[tuple[str, theme.Colour]], fraction: float) -> pygame.Rect:
+def draw_progress_card(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    rect: pygame.Rect,
+    scale: float,
+    lines: list[tuple[str, theme.Colour]],
+    fraction: float,
+) -> pygame.Rect:
     """The card shown while reviewing: a title, a few lines, a progress bar; returns the bar's rect."""
     shadow = theme.rounded_panel((rect.w + 12, rect.h + 12), (0, 0, 0, 90), round(22 * scale))
     surface.blit(shadow, (rect.x - 6, rect.y + 2))
@@ -332,8 +369,9 @@ def draw_progress_card(surface: pygame.Surface, fonts: theme.Fonts, rect: pygame
         rendered = fonts.text(fonts.fit(text, size, rect.w - 40, bold=index == 0), size, colour, bold=index == 0)
         surface.blit(rendered, rendered.get_rect(midtop=(rect.centerx, y)))
         y += rendered.get_height() + round(8 * scale)
-    bar = pygame.Rect(rect.x + round(30 * scale), y + round(6 * scale), rect.w - round(60 * scale),
-                      max(8, round(14 * scale)))
+    bar = pygame.Rect(
+        rect.x + round(30 * scale), y + round(6 * scale), rect.w - round(60 * scale), max(8, round(14 * scale))
+    )
     pygame.draw.rect(surface, (6, 22, 15), bar.inflate(2, 2), border_radius=bar.h // 2 + 1)
     filled = bar.copy()
     filled.w = max(bar.h, round(bar.w * max(0.0, min(1.0, fraction))))

@@ -85,8 +85,9 @@ class Sounds:
             if size != -16:
                 raise pygame.error(f"the device plays {abs(size)}-bit samples only")
             pygame.mixer.set_num_channels(CHANNELS)
-            self._sounds = {key: pygame.mixer.Sound(buffer=to_pcm(samples, channels))
-                            for key, samples in all_sounds(rate).items()}
+            self._sounds = {
+                key: pygame.mixer.Sound(buffer=to_pcm(samples, channels)) for key, samples in all_sounds(rate).items()
+            }
         # no device, a busy or broken one (pygame.error), or not enough memory for 0.5 MB of
         # samples: the window plays on silently either way
         except (pygame.error, OSError, MemoryError) as error:

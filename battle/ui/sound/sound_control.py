@@ -35,12 +35,20 @@ class SoundControl:
         mute_w = max(64, round(96 * scale))
         slider_w = max(80, min(round(140 * scale), rect.w - mute_w - gap))  # its handle and arrows want 80
         left = rect.right - slider_w - gap - mute_w
-        self.slider = UIHorizontalSlider(pygame.Rect(left, rect.y, slider_w, rect.h),
-                                         round(sounds.volume * SLIDER_STEPS), (0, SLIDER_STEPS), manager,
-                                         click_increment=1)
+        self.slider = UIHorizontalSlider(
+            pygame.Rect(left, rect.y, slider_w, rect.h),
+            round(sounds.volume * SLIDER_STEPS),
+            (0, SLIDER_STEPS),
+            manager,
+            click_increment=1,
+        )
         self.slider.set_tooltip(_("Sound volume (+ and - on every screen)"))
-        self.mute = Button(pygame.Rect(left + slider_w + gap, rect.y, mute_w, rect.h), self._mute_label(),
-                           manager, tool_tip_text=_("Sound off or on (M on every screen)"))
+        self.mute = Button(
+            pygame.Rect(left + slider_w + gap, rect.y, mute_w, rect.h),
+            self._mute_label(),
+            manager,
+            tool_tip_text=_("Sound off or on (M on every screen)"),
+        )
         self.left = left
         """Where the control begins: what is drawn before it ends short of this."""
 

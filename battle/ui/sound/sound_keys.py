@@ -39,6 +39,7 @@ class SoundHost(Protocol):
     @property
     def manager(self) -> pygame_gui.UIManager: ...
 
+
 _MODIFIERS = pygame.KMOD_CTRL | pygame.KMOD_META | pygame.KMOD_ALT
 LOUDER_KEYS = (pygame.K_PLUS, pygame.K_KP_PLUS)
 SOFTER_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
@@ -84,5 +85,7 @@ def tell(stack: Screens, text: str, kind: str, *, replace: bool = False) -> None
 
 
 def _typing(app: SoundHost) -> bool:
-    return any(isinstance(element, (UITextEntryLine, UITextEntryBox)) and element.is_focused
-               for element in app.manager.get_focus_set() or ())
+    return any(
+        isinstance(element, (UITextEntryLine, UITextEntryBox)) and element.is_focused
+        for element in app.manager.get_focus_set() or ()
+    )

@@ -54,7 +54,7 @@ def finish(samples: Samples, rate: int, peak: float) -> Samples:
     fade_in = min(len(out), max(1, round(rate * FADE_IN)))
     fade_out = min(len(out), max(1, round(rate * FADE_OUT)))
     out[:fade_in] *= np.linspace(0.0, 1.0, fade_in)
-    out[len(out) - fade_out:] *= np.linspace(1.0, 0.0, fade_out)
+    out[len(out) - fade_out :] *= np.linspace(1.0, 0.0, fade_out)
     top = float(np.max(np.abs(out))) if len(out) else 0.0
     return out * (peak / top) if top > 0 else out
 
@@ -88,9 +88,9 @@ def pair_taken(rate: int, value: int, opponent: bool = False) -> Samples:
     brightness = 0.75 if opponent else 1.0
     gap = round(rate * 0.06)
     first = clack(rate, body, brightness)
-    second = clack(rate, body * SEMITONE ** 2, brightness)  # the second tile, a tone above
+    second = clack(rate, body * SEMITONE**2, brightness)  # the second tile, a tone above
     out = np.zeros(gap + len(second))
-    out[:len(first)] += first
+    out[: len(first)] += first
     out[gap:] += 0.8 * second
     return finish(out, rate, MOVE_PEAK * (0.85 if opponent else 1.0))
 
@@ -118,15 +118,16 @@ def bell(rate: int, freq: float, seconds: float, decay: float = 5.0) -> Samples:
     return tone * attack * np.exp(-decay * t)
 
 
-def notes(rate: int, pitches: tuple[float, ...], spacing: float, ring: float, decay: float = 5.0,
-          peak: float = BELL_PEAK) -> Samples:
+def notes(
+    rate: int, pitches: tuple[float, ...], spacing: float, ring: float, decay: float = 5.0, peak: float = BELL_PEAK
+) -> Samples:
     """Bells at ``pitches`` (Hz), one every ``spacing`` seconds, each ringing ``ring`` seconds."""
     step = round(rate * spacing)
     length = step * (len(pitches) - 1) + round(rate * ring)
     out = np.zeros(length)
     for index, pitch in enumerate(pitches):
         tone = bell(rate, pitch, ring, decay)
-        out[index * step:index * step + len(tone)] += tone
+        out[index * step : index * step + len(tone)] += tone
     return finish(out, rate, peak)
 
 

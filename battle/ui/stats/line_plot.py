@@ -37,9 +37,17 @@ def value_ticks(low: float, high: float) -> list[float]:
     return [first + index * step for index in range(round((last - first) / step) + 1)]
 
 
-def render_line_plot(values: Sequence[float], size: tuple[int, int], fonts: theme.Fonts, scale: float, *,
-                     band: Sequence[tuple[float, float]] = (), value_range: tuple[float, float] | None = None,
-                     suffix: str = "", colour: theme.Colour = theme.GOLD_BRIGHT) -> pygame.Surface:
+def render_line_plot(
+    values: Sequence[float],
+    size: tuple[int, int],
+    fonts: theme.Fonts,
+    scale: float,
+    *,
+    band: Sequence[tuple[float, float]] = (),
+    value_range: tuple[float, float] | None = None,
+    suffix: str = "",
+    colour: theme.Colour = theme.GOLD_BRIGHT,
+) -> pygame.Surface:
     """The curve of ``values`` on a new surface of ``size`` pixels.
 
     ``band`` gives a (low, high) per value, shaded behind the curve; ``value_range`` fixes the axis
@@ -57,8 +65,12 @@ def render_line_plot(values: Sequence[float], size: tuple[int, int], fonts: them
     labels = [f"{tick:.0f}{suffix}" for tick in ticks]
     pad = max(4, round(8 * scale))
     left = max(fonts.width(label, text) for label in labels) + 2 * pad
-    plot = pygame.Rect(left, pad + round(text / 2), max(10, width - left - 2 * pad - fonts.width("0000", text)),
-                       max(10, height - 2 * pad - round(text)))
+    plot = pygame.Rect(
+        left,
+        pad + round(text / 2),
+        max(10, width - left - 2 * pad - fonts.width("0000", text)),
+        max(10, height - 2 * pad - round(text)),
+    )
 
     def to_y(value: float) -> float:
         return plot.bottom - (value - ticks[0]) / (ticks[-1] - ticks[0]) * plot.h

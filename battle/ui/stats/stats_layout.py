@@ -35,8 +35,10 @@ class StatsLayout:
     def game_rows(self, column: Rect) -> list[Rect]:
         """The buttons of a list of games (best or worst), top to bottom."""
         top = column.y + self.list_header
-        return [Rect(column.x, top + index * (self.row_h + self.row_gap), column.w, self.row_h)
-                for index in range(BEST_AND_WORST)]
+        return [
+            Rect(column.x, top + index * (self.row_h + self.row_gap), column.w, self.row_h)
+            for index in range(BEST_AND_WORST)
+        ]
 
 
 def stats_layout(width: int, height: int, scale: float) -> StatsLayout:
@@ -58,9 +60,16 @@ def stats_layout(width: int, height: int, scale: float) -> StatsLayout:
     plots_y = top + cards_h + gap
     plots_h = max(1, lists_y - gap - plots_y)
     return StatsLayout(
-        scale=scale, title=title, back=back,
-        results=Rect(title.x, top, column_w, cards_h), solver=Rect(right_x, top, column_w, cards_h),
-        accuracy=Rect(title.x, plots_y, column_w, plots_h), puzzles=Rect(right_x, plots_y, column_w, plots_h),
-        best=Rect(title.x, lists_y, column_w, lists_h), worst=Rect(right_x, lists_y, column_w, lists_h),
-        list_header=list_header, row_h=row_h, row_gap=row_gap,
+        scale=scale,
+        title=title,
+        back=back,
+        results=Rect(title.x, top, column_w, cards_h),
+        solver=Rect(right_x, top, column_w, cards_h),
+        accuracy=Rect(title.x, plots_y, column_w, plots_h),
+        puzzles=Rect(right_x, plots_y, column_w, plots_h),
+        best=Rect(title.x, lists_y, column_w, lists_h),
+        worst=Rect(right_x, lists_y, column_w, lists_h),
+        list_header=list_header,
+        row_h=row_h,
+        row_gap=row_gap,
     )

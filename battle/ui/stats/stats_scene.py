@@ -46,10 +46,13 @@ if TYPE_CHECKING:
 
     from battle.ui.scene import Host
 
-EMPTY_HISTORY = N_("No games or puzzles yet. Finish a game against the solver, or try a puzzle, and your "
-                   "results, ratings and best games show here.")
-ACCURACY_EMPTY = N_("No reviewed game yet: Review on a finished game's card grades your moves; your accuracy "
-                    "shows here.")
+EMPTY_HISTORY = N_(
+    "No games or puzzles yet. Finish a game against the solver, or try a puzzle, and your "
+    "results, ratings and best games show here."
+)
+ACCURACY_EMPTY = N_(
+    "No reviewed game yet: Review on a finished game's card grades your moves; your accuracy shows here."
+)
 PUZZLES_EMPTY = N_("No puzzle tried yet: Puzzles on the title.")
 
 
@@ -98,25 +101,47 @@ class StatsScene(Scene):
                 for index, (entry, place) in enumerate(zip(entries, geo.game_rows(column), strict=False)):
                     name = f"{kind}:{index}"
                     self.games[name] = entry
-                    self.widgets[name] = Button(pygame.Rect(place.as_tuple()), game_line(entry), manager,
-                                                tool_tip_text=_("Open this game in the review screen"))
-        self.widgets["back"] = Button(pygame.Rect(geo.back.as_tuple()), _("Back"), manager,
-                                      tool_tip_text=_("Back to the title (Esc)"))
+                    self.widgets[name] = Button(
+                        pygame.Rect(place.as_tuple()),
+                        game_line(entry),
+                        manager,
+                        tool_tip_text=_("Open this game in the review screen"),
+                    )
+        self.widgets["back"] = Button(
+            pygame.Rect(geo.back.as_tuple()), _("Back"), manager, tool_tip_text=_("Back to the title (Esc)")
+        )
         self.elements.extend(self.widgets.values())
         self.ring.forget_missing()
 
     def accuracy_plot(self, size: tuple[int, int]) -> pygame.Surface:
         """Your accuracy in each reviewed game, 0 to 100%."""
-        return self._plot("accuracy", size, lambda: render_line_plot(
-            [percent for _, percent in self.stats.accuracy], size, self.app.fonts, self.app.layout.scale,
-            value_range=(0, 100), suffix="%"))
+        return self._plot(
+            "accuracy",
+            size,
+            lambda: render_line_plot(
+                [percent for _, percent in self.stats.accuracy],
+                size,
+                self.app.fonts,
+                self.app.layout.scale,
+                value_range=(0, 100),
+                suffix="%",
+            ),
+        )
 
     def puzzle_plot(self, size: tuple[int, int]) -> pygame.Surface:
         """Your puzzle rating after each attempt, in its band of two deviations either side."""
         ratings = [rating for _, rating in self.stats.puzzle_ratings]
-        return self._plot("puzzles", size, lambda: render_line_plot(
-            [rating.rating for rating in ratings], size, self.app.fonts, self.app.layout.scale,
-            band=[rating.interval() for rating in ratings]))
+        return self._plot(
+            "puzzles",
+            size,
+            lambda: render_line_plot(
+                [rating.rating for rating in ratings],
+                size,
+                self.app.fonts,
+                self.app.layout.scale,
+                band=[rating.interval() for rating in ratings],
+            ),
+        )
 
     def _plot(self, name: str, size: tuple[int, int], render: Callable[[], pygame.Surface]) -> pygame.Surface:
         cached = self._plots.get(name)
@@ -169,9 +194,16 @@ class StatsScene(Scene):
         title = fonts.text(_("Statistics"), 30 * scale, theme.IVORY, bold=True)
         surface.blit(title, (geo.title.x, geo.title.y))
         stats = self.stats
-        line = self.message if self.message.text else StatusLine(
-            _("{plural} stored · {plural2} tried").format(
-                plural=plural(stats.games, 'game'), plural2=plural(stats.puzzles_tried, 'puzzle')), "quiet")
+        line = (
+            self.message
+            if self.message.text
+            else StatusLine(
+                _("{plural} stored · {plural2} tried").format(
+                    plural=plural(stats.games, "game"), plural2=plural(stats.puzzles_tried, "puzzle")
+                ),
+                "quiet",
+            )
+        )
         room = geo.back.x - geo.title.x - round(12 * scale)
         sub = fonts.text(fonts.fit(line.text, 14 * scale, room), 14 * scale, STATUS_COLOURS.get(line.kind, theme.IVORY))
         surface.blit(sub, (geo.title.x, geo.title.y + title.get_height()))
@@ -186,12 +218,26 @@ class StatsScene(Scene):
         draw_results(surface, fonts, geo.results, stats, scale)
         draw_solver(surface, fonts, geo.solver, stats, scale)
         count = len(stats.accuracy)
-        draw_plot_card(surface, fonts, geo.accuracy, _("Accuracy over time ({plural})").format(
-            plural=plural(count, 'reviewed game'))
-                       if count else _("Accuracy over time"), self.accuracy_plot if count else None, _(ACCURACY_EMPTY),
-                       scale)
-        draw_plot_card(surface, fonts, geo.puzzles, _("Puzzle rating over time (its 95% band shaded)"),
-                       self.puzzle_plot if stats.puzzle_ratings else None, _(PUZZLES_EMPTY), scale)
+        draw_plot_card(
+            surface,
+            fonts,
+            geo.accuracy,
+            _("Accuracy over time ({plural})").format(plural=plural(count, "reviewed game"))
+            if count
+            else _("Accuracy over time"),
+            self.accuracy_plot if count else None,
+            _(ACCURACY_EMPTY),
+            scale,
+        )
+        draw_plot_card(
+            surface,
+            fonts,
+            geo.puzzles,
+            _("Puzzle rating over time (its 95% band shaded)"),
+            self.puzzle_plot if stats.puzzle_ratings else None,
+            _(PUZZLES_EMPTY),
+            scale,
+        )
         draw_list_heading(surface, fonts, geo.best, _("Best games (click to review)"), not stats.best, scale)
         draw_list_heading(surface, fonts, geo.worst, _("Worst games"), not stats.worst, scale)
         self.ring.draw(surface, scale)

@@ -37,24 +37,33 @@ def game_line(entry: GameEntry) -> str:
     when = format_date(datetime.date.fromtimestamp(entry.finished_at), _("d MMM yyyy"))
     where = _("deal {deal}").format(deal=entry.deal) if entry.deal is not None else _("composed")
     return _("{when} · vs {opponent} · {score1}-{score2} ({margin}) · {where}").format(
-        when=when, opponent=opponent, score1=entry.scores[0], score2=entry.scores[1],
-        margin=f"{entry.margin_for(entry.you):+d}", where=where)
+        when=when,
+        opponent=opponent,
+        score1=entry.scores[0],
+        score2=entry.scores[1],
+        margin=f"{entry.margin_for(entry.you):+d}",
+        where=where,
+    )
 
 
 def draw_card(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str, scale: float) -> Rect:
     """A rounded card with its heading; the room left under the heading."""
-    surface.blit(theme.rounded_panel((rect.w, rect.h), theme.PANEL, max(4, round(10 * scale)), (*theme.GOLD, 60), 1),
-                 (rect.x, rect.y))
+    surface.blit(
+        theme.rounded_panel((rect.w, rect.h), theme.PANEL, max(4, round(10 * scale)), (*theme.GOLD, 60), 1),
+        (rect.x, rect.y),
+    )
     pad = max(6, round(12 * scale))
-    heading = fonts.text(fonts.fit(title, HEADING_SIZE * scale, rect.w - 2 * pad, bold=True), HEADING_SIZE * scale,
-                         theme.GOLD, bold=True)
+    heading = fonts.text(
+        fonts.fit(title, HEADING_SIZE * scale, rect.w - 2 * pad, bold=True), HEADING_SIZE * scale, theme.GOLD, bold=True
+    )
     surface.blit(heading, (rect.x + pad, rect.y + round(pad * 0.7)))
     top = rect.y + round(pad * 0.7) + heading.get_height() + round(4 * scale)
     return Rect(rect.x + pad, top, max(1, rect.w - 2 * pad), max(0, rect.bottom - pad // 2 - top))
 
 
-def _lines(surface: pygame.Surface, fonts: theme.Fonts, area: Rect, y: int, lines: list[str], size: float,
-           colour: theme.Colour) -> int:
+def _lines(
+    surface: pygame.Surface, fonts: theme.Fonts, area: Rect, y: int, lines: list[str], size: float, colour: theme.Colour
+) -> int:
     """Paragraphs wrapped to the area's width, while they fit; the y under the last one drawn."""
     for paragraph in lines:
         for line in fonts.wrap(paragraph, size, area.w):
@@ -71,40 +80,67 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
     area = draw_card(surface, fonts, rect, _("Your games"), scale)
     size = TEXT_SIZE * scale
     summary = _("{plural} stored, {your_games} yours").format(
-        plural=plural(stats.games, 'game'), your_games=stats.your_games)
+        plural=plural(stats.games, "game"), your_games=stats.your_games
+    )
     if stats.average_margin is not None:
         summary += _(" · average margin {average_margin:+.1f}").format(average_margin=stats.average_margin)
     y = _lines(surface, fonts, area, area.y, [summary], size, theme.IVORY_DIM) + round(6 * scale)
     if not stats.tallies:
-        _lines(surface, fonts, area, y, [_("None against the solver or online yet: games between two people at "
-                                         "this screen count in the total only.")], size, theme.IVORY_FAINT)
+        _lines(
+            surface,
+            fonts,
+            area,
+            y,
+            [
+                _(
+                    "None against the solver or online yet: games between two people at "
+                    "this screen count in the total only."
+                )
+            ],
+            size,
+            theme.IVORY_FAINT,
+        )
         return
     columns = (_("against"), _("games"), _("won"), _("drawn"), _("lost"), _("margin"))
     # each number column as wide as its heading or "+88.8"; the first column takes what they leave
     # (one width for all five cut German's "gegen" and "Partien" into each other at 800x600)
-    widths = [max(fonts.width(name, SMALL_SIZE * scale), fonts.width("+88.8", size)) + round(10 * scale)
-              for name in columns[1:]]
-    rights = [area.right - sum(widths[index + 1:]) for index in range(len(widths))]
+    widths = [
+        max(fonts.width(name, SMALL_SIZE * scale), fonts.width("+88.8", size)) + round(10 * scale)
+        for name in columns[1:]
+    ]
+    rights = [area.right - sum(widths[index + 1 :]) for index in range(len(widths))]
     line_h = round(size * 1.5)
     if y + line_h > area.bottom:
         return
     for index, name in enumerate(columns):
         label = fonts.text(name, SMALL_SIZE * scale, theme.IVORY_FAINT)
-        place = label.get_rect(midleft=(area.x, y + line_h // 2)) if index == 0 else \
-            label.get_rect(midright=(rights[index - 1], y + line_h // 2))
+        place = (
+            label.get_rect(midleft=(area.x, y + line_h // 2))
+            if index == 0
+            else label.get_rect(midright=(rights[index - 1], y + line_h // 2))
+        )
         surface.blit(label, place)
     y += line_h
     for tally in stats.tallies:
         if y + line_h > area.bottom:
             return
         opponent = _("people") if tally.opponent == PEOPLE else level_word(tally.opponent)
-        values = (opponent, str(tally.games), str(tally.wins), str(tally.draws), str(tally.losses),
-                  f"{tally.average_margin:+.1f}")
+        values = (
+            opponent,
+            str(tally.games),
+            str(tally.wins),
+            str(tally.draws),
+            str(tally.losses),
+            f"{tally.average_margin:+.1f}",
+        )
         for index, value in enumerate(values):
             colour = theme.IVORY if index else theme.GOLD_BRIGHT
             rendered = fonts.text(value, size, colour, bold=index == 0)
-            place = rendered.get_rect(midleft=(area.x, y + line_h // 2)) if index == 0 else \
-                rendered.get_rect(midright=(rights[index - 1], y + line_h // 2))
+            place = (
+                rendered.get_rect(midleft=(area.x, y + line_h // 2))
+                if index == 0
+                else rendered.get_rect(midright=(rights[index - 1], y + line_h // 2))
+            )
             surface.blit(rendered, place)
         y += line_h
 
@@ -118,19 +154,36 @@ def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: 
     if solver.games:
         big = fonts.text(solver.current.describe(), 24 * scale, theme.IVORY)  # the bold face has no ±
         surface.blit(big, (area.x, y))
-        after = fonts.text(_(" after {plural}").format(plural=plural(solver.games, 'game')), size, theme.IVORY_DIM)
+        after = fonts.text(_(" after {plural}").format(plural=plural(solver.games, "game")), size, theme.IVORY_DIM)
         surface.blit(after, after.get_rect(bottomleft=(area.x + big.get_width(), y + big.get_height() - 3)))
         y += big.get_height()
-        y = _lines(surface, fonts, area, y, [_("You play like a {plays_like}-level solver.").format(
-            plays_like=level_word(solver.plays_like() or ""))], size,
-                   theme.GOLD_BRIGHT)
+        y = _lines(
+            surface,
+            fonts,
+            area,
+            y,
+            [_("You play like a {plays_like}-level solver.").format(plays_like=level_word(solver.plays_like() or ""))],
+            size,
+            theme.GOLD_BRIGHT,
+        )
     elif stats.unrated:
         unrated = _("No rated game against a level yet: {unrated}.").format(unrated=unrated_words(stats.unrated))
         y = _lines(surface, fonts, area, y, [unrated], size, theme.IVORY_FAINT)
     else:
-        y = _lines(surface, fonts, area, y, [_("No game against a level yet: play the solver from the title, and "
-                                             "your results against its levels place you on their scale.")],
-                   size, theme.IVORY_FAINT)
+        y = _lines(
+            surface,
+            fonts,
+            area,
+            y,
+            [
+                _(
+                    "No game against a level yet: play the solver from the title, and "
+                    "your results against its levels place you on their scale."
+                )
+            ],
+            size,
+            theme.IVORY_FAINT,
+        )
     puzzle_lines = [_puzzle_words(stats)]
     puzzle_h = round(size * 1.4) * 2
     scale_h = round(46 * scale)
@@ -144,10 +197,16 @@ def _puzzle_words(stats: Stats) -> str:
     if not stats.puzzles_tried:
         return _("Puzzles: none tried yet (Puzzles on the title).")
     rating = stats.puzzle_ratings[-1][1]
-    return (_("Puzzles: {puzzles_solved} of {puzzles_tried} solved, streak {streak} (best {best_streak}), puzzle "
-              "rating {what}.").format(
-        puzzles_solved=stats.puzzles_solved, puzzles_tried=stats.puzzles_tried, streak=stats.streak,
-        best_streak=stats.best_streak, what=rating.describe()))
+    return _(
+        "Puzzles: {puzzles_solved} of {puzzles_tried} solved, streak {streak} (best {best_streak}), puzzle "
+        "rating {what}."
+    ).format(
+        puzzles_solved=stats.puzzles_solved,
+        puzzles_tried=stats.puzzles_tried,
+        streak=stats.streak,
+        best_streak=stats.best_streak,
+        what=rating.describe(),
+    )
 
 
 def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
@@ -164,8 +223,7 @@ def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, st
     solver = stats.solver
     if solver.games:
         first, last = solver.current.interval()
-        band = pygame.Rect(to_x(first), axis_y - round(5 * scale), max(2, to_x(last) - to_x(first)),
-                           round(10 * scale))
+        band = pygame.Rect(to_x(first), axis_y - round(5 * scale), max(2, to_x(last) - to_x(first)), round(10 * scale))
         surface.blit(theme.rounded_panel(band.size, (*theme.GOLD, 90), band.h // 2), band)
     size = SMALL_SIZE * scale
     ends = {True: rect.x - 100, False: rect.x - 100}  # the last name's right edge above and below: none overlap
@@ -174,8 +232,11 @@ def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, st
         pygame.draw.line(surface, theme.IVORY_DIM, (x, axis_y - round(4 * scale)), (x, axis_y + round(4 * scale)), 1)
         above = index % 2 == 0
         label = fonts.text(level_word(level), size, theme.IVORY_DIM)
-        place = label.get_rect(midbottom=(x, axis_y - round(5 * scale))) if above else \
-            label.get_rect(midtop=(x, axis_y + round(5 * scale)))
+        place = (
+            label.get_rect(midbottom=(x, axis_y - round(5 * scale)))
+            if above
+            else label.get_rect(midtop=(x, axis_y + round(5 * scale)))
+        )
         place.clamp_ip(pygame.Rect(rect.as_tuple()).inflate(0, 2 * size))
         if place.x > ends[above] + 4:
             surface.blit(label, place)
@@ -184,8 +245,15 @@ def draw_level_scale(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, st
         pygame.draw.circle(surface, theme.GOLD_BRIGHT, (to_x(solver.current.rating), axis_y), max(3, round(5 * scale)))
 
 
-def draw_plot_card(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str,
-                   plot: Callable[[tuple[int, int]], pygame.Surface] | None, empty: str, scale: float) -> None:
+def draw_plot_card(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    rect: Rect,
+    title: str,
+    plot: Callable[[tuple[int, int]], pygame.Surface] | None,
+    empty: str,
+    scale: float,
+) -> None:
     """A card holding a curve, ``plot`` giving it at the size of the card's room (``line_plot``),
     or the sentence that says why there is none yet."""
     area = draw_card(surface, fonts, rect, title, scale)
@@ -195,12 +263,18 @@ def draw_plot_card(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, titl
         surface.blit(plot((area.w, area.h)), (area.x, area.y))
 
 
-def draw_list_heading(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str, empty: bool,
-                      scale: float) -> None:
+def draw_list_heading(
+    surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, title: str, empty: bool, scale: float
+) -> None:
     """A list of games' heading (its buttons are widgets), or the line that says it is empty."""
     heading = fonts.text(title, HEADING_SIZE * scale, theme.GOLD, bold=True)
     surface.blit(heading, (rect.x, rect.y))
     if empty:
-        line = fonts.text(fonts.fit(_("None yet: your games against the solver or online are listed here."),
-                                    TEXT_SIZE * scale, rect.w), TEXT_SIZE * scale, theme.IVORY_FAINT)
+        line = fonts.text(
+            fonts.fit(
+                _("None yet: your games against the solver or online are listed here."), TEXT_SIZE * scale, rect.w
+            ),
+            TEXT_SIZE * scale,
+            theme.IVORY_FAINT,
+        )
         surface.blit(line, (rect.x, rect.y + heading.get_height() + round(6 * scale)))

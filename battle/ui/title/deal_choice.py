@@ -18,8 +18,9 @@ from battle.rules.deal import parse_deal_number
 from battle.rules.wording import plural
 from battle.ui.files.settings import DEAL_KINDS
 
-KIND_LABELS: dict[str, str] = dict(zip(DEAL_KINDS, (N_("Any deal"), N_("Fair deal"), N_("Deal of the day")),
-                                       strict=True))
+KIND_LABELS: dict[str, str] = dict(
+    zip(DEAL_KINDS, (N_("Any deal"), N_("Fair deal"), N_("Deal of the day")), strict=True)
+)
 """The title's deal list: each kind's key (kept in the settings) and its label."""
 
 
@@ -76,9 +77,14 @@ def pick_deal(kind: str, number_text: str, fairness: Fairness, catalogue: Catalo
     if kind == "daily":
         day = today()
         number = daily_deal(catalogue, day)
-        return DealPick(number, _("Deal of the day for {date}: deal {number}, the same for everyone.").format(
-            # TRANSLATORS: a Babel date pattern (d: the day, MMMM: the month's name)
-            date=format_date(day, _("d MMMM")), number=number))
+        return DealPick(
+            number,
+            _("Deal of the day for {date}: deal {number}, the same for everyone.").format(
+                # TRANSLATORS: a Babel date pattern (d: the day, MMMM: the month's name)
+                date=format_date(day, _("d MMMM")),
+                number=number,
+            ),
+        )
     number = fair_deal(catalogue, fairness)
     return DealPick(number, _("Fair deal ({words}): deal {number}.").format(words=_(fairness.words), number=number))
 
@@ -87,8 +93,9 @@ def fair_deal(catalogue: Catalogue, fairness: Fairness, rng: random.Random | Non
     """A catalogued deal as fair as ``fairness`` asks, picked at random among those that are."""
     deals = catalogue.fair_deals(fairness.margin, fairness.handicap)
     if not deals:
-        raise NoCataloguedDeal(_none_found(catalogue, _("No catalogued deal is {words}").format(
-            words=_(fairness.words))))
+        raise NoCataloguedDeal(
+            _none_found(catalogue, _("No catalogued deal is {words}").format(words=_(fairness.words)))
+        )
     return (rng or random).choice(deals)
 
 
@@ -113,14 +120,17 @@ def availability(catalogue: Catalogue, kind: str, fairness: Fairness) -> tuple[s
         return _none_found(catalogue, _("No catalogued deal is {words}").format(words=_(fairness.words))), "warn"
     total = plural(len(catalogue), "catalogued deal")
     return ngettext("{count} of the {total} is {words}.", "{count} of the {total} are {words}.", count).format(
-        count=count, total=total, words=_(fairness.words)), "info"
+        count=count, total=total, words=_(fairness.words)
+    ), "info"
 
 
 def _none_found(catalogue: Catalogue, opening: str) -> str:
     if catalogue.problems and not len(catalogue):
         return _("{opening}: the catalogue did not load ({problems}).").format(
-            opening=opening, problems=catalogue.problems[0])
+            opening=opening, problems=catalogue.problems[0]
+        )
     if not len(catalogue):
         return _("{opening}: no deal is catalogued yet ('mahjong-battle survey' solves some).").format(opening=opening)
     return _("{opening} ({plural} catalogued): choose another margin.").format(
-        opening=opening, plural=plural(len(catalogue), 'deal'))
+        opening=opening, plural=plural(len(catalogue), "deal")
+    )

@@ -81,14 +81,30 @@ class NewGameForm:
         """How many rows the form takes on the card: the game, the players or the solver's two, the deal."""
         return 4 if self.mode == "hotseat" else 5
 
-    def build(self, y: int, field_x: int, field_w: int, row_h: int, gap: int, wide: bool,
-              add: Callable[[str, UIElement], None], label: Callable[[str, int], None]) -> int:
+    def build(
+        self,
+        y: int,
+        field_x: int,
+        field_w: int,
+        row_h: int,
+        gap: int,
+        wide: bool,
+        add: Callable[[str, UIElement], None],
+        label: Callable[[str, int], None],
+    ) -> int:
         """Add the form's rows from ``y`` down (fields at ``field_x``, a label left of each; with ``wide``,
         the level's description beside its list); returns the top of what follows."""
         manager = self.app.manager
         label(_("Game"), y)
-        add("mode", UIDropDownMenu([_(label) for label in MODE_LABELS.values()], _(MODE_LABELS[self.mode]),
-                                   pygame.Rect(field_x, y, field_w, row_h), manager))
+        add(
+            "mode",
+            UIDropDownMenu(
+                [_(label) for label in MODE_LABELS.values()],
+                _(MODE_LABELS[self.mode]),
+                pygame.Rect(field_x, y, field_w, row_h),
+                manager,
+            ),
+        )
         y += row_h + gap
         if self.mode == "hotseat":
             for key, text in (("player1", _("Player 1")), ("player2", _("Player 2"))):
@@ -107,23 +123,41 @@ class NewGameForm:
             y += row_h + gap
             label(_("Solver"), y)
             level_w = round(field_w * 0.42) if wide else field_w
-            add("level", UIDropDownMenu([level_word(level) for level in self.app.level_names], level_word(self.level),
-                                        pygame.Rect(field_x, y, level_w, row_h), manager))
+            add(
+                "level",
+                UIDropDownMenu(
+                    [level_word(level) for level in self.app.level_names],
+                    level_word(self.level),
+                    pygame.Rect(field_x, y, level_w, row_h),
+                    manager,
+                ),
+            )
             if wide:
-                add("level_help", UILabel(pygame.Rect(field_x + level_w + 10, y, field_w - level_w - 10, row_h),
-                                          self.app.level_description(self.level), manager,
-                                          object_id=ObjectID(object_id="#field_label")))
+                add(
+                    "level_help",
+                    UILabel(
+                        pygame.Rect(field_x + level_w + 10, y, field_w - level_w - 10, row_h),
+                        self.app.level_description(self.level),
+                        manager,
+                        object_id=ObjectID(object_id="#field_label"),
+                    ),
+                )
             y += row_h + gap
             label(_("Order"), y)
-            add("first", UIDropDownMenu([_(label) for label in FIRST_LABELS.values()],
-                                        _(FIRST_LABELS[self.human_first]),
-                                        pygame.Rect(field_x, y, field_w, row_h), manager))
+            add(
+                "first",
+                UIDropDownMenu(
+                    [_(label) for label in FIRST_LABELS.values()],
+                    _(FIRST_LABELS[self.human_first]),
+                    pygame.Rect(field_x, y, field_w, row_h),
+                    manager,
+                ),
+            )
             y += row_h + gap
 
         label(_("Deal"), y)
         self._deal_row(field_x, y, field_w, row_h, add)
         return y + row_h + gap + round(8 * self.app.layout.scale)
-
 
     def _deal_row(self, x: int, y: int, width: int, row_h: int, add: Callable[[str, UIElement], None]) -> None:
         """The deal's list (any, fair, of the day) and, beside it, what that kind asks: a number
@@ -131,8 +165,15 @@ class NewGameForm:
         manager = self.app.manager
         # "Deal of the day" and the list's arrow take about 130 px at scale 1: half the field at 800x600
         kind_w = max(round(width * 0.42), min(width // 2, round(150 * self.app.layout.scale)))
-        add("deal_kind", UIDropDownMenu([_(label) for label in KIND_LABELS.values()], _(KIND_LABELS[self.deal_kind]),
-                                        pygame.Rect(x, y, kind_w, row_h), manager))
+        add(
+            "deal_kind",
+            UIDropDownMenu(
+                [_(label) for label in KIND_LABELS.values()],
+                _(KIND_LABELS[self.deal_kind]),
+                pygame.Rect(x, y, kind_w, row_h),
+                manager,
+            ),
+        )
         side = pygame.Rect(x + kind_w + 10, y, width - kind_w - 10, row_h)
         if self.deal_kind == "number":
             entry = UITextEntryLine(side, manager, placeholder_text=_("(random)"))
@@ -140,11 +181,15 @@ class NewGameForm:
             entry.set_text(self.values["deal"])
             add("deal", entry)
         elif self.deal_kind == "fair":
-            add("fairness", UIDropDownMenu([_(fairness.label) for fairness in FAIRNESS], _(self.fairness.label), side,
-                                           manager))
+            add(
+                "fairness",
+                UIDropDownMenu([_(fairness.label) for fairness in FAIRNESS], _(self.fairness.label), side, manager),
+            )
         else:
-            add("deal_help", UILabel(side, _("the same for everyone"), manager,
-                                     object_id=ObjectID(object_id="#field_label")))
+            add(
+                "deal_help",
+                UILabel(side, _("the same for everyone"), manager, object_id=ObjectID(object_id="#field_label")),
+            )
 
     def read(self, widgets: Mapping[str, UIElement]) -> None:
         """Keep what the text fields hold (before they are rebuilt, or a game starts)."""
@@ -188,8 +233,9 @@ class NewGameForm:
     def new_game(self, catalogue: Callable[[], Catalogue]) -> NewGame | StatusLine:
         """The chosen game, its choices kept in the settings; or why the deal cannot be had."""
         try:
-            pick = pick_deal(self.deal_kind, self.values["deal"], self.fairness,
-                             None if self.deal_kind == "number" else catalogue())
+            pick = pick_deal(
+                self.deal_kind, self.values["deal"], self.fairness, None if self.deal_kind == "number" else catalogue()
+            )
         except BattleError as error:
             return StatusLine(_("Deal number: {error}").format(error=error), "error")
         except NoCataloguedDeal as none:

@@ -13,8 +13,9 @@ from battle.rules.wording import is_you, shown_name
 
 
 def _where(game: Game) -> str:
-    return (_("deal {number}").format(number=game.deal_number) if game.deal_number is not None
-            else _("a composed position"))
+    return (
+        _("deal {number}").format(number=game.deal_number) if game.deal_number is not None else _("a composed position")
+    )
 
 
 def _opponents(game: Game) -> str:
@@ -36,8 +37,10 @@ def resume_labels(game: Game, in_use: bool = False) -> tuple[str, ...]:
     """The resume button's labels for the game open when the window closed, longest first."""
     where, move = _where(game), _("move {number}").format(number=game.ply + 1)
     both = _("{first} vs {second}").format(first=shown_name(game.player1), second=shown_name(game.player2))
-    return _titled((f"{both}, {where}, {move}", f"{_opponents(game)}, {where}", _opponents(game),
-                    f"{where}, {move}", where), in_use)
+    return _titled(
+        (f"{both}, {where}, {move}", f"{_opponents(game)}, {where}", _opponents(game), f"{where}, {move}", where),
+        in_use,
+    )
 
 
 def other_game_labels(description: str, game: Game, in_use: bool = False) -> tuple[str, ...]:

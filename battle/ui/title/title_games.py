@@ -38,12 +38,12 @@ class TitleGames:
         games = self.unfinished.games
         self.resume: Match | None = Match.from_saved(games[0], app.default_level) if games else None
         """The newest unfinished game, offered first."""
-        self.others: list[SavedGame] = games[1:1 + MAX_OTHERS]
+        self.others: list[SavedGame] = games[1 : 1 + MAX_OTHERS]
         """More unfinished games, offered under the newest one."""
         shelf = Shelf()
         self.in_use: dict[str, int] = {}
         """The listed games open in another copy of the program, by id: the pid (0 when unknown)."""
-        for saved in games[:1 + MAX_OTHERS]:
+        for saved in games[: 1 + MAX_OTHERS]:
             pid = shelf.holder(saved.game_id)
             if pid is not None:
                 self.in_use[saved.game_id] = pid
@@ -67,8 +67,12 @@ class TitleGames:
             self.in_use.pop(game_id, None)
             return None
         holder = _(" (pid {pid})").format(pid=pid) if pid else ""
-        return StatusLine(_("This game is open in another copy of Mahjong Battle{holder}; "
-                            "finish or quit it there first.").format(holder=holder), "warn")
+        return StatusLine(
+            _("This game is open in another copy of Mahjong Battle{holder}; finish or quit it there first.").format(
+                holder=holder
+            ),
+            "warn",
+        )
 
     def resume_newest(self) -> StatusLine | None:
         if self.resume is None:
@@ -113,14 +117,21 @@ class TitleGames:
             else:
                 self.app.start_match(match, notice, kind)
 
-        self.app.stack.push(ChoiceScene(
-            self.app, _("Your last game is not finished"),
-            _("{what}. Resume it, keep it in the list of unfinished games and start the new one, or "
-              "discard it?").format(what=current.describe()),
-            (Choice("resume", _("Resume it"), _("Go back to the unfinished game")),
-             Choice("keep", _("Keep it, start new"), _("The title lists it for later")),
-             Choice("discard", _("Discard it"), _("Delete the unfinished game"))),
-            answered))
+        self.app.stack.push(
+            ChoiceScene(
+                self.app,
+                _("Your last game is not finished"),
+                _(
+                    "{what}. Resume it, keep it in the list of unfinished games and start the new one, or discard it?"
+                ).format(what=current.describe()),
+                (
+                    Choice("resume", _("Resume it"), _("Go back to the unfinished game")),
+                    Choice("keep", _("Keep it, start new"), _("The title lists it for later")),
+                    Choice("discard", _("Discard it"), _("Delete the unfinished game")),
+                ),
+                answered,
+            )
+        )
 
     def ask_discard(self, index: int) -> None:
         """Ask before deleting one of the other unfinished games; the title then lists the rest."""
@@ -129,12 +140,19 @@ class TitleGames:
         def answered(key: str | None) -> None:
             if key == "discard":
                 problem = discard(saved)
-                self.app.show_title(problem or _("Discarded: {what}.").format(
-                    what=saved.describe()), "error" if problem else "info")
+                self.app.show_title(
+                    problem or _("Discarded: {what}.").format(what=saved.describe()), "error" if problem else "info"
+                )
 
-        self.app.stack.push(ChoiceScene(
-            self.app, _("Discard this game?"), _("{what}. It cannot be brought back.").format(what=saved.describe()),
-            (Choice("cancel", _("Keep it")), Choice("discard", _("Discard it"))), answered))
+        self.app.stack.push(
+            ChoiceScene(
+                self.app,
+                _("Discard this game?"),
+                _("{what}. It cannot be brought back.").format(what=saved.describe()),
+                (Choice("cancel", _("Keep it")), Choice("discard", _("Discard it"))),
+                answered,
+            )
+        )
 
     # -- files -------------------------------------------------------------------------------
 
@@ -154,8 +172,9 @@ class TitleGames:
             return loaded
         game, what = loaded
         if game.ply == 0:
-            return StatusLine(_("{name} is a {what} without moves: nothing to review.").format(
-                name=path.name, what=what), "warn")
+            return StatusLine(
+                _("{name} is a {what} without moves: nothing to review.").format(name=path.name, what=what), "warn"
+            )
         self.app.open_review(game)
         return None
 
@@ -165,8 +184,9 @@ class TitleGames:
         if isinstance(loaded, StatusLine):
             return loaded
         game, what = loaded
-        self.begin(Match(game, solver_side, level), _("Loaded the {what} {name}.").format(
-            what=what, name=path.name), "good")
+        self.begin(
+            Match(game, solver_side, level), _("Loaded the {what} {name}.").format(what=what, name=path.name), "good"
+        )
         return None
 
 

@@ -43,20 +43,33 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 BUTTON_ROWS: tuple[tuple[tuple[str, str, str, int], ...], ...] = (
-    (("start", N_("Start game"), N_("Deal the tiles (Enter)"), 100),
-     ("online", N_("Play online"), N_("Host, join or resume a game against someone over the network (O)"), 102),
-     ("puzzles", N_("Puzzles"), N_("Find the one good move in positions mined from exact analysis; a puzzle "
-                                   "rating keeps score (P)"), 78),
-     ("stats", N_("Statistics"), N_("Your games, results per level, your rating against the solver, your puzzle "
-                                    "rating (S)"), 89),
-     ("quit", N_("Quit"), N_("Close the window"), 56)),
-    (("load", N_("Load game..."), N_("Open a game record (.mbg) or a position (.mbp)"), 112),
-     ("edit", N_("Edit a position"), N_("Set up any position, then analyse it or play it (E)"), 124),
-     ("review", N_("Review a game..."), N_("Grade every move of a game record (.mbg) against perfect play"), 139),
-     ("help", N_("Rules & keys"), N_("The rules, the marks and every shortcut (F1)"), 110)),
+    (
+        ("start", N_("Start game"), N_("Deal the tiles (Enter)"), 100),
+        ("online", N_("Play online"), N_("Host, join or resume a game against someone over the network (O)"), 102),
+        (
+            "puzzles",
+            N_("Puzzles"),
+            N_("Find the one good move in positions mined from exact analysis; a puzzle rating keeps score (P)"),
+            78,
+        ),
+        (
+            "stats",
+            N_("Statistics"),
+            N_("Your games, results per level, your rating against the solver, your puzzle rating (S)"),
+            89,
+        ),
+        ("quit", N_("Quit"), N_("Close the window"), 56),
+    ),
+    (
+        ("load", N_("Load game..."), N_("Open a game record (.mbg) or a position (.mbp)"), 112),
+        ("edit", N_("Edit a position"), N_("Set up any position, then analyse it or play it (E)"), 124),
+        ("review", N_("Review a game..."), N_("Grade every move of a game record (.mbg) against perfect play"), 139),
+        ("help", N_("Rules & keys"), N_("The rules, the marks and every shortcut (F1)"), 110),
+    ),
 )
 """The buttons under the form, row by row: command, label, tool tip, and a share of the row in
 proportion to the label's width plus its padding at 1200x800 (each shows in full there)."""
+
 
 class TitleMetrics(TypedDict):
     """Where the hero (the fanned tiles and the title) and the card go at the window's size, in pixels."""
@@ -76,6 +89,7 @@ class TitleMetrics(TypedDict):
 
 class TitleScene(Scene):
     files: FileDialogSlot
+
     def __init__(self, app: Host, notice: str | None = None, notice_kind: str = "info") -> None:
         super().__init__(app)
         self.form = NewGameForm(app)
@@ -124,9 +138,18 @@ class TitleScene(Scene):
         # a short window shrinks the fan of tiles and the title's room before the form runs off the bottom
         hero_h = max(110, min(full_hero, h - card_h - 8 - round(10 * scale)))
         top = max(8, (h - hero_h - card_h - round(40 * scale)) // 2)
-        return {"row_h": row_h, "gap": gap, "pad": pad, "card_w": card_w, "card_h": card_h, "hero_h": hero_h,
-                "top": top, "card_x": (w - card_w) // 2, "card_y": top + hero_h,
-                "hero_scale": hero_h / full_hero}
+        return {
+            "row_h": row_h,
+            "gap": gap,
+            "pad": pad,
+            "card_w": card_w,
+            "card_h": card_h,
+            "hero_h": hero_h,
+            "top": top,
+            "card_x": (w - card_w) // 2,
+            "card_y": top + hero_h,
+            "hero_scale": hero_h / full_hero,
+        }
 
     def _other_rows(self) -> int:
         """How many more unfinished games the card lists: as many as the window's height has room for."""
@@ -157,32 +180,69 @@ class TitleScene(Scene):
             self.elements.append(element)
 
         def label(text: str, top: int) -> None:
-            add(f"label:{text}", UILabel(pygame.Rect(x0, top, label_w - 8, row_h), text, manager,
-                                         object_id=ObjectID(object_id="#field_label")))
+            add(
+                f"label:{text}",
+                UILabel(
+                    pygame.Rect(x0, top, label_w - 8, row_h),
+                    text,
+                    manager,
+                    object_id=ObjectID(object_id="#field_label"),
+                ),
+            )
 
         if self.resume is not None or self.previous is not None:
             rematch_w = round(inner_w * 0.3) if self.resume is not None else inner_w
             if self.resume is not None:
                 width = inner_w - rematch_w - 10
                 text, *shorter = resume_labels(self.resume.game, self.resume.game_id in self.games.in_use)
-                add("resume", Button(pygame.Rect(x0, y, width, row_h), text, manager,
-                                     object_id=ObjectID(object_id="#primary"), shorter=shorter,
-                                     tool_tip_text=_("Continue the game that was open when the window closed: "
-                                                     "{game}").format(game=self.resume.describe())))
+                add(
+                    "resume",
+                    Button(
+                        pygame.Rect(x0, y, width, row_h),
+                        text,
+                        manager,
+                        object_id=ObjectID(object_id="#primary"),
+                        shorter=shorter,
+                        tool_tip_text=_("Continue the game that was open when the window closed: {game}").format(
+                            game=self.resume.describe()
+                        ),
+                    ),
+                )
             if self.previous is not None:
                 text = _("Rematch") if self.resume is not None else _("Rematch: the last deal, sides swapped")
-                add("rematch", Button(pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h), text, manager,
-                                      tool_tip_text=_("The last game's deal again, with the sides swapped")))
+                add(
+                    "rematch",
+                    Button(
+                        pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h),
+                        text,
+                        manager,
+                        tool_tip_text=_("The last game's deal again, with the sides swapped"),
+                    ),
+                )
             y += row_h + gap
         discard_w = max(60, round(inner_w * 0.18))
-        for index, saved in enumerate(self.others[:self._other_rows()]):
+        for index, saved in enumerate(self.others[: self._other_rows()]):
             width = inner_w - discard_w - 10
             text, *shorter = other_game_labels(saved.describe(), saved.game, saved.game_id in self.games.in_use)
-            add(f"other:{index}", Button(pygame.Rect(x0, y, width, row_h), text, manager, shorter=shorter,
-                                         tool_tip_text=_("Another unfinished game, kept for later: {game}").format(
-                                             game=saved.describe())))
-            add(f"discard:{index}", Button(pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h), _("Discard"),
-                                           manager, tool_tip_text=_("Delete this unfinished game (asks first)")))
+            add(
+                f"other:{index}",
+                Button(
+                    pygame.Rect(x0, y, width, row_h),
+                    text,
+                    manager,
+                    shorter=shorter,
+                    tool_tip_text=_("Another unfinished game, kept for later: {game}").format(game=saved.describe()),
+                ),
+            )
+            add(
+                f"discard:{index}",
+                Button(
+                    pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h),
+                    _("Discard"),
+                    manager,
+                    tool_tip_text=_("Delete this unfinished game (asks first)"),
+                ),
+            )
             y += row_h + gap
 
         y = self.form.build(y, field_x, field_w, row_h, gap, wide, add, label)
@@ -196,8 +256,12 @@ class TitleScene(Scene):
                 # the last button takes what rounding left, so every row ends at the card's edge
                 width = x0 + inner_w - x if index == len(row) - 1 else round(room * share / total)
                 object_id = ObjectID(object_id="#primary") if key == "start" else None
-                add(key, Button(pygame.Rect(x, y, width, row_h), _(text), manager, tool_tip_text=_(tip),
-                                object_id=object_id))
+                add(
+                    key,
+                    Button(
+                        pygame.Rect(x, y, width, row_h), _(text), manager, tool_tip_text=_(tip), object_id=object_id
+                    ),
+                )
                 x += width + button_gap
             y += row_h + gap
         self.ring.forget_missing()
@@ -363,8 +427,9 @@ class TitleScene(Scene):
         w, h = layout.window
         surface.blit(app.felt.surface(layout.window, (0.5, 0.42)), (0, 0))
         m = self._metrics()
-        self.hero.draw(surface, app.fonts, HeroPlace(m["top"], m["hero_h"], m["hero_scale"], m["card_y"]),
-                       self.clock, scale)
+        self.hero.draw(
+            surface, app.fonts, HeroPlace(m["top"], m["hero_h"], m["hero_scale"], m["card_y"]), self.clock, scale
+        )
         fonts = app.fonts
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
@@ -372,8 +437,9 @@ class TitleScene(Scene):
         if self.status.text:
             colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
             text = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
-            surface.blit(text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6,
-                                                                card.bottom + round(14 * scale)))))
+            surface.blit(
+                text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6, card.bottom + round(14 * scale))))
+            )
         if not app.solver.ready and app.solver.engine_error is None:
             # Quiet, in a corner: the window works meanwhile, only the solver's first reply would wait.
             note = fonts.text(_("preparing the solver..."), 12 * scale, theme.IVORY_DIM)

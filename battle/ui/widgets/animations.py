@@ -85,8 +85,7 @@ Animation = Removal | FlyingPoints | Pulse
 
 def pending_points(animations: list[Animation], player: int, now: float) -> int:
     """Points still in the air towards a player's score (the score shows them on landing)."""
-    return sum(a.points for a in animations if isinstance(a, FlyingPoints) and a.player == player
-               and not a.landed(now))
+    return sum(a.points for a in animations if isinstance(a, FlyingPoints) and a.player == player and not a.landed(now))
 
 
 def fly_path(start: tuple[float, float], end: tuple[float, float], t: float) -> tuple[float, float, float]:

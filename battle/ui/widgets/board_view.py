@@ -195,10 +195,16 @@ class BoardView:
             width = max(2, round(face.w * 0.06))
             arm = max(width + 2, round(min(face.w, face.h) * 0.32))
             w, h = face.w, face.h
-            bars = ((0, 0, arm, width), (0, 0, width, arm),  # top left
-                    (w - arm, 0, arm, width), (w - width, 0, width, arm),  # top right
-                    (0, h - width, arm, width), (0, h - arm, width, arm),  # bottom left
-                    (w - arm, h - width, arm, width), (w - width, h - arm, width, arm))  # bottom right
+            bars = (
+                (0, 0, arm, width),
+                (0, 0, width, arm),  # top left
+                (w - arm, 0, arm, width),
+                (w - width, 0, width, arm),  # top right
+                (0, h - width, arm, width),
+                (0, h - arm, width, arm),  # bottom left
+                (w - arm, h - width, arm, width),
+                (w - width, h - arm, width, arm),
+            )  # bottom right
             for bar in bars:
                 pygame.draw.rect(surface, (*colour, 215), bar)
             theme.draw_player_mark(surface, player, (w / 2, h / 2), max(2.5, w * 0.11))
@@ -224,8 +230,7 @@ class BoardView:
         halo_pad = max(4, round(layout.tile_h * 0.25))
         halo = pygame.Surface((mat.w + 2 * halo_pad, mat.h + 2 * halo_pad), pygame.SRCALPHA)
         halo.fill((0, 0, 0, 0))
-        pygame.draw.rect(halo, (0, 20, 10, 70), pygame.Rect(halo_pad, halo_pad, mat.w, mat.h),
-                         border_radius=radius)
+        pygame.draw.rect(halo, (0, 20, 10, 70), pygame.Rect(halo_pad, halo_pad, mat.w, mat.h), border_radius=radius)
         halo = theme.soft_blur(halo, halo_pad // 2)
         surface.blit(halo, (mat.x - halo_pad, mat.y - halo_pad + halo_pad // 3))
         cloth = theme.rounded_panel((mat.w, mat.h), (*theme.MAT, 120), radius, (*theme.GOLD, 70), 1)
@@ -269,8 +274,11 @@ class BoardView:
         if state.selected is not None and state.cells[state.selected] != EMPTY:
             # the picked-up tile: a wide glow on the cloth, under its neighbours
             rect = cell_rect(layout, state.selected)
-            self._blit_glow(surface, self.glow(layout, theme.GOLD_BRIGHT, 255, 0.3), Rect(rect.x, rect.y - lift // 2,
-                                                                                       rect.w, rect.h))
+            self._blit_glow(
+                surface,
+                self.glow(layout, theme.GOLD_BRIGHT, 255, 0.3),
+                Rect(rect.x, rect.y - lift // 2, rect.w, rect.h),
+            )
         if state.hint is not None:
             hint = self.glow(layout, theme.HINT, 235, 0.22)
             hint_copy = hint.copy()
@@ -328,12 +336,12 @@ class BoardView:
         face = face_rect(rect)
         surface.blit(glow, glow.get_rect(center=(face.x + face.w / 2, face.y + face.h / 2)))
 
-    def _outline(self, surface: pygame.Surface, rect: Rect, colour: tuple[int, int, int], layout: Layout,
-                 width: int) -> None:
+    def _outline(
+        self, surface: pygame.Surface, rect: Rect, colour: tuple[int, int, int], layout: Layout, width: int
+    ) -> None:
         radius = max(2, round(min(rect.w, rect.h) * 0.14))
         width = max(1, round(width * layout.scale))
-        pygame.draw.rect(surface, colour, pygame.Rect(rect.as_tuple()).inflate(2, 2), width=width,
-                         border_radius=radius)
+        pygame.draw.rect(surface, colour, pygame.Rect(rect.as_tuple()).inflate(2, 2), width=width, border_radius=radius)
 
     def _dashed(self, surface: pygame.Surface, rect: Rect, colour: tuple[int, int, int], layout: Layout) -> None:
         """Where a pair was: a dashed frame on the empty cloth."""

@@ -96,9 +96,16 @@ def set_enabled(button: UIButton, on: bool) -> None:
 class Button(UIButton):
     """A ``UIButton`` that fits its label to its width (see the module docstring)."""
 
-    def __init__(self, relative_rect: pygame.Rect, text: str, manager: IUIManagerInterface, *,
-                 tool_tip_text: str | None = None, object_id: ObjectID | str | None = None,
-                 shorter: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        relative_rect: pygame.Rect,
+        text: str,
+        manager: IUIManagerInterface,
+        *,
+        tool_tip_text: str | None = None,
+        object_id: ObjectID | str | None = None,
+        shorter: Sequence[str] = (),
+    ) -> None:
         self.shorter = tuple(shorter)
         """Shorter labels that say the same, longest first, for a button too narrow for the full one."""
         super().__init__(relative_rect, text, manager, tool_tip_text=tool_tip_text, object_id=object_id)

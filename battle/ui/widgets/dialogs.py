@@ -69,18 +69,41 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
     try:
         if purpose in ("save", "save_position"):
             title, suffix = (_(SAVE_TITLE), ".mbg") if purpose == "save" else (_(SAVE_POSITION_TITLE), ".mbp")
-            dialog = UIFileDialog(rect, app.manager, window_title=title,
-                                  initial_file_path=str(folder / file_name), allowed_suffixes={suffix},
-                                  allow_existing_files_only=False)
+            dialog = UIFileDialog(
+                rect,
+                app.manager,
+                window_title=title,
+                initial_file_path=str(folder / file_name),
+                allowed_suffixes={suffix},
+                allow_existing_files_only=False,
+            )
         elif purpose == "review":
-            dialog = UIFileDialog(rect, app.manager, window_title=_(REVIEW_TITLE), initial_file_path=str(folder),
-                                  allowed_suffixes={".mbg"}, allow_existing_files_only=True)
+            dialog = UIFileDialog(
+                rect,
+                app.manager,
+                window_title=_(REVIEW_TITLE),
+                initial_file_path=str(folder),
+                allowed_suffixes={".mbg"},
+                allow_existing_files_only=True,
+            )
         elif purpose == "load_position":
-            dialog = UIFileDialog(rect, app.manager, window_title=_(LOAD_POSITION_TITLE), initial_file_path=str(folder),
-                                  allowed_suffixes={".mbg", ".mbp"}, allow_existing_files_only=True)
+            dialog = UIFileDialog(
+                rect,
+                app.manager,
+                window_title=_(LOAD_POSITION_TITLE),
+                initial_file_path=str(folder),
+                allowed_suffixes={".mbg", ".mbp"},
+                allow_existing_files_only=True,
+            )
         else:
-            dialog = UIFileDialog(rect, app.manager, window_title=_(LOAD_TITLE), initial_file_path=str(folder),
-                                  allowed_suffixes={".mbg", ".mbp"}, allow_existing_files_only=True)
+            dialog = UIFileDialog(
+                rect,
+                app.manager,
+                window_title=_(LOAD_TITLE),
+                initial_file_path=str(folder),
+                allowed_suffixes={".mbg", ".mbp"},
+                allow_existing_files_only=True,
+            )
     except (OSError, ValueError, locale.Error, pygame.error) as error:
         raise DialogProblem(_("Could not open the file dialog: {error}").format(error=error)) from None
     dialog.set_blocking(True)
@@ -150,8 +173,12 @@ class FileDialogSlot:
         if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and element is not None and element is self.dialog:
             self.dialog = None
             return self._chosen(Path(event.text))
-        if (kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.dialog is not None and self.dialog.alive()
-                and element is self.dialog.file_path_text_line):
+        if (
+            kind == pygame_gui.UI_TEXT_ENTRY_FINISHED
+            and self.dialog is not None
+            and self.dialog.alive()
+            and element is self.dialog.file_path_text_line
+        ):
             return self._entered()
         if kind == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED and element is not None and element is self.question:
             self.question = None
@@ -171,8 +198,11 @@ class FileDialogSlot:
             self._highlight()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             button = self.question.confirm_button if self.overwrite_focused else self.question.cancel_button
-            pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button,
-                                                 ui_object_id=button.most_specific_combined_id))
+            pygame.event.post(
+                pygame.event.Event(
+                    pygame_gui.UI_BUTTON_PRESSED, ui_element=button, ui_object_id=button.most_specific_combined_id
+                )
+            )
 
     def _highlight(self) -> None:
         if self.question is None:
@@ -227,8 +257,12 @@ def ask_to_replace(app: Window, path: Path) -> UIConfirmationDialog:
     rect.center = (width // 2, height // 2)
     name = path.name if len(path.name) <= 60 else path.name[:57] + "..."
     # the question is pygame_gui's HTML-like text: a name with "<" must not read as markup
-    dialog = UIConfirmationDialog(rect, _("{escape} already exists. Replace it with this one?").format(
-        escape=html.escape(name)), app.manager,
-                                  window_title=_("Replace the file?"), action_short_name=_("Overwrite"))
+    dialog = UIConfirmationDialog(
+        rect,
+        _("{escape} already exists. Replace it with this one?").format(escape=html.escape(name)),
+        app.manager,
+        window_title=_("Replace the file?"),
+        action_short_name=_("Overwrite"),
+    )
     dialog.set_blocking(True)
     return dialog

@@ -114,8 +114,9 @@ def ply_at(size: tuple[int, int], moves: int, x: float, text_scale: float | None
     return max(0, min(moves, round((x - left) / max(1.0, right - left) * max(1, moves))))
 
 
-def _draw(review: Review, size: tuple[int, int], names: Sequence[str], fonts: theme.Fonts,
-          scale: float | None = None) -> pygame.Surface:
+def _draw(
+    review: Review, size: tuple[int, int], names: Sequence[str], fonts: theme.Fonts, scale: float | None = None
+) -> pygame.Surface:
     width, height = size
     scale = _scale(width, height) if scale is None else scale
     surface = pygame.Surface((width, height))
@@ -142,8 +143,9 @@ def _draw(review: Review, size: tuple[int, int], names: Sequence[str], fonts: th
     _draw_move_axis(surface, plot, moves, to_x, fonts, label_size)
     points = [(to_x(ply), to_y(value)) for ply, value in enumerate(evals)]
     _draw_areas(surface, plot, points, zero)
-    pygame.draw.line(surface, theme.IVORY_FAINT, (plot.left, round(zero)), (plot.right - 1, round(zero)),
-                     max(2, round(2 * scale)))
+    pygame.draw.line(
+        surface, theme.IVORY_FAINT, (plot.left, round(zero)), (plot.right - 1, round(zero)), max(2, round(2 * scale))
+    )
     _draw_side_labels(surface, plot, names, fonts, label_size, zero)
     _draw_curve(surface, points, review.evals_exact, scale)
     _draw_markers(surface, review, to_x, to_y, fonts, label_size, scale)
@@ -181,8 +183,9 @@ def _move_step(moves: int) -> int:
     return next((step for step in (1, 2, 5, 10, 20, 50) if moves / step <= 14), 100)
 
 
-def _draw_value_axis(surface: pygame.Surface, plot: pygame.Rect, limit: int, step: int, to_y: Scale,
-                     fonts: theme.Fonts, size: float) -> None:
+def _draw_value_axis(
+    surface: pygame.Surface, plot: pygame.Rect, limit: int, step: int, to_y: Scale, fonts: theme.Fonts, size: float
+) -> None:
     unit = size / LABEL_SIZE
     for value in range(-limit, limit + 1, step):
         y = round(to_y(value))
@@ -192,15 +195,17 @@ def _draw_value_axis(surface: pygame.Surface, plot: pygame.Rect, limit: int, ste
         surface.blit(label, label.get_rect(midright=(plot.left - round(8 * unit), y)))
 
 
-def _draw_move_axis(surface: pygame.Surface, plot: pygame.Rect, moves: int, to_x: Scale, fonts: theme.Fonts,
-                    size: float) -> None:
+def _draw_move_axis(
+    surface: pygame.Surface, plot: pygame.Rect, moves: int, to_x: Scale, fonts: theme.Fonts, size: float
+) -> None:
     unit = size / LABEL_SIZE
     step = _move_step(moves)
     for ply in range(0, moves + 1, step):
         x = round(to_x(ply))
         pygame.draw.line(surface, GRID, (x, plot.top), (x, plot.bottom - 1), max(1, round(unit)))
-        pygame.draw.line(surface, theme.IVORY_FAINT, (x, plot.bottom), (x, plot.bottom + round(4 * unit)),
-                         max(1, round(unit)))
+        pygame.draw.line(
+            surface, theme.IVORY_FAINT, (x, plot.bottom), (x, plot.bottom + round(4 * unit)), max(1, round(unit))
+        )
         label = fonts.text(str(ply), size, theme.IVORY_DIM)
         surface.blit(label, label.get_rect(midtop=(x, plot.bottom + round(6 * unit))))
     title = fonts.text(_("move"), size, theme.IVORY_FAINT)
@@ -210,8 +215,14 @@ def _draw_move_axis(surface: pygame.Surface, plot: pygame.Rect, moves: int, to_x
 # -- title and labels --------------------------------------------------------------------------
 
 
-def _draw_title(surface: pygame.Surface, review: Review, names: Sequence[str], fonts: theme.Fonts,
-                title_size: float, label_size: float) -> int:
+def _draw_title(
+    surface: pygame.Surface,
+    review: Review,
+    names: Sequence[str],
+    fonts: theme.Fonts,
+    title_size: float,
+    label_size: float,
+) -> int:
     """Names and result on the first line, what the curve means on the second; returns their bottom."""
     left, y = round(title_size * 0.9), round(title_size * 0.6)
     right = surface.get_width() - left
@@ -219,10 +230,12 @@ def _draw_title(surface: pygame.Surface, review: Review, names: Sequence[str], f
     versus = fonts.text("  " + _("vs") + "  ", title_size, theme.IVORY_DIM)
     outcome = fonts.text(_outcome(review, names), title_size * 0.85, theme.GOLD, bold=True)
     room = right - left - outcome.get_width() - versus.get_width() - round(title_size)
-    first = fonts.text(fonts.fit(names[0], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[0],
-                       bold=True)
-    second = fonts.text(fonts.fit(names[1], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[1],
-                        bold=True)
+    first = fonts.text(
+        fonts.fit(names[0], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[0], bold=True
+    )
+    second = fonts.text(
+        fonts.fit(names[1], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[1], bold=True
+    )
     x = left
     for part in (first, versus, second):
         surface.blit(part, (x, y))
@@ -240,20 +253,26 @@ def _draw_title(surface: pygame.Surface, review: Review, names: Sequence[str], f
 def _outcome(review: Review, names: Sequence[str]) -> str:
     if not review.complete:
         return _("review stopped after move {len} of {moves_in_record}").format(
-            len=len(review.moves), moves_in_record=review.moves_in_record)
+            len=len(review.moves), moves_in_record=review.moves_in_record
+        )
     result = review.result
     if result is not None:
         return result.describe((names[0], names[1]))
     return _("unfinished, {final_scores}-{final_scores2}").format(
-        final_scores=review.final_scores[0], final_scores2=review.final_scores[1])
+        final_scores=review.final_scores[0], final_scores2=review.final_scores[1]
+    )
 
 
-def _draw_side_labels(surface: pygame.Surface, plot: pygame.Rect, names: Sequence[str], fonts: theme.Fonts,
-                      size: float, zero: float) -> None:
+def _draw_side_labels(
+    surface: pygame.Surface, plot: pygame.Rect, names: Sequence[str], fonts: theme.Fonts, size: float, zero: float
+) -> None:
     """Which side of the zero line is whose lead, inside the plot's left corners."""
     for player, anchor in ((0, "topleft"), (1, "bottomleft")):
-        label = fonts.text(fonts.fit(_("{names} ahead").format(names=names[player]), size, plot.width // 3), size,
-                           theme.PLAYER_COLOURS[player])
+        label = fonts.text(
+            fonts.fit(_("{names} ahead").format(names=names[player]), size, plot.width // 3),
+            size,
+            theme.PLAYER_COLOURS[player],
+        )
         inset = round(size * 0.6)
         spot = (plot.left + inset, plot.top + inset) if player == 0 else (plot.left + inset, plot.bottom - inset)
         rect = label.get_rect(**{anchor: spot})
@@ -319,8 +338,9 @@ def _dashed_line(surface: pygame.Surface, colour: Colour, start: Point, end: Poi
         position += dash * 1.8
 
 
-def _draw_markers(surface: pygame.Surface, review: Review, to_x: Scale, to_y: Scale, fonts: theme.Fonts,
-                  size: float, scale: float) -> None:
+def _draw_markers(
+    surface: pygame.Surface, review: Review, to_x: Scale, to_y: Scale, fonts: theme.Fonts, size: float, scale: float
+) -> None:
     """A dot where each mistake or blunder landed, with the chess sign (? or ??) and move number."""
     radius = max(4, round(5.5 * scale))
     for move in review.moves:
@@ -334,14 +354,18 @@ def _draw_markers(surface: pygame.Surface, review: Review, to_x: Scale, to_y: Sc
         # The label goes on the side away from where the curve came from, so it stays readable.
         above = move.eval_after >= move.eval_before
         gap = radius + round(3 * scale)
-        rect = label.get_rect(midbottom=(point[0], point[1] - gap)) if above else label.get_rect(
-            midtop=(point[0], point[1] + gap))
+        rect = (
+            label.get_rect(midbottom=(point[0], point[1] - gap))
+            if above
+            else label.get_rect(midtop=(point[0], point[1] + gap))
+        )
         rect.clamp_ip(surface.get_rect())
         surface.blit(label, rect)
 
 
-def _draw_end_label(surface: pygame.Surface, plot: pygame.Rect, point: Point, value: int, fonts: theme.Fonts,
-                    size: float) -> None:
+def _draw_end_label(
+    surface: pygame.Surface, plot: pygame.Rect, point: Point, value: int, fonts: theme.Fonts, size: float
+) -> None:
     """The last value, next to the end of the curve."""
     label = fonts.text(f"{value:+d}" if value else "0", size * 1.05, theme.GOLD_BRIGHT, bold=True)
     rect = label.get_rect(midright=(point[0] - size * 0.6, point[1] - size * 1.1))
@@ -349,8 +373,9 @@ def _draw_end_label(surface: pygame.Surface, plot: pygame.Rect, point: Point, va
     surface.blit(label, rect)
 
 
-def _draw_legend(surface: pygame.Surface, plot: pygame.Rect, review: Review, fonts: theme.Fonts, size: float,
-                 scale: float) -> None:
+def _draw_legend(
+    surface: pygame.Surface, plot: pygame.Rect, review: Review, fonts: theme.Fonts, size: float, scale: float
+) -> None:
     """The marker colours, bottom left under the plot (only the classes that occur)."""
     present = [name for name in MARKED_CLASSES if any(move.classification == name for move in review.moves)]
     x = plot.left

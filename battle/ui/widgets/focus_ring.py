@@ -31,8 +31,13 @@ if TYPE_CHECKING:
 class FocusRing:
     """Where the keyboard's focus is on a form, and the keys that move and use it."""
 
-    def __init__(self, app: Window, widgets: Callable[[], Mapping[str, UIElement]], press: Callable[[str], None],
-                 choose: Callable[[UIDropDownMenu, str], None]) -> None:
+    def __init__(
+        self,
+        app: Window,
+        widgets: Callable[[], Mapping[str, UIElement]],
+        press: Callable[[str], None],
+        choose: Callable[[UIDropDownMenu, str], None],
+    ) -> None:
         self.app = app
         self.widgets = widgets
         self.press = press
@@ -46,8 +51,11 @@ class FocusRing:
 
     def order(self) -> list[str]:
         """The widgets Tab visits, top to bottom and left to right (the order they are built in)."""
-        return [name for name, widget in self.widgets().items()
-                if isinstance(widget, (Button, UITextEntryLine, UIDropDownMenu))]
+        return [
+            name
+            for name, widget in self.widgets().items()
+            if isinstance(widget, (Button, UITextEntryLine, UIDropDownMenu))
+        ]
 
     def forget_missing(self) -> None:
         """After a rebuild: a ring on a widget that is gone goes too."""
@@ -113,8 +121,14 @@ class FocusRing:
 
     def typing_in(self) -> str | None:
         """The text field that has the keyboard, if any."""
-        return next((name for name, widget in self.widgets().items()
-                     if isinstance(widget, UITextEntryLine) and widget.is_focused), None)
+        return next(
+            (
+                name
+                for name, widget in self.widgets().items()
+                if isinstance(widget, UITextEntryLine) and widget.is_focused
+            ),
+            None,
+        )
 
     def follow_typing(self) -> None:
         """Once a frame: a click into another field takes the ring along."""

@@ -79,8 +79,9 @@ def status_layout(fonts: theme.Fonts, layout: Layout, text: str, keys_help: str,
         return StatusLayout(size, [(text, pygame.Rect(x, top, text_w, line_h))] if text else [], keys)
     lines = fonts.balanced_wrap(text, size, width, rows)
     top = rect.y + (rect.h - rows * line_h) // 2
-    placed = [(line, pygame.Rect(x, top + row * line_h, fonts.width(line, size), line_h))
-              for row, line in enumerate(lines)]
+    placed = [
+        (line, pygame.Rect(x, top + row * line_h, fonts.width(line, size), line_h)) for row, line in enumerate(lines)
+    ]
     keys = None
     if keys_w:
         last_row = top + (rows - 1) * line_h
@@ -90,8 +91,9 @@ def status_layout(fonts: theme.Fonts, layout: Layout, text: str, keys_help: str,
     return StatusLayout(size, placed, keys)
 
 
-def draw_status(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: StatusLine, now: float,
-                keys_help: str) -> None:
+def draw_status(
+    surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: StatusLine, now: float, keys_help: str
+) -> None:
     """The message (wrapped when it is long, see ``status_layout``), a spinner while busy, the shortcuts."""
     scale = layout.scale
     message = status.text
@@ -126,8 +128,15 @@ NOTICE_SHARE = 0.6
 """The most of the status area's width a notice takes: the message keeps two fifths beside it."""
 
 
-def draw_status_and_notice(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, status: StatusLine,
-                           now: float, keys_help: str, notice: tuple[str, str] | None) -> None:
+def draw_status_and_notice(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    layout: Layout,
+    status: StatusLine,
+    now: float,
+    keys_help: str,
+    notice: tuple[str, str] | None,
+) -> None:
     """The status line, and a notice (``(text, kind)``) in a pill at its right end.
 
     A notice stays in sight until its cause is gone (a lost link, the opponent's question), while
@@ -163,8 +172,7 @@ def draw_banner(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, tit
     surface.blit(theme.rounded_panel(rect.size, (6, 24, 17, 220), rect.h // 2, (*theme.GOLD, 170), 1), rect)
     size = 14 * layout.scale
     pad = round(12 * layout.scale)
-    title_surface = fonts.text(fonts.fit(title, size, rect.w - 2 * pad, bold=True), size, theme.GOLD_BRIGHT,
-                               bold=True)
+    title_surface = fonts.text(fonts.fit(title, size, rect.w - 2 * pad, bold=True), size, theme.GOLD_BRIGHT, bold=True)
     surface.blit(title_surface, title_surface.get_rect(midleft=(rect.x + pad, rect.centery)))
     room = rect.w - 3 * pad - title_surface.get_width()
     if room > 80:
@@ -172,8 +180,7 @@ def draw_banner(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, tit
         surface.blit(detail_surface, detail_surface.get_rect(midright=(rect.right - pad, rect.centery)))
 
 
-def draw_flying(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, flying: FlyingPoints,
-                now: float) -> None:
+def draw_flying(surface: pygame.Surface, fonts: theme.Fonts, layout: Layout, flying: FlyingPoints, now: float) -> None:
     t = flying.progress(now)
     if t <= 0 or t >= 1:
         return

@@ -268,8 +268,9 @@ def compute_panel(rect: Rect, scale: float) -> PanelLayout:
 def cell_rect(layout: Layout, cell: int) -> Rect:
     """The tile rectangle of a cell (cells are column-major: ``col * 9 + row``)."""
     col, row = divmod(cell, ROWS)
-    return Rect(layout.board.x + col * layout.pitch_x, layout.board.y + row * layout.pitch_y, layout.tile_w,
-                layout.tile_h)
+    return Rect(
+        layout.board.x + col * layout.pitch_x, layout.board.y + row * layout.pitch_y, layout.tile_w, layout.tile_h
+    )
 
 
 def cell_center(layout: Layout, cell: int) -> tuple[int, int]:
@@ -294,8 +295,10 @@ def cell_at(layout: Layout, pos: tuple[float, float]) -> int | None:
 def move_columns(panel: PanelLayout) -> tuple[Rect, Rect]:
     """The two columns of the move list: odd-numbered moves left, even right (as in chess)."""
     half = panel.moves.w // 2
-    return (Rect(panel.moves.x, panel.moves.y, half, panel.moves.h),
-            Rect(panel.moves.x + half, panel.moves.y, panel.moves.w - half, panel.moves.h))
+    return (
+        Rect(panel.moves.x, panel.moves.y, half, panel.moves.h),
+        Rect(panel.moves.x + half, panel.moves.y, panel.moves.w - half, panel.moves.h),
+    )
 
 
 def move_entry_rect(panel: PanelLayout, index: int, first_row: int) -> Rect | None:

@@ -89,22 +89,33 @@ class PanelView:
         mark = fonts.text("麻将", 24 * scale, theme.GOLD, bold=True)
         title = fonts.text(_("Mahjong Battle"), 21 * scale, theme.IVORY, bold=True)
         surface.blit(mark, (rect.x, rect.y))
-        surface.blit(title, (rect.x + mark.get_width() + round(8 * scale), rect.y + (mark.get_height()
-                                                                                      - title.get_height()) // 2))
+        surface.blit(
+            title,
+            (rect.x + mark.get_width() + round(8 * scale), rect.y + (mark.get_height() - title.get_height()) // 2),
+        )
         size = HEADER_TEXT_SIZE * scale
         sub = fonts.text(fonts.fit(info.start_label, size, rect.w), size, theme.IVORY_DIM)
         surface.blit(sub, (rect.x, rect.y + mark.get_height() + round(2 * scale)))
 
-    def _card(self, surface: pygame.Surface, rect: Rect, player: PlayerInfo, pad: int, scale: float,
-              now: float, number: int = 1) -> None:
+    def _card(
+        self,
+        surface: pygame.Surface,
+        rect: Rect,
+        player: PlayerInfo,
+        pad: int,
+        scale: float,
+        now: float,
+        number: int = 1,
+    ) -> None:
         fonts = self.fonts
         radius = max(4, round(10 * scale))
         active = player.to_move
         fill = theme.CARD_ACTIVE if active else theme.CARD
         border = (*theme.GOLD_BRIGHT, 200) if active else (255, 255, 255, 26)
         surface.blit(theme.rounded_panel((rect.w, rect.h), fill, radius, border, 2 if active else 1), (rect.x, rect.y))
-        strip = pygame.Rect(rect.x + round(7 * scale), rect.y + round(12 * scale), max(3, round(4 * scale)),
-                            rect.h - round(24 * scale))
+        strip = pygame.Rect(
+            rect.x + round(7 * scale), rect.y + round(12 * scale), max(3, round(4 * scale)), rect.h - round(24 * scale)
+        )
         # the player's numbered shape heads the colour strip: who is who without telling red from blue
         mark_r = max(5, round(6.5 * scale))
         strip.centerx = max(strip.centerx, rect.x + round(mark_r * 1.25) + 3)  # the diamond clear of the edge

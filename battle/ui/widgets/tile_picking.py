@@ -29,9 +29,15 @@ def pick_tile(position: Position, selected: int | None, cell: int) -> Pick:
     kind = position.cells[cell]
     if selected is None:
         if not position.is_free(cell):
-            return Pick(status=StatusLine(_("{cell_name} ({tile_words}) is not free: only the top-most and bottom-most "
-                                            "tile of a column can be taken.").format(
-                cell_name=cell_name(cell), tile_words=tile_words(kind)), "warn"))
+            return Pick(
+                status=StatusLine(
+                    _(
+                        "{cell_name} ({tile_words}) is not free: only the top-most and bottom-most "
+                        "tile of a column can be taken."
+                    ).format(cell_name=cell_name(cell), tile_words=tile_words(kind)),
+                    "warn",
+                )
+            )
         return Pick(select=cell)
     if cell == selected:
         return Pick(deselect=True)
@@ -51,11 +57,18 @@ def selection_status(position: Position, cell: int, prefix: str = "") -> StatusL
     twins = [other for other in position.free_cells() if other != cell and position.cells[other] == kind]
     if twins:
         where = " or ".join(cell_name(other) for other in twins)
-        return StatusLine(_("{prefix}{tile_words} on {cell_name}: now its twin on {where}.").format(
-            prefix=prefix, tile_words=tile_words(kind), cell_name=cell_name(cell), where=where),
-                      "warn" if prefix else "info")
-    return StatusLine(_("{prefix}{tile_words} on {cell_name} has no free twin yet.").format(
-        prefix=prefix, tile_words=tile_words(kind), cell_name=cell_name(cell)), "warn")
+        return StatusLine(
+            _("{prefix}{tile_words} on {cell_name}: now its twin on {where}.").format(
+                prefix=prefix, tile_words=tile_words(kind), cell_name=cell_name(cell), where=where
+            ),
+            "warn" if prefix else "info",
+        )
+    return StatusLine(
+        _("{prefix}{tile_words} on {cell_name} has no free twin yet.").format(
+            prefix=prefix, tile_words=tile_words(kind), cell_name=cell_name(cell)
+        ),
+        "warn",
+    )
 
 
 class PickingScreen(Protocol):
