@@ -15,6 +15,7 @@ fuzzy matching), and a test fails until they are translated.
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import sys
 import tempfile
@@ -85,9 +86,17 @@ def extract_html(
 METHODS = [("battle/web/**.html", extract_html), ("battle/web/**.js", "javascript"), ("battle/**.py", "python")]
 
 
+def _kept_creation_date() -> datetime.datetime | None:
+    """The kept template's date, so that extracting again changes no header line."""
+    if not TEMPLATE.exists():
+        return None
+    with open(TEMPLATE, "rb") as handle:
+        return read_po(handle).creation_date
+
+
 def _template() -> Catalog:
     """The catalogue of every text in the code, each with where it is."""
-    catalogue = Catalog(project="mahjong-battle", domain=DOMAIN, fuzzy=False)
+    catalogue = Catalog(project="mahjong-battle", domain=DOMAIN, fuzzy=False, creation_date=_kept_creation_date())
     found = [
         (str(Path("battle") / name), line, message, comments, context)
         for name, line, message, comments, context in extract_from_dir(
@@ -108,8 +117,18 @@ def _template() -> Catalog:
 
 
 def _write(catalogue: Catalog, path: Path, *, template: bool) -> str:
+    """Write ``catalogue`` sorted by message, each with the files it comes from but no line
+    numbers, so that a change of code moves no entry and two branches that add texts merge."""
     buffer = io.BytesIO()
-    write_po(buffer, catalogue, width=0, sort_by_file=True, omit_header=template, ignore_obsolete=True)
+    write_po(
+        buffer,
+        catalogue,
+        width=0,
+        sort_output=True,
+        include_lineno=False,
+        omit_header=template,
+        ignore_obsolete=True,
+    )
     text = buffer.getvalue().decode("utf-8")
     path.write_text(text, encoding="utf-8")
     return text
