@@ -406,9 +406,9 @@ class _Parser(argparse.ArgumentParser):
             self.epilog, self._epilog_factory = self._epilog_factory(), None
         return super().format_help()
 
-    def parse_args(
+    def parse_args(  # type: ignore[override]
         self,
-        args: Sequence[str] | None = None,  # type: ignore[override]
+        args: Sequence[str] | None = None,
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
         parsed, extras = self.parse_known_args(args, namespace)
