@@ -156,3 +156,32 @@ def test_pygame_guis_file_dialog_speaks_the_chosen_language(tmp_path, monkeypatc
         assert dialog is not None and dialog.alive()
         assert translate(dialog.cancel_button.text) == "Abbrechen"  # as pygame_gui draws it
         assert dialog.window_display_title == "Eine Partie (.mbg) oder Stellung (.mbp) laden"
+
+
+def test_the_german_window_starts_over_a_cached_catalogue_naming_an_unknown_field(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """A well-formed compiled catalogue in the cache whose "Text size {percent}%" reads
+    "Schriftgröße {xpercent} %": the window compiles the catalogue again, says so in one line, and
+    its rules page shows the text size in German."""
+    from tests.i18n.test_catalogue_cache import cached_catalogue, german_mo, with_unknown_field
+
+    cached = cached_catalogue(tmp_path / "cache")
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(german_mo(with_unknown_field))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language="de")
+        assert button_texts(app)["start"] == "Spiel starten"
+        drawn: list[str] = []
+        real_text = app.fonts.text
+        monkeypatch.setattr(
+            app.fonts, "text", lambda text, *rest, **options: (drawn.append(text), real_text(text, *rest, **options))[1]
+        )
+        ui.key(app, pygame.K_F1)
+        app.draw()
+    assert any(text.startswith("Schriftgröße ") and text.split()[1].isdigit() for text in drawn), drawn
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"mahjong-battle: {cached}: the translation of 'Text size {{percent}}%' names a field")
+    assert line.endswith(" kompiliert"), line
