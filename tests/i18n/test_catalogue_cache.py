@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import resource
 import subprocess
 import sys
 from collections.abc import Callable
@@ -81,11 +82,27 @@ def folder(path: Path) -> None:
     path.mkdir()
 
 
+MEMORY_LIMIT = 1 << 30
+"""Address space a start may take here (it needs about 0.3 GB): a start that reads ``/dev/zero`` fails
+at this, not at the machine's memory."""
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
 def german_start(cache_home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m battle ARGV`` on a German system with its cache folder at ``cache_home``."""
     env = {name: value for name, value in os.environ.items() if name not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     env.update(LANG="de_DE.UTF-8", NO_COLOR="1", XDG_CACHE_HOME=str(cache_home), PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "battle", *argv], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
+        [sys.executable, "-m", "battle", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        preexec_fn=_limit_memory,
     )
 
 
