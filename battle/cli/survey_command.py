@@ -365,9 +365,13 @@ def _export(args: argparse.Namespace) -> int:
 def _read_results(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - list[DealResult]
     """The results at ``tiles`` of the survey database of ``--db`` (or the default one); rows it
     skipped are said on stderr, one line."""
+    from battle.atlas.survey_db import SurveyDatabaseError
+
     database = _database(args, reading=True)
     try:
         results = database.results(tiles)
+    except SurveyDatabaseError as error:
+        raise InputError(str(error)) from None
     finally:
         database.close()
     for problem in database.problems:
