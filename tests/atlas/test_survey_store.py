@@ -348,3 +348,29 @@ def test_deal_0_is_surveyed_and_a_version_1_file_is_read_then_upgraded(tmp_path:
             connection.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", good_row(-1, 0))
     report = run("survey", "--report", "--db", str(path), "--tiles", "12", home=tmp_path, cwd=tmp_path)
     assert report.stdout.startswith(f"from {path}: 5 deals"), report.stdout
+
+
+@pytest.mark.parametrize("kind", ["link to a file", "dangling link", "fifo", "folder"])
+def test_a_survey_lock_that_is_no_regular_file_is_refused_in_one_line_before_any_solve(
+    tmp_path: Path, kind: str
+) -> None:
+    """A link at ``FILE.lock`` is never followed: the run's process id went into the file it named
+    (the user's notes.txt became "m11585")."""
+    database = tmp_path / "survey.sqlite3"
+    lock = tmp_path / "survey.sqlite3.lock"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    if kind == "link to a file":
+        lock.symlink_to(notes)
+    elif kind == "dangling link":
+        lock.symlink_to(tmp_path / "nowhere")
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.mkdir()
+    done = run("survey", "1-3", "--tiles", "12", "--workers", "1", "--db", str(database), home=tmp_path, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done.stderr[-2000:]
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"mahjong-battle: {database}: cannot claim the survey database: {lock} is "), line
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    assert not database.exists() and not (tmp_path / "nowhere").exists()
