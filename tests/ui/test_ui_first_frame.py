@@ -70,17 +70,16 @@ def _first_flip(env: dict[str, str]) -> dict:
             window.wait()
 
 
-def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(tmp_path: Path) -> None:
-    """The window's remembered language (German) on an English system: the terminal's words never
-    needed its catalogue, so the first frame reads it only if an earlier start compiled it."""
+def german_window_on_an_english_system(home: Path) -> dict[str, str]:
+    """The environment of a window whose settings (under ``home``) keep German, on an English system."""
     env = dict(
         os.environ,
         SDL_VIDEODRIVER="dummy",
         SDL_AUDIODRIVER="dummy",
         MAHJONG_BATTLE_SIZE="800x600",
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CACHE_HOME=str(home / "cache"),
         LANGUAGE="en",
         LANG="en_US.UTF-8",
     )
@@ -95,6 +94,13 @@ def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue
         env=env,
         check=True,
     )
+    return env
+
+
+def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(tmp_path: Path) -> None:
+    """The window's remembered language (German) on an English system: the terminal's words never
+    needed its catalogue, so the first frame reads it only if an earlier start compiled it."""
+    env = german_window_on_an_english_system(tmp_path)
     before = _first_flip(env)  # no start has compiled the German catalogue yet: English, no Babel
     assert before["loading"] == "loading..." and "babel" not in before["modules"]
     # a start compiles it into the cache folder; the next first frame reads it with the stdlib alone
@@ -121,29 +127,7 @@ def test_the_german_window_starts_over_a_fifo_or_a_damaged_catalogue_in_the_cach
     catalogue is compiled again with one line, and the window closes cleanly."""
     from tests.i18n.test_catalogue_cache import cached_catalogue, fifo, flipped_charset
 
-    env = dict(
-        os.environ,
-        SDL_VIDEODRIVER="dummy",
-        SDL_AUDIODRIVER="dummy",
-        MAHJONG_BATTLE_SIZE="800x600",
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        LANGUAGE="en",
-        LANG="en_US.UTF-8",
-        **{first_frame.LOG_VARIABLE: "1"},
-    )
-    for variable in ("LC_ALL", "LC_MESSAGES"):
-        env.pop(variable, None)
-    subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from battle.ui.files.settings import Settings, save_settings; save_settings(Settings(language='de'))",
-        ],
-        env=env,
-        check=True,
-    )
+    env = dict(german_window_on_an_english_system(tmp_path), **{first_frame.LOG_VARIABLE: "1"})
     cached = cached_catalogue(tmp_path / "cache")
     cached.parent.mkdir(parents=True)
     for damage in (fifo, flipped_charset):
