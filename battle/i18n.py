@@ -170,7 +170,12 @@ class CheckedTranslations(gettext.GNUTranslations):
         super()._parse(fp)
         for count in range(PLURAL_PROBES):
             self.plural(count)
-        self.unfit = sorted({_english(key) for key, text in self._catalog.items() if not fits(text, _english(key))})
+        unfit = set()
+        for key, text in self._catalog.items():
+            english = _english(key)
+            if not fits(text, english):
+                unfit.add(english)
+        self.unfit = sorted(unfit)
 
 
 def _english(key: str | tuple[str, int]) -> str:
@@ -185,6 +190,10 @@ _PERCENT = re.compile(r"%(?:\(([^()]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([
 """A ``%`` conversion: ``%s``, ``%(prog)s``, ``%5.1f``, ``%%``."""
 
 
+_FORMATTER = string.Formatter()
+_FORMAT_MARK = re.compile(r"[{}%]")
+
+
 def fits(translation: str, english: str) -> bool:
     """The translation can stand where ``english`` is formatted: each ``{field}`` it names is one of
     ``english``'s, with a conversion ``str.format`` knows and no format ``english`` does not give
@@ -192,6 +201,8 @@ def fits(translation: str, english: str) -> bool:
     words) it names no ``%(key)s`` that ``english`` lacks and has the same ``%s``/``%d`` in the same
     order. A field may be left out (German writes "ein Stein" for one). A plural's forms are held
     to its singular, which names the fields its plural names (``tests/i18n``)."""
+    if _FORMAT_MARK.search(translation) is None and _FORMAT_MARK.search(english) is None:
+        return True  # plain words: nothing to format
     wanted = _brace_fields(english)
     if wanted is not None:
         found = _brace_fields(translation)
@@ -215,8 +226,10 @@ def fits(translation: str, english: str) -> bool:
 def _brace_fields(text: str) -> tuple[frozenset[tuple[str, str | None, str]], int] | None:
     """The named ``{fields}`` of a ``str.format`` text (name, conversion, format) and the number of
     ``{}``; None when ``str.format`` would refuse the text (a lone brace)."""
+    if "{" not in text and "}" not in text:
+        return frozenset(), 0
     try:
-        parsed = [(name, conversion, spec or "") for _text, name, spec, conversion in string.Formatter().parse(text)]
+        parsed = [(name, conversion, spec or "") for _text, name, spec, conversion in _FORMATTER.parse(text)]
     except ValueError:
         return None
     fields = [field for field in parsed if field[0] is not None]
