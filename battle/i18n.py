@@ -57,7 +57,7 @@ CATALOGUE_LIMIT = 8 << 20
 PLURAL_PROBES = 1000
 """Counts a loaded plural rule is tried on: a damaged rule (``n%0``) fails here, not in a sentence."""
 _DAMAGE = (OSError, ValueError, LookupError, IndexError, SyntaxError, ArithmeticError, struct.error)
-"""What ``gettext`` raises on a damaged ``.mo`` (60,000 damaged copies of the German one gave each):
+"""What ``gettext`` raises on a damaged ``.mo`` (50,000 damaged copies of the German one gave each):
 a bad magic number or table (``OSError``, ``struct.error``), text that is not its charset
 (``UnicodeDecodeError``), an unknown charset (``LookupError``: ``charset=utf-9``), a broken header
 or plural rule (``ValueError``, ``IndexError``, ``SyntaxError``); ``PLURAL_PROBES`` adds a rule

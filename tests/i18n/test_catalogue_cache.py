@@ -218,14 +218,14 @@ def test_every_shipped_translation_fits_and_a_plural_names_its_singulars_fields(
 
 def test_damaged_copies_of_the_compiled_catalogue_are_refused_never_raised(tmp_path: Path) -> None:
     """Bits flipped anywhere, and in the header (charset, plural rule), and cut short: each copy loads
-    or is refused as ``CatalogueDamaged`` with one line (400 copies; 60,000 gave the same types)."""
+    or is refused as ``CatalogueDamaged`` with one line (200 copies; 50,000 gave the same kinds of error)."""
     original = german_mo()
     header = original.index(b"Project-Id-Version")
     header_end = original.index(b"\x00", header)
     rng = random.Random(51)
     path = tmp_path / "de.mo"
     refused = 0
-    for number in range(400):
+    for number in range(200):
         data = bytearray(original)
         if number % 4 == 3:
             data = data[: rng.randrange(len(data))]
@@ -241,7 +241,7 @@ def test_damaged_copies_of_the_compiled_catalogue_are_refused_never_raised(tmp_p
             assert "\n" not in str(error) and str(path) in str(error)
             continue
         found.ngettext("{count} pair", "{count} pairs", 2)
-    assert refused > 100
+    assert refused > 50
     path.write_bytes(original.replace(b"plural=(n != 1)", b"plural=(n %  0)", 1))
     with pytest.raises(i18n.CatalogueDamaged, match="ZeroDivisionError"):
         i18n._read_compiled(path)
