@@ -9,8 +9,8 @@ the ``.po`` as it is; fuzzy entries are left out, as ``msgfmt`` leaves them out.
 
 A translation is shown only if it names no field its English text lacks (``fits``): a
 ``{xpercent}`` in a translation would raise ``KeyError`` where the text is formatted, so such
-an entry is dropped when its catalogue loads and the English text is shown, with one line on
-stderr. A compiled catalogue in the cache folder is read as every file the program did not
+an entry is left out when its ``.po`` is compiled, said in one line on stderr, and the English
+text is shown. A compiled catalogue in the cache folder is read as every file the program did not
 write this run (``battle.regular_file``: a regular file, a size cap, no FIFO left hanging) and
 checked as it loads (its header, its plural rule, every entry's fields); one that fails is
 compiled again from its ``.po``, with one line on stderr, and a ``.po`` that cannot be read
