@@ -7,6 +7,15 @@ new language is one more such file and nothing else. A catalogue is compiled fro
 ``.po``'s hash, so an installed package, an editable one and a fresh checkout always read
 the ``.po`` as it is; fuzzy entries are left out, as ``msgfmt`` leaves them out.
 
+A translation is shown only if it names no field its English text lacks (``fits``): a
+``{xpercent}`` in a translation would raise ``KeyError`` where the text is formatted, so such
+an entry is left out when its ``.po`` is compiled, said in one line on stderr, and the English
+text is shown. A compiled catalogue in the cache folder is read as every file the program did not
+write this run (``battle.regular_file``: a regular file, a size cap, no FIFO left hanging) and
+checked as it loads (its header, its plural rule, every entry's fields); one that fails is
+compiled again from its ``.po``, with one line on stderr, and a ``.po`` that cannot be read
+leaves the texts in English, with one line.
+
 Texts are looked up when they are shown (``_("Undo")`` in a draw call), never at import,
 so a change of language in the window takes effect on the next frame. A module-level
 constant is marked with ``N_`` for the extractor and looked up with ``_`` where it is
@@ -19,15 +28,20 @@ sentences through it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import gettext
 import hashlib
 import io
 import os
+import re
+import string
 import struct
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+
+from battle.regular_file import FileTooLarge, NotAFileToRead, read_regular_file
 
 DOMAIN = "mahjong_battle"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -36,6 +50,18 @@ SOURCE_LANGUAGE = "en"
 
 _ENVIRONMENT_ORDER = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """GNU gettext's order: the first of these that is set names the language."""
+
+CATALOGUE_LIMIT = 8 << 20
+"""Bytes a ``.po`` or a compiled catalogue may have: the German ``.po`` is 201 KB and its ``.mo``
+136 KB, so 8 MiB is 40 times the larger; a bigger file (a sparse 3 GB one) is refused unread."""
+PLURAL_PROBES = 1000
+"""Counts a loaded plural rule is tried on: a damaged rule (``n%0``) fails here, not in a sentence."""
+_DAMAGE = (OSError, ValueError, LookupError, IndexError, SyntaxError, ArithmeticError, struct.error)
+"""What ``gettext`` raises on a damaged ``.mo`` (50,000 damaged copies of the German one gave each):
+a bad magic number or table (``OSError``, ``struct.error``), text that is not its charset
+(``UnicodeDecodeError``), an unknown charset (``LookupError``: ``charset=utf-9``), a broken header
+or plural rule (``ValueError``, ``IndexError``, ``SyntaxError``); ``PLURAL_PROBES`` adds a rule
+that divides by zero (``ArithmeticError``)."""
 
 _catalogues: dict[str, gettext.NullTranslations] = {}
 _language = SOURCE_LANGUAGE
@@ -101,28 +127,144 @@ def catalogue(language: str) -> gettext.NullTranslations:
     """The compiled catalogue of ``language`` (the messages themselves for English or an unknown code)."""
     found = _catalogues.get(language)
     if found is None:
-        path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-        found = (
-            _compile(path, language) if language != SOURCE_LANGUAGE and path.is_file() else (gettext.NullTranslations())
-        )
+        path = _po_path(language)
+        found = _compile(path, language) if language != SOURCE_LANGUAGE and path.is_file() else NULL_CATALOGUE
         _catalogues[language] = found
     return found
+
+
+NULL_CATALOGUE = gettext.NullTranslations()
+"""English: the messages themselves."""
 
 
 def cached_gettext(message: str, language: str | None = None) -> str:
     """``message`` in ``language`` (None: the system's) if its catalogue is compiled already, else as
     written: for the window's first frame, which comes before Babel could compile a catalogue (0.3 s
-    and 0.1 s of imports once after an install); the cached ``.mo`` reads with the stdlib alone."""
+    and 0.1 s of imports once after an install); the cached ``.mo`` reads with the stdlib alone.
+    A cached catalogue that does not load leaves the first frame in English, silently: the start
+    that follows compiles it again and says so."""
     code = (language_code(language) if language else None) or system_language()
     found = _catalogues.get(code)
     if found is None and code != SOURCE_LANGUAGE:
-        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
         try:
-            found = gettext.GNUTranslations(io.BytesIO(_cached_mo(path.read_bytes(), code).read_bytes()))
-        except (OSError, ValueError, struct.error):  # not compiled yet: the first frame stays English
+            found = _read_compiled(_cached_mo(_read_po(_po_path(code)), code))
+        except (OSError, ValueError):  # not compiled yet, or not to use: the start goes on to say why
             return message
         _catalogues[code] = found
     return found.gettext(message) if found is not None else message
+
+
+class CatalogueDamaged(ValueError):
+    """A compiled catalogue that does not load as it should; the message says why, in one line."""
+
+
+class CheckedTranslations(gettext.GNUTranslations):
+    """A compiled catalogue read by ``gettext`` and checked as it loads: its plural rule works for
+    every count tried, and ``unfit`` names the English texts whose translation does not ``fits``."""
+
+    _catalog: dict[str | tuple[str, int], str]
+    plural: Callable[[int], int]
+    unfit: list[str]
+
+    def _parse(self, fp) -> None:  # noqa: ANN001 - gettext's reader
+        super()._parse(fp)
+        for count in range(PLURAL_PROBES):
+            self.plural(count)
+        unfit = set()
+        for key, text in self._catalog.items():
+            english = _english(key)
+            if not fits(text, english):
+                unfit.add(english)
+        self.unfit = sorted(unfit)
+
+
+def _english(key: str | tuple[str, int]) -> str:
+    """The English text of a catalogue key: a plural's singular, without a ``pgettext`` context."""
+    text = key[0] if isinstance(key, tuple) else key
+    return text.rpartition(gettext.GNUTranslations.CONTEXT)[2]
+
+
+# -- placeholders ------------------------------------------------------------------------------
+
+_PERCENT = re.compile(r"%(?:\(([^()]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([diouxXeEfFgGcrsa%])")
+"""A ``%`` conversion: ``%s``, ``%(prog)s``, ``%5.1f``, ``%%``."""
+
+
+_FORMATTER = string.Formatter()
+_FORMAT_MARK = re.compile(r"[{}%]")
+
+
+def fits(translation: str, english: str) -> bool:
+    """The translation can stand where ``english`` is formatted: each ``{field}`` it names is one of
+    ``english``'s, with a conversion ``str.format`` knows and no format ``english`` does not give
+    that field, and it has as many ``{}`` as ``english``; when ``english`` is a ``%`` text (argparse's
+    words) it names no ``%(key)s`` that ``english`` lacks and has the same ``%s``/``%d`` in the same
+    order. A field may be left out (German writes "ein Stein" for one). A plural's forms are held
+    to its singular, which names the fields its plural names (``tests/i18n``)."""
+    if _FORMAT_MARK.search(translation) is None and _FORMAT_MARK.search(english) is None:
+        return True  # plain words: nothing to format
+    wanted = _brace_fields(english)
+    if wanted is not None:
+        found = _brace_fields(translation)
+        if found is None or found[1] != wanted[1]:
+            return False
+        for name, conversion, spec in found[0]:
+            if conversion not in (None, "r", "s", "a") or not any(
+                name == known and (not spec or (conversion, spec) == (known_conversion, known_spec))
+                for known, known_conversion, known_spec in wanted[0]
+            ):
+                return False
+        if wanted[0] or wanted[1]:  # a {field} text: a % in it is only a percent sign
+            return True
+    wanted_percent = _percent_fields(english) if "%" in english else None
+    if wanted_percent is None:  # not a % text: never formatted with %
+        return True
+    found_percent = _percent_fields(translation)
+    return found_percent is not None and found_percent[0] <= wanted_percent[0] and found_percent[1] == wanted_percent[1]
+
+
+def _brace_fields(text: str) -> tuple[frozenset[tuple[str, str | None, str]], int] | None:
+    """The named ``{fields}`` of a ``str.format`` text (name, conversion, format) and the number of
+    ``{}``; None when ``str.format`` would refuse the text (a lone brace)."""
+    if "{" not in text and "}" not in text:
+        return frozenset(), 0
+    try:
+        parsed = [(name, conversion, spec or "") for _text, name, spec, conversion in _FORMATTER.parse(text)]
+    except ValueError:
+        return None
+    fields = [field for field in parsed if field[0] is not None]
+    named = frozenset((name, conversion, spec) for name, conversion, spec in fields if name)
+    return named, sum(1 for field in fields if field[0] == "")
+
+
+def _percent_fields(text: str) -> tuple[frozenset[tuple[str, str]], tuple[str, ...]] | None:
+    """The ``%(key)s`` conversions of a ``%`` text and its unnamed ones in order; None when a ``%``
+    in it starts no conversion, so the text is not one that ``%`` formats."""
+    named: set[tuple[str, str]] = set()
+    unnamed: list[str] = []
+    rest = _PERCENT.sub("", text)
+    if "%" in rest:
+        return None
+    for match in _PERCENT.finditer(text):
+        key, conversion = match.group(1), match.group(2)
+        if conversion == "%":
+            continue
+        if key is None:
+            unnamed.append(conversion)
+        else:
+            named.add((key, conversion))
+    return frozenset(named), tuple(unnamed)
+
+
+# -- compiling and the cache -------------------------------------------------------------------
+
+
+def _po_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _read_po(path: Path) -> bytes:
+    return read_regular_file(path, CATALOGUE_LIMIT, str(path))
 
 
 def _cached_mo(source: bytes, language: str) -> Path:
@@ -130,33 +272,119 @@ def _cached_mo(source: bytes, language: str) -> Path:
     return _cache_folder() / f"{language}-{hashlib.sha256(source).hexdigest()[:20]}.mo"
 
 
-def _compile(path: Path, language: str) -> gettext.GNUTranslations:
+def _read_compiled(path: Path) -> CheckedTranslations:
+    """The compiled catalogue at ``path``, checked: ``OSError`` when there is none (not compiled yet,
+    a folder that cannot be read), ``CatalogueDamaged`` naming why it is not one to use."""
+    try:
+        data = read_regular_file(path, CATALOGUE_LIMIT, str(path))
+    except (NotAFileToRead, FileTooLarge) as error:
+        raise CatalogueDamaged(str(error)) from None
+    try:
+        found = CheckedTranslations(io.BytesIO(data))
+    except _DAMAGE as error:
+        raise CatalogueDamaged(_problem(error, path)) from None
+    if found.unfit:
+        raise CatalogueDamaged(
+            f"{path}: the translation of {found.unfit[0][:60]!r} names a field its English text lacks"
+        )
+    return found
+
+
+def _compile(path: Path, language: str) -> gettext.NullTranslations:
     """A ``.po`` file compiled as ``msgfmt`` would (fuzzy entries left out), read into gettext.
 
     Babel takes about 0.3 s for the 1,200 German entries, so the compiled ``.mo`` is kept in the
     user's cache folder under the ``.po``'s SHA-256: the next start reads it in a few
-    milliseconds, and a changed ``.po`` is compiled afresh. A cache that cannot be written or
-    read only costs the compile."""
-    source = path.read_bytes()
-    cached = _cached_mo(source, language)
+    milliseconds, and a changed ``.po`` is compiled afresh. A cache that cannot be written only
+    costs the compile; one that does not load is compiled again, said in one line; a ``.po``
+    that cannot be read or compiled leaves the texts in English, said in one line."""
     try:
-        return gettext.GNUTranslations(io.BytesIO(cached.read_bytes()))
-    except (OSError, ValueError, struct.error):  # not cached yet, or not a catalogue: compile it
+        source = _read_po(path)
+    except (OSError, FileTooLarge) as error:
+        return _in_english(_problem(error, path))
+    cached = _cached_mo(source, language)
+    damage: str | None = None
+    try:
+        return _read_compiled(cached)
+    except CatalogueDamaged as error:
+        damage = str(error)
+    except OSError:  # not compiled yet, or the cache folder cannot be read: compile it
         pass
+    try:
+        compiled, unfit = _compiled_mo(source, language)
+        found = CheckedTranslations(io.BytesIO(compiled))
+    except _DAMAGE as error:  # a .po whose header or plural rule gettext refuses
+        return _in_english(_problem(error, path))
+    _keep(cached, compiled)
+    if damage is not None:
+        _say(
+            found.gettext(N_("{damage}; the catalogue is compiled again from {path}")).format(damage=damage, path=path)
+        )
+    if unfit:
+        _say(
+            found.ngettext(
+                *NN_(
+                    "{path}: {count} translation names a field its English text lacks ({example}): shown in English",
+                    "{path}: {count} translations name a field their English text lacks ({example}, ...): "
+                    "shown in English",
+                ),
+                len(unfit),
+            ).format(path=path, count=len(unfit), example=repr(unfit[0][:60]))
+        )
+    return found
+
+
+def _keep(cached: Path, compiled: bytes) -> None:
+    """Write the compiled catalogue to the cache, whole or not at all (two windows may start at once,
+    and a rename replaces a FIFO or a link there, never what a link names); a cache that cannot be
+    written (a folder in the way, a read-only disk) only costs the next start the compile."""
+    partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(compiled)
+        os.replace(partial, cached)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+
+
+def _in_english(problem: str) -> gettext.NullTranslations:
+    """English, said in one line in English: the catalogue that would word it is the one that failed."""
+    _say(f"{problem}: the texts are shown in English")
+    return NULL_CATALOGUE
+
+
+def _compiled_mo(source: bytes, language: str) -> tuple[bytes, list[str]]:
+    """The ``.mo`` of a ``.po`` (its bytes) without fuzzy entries and without the translations that do
+    not ``fits`` their English text; those are returned too, by English text."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     messages = read_po(io.BytesIO(source), locale=language, domain=DOMAIN)
+    unfit: list[str] = []
+    for message in list(messages):
+        english = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+        forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        if english and not all(fits(form, english) for form in forms if form):
+            unfit.append(english)
+            messages.delete(message.id, context=message.context)
     compiled = io.BytesIO()
     write_mo(compiled, messages, use_fuzzy=False)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
-        partial.write_bytes(compiled.getvalue())
-        os.replace(partial, cached)  # whole or not at all, even with two windows starting at once
-    except OSError:
-        pass
-    return gettext.GNUTranslations(io.BytesIO(compiled.getvalue()))
+    return compiled.getvalue(), sorted(unfit)
+
+
+def _problem(error: BaseException, path: Path) -> str:
+    """Why a file is not read, naming it: the reader's own words name it already."""
+    if isinstance(error, (NotAFileToRead, FileTooLarge)):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{path}: {error.strerror or error}"
+    return f"{path}: {type(error).__name__}: {error}"
+
+
+def _say(line: str) -> None:
+    """One line on stderr about a catalogue."""
+    print(f"mahjong-battle: {line}".replace("\n", "\\n").replace("\r", "\\r"), file=sys.stderr, flush=True)
 
 
 def _cache_folder() -> Path:

@@ -8,10 +8,12 @@ the sync is free in comparison. A deal that ran out of its time limit is stored 
 when asked (``retry_unsolved``).
 
 The file opens through the program's one store base (``battle.storage.sqlite_store``): a
-damaged page costs the rows on it, not the file. A run holds the file's claim while it
-solves, so a second run on the same file says so and stops instead of solving the same
-deals twice. A row no survey writes (bad ``best_moves`` JSON, a text ``value``) is skipped
-and said once in ``problems``; readers go on with the rest.
+damaged page costs the rows on it, not the file; a reader beside a running survey (a report,
+an export, the window's catalogue) reads past a damaged page without changing the file. A
+run holds the file's claim while it solves, so a second run on the same file says so and
+stops instead of solving the same deals twice. A row no survey writes (bad ``best_moves``
+JSON, a text ``value`` or ``deal``) is skipped and said once in ``problems``, and so are the
+rows a damaged page hides; readers go on with the rest.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, TypeVar
 
+from battle.i18n import _, ngettext
 from battle.rules.board import parse_move
+from battle.rules.deal import MAX_DEAL
 from battle.rules.errors import one_line
 from battle.storage import sqlite_store
 from battle.storage.paths import data_dir, ensure_folder
@@ -34,12 +38,13 @@ from battle.storage.sqlite_store import StoreKind, finite, text_or_none, whole
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 takes deal 0, a deal like any other (``battle.rules.deal``: 0 to 2**63 - 1), which 1 refused."""
 FULL_DEAL = 108
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
-    deal INTEGER NOT NULL CHECK (deal >= 1),
+    deal INTEGER NOT NULL CHECK (deal >= 0),
     tiles INTEGER NOT NULL CHECK (tiles BETWEEN 4 AND 108),
     solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
     value INTEGER NOT NULL CHECK (value BETWEEN -1000 AND 1000),
@@ -70,7 +75,31 @@ _COLUMNS = (
     "worker",
     "stored_at",
 )
-KIND = StoreKind(name="survey database", version=SCHEMA_VERSION, schema=_SCHEMA, columns={"results": _COLUMNS})
+_VERSION_1_CHECK = "CHECK (deal >= 1)"
+
+
+def _take_deal_zero(connection: sqlite3.Connection) -> None:
+    """Version 1 to 2: a table made with ``CHECK (deal >= 1)`` is copied into one whose definition is
+    its own with that CHECK widened (SQLite cannot alter a CHECK), so it keeps everything else it
+    was: STRICT or not, and the rows it held, hostile ones of an older release included (a table
+    of a release before the CHECKs has none to widen and stays as it is)."""
+    [made] = connection.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'results'").fetchone()
+    if _VERSION_1_CHECK not in made:
+        return
+    widened = made.replace(_VERSION_1_CHECK, "CHECK (deal >= 0)", 1).replace("results", "results_v2", 1)
+    connection.execute(widened)
+    connection.execute("INSERT INTO results_v2 SELECT * FROM results")
+    connection.execute("DROP TABLE results")
+    connection.execute("ALTER TABLE results_v2 RENAME TO results")
+
+
+KIND = StoreKind(
+    name="survey database",
+    version=SCHEMA_VERSION,
+    schema=_SCHEMA,
+    columns={"results": _COLUMNS},
+    upgrades={1: _take_deal_zero},
+)
 
 
 class SurveyDatabaseError(Exception):
@@ -234,26 +263,49 @@ class SurveyDatabase:
         return {row[0] for row in rows}
 
     def results(self, tiles: int = FULL_DEAL, deals: Iterable[int] | None = None) -> list[DealResult]:
-        """Stored results at this start size, by deal number."""
+        """Stored results at this start size, by deal number; rows on a damaged page are left out, and
+        said once in ``problems`` with the rows no survey writes."""
         with self._locked("reading") as connection:
-            rows = connection.execute(
-                "SELECT deal, tiles, solved, value, depth, best_moves, nodes, seconds, time_limit, solver_version, "
-                "worker, stored_at FROM results WHERE tiles = ? ORDER BY deal",
-                (tiles,),
-            ).fetchall()
+            try:
+                rows = connection.execute(
+                    f"SELECT {', '.join(_COLUMNS)} FROM results WHERE tiles = ?", (tiles,)
+                ).fetchall()
+            except sqlite3.OperationalError:  # busy, or the disk: nothing to read around
+                raise
+            except sqlite3.DatabaseError:  # a damaged page: read around it
+                rows = self._rows_around_damage(connection, tiles)
         wanted = None if deals is None else set(deals)
         skips = sqlite_store.RowSkips(str(self.path))
         kept = [skips.keep(row, _result) for row in rows if wanted is None or row[0] in wanted]
-        line = skips.line()
-        if line is not None and line not in self.problems:
-            self.problems.append(line)
-        return [result for result in kept if result is not None]
+        self._say(skips.line())
+        return sorted((result for result in kept if result is not None), key=lambda result: result.deal)
+
+    def _rows_around_damage(self, connection: sqlite3.Connection, tiles: int) -> list[tuple]:
+        """The rows at ``tiles`` that SQLite still reads past damaged pages; how many it cannot is said once."""
+        read = sqlite_store.read_table(connection, "results")
+        if read.unread is None:
+            self._say(_("rows of {path} on damaged pages could not be read").format(path=self.path))
+        elif read.unread:
+            self._say(
+                ngettext(
+                    "{count} row of {path} is on a damaged page and could not be read",
+                    "{count} rows of {path} are on damaged pages and could not be read",
+                    read.unread,
+                ).format(count=read.unread, path=self.path)
+            )
+        return [tuple(row[column] for column in _COLUMNS) for row in read.rows if row["tiles"] == tiles]
+
+    def _say(self, line: str | None) -> None:
+        if line is not None and one_line(line) not in self.problems:
+            self.problems.append(one_line(line))
 
 
 def _result(row: tuple) -> DealResult:
     """A stored result, or ``ValueError`` naming the value no survey writes (a hand-edited file,
     or one whose table is not STRICT)."""
     deal, tiles, solved, value, depth, moves, nodes, seconds, limit, version, worker, stored_at = row
+    if not whole(deal, 0, MAX_DEAL):
+        raise ValueError(f"deal {str(deal)[:40]!r} is not a deal number (0 to {MAX_DEAL})")
     checks = (
         ("tiles", tiles, whole(tiles, 4, FULL_DEAL)),
         ("solved", solved, whole(solved, 0, 1)),

@@ -89,6 +89,22 @@ def output_file(name: str, flag: str, *, force: bool) -> Path:
     return path
 
 
+def database_file(name: str | None, flag: str = "--db") -> Path | None:
+    """The database file an option names (None when it names none), checked before any work: its
+    folder must exist. A new file is made in an existing folder, but a folder is never made for
+    one: a mistyped ``/nonexistent/history.sqlite3`` would leave a folder at the root."""
+    if name is None:
+        return None
+    path = Path(name)
+    if not path.parent.is_dir():
+        raise InputError(
+            _("{flag} {name}: there is no folder {folder} (a database is made only in a folder that exists)").format(
+                flag=flag, name=file_label(name), folder=file_label(str(path.parent))
+            )
+        )
+    return path
+
+
 def read_input(name: str) -> str:
     """The text of a file, or of standard input for ``-``, with clear errors."""
     label = file_label(name)

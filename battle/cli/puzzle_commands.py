@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import InputError, output_file, use_colour, whole_number
+from battle.cli.inputs import InputError, database_file, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
 from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History
@@ -197,6 +197,7 @@ def summarise(puzzles: Sequence[Puzzle]) -> str:
 
 
 def cmd_puzzles_play(args: argparse.Namespace) -> int:
+    database = database_file(args.db)
     if sys.stdin is None:
         raise InputError(_("standard input is closed: puzzles play reads the moves from it"))
     if args.theme is not None and args.theme not in THEMES:
@@ -221,7 +222,7 @@ def cmd_puzzles_play(args: argparse.Namespace) -> int:
                 wanted=wanted, plural=plural(len(puzzles), "puzzle")
             )
         )
-    history = History(args.db)
+    history = History(database)
     terminal = PuzzleTerminal(
         chosen,
         history,

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from battle.cli.inputs import InputError
+from battle.cli.inputs import InputError, database_file
 from battle.history.stats import compute_stats
 from battle.history.stats_report import format_stats
 from battle.history.store import History
@@ -46,7 +46,7 @@ def _game_number(text: str) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    with History(args.db) as history:
+    with History(database_file(args.db)) as history:
         if args.record is not None:
             entry = history.game(args.record)
             _notices(history)

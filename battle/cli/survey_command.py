@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from battle.cli.inputs import InputError, output_file, positive_number, whole_number
+from battle.cli.inputs import InputError, database_file, output_file, positive_number, whole_number
 from battle.i18n import N_, _, ngettext
 
 PROG = "mahjong-battle"
@@ -137,7 +137,7 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
     from battle.storage.paths import StorageProblem
 
     try:
-        path = args.db if args.db is not None else default_survey_path()
+        path = database_file(args.db) or default_survey_path()
     except StorageProblem as problem:
         raise InputError(
             _("no survey database to use: {problem} (--db FILE names one elsewhere)").format(problem=problem)
@@ -365,9 +365,13 @@ def _export(args: argparse.Namespace) -> int:
 def _read_results(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - list[DealResult]
     """The results at ``tiles`` of the survey database of ``--db`` (or the default one); rows it
     skipped are said on stderr, one line."""
+    from battle.atlas.survey_db import SurveyDatabaseError
+
     database = _database(args, reading=True)
     try:
         results = database.results(tiles)
+    except SurveyDatabaseError as error:
+        raise InputError(str(error)) from None
     finally:
         database.close()
     for problem in database.problems:

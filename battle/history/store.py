@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from battle.i18n import N_, _
-from battle.ratings.glicko2 import Rating
+from battle.ratings.glicko2 import DEVIATION_RANGE, RATING_RANGE, VOLATILITY_RANGE, Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder
@@ -126,9 +126,6 @@ KIND = StoreKind(
     },
 )
 """The history's file: schema 1 had no ``winner``, added in place."""
-RATING_RANGE = (-1000.0, 5000.0)
-DEVIATION_RANGE = (1.0, 1000.0)
-VOLATILITY_RANGE = (0.000001, 10.0)
 SCORE_RANGE = (0, 100000)
 
 T = TypeVar("T")

@@ -27,7 +27,8 @@ One puzzle is one line of a JSON-lines file (``puzzle_file``), an object with th
     1 to 6: 1 + the index of the weakest level (``level_ratings.LEVEL_NAMES``) that finds the
     whole line at least ``difficulty.RELIABLE`` of the time, 6 when only ``perfect`` does.
 ``rating``
-    the starting puzzle rating on the levels' scale (``difficulty.puzzle_rating``).
+    the starting puzzle rating on the levels' scale (``difficulty.puzzle_rating``), from -1,000
+    to 5,000 (``glicko2.RATING_RANGE``: the ratings the arithmetic takes).
 ``find_rates``
     for each level, the fraction of its seeded tries that found the whole line.
 ``source``
@@ -40,12 +41,12 @@ This module is pure: the rules model only.
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from battle.puzzles.themes import THEMES
+from battle.ratings.glicko2 import RATING_RANGE
 from battle.ratings.level_ratings import LEVEL_NAMES
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import QUOTE_LIMIT, BattleError, quote
@@ -175,8 +176,10 @@ def puzzle_from_json(data: object) -> Puzzle:
     if difficulty not in DIFFICULTIES:
         raise PuzzleFormatError(f"difficulty: {difficulty} is not 1 to {len(LEVEL_NAMES)}")
     rating = _typed(data, "rating", (int, float), 1500.0)
-    if not math.isfinite(rating):
-        raise PuzzleFormatError(f"rating: {rating!r} is not a number")
+    if not RATING_RANGE[0] <= rating <= RATING_RANGE[1]:  # false for NaN too; exact for a 400-digit int
+        raise PuzzleFormatError(
+            f"rating: {_shown(rating)} is not a rating from {RATING_RANGE[0]:.0f} to {RATING_RANGE[1]:.0f}"
+        )
     return Puzzle(
         id=identity,
         position_text=text,

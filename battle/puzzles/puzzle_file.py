@@ -44,6 +44,8 @@ def parse_puzzles(text: str, label: str = "<puzzles>") -> list[Puzzle]:
             raise PuzzleFormatError(one_line(f"{label}, line {number}: {reason}")) from None
         except RecursionError:
             raise PuzzleFormatError(f"{label}, line {number}: not a puzzle (JSON nested too deeply)") from None
+        except ValueError:  # a whole number of more than 4,300 digits, which Python refuses to read
+            raise PuzzleFormatError(f"{label}, line {number}: not a puzzle (a number too long to read)") from None
         try:
             puzzle = puzzle_from_json(data)
         except PuzzleFormatError as error:

@@ -35,6 +35,15 @@ MAX_ITERATIONS = 200
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
+RATING_RANGE = (-1000.0, 5000.0)
+"""The ratings the arithmetic takes, whatever a file says: at most 6,000 apart, the expected score
+stays short of exactly 0 or 1 (at 20,000 apart it rounds to 0 and step 4 divides by zero; at
+1e308 the scale's product overflows)."""
+DEVIATION_RANGE = (1.0, 1000.0)
+"""Deviations from 1 (above 0: step 7 divides by it) to 1,000 (three times a newcomer's)."""
+VOLATILITY_RANGE = (0.000001, 10.0)
+"""Volatilities above 0 (step 5 takes its logarithm) and at most 10 (166 times a newcomer's)."""
+
 
 @dataclass(frozen=True)
 class Rating:

@@ -31,7 +31,7 @@ import contextlib
 import math
 import os
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -62,8 +62,9 @@ class StoreKind:
     """Each table and its columns in this version: a file whose tables differ is another kind."""
     oldest: int = 1
     """The oldest version still upgraded."""
-    upgrades: Mapping[int, str] = field(default_factory=dict)
-    """The statements that bring a file of version N to N + 1 (run inside one transaction)."""
+    upgrades: Mapping[int, str | Callable[[sqlite3.Connection], None]] = field(default_factory=dict)
+    """What brings a file of version N to N + 1, run inside one transaction: its statements, or a
+    function of the connection where the statements depend on what the file holds."""
     older_columns: Mapping[int, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     """The tables of an older version, where they differ from this one's."""
     foreign_keys: bool = False
@@ -149,9 +150,10 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
         raise StoreUnusable(f"cannot start a new {kind.name}: {error}") from None
     if salvage:
         kept, lost = _copy_rows(connection, rows)
+        lost_text = f"{lost} lost" if lost is not None else "those on its damaged pages lost (no index counts them)"
         notice = (
-            f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost} lost; the "
-            f"damaged file {where}"
+            f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost_text}; "
+            f"the damaged file {where}"
         )
     else:
         notice = f"{path}: not a usable {kind.name} ({reason}); {where}, starting an empty one"
@@ -162,8 +164,9 @@ def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
     """``path`` for a reader beside a writer (a report beside a running survey, the window's
     catalogue): never made, upgraded, salvaged or set aside, whatever it holds, and a writer
     meanwhile is not disturbed. ``StoreRefused`` for a missing file or one that is not a
-    ``kind`` store of a version read (an empty file has no tables yet: nothing to read),
-    ``StoreNewer`` for a newer one."""
+    ``kind`` store of a version read (an empty file has no tables yet: nothing to read; an
+    older version reads as it is where its tables have this version's columns, and waits for
+    a writer's upgrade where they do not), ``StoreNewer`` for a newer one."""
     if not path.is_file():
         raise StoreRefused(f"no {kind.name} there")
     if sqlite_file.other_kind_of_file(path):
@@ -177,7 +180,7 @@ def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
         if found.version > kind.version:
             raise StoreNewer(found.version)
         mismatch = "schema version 0, tables none" if found.empty else _mismatch(connection, kind, found)
-        if mismatch is None and found.version < kind.version:
+        if mismatch is None and found.version < kind.version and kind.expected_columns(found.version) != kind.columns:
             mismatch = f"schema version {found.version}, not yet upgraded"
         if mismatch is not None:
             raise StoreRefused(f"not a {kind.name} ({mismatch})")
@@ -263,8 +266,12 @@ def _upgrade(connection: sqlite3.Connection, kind: StoreKind) -> None:
     try:
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         while version < kind.version:
-            for statement in _statements(kind.upgrades[version]):
-                connection.execute(statement)
+            step = kind.upgrades[version]
+            if callable(step):
+                step(connection)
+            else:
+                for statement in _statements(step):
+                    connection.execute(statement)
             version += 1
         connection.execute(f"PRAGMA user_version = {version}")
         connection.execute("COMMIT")
@@ -299,26 +306,47 @@ SALVAGE_PROBES = 4096
 SALVAGE_LIMIT = 1 << 62
 
 
-def _readable_rows(path: Path, kind: StoreKind) -> dict[str, list[dict[str, Any]]]:
+@dataclass
+class TableRows:
+    """What a damaged file still gives of one table."""
+
+    rows: list[dict[str, Any]]
+    """The rows SQLite reads, by name of column, in rowid order."""
+    unread: int | None
+    """Rows on pages that do not read: 0 when every page read, else counted by an index of the table
+    that reads whole (each index that is not partial lists every row); None when none does."""
+
+
+def read_table(connection: sqlite3.Connection, table: str) -> TableRows:
+    """Every row of ``table`` that SQLite still reads, past damaged pages, and how many it cannot."""
+    rows, damaged = _scan(connection, table)
+    if not damaged:
+        return TableRows([row for _rowid, row in rows], 0)
+    return TableRows([row for _rowid, row in rows], _unread(connection, table, {rowid for rowid, _row in rows}))
+
+
+def _readable_rows(path: Path, kind: StoreKind) -> dict[str, TableRows]:
     """Every row of ``kind``'s tables that SQLite still reads in a damaged file, by name of column."""
-    rows: dict[str, list[dict[str, Any]]] = {}
+    rows: dict[str, TableRows] = {}
     try:
         connection = sqlite_file.connect_read_only(path)
     except sqlite3.Error:
         return rows
     try:
         for table in kind.columns:
-            rows[table] = _scan(connection, table)
+            rows[table] = read_table(connection, table)
     finally:
         connection.close()
     return rows
 
 
-def _scan(connection: sqlite3.Connection, table: str) -> list[dict[str, Any]]:
-    """The table's readable rows in rowid order: a damaged page ends a scan, and the scan starts again
-    at the next rowid whose page reads (``_next_readable``)."""
-    found: list[dict[str, Any]] = []
+def _scan(connection: sqlite3.Connection, table: str) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
+    """The table's readable rows in rowid order, each with its rowid, and whether a page failed: a
+    damaged page ends a scan, and the scan starts again at the next rowid whose page reads
+    (``_next_readable``)."""
+    found: list[tuple[int, dict[str, Any]]] = []
     start: int | None = -SALVAGE_LIMIT
+    damaged = False
     while start is not None:
         read_one = False
         try:
@@ -326,11 +354,12 @@ def _scan(connection: sqlite3.Connection, table: str) -> list[dict[str, Any]]:
             names = [column[0] for column in cursor.description][1:]
             for row in cursor:
                 start, read_one = row[0] + 1, True
-                found.append(dict(zip(names, row[1:], strict=True)))
-            return found
+                found.append((row[0], dict(zip(names, row[1:], strict=True))))
+            return found, damaged
         except sqlite3.DatabaseError:  # the scan starts again past what it read, or past where it stuck
+            damaged = True
             start = _next_readable(connection, table, max(start, 0) + (0 if read_one else 1))
-    return found
+    return found, damaged
 
 
 def _next_readable(connection: sqlite3.Connection, table: str, after: int) -> int | None:
@@ -348,14 +377,32 @@ def _next_readable(connection: sqlite3.Connection, table: str, after: int) -> in
     return None
 
 
-def _copy_rows(connection: sqlite3.Connection, rows: Mapping[str, Sequence[dict[str, Any]]]) -> tuple[int, int]:
-    """Insert the salvaged rows into the new file, each that its tables still take; (kept, lost)."""
-    kept = lost = 0
+def _unread(connection: sqlite3.Connection, table: str, read: set[int]) -> int | None:
+    """How many rows of ``table`` are not among the ``read`` rowids, by the first index of the table
+    that reads whole (its own pages are apart from the table's); None when no index does."""
+    try:
+        indexes = [row[1] for row in connection.execute(f'PRAGMA index_list("{table}")') if not row[4]]
+    except sqlite3.DatabaseError:
+        return None
+    for index in indexes:
+        try:
+            listed = connection.execute(f'SELECT rowid FROM "{table}" INDEXED BY "{index}"').fetchall()
+        except sqlite3.DatabaseError:  # the index is damaged too: another may read
+            continue
+        return len({row[0] for row in listed} - read)
+    return None
+
+
+def _copy_rows(connection: sqlite3.Connection, rows: Mapping[str, TableRows]) -> tuple[int, int | None]:
+    """Insert the salvaged rows into the new file, each that its tables still take; (kept, lost),
+    lost counting the rows on damaged pages and those the new tables refuse (None: the damaged
+    pages' rows could not be counted)."""
+    kept = refused = 0
     connection.execute("BEGIN IMMEDIATE")
     try:
-        for table, table_rows in rows.items():
+        for table, read in rows.items():
             columns = set(sqlite_file.columns(connection, table))
-            for row in table_rows:
+            for row in read.rows:
                 names = [name for name in row if name in columns]
                 try:
                     connection.execute(
@@ -364,13 +411,14 @@ def _copy_rows(connection: sqlite3.Connection, rows: Mapping[str, Sequence[dict[
                     )
                     kept += 1
                 except sqlite3.Error:  # a value the table's constraints refuse
-                    lost += 1
+                    refused += 1
         connection.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
             connection.execute("ROLLBACK")
         raise
-    return kept, lost
+    unread = [read.unread for read in rows.values()]
+    return kept, None if None in unread else refused + sum(count or 0 for count in unread)
 
 
 # -- reading rows that may be hostile ------------------------------------------------------------

@@ -1,21 +1,16 @@
 """Reading a user's or the program's file, with the reasons a person can act on.
 
-Every file the program reads goes through ``read_limited``: only a regular file is read
-(a FIFO, a device such as ``/dev/zero``, a socket or a folder is refused before a byte
-is read, so nothing blocks or reads without end), and never more than a cap the caller
-gives, checked against the file's size and again while reading (a file that grows while
-read is caught too). The file is opened with ``O_NONBLOCK`` and examined with ``fstat``
-on the open descriptor: opening a FIFO for reading blocks until a writer comes, and a
-check by name before opening could be raced by a rename.
+Every file the program reads goes through ``read_limited`` (``battle.regular_file`` under it):
+only a regular file is read, never more than a cap the caller gives, and nothing blocks.
 
 Record and position files are text: UTF-8 with or without a byte-order mark.
 """
 
 from __future__ import annotations
 
-import os
-import stat
 from typing import BinaryIO
+
+from battle.regular_file import FileTooLarge, NotAFileToRead, read_regular_file
 
 MAX_BYTES = 1_000_000
 """Cap for a game record or position. The longest record is about 0.7 KB (54 moves, two
@@ -26,33 +21,16 @@ class TextFileError(ValueError):
     """A file that is not readable text; the message names the file and the reason."""
 
 
-class NotAFileToRead(OSError):
-    """The path names a FIFO, a device, a socket or a folder: nothing the program reads."""
-
-
 def read_limited(path: object, limit: int, label: str) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+    """The bytes of the regular file at ``path``, at most ``limit`` of them (``read_regular_file``).
 
     Raises ``FileNotFoundError`` (and other ``OSError``) as ``open`` does, ``NotAFileToRead``
     for anything but a regular file, and ``TextFileError`` for a file larger than ``limit``.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    descriptor = os.open(path, flags)  # type: ignore[arg-type]  # read_text_file turns a bad name into one line
     try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, a device or a socket)"
-            raise NotAFileToRead(f"{label} is {kind}: nothing is read from it")
-        if info.st_size > limit:
-            raise TextFileError(f"{label}: {info.st_size} bytes, larger than the {limit} a file of this kind has")
-    except BaseException:
-        os.close(descriptor)
-        raise
-    with open(descriptor, "rb", closefd=True) as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise TextFileError(f"{label}: larger than the {limit} bytes a file of this kind has")
-    return data
+        return read_regular_file(path, limit, label)
+    except FileTooLarge as error:
+        raise TextFileError(str(error)) from None
 
 
 def decode_limited(handle: BinaryIO, label: str) -> str:

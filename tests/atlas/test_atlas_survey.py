@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from battle.atlas.deal_list import parse_deal_list
 from battle.atlas.solve_deal import start_position
-from battle.atlas.survey_db import DealResult, SurveyDatabase, SurveyDatabaseError
+from battle.atlas.survey_db import SCHEMA_VERSION, DealResult, SurveyDatabase, SurveyDatabaseError
 from battle.atlas.survey_report import format_report, summarise
 from battle.atlas.survey_run import SurveyPlan, pending_deals, run_survey
 from battle.rules.board import move_name
@@ -99,7 +99,7 @@ def test_a_file_that_is_not_a_survey_database_is_refused_and_left_as_it_is(tmp_p
         connection.execute("PRAGMA user_version = 99")
     for path, words in (
         (text, "a file of another kind"),
-        (other, r"not a survey database \(schema version 0, expected 1\)"),
+        (other, rf"not a survey database \(schema version 0, expected {SCHEMA_VERSION}\)"),
         (newer, r"written by a newer version \(schema 99"),
     ):
         before = path.read_bytes()

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from battle.atlas.catalogue import read_catalogue
-from battle.atlas.survey_db import DealResult, SurveyDatabase
+from battle.atlas.survey_db import SCHEMA_VERSION, DealResult, SurveyDatabase
 from battle.resources import asset_path
+from battle.rules.deal import MAX_DEAL
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-m", "battle"]
@@ -63,8 +64,8 @@ def own_survey(home: Path) -> Path:
     return path
 
 
-def good_row(deal: int, value: int) -> tuple[object, ...]:
-    return (deal, 108, 1, value, 127, '["a1-b1"]', 10, 1.0, None, "t", "w", 1.0)
+def good_row(deal: int, value: int, tiles: int = 108) -> tuple[object, ...]:
+    return (deal, tiles, 1, value, 127, '["a1-b1"]', 10, 1.0, None, "t", "w", 1.0)
 
 
 def test_hostile_survey_rows_are_skipped_and_said_once_by_every_command(tmp_path: Path) -> None:
@@ -253,5 +254,123 @@ def test_two_processes_making_the_same_new_file_both_open_it(tmp_path: Path) -> 
         assert opener.returncode == 0, (out[-1000:], err[-1000:])
     for number in range(100):
         with sqlite3.connect(tmp_path / f"survey{number}.sqlite3") as connection:
-            assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+            assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
             assert connection.execute("SELECT count(*) FROM results").fetchone()[0] == 0
+
+
+# -- what a reader meets in an older or damaged file, and deal 0 ----------------------------------------
+
+VERSION_1_SCHEMA = """
+CREATE TABLE results (
+    deal INTEGER NOT NULL CHECK (deal >= 1),
+    tiles INTEGER NOT NULL CHECK (tiles BETWEEN 4 AND 108),
+    solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
+    value INTEGER NOT NULL CHECK (value BETWEEN -1000 AND 1000),
+    depth INTEGER NOT NULL CHECK (depth >= 0),
+    best_moves TEXT CHECK (best_moves IS NULL OR json_valid(best_moves)),
+    nodes INTEGER NOT NULL CHECK (nodes >= 0),
+    seconds REAL NOT NULL CHECK (seconds >= 0),
+    time_limit REAL,
+    solver_version TEXT NOT NULL,
+    worker TEXT NOT NULL,
+    stored_at REAL NOT NULL,
+    PRIMARY KEY (deal, tiles)
+) STRICT;
+PRAGMA user_version = 1;
+"""
+"""Version 1 as a release with STRICT tables made it: deal 0 refused by its CHECK."""
+
+
+def test_a_text_deal_number_in_an_older_table_is_skipped_and_said_once_by_every_reader(tmp_path: Path) -> None:
+    path = own_survey(tmp_path)
+    with sqlite3.connect(path) as connection:
+        connection.executescript(OLD_SCHEMA)
+        rows = [good_row(501, 0), ("abc", 108, 1, 3, 127, None, 10, 1.0, None, "t", "w", 1.0), good_row(502, 5)]
+        connection.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    said = f"mahjong-battle: 1 unreadable row in {path} skipped (deal 'abc' is not a deal number (0 to {MAX_DEAL}))"
+    for arguments in (["survey", "--report"], ["survey", "--export", "mine.tsv"], ["deal", "--fair", "--margin", "9"]):
+        done = run(*arguments, home=tmp_path, cwd=tmp_path)
+        assert done.returncode == 0, (arguments, done.stderr[-2000:])
+        assert done.stderr.splitlines() == [said], (arguments, done.stderr)
+    assert sorted(read_catalogue(tmp_path / "mine.tsv")) == [501, 502]
+
+
+def test_a_damaged_page_costs_a_reader_the_rows_on_it_said_once(tmp_path: Path) -> None:
+    """A report, an export and the catalogue read past the page (read only: the file is left as it
+    is, a survey may be writing it) and say how many rows it hid."""
+    path = own_survey(tmp_path)
+    with SurveyDatabase(path) as database:
+        for deal in range(1001, 1401):  # about 100 rows a page: the damaged one is in the middle
+            database.store(DealResult(deal, 108, True, deal % 7, 127, ("a1-b1",), 10, 1.0, None, "t", f"w{deal}"), 1.0)
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    page = data.index(b"w1200") // page_size
+    data[page * page_size : (page + 1) * page_size] = b"\x00" * 8 + b"\xa5" * (page_size - 8)
+    path.write_bytes(bytes(data))
+    exported = run("survey", "--export", "mine.tsv", home=tmp_path, cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr[-2000:]
+    kept = sorted(read_catalogue(tmp_path / "mine.tsv"))
+    assert 1001 in kept and 1400 in kept and 1200 not in kept and 200 < len(kept) < 400
+    said = f"mahjong-battle: {400 - len(kept)} rows of {path} are on damaged pages and could not be read"
+    assert exported.stderr.splitlines() == [said]
+    for arguments in (["survey", "--report"], ["deal", "--fair", "--margin", "9"]):
+        done = run(*arguments, home=tmp_path, cwd=tmp_path)
+        assert done.returncode == 0, (arguments, done.stderr[-2000:])
+        assert done.stderr.splitlines() == [said], (arguments, done.stderr)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_deal_0_is_surveyed_and_a_version_1_file_is_read_then_upgraded(tmp_path: Path) -> None:
+    """Deal 0 is a deal (``battle.rules.deal``: 0 to 2**63 - 1). A version 1 file, whose CHECK
+    refused it, reads as it is for a report and is widened by the next run, keeping its rows
+    and its STRICT table."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(VERSION_1_SCHEMA)
+        connection.execute(
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            good_row(7, 2, tiles=12),
+        )
+    report = run("survey", "--report", "--db", str(path), "--tiles", "12", home=tmp_path, cwd=tmp_path)
+    assert report.returncode == 0 and report.stderr == "", report.stderr[-2000:]
+    assert report.stdout.startswith(f"from {path}: 1 deal")
+    solved = run("survey", "0-3", "--tiles", "12", "--workers", "1", "--db", str(path), home=tmp_path, cwd=tmp_path)
+    assert solved.returncode == 0, solved.stderr[-3000:]
+    assert "4 deals solved now (4 exactly, 0 over the time limit), 0 already stored, 0 failed" in solved.stdout
+    assert sorted(stored(path)) == [0, 1, 2, 3, 7]
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        strict = [row for row in connection.execute("PRAGMA table_list('results')")]
+        assert strict[0][5] == 1, strict
+        with pytest.raises(sqlite3.IntegrityError):  # the widened table keeps its other CHECKs
+            connection.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", good_row(-1, 0))
+    report = run("survey", "--report", "--db", str(path), "--tiles", "12", home=tmp_path, cwd=tmp_path)
+    assert report.stdout.startswith(f"from {path}: 5 deals"), report.stdout
+
+
+@pytest.mark.parametrize("kind", ["link to a file", "dangling link", "fifo", "folder"])
+def test_a_survey_lock_that_is_no_regular_file_is_refused_in_one_line_before_any_solve(
+    tmp_path: Path, kind: str
+) -> None:
+    """A link at ``FILE.lock`` is never followed: the run's process id went into the file it named
+    (the user's notes.txt became "m11585")."""
+    database = tmp_path / "survey.sqlite3"
+    lock = tmp_path / "survey.sqlite3.lock"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    if kind == "link to a file":
+        lock.symlink_to(notes)
+    elif kind == "dangling link":
+        lock.symlink_to(tmp_path / "nowhere")
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.mkdir()
+    done = run("survey", "1-3", "--tiles", "12", "--workers", "1", "--db", str(database), home=tmp_path, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done.stderr[-2000:]
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"mahjong-battle: {database}: cannot claim the survey database: {lock} is "), line
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    assert not database.exists() and not (tmp_path / "nowhere").exists()

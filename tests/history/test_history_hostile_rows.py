@@ -124,8 +124,10 @@ def test_one_damaged_page_keeps_every_readable_game_and_attempt(tmp_path: Path) 
     assert again.returncode == 0 and again.stderr == "" and "Games: 6 stored" in again.stdout
 
 
-def test_a_damaged_page_of_games_costs_only_the_games_on_it(tmp_path: Path) -> None:
-    path = history_path(tmp_path)
+def forty_games_one_page_damaged(home: Path, index_too: bool = False) -> Path:
+    """A history of 40 games (players "Player 00" to "Player 39") with the page holding "Player 20"
+    overwritten, and with ``index_too`` the root page of the index on ``game_key`` as well."""
+    path = history_path(home)
     with History(path) as history:
         for number in range(40):
             game = GameEntry.from_game(
@@ -135,16 +137,35 @@ def test_a_damaged_page_of_games_costs_only_the_games_on_it(tmp_path: Path) -> N
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+        [[index_root]] = connection.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_games_1'"
+        )
     data = bytearray(path.read_bytes())
-    page = data.index(b"Player 20") // page_size
-    data[page * page_size : (page + 1) * page_size] = b"\x00" * 8 + b"\xa5" * (page_size - 8)
+    pages = [data.index(b"Player 20") // page_size] + ([index_root - 1] if index_too else [])
+    for page in pages:
+        data[page * page_size : (page + 1) * page_size] = b"\x00" * 8 + b"\xa5" * (page_size - 8)
     path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_damaged_page_of_games_costs_only_the_games_on_it_and_says_how_many(tmp_path: Path) -> None:
+    path = forty_games_one_page_damaged(tmp_path)
     done = stats_command(home=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     kept = int(done.stdout.split("Games: ")[1].split()[0])
     assert 30 <= kept < 40, done.stdout  # a page holds a few of these games
     [line] = done.stderr.splitlines()
-    assert f"{kept} rows kept in a new file" in line, line
+    assert f"{kept} rows kept in a new file, {40 - kept} lost; the damaged file set aside" in line, line
     with History(path) as history:
         names = [game.players[0] for game in history.games()]
     assert "Player 00" in names and "Player 39" in names and "Player 20" not in names
+
+
+def test_a_salvage_that_cannot_count_its_losses_does_not_say_none_were_lost(tmp_path: Path) -> None:
+    """The games' page and their only index both damaged: nothing tells how many rows the page held."""
+    forty_games_one_page_damaged(tmp_path, index_too=True)
+    done = stats_command(home=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    kept = int(done.stdout.split("Games: ")[1].split()[0])
+    [line] = done.stderr.splitlines()
+    assert f"{kept} rows kept in a new file, those on its damaged pages lost (no index counts them)" in line, line

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from battle.history.stats import PEOPLE, compute_stats
 from battle.history.stats_report import format_stats, sparkline
 from battle.history.store import GameEntry, History, PuzzleAttempt
@@ -167,3 +169,35 @@ def test_the_stats_command_sets_a_damaged_history_aside_and_goes_on(tmp_path: Pa
     assert "history.sqlite3: not a usable game history (file is not a database)" in lines[0]
     assert "set aside as history.sqlite3.corrupt" in lines[0]
     assert (folder / "history.sqlite3.corrupt").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["stats"], ["puzzles", "play", "--count", "1"], ["survey", "1", "--tiles", "12"], ["survey", "--report"]],
+)
+def test_a_db_in_a_folder_that_does_not_exist_is_one_line_and_no_folder_is_made(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """As root, ``--db /nonexistent/history.sqlite3`` left a folder at the root and a new database in it."""
+    wanted = tmp_path / "nonexistent" / "deeper" / "history.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", *command, "--db", str(wanted)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")},
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr[-2000:]
+    assert done.stderr == (
+        f"mahjong-battle: --db {wanted}: there is no folder {wanted.parent} (a database is made only in a "
+        "folder that exists)\n"
+    )
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_a_db_in_a_folder_that_exists_is_made_there(tmp_path: Path) -> None:
+    done = stats_command("--db", str(tmp_path / "mine.sqlite3"), home=tmp_path / "data")
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+    assert "Games: 0 stored" in done.stdout and (tmp_path / "mine.sqlite3").is_file()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from battle.history.store import History
 from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
@@ -100,6 +103,31 @@ def test_mistakes_get_one_line(tmp_path: Path) -> None:
         assert done.returncode == 2 and done.stdout == "", done.stderr
         assert done.stderr.startswith("mahjong-battle: ") and done.stderr.count("\n") == 1, done.stderr
         assert message in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("1e308", "rating: 1e+308 is not a rating from -1000 to 5000"),
+        ("-20000", "rating: -20000 is not a rating from -1000 to 5000"),
+        ("1" * 400, "rating: 1111111111"),
+        ("1" * 5000, "not a puzzle (a number too long to read)"),
+    ],
+    ids=["1e308", "-20000", "400 digits", "5000 digits"],
+)
+def test_a_puzzle_rating_the_arithmetic_cannot_take_is_one_line_naming_file_line_and_field(
+    tmp_path: Path, value: str, said: str
+) -> None:
+    """Glicko-2 overflows at 1e308 and divides by zero 20,000 points apart: the file is refused as it loads."""
+    path = two_puzzles(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    data = json.loads(lines[1])
+    lines[1] = json.dumps({**data, "rating": 0}).replace('"rating": 0', f'"rating": {value}')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = puzzles("play", "--file", str(path), "--seed", "1", home=tmp_path, stdin="solution\nsolution\n")
+    assert done.returncode == 2 and done.stdout == "", done.stderr[-2000:]
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"mahjong-battle: {path}, line 2: {said}"), line
 
 
 def test_make_writes_a_set_that_loads(tmp_path: Path) -> None:

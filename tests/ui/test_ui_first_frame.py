@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pygame
@@ -68,17 +70,16 @@ def _first_flip(env: dict[str, str]) -> dict:
             window.wait()
 
 
-def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(tmp_path: Path) -> None:
-    """The window's remembered language (German) on an English system: the terminal's words never
-    needed its catalogue, so the first frame reads it only if an earlier start compiled it."""
+def german_window_on_an_english_system(home: Path) -> dict[str, str]:
+    """The environment of a window whose settings (under ``home``) keep German, on an English system."""
     env = dict(
         os.environ,
         SDL_VIDEODRIVER="dummy",
         SDL_AUDIODRIVER="dummy",
         MAHJONG_BATTLE_SIZE="800x600",
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CACHE_HOME=str(home / "cache"),
         LANGUAGE="en",
         LANG="en_US.UTF-8",
     )
@@ -93,6 +94,13 @@ def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue
         env=env,
         check=True,
     )
+    return env
+
+
+def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue_without_babel(tmp_path: Path) -> None:
+    """The window's remembered language (German) on an English system: the terminal's words never
+    needed its catalogue, so the first frame reads it only if an earlier start compiled it."""
+    env = german_window_on_an_english_system(tmp_path)
     before = _first_flip(env)  # no start has compiled the German catalogue yet: English, no Babel
     assert before["loading"] == "loading..." and "babel" not in before["modules"]
     # a start compiles it into the cache folder; the next first frame reads it with the stdlib alone
@@ -100,3 +108,44 @@ def test_the_first_frame_speaks_the_windows_language_from_the_compiled_catalogue
     after = _first_flip(env)
     assert after["loading"] == "wird geladen..."
     assert [name for name in (*HEAVY, "babel") if name in after["modules"]] == []
+
+
+def _stderr_lines(process: subprocess.Popen[str]) -> tuple[queue.Queue[str], threading.Thread]:
+    """The lines of ``process``'s stderr as they come, read by a thread (a test waits on them with a timeout)."""
+    lines: queue.Queue[str] = queue.Queue()
+    stream = process.stderr
+    assert stream is not None
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True)
+    reader.start()
+    return lines, reader
+
+
+def test_the_german_window_starts_over_a_fifo_or_a_damaged_catalogue_in_the_cache(tmp_path: Path) -> None:
+    """The window's remembered language (German) and, at the compiled catalogue's name, a FIFO (read,
+    it would hold the first frame for ever), then a catalogue whose charset reads utf-9 (a traceback
+    before the first frame): the first frame comes (in English: nothing compiled to read), the
+    catalogue is compiled again with one line, and the window closes cleanly."""
+    from tests.i18n.test_catalogue_cache import cached_catalogue, fifo, flipped_charset
+
+    env = dict(german_window_on_an_english_system(tmp_path), **{first_frame.LOG_VARIABLE: "1"})
+    cached = cached_catalogue(tmp_path / "cache")
+    cached.parent.mkdir(parents=True)
+    for damage in (fifo, flipped_charset):
+        cached.unlink(missing_ok=True)
+        damage(cached)
+        window = subprocess.Popen([sys.executable, "-m", "battle"], env=env, stderr=subprocess.PIPE, text=True)
+        lines, reader = _stderr_lines(window)
+        try:
+            logged = json.loads(lines.get(timeout=120))
+            assert logged["loading"] == "loading..."
+            said = lines.get(timeout=120)  # the title's words need the catalogue: compiled again
+            assert said.startswith(f"mahjong-battle: {cached}") and said.rstrip().endswith(" kompiliert"), said
+            window.send_signal(signal.SIGTERM)
+            assert window.wait(timeout=120) == 0
+        finally:
+            if window.poll() is None:
+                window.kill()
+                window.wait()
+        reader.join(timeout=60)
+        assert "Traceback" not in "".join(lines.queue)
+        assert cached.read_bytes()[:4] == b"\xde\x12\x04\x95"

@@ -28,6 +28,16 @@ def button_texts(app) -> dict[str, str]:  # noqa: ANN001
     return {name: widget.full_text for name, widget in app.stack.top.widgets.items() if isinstance(widget, Button)}
 
 
+def drawn_texts(app, monkeypatch) -> list[str]:  # noqa: ANN001
+    """The texts the window's fonts draw from now on, in order."""
+    drawn: list[str] = []
+    real_text = app.fonts.text
+    monkeypatch.setattr(
+        app.fonts, "text", lambda text, *rest, **options: (drawn.append(text), real_text(text, *rest, **options))[1]
+    )
+    return drawn
+
+
 def test_the_title_is_german_when_the_system_is(tmp_path, monkeypatch) -> None:
     monkeypatch.delenv("LANGUAGE")
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
@@ -79,11 +89,7 @@ def test_the_rules_page_and_the_game_speak_german(tmp_path, monkeypatch) -> None
         assert scene.status.text == "Ann am Zug: 8 Paare zur Wahl."
         labels = {button.full_text for button in scene.elements if isinstance(button, Button)}
         assert {"Tipp", "Neues Spiel", "Analyse", "Speichern"} <= labels
-        drawn: list[str] = []
-        real_text = app.fonts.text
-        monkeypatch.setattr(
-            app.fonts, "text", lambda text, *rest, **options: (drawn.append(text), real_text(text, *rest, **options))[1]
-        )
+        drawn = drawn_texts(app, monkeypatch)
         ui.key(app, pygame.K_F1)
         app.draw()
         assert "Regeln & Tasten" in drawn
@@ -156,3 +162,28 @@ def test_pygame_guis_file_dialog_speaks_the_chosen_language(tmp_path, monkeypatc
         assert dialog is not None and dialog.alive()
         assert translate(dialog.cancel_button.text) == "Abbrechen"  # as pygame_gui draws it
         assert dialog.window_display_title == "Eine Partie (.mbg) oder Stellung (.mbp) laden"
+
+
+def test_the_german_window_starts_over_a_cached_catalogue_naming_an_unknown_field(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """A well-formed compiled catalogue in the cache whose "Text size {percent}%" reads
+    "Schriftgröße {xpercent} %": the window compiles the catalogue again, says so in one line, and
+    its rules page shows the text size in German."""
+    from tests.i18n.test_catalogue_cache import cached_catalogue, german_mo, with_unknown_field
+
+    cached = cached_catalogue(tmp_path / "cache")
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(german_mo(with_unknown_field))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(i18n, "_catalogues", {})
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language="de")
+        assert button_texts(app)["start"] == "Spiel starten"
+        drawn = drawn_texts(app, monkeypatch)
+        ui.key(app, pygame.K_F1)
+        app.draw()
+    assert any(text.startswith("Schriftgröße ") and text.split()[1].isdigit() for text in drawn), drawn
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"mahjong-battle: {cached}: the translation of 'Text size {{percent}}%' names a field")
+    assert line.endswith(" kompiliert"), line
