@@ -28,6 +28,7 @@ import queue
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -285,6 +286,8 @@ def worker_main(connection: Connection, megabytes: int) -> None:
     state = threading.Lock()
     running: list = [None, False]
     """The running unit's id and whether it was told to stop."""
+    stopped_early: deque[int] = deque(maxlen=64)
+    """Units told to stop while still queued here: skipped when their turn comes."""
     sending = threading.Lock()
 
     def send(message: tuple) -> None:
@@ -307,6 +310,9 @@ def worker_main(connection: Connection, megabytes: int) -> None:
         while True:
             unit, job = units.get()
             with state:
+                if unit in stopped_early:
+                    send(("done", unit, None, None, 0.0))
+                    continue
                 running[:] = [unit, False]
                 services.clear_stop()
             started = time.thread_time()
@@ -336,6 +342,8 @@ def worker_main(connection: Connection, megabytes: int) -> None:
                 if running[0] == message[1]:
                     running[1] = True
                     services.stop()
+                else:
+                    stopped_early.append(message[1])
         elif message[0] == "quit":
             break
     os._exit(0)  # a search may still run on the unit thread: end it with the process
