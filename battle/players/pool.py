@@ -1,5 +1,5 @@
-"""The solver pool: one queue for all of a server's solver work, run on worker processes of this
-machine (``LocalPool``) or on a Dask cluster (``DaskPool``).
+"""The solver pool's front: one queue for all of a server's solver work, over the adapters that run
+it on worker processes of this machine (``LocalPool``) or on a Dask cluster (``DaskPool``).
 
 A server submits a job for a seat and an address and gets a ``Ticket`` (or a ``Refusal`` that
 says when to try again); it awaits the ticket's ``future`` (``asyncio.wrap_future`` on an event
@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 from typing import TYPE_CHECKING
 
 from battle.players.pool_jobs import (
@@ -45,7 +46,7 @@ from battle.players.pool_schedule import (
 if TYPE_CHECKING:
     from battle.players.pool_schedule import Unit
 
-__all__ = ["PoolError", "SolverPool", "Ticket", "open_pool"]
+__all__ = ["PoolError", "SolverPool", "Ticket"]
 
 
 class PoolError(RuntimeError):
@@ -73,7 +74,9 @@ class Ticket:
         self.refusal: Refusal | None = None
         """Why a deepening analysis ended before its last depth (its budget), else None."""
         self.started = threading.Event()
-        """Set when its first unit goes to a worker."""
+        """Set when its first unit goes to a worker (a page shows "thinking" instead of its place)."""
+        self.started_at: float | None = None
+        """``time.monotonic()`` when its first unit went to a worker."""
         self._pool = pool
         self._unit = 0
         self._step = 0
@@ -227,7 +230,9 @@ class SolverPool:
         if unit is None:
             return None
         ticket = self._tickets[unit.id]
-        ticket.started.set()
+        if not ticket.started.is_set():
+            ticket.started_at = time.monotonic()
+            ticket.started.set()
         return unit, ticket._step_job()
 
     def _ended_locked(self, unit_id: int, result: Result | None, error: str | None, cpu: float) -> list[Action]:
@@ -280,7 +285,7 @@ class SolverPool:
         for unit in (*change.dropped, *change.stopping):
             ticket = self._tickets.pop(unit, None)
             if ticket is not None:
-                actions.append(ticket.future.cancel)
+                actions.append(partial(_cancel, ticket))
         for unit in change.stopping:
             self._stop_locked(unit)
         return actions
@@ -298,6 +303,10 @@ class SolverPool:
         return done
 
 
+def _cancel(ticket: Ticket) -> None:
+    ticket.future.cancel()
+
+
 def _resolve(ticket: Ticket, result: Result) -> None:
     if not ticket.future.done():
         ticket.future.set_result(result)
@@ -306,21 +315,3 @@ def _resolve(ticket: Ticket, result: Result) -> None:
 def _fail(ticket: Ticket, error: BaseException) -> None:
     if not ticket.future.done():
         ticket.future.set_exception(error)
-
-
-def open_pool(
-    scheduler: str | None = None,
-    *,
-    workers: int | None = None,
-    budget: Budget | None = Budget(),
-    max_waiting: int = MAX_WAITING,
-) -> SolverPool:
-    """The pool a server runs its solver work on: worker processes on this machine's cores (``workers``,
-    default one per core), or with ``scheduler`` (``tcp://HOST:8786``) a Dask cluster's workers."""
-    if scheduler is None:
-        from battle.players.local_pool import LocalPool
-
-        return LocalPool(workers, budget=budget, max_waiting=max_waiting)
-    from battle.players.dask_pool import DaskPool
-
-    return DaskPool(scheduler, budget=budget, max_waiting=max_waiting)

@@ -400,9 +400,9 @@ class Schedule:
     def _forget_idle(self, now: float) -> None:
         """Forget what a new address would start with anyway: a turn already served, a full bucket
         with no unit of its address."""
-        for key, turn in list(self._last_turn.items()):
-            if turn <= self._turn_served.get(key[1], 0):
-                del self._last_turn[key]
+        for address_kind, turn in list(self._last_turn.items()):
+            if turn <= self._turn_served.get(address_kind[1], 0):
+                del self._last_turn[address_kind]
         if self.budget is None:
             return
         active = {unit.address for unit in self._units.values()}
