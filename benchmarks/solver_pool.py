@@ -276,7 +276,8 @@ def header(args: argparse.Namespace) -> str:
     return (
         f"`{shlex.join(['python', 'benchmarks/solver_pool.py', *sys.argv[1:]])}`: commit "
         f"{commit.stdout.strip() or '?'}{' (uncommitted changes)' if dirty.stdout.strip() else ''}, "
-        f"{os.cpu_count()} CPUs, {args.workers or os.cpu_count()} workers, load {load} at the start, "
+        f"{os.cpu_count()} CPUs, {1 if args.cancel else args.workers or os.cpu_count()} workers, "
+        f"load {load} at the start, "
         f"{time.strftime('%Y-%m-%d %H:%M')}"
     )
 
@@ -300,7 +301,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-flood", action="store_true", help="each level alone only")
-    parser.add_argument("--flood-seats", type=int, default=4)
+    parser.add_argument(
+        "--flood-seats", type=int, default=32, help="seats asking at once: more than its budget pays for"
+    )
     parser.add_argument("--flood-seconds", type=float, default=5.0)
     parser.add_argument("--flood-tiles", type=int, default=90)
     parser.add_argument("--cancel", action="store_true", help="a stop against a kill, and nothing else")

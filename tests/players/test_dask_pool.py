@@ -83,3 +83,17 @@ def test_on_the_cluster_a_move_goes_before_reviews_and_a_running_search_is_stopp
     assert all(isinstance(review.result(WAIT), ReviewResult) for review in reviews)
     assert blocker.future.cancelled()
     assert pool.client.run(running_units) == {address: [] for address in pool.client.nthreads()}
+
+
+def test_an_unreachable_scheduler_is_an_oserror_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from battle.players import dask_pool
+
+    with socket.socket() as probe:  # a port nobody listens on: taken, then given back
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(dask_pool, "CONNECT_SECONDS", 1)
+    with pytest.raises(OSError, match=f"tcp://127.0.0.1:{port}") as refused:
+        DaskPool(f"tcp://127.0.0.1:{port}")
+    assert "\n" not in str(refused.value)
