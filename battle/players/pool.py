@@ -255,11 +255,10 @@ class SolverPool:
                 ticket._step += 1
                 step = ticket._step_job()
                 admission = self._schedule.submit(job.kind, ticket.seat, ticket.address, step.cost, now)
-                progress = [lambda callback=callback: callback(result) for callback in ticket._progress]
                 if isinstance(admission, Admitted):
+                    progress = [partial(callback, result) for callback in ticket._progress]
                     return progress + self._admit_locked(ticket, admission)
-                ticket.refusal = admission
-                return [*progress, lambda: _resolve(ticket, result)]
+                ticket.refusal = admission  # the deepest step so far is the answer
         return [lambda: _resolve(ticket, result)]
 
     def _lost_locked(self, unit_id: int) -> list[Action]:

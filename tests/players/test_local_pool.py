@@ -162,6 +162,25 @@ def test_an_address_whose_budget_is_spent_is_refused_with_the_seconds_to_wait() 
     assert pool.submit(job, seat="late", address="10.0.0.1") == Refusal("closed", 0.0)
 
 
+def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_step() -> None:
+    now = [0.0]
+    with LocalPool(1, budget=Budget(rate=0.5, burst=3.0), clock=lambda: now[0]) as pool:
+        blocker = started(submit(pool, endless_analysis(), "blocker", "203.0.113.7"))
+        position = data_position("midgame-deal-9-ply-25")
+        deepening = submit(pool, DeepeningJob(position_data(position), depths=(1, 2, None), seconds=2.0), "board")
+        # the same address's next question holds the last second: after the first step has paid
+        # for its CPU, less than the 2 s of the next one is left
+        waiting = submit(pool, AnalysisJob(position_data(position), seconds=1.0), "eval")
+        blocker.cancel()
+        steps: list[AnalysisResult] = []
+        deepening.on_progress(steps.append)
+        final = deepening.result(WAIT)
+        assert isinstance(final, AnalysisResult) and final.depth == 1 and steps == []
+        refusal = deepening.refusal
+        assert refusal is not None and refusal.reason == "budget" and refusal.retry_after > 0
+        assert isinstance(waiting.result(WAIT), AnalysisResult)
+
+
 def test_bad_jobs_are_refused_before_anything_is_queued() -> None:
     start = position_data(deal_start := greedy_down(3, 24))
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
