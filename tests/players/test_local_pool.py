@@ -181,6 +181,28 @@ def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_ste
         assert isinstance(waiting.result(WAIT), AnalysisResult)
 
 
+def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_does_not_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from battle.players import local_pool
+
+    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)  # a unit is overdue 0.5 s after it starts
+    monkeypatch.setattr(local_pool, "WATCHDOG_SLACK", 0.5)
+    monkeypatch.setattr(local_pool, "STOP_GRACE", 1.0)
+    with LocalPool(1, budget=None) as pool:
+        assert pool.wait_ready(WAIT)
+        overdue = submit(pool, endless_analysis(), "overdue").result(WAIT)  # stopped: it answers from what it has
+        assert isinstance(overdue, AnalysisResult) and not overdue.exact
+        hung = started(submit(pool, endless_analysis(2), "hung"))
+        pid = pool.worker_pids()[0]
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # a worker that cannot answer its stop
+        with pytest.raises(PoolError, match="did not stop at its limit"):
+            hung.result(WAIT)
+        assert isinstance(submit(pool, club_move(), "after").result(WAIT), MoveResult)
+        assert pool.worker_pids()[0] not in (None, pid)
+
+
 def test_bad_jobs_are_refused_before_anything_is_queued() -> None:
     start = position_data(deal_start := greedy_down(3, 24))
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
