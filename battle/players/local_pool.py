@@ -175,8 +175,10 @@ class LocalPool(SolverPool):
         slot.state, slot.unit, slot.deadline, slot.stop_sent, slot.overran = "gone", None, float("inf"), False, False
         actions = []
         if unit is not None:
-            if overran:
-                actions = self._ended_locked(unit, None, "the search did not stop at its limit", 0.0)
+            if overran:  # its address pays the whole reservation: what it used is not known
+                held = self._schedule.unit(unit)
+                spent = 0.0 if held is None else held.reserved
+                actions = self._ended_locked(unit, None, "the search did not stop at its limit", spent)
             else:
                 actions = self._lost_locked(unit)
         if self._compiler is slot:

@@ -9,9 +9,10 @@ order, the seats and the budgets are ``battle.players.pool_schedule``'s; the job
 are ``battle.players.pool_jobs``'; the adapters start, stop and watch the workers.
 
 A deepening analysis (``DeepeningJob``) runs as one unit per depth, each queued when the one
-before ends (so a move may go between two steps), each step's result handed to the ticket's
-``on_progress`` callbacks and the last one to its future; an address whose budget runs out
-meanwhile gets the deepest result so far, with the ticket's ``refusal`` saying why it stopped.
+before ends (so a move may go between two steps), each step's result handed to the
+``on_progress`` callback given to ``submit`` and the last one to the ticket's future; an address
+whose budget runs out meanwhile gets the deepest result so far, with the ticket's ``refusal``
+saying why it stopped.
 
 Threads: ``submit``, ``cancel`` and the rest may be called from any thread. Futures are resolved
 and progress callbacks called on the pool's own threads, never under its lock, so a callback
@@ -64,7 +65,9 @@ class Ticket:
     ``cancel``, a newer job for the same seat, the pool closing, or its caller cancelling it).
     """
 
-    def __init__(self, pool: SolverPool, job: Job, seat: str, address: str) -> None:
+    def __init__(
+        self, pool: SolverPool, job: Job, seat: str, address: str, on_progress: Progress | None = None
+    ) -> None:
         self.job = job
         self.seat = seat
         self.address = address
@@ -80,7 +83,7 @@ class Ticket:
         self._pool = pool
         self._unit = 0
         self._step = 0
-        self._progress: list[Progress] = []
+        self._progress = on_progress
 
     def result(self, timeout: float | None = None) -> Result:
         """Block until the result (scripts and tests; a server awaits ``future``)."""
@@ -94,10 +97,6 @@ class Ticket:
         """0 while a worker runs it, 1 when it starts next, 2 after that...; None once it has ended."""
         return self._pool.place(self)
 
-    def on_progress(self, callback: Progress) -> None:
-        """Call ``callback`` with each step of a deepening analysis but the last (on a pool thread)."""
-        self._progress.append(callback)
-
     def _step_job(self) -> StepJob:
         job = self.job
         return job.step(job.depths[self._step]) if isinstance(job, DeepeningJob) else job
@@ -110,7 +109,7 @@ class SolverPool:
     """The queue and its tickets over a schedule; an adapter (``LocalPool``, ``DaskPool``) runs the units.
 
     An adapter implements ``_dispatch_locked`` (start what ``self._schedule.take`` gives to its free
-    workers, with ``_started_locked``), ``_stop_locked`` (tell a running unit's worker to stop it)
+    workers, with ``_take_locked``), ``_stop_locked`` (tell a running unit's worker to stop it)
     and ``_shut_down`` (after ``close``), and reports each unit's end with ``_ended_locked`` or, when
     its worker died, ``_lost_locked``; the actions those return run through ``_settle`` once the
     lock is released.
@@ -134,10 +133,11 @@ class SolverPool:
 
     # -- the server's side ------------------------------------------------------------------
 
-    def submit(self, job: Job, *, seat: str, address: str) -> Ticket | Refusal:
+    def submit(self, job: Job, *, seat: str, address: str, on_progress: Progress | None = None) -> Ticket | Refusal:
         """Queue ``job`` for ``seat`` (its waiting unit is replaced, its running one stopped) on
-        ``address``'s budget; a ``Refusal`` changes nothing."""
-        ticket = Ticket(self, job, seat, address)
+        ``address``'s budget; a ``Refusal`` changes nothing. ``on_progress`` gets each step of a
+        deepening analysis but the last (on a pool thread)."""
+        ticket = Ticket(self, job, seat, address, on_progress)
         step = ticket._step_job()
         with self._lock:
             if self._closed:
@@ -256,7 +256,7 @@ class SolverPool:
                 step = ticket._step_job()
                 admission = self._schedule.submit(job.kind, ticket.seat, ticket.address, step.cost, now)
                 if isinstance(admission, Admitted):
-                    progress = [partial(callback, result) for callback in ticket._progress]
+                    progress = [] if ticket._progress is None else [partial(ticket._progress, result)]
                     return progress + self._admit_locked(ticket, admission)
                 ticket.refusal = admission  # the deepest step so far is the answer
         return [lambda: _resolve(ticket, result)]

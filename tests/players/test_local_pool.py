@@ -167,13 +167,14 @@ def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_ste
     with LocalPool(1, budget=Budget(rate=0.5, burst=3.0), clock=lambda: now[0]) as pool:
         blocker = started(submit(pool, endless_analysis(), "blocker", "203.0.113.7"))
         position = data_position("midgame-deal-9-ply-25")
-        deepening = submit(pool, DeepeningJob(position_data(position), depths=(1, 2, None), seconds=2.0), "board")
+        steps: list[AnalysisResult] = []
+        job = DeepeningJob(position_data(position), depths=(1, 2, None), seconds=2.0)
+        deepening = pool.submit(job, seat="board", address="10.0.0.1", on_progress=steps.append)
+        assert not isinstance(deepening, Refusal)
         # the same address's next question holds the last second: after the first step has paid
         # for its CPU, less than the 2 s of the next one is left
         waiting = submit(pool, AnalysisJob(position_data(position), seconds=1.0), "eval")
         blocker.cancel()
-        steps: list[AnalysisResult] = []
-        deepening.on_progress(steps.append)
         final = deepening.result(WAIT)
         assert isinstance(final, AnalysisResult) and final.depth == 1 and steps == []
         refusal = deepening.refusal
@@ -296,9 +297,10 @@ def test_a_hint_is_the_windows_hint(pair: LocalPool) -> None:
 
 def test_a_deepening_analysis_reports_each_depth_and_ends_exact(pair: LocalPool) -> None:
     position = greedy_down(8, 44)
-    ticket = submit(pair, DeepeningJob(position_data(position), depths=(1, 2, None), seconds=60), "board")
     steps: list[AnalysisResult] = []
-    ticket.on_progress(steps.append)
+    job = DeepeningJob(position_data(position), depths=(1, 2, None), seconds=60)
+    ticket = pair.submit(job, seat="board", address="10.0.0.1", on_progress=steps.append)
+    assert not isinstance(ticket, Refusal)
     final = ticket.result(WAIT)
     assert [step.depth for step in steps] == [1, 2] and not any(step.exact for step in steps)
     expected = AnalysisResult.of(position, Advisor(megabytes=32).search(position, all_exact=True))
