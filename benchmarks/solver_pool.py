@@ -25,9 +25,9 @@ lets it: on a refusal it waits the seconds the refusal names and asks again. Its
 full, so it spends all of it. The second table puts each level's p99 alone and beside the flood
 side by side (the same run) and says what the flood got.
 
-The issue's goals, measured later through the server: club replies p99 at most 0.5 s at 50
-games; expert within its level's time + 1 s (4 s) at 10 games; beside the flood, the others'
-p99 at most doubled.
+The goals for a server's solver replies, which this measures without the server: club replies
+p99 at most 0.5 s at 50 games; expert within its level's time + 1 s (4 s) at 10 games; beside
+the flood, the others' p99 at most doubled.
 
 ``--cancel``: on one worker, a club move answered right after a running 300 s analysis was
 stopped (the solver's stop), against one answered right after the worker running it was killed
@@ -63,7 +63,7 @@ from battle.rules.board import Position, biggest_pair, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 
 GOALS = {"club": (50, 0.5), "expert": (10, get_level("expert").time_limit + 1.0)}
-"""The issue's goals: at this many games, the reply p99 at most these seconds."""
+"""The goals: at this many games, the reply p99 at most these seconds."""
 FLOOD_NETWORK = "203.0.113."
 ANSWER_WAIT = 600.0
 """Seconds a game waits for one move at most before the run is called failed."""
