@@ -69,6 +69,8 @@ class DaskPool(SolverPool):
         super().__init__(threads, budget=budget, max_waiting=max_waiting, move_reserve=move_reserve, clock=clock)
         self._client = client
         self._megabytes = megabytes
+        self._name = uuid.uuid4().hex[:12]
+        """Names this pool's units on the workers, which outlive it and may serve other pools at once."""
         self._futures: dict[int, DaskFuture] = {}
         self._stopper = ThreadPoolExecutor(1, thread_name_prefix="solver-pool-stop")
         """Sends stops off the lock: a broadcast waits for the scheduler's answer."""
@@ -87,10 +89,10 @@ class DaskPool(SolverPool):
             unit, job = taken
             future = self._client.submit(
                 run_unit,
-                unit.id,
+                self.token(unit.id),
                 job,
                 self._megabytes,
-                key=f"solver-{unit.kind.name.lower()}-{unit.id}-{uuid.uuid4().hex[:12]}",
+                key=f"solver-{unit.kind.name.lower()}-{self.token(unit.id)}",
                 pure=False,
                 priority=-int(unit.kind),
             )
@@ -115,7 +117,12 @@ class DaskPool(SolverPool):
         self._settle(actions)
 
     def _stop_locked(self, unit: int) -> None:
-        self._stopper.submit(self._client.run, stop_unit, unit)
+        self._stopper.submit(self._client.run, stop_unit, self.token(unit))
+
+    def token(self, unit: int) -> str:
+        """What the workers call ``unit``: unit ids count from 1 in every pool, and a cluster outlives a
+        pool (a server started again) or serves several, so a stop meant for one must not skip another's."""
+        return f"{self._name}-{unit}"
 
     def _worker_counts_locked(self) -> dict[str, int]:
         return {"workers": self._schedule.workers}
@@ -150,9 +157,9 @@ _kernels = threading.Event()
 _kernels_started = threading.Lock()
 _kernels_asked: list[bool] = []
 _local = threading.local()
-_running: dict[int, tuple[PoolServices, list[bool]]] = {}
+_running: dict[str, tuple[PoolServices, list[bool]]] = {}
 _running_lock = threading.Lock()
-_stopped_early: deque[int] = deque(maxlen=1000)
+_stopped_early: deque[str] = deque(maxlen=1000)
 """Units told to stop before they started here: they are skipped when they come."""
 
 
@@ -182,8 +189,9 @@ class SolverWorkerPlugin(WorkerPlugin):
         load_kernels_once()
 
 
-def run_unit(unit: int, job: StepJob, megabytes: int) -> Outcome:
-    """A unit's Dask task: ``job`` on this thread's ``PoolServices``, unless it was stopped before it began."""
+def run_unit(unit: str, job: StepJob, megabytes: int) -> Outcome:
+    """A unit's Dask task (``unit`` its pool's ``token``): ``job`` on this thread's ``PoolServices``, unless
+    it was stopped before it began."""
     load_kernels_once()
     if not job.plain:
         _kernels.wait()
@@ -207,7 +215,7 @@ def run_unit(unit: int, job: StepJob, megabytes: int) -> Outcome:
     return result, None, time.thread_time() - started
 
 
-def stop_unit(unit: int) -> bool:
+def stop_unit(unit: str) -> bool:
     """Run on every worker by ``client.run``: stop ``unit`` if it runs here (True), else remember to skip it."""
     with _running_lock:
         entry = _running.get(unit)
@@ -220,7 +228,7 @@ def stop_unit(unit: int) -> bool:
         return True
 
 
-def running_units() -> list[int]:
+def running_units() -> list[str]:
     """The units running on this worker (``client.run(running_units)``: which worker to kill in a test)."""
     with _running_lock:
         return list(_running)

@@ -97,3 +97,16 @@ def test_an_unreachable_scheduler_is_an_oserror_in_one_line(monkeypatch: pytest.
     with pytest.raises(OSError, match=f"tcp://127.0.0.1:{port}") as refused:
         DaskPool(f"tcp://127.0.0.1:{port}")
     assert "\n" not in str(refused.value)
+
+
+def test_a_stop_meant_for_another_pools_unit_never_skips_this_ones(cluster: Any) -> None:  # noqa: ANN401
+    """A cluster outlives a pool (a server started again) and may serve two; each counts its units from 1."""
+    from battle.players import dask_pool
+
+    with DaskPool(cluster.scheduler_address, budget=None) as first, DaskPool(cluster.scheduler_address) as second:
+        assert first.token(1) != second.token(1)
+        assert not dask_pool.stop_unit(first.token(1))  # not running here: its unit is skipped when it comes
+        skipped = dask_pool.run_unit(first.token(1), club_move(), 32)
+        answered = dask_pool.run_unit(second.token(1), club_move(), 32)
+    assert skipped == (None, None, 0.0)
+    assert isinstance(answered[0], MoveResult) and answered[1] is None
