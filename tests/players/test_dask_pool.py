@@ -110,3 +110,11 @@ def test_a_stop_meant_for_another_pools_unit_never_skips_this_ones(cluster: Any)
         answered = dask_pool.run_unit(second.token(1), club_move(), 32)
     assert skipped == (None, None, 0.0)
     assert isinstance(answered[0], MoveResult) and answered[1] is None
+
+
+def test_open_pool_with_a_scheduler_runs_on_the_cluster(cluster: Any) -> None:  # noqa: ANN401
+    from battle.players.solver_pool import open_pool
+
+    with open_pool(cluster.scheduler_address) as pool:
+        assert isinstance(pool, DaskPool) and pool.stats()["workers"] == 2
+        assert isinstance(submit(pool, club_move(), "opened").result(WAIT), MoveResult)

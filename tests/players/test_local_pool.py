@@ -204,6 +204,15 @@ def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_do
         assert pool.worker_pids()[0] not in (None, pid)
 
 
+def test_open_pool_without_a_scheduler_starts_worker_processes_here() -> None:
+    from battle.players.solver_pool import open_pool
+
+    with open_pool(workers=1, budget=Budget(rate=1.0, burst=30.0)) as pool:
+        assert isinstance(pool, LocalPool) and pool.stats()["workers"] == 1
+        assert isinstance(submit(pool, club_move(), "opened").result(WAIT), MoveResult)
+        assert pool.budget_left("10.0.0.1") is not None
+
+
 def test_bad_jobs_are_refused_before_anything_is_queued() -> None:
     start = position_data(deal_start := greedy_down(3, 24))
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
