@@ -12,7 +12,9 @@ drawing thread), and kept, so that a game's positions share one transposition ta
 * ``DealSolver``: solves the survey's deals, one engine per worker thread.
 
 Every service has ``search``, ``stop`` and ``clear_stop``, which is what ``SearchWorker`` runs
-and cancels. Besides them the door hands on what the front ends read (``Analysis``,
+and cancels. A game server runs them on the solver pool instead (``battle.players.solver_pool``:
+one queue with priorities, seats and budgets per address, on worker processes or a Dask
+cluster; ``docs/solver-pool.md``). Besides them the door hands on what the front ends read (``Analysis``,
 ``Review`` and its parts, ``LEVELS``), the warm-up (``prepare_kernels``) and the values a
 command line checks its flags against. ``Engine``, table sizes and the kernels' life-cycle
 stay inside ``solver``. The layering, checked by ``lint-imports`` (``pyproject.toml``):

@@ -1,0 +1,351 @@
+"""The solver pool on this machine: one worker process per core, each with its own engine.
+
+Each worker is a process of its own (started by ``multiprocessing``'s spawn, never forked from a
+server with threads), so searches run on every core without sharing an interpreter lock, and
+keeps one ``PoolServices`` (its engine and transposition table) from one unit to the next.
+Units and results travel over a pipe as pickles of the pool's own dataclasses.
+
+The kernels before the first search: a worker, once started, answers the shallow levels' moves
+(beginner, casual, club) from plain Python at once, and every other unit once its kernels are
+loaded. On a first run, when numba's cache lacks them, one worker compiles them (in child
+processes, about 10 s of a core; ``battle.players.prepare_kernels``) while the others wait for
+the cache rather than compile the same kernels beside it; then they load them (about a second).
+
+Stopping: a running unit is stopped through the solver's own stop (the worker's listening thread
+sets it; the search answers within milliseconds and the worker takes the next unit), which is
+far cheaper than killing the process and starting another (a new worker needs seconds to import
+numba, load the kernels and touch its table: ``benchmarks/solver_pool.py --cancel``). A worker
+that dies (killed, out of memory) is started again and its unit retried (``MAX_TRIES``); the
+watchdog kills one whose unit runs far past its limit and ignores the stop, and fails that unit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import queue
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+
+from battle.players import kernels_ready
+from battle.players.pool import SolverPool
+from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, PoolServices
+from battle.players.pool_schedule import MAX_WAITING, Budget
+
+WATCHDOG_FACTOR = 4.0
+WATCHDOG_SLACK = 10.0
+"""A unit still running ``WATCHDOG_FACTOR`` times its cost plus this many seconds after it started
+is told to stop: its own limit should have ended it long before (a node limit on a machine four
+times slower than the budget assumes, a first search that also touches its table)."""
+STOP_GRACE = 5.0
+"""Seconds a unit told to stop by the watchdog gets before its worker is killed."""
+QUIT_WAIT = 5.0
+"""Seconds ``close`` waits for the workers to end before it kills them."""
+
+
+@dataclass
+class _Slot:
+    """One worker process as the pool sees it."""
+
+    index: int
+    process: BaseProcess | None = None
+    connection: Connection | None = None
+    state: str = "starting"
+    """``starting``, ``plain`` (answers shallow moves while its kernels load), ``ready``, or ``gone``."""
+    prepared: bool = False
+    """Told to load the kernels."""
+    unit: int | None = None
+    deadline: float = float("inf")
+    stop_sent: bool = False
+    overran: bool = False
+    generation: int = 0
+    """Counts its processes, so that news from a dead one is not taken for its successor's."""
+    pid: int | None = None
+    sending: threading.Lock = field(default_factory=threading.Lock)
+
+
+class LocalPool(SolverPool):
+    """The pool on ``workers`` worker processes (default: one per core), each with a table of
+    ``megabytes``. The other arguments are ``SolverPool``'s."""
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        budget: Budget | None = Budget(),
+        max_waiting: int = MAX_WAITING,
+        move_reserve: int | None = None,
+        megabytes: int = DEFAULT_WORKER_MEGABYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        count = workers if workers is not None else os.cpu_count() or 1
+        super().__init__(count, budget=budget, max_waiting=max_waiting, move_reserve=move_reserve, clock=clock)
+        self._megabytes = megabytes
+        self._context = multiprocessing.get_context("spawn")
+        self._slots = [_Slot(index) for index in range(count)]
+        self._kernels_cached = kernels_ready()
+        self._compiler: _Slot | None = None
+        """The worker compiling the kernels on a first run (the others wait for it)."""
+        with self._lock:
+            for slot in self._slots:
+                self._start_locked(slot)
+        self._watchdog = threading.Thread(target=self._watch, name="solver-pool-watchdog", daemon=True)
+        self._watchdog.start()
+
+    # -- the workers ---------------------------------------------------------------------------
+
+    def _start_locked(self, slot: _Slot) -> None:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(
+            target=worker_main, args=(theirs, self._megabytes), name=f"solver-worker-{slot.index}", daemon=True
+        )
+        process.start()
+        theirs.close()
+        slot.process, slot.connection, slot.pid = process, ours, process.pid
+        slot.state, slot.prepared, slot.generation = "starting", False, slot.generation + 1
+        reader = threading.Thread(
+            target=self._read,
+            args=(slot, slot.generation, ours, process),
+            name=f"solver-pool-{slot.index}",
+            daemon=True,
+        )
+        reader.start()
+
+    def _read(self, slot: _Slot, generation: int, connection: Connection, process: BaseProcess) -> None:
+        """One worker's messages, until its pipe closes (it ended or died)."""
+        while True:
+            try:
+                message = connection.recv()
+            except (EOFError, OSError):  # the worker is gone
+                break
+            with self._lock:
+                if slot.generation != generation:
+                    break
+                actions = self._message_locked(slot, message)
+                self._dispatch_locked()
+            self._settle(actions)
+        process.join(QUIT_WAIT)
+        connection.close()
+        with self._lock:
+            if slot.generation != generation:
+                return
+            actions = self._gone_locked(slot)
+            self._dispatch_locked()
+        self._settle(actions)
+
+    def _message_locked(self, slot: _Slot, message: tuple) -> list:
+        kind = message[0]
+        if kind == "started":
+            slot.state = "plain"
+            self._prepare_locked()
+        elif kind == "ready":
+            slot.state = "ready"
+            if not self._kernels_cached:
+                self._kernels_cached = True
+                self._compiler = None
+                self._prepare_locked()
+        elif kind == "done":
+            _, unit, result, error, cpu = message
+            slot.unit, slot.deadline, slot.stop_sent = None, float("inf"), False
+            return self._ended_locked(unit, result, error, cpu)
+        return []
+
+    def _prepare_locked(self) -> None:
+        """Tell the started workers to load the kernels: all of them once the kernels are in numba's
+        cache, else one (the compiler)."""
+        for slot in self._slots:
+            if slot.state == "plain" and not slot.prepared:
+                if not self._kernels_cached:
+                    if self._compiler is not None and self._compiler.state != "gone":
+                        continue
+                    self._compiler = slot
+                slot.prepared = True
+                self._send_locked(slot, ("prepare",))
+
+    def _gone_locked(self, slot: _Slot) -> list:
+        """A worker's process ended: its unit is retried (or fails), and unless the pool closes, another starts."""
+        unit, overran = slot.unit, slot.overran
+        slot.state, slot.unit, slot.deadline, slot.stop_sent, slot.overran = "gone", None, float("inf"), False, False
+        actions = []
+        if unit is not None:
+            if overran:  # its address pays the whole reservation: what it used is not known
+                held = self._schedule.unit(unit)
+                spent = 0.0 if held is None else held.reserved
+                actions = self._ended_locked(unit, None, "the search did not stop at its limit", spent)
+            else:
+                actions = self._lost_locked(unit)
+        if self._compiler is slot:
+            self._compiler = None
+        if not self._closed:
+            self._start_locked(slot)
+            self._prepare_locked()
+        return actions
+
+    def _send_locked(self, slot: _Slot, message: tuple) -> None:
+        connection = slot.connection
+        if connection is None:
+            return
+        with slot.sending, contextlib.suppress(OSError):  # a worker that died meanwhile: its reader tells
+            connection.send(message)
+
+    # -- the adapter's part -------------------------------------------------------------------
+
+    def _dispatch_locked(self) -> None:
+        if self._closed:
+            return
+        for slot in self._slots:
+            if slot.unit is not None or slot.state not in ("plain", "ready"):
+                continue
+            taken = self._take_locked(plain_only=slot.state == "plain")
+            if taken is None:
+                continue
+            unit, job = taken
+            slot.unit = unit.id
+            slot.deadline = time.monotonic() + WATCHDOG_FACTOR * unit.reserved + WATCHDOG_SLACK
+            self._send_locked(slot, ("run", unit.id, job))
+        self._lock.notify_all()
+
+    def _stop_locked(self, unit: int) -> None:
+        for slot in self._slots:
+            if slot.unit == unit:
+                self._send_locked(slot, ("stop", unit))
+
+    def _worker_counts_locked(self) -> dict[str, int]:
+        return {
+            "workers": len(self._slots),
+            "workers_ready": sum(slot.state == "ready" for slot in self._slots),
+            "workers_plain": sum(slot.state == "plain" for slot in self._slots),
+        }
+
+    def worker_pids(self) -> list[int | None]:
+        """Each worker's process id (None while one starts again), for a test that kills one."""
+        with self._lock:
+            return [slot.pid if slot.state != "gone" else None for slot in self._slots]
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Block until every worker has its kernels loaded (scripts and tests)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while not all(slot.state == "ready" for slot in self._slots):
+                left = deadline - time.monotonic()
+                if left <= 0 or self._closed:
+                    return False
+                self._lock.wait(left)
+        return True
+
+    def _watch(self) -> None:
+        """Stop a unit far past its limit, then kill its worker if the stop is not obeyed."""
+        with self._lock:
+            while not self._closed:
+                now = time.monotonic()
+                for slot in self._slots:
+                    if slot.unit is None or now < slot.deadline:
+                        continue
+                    if not slot.stop_sent:
+                        slot.stop_sent = True
+                        slot.deadline = now + STOP_GRACE
+                        self._send_locked(slot, ("stop", slot.unit))
+                    elif slot.process is not None and not slot.overran:
+                        slot.overran = True
+                        slot.process.kill()
+                soonest = min((slot.deadline for slot in self._slots), default=float("inf"))
+                self._lock.wait(min(60.0, max(0.05, soonest - now)))
+
+    def _shut_down(self) -> None:
+        with self._lock:
+            slots = list(self._slots)
+            for slot in slots:
+                self._send_locked(slot, ("quit",))
+            self._lock.notify_all()
+        deadline = time.monotonic() + QUIT_WAIT
+        for slot in slots:
+            process = slot.process
+            if process is None:
+                continue
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(QUIT_WAIT)
+
+
+# -- the worker process ----------------------------------------------------------------------
+
+
+def worker_main(connection: Connection, megabytes: int) -> None:
+    """A worker process: runs units one at a time on its ``PoolServices`` (on a thread of their own)
+    while this thread listens to the pool (a stop reaches the running search at once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a server's terminal is the server's to handle
+    services = PoolServices(megabytes)
+    kernels = threading.Event()
+    units: queue.Queue = queue.Queue()
+    state = threading.Lock()
+    running: list = [None, False]
+    """The running unit's id and whether it was told to stop."""
+    stopped_early: deque[int] = deque(maxlen=64)
+    """Units told to stop while still queued here: skipped when their turn comes."""
+    sending = threading.Lock()
+
+    def send(message: tuple) -> None:
+        with sending:
+            connection.send(message)
+
+    def prepare() -> None:
+        from battle.players import prepare_kernels
+
+        try:
+            seconds = prepare_kernels()
+            services.open()
+        except Exception:  # noqa: BLE001 - no kernels: every search fails with the reason, reported per unit
+            seconds = 0.0
+        else:
+            kernels.set()
+        send(("ready", seconds))
+
+    def work() -> None:
+        while True:
+            unit, job = units.get()
+            with state:
+                if unit in stopped_early:
+                    send(("done", unit, None, None, 0.0))
+                    continue
+                running[:] = [unit, False]
+                services.clear_stop()
+            started = time.thread_time()
+            result, error = None, None
+            try:
+                result = services.run(job, kernels=kernels.is_set(), cancelled=lambda: running[1])
+            except Exception as failure:  # noqa: BLE001 - a failed unit is the pool's to report, the worker goes on
+                error = f"{type(failure).__name__}: {failure}"
+            cpu = time.thread_time() - started
+            with state:
+                running[:] = [None, False]
+            send(("done", unit, result, error, cpu))
+
+    threading.Thread(target=work, name="solver-unit", daemon=True).start()
+    send(("started", os.getpid()))
+    while True:
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):  # the pool is gone: so is this worker
+            break
+        if message[0] == "prepare":
+            threading.Thread(target=prepare, name="solver-kernels", daemon=True).start()
+        elif message[0] == "run":
+            units.put(message[1:])
+        elif message[0] == "stop":
+            with state:
+                if running[0] == message[1]:
+                    running[1] = True
+                    services.stop()
+                else:
+                    stopped_early.append(message[1])
+        elif message[0] == "quit":
+            break
+    os._exit(0)  # a search may still run on the unit thread: end it with the process

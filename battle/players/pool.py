@@ -1,0 +1,316 @@
+"""The solver pool's front: one queue for all of a server's solver work, over the adapters that run
+it on worker processes of this machine (``LocalPool``) or on a Dask cluster (``DaskPool``).
+
+A server submits a job for a seat and an address and gets a ``Ticket`` (or a ``Refusal`` that
+says when to try again); it awaits the ticket's ``future`` (``asyncio.wrap_future`` on an event
+loop; cancelling the wrapped future cancels the work), cancels it when the connection closes
+(``cancel``, or ``cancel_seat`` for every unit of a seat), and shows ``place`` while it waits. The
+order, the seats and the budgets are ``battle.players.pool_schedule``'s; the jobs and results
+are ``battle.players.pool_jobs``'; the adapters start, stop and watch the workers.
+
+A deepening analysis (``DeepeningJob``) runs as one unit per depth, each queued when the one
+before ends (so a move may go between two steps), each step's result handed to the
+``on_progress`` callback given to ``submit`` and the last one to the ticket's future; an address
+whose budget runs out meanwhile gets the deepest result so far, with the ticket's ``refusal``
+saying why it stopped.
+
+Threads: ``submit``, ``cancel`` and the rest may be called from any thread. Futures are resolved
+and progress callbacks called on the pool's own threads, never under its lock, so a callback
+may submit again.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from functools import partial
+from typing import TYPE_CHECKING
+
+from battle.players.pool_jobs import (
+    AnalysisResult,
+    DeepeningJob,
+    Job,
+    Result,
+    StepJob,
+)
+from battle.players.pool_schedule import (
+    MAX_WAITING,
+    Admitted,
+    Budget,
+    Change,
+    Refusal,
+    Schedule,
+)
+
+if TYPE_CHECKING:
+    from battle.players.pool_schedule import Unit
+
+__all__ = ["PoolError", "SolverPool", "Ticket"]
+
+
+class PoolError(RuntimeError):
+    """A unit that could not be answered: its worker died too often, it did not stop at its limit, or
+    the search failed; the message is one line."""
+
+
+Progress = Callable[[AnalysisResult], None]
+
+
+class Ticket:
+    """One submitted job: its result to await, its place to show, its cancellation.
+
+    ``future`` resolves to the job's ``Result``, fails with ``PoolError``, or is cancelled (by
+    ``cancel``, a newer job for the same seat, the pool closing, or its caller cancelling it).
+    """
+
+    def __init__(
+        self, pool: SolverPool, job: Job, seat: str, address: str, on_progress: Progress | None = None
+    ) -> None:
+        self.job = job
+        self.seat = seat
+        self.address = address
+        self.future: Future[Result] = Future()
+        self.cpu_seconds = 0.0
+        """Solver CPU seconds its units spent, a stopped or retried one's included."""
+        self.refusal: Refusal | None = None
+        """Why a deepening analysis ended before its last depth (its budget), else None."""
+        self.started = threading.Event()
+        """Set when its first unit goes to a worker (a page shows "thinking" instead of its place)."""
+        self.started_at: float | None = None
+        """``time.monotonic()`` when its first unit went to a worker."""
+        self._pool = pool
+        self._unit = 0
+        self._step = 0
+        self._progress = on_progress
+
+    def result(self, timeout: float | None = None) -> Result:
+        """Block until the result (scripts and tests; a server awaits ``future``)."""
+        return self.future.result(timeout)
+
+    def cancel(self) -> None:
+        """End the work: a unit not started never runs, a running one is stopped."""
+        self._pool.cancel(self)
+
+    def place(self) -> int | None:
+        """0 while a worker runs it, 1 when it starts next, 2 after that...; None once it has ended."""
+        return self._pool.place(self)
+
+    def _step_job(self) -> StepJob:
+        job = self.job
+        return job.step(job.depths[self._step]) if isinstance(job, DeepeningJob) else job
+
+
+Action = Callable[[], None]
+
+
+class SolverPool:
+    """The queue and its tickets over a schedule; an adapter (``LocalPool``, ``DaskPool``) runs the units.
+
+    An adapter implements ``_dispatch_locked`` (start what ``self._schedule.take`` gives to its free
+    workers, with ``_take_locked``), ``_stop_locked`` (tell a running unit's worker to stop it)
+    and ``_shut_down`` (after ``close``), and reports each unit's end with ``_ended_locked`` or, when
+    its worker died, ``_lost_locked``; the actions those return run through ``_settle`` once the
+    lock is released.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        budget: Budget | None = Budget(),
+        max_waiting: int = MAX_WAITING,
+        move_reserve: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
+        self._lock = threading.Condition()
+        self._schedule = Schedule(workers, budget, max_waiting, move_reserve)
+        self._tickets: dict[int, Ticket] = {}
+        """The ticket of each unit not ended, by unit id (a stopping unit's ticket is already gone)."""
+        self._closed = False
+
+    # -- the server's side ------------------------------------------------------------------
+
+    def submit(self, job: Job, *, seat: str, address: str, on_progress: Progress | None = None) -> Ticket | Refusal:
+        """Queue ``job`` for ``seat`` (its waiting unit is replaced, its running one stopped) on
+        ``address``'s budget; a ``Refusal`` changes nothing. ``on_progress`` gets each step of a
+        deepening analysis but the last (on a pool thread)."""
+        ticket = Ticket(self, job, seat, address, on_progress)
+        step = ticket._step_job()
+        with self._lock:
+            if self._closed:
+                return Refusal("closed", 0.0)
+            admission = self._schedule.submit(job.kind, seat, address, step.cost, self._clock(), plain=step.plain)
+            if isinstance(admission, Refusal):
+                return admission
+            actions = self._admit_locked(ticket, admission)
+            self._dispatch_locked()
+        self._settle(actions)
+        ticket.future.add_done_callback(self._caller_cancelled(ticket))
+        return ticket
+
+    def cancel(self, ticket: Ticket) -> None:
+        """End ``ticket``'s work (nothing once it has ended)."""
+        with self._lock:
+            if self._tickets.get(ticket._unit) is not ticket:
+                return
+            actions = self._apply_locked(self._schedule.cancel(ticket._unit))
+            self._dispatch_locked()
+        self._settle(actions)
+
+    def cancel_seat(self, seat: str) -> None:
+        """End every unit of ``seat``, waiting or running."""
+        with self._lock:
+            actions = self._apply_locked(self._schedule.cancel_seat(seat))
+            self._dispatch_locked()
+        self._settle(actions)
+
+    def place(self, ticket: Ticket) -> int | None:
+        """``ticket``'s place in the queue (``Ticket.place``)."""
+        with self._lock:
+            if self._tickets.get(ticket._unit) is not ticket:
+                return None
+            return self._schedule.place(ticket._unit)
+
+    def places(self) -> dict[Ticket, int]:
+        """Every waiting or running ticket's place, at once (a server sends the changes once a second)."""
+        with self._lock:
+            return {
+                self._tickets[unit]: place for unit, place in self._schedule.places().items() if unit in self._tickets
+            }
+
+    def stats(self) -> dict[str, int]:
+        """Units waiting by kind and running, and the adapter's worker counts."""
+        with self._lock:
+            return {**self._schedule.counts(), **self._worker_counts_locked()}
+
+    def budget_left(self, address: str) -> float | None:
+        """CPU seconds ``address`` may still reserve (None without budgets)."""
+        with self._lock:
+            return self._schedule.level(address, self._clock())
+
+    def close(self) -> None:
+        """Cancel every ticket and end the workers; a later ``submit`` is refused as ``closed``."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            actions: list[Action] = []
+            for unit in list(self._tickets):
+                actions += self._apply_locked(self._schedule.cancel(unit))
+            self._lock.notify_all()
+        self._settle(actions)
+        self._shut_down()
+
+    def __enter__(self) -> SolverPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- for the adapters, under the lock ------------------------------------------------------
+
+    def _dispatch_locked(self) -> None:
+        raise NotImplementedError
+
+    def _stop_locked(self, unit: int) -> None:
+        raise NotImplementedError
+
+    def _shut_down(self) -> None:
+        raise NotImplementedError
+
+    def _worker_counts_locked(self) -> dict[str, int]:
+        return {}
+
+    def _take_locked(self, *, plain_only: bool = False) -> tuple[Unit, StepJob] | None:
+        """The next unit a free worker starts, with its job (its ticket is told it started)."""
+        unit = self._schedule.take(self._clock(), plain_only=plain_only)
+        if unit is None:
+            return None
+        ticket = self._tickets[unit.id]
+        if not ticket.started.is_set():
+            ticket.started_at = time.monotonic()
+            ticket.started.set()
+        return unit, ticket._step_job()
+
+    def _ended_locked(self, unit_id: int, result: Result | None, error: str | None, cpu: float) -> list[Action]:
+        """A unit ended on its worker after ``cpu`` seconds: its ticket gets the result, the next
+        step, or the error; a stopped unit's result is dropped."""
+        now = self._clock()
+        if self._schedule.finish(unit_id, cpu, now) is None:
+            return []
+        ticket = self._tickets.pop(unit_id, None)
+        if ticket is None:
+            return []
+        ticket.cpu_seconds += cpu
+        if error is not None or result is None:
+            failure = PoolError(error or "the search was stopped before it answered")
+            return [lambda: _fail(ticket, failure)]
+        job = ticket.job
+        if isinstance(job, DeepeningJob) and isinstance(result, AnalysisResult):
+            last = ticket._step + 1 >= len(job.depths)
+            if not (result.exact or last or self._closed):
+                ticket._step += 1
+                step = ticket._step_job()
+                admission = self._schedule.submit(job.kind, ticket.seat, ticket.address, step.cost, now)
+                if isinstance(admission, Admitted):
+                    progress = [] if ticket._progress is None else [partial(ticket._progress, result)]
+                    return progress + self._admit_locked(ticket, admission)
+                ticket.refusal = admission  # the deepest step so far is the answer
+        return [lambda: _resolve(ticket, result)]
+
+    def _lost_locked(self, unit_id: int) -> list[Action]:
+        """A unit's worker died: the unit waits again, or (too many tries, or being stopped) ends."""
+        unit = self._schedule.unit(unit_id)
+        if self._schedule.retry(unit_id, self._clock()):
+            return []
+        ticket = self._tickets.pop(unit_id, None)
+        if ticket is None or unit is None:
+            return []
+        ticket.cpu_seconds += unit.reserved
+        failure = PoolError(f"the solver's worker died {unit.tries} times while searching; try again")
+        return [lambda: _fail(ticket, failure)]
+
+    def _admit_locked(self, ticket: Ticket, admission: Admitted) -> list[Action]:
+        ticket._unit = admission.unit
+        self._tickets[admission.unit] = ticket
+        return self._apply_locked(admission.change)
+
+    def _apply_locked(self, change: Change) -> list[Action]:
+        """Drop the tickets of units that will never answer, and stop the running ones."""
+        actions: list[Action] = []
+        for unit in (*change.dropped, *change.stopping):
+            ticket = self._tickets.pop(unit, None)
+            if ticket is not None:
+                actions.append(partial(_cancel, ticket))
+        for unit in change.stopping:
+            self._stop_locked(unit)
+        return actions
+
+    @staticmethod
+    def _settle(actions: list[Action]) -> None:
+        for action in actions:
+            action()
+
+    def _caller_cancelled(self, ticket: Ticket) -> Callable[[Future[Result]], None]:
+        def done(future: Future[Result]) -> None:
+            if future.cancelled():
+                self.cancel(ticket)
+
+        return done
+
+
+def _cancel(ticket: Ticket) -> None:
+    ticket.future.cancel()
+
+
+def _resolve(ticket: Ticket, result: Result) -> None:
+    if not ticket.future.done():
+        ticket.future.set_result(result)
+
+
+def _fail(ticket: Ticket, error: BaseException) -> None:
+    if not ticket.future.done():
+        ticket.future.set_exception(error)

@@ -1,0 +1,419 @@
+"""The solver pool's work as plain data: what a unit asks (jobs), what it answers (results), and
+the worker side that runs one (``PoolServices``).
+
+A job holds a position as ``PositionData``, the tuple ``Position.key()`` gives (the 108 cells'
+kinds column by column, the player to move, both scores), and moves in notation: plain data a
+server builds from what a client sent, checked here when the job is made (a bad position or
+move is a ``ValueError`` naming it, before anything is queued). Between the pool and its own
+worker processes jobs and results travel pickled; nothing a client sent is ever unpickled.
+
+Every job bounds its search (a time or node limit: ``cost`` is its most, in CPU seconds,
+what an address's budget reserves for it), and every result has ``to_json`` for the server
+to send: moves in notation, as ``mahjong-battle analyse --json`` and ``review --json`` write them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypedDict
+
+from battle.players import (
+    FULL_DEPTH,
+    HINT_QUICK_DEPTH,
+    HINT_QUICK_SECONDS,
+    PLAIN_LEVELS,
+    REVIEW_SECONDS,
+    Analysis,
+    Bound,
+    Limits,
+    Opponent,
+    PlainOpponent,
+    get_level,
+)
+from battle.players.pool_schedule import Kind
+from battle.players.review import REVIEW_NODES_PER_SECOND, review_game
+from battle.players.review_report import ReviewJSON
+from battle.rules.board import Move, Position, move_name, parse_move
+from battle.rules.game import Game
+from battle.rules.notation import parse_any, parse_record
+
+PositionData = tuple[tuple[int, ...], int, tuple[int, int]]
+"""A position as plain data: ``Position.key()``, the cells' kinds, the player to move and both scores."""
+
+MOST_UNIT_SECONDS = 600.0
+"""The longest a single unit may search: a longer job is refused when it is made."""
+NODES_PER_SECOND = REVIEW_NODES_PER_SECOND
+"""What a node limit costs an address: a second for each million nodes, what one search thread
+visits in a second on the 2-core benchmark machine (``battle.players.review``)."""
+HINT_EXACT_SECONDS = 3.0
+"""A hint's exact search after its quick one, as the window's (``battle.ui.play.thinking``)."""
+
+
+def position_data(position: Position | str) -> PositionData:
+    """``position`` as plain data; notation text (a ``.mbp`` position, or a ``.mbg`` record's last
+    position) is read first, and a ``NotationError`` names what is wrong with it."""
+    if isinstance(position, str):
+        position = parse_any(position)
+    cells, to_move, scores = position.key()
+    return cells, to_move, scores
+
+
+def position_of(data: PositionData) -> Position:
+    """The ``Position`` of plain data (a ``PositionError`` names what is wrong)."""
+    try:
+        cells, to_move, scores = data
+    except (TypeError, ValueError):
+        raise ValueError(f"a position is (cells, to move, scores), not {str(data)[:80]!r}") from None
+    return Position(cells, to_move, scores)
+
+
+def _limit_seconds(seconds: float | None, what: str) -> None:
+    if seconds is not None and not (0 < seconds <= MOST_UNIT_SECONDS):
+        raise ValueError(f"{what} must be more than 0 and at most {MOST_UNIT_SECONDS:g} seconds, not {seconds!r}")
+
+
+# -- jobs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveJob:
+    """The solver's move at ``level`` in ``position``; ``seed`` draws its choice (a retried unit plays
+    the same move)."""
+
+    position: PositionData
+    level: str
+    seed: int
+
+    kind = Kind.MOVE
+
+    def __post_init__(self) -> None:
+        get_level(self.level)
+        if not position_of(self.position).has_moves():
+            raise ValueError("the game is over: there is no move to play")
+
+    @property
+    def cost(self) -> float:
+        """The level's time limit: its search stops there."""
+        return get_level(self.level).time_limit
+
+    @property
+    def plain(self) -> bool:
+        """A shallow level: plain Python answers while the kernels load."""
+        return get_level(self.level).name in PLAIN_LEVELS
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """The game's hint, evaluation and best line in ``position``, as the window gives them: exact when
+    ``exact_seconds`` allow, else a ``quick_depth`` search within ``quick_seconds`` (``Opponent.hint``)."""
+
+    position: PositionData
+    quick_seconds: float = HINT_QUICK_SECONDS
+    quick_depth: int = HINT_QUICK_DEPTH
+    exact_seconds: float = HINT_EXACT_SECONDS
+
+    kind = Kind.ANALYSIS
+    plain = False
+
+    def __post_init__(self) -> None:
+        position_of(self.position)
+        _limit_seconds(self.quick_seconds, "a hint's quick search")
+        _limit_seconds(self.exact_seconds, "a hint's exact search")
+
+    @property
+    def cost(self) -> float:
+        return self.quick_seconds + self.exact_seconds
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """One search of ``position``: with ``every_move`` each legal move's value (an analysis board),
+    else the value, the best moves and the best line. Bounded by ``seconds`` or ``nodes`` (one of
+    them at least), and ``depth`` moves deep when given."""
+
+    position: PositionData
+    every_move: bool = True
+    seconds: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    kind = Kind.ANALYSIS
+    plain = False
+
+    def __post_init__(self) -> None:
+        position_of(self.position)
+        if self.seconds is None and self.nodes is None:
+            raise ValueError("an analysis needs a time or a node limit")
+        _limit_seconds(self.seconds, "an analysis's time")
+        if self.nodes is not None and not (0 < self.nodes <= MOST_UNIT_SECONDS * NODES_PER_SECOND):
+            raise ValueError(f"an analysis's nodes must be 1 to {MOST_UNIT_SECONDS * NODES_PER_SECOND:.0f}")
+        if self.depth is not None and not 1 <= self.depth <= FULL_DEPTH:
+            raise ValueError(f"an analysis's depth must be 1 to {FULL_DEPTH}, not {self.depth!r}")
+
+    @property
+    def cost(self) -> float:
+        by_nodes = math.inf if self.nodes is None else self.nodes / NODES_PER_SECOND
+        return min(by_nodes, math.inf if self.seconds is None else self.seconds)
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(time=self.seconds, nodes=self.nodes, depth=self.depth)
+
+
+@dataclass(frozen=True)
+class DeepeningJob:
+    """An analysis board that deepens while the player looks: every move's value at each of
+    ``depths`` in turn (None: to the end), each step a unit of its own within ``seconds``, until a
+    step is exact. Each step's result comes as progress; the last is the ticket's result."""
+
+    position: PositionData
+    depths: tuple[int | None, ...] = (4, 8, 12, 16, None)
+    seconds: float = 5.0
+
+    kind = Kind.ANALYSIS
+    plain = False
+
+    def __post_init__(self) -> None:
+        if not self.depths:
+            raise ValueError("a deepening analysis needs at least one depth")
+        for depth in self.depths:
+            self.step(depth)
+
+    def step(self, depth: int | None) -> AnalysisJob:
+        return AnalysisJob(self.position, every_move=True, seconds=self.seconds, depth=depth)
+
+    @property
+    def cost(self) -> float:
+        """One step's: each step is reserved when it is queued."""
+        return self.seconds
+
+
+@dataclass(frozen=True)
+class ReviewJob:
+    """The review of a game from ``start`` with ``moves`` (in notation), ``seconds_per_move`` a move
+    counted in nodes (so a repeat grades the same; ``battle.players.review``). ``known_start``: a
+    catalogued start's exact value and best first moves."""
+
+    start: PositionData
+    moves: tuple[str, ...]
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    deal: int | None = None
+    seconds_per_move: float = REVIEW_SECONDS
+    known_start: tuple[int, tuple[str, ...]] | None = None
+
+    kind = Kind.REVIEW
+    plain = False
+
+    def __post_init__(self) -> None:
+        self.game()
+        _limit_seconds(self.seconds_per_move, "a review's time a move")
+        if self.known_start is not None:
+            for move in self.known_start[1]:
+                parse_move(move)
+
+    @classmethod
+    def from_record(cls, text: str, seconds_per_move: float = REVIEW_SECONDS) -> ReviewJob:
+        """The review of a ``.mbg`` record's game (a ``NotationError`` names what is wrong)."""
+        record = parse_record(text)
+        moves = tuple(move_name(move) for move in record.moves)
+        return cls(position_data(record.start), moves, (record.player1, record.player2), record.deal, seconds_per_move)
+
+    def game(self) -> Game:
+        """The game replayed (an ``IllegalMoveError`` names the first move the rules refuse)."""
+        game = Game(position_of(self.start), *self.players, deal_number=self.deal)
+        for number, text in enumerate(self.moves, start=1):
+            try:
+                game.play(parse_move(text))
+            except ValueError as error:
+                raise type(error)(f"move {number} ({text!r}): {error}") from None
+        return game
+
+    @property
+    def cost(self) -> float:
+        """Every position's search, the final one's included."""
+        return (len(self.moves) + 1) * self.seconds_per_move
+
+
+Job = MoveJob | HintJob | AnalysisJob | DeepeningJob | ReviewJob
+StepJob = MoveJob | HintJob | AnalysisJob | ReviewJob
+"""What one unit runs: a deepening analysis runs as ``AnalysisJob`` steps."""
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+class MoveResultJSON(TypedDict):
+    move: str
+    level: str
+    plain: bool
+
+
+class MoveValueJSON(TypedDict):
+    """One legal move's value, as ``analyse --json`` writes it."""
+
+    move: str
+    value: int
+    bound: Bound
+    points: int
+
+
+class AnalysisResultJSON(TypedDict):
+    value: int
+    exact: bool
+    best_moves: list[str]
+    pv: list[str]
+    final_score: list[int]
+    depth: int
+    nodes: int
+    seconds: float
+    moves: list[MoveValueJSON]
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """The solver's move; ``plain`` when plain Python chose it while the kernels loaded."""
+
+    move: str
+    level: str
+    plain: bool = False
+
+    def to_json(self) -> MoveResultJSON:
+        return {"move": self.move, "level": self.level, "plain": self.plain}
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    move: str
+    value: int
+    bound: Bound
+    points: int
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """A search's answer: the value for the player to move, whether it is proved (else an estimate
+    ``depth`` moves deep), every best move, the best line, the final score along it, the effort, and
+    each legal move's value (only the best ones exact unless every move's was asked for)."""
+
+    value: int
+    exact: bool
+    best_moves: tuple[str, ...]
+    pv: tuple[str, ...]
+    final_score: tuple[int, int]
+    depth: int
+    nodes: int
+    seconds: float
+    moves: tuple[MoveValue, ...]
+
+    @classmethod
+    def of(cls, position: Position, analysis: Analysis) -> AnalysisResult:
+        return cls(
+            value=analysis.value,
+            exact=analysis.exact,
+            best_moves=tuple(move_name(move) for move in analysis.best_moves),
+            pv=tuple(move_name(move) for move in analysis.pv),
+            final_score=analysis.final_score,
+            depth=analysis.depth,
+            nodes=analysis.nodes,
+            seconds=analysis.seconds,
+            moves=tuple(
+                MoveValue(mv.notation, mv.value, mv.bound, position.move_points(mv.move)) for mv in analysis.move_values
+            ),
+        )
+
+    def to_json(self) -> AnalysisResultJSON:
+        return {
+            "value": self.value,
+            "exact": self.exact,
+            "best_moves": list(self.best_moves),
+            "pv": list(self.pv),
+            "final_score": list(self.final_score),
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "moves": [
+                {"move": mv.move, "value": mv.value, "bound": mv.bound, "points": mv.points} for mv in self.moves
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """A game's review: ``Review.to_json()`` (``battle.players.review_report`` describes its keys)."""
+
+    report: ReviewJSON
+
+    def to_json(self) -> ReviewJSON:
+        return self.report
+
+
+Result = MoveResult | AnalysisResult | ReviewResult
+
+
+# -- the worker's side -----------------------------------------------------------------------
+
+
+DEFAULT_WORKER_MEGABYTES = 64
+"""A pool worker's table: every unit of every game it serves shares it, and a unit for another
+game's layout clears it first (64 MiB: about 50 ms on the benchmark machine, 32 MiB about as long
+under load), while the levels' searches and a hint's 4 s fill far less than it holds."""
+
+
+class PoolServices:
+    """What one pool worker searches with: one ``Opponent``, whose engine and table serve every unit
+    the worker runs (one table per worker process, not per kind of work), and the plain search for
+    the shallow levels' moves while the kernels load."""
+
+    def __init__(self, megabytes: int = DEFAULT_WORKER_MEGABYTES) -> None:
+        self._opponent = Opponent(megabytes=megabytes, threads=1)
+        self._plain = PlainOpponent()
+
+    def open(self) -> PoolServices:
+        """Build the engine (the kernels must be loaded first, ``battle.players.prepare_kernels``)."""
+        self._opponent.open()
+        return self
+
+    def run(self, job: StepJob, *, kernels: bool, cancelled: Callable[[], bool]) -> Result | None:
+        """Run ``job``; ``kernels`` False (still loading) answers a shallow level's move from plain
+        Python. None when ``cancelled`` said so before the answer was complete."""
+        if isinstance(job, MoveJob):
+            position = position_of(job.position)
+            rng = random.Random(job.seed)
+            plain = job.plain and not kernels
+            service = self._plain if plain else self._opponent
+            move: Move | None = service.move(position, level=job.level, rng=rng, cancelled=cancelled)
+            return None if move is None else MoveResult(move_name(move), job.level, plain)
+        if isinstance(job, HintJob):
+            position = position_of(job.position)
+            analysis = self._opponent.hint(
+                position,
+                cancelled,
+                quick_seconds=job.quick_seconds,
+                quick_depth=job.quick_depth,
+                exact_seconds=job.exact_seconds,
+            )
+            return AnalysisResult.of(position, analysis)
+        if isinstance(job, AnalysisJob):
+            position = position_of(job.position)
+            return AnalysisResult.of(position, self._opponent.search(position, job.limits, all_exact=job.every_move))
+        game = job.game()
+        known = None if job.known_start is None else (job.known_start[0], tuple(map(parse_move, job.known_start[1])))
+        review = review_game(
+            game,
+            time_per_move=job.seconds_per_move,
+            engine=self._opponent._engine_for(game.start),
+            should_stop=cancelled,
+            known_start=known,
+        )
+        return None if cancelled() else ReviewResult(review.to_json())
+
+    def stop(self) -> None:
+        """Stop the running search (from another thread)."""
+        self._opponent.stop()
+
+    def clear_stop(self) -> None:
+        """Forget a stop that came after its unit ended, before the next one starts."""
+        self._opponent.clear_stop()

@@ -1,0 +1,72 @@
+"""What a server imports to run its solver work on a pool: ``open_pool`` and everything it hands
+over and back (the pool and its tickets, the jobs, the results, the refusals and budgets).
+
+The pool itself is ``battle.players.pool`` (the queue and its tickets) over
+``battle.players.pool_schedule`` (its pure core: priorities, seats, budgets, places), with the
+jobs and results in ``battle.players.pool_jobs`` and the two adapters that run the units,
+``battle.players.local_pool`` (worker processes on this machine) and ``battle.players.dask_pool``
+(a Dask cluster). ``docs/solver-pool.md`` describes it for the people who run a server.
+"""
+
+from __future__ import annotations
+
+from battle.players.pool import PoolError, SolverPool, Ticket
+from battle.players.pool_jobs import (
+    AnalysisJob,
+    AnalysisResult,
+    DeepeningJob,
+    HintJob,
+    Job,
+    MoveJob,
+    MoveResult,
+    PositionData,
+    Result,
+    ReviewJob,
+    ReviewResult,
+    position_data,
+)
+from battle.players.pool_schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, address_key
+
+__all__ = [
+    "IPV6_PREFIX",
+    "MAX_WAITING",
+    "AnalysisJob",
+    "AnalysisResult",
+    "Budget",
+    "DeepeningJob",
+    "HintJob",
+    "Job",
+    "Kind",
+    "MoveJob",
+    "MoveResult",
+    "PoolError",
+    "PositionData",
+    "Refusal",
+    "Result",
+    "ReviewJob",
+    "ReviewResult",
+    "SolverPool",
+    "Ticket",
+    "address_key",
+    "open_pool",
+    "position_data",
+]
+
+
+def open_pool(
+    scheduler: str | None = None,
+    *,
+    workers: int | None = None,
+    budget: Budget | None = Budget(),
+    max_waiting: int = MAX_WAITING,
+) -> SolverPool:
+    """The pool a server runs its solver work on: worker processes on this machine's cores (``workers``,
+    default one per core), or with ``scheduler`` (``tcp://HOST:8786``) a Dask cluster's workers. Dask
+    is imported only for the second."""
+    if scheduler is None:
+        from battle.players.local_pool import LocalPool
+
+        return LocalPool(workers, budget=budget, max_waiting=max_waiting)
+    from battle.players.dask_pool import DaskPool
+
+    return DaskPool(scheduler, budget=budget, max_waiting=max_waiting)

@@ -1,0 +1,120 @@
+"""The solver pool on a real Dask ``LocalCluster`` of two worker processes, as a server with
+``--solver-scheduler tcp://...`` runs it: a worker killed mid-search (the search is retried and
+answers), the order of the work and a running search stopped on the cluster."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from battle.players import Advisor, Limits
+from battle.players.pool_jobs import AnalysisJob, AnalysisResult, MoveResult, ReviewResult, position_data
+from tests.players.conftest import (
+    WAIT,
+    club_move,
+    endless_analysis,
+    greedy_down,
+    short_review,
+    started,
+    submit,
+    wait_until_searching,
+)
+
+pytest.importorskip("distributed")
+
+from battle.players.dask_pool import DaskPool, running_units  # noqa: E402 - needs Dask
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+    ) as local:
+        yield local
+
+
+@pytest.fixture
+def pool(cluster: Any) -> Iterator[DaskPool]:  # noqa: ANN401 - a dask LocalCluster
+    with DaskPool(cluster.scheduler_address, budget=None) as solver_pool:
+        yield solver_pool
+
+
+def worker_running(pool: DaskPool) -> str:
+    """The address of the worker that runs a unit now (a bounded wait)."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        holders = [address for address, units in pool.client.run(running_units).items() if units]
+        if holders:
+            return holders[0]
+        time.sleep(0.05)
+    raise AssertionError("no worker ran the unit")
+
+
+def test_a_worker_killed_mid_search_is_retried_and_the_search_answers(pool: DaskPool) -> None:
+    position = greedy_down(13, 72)
+    job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)
+    ticket = started(submit(pool, job, "killed"))
+    holder = worker_running(pool)
+    pid = pool.client.run(os.getpid, workers=[holder])[holder]
+    wait_until_searching(pid)
+    os.kill(pid, signal.SIGKILL)
+    result = ticket.result(WAIT)
+    expected = Advisor(megabytes=64).search(position, Limits(nodes=3_000_000))  # a fresh table, as the other worker's
+    assert result == replace(AnalysisResult.of(position, expected), seconds=result.seconds)
+    assert pid not in pool.client.run(os.getpid).values()
+    assert isinstance(submit(pool, club_move(), "the game goes on").result(WAIT), MoveResult)
+
+
+def test_on_the_cluster_a_move_goes_before_reviews_and_a_running_search_is_stopped(pool: DaskPool) -> None:
+    blocker = started(submit(pool, endless_analysis(), "blocker"))
+    reviews = [submit(pool, short_review(number), f"review {number}", "10.0.0.2") for number in (3, 4)]
+    move = submit(pool, club_move(), "move", "10.0.0.3")
+    assert isinstance(move.result(WAIT), MoveResult)  # on the worker kept for moves
+    assert [review.place() for review in reviews] == [1, 2]  # the other worker still searches
+    blocker.cancel()  # a message to the workers stops the search; the reviews follow
+    assert all(isinstance(review.result(WAIT), ReviewResult) for review in reviews)
+    assert blocker.future.cancelled()
+    assert pool.client.run(running_units) == {address: [] for address in pool.client.nthreads()}
+
+
+def test_an_unreachable_scheduler_is_an_oserror_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from battle.players import dask_pool
+
+    with socket.socket() as probe:  # a port nobody listens on: taken, then given back
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(dask_pool, "CONNECT_SECONDS", 1)
+    with pytest.raises(OSError, match=f"tcp://127.0.0.1:{port}") as refused:
+        DaskPool(f"tcp://127.0.0.1:{port}")
+    assert "\n" not in str(refused.value)
+
+
+def test_a_stop_meant_for_another_pools_unit_never_skips_this_ones(cluster: Any) -> None:  # noqa: ANN401
+    """A cluster outlives a pool (a server started again) and may serve two; each counts its units from 1."""
+    from battle.players import dask_pool
+
+    with DaskPool(cluster.scheduler_address, budget=None) as first, DaskPool(cluster.scheduler_address) as second:
+        assert first.token(1) != second.token(1)
+        assert not dask_pool.stop_unit(first.token(1))  # not running here: its unit is skipped when it comes
+        skipped = dask_pool.run_unit(first.token(1), club_move(), 32)
+        answered = dask_pool.run_unit(second.token(1), club_move(), 32)
+    assert skipped == (None, None, 0.0)
+    assert isinstance(answered[0], MoveResult) and answered[1] is None
+
+
+def test_open_pool_with_a_scheduler_runs_on_the_cluster(cluster: Any) -> None:  # noqa: ANN401
+    from battle.players.solver_pool import open_pool
+
+    with open_pool(cluster.scheduler_address) as pool:
+        assert isinstance(pool, DaskPool) and pool.stats()["workers"] == 2
+        assert isinstance(submit(pool, club_move(), "opened").result(WAIT), MoveResult)

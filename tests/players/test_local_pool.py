@@ -1,0 +1,350 @@
+"""The solver pool on real worker processes (``battle.players.local_pool``): priorities, seats,
+cancellation, budgets and a killed worker on one worker; the answers against the Advisor, the
+Reviewer and ``mahjong-battle analyse`` on two."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from battle.players import Advisor, Limits, Opponent, Reviewer
+from battle.players.local_pool import LocalPool
+from battle.players.pool import PoolError
+from battle.players.pool_jobs import (
+    AnalysisJob,
+    AnalysisResult,
+    DeepeningJob,
+    HintJob,
+    MoveJob,
+    MoveResult,
+    ReviewResult,
+    position_data,
+)
+from battle.players.pool_schedule import Budget, Refusal
+from battle.rules.board import move_name, parse_move
+from tests.players.conftest import (
+    DATA,
+    WAIT,
+    club_move,
+    data_position,
+    endless_analysis,
+    greedy_down,
+    short_review,
+    started,
+    submit,
+    wait_until_searching,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def single() -> Iterator[LocalPool]:
+    """One worker: what it runs is in the order the pool gives."""
+    with LocalPool(1, budget=None) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[LocalPool]:
+    with LocalPool(2, budget=None) as pool:
+        assert pool.wait_ready(WAIT)
+        yield pool
+
+
+# -- order, seats and cancellation on one worker --------------------------------------------------
+
+
+def test_a_move_submitted_after_reviews_is_served_first(single: LocalPool) -> None:
+    blocker = started(submit(single, endless_analysis(), "blocker"))
+    reviews = [submit(single, short_review(number), f"review {number}", "10.0.0.2") for number in (3, 4)]
+    move = submit(single, club_move(), "move", "10.0.0.3")
+    finished: list[str] = []
+    for name, ticket in (("review 3", reviews[0]), ("review 4", reviews[1]), ("move", move)):
+        ticket.future.add_done_callback(lambda _, name=name: finished.append(name))
+    assert [move.place(), reviews[0].place(), reviews[1].place()] == [1, 2, 3]
+    blocker.cancel()  # the worker's search is stopped; the move goes next
+    assert isinstance(move.result(WAIT), MoveResult)
+    assert all(isinstance(review.result(WAIT), ReviewResult) for review in reviews)
+    assert finished == ["move", "review 3", "review 4"]
+    assert blocker.future.cancelled() and blocker.place() is None
+
+
+def test_a_cancelled_queued_unit_never_runs_and_a_running_one_is_stopped_not_killed(single: LocalPool) -> None:
+    pid = single.worker_pids()[0]
+    running = started(submit(single, endless_analysis(), "running"))
+    queued = submit(single, endless_analysis(2), "queued")
+    assert queued.place() == 1
+    queued.cancel()
+    assert queued.future.cancelled() and queued.place() is None
+    running.cancel()
+    assert running.future.cancelled()
+    after = submit(single, club_move(), "after")
+    assert isinstance(after.result(WAIT), MoveResult)  # within WAIT: the 300 s search was stopped
+    assert not queued.started.is_set()
+    assert single.worker_pids() == [pid]  # the solver's stop, not a new process
+
+
+def test_a_seats_new_request_replaces_its_old_one(single: LocalPool) -> None:
+    old = started(submit(single, endless_analysis(), "seat"))
+    waiting = submit(single, endless_analysis(2), "seat")  # replaces the running one (stopped)
+    assert old.future.cancelled()
+    newest = submit(single, club_move(), "seat")  # replaces the waiting one (never runs)
+    assert waiting.future.cancelled() and not waiting.started.is_set()
+    assert isinstance(newest.result(WAIT), MoveResult)
+
+
+def test_a_closed_connections_seats_are_cancelled(single: LocalPool) -> None:
+    running = started(submit(single, endless_analysis(), "connection 7/analysis"))
+    waiting = submit(single, short_review(), "connection 7/review")
+    for seat in ("connection 7/analysis", "connection 7/review"):
+        single.cancel_seat(seat)
+    assert running.future.cancelled() and waiting.future.cancelled()
+    assert isinstance(submit(single, club_move(), "another").result(WAIT), MoveResult)
+
+
+def test_cancelling_the_awaited_future_cancels_the_unit(single: LocalPool) -> None:
+    """What a server does when the connection that waits for a search closes: its task is cancelled."""
+    ticket = started(submit(single, endless_analysis(), "awaited"))
+
+    async def wait_then_leave() -> None:
+        waiting = asyncio.ensure_future(asyncio.wrap_future(ticket.future))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+
+    asyncio.run(wait_then_leave())
+    assert ticket.future.cancelled() and ticket.place() is None
+    assert isinstance(submit(single, club_move(), "next").result(WAIT), MoveResult)
+
+
+def test_a_worker_killed_mid_search_is_replaced_and_the_search_answers(single: LocalPool) -> None:
+    position = greedy_down(11, 72)
+    job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)
+    ticket = started(submit(single, job, "killed"))
+    pid = single.worker_pids()[0]
+    assert pid is not None
+    wait_until_searching(pid)
+    os.kill(pid, signal.SIGKILL)
+    result = ticket.result(WAIT)
+    assert single.worker_pids()[0] not in (None, pid)
+    expected = Advisor(megabytes=64).search(position, Limits(nodes=3_000_000))  # a fresh table, as the new worker's
+    assert result == replace(AnalysisResult.of(position, expected), seconds=result.seconds)
+
+
+def test_an_address_whose_budget_is_spent_is_refused_with_the_seconds_to_wait() -> None:
+    now = [1000.0]
+    with LocalPool(1, budget=Budget(rate=0.5, burst=10.0), clock=lambda: now[0]) as pool:
+        blocker = submit(pool, endless_analysis(), "blocker", "203.0.113.7")  # another address's 300 s
+        job = AnalysisJob(position_data(data_position("endgame-deal-5")), seconds=8.0)
+        first = submit(pool, job, "first", "2001:db8:5:5::1")  # waits behind the blocker, holding its 8 s
+        assert pool.budget_left("2001:db8:5:5::99") == 2.0
+        assert pool.submit(job, seat="second", address="2001:db8:5:5:abcd::2") == Refusal("budget", 12.0)
+        assert isinstance(pool.submit(job, seat="third", address="2001:db8:5:6::1"), type(first))  # another /64
+        now[0] += 12.0
+        second = pool.submit(job, seat="second", address="2001:db8:5:5::2")
+        assert not isinstance(second, Refusal)
+        blocker.cancel()
+        assert isinstance(first.result(WAIT), AnalysisResult) and isinstance(second.result(WAIT), AnalysisResult)
+        assert first.cpu_seconds > 0
+    assert pool.submit(job, seat="late", address="10.0.0.1") == Refusal("closed", 0.0)
+
+
+def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_step() -> None:
+    now = [0.0]
+    with LocalPool(1, budget=Budget(rate=0.5, burst=3.0), clock=lambda: now[0]) as pool:
+        blocker = started(submit(pool, endless_analysis(), "blocker", "203.0.113.7"))
+        position = data_position("midgame-deal-9-ply-25")
+        steps: list[AnalysisResult] = []
+        job = DeepeningJob(position_data(position), depths=(1, 2, None), seconds=2.0)
+        deepening = pool.submit(job, seat="board", address="10.0.0.1", on_progress=steps.append)
+        assert not isinstance(deepening, Refusal)
+        # the same address's next question holds the last second: after the first step has paid
+        # for its CPU, less than the 2 s of the next one is left
+        waiting = submit(pool, AnalysisJob(position_data(position), seconds=1.0), "eval")
+        blocker.cancel()
+        final = deepening.result(WAIT)
+        assert isinstance(final, AnalysisResult) and final.depth == 1 and steps == []
+        refusal = deepening.refusal
+        assert refusal is not None and refusal.reason == "budget" and refusal.retry_after > 0
+        assert isinstance(waiting.result(WAIT), AnalysisResult)
+
+
+def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_does_not_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from battle.players import local_pool
+
+    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)  # a unit is overdue 0.5 s after it starts
+    monkeypatch.setattr(local_pool, "WATCHDOG_SLACK", 0.5)
+    monkeypatch.setattr(local_pool, "STOP_GRACE", 1.0)
+    with LocalPool(1, budget=None) as pool:
+        assert pool.wait_ready(WAIT)
+        overdue = submit(pool, endless_analysis(), "overdue").result(WAIT)  # stopped: it answers from what it has
+        assert isinstance(overdue, AnalysisResult) and not overdue.exact
+        hung = started(submit(pool, endless_analysis(2), "hung"))
+        pid = pool.worker_pids()[0]
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # a worker that cannot answer its stop
+        with pytest.raises(PoolError, match="did not stop at its limit"):
+            hung.result(WAIT)
+        assert isinstance(submit(pool, club_move(), "after").result(WAIT), MoveResult)
+        assert pool.worker_pids()[0] not in (None, pid)
+
+
+def test_open_pool_without_a_scheduler_starts_worker_processes_here() -> None:
+    from battle.players.solver_pool import open_pool
+
+    with open_pool(workers=1, budget=Budget(rate=1.0, burst=30.0)) as pool:
+        assert isinstance(pool, LocalPool) and pool.stats()["workers"] == 1
+        assert isinstance(submit(pool, club_move(), "opened").result(WAIT), MoveResult)
+        assert pool.budget_left("10.0.0.1") is not None
+
+
+def test_bad_jobs_are_refused_before_anything_is_queued() -> None:
+    start = position_data(deal_start := greedy_down(3, 24))
+    with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
+        MoveJob(start, "grandmaster", 1)
+    with pytest.raises(ValueError, match="needs a time or a node limit"):
+        AnalysisJob(start)
+    with pytest.raises(ValueError, match="at most 600 seconds"):
+        AnalysisJob(start, seconds=601)
+    with pytest.raises(ValueError, match="game is over"):
+        MoveJob(position_data(data_position("deal-3-finished")), "club", 1)
+    with pytest.raises(ValueError, match=r"move 1 \('a1-a2'\)"):
+        short_review().__class__(start, ("a1-a2",))
+    with pytest.raises(ValueError, match="kinds|cells|tile"):
+        HintJob(((99,) * 108, 1, (0, 0)))
+    with pytest.raises(ValueError, match="'xx' is not a tile"):
+        position_data("to-move: 1\nscore: 0 0\n" + "xx " * 12)
+    assert deal_start.tiles_left() == 24
+
+
+# -- the answers on two workers -------------------------------------------------------------------
+
+
+VALUE_POSITIONS = [
+    "endgame-deal-5",
+    "three-free-copies",
+    "same-column-pairs",
+    "midgame-deal-9-ply-25",
+    "n040_s500004",
+    "n056_s500011",
+]
+
+
+def test_analyses_equal_the_advisors_on_known_positions(pair: LocalPool) -> None:
+    tickets = {
+        name: submit(pair, AnalysisJob(position_data(data_position(name)), seconds=120), name)
+        for name in VALUE_POSITIONS
+    }
+    for name, ticket in tickets.items():
+        position = data_position(name)
+        result = ticket.result(WAIT)
+        expected = AnalysisResult.of(position, Advisor(megabytes=32).search(position, all_exact=True))
+        assert isinstance(result, AnalysisResult) and result.exact, name
+        assert (result.value, result.best_moves, result.moves, result.final_score) == (
+            expected.value,
+            expected.best_moves,
+            expected.moves,
+            expected.final_score,
+        ), name
+        assert result.pv[0] in result.best_moves
+
+
+def test_every_solver_test_positions_value_and_best_moves_equal_the_known_ones(pair: LocalPool) -> None:
+    known = [json.loads(line) for line in (DATA / "solver" / "known_values.jsonl").read_text().splitlines()]
+    known = [entry for entry in known if entry["tiles_left"] <= 56]
+    tickets = [
+        submit(pair, AnalysisJob(position_data(data_position(entry["id"])), every_move=False, seconds=60), entry["id"])
+        for entry in known
+    ]
+    for entry, ticket in zip(known, tickets, strict=True):
+        result = ticket.result(WAIT)
+        assert isinstance(result, AnalysisResult) and result.exact
+        assert (result.value, sorted(result.best_moves)) == (entry["value"], sorted(entry["best_moves"])), entry["id"]
+
+
+def test_an_analysis_equals_mahjong_battle_analyse(pair: LocalPool) -> None:
+    path = DATA / "positions" / "midgame-deal-9-ply-25.mbp"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", "analyse", str(path), "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=WAIT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    printed = json.loads(done.stdout)
+    result = submit(pair, AnalysisJob(position_data(path.read_text()), seconds=120), "analyse").result(WAIT)
+    assert isinstance(result, AnalysisResult)
+    sent = result.to_json()
+    for key in ("value", "exact", "best_moves", "final_score", "moves"):
+        assert sent[key] == printed[key], key  # type: ignore[literal-required]
+
+
+def test_a_hint_is_the_windows_hint(pair: LocalPool) -> None:
+    position = data_position("n056_s500011")
+    result = submit(pair, HintJob(position_data(position)), "hint").result(WAIT)
+    expected = Opponent(megabytes=32).hint(position)
+    assert isinstance(result, AnalysisResult) and result.exact and expected.exact
+    assert (result.value, set(result.best_moves)) == (expected.value, {move_name(m) for m in expected.best_moves})
+
+
+def test_a_deepening_analysis_reports_each_depth_and_ends_exact(pair: LocalPool) -> None:
+    position = greedy_down(8, 44)
+    steps: list[AnalysisResult] = []
+    job = DeepeningJob(position_data(position), depths=(1, 2, None), seconds=60)
+    ticket = pair.submit(job, seat="board", address="10.0.0.1", on_progress=steps.append)
+    assert not isinstance(ticket, Refusal)
+    final = ticket.result(WAIT)
+    assert [step.depth for step in steps] == [1, 2] and not any(step.exact for step in steps)
+    expected = AnalysisResult.of(position, Advisor(megabytes=32).search(position, all_exact=True))
+    assert isinstance(final, AnalysisResult) and final.exact and final.moves == expected.moves
+    assert ticket.refusal is None
+
+
+def test_a_review_equals_the_reviewers(pair: LocalPool) -> None:
+    job = short_review(5, tiles=30, moves=6)
+    result = submit(pair, job, "review").result(WAIT)
+    expected = Reviewer(megabytes=64).review(job.game(), seconds=job.seconds_per_move).to_json()
+    assert isinstance(result, ReviewResult)
+
+    def grades(report: dict) -> list[tuple]:
+        return [
+            (m["move"], m["value"], m["best_value"], m["best_moves"], m["class"], m["exact"]) for m in report["moves"]
+        ]
+
+    assert grades(dict(result.report)) == grades(dict(expected))
+    assert result.report["summary"] == expected["summary"] and result.report["eval"] == expected["eval"]
+
+
+def test_a_level_move_is_the_opponents_with_the_same_seed(pair: LocalPool) -> None:
+    position = greedy_down(6, 60)
+    for level in ("beginner", "club", "expert"):
+        result = submit(pair, MoveJob(position_data(position), level, 42), f"move {level}").result(WAIT)
+        expected = Opponent(megabytes=64).move(position, level=level, rng=random.Random(42))
+        assert isinstance(result, MoveResult) and parse_move(result.move) == expected, level
+        assert not result.plain
+
+
+def test_a_failing_unit_fails_its_ticket_in_one_line(pair: LocalPool) -> None:
+    job = AnalysisJob(position_data(greedy_down(6, 60)), seconds=5)
+    object.__setattr__(job, "position", ((99,) * 108, 1, (0, 0)))  # past the check, as a bug would be
+    with pytest.raises(PoolError, match="^PositionError: ") as failure:
+        submit(pair, job, "broken").result(WAIT)
+    assert "\n" not in str(failure.value)
+    assert isinstance(submit(pair, club_move(), "fine").result(WAIT), MoveResult)
