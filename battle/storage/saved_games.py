@@ -31,7 +31,7 @@ from pathlib import Path
 from battle.i18n import _, format_date, ngettext
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
-from battle.rules.wording import shown_name
+from battle.rules.wording import shown_name, solver_level
 from battle.storage import game_claim
 from battle.storage.game_claim import GameClaim
 from battle.storage.paths import (
@@ -321,8 +321,9 @@ def _problem_text(error: BaseException) -> str:
 def _solver_in_names(game: Game) -> tuple[int | None, str | None]:
     """A record remembers the solver by its name, ``Solver (LEVEL)``."""
     for side, name in ((1, game.player1), (2, game.player2)):
-        if name.startswith("Solver (") and name.endswith(")"):
-            return side, name[len("Solver (") : -1]
+        level = solver_level(name)
+        if level is not None:
+            return side, level
     return None, None
 
 

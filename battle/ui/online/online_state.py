@@ -17,7 +17,7 @@ from battle.online.client.state_game import JsonObject, name_of, player, result_
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
-from battle.rules.wording import plural, verb
+from battle.rules.wording import about, plural
 
 ENDINGS = {"resign": N_("resigned"), "time": N_("ran out of time")}
 """How the loser's part reads for a result that is not the rules' end (no pair left)."""
@@ -126,7 +126,13 @@ def describe_end(state: JsonObject) -> str:
         score = result.score_text(names)
         if result.winner is None:
             return _("{reason}; a draw, {score}.").format(reason=reason, score=score)
-        return f"{reason}; {verb(names[result.winner - 1], 'wins', start=False)}, {score}."
+        return about(
+            names[result.winner - 1],
+            _("{reason}; you win, {score}."),
+            _("{reason}; {name} wins, {score}."),
+            reason=reason,
+            score=score,
+        )
     return f"{result.describe(names)}."
 
 

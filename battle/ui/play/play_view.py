@@ -189,13 +189,10 @@ def _start_label(scene: PlayScene, par: str | None) -> str:
         if game.deal_number is not None
         else _("Composed position")
     )
-    full = f"{start}  ·  {scene.mode.panel_label()}"
-    if par is None:
-        return full
-    with_par = _("{start}  ·  par {par}").format(start=start, par=par)
-    longest = f"{with_par}  ·  {scene.mode.panel_label()}"
+    shorter = start if par is None else _("{start}  ·  par {par}").format(start=start, par=par)
+    longest = f"{shorter}  ·  {scene.mode.panel_label()}"
     fits = scene.app.fonts.width(longest, HEADER_TEXT_SIZE * scene.layout.scale) <= scene.layout.panel.header.w
-    return longest if fits else with_par
+    return longest if fits else shorter
 
 
 def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, format_short
 from battle.rules.board import Move
-from battle.rules.wording import grade_word, plural
+from battle.rules.wording import grade_word, plural, shown_name
 from battle.ui.art import theme
 from battle.ui.review.review_layout import ReviewLayout, chip_rects, move_row_rect
 from battle.ui.widgets.board_view import face_rect
@@ -162,7 +162,7 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     title = fonts.text(_("Game review"), 21 * scale, theme.IVORY, bold=True)
     surface.blit(title, (geo.header.x, geo.header.y))
     budget = (
-        _("{time_per_move:g} s a move").format(time_per_move=review.time_per_move)
+        _("{seconds} s a move").format(seconds=format_short(review.time_per_move))
         if review.time_per_move
         else _("no time limit")
     )
@@ -172,7 +172,7 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     sub = fonts.text(fonts.fit(heading, 14 * scale, geo.header.w), 14 * scale, theme.IVORY_DIM)
     surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
     for index, summary in enumerate(review.summary()):
-        _draw_summary_card(surface, fonts, geo, index, summary, scene.names[index], scale)
+        _draw_summary_card(surface, fonts, geo, index, summary, shown_name(scene.names[index]), scale)
     _draw_turning_points(surface, fonts, geo, scene)
     _draw_move_list(surface, fonts, geo, scene)
 
