@@ -15,7 +15,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from battle.i18n import _, available_languages
-from battle.storage.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
+from battle.storage.paths import (
+    StorageProblem,
+    config_dir,
+    error_reason,
+    remove_stray_temporaries,
+    set_aside,
+    write_atomically,
+)
 from battle.storage.textfile import TextFileError, read_limited
 
 SETTINGS_NAME = "settings.json"
@@ -94,7 +101,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     except FileNotFoundError:
         return settings, None
     except OSError as error:
-        return settings, _corrupt(path, error.strerror or str(error))
+        return settings, _corrupt(path, error_reason(error))
     except TextFileError:
         return settings, _corrupt(path, _("larger than {SETTINGS_LIMIT} bytes").format(SETTINGS_LIMIT=SETTINGS_LIMIT))
     try:
@@ -188,5 +195,5 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     try:
         write_atomically(path if path is not None else settings_path(), settings.to_json())
     except OSError as error:
-        return _("Settings could not be saved: {value}").format(value=error.strerror or error)
+        return _("Settings could not be saved: {value}").format(value=error_reason(error))
     return None
