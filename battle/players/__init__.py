@@ -45,7 +45,7 @@ from solver.engine import kernels_cached as _kernels_cached
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
 from solver.limits import Limits
 from solver.plain_search import PLAIN_MAX_DEPTH, plain_analysis
-from solver.results import Analysis, Bound, ProgressCallback, SearchStatus, SolveJSON
+from solver.results import Analysis, Bound, MoveValue, ProgressCallback, SearchStatus, SolveJSON
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS, default_threads
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "Level",
     "Limits",
     "MoveReview",
+    "MoveValue",
     "Opponent",
     "PLAIN_LEVELS",
     "PlainOpponent",

@@ -14,7 +14,7 @@ from battle.puzzles.puzzle import Puzzle
 from battle.rules.board import move_name
 from battle.rules.wording import plural
 from battle.ui.app import App
-from battle.ui.puzzles import puzzle_words as words
+from battle.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_scene import ANY_THEME, PuzzleScene, shipped_puzzles
 from battle.ui.title.title_scene import TitleScene
 from solver import Engine, Limits

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, ngettext
+from battle.puzzles import puzzle_words as words
 from battle.rules.board import CELL_COUNT, Position
 from battle.rules.tiles import EMPTY
 from battle.ui.art import theme
-from battle.ui.puzzles import puzzle_words as words
 from battle.ui.widgets.animations import Pulse, Removal, pending_points
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.layout import Rect
@@ -145,9 +145,12 @@ def panel_info(scene: PuzzleScene) -> PanelInfo:
                 pulse=pulse,
             )
         )
-    label = "Puzzles"
+    label = _("Puzzles")
     if session is not None:
-        label = _("Puzzle {id}  ·  {tiles_left} tiles").format(id=session.puzzle.id, tiles_left=position.tiles_left())
+        tiles = position.tiles_left()
+        label = ngettext("Puzzle {id}  ·  {count} tile", "Puzzle {id}  ·  {count} tiles", tiles).format(
+            id=session.puzzle.id, count=tiles
+        )
     return PanelInfo(
         players=(players[0], players[1]),
         start_label=label,
