@@ -17,14 +17,17 @@ from dataclasses import dataclass, field
 import pygame
 from pygame_gui.core.utility import translate
 
+from battle.i18n import _, pgettext
 from battle.rules.board import Position
 from battle.rules.deal import deal
 from battle.rules.game import Game
+from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 from battle.ui.app import App
 from battle.ui.demos import played_down
 from battle.ui.match import Match, new_match
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.review.review_scene import ReviewScene
+from battle.ui.widgets.buttons import SHORT_FORMS, Button
 from tests import ui_harness as ui
 from tests.i18n.language_guard import Screen
 from tests.ui.drawn_text import TextRecorder
@@ -40,13 +43,15 @@ class Reading:
 
     drawn: list[str] = field(default_factory=list)
     widgets: list[str] = field(default_factory=list)
+    cut_buttons: list[str] = field(default_factory=list)
+    """Buttons that show a label cut short: neither their text nor one of their shorter labels."""
 
     def screen(self, name: str) -> Screen:
         return Screen(name, "\n".join(self.drawn + self.widgets), names=NAMES)
 
     def cut(self) -> list[str]:
-        """The drawn texts that end in ``…``: a word cut short where it is drawn."""
-        return [text for text in self.drawn if text.rstrip().endswith(ELLIPSIS)]
+        """The drawn texts that end in ``…`` and the buttons cut short: a word cut where it is shown."""
+        return [text for text in self.drawn if text.rstrip().endswith(ELLIPSIS)] + self.cut_buttons
 
 
 def widget_texts(app: App) -> list[str]:
@@ -63,11 +68,24 @@ def widget_texts(app: App) -> list[str]:
     return found
 
 
+def cut_buttons(app: App) -> list[str]:
+    """The labels of the buttons on screen that show neither their whole text nor a shorter form of it
+    (their own ``shorter`` labels, or the catalogue's short form for narrow buttons)."""
+    cut = []
+    for element in app.manager.get_sprite_group().sprites():
+        if not isinstance(element, Button) or not element.visible or not element.alive():
+            continue
+        short = {pgettext(*form) for long, form in SHORT_FORMS.items() if _(long) == element.full_text}
+        if element.text not in {element.full_text, *element.shorter, *short}:
+            cut.append(f"{element.text} ({element.full_text})")
+    return cut
+
+
 def read(app: App, recorder: TextRecorder, frames: int = 2) -> Reading:
     """Step ``frames`` frames; what the last one shows."""
-    for _ in range(frames - 1):
+    for _frame in range(frames - 1):
         app.step([], ui.DT)
-    return Reading([text for text, _rect in recorder.frame()], widget_texts(app))
+    return Reading([text for text, _rect in recorder.frame()], widget_texts(app), cut_buttons(app))
 
 
 def last_pair_position() -> Position:
@@ -89,6 +107,14 @@ def last_pair_position() -> Position:
 def walk(app: App, recorder: TextRecorder) -> Iterator[tuple[str, Reading]]:
     """The session, screen by screen: (name, what it shows)."""
     yield "title", read(app, recorder)
+    unfinished = Game.new(12, "You", "Solver (beginner)")
+    unfinished.play(unfinished.position.legal_moves()[0])
+    Shelf().save(SavedGame(new_game_id(), unfinished, 2, "beginner"))
+    title = app.show_title()
+    yield "title with a game to resume", read(app, recorder)
+    title.command("start")  # type: ignore[attr-defined]
+    yield "start while a game is unfinished", read(app, recorder)
+    ui.key(app, pygame.K_ESCAPE)
     ui.key(app, pygame.K_F1)
     yield "rules", read(app, recorder)
     ui.key(app, pygame.K_ESCAPE)
@@ -113,6 +139,9 @@ def walk(app: App, recorder: TextRecorder) -> Iterator[tuple[str, Reading]]:
     ui.key(app, pygame.K_a)
     ui.run_until(app, lambda: scene.analysis is not None and bool(scene.analysis.badges()), timeout=120)
     yield "analysis", read(app, recorder)
+    valued = sorted(scene.analysis.badges())
+    scene.hover_cell = valued[len(valued) // 2][0]  # a pair pointed at: what it opens, and its value
+    yield "pointed pair", read(app, recorder, frames=3)
     ui.key(app, pygame.K_a)
 
     finishing = app.start_match(Match(Game(last_pair_position(), "You", "Solver (club)"), 2, "club"))
