@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from battle.puzzles.miner import MiningProgress
 
 PROG = "mahjong-battle"
-REFUTE_SECONDS = 2.0
-"""The refutation's search: a puzzle has at most 60 tiles, solved exactly in milliseconds."""
 PROGRESS_SECONDS = 5.0
 """How often ``make`` reports on a run."""
 MAX_TILES = 70
@@ -245,7 +243,7 @@ def _solver_refute() -> Refute:
 
         if not opponents:
             opponents.append(Opponent(megabytes=SMALLEST_TABLE_MEGABYTES))
-        return opponents[0].refute(position, REFUTE_SECONDS)
+        return opponents[0].refute(position)
 
     return refute
 

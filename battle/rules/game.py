@@ -18,6 +18,10 @@ from battle.rules.wording import about, is_you
 
 MAX_NAME_LENGTH = 40
 
+KnownStart = tuple[int, tuple[Move, ...]]
+"""What a catalogue knows of a start position: its exact value for the player to move and its best
+first moves (empty when not stored); a review grades move 1 with it where its search cannot."""
+
 
 def clean_name(name: str, default: str) -> str:
     """A player name that survives a record: one line, no comment sign, not empty."""

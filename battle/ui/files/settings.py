@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from battle.i18n import _, available_languages
+from battle.search_times import REVIEW_SECONDS
 from battle.storage.paths import (
     StorageProblem,
     config_dir,
@@ -33,7 +34,7 @@ FAIRNESS_KEYS = ("even", "within2", "within5", "first+3")
 DEFAULT_SIZE = (1200, 800)
 MIN_SIZE = (640, 440)
 MAX_SIZE = (7680, 4320)
-DEFAULT_REVIEW_SECONDS = 1.0
+DEFAULT_REVIEW_SECONDS = REVIEW_SECONDS
 REVIEW_SECONDS_RANGE = (0.05, 600.0)
 UI_SCALE_RANGE = (0.8, 1.6)
 """The text size setting's bounds: 0.8 still reads at 1200x800, 1.6 is more than a 1200x800
