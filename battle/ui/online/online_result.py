@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from battle.i18n import N_, _
 from battle.online.client.state_game import ended_unplayed, result_of_state
 from battle.ui.online.online_state import ending, names_for_sentences
-from battle.ui.play.result_scene import PlayScene, ResultScene, result_details, result_headline
+from battle.ui.play.result_scene import FinishedGame, ResultScene, result_details, result_headline
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 
-class OnlineScene(PlayScene, Protocol):
+class FinishedOnlineGame(FinishedGame, Protocol):
     """What the result card uses of the online game's screen (``online_scene.OnlineScene``)."""
 
     @property
@@ -46,7 +46,7 @@ class OnlineResultScene(ResultScene):
         ("review", N_("Review"), N_("Grade every move against perfect play (V)")),
     )
 
-    def __init__(self, app: Host, play: OnlineScene) -> None:
+    def __init__(self, app: Host, play: FinishedOnlineGame) -> None:
         super().__init__(app, play)
         self.online_play = play
 

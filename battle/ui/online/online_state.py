@@ -38,7 +38,7 @@ def opponent_of(state: JsonObject) -> int:
 
 
 def who(state: JsonObject, seat: int) -> str:
-    """The seat in a sentence: "You" for the window's own seat (``verb`` agrees with it), else its name."""
+    """The seat in a sentence: "You" for the window's own seat (``about`` picks the sentence for it), else its name."""
     return "You" if seat == seat_of(state) else name_of(state, seat)
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from battle.ui.widgets.dialogs import FileDialogSlot
 
 
-class PlayScene(PlayScreen, Protocol):
+class SavingScreen(PlayScreen, Protocol):
     """What loading, saving and the autosave use of the game screen (``play_scene.PlayScene``)."""
 
     files: FileDialogSlot
@@ -36,7 +36,7 @@ class PlayScene(PlayScreen, Protocol):
     def stop_browsing(self) -> None: ...
 
 
-def open_dialog(scene: PlayScene, purpose: str) -> None:
+def open_dialog(scene: SavingScreen, purpose: str) -> None:
     """Open the load or save dialog (one at a time); the pick arrives as a pygame_gui event."""
     if scene.dialog_open():
         return
@@ -50,14 +50,14 @@ def open_dialog(scene: PlayScene, purpose: str) -> None:
         scene.status = StatusLine(problem, "error")
 
 
-def file_picked(scene: PlayScene, picked: Picked) -> None:
+def file_picked(scene: SavingScreen, picked: Picked) -> None:
     if picked.purpose == "save":
         save_to(scene, picked.path)
     elif picked.purpose == "load":
         load_from(scene, picked.path)
 
 
-def save_to(scene: PlayScene, path: Path) -> None:
+def save_to(scene: SavingScreen, path: Path) -> None:
     try:
         written = save_game_file(path, scene.game)
     except FileProblem as problem:
@@ -67,7 +67,7 @@ def save_to(scene: PlayScene, path: Path) -> None:
     scene.status = StatusLine(_("Saved {name} (in {parent}).").format(name=written.name, parent=written.parent), "good")
 
 
-def load_from(scene: PlayScene, path: Path) -> None:
+def load_from(scene: SavingScreen, path: Path) -> None:
     try:
         game, what = load_game_file(path)
     except FileProblem as problem:
@@ -91,7 +91,7 @@ def load_from(scene: PlayScene, path: Path) -> None:
     scene.app.start_match(match, notice, "good")
 
 
-def autosave(scene: PlayScene) -> None:
+def autosave(scene: SavingScreen) -> None:
     if not scene.app.autosave_enabled:
         return
     scene.save_problem = write_autosave(scene.match)

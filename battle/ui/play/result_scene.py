@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 
-class PlayScene(Protocol):
+class FinishedGame(Protocol):
     """What the result card reads of the finished game's screen (``play_scene.PlayScene``)."""
 
     @property
@@ -52,7 +52,7 @@ class ResultScene(Scene):
     )
     """The card's buttons, left to right: the command each sends, its label, its tool tip."""
 
-    def __init__(self, app: Host, play: PlayScene) -> None:
+    def __init__(self, app: Host, play: FinishedGame) -> None:
         super().__init__(app)
         self.play = play
         self.clock = 0.0
