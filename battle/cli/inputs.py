@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from battle.i18n import _
+from battle.i18n import _, format_short, pgettext
 from battle.rules.board import Position
 from battle.rules.errors import BattleError, quote, shorten_name
 from battle.rules.game import Game
@@ -69,7 +69,7 @@ def positive_number(high: float) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(_("{text} is not a number").format(text=repr(text[:20]))) from None
         if not 0 < value <= high:
             raise argparse.ArgumentTypeError(
-                _("{text} is not a number above 0 (and at most {high})").format(text=text[:20], high=f"{high:g}")
+                _("{text} is not a number above 0 (and at most {high})").format(text=text[:20], high=format_short(high))
             )
         return value
 
@@ -160,6 +160,13 @@ def load_record(name: str) -> Record:
 def file_label(name: str) -> str:
     """A file as messages name it: control characters escaped, a very long name shortened."""
     return "<stdin>" if name == "-" else shorten_name(name)
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer to a yes/no question says yes: ``y`` or ``yes``, or the player's
+    language's own (German ``j``, ``ja``), as the question offers them."""
+    typed = answer.strip().lower()
+    return typed in ("y", "yes", pgettext("a typed answer", "y"), pgettext("a typed answer", "yes"))
 
 
 def use_colour(stream: object) -> bool:

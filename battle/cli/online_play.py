@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from battle.cli.inputs import InputError
+from battle.cli.inputs import InputError, is_yes
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
-from battle.i18n import _, format_number, ngettext
+from battle.i18n import _, format_number, format_short, ngettext
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import OnlineSession
@@ -190,9 +190,9 @@ class OnlinePlay:
                 self._remember()
                 return event
         raise InputError(
-            _(
-                "cannot reach {url}: no answer in {CONNECT_WAIT:g} s. Is the server running, and is the address right?"
-            ).format(url=self.session.url, CONNECT_WAIT=CONNECT_WAIT)
+            _("cannot reach {url}: no answer in {seconds} s. Is the server running, and is the address right?").format(
+                url=self.session.url, seconds=format_short(CONNECT_WAIT)
+            )
         )
 
     def _read_lines(self) -> None:
@@ -298,7 +298,7 @@ class OnlinePlay:
         word = line.lower()
         if self.confirming == "resign":
             self.confirming = None
-            if word in ("y", "yes"):
+            if is_yes(word):
                 self.session.send(Resign())
                 self.resigned = state.get("game")
             else:
@@ -495,7 +495,7 @@ class OnlinePlay:
                 return
             self._event(event)
         self.say(
-            _("No record came from the server within {RECORD_WAIT:g} s; try again.").format(RECORD_WAIT=RECORD_WAIT)
+            _("No record came from the server within {seconds} s; try again.").format(seconds=format_short(RECORD_WAIT))
         )
 
     def _write_record(self, name: str, event: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import EXIT_INTERRUPTED
+from battle.cli.inputs import EXIT_INTERRUPTED, is_yes
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.rules.board import Move, Position, move_name, parse_move
@@ -444,7 +444,7 @@ class TerminalPlay:
         except (EOFError, KeyboardInterrupt):
             self.say()
             return False
-        return answer.strip().lower() in ("y", "yes")
+        return is_yes(answer)
 
     def _save(self) -> None:
         """Keep the game on the shelf: called after every change, before the change is reported,

@@ -72,7 +72,7 @@ def test_the_text_board_is_german_and_its_notation_and_files_are_not() -> None:
     shown = run("show", "-", stdin=dealt.stdout)
     assert shown.returncode == 0, shown.stderr
     assert "Steine pro Spalte" in shown.stdout
-    assert "Spieler 1 am Zug   7 Paare spielbar   108 Steine, 270 Punkte auf dem Brett" in shown.stdout
+    assert "Spieler 1 ist am Zug   7 Paare spielbar   108 Steine, 270 Punkte auf dem Brett" in shown.stdout
     assert "[5p] frei mit freiem Zwilling (spielbar)" in shown.stdout
     assert "(9p) [1s] (7m) [5p]" in shown.stdout
 
@@ -97,7 +97,7 @@ def test_terminal_play_prompts_in_german() -> None:
     assert played.returncode == 0, played.stderr
     # the record keeps the default names in English (a file reads the same everywhere); the screen does not
     assert "Mahjong Battle: Spieler 1 gegen Spieler 2, Verteilung 5. 'help' zeigt die Befehle." in played.stdout
-    assert "Spieler 1 am Zug> " in played.stdout
+    assert "Spieler 1 ist am Zug> " in played.stdout
     assert "Kein erlaubter Zug: 'zz' ist kein Zug (erwartet: zwei Felder, z. B. c1-c9)." in played.stdout
 
 
