@@ -268,9 +268,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
         return code
-    state = _("exact") if analysis.exact else _("depth {depth}, not exact").format(depth=analysis.depth)
-    if interrupted and not analysis.exact:
-        state += _(": Ctrl-C stopped the search")
+    if analysis.exact:
+        state = _("exact")
+    elif interrupted:
+        state = _("depth {depth}, not exact: Ctrl-C stopped the search").format(depth=analysis.depth)
+    else:
+        state = _("depth {depth}, not exact").format(depth=analysis.depth)
     print(
         _("player {to_move} to move, score {scores}-{scores2}, {points_on_board} points on the board ({state})").format(
             to_move=position.to_move,
