@@ -12,6 +12,7 @@ from battle.puzzles.session import Attempt
 from battle.puzzles.themes import theme_word
 from battle.ratings.puzzle_ratings import AttemptOutcome
 from battle.rules.board import Move, Position, move_name
+from battle.rules.wording import plural
 
 NAMES = (N_("Player 1"), N_("Player 2"))
 """A puzzle's position comes from a game between two levels: its sides are named by number."""
@@ -121,18 +122,18 @@ def no_puzzle(theme: str | None, length: int | None, total: int) -> str:
     """Why the filters leave nothing: ``No puzzle has theme tempo and 3 moves to find (600 in the set).``"""
     if theme is not None and length is not None:
         said = ngettext(
-            "No puzzle has theme {theme} and {length} move to find ({total} in the set).",
-            "No puzzle has theme {theme} and {length} moves to find ({total} in the set).",
+            "No puzzle has theme {theme} and {length} move to find ({puzzles} in the set).",
+            "No puzzle has theme {theme} and {length} moves to find ({puzzles} in the set).",
             length,
         )
     elif theme is not None:
-        said = _("No puzzle has theme {theme} ({total} in the set).")
+        said = _("No puzzle has theme {theme} ({puzzles} in the set).")
     elif length is not None:
         said = ngettext(
-            "No puzzle has {length} move to find ({total} in the set).",
-            "No puzzle has {length} moves to find ({total} in the set).",
+            "No puzzle has {length} move to find ({puzzles} in the set).",
+            "No puzzle has {length} moves to find ({puzzles} in the set).",
             length,
         )
     else:
-        said = _("No puzzle in the set ({total} puzzles).")
-    return said.format(theme=theme_word(theme) if theme else "", length=length, total=total)
+        said = _("No puzzle in the set ({puzzles}).")
+    return said.format(theme=theme_word(theme) if theme else "", length=length, puzzles=plural(total, "puzzle"))

@@ -94,7 +94,7 @@ def test_mistakes_get_one_line(tmp_path: Path) -> None:
         (["play", "--theme", "nope"], "--theme: 'nope' is not a theme (choose one of: tempo, blockade, sacrifice)"),
         (["play", "--file", str(broken)], "line 2: missing position, to_move, line, losses"),
         (["play", "--file", str(tmp_path / "none.jsonl")], "cannot read"),
-        (["play", "--length", "9"], "No puzzle has 9 moves to find (600 in the set)."),
+        (["play", "--length", "9"], "No puzzle has 9 moves to find (600 puzzles in the set)."),
     ]:
         done = puzzles(*argv, home=tmp_path)
         assert done.returncode == 2 and done.stdout == "", done.stderr

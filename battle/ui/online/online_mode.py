@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.i18n import N_, _
+from battle.i18n import N_, _, ngettext
 from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
-from battle.rules.wording import about, to_move_sentence, took_sentence
+from battle.rules.wording import about, took_sentence
 from battle.ui.online.online_state import (
     clock_text,
     describe_end,
@@ -313,7 +313,11 @@ class OnlineMode(ServerGame):
             )
             return StatusLine(watched, "quiet")
         if state.get("to_move") == self.you:
-            return StatusLine(to_move_sentence("You", len(self.position.legal_moves())), "info")
+            pairs = len(self.position.legal_moves())
+            said = ngettext(
+                "Your move: {count} pair to choose from.", "Your move: {count} pairs to choose from.", pairs
+            )
+            return StatusLine(said.format(count=pairs), "info")
         if presence_of(state, self.opponent) == "away":
             away = about(
                 name,
