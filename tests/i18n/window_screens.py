@@ -10,7 +10,6 @@ answer, the solution), the statistics, online play's form and waiting room, and 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -18,8 +17,6 @@ import pygame
 from pygame_gui.core.utility import translate
 
 from battle.i18n import _, pgettext
-from battle.rules.board import Position
-from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 from battle.ui.app import App
@@ -31,6 +28,7 @@ from battle.ui.widgets.buttons import SHORT_FORMS, Button
 from tests import ui_harness as ui
 from tests.i18n.language_guard import Screen
 from tests.ui.drawn_text import TextRecorder
+from tests.ui.test_ui_fits import last_pair_won_by_player_2
 
 NAMES = ("Ann", "Ben", "Bob")
 """The players' names the screens show, as typed."""
@@ -88,22 +86,6 @@ def read(app: App, recorder: TextRecorder, frames: int = 2) -> Reading:
     return Reading([text for text, _rect in recorder.frame()], widget_texts(app), cut_buttons(app))
 
 
-def last_pair_position() -> Position:
-    """A deal played down to its last free pair (player 1 to move), for a result card one click away."""
-    rng = random.Random(45)
-    while True:
-        position = deal(rng.randrange(1 << 32))
-        while not position.is_over():
-            moves = position.legal_moves()
-            probe = position.copy()
-            probe.push(moves[0])
-            if probe.is_over():
-                if position.to_move == 1 and len(moves) == 1:
-                    return position.copy()
-                break
-            position.push(rng.choice(moves))
-
-
 def walk(app: App, recorder: TextRecorder) -> Iterator[tuple[str, Reading]]:
     """The session, screen by screen: (name, what it shows)."""
     yield "title", read(app, recorder)
@@ -144,7 +126,7 @@ def walk(app: App, recorder: TextRecorder) -> Iterator[tuple[str, Reading]]:
     yield "pointed pair", read(app, recorder, frames=3)
     ui.key(app, pygame.K_a)
 
-    finishing = app.start_match(Match(Game(last_pair_position(), "You", "Solver (club)"), 2, "club"))
+    finishing = app.start_match(Match(Game(last_pair_won_by_player_2(), "Solver (club)", "You"), 1, "club"))
     ui.play_move(app, finishing.position.legal_moves()[0])
     ui.settle(app, 20)
     yield "result card", read(app, recorder)
