@@ -8,8 +8,11 @@ the players' names. What is left must hold no word of the other language's list.
 
 The lists are common words of each language that the other does not share ("in", "an",
 "was", "will", "die", "am", "Name", "Position" are words of both, so neither list has them), and the words the game
-got wrong before ("beginner", "estimate", "Solved"). A test of a new front end (the page,
-say) collects its screens as ``Screen`` objects and calls ``stray_words`` on each.
+got wrong before ("beginner", "estimate", "Solved"). A test of a new front end collects its
+screens as ``Screen`` objects and asserts that ``report(screens, language)`` is empty, as
+``test_terminal_language`` and ``test_window_language`` do: the page's test reads each screen's
+visible text (``document.body.innerText`` in headless Chromium, ``tests/web/conftest.py``) under
+``?lang=de`` and ``?lang=en``, with the players' names in ``Screen.names``.
 """
 
 from __future__ import annotations
