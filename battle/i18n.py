@@ -38,7 +38,7 @@ import re
 import string
 import struct
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from battle.regular_file import FileTooLarge, NotAFileToRead, read_regular_file
@@ -490,6 +490,21 @@ def format_number(value: float, decimals: int | None = None) -> str:
     return format_decimal(value, format=pattern, locale=_language)
 
 
+def format_short(value: float) -> str:
+    """A number as short as it reads, the language's way: ``0.5`` and ``2`` in English (as ``:g``
+    writes them), ``0,5`` and ``2`` in German; for seconds and hours in a sentence."""
+    if _language == SOURCE_LANGUAGE:
+        return f"{value:g}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=_language)
+
+
+def format_signed(value: float, decimals: int = 1) -> str:
+    """A signed number with ``decimals`` places, the language's way: ``+3.5`` in English, ``+3,5`` in German."""
+    return ("+" if value >= 0 else "-") + format_number(abs(value), decimals)
+
+
 def format_date(day: datetime.date, pattern: str = "medium") -> str:
     """A date as the current language writes it: ``Nov 27, 2026`` in English, ``27.11.2026`` in German;
     ``pattern`` is a Babel width or a pattern taken from the catalogue (``_("d MMMM")``: "9 March",
@@ -497,3 +512,24 @@ def format_date(day: datetime.date, pattern: str = "medium") -> str:
     from babel.dates import format_date as babel_format_date
 
     return babel_format_date(day, format=pattern, locale=_language)
+
+
+def format_list(items: Iterable[str], style: str = "standard") -> str:
+    """Words joined as the current language joins a list: ``a9 or c3`` and ``a9, c3 or d1`` with
+    ``style="or"``, ``Ann and Ben`` with the standard style (Babel's list patterns, CLDR's)."""
+    shown = list(items)
+    from babel.lists import format_list as babel_format_list
+
+    return babel_format_list(shown, style=style, locale=_language)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def source_language() -> Iterator[None]:
+    """The code's own English while the block runs: for the words a file keeps (a comment of a
+    position the command line prints), which read the same in every language."""
+    global _language
+    kept, _language = _language, SOURCE_LANGUAGE
+    try:
+        yield
+    finally:
+        _language = kept

@@ -20,11 +20,28 @@ import stat
 
 
 class NotAFileToRead(OSError):
-    """The path names a FIFO, a device, a socket or a folder: nothing the program reads."""
+    """The path names a FIFO, a device, a socket or a folder: nothing the program reads. The
+    message is English; ``label`` and ``folder`` let a caller word it in its reader's language."""
+
+    def __init__(self, label: str, *, folder: bool, message: str | None = None) -> None:
+        kind = "a folder" if folder else "not a regular file (a FIFO, a device or a socket)"
+        super().__init__(message or f"{label} is {kind}: nothing is read from it")
+        self.label = label
+        self.folder = folder
 
 
 class FileTooLarge(ValueError):
-    """The file is larger than the cap its kind has; the message names it and both sizes."""
+    """The file is larger than the cap its kind has; the message names it and both sizes (``size``
+    is None for a file that grew past the cap while it was read)."""
+
+    def __init__(self, label: str, size: int | None, limit: int) -> None:
+        if size is None:
+            super().__init__(f"{label}: larger than the {limit} bytes a file of this kind has")
+        else:
+            super().__init__(f"{label}: {size} bytes, larger than the {limit} a file of this kind has")
+        self.label = label
+        self.size = size
+        self.limit = limit
 
 
 def read_regular_file(path: object, limit: int, label: str) -> bytes:
@@ -39,15 +56,14 @@ def read_regular_file(path: object, limit: int, label: str) -> bytes:
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, a device or a socket)"
-            raise NotAFileToRead(f"{label} is {kind}: nothing is read from it")
+            raise NotAFileToRead(label, folder=stat.S_ISDIR(info.st_mode))
         if info.st_size > limit:
-            raise FileTooLarge(f"{label}: {info.st_size} bytes, larger than the {limit} a file of this kind has")
+            raise FileTooLarge(label, info.st_size, limit)
     except BaseException:
         os.close(descriptor)
         raise
     with open(descriptor, "rb", closefd=True) as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise FileTooLarge(f"{label}: larger than the {limit} bytes a file of this kind has")
+        raise FileTooLarge(label, None, limit)
     return data

@@ -52,10 +52,14 @@ class MoveValue:
     def notation(self) -> str:
         return move_name(self.move)
 
+    @property
+    def marked_value(self) -> str:
+        """The value with its bound's mark: ``+3``, ``~+3`` for an estimate, ``<=+3`` for an upper bound."""
+        return {"exact": "", "upper": "<=", "estimate": "~"}[self.bound] + f"{self.value:+d}"
+
     def describe(self) -> str:
-        sign = {"exact": "", "upper": "<=", "estimate": "~"}[self.bound]
-        text = f"{sign}{self.value:+d}"
-        return text if self.exact else f"{text} (depth {self.depth})"
+        """The value for a log line, in English: ``~+3 (depth 20)``; the front ends word it themselves."""
+        return self.marked_value if self.exact else f"{self.marked_value} (depth {self.depth})"
 
 
 @dataclass

@@ -14,6 +14,8 @@
 # Settings and autosaves go to a temporary directory, so the user's own files are never
 # touched. Needs: Xvfb, imagemagick (apt-get install -y xvfb imagemagick).
 # PYTHON selects the interpreter (default: /work/venv/bin/python if present, else python3).
+# The window speaks the environment's language: LANGUAGE=de tools/screenshot.sh docs/screenshot-de.png
+# takes the German picture (docs/screenshot-de.png and docs/review-de.png are taken so).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -20,9 +20,10 @@ from pathlib import Path
 from battle.atlas.survey_db import FULL_DEAL, DealResult, SurveyDatabase, SurveyDatabaseError, default_survey_path
 from battle.i18n import N_, _
 from battle.resources import asset_path
-from battle.rules.board import Move, Position, parse_move
+from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
 from battle.rules.errors import BattleError
+from battle.rules.game import KnownStart
 from battle.storage.paths import StorageProblem
 from battle.storage.textfile import TextFileError, read_limited
 
@@ -54,7 +55,7 @@ class Par:
     _EVEN = N_("Par: even (a draw under perfect play)")
     _AHEAD = N_("Par: first player {value}")
 
-    def known_start(self) -> tuple[int, tuple[Move, ...]]:
+    def known_start(self) -> KnownStart:
         """The value and the best first moves (empty when not stored) as ``review_game``'s ``known_start``
         takes them: the first move of a game of this deal is graded exactly."""
         return self.value, tuple(parse_move(text) for text in self.best_moves or ())
@@ -167,7 +168,7 @@ class Catalogue:
             return None
         return par if start == opening else None
 
-    def known_start(self, deal_number: int | None, start: Position) -> tuple[int, tuple[Move, ...]] | None:
+    def known_start(self, deal_number: int | None, start: Position) -> KnownStart | None:
         """``review_game``'s ``known_start`` for a game from ``start``: its par's value and best first moves,
         when it has a par (see ``par_at_start``)."""
         par = self.par_at_start(deal_number, start)

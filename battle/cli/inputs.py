@@ -13,11 +13,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from battle.i18n import _
+from battle.i18n import _, format_short, pgettext
 from battle.rules.board import Position
 from battle.rules.errors import BattleError, quote, shorten_name
 from battle.rules.game import Game
 from battle.rules.notation import Record, is_record_text, parse_any, parse_record
+from battle.storage.paths import error_reason
 from battle.storage.textfile import TextFileError, decode_limited, read_text_file
 
 
@@ -29,11 +30,14 @@ EXIT_INTERRUPTED = 130
 """The exit code after Ctrl-C, as a shell gives a command killed by SIGINT (128 + 2)."""
 
 
-def whole_number(low: int, high: int | None = None, name: str = "") -> Callable[[str], int]:
+def whole_number(
+    low: int, high: int | None = None, *, not_one: str | None = None, outside: str | None = None
+) -> Callable[[str], int]:
     """An argparse ``type``: a whole number from ``low`` to ``high`` (no upper bound with None).
-    A wrong one gets one line naming it and what was expected: "'x' is not a port number",
-    "70000 is not a port number (0 to 65535)", "0 is not 1 or more"."""
-    bounds = f"{low} or more" if high is None else f"{low} to {high}"
+    A wrong one gets one line naming it and what was expected: "'x' is not a whole number",
+    "0 is not 1 or more", "2000 is not 1 to 1024"; ``not_one`` and ``outside`` are sentences of
+    the catalogue (marked ``N_``) that name the kind instead: "'x' is not a port number" with
+    ``{text}``, "70000 is not a port number (0 to 65535)" with ``{value}``, ``{low}`` and ``{high}``."""
 
     def parse(text: str) -> int:
         try:
@@ -41,9 +45,14 @@ def whole_number(low: int, high: int | None = None, name: str = "") -> Callable[
                 raise ValueError(text)
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{quote(text)} is not {name or 'a whole number'}") from None
+            wrong = _(not_one) if not_one else _("{text} is not a whole number")
+            raise argparse.ArgumentTypeError(wrong.format(text=quote(text))) from None
         if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{value} is not {f'{name} ({bounds})' if name else bounds}")
+            if outside:
+                words = _(outside)
+            else:
+                words = _("{value} is not {low} or more") if high is None else _("{value} is not {low} to {high}")
+            raise argparse.ArgumentTypeError(words.format(value=value, low=low, high=high))
         return value
 
     return parse
@@ -57,9 +66,11 @@ def positive_number(high: float) -> Callable[[str], float]:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number") from None
+            raise argparse.ArgumentTypeError(_("{text} is not a number").format(text=repr(text[:20]))) from None
         if not 0 < value <= high:
-            raise argparse.ArgumentTypeError(f"{text[:20]} is not a number above 0 (and at most {high:g})")
+            raise argparse.ArgumentTypeError(
+                _("{text} is not a number above 0 (and at most {high})").format(text=text[:20], high=format_short(high))
+            )
         return value
 
     return parse
@@ -75,11 +86,11 @@ def output_file(name: str, flag: str, *, force: bool) -> Path:
     try:
         target = writable_target(path)
     except NotAFileToWrite as error:
-        raise InputError(f"{flag}: {error}") from None
+        raise InputError(_("{flag}: {error}").format(flag=flag, error=error)) from None
     except OSError as error:
         raise InputError(
             _("{flag}: cannot write {quote} ({value})").format(
-                flag=flag, quote=quote(name, 60), value=error.strerror or error
+                flag=flag, quote=quote(name, 60), value=error_reason(error)
             )
         ) from None
     if target.exists() and not force:
@@ -120,9 +131,7 @@ def read_input(name: str) -> str:
                 return decode_limited(stdin, label)
             except OSError as error:
                 raise InputError(
-                    _("{label}: cannot read standard input ({value})").format(
-                        label=label, value=error.strerror or error
-                    )
+                    _("{label}: cannot read standard input ({value})").format(label=label, value=error_reason(error))
                 ) from None
         return read_text_file(name, label)
     except TextFileError as error:
@@ -167,6 +176,13 @@ def load_record(name: str) -> Record:
 def file_label(name: str) -> str:
     """A file as messages name it: control characters escaped, a very long name shortened."""
     return "<stdin>" if name == "-" else shorten_name(name)
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer to a yes/no question says yes: ``y`` or ``yes``, or the player's
+    language's own (German ``j``, ``ja``), as the question offers them."""
+    typed = answer.strip().lower()
+    return typed in ("y", "yes", pgettext("a typed answer", "y"), pgettext("a typed answer", "yes"))
 
 
 def use_colour(stream: object) -> bool:

@@ -26,13 +26,14 @@ from battle.cli.inputs import (
     whole_number,
 )
 from battle.cli.textboard import LEGEND, render_board, render_status
-from battle.i18n import N_, _, available_languages, format_number, ngettext, set_language
+from battle.i18n import N_, _, available_languages, format_number, ngettext, pgettext, set_language, source_language
 from battle.rules.board import Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
 from battle.rules.errors import BattleError, one_line, quote
 from battle.rules.game import Game
 from battle.rules.notation import format_position, parse_record
-from battle.rules.wording import plural
+from battle.rules.wording import solver_level, solver_name
+from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.cli.terminal import Advisor, Reviewer
@@ -163,11 +164,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise InputError(f"{file_label(args.file)}: {error}") from None
     result = game.result()
     start = f"deal {game.deal_number}" if game.deal_number is not None else "a composed layout"
-    summary = [f"{game.player1} vs {game.player2}, from {start}, {plural(game.ply, 'move')}"]
+    moves = f"{game.ply} move" if game.ply == 1 else f"{game.ply} moves"
+    summary = [f"{game.player1} vs {game.player2}, from {start}, {moves}"]
     if result is None:
         summary.append(f"not finished: {game.names[game.position.to_move - 1]} to move")
     else:
-        summary.append(f"result: {result.scores[0]}-{result.scores[1]}, {result.describe(game.names, start=False)}")
+        with source_language():  # the printed position is a file: its comment reads the same everywhere
+            described = result.describe(game.names, start=False)
+        summary.append(f"result: {result.scores[0]}-{result.scores[1]}, {described}")
     sys.stdout.write(format_position(game.position, "\n".join(summary)))
     return EXIT_OK
 
@@ -198,12 +202,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.player1, args.player2 = None, args.player1  # the solver moves first: you are player 2
     if args.vs:
         # Checked before anything is loaded or dealt: a typo gets one line, not a traceback.
-        from battle.players import get_level
+        from battle.players import LEVELS
 
-        try:
-            args.vs = get_level(args.vs).name
-        except ValueError as error:
-            raise InputError(f"--vs: {error}") from None
+        level = args.vs.lower().strip()
+        if level not in LEVELS:
+            raise InputError(
+                _("--vs: unknown level {level} (choose one of: {levels})").format(
+                    level=quote(args.vs), levels=", ".join(LEVELS)
+                )
+            )
+        args.vs = level
     shelf = Shelf()
     resumed = None
     if args.resume is not None:
@@ -229,22 +237,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     elif not args.vs and (resumed is not None or args.load):
         # A record remembers the solver by its name, "Solver (LEVEL)": resume against it.
         for side, name in ((1, game.player1), (2, game.player2)):
-            match = re.fullmatch(r"Solver \((\w+)\)", name)
-            if match:
+            named = solver_level(name)
+            if named is not None:
                 from battle.players import LEVELS, solver_player
 
-                if match.group(1) in LEVELS:
-                    computers[side] = solver_player(match.group(1))
-                    level = match.group(1)
+                if named in LEVELS:
+                    computers[side] = solver_player(named)
+                    level = named
     if args.vs:
         from battle.players import solver_player
 
         computer_side = 2 if args.first else 1
         if not (resumed is not None or args.load):
             game.player1, game.player2 = (
-                (args.player1 or "You", f"Solver ({args.vs})")
+                (args.player1 or "You", solver_name(args.vs))
                 if args.first
-                else (f"Solver ({args.vs})", args.player2 or "You")
+                else (solver_name(args.vs), args.player2 or "You")
             )
         computers[computer_side] = solver_player(args.vs)
     prepared = _prepare_solver_meanwhile()
@@ -515,10 +523,12 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: the system's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
         ),
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar=pgettext("metavar", "COMMAND"))
 
     sub = commands.add_parser("deal", help=_("print a numbered deal as a position file"))
-    sub.add_argument("number", nargs="?", help=_("deal number (random if left out)"))
+    sub.add_argument(
+        "number", nargs="?", metavar=pgettext("metavar", "number"), help=_("deal number (random if left out)")
+    )
     sub.add_argument(
         "--fair",
         action="store_true",
@@ -537,15 +547,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.set_defaults(run=cmd_deal)
 
     sub = commands.add_parser("show", help=_("draw a position or game in the terminal"))
-    sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
+    sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbp or .mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_show)
 
     sub = commands.add_parser("moves", help=_("list the legal moves with their points"))
-    sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
+    sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbp or .mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_moves)
 
     sub = commands.add_parser("replay", help=_("check a game record; print its final position and result"))
-    sub.add_argument("file", help=_(".mbg file, or - for standard input"))
+    sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_replay)
 
     sub = commands.add_parser(
@@ -556,7 +566,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     start = sub.add_mutually_exclusive_group()
     start.add_argument("--deal", metavar="N", help=_("deal number (random if left out)"))
-    start.add_argument("--load", metavar="FILE", help=_("continue a .mbg record or start from a .mbp position"))
+    start.add_argument(
+        "--load", metavar=pgettext("metavar", "FILE"), help=_("continue a .mbg record or start from a .mbp position")
+    )
     start.add_argument(
         "--resume",
         nargs="?",
@@ -569,7 +581,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument("--player1", metavar="NAME", help=_("name of player 1; with --vs, your name, on either side"))
     sub.add_argument("--player2", metavar="NAME", help=_("name of player 2 (two people only)"))
-    sub.add_argument("--vs", metavar="LEVEL", help=_("play against the solver at this level (listed below)"))
+    sub.add_argument(
+        "--vs", metavar=pgettext("metavar", "LEVEL"), help=_("play against the solver at this level (listed below)")
+    )
     sub.add_argument(
         "--first",
         action="store_true",
@@ -664,7 +678,7 @@ def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int
             raise
         # Writing the answer failed (`> /dev/full`): nothing is left of it to keep.
         _discard_standard_output()
-        print_error(_("cannot write to standard output: {value}").format(value=error.strerror or error))
+        print_error(_("cannot write to standard output: {value}").format(value=error_reason(error)))
         return EXIT_BAD_INPUT, args
     except KeyboardInterrupt:
         print_error(_("interrupted"))

@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from battle.cli.inputs import InputError, load_position, positive_number, use_colour, whole_number
-from battle.i18n import _, ngettext
+from battle.i18n import N_, _, format_short, ngettext, pgettext
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
 from battle.rules.notation import format_position
+from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
 
-DEFAULT_URL_HINT = "ws://HOST:8765 (or wss://HOST behind a TLS proxy)"
+DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
@@ -48,7 +49,9 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         help=_("port (default {port}; 0: any free)").format(port=DEFAULT_PORT),
     )
     sub.add_argument(
-        "--db", metavar="FILE", help=_("the games database (default: online/games.sqlite3 in the user's data folder)")
+        "--db",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("the games database (default: online/games.sqlite3 in the user's data folder)"),
     )
     sub.add_argument(
         "--max-games",
@@ -62,8 +65,8 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         type=positive_number(24 * 365),
         default=limits.wait_seconds / 3600,
         metavar="H",
-        help=_("a game nobody joins expires after H hours (default {value:g}; decimals allowed)").format(
-            value=limits.wait_seconds / 3600
+        help=_("a game nobody joins expires after H hours (default {value}; decimals allowed)").format(
+            value=format_short(limits.wait_seconds / 3600)
         ),
     )
     sub.add_argument(
@@ -108,17 +111,21 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
 
 
 def add_online_options(play: argparse.ArgumentParser) -> None:
-    group = play.add_argument_group("online play (a server started with 'mahjong-battle serve')")
+    group = play.add_argument_group(_("online play (a server started with 'mahjong-battle serve')"))
     group.add_argument(
         "--online",
         metavar="URL",
         help=_(
             "play on the server at URL, {DEFAULT_URL_HINT}: host a game (its invite code is shown), or --join one"
-        ).format(DEFAULT_URL_HINT=DEFAULT_URL_HINT),
+        ).format(DEFAULT_URL_HINT=_(DEFAULT_URL_HINT)),
     )
-    group.add_argument("--join", metavar="CODE", help=_("with --online: join the game of this invite code"))
     group.add_argument(
-        "--watch", metavar="CODE", help=_("with --online: follow the game of this watch code, read-only")
+        "--join", metavar=pgettext("metavar", "CODE"), help=_("with --online: join the game of this invite code")
+    )
+    group.add_argument(
+        "--watch",
+        metavar=pgettext("metavar", "CODE"),
+        help=_("with --online: follow the game of this watch code, read-only"),
     )
     group.add_argument(
         "--move-seconds",
@@ -133,7 +140,9 @@ def add_online_options(play: argparse.ArgumentParser) -> None:
     )
 
 
-_port = whole_number(0, 65535, "a port number")
+_port = whole_number(
+    0, 65535, not_one=N_("{text} is not a port number"), outside=N_("{value} is not a port number ({low} to {high})")
+)
 _positive = whole_number(1)
 
 
@@ -153,7 +162,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except (StoreError, StorageProblem) as error:
         raise InputError(str(error)) from None
     except OSError as error:
-        raise InputError(_("cannot open the game database: {value}").format(value=error.strerror or error)) from None
+        raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
     if store.notice:
         print(store.notice, file=sys.stderr)
     store.slow_sync = max(0.0, args.slow_sync_ms) / 1000
@@ -201,7 +210,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputError(
             _("cannot listen on {host}:{port}: {value}").format(
-                host=args.host, port=args.port, value=error.strerror or error
+                host=args.host, port=args.port, value=error_reason(error)
             )
         ) from None
     except UnicodeError:  # a host name the resolver cannot even encode
@@ -232,7 +241,7 @@ def check_online_arguments(args: argparse.Namespace) -> None:
     if parsed.scheme not in ("ws", "wss") or not parsed.hostname:
         raise InputError(
             _("--online: {online!r} is not a server address like {DEFAULT_URL_HINT}").format(
-                online=args.online[:80], DEFAULT_URL_HINT=DEFAULT_URL_HINT
+                online=args.online[:80], DEFAULT_URL_HINT=_(DEFAULT_URL_HINT)
             )
         )
     if args.vs:

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from battle.cli.inputs import InputError
+from battle.cli.inputs import InputError, is_yes
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
-from battle.i18n import _
+from battle.i18n import _, format_number, format_short, ngettext
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import OnlineSession
@@ -42,8 +42,8 @@ from battle.online.protocol.messages import (
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
-from battle.rules.wording import capital, plural, verb
-from battle.storage.paths import write_atomically
+from battle.rules.wording import about, plural
+from battle.storage.paths import error_reason, write_atomically
 
 HELP = """Commands:
   c1-c9        take the pair on c1 and c9 (also 'c1 c9')
@@ -177,8 +177,8 @@ class OnlinePlay:
                 )
             elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
                 self.say(
-                    _("{capital}; trying again for {CONNECT_WAIT:g} s...").format(
-                        capital=capital(str(event.get("detail"))), CONNECT_WAIT=CONNECT_WAIT
+                    _("No connection yet ({detail}); trying again for {seconds} s...").format(
+                        detail=event.get("detail"), seconds=format_number(CONNECT_WAIT)
                     )
                 )
                 said_retrying = True
@@ -190,9 +190,9 @@ class OnlinePlay:
                 self._remember()
                 return event
         raise InputError(
-            _(
-                "cannot reach {url}: no answer in {CONNECT_WAIT:g} s. Is the server running, and is the address right?"
-            ).format(url=self.session.url, CONNECT_WAIT=CONNECT_WAIT)
+            _("cannot reach {url}: no answer in {seconds} s. Is the server running, and is the address right?").format(
+                url=self.session.url, seconds=format_short(CONNECT_WAIT)
+            )
         )
 
     def _read_lines(self) -> None:
@@ -215,8 +215,14 @@ class OnlinePlay:
             if seat != state.get("you"):
                 name, points = name_of(state, seat), int(event.get("points", 0))
                 self.say(
-                    _("{verb} {get} for {plural}.").format(
-                        verb=verb(name, "takes"), get=event.get("move"), plural=plural(points, "point")
+                    about(
+                        name,
+                        ngettext("You take {move} for {count} point.", "You take {move} for {count} points.", points),
+                        ngettext(
+                            "{name} takes {move} for {count} point.", "{name} takes {move} for {count} points.", points
+                        ),
+                        move=event.get("move"),
+                        count=points,
                     )
                 )
                 self._show()
@@ -292,7 +298,7 @@ class OnlinePlay:
         word = line.lower()
         if self.confirming == "resign":
             self.confirming = None
-            if word in ("y", "yes"):
+            if is_yes(word):
                 self.session.send(Resign())
                 self.resigned = state.get("game")
             else:
@@ -365,7 +371,7 @@ class OnlinePlay:
             return
         reason = self._position(state).illegal_reason(move)
         if reason is not None:
-            self.say(f"{move_name(move)}: {reason}.")
+            self.say(_("Not a legal move: {move}: {reason}.").format(move=move_name(move), reason=reason))
             return
         self.session.play(move_name(move))
 
@@ -443,7 +449,7 @@ class OnlinePlay:
     def _show_result(self, state: dict[str, Any]) -> None:
         result = state.get("result") or {}
         winner = result.get("winner")
-        reason = {"resign": " by resignation", "time": " on time"}.get(str(result.get("reason")), "")
+        how = str(result.get("reason"))
         scores = result.get("scores") or state.get("scores") or [0, 0]
         unplayed = unplayed_end(state)
         if unplayed is not None:
@@ -453,11 +459,7 @@ class OnlinePlay:
         if winner is None:
             self.say(_("The game is over: a draw, {scores} to {scores2}.").format(scores=scores[0], scores2=scores[1]))
         else:
-            self.say(
-                _("The game is over: {verb}{reason}, {scores} to {scores2}.").format(
-                    verb=verb(name_of(state, winner), "wins"), reason=reason, scores=scores[0], scores2=scores[1]
-                )
-            )
+            self.say(_won_sentence(name_of(state, winner), how, scores[0], scores[1]))
         self.say(_("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves."))
         self._keep_in_history(state)
 
@@ -493,7 +495,7 @@ class OnlinePlay:
                 return
             self._event(event)
         self.say(
-            _("No record came from the server within {RECORD_WAIT:g} s; try again.").format(RECORD_WAIT=RECORD_WAIT)
+            _("No record came from the server within {seconds} s; try again.").format(seconds=format_short(RECORD_WAIT))
         )
 
     def _write_record(self, name: str, event: dict[str, Any]) -> None:
@@ -503,7 +505,7 @@ class OnlinePlay:
         except OSError as error:
             self.say(
                 _("Cannot save {shorten_name}: {value}").format(
-                    shorten_name=shorten_name(name), value=error.strerror or error
+                    shorten_name=shorten_name(name), value=error_reason(error)
                 )
             )
             return
@@ -521,9 +523,33 @@ class OnlinePlay:
         try:
             remember_seat(seat)
         except OSError as error:
-            self.say(
-                _("Cannot keep this game in the list of online games: {value}").format(value=error.strerror or error)
-            )
+            self.say(_("Cannot keep this game in the list of online games: {value}").format(value=error_reason(error)))
+
+
+def _won_sentence(winner: str, how: str, first: int, second: int) -> str:
+    """The end of a game with a winner, with the scores of the first and second seat: by the rules'
+    end, by a resignation (``how`` "resign") or on time ("time")."""
+    scores = {"first": first, "second": second}
+    if how == "resign":
+        return about(
+            winner,
+            _("The game is over: you win by resignation, {first} to {second}."),
+            _("The game is over: {name} wins by resignation, {first} to {second}."),
+            **scores,
+        )
+    if how == "time":
+        return about(
+            winner,
+            _("The game is over: you win on time, {first} to {second}."),
+            _("The game is over: {name} wins on time, {first} to {second}."),
+            **scores,
+        )
+    return about(
+        winner,
+        _("The game is over: you win, {first} to {second}."),
+        _("The game is over: {name} wins, {first} to {second}."),
+        **scores,
+    )
 
 
 def open_session(

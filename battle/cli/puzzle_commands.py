@@ -20,32 +20,30 @@ from battle.cli.inputs import InputError, database_file, output_file, use_colour
 from battle.cli.textboard import render_board, render_status
 from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History
-from battle.i18n import _
+from battle.i18n import N_, _, ngettext, pgettext
+from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles, save_puzzles
 from battle.puzzles.selection import matching, next_puzzle
 from battle.puzzles.session import Attempt, PuzzleSession, Refute
-from battle.puzzles.themes import THEMES, theme_word
+from battle.puzzles.themes import THEMES
 from battle.ratings.puzzle_ratings import player_puzzle_rating
-from battle.rules.board import Move, Position, move_name, parse_move
+from battle.rules.board import Move, Position, parse_move
 from battle.rules.errors import BattleError, one_line
 from battle.rules.wording import plural
+from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.players import Opponent
     from battle.puzzles.miner import MiningProgress
 
 PROG = "mahjong-battle"
-NAMES = ("Player 1", "Player 2")
-REFUTE_SECONDS = 2.0
-"""The refutation's search: a puzzle has at most 60 tiles, solved exactly in milliseconds."""
 PROGRESS_SECONDS = 5.0
 """How often ``make`` reports on a run."""
 MAX_TILES = 70
 """The largest tile count ``make`` accepts: every position is solved exactly, move by move,
 which past 70 tiles takes seconds a position instead of milliseconds."""
-RESULT_WORDS = {1: "a win", 0: "a draw", -1: "a loss"}
-PLAY_HELP = "type a move (c1-c9), 'solution' to see the answer, 'board' to see the position again, 'quit' to stop"
+PLAY_HELP = N_("type a move (c1-c9), 'solution' to see the answer, 'board' to see the position again, 'quit' to stop")
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -57,7 +55,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
             "Puzzles: positions from the levels' games where exactly one move keeps the perfect-play margin."
         ),
     )
-    actions = sub.add_subparsers(dest="puzzles_command", metavar="ACTION")
+    actions = sub.add_subparsers(dest="puzzles_command", metavar=pgettext("metavar", "ACTION"))
     make = actions.add_parser(
         "make",
         help=_("mine puzzles from numbered deals the solver's levels play"),
@@ -77,7 +75,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     make.add_argument("--seed", type=_seed, default=1, metavar="S", help=_("which games are played (default 1)"))
     make.add_argument(
-        "--out", default="puzzles.jsonl", metavar="FILE", help=_("the puzzle file to write (default puzzles.jsonl)")
+        "--out",
+        default="puzzles.jsonl",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("the puzzle file to write (default puzzles.jsonl)"),
     )
     make.add_argument("--force", action="store_true", help=_("replace the --out file if it exists"))
     make.add_argument(
@@ -91,17 +92,23 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     play = actions.add_parser(
         "play",
         help=_("solve puzzles in the terminal; your rating is kept in the history"),
-        description=_("Solve puzzles near your rating: {PLAY_HELP}.").format(PLAY_HELP=PLAY_HELP),
+        description=_("Solve puzzles near your rating: {PLAY_HELP}.").format(PLAY_HELP=_(PLAY_HELP)),
     )
     play.add_argument(
         "--theme", metavar="T", help=_("only puzzles of this theme ({join})").format(join=", ".join(THEMES))
     )
     play.add_argument("--length", type=_count, metavar="N", help=_("only puzzles with N moves to find"))
     play.add_argument("--count", type=_count, metavar="N", help=_("stop after N puzzles (default: until quit)"))
-    play.add_argument("--file", metavar="FILE", help=_("a puzzle file (default: the set that comes with the game)"))
+    play.add_argument(
+        "--file",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("a puzzle file (default: the set that comes with the game)"),
+    )
     play.add_argument("--seed", type=_seed, metavar="S", help=_("choose the puzzles reproducibly"))
     play.add_argument(
-        "--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the user's data folder)")
+        "--db",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("the history database (default: history.sqlite3 in the user's data folder)"),
     )
     play.set_defaults(run=cmd_puzzles_play)
     sub.set_defaults(run=_no_action(sub))
@@ -164,7 +171,7 @@ def cmd_puzzles_make(args: argparse.Namespace) -> int:
         save_puzzles(out, puzzles)
     except OSError as error:
         raise InputError(
-            _("--out: cannot write {out} ({value})").format(out=args.out, value=error.strerror or error)
+            _("--out: cannot write {out} ({value})").format(out=args.out, value=error_reason(error))
         ) from None
     print(
         _("wrote {plural} to {out} from {plural2} in {seconds:.0f} s").format(
@@ -212,16 +219,7 @@ def cmd_puzzles_play(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     chosen = matching(puzzles, args.theme, args.length)
     if not chosen:
-        wanted = " and ".join(
-            filter(
-                None, [args.theme and f"theme {args.theme}", args.length and f"{plural(args.length, 'move')} to find"]
-            )
-        )
-        raise InputError(
-            _("no puzzle has {wanted} ({plural} in the set)").format(
-                wanted=wanted, plural=plural(len(puzzles), "puzzle")
-            )
-        )
+        raise InputError(words.no_puzzle(args.theme, args.length, len(puzzles)))
     history = History(database)
     terminal = PuzzleTerminal(
         chosen,
@@ -246,7 +244,7 @@ def _solver_refute() -> Refute:
 
         if not opponents:
             opponents.append(Opponent(megabytes=SMALLEST_TABLE_MEGABYTES))
-        return opponents[0].refute(position, REFUTE_SECONDS)
+        return opponents[0].refute(position)
 
     return refute
 
@@ -291,10 +289,15 @@ class PuzzleTerminal:
             puzzle = next_puzzle(self.puzzles, rating.rating, set(ratings), self.rng, ratings)
             if puzzle is None:
                 break
+            self.say()
             self.say(
-                _("\nPuzzle {id}: {plural} to find, rated {get:.0f}; your puzzle rating {what}").format(
+                ngettext(
+                    "Puzzle {id}: {count} move to find, rated {get:.0f}; your puzzle rating {what}",
+                    "Puzzle {id}: {count} moves to find, rated {get:.0f}; your puzzle rating {what}",
+                    puzzle.length,
+                ).format(
                     id=puzzle.id,
-                    plural=plural(puzzle.length, "move"),
+                    count=puzzle.length,
                     get=ratings.get(puzzle.id, puzzle.rating),
                     what=rating.describe(),
                 )
@@ -322,7 +325,7 @@ class PuzzleTerminal:
                 self.finish(session, quitting=True)
                 return False
             if command in ("h", "help", "?"):
-                self.say(PLAY_HELP)
+                self.say(_(PLAY_HELP))
             elif command in ("b", "board"):
                 self.show(session)
                 self.ask(session)
@@ -335,17 +338,16 @@ class PuzzleTerminal:
 
     def show(self, session: PuzzleSession) -> None:
         self.say(render_board(session.position, self.colour))
-        self.say(render_status(session.position, NAMES))
+        self.say(render_status(session.position, (words.name_of(1), words.name_of(2))))
 
     def ask(self, session: PuzzleSession) -> None:
-        again = " next" if session.step else ""
-        self.say(_("Find the{again} best move for {NAMES}.").format(again=again, NAMES=NAMES[session.side - 1]))
+        self.say(words.ask(session.side, session.step))
 
     def move(self, session: PuzzleSession, text: str) -> None:
         try:
             attempt = session.try_move(parse_move(text))
         except BattleError as error:
-            self.say(f"{one_line(str(error))} ({PLAY_HELP})")
+            self.say(_("{error} ({help})").format(error=one_line(str(error)), help=_(PLAY_HELP)))
             return
         if attempt.correct:
             self.right(session, attempt)
@@ -353,43 +355,23 @@ class PuzzleTerminal:
             self.wrong(session, attempt)
 
     def right(self, session: PuzzleSession, attempt: Attempt) -> None:
-        self.say(_("Right: {move_name} ({points}).").format(move_name=move_name(attempt.move), points=attempt.points))
+        self.say(words.right(attempt))
         if attempt.reply is not None:
-            self.say(
-                _("{NAMES} replies {move_name} ({reply_points}).").format(
-                    NAMES=NAMES[2 - session.side], move_name=move_name(attempt.reply), reply_points=attempt.reply_points
-                )
-            )
+            self.say(words.reply(session.side, attempt.reply, attempt.reply_points))
             self.show(session)
             self.ask(session)
 
     def wrong(self, session: PuzzleSession, attempt: Attempt) -> None:
-        loss = f"{move_name(attempt.move)} ({attempt.points}) loses {plural(attempt.loss, 'point')}"
-        if attempt.result_after != attempt.result_before:
-            loss += f" and turns {RESULT_WORDS[attempt.result_before]} into {RESULT_WORDS[attempt.result_after]}"
-        self.say(loss + ".")
+        self.say(words.wrong(attempt))
         if attempt.refutation is not None:
             after = session.position.copy()
             after.push(attempt.move)
-            self.say(
-                _("Refutation: {NAMES} replies {move_name} ({move_points}).").format(
-                    NAMES=NAMES[2 - session.side],
-                    move_name=move_name(attempt.refutation),
-                    move_points=after.move_points(attempt.refutation),
-                )
-            )
+            self.say(words.refutation(session.side, attempt.refutation, after.move_points(attempt.refutation)))
         self.say(_("Try again (type a move), or type 'solution' to see it."))
 
     def reveal(self, session: PuzzleSession) -> None:
-        mover = session.position.to_move
         before = session.position.copy()
-        rest = session.reveal()
-        words = []
-        for move in rest:
-            words.append(f"{NAMES[mover - 1]} {move_name(move)} ({before.move_points(move)})")
-            before.push(move)
-            mover = 3 - mover
-        self.say("Solution: " + ", then ".join(words) + ".")
+        self.say(words.solution(before, session.reveal()))
 
     def finish(self, session: PuzzleSession, quitting: bool = False) -> None:
         """Rate the attempt (when it counts) and say how it went."""
@@ -398,30 +380,9 @@ class PuzzleTerminal:
             return  # nothing decided yet: the puzzle does not count
         outcome = rate_attempt(self.history, puzzle, session.solved)
         self.notices()
-        if session.solved:
-            self.say(_("Solved! {themes}").format(themes=_themes(puzzle)))
-        elif not quitting:
-            self.say(_("Not solved at the first try. {themes}").format(themes=_themes(puzzle)))
-        self.say(
-            _(
-                "Your puzzle rating: {rating:.0f} -> {what}; this puzzle: {rating2:.0f} -> {rating3:.0f}. Streak: "
-                "{streak}."
-            ).format(
-                rating=outcome.player_before.rating,
-                what=outcome.player_after.describe(),
-                rating2=outcome.puzzle_before.rating,
-                rating3=outcome.puzzle_after.rating,
-                streak=outcome.streak,
-            )
-        )
-
-
-def _themes(puzzle: Puzzle) -> str:
-    return (
-        _("Themes: {join}.").format(join=", ".join(map(theme_word, puzzle.themes)))
-        if puzzle.themes
-        else _("No particular theme.")
-    )
+        if session.solved or not quitting:
+            self.say(f"{words.verdict(session.solved)} {words.themes(puzzle)}")  # two whole sentences
+        self.say(words.rating_change(outcome))
 
 
 # -- running this module alone ----------------------------------------------------------
@@ -430,7 +391,7 @@ def _themes(puzzle: Puzzle) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m battle.cli.puzzle_commands puzzles ...``: the commands without the rest of the command line."""
     parser = argparse.ArgumentParser(prog=PROG)
-    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    add_commands(parser.add_subparsers(dest="command", metavar=pgettext("metavar", "COMMAND")))
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.error(_("choose a command: puzzles"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.i18n import _, format_number
+from battle.i18n import _, format_number, ngettext
 from battle.players import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
-from battle.rules.wording import grade_word, mention, plural, shown_name, verb
+from battle.rules.wording import about, grade_word, shown_name
 
 if TYPE_CHECKING:
     from battle.players import Review
@@ -36,7 +36,11 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
     lines.append("")
     if turning:
         lines.append(
-            _("Turning points (projected margin for {mention}):").format(mention=mention(names[0], start=False))
+            about(
+                names[0],
+                _("Turning points (projected margin for you):"),
+                _("Turning points (projected margin for {name}):"),
+            )
         )
         lines += [_format_turning_point(point, names) for point in turning]
     else:
@@ -45,56 +49,67 @@ def format_review(review: Review, names: tuple[str, str]) -> str:
 
 
 def _heading(review: Review, names: tuple[str, str]) -> str:
-    origin = _("deal {deal}").format(deal=review.deal) if review.deal is not None else _("a composed layout")
+    """Three lines: who played what from where, who moved first and the margin at the start, the key."""
+    players = {"player1": shown_name(names[0]), "player2": shown_name(names[1]), "count": review.moves_in_record}
+    if review.deal is not None:
+        what = ngettext(
+            "Review of {player1} vs {player2}, from deal {deal}: {count} move.",
+            "Review of {player1} vs {player2}, from deal {deal}: {count} moves.",
+            review.moves_in_record,
+        ).format(deal=review.deal, **players)
+    else:
+        what = ngettext(
+            "Review of {player1} vs {player2}, from a composed layout: {count} move.",
+            "Review of {player1} vs {player2}, from a composed layout: {count} moves.",
+            review.moves_in_record,
+        ).format(**players)
     budget = (
-        _("no limit")
+        _("Search per move: no limit.")
         if review.nodes_per_move is None
-        else _("up to {nodes} nodes per move").format(nodes=format_number(review.nodes_per_move))
+        else _("Search per move: up to {nodes} nodes.").format(nodes=format_number(review.nodes_per_move))
     )
     first = names[review.start_to_move - 1]
     second = names[2 - review.start_to_move]
-    exact = "" if review.eval_start_exact else _(" (estimate)")
-    return _(
-        "Review of {names} vs {names2}, from {origin}: {plural}, {budget}\n{verb} the odd-numbered moves, {mention} "
-        "the even ones. Projected margin for {mention2} at the start: {signed}{exact}\nEach move: value (final "
-        "margin it leads to for the mover), loss against the best move, class; ~ marks an estimate"
-    ).format(
-        names=shown_name(names[0]),
-        names2=shown_name(names[1]),
-        origin=origin,
-        plural=plural(review.moves_in_record, "move"),
-        budget=budget,
-        verb=verb(first, "plays"),
-        mention=mention(second, start=False),
-        mention2=mention(names[0], start=False),
-        signed=_signed(review.eval_start),
-        exact=exact,
+    order = _("Odd-numbered moves: {first}; even-numbered moves: {second}.").format(
+        first=shown_name(first), second=shown_name(second)
     )
+    start = about(
+        names[0],
+        _("Projected margin for you at the start: {value}."),
+        _("Projected margin for {name} at the start: {value}."),
+        value=_margin_value(review.eval_start, review.eval_start_exact),
+    )
+    key = _(
+        "Each move: value (final margin it leads to for the mover), loss against the best move, class; "
+        "~ marks an estimate."
+    )
+    return f"{what} {budget}\n{order} {start}\n{key}"
+
+
+def _margin_value(value: int, exact: bool) -> str:
+    """A projected margin: ``+5``, or ``+5 (estimate)`` when the search did not reach the end."""
+    return _signed(value) if exact else _("{value} (estimate)").format(value=_signed(value))
 
 
 def _outcome(review: Review, names: tuple[str, str]) -> str:
     if not review.complete:
-        return _(
-            "Review stopped after move {len} of {moves_in_record}; projected margin for {mention} then: {signed}"
-        ).format(
-            len=len(review.moves),
-            moves_in_record=review.moves_in_record,
-            mention=mention(names[0], start=False),
-            signed=_signed(review.evals[-1]),
+        return about(
+            names[0],
+            _("Review stopped after move {number} of {count}; projected margin for you then: {value}"),
+            _("Review stopped after move {number} of {count}; projected margin for {name} then: {value}"),
+            number=len(review.moves),
+            count=review.moves_in_record,
+            value=_signed(review.evals[-1]),
         )
     result = review.result
     if result is not None:
         return _("Result: {what}").format(what=result.describe(names))
-    exact = "" if review.final_exact else _(" (estimate)")
-    return _(
-        "Unfinished at {final_scores}-{final_scores2}; projected margin for {mention} under perfect play: "
-        "{signed}{exact}"
-    ).format(
-        final_scores=review.final_scores[0],
-        final_scores2=review.final_scores[1],
-        mention=mention(names[0], start=False),
-        signed=_signed(review.evals[-1]),
-        exact=exact,
+    return about(
+        names[0],
+        _("Unfinished at {score}; projected margin for you under perfect play: {value}"),
+        _("Unfinished at {score}; projected margin for {name} under perfect play: {value}"),
+        score=f"{review.final_scores[0]}-{review.final_scores[1]}",
+        value=_margin_value(review.evals[-1], review.final_exact),
     )
 
 
@@ -103,9 +118,11 @@ def _approx(move: MoveReview) -> str:
 
 
 def _best_text(best_moves: tuple[str, ...], best_value: int, approx: str = "") -> str:
-    shown = ", ".join(best_moves[:3])
-    more = _(" +{value} more").format(value=len(best_moves) - 3) if len(best_moves) > 3 else ""
-    return f"{shown}{more} ({approx}{_signed(best_value)})"
+    """The best moves (three at most) and their value: ``c1-c9, d1-d9 +2 more (~+3)``."""
+    shown, value = ", ".join(best_moves[:3]), f"{approx}{_signed(best_value)}"
+    if len(best_moves) <= 3:
+        return f"{shown} ({value})"
+    return _("{moves} +{count} more ({value})").format(moves=shown, count=len(best_moves) - 3, value=value)
 
 
 def _format_move(move: MoveReview) -> str:
@@ -137,7 +154,7 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
         return f"{title:<{label}}{first:>{width}}{second:>{width}}"
 
     def number(value: float | None, suffix: str = "", digits: int = 2) -> str:
-        return "-" if value is None else f"{value:.{digits}f}{suffix}"
+        return "-" if value is None else format_number(value, digits) + suffix
 
     one, two = summary
     lines = [

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from battle.cli.inputs import EXIT_INTERRUPTED
-from battle.i18n import _, format_number
+from battle.cli.terminal import value_words
+from battle.i18n import N_, _, format_number, ngettext, pgettext
 from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 from battle.rules.wording import grade_word
@@ -29,10 +30,10 @@ T = TypeVar("T")
 
 MAX_SECONDS = 7 * 24 * 3600
 """The longest ``--time``: a week (a complete deal's exact solve takes minutes)."""
-TIME_HELP = (
-    "the answer comes S seconds after the command started, loading the solver (0.5-1 s) included, "
-    "or as soon as the solver is loaded for a shorter S; on a first run after an install, the "
-    "kernels' one-time compile (10-20 s) comes on top"
+TIME_HELP = N_(
+    "stop with the best result so far: the answer comes S seconds after the command started, loading the "
+    "solver (0.5-1 s) included, or as soon as the solver is loaded for a shorter S; on a first run after an "
+    "install, the kernels' one-time compile (10-20 s) comes on top"
 )
 
 
@@ -52,7 +53,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.set_defaults(run=cmd_analyse, quick_exit=True)
 
     sub = commands.add_parser("review", help=_("grade every move of a game record against perfect play"))
-    sub.add_argument("file", help=_(".mbg game record, or - for standard input"))
+    sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbg game record, or - for standard input"))
     sub.add_argument(
         "--time",
         type=_seconds,
@@ -65,19 +66,21 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         ),
     )
     sub.add_argument("--json", action="store_true", help=_("print the review as JSON instead of text"))
-    sub.add_argument("--plot", metavar="FILE.png", help=_("also write the evaluation graph as a PNG image"))
+    sub.add_argument(
+        "--plot", metavar=pgettext("metavar", "FILE") + ".png", help=_("also write the evaluation graph as a PNG image")
+    )
     sub.add_argument("--force", action="store_true", help=_("replace the --plot file if it exists"))
     _add_engine_options(sub, threads=False)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
 
 def _add_common(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("file", help=_(".mbp or .mbg file, or - for standard input"))
+    sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbp or .mbg file, or - for standard input"))
     sub.add_argument(
         "--time",
         type=_seconds,
         metavar="S",
-        help=_("stop with the best result so far: {TIME_HELP}").format(TIME_HELP=TIME_HELP),
+        help=_(TIME_HELP),
     )
     sub.add_argument("--nodes", type=_node_count, metavar="N", help=_("stop after N nodes"))
     sub.add_argument("--depth", type=_positive_int, metavar="D", help=_("search at most D moves deep"))
@@ -138,20 +141,22 @@ def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{quote(text)} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds").format(text=quote(text))) from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{quote(text)} must be a positive number of seconds")
+        raise argparse.ArgumentTypeError(_("{text} must be a positive number of seconds").format(text=quote(text)))
     if value > MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"{quote(text)} is too long: at most {MAX_SECONDS} seconds (a week)")
+        raise argparse.ArgumentTypeError(
+            _("{text} is too long: at most {most} seconds (a week)").format(text=quote(text), most=MAX_SECONDS)
+        )
     return value
 
 
 def _positive_int(text: str) -> int:
     digits = text.lstrip("0")
     if not (text.isascii() and text.isdigit()) or not digits:
-        raise argparse.ArgumentTypeError(f"{quote(text)} must be a positive whole number")
+        raise argparse.ArgumentTypeError(_("{text} must be a positive whole number").format(text=quote(text)))
     if len(digits) > 100:  # checked before int(), which refuses more than 4300 digits
-        raise argparse.ArgumentTypeError(f"{quote(text)} is too large a number")
+        raise argparse.ArgumentTypeError(_("{text} is too large a number").format(text=quote(text)))
     return int(digits)
 
 
@@ -161,7 +166,9 @@ def _node_count(text: str) -> int:
     nodes = _positive_int(text)
     if nodes > MOST_SEARCH_NODES:
         raise argparse.ArgumentTypeError(
-            f"{quote(text)} is too many: at most {MOST_SEARCH_NODES} (2**62); without --nodes there is no limit"
+            _("{text} is too many: at most {most} (2**62); without --nodes there is no limit").format(
+                text=quote(text), most=MOST_SEARCH_NODES
+            )
         )
     return nodes
 
@@ -171,7 +178,11 @@ def _thread_count(text: str) -> int:
 
     count = _positive_int(text)
     if count > MOST_SEARCH_THREADS:
-        raise argparse.ArgumentTypeError(f"{count} threads is too many: at most {MOST_SEARCH_THREADS}")
+        raise argparse.ArgumentTypeError(
+            ngettext(
+                "{count} thread is too many: at most {most}", "{count} threads is too many: at most {most}", count
+            ).format(count=count, most=MOST_SEARCH_THREADS)
+        )
     return count
 
 
@@ -181,7 +192,11 @@ def _table_megabytes(text: str) -> int:
     megabytes = _positive_int(text)
     smallest = SMALLEST_TABLE_MEGABYTES
     if megabytes < smallest:
-        raise argparse.ArgumentTypeError(f"{megabytes} MiB is too small: the smallest table is {smallest} MiB")
+        raise argparse.ArgumentTypeError(
+            _("{megabytes} MiB is too small: the smallest table is {smallest} MiB").format(
+                megabytes=megabytes, smallest=smallest
+            )
+        )
     return megabytes
 
 
@@ -253,9 +268,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
         return code
-    state = _("exact") if analysis.exact else _("depth {depth}, not exact").format(depth=analysis.depth)
-    if interrupted and not analysis.exact:
-        state += _(": Ctrl-C stopped the search")
+    if analysis.exact:
+        state = _("exact")
+    elif interrupted:
+        state = _("depth {depth}, not exact: Ctrl-C stopped the search").format(depth=analysis.depth)
+    else:
+        state = _("depth {depth}, not exact").format(depth=analysis.depth)
     print(
         _("player {to_move} to move, score {scores}-{scores2}, {points_on_board} points on the board ({state})").format(
             to_move=position.to_move,
@@ -272,7 +290,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     print(_("  move      points  value"))
     for mv in analysis.move_values:
         mark = "*" if mv.move in best else " "
-        print(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>6}")
+        print(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {value_words(mv):>6}")
     print(
         _("* best; value = final margin for the mover under perfect play; best line: {join}").format(
             join=" ".join(move_name(m) for m in analysis.pv)

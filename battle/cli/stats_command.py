@@ -10,7 +10,7 @@ from battle.cli.inputs import InputError, database_file
 from battle.history.stats import compute_stats
 from battle.history.stats_report import format_stats
 from battle.history.store import History
-from battle.i18n import _
+from battle.i18n import _, pgettext
 from battle.rules.errors import BattleError, one_line
 
 PROG = "mahjong-battle"
@@ -34,7 +34,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help=_("print stored game #N as a .mbg record instead (e.g. to pipe into review -)"),
     )
     sub.add_argument(
-        "--db", metavar="FILE", help=_("the history database (default: history.sqlite3 in the user's data folder)")
+        "--db",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("the history database (default: history.sqlite3 in the user's data folder)"),
     )
     sub.set_defaults(run=cmd_stats)
 
@@ -68,7 +70,7 @@ def _notices(history: History) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m battle.cli.stats_command stats ...``: the command without the rest of the command line."""
     parser = argparse.ArgumentParser(prog=PROG)
-    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    add_commands(parser.add_subparsers(dest="command", metavar=pgettext("metavar", "COMMAND")))
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.error(_("choose a command: stats"))

@@ -11,7 +11,8 @@ import threading
 from collections.abc import Iterator
 
 from battle.cli.inputs import InputError, database_file, output_file, positive_number, whole_number
-from battle.i18n import N_, _, ngettext
+from battle.i18n import N_, _, ngettext, pgettext
+from battle.storage.paths import error_reason
 
 PROG = "mahjong-battle"
 
@@ -34,14 +35,18 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
             "of T threads (T=1 or 2) if M allows 2 GB each, fewer otherwise."
         ),
     )
-    sub.add_argument("deals", nargs="?", metavar="DEALS", help=_("deal numbers: 1-500, 1,7,42 or 1-10,20"))
     sub.add_argument(
-        "--db", metavar="FILE", help=_("the survey database (default: atlas/survey.sqlite3 in the user's data folder)")
+        "deals", nargs="?", metavar=pgettext("metavar", "DEALS"), help=_("deal numbers: 1-500, 1,7,42 or 1-10,20")
+    )
+    sub.add_argument(
+        "--db",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("the survey database (default: atlas/survey.sqlite3 in the user's data folder)"),
     )
     sub.add_argument(
         "--scheduler",
         type=_scheduler_address,
-        metavar="ADDRESS",
+        metavar=pgettext("metavar", "ADDRESS"),
         help=_("a running Dask scheduler, tcp://HOST:8786 (default: a local cluster on this machine)"),
     )
     sub.add_argument("--workers", type=_positive_int, metavar="N", help=_("local workers (default: cores / threads)"))
@@ -81,10 +86,12 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     sub.add_argument("--report", action="store_true", help=_("report on the database instead of solving"))
-    sub.add_argument("--plot", metavar="FILE.png", help=_("with --report: also draw the values' histogram"))
+    sub.add_argument(
+        "--plot", metavar=pgettext("metavar", "FILE") + ".png", help=_("with --report: also draw the values' histogram")
+    )
     sub.add_argument(
         "--export",
-        metavar="FILE.tsv",
+        metavar=pgettext("metavar", "FILE") + ".tsv",
         help=_("write the exactly solved whole deals as a catalogue (the format of the one the game ships)"),
     )
     sub.add_argument("--force", action="store_true", help=_("replace the --export or --plot file if it exists"))
@@ -106,7 +113,9 @@ def _scheduler_address(text: str) -> str:
     scheme, _colon, rest = text.partition("://") if "://" in text else ("tcp", "", text)
     host, _colon, port = rest.rpartition(":")
     if scheme not in SCHEDULER_SCHEMES or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a Dask scheduler address like tcp://HOST:8786")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a Dask scheduler address like tcp://HOST:8786").format(text=repr(text[:80]))
+        )
     return text
 
 
@@ -178,7 +187,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     try:
         deals = parse_deal_list(args.deals)
     except ValueError as error:
-        raise InputError(_("DEALS: {error}").format(error=error)) from None
+        raise InputError(_("{deals}: {error}").format(deals=pgettext("metavar", "DEALS"), error=error)) from None
     try:
         import distributed  # noqa: F401 - only to say at once that it is missing
     except ImportError:
@@ -332,7 +341,7 @@ def _report(args: argparse.Namespace) -> int:
             save_histogram(report, args.plot)
         except (OSError, pygame.error) as error:
             raise InputError(
-                _("--plot {plot}: {value}").format(plot=args.plot[:80], value=getattr(error, "strerror", None) or error)
+                _("--plot {plot}: {value}").format(plot=args.plot[:80], value=error_reason(error))
             ) from None
         print(_("histogram written to {plot}").format(plot=args.plot))
     return 0
@@ -356,7 +365,7 @@ def _export(args: argparse.Namespace) -> int:
         write_atomically(args.export, format_catalogue(results, made_by))
     except OSError as error:
         raise InputError(
-            _("--export {export}: {value}").format(export=args.export[:80], value=error.strerror or error)
+            _("--export {export}: {value}").format(export=args.export[:80], value=error_reason(error))
         ) from None
     print(_("{len} solved deals written to {export}").format(len=len(solved), export=args.export))
     return 0

@@ -12,19 +12,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import EXIT_INTERRUPTED
+from battle.cli.inputs import EXIT_INTERRUPTED, is_yes
 from battle.cli.textboard import LEGEND, render_board, render_status
-from battle.i18n import N_, _
+from battle.i18n import N_, _, ngettext, pgettext
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
-from battle.rules.wording import pair_words, plural, verb
+from battle.rules.wording import about, pair_words, shown_name
 from battle.storage.game_claim import GameInUse
 from battle.storage.paths import NotAFileToWrite, error_reason, writable_target, write_atomically
 from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
-    from battle.players import Analysis
+    from battle.players import Analysis, MoveValue
 
 Computer = Callable[[Position], Move]
 """Chooses a move for a computer player; called only when a move exists."""
@@ -49,14 +49,108 @@ EXIT_IN_USE = 2
 END_PROMPT = N_("save FILE, review, or Enter to leave> ")
 
 
-def _margin(name: str, value: int) -> str:
-    """A clause inside a sentence: the player and the margin of points they take from here."""
-    takes = verb(name, "takes", start=False)
+def margin_sentence(name: str, value: int, how: str) -> str:
+    """``hint``'s forecast: the margin of points the player to move takes from here under best play,
+    and how sure it is (``how``: exact, or an estimate), as one whole sentence."""
     if value > 0:
-        return f"{takes} {plural(value, 'more point')} than the opponent"
+        return about(
+            name,
+            ngettext(
+                "With best play on both sides you take {count} more point than the opponent from here ({how}).",
+                "With best play on both sides you take {count} more points than the opponent from here ({how}).",
+                value,
+            ),
+            ngettext(
+                "With best play on both sides {name} takes {count} more point than the opponent from here ({how}).",
+                "With best play on both sides {name} takes {count} more points than the opponent from here ({how}).",
+                value,
+            ),
+            count=value,
+            how=how,
+        )
     if value < 0:
-        return f"{takes} {plural(-value, 'fewer point')} than the opponent"
-    return f"{takes} as many points as the opponent"
+        return about(
+            name,
+            ngettext(
+                "With best play on both sides you take {count} fewer point than the opponent from here ({how}).",
+                "With best play on both sides you take {count} fewer points than the opponent from here ({how}).",
+                -value,
+            ),
+            ngettext(
+                "With best play on both sides {name} takes {count} fewer point than the opponent from here ({how}).",
+                "With best play on both sides {name} takes {count} fewer points than the opponent from here ({how}).",
+                -value,
+            ),
+            count=-value,
+            how=how,
+        )
+    return about(
+        name,
+        _("With best play on both sides you take as many points as the opponent from here ({how})."),
+        _("With best play on both sides {name} takes as many points as the opponent from here ({how})."),
+        how=how,
+    )
+
+
+def eval_sentence(name: str, value: int, how: str) -> str:
+    """``eval``'s heading: who is to move and the margin they take from here under best play."""
+    if value > 0:
+        return about(
+            name,
+            ngettext(
+                "You to move; with best play you take {count} more point than the opponent from here ({how}).",
+                "You to move; with best play you take {count} more points than the opponent from here ({how}).",
+                value,
+            ),
+            ngettext(
+                "{name} to move; with best play {name} takes {count} more point than the opponent from here ({how}).",
+                "{name} to move; with best play {name} takes {count} more points than the opponent from here ({how}).",
+                value,
+            ),
+            count=value,
+            how=how,
+        )
+    if value < 0:
+        return about(
+            name,
+            ngettext(
+                "You to move; with best play you take {count} fewer point than the opponent from here ({how}).",
+                "You to move; with best play you take {count} fewer points than the opponent from here ({how}).",
+                -value,
+            ),
+            ngettext(
+                "{name} to move; with best play {name} takes {count} fewer point than the opponent from here ({how}).",
+                "{name} to move; with best play {name} takes {count} fewer points than the opponent from here ({how}).",
+                -value,
+            ),
+            count=-value,
+            how=how,
+        )
+    return about(
+        name,
+        _("You to move; with best play you take as many points as the opponent from here ({how})."),
+        _("{name} to move; with best play {name} takes as many points as the opponent from here ({how})."),
+        how=how,
+    )
+
+
+def played_sentence(name: str, move: Move, kind: int, points: int) -> str:
+    """What a move took, said after it: "You play a1-b1: a pair of 7-circles, 7 points."."""
+    return about(
+        name,
+        ngettext("You play {move}: {pair}, {count} point.", "You play {move}: {pair}, {count} points.", points),
+        ngettext("{name} plays {move}: {pair}, {count} point.", "{name} plays {move}: {pair}, {count} points.", points),
+        move=move_name(move),
+        pair=pair_words(kind),
+        count=points,
+    )
+
+
+def value_words(value: MoveValue) -> str:
+    """A move's value in a table of moves (``eval``, ``analyse``): ``+3``, or ``~+3 (depth 20)`` for an estimate."""
+    if value.exact:
+        return value.marked_value
+    return _("{value} (depth {depth})").format(value=value.marked_value, depth=value.depth)
 
 
 class TerminalPlay:
@@ -125,16 +219,19 @@ class TerminalPlay:
                 shelf.release(self.saved.game_id)
 
     def _play(self) -> int:
-        deal = (
-            _("deal {number}").format(number=self.game.deal_number)
-            if self.game.deal_number is not None
-            else _("composed position")
-        )
-        self.say(
-            _("Mahjong Battle: {player1} vs {player2}, {deal}. Type 'help' for commands.").format(
-                player1=self.game.player1, player2=self.game.player2, deal=deal
+        players = {"player1": shown_name(self.game.player1), "player2": shown_name(self.game.player2)}
+        if self.game.deal_number is not None:
+            self.say(
+                _("Mahjong Battle: {player1} vs {player2}, deal {number}. Type 'help' for commands.").format(
+                    number=self.game.deal_number, **players
+                )
             )
-        )
+        else:
+            self.say(
+                _("Mahjong Battle: {player1} vs {player2}, composed position. Type 'help' for commands.").format(
+                    **players
+                )
+            )
         self.say(_(LEGEND))
         self.show()
         while True:
@@ -151,7 +248,7 @@ class TerminalPlay:
                 self._computer_move(mover)
                 continue
             try:
-                line = self.read_line(_("{name} to move> ").format(name=self.game.names[mover - 1]))
+                line = self.read_line(about(self.game.names[mover - 1], _("You to move> "), _("{name} to move> ")))
             except EOFError:  # the input ended: the game is kept, as after "quit"
                 self.say()
                 self._quit()
@@ -207,7 +304,7 @@ class TerminalPlay:
             )
             return
         self._save()
-        self.say(f"{verb(name, 'plays')} {move_name(move)}: {pair_words(kind)}, {plural(points, 'point')}.")
+        self.say(played_sentence(name, move, kind, points))
         self._after_move()
 
     def _advise(self, every_move: bool) -> None:
@@ -225,35 +322,36 @@ class TerminalPlay:
         except KeyboardInterrupt:
             self.say(_("Stopped."))
             return
-        how = "exact" if analysis.exact else f"an estimate: a {analysis.depth}-move search, not to the end"
+        how = (
+            pgettext("search", "exact")
+            if analysis.exact
+            else _("an estimate: a {depth}-move search, not to the end").format(depth=analysis.depth)
+        )
         mover = self.game.names[position.to_move - 1]
         if not every_move:
             move = analysis.best_moves[0]
-            pair = pair_words(position.cells[move[0]])
-            others = [move_name(m) for m in analysis.best_moves[1:]]
-            also = f" (as good: {', '.join(others)})" if others else ""
-            points = plural(position.move_points(move), "point")
-            self.say(
-                _("Hint: {move_name}, {pair}, {points}{also}.").format(
-                    move_name=move_name(move), pair=pair, points=points, also=also
+            points = position.move_points(move)
+            others = ", ".join(move_name(m) for m in analysis.best_moves[1:])
+            hint = (
+                ngettext(
+                    "Hint: {move}, {pair}, {count} point (as good: {others}).",
+                    "Hint: {move}, {pair}, {count} points (as good: {others}).",
+                    points,
                 )
+                if others
+                else ngettext("Hint: {move}, {pair}, {count} point.", "Hint: {move}, {pair}, {count} points.", points)
             )
             self.say(
-                _("With best play on both sides {margin} from here ({how}).").format(
-                    margin=_margin(mover, analysis.value), how=how
-                )
+                hint.format(move=move_name(move), pair=pair_words(position.cells[move[0]]), count=points, others=others)
             )
+            self.say(margin_sentence(mover, analysis.value, how))
             return
-        self.say(
-            _("{mover} to move; with best play {margin} from here ({how}).").format(
-                mover=mover, margin=_margin(mover, analysis.value), how=how
-            )
-        )
+        self.say(eval_sentence(mover, analysis.value, how))
         best = set(analysis.best_moves)
         self.say(_("  move      points  final margin"))
         for mv in analysis.move_values:
             mark = "*" if mv.move in best else " "
-            self.say(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {mv.describe():>12}")
+            self.say(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {value_words(mv):>12}")
         self.say(_("* best. The margin counts the points each side still takes, the mover's minus the other's."))
 
     def _computer_move(self, mover: int) -> None:
@@ -261,8 +359,7 @@ class TerminalPlay:
         kind = self.game.position.cells[move[0]]
         points = self.game.play(move)
         self._save()
-        name = self.game.names[mover - 1]
-        self.say(f"{verb(name, 'plays')} {move_name(move)}: {pair_words(kind)}, {plural(points, 'point')}.")
+        self.say(played_sentence(self.game.names[mover - 1], move, kind, points))
         self._after_move()
 
     def _after_move(self) -> None:
@@ -347,7 +444,7 @@ class TerminalPlay:
         except (EOFError, KeyboardInterrupt):
             self.say()
             return False
-        return answer.strip().lower() in ("y", "yes")
+        return is_yes(answer)
 
     def _save(self) -> None:
         """Keep the game on the shelf: called after every change, before the change is reported,
@@ -379,7 +476,7 @@ class TerminalPlay:
 
     def _discard(self) -> bool:
         """``discard``: delete this unfinished game after a yes; True when it is gone."""
-        if not self._confirm("Delete this game for good? (yes/no) "):
+        if not self._confirm(_("Delete this game for good? (yes/no) ")):
             self.say(_("Kept."))
             return False
         if self.shelf is not None:

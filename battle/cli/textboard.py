@@ -5,6 +5,7 @@ from __future__ import annotations
 from battle.i18n import N_, _, ngettext
 from battle.rules.board import COLS, COLUMN_LETTERS, ROWS, Position, cell_index
 from battle.rules.tiles import EMPTY, kind_name
+from battle.rules.wording import about, shown_name
 
 _SUIT_COLOURS = {"m": "\033[31m", "p": "\033[34m", "s": "\033[32m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -43,8 +44,9 @@ def render_board(position: Position, colour: bool = False) -> str:
 
 def render_status(position: Position, names: tuple[str, str] | None = None) -> str:
     """One line: scores, whose turn, what is left."""
-    names = names if names is not None else (_("Player 1"), _("Player 2"))
-    scores = f"{names[0]} {position.scores[0]} - {position.scores[1]} {names[1]}"
+    names = names if names is not None else ("Player 1", "Player 2")
+    shown = (shown_name(names[0]), shown_name(names[1]))
+    scores = f"{shown[0]} {position.scores[0]} - {position.scores[1]} {shown[1]}"
     tiles, points = position.tiles_left(), position.points_on_board()
     left = _("{tiles}, {points} on the board").format(
         tiles=ngettext("{count} tile", "{count} tiles", tiles).format(count=tiles),
@@ -54,5 +56,5 @@ def render_status(position: Position, names: tuple[str, str] | None = None) -> s
         return _("{scores}   game over   {left}").format(scores=scores, left=left)
     pairs = len(position.legal_moves())
     playable = ngettext("{count} pair playable", "{count} pairs playable", pairs).format(count=pairs)
-    mover = _("{name} to move").format(name=names[position.to_move - 1])
+    mover = about(names[position.to_move - 1], _("You to move"), _("{name} to move"))
     return f"{scores}   {mover}   {playable}   {left}"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from battle.history.stats import PEOPLE, Stats
 from battle.history.store import GameEntry
-from battle.i18n import _, ngettext
+from battle.i18n import _, format_signed, ngettext
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import level_word, plural, shown_name
 
@@ -73,12 +73,12 @@ def format_stats(stats: Stats) -> str:
                     tally.wins,
                     tally.draws,
                     tally.losses,
-                    f"{tally.average_margin:+.1f}",
+                    format_signed(tally.average_margin),
                     **spread,
                 )
             )
     if stats.average_margin is not None:
-        lines.append(_("  average margin over your games: {margin}").format(margin=f"{stats.average_margin:+.1f}"))
+        lines.append(_("  average margin over your games: {margin}").format(margin=format_signed(stats.average_margin)))
     lines += ["", *_solver_lines(stats)]
     if stats.accuracy:
         values = [percent for _unused, percent in stats.accuracy]

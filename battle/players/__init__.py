@@ -31,8 +31,9 @@ from typing import TypeVar
 from battle.players.review import review_game
 from battle.players.review_report import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint
 from battle.rules.board import Move, Position
-from battle.rules.game import Game
+from battle.rules.game import Game, KnownStart
 from battle.rules.notation import Record
+from battle.search_times import HINT_QUICK_DEPTH, HINT_QUICK_SECONDS, HINT_SECONDS, REFUTE_SECONDS, REVIEW_SECONDS
 from solver.compile_ahead import WINDOW_NICENESS, prepare_kernels_apart
 from solver.engine import (
     DEFAULT_TABLE_BITS,
@@ -47,7 +48,7 @@ from solver.engine import kernels_cached as _kernels_cached
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
 from solver.limits import Limits
 from solver.plain_search import PLAIN_MAX_DEPTH, plain_analysis
-from solver.results import Analysis, Bound, ProgressCallback, SearchStatus, SolveJSON
+from solver.results import Analysis, Bound, MoveValue, ProgressCallback, SearchStatus, SolveJSON
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS, default_threads
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "Level",
     "Limits",
     "MoveReview",
+    "MoveValue",
     "Opponent",
     "PLAIN_LEVELS",
     "PlainOpponent",
@@ -211,13 +213,6 @@ class _Service:
 # -- the opponent ----------------------------------------------------------------------------
 
 
-HINT_QUICK_DEPTH = 10
-HINT_QUICK_SECONDS = 1.0
-HINT_EXACT_SECONDS = 3.0
-REFUTE_SECONDS = 2.0
-"""A puzzle has at most 60 tiles, solved exactly in milliseconds; this bounds the rare slow one."""
-
-
 Cancelled = Callable[[], bool]
 
 
@@ -265,7 +260,7 @@ class Opponent(_Service):
         *,
         quick_seconds: float = HINT_QUICK_SECONDS,
         quick_depth: int = HINT_QUICK_DEPTH,
-        exact_seconds: float = HINT_EXACT_SECONDS,
+        exact_seconds: float = HINT_SECONDS,
     ) -> Analysis:
         """The perfect player's search of ``position`` for the game's hint: exact when
         ``exact_seconds`` allow, else the quick search's (``quick_depth`` deep, within
@@ -343,9 +338,6 @@ def solver_player(level: str, seed: int | None = None) -> Callable[[Position], M
 # -- the advisor -----------------------------------------------------------------------------
 
 
-HINT_SECONDS = 3.0
-"""How long a terminal hint or evaluation may think: exact from the middle game on,
-an estimate (and said to be one) on a full board."""
 HINT_TABLE_MEGABYTES = 256
 
 
@@ -401,13 +393,6 @@ def solver_advisor(seconds: float = HINT_SECONDS) -> Callable[[Position, bool], 
 
 
 # -- the reviewer ----------------------------------------------------------------------------
-
-
-REVIEW_SECONDS = 1.0
-"""The terminal's end-of-game review: a second a move grades the middle and end game exactly
-and leaves the opening's values as marked estimates, within about a minute for a whole game."""
-
-KnownStart = tuple[int, tuple[Move, ...]]
 
 
 class Reviewer(_Service):

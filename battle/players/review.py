@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from battle.players.review_report import MoveReview, Review, ReviewStep, classify, for_player1
 from battle.rules.board import Move, move_name
-from battle.rules.game import Game
+from battle.rules.game import Game, KnownStart
 from battle.rules.notation import Record
 from solver.engine import FULL_DEPTH, Engine
 from solver.results import Analysis, Bound
@@ -52,7 +52,6 @@ def review_nodes(seconds: float | None) -> int | None:
 ProgressCallback = Callable[[ReviewStep], None]
 
 
-KnownStart = tuple[int, tuple[Move, ...]]
 """The start's exact value for the player to move there and every move that keeps it (an empty
 tuple when the best moves are not known)."""
 

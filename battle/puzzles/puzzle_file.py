@@ -10,10 +10,11 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from battle.i18n import _
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError, puzzle_from_json
 from battle.resources import asset_path
 from battle.rules.errors import one_line, shorten_name
-from battle.storage.paths import write_atomically
+from battle.storage.paths import error_reason, write_atomically
 from battle.storage.textfile import NotAFileToRead, TextFileError, read_limited
 
 SHIPPED = ("puzzles", "puzzles.jsonl")
@@ -40,18 +41,33 @@ def parse_puzzles(text: str, label: str = "<puzzles>") -> list[Puzzle]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
-            reason = f"not JSON ({error.msg}, column {error.colno})"
-            raise PuzzleFormatError(one_line(f"{label}, line {number}: {reason}")) from None
+            raise PuzzleFormatError(
+                one_line(
+                    _("{label}, line {number}: not JSON ({reason}, column {column})").format(
+                        label=label, number=number, reason=error.msg, column=error.colno
+                    )
+                )
+            ) from None
         except RecursionError:
-            raise PuzzleFormatError(f"{label}, line {number}: not a puzzle (JSON nested too deeply)") from None
+            raise PuzzleFormatError(
+                _("{label}, line {number}: not a puzzle (JSON nested too deeply)").format(label=label, number=number)
+            ) from None
         except ValueError:  # a whole number of more than 4,300 digits, which Python refuses to read
-            raise PuzzleFormatError(f"{label}, line {number}: not a puzzle (a number too long to read)") from None
+            raise PuzzleFormatError(
+                _("{label}, line {number}: not a puzzle (a number too long to read)").format(label=label, number=number)
+            ) from None
         try:
             puzzle = puzzle_from_json(data)
         except PuzzleFormatError as error:
-            raise PuzzleFormatError(one_line(f"{label}, line {number}: {error}")) from None
+            raise PuzzleFormatError(
+                one_line(_("{label}, line {number}: {error}").format(label=label, number=number, error=error))
+            ) from None
         if puzzle.id in seen:
-            raise PuzzleFormatError(f"{label}, line {number}: id {puzzle.id} is also on line {seen[puzzle.id]}")
+            raise PuzzleFormatError(
+                _("{label}, line {number}: id {id} is also on line {other}").format(
+                    label=label, number=number, id=puzzle.id, other=seen[puzzle.id]
+                )
+            )
         seen[puzzle.id] = number
         puzzles.append(puzzle)
     return puzzles
@@ -64,13 +80,21 @@ def load_puzzles(path: Path | str | None = None) -> list[Puzzle]:
     try:
         text = read_limited(path, MAX_FILE_BYTES, label).decode("utf-8")
     except TextFileError:
-        raise PuzzleFormatError(f"{label}: larger than {MAX_FILE_BYTES} bytes, too large for a puzzle file") from None
+        raise PuzzleFormatError(
+            _("{label}: larger than {limit} bytes, too large for a puzzle file").format(
+                label=label, limit=MAX_FILE_BYTES
+            )
+        ) from None
     except NotAFileToRead as error:
         raise PuzzleFormatError(str(error)) from None
     except OSError as error:
-        raise PuzzleFormatError(one_line(f"{label}: cannot read ({error.strerror or error})")) from None
+        raise PuzzleFormatError(
+            one_line(_("{label}: cannot read ({reason})").format(label=label, reason=error_reason(error)))
+        ) from None
     except UnicodeDecodeError as error:
-        raise PuzzleFormatError(f"{label}: not UTF-8 text (byte {error.start})") from None
+        raise PuzzleFormatError(
+            _("{label}: not UTF-8 text (byte {byte})").format(label=label, byte=error.start)
+        ) from None
     return parse_puzzles(text, label)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from battle.i18n import N_
 from battle.puzzles.criteria import lead, sign
 from battle.puzzles.puzzle import Puzzle, signed_points
 from battle.rules.board import Move, Position, move_name
@@ -93,7 +94,7 @@ class PuzzleSession:
         move = (min(move), max(move))
         reason = self.position.illegal_reason(move)
         if reason is not None:
-            raise IllegalMoveError(f"{_name(move)}: {reason}")
+            raise IllegalMoveError(N_("{move}: {reason}"), move=_name(move), reason=reason)
         points = self.position.move_points(move)
         best = self.value_now()
         before = sign(lead(self.position) + best)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from battle.rules.errors import IllegalMoveError, NotationError, PositionError
+from battle.i18n import N_
+from battle.rules.errors import IllegalMoveError, NotationError, Phrase, PositionError
 from battle.rules.tiles import COPIES, EMPTY, KIND_COUNT, kind_name, kind_value
 
 COLS: int = 12
@@ -45,7 +46,7 @@ def cell_name(cell: int) -> str:
 def parse_cell(text: str) -> int:
     """Read a cell name such as ``c7``."""
     if len(text) != 2 or text[0] not in COLUMN_LETTERS or text[1] not in "123456789":
-        raise NotationError(f"{text!r} is not a cell (expected a column a-l and a row 1-9, e.g. c7)")
+        raise NotationError(N_("{text} is not a cell (expected a column a-l and a row 1-9, e.g. c7)"), text=repr(text))
     return cell_index(COLUMN_LETTERS.index(text[0]), int(text[1]) - 1)
 
 
@@ -62,21 +63,21 @@ def parse_move(text: str) -> Move:
     """
     parts = text.replace("-", " ").split()
     if len(parts) != 2:
-        raise NotationError(f"{text!r} is not a move (expected two cells, e.g. c1-c9)")
+        raise NotationError(N_("{text} is not a move (expected two cells, e.g. c1-c9)"), text=repr(text))
     a, b = parse_cell(parts[0]), parse_cell(parts[1])
     if a == b:
-        raise NotationError(f"{text!r} is not a move: the two cells must differ")
+        raise NotationError(N_("{text} is not a move: the two cells must differ"), text=repr(text))
     return (a, b) if a < b else (b, a)
 
 
-def find_layout_problem(cells: Sequence[int]) -> tuple[int, str] | None:
+def find_layout_problem(cells: Sequence[int]) -> tuple[int, Phrase] | None:
     """The first rule the cells break, as ``(row, reason)``; None if valid.
 
     Reported in reading order (row by row) so that a file parser can name the
     line where the problem shows; gaps are reported at the tile after the gap.
     """
     if len(cells) != CELL_COUNT:
-        return (0, f"expected {CELL_COUNT} cells, got {len(cells)}")
+        return (0, Phrase(N_("expected {expected} cells, got {count}"), expected=CELL_COUNT, count=len(cells)))
     counts = [0] * KIND_COUNT
     last_tile_row = [-1] * COLS
     for row in range(ROWS):
@@ -86,14 +87,33 @@ def find_layout_problem(cells: Sequence[int]) -> tuple[int, str] | None:
             if kind == EMPTY:
                 continue
             if not 0 <= kind < KIND_COUNT:
-                return (row, f"{cell_name(cell)} holds {kind!r}, which is not a tile kind")
+                return (
+                    row,
+                    Phrase(N_("{cell} holds {kind}, which is not a tile kind"), cell=cell_name(cell), kind=repr(kind)),
+                )
             counts[kind] += 1
             if counts[kind] > COPIES:
-                return (row, f"a fifth {kind_name(kind)} at {cell_name(cell)} (only {COPIES} of each kind exist)")
+                return (
+                    row,
+                    Phrase(
+                        N_("a fifth {tile} at {cell} (only {copies} of each kind exist)"),
+                        tile=kind_name(kind),
+                        cell=cell_name(cell),
+                        copies=COPIES,
+                    ),
+                )
             above = last_tile_row[col]
             if above >= 0 and above != row - 1:
                 letter = COLUMN_LETTERS[col]
-                return (row, f"column {letter} has a gap between {letter}{above + 1} and {letter}{row + 1}")
+                return (
+                    row,
+                    Phrase(
+                        N_("column {column} has a gap between {above} and {below}"),
+                        column=letter,
+                        above=f"{letter}{above + 1}",
+                        below=f"{letter}{row + 1}",
+                    ),
+                )
             last_tile_row[col] = row
     return None
 
@@ -112,11 +132,11 @@ class Position:
         cells = list(cells)
         problem = find_layout_problem(cells)
         if problem is not None:
-            raise PositionError(problem[1])
+            raise PositionError(problem[1].message, **problem[1].values)
         if to_move not in (1, 2):
-            raise PositionError(f"to-move must be 1 or 2, not {to_move!r}")
+            raise PositionError(N_("to-move must be 1 or 2, not {value}"), value=repr(to_move))
         if len(scores) != 2 or any(not isinstance(s, int) or s < 0 for s in scores):
-            raise PositionError(f"scores must be two whole numbers >= 0, not {tuple(scores)!r}")
+            raise PositionError(N_("scores must be two whole numbers >= 0, not {value}"), value=repr(tuple(scores)))
         self.cells: list[int] = cells
         """Kind in each cell (column-major), ``EMPTY`` where taken."""
         self.to_move: int = to_move
@@ -220,23 +240,32 @@ class Position:
     def move_points(self, move: Move) -> int:
         return kind_value(self.cells[move[0]])
 
-    def illegal_reason(self, move: Move) -> str | None:
-        """Why the move is not allowed here, or None if it is legal."""
+    def illegal_reason(self, move: Move) -> Phrase | None:
+        """Why the move is not allowed here, or None if it is legal: a sentence that starts with the
+        notation (a cell, or a number that is none), so it reads the same alone and after a colon."""
         a, b = move
         for cell in (a, b):
             if not 0 <= cell < CELL_COUNT:
-                return f"{cell!r} is not a cell"
+                return Phrase(N_("{number} is not a cell number"), number=repr(cell))
         if a == b:
-            return "the two cells must differ"
+            return Phrase(N_("{cell} is given twice: the two cells must differ"), cell=cell_name(a))
         for cell in (a, b):
             if self.cells[cell] == EMPTY:
-                return f"{cell_name(cell)} is empty"
+                return Phrase(N_("{cell} is empty"), cell=cell_name(cell))
         for cell in (a, b):
             if not self.is_free(cell):
-                return f"{cell_name(cell)} is not free (only the top-most and bottom-most tile of a column are)"
+                return Phrase(
+                    N_("{cell} is not free (only the top-most and bottom-most tile of a column are)"),
+                    cell=cell_name(cell),
+                )
         if self.cells[a] != self.cells[b]:
-            first, second = kind_name(self.cells[a]), kind_name(self.cells[b])
-            return f"{cell_name(a)} is {first} and {cell_name(b)} is {second}, not a pair"
+            return Phrase(
+                N_("{first} is {first_tile} and {second} is {second_tile}, not a pair"),
+                first=cell_name(a),
+                first_tile=kind_name(self.cells[a]),
+                second=cell_name(b),
+                second_tile=kind_name(self.cells[b]),
+            )
         return None
 
     # -- changing the position -------------------------------------------------------
@@ -251,7 +280,7 @@ class Position:
             a, b = b, a
         reason = self.illegal_reason((a, b))
         if reason is not None:
-            raise IllegalMoveError(f"{_safe_move_name((a, b))}: {reason}")
+            raise IllegalMoveError(N_("{move}: {reason}"), move=_safe_move_name((a, b)), reason=reason)
         kind = self.cells[a]
         points = kind_value(kind)
         self.cells[a] = EMPTY

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import secrets
 
+from battle.i18n import N_
 from battle.rules.board import COLS, ROWS, Position
 from battle.rules.errors import NotationError
 from battle.rules.tiles import COPIES, KIND_COUNT
@@ -71,9 +72,12 @@ def random_deal_number() -> int:
     return secrets.randbelow(1_000_000)
 
 
+_NOT_A_DEAL = N_("{text} is not a deal number (expected a whole number from 0 to {last})")
+
+
 def check_deal_number(number: int) -> None:
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= MAX_DEAL:
-        raise NotationError(f"{number!r} is not a deal number (expected a whole number from 0 to {MAX_DEAL})")
+        raise NotationError(_NOT_A_DEAL, text=repr(number), last=MAX_DEAL)
 
 
 def parse_deal_number(text: str) -> int:
@@ -84,7 +88,7 @@ def parse_deal_number(text: str) -> int:
     digits = stripped.lstrip("0") or "0"
     if not stripped.isdigit() or not stripped.isascii() or len(digits) > len(str(MAX_DEAL)):
         shown = text if len(text) <= 30 else text[:27] + "..."
-        raise NotationError(f"{shown!r} is not a deal number (expected a whole number from 0 to {MAX_DEAL})")
+        raise NotationError(_NOT_A_DEAL, text=repr(shown), last=MAX_DEAL)
     number = int(digits)
     check_deal_number(number)
     return number

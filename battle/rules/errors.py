@@ -2,15 +2,67 @@
 that the input was bad can catch one thing, while tests and the UI can tell
 what kind of bad it was. Messages quote the offending input (``quote``: at most
 80 characters of it, control characters escaped), and ``one_line`` is what every
-front end passes a message through before printing it, so that one error is one line."""
+front end passes a message through before printing it, so that one error is one line.
+
+The model states a problem as a ``Phrase``: a whole English sentence of the catalogue with
+named values (``Phrase("{cell} is empty", cell="a1")``). It is worded in the reader's
+language each time it is shown (``str``), so an error raised while the window is English
+reads German after the language button, and a German sentence never carries an English
+reason: a phrase inside a phrase is worded in the same language.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from battle.i18n import _
+
+
+class Phrase:
+    """A sentence of the rules model: an English catalogue message (marked with ``N_`` where it is
+    written) and the values of its ``{named}`` places, worded in the current language by ``str``."""
+
+    __slots__ = ("message", "values")
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        self.message = message
+        """The English sentence, the catalogue's key; the same in every language, for tests and logs."""
+        self.values = values
+        """The named values, each shown with ``str`` (a ``Phrase`` among them in the same language)."""
+
+    def __str__(self) -> str:
+        worded = _(self.message)
+        return worded.format(**{name: str(value) for name, value in self.values.items()}) if self.values else worded
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.message!r}, **{self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.message, self.values) == (other.message, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.message)
 
 
 class BattleError(ValueError):
-    """Base class of every error the model raises about bad input."""
+    """Base class of every error the model raises about bad input: a ``Phrase`` worded when shown."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        super().__init__(message)
+        self.phrase = Phrase(message, **values)
+        """The problem as the model states it; ``str(error)`` words it in the reader's language."""
+
+    def __str__(self) -> str:
+        return str(self.phrase)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # an error sent to another process (the survey's workers) keeps its values
+        return (_rebuilt, (type(self), self.phrase.message, self.phrase.values))
+
+
+def _rebuilt(kind: type[BattleError], message: str, values: dict[str, object]) -> BattleError:
+    return kind(message, **values)
 
 
 class NotationError(BattleError):

@@ -14,9 +14,13 @@ from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.notation import Record, format_record, is_record_text, parse_position, parse_record
 from battle.rules.tiles import kind_value
-from battle.rules.wording import is_you, verb
+from battle.rules.wording import about, is_you
 
 MAX_NAME_LENGTH = 40
+
+KnownStart = tuple[int, tuple[Move, ...]]
+"""What a catalogue knows of a start position: its exact value for the player to move and its best
+first moves (empty when not stored); a review grades move 1 with it where its search cannot."""
 
 
 def clean_name(name: str, default: str) -> str:
@@ -44,8 +48,21 @@ class Result:
         score = self.score_text(names)
         if self.winner is None:
             return (_("Draw, {score}") if start else pgettext("inside a sentence", "draw, {score}")).format(score=score)
-        return _("{wins} {score} (by {margin})").format(
-            wins=verb(names[self.winner - 1], "wins", start=start), score=score, margin=self.margin
+        winner = names[self.winner - 1]
+        if start:
+            return about(
+                winner,
+                _("You win {score} (by {margin})"),
+                _("{name} wins {score} (by {margin})"),
+                score=score,
+                margin=self.margin,
+            )
+        return about(
+            winner,
+            pgettext("inside a sentence", "you win {score} (by {margin})"),
+            pgettext("inside a sentence", "{name} wins {score} (by {margin})"),
+            score=score,
+            margin=self.margin,
         )
 
     def score_text(self, names: tuple[str, str]) -> str:

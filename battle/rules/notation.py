@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from battle.i18n import N_
 from battle.rules.board import COLS, ROWS, Move, Position, find_layout_problem, move_name, parse_cell
 from battle.rules.deal import deal, parse_deal_number
-from battle.rules.errors import IllegalMoveError, NotationError, PositionError, RecordError
+from battle.rules.errors import BattleError, IllegalMoveError, NotationError, Phrase, PositionError, RecordError
 from battle.rules.tiles import EMPTY, kind_name, kind_value, parse_kind
 
 MOVES_PER_LINE = 6
@@ -36,7 +37,7 @@ class _Line:
 def _content_lines(text: str) -> Iterator[_Line]:
     """Non-blank lines with their 1-based numbers, comments removed."""
     if not isinstance(text, str):
-        raise NotationError(f"expected text, got {type(text).__name__}")
+        raise NotationError(N_("expected text, got {kind}"), kind=type(text).__name__)
     # Split on newlines only: a comment runs to the end of its line, whatever
     # other line-break-like characters (form feed, U+2028) it holds.
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -53,9 +54,11 @@ def _split_header(line: _Line) -> tuple[str, str] | None:
     return (match.group(1).lower(), match.group(2).strip()) if match else None
 
 
-def _fail(line: _Line | int, reason: str, error: type[NotationError] = NotationError) -> NotationError:
+def _fail(
+    line: _Line | int, reason: Phrase | NotationError, error: type[NotationError] = NotationError
+) -> NotationError:
     number = line.number if isinstance(line, _Line) else line
-    return error(f"line {number}: {reason}")
+    return error(N_("line {line}: {reason}"), line=number, reason=reason)
 
 
 # -- positions --------------------------------------------------------------------------
@@ -64,28 +67,39 @@ def _fail(line: _Line | int, reason: str, error: type[NotationError] = NotationE
 def _parse_grid_row(line: _Line) -> list[int]:
     tokens = line.text.split()
     if len(tokens) != COLS:
-        raise _fail(line, f"expected {COLS} cells in a grid row, got {len(tokens)}: {line.text!r}")
+        raise _fail(
+            line,
+            Phrase(
+                N_("expected {expected} cells in a grid row, got {count}: {text}"),
+                expected=COLS,
+                count=len(tokens),
+                text=repr(line.text),
+            ),
+        )
     row: list[int] = []
     for token in tokens:
         try:
             row.append(parse_kind(token))
         except NotationError as error:
-            raise _fail(line, str(error)) from None
+            raise _fail(line, error) from None
     return row
 
 
 def _parse_to_move(line: _Line, value: str) -> int:
     if value not in ("1", "2"):
-        raise _fail(line, f"to-move must be 1 or 2, not {value!r}")
+        raise _fail(line, Phrase(N_("to-move must be 1 or 2, not {value}"), value=repr(value)))
     return int(value)
 
 
 def _parse_score(line: _Line, value: str) -> tuple[int, int]:
     parts = value.split()
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
-        raise _fail(line, f"score must be two whole numbers >= 0 (player 1, player 2), not {value!r}")
+        raise _fail(
+            line,
+            Phrase(N_("score must be two whole numbers >= 0 (player 1, player 2), not {value}"), value=repr(value)),
+        )
     if any(len(part) > 6 for part in parts):
-        raise _fail(line, f"score {value!r} is too large (at most {MAX_SCORE})")
+        raise _fail(line, Phrase(N_("score {value} is too large (at most {most})"), value=repr(value), most=MAX_SCORE))
     return int(parts[0]), int(parts[1])
 
 
@@ -107,16 +121,23 @@ def _build_position(
     position = Position(position_cells, to_move, scores)
     total = scores[0] + scores[1] + position.points_on_board()
     if total > MAX_SCORE:
-        reason = (
-            f"score {scores[0]} {scores[1]} is too large: with the {position.points_on_board()} points "
-            f"on the board it could reach {total}, more than {MAX_SCORE}"
+        reason = Phrase(
+            N_(
+                "score {first} {second} is too large: with the {on_board} points on the board "
+                "it could reach {total}, more than {most}"
+            ),
+            first=scores[0],
+            second=scores[1],
+            on_board=position.points_on_board(),
+            total=total,
+            most=MAX_SCORE,
         )
-        raise _fail(score_line, reason) if score_line is not None else NotationError(reason)
+        raise _fail(score_line, reason) if score_line is not None else NotationError(reason.message, **reason.values)
     return position
 
 
 def _missing_rows(rows: list[list[int]], last_line: int) -> NotationError:
-    return _fail(last_line, f"expected {ROWS} grid rows, got {len(rows)}")
+    return _fail(last_line, Phrase(N_("expected {expected} grid rows, got {count}"), expected=ROWS, count=len(rows)))
 
 
 def parse_position(text: str) -> Position:
@@ -134,24 +155,27 @@ def parse_position(text: str) -> Position:
             name, value = header
             if name == "to-move":
                 if to_move is not None:
-                    raise _fail(line, "to-move is given twice")
+                    raise _fail(line, Phrase(N_("{field} is given twice"), field="to-move"))
                 to_move = _parse_to_move(line, value)
             elif name == "score":
                 if scores is not None:
-                    raise _fail(line, "score is given twice")
+                    raise _fail(line, Phrase(N_("{field} is given twice"), field="score"))
                 scores = _parse_score(line, value)
                 score_line = line
             else:
-                raise _fail(line, f"unknown field {name!r} in a position (expected to-move or score)")
+                raise _fail(
+                    line,
+                    Phrase(N_("unknown field {field} in a position (expected to-move or score)"), field=repr(name)),
+                )
             continue
         if len(rows) == ROWS:
-            raise _fail(line, f"more than {ROWS} grid rows: {line.text!r}")
+            raise _fail(line, Phrase(N_("more than {most} grid rows: {text}"), most=ROWS, text=repr(line.text)))
         rows.append(_parse_grid_row(line))
         row_lines.append(line)
     if to_move is None:
-        raise NotationError("missing 'to-move:' line (1 or 2)")
+        raise NotationError(N_("missing 'to-move:' line (1 or 2)"))
     if scores is None:
-        raise NotationError("missing 'score:' line (points of player 1 and player 2)")
+        raise NotationError(N_("missing 'score:' line (points of player 1 and player 2)"))
     if len(rows) != ROWS:
         raise _missing_rows(rows, last)
     return _build_position(rows, row_lines, to_move, scores, score_line)
@@ -217,7 +241,13 @@ def _parse_move_tokens(lines: list[_Line]) -> list[tuple[_Line, int | None, str,
         for match in _MOVE_TOKEN.finditer(line.text):
             if match.group("number") is not None:
                 if pending_number is not None:
-                    raise _fail(line, f"move number {pending_number}. is followed by another number, not a move")
+                    raise _fail(
+                        line,
+                        Phrase(
+                            N_("move number {number}. is followed by another number, not a move"),
+                            number=pending_number,
+                        ),
+                    )
                 pending_number = int(match.group("number")[:9])
             elif match.group("move") is not None:
                 entries.append((line, pending_number, match.group("move"), None))
@@ -225,22 +255,27 @@ def _parse_move_tokens(lines: list[_Line]) -> list[tuple[_Line, int | None, str,
             elif match.group("points") is not None:
                 points_text = match.group("points").strip()
                 if not entries or entries[-1][3] is not None or pending_number is not None:
-                    raise _fail(line, f"points ({points_text}) must follow a move")
+                    raise _fail(line, Phrase(N_("points ({points}) must follow a move"), points=points_text))
                 if not (points_text.isascii() and points_text.isdigit() and len(points_text) <= 2):
-                    raise _fail(line, f"points must be a number from 1 to 9, not ({points_text})")
+                    raise _fail(
+                        line, Phrase(N_("points must be a number from 1 to 9, not ({points})"), points=points_text)
+                    )
                 last = entries[-1]
                 entries[-1] = (last[0], last[1], last[2], int(points_text))
             else:
-                raise _fail(line, f"{match.group('other')!r} is not a move (expected e.g. 1. c1-c9 (7))")
+                raise _fail(
+                    line,
+                    Phrase(N_("{text} is not a move (expected e.g. 1. c1-c9 (7))"), text=repr(match.group("other"))),
+                )
     if pending_number is not None:
-        raise _fail(lines[-1], f"move number {pending_number}. has no move after it")
+        raise _fail(lines[-1], Phrase(N_("move number {number}. has no move after it"), number=pending_number))
     return entries
 
 
 def _parse_result(line: _Line, value: str) -> tuple[int, int]:
     match = re.fullmatch(r"(\d{1,6})\s*-\s*(\d{1,6})", value)
     if not match:
-        raise _fail(line, f"result must be two scores like 131-139, not {value!r}")
+        raise _fail(line, Phrase(N_("result must be two scores like 131-139, not {value}"), value=repr(value)))
     return int(match.group(1)), int(match.group(2))
 
 
@@ -263,14 +298,14 @@ def parse_record(text: str) -> Record:
         header = _split_header(line)
         if header is None:
             if result_line is not None:
-                raise _fail(line, "moves after the result line")
+                raise _fail(line, Phrase(N_("moves after the result line")))
             move_lines.append(line)
             continue
         name, value = header
         if name in fields:
-            raise _fail(line, f"{name} is given twice")
+            raise _fail(line, Phrase(N_("{field} is given twice"), field=name))
         if move_lines and name != "result":
-            raise _fail(line, f"{name}: must come before the moves")
+            raise _fail(line, Phrase(N_("{field}: must come before the moves"), field=name))
         fields[name] = line
         if name in ("player1", "player2"):
             setattr(record, name, value)
@@ -278,10 +313,13 @@ def parse_record(text: str) -> Record:
             try:
                 record.deal = parse_deal_number(value)
             except NotationError as error:
-                raise _fail(line, str(error)) from None
+                raise _fail(line, error) from None
         elif name == "layout":
             if value:
-                raise _fail(line, f"layout: takes the 9 grid rows on the following lines, not {value!r}")
+                raise _fail(
+                    line,
+                    Phrase(N_("layout: takes the 9 grid rows on the following lines, not {value}"), value=repr(value)),
+                )
             in_layout = True
         elif name == "to-move":
             to_move = _parse_to_move(line, value)
@@ -291,9 +329,9 @@ def parse_record(text: str) -> Record:
             result = _parse_result(line, value)
             result_line = line
         else:
-            raise _fail(line, f"unknown field {name!r} in a game record")
+            raise _fail(line, Phrase(N_("unknown field {field} in a game record"), field=repr(name)))
     if "deal" in fields and "layout" in fields:
-        raise _fail(fields["layout"], "a record has either deal: or layout:, not both")
+        raise _fail(fields["layout"], Phrase(N_("a record has either deal: or layout:, not both")))
     if "layout" in fields:
         if len(layout_rows) != ROWS:
             raise _missing_rows(layout_rows, layout_lines[-1].number if layout_lines else fields["layout"].number)
@@ -301,10 +339,13 @@ def parse_record(text: str) -> Record:
     elif record.deal is not None:
         if "to-move" in fields or "score" in fields:
             line = fields.get("to-move") or fields["score"]
-            raise _fail(line, "to-move: and score: belong to a layout:, a numbered deal starts 0-0 with player 1")
+            raise _fail(
+                line,
+                Phrase(N_("to-move: and score: belong to a layout:, a numbered deal starts 0-0 with player 1")),
+            )
         record.start = deal(record.deal)
     else:
-        raise NotationError("missing 'deal:' or 'layout:' line: the record must say where the game started")
+        raise NotationError(N_("missing 'deal:' or 'layout:' line: the record must say where the game started"))
     _replay(record, _parse_move_tokens(move_lines) if move_lines else [], result, result_line)
     return record
 
@@ -318,42 +359,53 @@ def _replay(
     position = record.start.copy()
     for index, (line, number, text, points) in enumerate(entries, start=1):
         if number is not None and number != index:
-            raise RecordError(f"line {line.number}: move {index} is numbered {number}")
+            raise _fail(line, Phrase(N_("move {index} is numbered {number}"), index=index, number=number), RecordError)
         try:
             move = _parse_record_move(text)
         except NotationError as error:
-            raise RecordError(f"line {line.number}: move {index}: {error}") from None
+            raise _fail(line, _in_move(index, error), RecordError) from None
         label = move_name(move)
         if position.is_over():
-            raise RecordError(f"line {line.number}: move {index}: {label}: the game is already over")
+            over = Phrase(N_("{move}: the game is already over"), move=label)
+            raise _fail(line, _in_move(index, over), RecordError)
         try:
             scored = position.push(move)
         except IllegalMoveError as error:
-            raise RecordError(f"line {line.number}: move {index}: {error}") from None
+            raise _fail(line, _in_move(index, error), RecordError) from None
         if points is not None and points != scored:
-            raise RecordError(
-                f"line {line.number}: move {index}: {label} takes a pair of "
-                f"{kind_name(record.start.cells[move[0]])} worth {scored}, not ({points})"
+            wrong = Phrase(
+                N_("{move} takes a pair of {tile} worth {points}, not ({written})"),
+                move=label,
+                tile=kind_name(record.start.cells[move[0]]),
+                points=scored,
+                written=points,
             )
+            raise _fail(line, _in_move(index, wrong), RecordError)
         record.moves.append(move)
     if result is not None and result_line is not None:
         if not position.is_over():
-            raise RecordError(
-                f"line {result_line.number}: result given, but the game is not over after move {len(record.moves)}"
-            )
+            early = Phrase(N_("result given, but the game is not over after move {count}"), count=len(record.moves))
+            raise _fail(result_line, early, RecordError)
         final = (position.scores[0], position.scores[1])
         if result != final:
-            raise RecordError(
-                f"line {result_line.number}: result {result[0]}-{result[1]} does not match "
-                f"the replayed score {final[0]}-{final[1]}"
+            wrong = Phrase(
+                N_("result {written} does not match the replayed score {replayed}"),
+                written=f"{result[0]}-{result[1]}",
+                replayed=f"{final[0]}-{final[1]}",
             )
+            raise _fail(result_line, wrong, RecordError)
+
+
+def _in_move(index: int, reason: Phrase | BattleError) -> Phrase:
+    """A reason about the record's move number ``index``: "move 3: c1-c9: ..."."""
+    return Phrase(N_("move {index}: {reason}"), index=index, reason=reason)
 
 
 def _parse_record_move(text: str) -> Move:
     parts = text.replace("-", " ").split()
     a, b = parse_cell(parts[0]), parse_cell(parts[1])
     if a == b:
-        raise NotationError(f"{text!r}: the two cells must differ")
+        raise NotationError(N_("{text}: the two cells must differ"), text=repr(text))
     return (a, b) if a < b else (b, a)
 
 

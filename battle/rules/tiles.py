@@ -6,6 +6,7 @@ cheap to compute and a kind can index flat arrays in the solver directly.
 
 from __future__ import annotations
 
+from battle.i18n import N_
 from battle.rules.errors import NotationError
 
 SUITS: str = "mps"
@@ -52,5 +53,7 @@ def parse_kind(text: str) -> int:
         return EMPTY
     kind = _KIND_BY_NAME.get(text)
     if kind is None:
-        raise NotationError(f"{text!r} is not a tile (expected a value 1-9 and m, p or s, e.g. 5p, or ..)")
+        raise NotationError(
+            N_("{text} is not a tile (expected a value 1-9 and m, p or s, e.g. 5p, or ..)"), text=repr(text)
+        )
     return kind

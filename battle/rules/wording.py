@@ -1,22 +1,27 @@
-"""Sentences about players and tiles: verb agreement, plurals, and tiles named in words.
+"""Sentences about players and tiles: the player called "you", plurals, tiles named in words.
 
-A player's name is often "You" (the window's default for the human side), so a
-sentence built as ``f"{name} wins"`` reads "You wins". These helpers put the verb
-in the second person for "you" (in any case) and the third person for every
-other name, and count nouns correctly ("1 pair", "2 pairs"). In another language the
-verbs, nouns and suits the game uses come from its catalogue (``_VERBS``, ``_NOUNS``,
-``_SUITS``: German "Du nimmst", "2 Paare", "5-Münze"), the others stay as written.
+A player's name is often "You" (the window's default for the human side), so a sentence
+about a player comes in two whole forms, one for "you" and one for any other name
+(``about``): "You win 140-130." and "{name} wins 140-130.", each translated as a whole
+("Du gewinnst", "Alice gewinnt"), because no rule can build one from the other in every
+language. Counted nouns go through the catalogue's plural rule (``plural``: "1 pair",
+"2 Paare"); a count inside a sentence whose noun changes with the case (German "mit 8
+Punkten") is a whole ``ngettext`` sentence of its own.
 
-Tiles in prose are named in words ("5-circles"), because the notation ``1s``
-reads as "one second" in a sentence such as "took 1s". The notation itself stays
-in move lists, files and JSON (see the notation contract); only sentences use
-these words.
+Tiles in prose are named in words ("5-circles", German "Münzen-Fünf"), because the
+notation ``1s`` reads as "one second" in a sentence such as "took 1s". The notation
+itself stays in move lists, files and JSON (see the notation contract); only sentences
+use these words.
+
+The solver's side of a record is named ``Solver (LEVEL)`` with the level in English
+(``solver_name``, read back by ``solver_level``); only the screen shows the level in the
+reader's language (``shown_name``).
 """
 
 from __future__ import annotations
 
 from battle.i18n import N_, NN_, NP_, _, ngettext, pgettext
-from battle.rules.tiles import kind_suit, kind_value
+from battle.rules.tiles import KIND_COUNT
 
 _SECOND_PERSON_VERBS: dict[str, str] = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
 """Third-person verbs whose second-person form the regular rule below does not give."""
@@ -49,9 +54,6 @@ _NOUNS: dict[str, tuple[str, str]] = {
 }
 """The counted nouns of the game's sentences, whose plural the catalogue's plural rule picks."""
 
-_SUITS: dict[str, str] = {"m": N_("characters"), "p": N_("circles"), "s": N_("bamboo")}
-"""The suits in words (the rule sheet's "Zahl", "Münze", "Bambus" in German)."""
-
 _LEVELS: dict[str, tuple[str, str]] = {
     "beginner": NP_("solver level", "beginner"),
     "casual": NP_("solver level", "casual"),
@@ -74,13 +76,60 @@ _GRADES: dict[str, tuple[str, str]] = {
 _DEFAULT_NAMES: dict[str, str] = {"Player 1": N_("Player 1"), "Player 2": N_("Player 2")}
 """The names a game gets when nobody types one (the terminal's, the window's in English)."""
 
-SOLVER_NAME = "Solver ({level})"
-"""The name a record gives the solver's side, with the level in English: ``Solver (club)``."""
+SOLVER_PREFIX, SOLVER_SUFFIX = "Solver (", ")"
+"""The name a record gives the solver's side is ``Solver (LEVEL)``, with the level in English."""
+
+_TILE_NAMES: tuple[str, ...] = (
+    N_("1-characters"),
+    N_("2-characters"),
+    N_("3-characters"),
+    N_("4-characters"),
+    N_("5-characters"),
+    N_("6-characters"),
+    N_("7-characters"),
+    N_("8-characters"),
+    N_("9-characters"),
+    N_("1-circles"),
+    N_("2-circles"),
+    N_("3-circles"),
+    N_("4-circles"),
+    N_("5-circles"),
+    N_("6-circles"),
+    N_("7-circles"),
+    N_("8-circles"),
+    N_("9-circles"),
+    N_("1-bamboo"),
+    N_("2-bamboo"),
+    N_("3-bamboo"),
+    N_("4-bamboo"),
+    N_("5-bamboo"),
+    N_("6-bamboo"),
+    N_("7-bamboo"),
+    N_("8-bamboo"),
+    N_("9-bamboo"),
+)
+"""The 27 kinds in words, in kind order (``m``, ``p``, ``s``; values 1-9): each a whole word of the
+catalogue, since a language may name the suit first and the value in letters (German
+"Münzen-Sieben", "Bambus-Eins", as the rule sheet and its sources name the tiles)."""
+assert len(_TILE_NAMES) == KIND_COUNT
 
 
 def is_you(name: str) -> bool:
     """Whether a player's name is the second person "you" (in any case, spaces ignored)."""
     return name.strip().casefold() == "you"
+
+
+def solver_name(level: str) -> str:
+    """The name a record gives the solver's side: ``Solver (club)``, in English in every language."""
+    return f"{SOLVER_PREFIX}{level}{SOLVER_SUFFIX}"
+
+
+def solver_level(name: str) -> str | None:
+    """The level in a name ``solver_name`` gives ("club" of ``Solver (club)``), else None."""
+    if name.startswith(SOLVER_PREFIX) and name.endswith(SOLVER_SUFFIX):
+        level = name[len(SOLVER_PREFIX) : -len(SOLVER_SUFFIX)]
+        return level or None
+    return None
 
 
 def level_word(level: str) -> str:
@@ -97,28 +146,33 @@ def grade_word(name: str) -> str:
 
 
 def shown_name(name: str) -> str:
-    """A player's name as shown: the default "You" and the solver's ``Solver (club)`` in the player's
-    language, any other name as given. A record keeps the name as stored; only the screen changes."""
+    """A player's name as shown: the default "You", "Player 1" and the solver's ``Solver (club)`` in
+    the player's language, any other name as given. A record keeps the name as stored; only the
+    screen changes."""
     if is_you(name):
         return _("You")
     if name in _DEFAULT_NAMES:
         return _(_DEFAULT_NAMES[name])
-    prefix, suffix = SOLVER_NAME.split("{level}")
-    if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
-        return _("Solver ({level})").format(level=level_word(name[len(prefix) : -len(suffix)]))
+    level = solver_level(name)
+    if level is not None:
+        return _("Solver ({level})").format(level=level_word(level))
     return name
 
 
-def mention(name: str, *, start: bool = True) -> str:
-    """The name as written in a sentence: "You" at the start, "you" inside, the solver with its
-    level in the player's language, other names as given."""
+def about(name: str, you: str, other: str, /, **values: object) -> str:
+    """The sentence about the player ``name``: ``you`` (a whole sentence of the catalogue, already
+    looked up) when the name is "you", else ``other`` with the name as shown in ``{name}``.
+
+    ``about(name, _("You win {score}."), _("{name} wins {score}."), score="140-130")``
+    """
     if is_you(name):
-        return _("You") if start else pgettext("inside a sentence", "you")
-    return shown_name(name)
+        return you.format(**values)
+    return other.format(name=shown_name(name), **values)
 
 
 def conjugate(name: str, third_person: str) -> str:
-    """A present-tense verb, given in the third person ("takes"), agreeing with ``name``.
+    """A present-tense verb, given in the third person ("takes"), agreeing with ``name``: the
+    English the online server writes into its own records and log lines.
 
     Only the first word changes, so "takes back" gives "take back"; a verb that does
     not end in "s" (a past tense such as "took") is the same for every name.
@@ -141,51 +195,52 @@ def conjugate(name: str, third_person: str) -> str:
     else:
         base = lower
     if word[:1].isupper():
-        base = capital(base)
+        base = base[:1].upper() + base[1:]
     return base + space + rest
 
 
-def verb(name: str, third_person: str, *, start: bool = True) -> str:
-    """The name and its verb: ``verb("You", "takes")`` is "You take", ``verb("Alice", "takes")`` "Alice takes"."""
-    return f"{mention(name, start=start)} {conjugate(name, third_person)}"
+def verb(name: str, third_person: str) -> str:
+    """The name and its verb, for the online server's own English: ``verb("Alice", "takes")`` is
+    "Alice takes", ``verb("You", "takes")`` "You take"."""
+    return f"{'You' if is_you(name) else name} {conjugate(name, third_person)}"
 
 
-def possessive(name: str, *, start: bool = True) -> str:
-    """The possessive: "Your" ("your" inside a sentence) for you, "Alice's" for Alice."""
-    if is_you(name):
-        return _("Your") if start else pgettext("inside a sentence", "your")
-    return _("{name}'s").format(name=name)
-
-
-def capital(text: str) -> str:
-    """``text`` with a capital first letter, the rest as it is: the rules model's reasons and
-    the network's details start in lower case, and a sentence of them does not."""
-    return text[:1].upper() + text[1:]
-
-
-def plural(count: int, noun: str, plural_form: str | None = None) -> str:
-    """A count and its noun: "1 pair", "2 pairs", "0 pairs", "-1 point"."""
-    forms = _NOUNS.get(noun)
-    if forms is not None and plural_form is None:
-        return ngettext(*forms, abs(count)).format(count=count)
-    if abs(count) == 1:
-        return f"{count} {noun}"
-    return f"{count} {plural_form if plural_form is not None else _plural_noun(noun)}"
-
-
-def _plural_noun(noun: str) -> str:
-    if noun.endswith(("s", "x", "z", "ch", "sh")):
-        return noun + "es"
-    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return noun[:-1] + "ies"
-    return noun + "s"
+def plural(count: int, noun: str) -> str:
+    """A count and its noun, as a label or in the nominative: "1 pair", "2 pairs", "0 pairs"."""
+    return ngettext(*_NOUNS[noun], abs(count)).format(count=count)
 
 
 def tile_words(kind: int) -> str:
     """A tile kind named in words for a sentence: "5-circles", "1-bamboo", "9-characters"."""
-    return _("{value}-{suit}").format(value=kind_value(kind), suit=_(_SUITS[kind_suit(kind)]))
+    return _(_TILE_NAMES[kind])
 
 
 def pair_words(kind: int) -> str:
     """A pair of a kind in words: "a pair of 1-bamboo"."""
     return _("a pair of {tiles}").format(tiles=tile_words(kind))
+
+
+def took_sentence(name: str, move: str, kind: int, points: int) -> str:
+    """What a move took, as the window says it: "You took a pair of 9-characters, a1-a2, for 9 points."."""
+    return about(
+        name,
+        ngettext("You took {pair}, {move}, for {count} point.", "You took {pair}, {move}, for {count} points.", points),
+        ngettext(
+            "{name} took {pair}, {move}, for {count} point.", "{name} took {pair}, {move}, for {count} points.", points
+        ),
+        pair=pair_words(kind),
+        move=move,
+        count=points,
+    )
+
+
+def to_move_sentence(name: str, pairs: int) -> str:
+    """Whose turn it is and how many pairs there are to take: "Ann to move: 8 pairs to choose from."."""
+    return about(
+        name,
+        ngettext("You to move: {count} pair to choose from.", "You to move: {count} pairs to choose from.", pairs),
+        ngettext(
+            "{name} to move: {count} pair to choose from.", "{name} to move: {count} pairs to choose from.", pairs
+        ),
+        count=pairs,
+    )

@@ -16,11 +16,14 @@ file that cannot be read is renamed aside, never deleted or reused.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
 import time
 from pathlib import Path
+
+from battle.i18n import N_, _
 
 APP_DIR = "mahjong-battle"
 TEMPORARY_PREFIX = ".mahjong-battle-"
@@ -61,21 +64,69 @@ def ensure_folder(path: Path) -> Path:
         if path.exists() and not path.is_dir():
             moved = set_aside(path)
             if moved is None:
-                raise StorageProblem(f"{path} is a file, not a folder, and could not be moved aside")
+                raise StorageProblem(
+                    _("{path} is a file, not a folder, and could not be moved aside").format(path=path)
+                )
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
-            raise StorageProblem(f"{path} cannot be used: permission denied")
+            raise StorageProblem(_("{path} cannot be used: {reason}").format(path=path, reason=_("Permission denied")))
     except StorageProblem:
         raise
     except (OSError, ValueError) as error:
-        raise StorageProblem(f"{path} cannot be used: {error_reason(error)}") from None
+        raise StorageProblem(
+            _("{path} cannot be used: {reason}").format(path=path, reason=error_reason(error))
+        ) from None
     return path
 
 
+_ERRNO_WORDS: dict[int, str] = {
+    getattr(errno, name): words
+    for name, words in (
+        ("ENOENT", N_("No such file or directory")),
+        ("EACCES", N_("Permission denied")),
+        ("EPERM", N_("Operation not permitted")),
+        ("EISDIR", N_("Is a directory")),
+        ("ENOTDIR", N_("Not a directory")),
+        ("ENOTEMPTY", N_("Directory not empty")),
+        ("EEXIST", N_("File exists")),
+        ("ENOSPC", N_("No space left on device")),
+        ("EDQUOT", N_("Disk quota exceeded")),
+        ("EFBIG", N_("File too large")),
+        ("EROFS", N_("Read-only file system")),
+        ("ENAMETOOLONG", N_("File name too long")),
+        ("ELOOP", N_("Too many levels of symbolic links")),
+        ("EMFILE", N_("Too many open files")),
+        ("ENFILE", N_("Too many open files in system")),
+        ("EIO", N_("Input/output error")),
+        ("EBUSY", N_("Device or resource busy")),
+        ("ENXIO", N_("No such device or address")),
+        ("EINVAL", N_("Invalid argument")),
+        ("ECONNREFUSED", N_("Connection refused")),
+        ("ECONNRESET", N_("Connection reset by peer")),
+        ("ETIMEDOUT", N_("Connection timed out")),
+        ("ENETUNREACH", N_("Network is unreachable")),
+        ("EHOSTUNREACH", N_("No route to host")),
+        ("EADDRINUSE", N_("Address already in use")),
+        ("EADDRNOTAVAIL", N_("Cannot assign requested address")),
+    )
+    if hasattr(errno, name)
+}
+"""The system's reasons a player meets, in the catalogue: the English is glibc's ``strerror``, so an
+English line reads as the system's own, and another language gets whole words of its own."""
+
+
 def error_reason(error: BaseException) -> str:
-    """What went wrong in words: an OSError's ``File name too long`` without its number and
-    path, any other error's message (a ValueError's "embedded null byte", say)."""
-    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+    """What went wrong in words, in the player's language: an OSError's reason by its ``errno``
+    ("No such file or directory", German "Datei oder Ordner nicht gefunden") without its number
+    and path, the system's own words for a rare one, any other error's message (a ValueError's
+    "embedded null byte", say)."""
+    if isinstance(error, OSError):
+        worded = _ERRNO_WORDS.get(error.errno) if error.errno is not None else None
+        if worded is not None:
+            return _(worded)
+        if error.strerror:
+            return error.strerror
+    return str(error)
 
 
 def write_atomically(path: Path | str, text: str | bytes) -> None:
@@ -116,8 +167,11 @@ def writable_target(path: Path) -> Path:
         return target
     if stat.S_ISREG(info.st_mode):
         return target
-    kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, a device or a socket)"
-    raise NotAFileToWrite(f"{path} is {kind}: nothing is written there")
+    if stat.S_ISDIR(info.st_mode):
+        raise NotAFileToWrite(_("{path} is a folder: nothing is written there").format(path=path))
+    raise NotAFileToWrite(
+        _("{path} is not a regular file (a FIFO, a device or a socket): nothing is written there").format(path=path)
+    )
 
 
 def _mode_of(path: Path) -> int | None:

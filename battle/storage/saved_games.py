@@ -31,7 +31,7 @@ from pathlib import Path
 from battle.i18n import _, format_date, ngettext
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
-from battle.rules.wording import shown_name
+from battle.rules.wording import shown_name, solver_level
 from battle.storage import game_claim
 from battle.storage.game_claim import GameClaim
 from battle.storage.paths import (
@@ -268,8 +268,14 @@ class Shelf:
             moved = set_aside(record)
             if sidecar.exists():
                 set_aside(sidecar)
-            where = f" It was moved to {moved.name}." if moved else ""
-            problems.append(f"A saved game could not be read: {_problem_text(error)}.{where}")
+            reason = _problem_text(error)
+            problems.append(
+                _("A saved game could not be read: {reason}. It was moved to {name}.").format(
+                    reason=reason, name=moved.name
+                )
+                if moved
+                else _("A saved game could not be read: {reason}.").format(reason=reason)
+            )
             return None
         saved = SavedGame(game_id, game, saved_at=_mtime(record))
         problem = _apply_sidecar(saved, sidecar, levels)
@@ -321,8 +327,9 @@ def _problem_text(error: BaseException) -> str:
 def _solver_in_names(game: Game) -> tuple[int | None, str | None]:
     """A record remembers the solver by its name, ``Solver (LEVEL)``."""
     for side, name in ((1, game.player1), (2, game.player2)):
-        if name.startswith("Solver (") and name.endswith(")"):
-            return side, name[len("Solver (") : -1]
+        level = solver_level(name)
+        if level is not None:
+            return side, level
     return None, None
 
 
@@ -336,25 +343,27 @@ def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[
     except OSError as error:
         return _bad_sidecar(saved, path, _problem_text(error))
     except TextFileError:
-        return _bad_sidecar(saved, path, f"longer than {SIDECAR_LIMIT} bytes")
+        return _bad_sidecar(saved, path, _("longer than {limit} bytes").format(limit=SIDECAR_LIMIT))
     try:
         data = json.loads(raw.decode("utf-8"))
         if not isinstance(data, dict):
-            raise ValueError("expected a JSON object")
+            raise ValueError(_("expected a JSON object"))
         side = data.get("solver_side")
         level = data.get("level")
         front_end = data.get("front_end", "window")
         kept = data.get("kept", False)
         if side not in (None, 1, 2) or isinstance(side, bool):
-            raise ValueError(f"solver_side must be 1, 2 or null, not {_short(side)}")
+            raise ValueError(
+                _("{field} must be 1, 2 or null, not {value}").format(field="solver_side", value=_short(side))
+            )
         if side is not None and (not isinstance(level, str) or (levels is not None and level not in levels)):
-            raise ValueError(f"unknown level {_short(level)}")
+            raise ValueError(_("unknown level {level}").format(level=_short(level)))
         if front_end not in FRONT_ENDS:
-            raise ValueError(f"unknown front_end {_short(front_end)}")
+            raise ValueError(_("unknown {field} {value}").format(field="front_end", value=_short(front_end)))
         if not isinstance(kept, bool):
-            raise ValueError(f"kept must be true or false, not {_short(kept)}")
+            raise ValueError(_("{field} must be true or false, not {value}").format(field="kept", value=_short(kept)))
     except (ValueError, RecursionError, UnicodeDecodeError) as error:
-        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        reason = _("nested too deeply") if isinstance(error, RecursionError) else str(error)
         return _bad_sidecar(saved, path, reason)
     saved.solver_side, saved.level, saved.front_end, saved.kept = side, level, front_end, kept
     return None
@@ -362,11 +371,14 @@ def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[
 
 def _bad_sidecar(saved: SavedGame, path: Path, reason: str) -> str:
     moved = set_aside(path)
-    where = f" (moved to {moved.name})" if moved else ""
-    return (
-        f"The settings of saved game {saved.game_id} could not be read: {reason}{where}; "
-        "it goes on as a game between two people."
-    )
+    if moved:
+        return _(
+            "The settings of saved game {game} could not be read: {reason} (moved to {name}); "
+            "it goes on as a game between two people."
+        ).format(game=saved.game_id, reason=reason, name=moved.name)
+    return _(
+        "The settings of saved game {game} could not be read: {reason}; it goes on as a game between two people."
+    ).format(game=saved.game_id, reason=reason)
 
 
 def _short(value: object) -> str:

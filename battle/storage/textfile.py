@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import BinaryIO
 
+from battle.i18n import _
 from battle.regular_file import FileTooLarge, NotAFileToRead, read_regular_file
+from battle.storage.paths import error_reason
 
 MAX_BYTES = 1_000_000
 """Cap for a game record or position. The longest record is about 0.7 KB (54 moves, two
@@ -29,15 +31,33 @@ def read_limited(path: object, limit: int, label: str) -> bytes:
     """
     try:
         return read_regular_file(path, limit, label)
+    except NotAFileToRead as error:
+        if error.folder:
+            worded = _("{label} is a folder: nothing is read from it").format(label=label)
+        else:
+            worded = _("{label} is not a regular file (a FIFO, a device or a socket): nothing is read from it").format(
+                label=label
+            )
+        raise NotAFileToRead(label, folder=error.folder, message=worded) from None
     except FileTooLarge as error:
-        raise TextFileError(str(error)) from None
+        if error.size is None:
+            raise TextFileError(
+                _("{label}: larger than the {limit} bytes a file of this kind has").format(label=label, limit=limit)
+            ) from None
+        raise TextFileError(
+            _("{label}: {size} bytes, larger than the {limit} a file of this kind has").format(
+                label=label, size=error.size, limit=limit
+            )
+        ) from None
 
 
 def decode_limited(handle: BinaryIO, label: str) -> str:
     """Read at most ``MAX_BYTES`` from ``handle`` (standard input) and decode them as UTF-8."""
     data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise TextFileError(f"{label}: larger than {MAX_BYTES} bytes, not a game record or position")
+        raise TextFileError(
+            _("{label}: larger than {limit} bytes, not a game record or position").format(label=label, limit=MAX_BYTES)
+        )
     return _decode(data, label)
 
 
@@ -45,7 +65,7 @@ def _decode(data: bytes, label: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise TextFileError(f"{label}: not UTF-8 text (byte {error.start})") from None
+        raise TextFileError(_("{label}: not UTF-8 text (byte {byte})").format(label=label, byte=error.start)) from None
 
 
 def read_text_file(path: object, label: str, limit: int = MAX_BYTES) -> str:
@@ -56,9 +76,9 @@ def read_text_file(path: object, label: str, limit: int = MAX_BYTES) -> str:
     except NotAFileToRead as error:
         raise TextFileError(str(error)) from None
     except OSError as error:
-        raise TextFileError(f"{label}: {error.strerror or error}") from None
+        raise TextFileError(_("{label}: {reason}").format(label=label, reason=error_reason(error))) from None
     except ValueError as error:
         if isinstance(error, TextFileError):
             raise
-        raise TextFileError(f"{label}: not a usable file name ({error})") from None
+        raise TextFileError(_("{label}: not a usable file name ({error})").format(label=label, error=error)) from None
     return _decode(data, label)

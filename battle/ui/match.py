@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from battle.i18n import _
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
-from battle.rules.wording import shown_name
+from battle.rules.wording import shown_name, solver_name
 from battle.storage.saved_games import SavedGame, new_game_id
 
 
@@ -118,15 +118,6 @@ class Match:
         """A resumed game is the one in play, no longer one kept for later: once left, it is the
         last game that the next new-game prompt names."""
         return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id)
-
-
-def solver_name(level: str) -> str:
-    return f"Solver ({level})"
-
-
-def is_solver_name(name: str) -> bool:
-    """Whether a player's name is one ``solver_name`` gives ("Solver (club)"), of any level."""
-    return name.startswith("Solver (") and name.endswith(")")
 
 
 def new_match(

@@ -23,13 +23,13 @@ def home_env(home: Path) -> dict[str, str]:
 class TerminalProcess:
     """``mahjong-battle ARGS`` with its standard streams on pipes."""
 
-    def __init__(self, args: list[str], home: Path) -> None:
+    def __init__(self, args: list[str], home: Path, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "battle", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=home_env(home),
+            env=home_env(home) if env is None else env,
             cwd=home,
         )
         self.seen = ""

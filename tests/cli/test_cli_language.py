@@ -72,7 +72,7 @@ def test_the_text_board_is_german_and_its_notation_and_files_are_not() -> None:
     shown = run("show", "-", stdin=dealt.stdout)
     assert shown.returncode == 0, shown.stderr
     assert "Steine pro Spalte" in shown.stdout
-    assert "Spieler 1 am Zug   7 Paare spielbar   108 Steine, 270 Punkte auf dem Brett" in shown.stdout
+    assert "Spieler 1 ist am Zug   7 Paare spielbar   108 Steine, 270 Punkte auf dem Brett" in shown.stdout
     assert "[5p] frei mit freiem Zwilling (spielbar)" in shown.stdout
     assert "(9p) [1s] (7m) [5p]" in shown.stdout
 
@@ -95,10 +95,10 @@ def test_numbers_are_german_and_the_json_is_not() -> None:
 def test_terminal_play_prompts_in_german() -> None:
     played = run("play", "--deal", "5", stdin="zz\nquit\n")
     assert played.returncode == 0, played.stderr
-    # the players' names are the record's (a file's content is the same in every language)
-    assert "Mahjong Battle: Player 1 gegen Player 2, Verteilung 5. 'help' zeigt die Befehle." in played.stdout
-    assert "Player 1 am Zug> " in played.stdout
-    assert "Kein erlaubter Zug:" in played.stdout
+    # the record keeps the default names in English (a file reads the same everywhere); the screen does not
+    assert "Mahjong Battle: Spieler 1 gegen Spieler 2, Verteilung 5. 'help' zeigt die Befehle." in played.stdout
+    assert "Spieler 1 ist am Zug> " in played.stdout
+    assert "Kein erlaubter Zug: 'zz' ist kein Zug (erwartet: zwei Felder, z. B. c1-c9)." in played.stdout
 
 
 def test_stats_and_a_fair_deal_speak_german_while_the_file_stays_english(tmp_path: Path) -> None:

@@ -141,16 +141,21 @@ def test_numbers_and_dates_are_written_the_languages_way() -> None:
 
 def test_sentences_about_players_follow_the_language() -> None:
     from battle.rules.tiles import parse_kind
-    from battle.rules.wording import pair_words, plural, possessive, verb
+    from battle.rules.wording import pair_words, plural, took_sentence
 
     i18n.set_language("de")
-    assert verb("You", "takes") == "Du nimmst"
-    assert verb("Alice", "takes") == "Alice nimmt"
+    assert (
+        took_sentence("You", "c1-c9", parse_kind("7p"), 7)
+        == "Du hast ein Paar Münzen-Sieben genommen, c1-c9, für 7 Punkte."
+    )
+    assert (
+        took_sentence("Alice", "c1-c9", parse_kind("1s"), 1)
+        == "Alice hat ein Paar Bambus-Eins genommen, c1-c9, für 1 Punkt."
+    )
     assert plural(2, "pair") == "2 Paare" and plural(1, "point") == "1 Punkt"
-    assert pair_words(parse_kind("5p")) == "ein Paar 5-Münze"
-    assert possessive("You") == "Dein"
+    assert pair_words(parse_kind("5p")) == "ein Paar Münzen-Fünf"
     i18n.set_language("en")
-    assert verb("You", "takes") == "You take" and pair_words(parse_kind("5p")) == "a pair of 5-circles"
+    assert took_sentence("You", "c1-c9", parse_kind("5p"), 5) == "You took a pair of 5-circles, c1-c9, for 5 points."
 
 
 def test_what_a_move_opens_follows_the_language_and_an_empty_text_stays_empty() -> None:
@@ -300,13 +305,13 @@ def test_the_compiled_catalogue_is_cached_and_a_broken_cache_is_compiled_again(
 
 def test_levels_classes_themes_and_default_names_are_shown_in_the_language() -> None:
     from battle.puzzles.themes import theme_word
-    from battle.rules.wording import grade_word, level_word, mention, shown_name
+    from battle.rules.wording import grade_word, level_word, shown_name
 
     i18n.set_language("de")
     assert [level_word(level) for level in ("beginner", "club", "master")] == ["Anfänger", "Verein", "Meister"]
     assert shown_name("Solver (club)") == "Solver (Verein)" and shown_name("You") == "Du"
     assert shown_name("Player 2") == "Spieler 2" and shown_name("Ann") == "Ann"
-    assert mention("Solver (expert)", start=False) == "Solver (Experte)"
+    assert shown_name("Solver (expert)") == "Solver (Experte)"
     assert grade_word("mistake") == "Fehler" and theme_word("sacrifice") == "Opfer"
     i18n.set_language("en")
     assert shown_name("Solver (club)") == "Solver (club)" and grade_word("mistake") == "mistake"

@@ -57,7 +57,7 @@ def test_a_wrong_move_shows_its_loss_and_refutation_then_the_right_one_finishes(
     assert "Refutation: Player 2 replies a2-b1 (8)." in out
     assert "Try again (type a move), or type 'solution' to see it." in out
     assert "Right: c1-c3 (1)." in out and "Not solved at the first try. Themes: blockade." in out
-    assert "Your puzzle rating: 1500 -> " in out and "Streak: 0." in out
+    assert "Your puzzle rating: 1500 → " in out and "Streak: 0." in out
     assert "Right: a3-d1 (2)." in out and "Solved! Themes: sacrifice." in out and "Streak: 1." in out
     assert out.rstrip().endswith("Bye.")
     assert attempts(tmp_path) == [(BLOCKADE_PUZZLE.id, False), (SACRIFICE_PUZZLE.id, True)]
@@ -97,7 +97,7 @@ def test_mistakes_get_one_line(tmp_path: Path) -> None:
         (["play", "--theme", "nope"], "--theme: 'nope' is not a theme (choose one of: tempo, blockade, sacrifice)"),
         (["play", "--file", str(broken)], "line 2: missing position, to_move, line, losses"),
         (["play", "--file", str(tmp_path / "none.jsonl")], "cannot read"),
-        (["play", "--length", "9"], "no puzzle has 9 moves to find"),
+        (["play", "--length", "9"], "No puzzle has 9 moves to find (600 puzzles in the set)."),
     ]:
         done = puzzles(*argv, home=tmp_path)
         assert done.returncode == 2 and done.stdout == "", done.stderr

@@ -8,6 +8,7 @@ import random
 import pygame
 import pytest
 
+from battle.online.protocol.codes import format_code
 from battle.rules.board import Position
 from battle.rules.deal import deal
 from battle.rules.game import Game
@@ -152,3 +153,27 @@ def test_with_the_server_down_the_opponent_is_not_shown_connected(size, tmp_path
         ui.run_until(app, lambda: scene.online.link.state == "retrying", WAIT)
         texts = recorder.texts()
         assert "Player 2 · unknown" in texts and not any("connected" in text for text in texts), texts
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_waiting_rooms_words_keep_clear_of_each_other(size, language, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """The host's waiting room: the instructions (two lines in German) above the watch code, the
+    connection line and the buttons, none of them drawn over another."""
+    from tests.ui.test_ui_online import host_in_window
+
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size, language=language)
+        lobby = host_in_window(app, server.url)
+        ui.run_until(app, lambda: lobby.watch is not None, WAIT)
+        recorder = record_texts(app, monkeypatch)
+        # a line's box holds the font's spacing above and below its letters: only the middle counts
+        drawn = [(text, rect.inflate(0, -round(rect.h * 0.3))) for text, rect in recorder.frame() if text.strip()]
+        card = lobby.card_rect()
+        inside = [(text, rect) for text, rect in drawn if card.contains(rect)]
+        assert any(text.endswith(format_code(lobby.watch)) for text, _ in inside), [text for text, _ in inside]
+        for index, (text, rect) in enumerate(inside):
+            for other, other_rect in inside[index + 1 :]:
+                assert not rect.colliderect(other_rect), f"{text!r} is drawn over {other!r}"
+            for button in lobby.buttons.values():
+                assert not rect.colliderect(button.rect), f"{text!r} is drawn over the button {button.text!r}"

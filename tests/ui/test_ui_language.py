@@ -86,7 +86,7 @@ def test_the_rules_page_and_the_game_speak_german(tmp_path, monkeypatch) -> None
         app = new_app((1200, 800), language="de")
         app.start_match(new_match(3, "hotseat", ("Ann", "Ben")))
         scene = ui.play_scene(app)
-        assert scene.status.text == "Ann am Zug: 8 Paare zur Wahl."
+        assert scene.status.text == "Ann ist am Zug: 8 Paare zur Wahl."
         labels = {button.full_text for button in scene.elements if isinstance(button, Button)}
         assert {"Tipp", "Neues Spiel", "Analyse", "Speichern"} <= labels
         drawn = drawn_texts(app, monkeypatch)

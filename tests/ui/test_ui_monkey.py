@@ -122,7 +122,7 @@ def test_random_input_breaks_nothing(tmp_path, monkeypatch) -> None:
     from battle.ui.play import thinking
 
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.2)
-    monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.2)
+    monkeypatch.setattr(thinking, "HINT_SECONDS", 0.2)
     rng = random.Random(20240611)
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app((1000, 700))

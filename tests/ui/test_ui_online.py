@@ -543,6 +543,11 @@ def test_before_the_second_move_resign_reads_abort_and_calls_the_game_off(tmp_pa
         assert over["result"] == {"winner": None, "reason": "aborted", "scores": over["result"]["scores"]}
         ui.run_until(app, lambda: not scene.online.playing, WAIT)
         assert History().games() == []  # an aborted game counts for nothing
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        card = app.stack.top
+        assert card.card_text() == ("Called off", "The game was called off; it counts for nothing.")
+        app.set_language("de")
+        assert card.card_text() == ("Abgebrochen", "Die Partie wurde abgebrochen; sie zählt nicht.")
 
 
 def test_the_host_calls_off_a_waiting_game_from_the_waiting_room(tmp_path: Path, monkeypatch) -> None:

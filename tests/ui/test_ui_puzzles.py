@@ -10,11 +10,11 @@ from __future__ import annotations
 import pygame
 
 from battle.history.store import History
+from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle
 from battle.rules.board import move_name
 from battle.rules.wording import plural
 from battle.ui.app import App
-from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_scene import ANY_THEME, PuzzleScene, shipped_puzzles
 from battle.ui.title.title_scene import TitleScene
 from solver import Engine, Limits

@@ -1,8 +1,9 @@
 """The board as drawn, compared with a stored picture: layout, tile states, panel, status line.
 
 The reference is the demo position (deal 1 after six moves, a tile selected) at 1200x800,
-rendered headless with the animation clock at zero. After a deliberate change to the look,
-regenerate it and check the new picture by eye before committing it:
+rendered headless with the animation clock at zero, in English and in German (every word of
+the panel and the status line in the player's language). After a deliberate change to the
+look, regenerate them and check the new pictures by eye before committing them:
 
     UPDATE_UI_REFERENCE=1 python -m pytest tests/ui/test_ui_screenshot.py
 
@@ -23,26 +24,29 @@ import pytest
 from tests import ui_harness as ui
 
 REFERENCE = Path(__file__).parents[1] / "data" / "ui" / "demo-deal1-1200x800.png"
+REFERENCES = {"en": REFERENCE, "de": REFERENCE.with_name("demo-deal1-1200x800-de.png")}
 MAX_MEAN_DIFFERENCE = 3.0
 MAX_FAR_PIXELS = 0.02
 
 
-def render(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pygame.Surface:
+def render(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str = "en") -> pygame.Surface:
     with ui.session(tmp_path, monkeypatch) as new_app:
-        app = new_app((1200, 800), demo=True)
+        app = new_app((1200, 800), demo=True, language=language)
         app.step([], 0)
         app.step([], 0)
         return pygame.display.get_surface().copy()
 
 
-def test_the_demo_position_looks_as_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    shot = render(tmp_path, monkeypatch)
+@pytest.mark.parametrize("language", sorted(REFERENCES))
+def test_the_demo_position_looks_as_stored(language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stored = REFERENCES[language]
+    shot = render(tmp_path, monkeypatch, language)
     if os.environ.get("UPDATE_UI_REFERENCE") == "1":
-        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(shot, str(REFERENCE))
-        pytest.skip(f"reference written to {REFERENCE}")
-    assert REFERENCE.exists(), "no reference picture: run UPDATE_UI_REFERENCE=1 pytest tests/ui/test_ui_screenshot.py"
-    reference = pygame.image.load(str(REFERENCE))
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(shot, str(stored))
+        pytest.skip(f"reference written to {stored}")
+    assert stored.exists(), "no reference picture: run UPDATE_UI_REFERENCE=1 pytest tests/ui/test_ui_screenshot.py"
+    reference = pygame.image.load(str(stored))
     assert reference.get_size() == shot.get_size()
     ours = pygame.surfarray.array3d(shot).astype(np.int16)
     theirs = pygame.surfarray.array3d(reference).astype(np.int16)
@@ -52,7 +56,7 @@ def test_the_demo_position_looks_as_stored(tmp_path: Path, monkeypatch: pytest.M
     if mean >= MAX_MEAN_DIFFERENCE or far >= MAX_FAR_PIXELS:
         actual = tmp_path / "actual.png"
         pygame.image.save(shot, str(actual))
-        pytest.fail(f"screen differs from {REFERENCE.name}: mean {mean:.2f}, {far:.2%} of pixels far off; see {actual}")
+        pytest.fail(f"screen differs from {stored.name}: mean {mean:.2f}, {far:.2%} of pixels far off; see {actual}")
 
 
 def test_the_comparison_notices_a_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

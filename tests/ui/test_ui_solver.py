@@ -108,7 +108,7 @@ def test_hint_is_a_legal_move_and_is_highlighted(tmp_path, monkeypatch) -> None:
     )
 
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.3)
-    monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.5)
+    monkeypatch.setattr(thinking, "HINT_SECONDS", 0.5)
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app()
         scene = app.start_match(new_match(3, "hotseat", ("A", "B")))

@@ -64,7 +64,7 @@ def test_a_hot_seat_game_sounds_each_select_refusal_pair_hint_and_the_end(tmp_pa
     from battle.ui.play import thinking  # a quick hint: this checks the sound, not the solver's strength
 
     monkeypatch.setattr(thinking, "HINT_QUICK_SECONDS", 0.3)
-    monkeypatch.setattr(thinking, "HINT_EXACT_SECONDS", 0.5)
+    monkeypatch.setattr(thinking, "HINT_SECONDS", 0.5)
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = sounding(new_app())
         scene = app.start_match(Match(Game(endgame(), "Ann", "Ben")))

@@ -56,8 +56,9 @@ class MoveBadge:
         """The value in words, for the status line: ``+3 (exact)``, ``~+3 (estimate, depth 6)``."""
         if self.exact:
             return _("{value:+d} (exact)").format(value=self.value)
-        what = _("at most") if self.bound == "upper" else "estimate"
-        return _("{label} ({what}, depth {depth})").format(label=self.label, what=what, depth=self.depth)
+        if self.bound == "upper":
+            return _("{label} (at most, depth {depth})").format(label=self.label, depth=self.depth)
+        return _("{label} (estimate, depth {depth})").format(label=self.label, depth=self.depth)
 
 
 def move_badges(analysis: Analysis | None) -> dict[Move, MoveBadge]:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, ngettext
 from battle.rules.board import ROWS, Move, Position, cell_name, move_name
 from battle.rules.opens import Opening
-from battle.rules.wording import verb
+from battle.rules.wording import about
 from battle.ui.analysis.analysis_mode import AnalysisMode, MoveBadge, Projection
 from battle.ui.art import theme
 from battle.ui.widgets.board_view import BoardView, face_rect
@@ -380,14 +380,30 @@ def _verdict(info: StudyInfo) -> str:
     projection = info.projection
     if projection is None:
         return _("No values yet.") if info.state != "over" else _("No pair left: the game ends here.")
-    approx = "" if projection.exact else "~ "
     margin = projection.margin
     if margin == 0:
-        return _("{approx}A draw under perfect play").format(approx=approx)
+        return _("A draw under perfect play") if projection.exact else _("~ A draw under perfect play")
     leader = info.names[0] if margin > 0 else info.names[1]
-    how = _("under perfect play") if projection.exact else _("(estimate, depth {depth})").format(depth=info.depth)
-    return _("{approx}{wins} by {margin} {how}").format(
-        approx=approx, wins=verb(leader, "wins"), margin=abs(margin), how=how
+    count = abs(margin)
+    if projection.exact:
+        return about(
+            leader,
+            ngettext("You win by {count} under perfect play", "You win by {count} under perfect play", count),
+            ngettext("{name} wins by {count} under perfect play", "{name} wins by {count} under perfect play", count),
+            count=count,
+        )
+    return about(
+        leader,
+        ngettext(
+            "~ You win by {count} (estimate, depth {depth})", "~ You win by {count} (estimate, depth {depth})", count
+        ),
+        ngettext(
+            "~ {name} wins by {count} (estimate, depth {depth})",
+            "~ {name} wins by {count} (estimate, depth {depth})",
+            count,
+        ),
+        count=count,
+        depth=info.depth,
     )
 
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.i18n import N_, _
+from battle.i18n import N_, _, ngettext
 from battle.rules.board import Move, Position, move_name
 from battle.rules.opens import Opening, describe_opening, what_opens
-from battle.rules.wording import pair_words, plural, verb
+from battle.rules.wording import about, took_sentence
 from battle.ui.analysis import study_view
 from battle.ui.analysis.analysis_mode import AnalysisMode, pick_move
 from battle.ui.widgets.hud import StatusLine
@@ -130,17 +130,13 @@ class StudyMode:
         mover, kind = position.to_move, position.cells[move[0]]
         points = study.play(move)
         after = study.position
-        then = _("no pair left.") if after.is_over() else _("{names} to move.").format(names=names[after.to_move - 1])
-        said = StatusLine(
-            _("Variation: {verb} {pair_words}, {move_name}, for {plural}; {then}").format(
-                verb=verb(names[mover - 1], "takes"),
-                pair_words=pair_words(kind),
-                move_name=move_name(move),
-                plural=plural(points, "point"),
-                then=then,
-            ),
-            "info",
+        then = (
+            _("No pair left.")
+            if after.is_over()
+            else about(names[after.to_move - 1], _("You to move."), _("{name} to move."))
         )
+        took = took_sentence(names[mover - 1], move_name(move), kind, points)
+        said = StatusLine(_("Variation: {took} {then}").format(took=took, then=then), "info")
         return Played(move, mover, kind, points, said, flying=False, record=False)
 
     def undo(self) -> Shown:
@@ -201,15 +197,36 @@ class StudyMode:
         study = self.study
         position = study.position
         count = len(study.variation)
-        where = (
-            _("{plural} into a variation").format(plural=plural(count, "move"))
-            if study.exploring
-            else _("the game position")
-        )
-        if position.is_over():
-            return StatusLine(_("Analysing {where}: no pair left.").format(where=where), "quiet")
         name = self.screen.match.game.names[position.to_move - 1]
-        return StatusLine(_("Analysing {where}: {name} to move.").format(where=where, name=name), "info")
+        if not study.exploring:
+            if position.is_over():
+                return StatusLine(_("Analysing the game position: no pair left."), "quiet")
+            said = about(
+                name, _("Analysing the game position: you to move."), _("Analysing the game position: {name} to move.")
+            )
+            return StatusLine(said, "info")
+        if position.is_over():
+            over = ngettext(
+                "Analysing {count} move into a variation: no pair left.",
+                "Analysing {count} moves into a variation: no pair left.",
+                count,
+            )
+            return StatusLine(over.format(count=count), "quiet")
+        said = about(
+            name,
+            ngettext(
+                "Analysing {count} move into a variation: you to move.",
+                "Analysing {count} moves into a variation: you to move.",
+                count,
+            ),
+            ngettext(
+                "Analysing {count} move into a variation: {name} to move.",
+                "Analysing {count} moves into a variation: {name} to move.",
+                count,
+            ),
+            count=count,
+        )
+        return StatusLine(said, "info")
 
     # -- time --------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from battle.ui.play_mode import PlayScreen
 
 
-class StudyMode(Protocol):
+class StudyOnScreen(Protocol):
     """What the drawing reads of the study mode (``study_mode.StudyMode``)."""
 
     @property
@@ -46,7 +46,7 @@ class StudyMode(Protocol):
         ...
 
 
-def study_info(mode: StudyMode) -> StudyInfo:
+def study_info(mode: StudyOnScreen) -> StudyInfo:
     """The analysis box: state of the search, projected scores, the best line, the variation."""
     study = mode.study
     analysis = study.analysis
@@ -71,7 +71,7 @@ def study_info(mode: StudyMode) -> StudyInfo:
     )
 
 
-def draw_study(mode: StudyMode, surface: pygame.Surface) -> None:
+def draw_study(mode: StudyOnScreen, surface: pygame.Surface) -> None:
     """Analysis mode over the board and in the panel: values, what the pointed pair opens, the PV preview."""
     app, study, now = mode.screen.app, mode.study, mode.screen.clock
     layout = app.layout

@@ -87,7 +87,7 @@ class EditorModel:
                 return _(
                     "{count} copies of {kind_name}, the last placed at {cell_name} (only {COPIES} of each kind exist)"
                 ).format(count=count, kind_name=kind_name(kind), cell_name=cell_name(placed), COPIES=COPIES)
-        return found[1]
+        return str(found[1])
 
     def problem_cells(self) -> set[int]:
         """Cells to mark on the board: the empty cells of every gap, and every copy of a kind with too many."""

@@ -24,11 +24,12 @@ from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.tiles import COPIES, EMPTY, KIND_NAMES, kind_name
+from battle.rules.wording import solver_name
 from battle.ui.art import theme
 from battle.ui.editor.editor_layout import EditorLayout, editor_layout, kind_at, split_row
 from battle.ui.editor.editor_model import EditorModel
 from battle.ui.files.game_files import FileProblem, load_position_file, save_position_file
-from battle.ui.match import Match, solver_name
+from battle.ui.match import Match
 from battle.ui.scene import Scene
 from battle.ui.widgets.board_view import BoardState, face_rect, playable_cells
 from battle.ui.widgets.buttons import TEXT_MARGIN, Button, fitted_label, font_width, set_enabled

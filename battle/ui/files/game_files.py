@@ -14,7 +14,8 @@ from battle.rules.board import Position
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.notation import format_position, parse_any
-from battle.storage.paths import write_atomically
+from battle.rules.wording import about
+from battle.storage.paths import error_reason, write_atomically
 from battle.storage.textfile import TextFileError, read_text_file
 
 
@@ -37,6 +38,34 @@ def load_game_file(path: Path | str) -> tuple[Game, str]:
         return Game.from_file_text(text)
     except BattleError as error:
         raise FileProblem(f"{path.name}: {error}") from None
+
+
+def loaded_notice(what: str, file_name: str, game: Game) -> str:
+    """The status line after a load: what was loaded (``what``: "game record" or "position", as
+    ``Game.from_file_text`` tells them apart) and where the game stands."""
+    record = what == "game record"
+    result = game.result()
+    if result is not None:
+        finished = (
+            _("Loaded the game record {file}: finished, {result}.")
+            if record
+            else _("Loaded the position {file}: finished, {result}.")
+        )
+        return finished.format(file=file_name, result=result.describe(game.names, start=False))
+    mover = game.names[game.position.to_move - 1]
+    if record:
+        return about(
+            mover,
+            _("Loaded the game record {file}. You to move."),
+            _("Loaded the game record {file}. {name} to move."),
+            file=file_name,
+        )
+    return about(
+        mover,
+        _("Loaded the position {file}. You to move."),
+        _("Loaded the position {file}. {name} to move."),
+        file=file_name,
+    )
 
 
 def save_game_file(path: Path | str, game: Game) -> Path:
@@ -62,7 +91,7 @@ def load_position_file(path: Path | str) -> Position:
 
 def save_position_file(path: Path | str, position: Position) -> Path:
     """Write a .mbp position (adding .mbp when the name has no suffix); returns the path written."""
-    return _write(Path(path), ".mbp", format_position(position, _("set up in the Mahjong Battle position editor")))
+    return _write(Path(path), ".mbp", format_position(position, "set up in the Mahjong Battle position editor"))
 
 
 def _write(path: Path, suffix: str, text: str) -> Path:
@@ -72,5 +101,5 @@ def _write(path: Path, suffix: str, text: str) -> Path:
     try:
         write_atomically(path, text)
     except OSError as error:
-        raise FileProblem(f"{path.name}: {error.strerror or error}") from None
+        raise FileProblem(f"{path.name}: {error_reason(error)}") from None
     return path

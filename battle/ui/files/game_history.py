@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from battle.history.review_accuracy import store_review_accuracy
 from battle.history.store import GameEntry, History
+from battle.i18n import _
 from battle.rules.game import Game
-from battle.rules.wording import capital
 
 WINDOW_BUSY_SECONDS = 0.5
 """The longest a frame waits for another copy's lock: its writes take milliseconds, and half a
@@ -44,7 +44,7 @@ def notice_text(notices: list[str]) -> str | None:
     or None without any."""
     if not notices:
         return None
-    return " ".join(capital(notice) + ("" if notice.endswith(".") else ".") for notice in notices)
+    return " ".join(_("{notice}.").format(notice=notice.removesuffix(".")) for notice in notices)
 
 
 def store_game(history: History, entry: GameEntry) -> str | None:

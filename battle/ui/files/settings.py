@@ -15,7 +15,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from battle.i18n import _, available_languages
-from battle.storage.paths import StorageProblem, config_dir, remove_stray_temporaries, set_aside, write_atomically
+from battle.search_times import REVIEW_SECONDS
+from battle.storage.paths import (
+    StorageProblem,
+    config_dir,
+    error_reason,
+    remove_stray_temporaries,
+    set_aside,
+    write_atomically,
+)
 from battle.storage.textfile import TextFileError, read_limited
 
 SETTINGS_NAME = "settings.json"
@@ -26,7 +34,7 @@ FAIRNESS_KEYS = ("even", "within2", "within5", "first+3")
 DEFAULT_SIZE = (1200, 800)
 MIN_SIZE = (640, 440)
 MAX_SIZE = (7680, 4320)
-DEFAULT_REVIEW_SECONDS = 1.0
+DEFAULT_REVIEW_SECONDS = REVIEW_SECONDS
 REVIEW_SECONDS_RANGE = (0.05, 600.0)
 UI_SCALE_RANGE = (0.8, 1.6)
 """The text size setting's bounds: 0.8 still reads at 1200x800, 1.6 is more than a 1200x800
@@ -94,7 +102,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     except FileNotFoundError:
         return settings, None
     except OSError as error:
-        return settings, _corrupt(path, error.strerror or str(error))
+        return settings, _corrupt(path, error_reason(error))
     except TextFileError:
         return settings, _corrupt(path, _("larger than {SETTINGS_LIMIT} bytes").format(SETTINGS_LIMIT=SETTINGS_LIMIT))
     try:
@@ -188,5 +196,5 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     try:
         write_atomically(path if path is not None else settings_path(), settings.to_json())
     except OSError as error:
-        return _("Settings could not be saved: {value}").format(value=error.strerror or error)
+        return _("Settings could not be saved: {value}").format(value=error_reason(error))
     return None

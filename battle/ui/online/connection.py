@@ -22,6 +22,7 @@ from battle.online.client.seats import Seat, forget_seat, remember_seat
 from battle.online.client.session import OnlineSession
 from battle.online.client.state_game import JsonObject, name_of
 from battle.online.protocol.messages import Create, Join, Watch
+from battle.storage.paths import error_reason
 from battle.ui.online.online_state import opponent_of, presence_of, seat_of
 
 ONLINE_EVENT = pygame.event.custom_type()
@@ -63,7 +64,7 @@ def remember(session: OnlineSession, state: JsonObject | None) -> str | None:
     try:
         remember_seat(kept)
     except OSError as error:
-        return _("Cannot keep this game in the list of online games: {value}").format(value=error.strerror or error)
+        return _("Cannot keep this game in the list of online games: {value}").format(value=error_reason(error))
     return None
 
 
@@ -72,5 +73,5 @@ def forget(url: str, game: str) -> str | None:
     try:
         forget_seat(url, game)
     except OSError as error:
-        return _("Cannot change the list of online games: {value}").format(value=error.strerror or error)
+        return _("Cannot change the list of online games: {value}").format(value=error_reason(error))
     return None

@@ -312,11 +312,12 @@ class LobbyScene(Scene):
             surface.blit(terms, terms.get_rect(midtop=(card.centerx, card.y + round(58 * scale))))
         shown_code = self.invite or (self.code if self.purpose in SEATLESS else None)
         if shown_code:
-            label = (
-                _("INVITE CODE")
-                if self.invite
-                else _("{value} WITH THE CODE").format(value="WATCHING" if self.purpose == "watch" else "JOINING")
-            )
+            if self.invite:
+                label = _("INVITE CODE")
+            elif self.purpose == "watch":
+                label = _("WATCHING WITH THE CODE")
+            else:
+                label = _("JOINING WITH THE CODE")
             caption = fonts.text(label, 13 * scale, theme.GOLD, bold=True)
             surface.blit(caption, caption.get_rect(midtop=(card.centerx, card.y + round(88 * scale))))
             draw_code(
@@ -341,18 +342,21 @@ class LobbyScene(Scene):
             rendered = fonts.text(words, 15 * scale, theme.IVORY_DIM)
             surface.blit(rendered, rendered.get_rect(midtop=(card.centerx, y)))
             y += rendered.get_height() + round(2 * scale)
+        # below the instructions, however many lines a language needs for them: never over them
         if self.watch and self.invite:
             watch = fonts.text(
                 _("Watch code for spectators: {format_code}").format(format_code=format_code(self.watch)),
                 13 * scale,
                 theme.IVORY_FAINT,
             )
-            surface.blit(watch, watch.get_rect(midtop=(card.centerx, card.y + round(308 * scale))))
+            placed = watch.get_rect(midtop=(card.centerx, max(card.y + round(308 * scale), y + round(6 * scale))))
+            surface.blit(watch, placed)
+            y = placed.bottom
         link, kind = self.link_line()
-        draw_link_line(
+        line = draw_link_line(
             surface,
             fonts,
-            (card.centerx, card.y + round(346 * scale)),
+            (card.centerx, max(card.y + round(346 * scale), y + round(20 * scale))),
             fonts.fit(link, 15 * scale, inner - 20),
             kind,
             15 * scale,
@@ -360,7 +364,8 @@ class LobbyScene(Scene):
         if self.note.text:
             colour = STATUS_COLOURS.get(self.note.kind, theme.IVORY)
             note = fonts.text(fonts.fit(self.note.text, 14 * scale, min(inner, w - 40)), 14 * scale, colour)
-            surface.blit(note, note.get_rect(midtop=(card.centerx, card.y + round(372 * scale))))
+            top = max(card.y + round(372 * scale), line.bottom + round(8 * scale))
+            surface.blit(note, note.get_rect(midtop=(card.centerx, top)))
 
     def _explanation(self, width: int) -> list[str]:
         """What to do while waiting: pass the code on, or just wait for the server."""

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.i18n import N_, _
+from battle.i18n import N_, _, ngettext
 from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
-from battle.rules.wording import pair_words, plural, verb
+from battle.rules.wording import about, took_sentence
 from battle.ui.online.online_state import (
     clock_text,
     describe_end,
@@ -130,7 +130,9 @@ class OnlineMode(ServerGame):
         if self.in_flight():
             return StatusLine(_("Wait: your move is on its way to the server."), "quiet")
         if self.state.get("to_move") != self.you:
-            return StatusLine(_("Wait: {verb} to move.").format(verb=verb(self.opponent_name, "is")), "quiet")
+            return StatusLine(
+                about(self.opponent_name, _("Wait: you are to move."), _("Wait: {name} is to move.")), "quiet"
+            )
         return None
 
     def locked(self, name: str) -> StatusLine:
@@ -160,18 +162,11 @@ class OnlineMode(ServerGame):
         """The player's move: sent to the server and shown at once (``sync`` takes it back if refused)."""
         self.session.play(move_name(move))
         played = self._play_into_game(move)
-        after = _("{verb} to move.").format(verb=verb(self.opponent_name, "is"))
+        after = about(self.opponent_name, _("You are to move."), _("{name} is to move."))
         if self.link.state != "connected":
             after = _("It goes to the server when the connection is back.")
-        said = StatusLine(
-            _("You took {pair_words}, {move_name}, for {plural}. {after}").format(
-                pair_words=pair_words(played.kind),
-                move_name=move_name(move),
-                plural=plural(played.points, "point"),
-                after=after,
-            ),
-            "info",
-        )
+        took = took_sentence("You", move_name(move), played.kind, played.points)
+        said = StatusLine(f"{took} {after}", "info")  # two whole sentences
         return replace(played, status=said)
 
     def undo(self) -> Shown:
@@ -311,22 +306,26 @@ class OnlineMode(ServerGame):
             return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
         if self.watching:
             mover = 1 if state.get("to_move") == 1 else 2
-            return StatusLine(
-                _("You are watching: {verb} to move.").format(verb=verb(name_of(state, mover), "is")), "quiet"
+            watched = about(
+                name_of(state, mover),
+                _("You are watching: you are to move."),
+                _("You are watching: {name} is to move."),
             )
+            return StatusLine(watched, "quiet")
         if state.get("to_move") == self.you:
-            return StatusLine(
-                _("Your move: {plural} to choose from.").format(
-                    plural=plural(len(self.position.legal_moves()), "pair")
-                ),
-                "info",
+            pairs = len(self.position.legal_moves())
+            said = ngettext(
+                "Your move: {count} pair to choose from.", "Your move: {count} pairs to choose from.", pairs
             )
-        away = (
-            _(" {verb} away: the game waits.").format(verb=verb(name, "is"))
-            if presence_of(state, self.opponent) == "away"
-            else ""
-        )
-        return StatusLine(_("{verb} to move.{away}").format(verb=verb(name, "is"), away=away), "quiet")
+            return StatusLine(said.format(count=pairs), "info")
+        if presence_of(state, self.opponent) == "away":
+            away = about(
+                name,
+                _("You are to move. You are away: the game waits."),
+                _("{name} is to move. {name} is away: the game waits."),
+            )
+            return StatusLine(away, "quiet")
+        return StatusLine(about(name, _("You are to move."), _("{name} is to move.")), "quiet")
 
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, self.keys_help

@@ -1,7 +1,8 @@
 """The end of an online game: the local result card with the server's result and an online Rematch.
 
 The server's result decides (a resignation or a loss on time has a winner the scores do not
-show), the card says how it ended ("Bob resigned"), Rematch offers the opponent the same
+show), the card says how it ended ("Bob resigned"; a game called off before move 2 is no
+draw, it counts for nothing), Rematch offers the opponent the same
 deal with the sides swapped (or accepts their offer), and Leave goes back to the title.
 """
 
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from battle.i18n import N_
-from battle.online.client.state_game import result_of_state
+from battle.i18n import N_, _
+from battle.online.client.state_game import ended_unplayed, result_of_state
 from battle.ui.online.online_state import ending, names_for_sentences
-from battle.ui.play.result_scene import PlayScene, ResultScene, result_details, result_headline
+from battle.ui.play.result_scene import FinishedGame, ResultScene, result_details, result_headline
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 
-class OnlineScene(PlayScene, Protocol):
+class FinishedOnlineGame(FinishedGame, Protocol):
     """What the result card uses of the online game's screen (``online_scene.OnlineScene``)."""
 
     @property
@@ -45,7 +46,7 @@ class OnlineResultScene(ResultScene):
         ("review", N_("Review"), N_("Grade every move against perfect play (V)")),
     )
 
-    def __init__(self, app: Host, play: OnlineScene) -> None:
+    def __init__(self, app: Host, play: FinishedOnlineGame) -> None:
         super().__init__(app, play)
         self.online_play = play
 
@@ -67,6 +68,10 @@ class OnlineResultScene(ResultScene):
         result = self.result()
         if result is None:
             return "", ""
+        if ended_unplayed(state):  # called off or expired: no winner, no draw, it counts for nothing
+            if (state.get("result") or {}).get("reason") == "expired":
+                return _("Expired"), _("Nobody joined in time: the game expired and counts for nothing.")
+            return _("Called off"), _("The game was called off; it counts for nothing.")
         reason = ending(state)
         details = f"{reason}." if reason else result_details(result, self.play.match.game.position.tiles_left())
         return result_headline(result, names_for_sentences(state)), details

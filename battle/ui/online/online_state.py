@@ -17,7 +17,7 @@ from battle.online.client.state_game import JsonObject, name_of, player, result_
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
-from battle.rules.wording import plural, verb
+from battle.rules.wording import about, plural
 
 ENDINGS = {"resign": N_("resigned"), "time": N_("ran out of time")}
 """How the loser's part reads for a result that is not the rules' end (no pair left)."""
@@ -38,7 +38,7 @@ def opponent_of(state: JsonObject) -> int:
 
 
 def who(state: JsonObject, seat: int) -> str:
-    """The seat in a sentence: "You" for the window's own seat (``verb`` agrees with it), else its name."""
+    """The seat in a sentence: "You" for the window's own seat (``about`` picks the sentence for it), else its name."""
     return "You" if seat == seat_of(state) else name_of(state, seat)
 
 
@@ -126,7 +126,13 @@ def describe_end(state: JsonObject) -> str:
         score = result.score_text(names)
         if result.winner is None:
             return _("{reason}; a draw, {score}.").format(reason=reason, score=score)
-        return f"{reason}; {verb(names[result.winner - 1], 'wins', start=False)}, {score}."
+        return about(
+            names[result.winner - 1],
+            _("{reason}; you win, {score}."),
+            _("{reason}; {name} wins, {score}."),
+            reason=reason,
+            score=score,
+        )
     return f"{result.describe(names)}."
 
 

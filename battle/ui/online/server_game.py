@@ -17,13 +17,13 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from battle.i18n import _
+from battle.i18n import _, format_short
 from battle.online.client.offer_news import NewsReader, OfferNews
 from battle.online.client.session import Link
 from battle.online.client.state_game import JsonObject, game_from_state, name_of, result_of_state
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
-from battle.rules.wording import pair_words, plural, verb
+from battle.rules.wording import took_sentence
 from battle.ui.online import connection
 from battle.ui.online.online_state import (
     common_prefix,
@@ -236,15 +236,7 @@ class ServerGame:
         if change.played:
             last = change.played[-1]
             said.append(
-                StatusLine(
-                    _("{verb} {pair_words}, {move_name}, for {plural}.").format(
-                        verb=verb(who(state, last.mover), "took"),
-                        pair_words=pair_words(last.kind),
-                        move_name=move_name(last.move),
-                        plural=plural(last.points, "point"),
-                    ),
-                    "info",
-                )
+                StatusLine(took_sentence(who(state, last.mover), move_name(last.move), last.kind, last.points), "info")
             )
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
@@ -342,8 +334,8 @@ class ServerGame:
         if self.record_asked_at is not None and time.monotonic() - self.record_asked_at > RECORD_WAIT:
             self.record_asked_at = None
             said = StatusLine(
-                _("No record came from the server in {seconds:g} s: try again once connected.").format(
-                    seconds=RECORD_WAIT
+                _("No record came from the server in {seconds} s: try again once connected.").format(
+                    seconds=format_short(RECORD_WAIT)
                 ),
                 "warn",
             )

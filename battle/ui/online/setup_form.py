@@ -10,13 +10,13 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from battle.i18n import N_, _
+from battle.i18n import N_, _, ngettext
 from battle.online.client.seats import Seat
 from battle.online.protocol.codes import normalise_code
 from battle.online.protocol.messages import Create, First, Join, NumberedDeal, RandomDeal, Watch
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
-from battle.rules.wording import is_you, plural
+from battle.rules.wording import is_you
 from battle.ui.files.settings import DEFAULT_SERVER
 from battle.ui.online.online_state import server_label
 
@@ -136,22 +136,25 @@ def kept_game_title(seat: Seat) -> str:
 def kept_game_details(seat: Seat, now: float | None = None) -> str:
     """Where the kept game is and how it stands: "127.0.0.1:8765 · in play, 2 days ago"."""
     if seat.finished:
-        status = "finished"
+        status = _("finished")
     elif seat.opponent:
         status = _("in play")
     else:
         status = _("waiting for an opponent")
-    return f"{server_label(seat.url)} · {status}{age_text(seat.updated, now)}"
+    age = age_text(seat.updated, now)
+    return f"{server_label(seat.url)} · {status}" + (f", {age}" if age else "")
 
 
 def age_text(updated: float, now: float | None = None) -> str:
-    """ ", 3 h ago" for the last time a kept game was seen; "" for just now or never."""
+    """ "3 h ago" for the last time a kept game was seen; "" for just now or never."""
     if updated <= 0:
         return ""
     seconds = (time.time() if now is None else now) - updated
-    for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
-        if seconds >= size:
-            count = int(seconds // size)
-            words = f"{count} {unit}" if unit != "day" else plural(count, "day")
-            return _(", {words} ago").format(words=words)
+    if seconds >= 86400:
+        count = int(seconds // 86400)
+        return ngettext("{count} day ago", "{count} days ago", count).format(count=count)
+    if seconds >= 3600:
+        return _("{count} h ago").format(count=int(seconds // 3600))
+    if seconds >= 60:
+        return _("{count} min ago").format(count=int(seconds // 60))
     return ""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from battle.i18n import _
 from battle.storage.game_claim import GameInUse, release_all_but
-from battle.storage.paths import StorageProblem
+from battle.storage.paths import StorageProblem, error_reason
 from battle.storage.saved_games import SavedGame, Shelf, ShelfProblem
 from battle.ui.match import Match
 
@@ -39,9 +39,7 @@ def write_autosave(match: Match, shelf: Shelf | None = None) -> str | None:
     except StorageProblem as error:
         return _("Autosave failed: {error}. Save the game with Ctrl+S to keep it.").format(error=error)
     except OSError as error:
-        return _("Autosave failed: {value}. Save the game with Ctrl+S to keep it.").format(
-            value=error.strerror or error
-        )
+        return _("Autosave failed: {value}. Save the game with Ctrl+S to keep it.").format(value=error_reason(error))
     return None
 
 
@@ -91,5 +89,5 @@ def discard(saved: SavedGame, shelf: Shelf | None = None) -> str | None:
     try:
         (shelf or Shelf()).discard(saved.game_id)
     except OSError as error:
-        return _("Could not discard the game: {value}").format(value=error.strerror or error)
+        return _("Could not discard the game: {value}").format(value=error_reason(error))
     return None

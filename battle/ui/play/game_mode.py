@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from battle.i18n import N_, _, ngettext
 from battle.rules.board import Move, Position, move_name
-from battle.rules.wording import capital, level_word, pair_words, plural, verb
+from battle.rules.wording import about, level_word, plural, to_move_sentence, took_sentence
 from battle.ui.play.thinking import Hint, hint_search, level_move, plain_level_move, plays_without_kernels
 from battle.ui.sound.events import Event
 from battle.ui.widgets.animations import Removal
@@ -96,9 +96,8 @@ class GameMode:
         if position.is_over():
             return StatusLine(_("The game is over. N starts a new one; U takes back the last move."), "quiet")
         if match.solver_to_move():
-            return StatusLine(
-                _("Wait: {verb} thinking.").format(verb=verb(match.game.names[position.to_move - 1], "is")), "quiet"
-            )
+            name = match.game.names[position.to_move - 1]
+            return StatusLine(about(name, _("Wait: you are thinking."), _("Wait: {name} is thinking.")), "quiet")
         return None
 
     def command(self, name: str) -> Shown:
@@ -126,16 +125,7 @@ class GameMode:
         self.end_at = None
         name = game.names[mover - 1]
         after = self.turn_status()
-        said = StatusLine(
-            _("{verb} {pair_words}, {move_name}, for {plural}. {text}").format(
-                verb=verb(name, "took"),
-                pair_words=pair_words(kind),
-                move_name=move_name(move),
-                plural=plural(points, "point"),
-                text=after.text,
-            ),
-            after.kind,
-        )
+        said = StatusLine(f"{took_sentence(name, move_name(move), kind, points)} {after.text}", after.kind)
         return Played(move, mover, kind, points, said, save=True)
 
     def turn_status(self) -> StatusLine:
@@ -148,9 +138,8 @@ class GameMode:
             )
         name = game.names[position.to_move - 1]
         if self.screen.match.solver_to_move():
-            return StatusLine(_("{verb} thinking...").format(verb=verb(name, "is")), "quiet")
-        pairs = plural(len(position.legal_moves()), "pair")
-        return StatusLine(_("{name} to move: {pairs} to choose from.").format(name=name, pairs=pairs), "info")
+            return StatusLine(about(name, _("You are thinking..."), _("{name} is thinking...")), "quiet")
+        return StatusLine(to_move_sentence(name, len(position.legal_moves())), "info")
 
     # -- undo, redo, hint --------------------------------------------------------------------
 
@@ -225,22 +214,25 @@ class GameMode:
 
     def _hint_status(self, hint: Hint) -> StatusLine:
         points = self.position.move_points(hint.move)
-        quality = _("the perfect move") if hint.exact else _("the best move found in the time")
         count = hint.alternatives
-        others = (
-            " "
-            + ngettext("({count} other move is as good)", "({count} other moves are as good)", count).format(
-                count=count
-            )
-            if count
-            else ""
-        )
-        return StatusLine(
-            _("Hint: {move_name} for {plural}, {quality}{others}.").format(
-                move_name=move_name(hint.move), plural=plural(points, "point"), quality=quality, others=others
-            ),
-            "hint",
-        )
+        if hint.exact:
+            said = _("Hint: {move} for {points}, the perfect move.")
+            if count:
+                said = ngettext(
+                    "Hint: {move} for {points}, the perfect move ({count} other move is as good).",
+                    "Hint: {move} for {points}, the perfect move ({count} other moves are as good).",
+                    count,
+                )
+        else:
+            said = _("Hint: {move} for {points}, the best move found in the time.")
+            if count:
+                said = ngettext(
+                    "Hint: {move} for {points}, the best move found in the time ({count} other move is as good).",
+                    "Hint: {move} for {points}, the best move found in the time ({count} other moves are as good).",
+                    count,
+                )
+        shown = said.format(move=move_name(hint.move), points=plural(points, "point"), count=count)
+        return StatusLine(shown, "hint")
 
     # -- time --------------------------------------------------------------------------------
 
@@ -315,13 +307,11 @@ class GameMode:
         move = job.result()
         said = None
         if job.error is not None or move not in legal:
-            reason = (
-                _("the solver failed ({error})").format(error=job.error)
-                if job.error is not None
-                else _("the solver gave no move")
-            )
             said = StatusLine(
-                _("{capital}; it takes its biggest pair instead.").format(capital=capital(reason)), "error"
+                _("The solver failed ({error}); it takes its biggest pair instead.").format(error=job.error)
+                if job.error is not None
+                else _("The solver gave no move; it takes its biggest pair instead."),
+                "error",
             )
             move = max(legal, key=position.move_points)
         self.solver_move = (move, max(self.screen.clock, self.think_started + MIN_THINK_SECONDS))

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battle.i18n import _, ngettext
-from battle.rules.wording import mention, possessive
+from battle.i18n import _, ngettext, pgettext
+from battle.rules.wording import about
 
 
 def par_phrase(value: int, first: str) -> str:
     """``+4 for Alice`` (``+4 for you``), or ``even``."""
-    return (
-        "even" if value == 0 else _("{value:+d} for {mention}").format(value=value, mention=mention(first, start=False))
-    )
+    if value == 0:
+        return pgettext("par", "even")
+    return about(first, _("{value:+d} for you"), _("{value:+d} for {name}"), value=value)
 
 
 def par_headline(value: int, first: str) -> str:
@@ -30,8 +30,9 @@ def par_meaning(value: int, first: str) -> str:
     """What par means, under the headline."""
     if value == 0:
         return _("a draw if both play perfectly")
-    owner = possessive(first)
-    return _("{owner} final margin if both play perfectly").format(owner=owner)
+    return about(
+        first, _("Your final margin if both play perfectly"), _("{name}'s final margin if both play perfectly")
+    )
 
 
 def par_sentence(value: int, first: str) -> str:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from battle.i18n import _
-from battle.rules.wording import level_word, mention
-from battle.ui.files.game_files import FileProblem, load_game_file, save_game_file
-from battle.ui.match import Match, is_solver_name
+from battle.rules.wording import about, level_word, solver_level
+from battle.ui.files.game_files import FileProblem, load_game_file, loaded_notice, save_game_file
+from battle.ui.match import Match
 from battle.ui.play.autosave import write_autosave
 from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.dialogs import Picked, free_file_name, start_folder
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from battle.ui.widgets.dialogs import FileDialogSlot
 
 
-class PlayScene(PlayScreen, Protocol):
+class SavingScreen(PlayScreen, Protocol):
     """What loading, saving and the autosave use of the game screen (``play_scene.PlayScene``)."""
 
     files: FileDialogSlot
@@ -36,7 +36,7 @@ class PlayScene(PlayScreen, Protocol):
     def stop_browsing(self) -> None: ...
 
 
-def open_dialog(scene: PlayScene, purpose: str) -> None:
+def open_dialog(scene: SavingScreen, purpose: str) -> None:
     """Open the load or save dialog (one at a time); the pick arrives as a pygame_gui event."""
     if scene.dialog_open():
         return
@@ -50,14 +50,14 @@ def open_dialog(scene: PlayScene, purpose: str) -> None:
         scene.status = StatusLine(problem, "error")
 
 
-def file_picked(scene: PlayScene, picked: Picked) -> None:
+def file_picked(scene: SavingScreen, picked: Picked) -> None:
     if picked.purpose == "save":
         save_to(scene, picked.path)
     elif picked.purpose == "load":
         load_from(scene, picked.path)
 
 
-def save_to(scene: PlayScene, path: Path) -> None:
+def save_to(scene: SavingScreen, path: Path) -> None:
     try:
         written = save_game_file(path, scene.game)
     except FileProblem as problem:
@@ -67,7 +67,7 @@ def save_to(scene: PlayScene, path: Path) -> None:
     scene.status = StatusLine(_("Saved {name} (in {parent}).").format(name=written.name, parent=written.parent), "good")
 
 
-def load_from(scene: PlayScene, path: Path) -> None:
+def load_from(scene: SavingScreen, path: Path) -> None:
     try:
         game, what = load_game_file(path)
     except FileProblem as problem:
@@ -77,27 +77,21 @@ def load_from(scene: PlayScene, path: Path) -> None:
     # The game goes on in the screen's mode: against the solver, the solver keeps its side
     # (and says so, since the record's names may be two people's).
     match = Match(game, scene.match.solver_side, scene.match.level)
-    result = game.result()
-    if result is not None:  # the game is over
-        notice = _("Loaded the {what} {name}: finished, {what2}.").format(
-            what=what, name=Path(path).name, what2=result.describe(game.names, start=False)
-        )
-    else:
-        notice = _("Loaded the {what} {name}. {names} to move.").format(
-            what=what, name=Path(path).name, names=game.names[game.position.to_move - 1]
-        )
-        if match.solver_side is not None:
-            side = game.names[match.solver_side - 1]
-            whom = (
-                _("on as player {side}").format(side=match.solver_side)
-                if is_solver_name(side)
-                else mention(side, start=False)
+    notice = loaded_notice(what, Path(path).name, game)
+    if match.solver_side is not None and not game.is_over():
+        side = game.names[match.solver_side - 1]
+        level = level_word(match.level)
+        if solver_level(side) is not None:
+            plays = _("The solver ({level}) plays on as player {side}.").format(level=level, side=match.solver_side)
+        else:
+            plays = about(
+                side, _("The solver ({level}) plays you."), _("The solver ({level}) plays {name}."), level=level
             )
-            notice += _(" The solver ({level}) plays {whom}.").format(level=level_word(match.level), whom=whom)
+        notice = f"{notice} {plays}"  # two whole sentences
     scene.app.start_match(match, notice, "good")
 
 
-def autosave(scene: PlayScene) -> None:
+def autosave(scene: SavingScreen) -> None:
     if not scene.app.autosave_enabled:
         return
     scene.save_problem = write_autosave(scene.match)

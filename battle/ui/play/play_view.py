@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from battle.ui.widgets.layout import Layout
 
 
-class PlayScene(PlayScreen, Protocol):
+class GameOnScreen(PlayScreen, Protocol):
     """What the drawing reads of the game screen (``play_scene.PlayScene``), beyond what its modes use."""
 
     @property
@@ -84,7 +84,7 @@ class PlayScene(PlayScreen, Protocol):
     def panel_info(self) -> PanelInfo: ...
 
 
-def board_state(scene: PlayScene) -> BoardState:
+def board_state(scene: GameOnScreen) -> BoardState:
     """The board as it should look now: the live game, the browsed position, or the mode's (the study board)."""
     mode = scene.mode
     position = scene.shown_position()
@@ -115,7 +115,7 @@ def board_state(scene: PlayScene) -> BoardState:
     )
 
 
-def panel_info(scene: PlayScene) -> PanelInfo:
+def panel_info(scene: GameOnScreen) -> PanelInfo:
     """Names, scores (less the points still flying), turn, thinking time, what is left, the moves."""
     game = scene.game
     mode = scene.mode
@@ -180,7 +180,7 @@ def panel_info(scene: PlayScene) -> PanelInfo:
     )
 
 
-def _start_label(scene: PlayScene, par: str | None) -> str:
+def _start_label(scene: GameOnScreen, par: str | None) -> str:
     """The header's line: the deal, its par and what the screen does, or without the last when the
     three do not fit (the player cards say who the solver is)."""
     game = scene.game
@@ -189,16 +189,13 @@ def _start_label(scene: PlayScene, par: str | None) -> str:
         if game.deal_number is not None
         else _("Composed position")
     )
-    full = f"{start}  ·  {scene.mode.panel_label()}"
-    if par is None:
-        return full
-    with_par = _("{start}  ·  par {par}").format(start=start, par=par)
-    longest = f"{with_par}  ·  {scene.mode.panel_label()}"
+    shorter = start if par is None else _("{start}  ·  par {par}").format(start=start, par=par)
+    longest = f"{shorter}  ·  {scene.mode.panel_label()}"
     fits = scene.app.fonts.width(longest, HEADER_TEXT_SIZE * scene.layout.scale) <= scene.layout.panel.header.w
-    return longest if fits else with_par
+    return longest if fits else shorter
 
 
-def draw_play(scene: PlayScene, surface: pygame.Surface) -> None:
+def draw_play(scene: GameOnScreen, surface: pygame.Surface) -> None:
     """Board, panel, the mode's drawing, status line (or the browse banner), and the points in flight on top."""
     app = scene.app
     layout = scene.layout

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Protocol
 import pygame
 from pygame_gui.core import ObjectID
 
-from battle.i18n import N_, _
-from battle.rules.wording import plural, verb
+from battle.i18n import N_, _, ngettext
+from battle.rules.wording import about, shown_name
 from battle.ui.art import theme
 from battle.ui.play.par_words import ParComparison, compare_with_par
 from battle.ui.scene import Scene
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 
-class PlayScene(Protocol):
+class FinishedGame(Protocol):
     """What the result card reads of the finished game's screen (``play_scene.PlayScene``)."""
 
     @property
@@ -52,7 +52,7 @@ class ResultScene(Scene):
     )
     """The card's buttons, left to right: the command each sends, its label, its tool tip."""
 
-    def __init__(self, app: Host, play: PlayScene) -> None:
+    def __init__(self, app: Host, play: FinishedGame) -> None:
         super().__init__(app)
         self.play = play
         self.clock = 0.0
@@ -172,7 +172,8 @@ class ResultScene(Scene):
         for player in (1, 2):
             x = cx + (-1 if player == 1 else 1) * column
             colour = theme.PLAYER_COLOURS[player - 1]
-            name = fonts.text(fonts.fit(game.names[player - 1], 16 * scale, column * 2 - 30), 16 * scale, colour)
+            shown = shown_name(game.names[player - 1])
+            name = fonts.text(fonts.fit(shown, 16 * scale, column * 2 - 30), 16 * scale, colour)
             surface.blit(name, name.get_rect(midtop=(x, y)))
             won = result.winner == player
             score = fonts.text(
@@ -199,15 +200,24 @@ class ResultScene(Scene):
 
 def result_headline(result: Result, names: tuple[str, str]) -> str:
     """The card's title: "A draw!", "Alice wins!", "You win!"."""
-    return _("A draw!") if result.winner is None else f"{verb(names[result.winner - 1], 'wins')}!"
+    if result.winner is None:
+        return _("A draw!")
+    return about(names[result.winner - 1], _("You win!"), _("{name} wins!"))
 
 
 def result_details(result: Result, tiles_left: int) -> str:
     """The line under the scores: the margin, and why tiles stayed on the board."""
     if result.winner is None:
-        text = _("Both took {plural}.").format(plural=plural(result.scores[0], "point"))
+        count = result.scores[0]
+        text = ngettext("Both took {count} point.", "Both took {count} points.", count).format(count=count)
     else:
-        text = _("Won by {plural}.").format(plural=plural(result.margin, "point"))
-    if tiles_left:
-        text += _(" {plural} stayed on the board: no free pair was left.").format(plural=plural(tiles_left, "tile"))
-    return text
+        count = result.margin
+        text = ngettext("Won by {count} point.", "Won by {count} points.", count).format(count=count)
+    if not tiles_left:
+        return text
+    left = ngettext(
+        "{count} tile stayed on the board: no free pair was left.",
+        "{count} tiles stayed on the board: no free pair was left.",
+        tiles_left,
+    ).format(count=tiles_left)
+    return f"{text} {left}"  # two whole sentences

@@ -13,14 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position
+from battle.search_times import HINT_QUICK_DEPTH, HINT_QUICK_SECONDS, HINT_SECONDS
 
 if TYPE_CHECKING:  # the solver (numba) loads on the worker's thread, not at import
     from battle.players import Opponent, PlainOpponent
     from battle.search_worker import Task
 
-HINT_QUICK_DEPTH = 10
-HINT_QUICK_SECONDS = 1.0
-HINT_EXACT_SECONDS = 3.0
 
 # -- what the searches do ------------------------------------------------------------------
 
@@ -81,7 +79,7 @@ def hint_search(position: Position) -> Callable[[Opponent, Task], Hint | None]:
             task.cancelled.is_set,
             quick_seconds=HINT_QUICK_SECONDS,
             quick_depth=HINT_QUICK_DEPTH,
-            exact_seconds=HINT_EXACT_SECONDS,
+            exact_seconds=HINT_SECONDS,
         )
         if not chosen.best_moves:
             return None

@@ -24,6 +24,7 @@ from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIDropDownMenu
 
 from battle.i18n import N_, _
+from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
 from battle.puzzles.puzzle_file import load_puzzles
 from battle.puzzles.session import Attempt
@@ -33,7 +34,6 @@ from battle.rules.errors import BattleError
 from battle.rules.tiles import EMPTY, kind_value
 from battle.ui.files.game_history import notice_text
 from battle.ui.puzzles import puzzle_view
-from battle.ui.puzzles import puzzle_words as words
 from battle.ui.puzzles.puzzle_layout import puzzle_panel
 from battle.ui.puzzles.refutation import WrongTry, refutation_search
 from battle.ui.puzzles.trainer import PuzzleTrainer

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, ngettext
+from battle.puzzles import puzzle_words as words
 from battle.rules.board import CELL_COUNT, Position
 from battle.rules.tiles import EMPTY
 from battle.ui.art import theme
-from battle.ui.puzzles import puzzle_words as words
 from battle.ui.widgets.animations import Pulse, Removal, pending_points
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.layout import Rect
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from battle.ui.widgets.hud import StatusLine
 
 
-class PuzzleScene(Protocol):
+class PuzzleOnScreen(Protocol):
     """What the drawing reads of the puzzle screen (``puzzle_scene.PuzzleScene``)."""
 
     @property
@@ -94,7 +94,7 @@ ROW_SIZE = 14.5
 """Text sizes at the 1200x800 design size: the headline as the card names, the rest as the panel's lines."""
 
 
-def board_state(scene: PuzzleScene) -> BoardState:
+def board_state(scene: PuzzleOnScreen) -> BoardState:
     """The board as shown: the puzzle, a move being played, or the position after a wrong move with its
     refutation ringed."""
     position = scene.shown
@@ -121,7 +121,7 @@ def board_state(scene: PuzzleScene) -> BoardState:
     )
 
 
-def panel_info(scene: PuzzleScene) -> PanelInfo:
+def panel_info(scene: PuzzleOnScreen) -> PanelInfo:
     """The game panel's header and player cards: who solves, who replies, the scores so far."""
     position = scene.shown or Position([EMPTY] * CELL_COUNT)
     session = scene.session
@@ -145,9 +145,12 @@ def panel_info(scene: PuzzleScene) -> PanelInfo:
                 pulse=pulse,
             )
         )
-    label = "Puzzles"
+    label = _("Puzzles")
     if session is not None:
-        label = _("Puzzle {id}  ·  {tiles_left} tiles").format(id=session.puzzle.id, tiles_left=position.tiles_left())
+        tiles = position.tiles_left()
+        label = ngettext("Puzzle {id}  ·  {count} tile", "Puzzle {id}  ·  {count} tiles", tiles).format(
+            id=session.puzzle.id, count=tiles
+        )
     return PanelInfo(
         players=(players[0], players[1]),
         start_label=label,
@@ -160,7 +163,7 @@ def panel_info(scene: PuzzleScene) -> PanelInfo:
     )
 
 
-def puzzle_text(scene: PuzzleScene) -> PuzzleText:
+def puzzle_text(scene: PuzzleOnScreen) -> PuzzleText:
     """The task or the verdict, the puzzle (its themes once it is over), the ratings."""
     trainer = scene.trainer
     session = scene.session

@@ -3,7 +3,7 @@
 A puzzle file stores what every wrong move loses, not how it is punished, so the reply is
 searched when the move is made, on the window's ``SearchWorker`` (``app.solver``), never on
 the drawing thread. A puzzle has at most 60 tiles, which the solver settles exactly in
-milliseconds once its kernels are loaded; ``battle.players.REFUTE_SECONDS`` only bounds the rare
+milliseconds once its kernels are loaded; ``battle.search_times.REFUTE_SECONDS`` only bounds the rare
 slow one.
 """
 

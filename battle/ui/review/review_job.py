@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from battle.rules.board import Move
-from battle.rules.game import Game
+from battle.rules.game import Game, KnownStart
 from battle.search_worker import SearchWorker, Task
 
 if TYPE_CHECKING:  # the solver (numba) loads on the review's thread, not at import
@@ -45,7 +44,7 @@ class ReviewJob:
         game: Game,
         time_per_move: float,
         engine_factory: Callable[[], Reviewer] = _reviewer,
-        known_start: tuple[int, tuple[Move, ...]] | None = None,
+        known_start: KnownStart | None = None,
     ) -> None:
         self.game = game
         self.time_per_move = time_per_move

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.core import ObjectID
 
-from battle.i18n import N_, _
+from battle.i18n import N_, _, format_number, format_short
 from battle.rules.board import Move, Position, parse_move
 from battle.rules.game import Game
-from battle.rules.wording import grade_word, shown_name
+from battle.rules.wording import grade_word, shown_name, solver_name
 from battle.ui.art import theme
 from battle.ui.files.game_history import store_accuracy
 from battle.ui.files.settings import REVIEW_SECONDS_RANGE
-from battle.ui.match import Match, solver_name
+from battle.ui.match import Match
 from battle.ui.review.review_job import ReviewJob
 from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
 from battle.ui.review.review_view import (
@@ -126,11 +126,11 @@ class ReviewScene(Scene):
         if self.review is not None and self.review.exact:
             return _("Every value is proved: a deeper review would find nothing new")
         if seconds >= REVIEW_SECONDS_RANGE[1]:
-            return _("Already the longest search per move ({seconds:g} s)").format(seconds=seconds)
+            return _("Already the longest search per move ({seconds} s)").format(seconds=format_short(seconds))
         return _(
-            "Review again with {deeper_seconds:g} s per move instead of {seconds:g} s: proves the values that "
+            "Review again with {deeper_seconds} s per move instead of {seconds} s: proves the values that "
             "are estimates now (D)"
-        ).format(deeper_seconds=self._deeper_seconds(), seconds=seconds)
+        ).format(deeper_seconds=format_short(self._deeper_seconds()), seconds=format_short(seconds))
 
     def _deeper_seconds(self) -> float:
         return min(REVIEW_SECONDS_RANGE[1], self.job.time_per_move * DEEPER_FACTOR)
@@ -336,17 +336,23 @@ class ReviewScene(Scene):
                 else _("After the last reviewed move.")
             )
             return StatusLine(text, "good")
-        approx = "" if move.exact else "~"
-        name = shown_name(self.names[move.player - 1])
         sign = class_sign(move.classification)
-        text = f"{move.number}. {name}: {move.move} ({move.points}), {grade_word(move.classification)}" + (
-            f" {sign}" if sign else ""
+        values = {
+            "number": move.number,
+            "name": shown_name(self.names[move.player - 1]),
+            "move": move.move,
+            "points": move.points,
+            "grade": grade_word(move.classification) + (f" {sign}" if sign else ""),
+            "loss": ("" if move.exact else "~") + str(move.loss),
+            "best": ", ".join(move.best_moves[:2]),
+            "value": f"{move.best_value:+d}",
+        }
+        said = (
+            _("{number}. {name}: {move} ({points}), {grade}, losing {loss}; best {best} ({value})")
+            if move.loss
+            else _("{number}. {name}: {move} ({points}), {grade}")
         )
-        if move.loss:
-            text += _(" losing {approx}{loss}; best {join} ({best_value:+d})").format(
-                approx=approx, loss=move.loss, join=", ".join(move.best_moves[:2]), best_value=move.best_value
-            )
-        text += f" · {shown_name(self.names[0])} {move.eval_before:+d} → {move.eval_after:+d}"
+        text = f"{said.format(**values)} · {shown_name(self.names[0])} {move.eval_before:+d} → {move.eval_after:+d}"
         kind = "good" if move.classification in ("best", "good") else "warn"
         return StatusLine(text, kind)
 
@@ -409,8 +415,10 @@ class ReviewScene(Scene):
             lines = [
                 (headline, theme.IVORY),
                 (
-                    _("{names} vs {names2} · up to {time_per_move:g} s per move").format(
-                        names=self.names[0], names2=self.names[1], time_per_move=job.time_per_move
+                    _("{names} vs {names2} · up to {seconds} s per move").format(
+                        names=shown_name(self.names[0]),
+                        names2=shown_name(self.names[1]),
+                        seconds=format_number(job.time_per_move),
                     ),
                     theme.IVORY_DIM,
                 ),

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, format_short
 from battle.rules.board import Move
-from battle.rules.wording import grade_word, plural
+from battle.rules.wording import grade_word, plural, shown_name
 from battle.ui.art import theme
 from battle.ui.review.review_layout import ReviewLayout, chip_rects, move_row_rect
 from battle.ui.widgets.board_view import face_rect
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from battle.ui.widgets.layout import Rect
 
 
-class ReviewScene(Protocol):
+class ReviewOnScreen(Protocol):
     """What the panel's drawing reads of the review screen (``review_scene.ReviewScene``)."""
 
     @property
@@ -151,7 +151,7 @@ def draw_move_marks(
 # -- the panel ---------------------------------------------------------------------------------
 
 
-def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene) -> None:
+def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewOnScreen) -> None:
     review = scene.graded
     scale = geo.scale
     panel = geo.panel
@@ -162,7 +162,7 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     title = fonts.text(_("Game review"), 21 * scale, theme.IVORY, bold=True)
     surface.blit(title, (geo.header.x, geo.header.y))
     budget = (
-        _("{time_per_move:g} s a move").format(time_per_move=review.time_per_move)
+        _("{seconds} s a move").format(seconds=format_short(review.time_per_move))
         if review.time_per_move
         else _("no time limit")
     )
@@ -172,7 +172,7 @@ def draw_review_panel(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLa
     sub = fonts.text(fonts.fit(heading, 14 * scale, geo.header.w), 14 * scale, theme.IVORY_DIM)
     surface.blit(sub, (geo.header.x, geo.header.y + title.get_height() + round(2 * scale)))
     for index, summary in enumerate(review.summary()):
-        _draw_summary_card(surface, fonts, geo, index, summary, scene.names[index], scale)
+        _draw_summary_card(surface, fonts, geo, index, summary, shown_name(scene.names[index]), scale)
     _draw_turning_points(surface, fonts, geo, scene)
     _draw_move_list(surface, fonts, geo, scene)
 
@@ -238,7 +238,7 @@ def _draw_summary_card(
     surface.blit(good, (x, y))
 
 
-def turning_chip_labels(scene: ReviewScene) -> list[tuple[int, str, theme.Colour]]:
+def turning_chip_labels(scene: ReviewOnScreen) -> list[tuple[int, str, theme.Colour]]:
     """Each turning point as (move index, chip text, colour): ``12?``, ``27??``, ``31 lead``."""
     chips = []
     for point in scene.graded.turning_points():
@@ -250,7 +250,7 @@ def turning_chip_labels(scene: ReviewScene) -> list[tuple[int, str, theme.Colour
 
 
 def turning_chips(
-    fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene
+    fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewOnScreen
 ) -> list[tuple[Rect, int, str, theme.Colour]]:
     """The chips that fit: (rect, move index, text, colour)."""
     size = 13 * geo.scale
@@ -260,7 +260,7 @@ def turning_chips(
     return [(rect, index, text, colour) for rect, (index, text, colour) in zip(rects, labels, strict=False)]
 
 
-def _draw_turning_points(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene) -> None:
+def _draw_turning_points(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewOnScreen) -> None:
     scale = geo.scale
     area = geo.turning
     title = fonts.text(_("Turning points"), 14.5 * scale, theme.GOLD, bold=True)
@@ -283,7 +283,7 @@ def _draw_turning_points(surface: pygame.Surface, fonts: theme.Fonts, geo: Revie
         surface.blit(label, label.get_rect(center=box.center))
 
 
-def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewScene) -> None:
+def _draw_move_list(surface: pygame.Surface, fonts: theme.Fonts, geo: ReviewLayout, scene: ReviewOnScreen) -> None:
     scale = geo.scale
     header = geo.moves_header
     pygame.draw.line(surface, theme.GOLD, (header.x, header.y), (header.right, header.y), 1)

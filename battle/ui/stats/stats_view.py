@@ -15,7 +15,7 @@ import pygame
 from battle.history.stats import PEOPLE, Stats
 from battle.history.stats_report import unrated_words
 from battle.history.store import GameEntry
-from battle.i18n import _, format_date
+from battle.i18n import _, format_date, format_signed
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import level_word, plural, shown_name
 from battle.ui.art import theme
@@ -83,7 +83,7 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
         plural=plural(stats.games, "game"), your_games=stats.your_games
     )
     if stats.average_margin is not None:
-        summary += _(" · average margin {average_margin:+.1f}").format(average_margin=stats.average_margin)
+        summary += _(" · average margin {average_margin}").format(average_margin=format_signed(stats.average_margin))
     y = _lines(surface, fonts, area, area.y, [summary], size, theme.IVORY_DIM) + round(6 * scale)
     if not stats.tallies:
         _lines(
@@ -131,7 +131,7 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
             str(tally.wins),
             str(tally.draws),
             str(tally.losses),
-            f"{tally.average_margin:+.1f}",
+            format_signed(tally.average_margin),
         )
         for index, value in enumerate(values):
             colour = theme.IVORY if index else theme.GOLD_BRIGHT

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from battle.i18n import _
 from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.choice_scene import Choice, ChoiceScene
-from battle.ui.files.game_files import FileProblem, load_game_file
+from battle.ui.files.game_files import FileProblem, load_game_file, loaded_notice
 from battle.ui.match import Match
 from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
 from battle.ui.widgets.hud import StatusLine
@@ -172,9 +172,12 @@ class TitleGames:
             return loaded
         game, what = loaded
         if game.ply == 0:
-            return StatusLine(
-                _("{name} is a {what} without moves: nothing to review.").format(name=path.name, what=what), "warn"
+            empty = (
+                _("{name} is a game record without moves: nothing to review.")
+                if what == "game record"
+                else _("{name} is a position without moves: nothing to review.")
             )
+            return StatusLine(empty.format(name=path.name), "warn")
         self.app.open_review(game)
         return None
 
@@ -184,9 +187,7 @@ class TitleGames:
         if isinstance(loaded, StatusLine):
             return loaded
         game, what = loaded
-        self.begin(
-            Match(game, solver_side, level), _("Loaded the {what} {name}.").format(what=what, name=path.name), "good"
-        )
+        self.begin(Match(game, solver_side, level), loaded_notice(what, path.name, game), "good")
         return None
 
 

@@ -1,8 +1,11 @@
 """The file dialogs (pygame_gui's UIFileDialog), opened and answered the same way from every screen.
 
 A dialog is modal (blocking) and sized to the window; it opens in the folder of
-the last file saved or loaded. Creating one lists a folder and sets the locale,
-both of which can fail on an odd system, so failures come back as a message.
+the last file saved or loaded. Creating one lists a folder, which can fail on an odd
+system, so a failure comes back as a message and no half-made window is left behind.
+pygame_gui's dialog also calls ``setlocale(LC_ALL, "")`` to sort the names the
+system's way, which raises when ``LANG`` names a locale the system has not generated
+(``de_DE.UTF-8`` on a minimal system): ``FileDialog`` keeps the locale in use then.
 
 pygame_gui's dialog posts its "path picked" event and kills itself in the same
 frame, so the event arrives a frame later from a dialog that is already gone.
@@ -18,9 +21,11 @@ by accident) and Overwrite, and Enter or Space presses the one highlighted.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import html
 import locale
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +35,7 @@ import pygame_gui
 from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
 from battle.i18n import N_, _
+from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.ui.widgets.window import Window
@@ -51,6 +57,46 @@ class DialogProblem(Exception):
     """The dialog could not be opened; the message is for the status line."""
 
 
+class FileDialog(UIFileDialog):
+    """pygame_gui's file dialog, made whole or not at all.
+
+    Its window is on screen (and blocking) before the rest of it is made; a failure after
+    that left an empty dialog whose every button raised ``AttributeError`` (it has no
+    ``cancel_button``). A failed dialog is taken off the screen before the error goes on,
+    and a locale the system lacks no longer fails it (``_locale_in_use_on_failure``)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        try:
+            with _locale_in_use_on_failure():
+                super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        except BaseException:
+            with contextlib.suppress(AttributeError):  # failed before the window itself was made
+                self.kill()
+            raise
+
+
+@contextlib.contextmanager
+def _locale_in_use_on_failure() -> Iterator[None]:
+    """While the block runs, ``setlocale(category, "")`` (the system's locale, from ``LANG``) keeps
+    the locale in use when the system has not generated the one ``LANG`` names: the dialog only
+    sorts file names with it, and the game's own words come from its catalogue, not the locale."""
+    real = locale.setlocale
+
+    def setlocale(category: int, value: str | None = None) -> str:
+        try:
+            return real(category, value)
+        except locale.Error:
+            if value != "":
+                raise
+            return real(category)
+
+    locale.setlocale = setlocale  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        locale.setlocale = real
+
+
 def start_folder(app: Window) -> Path:
     folder = Path(app.settings.last_dir) if app.settings.last_dir else Path.home()
     return folder if folder.is_dir() else Path.home()
@@ -69,7 +115,7 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
     try:
         if purpose in ("save", "save_position"):
             title, suffix = (_(SAVE_TITLE), ".mbg") if purpose == "save" else (_(SAVE_POSITION_TITLE), ".mbp")
-            dialog = UIFileDialog(
+            dialog = FileDialog(
                 rect,
                 app.manager,
                 window_title=title,
@@ -78,7 +124,7 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
                 allow_existing_files_only=False,
             )
         elif purpose == "review":
-            dialog = UIFileDialog(
+            dialog = FileDialog(
                 rect,
                 app.manager,
                 window_title=_(REVIEW_TITLE),
@@ -87,7 +133,7 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
                 allow_existing_files_only=True,
             )
         elif purpose == "load_position":
-            dialog = UIFileDialog(
+            dialog = FileDialog(
                 rect,
                 app.manager,
                 window_title=_(LOAD_POSITION_TITLE),
@@ -96,7 +142,7 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
                 allow_existing_files_only=True,
             )
         else:
-            dialog = UIFileDialog(
+            dialog = FileDialog(
                 rect,
                 app.manager,
                 window_title=_(LOAD_TITLE),
@@ -105,7 +151,7 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
                 allow_existing_files_only=True,
             )
     except (OSError, ValueError, locale.Error, pygame.error) as error:
-        raise DialogProblem(_("Could not open the file dialog: {error}").format(error=error)) from None
+        raise DialogProblem(_("Could not open the file dialog: {error}").format(error=error_reason(error))) from None
     dialog.set_blocking(True)
     return dialog
 

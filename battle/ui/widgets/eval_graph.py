@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from battle.i18n import _
-from battle.rules.wording import grade_word, shown_name
+from battle.rules.wording import about, grade_word, shown_name
 from battle.storage.paths import write_atomically
 from battle.ui.art import theme
 
@@ -71,7 +71,7 @@ def render_eval_graph(
     board still wants readable labels.
     """
     width, height = max(240, size[0]), max(140, size[1])
-    names = tuple(map(shown_name, names if names else review.names))
+    names = tuple(names if names else review.names)  # as the record has them: "You" makes its own sentences
     fonts = fonts or theme.Fonts()
     # Drawn at twice the size and scaled down: pygame's thick lines, circles and
     # polygons have no anti-aliasing of their own.
@@ -226,15 +226,16 @@ def _draw_title(
     """Names and result on the first line, what the curve means on the second; returns their bottom."""
     left, y = round(title_size * 0.9), round(title_size * 0.6)
     right = surface.get_width() - left
-    first = fonts.text(names[0], title_size, theme.PLAYER_COLOURS[0], bold=True)
+    shown = (shown_name(names[0]), shown_name(names[1]))
+    first = fonts.text(shown[0], title_size, theme.PLAYER_COLOURS[0], bold=True)
     versus = fonts.text("  " + _("vs") + "  ", title_size, theme.IVORY_DIM)
     outcome = fonts.text(_outcome(review, names), title_size * 0.85, theme.GOLD, bold=True)
     room = right - left - outcome.get_width() - versus.get_width() - round(title_size)
     first = fonts.text(
-        fonts.fit(names[0], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[0], bold=True
+        fonts.fit(shown[0], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[0], bold=True
     )
     second = fonts.text(
-        fonts.fit(names[1], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[1], bold=True
+        fonts.fit(shown[1], title_size, room // 2, bold=True), title_size, theme.PLAYER_COLOURS[1], bold=True
     )
     x = left
     for part in (first, versus, second):
@@ -269,7 +270,7 @@ def _draw_side_labels(
     """Which side of the zero line is whose lead, inside the plot's left corners."""
     for player, anchor in ((0, "topleft"), (1, "bottomleft")):
         label = fonts.text(
-            fonts.fit(_("{names} ahead").format(names=names[player]), size, plot.width // 3),
+            fonts.fit(about(names[player], _("You ahead"), _("{name} ahead")), size, plot.width // 3),
             size,
             theme.PLAYER_COLOURS[player],
         )

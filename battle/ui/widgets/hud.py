@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, format_number
 from battle.ui.art import theme
 from battle.ui.widgets.animations import FlyingPoints, fly_path
 from battle.ui.widgets.layout import Layout, Rect, cell_center, score_anchor, status_line_height
@@ -99,7 +99,7 @@ def draw_status(
     message = status.text
     keys_help = _(keys_help)  # a mode's shortcuts are kept in English and shown in the player's language
     if status.busy and status.since is not None:
-        message = f"{message}  {max(0.0, now - status.since):.1f} s"
+        message = f"{message}  {format_number(max(0.0, now - status.since), 1)} s"
     placed = status_layout(fonts, layout, message, keys_help, status.busy)
     colour = STATUS_COLOURS.get(status.kind, theme.IVORY)
     for line, rect in placed.lines:

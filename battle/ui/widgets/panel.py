@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from battle.i18n import _
-from battle.rules.wording import shown_name
+from battle.rules.wording import shown_name, solver_level
 from battle.ui.art import theme
 from battle.ui.widgets.layout import PanelLayout, Rect, move_entry_rect
 
@@ -230,7 +230,9 @@ class PanelView:
             if not name:
                 continue
             size = 13 * scale
-            label = fonts.text(fonts.fit(shown_name(name), size, half - round(70 * scale)), size, theme.IVORY_FAINT)
+            # the solver's column says "Solver": its level is on its card above, and "Solver (Anfänger)" fits no column
+            heading = _("Solver") if solver_level(name) is not None else shown_name(name)
+            label = fonts.text(fonts.fit(heading, size, half - round(70 * scale)), size, theme.IVORY_FAINT)
             x = panel.moves.x + column * half + half - label.get_width() - round(6 * scale)
             surface.blit(label, (x, header.y + (header.h - label.get_height()) // 2 + round(2 * scale)))
 
