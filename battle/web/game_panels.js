@@ -1,0 +1,96 @@
+// The game screen's panels drawn from a view (game_view.js): the player cards, the turn line,
+// an opponent's offer, the action buttons and the move list. They write the page and read
+// nothing back; game_screen.js decides what they are given.
+
+import { $ } from "./dom.js";
+import { SHAPES, nameOf } from "./game_view.js";
+import { clockWords } from "./clock.js";
+import { resultText } from "./words.js";
+import { t, tn } from "./i18n.js";
+
+export function renderPlayers(view) {
+  const { state } = view;
+  for (const seat of [1, 2]) {
+    const card = $(`player-${seat}`);
+    const found = (state.players || []).find((p) => p.seat === seat) || {};
+    const you = state.you === seat;
+    card.querySelector(".name").textContent = nameOf(state, seat) + (you ? " " + t("(you)") : "");
+    card.querySelector(".score").textContent = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
+    const presence = { connected: t("online"), away: t("away"), open: t("seat open") }[found.presence] || "";
+    card.querySelector(".presence").textContent = you ? "" : presence;
+    card.classList.toggle("to-move", view.playing && state.to_move === seat);
+    card.classList.toggle("away", found.presence === "away");
+    const turn = view.playing && state.to_move === seat ? ", " + t("to move") : "";
+    card.setAttribute("aria-label", t("Player {seat}", { seat }) + ", " + (SHAPES[seat - 1] === "●" ? t("circle") : t("diamond")) + ": "
+      + `${nameOf(state, seat)}${you ? " " + t("(you)") : ""}, `
+      + tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0) + `${turn}, ${you ? t("here") : presence}`);
+  }
+}
+
+/** The turn line: whose turn, the clock, the result; `note` (a refusal, a hint) after it. */
+export function renderTurn(view, note) {
+  const { state } = view;
+  let words;
+  if (state.status === "waiting") {
+    words = state.you === "spectator" ? t("Waiting for the second player.") : t("Waiting for your opponent to open the link…");
+  } else if (state.status === "finished") {
+    words = resultText(state, nameOf);
+  } else if (view.pending) {
+    words = t("Your move is on its way…");
+  } else if (view.yourTurn) {
+    words = t("Your turn {you}: pick a tile, then its twin.{state}", { you: SHAPES[state.you - 1], state: clockWords(state) });
+  } else {
+    words = t("{to_move} {to_move2} to move.{state}", { to_move: nameOf(state, state.to_move), to_move2: SHAPES[state.to_move - 1], state: clockWords(state) });
+  }
+  if (note) words += ` ${note}`;
+  $("turn").textContent = words;
+  $("turn").classList.toggle("finished", state.status === "finished");
+}
+
+export function renderOffer(view) {
+  const { state } = view;
+  const offers = state.offers || {};
+  const player = state.you === 1 || state.you === 2;
+  const opponent = player ? 3 - state.you : null;
+  let text = "";
+  if (player && offers.takeback === opponent && view.playing) {
+    text = t("{opponent} asks to take back their last move. Allow it?", { opponent: nameOf(state, opponent) });
+  } else if (player && offers.rematch === opponent && !state.rematch) {
+    text = t("{opponent} offers a rematch: the same deal, sides swapped. Play it?", { opponent: nameOf(state, opponent) });
+  }
+  $("offer").hidden = !text;
+  $("offer").dataset.kind = offers.takeback === opponent ? "takeback" : "rematch";
+  $("offer-text").textContent = text;
+}
+
+export function renderActions(view) {
+  const { state } = view;
+  const player = state.you === 1 || state.you === 2;
+  const offers = state.offers || {};
+  const lastMine = view.history.length > 0 && view.history[view.history.length - 1].mover === state.you;
+  const show = (id, visible, enabled = true) => {
+    $(id).hidden = !visible;
+    $(id).disabled = !enabled;
+  };
+  show("takeback", player && view.playing && lastMine, offers.takeback !== state.you);
+  $("takeback").textContent = offers.takeback === state.you ? t("Take back asked…") : t("Take back (T)");
+  const unplayed = ["aborted", "expired"].includes(state.result?.reason);
+  const opponentOffered = player && offers.rematch === 3 - state.you; // the offer box answers that one
+  show("rematch", player && state.status === "finished" && !unplayed && !state.rematch && !opponentOffered,
+    offers.rematch !== state.you);
+  $("rematch").textContent = offers.rematch === state.you ? t("Rematch offered…") : t("Rematch");
+  show("abort", player && view.playing && view.history.length < 2);
+  show("resign", player && view.playing);
+  show("leave", true);
+}
+
+export function renderMoves(view) {
+  const list = $("moves");
+  const items = view.history.map((entry, index) => {
+    const item = document.createElement("li");
+    item.textContent = `${index + 1}. ${SHAPES[entry.mover - 1]} ${entry.text} (${entry.points})`;
+    return item;
+  });
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+}
