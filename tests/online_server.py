@@ -91,7 +91,10 @@ class ServerProcess:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
-        assert self.process.stdout.readline().startswith(f"Play in a browser: {self.base}/ ")
+        page = (
+            self.flags[self.flags.index("--public-url") + 1].rstrip("/") if "--public-url" in self.flags else self.base
+        )
+        assert self.process.stdout.readline().startswith(f"Play in a browser: {page}/ ")
         return self
 
     def signal(self, number: signal.Signals) -> None:
