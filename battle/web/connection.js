@@ -4,13 +4,27 @@
 // game: on every open it sends what `greeting()` gives (hello, then the opening message), and it
 // hands every message it reads to `onMessage`. socket.js says what those messages mean.
 //
+// A dead network does not close a WebSocket: the browser sees nothing for minutes while the
+// server marks the player away after 41 s. So the line runs its own heartbeat: after 2.5 s
+// without a word from the server it sends the `ping` that `ping()` builds, and after 6 s of
+// silence (two pings unanswered, or the browser's "offline" event) it says the line is down;
+// after 20 s it gives the socket up and opens a new one. A socket that has not opened after
+// 10 s is given up as well (a stopped server accepts a connection and never answers it).
+//
 // The line's state, for the status line: "connecting", "connected" (the socket told it the
-// server answered the opening), "retrying" (waiting to open again), "closed" (for good).
+// server answered the opening), "silent" (open, but nothing heard for too long), "retrying"
+// (waiting to open again), "closed" (for good).
 
 import { t } from "./i18n.js";
 
 const BACKOFF_FIRST = 0.5;
 const BACKOFF_LONGEST = 30;
+const PING_AFTER_MS = 2500;
+const SILENT_AFTER_MS = 6000;
+const GIVE_UP_AFTER_MS = 20000;
+const OPEN_TIMEOUT_MS = 10000;
+const CHECK_EVERY_MS = 500;
+const MESSAGE_TOO_BIG = 1009;
 
 /** The server's address: the page's own origin, ws:// or wss:// as the page came (a TLS proxy gives wss). */
 export function serverUrl() {
@@ -20,23 +34,35 @@ export function serverUrl() {
 export class Line {
   /**
    * @param greeting () => the messages to send on every open, in order
+   * @param ping () => the heartbeat message
    * @param onMessage (message) for every JSON object the server sends
    * @param onChange () after every change of `state`
+   * @param onBack () when a silent line hears the server again (what was not sent may go now)
    */
-  constructor({ url = serverUrl(), greeting, onMessage, onChange }) {
+  constructor({ url = serverUrl(), greeting, ping, onMessage, onChange, onBack }) {
     this.url = url;
     this.greeting = greeting;
+    this.ping = ping;
     this.onMessage = onMessage;
     this.onChange = onChange;
+    this.onBack = onBack;
     this.state = "connecting";
     this.detail = "";
     this.retryAt = null;
+    this.heardAt = 0; // when the server last said anything (Date.now())
+    this.pingedAt = 0;
+    this.openedAt = 0;
     this.everConnected = false;
     this.reached = false; // connected since the last drop: the next retry starts short again
     this.closed = false;
     this.socket = null;
     this.delay = BACKOFF_FIRST;
     this.timer = null;
+    this.heartbeat = setInterval(() => this.check(), CHECK_EVERY_MS);
+    this.offline = () => this.lost();
+    this.online = () => this.reopenNow();
+    window.addEventListener("offline", this.offline);
+    window.addEventListener("online", this.online);
   }
 
   start() {
@@ -44,12 +70,15 @@ export class Line {
   }
 
   /** Close for good (the player left, or the server refused the opening); `detail` says why. */
-  close(detail, code = 1000) {
+  close(detail) {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.heartbeat);
+    window.removeEventListener("offline", this.offline);
+    window.removeEventListener("online", this.online);
     const socket = this.socket;
     this.socket = null;
-    if (socket) socket.close(code, "left");
+    if (socket) socket.close(1000, "left");
     this.set("closed", detail);
   }
 
@@ -70,6 +99,11 @@ export class Line {
     return false;
   }
 
+  /** Seconds since the server last said anything (for "no answer for 8 s"). */
+  silentFor() {
+    return Math.floor((Date.now() - this.heardAt) / 1000);
+  }
+
   // -- the socket -------------------------------------------------------------------------
 
   open() {
@@ -83,12 +117,15 @@ export class Line {
       return;
     }
     this.socket = socket;
+    this.openedAt = Date.now();
     socket.addEventListener("open", () => {
       performance.mark("socket-open");
+      this.heardAt = Date.now();
       for (const message of this.greeting()) socket.send(JSON.stringify(message));
     });
     socket.addEventListener("message", (event) => {
       if (this.socket !== socket) return;
+      this.heard();
       let message;
       try {
         message = JSON.parse(event.data);
@@ -97,11 +134,68 @@ export class Line {
       }
       if (message && typeof message === "object") this.onMessage(message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (!this.closed) this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));
+      if (this.closed) return;
+      if (event.code === MESSAGE_TOO_BIG) {
+        this.close(t("the server refused a message of this page as too big ({reason})", { reason: event.reason }));
+        return;
+      }
+      this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));
     });
+  }
+
+  heard() {
+    this.heardAt = Date.now();
+    if (this.state === "silent") {
+      this.set("connected");
+      this.onBack();
+    }
+  }
+
+  /** The heartbeat: ping a quiet server, call a line down that stays silent, give up a dead socket. */
+  check() {
+    const socket = this.socket;
+    if (this.closed || !socket) return;
+    const now = Date.now();
+    if (socket.readyState === WebSocket.CONNECTING) {
+      if (now - this.openedAt >= OPEN_TIMEOUT_MS) this.giveUp();
+      return;
+    }
+    if (socket.readyState !== WebSocket.OPEN) return;
+    const quiet = now - this.heardAt;
+    if (quiet >= GIVE_UP_AFTER_MS) {
+      this.giveUp();
+      return;
+    }
+    if (quiet >= SILENT_AFTER_MS && this.state === "connected") this.set("silent");
+    if (quiet >= PING_AFTER_MS && now - this.pingedAt >= PING_AFTER_MS) {
+      this.pingedAt = now;
+      socket.send(JSON.stringify(this.ping()));
+    }
+  }
+
+  /** The browser says the network is gone: the line is down now, not in 6 s. */
+  lost() {
+    if (this.state === "connected") this.set("silent");
+  }
+
+  /** The network is back: a line that was down opens a new socket at once rather than wait. */
+  reopenNow() {
+    if (this.closed) return;
+    if (this.state === "silent") this.giveUp();
+    else if (this.state === "retrying") {
+      clearTimeout(this.timer);
+      this.open();
+    }
+  }
+
+  giveUp() {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close(4000, "no answer");
+    this.retry(t("no answer from the server"));
   }
 
   retry(reason) {

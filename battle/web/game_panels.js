@@ -27,8 +27,11 @@ export function renderPlayers(view) {
   }
 }
 
-/** The turn line: whose turn, the clock, the result; `note` (a refusal, a hint) after it. */
-export function renderTurn(view, note) {
+/**
+ * The turn line: whose turn, the clock, the result; `note` (a refusal, a hint) after it. `lineUp`
+ * says whether the line to the server is up: while it is down, moves wait, and the line says so.
+ */
+export function renderTurn(view, note, lineUp) {
   const { state } = view;
   let words;
   if (state.status === "waiting") {
@@ -36,15 +39,23 @@ export function renderTurn(view, note) {
   } else if (state.status === "finished") {
     words = resultText(state, nameOf);
   } else if (view.pending) {
-    words = t("Your move is on its way…");
+    words = lineUp ? t("Your move is on its way…") : waitingMove();
   } else if (view.yourTurn) {
     words = t("Your turn {you}: pick a tile, then its twin.{state}", { you: SHAPES[state.you - 1], state: clockWords(state) });
   } else {
     words = t("{to_move} {to_move2} to move.{state}", { to_move: nameOf(state, state.to_move), to_move2: SHAPES[state.to_move - 1], state: clockWords(state) });
   }
+  if (!lineUp && view.playing && !view.pending && view.you !== "spectator") {
+    words += " " + t("The line to the server is down: moves are sent when it is back.");
+  }
   if (note) words += ` ${note}`;
   $("turn").textContent = words;
   $("turn").classList.toggle("finished", state.status === "finished");
+}
+
+/** Why a move sent while the line is down has not arrived yet. */
+export function waitingMove() {
+  return t("Your move waits for the line to the server: it is sent as soon as the line is back.");
 }
 
 export function renderOffer(view) {

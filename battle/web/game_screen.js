@@ -12,7 +12,7 @@ import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { forgetSeat } from "./seats.js";
 import { moveName } from "./rules.js";
-import { renderActions, renderMoves, renderOffer, renderPlayers, renderTurn } from "./game_panels.js";
+import { renderActions, renderMoves, renderOffer, renderPlayers, renderTurn, waitingMove } from "./game_panels.js";
 import { showLine } from "./line_status.js";
 import { storedName } from "./player_name.js";
 import { t } from "./i18n.js";
@@ -133,8 +133,9 @@ export class GameScreen {
     if (!view) return;
     if (!view.yourTurn) {
       if (view.you === "spectator") this.note = t("You are watching: the players move.");
-      else this.note = view.playing ? (view.pending ? t("Your move is on its way to the server.") : t("It is not your turn yet."))
-        : "";
+      else if (!view.playing) this.note = "";
+      else if (!view.pending) this.note = t("It is not your turn yet.");
+      else this.note = this.lineUp() ? t("Your move is on its way to the server.") : waitingMove();
       this.render();
       return;
     }
@@ -231,7 +232,7 @@ export class GameScreen {
       lastMove: view.lastMove, lastMover: view.lastMover, active: view.yourTurn,
     });
     renderPlayers(view);
-    renderTurn(view, this.note);
+    renderTurn(view, this.note, this.lineUp());
     this.invite.render(view);
     renderOffer(view);
     renderActions(view);
@@ -246,9 +247,13 @@ export class GameScreen {
     document.body.dataset.game = state.game;
   }
 
+  lineUp() {
+    return this.socket?.line.state === "connected";
+  }
+
   tick() {
     if (!this.socket) return;
-    if (this.socket.line.state === "retrying") showLine(this.socket);
-    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.note);
+    if (["retrying", "silent"].includes(this.socket.line.state)) showLine(this.socket);
+    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.note, this.lineUp());
   }
 }

@@ -15,6 +15,10 @@ export function showLine(socket) {
     const line = socket.line;
     const wait = Math.max(0, Math.ceil(((line.retryAt || 0) - Date.now()) / 1000));
     if (line.state === "connected") [words, mark, kind] = [t("Connected"), "●", "good"];
+    else if (line.state === "silent") {
+      [words, mark, kind] = [t("No answer from the server for {seconds} s: the line seems down", { seconds: line.silentFor() }),
+        "▲", "warn"];
+    }
     else if (line.state === "retrying") {
       const what = line.everConnected ? t("Connection lost") : t("The server does not answer");
       [words, mark, kind] = [t("{what}: retrying in {wait} s", { what, wait }), "▲", "warn"];

@@ -52,11 +52,14 @@ export class GameSocket {
     this.name = name;
     this.listener = listener;
     this.state = null;
+    this.shareUrl = null; // welcome's address for friends' links, when the server knows a better one
     this.line = new Line({
       url,
       greeting: () => [this.hello(), this.openingMessage()],
+      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
       onMessage: (message) => this.receive(message),
       onChange: () => this.listener(this, { type: "line" }),
+      onBack: () => this.resendPending(),
     });
   }
 
@@ -94,6 +97,11 @@ export class GameSocket {
     return id;
   }
 
+  /** Every move without an `ack`, again with its id: the server plays an id once at most. */
+  resendPending() {
+    for (const [id, move] of this.pending) this.line.send({ type: "move", move, id });
+  }
+
   // The rest go now or not at all (false: the line is down, and the screen says so).
   resign() { return this.line.send({ type: "resign" }); }
   abort() { return this.line.send({ type: "abort" }); }
@@ -121,6 +129,14 @@ export class GameSocket {
  * the page does not know is left alone (the server may add messages within a version).
  */
 const handlers = {
+  welcome(socket, message) {
+    const url = message.share_url;
+    socket.shareUrl = typeof url === "string" && /^https?:\/\/[^\s"<>]+$/.test(url) ? url : null;
+    return false;
+  },
+  pong() {
+    return false; // the line heard the server: that is all a pong says
+  },
   created: takeSeat,
   joined: takeSeat,
   state(socket, message) {
@@ -136,7 +152,7 @@ const handlers = {
     if (socket.line.state !== "connected") {
       performance.mark("state");
       socket.line.connected();
-      for (const [id, move] of socket.pending) socket.line.send({ type: "move", move, id });
+      socket.resendPending();
     }
     return false;
   },
