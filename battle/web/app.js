@@ -1,14 +1,16 @@
 // The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME) and shows the screen it
-// names. Each screen is a module of its own (home_screen.js, game_screen.js) with `show`/`open`
-// and `hide`; a new screen is a new module, a section in index.html and a line in ROUTES.
+// names. Each screen is a module of its own (home_screen.js, join_screen.js, game_screen.js)
+// with `show` and `hide`; a new screen is a new module, a section in index.html, an entry in
+// `screens` and, when an address names it, a line in ROUTES.
 
 import { GameScreen } from "./game_screen.js";
 import { HomeScreen } from "./home_screen.js";
-import { normaliseCode } from "./codes.js";
+import { JoinScreen } from "./join_screen.js";
+import { normaliseCode, quoteCode } from "./codes.js";
 import { seatForCode, seatForGame } from "./seats.js";
 import { loadLanguage, t, translatePage } from "./i18n.js";
+import { nameAsked, storedName } from "./player_name.js";
 import { showLine } from "./line_status.js";
-import { storedName } from "./player_name.js";
 
 /** What each address's first part opens: (app, the rest of the address). */
 const ROUTES = {
@@ -16,8 +18,10 @@ const ROUTES = {
     const code = app.codeOf(value);
     if (code === null) return;
     const seat = seatForCode(code);
+    const name = storedName();
     if (seat) app.openGame("resume", { seat, code });
-    else app.openGame("join", { opening: { type: "join", code, ...nameField() }, code });
+    else if (!nameAsked()) app.show("join", code);
+    else app.openGame("join", { opening: { type: "join", code, ...(name ? { name } : {}) }, code });
   },
   watch(app, value) {
     const code = app.codeOf(value);
@@ -30,15 +34,9 @@ const ROUTES = {
   },
 };
 
-function nameField() {
-  const name = storedName();
-  return name ? { name } : {};
-}
-
 class App {
   constructor() {
-    this.home = new HomeScreen(this);
-    this.game = new GameScreen(this);
+    this.screens = { home: new HomeScreen(this), join: new JoinScreen(this), game: new GameScreen(this) };
   }
 
   route() {
@@ -53,23 +51,33 @@ class App {
     this.route();
   }
 
+  /** Show the screen `name` with `args`, every other one hidden (a game's connection closes). */
+  show(name, ...args) {
+    for (const [other, screen] of Object.entries(this.screens)) if (other !== name) screen.hide();
+    if (name !== "game") showLine(null);
+    this.screens[name].show(...args);
+  }
+
   showHome(message) {
-    this.game.hide();
-    showLine(null);
-    this.home.show(message);
+    this.show("home", message);
   }
 
   openGame(purpose, options) {
-    this.home.hide();
-    this.game.open(purpose, options);
+    this.show("game", purpose, options);
   }
 
   /** The code of an address's last part, or null when it does not read (the home screen says why). */
   codeOf(value) {
+    let typed = value;
     try {
-      return normaliseCode(decodeURIComponent(value));
-    } catch (error) {
-      this.showHome(t("This link's code does not read: {message}. Check the link, or ask for a new one.", { message: error.message }));
+      typed = decodeURIComponent(value);
+    } catch {
+      // not percent-encoding as a URL has it: the text as it stands is what does not read
+    }
+    try {
+      return normaliseCode(typed);
+    } catch {
+      this.showHome(t("This link's code {code} does not read: check the link, or ask for a new one.", { code: quoteCode(typed) }));
       return null;
     }
   }

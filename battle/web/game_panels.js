@@ -74,7 +74,8 @@ export function renderOffer(view) {
   $("offer-text").textContent = text;
 }
 
-export function renderActions(view) {
+/** The buttons that fit the state; `refusedTakeback` is the ply whose takeback the opponent refused. */
+export function renderActions(view, refusedTakeback) {
   const { state } = view;
   const player = state.you === 1 || state.you === 2;
   const offers = state.offers || {};
@@ -83,7 +84,8 @@ export function renderActions(view) {
     $(id).hidden = !visible;
     $(id).disabled = !enabled;
   };
-  show("takeback", player && view.playing && lastMine, offers.takeback !== state.you);
+  show("takeback", player && view.playing && lastMine,
+    offers.takeback !== state.you && refusedTakeback !== view.history.length);
   $("takeback").textContent = offers.takeback === state.you ? t("Take back asked…") : t("Take back (T)");
   const unplayed = ["aborted", "expired"].includes(state.result?.reason);
   const opponentOffered = player && offers.rematch === 3 - state.you; // the offer box answers that one

@@ -7,14 +7,15 @@ import { $, notice } from "./dom.js";
 import { BoardView } from "./board.js";
 import { GameSocket } from "./socket.js";
 import { InvitePanel } from "./invite_panel.js";
-import { deriveView } from "./game_view.js";
+import { Alerts, news } from "./alerts.js";
+import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { forgetSeat } from "./seats.js";
 import { moveName } from "./rules.js";
 import { renderActions, renderMoves, renderOffer, renderPlayers, renderTurn, waitingMove } from "./game_panels.js";
 import { showLine } from "./line_status.js";
-import { storedName } from "./player_name.js";
+import { MAX_NAME_LENGTH, storedName, storedNameTooLong } from "./player_name.js";
 import { t } from "./i18n.js";
 
 export class GameScreen {
@@ -28,22 +29,28 @@ export class GameScreen {
     this.selected = null;
     this.view = null;
     this.note = "";
+    this.shown = null; // the state the screen showed last: what changed since is news
+    this.refusedTakeback = null; // the ply whose takeback the opponent said no to
     this.board = new BoardView($("board"), (cell) => this.pick(cell));
     this.invite = new InvitePanel((words) => this.say(words));
+    this.alerts = new Alerts();
     this.wire();
     document.addEventListener("keydown", (event) => this.shortcut(event));
     setInterval(() => this.tick(), 250); // the clock's seconds and the line's countdown
   }
 
   /** Open a game: `opening` is the first game message, or `seat` a seat this browser holds. */
-  open(purpose, { opening = null, seat = null, code = null }) {
+  show(purpose, { opening = null, seat = null, code = null }) {
     this.leave();
     this.purpose = purpose;
     this.code = code;
     this.selected = null;
     this.view = null;
+    this.shown = null;
+    this.refusedTakeback = null;
     this.note = "";
-    notice("");
+    notice(storedNameTooLong() ? t("The name kept in this browser is longer than {count} characters: this game uses its first {count}, \"{name}\".",
+      { count: MAX_NAME_LENGTH, name: storedName() }) : "");
     this.element.hidden = false;
     this.invite.hide();
     document.body.removeAttribute("data-playable");
@@ -222,6 +229,8 @@ export class GameScreen {
       notice(t("The server's game does not read here: {message}", { message: error.message }));
       return;
     }
+    this.follow(this.shown, state);
+    this.shown = state;
     this.view = view;
     if (this.selected !== null && !view.playable.has(this.selected)) this.selected = null;
     const selectedKind = this.selected === null ? null : view.position.cells[this.selected];
@@ -233,9 +242,10 @@ export class GameScreen {
     });
     renderPlayers(view);
     renderTurn(view, this.note, this.lineUp());
-    this.invite.render(view);
+    this.invite.render(view, socket.shareUrl);
     renderOffer(view);
-    renderActions(view);
+    renderActions(view, this.refusedTakeback);
+    $("alerts").hidden = view.you === "spectator";
     renderMoves(view);
     $("board").classList.toggle("your-turn", view.yourTurn);
     if (view.playing && !document.body.dataset.playable) {
@@ -245,6 +255,25 @@ export class GameScreen {
     document.body.dataset.ply = String(view.history.length);
     document.body.dataset.status = state.status;
     document.body.dataset.game = state.game;
+  }
+
+  /** What changed from `before` to `state` that the screen answers: news for a player who looks
+   * elsewhere, notes that no longer fit (a game's end, a rematch), a takeback the opponent refused. */
+  follow(before, state) {
+    const told = news(before, state, state.you, nameOf);
+    if (told) this.alerts.tell(told);
+    if (!before) return;
+    if (before.game !== state.game || (before.status !== "finished" && state.status === "finished")) {
+      this.note = "";
+      this.refusedTakeback = null;
+    }
+    const ply = (state.moves || []).length;
+    const you = state.you;
+    if (before.offers?.takeback === you && !state.offers?.takeback && ply === (before.moves || []).length
+      && state.status === "playing") {
+      this.refusedTakeback = ply;
+      this.note = t("{opponent} said no to taking back that move.", { opponent: nameOf(state, 3 - you) });
+    }
   }
 
   lineUp() {

@@ -9,7 +9,7 @@ import signal
 from typing import Any
 
 from tests.web.conftest import Served
-from tests.web.game_pages import click_pair, host, mover, new_page, play_turns, wait_ply
+from tests.web.game_pages import click_pair, host, join, mover, new_page, play_turns, wait_ply
 
 DOWN = "the line seems down"
 WAITS = "Your move waits for the line to the server"
@@ -18,8 +18,7 @@ WAITS = "Your move waits for the line to the server"
 def two_players(browser: Any, served: Served, deal: int) -> tuple[Any, Any]:
     ann = new_page(browser)
     bob = new_page(browser)
-    bob.goto(host(ann, served.base, "Ann", deal=deal))
-    bob.wait_for_selector("body[data-playable]")
+    join(bob, host(ann, served.base, "Ann", deal=deal))
     play_turns([ann, bob], turns=1)
     return ann, bob
 
