@@ -8,9 +8,9 @@ const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const LENGTH = 8;
 const QUOTED = 12; // characters of a wrong code a message quotes: a link may carry thousands
 
-/** A wrong code, quoted safely: control characters left out, at most 12 characters and "…". */
+/** A wrong code, quoted safely: control and format characters left out, at most 12 characters and "…". */
 export function quoteCode(typed) {
-  const shown = [...String(typed).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")];
+  const shown = [...String(typed).replace(/[\p{C}\u2028\u2029]/gu, "")];
   return `"${shown.slice(0, QUOTED).join("")}${shown.length > QUOTED ? "…" : ""}"`;
 }
 

@@ -105,5 +105,11 @@ export function renderMoves(view) {
     return item;
   });
   list.replaceChildren(...items);
+  scrollToNewest();
+}
+
+/** The move list scrolled to its end: the last move in sight whatever the screen. */
+export function scrollToNewest() {
+  const list = $("moves");
   list.scrollTop = list.scrollHeight;
 }

@@ -13,7 +13,9 @@ import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { forgetSeat } from "./seats.js";
 import { moveName } from "./rules.js";
-import { renderActions, renderMoves, renderOffer, renderPlayers, renderTurn, waitingMove } from "./game_panels.js";
+import {
+  renderActions, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
+} from "./game_panels.js";
 import { showLine } from "./line_status.js";
 import { MAX_NAME_LENGTH, storedName, storedNameTooLong } from "./player_name.js";
 import { t } from "./i18n.js";
@@ -36,6 +38,8 @@ export class GameScreen {
     this.alerts = new Alerts();
     this.wire();
     document.addEventListener("keydown", (event) => this.shortcut(event));
+    // a list that changes size (a turned phone, a resized window) shows its newest move still
+    new ResizeObserver(() => scrollToNewest()).observe($("moves"));
     setInterval(() => this.tick(), 250); // the clock's seconds and the line's countdown
   }
 

@@ -197,12 +197,13 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
     eve = new_page(browser)
     eve.goto(f"{served.base}/watch/{watch_code}")
     eve.wait_for_selector("body[data-playable]")
-    # Ann plays from the keyboard: Tab to the board, arrows to a playable tile, Enter, then its twin
+    # Ann plays from the keyboard: the arrows jump between free tiles (down to the column's other end,
+    # right to the next column's tile at that end), Enter picks a tile, then its twin
     first, second = a_pair_in(ann)
     ann.focus('.cell[data-cell="a1"]')
     ann.keyboard.press("ArrowDown")
     ann.keyboard.press("ArrowRight")
-    assert ann.evaluate("() => document.activeElement.dataset.cell") == "b2"
+    assert ann.evaluate("() => document.activeElement.dataset.cell") == "b9"
     for cell in (first, second):
         ann.focus(f'.cell[data-cell="{cell}"]')
         ann.keyboard.press("Enter")
