@@ -8,7 +8,7 @@
 // The chime is made by the Web Audio API (two sine tones): no sound file, nothing fetched.
 
 import { $ } from "./dom.js";
-import { resultText } from "./words.js";
+import { resultText } from "./game_view.js";
 import { t } from "./i18n.js";
 
 const SOUND_KEY = "mahjong-battle.sound";

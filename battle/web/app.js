@@ -7,10 +7,8 @@ import { GameScreen } from "./game_screen.js";
 import { HomeScreen } from "./home_screen.js";
 import { JoinScreen } from "./join_screen.js";
 import { normaliseCode, quoteCode } from "./codes.js";
-import { seatForCode, seatForGame } from "./seats.js";
+import { nameAsked, seatForCode, seatForGame, storedName } from "./seats.js";
 import { loadLanguage, t, translatePage } from "./i18n.js";
-import { nameAsked, storedName } from "./player_name.js";
-import { showLine } from "./line_status.js";
 
 /** What each address's first part opens: (app, the rest of the address). */
 const ROUTES = {
@@ -54,7 +52,6 @@ class App {
   /** Show the screen `name` with `args`, every other one hidden (a game's connection closes). */
   show(name, ...args) {
     for (const [other, screen] of Object.entries(this.screens)) if (other !== name) screen.hide();
-    if (name !== "game") showLine(null);
     this.screens[name].show(...args);
   }
 

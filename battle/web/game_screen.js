@@ -11,13 +11,11 @@ import { Alerts, news } from "./alerts.js";
 import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
-import { forgetSeat } from "./seats.js";
+import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
 import { moveName } from "./rules.js";
 import {
-  renderActions, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
+  renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
-import { showLine } from "./line_status.js";
-import { MAX_NAME_LENGTH, storedName, storedNameTooLong } from "./player_name.js";
 import { t } from "./i18n.js";
 
 export class GameScreen {
@@ -76,6 +74,7 @@ export class GameScreen {
   hide() {
     this.leave();
     this.element.hidden = true;
+    renderLine(null);
   }
 
   // -- the socket's news ------------------------------------------------------------------
@@ -220,7 +219,7 @@ export class GameScreen {
   render() {
     if (this.purpose === null) return;
     const socket = this.socket;
-    showLine(socket);
+    renderLine(socket);
     const state = socket.state;
     if (!state) {
       $("turn").textContent = this.purpose === "host" ? t("Creating your game…") : t("Waiting for the server…");
@@ -286,7 +285,7 @@ export class GameScreen {
 
   tick() {
     if (!this.socket) return;
-    if (["retrying", "silent"].includes(this.socket.line.state)) showLine(this.socket);
+    if (["retrying", "silent"].includes(this.socket.line.state)) renderLine(this.socket);
     if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.note, this.lineUp());
   }
 }

@@ -4,8 +4,7 @@
 
 import { $, notice } from "./dom.js";
 import { formatCode, normaliseCode } from "./codes.js";
-import { keepName, storedName } from "./player_name.js";
-import { allSeats, forgetSeat } from "./seats.js";
+import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
 import { t } from "./i18n.js";
 
 export class HomeScreen {

@@ -5,7 +5,7 @@
 
 import { $, notice } from "./dom.js";
 import { formatCode } from "./codes.js";
-import { cleanName, keepName } from "./player_name.js";
+import { cleanName, keepName } from "./seats.js";
 
 export class JoinScreen {
   /** @param app the router: `openGame(purpose, options)` */

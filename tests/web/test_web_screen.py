@@ -135,7 +135,7 @@ def test_column_letters_and_row_numbers_name_the_cells(browser: Any, served: Ser
 
 CURSOR = """
 async (cases) => {
-  const cursor = await import("/board_cursor.js");
+  const cursor = await import("/board.js");
   const steps = [[1, 0], [-1, 0], [0, 1], [0, -1]];
   return cases.map(([free, targets]) => ({
     next: [null, ...free].map((cell) => steps.map((step) => cursor.nextCell(free, cell, step))),
