@@ -40,6 +40,8 @@ SCREENS = [
     ("web-phone-320.png", {"viewport": {"width": 320, "height": 568}, "device_scale_factor": 2, "is_mobile": True}),
 ]
 MOVES = 14
+KEEP = "(kept) => { for (const [key, value] of Object.entries(kept)) localStorage.setItem(key, value); }"
+"""Puts Ann's storage (her seat and name) into another browser: the page there resumes her seat."""
 PAIR = """() => {
   const tiles = [...document.querySelectorAll(".cell.playable")]
     .map((e) => [e.dataset.cell, e.getAttribute("aria-label").split(" ")[0]]);
@@ -115,10 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 for name, options in SCREENS:
                     page = browser.new_context(**options).new_page()
                     page.goto(base + "/")
-                    page.evaluate(
-                        "(kept) => { for (const [key, value] of Object.entries(kept)) localStorage.setItem(key, value); }",
-                        json.loads(kept),
-                    )
+                    page.evaluate(KEEP, json.loads(kept))
                     page.goto(f"{base}/play/{game}")
                     page.wait_for_selector('#link[data-state="connected"]')
                     page.wait_for_selector(f'body[data-ply="{MOVES}"]')
