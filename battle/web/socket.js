@@ -11,6 +11,7 @@
 
 import { Line } from "./connection.js";
 import { keepSeat } from "./seats.js";
+import { nameOf } from "./game_view.js";
 
 const PROTOCOL_VERSION = 1;
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired"]);
@@ -146,7 +147,8 @@ const handlers = {
       seat.game = message.game;
       seat.watch = message.watch || seat.watch;
       seat.status = message.status;
-      seat.opponent = (message.players || []).find((p) => p.seat !== message.you)?.name || null;
+      const other = (message.players || []).find((p) => p.seat !== message.you && p.presence !== "open");
+      seat.opponent = other ? nameOf(message, other.seat) : null; // "Player 2" for a nameless one
       socket.remember();
     }
     if (socket.line.state !== "connected") {

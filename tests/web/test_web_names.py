@@ -63,3 +63,13 @@ def test_a_kept_name_too_long_for_the_hello_frame_is_cut_and_said(browser: Any, 
     assert "longer than 40 characters" in bob.text_content("#notice")
     assert bob.text_content("#player-2 .name") == "N" * 40 + " (you)"
     ann.wait_for_selector(f"#player-2 .name:text-is('{'N' * 40}')")
+
+
+def test_the_home_list_names_a_nameless_opponent_by_seat(browser: Any, served: Served) -> None:
+    ann = new_page(browser)
+    bob = new_page(browser)
+    join(bob, host(ann, served.base, "Ann", deal=6), name="")
+    ann.wait_for_selector("#player-2 .name:text-is('Player 2')")
+    ann.click("#leave")
+    ann.wait_for_selector("#home:not([hidden])")
+    assert ann.text_content("#game-list").startswith("Game against Player 2 (going on)")
