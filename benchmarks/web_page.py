@@ -27,6 +27,7 @@ Only 127.0.0.1 is contacted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -36,7 +37,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -119,29 +122,20 @@ def measure(browser: object, base: str, url: str) -> dict[str, float]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10, help="links opened (default 10)")
-    parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
-    args = parser.parse_args(argv)
+@contextlib.contextmanager
+def served_browser(chromium: str | None) -> Iterator[tuple[str, Any]]:
+    """``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database, and a headless
+    Chromium (``chromium``, else the first on the PATH): the page's address and the browser."""
     from playwright.sync_api import sync_playwright
 
-    chromium = args.chromium or next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
-    if chromium is None:
-        parser.error("no Chromium found: apt-get install chromium, or give --chromium")
+    executable = chromium or next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
+    if executable is None:
+        raise SystemExit("no Chromium found: apt-get install chromium, or give --chromium")
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "from battle.cli import entry_point; entry_point()",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(Path(folder) / "games.sqlite3"),
-            ],
+            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3")],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -150,15 +144,26 @@ def main(argv: list[str] | None = None) -> int:
         try:
             assert server.stdout is not None
             server.stdout.readline()  # the address line: it listens
-            base, url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
             sandbox = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium, args=sandbox)
-                runs = [measure(browser, base, url) for _ in range(args.runs)]
-                browser.close()
+                browser = playwright.chromium.launch(executable_path=executable, args=sandbox)
+                try:
+                    yield f"http://127.0.0.1:{port}", browser
+                finally:
+                    browser.close()
         finally:
             server.terminate()
             server.wait(10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10, help="links opened (default 10)")
+    parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
+    args = parser.parse_args(argv)
+    with served_browser(args.chromium) as (base, browser):
+        url = base.replace("http://", "ws://")
+        runs = [measure(browser, base, url) for _ in range(args.runs)]
 
     def spread(key: str) -> str:
         values = [run[key] for run in runs]

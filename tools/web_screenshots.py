@@ -2,7 +2,8 @@
 
     python tools/web_screenshots.py [--out docs] [--chromium /usr/bin/chromium]
 
-Starts ``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database; Ann hosts deal
+Starts ``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database, as
+``benchmarks/web_page.py`` does; Ann hosts deal
 8 in a headless Chromium, Bob opens her link in another and answers the name question, and the two
 play 14 moves by clicks. Ann's seat is then opened, as a reload would, on four screens and each is
 written as a PNG:
@@ -19,17 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+
 SCREENS = [
     ("web-desktop.png", {"viewport": {"width": 1280, "height": 800}}),
     ("web-phone.png", {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True}),
@@ -53,12 +51,6 @@ PAIR = """() => {
 }"""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def play_a_move(pages: list[Any]) -> None:
     """The page whose player is to move takes a pair; every page waits until it shows the move."""
     ply = int(pages[0].get_attribute("body", "data-ply") or 0)
@@ -74,59 +66,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
     parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    chromium = args.chromium or next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
-    if chromium is None:
-        parser.error("no Chromium found: apt-get install chromium, or give --chromium")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve", "--port", str(port)]
-            + ["--db", str(Path(folder) / "games.sqlite3")],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        try:
-            assert server.stdout is not None
-            server.stdout.readline()  # the address line: it listens
-            sandbox = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium, args=sandbox)
-                ann = browser.new_context(**SCREENS[0][1]).new_page()
-                ann.goto(base + "/")
-                ann.fill("#host-form input[name=name]", "Ann")
-                ann.check("input[name=deal][value=number]")
-                ann.fill("input[name=number]", "8")
-                ann.select_option("select[name=first]", "creator")
-                ann.click("#host-button")
-                ann.wait_for_selector("#invite-link:not(:empty)")
-                bob = browser.new_context().new_page()
-                bob.goto(str(ann.text_content("#invite-link")))
-                bob.fill("#join-ask-form input[name=name]", "Bob")
-                bob.click("#join-ask-button")
-                bob.wait_for_selector("body[data-playable]")
-                for _ in range(MOVES):
-                    play_a_move([ann, bob])
-                game = ann.get_attribute("body", "data-game")
-                kept = ann.evaluate("() => JSON.stringify({...localStorage})")
-                args.out.mkdir(parents=True, exist_ok=True)
-                for name, options in SCREENS:
-                    page = browser.new_context(**options).new_page()
-                    page.goto(base + "/")
-                    page.evaluate(KEEP, json.loads(kept))
-                    page.goto(f"{base}/play/{game}")
-                    page.wait_for_selector('#link[data-state="connected"]')
-                    page.wait_for_selector(f'body[data-ply="{MOVES}"]')
-                    page.screenshot(path=str(args.out / name))
-                    print(f"wrote {args.out / name}")
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(10)
+    with served_browser(args.chromium) as (base, browser):
+        ann = browser.new_context(**SCREENS[0][1]).new_page()
+        ann.goto(base + "/")
+        ann.fill("#host-form input[name=name]", "Ann")
+        ann.check("input[name=deal][value=number]")
+        ann.fill("input[name=number]", "8")
+        ann.select_option("select[name=first]", "creator")
+        ann.click("#host-button")
+        ann.wait_for_selector("#invite-link:not(:empty)")
+        bob = browser.new_context().new_page()
+        bob.goto(str(ann.text_content("#invite-link")))
+        bob.fill("#join-ask-form input[name=name]", "Bob")
+        bob.click("#join-ask-button")
+        bob.wait_for_selector("body[data-playable]")
+        for _ in range(MOVES):
+            play_a_move([ann, bob])
+        game = ann.get_attribute("body", "data-game")
+        kept = ann.evaluate("() => JSON.stringify({...localStorage})")
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, options in SCREENS:
+            page = browser.new_context(**options).new_page()
+            page.goto(base + "/")
+            page.evaluate(KEEP, json.loads(kept))
+            page.goto(f"{base}/play/{game}")
+            page.wait_for_selector('#link[data-state="connected"]')
+            page.wait_for_selector(f'body[data-ply="{MOVES}"]')
+            page.screenshot(path=str(args.out / name))
+            print(f"wrote {args.out / name}")
     return 0
 
 
