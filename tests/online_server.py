@@ -89,9 +89,15 @@ class ServerProcess:
                 preexec_fn=limit_files if limit is not None else None,
             )
         assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
-        assert self.process.stdout.readline().startswith(f"Play in a browser: {self.base}/ ")
+        try:
+            line = self.process.stdout.readline()
+            assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
+            flags = self.flags
+            page = flags[flags.index("--public-url") + 1].rstrip("/") if "--public-url" in flags else self.base
+            assert self.process.stdout.readline().startswith(f"Play in a browser: {page}/ ")
+        except AssertionError:
+            self.stop()  # a server that did not say what it should is not left running
+            raise
         return self
 
     def signal(self, number: signal.Signals) -> None:

@@ -104,6 +104,15 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "X-Forwarded-For header it adds (never without one: clients could name any address)"
         ),
     )
+    sub.add_argument(
+        "--public-url",
+        type=_public_url,
+        metavar="URL",
+        help=_(
+            "the address friends reach this server at, behind a reverse proxy (https://games.example.org): "
+            "every invite link names it"
+        ),
+    )
     # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -143,6 +152,17 @@ def add_online_options(play: argparse.ArgumentParser) -> None:
 _port = whole_number(
     0, 65535, not_one=N_("{text} is not a port number"), outside=N_("{value} is not a port number ({low} to {high})")
 )
+
+
+def _public_url(text: str) -> str:
+    from battle.online.server.share_address import check_public_url
+
+    try:
+        return check_public_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 _positive = whole_number(1)
 
 
@@ -174,6 +194,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         connections_per_address=args.max_connections_per_address,
         waiting_per_address=args.max_waiting_per_address,
         trust_proxy=args.trust_proxy,
+        public_url=args.public_url,
     )
 
     async def serve_until_stopped() -> None:
@@ -195,10 +216,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 ).format(host=args.host, port=bound_port(server), path=store.path, count=unfinished),
                 flush=True,
             )
-            page_host = args.host if args.host not in ("0.0.0.0", "::", "") else "THIS-MACHINES-ADDRESS"
             print(
-                _("Play in a browser: http://{page_host}:{bound_port}/ (host a game there and send its link)").format(
-                    page_host=page_host, bound_port=bound_port(server)
+                _("Play in a browser: {page} (host a game there and send its link)").format(
+                    page=_page_address(args.host, bound_port(server), args.public_url)
                 ),
                 flush=True,
             )
@@ -220,6 +240,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _page_address(host: str, port: int, public_url: str | None) -> str:
+    """Where a browser finds the page: the public URL, else the listening address (one of this
+    machine's LAN addresses for a server on every interface)."""
+    if public_url:
+        return public_url + "/"
+    if host in ("0.0.0.0", "::", ""):
+        from battle.online.server.share_address import lan_addresses
+
+        host = next(iter(lan_addresses()), "THIS-MACHINES-ADDRESS")
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
 
 # -- play --online -----------------------------------------------------------------------

@@ -24,8 +24,9 @@ from battle.i18n import _, format_number, format_short, ngettext
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import OnlineSession
+from battle.online.client.share_link import friend_link, friend_server, here_only_note
 from battle.online.client.state_game import game_from_state, name_of, result_of_state, unplayed_end
-from battle.online.protocol.codes import format_code, invite_link
+from battle.online.protocol.codes import format_code
 from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
@@ -408,18 +409,21 @@ class OnlinePlay:
                 _(
                     "Waiting for your opponent. Invite code: {format_code}  (mahjong-battle play --online {url} "
                     "--join {format_code})"
-                ).format(format_code=format_code(state["invite"]), url=self.session.url)
-            )
-            self.say(
-                _("Invite link (opens the game in a browser): {invite_link}").format(
-                    invite_link=invite_link(self.session.url, state["invite"])
+                ).format(
+                    format_code=format_code(state["invite"]),
+                    url=friend_server(self.session.url, self.session.share_url),
                 )
             )
+            link = friend_link(self.session.url, self.session.share_url, state["invite"])
+            self.say(_("Invite link (opens the game in a browser): {invite_link}").format(invite_link=link))
+            note = here_only_note(link)
+            if note:
+                self.say(note)
         if (force or not self.shown_codes) and state.get("watch"):
             self.say(
                 _("Watch code for spectators: {format_code}  (link: {invite_link})").format(
                     format_code=format_code(state["watch"]),
-                    invite_link=invite_link(self.session.url, state["watch"], "watch"),
+                    invite_link=friend_link(self.session.url, self.session.share_url, state["watch"], "watch"),
                 )
             )
             self.shown_codes = True

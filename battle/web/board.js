@@ -3,12 +3,16 @@
 // decides what to send). Tile faces come from tiles.png, rendered by tools/web_tiles.py
 // from the window's own tile art.
 //
+// Column letters a-l above and row numbers 1-9 beside the tiles name the cells as the moves
+// are written (c1-c9). The arrow keys jump between free tiles as the window's cursor does
+// (nextCell and nearestCell below); Enter or Space picks the tile in focus.
+//
 // What a tile is never rests on colour alone: a blocked tile is dimmed and says "blocked";
 // a playable one (free, with a free twin) stands on a gold bar; the picked one is lifted
 // and framed, its twins get a dashed frame; the last pair's empty cells carry corner
 // brackets and the mover's shape (player 1's circle, player 2's diamond), as in the window.
 
-import { COLS, EMPTY, ROWS, SUITS, cellIndex, cellName, kindValue } from "./rules.js";
+import { COLS, EMPTY, LETTERS, ROWS, SUITS, cellIndex, cellName, kindValue } from "./rules.js";
 import { t, tn } from "./i18n.js";
 
 /** A tile in words for a screen reader, as the game's sentences name it: "5-circles" ("5-Münze"). */
@@ -29,10 +33,20 @@ export class BoardView {
     this.onPick = onPick;
     this.buttons = [];
     this.focusCell = null;
+    this.free = [];
+    const letters = document.createElement("div");
+    letters.className = "board-letters";
+    letters.setAttribute("aria-hidden", "true");
+    letters.append(label("corner", ""));
+    for (let col = 0; col < COLS; col++) letters.append(label("col-label", LETTERS[col]));
+    element.append(letters);
     for (let row = 0; row < ROWS; row++) {
       const rowElement = document.createElement("div");
       rowElement.className = "board-row";
       rowElement.setAttribute("role", "row");
+      const number = label("row-label", String(row + 1));
+      number.setAttribute("aria-hidden", "true");
+      rowElement.append(number);
       for (let col = 0; col < COLS; col++) {
         const cell = cellIndex(col, row);
         const button = document.createElement("button");
@@ -101,7 +115,13 @@ export class BoardView {
       if (button.firstChild.textContent !== markText) button.firstChild.textContent = markText;
       button.setAttribute("aria-pressed", view.selected === cell ? "true" : "false");
     }
-    if (this.focusCell === null) this.setFocus(view.playable.values().next().value ?? 0, false);
+    this.free = [...view.free];
+    if (this.focusCell === null) this.setFocus(view.playable.values().next().value ?? this.free[0] ?? 0, false);
+    else if (view.cells[this.focusCell] === EMPTY && this.free.length) {
+      // the tile in focus is gone (either side's move): focus goes on from the nearest free tile
+      const focused = document.activeElement === this.buttons[this.focusCell];
+      this.setFocus(nearestCell(this.free, this.focusCell), focused);
+    }
   }
 
   setFocus(cell, move = true) {
@@ -116,8 +136,60 @@ export class BoardView {
     const step = steps[event.key];
     if (!step || this.focusCell === null) return;
     event.preventDefault();
-    const col = Math.min(COLS - 1, Math.max(0, Math.floor(this.focusCell / ROWS) + step[0]));
-    const row = Math.min(ROWS - 1, Math.max(0, (this.focusCell % ROWS) + step[1]));
-    this.setFocus(cellIndex(col, row));
+    const onATile = this.free.includes(this.focusCell);
+    const next = onATile ? nextCell(this.free, this.focusCell, step) : nearestCell(this.free, this.focusCell);
+    if (next !== null) this.setFocus(next);
   }
+}
+
+function label(className, text) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+// -- the keyboard cursor ------------------------------------------------------------------
+// Where the cursor goes among the free tiles, as the window's cursor goes (battle/ui/widgets/
+// layout.py's next_cell and nearest_cell, held equal to them by tests/web/test_web_screen.py):
+// an arrow jumps to the nearest free tile that way, so a move takes a few presses, not one a cell.
+
+const COLUMN_PITCH = 0.75 * 1.1; // a tile is 0.75 of its height wide, and the gap 0.10 of that
+const ROW_PITCH = 1 + 0.025;
+
+/** The cell an arrow (direction [dx, dy]) leads to from `current` among `cells`; `current` when none lies that way. */
+export function nextCell(cells, current, [dx, dy]) {
+  const candidates = [...new Set(cells)].sort((a, b) => a - b);
+  if (!candidates.length) return null;
+  if (current === null) {
+    return candidates.reduce((best, cell) => ((cell % ROWS) * 100 + Math.floor(cell / ROWS)
+      < (best % ROWS) * 100 + Math.floor(best / ROWS) ? cell : best));
+  }
+  const col = Math.floor(current / ROWS);
+  const row = current % ROWS;
+  let best = null;
+  for (const cell of candidates) {
+    const c = Math.floor(cell / ROWS);
+    const r = cell % ROWS;
+    const along = (c - col) * dx + (r - row) * dy;
+    if (along <= 0) continue;
+    const across = Math.abs((c - col) * dy) + Math.abs((r - row) * dx);
+    // free tiles sit at the two ends of each column: up and down stay in the column (to its other
+    // end), left and right reach the next column at a similar height
+    const score = dx ? along + 0.3 * across : 0.1 * along + 3 * across;
+    if (best === null || score < best[0]) best = [score, cell];
+  }
+  return best === null ? current : best[1];
+}
+
+/** The cell among `cells` that looks nearest to `target` on the board (ties: the first in board order). */
+export function nearestCell(cells, target) {
+  const col = Math.floor(target / ROWS);
+  const row = target % ROWS;
+  let best = null;
+  for (const cell of [...new Set(cells)].sort((a, b) => a - b)) {
+    const distance = Math.hypot((Math.floor(cell / ROWS) - col) * COLUMN_PITCH, ((cell % ROWS) - row) * ROW_PITCH);
+    if (best === null || distance < best[0]) best = [distance, cell];
+  }
+  return best === null ? null : best[1];
 }

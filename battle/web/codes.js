@@ -6,13 +6,30 @@ import { t } from "./i18n.js";
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const LENGTH = 8;
+const QUOTED = 12; // characters of a wrong code a message quotes: a link may carry thousands
+
+/** A wrong code, quoted safely: control and format characters left out, at most 12 characters and "…". */
+export function quoteCode(typed) {
+  const shown = [...String(typed).replace(/[\p{C}\u2028\u2029]/gu, "")];
+  return `"${shown.slice(0, QUOTED).join("")}${shown.length > QUOTED ? "…" : ""}"`;
+}
+
+/** A character in words: itself when it shows, its code point ("U+0000") when it does not. */
+function quoteCharacter(ch) {
+  return /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) ? `"${ch}"` : `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
 
 /** The canonical code ("ABCDEFGH") of what a person typed; throws an Error saying what is wrong. */
 export function normaliseCode(typed) {
   const code = typed.replace(/[\s-]/g, "").toUpperCase().replace(/[IL]/g, "1").replace(/O/g, "0");
   const wrong = [...code].find((ch) => !ALPHABET.includes(ch));
-  if (wrong !== undefined) throw new Error(t("\"{typed}\" is not a code: \"{wrong}\" is not a letter or digit of a code", { typed, wrong }));
-  if (code.length !== LENGTH) throw new Error(t("\"{typed}\" is not a code: a code has {LENGTH} characters", { typed, LENGTH }));
+  if (wrong !== undefined) {
+    throw new Error(t("{typed} is not a code: {wrong} is not a letter or digit of a code",
+      { typed: quoteCode(typed), wrong: quoteCharacter(wrong) }));
+  }
+  if (code.length !== LENGTH) {
+    throw new Error(t("{typed} is not a code: a code has {LENGTH} characters", { typed: quoteCode(typed), LENGTH }));
+  }
   return code;
 }
 

@@ -1,107 +1,114 @@
-// The page's connection to the game server, kept alive the way the installed clients keep
-// theirs (battle/online/client.py): `hello`, then the opening message (`create`, `join`,
-// `watch`, or `resume` with the seat token once there is one); a dropped connection is
-// retried after 0.5 s doubling to 30 s (up to a quarter less at random, so a restarted
-// server is not hit by every page at once), resumed with the token, and every move without
-// an `ack` is sent again with its id: the server applies an id once, so a move is never
-// lost and never played twice.
+// The line to the game server: one WebSocket at a time, opened again when it drops (0.5 s
+// doubling to 30 s, up to a quarter less at random, so a restarted server is not hit by every
+// page at once), as the installed clients do (battle/online/client/session.py). It knows no
+// game: on every open it sends what `greeting()` gives (hello, then the opening message), and it
+// hands every message it reads to `onMessage`. socket.js says what those messages mean.
 //
-// The session folds the server's messages into the latest `state` and tells its listener;
-// it decides nothing about the game (the server does).
+// A dead network does not close a WebSocket: the browser sees nothing for minutes while the
+// server marks the player away after 41 s. So the line runs its own heartbeat: after 2.5 s
+// without a word from the server it sends the `ping` that `ping()` builds, and after 6 s of
+// silence (two pings unanswered, or the browser's "offline" event) it says the line is down;
+// after 20 s it gives the socket up and opens a new one. A socket that has not opened after
+// 10 s is given up as well (a stopped server accepts a connection and never answers it).
+//
+// The line's state, for the status line: "connecting", "connected" (the socket told it the
+// server answered the opening), "silent" (open, but nothing heard for too long), "retrying"
+// (waiting to open again), "closed" (for good).
 
-import { keepSeat } from "./seats.js";
 import { t } from "./i18n.js";
 
 const BACKOFF_FIRST = 0.5;
 const BACKOFF_LONGEST = 30;
-const PROTOCOL_VERSION = 1;
-const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired"]);
-const OPENINGS = new Set(["hello", "create", "join", "resume", "watch"]);
-const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
-  "not_a_player"]);
+const PING_AFTER_MS = 2500;
+const SILENT_AFTER_MS = 6000;
+const GIVE_UP_AFTER_MS = 20000;
+const OPEN_TIMEOUT_MS = 10000;
+const CHECK_EVERY_MS = 500;
+const MESSAGE_TOO_BIG = 1009;
 
 /** The server's address: the page's own origin, ws:// or wss:// as the page came (a TLS proxy gives wss). */
 export function serverUrl() {
   return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/`;
 }
 
-function newMoveId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(9));
-  return "w" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** The state after a `moved` message, or the same state when the move is out of order. */
-export function afterMove(state, moved) {
-  if (!state || !Array.isArray(state.moves) || moved.ply !== state.moves.length + 1) return state;
-  return {
-    ...state,
-    moves: [...state.moves, moved.move],
-    ply: state.moves.length + 1,
-    offers: { ...(state.offers || {}), takeback: null },
-    scores: moved.scores,
-    to_move: moved.to_move,
-    status: moved.status,
-    result: moved.result,
-    deadline: moved.deadline,
-    seconds_left: null,
-  };
-}
-
-export class Session {
+export class Line {
   /**
-   * @param opening the first game message (`create`, `join`, `watch`); with `seat` the session resumes it
-   * @param listener called with (session, message) for every server message and link change
+   * @param greeting () => the messages to send on every open, in order
+   * @param ping () => the heartbeat message
+   * @param onMessage (message) for every JSON object the server sends
+   * @param onChange () after every change of `state`
+   * @param onBack () when a silent line hears the server again (what was not sent may go now)
    */
-  constructor({ opening = null, seat = null, name = "", listener = () => {}, url = serverUrl() }) {
-    this.opening = opening;
-    this.seat = seat; // {token, game, seat, invite, watch, pending: [[id, move]...]}
-    this.name = name;
-    this.listener = listener;
+  constructor({ url = serverUrl(), greeting, ping, onMessage, onChange, onBack }) {
     this.url = url;
-    this.state = null;
-    this.link = { state: "connecting", detail: "", retryAt: null };
-    this.reached = false; // a state arrived since the last drop: the next retry starts short again
+    this.greeting = greeting;
+    this.ping = ping;
+    this.onMessage = onMessage;
+    this.onChange = onChange;
+    this.onBack = onBack;
+    this.state = "connecting";
+    this.detail = "";
+    this.retryAt = null;
+    this.heardAt = 0; // when the server last said anything (Date.now())
+    this.pingedAt = 0;
+    this.openedAt = 0;
     this.everConnected = false;
+    this.reached = false; // connected since the last drop: the next retry starts short again
     this.closed = false;
     this.socket = null;
     this.delay = BACKOFF_FIRST;
     this.timer = null;
-  }
-
-  get pending() {
-    return this.seat?.pending || [];
+    this.heartbeat = setInterval(() => this.check(), CHECK_EVERY_MS);
+    this.offline = () => this.lost();
+    this.online = () => this.reopenNow();
+    window.addEventListener("offline", this.offline);
+    window.addEventListener("online", this.online);
   }
 
   start() {
-    this.connect();
+    this.open();
   }
 
-  close() {
+  /** Close for good (the player left, or the server refused the opening); `detail` says why. */
+  close(detail) {
     this.closed = true;
     clearTimeout(this.timer);
-    if (this.socket) this.socket.close(1000, "left");
-    this.setLink("closed", t("left the game"));
+    clearInterval(this.heartbeat);
+    window.removeEventListener("offline", this.offline);
+    window.removeEventListener("online", this.online);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close(1000, "left");
+    this.set("closed", detail);
   }
 
-  /** Send a move (notation); it stays pending, and is resent, until the server acknowledges it. */
-  play(move) {
-    const id = newMoveId();
-    this.seat.pending = [...this.pending, [id, move]];
-    this.remember();
-    this.sendNow({ type: "move", move, id });
-    return id;
+  /** The server answered the opening: the line is up. */
+  connected() {
+    if (this.state === "connected") return;
+    this.reached = true;
+    this.everConnected = true;
+    this.set("connected");
   }
 
-  /** Send a message now if connected; other messages than moves are not queued (the screen shows the link). */
+  /** Send a message now; false when the line is not up (nothing is queued here). */
   send(message) {
-    return this.sendNow(message);
+    if (this.socket && this.socket.readyState === WebSocket.OPEN && this.state === "connected") {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
   }
 
-  // -- the connection ---------------------------------------------------------------------
+  /** Seconds since the server last said anything (for "no answer for 8 s"). */
+  silentFor() {
+    return Math.floor((Date.now() - this.heardAt) / 1000);
+  }
 
-  connect() {
+  // -- the socket -------------------------------------------------------------------------
+
+  open() {
     if (this.closed) return;
-    this.setLink("connecting");
+    this.set("connecting");
     let socket;
     try {
       socket = new WebSocket(this.url);
@@ -110,26 +117,85 @@ export class Session {
       return;
     }
     this.socket = socket;
+    this.openedAt = Date.now();
     socket.addEventListener("open", () => {
       performance.mark("socket-open");
-      const hello = { type: "hello", version: PROTOCOL_VERSION };
-      if (this.name) hello.name = this.name;
-      socket.send(JSON.stringify(hello));
-      socket.send(JSON.stringify(this.openingMessage()));
+      this.heardAt = Date.now();
+      for (const message of this.greeting()) socket.send(JSON.stringify(message));
     });
-    socket.addEventListener("message", (event) => this.receive(event.data));
-    socket.addEventListener("close", () => {
+    socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return;
+      this.heard();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message && typeof message === "object") this.onMessage(message);
+    });
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (!this.closed && this.link.state !== "closed") {
-        this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));
+      if (this.closed) return;
+      if (event.code === MESSAGE_TOO_BIG) {
+        this.close(t("the server refused a message of this page as too big ({reason})", { reason: event.reason }));
+        return;
       }
+      this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));
     });
   }
 
-  openingMessage() {
-    if (this.seat?.token) return { type: "resume", token: this.seat.token };
-    return this.opening;
+  heard() {
+    this.heardAt = Date.now();
+    if (this.state === "silent") {
+      this.set("connected");
+      this.onBack();
+    }
+  }
+
+  /** The heartbeat: ping a quiet server, call a line down that stays silent, give up a dead socket. */
+  check() {
+    const socket = this.socket;
+    if (this.closed || !socket) return;
+    const now = Date.now();
+    if (socket.readyState === WebSocket.CONNECTING) {
+      if (now - this.openedAt >= OPEN_TIMEOUT_MS) this.giveUp();
+      return;
+    }
+    if (socket.readyState !== WebSocket.OPEN) return;
+    const quiet = now - this.heardAt;
+    if (quiet >= GIVE_UP_AFTER_MS) {
+      this.giveUp();
+      return;
+    }
+    if (quiet >= SILENT_AFTER_MS && this.state === "connected") this.set("silent");
+    if (quiet >= PING_AFTER_MS && now - this.pingedAt >= PING_AFTER_MS) {
+      this.pingedAt = now;
+      socket.send(JSON.stringify(this.ping()));
+    }
+  }
+
+  /** The browser says the network is gone: the line is down now, not in 6 s. */
+  lost() {
+    if (this.state === "connected") this.set("silent");
+  }
+
+  /** The network is back: a line that was down opens a new socket at once rather than wait. */
+  reopenNow() {
+    if (this.closed) return;
+    if (this.state === "silent") this.giveUp();
+    else if (this.state === "retrying") {
+      clearTimeout(this.timer);
+      this.open();
+    }
+  }
+
+  giveUp() {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close(4000, "no answer");
+    this.retry(t("no answer from the server"));
   }
 
   retry(reason) {
@@ -139,106 +205,14 @@ export class Session {
     }
     const seconds = this.delay * (1 - 0.25 * Math.random());
     this.delay = Math.min(BACKOFF_LONGEST, this.delay * 2);
-    this.setLink("retrying", reason, Date.now() + seconds * 1000);
-    this.timer = setTimeout(() => this.connect(), seconds * 1000);
+    this.set("retrying", reason, Date.now() + seconds * 1000);
+    this.timer = setTimeout(() => this.open(), seconds * 1000);
   }
 
-  sendNow(message) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN && this.link.state === "connected") {
-      this.socket.send(JSON.stringify(message));
-      return true;
-    }
-    return false;
-  }
-
-  setLink(state, detail = "", retryAt = null) {
-    this.link = { state, detail, retryAt };
-    this.listener(this, { type: "link" });
-  }
-
-  remember() {
-    if (this.seat?.token) keepSeat(this.seat);
-  }
-
-  // -- the server's messages --------------------------------------------------------------
-
-  receive(data) {
-    let message;
-    try {
-      message = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (!message || typeof message !== "object") return;
-    const fatal = this.take(message);
-    if (message.type === "state" && this.link.state !== "connected") {
-      performance.mark("state");
-      this.reached = true;
-      this.everConnected = true;
-      this.setLink("connected");
-      for (const [id, move] of this.pending) this.socket.send(JSON.stringify({ type: "move", move, id }));
-    }
-    this.listener(this, message);
-    if (fatal) {
-      this.closed = true;
-      this.setLink("closed", message.reason || "refused");
-      if (this.socket) this.socket.close(1000, "refused");
-    }
-  }
-
-  /** Fold a message into the session; true when it refuses the opening for good. */
-  take(message) {
-    switch (message.type) {
-      case "created":
-      case "joined":
-        this.seat = {
-          token: message.token, game: message.game, seat: message.seat, pending: [],
-          invite: this.opening?.type === "join" ? this.opening.code : message.invite || null,
-          watch: message.watch || null, hosted: message.type === "created",
-        };
-        this.remember();
-        return false;
-      case "state":
-        this.state = message;
-        if (this.seat?.token) {
-          this.seat.game = message.game;
-          this.seat.watch = message.watch || this.seat.watch;
-          this.seat.status = message.status;
-          this.seat.opponent = (message.players || []).find((p) => p.seat !== message.you)?.name || null;
-          this.remember();
-        }
-        return false;
-      case "moved":
-        this.state = afterMove(this.state, message);
-        if (this.seat?.token) {
-          this.seat.status = message.status;
-          this.remember();
-        }
-        return false;
-      case "ack":
-        if (this.seat) {
-          this.seat.pending = this.pending.filter(([id]) => id !== message.id);
-          this.remember();
-        }
-        return false;
-      case "rematch":
-        if (this.seat?.token) {
-          this.seat.game = message.game;
-          this.seat.seat = message.you;
-          this.seat.watch = message.watch;
-          this.remember();
-        }
-        return false;
-      case "error": {
-        const ref = message.ref || {};
-        if (FORGOTTEN_MOVE_CODES.has(message.code) && this.seat) {
-          this.seat.pending = this.pending.filter(([id]) => id !== ref.id);
-          this.remember();
-        }
-        return FATAL_CODES.has(message.code) && OPENINGS.has(ref.type);
-      }
-      default:
-        return false;
-    }
+  set(state, detail = "", retryAt = null) {
+    this.state = state;
+    this.detail = detail;
+    this.retryAt = retryAt;
+    this.onChange();
   }
 }

@@ -5,6 +5,12 @@
 // moves sent but not yet acknowledged, which are sent again with the same ids.
 //
 // localStorage is per origin (scheme, host and port), so the server's address is implied.
+//
+// Beside the seats, the name this browser plays under: the host form fills it in, the joiner
+// is asked it once (join_screen.js), and every game's hello sends it. It is cleaned as the
+// server cleans a name (battle/rules/game.py's clean_name): control characters and "#"
+// dropped, spaces folded, 40 characters at most. So a kept name of any length fits the hello
+// frame (4096 bytes): a longer one is cut, and the game screen says so.
 
 const KEY = "mahjong-battle.seats";
 const KEEP = 20; // the newest seats kept; a player rarely has more games going at once
@@ -50,4 +56,52 @@ export function keepSeat(seat) {
 
 export function forgetSeat(token) {
   writeAll(readAll().filter((kept) => kept.token !== token));
+}
+
+// -- the name -----------------------------------------------------------------------------
+
+const NAME_KEY = "mahjong-battle.name";
+export const MAX_NAME_LENGTH = 40;
+
+const CONTROL = /[\p{C}#]/gu; // what clean_name drops: every control, format and unassigned character, and "#"
+
+function tidy(text) {
+  return String(text).replace(CONTROL, "").split(/\s+/).join(" ").trim();
+}
+
+/** `text` as the server keeps a name: one line, no "#", spaces folded, at most 40 characters. */
+export function cleanName(text) {
+  return [...tidy(text)].slice(0, MAX_NAME_LENGTH).join("").trim();
+}
+
+function readKept() {
+  try {
+    return localStorage.getItem(NAME_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The name this browser hosted or joined with last, cleaned ("" when none, or storage is off). */
+export function storedName() {
+  return cleanName(readKept() || "");
+}
+
+/** Whether the kept name is longer than a name may be (the game uses its first 40 characters). */
+export function storedNameTooLong() {
+  return [...tidy(readKept() || "")].length > MAX_NAME_LENGTH;
+}
+
+/** Whether this browser was asked for a name already (an empty answer counts: it is not asked twice). */
+export function nameAsked() {
+  return readKept() !== null;
+}
+
+/** Keep `name` for the next game. */
+export function keepName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, cleanName(name));
+  } catch {
+    // storage off: the name goes with this game only
+  }
 }

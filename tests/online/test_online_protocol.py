@@ -468,7 +468,7 @@ def test_server_messages_encode_as_compact_json_that_reads_back() -> None:
         assert json.loads(text) == message
         assert len(text) < len(json.dumps(message))  # compact: no spaces after separators
         assert len(text.encode()) < MAX_MESSAGE_BYTES
-    assert server_messages.welcome() == {"type": "welcome", "version": 1, "max_message_bytes": 4096}
+    assert server_messages.welcome() == {"type": "welcome", "version": 1, "max_message_bytes": 4096, "share_url": None}
     assert server_messages.error(ErrorCode.BAD_JSON, "a\nb")["reason"] == "a\\nb"
     assert messages.encode({"name": "Zoë"}) == '{"name":"Zoë"}'
 

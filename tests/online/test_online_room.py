@@ -167,10 +167,12 @@ def test_joining_takes_the_open_seat_and_starts_the_game() -> None:
     refused(room, ErrorCode.FULL, lambda: room.join("Eve", EVE, T0 + 6))
 
 
-def test_a_nameless_player_is_named_by_seat() -> None:
+def test_a_nameless_player_keeps_no_name_and_the_record_names_the_seat() -> None:
     room = new_room()
     room.join(None, BOB, T0)
-    assert room.game.names == ("Ann", "Player 2")
+    assert room.seats[2].name == ""  # never a default stored as if typed: each client words it
+    assert [player["name"] for player in room.state_for(1, {1: True, 2: True}, T0)["players"]] == ["Ann", ""]
+    assert room.game.names == ("Ann", "Player 2") and "player2: Player 2" in room.record_text()
 
 
 # -- moves ----------------------------------------------------------------------------------------

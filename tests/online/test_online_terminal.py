@@ -13,7 +13,7 @@ from pathlib import Path
 
 from battle.history.store import History
 from battle.rules.game import Game
-from tests.online_server import ServerProcess, free_port
+from tests.online_server import Client, ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
@@ -30,14 +30,17 @@ def environment(home: Path) -> dict[str, str]:
 class Program:
     """A running command: lines in, its output collected on a thread so a test can wait for a phrase."""
 
-    def __init__(self, arguments: list[str], home: Path) -> None:
+    def __init__(self, arguments: list[str], home: Path, language: str | None = None) -> None:
         home.mkdir(parents=True, exist_ok=True)
+        env = environment(home)
+        if language:
+            env.update(LANGUAGE=language, LC_ALL="", LC_MESSAGES="", LANG="")
         self.process = subprocess.Popen(
             COMMAND + arguments,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            env=environment(home),
+            env=env,
             cwd=home,
         )
         self.text = ""
@@ -330,3 +333,45 @@ def test_after_a_resignation_no_prompt_comes_and_quit_says_the_game_is_over(tmp_
         finally:
             for program in reversed(programs):
                 program.stop()
+
+
+def test_the_invite_link_names_an_address_a_friend_can_reach(tmp_path: Path) -> None:
+    """On a server for this machine only the link says it works here only; behind a proxy the
+    link and the ``--join`` line name ``--public-url``, though the host came in over loopback."""
+    (tmp_path / "here").mkdir()
+    with ServerProcess(tmp_path / "here") as server:
+        ann = Program(["play", "--online", server.url, "--deal", "5"], tmp_path / "ann")
+        try:
+            ann.wait_for(rf"Invite link \(opens the game in a browser\): {server.base}/join/\w{{4}}-\w{{4}}")
+            ann.wait_for("This link works on this machine only. For a friend elsewhere, start the server with")
+        finally:
+            ann.stop()
+    (tmp_path / "proxied").mkdir()
+    with ServerProcess(tmp_path / "proxied", "--public-url", "https://games.example.org") as server:
+        ann = Program(["play", "--online", server.url, "--deal", "5"], tmp_path / "ann2")
+        try:
+            ann.wait_for(r"mahjong-battle play --online wss://games.example.org --join \w{4}-\w{4}")
+            ann.wait_for(r"Invite link \(opens the game in a browser\): https://games.example.org/join/\w{4}-\w{4}")
+            ann.wait_for(r"\(link: https://games.example.org/watch/\w{4}-\w{4}\)")
+            assert "this machine only" not in ann.text
+        finally:
+            ann.stop()
+
+
+def test_a_seat_without_a_name_reads_in_the_readers_language(tmp_path: Path) -> None:
+    """The joiner gives no name: the server keeps none, and a German terminal calls the seat
+    "Spieler 2" (not an English default the server stored as if typed)."""
+    with ServerProcess(tmp_path) as server:
+        anna = Program(
+            ["play", "--online", server.url, "--deal", "5", "--first", "--player1", "Anna"], tmp_path / "anna", "de"
+        )
+        try:
+            code = anna.wait_for(r"--join (\w{4}-\w{4})").group(1)
+            guest = Client(server.url)  # no name in hello, none in join
+            guest.send({"type": "join", "code": code})
+            assert guest.expect("state")["players"][1]["name"] == ""
+            anna.wait_for("Anna 0 : 0 Spieler 2")
+            assert "Player 2" not in anna.text
+            guest.close()
+        finally:
+            anna.stop()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -19,6 +20,7 @@ from battle.online.client.seats import Seat, load_seats
 from battle.online.client.state_game import result_of_state
 from battle.online.protocol.codes import format_code
 from battle.online.server.room import REMATCH_RETRY_SECONDS
+from battle.online.server.server_limits import ServerLimits
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.choice_scene import ChoiceScene
@@ -43,6 +45,7 @@ from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
 from tests import ui_harness as ui
 from tests.online_server import Client, ServerThread, a_legal_move
+from tests.ui.drawn_text import record_texts
 from tests.ui.test_ui_labels import assert_labels_fit
 
 WAIT = 10.0
@@ -740,3 +743,40 @@ def test_the_server_address_is_kept_in_the_settings_and_a_wrong_one_is_reset(tmp
     loaded, problem = load_settings(path)
     assert problem is not None and "online_server" in problem
     assert loaded.online_server == "ws://127.0.0.1:8765" and loaded.player1 == "Ana"
+
+
+def test_the_waiting_room_link_names_an_address_a_friend_can_reach(tmp_path: Path, monkeypatch) -> None:
+    """On a server for this machine only, the waiting room says its link works here only; behind a
+    proxy (``--public-url``) it shows and copies the public link, though the window came in over loopback."""
+    with ServerThread(tmp_path / "here.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        recorder = record_texts(app, monkeypatch)
+        host_in_window(app, server.url)
+        drawn = " ".join(recorder.texts())
+        assert f"http://127.0.0.1:{server.port}/join/" in drawn
+        assert "This link works on this machine only" in drawn
+    limits = replace(ServerLimits(), public_url="https://games.example.org")
+    with ServerThread(tmp_path / "proxied.sqlite3", limits) as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        recorder = record_texts(app, monkeypatch)
+        lobby = host_in_window(app, server.url)
+        link = f"https://games.example.org/join/{format_code(lobby.invite or '')}"
+        drawn = " ".join(recorder.texts())
+        assert link in drawn and "this machine only" not in drawn
+        ui.click_button(app, lobby.buttons["copy"])
+        assert pygame.scrap.get_text() == link
+
+
+def test_a_seat_without_a_name_reads_in_the_windows_language(tmp_path: Path, monkeypatch) -> None:
+    """Neither player gives a name: the server keeps none, and a German window calls the seats
+    "Spieler 1" and "Spieler 2"."""
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(language="de")
+        lobby = host_in_window(app, server.url)
+        guest = Client(server.url)
+        guest.send({"type": "join", "code": lobby.invite})
+        guest.expect("joined")
+        assert [player["name"] for player in guest.expect("state")["players"]] == ["", ""]
+        scene = game_screen(app)
+        assert scene.game.names == ("Spieler 1", "Spieler 2")
+        guest.close()

@@ -19,6 +19,9 @@ import pytest
 from tests.online_server import ServerProcess
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+LAN_DOMAIN = "test"
+"""Names under ``.test`` reach 127.0.0.1 in the tests' browser: ``http://mahjong.test:PORT`` is how a
+page opened by a LAN name looks (no secure context, so no clipboard API), without leaving loopback."""
 WAIT_MS = 20_000
 """The longest a browser test waits for one thing on the page (a selector, a message)."""
 
@@ -38,6 +41,7 @@ def browser() -> Iterator[Any]:
     if executable is None:
         pytest.skip("no Chromium found: apt-get install chromium, or set MAHJONG_BATTLE_CHROMIUM")
     arguments = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    arguments.append(f"--host-resolver-rules=MAP *.{LAN_DOMAIN} 127.0.0.1")
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=executable, args=arguments, headless=True)
         try:

@@ -38,6 +38,16 @@ def host(
     return str(page.text_content("#invite-link"))
 
 
+def join(page: Any, link: str, name: str = "Bob") -> None:
+    """Open a friend's invite link and answer the name question (asked once in a browser)."""
+    page.goto(link)
+    page.wait_for_selector("#join-ask:not([hidden]), body[data-playable]")
+    if page.is_visible("#join-ask"):
+        page.fill("#join-ask-form input[name=name]", name)
+        page.click("#join-ask-button")
+    page.wait_for_selector("body[data-playable]")
+
+
 def ply(page: Any) -> int:
     return int(page.get_attribute("body", "data-ply") or 0)
 
@@ -93,3 +103,32 @@ def play_turns(pages: list[Any], turns: int = 200, touch: tuple[Any, ...] = ()) 
         for other in pages:
             wait_ply(other, count + 1)
     return played
+
+
+OUT_OF_SIGHT = """
+(() => {
+  // headless Chromium shows every tab: the page is told it is hidden, as a browser tells a
+  // background tab, through document.hidden, visibilityState and the visibilitychange event
+  let hidden = false;
+  Object.defineProperty(Document.prototype, "hidden", { get() { return hidden; }, configurable: true });
+  Object.defineProperty(Document.prototype, "visibilityState", {
+    get() { return hidden ? "hidden" : "visible"; }, configurable: true });
+  window.setOutOfSight = (value) => { hidden = value; document.dispatchEvent(new Event("visibilitychange")); };
+  // what a person would see or hear: the notifications shown, the tones started
+  window.shownNotifications = [];
+  window.tonesStarted = 0;
+  if (window.Notification) {
+    const Shown = window.Notification;
+    window.Notification = class extends Shown {
+      constructor(title, options) { super(title, options); window.shownNotifications.push(options.body); }
+    };
+  }
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) { window.tonesStarted += 1; return start.apply(this, args); };
+})();
+"""
+"""An init script for a page whose tab goes to the background (``setOutOfSight(true)``)."""
+
+
+def out_of_sight(page: Any, hidden: bool) -> None:
+    page.evaluate(f"() => setOutOfSight({'true' if hidden else 'false'})")

@@ -5,6 +5,7 @@ content security policy that allows nothing from elsewhere; nothing outside ``ba
 from __future__ import annotations
 
 import http.client
+import re
 import socket
 
 import pytest
@@ -106,3 +107,17 @@ def test_the_websocket_still_answers_on_the_same_port(server: ServerThread) -> N
 )
 def test_an_invite_link_is_the_server_address_over_http(url: str, code: str, purpose: str, link: str) -> None:
     assert invite_link(url, code, purpose) == link
+
+
+def test_the_page_is_plain_modules_all_preloaded_and_under_300_kb() -> None:
+    """No build step: each module the page imports is a file of the folder, each one is preloaded by
+    ``index.html`` (so the browser fetches them side by side, not import after import), and the whole
+    page stays under 300 KB."""
+    modules = {path.name for path in WEB.glob("*.js")}
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/([\w.]+)">', page))
+    assert preloaded | {"app.js"} == modules
+    for module in WEB.glob("*.js"):
+        imported = set(re.findall(r'^import .* from "\./([\w.]+)";$', module.read_text(encoding="utf-8"), re.M))
+        assert imported <= modules, f"{module.name} imports {imported - modules}"
+    assert sum(path.stat().st_size for path in WEB.iterdir() if path.is_file()) < 300_000

@@ -54,6 +54,7 @@ def test_a_german_browser_reads_the_page_in_german(browser: Any, served: Served)
     host(page, served.base, "Anna", deal=1, first="creator")
     assert "Warte, bis dein Gegner den Link öffnet" in page.text_content("#turn")
     assert page.text_content("#copy-link") == "Link kopieren"
+    assert page.text_content("#invite-here-only").startswith("Dieser Link funktioniert nur auf diesem Rechner.")
     assert page.errors == []
 
     english = new_page(browser, **DESKTOP, locale="en-US")

@@ -82,6 +82,8 @@ class _Shared:
     seat: Seat | None = None
     pending: list[tuple[str, str]] = field(default_factory=list)
     """Moves sent (or to send) and not yet acknowledged: (id, move)."""
+    share_url: str | None = None
+    """``welcome``'s address for friends' links, when the server knows a better one than ``url``."""
 
 
 class OnlineSession:
@@ -148,6 +150,12 @@ class OnlineSession:
         """The game and the seat once the server has given them."""
         with self._shared.lock:
             return self._shared.seat
+
+    @property
+    def share_url(self) -> str | None:
+        """The address a friend reaches the server at, when it is not ``url`` (``welcome``'s ``share_url``)."""
+        with self._shared.lock:
+            return self._shared.share_url
 
     @property
     def pending(self) -> list[tuple[str, str]]:
@@ -332,7 +340,10 @@ class OnlineSession:
         kind = message.get("type")
         with self._shared.lock:
             shared = self._shared
-            if kind == "state":
+            if kind == "welcome":
+                share_url = message.get("share_url")
+                shared.share_url = share_url if isinstance(share_url, str) and share_url.startswith("http") else None
+            elif kind == "state":
                 shared.state = message
                 if shared.seat is not None:
                     shared.seat.game = str(message.get("game"))

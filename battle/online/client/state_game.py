@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from battle.i18n import _
 from battle.rules.board import Move, parse_move
 from battle.rules.game import Game, Result, result_of
 from battle.rules.notation import parse_position
@@ -21,9 +22,10 @@ def player(state: JsonObject, seat: object) -> JsonObject:
 
 
 def name_of(state: JsonObject, seat: object) -> str:
-    """The seat's name as the server has it ("Player 2" while nobody holds it)."""
+    """The seat's name as the server has it; for a seat without one (nobody holds it, or its player
+    gave none) "Player 2" in the reader's language: the server keeps no default as if typed."""
     name = player(state, seat).get("name")
-    return str(name) if name else f"Player {seat}"
+    return str(name) if name else _("Player {seat}").format(seat=seat)
 
 
 def server_moves(state: JsonObject) -> list[Move]:

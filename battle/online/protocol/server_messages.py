@@ -14,9 +14,15 @@ Presence = Literal["connected", "away", "open"]
 Viewer = int | Literal["spectator"]
 
 
-def welcome() -> JsonObject:
-    """The answer to ``hello``."""
-    return {"type": "welcome", "version": PROTOCOL_VERSION, "max_message_bytes": MAX_MESSAGE_BYTES}
+def welcome(share_url: str | None = None) -> JsonObject:
+    """The answer to ``hello``; ``share_url`` is the address to put in links for friends, when the
+    one the client used is not it (``share_address``)."""
+    return {
+        "type": "welcome",
+        "version": PROTOCOL_VERSION,
+        "max_message_bytes": MAX_MESSAGE_BYTES,
+        "share_url": share_url,
+    }
 
 
 def created(game: str, invite: str, watch: str, token: str, seat: int) -> JsonObject:

@@ -80,6 +80,7 @@ from battle.online.server.address_guard import AddressGuard
 from battle.online.server.group_commit import Committer, EachCommit, GroupCommit
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+from battle.online.server.share_address import ShareAddress
 from battle.online.server.store import GameStore, StoreError, Write
 from battle.online.server.token_bucket import TokenBucket
 
@@ -146,6 +147,8 @@ class GameServer:
         self._tasks: set[asyncio.Task] = set()
         """Closes under way (kept referenced until done, as asyncio asks)."""
         self.guard = AddressGuard(limits)
+        self.share = ShareAddress(limits.public_url)
+        """The address to hand friends (``welcome``'s ``share_url``); ``running_server`` adds where it listens."""
         self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
         """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
         self.commit_seconds: collections.deque[float] = collections.deque(maxlen=10_000)
@@ -253,7 +256,10 @@ class GameServer:
             )
         client.hello = True
         client.name = message.name
-        await self._send(client, server_messages.welcome())
+        request = client.socket.request
+        headers = request.headers if request is not None else Headers()
+        forwarded = self.limits.trust_proxy and forwarded_address(headers) is not None
+        await self._send(client, server_messages.welcome(self.share.for_request(headers.get("Host"), forwarded)))
 
     async def _ping(self, client: _Client, message: Ping) -> None:
         await self._send(client, server_messages.pong(message.t))
@@ -810,6 +816,7 @@ async def running_server(
             process_request=games.process_request,
             create_connection=_connection_class(games),
         ) as server:
+            games.share = ShareAddress.of_server(limits.public_url, [sock.getsockname()[:2] for sock in server.sockets])
             clocks = asyncio.create_task(games.watch_clocks())
             try:
                 yield server, games

@@ -296,7 +296,7 @@ class Room:
     ) -> Room:
         """A new game waiting for its second player."""
         seat = plan.creator_seat
-        name = _seat_name(creator_name, seat)
+        name = _seat_name(creator_name)
         return cls(
             game_id=game_id,
             invite=invite,
@@ -357,6 +357,7 @@ class Room:
         return None
 
     def name_of(self, seat: int) -> str:
+        """The seat's name as the record writes it ("Player 2" for a player who gave none)."""
         return self.game.names[seat - 1]
 
     def deadline(self) -> float | None:
@@ -386,7 +387,8 @@ class Room:
         for seat in SEATS:
             if seat in self.seats:
                 mark: server_messages.Presence = "connected" if presence.get(seat) else "away"
-                players.append(server_messages.player(seat, self.name_of(seat), mark, seat == self.creator_seat))
+                name = self.seats[seat].name  # "" for a player who gave none: each client words the default
+                players.append(server_messages.player(seat, name, mark, seat == self.creator_seat))
             else:
                 players.append(server_messages.player(seat, None, "open", False))
         deadline = self.deadline()
@@ -476,7 +478,7 @@ class Room:
             raise Refused(ErrorCode.FULL, "both seats of this game are taken")
         if self.seat_of(token_hash) is not None:
             raise Refused(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
-        holder = SeatHolder(token_hash, _seat_name(name, seat), now)
+        holder = SeatHolder(token_hash, _seat_name(name), now)
         self.seats[seat] = holder
         if seat == 1:
             self.game.player1 = holder.name
@@ -702,5 +704,8 @@ class Room:
         self.rematch_offer = None
 
 
-def _seat_name(name: str | None, seat: int) -> str:
-    return clean_name(name or "", f"Player {seat}")
+def _seat_name(name: str | None) -> str:
+    """The name a player gave, cleaned; "" for none (never a default stored as if typed: the
+    clients show "Player 1" or "Spieler 1" in their reader's language, and after a rematch's
+    swap the default follows the seat)."""
+    return clean_name(name or "", "")

@@ -48,6 +48,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     trust_proxy: bool = False
     """Take the client's address from the ``X-Forwarded-For`` header a reverse proxy adds (only
     behind one: otherwise any client could name any address)."""
+    public_url: str | None = None
+    """``serve --public-url``: the address friends reach the server at (behind a proxy), the base of
+    every link the clients hand out (``share_address``)."""
     ping_interval: float = 20.0
     """Seconds between keepalive pings; a peer that does not answer within ``ping_timeout`` is dropped."""
     ping_timeout: float = 20.0

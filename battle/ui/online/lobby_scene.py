@@ -1,7 +1,8 @@
 """The waiting room: from Host, Join or Resume until the game begins.
 
 A host sees the invite code large and under it the invite link (``http://HOST:PORT/join/CODE``,
-which opens the game in a browser), with Copy (the link to the clipboard, where there is one), the watch
+which opens the game in a browser, on the address the server says a friend can reach; one that
+works on this machine only says so), with Copy (the link to the clipboard, where there is one), the watch
 code smaller, and the connection's state; a joiner or a returning player sees the connection
 until the server sends the game. The game screen opens by itself as soon as the game is being
 played (the opponent joined) or is over, and takes the session over. Back leaves the room:
@@ -20,8 +21,9 @@ from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
 from battle.i18n import N_, _
+from battle.online.client.share_link import friend_link, here_only_note
 from battle.online.client.state_game import JsonObject, ended_unplayed, name_of
-from battle.online.protocol.codes import format_code, invite_link
+from battle.online.protocol.codes import format_code
 from battle.online.protocol.messages import Abort
 from battle.rules.errors import BattleError
 from battle.ui.art import theme
@@ -168,7 +170,7 @@ class LobbyScene(Scene):
         """The invite link to the clipboard; where there is none, the note says so."""
         if not self.invite:
             return
-        text = invite_link(self.session.url, self.invite)
+        text = self.friend_link(self.invite)
         try:
             clipboard_copy(text)
         except (pygame.error, OSError, RuntimeError) as error:
@@ -177,6 +179,10 @@ class LobbyScene(Scene):
             )
             return
         self.note = StatusLine(_("Copied {text}: paste it to your opponent.").format(text=text), "good")
+
+    def friend_link(self, code: str) -> str:
+        """The link to send: on the address the server says a friend can reach, else on this one."""
+        return friend_link(self.session.url, self.session.share_url, code)
 
     def call_off(self) -> None:
         """Abort the waiting game: the server ends it, and its state brings this screen back."""
@@ -331,7 +337,7 @@ class LobbyScene(Scene):
         y = card.y + round(254 * scale)
         if self.invite:
             shown = fonts.text(
-                fonts.fit(invite_link(self.session.url, self.invite), 15 * scale, inner),
+                fonts.fit(self.friend_link(self.invite), 15 * scale, inner),
                 15 * scale,
                 theme.GOLD,
                 bold=True,
@@ -370,7 +376,9 @@ class LobbyScene(Scene):
     def _explanation(self, width: int) -> list[str]:
         """What to do while waiting: pass the code on, or just wait for the server."""
         if self.invite:
-            words = _("Send the link (it opens in a browser) or read the code out; the game starts when they join.")
+            words = here_only_note(self.friend_link(self.invite)) or _(
+                "Send the link (it opens in a browser) or read the code out; the game starts when they join."
+            )
         elif self.purpose == "join":
             words = _("The game starts as soon as the server seats you.")
         elif self.purpose == "watch":

@@ -1,0 +1,143 @@
+// The game screen's panels drawn from a view (game_view.js): the player cards, the turn line,
+// an opponent's offer, the action buttons and the move list. They write the page and read
+// nothing back; game_screen.js decides what they are given.
+
+import { $ } from "./dom.js";
+import { SHAPES, nameOf, resultText } from "./game_view.js";
+import { clockWords } from "./clock.js";
+import { t, tn } from "./i18n.js";
+
+export function renderPlayers(view) {
+  const { state } = view;
+  for (const seat of [1, 2]) {
+    const card = $(`player-${seat}`);
+    const found = (state.players || []).find((p) => p.seat === seat) || {};
+    const you = state.you === seat;
+    card.querySelector(".name").textContent = nameOf(state, seat) + (you ? " " + t("(you)") : "");
+    card.querySelector(".score").textContent = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
+    const presence = { connected: t("online"), away: t("away"), open: t("seat open") }[found.presence] || "";
+    card.querySelector(".presence").textContent = you ? "" : presence;
+    card.classList.toggle("to-move", view.playing && state.to_move === seat);
+    card.classList.toggle("away", found.presence === "away");
+    const turn = view.playing && state.to_move === seat ? ", " + t("to move") : "";
+    card.setAttribute("aria-label", t("Player {seat}", { seat }) + ", " + (SHAPES[seat - 1] === "●" ? t("circle") : t("diamond")) + ": "
+      + `${nameOf(state, seat)}${you ? " " + t("(you)") : ""}, `
+      + tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0) + `${turn}, ${you ? t("here") : presence}`);
+  }
+}
+
+/**
+ * The turn line: whose turn, the clock, the result; `note` (a refusal, a hint) after it. `lineUp`
+ * says whether the line to the server is up: while it is down, moves wait, and the line says so.
+ */
+export function renderTurn(view, note, lineUp) {
+  const { state } = view;
+  let words;
+  if (state.status === "waiting") {
+    words = state.you === "spectator" ? t("Waiting for the second player.") : t("Waiting for your opponent to open the link…");
+  } else if (state.status === "finished") {
+    words = resultText(state, nameOf);
+  } else if (view.pending) {
+    words = lineUp ? t("Your move is on its way…") : waitingMove();
+  } else if (view.yourTurn) {
+    words = t("Your turn {you}: pick a tile, then its twin.{state}", { you: SHAPES[state.you - 1], state: clockWords(state) });
+  } else {
+    words = t("{to_move} {to_move2} to move.{state}", { to_move: nameOf(state, state.to_move), to_move2: SHAPES[state.to_move - 1], state: clockWords(state) });
+  }
+  if (!lineUp && view.playing && !view.pending && view.you !== "spectator") {
+    words += " " + t("The line to the server is down: moves are sent when it is back.");
+  }
+  if (note) words += ` ${note}`;
+  $("turn").textContent = words;
+  $("turn").classList.toggle("finished", state.status === "finished");
+}
+
+/** Why a move sent while the line is down has not arrived yet. */
+export function waitingMove() {
+  return t("Your move waits for the line to the server: it is sent as soon as the line is back.");
+}
+
+export function renderOffer(view) {
+  const { state } = view;
+  const offers = state.offers || {};
+  const player = state.you === 1 || state.you === 2;
+  const opponent = player ? 3 - state.you : null;
+  let text = "";
+  if (player && offers.takeback === opponent && view.playing) {
+    text = t("{opponent} asks to take back their last move. Allow it?", { opponent: nameOf(state, opponent) });
+  } else if (player && offers.rematch === opponent && !state.rematch) {
+    text = t("{opponent} offers a rematch: the same deal, sides swapped. Play it?", { opponent: nameOf(state, opponent) });
+  }
+  $("offer").hidden = !text;
+  $("offer").dataset.kind = offers.takeback === opponent ? "takeback" : "rematch";
+  $("offer-text").textContent = text;
+}
+
+/** The buttons that fit the state; `refusedTakeback` is the ply whose takeback the opponent refused. */
+export function renderActions(view, refusedTakeback) {
+  const { state } = view;
+  const player = state.you === 1 || state.you === 2;
+  const offers = state.offers || {};
+  const lastMine = view.history.length > 0 && view.history[view.history.length - 1].mover === state.you;
+  const show = (id, visible, enabled = true) => {
+    $(id).hidden = !visible;
+    $(id).disabled = !enabled;
+  };
+  show("takeback", player && view.playing && lastMine,
+    offers.takeback !== state.you && refusedTakeback !== view.history.length);
+  $("takeback").textContent = offers.takeback === state.you ? t("Take back asked…") : t("Take back (T)");
+  const unplayed = ["aborted", "expired"].includes(state.result?.reason);
+  const opponentOffered = player && offers.rematch === 3 - state.you; // the offer box answers that one
+  show("rematch", player && state.status === "finished" && !unplayed && !state.rematch && !opponentOffered,
+    offers.rematch !== state.you);
+  $("rematch").textContent = offers.rematch === state.you ? t("Rematch offered…") : t("Rematch");
+  show("abort", player && view.playing && view.history.length < 2);
+  show("resign", player && view.playing);
+  show("leave", true);
+}
+
+export function renderMoves(view) {
+  const list = $("moves");
+  const items = view.history.map((entry, index) => {
+    const item = document.createElement("li");
+    item.textContent = `${index + 1}. ${SHAPES[entry.mover - 1]} ${entry.text} (${entry.points})`;
+    return item;
+  });
+  list.replaceChildren(...items);
+  scrollToNewest();
+}
+
+/** The move list scrolled to its end: the last move in sight whatever the screen. */
+export function scrollToNewest() {
+  const list = $("moves");
+  list.scrollTop = list.scrollHeight;
+}
+
+// The status line at the top right: the state of the line to the server in words, a shape that
+// says it as well as the colour does, and `data-state` for tests and styles.
+
+/** Show the line of `socket` (a GameSocket), or "Not in a game" for null. */
+export function renderLine(socket) {
+  let words;
+  let mark;
+  let kind;
+  if (!socket) {
+    [words, mark, kind] = [t("Not in a game"), "○", "quiet"];
+  } else {
+    const line = socket.line;
+    const wait = Math.max(0, Math.ceil(((line.retryAt || 0) - Date.now()) / 1000));
+    if (line.state === "connected") [words, mark, kind] = [t("Connected"), "●", "good"];
+    else if (line.state === "silent") {
+      [words, mark, kind] = [t("No answer from the server for {seconds} s: the line seems down", { seconds: line.silentFor() }),
+        "▲", "warn"];
+    } else if (line.state === "retrying") {
+      const what = line.everConnected ? t("Connection lost") : t("The server does not answer");
+      [words, mark, kind] = [t("{what}: retrying in {wait} s", { what, wait }), "▲", "warn"];
+    } else if (line.state === "closed") [words, mark, kind] = [t("Closed: {detail}", { detail: line.detail }), "■", "error"];
+    else [words, mark, kind] = [t("Connecting…"), "○", "quiet"];
+  }
+  $("link-text").textContent = words;
+  document.querySelector(".link-mark").textContent = mark;
+  $("link").dataset.kind = kind;
+  $("link").dataset.state = socket?.line.state || "none";
+}

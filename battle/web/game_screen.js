@@ -1,0 +1,291 @@
+// The game screen: one game through one GameSocket, as a player (host, joiner, a seat held in
+// this browser) or a spectator. It turns the player's clicks and keys into the socket's
+// messages and the socket's news into the screen; the server checks every action, and the
+// screen shows only what its messages say (the rules module marks the free tiles and pairs).
+
+import { $, notice } from "./dom.js";
+import { BoardView } from "./board.js";
+import { GameSocket } from "./socket.js";
+import { InvitePanel } from "./invite_panel.js";
+import { Alerts, news } from "./alerts.js";
+import { deriveView, nameOf } from "./game_view.js";
+import { setClock } from "./clock.js";
+import { formatCode } from "./codes.js";
+import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
+import { moveName } from "./rules.js";
+import {
+  renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
+} from "./game_panels.js";
+import { t } from "./i18n.js";
+
+export class GameScreen {
+  /** @param app the router: `go(path)`, `showHome(message)` */
+  constructor(app) {
+    this.app = app;
+    this.element = $("game");
+    this.socket = null;
+    this.purpose = null; // "host", "join", "watch", "resume"
+    this.code = null;
+    this.selected = null;
+    this.view = null;
+    this.note = "";
+    this.shown = null; // the state the screen showed last: what changed since is news
+    this.refusedTakeback = null; // the ply whose takeback the opponent said no to
+    this.board = new BoardView($("board"), (cell) => this.pick(cell));
+    this.invite = new InvitePanel((words) => this.say(words));
+    this.alerts = new Alerts();
+    this.wire();
+    document.addEventListener("keydown", (event) => this.shortcut(event));
+    // a list that changes size (a turned phone, a resized window) shows its newest move still
+    new ResizeObserver(() => scrollToNewest()).observe($("moves"));
+    setInterval(() => this.tick(), 250); // the clock's seconds and the line's countdown
+  }
+
+  /** Open a game: `opening` is the first game message, or `seat` a seat this browser holds. */
+  show(purpose, { opening = null, seat = null, code = null }) {
+    this.leave();
+    this.purpose = purpose;
+    this.code = code;
+    this.selected = null;
+    this.view = null;
+    this.shown = null;
+    this.refusedTakeback = null;
+    this.note = "";
+    notice(storedNameTooLong() ? t("The name kept in this browser is longer than {count} characters: this game uses its first {count}, \"{name}\".",
+      { count: MAX_NAME_LENGTH, name: storedName() }) : "");
+    this.element.hidden = false;
+    this.invite.hide();
+    document.body.removeAttribute("data-playable");
+    this.socket = new GameSocket({
+      opening, seat: seat ? { ...seat } : null, name: storedName(),
+      listener: (socket, message) => this.heard(socket, message),
+    });
+    this.socket.start();
+    this.render();
+  }
+
+  /** Close the game's connection (the seat stays kept in this browser). */
+  leave() {
+    if (this.socket) this.socket.close(t("left the game"));
+    this.socket = null;
+    this.purpose = null;
+  }
+
+  hide() {
+    this.leave();
+    this.element.hidden = true;
+    renderLine(null);
+  }
+
+  // -- the socket's news ------------------------------------------------------------------
+
+  heard(socket, message) {
+    if (socket !== this.socket) return;
+    switch (message.type) {
+      case "created":
+      case "joined":
+        history.replaceState(null, "", `/play/${message.game}`);
+        break;
+      case "rematch":
+        this.selected = null;
+        if (socket.seat?.token) history.replaceState(null, "", `/play/${message.game}`);
+        break;
+      case "state":
+        setClock(message);
+        if (socket.seat?.token && location.pathname !== `/play/${message.game}`) {
+          history.replaceState(null, "", `/play/${message.game}`);
+        }
+        break;
+      case "moved":
+        this.selected = null;
+        break;
+      case "error":
+        if (this.refused(socket, message)) return;
+        break;
+      default:
+        break;
+    }
+    this.render();
+  }
+
+  /** A refusal in words; true when it ends the game screen (the home screen says it). */
+  refused(socket, message) {
+    const ref = message.ref || {};
+    const code = this.code ? formatCode(this.code) : "";
+    const words = {
+      not_found: ref.type === "watch" ? t("No game has the watch code {code}. Check the link.", { code })
+        : t("No game has the invite code {code}. Check the link, or ask your friend for a new one.", { code }),
+      expired: t("This game expired or was called off before anyone joined: ask your friend to host a new one."),
+      full: t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
+      bad_token: t("The server does not know this seat any more (a new server, or a game long gone)."),
+      version: t("This page and the server speak different versions: {reason}", { reason: message.reason }),
+    };
+    if (ref.type === "resume" && (message.code === "bad_token" || message.code === "expired")) {
+      forgetSeat(socket.seat?.token);
+    }
+    if (words[message.code] && ["join", "watch", "resume", "create"].includes(ref.type)) {
+      history.replaceState(null, "", "/");
+      this.app.showHome(words[message.code]);
+      return true;
+    }
+    if (ref.type === "create") {
+      this.app.showHome(t("The server refused the game: {reason}", { reason: message.reason }));
+      return true;
+    }
+    this.note = t("The server refused that: {reason}", { reason: message.reason });
+    return false;
+  }
+
+  // -- the player's input -----------------------------------------------------------------
+
+  pick(cell) {
+    const view = this.view;
+    if (!view) return;
+    if (!view.yourTurn) {
+      if (view.you === "spectator") this.note = t("You are watching: the players move.");
+      else if (!view.playing) this.note = "";
+      else if (!view.pending) this.note = t("It is not your turn yet.");
+      else this.note = this.lineUp() ? t("Your move is on its way to the server.") : waitingMove();
+      this.render();
+      return;
+    }
+    const kind = view.position.cells[cell];
+    if (this.selected === cell) {
+      this.selected = null;
+    } else if (this.selected !== null && kind === view.position.cells[this.selected] && view.free.has(cell)) {
+      const move = moveName(this.selected < cell ? [this.selected, cell] : [cell, this.selected]);
+      this.selected = null;
+      this.socket.play(move);
+      this.note = "";
+    } else if (view.playable.has(cell)) {
+      this.selected = cell;
+      this.note = "";
+    } else {
+      this.note = view.free.has(cell) ? t("No other free tile of this kind: it cannot be taken now.")
+        : t("Only the top-most and bottom-most tile of a column are free.");
+    }
+    this.render();
+  }
+
+  /** Send with `act(socket)`; when the line is down nothing goes, and the turn line says so. */
+  send(act) {
+    if (!act(this.socket)) this.say(t("Not connected: try again when the connection is back."));
+  }
+
+  answerOffer(accept) {
+    if ($("offer").hidden) return;
+    if ($("offer").dataset.kind === "takeback") this.send((socket) => socket.answerTakeback(accept));
+    else this.send((socket) => socket.answerRematch(accept));
+  }
+
+  wire() {
+    $("takeback").addEventListener("click", () => this.send((socket) => socket.requestTakeback()));
+    $("rematch").addEventListener("click", () => this.send((socket) => socket.offerRematch()));
+    $("abort").addEventListener("click", () => this.send((socket) => socket.abort()));
+    $("abort-waiting").addEventListener("click", () => this.send((socket) => socket.abort()));
+    $("offer-yes").addEventListener("click", () => this.answerOffer(true));
+    $("offer-no").addEventListener("click", () => this.answerOffer(false));
+    $("leave").addEventListener("click", () => this.app.go("/"));
+    $("resign").addEventListener("click", () => $("confirm").showModal());
+    $("confirm-no").addEventListener("click", () => $("confirm").close());
+    $("confirm-yes").addEventListener("click", () => {
+      $("confirm").close();
+      this.send((socket) => socket.resign());
+    });
+  }
+
+  shortcut(event) {
+    if (this.purpose === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || $("confirm").open) return;
+    const key = event.key.toLowerCase();
+    if (key === "t" && !$("takeback").hidden && !$("takeback").disabled) this.send((socket) => socket.requestTakeback());
+    else if (key === "y") this.answerOffer(true);
+    else if (key === "n") this.answerOffer(false);
+    else if (key === "escape" && this.selected !== null) {
+      this.selected = null;
+      this.render();
+    } else return;
+    event.preventDefault();
+  }
+
+  /** A note after the turn line (a refusal, what Copy link did). */
+  say(words) {
+    this.note = words;
+    this.render();
+  }
+
+  // -- the screen -------------------------------------------------------------------------
+
+  render() {
+    if (this.purpose === null) return;
+    const socket = this.socket;
+    renderLine(socket);
+    const state = socket.state;
+    if (!state) {
+      $("turn").textContent = this.purpose === "host" ? t("Creating your game…") : t("Waiting for the server…");
+      return;
+    }
+    let view;
+    try {
+      view = deriveView(state, socket.pending.length);
+    } catch (error) {
+      notice(t("The server's game does not read here: {message}", { message: error.message }));
+      return;
+    }
+    this.follow(this.shown, state);
+    this.shown = state;
+    this.view = view;
+    if (this.selected !== null && !view.playable.has(this.selected)) this.selected = null;
+    const selectedKind = this.selected === null ? null : view.position.cells[this.selected];
+    const twins = new Set(this.selected === null ? [] : [...view.free].filter(
+      (cell) => cell !== this.selected && view.position.cells[cell] === selectedKind));
+    this.board.render({
+      cells: view.position.cells, free: view.free, playable: view.playable, selected: this.selected, twins,
+      lastMove: view.lastMove, lastMover: view.lastMover, active: view.yourTurn,
+    });
+    renderPlayers(view);
+    renderTurn(view, this.note, this.lineUp());
+    this.invite.render(view, socket.shareUrl);
+    renderOffer(view);
+    renderActions(view, this.refusedTakeback);
+    $("alerts").hidden = view.you === "spectator";
+    renderMoves(view);
+    $("board").classList.toggle("your-turn", view.yourTurn);
+    if (view.playing && !document.body.dataset.playable) {
+      document.body.dataset.playable = "1";
+      performance.mark("playable");
+    }
+    document.body.dataset.ply = String(view.history.length);
+    document.body.dataset.status = state.status;
+    document.body.dataset.game = state.game;
+  }
+
+  /** What changed from `before` to `state` that the screen answers: news for a player who looks
+   * elsewhere, notes that no longer fit (a game's end, a rematch), a takeback the opponent refused. */
+  follow(before, state) {
+    const told = news(before, state, state.you, nameOf);
+    if (told) this.alerts.tell(told);
+    if (!before) return;
+    if (before.game !== state.game || (before.status !== "finished" && state.status === "finished")) {
+      this.note = "";
+      this.refusedTakeback = null;
+    }
+    const ply = (state.moves || []).length;
+    const you = state.you;
+    if (before.offers?.takeback === you && !state.offers?.takeback && ply === (before.moves || []).length
+      && state.status === "playing") {
+      this.refusedTakeback = ply;
+      this.note = t("{opponent} said no to taking back that move.", { opponent: nameOf(state, 3 - you) });
+    }
+  }
+
+  lineUp() {
+    return this.socket?.line.state === "connected";
+  }
+
+  tick() {
+    if (!this.socket) return;
+    if (["retrying", "silent"].includes(this.socket.line.state)) renderLine(this.socket);
+    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.note, this.lineUp());
+  }
+}

@@ -1,0 +1,94 @@
+// The home screen: host a game, join or watch one by its code, or go back to a game this
+// browser holds a seat in. It starts nothing itself: hosting hands the `create` message to
+// the app, and a code becomes an address (/join/CODE, /watch/CODE) the app routes.
+
+import { $, notice } from "./dom.js";
+import { formatCode, normaliseCode } from "./codes.js";
+import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
+import { t } from "./i18n.js";
+
+export class HomeScreen {
+  /** @param app the router: `go(path)`, `openGame(purpose, options)` */
+  constructor(app) {
+    this.app = app;
+    this.element = $("home");
+    this.wire();
+  }
+
+  show(message = "") {
+    this.element.hidden = false;
+    notice(message);
+    const form = $("host-form");
+    form.elements.name.value = storedName();
+    this.listGames();
+  }
+
+  hide() {
+    this.element.hidden = true;
+  }
+
+  listGames() {
+    const list = $("game-list");
+    list.replaceChildren();
+    const seats = allSeats();
+    $("my-games").hidden = seats.length === 0;
+    for (const seat of seats) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      const against = seat.opponent ? t("against {name}", { name: seat.opponent }) : t("waiting for a second player");
+      const status = seat.status === "finished" ? t("over") : seat.status === "waiting" ? t("waiting") : t("going on");
+      button.textContent = t("Game {against} ({status})", { against, status });
+      button.addEventListener("click", () => this.app.go(`/play/${seat.game}`));
+      const forget = document.createElement("button");
+      forget.type = "button";
+      forget.className = "quiet";
+      forget.textContent = "Forget";
+      forget.setAttribute("aria-label", t("Forget the game {against}", { against }));
+      forget.addEventListener("click", () => {
+        forgetSeat(seat.token);
+        this.show("");
+      });
+      item.append(button, forget);
+      list.append(item);
+    }
+  }
+
+  wire() {
+    $("host-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const form = event.target.elements;
+      const name = form.name.value.trim();
+      keepName(name);
+      let deal = { random: true };
+      if (form.deal.value === "number") {
+        const number = Number(form.number.value);
+        if (!Number.isSafeInteger(number) || number < 0 || form.number.value.trim() === "") {
+          notice("A deal number is a whole number from 0 up.");
+          return;
+        }
+        deal = { number };
+      }
+      const opening = { type: "create", deal, first: form.first.value };
+      if (form.move_seconds.value) opening.move_seconds = Number(form.move_seconds.value);
+      if (name) opening.name = name;
+      history.pushState(null, "", "/");
+      this.app.openGame("host", { opening });
+    });
+    $("host-form").elements.number.addEventListener("input", () => {
+      $("host-form").elements.deal.value = "number";
+    });
+    $("join-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const purpose = event.submitter?.value || "join";
+      let code;
+      try {
+        code = normaliseCode(event.target.elements.code.value);
+      } catch (error) {
+        notice(error.message);
+        return;
+      }
+      this.app.go(`/${purpose}/${formatCode(code)}`);
+    });
+  }
+}

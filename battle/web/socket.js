@@ -1,0 +1,203 @@
+// The page's side of the protocol (docs/protocol.md), cut as lichess cuts its round socket:
+// every message the page sends is built by one method here, and every message the server
+// sends is read by one entry of `handlers`. The socket folds them into the game's latest
+// `state` and the seat this browser holds, and tells its listener; it decides nothing about
+// the game (the server does).
+//
+// `hello`, then the opening (`create`, `join`, `watch`, or `resume` with the seat token once
+// there is one), on every open of the line (connection.js). Every move without an `ack` is
+// sent again with its id when the line is back: the server applies an id once, so a move is
+// never lost and never played twice.
+
+import { Line } from "./connection.js";
+import { keepSeat } from "./seats.js";
+import { nameOf } from "./game_view.js";
+
+const PROTOCOL_VERSION = 1;
+const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired"]);
+const OPENINGS = new Set(["hello", "create", "join", "resume", "watch"]);
+const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
+  "not_a_player"]);
+
+function newMoveId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(9));
+  return "w" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The state after a `moved` message, or the same state when the move is out of order. */
+export function afterMove(state, moved) {
+  if (!state || !Array.isArray(state.moves) || moved.ply !== state.moves.length + 1) return state;
+  return {
+    ...state,
+    moves: [...state.moves, moved.move],
+    ply: state.moves.length + 1,
+    offers: { ...(state.offers || {}), takeback: null },
+    scores: moved.scores,
+    to_move: moved.to_move,
+    status: moved.status,
+    result: moved.result,
+    deadline: moved.deadline,
+    seconds_left: null,
+  };
+}
+
+export class GameSocket {
+  /**
+   * @param opening the first game message (`create`, `join`, `watch`); with `seat` the socket resumes it
+   * @param listener called with (socket, message) for every server message, and with {type: "line"} for
+   *   every change of the line
+   */
+  constructor({ opening = null, seat = null, name = "", listener = () => {}, url }) {
+    this.opening = opening;
+    this.seat = seat; // {token, game, seat, invite, watch, pending: [[id, move]...]}
+    this.name = name;
+    this.listener = listener;
+    this.state = null;
+    this.shareUrl = null; // welcome's address for friends' links, when the server knows a better one
+    this.line = new Line({
+      url,
+      greeting: () => [this.hello(), this.openingMessage()],
+      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
+      onMessage: (message) => this.receive(message),
+      onChange: () => this.listener(this, { type: "line" }),
+      onBack: () => this.resendPending(),
+    });
+  }
+
+  get pending() {
+    return this.seat?.pending || [];
+  }
+
+  start() {
+    this.line.start();
+  }
+
+  close(detail) {
+    this.line.close(detail);
+  }
+
+  // -- what the page sends ----------------------------------------------------------------
+
+  hello() {
+    const hello = { type: "hello", version: PROTOCOL_VERSION };
+    if (this.name) hello.name = this.name;
+    return hello;
+  }
+
+  openingMessage() {
+    if (this.seat?.token) return { type: "resume", token: this.seat.token };
+    return this.opening;
+  }
+
+  /** A move (notation); it stays pending, and is sent again, until the server acknowledges it. */
+  play(move) {
+    const id = newMoveId();
+    this.seat.pending = [...this.pending, [id, move]];
+    this.remember();
+    this.line.send({ type: "move", move, id });
+    return id;
+  }
+
+  /** Every move without an `ack`, again with its id: the server plays an id once at most. */
+  resendPending() {
+    for (const [id, move] of this.pending) this.line.send({ type: "move", move, id });
+  }
+
+  // The rest go now or not at all (false: the line is down, and the screen says so).
+  resign() { return this.line.send({ type: "resign" }); }
+  abort() { return this.line.send({ type: "abort" }); }
+  requestTakeback() { return this.line.send({ type: "takeback_request" }); }
+  answerTakeback(accept) { return this.line.send({ type: "takeback_answer", accept }); }
+  offerRematch() { return this.line.send({ type: "rematch_offer" }); }
+  answerRematch(accept) { return this.line.send({ type: accept ? "rematch_accept" : "rematch_decline" }); }
+
+  // -- what the server sends --------------------------------------------------------------
+
+  receive(message) {
+    const handler = handlers[message.type];
+    const fatal = handler ? handler(this, message) : false;
+    this.listener(this, message);
+    if (fatal) this.line.close(message.reason || "refused");
+  }
+
+  remember() {
+    if (this.seat?.token) keepSeat(this.seat);
+  }
+}
+
+/**
+ * What each server message does to the socket; true when it refuses the opening for good. A type
+ * the page does not know is left alone (the server may add messages within a version).
+ */
+const handlers = {
+  welcome(socket, message) {
+    const url = message.share_url;
+    socket.shareUrl = typeof url === "string" && /^https?:\/\/[^\s"<>]+$/.test(url) ? url : null;
+    return false;
+  },
+  pong() {
+    return false; // the line heard the server: that is all a pong says
+  },
+  created: takeSeat,
+  joined: takeSeat,
+  state(socket, message) {
+    socket.state = message;
+    const seat = socket.seat;
+    if (seat?.token) {
+      seat.game = message.game;
+      seat.watch = message.watch || seat.watch;
+      seat.status = message.status;
+      const other = (message.players || []).find((p) => p.seat !== message.you && p.presence !== "open");
+      seat.opponent = other ? nameOf(message, other.seat) : null; // "Player 2" for a nameless one
+      socket.remember();
+    }
+    if (socket.line.state !== "connected") {
+      performance.mark("state");
+      socket.line.connected();
+      socket.resendPending();
+    }
+    return false;
+  },
+  moved(socket, message) {
+    socket.state = afterMove(socket.state, message);
+    if (socket.seat?.token) {
+      socket.seat.status = message.status;
+      socket.remember();
+    }
+    return false;
+  },
+  ack(socket, message) {
+    if (socket.seat) {
+      socket.seat.pending = socket.pending.filter(([id]) => id !== message.id);
+      socket.remember();
+    }
+    return false;
+  },
+  rematch(socket, message) {
+    if (socket.seat?.token) {
+      socket.seat.game = message.game;
+      socket.seat.seat = message.you;
+      socket.seat.watch = message.watch;
+      socket.remember();
+    }
+    return false;
+  },
+  error(socket, message) {
+    const ref = message.ref || {};
+    if (FORGOTTEN_MOVE_CODES.has(message.code) && socket.seat) {
+      socket.seat.pending = socket.pending.filter(([id]) => id !== ref.id);
+      socket.remember();
+    }
+    return FATAL_CODES.has(message.code) && OPENINGS.has(ref.type);
+  },
+};
+
+function takeSeat(socket, message) {
+  socket.seat = {
+    token: message.token, game: message.game, seat: message.seat, pending: [],
+    invite: socket.opening?.type === "join" ? socket.opening.code : message.invite || null,
+    watch: message.watch || null, hosted: message.type === "created",
+  };
+  socket.remember();
+  return false;
+}

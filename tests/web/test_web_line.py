@@ -1,0 +1,61 @@
+"""A dead line, the way a player meets one: the server stops answering (SIGSTOP: the sockets stay
+open, nothing comes back) or the browser goes offline. The page's own heartbeat says the line is
+down (never "Connected"), a move made meanwhile says why it waits, and once the line is back the
+move arrives, once. Every wait is for words on the page."""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+from tests.web.conftest import Served
+from tests.web.game_pages import click_pair, host, join, mover, new_page, play_turns, wait_ply
+
+DOWN = "the line seems down"
+WAITS = "Your move waits for the line to the server"
+
+
+def two_players(browser: Any, served: Served, deal: int) -> tuple[Any, Any]:
+    ann = new_page(browser)
+    bob = new_page(browser)
+    join(bob, host(ann, served.base, "Ann", deal=deal))
+    play_turns([ann, bob], turns=1)
+    return ann, bob
+
+
+def test_a_stopped_server_is_a_line_down_and_the_move_goes_when_it_answers(browser: Any, served: Served) -> None:
+    ann, bob = two_players(browser, served, deal=11)
+    player = mover([ann, bob])
+    assert served.process is not None
+    served.process.send_signal(signal.SIGSTOP)
+    try:
+        for page in (ann, bob):
+            page.wait_for_selector(f"#link:has-text('{DOWN}')")
+            assert "Connected" not in page.text_content("#link")
+        assert "moves are sent when it is back" in player.text_content("#turn")
+        sent = click_pair(player)
+        player.wait_for_selector(f"#turn:has-text('{WAITS}')")
+    finally:
+        served.process.send_signal(signal.SIGCONT)
+    for page in (ann, bob):
+        wait_ply(page, 2)
+        page.wait_for_selector('#link[data-state="connected"]')
+    assert sent in ann.text_content("#moves") and ann.text_content("#moves").count(sent) == 1
+    assert ann.errors == bob.errors == []
+
+
+def test_a_browser_gone_offline_says_so_at_once_and_sends_the_move_when_back(browser: Any, served: Served) -> None:
+    ann, bob = two_players(browser, served, deal=12)
+    player = mover([ann, bob])
+    other = bob if player is ann else ann
+    player.context.set_offline(True)
+    try:
+        player.wait_for_selector(f"#link:has-text('{DOWN}')")
+        sent = click_pair(player)
+        player.wait_for_selector(f"#turn:has-text('{WAITS}')")
+    finally:
+        player.context.set_offline(False)
+    for page in (player, other):
+        wait_ply(page, 2)
+    player.wait_for_selector('#link[data-state="connected"]')
+    assert other.text_content("#moves").count(sent) == 1
