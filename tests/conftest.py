@@ -8,6 +8,7 @@ forgets to redirect. A test that needs its own layout sets the variables again. 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,3 +33,19 @@ def english_after() -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist, the kernels are compiled into numba's cache once, by the controller,
+    before any worker starts. Two workers that each found the cache empty would both spend the
+    compile's 10-20 s of a core, and numba updates a kernel's index by reading it, adding its entry
+    and writing it back, so an entry another process wrote meanwhile is lost and compiled again.
+    A cache that is already warm costs the controller the kernels' loading, about a second."""
+    config = session.config
+    if config.pluginmanager.getplugin("dsession") is None or config.option.collectonly:
+        return
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    from solver.compile_ahead import prepare_kernels_apart
+
+    prepare_kernels_apart()
