@@ -9,6 +9,12 @@ it as before, and a failure still reaches the window through SDL's error.
 
 SDL loads ALSA by its shared library's name (``libasound.so.2``), so the copy loaded here is
 the one SDL uses. Where there is no such library there is nothing to quiet.
+
+The handler is a C function that reads none of what it is given (libc's ``sched_yield``; the C
+calling convention lets a function ignore arguments it was passed), never a Python function: a
+Python handler needs Python's lock on whichever thread ALSA reports from, and SDL's ALSA thread
+reports while the thread opening the mixer holds that lock and waits for SDL, which froze the
+window for good.
 """
 
 from __future__ import annotations
@@ -17,17 +23,6 @@ import ctypes
 import sys
 
 ALSA_LIBRARY = "libasound.so.2"
-
-_HANDLER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p)
-"""``snd_lib_error_handler_t`` without its trailing ``...``: the handler reads none of it."""
-
-
-def _ignore(file: bytes | None, line: int, function: bytes | None, error: int, text: bytes | None) -> None:
-    return None
-
-
-_silent_handler = _HANDLER_TYPE(_ignore)
-"""Kept for the life of the program: ALSA calls it whenever it has something to say."""
 _quieted: list[bool] = []
 
 
@@ -39,7 +34,9 @@ def quiet_alsa_errors() -> bool:
     if sys.platform.startswith("linux"):
         try:
             library = ctypes.CDLL(ALSA_LIBRARY)
-            library.snd_lib_error_set_handler(_silent_handler)
+            silent = ctypes.cast(ctypes.CDLL(None).sched_yield, ctypes.c_void_p)
+            library.snd_lib_error_set_handler.argtypes = [ctypes.c_void_p]
+            library.snd_lib_error_set_handler(silent)
             quiet = True
         except (OSError, AttributeError):  # no ALSA here, or one without the call
             quiet = False
