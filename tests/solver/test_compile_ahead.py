@@ -135,6 +135,7 @@ def _terminal_game_compiling(tmp_path: Path) -> Iterator[tuple[subprocess.Popen,
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
+@pytest.mark.alone
 def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_path: Path) -> None:
     with _terminal_game_compiling(tmp_path) as (game, children):
         assert game.stdin is not None
