@@ -2,6 +2,7 @@
 
     python benchmarks/bench_cli_time.py                 deal 5, S = 0.5, 1 and 3, five runs each
     python benchmarks/bench_cli_time.py --times 1 --runs 10 --deal 7
+    python benchmarks/bench_cli_time.py --busy 0,4       also with four busy processes on the machine
 
 ``--time S`` promises the answer S seconds after the command starts, start-up
 included (Python, numba, the cached kernels, the table): the search gets what is
@@ -11,6 +12,11 @@ created to the last line of its answer and to its exit. The overshoot is that
 time minus S (negative: early). One run before the table warms the numba cache, so
 the figures are for a warm start; a first run after an install compiles the
 kernels (10-20 s), which the promise does not count.
+
+``--busy N`` runs the table again beside N processes that keep a core busy each (a test
+suite on a 2-core machine is about four): the command's own start-up (Python, numba, the
+cached kernels) then takes seconds of the budget, the search gets what is left, and a start-up
+longer than S answers at once from a two-move search (depth 2), said on stderr.
 """
 
 from __future__ import annotations
@@ -50,6 +56,18 @@ def run_once(seconds: float, position: Path, extra: list[str]) -> tuple[float, f
     return answered - started, exited - started, depth
 
 
+def busy_processes(count: int) -> list[subprocess.Popen]:
+    """``count`` processes that each keep a core busy until ended (or for ten minutes at most)."""
+    spin = "import time\nend = time.monotonic() + 600\nwhile time.monotonic() < end: pass\n"
+    return [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(count)]
+
+
+def end_all(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.kill()
+        process.wait()
+
+
 def git_description() -> str:
     try:
         commit = subprocess.run(
@@ -77,9 +95,15 @@ def main() -> None:
     parser.add_argument("--times", default="0.5,1,3", help="values of --time, comma-separated (default 0.5,1,3)")
     parser.add_argument("--runs", type=int, default=5, help="runs for each value (default 5)")
     parser.add_argument("--threads", help="passed on to solve as --threads")
+    parser.add_argument(
+        "--busy",
+        default="0",
+        help="busy processes beside the runs, comma-separated: one table row set each (default 0)",
+    )
     args = parser.parse_args()
     extra = ["--threads", args.threads] if args.threads else []
     times = [float(text) for text in args.times.split(",")]
+    loads = [int(text) for text in args.busy.split(",")]
 
     with tempfile.TemporaryDirectory() as folder:
         position = Path(folder) / f"deal-{args.deal}.mbp"
@@ -93,10 +117,16 @@ def main() -> None:
         position.write_text(dealt.stdout, encoding="utf-8")
         run_once(0.2, position, extra)  # warms the numba cache: the table is for warm starts
         rows = []
-        for seconds in times:
-            runs = [run_once(seconds, position, extra) for _ in range(args.runs)]
-            print(f"--time {seconds:g}: " + ", ".join(f"{answer:.3f}s" for answer, _, _ in runs), file=sys.stderr)
-            rows.append((seconds, runs))
+        for busy in loads:
+            burners = busy_processes(busy)
+            try:
+                for seconds in times:
+                    runs = [run_once(seconds, position, extra) for _ in range(args.runs)]
+                    answers = ", ".join(f"{answer:.3f}s" for answer, _, _ in runs)
+                    print(f"busy {busy}, --time {seconds:g}: {answers}", file=sys.stderr)
+                    rows.append((busy, seconds, runs))
+            finally:
+                end_all(burners)
 
     print("## `solve --time S`: the answer's time against S\n")
     print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
@@ -105,13 +135,15 @@ def main() -> None:
         f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}; deal {args.deal}, warm numba cache\n"
     )
     print("Overshoot = seconds from the process's creation minus S, in ms (negative: early).\n")
-    print("| S | runs | answer: median / max overshoot | exit: median / max overshoot | depth reached |")
-    print("|---|---|---|---|---|")
-    for seconds, runs in rows:
+    print(
+        "| busy processes | S | runs | answer: median / max overshoot | exit: median / max overshoot | depth reached |"
+    )
+    print("|---|---|---|---|---|---|")
+    for busy, seconds, runs in rows:
         answers = [answer - seconds for answer, _, _ in runs]
         exits = [exit_ - seconds for _, exit_, _ in runs]
-        depths = sorted({depth for _, _, depth in runs})
-        print(f"| {seconds:g} | {len(runs)} | {milliseconds(answers)} | {milliseconds(exits)} | {', '.join(depths)} |")
+        depths = ", ".join(sorted({depth for _, _, depth in runs}, key=lambda depth: (len(depth), depth)))
+        print(f"| {busy} | {seconds:g} | {len(runs)} | {milliseconds(answers)} | {milliseconds(exits)} | {depths} |")
 
 
 if __name__ == "__main__":

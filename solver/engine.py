@@ -551,7 +551,14 @@ class Engine:
             if limit is not None
         ]
         stops = seconds if limits.stop_after is None else [*seconds, limits.stop_after]
-        timer = _stop_timer(min(stops), self.stop) if stops else None
+        timer = None
+        if stops and min(stops) <= 0:
+            # The time is up before the search began (a command whose start-up took its whole
+            # --time): stopped here, not by a timer thread, which a loaded machine starts late
+            # while the iterations run on; the answer is the two-move search below, in milliseconds.
+            self.stop()
+        elif stops:
+            timer = _stop_timer(min(stops), self.stop)
         try:
             root = self._encode(position)
             moves = position.legal_moves()
@@ -575,9 +582,12 @@ class Engine:
                         )
                     )
 
-            if not limited and max_depth == FULL_DEPTH and _tiles(root) >= PREVIEW_MIN_TILES:
+            # A search stopped before it began deepens no further than the kernel's first stop check
+            # (1,024 nodes, six iterations of a complete deal): it goes straight to the answer below.
+            stopped = bool(self.counters[k.C_STOP])
+            if not stopped and not limited and max_depth == FULL_DEPTH and _tiles(root) >= PREVIEW_MIN_TILES:
                 done, done_depth = self._preview(root, moves, all_exact, report)
-            if done is None or not (done.exact or self.counters[k.C_STOP]):
+            if not stopped and (done is None or not (done.exact or self.counters[k.C_STOP])):
                 done, done_depth = self._deepen(
                     root, moves, _depth_schedule(max_depth, limited=limited), all_exact, done, done_depth, report
                 )

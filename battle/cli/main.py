@@ -382,12 +382,33 @@ def _lazy_advisor() -> Advisor:
     return advise
 
 
+NO_DISPLAY = N_(
+    "no display found, so the window cannot open (DISPLAY and WAYLAND_DISPLAY are not set): type "
+    "'mahjong-battle play' to play in this terminal, or 'mahjong-battle serve' to host games for a browser"
+)
+NO_DISPLAY_ANSWERS = N_(
+    "no display answers at {where}, so the window cannot open: type "
+    "'mahjong-battle play' to play in this terminal, or 'mahjong-battle serve' to host games for a browser"
+)
+
+
 def cmd_window(args: argparse.Namespace) -> int:
+    from battle.ui.display_check import display_missing, sdl_fell_back
+
+    # asked before pygame is loaded: SDL's own search for a display prints warnings and then
+    # runs the window where nobody sees it
+    if display_missing(os.environ, sys.platform):
+        raise InputError(_(NO_DISPLAY))
     try:
         # the first frame comes before the window's heavy imports (seconds on a loaded machine)
         from battle.ui.first_frame import show_first_frame, size_from_environment
 
         first_frame = show_first_frame(size_from_environment(), getattr(args, "lang", None))
+        if sdl_fell_back(os.environ):
+            where = " ".join(
+                f"{name}={quote(os.environ[name])}" for name in ("DISPLAY", "WAYLAND_DISPLAY") if os.environ.get(name)
+            )
+            raise InputError(_(NO_DISPLAY_ANSWERS).format(where=where))
         from battle.ui.app import main as run_window
     except ImportError as error:
         raise InputError(
@@ -743,17 +764,17 @@ def _discard_standard_output() -> None:
 
 def process_started() -> float:
     """The ``time.monotonic()`` reading at which this process started, so that ``--time``
-    counts Python's own start-up too: on Linux from /proc (to the clock tick, 10 ms), else
-    when this module was imported, some 50 ms later."""
+    counts Python's own start-up too: 0.1-0.3 s on a quiet machine, over a second on two cores
+    busy with a test suite. On Linux from /proc (to the clock tick, 10 ms), else when this module
+    was imported, some 50 ms later. Only the installed command (``entry_point``) counts from
+    here; a program that calls ``main`` counts from the call."""
     try:
         with open("/proc/self/stat", "rb") as handle:
             fields = handle.read().rsplit(b")", 1)[1].split()
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - int(fields[19]) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):  # not Linux
         return IMPORTED
-    started = time.monotonic() - age
-    # A process this module was imported by long after its start (an embedding program) counts from the import.
-    return started if IMPORTED - 1.0 <= started <= IMPORTED else IMPORTED
+    return min(time.monotonic() - age, IMPORTED)
 
 
 def entry_point() -> None:

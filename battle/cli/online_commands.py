@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from battle.cli.inputs import InputError, load_position, positive_number, use_colour, whole_number
+from battle.cli.inputs import EXIT_INTERRUPTED, InputError, load_position, positive_number, use_colour, whole_number
 from battle.i18n import N_, _, format_short, ngettext, pgettext
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
@@ -197,11 +197,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         public_url=args.public_url,
     )
 
-    async def serve_until_stopped() -> None:
-        stop = asyncio.get_running_loop().create_future()
+    async def serve_until_stopped() -> int:
+        """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
+        stop: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def stopping(number: int) -> None:
+            if not stop.done():  # a second Ctrl-C while the server closes
+                stop.set_result(number)
+
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                asyncio.get_running_loop().add_signal_handler(signal_number, stop.set_result, None)
+                asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
         async with running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games):
             unfinished = sum(1 for room in games.rooms.values() if room.status.value != "finished")
             for problem in store.problems:
@@ -222,11 +228,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 ),
                 flush=True,
             )
-            await stop
+            stopped_by = await stop
         print(_("Server stopped; every game is kept."), flush=True)
+        return stopped_by
 
     try:
-        asyncio.run(serve_until_stopped())
+        stopped_by = asyncio.run(serve_until_stopped())
     except OSError as error:
         raise InputError(
             _("cannot listen on {host}:{port}: {value}").format(
@@ -239,7 +246,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     finally:
         store.close()
-    return 0
+    # Ctrl-C exits 130 as every command does; SIGTERM is how a service manager (systemd's
+    # ``systemctl stop``) ends a server on purpose, a clean stop: 0
+    return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
 
 
 def _page_address(host: str, port: int, public_url: str | None) -> str:

@@ -324,6 +324,13 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
     position = load_position(args.file)
     engine = _advisor(args, position, one_search=True)
     deadline = _deadline(args)
+    if deadline is not None and deadline <= time.monotonic() and not args.quiet:
+        note(
+            _("  the start-up took {seconds} s of --time {budget}: the answer comes from a two-move search").format(
+                seconds=format_number(time.monotonic() - args.started, 2),
+                budget=format_number(int(args.time) if args.time.is_integer() else args.time),
+            )
+        )
     last_line = [time.monotonic()]
 
     def report(progress) -> None:  # noqa: ANN001

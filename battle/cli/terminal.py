@@ -508,6 +508,7 @@ class TerminalPlay:
                     you=you,
                     par=par,
                     game_key=self.saved.game_id,
+                    from_ply=self.saved.from_ply,
                 )
             )
             for notice in history.take_notices():

@@ -20,6 +20,10 @@ from battle.ratings.solver_rating import SolverRating, solver_rating
 
 PEOPLE = "people"
 """The opponent of a game against a person, in the tallies."""
+COMPOSED = "composed"
+"""The row of your games against a level from a composed start (the editor, a loaded position, a
+review's "Retry from here"), apart from the levels' rows: such a start may hand either side the
+game, so a win there says nothing of the level, and the rating leaves them out too."""
 BEST_AND_WORST = 3
 """Games listed as best and as worst."""
 
@@ -54,7 +58,8 @@ class Stats:
     """Every stored game."""
     your_games: int
     tallies: tuple[Tally, ...]
-    """Per opponent, weakest level first, people last; only opponents you met."""
+    """Per opponent, weakest level first, then composed starts (``COMPOSED``), people last; only
+    opponents you met."""
     average_margin: float | None
     """Over your games played out; None without any."""
     accuracy: tuple[tuple[float, float], ...]
@@ -72,8 +77,8 @@ class Stats:
     solver: SolverRating
     unrated: int = 0
     """Your games against a level from a composed start (the editor, a loaded position, a review's
-    "Retry from here"): kept and tallied, but not rated, since such a start may hand either side
-    the game; only numbered or random deals feed ``solver``."""
+    "Retry from here"): kept and tallied in their own row (``COMPOSED``), but not rated, since such
+    a start may hand either side the game; only numbered or random deals feed ``solver``."""
 
 
 def _yours(entry: GameEntry) -> bool:
@@ -87,12 +92,14 @@ def compute_stats(games: Sequence[GameEntry], attempts: Sequence[PuzzleAttempt])
     counts: dict[str, list[int]] = {}
     for entry in yours:
         assert entry.you is not None
-        tally = counts.setdefault(entry.opponent_level() or PEOPLE, [0, 0, 0, 0, 0])
+        level = entry.opponent_level()
+        row = PEOPLE if level is None else level if entry.deal is not None else COMPOSED
+        tally = counts.setdefault(row, [0, 0, 0, 0, 0])
         tally[1 - entry.result_for(entry.you)] += 1
         if entry.played_out:
             tally[3] += entry.margin_for(entry.you)
             tally[4] += 1
-    order = [*LEVEL_NAMES, PEOPLE]
+    order = [*LEVEL_NAMES, COMPOSED, PEOPLE]
     tallies = tuple(
         Tally(name, *counts[name])
         for name in sorted(counts, key=lambda name: (order.index(name) if name in order else len(order), name))

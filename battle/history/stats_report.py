@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from battle.history.stats import PEOPLE, Stats
+from battle.history.stats import COMPOSED, PEOPLE, Stats
 from battle.history.store import GameEntry
 from battle.i18n import _, format_signed, ngettext
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
@@ -65,7 +65,7 @@ def format_stats(stats: Stats) -> str:
         spread = {f"w{index}": width for index, width in enumerate(widths)}
         lines.append(row.format(*heads, _("average margin"), **spread))
         for tally in stats.tallies:
-            opponent = _("people") if tally.opponent == PEOPLE else level_word(tally.opponent)
+            opponent = opponent_word(tally.opponent)
             lines.append(
                 row.format(
                     opponent,
@@ -119,6 +119,16 @@ def _solver_lines(stats: Stats) -> list[str]:
         level=level_word(solver.plays_like() or ""),
     )
     return [rated, *unrated, levels]
+
+
+def opponent_word(opponent: str) -> str:
+    """A tally's row in words: a level's name, "people", or "composed" for games against a level
+    from a composed start, for the terminal and the window."""
+    if opponent == PEOPLE:
+        return _("people")
+    if opponent == COMPOSED:
+        return _("composed")
+    return level_word(opponent)
 
 
 def unrated_words(count: int) -> str:

@@ -172,8 +172,11 @@ class GameEntry:
         game_key: str | None = None,
         finished_at: float | None = None,
         winner: int | None = None,
+        from_ply: int = 0,
     ) -> GameEntry:
-        """The entry of a game (finished or not: the scores are where it stands)."""
+        """The entry of a game (finished or not: the scores are where it stands). A game the solver
+        joined at move ``from_ply`` (a review's "Retry from here") is stored without its deal, as a
+        composed start is: the player did not play it from the deal's start, so it is not rated."""
         position = game.position
         return cls(
             time.time() if finished_at is None else finished_at,
@@ -181,7 +184,7 @@ class GameEntry:
             game.names,
             levels,
             you,
-            game.deal_number,
+            game.deal_number if not from_ply else None,
             game.to_text(),
             (position.scores[0], position.scores[1]),
             par,

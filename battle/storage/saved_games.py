@@ -79,6 +79,9 @@ class SavedGame:
     """The player chose "keep it and start a new one": no longer the game a new start asks about."""
     saved_at: float = 0.0
     """When the record was last written (seconds since the epoch)."""
+    from_ply: int = 0
+    """The moves already played when the solver took its side (a review's "Retry from here");
+    0 for a game played against it from the start."""
 
     def describe(self) -> str:
         """One line for a list: ``deal 5, Ann vs Ben, 10 moves, 26 Nov 14:05``."""
@@ -103,6 +106,7 @@ class SavedGame:
             "level": self.level,
             "front_end": self.front_end,
             "kept": self.kept,
+            "from_ply": self.from_ply,
         }
 
 
@@ -352,6 +356,7 @@ def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[
         level = data.get("level")
         front_end = data.get("front_end", "window")
         kept = data.get("kept", False)
+        from_ply = data.get("from_ply", 0)
         if side not in (None, 1, 2) or isinstance(side, bool):
             raise ValueError(
                 _("{field} must be 1, 2 or null, not {value}").format(field="solver_side", value=_short(side))
@@ -362,10 +367,17 @@ def _apply_sidecar(saved: SavedGame, path: Path, levels: tuple[str, ...] | list[
             raise ValueError(_("unknown {field} {value}").format(field="front_end", value=_short(front_end)))
         if not isinstance(kept, bool):
             raise ValueError(_("{field} must be true or false, not {value}").format(field="kept", value=_short(kept)))
+        if not isinstance(from_ply, int) or isinstance(from_ply, bool) or not 0 <= from_ply <= saved.game.ply:
+            raise ValueError(
+                _("{field} must be a move number up to {last}, not {value}").format(
+                    field="from_ply", last=saved.game.ply, value=_short(from_ply)
+                )
+            )
     except (ValueError, RecursionError, UnicodeDecodeError) as error:
         reason = _("nested too deeply") if isinstance(error, RecursionError) else str(error)
         return _bad_sidecar(saved, path, reason)
     saved.solver_side, saved.level, saved.front_end, saved.kept = side, level, front_end, kept
+    saved.from_ply = from_ply
     return None
 
 

@@ -25,6 +25,10 @@ class Match:
     """Where the game is kept among the saved games; a new match is a new game, a resumed one keeps its id."""
     kept: bool = False
     """The player chose to keep the game for later when starting another (see ``saved_games``)."""
+    from_ply: int = 0
+    """The moves already played when the solver took its side: a review's "Retry from here" plays on
+    from move N of a game that others began, on its deal. Undo goes back no further, and the
+    history keeps such a game with the composed starts: it is not rated (``GameEntry.from_game``)."""
 
     # -- who moves ---------------------------------------------------------------------
 
@@ -61,7 +65,7 @@ class Match:
             return 1
         count = 0
         ply = game.ply
-        while ply > 0:
+        while ply > self.from_ply:
             count += 1
             ply -= 1
             if game.mover_of(ply) != self.solver_side:
@@ -111,13 +115,13 @@ class Match:
     def saved(self) -> SavedGame:
         """The match as the saved games keep it: the record plus who the solver is."""
         level = self.level if self.solver_side is not None else None
-        return SavedGame(self.game_id, self.game, self.solver_side, level, "window", self.kept)
+        return SavedGame(self.game_id, self.game, self.solver_side, level, "window", self.kept, from_ply=self.from_ply)
 
     @classmethod
     def from_saved(cls, saved: SavedGame, default_level: str = "club") -> Match:
         """A resumed game is the one in play, no longer one kept for later: once left, it is the
         last game that the next new-game prompt names."""
-        return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id)
+        return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id, from_ply=saved.from_ply)
 
 
 def new_match(

@@ -25,6 +25,7 @@ from battle.rules.board import move_name
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position
+from tests.online_server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = Path(__file__).parents[1] / "data" / "positions"
@@ -253,6 +254,31 @@ def test_solve_answers_within_its_time(tmp_path: Path) -> None:
     assert elapsed < start_up + 1.0 + 5.0, f"{elapsed:.2f} s against {start_up:.2f} s to start and stop"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process's start is read from /proc on Linux")
+def test_time_counts_from_the_process_start_not_from_the_import(tmp_path: Path) -> None:
+    """A process that spent 1.5 s before the command loaded (``exec`` keeps the process, and so its
+    start time): with ``--time 1`` nothing is left for the search, which answers at once from two
+    moves and says why. A clock started at the import would give the search its whole second.
+    No clock is read here: the 1.5 s are the sleep's, before the command even started."""
+    position = tmp_path / "deal-5.mbp"
+    position.write_text(format_position(deal(5)), encoding="utf-8")
+    command = [sys.executable, "-m", "battle", "solve", str(position), "--time", "1"]
+    late = f"import os, sys, time; time.sleep(1.5); os.execv(sys.executable, {command!r})"
+    done = subprocess.run(
+        [sys.executable, "-c", late],
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 0, err
+    said = re.search(r"the start-up took ([\d.]+) s of --time 1: the answer comes from a two-move search", err)
+    assert said is not None, err
+    assert float(said.group(1)) >= 1.5
+    assert "not exact (depth 2;" in out and " depth 1 " not in err  # no iteration ran
+
+
 def test_the_help_says_what_time_counts() -> None:
     for name in ("solve", "analyse"):
         done = command(name, "--help")
@@ -332,6 +358,23 @@ def test_ctrl_c_during_an_exact_solve_answers_from_a_deep_search(tmp_path: Path)
     assert depth is not None, text
     assert int(depth.group(1)) >= 16
     assert "best line: " in text and "an estimate, not the final score" in text
+
+
+@POSIX
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 0)], ids=["ctrl-c", "sigterm"])
+def test_serve_stopped_by_ctrl_c_exits_130_and_by_sigterm_0(tmp_path: Path, stop: signal.Signals, code: int) -> None:
+    """Ctrl-C ends ``serve`` as it ends every command (130); SIGTERM is a service manager's stop
+    (``systemctl stop``), a clean end (0). Either way the server says every game is kept."""
+    server = ServerProcess(tmp_path).start()
+    try:
+        assert server.process is not None and server.process.stdout is not None
+        server.signal(stop)
+        said = server.process.stdout.read()
+    finally:
+        server.kill()
+    assert server.process.returncode == code, server.log.read_text()
+    assert "Server stopped; every game is kept." in said
+    assert "Traceback" not in server.log.read_text()
 
 
 # -- 5. --version, play's options, moves of a finished game -----------------------------

@@ -179,6 +179,7 @@ def test_fifty_games_through_seven_server_kills(tmp_path: Path) -> None:
     run_server_kills(tmp_path, games_count=50, kills=6, seed=2)
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
 def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
     tmp_path: Path, stop: signal.Signals

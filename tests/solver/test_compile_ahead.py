@@ -35,16 +35,21 @@ print(json.dumps({{"cached_before": cached_before, "compiled_here": compiled_her
 """
 
 
-def _compiling_processes() -> set[int]:
-    """Every process running ``solver.compile_ahead``, from /proc."""
+def _compiling_processes(parent: int | None = None) -> set[int]:
+    """Every process running ``solver.compile_ahead`` (those ``parent`` started, when given), from
+    /proc. A test that starts a compile looks only at its own children: beside it, another pytest-xdist
+    worker's test (or another test run on the machine) may be compiling too."""
     found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if b"solver.compile_ahead" in (entry / "cmdline").read_bytes():
-                    found.add(int(entry.name))
-            except OSError:
+                if b"solver.compile_ahead" not in (entry / "cmdline").read_bytes():
+                    continue
+                if parent is not None and int((entry / "stat").read_bytes().rsplit(b")", 1)[1].split()[1]) != parent:
+                    continue
+            except (OSError, ValueError, IndexError):
                 continue
+            found.add(int(entry.name))
     return found
 
 
@@ -77,11 +82,11 @@ def test_a_stop_ends_the_children_at_once_and_loads_nothing(tmp_path: Path, monk
     loaded: list[bool] = []
     monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: loaded.append(True))
     stop = threading.Event()
-    before = _compiling_processes()
+    before = _compiling_processes(os.getpid())
     worker = threading.Thread(target=compile_ahead.prepare_kernels_apart, args=(stop,))
     worker.start()
     deadline = time.monotonic() + 10
-    while len(children := _compiling_processes() - before) < len(compile_ahead.PARTS):
+    while len(children := _compiling_processes(os.getpid()) - before) < len(compile_ahead.PARTS):
         assert time.monotonic() < deadline, "the compiling children never started"
         time.sleep(0.02)
     time.sleep(0.5)  # well into their imports and compiles
@@ -113,7 +118,6 @@ def _terminal_game_compiling(tmp_path: Path) -> Iterator[tuple[subprocess.Popen,
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
     }
-    before = _compiling_processes()
     game = subprocess.Popen(
         [sys.executable, "-m", "battle", "play", "--deal", "5", "--vs", "beginner", "--first"],
         stdin=subprocess.PIPE,
@@ -124,7 +128,7 @@ def _terminal_game_compiling(tmp_path: Path) -> Iterator[tuple[subprocess.Popen,
     )
     try:
         deadline = time.monotonic() + 20
-        while not (children := _compiling_processes() - before):
+        while not (children := _compiling_processes(game.pid)):
             assert game.poll() is None and time.monotonic() < deadline, "no compile started behind the first board"
             time.sleep(0.05)
         yield game, children
@@ -135,6 +139,7 @@ def _terminal_game_compiling(tmp_path: Path) -> Iterator[tuple[subprocess.Popen,
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")
+@pytest.mark.alone
 def test_a_terminal_game_quit_during_a_first_run_compile_ends_the_compile(tmp_path: Path) -> None:
     with _terminal_game_compiling(tmp_path) as (game, children):
         assert game.stdin is not None
@@ -173,14 +178,14 @@ def _window_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, waited_on: 
     monkeypatch.setattr(compile_ahead, "kernels_cached", lambda: False)
     monkeypatch.setattr(compile_ahead, "prepare_kernels", lambda: None)
     stop = threading.Event()
-    before = _compiling_processes()
+    before = _compiling_processes(os.getpid())
     worker = threading.Thread(
         target=compile_ahead.prepare_kernels_apart, args=(stop, compile_ahead.WINDOW_NICENESS, waited_on)
     )
     worker.start()
     try:
         deadline = time.monotonic() + 60
-        while len(children := _compiling_processes() - before) < len(compile_ahead.PARTS):
+        while len(children := _compiling_processes(os.getpid()) - before) < len(compile_ahead.PARTS):
             assert time.monotonic() < deadline, "the compiling children never started"
             time.sleep(0.02)
         yield children

@@ -261,6 +261,20 @@ def test_depth_limit_on_a_big_position(engine: Engine) -> None:
     assert analysis.depth == 2
 
 
+def test_a_search_whose_time_is_up_before_it_begins_answers_from_two_moves_at_once(engine: Engine) -> None:
+    """A deadline already past (a command whose start-up took its whole ``--time``) stops the search
+    before its first iteration, not when a timer thread gets round to it: no iteration is reported
+    and the answer is the two-move search's."""
+    position = load(BIG)
+    engine.clear()
+    reports = []
+    with watchdog(engine):
+        analysis = engine.search(position, Limits(time=5.0, deadline=time.monotonic() - 1.0), progress=reports.append)
+    assert reports == []
+    assert (analysis.depth, analysis.exact) == (2, False)
+    assert_usable(position, analysis)
+
+
 TINY = """\
 to-move: 2
 score: 10 20

@@ -14,16 +14,19 @@ import pygame
 import pytest
 
 from battle.players import Advisor
-from battle.rules.board import Position, move_name
+from battle.rules.board import Position, cell_name, move_name
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.opens import describe_opening, what_opens
+from battle.rules.tiles import EMPTY
 from battle.ui.analysis.analysis_mode import move_badges, pick_move, projection
-from battle.ui.analysis.analysis_view import badge_spots
+from battle.ui.analysis.analysis_view import badge_rect, badge_spots
 from battle.ui.analysis.study_view import study_info
+from battle.ui.demos import demo_analysis_game
 from battle.ui.live_analysis import LiveAnalysis, depth_schedule
 from battle.ui.match import Match, new_match
-from battle.ui.widgets.layout import cell_center, compute_layout
+from battle.ui.widgets.board_view import face_rect
+from battle.ui.widgets.layout import cell_center, cell_rect, compute_layout
 from solver.engine import Engine
 from solver.limits import Limits
 from tests import ui_harness as ui
@@ -223,3 +226,38 @@ def test_badges_stay_on_the_window(size) -> None:  # noqa: ANN001
     moves = position.legal_moves()
     for spot in badge_spots(layout, position, moves):
         assert 0 <= spot.centre[0] < size[0] and 0 <= spot.centre[1] < size[1]
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1200, 800)])
+def test_badges_leave_every_tile_face_whole(tmp_path, monkeypatch, size: tuple[int, int]) -> None:
+    """The analysis demo's endgame (a tile in two pairs on the first row, stacked badges in the
+    middle of the board) with analysis switched on by its key, solved and drawn: no badge lies on
+    any tile's face, its own or another's, and every badge is on the window."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = app.start_match(Match(demo_analysis_game()))
+        ui.key(app, pygame.K_a)
+        assert scene.analysis is not None
+        scene.hover_cell = None
+
+        def solved() -> bool:
+            badges = scene.analysis.badges()
+            return bool(badges) and all(badge.exact for badge in badges.values())
+
+        ui.run_until(app, solved, timeout=60)
+        app.step([], ui.DT)  # a real frame with the badges on it
+        position = scene.analysis.position
+        badges = scene.analysis.badges()
+        spots = badge_spots(app.layout, position, sorted(badges, key=lambda move: (-badges[move].value, move)))
+        assert any(spot.partner is not None for spot in spots), "the demo has a tile in several pairs"
+        faces = {
+            cell: pygame.Rect(face_rect(cell_rect(app.layout, cell)).as_tuple())
+            for cell in range(len(position.cells))
+            if position.cells[cell] != EMPTY
+        }
+        window = pygame.Rect(0, 0, *size)
+        for spot in spots:
+            pill = badge_rect(app.fonts, app.layout, spot, badges[spot.move])
+            covered = [cell_name(cell) for cell, face in faces.items() if pill.colliderect(face)]
+            assert covered == [], f"{badges[spot.move].label} of {move_name(spot.move)} on {covered} at {size}"
+            assert window.contains(pill), (pill, size)

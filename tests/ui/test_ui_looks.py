@@ -117,6 +117,7 @@ def test_the_loop_needs_frames_only_while_something_changes(tmp_path, monkeypatc
         assert app.next_frame_in() is None
 
 
+@pytest.mark.alone
 def test_the_real_loop_sleeps_when_idle_and_draws_every_frame_while_animating(tmp_path, monkeypatch) -> None:
     """``App.run`` itself, for three seconds: a move is clicked at 0.6 s (through a timer event),
     the window quits at 3 s. It draws at 60 fps only while the move's animations run."""

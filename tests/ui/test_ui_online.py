@@ -8,6 +8,7 @@ one-line messages for a bad address or code. The opponent is a raw WebSocket cli
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -443,6 +444,60 @@ def test_a_dropped_connection_is_retried_visibly_and_the_game_goes_on(tmp_path: 
             ui.run_until(app, lambda: scene.game.ply == 2, WAIT)
             assert move_name(scene.game.moves[-1]) == reply
             app.stop_background(5)
+
+
+def test_while_the_server_is_down_the_status_line_and_the_notice_show_one_countdown(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The tries come 0.5 s, 1 s, 2 s ... apart: once the wait is past a second, the notice counts
+    it down and the status line, which stays from the first try, names no count of its own."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        server = ServerThread(tmp_path / "games.sqlite3").__enter__()
+        app = new_app()
+        scene, _guest, _ = hosted_game(app, server)
+        server.stop()
+        ui.run_until(app, lambda: scene.online.link.state == "retrying" and scene.online._retry_seconds() >= 2, 30)
+        notice = scene.online.notice()
+        assert notice is not None and notice[0].startswith("Connection lost — retrying in "), notice
+        shown = scene.status.text
+        assert shown.startswith("Connection lost (") and "connects again on its own" in shown, shown
+        assert not re.search(r"\d+ s\b", shown), f"two countdowns: {shown!r} beside {notice[0]!r}"
+        app.stop_background(5)
+
+
+def test_hosting_online_as_alice_leaves_the_name_of_solver_games_alone(tmp_path: Path, monkeypatch) -> None:
+    """Ann plays the solver, then hosts online as Alice; the next start of the window still
+    names her Ann against the solver, and Alice online."""
+    with ui.session(tmp_path, monkeypatch) as new_app, ServerThread(tmp_path / "games.sqlite3") as server:
+        app = new_app()
+        title = app.stack.top
+        title.set_mode("solver")
+        title.widgets["human_name"].set_text("Ann")
+        title.widgets["deal"].set_text("21")
+        ui.click_button(app, title.widgets["start"])
+        assert "Ann" in ui.play_scene(app).match.game.names
+        ui.key(app, pygame.K_n)  # N: back to the title
+        ui.run_until(app, lambda: isinstance(app.stack.top, TitleScene), WAIT)
+        setup = open_setup(app)
+        fill(app, setup.widgets["server"], server.url)
+        fill(app, setup.widgets["name"], "Alice")
+        ui.click_button(app, setup.widgets["host"])
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene)
+        ui.run_until(app, lambda: lobby.invite is not None, WAIT)
+        ui.key(app, pygame.K_ESCAPE)  # out of the waiting room
+        app.stop_background(5)
+
+        again = new_app()  # the window's next start
+        title = again.stack.top
+        assert isinstance(title, TitleScene)
+        title.set_mode("solver")
+        assert title.widgets["human_name"].get_text() == "Ann"
+        ui.click_button(again, title.widgets["start"])
+        assert "Ann" in ui.play_scene(again).match.game.names
+        ui.key(again, pygame.K_n)
+        ui.run_until(again, lambda: isinstance(again.stack.top, TitleScene), WAIT)
+        assert open_setup(again).widgets["name"].get_text() == "Alice"  # and Alice online
 
 
 def test_a_game_left_is_resumed_from_the_list_of_online_games(tmp_path: Path, monkeypatch) -> None:

@@ -12,10 +12,12 @@ import random
 import pygame
 import pytest
 
+from battle.history.store import History
 from battle.players.review import review_game
 from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
 from battle.rules.game import Game
+from battle.storage.saved_games import Shelf
 from battle.ui.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
@@ -86,10 +88,43 @@ def test_retry_from_here_plays_the_side_that_was_to_move(tmp_path, monkeypatch) 
         ui.click_button(app, scene.buttons["retry"])
         play = app.stack.top
         assert isinstance(play, PlayScene)
-        assert play.game.start == position and play.game.ply == 0
+        assert play.game.position == position and play.game.moves == game.moves[:ply]
         assert play.match.solver_side == 3 - position.to_move
         assert play.match.level == app.settings.level
         assert play.match.human_to_move()
+        assert play.match.undo_count() == 0  # the moves before the retry are the reviewed game's
+
+
+def test_retry_from_here_keeps_the_deal_and_the_game_stays_unrated(tmp_path, monkeypatch) -> None:
+    """A game of deal 7 reviewed, retried from six moves before its end and won or lost against the
+    solver: the retry is deal 7 (its panel, its saved record), and the history keeps it unrated."""
+    rng = random.Random(7)
+    game = Game.new(7, "Ann", "Ben")
+    while not game.is_over():
+        game.play(rng.choice(game.position.legal_moves()))
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        app.settings.review_seconds = 0.05  # the grades do not matter here, the retry does
+        scene = reviewed(app, app.open_review(game))
+        ply = len(game.moves) - 6
+        scene.select(ply)
+        ui.click_button(app, scene.buttons["retry"])
+        play = app.stack.top
+        assert isinstance(play, PlayScene)
+        assert play.game.deal_number == 7 and play.game.moves == game.moves[:ply]
+        assert play.panel_info().start_label.startswith("Deal 7"), play.panel_info().start_label
+        saved = Shelf().unfinished()[0][0].game
+        assert saved.deal_number == 7 and saved.to_text().splitlines()[2] == "deal: 7"
+        while not play.game.is_over():
+            if play.match.human_to_move():
+                ui.play_move(app, play.game.position.legal_moves()[0])
+            else:
+                ui.run_until(app, lambda: play.match.human_to_move() or play.game.is_over(), timeout=60)
+        ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=10)
+        stored = [entry for entry in History().games() if entry.front_end == "window"]
+        assert len(stored) == 1 and stored[0].opponent_level() == app.settings.level
+        assert stored[0].deal is None  # not played against the level from the deal's start: not rated
+        assert "deal: 7" in stored[0].record
 
 
 def test_analyse_here_and_the_final_position(tmp_path, monkeypatch) -> None:

@@ -12,7 +12,7 @@ import random
 import pygame
 import pytest
 
-from battle.history.stats import PEOPLE
+from battle.history.stats import COMPOSED, PEOPLE
 from battle.history.store import GameEntry, History, default_history_path, online_entry
 from battle.rules.game import Game
 from battle.ui.app import App
@@ -102,10 +102,11 @@ def test_the_statistics_count_stored_games_and_one_finished_in_the_window(tmp_pa
         expected: dict[str, list[int]] = {}
         for game in everything:
             margin = game.margin_for(game.you)
-            tally = expected.setdefault(game.opponent_level() or PEOPLE, [0, 0, 0])
+            row = PEOPLE if game.opponent_level() is None else game.opponent_level() if game.deal else COMPOSED
+            tally = expected.setdefault(row, [0, 0, 0])
             tally[0 if margin > 0 else 1 if margin == 0 else 2] += 1
         assert {tally.opponent: [tally.wins, tally.draws, tally.losses] for tally in stats.tallies} == expected
-        assert [tally.opponent for tally in stats.tallies] == ["beginner", "club", PEOPLE]
+        assert [tally.opponent for tally in stats.tallies] == ["beginner", "club", COMPOSED, PEOPLE]
         assert stats.average_margin == sum(game.margin_for(game.you) for game in everything) / 5
         # the three from numbered deals are rated; the window's, from a composed start, is not
         assert stats.solver.games == 3 and stats.solver.plays_like() is not None and stats.unrated == 1
@@ -228,7 +229,9 @@ def test_a_game_from_a_composed_position_is_said_to_be_unrated(tmp_path, monkeyp
         ui.click_button(app, app.stack.top.buttons["new"])
         scene = open_stats(app)
         assert (scene.stats.your_games, scene.stats.solver.games, scene.stats.unrated) == (1, 0, 1)
-        app.step([], ui.DT)  # the rating card draws its "not rated" line
+        # the results table keeps it out of the level's row, as the rating does: a row of its own
+        assert [(tally.opponent, tally.games) for tally in scene.stats.tallies] == [(COMPOSED, 1)]
+        app.step([], ui.DT)  # the rating card draws its "not rated" line, the table its "composed" row
 
 
 def test_a_hostile_row_is_skipped_and_said_in_the_statistics_status_line(tmp_path, monkeypatch) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from battle.ui import app as app_module
 from battle.ui.title.title_scene import PREPARING_CHECK
 from tests import ui_harness as ui
@@ -21,6 +23,7 @@ def _drawn_text_near_the_corner(app) -> bool:  # noqa: ANN001 - App
     return any(sum(corner.get_at((x, y))[:3]) > 400 for x in range(0, 210, 2) for y in range(0, 32, 2))
 
 
+@pytest.mark.alone
 def test_the_warm_up_never_holds_up_a_frame_and_a_close_does_not_wait_for_it(tmp_path, monkeypatch) -> None:
     release = threading.Event()
     started = threading.Event()

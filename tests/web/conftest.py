@@ -36,7 +36,9 @@ def find_chromium() -> str | None:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install '.[browser]')"
+    )
     executable = find_chromium()
     if executable is None:
         pytest.skip("no Chromium found: apt-get install chromium, or set MAHJONG_BATTLE_CHROMIUM")

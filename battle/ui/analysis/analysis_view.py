@@ -4,11 +4,14 @@ Reads only what the study mode prepared (``AnalysisMode``, the opening under
 the pointer); changes nothing. Where a badge goes is plain arithmetic
 (``badge_spots``), so the placement rule is stated once and can be tested.
 
-A badge sits on the free edge of its tile (the top edge of a column's top tile,
-the bottom edge of its bottom tile), half over the empty cloth beyond, so it
-hides little of the tile and never covers a blocked neighbour. Both tiles of a
-pair carry the same badge; a tile in several pairs (three or four free copies)
-gets one badge per pair, stacked outwards and naming the partner cell.
+A badge sits just beyond the free edge of its tile (above a column's top tile,
+below its bottom tile), on the empty cloth where the column's tiles are gone, so
+it hides nothing of any tile's face: its index and its symbol stay readable. Both
+tiles of a pair carry the same badge; a tile in several pairs (three or four free
+copies) gets one badge per pair, stacked outwards and naming the partner cell.
+Beyond the first or last row there is only the board's margin: a stack that does
+not fit there before the window's edge (or the status line) closes up, its badges
+overlapping one another, never a tile.
 """
 
 from __future__ import annotations
@@ -74,18 +77,21 @@ def badge_spots(layout: Layout, position: Position, moves: list[Move]) -> list[B
         for cell in move:
             per_cell.setdefault(cell, []).append(move)
     height = badge_height(layout)
+    gap = max(1, height // 8)
     spots = []
     for cell, pairs in per_cell.items():
         col, row = divmod(cell, ROWS)
         top, _unused = position.column_run(col)
         face = face_rect(cell_rect(layout, cell))
         upward = row == top
-        # Further badges go outwards over the empty cloth, or inwards at the board's edge.
-        outward = row > 0 if upward else row < ROWS - 1
-        step = (height + max(1, height // 8)) * (1 if outward else -1)
+        # from the free edge to the window's top, or to the status line under the board
+        room = face.y - gap if upward else layout.status.y - face.bottom - gap
+        step = height + gap
+        if len(pairs) > 1 and room < height + (len(pairs) - 1) * step:
+            step = max(1, (room - height) // (len(pairs) - 1))
         for index, move in enumerate(pairs):
-            offset = index * step
-            y = face.y - offset if upward else face.bottom + offset
+            distance = gap + height // 2 + index * step
+            y = face.y - distance if upward else face.bottom + distance
             partner = (move[1] if move[0] == cell else move[0]) if len(pairs) > 1 else None
             spots.append(BadgeSpot(move, cell, (face.x + face.w // 2, y), partner))
     return spots

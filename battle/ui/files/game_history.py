@@ -31,12 +31,17 @@ def open_history() -> History:
     return History(busy_seconds=WINDOW_BUSY_SECONDS)
 
 
-def local_entry(game: Game, solver_side: int | None, level: str, game_key: str, par: int | None) -> GameEntry:
+def local_entry(
+    game: Game, solver_side: int | None, level: str, game_key: str, par: int | None, from_ply: int = 0
+) -> GameEntry:
     """A game played in this window: against the solver the human's side is "you" and the solver's
-    side has its level; a hot-seat game has neither (it counts among the games, not among yours)."""
+    side has its level; a hot-seat game has neither (it counts among the games, not among yours).
+    ``from_ply``: the move the solver joined at (``Match.from_ply``)."""
     levels = (level if solver_side == 1 else None, level if solver_side == 2 else None)
     you = None if solver_side is None else 3 - solver_side
-    return GameEntry.from_game(game, front_end="window", levels=levels, you=you, par=par, game_key=game_key)
+    return GameEntry.from_game(
+        game, front_end="window", levels=levels, you=you, par=par, game_key=game_key, from_ply=from_ply
+    )
 
 
 def notice_text(notices: list[str]) -> str | None:

@@ -42,7 +42,7 @@ window's side panel holds (the layout caps it at about 1.4 there, lower in small
 UI_SCALE_STEP = 0.1
 SETTINGS_LIMIT = 256 * 1024
 """A settings file is well under a kilobyte; a bigger one is not ours."""
-TEXT_FIELDS = ("player1", "player2", "human_name", "level", "last_dir")
+TEXT_FIELDS = ("player1", "player2", "human_name", "online_name", "level", "last_dir")
 MAX_TEXT = 4096
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 """The online server when none was used yet: one on this machine at ``mahjong-battle serve``'s port."""
@@ -56,6 +56,10 @@ class Settings:
     player1: str = "Player 1"
     player2: str = "Player 2"
     human_name: str = "You"
+    online_name: str = ""
+    """The name last sent to an online server, kept apart from ``human_name`` (the player's side
+    in games against the solver): hosting as "Alice" renames no solver game. Empty: none sent yet,
+    and the online form starts from ``human_name``."""
     level: str = "club"
     mode: str = "hotseat"
     human_first: bool = True

@@ -284,11 +284,14 @@ class ServerGame:
         self.link_since = time.monotonic()
         if self.link.state == "retrying" and not self.lost:
             self.lost = True
+            # No seconds here: the line stays while the tries go on (0.5 s doubling to 30 s), and
+            # the notice beside it counts down to the next one (``notice``), the one clock shown.
             return [
                 StatusLine(
                     _(
-                        "Connection lost ({detail}): trying again in {retry_seconds} s. The game waits on the server."
-                    ).format(detail=self.link.detail, retry_seconds=self._retry_seconds()),
+                        "Connection lost ({detail}): the window connects again on its own. "
+                        "The game waits on the server."
+                    ).format(detail=self.link.detail),
                     "warn",
                 )
             ]

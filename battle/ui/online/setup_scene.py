@@ -67,7 +67,7 @@ class OnlineSetupScene(Scene):
         settings = app.settings
         self.values = {
             "server": settings.online_server,
-            "name": name_to_send(settings.human_name) or "",
+            "name": settings.online_name or name_to_send(settings.human_name) or "",
             "deal": "",
             "code": "",
         }
@@ -384,8 +384,7 @@ class OnlineSetupScene(Scene):
         name = name_to_send(self.values["name"])
         settings = self.app.settings
         settings.online_server = url
-        if name:
-            settings.human_name = name
+        settings.online_name = name or ""
         self.app.save_settings()
         return url, name
 

@@ -177,7 +177,12 @@ class PlayScene(Scene):
         match = self.match
         par = self.par()
         entry = local_entry(
-            match.game, match.solver_side, match.level, match.game_id, None if par is None else par.value
+            match.game,
+            match.solver_side,
+            match.level,
+            match.game_id,
+            None if par is None else par.value,
+            match.from_ply,
         )
         notice = store_game(self.app.history, entry)
         if notice:

@@ -241,13 +241,15 @@ class ReviewScene(Scene):
             self.app.stack.push(deeper)
 
     def leave_for_game(self, how: str) -> None:
-        """A new game from the shown position: against the solver (you move), or analysed hot seat."""
+        """A game that goes on from the shown position: against the solver (you move), or analysed
+        hot seat. It is the reviewed game up to that move, on the same deal, so its record, its
+        save name and its panel keep the deal."""
         position = self.positions[self.selected]
         if not position.has_moves():
             return
         settings = self.app.settings
         if how == "analyse":
-            self.app.start_match(Match(Game(position, *self.names)), None, analyse=True)
+            self.app.start_match(Match(self._game_up_to_here(*self.names)), None, analyse=True)
             return
         level = settings.level if settings.level in self.app.level_names else self.app.default_level
         human = position.to_move
@@ -255,7 +257,7 @@ class ReviewScene(Scene):
         if name.startswith("Solver"):
             name = settings.human_name
         names = (name, solver_name(level)) if human == 1 else (solver_name(level), name)
-        match = Match(Game(position, *names), 3 - human, level)
+        match = Match(self._game_up_to_here(*names), 3 - human, level, from_ply=self.selected)
         self.app.start_match(
             match,
             _("Retry from move {value}: your move, against the solver ({level}).").format(
@@ -263,6 +265,13 @@ class ReviewScene(Scene):
             ),
             "good",
         )
+
+    def _game_up_to_here(self, player1: str, player2: str) -> Game:
+        """The reviewed game's start and deal with its moves up to the shown position, under new names."""
+        game = Game(self.game.start, player1, player2, self.game.deal_number)
+        for move in self.game.moves[: self.selected]:
+            game.play(move)
+        return game
 
     # -- time --------------------------------------------------------------------------------
 

@@ -74,9 +74,11 @@ class Sounds:
 
     def _open(self) -> None:
         try:
+            from battle.ui.sound.alsa_errors import quiet_alsa_errors
             from battle.ui.sound.synth import to_pcm
             from battle.ui.sound.voices import all_sounds
 
+            quiet_alsa_errors()  # a machine without a sound card: our "No sound" line, not ALSA's eight
             pygame.mixer.init(MIXER_RATE, -16, 1, MIXER_BUFFER)
             opened = pygame.mixer.get_init()
             if not opened:

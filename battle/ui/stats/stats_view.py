@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pygame
 
-from battle.history.stats import PEOPLE, Stats
-from battle.history.stats_report import unrated_words
+from battle.history.stats import Stats
+from battle.history.stats_report import opponent_word, unrated_words
 from battle.history.store import GameEntry
 from battle.i18n import _, format_date, format_signed
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
@@ -124,7 +124,7 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
     for tally in stats.tallies:
         if y + line_h > area.bottom:
             return
-        opponent = _("people") if tally.opponent == PEOPLE else level_word(tally.opponent)
+        opponent = opponent_word(tally.opponent)
         values = (
             opponent,
             str(tally.games),

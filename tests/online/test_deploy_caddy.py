@@ -1,0 +1,161 @@
+"""docs/deploy.md's default path, end to end on loopback: a real ``mahjong-battle serve`` with
+``--trust-proxy`` behind a real Caddy running the page's own Caddyfile, with a certificate from a
+certificate authority made for the test instead of Let's Encrypt. Over ``https://`` and
+``wss://`` with that authority trusted: ``/healthz``, the page, and a whole game.
+
+Caddy comes from Debian (``apt-get install caddy``; ``.ci/run`` installs it as it installs
+Chromium). Without it the test skips, except on CI (``CI`` set), where a missing proxy is a
+failure of the set-up.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.online_server import Client, ServerProcess, a_legal_move, free_port
+
+DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
+WAIT = 30.0
+"""Seconds Caddy may take to listen on a loaded machine."""
+
+
+def the_caddyfile() -> str:
+    text = DEPLOY.read_text(encoding="utf-8")
+    found = re.search(r"```caddyfile\n(.*?)```", text, re.S)
+    assert found is not None, "docs/deploy.md has no Caddyfile"
+    return found.group(1)
+
+
+def openssl(*arguments: str, folder: Path) -> None:
+    subprocess.run(["openssl", *arguments], cwd=folder, check=True, capture_output=True, timeout=60)
+
+
+def certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A certificate authority and a certificate it signed for localhost and 127.0.0.1: (ca, cert, key)."""
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl(
+        "req",
+        "-x509",
+        *curve,
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=Test CA",
+        folder=folder,
+    )
+    openssl("req", "-new", *curve, "-keyout", "site.key", "-out", "site.csr", "-subj", "/CN=localhost", folder=folder)
+    (folder / "site.ext").write_text(
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+    )
+    openssl(
+        "x509", "-req", "-in", "site.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "site.pem", "-days", "2", "-extfile", "site.ext", folder=folder,
+    )  # fmt: skip
+    return folder / "ca.pem", folder / "site.pem", folder / "site.key"
+
+
+def wait_for_port(port: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "Caddy stopped at its start"
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"Caddy did not listen on {port} within {WAIT} s")
+
+
+@pytest.fixture
+def caddy() -> str:
+    found = shutil.which("caddy")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("no caddy on CI: .ci/run installs it (apt-get install caddy)")
+        pytest.skip("no caddy here (apt-get install caddy): the deployment page's proxy is not tested")
+    return found
+
+
+@pytest.fixture
+def proxied(tmp_path: Path, caddy: str) -> Iterator[tuple[str, Path]]:
+    """The game server behind Caddy: the https:// base address and the authority to trust."""
+    authority, certificate, key = certificates(tmp_path)
+    port, redirect_port = free_port(), free_port()
+    site = the_caddyfile().replace("games.example.org", f"https://localhost:{port}", 1)
+    with ServerProcess(tmp_path, "--trust-proxy") as server:
+        site = site.replace("127.0.0.1:8765", f"127.0.0.1:{server.port}")
+        # the page's Caddyfile as it stands, with what loopback needs instead of a public name: the
+        # test's certificate, no admin endpoint (its fixed port 2019 is shared), free ports
+        site = site.replace("{\n", f"{{\n    tls {certificate} {key}\n", 1)
+        options = f"{{\n    admin off\n    http_port {redirect_port}\n    https_port {port}\n}}\n"
+        (tmp_path / "Caddyfile").write_text(options + site, encoding="utf-8")
+        home = tmp_path / "caddy-home"
+        env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+        with (tmp_path / "caddy.log").open("w") as log:
+            proxy = subprocess.Popen(
+                [caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=tmp_path,
+            )
+        try:
+            wait_for_port(port, proxy)
+            yield f"https://localhost:{port}", authority
+        finally:
+            proxy.terminate()
+            try:
+                proxy.wait(10)
+            except subprocess.TimeoutExpired:
+                proxy.kill()
+                proxy.wait()
+
+
+def test_a_game_and_healthz_through_caddy_over_tls(proxied: tuple[str, Path], monkeypatch) -> None:
+    base, authority = proxied
+    context = ssl.create_default_context(cafile=str(authority))
+    with urllib.request.urlopen(f"{base}/healthz", context=context, timeout=10) as answer:
+        assert (answer.status, answer.read()) == (200, b"ok\n")
+    with urllib.request.urlopen(f"{base}/", context=context, timeout=10) as answer:
+        assert answer.status == 200 and b"<html" in answer.read().lower()
+
+    # the test's clients open wss:// with the default context, which trusts this authority only here
+    monkeypatch.setenv("SSL_CERT_FILE", str(authority))
+    url = base.replace("https://", "wss://")
+    host = Client(url, "Ann")
+    host.send({"type": "create", "deal": {"number": 5}, "first": "creator", "name": "Ann"})
+    created = host.expect("created")
+    state = host.expect("state")
+    guest = Client(url, "Bob")
+    guest.send({"type": "join", "code": created["invite"], "name": "Bob"})
+    guest.expect("joined")
+    players = {1: host, 2: guest}
+    state = guest.expect("state")
+    for number in range(200):  # a whole deal is about 50 moves
+        if state["status"] == "finished":
+            break
+        mover = players[state["to_move"]]
+        mover.send({"type": "move", "move": a_legal_move(state), "id": f"m{number}"})
+        moved = mover.expect("moved", timeout=10)
+        while moved["ply"] != len(state["moves"]) + 1:  # the opponent's move, still unread here
+            moved = mover.expect("moved", timeout=10)
+        state = {**state, "moves": [*state["moves"], moved["move"]], "to_move": moved["to_move"]}
+        state["status"] = moved.get("status", state["status"])
+    assert state["status"] == "finished", f"{len(state['moves'])} moves and not finished"
+    for client in (host, guest):
+        client.close()
