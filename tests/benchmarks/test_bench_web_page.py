@@ -27,4 +27,4 @@ def test_one_run_prints_the_pages_files_bytes_and_times() -> None:
     row = next(line for line in done.stdout.splitlines() if line.startswith("| ") and line[2].isdigit())
     files, size, tiles, *times = (cell.strip() for cell in row.split("|")[1:-1])
     assert int(files) >= 9 and int(size.replace(",", "")) > int(tiles.replace(",", "")) > 100_000
-    assert len(times) == 4, done.stdout
+    assert len(times) == 6, done.stdout  # link, reload and a first link (to the name question, then the board)

@@ -513,7 +513,7 @@ def test_review_prints_the_annotated_record(
     assert code == 0, err
     # The same text as the review without a time limit, after the heading (which names the budget).
     assert out.split("\n\n", 1)[1] == format_review(blunder_review, blunder_review.names).split("\n\n", 1)[1]
-    assert "up to 60,000,000 nodes per move" in out.splitlines()[0]
+    assert "Search per move: up to 60,000,000 nodes." in out.splitlines()[0]
     assert f"move 1/{len(blunder[0].moves)}" in err.splitlines()[0]
     assert len(err.splitlines()) == len(blunder[0].moves)
 
