@@ -100,7 +100,10 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536),) * 2)
 from battle.cli import main
 from battle.online.protocol.messages import PlayMove
-from battle.online.server.game_server import GameServer
+try:  # the handlers' file; before it, the one file of the whole server (a run --against an older tree)
+    from battle.online.server.dispatch import GameServer
+except ImportError:
+    from battle.online.server.game_server import GameServer
 from battle.online.server.store import GameStore
 
 timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -160,7 +163,8 @@ if profile_path:
     profiler.dump_stats(profile_path)
 else:
     code = main(argv)
-sizes = servers[0].committer.batch_sizes if servers else {}
+committer = getattr(servers[0], "live", servers[0]).committer if servers else None
+sizes = committer.batch_sizes if committer is not None else {}
 timings["batch_sizes"] = {str(size): count for size, count in sizes.items()}
 with open(timings_path, "w") as out:
     json.dump(timings, out)

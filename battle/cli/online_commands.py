@@ -144,6 +144,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from battle.online.server.game_server import bound_port, running_server
+    from battle.online.server.process_tuning import tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
@@ -172,8 +173,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 asyncio.get_running_loop().add_signal_handler(signal_number, stop.set_result, None)
-        async with running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games):
-            unfinished = sum(1 for room in games.rooms.values() if room.status.value != "finished")
+        async with (
+            tuned_for_serving(),
+            running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games),
+        ):
+            unfinished = games.live.unfinished()
             for problem in store.problems:
                 print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
             print(
