@@ -94,6 +94,36 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     sub.add_argument(
+        "--idle-seconds",
+        type=positive_number(24 * 3600),
+        default=limits.pick_seconds,
+        metavar="S",
+        help=_("a connection that picks no game within S seconds of saying hello is closed (default {value:g})").format(
+            value=limits.pick_seconds
+        ),
+    )
+    sub.add_argument(
+        "--ipv6-prefix",
+        type=whole_number(16, 128, "an IPv6 prefix length"),
+        default=limits.ipv6_prefix,
+        metavar="BITS",
+        help=_(
+            "an IPv6 client counts as its network of this many bits for the per-address limits "
+            "(default {bits}: what one home router hands out); IPv4 counts per address"
+        ).format(bits=limits.ipv6_prefix),
+    )
+    sub.add_argument(
+        "--allow-origin",
+        action="append",
+        type=_origin,
+        default=[],
+        metavar="ORIGIN",
+        help=_(
+            "a web page besides the server's own whose scripts may connect, as https://HOST[:PORT] "
+            "(repeat for more; pages elsewhere are refused)"
+        ),
+    )
+    sub.add_argument(
         "--trust-proxy",
         action="store_true",
         help=_(
@@ -134,6 +164,19 @@ def add_online_options(play: argparse.ArgumentParser) -> None:
 
 
 _port = whole_number(0, 65535, "a port number")
+
+
+def _origin(text: str) -> str:
+    from battle.online.server.server_limits import web_origin
+
+    try:
+        return web_origin(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a web origin like https://games.example.org").format(quote=quote(text, 60))
+        ) from None
+
+
 _positive = whole_number(1)
 
 
@@ -166,6 +209,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         connections_per_address=args.max_connections_per_address,
         waiting_per_address=args.max_waiting_per_address,
         trust_proxy=args.trust_proxy,
+        ipv6_prefix=args.ipv6_prefix,
+        pick_seconds=args.idle_seconds,
+        allowed_origins=tuple(args.allow_origin),
     )
 
     async def serve_until_stopped() -> None:

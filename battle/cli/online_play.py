@@ -32,6 +32,7 @@ from battle.online.protocol.messages import (
     AnswerTakeback,
     Create,
     DeclineRematch,
+    ErrorCode,
     GetRecord,
     Join,
     OfferRematch,
@@ -166,6 +167,8 @@ class OnlinePlay:
             if event is None:
                 continue
             if event.get("type") == "error":
+                if event.get("code") == ErrorCode.DAMAGED.value:  # trying again cannot help: said at once
+                    raise InputError(_("the server could not load that game: its record there is damaged"))
                 refused = str(event.get("reason"))
                 if self.session.link.state == "closed":
                     raise InputError(_("the server refused: {reason}").format(reason=refused))
@@ -406,14 +409,14 @@ class OnlinePlay:
             )
             self.say(
                 _("Invite link (opens the game in a browser): {invite_link}").format(
-                    invite_link=invite_link(self.session.url, state["invite"])
+                    invite_link=invite_link(self.session.url, state.get("invite_secret") or state["invite"])
                 )
             )
         if (force or not self.shown_codes) and state.get("watch"):
             self.say(
                 _("Watch code for spectators: {format_code}  (link: {invite_link})").format(
                     format_code=format_code(state["watch"]),
-                    invite_link=invite_link(self.session.url, state["watch"], "watch"),
+                    invite_link=invite_link(self.session.url, state.get("watch_secret") or state["watch"], "watch"),
                 )
             )
             self.shown_codes = True

@@ -227,12 +227,14 @@ function heard(session, message) {
 
 function refused(session, message) {
   const ref = message.ref || {};
-  const code = page.code ? formatCode(page.code) : "";
+  const code = page.code ? formatCode(page.code.slice(0, 8)) : ""; // a link's secret begins with its code
   const words = {
     not_found: ref.type === "watch" ? t("No game has the watch code {code}. Check the link.", { code })
       : t("No game has the invite code {code}. Check the link, or ask your friend for a new one.", { code }),
     expired: t("This game expired or was called off before anyone joined: ask your friend to host a new one."),
-    full: t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
+    full: ref.type === "watch" ? t("As many people watch this game as may: try again later.")
+      : t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
+    damaged: t("The server could not load that game: its record there is damaged."),
     bad_token: t("The server does not know this seat any more (a new server, or a game long gone)."),
     version: t("This page and the server speak different versions: {reason}", { reason: message.reason }),
   };
@@ -412,7 +414,7 @@ function renderInvite(view) {
   const show = state.status === "waiting" && state.you !== "spectator" && Boolean(state.invite);
   $("invite").hidden = !show;
   if (!show) return;
-  const link = inviteLink(state.invite);
+  const link = inviteLink(state.invite_secret || state.invite); // the secret: a link nobody can guess
   $("invite-link").textContent = link;
   $("invite-link").href = link;
   $("invite-code").textContent = formatCode(state.invite);

@@ -6,18 +6,19 @@ import { t } from "./i18n.js";
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const LENGTH = 8;
+const LINK_LENGTH = 32; // a link's secret: the code and 24 characters only the server can make
 
-/** The canonical code ("ABCDEFGH") of what a person typed; throws an Error saying what is wrong. */
+/** The canonical code ("ABCDEFGH") of what a person typed, or of a link's secret; throws an Error saying what is wrong. */
 export function normaliseCode(typed) {
   const code = typed.replace(/[\s-]/g, "").toUpperCase().replace(/[IL]/g, "1").replace(/O/g, "0");
   const wrong = [...code].find((ch) => !ALPHABET.includes(ch));
   if (wrong !== undefined) throw new Error(t("\"{typed}\" is not a code: \"{wrong}\" is not a letter or digit of a code", { typed, wrong }));
-  if (code.length !== LENGTH) throw new Error(t("\"{typed}\" is not a code: a code has {LENGTH} characters", { typed, LENGTH }));
+  if (code.length !== LENGTH && code.length !== LINK_LENGTH) throw new Error(t("\"{typed}\" is not a code: a code has {LENGTH} characters", { typed, LENGTH }));
   return code;
 }
 
-/** A code in two halves, as the window and the terminal show it: "ABCD-EFGH". */
+/** A code in two halves, as the window and the terminal show it: "ABCD-EFGH"; a link's secret so, then the rest. */
 export function formatCode(code) {
-  const half = Math.floor(code.length / 2);
-  return `${code.slice(0, half)}-${code.slice(half)}`;
+  const shown = `${code.slice(0, LENGTH / 2)}-${code.slice(LENGTH / 2, LENGTH)}`;
+  return code.length > LENGTH ? `${shown}-${code.slice(LENGTH)}` : shown;
 }

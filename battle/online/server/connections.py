@@ -1,11 +1,12 @@
-"""Who may connect, for how long, and how fast they may talk.
+"""Who may connect, for how long, how fast they may talk, and how much the server holds for each.
 
-- ``peer_class`` makes the connection class the server accepts with: ``AddressGuard`` counts a
-  connection from the moment it is accepted, before any handshake, so one over the caps is
-  closed at once and idle sockets cannot use up the server's file descriptors.
+- ``peer_class`` makes the connection class the server accepts with (``Peer``): ``AddressGuard``
+  counts a connection from the moment it is accepted, before any handshake, so one over the
+  caps is refused at once and idle sockets cannot use up the server's file descriptors; and
+  what waits for one connection to read is bounded there, the one place that sees it.
 - ``Client`` is one connection's life after the handshake: its message budget (a token bucket,
-  ``rate_limited``, then a close for a flood), the deadline for its ``hello``, and the game it
-  is attached to and as whom (``dispatch`` and ``fan_out`` read those).
+  ``rate_limited``, then a close for a flood), the deadlines for its ``hello`` and for picking a
+  game, and the game it is attached to and as whom (``dispatch`` and ``fan_out`` read those).
 - ``fitted_to_open_files`` and ``quiet_resource_errors`` keep the server standing when the
   system runs out of file descriptors anyway: fewer connections than the open-files limit, and
   one log line every ``RESOURCE_LOG_SECONDS`` instead of a traceback per refused accept.
@@ -20,11 +21,12 @@ import resource
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from battle.online.protocol import messages, server_messages
 from battle.online.protocol.messages import ErrorCode
@@ -47,38 +49,118 @@ log = logging.getLogger("mahjong-battle.server")
 
 
 class Peer(ServerConnection):
-    """A connection as the server accepts it: counted by its address from the first byte on."""
+    """A connection as the server accepts it: counted by its address from the first byte on, and
+    bounded in what it may make the server hold for it.
 
-    counted: list[str]
-    """The addresses this connection is counted under (the peer's; behind a proxy, also the forwarded one)."""
-    client_address: str | None = None
+    **Counted.** One over a cap is closed as it is accepted, unless a refusal slot is free
+    (``AddressGuard.refuse``): then ``refusal`` says why and ``http_front`` answers its request
+    503 or 429 with that line.
+
+    **Bounded.** The transport takes up to ``ServerLimits.peer_buffer`` bytes the peer has not
+    read (websockets' ``write_limit``); past it the connection is ``congested``: the fan-out
+    sends it nothing more and marks what it ``missed``, and once it drains ``on_drained`` sends
+    it a fresh ``state``. A peer whose buffer stays full for ``ping_timeout`` is dropped: the
+    keepalive ping alone would wait behind that buffer for ever.
+
+    **One request.** Until the handshake is answered only the first request's head is read; what
+    follows it (a pipelined request, a body) is dropped, as the answer closes the connection anyway.
+    """
+
+    counted: str | None
+    """The address this connection is counted under; None when it is not counted (refused)."""
+    refusal: str | None
+    """Why a cap refuses it, to be answered over HTTP; None for a connection within the caps."""
+    server_full: bool
+    """The cap that refuses it is the server's total (503), not its network's (429)."""
+    client_address: str | None
     """The address a trusted proxy forwarded in the handshake; None: the peer's own."""
+    congested: bool
+    """More than ``peer_buffer`` bytes wait for the peer to read them."""
+    missed: bool
+    """The fan-out skipped it while congested: it needs a fresh ``state`` once it drains."""
+    on_drained: Callable[[], None] | None
+    """What sends it that fresh state (set by the game server once the connection is its client)."""
 
 
 def peer_class(guard: AddressGuard, limits: ServerLimits) -> type[Peer]:
-    """``Peer`` counted by ``guard``: one over the caps is closed as it is accepted, and its file
-    descriptor is free again at once. Behind a trusted proxy every peer is the proxy, so only the
-    total is checked here and the forwarded address is counted at the handshake (``http_front``)."""
+    """``Peer`` counted by ``guard`` under ``limits``. Behind a trusted proxy every peer is the proxy,
+    so only the total is checked as it is accepted; the client's own address is counted once its
+    request names it (``http_front``)."""
 
-    class CountedPeer(Peer):
+    class GuardedPeer(Peer):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
-            self.counted = []
+            self.counted, self.refusal, self.server_full, self.client_address = None, None, False, None
+            self.congested, self.missed, self.on_drained = False, False, None
+            self._refusing = False
+            self._stalled: asyncio.TimerHandle | None = None
+            self._head_tail, self._head_read = b"", False
+            self._transport = cast(asyncio.Transport, transport)
             peer = transport.get_extra_info("peername")
             address = str(peer[0]) if peer else "unknown"
+            full = guard.total >= limits.connections
             refusal = guard.admit(address, per_address=not limits.trust_proxy)
             if refusal is None:
-                self.counted.append(address)
+                self.counted = address
+            elif guard.refuse():
+                self.refusal, self.server_full, self._refusing = refusal, full, True
             else:
                 transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
-            for address in self.counted:
-                guard.release(address)
-            self.counted = []
+            if self.counted is not None:
+                guard.release(self.counted)
+                self.counted = None
+            if self._refusing:
+                guard.refused()
+                self._refusing = False
+            if self._stalled is not None:
+                self._stalled.cancel()
 
-    return CountedPeer
+        def data_received(self, data: bytes) -> None:
+            if self.state is State.CONNECTING:
+                data = self._first_request_head(data)
+                if not data:
+                    return
+            super().data_received(data)
+
+        def _first_request_head(self, data: bytes) -> bytes:
+            """``data`` up to the end of the first request's head (its blank line); nothing after it."""
+            if self._head_read:
+                return b""
+            seen = self._head_tail + data
+            end = seen.find(b"\r\n\r\n")
+            if end < 0:
+                self._head_tail = seen[-3:]
+                return data
+            self._head_read = True
+            return data[: end + 4 - len(self._head_tail)]
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            self.congested = True
+            self._stalled = asyncio.get_running_loop().call_later(limits.ping_timeout, self._drop)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self.congested = False
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+            if self.missed and self.on_drained is not None:
+                self.missed = False
+                self.on_drained()
+
+        def _drop(self) -> None:
+            log.info("dropped %s: %d bytes unread for %g s", self.counted, self._buffered(), limits.ping_timeout)
+            self._transport.abort()
+
+        def _buffered(self) -> int:
+            size = getattr(self._transport, "get_write_buffer_size", None)
+            return int(size()) if size is not None else 0
+
+    return GuardedPeer
 
 
 def client_address(connection: ServerConnection) -> str:
@@ -107,9 +189,9 @@ def forwarded_address(headers: Headers) -> str | None:
 
 @dataclass(eq=False)
 class Client:
-    """One connection: its socket, its limits, the game it is attached to and as whom."""
+    """One connection after its handshake: its limits, the game it is attached to and as whom."""
 
-    socket: ServerConnection
+    socket: Peer
     limits: ServerLimits
     address: str = ""
     """The client's address: the peer's IP, or the one a trusted proxy forwards."""
@@ -124,7 +206,8 @@ class Client:
     name: str | None = None
     """The name ``hello`` gave, for a ``create`` or ``join`` that gives none."""
     cut_off: bool = False
-    """Closed for flooding or silence: what it still sends is dropped unread."""
+    """Closed for flooding or idleness: what it still sends is dropped unread."""
+    _deadline: asyncio.TimerHandle | None = None
     _closing: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -134,9 +217,10 @@ class Client:
         """The frames the client sends, within its message rate, until the connection closes.
 
         Over the rate a frame is refused with ``rate_limited`` (said once, then every 20th time),
-        and after ``flood_close`` refusals the connection is closed (1008); one that says no
-        ``hello`` within ``hello_seconds`` of opening is closed too."""
-        silent = asyncio.get_running_loop().call_later(self.limits.hello_seconds, self._close_if_silent)
+        and after ``flood_close`` refusals the connection is closed (1008). One that says no
+        ``hello`` within ``hello_seconds`` of opening is closed, and so is one in no game
+        ``pick_seconds`` after its ``hello``."""
+        self._deadline = asyncio.get_running_loop().call_later(self.limits.hello_seconds, self._close_if_idle)
         try:
             async for frame in self.socket:
                 if self.cut_off:
@@ -155,12 +239,36 @@ class Client:
         except ConnectionClosed:
             pass
         finally:
-            silent.cancel()
+            if self._deadline is not None:
+                self._deadline.cancel()
 
-    async def send(self, message: messages.JsonObject) -> None:
-        """``message`` to this client, waiting while its connection's buffer is full; nothing if it closed."""
+    def said_hello(self, name: str | None) -> None:
+        """The client said ``hello`` (with ``name``): from its first, it has ``pick_seconds`` to pick a
+        game (saying it again moves no deadline)."""
+        first = not self.hello
+        self.hello, self.name = True, name
+        if first:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline = asyncio.get_running_loop().call_later(self.limits.pick_seconds, self._close_if_idle)
+
+    async def send(self, message: messages.JsonObject | bytes) -> None:
+        """``message`` (or a text frame already encoded) to this client, waiting while its connection's
+        buffer is full: the client's own handler waits, and so reads nothing more from it meanwhile.
+        Nothing if the connection closed."""
         with contextlib.suppress(ConnectionClosed):
-            await self.socket.send(messages.encode(message))
+            if isinstance(message, bytes):
+                await self.socket.send(message, text=True)
+            else:
+                await self.socket.send(messages.encode(message))
+
+    def tell(self, frame: bytes) -> None:
+        """A text frame to this client without waiting: skipped (and marked missed, for a fresh
+        ``state`` once it drains) while its buffer is full."""
+        if self.socket.congested:
+            self.socket.missed = True
+        else:
+            broadcast((self.socket,), frame, text=True)
 
     def close_soon(self, code: int, reason: str) -> None:
         """Start closing the connection (``code``, ``reason``); what it sends meanwhile is dropped."""
@@ -169,9 +277,11 @@ class Client:
         self._closing.add(closing)
         closing.add_done_callback(self._closing.discard)
 
-    def _close_if_silent(self) -> None:
+    def _close_if_idle(self) -> None:
         if not self.hello:
             self.close_soon(1008, f"no hello within {self.limits.hello_seconds:g} s")
+        elif self.room is None:
+            self.close_soon(1008, f"no game picked within {self.limits.pick_seconds:g} s of hello")
 
 
 # -- running out of file descriptors -----------------------------------------------------------

@@ -44,8 +44,9 @@ from battle.online.protocol.messages import (
     Watch,
 )
 from battle.online.server.address_guard import AddressGuard
-from battle.online.server.connections import Client, client_address
+from battle.online.server.connections import Client, Peer, client_address
 from battle.online.server.fan_out import Audiences
+from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.server_limits import ServerLimits
@@ -65,7 +66,7 @@ class GameServer:
         self.guard = guard
         self.clock = clock
         """Wall-clock seconds: deadlines survive a restart, so they are stored as dates."""
-        self.audiences = Audiences(live, clock)
+        self.audiences = Audiences(live, limits, clock)
         self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
         """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
         self._opening: dict[type, Callable[[Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
@@ -94,6 +95,7 @@ class GameServer:
 
     async def handle(self, socket: ServerConnection) -> None:
         """One connection from its handshake to its close: each frame it sends, in turn."""
+        assert isinstance(socket, Peer), "serve() makes its connections with connections.peer_class"
         client = Client(socket, self.limits, client_address(socket))
         try:
             async for frame in client.frames():
@@ -137,8 +139,7 @@ class GameServer:
                 ErrorCode.VERSION,
                 f"this server speaks protocol version {messages.PROTOCOL_VERSION}, not {message.version}",
             )
-        client.hello = True
-        client.name = message.name
+        client.said_hello(message.name)
         await client.send(server_messages.welcome())
 
     async def _ping(self, client: Client, message: Ping) -> None:
@@ -175,17 +176,35 @@ class GameServer:
             creator_token_hash=hash_token(token),
             now=self.clock(),
         )
-        await stored(self.live.committer.submit(store.plan_create(room)))
+        # counted as held and waiting before its write is awaited: creates of the same network
+        # (or of anyone, near the cap on games) that arrive meanwhile meet the caps with it counted
         self.live.rooms[room.game_id] = room
+        self.guard.hosting(client.address, room.game_id)
+        try:
+            await stored(self.live.submit(room, store.plan_create(room)))
+        except StoreError:
+            self.live.rooms.pop(room.game_id, None)
+            self.guard.not_hosting(client.address, room.game_id)
+            raise
         client.created += 1
         client.hosted.add(room.game_id)
-        self.guard.hosting(client.address, room.game_id)
         await self.audiences.attach(client, room, room.creator_seat)
-        await client.send(server_messages.created(room.game_id, invite, watch, token, room.creator_seat))
+        links = self.live.links
+        await client.send(
+            server_messages.created(
+                room.game_id,
+                invite,
+                watch,
+                token,
+                room.creator_seat,
+                links.make("join", invite),
+                links.make("watch", watch),
+            )
+        )
         await client.send(self.audiences.state(room, client.seat))
 
     async def _join(self, client: Client, message: Join) -> None:
-        room = self._room_by_code(client, self.live.store.game_by_invite, message.code, "no game has this invite code")
+        room = self._room_by_code(client, "join", message.code)
         room.refuse_if_unplayed()
         if room.game_id in client.hosted or (client.room is room and client.seat is not None):
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
@@ -203,20 +222,37 @@ class GameServer:
         game_id, seat = found
         room = self.live.room(game_id, "the game of this token is gone")
         room.refuse_if_unplayed()
-        await self.audiences.attach(client, room, seat)
-        await self.audiences.broadcast_state(room)
+        came = await self.audiences.attach(client, room, seat)
+        if came and await self.audiences.presence_changed(room):
+            return  # the state every connection of the game got now was the resumer's too
+        await self.live.settled(room)
+        await client.send(self.audiences.state(self.live.current(room), seat))
 
     async def _watch(self, client: Client, message: Watch) -> None:
-        room = self._room_by_code(client, self.live.store.game_by_watch, message.code, "no game has this watch code")
+        room = self._room_by_code(client, "watch", message.code)
         room.refuse_if_unplayed()
-        if client.room is not room or client.seat is not None:
-            await self.audiences.attach(client, room, None)
+        await self.audiences.attach(client, room, None)
         await client.send(self.audiences.state(room, None))
 
-    def _room_by_code(self, client: Client, lookup: Callable[[str], str | None], code: str, missing: str) -> Room:
-        """The game a typed code names; a wrong code counts against the client's address, and an
-        address (or the server) over its budget of wrong codes gets no look-up at all."""
+    def _room_by_code(self, client: Client, purpose: Purpose, code: str) -> Room:
+        """The game a code or a link's secret names, for ``purpose``.
+
+        A secret the server made is looked up whatever anyone's wrong codes; one it did not make
+        counts against the client's network. A typed code is looked up only while the network
+        and the server are within their budgets of wrong codes, and a wrong one counts against both."""
+        store = self.live.store
+        lookup, missing = (
+            (store.game_by_invite, "no game has this invite code")
+            if purpose == "join"
+            else (store.game_by_watch, "no game has this watch code")
+        )
         now = time.monotonic()
+        if is_link_secret(code):
+            found = self.live.links.code_of(purpose, code)
+            if found is None:
+                self.guard.link_failed(client.address, now)
+                raise ProtocolError(ErrorCode.NOT_FOUND, "no game has this link; check that it was copied whole")
+            return self.live.room(lookup(found), missing)
         refusal = self.guard.code_refusal(client.address, now)
         if refusal is not None:
             raise ProtocolError(ErrorCode.RATE_LIMITED, refusal)
@@ -251,7 +287,12 @@ class GameServer:
         moved = room.moved_message(outcome.receipt)  # as the move left the room, whatever comes while it is stored
         await self._commit(room, lambda: self.live.store.plan_add_move(room, outcome.receipt))
         self.moves_told.append(time.monotonic())
-        await self.audiences.moved(room, client, moved, outcome.receipt.ack())
+        # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
+        # list already shows the position after it, never the one before as its turn again
+        moved_frame = self.audiences.moved(room, client, moved)
+        if client in self.audiences.of(room):
+            await client.send(moved_frame)
+        await client.send(outcome.receipt.ack())
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
 
@@ -297,11 +338,10 @@ class GameServer:
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
             new_seat = None if seat_then is None else 3 - seat_then
-            await other.send(
-                server_messages.rematch_started(
-                    room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch
-                )
+            news = server_messages.rematch_started(
+                room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch
             )
+            other.tell(messages.encode(news).encode())
             await self.audiences.attach(other, new, new_seat)
         await self.audiences.broadcast_state(new)
 

@@ -2,17 +2,23 @@
 
 ``running_server`` puts the parts together, each in a file of its own:
 
-- ``http_front``: plain HTTP on the same port (``/healthz``, ``/stats``, the browser client's files);
-- ``connections``: who may connect and for how long (counts per address from the first byte,
-  the ``hello`` deadline, the message rate);
+- ``http_front``: plain HTTP on the same port (``/healthz``, ``/stats``, the browser client's
+  files) and the checks on a WebSocket handshake (its page's origin, a proxy's address);
+- ``connections``: who may connect and for how long (counts per network from the first byte,
+  the deadlines for ``hello`` and for picking a game, the message rate) and how much the
+  server holds for each (``Peer``: the per-connection bound);
 - ``dispatch``: what each message does (``GameServer.handle`` runs once per connection);
-- ``fan_out``: who hears what (each game's connections, ``state`` and ``moved`` to all of them);
+- ``fan_out``: who hears what (each game's connections, ``state`` and ``moved`` to all of them,
+  nothing to a connection whose buffer is full, presence at most once a second);
 - ``live_games``: the games in memory and their writes to disk, in groups on a writer thread
   (``group_commit``): at 1,000 games with a sync 5 ms slower than the disk's, 970 moves a
   second with a p99 of 48 ms, where one commit a move on the loop tops out at 150
   (``benchmarks/online_load.py``, the quiet 2-core machine);
 - below them the pure parts: ``room`` (one game's rules and offers), ``store`` (SQLite),
-  ``address_guard``, ``token_bucket`` and ``server_limits``.
+  ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
+
+Settings of the whole process (the switch interval, the collector) are no part of it: the
+``serve`` command, which owns its process, turns them on (``process_tuning``).
 
 On start the server loads every unfinished game from the store, so a restart (or a crash)
 loses nothing; clients reconnect with their seat tokens.
@@ -84,6 +90,7 @@ async def running_server(
             ping_interval=limits.ping_interval,
             ping_timeout=limits.ping_timeout,
             close_timeout=CLOSE_TIMEOUT,
+            write_limit=limits.peer_buffer,
             open_timeout=limits.hello_seconds,
             compression=None,
             process_request=front.answer,

@@ -22,8 +22,9 @@ from collections.abc import Callable
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server.group_commit import Committer
+from battle.online.server.link_secrets import LinkSecrets
 from battle.online.server.room import Room, Status, TimeCheck
-from battle.online.server.store import GameStore, StoreError, Write
+from battle.online.server.store import GameDamaged, GameStore, StoreError, Write
 
 log = logging.getLogger("mahjong-battle.server")
 
@@ -37,6 +38,8 @@ class LiveGames:
         """Where writes go to disk; each one's future resolves once it is there."""
         self.wait_seconds = wait_seconds
         """How long a game waits for its second player (``ServerLimits.wait_seconds``)."""
+        self.links = LinkSecrets(store.link_key)
+        """The secrets of the games' invite and watch links."""
         self.rooms: dict[str, Room] = {room.game_id: room for room in store.load_unfinished()}
         """Every unfinished game, and finished ones a connection is attached to."""
         self.in_flight: dict[str, asyncio.Future[None]] = {}
@@ -48,12 +51,18 @@ class LiveGames:
 
     def room(self, game_id: str | None, missing: str) -> Room:
         """The game ``game_id`` names, loaded from the store if it is finished; ``not_found`` (with
-        ``missing`` as the reason) when there is none."""
+        ``missing`` as the reason) when there is none, ``damaged`` when its rows do not rebuild."""
         if game_id is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, missing)
         room = self.rooms.get(game_id)
         if room is None:
-            room = self.store.load_game(game_id)  # a finished game, loaded while someone looks at it
+            try:
+                room = self.store.load_game(game_id)  # a finished game, or one left out at the start
+            except GameDamaged as problem:
+                log.error("%s", problem)
+                raise ProtocolError(
+                    ErrorCode.DAMAGED, "the server could not load this game: its record in the database is damaged"
+                ) from None
             if room is None:
                 raise ProtocolError(ErrorCode.NOT_FOUND, missing)
             self.rooms[game_id] = room
