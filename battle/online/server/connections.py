@@ -19,7 +19,7 @@ import contextlib
 import logging
 import resource
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -43,6 +43,8 @@ RESOURCE_LOG_SECONDS = 10.0
 """At most one log line this often when the system refuses a new connection (no file descriptor left)."""
 
 log = logging.getLogger("mahjong-battle.server")
+_CLOSING: set[asyncio.Task[None]] = set()
+"""Closes under way, kept referenced until done (as asyncio asks)."""
 
 
 # -- accepting a connection ------------------------------------------------------------------
@@ -66,6 +68,23 @@ class Peer(ServerConnection):
     follows it (a pipelined request, a body) is dropped, as the answer closes the connection anyway.
     """
 
+    __slots__ = (
+        "counted",
+        "refusal",
+        "server_full",
+        "client_address",
+        "congested",
+        "missed",
+        "on_drained",
+        "_refusing",
+        "_stalled",
+        "_head_tail",
+        "_head_read",
+        "_transport",
+    )
+    # slots, not the instance's dict: websockets' connection holds some 28 attributes in a dict whose
+    # keys all its instances share; 11 more would unshare it, 1.3 KiB more a connection
+
     counted: str | None
     """The address this connection is counted under; None when it is not counted (refused)."""
     refusal: str | None
@@ -80,6 +99,11 @@ class Peer(ServerConnection):
     """The fan-out skipped it while congested: it needs a fresh ``state`` once it drains."""
     on_drained: Callable[[], None] | None
     """What sends it that fresh state (set by the game server once the connection is its client)."""
+    _refusing: bool
+    _stalled: asyncio.TimerHandle | None
+    _head_tail: bytes
+    _head_read: bool
+    _transport: asyncio.Transport
 
 
 def peer_class(guard: AddressGuard, limits: ServerLimits) -> type[Peer]:
@@ -93,7 +117,7 @@ def peer_class(guard: AddressGuard, limits: ServerLimits) -> type[Peer]:
             self.counted, self.refusal, self.server_full, self.client_address = None, None, False, None
             self.congested, self.missed, self.on_drained = False, False, None
             self._refusing = False
-            self._stalled: asyncio.TimerHandle | None = None
+            self._stalled = None
             self._head_tail, self._head_read = b"", False
             self._transport = cast(asyncio.Transport, transport)
             peer = transport.get_extra_info("peername")
@@ -208,39 +232,42 @@ class Client:
     cut_off: bool = False
     """Closed for flooding or idleness: what it still sends is dropped unread."""
     _deadline: asyncio.TimerHandle | None = None
-    _closing: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
 
-    async def frames(self) -> AsyncIterator[str | bytes]:
-        """The frames the client sends, within its message rate, until the connection closes.
-
-        Over the rate a frame is refused with ``rate_limited`` (said once, then every 20th time),
-        and after ``flood_close`` refusals the connection is closed (1008). One that says no
-        ``hello`` within ``hello_seconds`` of opening is closed, and so is one in no game
-        ``pick_seconds`` after its ``hello``."""
+    def start(self) -> None:
+        """The connection is open: it has ``hello_seconds`` to say ``hello``."""
         self._deadline = asyncio.get_running_loop().call_later(self.limits.hello_seconds, self._close_if_idle)
-        try:
-            async for frame in self.socket:
-                if self.cut_off:
-                    continue  # read and dropped, so that the peer's close frame behind them arrives
-                if self.bucket.take(time.monotonic()):
-                    yield frame
-                elif self.bucket.refused >= self.limits.flood_close:
-                    self.close_soon(1008, "too many messages")
-                elif self.bucket.refused == 1 or self.bucket.refused % 20 == 0:
-                    await self.send(
-                        server_messages.error(
-                            ErrorCode.RATE_LIMITED,
-                            f"more than {self.limits.rate:g} messages a second; wait a moment",
-                        )
-                    )
-        except ConnectionClosed:
-            pass
-        finally:
-            if self._deadline is not None:
-                self._deadline.cancel()
+
+    def stop(self) -> None:
+        """The connection has closed: no deadline is left to keep."""
+        self.picked()
+
+    def takes(self) -> bool:
+        """Whether the frame just read is within the client's message rate (one that is being
+        closed takes none: what it still sends is read and dropped, so that its close frame arrives)."""
+        return not self.cut_off and self.bucket.take(time.monotonic())
+
+    async def over_rate(self) -> None:
+        """A frame over the rate: refused with ``rate_limited`` (said once, then every 20th time), and
+        after ``flood_close`` refusals the connection is closed (1008)."""
+        if self.cut_off:
+            return
+        if self.bucket.refused >= self.limits.flood_close:
+            self.close_soon(1008, "too many messages")
+        elif self.bucket.refused == 1 or self.bucket.refused % 20 == 0:
+            await self.send(
+                server_messages.error(
+                    ErrorCode.RATE_LIMITED, f"more than {self.limits.rate:g} messages a second; wait a moment"
+                )
+            )
+
+    def picked(self) -> None:
+        """The client is in a game: no deadline holds it any more (nor its timer the memory)."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     def said_hello(self, name: str | None) -> None:
         """The client said ``hello`` (with ``name``): from its first, it has ``pick_seconds`` to pick a
@@ -251,6 +278,16 @@ class Client:
             if self._deadline is not None:
                 self._deadline.cancel()
             self._deadline = asyncio.get_running_loop().call_later(self.limits.pick_seconds, self._close_if_idle)
+
+    async def send_now(self, *frames: bytes) -> None:
+        """Text frames to this client in order: written at once while its buffer has room (no
+        coroutine a frame: the mover's ``moved`` and ``ack``), else each waited for as ``send`` does."""
+        if self.socket.congested:
+            for frame in frames:
+                await self.send(frame)
+        else:
+            for frame in frames:
+                broadcast((self.socket,), frame, text=True)
 
     async def send(self, message: messages.JsonObject | bytes) -> None:
         """``message`` (or a text frame already encoded) to this client, waiting while its connection's
@@ -274,8 +311,8 @@ class Client:
         """Start closing the connection (``code``, ``reason``); what it sends meanwhile is dropped."""
         self.cut_off = True
         closing = asyncio.get_running_loop().create_task(self.socket.close(code, reason))
-        self._closing.add(closing)
-        closing.add_done_callback(self._closing.discard)
+        _CLOSING.add(closing)
+        closing.add_done_callback(_CLOSING.discard)
 
     def _close_if_idle(self) -> None:
         if not self.hello:

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
 
 from battle.online.protocol import messages, reader, server_messages
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
@@ -97,10 +98,17 @@ class GameServer:
         """One connection from its handshake to its close: each frame it sends, in turn."""
         assert isinstance(socket, Peer), "serve() makes its connections with connections.peer_class"
         client = Client(socket, self.limits, client_address(socket))
+        client.start()
         try:
-            async for frame in client.frames():
-                await self._receive(client, frame)
+            async for frame in socket:
+                if client.takes():
+                    await self._receive(client, frame)
+                else:
+                    await client.over_rate()
+        except ConnectionClosed:
+            pass
         finally:
+            client.stop()
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
@@ -290,9 +298,8 @@ class GameServer:
         # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
         # list already shows the position after it, never the one before as its turn again
         moved_frame = self.audiences.moved(room, client, moved)
-        if client in self.audiences.of(room):
-            await client.send(moved_frame)
-        await client.send(outcome.receipt.ack())
+        ack_frame = messages.encode(outcome.receipt.ack()).encode()
+        await client.send_now(*((moved_frame, ack_frame) if client in self.audiences.of(room) else (ack_frame,)))
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
 

@@ -69,6 +69,7 @@ class Audiences:
         await self.games.settled(room)  # a newcomer's first state holds nothing the disk does not
         came = seat is not None and not self.presence(room)[seat]
         client.room, client.seat = room, seat
+        client.picked()
         self.attached.setdefault(room.game_id, set()).add(client)
         client.socket.on_drained = lambda: self._refresh(client)
         return came
