@@ -20,7 +20,7 @@ def test_a_game_the_server_cannot_load_is_said_so(browser: Any, served: Served) 
         connection.execute("UPDATE games SET options = '{\"bad\": 1}' WHERE id = ?", (created["game"],))
     served.start()
     page = new_page(browser)
-    page.goto(f"{served.base}/watch/{created['watch_secret']}")
+    page.goto(f"{served.base}/watch/{created['watch']}")
     page.wait_for_selector("#notice:not([hidden])")
     assert "The server could not load that game: its record there is damaged." in page.text_content("#notice")
 

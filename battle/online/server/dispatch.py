@@ -360,7 +360,7 @@ class GameServer:
     async def _commit(self, room: Room, plan: Callable[[], Write]) -> None:
         """Store what ``room`` just did; if the store fails, the room goes back to what is stored."""
         try:
-            await self.live.commit(room, plan)
+            await stored(self.live.submit(room, plan()))
         except StoreError:
             self._reload(room)
             raise

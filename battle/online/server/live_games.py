@@ -2,8 +2,8 @@
 
 Every unfinished game is a ``Room`` here from the start (``store.load_unfinished``), and a
 finished one while a connection looks at it. A change is told to nobody before it is stored:
-``commit`` waits for the write's future, and ``settled`` for every write of a game still in
-flight, so what a room holds then is what the disk holds. The writes go through a
+``stored`` waits for a write's future (``submit``), and ``settled`` for every write of a game
+still in flight, so what a room holds then is what the disk holds. The writes go through a
 ``Committer``: the group writer's thread, or one transaction a write on the loop
 (``group_commit``). A write that fails puts the room back to what is stored (``reload``).
 
@@ -18,7 +18,6 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import Callable
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server.group_commit import Committer
@@ -98,10 +97,6 @@ class LiveGames:
 
         future.add_done_callback(stored)
         return future
-
-    async def commit(self, room: Room, plan: Callable[[], Write]) -> None:
-        """Store what the room just did (raises the write's ``StoreError``: then ``reload`` it)."""
-        await stored(self.submit(room, plan()))
 
     async def settled(self, room: Room) -> None:
         """Wait until every write of ``room`` submitted so far is on disk (or failed): what the room
