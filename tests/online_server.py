@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
 from battle.online.server.game_server import GameServer, bound_port, running_server
@@ -139,6 +140,8 @@ class ServerThread:
         self.offset = 0.0
         """Seconds added to the server's clock: a test moves time on without waiting."""
         self.games: GameServer | None = None
+        self.listening: Server | None = None
+        """websockets' server: its ``connections`` are the open ones, as the server sees them."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
@@ -173,7 +176,7 @@ class ServerThread:
                 store, "127.0.0.1", self.port, self.limits, clock=lambda: time.time() + self.offset
             ) as (server, games):
                 self.port = bound_port(server)
-                self.games = games
+                self.games, self.listening = games, server
                 self._ready.set()
                 await self._stop.wait()
         finally:
