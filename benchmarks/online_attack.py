@@ -1,4 +1,4 @@
-"""Memory a stranger can make the server hold: the attack of issue 52 against a real server, as a table.
+"""Memory a stranger can make the server hold: watchers that never read and resumes in a loop, as a table.
 
     python benchmarks/online_attack.py                          this tree, from one address and from two
     python benchmarks/online_attack.py --against 3dde8aa        that revision's server first, then this tree's
