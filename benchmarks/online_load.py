@@ -6,6 +6,8 @@
     python benchmarks/online_load.py --games 1000 --profile    the server under cProfile: where its time goes
     python benchmarks/online_load.py --games 1000,2000 --commit each,group --slow-sync-ms 0,5
                                                           both commit paths, on this disk and on one 5 ms slower
+    python benchmarks/online_load.py --games 1000 --against 3dde8aa
+                                                          that revision's server and this tree's, run by run
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
 with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (every
@@ -19,7 +21,10 @@ Then ``--clients`` processes play their share of the N games: per game two conne
 playing a random legal move with a new move id after a think pause of 0.5x to 1.5x
 ``--think`` seconds, until the rules end the game (about 53 moves) or ``--moves-per-game``.
 Game starts are spread over ``--ramp`` seconds (default N/250: 500 new connections a
-second), so the games run side by side out of step rather than in lock step.
+second), so the games run side by side out of step rather than in lock step. With
+``--against REV`` each run is made twice, first with the server of REV (checked out in a
+temporary worktree), then with this tree's, under the same load: the commit cell of its rows
+says ``@REV``.
 
 Measured:
 
@@ -100,7 +105,10 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536),) * 2)
 from battle.cli import main
 from battle.online.protocol.messages import PlayMove
-from battle.online.server.game_server import GameServer
+try:  # the handlers' file; before it, the one file of the whole server (a run --against an older tree)
+    from battle.online.server.dispatch import GameServer
+except ImportError:
+    from battle.online.server.game_server import GameServer
 from battle.online.server.store import GameStore
 
 timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -160,7 +168,8 @@ if profile_path:
     profiler.dump_stats(profile_path)
 else:
     code = main(argv)
-sizes = servers[0].committer.batch_sizes if servers else {}
+committer = getattr(servers[0], "live", servers[0]).committer if servers else None
+sizes = committer.batch_sizes if committer is not None else {}
 timings["batch_sizes"] = {str(size): count for size, count in sizes.items()}
 with open(timings_path, "w") as out:
     json.dump(timings, out)
@@ -265,8 +274,11 @@ class ServerProcess:
         profile: Path | None = None,
         commit: str = "group",
         slow_sync_ms: float = 0.0,
+        tree: Path = ROOT,
     ) -> None:
         self.folder = folder
+        self.tree = tree
+        """The checkout whose server runs (this one, or another revision's)."""
         self.commit = commit
         self.slow_sync_ms = slow_sync_ms
         self.database = folder / "games.sqlite3"
@@ -313,7 +325,9 @@ class ServerProcess:
             f"{self.slow_sync_ms:g}",
         ]
         with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
-            self._process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=errors)
+            self._process = subprocess.Popen(
+                command, cwd=self.tree, env={**os.environ, "PYTHONPATH": str(self.tree)}, stdout=log, stderr=errors
+            )
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline and self.alive():
             text = self._log.read_text(errors="replace")
@@ -561,6 +575,8 @@ class RunResult:
     clients: int
     commit: str = "group"
     slow_sync_ms: float = 0.0
+    tree: str = ""
+    """The other revision whose server ran (``--against``), or "" for this tree's."""
     load: str = ""
     """The machine's 1-minute load average at the run's start and end."""
     moves: int = 0
@@ -602,7 +618,11 @@ class RunResult:
         return sum(self.errors.values())
 
     def label(self) -> str:
-        return f"{self.games:,} games, {self.commit}{f', sync +{self.slow_sync_ms:g} ms' if self.slow_sync_ms else ''}"
+        sync = f", sync +{self.slow_sync_ms:g} ms" if self.slow_sync_ms else ""
+        return f"{self.games:,} games, {self.commit_cell()}{sync}"
+
+    def commit_cell(self) -> str:
+        return f"{self.commit} @{self.tree}" if self.tree else self.commit
 
     def batch_spread(self) -> str:
         """Writes per commit: p50 / p99 / max over the commits, and how many commits."""
@@ -624,7 +644,7 @@ class RunResult:
     def row(self) -> str:
         grown = max(0, self.rss_peak_kib - self.rss_idle_kib)
         return (
-            f"| {self.games:,} | {self.commit} | {self.slow_sync_ms:g} | {self.clients} | {self.moves:,} | "
+            f"| {self.games:,} | {self.commit_cell()} | {self.slow_sync_ms:g} | {self.clients} | {self.moves:,} | "
             f"{self.moves_per_second:,.0f} | "
             f"{self.p50_ms:.1f} | {self.p99_ms:.1f} | {self.max_ms:.1f} | {self.p99_joined_ms:.1f} | "
             f"{self.rss_idle_kib / 1024:.1f} / {self.rss_peak_kib / 1024:.1f} | {grown / self.games:.1f} | "
@@ -657,12 +677,19 @@ def game_specs(games: int, ramp: float, seed: int) -> list[GameSpec]:
 
 
 def run_once(
-    games: int, args: argparse.Namespace, work: Path, limit: int, commit: str = "group", slow_sync_ms: float = 0.0
+    games: int,
+    args: argparse.Namespace,
+    work: Path,
+    limit: int,
+    commit: str = "group",
+    slow_sync_ms: float = 0.0,
+    tree: tuple[Path, str] = (ROOT, ""),
 ) -> RunResult:
-    """One server, ``games`` games from ``--clients`` processes; the server is stopped before returning."""
+    """One server (of ``tree``: a checkout and its name, "" for this one), ``games`` games from
+    ``--clients`` processes; the server is stopped before returning."""
     clients = args.clients or default_clients(games)
     ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
-    result = RunResult(games, clients, commit, slow_sync_ms)
+    result = RunResult(games, clients, commit, slow_sync_ms, tree[1])
     load_before = os.getloadavg()[0]
     if 2 * games + 64 > limit:
         result.errors[f"open-files limit {limit} is below 2 sockets a game"] += 1
@@ -671,7 +698,7 @@ def run_once(
     profile = folder / "server.prof" if args.profile else None
     context = multiprocessing.get_context("spawn")
     print(f"{result.label()}: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
-    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms) as server:
+    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms, tree[0]) as server:
         server_limit = open_files_limit(server.pid)
         if server_limit is not None and 2 * games + 64 > server_limit:
             result.errors[f"the server's open-files limit {server_limit} is below 2 sockets a game"] += 1
@@ -810,7 +837,7 @@ def server_row(result: RunResult) -> str:
 
     seconds = result.seconds or math.nan
     return (
-        f"| {result.games:,} | {result.commit} | {result.slow_sync_ms:g} | {len(moves):,} | {spread(moves)} | "
+        f"| {result.games:,} | {result.commit_cell()} | {result.slow_sync_ms:g} | {len(moves):,} | {spread(moves)} | "
         f"{spread(writes)} | "
         f"{100 * sum(moves) / seconds:.0f}% / {100 * sum(writes) / seconds:.0f}% | "
         f"{len(young):,}, {sum(young):.2f}, {1000 * max(young, default=0.0):.1f} | "
@@ -1061,6 +1088,11 @@ def main() -> None:
         "default), each (one transaction a move on the loop), or each,group",
     )
     parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="run each combination with REV's server too (in a temporary worktree), just before this tree's",
+    )
+    parser.add_argument(
         "--slow-sync-ms",
         type=sync_delays,
         default=[0.0],
@@ -1073,18 +1105,25 @@ def main() -> None:
         args.games = [100, 1000]
     limit = raise_open_files()
     header(args, limit)
-    with tempfile.TemporaryDirectory(prefix="online-load-") as temporary:
+    with tempfile.TemporaryDirectory(prefix="online-load-") as temporary, contextlib.ExitStack() as stack:
         work = Path(temporary)
+        trees: list[tuple[Path, str]] = [(ROOT, "")]
+        if args.against:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from other_tree import checked_out, short_name
+
+            trees.insert(0, (stack.enter_context(checked_out(args.against)), short_name(args.against)))
         if args.games or args.max:
             print(TABLE_HEADER, flush=True)
         results = []
         for slow_sync_ms in args.slow_sync_ms:
             for commit in args.commit:
                 for games in args.games or []:
-                    result = run_once(games, args, work, limit, commit, slow_sync_ms)
-                    results.append(result)
-                    print(result.row(), flush=True)
-                    print(notes(result), file=sys.stderr, flush=True)
+                    for tree in trees:
+                        result = run_once(games, args, work, limit, commit, slow_sync_ms, tree)
+                        results.append(result)
+                        print(result.row(), flush=True)
+                        print(notes(result), file=sys.stderr, flush=True)
                 if args.max:
                     results += search_max(args, work, limit, commit, slow_sync_ms)
         if results:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
 from battle.online.server.game_server import GameServer, bound_port, running_server
@@ -40,11 +41,15 @@ class ServerProcess:
     """``mahjong-battle serve`` as a process, its database (``games.sqlite3``) and log in ``folder``;
     every ``start`` uses the same port and database, so a stop or a kill -9 and a start is a restart.
     ``open_files`` lowers the process's open-files limit. ``with ServerProcess(...) as server:`` starts it
-    and stops it at the end."""
+    and stops it at the end. ``pid`` is the process's id while it runs."""
 
-    def __init__(self, folder: Path, *flags: str, port: int | None = None, open_files: int | None = None) -> None:
+    def __init__(
+        self, folder: Path, *flags: str, port: int | None = None, open_files: int | None = None, prelude: str = ""
+    ) -> None:
         self.folder = folder
         self.flags = flags
+        self.prelude = prelude
+        """Python run in the server's process before the command line (a test's change to a module's setting)."""
         self.port = port if port is not None else free_port()
         self.open_files = open_files
         self.process: subprocess.Popen[str] | None = None
@@ -58,6 +63,11 @@ class ServerProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
     def log_lines(self) -> list[str]:
         return self.log.read_text(encoding="utf-8", errors="replace").splitlines()
 
@@ -69,12 +79,13 @@ class ServerProcess:
             if limit is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
+        self.folder.mkdir(parents=True, exist_ok=True)
         with self.log.open("a", encoding="utf-8") as sink:
             self.process = subprocess.Popen(
                 [
                     sys.executable,
                     "-c",
-                    "from battle.cli import entry_point; entry_point()",
+                    f"{self.prelude}\nfrom battle.cli import entry_point; entry_point()",
                     "serve",
                     "--port",
                     str(self.port),
@@ -135,6 +146,8 @@ class ServerThread:
         self.offset = 0.0
         """Seconds added to the server's clock: a test moves time on without waiting."""
         self.games: GameServer | None = None
+        self.listening: Server | None = None
+        """websockets' server: its ``connections`` are the open ones, as the server sees them."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
@@ -169,7 +182,7 @@ class ServerThread:
                 store, "127.0.0.1", self.port, self.limits, clock=lambda: time.time() + self.offset
             ) as (server, games):
                 self.port = bound_port(server)
-                self.games = games
+                self.games, self.listening = games, server
                 self._ready.set()
                 await self._stop.wait()
         finally:
@@ -213,6 +226,31 @@ class Client:
 
     def close(self) -> None:
         self.socket.close()
+
+
+def create(client: Client, deal: int = 5, timeout: float = 30.0) -> dict[str, Any]:
+    """``client`` hosts a game of ``deal`` and moves first; the ``created`` message (its state is read too)."""
+    client.send({"type": "create", "deal": {"number": deal}, "first": "creator"})
+    created = client.expect("created", timeout)
+    client.expect("state", timeout)
+    return created
+
+
+def started(url: str, deal: int = 5, timeout: float = 30.0) -> tuple[Client, Client, dict[str, Any], dict[str, Any]]:
+    """A game that began: its host, its guest, the ``created`` message and the guest's first state."""
+    host = Client(url)
+    created = create(host, deal, timeout)
+    guest = Client(url)
+    guest.send({"type": "join", "code": created["invite"]})
+    state = guest.expect("state", timeout)
+    host.expect("state", timeout)
+    return host, guest, created, state
+
+
+def nothing_but_pong(client: Client, timeout: float = 30.0) -> None:
+    """The next message ``client`` gets after a ping is its pong: nothing came in between."""
+    client.send({"type": "ping", "t": 7})
+    assert client.read(timeout) == {"type": "pong", "t": 7}
 
 
 def host_and_join(url: str, deal: int = 5, **options: Any) -> tuple[Client, Client, dict[str, Any], dict[str, Any]]:

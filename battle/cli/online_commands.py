@@ -97,6 +97,41 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     sub.add_argument(
+        "--idle-seconds",
+        type=positive_number(24 * 3600),
+        default=limits.pick_seconds,
+        metavar="S",
+        help=_("a connection that picks no game within S seconds of saying hello is closed (default {value:g})").format(
+            value=limits.pick_seconds
+        ),
+    )
+    sub.add_argument(
+        "--ipv6-prefix",
+        type=whole_number(
+            16,
+            128,
+            not_one=N_("{text} is not an IPv6 prefix length"),
+            outside=N_("{value} is not an IPv6 prefix length ({low} to {high})"),
+        ),
+        default=limits.ipv6_prefix,
+        metavar="BITS",
+        help=_(
+            "an IPv6 client counts as its network of this many bits for the per-address limits "
+            "(default {bits}: what one home router hands out); IPv4 counts per address"
+        ).format(bits=limits.ipv6_prefix),
+    )
+    sub.add_argument(
+        "--allow-origin",
+        action="append",
+        type=_origin,
+        default=[],
+        metavar="ORIGIN",
+        help=_(
+            "a web page besides the server's own whose scripts may connect, as https://HOST[:PORT] "
+            "(repeat for more; pages elsewhere are refused)"
+        ),
+    )
+    sub.add_argument(
         "--trust-proxy",
         action="store_true",
         help=_(
@@ -163,6 +198,17 @@ def _public_url(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _origin(text: str) -> str:
+    from battle.online.server.server_limits import web_origin
+
+    try:
+        return web_origin(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a web origin like https://games.example.org").format(quote=quote(text, 60))
+        ) from None
+
+
 _positive = whole_number(1)
 
 
@@ -173,6 +219,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from battle.online.server.game_server import bound_port, running_server
+    from battle.online.server.process_tuning import tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
@@ -195,6 +242,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         waiting_per_address=args.max_waiting_per_address,
         trust_proxy=args.trust_proxy,
         public_url=args.public_url,
+        ipv6_prefix=args.ipv6_prefix,
+        pick_seconds=args.idle_seconds,
+        allowed_origins=tuple(args.allow_origin),
     )
 
     async def serve_until_stopped() -> int:
@@ -208,8 +258,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
-        async with running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games):
-            unfinished = sum(1 for room in games.rooms.values() if room.status.value != "finished")
+        async with (
+            tuned_for_serving(),
+            running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games),
+        ):
+            unfinished = games.live.unfinished()
             for problem in store.problems:
                 print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
             print(

@@ -33,6 +33,7 @@ from battle.online.protocol.messages import (
     AnswerTakeback,
     Create,
     DeclineRematch,
+    ErrorCode,
     GetRecord,
     Join,
     OfferRematch,
@@ -167,6 +168,8 @@ class OnlinePlay:
             if event is None:
                 continue
             if event.get("type") == "error":
+                if event.get("code") == ErrorCode.DAMAGED.value:  # trying again cannot help: said at once
+                    raise InputError(_("the server could not load that game: its record there is damaged"))
                 refused = str(event.get("reason"))
                 if self.session.link.state == "closed":
                     raise InputError(_("the server refused: {reason}").format(reason=refused))
@@ -414,7 +417,7 @@ class OnlinePlay:
                     url=friend_server(self.session.url, self.session.share_url),
                 )
             )
-            link = friend_link(self.session.url, self.session.share_url, state["invite"])
+            link = friend_link(self.session.url, self.session.share_url, state.get("invite_secret") or state["invite"])
             self.say(_("Invite link (opens the game in a browser): {invite_link}").format(invite_link=link))
             note = here_only_note(link)
             if note:
@@ -423,7 +426,9 @@ class OnlinePlay:
             self.say(
                 _("Watch code for spectators: {format_code}  (link: {invite_link})").format(
                     format_code=format_code(state["watch"]),
-                    invite_link=friend_link(self.session.url, self.session.share_url, state["watch"], "watch"),
+                    invite_link=friend_link(
+                        self.session.url, self.session.share_url, state.get("watch_secret") or state["watch"], "watch"
+                    ),
                 )
             )
             self.shown_codes = True

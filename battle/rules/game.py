@@ -23,11 +23,27 @@ KnownStart = tuple[int, tuple[Move, ...]]
 first moves (empty when not stored); a review grades move 1 with it where its search cannot."""
 
 
+JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: format characters that Persian and other scripts spell with
+and emoji sequences are made of, so they stay in a name where every other format character goes."""
+BLANKS = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+"""Letters and symbols that draw nothing: the Hangul fillers, the Khmer inherent vowels, the blank
+Braille pattern. A name of them alone looks empty."""
+
+
 def clean_name(name: str, default: str) -> str:
-    """A player name that survives a record: one line, no comment sign, not empty."""
-    text = "".join(ch for ch in str(name) if ch != "#" and not unicodedata.category(ch).startswith("C"))
+    """A player name that survives a record and can be seen: one line, no comment sign, at most
+    ``MAX_NAME_LENGTH`` characters, and a visible character in it (else ``default``)."""
+    text = "".join(
+        ch for ch in str(name) if ch != "#" and (ch in JOINERS or not unicodedata.category(ch).startswith("C"))
+    )
     text = " ".join(text.split())[:MAX_NAME_LENGTH].strip()
-    return text or default
+    return text if any(_visible(ch) for ch in text) else default
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` draws something on its own: not a space, a joiner, a mark or a blank."""
+    return ch not in BLANKS and unicodedata.category(ch)[0] not in "ZCM" and not ch.isspace()
 
 
 @dataclass(frozen=True)

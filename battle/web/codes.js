@@ -18,8 +18,9 @@ export function quoteCode(typed) {
 function quoteCharacter(ch) {
   return /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) ? `"${ch}"` : `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
+const LINK_LENGTH = 32; // a link's secret: the code and 24 characters only the server can make
 
-/** The canonical code ("ABCDEFGH") of what a person typed; throws an Error saying what is wrong. */
+/** The canonical code ("ABCDEFGH") of what a person typed, or of a link's secret; throws an Error saying what is wrong. */
 export function normaliseCode(typed) {
   const code = typed.replace(/[\s-]/g, "").toUpperCase().replace(/[IL]/g, "1").replace(/O/g, "0");
   const wrong = [...code].find((ch) => !ALPHABET.includes(ch));
@@ -27,14 +28,14 @@ export function normaliseCode(typed) {
     throw new Error(t("{typed} is not a code: {wrong} is not a letter or digit of a code",
       { typed: quoteCode(typed), wrong: quoteCharacter(wrong) }));
   }
-  if (code.length !== LENGTH) {
+  if (code.length !== LENGTH && code.length !== LINK_LENGTH) {
     throw new Error(t("{typed} is not a code: a code has {LENGTH} characters", { typed: quoteCode(typed), LENGTH }));
   }
   return code;
 }
 
-/** A code in two halves, as the window and the terminal show it: "ABCD-EFGH". */
+/** A code in two halves, as the window and the terminal show it: "ABCD-EFGH"; a link's secret so, then the rest. */
 export function formatCode(code) {
-  const half = Math.floor(code.length / 2);
-  return `${code.slice(0, half)}-${code.slice(half)}`;
+  const shown = `${code.slice(0, LENGTH / 2)}-${code.slice(LENGTH / 2, LENGTH)}`;
+  return code.length > LENGTH ? `${shown}-${code.slice(LENGTH)}` : shown;
 }

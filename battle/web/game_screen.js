@@ -111,12 +111,14 @@ export class GameScreen {
   /** A refusal in words; true when it ends the game screen (the home screen says it). */
   refused(socket, message) {
     const ref = message.ref || {};
-    const code = this.code ? formatCode(this.code) : "";
+    const code = this.code ? formatCode(this.code.slice(0, 8)) : ""; // a link's secret begins with its code
     const words = {
       not_found: ref.type === "watch" ? t("No game has the watch code {code}. Check the link.", { code })
         : t("No game has the invite code {code}. Check the link, or ask your friend for a new one.", { code }),
       expired: t("This game expired or was called off before anyone joined: ask your friend to host a new one."),
-      full: t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
+      full: ref.type === "watch" ? t("As many people watch this game as may: try again later.")
+        : t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
+      damaged: t("The server could not load that game: its record there is damaged."),
       bad_token: t("The server does not know this seat any more (a new server, or a game long gone)."),
       version: t("This page and the server speak different versions: {reason}", { reason: message.reason }),
     };

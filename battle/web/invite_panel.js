@@ -44,7 +44,7 @@ export class InvitePanel {
     const show = state.status === "waiting" && state.you !== "spectator" && Boolean(state.invite);
     $("invite").hidden = !show;
     if (!show) return;
-    const link = friendLink(shareUrl, state.invite);
+    const link = friendLink(shareUrl, state.invite_secret || state.invite); // the secret: a link nobody can guess
     if ($("invite-link").textContent !== link) {
       $("invite-link").textContent = link;
       $("invite-link").href = link;

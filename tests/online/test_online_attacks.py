@@ -26,7 +26,7 @@ import pytest
 from websockets.asyncio.client import connect as connect_async
 from websockets.exceptions import ConnectionClosed
 
-from tests.online_server import Client, ServerProcess, a_legal_move
+from tests.online_server import Client, ServerProcess, a_legal_move, create, nothing_but_pong, started
 
 WAIT = 30.0
 """The longest any one event is waited for; a loaded machine gets there in a fraction of it."""
@@ -39,31 +39,9 @@ def serve(tmp_path: Path, *flags: str, open_files: int | None = None) -> Iterato
         yield server
 
 
-def create(client: Client, deal: int = 5) -> dict[str, Any]:
-    client.send({"type": "create", "deal": {"number": deal}, "first": "creator"})
-    created = client.expect("created")
-    client.expect("state")
-    return created
-
-
-def started(url: str, deal: int = 5) -> tuple[Client, Client, dict[str, Any], dict[str, Any]]:
-    """A game that began: its host, its guest, the ``created`` message and the guest's first state."""
-    host = Client(url)
-    created = create(host, deal)
-    guest = Client(url)
-    guest.send({"type": "join", "code": created["invite"]})
-    return host, guest, created, guest.expect("state")
-
-
 def refusal(client: Client, message: dict[str, Any]) -> dict[str, Any]:
     client.send(message)
     return client.error(WAIT)
-
-
-def nothing_but_pong(client: Client) -> None:
-    """The next message ``client`` gets after a ping is its pong: nothing came in between."""
-    client.send({"type": "ping", "t": 7})
-    assert client.read(WAIT) == {"type": "pong", "t": 7}
 
 
 # -- filling the server with games nobody joins -----------------------------------------------
@@ -291,7 +269,6 @@ def test_a_declined_takeback_or_rematch_is_not_pushed_at_the_opponent_again(tmp_
 def test_watching_again_and_again_reaches_no_player(tmp_path: Path) -> None:
     with serve(tmp_path) as server:
         host, guest, created, _ = started(server.url)
-        host.expect("state")
         spectator = Client(server.url)
         for _ in range(20):
             spectator.send({"type": "watch", "code": created["watch"]})

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from battle.online.protocol.codes import (
     ALPHABET,
     CODE_LENGTH,
+    LINK_SECRET_LENGTH,
     format_code,
     hash_token,
     new_game_id,
@@ -20,6 +21,7 @@ from battle.online.protocol.codes import (
     new_watch_code,
     normalise_code,
 )
+from battle.online.server.link_secrets import LinkSecrets, is_link_secret
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None)
 codes = st.text(st.sampled_from(ALPHABET), min_size=CODE_LENGTH, max_size=CODE_LENGTH)
@@ -59,7 +61,7 @@ def test_normalise_reads_what_people_type(typed: str, code: str) -> None:
     ("typed", "fragment"),
     [
         ("ABCDEFG", "expected 8 characters, got 7"),
-        ("ABCD-EFGHJ", "expected 8 characters, got 9"),
+        ("ABCD-EFGHJ", "expected 8 characters (or 32 from a link), got 9"),
         ("", "expected 8 characters, got 0"),
         ("ABCDEFGU", "'U' is not one of"),
         ("ABCD_EFG", "'_' is not one of"),
@@ -87,6 +89,28 @@ def test_a_displayed_code_reads_back_as_itself(code: str) -> None:
     assert shown == f"{code[:4]}-{code[4:]}"
     assert normalise_code(shown) == code
     assert normalise_code(shown.lower()) == code
+
+
+@SETTINGS
+@given(codes, st.binary(min_size=16, max_size=64))
+def test_a_link_secret_holds_its_code_checks_under_its_key_only_and_reads_back_as_shown(code: str, key: bytes) -> None:
+    links = LinkSecrets(key)
+    secret = links.make("join", code)
+    assert len(secret) == LINK_SECRET_LENGTH and secret.startswith(code) and set(secret) <= set(ALPHABET)
+    assert is_link_secret(secret) and not is_link_secret(code)
+    assert links.code_of("join", secret) == code
+    assert links.code_of("watch", secret) is None  # an invite link's secret is no watch link's
+    assert LinkSecrets(key + b"!").code_of("join", secret) is None
+    changed = secret[:-1] + ("0" if secret[-1] != "0" else "1")
+    assert links.code_of("join", changed) is None
+    shown = format_code(secret)
+    assert shown == f"{code[:4]}-{code[4:]}-{secret[8:]}"
+    assert normalise_code(shown.lower()) == secret
+
+
+def test_a_link_key_shorter_than_16_bytes_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 16 bytes, not 8"):
+        LinkSecrets(b"12345678")
 
 
 @SETTINGS

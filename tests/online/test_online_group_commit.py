@@ -31,8 +31,8 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 
 def committer(server: ServerThread) -> GroupCommit:
     assert server.games is not None
-    assert isinstance(server.games.committer, GroupCommit)
-    return server.games.committer
+    assert isinstance(server.games.live.committer, GroupCommit)
+    return server.games.live.committer
 
 
 def test_a_write_that_fails_fails_only_its_own_move_in_the_group(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_a_write_that_fails_fails_only_its_own_move_in_the_group(tmp_path: Path)
         first_host = games[0][0]
         first_host.send({"type": "move", "move": a_legal_move(first_host.seen[-1]), "id": "m1"})
         wait_for(
-            lambda: writer._queue.qsize() == 0 and games[0][2]["game"] in server.games._in_flight,
+            lambda: writer._queue.qsize() == 0 and games[0][2]["game"] in server.games.live.in_flight,
             "the writer took the first move and waits for the lock",
         )
         for (host, _, _, _), move_id in zip(games[1:], ("doomed", "m1", "m1"), strict=True):
@@ -91,7 +91,8 @@ def test_a_newcomer_sees_no_move_that_is_not_stored(tmp_path: Path) -> None:
         holder.execute("BEGIN IMMEDIATE")
         host.send({"type": "move", "move": a_legal_move(host.seen[-1]), "id": "m1"})
         wait_for(
-            lambda: writer._queue.qsize() == 0 and created["game"] in server.games._in_flight, "the move is in flight"
+            lambda: writer._queue.qsize() == 0 and created["game"] in server.games.live.in_flight,
+            "the move is in flight",
         )
         watcher = Client(server.url, "Watcher")
         watcher.send({"type": "watch", "code": created["watch"]})

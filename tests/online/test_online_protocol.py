@@ -455,7 +455,7 @@ def test_deep_nesting_gives_a_protocol_error(depth: int, opener: str) -> None:
 def test_server_messages_encode_as_compact_json_that_reads_back() -> None:
     sent = [
         server_messages.welcome(),
-        server_messages.created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2),
+        server_messages.created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2, "4KQ7M2XD" + "Q" * 24, "9T3PWQ0R" + "R" * 24),
         server_messages.joined("g1", TOKEN, 1),
         server_messages.ack("m1", 3, "c1-c9"),
         server_messages.error(ErrorCode.ILLEGAL_MOVE, "c1-c9: c1 is empty\nsecond line", {"type": "move", "id": "m1"}),

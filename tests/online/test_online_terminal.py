@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -228,7 +229,7 @@ def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
         link = url.replace("ws://", "http://") + f"/join/{code}"
-        ann.wait_for(r"Invite link \(opens the game in a browser\): " + re.escape(link))
+        ann.wait_for(r"Invite link \(opens the game in a browser\): " + re.escape(link) + r"-\w{24}\n")  # its secret
         ann.type("quit")
         ann.wait_for("waits on the server")
         assert ann.process.wait(10) == 0
@@ -237,6 +238,35 @@ def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
         assert again.wait_for(r"Invite code: (\w{4}-\w{4})").group(1) == code
     finally:
         for program in programs:
+            program.stop()
+
+
+def test_a_game_the_server_cannot_rebuild_is_said_so_at_once(tmp_path: Path) -> None:
+    port = free_port()
+    database = tmp_path / "games.sqlite3"
+    serving = ["serve", "--port", str(port), "--db", str(database)]
+    url = f"ws://127.0.0.1:{port}"
+    programs = [Program(serving, tmp_path / "server")]
+    try:
+        programs[0].wait_for("Ctrl-C stops it")
+        ann = Program(["play", "--online", url, "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        ann.wait_for(r"--join (\w{4}-\w{4})")
+        ann.type("quit")
+        assert ann.process.wait(10) == 0
+        programs[0].stop()
+        with sqlite3.connect(database) as connection:  # its options damaged, as a bad row would be
+            connection.execute("UPDATE games SET options = '{\"bad\": 1}'")
+        server = Program(serving, tmp_path / "server")
+        programs.append(server)
+        server.wait_for("left out: game .* does not rebuild")
+        server.wait_for("Ctrl-C stops it")
+        again = Program(["play", "--online", url, "--resume"], tmp_path / "ann")
+        programs.append(again)
+        again.wait_for("the server could not load that game: its record there is damaged")
+        assert again.process.wait(20) == 2 and "Is the server running" not in again.text
+    finally:
+        for program in reversed(programs):
             program.stop()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ import pygame
 import pytest
 
 from battle.history.store import History
-from battle.online.client.seats import Seat, load_seats
+from battle.online.client.seats import Seat, load_seats, remember_seat
 from battle.online.client.state_game import result_of_state
 from battle.online.protocol.codes import format_code
 from battle.online.server.room import REMATCH_RETRY_SECONDS
@@ -45,7 +46,7 @@ from battle.ui.online.setup_scene import OnlineSetupScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.title.title_scene import TitleScene
 from tests import ui_harness as ui
-from tests.online_server import Client, ServerThread, a_legal_move
+from tests.online_server import Client, ServerThread, a_legal_move, host_and_join
 from tests.ui.drawn_text import record_texts
 from tests.ui.test_ui_labels import assert_labels_fit
 
@@ -211,7 +212,9 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
             "good",
         )
         ui.click_button(app, lobby.buttons["copy"])
-        link = f"http://127.0.0.1:{server.port}/join/{format_code(lobby.invite or '')}"
+        secret = lobby.invite_secret or ""  # the link carries the code's secret: no stranger can guess it
+        assert len(secret) == 32 and secret.startswith(lobby.invite or "-")
+        link = f"http://127.0.0.1:{server.port}/join/{format_code(secret)}"
         assert lobby.note.text == f"Copied {link}: paste it to your opponent."
         assert pygame.scrap.get_text() == link  # the invite link: it opens the game in a browser
         assert app.settings.online_server == server.url
@@ -674,6 +677,27 @@ def test_a_bad_address_or_code_gives_one_line_and_nothing_else(tmp_path: Path, m
         assert app.stack.top is setup
         assert setup.status.text == "Invite code: 'k7qm-2xp' is not a code: expected 8 characters, got 7."
         assert app.settings.online_server != "http://example.org"
+
+
+def test_a_game_the_server_cannot_rebuild_is_said_so_in_the_waiting_room(tmp_path: Path, monkeypatch) -> None:
+    database = tmp_path / "games.sqlite3"
+    with ServerThread(database) as server:
+        host, guest, created, _ = host_and_join(server.url)
+        port = server.port
+        host.close()
+        guest.close()
+    with sqlite3.connect(database) as connection:  # its options damaged, as a bad row would be
+        connection.execute("UPDATE games SET options = '{\"bad\": 1}' WHERE id = ?", (created["game"],))
+    with ServerThread(database, port=port) as server, ui.session(tmp_path, monkeypatch) as new_app:
+        remember_seat(Seat(server.url, created["game"], created["token"], created["seat"], created["watch"]))
+        app = new_app()
+        setup = open_setup(app)
+        ui.click_button(app, setup.widgets["resume:0"])
+        lobby = app.stack.top
+        assert isinstance(lobby, LobbyScene)
+        ui.run_until(app, lambda: lobby.link.state == "closed", WAIT)  # trying again cannot help: no retries
+        assert lobby.note.text == "The server could not load that game: its record there is damaged."
+        assert lobby.next_frame_in() is None
 
 
 def test_a_code_no_game_has_is_refused_in_the_waiting_room(tmp_path: Path, monkeypatch) -> None:

@@ -29,7 +29,7 @@ from tests.web.game_pages import (
 def test_a_whole_game_by_link_with_a_takeback_and_a_rematch(browser: Any, served: Served) -> None:
     ann = new_page(browser)
     link = host(ann, served.base, "Ann", deal=1, first="creator")
-    assert re.fullmatch(rf"{served.base}/join/\w{{4}}-\w{{4}}", link)
+    assert re.fullmatch(rf"{served.base}/join/\w{{4}}-\w{{4}}-\w{{24}}", link)  # the code and its secret
     assert "Waiting for your opponent" in ann.text_content("#turn")
     bob = new_page(browser, **PHONE)
     join(bob, link, "Bob")

@@ -44,6 +44,7 @@ FATAL_CODES = {
     messages.ErrorCode.NOT_FOUND.value,
     messages.ErrorCode.FULL.value,
     messages.ErrorCode.EXPIRED.value,
+    messages.ErrorCode.DAMAGED.value,
 }
 """Refusals of the opening request that another attempt would only repeat."""
 

@@ -75,6 +75,7 @@ class ErrorCode(str, Enum):
     NOT_ALLOWED = "not_allowed"
     NO_OFFER = "no_offer"
     EXPIRED = "expired"
+    DAMAGED = "damaged"
     INTERNAL = "internal"
 
 

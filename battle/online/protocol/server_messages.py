@@ -25,9 +25,21 @@ def welcome(share_url: str | None = None) -> JsonObject:
     }
 
 
-def created(game: str, invite: str, watch: str, token: str, seat: int) -> JsonObject:
-    """To the creator only: the codes to share and the secret token of the creator's seat."""
-    return {"type": "created", "game": game, "invite": invite, "watch": watch, "token": token, "seat": seat}
+def created(
+    game: str, invite: str, watch: str, token: str, seat: int, invite_secret: str, watch_secret: str
+) -> JsonObject:
+    """To the creator only: the codes to share (and the secrets of their links) and the secret token
+    of the creator's seat."""
+    return {
+        "type": "created",
+        "game": game,
+        "invite": invite,
+        "watch": watch,
+        "token": token,
+        "seat": seat,
+        "invite_secret": invite_secret,
+        "watch_secret": watch_secret,
+    }
 
 
 def joined(game: str, token: str, seat: int) -> JsonObject:

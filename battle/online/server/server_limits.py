@@ -4,6 +4,7 @@ help reads these without loading the server)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 DEFAULT_HOST = "127.0.0.1"
 """Loopback only: a plain start never opens a port to the network by surprise."""
@@ -32,9 +33,30 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     connections: int = 10_000
     """Open connections in all; ``running_server`` lowers it to fit the open-files limit."""
     connections_per_address: int = 64
-    """Open connections from one client address (a household or a school behind one NAT shares one)."""
+    """Open connections from one client network (a household or a school behind one NAT shares one)."""
+    ipv6_prefix: int = 64
+    """Bits of an IPv6 address that name its network, counted as one client (``--ipv6-prefix``): a
+    home router hands out a /64. An IPv4 address counts alone."""
+    refusal_slots: int = 16
+    """Connections over a cap kept open at once for the moment it takes to answer them 503 (server
+    full) or 429 (the network's cap) with a line of text; beyond them one is closed as it is accepted."""
     hello_seconds: float = 5.0
     """A connection that has not said ``hello`` this long after it opened is closed."""
+    pick_seconds: float = 60.0
+    """A connection that has said ``hello`` but picked no game this long after it is closed: a
+    connection holds a file descriptor, and one in no game serves nobody."""
+    spectators_per_game: int = 50
+    """Connections watching one game at once; the next ``watch`` is refused ``full``."""
+    presence_seconds: float = 1.0
+    """At most one ``state`` a game tells of a seat connecting or leaving this often: a client that
+    resumes in a loop cannot make the game's every connection read its state in that loop."""
+    peer_buffer: int = 64 * 1024
+    """Bytes the server queues for one connection that it has not taken off its hands yet; past it
+    the connection is sent nothing more until it drains (then a fresh ``state``), and one whose
+    queue stays full for ``ping_timeout`` is dropped."""
+    allowed_origins: tuple[str, ...] = ()
+    """Web pages besides the server's own whose scripts may open a connection (``--allow-origin``),
+    as ``scheme://host[:port]``; a handshake with any other ``Origin`` is refused (403)."""
     free_failed_codes: int = 5
     """Wrong invite or watch codes an address may send before it must wait between tries."""
     failed_code_wait_max: float = 300.0
@@ -54,5 +76,25 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     ping_interval: float = 20.0
     """Seconds between keepalive pings; a peer that does not answer within ``ping_timeout`` is dropped."""
     ping_timeout: float = 20.0
+    """Seconds a peer has to answer a ping, or to take what is queued for it off a full buffer."""
     clock_tick: float = 1.0
     """Seconds between checks of the per-move time limits."""
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def web_origin(text: str) -> str:
+    """A web page's origin as a browser sends it in ``Origin``, in canonical form: ``scheme://host``
+    with the port only when it is not the scheme's default (``HTTPS://Games.example.org:443/`` gives
+    ``https://games.example.org``). Raises ``ValueError`` naming what is wrong."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError as error:
+        raise ValueError(f"{text!r} is not an origin like https://games.example.org: {error}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/") or parts.query:
+        raise ValueError(f"{text!r} is not an origin like https://games.example.org (scheme, host and port only)")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{scheme}://{host}" + ("" if port in (None, DEFAULT_PORTS[scheme]) else f":{port}")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -49,8 +50,9 @@ from battle.storage import sqlite_file
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder
 from battle.storage.sqlite_store import StoreBusy, StoreKind, StoreNewer, StoreRefused, StoreUnusable, open_store
 
-SCHEMA_VERSION = 2
-"""2 adds the ends ``aborted`` and ``expired``; a version 1 file is upgraded in place when opened."""
+SCHEMA_VERSION = 3
+"""2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets; an older file is
+upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
 
 _SCHEMA = """
@@ -109,7 +111,23 @@ CREATE INDEX games_by_status ON games (status);
 table is copied into one with the wider CHECK, in one transaction with foreign keys off
 (``battle.storage.sqlite_store`` runs it), so seats and moves keep pointing at the same ids."""
 
-_COLUMNS = {
+LINK_KEY_BYTES = 32
+"""Random bytes of the links' key (256 bits)."""
+_LINK_KEY_TABLE = "CREATE TABLE IF NOT EXISTS link_key (key BLOB NOT NULL);"
+
+
+def _link_key_script() -> str:
+    """The ``link_key`` table with one fresh random key in it, unless the file has one already (two
+    copies of the server making one file at once): the key the links' secrets are made with
+    (``link_secrets``). Made here, with the schema or the upgrade, so that every file of this
+    version has its key and a read-only file needs no write to serve."""
+    return (
+        f"{_LINK_KEY_TABLE}\nINSERT INTO link_key (key) SELECT X'{secrets.token_hex(LINK_KEY_BYTES)}' "
+        "WHERE NOT EXISTS (SELECT 1 FROM link_key);\n"
+    )
+
+
+_COLUMNS_2 = {
     "games": (
         "id",
         "invite",
@@ -133,10 +151,15 @@ _COLUMNS = {
     "seats": ("game", "seat", "token_hash", "name", "joined_at"),
     "moves": ("game", "seat", "move_id", "ply", "move", "points", "played_at", "taken_back_at"),
 }
+_COLUMNS = {**_COLUMNS_2, "link_key": ("key",)}
 
 
 class StoreError(Exception):
     """The database cannot be used or a write failed; the message is one line for the server's log."""
+
+
+class GameDamaged(StoreError):
+    """A game's rows do not make a valid game (a move that is not legal, options that do not read)."""
 
 
 @dataclass(frozen=True)
@@ -167,9 +190,10 @@ def _kind() -> StoreKind:
     return StoreKind(
         name="game database",
         version=SCHEMA_VERSION,
-        schema=_SCHEMA,
+        schema=_SCHEMA + _link_key_script(),
         columns=_COLUMNS,
-        upgrades={1: _UPGRADE_FROM_1},
+        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script()},
+        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2},
         foreign_keys=True,
         salvage=False,
     )
@@ -203,6 +227,8 @@ class GameStore:
         except StorageProblem as problem:
             raise StoreError(one_line(str(problem))) from None
         self._connection = self._open()
+        self.link_key: bytes = self._read_link_key()
+        """The key of the links' secrets, kept in the file: links stay good across restarts."""
 
     # -- opening -----------------------------------------------------------------------
 
@@ -231,6 +257,17 @@ class GameStore:
             raise StoreError(one_line(f"{self.path}: cannot open the game database: {error}")) from None
         self.notice = opened.notice
         return opened.connection
+
+    def _read_link_key(self) -> bytes:
+        try:
+            row = self._connection.execute("SELECT key FROM link_key LIMIT 1").fetchone()
+        except sqlite3.Error as error:
+            self._connection.close()
+            raise StoreError(one_line(f"{self.path}: cannot read the link key: {error}")) from None
+        if row is None or not isinstance(row[0], bytes) or len(row[0]) < 16:
+            self._connection.close()
+            raise StoreError(one_line(f"{self.path}: the link key is missing or too short; start with another --db"))
+        return bytes(row[0])
 
     def close(self) -> None:
         with self._lock:
@@ -463,8 +500,8 @@ class GameStore:
     # -- reading -----------------------------------------------------------------------
 
     def load_game(self, game_id: str) -> Room | None:
-        """The game as stored, rebuilt move by move; None if there is none. Raises ``StoreError``
-        if its rows do not make a valid game (a move that is not legal, options that do not read)."""
+        """The game as stored, rebuilt move by move; None if there is none. Raises ``GameDamaged``
+        if its rows do not make a valid game, ``StoreError`` if they cannot be read."""
         with self._lock:
             try:
                 game = self._connection.execute(
@@ -508,7 +545,7 @@ class GameStore:
                 receipts=[MoveReceipt(*row) for row in moves],
             )
         except (ValueError, TypeError, KeyError, IndexError) as error:  # BattleError and JSON errors are ValueErrors
-            raise StoreError(one_line(f"game {game_id} does not rebuild: {error}")) from None
+            raise GameDamaged(one_line(f"game {game_id} does not rebuild: {error}")) from None
 
     def load_unfinished(self) -> list[Room]:
         """Every game waiting or being played, oldest first; one that does not rebuild is left out

@@ -3,9 +3,10 @@
 ``GET /`` (and ``/join/CODE``, ``/watch/CODE``, ``/play/GAME``: the page reads its own address) is
 ``battle/web/index.html``; every other file of ``battle/web/`` is served under its name
 (``/app.js``, ``/tiles.png``), and ``/locale/<code>.json`` is a language's words for the page, from the
-game's catalogue. Nothing else is: the names are the folder's files, read once,
-so no path a client writes (``/../``, ``%2e%2e``) can reach outside it, and an unknown one is
-a 404. A WebSocket handshake on any path is left to the game server.
+game's catalogue. Nothing else is: the names are the folder's regular files, read once (a
+symbolic link is none, even to a file inside it), so no path a client writes (``/../``,
+``%2e%2e``) and no link put in the folder can reach outside it, and an unknown name is a
+404. A WebSocket handshake on any path is left to the game server.
 
 Caching: every answer is ``Cache-Control: no-cache`` with an ``ETag`` (the SHA-256 of the
 file), and a matching ``If-None-Match`` gets an empty 304. The files have no build step and
@@ -21,6 +22,7 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import json
+import stat
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -63,13 +65,22 @@ def _load(root: Path) -> dict[str, WebFile]:
     files: dict[str, WebFile] = {}
     if not root.is_dir():
         return files
+    inside = root.resolve()
     for path in sorted(root.iterdir()):
         content_type = CONTENT_TYPES.get(path.suffix)
-        if content_type is None or not path.is_file():
+        if content_type is None or not _regular_file_inside(path, inside):
             continue
         body = path.read_bytes()
         files["/" + path.name] = WebFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
     return files
+
+
+def _regular_file_inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` is a regular file, not a link, that resolves inside ``root``."""
+    try:
+        return not path.is_symlink() and stat.S_ISREG(path.lstat().st_mode) and path.resolve().parent == root
+    except OSError:
+        return False
 
 
 _files: dict[str, WebFile] | None = None
@@ -121,20 +132,27 @@ def answer(request: Request) -> Response | None:
     path = request.path.split("?", 1)[0].split("#", 1)[0]
     found = file_for(path)
     if found is None:
-        return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+        return response(HTTPStatus.NOT_FOUND, b"not found\n", TEXT)
     if found.etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
-        return _response(HTTPStatus.NOT_MODIFIED, b"", None, found.etag)
-    return _response(HTTPStatus.OK, found.body, found.content_type, found.etag)
+        return response(HTTPStatus.NOT_MODIFIED, b"", None, found.etag)
+    return response(HTTPStatus.OK, found.body, found.content_type, found.etag)
 
 
-def _response(status: HTTPStatus, body: bytes, content_type: str | None, etag: str | None = None) -> Response:
+TEXT = "text/plain; charset=utf-8"
+
+
+def response(
+    status: HTTPStatus, body: bytes, content_type: str | None, etag: str | None = None, cache: str = "no-cache"
+) -> Response:
+    """An answer with every header this port sends: one ``Content-Type``, ``nosniff``, the content
+    security policy, ``no-referrer``, and ``Connection: close`` (one request a connection)."""
     headers = Headers()
     headers["Date"] = email.utils.formatdate(usegmt=True)
     headers["Connection"] = "close"
     if content_type is not None:
         headers["Content-Type"] = content_type
     headers["Content-Length"] = str(len(body))
-    headers["Cache-Control"] = "no-cache"
+    headers["Cache-Control"] = cache
     if etag is not None:
         headers["ETag"] = etag
     headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY

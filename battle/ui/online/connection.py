@@ -21,7 +21,7 @@ from battle.i18n import _
 from battle.online.client.seats import Seat, forget_seat, remember_seat
 from battle.online.client.session import OnlineSession
 from battle.online.client.state_game import JsonObject, name_of
-from battle.online.protocol.messages import Create, Join, Watch
+from battle.online.protocol.messages import Create, ErrorCode, Join, Watch
 from battle.storage.paths import error_reason
 from battle.ui.online.online_state import opponent_of, presence_of, seat_of
 
@@ -32,6 +32,14 @@ ONLINE_EVENT = pygame.event.custom_type()
 def _wake() -> None:
     with contextlib.suppress(pygame.error):  # the display is gone: the window is closing
         pygame.event.post(pygame.event.Event(ONLINE_EVENT))
+
+
+def refusal(event: JsonObject) -> str:
+    """What the window says of an ``error``: its own words for a game the server cannot load (trying
+    again cannot help), else the server's reason."""
+    if event.get("code") == ErrorCode.DAMAGED.value:
+        return _("The server could not load that game: its record there is damaged.")
+    return _("The server refused: {get}").format(get=event.get("reason"))
 
 
 def open_session(url: str, opening: Create | Join | Watch, name: str | None) -> OnlineSession:

@@ -73,6 +73,8 @@ class LobbyScene(Scene):
         """Told what to say when Back returns to the screen below."""
         self.state: JsonObject | None = None
         self.invite: str | None = None
+        self.invite_secret: str | None = None
+        """The invite link's secret: the link a host copies cannot be guessed."""
         self.watch: str | None = None
         self.link: Link = session.link
         self.link_since = time.monotonic()
@@ -170,7 +172,7 @@ class LobbyScene(Scene):
         """The invite link to the clipboard; where there is none, the note says so."""
         if not self.invite:
             return
-        text = self.friend_link(self.invite)
+        text = self.friend_link(self.invite_secret or self.invite)
         try:
             clipboard_copy(text)
         except (pygame.error, OSError, RuntimeError) as error:
@@ -210,13 +212,15 @@ class LobbyScene(Scene):
                 self.link_since = time.monotonic()
                 self.reached = self.reached or self.link.state == "connected"
             elif kind == "error":
-                self.note = StatusLine(_("The server refused: {get}").format(get=event.get("reason")), "error")
+                self.note = StatusLine(connection.refusal(event), "error")
             elif kind == "created":
                 self.invite, self.watch = event.get("invite"), event.get("watch")
+                self.invite_secret = event.get("invite_secret")
             keep = keep or kind in ("created", "joined", "state")
         self.state, _unused = self.session.snapshot()
         if self.state is not None:
             self.invite = self.state.get("invite") or self.invite
+            self.invite_secret = self.state.get("invite_secret") or self.invite_secret
             self.watch = self.state.get("watch") or self.watch
         if keep:
             problem = connection.remember(self.session, self.state)
@@ -337,7 +341,7 @@ class LobbyScene(Scene):
         y = card.y + round(254 * scale)
         if self.invite:
             shown = fonts.text(
-                fonts.fit(self.friend_link(self.invite), 15 * scale, inner),
+                fonts.fit(self.friend_link(self.invite_secret or self.invite), 15 * scale, inner),
                 15 * scale,
                 theme.GOLD,
                 bold=True,

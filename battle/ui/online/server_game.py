@@ -177,7 +177,7 @@ class ServerGame:
             if kind == "link":
                 links.extend(self._link_changed(event))
             elif kind == "error":
-                told.append(StatusLine(_("The server refused: {get}").format(get=event.get("reason")), "error"))
+                told.append(StatusLine(connection.refusal(event), "error"))
             elif kind == "record" and self.record_asked_at is not None:
                 self.record_asked_at = None
                 self.record = str(event.get("mbg", ""))

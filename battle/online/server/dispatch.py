@@ -1,0 +1,391 @@
+"""What the server does with each message: the handler websockets runs for every connection.
+
+A connection says ``hello`` first, then picks one game with ``create``, ``join``, ``resume``
+or ``watch``; what follows is about that game. Each frame is read by
+``reader.parse_client_message``, handed to its handler by a table of message types, acted on
+by the game's ``Room`` (the rules model checks every move) and, when it changes the game,
+committed to the store before anyone is told (``LiveGames.commit``): a move acknowledged is a
+move on disk. Then ``Audiences`` tells the game's connections. Everything a client sends that
+is not a valid message gets an ``error`` with a code and a one-line reason and changes nothing;
+nothing from the network is ever evaluated or unpickled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+
+from battle.online.protocol import messages, reader, server_messages
+from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.messages import (
+    Abort,
+    AcceptRematch,
+    AnswerTakeback,
+    ClientMessage,
+    Create,
+    DeclineRematch,
+    ErrorCode,
+    GetRecord,
+    Hello,
+    Join,
+    OfferRematch,
+    Ping,
+    PlayMove,
+    ProtocolError,
+    RequestTakeback,
+    Resign,
+    Resume,
+    Watch,
+)
+from battle.online.server.address_guard import AddressGuard
+from battle.online.server.connections import Client, Peer, client_address, forwarded_address
+from battle.online.server.fan_out import Audiences
+from battle.online.server.link_secrets import Purpose, is_link_secret
+from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
+from battle.online.server.server_limits import ServerLimits
+from battle.online.server.share_address import ShareAddress
+from battle.online.server.store import StoreError, Write
+
+log = logging.getLogger("mahjong-battle.server")
+
+
+class GameServer:
+    """The games, who is connected to each, and the handler websockets runs per connection."""
+
+    def __init__(
+        self, live: LiveGames, limits: ServerLimits, guard: AddressGuard, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.live = live
+        self.limits = limits
+        self.guard = guard
+        self.clock = clock
+        """Wall-clock seconds: deadlines survive a restart, so they are stored as dates."""
+        self.audiences = Audiences(live, limits, clock)
+        self.share = ShareAddress(limits.public_url)
+        """The address to hand friends (``welcome``'s ``share_url``); ``running_server`` adds where it listens."""
+        self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
+        """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
+        self._opening: dict[type, Callable[[Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
+        """Handlers of what a connection may send before ``hello``."""
+        self._picking: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
+            Create: self._create,
+            Join: self._join,
+            Resume: self._resume,
+            Watch: self._watch,
+        }
+        """Handlers of what picks a game."""
+        self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
+            PlayMove: self._play,
+            Resign: self._resign,
+            Abort: self._abort,
+            OfferRematch: self._offer_rematch,
+            AcceptRematch: self._accept_rematch,
+            DeclineRematch: self._decline_rematch,
+            RequestTakeback: self._request_takeback,
+            AnswerTakeback: self._answer_takeback,
+            GetRecord: self._get_record,
+        }
+        """Handlers of what a connection does in its game: ``(client, room, message, now)``."""
+
+    # -- the connection's life -----------------------------------------------------------
+
+    async def handle(self, socket: ServerConnection) -> None:
+        """One connection from its handshake to its close: each frame it sends, in turn."""
+        assert isinstance(socket, Peer), "serve() makes its connections with connections.peer_class"
+        client = Client(socket, self.limits, client_address(socket))
+        client.start()
+        try:
+            async for frame in socket:
+                if client.takes():
+                    await self._receive(client, frame)
+                else:
+                    await client.over_rate()
+        except ConnectionClosed:
+            pass
+        finally:
+            client.stop()
+            await self.audiences.detach(client)
+
+    async def _receive(self, client: Client, frame: str | bytes) -> None:
+        message: ClientMessage | None = None
+        try:
+            message = reader.parse_client_message(frame)
+            await self._dispatch(client, message)
+        except ProtocolError as problem:
+            if problem.ref is None and message is not None:
+                problem.ref = messages.ref_of(message)
+            await client.send(server_messages.error_for(problem))
+        except StoreError as problem:
+            log.error("%s", problem)
+            if client.room is not None:
+                self._reload(client.room)
+            await client.send(
+                server_messages.error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again")
+            )
+
+    async def _dispatch(self, client: Client, message: ClientMessage) -> None:
+        opening = self._opening.get(type(message))
+        if opening is not None:
+            await opening(client, message)
+            return
+        if not client.hello:
+            raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
+        picking = self._picking.get(type(message))
+        if picking is not None:
+            await picking(client, message)
+        else:
+            await self._act(client, message)
+
+    async def _hello(self, client: Client, message: Hello) -> None:
+        if message.version != messages.PROTOCOL_VERSION:
+            raise ProtocolError(
+                ErrorCode.VERSION,
+                f"this server speaks protocol version {messages.PROTOCOL_VERSION}, not {message.version}",
+            )
+        client.said_hello(message.name)
+        request = client.socket.request
+        headers = request.headers if request is not None else Headers()
+        forwarded = self.limits.trust_proxy and forwarded_address(headers) is not None
+        await client.send(server_messages.welcome(self.share.for_request(headers.get("Host"), forwarded)))
+
+    async def _ping(self, client: Client, message: Ping) -> None:
+        await client.send(server_messages.pong(message.t))
+
+    # -- picking a game ------------------------------------------------------------------
+
+    async def _create(self, client: Client, message: Create) -> None:
+        if client.created >= self.limits.games_per_connection:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
+            )
+        if self.live.unfinished() >= self.limits.open_games:
+            raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
+        waiting = self.guard.waiting_from(client.address, self.live.is_waiting)
+        if waiting >= self.limits.waiting_per_address:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"{waiting} games from your address wait for a second player "
+                "already; abort one or wait for a friend to join",
+            )
+        plan = plan_start(message.deal, message.first)
+        token = new_token()
+        store = self.live.store
+        invite, watch = store.fresh_codes()
+        room = Room.create(
+            game_id=new_game_id(),
+            invite=invite,
+            watch=watch,
+            plan=plan,
+            options=Options(message.move_seconds, message.lose_on_time, message.first),
+            creator_name=message.name or client.name,
+            creator_token_hash=hash_token(token),
+            now=self.clock(),
+        )
+        # counted as held and waiting before its write is awaited: creates of the same network
+        # (or of anyone, near the cap on games) that arrive meanwhile meet the caps with it counted
+        self.live.rooms[room.game_id] = room
+        self.guard.hosting(client.address, room.game_id)
+        try:
+            await stored(self.live.submit(room, store.plan_create(room)))
+        except StoreError:
+            self.live.rooms.pop(room.game_id, None)
+            self.guard.not_hosting(client.address, room.game_id)
+            raise
+        client.created += 1
+        client.hosted.add(room.game_id)
+        await self.audiences.attach(client, room, room.creator_seat)
+        links = self.live.links
+        await client.send(
+            server_messages.created(
+                room.game_id,
+                invite,
+                watch,
+                token,
+                room.creator_seat,
+                links.make("join", invite),
+                links.make("watch", watch),
+            )
+        )
+        await client.send(self.audiences.state(room, client.seat))
+
+    async def _join(self, client: Client, message: Join) -> None:
+        room = self._room_by_code(client, "join", message.code)
+        room.refuse_if_unplayed()
+        if room.game_id in client.hosted or (client.room is room and client.seat is not None):
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
+        token = new_token()
+        seat = room.join(message.name or client.name, hash_token(token), self.clock())
+        await self._commit(room, lambda: self.live.store.plan_join(room, seat))
+        await self.audiences.attach(client, room, seat)
+        await client.send(server_messages.joined(room.game_id, token, seat))
+        await self.audiences.broadcast_state(room)
+
+    async def _resume(self, client: Client, message: Resume) -> None:
+        found = self.live.store.seat_by_token(hash_token(message.token))
+        if found is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token (a token from another server?)")
+        game_id, seat = found
+        room = self.live.room(game_id, "the game of this token is gone")
+        room.refuse_if_unplayed()
+        came = await self.audiences.attach(client, room, seat)
+        if came and await self.audiences.presence_changed(room):
+            return  # the state every connection of the game got now was the resumer's too
+        await self.live.settled(room)
+        await client.send(self.audiences.state(self.live.current(room), seat))
+
+    async def _watch(self, client: Client, message: Watch) -> None:
+        room = self._room_by_code(client, "watch", message.code)
+        room.refuse_if_unplayed()
+        await self.audiences.attach(client, room, None)
+        await client.send(self.audiences.state(room, None))
+
+    def _room_by_code(self, client: Client, purpose: Purpose, code: str) -> Room:
+        """The game a code or a link's secret names, for ``purpose``.
+
+        A secret the server made is looked up whatever anyone's wrong codes; one it did not make
+        counts against the client's network. A typed code is looked up only while the network
+        and the server are within their budgets of wrong codes, and a wrong one counts against both."""
+        store = self.live.store
+        lookup, missing = (
+            (store.game_by_invite, "no game has this invite code")
+            if purpose == "join"
+            else (store.game_by_watch, "no game has this watch code")
+        )
+        now = time.monotonic()
+        if is_link_secret(code):
+            found = self.live.links.code_of(purpose, code)
+            if found is None:
+                self.guard.link_failed(client.address, now)
+                raise ProtocolError(ErrorCode.NOT_FOUND, "no game has this link; check that it was copied whole")
+            return self.live.room(lookup(found), missing)
+        refusal = self.guard.code_refusal(client.address, now)
+        if refusal is not None:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, refusal)
+        try:
+            return self.live.room(lookup(code), missing)
+        except ProtocolError as problem:
+            if problem.code == ErrorCode.NOT_FOUND:
+                self.guard.code_failed(client.address, now)
+            raise
+
+    # -- acting in the game --------------------------------------------------------------
+
+    async def _act(self, client: Client, message: ClientMessage) -> None:
+        room = client.room
+        if room is None:
+            raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")
+        now = self.clock()
+        if self.live.check_time(room, now) != TimeCheck.NONE:
+            await self.audiences.broadcast_state(room)
+        action = self._actions.get(type(message))
+        if action is not None:
+            await action(client, room, message, now)
+
+    async def _play(self, client: Client, room: Room, message: PlayMove, now: float) -> None:
+        outcome = room.play(client.seat, message.move, message.id, now)
+        if outcome.duplicate:
+            await self.live.settled(room)  # a resend while the first sending's write is in flight
+            if self.live.current(room) is not room:
+                raise StoreError(f"move {outcome.receipt.ply} of game {room.game_id} was not stored")
+            await client.send(outcome.receipt.ack())
+            return
+        moved = room.moved_message(outcome.receipt)  # as the move left the room, whatever comes while it is stored
+        await self._commit(room, lambda: self.live.store.plan_add_move(room, outcome.receipt))
+        self.moves_told.append(time.monotonic())
+        # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
+        # list already shows the position after it, never the one before as its turn again
+        moved_frame = self.audiences.moved(room, client, moved)
+        ack_frame = messages.encode(outcome.receipt.ack()).encode()
+        await client.send_now(*((moved_frame, ack_frame) if client in self.audiences.of(room) else (ack_frame,)))
+        if room.status == Status.FINISHED:
+            await self.audiences.broadcast_state(room)
+
+    async def _resign(self, client: Client, room: Room, message: Resign, now: float) -> None:
+        room.resign(client.seat, now)
+        await self._stored_and_told(room, lambda: self.live.store.plan_finish(room))
+
+    async def _abort(self, client: Client, room: Room, message: Abort, now: float) -> None:
+        room.abort(client.seat, now)
+        await self._stored_and_told(room, lambda: self.live.store.plan_finish(room))
+
+    async def _offer_rematch(self, client: Client, room: Room, message: OfferRematch, now: float) -> None:
+        room.offer_rematch(client.seat, now)
+        await self._stored_and_told(room, lambda: self.live.store.plan_update(room))
+
+    async def _decline_rematch(self, client: Client, room: Room, message: DeclineRematch, now: float) -> None:
+        room.decline_rematch(client.seat, now)
+        await self._stored_and_told(room, lambda: self.live.store.plan_update(room))
+
+    async def _request_takeback(self, client: Client, room: Room, message: RequestTakeback, now: float) -> None:
+        room.request_takeback(client.seat)
+        await self._stored_and_told(room, lambda: self.live.store.plan_update(room))
+
+    async def _answer_takeback(self, client: Client, room: Room, message: AnswerTakeback, now: float) -> None:
+        receipt = room.answer_takeback(client.seat, message.accept, now)
+        store = self.live.store
+        if receipt is None:
+            await self._stored_and_told(room, lambda: store.plan_update(room))
+        else:
+            await self._stored_and_told(room, lambda: store.plan_take_back(room, receipt))
+
+    async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
+        await self.live.settled(room)
+        room = self.live.current(room)
+        await client.send(server_messages.record(room.game_id, room.record_text()))
+
+    async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
+        store = self.live.store
+        invite, watch = store.fresh_codes()
+        new = room.accept_rematch(client.seat, game_id=new_game_id(), invite=invite, watch=watch, now=now)
+        await self._commit(room, lambda: store.plan_start_rematch(room, new))
+        self.live.rooms[new.game_id] = new
+        for other in list(self.audiences.of(room)):
+            seat_then = other.seat
+            new_seat = None if seat_then is None else 3 - seat_then
+            news = server_messages.rematch_started(
+                room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch
+            )
+            other.tell(messages.encode(news).encode())
+            await self.audiences.attach(other, new, new_seat)
+        await self.audiences.broadcast_state(new)
+
+    async def _stored_and_told(self, room: Room, plan: Callable[[], Write]) -> None:
+        """Commit what ``room`` just did, then send every connection of the game its new state."""
+        await self._commit(room, plan)
+        await self.audiences.broadcast_state(room)
+
+    async def _commit(self, room: Room, plan: Callable[[], Write]) -> None:
+        """Store what ``room`` just did; if the store fails, the room goes back to what is stored."""
+        try:
+            await stored(self.live.submit(room, plan()))
+        except StoreError:
+            self._reload(room)
+            raise
+
+    def _reload(self, room: Room) -> None:
+        """Put ``room`` back to what the store holds, its connections with it."""
+        reloaded = self.live.reload(room)
+        if reloaded is not None:
+            self.audiences.rebind(room, reloaded)
+
+    # -- the clock -----------------------------------------------------------------------
+
+    async def watch_clocks(self) -> None:
+        """Every ``clock_tick``: a turn past its limit is lost (or reported overdue), and a game
+        nobody joined expires, even if nobody sends anything."""
+        while True:
+            await asyncio.sleep(self.limits.clock_tick)
+            for room in self.live.clock_changes(self.clock()):  # every end of this tick was queued first
+                await self.audiences.broadcast_state(room)
+                if not self.audiences.of(room):
+                    self.live.forget_if_finished(room)

@@ -1,0 +1,189 @@
+"""Who hears what: the connections attached to each game, and the messages that go to all of them.
+
+A game's connections are its two seats (each may be held by more than one connection: a
+window and a terminal of the same player) and at most ``spectators_per_game`` spectators.
+After a change every one of them gets the game's ``state`` once the game's writes in flight
+are stored (``broadcast_state``), one message per viewer (seat 1, seat 2, spectators), each
+written to all its sockets at once with websockets' ``broadcast``; a move goes out as
+``moved``, the same bytes to everyone.
+
+Nothing here waits for a slow reader: a connection whose unread bytes fill its buffer
+(``Peer.congested``) is skipped and gets a fresh ``state`` once it drains, so what the server
+holds for one connection stays under ``peer_buffer`` whatever the game's others do. A seat
+coming or going is told at most once every ``presence_seconds`` a game (the last change
+within that time is told at its end): a client resuming in a loop costs the others nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
+
+from websockets.asyncio.server import broadcast
+
+from battle.online.protocol import messages
+from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.connections import Client, Peer
+from battle.online.server.live_games import LiveGames
+from battle.online.server.room import Room
+from battle.online.server.server_limits import ServerLimits
+
+
+class Audiences:
+    """The connections of each game, and the fan-out of its news to them."""
+
+    def __init__(self, games: LiveGames, limits: ServerLimits, clock: Callable[[], float]) -> None:
+        self.games = games
+        self.limits = limits
+        self.clock = clock
+        self.attached: dict[str, set[Client]] = {}
+        """The connections attached to each game."""
+        self._presence_told: dict[str, float] = {}
+        """When each game last told a seat's coming or going (monotonic seconds)."""
+        self._presence_due: dict[str, asyncio.TimerHandle] = {}
+        """Games whose latest coming or going waits for ``presence_seconds`` to pass."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        """Broadcasts started from a timer or a drain (kept referenced until done, as asyncio asks)."""
+
+    def of(self, room: Room) -> set[Client]:
+        """The connections attached to ``room``'s game now (an empty set for none)."""
+        return self.attached.get(room.game_id, set())
+
+    # -- attaching -----------------------------------------------------------------------
+
+    async def attach(self, client: Client, room: Room, seat: int | None) -> bool:
+        """Attach ``client`` to ``room`` as ``seat`` (None: a spectator), leaving its game before;
+        whether that made ``seat`` connected (for the caller to tell with ``presence_changed``).
+        A spectator over ``spectators_per_game`` is refused ``full``."""
+        if client.room is room and client.seat == seat:
+            await self.games.settled(room)
+            return False
+        if seat is None and self._spectators(room) >= self.limits.spectators_per_game:
+            raise ProtocolError(
+                ErrorCode.FULL,
+                f"{self.limits.spectators_per_game} connections watch this game already; try again later",
+            )
+        await self.detach(client)
+        await self.games.settled(room)  # a newcomer's first state holds nothing the disk does not
+        came = seat is not None and not self.presence(room)[seat]
+        client.room, client.seat = room, seat
+        client.picked()
+        self.attached.setdefault(room.game_id, set()).add(client)
+        client.socket.on_drained = lambda: self._refresh(client)
+        return came
+
+    async def detach(self, client: Client) -> None:
+        """``client`` leaves its game; a seat left with no connection is told to the game's others."""
+        room = client.room
+        if room is None:
+            return
+        seat = client.seat
+        client.room, client.seat = None, None
+        attached = self.attached.get(room.game_id)
+        if attached is not None:
+            attached.discard(client)
+            if not attached:
+                del self.attached[room.game_id]
+                self._forget_presence(room.game_id)
+                self.games.forget_if_finished(room)
+        if seat is not None and not self.presence(room)[seat] and room.game_id in self.attached:
+            await self.presence_changed(room)
+
+    def rebind(self, room: Room, reloaded: Room) -> None:
+        """The game's connections follow its reloaded room (a failed write put it back)."""
+        for client in self.attached.get(room.game_id, ()):
+            client.room = reloaded
+
+    def presence(self, room: Room) -> dict[int, bool]:
+        seats = {client.seat for client in self.attached.get(room.game_id, ()) if client.seat is not None}
+        return {1: 1 in seats, 2: 2 in seats}
+
+    def _spectators(self, room: Room) -> int:
+        return sum(1 for client in self.attached.get(room.game_id, ()) if client.seat is None)
+
+    # -- telling -------------------------------------------------------------------------
+
+    def state(self, room: Room, seat: int | None) -> messages.JsonObject:
+        """The ``state`` message of ``room`` for ``seat`` (None: a spectator), as of now, with the
+        secrets of the links of the codes it shows (made here: the room knows no key)."""
+        state = room.state_for(seat, self.presence(room), self.clock())
+        links = self.games.links
+        state["invite_secret"] = links.make("join", state["invite"]) if state["invite"] else None
+        state["watch_secret"] = links.make("watch", state["watch"]) if state["watch"] else None
+        return state
+
+    async def broadcast_state(self, room: Room) -> None:
+        """Each connection of the game gets its ``state`` once the game's writes in flight are stored."""
+        await self.games.settled(room)
+        room = self.games.current(room)  # reloaded if a write failed meanwhile
+        viewers: dict[int | None, list[Client]] = {}
+        for client in self.attached.get(room.game_id, ()):
+            viewers.setdefault(client.seat, []).append(client)
+        for seat, clients in viewers.items():
+            _fan_out(clients, messages.encode(self.state(room, seat)).encode())
+
+    async def presence_changed(self, room: Room) -> bool:
+        """A seat came or went: the game's connections get its state now, or, if they got one for that
+        less than ``presence_seconds`` ago, once that time is up (one state for every change
+        meanwhile). Whether they got it now."""
+        game = room.game_id
+        if game in self._presence_due:
+            return False
+        now = time.monotonic()
+        last = self._presence_told.get(game)
+        if last is None or now - last >= self.limits.presence_seconds:
+            self._presence_told[game] = now
+            await self.broadcast_state(room)
+            return True
+        wait = last + self.limits.presence_seconds - now
+        self._presence_due[game] = asyncio.get_running_loop().call_later(wait, self._presence_due_now, room)
+        return False
+
+    def _presence_due_now(self, room: Room) -> None:
+        self._presence_due.pop(room.game_id, None)
+        if room.game_id in self.attached:
+            self._presence_told[room.game_id] = time.monotonic()
+            self._start(self.broadcast_state(room))
+
+    def _forget_presence(self, game: str) -> None:
+        self._presence_told.pop(game, None)
+        due = self._presence_due.pop(game, None)
+        if due is not None:
+            due.cancel()
+
+    def moved(self, room: Room, mover: Client, moved: messages.JsonObject) -> bytes:
+        """A stored move's ``moved`` to every connection of the game but the mover (whose own comes
+        with its ``ack``); returns the frame, the same bytes for everyone."""
+        frame = messages.encode(moved).encode()
+        _fan_out((other for other in self.attached.get(room.game_id, ()) if other is not mover), frame)
+        return frame
+
+    def _refresh(self, client: Client) -> None:
+        """A connection that drained after missing news gets its game's state afresh."""
+        room = client.room
+        if room is not None:
+            self._start(self._send_state(client, room))
+
+    async def _send_state(self, client: Client, room: Room) -> None:
+        await self.games.settled(room)
+        room = self.games.current(room)
+        if client.room is room:
+            client.tell(messages.encode(self.state(room, client.seat)).encode())
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _fan_out(clients: Iterable[Client], frame: bytes) -> None:
+    """``frame`` to each of ``clients`` that can take it now; the others are marked to get a fresh state."""
+    ready: list[Peer] = []
+    for client in clients:
+        if client.socket.congested:
+            client.socket.missed = True
+        else:
+            ready.append(client.socket)
+    broadcast(ready, frame, text=True)

@@ -1,0 +1,172 @@
+"""The games the server holds in memory, and their way to disk.
+
+Every unfinished game is a ``Room`` here from the start (``store.load_unfinished``), and a
+finished one while a connection looks at it. A change is told to nobody before it is stored:
+``stored`` waits for a write's future (``submit``), and ``settled`` for every write of a game
+still in flight, so what a room holds then is what the disk holds. The writes go through a
+``Committer``: the group writer's thread, or one transaction a write on the loop
+(``group_commit``). A write that fails puts the room back to what is stored (``reload``).
+
+The clock's part is here too: a turn past its limit lost on time, a game nobody joined
+expired; their writes are queued without waiting (``clock_changes``), so one tick's ends share
+one commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+
+from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.group_commit import Committer
+from battle.online.server.link_secrets import LinkSecrets
+from battle.online.server.room import Room, Status, TimeCheck
+from battle.online.server.store import GameDamaged, GameStore, StoreError, Write
+
+log = logging.getLogger("mahjong-battle.server")
+
+
+class LiveGames:
+    """The rooms by game id, and each one's last write not yet known to be on disk."""
+
+    def __init__(self, store: GameStore, committer: Committer, wait_seconds: float) -> None:
+        self.store = store
+        self.committer = committer
+        """Where writes go to disk; each one's future resolves once it is there."""
+        self.wait_seconds = wait_seconds
+        """How long a game waits for its second player (``ServerLimits.wait_seconds``)."""
+        self.links = LinkSecrets(store.link_key)
+        """The secrets of the games' invite and watch links."""
+        self.rooms: dict[str, Room] = {room.game_id: room for room in store.load_unfinished()}
+        """Every unfinished game, and finished ones a connection is attached to."""
+        self.in_flight: dict[str, asyncio.Future[None]] = {}
+        """Each game's last write not yet known to be on disk (its earlier ones commit before it)."""
+        self.commit_seconds: collections.deque[float] = collections.deque(maxlen=10_000)
+        """How long the recent writes took from their submission to the disk, for ``/stats``."""
+
+    # -- finding a game ------------------------------------------------------------------
+
+    def room(self, game_id: str | None, missing: str) -> Room:
+        """The game ``game_id`` names, loaded from the store if it is finished; ``not_found`` (with
+        ``missing`` as the reason) when there is none, ``damaged`` when its rows do not rebuild."""
+        if game_id is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, missing)
+        room = self.rooms.get(game_id)
+        if room is None:
+            try:
+                room = self.store.load_game(game_id)  # a finished game, or one left out at the start
+            except GameDamaged as problem:
+                log.error("%s", problem)
+                raise ProtocolError(
+                    ErrorCode.DAMAGED, "the server could not load this game: its record in the database is damaged"
+                ) from None
+            if room is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, missing)
+            self.rooms[game_id] = room
+        return room
+
+    def current(self, room: Room) -> Room:
+        """The room held for ``room``'s game now: another one if a failed write reloaded it."""
+        return self.rooms.get(room.game_id, room)
+
+    def unfinished(self) -> int:
+        return sum(1 for room in self.rooms.values() if room.status != Status.FINISHED)
+
+    def is_waiting(self, game_id: str) -> bool:
+        room = self.rooms.get(game_id)
+        return room is not None and room.status == Status.WAITING
+
+    def count(self, status: Status) -> int:
+        return sum(1 for room in self.rooms.values() if room.status == status)
+
+    # -- storing -------------------------------------------------------------------------
+
+    def submit(self, room: Room, write: Write) -> asyncio.Future[None]:
+        """Queue ``write`` for the disk; it becomes the game's last write in flight until it is stored."""
+        future = self.committer.submit(write)
+        game = room.game_id
+        self.in_flight[game] = future
+        submitted = time.perf_counter()
+
+        def stored(done: asyncio.Future[None]) -> None:
+            self.commit_seconds.append(time.perf_counter() - submitted)
+            if self.in_flight.get(game) is done:
+                del self.in_flight[game]
+
+        future.add_done_callback(stored)
+        return future
+
+    async def settled(self, room: Room) -> None:
+        """Wait until every write of ``room`` submitted so far is on disk (or failed): what the room
+        holds then is what the store holds, and may be told."""
+        while (future := self.in_flight.get(room.game_id)) is not None and not future.done():
+            await asyncio.wait((future,))
+
+    def reload(self, room: Room) -> Room | None:
+        """Put ``room`` back to what the store holds; the reloaded room, or None if it cannot be read."""
+        self.committer.forgive(room.game_id)  # writes queued from now on are made from the reloaded room
+        try:
+            loaded = self.store.load_game(room.game_id)
+        except StoreError as problem:
+            log.error("%s", problem)
+            return None
+        if loaded is not None:
+            self.rooms[room.game_id] = loaded
+        return loaded
+
+    def forget_if_finished(self, room: Room) -> None:
+        """Let a finished game go from memory (it is in the store, and loaded again if asked for)."""
+        if room.status == Status.FINISHED:
+            self.rooms.pop(room.game_id, None)
+
+    # -- time ----------------------------------------------------------------------------
+
+    def check_time(self, room: Room, now: float) -> TimeCheck:
+        """``room.check_time``, with the write of a game lost on time queued."""
+        check = room.check_time(now)
+        if check == TimeCheck.LOST:
+            self._finish_later(room)
+        return check
+
+    def clock_changes(self, now: float) -> list[Room]:
+        """The games the clock changed at ``now``: a turn newly overdue or lost on time, a game
+        nobody joined in ``wait_seconds`` expired; their writes are queued, not waited for."""
+        return [
+            room
+            for room in list(self.rooms.values())
+            if (room.status == Status.WAITING and self._expire(room, now))
+            or (
+                room.status == Status.PLAYING
+                and room.deadline() is not None
+                and self.check_time(room, now) != TimeCheck.NONE
+            )
+        ]
+
+    def _expire(self, room: Room, now: float) -> bool:
+        if not room.expire(now, self.wait_seconds):
+            return False
+        self._finish_later(room)
+        return True
+
+    def _finish_later(self, room: Room) -> None:
+        """Queue the write of a game the clock ended; nobody waits for it here: the next state
+        broadcast tells it once it is stored."""
+        try:
+            future = self.submit(room, self.store.plan_finish(room))
+        except StoreError as problem:
+            log.error("%s", problem)
+        else:
+            future.add_done_callback(_log_failure)
+
+
+async def stored(future: asyncio.Future[None]) -> None:
+    """Wait until a write is on disk (raises its ``StoreError``); a waiter that goes away leaves it be."""
+    await asyncio.wait((future,))
+    future.result()
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("%s", future.exception())

@@ -1,0 +1,380 @@
+"""Memory a stranger can make the server hold: watchers that never read and resumes in a loop, as a table.
+
+    python benchmarks/online_attack.py                          this tree, from one address and from two
+    python benchmarks/online_attack.py --against 3dde8aa        that revision's server first, then this tree's
+
+From each attacking address (127.0.0.1, and 127.0.0.2 for the second: loopback takes any
+127.x as a source): host a game and join it, open ``--watchers`` connections (40) that
+``watch`` it with a 4 KiB receive buffer and never read, and from ``--resumers`` more (10)
+send ``resume`` with the game's two tokens ``--rate`` times a second each (20, the server's
+message rate), for ``--attack-seconds`` (15); then the attackers send nothing for
+``--after-seconds`` (15) but keep their sockets open; then they close. Every connection is
+a plain socket written by hand (``tests.online.strangers``), as a stranger's would be; the
+server is ``mahjong-battle serve`` with its defaults on 127.0.0.1.
+
+Meanwhile another game (two websockets clients from 127.0.0.1) plays a move every 0.25 s;
+its latency runs from the mover's send to the opponent's receipt of ``moved``. The server's
+RSS (``/proc/PID/status``) is read every 0.25 s. The table gives, per tree and number of
+addresses: the RSS when idle (everyone connected, nothing sent yet), at the attack's end,
+its peak, at the end of the quiet phase with the sockets still open, and after they closed;
+the other game's move latency during the attack and after it; and the handshakes the server
+refused (a watcher over the cap of spectators is refused later, in words it never reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the working tree's tests package (the raw client) and battle
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
+
+from tests.online.strangers import masked_frame, raw_websocket, resident_mib  # noqa: E402
+
+SAMPLE_SECONDS = 0.25
+MOVE_PAUSE = 0.25
+STARTUP_SECONDS = 60.0
+WAIT = 30.0
+
+
+# -- the server ----------------------------------------------------------------------------
+
+
+class Server:
+    """``mahjong-battle serve`` of ``tree`` on 127.0.0.1, its database in ``folder``."""
+
+    def __init__(self, tree: Path, folder: Path) -> None:
+        self.tree, self.folder = tree, folder
+        self.process: subprocess.Popen[str] | None = None
+        self.port = 0
+
+    def __enter__(self) -> Server:
+        command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
+        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "games.sqlite3")]
+        self.errors = (self.folder / "server.err").open("w")
+        self.process = subprocess.Popen(
+            command,
+            cwd=self.tree,
+            env={**os.environ, "PYTHONPATH": str(self.tree)},
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if "ws://127.0.0.1:" not in line:
+            self.__exit__()
+            raise SystemExit(f"the server of {self.tree} did not start: {line!r}")
+        self.port = int(line.split("ws://127.0.0.1:", 1)[1].split()[0])
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.errors.close()
+
+
+# -- what one run measures -------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    """Latencies of the other game's moves in one phase, and the server's RSS samples."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    rss_mib: list[float] = field(default_factory=list)
+
+    def spread(self) -> str:
+        if not self.latencies_ms:
+            return "-"
+        ordered = sorted(self.latencies_ms)
+        p50 = ordered[len(ordered) // 2]
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        return f"{p50:.1f} / {p99:.1f} / {ordered[-1]:.1f} ({len(ordered)})"
+
+
+@dataclass
+class Run:
+    tree: str
+    addresses: int
+    idle_mib: float = 0.0
+    attack_end_mib: float = 0.0
+    peak_mib: float = 0.0
+    quiet_end_mib: float = 0.0
+    closed_mib: float = 0.0
+    attack: Phase = field(default_factory=Phase)
+    quiet: Phase = field(default_factory=Phase)
+    resumes_sent: int = 0
+    handshakes_refused: int = 0
+
+    def row(self) -> str:
+        return (
+            f"| {self.tree} | {self.addresses} | {self.resumes_sent:,} | {self.idle_mib:.1f} | "
+            f"{self.attack_end_mib:.1f} | {self.peak_mib:.1f} | {self.quiet_end_mib:.1f} | {self.closed_mib:.1f} | "
+            f"{self.attack.spread()} | {self.quiet.spread()} | {self.handshakes_refused} |"
+        )
+
+
+TABLE_HEADER = (
+    "| tree | addresses | resumes sent | RSS idle MiB | end of attack | peak | after the quiet phase (open) "
+    "| after closing | other game's move ms during the attack: p50 / p99 / max (moves) | after it "
+    "| handshakes refused |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
+)
+
+
+# -- the attack ------------------------------------------------------------------------------
+
+
+def attacker_game(port: int, source: str) -> dict[str, Any]:
+    """A game the attacker hosts and joins itself (from ``source``): its ``created`` message and the guest's token."""
+    host = bound_client(port, source)
+    host_send(host, {"type": "hello", "version": 1}, {"type": "create", "deal": {"number": 5}, "first": "creator"})
+    created = read_until(host, "created")
+    guest = bound_client(port, source)
+    host_send(guest, {"type": "hello", "version": 1}, {"type": "join", "code": created["invite"]})
+    joined = read_until(guest, "joined")
+    return {**created, "tokens": [created["token"], joined["token"]], "sockets": [host, guest]}
+
+
+def bound_client(port: int, source: str) -> Any:
+    from websockets.sync.client import connect
+
+    raw = socket.socket()
+    raw.bind((source, 0))
+    raw.connect(("127.0.0.1", port))
+    return connect(
+        f"ws://127.0.0.1:{port}", sock=raw, open_timeout=WAIT, max_size=2**20, ping_interval=None
+    ).__enter__()
+
+
+def host_send(client: Any, *messages: dict[str, Any]) -> None:
+    for message in messages:
+        client.send(json.dumps(message))
+
+
+def read_until(client: Any, kind: str) -> dict[str, Any]:
+    for _ in range(20):
+        message = json.loads(client.recv(WAIT))
+        if message.get("type") == kind:
+            return message
+    raise SystemExit(f"no {kind} from the server")
+
+
+async def resume_in_a_loop(
+    connection: socket.socket, tokens: list[str], rate: int, seconds: float, sent: list[int]
+) -> None:
+    """``resume`` ``rate`` times a second with the game's tokens in turn, for ``seconds``; what comes
+    back is read and dropped."""
+    loop = asyncio.get_running_loop()
+    connection.setblocking(False)
+
+    async def drain() -> None:
+        with contextlib.suppress(OSError):
+            while await loop.sock_recv(connection, 1 << 16):
+                pass
+
+    reading = asyncio.create_task(drain())
+    frames = [masked_frame(json.dumps({"type": "resume", "token": token})) for token in tokens]
+    end = time.monotonic() + seconds
+    number = 0
+    try:
+        while time.monotonic() < end:
+            began = time.monotonic()
+            with contextlib.suppress(OSError):
+                await loop.sock_sendall(connection, b"".join(frames[(number + i) % len(frames)] for i in range(rate)))
+            number += rate
+            sent[0] += rate
+            await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
+    finally:
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+
+
+# -- the other game ----------------------------------------------------------------------------
+
+
+async def other_games(url: str, phases: dict[str, Phase], current: list[str], stop: asyncio.Event) -> None:
+    """Games of two websockets clients, a move every ``MOVE_PAUSE`` s, one after the other until ``stop``."""
+    from websockets.asyncio.client import connect
+
+    from battle.rules.board import move_name
+    from battle.rules.notation import parse_position
+
+    async def expect(client: Any, kind: str) -> dict[str, Any]:
+        while True:
+            message = json.loads(await asyncio.wait_for(client.recv(), WAIT))
+            if message.get("type") == kind:
+                return message
+            if message.get("type") == "error":
+                raise RuntimeError(f"the other game was refused: {message.get('reason')}")
+
+    deal = 11
+    while not stop.is_set():
+        # max_queue=None: what a player does not wait for piles up here, not in the server's buffers
+        async with (
+            connect(url, max_size=2**20, max_queue=None) as host,
+            connect(url, max_size=2**20, max_queue=None) as guest,
+        ):
+            await host.send(json.dumps({"type": "hello", "version": 1}))
+            await host.send(json.dumps({"type": "create", "deal": {"number": deal}, "first": "creator"}))
+            created = await expect(host, "created")
+            state = await expect(host, "state")
+            await guest.send(json.dumps({"type": "hello", "version": 1}))
+            await guest.send(json.dumps({"type": "join", "code": created["invite"]}))
+            await expect(guest, "joined")
+            position = parse_position(state["start"])
+            seats = {created["seat"]: host, 3 - created["seat"]: guest}
+            ply = 0
+            while not stop.is_set() and position.legal_moves():
+                await asyncio.sleep(MOVE_PAUSE)
+                ply += 1
+                move = position.legal_moves()[0]
+                mover = position.to_move
+                sent = time.monotonic()
+                await seats[mover].send(json.dumps({"type": "move", "move": move_name(move), "id": f"m{ply}"}))
+                await expect(seats[3 - mover], "moved")
+                phase = phases.get(current[0])
+                if phase is not None:
+                    phase.latencies_ms.append(1000 * (time.monotonic() - sent))
+                position.push(move)
+        deal += 1
+
+
+# -- one run -----------------------------------------------------------------------------------
+
+
+async def run_attack(server: Server, run: Run, args: argparse.Namespace) -> None:
+    sources = ["127.0.0.1", "127.0.0.2"][: run.addresses]
+    games = [attacker_game(server.port, source) for source in sources]
+    watchers: list[socket.socket] = []
+    resumers: list[socket.socket] = []
+    hello = {"type": "hello", "version": 1}
+    for game, source in zip(games, sources, strict=True):
+        for _ in range(args.watchers):
+            try:
+                watchers.append(
+                    raw_websocket(
+                        server.port, hello, {"type": "watch", "code": game["watch"]}, receive_buffer=4096, source=source
+                    )
+                )
+            except (OSError, AssertionError):
+                run.handshakes_refused += 1
+        resumers += [raw_websocket(server.port, hello, source=source) for _ in range(args.resumers)]
+    phases = {"attack": run.attack, "quiet": run.quiet}
+    current = ["idle"]
+    stop = asyncio.Event()
+    prober = asyncio.create_task(other_games(f"ws://127.0.0.1:{server.port}", phases, current, stop))
+    await asyncio.sleep(3.0)
+    run.idle_mib = resident_mib(server.pid)
+
+    async def sample() -> None:
+        while True:
+            rss = resident_mib(server.pid)
+            run.peak_mib = max(run.peak_mib, rss)
+            if current[0] in phases:
+                phases[current[0]].rss_mib.append(rss)
+            await asyncio.sleep(SAMPLE_SECONDS)
+
+    sampler = asyncio.create_task(sample())
+    current[0] = "attack"
+    sent = [0]
+    await asyncio.gather(
+        *(
+            resume_in_a_loop(resumer, games[index // args.resumers]["tokens"], args.rate, args.attack_seconds, sent)
+            for index, resumer in enumerate(resumers)
+        )
+    )
+    run.resumes_sent = sent[0]
+    run.attack_end_mib = resident_mib(server.pid)
+    current[0] = "quiet"
+    await asyncio.sleep(args.after_seconds)
+    run.quiet_end_mib = resident_mib(server.pid)
+    current[0] = "done"
+    stop.set()
+    try:
+        await asyncio.wait_for(prober, WAIT)
+    except Exception as problem:  # reported, and the run's figures kept
+        print(f"the other game stopped: {type(problem).__name__}: {problem}", file=sys.stderr, flush=True)
+    for connection in watchers + resumers:
+        connection.close()
+    for game in games:
+        for client in game["sockets"]:
+            with contextlib.suppress(Exception):
+                client.close()
+    await asyncio.sleep(3.0)
+    run.closed_mib = resident_mib(server.pid)
+    sampler.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await sampler
+
+
+def one_run(tree: Path, label: str, addresses: int, args: argparse.Namespace) -> Run:
+    run = Run(label, addresses)
+    with tempfile.TemporaryDirectory(prefix="online-attack-") as folder, Server(tree, Path(folder)) as server:
+        print(f"{label}, {addresses} address(es): attacking the server (pid {server.pid})", file=sys.stderr, flush=True)
+        asyncio.run(run_attack(server, run, args))
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--against", metavar="REV", help="also attack REV's server (checked out in a temporary worktree), first"
+    )
+    parser.add_argument("--addresses", default="1,2", help="attacking addresses, one run each: 1, 2 or 1,2 (default)")
+    parser.add_argument("--watchers", type=int, default=40, help="watchers that never read, per address (default 40)")
+    parser.add_argument("--resumers", type=int, default=10, help="connections sending resume, per address (default 10)")
+    parser.add_argument("--rate", type=int, default=20, help="resumes a second per connection (default 20)")
+    parser.add_argument("--attack-seconds", type=float, default=15.0, help="how long the resumes go on (default 15)")
+    parser.add_argument("--after-seconds", type=float, default=15.0, help="the quiet phase, sockets open (default 15)")
+    args = parser.parse_args()
+    try:
+        counts = [int(part) for part in args.addresses.split(",")]
+    except ValueError:
+        parser.error(f"--addresses: {args.addresses!r} is not a list like 1,2")
+    if not counts or not set(counts) <= {1, 2}:
+        parser.error("--addresses: each count is 1 or 2")
+    print("## The memory attack\n")
+    print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load average {load} at the start\n", flush=True)
+    print(TABLE_HEADER, flush=True)
+    with contextlib.ExitStack() as stack:
+        trees: list[tuple[Path, str]] = []
+        if args.against:
+            from other_tree import checked_out, short_name
+
+            trees.append((stack.enter_context(checked_out(args.against)), short_name(args.against)))
+        trees.append((ROOT, "this tree"))
+        for addresses in counts:
+            for tree, label in trees:
+                print(one_run(tree, label, addresses, args).row(), flush=True)
+
+
+if __name__ == "__main__":
+    main()

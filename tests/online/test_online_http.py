@@ -1,0 +1,126 @@
+"""Plain HTTP on the game port as a stranger sends it: ``mahjong-battle serve`` as a process on
+127.0.0.1, requests written byte for byte on raw sockets (``tests.online.strangers``) and
+handshakes by websockets' own client. Pipelined requests, foreign pages' scripts, methods other
+than GET, the headers of every answer, links put into the web folder, and the counting of
+connections behind a trusted proxy."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.online.strangers import WAIT, head_and_body, http, request
+from tests.online_server import Client, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    with ServerProcess(tmp_path_factory.mktemp("http")) as running:
+        yield running
+
+
+def test_pipelined_requests_get_the_first_answered_and_write_no_traceback(server: ServerProcess) -> None:
+    for _ in range(50):
+        answer = http(server.port, request("GET", "/healthz") * 3)
+        status, headers, body = head_and_body(answer)
+        assert status == "HTTP/1.1 200 OK" and body == b"ok\n"  # the first; the others are for a new connection
+        assert ("connection", "close") in headers and answer.count(b"HTTP/1.1") == 1
+    log = "\n".join(server.log_lines())
+    assert "Traceback" not in log and "AssertionError" not in log, log[-2000:]
+
+
+def test_head_gets_the_headers_alone_and_other_methods_405(server: ServerProcess) -> None:
+    status, headers, body = head_and_body(http(server.port, request("HEAD", "/healthz")))
+    assert status == "HTTP/1.1 200 OK" and body == b"" and ("content-length", "3") in headers
+    status, headers, body = head_and_body(http(server.port, request("HEAD", "/")))
+    assert status == "HTTP/1.1 200 OK" and body == b"" and int(dict(headers)["content-length"]) > 500
+    for method in ("POST", "PUT", "DELETE", "OPTIONS", "BREW"):
+        status, headers, body = head_and_body(http(server.port, request(method, "/healthz", "Content-Length: 0")))
+        assert status == "HTTP/1.1 405 Method Not Allowed" and ("allow", "GET, HEAD") in headers, method
+        assert body == f"{method} is not answered here\n".encode()
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/stats", "/", "/app.js", "/nothing"])
+def test_every_answer_has_one_content_type_and_nosniff(server: ServerProcess, path: str) -> None:
+    status, headers, _ = head_and_body(http(server.port, request("GET", path)))
+    names = [name for name, _ in headers]
+    assert names.count("content-type") == 1, headers
+    assert ("x-content-type-options", "nosniff") in headers
+
+
+def test_a_page_elsewhere_may_not_connect_but_the_servers_own_and_the_allowed_may(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--allow-origin", "https://Friends.example.org:443/") as server:
+        with pytest.raises(InvalidStatus) as refused:
+            connect(server.url, origin="http://evil.example", open_timeout=WAIT)  # type: ignore[arg-type]
+        assert refused.value.response.status_code == 403
+        assert b"may not connect here" in refused.value.response.body
+        with pytest.raises(InvalidStatus):
+            connect(server.url, origin="null", open_timeout=WAIT)  # type: ignore[arg-type]
+        for origin in (server.base, "https://friends.example.org", None):  # its own page, the allowed, a program
+            with connect(server.url, origin=origin, open_timeout=WAIT) as allowed:  # type: ignore[arg-type]
+                allowed.send('{"type": "ping", "t": 1}')
+                assert allowed.recv(WAIT) == '{"type":"pong","t":1}'
+
+
+def test_allow_origin_refuses_what_is_no_origin_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from battle.cli import entry_point; entry_point()",
+            "serve",
+            "--allow-origin",
+            "ftp://x/y",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2 and "'ftp://x/y' is not a web origin like https://games.example.org" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_links_in_the_web_folder_are_not_served(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html><title>page</title>\n")
+    (web / "app.js").write_text("export const kept = 1;\n")
+    (tmp_path / "secret.js").write_text("the server's own secrets\n")
+    os.symlink(tmp_path / "secret.js", web / "outside.js")
+    os.symlink(web / "app.js", web / "inside.js")
+    prelude = (
+        f"import battle.online.server.web_files as files; files.WEB_ROOT = __import__('pathlib').Path({str(web)!r})"
+    )
+    with ServerProcess(tmp_path / "server", prelude=prelude) as server:
+        status, _, body = head_and_body(http(server.port, request("GET", "/app.js")))
+        assert status == "HTTP/1.1 200 OK" and body == b"export const kept = 1;\n"
+        for path in ("/outside.js", "/inside.js"):
+            status, _, body = head_and_body(http(server.port, request("GET", path)))
+            assert status == "HTTP/1.1 404 Not Found" and b"secrets" not in body, path
+
+
+def test_behind_a_proxy_a_connection_counts_once_and_one_without_the_header_is_capped(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--trust-proxy", "--max-connections-per-address", "2") as server:
+
+        def connections() -> int:
+            _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
+            return int(dict(line.split(" ", 1) for line in body.decode().splitlines())["connections"])
+
+        alone = connections()  # the request for the counts is a connection too
+        forwarded = Client(server.url, forwarded_for="192.0.2.7")
+        assert connections() == alone + 1
+        unnamed = [Client(server.url) for _ in range(2)]  # no X-Forwarded-For: the proxy's own address, capped
+        with pytest.raises(InvalidStatus) as refused:
+            Client(server.url)
+        assert refused.value.response.status_code == 429
+        assert connections() == alone + 3
+        for client in (forwarded, *unnamed):
+            client.close()
