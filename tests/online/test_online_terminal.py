@@ -381,8 +381,10 @@ def test_the_invite_link_names_an_address_a_friend_can_reach(tmp_path: Path) -> 
         ann = Program(["play", "--online", server.url, "--deal", "5"], tmp_path / "ann2")
         try:
             ann.wait_for(r"mahjong-battle play --online wss://games.example.org --join \w{4}-\w{4}")
-            ann.wait_for(r"Invite link \(opens the game in a browser\): https://games.example.org/join/\w{4}-\w{4}")
-            ann.wait_for(r"\(link: https://games.example.org/watch/\w{4}-\w{4}\)")
+            ann.wait_for(
+                r"Invite link \(opens the game in a browser\): https://games.example.org/join/\w{4}-\w{4}-\w{24}"
+            )
+            ann.wait_for(r"\(link: https://games.example.org/watch/\w{4}-\w{4}-\w{24}\)")
             assert "this machine only" not in ann.text
         finally:
             ann.stop()

@@ -839,7 +839,7 @@ def test_the_waiting_room_link_names_an_address_a_friend_can_reach(tmp_path: Pat
         app = new_app()
         recorder = record_texts(app, monkeypatch)
         lobby = host_in_window(app, server.url)
-        link = f"https://games.example.org/join/{format_code(lobby.invite or '')}"
+        link = f"https://games.example.org/join/{format_code(lobby.invite_secret or '')}"
         drawn = " ".join(recorder.texts())
         assert link in drawn and "this machine only" not in drawn
         ui.click_button(app, lobby.buttons["copy"])

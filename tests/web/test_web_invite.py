@@ -33,7 +33,7 @@ def test_copy_link_on_a_page_opened_by_a_lan_name_puts_the_link_on_the_clipboard
     lan = f"http://mahjong.{LAN_DOMAIN}:{served.port}"
     ann = new_page(browser)
     link = host(ann, lan, "Ann")
-    assert re.fullmatch(rf"{lan}/join/\w{{4}}-\w{{4}}", link)
+    assert re.fullmatch(rf"{lan}/join/\w{{4}}-\w{{4}}-\w{{24}}", link)
     assert ann.evaluate("() => isSecureContext") is False  # as on a LAN: no clipboard API
     assert ann.is_hidden("#invite-here-only")  # a friend on the network reaches this name
     ann.click("#copy-link")
@@ -53,7 +53,7 @@ def test_a_loopback_link_says_it_works_here_only_and_a_public_url_is_the_link(br
     with ServerProcess(tmp_path / "proxied", "--public-url", "https://games.example.org") as server:
         ann = new_page(browser)
         link = host(ann, server.base, "Ann")  # the host came in over loopback; the friend gets the public name
-        assert re.fullmatch(r"https://games.example.org/join/\w{4}-\w{4}", link)
+        assert re.fullmatch(r"https://games.example.org/join/\w{4}-\w{4}-\w{24}", link)
         assert ann.get_attribute("#invite-link", "href") == link and ann.is_hidden("#invite-here-only")
 
 

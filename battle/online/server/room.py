@@ -35,7 +35,7 @@ from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.errors import NotationError
 from battle.rules.game import Game, clean_name, result_of
-from battle.rules.notation import format_position, parse_position
+from battle.rules.notation import format_position, format_record, parse_position
 from battle.rules.wording import verb
 
 SEATS = (1, 2)
@@ -357,8 +357,8 @@ class Room:
         return None
 
     def name_of(self, seat: int) -> str:
-        """The seat's name as the record writes it ("Player 2" for a player who gave none)."""
-        return self.game.names[seat - 1]
+        """The seat's name as the record writes it: the notation's "Player 2" for a player who gave none."""
+        return self.game.names[seat - 1] or f"Player {seat}"
 
     def deadline(self) -> float | None:
         """When the side to move runs out of time; None without a limit or outside play."""
@@ -433,7 +433,9 @@ class Room:
 
     def record_text(self) -> str:
         """The game as a ``.mbg`` record; a resignation or a loss on time is said in a comment first."""
-        text = self.game.to_text()
+        record = self.game.to_record()
+        record.player1, record.player2 = self.name_of(1), self.name_of(2)
+        text = format_record(record)
         if self.status == Status.FINISHED and self.winner is not None and self.reason != EndReason.NO_PAIR:
             loser = self.name_of(3 - self.winner)
             what = "resigns" if self.reason == EndReason.RESIGN else "loses on time"
