@@ -336,12 +336,12 @@ def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
             )
             print(f"  {number}. {saved.describe()}{busy}")
     try:
-        shelf.claim(picked.game_id)
-    except GameInUse as error:
+        try:
+            return shelf.open_claimed(picked.game_id)
+        except GameUnclaimable:
+            return shelf.load(picked.game_id)
+    except (GameInUse, ShelfProblem) as error:
         raise InputError(_("--resume: {error}").format(error=error)) from None
-    except OSError:
-        pass  # a folder where no lock can be made: the game is still played, as before claims
-    return picked
 
 
 def _lazy_reviewer() -> Reviewer:
