@@ -1,0 +1,66 @@
+"""``play``'s solver warm-up: the kernels load on a thread while the first board is read, and that
+thread has ended before the program does.
+
+On a first run the kernels compile in child processes (about 10 s), which a game that ends sooner
+stops within 50 ms; otherwise they load from numba's cache here, in about a second of LLVM calls.
+The thread must end before the interpreter's own exit: a daemon thread still loading then is
+frozen by the exit wherever it stands, possibly inside LLVM's lock, and the exit's clean-up of
+the kernels waits on that lock for ever (``play`` hung after ``quit`` in this way, in a few runs
+of a hundred on a busy machine). Two facts of CPython 3.11 made that wait possible: llvmlite
+registers its "shutting down" flag with ``atexit`` when it is imported, and a registration made
+while the exit runs its ``atexit`` calls is never called, so a load that began just before a
+quit left the flag unset, and the exit's clean-up called into LLVM. So ``end`` waits for the
+thread before ``play`` returns: the kernels are whole and llvmlite's flag is set by the time the
+exit tears them down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+from battle.cli.inputs import EXIT_INTERRUPTED
+
+_Call = TypeVar("_Call", bound=Callable[..., object])
+
+
+class SolverWarmUp:
+    """The kernels loading on the thread ``solver-warm-up`` from construction on, until ``end``."""
+
+    def __init__(self) -> None:
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._prepare, name="solver-warm-up", daemon=True)
+        self._thread.start()
+
+    def _prepare(self) -> None:
+        with contextlib.suppress(Exception):  # no solver here: hint and eval say so when asked
+            from battle.players import prepare_kernels
+
+            prepare_kernels(self._closing)
+
+    def first(self, call: _Call) -> _Call:
+        """``call``, once the warm-up has ended: the solver's searches wait for it rather than compile
+        the kernels a second time beside it."""
+
+        def wrapped(*args: object) -> object:
+            self._thread.join()
+            return call(*args)
+
+        return cast(_Call, wrapped)
+
+    def end(self) -> None:
+        """Stop a compile and wait for the thread (a load from the cache in progress finishes: about
+        a second). A Ctrl-C meanwhile ends the process at once, with its output flushed: the game
+        is saved after every move, and the interpreter's exit would wait on the thread."""
+        self._closing.set()
+        try:
+            self._thread.join()
+        except KeyboardInterrupt:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(OSError, AttributeError, ValueError):
+                    stream.flush()
+            os._exit(EXIT_INTERRUPTED)
