@@ -2,16 +2,16 @@
 thread has ended before the program does.
 
 On a first run the kernels compile in child processes (about 10 s), which a game that ends sooner
-stops within 50 ms; otherwise they load from numba's cache here, in about a second of LLVM calls.
-The thread must end before the interpreter's own exit: a daemon thread still loading then is
-frozen by the exit wherever it stands, possibly inside LLVM's lock, and the exit's clean-up of
-the kernels waits on that lock for ever (``play`` hung after ``quit`` in this way, in a few runs
-of a hundred on a busy machine). Two facts of CPython 3.11 made that wait possible: llvmlite
-registers its "shutting down" flag with ``atexit`` when it is imported, and a registration made
-while the exit runs its ``atexit`` calls is never called, so a load that began just before a
-quit left the flag unset, and the exit's clean-up called into LLVM. So ``end`` waits for the
-thread before ``play`` returns: the kernels are whole and llvmlite's flag is set by the time the
-exit tears them down.
+stops within 50 ms; otherwise they load from numba's cache here, in a fraction of a second of LLVM
+calls after numba's import. The thread must end before the interpreter's own exit: a daemon thread
+still at work then is frozen by the exit wherever it stands, LLVM's lock included, and the exit's
+clean-up of the kernels can wait on that lock for ever. CPython 3.11 never calls an ``atexit``
+function registered while the exit runs them, and llvmlite registers its "shutting down" flag
+so when it is imported: numba imported just after a quick ``quit`` leaves the flag unset, and the
+clean-up then calls into LLVM (the stack of such a hang: ``closure_dealloc`` -> ``ObjectRef.__del__``
+-> ``_LLVMLock.__enter__``; ``benchmarks/play_exit.py``). So ``end`` waits for the thread before
+``play`` returns: a quit during numba's import waits for the import and loads nothing, one during
+the load waits for the load, and the exit finds llvmlite's flag set and no thread at work.
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ class SolverWarmUp:
         return cast(_Call, wrapped)
 
     def end(self) -> None:
-        """Stop a compile and wait for the thread (a load from the cache in progress finishes: about
-        a second). A Ctrl-C meanwhile ends the process at once, with its output flushed: the game
-        is saved after every move, and the interpreter's exit would wait on the thread."""
+        """Stop a compile and wait for the thread (numba's import or a load from the cache in progress
+        finishes: under a second on a quiet machine). A Ctrl-C meanwhile ends the process at once,
+        with its output flushed: the game is saved after every move, and the interpreter's exit
+        would wait on the thread."""
         self._closing.set()
         try:
             self._thread.join()
