@@ -258,6 +258,13 @@ class SearchWorker(Generic[S]):
             self._closing.set()
             self._lock.notify_all()
 
+    def join(self) -> None:
+        """After ``shutdown``, wait for the thread to end: a kernel load in progress finishes (about a
+        second), as the interpreter's exit would freeze the thread wherever it stands, LLVM's lock
+        included, and then wait on that lock for ever (see ``battle.cli.warm_up``)."""
+        if self._thread is not None:
+            self._thread.join()
+
     # -- the worker thread -----------------------------------------------------------------
 
     def _cancel_locked(self) -> None:

@@ -38,8 +38,8 @@ def prepare_kernels_apart(
 ) -> float:
     """Load the kernels into this process, compiling them first in child processes when
     numba's cache lacks them; returns the seconds it took. With ``stop`` set (the program is
-    closing) the children are ended and nothing is loaded. What no child compiled (none could
-    start, or one failed) compiles here, as in ``prepare_kernels``.
+    closing) the children are ended and nothing is loaded, not from the cache either. What no
+    child compiled (none could start, or one failed) compiles here, as in ``prepare_kernels``.
 
     ``niceness`` puts the children below the program that waits for them (``WINDOW_NICENESS``
     for a window, whose frames come first); a program that only waits leaves it at 0, as a
@@ -53,9 +53,8 @@ def prepare_kernels_apart(
     stop = stop or threading.Event()
     if not kernels_cached():
         _compile_in_children(stop, niceness if _can_raise_back() else 0, waited_on or threading.Event())
-        if stop.is_set():
-            return time.monotonic() - started
-    prepare_kernels()
+    if not stop.is_set():  # a program closing meanwhile waits for no load (``battle.cli.warm_up``)
+        prepare_kernels()
     return time.monotonic() - started
 
 

@@ -14,7 +14,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, NoReturn
 
 from battle.cli.inputs import (
     InputError,
@@ -255,70 +255,36 @@ def cmd_play(args: argparse.Namespace) -> int:
                 else (solver_name(args.vs), args.player2 or "You")
             )
         computers[computer_side] = solver_player(args.vs)
-    prepared = _prepare_solver_meanwhile()
+    from battle.cli.warm_up import SolverWarmUp
+
+    warm_up = SolverWarmUp()
     advise, review = _lazy_advisor(), _lazy_reviewer()
     play = TerminalPlay(
         game,
-        computers={side: _after(prepared, computer) for side, computer in computers.items()},
+        computers={side: warm_up.first(computer) for side, computer in computers.items()},
         colour=use_colour(sys.stdout),
         shelf=shelf,
-        advisor=_after(prepared, advise),
+        advisor=warm_up.first(advise),
         game_id=resumed.game_id if resumed is not None else None,
         level=level,
-        reviewer=_after(prepared, review),
+        reviewer=warm_up.first(review),
     )
-    return play.run()
-
-
-_Call = TypeVar("_Call", bound=Callable[..., object])
-
-
-def _after(prepared: Callable[[], object], call: _Call) -> _Call:
-    """``call``, once ``prepared()`` has returned: the solver's searches wait for the warm-up
-    rather than compile the kernels a second time beside it."""
-
-    def wrapped(*args: object) -> object:
-        prepared()
-        return call(*args)
-
-    return cast(_Call, wrapped)
-
-
-def _prepare_solver_meanwhile() -> Callable[[], None]:
-    """Load the solver's kernels on a thread while the first board is read (on a first run they
-    compile in child processes first, about 10 s): the solver's first reply, or the first hint,
-    then starts at once. A game that ends sooner ends the compile with it. Returns a wait
-    for the warm-up to end."""
-    import atexit
-    import threading
-
-    closing = threading.Event()
-
-    def prepare() -> None:
-        with contextlib.suppress(Exception):  # no solver here: hint and eval say so when asked
-            from battle.players import prepare_kernels
-
-            prepare_kernels(closing)
-
-    warm_up = threading.Thread(target=prepare, name="solver-warm-up", daemon=True)
-    warm_up.start()
-
-    def end_warm_up() -> None:
-        closing.set()
-        warm_up.join(1.0)  # the children are ended within 50 ms; a load from the cache is not waited for
-
-    atexit.register(end_warm_up)
-    return warm_up.join
+    try:
+        return play.run()
+    finally:
+        warm_up.end()  # before the interpreter's exit tears the kernels down (see ``battle.cli.warm_up``)
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
     """``--resume``: the newest unfinished game, or the one numbered ``choice`` in the list
     (window and terminal games alike); with several, the list is printed so another can be picked.
 
-    The game picked is claimed for this process: one open in another copy of the program
-    (which would write its own moves over ours) is refused in one line, and the list says
-    which games are free."""
-    from battle.storage.game_claim import GameInUse
+    The game picked is claimed for this process, then read again (another copy may have played
+    on since the list): one open in another copy of the program (which would write its own moves
+    over ours) is refused in one line, and the list says which games are free. One whose claim
+    cannot be made is played as not saved (``TerminalPlay`` says why)."""
+    from battle.storage.game_claim import GameInUse, GameUnclaimable
+    from battle.storage.saved_games import ShelfProblem
 
     games, problems = shelf.unfinished()
     for problem in problems:
@@ -344,12 +310,12 @@ def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
             )
             print(f"  {number}. {saved.describe()}{busy}")
     try:
-        shelf.claim(picked.game_id)
-    except GameInUse as error:
+        try:
+            return shelf.open_claimed(picked.game_id)
+        except GameUnclaimable:
+            return shelf.load(picked.game_id)
+    except (GameInUse, ShelfProblem) as error:
         raise InputError(_("--resume: {error}").format(error=error)) from None
-    except OSError:
-        pass  # a folder where no lock can be made: the game is still played, as before claims
-    return picked
 
 
 def _lazy_reviewer() -> Reviewer:

@@ -19,9 +19,9 @@ from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.game import Game
 from battle.rules.wording import about, pair_words, shown_name
-from battle.storage.game_claim import GameInUse
+from battle.storage.game_claim import GameInUse, GameUnclaimable
 from battle.storage.paths import NotAFileToWrite, error_reason, writable_target, write_atomically
-from battle.storage.saved_games import SavedGame, Shelf, new_game_id
+from battle.storage.saved_games import GameChanged, SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
     from battle.players import Analysis, MoveValue
@@ -190,6 +190,8 @@ class TerminalPlay:
         self.reviewer = reviewer
         self.kept_at: Path | None = None
         """Where the record of the finished game was kept."""
+        self.not_saved: str | None = None
+        """Why the game is not saved (no claim can be made, another copy changed it), once said."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -202,7 +204,8 @@ class TerminalPlay:
         """Play until the game ends or the user quits; returns an exit code.
 
         The game is claimed while it is played (``Shelf.claim``): another copy of the program
-        does not open it and write its own moves over these."""
+        does not open it and write its own moves over these. A game whose claim cannot be made
+        is played as not saved, and says so."""
         shelf = self.shelf
         if shelf is not None:
             try:
@@ -210,8 +213,8 @@ class TerminalPlay:
             except GameInUse as error:
                 self.say(_("Not played: {error}.").format(error=error))
                 return EXIT_IN_USE
-            except OSError:
-                pass  # no lock can be made here: the game is played unclaimed
+            except GameUnclaimable as error:
+                self._say_not_saved(str(error))
         try:
             return self._play()
         finally:
@@ -456,6 +459,8 @@ class TerminalPlay:
                 self.kept_at = self.shelf.finish(self.saved)
             elif self.game.ply > 0 or self.shelf.has(self.saved.game_id):
                 self.shelf.save(self.saved)
+        except (GameUnclaimable, GameInUse, GameChanged) as error:
+            self._say_not_saved(str(error))
         except OSError as error:
             self.say(
                 _("(the game could not be saved: {reason}; 'save FILE' writes it elsewhere)").format(
@@ -463,11 +468,23 @@ class TerminalPlay:
                 )
             )
 
+    def _say_not_saved(self, reason: str) -> None:
+        """Say once (and again for another reason) that the game is not saved, and why."""
+        if reason != self.not_saved:
+            self.say(
+                _(
+                    "Not saved: {reason}. The moves played here are not kept; 'save FILE' writes the game elsewhere."
+                ).format(reason=reason)
+            )
+        self.not_saved = reason
+
     def _quit(self) -> None:
         self._save()
         if self.shelf is None or self.game.is_over():
             return
-        if self.shelf.has(self.saved.game_id):
+        if self.not_saved is not None:
+            self.say(_("The game is not kept: {reason}.").format(reason=self.not_saved))
+        elif self.shelf.has(self.saved.game_id):
             self.say(
                 _("The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.")
             )
@@ -482,6 +499,9 @@ class TerminalPlay:
         if self.shelf is not None:
             try:
                 self.shelf.discard(self.saved.game_id)
+            except (GameUnclaimable, GameInUse, GameChanged) as error:
+                self.say(_("Not discarded: {error}.").format(error=error))
+                return False
             except OSError as error:
                 self.say(_("Could not discard the game: {reason}").format(reason=error_reason(error)))
                 return False

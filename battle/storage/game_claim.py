@@ -9,6 +9,11 @@ process. The lock file holds the holder's process id, for the one line a second 
 file on release while it still holds the lock; a claimant checks after locking that the
 file it locked is still the one under that name, so a claim never lands on a removed file.
 
+A claim that cannot be made (a folder, a link, a FIFO at ``ID.lock``, a folder that refuses
+the file) raises ``GameUnclaimable`` with the reason in one line: the caller plays the game
+without saving it and says why, since a copy that wrote without the claim could write over
+another's moves unseen.
+
 Within one process a game is claimed once (``claims`` by game id): the window that returns
 to its title and resumes the game it left is not told it is open elsewhere.
 """
@@ -20,7 +25,8 @@ import os
 from pathlib import Path
 
 from battle.i18n import _
-from battle.storage.process_lock import open_lock_file, pid_in, try_lock, unlock, write_pid
+from battle.storage.paths import error_reason
+from battle.storage.process_lock import NotALockFile, open_lock_file, pid_in, try_lock, unlock, write_pid
 
 LOCK_SUFFIX = ".lock"
 
@@ -35,6 +41,21 @@ class GameInUse(Exception):
             if pid
             else _("this game is open in another copy of Mahjong Battle")
         )
+
+
+class GameUnclaimable(Exception):
+    """The game's claim cannot be made here; the message is the reason, in one line."""
+
+    @classmethod
+    def because(cls, path: Path, error: OSError) -> GameUnclaimable:
+        name = path.name
+        if isinstance(error, NotALockFile):
+            what = {
+                "folder": _("its lock file {name} is a folder"),
+                "link": _("its lock file {name} is a symbolic link"),
+            }.get(error.what, _("its lock file {name} is not a regular file"))
+            return cls(what.format(name=name))
+        return cls(_("its lock file {name} cannot be used: {reason}").format(name=name, reason=error_reason(error)))
 
 
 class GameClaim:
@@ -68,31 +89,40 @@ def lock_path(folder: Path, game_id: str) -> Path:
     return folder / f"{game_id}{LOCK_SUFFIX}"
 
 
+def holds(folder: Path, game_id: str) -> bool:
+    """Whether this process holds the game."""
+    held = claims.get(lock_path(folder, game_id))
+    return held is not None and held.held
+
+
 def claim(folder: Path, game_id: str) -> GameClaim:
     """Claim the game ``game_id`` in ``folder`` for this process (again if it holds it already).
 
-    Raises ``GameInUse`` when another process holds it, and ``OSError`` when the lock file
-    cannot be made (a read-only folder, say): a caller that cannot claim still plays, unwarned.
+    Raises ``GameInUse`` when another process holds it, and ``GameUnclaimable`` when the lock
+    file cannot be made or used (a read-only folder, a folder or a link at its name).
     """
     path = lock_path(folder, game_id)
     held = claims.get(path)
     if held is not None and held.held:
         return held
-    for _attempt in range(10):  # a holder may remove the file between our open and our lock
-        descriptor = open_lock_file(path)
-        try:
-            if not try_lock(descriptor):
-                raise GameInUse(pid_in(descriptor))
-            if not _same_file(descriptor, path):
-                os.close(descriptor)
-                continue
-            write_pid(descriptor)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.close(descriptor)
-            raise
-        claims[path] = GameClaim(path, descriptor)
-        return claims[path]
+    try:
+        for _attempt in range(10):  # a holder may remove the file between our open and our lock
+            descriptor = open_lock_file(path)
+            try:
+                if not try_lock(descriptor):
+                    raise GameInUse(pid_in(descriptor))
+                if not _same_file(descriptor, path):
+                    os.close(descriptor)
+                    continue
+                write_pid(descriptor)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.close(descriptor)
+                raise
+            claims[path] = GameClaim(path, descriptor)
+            return claims[path]
+    except OSError as error:
+        raise GameUnclaimable.because(path, error) from None
     raise GameInUse(None)
 
 
@@ -160,7 +190,7 @@ def release(folder: Path, game_id: str) -> None:
 
 def _same_file(descriptor: int, path: Path) -> bool:
     try:
-        named = os.stat(path)
+        named = os.lstat(path)
     except OSError:
         return False
     mine = os.fstat(descriptor)

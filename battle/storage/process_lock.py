@@ -5,14 +5,19 @@ The one mechanism under both claims of the program: a game open in one copy
 (``battle.storage.sqlite_store.claim``). The lock is ``flock`` on POSIX and
 ``msvcrt.locking`` on Windows; the system drops it when the process ends, however it ends
 (a ``kill -9`` too), so a claim never outlives its holder. The holder writes its process id
-into the file, for the one line a second copy shows ("... (pid N)"). A lock file is a regular
-file opened without following a link: a link there could name the user's own file, which
-the process id would overwrite.
+into the file, for the one line a second copy shows ("... (pid N)").
+
+A lock file is a regular file of its own: a symbolic link at its name is never followed (the
+pid written would truncate the file it names), and a folder, a FIFO or a device there is
+refused with ``NotALockFile`` before anything is written, so a claim that cannot be made is
+said, never skipped. A lock needs no write access: a lock file this user may only read (one a
+copy run as root left behind) is locked read-only, without the pid.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -21,36 +26,72 @@ PID_OFFSET = 1
 """Windows locks byte 0 and refuses to read a locked byte to others: the pid starts after it."""
 
 
+_SAFE_OPEN = (
+    getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+"""No link followed, no wait on a FIFO's other end, not inherited by the compile's child processes."""
+
+
 class NotALockFile(OSError):
-    """A link, a folder, a FIFO or a device where a lock file belongs: never followed, opened or written."""
+    """Something other than a regular file stands at a lock file's name; the message says what."""
+
+    WORDS = {"folder": "is a folder", "link": "is a symbolic link", "special": "is not a regular file"}
+
+    def __init__(self, path: os.PathLike[str] | str, what: str) -> None:
+        super().__init__(errno.EINVAL, self.WORDS[what], str(path))
+        self.what = what
+        """``folder``, ``link`` or ``special`` (a FIFO, a device or a socket)."""
+
+    def __str__(self) -> str:
+        return f"{self.filename} {self.strerror}, not a lock file"
 
 
 def open_lock_file(path: os.PathLike[str] | str, *, create: bool = True) -> int:
-    """A descriptor of the lock file ``path`` (made when ``create``), for ``try_lock``: a regular file,
-    opened without following a link (``O_NOFOLLOW``) or waiting on a FIFO; ``NotALockFile`` for
-    anything else there, other ``OSError`` as ``open`` raises them."""
-    flags = os.O_RDWR | (os.O_CREAT if create else 0)
-    for name in ("O_NOFOLLOW", "O_NONBLOCK", "O_NOCTTY", "O_BINARY"):
-        flags |= getattr(os, name, 0)
+    """A descriptor of the regular file ``path`` (made when ``create``), for ``try_lock``: read-write,
+    or read-only when the file is another user's. Raises ``NotALockFile`` for a folder, a link, a
+    FIFO, a device or a socket at ``path``, and ``OSError`` when it cannot be opened or made."""
+    with contextlib.suppress(FileNotFoundError):  # looked at first, so a device is never even opened
+        _refuse_special(path, os.lstat(path).st_mode)
     try:
-        descriptor = os.open(path, flags, 0o644)
-    except OSError:
-        if os.path.islink(path):
-            raise NotALockFile(f"{path} is a symbolic link, not a lock file: a lock never follows one") from None
-        if os.path.isdir(path):
-            raise NotALockFile(f"{path} is a folder, not a lock file") from None
+        descriptor = os.open(path, os.O_RDWR | _SAFE_OPEN | (os.O_CREAT if create else 0), 0o644)
+    except PermissionError:
+        if not os.path.lexists(path):
+            raise  # the folder refuses a new file
+        descriptor = os.open(path, os.O_RDONLY | _SAFE_OPEN)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # O_NOFOLLOW met a link made after the look above
+            raise NotALockFile(path, "link") from None
         raise
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+    try:
+        _refuse_special(path, os.fstat(descriptor).st_mode)
+    except BaseException:
         os.close(descriptor)
-        raise NotALockFile(f"{path} is not a regular file (a FIFO, a device or a socket), not a lock file")
+        raise
     return descriptor
 
 
+def _refuse_special(path: os.PathLike[str] | str, mode: int) -> None:
+    if stat.S_ISLNK(mode):
+        raise NotALockFile(path, "link")
+    if stat.S_ISDIR(mode):
+        raise NotALockFile(path, "folder")
+    if not stat.S_ISREG(mode):
+        raise NotALockFile(path, "special")
+
+
 def write_pid(descriptor: int) -> None:
-    """This process's id, after the locked byte, in place of whatever the file held."""
-    os.ftruncate(descriptor, PID_OFFSET)
-    os.lseek(descriptor, PID_OFFSET, os.SEEK_SET)
-    os.write(descriptor, f"{os.getpid()}\n".encode("ascii"))
+    """This process's id, after the locked byte, in place of whatever the file held; nothing on a
+    lock file opened read-only (the pid only names the holder in a message)."""
+    try:
+        os.ftruncate(descriptor, PID_OFFSET)
+        os.lseek(descriptor, PID_OFFSET, os.SEEK_SET)
+        os.write(descriptor, f"{os.getpid()}\n".encode("ascii"))
+    except OSError as error:
+        if error.errno not in (errno.EBADF, errno.EINVAL):  # ftruncate on a read-only descriptor
+            raise
 
 
 def pid_in(descriptor: int) -> int | None:

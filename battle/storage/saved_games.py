@@ -14,7 +14,12 @@ that does not load is renamed aside (``*.corrupt``) and reported, never fatal.
 The files of earlier versions (``autosave.mbg`` of the window,
 ``terminal-autosave.mbg`` of the terminal) are taken into the list on first use.
 A copy of the program that opens an unfinished game claims it (``game_claim``), so a
-second copy is told the game is open elsewhere instead of writing over its moves.
+second copy is told the game is open elsewhere instead of writing over its moves. A copy
+reads a game's record when it takes the claim, never before (``open_claimed``): a list read
+earlier may be minutes old, and another copy may have played on meanwhile. Nothing is written
+or deleted without the claim, and a write that takes the claim first checks that the record is
+still the one this copy last read or wrote (``GameChanged`` when it is not), so an old copy of
+a game is never written over the moves another copy made.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +39,7 @@ from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.wording import shown_name, solver_level
 from battle.storage import game_claim
-from battle.storage.game_claim import GameClaim
+from battle.storage.game_claim import GameClaim, GameInUse, GameUnclaimable
 from battle.storage.paths import (
     StorageProblem,
     data_dir,
@@ -50,6 +56,11 @@ FRONT_ENDS = ("window", "terminal")
 SIDECAR_LIMIT = 64 * 1024
 """A sidecar holds a few short fields; anything longer is not one of ours."""
 LEGACY_RECORDS = (("autosave.mbg", "autosave.json", "window"), ("terminal-autosave.mbg", None, "terminal"))
+
+
+_seen: dict[Path, str | None] = {}
+"""Each record as this process last read or wrote it (None: gone), by path: what a claim taken
+for a write checks the record against."""
 
 
 def new_game_id(now: float | None = None) -> str:
@@ -142,14 +153,19 @@ class Shelf:
         """Write an unfinished game (the sidecar first: a crash between the two writes leaves the
         previous record with a sidecar that still names the same roles). Returns the record's path.
 
-        Raises OSError (``StorageProblem`` among them) with the previous files intact.
+        The game is claimed for this process (and stays claimed: its player plays on). Raises
+        ``GameInUse``, ``GameUnclaimable`` or ``GameChanged`` (nothing written), or OSError
+        (``StorageProblem`` among them) with the previous files intact.
         """
         if not _valid_id(saved.game_id):
             raise ValueError(f"not a game id: {saved.game_id!r}")
+        self._claim_for_writing(saved.game_id)
         folder = self.unfinished_dir
         record = folder / f"{saved.game_id}.mbg"
+        text = saved.game.to_text()
         write_atomically(folder / f"{saved.game_id}.json", json.dumps(saved.sidecar()) + "\n")
-        write_atomically(record, saved.game.to_text())
+        write_atomically(record, text)
+        _seen[record] = text
         # a finished game taken back by an undo is unfinished again: one copy of it, not two
         for stale in (self.finished_dir / f"{saved.game_id}.mbg", self.finished_dir / f"{saved.game_id}.json"):
             with contextlib.suppress(FileNotFoundError):
@@ -157,7 +173,9 @@ class Shelf:
         return record
 
     def finish(self, saved: SavedGame) -> Path:
-        """Keep a finished game's record in the finished folder and take it off the unfinished list."""
+        """Keep a finished game's record in the finished folder and take it off the unfinished list
+        (claimed first, as ``save`` does)."""
+        self._claim_for_writing(saved.game_id)
         folder = self.finished_dir
         record = folder / f"{saved.game_id}.mbg"
         write_atomically(folder / f"{saved.game_id}.json", json.dumps(saved.sidecar()) + "\n")
@@ -166,26 +184,83 @@ class Shelf:
         return record
 
     def keep(self, game_id: str) -> None:
-        """Mark an unfinished game as kept for later (a new game no longer asks about it)."""
-        saved = self.load(game_id)
-        saved.kept = True
-        write_atomically(self.unfinished_dir / f"{game_id}.json", json.dumps(saved.sidecar()) + "\n")
+        """Mark an unfinished game as kept for later (a new game no longer asks about it); raises
+        ``GameInUse`` when another copy holds it."""
+        with self._holding(game_id, check=False):
+            saved = self.load(game_id)
+            saved.kept = True
+            write_atomically(self.unfinished_dir / f"{game_id}.json", json.dumps(saved.sidecar()) + "\n")
 
-    def discard(self, game_id: str) -> None:
-        """Delete an unfinished game: the one way a game leaves the shelf without being finished."""
-        self._remove_unfinished(game_id)
+    def discard(self, game_id: str, as_shown: Game | None = None) -> None:
+        """Delete an unfinished game: the one way a game leaves the shelf without being finished.
+        Raises ``GameInUse`` when another copy holds it, and ``GameChanged`` when its record is no
+        longer ``as_shown``, the game the player decided on (another copy played on since)."""
+        with self._holding(game_id, check=False):
+            if as_shown is not None:
+                on_disk = _record_text(self.record_path(game_id))
+                if on_disk is None or not _same_game(on_disk, as_shown):
+                    raise GameChanged(gone=on_disk is None)
+            self._remove_unfinished(game_id)
 
     def _remove_unfinished(self, game_id: str) -> None:
         folder = self.unfinished_dir
         for name in (f"{game_id}.mbg", f"{game_id}.json"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(folder / name)
+        _seen[folder / f"{game_id}.mbg"] = None
+
+    def _claim_for_writing(self, game_id: str, *, check: bool = True) -> bool:
+        """Claim ``game_id`` before a write; True when this call took the claim (it was not held).
+
+        A claim taken here is checked: the record must be the one this copy last read or wrote,
+        or a record nobody has made yet (``GameChanged`` otherwise, and the claim is let go)."""
+        folder = self._claims_folder()
+        if game_claim.holds(folder, game_id):
+            return False
+        self.claim(game_id)
+        record = folder / f"{game_id}.mbg"
+        if check and _record_text(record) != _seen.get(record):
+            game_claim.release(folder, game_id)
+            raise GameChanged(gone=not record.exists())
+        return True
+
+    @contextlib.contextmanager
+    def _holding(self, game_id: str, *, check: bool = True) -> Iterator[None]:
+        """The claim for one change, let go after it unless this process held it before."""
+        took = self._claim_for_writing(game_id, check=check)
+        try:
+            yield
+        finally:
+            if took:
+                self.release(game_id)
 
     # -- one copy of the program per game (see ``game_claim``) ---------------------------------
 
     def claim(self, game_id: str) -> GameClaim:
-        """Hold ``game_id`` for this process; ``GameInUse`` names the copy that holds it."""
-        return game_claim.claim(self.unfinished_dir, game_id)
+        """Hold ``game_id`` for this process; ``GameInUse`` names the copy that holds it,
+        ``GameUnclaimable`` says why no claim can be made here."""
+        return game_claim.claim(self._claims_folder(), game_id)
+
+    def _claims_folder(self) -> Path:
+        """The unfinished games' folder, where their claims are made: one that cannot be used
+        leaves every game unclaimable (and unsaved)."""
+        try:
+            return self.unfinished_dir
+        except StorageProblem as problem:
+            raise GameUnclaimable(str(problem)) from None
+
+    def open_claimed(self, game_id: str, levels: tuple[str, ...] | list[str] | None = None) -> SavedGame:
+        """Claim the game, then read it: the record as it is now that no other copy can change it
+        (a list read before may be stale). Raises ``GameInUse``, ``GameUnclaimable`` or
+        ``ShelfProblem`` (``GameGone`` among them); the claim is kept only with the game."""
+        took = not game_claim.holds(self._claims_folder(), game_id)
+        self.claim(game_id)
+        try:
+            return self.load(game_id, levels)
+        except ShelfProblem:
+            if took:
+                self.release(game_id)
+            raise
 
     def holder(self, game_id: str) -> int | None:
         """The pid of another copy holding the game (0: one holds it, pid unknown), else None."""
@@ -211,7 +286,9 @@ class Shelf:
         problems: list[str] = []
         saved = self._read(self.unfinished_dir, game_id, levels, problems)
         if saved is None:
-            raise ShelfProblem(problems[0] if problems else f"no unfinished game {game_id}")
+            if problems:
+                raise ShelfProblem(problems[0])
+            raise GameGone(_("this game is no longer unfinished: another copy finished or discarded it"))
         return saved
 
     def unfinished(self, levels: tuple[str, ...] | list[str] | None = None) -> tuple[list[SavedGame], list[str]]:
@@ -238,8 +315,7 @@ class Shelf:
             if saved is None:
                 continue
             if saved.game.is_over():
-                with contextlib.suppress(OSError):
-                    self.finish(saved)
+                self._finish_found(saved)
                 continue
             games.append(saved)
         games.sort(key=lambda saved: (saved.saved_at, saved.game_id), reverse=True)
@@ -267,7 +343,8 @@ class Shelf:
         if not record.exists():
             return None
         try:
-            game = Game.from_text(read_text_file(record, record.name))
+            text = read_text_file(record, record.name)
+            game = Game.from_text(text)
         except (TextFileError, BattleError, OSError) as error:
             moved = set_aside(record)
             if sidecar.exists():
@@ -281,6 +358,7 @@ class Shelf:
                 else _("A saved game could not be read: {reason}.").format(reason=reason)
             )
             return None
+        _seen[record] = text
         saved = SavedGame(game_id, game, saved_at=_mtime(record))
         problem = _apply_sidecar(saved, sidecar, levels)
         if problem:
@@ -301,20 +379,61 @@ class Shelf:
             saved.game_id, saved.front_end = game_id, front_end
             if sidecar_name is None:
                 saved.solver_side, saved.level = _solver_in_names(saved.game)
-            if saved.game.ply == 0:
-                pass  # an untouched deal: nothing to keep
-            elif saved.game.is_over():
-                self.finish(saved)
-            else:
-                self.save(saved)
+            if saved.game.ply > 0:  # an untouched deal has nothing to keep
+                try:
+                    with self._holding(game_id):
+                        (self.finish if saved.game.is_over() else self.save)(saved)
+                except (GameUnclaimable, GameInUse, GameChanged):
+                    continue  # no claim here: the old file stays for a later start
             for name in (record_name, sidecar_name, record_name[:-4] + ".json"):
                 if name:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(base / name)
 
+    def _finish_found(self, saved: SavedGame) -> None:
+        """Move a finished game found among the unfinished ones (a crash between its last move and
+        ``finish``) to the finished folder, unless another copy holds it (it finishes it itself)."""
+        with contextlib.suppress(OSError, GameInUse, GameUnclaimable, GameChanged), self._holding(saved.game_id):
+            self.finish(saved)
+
 
 class ShelfProblem(Exception):
     """A saved game that could not be read; the message is for the user."""
+
+
+class GameGone(ShelfProblem):
+    """The game is no longer among the unfinished ones: another copy finished or discarded it."""
+
+
+class GameChanged(Exception):
+    """Another copy changed the game since this copy read it (``gone``: finished or discarded it
+    there); a write now would put an old line of moves over that copy's. Nothing was written."""
+
+    def __init__(self, *, gone: bool) -> None:
+        self.gone = gone
+        super().__init__(
+            _("this game was finished or discarded in another copy")
+            if gone
+            else _("this game changed in another copy since it was read here")
+        )
+
+
+def _same_game(text: str, game: Game) -> bool:
+    try:
+        return Game.from_text(text).to_text() == game.to_text()
+    except BattleError:
+        return False
+
+
+def _record_text(record: Path) -> str | None:
+    """The record's text as it is on disk, None when there is none (an unreadable one reads as
+    its error, which matches no text this copy saw)."""
+    if not os.path.lexists(record):
+        return None
+    try:
+        return read_text_file(record, record.name)
+    except TextFileError as error:
+        return f"\0{error}"
 
 
 def _mtime(path: Path) -> float:

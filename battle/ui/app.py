@@ -47,6 +47,7 @@ from battle.ui.help.help_scene import window_key
 from battle.ui.live_analysis import LiveAnalysis
 from battle.ui.match import Match
 from battle.ui.navigator import Navigator
+from battle.ui.play.autosave import let_go
 from battle.ui.scene import Scene, SceneStack
 from battle.ui.sound import Sounds, sound_keys
 from battle.ui.widgets.board_view import BoardView, Felt
@@ -384,8 +385,11 @@ class App:
         return 0
 
     def close(self) -> None:
-        """Stop the solver and remember the window; the game itself was autosaved after every move."""
+        """Stop the solver and remember the window; the game itself was autosaved after every move.
+        The game's claim goes with its lock file, as a terminal's does (one a run as root left
+        would otherwise be read-only to the user's own copies)."""
         self.stop_background(1.0)  # a stopped search ends within milliseconds; don't exit under it
+        let_go()
         surface = pygame.display.get_surface()
         if surface is not None:
             self.settings.window_size = clamp_size(*surface.get_size())
@@ -473,3 +477,4 @@ def main(args: object = None, first_frame: FirstFrame | None = None) -> int:
         return app.run()
     finally:
         pygame.quit()
+        app.solver.join()  # the window is gone; the solver's warm-up ends before the interpreter does

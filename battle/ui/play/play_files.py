@@ -20,6 +20,7 @@ from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
     from battle.rules.game import Game
+    from battle.storage.saved_games import SavedGame
     from battle.ui.widgets.dialogs import FileDialogSlot
 
 
@@ -29,6 +30,10 @@ class SavingScreen(PlayScreen, Protocol):
     files: FileDialogSlot
     save_problem: str | None
     """Why the last autosave failed, if it did."""
+    save_waiting: bool
+    """Another copy holds the game: the autosave tries its claim again until it lets go."""
+    taken_up: SavedGame | None
+    """The record another copy changed and let go, for the screen to play on from."""
 
     @property
     def game(self) -> Game: ...
@@ -92,6 +97,27 @@ def load_from(scene: SavingScreen, path: Path) -> None:
 
 
 def autosave(scene: SavingScreen) -> None:
+    """Save the game (see ``autosave.write_autosave``): say why not over the board, say when a game
+    another copy held is saved here again, and leave a game that copy changed to ``take_up``."""
     if not scene.app.autosave_enabled:
         return
-    scene.save_problem = write_autosave(scene.match)
+    was_waiting = scene.save_waiting
+    saved = write_autosave(scene.match, scene.app.level_names)
+    scene.save_problem = saved.problem
+    scene.save_waiting = saved.waiting
+    if saved.changed is not None:
+        scene.taken_up = saved.changed
+    elif was_waiting and saved.problem is None:
+        scene.status = StatusLine(_("The other copy closed the game: it is saved here again."), "good")
+
+
+def take_up(scene: SavingScreen) -> None:
+    """Play on from the record another copy left when it let the game go (claimed for this window)."""
+    fresh, scene.taken_up = scene.taken_up, None
+    if fresh is None:
+        return
+    notice = _(
+        "This game changed in another copy: it goes on here from move {move}; the moves made here meanwhile "
+        "were not kept."
+    ).format(move=fresh.game.ply + 1)
+    scene.app.start_match(Match.from_saved(fresh, scene.app.default_level), notice, "warn")

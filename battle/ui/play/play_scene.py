@@ -26,6 +26,7 @@ from battle.ui.analysis.study_mode import INTRO, StudyMode
 from battle.ui.files.game_history import local_entry, store_game
 from battle.ui.match import Match
 from battle.ui.play import play_files, play_view
+from battle.ui.play.autosave import RETRY_CLAIM
 from battle.ui.play.game_mode import GameMode
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.play_mode import TOOLS, Played, PlayMode, Shown
@@ -52,6 +53,7 @@ from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_stat
 if TYPE_CHECKING:
     from battle.atlas.catalogue import Par
     from battle.rules.game import Game
+    from battle.storage.saved_games import SavedGame
     from battle.ui.scene import Host
 
 PULSE_INTERVAL = 0.05
@@ -86,6 +88,11 @@ class PlayScene(Scene):
         self.files = FileDialogSlot(app)
         self.save_problem: str | None = None
         """Why the last autosave failed; shown over the board until a save succeeds again."""
+        self.save_waiting = False
+        """Another copy holds the game: its claim is tried again every ``RETRY_CLAIM`` seconds."""
+        self.taken_up: SavedGame | None = None
+        """The record another copy changed and let go: the next frame plays on from it."""
+        self._claim_retry = 0.0
         self.buttons: dict[str, Button] = {}
         self.move_list: list[tuple[int, int, str, int]] = []
         self.hover_cell: int | None = None
@@ -501,9 +508,21 @@ class PlayScene(Scene):
         self.status = self.game_mode.poll() or self.status
         if self.paused:
             return
+        if self.save_waiting or self.taken_up is not None:
+            self._retry_claim(dt)
+            if self.app.stack.top is not self:
+                return  # the game screen was replaced by the game another copy left
         self.status = self.mode.tick() or self.status
         self._keep_cursor_on_a_tile()
         self._update_buttons()
+
+    def _retry_claim(self, dt: float) -> None:
+        """While another copy holds the game, try its claim once every ``RETRY_CLAIM`` seconds."""
+        self._claim_retry += dt
+        if self.save_waiting and self._claim_retry >= RETRY_CLAIM:
+            self._claim_retry = 0.0
+            self.autosave()
+        play_files.take_up(self)
 
     def _keep_cursor_on_a_tile(self) -> None:
         """A move (either side's, an undo, a variation) that empties the cursor's cell sends the
@@ -523,7 +542,9 @@ class PlayScene(Scene):
         if self.animations or self.game_mode.searching() or self.status.busy or self.mode.frame_due():
             return 0.0
         pulsing = self.selected is not None or self.mode.pulsing()
-        return PULSE_INTERVAL if pulsing else None
+        if pulsing:
+            return PULSE_INTERVAL
+        return RETRY_CLAIM if self.save_waiting else None
 
     def board_state(self) -> BoardState:
         return play_view.board_state(self)

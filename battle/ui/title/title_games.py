@@ -18,7 +18,7 @@ from battle.storage.saved_games import SavedGame, Shelf
 from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.files.game_files import FileProblem, load_game_file, loaded_notice
 from battle.ui.match import Match
-from battle.ui.play.autosave import discard, keep_for_later, read_unfinished
+from battle.ui.play.autosave import discard, keep_for_later, open_game, read_unfinished
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
@@ -36,8 +36,10 @@ class TitleGames:
         self.app = app
         self.unfinished = read_unfinished(app.level_names)
         games = self.unfinished.games
+        self.newest: SavedGame | None = games[0] if games else None
+        """The newest unfinished game, as the list was read."""
         self.resume: Match | None = Match.from_saved(games[0], app.default_level) if games else None
-        """The newest unfinished game, offered first."""
+        """The newest unfinished game, offered first (as the list was read: Resume reads it again)."""
         self.others: list[SavedGame] = games[1 : 1 + MAX_OTHERS]
         """More unfinished games, offered under the newest one."""
         shelf = Shelf()
@@ -60,12 +62,7 @@ class TitleGames:
 
     # -- starting a game ---------------------------------------------------------------------
 
-    def _in_use(self, game_id: str) -> StatusLine | None:
-        """Why a game cannot be opened here, asked again at the click (the other copy may have quit)."""
-        pid = Shelf().holder(game_id)
-        if pid is None:
-            self.in_use.pop(game_id, None)
-            return None
+    def _in_use_line(self, pid: int | None) -> StatusLine:
         holder = _(" (pid {pid})").format(pid=pid) if pid else ""
         return StatusLine(
             _("This game is open in another copy of Mahjong Battle{holder}; finish or quit it there first.").format(
@@ -74,20 +71,29 @@ class TitleGames:
             "warn",
         )
 
+    def _resume(self, saved: SavedGame, *, even_in_use: bool = False) -> StatusLine | None:
+        """Resume a listed game: claimed, then read from disk (another copy may have played on since
+        the list was read). One another copy holds is refused (played as not saved with
+        ``even_in_use``); what cannot be opened comes back for the status line."""
+        opened = open_game(saved.game_id, self.app.level_names, even_in_use=even_in_use)
+        if opened.saved is None:
+            if opened.held_by is not None:
+                return self._in_use_line(opened.held_by)
+            return StatusLine(_("Could not resume the game: {problem}").format(problem=opened.problem), "error")
+        match = Match.from_saved(opened.saved, self.app.default_level)
+        notice = _("Resumed: {what}.").format(what=match.describe())
+        if opened.saved.game.moves != saved.game.moves and opened.held_by is None:
+            notice = _("Resumed: {what}. It was played on in another copy since the list was shown.").format(
+                what=match.describe()
+            )
+        self.app.start_match(match, notice, "good")
+        return None
+
     def resume_newest(self) -> StatusLine | None:
-        if self.resume is None:
-            return None
-        busy = self._in_use(self.resume.game_id)
-        if busy is None:
-            self.app.start_match(self.resume, _("Resumed: {what}.").format(what=self.resume.describe()), "good")
-        return busy
+        return None if self.newest is None else self._resume(self.newest)
 
     def resume_other(self, index: int) -> StatusLine | None:
-        match = Match.from_saved(self.others[index], self.app.default_level)
-        busy = self._in_use(match.game_id)
-        if busy is None:
-            self.app.start_match(match, _("Resumed: {what}.").format(what=match.describe()), "good")
-        return busy
+        return self._resume(self.others[index])
 
     def rematch(self) -> None:
         if self.previous is not None:
@@ -96,20 +102,24 @@ class TitleGames:
     def begin(self, match: Match, notice: str | None, kind: str = "info") -> None:
         """Start a new game; first ask what becomes of the unfinished game the player last left."""
         current = self.unfinished.current
-        if current is None or current.game_id == match.game_id or current.game_id in self.in_use:
-            self.app.start_match(match, notice, kind)
+        if current is None or current.game_id == match.game_id or Shelf().holder(current.game_id) is not None:
+            self.app.start_match(match, notice, kind)  # a game open in another copy is its own to end
             return
 
         def answered(key: str | None) -> None:
-            problem = None
             if key == "resume":
-                resumed = Match.from_saved(current, self.app.default_level)
-                self.app.start_match(resumed, _("Resumed: {what}.").format(what=resumed.describe()), "good")
+                # another copy may have taken it since: it is then shown as not saved until that copy lets go
+                refused = self._resume(current, even_in_use=True)
+                if refused is not None:
+                    self.app.show_title(refused.text, refused.kind)
                 return
             if key == "keep":
                 problem = keep_for_later(current)
             elif key == "discard":
                 problem = discard(current)
+                if problem:  # the game stays, and so does the title: the new game waits
+                    self.app.show_title(problem, "warn")
+                    return
             else:
                 return
             if problem:
@@ -141,7 +151,7 @@ class TitleGames:
             if key == "discard":
                 problem = discard(saved)
                 self.app.show_title(
-                    problem or _("Discarded: {what}.").format(what=saved.describe()), "error" if problem else "info"
+                    problem or _("Discarded: {what}.").format(what=saved.describe()), "warn" if problem else "info"
                 )
 
         self.app.stack.push(

@@ -282,6 +282,8 @@ class TitleScene(Scene):
         kind = event.type
         if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             self.command("start")
+        elif kind == pygame.WINDOWFOCUSGAINED:
+            self.refresh_games()
         elif kind == pygame.KEYDOWN:
             if self.ring.key(event):
                 return
@@ -331,9 +333,9 @@ class TitleScene(Scene):
 
     def command(self, name: str) -> None:
         if name == "resume":
-            self.status = self.games.resume_newest() or self.status
+            self._not_resumed(self.games.resume_newest())
         elif name.startswith("other:"):
-            self.status = self.games.resume_other(int(name.split(":")[1])) or self.status
+            self._not_resumed(self.games.resume_other(int(name.split(":")[1])))
         elif name.startswith("discard:"):
             self.games.ask_discard(int(name.split(":")[1]))
         elif name == "rematch":
@@ -359,6 +361,24 @@ class TitleScene(Scene):
             self.app.open_help()
         elif name == "quit":
             self.app.running = False
+
+    def _not_resumed(self, problem: StatusLine | None) -> None:
+        """A game that did not open: the list as it is now, and why."""
+        if problem is not None:
+            self.refresh_games()
+            self.status = problem
+
+    def refresh_games(self) -> None:
+        """Read the unfinished games again: another copy may have played on, finished or opened one
+        since the list was read (at the window's focus, back from another screen, after a refusal)."""
+        self._read_entries()
+        self.games = TitleGames(self.app)
+        self.status = self.games.problem() or self.status
+        self.clear_ui()
+        self.build_ui()
+        if self.paused:
+            for element in self.elements:
+                element.hide()
 
     def _catalogue(self) -> Catalogue:
         """The app's catalogue (read on first use); a source that did not read is reported once."""
@@ -393,6 +413,7 @@ class TitleScene(Scene):
 
     def on_resume(self) -> None:
         super().on_resume()
+        self.refresh_games()
         self.ring.set(self.ring.focus)  # a text field with the ring takes the typing again
 
     def on_exit(self) -> None:

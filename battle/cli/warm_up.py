@@ -1,0 +1,67 @@
+"""``play``'s solver warm-up: the kernels load on a thread while the first board is read, and that
+thread has ended before the program does.
+
+On a first run the kernels compile in child processes (about 10 s), which a game that ends sooner
+stops within 50 ms; otherwise they load from numba's cache here, in a fraction of a second of LLVM
+calls after numba's import. The thread must end before the interpreter's own exit: a daemon thread
+still at work then is frozen by the exit wherever it stands, LLVM's lock included, and the exit's
+clean-up of the kernels can wait on that lock for ever. CPython 3.11 never calls an ``atexit``
+function registered while the exit runs them, and llvmlite registers its "shutting down" flag
+so when it is imported: numba imported just after a quick ``quit`` leaves the flag unset, and the
+clean-up then calls into LLVM (the stack of such a hang: ``closure_dealloc`` -> ``ObjectRef.__del__``
+-> ``_LLVMLock.__enter__``; ``benchmarks/play_exit.py``). So ``end`` waits for the thread before
+``play`` returns: a quit during numba's import waits for the import and loads nothing, one during
+the load waits for the load, and the exit finds llvmlite's flag set and no thread at work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+from battle.cli.inputs import EXIT_INTERRUPTED
+
+_Call = TypeVar("_Call", bound=Callable[..., object])
+
+
+class SolverWarmUp:
+    """The kernels loading on the thread ``solver-warm-up`` from construction on, until ``end``."""
+
+    def __init__(self) -> None:
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._prepare, name="solver-warm-up", daemon=True)
+        self._thread.start()
+
+    def _prepare(self) -> None:
+        with contextlib.suppress(Exception):  # no solver here: hint and eval say so when asked
+            from battle.players import prepare_kernels
+
+            prepare_kernels(self._closing)
+
+    def first(self, call: _Call) -> _Call:
+        """``call``, once the warm-up has ended: the solver's searches wait for it rather than compile
+        the kernels a second time beside it."""
+
+        def wrapped(*args: object) -> object:
+            self._thread.join()
+            return call(*args)
+
+        return cast(_Call, wrapped)
+
+    def end(self) -> None:
+        """Stop a compile and wait for the thread (numba's import or a load from the cache in progress
+        finishes: under a second on a quiet machine). A Ctrl-C meanwhile ends the process at once,
+        with its output flushed: the game is saved after every move, and the interpreter's exit
+        would wait on the thread."""
+        self._closing.set()
+        try:
+            self._thread.join()
+        except KeyboardInterrupt:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(OSError, AttributeError, ValueError):
+                    stream.flush()
+            os._exit(EXIT_INTERRUPTED)
