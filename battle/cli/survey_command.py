@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from battle.cli.inputs import InputError, database_file, output_file, positive_number, whole_number
 from battle.i18n import N_, _, format_number, ngettext, pgettext
+from battle.rules.errors import one_line
 from battle.storage.paths import error_reason
 
 PROG = "mahjong-battle"
@@ -165,8 +166,8 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
         database = SurveyDatabase(args.db, read_only=reading, claim=claim)
     except SurveyDatabaseError as error:
         raise InputError(str(error)) from None
-    if database.notice:
-        print(database.notice, file=sys.stderr)
+    if database.notice is not None:
+        print(one_line(str(database.notice)), file=sys.stderr)
     return database
 
 

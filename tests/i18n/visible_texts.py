@@ -58,6 +58,7 @@ VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "StoreUnusable": (0,),
     "StoreBusy": (0,),
     "ClusterStartError": (0,),
+    "FileNotFoundError": (0,),
     "RowProblem": (0,),
     "Phrase": (0,),
     "BattleError": (0,),
@@ -97,6 +98,7 @@ SCANNED = (
     "battle/ratings",
     "battle/players/review_report.py",
     "battle/i18n.py",
+    "battle/resources.py",
 )
 """Every part of the program a person reads, but online play (its own helper's) and the page."""
 NOT_SCANNED = ("battle/ui/online", "battle/cli/online_play.py")

@@ -249,7 +249,7 @@ class GameStore:
             ) from None
         except (StoreBusy, StoreUnusable) as error:
             raise StoreError(one_line(f"{self.path}: cannot open the game database: {error}")) from None
-        self.notice = None if opened.notice is None else str(opened.notice)
+        self.notice = None if opened.notice is None else one_line(str(opened.notice))
         return opened.connection
 
     def close(self) -> None:
