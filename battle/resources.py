@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from battle.i18n import _
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -33,4 +35,6 @@ def asset_path(*parts: str) -> Path:
         if candidate.exists():
             return candidate
     looked = ", ".join(str(candidate) for candidate in candidates)
-    raise FileNotFoundError(f"asset {relative.as_posix()!r} not found; looked in: {looked}")
+    raise FileNotFoundError(
+        _("asset {name} not found; looked in: {places}").format(name=repr(relative.as_posix()), places=looked)
+    )

@@ -22,9 +22,9 @@ from battle.i18n import N_, _
 from battle.resources import asset_path
 from battle.rules.board import Position, parse_move
 from battle.rules.deal import deal
-from battle.rules.errors import BattleError
+from battle.rules.errors import BattleError, quote
 from battle.rules.game import KnownStart
-from battle.storage.paths import StorageProblem
+from battle.storage.paths import StorageProblem, error_reason
 from battle.storage.textfile import TextFileError, read_limited
 
 CATALOGUE_NAME = "catalogue.tsv"
@@ -76,24 +76,50 @@ def read_catalogue_results(path: Path) -> list[DealResult]:
     results: list[DealResult] = []
     try:
         text = read_limited(path, CATALOGUE_LIMIT, str(path)).decode("utf-8")
-    except (OSError, UnicodeDecodeError, TextFileError) as error:
-        raise CatalogueError(f"{path}: cannot read the catalogue ({error})") from None
+    except UnicodeDecodeError as error:
+        raise CatalogueError(
+            _("{path}: cannot read the catalogue (not UTF-8 text: byte {byte})").format(path=path, byte=error.start)
+        ) from None
+    except (OSError, TextFileError) as error:
+        raise CatalogueError(
+            _("{path}: cannot read the catalogue ({error})").format(path=path, error=error_reason(error))
+        ) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#") or line == HEADER:
             continue
-        fields = line.split("\t")
-        try:
-            if len(fields) != 6:
-                raise ValueError(f"{len(fields)} fields, expected 6")
-            deal, value = int(fields[0]), int(fields[1])
-            moves = None if fields[2] == "-" else tuple(fields[2].split())
-            for move in moves or ():
-                parse_move(move)  # a NotationError (a ValueError) names the bad move
-            nodes, seconds = int(fields[3]), float(fields[4])
-        except ValueError as error:
-            raise CatalogueError(f"{path}, line {number}: {error}") from None
-        results.append(DealResult(deal, FULL_DEAL, True, value, 0, moves, nodes, seconds, None, fields[5], "catalogue"))
+        results.append(_catalogue_line(line, f"{path}", number))
     return results
+
+
+def _catalogue_line(line: str, path: str, number: int) -> DealResult:
+    """One deal's line, or ``CatalogueError`` naming the file, the line and what in it is wrong."""
+    fields = line.split("\t")
+    if len(fields) != 6:
+        raise CatalogueError(
+            _("{path}, line {number}: {count} fields, expected 6").format(path=path, number=number, count=len(fields))
+        )
+    numbers = []
+    for column, text in zip(("deal", "value", "nodes", "seconds"), (*fields[:2], *fields[3:5]), strict=True):
+        try:
+            numbers.append(float(text) if column == "seconds" else int(text))
+        except ValueError:
+            raise CatalogueError(
+                _("{path}, line {number}: {column} {value} is not a number").format(
+                    path=path, number=number, column=column, value=quote(text)
+                )
+            ) from None
+    moves = None if fields[2] == "-" else tuple(fields[2].split())
+    for move in moves or ():
+        try:
+            parse_move(move)
+        except BattleError as error:
+            raise CatalogueError(
+                _("{path}, line {number}: {error}").format(path=path, number=number, error=error)
+            ) from None
+    deal, value, nodes, seconds = numbers
+    return DealResult(
+        int(deal), FULL_DEAL, True, int(value), 0, moves, int(nodes), seconds, None, fields[5], "catalogue"
+    )
 
 
 def shipped_catalogue_path() -> Path:
@@ -137,7 +163,7 @@ class Catalogue:
         try:
             survey = survey or default_survey_path()
         except StorageProblem as problem:  # no usable data folder: the shipped pars still serve
-            return cls(pars, [*problems, f"your own survey results are not used: {problem}"])
+            return cls(pars, [*problems, _("your own survey results are not used: {problem}").format(problem=problem)])
         if survey.exists():
             try:
                 with SurveyDatabase(survey, read_only=True) as database:  # a survey may be writing it

@@ -28,13 +28,24 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, TypeVar
 
-from battle.i18n import _, ngettext
+from battle.i18n import N_, NN_, _, ngettext
 from battle.rules.board import parse_move
 from battle.rules.deal import MAX_DEAL
-from battle.rules.errors import one_line
+from battle.rules.errors import BattleError, Phrase, one_line
 from battle.storage import sqlite_store
-from battle.storage.paths import data_dir, ensure_folder
-from battle.storage.sqlite_store import StoreKind, finite, text_or_none, whole
+from battle.storage.paths import data_dir, ensure_folder, error_reason
+from battle.storage.sqlite_file import sqlite_reason
+from battle.storage.sqlite_store import (
+    ReaderWords,
+    RowProblem,
+    SalvageWords,
+    StoreKind,
+    StoreWords,
+    finite,
+    shown_value,
+    text_or_none,
+    whole,
+)
 
 T = TypeVar("T")
 
@@ -93,8 +104,46 @@ def _take_deal_zero(connection: sqlite3.Connection) -> None:
     connection.execute("ALTER TABLE results_v2 RENAME TO results")
 
 
+WORDS = StoreWords(
+    other_file=N_("not a survey database but a file of another kind"),
+    mismatch=N_("not a survey database ({reason})"),
+    cannot_start=N_("cannot start a new survey database: {error}"),
+    set_aside=N_("{path}: not a usable survey database ({reason}); set aside as {name}, starting an empty one"),
+    gone=N_("{path}: not a usable survey database ({reason}); gone meanwhile, starting an empty one"),
+    salvaged=SalvageWords(
+        counted=NN_(
+            "{path}: the survey database is {reason}; {count} row kept in a new file, {lost} lost; "
+            "the damaged file set aside as {name}",
+            "{path}: the survey database is {reason}; {count} rows kept in a new file, {lost} lost; "
+            "the damaged file set aside as {name}",
+        ),
+        counted_gone=NN_(
+            "{path}: the survey database is {reason}; {count} row kept in a new file, {lost} lost; "
+            "the damaged file gone meanwhile",
+            "{path}: the survey database is {reason}; {count} rows kept in a new file, {lost} lost; "
+            "the damaged file gone meanwhile",
+        ),
+        uncounted=NN_(
+            "{path}: the survey database is {reason}; {count} row kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file set aside as {name}",
+            "{path}: the survey database is {reason}; {count} rows kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file set aside as {name}",
+        ),
+        uncounted_gone=NN_(
+            "{path}: the survey database is {reason}; {count} row kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file gone meanwhile",
+            "{path}: the survey database is {reason}; {count} rows kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file gone meanwhile",
+        ),
+    ),
+    reader=ReaderWords(
+        missing=N_("no survey database there"), cannot_open=N_("cannot open the survey database: {error}")
+    ),
+)
+"""What the program says about the survey's file, each sentence whole with the kind in it."""
 KIND = StoreKind(
     name="survey database",
+    words=WORDS,
     version=SCHEMA_VERSION,
     schema=_SCHEMA,
     columns={"results": _COLUMNS},
@@ -147,8 +196,8 @@ class SurveyDatabase:
         self.path = Path(path) if path is not None else default_survey_path()
         self.named = path is not None
         """The caller named the file (``--db``): one that is not a survey database is refused, not set aside."""
-        self.notice: str | None = None
-        """One line to print when the file found had to be set aside or salvaged."""
+        self.notice: Phrase | None = None
+        """One line to print when the file found had to be set aside or salvaged, worded when shown."""
         self.problems: list[str] = []
         """One line per read that skipped rows no survey writes (each said once)."""
         self._lock = threading.Lock()
@@ -159,7 +208,9 @@ class SurveyDatabase:
         try:
             ensure_folder(self.path.parent)
         except OSError as error:
-            raise SurveyDatabaseError(one_line(f"{self.path.parent}: cannot make the folder: {error}")) from None
+            raise SurveyDatabaseError(
+                one_line(_("{path}: cannot make the folder: {error}").format(path=self.path.parent, error=error))
+            ) from None
         if claim:
             self._claim = self._take_claim()
         try:
@@ -177,29 +228,48 @@ class SurveyDatabase:
         except sqlite_store.StoreNewer as newer:
             raise SurveyDatabaseError(
                 one_line(
-                    f"{self.path}: written by a newer version (schema {newer.version}, "
-                    f"this one reads {SCHEMA_VERSION}); it is left as it is"
+                    _(
+                        "{path}: written by a newer version (schema {version}, this one reads {ours}); "
+                        "it is left as it is"
+                    ).format(path=self.path, version=newer.version, ours=SCHEMA_VERSION)
                 )
             ) from None
         except sqlite_store.StoreRefused as refused:
             raise SurveyDatabaseError(
-                one_line(f"{self.path}: {refused}; name another file (this one is left as it is)")
+                one_line(
+                    _("{path}: {refused}; name another file (this one is left as it is)").format(
+                        path=self.path, refused=refused
+                    )
+                )
             ) from None
         except (sqlite_store.StoreBusy, sqlite_store.StoreUnusable) as error:
-            raise SurveyDatabaseError(one_line(f"{self.path}: cannot open the survey database: {error}")) from None
+            raise SurveyDatabaseError(
+                one_line(_("{path}: cannot open the survey database: {error}").format(path=self.path, error=error))
+            ) from None
 
     def _take_claim(self) -> IO[bytes]:
         try:
             return sqlite_store.claim(self.path)
-        except sqlite_store.StoreClaimed as holder:
-            raise SurveyClaimed(
-                one_line(
-                    f"{self.path}: a survey is already running on this file ({holder}); it solves the deals, "
+        except sqlite_store.StoreClaimed as claimed:
+            if claimed.holder is None:
+                said = _(
+                    "{path}: a survey is already running on this file (another process); it solves the deals, "
                     "this one would solve them twice: wait for it, or stop it and run this again"
                 )
-            ) from None
+            else:
+                said = _(
+                    "{path}: a survey is already running on this file (process {holder}); it solves the deals, "
+                    "this one would solve them twice: wait for it, or stop it and run this again"
+                )
+            raise SurveyClaimed(one_line(said.format(path=self.path, holder=claimed.holder))) from None
         except OSError as error:
-            raise SurveyDatabaseError(one_line(f"{self.path}: cannot claim the survey database: {error}")) from None
+            raise SurveyDatabaseError(
+                one_line(
+                    _("{path}: cannot claim the survey database: {error}").format(
+                        path=self.path, error=error_reason(error)
+                    )
+                )
+            ) from None
 
     def _release(self) -> None:
         if self._claim is not None:
@@ -220,12 +290,15 @@ class SurveyDatabase:
         self.close()
 
     @contextlib.contextmanager
-    def _locked(self, action: str) -> Iterator[sqlite3.Connection]:
+    def _locked(self, failed: str, **values: object) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock; a database error raises ``SurveyDatabaseError`` with ``failed``,
+        a whole sentence of the catalogue with the ``{path}``, the ``{error}`` and the ``values``."""
         with self._lock:
             try:
                 yield self._connection
             except sqlite3.Error as error:
-                raise SurveyDatabaseError(one_line(f"{self.path}: {action}: {error}")) from None
+                said = _(failed).format(path=self.path, error=sqlite_reason(error), **values)
+                raise SurveyDatabaseError(one_line(said)) from None
 
     # -- writing -----------------------------------------------------------------------
 
@@ -233,7 +306,7 @@ class SurveyDatabase:
         """Keep ``result``, replacing an earlier one of the same deal and start size (a retried
         unsolved deal); committed to disk when this returns."""
         moves = None if result.best_moves is None else json.dumps(list(result.best_moves))
-        with self._locked(f"storing deal {result.deal}") as connection:
+        with self._locked(N_("{path}: storing deal {deal}: {error}"), deal=result.deal) as connection:
             connection.execute(
                 "INSERT OR REPLACE INTO results (deal, tiles, solved, value, depth, best_moves, nodes, seconds, "
                 "time_limit, solver_version, worker, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -258,14 +331,14 @@ class SurveyDatabase:
     def stored_deals(self, tiles: int = FULL_DEAL, *, solved_only: bool = False) -> set[int]:
         """Deals with a stored result at this start size (only the exact ones with ``solved_only``)."""
         where = " AND solved = 1" if solved_only else ""
-        with self._locked("reading") as connection:
+        with self._locked(N_("{path}: reading: {error}")) as connection:
             rows = connection.execute(f"SELECT deal FROM results WHERE tiles = ?{where}", (tiles,)).fetchall()
         return {row[0] for row in rows}
 
     def results(self, tiles: int = FULL_DEAL, deals: Iterable[int] | None = None) -> list[DealResult]:
         """Stored results at this start size, by deal number; rows on a damaged page are left out, and
         said once in ``problems`` with the rows no survey writes."""
-        with self._locked("reading") as connection:
+        with self._locked(N_("{path}: reading: {error}")) as connection:
             try:
                 rows = connection.execute(
                     f"SELECT {', '.join(_COLUMNS)} FROM results WHERE tiles = ?", (tiles,)
@@ -301,11 +374,11 @@ class SurveyDatabase:
 
 
 def _result(row: tuple) -> DealResult:
-    """A stored result, or ``ValueError`` naming the value no survey writes (a hand-edited file,
-    or one whose table is not STRICT)."""
+    """A stored result, or ``RowProblem`` (a ``ValueError``) naming the value no survey writes (a
+    hand-edited file, or one whose table is not STRICT)."""
     deal, tiles, solved, value, depth, moves, nodes, seconds, limit, version, worker, stored_at = row
     if not whole(deal, 0, MAX_DEAL):
-        raise ValueError(f"deal {str(deal)[:40]!r} is not a deal number (0 to {MAX_DEAL})")
+        raise RowProblem(N_("deal {value} is not a deal number (0 to {last})"), value=shown_value(deal), last=MAX_DEAL)
     checks = (
         ("tiles", tiles, whole(tiles, 4, FULL_DEAL)),
         ("solved", solved, whole(solved, 0, 1)),
@@ -321,7 +394,12 @@ def _result(row: tuple) -> DealResult:
     )
     for name, found, good in checks:
         if not good:
-            raise ValueError(f"deal {deal}: {name} {str(found)[:40]!r} is out of range or of the wrong type")
+            raise RowProblem(
+                N_("deal {deal}: {column} {value} is out of range or of the wrong type"),
+                deal=deal,
+                column=name,
+                value=shown_value(found),
+            )
     return DealResult(
         deal,
         tiles,
@@ -345,12 +423,18 @@ def _best_moves(deal: int, text: str | None) -> tuple[str, ...] | None:
     try:
         moves = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ValueError(f"deal {deal}: best_moves {text[:40]!r} is not a JSON list") from None
+        raise RowProblem(
+            N_("deal {deal}: best_moves {value} is not a JSON list"), deal=deal, value=shown_value(text)
+        ) from None
     if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
-        raise ValueError(f"deal {deal}: best_moves {text[:40]!r} is not a list of moves")
+        raise RowProblem(
+            N_("deal {deal}: best_moves {value} is not a list of moves"), deal=deal, value=shown_value(text)
+        )
     for move in moves:
         try:
             parse_move(move)
-        except ValueError as error:
-            raise ValueError(f"deal {deal}: best move {move[:20]!r}: {error}") from None
+        except BattleError as error:
+            raise RowProblem(
+                N_("deal {deal}: best move {move}: {error}"), deal=deal, move=repr(move[:20]), error=error.phrase
+            ) from None
     return tuple(moves)

@@ -11,6 +11,7 @@ import os
 from collections import Counter
 
 from battle.atlas.survey_report import SurveyReport
+from battle.i18n import _, format_signed, ngettext
 from battle.storage.paths import write_atomically
 
 WIDTH, HEIGHT = 900, 420
@@ -60,11 +61,22 @@ def save_histogram(report: SurveyReport, path: str) -> None:
     zero = MARGIN_LEFT + slot * (0 - low) + slot / 2
     pygame.draw.line(surface, INK, (zero, MARGIN_TOP), (zero, base), 1)
     pygame.draw.line(surface, INK, (MARGIN_LEFT, base), (WIDTH - MARGIN_RIGHT, base), 2)
-    mean = "" if report.mean is None else f", mean {report.mean:+.2f}"
-    title_font.render_to(
-        surface, (MARGIN_LEFT, 16), f"First player's value under perfect play: {report.solved} deals{mean}", INK
-    )
-    font.render_to(surface, (WIDTH // 2 - 120, HEIGHT - 22), "final margin for the player who moves first", INK)
+    if report.mean is None:
+        title = ngettext(
+            "First player's value under perfect play: {count} deal",
+            "First player's value under perfect play: {count} deals",
+            report.solved,
+        ).format(count=report.solved)
+    else:
+        title = ngettext(
+            "First player's value under perfect play: {count} deal, mean {mean}",
+            "First player's value under perfect play: {count} deals, mean {mean}",
+            report.solved,
+        ).format(count=report.solved, mean=format_signed(report.mean, 2))
+    title_font.render_to(surface, (MARGIN_LEFT, 16), title, INK)
+    footer = _("final margin for the player who moves first")
+    width = font.get_rect(footer).width
+    font.render_to(surface, ((WIDTH - width) // 2, HEIGHT - 22), footer, INK)
     image = io.BytesIO()
     pygame.image.save(surface, image, "histogram.png")
     write_atomically(path, image.getvalue())  # never over a FIFO or a device, never half an image

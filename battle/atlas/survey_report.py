@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from battle.atlas.solve_deal import start_position
 from battle.atlas.survey_db import DealResult
+from battle.i18n import _, format_number, format_short, format_signed, ngettext
 from battle.rules.board import move_name
 
 
@@ -29,7 +30,8 @@ class SurveyReport:
     biggest_not_best: int
     """Solved deals whose best first moves include none of the biggest pairs."""
     with_moves: int
-    """Solved deals stored with their best first moves (the base of ``biggest_not_best``)."""
+    """Solved deals stored with their best first moves, from a start with a move to make (the base of
+    ``biggest_not_best``)."""
     seconds: list[float]
     """The solved deals' solve times."""
     over_limit: list[tuple[int, int, float]] = field(default_factory=list)
@@ -73,11 +75,11 @@ def summarise(results: list[DealResult]) -> SurveyReport:
         interval = (mean - half, mean + half)
     biggest_not_best = with_moves = 0
     for result in solved:
-        if result.best_moves is None:
-            continue
-        with_moves += 1
         position = start_position(result.deal, result.tiles)
         moves = position.legal_moves()
+        if result.best_moves is None or not moves:  # a start the greedy line left with no pair has no first move
+            continue
+        with_moves += 1
         top = max(position.move_points(move) for move in moves)
         biggest = {move_name(move) for move in moves if position.move_points(move) == top}
         biggest_not_best += not biggest & set(result.best_moves)
@@ -99,52 +101,109 @@ def summarise(results: list[DealResult]) -> SurveyReport:
 
 
 def _share(count: int, total: int) -> str:
-    return f"{count} ({100 * count / total:.0f}%)" if total else str(count)
+    """``3 (75%)``: a count with its share of ``total``, the percent as the language writes it."""
+    if not total:
+        return str(count)
+    return _("{count} ({percent}%)").format(count=count, percent=format_number(100 * count / total, 0))
+
+
+def _signed(value: float, decimals: int) -> str:
+    return format_signed(value, decimals)
+
+
+def _signed_short(value: float) -> str:
+    """``+2``, ``-1.5``: a signed number as short as it reads, the language's way (``+1,5``)."""
+    return ("+" if value >= 0 else "-") + format_short(abs(value))
+
+
+def _hours(seconds: float) -> str:
+    return format_number(seconds / 3600, 2)
+
+
+def _seconds(seconds: float) -> str:
+    return format_number(seconds, 1)
 
 
 def format_report(report: SurveyReport, tiles: int = 108) -> str:
-    """The report as text: the counts, the value's distribution as a bar chart, the solve times."""
-    start = "whole deals" if tiles >= 108 else f"starts {tiles} tiles into each deal"
-    lines = [
-        f"{report.deals} deals surveyed ({start}): {report.solved} solved exactly, {report.unsolved} unsolved "
-        "(over the time limit)"
-    ]
-    if report.over_limit:
-        listed = ", ".join(f"{deal} (~{value:+d})" for deal, value, _ in report.over_limit[:UNSOLVED_LISTED])
-        more = len(report.over_limit) - UNSOLVED_LISTED
-        lines.append(
-            f"over the time limit: deal{'s' if len(report.over_limit) > 1 else ''} {listed}"
-            f"{f' and {more} more' if more > 0 else ''} ('survey DEALS --retry-unsolved --time-limit S' "
-            "tries them again)"
+    """The report as text in the reader's language: the counts, the value's distribution as a bar
+    chart, the solve times."""
+    if tiles >= 108:
+        heading = ngettext(
+            "{count} deal surveyed (whole deals): {solved} solved exactly, {unsolved} unsolved (over the time limit)",
+            "{count} deals surveyed (whole deals): {solved} solved exactly, {unsolved} unsolved (over the time limit)",
+            report.deals,
         )
-    if not report.values:
-        return "\n".join(lines + ["no solved deal yet"])
+    else:
+        heading = ngettext(
+            "{count} deal surveyed (starts {tiles} tiles into each deal): {solved} solved exactly, "
+            "{unsolved} unsolved (over the time limit)",
+            "{count} deals surveyed (starts {tiles} tiles into each deal): {solved} solved exactly, "
+            "{unsolved} unsolved (over the time limit)",
+            report.deals,
+        )
+    lines = [heading.format(count=report.deals, tiles=tiles, solved=report.solved, unsolved=report.unsolved)]
+    if report.over_limit:
+        listed = ", ".join(f"{deal} (~{value:+d})" for deal, value, _spent in report.over_limit[:UNSOLVED_LISTED])
+        more = len(report.over_limit) - UNSOLVED_LISTED
+        if more > 0:
+            said = ngettext(
+                "over the time limit: deals {deals} and {more} more ('survey DEALS --retry-unsolved "
+                "--time-limit S' tries them again)",
+                "over the time limit: deals {deals} and {more} more ('survey DEALS --retry-unsolved "
+                "--time-limit S' tries them again)",
+                more,
+            )
+        else:
+            said = ngettext(
+                "over the time limit: deal {deals} ('survey DEALS --retry-unsolved --time-limit S' tries it again)",
+                "over the time limit: deals {deals} ('survey DEALS --retry-unsolved --time-limit S' tries them again)",
+                len(report.over_limit),
+            )
+        lines.append(said.format(deals=listed, more=more))
+    if not report.values or report.mean is None:
+        return "\n".join([*lines, _("no solved deal yet")])
     solved = report.solved
-    mean = f"{report.mean:+.2f}"
+    values = {
+        "mean": _signed(report.mean, 2),
+        "median": _signed_short(statistics.median(report.values)),
+        "low": f"{min(report.values):+d}",
+        "high": f"{max(report.values):+d}",
+    }
     if report.interval is not None:
-        mean += f" (95% interval {report.interval[0]:+.2f} to {report.interval[1]:+.2f})"
+        said = _(
+            "first player's value under perfect play: mean {mean} (95% interval {low_mean} to {high_mean}), "
+            "median {median}, from {low} to {high}"
+        )
+        values |= {"low_mean": _signed(report.interval[0], 2), "high_mean": _signed(report.interval[1], 2)}
+    else:
+        said = _("first player's value under perfect play: mean {mean}, median {median}, from {low} to {high}")
     lines += [
-        f"first player's value under perfect play: mean {mean}, median {statistics.median(report.values):+g}, "
-        f"from {min(report.values):+d} to {max(report.values):+d}",
-        f"first player wins {_share(report.wins, solved)}, draws {_share(report.draws, solved)}, "
-        f"loses {_share(report.losses, solved)}",
+        said.format(**values),
+        _("first player wins {wins}, draws {draws}, loses {losses}").format(
+            wins=_share(report.wins, solved), draws=_share(report.draws, solved), losses=_share(report.losses, solved)
+        ),
     ]
     if report.with_moves:
         share = _share(report.biggest_not_best, report.with_moves)
-        lines.append(f"the biggest pair is not a best first move in {share} of the deals")
+        lines.append(_("the biggest pair is not a best first move in {share} of the deals").format(share=share))
     seconds = sorted(report.seconds)
-    lines.append(
-        f"solve time: median {statistics.median(seconds):.1f} s, 90th percentile "
-        f"{seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]:.1f} s, longest {seconds[-1]:.1f} s, "
-        f"{sum(seconds) / 3600:.2f} h in all"
-        + (
-            f" (and {sum(spent for _, _, spent in report.over_limit) / 3600:.2f} h on the deals over the limit)"
-            if report.over_limit
-            else ""
+    times = {
+        "median": _seconds(statistics.median(seconds)),
+        "ninetieth": _seconds(seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]),
+        "longest": _seconds(seconds[-1]),
+        "hours": _hours(sum(seconds)),
+    }
+    if report.over_limit:
+        said = _(
+            "solve time: median {median} s, 90th percentile {ninetieth} s, longest {longest} s, {hours} h in all "
+            "(and {over_hours} h on the deals over the limit)"
         )
-    )
+        times["over_hours"] = _hours(sum(spent for _deal, _value, spent in report.over_limit))
+    else:
+        said = _("solve time: median {median} s, 90th percentile {ninetieth} s, longest {longest} s, {hours} h in all")
+    lines.append(said.format(**times))
     lines.append("")
-    lines.append("value  deals")
+    lines.append(_("value  deals"))
     counts = Counter(report.values)
     widest = max(counts.values())
     for value in range(min(counts), max(counts) + 1):

@@ -24,6 +24,8 @@ from typing import Any
 
 from battle.atlas.solve_deal import solve_deal
 from battle.atlas.survey_db import DealResult, SurveyDatabase
+from battle.i18n import N_, NN_
+from battle.rules.errors import Phrase
 
 RETRIES = 2
 CLUSTER_STARTS = 3
@@ -61,7 +63,8 @@ class SurveyProgress:
     done: int = 0
     solved: int = 0
     unsolved: int = 0
-    failed: list[str] = field(default_factory=list)
+    failed: list[Phrase] = field(default_factory=list)
+    """One line per deal that failed every try (``failure_line``), worded when shown."""
     started: float = field(default_factory=time.monotonic)
     dashboard: str | None = None
 
@@ -104,16 +107,25 @@ def table_megabytes(memory_per_worker: float | None) -> int | None:
     return max(32, int((memory_per_worker * TERMINATE_FRACTION - WORKER_BASE_GB) * 1e9 / (1 << 20)))
 
 
-def failure_line(key: str, error: BaseException) -> str:
+def failure_line(key: str, error: BaseException) -> Phrase:
     """One line for a deal that failed every try: which deal, and why in the user's terms
-    (Dask's own message for a dead worker runs to four sentences and a link)."""
+    (Dask's own message for a dead worker runs to four sentences and a link); any other error
+    is named as Python names it, with its message as it is."""
     deal = key.split("-")[1] if key.startswith("deal-") else key
     if type(error).__name__ == "KilledWorker":
-        return (
-            f"deal {deal}: its worker died {RETRIES + 1} times while solving it (out of memory? give "
-            "each worker more with --memory-per-worker, or run fewer)"
+        return Phrase(
+            *NN_(
+                "deal {deal}: its worker died {count} time while solving it (out of memory? give "
+                "each worker more with --memory-per-worker, or run fewer)",
+                "deal {deal}: its worker died {count} times while solving it (out of memory? give "
+                "each worker more with --memory-per-worker, or run fewer)",
+            ),
+            deal=deal,
+            count=RETRIES + 1,
         )
-    return f"deal {deal}: {type(error).__name__}: {str(error)[:200]}"
+    return Phrase(
+        N_("deal {deal}: {error}: {message}"), deal=deal, error=type(error).__name__, message=str(error)[:200]
+    )
 
 
 def pending_deals(database: SurveyDatabase, plan: SurveyPlan) -> list[int]:
@@ -142,7 +154,14 @@ def local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluste
 
 
 class ClusterStartError(Exception):
-    """The local cluster did not start in ``CLUSTER_STARTS`` tries; the message is one line."""
+    """The local cluster did not start in ``CLUSTER_STARTS`` tries; the message is one line, worded when shown."""
+
+    def __init__(self, phrase: Phrase) -> None:
+        super().__init__(phrase)
+        self.phrase = phrase
+
+    def __str__(self) -> str:
+        return str(self.phrase)
 
 
 def start_local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask LocalCluster
@@ -156,9 +175,16 @@ def start_local_cluster(plan: SurveyPlan) -> Any:  # noqa: ANN401 - a dask Local
             failure = error
     cause = failure.__cause__ or failure if failure is not None else None
     raise ClusterStartError(
-        f"the local Dask cluster did not start in {CLUSTER_STARTS} tries ({failure}; "
-        f"{type(cause).__name__}: {str(cause)[:120]}); nothing was solved, the same "
-        "command tries again"
+        Phrase(
+            N_(
+                "the local Dask cluster did not start in {tries} tries ({failure}; {error}: {message}); "
+                "nothing was solved, the same command tries again"
+            ),
+            tries=CLUSTER_STARTS,
+            failure=failure,
+            error=type(cause).__name__,
+            message=str(cause)[:120],
+        )
     )
 
 

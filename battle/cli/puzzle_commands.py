@@ -129,10 +129,12 @@ _workers = whole_number(1, 64)
 def _tile_range(text: str) -> tuple[int, int]:
     parts = text.split("-")
     if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a range of tiles like 20-60")
+        raise argparse.ArgumentTypeError(_("{value} is not a range of tiles like 20-60").format(value=repr(text[:20])))
     low, high = int(parts[0]), int(parts[1])
     if not 4 <= low <= high <= MAX_TILES:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r}: expected 4 <= A <= B <= {MAX_TILES}")
+        raise argparse.ArgumentTypeError(
+            _("{value}: expected 4 <= A <= B <= {most}").format(value=repr(text[:20]), most=MAX_TILES)
+        )
     return low, high
 
 
@@ -188,7 +190,7 @@ def summarise(puzzles: Sequence[Puzzle]) -> str:
     """Counts by difficulty, moves to find and theme, one line each."""
 
     def counts(values: list[int]) -> str:
-        return ", ".join(f"{value}: {values.count(value)}" for value in sorted(set(values))) or "none"
+        return ", ".join(f"{value}: {values.count(value)}" for value in sorted(set(values))) or _("none")
 
     themes = [theme for puzzle in puzzles for theme in puzzle.themes]
     return "\n".join(

@@ -67,7 +67,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     sub.add_argument("--json", action="store_true", help=_("print the review as JSON instead of text"))
     sub.add_argument(
-        "--plot", metavar=pgettext("metavar", "FILE") + ".png", help=_("also write the evaluation graph as a PNG image")
+        "--plot", metavar=pgettext("metavar", "FILE.png"), help=_("also write the evaluation graph as a PNG image")
     )
     sub.add_argument("--force", action="store_true", help=_("replace the --plot file if it exists"))
     _add_engine_options(sub, threads=False)
@@ -241,11 +241,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 score=score, len=len(analysis.pv)
             )
         )
-    print(
-        _("best moves: {value}").format(
-            value=" ".join(move_name(m) for m in analysis.best_moves) or "(none: the game is over)"
-        )
-    )
+    if analysis.best_moves:
+        print(_("best moves: {value}").format(value=" ".join(move_name(m) for m in analysis.best_moves)))
+    else:
+        print(_("best moves: (none: the game is over)"))
     print(_("best line: {join}").format(join=" ".join(move_name(m) for m in analysis.pv)))
     print(
         _("nodes: {nodes} in {seconds}s").format(

@@ -43,7 +43,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 def _game_number(text: str) -> int:
     if not text.isdigit() or len(text) > 18:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a game number (the #N of the report)")
+        raise argparse.ArgumentTypeError(
+            _("{value} is not a game number (the #N of the report)").format(value=repr(text[:20]))
+        )
     return int(text)
 
 

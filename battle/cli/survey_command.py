@@ -11,7 +11,8 @@ import threading
 from collections.abc import Iterator
 
 from battle.cli.inputs import InputError, database_file, output_file, positive_number, whole_number
-from battle.i18n import N_, _, ngettext, pgettext
+from battle.i18n import N_, _, format_number, ngettext, pgettext
+from battle.rules.errors import one_line
 from battle.storage.paths import error_reason
 
 PROG = "mahjong-battle"
@@ -87,11 +88,11 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     )
     sub.add_argument("--report", action="store_true", help=_("report on the database instead of solving"))
     sub.add_argument(
-        "--plot", metavar=pgettext("metavar", "FILE") + ".png", help=_("with --report: also draw the values' histogram")
+        "--plot", metavar=pgettext("metavar", "FILE.png"), help=_("with --report: also draw the values' histogram")
     )
     sub.add_argument(
         "--export",
-        metavar=pgettext("metavar", "FILE") + ".tsv",
+        metavar=pgettext("metavar", "FILE.tsv"),
         help=_("write the exactly solved whole deals as a catalogue (the format of the one the game ships)"),
     )
     sub.add_argument("--force", action="store_true", help=_("replace the --export or --plot file if it exists"))
@@ -125,7 +126,9 @@ def _worker_memory(text: str) -> float:
     value = _positive_float(text)
     if value < 0.5:
         raise argparse.ArgumentTypeError(
-            f"{text[:20]} GB is too little for a worker: at least 0.5 (a worker takes about 0.3 GB before its table)"
+            _(
+                "{value} GB is too little for a worker: at least 0.5 (a worker takes about 0.3 GB before its table)"
+            ).format(value=text[:20])
         )
     return value
 
@@ -133,7 +136,9 @@ def _worker_memory(text: str) -> float:
 def _tiles(text: str) -> int:
     value = _positive_int(text) if text.isdigit() else -1
     if not 4 <= value <= 108 or value % 2:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not an even number of tiles from 4 to 108")
+        raise argparse.ArgumentTypeError(
+            _("{value} is not an even number of tiles from 4 to 108").format(value=repr(text[:20]))
+        )
     return value
 
 
@@ -152,17 +157,17 @@ def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = 
             _("no survey database to use: {problem} (--db FILE names one elsewhere)").format(problem=problem)
         ) from None
     if reading and not os.path.exists(path):
-        raise InputError(
-            _("no survey database at {value}: 'mahjong-battle survey DEALS{value2}' makes one").format(
-                value=str(path)[:200], value2="" if args.db is None else " --db FILE"
-            )
-        )
+        if args.db is None:
+            said = _("no survey database at {value}: 'mahjong-battle survey DEALS' makes one")
+        else:
+            said = _("no survey database at {value}: 'mahjong-battle survey DEALS --db FILE' makes one")
+        raise InputError(said.format(value=str(path)[:200]))
     try:
         database = SurveyDatabase(args.db, read_only=reading, claim=claim)
     except SurveyDatabaseError as error:
         raise InputError(str(error)) from None
-    if database.notice:
-        print(database.notice, file=sys.stderr)
+    if database.notice is not None:
+        print(one_line(str(database.notice)), file=sys.stderr)
     return database
 
 
@@ -217,10 +222,13 @@ def cmd_survey(args: argparse.Namespace) -> int:
             progress = run_survey(plan, database, report=bar.show, stop=stop)
     except _Stopped as stopped:
         stop.set()
-        print(
-            _("\nstopped{how}: every deal finished so far is stored; the same command resumes").format(how=stopped.how),
-            file=sys.stderr,
-        )
+        if stopped.signal == signal.SIGINT:
+            said = _("stopped: every deal finished so far is stored; the same command resumes")
+        else:
+            said = _("stopped by {signal}: every deal finished so far is stored; the same command resumes").format(
+                signal=signal.Signals(stopped.signal).name
+            )
+        print("\n" + said, file=sys.stderr)
         return 128 + stopped.signal
     except ClusterStartError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
@@ -235,9 +243,12 @@ def cmd_survey(args: argparse.Namespace) -> int:
     for failure in progress.failed:
         print(_("failed (tried again next run): {failure}").format(failure=failure), file=sys.stderr)
     print(
-        _(
+        ngettext(
+            "{done} deal solved now ({solved} exactly, {unsolved} over the time limit), {skipped} already stored, "
+            "{len} failed; in {path}",
             "{done} deals solved now ({solved} exactly, {unsolved} over the time limit), {skipped} already stored, "
-            "{len} failed; in {path}"
+            "{len} failed; in {path}",
+            progress.done,
         ).format(
             done=progress.done,
             solved=progress.solved,
@@ -256,7 +267,6 @@ class _Stopped(BaseException):
     def __init__(self, number: int) -> None:
         super().__init__(number)
         self.signal = number
-        self.how = "" if number == signal.SIGINT else f" by {signal.Signals(number).name}"
 
 
 @contextlib.contextmanager
@@ -290,19 +300,9 @@ class _ProgressBar:
         if progress.dashboard and not self.shown_dashboard:
             print(_("Dask dashboard: {dashboard}").format(dashboard=progress.dashboard), file=self.stream, flush=True)
             self.shown_dashboard = True
-        total = max(1, progress.total)
-        filled = round(30 * progress.done / total)
-        left = progress.seconds_left()
-        eta = "" if left is None else f", about {_duration(left)} left"
-        line = (
-            f"[{'#' * filled}{'.' * (30 - filled)}] {progress.done}/{progress.total} deals "
-            f"({progress.solved} solved, {progress.unsolved} unsolved), {progress.per_hour():.1f} an hour{eta}"
-        )
+        line = progress_line(progress)
         if result is not None and not self.live:
-            line += (
-                f"; deal {result.deal}: {result.value:+d}{'' if result.solved else ' (estimate)'} in "
-                f"{result.seconds:.1f} s"
-            )
+            line = _("{progress}; {result}").format(progress=line, result=result_line(result))
         print(("\r" + line) if self.live else line, end="" if self.live else "\n", file=self.stream, flush=True)
 
     def end(self) -> None:
@@ -310,12 +310,44 @@ class _ProgressBar:
             print(file=self.stream)
 
 
+BAR_WIDTH = 30
+
+
+def progress_line(progress) -> str:  # noqa: ANN001 - survey_run.SurveyProgress
+    """``[#####.....] 4/12 deals (4 solved, 0 unsolved), 12.0 an hour, about 40 min left``."""
+    total = max(1, progress.total)
+    filled = round(BAR_WIDTH * progress.done / total)
+    values = {
+        "bar": "#" * filled + "." * (BAR_WIDTH - filled),
+        "done": progress.done,
+        "total": progress.total,
+        "solved": progress.solved,
+        "unsolved": progress.unsolved,
+        "rate": format_number(progress.per_hour(), 1),
+    }
+    left = progress.seconds_left()
+    if left is None:
+        return _("[{bar}] {done}/{total} deals ({solved} solved, {unsolved} unsolved), {rate} an hour").format(**values)
+    return _(
+        "[{bar}] {done}/{total} deals ({solved} solved, {unsolved} unsolved), {rate} an hour, about {left} left"
+    ).format(left=_duration(left), **values)
+
+
+def result_line(result) -> str:  # noqa: ANN001 - DealResult
+    """``deal 7: +4 in 12.5 s``, or ``deal 7: -2 (estimate) in 900.0 s`` for one over its time limit."""
+    if result.solved:
+        said = _("deal {deal}: {value} in {seconds} s")
+    else:
+        said = _("deal {deal}: {value} (estimate) in {seconds} s")
+    return said.format(deal=result.deal, value=f"{result.value:+d}", seconds=format_number(result.seconds, 1))
+
+
 def _duration(seconds: float) -> str:
     if seconds < 90:
-        return f"{seconds:.0f} s"
+        return _("{count} s").format(count=format_number(seconds, 0))
     if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+        return _("{count} min").format(count=format_number(seconds / 60, 0))
+    return _("{count} h").format(count=format_number(seconds / 3600, 1))
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -423,18 +455,36 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
         if result.solved or result.deal not in merged:
             merged[result.deal] = result
     both = len({result.deal for result in shipped} & {result.deal for result in own})
+    count = len(merged)
     if own_path is None:
-        yours = _("none of your own (the data folder cannot be used)")
-    elif own_path.exists():
-        yours = _("{count} from your survey ({path})").format(count=len(own), path=own_path)
+        said = ngettext(
+            "{count} deal: {shipped} from the catalogue the game ships, none of your own (the data folder "
+            "cannot be used)",
+            "{count} deals: {shipped} from the catalogue the game ships, none of your own (the data folder "
+            "cannot be used)",
+            count,
+        )
+    elif not own_path.exists():
+        said = ngettext(
+            "{count} deal: {shipped} from the catalogue the game ships, none of your own yet "
+            "('mahjong-battle survey DEALS' adds to {path})",
+            "{count} deals: {shipped} from the catalogue the game ships, none of your own yet "
+            "('mahjong-battle survey DEALS' adds to {path})",
+            count,
+        )
+    elif both:
+        said = ngettext(
+            "{count} deal: {shipped} from the catalogue the game ships, {own} from your survey ({path}); "
+            "{both} in both, yours counted",
+            "{count} deals: {shipped} from the catalogue the game ships, {own} from your survey ({path}); "
+            "{both} in both, yours counted",
+            count,
+        )
     else:
-        yours = _("none of your own yet ('mahjong-battle survey DEALS' adds to {path})").format(path=own_path)
-    overlap = _("; {count} in both, yours counted").format(count=both) if both else ""
-    print(
-        ngettext(
-            "{count} deal: {shipped} from the catalogue the game ships, {yours}{overlap}",
-            "{count} deals: {shipped} from the catalogue the game ships, {yours}{overlap}",
-            len(merged),
-        ).format(count=len(merged), shipped=len(shipped), yours=yours, overlap=overlap)
-    )
+        said = ngettext(
+            "{count} deal: {shipped} from the catalogue the game ships, {own} from your survey ({path})",
+            "{count} deals: {shipped} from the catalogue the game ships, {own} from your survey ({path})",
+            count,
+        )
+    print(said.format(count=count, shipped=len(shipped), own=len(own), path=own_path, both=both))
     return [merged[deal] for deal in sorted(merged)]

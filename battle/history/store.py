@@ -43,20 +43,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from battle.i18n import N_, _
+from battle.i18n import N_, NN_, _
 from battle.ratings.glicko2 import DEVIATION_RANGE, RATING_RANGE, VOLATILITY_RANGE, Rating
 from battle.rules.errors import one_line
 from battle.rules.game import Game
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder
+from battle.storage.sqlite_file import sqlite_reason
 from battle.storage.sqlite_store import (
+    RowProblem,
     RowSkips,
+    SalvageWords,
     StoreBusy,
     StoreKind,
     StoreNewer,
     StoreRefused,
     StoreUnusable,
+    StoreWords,
     finite,
     open_store,
+    shown_value,
     text_or_none,
     whole,
 )
@@ -115,8 +120,43 @@ _ATTEMPT_COLUMNS = (
     "id, attempted_at, puzzle_id, solved, player_rating, player_deviation, player_volatility, "
     "puzzle_rating, puzzle_deviation, puzzle_volatility"
 )
+WORDS = StoreWords(
+    other_file=N_("not a game history but a file of another kind"),
+    mismatch=N_("not a game history ({reason})"),
+    cannot_start=N_("cannot start a new game history: {error}"),
+    set_aside=N_("{path}: not a usable game history ({reason}); set aside as {name}, starting an empty one"),
+    gone=N_("{path}: not a usable game history ({reason}); gone meanwhile, starting an empty one"),
+    salvaged=SalvageWords(
+        counted=NN_(
+            "{path}: the game history is {reason}; {count} row kept in a new file, {lost} lost; "
+            "the damaged file set aside as {name}",
+            "{path}: the game history is {reason}; {count} rows kept in a new file, {lost} lost; "
+            "the damaged file set aside as {name}",
+        ),
+        counted_gone=NN_(
+            "{path}: the game history is {reason}; {count} row kept in a new file, {lost} lost; "
+            "the damaged file gone meanwhile",
+            "{path}: the game history is {reason}; {count} rows kept in a new file, {lost} lost; "
+            "the damaged file gone meanwhile",
+        ),
+        uncounted=NN_(
+            "{path}: the game history is {reason}; {count} row kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file set aside as {name}",
+            "{path}: the game history is {reason}; {count} rows kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file set aside as {name}",
+        ),
+        uncounted_gone=NN_(
+            "{path}: the game history is {reason}; {count} row kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file gone meanwhile",
+            "{path}: the game history is {reason}; {count} rows kept in a new file, those on its damaged pages "
+            "lost (no index counts them); the damaged file gone meanwhile",
+        ),
+    ),
+)
+"""What the program says about the history's file, each sentence whole with the kind in it."""
 KIND = StoreKind(
     name="game history",
+    words=WORDS,
     version=SCHEMA_VERSION,
     schema=_SCHEMA,
     columns={"games": tuple(_GAME_COLUMNS.split(", ")), "puzzle_attempts": tuple(_ATTEMPT_COLUMNS.split(", "))},
@@ -129,6 +169,47 @@ KIND = StoreKind(
 SCORE_RANGE = (0, 100000)
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One of the history's reads or writes as its notices say it: each a whole sentence of the
+    catalogue with what could not be done in it ("could not store the game"), never a verb glued in."""
+
+    busy: str
+    """Another copy of the game holds the file locked past ``BUSY_SECONDS``."""
+    failed: str
+    """Any other failure of the database, with its ``{error}``."""
+
+
+STORE_GAME = Task(
+    N_("the history database is busy (another copy of the game is writing): could not store the game"),
+    N_("could not store the game in the history database ({error})"),
+)
+STORE_ACCURACY = Task(
+    N_("the history database is busy (another copy of the game is writing): could not store the review's accuracy"),
+    N_("could not store the review's accuracy in the history database ({error})"),
+)
+READ_GAMES = Task(
+    N_("the history database is busy (another copy of the game is writing): could not read the games"),
+    N_("could not read the games in the history database ({error})"),
+)
+READ_GAME = Task(
+    N_("the history database is busy (another copy of the game is writing): could not read the game"),
+    N_("could not read the game in the history database ({error})"),
+)
+STORE_ATTEMPT = Task(
+    N_("the history database is busy (another copy of the game is writing): could not store the puzzle attempt"),
+    N_("could not store the puzzle attempt in the history database ({error})"),
+)
+READ_ATTEMPTS = Task(
+    N_("the history database is busy (another copy of the game is writing): could not read the puzzle attempts"),
+    N_("could not read the puzzle attempts in the history database ({error})"),
+)
+READ_PUZZLE_RATING = Task(
+    N_("the history database is busy (another copy of the game is writing): could not read the puzzle's rating"),
+    N_("could not read the puzzle's rating in the history database ({error})"),
+)
 
 
 @dataclass(frozen=True)
@@ -317,7 +398,7 @@ class History:
             )
             return cursor.lastrowid
 
-        return self._run(write, N_("store the game"), None, writes=True)
+        return self._run(write, STORE_GAME, None, writes=True)
 
     def set_accuracy(self, game_id: int, accuracy1: float | None, accuracy2: float | None) -> bool:
         """Record a review's accuracies for a stored game; False when the game is not there or the write failed."""
@@ -328,7 +409,7 @@ class History:
             )
             return cursor.rowcount == 1
 
-        return bool(self._run(write, N_("store the review's accuracy"), False, writes=True))
+        return bool(self._run(write, STORE_ACCURACY, False, writes=True))
 
     def games(self) -> list[GameEntry]:
         """Every stored game, oldest first."""
@@ -337,7 +418,7 @@ class History:
             rows = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY finished_at, id").fetchall()
             return self._keep_rows(rows, _game_from_row, N_("the game history's games"))
 
-        return self._run(read, N_("read the games"), [])
+        return self._run(read, READ_GAMES, [])
 
     def game(self, game_id: int) -> GameEntry | None:
         def read(connection: sqlite3.Connection) -> GameEntry | None:
@@ -345,7 +426,7 @@ class History:
             kept = [] if row is None else self._keep_rows([row], _game_from_row, N_("the game history's games"))
             return kept[0] if kept else None
 
-        return self._run(read, N_("read the game"), None)
+        return self._run(read, READ_GAME, None)
 
     # -- puzzle attempts ---------------------------------------------------------------
 
@@ -371,7 +452,7 @@ class History:
             )
             return cursor.lastrowid
 
-        return self._run(write, N_("store the puzzle attempt"), None, writes=True)
+        return self._run(write, STORE_ATTEMPT, None, writes=True)
 
     def attempts(self) -> list[PuzzleAttempt]:
         """Every puzzle attempt, oldest first."""
@@ -382,7 +463,7 @@ class History:
             ).fetchall()
             return self._keep_rows(rows, _attempt_from_row, N_("the game history's puzzle attempts"))
 
-        return self._run(read, N_("read the puzzle attempts"), [])
+        return self._run(read, READ_ATTEMPTS, [])
 
     def puzzle_rating(self, puzzle_id: str) -> Rating | None:
         """The puzzle's rating after its last attempt here, None before its first."""
@@ -398,11 +479,11 @@ class History:
                     return _attempt_from_row(row).puzzle
             return None
 
-        return self._run(read, N_("read the puzzle's rating"), None)
+        return self._run(read, READ_PUZZLE_RATING, None)
 
     # -- the connection ----------------------------------------------------------------
 
-    def _run(self, work: Callable[[sqlite3.Connection], T], doing: str, failed: T, *, writes: bool = False) -> T:
+    def _run(self, work: Callable[[sqlite3.Connection], T], task: Task, failed: T, *, writes: bool = False) -> T:
         """``work`` on the database (in a transaction when it ``writes``), with the failures of the module
         docstring turned into notices and ``failed`` returned; a file found damaged meanwhile is opened
         again (salvaged or set aside, ``battle.storage.sqlite_store``) and ``work`` tried once more."""
@@ -417,31 +498,19 @@ class History:
                     with self._transaction(connection):
                         return work(connection)
                 except StoreBusy:
-                    self._notice(
-                        _(
-                            "the history database is busy (another copy of the game is writing): could not {doing}"
-                        ).format(doing=_(doing))
-                    )
+                    self._notice(_(task.busy))
                     return failed
                 except sqlite3.OperationalError as error:
                     if _is_busy(error):
-                        self._notice(
-                            _(
-                                "the history database is busy (another copy of the game is writing): could not {doing}"
-                            ).format(doing=_(doing))
-                        )
+                        self._notice(_(task.busy))
                         return failed
                     if attempt or not _is_damage(error):
-                        self._notice(
-                            _("could not {doing} in the history database ({error})").format(doing=_(doing), error=error)
-                        )
+                        self._notice(_(task.failed).format(error=sqlite_reason(error)))
                         return failed
                     self._reopen()
                 except sqlite3.DatabaseError as error:
                     if attempt:
-                        self._notice(
-                            _("could not {doing} in the history database ({error})").format(doing=_(doing), error=error)
-                        )
+                        self._notice(_(task.failed).format(error=sqlite_reason(error)))
                         return failed
                     self._reopen()
             return failed
@@ -493,7 +562,7 @@ class History:
             self._notice(_("no game history this time: {error}").format(error=error))
             return None
         if opened.notice is not None:
-            self._notice(opened.notice)
+            self._notice(str(opened.notice))
         self._connection = opened.connection
         return self._connection
 
@@ -530,7 +599,7 @@ def _is_damage(error: sqlite3.OperationalError) -> bool:
 
 
 def _game_from_row(row: tuple) -> GameEntry:
-    """A stored game, or ``ValueError`` naming the value that is no game's (a file written by hand or
+    """A stored game, or ``RowProblem`` (a ``ValueError``) naming the value that is no game's (a file written by hand or
     another program: old files' tables are not STRICT)."""
     (
         number,
@@ -570,7 +639,13 @@ def _game_from_row(row: tuple) -> GameEntry:
         ("winner", winner, winner in (None, 1, 2) and not isinstance(winner, bool | float)),
     )
     if problem is not None:
-        raise ValueError(f"game #{number}: {problem}")
+        column, value = problem
+        raise RowProblem(
+            N_("game #{number}: {column} {value} is out of range or of the wrong type"),
+            number=number,
+            column=column,
+            value=shown_value(value),
+        )
     return GameEntry(
         finished_at=float(finished_at),
         front_end=front_end,
@@ -588,44 +663,41 @@ def _game_from_row(row: tuple) -> GameEntry:
     )
 
 
-def _rating(values: tuple, side: str) -> Rating:
+def _rating_checks(values: tuple, side: str) -> tuple[tuple[str, object, bool], ...]:
+    """``_first_problem``'s checks of a row's three values of one side's rating."""
     rating, deviation, volatility = values
-    problem = _first_problem(
+    return (
         (f"{side}_rating", rating, finite(rating, *RATING_RANGE)),
         (f"{side}_deviation", deviation, finite(deviation, *DEVIATION_RANGE)),
         (f"{side}_volatility", volatility, finite(volatility, *VOLATILITY_RANGE)),
     )
-    if problem is not None:
-        raise ValueError(problem)
-    return Rating(float(rating), float(deviation), float(volatility))
 
 
 def _attempt_from_row(row: tuple) -> PuzzleAttempt:
-    """A stored puzzle attempt, or ``ValueError`` naming the value no attempt has."""
+    """A stored puzzle attempt, or ``RowProblem`` (a ``ValueError``) naming the value no attempt has."""
     number, attempted_at, puzzle_id, solved = row[:4]
-    try:
-        problem = _first_problem(
-            ("attempted_at", attempted_at, finite(attempted_at, 0, 1e12)),
-            ("puzzle_id", puzzle_id, isinstance(puzzle_id, str)),
-            ("solved", solved, solved in (0, 1) and not isinstance(solved, float)),
+    problem = _first_problem(
+        ("attempted_at", attempted_at, finite(attempted_at, 0, 1e12)),
+        ("puzzle_id", puzzle_id, isinstance(puzzle_id, str)),
+        ("solved", solved, solved in (0, 1) and not isinstance(solved, float)),
+        *_rating_checks(row[4:7], "player"),
+        *_rating_checks(row[7:10], "puzzle"),
+    )
+    if problem is not None:
+        column, value = problem
+        raise RowProblem(
+            N_("puzzle attempt #{number}: {column} {value} is out of range or of the wrong type"),
+            number=number,
+            column=column,
+            value=shown_value(value),
         )
-        if problem is not None:
-            raise ValueError(problem)
-        return PuzzleAttempt(
-            float(attempted_at),
-            puzzle_id,
-            bool(solved),
-            _rating(row[4:7], "player"),
-            _rating(row[7:10], "puzzle"),
-            id=number,
-        )
-    except ValueError as error:
-        raise ValueError(f"puzzle attempt #{number}: {error}") from None
+    player, puzzle = (Rating(*(float(value) for value in row[start : start + 3])) for start in (4, 7))
+    return PuzzleAttempt(float(attempted_at), puzzle_id, bool(solved), player, puzzle, id=number)
 
 
-def _first_problem(*checks: tuple[str, object, bool]) -> str | None:
-    """ "score1 'abc' is out of range or of the wrong type" for the first check that fails."""
+def _first_problem(*checks: tuple[str, object, bool]) -> tuple[str, object] | None:
+    """The column and the value of the first check that fails, None when all hold."""
     for name, value, good in checks:
         if not good:
-            return f"{name} {str(value)[:40]!r} is out of range or of the wrong type"
+            return name, value
     return None

@@ -45,11 +45,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from battle.i18n import N_, NN_
 from battle.puzzles.themes import THEMES
 from battle.ratings.glicko2 import RATING_RANGE
 from battle.ratings.level_ratings import LEVEL_NAMES
 from battle.rules.board import Move, Position, move_name, parse_move
-from battle.rules.errors import QUOTE_LIMIT, BattleError, quote
+from battle.rules.errors import QUOTE_LIMIT, BattleError, Phrase, one_line, quote
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import kind_value
 
@@ -58,7 +59,16 @@ ID_LENGTH = 10
 
 
 class PuzzleFormatError(ValueError):
-    """A puzzle that does not read or does not replay; the message is one line naming the field."""
+    """A puzzle that does not read or does not replay: one line naming the field and quoting the bad
+    input, a ``Phrase`` worded in the reader's language when shown (``str``). The JSON keys (``line``,
+    ``losses``) are the file format's and read the same in every language."""
+
+    def __init__(self, message: str, plural: str | None = None, /, **values: object) -> None:
+        super().__init__(message)
+        self.phrase = Phrase(message, plural, **values)
+
+    def __str__(self) -> str:
+        return one_line(str(self.phrase))
 
 
 @dataclass(frozen=True)
@@ -150,35 +160,44 @@ def signed_points(position: Position, moves: Sequence[Move], side: int) -> int:
 def puzzle_from_json(data: object) -> Puzzle:
     """A puzzle from one decoded JSON line, replayed and checked; ``PuzzleFormatError`` otherwise."""
     if not isinstance(data, dict):
-        raise PuzzleFormatError(f"expected a JSON object, got {type(data).__name__}")
+        raise PuzzleFormatError(N_("expected a JSON object, got {kind}"), kind=type(data).__name__)
     missing = [key for key in ("id", "position", "to_move", "line", "losses") if key not in data]
     if missing:
-        raise PuzzleFormatError(f"missing {', '.join(missing)}")
+        raise PuzzleFormatError(N_("missing {keys}"), keys=", ".join(missing))
     text = _typed(data, "position", str)
     try:
         start = parse_position(text)
     except BattleError as error:
-        raise PuzzleFormatError(f"position: {error}") from None
+        raise PuzzleFormatError(N_("position: {error}"), error=error.phrase) from None
     identity = _typed(data, "id", str)
     if data["to_move"] != start.to_move:
-        raise PuzzleFormatError(f"to_move is {data['to_move']!r}, the position says {start.to_move}")
+        raise PuzzleFormatError(
+            N_("to_move is {value}, the position says {side}"), value=_shown(data["to_move"]), side=start.to_move
+        )
     line = _moves(data, "line")
     if not line or len(line) % 2 == 0:
-        raise PuzzleFormatError(f"line: expected an odd number of moves (ending on the solver's side), got {len(line)}")
+        raise PuzzleFormatError(
+            N_("line: expected an odd number of moves (ending on the solver's side), got {count}"), count=len(line)
+        )
     then = _moves(data, "then") if "then" in data else []
     _replay(_replay(start, line, "line"), then, "then")
     losses = _losses(data["losses"], start, line)
     themes = _typed(data, "themes", list, [])
     unknown = [theme for theme in themes if theme not in THEMES]
     if unknown:
-        raise PuzzleFormatError(f"themes: unknown {quote(str(unknown[0]))} (known: {', '.join(THEMES)})")
+        raise PuzzleFormatError(
+            N_("themes: unknown {theme} (known: {known})"), theme=quote(str(unknown[0])), known=", ".join(THEMES)
+        )
     difficulty = _typed(data, "difficulty", int, len(LEVEL_NAMES))
     if difficulty not in DIFFICULTIES:
-        raise PuzzleFormatError(f"difficulty: {difficulty} is not 1 to {len(LEVEL_NAMES)}")
+        raise PuzzleFormatError(N_("difficulty: {value} is not 1 to {last}"), value=difficulty, last=len(LEVEL_NAMES))
     rating = _typed(data, "rating", (int, float), 1500.0)
     if not RATING_RANGE[0] <= rating <= RATING_RANGE[1]:  # false for NaN too; exact for a 400-digit int
         raise PuzzleFormatError(
-            f"rating: {_shown(rating)} is not a rating from {RATING_RANGE[0]:.0f} to {RATING_RANGE[1]:.0f}"
+            N_("rating: {value} is not a rating from {low} to {high}"),
+            value=_shown(rating),
+            low=f"{RATING_RANGE[0]:.0f}",
+            high=f"{RATING_RANGE[1]:.0f}",
         )
     return Puzzle(
         id=identity,
@@ -202,13 +221,22 @@ def _shown(value: object) -> str:
     return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
 
 
+_EXPECTED: dict[object, str] = {
+    str: N_("{key}: expected str, got {value}"),
+    list: N_("{key}: expected list, got {value}"),
+    int: N_("{key}: expected int, got {value}"),
+    (int, float): N_("{key}: expected int or float, got {value}"),
+}
+"""A key's value of the wrong type, a sentence for each type a key takes (the JSON's types by their
+Python names, which a translation may word as the reader's "text", "list", "whole number")."""
+
+
 def _typed(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
     if key not in data and default is not None:
         return default
     value = data.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise PuzzleFormatError(f"{key}: expected {names}, got {_shown(value)}")
+        raise PuzzleFormatError(_EXPECTED[kind], key=key, value=_shown(value))
     return value
 
 
@@ -217,11 +245,15 @@ def _moves(data: Mapping[str, Any], key: str) -> list[Move]:
     moves = []
     for number, text in enumerate(texts, start=1):
         if not isinstance(text, str):
-            raise PuzzleFormatError(f"{key}: move {number} is not text: {_shown(text)}")
+            raise PuzzleFormatError(
+                N_("{key}: move {number} is not text: {value}"), key=key, number=number, value=_shown(text)
+            )
         try:
             moves.append(parse_move(text))
         except BattleError as error:
-            raise PuzzleFormatError(f"{key}: move {number}: {error}") from None
+            raise PuzzleFormatError(
+                N_("{key}: move {number}: {error}"), key=key, number=number, error=error.phrase
+            ) from None
     return moves
 
 
@@ -230,7 +262,13 @@ def _replay(start: Position, moves: Sequence[Move], key: str) -> Position:
     for number, move in enumerate(moves, start=1):
         reason = position.illegal_reason(move)
         if reason is not None:
-            raise PuzzleFormatError(f"{key}: move {number}, {move_name(move)}: {reason}")
+            raise PuzzleFormatError(
+                N_("{key}: move {number}, {move}: {reason}"),
+                key=key,
+                number=number,
+                move=move_name(move),
+                reason=reason,
+            )
         position.push(move)
     return position
 
@@ -239,31 +277,44 @@ def _losses(data: object, start: Position, line: list[Move]) -> list[dict[Move, 
     """Each step's alternatives with their losses: exactly the other legal moves, each losing at least a point."""
     steps = (len(line) + 1) // 2
     if not isinstance(data, list) or len(data) != steps:
-        raise PuzzleFormatError(f"losses: expected a list of {steps} objects, one per move to find")
+        raise PuzzleFormatError(
+            *NN_(
+                "losses: expected a list of {count} object, one per move to find",
+                "losses: expected a list of {count} objects, one per move to find",
+            ),
+            count=steps,
+        )
     result = []
-    for step, table in enumerate(data):
-        position = _replay(start, line[: 2 * step], "line")
+    for step, table in enumerate(data, start=1):
+        position = _replay(start, line[: 2 * (step - 1)], "line")
         if not isinstance(table, dict):
-            raise PuzzleFormatError(f"losses: step {step + 1} is not an object")
+            raise PuzzleFormatError(N_("losses: step {step} is not an object"), step=step)
         alternatives = {}
         for text, loss in table.items():
             try:
                 move = parse_move(text)
             except BattleError as error:
-                raise PuzzleFormatError(f"losses: step {step + 1}: {error}") from None
+                raise PuzzleFormatError(N_("losses: step {step}: {error}"), step=step, error=error.phrase) from None
             if not isinstance(loss, int) or isinstance(loss, bool) or loss < 1:
                 raise PuzzleFormatError(
-                    f"losses: step {step + 1}: {text} loses {_shown(loss)}, expected a whole number of points from 1"
+                    N_("losses: step {step}: {move} loses {value}, expected a whole number of points from 1"),
+                    step=step,
+                    move=text,
+                    value=_shown(loss),
                 )
             alternatives[move] = loss
-        others = set(position.legal_moves()) - {line[2 * step]}
+        others = set(position.legal_moves()) - {line[2 * (step - 1)]}
         strays = sorted(set(alternatives) - others)
         if strays:
-            raise PuzzleFormatError(f"losses: step {step + 1}: {move_name(strays[0])} is not another legal move")
+            raise PuzzleFormatError(
+                N_("losses: step {step}: {move} is not another legal move"), step=step, move=move_name(strays[0])
+            )
         left_out = sorted(others - set(alternatives))
         if left_out:
             raise PuzzleFormatError(
-                f"losses: step {step + 1}: {move_name(left_out[0])} is missing (every other legal move has its loss)"
+                N_("losses: step {step}: {move} is missing (every other legal move has its loss)"),
+                step=step,
+                move=move_name(left_out[0]),
             )
         result.append(alternatives)
     return result
@@ -271,13 +322,15 @@ def _losses(data: object, start: Position, line: list[Move]) -> list[dict[Move, 
 
 def _find_rates(data: object) -> dict[str, float]:
     if not isinstance(data, dict):
-        raise PuzzleFormatError("find_rates: expected an object of level: rate")
+        raise PuzzleFormatError(N_("find_rates: expected an object of level: rate"))
     rates = {}
     for level, rate in data.items():
         if level not in LEVEL_NAMES:
-            raise PuzzleFormatError(f"find_rates: unknown level {quote(str(level))}")
+            raise PuzzleFormatError(N_("find_rates: unknown level {level}"), level=quote(str(level)))
         if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 <= rate <= 1:
-            raise PuzzleFormatError(f"find_rates: {level}: {_shown(rate)} is not a rate from 0 to 1")
+            raise PuzzleFormatError(
+                N_("find_rates: {level}: {value} is not a rate from 0 to 1"), level=level, value=_shown(rate)
+            )
         rates[level] = float(rate)
     return rates
 
@@ -286,7 +339,7 @@ def _source(data: object) -> PuzzleSource | None:
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise PuzzleFormatError("source: expected an object with deal, ply and levels, or null")
+        raise PuzzleFormatError(N_("source: expected an object with deal, ply and levels, or null"))
     deal, ply, levels = data.get("deal"), data.get("ply"), data.get("levels")
     if not (
         isinstance(deal, int)
@@ -295,5 +348,5 @@ def _source(data: object) -> PuzzleSource | None:
         and len(levels) == 2
         and all(isinstance(level, str) for level in levels)
     ):
-        raise PuzzleFormatError("source: expected deal and ply (whole numbers) and levels (two names)")
+        raise PuzzleFormatError(N_("source: expected deal and ply (whole numbers) and levels (two names)"))
     return PuzzleSource(deal, ply, (levels[0], levels[1]))

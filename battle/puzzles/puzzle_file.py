@@ -10,12 +10,19 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from battle.i18n import _
+from battle.i18n import N_
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError, puzzle_from_json
 from battle.resources import asset_path
-from battle.rules.errors import one_line, shorten_name
+from battle.rules.errors import shorten_name
 from battle.storage.paths import error_reason, write_atomically
-from battle.storage.textfile import NotAFileToRead, TextFileError, read_limited
+from battle.storage.textfile import (
+    A_FOLDER,
+    NOT_A_REGULAR_FILE,
+    NotAFileToRead,
+    TextFileError,
+    json_reason,
+    read_limited,
+)
 
 SHIPPED = ("puzzles", "puzzles.jsonl")
 """The shipped set, under the assets folder."""
@@ -42,31 +49,33 @@ def parse_puzzles(text: str, label: str = "<puzzles>") -> list[Puzzle]:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             raise PuzzleFormatError(
-                one_line(
-                    _("{label}, line {number}: not JSON ({reason}, column {column})").format(
-                        label=label, number=number, reason=error.msg, column=error.colno
-                    )
-                )
+                N_("{label}, line {number}: not JSON ({reason}, column {column})"),
+                label=label,
+                number=number,
+                reason=json_reason(error),
+                column=error.colno,
             ) from None
         except RecursionError:
             raise PuzzleFormatError(
-                _("{label}, line {number}: not a puzzle (JSON nested too deeply)").format(label=label, number=number)
+                N_("{label}, line {number}: not a puzzle (JSON nested too deeply)"), label=label, number=number
             ) from None
         except ValueError:  # a whole number of more than 4,300 digits, which Python refuses to read
             raise PuzzleFormatError(
-                _("{label}, line {number}: not a puzzle (a number too long to read)").format(label=label, number=number)
+                N_("{label}, line {number}: not a puzzle (a number too long to read)"), label=label, number=number
             ) from None
         try:
             puzzle = puzzle_from_json(data)
         except PuzzleFormatError as error:
             raise PuzzleFormatError(
-                one_line(_("{label}, line {number}: {error}").format(label=label, number=number, error=error))
+                N_("{label}, line {number}: {error}"), label=label, number=number, error=error.phrase
             ) from None
         if puzzle.id in seen:
             raise PuzzleFormatError(
-                _("{label}, line {number}: id {id} is also on line {other}").format(
-                    label=label, number=number, id=puzzle.id, other=seen[puzzle.id]
-                )
+                N_("{label}, line {number}: id {id} is also on line {other}"),
+                label=label,
+                number=number,
+                id=puzzle.id,
+                other=seen[puzzle.id],
             )
         seen[puzzle.id] = number
         puzzles.append(puzzle)
@@ -74,27 +83,23 @@ def parse_puzzles(text: str, label: str = "<puzzles>") -> list[Puzzle]:
 
 
 def load_puzzles(path: Path | str | None = None) -> list[Puzzle]:
-    """The puzzles of a file (the shipped set without one); ``PuzzleFormatError`` in one line when unreadable."""
+    """The puzzles of a file (the shipped set without one); ``PuzzleFormatError`` when unreadable."""
     path = shipped_puzzles_path() if path is None else Path(path)
     label = shorten_name(str(path))
     try:
         text = read_limited(path, MAX_FILE_BYTES, label).decode("utf-8")
     except TextFileError:
         raise PuzzleFormatError(
-            _("{label}: larger than {limit} bytes, too large for a puzzle file").format(
-                label=label, limit=MAX_FILE_BYTES
-            )
+            N_("{label}: larger than {limit} bytes, too large for a puzzle file"), label=label, limit=MAX_FILE_BYTES
         ) from None
     except NotAFileToRead as error:
-        raise PuzzleFormatError(str(error)) from None
+        raise PuzzleFormatError(A_FOLDER if error.folder else NOT_A_REGULAR_FILE, label=label) from None
     except OSError as error:
         raise PuzzleFormatError(
-            one_line(_("{label}: cannot read ({reason})").format(label=label, reason=error_reason(error)))
+            N_("{label}: cannot read ({reason})"), label=label, reason=error_reason(error)
         ) from None
     except UnicodeDecodeError as error:
-        raise PuzzleFormatError(
-            _("{label}: not UTF-8 text (byte {byte})").format(label=label, byte=error.start)
-        ) from None
+        raise PuzzleFormatError(N_("{label}: not UTF-8 text (byte {byte})"), label=label, byte=error.start) from None
     return parse_puzzles(text, label)
 
 

@@ -16,30 +16,44 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from battle.i18n import _
+from battle.i18n import _, ngettext
 
 
 class Phrase:
     """A sentence of the rules model: an English catalogue message (marked with ``N_`` where it is
-    written) and the values of its ``{named}`` places, worded in the current language by ``str``."""
+    written) and the values of its ``{named}`` places, worded in the current language by ``str``.
 
-    __slots__ = ("message", "values")
+    A sentence whose words change with a number gives its plural too (marked with ``NN_``), and
+    the number as ``count``: ``Phrase(*NN_("{count} row kept", "{count} rows kept"), count=3)``."""
 
-    def __init__(self, message: str, /, **values: object) -> None:
+    __slots__ = ("message", "plural", "values")
+
+    def __init__(self, message: str, plural: str | None = None, /, **values: object) -> None:
         self.message = message
         """The English sentence, the catalogue's key; the same in every language, for tests and logs."""
+        self.plural = plural
+        """The English plural of a counted sentence (its number in ``values["count"]``), else None."""
         self.values = values
         """The named values, each shown with ``str`` (a ``Phrase`` among them in the same language)."""
 
     def __str__(self) -> str:
-        worded = _(self.message)
+        if self.plural is not None:
+            count = self.values["count"]
+            worded = ngettext(self.message, self.plural, count if isinstance(count, int) else 0)
+        else:
+            worded = _(self.message)
         return worded.format(**{name: str(value) for name, value in self.values.items()}) if self.values else worded
 
     def __repr__(self) -> str:
-        return f"Phrase({self.message!r}, **{self.values!r})"
+        plural = "" if self.plural is None else f", {self.plural!r}"
+        return f"Phrase({self.message!r}{plural}, **{self.values!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Phrase) and (self.message, self.values) == (other.message, other.values)
+        return isinstance(other, Phrase) and (self.message, self.plural, self.values) == (
+            other.message,
+            other.plural,
+            other.values,
+        )
 
     def __hash__(self) -> int:
         return hash(self.message)

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from battle.i18n import _, ngettext
+from battle.i18n import _, format_list, ngettext
 from battle.rules.board import Move, Position, cell_name, move_name
 from battle.rules.tiles import kind_name, kind_value
+from battle.rules.wording import pair_words
 
 
 @dataclass(frozen=True)
@@ -91,29 +92,35 @@ def what_opens(position: Position, move: Move) -> Opening:
 
 
 def describe_opening(opening: Opening) -> str:
-    """One line: ``c1-c9 frees c2 (7p), c8 (3s): opponent gets 7p pair (7)``."""
+    """One line in the reader's language: ``c1-c9 frees c2 (7p), c8 (3s): opponent gets a pair of
+    7-circles (7)``. Moves and cells stay in notation, as on the board; the pairs the opponent gets
+    are named in words, as every sentence of the game names tiles (``battle.rules.wording``)."""
     head = move_name(opening.move)
-    if opening.freed:
-        listed = ", ".join(
-            f"{cell_name(cell)} ({kind_name(kind)})"
-            for cell, kind in zip(opening.freed, opening.freed_kinds, strict=True)
-        )
-        text = _("{move} frees {cells}").format(move=head, cells=listed)
-    else:
-        text = _("{move} frees nothing").format(move=head)
-    if opening.game_ends:
-        return _("{opening}: no pair left, the game ends").format(opening=text)
+    cells = ", ".join(
+        f"{cell_name(cell)} ({kind_name(kind)})" for cell, kind in zip(opening.freed, opening.freed_kinds, strict=True)
+    )
     gifts = opening.new_pair_kinds()
-    if not gifts:
-        return _("{opening}: no new pair for the opponent").format(opening=text)
-    parts = []
-    for kind, ways in gifts:
-        if ways > 1:
-            parts.append(
-                ngettext("{tile} pair ({value}, {ways} way)", "{tile} pair ({value}, {ways} ways)", ways).format(
-                    tile=kind_name(kind), value=kind_value(kind), ways=ways
-                )
-            )
-        else:
-            parts.append(_("{tile} pair ({value})").format(tile=kind_name(kind), value=kind_value(kind)))
-    return _("{opening}: opponent gets {pairs}").format(opening=text, pairs=", ".join(parts))
+    if opening.game_ends:
+        said = (
+            _("{move} frees {cells}: no pair left, the game ends")
+            if cells
+            else _("{move} frees nothing: no pair left, the game ends")
+        )
+    elif not gifts:
+        said = (
+            _("{move} frees {cells}: no new pair for the opponent")
+            if cells
+            else _("{move} frees nothing: no new pair for the opponent")
+        )
+    else:  # a new pair always uses a freed tile
+        said = _("{move} frees {cells}: opponent gets {pairs}")
+    return said.format(move=head, cells=cells, pairs=format_list(_gift(kind, ways) for kind, ways in gifts))
+
+
+def _gift(kind: int, ways: int) -> str:
+    """``a pair of 3-circles (3, 2 ways)``: a new pair of the opponent's, its points, its ways to be taken."""
+    if ways > 1:
+        return ngettext("{pair} ({value}, {ways} way)", "{pair} ({value}, {ways} ways)", ways).format(
+            pair=pair_words(kind), value=kind_value(kind), ways=ways
+        )
+    return _("{pair} ({value})").format(pair=pair_words(kind), value=kind_value(kind))

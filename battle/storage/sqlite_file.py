@@ -16,6 +16,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from battle.i18n import N_, NN_
+from battle.rules.errors import Phrase
+
 WAL_SWITCH_WAIT = 10.0
 """Seconds a connection keeps trying to switch a new file to WAL while other copies open it too."""
 
@@ -65,17 +68,51 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     )
 
 
-def integrity_problem(connection: sqlite3.Connection) -> str | None:
+def integrity_problem(connection: sqlite3.Connection) -> Phrase | None:
     """What ``PRAGMA quick_check`` finds wrong with the file, on one line ("damaged (Page 2: free
     space corruption, and 20 more)"), or None when it is sound. A file too damaged for the
-    check raises ``sqlite3.DatabaseError``, as opening it does."""
+    check raises ``sqlite3.DatabaseError``, as opening it does. SQLite's own words are quoted as
+    they are: they name pages and cells, no reader's words."""
     check = connection.execute("PRAGMA quick_check").fetchone()
     if check is not None and check[0] == "ok":
         return None
-    lines = [line.strip() for line in (check[0] if check else "no answer").splitlines()]
-    lines = [line for line in lines if line and not line.startswith("***")] or ["no details"]
-    more = f", and {len(lines) - 1} more" if len(lines) > 1 else ""
-    return f"damaged ({lines[0]}{more})"
+    lines = [line.strip() for line in (check[0] if check else "").splitlines()]
+    lines = [line for line in lines if line and not line.startswith("***")]
+    if not lines:
+        return Phrase(N_("damaged (SQLite's check gives no details)"))
+    if len(lines) == 1:
+        return Phrase(N_("damaged ({detail})"), detail=lines[0])
+    return Phrase(
+        *NN_("damaged ({detail}, and {count} more)", "damaged ({detail}, and {count} more)"),
+        detail=lines[0],
+        count=len(lines) - 1,
+    )
+
+
+_SQLITE_REASONS = frozenset(
+    {
+        N_("access permission denied"),
+        N_("database is locked"),
+        N_("database table is locked"),
+        N_("out of memory"),
+        N_("attempt to write a readonly database"),
+        N_("disk I/O error"),
+        N_("database disk image is malformed"),
+        N_("database or disk is full"),
+        N_("unable to open database file"),
+        N_("file is not a database"),
+    }
+)
+"""SQLite's reasons a player meets, in the catalogue: the English is SQLite's own (``sqlite3_errstr``
+of its result codes), so an English line reads as SQLite's, and another language gets words of its own."""
+
+
+def sqlite_reason(error: sqlite3.Error) -> Phrase | str:
+    """What went wrong in a reader's words, worded when shown: one of SQLite's general reasons ("file is
+    not a database") through the catalogue, any other message as SQLite words it (a particular one
+    names a table or a column: "no such table: games")."""
+    text = str(error)
+    return Phrase(text) if text in _SQLITE_REASONS else text
 
 
 def contents(connection: sqlite3.Connection) -> Contents:

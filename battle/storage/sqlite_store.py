@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from battle.i18n import ngettext
-from battle.rules.errors import one_line
+from battle.i18n import N_, ngettext
+from battle.rules.errors import BattleError, Phrase, one_line
 from battle.storage import process_lock, sqlite_file
 from battle.storage.paths import set_aside
 
@@ -49,11 +49,57 @@ STRICT = " STRICT" if sqlite3.sqlite_version_info >= (3, 37, 0) else ""
 
 
 @dataclass(frozen=True)
+class SalvageWords:
+    """A salvaged file's notice, one whole sentence for each case: the damaged file set aside as
+    ``{name}`` or gone meanwhile, the rows lost counted (``{lost}``) or not (no index counts them);
+    each a singular and a plural (``NN_``) for the ``{count}`` of rows kept, with ``{path}`` and the
+    ``{reason}`` it is damaged."""
+
+    counted: tuple[str, str]
+    counted_gone: tuple[str, str]
+    uncounted: tuple[str, str]
+    uncounted_gone: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class ReaderWords:
+    """What a reader beside a writer (``open_read_only``) says: no file there (``missing``), or one
+    SQLite does not open (``cannot_open``, with ``{error}``)."""
+
+    missing: str
+    cannot_open: str
+
+
+@dataclass(frozen=True)
+class StoreWords:
+    """What the program says about one kind of store: each a whole sentence of the catalogue with the
+    kind named in it, marked (``N_``, ``NN_``) where the kind is defined and worded when shown. A
+    language inflects the kind ("kein Spielverlauf", "keine Survey-Datenbank", "eine leere"), so no
+    sentence takes it as a word of its own."""
+
+    other_file: str
+    """"not a game history but a file of another kind": a file that is not SQLite at all."""
+    mismatch: str
+    """"not a game history ({reason})": a SQLite file of another schema, ``{reason}`` how it differs."""
+    cannot_start: str
+    """"cannot start a new game history: {error}": the old file is aside and the new one failed."""
+    set_aside: str
+    """"{path}: not a usable game history ({reason}); set aside as {name}, starting an empty one"."""
+    gone: str
+    """The same when the file was gone before it could be set aside (no ``{name}``)."""
+    salvaged: SalvageWords | None = None
+    """For a kind that salvages a damaged file's rows (``StoreKind.salvage``)."""
+    reader: ReaderWords | None = None
+    """For a kind read beside its writer (``open_read_only``)."""
+
+
+@dataclass(frozen=True)
 class StoreKind:
     """What one kind of store's file holds: its schema, its version and its upgrades."""
 
     name: str
-    """For the user's one line: "game history", "survey database", "game database"."""
+    """For logs and tests: "game history", "survey database", "game database"; a reader reads ``words``."""
+    words: StoreWords
     version: int
     schema: str
     """``CREATE TABLE IF NOT EXISTS`` (and index) statements of this version; ``{strict}``
@@ -72,6 +118,10 @@ class StoreKind:
     """Copy the readable rows of a damaged file into a new one; False for a store whose rows only
     make sense together (the server's games: a game without some of its moves is no game)."""
 
+    def __post_init__(self) -> None:
+        if self.salvage and self.words.salvaged is None:
+            raise ValueError(f"the {self.name} salvages a damaged file but has no words to say so")
+
     def creation(self) -> str:
         return self.schema.replace("{strict}", STRICT)
 
@@ -79,11 +129,22 @@ class StoreKind:
         return self.older_columns.get(version, self.columns)
 
 
-class StoreRefused(Exception):
+class StoreProblem(Exception):
+    """A store's problem as a ``Phrase``: worded in the reader's language when shown (``str``)."""
+
+    def __init__(self, phrase: Phrase | str) -> None:
+        super().__init__(phrase)
+        self.phrase = phrase
+
+    def __str__(self) -> str:
+        return str(self.phrase)
+
+
+class StoreRefused(StoreProblem):
     """A file the user named that is not this kind of store: left as it is."""
 
-    def __init__(self, message: str, detail: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, phrase: Phrase, detail: Phrase | str | None = None) -> None:
+        super().__init__(phrase)
         self.detail = detail
         """What it holds instead ("schema version 0, expected 2"); None for a file that is not SQLite."""
 
@@ -96,30 +157,36 @@ class StoreNewer(Exception):
         self.version = version
 
 
-class StoreBusy(Exception):
+class StoreBusy(StoreProblem):
     """Another program holds the file locked for longer than the timeout."""
 
 
-class StoreUnusable(Exception):
+class StoreUnusable(StoreProblem):
     """The file cannot be opened or written (a read-only folder, a full disk); it may be fine."""
 
 
 class StoreClaimed(Exception):
     """Another process holds the store's claim (``claim``)."""
 
+    def __init__(self, holder: int | None) -> None:
+        super().__init__(f"process {holder}" if holder else "another process")
+        self.holder = holder
+        """The process id the lock file names, None when it names none."""
+
 
 @dataclass
 class OpenedStore:
     connection: sqlite3.Connection
-    notice: str | None = None
-    """One line when the file found was set aside or salvaged."""
+    notice: Phrase | None = None
+    """One line when the file found was set aside or salvaged, worded when shown."""
 
 
 class _Damaged(Exception):
     """A file to set aside: ``salvage`` when SQLite still reads some of its rows."""
 
-    def __init__(self, reason: str, *, salvage: bool) -> None:
+    def __init__(self, reason: Phrase | str, *, salvage: bool) -> None:
         super().__init__(reason)
+        self.reason = reason
         self.salvage = salvage
 
 
@@ -127,37 +194,45 @@ def open_store(path: Path, kind: StoreKind, *, named: bool, timeout: float = 5.0
     """Open ``path`` as a ``kind`` store, making, upgrading, salvaging or setting it aside as the
     module docstring says. Raises ``StoreRefused``, ``StoreNewer``, ``StoreBusy`` or
     ``StoreUnusable`` with one line for the user."""
+    words = kind.words
     if named and sqlite_file.other_kind_of_file(path):
-        raise StoreRefused(f"not a {kind.name} but a file of another kind")
+        raise StoreRefused(Phrase(words.other_file))
+    reason: Phrase | str
     try:
         return OpenedStore(_prepare(path, kind, named=named, timeout=timeout))
     except _Damaged as damaged:
-        reason, salvage = str(damaged), damaged.salvage
+        reason, salvage = damaged.reason, damaged.salvage
     except sqlite3.OperationalError as error:
         raise _operational(error) from None
     except sqlite3.DatabaseError as error:  # not a database, or too damaged to read its schema
-        reason, salvage = str(error), False
+        reason, salvage = sqlite_file.sqlite_reason(error), False
     rows = _readable_rows(path, kind) if salvage else {}
     moved = set_aside_with_side_files(path)
     if moved is None and path.exists():
-        raise StoreUnusable(f"{path} is damaged ({reason}) and cannot be moved aside")
-    where = f"set aside as {moved.name}" if moved is not None else "gone meanwhile"
+        raise StoreUnusable(
+            Phrase(N_("{path} is damaged ({reason}) and cannot be moved aside"), path=path, reason=reason)
+        )
     try:
         connection = _prepare(path, kind, named=named, timeout=timeout)
     except sqlite3.OperationalError as error:
         raise _operational(error) from None
-    except (_Damaged, sqlite3.DatabaseError) as error:
-        raise StoreUnusable(f"cannot start a new {kind.name}: {error}") from None
-    if salvage:
+    except _Damaged as error:
+        raise StoreUnusable(Phrase(words.cannot_start, error=error.reason)) from None
+    except sqlite3.DatabaseError as error:
+        raise StoreUnusable(Phrase(words.cannot_start, error=sqlite_file.sqlite_reason(error))) from None
+    named_values = {"path": path, "reason": reason} | ({} if moved is None else {"name": moved.name})
+    if salvage and words.salvaged is not None:
         kept, lost = _copy_rows(connection, rows)
-        lost_text = f"{lost} lost" if lost is not None else "those on its damaged pages lost (no index counts them)"
-        notice = (
-            f"{path}: the {kind.name} is {reason}; {kept} rows kept in a new file, {lost_text}; "
-            f"the damaged file {where}"
-        )
+        said = words.salvaged
+        if lost is None:
+            sentence = said.uncounted if moved is not None else said.uncounted_gone
+            notice = Phrase(*sentence, count=kept, **named_values)
+        else:
+            sentence = said.counted if moved is not None else said.counted_gone
+            notice = Phrase(*sentence, count=kept, lost=lost, **named_values)
     else:
-        notice = f"{path}: not a usable {kind.name} ({reason}); {where}, starting an empty one"
-    return OpenedStore(connection, one_line(notice))
+        notice = Phrase(words.set_aside if moved is not None else words.gone, **named_values)
+    return OpenedStore(connection, notice)
 
 
 def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
@@ -167,26 +242,30 @@ def open_read_only(path: Path, kind: StoreKind) -> sqlite3.Connection:
     ``kind`` store of a version read (an empty file has no tables yet: nothing to read; an
     older version reads as it is where its tables have this version's columns, and waits for
     a writer's upgrade where they do not), ``StoreNewer`` for a newer one."""
+    words, reader = kind.words, kind.words.reader
+    if reader is None:
+        raise ValueError(f"the {kind.name} is not read beside its writer")
     if not path.is_file():
-        raise StoreRefused(f"no {kind.name} there")
+        raise StoreRefused(Phrase(reader.missing))
     if sqlite_file.other_kind_of_file(path):
-        raise StoreRefused(f"not a {kind.name} but a file of another kind")
+        raise StoreRefused(Phrase(words.other_file))
     try:
         connection = sqlite_file.connect_read_only(path)
     except sqlite3.Error as error:
-        raise StoreUnusable(f"cannot open the {kind.name}: {error}") from None
+        raise StoreUnusable(Phrase(reader.cannot_open, error=sqlite_file.sqlite_reason(error))) from None
     try:
         found = sqlite_file.contents(connection)
         if found.version > kind.version:
             raise StoreNewer(found.version)
-        mismatch = "schema version 0, tables none" if found.empty else _mismatch(connection, kind, found)
+        mismatch = Phrase(N_("schema version 0, tables none")) if found.empty else _mismatch(connection, kind, found)
         if mismatch is None and found.version < kind.version and kind.expected_columns(found.version) != kind.columns:
-            mismatch = f"schema version {found.version}, not yet upgraded"
+            mismatch = Phrase(N_("schema version {version}, not yet upgraded"), version=found.version)
         if mismatch is not None:
-            raise StoreRefused(f"not a {kind.name} ({mismatch})")
+            raise StoreRefused(Phrase(words.mismatch, reason=mismatch), mismatch)
     except sqlite3.Error as error:
         connection.close()
-        raise StoreRefused(f"not a {kind.name} ({error})") from None
+        reason = sqlite_file.sqlite_reason(error)
+        raise StoreRefused(Phrase(words.mismatch, reason=reason), reason) from None
     except BaseException:
         connection.close()
         raise
@@ -211,9 +290,10 @@ def set_aside_with_side_files(path: Path) -> Path | None:
 
 def _operational(error: sqlite3.OperationalError) -> Exception:
     text = str(error)
+    reason = sqlite_file.sqlite_reason(error)
     if "locked" in text.lower() or "busy" in text.lower():
-        return StoreBusy(text)
-    return StoreUnusable(text)
+        return StoreBusy(reason)
+    return StoreUnusable(reason)
 
 
 def _prepare(path: Path, kind: StoreKind, *, named: bool, timeout: float) -> sqlite3.Connection:
@@ -229,13 +309,13 @@ def _prepare(path: Path, kind: StoreKind, *, named: bool, timeout: float) -> sql
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as error:  # too damaged for the check, but its schema read: salvage
-            problem = f"damaged ({error})"
+            problem = Phrase(N_("damaged ({reason})"), reason=sqlite_file.sqlite_reason(error))
         if problem is not None:
             raise _Damaged(problem, salvage=kind.salvage and not found.empty)
         mismatch = None if found.empty else _mismatch(connection, kind, found)
         if mismatch is not None:
             if named:  # another program's database, or another of this program's stores: never renamed
-                raise StoreRefused(f"not a {kind.name} ({mismatch})", mismatch)
+                raise StoreRefused(Phrase(kind.words.mismatch, reason=mismatch), mismatch)
             raise _Damaged(mismatch, salvage=False)
         sqlite_file.make_durable(connection, kind.creation(), kind.version, create=found.empty)
         if not found.empty and found.version < kind.version:
@@ -246,14 +326,16 @@ def _prepare(path: Path, kind: StoreKind, *, named: bool, timeout: float) -> sql
     return connection
 
 
-def _mismatch(connection: sqlite3.Connection, kind: StoreKind, found: sqlite_file.Contents) -> str | None:
+def _mismatch(connection: sqlite3.Connection, kind: StoreKind, found: sqlite_file.Contents) -> Phrase | None:
     """How a file that holds tables differs from ``kind``, or None when it is one (of a version upgraded)."""
     if not kind.oldest <= found.version <= kind.version:
-        return f"schema version {found.version}, expected {kind.version}"
+        return Phrase(N_("schema version {version}, expected {expected}"), version=found.version, expected=kind.version)
     for table, columns in kind.expected_columns(found.version).items():
         held = sqlite_file.columns(connection, table)
+        if not held:
+            return Phrase(N_("table {table} has columns none"), table=table)
         if held != columns:
-            return f"table {table} has columns {', '.join(held) or 'none'}"
+            return Phrase(N_("table {table} has columns {columns}"), table=table, columns=", ".join(held))
     return None
 
 
@@ -440,9 +522,19 @@ def text_or_none(value: object) -> bool:
     return value is None or isinstance(value, str)
 
 
+class RowProblem(BattleError):
+    """A stored row whose values no release writes (a hand-edited file, a table that is not STRICT):
+    a catalogue sentence naming the row and the column, quoting the value as stored."""
+
+
+def shown_value(value: object) -> str:
+    """A stored value for a ``RowProblem``: quoted, at most 40 characters of it."""
+    return repr(str(value)[:40])
+
+
 class RowSkips:
     """Rows a store could not use, said once per read as one line: "2 unreadable rows in FILE skipped
-    (games row 7: score1 'abc' is not a number from 0 to 1000)"."""
+    (game #7: score1 'abc' is out of range or of the wrong type)"."""
 
     def __init__(self, where: str) -> None:
         self.where = where
@@ -460,7 +552,6 @@ class RowSkips:
         if not self.reasons:
             return None
         count = len(self.reasons)
-        # the reason names a column and quotes the row's value: as stored, in English
         return one_line(
             ngettext(
                 "{count} unreadable row in {where} skipped ({reason})",
@@ -484,8 +575,7 @@ def claim(path: Path) -> IO[bytes]:
     descriptor = process_lock.open_lock_file(claim_path(path))
     try:
         if not process_lock.try_lock(descriptor):
-            holder = process_lock.pid_in(descriptor)
-            raise StoreClaimed(f"process {holder}" if holder else "another process")
+            raise StoreClaimed(process_lock.pid_in(descriptor) or None)
         process_lock.write_pid(descriptor)
     except BaseException:
         os.close(descriptor)

@@ -8,10 +8,12 @@ Record and position files are text: UTF-8 with or without a byte-order mark.
 
 from __future__ import annotations
 
+import json
 from typing import BinaryIO
 
-from battle.i18n import _
+from battle.i18n import N_, _
 from battle.regular_file import FileTooLarge, NotAFileToRead, read_regular_file
+from battle.rules.errors import Phrase
 from battle.storage.paths import error_reason
 
 MAX_BYTES = 1_000_000
@@ -23,6 +25,11 @@ class TextFileError(ValueError):
     """A file that is not readable text; the message names the file and the reason."""
 
 
+A_FOLDER = N_("{label} is a folder: nothing is read from it")
+NOT_A_REGULAR_FILE = N_("{label} is not a regular file (a FIFO, a device or a socket): nothing is read from it")
+"""What a path to read that names no regular file is, in the catalogue (``{label}`` names it)."""
+
+
 def read_limited(path: object, limit: int, label: str) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them (``read_regular_file``).
 
@@ -32,12 +39,7 @@ def read_limited(path: object, limit: int, label: str) -> bytes:
     try:
         return read_regular_file(path, limit, label)
     except NotAFileToRead as error:
-        if error.folder:
-            worded = _("{label} is a folder: nothing is read from it").format(label=label)
-        else:
-            worded = _("{label} is not a regular file (a FIFO, a device or a socket): nothing is read from it").format(
-                label=label
-            )
+        worded = _(A_FOLDER if error.folder else NOT_A_REGULAR_FILE).format(label=label)
         raise NotAFileToRead(label, folder=error.folder, message=worded) from None
     except FileTooLarge as error:
         if error.size is None:
@@ -82,3 +84,26 @@ def read_text_file(path: object, label: str, limit: int = MAX_BYTES) -> str:
             raise
         raise TextFileError(_("{label}: not a usable file name ({error})").format(label=label, error=error)) from None
     return _decode(data, label)
+
+
+_JSON_REASONS = frozenset(
+    {
+        N_("Expecting value"),
+        N_("Expecting property name enclosed in double quotes"),
+        N_("Expecting ':' delimiter"),
+        N_("Expecting ',' delimiter"),
+        N_("Unterminated string starting at"),
+        N_("Invalid control character at"),
+        N_("Invalid \\escape"),
+        N_("Invalid \\uXXXX escape"),
+        N_("Extra data"),
+    }
+)
+"""The JSON reader's reasons, in the catalogue: the English is Python's own (``json.JSONDecodeError.msg``),
+so an English line reads as before, and another language gets words of its own; a reason of a
+later Python not listed here is shown as Python words it."""
+
+
+def json_reason(error: json.JSONDecodeError) -> Phrase | str:
+    """Why a line is not JSON, worded when shown."""
+    return Phrase(error.msg) if error.msg in _JSON_REASONS else error.msg

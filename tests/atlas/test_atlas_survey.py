@@ -82,7 +82,7 @@ def test_the_database_resumes_and_sets_a_bad_file_aside(tmp_path: Path) -> None:
     damaged = path.read_bytes()[:100] + b"\xff" * 4000  # its header, and garbage where its pages were
     path.write_bytes(damaged)
     database = SurveyDatabase(path)
-    assert database.notice is not None and "set aside" in database.notice and database.results(50) == []
+    assert database.notice is not None and "set aside" in str(database.notice) and database.results(50) == []
     database.close()
     assert (tmp_path / "survey.sqlite3.corrupt").read_bytes() == damaged
 
@@ -216,7 +216,7 @@ def test_a_deal_whose_worker_dies_every_time_is_reported_in_one_line(tmp_path: P
     with SurveyDatabase(tmp_path / "survey.sqlite3") as database:  # 0.1 GB: Dask kills the worker on every try
         progress = run_survey(SurveyPlan([7], tiles=56, workers=1, memory_per_worker=0.1), database)
         assert database.results(56) == []  # not stored: the next run tries it again
-    assert progress.failed == [
+    assert [str(line) for line in progress.failed] == [
         "deal 7: its worker died 3 times while solving it (out of memory? give each worker "
         "more with --memory-per-worker, or run fewer)"
     ]
@@ -277,6 +277,17 @@ def test_a_run_stopped_by_kill_closes_its_cluster_and_says_it_resumes(tmp_path: 
     else:
         os.killpg(run.pid, signal.SIGKILL)
         raise AssertionError("a process of the stopped survey is still running")
+
+
+def test_a_start_the_greedy_line_left_without_a_pair_is_reported_without_a_first_move() -> None:
+    assert start_position(3, 12).legal_moves() == []  # stuck at 18 tiles: the survey stores +0, no best move
+    start = start_position(1, 12)
+    biggest = move_name(max(start.legal_moves(), key=start.move_points))
+    ended = DealResult(3, 12, True, 0, 0, (), 1, 0.0, None, "t", "w")
+    played = DealResult(1, 12, True, 3, 5, (biggest,), 9, 0.1, None, "t", "w")
+    report = summarise([ended, played])
+    assert (report.solved, report.with_moves, report.biggest_not_best) == (2, 1, 0)
+    assert "the biggest pair is not a best first move in 0 (0%) of the deals" in format_report(report, 12)
 
 
 def test_the_report_and_its_plot_from_the_command_line(tmp_path: Path) -> None:

@@ -3,8 +3,8 @@
 A screen's text (a terminal's output, the texts a window frame draws, a page's words) is cut
 into words after everything that is the same in every language is taken out: the notation
 (cells, moves, tiles, ``.mbg`` files), numbers, paths and addresses, command-line options,
-quoted input and commands (``'moves'``), the fields of the file formats (``to-move:``) and
-the players' names. What is left must hold no word of the other language's list.
+quoted input and commands (``'moves'``), the fields of the file formats (``to-move:``, ``to_move``,
+``score1``) and the players' names. What is left must hold no word of the other language's list.
 
 The lists are common words of each language that the other does not share ("in", "an",
 "was", "will", "die", "am", "Name", "Position" are words of both, so neither list has them), and the words the game
@@ -58,12 +58,16 @@ _GERMAN_WORDS_TEXT = """
 GERMAN_WORDS = frozenset(_GERMAN_WORDS_TEXT.split())
 """Common German words, none of them English as well."""
 
-_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|»[^«\n]*«")
+"""Quoted text: input, commands, and what another program said (German quotes SQLite's and Python's
+English as »...«)."""
 _ADDRESS = re.compile(r"\b(?:wss?|https?|tcp)://\S+|\S*[/\\]\S*")
 _FILE_NAME = re.compile(r"\S+\.(?:mbg|mbp|png|tsv|jsonl|json|sqlite3|txt|md|po|html|js)\b")
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 _NAME_OF_A_VARIABLE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\bX(?:-[A-Z][a-z]+)+\b")
 """``LC_ALL``, ``XDG_DATA_HOME``, an HTTP header such as ``X-Forwarded-For``: names, the same in every language."""
+_IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[0-9]+\b")
+"""A file format's key or a table's column with ``_`` or a digit in it (``to_move``, ``score1``)."""
 _FIELD = re.compile(r"\b(?:to-move|score|deal|layout|player1|player2|result):")
 _NOTATION = re.compile(r"\b[a-l][1-9](?:-[a-l][1-9])?\b|\b[1-9][mps]\b|\.\.|\b\d[\d.,:+\-−×x%]*")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
@@ -85,7 +89,7 @@ def words_of(text: str, names: Iterable[str] = (), literals: Iterable[str] = ())
     """The words of ``text`` in a language: without notation, numbers, paths, options, quotes, names."""
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
-    for pattern in (_QUOTED, _ADDRESS, _FILE_NAME, _OPTION, _NAME_OF_A_VARIABLE, _FIELD, _NOTATION):
+    for pattern in (_QUOTED, _ADDRESS, _FILE_NAME, _OPTION, _NAME_OF_A_VARIABLE, _IDENTIFIER, _FIELD, _NOTATION):
         text = pattern.sub(" ", text)
     kept = {literal.casefold() for literal in literals}
     return [word for word in _WORD.findall(text) if word.casefold() not in kept]

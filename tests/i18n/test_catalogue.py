@@ -7,7 +7,6 @@ and each ``.po`` is read with Babel, as the game reads it.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import re
 import shutil
@@ -17,6 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from battle import i18n
+from tests.i18n.visible_texts import scanned_files, unshown_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr]")
@@ -188,104 +188,44 @@ def test_the_review_boards_chips_follow_the_language() -> None:
 
 # -- no visible text outside the catalogue ---------------------------------------------------
 
-VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {
-    "print": (0,),
-    "say": (0,),
-    "InputError": (0,),
-    "print_error": (0,),
-    "FormProblem": (0,),
-    "text": (0,),
-    "fit": (0,),
-    "wrap": (0,),
-    "balanced_wrap": (0,),
-    "Button": (1,),
-    "UILabel": (1,),
-    "label": (0,),
-    "section": (0,),
-    "paragraph": (0,),
-    "Choice": (1, 2),
-    "ChoiceScene": (1, 2),
-    "StatusLine": (0,),
-    "show_title": (0,),
-    "start_match": (1,),
-    "begin": (1,),
-    "DealPick": (1,),
-    "NoCataloguedDeal": (0,),
-    "draw_banner": (3, 4),
-}
-"""Calls whose arguments at these places a player reads: the window's drawing and widgets, the
-terminal's printing, the status line, errors shown as one line."""
-VISIBLE_KEYWORDS = frozenset(
-    {
-        "help",
-        "description",
-        "tool_tip_text",
-        "placeholder_text",
-        "window_title",
-        "action_short_name",
-        "action_long_desc",
-    }
-)
-WORD = re.compile(r"[A-Za-z]{3,}")
-NOT_WORDS = frozenset({"mahjong-battle", "ws://host:8765", "Mahjong Battle"})
-"""Literal texts that are names, addresses or notation and read the same in every language."""
-SCANNED = ("battle/ui", "battle/cli", "battle/rules/wording.py")
-
-
-def _call_name(node: ast.Call) -> str | None:
-    if isinstance(node.func, ast.Name):
-        return node.func.id
-    return node.func.attr if isinstance(node.func, ast.Attribute) else None
-
-
-def _literal_words(node: ast.expr) -> str | None:
-    """The words of a string literal or f-string argument (None when it is not one or has no word)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        text = node.value
-    elif isinstance(node, ast.JoinedStr):
-        text = "".join(part.value for part in node.values if isinstance(part, ast.Constant))
-    else:
-        return None
-    return text if WORD.search(text) and text.strip() not in NOT_WORDS else None
-
-
-def unwrapped_texts(path: Path) -> list[str]:
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Call):
-            continue
-        arguments = [node.args[i] for i in VISIBLE_ARGUMENTS.get(_call_name(node) or "", ()) if i < len(node.args)]
-        arguments += [keyword.value for keyword in node.keywords if keyword.arg in VISIBLE_KEYWORDS]
-        for argument in arguments:
-            words = _literal_words(argument)
-            if words is not None:
-                found.append(f"{path.relative_to(ROOT)}:{argument.lineno}: {words!r}")
-    return found
-
 
 def test_every_text_a_player_sees_goes_through_the_catalogue() -> None:
-    files = [
-        path
-        for place in SCANNED
-        for path in ([ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py")))
-    ]
-    assert len(files) > 80
-    found = [line for path in files for line in unwrapped_texts(path)]
-    assert not found, "texts shown without _() or ngettext():\n" + "\n".join(found[:40])
+    files = scanned_files()
+    assert len(files) > 120
+    found = [line for path in files for line in unshown_texts(path)]
+    assert not found, "texts shown that are not whole catalogue sentences:\n" + "\n".join(found[:40])
 
 
-def test_the_scan_finds_an_unwrapped_text(tmp_path: Path) -> None:
+SAMPLE = """\
+def draw(fonts, error, names):
+    fonts.text("Game over", 12)
+    fonts.text(_("Game over"), 12)
+    print(f"{name} wins")
+    fonts.text("5p", 12)
+    print(_("best: {value}").format(value=error or "none"))
+    status = _("Fields reset: ") + ", ".join(names)
+    label = _("Analysis").lower()
+    raise PuzzleFormatError(f"line {number}: expected a list")
+    raise PuzzleFormatError(N_("line {number}: expected a list"), number=number)
+    versus = "  " + _("vs") + "  "
+"""
+
+
+def test_the_scan_finds_every_kind_of_unwrapped_text() -> None:
     sample = ROOT / "tests" / "i18n" / "sample_unwrapped.py"
-    sample.write_text(
-        'def draw(fonts):\n    fonts.text("Game over", 12)\n    fonts.text(_("Game over"), 12)\n'
-        '    print(f"{name} wins")\n    fonts.text("5p", 12)\n',
-        encoding="utf-8",
-    )
+    sample.write_text(SAMPLE, encoding="utf-8")
     try:
-        found = unwrapped_texts(sample)
+        found = unshown_texts(sample)
     finally:
         sample.unlink()
-    assert [line.split(": ", 1)[1] for line in found] == ["'Game over'", "' wins'"]
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "'Game over'",
+        "' wins'",
+        "glued into a sentence: 'none'",
+        "a fragment glued to a translation with +",
+        "case changed on a translation: .lower()",
+        "'line : expected a list'",
+    ]
 
 
 def test_the_compiled_catalogue_is_cached_and_a_broken_cache_is_compiled_again(

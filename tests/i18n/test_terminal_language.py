@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from battle.puzzles.puzzle import Puzzle
-from battle.rules.board import move_name
+from battle.rules.board import cell_name, move_name
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.notation import format_position
@@ -60,6 +60,34 @@ def environment(home: Path, language: str) -> dict[str, str]:
     return env
 
 
+PUZZLE_KEYS = frozenset(
+    {"id", "position", "line", "losses", "then", "value", "themes", "difficulty", "rating", "source"}
+    | {"deal", "ply", "levels"}
+)
+"""The keys of a puzzle file's JSON (``battle.puzzles.puzzle``), which its errors name as they are written."""
+
+
+def broken_puzzles() -> dict[str, str]:
+    """Hand-edited puzzle files, each broken in one way: a line that is not JSON, keys missing, a key of
+    the wrong type, a move that is no pair, losses of the wrong length, an unknown theme."""
+    from battle.puzzles.puzzle_file import load_puzzles
+
+    puzzle = load_puzzles()[0]
+    good, start = puzzle.to_json(), puzzle.start()
+    free = start.free_cells()
+    no_pair = next(
+        f"{cell_name(one)}-{cell_name(two)}" for one in free for two in free if start.cells[one] != start.cells[two]
+    )
+    changes = {
+        "missing_keys": {key: value for key, value in good.items() if key not in ("line", "losses")},
+        "wrong_type": {**good, "position": 5},
+        "no_pair": {**good, "line": [no_pair]},
+        "losses": {**good, "losses": []},
+        "theme": {**good, "themes": ["zugzwang"]},
+    }
+    return {"not_json": "{not json\n"} | {name: json.dumps(data) + "\n" for name, data in changes.items()}
+
+
 def files(home: Path) -> dict[str, Path]:
     """The input files the commands read, good and bad, under ``home``."""
     home.mkdir(parents=True, exist_ok=True)
@@ -91,6 +119,9 @@ def files(home: Path) -> dict[str, Path]:
         paths[key] = path
     paths["folder"] = home
     paths["missing"] = home / "missing.mbp"
+    for name, text in broken_puzzles().items():
+        paths[f"puzzles_{name}"] = home / f"{name}.jsonl"
+        paths[f"puzzles_{name}"].write_text(text, encoding="utf-8")
     return paths
 
 
@@ -141,10 +172,17 @@ def bad_input_commands(paths: dict[str, Path]) -> list[list[str]]:
         ["serve", "--max-games", "0"],
         ["survey", "1-3", "--workers", "2000"],
         ["survey", "abc"],
+        ["survey", "1-3", "--tiles", "13"],
+        ["survey", "1-3", "--memory-per-worker", "0.2"],
+        ["survey", "--report", "--db", missing],
+        ["puzzles", "make", "--tiles", "x"],
+        ["puzzles", "make", "--tiles", "60-20"],
+        ["stats", "--record", "abc"],
         ["puzzles"],
         ["puzzles", "make", "--count", "1.5"],
         ["puzzles", "play", "--file", str(paths["deep"])],
         ["puzzles", "play", "--theme", "nosuch"],
+        *(["puzzles", "play", "--file", str(path)] for key, path in paths.items() if key.startswith("puzzles_")),
         ["stats", "--record", "999"],
         ["bogus"],
         ["moves", game, "--bogus"],
@@ -194,7 +232,8 @@ def command_screens(home: Path, language: str) -> list[Screen]:
     for answer in driven(home, language, bad_input_commands(paths)):
         assert answer["code"] == 2 and answer["err"].count("\n") == 1, answer
         name = " ".join(answer["argv"][2:])
-        screens.append(Screen(name, answer["err"], names=("Ann",), literals=SUBCOMMANDS | LEVELS))
+        keys = PUZZLE_KEYS if "--file" in answer["argv"] else frozenset()
+        screens.append(Screen(name, answer["err"], names=("Ann",), literals=SUBCOMMANDS | LEVELS | keys))
     for answer in driven(home, language, answer_commands(paths)):
         assert answer["code"] == 0, answer
         text = answer["out"] + answer["err"]

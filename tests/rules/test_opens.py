@@ -50,7 +50,7 @@ def test_the_issue_example_reads_as_written() -> None:
     assert opening.freed == (parse_cell("c2"), parse_cell("c8"))
     assert opening.new_pairs == (parse_move("a1-c2"),)
     assert opening.points == 5 and opening.points_offered == 7 and not opening.game_ends
-    assert describe_opening(opening) == "c1-c9 frees c2 (7p), c8 (3s): opponent gets 7p pair (7)"
+    assert describe_opening(opening) == "c1-c9 frees c2 (7p), c8 (3s): opponent gets a pair of 7-circles (7)"
 
 
 def test_the_position_is_left_as_it_was() -> None:
@@ -85,7 +85,7 @@ def test_several_ways_to_take_a_freed_kind_are_counted() -> None:
     opening = what_opens(position, parse_move("a1-b1"))
     assert opening.new_pairs == (parse_move("a2-c1"), parse_move("a2-d1"))
     assert opening.new_pair_kinds() == [(parse_kind("3p"), 2)]
-    assert describe_opening(opening).endswith("opponent gets 3p pair (3, 2 ways)")
+    assert describe_opening(opening).endswith("opponent gets a pair of 3-circles (3, 2 ways)")
 
 
 @pytest.mark.parametrize("position", random_positions(12, 2024, most_moves=44), ids=lambda p: f"{p.tiles_left()}tiles")

@@ -50,7 +50,8 @@ def test_a_damaged_file_is_named_on_one_line(tmp_path: Path) -> None:
     data[4096:4108] = bytes.fromhex("0d00000005ffff0000000000")  # the table's root page: cells past its end
     path.write_bytes(bytes(data))
     connection = sqlite_file.connect(path)
-    problem = sqlite_file.integrity_problem(connection)
+    found = sqlite_file.integrity_problem(connection)
     connection.close()
-    assert problem is not None and problem.startswith("damaged (Page 2: ")
+    problem = str(found)
+    assert found is not None and problem.startswith("damaged (Page 2: ")
     assert "\n" not in problem and problem.endswith(" more)")

@@ -13,8 +13,9 @@ import time
 import pygame
 import pytest
 
+from battle import i18n
 from battle.players import Advisor
-from battle.rules.board import Position, cell_name, move_name
+from battle.rules.board import Position, cell_name, move_name, parse_cell
 from battle.rules.deal import deal
 from battle.rules.game import Game
 from battle.rules.opens import describe_opening, what_opens
@@ -30,6 +31,8 @@ from battle.ui.widgets.layout import cell_center, cell_rect, compute_layout
 from solver.engine import Engine
 from solver.limits import Limits
 from tests import ui_harness as ui
+from tests.rules.test_opens import column_c_study
+from tests.ui.drawn_text import record_texts
 
 
 def endgame(seed: int, tiles: int = 16) -> Position:
@@ -135,6 +138,28 @@ def test_a_variation_does_not_touch_the_game(tmp_path, monkeypatch) -> None:
         assert game.moves == [] and game.to_text() == record
         ui.play_move(app, first)
         assert game.moves == [first]
+
+
+def test_the_pointed_pairs_line_names_the_opponents_pair_in_words_in_german(tmp_path, monkeypatch) -> None:
+    """The status line a German player reads while pointing at c1: the move and the cells in
+    notation, the pair it gives the opponent in words, as every sentence of the window names tiles."""
+    position = column_c_study()
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(language="de")
+        try:
+            scene = app.start_match(Match(Game(position, "Ann", "Ben")))
+            ui.key(app, pygame.K_a)
+            ui.run_until(app, lambda: scene.analysis.analysis is not None and scene.analysis.analysis.exact, timeout=30)
+            recorder = record_texts(app, monkeypatch)
+            motion = pygame.event.Event(
+                pygame.MOUSEMOTION, pos=cell_center(app.layout, parse_cell("c1")), rel=(0, 0), buttons=(0, 0, 0)
+            )
+            app.step([motion], ui.DT)
+            drawn = recorder.texts()
+        finally:
+            i18n.set_language("en")
+    expected = "c1-c9 macht c2 (7p), c8 (3s) frei: der Gegner bekommt ein Paar Münzen-Sieben (7) · Wert "
+    assert any(text.startswith(expected) for text in drawn), drawn
 
 
 def test_hovering_a_pair_tells_what_it_opens(tmp_path, monkeypatch) -> None:

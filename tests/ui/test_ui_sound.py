@@ -300,6 +300,24 @@ def test_a_mixer_that_cannot_open_changes_nothing_else_and_is_told_once(tmp_path
     assert not any("No sound" in line for line in silent_game["said"])  # said once, on the title
 
 
+def test_a_device_that_plays_other_samples_is_told_in_the_players_language(monkeypatch) -> None:
+    from battle import i18n
+    from battle.ui.files.settings import Settings
+    from battle.ui.sound.player import Sounds
+
+    monkeypatch.setattr(pygame.mixer, "init", lambda *args: None)
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: (44100, 8, 1))  # an 8-bit device
+    i18n.set_language("de")
+    try:
+        sounds = Sounds(Settings(), lambda: None)
+        sounds.prepare()
+        assert not sounds.wait_ready(10)
+        notice = sounds.take_notice()
+    finally:
+        i18n.set_language("en")
+    assert notice == "Kein Ton (das Gerät spielt nur Töne mit 8 Bit): das Spiel läuft lautlos weiter."
+
+
 def test_the_rules_card_sets_the_volume_and_mutes_and_the_choice_is_kept(tmp_path, monkeypatch) -> None:
     from battle.ui.help.help_scene import HelpScene
 

@@ -42,13 +42,22 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from battle.i18n import N_
 from battle.online.protocol.codes import new_invite_code, new_watch_code
 from battle.online.server.room import EndReason, MoveReceipt, Options, Room, SeatHolder, Status
 from battle.rules.errors import one_line
 from battle.rules.notation import format_position, parse_position
 from battle.storage import sqlite_file
 from battle.storage.paths import StorageProblem, data_dir, ensure_folder
-from battle.storage.sqlite_store import StoreBusy, StoreKind, StoreNewer, StoreRefused, StoreUnusable, open_store
+from battle.storage.sqlite_store import (
+    StoreBusy,
+    StoreKind,
+    StoreNewer,
+    StoreRefused,
+    StoreUnusable,
+    StoreWords,
+    open_store,
+)
 
 SCHEMA_VERSION = 3
 """2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets; an older file is
@@ -184,11 +193,22 @@ class Write:
     statements: tuple[Statement, ...]
 
 
+WORDS = StoreWords(
+    other_file=N_("not a game database but a file of another kind"),
+    mismatch=N_("not a game database ({reason})"),
+    cannot_start=N_("cannot start a new game database: {error}"),
+    set_aside=N_("{path}: not a usable game database ({reason}); set aside as {name}, starting an empty one"),
+    gone=N_("{path}: not a usable game database ({reason}); gone meanwhile, starting an empty one"),
+)
+"""What the program says about the server's file, each sentence whole with the kind in it."""
+
+
 def _kind() -> StoreKind:
     """The server's file as the store base opens it: made, upgraded from 1, or set aside whole when
     damaged (no salvage: a game copied without some of its moves would be no game)."""
     return StoreKind(
         name="game database",
+        words=WORDS,
         version=SCHEMA_VERSION,
         schema=_SCHEMA + _link_key_script(),
         columns=_COLUMNS,
@@ -255,7 +275,7 @@ class GameStore:
             ) from None
         except (StoreBusy, StoreUnusable) as error:
             raise StoreError(one_line(f"{self.path}: cannot open the game database: {error}")) from None
-        self.notice = opened.notice
+        self.notice = None if opened.notice is None else one_line(str(opened.notice))
         return opened.connection
 
     def _read_link_key(self) -> bytes:

@@ -306,16 +306,17 @@ def draw_study_box(
 
     pygame.draw.line(surface, (*theme.GOLD, 90), (x, y), (rect.right, y), 1)
     y += round(4 * scale)
-    heading = _("Best line") + (
-        _("  ·  preview {pv_step}/{len}").format(pv_step=info.pv_step, len=len(info.pv)) if info.pv_step else ""
-    )
+    if info.pv_step:
+        heading = _("Best line  ·  preview {pv_step}/{len}").format(pv_step=info.pv_step, len=len(info.pv))
+    else:
+        heading = _("Best line")
     surface.blit(fonts.text(heading, 14 * scale, theme.GOLD, bold=True), (x, y))
     keys = fonts.text("◀ , . ▶", 12.5 * scale, theme.IVORY_FAINT)
     surface.blit(keys, keys.get_rect(topright=(rect.right, y + round(2 * scale))))
     y += round(22 * scale)
 
     if info.variation:
-        label = _("Variation ({len}): ").format(len=len(info.variation)) + " ".join(info.variation)
+        label = _("Variation ({len}): {moves}").format(len=len(info.variation), moves=" ".join(info.variation))
         colour = theme.HINT
     else:
         label = _("At the game position: play moves to explore.")

@@ -270,8 +270,9 @@ class StudyMode:
         if opening is None:
             return None
         badge = self.study.badges().get(opening.move)
-        value = _(" · value {what}").format(what=badge.describe()) if badge is not None else ""
-        return f"{describe_opening(opening)}{value}"
+        if badge is None:
+            return describe_opening(opening)
+        return _("{opening} · value {value}").format(opening=describe_opening(opening), value=badge.describe())
 
     def status_line(self) -> tuple[StatusLine, str]:
         """What the pointed pair opens, in place of the status and the shortcuts; else the status."""
@@ -291,7 +292,9 @@ class StudyMode:
 
     def panel_label(self) -> str:
         study = self.study
-        return _("analysis") + (_(" · variation +{len}").format(len=len(study.variation)) if study.exploring else "")
+        if study.exploring:
+            return _("analysis · variation +{len}").format(len=len(study.variation))
+        return _("analysis")
 
     def first_number(self) -> int:
         """The number of the next move at the study position, counted from the game's start."""

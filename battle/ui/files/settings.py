@@ -24,7 +24,7 @@ from battle.storage.paths import (
     set_aside,
     write_atomically,
 )
-from battle.storage.textfile import TextFileError, read_limited
+from battle.storage.textfile import TextFileError, json_reason, read_limited
 
 SETTINGS_NAME = "settings.json"
 MODES = ("hotseat", "solver")
@@ -115,21 +115,33 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
         return settings, _corrupt(path, _("not UTF-8 (byte {start})").format(start=error.start))
     except RecursionError:
         return settings, _corrupt(path, _("nested too deeply"))
-    except ValueError as error:
+    except json.JSONDecodeError as error:
+        return settings, _corrupt(
+            path,
+            _("not valid JSON ({reason}: line {line} column {column} (char {char}))").format(
+                reason=json_reason(error), line=error.lineno, column=error.colno, char=error.pos
+            ),
+        )
+    except ValueError as error:  # a whole number of more than 4,300 digits, which Python refuses to read
         return settings, _corrupt(path, _("not valid JSON ({error})").format(error=error))
     if not isinstance(data, dict):
         return settings, _corrupt(path, _("expected a JSON object"))
     ignored = _apply(settings, data)
     if ignored:
-        return settings, _corrupt(path, _("these fields were wrong and are reset: ") + ", ".join(ignored))
+        return settings, _corrupt(
+            path, _("these fields were wrong and are reset: {fields}").format(fields=", ".join(ignored))
+        )
     return settings, None
 
 
 def _corrupt(path: Path, reason: str) -> str:
     moved = set_aside(path)
-    where = _("; it was moved to {name}").format(name=moved.name) if moved else ""
-    return _("Settings file {path} could not be read: {reason}{where}. Using the defaults.").format(
-        path=path, reason=reason, where=where
+    if moved is None:
+        return _("Settings file {path} could not be read: {reason}. Using the defaults.").format(
+            path=path, reason=reason
+        )
+    return _("Settings file {path} could not be read: {reason}; it was moved to {name}. Using the defaults.").format(
+        path=path, reason=reason, name=moved.name
     )
 
 

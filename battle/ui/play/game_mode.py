@@ -322,7 +322,9 @@ class GameMode:
             return None
         hint = job.result()
         if job.error is not None or not isinstance(hint, Hint):
-            return StatusLine(_("No hint: {value}.").format(value=job.error or "the search found no move"), "error")
+            if job.error is not None:
+                return StatusLine(_("No hint: {value}.").format(value=job.error), "error")
+            return StatusLine(_("No hint: the search found no move."), "error")
         self.hint = hint
         self.screen.app.sounds.play(Event.HINT)
         return self._hint_status(hint)

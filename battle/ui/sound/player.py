@@ -82,10 +82,10 @@ class Sounds:
             pygame.mixer.init(MIXER_RATE, -16, 1, MIXER_BUFFER)
             opened = pygame.mixer.get_init()
             if not opened:
-                raise pygame.error("the mixer did not open")
+                raise pygame.error(_("the mixer did not open"))
             rate, size, channels = opened
             if size != -16:
-                raise pygame.error(f"the device plays {abs(size)}-bit samples only")
+                raise pygame.error(_("the device plays {bits}-bit samples only").format(bits=abs(size)))
             pygame.mixer.set_num_channels(CHANNELS)
             self._sounds = {
                 key: pygame.mixer.Sound(buffer=to_pcm(samples, channels)) for key, samples in all_sounds(rate).items()
