@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from battle.i18n import N_, _
+from battle.storage.process_lock import NotALockFile
 
 APP_DIR = "mahjong-battle"
 TEMPORARY_PREFIX = ".mahjong-battle-"
@@ -120,6 +121,8 @@ def error_reason(error: BaseException) -> str:
     ("No such file or directory", German "Datei oder Ordner nicht gefunden") without its number
     and path, the system's own words for a rare one, any other error's message (a ValueError's
     "embedded null byte", say)."""
+    if isinstance(error, NotALockFile):
+        return error.worded()
     if isinstance(error, OSError):
         worded = _ERRNO_WORDS.get(error.errno) if error.errno is not None else None
         if worded is not None:

@@ -22,6 +22,8 @@ import os
 import stat
 import sys
 
+from battle.i18n import _
+
 PID_OFFSET = 1
 """Windows locks byte 0 and refuses to read a locked byte to others: the pid starts after it."""
 
@@ -47,6 +49,16 @@ class NotALockFile(OSError):
 
     def __str__(self) -> str:
         return f"{self.filename} {self.strerror}, not a lock file"
+
+    def worded(self) -> str:
+        """The reason as one sentence in the player's language."""
+        if self.what == "folder":
+            said = _("{path} is a folder, not a lock file")
+        elif self.what == "link":
+            said = _("{path} is a symbolic link, not a lock file: a lock never follows one")
+        else:
+            said = _("{path} is not a regular file (a FIFO, a device or a socket), not a lock file")
+        return said.format(path=self.filename)
 
 
 def open_lock_file(path: os.PathLike[str] | str, *, create: bool = True) -> int:

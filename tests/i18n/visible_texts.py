@@ -84,9 +84,11 @@ VISIBLE_KEYWORDS = frozenset(
 CATALOGUE_CALLS = frozenset({"_", "ngettext", "pgettext", "N_", "NN_", "NP_"})
 CASE_CHANGES = frozenset({"lower", "upper", "capitalize", "title", "swapcase"})
 WORD = re.compile(r"[A-Za-z]{3,}")
-NOT_WORDS = frozenset({"mahjong-battle", "ws://host:8765", "Mahjong Battle", "solver_side", "front_end", "kept"})
+NOT_WORDS = frozenset(
+    {"mahjong-battle", "ws://host:8765", "Mahjong Battle", "solver_side", "front_end", "kept", "from_ply"}
+)
 """Literal texts that are names, addresses, notation or a file format's keys (a saved game's
-settings: ``solver_side``, ``front_end``, ``kept``), the same in every language."""
+settings: ``solver_side``, ``front_end``, ``kept``, ``from_ply``), the same in every language."""
 SCANNED = (
     "battle/ui",
     "battle/cli",

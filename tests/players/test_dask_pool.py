@@ -43,6 +43,7 @@ def cluster() -> Iterator[Any]:
 
 @pytest.fixture
 def pool(cluster: Any) -> Iterator[DaskPool]:  # noqa: ANN401 - a dask LocalCluster
+    cluster.wait_for_workers(2, timeout=WAIT)  # a worker an earlier test killed is back: its nanny restarts it
     with DaskPool(cluster.scheduler_address, budget=None) as solver_pool:
         yield solver_pool
 
@@ -115,6 +116,7 @@ def test_a_stop_meant_for_another_pools_unit_never_skips_this_ones(cluster: Any)
 def test_open_pool_with_a_scheduler_runs_on_the_cluster(cluster: Any) -> None:  # noqa: ANN401
     from battle.players.solver_pool import open_pool
 
+    cluster.wait_for_workers(2, timeout=WAIT)
     with open_pool(cluster.scheduler_address) as pool:
         assert isinstance(pool, DaskPool) and pool.stats()["workers"] == 2
         assert isinstance(submit(pool, club_move(), "opened").result(WAIT), MoveResult)
