@@ -135,7 +135,7 @@ def served_browser(chromium: str | None) -> Iterator[tuple[str, Any]]:
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
         server = subprocess.Popen(
-            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3")],
+            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3"), "--solver-workers", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

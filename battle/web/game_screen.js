@@ -16,6 +16,7 @@ import { moveName } from "./rules.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
+import { downloadRecord, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
 import { t } from "./i18n.js";
 
 export class GameScreen {
@@ -84,7 +85,19 @@ export class GameScreen {
     switch (message.type) {
       case "created":
       case "joined":
+      case "solver_created":
         history.replaceState(null, "", `/play/${message.game}`);
+        break;
+      case "record":
+        downloadRecord(message);
+        break;
+      case "solver_refused":
+        if (message.what === "game") {
+          history.replaceState(null, "", "/");
+          this.app.showHome(refusalWords(message));
+          return;
+        }
+        this.note = refusalWords(message);
         break;
       case "rematch":
         this.selected = null;
@@ -130,7 +143,7 @@ export class GameScreen {
       this.app.showHome(words[message.code]);
       return true;
     }
-    if (ref.type === "create") {
+    if (ref.type === "create" || ref.type === "solver_game") {
       this.app.showHome(t("The server refused the game: {reason}", { reason: message.reason }));
       return true;
     }
@@ -188,6 +201,8 @@ export class GameScreen {
     $("offer-yes").addEventListener("click", () => this.answerOffer(true));
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("leave").addEventListener("click", () => this.app.go("/"));
+    $("record").addEventListener("click", () => this.send((socket) => socket.askRecord()));
+    $("hint").addEventListener("click", () => this.askHint());
     $("resign").addEventListener("click", () => $("confirm").showModal());
     $("confirm-no").addEventListener("click", () => $("confirm").close());
     $("confirm-yes").addEventListener("click", () => {
@@ -201,6 +216,7 @@ export class GameScreen {
     if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || $("confirm").open) return;
     const key = event.key.toLowerCase();
     if (key === "t" && !$("takeback").hidden && !$("takeback").disabled) this.send((socket) => socket.requestTakeback());
+    else if (key === "h" && !$("hint").hidden && !$("hint").disabled) this.askHint();
     else if (key === "y") this.answerOffer(true);
     else if (key === "n") this.answerOffer(false);
     else if (key === "escape" && this.selected !== null) {
@@ -208,6 +224,12 @@ export class GameScreen {
       this.render();
     } else return;
     event.preventDefault();
+  }
+
+  askHint() {
+    this.note = "";
+    this.send((socket) => socket.askHint());
+    this.render();
   }
 
   /** A note after the turn line (a refusal, what Copy link did). */
@@ -224,7 +246,8 @@ export class GameScreen {
     renderLine(socket);
     const state = socket.state;
     if (!state) {
-      $("turn").textContent = this.purpose === "host" ? t("Creating your game…") : t("Waiting for the server…");
+      $("turn").textContent = ["host", "solver"].includes(this.purpose) ? t("Creating your game…")
+        : t("Waiting for the server…");
       return;
     }
     let view;
@@ -246,10 +269,13 @@ export class GameScreen {
       lastMove: view.lastMove, lastMover: view.lastMover, active: view.yourTurn,
     });
     renderPlayers(view);
-    renderTurn(view, this.note, this.lineUp());
+    renderTurn(view, this.turnNote(view), this.lineUp());
     this.invite.render(view, socket.shareUrl);
     renderOffer(view);
     renderActions(view, this.refusedTakeback);
+    renderSolverPanel(view, socket);
+    if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
+    $("record").hidden = state.status === "waiting";
     $("alerts").hidden = view.you === "spectator";
     renderMoves(view);
     $("board").classList.toggle("your-turn", view.yourTurn);
@@ -260,6 +286,15 @@ export class GameScreen {
     document.body.dataset.ply = String(view.history.length);
     document.body.dataset.status = state.status;
     document.body.dataset.game = state.game;
+  }
+
+  /** The note after the turn line: in a game against the solver, what its move waits for first. */
+  turnNote(view) {
+    const solver = this.socket.solver;
+    const solversTurn = solver && view.playing && view.state.to_move === solver.seat;
+    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking) : "";
+    document.body.dataset.solver = solversTurn ? String(this.socket.thinking ?? "") : "";
+    return [thinking, this.note].filter(Boolean).join(" ");
   }
 
   /** What changed from `before` to `state` that the screen answers: news for a player who looks
@@ -288,6 +323,6 @@ export class GameScreen {
   tick() {
     if (!this.socket) return;
     if (["retrying", "silent"].includes(this.socket.line.state)) renderLine(this.socket);
-    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.note, this.lineUp());
+    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.turnNote(this.view), this.lineUp());
   }
 }

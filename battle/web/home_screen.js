@@ -64,7 +64,7 @@ export class HomeScreen {
       if (form.deal.value === "number") {
         const number = Number(form.number.value);
         if (!Number.isSafeInteger(number) || number < 0 || form.number.value.trim() === "") {
-          notice("A deal number is a whole number from 0 up.");
+          notice(t("A deal number is a whole number from 0 up."));
           return;
         }
         deal = { number };
@@ -77,6 +77,28 @@ export class HomeScreen {
     });
     $("host-form").elements.number.addEventListener("input", () => {
       $("host-form").elements.deal.value = "number";
+    });
+    $("solver-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const form = event.target.elements;
+      let deal = { random: true };
+      if (form.deal.value === "number") {
+        const number = Number(form.number.value);
+        if (!Number.isSafeInteger(number) || number < 0 || form.number.value.trim() === "") {
+          notice(t("A deal number is a whole number from 0 up."));
+          return;
+        }
+        deal = { number };
+      } else if (form.deal.value === "daily") deal = { daily: true };
+      else if (form.deal.value === "fair") deal = { fair: "within2" };
+      const opening = { type: "solver_game", level: form.level.value, deal, first: form.first.value };
+      const name = storedName();
+      if (name) opening.name = name;
+      history.pushState(null, "", "/");
+      this.app.openGame("solver", { opening });
+    });
+    $("solver-form").elements.number.addEventListener("input", () => {
+      $("solver-form").elements.deal.value = "number";
     });
     $("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
