@@ -12,11 +12,11 @@ import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
-import { moveName } from "./rules.js";
+import { moveName, parseCell, whatOpens } from "./rules.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
-import { downloadRecord, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
+import { downloadRecord, openingWords, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
 import { t } from "./i18n.js";
 
 export class GameScreen {
@@ -203,6 +203,11 @@ export class GameScreen {
     $("leave").addEventListener("click", () => this.app.go("/"));
     $("record").addEventListener("click", () => this.send((socket) => socket.askRecord()));
     $("hint").addEventListener("click", () => this.askHint());
+    // what a move opens: on pointing at a tile, or a long press (a touch screen's context menu)
+    $("board").addEventListener("pointerover", (event) => this.showOpening(event.target));
+    $("board").addEventListener("contextmenu", (event) => {
+      if (this.showOpening(event.target)) event.preventDefault();
+    });
     $("resign").addEventListener("click", () => $("confirm").showModal());
     $("confirm-no").addEventListener("click", () => $("confirm").close());
     $("confirm-yes").addEventListener("click", () => {
@@ -224,6 +229,23 @@ export class GameScreen {
       this.render();
     } else return;
     event.preventDefault();
+  }
+
+  /** In a game against the solver, on the player's turn: what taking the pointed tile's pair opens
+   * (with the picked tile, or its one twin); true when it said something. */
+  showOpening(target) {
+    const view = this.view;
+    const element = target.closest?.(".cell");
+    if (!view || !element || !this.socket?.solver || !view.yourTurn) return false;
+    const cell = parseCell(element.dataset.cell || "");
+    if (cell === null || !view.playable.has(cell)) return false;
+    const kind = view.position.cells[cell];
+    const twins = [...view.free].filter((other) => other !== cell && view.position.cells[other] === kind);
+    const other = this.selected !== null && twins.includes(this.selected) ? this.selected
+      : twins.length === 1 ? twins[0] : null;
+    if (other === null) return false;
+    $("opens").textContent = openingWords(whatOpens(view.position, [cell, other]));
+    return true;
   }
 
   askHint() {

@@ -6,6 +6,7 @@
 
 import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { cellName, kindName, kindValue, moveName } from "./rules.js";
 
 /** The six levels as the window names them (battle/rules/wording.py's "solver level" words). */
 export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
@@ -93,4 +94,25 @@ export function downloadRecord(message) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** What a move opens in one line, as the window's hover says it (battle/rules/opens.py's
+ * describe_opening): "c1-c9 frees c2 (7p), c8 (3s): opponent gets 7p pair (7)". */
+export function openingWords(opening) {
+  const head = moveName(opening.move);
+  const cells = opening.freed.map((cell, index) => `${cellName(cell)} (${kindName(opening.freedKinds[index])})`);
+  const text = cells.length ? t("{move} frees {cells}", { move: head, cells: cells.join(", ") })
+    : t("{move} frees nothing", { move: head });
+  if (opening.opponentMoves === 0) return t("{opening}: no pair left, the game ends", { opening: text });
+  const ways = new Map(); // each kind the opponent gets a pair of, in board order, with its ways
+  for (const [a] of opening.newPairs) {
+    const kind = opening.after.cells[a];
+    ways.set(kind, (ways.get(kind) || 0) + 1);
+  }
+  if (ways.size === 0) return t("{opening}: no new pair for the opponent", { opening: text });
+  const parts = [...ways].map(([kind, count]) => (count > 1
+    ? tn("{tile} pair ({value}, {ways} way)", "{tile} pair ({value}, {ways} ways)", count,
+      { tile: kindName(kind), value: kindValue(kind), ways: count })
+    : t("{tile} pair ({value})", { tile: kindName(kind), value: kindValue(kind) })));
+  return t("{opening}: opponent gets {pairs}", { opening: text, pairs: parts.join(", ") });
 }

@@ -5,6 +5,7 @@ against the solver at once; the solver moving first. A real ``serve`` with its s
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -14,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from battle.rules.deal import deal
+from battle.rules.notation import format_position
 from tests.i18n.language_guard import Screen, report
-from tests.online_server import ROOT, ServerProcess
-from tests.web.game_pages import PHONE, click_pair, finished, new_page, ply, wait_ply
+from tests.online_server import ROOT, Client, ServerProcess
+from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, ply, wait_ply
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +130,64 @@ def test_a_game_against_the_solver_reads_in_german(browser: Any, solver_served: 
     page.wait_for_selector("#solver-level:has-text('Experte')")
     game = Screen("game against the solver", page.inner_text("body"), names=("Solver (expert)", "Player"))
     assert report([home, game], "de") == ""
+
+
+def endgame(deal_number: int, left: int) -> str:
+    """Deal ``deal_number`` played out greedily (the first legal move) until ``left`` pairs or fewer remain."""
+    position = deal(deal_number)
+    while len(position.legal_moves()) and sum(kind >= 0 for kind in position.cells) > 2 * left:
+        position.push(position.legal_moves()[0])
+    return format_position(position)
+
+
+def analysed(text: str, folder: Path) -> dict[str, Any]:
+    """``mahjong-battle analyse --json`` of a position: what the page's values must equal."""
+    file = folder / "position.mbp"
+    file.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "analyse", "--json", "--quiet"]
+        + ["--threads", "1", str(file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def seat_in_browser(page: Any, base: str, created: dict[str, Any]) -> None:
+    """Give the browser the seat a test's client took (as the page keeps a seat), and open its game."""
+    seat = {"token": created["token"], "game": created["game"], "seat": created["seat"], "pending": []}
+    page.goto(base + "/")
+    page.evaluate("seat => localStorage.setItem('mahjong-battle.seats', JSON.stringify([seat]))", seat)
+    page.goto(f"{base}/play/{created['game']}")
+    page.wait_for_selector("body[data-playable]")
+
+
+def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
+) -> None:
+    start = endgame(11, left=9)
+    expected = analysed(start, tmp_path)
+    client = Client(solver_served.url)
+    client.send({"type": "solver_game", "level": "club", "deal": {"position": start}, "first": "creator"})
+    created = client.expect("solver_created", 60)
+    client.close()
+    page = new_page(browser)
+    seat_in_browser(page, solver_served.base, created)
+    page.wait_for_selector("#board.your-turn")
+    page.click("#hint")
+    page.wait_for_selector("#hint-result:not([hidden])")
+    words = page.text_content("#hint-result")
+    value = f"+{expected['value']}" if expected["value"] > 0 else str(expected["value"])
+    assert f"exact: your final margin is {value} with perfect play" in words, words
+    assert any(move in words for move in expected["best_moves"]), (words, expected["best_moves"])
+
+    first, second = a_pair(page)
+    page.hover(f'.cell[data-cell="{first}"]')
+    page.click(f'.cell[data-cell="{first}"]')
+    page.hover(f'.cell[data-cell="{second}"]')
+    low, high = sorted((first, second), key=lambda cell: (cell[0], int(cell[1:])))
+    page.wait_for_selector(f"#opens:has-text('{low}-{high} frees')")
+    assert page.errors == []
