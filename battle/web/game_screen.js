@@ -12,7 +12,8 @@ import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
-import { moveName, parseCell, whatOpens } from "./rules.js";
+import { moveName, parseCell, parsePosition, whatOpens } from "./rules.js";
+import { analysisAddress } from "./analysis_screen.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
@@ -202,6 +203,10 @@ export class GameScreen {
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("leave").addEventListener("click", () => this.app.go("/"));
     $("record").addEventListener("click", () => this.send((socket) => socket.askRecord()));
+    $("analyse").addEventListener("click", () => {
+      const view = this.view;
+      if (view) this.app.go(analysisAddress(parsePosition(view.state.start), view.state.moves || []));
+    });
     $("hint").addEventListener("click", () => this.askHint());
     // what a move opens: on pointing at a tile, or a long press (a touch screen's context menu)
     $("board").addEventListener("pointerover", (event) => this.showOpening(event.target));
@@ -298,6 +303,8 @@ export class GameScreen {
     renderSolverPanel(view, socket);
     if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
     $("record").hidden = state.status === "waiting";
+    // the analysis board helps a player against the solver, and anyone once the game is over
+    $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));
     $("alerts").hidden = view.you === "spectator";
     renderMoves(view);
     $("board").classList.toggle("your-turn", view.yourTurn);

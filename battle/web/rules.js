@@ -225,3 +225,14 @@ export function whatOpens(position, move) {
     after,
   };
 }
+
+/** The `.mbp` text of a position (parsePosition reads it back). */
+export function formatPosition(position) {
+  const lines = [`to-move: ${position.toMove}`, `score: ${position.scores[0]} ${position.scores[1]}`];
+  for (let row = 0; row < ROWS; row++) {
+    const kinds = [];
+    for (let col = 0; col < COLS; col++) kinds.push(kindName(position.cells[cellIndex(col, row)]));
+    lines.push(kinds.join(" "));
+  }
+  return lines.join("\n") + "\n";
+}

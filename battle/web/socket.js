@@ -238,3 +238,38 @@ function takeSeat(socket, message) {
   socket.remember();
   return false;
 }
+
+/**
+ * The line of a screen that asks the solver without playing a game: the analysis board and a
+ * review's page. On every open it says `hello` and then the request the screen stands on
+ * (`request()`: the position it analyses, the review it shows), so a line that dropped asks
+ * again; the screen reads the answers (`analysis_result`, `review_result`, `solver_queue`,
+ * `solver_refused`) from its listener.
+ */
+export class SolverSocket {
+  constructor({ request, listener, url }) {
+    this.request = request;
+    this.listener = listener;
+    this.line = new Line({
+      url,
+      greeting: () => [{ type: "hello", version: PROTOCOL_VERSION }, this.request()].filter(Boolean),
+      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
+      onMessage: (message) => this.receive(message),
+      onChange: () => this.listener(this, { type: "line" }),
+      onBack: () => {},
+    });
+  }
+
+  start() { this.line.start(); }
+  close(detail) { this.line.close(detail); }
+
+  /** Analyse `position` (.mbp text); every answer carries `id`. */
+  analyse(id, position) { return this.line.send({ type: "analyse", id, position }); }
+  stopAnalysis() { return this.line.send({ type: "analyse_stop" }); }
+  getReview(review) { return this.line.send({ type: "review_get", review }); }
+
+  receive(message) {
+    if (message.type === "welcome") this.line.connected();
+    this.listener(this, message);
+  }
+}

@@ -185,9 +185,9 @@ def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
     assert any(move in words for move in expected["best_moves"]), (words, expected["best_moves"])
 
     first, second = a_pair(page)
-    page.hover(f'.cell[data-cell="{first}"]')
-    page.click(f'.cell[data-cell="{first}"]')
-    page.hover(f'.cell[data-cell="{second}"]')
+    page.hover(f'#board .cell[data-cell="{first}"]')
+    page.click(f'#board .cell[data-cell="{first}"]')
+    page.hover(f'#board .cell[data-cell="{second}"]')
     low, high = sorted((first, second), key=lambda cell: (cell[0], int(cell[1:])))
     page.wait_for_selector(f"#opens:has-text('{low}-{high} frees')")
     assert page.errors == []
