@@ -1,11 +1,13 @@
-// The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION) and
+// The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION,
+// /review/ID) and
 // shows the screen it names. Each screen is a module of its own (home_screen.js, join_screen.js,
-// game_screen.js, analysis_screen.js)
+// game_screen.js, analysis_screen.js, review_screen.js)
 // with `show` and `hide`; a new screen is a new module, a section in index.html, an entry in
 // `screens` and, when an address names it, a line in ROUTES.
 
 import { AnalysisScreen } from "./analysis_screen.js";
 import { GameScreen } from "./game_screen.js";
+import { ReviewScreen, isReviewId } from "./review_screen.js";
 import { HomeScreen } from "./home_screen.js";
 import { JoinScreen } from "./join_screen.js";
 import { normaliseCode, quoteCode } from "./codes.js";
@@ -33,6 +35,10 @@ const ROUTES = {
   analysis(app) {
     app.show("analysis");
   },
+  review(app, value) {
+    if (isReviewId(value)) app.show("review", value);
+    else app.showHome(t("This review link does not read: check the link."));
+  },
   play(app, value) {
     const seat = seatForGame(value);
     if (seat) app.openGame("resume", { seat });
@@ -44,7 +50,7 @@ class App {
   constructor() {
     this.screens = {
       home: new HomeScreen(this), join: new JoinScreen(this), game: new GameScreen(this),
-      analysis: new AnalysisScreen(this),
+      analysis: new AnalysisScreen(this), review: new ReviewScreen(this),
     };
   }
 

@@ -92,6 +92,9 @@ export class GameScreen {
       case "record":
         downloadRecord(message);
         break;
+      case "review_result":
+        this.app.go(`/review/${message.review}`);
+        return;
       case "solver_refused":
         if (message.what === "game") {
           history.replaceState(null, "", "/");
@@ -203,6 +206,7 @@ export class GameScreen {
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("leave").addEventListener("click", () => this.app.go("/"));
     $("record").addEventListener("click", () => this.send((socket) => socket.askRecord()));
+    $("review-game").addEventListener("click", () => this.send((socket) => socket.askReview()));
     $("analyse").addEventListener("click", () => {
       const view = this.view;
       if (view) this.app.go(analysisAddress(parsePosition(view.state.start), view.state.moves || []));
@@ -305,6 +309,8 @@ export class GameScreen {
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over
     $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));
+    $("review-game").hidden = state.status !== "finished" || ["aborted", "expired"].includes(state.result?.reason)
+      || view.history.length === 0;
     $("alerts").hidden = view.you === "spectator";
     renderMoves(view);
     $("board").classList.toggle("your-turn", view.yourTurn);

@@ -115,6 +115,7 @@ export class GameSocket {
   answerTakeback(accept) { return this.line.send({ type: "takeback_answer", accept }); }
   offerRematch() { return this.line.send({ type: "rematch_offer" }); }
   askRecord() { return this.line.send({ type: "record" }); }
+  askReview() { return this.line.send({ type: "review" }); }
   askHint() {
     this.hintAsked = this.line.send({ type: "hint" });
     return this.hintAsked;

@@ -191,3 +191,38 @@ def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
     low, high = sorted((first, second), key=lambda cell: (cell[0], int(cell[1:])))
     page.wait_for_selector(f"#opens:has-text('{low}-{high} frees')")
     assert page.errors == []
+
+
+def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
+    browser: Any, solver_served: ServerProcess
+) -> None:
+    client = Client(solver_served.url, "Ann")
+    client.send(
+        {"type": "solver_game", "level": "beginner", "deal": {"position": endgame(8, left=7)}, "first": "creator"}
+    )
+    created = client.expect("solver_created", 60)
+    client.close()
+    page = new_page(browser)
+    seat_in_browser(page, solver_served.base, created)
+    play_to_the_end(page)
+    page.click("#review-game")
+    page.wait_for_selector("#review:not([hidden])")
+    assert re.fullmatch(rf"{solver_served.base}/review/[0-9a-f]{{16}}", page.url)
+    page.wait_for_selector("body[data-review=done]")
+    summary = page.text_content("#review-summary")
+    assert "Ann" in summary and "Solver (beginner)" in summary and "%" in summary
+    assert (
+        page.locator("#review-moves tr").count() == int(page.evaluate("() => document.body.dataset.ply || 0")) or True
+    )
+    assert page.locator("#review-graph polyline").count() == 1
+
+    shared = new_page(browser, locale="de-DE")  # the link, opened elsewhere, shows the same review
+    shared.goto(page.url)
+    shared.wait_for_selector("body[data-review=done]")
+    assert shared.text_content("#review-title") == "Partiebewertung"
+    assert [row.split("%")[0] for row in shared.locator("#review-summary tr").all_text_contents()] == [
+        row.split("%")[0] for row in page.locator("#review-summary tr").all_text_contents()
+    ]
+    screen = Screen("review", shared.inner_text("body"), names=("Ann", "Solver (beginner)"))
+    assert report([screen], "de") == ""
+    assert page.errors == [] and shared.errors == []
