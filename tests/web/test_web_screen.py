@@ -118,16 +118,16 @@ def test_long_names_without_spaces_never_push_a_card_off(browser: Any, served: S
 def test_column_letters_and_row_numbers_name_the_cells(browser: Any, served: Served) -> None:
     page = new_page(browser)
     join(page, host(new_page(browser), served.base, "Ann", deal=1))
-    letters = page.eval_on_selector_all(".col-label", "els => els.map(e => e.textContent)")
-    numbers = page.eval_on_selector_all(".row-label", "els => els.map(e => e.textContent)")
+    letters = page.eval_on_selector_all("#board .col-label", "els => els.map(e => e.textContent)")
+    numbers = page.eval_on_selector_all("#board .row-label", "els => els.map(e => e.textContent)")
     assert letters == list("abcdefghijkl") and numbers == [str(row) for row in range(1, 10)]
     for index, letter in enumerate(letters):
-        label = page.locator(".col-label").nth(index).bounding_box()
+        label = page.locator("#board .col-label").nth(index).bounding_box()
         cell = page.locator(f'#board .cell[data-cell="{letter}1"]').bounding_box()
         assert abs((label["x"] + label["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 1.5  # above its column
         assert label["y"] + label["height"] <= cell["y"] + 1
     for number in numbers:
-        label = page.locator(".row-label").nth(int(number) - 1).bounding_box()
+        label = page.locator("#board .row-label").nth(int(number) - 1).bounding_box()
         cell = page.locator(f'#board .cell[data-cell="a{number}"]').bounding_box()
         assert abs((label["y"] + label["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 1.5  # beside its row
         assert label["x"] + label["width"] <= cell["x"] + 1
