@@ -28,6 +28,7 @@ DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+    from battle.online.server.solver_outcomes import DEFAULT_BURST
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -159,6 +160,16 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         help=_("solver processes on this machine (default: one per core; 0: no solver, friends' games only)"),
     )
     solver.add_argument(
+        "--solver-budget",
+        type=positive_number(24 * 3600),
+        default=DEFAULT_BURST,
+        metavar="S",
+        help=_(
+            "solver seconds one client address may spend at once (default {value:g}); it refills at a sixth "
+            "of a core, and a refusal says when to try again"
+        ).format(value=DEFAULT_BURST),
+    )
+    solver.add_argument(
         "--solver-scheduler",
         type=_scheduler_address,
         metavar="URL",
@@ -249,7 +260,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.solver_scheduler and args.solver_workers is not None:
         raise InputError(_("--solver-workers runs the solver here; a --solver-scheduler's workers are its own"))
-    solver = None if args.solver_workers == 0 else SolverSetup(args.solver_workers, args.solver_scheduler)
+    solver = (
+        None
+        if args.solver_workers == 0
+        else SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget)
+    )
     try:
         store = GameStore(args.db)
     except (StoreError, StorageProblem) as error:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
@@ -109,7 +110,12 @@ def tell(client: Client, news: SolverNews) -> None:
 
 
 def refuse(client: Client, what: WorkKind, code: RefusalCode, retry_after: float | None = None) -> None:
-    tell(client, SolverRefused(what, code, None if retry_after is None else round(retry_after, 1)))
+    tell(client, SolverRefused(what, code, None if retry_after is None else tenths(retry_after)))
+
+
+def tenths(seconds: float) -> float:
+    """Seconds until work is taken, up to the next tenth: a refusal never says "again in 0 s"."""
+    return max(0.1, math.ceil(seconds * 10) / 10)
 
 
 class SolverGames:
@@ -298,7 +304,7 @@ class SolverGames:
             room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
         )
         if isinstance(work, Refused):
-            self._tell_game(game, SolverRefused("move", _code(work), round(work.retry_after, 1)))
+            self._tell_game(game, SolverRefused("move", _code(work), tenths(work.retry_after)))
             self._again_later(game, max(1.0, work.retry_after))
             return
         self.moving[game] = work
