@@ -41,7 +41,7 @@ MOVES = 14
 KEEP = "(kept) => { for (const [key, value] of Object.entries(kept)) localStorage.setItem(key, value); }"
 """Puts Ann's storage (her seat and name) into another browser: the page there resumes her seat."""
 PAIR = """() => {
-  const tiles = [...document.querySelectorAll(".cell.playable")]
+  const tiles = [...document.querySelectorAll("#board .cell.playable")]
     .map((e) => [e.dataset.cell, e.getAttribute("aria-label").split(" ")[0]]);
   for (const [index, [cell, kind]] of tiles.entries()) {
     const twin = tiles.slice(index + 1).find(([, other]) => other === kind);

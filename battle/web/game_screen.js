@@ -305,6 +305,15 @@ export class GameScreen {
     renderOffer(view);
     renderActions(view, this.refusedTakeback);
     renderSolverPanel(view, socket);
+    if (socket.solver) { // the solver is never away: it lives on the server
+      const card = $(`player-${socket.solver.seat}`);
+      card.querySelector(".presence").textContent = "";
+      card.classList.remove("away");
+    }
+    if (this.openingPly !== view.history.length) {
+      this.openingPly = view.history.length;
+      $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");
+    }
     if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over
