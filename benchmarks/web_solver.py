@@ -48,11 +48,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from solver_pool import human_move, percentile  # noqa: E402 - the pool benchmark's player and arithmetic
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from battle.players import get_level  # noqa: E402
-from battle.rules.board import Position, biggest_pair, move_name, parse_move  # noqa: E402
+from battle.rules.board import biggest_pair, move_name, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from battle.rules.notation import format_position, parse_position  # noqa: E402
 
@@ -72,13 +74,6 @@ class Phase:
     finished: int = 0
     flood_analyses: int = 0
     flood_refusals: int = 0
-
-
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
 class Line:
@@ -111,10 +106,6 @@ class Line:
 def stats(base: str) -> dict[str, str]:
     with urllib.request.urlopen(base + "/stats", timeout=60) as answer:
         return dict(line.split(" ", 1) for line in answer.read().decode().splitlines())
-
-
-def human_move(position: Position, rng: random.Random) -> tuple[int, int]:
-    return rng.choice(position.legal_moves()) if rng.random() < 1 / 3 else biggest_pair(position)
 
 
 async def play_game(url: str, phase: Phase, number: int, args: argparse.Namespace, tag: int) -> None:

@@ -26,8 +26,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+from web_screenshots import PAIR  # noqa: E402 - a pair to click, as the friend's screens find it
 from websockets.sync.client import connect  # noqa: E402
 
 from battle.rules.board import biggest_pair  # noqa: E402
@@ -38,15 +40,6 @@ SCREENS = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True},
 }
-PAIR = """() => {
-  const tiles = [...document.querySelectorAll("#board .cell.playable")]
-    .map((e) => [e.dataset.cell, e.getAttribute("aria-label").split(" ")[0]]);
-  for (const [index, [cell, kind]] of tiles.entries()) {
-    const twin = tiles.slice(index + 1).find(([, other]) => other === kind);
-    if (twin) return [cell, twin[0]];
-  }
-  return null;
-}"""
 
 
 def endgame(number: int, left: int) -> str:

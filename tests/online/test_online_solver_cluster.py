@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,18 +17,11 @@ from tests.players.conftest import wait_until_searching
 pytest.importorskip("distributed")
 
 from battle.players.dask_pool import running_units  # noqa: E402 - needs Dask
+from tests.players.test_dask_pool import cluster  # noqa: E402 - the pool's own two-worker LocalCluster
+
+__all__ = ["cluster"]
 
 WAIT = 120.0
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    from dask.distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
-    ) as local:
-        yield local
 
 
 def searching_worker(client: Any) -> int:  # noqa: ANN401 - a dask Client
