@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from battle.rules.board import parse_move
+from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.rules.notation import parse_record
 from battle.rules.wording import solver_name
@@ -148,4 +148,30 @@ def test_a_game_against_the_solver_that_does_not_read_is_refused_naming_the_fiel
         client.send({"type": "solver_game", **message})
         error = client.error()
         assert error["code"] == "bad_message" and names in error["reason"]
+        client.close()
+
+
+def test_a_friends_finished_game_is_reviewed_and_its_link_reads_it(solver_server: ServerProcess) -> None:
+    host, guest, _created, _joined = host_and_join(solver_server.url)
+    host.send({"type": "review"})
+    assert host.expect("solver_refused", WAIT)["code"] == "not_finished"
+    host.send({"type": "record"})
+    start = parse_record(host.expect("record", WAIT)["mbg"]).start
+    host.send({"type": "move", "move": move_name(start.legal_moves()[0]), "id": "h1"})
+    host.expect("ack", WAIT)
+    guest.send({"type": "resign"})
+    while host.expect("state", WAIT)["status"] != "finished":
+        pass
+    host.send({"type": "review"})
+    queued = host.expect("review_result", WAIT)
+    reader = Client(solver_server.url)  # the link, opened by anyone
+    reader.send({"type": "review_get", "review": queued["review"]})
+    news = reader.expect("review_result", WAIT)
+    while news["status"] == "queued":
+        news = reader.expect("review_result", WAIT)
+    assert news["status"] == "done" and news["report"]["players"] == ["Ann", "Bob"]
+    assert [move["number"] for move in news["report"]["moves"]] == [1]
+    host.send({"type": "review"})  # asked again: the same review
+    assert host.expect("review_result", WAIT)["review"] == queued["review"]
+    for client in (host, guest, reader):
         client.close()
