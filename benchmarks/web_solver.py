@@ -20,7 +20,9 @@ time, as every player's has). Measured per level:
 
 With the flood (``--no-flood`` leaves it out), each level runs a second time beside one more
 address that keeps ``--flood-seats`` analysis boards busy (every move's value, deepening, on
-positions of about 40 tiles), asking again as each ends or as soon as a refusal says it may.
+positions of 90 tiles), asking again as each ends or as soon as a refusal says it may. The server
+runs with ``--solver-budget`` 30 s an address (``--budget``), so the flood spends its whole
+budget within the phase and is refused from then on, as a greedy address is.
 
 ``--positions N``: N endgames (deals 1..N played greedily to 8 to 11 pairs) analysed on the
 server's analysis board until final, against ``mahjong-battle analyse --json`` on the same
@@ -150,7 +152,7 @@ async def flood(url: str, phase: Phase, seat: int, stop: asyncio.Event) -> None:
     try:
         while not stop.is_set():
             count += 1
-            position = endgame(rng.randrange(1, 10**6), left=20)
+            position = endgame(rng.randrange(1, 10**6), left=45)
             await line.send({"type": "analyse", "id": f"f{seat}-{count}", "position": position})
             while not stop.is_set():
                 try:
@@ -259,6 +261,7 @@ async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-m", "battle", "serve", "--port", "0", "--db", str(Path(folder) / "games.sqlite3")]
         command += ["--solver-workers", str(args.workers), "--max-connections-per-address", "1000"]
+        command += ["--solver-budget", str(args.budget)]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
         try:
             assert server.stdout is not None
@@ -268,8 +271,10 @@ async def main_async(args: argparse.Namespace) -> None:
             deadline = time.monotonic() + WAIT  # the workers' kernels loaded: no first search pays for them
             while stats(base).get("solver_workers_ready") != str(args.workers) and time.monotonic() < deadline:
                 await asyncio.sleep(0.5)
-            print(f"# The solver on the web: {args.workers} solver workers, {os.cpu_count()} cores, "
-                  f"load {os.getloadavg()[0]:.1f} at the start, think {args.think} s\n")  # fmt: skip
+            print(
+                f"# The solver on the web: {args.workers} solver workers, {os.cpu_count()} cores, load "
+                f"{os.getloadavg()[0]:.1f} at the start, think {args.think} s, budget {args.budget:g} s\n"
+            )
             phases = []
             for tag, (level, games) in enumerate(args.levels):
                 for flooded in (False, True) if args.flood else (False,):
@@ -308,7 +313,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="solver workers of the server (default 2)")
     parser.add_argument("--seed", type=int, default=55)
     parser.add_argument("--no-flood", dest="flood", action="store_false")
-    parser.add_argument("--flood-seats", type=int, default=4)
+    parser.add_argument("--flood-seats", type=int, default=8)
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=30.0,
+        help="each address's solver seconds at once (default 30: the flood spends it)",
+    )
     parser.add_argument("--positions", type=int, default=100)
     asyncio.run(main_async(parser.parse_args()))
 
