@@ -76,6 +76,12 @@ def seat_from(base: str, page: Any, start: str, level: str) -> None:
     page.wait_for_selector("body[data-playable]")
 
 
+def shoot(page: Any, path: Path) -> None:
+    """The screen from its top, as it opens (a click may have scrolled the page)."""
+    page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
+    page.screenshot(path=str(path))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
@@ -96,20 +102,20 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_selector("#board.your-turn")
             page.click("#hint")
             page.wait_for_selector("#hint-result:not([hidden])")
-            page.screenshot(path=str(args.out / f"web-solver-{screen}.png"))
+            shoot(page, args.out / f"web-solver-{screen}.png")
 
             page.goto(base + "/analysis/")
             page.fill("#analysis-text", endgame(21, left=10))
             page.click("#analysis-button")
             page.wait_for_selector("body[data-analysis$=':final']")
-            page.screenshot(path=str(args.out / f"web-analysis-{screen}.png"))
+            shoot(page, args.out / f"web-analysis-{screen}.png")
 
             seat_from(base, page, endgame(8, left=9), "beginner")
             while page.get_attribute("body", "data-status") != "finished":
                 move(page)
             page.click("#review-game")
             page.wait_for_selector("body[data-review=done]")
-            page.screenshot(path=str(args.out / f"web-review-{screen}.png"))
+            shoot(page, args.out / f"web-review-{screen}.png")
             print(f"wrote the {screen} screens in {args.out}")
     return 0
 

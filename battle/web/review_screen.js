@@ -58,9 +58,7 @@ export class ReviewScreen {
     if (socket !== this.socket) return;
     if (message.type === "review_result" && message.review === this.review) this.news = message;
     else if (message.type === "solver_refused" && message.what === "review") this.refusal = message;
-    const ended = this.news?.status === "done" || this.news?.status === "failed";
-    if (ended && socket.line.state !== "closed") socket.close(t("the review is here")); // tells this again
-    else this.render();
+    this.render();
   }
 
   render() {
