@@ -63,7 +63,16 @@ class Server:
 
     def __enter__(self) -> Server:
         command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
-        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "games.sqlite3")]
+        command += [
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(self.folder / "games.sqlite3"),
+            "--solver-workers",
+            "0",
+        ]
         self.errors = (self.folder / "server.err").open("w")
         self.process = subprocess.Popen(
             command,

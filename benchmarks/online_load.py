@@ -306,6 +306,8 @@ class ServerProcess:
             str(self.timings),
             str(self.profile or ""),
             "serve",
+            "--solver-workers",
+            "0",
             "--host",
             HOST,
             "--port",

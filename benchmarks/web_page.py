@@ -123,9 +123,10 @@ def measure(browser: object, base: str, url: str) -> dict[str, float]:
 
 
 @contextlib.contextmanager
-def served_browser(chromium: str | None) -> Iterator[tuple[str, Any]]:
-    """``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database, and a headless
-    Chromium (``chromium``, else the first on the PATH): the page's address and the browser."""
+def served_browser(chromium: str | None, solver_workers: int = 0) -> Iterator[tuple[str, Any]]:
+    """``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database (and ``solver_workers``
+    solver processes), and a headless Chromium (``chromium``, else the first on the PATH): the page's
+    address and the browser."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium or next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
@@ -135,7 +136,15 @@ def served_browser(chromium: str | None) -> Iterator[tuple[str, Any]]:
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
         server = subprocess.Popen(
-            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3")],
+            [
+                *command,
+                "--port",
+                str(port),
+                "--db",
+                str(Path(folder) / "games.sqlite3"),
+                "--solver-workers",
+                str(solver_workers),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

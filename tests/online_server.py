@@ -41,13 +41,16 @@ class ServerProcess:
     """``mahjong-battle serve`` as a process, its database (``games.sqlite3``) and log in ``folder``;
     every ``start`` uses the same port and database, so a stop or a kill -9 and a start is a restart.
     ``open_files`` lowers the process's open-files limit. ``with ServerProcess(...) as server:`` starts it
-    and stops it at the end. ``pid`` is the process's id while it runs."""
+    and stops it at the end. ``pid`` is the process's id while it runs. Without a ``--solver-...``
+    flag it runs no solver (``--solver-workers 0``): a friends' server starts in a second, without
+    worker processes importing numba."""
 
     def __init__(
         self, folder: Path, *flags: str, port: int | None = None, open_files: int | None = None, prelude: str = ""
     ) -> None:
         self.folder = folder
-        self.flags = flags
+        solver_flags = ("--solver-workers", "--solver-scheduler")
+        self.flags = flags if any(flag in flags for flag in solver_flags) else (*flags, "--solver-workers", "0")
         self.prelude = prelude
         """Python run in the server's process before the command line (a test's change to a module's setting)."""
         self.port = port if port is not None else free_port()

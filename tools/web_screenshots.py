@@ -41,7 +41,7 @@ MOVES = 14
 KEEP = "(kept) => { for (const [key, value] of Object.entries(kept)) localStorage.setItem(key, value); }"
 """Puts Ann's storage (her seat and name) into another browser: the page there resumes her seat."""
 PAIR = """() => {
-  const tiles = [...document.querySelectorAll(".cell.playable")]
+  const tiles = [...document.querySelectorAll("#board .cell.playable")]
     .map((e) => [e.dataset.cell, e.getAttribute("aria-label").split(" ")[0]]);
   for (const [index, [cell, kind]] of tiles.entries()) {
     const twin = tiles.slice(index + 1).find(([, other]) => other === kind);
@@ -70,9 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         ann = browser.new_context(**SCREENS[0][1]).new_page()
         ann.goto(base + "/")
         ann.fill("#host-form input[name=name]", "Ann")
-        ann.check("input[name=deal][value=number]")
-        ann.fill("input[name=number]", "8")
-        ann.select_option("select[name=first]", "creator")
+        ann.check("#host-form input[name=deal][value=number]")
+        ann.fill("#host-form input[name=number]", "8")
+        ann.select_option("#host-form select[name=first]", "creator")
         ann.click("#host-button")
         ann.wait_for_selector("#invite-link:not(:empty)")
         bob = browser.new_context().new_page()

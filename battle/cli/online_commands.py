@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import signal
 import sys
 from typing import TYPE_CHECKING
@@ -19,12 +20,15 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
+    from battle.online.server.solver_outcomes import SolverSetup
+    from battle.rules.board import Position
 
 DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+    from battle.online.server.solver_outcomes import DEFAULT_BURST
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -148,6 +152,29 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "every invite link names it"
         ),
     )
+    solver = sub.add_argument_group(_("the solver (games against it, hints, analysis and reviews on the page)"))
+    solver.add_argument(
+        "--solver-workers",
+        type=whole_number(0, 256),
+        metavar="N",
+        help=_("solver processes on this machine (default: one per core; 0: no solver, friends' games only)"),
+    )
+    solver.add_argument(
+        "--solver-budget",
+        type=positive_number(24 * 3600),
+        default=DEFAULT_BURST,
+        metavar="S",
+        help=_(
+            "solver seconds one client address may spend at once (default {value:g}); it refills at a sixth "
+            "of a core, and a refusal says when to try again"
+        ).format(value=DEFAULT_BURST),
+    )
+    solver.add_argument(
+        "--solver-scheduler",
+        type=_scheduler_address,
+        metavar="URL",
+        help=_("hand the solver's work to the Dask cluster of this scheduler, tcp://HOST:8786 (docs/solver-pool.md)"),
+    )
     # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -212,6 +239,12 @@ def _origin(text: str) -> str:
 _positive = whole_number(1)
 
 
+def _scheduler_address(text: str) -> str:
+    from battle.cli.survey_command import _scheduler_address as checked  # the survey's check, the same words
+
+    return checked(text)
+
+
 # -- serve -------------------------------------------------------------------------------
 
 
@@ -221,9 +254,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from battle.online.server.game_server import bound_port, running_server
     from battle.online.server.process_tuning import tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
+    from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
 
+    if args.solver_scheduler and args.solver_workers is not None:
+        raise InputError(_("--solver-workers runs the solver here; a --solver-scheduler's workers are its own"))
+    solver = (
+        None
+        if args.solver_workers == 0
+        else SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget)
+    )
     try:
         store = GameStore(args.db)
     except (StoreError, StorageProblem) as error:
@@ -260,7 +301,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
         async with (
             tuned_for_serving(),
-            running_server(store, args.host, args.port, limits, commit=args.commit) as (server, games),
+            running_server(
+                store, args.host, args.port, limits, commit=args.commit, solver=solver, deals=_deal_book(solver)
+            ) as (server, games),
         ):
             unfinished = games.live.unfinished()
             for problem in store.problems:
@@ -288,6 +331,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         stopped_by = asyncio.run(serve_until_stopped())
     except OSError as error:
+        if args.solver_scheduler and error.errno is None:  # Dask's "Timed out trying to connect"
+            raise InputError(
+                _("cannot reach the scheduler {scheduler}: {error}").format(
+                    scheduler=args.solver_scheduler, error=error
+                )
+            ) from None
         raise InputError(
             _("cannot listen on {host}:{port}: {value}").format(
                 host=args.host, port=args.port, value=error_reason(error)
@@ -302,6 +351,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # Ctrl-C exits 130 as every command does; SIGTERM is how a service manager (systemd's
     # ``systemctl stop``) ends a server on purpose, a clean stop: 0
     return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
+
+
+class _CatalogueDeals:
+    """The catalogued deals a game against the solver starts from (the server's ``DealBook``): the
+    shipped pars and the user's own survey, as ``play --daily`` and ``--fair`` read them."""
+
+    def __init__(self) -> None:
+        from battle.atlas.catalogue import Catalogue
+
+        self.catalogue = Catalogue.load()
+        for problem in self.catalogue.problems:
+            print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
+
+    def daily_deal(self, day: datetime.date) -> int | None:
+        return self.catalogue.daily_deal(day)
+
+    def fair_deals(self, margin: int) -> list[int]:
+        return self.catalogue.fair_deals(margin)
+
+    def par(self, deal: int | None, start: Position) -> int | None:
+        par = self.catalogue.par_at_start(deal, start)
+        return None if par is None else par.value
+
+    def known_start(self, deal: int | None, start: Position) -> tuple[int, tuple[str, ...]] | None:
+        par = self.catalogue.par_at_start(deal, start)
+        return None if par is None else (par.value, tuple(par.best_moves or ()))
+
+
+def _deal_book(solver: SolverSetup | None) -> _CatalogueDeals | None:
+    """The catalogue, for a server with a solver (one without plays no deal of the day)."""
+    return None if solver is None else _CatalogueDeals()
 
 
 def _page_address(host: str, port: int, public_url: str | None) -> str:

@@ -1,14 +1,21 @@
-// The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME) and shows the screen it
-// names. Each screen is a module of its own (home_screen.js, join_screen.js, game_screen.js)
+// The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION,
+// /review/ID) and
+// shows the screen it names. Each screen is a module of its own (home_screen.js, join_screen.js,
+// game_screen.js, analysis_screen.js, review_screen.js)
 // with `show` and `hide`; a new screen is a new module, a section in index.html, an entry in
 // `screens` and, when an address names it, a line in ROUTES.
 
+import { AnalysisScreen } from "./analysis_screen.js";
 import { GameScreen } from "./game_screen.js";
+import { ReviewScreen, isReviewId } from "./review_screen.js";
 import { HomeScreen } from "./home_screen.js";
 import { JoinScreen } from "./join_screen.js";
 import { normaliseCode, quoteCode } from "./codes.js";
 import { nameAsked, seatForCode, seatForGame, storedName } from "./seats.js";
 import { loadLanguage, t, translatePage } from "./i18n.js";
+
+/** Addresses whose first part is enough: the analysis board's position is in the fragment. */
+const WHOLE_WITHOUT_VALUE = new Set(["analysis"]);
 
 /** What each address's first part opens: (app, the rest of the address). */
 const ROUTES = {
@@ -25,6 +32,13 @@ const ROUTES = {
     const code = app.codeOf(value);
     if (code !== null) app.openGame("watch", { opening: { type: "watch", code }, code });
   },
+  analysis(app) {
+    app.show("analysis");
+  },
+  review(app, value) {
+    if (isReviewId(value)) app.show("review", value);
+    else app.showHome(t("This review link does not read: check the link."));
+  },
   play(app, value) {
     const seat = seatForGame(value);
     if (seat) app.openGame("resume", { seat });
@@ -34,13 +48,16 @@ const ROUTES = {
 
 class App {
   constructor() {
-    this.screens = { home: new HomeScreen(this), join: new JoinScreen(this), game: new GameScreen(this) };
+    this.screens = {
+      home: new HomeScreen(this), join: new JoinScreen(this), game: new GameScreen(this),
+      analysis: new AnalysisScreen(this), review: new ReviewScreen(this),
+    };
   }
 
   route() {
     const [, kind, value] = location.pathname.split("/");
     const open = ROUTES[kind];
-    if (open && value) open(this, value);
+    if (open && (value || WHOLE_WITHOUT_VALUE.has(kind))) open(this, value);
     else this.showHome("");
   }
 

@@ -12,10 +12,12 @@ import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
-import { moveName } from "./rules.js";
+import { moveName, parseCell, parsePosition, whatOpens } from "./rules.js";
+import { analysisAddress } from "./analysis_screen.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
+import { downloadRecord, openingWords, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
 import { t } from "./i18n.js";
 
 export class GameScreen {
@@ -84,7 +86,22 @@ export class GameScreen {
     switch (message.type) {
       case "created":
       case "joined":
+      case "solver_created":
         history.replaceState(null, "", `/play/${message.game}`);
+        break;
+      case "record":
+        downloadRecord(message);
+        break;
+      case "review_result":
+        this.app.go(`/review/${message.review}`);
+        return;
+      case "solver_refused":
+        if (message.what === "game") {
+          history.replaceState(null, "", "/");
+          this.app.showHome(refusalWords(message));
+          return;
+        }
+        this.note = refusalWords(message);
         break;
       case "rematch":
         this.selected = null;
@@ -130,7 +147,7 @@ export class GameScreen {
       this.app.showHome(words[message.code]);
       return true;
     }
-    if (ref.type === "create") {
+    if (ref.type === "create" || ref.type === "solver_game") {
       this.app.showHome(t("The server refused the game: {reason}", { reason: message.reason }));
       return true;
     }
@@ -188,6 +205,18 @@ export class GameScreen {
     $("offer-yes").addEventListener("click", () => this.answerOffer(true));
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("leave").addEventListener("click", () => this.app.go("/"));
+    $("record").addEventListener("click", () => this.send((socket) => socket.askRecord()));
+    $("review-game").addEventListener("click", () => this.send((socket) => socket.askReview()));
+    $("analyse").addEventListener("click", () => {
+      const view = this.view;
+      if (view) this.app.go(analysisAddress(parsePosition(view.state.start), view.state.moves || []));
+    });
+    $("hint").addEventListener("click", () => this.askHint());
+    // what a move opens: on pointing at a tile, or a long press (a touch screen's context menu)
+    $("board").addEventListener("pointerover", (event) => this.showOpening(event.target));
+    $("board").addEventListener("contextmenu", (event) => {
+      if (this.showOpening(event.target)) event.preventDefault();
+    });
     $("resign").addEventListener("click", () => $("confirm").showModal());
     $("confirm-no").addEventListener("click", () => $("confirm").close());
     $("confirm-yes").addEventListener("click", () => {
@@ -201,6 +230,7 @@ export class GameScreen {
     if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || $("confirm").open) return;
     const key = event.key.toLowerCase();
     if (key === "t" && !$("takeback").hidden && !$("takeback").disabled) this.send((socket) => socket.requestTakeback());
+    else if (key === "h" && !$("hint").hidden && !$("hint").disabled) this.askHint();
     else if (key === "y") this.answerOffer(true);
     else if (key === "n") this.answerOffer(false);
     else if (key === "escape" && this.selected !== null) {
@@ -208,6 +238,29 @@ export class GameScreen {
       this.render();
     } else return;
     event.preventDefault();
+  }
+
+  /** In a game against the solver, on the player's turn: what taking the pointed tile's pair opens
+   * (with the picked tile, or its one twin); true when it said something. */
+  showOpening(target) {
+    const view = this.view;
+    const element = target.closest?.(".cell");
+    if (!view || !element || !this.socket?.solver || !view.yourTurn) return false;
+    const cell = parseCell(element.dataset.cell || "");
+    if (cell === null || !view.playable.has(cell)) return false;
+    const kind = view.position.cells[cell];
+    const twins = [...view.free].filter((other) => other !== cell && view.position.cells[other] === kind);
+    const other = this.selected !== null && twins.includes(this.selected) ? this.selected
+      : twins.length === 1 ? twins[0] : null;
+    if (other === null) return false;
+    $("opens").textContent = openingWords(whatOpens(view.position, [cell, other]));
+    return true;
+  }
+
+  askHint() {
+    this.note = "";
+    this.send((socket) => socket.askHint());
+    this.render();
   }
 
   /** A note after the turn line (a refusal, what Copy link did). */
@@ -224,7 +277,8 @@ export class GameScreen {
     renderLine(socket);
     const state = socket.state;
     if (!state) {
-      $("turn").textContent = this.purpose === "host" ? t("Creating your game…") : t("Waiting for the server…");
+      $("turn").textContent = ["host", "solver"].includes(this.purpose) ? t("Creating your game…")
+        : t("Waiting for the server…");
       return;
     }
     let view;
@@ -246,10 +300,26 @@ export class GameScreen {
       lastMove: view.lastMove, lastMover: view.lastMover, active: view.yourTurn,
     });
     renderPlayers(view);
-    renderTurn(view, this.note, this.lineUp());
+    renderTurn(view, this.turnNote(view), this.lineUp());
     this.invite.render(view, socket.shareUrl);
     renderOffer(view);
     renderActions(view, this.refusedTakeback);
+    renderSolverPanel(view, socket);
+    if (socket.solver) { // the solver is never away: it lives on the server
+      const card = $(`player-${socket.solver.seat}`);
+      card.querySelector(".presence").textContent = "";
+      card.classList.remove("away");
+    }
+    if (this.openingPly !== view.history.length) {
+      this.openingPly = view.history.length;
+      $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");
+    }
+    if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
+    $("record").hidden = state.status === "waiting";
+    // the analysis board helps a player against the solver, and anyone once the game is over
+    $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));
+    $("review-game").hidden = state.status !== "finished" || ["aborted", "expired"].includes(state.result?.reason)
+      || view.history.length === 0;
     $("alerts").hidden = view.you === "spectator";
     renderMoves(view);
     $("board").classList.toggle("your-turn", view.yourTurn);
@@ -260,6 +330,15 @@ export class GameScreen {
     document.body.dataset.ply = String(view.history.length);
     document.body.dataset.status = state.status;
     document.body.dataset.game = state.game;
+  }
+
+  /** The note after the turn line: in a game against the solver, what its move waits for first. */
+  turnNote(view) {
+    const solver = this.socket.solver;
+    const solversTurn = solver && view.playing && view.state.to_move === solver.seat;
+    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking) : "";
+    document.body.dataset.solver = solversTurn ? String(this.socket.thinking ?? "") : "";
+    return [thinking, this.note].filter(Boolean).join(" ");
   }
 
   /** What changed from `before` to `state` that the screen answers: news for a player who looks
@@ -288,6 +367,6 @@ export class GameScreen {
   tick() {
     if (!this.socket) return;
     if (["retrying", "silent"].includes(this.socket.line.state)) renderLine(this.socket);
-    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.note, this.lineUp());
+    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.turnNote(this.view), this.lineUp());
   }
 }

@@ -60,15 +60,8 @@ export class HomeScreen {
       const form = event.target.elements;
       const name = form.name.value.trim();
       keepName(name);
-      let deal = { random: true };
-      if (form.deal.value === "number") {
-        const number = Number(form.number.value);
-        if (!Number.isSafeInteger(number) || number < 0 || form.number.value.trim() === "") {
-          notice("A deal number is a whole number from 0 up.");
-          return;
-        }
-        deal = { number };
-      }
+      const deal = dealOf(form);
+      if (deal === null) return;
       const opening = { type: "create", deal, first: form.first.value };
       if (form.move_seconds.value) opening.move_seconds = Number(form.move_seconds.value);
       if (name) opening.name = name;
@@ -77,6 +70,20 @@ export class HomeScreen {
     });
     $("host-form").elements.number.addEventListener("input", () => {
       $("host-form").elements.deal.value = "number";
+    });
+    $("solver-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const form = event.target.elements;
+      const deal = dealOf(form);
+      if (deal === null) return;
+      const opening = { type: "solver_game", level: form.level.value, deal, first: form.first.value };
+      const name = storedName();
+      if (name) opening.name = name;
+      history.pushState(null, "", "/");
+      this.app.openGame("solver", { opening });
+    });
+    $("solver-form").elements.number.addEventListener("input", () => {
+      $("solver-form").elements.deal.value = "number";
     });
     $("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -91,4 +98,19 @@ export class HomeScreen {
       this.app.go(`/${purpose}/${formatCode(code)}`);
     });
   }
+}
+
+/** A form's deal as the protocol has it: random, a number, the deal of the day or a fair one (a
+ * catalogued deal within 2 points of even); null, said in the notice, for a number that does not read. */
+function dealOf(form) {
+  const kind = form.deal.value;
+  if (kind === "daily") return { daily: true };
+  if (kind === "fair") return { fair: "within2" };
+  if (kind !== "number") return { random: true };
+  const number = Number(form.number.value);
+  if (!Number.isSafeInteger(number) || number < 0 || form.number.value.trim() === "") {
+    notice(t("A deal number is a whole number from 0 up."));
+    return null;
+  }
+  return { number };
 }

@@ -204,3 +204,35 @@ export function replay(startText, moves) {
   }
   return position;
 }
+
+/**
+ * What `move` opens for the next player (battle/rules/opens.py's what_opens): the cells it frees
+ * and their kinds, the opponent's pairs that use a freed tile (every pair the move makes
+ * available), and how many pairs the opponent has after it (0: the game ends).
+ */
+export function whatOpens(position, move) {
+  const before = new Set(freeCells(position));
+  const kind = position.cells[move[0]];
+  const after = play(position, move).position;
+  const freed = freeCells(after).filter((cell) => !before.has(cell));
+  const fresh = new Set(freed);
+  const replies = legalMoves(after);
+  return {
+    move: [Math.min(...move), Math.max(...move)], kind, freed,
+    freedKinds: freed.map((cell) => after.cells[cell]),
+    newPairs: replies.filter(([a, b]) => fresh.has(a) || fresh.has(b)),
+    opponentMoves: replies.length,
+    after,
+  };
+}
+
+/** The `.mbp` text of a position (parsePosition reads it back). */
+export function formatPosition(position) {
+  const lines = [`to-move: ${position.toMove}`, `score: ${position.scores[0]} ${position.scores[1]}`];
+  for (let row = 0; row < ROWS; row++) {
+    const kinds = [];
+    for (let col = 0; col < COLS; col++) kinds.push(kindName(position.cells[cellIndex(col, row)]));
+    lines.push(kinds.join(" "));
+  }
+  return lines.join("\n") + "\n";
+}

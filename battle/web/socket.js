@@ -15,7 +15,7 @@ import { nameOf } from "./game_view.js";
 
 const PROTOCOL_VERSION = 1;
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
-const OPENINGS = new Set(["hello", "create", "join", "resume", "watch"]);
+const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game"]);
 const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
   "not_a_player"]);
 
@@ -54,6 +54,11 @@ export class GameSocket {
     this.listener = listener;
     this.state = null;
     this.shareUrl = null; // welcome's address for friends' links, when the server knows a better one
+    this.solver = null; // a game against the solver: {seat, level, par}
+    this.thinking = null; // where the solver's move stands: 0 thinks, 1, 2... its place in the queue
+    this.hint = null; // the latest hint_result of this game
+    this.hintAsked = false;
+    this.refusal = null; // the latest solver_refused
     this.line = new Line({
       url,
       greeting: () => [this.hello(), this.openingMessage()],
@@ -109,6 +114,12 @@ export class GameSocket {
   requestTakeback() { return this.line.send({ type: "takeback_request" }); }
   answerTakeback(accept) { return this.line.send({ type: "takeback_answer", accept }); }
   offerRematch() { return this.line.send({ type: "rematch_offer" }); }
+  askRecord() { return this.line.send({ type: "record" }); }
+  askReview() { return this.line.send({ type: "review" }); }
+  askHint() {
+    this.hintAsked = this.line.send({ type: "hint" });
+    return this.hintAsked;
+  }
   answerRematch(accept) { return this.line.send({ type: accept ? "rematch_accept" : "rematch_decline" }); }
 
   // -- what the server sends --------------------------------------------------------------
@@ -140,6 +151,30 @@ const handlers = {
   },
   created: takeSeat,
   joined: takeSeat,
+  solver_created: takeSeat,
+  solver(socket, message) {
+    socket.solver = { seat: message.seat, level: message.level, par: message.par };
+    if (socket.seat?.token) {
+      socket.seat.solver = message.level;
+      socket.remember();
+    }
+    return false;
+  },
+  solver_queue(socket, message) {
+    if (message.what === "move") socket.thinking = message.place;
+    if (message.what === "hint" && message.place === null) socket.hintAsked = false;
+    return false;
+  },
+  solver_refused(socket, message) {
+    socket.refusal = message;
+    if (message.what === "hint") socket.hintAsked = false;
+    return false;
+  },
+  hint_result(socket, message) {
+    socket.hint = message;
+    socket.hintAsked = false;
+    return false;
+  },
   state(socket, message) {
     socket.state = message;
     const seat = socket.seat;
@@ -160,6 +195,8 @@ const handlers = {
   },
   moved(socket, message) {
     socket.state = afterMove(socket.state, message);
+    if (socket.solver && message.seat === socket.solver.seat) socket.thinking = null;
+    socket.refusal = null;
     if (socket.seat?.token) {
       socket.seat.status = message.status;
       socket.remember();
@@ -197,7 +234,43 @@ function takeSeat(socket, message) {
     token: message.token, game: message.game, seat: message.seat, pending: [],
     invite: socket.opening?.type === "join" ? socket.opening.code : message.invite || null,
     watch: message.watch || null, hosted: message.type === "created",
+    solver: message.type === "solver_created" ? socket.opening.level : null,
   };
   socket.remember();
   return false;
+}
+
+/**
+ * The line of a screen that asks the solver without playing a game: the analysis board and a
+ * review's page. On every open it says `hello` and then the request the screen stands on
+ * (`request()`: the position it analyses, the review it shows), so a line that dropped asks
+ * again; the screen reads the answers (`analysis_result`, `review_result`, `solver_queue`,
+ * `solver_refused`) from its listener.
+ */
+export class SolverSocket {
+  constructor({ request, listener, url }) {
+    this.request = request;
+    this.listener = listener;
+    this.line = new Line({
+      url,
+      greeting: () => [{ type: "hello", version: PROTOCOL_VERSION }, this.request()].filter(Boolean),
+      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
+      onMessage: (message) => this.receive(message),
+      onChange: () => this.listener(this, { type: "line" }),
+      onBack: () => {},
+    });
+  }
+
+  start() { this.line.start(); }
+  close(detail) { this.line.close(detail); }
+
+  /** Analyse `position` (.mbp text); every answer carries `id`. */
+  analyse(id, position) { return this.line.send({ type: "analyse", id, position }); }
+  stopAnalysis() { return this.line.send({ type: "analyse_stop" }); }
+  getReview(review) { return this.line.send({ type: "review_get", review }); }
+
+  receive(message) {
+    if (message.type === "welcome") this.line.connected();
+    this.listener(this, message);
+  }
 }

@@ -84,7 +84,10 @@ def serve(tmp_path: Path) -> tuple[str, list[Program]]:
     """``mahjong-battle serve`` on a free port of 127.0.0.1, once it says it listens: its URL, and
     the list of programs a test stops at its end."""
     port = free_port()
-    server = Program(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")], tmp_path / "server")
+    server = Program(
+        ["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3"), "--solver-workers", "0"],
+        tmp_path / "server",
+    )
     try:
         server.wait_for(f"ws://127.0.0.1:{port} .* Ctrl-C stops it")
     except AssertionError:
@@ -244,7 +247,7 @@ def test_a_terminal_comes_back_to_its_game_with_resume(tmp_path: Path) -> None:
 def test_a_game_the_server_cannot_rebuild_is_said_so_at_once(tmp_path: Path) -> None:
     port = free_port()
     database = tmp_path / "games.sqlite3"
-    serving = ["serve", "--port", str(port), "--db", str(database)]
+    serving = ["serve", "--port", str(port), "--db", str(database), "--solver-workers", "0"]
     url = f"ws://127.0.0.1:{port}"
     programs = [Program(serving, tmp_path / "server")]
     try:

@@ -29,10 +29,10 @@ def host(
     page.goto(base + "/")
     page.fill("#host-form input[name=name]", name)
     if deal is not None:
-        page.check("input[name=deal][value=number]")
-        page.fill("input[name=number]", str(deal))
-    page.select_option("select[name=first]", first)
-    page.select_option("select[name=move_seconds]", move_seconds)
+        page.check("#host-form input[name=deal][value=number]")
+        page.fill("#host-form input[name=number]", str(deal))
+    page.select_option("#host-form select[name=first]", first)
+    page.select_option("#host-form select[name=move_seconds]", move_seconds)
     page.click("#host-button")
     page.wait_for_selector("#invite-link:not(:empty)")
     return str(page.text_content("#invite-link"))
@@ -59,7 +59,7 @@ def wait_ply(page: Any, count: int) -> None:
 def a_pair(page: Any) -> tuple[str, str]:
     """Two playable tiles of one kind, by the cell names the page shows."""
     tiles = page.eval_on_selector_all(
-        ".cell.playable", "els => els.map(e => [e.dataset.cell, e.getAttribute('aria-label').split(' ')[0]])"
+        "#board .cell.playable", "els => els.map(e => [e.dataset.cell, e.getAttribute('aria-label').split(' ')[0]])"
     )
     for index, (cell, kind) in enumerate(tiles):
         twin = next((other for other, other_kind in tiles[index + 1 :] if other_kind == kind), None)
@@ -73,7 +73,7 @@ def click_pair(page: Any, touch: bool = False) -> str:
     page.wait_for_selector("#board.your-turn")
     first, second = a_pair(page)
     for cell in (first, second):
-        target = page.locator(f'.cell[data-cell="{cell}"]')
+        target = page.locator(f'#board .cell[data-cell="{cell}"]')
         target.tap() if touch else target.click()
     low, high = sorted((first, second), key=lambda cell: (cell[0], int(cell[1:])))  # board order: column first
     return f"{low}-{high}"

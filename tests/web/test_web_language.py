@@ -36,7 +36,7 @@ def test_the_server_answers_a_languages_words_for_the_page(server: ServerThread)
     words = json.loads(body)
     assert words["language"] == "de"
     assert words["messages"]["Host a game"] == "Partie anbieten"
-    assert words["messages"]["Play a friend"] == "Gegen einen Freund spielen"
+    assert words["messages"]["Play a friend or the solver"] == "Spiel gegen einen Freund oder den Solver"
     assert words["messages"]["{count} point"] == ["{count} Punkt", "{count} Punkte"]
     assert "Start game" not in words["messages"], "only the page's own texts are sent"
     for path in ("/locale/xx.json", "/locale/../de.json", "/locale/de", "/locale/en.json"):
@@ -48,7 +48,7 @@ def test_a_german_browser_reads_the_page_in_german(browser: Any, served: Served)
     page = new_page(browser, **DESKTOP, locale="de-DE")
     page.goto(served.base + "/")
     page.wait_for_selector("#home:not([hidden])")
-    assert page.text_content("#home-title") == "Gegen einen Freund spielen"
+    assert page.text_content("#home-title") == "Spiel gegen einen Freund oder den Solver"
     assert page.text_content("#host-button") == "Anbieten und Link holen"
     assert page.get_attribute("html", "lang") == "de"
     host(page, served.base, "Anna", deal=1, first="creator")
@@ -60,4 +60,4 @@ def test_a_german_browser_reads_the_page_in_german(browser: Any, served: Served)
     english = new_page(browser, **DESKTOP, locale="en-US")
     english.goto(served.base + "/?lang=en")
     english.wait_for_selector("#home:not([hidden])")
-    assert english.text_content("#home-title") == "Play a friend"
+    assert english.text_content("#home-title") == "Play a friend or the solver"

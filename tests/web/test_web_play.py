@@ -200,17 +200,17 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
     # Ann plays from the keyboard: the arrows jump between free tiles (down to the column's other end,
     # right to the next column's tile at that end), Enter picks a tile, then its twin
     first, second = a_pair_in(ann)
-    ann.focus('.cell[data-cell="a1"]')
+    ann.focus('#board .cell[data-cell="a1"]')
     ann.keyboard.press("ArrowDown")
     ann.keyboard.press("ArrowRight")
     assert ann.evaluate("() => document.activeElement.dataset.cell") == "b9"
     for cell in (first, second):
-        ann.focus(f'.cell[data-cell="{cell}"]')
+        ann.focus(f'#board .cell[data-cell="{cell}"]')
         ann.keyboard.press("Enter")
     for page in (ann, bob, eve):
         wait_ply(page, 1)
     assert eve.is_hidden("#resign") and eve.is_hidden("#takeback") and "Ann" in eve.text_content("#player-1")
-    eve.click(".cell.playable >> nth=0")
+    eve.click("#board .cell.playable >> nth=0")
     assert "You are watching" in eve.text_content("#turn")
 
     bob.click("#resign")

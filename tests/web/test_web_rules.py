@@ -1,8 +1,8 @@
 """The page's rules module (``battle/web/rules.js``) against the rules model, in a real browser:
 the same positions through both, every ply of random legal playouts of numbered deals (and of
 mid-game positions written back as ``.mbp`` starts, with ``..`` cells, scores and player 2 to
-move): free cells, the legal moves as notation strings in order, the scores, the points on the
-board and the end, all identical. The page only shows what this module says; the server
+move): free cells, the legal moves as notation strings in order, what each of them opens, the
+scores, the points on the board and the end, all identical. The page only shows what this module says; the server
 checks every move with ``battle.rules`` again."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from battle.rules.board import Position, cell_name, move_name
+from battle.rules.board import Move, Position, cell_name, move_name
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
+from battle.rules.opens import what_opens
 from tests.web.conftest import Served
 
 DEALS = range(1, 25)
@@ -32,6 +33,10 @@ async (cases) => {
         toMove: position.toMove,
         points: rules.pointsOnBoard(position),
         over: rules.isOver(position),
+        opens: rules.legalMoves(position).map((move) => {
+          const opening = rules.whatOpens(position, move);
+          return [opening.freed.map(rules.cellName), opening.newPairs.map(rules.moveName), opening.opponentMoves];
+        }),
       });
       if (ply < moves.length) position = rules.play(position, rules.parseMove(moves[ply])).position;
     }
@@ -52,11 +57,21 @@ def seen_by_python(position: Position, moves: list[str]) -> list[dict[str, Any]]
                 "toMove": position.to_move,
                 "points": position.points_on_board(),
                 "over": position.is_over(),
+                "opens": [_opening(position, move) for move in position.legal_moves()],
             }
         )
         if ply < len(moves):
             position.push(next(m for m in position.legal_moves() if move_name(m) == moves[ply]))
     return seen
+
+
+def _opening(position: Position, move: Move) -> list[Any]:
+    opening = what_opens(position, move)
+    return [
+        [cell_name(cell) for cell in opening.freed],
+        [move_name(pair) for pair in opening.new_pairs],
+        opening.opponent_moves,
+    ]
 
 
 def random_playout(position: Position, rng: random.Random) -> list[str]:

@@ -78,7 +78,7 @@ def test_the_move_list_shows_the_last_move_at_every_size(browser: Any, served: S
 
 def tile_box(page: Any, cell: str) -> dict[str, float]:
     return page.evaluate(
-        "(cell) => { const r = document.querySelector(`.cell[data-cell='${cell}']`).getBoundingClientRect();"
+        "(cell) => { const r = document.querySelector(`#board .cell[data-cell='${cell}']`).getBoundingClientRect();"
         " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width}; }",
         cell,
     )
@@ -118,17 +118,17 @@ def test_long_names_without_spaces_never_push_a_card_off(browser: Any, served: S
 def test_column_letters_and_row_numbers_name_the_cells(browser: Any, served: Served) -> None:
     page = new_page(browser)
     join(page, host(new_page(browser), served.base, "Ann", deal=1))
-    letters = page.eval_on_selector_all(".col-label", "els => els.map(e => e.textContent)")
-    numbers = page.eval_on_selector_all(".row-label", "els => els.map(e => e.textContent)")
+    letters = page.eval_on_selector_all("#board .col-label", "els => els.map(e => e.textContent)")
+    numbers = page.eval_on_selector_all("#board .row-label", "els => els.map(e => e.textContent)")
     assert letters == list("abcdefghijkl") and numbers == [str(row) for row in range(1, 10)]
     for index, letter in enumerate(letters):
-        label = page.locator(".col-label").nth(index).bounding_box()
-        cell = page.locator(f'.cell[data-cell="{letter}1"]').bounding_box()
+        label = page.locator("#board .col-label").nth(index).bounding_box()
+        cell = page.locator(f'#board .cell[data-cell="{letter}1"]').bounding_box()
         assert abs((label["x"] + label["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 1.5  # above its column
         assert label["y"] + label["height"] <= cell["y"] + 1
     for number in numbers:
-        label = page.locator(".row-label").nth(int(number) - 1).bounding_box()
-        cell = page.locator(f'.cell[data-cell="a{number}"]').bounding_box()
+        label = page.locator("#board .row-label").nth(int(number) - 1).bounding_box()
+        cell = page.locator(f'#board .cell[data-cell="a{number}"]').bounding_box()
         assert abs((label["y"] + label["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 1.5  # beside its row
         assert label["x"] + label["width"] <= cell["x"] + 1
 
@@ -170,7 +170,7 @@ def test_the_arrow_keys_jump_between_free_tiles_and_a_move_takes_a_few_presses(b
     join(bob, host(ann, served.base, "Ann", deal=1, first="creator"))
     ann.wait_for_selector("#board.your-turn")
     first, second = a_pair(ann)
-    ann.focus(f'.cell[data-cell="{first}"]')
+    ann.focus(f'#board .cell[data-cell="{first}"]')
     ann.keyboard.press("Enter")
     presses = 0
     focused = first
@@ -203,7 +203,7 @@ def test_notes_end_with_the_game_and_take_back_closes_after_a_no(browser: Any, s
     ann.wait_for_selector("#turn:has-text('said no to taking back that move')")
     assert ann.is_disabled("#takeback")
     ann.keyboard.press("t")  # the key asks nothing either
-    ann.click(".cell.blocked >> nth=0")  # a refusal of her own: a note in the turn line
+    ann.click("#board .cell.blocked >> nth=0")  # a refusal of her own: a note in the turn line
     assert "It is not your turn yet." in ann.text_content("#turn")
     bob.click("#resign")
     bob.click("#confirm-yes")
@@ -214,7 +214,7 @@ def test_notes_end_with_the_game_and_take_back_closes_after_a_no(browser: Any, s
     ann.click("#offer-yes")
     for page in (ann, bob):
         page.wait_for_selector('body[data-ply="0"][data-status="playing"]')
-    bob.click(".cell.blocked >> nth=0")  # Bob moves first now: "Only the top-most ..."
+    bob.click("#board .cell.blocked >> nth=0")  # Bob moves first now: "Only the top-most ..."
     assert "top-most" in bob.text_content("#turn")
     bob.click("#abort")  # before the second move: called off
     bob.wait_for_selector('body[data-status="finished"]')

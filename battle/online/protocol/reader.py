@@ -47,6 +47,8 @@ from battle.online.protocol.messages import (
     Watch,
     is_move_id,
 )
+from battle.online.protocol.solver_messages import SolverRequest
+from battle.online.protocol.solver_reader import solver_readers
 from battle.rules.board import move_name, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import clean_name
@@ -62,7 +64,7 @@ class _Unreadable(ValueError):
     """JSON that ``json`` accepts but the protocol does not: NaN, Infinity, a repeated key."""
 
 
-def parse_client_message(data: str | bytes) -> ClientMessage:
+def parse_client_message(data: str | bytes) -> ClientMessage | SolverRequest:
     """Read one client frame; raises ``ProtocolError`` (and nothing else) if it is not a valid message."""
     text = _decode(data)
     try:
@@ -315,7 +317,7 @@ def _read_ping(fields: _Fields) -> Ping:
     raise fields.fail("t", "a number (at most 2^53 in size) to echo", value)
 
 
-_READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
+_READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest]] = {
     Hello.TYPE: _read_hello,
     Create.TYPE: _read_create,
     Join.TYPE: _read_join,
@@ -331,4 +333,5 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     AnswerTakeback.TYPE: _read_answer,
     Ping.TYPE: _read_ping,
     GetRecord.TYPE: lambda fields: GetRecord(),
+    **solver_readers(_read_deal),
 }

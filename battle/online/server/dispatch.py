@@ -17,7 +17,7 @@ import collections
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
@@ -45,15 +45,30 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.protocol.solver_messages import (
+    Analyse,
+    AskHint,
+    AskReview,
+    GetReview,
+    SolverGame,
+    SolverRequest,
+    StopAnalysis,
+)
 from battle.online.server.address_guard import AddressGuard
+from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
 from battle.online.server.fan_out import Audiences
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.share_address import ShareAddress
+from battle.online.server.solver_games import DealBook, NoDeals, SolverGames
 from battle.online.server.store import StoreError, Write
+
+if TYPE_CHECKING:
+    from battle.online.server.solver_work import SolverWork
 
 log = logging.getLogger("mahjong-battle.server")
 
@@ -62,7 +77,13 @@ class GameServer:
     """The games, who is connected to each, and the handler websockets runs per connection."""
 
     def __init__(
-        self, live: LiveGames, limits: ServerLimits, guard: AddressGuard, clock: Callable[[], float] = time.time
+        self,
+        live: LiveGames,
+        limits: ServerLimits,
+        guard: AddressGuard,
+        clock: Callable[[], float] = time.time,
+        work: SolverWork | None = None,
+        deals: DealBook | None = None,
     ) -> None:
         self.live = live
         self.limits = limits
@@ -83,6 +104,18 @@ class GameServer:
             Watch: self._watch,
         }
         """Handlers of what picks a game."""
+        self.solver_games = SolverGames(live, self.audiences, work, deals or NoDeals(), limits, self._commit, clock)
+        """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
+        self.analysis = AnalysisBoards(work, limits.ipv6_prefix)
+        self.reviews = Reviews(live, work, deals or NoDeals(), limits.ipv6_prefix, clock)
+        self._solver: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
+            SolverGame: self.solver_games.create,
+            Analyse: self.analysis.analyse,
+            StopAnalysis: self.analysis.stop_message,
+            GetReview: self.reviews.get,
+        }
+        """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
+        the analysis board, a review by its link."""
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
             PlayMove: self._play,
             Resign: self._resign,
@@ -93,6 +126,8 @@ class GameServer:
             RequestTakeback: self._request_takeback,
             AnswerTakeback: self._answer_takeback,
             GetRecord: self._get_record,
+            AskHint: self.solver_games.hint,
+            AskReview: self.reviews.ask,
         }
         """Handlers of what a connection does in its game: ``(client, room, message, now)``."""
 
@@ -113,16 +148,19 @@ class GameServer:
             pass
         finally:
             client.stop()
+            self.solver_games.forget(client)
+            self.analysis.forget(client)
+            self.reviews.forget(client)
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
-        message: ClientMessage | None = None
+        message: ClientMessage | SolverRequest | None = None
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
         except ProtocolError as problem:
             if problem.ref is None and message is not None:
-                problem.ref = messages.ref_of(message)
+                problem.ref = messages.ref_of(message) if isinstance(message, PlayMove) else {"type": message.TYPE}
             await client.send(server_messages.error_for(problem))
         except StoreError as problem:
             log.error("%s", problem)
@@ -132,14 +170,14 @@ class GameServer:
                 server_messages.error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again")
             )
 
-    async def _dispatch(self, client: Client, message: ClientMessage) -> None:
+    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest) -> None:
         opening = self._opening.get(type(message))
         if opening is not None:
             await opening(client, message)
             return
         if not client.hello:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
-        picking = self._picking.get(type(message))
+        picking = self._picking.get(type(message)) or self._solver.get(type(message))
         if picking is not None:
             await picking(client, message)
         else:
@@ -239,15 +277,18 @@ class GameServer:
         room.refuse_if_unplayed()
         came = await self.audiences.attach(client, room, seat)
         if came and await self.audiences.presence_changed(room):
+            self.solver_games.tell_seat(client, room)
             return  # the state every connection of the game got now was the resumer's too
         await self.live.settled(room)
         await client.send(self.audiences.state(self.live.current(room), seat))
+        self.solver_games.tell_seat(client, self.live.current(room))
 
     async def _watch(self, client: Client, message: Watch) -> None:
         room = self._room_by_code(client, "watch", message.code)
         room.refuse_if_unplayed()
         await self.audiences.attach(client, room, None)
         await client.send(self.audiences.state(room, None))
+        self.solver_games.tell_seat(client, room)
 
     def _room_by_code(self, client: Client, purpose: Purpose, code: str) -> Room:
         """The game a code or a link's secret names, for ``purpose``.
@@ -280,7 +321,7 @@ class GameServer:
 
     # -- acting in the game --------------------------------------------------------------
 
-    async def _act(self, client: Client, message: ClientMessage) -> None:
+    async def _act(self, client: Client, message: ClientMessage | SolverRequest) -> None:
         room = client.room
         if room is None:
             raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")
@@ -289,7 +330,9 @@ class GameServer:
             await self.audiences.broadcast_state(room)
         action = self._actions.get(type(message))
         if action is not None:
+            self.solver_games.refuse_offer(room, message)
             await action(client, room, message, now)
+            self.solver_games.follow(self.live.current(room))
 
     async def _play(self, client: Client, room: Room, message: PlayMove, now: float) -> None:
         outcome = room.play(client.seat, message.move, message.id, now)

@@ -153,9 +153,9 @@ class Audiences:
         if due is not None:
             due.cancel()
 
-    def moved(self, room: Room, mover: Client, moved: messages.JsonObject) -> bytes:
+    def moved(self, room: Room, mover: Client | None, moved: messages.JsonObject) -> bytes:
         """A stored move's ``moved`` to every connection of the game but the mover (whose own comes
-        with its ``ack``); returns the frame, the same bytes for everyone."""
+        with its ``ack``; None: the solver, so everyone); returns the frame, the same bytes for everyone."""
         frame = messages.encode(moved).encode()
         _fan_out((other for other in self.attached.get(room.game_id, ()) if other is not mover), frame)
         return frame

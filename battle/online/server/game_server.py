@@ -44,6 +44,8 @@ from battle.online.server.live_games import LiveGames
 from battle.online.server.room import Status
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.share_address import ShareAddress
+from battle.online.server.solver_games import DealBook
+from battle.online.server.solver_outcomes import SolverSetup
 from battle.online.server.store import GameStore
 
 CLOSE_TIMEOUT = 2.0
@@ -61,28 +63,28 @@ async def running_server(
     limits: ServerLimits = ServerLimits(),
     clock: Callable[[], float] = time.time,
     commit: CommitMode = "group",
+    solver: SolverSetup | None = None,
+    deals: DealBook | None = None,
 ) -> AsyncIterator[tuple[Server, GameServer]]:
-    """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which).
+    """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which), with the
+    solver pool ``solver`` asks for (None: a server for friends' games only, refusing solver work)
+    and the catalogued ``deals`` games against the solver start from.
 
-    On the way out its connections are closed first, then the writer commits what is queued and stops."""
+    On the way out its connections are closed first, then the solver's work is stopped, then the
+    writer commits what is queued and stops."""
     committer: Committer = GroupCommit(store) if commit == "group" else EachCommit(store)
     restore = quiet_resource_errors(asyncio.get_running_loop())
+    work = None
     try:
+        if solver is not None:
+            from battle.online.server.solver_work import SolverWork  # the pool, numba with it: only when asked for
+
+            work = await asyncio.to_thread(SolverWork.open, solver)
         limits = fitted_to_open_files(limits)
         guard = AddressGuard(limits)
         games = LiveGames(store, committer, limits.wait_seconds)
-        server = GameServer(games, limits, guard, clock)
-        front = HttpFront(
-            guard,
-            limits,
-            lambda: stats_text(
-                guard,
-                games.count(Status.WAITING),
-                games.count(Status.PLAYING),
-                server.moves_told,
-                games.commit_seconds,
-            ),
-        )
+        server = GameServer(games, limits, guard, clock, work, deals)
+        front = HttpFront(guard, limits, lambda: _stats(guard, games, server))
         async with serve(
             server.handle,
             host,
@@ -100,16 +102,40 @@ async def running_server(
             server.share = ShareAddress.of_server(
                 limits.public_url, [sock.getsockname()[:2] for sock in listening.sockets]
             )
-            clocks = asyncio.create_task(server.watch_clocks())
+            watching = [asyncio.create_task(server.watch_clocks())]
+            if work is not None:
+                watching.append(asyncio.create_task(work.watch_places()))
+            server.solver_games.start()
+            await server.reviews.start()
             try:
                 yield listening, server
             finally:
-                clocks.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await clocks
+                for task in watching:
+                    task.cancel()
+                await asyncio.gather(*watching, return_exceptions=True)
+                await server.solver_games.close()
+                await server.reviews.close()
     finally:
+        if work is not None:
+            await asyncio.to_thread(work.close)
         await asyncio.to_thread(committer.close)
         restore()
+
+
+def _stats(guard: AddressGuard, games: LiveGames, server: GameServer) -> str:
+    """``/stats``: a game against the solver counts apart from the games between people."""
+    solver_games = server.solver_games.playing()
+    solver = [("solver_games_playing", str(solver_games))]
+    if server.solver_games.work is not None:
+        solver += server.solver_games.work.stats()
+    return stats_text(
+        guard,
+        games.count(Status.WAITING),
+        games.count(Status.PLAYING) - solver_games,
+        server.moves_told,
+        games.commit_seconds,
+        solver,
+    )
 
 
 def bound_port(server: Server) -> int:

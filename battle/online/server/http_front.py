@@ -121,10 +121,16 @@ def _same_host(origin: str, host: str) -> bool:
 
 
 def stats_text(
-    guard: AddressGuard, waiting: int, playing: int, moves_told: Iterable[float], commit_seconds: Iterable[float]
+    guard: AddressGuard,
+    waiting: int,
+    playing: int,
+    moves_told: Iterable[float],
+    commit_seconds: Iterable[float],
+    solver: Iterable[tuple[str, str]] = (),
 ) -> str:
     """The live counts ``GET /stats`` shows, one ``name value`` a line: ``moves_told`` are the
-    monotonic times of recent moves, ``commit_seconds`` how long recent writes took."""
+    monotonic times of recent moves, ``commit_seconds`` how long recent writes took; ``solver``, the
+    solver's lines (its games, its queue, its workers, its time spent), follow."""
     now = time.monotonic()
     recent = sum(1 for stamp in moves_told if now - stamp <= 10.0)
     commits = sorted(commit_seconds)
@@ -136,6 +142,7 @@ def stats_text(
         ("moves_per_second", f"{recent / 10.0:.1f}"),
         ("commit_ms_p50", _percentile_ms(commits, 0.50)),
         ("commit_ms_p99", _percentile_ms(commits, 0.99)),
+        *solver,
     ]
     return "".join(f"{name} {value}\n" for name, value in lines)
 

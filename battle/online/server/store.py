@@ -59,9 +59,9 @@ from battle.storage.sqlite_store import (
     open_store,
 )
 
-SCHEMA_VERSION = 3
-"""2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets; an older file is
-upgraded in place when opened."""
+SCHEMA_VERSION = 4
+"""2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets, 4 the solver's seats
+and the reviews (``solver_rows``); an older file is upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
 
 _SCHEMA = """
@@ -108,6 +108,25 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS live_moves ON moves (game, ply) WHERE taken_back_at IS NULL;
 """
+_SOLVER_TABLES = """
+CREATE TABLE IF NOT EXISTS solver_seats (
+    game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
+    level TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    par INTEGER
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'done', 'failed')),
+    requested_at REAL NOT NULL,
+    finished_at REAL,
+    report TEXT
+);
+"""
+"""The seat the solver holds in a game against it (its level, the seed of its choices, the deal's
+par), and the reviews of finished games with their ``review --json`` reports (``solver_rows``)."""
 _GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]
 _UPGRADE_FROM_1 = f"""
 {_GAMES_TABLE.replace("CREATE TABLE IF NOT EXISTS games", "CREATE TABLE games_v2", 1)}
@@ -160,7 +179,12 @@ _COLUMNS_2 = {
     "seats": ("game", "seat", "token_hash", "name", "joined_at"),
     "moves": ("game", "seat", "move_id", "ply", "move", "points", "played_at", "taken_back_at"),
 }
-_COLUMNS = {**_COLUMNS_2, "link_key": ("key",)}
+_COLUMNS_3 = {**_COLUMNS_2, "link_key": ("key",)}
+_COLUMNS = {
+    **_COLUMNS_3,
+    "solver_seats": ("game", "seat", "level", "seed", "par"),
+    "reviews": ("id", "game", "status", "requested_at", "finished_at", "report"),
+}
 
 
 class StoreError(Exception):
@@ -210,10 +234,10 @@ def _kind() -> StoreKind:
         name="game database",
         words=WORDS,
         version=SCHEMA_VERSION,
-        schema=_SCHEMA + _link_key_script(),
+        schema=_SCHEMA + _SOLVER_TABLES + _link_key_script(),
         columns=_COLUMNS,
-        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script()},
-        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2},
+        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script(), 3: _SOLVER_TABLES},
+        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3},
         foreign_keys=True,
         salvage=False,
     )
@@ -614,6 +638,10 @@ class GameStore:
         """The ``.mbg`` record of any stored game, finished or not; None if there is no such game."""
         room = self.load_game(game_id)
         return None if room is None else room.record_text()
+
+    def read_rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        """The rows of one ``SELECT`` (a ``StoreError`` when the file cannot be read)."""
+        return self._query(sql, parameters)
 
     def _query(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
         with self._lock:

@@ -50,8 +50,9 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
-PAGE_PREFIXES = ("/join/", "/watch/", "/play/")
-"""Addresses that are the page itself: an invite link, a watch link, a seat held in this browser."""
+PAGE_PREFIXES = ("/join/", "/watch/", "/play/", "/analysis/", "/review/")
+"""Addresses that are the page itself: an invite link, a watch link, a seat held in this browser, the
+analysis board (its position in the fragment), a review's link."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ _locale_files: dict[str, WebFile] = {}
 
 
 def file_for(path: str) -> WebFile | None:
-    """The file an address names: the page for ``/``, ``/join/...`` and ``/watch/...``."""
+    """The file an address names: the page for ``/`` and each of ``PAGE_PREFIXES``."""
     files = web_files()
     if path == "/" or path.startswith(PAGE_PREFIXES):
         return files.get("/index.html")

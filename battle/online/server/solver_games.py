@@ -1,0 +1,406 @@
+"""Games against the solver on the server: the seat the solver holds, its moves, the player's hints.
+
+A game against the solver is a friend's game in every other way: a ``Room`` in ``LiveGames``, stored
+as it changes, resumed with its seat token after a reload or a restart, followed with its watch
+code, its record a ``.mbg``. Its second seat is taken at creation by the solver (named as the
+window names it, ``Solver (club)``), whose row in ``solver_rows`` says its level and seed. Whenever
+the game changes (``follow``), the solver's move is asked of the pool if it is the solver's turn,
+and stopped if the game ended; the move found is played through the room, stored and told as any
+move is. The solver's moves are charged to the address of the player (their budget of solver time),
+and a refusal is told to the game's pages with the seconds until the move is asked again.
+
+It counts nowhere as a game between people: it never waits for a second player, offers no
+rematch or takeback (the solver answers neither), and ``/stats`` counts it apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import math
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Protocol
+
+from battle.online.protocol import messages
+from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.messages import (
+    ErrorCode,
+    GivenPosition,
+    NumberedDeal,
+    ProtocolError,
+    RandomDeal,
+)
+from battle.online.protocol.solver_messages import (
+    FAIRNESS_MARGINS,
+    AskHint,
+    DailyDeal,
+    Evaluation,
+    FairDeal,
+    HintResult,
+    RefusalCode,
+    SolverCreated,
+    SolverGame,
+    SolverNews,
+    SolverQueue,
+    SolverRefused,
+    SolverSeat,
+    WorkKind,
+)
+from battle.online.protocol.solver_writer import solver_news_json
+from battle.online.server.address_guard import network_of
+from battle.online.server.connections import Client
+from battle.online.server.fan_out import Audiences
+from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.room import Options, Room, Status, plan_start
+from battle.online.server.server_limits import ServerLimits
+from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
+from battle.online.server.store import StoreError, Write
+from battle.rules.board import Position
+from battle.rules.wording import solver_name
+
+if TYPE_CHECKING:
+    from battle.online.server.solver_work import SolverWork, Work
+
+log = logging.getLogger("mahjong-battle.server")
+
+SOLVER_GAMES_PER_ADDRESS = 10
+"""Unfinished games against the solver one client address may hold: each of them takes solver time
+at every move of its player's."""
+RETRY_FAILED_SECONDS = 5.0
+"""After a search the pool could not answer, the solver's move is asked again this much later."""
+
+Commit = Callable[[Room, Callable[[], Write]], Awaitable[None]]
+
+
+class DealBook(Protocol):
+    """The catalogued deals a game against the solver may start from: the deal of the day, fair deals,
+    pars. The command line hands the atlas's catalogue over (the server imports no atlas)."""
+
+    def daily_deal(self, day: datetime.date) -> int | None: ...
+
+    def fair_deals(self, margin: int) -> list[int]: ...
+
+    def par(self, deal: int | None, start: Position) -> int | None: ...
+
+    def known_start(self, deal: int | None, start: Position) -> tuple[int, tuple[str, ...]] | None: ...
+
+
+class NoDeals:
+    """A server without a catalogue: no deal of the day, no fair deal, no par."""
+
+    def daily_deal(self, day: datetime.date) -> int | None:
+        return None
+
+    def fair_deals(self, margin: int) -> list[int]:
+        return []
+
+    def par(self, deal: int | None, start: Position) -> int | None:
+        return None
+
+    def known_start(self, deal: int | None, start: Position) -> tuple[int, tuple[str, ...]] | None:
+        return None
+
+
+def tell(client: Client, news: SolverNews) -> None:
+    """``news`` to one connection now (skipped while its buffer is full: a fresh state follows)."""
+    client.tell(messages.encode(solver_news_json(news)).encode())
+
+
+def refuse(client: Client, what: WorkKind, code: RefusalCode, retry_after: float | None = None) -> None:
+    tell(client, SolverRefused(what, code, None if retry_after is None else tenths(retry_after)))
+
+
+def tenths(seconds: float) -> float:
+    """Seconds until work is taken, up to the next tenth: a refusal never says "again in 0 s"."""
+    return max(0.1, math.ceil(seconds * 10) / 10)
+
+
+class SolverGames:
+    """The games against the solver the server holds, the solver's moves in flight, the hints."""
+
+    def __init__(
+        self,
+        live: LiveGames,
+        audiences: Audiences,
+        work: SolverWork | None,
+        deals: DealBook,
+        limits: ServerLimits,
+        commit: Commit,
+        clock: Callable[[], float],
+    ) -> None:
+        self.live = live
+        self.audiences = audiences
+        self.work = work
+        self.deals = deals
+        self.limits = limits
+        self.commit = commit
+        self.clock = clock
+        self.seats: dict[str, SolverSeatRow] = solver_seats(live.store)
+        """The solver's seat of each unfinished game against it (a finished one's is read when asked)."""
+        self.moving: dict[str, Work] = {}
+        """The solver's move in flight in each game."""
+        self.payer: dict[str, str] = {}
+        """Whose solver time each game's moves take: the network of its player's latest connection."""
+        self.hints: dict[Client, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- which games -------------------------------------------------------------------------------
+
+    def seat_of(self, room: Room) -> SolverSeatRow | None:
+        """The solver's seat in ``room``'s game, None for a game between people."""
+        found = self.seats.get(room.game_id)
+        if found is None and room.status == Status.FINISHED:
+            found = solver_seats(self.live.store, [room.game_id]).get(room.game_id)
+        return found
+
+    def playing(self) -> int:
+        """Games against the solver being played (``/stats`` counts them apart)."""
+        return sum(1 for game in self.seats if (room := self.live.rooms.get(game)) and room.status == Status.PLAYING)
+
+    def refuse_offer(self, room: Room, message: object) -> None:
+        """A rematch or a takeback in a game against the solver: the solver answers neither."""
+        offers = (
+            messages.OfferRematch,
+            messages.AcceptRematch,
+            messages.DeclineRematch,
+            messages.RequestTakeback,
+            messages.AnswerTakeback,
+        )
+        if isinstance(message, offers) and self.seat_of(room) is not None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "the solver answers no rematch or takeback; start a new game")
+
+    # -- a new game ----------------------------------------------------------------------------------
+
+    async def create(self, client: Client, message: SolverGame) -> None:
+        """Start a game against the solver and seat ``client`` in it, as ``create`` does for a friend's."""
+        if self.work is None:
+            refuse(client, "game", "no_solver")
+            return
+        if client.created >= self.limits.games_per_connection:
+            raise ProtocolError(ErrorCode.BUSY, "one connection may create so many games; reconnect to create more")
+        if self.live.unfinished() >= self.limits.open_games:
+            raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
+        address = network_of(client.address, self.limits.ipv6_prefix)
+        if sum(1 for game, payer in self.payer.items() if payer == address and game in self.seats) >= (
+            SOLVER_GAMES_PER_ADDRESS
+        ):
+            refuse(client, "game", "too_many")
+            return
+        deal = self._deal(message)
+        if deal is None:
+            refuse(client, "game", "not_found")
+            return
+        plan = plan_start(deal, message.first)
+        store = self.live.store
+        token = new_token()
+        invite, watch = store.fresh_codes()
+        now = self.clock()
+        room = Room.create(
+            game_id=new_game_id(),
+            invite=invite,
+            watch=watch,
+            plan=plan,
+            options=Options(first=message.first),
+            creator_name=message.name or client.name,
+            creator_token_hash=hash_token(token),
+            now=now,
+        )
+        solver_seat = room.join(solver_name(message.level), hash_token(new_token()), now)  # a token nobody holds
+        seat = SolverSeatRow(
+            room.game_id,
+            solver_seat,
+            message.level,
+            secrets.randbelow(2**31),
+            self.deals.par(plan.deal_number, plan.start),
+        )
+        self.live.rooms[room.game_id] = room
+        self.seats[room.game_id] = seat
+        try:
+            await stored(self.live.submit(room, with_solver_seat(store.plan_create(room), seat)))
+        except StoreError:
+            self.live.rooms.pop(room.game_id, None)
+            self.seats.pop(room.game_id, None)
+            raise
+        client.created += 1
+        self.payer[room.game_id] = address
+        await self.audiences.attach(client, room, room.creator_seat)
+        tell(client, SolverCreated(room.game_id, token, room.creator_seat))
+        await client.send(self.audiences.state(room, room.creator_seat))
+        self.tell_seat(client, room)
+        self.follow(room)
+
+    def _deal(self, message: SolverGame) -> NumberedDeal | RandomDeal | GivenPosition | None:
+        deal = message.deal
+        if isinstance(deal, DailyDeal):
+            number = self.deals.daily_deal(datetime.datetime.fromtimestamp(self.clock(), datetime.UTC).date())
+            return None if number is None else NumberedDeal(number)
+        if isinstance(deal, FairDeal):
+            fair = self.deals.fair_deals(FAIRNESS_MARGINS[deal.fairness])
+            return NumberedDeal(secrets.choice(fair)) if fair else None
+        return deal
+
+    # -- the game's connections ------------------------------------------------------------------------
+
+    def tell_seat(self, client: Client, room: Room) -> None:
+        """To a connection that picked ``room``'s game: the solver's seat, level and par, and where its
+        move stands (nothing for a game between people)."""
+        seat = self.seat_of(room)
+        if seat is None:
+            return
+        if client.seat is not None and room.status == Status.PLAYING:
+            self.payer[room.game_id] = network_of(client.address, self.limits.ipv6_prefix)
+        tell(client, SolverSeat(room.game_id, seat.seat, seat.level, seat.par))
+        work = self.moving.get(room.game_id)
+        if work is not None:
+            tell(client, SolverQueue("move", work.place()))
+
+    def _tell_game(self, game: str, news: SolverNews) -> None:
+        room = self.live.rooms.get(game)
+        if room is not None:
+            for client in self.audiences.of(room):
+                tell(client, news)
+
+    def forget(self, client: Client) -> None:
+        """A connection closed: its hint's search is stopped (the solver's moves go on: the game does)."""
+        task = self.hints.pop(client, None)
+        if task is not None:
+            task.cancel()
+
+    # -- the solver's moves ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """At the server's start: the solver moves in every game that waits for it."""
+        for game in list(self.seats):
+            room = self.live.rooms.get(game)
+            if room is not None:
+                self.follow(room)
+
+    def follow(self, room: Room) -> None:
+        """After any change of ``room``'s game: the solver's move is asked if it is the solver's turn, and
+        stopped if the game ended."""
+        seat = self.seats.get(room.game_id)
+        if seat is None or self.work is None:
+            return
+        game = room.game_id
+        if room.status != Status.PLAYING or room.to_move != seat.seat:
+            work = self.moving.pop(game, None)
+            if work is not None:
+                work.cancel()
+                self._tell_game(game, SolverQueue("move", None))
+            if room.status == Status.FINISHED:
+                self.seats.pop(game, None)
+                self.payer.pop(game, None)
+            return
+        if game not in self.moving:
+            self._ask_move(room, seat)
+
+    def _ask_move(self, room: Room, seat: SolverSeatRow) -> None:
+        assert self.work is not None
+        game, ply = room.game_id, room.ply
+        work = self.work.move(
+            room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
+        )
+        if isinstance(work, Refused):
+            self._tell_game(game, SolverRefused("move", _code(work), tenths(work.retry_after)))
+            self._again_later(game, max(1.0, work.retry_after))
+            return
+        self.moving[game] = work
+        self.work.watch(work, lambda place: self._tell_game(game, SolverQueue("move", place)))
+        self._start(self._play_when_found(game, ply, seat, work))
+
+    def _payer(self, game: str) -> str:
+        return self.payer.get(game, f"game {game}")  # after a restart, until its player comes back
+
+    async def _play_when_found(self, game: str, ply: int, seat: SolverSeatRow, work: Work) -> None:
+        try:
+            answer = await work.answer()
+        except WorkFailed as failure:
+            log.warning("the solver's move in game %s failed: %s", game, failure)
+            if self.moving.get(game) is work:
+                del self.moving[game]
+                self._tell_game(game, SolverRefused("move", "failed", RETRY_FAILED_SECONDS))
+                self._again_later(game, RETRY_FAILED_SECONDS)
+            return
+        if self.moving.get(game) is not work:
+            return
+        del self.moving[game]
+        room = self.live.rooms.get(game)
+        if room is None or room.status != Status.PLAYING or room.ply != ply or room.to_move != seat.seat:
+            return
+        outcome = room.play(seat.seat, answer["move"], f"solver-{ply + 1}", self.clock())
+        moved = room.moved_message(outcome.receipt)
+        try:
+            await self.commit(room, lambda: self.live.store.plan_add_move(room, outcome.receipt))
+        except StoreError as problem:
+            log.error("%s", problem)
+            self._again_later(game, RETRY_FAILED_SECONDS)
+            return
+        self.audiences.moved(room, None, moved)
+        if room.status == Status.FINISHED:
+            await self.audiences.broadcast_state(room)
+            self.follow(room)
+
+    def _again_later(self, game: str, seconds: float) -> None:
+        def again() -> None:
+            room = self.live.rooms.get(game)
+            if room is not None:
+                self.follow(room)
+
+        asyncio.get_running_loop().call_later(seconds, again)
+
+    # -- hints -------------------------------------------------------------------------------------
+
+    async def hint(self, client: Client, room: Room, message: AskHint, now: float) -> None:
+        """The hint, evaluation and best line for the player to move in a game against the solver."""
+        if self.work is None:
+            refuse(client, "hint", "no_solver")
+            return
+        if self.seat_of(room) is None:
+            refuse(client, "hint", "not_solver_game")
+            return
+        if room.status != Status.PLAYING:
+            refuse(client, "hint", "game_over")
+            return
+        if client.seat is None or room.to_move != client.seat:
+            refuse(client, "hint", "not_your_turn")
+            return
+        address = network_of(client.address, self.limits.ipv6_prefix)
+        work = self.work.hint(room.game.position, seat=f"hint:{room.game_id}", address=address)
+        if isinstance(work, Refused):
+            refuse(client, "hint", _code(work), work.retry_after)
+            return
+        self.forget(client)
+        self.work.watch(work, lambda place: tell(client, SolverQueue("hint", place)))
+        self.hints[client] = self._start(self._hint_when_found(client, room.game_id, room.ply, work))
+
+    async def _hint_when_found(self, client: Client, game: str, ply: int, work: Work) -> None:
+        try:
+            answer = await work.answer()
+        except WorkFailed:
+            refuse(client, "hint", "failed")
+            return
+        finally:
+            if self.hints.get(client) is asyncio.current_task():
+                del self.hints[client]
+        tell(client, HintResult(game, ply, Evaluation.of_analysis(answer)))
+
+    def _start(self, work: Awaitable[None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """The server stops: every search of this part is stopped, and its tasks end."""
+        for work in self.moving.values():
+            work.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def _code(refused: Refused) -> RefusalCode:
+    return {"budget": "budget", "busy": "busy"}.get(refused.reason, "closed")  # type: ignore[return-value]

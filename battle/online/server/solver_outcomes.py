@@ -1,0 +1,38 @@
+"""What the server's solver work can come to besides its answer, and how ``serve`` asks for a solver,
+without the solver: the parts of the server that ask for work (``solver_games``, ``analysis_boards``,
+``reviews``) and the command line read these, while only ``solver_work`` loads the pool (and numba
+with it), and only when a server runs a solver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_BURST = 120.0
+DEFAULT_RATE = 1 / 6
+"""An address's solver time: two minutes saved up at most, a sixth of a core for ever (the pool's
+``Budget``; ``docs/solver-pool.md`` says what they hold)."""
+
+
+@dataclass(frozen=True)
+class SolverSetup:
+    """How ``serve`` runs the solver: ``workers`` processes on this machine (None: one per core), or the
+    Dask cluster at ``scheduler``; each address gets ``rate`` solver seconds a second, at most
+    ``burst`` saved up."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    burst: float = DEFAULT_BURST
+    rate: float = DEFAULT_RATE
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Work the pool did not take: ``reason`` ``budget``, ``busy`` or ``closed``, and the seconds until
+    the same work would be taken."""
+
+    reason: str
+    retry_after: float
+
+
+class WorkFailed(Exception):
+    """Work the pool could not answer (its worker died too often, or the search failed); one line."""

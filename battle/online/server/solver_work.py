@@ -1,0 +1,196 @@
+"""The game server's one way to the solver: the solver pool (``battle.players.solver_pool``) seen from
+the event loop.
+
+Every piece of the server's solver work (the solver's move in a game against it, a hint, an analysis
+board's deepening, a finished game's review) goes to one pool, which orders it (a waiting player's
+move first, then hints and analyses, then reviews), runs one search per seat, bounds every unit by
+time or nodes and charges each address's budget of solver time (``docs/solver-pool.md``). Here a
+submission becomes a ``Work``: an awaitable result on the loop, its place in the queue, its
+cancellation; a refusal becomes a ``Refused`` with the seconds until the same work would be taken.
+The results come back as the JSON objects the pool's results write (``AnalysisResultJSON``,
+``review --json``'s object), which the server's messages carry on.
+
+This is the only module of the server that imports ``battle.players`` (``pyproject.toml``'s contract
+on the door to the solver): the rest of the server asks it for work by what it is for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from battle.online.server.solver_outcomes import Refused, SolverSetup, WorkFailed
+from battle.players.solver_pool import (
+    AnalysisResult,
+    Budget,
+    DeepeningJob,
+    HintJob,
+    Job,
+    MoveJob,
+    PoolError,
+    Refusal,
+    Result,
+    ReviewJob,
+    ReviewResult,
+    SolverPool,
+    Ticket,
+    open_pool,
+    position_data,
+)
+from battle.rules.board import Position
+from battle.rules.game import Game
+
+__all__ = ["SolverWork", "Work"]
+
+PLACES_EVERY = 1.0
+"""Seconds between looks at the queue's places: a waiting page's "place 3" moves on at most this often."""
+ANALYSIS_STEP_SECONDS = 5.0
+"""Each depth of an analysis board's deepening searches this long at most (``DeepeningJob``)."""
+
+
+class Work:
+    """One piece of submitted work on the loop: ``answer`` awaits its JSON object (or raises
+    ``WorkFailed``); cancelling the task that awaits it, or ``cancel``, ends the work, waiting or running."""
+
+    def __init__(self, ticket: Ticket, loop: asyncio.AbstractEventLoop) -> None:
+        self.ticket = ticket
+        self.result: asyncio.Future[Result] = asyncio.wrap_future(ticket.future, loop=loop)
+
+    async def answer(self) -> dict[str, Any]:
+        """The result as the server sends it: a move's ``{"move": "c1-c9", ...}``, an analysis's
+        ``AnalysisResultJSON``, a review's ``review --json`` object."""
+        try:
+            return dict(_json_of(await self.result))
+        except PoolError as error:
+            raise WorkFailed(str(error)) from None
+
+    def refusal(self) -> Refused | None:
+        """Why a deepening analysis ended before its last depth (its address's budget), else None."""
+        refusal = self.ticket.refusal
+        return None if refusal is None else Refused(refusal.reason, refusal.retry_after)
+
+    def place(self) -> int | None:
+        """0 while the solver runs it, 1 when it starts next...; None once it has ended."""
+        return self.ticket.place()
+
+    def cancel(self) -> None:
+        self.result.cancel()
+        self.ticket.cancel()
+
+
+class SolverWork:
+    """The pool, the places told to the pages, and the solver time spent by kind (for ``/stats``)."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool = pool
+        self._watched: dict[Ticket, tuple[Callable[[int | None], None], int | None]] = {}
+        """Each watched ticket's teller and the place it told last."""
+        self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0}
+        self._cpu_lock = threading.Lock()
+
+    @classmethod
+    def open(cls, setup: SolverSetup) -> SolverWork:
+        """Start the pool ``setup`` asks for (an ``OSError`` for a scheduler that does not answer)."""
+        return cls(open_pool(setup.scheduler, workers=setup.workers, budget=Budget(setup.rate, setup.burst)))
+
+    # -- the work, by what it is for -------------------------------------------------------------
+
+    def move(self, position: Position, level: str, seed: int, *, seat: str, address: str) -> Work | Refused:
+        """The solver's move at ``level`` (``seed`` draws its choice: the same seed, the same move);
+        its result is ``{"move": "c1-c9", ...}``."""
+        return self._submit(MoveJob(position_data(position), level, seed), seat, address)
+
+    def hint(self, position: Position, *, seat: str, address: str) -> Work | Refused:
+        """The hint, evaluation and best line as the window gives them (``AnalysisResultJSON``)."""
+        return self._submit(HintJob(position_data(position)), seat, address)
+
+    def analysis(
+        self, position: Position, *, seat: str, address: str, on_step: Callable[[dict[str, Any]], None]
+    ) -> Work | Refused:
+        """Every move's value, deeper and deeper until exact; each step but the last goes to ``on_step``
+        on the loop, the last is the result (``AnalysisResultJSON`` each)."""
+        loop = asyncio.get_running_loop()
+
+        def step(result: AnalysisResult) -> None:
+            loop.call_soon_threadsafe(on_step, dict(result.to_json()))
+
+        job = DeepeningJob(position_data(position), seconds=ANALYSIS_STEP_SECONDS)
+        return self._submit(job, seat, address, step)
+
+    def review(
+        self, game: Game, known_start: tuple[int, tuple[str, ...]] | None, *, seat: str, address: str
+    ) -> Work | Refused:
+        """``game``'s review as ``review --json`` writes it; ``known_start``: its deal's par and best
+        first moves, when catalogued."""
+        job = ReviewJob.from_record(game.to_text())
+        if known_start is not None:
+            job = ReviewJob(job.start, job.moves, job.players, job.deal, job.seconds_per_move, known_start)
+        return self._submit(job, seat, address)
+
+    def _submit(
+        self, job: Job, seat: str, address: str, on_progress: Callable[[AnalysisResult], None] | None = None
+    ) -> Work | Refused:
+        ticket = self.pool.submit(job, seat=seat, address=address, on_progress=on_progress)
+        if isinstance(ticket, Refusal):
+            return Refused(ticket.reason, ticket.retry_after)
+        kind = job.kind.name.lower()
+        ticket.future.add_done_callback(lambda _done: self._spent(kind, ticket.cpu_seconds))
+        return Work(ticket, asyncio.get_running_loop())
+
+    def _spent(self, kind: str, seconds: float) -> None:
+        with self._cpu_lock:
+            self._cpu[kind] += seconds
+
+    # -- places ----------------------------------------------------------------------------------
+
+    def watch(self, work: Work, tell: Callable[[int | None], None]) -> None:
+        """Tell ``work``'s place now and whenever it changes (``watch_places``), None once it has ended."""
+        place = work.place()
+        tell(place)
+        if place is not None:
+            self._watched[work.ticket] = (tell, place)
+
+    async def watch_places(self) -> None:
+        """Every ``PLACES_EVERY`` seconds: each watched work whose place changed is told it."""
+        while True:
+            await asyncio.sleep(PLACES_EVERY)
+            self.tell_places()
+
+    def tell_places(self) -> None:
+        if not self._watched:
+            return
+        places = self.pool.places()
+        for ticket, (tell, told) in list(self._watched.items()):
+            place = places.get(ticket)
+            if place is None:
+                del self._watched[ticket]
+            elif place != told:
+                self._watched[ticket] = (tell, place)
+            else:
+                continue
+            tell(place)
+
+    # -- the pool as a whole -----------------------------------------------------------------------
+
+    def cancel_seat(self, seat: str) -> None:
+        self.pool.cancel_seat(seat)
+
+    def stats(self) -> list[tuple[str, str]]:
+        """``/stats`` lines: the units waiting by kind and running, the workers, and the solver seconds
+        the work of each kind took so far."""
+        lines = [(f"solver_{name}", str(count)) for name, count in self.pool.stats().items()]
+        with self._cpu_lock:
+            lines += [(f"solver_cpu_seconds_{kind}", f"{seconds:.2f}") for kind, seconds in self._cpu.items()]
+        return lines
+
+    def close(self) -> None:
+        """Cancel every unit and end the workers (blocks: run it off the loop)."""
+        self.pool.close()
+
+
+def _json_of(result: Result) -> Mapping[str, Any]:
+    if isinstance(result, ReviewResult):
+        return result.report
+    return result.to_json()

@@ -1,0 +1,262 @@
+// The analysis board: a position from a game (any of its moves, stepped through with the
+// arrows), pasted `.mbp` text, or one set up in the small editor; the solver's value of every
+// legal move, the evaluation and the best line, deeper and deeper while the player looks (each
+// step of the server's `analysis_result` replaces the one before, until the values are exact).
+// Its address carries the position (`/analysis/#...`), so it can be shared or reloaded.
+//
+// Picking a pair on the board, or a move in the list, plays it and analyses the position after.
+
+import { $, notice } from "./dom.js";
+import { BoardView } from "./board.js";
+import { SolverSocket } from "./socket.js";
+import {
+  CELL_COUNT, EMPTY, formatPosition, freeCells, kindName, legalMoves, moveName, parseMove, parsePosition, playableCells, replay,
+} from "./rules.js";
+import { refusalWords, thinkingWords } from "./solver_panel.js";
+import { renderLine } from "./game_panels.js";
+import { t } from "./i18n.js";
+
+const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
+
+/** The address of the analysis of `start` (a position) after `moves`, shown at move `ply`. */
+export function analysisAddress(start, moves = [], ply = moves.length) {
+  return "/analysis/#" + encodeURIComponent(JSON.stringify({ start: formatPosition(start), moves, ply }));
+}
+
+export class AnalysisScreen {
+  constructor(app) {
+    this.app = app;
+    this.element = $("analysis");
+    this.socket = null;
+    this.start = null;
+    this.moves = [];
+    this.ply = 0;
+    this.position = null;
+    this.selected = null;
+    this.asked = null; // the analyse message the board stands on: {type, id, position}
+    this.count = 0;
+    this.board = new BoardView($("analysis-board"), (cell) => this.pick(cell));
+    this.wire();
+  }
+
+  /** Open the board on the position the address's fragment names (or an empty editor's deal). */
+  show() {
+    this.element.hidden = false;
+    notice("");
+    let opened = null;
+    try {
+      opened = JSON.parse(decodeURIComponent(location.hash.slice(1)) || "null");
+    } catch {
+      notice(t("This analysis link does not read: paste a position below."));
+    }
+    try {
+      if (opened && typeof opened.start === "string") {
+        const moves = Array.isArray(opened.moves) ? opened.moves.filter((move) => typeof move === "string") : [];
+        replay(opened.start, moves); // every move must play
+        this.open(parsePosition(opened.start), moves, Number.isInteger(opened.ply) ? opened.ply : moves.length);
+        return;
+      }
+    } catch (error) {
+      notice(t("This analysis link does not read: {reason}", { reason: error.message }));
+    }
+    this.open(null, [], 0);
+  }
+
+  hide() {
+    this.element.hidden = true;
+    if (this.socket) this.socket.close(t("left the analysis"));
+    this.socket = null;
+    this.asked = null;
+  }
+
+  /** Show `start` after `moves`, at move `ply`, and analyse it (null: nothing on the board yet). */
+  open(start, moves, ply) {
+    this.start = start;
+    this.moves = moves;
+    this.ply = Math.max(0, Math.min(ply, moves.length));
+    this.selected = null;
+    this.position = start ? replay(formatPosition(start), moves.slice(0, this.ply)) : null;
+    if (start) history.replaceState(null, "", analysisAddress(start, moves, this.ply));
+    $("analysis-text").value = this.position ? formatPosition(this.position) : "";
+    this.analyse();
+  }
+
+  analyse() {
+    this.result = null;
+    this.thinking = null;
+    this.refusal = null;
+    if (!this.position || $("analysis-edit").checked) {
+      if (this.socket && this.asked) this.socket.stopAnalysis();
+      this.asked = null;
+      this.render();
+      return;
+    }
+    this.count += 1;
+    this.asked = { type: "analyse", id: `a${this.count}`, position: formatPosition(this.position) };
+    if (!this.socket) {
+      this.socket = new SolverSocket({ request: () => this.asked, listener: (socket, message) => this.heard(socket, message) });
+      this.socket.start();
+    } else this.socket.analyse(this.asked.id, this.asked.position);
+    this.render();
+  }
+
+  heard(socket, message) {
+    if (socket !== this.socket) return;
+    if (message.type === "analysis_result" && message.id === this.asked?.id) {
+      this.result = message;
+      if (message.final) this.thinking = null;
+    } else if (message.type === "solver_queue" && message.what === "analysis") {
+      this.thinking = message.place;
+    } else if (message.type === "solver_refused" && message.what === "analysis") {
+      this.refusal = message;
+    } else if (message.type === "error") {
+      this.refusal = null;
+      this.result = null;
+      notice(t("The server refused that: {reason}", { reason: message.reason }));
+    }
+    this.render();
+  }
+
+  // -- the player's input -----------------------------------------------------------------
+
+  pick(cell) {
+    if (!this.position) return;
+    if ($("analysis-edit").checked) {
+      const cells = this.position.cells.slice();
+      cells[cell] = Number($("analysis-kind").value);
+      this.position = { ...this.position, cells };
+      $("analysis-text").value = formatPosition(this.position);
+      this.render();
+      return;
+    }
+    const playable = playableCells(this.position);
+    const kind = this.position.cells[cell];
+    if (this.selected === cell) this.selected = null;
+    else if (this.selected !== null && kind === this.position.cells[this.selected] && playable.has(cell)) {
+      this.playMove(moveName(this.selected < cell ? [this.selected, cell] : [cell, this.selected]));
+      return;
+    } else if (playable.has(cell)) this.selected = cell;
+    this.render();
+  }
+
+  /** Play `move` from the shown position: the moves after it are dropped, a new line begins. */
+  playMove(move) {
+    const start = this.start || this.position;
+    this.open(start, [...this.moves.slice(0, this.ply), move], this.ply + 1);
+  }
+
+  wire() {
+    $("analysis-back").addEventListener("click", () => this.open(this.start, this.moves, this.ply - 1));
+    $("analysis-forward").addEventListener("click", () => this.open(this.start, this.moves, this.ply + 1));
+    $("analysis-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      let position;
+      try {
+        position = parsePosition($("analysis-text").value);
+      } catch (error) {
+        notice(t("That is not a position: {reason}", { reason: error.message }));
+        return;
+      }
+      notice("");
+      $("analysis-edit").checked = false;
+      this.open(position, [], 0);
+    });
+    $("analysis-edit").addEventListener("change", () => {
+      if (!this.position) this.position = { cells: new Array(CELL_COUNT).fill(EMPTY), toMove: 1, scores: [0, 0] };
+      $("analysis-to-move").value = String(this.position.toMove);
+      this.analyse();
+    });
+    $("analysis-to-move").addEventListener("change", () => {
+      if (!this.position) return;
+      this.position = { ...this.position, toMove: Number($("analysis-to-move").value) };
+      $("analysis-text").value = formatPosition(this.position);
+    });
+    const kinds = $("analysis-kind");
+    for (let kind = -1; kind < 27; kind++) {
+      const option = document.createElement("option");
+      option.value = String(kind);
+      option.textContent = kind === EMPTY ? t("empty") : kindName(kind);
+      kinds.append(option);
+    }
+    kinds.value = "0";
+    $("analysis-moves").addEventListener("click", (event) => {
+      const row = event.target.closest("tr[data-move]");
+      if (row) this.playMove(row.dataset.move);
+    });
+  }
+
+  // -- the screen -------------------------------------------------------------------------
+
+  render() {
+    renderLine(this.socket);
+    const position = this.position;
+    const editing = $("analysis-edit").checked;
+    $("analysis-editor").hidden = !editing;
+    $("analysis-back").disabled = this.ply === 0;
+    $("analysis-forward").disabled = this.ply >= this.moves.length;
+    $("analysis-step").textContent = this.moves.length
+      ? t("Move {ply} of {count}", { ply: this.ply, count: this.moves.length }) : "";
+    if (!position) {
+      $("analysis-status").textContent = t("Paste a position, or set one up in the editor.");
+      $("analysis-moves").replaceChildren();
+      $("analysis-eval").textContent = "";
+      return;
+    }
+    const playable = playableCells(position);
+    const twins = new Set(this.selected === null ? [] : [...playable].filter(
+      (cell) => cell !== this.selected && position.cells[cell] === position.cells[this.selected]));
+    const lastMove = this.ply > 0 ? this.moves[this.ply - 1] : null;
+    this.board.render({
+      cells: position.cells, free: new Set(freeCells(position)), playable, selected: this.selected, twins,
+      lastMove: lastMove ? parseMove(lastMove) : null,
+      lastMover: 3 - position.toMove, active: !editing,
+    });
+    document.body.dataset.analysis = this.result ? `${this.result.id}:${this.result.final ? "final" : "step"}` : "";
+    if (editing) {
+      $("analysis-status").textContent = t("Editing: pick a tile kind and click the cells; then Analyse.");
+      $("analysis-moves").replaceChildren();
+      $("analysis-eval").textContent = "";
+      return;
+    }
+    this.renderResult(position);
+  }
+
+  renderResult(position) {
+    const result = this.result;
+    let status;
+    if (legalMoves(position).length === 0) status = t("No pair is left: the game is over here.");
+    else if (this.refusal) status = refusalWords(this.refusal);
+    else if (!result) status = this.thinking ? thinkingWords(this.thinking) : t("The solver thinks…");
+    else if (result.evaluation.exact) status = t("Exact values: the solver has searched to the end.");
+    else if (result.final) status = t("Estimates {depth} moves deep: the deepest the solver's limits allow here.", { depth: result.evaluation.depth });
+    else status = t("Estimates {depth} moves deep; looking deeper…", { depth: result.evaluation.depth });
+    $("analysis-status").textContent = status;
+    if (!result) {
+      $("analysis-moves").replaceChildren();
+      $("analysis-eval").textContent = "";
+      return;
+    }
+    const evaluation = result.evaluation;
+    const signed = (value) => (value > 0 ? "+" : "") + value;
+    const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
+    $("analysis-eval").textContent = t("Player {seat} to move: {value} ({bound}), best {moves}.", {
+      seat: position.toMove, value: signed(evaluation.value),
+      bound: evaluation.exact ? t("exact") : t("estimate"), moves: evaluation.best_moves.join(", "),
+    }) + line;
+    const bounds = BOUND_WORDS();
+    const rows = evaluation.moves.map((entry) => {
+      const row = document.createElement("tr");
+      row.dataset.move = entry.move;
+      row.dataset.value = String(entry.value);
+      row.dataset.bound = entry.bound;
+      if (evaluation.best_moves.includes(entry.move)) row.className = "best";
+      for (const text of [entry.move, signed(entry.value), bounds[entry.bound] || entry.bound, String(entry.points)]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      return row;
+    });
+    $("analysis-moves").replaceChildren(...rows);
+  }
+}

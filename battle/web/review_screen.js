@@ -1,0 +1,141 @@
+// A finished game's review at its own address (/review/ID, a link to share): queued on the
+// server's solver pool behind every waiting move, hint and analysis, it shows its place while
+// it waits and then what `mahjong-battle review` gives: each player's accuracy and points lost,
+// the evaluation graph, the turning points and every move's loss and class.
+
+import { $, notice } from "./dom.js";
+import { SolverSocket } from "./socket.js";
+import { SHAPES } from "./game_view.js";
+import { refusalWords } from "./solver_panel.js";
+import { renderLine } from "./game_panels.js";
+import { t } from "./i18n.js";
+
+const REVIEW_ID = /^[0-9a-f]{16}$/;
+
+function classWords(name) {
+  const words = {
+    best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"),
+  };
+  return words[name] || name;
+}
+
+export function isReviewId(text) {
+  return REVIEW_ID.test(text);
+}
+
+export class ReviewScreen {
+  constructor(app) {
+    this.app = app;
+    this.element = $("review");
+    this.socket = null;
+    this.review = null;
+    this.news = null;
+  }
+
+  show(review) {
+    this.hide();
+    this.element.hidden = false;
+    notice("");
+    this.review = review;
+    this.news = null;
+    this.refusal = null;
+    $("review-link").href = $("review-link").textContent = `${location.origin}/review/${review}`;
+    this.socket = new SolverSocket({
+      request: () => ({ type: "review_get", review: this.review }),
+      listener: (socket, message) => this.heard(socket, message),
+    });
+    this.socket.start();
+    this.render();
+  }
+
+  hide() {
+    this.element.hidden = true;
+    if (this.socket) this.socket.close(t("left the review"));
+    this.socket = null;
+  }
+
+  heard(socket, message) {
+    if (socket !== this.socket) return;
+    if (message.type === "review_result" && message.review === this.review) this.news = message;
+    else if (message.type === "solver_refused" && message.what === "review") this.refusal = message;
+    this.render();
+  }
+
+  render() {
+    renderLine(this.socket);
+    const news = this.news;
+    let status;
+    if (this.refusal) status = refusalWords(this.refusal);
+    else if (!news) status = t("Asking the server for the review…");
+    else if (news.status === "failed") status = t("The solver could not review this game.");
+    else if (news.status === "queued") {
+      status = news.place ? t("The review waits for the solver: place {place} in the queue.", { place: news.place })
+        : t("The solver reviews the game…");
+    } else status = t("The review of the game: every move against perfect play.");
+    $("review-status").textContent = status;
+    document.body.dataset.review = news?.status || "";
+    const report = news?.status === "done" ? news.report : null;
+    $("review-report").hidden = !report;
+    if (report) this.renderReport(report);
+  }
+
+  renderReport(report) {
+    const names = report.players;
+    const rows = report.summary.map((player) => {
+      const row = document.createElement("tr");
+      const cells = [
+        `${SHAPES[player.player - 1]} ${names[player.player - 1]}`,
+        player.accuracy === null ? "–" : `${player.accuracy}%`,
+        String(player.points_lost),
+        player.average_loss === null ? "–" : String(player.average_loss),
+        ["inaccuracy", "mistake", "blunder"].map((name) => `${classWords(name)} ${player.counts[name] || 0}`).join(", "),
+      ];
+      for (const text of cells) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      return row;
+    });
+    $("review-summary").replaceChildren(...rows);
+    this.renderGraph(report.eval);
+    const points = report.turning_points.map((point) => {
+      const item = document.createElement("li");
+      item.textContent = t("Move {number}: {name} played {move} ({class}, {loss} points lost); best was {best}.", {
+        number: point.number, name: names[point.player - 1], move: point.move, class: classWords(point.class),
+        loss: point.loss, best: point.best_moves.join(", "),
+      });
+      return item;
+    });
+    $("review-turning").replaceChildren(...points);
+    $("review-no-turning").hidden = points.length > 0;
+    const moves = report.moves.map((move) => {
+      const row = document.createElement("tr");
+      row.dataset.loss = String(move.loss);
+      row.className = move.class;
+      for (const text of [String(move.number), SHAPES[move.player - 1], move.move, String(move.loss), classWords(move.class)]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      return row;
+    });
+    $("review-moves").replaceChildren(...moves);
+  }
+
+  /** The evaluation graph: player 1's projected final margin before the first move and after each. */
+  renderGraph(values) {
+    const svg = $("review-graph");
+    const width = 600;
+    const height = 160;
+    const most = Math.max(5, ...values.map(Math.abs));
+    const x = (index) => (values.length > 1 ? (index * width) / (values.length - 1) : 0);
+    const y = (value) => height / 2 - (value * (height / 2 - 6)) / most;
+    const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.innerHTML = `<line class="zero" x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}"></line>`
+      + `<polyline class="eval" points="${points}"></polyline>`;
+    svg.setAttribute("aria-label", t("The evaluation graph: player 1's projected margin, from {first} to {last}.",
+      { first: values[0], last: values[values.length - 1] }));
+  }
+}

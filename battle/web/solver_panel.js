@@ -1,0 +1,164 @@
+// A game against the solver on the game screen: the solver's card (its level, the deal's par,
+// the hint with its evaluation and best line, labelled exact or estimate as the window labels
+// them), what the solver is doing (thinking, or its place in the queue), and the solver's
+// refusals in words. The server sends facts (a level, a place, a refusal's code and seconds);
+// every sentence is made here.
+
+import { $ } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { cellName, kindName, kindValue, moveName } from "./rules.js";
+
+/** The six levels as the window names them (battle/rules/wording.py's "solver level" words). */
+export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
+
+export function levelName(level) {
+  const names = {
+    beginner: t("beginner"), casual: t("casual"), club: t("club"), expert: t("expert"), master: t("master"),
+    perfect: t("perfect"),
+  };
+  return names[level] || level;
+}
+
+/** The solver's name in the reader's language: "Solver (club)". */
+export function solverName(level) {
+  return t("Solver ({level})", { level: levelName(level) });
+}
+
+/** Where the solver's move stands, for the turn line; "" when it is not the solver's turn. */
+export function thinkingWords(place) {
+  if (place === null || place === undefined) return t("The solver is about to move.");
+  if (place === 0) return t("The solver thinks…");
+  return t("The solver waits for a free worker: place {place} in the queue.", { place });
+}
+
+/** A refusal of solver work in words: what was refused, why, and when to try again. */
+export function refusalWords(refusal) {
+  const seconds = Math.ceil(refusal.retry_after ?? 0);
+  const again = refusal.retry_after ? tn("Try again in {count} second.", "Try again in {count} seconds.", seconds) : "";
+  const moveAgain = tn("The solver moves in {count} second.", "The solver moves in {count} seconds.", seconds);
+  const why = {
+    budget: refusal.what === "move" ? t("The solver time of your address is spent for now.") + " " + moveAgain
+      : t("The solver time of your address is spent for now.") + " " + again,
+    busy: t("The solver has more work queued than it takes.") + " " + (refusal.what === "move" ? moveAgain : again),
+    closed: t("The server is stopping: the solver takes no more work."),
+    failed: refusal.what === "move" ? t("The solver's search failed; it tries again.") + " " + moveAgain
+      : t("The solver's search failed: ask again."),
+    no_solver: t("This server runs no solver: start it without --solver-workers 0 to play against it."),
+    not_solver_game: t("Hints are for games against the solver only."),
+    not_your_turn: t("A hint is for your own turn."),
+    game_over: t("The game is over: there is nothing to hint."),
+    not_finished: t("Only a finished game can be reviewed."),
+    not_found: refusal.what === "game" ? t("This server has no catalogued deal of that kind.")
+      : t("No review has that link."),
+    too_many: t("Your address has as many games against the solver going as it may: finish one first."),
+  };
+  return (why[refusal.code] || t("The solver could not do that ({code}).", { code: refusal.code })).trim();
+}
+
+/** The solver's card: hidden in a game between people. */
+export function renderSolverPanel(view, socket) {
+  const solver = socket.solver;
+  $("solver-panel").hidden = !solver;
+  if (!solver) return;
+  const par = solver.par === null || solver.par === undefined ? ""
+    : solver.par === 0 ? " " + t("Par: even (a draw under perfect play).")
+      : " " + t("Par: the first player {value} under perfect play.", { value: (solver.par > 0 ? "+" : "") + solver.par });
+  $("solver-level").textContent = t("You play the solver at level {level}.", { level: levelName(solver.level) }) + par;
+  const player = view.you === 1 || view.you === 2;
+  $("hint").hidden = !player || !view.playing;
+  $("hint").disabled = !view.yourTurn || socket.hintAsked;
+  $("hint").textContent = socket.hintAsked ? t("Hint asked…") : t("Hint (H)");
+  const hint = socket.hint;
+  const fresh = hint && hint.game === view.state.game && hint.ply === view.history.length && view.playing;
+  $("hint-result").hidden = !fresh;
+  if (fresh) $("hint-result").textContent = hintWords(hint.evaluation, view.you);
+}
+
+/** A hint in words: the best moves, the value for the mover (exact or an estimate) and the best line. */
+export function hintWords(evaluation, you) {
+  const best = evaluation.best_moves.join(", ");
+  const value = (evaluation.value > 0 ? "+" : "") + evaluation.value;
+  const worth = evaluation.exact ? t("exact: your final margin is {value} with perfect play", { value })
+    : t("estimate, {depth} moves deep: a margin of about {value}", { depth: evaluation.depth, value });
+  const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
+  const score = evaluation.exact ? " " + t("Final score {score}.", { score: evaluation.final_score.join("-") }) : "";
+  return t("Best: {moves} ({worth}).", { moves: best, worth }) + line + (you ? score : "");
+}
+
+/** Save a game's `.mbg` text (the `record` message) as a file the browser downloads. */
+export function downloadRecord(message) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([message.mbg], { type: "text/plain;charset=utf-8" }));
+  link.download = `mahjong-battle-${message.game}.mbg`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** A kind in words for a sentence, as battle/rules/wording.py's tile_words names it: "7-circles"
+ * ("Münzen-Sieben"): each a whole word of the catalogue, since a language may name the suit first. */
+function tileWords(kind) {
+  return [
+    t("1-characters"),
+    t("2-characters"),
+    t("3-characters"),
+    t("4-characters"),
+    t("5-characters"),
+    t("6-characters"),
+    t("7-characters"),
+    t("8-characters"),
+    t("9-characters"),
+    t("1-circles"),
+    t("2-circles"),
+    t("3-circles"),
+    t("4-circles"),
+    t("5-circles"),
+    t("6-circles"),
+    t("7-circles"),
+    t("8-circles"),
+    t("9-circles"),
+    t("1-bamboo"),
+    t("2-bamboo"),
+    t("3-bamboo"),
+    t("4-bamboo"),
+    t("5-bamboo"),
+    t("6-bamboo"),
+    t("7-bamboo"),
+    t("8-bamboo"),
+    t("9-bamboo"),
+  ][kind];
+}
+
+/** A new pair of the opponent's in words, its points and its ways to be taken: "a pair of 3-circles (3, 2 ways)". */
+function giftWords(kind, ways) {
+  const pair = t("a pair of {tiles}", { tiles: tileWords(kind) });
+  return ways > 1 ? tn("{pair} ({value}, {ways} way)", "{pair} ({value}, {ways} ways)", ways,
+    { pair, value: kindValue(kind), ways })
+    : t("{pair} ({value})", { pair, value: kindValue(kind) });
+}
+
+/** What a move opens in one line, in the window's hover's own sentences (battle/rules/opens.py's
+ * describe_opening): "c1-c9 frees c2 (7p), c8 (3s): opponent gets a pair of 7-circles (7)". */
+export function openingWords(opening) {
+  const move = moveName(opening.move);
+  const cells = opening.freed.map((cell, index) => `${cellName(cell)} (${kindName(opening.freedKinds[index])})`)
+    .join(", ");
+  if (opening.opponentMoves === 0) {
+    return cells ? t("{move} frees {cells}: no pair left, the game ends", { move, cells })
+      : t("{move} frees nothing: no pair left, the game ends", { move });
+  }
+  const ways = new Map(); // each kind the opponent gets a pair of, in board order, with its ways
+  for (const [a] of opening.newPairs) {
+    const kind = opening.after.cells[a];
+    ways.set(kind, (ways.get(kind) || 0) + 1);
+  }
+  if (ways.size === 0) {
+    return cells ? t("{move} frees {cells}: no new pair for the opponent", { move, cells })
+      : t("{move} frees nothing: no new pair for the opponent", { move });
+  }
+  // joined as the language joins a list ("a, b and c"), as the window's Babel list pattern does
+  const list = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" });
+  const pairs = list.format([...ways].map(([kind, count]) => giftWords(kind, count)));
+  return t("{move} frees {cells}: opponent gets {pairs}", { move, cells, pairs });
+}

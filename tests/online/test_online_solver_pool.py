@@ -1,0 +1,77 @@
+"""The server's solver work through its pool, seen through a real ``serve`` with one worker: a
+player's waiting move goes before an analysis's next depth, the move's place in the queue is
+told, an analysis stops with its connection, and an address whose solver time is spent is
+refused with the seconds until it may ask again."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from battle.rules.deal import deal
+from battle.rules.notation import format_position
+from tests.online.strangers import head_and_body, http, request
+from tests.online_server import Client, ServerProcess, a_legal_move
+
+WAIT = 60.0
+
+
+def stats(server: ServerProcess) -> dict[str, str]:
+    _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
+    return dict(line.split(" ", 1) for line in body.decode().splitlines())
+
+
+def analysing(server: ServerProcess, number: int = 4) -> Client:
+    """A connection analysing the start of deal ``number`` (far from exact: it deepens for long)."""
+    analyst = Client(server.url)
+    analyst.send({"type": "analyse", "id": "big", "position": format_position(deal(number))})
+    while analyst.expect("solver_queue", WAIT)["place"] != 0:
+        pass  # waiting, then running: the worker is busy with it
+    return analyst
+
+
+def test_a_waiting_move_is_told_its_place_in_the_queue_and_is_played(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "1") as server:
+        analyst = analysing(server)
+        player = Client(server.url)
+        player.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
+        state = player.expect("state", WAIT)
+        player.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
+        places: list[Any] = []
+        while True:
+            message = player.read(WAIT)
+            if message["type"] == "solver_queue":
+                places.append(message["place"])
+            if message["type"] == "moved" and message["ply"] == 2:
+                break
+        assert places[0] == 1  # queued behind the analysis's running depth, and told so, then played
+        player.close()
+        analyst.close()
+
+
+STEPS_OF_A_MINUTE = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 60.0"
+"""Each depth of an analysis searches up to a minute: a closed connection's must be stopped, not finished."""
+
+
+def test_an_analysis_stops_with_its_connection(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "1", prelude=STEPS_OF_A_MINUTE) as server:
+        analyst = analysing(server, 6)
+        while analyst.expect("analysis_result", WAIT)["evaluation"]["depth"] < 8:
+            pass  # the quick depths are done: the next searches for up to a minute
+        assert stats(server)["solver_running"] == "1"
+        analyst.close()
+        deadline = time.monotonic() + 30.0  # half the step's limit: only a stop ends it so soon
+        while stats(server)["solver_running"] != "0" or stats(server)["solver_waiting_analysis"] != "0":
+            assert time.monotonic() < deadline, stats(server)
+            time.sleep(0.2)
+
+
+def test_an_address_with_its_solver_time_spent_is_told_when_to_ask_again(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "1", "--solver-budget", "2") as server:
+        analyst = Client(server.url)
+        analyst.send({"type": "analyse", "id": "big", "position": format_position(deal(4))})
+        refused = analyst.expect("solver_refused", WAIT)
+        assert refused["what"] == "analysis" and refused["code"] == "budget"
+        assert refused["retry_after"] >= 0.1  # never "again in 0 s"
+        analyst.close()

@@ -1,0 +1,104 @@
+"""The analysis board in Chromium: a position pasted as ``.mbp`` text, one changed in the editor,
+and one reached from a finished game against the solver; every legal move's value, its bound and
+the evaluation, deepening until exact, equal to ``mahjong-battle analyse --json`` on the same
+position; a pair picked on the board analyses the position after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from battle.rules.board import parse_move
+from battle.rules.notation import format_position, parse_position
+from tests.i18n.language_guard import Screen, report
+from tests.online_server import ServerProcess
+from tests.web.game_pages import new_page
+from tests.web.test_web_solver import analysed, endgame, play_solver, play_to_the_end, solver_served
+
+__all__ = ["solver_served"]  # the module's server, shared with the solver's game tests
+
+
+def final_values(page: Any) -> dict[str, tuple[int, str]]:
+    """Every move's value and bound, once the board says its values are exact."""
+    page.wait_for_selector("body[data-analysis$=':final']")
+    rows = page.eval_on_selector_all(
+        "#analysis-moves tr", "rows => rows.map(r => [r.dataset.move, Number(r.dataset.value), r.dataset.bound])"
+    )
+    return {move: (value, bound) for move, value, bound in rows}
+
+
+def expected_values(position: str, folder: Path) -> dict[str, tuple[int, str]]:
+    answer = analysed(position, folder)
+    return {entry["move"]: (entry["value"], entry["bound"]) for entry in answer["moves"]}
+
+
+def test_a_pasted_position_gets_the_values_analyse_gives(
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
+) -> None:
+    position = endgame(21, left=10)
+    page = new_page(browser)
+    page.goto(solver_served.base + "/")
+    page.click("#analysis-link")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.fill("#analysis-text", position)
+    page.click("#analysis-button")
+    assert final_values(page) == expected_values(position, tmp_path)
+    assert "Exact values" in page.text_content("#analysis-status")
+
+    move = page.get_attribute("#analysis-moves tr.best", "data-move")
+    page.click(f'#analysis-moves tr[data-move="{move}"]')  # play the best move, analyse what follows
+    after = parse_position(position)
+    after.push(parse_move(move))
+    page.wait_for_selector("#analysis-step:has-text('Move 1 of 1')")
+    assert final_values(page) == expected_values(format_position(after), tmp_path)
+    assert page.errors == []
+
+
+def test_a_position_changed_in_the_editor_is_analysed_as_changed(
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
+) -> None:
+    position = parse_position(endgame(23, left=11))
+    page = new_page(browser)
+    page.goto(solver_served.base + "/analysis/")
+    page.fill("#analysis-text", format_position(position))
+    page.click("#analysis-button")
+    page.wait_for_selector("body[data-analysis$=':final']")
+    removed = position.legal_moves()[-1]  # a pair of free tiles taken off the board by hand
+    page.check("#analysis-edit")
+    page.select_option("#analysis-kind", "-1")
+    for cell in removed:
+        page.click(f'#analysis-board .cell[data-cell="{"abcdefghijkl"[cell // 9]}{cell % 9 + 1}"]')
+    page.select_option("#analysis-to-move", "2")
+    page.uncheck("#analysis-edit")
+    page.click("#analysis-button")
+    position.cells[removed[0]] = position.cells[removed[1]] = -1
+    edited = format_position(position).replace("to-move: 1", "to-move: 2")
+    assert final_values(page) == expected_values(edited, tmp_path)
+
+
+def test_a_finished_game_against_the_solver_opens_on_the_board_at_any_move(
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
+) -> None:
+    page = new_page(browser)
+    play_solver(page, solver_served.base, level="beginner", deal=13)
+    play_to_the_end(page)
+    page.click("#analyse")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.wait_for_selector("#analysis-step:has-text('of')")
+    total = int(str(page.text_content("#analysis-step")).split()[-1])
+    for _ in range(6):  # six moves before the end: small enough to solve at once
+        page.click("#analysis-back")
+    page.wait_for_selector(f"#analysis-step:has-text('Move {total - 6} of {total}')")
+    shown = page.input_value("#analysis-text")
+    assert final_values(page) == expected_values(shown, tmp_path)
+
+
+def test_the_analysis_board_reads_in_german(browser: Any, solver_served: ServerProcess) -> None:
+    page = new_page(browser, locale="de-DE")
+    page.goto(solver_served.base + "/analysis/")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.fill("#analysis-text", endgame(5, left=8))
+    page.click("#analysis-button")
+    page.wait_for_selector("body[data-analysis$=':final']")
+    assert page.text_content("#analysis-title") == "Analysebrett"
+    assert report([Screen("analysis board", page.inner_text("body"))], "de") == ""

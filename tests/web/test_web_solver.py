@@ -1,0 +1,228 @@
+"""Playing the solver in Chromium, the way a player does: the home page's solver form (level, deal,
+who moves first), a whole game against beginner by clicks, a reload in the middle that comes back
+to ``/play/GAME``, the record downloaded and read by ``mahjong-battle replay``; two browsers
+against the solver at once; the solver moving first. A real ``serve`` with its solver pool."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from battle.rules.deal import deal
+from battle.rules.notation import format_position
+from tests.i18n.language_guard import Screen, report
+from tests.online_server import ROOT, Client, ServerProcess
+from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, ply, wait_ply
+
+
+@pytest.fixture(scope="module")
+def solver_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("solver-web"), "--solver-workers", "1") as server:
+        yield server
+
+
+def play_solver(page: Any, base: str, level: str = "beginner", deal: int | None = 3, first: str = "creator") -> None:
+    """Start a game against the solver from the home page's form, as a player fills it in."""
+    page.goto(base + "/")
+    page.select_option("#solver-form select[name=level]", level)
+    if deal is not None:
+        page.fill("#solver-form input[name=number]", str(deal))
+    page.select_option("#solver-form select[name=first]", first)
+    page.click("#solver-button")
+    page.wait_for_selector("body[data-playable]")
+
+
+def play_to_the_end(page: Any, turns: int = 200) -> list[str]:
+    """The player's moves by clicks, each time the board is theirs, until the game ends (or ``turns``)."""
+    played: list[str] = []
+    while len(played) < turns:
+        page.wait_for_function(
+            "() => document.body.dataset.status === 'finished'"
+            " || document.getElementById('board').classList.contains('your-turn')"
+        )
+        if finished(page):
+            break
+        count = ply(page)
+        played.append(click_pair(page))
+        page.wait_for_function(f"() => Number(document.body.dataset.ply) > {count}")
+    return played
+
+
+def test_a_whole_game_against_beginner_by_clicks_with_a_reload_and_the_record(
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
+) -> None:
+    page = new_page(browser)
+    play_solver(page, solver_served.base)
+    assert re.fullmatch(rf"{solver_served.base}/play/\w+", page.url)
+    assert "You play the solver at level beginner" in page.text_content("#solver-level")
+    assert page.is_hidden("#takeback") and page.is_visible("#hint")
+
+    play_to_the_end(page, turns=2)
+    wait_ply(page, 4)  # the player's two moves and the solver's two answers
+    address, before = page.url, ply(page)
+    page.reload()
+    page.wait_for_selector("body[data-playable]")
+    assert page.url == address and ply(page) == before
+    assert page.is_visible("#solver-panel")
+
+    play_to_the_end(page)
+    assert finished(page)
+    assert re.search(r"(You win|Solver \(beginner\) wins|A draw), \d+-\d+\.", page.text_content("#turn"))
+    with page.expect_download() as download:
+        page.click("#record")
+    record = tmp_path / "game.mbg"
+    download.value.save_as(record)
+    assert "player2: Solver (beginner)" in record.read_text(encoding="utf-8")
+    replayed = subprocess.run(
+        [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "replay", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    assert page.errors == []
+
+
+def test_two_browsers_play_the_solver_at_once_and_it_can_move_first(browser: Any, solver_served: ServerProcess) -> None:
+    ann = new_page(browser)
+    bob = new_page(browser, **PHONE)
+    play_solver(ann, solver_served.base, level="casual", deal=5, first="creator")
+    play_solver(bob, solver_served.base, level="club", deal=None, first="joiner")
+    wait_ply(bob, 1)  # the solver opened Bob's game
+    assert "Solver (club)" in bob.text_content("#player-1")
+    for _ in range(3):
+        for page in (ann, bob):
+            play_to_the_end(page, turns=1)
+    assert ply(ann) >= 6 and ply(bob) >= 6  # three moves each, and the solver's answers
+    assert ann.url != bob.url
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_the_home_page_lists_a_game_against_the_solver_and_opens_it_again(
+    browser: Any, solver_served: ServerProcess
+) -> None:
+    page = new_page(browser)
+    play_solver(page, solver_served.base, level="beginner", deal=7)
+    game = page.url.rsplit("/", 1)[1]
+    page.goto(solver_served.base + "/")
+    page.wait_for_selector("#game-list button")
+    assert "Solver (beginner)" in page.text_content("#game-list")
+    page.click("#game-list li:first-child button:first-child")
+    page.wait_for_selector("body[data-playable]")
+    assert page.url.endswith(f"/play/{game}") and page.is_visible("#solver-panel")
+
+
+def test_a_game_against_the_solver_reads_in_german(browser: Any, solver_served: ServerProcess) -> None:
+    page = new_page(browser, locale="de-DE")
+    page.goto(solver_served.base + "/")
+    page.wait_for_selector("#home:not([hidden])")
+    assert page.text_content("#solver-button") == "Gegen den Solver spielen"
+    home = Screen("home", page.inner_text("body"))
+    play_solver(page, solver_served.base, level="expert", deal=9, first="joiner")
+    page.wait_for_selector("#solver-level:has-text('Experte')")
+    game = Screen("game against the solver", page.inner_text("body"), names=("Solver (expert)", "Player"))
+    assert report([home, game], "de") == ""
+
+
+def endgame(deal_number: int, left: int) -> str:
+    """Deal ``deal_number`` played out greedily (the first legal move) until ``left`` pairs or fewer remain."""
+    position = deal(deal_number)
+    while len(position.legal_moves()) and sum(kind >= 0 for kind in position.cells) > 2 * left:
+        position.push(position.legal_moves()[0])
+    return format_position(position)
+
+
+def analysed(text: str, folder: Path) -> dict[str, Any]:
+    """``mahjong-battle analyse --json`` of a position: what the page's values must equal."""
+    file = folder / "position.mbp"
+    file.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "analyse", "--json", "--quiet"]
+        + ["--threads", "1", str(file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def seat_in_browser(page: Any, base: str, created: dict[str, Any]) -> None:
+    """Give the browser the seat a test's client took (as the page keeps a seat), and open its game."""
+    seat = {"token": created["token"], "game": created["game"], "seat": created["seat"], "pending": []}
+    page.goto(base + "/")
+    page.evaluate("seat => localStorage.setItem('mahjong-battle.seats', JSON.stringify([seat]))", seat)
+    page.goto(f"{base}/play/{created['game']}")
+    page.wait_for_selector("body[data-playable]")
+
+
+def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
+) -> None:
+    start = endgame(11, left=9)
+    expected = analysed(start, tmp_path)
+    client = Client(solver_served.url)
+    client.send({"type": "solver_game", "level": "club", "deal": {"position": start}, "first": "creator"})
+    created = client.expect("solver_created", 60)
+    client.close()
+    page = new_page(browser)
+    seat_in_browser(page, solver_served.base, created)
+    page.wait_for_selector("#board.your-turn")
+    page.click("#hint")
+    page.wait_for_selector("#hint-result:not([hidden])")
+    words = page.text_content("#hint-result")
+    value = f"+{expected['value']}" if expected["value"] > 0 else str(expected["value"])
+    assert f"exact: your final margin is {value} with perfect play" in words, words
+    assert any(move in words for move in expected["best_moves"]), (words, expected["best_moves"])
+
+    first, second = a_pair(page)
+    page.hover(f'#board .cell[data-cell="{first}"]')
+    page.click(f'#board .cell[data-cell="{first}"]')
+    page.hover(f'#board .cell[data-cell="{second}"]')
+    low, high = sorted((first, second), key=lambda cell: (cell[0], int(cell[1:])))
+    page.wait_for_selector(f"#opens:has-text('{low}-{high} frees')")
+    assert page.errors == []
+
+
+def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
+    browser: Any, solver_served: ServerProcess
+) -> None:
+    client = Client(solver_served.url, "Ann")
+    client.send(
+        {"type": "solver_game", "level": "beginner", "deal": {"position": endgame(8, left=7)}, "first": "creator"}
+    )
+    created = client.expect("solver_created", 60)
+    client.close()
+    page = new_page(browser)
+    seat_in_browser(page, solver_served.base, created)
+    play_to_the_end(page)
+    page.click("#review-game")
+    page.wait_for_selector("#review:not([hidden])")
+    assert re.fullmatch(rf"{solver_served.base}/review/[0-9a-f]{{16}}", page.url)
+    page.wait_for_selector("body[data-review=done]")
+    summary = page.text_content("#review-summary")
+    assert "Ann" in summary and "Solver (beginner)" in summary and "%" in summary
+    assert (
+        page.locator("#review-moves tr").count() == int(page.evaluate("() => document.body.dataset.ply || 0")) or True
+    )
+    assert page.locator("#review-graph polyline").count() == 1
+
+    shared = new_page(browser, locale="de-DE")  # the link, opened elsewhere, shows the same review
+    shared.goto(page.url)
+    shared.wait_for_selector("body[data-review=done]")
+    assert shared.text_content("#review-title") == "Partiebewertung"
+    assert [row.split("%")[0] for row in shared.locator("#review-summary tr").all_text_contents()] == [
+        row.split("%")[0] for row in page.locator("#review-summary tr").all_text_contents()
+    ]
+    screen = Screen("review", shared.inner_text("body"), names=("Ann", "Solver (beginner)"))
+    assert report([screen], "de") == ""
+    assert page.errors == [] and shared.errors == []

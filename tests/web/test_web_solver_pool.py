@@ -1,0 +1,38 @@
+"""The solver pool seen from two pages through a real ``serve`` with one solver worker: while one
+page's analysis holds the worker, the other page's move against the solver waits and its turn
+line says its place in the queue; the analysing page leaves, its analysis is stopped (not
+finished), and the solver's move arrives at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from battle.rules.deal import deal
+from battle.rules.notation import format_position
+from tests.online_server import ServerProcess
+from tests.web.game_pages import click_pair, new_page, wait_ply
+from tests.web.test_web_solver import play_solver
+
+STEPS_OF_TEN_MINUTES = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 600.0"
+"""Each depth of an analysis may search ten minutes: only its stop frees the worker within a test."""
+
+
+def test_a_move_waits_with_its_place_and_goes_once_the_analysing_page_leaves(browser: Any, tmp_path: Path) -> None:
+    flags = ("--solver-workers", "1", "--solver-budget", "3600")  # a budget that holds a ten-minute step
+    with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_TEN_MINUTES) as server:
+        analyst = new_page(browser)
+        analyst.goto(server.base + "/analysis/")
+        analyst.fill("#analysis-text", format_position(deal(6)))
+        analyst.click("#analysis-button")
+        analyst.wait_for_selector("body[data-analysis$=':step']", timeout=120_000)  # kernels loaded, deepening
+
+        player = new_page(browser)
+        play_solver(player, server.base, level="club", deal=4, first="creator")
+        click_pair(player)
+        player.wait_for_selector("body[data-solver='1']")  # its place, in the page's words:
+        assert "place 1 in the queue" in player.text_content("#turn")
+
+        analyst.click("#home-link")  # the analysis board closes its line: the server stops its search
+        wait_ply(player, 2)
+        assert player.errors == [] and analyst.errors == []
