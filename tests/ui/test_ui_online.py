@@ -13,6 +13,7 @@ import sqlite3
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -21,6 +22,7 @@ from battle.history.store import History
 from battle.online.client.seats import Seat, load_seats, remember_seat
 from battle.online.client.state_game import result_of_state
 from battle.online.protocol.codes import format_code
+from battle.online.protocol.server_messages import GameResult, Offers, PlayerInfo, State
 from battle.online.server.room import REMATCH_RETRY_SECONDS
 from battle.online.server.server_limits import ServerLimits
 from battle.rules.board import move_name, parse_move
@@ -155,44 +157,54 @@ def test_addresses_and_codes_read_as_people_type_them() -> None:
         read_code("UUUU-UUUU")
 
 
-def players(first: str | None, second: str | None) -> list[dict]:
-    return [
-        {"seat": seat, "name": name, "presence": "connected" if name else "open"}
-        for seat, name in ((1, first), (2, second))
-    ]
+def players(first: str | None, second: str | None) -> tuple[PlayerInfo, ...]:
+    return tuple(
+        PlayerInfo(seat, name, "connected" if name else "open", seat == 1) for seat, name in ((1, first), (2, second))
+    )
+
+
+def a_state(**fields: Any) -> State:
+    """A ``state`` with Ann in seat 1 (the window's) and Bob in seat 2, changed by ``fields``."""
+    given: dict[str, Any] = {
+        "game": "g1",
+        "you": 1,
+        "status": "playing",
+        "start": "",
+        "deal": 5,
+        "moves": (),
+        "to_move": 1,
+        "scores": (0, 0),
+        "players": players("Ann", "Bob"),
+    }
+    return State(**{**given, **fields})
 
 
 def test_the_board_shows_the_servers_moves_and_the_own_move_on_its_way() -> None:
-    state = {"you": 1, "status": "playing", "to_move": 1, "moves": ["a1-a9"], "players": players("Ann", "Bob")}
+    state = a_state(moves=("a1-a9",))
     assert expected_moves(state, []) == [parse_move("a1-a9")]
     assert expected_moves(state, [("m1", "b9-b1")]) == [parse_move("a1-a9"), parse_move("b1-b9")]
     # once the server has the move the turn has passed: its list holds the move (or refused it)
-    assert expected_moves({**state, "to_move": 2}, [("m1", "b9-b1")]) == [parse_move("a1-a9")]
+    assert expected_moves(replace(state, to_move=2), [("m1", "b9-b1")]) == [parse_move("a1-a9")]
     assert common_prefix([parse_move("a1-a9"), parse_move("b1-b9")], [parse_move("a1-a9")]) == 1
 
 
 def test_the_end_reads_from_the_servers_result() -> None:
-    state = {
-        "you": 1,
-        "status": "finished",
-        "players": players("Ann", "Bob"),
-        "result": {"winner": 2, "reason": "resign", "scores": [40, 62]},
-    }
+    state = a_state(status="finished", to_move=None, result=GameResult(2, "resign", (40, 62)))
     assert describe_end(state) == "You resigned; Bob wins, 40-62."
-    state["result"] = {"winner": 1, "reason": "time", "scores": [20, 50]}
+    state = replace(state, result=GameResult(1, "time", (20, 50)))
     assert describe_end(state) == "Bob ran out of time; you win, 20-50."
     result = result_of_state(state)
     assert result is not None and result.winner == 1 and result.scores == (20, 50)  # fewer points, still the winner
-    state["result"] = {"winner": 1, "reason": "no_pair", "scores": [140, 130]}
+    state = replace(state, result=GameResult(1, "no_pair", (140, 130)))
     assert describe_end(state) == "You win 140-130 (by 10)."
-    assert open_question({**state, "offers": {"rematch": 2, "takeback": None}}) == "rematch"
-    assert open_question({**state, "offers": {"rematch": 1, "takeback": None}}) is None  # your own offer
+    assert open_question(replace(state, offers=Offers(rematch=2))) == "rematch"
+    assert open_question(replace(state, offers=Offers(rematch=1))) is None  # your own offer
 
 
 def test_clocks_terms_and_kept_games_in_words() -> None:
     assert [clock_text(s) for s in (41.2, 0.2, 0.0, 245, 86400)] == ["0:42", "0:01", "0:00", "4:05", "24:00:00"]
-    assert game_terms({"deal": 5, "move_seconds": 60, "lose_on_time": True}) == "Deal 5 · 1 min a move, lose on time"
-    assert game_terms({"deal": None, "move_seconds": None}) == "a composed start · no time limit"
+    assert game_terms(a_state(move_seconds=60, lose_on_time=True)) == "Deal 5 · 1 min a move, lose on time"
+    assert game_terms(a_state(deal=None)) == "a composed start · no time limit"
     seat = Seat("ws://games.example.org:8765", "g", "t", 1, opponent="Bob", updated=1000.0)
     assert kept_game_line(seat, now=1000.0 + 2 * 86400 + 5) == "Bob · games.example.org:8765 · in play, 2 days ago"
     waiting = Seat("wss://x.org", "g", "t", 1)
@@ -232,7 +244,7 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
         ui.play_move(app, move)
         assert scene.game.ply == 1 and scene.status.text.startswith("You took")
         assert guest.expect("moved")["move"] == move_name(move)
-        ui.run_until(app, lambda: scene.online.state["to_move"] == 2, WAIT)
+        ui.run_until(app, lambda: scene.online.state.to_move == 2, WAIT)
         blocked = scene.position.legal_moves()[0]
         ui.click_cell(app, blocked[0])
         assert scene.status.text == "Wait: Bob is to move." and scene.selected is None
@@ -352,7 +364,7 @@ def test_the_opponent_asks_for_a_takeback_and_y_lets_them(tmp_path: Path, monkey
         assert scene.online.notice() == ("Bob asks to take back their last move — Y yes · N no", "good")
         ui.key(app, pygame.K_y)
         ui.run_until(app, lambda: scene.game.ply == 1, WAIT)
-        assert scene.online.state["to_move"] == 2
+        assert scene.online.state.to_move == 2
 
 
 def _arrived_unread(scene, ready) -> None:  # noqa: ANN001
@@ -379,9 +391,7 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
             assert guest.expect("state")["offers"]["takeback"] is None
             _arrived_unread(
                 scene,
-                lambda now: (
-                    now["offers"]["takeback"] is None and len(now["moves"]) == (moves if not accept else moves - 1)
-                ),
+                lambda now: now.offers.takeback is None and now.ply == (moves if not accept else moves - 1),
             )
 
         def bob_moves(move_id: str) -> None:
@@ -408,7 +418,7 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
         bob_moves("b1")
         ui.run_until(app, lambda: "moved instead" in scene.status.text, WAIT)
         assert "Bob moved instead: no takeback. Your move" in scene.status.text and scene.game.ply == 4
-        assert scene.online.state["offers"]["takeback"] is None  # no state follows a move: the move ends it
+        assert scene.online.state.offers.takeback is None  # no state follows a move: the move ends it
         assert scene.online.refusal() is None and scene.online.notice() is None
 
 
@@ -532,7 +542,7 @@ def test_a_game_left_is_resumed_from_the_list_of_online_games(tmp_path: Path, mo
         assert kept_game_line(kept[0]) == f"Bob · 127.0.0.1:{server.port} · in play"
         ui.click_button(app, setup.widgets["resume:0"])
         resumed = game_screen(app)
-        assert resumed.game.moves == [move] and resumed.online.state["to_move"] == 2
+        assert resumed.game.moves == [move] and resumed.online.state.to_move == 2
 
         ui.key(app, pygame.K_l)
         ui.key(app, pygame.K_o)
@@ -784,11 +794,11 @@ def test_the_window_sleeps_until_the_server_has_news(tmp_path: Path, monkeypatch
         scene, guest, state = hosted_game(app, server)
         ui.play_move(app, scene.position.legal_moves()[0])
         guest.expect("moved")
-        ui.run_until(app, lambda: scene.online.state["to_move"] == 2 and not scene.animations, WAIT)
+        ui.run_until(app, lambda: scene.online.state.to_move == 2 and not scene.animations, WAIT)
         ui.settle(app)
         assert scene.next_frame_in() is None  # connected, no clock: nothing to draw until news
         pygame.event.clear()
-        state["moves"].append(scene.online.state["moves"][-1])
+        state["moves"].append(scene.online.state.moves[-1])
         guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
         deadline = time.monotonic() + WAIT
         while not pygame.event.peek(ONLINE_EVENT):  # the session's thread wakes the sleeping loop

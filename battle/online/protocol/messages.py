@@ -48,6 +48,8 @@ FIRST_CHOICES = ("creator", "joiner", "random")
 
 First = Literal["creator", "joiner", "random"]
 JsonObject = dict[str, Any]
+ParamValue = str | int | float | bool | None
+"""A value an ``error``'s ``params`` carry: what a client words the refusal with."""
 
 
 class ErrorCode(str, Enum):
@@ -80,17 +82,25 @@ class ErrorCode(str, Enum):
 
 
 class ProtocolError(Exception):
-    """A message the server refuses: a code for programs, a one-line reason for people.
+    """A message the server refuses: a code and its ``params`` for the clients to word, and a
+    one-line reason in fixed English for logs and old clients.
 
     ``ref`` names the refused message (``{"type": "move", "id": "m7"}``) as far as it could be
     read, so a client can tell which of its messages failed.
     """
 
-    def __init__(self, code: ErrorCode, reason: str, ref: JsonObject | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        reason: str,
+        ref: JsonObject | None = None,
+        params: Mapping[str, ParamValue] | None = None,
+    ) -> None:
         super().__init__(f"{code.value}: {reason}")
         self.code: ErrorCode = code
         self.reason: str = one_line(reason)
         self.ref: JsonObject | None = ref
+        self.params: dict[str, ParamValue] = dict(params or {})
 
 
 # -- client messages ---------------------------------------------------------------------

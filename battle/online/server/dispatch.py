@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
-from battle.online.protocol import messages, reader, server_messages
+from battle.online.protocol import messages, reader
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
 from battle.online.protocol.messages import (
     Abort,
@@ -45,6 +45,17 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.protocol.server_messages import (
+    Created,
+    Error,
+    Joined,
+    Pong,
+    Record,
+    RematchStarted,
+    Welcome,
+    error_for,
+)
+from battle.online.protocol.writer import server_frame
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
 from battle.online.server.fan_out import Audiences
@@ -123,14 +134,12 @@ class GameServer:
         except ProtocolError as problem:
             if problem.ref is None and message is not None:
                 problem.ref = messages.ref_of(message)
-            await client.send(server_messages.error_for(problem))
+            await client.send(error_for(problem))
         except StoreError as problem:
             log.error("%s", problem)
             if client.room is not None:
                 self._reload(client.room)
-            await client.send(
-                server_messages.error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again")
-            )
+            await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
     async def _dispatch(self, client: Client, message: ClientMessage) -> None:
         opening = self._opening.get(type(message))
@@ -155,10 +164,10 @@ class GameServer:
         request = client.socket.request
         headers = request.headers if request is not None else Headers()
         forwarded = self.limits.trust_proxy and forwarded_address(headers) is not None
-        await client.send(server_messages.welcome(self.share.for_request(headers.get("Host"), forwarded)))
+        await client.send(Welcome(self.share.for_request(headers.get("Host"), forwarded)))
 
     async def _ping(self, client: Client, message: Ping) -> None:
-        await client.send(server_messages.pong(message.t))
+        await client.send(Pong(message.t))
 
     # -- picking a game ------------------------------------------------------------------
 
@@ -206,7 +215,7 @@ class GameServer:
         await self.audiences.attach(client, room, room.creator_seat)
         links = self.live.links
         await client.send(
-            server_messages.created(
+            Created(
                 room.game_id,
                 invite,
                 watch,
@@ -227,7 +236,7 @@ class GameServer:
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
         await self._commit(room, lambda: self.live.store.plan_join(room, seat))
         await self.audiences.attach(client, room, seat)
-        await client.send(server_messages.joined(room.game_id, token, seat))
+        await client.send(Joined(room.game_id, token, seat))
         await self.audiences.broadcast_state(room)
 
     async def _resume(self, client: Client, message: Resume) -> None:
@@ -305,7 +314,7 @@ class GameServer:
         # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
         # list already shows the position after it, never the one before as its turn again
         moved_frame = self.audiences.moved(room, client, moved)
-        ack_frame = messages.encode(outcome.receipt.ack()).encode()
+        ack_frame = server_frame(outcome.receipt.ack()).encode()
         await client.send_now(*((moved_frame, ack_frame) if client in self.audiences.of(room) else (ack_frame,)))
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
@@ -341,7 +350,7 @@ class GameServer:
     async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
         await self.live.settled(room)
         room = self.live.current(room)
-        await client.send(server_messages.record(room.game_id, room.record_text()))
+        await client.send(Record(room.game_id, room.record_text()))
 
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
         store = self.live.store
@@ -352,10 +361,8 @@ class GameServer:
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
             new_seat = None if seat_then is None else 3 - seat_then
-            news = server_messages.rematch_started(
-                room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch
-            )
-            other.tell(messages.encode(news).encode())
+            news = RematchStarted(room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch)
+            other.tell(server_frame(news).encode())
             await self.audiences.attach(other, new, new_seat)
         await self.audiences.broadcast_state(new)
 

@@ -19,9 +19,9 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
-from battle.online.protocol import messages, server_messages
+from battle.online.protocol import messages
 from battle.online.protocol.messages import (
     ABORT_BEFORE_PLY,
     DealChoice,
@@ -30,6 +30,19 @@ from battle.online.protocol.messages import (
     GivenPosition,
     NumberedDeal,
     ProtocolError,
+)
+from battle.online.protocol.server_messages import (
+    Ack,
+    EndReasonName,
+    GameResult,
+    GameStatus,
+    Moved,
+    Offers,
+    PlayerInfo,
+    Presence,
+    RematchLink,
+    State,
+    Viewer,
 )
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
@@ -48,6 +61,11 @@ class Status(str, Enum):
     PLAYING = "playing"
     FINISHED = "finished"
 
+    @property
+    def name_sent(self) -> GameStatus:
+        """The value as the protocol's ``status`` field has it."""
+        return cast(GameStatus, self.value)
+
 
 class EndReason(str, Enum):
     """Why a game ended: no pair of free twins left (the rules' end), a resignation, the clock, an
@@ -58,6 +76,11 @@ class EndReason(str, Enum):
     TIME = "time"
     ABORTED = "aborted"
     EXPIRED = "expired"
+
+    @property
+    def name_sent(self) -> EndReasonName:
+        """The value as the protocol's ``result.reason`` field has it."""
+        return cast(EndReasonName, self.value)
 
 
 UNRATED_ENDS = (EndReason.ABORTED, EndReason.EXPIRED)
@@ -136,9 +159,9 @@ class MoveReceipt:
     def taken_back(self) -> bool:
         return self.taken_back_at is not None
 
-    def ack(self) -> dict[str, Any]:
+    def ack(self) -> Ack:
         """The ``ack`` message for this move, the same for the first send and every resend."""
-        return server_messages.ack(self.move_id, self.ply, self.move, self.taken_back)
+        return Ack(self.move_id, self.ply, self.move, self.taken_back)
 
 
 @dataclass(frozen=True)
@@ -371,54 +394,53 @@ class Room:
         deadline = self.deadline()
         return deadline is not None and now >= deadline
 
-    def result_message(self) -> dict[str, Any] | None:
+    def result_message(self) -> GameResult | None:
         if self.status != Status.FINISHED or self.reason is None:
             return None
-        return server_messages.result(self.winner, self.reason.value, self.scores)
+        return GameResult(self.winner, self.reason.name_sent, self.scores)
 
-    def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> dict[str, Any]:
+    def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> State:
         """The full ``state`` message for a seat (1 or 2) or a spectator (None).
 
         ``presence`` says which seats have a connection now; only a seat's holder sees the
         invite code, and only while the seat it gives is open.
         """
-        you: server_messages.Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
+        you: Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
         players = []
         for seat in SEATS:
             if seat in self.seats:
-                mark: server_messages.Presence = "connected" if presence.get(seat) else "away"
+                mark: Presence = "connected" if presence.get(seat) else "away"
                 name = self.seats[seat].name  # "" for a player who gave none: each client words the default
-                players.append(server_messages.player(seat, name, mark, seat == self.creator_seat))
+                players.append(PlayerInfo(seat, name, mark, seat == self.creator_seat))
             else:
-                players.append(server_messages.player(seat, None, "open", False))
+                players.append(PlayerInfo(seat, None, "open", False))
         deadline = self.deadline()
-        rematch = {"game": self.rematch_game, "watch": self.rematch_watch} if self.rematch_game else None
-        return server_messages.state(
+        rematch = RematchLink(self.rematch_game, self.rematch_watch or "") if self.rematch_game else None
+        return State(
             game=self.game_id,
             you=you,
-            status=self.status.value,
+            status=self.status.name_sent,
             start=format_position(self.game.start),
             deal=self.game.deal_number,
-            moves=[receipt.move for receipt in self._live],
+            moves=tuple(receipt.move for receipt in self._live),
             to_move=self.to_move,
             scores=self.scores,
-            players=players,
+            players=tuple(players),
             result=self.result_message(),
             move_seconds=self.options.move_seconds,
             lose_on_time=self.options.lose_on_time,
             deadline=deadline,
             seconds_left=None if deadline is None else max(0.0, deadline - now),
             overdue=self.is_overdue(now),
-            rematch_offer=self.rematch_offer,
-            takeback_request=self.takeback_request,
+            offers=Offers(self.rematch_offer, self.takeback_request),
             rematch=rematch,
             invite=self.invite if you != "spectator" and self.open_seat is not None else None,
             watch=self.watch,
         )
 
-    def moved_message(self, receipt: MoveReceipt) -> dict[str, Any]:
+    def moved_message(self, receipt: MoveReceipt) -> Moved:
         """The ``moved`` message every connection gets after ``receipt`` was applied."""
-        return server_messages.moved(
+        return Moved(
             game=self.game_id,
             ply=receipt.ply,
             seat=receipt.seat,

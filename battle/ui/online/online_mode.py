@@ -85,7 +85,7 @@ class OnlineMode(ServerGame):
     # -- buttons and clicks ------------------------------------------------------------------
 
     def enabled_buttons(self) -> dict[str, bool]:
-        offers = self.state.get("offers") or {}
+        offers = self.state.offers
         asked = self.question() is not None
         game = self.screen.match.game
         if self.watching:
@@ -102,13 +102,13 @@ class OnlineMode(ServerGame):
             "takeback": (
                 self.playing
                 and last_mover(self.state, game) == self.you
-                and offers.get("takeback") is None
+                and offers.takeback is None
                 and not self.in_flight()
             ),
             "resign": self.playing,
             "yes": asked,
             "no": asked,
-            "rematch": self.finished and not self.state.get("rematch") and offers.get("rematch") != self.you,
+            "rematch": self.finished and self.state.rematch is None and offers.rematch != self.you,
             "edit": self.finished,
             "review": self.finished and game.ply > 0,
         }
@@ -123,13 +123,13 @@ class OnlineMode(ServerGame):
             )
         if self.watching:
             return StatusLine(_(WATCHING), "quiet")
-        if self.state.get("status") == "waiting":
+        if self.state.status == "waiting":
             return StatusLine(_("Your opponent has not joined yet."), "quiet")
         if self.finished:
             return StatusLine(_("The game is over. Rematch offers another; V reviews this one."), "quiet")
         if self.in_flight():
             return StatusLine(_("Wait: your move is on its way to the server."), "quiet")
-        if self.state.get("to_move") != self.you:
+        if self.state.to_move != self.you:
             return StatusLine(
                 about(self.opponent_name, _("Wait: you are to move."), _("Wait: {name} is to move.")), "quiet"
             )
@@ -202,12 +202,12 @@ class OnlineMode(ServerGame):
         if not self.enabled_buttons()["takeback"]:
             reason = (
                 _("You asked already.")
-                if (self.state.get("offers") or {}).get("takeback") == self.you
+                if self.state.offers.takeback == self.you
                 else _("Only your own last move can be taken back, while the game is played.")
             )
             return StatusLine(_("No takeback to ask for: {reason}").format(reason=reason), "quiet")
         self.session.send(RequestTakeback())
-        move = (self.state.get("moves") or ["?"])[-1]
+        move = self.state.moves[-1] if self.state.moves else "?"
         return StatusLine(
             _("Asked {opponent_name} to let you take back {move}.").format(opponent_name=self.opponent_name, move=move),
             "hint",
@@ -234,15 +234,15 @@ class OnlineMode(ServerGame):
         return StatusLine(_("There is nothing to answer."), "quiet")
 
     def _rematch(self) -> StatusLine:
-        offers = self.state.get("offers") or {}
+        offers = self.state.offers
         name = self.opponent_name
         if not self.finished:
             return StatusLine(_("A rematch can be offered once the game is over."), "quiet")
-        if self.state.get("rematch"):
+        if self.state.rematch is not None:
             return StatusLine(_("The rematch has begun already."), "quiet")
-        if offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
+        if offers.rematch == self.opponent and self.declined_rematch != self.game_id:
             return self._answer(True)
-        if offers.get("rematch") == self.you:
+        if offers.rematch == self.you:
             return StatusLine(_("You offered a rematch: waiting for {name}.").format(name=name), "quiet")
         self.session.send(OfferRematch())
         return StatusLine(_("Offered {name} a rematch: the same deal, the sides swapped.").format(name=name), "good")
@@ -255,7 +255,7 @@ class OnlineMode(ServerGame):
     @property
     def can_abort(self) -> bool:
         """Before the game's second move a player calls it off instead of resigning (the server's rule)."""
-        return self.playing and not self.watching and len(self.state.get("moves") or ()) < ABORT_BEFORE_PLY
+        return self.playing and not self.watching and self.state.ply < ABORT_BEFORE_PLY
 
     def abort(self) -> StatusLine:
         """Call the game off; what the status line says."""
@@ -297,7 +297,7 @@ class OnlineMode(ServerGame):
                 _("Closed: {detail}. Leave, then resume the game from Play online.").format(detail=self.link.detail),
                 "error",
             )
-        if state.get("status") == "waiting":
+        if state.status == "waiting":
             return StatusLine(
                 _("Waiting for both players to join.") if self.watching else _("Waiting for your opponent to join."),
                 "quiet",
@@ -305,14 +305,14 @@ class OnlineMode(ServerGame):
         if self.finished:
             return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
         if self.watching:
-            mover = 1 if state.get("to_move") == 1 else 2
+            mover = 1 if state.to_move == 1 else 2
             watched = about(
                 name_of(state, mover),
                 _("You are watching: you are to move."),
                 _("You are watching: {name} is to move."),
             )
             return StatusLine(watched, "quiet")
-        if state.get("to_move") == self.you:
+        if state.to_move == self.you:
             pairs = len(self.position.legal_moves())
             said = ngettext(
                 "Your move: {count} pair to choose from.", "Your move: {count} pairs to choose from.", pairs
@@ -373,7 +373,7 @@ class OnlineMode(ServerGame):
                         presence_of(self.state, seat), "away"
                     )
                 )
-            if self.playing and self.state.get("to_move") == seat and left is not None:
+            if self.playing and self.state.to_move == seat and left is not None:
                 parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else "overdue")
             roles.append(" · ".join(parts))
         return roles[0], roles[1]
@@ -381,7 +381,7 @@ class OnlineMode(ServerGame):
     def notice(self) -> tuple[str, str] | None:
         """The one thing that needs noticing beside the status line, and its kind: a lost link, a question, absence."""
         name = self.opponent_name
-        offers = self.state.get("offers") or {}
+        offers = self.state.offers
         if self.link.state == "closed":
             return _("Closed: {detail}").format(detail=self.link.detail), "error"
         if self.lost and self.link.state == "retrying":
@@ -404,9 +404,9 @@ class OnlineMode(ServerGame):
             return _("{name} offers a rematch — Y yes · N no").format(name=name), "good"
         if self.playing and presence_of(self.state, self.opponent) == "away":
             return _("{name} is away: the game waits").format(name=name), "quiet"
-        if self.playing and offers.get("takeback") == self.you:
+        if self.playing and offers.takeback == self.you:
             return _("Waiting for {name} to answer your takeback request").format(name=name), "quiet"
-        if self.finished and offers.get("rematch") == self.you and not self.state.get("rematch"):
+        if self.finished and offers.rematch == self.you and self.state.rematch is None:
             return _("Waiting for {name} to take the rematch").format(name=name), "quiet"
         return None
 

@@ -69,7 +69,7 @@ class OnlineResultScene(ResultScene):
         if result is None:
             return "", ""
         if ended_unplayed(state):  # called off or expired: no winner, no draw, it counts for nothing
-            if (state.get("result") or {}).get("reason") == "expired":
+            if state.result is not None and state.result.reason == "expired":
                 return _("Expired"), _("Nobody joined in time: the game expired and counts for nothing.")
             return _("Called off"), _("The game was called off; it counts for nothing.")
         reason = ending(state)
