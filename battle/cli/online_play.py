@@ -20,13 +20,13 @@ from typing import TextIO
 from battle.cli.inputs import InputError, is_yes
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
-from battle.i18n import _, format_number, format_short, ngettext
+from battle.i18n import N_, _, format_number, format_short, ngettext
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
 from battle.online.client.session import Link, OnlineSession
 from battle.online.client.share_link import friend_link, friend_server, here_only_note
 from battle.online.client.state_game import game_from_state, name_of, result_of_state
-from battle.online.client.wording import unplayed_end
+from battle.online.client.wording import end_sentence, refusal_text, unplayed_end
 from battle.online.protocol.codes import format_code
 from battle.online.protocol.messages import (
     Abort,
@@ -55,10 +55,10 @@ from battle.online.protocol.server_messages import (
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
-from battle.rules.wording import about, plural
+from battle.rules.wording import plural
 from battle.storage.paths import error_reason, write_atomically
 
-HELP = """Commands:
+HELP = N_("""Commands:
   c1-c9        take the pair on c1 and c9 (also 'c1 c9')
   moves        list the playable pairs
   board        show the board again
@@ -70,7 +70,7 @@ HELP = """Commands:
   codes        show the invite and watch codes (and links) again
   save FILE    write the game record (.mbg)
   quit         leave; the game waits on the server ('play --online URL --resume')
-  help         this text"""
+  help         this text""")
 CONNECT_WAIT = 15.0
 """Seconds to wait for the first state before saying the server cannot be reached."""
 RECORD_WAIT = 5.0
@@ -181,14 +181,12 @@ class OnlinePlay:
             if isinstance(event, Error):
                 if event.code == ErrorCode.DAMAGED:  # trying again cannot help: said at once
                     raise InputError(_("the server could not load that game: its record there is damaged"))
-                refused = event.reason
+                refused = refusal_text(event)
                 if self.session.link.state == "closed":
-                    raise InputError(_("the server refused: {reason}").format(reason=refused))
+                    raise InputError(refused)
             elif isinstance(event, Link) and event.state == "closed":
                 raise InputError(
-                    _("the server refused: {reason}").format(reason=refused)
-                    if refused is not None
-                    else _("cannot play online: {detail}").format(detail=event.detail)
+                    refused if refused is not None else _("cannot play online: {detail}").format(detail=event.detail)
                 )
             elif isinstance(event, Link) and event.state == "retrying" and not said_retrying:
                 self.say(
@@ -201,7 +199,7 @@ class OnlinePlay:
                 self._remember()
             elif isinstance(event, State):
                 if refused is not None:  # refused something, yet the game goes on: said with it
-                    self.say(_("The server refused: {reason}").format(reason=refused))
+                    self.say(refused)
                 self._remember()
                 return event
         raise InputError(
@@ -228,16 +226,10 @@ class OnlinePlay:
             seat = event.seat
             if seat != state.you:
                 name, points = name_of(state, seat), event.points
-                self.say(
-                    about(
-                        name,
-                        ngettext("You take {move} for {count} point.", "You take {move} for {count} points.", points),
-                        ngettext(
-                            "{name} takes {move} for {count} point.", "{name} takes {move} for {count} points.", points
-                        ),
-                        move=event.move,
-                        count=points,
-                    )
+                self.say(  # the opponent's move: never "You take", whatever their name
+                    ngettext(
+                        "{name} takes {move} for {count} point.", "{name} takes {move} for {count} points.", points
+                    ).format(name=name, move=event.move, count=points)
                 )
                 self._show()
             if event.status == "finished":
@@ -253,14 +245,16 @@ class OnlinePlay:
             self.say(_("The rematch begins: same deal, sides swapped."))
             self._remember()
         elif isinstance(event, Error):
-            self.say(_("Refused: {get}").format(get=event.reason))
+            self.say(refusal_text(event, state))
             self.resigned = None  # a refused resignation leaves the game to play on
         elif isinstance(event, Link):
             if event.state == "connected":
                 self.resigned = None  # a resignation lost with the connection: the player is asked again
             text = {
-                "retrying": f"Connection lost ({event.detail}); trying again in {float(event.retry_in or 0):.0f} s...",
-                "connected": "Connected.",
+                "retrying": _("Connection lost ({detail}); trying again in {seconds} s...").format(
+                    detail=event.detail, seconds=round(event.retry_in or 0)
+                ),
+                "connected": _("Connected."),
                 "connecting": "",
             }.get(event.state, "")
             if text and text != self.last_link:
@@ -281,25 +275,25 @@ class OnlinePlay:
             name = name_of(state, item.seat)
             mine = item.seat == you
             other = name_of(state, 3 - item.seat)
+            moves = ", ".join(item.moves)
             text = {
                 "takeback_asked": (
-                    f"You asked {other} to let you take back your last move; waiting for the answer."
+                    _("You asked {other} to let you take back your last move; waiting for the answer.")
                     if mine
-                    else f"{name} asks to take back their last move: yes or no?"
+                    else _("{name} asks to take back their last move: yes or no?")
                 ),
                 "takeback_granted": (
-                    f"{other} let you take back {', '.join(item.moves)}."
-                    if mine
-                    else f"{name} took back {', '.join(item.moves)}."
+                    _("{other} let you take back {moves}.") if mine else _("{name} took back {moves}.")
                 ),
-                "takeback_refused": f"{other} said no to the takeback." if mine else None,
-                "takeback_overtaken": f"{other} moved instead: no takeback." if mine else None,
-                "rematch_offered": None if mine else f"{name} offers a rematch: yes or no?",
-                "rematch_declined": f"{other} turned down the rematch." if mine else None,
-                "away": None if mine else f"{name} is away; the game waits for them.",
-                "back": None if mine else f"{name} is back.",
-                "joined": None if mine else f"{name} joined.",
+                "takeback_refused": _("{other} said no to the takeback.") if mine else None,
+                "takeback_overtaken": _("{other} moved instead: no takeback.") if mine else None,
+                "rematch_offered": None if mine else _("{name} offers a rematch: yes or no?"),
+                "rematch_declined": _("{other} turned down the rematch.") if mine else None,
+                "away": None if mine else _("{name} is away; the game waits for them."),
+                "back": None if mine else _("{name} is back."),
+                "joined": None if mine else _("{name} joined."),
             }[item.kind]
+            text = None if text is None else text.format(name=name, other=other, moves=moves)
             if text:
                 self.say(text)
             if item.kind == "takeback_granted":
@@ -325,7 +319,7 @@ class OnlinePlay:
             self.say(_("Leaving.") + self._what_stays())
             return False
         if word in ("help", "?"):
-            self.say(HELP)
+            self.say(_(HELP))
         elif word == "board":
             self._show()
         elif word == "moves" and state is not None:
@@ -376,9 +370,9 @@ class OnlinePlay:
             return
         if state.status != "playing":
             self.say(
-                "The game is not being played now."
+                _("The game is not being played now.")
                 if state.status == "finished"
-                else "The game waits for your opponent to join."
+                else _("The game waits for your opponent to join.")
             )
             return
         if state.to_move != state.you:
@@ -468,19 +462,12 @@ class OnlinePlay:
         return " " + _("The game waits on the server: 'play --online URL --resume' comes back to it.")
 
     def _show_result(self, state: State) -> None:
-        result = state.result
-        winner = None if result is None else result.winner
-        how = "" if result is None else result.reason
-        scores = state.scores if result is None else result.scores
         unplayed = unplayed_end(state)
         if unplayed is not None:
             self.say(unplayed)
             self.say(_("'quit' leaves."))
             return
-        if winner is None:
-            self.say(_("The game is over: a draw, {scores} to {scores2}.").format(scores=scores[0], scores2=scores[1]))
-        else:
-            self.say(_won_sentence(name_of(state, winner), how, scores[0], scores[1]))
+        self.say(f"{_('The game is over.')} {end_sentence(state)}")  # two whole sentences
         self.say(_("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves."))
         self._keep_in_history(state)
 
@@ -545,32 +532,6 @@ class OnlinePlay:
             remember_seat(seat)
         except OSError as error:
             self.say(_("Cannot keep this game in the list of online games: {value}").format(value=error_reason(error)))
-
-
-def _won_sentence(winner: str, how: str, first: int, second: int) -> str:
-    """The end of a game with a winner, with the scores of the first and second seat: by the rules'
-    end, by a resignation (``how`` "resign") or on time ("time")."""
-    scores = {"first": first, "second": second}
-    if how == "resign":
-        return about(
-            winner,
-            _("The game is over: you win by resignation, {first} to {second}."),
-            _("The game is over: {name} wins by resignation, {first} to {second}."),
-            **scores,
-        )
-    if how == "time":
-        return about(
-            winner,
-            _("The game is over: you win on time, {first} to {second}."),
-            _("The game is over: {name} wins on time, {first} to {second}."),
-            **scores,
-        )
-    return about(
-        winner,
-        _("The game is over: you win, {first} to {second}."),
-        _("The game is over: {name} wins, {first} to {second}."),
-        **scores,
-    )
 
 
 def open_session(

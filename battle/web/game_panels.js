@@ -3,7 +3,8 @@
 // nothing back; game_screen.js decides what they are given.
 
 import { $ } from "./dom.js";
-import { SHAPES, nameOf, resultText } from "./game_view.js";
+import { SHAPES } from "./game_view.js";
+import { nameOf, resultText } from "./server_words.js";
 import { clockWords } from "./clock.js";
 import { t, tn } from "./i18n.js";
 
@@ -36,7 +37,7 @@ export function renderTurn(view, note, lineUp) {
   if (state.status === "waiting") {
     words = state.you === "spectator" ? t("Waiting for the second player.") : t("Waiting for your opponent to open the link…");
   } else if (state.status === "finished") {
-    words = resultText(state, nameOf);
+    words = resultText(state);
   } else if (view.pending) {
     words = lineUp ? t("Your move is on its way…") : waitingMove();
   } else if (view.yourTurn) {

@@ -18,18 +18,20 @@ from typing import Any
 import pygame
 import pytest
 
+from battle import i18n
 from battle.history.store import History
 from battle.online.client.seats import Seat, load_seats, remember_seat
 from battle.online.client.state_game import result_of_state
 from battle.online.protocol.codes import format_code
-from battle.online.protocol.server_messages import GameResult, Offers, PlayerInfo, State
+from battle.online.protocol.messages import ErrorCode
+from battle.online.protocol.server_messages import Error, GameResult, Offers, PlayerInfo, State
 from battle.online.server.room import REMATCH_RETRY_SECONDS
 from battle.online.server.server_limits import ServerLimits
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.choice_scene import ChoiceScene
 from battle.ui.files.settings import MIN_SIZE, Settings, load_settings, save_settings
-from battle.ui.online import lobby_scene
+from battle.ui.online import connection, lobby_scene
 from battle.ui.online.connection import ONLINE_EVENT
 from battle.ui.online.lobby_scene import LobbyScene
 from battle.ui.online.online_mode import WATCHING
@@ -199,6 +201,26 @@ def test_the_end_reads_from_the_servers_result() -> None:
     assert describe_end(state) == "You win 140-130 (by 10)."
     assert open_question(replace(state, offers=Offers(rematch=2))) == "rematch"
     assert open_question(replace(state, offers=Offers(rematch=1))) is None  # your own offer
+
+
+def test_the_end_and_refusals_are_whole_sentences_in_the_readers_language_told_by_seat() -> None:
+    resigned = a_state(status="finished", to_move=None, result=GameResult(1, "resign", (62, 40)))
+    late = replace(resigned, you=2, result=GameResult(2, "time", (62, 40)))
+    not_yours = Error(ErrorCode.NOT_YOUR_TURN, "not your turn: seat 1 is to move", {"seat": 1})
+    as_you = a_state(players=players("You", "Bob"), you=2)  # the opponent's name is "You"
+    try:
+        i18n.set_language("de")
+        assert describe_end(replace(resigned, you=2)) == "Du hast aufgegeben; Ann gewinnt, 40-62."
+        assert describe_end(resigned) == "Bob hat aufgegeben; du gewinnst, 62-40."
+        assert describe_end(late) == "Ann hat die Zeit überschritten; du gewinnst, 40-62."
+        assert connection.refusal(not_yours, a_state(you=2)) == "Du bist nicht am Zug: Ann ist am Zug."
+        assert describe_end(replace(as_you, status="finished", result=GameResult(1, "no_pair", (70, 60)))) == (
+            "You gewinnt 60-70 (+10)."
+        )
+    finally:
+        i18n.set_language("en")
+    assert connection.refusal(not_yours, a_state(you=2)) == "It is not your turn: Ann is to move."
+    assert describe_end(late) == "Ann ran out of time; you win, 40-62."
 
 
 def test_clocks_terms_and_kept_games_in_words() -> None:

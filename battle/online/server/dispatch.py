@@ -159,6 +159,7 @@ class GameServer:
             raise ProtocolError(
                 ErrorCode.VERSION,
                 f"this server speaks protocol version {messages.PROTOCOL_VERSION}, not {message.version}",
+                params={"version": messages.PROTOCOL_VERSION},
             )
         client.said_hello(message.name)
         request = client.socket.request
@@ -176,15 +177,21 @@ class GameServer:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
+                params={"why": "games_per_connection", "count": self.limits.games_per_connection},
             )
         if self.live.unfinished() >= self.limits.open_games:
-            raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                "the server has as many games as it can hold; try again later",
+                params={"why": "server_full"},
+            )
         waiting = self.guard.waiting_from(client.address, self.live.is_waiting)
         if waiting >= self.limits.waiting_per_address:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"{waiting} games from your address wait for a second player "
                 "already; abort one or wait for a friend to join",
+                params={"why": "waiting", "count": waiting},
             )
         plan = plan_start(message.deal, message.first)
         token = new_token()
@@ -231,7 +238,9 @@ class GameServer:
         room = self._room_by_code(client, "join", message.code)
         room.refuse_if_unplayed()
         if room.game_id in client.hosted or (client.room is room and client.seat is not None):
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already", params={"why": "own_seat"}
+            )
         token = new_token()
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
         await self._commit(room, lambda: self.live.store.plan_join(room, seat))
@@ -275,7 +284,11 @@ class GameServer:
             found = self.live.links.code_of(purpose, code)
             if found is None:
                 self.guard.link_failed(client.address, now)
-                raise ProtocolError(ErrorCode.NOT_FOUND, "no game has this link; check that it was copied whole")
+                raise ProtocolError(
+                    ErrorCode.NOT_FOUND,
+                    "no game has this link; check that it was copied whole",
+                    params={"what": "link"},
+                )
             return self.live.room(lookup(found), missing)
         refusal = self.guard.code_refusal(client.address, now)
         if refusal is not None:
@@ -285,6 +298,7 @@ class GameServer:
         except ProtocolError as problem:
             if problem.code == ErrorCode.NOT_FOUND:
                 self.guard.code_failed(client.address, now)
+                problem.params = {"what": purpose}
             raise
 
     # -- acting in the game --------------------------------------------------------------

@@ -66,6 +66,7 @@ class Audiences:
             raise ProtocolError(
                 ErrorCode.FULL,
                 f"{self.limits.spectators_per_game} connections watch this game already; try again later",
+                params={"why": "spectators", "count": self.limits.spectators_per_game},
             )
         await self.detach(client)
         await self.games.settled(room)  # a newcomer's first state holds nothing the disk does not

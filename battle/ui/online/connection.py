@@ -21,7 +21,8 @@ from battle.i18n import _
 from battle.online.client.seats import Seat, forget_seat, remember_seat
 from battle.online.client.session import OnlineSession
 from battle.online.client.state_game import name_of
-from battle.online.protocol.messages import Create, ErrorCode, Join, Watch
+from battle.online.client.wording import refusal_text
+from battle.online.protocol.messages import Create, Join, Watch
 from battle.online.protocol.server_messages import Error, State
 from battle.storage.paths import error_reason
 from battle.ui.online.online_state import opponent_of, presence_of, seat_of
@@ -35,12 +36,9 @@ def _wake() -> None:
         pygame.event.post(pygame.event.Event(ONLINE_EVENT))
 
 
-def refusal(event: Error) -> str:
-    """What the window says of an ``error``: its own words for a game the server cannot load (trying
-    again cannot help), else the server's reason."""
-    if event.code == ErrorCode.DAMAGED:
-        return _("The server could not load that game: its record there is damaged.")
-    return _("The server refused: {get}").format(get=event.reason)
+def refusal(event: Error, state: State | None = None) -> str:
+    """What the window says of an ``error``: the refusal's code and params in the reader's words."""
+    return refusal_text(event, state)
 
 
 def open_session(url: str, opening: Create | Join | Watch, name: str | None) -> OnlineSession:

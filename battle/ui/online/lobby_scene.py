@@ -213,7 +213,7 @@ class LobbyScene(Scene):
                 self.link_since = time.monotonic()
                 self.reached = self.reached or self.link.state == "connected"
             elif isinstance(event, Error):
-                self.note = StatusLine(connection.refusal(event), "error")
+                self.note = StatusLine(connection.refusal(event, self.state), "error")
             elif isinstance(event, Created):
                 self.invite, self.watch = event.invite, event.watch
                 self.invite_secret = event.invite_secret

@@ -23,7 +23,7 @@ import pygame
 from battle.i18n import N_, _, ngettext
 from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
-from battle.rules.wording import about, took_sentence
+from battle.rules.wording import took_sentence
 from battle.ui.online.online_state import (
     clock_text,
     describe_end,
@@ -130,9 +130,7 @@ class OnlineMode(ServerGame):
         if self.in_flight():
             return StatusLine(_("Wait: your move is on its way to the server."), "quiet")
         if self.state.to_move != self.you:
-            return StatusLine(
-                about(self.opponent_name, _("Wait: you are to move."), _("Wait: {name} is to move.")), "quiet"
-            )
+            return StatusLine(_("Wait: {name} is to move.").format(name=self.opponent_name), "quiet")
         return None
 
     def locked(self, name: str) -> StatusLine:
@@ -162,7 +160,7 @@ class OnlineMode(ServerGame):
         """The player's move: sent to the server and shown at once (``sync`` takes it back if refused)."""
         self.session.play(move_name(move))
         played = self._play_into_game(move)
-        after = about(self.opponent_name, _("You are to move."), _("{name} is to move."))
+        after = _("{name} is to move.").format(name=self.opponent_name)
         if self.link.state != "connected":
             after = _("It goes to the server when the connection is back.")
         took = took_sentence("You", move_name(move), played.kind, played.points)
@@ -306,11 +304,7 @@ class OnlineMode(ServerGame):
             return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
         if self.watching:
             mover = 1 if state.to_move == 1 else 2
-            watched = about(
-                name_of(state, mover),
-                _("You are watching: you are to move."),
-                _("You are watching: {name} is to move."),
-            )
+            watched = _("You are watching: {name} is to move.").format(name=name_of(state, mover))
             return StatusLine(watched, "quiet")
         if state.to_move == self.you:
             pairs = len(self.position.legal_moves())
@@ -319,13 +313,9 @@ class OnlineMode(ServerGame):
             )
             return StatusLine(said.format(count=pairs), "info")
         if presence_of(state, self.opponent) == "away":
-            away = about(
-                name,
-                _("You are to move. You are away: the game waits."),
-                _("{name} is to move. {name} is away: the game waits."),
-            )
+            away = _("{name} is to move. {name} is away: the game waits.").format(name=name)
             return StatusLine(away, "quiet")
-        return StatusLine(about(name, _("You are to move."), _("{name} is to move.")), "quiet")
+        return StatusLine(_("{name} is to move.").format(name=name), "quiet")
 
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, self.keys_help

@@ -11,19 +11,15 @@ from __future__ import annotations
 import contextlib
 from urllib.parse import urlsplit
 
-from battle.i18n import N_, _
+from battle.i18n import _, ngettext
 from battle.online.client.offer_news import OfferNews
-from battle.online.client.state_game import name_of, result_of_state, server_moves
-from battle.online.client.wording import unplayed_end
+from battle.online.client.state_game import name_of, server_moves
+from battle.online.client.wording import end_sentence
 from battle.online.protocol.server_messages import Presence, State
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
-from battle.rules.wording import about, plural
-
-ENDINGS = {"resign": N_("resigned"), "time": N_("ran out of time")}
-"""How the loser's part reads for a result that is not the rules' end (no pair left)."""
-
+from battle.rules.wording import pair_words, plural, took_sentence
 
 # -- who is who ------------------------------------------------------------------------------
 
@@ -38,19 +34,9 @@ def opponent_of(state: State) -> int:
     return 3 - (seat_of(state) or 1)
 
 
-def who(state: State, seat: int) -> str:
-    """The seat in a sentence: "You" for the window's own seat (``about`` picks the sentence for it), else its name."""
-    return "You" if seat == seat_of(state) else name_of(state, seat)
-
-
 def presence_of(state: State, seat: int) -> Presence:
     """``connected``, ``away`` or ``open`` (nobody holds the seat yet)."""
     return state.presence(seat)
-
-
-def names_for_sentences(state: State) -> tuple[str, str]:
-    """Both seats as sentences name them: "You" for the window's seat."""
-    return (who(state, 1), who(state, 2))
 
 
 # -- the game --------------------------------------------------------------------------------
@@ -102,39 +88,18 @@ def open_question(state: State) -> str | None:
     return None
 
 
-def ending(state: State) -> str:
-    """How the game ended when not by the rules' end: "Bob resigned", "You ran out of time"; else ""."""
-    result = state.result
-    words = None if result is None else ENDINGS.get(result.reason)
-    words = _(words) if words is not None else None
-    winner = None if result is None else result.winner
-    if words is None or winner is None:
-        return ""
-    return f"{who(state, 3 - winner)} {words}"
-
-
 def describe_end(state: State) -> str:
     """The end in a sentence: "Bob resigned; you win, 40-62." or "You win 140-130 (by 10)."."""
-    result = result_of_state(state)
-    if result is None:
-        return _("The game is over.")
-    unplayed = unplayed_end(state)
-    if unplayed is not None:
-        return unplayed
-    names = names_for_sentences(state)
-    reason = ending(state)
-    if reason:
-        score = result.score_text(names)
-        if result.winner is None:
-            return _("{reason}; a draw, {score}.").format(reason=reason, score=score)
-        return about(
-            names[result.winner - 1],
-            _("{reason}; you win, {score}."),
-            _("{reason}; {name} wins, {score}."),
-            reason=reason,
-            score=score,
-        )
-    return f"{result.describe(names)}."
+    return end_sentence(state)
+
+
+def took_text(state: State, mover: int, move: str, kind: int, points: int) -> str:
+    """What a move took, the window's own ("You took ...") told by seat, never by name."""
+    if mover == seat_of(state):
+        return took_sentence("You", move, kind, points)
+    return ngettext(
+        "{name} took {pair}, {move}, for {count} point.", "{name} took {pair}, {move}, for {count} points.", points
+    ).format(name=name_of(state, mover), pair=pair_words(kind), move=move, count=points)
 
 
 # -- words for the screens -------------------------------------------------------------------

@@ -24,7 +24,6 @@ from battle.online.client.state_game import game_from_state, name_of, result_of_
 from battle.online.protocol.server_messages import Created, Error, Joined, Moved, Record, RematchStarted, State
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
-from battle.rules.wording import took_sentence
 from battle.ui.online import connection
 from battle.ui.online.online_state import (
     common_prefix,
@@ -35,7 +34,7 @@ from battle.ui.online.online_state import (
     opponent_of,
     presence_of,
     seat_of,
-    who,
+    took_text,
 )
 from battle.ui.play.game_mode import RESULT_DELAY
 from battle.ui.sound.events import presence_event
@@ -177,7 +176,7 @@ class ServerGame:
             if isinstance(event, Link):
                 links.extend(self._link_changed(event))
             elif isinstance(event, Error):
-                told.append(StatusLine(connection.refusal(event), "error"))
+                told.append(StatusLine(connection.refusal(event, self.state), "error"))
             elif isinstance(event, Record) and self.record_asked_at is not None:
                 self.record_asked_at = None
                 self.record = event.mbg
@@ -235,9 +234,7 @@ class ServerGame:
             change.played.append(self._play_into_game(move))
         if change.played:
             last = change.played[-1]
-            said.append(
-                StatusLine(took_sentence(who(state, last.mover), move_name(last.move), last.kind, last.points), "info")
-            )
+            said.append(StatusLine(took_text(state, last.mover, move_name(last.move), last.kind, last.points), "info"))
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
