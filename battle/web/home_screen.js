@@ -43,7 +43,7 @@ export class HomeScreen {
       const forget = document.createElement("button");
       forget.type = "button";
       forget.className = "quiet";
-      forget.textContent = "Forget";
+      forget.textContent = t("Forget");
       forget.setAttribute("aria-label", t("Forget the game {against}", { against }));
       forget.addEventListener("click", () => {
         forgetSeat(seat.token);
@@ -64,7 +64,7 @@ export class HomeScreen {
       if (form.deal.value === "number") {
         const number = Number(form.number.value);
         if (!Number.isSafeInteger(number) || number < 0 || form.number.value.trim() === "") {
-          notice("A deal number is a whole number from 0 up.");
+          notice(t("A deal number is a whole number from 0 up."));
           return;
         }
         deal = { number };
