@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.i18n import N_, _, ngettext
+from battle.i18n import N_, NP_, _, ngettext, pgettext
 from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
 from battle.rules.wording import took_sentence
@@ -71,6 +71,23 @@ COMMANDS = ("takeback", "yes", "no", "rematch")
 KEYS = {pygame.K_t: "takeback", pygame.K_y: "yes", pygame.K_n: "no", pygame.K_l: "leave"}
 """Online keys; N answers no here (Leave is L), the rest of the game's keys are the screen's."""
 WATCHING = N_("You are watching this game: the players make the moves.")
+
+
+SEAT_WORDS = {
+    "you": NP_("online seat", "you"),
+    "connected": NP_("online seat", "connected"),
+    "offline": NP_("online seat", "offline"),
+    "reconnecting": NP_("online seat", "reconnecting"),
+    "unknown": NP_("online seat", "unknown"),
+    "away": NP_("online seat", "away"),
+    "overdue": NP_("online seat", "overdue"),
+    "watching": NP_("online seat", "watching"),
+}
+"""The words of a player card's line (``roles``) and of the panel's header, each in the catalogue."""
+
+
+def seat_word(key: str) -> str:
+    return pgettext(*SEAT_WORDS[key])
 
 
 class OnlineMode(ServerGame):
@@ -338,7 +355,7 @@ class OnlineMode(ServerGame):
         server = server_label(self.session.url)
         full = self.panel_label()
         labels = [_("Deal {deal}  ·  {full}").format(deal=deal, full=full)] if deal is not None else []
-        role = "watching" if self.watching else _("Player {you} (you)").format(you=self.you)
+        role = seat_word("watching") if self.watching else _("Player {you} (you)").format(you=self.you)
         return [
             *labels,
             full,
@@ -354,17 +371,15 @@ class OnlineMode(ServerGame):
             parts = [_("Player {seat}").format(seat=seat)]
             if seat == seat_of(self.state):
                 link = {"connected": "connected", "closed": "offline"}.get(self.link.state, "reconnecting")
-                parts += ["you", link]
+                parts += [seat_word("you"), seat_word(link)]
             elif self.link.state != "connected":
-                parts.append("unknown")  # the last word from a server that is gone says nothing of now
+                parts.append(seat_word("unknown"))  # the last word from a server that is gone says nothing of now
             else:
-                parts.append(
-                    {"connected": "connected", "away": "away", "open": _("not joined yet")}.get(
-                        presence_of(self.state, seat), "away"
-                    )
-                )
+                presence = presence_of(self.state, seat)
+                parts.append(_("not joined yet") if presence == "open" else seat_word(presence))
             if self.playing and self.state.to_move == seat and left is not None:
-                parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else "overdue")
+                overdue = seat_word("overdue")
+                parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else overdue)
             roles.append(" · ".join(parts))
         return roles[0], roles[1]
 
