@@ -92,9 +92,9 @@ def host_in_window(app, url: str, deal: str = "5") -> LobbyScene:  # noqa: ANN00
     return lobby
 
 
-def guest_joins(url: str, invite: str) -> tuple[Client, dict]:
-    guest = Client(url, "Bob")
-    guest.send({"type": "join", "code": invite, "name": "Bob"})
+def guest_joins(url: str, invite: str, name: str = "Bob") -> tuple[Client, dict]:
+    guest = Client(url, name)
+    guest.send({"type": "join", "code": invite, "name": name})
     guest.expect("joined")
     return guest, guest.expect("state")
 
@@ -618,6 +618,24 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         ui.run_until(app, lambda: scene.game.ply == 0 and scene.online.playing, WAIT)
         assert app.stack.top is scene and scene.online.you == 2  # sides swapped: Bob moves first
         assert [seat.game for seat in load_seats()[0]] == [scene.online.game_id]
+
+
+def test_an_opponent_named_you_is_told_apart_from_the_player_by_seat(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        lobby = host_in_window(app, server.url)
+        guest, _state = guest_joins(server.url, lobby.invite or "", name="You")
+        scene = game_screen(app)
+        ui.play_move(app, scene.position.legal_moves()[0])
+        assert scene.status.text.endswith(" You is to move."), scene.status.text  # never "You are to move."
+        guest.expect("moved")
+        ui.run_until(app, lambda: scene.online.state.to_move == 2, WAIT)
+        ui.click_cell(app, scene.position.legal_moves()[0][0])
+        assert scene.status.text == "Wait: You is to move."
+        guest.send({"type": "resign"})
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        assert app.stack.top.card_text() == ("You win!", "You resigned.")  # the card is the reader's: seat 1 won
+        guest.close()
 
 
 def test_before_the_second_move_resign_reads_abort_and_calls_the_game_off(tmp_path: Path, monkeypatch) -> None:
