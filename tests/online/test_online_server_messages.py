@@ -10,7 +10,7 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
@@ -37,14 +37,7 @@ from battle.online.protocol.server_messages import (
 )
 from battle.online.protocol.server_reader import SERVER_READERS, parse_server_message
 from battle.online.protocol.writer import server_frame, server_json
-
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+from tests.online.test_online_protocol import SETTINGS
 
 texts = st.text(max_size=20)
 seats = st.sampled_from([1, 2])

@@ -22,17 +22,8 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         yield running
 
 
-def get(server: ServerThread, path: str) -> tuple[int, str, bytes]:
+def get(server: ServerThread | Served, path: str) -> tuple[int, str, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-    connection.request("GET", path)
-    response = connection.getresponse()
-    body = response.read()
-    connection.close()
-    return response.status, response.getheader("Content-Type") or "", body
-
-
-def get_served(served: Served, path: str) -> tuple[int, str, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=5)
     connection.request("GET", path)
     response = connection.getresponse()
     body = response.read()
@@ -74,7 +65,7 @@ def test_a_german_browser_reads_the_page_in_german(browser: Any, served: Served)
 
 
 def test_the_page_applies_the_catalogues_plural_forms_read_without_eval(browser: Any, served: Served) -> None:
-    status, _type, body = get_served(served, "/locale/de.json")
+    status, _type, body = get(served, "/locale/de.json")
     assert status == 200 and json.loads(body)["plural_forms"] == "nplurals=2; plural=(n != 1);"
     page = new_page(browser, **DESKTOP)
     page.goto(served.base + "/")
