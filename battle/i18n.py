@@ -404,6 +404,10 @@ def language_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+WEB_CONTEXT = "web"
+"""The context (``msgctxt``) of every text of the browser page in the catalogue (tools/extract_messages.py)."""
+
+
 def web_messages(language: str) -> dict[str, str | list[str]]:
     """The translations of the browser client's texts (``battle/web``) in ``language``, for its
     ``/locale/<code>.json``: each English text to its translation, a plural's singular to every form."""
@@ -416,15 +420,27 @@ def web_messages(language: str) -> dict[str, str | list[str]]:
         messages = read_po(handle, locale=language, domain=DOMAIN)
     found: dict[str, str | list[str]] = {}
     for message in messages:
-        if not message.id or message.fuzzy or message.context:
-            continue
-        if not any(place.startswith("battle/web/") for place, _line in message.locations):
+        if not message.id or message.fuzzy or message.context != WEB_CONTEXT:
             continue
         if isinstance(message.id, (tuple, list)) and isinstance(message.string, (tuple, list)):
             found[str(message.id[0])] = [str(form) for form in message.string]
         elif isinstance(message.id, str) and isinstance(message.string, str) and message.string:
             found[message.id] = message.string
     return found
+
+
+def web_plural_forms(language: str) -> str:
+    """The catalogue's ``Plural-Forms`` header for ``language`` ("nplurals=2; plural=(n != 1);"),
+    which the page applies to every counted text; English's for a language without a catalogue."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    english = "nplurals=2; plural=(n != 1);"
+    if language == SOURCE_LANGUAGE or not path.is_file():
+        return english
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as handle:
+        forms = read_po(handle, locale=language, domain=DOMAIN).plural_forms
+    return forms or english
 
 
 def set_language(language: str | None) -> str:

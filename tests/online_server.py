@@ -46,9 +46,17 @@ class ServerProcess:
     worker processes importing numba."""
 
     def __init__(
-        self, folder: Path, *flags: str, port: int | None = None, open_files: int | None = None, prelude: str = ""
+        self,
+        folder: Path,
+        *flags: str,
+        port: int | None = None,
+        open_files: int | None = None,
+        prelude: str = "",
+        env: dict[str, str] | None = None,
     ) -> None:
         self.folder = folder
+        self.env = env or {}
+        """Variables set for the server's process on top of this one's (a locale)."""
         solver_flags = ("--solver-workers", "--solver-scheduler")
         self.flags = flags if any(flag in flags for flag in solver_flags) else (*flags, "--solver-workers", "0")
         self.prelude = prelude
@@ -56,6 +64,8 @@ class ServerProcess:
         self.port = port if port is not None else free_port()
         self.open_files = open_files
         self.process: subprocess.Popen[str] | None = None
+        self.page_line = ""
+        """The second line the server printed: where its page is, in the language of its locale."""
         self.log = folder / f"server-{self.port}.log"
 
     @property
@@ -99,7 +109,7 @@ class ServerProcess:
                 stdout=subprocess.PIPE,
                 stderr=sink,
                 text=True,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                env={**os.environ, "PYTHONPATH": str(ROOT), **self.env},
                 preexec_fn=limit_files if limit is not None else None,
             )
         assert self.process.stdout is not None
@@ -108,7 +118,8 @@ class ServerProcess:
             assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
             flags = self.flags
             page = flags[flags.index("--public-url") + 1].rstrip("/") if "--public-url" in flags else self.base
-            assert self.process.stdout.readline().startswith(f"Play in a browser: {page}/ ")
+            self.page_line = self.process.stdout.readline()
+            assert f" {page}/ " in self.page_line, self.page_line  # in the server's language
         except AssertionError:
             self.stop()  # a server that did not say what it should is not left running
             raise

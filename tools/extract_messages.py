@@ -43,6 +43,11 @@ KEYWORDS = {
     "tn": (1, 2),
 }
 COMMENT_TAGS = ("TRANSLATORS:",)
+PAGE_FOLDER = "battle/web/"
+PAGE_CONTEXT = "web"
+"""Every text of the browser page is its own entry, in this context: the page's words are chosen by
+it (``battle.i18n.web_messages``), and a text the page shares with the window can be worded for
+each on its own."""
 PAGE_ATTRIBUTES = ("placeholder", "aria-label", "title")
 """The attributes of the page a reader sees or hears (a screen reader reads ``aria-label``)."""
 
@@ -112,6 +117,8 @@ def _template() -> Catalog:
         for line, message, comments, context in extract_from_file("python", argparse.__file__, keywords=KEYWORDS)
     ]
     for name, line, message, comments, context in found:
+        if name.startswith(PAGE_FOLDER):
+            context = PAGE_CONTEXT
         catalogue.add(message, None, [(name, line)], auto_comments=comments, context=context)
     return catalogue
 

@@ -15,17 +15,18 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from battle.cli.inputs import InputError, is_yes
 from battle.cli.textboard import render_board
 from battle.history.store import History, online_entry
-from battle.i18n import _, format_number, format_short, ngettext
+from battle.i18n import N_, _, format_number, format_short, ngettext
 from battle.online.client.offer_news import NewsReader
 from battle.online.client.seats import Seat, remember_seat
-from battle.online.client.session import OnlineSession
+from battle.online.client.session import Link, OnlineSession
 from battle.online.client.share_link import friend_link, friend_server, here_only_note
-from battle.online.client.state_game import game_from_state, name_of, result_of_state, unplayed_end
+from battle.online.client.state_game import game_from_state, name_of, result_of_state
+from battle.online.client.wording import end_sentence, refusal_text, unplayed_end
 from battle.online.protocol.codes import format_code
 from battle.online.protocol.messages import (
     Abort,
@@ -41,13 +42,23 @@ from battle.online.protocol.messages import (
     Resign,
     Watch,
 )
+from battle.online.protocol.server_messages import (
+    Ack,
+    Created,
+    Error,
+    Moved,
+    Record,
+    RematchStarted,
+    ServerMessage,
+    State,
+)
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
 from battle.rules.notation import parse_position
-from battle.rules.wording import about, plural
+from battle.rules.wording import plural
 from battle.storage.paths import error_reason, write_atomically
 
-HELP = """Commands:
+HELP = N_("""Commands:
   c1-c9        take the pair on c1 and c9 (also 'c1 c9')
   moves        list the playable pairs
   board        show the board again
@@ -59,7 +70,7 @@ HELP = """Commands:
   codes        show the invite and watch codes (and links) again
   save FILE    write the game record (.mbg)
   quit         leave; the game waits on the server ('play --online URL --resume')
-  help         this text"""
+  help         this text""")
 CONNECT_WAIT = 15.0
 """Seconds to wait for the first state before saying the server cannot be reached."""
 RECORD_WAIT = 5.0
@@ -157,7 +168,7 @@ class OnlinePlay:
         line = sys.stdin.readline()
         return line if line else None
 
-    def _wait_for_state(self) -> dict[str, Any]:
+    def _wait_for_state(self) -> State:
         """The first state; an ``InputError`` (one line on stderr, exit 2) when the server refused or
         cannot be reached."""
         deadline = time.monotonic() + CONNECT_WAIT
@@ -167,30 +178,28 @@ class OnlinePlay:
             event = self.session.wait_event(0.2)
             if event is None:
                 continue
-            if event.get("type") == "error":
-                if event.get("code") == ErrorCode.DAMAGED.value:  # trying again cannot help: said at once
+            if isinstance(event, Error):
+                if event.code == ErrorCode.DAMAGED:  # trying again cannot help: said at once
                     raise InputError(_("the server could not load that game: its record there is damaged"))
-                refused = str(event.get("reason"))
+                refused = refusal_text(event)
                 if self.session.link.state == "closed":
-                    raise InputError(_("the server refused: {reason}").format(reason=refused))
-            elif event.get("type") == "link" and event.get("state") == "closed":
+                    raise InputError(refused)
+            elif isinstance(event, Link) and event.state == "closed":
                 raise InputError(
-                    _("the server refused: {reason}").format(reason=refused)
-                    if refused is not None
-                    else _("cannot play online: {detail}").format(detail=event.get("detail"))
+                    refused if refused is not None else _("cannot play online: {detail}").format(detail=event.detail)
                 )
-            elif event.get("type") == "link" and event.get("state") == "retrying" and not said_retrying:
+            elif isinstance(event, Link) and event.state == "retrying" and not said_retrying:
                 self.say(
                     _("No connection yet ({detail}); trying again for {seconds} s...").format(
-                        detail=event.get("detail"), seconds=format_number(CONNECT_WAIT)
+                        detail=event.detail, seconds=format_number(CONNECT_WAIT)
                     )
                 )
                 said_retrying = True
-            elif event.get("type") == "created":
+            elif isinstance(event, Created):
                 self._remember()
-            elif event.get("type") == "state":
+            elif isinstance(event, State):
                 if refused is not None:  # refused something, yet the game goes on: said with it
-                    self.say(_("The server refused: {reason}").format(reason=refused))
+                    self.say(refused)
                 self._remember()
                 return event
         raise InputError(
@@ -210,85 +219,81 @@ class OnlinePlay:
 
     # -- what arrives -------------------------------------------------------------------------
 
-    def _event(self, event: dict[str, Any]) -> None:
+    def _event(self, event: ServerMessage | Link) -> None:
         self._tell(event)
-        kind = event.get("type")
-        state = self.session.state or {}
-        if kind == "moved":
-            seat = event.get("seat")
-            if seat != state.get("you"):
-                name, points = name_of(state, seat), int(event.get("points", 0))
-                self.say(
-                    about(
-                        name,
-                        ngettext("You take {move} for {count} point.", "You take {move} for {count} points.", points),
-                        ngettext(
-                            "{name} takes {move} for {count} point.", "{name} takes {move} for {count} points.", points
-                        ),
-                        move=event.get("move"),
-                        count=points,
-                    )
+        state = self.session.state
+        if isinstance(event, Moved) and state is not None:
+            seat = event.seat
+            if seat != state.you:
+                name, points = name_of(state, seat), event.points
+                self.say(  # the opponent's move: never "You take", whatever their name
+                    ngettext(
+                        "{name} takes {move} for {count} point.", "{name} takes {move} for {count} points.", points
+                    ).format(name=name, move=event.move, count=points)
                 )
                 self._show()
-            if event.get("status") == "finished":
+            if event.status == "finished":
                 self._show_result(state)
-        elif kind == "ack":
-            self.say(_("Move {get}, {get2}, is on the server.").format(get=event.get("ply"), get2=event.get("move")))
+        elif isinstance(event, Ack):
+            self.say(_("Move {get}, {get2}, is on the server.").format(get=event.ply, get2=event.move))
             self._show()
-        elif kind == "state":
+        elif isinstance(event, State):
             self._remember()
-            if state.get("status") == "finished":
+            if state is not None and state.status == "finished":
                 self._show_result(state)
-        elif kind == "rematch":
+        elif isinstance(event, RematchStarted):
             self.say(_("The rematch begins: same deal, sides swapped."))
             self._remember()
-        elif kind == "error":
-            self.say(_("Refused: {get}").format(get=event.get("reason")))
+        elif isinstance(event, Error):
+            self.say(refusal_text(event, state))
             self.resigned = None  # a refused resignation leaves the game to play on
-        elif kind == "link":
-            if event.get("state") == "connected":
+        elif isinstance(event, Link):
+            if event.state == "connected":
                 self.resigned = None  # a resignation lost with the connection: the player is asked again
             text = {
-                "retrying": f"Connection lost ({event.get('detail')}); trying again in "
-                f"{float(event.get('retry_in') or 0):.0f} s...",
-                "connected": "Connected.",
+                "retrying": _("Connection lost ({detail}); trying again in {seconds} s...").format(
+                    detail=event.detail, seconds=round(event.retry_in or 0)
+                ),
+                "connected": _("Connected."),
                 "connecting": "",
-            }.get(str(event.get("state")), "")
+            }.get(event.state, "")
             if text and text != self.last_link:
                 self.say(text)
             self.last_link = text
 
-    def _tell(self, event: dict[str, Any]) -> None:
+    def _tell(self, event: ServerMessage | Link) -> None:
         """Say the questions, answers and comings and goings in ``event``, read in turn: a request
         and its answer can both be queued before the loop looks."""
         news = self.reader.read(event)
         state = self.reader.seen
-        you = state.get("you")
+        if state is None:
+            return
+        you = state.you
         for item in news:
             if you not in (1, 2) and item.kind not in ("takeback_granted", "away", "back", "joined"):
                 continue  # a spectator is asked nothing
             name = name_of(state, item.seat)
             mine = item.seat == you
             other = name_of(state, 3 - item.seat)
+            moves = ", ".join(item.moves)
             text = {
                 "takeback_asked": (
-                    f"You asked {other} to let you take back your last move; waiting for the answer."
+                    _("You asked {other} to let you take back your last move; waiting for the answer.")
                     if mine
-                    else f"{name} asks to take back their last move: yes or no?"
+                    else _("{name} asks to take back their last move: yes or no?")
                 ),
                 "takeback_granted": (
-                    f"{other} let you take back {', '.join(item.moves)}."
-                    if mine
-                    else f"{name} took back {', '.join(item.moves)}."
+                    _("{other} let you take back {moves}.") if mine else _("{name} took back {moves}.")
                 ),
-                "takeback_refused": f"{other} said no to the takeback." if mine else None,
-                "takeback_overtaken": f"{other} moved instead: no takeback." if mine else None,
-                "rematch_offered": None if mine else f"{name} offers a rematch: yes or no?",
-                "rematch_declined": f"{other} turned down the rematch." if mine else None,
-                "away": None if mine else f"{name} is away; the game waits for them.",
-                "back": None if mine else f"{name} is back.",
-                "joined": None if mine else f"{name} joined.",
+                "takeback_refused": _("{other} said no to the takeback.") if mine else None,
+                "takeback_overtaken": _("{other} moved instead: no takeback.") if mine else None,
+                "rematch_offered": None if mine else _("{name} offers a rematch: yes or no?"),
+                "rematch_declined": _("{other} turned down the rematch.") if mine else None,
+                "away": None if mine else _("{name} is away; the game waits for them."),
+                "back": None if mine else _("{name} is back."),
+                "joined": None if mine else _("{name} joined."),
             }[item.kind]
+            text = None if text is None else text.format(name=name, other=other, moves=moves)
             if text:
                 self.say(text)
             if item.kind == "takeback_granted":
@@ -298,13 +303,13 @@ class OnlinePlay:
 
     def handle(self, line: str) -> bool:
         """Act on one line; False to leave."""
-        state = self.session.state or {}
+        state = self.session.state
         word = line.lower()
         if self.confirming == "resign":
             self.confirming = None
             if is_yes(word):
                 self.session.send(Resign())
-                self.resigned = state.get("game")
+                self.resigned = None if state is None else state.game
             else:
                 self.say(_("You play on."))
             return True
@@ -314,14 +319,14 @@ class OnlinePlay:
             self.say(_("Leaving.") + self._what_stays())
             return False
         if word in ("help", "?"):
-            self.say(HELP)
+            self.say(_(HELP))
         elif word == "board":
             self._show()
-        elif word == "moves":
+        elif word == "moves" and state is not None:
             position = self._position(state)
             for move in position.legal_moves():
                 self.say(f"  {move_name(move)} ({position.move_points(move)})")
-        elif word == "codes":
+        elif word == "codes" and state is not None:
             self._codes(state, force=True)
         elif word == "resign":
             self.confirming = "resign"
@@ -332,46 +337,46 @@ class OnlinePlay:
             self.session.send(RequestTakeback())
         elif word == "rematch":
             self.session.send(OfferRematch())
-        elif word in ("yes", "y", "no", "n"):
+        elif word in ("yes", "y", "no", "n") and state is not None:
             self._answer(state, word.startswith("y"))
         elif word.startswith("save ") and line[5:].strip():
             self._save(line[5:].strip())
-        else:
+        elif state is not None:
             self._move(state, line)
         return True
 
-    def _answer(self, state: dict[str, Any], accept: bool) -> None:
-        offers = state.get("offers") or {}
-        you = state.get("you")
-        if offers.get("takeback") not in (None, you):
+    def _answer(self, state: State, accept: bool) -> None:
+        offers = state.offers
+        you = state.you
+        if offers.takeback not in (None, you):
             self.session.send(AnswerTakeback(accept))
             if not accept:
                 self.say(_("You said no to the takeback."))
-        elif offers.get("rematch") not in (None, you):
+        elif offers.rematch not in (None, you):
             self.session.send(AcceptRematch() if accept else DeclineRematch())
             if not accept:
                 self.say(_("You turned down the rematch."))
         else:
             self.say(_("There is nothing to answer."))
 
-    def _move(self, state: dict[str, Any], text: str) -> None:
+    def _move(self, state: State, text: str) -> None:
         try:
             move = parse_move(text.replace(" ", "-") if "-" not in text else text)
         except BattleError as error:
             self.say(_("{error}. Type 'help' for the commands.").format(error=error))
             return
-        if state.get("you") == "spectator":
+        if state.you == "spectator":
             self.say(_("You are watching this game: the moves are the players'."))
             return
-        if state.get("status") != "playing":
+        if state.status != "playing":
             self.say(
-                "The game is not being played now."
-                if state.get("status") == "finished"
-                else "The game waits for your opponent to join."
+                _("The game is not being played now.")
+                if state.status == "finished"
+                else _("The game waits for your opponent to join.")
             )
             return
-        if state.get("to_move") != state.get("you"):
-            self.say(_("Wait: it is {what}'s turn.").format(what=name_of(state, state.get("to_move"))))
+        if state.to_move != state.you:
+            self.say(_("Wait: it is {what}'s turn.").format(what=name_of(state, state.to_move)))
             return
         reason = self._position(state).illegal_reason(move)
         if reason is not None:
@@ -381,9 +386,9 @@ class OnlinePlay:
 
     # -- showing -----------------------------------------------------------------------------
 
-    def _position(self, state: dict[str, Any]) -> Position:
-        position = parse_position(str(state.get("start", "")))
-        for move in state.get("moves", []):
+    def _position(self, state: State) -> Position:
+        position = parse_position(state.start)
+        for move in state.moves:
             position.push(parse_move(move))
         return position
 
@@ -394,7 +399,7 @@ class OnlinePlay:
         position = self._position(state)
         self.say(render_board(position, self.colour))
         names = [name_of(state, seat) for seat in (1, 2)]
-        scores = state.get("scores", [0, 0])
+        scores = state.scores
         self.say(
             _("{names} {scores} : {scores2} {names2}  ·  {plural} left").format(
                 names=names[0],
@@ -406,77 +411,71 @@ class OnlinePlay:
         )
         self._codes(state)
 
-    def _codes(self, state: dict[str, Any], force: bool = False) -> None:
-        if state.get("status") == "waiting" and state.get("invite"):
+    def _codes(self, state: State, force: bool = False) -> None:
+        if state.status == "waiting" and state.invite:
             self.say(
                 _(
                     "Waiting for your opponent. Invite code: {format_code}  (mahjong-battle play --online {url} "
                     "--join {format_code})"
                 ).format(
-                    format_code=format_code(state["invite"]),
+                    format_code=format_code(state.invite),
                     url=friend_server(self.session.url, self.session.share_url),
                 )
             )
-            link = friend_link(self.session.url, self.session.share_url, state.get("invite_secret") or state["invite"])
+            link = friend_link(self.session.url, self.session.share_url, state.invite_secret or state.invite)
             self.say(_("Invite link (opens the game in a browser): {invite_link}").format(invite_link=link))
             note = here_only_note(link)
             if note:
                 self.say(note)
-        if (force or not self.shown_codes) and state.get("watch"):
+        if (force or not self.shown_codes) and state.watch:
             self.say(
                 _("Watch code for spectators: {format_code}  (link: {invite_link})").format(
-                    format_code=format_code(state["watch"]),
+                    format_code=format_code(state.watch),
                     invite_link=friend_link(
-                        self.session.url, self.session.share_url, state.get("watch_secret") or state["watch"], "watch"
+                        self.session.url, self.session.share_url, state.watch_secret or state.watch, "watch"
                     ),
                 )
             )
             self.shown_codes = True
 
     def _prompt_if_due(self) -> None:
-        state = self.session.state or {}
+        state = self.session.state
         if (
-            state.get("status") != "playing"
-            or state.get("to_move") != state.get("you")
+            state is None
+            or state.status != "playing"
+            or state.to_move != state.you
             or self.session.pending
-            or state.get("game") == self.resigned
+            or state.game == self.resigned
         ):
             return
-        key = (int(state.get("ply", 0)), str(state.get("game")))
+        key = (state.ply, state.game)
         if self.prompted_for == key:
             return
         self.prompted_for = key
-        self.say(_("{what}, your move (c1-c9, help):").format(what=name_of(state, state.get("you"))))
+        self.say(_("{what}, your move (c1-c9, help):").format(what=name_of(state, state.you)))
 
     def _what_stays(self) -> str:
         """What ``quit`` leaves behind: a game still going waits on the server, a finished one does not."""
-        state = self.session.state or {}
-        if state.get("status") == "finished":
+        state = self.session.state
+        if state is not None and state.status == "finished":
             return " " + _("The game is over.")
         return " " + _("The game waits on the server: 'play --online URL --resume' comes back to it.")
 
-    def _show_result(self, state: dict[str, Any]) -> None:
-        result = state.get("result") or {}
-        winner = result.get("winner")
-        how = str(result.get("reason"))
-        scores = result.get("scores") or state.get("scores") or [0, 0]
+    def _show_result(self, state: State) -> None:
         unplayed = unplayed_end(state)
         if unplayed is not None:
             self.say(unplayed)
             self.say(_("'quit' leaves."))
             return
-        if winner is None:
-            self.say(_("The game is over: a draw, {scores} to {scores2}.").format(scores=scores[0], scores2=scores[1]))
-        else:
-            self.say(_won_sentence(name_of(state, winner), how, scores[0], scores[1]))
+        self.say(f"{_('The game is over.')} {end_sentence(state)}")  # two whole sentences
         self.say(_("'save FILE' keeps the record, 'rematch' offers another game, 'quit' leaves."))
         self._keep_in_history(state)
 
-    def _keep_in_history(self, state: dict[str, Any]) -> None:
+    def _keep_in_history(self, state: State) -> None:
         """Keep a finished game the player played (not one watched) in the history, once, with the
         winner of a game ended by a resignation or the clock; say what the history has to say."""
-        seat, game_id = state.get("you"), str(state.get("game"))
-        if seat not in (1, 2) or game_id in self.kept:
+        seat, game_id = state.you, state.game
+        if not isinstance(seat, int) or game_id in self.kept:
             return
         self.kept.add(game_id)
         try:
@@ -487,7 +486,7 @@ class OnlinePlay:
         winner = None if game.position.is_over() or result is None else result.winner
         if self.history is None:
             self.history = History()
-        self.history.add_game(online_entry(game, int(seat), self.session.url, game_id, winner))
+        self.history.add_game(online_entry(game, seat, self.session.url, game_id, winner))
         for notice in self.history.take_notices():
             self.say(_("Game history: {notice}").format(notice=notice))
 
@@ -499,7 +498,7 @@ class OnlinePlay:
             event = self.session.wait_event(0.1)
             if event is None:
                 continue
-            if event.get("type") == "record":
+            if isinstance(event, Record):
                 self._write_record(name, event)
                 return
             self._event(event)
@@ -507,10 +506,10 @@ class OnlinePlay:
             _("No record came from the server within {seconds} s; try again.").format(seconds=format_short(RECORD_WAIT))
         )
 
-    def _write_record(self, name: str, event: dict[str, Any]) -> None:
+    def _write_record(self, name: str, event: Record) -> None:
         path = Path(name)
         try:
-            write_atomically(path, str(event.get("mbg", "")))
+            write_atomically(path, event.mbg)
         except OSError as error:
             self.say(
                 _("Cannot save {shorten_name}: {value}").format(
@@ -522,43 +521,17 @@ class OnlinePlay:
 
     def _remember(self) -> None:
         seat = self.session.seat
-        state = self.session.state or {}
+        state = self.session.state
         if seat is None:
             return
-        opponents = [p.get("name") for p in state.get("players", []) if p.get("seat") != seat.seat]
-        seat.opponent = str(opponents[0] or "") if opponents else ""
+        opponents = [] if state is None else [p.name for p in state.players if p.seat != seat.seat]
+        seat.opponent = (opponents[0] or "") if opponents else ""
         seat.updated = time.time()
-        seat.finished = state.get("status") == "finished"
+        seat.finished = state is not None and state.status == "finished"
         try:
             remember_seat(seat)
         except OSError as error:
             self.say(_("Cannot keep this game in the list of online games: {value}").format(value=error_reason(error)))
-
-
-def _won_sentence(winner: str, how: str, first: int, second: int) -> str:
-    """The end of a game with a winner, with the scores of the first and second seat: by the rules'
-    end, by a resignation (``how`` "resign") or on time ("time")."""
-    scores = {"first": first, "second": second}
-    if how == "resign":
-        return about(
-            winner,
-            _("The game is over: you win by resignation, {first} to {second}."),
-            _("The game is over: {name} wins by resignation, {first} to {second}."),
-            **scores,
-        )
-    if how == "time":
-        return about(
-            winner,
-            _("The game is over: you win on time, {first} to {second}."),
-            _("The game is over: {name} wins on time, {first} to {second}."),
-            **scores,
-        )
-    return about(
-        winner,
-        _("The game is over: you win, {first} to {second}."),
-        _("The game is over: {name} wins, {first} to {second}."),
-        **scores,
-    )
 
 
 def open_session(

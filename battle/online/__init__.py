@@ -1,10 +1,13 @@
-"""Online play: the pure model under the server and its clients.
+"""Online play, in three packages:
 
-- ``codes``: invite and watch codes people read aloud, seat tokens and their hashes;
-- ``protocol``: the versioned JSON messages (``docs/protocol.md``), read strictly and built;
-- ``room``: one game as a state machine with the time passed in, no I/O;
-- ``store``: the SQLite file every change is committed to before anyone hears of it.
+- ``protocol``: what both sides share: the versioned JSON messages (``docs/protocol.md``) as
+  typed values both ways with their readers and writers, the error codes, and the invite and
+  watch codes people read aloud;
+- ``server``: the WebSocket server (``serve``): the pure ``Room`` of one game, the SQLite
+  store that commits before anyone is told, the limits per address, the page's files;
+- ``client``: the installed clients' side (the window's and the terminal's): the session that
+  reconnects and resends, the seats kept on disk, and the client's words for what the server
+  states.
 
-These modules import only the standard library, the rules model and ``battle.storage``;
-the WebSocket server and the clients sit on top of them.
+The page (``battle/web``) is a third client, in JavaScript, of the same protocol.
 """

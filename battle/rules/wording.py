@@ -23,20 +23,6 @@ from __future__ import annotations
 from battle.i18n import N_, NN_, NP_, _, ngettext, pgettext
 from battle.rules.tiles import KIND_COUNT
 
-_SECOND_PERSON_VERBS: dict[str, str] = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
-"""Third-person verbs whose second-person form the regular rule below does not give."""
-
-_SIBILANT_ENDINGS: tuple[str, ...] = ("sses", "shes", "ches", "xes", "zes", "oes")
-
-_VERBS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
-    "is": (NP_("you", "are"), NP_("he or she", "is")),
-    "plays": (NP_("you", "play"), NP_("he or she", "plays")),
-    "takes": (NP_("you", "take"), NP_("he or she", "takes")),
-    "took": (NP_("you", "took"), NP_("he or she", "took")),
-    "wins": (NP_("you", "win"), NP_("he or she", "wins")),
-}
-"""The verbs the game's sentences use, each for "you" and for another name, through the catalogue."""
-
 _NOUNS: dict[str, tuple[str, str]] = {
     "point": NN_("{count} point", "{count} points"),
     "pair": NN_("{count} pair", "{count} pairs"),
@@ -168,41 +154,6 @@ def about(name: str, you: str, other: str, /, **values: object) -> str:
     if is_you(name):
         return you.format(**values)
     return other.format(name=shown_name(name), **values)
-
-
-def conjugate(name: str, third_person: str) -> str:
-    """A present-tense verb, given in the third person ("takes"), agreeing with ``name``: the
-    English the online server writes into its own records and log lines.
-
-    Only the first word changes, so "takes back" gives "take back"; a verb that does
-    not end in "s" (a past tense such as "took") is the same for every name.
-    """
-    forms = _VERBS.get(third_person)
-    if forms is not None:
-        return pgettext(*forms[0 if is_you(name) else 1])
-    if not is_you(name):
-        return third_person
-    word, space, rest = third_person.partition(" ")
-    lower = word.lower()
-    if lower in _SECOND_PERSON_VERBS:
-        base = _SECOND_PERSON_VERBS[lower]
-    elif lower.endswith("ies") and len(lower) > 4:  # tries -> try, but dies -> die
-        base = lower[:-3] + "y"
-    elif lower.endswith(_SIBILANT_ENDINGS):
-        base = lower[:-2]
-    elif lower.endswith("s") and not lower.endswith("ss"):
-        base = lower[:-1]
-    else:
-        base = lower
-    if word[:1].isupper():
-        base = base[:1].upper() + base[1:]
-    return base + space + rest
-
-
-def verb(name: str, third_person: str) -> str:
-    """The name and its verb, for the online server's own English: ``verb("Alice", "takes")`` is
-    "Alice takes", ``verb("You", "takes")`` "You take"."""
-    return f"{'You' if is_you(name) else name} {conjugate(name, third_person)}"
 
 
 def plural(count: int, noun: str) -> str:

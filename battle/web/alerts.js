@@ -8,7 +8,7 @@
 // The chime is made by the Web Audio API (two sine tones): no sound file, nothing fetched.
 
 import { $ } from "./dom.js";
-import { resultText } from "./game_view.js";
+import { resultText } from "./server_words.js";
 import { t } from "./i18n.js";
 
 const SOUND_KEY = "mahjong-battle.sound";
@@ -152,7 +152,7 @@ export function news(before, after, you, nameOf) {
   if (before && ply === (before.moves?.length ?? 0) + 1 && after.status === "playing" && after.to_move === you) {
     return t("{opponent} moved: your turn.", { opponent: name });
   }
-  if (before && before.status === "playing" && after.status === "finished") return resultText(after, nameOf);
+  if (before && before.status === "playing" && after.status === "finished") return resultText(after);
   const offers = after.offers || {};
   const earlier = before?.offers || {};
   if (offers.takeback === opponent && earlier.takeback !== opponent) {

@@ -14,13 +14,14 @@ export function setClock(state) {
   }
 }
 
-/** " · 0:41 left" (or "time is up") for a game with a time per move, "" for one without. */
+/** "0:41 left for this move." (or "The time for this move is up.") for a game with a time per
+ * move, "" for one without: a whole sentence, to follow the turn's. */
 export function clockWords(state) {
   if (!state.move_seconds || typeof state.deadline !== "number" || state.status !== "playing") return "";
   const left = Math.max(0, Math.ceil(state.deadline - offset - Date.now() / 1000));
   const minutes = Math.floor(left / 60);
-  const shown = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`
+  const time = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`
     : `${minutes}:${String(left % 60).padStart(2, "0")}`;
-  return left > 0 ? ` · ${shown} left` : " · time is up";
+  return left > 0 ? t("{time} left for this move.", { time }) : t("The time for this move is up.");
 }
 

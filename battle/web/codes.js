@@ -1,6 +1,6 @@
-// Invite and watch codes as people type them, read the way the server reads them
-// (battle/online/codes.py): Crockford's base 32, any case, spaces and dashes ignored,
-// I and L read as 1 and O as 0.
+// Invite and watch codes as people type them, and the 32-character secrets links carry, read
+// the way the server reads them (battle/online/protocol/codes.py): Crockford's base 32, any
+// case, spaces and dashes ignored, I and L read as 1 and O as 0.
 
 import { t } from "./i18n.js";
 

@@ -3,7 +3,8 @@
 // nothing back; game_screen.js decides what they are given.
 
 import { $ } from "./dom.js";
-import { SHAPES, nameOf, resultText } from "./game_view.js";
+import { SHAPES } from "./game_view.js";
+import { nameOf, resultText } from "./server_words.js";
 import { clockWords } from "./clock.js";
 import { t, tn } from "./i18n.js";
 
@@ -19,10 +20,19 @@ export function renderPlayers(view) {
     card.querySelector(".presence").textContent = you ? "" : presence;
     card.classList.toggle("to-move", view.playing && state.to_move === seat);
     card.classList.toggle("away", found.presence === "away");
-    const turn = view.playing && state.to_move === seat ? ", " + t("to move") : "";
-    card.setAttribute("aria-label", t("Player {seat}", { seat }) + ", " + (SHAPES[seat - 1] === "●" ? t("circle") : t("diamond")) + ": "
-      + `${nameOf(state, seat)}${you ? " " + t("(you)") : ""}, `
-      + tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0) + `${turn}, ${you ? t("here") : presence}`);
+    const points = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
+    const shape = SHAPES[seat - 1] === "●" ? t("circle") : t("diamond");
+    const name = nameOf(state, seat);
+    const toMove = view.playing && state.to_move === seat;
+    let label;
+    if (you) {
+      label = toMove ? t("Player {seat}, {shape}: {name} (you), {points}, to move.", { seat, shape, name, points })
+        : t("Player {seat}, {shape}: {name} (you), {points}.", { seat, shape, name, points });
+    } else {
+      label = toMove ? t("Player {seat}, {shape}: {name}, {points}, to move, {presence}.", { seat, shape, name, points, presence })
+        : t("Player {seat}, {shape}: {name}, {points}, {presence}.", { seat, shape, name, points, presence });
+    }
+    card.setAttribute("aria-label", label);
   }
 }
 
@@ -36,13 +46,13 @@ export function renderTurn(view, note, lineUp) {
   if (state.status === "waiting") {
     words = state.you === "spectator" ? t("Waiting for the second player.") : t("Waiting for your opponent to open the link…");
   } else if (state.status === "finished") {
-    words = resultText(state, nameOf);
+    words = resultText(state);
   } else if (view.pending) {
     words = lineUp ? t("Your move is on its way…") : waitingMove();
   } else if (view.yourTurn) {
-    words = t("Your turn {you}: pick a tile, then its twin.{state}", { you: SHAPES[state.you - 1], state: clockWords(state) });
+    words = joined(t("Your turn {you}: pick a tile, then its twin.", { you: SHAPES[state.you - 1] }), clockWords(state));
   } else {
-    words = t("{to_move} {to_move2} to move.{state}", { to_move: nameOf(state, state.to_move), to_move2: SHAPES[state.to_move - 1], state: clockWords(state) });
+    words = joined(t("{name} {shape} to move.", { name: nameOf(state, state.to_move), shape: SHAPES[state.to_move - 1] }), clockWords(state));
   }
   if (!lineUp && view.playing && !view.pending && view.you !== "spectator") {
     words += " " + t("The line to the server is down: moves are sent when it is back.");
@@ -50,6 +60,11 @@ export function renderTurn(view, note, lineUp) {
   if (note) words += ` ${note}`;
   $("turn").textContent = words;
   $("turn").classList.toggle("finished", state.status === "finished");
+}
+
+/** Whole sentences one after another. */
+function joined(...sentences) {
+  return sentences.filter(Boolean).join(" ");
 }
 
 /** Why a move sent while the line is down has not arrived yet. */

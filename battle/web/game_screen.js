@@ -19,6 +19,7 @@ import {
 } from "./game_panels.js";
 import { downloadRecord, openingWords, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
 import { t } from "./i18n.js";
+import { refusalText } from "./server_words.js";
 
 export class GameScreen {
   /** @param app the router: `go(path)`, `showHome(message)` */
@@ -137,7 +138,7 @@ export class GameScreen {
         : t("Both seats of this game are taken already: ask the players for the watch link to follow it."),
       damaged: t("The server could not load that game: its record there is damaged."),
       bad_token: t("The server does not know this seat any more (a new server, or a game long gone)."),
-      version: t("This page and the server speak different versions: {reason}", { reason: message.reason }),
+      version: refusalText(message),
     };
     if (ref.type === "resume" && (message.code === "bad_token" || message.code === "expired")) {
       forgetSeat(socket.seat?.token);
@@ -148,10 +149,10 @@ export class GameScreen {
       return true;
     }
     if (ref.type === "create" || ref.type === "solver_game") {
-      this.app.showHome(t("The server refused the game: {reason}", { reason: message.reason }));
+      this.app.showHome(refusalText(message));
       return true;
     }
-    this.note = t("The server refused that: {reason}", { reason: message.reason });
+    this.note = refusalText(message, socket.state);
     return false;
   }
 

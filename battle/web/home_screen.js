@@ -43,7 +43,7 @@ export class HomeScreen {
       const forget = document.createElement("button");
       forget.type = "button";
       forget.className = "quiet";
-      forget.textContent = "Forget";
+      forget.textContent = t("Forget");
       forget.setAttribute("aria-label", t("Forget the game {against}", { against }));
       forget.addEventListener("click", () => {
         forgetSeat(seat.token);

@@ -3,7 +3,7 @@
 // server has no catalogue for, or a catalogue that does not load, leaves the page English.
 
 let messages = {};
-let plurals = new Intl.PluralRules("en");
+let pluralIndex = (n) => (n === 1 ? 0 : 1); // English: "nplurals=2; plural=(n != 1);"
 
 /** The first of `?lang=`, then the browser's languages, that the server has words for. */
 export async function loadLanguage(wanted = navigator.languages || [navigator.language]) {
@@ -15,8 +15,9 @@ export async function loadLanguage(wanted = navigator.languages || [navigator.la
     try {
       const answer = await fetch(`/locale/${code}.json`);
       if (!answer.ok) continue;
-      messages = (await answer.json()).messages || {};
-      plurals = new Intl.PluralRules(code);
+      const catalogue = await answer.json();
+      messages = catalogue.messages || {};
+      pluralIndex = pluralRule(catalogue.plural_forms || "");
       document.documentElement.lang = code;
       return code;
     } catch {
@@ -32,14 +33,85 @@ export function t(text, values = {}) {
   return fill(typeof found === "string" && found ? found : text, values);
 }
 
-/** The singular or the plural of a count (`{count}` filled), as the language's plural rule picks. */
+/** The form of a count (`{count}` filled) the catalogue's `Plural-Forms` picks: two for English and
+ * German, one for Japanese, three for Polish and Russian. */
 export function tn(singular, plural, count, values = {}) {
   const forms = messages[singular];
   let chosen = count === 1 ? singular : plural;
-  if (Array.isArray(forms) && forms.every(Boolean)) {
-    chosen = forms[Math.min(forms.length - 1, plurals.select(count) === "one" ? 0 : 1)];
+  if (Array.isArray(forms) && forms.length && forms.every(Boolean)) {
+    chosen = forms[Math.max(0, Math.min(forms.length - 1, pluralIndex(Math.abs(Math.trunc(count)))))];
   }
   return fill(chosen, { count, ...values });
+}
+
+// -- the catalogue's Plural-Forms ------------------------------------------------------------
+
+const TOKEN = /\s*(\d+|n|\?|:|\|\||&&|==|!=|<=|>=|[<>%*/+\-!()])/y;
+const BINARY = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]];
+const APPLY = {
+  "||": (a, b) => +(a || b), "&&": (a, b) => +(a && b), "==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b),
+  "<": (a, b) => +(a < b), ">": (a, b) => +(a > b), "<=": (a, b) => +(a <= b), ">=": (a, b) => +(a >= b),
+  "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b,
+  "/": (a, b) => (b ? Math.trunc(a / b) : 0), "%": (a, b) => (b ? a % b : 0),
+};
+
+/**
+ * The `plural=` expression of a catalogue's `Plural-Forms` header ("nplurals=3; plural=(n%10==1 &&
+ * n%100!=11 ? 0 : ...);") as a function of n, read by a small parser of C's integer expressions
+ * (never eval): an expression it cannot read gives English's rule.
+ */
+export function pluralRule(header) {
+  const found = /plural\s*=\s*([^;]+)/.exec(header);
+  const english = (n) => (n === 1 ? 0 : 1);
+  if (!found) return english;
+  const tokens = [];
+  TOKEN.lastIndex = 0;
+  const text = found[1].trim();
+  while (TOKEN.lastIndex < text.length) {
+    const match = TOKEN.exec(text);
+    if (!match) return english;
+    tokens.push(match[1]);
+  }
+  let at = 0;
+  const peek = () => tokens[at];
+  const take = (want) => {
+    if (tokens[at] !== want) throw new Error(`expected ${want}`);
+    at += 1;
+  };
+  function primary() {
+    const token = tokens[at++];
+    if (token === "n") return (n) => n;
+    if (token === "!") { const inner = primary(); return (n) => +!inner(n); }
+    if (token === "-") { const inner = primary(); return (n) => -inner(n); }
+    if (token === "(") { const inner = ternary(); take(")"); return inner; }
+    if (/^\d+$/.test(token || "")) { const value = Number(token); return () => value; }
+    throw new Error(`unexpected ${token}`);
+  }
+  function binary(level) {
+    if (level === BINARY.length) return primary();
+    let left = binary(level + 1);
+    while (BINARY[level].includes(peek())) {
+      const apply = APPLY[tokens[at++]];
+      const before = left, right = binary(level + 1);
+      left = (n) => apply(before(n), right(n));
+    }
+    return left;
+  }
+  function ternary() {
+    const test = binary(0);
+    if (peek() !== "?") return test;
+    at += 1;
+    const yes = ternary();
+    take(":");
+    const no = ternary();
+    return (n) => (test(n) ? yes(n) : no(n));
+  }
+  try {
+    const rule = ternary();
+    return at === tokens.length ? (n) => Number(rule(n)) || 0 : english;
+  } catch {
+    return english;
+  }
 }
 
 function fill(text, values) {

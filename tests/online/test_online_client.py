@@ -9,6 +9,7 @@ from pathlib import Path
 from battle.online.client.seats import Seat, forget_seat, load_seats, remember_seat
 from battle.online.client.session import OnlineSession, backoff_delays
 from battle.online.protocol.messages import Create, NumberedDeal, PlayMove
+from battle.online.protocol.writer import server_json
 from battle.online.server.store import GameStore
 from tests.online_server import Client, ServerThread, a_legal_move
 
@@ -38,21 +39,21 @@ def test_a_session_hosts_and_follows_the_opponent(tmp_path: Path) -> None:
             wait_for(lambda: session.state is not None and session.seat is not None)
             seat = session.seat
             assert seat is not None and seat.seat == 1 and seat.token
-            invite = session.state["invite"]
+            invite = session.state.invite
             guest = Client(server.url, "Bob")
             guest.send({"type": "join", "code": invite})
             guest.expect("joined")
             state = guest.expect("state")
-            wait_for(lambda: session.state["status"] == "playing")
+            wait_for(lambda: session.state is not None and session.state.status == "playing")
             move = a_legal_move(state)
             session.play(move)
-            wait_for(lambda: not session.pending and session.state["ply"] == 1)
+            wait_for(lambda: not session.pending and session.state is not None and session.state.ply == 1)
             assert guest.expect("moved")["move"] == move
             state["moves"].append(move)
             reply = a_legal_move(state)
             guest.send({"type": "move", "move": reply, "id": "b1"})
-            wait_for(lambda: session.state["moves"] == [move, reply])
-            assert session.state["to_move"] == 1 and session.link.state == "connected"
+            wait_for(lambda: session.state is not None and session.state.moves == (move, reply))
+            assert session.state.to_move == 1 and session.link.state == "connected"
         finally:
             session.close()
 
@@ -64,17 +65,17 @@ def test_a_move_sent_while_the_server_is_down_is_applied_once_after_it_returns(t
         session = create(server.url)
         wait_for(lambda: session.state is not None)
         guest = Client(server.url, "Bob")
-        guest.send({"type": "join", "code": session.state["invite"]})
+        guest.send({"type": "join", "code": session.state.invite})
         guest.expect("joined")
-        wait_for(lambda: session.state["status"] == "playing")
+        wait_for(lambda: session.state is not None and session.state.status == "playing")
     try:
         wait_for(lambda: session.link.state == "retrying")
-        move = a_legal_move(session.state)
+        move = a_legal_move(server_json(session.state))
         move_id = session.play(move)  # the server is down: kept, sent when it is back
         assert session.pending == [(move_id, move)]
         with ServerThread(database, port=port):
             wait_for(lambda: not session.pending, timeout=15)
-            assert session.state["moves"] == [move] and session.link.state == "connected"
+            assert session.state.moves == (move,) and session.link.state == "connected"
             session.send(PlayMove(move, move_id))  # a stray resend changes nothing
             time.sleep(0.3)
     finally:

@@ -16,12 +16,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from battle.online.client.session import OnlineSession
 from battle.online.protocol.messages import Create, Join, NumberedDeal
+from battle.online.protocol.server_messages import Ack, State
 from battle.online.server.store import GameStore
 from battle.rules.board import move_name, parse_move
 from battle.rules.notation import parse_position
@@ -38,9 +38,9 @@ def server_process(database: Path, port: int, *options: str) -> Iterator[ServerP
         yield server
 
 
-def legal_move(state: dict[str, Any]) -> str:
-    position = parse_position(state["start"])
-    for move in state["moves"]:
+def legal_move(state: State) -> str:
+    position = parse_position(state.start)
+    for move in state.moves:
         position.push(parse_move(move))
     moves = position.legal_moves()
     return move_name(moves[len(moves) // 2])
@@ -61,14 +61,14 @@ class Player:
 
     def step(self) -> None:
         for event in self.session.events():
-            if event.get("type") == "ack" and not event.get("taken_back"):
-                self.acked[int(event["ply"])] = str(event["move"])
+            if isinstance(event, Ack) and not event.taken_back:
+                self.acked[event.ply] = event.move
         state, seat = self.session.state, self.session.seat
         if (
             state is None
             or seat is None
-            or state.get("status") != "playing"
-            or state.get("to_move") != seat.seat
+            or state.status != "playing"
+            or state.to_move != seat.seat
             or self.session.pending
             or self.session.link.state != "connected"
         ):
@@ -85,7 +85,12 @@ class Player:
     @property
     def finished(self) -> bool:
         state = self.session.state
-        return state is not None and state.get("status") == "finished" and not self.session.pending
+        return state is not None and state.status == "finished" and not self.session.pending
+
+
+def mid_way(player: Player) -> bool:
+    state = player.session.state
+    return state is not None and state.ply > 0 and not player.finished
 
 
 def start_games(url: str, count: int) -> list[tuple[Player, Player]]:
@@ -94,10 +99,10 @@ def start_games(url: str, count: int) -> list[tuple[Player, Player]]:
     deadline = time.monotonic() + GAME_SECONDS
     for n in range(count):
         host = Player(OnlineSession(url, Create(NumberedDeal(100 + n), "creator"), f"Host {n}"), random.Random(n))
-        while host.session.state is None or not host.session.state.get("invite"):
+        while host.session.state is None or not host.session.state.invite:
             assert time.monotonic() < deadline, "a game was not created"
             time.sleep(0.01)
-        guest = Player(OnlineSession(url, Join(host.session.state["invite"]), "Guest"), random.Random(-len(games)))
+        guest = Player(OnlineSession(url, Join(host.session.state.invite), "Guest"), random.Random(-len(games)))
         while guest.session.state is None:  # joined: the game no longer waits, and the next may be made
             assert time.monotonic() < deadline, "a game was not joined"
             time.sleep(0.01)
@@ -149,7 +154,13 @@ def run_server_kills(tmp_path: Path, games_count: int, kills: int, seed: int) ->
             games = start_games(url, games_count)
             play_until_done(games, time.monotonic() + rng.uniform(0.3, 1.0))
         for _ in range(kills):
-            mid_game.append(sum(1 for host, _ in games if (host.session.state or {}).get("ply") and not host.finished))
+            mid_game.append(
+                sum(
+                    1
+                    for host, _ in games
+                    if host.session.state is not None and host.session.state.ply and not host.finished
+                )
+            )
             # down: the clients retry; up on the same database: they resume and resend
             time.sleep(rng.uniform(0.1, 0.5))
             with server_process(database, port) as server:
@@ -197,7 +208,7 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
             deadline = time.monotonic() + GAME_SECONDS
             while time.monotonic() < deadline:  # until most games are under way with moves waiting for a commit
                 play_until_done(games, time.monotonic() + 0.05)
-                under_way = sum(1 for host, _ in games if (host.session.state or {}).get("moves"))
+                under_way = sum(1 for host, _ in games if host.session.state is not None and host.session.state.moves)
                 waiting = sum(len(player.session.pending) for game in games for player in game)
                 if under_way >= 40 and waiting >= 5:
                     break

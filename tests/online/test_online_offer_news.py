@@ -6,7 +6,7 @@ of a ``moved`` must agree with the room's next state."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,12 +15,14 @@ from battle.online.client.offer_news import NewsReader, OfferNews, offer_news
 from battle.online.client.state_game import after_move
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import NumberedDeal
+from battle.online.protocol.server_messages import Moved, State
 from battle.online.server.room import Options, Refused, Room, Status, plan_start
 from battle.rules import move_name
 
 T0 = 1_700_000_000.0
 BOTH = {1: True, 2: True}
 FOLDED = ("moves", "ply", "scores", "to_move", "status", "result", "deadline")
+"""What a ``moved`` brings a state up to date with."""
 
 
 def started_room() -> Room:
@@ -38,7 +40,7 @@ def started_room() -> Room:
     return room
 
 
-def state(room: Room, presence: dict[int, bool] | None = None) -> dict[str, Any]:
+def state(room: Room, presence: dict[int, bool] | None = None) -> State:
     return room.state_for(1, BOTH if presence is None else presence, T0)
 
 
@@ -85,9 +87,10 @@ def test_the_reader_tells_every_takeback_question_and_answer_the_room_saw(action
         except Refused:
             continue
         told.extend(reader.read(message))
-        if message["type"] == "moved":
-            assert {key: folded[key] for key in FOLDED} == {key: state(room)[key] for key in FOLDED}
-            assert folded["offers"]["takeback"] is None
+        if isinstance(message, Moved):
+            assert folded is not None
+            assert {key: getattr(folded, key) for key in FOLDED} == {key: getattr(state(room), key) for key in FOLDED}
+            assert folded.offers.takeback is None
     assert told == expected
 
 
@@ -148,9 +151,10 @@ def test_a_move_out_of_order_is_left_for_the_next_state() -> None:
     now = state(room)
     receipt = room.play(1, move_name(room.game.position.legal_moves()[0]), "a1", T0)
     moved = room.moved_message(receipt.receipt)
-    assert after_move(now, {**moved, "ply": 5}) is now
+    assert after_move(now, replace(moved, ply=5)) is now
+    assert after_move(now, replace(moved, game="g2")) is now
     later = after_move(now, moved)
-    assert later is not now and now["moves"] == [] and later["moves"] == [moved["move"]]
+    assert later is not now and now.moves == () and later.moves == (moved.move,)
 
 
 def test_the_window_words_the_opponents_questions_and_the_answers_to_its_own() -> None:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battle.online.protocol import messages, server_messages
+from battle.online.protocol import messages
 from battle.online.protocol.messages import (
     MAX_MESSAGE_BYTES,
     Abort,
@@ -39,7 +39,19 @@ from battle.online.protocol.messages import (
     Watch,
 )
 from battle.online.protocol.reader import parse_client_message
-from battle.online.protocol.writer import client_frame
+from battle.online.protocol.server_messages import (
+    Ack,
+    Created,
+    Error,
+    ErrorRef,
+    Joined,
+    Pong,
+    Record,
+    RematchStarted,
+    Welcome,
+    error_for,
+)
+from battle.online.protocol.writer import client_frame, server_frame, server_json
 from battle.rules import deal, format_position, parse_position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -412,7 +424,7 @@ def check_outcome(data: str | bytes) -> None:
     except ProtocolError as error:
         assert isinstance(error.code, ErrorCode)
         assert error.reason and "\n" not in error.reason and len(error.reason) <= 400
-        json.loads(messages.encode(server_messages.error_for(error)))
+        json.loads(server_frame(error_for(error)))
     else:
         assert isinstance(message, MESSAGE_CLASSES)
 
@@ -454,28 +466,28 @@ def test_deep_nesting_gives_a_protocol_error(depth: int, opener: str) -> None:
 
 def test_server_messages_encode_as_compact_json_that_reads_back() -> None:
     sent = [
-        server_messages.welcome(),
-        server_messages.created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2, "4KQ7M2XD" + "Q" * 24, "9T3PWQ0R" + "R" * 24),
-        server_messages.joined("g1", TOKEN, 1),
-        server_messages.ack("m1", 3, "c1-c9"),
-        server_messages.error(ErrorCode.ILLEGAL_MOVE, "c1-c9: c1 is empty\nsecond line", {"type": "move", "id": "m1"}),
-        server_messages.pong(1.5),
-        server_messages.record("g1", "player1: Ann\n"),
-        server_messages.rematch_started("g1", "g2", 2, "M0RX4T2Q"),
+        Welcome(),
+        Created("g1", "4KQ7M2XD", "9T3PWQ0R", TOKEN, 2, "4KQ7M2XD" + "Q" * 24, "9T3PWQ0R" + "R" * 24),
+        Joined("g1", TOKEN, 1),
+        Ack("m1", 3, "c1-c9"),
+        Error(ErrorCode.ILLEGAL_MOVE, "c1-c9: c1 is empty\nsecond line", {"move": "c1-c9"}, ErrorRef("move", "m1")),
+        Pong(1.5),
+        Record("g1", "player1: Ann\n"),
+        RematchStarted("g1", "g2", 2, "M0RX4T2Q"),
     ]
     for message in sent:
-        text = messages.encode(message)
-        assert json.loads(text) == message
-        assert len(text) < len(json.dumps(message))  # compact: no spaces after separators
+        text = server_frame(message)
+        assert json.loads(text) == server_json(message)
+        assert len(text) < len(json.dumps(server_json(message)))  # compact: no spaces after separators
         assert len(text.encode()) < MAX_MESSAGE_BYTES
-    assert server_messages.welcome() == {"type": "welcome", "version": 1, "max_message_bytes": 4096, "share_url": None}
-    assert server_messages.error(ErrorCode.BAD_JSON, "a\nb")["reason"] == "a\\nb"
+    assert server_json(Welcome()) == {"type": "welcome", "version": 1, "max_message_bytes": 4096, "share_url": None}
+    assert server_json(error_for(ProtocolError(ErrorCode.BAD_JSON, "a\nb")))["reason"] == "a\\nb"
     assert messages.encode({"name": "Zoë"}) == '{"name":"Zoë"}'
 
 
 def test_encode_refuses_nan_rather_than_send_what_json_cannot_read() -> None:
     with pytest.raises(ValueError):
-        messages.encode(server_messages.pong(float("nan")))
+        server_frame(Pong(float("nan")))
 
 
 def test_every_error_code_and_message_type_is_documented() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from battle.history.store import History
 from battle.rules.game import Game
-from tests.online_server import Client, ServerProcess, free_port
+from tests.online_server import Client, ServerProcess, a_legal_move, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()"]
@@ -123,11 +123,11 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         bob.type("b2-b3")
         bob.wait_for(r"b2-b3: .* not free|not free")
         bob.type("takeback")
-        bob.wait_for("Refused: only the player who made the last move")
+        bob.wait_for("Only the player who made the last move can ask to take it back.")
         bob.type("resign")
         bob.wait_for(r"Resign this game\? \(y/n\)")
         bob.type("y")
-        ann.wait_for("The game is over: Ann wins by resignation")
+        ann.wait_for(r"The game is over\. Bob resigned; you win, \d+-\d+\.")
         bob.type("rematch")
         ann.wait_for("Bob offers a rematch: yes or no?")
         ann.type("no")
@@ -178,7 +178,7 @@ def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: 
         bob.wait_for("You said no to the takeback.")
         ann.wait_for("Bob said no to the takeback.")
         ann.type("takeback")  # the same move again: the server refuses, and Bob is not asked
-        ann.wait_for("your opponent said no to taking back this move")
+        ann.wait_for("Your opponent said no to taking back this move.")
         mark = ann.mark()
         bob.type(first_move(bob))
         ann.wait_for("Bob takes", after=mark)
@@ -213,12 +213,12 @@ def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
         ann.type("abort")
-        ann.wait_for("The game was aborted; it counts for nothing.")
+        ann.wait_for("The game was called off; it counts for nothing.")
         ann.type("quit")
         assert ann.process.wait(10) == 0
         bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
         programs.append(bob)
-        bob.wait_for("called off by its host")
+        bob.wait_for("The host called this game off before anyone joined.")
         assert bob.process.wait(20) == 2
     finally:
         for program in reversed(programs):
@@ -326,7 +326,7 @@ def test_an_unknown_invite_code_is_one_line_on_stderr(tmp_path: Path) -> None:
             stdin=subprocess.DEVNULL,
         )
     assert (done.returncode, done.stdout) == (2, ""), (done.stdout, done.stderr)
-    assert done.stderr.splitlines() == ["mahjong-battle: the server refused: no game has this invite code"]
+    assert done.stderr.splitlines() == ["mahjong-battle: No game has this invite code."]
 
 
 def test_after_a_resignation_no_prompt_comes_and_quit_says_the_game_is_over(tmp_path: Path) -> None:
@@ -356,7 +356,7 @@ def test_after_a_resignation_no_prompt_comes_and_quit_says_the_game_is_over(tmp_
             bob.wait_for(r"Resign this game\? \(y/n\)")
             mark = bob.mark()
             bob.type("y")
-            end = bob.wait_for("The game is over: Player 1 wins by resignation", after=mark)
+            end = bob.wait_for(r"The game is over\. You resigned; Player 1 wins, \d+-\d+\.", after=mark)
             assert "your move" not in bob.text[mark : mark + end.start()], bob.text[mark:]
             mark = bob.mark()
             bob.type("quit")
@@ -410,3 +410,33 @@ def test_a_seat_without_a_name_reads_in_the_readers_language(tmp_path: Path) -> 
             guest.close()
         finally:
             anna.stop()
+
+
+def test_a_host_named_you_is_named_and_refusals_and_the_end_are_german(tmp_path: Path) -> None:
+    """The terminal tells "you" by seat: the opponent named "You" takes a pair in the third person.
+    The server's refusal and the game's end come in the reader's German, from the code and the result."""
+    url, programs = serve(tmp_path)
+    host = Client(url, "You")
+    try:
+        host.send({"type": "create", "deal": {"number": 5}, "first": "creator", "name": "You"})
+        created = host.expect("created")
+        state = host.expect("state")
+        bob = Program(
+            ["play", "--online", url, "--join", created["invite"], "--player1", "Bob"], tmp_path / "bob", "de"
+        )
+        programs.append(bob)
+        host.expect("state", timeout=30)
+        move = a_legal_move(state)
+        host.send({"type": "move", "move": move, "id": "y1"})
+        bob.wait_for(f"You nimmt {move} für")
+        assert "Du nimmst" not in bob.text
+        bob.type("takeback")
+        bob.wait_for("Nur wer den letzten Zug gemacht hat, kann bitten, ihn zurückzunehmen.")
+        host.send({"type": "resign"})
+        bob.wait_for(r"Die Partie ist zu Ende\. You hat aufgegeben; du gewinnst, \d+-\d+\.")
+        for english in ("only the player", "resigned", "wins by", "Refused"):
+            assert english not in bob.text, english
+    finally:
+        host.close()
+        for program in programs:
+            program.stop()

@@ -129,3 +129,15 @@ def test_serve_takes_a_public_url_and_refuses_a_wrong_one_in_one_line(tmp_path: 
         wrong.start()
     assert wrong.process is not None and wrong.process.wait(10) == 2
     assert "--public-url: 'games.example.org' is not a URL like https://games.example.org" in wrong.log.read_text()
+
+
+def test_a_wrong_public_url_is_refused_in_the_readers_language(tmp_path: Path) -> None:
+    german = {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""}
+    wrong = ServerProcess(tmp_path, "--public-url", "https://games.example.org:99999", env=german)
+    with pytest.raises(AssertionError):
+        wrong.start()
+    assert wrong.process is not None and wrong.process.wait(10) == 2
+    said = wrong.log.read_text().strip().splitlines()[-1]
+    expected = "--public-url: 'https://games.example.org:99999' ist keine URL: ihr Port ist keine Zahl von 0 bis 65535"
+    assert expected in said, said
+    assert "Port out of range" not in said

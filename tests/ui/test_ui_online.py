@@ -13,21 +13,25 @@ import sqlite3
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
+from battle import i18n
 from battle.history.store import History
 from battle.online.client.seats import Seat, load_seats, remember_seat
 from battle.online.client.state_game import result_of_state
 from battle.online.protocol.codes import format_code
+from battle.online.protocol.messages import ErrorCode
+from battle.online.protocol.server_messages import Error, GameResult, Offers, PlayerInfo, State
 from battle.online.server.room import REMATCH_RETRY_SECONDS
 from battle.online.server.server_limits import ServerLimits
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from battle.ui.choice_scene import ChoiceScene
 from battle.ui.files.settings import MIN_SIZE, Settings, load_settings, save_settings
-from battle.ui.online import lobby_scene
+from battle.ui.online import connection, lobby_scene
 from battle.ui.online.connection import ONLINE_EVENT
 from battle.ui.online.lobby_scene import LobbyScene
 from battle.ui.online.online_mode import WATCHING
@@ -88,9 +92,9 @@ def host_in_window(app, url: str, deal: str = "5") -> LobbyScene:  # noqa: ANN00
     return lobby
 
 
-def guest_joins(url: str, invite: str) -> tuple[Client, dict]:
-    guest = Client(url, "Bob")
-    guest.send({"type": "join", "code": invite, "name": "Bob"})
+def guest_joins(url: str, invite: str, name: str = "Bob") -> tuple[Client, dict]:
+    guest = Client(url, name)
+    guest.send({"type": "join", "code": invite, "name": name})
     guest.expect("joined")
     return guest, guest.expect("state")
 
@@ -155,44 +159,74 @@ def test_addresses_and_codes_read_as_people_type_them() -> None:
         read_code("UUUU-UUUU")
 
 
-def players(first: str | None, second: str | None) -> list[dict]:
-    return [
-        {"seat": seat, "name": name, "presence": "connected" if name else "open"}
-        for seat, name in ((1, first), (2, second))
-    ]
+def players(first: str | None, second: str | None) -> tuple[PlayerInfo, ...]:
+    return tuple(
+        PlayerInfo(seat, name, "connected" if name else "open", seat == 1) for seat, name in ((1, first), (2, second))
+    )
+
+
+def a_state(**fields: Any) -> State:
+    """A ``state`` with Ann in seat 1 (the window's) and Bob in seat 2, changed by ``fields``."""
+    given: dict[str, Any] = {
+        "game": "g1",
+        "you": 1,
+        "status": "playing",
+        "start": "",
+        "deal": 5,
+        "moves": (),
+        "to_move": 1,
+        "scores": (0, 0),
+        "players": players("Ann", "Bob"),
+    }
+    return State(**{**given, **fields})
 
 
 def test_the_board_shows_the_servers_moves_and_the_own_move_on_its_way() -> None:
-    state = {"you": 1, "status": "playing", "to_move": 1, "moves": ["a1-a9"], "players": players("Ann", "Bob")}
+    state = a_state(moves=("a1-a9",))
     assert expected_moves(state, []) == [parse_move("a1-a9")]
     assert expected_moves(state, [("m1", "b9-b1")]) == [parse_move("a1-a9"), parse_move("b1-b9")]
     # once the server has the move the turn has passed: its list holds the move (or refused it)
-    assert expected_moves({**state, "to_move": 2}, [("m1", "b9-b1")]) == [parse_move("a1-a9")]
+    assert expected_moves(replace(state, to_move=2), [("m1", "b9-b1")]) == [parse_move("a1-a9")]
     assert common_prefix([parse_move("a1-a9"), parse_move("b1-b9")], [parse_move("a1-a9")]) == 1
 
 
 def test_the_end_reads_from_the_servers_result() -> None:
-    state = {
-        "you": 1,
-        "status": "finished",
-        "players": players("Ann", "Bob"),
-        "result": {"winner": 2, "reason": "resign", "scores": [40, 62]},
-    }
+    state = a_state(status="finished", to_move=None, result=GameResult(2, "resign", (40, 62)))
     assert describe_end(state) == "You resigned; Bob wins, 40-62."
-    state["result"] = {"winner": 1, "reason": "time", "scores": [20, 50]}
+    state = replace(state, result=GameResult(1, "time", (20, 50)))
     assert describe_end(state) == "Bob ran out of time; you win, 20-50."
     result = result_of_state(state)
     assert result is not None and result.winner == 1 and result.scores == (20, 50)  # fewer points, still the winner
-    state["result"] = {"winner": 1, "reason": "no_pair", "scores": [140, 130]}
+    state = replace(state, result=GameResult(1, "no_pair", (140, 130)))
     assert describe_end(state) == "You win 140-130 (by 10)."
-    assert open_question({**state, "offers": {"rematch": 2, "takeback": None}}) == "rematch"
-    assert open_question({**state, "offers": {"rematch": 1, "takeback": None}}) is None  # your own offer
+    assert open_question(replace(state, offers=Offers(rematch=2))) == "rematch"
+    assert open_question(replace(state, offers=Offers(rematch=1))) is None  # your own offer
+
+
+def test_the_end_and_refusals_are_whole_sentences_in_the_readers_language_told_by_seat() -> None:
+    resigned = a_state(status="finished", to_move=None, result=GameResult(1, "resign", (62, 40)))
+    late = replace(resigned, you=2, result=GameResult(2, "time", (62, 40)))
+    not_yours = Error(ErrorCode.NOT_YOUR_TURN, "not your turn: seat 1 is to move", {"seat": 1})
+    as_you = a_state(players=players("You", "Bob"), you=2)  # the opponent's name is "You"
+    try:
+        i18n.set_language("de")
+        assert describe_end(replace(resigned, you=2)) == "Du hast aufgegeben; Ann gewinnt, 40-62."
+        assert describe_end(resigned) == "Bob hat aufgegeben; du gewinnst, 62-40."
+        assert describe_end(late) == "Ann hat die Zeit überschritten; du gewinnst, 40-62."
+        assert connection.refusal(not_yours, a_state(you=2)) == "Du bist nicht am Zug: Ann ist am Zug."
+        assert describe_end(replace(as_you, status="finished", result=GameResult(1, "no_pair", (70, 60)))) == (
+            "You gewinnt 60-70 (+10)."
+        )
+    finally:
+        i18n.set_language("en")
+    assert connection.refusal(not_yours, a_state(you=2)) == "It is not your turn: Ann is to move."
+    assert describe_end(late) == "Ann ran out of time; you win, 40-62."
 
 
 def test_clocks_terms_and_kept_games_in_words() -> None:
     assert [clock_text(s) for s in (41.2, 0.2, 0.0, 245, 86400)] == ["0:42", "0:01", "0:00", "4:05", "24:00:00"]
-    assert game_terms({"deal": 5, "move_seconds": 60, "lose_on_time": True}) == "Deal 5 · 1 min a move, lose on time"
-    assert game_terms({"deal": None, "move_seconds": None}) == "a composed start · no time limit"
+    assert game_terms(a_state(move_seconds=60, lose_on_time=True)) == "Deal 5 · 1 min a move, lose on time"
+    assert game_terms(a_state(deal=None)) == "a composed start · no time limit"
     seat = Seat("ws://games.example.org:8765", "g", "t", 1, opponent="Bob", updated=1000.0)
     assert kept_game_line(seat, now=1000.0 + 2 * 86400 + 5) == "Bob · games.example.org:8765 · in play, 2 days ago"
     waiting = Seat("wss://x.org", "g", "t", 1)
@@ -232,7 +266,7 @@ def test_a_game_hosted_from_the_title_is_played_against_a_raw_client(tmp_path: P
         ui.play_move(app, move)
         assert scene.game.ply == 1 and scene.status.text.startswith("You took")
         assert guest.expect("moved")["move"] == move_name(move)
-        ui.run_until(app, lambda: scene.online.state["to_move"] == 2, WAIT)
+        ui.run_until(app, lambda: scene.online.state.to_move == 2, WAIT)
         blocked = scene.position.legal_moves()[0]
         ui.click_cell(app, blocked[0])
         assert scene.status.text == "Wait: Bob is to move." and scene.selected is None
@@ -352,7 +386,7 @@ def test_the_opponent_asks_for_a_takeback_and_y_lets_them(tmp_path: Path, monkey
         assert scene.online.notice() == ("Bob asks to take back their last move — Y yes · N no", "good")
         ui.key(app, pygame.K_y)
         ui.run_until(app, lambda: scene.game.ply == 1, WAIT)
-        assert scene.online.state["to_move"] == 2
+        assert scene.online.state.to_move == 2
 
 
 def _arrived_unread(scene, ready) -> None:  # noqa: ANN001
@@ -379,9 +413,7 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
             assert guest.expect("state")["offers"]["takeback"] is None
             _arrived_unread(
                 scene,
-                lambda now: (
-                    now["offers"]["takeback"] is None and len(now["moves"]) == (moves if not accept else moves - 1)
-                ),
+                lambda now: now.offers.takeback is None and now.ply == (moves if not accept else moves - 1),
             )
 
         def bob_moves(move_id: str) -> None:
@@ -408,7 +440,7 @@ def test_takeback_answers_that_arrive_between_two_frames_are_all_told(tmp_path: 
         bob_moves("b1")
         ui.run_until(app, lambda: "moved instead" in scene.status.text, WAIT)
         assert "Bob moved instead: no takeback. Your move" in scene.status.text and scene.game.ply == 4
-        assert scene.online.state["offers"]["takeback"] is None  # no state follows a move: the move ends it
+        assert scene.online.state.offers.takeback is None  # no state follows a move: the move ends it
         assert scene.online.refusal() is None and scene.online.notice() is None
 
 
@@ -532,7 +564,7 @@ def test_a_game_left_is_resumed_from_the_list_of_online_games(tmp_path: Path, mo
         assert kept_game_line(kept[0]) == f"Bob · 127.0.0.1:{server.port} · in play"
         ui.click_button(app, setup.widgets["resume:0"])
         resumed = game_screen(app)
-        assert resumed.game.moves == [move] and resumed.online.state["to_move"] == 2
+        assert resumed.game.moves == [move] and resumed.online.state.to_move == 2
 
         ui.key(app, pygame.K_l)
         ui.key(app, pygame.K_o)
@@ -586,6 +618,24 @@ def test_resigning_asks_first_then_the_result_shows_and_a_rematch_follows(tmp_pa
         ui.run_until(app, lambda: scene.game.ply == 0 and scene.online.playing, WAIT)
         assert app.stack.top is scene and scene.online.you == 2  # sides swapped: Bob moves first
         assert [seat.game for seat in load_seats()[0]] == [scene.online.game_id]
+
+
+def test_an_opponent_named_you_is_told_apart_from_the_player_by_seat(tmp_path: Path, monkeypatch) -> None:
+    with ServerThread(tmp_path / "games.sqlite3") as server, ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        lobby = host_in_window(app, server.url)
+        guest, _state = guest_joins(server.url, lobby.invite or "", name="You")
+        scene = game_screen(app)
+        ui.play_move(app, scene.position.legal_moves()[0])
+        assert scene.status.text.endswith(" You is to move."), scene.status.text  # never "You are to move."
+        guest.expect("moved")
+        ui.run_until(app, lambda: scene.online.state.to_move == 2, WAIT)
+        ui.click_cell(app, scene.position.legal_moves()[0][0])
+        assert scene.status.text == "Wait: You is to move."
+        guest.send({"type": "resign"})
+        ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
+        assert app.stack.top.card_text() == ("You win!", "You resigned.")  # the card is the reader's: seat 1 won
+        guest.close()
 
 
 def test_before_the_second_move_resign_reads_abort_and_calls_the_game_off(tmp_path: Path, monkeypatch) -> None:
@@ -784,11 +834,11 @@ def test_the_window_sleeps_until_the_server_has_news(tmp_path: Path, monkeypatch
         scene, guest, state = hosted_game(app, server)
         ui.play_move(app, scene.position.legal_moves()[0])
         guest.expect("moved")
-        ui.run_until(app, lambda: scene.online.state["to_move"] == 2 and not scene.animations, WAIT)
+        ui.run_until(app, lambda: scene.online.state.to_move == 2 and not scene.animations, WAIT)
         ui.settle(app)
         assert scene.next_frame_in() is None  # connected, no clock: nothing to draw until news
         pygame.event.clear()
-        state["moves"].append(scene.online.state["moves"][-1])
+        state["moves"].append(scene.online.state.moves[-1])
         guest.send({"type": "move", "move": a_legal_move(state), "id": "b1"})
         deadline = time.monotonic() + WAIT
         while not pygame.event.peek(ONLINE_EVENT):  # the session's thread wakes the sleeping loop

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         yield running
 
 
-def get(server: ServerThread, path: str) -> tuple[int, str, bytes]:
+def get(server: ServerThread | Served, path: str) -> tuple[int, str, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
     connection.request("GET", path)
     response = connection.getresponse()
@@ -61,3 +62,47 @@ def test_a_german_browser_reads_the_page_in_german(browser: Any, served: Served)
     english.goto(served.base + "/?lang=en")
     english.wait_for_selector("#home:not([hidden])")
     assert english.text_content("#home-title") == "Play a friend or the solver"
+
+
+def test_the_page_applies_the_catalogues_plural_forms_read_without_eval(browser: Any, served: Served) -> None:
+    status, _type, body = get(served, "/locale/de.json")
+    assert status == 200 and json.loads(body)["plural_forms"] == "nplurals=2; plural=(n != 1);"
+    page = new_page(browser, **DESKTOP)
+    page.goto(served.base + "/")
+    picked = page.evaluate(
+        """async () => {
+          const { pluralRule } = await import("/i18n.js");
+          const rules = {
+            ru: "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : "
+              + "n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+            pl: "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : 2);",
+            ja: "nplurals=1; plural=0;",
+            de: "nplurals=2; plural=(n != 1);",
+            code: "nplurals=2; plural=alert(1);",
+          };
+          const counts = [0, 1, 2, 5, 11, 21, 22, 112];
+          return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, counts.map(pluralRule(rule))]));
+        }"""
+    )
+    assert picked == {
+        "ru": [2, 0, 1, 2, 2, 0, 1, 2],
+        "pl": [2, 0, 1, 2, 2, 2, 1, 2],
+        "ja": [0, 0, 0, 0, 0, 0, 0, 0],
+        "de": [1, 0, 1, 1, 1, 1, 1, 1],
+        "code": [1, 0, 1, 1, 1, 1, 1, 1],  # not C's arithmetic: English's rule, and nothing run
+    }
+    assert page.errors == []
+
+
+def test_the_pages_words_are_the_catalogues_entries_in_the_web_context() -> None:
+    from babel.messages.pofile import read_po
+
+    from battle.i18n import WEB_CONTEXT, web_messages
+
+    with open(Path(__file__).resolve().parents[2] / "battle/locale/de/LC_MESSAGES/mahjong_battle.po", "rb") as handle:
+        catalogue = read_po(handle, locale="de")
+    in_context = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogue if m.id and m.context == WEB_CONTEXT}
+    assert set(web_messages("de")) == in_context
+    assert all(
+        place.startswith("battle/web/") for m in catalogue if m.context == WEB_CONTEXT for place, _ in m.locations
+    )

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from battle.online.client.state_game import JsonObject, after_move, player
+from battle.online.client.state_game import after_move
+from battle.online.protocol.server_messages import Moved, ServerMessage, State
 
 NewsKind = Literal[
     "takeback_asked",  # ``seat`` asks to take back their last move
@@ -41,70 +42,66 @@ class OfferNews:
 class NewsReader:
     """Follows one connection's messages and tells what each changed."""
 
-    def __init__(self, state: JsonObject | None = None) -> None:
+    def __init__(self, state: State | None = None) -> None:
         """``state``: the state the client shows already (its questions are not news again)."""
-        self.seen: JsonObject = state or {}
+        self.seen: State | None = state
         """The game as the messages read so far leave it."""
 
-    def read(self, message: JsonObject) -> list[OfferNews]:
-        """The news in ``message``, the next message from the server (any type)."""
-        kind = message.get("type")
-        if kind == "state":
+    def read(self, message: ServerMessage | object) -> list[OfferNews]:
+        """The news in ``message``, the next message from the server (any type, or a link change)."""
+        if isinstance(message, State):
             news = offer_news(self.seen, message)
             self.seen = message
             return news
-        if kind == "moved" and self.seen:
-            asked = _seat((self.seen.get("offers") or {}).get("takeback"))
+        if isinstance(message, Moved) and self.seen is not None:
+            asked = self.seen.offers.takeback
             self.seen = after_move(self.seen, message)
-            if asked is not None and message.get("seat") not in (asked, None):
+            if asked is not None and message.seat != asked:
                 return [OfferNews("takeback_overtaken", asked)]
         return []
 
 
-def offer_news(before: JsonObject, state: JsonObject) -> list[OfferNews]:
+def offer_news(before: State | None, state: State) -> list[OfferNews]:
     """The changes from ``before`` to ``state``, the game before a ``state`` message and that message.
 
     A state of another game (a rematch began, or the first state of a connection) starts
     afresh: only its open questions are news.
     """
-    if before.get("game") != state.get("game"):
-        before = {}
+    if before is not None and before.game != state.game:
+        before = None
     news: list[OfferNews] = []
-    was, now = before.get("offers") or {}, state.get("offers") or {}
-    asked, asking = _seat(was.get("takeback")), _seat(now.get("takeback"))
+    asked = None if before is None else before.offers.takeback
+    asking = state.offers.takeback
     if asked is not None and asking != asked:
-        played, playing = list(before.get("moves") or ()), list(state.get("moves") or ())
+        played = () if before is None else before.moves
+        playing = state.moves
         if len(playing) < len(played) and played[: len(playing)] == playing:
-            news.append(OfferNews("takeback_granted", asked, tuple(str(move) for move in played[len(playing) :])))
+            news.append(OfferNews("takeback_granted", asked, played[len(playing) :]))
         elif len(playing) > len(played):
             news.append(OfferNews("takeback_overtaken", asked))
         else:
             news.append(OfferNews("takeback_refused", asked))
     if asking is not None and asking != asked:
         news.append(OfferNews("takeback_asked", asking))
-    offered, offering = _seat(was.get("rematch")), _seat(now.get("rematch"))
-    if not state.get("rematch"):  # an offer that ends because the rematch began is no refusal
+    offered = None if before is None else before.offers.rematch
+    offering = state.offers.rematch
+    if state.rematch is None:  # an offer that ends because the rematch began is no refusal
         if offered is not None and offering != offered:
             news.append(OfferNews("rematch_declined", offered))
         if offering is not None and offering != offered:
             news.append(OfferNews("rematch_offered", offering))
-    if before:
+    if before is not None:
         for seat in (1, 2):
             news.extend(_presence_news(before, state, seat))
     return news
 
 
-def _presence_news(before: JsonObject, state: JsonObject, seat: int) -> list[OfferNews]:
-    was = str(player(before, seat).get("presence") or "open")
-    now = str(player(state, seat).get("presence") or "open")
+def _presence_news(before: State, state: State, seat: int) -> list[OfferNews]:
+    was, now = before.presence(seat), state.presence(seat)
     if now == was:
         return []
-    if now == "away" and state.get("status") != "finished":
+    if now == "away" and state.status != "finished":
         return [OfferNews("away", seat)]
     if now == "connected":
         return [OfferNews("joined" if was == "open" else "back", seat)]
     return []
-
-
-def _seat(value: object) -> int | None:
-    return value if isinstance(value, int) and value in (1, 2) else None

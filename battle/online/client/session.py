@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import queue
 import random
 import secrets
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -32,23 +30,53 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from battle.online.client.seats import Seat
 from battle.online.client.state_game import after_move
 from battle.online.protocol import messages
-from battle.online.protocol.messages import ClientMessage, Create, Hello, Join, PlayMove, Resume, Watch
+from battle.online.protocol.messages import (
+    ClientMessage,
+    Create,
+    ErrorCode,
+    Hello,
+    Join,
+    PlayMove,
+    ProtocolError,
+    Resume,
+    Watch,
+)
+from battle.online.protocol.server_messages import (
+    Ack,
+    Created,
+    Error,
+    Joined,
+    Moved,
+    RematchStarted,
+    ServerMessage,
+    State,
+    Welcome,
+)
+from battle.online.protocol.server_reader import parse_server_message
 from battle.online.protocol.writer import client_frame
 
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 30.0
 OPEN_TIMEOUT = 10.0
 FATAL_CODES = {
-    messages.ErrorCode.VERSION.value,
-    messages.ErrorCode.BAD_TOKEN.value,
-    messages.ErrorCode.NOT_FOUND.value,
-    messages.ErrorCode.FULL.value,
-    messages.ErrorCode.EXPIRED.value,
-    messages.ErrorCode.DAMAGED.value,
+    ErrorCode.VERSION,
+    ErrorCode.BAD_TOKEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.FULL,
+    ErrorCode.EXPIRED,
+    ErrorCode.DAMAGED,
 }
 """Refusals of the opening request that another attempt would only repeat."""
-
-JsonObject = dict[str, Any]
+MOVE_REFUSALS = {
+    ErrorCode.ILLEGAL_MOVE,
+    ErrorCode.NOT_YOUR_TURN,
+    ErrorCode.GAME_OVER,
+    ErrorCode.OUT_OF_TIME,
+    ErrorCode.ID_REUSED,
+    ErrorCode.NOT_A_PLAYER,
+}
+"""Refusals of a move that resending cannot cure: the move leaves the unacknowledged list."""
+OPENINGS = ("resume", "watch", "join", "hello")
 
 
 @dataclass(frozen=True)
@@ -78,7 +106,7 @@ class _Shared:
     """What both threads touch, under one lock."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
-    state: JsonObject | None = None
+    state: State | None = None
     link: Link = field(default_factory=lambda: Link("connecting"))
     seat: Seat | None = None
     pending: list[tuple[str, str]] = field(default_factory=list)
@@ -109,7 +137,7 @@ class OnlineSession:
         self._name = name
         self._on_message = on_message
         self._shared = _Shared()
-        self._inbox: queue.SimpleQueue[JsonObject] = queue.SimpleQueue()
+        self._inbox: queue.SimpleQueue[ServerMessage | Link] = queue.SimpleQueue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: asyncio.Queue[ClientMessage | None] | None = None
         """What the front end sends, in order; None closes the connection."""
@@ -136,7 +164,7 @@ class OnlineSession:
     # -- what the front end reads ---------------------------------------------------------
 
     @property
-    def state(self) -> JsonObject | None:
+    def state(self) -> State | None:
         """The latest full state of the game (moves applied from ``moved`` messages), or None yet."""
         with self._shared.lock:
             return self._shared.state
@@ -164,22 +192,22 @@ class OnlineSession:
         with self._shared.lock:
             return list(self._shared.pending)
 
-    def snapshot(self) -> tuple[JsonObject | None, list[tuple[str, str]]]:
-        """The state (a copy the connection's thread no longer changes) and the unacknowledged moves,
-        read at one instant: read apart, the two could straddle a ``moved`` and show a move twice."""
+    def snapshot(self) -> tuple[State | None, list[tuple[str, str]]]:
+        """The state (frozen: the connection's thread replaces it, never changes it) and the
+        unacknowledged moves, read at one instant: read apart, the two could straddle a ``moved``
+        and show a move twice."""
         with self._shared.lock:
-            state = copy.deepcopy(self._shared.state) if self._shared.state is not None else None
-            return state, list(self._shared.pending)
+            return self._shared.state, list(self._shared.pending)
 
-    def events(self) -> list[JsonObject]:
-        """Every message from the server since the last call (and ``{"type": "link"}`` on a change of link)."""
+    def events(self) -> list[ServerMessage | Link]:
+        """Every message from the server since the last call (and the ``Link`` on a change of link)."""
         found = []
         with contextlib.suppress(queue.Empty):
             while True:
                 found.append(self._inbox.get_nowait())
         return found
 
-    def wait_event(self, timeout: float) -> JsonObject | None:
+    def wait_event(self, timeout: float) -> ServerMessage | Link | None:
         """The next message, waiting up to ``timeout`` seconds (the terminal's loop)."""
         try:
             return self._inbox.get(timeout=timeout)
@@ -227,9 +255,9 @@ class OnlineSession:
     def _set_link(self, link: Link) -> None:
         with self._shared.lock:
             self._shared.link = link
-        self._deliver({"type": "link", "state": link.state, "detail": link.detail, "retry_in": link.retry_in})
+        self._deliver(link)
 
-    def _deliver(self, message: JsonObject) -> None:
+    def _deliver(self, message: ServerMessage | Link) -> None:
         self._inbox.put(message)
         if self._on_message is not None:
             self._on_message()
@@ -299,14 +327,14 @@ class OnlineSession:
                 if message is None:
                     continue
                 fatal = self._take(message)
-                if message.get("type") == "state" and self.link.state != "connected":
+                if isinstance(message, State) and self.link.state != "connected":
                     self._reached = True
                     self._set_link(Link("connected"))
                     for move_id, move in self.pending:  # resent with the same ids: applied once at most
                         await socket.send(client_frame(PlayMove(move=move, id=move_id)))
                 self._deliver(message)
-                if fatal:
-                    return f"fatal: {message.get('reason', 'refused')}"
+                if fatal and isinstance(message, Error):
+                    return f"fatal: {message.reason}"
         except ConnectionClosed:
             pass
         finally:
@@ -336,66 +364,44 @@ class OnlineSession:
         with self._shared.lock:
             return any(pending_id == move_id for pending_id, _ in self._shared.pending)
 
-    def _take(self, message: JsonObject) -> bool:
+    def _take(self, message: ServerMessage) -> bool:
         """Fold a server message into the shared state; True if it ends the session."""
-        kind = message.get("type")
         with self._shared.lock:
             shared = self._shared
-            if kind == "welcome":
-                share_url = message.get("share_url")
-                shared.share_url = share_url if isinstance(share_url, str) and share_url.startswith("http") else None
-            elif kind == "state":
+            if isinstance(message, Welcome):
+                share_url = message.share_url
+                shared.share_url = share_url if share_url is not None and share_url.startswith("http") else None
+            elif isinstance(message, State):
                 shared.state = message
                 if shared.seat is not None:
-                    shared.seat.game = str(message.get("game"))
-                    shared.seat.watch = message.get("watch") or shared.seat.watch
-                    shared.seat.invite = message.get("invite")
-                elif message.get("you") == "spectator":
-                    shared.seat = Seat(self.url, str(message.get("game")), None, None, message.get("watch"))
-            elif kind in ("created", "joined"):
-                shared.seat = Seat(
-                    self.url,
-                    str(message["game"]),
-                    str(message["token"]),
-                    int(message["seat"]),
-                    message.get("watch"),
-                    message.get("invite"),
-                )
-            elif kind == "ack":
-                shared.pending = [(i, m) for i, m in shared.pending if i != message.get("id")]
-            elif kind == "moved" and shared.state is not None:
+                    shared.seat.game = message.game
+                    shared.seat.watch = message.watch or shared.seat.watch
+                    shared.seat.invite = message.invite
+                elif message.you == "spectator":
+                    shared.seat = Seat(self.url, message.game, None, None, message.watch)
+            elif isinstance(message, Created):
+                shared.seat = Seat(self.url, message.game, message.token, message.seat, message.watch, message.invite)
+            elif isinstance(message, Joined):
+                shared.seat = Seat(self.url, message.game, message.token, message.seat)
+            elif isinstance(message, Ack):
+                shared.pending = [(i, m) for i, m in shared.pending if i != message.id]
+            elif isinstance(message, Moved) and shared.state is not None:
                 shared.state = after_move(shared.state, message)
-            elif kind == "rematch" and shared.seat is not None:
-                you = message.get("you")
-                shared.seat.game = str(message.get("game"))
-                shared.seat.seat = you if isinstance(you, int) else None
-                shared.seat.watch = message.get("watch")
-            elif kind == "error":
-                if message.get("code") in (
-                    "illegal_move",
-                    "not_your_turn",
-                    "game_over",
-                    "out_of_time",
-                    "id_reused",
-                    "not_a_player",
-                ):
-                    ref = message.get("ref") or {}
-                    shared.pending = [(i, m) for i, m in shared.pending if i != ref.get("id")]
-                opening = message.get("ref") or {}
-                return message.get("code") in FATAL_CODES and opening.get("type") in (
-                    "resume",
-                    "watch",
-                    "join",
-                    "hello",
-                )
+            elif isinstance(message, RematchStarted) and shared.seat is not None:
+                shared.seat.game = message.game
+                shared.seat.seat = message.you if isinstance(message.you, int) else None
+                shared.seat.watch = message.watch
+            elif isinstance(message, Error):
+                ref = message.ref
+                if message.code in MOVE_REFUSALS and ref is not None:
+                    shared.pending = [(i, m) for i, m in shared.pending if i != ref.id]
+                return message.code in FATAL_CODES and ref is not None and ref.type in OPENINGS
         return False
 
 
-def _read(frame: str | bytes) -> JsonObject | None:
-    import json
-
+def _read(frame: str | bytes) -> ServerMessage | None:
+    """The frame as a typed message; None for one this client cannot read (a newer server's)."""
     try:
-        value = json.loads(frame)
-    except ValueError:
+        return parse_server_message(frame)
+    except ProtocolError:
         return None
-    return value if isinstance(value, dict) else None

@@ -2,14 +2,17 @@
 typed values.
 
 Every message is one JSON object in one WebSocket text frame, with a ``"type"``; the full
-contract, with an example of each message, is ``docs/protocol.md``. This module and its two
+contract, with an example of each message, is ``docs/protocol.md``. This module and its
 neighbours are that contract in code:
 
 - here, the frozen dataclasses a client's frames are read into, ``ProtocolError(code,
-  reason)`` for a frame the server refuses, and ``encode``, which makes the text of a frame;
-- ``message_reader.parse_client_message`` reads any frame into one of those dataclasses or
-  raises ``ProtocolError``, and nothing else;
-- ``server_messages`` builds the dicts the server sends (``welcome``, ``state``, ``ack``, ...).
+  reason, params=...)`` for a frame the server refuses, and ``encode``, which makes the text
+  of a frame;
+- ``server_messages``: the dataclasses of what the server sends (``Welcome``, ``State``,
+  ``Moved``, ``Ack``, ``Error``, ...);
+- ``writer``: ``client_frame`` and ``server_frame``, a frame of each side's messages;
+- ``reader.parse_client_message`` and ``server_reader.parse_server_message``: any frame into
+  one of those dataclasses or a ``ProtocolError``, and nothing else.
 
 A connection acts on one game at a time: ``create``, ``join``, ``resume`` and ``watch``
 choose it, and every later message (``move``, ``resign``, ...) is about that game, so those
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Literal
 
-from battle.rules.errors import one_line
+from battle.rules.errors import BattleError, Phrase, one_line
 
 PROTOCOL_VERSION = 1
 """The major version: a server refuses a ``hello`` of any other version (error ``version``)."""
@@ -48,6 +51,8 @@ FIRST_CHOICES = ("creator", "joiner", "random")
 
 First = Literal["creator", "joiner", "random"]
 JsonObject = dict[str, Any]
+ParamValue = str | int | float | bool | None
+"""A value an ``error``'s ``params`` carry: what a client words the refusal with."""
 
 
 class ErrorCode(str, Enum):
@@ -80,17 +85,25 @@ class ErrorCode(str, Enum):
 
 
 class ProtocolError(Exception):
-    """A message the server refuses: a code for programs, a one-line reason for people.
+    """A message the server refuses: a code and its ``params`` for the clients to word, and a
+    one-line reason in fixed English for logs and old clients.
 
     ``ref`` names the refused message (``{"type": "move", "id": "m7"}``) as far as it could be
     read, so a client can tell which of its messages failed.
     """
 
-    def __init__(self, code: ErrorCode, reason: str, ref: JsonObject | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        reason: str,
+        ref: JsonObject | None = None,
+        params: Mapping[str, ParamValue] | None = None,
+    ) -> None:
         super().__init__(f"{code.value}: {reason}")
         self.code: ErrorCode = code
         self.reason: str = one_line(reason)
         self.ref: JsonObject | None = ref
+        self.params: dict[str, ParamValue] = dict(params or {})
 
 
 # -- client messages ---------------------------------------------------------------------
@@ -288,6 +301,16 @@ def is_move_id(value: object) -> bool:
         and value.isprintable()
         and " " not in value
     )
+
+
+def in_english(problem: Phrase | BattleError) -> str:
+    """A rules model's sentence in its English, whatever the process's locale: the server's
+    reasons are fixed English for logs and old clients (each client words the code itself)."""
+    phrase = problem.phrase if isinstance(problem, BattleError) else problem
+    values = {
+        name: in_english(value) if isinstance(value, Phrase) else str(value) for name, value in phrase.values.items()
+    }
+    return phrase.message.format(**values) if values else phrase.message
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)

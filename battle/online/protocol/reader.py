@@ -45,6 +45,7 @@ from battle.online.protocol.messages import (
     Resign,
     Resume,
     Watch,
+    in_english,
     is_move_id,
 )
 from battle.online.protocol.solver_messages import SolverRequest
@@ -288,7 +289,7 @@ def _parsed(field: str, parse: Callable[[str], T], text: str) -> T:
     try:
         return parse(text)
     except BattleError as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"{field}": {error}') from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"{field}": {in_english(error)}') from None
 
 
 def _read_move(fields: _Fields) -> PlayMove:

@@ -1,11 +1,14 @@
-"""Writing client frames: ``client_frame`` turns one of ``protocol``'s message dataclasses into
-the text of the frame a client sends, the exact inverse of ``message_reader.parse_client_message``
-(a test holds the two together on generated messages). The clients build every message they
-send as a dataclass, so a message the server reads is a message a client can write, and the
-other way round.
+"""Writing frames, both ways: ``client_frame`` turns one of ``messages``' client dataclasses into
+the text of the frame a client sends, the exact inverse of ``reader.parse_client_message``;
+``server_frame`` does the same for ``server_messages``' dataclasses, the inverse of
+``reader.parse_server_message`` (property tests hold each pair together on generated messages).
+Both sides build every message they send as a dataclass, so a message one side writes is a
+message the other reads, and the other way round.
 """
 
 from __future__ import annotations
+
+from dataclasses import fields
 
 from battle.online.protocol.messages import (
     AnswerTakeback,
@@ -22,6 +25,16 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
     encode,
+)
+from battle.online.protocol.server_messages import (
+    Error,
+    ErrorRef,
+    GameResult,
+    Moved,
+    RematchStarted,
+    ServerMessage,
+    State,
+    Welcome,
 )
 
 
@@ -73,3 +86,98 @@ def deal_json(deal: DealChoice) -> JsonObject:
 def _name(fields: JsonObject, name: str | None) -> None:
     if name is not None:
         fields["name"] = name
+
+
+# -- server messages -----------------------------------------------------------------------
+
+
+def server_json(message: ServerMessage) -> JsonObject:
+    """The JSON object of a server message, every field present (null where it has no value)."""
+    if isinstance(message, Welcome):
+        return {
+            "type": message.TYPE,
+            "version": message.version,
+            "max_message_bytes": message.max_message_bytes,
+            "share_url": message.share_url,
+        }
+    if isinstance(message, State):
+        return _state_json(message)
+    if isinstance(message, Moved):
+        return {
+            "type": message.TYPE,
+            "game": message.game,
+            "ply": message.ply,
+            "seat": message.seat,
+            "move": message.move,
+            "points": message.points,
+            "scores": list(message.scores),
+            "to_move": message.to_move,
+            "status": message.status,
+            "result": result_json(message.result),
+            "deadline": message.deadline,
+        }
+    if isinstance(message, Error):
+        ref = None if message.ref is None else _ref_json(message.ref)
+        return {
+            "type": message.TYPE,
+            "code": message.code.value,
+            "reason": message.reason,
+            "params": dict(message.params),
+            "ref": ref,
+        }
+    if isinstance(message, RematchStarted):
+        return {
+            "type": message.TYPE,
+            "from": message.from_game,
+            "game": message.game,
+            "you": message.you,
+            "watch": message.watch,
+        }
+    # the flat ones: every field as it is, under its own name
+    return {"type": message.TYPE, **{item.name: getattr(message, item.name) for item in fields(message)}}
+
+
+def server_frame(message: ServerMessage) -> str:
+    """The text of the frame that carries a server message."""
+    return encode(server_json(message))
+
+
+def result_json(result: GameResult | None) -> JsonObject | None:
+    if result is None:
+        return None
+    return {"winner": result.winner, "reason": result.reason, "scores": list(result.scores)}
+
+
+def _ref_json(ref: ErrorRef) -> JsonObject:
+    return {"type": ref.type} if ref.id is None else {"type": ref.type, "id": ref.id}
+
+
+def _state_json(state: State) -> JsonObject:
+    return {
+        "type": state.TYPE,
+        "game": state.game,
+        "you": state.you,
+        "status": state.status,
+        "start": state.start,
+        "deal": state.deal,
+        "moves": list(state.moves),
+        "ply": state.ply,
+        "to_move": state.to_move,
+        "scores": list(state.scores),
+        "players": [
+            {"seat": info.seat, "name": info.name, "presence": info.presence, "creator": info.creator}
+            for info in state.players
+        ],
+        "result": result_json(state.result),
+        "move_seconds": state.move_seconds,
+        "lose_on_time": state.lose_on_time,
+        "deadline": state.deadline,
+        "seconds_left": state.seconds_left,
+        "overdue": state.overdue,
+        "offers": {"rematch": state.offers.rematch, "takeback": state.offers.takeback},
+        "rematch": None if state.rematch is None else {"game": state.rematch.game, "watch": state.rematch.watch},
+        "invite": state.invite,
+        "watch": state.watch,
+        "invite_secret": state.invite_secret,
+        "watch_secret": state.watch_secret,
+    }

@@ -28,8 +28,9 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from battle.online.protocol import messages, server_messages
 from battle.online.protocol.messages import ErrorCode
+from battle.online.protocol.server_messages import Error, ServerMessage
+from battle.online.protocol.writer import server_frame
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.token_bucket import TokenBucket
@@ -258,8 +259,10 @@ class Client:
             self.close_soon(1008, "too many messages")
         elif self.bucket.refused == 1 or self.bucket.refused % 20 == 0:
             await self.send(
-                server_messages.error(
-                    ErrorCode.RATE_LIMITED, f"more than {self.limits.rate:g} messages a second; wait a moment"
+                Error(
+                    ErrorCode.RATE_LIMITED,
+                    f"more than {self.limits.rate:g} messages a second; wait a moment",
+                    {"rate": self.limits.rate},
                 )
             )
 
@@ -289,7 +292,7 @@ class Client:
             for frame in frames:
                 broadcast((self.socket,), frame, text=True)
 
-    async def send(self, message: messages.JsonObject | bytes) -> None:
+    async def send(self, message: ServerMessage | bytes) -> None:
         """``message`` (or a text frame already encoded) to this client, waiting while its connection's
         buffer is full: the client's own handler waits, and so reads nothing more from it meanwhile.
         Nothing if the connection closed."""
@@ -297,7 +300,7 @@ class Client:
             if isinstance(message, bytes):
                 await self.socket.send(message, text=True)
             else:
-                await self.socket.send(messages.encode(message))
+                await self.socket.send(server_frame(message))
 
     def tell(self, frame: bytes) -> None:
         """A text frame to this client without waiting: skipped (and marked missed, for a fresh

@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
-from battle.online.protocol import messages, reader, server_messages
+from battle.online.protocol import messages, reader
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
 from battle.online.protocol.messages import (
     Abort,
@@ -45,6 +45,16 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.protocol.server_messages import (
+    Created,
+    Error,
+    Joined,
+    Pong,
+    Record,
+    RematchStarted,
+    Welcome,
+    error_for,
+)
 from battle.online.protocol.solver_messages import (
     Analyse,
     AskHint,
@@ -54,6 +64,7 @@ from battle.online.protocol.solver_messages import (
     SolverRequest,
     StopAnalysis,
 )
+from battle.online.protocol.writer import server_frame
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
@@ -161,14 +172,12 @@ class GameServer:
         except ProtocolError as problem:
             if problem.ref is None and message is not None:
                 problem.ref = messages.ref_of(message) if isinstance(message, PlayMove) else {"type": message.TYPE}
-            await client.send(server_messages.error_for(problem))
+            await client.send(error_for(problem))
         except StoreError as problem:
             log.error("%s", problem)
             if client.room is not None:
                 self._reload(client.room)
-            await client.send(
-                server_messages.error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again")
-            )
+            await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
     async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest) -> None:
         opening = self._opening.get(type(message))
@@ -188,15 +197,16 @@ class GameServer:
             raise ProtocolError(
                 ErrorCode.VERSION,
                 f"this server speaks protocol version {messages.PROTOCOL_VERSION}, not {message.version}",
+                params={"version": messages.PROTOCOL_VERSION},
             )
         client.said_hello(message.name)
         request = client.socket.request
         headers = request.headers if request is not None else Headers()
         forwarded = self.limits.trust_proxy and forwarded_address(headers) is not None
-        await client.send(server_messages.welcome(self.share.for_request(headers.get("Host"), forwarded)))
+        await client.send(Welcome(self.share.for_request(headers.get("Host"), forwarded)))
 
     async def _ping(self, client: Client, message: Ping) -> None:
-        await client.send(server_messages.pong(message.t))
+        await client.send(Pong(message.t))
 
     # -- picking a game ------------------------------------------------------------------
 
@@ -205,15 +215,21 @@ class GameServer:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
+                params={"why": "games_per_connection", "count": self.limits.games_per_connection},
             )
         if self.live.unfinished() >= self.limits.open_games:
-            raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                "the server has as many games as it can hold; try again later",
+                params={"why": "server_full"},
+            )
         waiting = self.guard.waiting_from(client.address, self.live.is_waiting)
         if waiting >= self.limits.waiting_per_address:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"{waiting} games from your address wait for a second player "
                 "already; abort one or wait for a friend to join",
+                params={"why": "waiting", "count": waiting},
             )
         plan = plan_start(message.deal, message.first)
         token = new_token()
@@ -244,7 +260,7 @@ class GameServer:
         await self.audiences.attach(client, room, room.creator_seat)
         links = self.live.links
         await client.send(
-            server_messages.created(
+            Created(
                 room.game_id,
                 invite,
                 watch,
@@ -260,12 +276,14 @@ class GameServer:
         room = self._room_by_code(client, "join", message.code)
         room.refuse_if_unplayed()
         if room.game_id in client.hosted or (client.room is room and client.seat is not None):
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already", params={"why": "own_seat"}
+            )
         token = new_token()
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
         await self._commit(room, lambda: self.live.store.plan_join(room, seat))
         await self.audiences.attach(client, room, seat)
-        await client.send(server_messages.joined(room.game_id, token, seat))
+        await client.send(Joined(room.game_id, token, seat))
         await self.audiences.broadcast_state(room)
 
     async def _resume(self, client: Client, message: Resume) -> None:
@@ -307,7 +325,11 @@ class GameServer:
             found = self.live.links.code_of(purpose, code)
             if found is None:
                 self.guard.link_failed(client.address, now)
-                raise ProtocolError(ErrorCode.NOT_FOUND, "no game has this link; check that it was copied whole")
+                raise ProtocolError(
+                    ErrorCode.NOT_FOUND,
+                    "no game has this link; check that it was copied whole",
+                    params={"what": "link"},
+                )
             return self.live.room(lookup(found), missing)
         refusal = self.guard.code_refusal(client.address, now)
         if refusal is not None:
@@ -317,6 +339,7 @@ class GameServer:
         except ProtocolError as problem:
             if problem.code == ErrorCode.NOT_FOUND:
                 self.guard.code_failed(client.address, now)
+                problem.params = {"what": purpose}
             raise
 
     # -- acting in the game --------------------------------------------------------------
@@ -348,7 +371,7 @@ class GameServer:
         # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
         # list already shows the position after it, never the one before as its turn again
         moved_frame = self.audiences.moved(room, client, moved)
-        ack_frame = messages.encode(outcome.receipt.ack()).encode()
+        ack_frame = server_frame(outcome.receipt.ack()).encode()
         await client.send_now(*((moved_frame, ack_frame) if client in self.audiences.of(room) else (ack_frame,)))
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
@@ -384,7 +407,7 @@ class GameServer:
     async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
         await self.live.settled(room)
         room = self.live.current(room)
-        await client.send(server_messages.record(room.game_id, room.record_text()))
+        await client.send(Record(room.game_id, room.record_text()))
 
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
         store = self.live.store
@@ -395,10 +418,8 @@ class GameServer:
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
             new_seat = None if seat_then is None else 3 - seat_then
-            news = server_messages.rematch_started(
-                room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch
-            )
-            other.tell(messages.encode(news).encode())
+            news = RematchStarted(room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch)
+            other.tell(server_frame(news).encode())
             await self.audiences.attach(other, new, new_seat)
         await self.audiences.broadcast_state(new)
 

@@ -19,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import replace
 from typing import Any
 
 from websockets.asyncio.server import broadcast
 
-from battle.online.protocol import messages
 from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.protocol.server_messages import Moved, State
+from battle.online.protocol.writer import server_frame
 from battle.online.server.connections import Client, Peer
 from battle.online.server.live_games import LiveGames
 from battle.online.server.room import Room
@@ -64,6 +66,7 @@ class Audiences:
             raise ProtocolError(
                 ErrorCode.FULL,
                 f"{self.limits.spectators_per_game} connections watch this game already; try again later",
+                params={"why": "spectators", "count": self.limits.spectators_per_game},
             )
         await self.detach(client)
         await self.games.settled(room)  # a newcomer's first state holds nothing the disk does not
@@ -105,14 +108,16 @@ class Audiences:
 
     # -- telling -------------------------------------------------------------------------
 
-    def state(self, room: Room, seat: int | None) -> messages.JsonObject:
+    def state(self, room: Room, seat: int | None) -> State:
         """The ``state`` message of ``room`` for ``seat`` (None: a spectator), as of now, with the
         secrets of the links of the codes it shows (made here: the room knows no key)."""
         state = room.state_for(seat, self.presence(room), self.clock())
         links = self.games.links
-        state["invite_secret"] = links.make("join", state["invite"]) if state["invite"] else None
-        state["watch_secret"] = links.make("watch", state["watch"]) if state["watch"] else None
-        return state
+        return replace(
+            state,
+            invite_secret=links.make("join", state.invite) if state.invite else None,
+            watch_secret=links.make("watch", state.watch) if state.watch else None,
+        )
 
     async def broadcast_state(self, room: Room) -> None:
         """Each connection of the game gets its ``state`` once the game's writes in flight are stored."""
@@ -122,7 +127,7 @@ class Audiences:
         for client in self.attached.get(room.game_id, ()):
             viewers.setdefault(client.seat, []).append(client)
         for seat, clients in viewers.items():
-            _fan_out(clients, messages.encode(self.state(room, seat)).encode())
+            _fan_out(clients, server_frame(self.state(room, seat)).encode())
 
     async def presence_changed(self, room: Room) -> bool:
         """A seat came or went: the game's connections get its state now, or, if they got one for that
@@ -153,10 +158,10 @@ class Audiences:
         if due is not None:
             due.cancel()
 
-    def moved(self, room: Room, mover: Client | None, moved: messages.JsonObject) -> bytes:
+    def moved(self, room: Room, mover: Client | None, moved: Moved) -> bytes:
         """A stored move's ``moved`` to every connection of the game but the mover (whose own comes
         with its ``ack``; None: the solver, so everyone); returns the frame, the same bytes for everyone."""
-        frame = messages.encode(moved).encode()
+        frame = server_frame(moved).encode()
         _fan_out((other for other in self.attached.get(room.game_id, ()) if other is not mover), frame)
         return frame
 
@@ -170,7 +175,7 @@ class Audiences:
         await self.games.settled(room)
         room = self.games.current(room)
         if client.room is room:
-            client.tell(messages.encode(self.state(room, client.seat)).encode())
+            client.tell(server_frame(self.state(room, client.seat)).encode())
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

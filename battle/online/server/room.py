@@ -19,9 +19,9 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
-from battle.online.protocol import messages, server_messages
+from battle.online.protocol import messages
 from battle.online.protocol.messages import (
     ABORT_BEFORE_PLY,
     DealChoice,
@@ -29,14 +29,28 @@ from battle.online.protocol.messages import (
     First,
     GivenPosition,
     NumberedDeal,
+    ParamValue,
     ProtocolError,
+    in_english,
+)
+from battle.online.protocol.server_messages import (
+    Ack,
+    EndReasonName,
+    GameResult,
+    GameStatus,
+    Moved,
+    Offers,
+    PlayerInfo,
+    Presence,
+    RematchLink,
+    State,
+    Viewer,
 )
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.errors import NotationError
 from battle.rules.game import Game, clean_name, result_of
 from battle.rules.notation import format_position, format_record, parse_position
-from battle.rules.wording import verb
 
 SEATS = (1, 2)
 
@@ -47,6 +61,11 @@ class Status(str, Enum):
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
+
+    @property
+    def name_sent(self) -> GameStatus:
+        """The value as the protocol's ``status`` field has it."""
+        return cast(GameStatus, self.value)
 
 
 class EndReason(str, Enum):
@@ -59,9 +78,26 @@ class EndReason(str, Enum):
     ABORTED = "aborted"
     EXPIRED = "expired"
 
+    @property
+    def name_sent(self) -> EndReasonName:
+        """The value as the protocol's ``result.reason`` field has it."""
+        return cast(EndReasonName, self.value)
+
 
 UNRATED_ENDS = (EndReason.ABORTED, EndReason.EXPIRED)
 """Ends with no winner and no result to count: the game hardly began."""
+ACTIONS = {
+    "move": "move",
+    "abort": "abort the game",
+    "resign": "resign",
+    "rematch_offer": "offer a rematch",
+    "rematch_accept": "accept a rematch",
+    "rematch_decline": "decline a rematch",
+    "takeback_request": "ask for a takeback",
+    "takeback_answer": "answer a takeback",
+}
+"""What a spectator may not do, by the name of the client message (a ``not_a_player`` refusal's
+``action``), in the fixed English of the reason."""
 REMATCH_RETRY_SECONDS = 60.0
 """How long a declined rematch offer stays declined: an offer cannot be pushed at a player who
 just said no, over and over."""
@@ -76,10 +112,14 @@ class TimeCheck(str, Enum):
 
 
 class Refused(ProtocolError):
-    """An action the game does not allow now; the room is unchanged. ``code`` and ``reason`` go to the client."""
+    """An action the game does not allow now; the room is unchanged.
 
-    def __init__(self, code: ErrorCode, reason: str) -> None:
-        super().__init__(code, reason)
+    The refusal is a fact: its ``code`` and ``params`` (``why`` tells the refusals of one code
+    apart, as docs/protocol.md lists them) go to the client, which words them in its reader's
+    language; ``reason`` is fixed English for logs and old clients."""
+
+    def __init__(self, code: ErrorCode, reason: str, **params: ParamValue) -> None:
+        super().__init__(code, reason, params=params)
 
 
 @dataclass(frozen=True)
@@ -136,9 +176,9 @@ class MoveReceipt:
     def taken_back(self) -> bool:
         return self.taken_back_at is not None
 
-    def ack(self) -> dict[str, Any]:
+    def ack(self) -> Ack:
         """The ``ack`` message for this move, the same for the first send and every resend."""
-        return server_messages.ack(self.move_id, self.ply, self.move, self.taken_back)
+        return Ack(self.move_id, self.ply, self.move, self.taken_back)
 
 
 @dataclass(frozen=True)
@@ -371,54 +411,53 @@ class Room:
         deadline = self.deadline()
         return deadline is not None and now >= deadline
 
-    def result_message(self) -> dict[str, Any] | None:
+    def result_message(self) -> GameResult | None:
         if self.status != Status.FINISHED or self.reason is None:
             return None
-        return server_messages.result(self.winner, self.reason.value, self.scores)
+        return GameResult(self.winner, self.reason.name_sent, self.scores)
 
-    def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> dict[str, Any]:
+    def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> State:
         """The full ``state`` message for a seat (1 or 2) or a spectator (None).
 
         ``presence`` says which seats have a connection now; only a seat's holder sees the
         invite code, and only while the seat it gives is open.
         """
-        you: server_messages.Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
+        you: Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
         players = []
         for seat in SEATS:
             if seat in self.seats:
-                mark: server_messages.Presence = "connected" if presence.get(seat) else "away"
+                mark: Presence = "connected" if presence.get(seat) else "away"
                 name = self.seats[seat].name  # "" for a player who gave none: each client words the default
-                players.append(server_messages.player(seat, name, mark, seat == self.creator_seat))
+                players.append(PlayerInfo(seat, name, mark, seat == self.creator_seat))
             else:
-                players.append(server_messages.player(seat, None, "open", False))
+                players.append(PlayerInfo(seat, None, "open", False))
         deadline = self.deadline()
-        rematch = {"game": self.rematch_game, "watch": self.rematch_watch} if self.rematch_game else None
-        return server_messages.state(
+        rematch = RematchLink(self.rematch_game, self.rematch_watch or "") if self.rematch_game else None
+        return State(
             game=self.game_id,
             you=you,
-            status=self.status.value,
+            status=self.status.name_sent,
             start=format_position(self.game.start),
             deal=self.game.deal_number,
-            moves=[receipt.move for receipt in self._live],
+            moves=tuple(receipt.move for receipt in self._live),
             to_move=self.to_move,
             scores=self.scores,
-            players=players,
+            players=tuple(players),
             result=self.result_message(),
             move_seconds=self.options.move_seconds,
             lose_on_time=self.options.lose_on_time,
             deadline=deadline,
             seconds_left=None if deadline is None else max(0.0, deadline - now),
             overdue=self.is_overdue(now),
-            rematch_offer=self.rematch_offer,
-            takeback_request=self.takeback_request,
+            offers=Offers(self.rematch_offer, self.takeback_request),
             rematch=rematch,
             invite=self.invite if you != "spectator" and self.open_seat is not None else None,
             watch=self.watch,
         )
 
-    def moved_message(self, receipt: MoveReceipt) -> dict[str, Any]:
+    def moved_message(self, receipt: MoveReceipt) -> Moved:
         """The ``moved`` message every connection gets after ``receipt`` was applied."""
-        return server_messages.moved(
+        return Moved(
             game=self.game_id,
             ply=receipt.ply,
             seat=receipt.seat,
@@ -439,7 +478,7 @@ class Room:
         if self.status == Status.FINISHED and self.winner is not None and self.reason != EndReason.NO_PAIR:
             loser = self.name_of(3 - self.winner)
             what = "resigns" if self.reason == EndReason.RESIGN else "loses on time"
-            text = f"# {verb(loser, what)} after move {self.ply}\n{text}"
+            text = f"# {loser} {what} after move {self.ply}\n{text}"
         return text
 
     def snapshot(self) -> dict[str, Any]:
@@ -479,7 +518,7 @@ class Room:
         if seat is None:
             raise Refused(ErrorCode.FULL, "both seats of this game are taken")
         if self.seat_of(token_hash) is not None:
-            raise Refused(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already")
+            raise Refused(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already", why="own_seat")
         holder = SeatHolder(token_hash, _seat_name(name), now)
         self.seats[seat] = holder
         if seat == 1:
@@ -500,9 +539,11 @@ class Room:
         try:
             move = parse_move(move_text)
         except NotationError as error:
-            raise Refused(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+            raise Refused(ErrorCode.ILLEGAL_MOVE, in_english(error), move=move_text[:40], why="notation") from None
         if not messages.is_move_id(move_id):
-            raise Refused(ErrorCode.BAD_MESSAGE, f"{move_id!r} is not a move id (1 to 64 printable ASCII characters)")
+            raise Refused(
+                ErrorCode.BAD_MESSAGE, f"{move_id!r} is not a move id (1 to 64 printable ASCII characters)", field="id"
+            )
         name = move_name(move)
         earlier = self._receipts.get((seat, move_id))
         if earlier is not None:
@@ -510,21 +551,23 @@ class Room:
                 raise Refused(
                     ErrorCode.ID_REUSED,
                     f"move id {move_id!r} was move {earlier.ply} ({earlier.move}); a new move needs a new id",
+                    id=move_id,
+                    ply=earlier.ply,
+                    move=earlier.move,
                 )
             return PlayOutcome(earlier, duplicate=True)
         self._require_playing()
         position = self.game.position
         if position.to_move != seat:
-            waiting_for = self.name_of(position.to_move)
-            raise Refused(
-                ErrorCode.NOT_YOUR_TURN, f"not your turn: {verb(waiting_for, 'is')} to move (seat {position.to_move})"
-            )
+            waiting = position.to_move
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"not your turn: seat {waiting} is to move", seat=waiting)
         deadline = self.deadline()
         if self.options.lose_on_time and deadline is not None and now >= deadline:
-            raise Refused(ErrorCode.OUT_OF_TIME, f"the time for this move ran out {now - deadline:.1f} s ago")
+            late = round(now - deadline, 1)
+            raise Refused(ErrorCode.OUT_OF_TIME, f"the time for this move ran out {late:.1f} s ago", seconds=late)
         reason = position.illegal_reason(move)
         if reason is not None:
-            raise Refused(ErrorCode.ILLEGAL_MOVE, f"{name}: {reason}")
+            raise Refused(ErrorCode.ILLEGAL_MOVE, f"{name}: {in_english(reason)}", move=name, why="illegal")
         points = self.game.play(move)
         receipt = MoveReceipt(seat, move_id, self.game.ply, name, points, now)
         self._receipts[(seat, move_id)] = receipt
@@ -539,21 +582,28 @@ class Room:
     def refuse_if_unplayed(self) -> None:
         """Refuse, naming why, anything but a look at a game that ended before it began."""
         if self.reason == EndReason.EXPIRED:
-            raise Refused(ErrorCode.EXPIRED, "this game expired: nobody joined it in time; host a new one")
+            raise Refused(
+                ErrorCode.EXPIRED, "this game expired: nobody joined it in time; host a new one", why="expired"
+            )
         if self.reason == EndReason.ABORTED and len(self.seats) == 1:
-            raise Refused(ErrorCode.EXPIRED, "this game was called off by its host before anyone joined")
+            raise Refused(
+                ErrorCode.EXPIRED, "this game was called off by its host before anyone joined", why="called_off"
+            )
 
     def abort(self, seat: int | None, now: float) -> None:
         """Call the game off: its host while nobody has joined, either player before the second move.
 
         The game ends with no winner and counts for nothing; its codes and tokens stop working
         for play."""
-        seat = self._require_player(seat, "abort the game")
+        seat = self._require_player(seat, "abort")
         if self.status == Status.FINISHED:
             raise Refused(ErrorCode.GAME_OVER, "the game is over")
         if self.status == Status.PLAYING and self.ply >= ABORT_BEFORE_PLY:
             raise Refused(
-                ErrorCode.NOT_ALLOWED, f"a game can be aborted only before move {ABORT_BEFORE_PLY}; resign instead"
+                ErrorCode.NOT_ALLOWED,
+                f"a game can be aborted only before move {ABORT_BEFORE_PLY}; resign instead",
+                why="abort_late",
+                ply=ABORT_BEFORE_PLY,
             )
         self._finish(None, EndReason.ABORTED, now)
 
@@ -589,23 +639,33 @@ class Room:
         """Offer a rematch of a finished game: same start, seats swapped, a new game.
 
         An offer the opponent declined cannot be made again for ``REMATCH_RETRY_SECONDS``."""
-        seat = self._require_player(seat, "offer a rematch")
+        seat = self._require_player(seat, "rematch_offer")
         if self.status != Status.FINISHED:
-            raise Refused(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over")
+            raise Refused(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over", why="rematch_early")
         if self.reason in UNRATED_ENDS:
-            raise Refused(ErrorCode.NOT_ALLOWED, "this game was never played; host a new one")
+            raise Refused(ErrorCode.NOT_ALLOWED, "this game was never played; host a new one", why="unplayed")
         declined = self._rematch_declined.get(seat)
         if declined is not None and now - declined < REMATCH_RETRY_SECONDS:
-            wait = REMATCH_RETRY_SECONDS - (now - declined)
+            wait = round(REMATCH_RETRY_SECONDS - (now - declined))
             raise Refused(
-                ErrorCode.NOT_ALLOWED, f"your opponent declined a rematch; you can offer again in {wait:.0f} s"
+                ErrorCode.NOT_ALLOWED,
+                f"your opponent declined a rematch; you can offer again in {wait} s",
+                why="rematch_declined",
+                seconds=wait,
             )
         if self.rematch_game is not None:
-            raise Refused(ErrorCode.NOT_ALLOWED, f"the rematch has begun already (game {self.rematch_game})")
+            raise Refused(
+                ErrorCode.NOT_ALLOWED,
+                f"the rematch has begun already (game {self.rematch_game})",
+                why="rematch_begun",
+                game=self.rematch_game,
+            )
         if self.rematch_offer == seat:
-            raise Refused(ErrorCode.NOT_ALLOWED, "you have offered a rematch already")
+            raise Refused(ErrorCode.NOT_ALLOWED, "you have offered a rematch already", why="rematch_offered")
         if self.rematch_offer is not None:
-            raise Refused(ErrorCode.NOT_ALLOWED, "your opponent has offered a rematch: accept it")
+            raise Refused(
+                ErrorCode.NOT_ALLOWED, "your opponent has offered a rematch: accept it", why="rematch_waiting"
+            )
         self.rematch_offer = seat
 
     def accept_rematch(self, seat: int | None, *, game_id: str, invite: str, watch: str, now: float) -> Room:
@@ -615,9 +675,9 @@ class Room:
         whoever moved second moves first; each keeps their token, which now also holds
         their seat in the new game.
         """
-        seat = self._require_player(seat, "accept a rematch")
+        seat = self._require_player(seat, "rematch_accept")
         if self.rematch_offer != 3 - seat:
-            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch")
+            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch", offer="rematch")
         swapped = {3 - old: replace(holder, joined_at=now) for old, holder in self.seats.items()}
         rematch = Room(
             game_id=game_id,
@@ -641,23 +701,29 @@ class Room:
     def decline_rematch(self, seat: int | None, now: float) -> None:
         """Turn down the opponent's rematch offer: the offer is withdrawn; the offerer may offer again
         after ``REMATCH_RETRY_SECONDS``, the one who declined at once."""
-        seat = self._require_player(seat, "decline a rematch")
+        seat = self._require_player(seat, "rematch_decline")
         if self.rematch_offer != 3 - seat:
-            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch")
+            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch", offer="rematch")
         self.rematch_offer = None
         self._rematch_declined[3 - seat] = now
 
     def request_takeback(self, seat: int | None) -> None:
         """Ask the opponent to let ``seat`` take back its own last move."""
-        seat = self._require_player(seat, "ask for a takeback")
+        seat = self._require_player(seat, "takeback_request")
         self._require_playing()
         last = self.last_receipt
         if last is None or last.seat != seat:
-            raise Refused(ErrorCode.NOT_ALLOWED, "only the player who made the last move can ask to take it back")
+            raise Refused(
+                ErrorCode.NOT_ALLOWED,
+                "only the player who made the last move can ask to take it back",
+                why="takeback_not_last",
+            )
         if self.takeback_request == seat:
-            raise Refused(ErrorCode.NOT_ALLOWED, "you have asked to take back your move already")
+            raise Refused(ErrorCode.NOT_ALLOWED, "you have asked to take back your move already", why="takeback_asked")
         if self._takeback_declined == (seat, self.ply):
-            raise Refused(ErrorCode.NOT_ALLOWED, "your opponent said no to taking back this move")
+            raise Refused(
+                ErrorCode.NOT_ALLOWED, "your opponent said no to taking back this move", why="takeback_declined"
+            )
         self.takeback_request = seat
 
     def answer_takeback(self, seat: int | None, accept: bool, now: float) -> MoveReceipt | None:
@@ -666,10 +732,10 @@ class Room:
         The requester is to move again, with a fresh clock. The move's id stays used: a late
         resend of it is acknowledged as taken back, never played again.
         """
-        seat = self._require_player(seat, "answer a takeback")
+        seat = self._require_player(seat, "takeback_answer")
         self._require_playing()
         if self.takeback_request != 3 - seat:
-            raise Refused(ErrorCode.NO_OFFER, "your opponent has not asked to take back a move")
+            raise Refused(ErrorCode.NO_OFFER, "your opponent has not asked to take back a move", offer="takeback")
         self.takeback_request = None
         if not accept:
             self._takeback_declined = (3 - seat, self.ply)
@@ -684,7 +750,9 @@ class Room:
 
     def _require_player(self, seat: int | None, action: str) -> int:
         if seat is None or seat not in self.seats:
-            raise Refused(ErrorCode.NOT_A_PLAYER, f"only a player can {action}; you watch this game")
+            raise Refused(
+                ErrorCode.NOT_A_PLAYER, f"only a player can {ACTIONS[action]}; you watch this game", action=action
+            )
         return seat
 
     def _require_playing(self) -> None:

@@ -20,7 +20,9 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from battle.i18n import N_
 from battle.online.protocol.addresses import is_loopback_host
+from battle.rules.errors import BattleError
 
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 """Listening addresses that take connections on every interface."""
@@ -31,16 +33,20 @@ interface of the default route without sending a packet."""
 
 def check_public_url(text: str) -> str:
     """``text`` as the base of links (``https://games.example.org``, no trailing slash); raises
-    ``ValueError`` naming what is wrong for anything but an ``http(s)://HOST[:PORT][/PATH]``."""
+    ``BattleError`` (a ``ValueError``) naming what is wrong for anything but an
+    ``http(s)://HOST[:PORT][/PATH]``, worded in the reader's language where it is shown."""
+    shown = repr(text[:80])
     try:
         parts = urlsplit(text.strip())
         parts.port  # noqa: B018 - reading it checks it
-    except ValueError as error:
-        raise ValueError(f"{text[:80]!r} is not a URL: {error}") from None
+    except ValueError:
+        raise BattleError(N_("{text} is not a URL: its port is not a number from 0 to 65535"), text=shown) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"{text[:80]!r} is not a URL like https://games.example.org (http or https, with a host)")
+        raise BattleError(
+            N_("{text} is not a URL like https://games.example.org (http or https, with a host)"), text=shown
+        )
     if parts.query or parts.fragment:
-        raise ValueError(f"{text[:80]!r}: a base for links has no ?query or #fragment")
+        raise BattleError(N_("{text}: a base for links has no ?query or #fragment"), text=shown)
     return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from battle.i18n import available_languages, web_messages
+from battle.i18n import available_languages, web_messages, web_plural_forms
 
 WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
 """The package folder ``battle/web`` (shipped as package data)."""
@@ -103,7 +103,8 @@ def locale_file(path: str) -> WebFile | None:
         return None
     found = _locale_files.get(code)
     if found is None:
-        body = json.dumps({"language": code, "messages": web_messages(code)}, ensure_ascii=False).encode("utf-8")
+        catalogue = {"language": code, "plural_forms": web_plural_forms(code), "messages": web_messages(code)}
+        body = json.dumps(catalogue, ensure_ascii=False).encode("utf-8")
         found = WebFile(body, CONTENT_TYPES[".json"], '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
         _locale_files[code] = found
     return found

@@ -20,8 +20,10 @@ import pygame
 from battle.i18n import _
 from battle.online.client.seats import Seat, forget_seat, remember_seat
 from battle.online.client.session import OnlineSession
-from battle.online.client.state_game import JsonObject, name_of
-from battle.online.protocol.messages import Create, ErrorCode, Join, Watch
+from battle.online.client.state_game import name_of
+from battle.online.client.wording import refusal_text
+from battle.online.protocol.messages import Create, Join, Watch
+from battle.online.protocol.server_messages import Error, State
 from battle.storage.paths import error_reason
 from battle.ui.online.online_state import opponent_of, presence_of, seat_of
 
@@ -34,12 +36,9 @@ def _wake() -> None:
         pygame.event.post(pygame.event.Event(ONLINE_EVENT))
 
 
-def refusal(event: JsonObject) -> str:
-    """What the window says of an ``error``: its own words for a game the server cannot load (trying
-    again cannot help), else the server's reason."""
-    if event.get("code") == ErrorCode.DAMAGED.value:
-        return _("The server could not load that game: its record there is damaged.")
-    return _("The server refused: {get}").format(get=event.get("reason"))
+def refusal(event: Error, state: State | None = None) -> str:
+    """What the window says of an ``error``: the refusal's code and params in the reader's words."""
+    return refusal_text(event, state)
 
 
 def open_session(url: str, opening: Create | Join | Watch, name: str | None) -> OnlineSession:
@@ -58,7 +57,7 @@ def close_soon(session: OnlineSession) -> None:
     threading.Thread(target=session.close, name="online-close", daemon=True).start()
 
 
-def remember(session: OnlineSession, state: JsonObject | None) -> str | None:
+def remember(session: OnlineSession, state: State | None) -> str | None:
     """Keep the session's seat in the list of online games, with the opponent's name, the time and
     whether the game is over; returns a problem to show, or None."""
     seat = session.seat
@@ -68,7 +67,7 @@ def remember(session: OnlineSession, state: JsonObject | None) -> str | None:
     if state is not None and seat_of(state) is not None:
         other = opponent_of(state)
         kept.opponent = name_of(state, other) if presence_of(state, other) != "open" else ""
-        kept.finished = state.get("status") == "finished"
+        kept.finished = state.status == "finished"
     try:
         remember_seat(kept)
     except OSError as error:

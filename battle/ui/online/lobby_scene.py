@@ -21,10 +21,12 @@ from pygame_gui.core import ObjectID
 from pygame_gui.core.utility import clipboard_copy
 
 from battle.i18n import N_, _
+from battle.online.client.session import Link
 from battle.online.client.share_link import friend_link, here_only_note
-from battle.online.client.state_game import JsonObject, ended_unplayed, name_of
+from battle.online.client.state_game import ended_unplayed, name_of
 from battle.online.protocol.codes import format_code
 from battle.online.protocol.messages import Abort
+from battle.online.protocol.server_messages import Created, Error, Joined, State
 from battle.rules.errors import BattleError
 from battle.ui.art import theme
 from battle.ui.online import connection
@@ -71,7 +73,7 @@ class LobbyScene(Scene):
         """The invite code being joined (canonical), for a joiner."""
         self.returned = returned
         """Told what to say when Back returns to the screen below."""
-        self.state: JsonObject | None = None
+        self.state: State | None = None
         self.invite: str | None = None
         self.invite_secret: str | None = None
         """The invite link's secret: the link a host copies cannot be guessed."""
@@ -206,39 +208,38 @@ class LobbyScene(Scene):
         had_invite = self.invite
         keep = False
         for event in events:
-            kind = event.get("type")
-            if kind == "link":
+            if isinstance(event, Link):
                 self.link = self.session.link
                 self.link_since = time.monotonic()
                 self.reached = self.reached or self.link.state == "connected"
-            elif kind == "error":
-                self.note = StatusLine(connection.refusal(event), "error")
-            elif kind == "created":
-                self.invite, self.watch = event.get("invite"), event.get("watch")
-                self.invite_secret = event.get("invite_secret")
-            keep = keep or kind in ("created", "joined", "state")
+            elif isinstance(event, Error):
+                self.note = StatusLine(connection.refusal(event, self.state), "error")
+            elif isinstance(event, Created):
+                self.invite, self.watch = event.invite, event.watch
+                self.invite_secret = event.invite_secret
+            keep = keep or isinstance(event, (Created, Joined, State))
         self.state, _unused = self.session.snapshot()
         if self.state is not None:
-            self.invite = self.state.get("invite") or self.invite
-            self.invite_secret = self.state.get("invite_secret") or self.invite_secret
-            self.watch = self.state.get("watch") or self.watch
+            self.invite = self.state.invite or self.invite
+            self.invite_secret = self.state.invite_secret or self.invite_secret
+            self.watch = self.state.watch or self.watch
         if keep:
             problem = connection.remember(self.session, self.state)
             if problem:
                 self.note = StatusLine(problem, "warn")
         if self.state is not None and ended_unplayed(self.state):
             self.ended_unplayed(self.state)
-        elif self.state is not None and self.state.get("status") in ("playing", "finished"):
+        elif self.state is not None and self.state.status in ("playing", "finished"):
             self.open_game()
         elif self.invite != had_invite:
             self._rebuild()
 
-    def ended_unplayed(self, state: JsonObject) -> None:
+    def ended_unplayed(self, state: State) -> None:
         """The game was called off or expired before anyone joined: back to the set-up, the game
         out of the list of games to resume (the server keeps nothing to come back to)."""
         seat = self.session.seat
         problem = connection.forget(seat.url, seat.game) if seat is not None else None
-        expired = (state.get("result") or {}).get("reason") == "expired"
+        expired = state.result is not None and state.result.reason == "expired"
         words = (
             _("Nobody joined in time: the game expired.")
             if expired
@@ -282,7 +283,7 @@ class LobbyScene(Scene):
         state = self.state
         if self.purpose == "watch":
             return _("Waiting for the players...") if state is not None else _(HEADINGS["watch"])
-        if self.invite or (state is not None and state.get("status") == "waiting"):
+        if self.invite or (state is not None and state.status == "waiting"):
             return _("Waiting for your opponent...")
         if self.purpose == "resume" and state is not None:
             return _("Coming back to your game with {what}").format(what=name_of(state, opponent_of(state)))

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.i18n import N_, _, ngettext
+from battle.i18n import N_, NP_, _, ngettext, pgettext
 from battle.online.client.state_game import name_of
 from battle.rules.board import Move, move_name
-from battle.rules.wording import about, took_sentence
+from battle.rules.wording import took_sentence
 from battle.ui.online.online_state import (
     clock_text,
     describe_end,
@@ -73,6 +73,23 @@ KEYS = {pygame.K_t: "takeback", pygame.K_y: "yes", pygame.K_n: "no", pygame.K_l:
 WATCHING = N_("You are watching this game: the players make the moves.")
 
 
+SEAT_WORDS = {
+    "you": NP_("online seat", "you"),
+    "connected": NP_("online seat", "connected"),
+    "offline": NP_("online seat", "offline"),
+    "reconnecting": NP_("online seat", "reconnecting"),
+    "unknown": NP_("online seat", "unknown"),
+    "away": NP_("online seat", "away"),
+    "overdue": NP_("online seat", "overdue"),
+    "watching": NP_("online seat", "watching"),
+}
+"""The words of a player card's line (``roles``) and of the panel's header, each in the catalogue."""
+
+
+def seat_word(key: str) -> str:
+    return pgettext(*SEAT_WORDS[key])
+
+
 class OnlineMode(ServerGame):
     """An online game on the game screen: the server's game (``ServerGame``) with its controls and words."""
 
@@ -85,7 +102,7 @@ class OnlineMode(ServerGame):
     # -- buttons and clicks ------------------------------------------------------------------
 
     def enabled_buttons(self) -> dict[str, bool]:
-        offers = self.state.get("offers") or {}
+        offers = self.state.offers
         asked = self.question() is not None
         game = self.screen.match.game
         if self.watching:
@@ -102,13 +119,13 @@ class OnlineMode(ServerGame):
             "takeback": (
                 self.playing
                 and last_mover(self.state, game) == self.you
-                and offers.get("takeback") is None
+                and offers.takeback is None
                 and not self.in_flight()
             ),
             "resign": self.playing,
             "yes": asked,
             "no": asked,
-            "rematch": self.finished and not self.state.get("rematch") and offers.get("rematch") != self.you,
+            "rematch": self.finished and self.state.rematch is None and offers.rematch != self.you,
             "edit": self.finished,
             "review": self.finished and game.ply > 0,
         }
@@ -123,16 +140,14 @@ class OnlineMode(ServerGame):
             )
         if self.watching:
             return StatusLine(_(WATCHING), "quiet")
-        if self.state.get("status") == "waiting":
+        if self.state.status == "waiting":
             return StatusLine(_("Your opponent has not joined yet."), "quiet")
         if self.finished:
             return StatusLine(_("The game is over. Rematch offers another; V reviews this one."), "quiet")
         if self.in_flight():
             return StatusLine(_("Wait: your move is on its way to the server."), "quiet")
-        if self.state.get("to_move") != self.you:
-            return StatusLine(
-                about(self.opponent_name, _("Wait: you are to move."), _("Wait: {name} is to move.")), "quiet"
-            )
+        if self.state.to_move != self.you:
+            return StatusLine(_("Wait: {name} is to move.").format(name=self.opponent_name), "quiet")
         return None
 
     def locked(self, name: str) -> StatusLine:
@@ -162,7 +177,7 @@ class OnlineMode(ServerGame):
         """The player's move: sent to the server and shown at once (``sync`` takes it back if refused)."""
         self.session.play(move_name(move))
         played = self._play_into_game(move)
-        after = about(self.opponent_name, _("You are to move."), _("{name} is to move."))
+        after = _("{name} is to move.").format(name=self.opponent_name)
         if self.link.state != "connected":
             after = _("It goes to the server when the connection is back.")
         took = took_sentence("You", move_name(move), played.kind, played.points)
@@ -202,12 +217,12 @@ class OnlineMode(ServerGame):
         if not self.enabled_buttons()["takeback"]:
             reason = (
                 _("You asked already.")
-                if (self.state.get("offers") or {}).get("takeback") == self.you
+                if self.state.offers.takeback == self.you
                 else _("Only your own last move can be taken back, while the game is played.")
             )
             return StatusLine(_("No takeback to ask for: {reason}").format(reason=reason), "quiet")
         self.session.send(RequestTakeback())
-        move = (self.state.get("moves") or ["?"])[-1]
+        move = self.state.moves[-1] if self.state.moves else "?"
         return StatusLine(
             _("Asked {opponent_name} to let you take back {move}.").format(opponent_name=self.opponent_name, move=move),
             "hint",
@@ -234,15 +249,15 @@ class OnlineMode(ServerGame):
         return StatusLine(_("There is nothing to answer."), "quiet")
 
     def _rematch(self) -> StatusLine:
-        offers = self.state.get("offers") or {}
+        offers = self.state.offers
         name = self.opponent_name
         if not self.finished:
             return StatusLine(_("A rematch can be offered once the game is over."), "quiet")
-        if self.state.get("rematch"):
+        if self.state.rematch is not None:
             return StatusLine(_("The rematch has begun already."), "quiet")
-        if offers.get("rematch") == self.opponent and self.declined_rematch != self.game_id:
+        if offers.rematch == self.opponent and self.declined_rematch != self.game_id:
             return self._answer(True)
-        if offers.get("rematch") == self.you:
+        if offers.rematch == self.you:
             return StatusLine(_("You offered a rematch: waiting for {name}.").format(name=name), "quiet")
         self.session.send(OfferRematch())
         return StatusLine(_("Offered {name} a rematch: the same deal, the sides swapped.").format(name=name), "good")
@@ -255,7 +270,7 @@ class OnlineMode(ServerGame):
     @property
     def can_abort(self) -> bool:
         """Before the game's second move a player calls it off instead of resigning (the server's rule)."""
-        return self.playing and not self.watching and len(self.state.get("moves") or ()) < ABORT_BEFORE_PLY
+        return self.playing and not self.watching and self.state.ply < ABORT_BEFORE_PLY
 
     def abort(self) -> StatusLine:
         """Call the game off; what the status line says."""
@@ -297,7 +312,7 @@ class OnlineMode(ServerGame):
                 _("Closed: {detail}. Leave, then resume the game from Play online.").format(detail=self.link.detail),
                 "error",
             )
-        if state.get("status") == "waiting":
+        if state.status == "waiting":
             return StatusLine(
                 _("Waiting for both players to join.") if self.watching else _("Waiting for your opponent to join."),
                 "quiet",
@@ -305,27 +320,19 @@ class OnlineMode(ServerGame):
         if self.finished:
             return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
         if self.watching:
-            mover = 1 if state.get("to_move") == 1 else 2
-            watched = about(
-                name_of(state, mover),
-                _("You are watching: you are to move."),
-                _("You are watching: {name} is to move."),
-            )
+            mover = 1 if state.to_move == 1 else 2
+            watched = _("You are watching: {name} is to move.").format(name=name_of(state, mover))
             return StatusLine(watched, "quiet")
-        if state.get("to_move") == self.you:
+        if state.to_move == self.you:
             pairs = len(self.position.legal_moves())
             said = ngettext(
                 "Your move: {count} pair to choose from.", "Your move: {count} pairs to choose from.", pairs
             )
             return StatusLine(said.format(count=pairs), "info")
         if presence_of(state, self.opponent) == "away":
-            away = about(
-                name,
-                _("You are to move. You are away: the game waits."),
-                _("{name} is to move. {name} is away: the game waits."),
-            )
+            away = _("{name} is to move. {name} is away: the game waits.").format(name=name)
             return StatusLine(away, "quiet")
-        return StatusLine(about(name, _("You are to move."), _("{name} is to move.")), "quiet")
+        return StatusLine(_("{name} is to move.").format(name=name), "quiet")
 
     def status_line(self) -> tuple[StatusLine, str]:
         return self.screen.status, self.keys_help
@@ -348,7 +355,7 @@ class OnlineMode(ServerGame):
         server = server_label(self.session.url)
         full = self.panel_label()
         labels = [_("Deal {deal}  ·  {full}").format(deal=deal, full=full)] if deal is not None else []
-        role = "watching" if self.watching else _("Player {you} (you)").format(you=self.you)
+        role = seat_word("watching") if self.watching else _("Player {you} (you)").format(you=self.you)
         return [
             *labels,
             full,
@@ -364,24 +371,22 @@ class OnlineMode(ServerGame):
             parts = [_("Player {seat}").format(seat=seat)]
             if seat == seat_of(self.state):
                 link = {"connected": "connected", "closed": "offline"}.get(self.link.state, "reconnecting")
-                parts += ["you", link]
+                parts += [seat_word("you"), seat_word(link)]
             elif self.link.state != "connected":
-                parts.append("unknown")  # the last word from a server that is gone says nothing of now
+                parts.append(seat_word("unknown"))  # the last word from a server that is gone says nothing of now
             else:
-                parts.append(
-                    {"connected": "connected", "away": "away", "open": _("not joined yet")}.get(
-                        presence_of(self.state, seat), "away"
-                    )
-                )
-            if self.playing and self.state.get("to_move") == seat and left is not None:
-                parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else "overdue")
+                presence = presence_of(self.state, seat)
+                parts.append(_("not joined yet") if presence == "open" else seat_word(presence))
+            if self.playing and self.state.to_move == seat and left is not None:
+                overdue = seat_word("overdue")
+                parts.append(_("{clock_text} left").format(clock_text=clock_text(left)) if left > 0 else overdue)
             roles.append(" · ".join(parts))
         return roles[0], roles[1]
 
     def notice(self) -> tuple[str, str] | None:
         """The one thing that needs noticing beside the status line, and its kind: a lost link, a question, absence."""
         name = self.opponent_name
-        offers = self.state.get("offers") or {}
+        offers = self.state.offers
         if self.link.state == "closed":
             return _("Closed: {detail}").format(detail=self.link.detail), "error"
         if self.lost and self.link.state == "retrying":
@@ -404,9 +409,9 @@ class OnlineMode(ServerGame):
             return _("{name} offers a rematch — Y yes · N no").format(name=name), "good"
         if self.playing and presence_of(self.state, self.opponent) == "away":
             return _("{name} is away: the game waits").format(name=name), "quiet"
-        if self.playing and offers.get("takeback") == self.you:
+        if self.playing and offers.takeback == self.you:
             return _("Waiting for {name} to answer your takeback request").format(name=name), "quiet"
-        if self.finished and offers.get("rematch") == self.you and not self.state.get("rematch"):
+        if self.finished and offers.rematch == self.you and self.state.rematch is None:
             return _("Waiting for {name} to take the rematch").format(name=name), "quiet"
         return None
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from battle.i18n import N_, _
-from battle.online.client.state_game import ended_unplayed, result_of_state
-from battle.ui.online.online_state import ending, names_for_sentences
-from battle.ui.play.result_scene import FinishedGame, ResultScene, result_details, result_headline
+from battle.online.client.state_game import ended_unplayed, name_of, result_of_state
+from battle.online.client.wording import end_cause
+from battle.ui.online.online_state import seat_of
+from battle.ui.play.result_scene import FinishedGame, ResultScene, result_details
 
 if TYPE_CHECKING:
     from battle.rules.game import Result
@@ -69,9 +70,13 @@ class OnlineResultScene(ResultScene):
         if result is None:
             return "", ""
         if ended_unplayed(state):  # called off or expired: no winner, no draw, it counts for nothing
-            if (state.get("result") or {}).get("reason") == "expired":
+            if state.result is not None and state.result.reason == "expired":
                 return _("Expired"), _("Nobody joined in time: the game expired and counts for nothing.")
             return _("Called off"), _("The game was called off; it counts for nothing.")
-        reason = ending(state)
-        details = f"{reason}." if reason else result_details(result, self.play.match.game.position.tiles_left())
-        return result_headline(result, names_for_sentences(state)), details
+        cause = end_cause(state)
+        details = cause if cause is not None else result_details(result, self.play.match.game.position.tiles_left())
+        if result.winner is None:
+            return _("A draw!"), details
+        if result.winner == seat_of(state):  # by seat: a player named "You" is the other side's "You"
+            return _("You win!"), details
+        return _("{name} wins!").format(name=name_of(state, result.winner)), details

@@ -16,7 +16,6 @@ import pygame
 from battle.history.store import online_entry
 from battle.i18n import _
 from battle.online.client.state_game import ended_unplayed, game_from_state, result_of_state
-from battle.rules.wording import about
 from battle.ui.choice_scene import Choice, ChoiceScene
 from battle.ui.files.game_files import FileProblem, save_record_text
 from battle.ui.files.game_history import store_game
@@ -127,14 +126,10 @@ class OnlineScene(PlayScene):
             ChoiceScene(
                 self.app,
                 _("Resign this game?"),
-                about(
-                    name,
-                    _("You win the game, whatever the score. A resignation cannot be taken back."),
-                    _("{name} wins the game, whatever the score. A resignation cannot be taken back."),
-                ),
+                _("{name} wins the game, whatever the score. A resignation cannot be taken back.").format(name=name),
                 (
                     Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
-                    Choice("resign", _("Resign"), about(name, _("Give up: you win"), _("Give up: {name} wins"))),
+                    Choice("resign", _("Resign"), _("Give up: {name} wins").format(name=name)),
                 ),
                 answered,
             )

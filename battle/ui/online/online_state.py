@@ -2,7 +2,7 @@
 itself (``battle.online.client.state_game``): who is who, who is there, whose question is open, and
 how the game ended, in the window's words.
 
-Pure functions of the protocol's dicts: no pygame and no network, so the waiting room, the
+Pure functions of the typed ``State``: no pygame and no network, so the waiting room, the
 game screen and its result card say the same things, and the tests check them alone.
 """
 
@@ -11,51 +11,38 @@ from __future__ import annotations
 import contextlib
 from urllib.parse import urlsplit
 
-from battle.i18n import N_, _
+from battle.i18n import _, ngettext
 from battle.online.client.offer_news import OfferNews
-from battle.online.client.state_game import JsonObject, name_of, player, result_of_state, server_moves, unplayed_end
+from battle.online.client.state_game import name_of, server_moves
+from battle.online.client.wording import end_sentence
+from battle.online.protocol.server_messages import Presence, State
 from battle.rules.board import Move, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
-from battle.rules.wording import about, plural
-
-ENDINGS = {"resign": N_("resigned"), "time": N_("ran out of time")}
-"""How the loser's part reads for a result that is not the rules' end (no pair left)."""
-
+from battle.rules.wording import pair_words, plural, took_sentence
 
 # -- who is who ------------------------------------------------------------------------------
 
 
-def seat_of(state: JsonObject) -> int | None:
+def seat_of(state: State) -> int | None:
     """The window's seat, 1 or 2 (None for a spectator)."""
-    you = state.get("you")
-    return you if you in (1, 2) else None
+    return state.you if isinstance(state.you, int) else None
 
 
-def opponent_of(state: JsonObject) -> int:
+def opponent_of(state: State) -> int:
     """The other seat (seat 2 for a spectator, who sees seat 1 as the near side)."""
     return 3 - (seat_of(state) or 1)
 
 
-def who(state: JsonObject, seat: int) -> str:
-    """The seat in a sentence: "You" for the window's own seat (``about`` picks the sentence for it), else its name."""
-    return "You" if seat == seat_of(state) else name_of(state, seat)
-
-
-def presence_of(state: JsonObject, seat: int) -> str:
+def presence_of(state: State, seat: int) -> Presence:
     """``connected``, ``away`` or ``open`` (nobody holds the seat yet)."""
-    return str(player(state, seat).get("presence") or "open")
-
-
-def names_for_sentences(state: JsonObject) -> tuple[str, str]:
-    """Both seats as sentences name them: "You" for the window's seat."""
-    return (who(state, 1), who(state, 2))
+    return state.presence(seat)
 
 
 # -- the game --------------------------------------------------------------------------------
 
 
-def expected_moves(state: JsonObject, pending: list[tuple[str, str]]) -> list[Move]:
+def expected_moves(state: State, pending: list[tuple[str, str]]) -> list[Move]:
     """The moves the window shows: the server's, and the player's own move while it is on its way.
 
     At most one move can be on its way (the turn passes with it). The server's ``state`` still has
@@ -63,7 +50,7 @@ def expected_moves(state: JsonObject, pending: list[tuple[str, str]]) -> list[Mo
     server's moves hold it already, and a refused move leaves ``pending`` (and the board) again.
     """
     moves = server_moves(state)
-    if pending and state.get("status") == "playing" and state.get("to_move") == seat_of(state):
+    if pending and state.status == "playing" and state.to_move == seat_of(state):
         with contextlib.suppress(BattleError):  # not a move: the server refuses it, the board ignores it
             moves.append(parse_move(pending[0][1]))
     return moves
@@ -79,61 +66,40 @@ def common_prefix(first: list[Move], second: list[Move]) -> int:
     return count
 
 
-def last_mover(state: JsonObject, game: Game) -> int | None:
+def last_mover(state: State, game: Game) -> int | None:
     """The seat that made the server's last move (``game`` gives who moved first), or None before any."""
-    ply = len(state.get("moves") or ())
+    ply = state.ply
     return game.mover_of(ply - 1) if ply else None
 
 
 # -- questions and the end -------------------------------------------------------------------
 
 
-def open_question(state: JsonObject) -> str | None:
+def open_question(state: State) -> str | None:
     """What the opponent asks of the window's player: ``"takeback"``, ``"rematch"`` or None."""
     you = seat_of(state)
-    offers = state.get("offers") or {}
+    offers = state.offers
     if you is None:
         return None
-    if offers.get("takeback") == 3 - you and state.get("status") == "playing":
+    if offers.takeback == 3 - you and state.status == "playing":
         return "takeback"
-    if offers.get("rematch") == 3 - you and state.get("status") == "finished" and not state.get("rematch"):
+    if offers.rematch == 3 - you and state.status == "finished" and state.rematch is None:
         return "rematch"
     return None
 
 
-def ending(state: JsonObject) -> str:
-    """How the game ended when not by the rules' end: "Bob resigned", "You ran out of time"; else ""."""
-    result = state.get("result") or {}
-    words = ENDINGS.get(str(result.get("reason")))
-    words = _(words) if words is not None else None
-    winner = result.get("winner")
-    if words is None or winner not in (1, 2):
-        return ""
-    return f"{who(state, 3 - winner)} {words}"
-
-
-def describe_end(state: JsonObject) -> str:
+def describe_end(state: State) -> str:
     """The end in a sentence: "Bob resigned; you win, 40-62." or "You win 140-130 (by 10)."."""
-    result = result_of_state(state)
-    if result is None:
-        return _("The game is over.")
-    unplayed = unplayed_end(state)
-    if unplayed is not None:
-        return unplayed
-    names = names_for_sentences(state)
-    reason = ending(state)
-    if reason:
-        score = result.score_text(names)
-        if result.winner is None:
-            return _("{reason}; a draw, {score}.").format(reason=reason, score=score)
-        return about(
-            names[result.winner - 1],
-            _("{reason}; you win, {score}."),
-            _("{reason}; {name} wins, {score}."),
-            reason=reason,
-            score=score,
-        )
-    return f"{result.describe(names)}."
+    return end_sentence(state)
+
+
+def took_text(state: State, mover: int, move: str, kind: int, points: int) -> str:
+    """What a move took, the window's own ("You took ...") told by seat, never by name."""
+    if mover == seat_of(state):
+        return took_sentence("You", move, kind, points)
+    return ngettext(
+        "{name} took {pair}, {move}, for {count} point.", "{name} took {pair}, {move}, for {count} points.", points
+    ).format(name=name_of(state, mover), pair=pair_words(kind), move=move, count=points)
 
 
 # -- words for the screens -------------------------------------------------------------------
@@ -158,11 +124,11 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
-def game_terms(state: JsonObject) -> str:
+def game_terms(state: State) -> str:
     """What was agreed for the game: "Deal 5 · 1 min a move, lose on time", "a composed start · no time limit"."""
-    deal = state.get("deal")
-    start = _("Deal {deal}").format(deal=deal) if isinstance(deal, int) else _("a composed start")
-    return f"{start} · {time_option_text(state.get('move_seconds'), state.get('lose_on_time'))}"
+    deal = state.deal
+    start = _("Deal {deal}").format(deal=deal) if deal is not None else _("a composed start")
+    return f"{start} · {time_option_text(state.move_seconds, state.lose_on_time)}"
 
 
 def time_option_text(move_seconds: object, lose_on_time: object) -> str:
@@ -185,7 +151,7 @@ def time_option_text(move_seconds: object, lose_on_time: object) -> str:
 # -- news ------------------------------------------------------------------------------------
 
 
-def news_line(item: OfferNews, state: JsonObject) -> tuple[str, str] | None:
+def news_line(item: OfferNews, state: State) -> tuple[str, str] | None:
     """The status line's words for ``item`` and their kind, or None for news the window does not
     word: its own questions and answers (it said them when sent), and a granted takeback (the
     game screen words it with the moves it takes off). A spectator hears who comes and goes."""
@@ -211,7 +177,7 @@ def news_line(item: OfferNews, state: JsonObject) -> tuple[str, str] | None:
     }.get(item.kind)
 
 
-def _worded_here(item: OfferNews, state: JsonObject) -> bool:
+def _worded_here(item: OfferNews, state: State) -> bool:
     you = seat_of(state)
     if item.kind in ("away", "back", "joined"):
         return you is None or item.seat == opponent_of(state)

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from battle.i18n import _, format_short
 from battle.online.client.offer_news import NewsReader, OfferNews
 from battle.online.client.session import Link
-from battle.online.client.state_game import JsonObject, game_from_state, name_of, result_of_state
+from battle.online.client.state_game import game_from_state, name_of, result_of_state
+from battle.online.protocol.server_messages import Created, Error, Joined, Moved, Record, RematchStarted, State
 from battle.rules.board import Move, Position, move_name
 from battle.rules.errors import BattleError
-from battle.rules.wording import took_sentence
 from battle.ui.online import connection
 from battle.ui.online.online_state import (
     common_prefix,
@@ -34,7 +34,7 @@ from battle.ui.online.online_state import (
     opponent_of,
     presence_of,
     seat_of,
-    who,
+    took_text,
 )
 from battle.ui.play.game_mode import RESULT_DELAY
 from battle.ui.sound.events import presence_event
@@ -68,17 +68,17 @@ class _Change:
 class ServerGame:
     """The server's game as the game screen shows it: the session, its latest state, the Game that follows it."""
 
-    def __init__(self, screen: PlayScreen, session: OnlineSession, state: JsonObject) -> None:
+    def __init__(self, screen: PlayScreen, session: OnlineSession, state: State) -> None:
         self.screen = screen
         self.session = session
-        self.state: JsonObject = state
+        self.state: State = state
         """The latest state the board follows."""
-        self.game_id = str(state.get("game"))
+        self.game_id = state.game
         self.link: Link = session.link
         self.link_since = time.monotonic()
         self.lost = False
         """The connection dropped and is not back yet (a first connection is not "lost")."""
-        self.result_shown = state.get("status") == "finished"
+        self.result_shown = state.status == "finished"
         self.end_at: float | None = None
         self.turn_ends: float | None = None
         """``time.monotonic()`` when the side to move runs out of time, with a time limit."""
@@ -116,11 +116,11 @@ class ServerGame:
 
     @property
     def playing(self) -> bool:
-        return self.state.get("status") == "playing"
+        return self.state.status == "playing"
 
     @property
     def finished(self) -> bool:
-        return self.state.get("status") == "finished"
+        return self.state.status == "finished"
 
     @property
     def position(self) -> Position:
@@ -137,7 +137,7 @@ class ServerGame:
     def in_flight(self) -> bool:
         """The player's move is on the board but not yet in the state the board follows (the session
         may have its ``ack`` already: the board goes by the state it shows, never by the newer list)."""
-        return self.screen.match.game.ply > len(self.state.get("moves") or ())
+        return self.screen.match.game.ply > self.state.ply
 
     def seconds_left(self) -> float | None:
         return None if self.turn_ends is None else self.turn_ends - time.monotonic()
@@ -172,22 +172,21 @@ class ServerGame:
         news: list[OfferNews] = []
         changed = False
         for event in events:
-            kind = event.get("type")
             news.extend(self.reader.read(event))
-            if kind == "link":
+            if isinstance(event, Link):
                 links.extend(self._link_changed(event))
-            elif kind == "error":
-                told.append(StatusLine(connection.refusal(event), "error"))
-            elif kind == "record" and self.record_asked_at is not None:
+            elif isinstance(event, Error):
+                told.append(StatusLine(connection.refusal(event, self.state), "error"))
+            elif isinstance(event, Record) and self.record_asked_at is not None:
                 self.record_asked_at = None
-                self.record = str(event.get("mbg", ""))
-            elif kind == "rematch":
+                self.record = event.mbg
+            elif isinstance(event, RematchStarted):
                 told.append(StatusLine(_("The rematch begins: the same deal, the sides swapped."), "good"))
-            if kind in ("state", "moved", "created", "joined", "rematch"):
+            if isinstance(event, (State, Moved, Created, Joined, RematchStarted)):
                 changed = True
-            if kind == "state":
+            if isinstance(event, State):
                 self._start_clock(event)
-            elif kind == "moved":
+            elif isinstance(event, Moved):
                 self._moved_clock(event)
         change = self._sync(state, pending, news) if state is not None else _Change()
         said = change.said
@@ -205,14 +204,14 @@ class ServerGame:
             status = StatusLine(" ".join(part.text for part in parts), kind)
         return Shown(status, rewound=change.rewound, played=tuple(change.played), reset=change.reset)
 
-    def _sync(self, state: JsonObject, pending: list[tuple[str, str]], news: list[OfferNews]) -> _Change:
+    def _sync(self, state: State, pending: list[tuple[str, str]], news: list[OfferNews]) -> _Change:
         """Bring the Game to the state's moves; what changed, for the screen and its status line."""
         change = _Change()
         previous, self.state = self.state, state
-        if (state.get("offers") or {}).get("rematch") is None:
+        if state.offers.rematch is None:
             self.declined_rematch = None  # withdrawn on the server: a new offer is a new question
         game = self.screen.match.game
-        if str(state.get("game")) != self.game_id or state.get("start") != previous.get("start"):
+        if state.game != self.game_id or state.start != previous.start:
             return self._rebuild(state)
         try:
             expected = expected_moves(state, pending)
@@ -235,20 +234,18 @@ class ServerGame:
             change.played.append(self._play_into_game(move))
         if change.played:
             last = change.played[-1]
-            said.append(
-                StatusLine(took_sentence(who(state, last.mover), move_name(last.move), last.kind, last.points), "info")
-            )
+            said.append(StatusLine(took_text(state, last.mover, move_name(last.move), last.kind, last.points), "info"))
         for seat in (1, 2):
             if game.names[seat - 1] != name_of(state, seat):
                 setattr(game, f"player{seat}", name_of(state, seat))
         arrival = presence_event(presence_of(previous, self.opponent), presence_of(state, self.opponent))
         if arrival is not None and not self.watching:
             self.screen.app.sounds.play(arrival)
-        if state.get("status") == "finished" and previous.get("status") != "finished":
+        if state.status == "finished" and previous.status != "finished":
             said.append(StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good"))
         return change
 
-    def _rebuild(self, state: JsonObject) -> _Change:
+    def _rebuild(self, state: State) -> _Change:
         """Follow the state's game from its start (a rematch, or a state the board does not follow
         from): the match's game is replaced, and the screen starts its board afresh."""
         try:
@@ -258,8 +255,8 @@ class ServerGame:
                 [StatusLine(_("The server's game does not read here: {error}").format(error=error), "error")]
             )
         self.screen.match.game = game
-        self.game_id = str(state.get("game"))
-        self.result_shown = state.get("status") == "finished"
+        self.game_id = state.game
+        self.result_shown = state.status == "finished"
         self.end_at = None
         return _Change([self.turn_status()], reset=True)
 
@@ -279,8 +276,8 @@ class ServerGame:
             _("{listed} is off the board again: the server did not play it.").format(listed=listed), "warn"
         )
 
-    def _link_changed(self, event: JsonObject) -> list[StatusLine]:
-        self.link = Link(str(event.get("state")), str(event.get("detail") or ""), event.get("retry_in"))
+    def _link_changed(self, event: Link) -> list[StatusLine]:
+        self.link = event
         self.link_since = time.monotonic()
         if self.link.state == "retrying" and not self.lost:
             self.lost = True
@@ -306,17 +303,17 @@ class ServerGame:
         wait = float(self.link.retry_in or 0.0) - (time.monotonic() - self.link_since)
         return max(0, math.ceil(wait))
 
-    def _start_clock(self, state: JsonObject) -> None:
-        left = state.get("seconds_left")
-        self.turn_ends = time.monotonic() + float(left) if isinstance(left, (int, float)) else None
+    def _start_clock(self, state: State) -> None:
+        left = state.seconds_left
+        self.turn_ends = time.monotonic() + left if left is not None else None
 
-    def _moved_clock(self, moved: JsonObject) -> None:
+    def _moved_clock(self, moved: Moved) -> None:
         """A move starts the next turn's time now (the server's ``deadline`` is by its own clock)."""
-        limit = self.state.get("move_seconds")
-        playing = moved.get("status") == "playing"
-        self.turn_ends = time.monotonic() + limit if playing and isinstance(limit, int) else None
+        limit = self.state.move_seconds
+        playing = moved.status == "playing"
+        self.turn_ends = time.monotonic() + limit if playing and limit is not None else None
 
-    def _remember(self, state: JsonObject) -> StatusLine | None:
+    def _remember(self, state: State) -> StatusLine | None:
         """Keep the seat in the list of online games (a rematch's game takes the old one's place);
         what that ran into, or None."""
         seat = self.session.seat
