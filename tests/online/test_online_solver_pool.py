@@ -56,8 +56,9 @@ STEPS_OF_A_MINUTE = "import battle.online.server.solver_work as work; work.ANALY
 
 def test_an_analysis_stops_with_its_connection(tmp_path: Path) -> None:
     with ServerProcess(tmp_path, "--solver-workers", "1", prelude=STEPS_OF_A_MINUTE) as server:
-        analyst = analysing(server, 6)
-        while analyst.expect("analysis_result", WAIT)["evaluation"]["depth"] < 8:
+        analyst = Client(server.url)
+        analyst.send({"type": "analyse", "id": "big", "position": format_position(deal(6))})
+        while (message := analyst.read(WAIT))["type"] != "analysis_result" or message["evaluation"]["depth"] < 8:
             pass  # the quick depths are done: the next searches for up to a minute
         assert stats(server)["solver_running"] == "1"
         analyst.close()
