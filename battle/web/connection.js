@@ -139,7 +139,7 @@ export class Line {
       this.socket = null;
       if (this.closed) return;
       if (event.code === MESSAGE_TOO_BIG) {
-        this.close(t("the server refused a message of this page as too big ({reason})", { reason: event.reason }));
+        this.close(t("the server refused a message of this page as too big"));
         return;
       }
       this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));
