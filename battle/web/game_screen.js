@@ -316,6 +316,8 @@ export class GameScreen {
       $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");
     }
     if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
+    $("keys-friend").hidden = Boolean(socket.solver); // the keys this game answers: a hint, or offers
+    $("keys-solver").hidden = !socket.solver;
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over
     $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));

@@ -41,8 +41,8 @@ def test_every_screen_of_the_page_is_in_one_language(browser: Any, served: Serve
     screens.append(screen(ann, "home"))
 
     ann.fill("#host-form input[name=name]", "Ann")
-    ann.check("input[name=deal][value=number]")
-    ann.fill("input[name=number]", "")
+    ann.check("#host-form input[name=deal][value=number]")
+    ann.fill("#host-form input[name=number]", "")
     ann.click("#host-button")  # no deal number: the page says what one is
     ann.wait_for_selector("#notice:not(:empty)")
     screens.append(screen(ann, "a wrong deal number"))
