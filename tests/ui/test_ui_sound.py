@@ -168,7 +168,7 @@ def test_the_online_opponent_arriving_leaving_and_coming_back_is_heard(tmp_path:
         assert heard(app)[-1] == (Event.OPPONENT_ARRIVED, 0)
         move = scene.position.legal_moves()[0]
         ui.play_move(app, move)
-        ui.run_until(app, lambda: scene.online.state["to_move"] == 2, WAIT)
+        ui.run_until(app, lambda: scene.online.state is not None and scene.online.state.to_move == 2, WAIT)
         state["moves"].append(f"{move[0]}-{move[1]}")
         token = next(message for message in guest.seen if message.get("type") == "joined")["token"]
         mark = len(app.sounds.played)
