@@ -12,14 +12,9 @@
 // and framed, its twins get a dashed frame; the last pair's empty cells carry corner
 // brackets and the mover's shape (player 1's circle, player 2's diamond), as in the window.
 
-import { COLS, EMPTY, LETTERS, ROWS, SUITS, cellIndex, cellName, kindValue } from "./rules.js";
+import { COLS, EMPTY, LETTERS, ROWS, cellIndex, cellName, kindValue } from "./rules.js";
 import { t, tn } from "./i18n.js";
-
-/** A tile in words for a screen reader, as the game's sentences name it: "5-circles" ("5-Münze"). */
-function tileWords(kind) {
-  const suit = { m: t("characters"), p: t("circles"), s: t("bamboo") }[SUITS[Math.floor(kind / 9)]];
-  return t("{value}-{suit}", { value: kindValue(kind), suit });
-}
+import { tileWords } from "./tile_words.js";
 
 const SHAPES = ["●", "◆"];
 // tiles.png (tools/web_tiles.py): nine tiles a row in kind order, each 96 x 128 in a 4 px gutter;

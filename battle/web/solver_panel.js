@@ -7,6 +7,7 @@
 import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { cellName, kindName, kindValue, moveName } from "./rules.js";
+import { tileWords } from "./tile_words.js";
 
 /** The six levels as the window names them (battle/rules/wording.py's "solver level" words). */
 export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
@@ -94,40 +95,6 @@ export function downloadRecord(message) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-}
-
-/** A kind in words for a sentence, as battle/rules/wording.py's tile_words names it: "7-circles"
- * ("Münzen-Sieben"): each a whole word of the catalogue, since a language may name the suit first. */
-function tileWords(kind) {
-  return [
-    t("1-characters"),
-    t("2-characters"),
-    t("3-characters"),
-    t("4-characters"),
-    t("5-characters"),
-    t("6-characters"),
-    t("7-characters"),
-    t("8-characters"),
-    t("9-characters"),
-    t("1-circles"),
-    t("2-circles"),
-    t("3-circles"),
-    t("4-circles"),
-    t("5-circles"),
-    t("6-circles"),
-    t("7-circles"),
-    t("8-circles"),
-    t("9-circles"),
-    t("1-bamboo"),
-    t("2-bamboo"),
-    t("3-bamboo"),
-    t("4-bamboo"),
-    t("5-bamboo"),
-    t("6-bamboo"),
-    t("7-bamboo"),
-    t("8-bamboo"),
-    t("9-bamboo"),
-  ][kind];
 }
 
 /** A new pair of the opponent's in words, its points and its ways to be taken: "a pair of 3-circles (3, 2 ways)". */
