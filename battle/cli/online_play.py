@@ -19,6 +19,7 @@ from typing import TextIO
 
 from battle.cli.inputs import InputError, is_yes
 from battle.cli.textboard import render_board
+from battle.cli.typed_lines import NOTHING_YET, TypedLines
 from battle.history.store import History, online_entry
 from battle.i18n import N_, _, format_number, format_short, ngettext
 from battle.online.client.offer_news import NewsReader
@@ -74,7 +75,8 @@ HELP = N_("""Commands:
 CONNECT_WAIT = 15.0
 """Seconds to wait for the first state before saying the server cannot be reached."""
 RECORD_WAIT = 5.0
-_NOTHING = object()
+QUIT_WAIT = 5.0
+"""Seconds ``quit`` waits for the server to confirm a move typed just before it."""
 
 
 class OnlinePlay:
@@ -96,6 +98,7 @@ class OnlinePlay:
         self.out = out if out is not None else sys.stdout
         self.colour = colour
         self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.typed: TypedLines | None = None
         self.prompted_for: tuple[int, str] | None = None
         self.confirming: str | None = None
         self.shown_codes = False
@@ -134,7 +137,7 @@ class OnlinePlay:
                 return 2
             self._prompt_if_due()
             line = self._next_line(0.1)
-            if line is _NOTHING:
+            if line is NOTHING_YET:
                 continue
             if line is None:
                 self.say()
@@ -146,27 +149,22 @@ class OnlinePlay:
                 self.prompted_for = None
 
     def _next_line(self, timeout: float) -> str | None | object:
-        """A line typed, None at the end of input, ``_NOTHING`` if none came within ``timeout``.
+        """A line typed, None at the end of input, ``NOTHING_YET`` if none came within ``timeout``.
 
-        Real standard input is watched with ``select`` rather than read on a thread: a thread
-        blocked in a read at exit makes the interpreter abort while finalising its stdin lock.
+        Real standard input is watched with ``select`` (through ``TypedLines``) rather than read on
+        a thread: a thread blocked in a read at exit makes the interpreter abort while finalising
+        its stdin lock.
         """
         if self.read_line is not input:
             try:
                 return self.lines.get(timeout=timeout)
             except queue.Empty:
-                return _NOTHING
-        import select
-        import sys
+                return NOTHING_YET
+        if self.typed is None:
+            import sys
 
-        try:
-            ready, _writable, _failed = select.select([sys.stdin], [], [], timeout)
-        except (OSError, ValueError):  # not a selectable stream
-            ready = [sys.stdin]
-        if not ready:
-            return _NOTHING
-        line = sys.stdin.readline()
-        return line if line else None
+            self.typed = TypedLines(sys.stdin)
+        return self.typed.next(timeout)
 
     def _wait_for_state(self) -> State:
         """The first state; an ``InputError`` (one line on stderr, exit 2) when the server refused or
@@ -316,6 +314,7 @@ class OnlinePlay:
         if not line:
             return True
         if word in ("quit", "exit", "q"):
+            self._settle_moves()
             self.say(_("Leaving.") + self._what_stays())
             return False
         if word in ("help", "?"):
@@ -383,6 +382,23 @@ class OnlinePlay:
             self.say(_("Not a legal move: {move}: {reason}.").format(move=move_name(move), reason=reason))
             return
         self.session.play(move_name(move))
+
+    def _settle_moves(self) -> None:
+        """Before leaving, wait up to ``QUIT_WAIT`` for the moves on their way, so a move typed just
+        before ``quit`` is confirmed (or refused) on screen; one still unanswered is named."""
+        deadline = time.monotonic() + QUIT_WAIT
+        while self.session.pending and self.session.link.state != "closed" and time.monotonic() < deadline:
+            event = self.session.wait_event(0.1)
+            if event is not None:
+                self._event(event)
+            for event in self.session.events():
+                self._event(event)
+        for _move_id, move in self.session.pending:
+            self.say(
+                _(
+                    "No answer from the server about {move} yet: 'play --online URL --resume' shows whether it counts."
+                ).format(move=move)
+            )
 
     # -- showing -----------------------------------------------------------------------------
 

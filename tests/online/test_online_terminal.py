@@ -60,6 +60,12 @@ class Program:
         self.process.stdin.write(f"{line}\n".encode())
         self.process.stdin.flush()
 
+    def type_together(self, *lines: str) -> None:
+        """Several lines in one write, as a paste or a quick typist's lines reach a pipe."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(f"{line}\n" for line in lines).encode())
+        self.process.stdin.flush()
+
     def wait_for(self, pattern: str, timeout: float = 20.0, after: int = 0) -> re.Match[str]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -220,6 +226,30 @@ def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path
         programs.append(bob)
         bob.wait_for("The host called this game off before anyone joined.")
         assert bob.process.wait(20) == 2
+    finally:
+        for program in reversed(programs):
+            program.stop()
+
+
+def test_lines_typed_together_are_all_carried_out_and_quit_waits_for_the_move(tmp_path: Path) -> None:
+    url, programs = serve(tmp_path)
+    try:
+        ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
+        programs.append(ann)
+        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+        programs.append(bob)
+        ann.wait_for("Ann, your move")
+        ann.type("moves")
+        move = ann.wait_for(r"\n  (\w\d-\w\d) \(\d+\)").group(1)
+        mark = ann.mark()
+        ann.type_together("help", move, "quit")  # one write; the input stays open after it
+        ann.wait_for("help  ", after=mark)
+        confirmed = ann.wait_for(f"Move 1, {re.escape(move)}, is on the server.", after=mark)
+        leaving = ann.wait_for("Leaving. The game waits on the server", after=mark)
+        assert confirmed.start() < leaving.start()
+        assert ann.process.wait(20) == 0
+        bob.wait_for(f"Ann takes {re.escape(move)} for")
     finally:
         for program in reversed(programs):
             program.stop()

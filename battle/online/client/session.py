@@ -58,6 +58,8 @@ from battle.online.protocol.writer import client_frame
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 30.0
 OPEN_TIMEOUT = 10.0
+CLOSE_GRACE = 1.0
+"""Seconds ``close`` lets the queued messages go out before it closes the socket regardless."""
 FATAL_CODES = {
     ErrorCode.VERSION,
     ErrorCode.BAD_TOKEN,
@@ -232,7 +234,8 @@ class OnlineSession:
                 loop.call_soon_threadsafe(outbox.put_nowait, message)
 
     def close(self) -> None:
-        """Leave: the connection closes, and the thread ends within a second."""
+        """Leave: what is queued goes out first (an ``abort`` typed just before ``quit``), then the
+        connection closes, at the latest after ``CLOSE_GRACE``; the thread ends within two seconds."""
         self._closing = True
         loop = self._loop
         if loop is not None and not loop.is_closed():
@@ -243,10 +246,16 @@ class OnlineSession:
     # -- the connection's thread ----------------------------------------------------------
 
     def _wake_for_close(self) -> None:
+        queued = self._outbox is not None and not self._outbox.empty()
         if self._outbox is not None:
-            self._outbox.put_nowait(None)
-        if self._socket is not None:
-            asyncio.ensure_future(self._socket.close())
+            self._outbox.put_nowait(None)  # the pump sends what is queued, then closes the socket
+        socket = self._socket
+        if socket is None or self._loop is None:
+            return
+        if queued:  # a server that stopped reading is closed on anyway
+            self._loop.call_later(CLOSE_GRACE, lambda: asyncio.ensure_future(socket.close()))
+        else:
+            asyncio.ensure_future(socket.close())
 
     def _run(self) -> None:
         with contextlib.suppress(RuntimeError):  # an interpreter shutting down

@@ -1,0 +1,91 @@
+"""Lines typed into standard input, waited for with a timeout and never held back.
+
+``select`` on ``sys.stdin`` followed by ``sys.stdin.readline()`` loses track of lines: the
+text layer reads everything the pipe or terminal holds into its buffer, hands back the first
+line, and ``select`` then sees an empty descriptor, so lines typed or pasted together wait
+unread until more input comes. These lines are read from the descriptor with ``os.read``
+into this reader's own buffer, so each line is handed out as soon as it is whole.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import select
+from typing import TextIO
+
+NOTHING_YET = object()
+"""``TypedLines.next`` found no whole line within its timeout."""
+
+CHUNK = 4096
+
+
+class TypedLines:
+    """Whole lines from ``stream``: ``next(timeout)`` is a line (with its newline), None once the
+    input has ended, or ``NOTHING_YET``. A stream with no descriptor to watch (a test's StringIO)
+    is read with its own blocking ``readline``; no stream at all (a program started with its
+    standard input closed) has ended."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.buffered = ""
+        self.ended = stream is None
+        self.descriptor: int | None = None
+        if stream is not None:
+            try:
+                self.descriptor = stream.fileno()
+            except (OSError, ValueError):  # io.UnsupportedOperation is an OSError
+                self.descriptor = None
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+
+    def next(self, timeout: float) -> str | None | object:
+        line = self._take_line()
+        if line is not None:
+            return line
+        if self.ended:
+            return None
+        if self.descriptor is None:
+            return self._read_line_blocking()
+        try:
+            ready, _writable, _failed = select.select([self.descriptor], [], [], timeout)
+        except (OSError, ValueError):  # a descriptor select cannot watch
+            return self._read_line_blocking()
+        if not ready:
+            return NOTHING_YET
+        try:
+            chunk = os.read(self.descriptor, CHUNK)
+        except BlockingIOError:
+            return NOTHING_YET
+        except OSError:  # a closed or broken stream reads as the end of input
+            chunk = b""
+        if chunk:
+            self.buffered += self.decoder.decode(chunk)
+        else:
+            self.buffered += self.decoder.decode(b"", final=True)
+            self.ended = True
+        line = self._take_line()
+        if line is not None:
+            return line
+        return None if self.ended else NOTHING_YET
+
+    def _take_line(self) -> str | None:
+        """The first whole line buffered; at the end of input the unfinished rest counts as one."""
+        end = self.buffered.find("\n")
+        if end < 0:
+            if self.ended and self.buffered:
+                line, self.buffered = self.buffered, ""
+                return line
+            return None
+        line, self.buffered = self.buffered[: end + 1], self.buffered[end + 1 :]
+        return line
+
+    def _read_line_blocking(self) -> str | None:
+        try:
+            line = self.stream.readline() if self.stream is not None else ""
+        except (OSError, ValueError):  # closed under us
+            line = ""
+        if not line:
+            self.ended = True
+            return None
+        return line
