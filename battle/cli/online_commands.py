@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from battle.cli.inputs import EXIT_INTERRUPTED, InputError, load_position, positive_number, use_colour, whole_number
-from battle.i18n import N_, _, format_short, ngettext, pgettext
+from battle.i18n import N_, _, format_number, format_short, ngettext, pgettext
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
 from battle.rules.notation import format_position
@@ -28,7 +28,7 @@ DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
-    from battle.online.server.solver_outcomes import DEFAULT_BURST
+    from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -165,9 +165,19 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_BURST,
         metavar="S",
         help=_(
-            "solver seconds one client address may spend at once (default {value:g}); it refills at a sixth "
-            "of a core, and a refusal says when to try again"
+            "solver seconds one client address may spend at once (default {value:g}); it refills at "
+            "--solver-refill, and a refusal says when to try again"
         ).format(value=DEFAULT_BURST),
+    )
+    solver.add_argument(
+        "--solver-refill",
+        type=positive_number(1024),
+        default=DEFAULT_RATE,
+        metavar="R",
+        help=_(
+            "solver seconds a client address regains each second (default {value}: a sixth of a core); "
+            "more workers or a cluster can afford more"
+        ).format(value=format_number(DEFAULT_RATE, 2)),
     )
     solver.add_argument(
         "--solver-scheduler",
@@ -263,7 +273,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     solver = (
         None
         if args.solver_workers == 0
-        else SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget)
+        else SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget, rate=args.solver_refill)
     )
     try:
         store = GameStore(args.db)

@@ -76,3 +76,12 @@ def test_an_address_with_its_solver_time_spent_is_told_when_to_ask_again(tmp_pat
         assert refused["what"] == "analysis" and refused["code"] == "budget"
         assert refused["retry_after"] >= 0.1  # never "again in 0 s"
         analyst.close()
+
+
+def test_the_budget_and_its_refill_are_the_operators_and_stats_shows_them(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "1", "--solver-budget", "45", "--solver-refill", "0.5") as server:
+        shown = stats(server)
+        assert shown["solver_budget_seconds"] == "45" and shown["solver_refill_per_second"] == "0.5", shown
+    with ServerProcess(tmp_path / "default", "--solver-workers", "1") as server:
+        shown = stats(server)
+        assert shown["solver_budget_seconds"] == "120" and shown["solver_refill_per_second"] == "0.166667", shown

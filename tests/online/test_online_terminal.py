@@ -313,6 +313,7 @@ def test_online_mistakes_get_one_line(tmp_path: Path) -> None:
         (["play", "--online", "ws://127.0.0.1:9", "--lose-on-time"], "--lose-on-time needs --move-seconds"),
         (["play", "--online", "ws://127.0.0.1:9", "--resume"], "no online game on ws://127.0.0.1:9 to resume"),
         (["serve", "--port", "70000"], "is not a port number"),
+        (["serve", "--solver-refill", "0"], "is not a number above 0"),
     ]
     for arguments, phrase in cases:
         done = subprocess.run(
