@@ -102,6 +102,16 @@ def serve(tmp_path: Path) -> tuple[str, list[Program]]:
     return f"ws://127.0.0.1:{port}", [server]
 
 
+def ann_hosts_bob(url: str, tmp_path: Path, programs: list[Program]) -> tuple[Program, Program]:
+    """Ann hosts deal 5 and moves first; Bob joins with her code (both added to ``programs``)."""
+    ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
+    programs.append(ann)
+    code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
+    bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
+    programs.append(bob)
+    return ann, bob
+
+
 def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) -> None:
     url, programs = serve(tmp_path)
     try:
@@ -163,11 +173,7 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
 def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: Path) -> None:
     url, programs = serve(tmp_path)
     try:
-        ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
-        programs.append(ann)
-        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
-        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
-        programs.append(bob)
+        ann, bob = ann_hosts_bob(url, tmp_path, programs)
         ann.wait_for("Bob joined.")
 
         def first_move(player: Program) -> str:
@@ -234,11 +240,7 @@ def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path
 def test_lines_typed_together_are_all_carried_out_and_quit_waits_for_the_move(tmp_path: Path) -> None:
     url, programs = serve(tmp_path)
     try:
-        ann = Program(["play", "--online", url, "--deal", "5", "--first", "--player1", "Ann"], tmp_path / "ann")
-        programs.append(ann)
-        code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
-        bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")
-        programs.append(bob)
+        ann, bob = ann_hosts_bob(url, tmp_path, programs)
         ann.wait_for("Ann, your move")
         ann.type("moves")
         move = ann.wait_for(r"\n  (\w\d-\w\d) \(\d+\)").group(1)
