@@ -136,7 +136,11 @@ def test_a_game_and_healthz_through_caddy_over_tls(proxied: tuple[str, Path], mo
 
     # the test's clients open wss:// with the default context, which trusts this authority only here
     monkeypatch.setenv("SSL_CERT_FILE", str(authority))
-    url = base.replace("https://", "wss://")
+    play_a_whole_game(base.replace("https://", "wss://"))
+
+
+def play_a_whole_game(url: str) -> None:
+    """Ann hosts deal 5 at ``url``, Bob joins with her code, and they play it to its end."""
     host = Client(url, "Ann")
     host.send({"type": "create", "deal": {"number": 5}, "first": "creator", "name": "Ann"})
     created = host.expect("created")
