@@ -19,6 +19,7 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from tests.online_server import Client, ServerProcess, a_legal_move, free_port
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 WAIT = 30.0
-"""Seconds Caddy may take to listen on a loaded machine."""
+"""Seconds a proxy may take to listen on a loaded machine."""
 
 
 def the_caddyfile() -> str:
@@ -72,23 +73,58 @@ def certificates(folder: Path) -> tuple[Path, Path, Path]:
 def wait_for_port(port: int, process: subprocess.Popen) -> None:
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        assert process.poll() is None, "Caddy stopped at its start"
+        assert process.poll() is None, f"{process.args[0]} stopped at its start"
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return
         except OSError:
             time.sleep(0.1)
-    raise AssertionError(f"Caddy did not listen on {port} within {WAIT} s")
+    raise AssertionError(f"{process.args[0]} did not listen on {port} within {WAIT} s")
+
+
+@contextmanager
+def running(command: list[str], log: Path, port: int, env: dict[str, str] | None = None) -> Iterator[None]:
+    """A proxy started with ``command`` (its output in ``log``) once it listens on ``port``, stopped at the end."""
+    with log.open("w") as output:
+        proxy = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env, cwd=log.parent)
+    try:
+        wait_for_port(port, proxy)
+        yield
+    finally:
+        proxy.terminate()
+        try:
+            proxy.wait(10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+            proxy.wait()
+
+
+def through_the_proxy(base: str, authority: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/healthz`` and the page over ``https://``, then a whole game over ``wss://``, at ``base``."""
+    context = ssl.create_default_context(cafile=str(authority))
+    with urllib.request.urlopen(f"{base}/healthz", context=context, timeout=10) as answer:
+        assert (answer.status, answer.read()) == (200, b"ok\n")
+    with urllib.request.urlopen(f"{base}/", context=context, timeout=10) as answer:
+        assert answer.status == 200 and b"<html" in answer.read().lower()
+    # the test's clients open wss:// with the default context, which trusts this authority only here
+    monkeypatch.setenv("SSL_CERT_FILE", str(authority))
+    play_a_whole_game(base.replace("https://", "wss://"))
+
+
+def proxy_program(name: str) -> str:
+    """The proxy's program (also in /usr/sbin, outside a user's PATH); skipped where it is missing,
+    except on CI (``CI`` set), where a missing proxy is a failure of the set-up."""
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"no {name} on CI: .ci/run installs it (apt-get install {name})")
+        pytest.skip(f"no {name} here (apt-get install {name}): the deployment page's {name} is not tested")
+    return found
 
 
 @pytest.fixture
 def caddy() -> str:
-    found = shutil.which("caddy")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("no caddy on CI: .ci/run installs it (apt-get install caddy)")
-        pytest.skip("no caddy here (apt-get install caddy): the deployment page's proxy is not tested")
-    return found
+    return proxy_program("caddy")
 
 
 @pytest.fixture
@@ -106,37 +142,13 @@ def proxied(tmp_path: Path, caddy: str) -> Iterator[tuple[str, Path]]:
         (tmp_path / "Caddyfile").write_text(options + site, encoding="utf-8")
         home = tmp_path / "caddy-home"
         env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
-        with (tmp_path / "caddy.log").open("w") as log:
-            proxy = subprocess.Popen(
-                [caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-                cwd=tmp_path,
-            )
-        try:
-            wait_for_port(port, proxy)
+        command = [caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"]
+        with running(command, tmp_path / "caddy.log", port, env=env):
             yield f"https://localhost:{port}", authority
-        finally:
-            proxy.terminate()
-            try:
-                proxy.wait(10)
-            except subprocess.TimeoutExpired:
-                proxy.kill()
-                proxy.wait()
 
 
 def test_a_game_and_healthz_through_caddy_over_tls(proxied: tuple[str, Path], monkeypatch) -> None:
-    base, authority = proxied
-    context = ssl.create_default_context(cafile=str(authority))
-    with urllib.request.urlopen(f"{base}/healthz", context=context, timeout=10) as answer:
-        assert (answer.status, answer.read()) == (200, b"ok\n")
-    with urllib.request.urlopen(f"{base}/", context=context, timeout=10) as answer:
-        assert answer.status == 200 and b"<html" in answer.read().lower()
-
-    # the test's clients open wss:// with the default context, which trusts this authority only here
-    monkeypatch.setenv("SSL_CERT_FILE", str(authority))
-    play_a_whole_game(base.replace("https://", "wss://"))
+    through_the_proxy(*proxied, monkeypatch)
 
 
 def play_a_whole_game(url: str) -> None:

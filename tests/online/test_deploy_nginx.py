@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import ssl
 import subprocess
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.online.test_deploy_caddy import DEPLOY, certificates, play_a_whole_game, wait_for_port
+from tests.online.test_deploy_caddy import DEPLOY, certificates, proxy_program, running, through_the_proxy
 from tests.online_server import ServerProcess, free_port
 
 
@@ -56,12 +53,7 @@ def configuration(site: str, folder: Path, port: int, certificate: Path, key: Pa
 
 @pytest.fixture
 def nginx() -> str:
-    found = shutil.which("nginx") or next((path for path in ("/usr/sbin/nginx",) if os.path.exists(path)), None)
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("no nginx on CI: .ci/run installs it (apt-get install nginx)")
-        pytest.skip("no nginx here (apt-get install nginx): the deployment page's nginx block is not tested")
-    return found
+    return proxy_program("nginx")
 
 
 @pytest.fixture
@@ -81,32 +73,10 @@ def proxied(tmp_path: Path, nginx: str) -> Iterator[tuple[str, Path]]:
             timeout=60,
         )
         assert checked.returncode == 0, checked.stderr  # the step "nginx -t" of the page
-        with (folder / "nginx.out").open("w") as log:
-            proxy = subprocess.Popen(
-                [nginx, "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=folder,
-            )
-        try:
-            wait_for_port(port, proxy)
+        command = [nginx, "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")]
+        with running(command, folder / "nginx.out", port):
             yield f"https://localhost:{port}", authority
-        finally:
-            proxy.terminate()
-            try:
-                proxy.wait(10)
-            except subprocess.TimeoutExpired:
-                proxy.kill()
-                proxy.wait()
 
 
 def test_a_game_and_healthz_through_nginx_over_tls(proxied: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    base, authority = proxied
-    context = ssl.create_default_context(cafile=str(authority))
-    with urllib.request.urlopen(f"{base}/healthz", context=context, timeout=10) as answer:
-        assert (answer.status, answer.read()) == (200, b"ok\n")
-    with urllib.request.urlopen(f"{base}/", context=context, timeout=10) as answer:
-        assert answer.status == 200 and b"<html" in answer.read().lower()
-
-    monkeypatch.setenv("SSL_CERT_FILE", str(authority))  # the clients' default context trusts it here
-    play_a_whole_game(base.replace("https://", "wss://"))
+    through_the_proxy(*proxied, monkeypatch)
