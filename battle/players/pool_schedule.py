@@ -83,9 +83,10 @@ class Budget:
     """Solver CPU seconds per address: ``rate`` regained a second, at most ``burst`` saved up, full at first.
 
     The defaults let one address keep a sixth of a core busy without end and spend two minutes
-    of solver time at once: a whole game against the perfect level costs 17-25 CPU seconds
-    (``benchmarks/solver_pool.py``) and a hint at most 4, so the burst holds such a game and
-    about two dozen hints at their most."""
+    of solver time at once: a whole game against the perfect level costs 17-63 CPU seconds
+    (four games of ``benchmarks/solver_pool.py`` and ``web_solver.py``: the deal decides how many
+    first moves stop at their 10 s limit) and a hint at most 4, so the burst holds such a game
+    and a dozen hints at their most."""
 
     rate: float = 1 / 6
     burst: float = 120.0
