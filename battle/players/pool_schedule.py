@@ -84,8 +84,8 @@ class Budget:
 
     The defaults let one address keep a sixth of a core busy without end and spend two minutes
     of solver time at once: a whole game against the perfect level costs 17-63 CPU seconds
-    (four games of ``benchmarks/solver_pool.py`` and ``web_solver.py``: the deal decides how many
-    first moves stop at their 10 s limit) and a hint at most 4, so the burst holds such a game
+    on average (four runs of two games, ``benchmarks/solver_pool.py`` and ``web_solver.py``: the
+    deal decides how many first moves stop at their 10 s limit) and a hint at most 4, so the burst holds such a game
     and a dozen hints at their most."""
 
     rate: float = 1 / 6
