@@ -1,7 +1,9 @@
 """The solver pool seen from two pages through a real ``serve`` with one solver worker: while one
 page's analysis holds the worker, the other page's move against the solver waits and its turn
 line says its place in the queue; the analysing page leaves, its analysis is stopped (not
-finished), and the solver's move arrives at once."""
+finished), and the solver's move arrives at once. A review asked first says place 1, then place 2
+once another page's move waits: moves are served before reviews (served in the order asked, the
+move's page would never read place 1)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from typing import Any
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
-from tests.online_server import ServerProcess
+from tests.online_server import Client, ServerProcess
 from tests.web.game_pages import click_pair, new_page, wait_ply
-from tests.web.test_web_solver import play_solver
+from tests.web.test_web_solver import endgame, play_solver, play_to_the_end, seat_in_browser
 
 STEPS_OF_TEN_MINUTES = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 600.0"
 """Each depth of an analysis may search ten minutes: only its stop frees the worker within a test."""
@@ -36,3 +38,41 @@ def test_a_move_waits_with_its_place_and_goes_once_the_analysing_page_leaves(bro
         analyst.click("#home-link")  # the analysis board closes its line: the server stops its search
         wait_ply(player, 2)
         assert player.errors == [] and analyst.errors == []
+
+
+def test_a_review_asked_first_waits_behind_a_move_asked_later(browser: Any, tmp_path: Path) -> None:
+    flags = ("--solver-workers", "1", "--solver-budget", "3600")
+    with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_TEN_MINUTES) as server:
+        client = Client(server.url, "Ann")  # a short game against beginner, played out while the worker is free
+        client.send(
+            {"type": "solver_game", "level": "beginner", "deal": {"position": endgame(8, left=5)}, "first": "creator"}
+        )
+        created = client.expect("solver_created", 60)
+        client.close()
+        reviewer = new_page(browser)
+        seat_in_browser(reviewer, server.base, created)
+        play_to_the_end(reviewer)
+
+        analyst = new_page(browser)  # then an analysis holds the only worker
+        analyst.goto(server.base + "/analysis/")
+        analyst.fill("#analysis-text", format_position(deal(6)))
+        analyst.click("#analysis-button")
+        analyst.wait_for_selector("body[data-analysis$=':step']", timeout=120_000)
+
+        reviewer.click("#review-game")  # the review is asked first: alone in the queue
+        reviewer.wait_for_function(
+            "() => document.getElementById('review-status').textContent.includes('place 1 in the queue')"
+        )
+        player = new_page(browser)
+        play_solver(player, server.base, level="club", deal=4, first="creator")
+        click_pair(player)  # a move asked later goes ahead of it
+        player.wait_for_selector("body[data-solver='1']")
+        assert "place 1 in the queue" in player.text_content("#turn")
+        reviewer.wait_for_function(
+            "() => document.getElementById('review-status').textContent.includes('place 2 in the queue')"
+        )
+
+        analyst.click("#home-link")  # the worker is free: the move first, then the review
+        wait_ply(player, 2)
+        reviewer.wait_for_selector("body[data-review=done]")
+        assert player.errors == [] and reviewer.errors == [] and analyst.errors == []
