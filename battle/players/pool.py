@@ -186,6 +186,11 @@ class SolverPool:
         with self._lock:
             return {**self._schedule.counts(), **self._worker_counts_locked()}
 
+    @property
+    def budget(self) -> Budget | None:
+        """What every address may spend and regains (None: no budgets)."""
+        return self._schedule.budget
+
     def budget_left(self, address: str) -> float | None:
         """CPU seconds ``address`` may still reserve (None without budgets)."""
         with self._lock:

@@ -83,10 +83,8 @@ class Work:
 class SolverWork:
     """The pool, the places told to the pages, and the solver time spent by kind (for ``/stats``)."""
 
-    def __init__(self, pool: SolverPool, budget: Budget | None = None) -> None:
+    def __init__(self, pool: SolverPool) -> None:
         self.pool = pool
-        self.budget = budget
-        """Each address's budget, for ``/stats`` (None: the pool's own or none)."""
         self._watched: dict[Ticket, tuple[Callable[[int | None], None], int | None]] = {}
         """Each watched ticket's teller and the place it told last."""
         self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0}
@@ -95,8 +93,7 @@ class SolverWork:
     @classmethod
     def open(cls, setup: SolverSetup) -> SolverWork:
         """Start the pool ``setup`` asks for (an ``OSError`` for a scheduler that does not answer)."""
-        budget = Budget(setup.rate, setup.burst)
-        return cls(open_pool(setup.scheduler, workers=setup.workers, budget=budget), budget)
+        return cls(open_pool(setup.scheduler, workers=setup.workers, budget=Budget(setup.rate, setup.burst)))
 
     # -- the work, by what it is for -------------------------------------------------------------
 
@@ -184,10 +181,11 @@ class SolverWork:
         """``/stats`` lines: the units waiting by kind and running, the workers, the solver seconds
         the work of each kind took so far, and the budget every address gets."""
         lines = [(f"solver_{name}", str(count)) for name, count in self.pool.stats().items()]
-        if self.budget is not None:
+        budget = self.pool.budget
+        if budget is not None:
             lines += [
-                ("solver_budget_seconds", f"{self.budget.burst:g}"),
-                ("solver_refill_per_second", f"{self.budget.rate:.6g}"),
+                ("solver_budget_seconds", f"{budget.burst:g}"),
+                ("solver_refill_per_second", f"{budget.rate:.6g}"),
             ]
         with self._cpu_lock:
             lines += [(f"solver_cpu_seconds_{kind}", f"{seconds:.2f}") for kind, seconds in self._cpu.items()]
