@@ -167,17 +167,23 @@ def seat_in_browser(page: Any, base: str, created: dict[str, Any]) -> None:
     page.wait_for_selector("body[data-playable]")
 
 
+def open_solver_game(page: Any, server: ServerProcess, position: str, level: str) -> None:
+    """A game against the solver at ``level`` from ``position``, the player first, created by a
+    test's client and opened in ``page`` as the page keeps its seats."""
+    client = Client(server.url, "Ann")
+    client.send({"type": "solver_game", "level": level, "deal": {"position": position}, "first": "creator"})
+    created = client.expect("solver_created", 60)
+    client.close()
+    seat_in_browser(page, server.base, created)
+
+
 def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
     browser: Any, solver_served: ServerProcess, tmp_path: Path
 ) -> None:
     start = endgame(11, left=9)
     expected = analysed(start, tmp_path)
-    client = Client(solver_served.url)
-    client.send({"type": "solver_game", "level": "club", "deal": {"position": start}, "first": "creator"})
-    created = client.expect("solver_created", 60)
-    client.close()
     page = new_page(browser)
-    seat_in_browser(page, solver_served.base, created)
+    open_solver_game(page, solver_served, start, "club")
     page.wait_for_selector("#board.your-turn")
     page.click("#hint")
     page.wait_for_selector("#hint-result:not([hidden])")
@@ -198,14 +204,8 @@ def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
 def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
     browser: Any, solver_served: ServerProcess
 ) -> None:
-    client = Client(solver_served.url, "Ann")
-    client.send(
-        {"type": "solver_game", "level": "beginner", "deal": {"position": endgame(8, left=7)}, "first": "creator"}
-    )
-    created = client.expect("solver_created", 60)
-    client.close()
     page = new_page(browser)
-    seat_in_browser(page, solver_served.base, created)
+    open_solver_game(page, solver_served, endgame(8, left=7), "beginner")
     play_to_the_end(page)
     played = ply(page)
     page.click("#review-game")
