@@ -59,6 +59,7 @@ def worker_running(pool: DaskPool) -> str:
     raise AssertionError("no worker ran the unit")
 
 
+@pytest.mark.hands_processes_to("cluster")  # the killed worker's replacement
 def test_a_worker_killed_mid_search_is_retried_and_the_search_answers(pool: DaskPool) -> None:
     position = greedy_down(13, 72)
     job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)

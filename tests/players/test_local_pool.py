@@ -130,6 +130,7 @@ def test_cancelling_the_awaited_future_cancels_the_unit(single: LocalPool) -> No
     assert isinstance(submit(single, club_move(), "next").result(WAIT), MoveResult)
 
 
+@pytest.mark.hands_processes_to("single")  # the killed worker's replacement
 def test_a_worker_killed_mid_search_is_replaced_and_the_search_answers(single: LocalPool) -> None:
     position = greedy_down(11, 72)
     job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)
