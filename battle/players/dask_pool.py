@@ -27,14 +27,17 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from distributed import Client, WorkerPlugin
 from distributed import Future as DaskFuture
 
 from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, PoolServices, Result, StepJob
+from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, Result, StepJob
 from battle.players.pool_schedule import MAX_WAITING, Budget
+
+if TYPE_CHECKING:
+    from battle.players.pool_services import PoolServices
 
 CAPACITY_EVERY = 2.0
 """Seconds between looks at how many worker threads the cluster has."""
@@ -197,6 +200,8 @@ def run_unit(unit: str, job: StepJob, megabytes: int) -> Outcome:
         _kernels.wait()
     services = getattr(_local, "services", None)
     if services is None:
+        from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
+
         services = _local.services = PoolServices(megabytes)
     stopped = [False]
     with _running_lock:
