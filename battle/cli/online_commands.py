@@ -136,6 +136,18 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     sub.add_argument(
+        "--allow-host",
+        action="append",
+        type=_host_name,
+        default=[],
+        metavar=pgettext("metavar", "NAME"),
+        help=_(
+            "a host name this server answers to besides its own address, localhost, this machine's name "
+            "and --public-url's (repeat for more; requests naming others are refused, as a DNS-rebinding "
+            "page's are)"
+        ),
+    )
+    sub.add_argument(
         "--trust-proxy",
         action="store_true",
         help=_(
@@ -246,6 +258,19 @@ def _origin(text: str) -> str:
         ) from None
 
 
+def _host_name(text: str) -> str:
+    from battle.online.server.served_hosts import check_host_name
+
+    try:
+        return check_host_name(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a host name like games.example.org (no scheme, port or path)").format(
+                quote=quote(text, 60)
+            )
+        ) from None
+
+
 _positive = whole_number(1)
 
 
@@ -296,6 +321,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ipv6_prefix=args.ipv6_prefix,
         pick_seconds=args.idle_seconds,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
     )
 
     async def serve_until_stopped() -> int:

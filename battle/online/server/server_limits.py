@@ -57,6 +57,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     allowed_origins: tuple[str, ...] = ()
     """Web pages besides the server's own whose scripts may open a connection (``--allow-origin``),
     as ``scheme://host[:port]``; a handshake with any other ``Origin`` is refused (403)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names besides its own address, localhost, this machine's name and ``--public-url``'s that
+    a request's ``Host`` may give (``--allow-host``); any other gets 421 (``served_hosts``)."""
     free_failed_codes: int = 5
     """Wrong invite or watch codes an address may send before it must wait between tries."""
     failed_code_wait_max: float = 300.0
