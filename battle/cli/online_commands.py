@@ -105,9 +105,10 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         type=positive_number(24 * 3600),
         default=limits.pick_seconds,
         metavar="S",
-        help=_("a connection that picks no game within S seconds of saying hello is closed (default {value:g})").format(
-            value=limits.pick_seconds
-        ),
+        help=_(
+            "a connection in no game and with no solver work (an analysis, a review it waits for) for S seconds "
+            "is closed (default {value:g})"
+        ).format(value=limits.pick_seconds),
     )
     sub.add_argument(
         "--ipv6-prefix",

@@ -43,8 +43,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     hello_seconds: float = 5.0
     """A connection that has not said ``hello`` this long after it opened is closed."""
     pick_seconds: float = 60.0
-    """A connection that has said ``hello`` but picked no game this long after it is closed: a
-    connection holds a file descriptor, and one in no game serves nobody."""
+    """A connection that has said ``hello`` and has been in no game and without work in the solver
+    pool this long (from its ``hello``, or from the end of its last work) is closed (``--idle-seconds``):
+    a connection holds a file descriptor, and one that only talks serves nobody."""
     spectators_per_game: int = 50
     """Connections watching one game at once; the next ``watch`` is refused ``full``."""
     presence_seconds: float = 1.0
