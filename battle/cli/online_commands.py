@@ -105,9 +105,10 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         type=positive_number(24 * 3600),
         default=limits.pick_seconds,
         metavar="S",
-        help=_("a connection that picks no game within S seconds of saying hello is closed (default {value:g})").format(
-            value=limits.pick_seconds
-        ),
+        help=_(
+            "a connection in no game and with no solver work (an analysis, a review it waits for) for S seconds "
+            "is closed (default {value:g})"
+        ).format(value=limits.pick_seconds),
     )
     sub.add_argument(
         "--ipv6-prefix",
@@ -133,6 +134,18 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         help=_(
             "a web page besides the server's own whose scripts may connect, as https://HOST[:PORT] "
             "(repeat for more; pages elsewhere are refused)"
+        ),
+    )
+    sub.add_argument(
+        "--allow-host",
+        action="append",
+        type=_host_name,
+        default=[],
+        metavar=pgettext("metavar", "NAME"),
+        help=_(
+            "a host name this server answers to besides its own address, localhost, this machine's name "
+            "and --public-url's (repeat for more; requests naming others are refused, as a DNS-rebinding "
+            "page's are)"
         ),
     )
     sub.add_argument(
@@ -246,6 +259,19 @@ def _origin(text: str) -> str:
         ) from None
 
 
+def _host_name(text: str) -> str:
+    from battle.online.server.served_hosts import check_host_name
+
+    try:
+        return check_host_name(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a host name like games.example.org (no scheme, port or path)").format(
+                quote=quote(text, 60)
+            )
+        ) from None
+
+
 _positive = whole_number(1)
 
 
@@ -296,6 +322,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ipv6_prefix=args.ipv6_prefix,
         pick_seconds=args.idle_seconds,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
     )
 
     async def serve_until_stopped() -> int:

@@ -148,6 +148,8 @@ export function renderLine(socket) {
     } else if (line.state === "retrying") {
       const what = line.everConnected ? t("Connection lost") : t("The server does not answer");
       [words, mark, kind] = [t("{what}: retrying in {wait} s", { what, wait }), "▲", "warn"];
+    } else if (line.state === "resting") {
+      [words, mark, kind] = [t("Idle: the line opens again when this page asks the server"), "○", "quiet"];
     } else if (line.state === "closed") [words, mark, kind] = [t("Closed: {detail}", { detail: line.detail }), "■", "error"];
     else [words, mark, kind] = [t("Connecting…"), "○", "quiet"];
   }

@@ -266,7 +266,8 @@ export class SolverSocket {
 
   /** Analyse `position` (.mbp text); every answer carries `id`. */
   analyse(id, position) { return this.line.send({ type: "analyse", id, position }); }
-  stopAnalysis() { return this.line.send({ type: "analyse_stop" }); }
+  /** Stop the analysis; a resting line runs none, so it stays closed. */
+  stopAnalysis() { return this.line.state !== "resting" && this.line.send({ type: "analyse_stop" }); }
   getReview(review) { return this.line.send({ type: "review_get", review }); }
 
   receive(message) {

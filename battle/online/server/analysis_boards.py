@@ -6,7 +6,9 @@ One analysis per connection: a new position replaces the one before, whose searc
 pool's one search per seat), and a connection that closes, or says ``analyse_stop``, stops its
 own. Each step is charged to the connection's address, so a page that keeps analysing spends its
 own solver time, never a player's move's (moves go first in the pool). A position with no pair
-left is answered at once, without the pool.
+left is answered at once, without the pool. While its analysis waits or runs a connection serves
+someone (no idle clock runs); an answer at once, or a refusal, costs nothing and leads nowhere, so
+it does not stop the clock.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ class AnalysisBoards:
 
     async def analyse(self, client: Client, message: Analyse) -> None:
         """Start deepening ``message``'s position for ``client`` (its analysis before is stopped)."""
-        client.picked()  # a connection that analyses serves someone, though it plays no game
         if self.work is None:
             refuse(client, "analysis", "no_solver")
             return
@@ -74,11 +75,13 @@ class AnalysisBoards:
 
         task = asyncio.ensure_future(last_step())
         self.running[client] = task
+        client.holds(task)  # the connection serves someone while its analysis waits or runs
         task.add_done_callback(lambda done: self._ended(client, done))
 
     def _ended(self, client: Client, task: asyncio.Task[None]) -> None:
         if self.running.get(client) is task:
             del self.running[client]
+        client.released(task)
 
     async def stop_message(self, client: Client, message: StopAnalysis) -> None:
         self.stop(client)

@@ -84,7 +84,7 @@ async def running_server(
         guard = AddressGuard(limits)
         games = LiveGames(store, committer, limits.wait_seconds)
         server = GameServer(games, limits, guard, clock, work, deals)
-        front = HttpFront(guard, limits, lambda: _stats(guard, games, server))
+        front = HttpFront(guard, limits, lambda: _stats(guard, games, server), host)
         async with serve(
             server.handle,
             host,

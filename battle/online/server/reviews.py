@@ -80,8 +80,8 @@ class Reviews:
         self._show(client, row)
 
     async def get(self, client: Client, message: GetReview) -> None:
-        """A review by its id: its report, or its place while it waits (and its news until it is ready)."""
-        client.picked()  # a connection that reads a review serves someone, though it plays no game
+        """A review by its id: its report, or its place while it waits (and its news until it is ready:
+        meanwhile the connection serves someone; one that read a report or an unknown id does not)."""
         pending = self.pending.get(message.review)
         row = pending[0] if pending is not None else review_by_id(self.live.store, message.review)
         if row is None:
@@ -92,6 +92,7 @@ class Reviews:
     def _show(self, client: Client, row: ReviewRow) -> None:
         if row.review in self.pending:
             self.readers.setdefault(row.review, set()).add(client)
+            client.holds(_reading(row.review))
         tell(client, self._news(row))
 
     def _news(self, row: ReviewRow) -> ReviewResult:
@@ -142,6 +143,7 @@ class Reviews:
         self._places.pop(row.review, None)
         for client in self.readers.pop(row.review, ()):
             tell(client, self._news(ended))
+            client.released(_reading(row.review))
 
     async def start(self) -> None:
         """At the server's start: the reviews a stop left queued are queued again (each on its own
@@ -166,3 +168,8 @@ class Reviews:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def _reading(review: str) -> str:
+    """What a connection that reads a waiting review holds in the pool (``Client.holds``)."""
+    return f"review:{review}"

@@ -43,8 +43,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     hello_seconds: float = 5.0
     """A connection that has not said ``hello`` this long after it opened is closed."""
     pick_seconds: float = 60.0
-    """A connection that has said ``hello`` but picked no game this long after it is closed: a
-    connection holds a file descriptor, and one in no game serves nobody."""
+    """A connection that has said ``hello`` and has been in no game and without work in the solver
+    pool this long (from its ``hello``, or from the end of its last work) is closed (``--idle-seconds``):
+    a connection holds a file descriptor, and one that only talks serves nobody."""
     spectators_per_game: int = 50
     """Connections watching one game at once; the next ``watch`` is refused ``full``."""
     presence_seconds: float = 1.0
@@ -57,6 +58,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     allowed_origins: tuple[str, ...] = ()
     """Web pages besides the server's own whose scripts may open a connection (``--allow-origin``),
     as ``scheme://host[:port]``; a handshake with any other ``Origin`` is refused (403)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names besides its own address, localhost, this machine's name and ``--public-url``'s that
+    a request's ``Host`` may give (``--allow-host``); any other gets 421 (``served_hosts``)."""
     free_failed_codes: int = 5
     """Wrong invite or watch codes an address may send before it must wait between tries."""
     failed_code_wait_max: float = 300.0
