@@ -32,6 +32,7 @@ export class GameScreen {
     this.selected = null;
     this.view = null;
     this.note = "";
+    this.solverWait = null; // the note of a refused solver's move: said until that move comes
     this.shown = null; // the state the screen showed last: what changed since is news
     this.refusedTakeback = null; // the ply whose takeback the opponent said no to
     this.board = new BoardView($("board"), (cell) => this.pick(cell));
@@ -103,6 +104,7 @@ export class GameScreen {
           return;
         }
         this.note = refusalWords(message);
+        if (message.what === "move") this.solverWait = this.note;
         break;
       case "rematch":
         this.selected = null;
@@ -116,6 +118,7 @@ export class GameScreen {
         break;
       case "moved":
         this.selected = null;
+        if (message.seat === socket.solver?.seat && this.note === this.solverWait) this.note = "";
         break;
       case "error":
         if (this.refused(socket, message)) return;

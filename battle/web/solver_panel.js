@@ -52,6 +52,8 @@ export function refusalWords(refusal) {
     not_found: refusal.what === "game" ? t("This server has no catalogued deal of that kind.")
       : t("No review has that link."),
     too_many: t("Your address has as many games against the solver going as it may: finish one first."),
+    unavailable: t("The solver is unavailable for now.") + " " + (refusal.what === "move"
+      ? tn("It tries again in {count} second.", "It tries again in {count} seconds.", seconds) : again),
   };
   return (why[refusal.code] || t("The solver could not do that ({code}).", { code: refusal.code })).trim();
 }

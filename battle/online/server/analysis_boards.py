@@ -58,7 +58,7 @@ class AnalysisBoards:
             position, seat=seat, address=network_of(client.address, self.ipv6_prefix), on_step=step
         )
         if isinstance(work, Refused):
-            refuse(client, "analysis", "budget" if work.reason == "budget" else "busy", work.retry_after)
+            refuse(client, "analysis", work.code, work.retry_after)
             return
         self.work.watch(work, lambda place: tell(client, SolverQueue("analysis", place)))
 

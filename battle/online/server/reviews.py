@@ -74,7 +74,7 @@ class Reviews:
             fresh = ReviewRow(secrets.token_hex(REVIEW_ID_LENGTH // 2), room.game_id, "queued", now)
             queued = await self._queue(room, fresh, network_of(client.address, self.ipv6_prefix))
             if isinstance(queued, Refused):
-                refuse(client, "review", "budget" if queued.reason == "budget" else "busy", queued.retry_after)
+                refuse(client, "review", queued.code, queued.retry_after)
                 return
             row = queued
         self._show(client, row)

@@ -304,7 +304,7 @@ class SolverGames:
             room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
         )
         if isinstance(work, Refused):
-            self._tell_game(game, SolverRefused("move", _code(work), tenths(work.retry_after)))
+            self._tell_game(game, SolverRefused("move", work.code, tenths(work.retry_after)))
             self._again_later(game, max(1.0, work.retry_after))
             return
         self.moving[game] = work
@@ -370,7 +370,7 @@ class SolverGames:
         address = network_of(client.address, self.limits.ipv6_prefix)
         work = self.work.hint(room.game.position, seat=f"hint:{room.game_id}", address=address)
         if isinstance(work, Refused):
-            refuse(client, "hint", _code(work), work.retry_after)
+            refuse(client, "hint", work.code, work.retry_after)
             return
         self.forget(client)
         self.work.watch(work, lambda place: tell(client, SolverQueue("hint", place)))
@@ -400,7 +400,3 @@ class SolverGames:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-
-
-def _code(refused: Refused) -> RefusalCode:
-    return {"budget": "budget", "busy": "busy"}.get(refused.reason, "closed")  # type: ignore[return-value]

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battle.online.protocol.solver_messages import RefusalCode
+
 DEFAULT_BURST = 120.0
 DEFAULT_RATE = 1 / 6
 """An address's solver time: two minutes saved up at most, a sixth of a core for ever (the pool's
@@ -27,11 +29,17 @@ class SolverSetup:
 
 @dataclass(frozen=True)
 class Refused:
-    """Work the pool did not take: ``reason`` ``budget``, ``busy`` or ``closed``, and the seconds until
-    the same work would be taken."""
+    """Work the pool did not take: ``reason`` ``budget``, ``busy``, ``closed`` or ``unavailable`` (its
+    cluster does not answer), and the seconds until the same work would be taken."""
 
     reason: str
     retry_after: float
+
+    @property
+    def code(self) -> RefusalCode:
+        """The refusal's code on the wire, which the pages word."""
+        codes: dict[str, RefusalCode] = {"budget": "budget", "closed": "closed", "unavailable": "unavailable"}
+        return codes.get(self.reason, "busy")
 
 
 class WorkFailed(Exception):

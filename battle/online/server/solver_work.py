@@ -179,8 +179,12 @@ class SolverWork:
 
     def stats(self) -> list[tuple[str, str]]:
         """``/stats`` lines: the units waiting by kind and running, the workers, the solver seconds
-        the work of each kind took so far, and the budget every address gets."""
+        the work of each kind took so far, and the budget every address gets; with a Dask cluster,
+        whether it answers (``solver_cluster connected``, ``solver_cluster reconnecting next_try_in=4``)."""
         lines = [(f"solver_{name}", str(count)) for name, count in self.pool.stats().items()]
+        cluster = self.pool.cluster()
+        if cluster is not None:
+            lines.append(("solver_cluster", cluster.text()))
         budget = self.pool.budget
         if budget is not None:
             lines += [
