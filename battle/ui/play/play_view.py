@@ -142,6 +142,8 @@ def panel_info(scene: GameOnScreen) -> PanelInfo:
             score -= pending_points(scene.animations, player, scene.clock)
         thinking = scene.game_mode.thinking_seconds() if playing and scene.match.is_solver(player) else None
         preparing = thinking is not None and scene.game_mode.preparing_solver()
+        if preparing:
+            thinking = scene.game_mode.preparing_seconds()
         pulse = max(
             (a.strength(scene.clock) for a in scene.animations if isinstance(a, Pulse) and a.player == player),
             default=0.0,

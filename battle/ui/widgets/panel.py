@@ -29,7 +29,8 @@ class PlayerInfo:
     to_move: bool
     colour: tuple[int, int, int]
     thinking: float | None = None
-    """Seconds the solver has been thinking, when it is."""
+    """Wall-clock seconds the solver has been thinking, when it is (while ``preparing``: the seconds
+    the kernels' preparation has run)."""
     preparing: bool = False
     """While thinking: the solver's move waits for the kernels' first-run compile."""
     pulse: float = 0.0
