@@ -28,6 +28,8 @@ from battle.ui.widgets.eval_graph import x_of_ply
 from battle.ui.widgets.layout import cell_at, cell_center
 from solver.engine import Engine
 from tests import ui_harness as ui
+from tests.i18n.language_guard import Screen, report
+from tests.ui.drawn_text import record_texts
 from tests.ui_harness import reviewed, short_game
 
 
@@ -156,6 +158,28 @@ def test_cancel_stops_a_long_review(tmp_path, monkeypatch) -> None:
         assert app.stack.top is play
         assert scene.job.cancelled and scene.job.wait(5)
         assert scene.job.review is None
+
+
+def test_the_progress_card_words_the_last_moves_class_in_german(tmp_path, monkeypatch) -> None:
+    """While a review runs its card names the last reviewed move's class ("Ungenauigkeit", not
+    "inaccuracy"): a 108-tile deal at 0.4 s a move keeps the card up for seconds."""
+    game = Game.new(4, "Ann", "Ben")
+    for _ in range(8):
+        game.play(game.position.legal_moves()[0])
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language="de")
+        play = app.start_match(Match(game))
+        recorder = record_texts(app, monkeypatch)
+        scene = app.open_review(game, time_per_move=0.4)
+        assert isinstance(scene, ReviewScene)
+        ui.run_until(app, lambda: scene.job.progress is not None and scene.job.progress.move is not None, timeout=60)
+        texts = recorder.texts()
+        ui.click_button(app, scene.buttons["cancel"])
+        assert app.stack.top is play and scene.job.wait(5)
+    assert scene.review is None, "the card was read while the review ran"
+    lines = [text for text in texts if text[:1].isdigit() and ": " in text]
+    assert len(lines) == 1, texts
+    assert not report([Screen("review progress", lines[0], names=("Ann", "Ben"))], "de"), lines
 
 
 def test_review_a_game_file_from_the_title(tmp_path, monkeypatch) -> None:

@@ -434,9 +434,10 @@ class ReviewScene(Scene):
             ]
             if step is not None and step.move is not None:
                 sign = class_sign(step.classification or "")
+                grade = grade_word(step.classification or "") + (f" {sign}" if sign else "")
                 lines.append(
                     (
-                        f"{step.number}. {step.move}: {step.classification}{' ' + sign if sign else ''}",
+                        _("{number}. {move}: {grade}").format(number=step.number, move=step.move, grade=grade),
                         theme.IVORY_FAINT,
                     )
                 )
