@@ -150,6 +150,8 @@ def test_show_solution_before_any_try_says_what_it_costs_and_counts_at_the_secon
         assert History().attempts() == [] and scene.trainer.outcome is None  # nothing counted yet
         assert not session.finished and scene.shown is not None and scene.shown.cells == session.position.cells
         assert button.text == "Yes, show it" and button.is_enabled
+        costs = [(label, value) for label, value, _colour in scene.puzzle_text().rows if label == "With the solution"]
+        assert len(costs) == 1  # said beside the button too
 
         ui.click_button(app, button)
         ui.run_until(app, lambda: not scene.busy(), timeout=5)
@@ -157,6 +159,7 @@ def test_show_solution_before_any_try_says_what_it_costs_and_counts_at_the_secon
         outcome = scene.trainer.outcome
         assert outcome is not None and [attempt.solved for attempt in History().attempts()] == [False]
         assert f"from 1500 to {outcome.player_after.describe()}." in warning  # it cost what was said
+        assert costs[0][1] == outcome.player_after.describe()
         assert button.text == "Show solution" and not button.is_enabled
 
         ui.key(app, pygame.K_n)  # the next puzzle asks again
