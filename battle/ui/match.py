@@ -96,8 +96,8 @@ class Match:
         """The same start with the sides swapped: the other player (or the solver) moves first.
 
         A chosen name goes with its player to the other seat; a default name ("Player 2") names
-        the seat, not a person, so seat 1 is "Player 1" again (a swapped one read "Player 2" on
-        the card of player 1)."""
+        the seat, not a person, so seat 1 is "Player 1" again (swapped, the card of player 1
+        would read "Player 2")."""
         game = self.game
         first = "Player 1" if is_seat_label(game.player2) else game.player2
         second = "Player 2" if is_seat_label(game.player1) else game.player1

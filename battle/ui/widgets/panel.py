@@ -276,8 +276,8 @@ class PanelView:
 
 
 def _narrow_seat_label(heading: str) -> str:
-    """A default name's short form for a narrow column ("Sp. 1" for "Spieler 1", which 800x600 cut
-    to "Spiel…" in both columns); any other heading as it is."""
+    """A default name's short form for a narrow column ("Sp. 1" for "Spieler 1", which 800x600 would
+    cut to "Spiel…" in both columns); any other heading as it is."""
     for player in (1, 2):
         if heading == _("Player {player}").format(player=player):
             return pgettext("narrow column", "P{player}").format(player=player)
