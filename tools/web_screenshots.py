@@ -77,9 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         ann.wait_for_selector("#invite-link:not(:empty)")
         bob = browser.new_context().new_page()
         bob.goto(str(ann.text_content("#invite-link")))
-        bob.fill("#join-ask-form input[name=name]", "Bob")
-        bob.click("#join-ask-button")
-        bob.wait_for_selector("body[data-playable]")
+        bob.wait_for_selector("#name-ask:not([hidden])")
+        bob.fill("#name-ask input[name=name]", "Bob")
+        bob.click("#name-ask-button")
+        bob.wait_for_selector("#player-2 .name:text-is('Bob (you)')")
         for _ in range(MOVES):
             play_a_move([ann, bob])
         game = ann.get_attribute("body", "data-game")

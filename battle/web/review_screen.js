@@ -8,6 +8,7 @@ import { SolverSocket } from "./socket.js";
 import { SHAPES } from "./game_view.js";
 import { refusalWords } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
+import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
 
 const REVIEW_ID = /^[0-9a-f]{16}$/;
@@ -40,10 +41,8 @@ export class ReviewScreen {
     this.news = null;
     this.refusal = null;
     $("review-link").href = $("review-link").textContent = `${location.origin}/review/${review}`;
-    this.socket = new SolverSocket({
-      request: () => ({ type: "review_get", review: this.review }),
-      listener: (socket, message) => this.heard(socket, message),
-    });
+    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket.getReview(review);
     this.socket.start();
     this.render();
   }
@@ -80,7 +79,7 @@ export class ReviewScreen {
   }
 
   renderReport(report) {
-    const names = report.players;
+    const names = report.players.map(shownName);
     const rows = report.summary.map((player) => {
       const row = document.createElement("tr");
       const cells = [
@@ -88,13 +87,21 @@ export class ReviewScreen {
         player.accuracy === null ? "–" : `${player.accuracy}%`,
         String(player.points_lost),
         player.average_loss === null ? "–" : String(player.average_loss),
-        ["inaccuracy", "mistake", "blunder"].map((name) => `${classWords(name)} ${player.counts[name] || 0}`).join(", "),
       ];
       for (const text of cells) {
         const cell = document.createElement("td");
         cell.textContent = text;
         row.append(cell);
       }
+      // each class and its count kept together; a narrow screen breaks the cell between them
+      const errors = document.createElement("td");
+      ["inaccuracy", "mistake", "blunder"].forEach((name, index) => {
+        const count = document.createElement("span");
+        count.className = "count";
+        count.textContent = `${classWords(name)} ${player.counts[name] || 0}` + (index < 2 ? "," : "");
+        errors.append(count, index < 2 ? " " : "");
+      });
+      row.append(errors);
       return row;
     });
     $("review-summary").replaceChildren(...rows);

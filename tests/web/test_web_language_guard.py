@@ -87,11 +87,7 @@ def test_every_screen_of_the_page_is_in_one_language(browser: Any, served: Serve
 
     for path in ("/join/ZZZZ-ZZZZ", "/watch/ZZZZ-ZZZZ", "/join/UUUU"):
         eve.goto(served.base + path)
-        eve.wait_for_selector("#notice:not(:empty), #join-ask:not([hidden])")
-        if eve.is_visible("#join-ask"):
-            eve.fill("#join-ask-form input[name=name]", "Eve")
-            eve.click("#join-ask-button")
-            eve.wait_for_selector("#notice:not(:empty)")
+        eve.wait_for_selector("#notice:not(:empty)")
         screens.append(screen(eve, f"bad link {path}"))
 
     assert report(screens, language) == ""
