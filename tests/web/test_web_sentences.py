@@ -140,7 +140,7 @@ def test_every_message_the_page_sends_is_built_in_the_socket_module(browser: Any
     bob.click("#analyse")  # a server without a solver refuses the analysis: the page still asks
     bob.wait_for_selector("#analysis:not([hidden])")
     bob.wait_for_selector("#analysis-status:not(:empty)")
-    assert {"hello", "create", "join", "name", "watch", "move", "takeback_request", "takeback_answer"} <= sent
+    assert {"hello", "create", "join", "watch", "move", "takeback_request", "takeback_answer"} <= sent
     assert {"resign", "rematch_offer", "rematch_decline", "record", "analyse"} <= sent
 
     socket = str(ann.evaluate("() => fetch('/socket.js').then((answer) => answer.text())"))
