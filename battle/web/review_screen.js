@@ -1,6 +1,8 @@
 // A finished game's review at its own address (/review/ID, a link to share): queued on the
 // server's solver pool behind every waiting move, hint and analysis, it shows its place while
-// it waits and then what `mahjong-battle review` gives: each player's accuracy and points lost,
+// it waits and then what `mahjong-battle review` gives with its default search a move (the same
+// for the page, the command and the window: battle/search_times.py's REVIEW_SECONDS, said on the
+// page as a node budget): each player's accuracy and points lost,
 // the evaluation graph, the turning points and every move's loss and class.
 
 import { $, notice } from "./dom.js";
@@ -80,6 +82,10 @@ export class ReviewScreen {
 
   renderReport(report) {
     const names = report.players.map(shownName);
+    // the budget every move was searched with, in the words `mahjong-battle review` states it
+    const nodes = report.nodes_per_move;
+    $("review-budget").textContent = nodes === null || nodes === undefined ? t("Search per move: no limit.")
+      : t("Search per move: up to {nodes} nodes.", { nodes: new Intl.NumberFormat(document.documentElement.lang || "en").format(nodes) });
     const rows = report.summary.map((player) => {
       const row = document.createElement("tr");
       const cells = [

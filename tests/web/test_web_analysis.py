@@ -102,3 +102,23 @@ def test_the_analysis_board_reads_in_german(browser: Any, solver_served: ServerP
     page.wait_for_selector("body[data-analysis$=':final']")
     assert page.text_content("#analysis-title") == "Analysebrett"
     assert report([Screen("analysis board", page.inner_text("body"))], "de") == ""
+
+
+def test_an_empty_board_and_a_refused_position_say_what_they_are(browser: Any, solver_served: ServerProcess) -> None:
+    page = new_page(browser)
+    page.goto(solver_served.base + "/analysis/")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.check("#analysis-edit")  # an empty board to set up
+    page.uncheck("#analysis-edit")  # analysed as it is: nothing on it
+    page.wait_for_selector("body[data-analysis$=':final']")
+    assert "No pair is left" in page.text_content("#analysis-status")
+    assert page.text_content("#analysis-eval") == "Final score 0-0."
+
+    page.check("#analysis-edit")
+    page.select_option("#analysis-kind", "0")
+    for cell in ("a1", "a3"):  # a gap in a column: no position of the game
+        page.click(f'#analysis-board .cell[data-cell="{cell}"]')
+    page.uncheck("#analysis-edit")
+    page.wait_for_selector("#notice:not([hidden])")
+    page.wait_for_selector("#analysis-status:has-text('the server refused it')")
+    assert "thinks" not in page.text_content("#analysis-status")
