@@ -1,7 +1,9 @@
 // The analysis board: a position from a game (any of its moves, stepped through with the
 // arrows), pasted `.mbp` text, or one set up in the small editor; the solver's value of every
 // legal move, the evaluation and the best line, deeper and deeper while the player looks (each
-// step of the server's `analysis_result` replaces the one before, until the values are exact).
+// step of the server's `analysis_result` replaces the one before, until the values are exact, the
+// address's solver time is spent or the server's largest search for one board is reached: the
+// status line says which).
 // Its address carries the position (`/analysis/#...`), so it can be shared or reloaded.
 //
 // Picking a pair on the board, or a move in the list, plays it and analyses the position after.
@@ -229,11 +231,16 @@ export class AnalysisScreen {
     let status;
     if (legalMoves(position).length === 0) status = t("No pair is left: the game is over here.");
     else if (this.rejected) status = t("The solver does not analyse this position: the server refused it.");
-    else if (this.refusal) status = refusalWords(this.refusal);
+    else if (this.refusal && result && !result.evaluation.exact) {
+      // the deepening stopped short of exact because the address's solver time is spent: both said
+      status = t("Estimates {depth} moves deep.", { depth: result.evaluation.depth }) + " " + refusalWords(this.refusal);
+    } else if (this.refusal) status = refusalWords(this.refusal);
     else if (!result) status = this.thinking ? thinkingWords(this.thinking) : t("The solver thinks…");
     else if (result.evaluation.exact) status = t("Exact values: the solver has searched to the end.");
-    else if (result.final) status = t("Estimates {depth} moves deep: the deepest the solver's limits allow here.", { depth: result.evaluation.depth });
-    else status = t("Estimates {depth} moves deep; looking deeper…", { depth: result.evaluation.depth });
+    else if (result.final) {
+      status = t("Estimates {depth} moves deep: the solver stops here, at the largest search this server gives one board.",
+        { depth: result.evaluation.depth });
+    } else status = t("Estimates {depth} moves deep; looking deeper…", { depth: result.evaluation.depth });
     $("analysis-status").textContent = status;
     if (!result) {
       $("analysis-moves").replaceChildren();
