@@ -74,8 +74,9 @@ def first_link(browser: object, base: str, url: str) -> tuple[float, float]:
     context = browser.new_context()  # type: ignore[attr-defined]
     page = context.new_page()
     page.set_default_timeout(30_000)
+    link = f"{base}/join/{hosted_invite(url)}"
     started = time.perf_counter()
-    page.goto(f"{base}/join/{hosted_invite(url)}")
+    page.goto(link)
     page.wait_for_selector("#join-ask:not([hidden]), body[data-playable]")
     asked = time.perf_counter()
     if page.is_visible("#join-ask"):  # a page that asks the name before the board
@@ -133,16 +134,10 @@ def served(root: Path = ROOT, solver_workers: int = 0) -> Iterator[str]:
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
+        # a server older than the solver pool knows no --solver-workers, and runs no solver
+        solver = ["--solver-workers", str(solver_workers)] if _knows_solver_workers(root) else []
         server = subprocess.Popen(
-            [
-                *command,
-                "--port",
-                str(port),
-                "--db",
-                str(Path(folder) / "games.sqlite3"),
-                "--solver-workers",
-                str(solver_workers),
-            ],
+            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3"), *solver],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -151,11 +146,17 @@ def served(root: Path = ROOT, solver_workers: int = 0) -> Iterator[str]:
         )
         try:
             assert server.stdout is not None
-            server.stdout.readline()  # the address line: it listens
+            if not server.stdout.readline():  # the address line: it listens
+                raise SystemExit(f"the server of {root} did not start")
             yield f"http://127.0.0.1:{port}"
         finally:
             server.terminate()
             server.wait(10)
+
+
+def _knows_solver_workers(root: Path) -> bool:
+    commands = root / "battle" / "cli" / "online_commands.py"
+    return commands.is_file() and "--solver-workers" in commands.read_text(encoding="utf-8")
 
 
 @contextlib.contextmanager

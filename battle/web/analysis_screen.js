@@ -8,7 +8,7 @@
 //
 // Picking a pair on the board, or a move in the list, plays it and analyses the position after.
 
-import { $, notice, setAddress } from "./dom.js";
+import { $, analysisAddress, notice, setAddress } from "./dom.js";
 import { BoardView } from "./board.js";
 import { SolverSocket } from "./socket.js";
 import {
@@ -19,11 +19,6 @@ import { renderLine } from "./game_panels.js";
 import { t } from "./i18n.js";
 
 const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
-
-/** The address of the analysis of `start` (a position) after `moves`, shown at move `ply`. */
-export function analysisAddress(start, moves = [], ply = moves.length) {
-  return "/analysis/#" + encodeURIComponent(JSON.stringify({ start: formatPosition(start), moves, ply }));
-}
 
 export class AnalysisScreen {
   constructor(app) {
@@ -78,7 +73,7 @@ export class AnalysisScreen {
     this.ply = Math.max(0, Math.min(ply, moves.length));
     this.selected = null;
     this.position = start ? replay(formatPosition(start), moves.slice(0, this.ply)) : null;
-    if (start) setAddress(analysisAddress(start, moves, this.ply));
+    if (start) setAddress(analysisAddress(formatPosition(start), moves, this.ply));
     $("analysis-text").value = this.position ? formatPosition(this.position) : "";
     this.analyse();
   }

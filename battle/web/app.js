@@ -5,15 +5,20 @@
 // in ROUTES. A friend's link opens its game at once: the name is asked beside the board
 // (name_panel.js), never before it.
 
-import { AnalysisScreen } from "./analysis_screen.js";
 import { GameScreen } from "./game_screen.js";
-import { ReviewScreen, isReviewId } from "./review_screen.js";
 import { HomeScreen } from "./home_screen.js";
-import { normaliseCode, quoteCode } from "./codes.js";
+import { isReviewId, normaliseCode, quoteCode } from "./codes.js";
 import { openings } from "./socket.js";
 import { setAddress, withLanguage } from "./dom.js";
 import { seatForCode, seatForGame, storedName } from "./seats.js";
 import { loadLanguage, t, translatePage } from "./i18n.js";
+
+/** The screens an invite link never shows, loaded when an address first names them: a friend's link
+ * fetches two modules fewer and builds no second board of 108 buttons before its own board shows. */
+const LATER = {
+  analysis: () => import("./analysis_screen.js").then((module) => module.AnalysisScreen),
+  review: () => import("./review_screen.js").then((module) => module.ReviewScreen),
+};
 
 /** Addresses whose first part is enough: the analysis board's position is in the fragment. */
 const WHOLE_WITHOUT_VALUE = new Set(["analysis"]);
@@ -47,10 +52,8 @@ const ROUTES = {
 
 class App {
   constructor() {
-    this.screens = {
-      home: new HomeScreen(this), game: new GameScreen(this),
-      analysis: new AnalysisScreen(this), review: new ReviewScreen(this),
-    };
+    this.screens = { home: new HomeScreen(this), game: new GameScreen(this) };
+    this.asked = 0; // the screens asked for: a later one wins over one still loading
   }
 
   route() {
@@ -67,7 +70,13 @@ class App {
   }
 
   /** Show the screen `name` with `args`, every other one hidden (a game's connection closes). */
-  show(name, ...args) {
+  async show(name, ...args) {
+    const asked = ++this.asked;
+    if (!this.screens[name]) {
+      const Screen = await LATER[name]();
+      this.screens[name] = this.screens[name] || new Screen(this);
+      if (asked !== this.asked) return;
+    }
     for (const [other, screen] of Object.entries(this.screens)) if (other !== name) screen.hide();
     this.screens[name].show(...args);
   }

@@ -26,3 +26,8 @@ export function setAddress(path, push = false) {
   if (push) history.pushState(null, "", address);
   else history.replaceState(null, "", address);
 }
+
+/** The address of the analysis board on `start` (.mbp text) after `moves`, shown at move `ply`. */
+export function analysisAddress(start, moves = [], ply = moves.length) {
+  return "/analysis/#" + encodeURIComponent(JSON.stringify({ start, moves, ply }));
+}

@@ -3,7 +3,7 @@
 // messages and the socket's news into the screen; the server checks every action, and the
 // screen shows only what its messages say (the rules module marks the free tiles and pairs).
 
-import { $, notice, setAddress } from "./dom.js";
+import { $, analysisAddress, notice, setAddress } from "./dom.js";
 import { BoardView } from "./board.js";
 import { GameSocket } from "./socket.js";
 import { InvitePanel } from "./invite_panel.js";
@@ -14,7 +14,6 @@ import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
 import { moveName, parseCell, parsePosition, whatOpens } from "./rules.js";
-import { analysisAddress } from "./analysis_screen.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
@@ -218,7 +217,7 @@ export class GameScreen {
     $("review-game").addEventListener("click", () => this.send((socket) => socket.askReview()));
     $("analyse").addEventListener("click", () => {
       const view = this.view;
-      if (view) this.app.go(analysisAddress(parsePosition(view.state.start), view.state.moves || []));
+      if (view) this.app.go(analysisAddress(view.state.start, view.state.moves || []));
     });
     $("hint").addEventListener("click", () => this.askHint());
     // what a move opens: on pointing at a tile, or a long press (a touch screen's context menu)

@@ -13,17 +13,11 @@ import { renderLine } from "./game_panels.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
 
-const REVIEW_ID = /^[0-9a-f]{16}$/;
-
 function classWords(name) {
   const words = {
     best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"),
   };
   return words[name] || name;
-}
-
-export function isReviewId(text) {
-  return REVIEW_ID.test(text);
 }
 
 export class ReviewScreen {
