@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.i18n.language_guard import Screen, report
 from tests.online_server import ServerProcess
-from tests.web.game_pages import new_page
+from tests.web.game_pages import DESKTOP, new_page
 from tests.web.test_web_analysis import expected_values, final_values
 from tests.web.test_web_solver import endgame
 
@@ -23,8 +24,8 @@ POSITION = endgame(11, left=40)
 """80 tiles that `analyse` solves in about 1.2 M nodes: more than a step's, less than the largest search's."""
 
 
-def analyse_on_the_page(browser: Any, server: ServerProcess, position: str) -> Any:
-    page = new_page(browser)
+def analyse_on_the_page(browser: Any, server: ServerProcess, position: str, locale: str = "en-US") -> Any:
+    page = new_page(browser, **DESKTOP, locale=locale)
     page.goto(server.base + "/analysis/")
     page.wait_for_selector("#analysis:not([hidden])")
     page.fill("#analysis-text", position)
@@ -51,9 +52,10 @@ def test_the_board_says_why_it_stops_short_of_exact(browser: Any, tmp_path: Path
         assert page.locator("#analysis-moves tr[data-bound=exact]").count() == 0
     budget = ("--solver-workers", "1", "--solver-budget", "1")  # a second of solver time: 3 steps of 300,000 nodes
     with ServerProcess(tmp_path / "budget", *budget, prelude=SMALL_STEPS.format(nodes=300_000)) as server:
-        page = analyse_on_the_page(browser, server, POSITION)
-        page.wait_for_selector("#analysis-status:has-text('spent')")
+        page = analyse_on_the_page(browser, server, POSITION, locale="de-DE")  # said in the reader's language
+        page.wait_for_selector("#analysis-status:has-text('verbraucht')")
         status = page.text_content("#analysis-status")
-        assert status.startswith("Estimates ") and "moves deep." in status, status
-        assert "The solver time of your address is spent for now." in status, status
+        assert status.startswith("Schätzungen, ") and "Züge tief." in status, status
+        assert "Die Solver-Zeit deiner Adresse ist für den Moment verbraucht." in status, status
         assert page.locator("#analysis-moves tr").count() > 0  # the deepest values found are kept
+        assert report([Screen("an analysis stopped by the budget", page.inner_text("body"))], "de") == ""

@@ -135,7 +135,11 @@ def test_a_game_against_the_solver_reads_in_german(browser: Any, solver_served: 
     # the solver's side in the reader's language, wherever it is named: "Solver (Experte)"
     page.wait_for_selector("#player-1 .name:text-is('Solver (Experte)')")
     game = Screen("game against the solver", page.inner_text("body"), names=("Player",))
-    assert report([home, game], "de") == ""
+    page.wait_for_selector("#board.your-turn")
+    page.click("#hint")
+    page.wait_for_selector("#hint-result:not([hidden])")
+    hint = Screen("a hint", page.inner_text("body"), names=("Player",))
+    assert report([home, game, hint], "de") == ""
     page.goto(solver_served.base + "/")
     page.wait_for_selector("#game-list button:has-text('Solver (Experte)')")
 
