@@ -75,6 +75,7 @@ export class ReviewScreen {
   }
 
   renderReport(report) {
+    const headings = [...document.querySelectorAll(".review-summary thead th")].map((th) => th.textContent);
     const names = report.players.map(shownName);
     // the budget every move was searched with, in the words `mahjong-battle review` states it
     const nodes = report.nodes_per_move;
@@ -88,13 +89,15 @@ export class ReviewScreen {
         String(player.points_lost),
         player.average_loss === null ? "–" : String(player.average_loss),
       ];
-      for (const text of cells) {
+      cells.forEach((text, index) => {
         const cell = document.createElement("td");
         cell.textContent = text;
+        if (index > 0) cell.dataset.label = headings[index]; // a phone shows it before the figure
         row.append(cell);
-      }
+      });
       // each class and its count kept together; a narrow screen breaks the cell between them
       const errors = document.createElement("td");
+      errors.dataset.label = headings[4];
       ["inaccuracy", "mistake", "blunder"].forEach((name, index) => {
         const count = document.createElement("span");
         count.className = "count";

@@ -78,11 +78,11 @@ export function hintWords(evaluation, you) {
       worth += "; " + t("final score: you {yours}, the solver {theirs}", { yours: score[you - 1], theirs: score[2 - you] });
     }
   } else {
-    worth = evaluation.value > 0 ? tn("estimate, {depth} moves deep: from here about {count} point more than the solver",
-      "estimate, {depth} moves deep: from here about {count} points more than the solver", value, { depth: evaluation.depth })
-      : evaluation.value < 0 ? tn("estimate, {depth} moves deep: from here about {count} point fewer than the solver",
-        "estimate, {depth} moves deep: from here about {count} points fewer than the solver", value, { depth: evaluation.depth })
-        : t("estimate, {depth} moves deep: from here about as many points as the solver", { depth: evaluation.depth });
+    worth = evaluation.value > 0 ? tn("estimate, {depth} moves deep: from here you take about {count} point more than the solver",
+      "estimate, {depth} moves deep: from here you take about {count} points more than the solver", value, { depth: evaluation.depth })
+      : evaluation.value < 0 ? tn("estimate, {depth} moves deep: from here you take about {count} point fewer than the solver",
+        "estimate, {depth} moves deep: from here you take about {count} points fewer than the solver", value, { depth: evaluation.depth })
+        : t("estimate, {depth} moves deep: from here you take about as many points as the solver", { depth: evaluation.depth });
   }
   const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
   return t("Best: {moves} ({worth}).", { moves: best, worth }) + line;
