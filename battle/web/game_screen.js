@@ -13,7 +13,7 @@ import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
-import { moveName, parseCell, parsePosition, whatOpens } from "./rules.js";
+import { moveName, parseCell, whatOpens } from "./rules.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";

@@ -20,6 +20,7 @@ SMALL_STEPS = (
     "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = {nodes}\n"
     "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 0.02\n"
 )
+KERNELS_MS = 120_000
 POSITION = endgame(11, left=40)
 """80 tiles that `analyse` solves in about 1.2 M nodes: more than a step's, less than the largest search's."""
 
@@ -30,6 +31,9 @@ def analyse_on_the_page(browser: Any, server: ServerProcess, position: str, loca
     page.wait_for_selector("#analysis:not([hidden])")
     page.fill("#analysis-text", position)
     page.click("#analysis-button")
+    # the first step waits for the new server's worker to load the solver's kernels: seconds on a
+    # quiet machine, more on a loaded one
+    page.wait_for_function("() => document.body.dataset.analysis", timeout=KERNELS_MS)
     return page
 
 
