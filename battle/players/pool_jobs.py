@@ -157,12 +157,14 @@ class AnalysisJob:
 @dataclass(frozen=True)
 class DeepeningJob:
     """An analysis board that deepens while the player looks: every move's value at each of
-    ``depths`` in turn (None: to the end), each step a unit of its own within ``seconds``, until a
-    step is exact. Each step's result comes as progress; the last is the ticket's result."""
+    ``depths`` in turn (None: to the end), each step a unit of its own within ``nodes``, until a
+    step is exact. Each step's result comes as progress; the last is the ticket's result. A budget
+    in nodes, not seconds: a busy machine takes longer over a step and reaches the same depth (5 s
+    of wall clock left a 64-tile position at an estimate on a loaded server that solves it)."""
 
     position: PositionData
     depths: tuple[int | None, ...] = (4, 8, 12, 16, None)
-    seconds: float = 5.0
+    nodes: int = 5 * NODES_PER_SECOND
 
     kind = Kind.ANALYSIS
     plain = False
@@ -174,12 +176,12 @@ class DeepeningJob:
             self.step(depth)
 
     def step(self, depth: int | None) -> AnalysisJob:
-        return AnalysisJob(self.position, every_move=True, seconds=self.seconds, depth=depth)
+        return AnalysisJob(self.position, every_move=True, nodes=self.nodes, depth=depth)
 
     @property
     def cost(self) -> float:
         """One step's: each step is reserved when it is queued."""
-        return self.seconds
+        return self.nodes / NODES_PER_SECOND
 
 
 @dataclass(frozen=True)

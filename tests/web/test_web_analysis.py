@@ -125,3 +125,23 @@ def test_a_board_whose_values_are_exact_rests_when_the_server_closes_it_as_idle(
         page.click(f'#analysis-moves tr[data-move="{move}"]')  # a move played: the board asks again
         page.wait_for_selector(f"body[data-analysis$=':final']:not([data-analysis='{asked}'])")
         assert page.errors == []
+
+
+def test_an_empty_board_and_a_refused_position_say_what_they_are(browser: Any, solver_served: ServerProcess) -> None:
+    page = new_page(browser)
+    page.goto(solver_served.base + "/analysis/")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.check("#analysis-edit")  # an empty board to set up
+    page.uncheck("#analysis-edit")  # analysed as it is: nothing on it
+    page.wait_for_selector("body[data-analysis$=':final']")
+    assert "No pair is left" in page.text_content("#analysis-status")
+    assert page.text_content("#analysis-eval") == "Final score 0-0."
+
+    page.check("#analysis-edit")
+    page.select_option("#analysis-kind", "0")
+    for cell in ("a1", "a3"):  # a gap in a column: no position of the game
+        page.click(f'#analysis-board .cell[data-cell="{cell}"]')
+    page.uncheck("#analysis-edit")
+    page.wait_for_selector("#notice:not([hidden])")
+    page.wait_for_selector("#analysis-status:has-text('the server refused it')")
+    assert "thinks" not in page.text_content("#analysis-status")

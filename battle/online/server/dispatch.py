@@ -36,6 +36,7 @@ from battle.online.protocol.messages import (
     GetRecord,
     Hello,
     Join,
+    NameSeat,
     OfferRematch,
     Ping,
     PlayMove,
@@ -136,6 +137,7 @@ class GameServer:
             DeclineRematch: self._decline_rematch,
             RequestTakeback: self._request_takeback,
             AnswerTakeback: self._answer_takeback,
+            NameSeat: self._name_seat,
             GetRecord: self._get_record,
             AskHint: self.solver_games.hint,
             AskReview: self.reviews.ask,
@@ -403,6 +405,12 @@ class GameServer:
             await self._stored_and_told(room, lambda: store.plan_update(room))
         else:
             await self._stored_and_told(room, lambda: store.plan_take_back(room, receipt))
+
+    async def _name_seat(self, client: Client, room: Room, message: NameSeat, now: float) -> None:
+        room.name_seat(client.seat, message.name)
+        seat = client.seat
+        assert seat is not None  # name_seat refuses a spectator
+        await self._stored_and_told(room, lambda: self.live.store.plan_name(room, seat))
 
     async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
         await self.live.settled(room)

@@ -95,6 +95,7 @@ ACTIONS = {
     "rematch_decline": "decline a rematch",
     "takeback_request": "ask for a takeback",
     "takeback_answer": "answer a takeback",
+    "name": "name a seat",
 }
 """What a spectator may not do, by the name of the client message (a ``not_a_player`` refusal's
 ``action``), in the fixed English of the reason."""
@@ -528,6 +529,20 @@ class Room:
         self.status = Status.PLAYING
         self.turn_started = now
         return seat
+
+    def name_seat(self, seat: int | None, name: str) -> None:
+        """Give ``seat``, taken without a name, the name its player chose since (a friend's link
+        opens the game at once and asks the name beside the board). A seat named once keeps its
+        name: the opponent is never shown a second one."""
+        seat = self._require_player(seat, "name")
+        holder = self.seats[seat]
+        if holder.name:
+            raise Refused(ErrorCode.NOT_ALLOWED, "your seat has a name already", why="named")
+        self.seats[seat] = SeatHolder(holder.token_hash, _seat_name(name), holder.joined_at)
+        if seat == 1:
+            self.game.player1 = self.seats[seat].name
+        else:
+            self.game.player2 = self.seats[seat].name
 
     def play(self, seat: int | None, move_text: str, move_id: str, now: float) -> PlayOutcome:
         """Play ``move_text`` for ``seat``; a resend of an applied ``move_id`` returns the first outcome again.

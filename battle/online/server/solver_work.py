@@ -46,8 +46,6 @@ __all__ = ["SolverWork", "Work"]
 
 PLACES_EVERY = 1.0
 """Seconds between looks at the queue's places: a waiting page's "place 3" moves on at most this often."""
-ANALYSIS_STEP_SECONDS = 5.0
-"""Each depth of an analysis board's deepening searches this long at most (``DeepeningJob``)."""
 
 
 class Work:
@@ -107,16 +105,26 @@ class SolverWork:
         return self._submit(HintJob(position_data(position)), seat, address)
 
     def analysis(
-        self, position: Position, *, seat: str, address: str, on_step: Callable[[dict[str, Any]], None]
+        self,
+        position: Position,
+        *,
+        seat: str,
+        address: str,
+        on_step: Callable[[dict[str, Any]], None],
+        nodes: int,
+        to_the_end: bool = False,
     ) -> Work | Refused:
-        """Every move's value, deeper and deeper until exact; each step but the last goes to ``on_step``
-        on the loop, the last is the result (``AnalysisResultJSON`` each)."""
+        """Every move's value, deeper and deeper until exact, each step within ``nodes``;
+        ``to_the_end``: one search to the end, without the shallow depths before it. Each step but
+        the last goes to ``on_step`` on the loop, the last is the result (``AnalysisResultJSON``
+        each)."""
         loop = asyncio.get_running_loop()
 
         def step(result: AnalysisResult) -> None:
             loop.call_soon_threadsafe(on_step, dict(result.to_json()))
 
-        job = DeepeningJob(position_data(position), seconds=ANALYSIS_STEP_SECONDS)
+        data = position_data(position)
+        job = DeepeningJob(data, depths=(None,), nodes=nodes) if to_the_end else DeepeningJob(data, nodes=nodes)
         return self._submit(job, seat, address, step)
 
     def review(

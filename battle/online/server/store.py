@@ -503,6 +503,20 @@ class GameStore:
         )
 
     @staticmethod
+    def plan_name(room: Room, seat: int) -> Write:
+        return Write(
+            room.game_id,
+            f"storing the name of seat {seat} of game {room.game_id}",
+            (
+                Statement(
+                    "UPDATE seats SET name = ? WHERE game = ? AND seat = ?",
+                    (room.seats[seat].name, room.game_id, seat),
+                    f"no seat {seat} of game {room.game_id} in the database",
+                ),
+            ),
+        )
+
+    @staticmethod
     def plan_add_move(room: Room, receipt: MoveReceipt) -> Write:
         return Write(
             room.game_id,
