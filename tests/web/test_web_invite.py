@@ -31,17 +31,19 @@ def clipboard(browser: Any, base: str) -> str:
         context.close()
 
 
-def test_copy_link_on_a_page_opened_by_a_lan_name_puts_the_link_on_the_clipboard(browser: Any, served: Served) -> None:
-    lan = f"http://mahjong.{LAN_DOMAIN}:{served.port}"
-    ann = new_page(browser)
-    link = host(ann, lan, "Ann")
-    assert re.fullmatch(rf"{lan}/join/\w{{4}}-\w{{4}}-\w{{24}}", link)
-    assert ann.evaluate("() => isSecureContext") is False  # as on a LAN: no clipboard API
-    assert ann.is_hidden("#invite-here-only")  # a friend on the network reaches this name
-    ann.click("#copy-link")
-    ann.wait_for_selector("#invite-said:has-text('Link copied: paste it to your friend.')")
-    assert clipboard(browser, served.base) == link
-    assert ann.errors == []
+def test_copy_link_on_a_page_opened_by_a_lan_name_puts_the_link_on_the_clipboard(browser: Any, tmp_path: Path) -> None:
+    """A name the home router hands out (``mahjong.test`` here) is served once ``--allow-host`` names it."""
+    with Served(tmp_path, "--allow-host", f"mahjong.{LAN_DOMAIN}") as served:
+        lan = f"http://mahjong.{LAN_DOMAIN}:{served.port}"
+        ann = new_page(browser)
+        link = host(ann, lan, "Ann")
+        assert re.fullmatch(rf"{lan}/join/\w{{4}}-\w{{4}}-\w{{24}}", link)
+        assert ann.evaluate("() => isSecureContext") is False  # as on a LAN: no clipboard API
+        assert ann.is_hidden("#invite-here-only")  # a friend on the network reaches this name
+        ann.click("#copy-link")
+        ann.wait_for_selector("#invite-said:has-text('Link copied: paste it to your friend.')")
+        assert clipboard(browser, served.base) == link
+        assert ann.errors == []
 
 
 @pytest.mark.parametrize(("locale", "copied"), [("en-US", "Link copied"), ("de-DE", "Link kopiert")])
