@@ -1,15 +1,19 @@
 """When a game ends though no player ends it, as pure logic: the limit on the player to move's absence
-(``game_ends``, ``Room.abandon``), what a network holds (``SeatNetworks``) and how fast it may start
-games (``AddressGuard``). The served behaviour is in ``test_online_leavers``."""
+(``game_ends``, ``Room.abandon``), what a network holds (``SeatNetworks``), how fast it may start
+games (``AddressGuard``), and how the window and the terminal word all that (``wording``). The
+served behaviour is in ``test_online_leavers``."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from battle import i18n
+from battle.online.client.wording import end_cause, end_sentence, refusal_text
 from battle.online.protocol.codes import hash_token
-from battle.online.protocol.messages import ABORT_BEFORE_PLY, NumberedDeal
-from battle.online.protocol.server_messages import END_REASONS
+from battle.online.protocol.messages import ABORT_BEFORE_PLY, ErrorCode, NumberedDeal
+from battle.online.protocol.server_messages import END_REASONS, EndReasonName, Error, GameResult, PlayerInfo, State
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.game_ends import SOLVER_NETWORK, abandon_deadline, abandon_limit
 from battle.online.server.room import EndReason, Options, Room, Status, plan_start
@@ -152,3 +156,46 @@ def test_a_network_starts_a_burst_of_games_then_one_a_minute_and_others_are_not_
     assert guard.start_wait("192.0.2.7", 160.0) is None
     guard.started("192.0.2.7", 160.0)
     assert guard.start_wait("192.0.2.7", 160.0) == 60.0
+
+
+# -- how the window and the terminal word it -----------------------------------------------------
+
+
+def ended_state(you: int | str, reason: EndReasonName, winner: int | None) -> State:
+    players = (PlayerInfo(1, "Ann", "away", True), PlayerInfo(2, "Bob", "connected", False))
+    return State(
+        game="g1",
+        you=you,
+        status="finished",
+        start="",
+        deal=1,
+        moves=("a1-b2", "c3-d4"),
+        to_move=None,
+        scores=(40, 62),
+        players=players,
+        result=GameResult(winner, reason, (40, 62)),
+    )
+
+
+def test_an_abandoned_game_and_the_caps_are_worded_for_each_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "_language", i18n.SOURCE_LANGUAGE)
+    assert end_sentence(ended_state(2, "abandoned", 2)) == "Ann did not move for too long; you win, 62-40."
+    assert end_sentence(ended_state(1, "abandoned", 2)) == "You did not move for too long; Bob wins, 40-62."
+    assert end_sentence(ended_state("spectator", "abandoned", 2)) == "Ann did not move for too long; Bob wins, 40-62."
+    assert end_cause(ended_state(2, "abandoned", 2)) == "Ann did not move for too long and left the game."
+    assert "nobody moved in time" in end_sentence(ended_state(1, "aborted", None))
+    busy = {
+        "network_games": ({"count": 5}, "Your address plays 5 unfinished games already"),
+        "solver_games": ({"count": 1}, "Your address plays 1 unfinished game against the solver already"),
+        "starts": ({"seconds": 42}, "try again in 42 seconds."),
+    }
+    for why, (params, words) in busy.items():
+        assert words in refusal_text(Error(ErrorCode.BUSY, "", {"why": why, **params}))
+    i18n.set_language("de")
+    try:
+        assert end_sentence(ended_state(2, "abandoned", 2)) == "Ann hat zu lange nicht gezogen; du gewinnst, 62-40."
+        assert "versuch es in 42 Sekunden wieder" in refusal_text(
+            Error(ErrorCode.BUSY, "", {"why": "starts", "seconds": 42})
+        )
+    finally:
+        i18n.set_language("en")

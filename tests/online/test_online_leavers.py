@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 from tests.online.strangers import head_and_body, http, request
+from tests.online.test_online_solver import WAIT as SOLVER_WAIT
+from tests.online.test_online_solver import start_game
 from tests.online_server import Client, ServerProcess, a_legal_move, host_and_join
 
 WAIT = 30.0
@@ -230,3 +232,32 @@ def test_keep_days_deletes_old_finished_games_with_their_rows_and_keeps_the_rest
             assert rows_of(database, table, aborted) == rows_of(database, table, played) == 0, table
         assert game_row(database, rematch)["rematch_of"] is None  # the rematch stays, its origin gone
         assert game_row(database, unfinished)["status"] == "waiting"
+
+
+# -- games against the solver ----------------------------------------------------------------------
+
+
+def test_games_against_the_solver_are_capped_and_end_when_their_player_is_gone(tmp_path: Path) -> None:
+    """Three games at once per network (the fourth is refused with the count); a player gone for the
+    limit (the one-network one: nobody else waits) loses the game that began, and the games nobody
+    moved in are aborted, which gives the network its slots back."""
+    flags = ("--solver-workers", "1", "--abandon-hours-one-network", SHORT_HOURS)
+    with ServerProcess(tmp_path, *flags) as server:
+        players = [Client(server.url) for _ in range(4)]
+        first = start_game(players[0])
+        players[0].send({"type": "move", "move": a_legal_move(first), "id": "m1"})
+        players[0].expect("ack", SOLVER_WAIT)
+        solver_move = players[0].expect("moved", SOLVER_WAIT)  # the solver's turn has no limit: it moves
+        assert solver_move["ply"] == 2 and solver_move["seat"] == 3 - first["you"]
+        for player in players[1:3]:
+            start_game(player)
+        players[3].send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
+        refused = players[3].error(SOLVER_WAIT)
+        assert refused["code"] == "busy" and refused["params"] == {"why": "solver_games", "count": 3}
+        ended = finished_state(players[0])
+        assert ended["result"] == {**ended["result"], "reason": "abandoned", "winner": 3 - first["you"]}
+        for player in players[1:3]:
+            assert finished_state(player)["result"]["reason"] == "aborted"
+        start_game(players[3])
+        for player in players:
+            player.close()

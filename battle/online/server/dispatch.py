@@ -289,8 +289,8 @@ class GameServer:
         token = new_token()
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
         seats = {seat: self.live.networks.tag(client.address)}
-        self.live.networks.add(room.game_id, seats)
         await self._commit(room, lambda: with_networks(self.live.store.plan_join(room, seat), room.game_id, seats))
+        self.live.networks.add(room.game_id, seats)
         await self.audiences.attach(client, room, seat)
         await client.send(Joined(room.game_id, token, seat))
         await self.audiences.broadcast_state(room)

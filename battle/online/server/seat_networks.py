@@ -64,13 +64,10 @@ class SeatNetworks:
     # -- changes -----------------------------------------------------------------------------------
 
     def add(self, game: str, seats: Mapping[int, str]) -> None:
-        """``game``'s ``seats`` came from these networks (a seat given again takes the new one)."""
-        known = self._by_game.setdefault(game, {})
-        for seat, tag in seats.items():
-            old = known.get(seat)
-            if old is not None and old != tag and old not in (known[other] for other in known if other != seat):
-                self._drop(old, game)
-            known[seat] = tag
+        """``game``'s ``seats`` came from these networks (each seat is taken once: by its creator, a
+        join, a rematch's swap)."""
+        self._by_game.setdefault(game, {}).update(seats)
+        for tag in seats.values():
             self._by_network.setdefault(tag, set()).add(game)
 
     def forget(self, game: str) -> None:
