@@ -50,7 +50,7 @@ function scoreText(scores, you, winner) {
 /** One sentence for a finished game's `state`: "You resigned; Ann wins, 62-40.", "Bob wins 118-100 (by 18)." */
 export function resultText(state) {
   const result = state.result || {};
-  if (result.reason === "aborted") return t("The game was called off; it counts for nothing.");
+  if (result.reason === "aborted") return t("The game was called off (by a player, or because nobody moved in time); it counts for nothing.");
   if (result.reason === "expired") return t("Nobody joined in time: the game expired and counts for nothing.");
   const scores = result.scores || state.scores || [0, 0];
   const you = state.you;
@@ -63,6 +63,11 @@ export function resultText(state) {
     if (you === loser) return t("You resigned; {winner} wins, {score}.", names);
     if (you === winner) return t("{loser} resigned; you win, {score}.", names);
     return t("{loser} resigned; {winner} wins, {score}.", names);
+  }
+  if (result.reason === "abandoned") {
+    if (you === loser) return t("You did not move for too long; {winner} wins, {score}.", names);
+    if (you === winner) return t("{loser} did not move for too long; you win, {score}.", names);
+    return t("{loser} did not move for too long; {winner} wins, {score}.", names);
   }
   if (result.reason === "time") {
     if (you === loser) return t("You ran out of time; {winner} wins, {score}.", names);
@@ -125,6 +130,27 @@ export function refusalText(error, state) {
           "One connection may create {count} game: connect again to create more.",
           "One connection may create {count} games: connect again to create more.",
           number(params, "count"),
+        );
+      }
+      if (why === "network_games") {
+        return tn(
+          "Your address plays {count} unfinished game already, as many as this server allows: finish it first.",
+          "Your address plays {count} unfinished games already, as many as this server allows: finish one first.",
+          number(params, "count"),
+        );
+      }
+      if (why === "solver_games") {
+        return tn(
+          "Your address plays {count} unfinished game against the solver already, as many as this server allows: finish it first.",
+          "Your address plays {count} unfinished games against the solver already, as many as this server allows: finish one first.",
+          number(params, "count"),
+        );
+      }
+      if (why === "starts") {
+        return tn(
+          "Your address starts games faster than this server allows: try again in {count} second.",
+          "Your address starts games faster than this server allows: try again in {count} seconds.",
+          number(params, "seconds"),
         );
       }
       return t("The server has as many games as it can hold; try again later.");

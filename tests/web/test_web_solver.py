@@ -24,7 +24,9 @@ from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, 
 
 @pytest.fixture(scope="module")
 def solver_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("solver-web"), "--solver-workers", "1") as server:
+    # every page of the module plays from 127.0.0.1 on this one server: the caps on one network's games are lifted
+    lifted = ("--max-solver-games-per-address", "100", "--creates-per-hour", "3600000")
+    with ServerProcess(tmp_path_factory.mktemp("solver-web"), "--solver-workers", "1", *lifted) as server:
         yield server
 
 

@@ -30,6 +30,29 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     """How long a game waits for its second player before it expires (``--wait-hours``)."""
     waiting_per_address: int = 5
     """Games one client address may keep waiting for a second player at once."""
+    games_per_network: int = 5
+    """Unfinished games between people (waiting or being played) in which one client network may hold
+    a seat, created or joined, and still create another (``--max-games-per-address``): one network
+    creating and joining its own games in a loop filled 295 of 300 in 31 s, for good."""
+    solver_games_per_network: int = 3
+    """Unfinished games against the solver one client network may hold and still start another
+    (``--max-solver-games-per-address``): each takes solver time at every move of its player's."""
+    creates_per_hour: float = 60.0
+    """Games (between people, against the solver, rematches) one client network may start an hour
+    on average (``--creates-per-hour``): what bounds the finished games, and so the bytes, a
+    network leaves in the database a day (docs/online.md) ..."""
+    create_burst: int = 20
+    """... and at once, before that rate applies."""
+    abandon_seconds: float = 3 * 24 * 3600.0
+    """How long the player to move of a game without a clock that loses may take before the game
+    ends (abandoned, or aborted before move 2: ``game_ends``; ``--abandon-hours``)."""
+    abandon_one_network_seconds: float = 6 * 3600.0
+    """The same for a game whose two seats came from one network, or against the solver
+    (``--abandon-hours-one-network``): nobody else waits for it, and it holds one of that network's
+    few seats."""
+    keep_seconds: float = 30 * 24 * 3600.0
+    """How long a finished game (and its review) stays in the database after it ended, or after its
+    review was made if later (``--keep-days``; ``old_games``)."""
     connections: int = 10_000
     """Open connections in all; ``running_server`` lowers it to fit the open-files limit."""
     connections_per_address: int = 64

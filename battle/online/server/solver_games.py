@@ -20,6 +20,7 @@ import datetime
 import logging
 import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -49,12 +50,14 @@ from battle.online.protocol.solver_messages import (
     WorkKind,
 )
 from battle.online.protocol.solver_writer import solver_news_json
-from battle.online.server.address_guard import network_of
+from battle.online.server.address_guard import AddressGuard, network_of
 from battle.online.server.connections import Client
 from battle.online.server.fan_out import Audiences
+from battle.online.server.game_ends import SOLVER_NETWORK
 from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.network_caps import refuse_start
 from battle.online.server.room import Options, Room, Status, plan_start
-from battle.online.server.server_limits import ServerLimits
+from battle.online.server.seat_networks import with_networks
 from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
@@ -66,9 +69,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mahjong-battle.server")
 
-SOLVER_GAMES_PER_ADDRESS = 10
-"""Unfinished games against the solver one client address may hold: each of them takes solver time
-at every move of its player's."""
 RETRY_FAILED_SECONDS = 5.0
 """After a search the pool could not answer, the solver's move is asked again this much later."""
 
@@ -127,7 +127,7 @@ class SolverGames:
         audiences: Audiences,
         work: SolverWork | None,
         deals: DealBook,
-        limits: ServerLimits,
+        guard: AddressGuard,
         commit: Commit,
         clock: Callable[[], float],
     ) -> None:
@@ -135,7 +135,9 @@ class SolverGames:
         self.audiences = audiences
         self.work = work
         self.deals = deals
-        self.limits = limits
+        self.guard = guard
+        """What one network may start (``network_caps``)."""
+        self.limits = guard.limits
         self.commit = commit
         self.clock = clock
         self.seats: dict[str, SolverSeatRow] = solver_seats(live.store)
@@ -184,11 +186,7 @@ class SolverGames:
         if self.live.unfinished() >= self.limits.open_games:
             raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
         address = network_of(client.address, self.limits.ipv6_prefix)
-        if sum(1 for game, payer in self.payer.items() if payer == address and game in self.seats) >= (
-            SOLVER_GAMES_PER_ADDRESS
-        ):
-            refuse(client, "game", "too_many")
-            return
+        network = refuse_start(self.live, self.guard, client.address, solver=True)
         deal = self._deal(message)
         if deal is None:
             refuse(client, "game", "not_found")
@@ -218,11 +216,16 @@ class SolverGames:
         )
         self.live.rooms[room.game_id] = room
         self.seats[room.game_id] = seat
+        self.guard.started(client.address, time.monotonic())
+        networks = {room.creator_seat: network, solver_seat: SOLVER_NETWORK}
+        self.live.networks.add(room.game_id, networks)
+        write = with_networks(with_solver_seat(store.plan_create(room), seat), room.game_id, networks)
         try:
-            await stored(self.live.submit(room, with_solver_seat(store.plan_create(room), seat)))
+            await stored(self.live.submit(room, write))
         except StoreError:
             self.live.rooms.pop(room.game_id, None)
             self.seats.pop(room.game_id, None)
+            self.live.networks.forget(room.game_id)
             raise
         client.created += 1
         self.payer[room.game_id] = address
@@ -293,6 +296,8 @@ class SolverGames:
             if room.status == Status.FINISHED:
                 self.seats.pop(game, None)
                 self.payer.pop(game, None)
+                for client in self.audiences.of(room):
+                    self.forget(client)  # a hint asked before the end (the clock's, too) is no use now
             return
         if game not in self.moving:
             self._ask_move(room, seat)
