@@ -25,6 +25,7 @@ from battle.cli.inputs import (
     use_colour,
     whole_number,
 )
+from battle.cli.interruption import EXIT_INTERRUPTED, PROG
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.i18n import N_, _, available_languages, format_number, ngettext, pgettext, set_language, source_language
 from battle.rules.board import Position, move_name
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from battle.players import Analysis
     from battle.storage.saved_games import SavedGame, Shelf
 
-PROG = "mahjong-battle"
 
 # argparse looks up its own words (``usage:``, ``options``, its error lines) through these two
 # names, the gettext hook it is written for: they read the game's catalogue.
@@ -202,13 +202,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.player1, args.player2 = None, args.player1  # the solver moves first: you are player 2
     if args.vs:
         # Checked before anything is loaded or dealt: a typo gets one line, not a traceback.
-        from battle.players import LEVELS
+        from battle.cli.search_bounds import LEVEL_NAMES
 
         level = args.vs.lower().strip()
-        if level not in LEVELS:
+        if level not in LEVEL_NAMES:
             raise InputError(
                 _("--vs: unknown level {level} (choose one of: {levels})").format(
-                    level=quote(args.vs), levels=", ".join(LEVELS)
+                    level=quote(args.vs), levels=", ".join(LEVEL_NAMES)
                 )
             )
         args.vs = level
@@ -669,7 +669,7 @@ def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int
         return EXIT_BAD_INPUT, args
     except KeyboardInterrupt:
         print_error(_("interrupted"))
-        return 130, args
+        return EXIT_INTERRUPTED, args
 
 
 _DEVICE_FULL = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
@@ -744,6 +744,8 @@ def process_started() -> float:
 
 
 def entry_point() -> None:
+    """The installed command (through ``battle.cli.entry_point``, which ends it after a Ctrl-C
+    before the command's work begins, as one during the work does: one line, code 130)."""
     code, args = _run_command(None, process_started())
     if getattr(args, "quick_exit", False):
         # The solver's LLVM clean-up at exit takes 0.1-0.2 s that a --time answer has no room

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from battle.cli.inputs import EXIT_INTERRUPTED
+from battle.cli.interruption import EXIT_INTERRUPTED
+from battle.cli.search_bounds import MOST_SEARCH_NODES, MOST_SEARCH_THREADS, SMALLEST_TABLE_MEGABYTES
 from battle.cli.terminal import value_words
 from battle.i18n import N_, _, format_number, ngettext, pgettext
 from battle.rules.board import Position, move_name
@@ -161,8 +162,6 @@ def _positive_int(text: str) -> int:
 
 
 def _node_count(text: str) -> int:
-    from battle.players import MOST_SEARCH_NODES
-
     nodes = _positive_int(text)
     if nodes > MOST_SEARCH_NODES:
         raise argparse.ArgumentTypeError(
@@ -174,8 +173,6 @@ def _node_count(text: str) -> int:
 
 
 def _thread_count(text: str) -> int:
-    from battle.players import MOST_SEARCH_THREADS
-
     count = _positive_int(text)
     if count > MOST_SEARCH_THREADS:
         raise argparse.ArgumentTypeError(
@@ -187,8 +184,6 @@ def _thread_count(text: str) -> int:
 
 
 def _table_megabytes(text: str) -> int:
-    from battle.players import SMALLEST_TABLE_MEGABYTES
-
     megabytes = _positive_int(text)
     smallest = SMALLEST_TABLE_MEGABYTES
     if megabytes < smallest:
@@ -318,9 +313,10 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
     Returns the position, the analysis and whether Ctrl-C stopped the search.
     """
     from battle.cli.inputs import load_position
+
+    position = load_position(args.file)  # read before the solver loads: a typo is refused at once
     from battle.players import Limits
 
-    position = load_position(args.file)
     engine = _advisor(args, position, one_search=True)
     deadline = _deadline(args)
     if deadline is not None and deadline <= time.monotonic() and not args.quiet:
@@ -457,14 +453,16 @@ def _run_interruptibly(
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record move by move; Ctrl-C stops and prints the moves reviewed so far."""
-    from battle.atlas.catalogue import Catalogue
     from battle.cli.inputs import load_record
-    from battle.cli.review_text import format_review
-    from battle.players import ReviewStep
 
+    # The record and the graph's file are checked before the solver loads: a typo is refused at once.
     record = load_record(args.file)
     if args.plot:
         _check_plot_path(args.plot, args.force)
+    from battle.atlas.catalogue import Catalogue
+    from battle.cli.review_text import format_review
+    from battle.players import ReviewStep
+
     # A catalogued deal's first position is known exactly: its first move is graded on that.
     known_start = Catalogue.load().known_start(record.deal, record.start)
     reviewer = _advisor(args, record.start, reviewer=True)

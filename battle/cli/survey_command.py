@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import os
 import signal
 import sys
@@ -193,14 +194,13 @@ def cmd_survey(args: argparse.Namespace) -> int:
         deals = parse_deal_list(args.deals)
     except ValueError as error:
         raise InputError(_("{deals}: {error}").format(deals=pgettext("metavar", "DEALS"), error=error)) from None
-    try:
-        import distributed  # noqa: F401 - only to say at once that it is missing
-    except ImportError:
-        raise InputError(_(DASK_MISSING)) from None
+    if importlib.util.find_spec("distributed") is None:  # said at once, without Dask's seconds of import
+        raise InputError(_(DASK_MISSING))
     if args.scheduler and (args.workers or args.memory_per_worker):
         raise InputError(
             _("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are its own")
         )
+    database_file(args.db)  # a mistyped folder is refused before Dask's seconds of import
     from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
 
     plan = SurveyPlan(

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import EXIT_INTERRUPTED, is_yes
+from battle.cli.inputs import is_yes
+from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.rules.board import Move, Position, move_name, parse_move

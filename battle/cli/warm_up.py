@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar, cast
 
-from battle.cli.inputs import EXIT_INTERRUPTED
+from battle.cli.interruption import EXIT_INTERRUPTED
 
 _Call = TypeVar("_Call", bound=Callable[..., object])
 
