@@ -365,6 +365,8 @@ def cmd_window(args: argparse.Namespace) -> int:
     # runs the window where nobody sees it
     if display_missing(os.environ, sys.platform):
         raise InputError(_(NO_DISPLAY))
+    if _x_display_silent(os.environ, sys.platform):  # before SDL tries Wayland next, and its library says so
+        raise InputError(_(NO_DISPLAY_ANSWERS).format(where="=".join(("DISPLAY", quote(os.environ["DISPLAY"])))))
     try:
         # the first frame comes before the window's heavy imports (seconds on a loaded machine)
         from battle.ui.first_frame import show_first_frame, size_from_environment
@@ -381,6 +383,16 @@ def cmd_window(args: argparse.Namespace) -> int:
             _("the window needs pygame-ce ({error}); the subcommands work without it").format(error=error)
         ) from None
     return run_window(args, first_frame)
+
+
+def _x_display_silent(environ: os._Environ[str], platform: str) -> bool:
+    """Whether the only display named is an X server that does not answer (``battle.cli.x_display``),
+    with no driver chosen by hand and no Wayland to try."""
+    if platform in ("win32", "cygwin", "darwin") or environ.get("SDL_VIDEODRIVER") or environ.get("WAYLAND_DISPLAY"):
+        return False
+    from battle.cli.x_display import x_server_answers
+
+    return x_server_answers(environ.get("DISPLAY", "")) is False
 
 
 # -- parser -----------------------------------------------------------------------------
@@ -470,6 +482,22 @@ LEVEL_DESCRIPTIONS = (
 the window and the terminal look a level's description up with ``_``."""
 
 
+def _play_epilog() -> str:
+    """``play --help``'s closing text: the solver's levels, then what can be typed in a game."""
+    from battle.cli.terminal import HELP
+
+    return "\n\n".join(
+        (
+            _levels_epilog(),
+            _("In a game, type:") + "\n" + _(HELP).split("\n", 1)[1],  # the list without its heading
+            _(
+                "With --online, 'help' in the game lists the commands of an online game (takeback, rematch, "
+                "resign, abort, codes)."
+            ),
+        )
+    )
+
+
 def _levels_epilog() -> str:
     """The solver's levels for ``play --help``; a note instead if the solver cannot load."""
     try:
@@ -548,7 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser(
         "play",
         help=_("play in the terminal (two people, or --vs the solver)"),
-        epilog_factory=_levels_epilog,
+        epilog_factory=_play_epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     start = sub.add_mutually_exclusive_group()
