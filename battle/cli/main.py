@@ -454,20 +454,16 @@ class _VersionAction(argparse.Action):
 
 
 def version() -> str:
-    """The version installed (package metadata), else the one in the source tree's pyproject.toml."""
+    """The version installed (package metadata), else the source tree's (``battle.__version__``,
+    which the build takes as the package's version)."""
     from importlib import metadata
 
     try:
         return metadata.version(PROG)
     except metadata.PackageNotFoundError:
-        pass
-    pyproject = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "pyproject.toml")
-    try:
-        with open(pyproject, encoding="utf-8") as handle:
-            found = re.search(r'^version\s*=\s*"([^"]+)"', handle.read(), re.MULTILINE)
-    except OSError:
-        found = None
-    return found.group(1) if found else "(version unknown)"
+        from battle import __version__
+
+        return __version__
 
 
 LEVEL_DESCRIPTIONS = (
