@@ -272,7 +272,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         return play.run()
     finally:
-        warm_up.end()  # before the interpreter's exit tears the kernels down (see ``battle.cli.warm_up``)
+        if args.whole_process:
+            # The process ends at once (``entry_point``): the game is saved after every move, and the
+            # warm-up, wherever it stands, is left to the end of the process (``battle.cli.warm_up``).
+            warm_up.leave()
+            args.quick_exit = True
+        else:
+            warm_up.end()  # a caller's process goes on: the thread ends first (see ``battle.cli.warm_up``)
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
@@ -654,8 +660,12 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     return _run_command(argv, started)[0]
 
 
-def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int, argparse.Namespace]:
-    """The exit code and the parsed arguments (a usage error exits from the parser, code 2)."""
+def _run_command(
+    argv: Sequence[str] | None, started: float | None, *, whole_process: bool = False
+) -> tuple[int, argparse.Namespace]:
+    """The exit code and the parsed arguments (a usage error exits from the parser, code 2).
+    ``whole_process``: the process ends when the command does (the installed command), so a
+    command may leave work of its own threads behind for that end (``args.whole_process``)."""
     started = time.monotonic() if started is None else started
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -668,6 +678,7 @@ def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int
     args = parser.parse_args(argv)
     args.lang = language
     args.started = started
+    args.whole_process = whole_process
     run = getattr(args, "run", None)
     try:
         if run is None:
@@ -770,10 +781,11 @@ def process_started() -> float:
 def entry_point() -> None:
     """The installed command (through ``battle.cli.entry_point``, which ends it after a Ctrl-C
     before the command's work begins, as one during the work does: one line, code 130)."""
-    code, args = _run_command(None, process_started())
+    code, args = _run_command(None, process_started(), whole_process=True)
     if getattr(args, "quick_exit", False):
         # The solver's LLVM clean-up at exit takes 0.1-0.2 s that a --time answer has no room
-        # for, and frees only memory the system takes back anyway.
+        # for, and frees only memory the system takes back anyway; after ``play`` it would also
+        # wait for, or hang on, a warm-up still at work (``battle.cli.warm_up``).
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, AttributeError, ValueError):
                 stream.flush()
