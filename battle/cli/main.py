@@ -28,7 +28,7 @@ from battle.cli.inputs import (
 from battle.cli.interruption import EXIT_INTERRUPTED, PROG
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.i18n import N_, _, available_languages, format_number, ngettext, pgettext, set_language, source_language
-from battle.rules.board import Position, move_name
+from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
 from battle.rules.errors import BattleError, one_line, quote
 from battle.rules.game import Game
@@ -261,7 +261,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     advise, review = _lazy_advisor(), _lazy_reviewer()
     play = TerminalPlay(
         game,
-        computers={side: warm_up.first(computer) for side, computer in computers.items()},
+        computers={side: warm_up.first(computer, _plain_player(level)) for side, computer in computers.items()},
         colour=use_colour(sys.stdout),
         shelf=shelf,
         advisor=warm_up.first(advise),
@@ -279,6 +279,30 @@ def cmd_play(args: argparse.Namespace) -> int:
             args.quick_exit = True
         else:
             warm_up.end()  # a caller's process goes on: the thread ends first (see ``battle.cli.warm_up``)
+
+
+def _plain_player(level: str | None) -> Callable[[Position], Move] | None:
+    """A shallow level's moves in plain Python, for the moves played while the kernels load or compile
+    (a first run's compile takes 10-20 s, a minute on a busy machine): ``battle.players.PlainOpponent``
+    values every move as the kernel's search does, node for node, and the level chooses among them by
+    its own rule, so it plays as strong as it does on the kernels. None for a level that searches
+    deeper than plain Python can in time (expert, master, perfect): its moves wait for the kernels."""
+    if level is None:
+        return None
+    import random
+
+    from battle.players import PLAIN_LEVELS, PlainOpponent
+
+    if level not in PLAIN_LEVELS:
+        return None
+    plain, rng = PlainOpponent(), random.Random()
+
+    def choose(position: Position) -> Move:
+        move = plain.move(position, level=level, rng=rng)
+        assert move is not None  # nothing cancels it
+        return move
+
+    return choose
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:

@@ -45,11 +45,14 @@ class SolverWarmUp:
 
             prepare_kernels(self._closing)
 
-    def first(self, call: _Call) -> _Call:
+    def first(self, call: _Call, meanwhile: _Call | None = None) -> _Call:
         """``call``, once the warm-up has ended: the solver's searches wait for it rather than compile
-        the kernels a second time beside it."""
+        the kernels a second time beside it; ``meanwhile``, if given, answers while it still runs
+        (a shallow level's move in plain Python)."""
 
         def wrapped(*args: object) -> object:
+            if meanwhile is not None and self._thread.is_alive():
+                return meanwhile(*args)
             self._thread.join()
             return call(*args)
 

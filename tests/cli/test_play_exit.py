@@ -91,3 +91,38 @@ def test_a_window_closed_at_once_leaves_no_solver_thread_to_the_exit(tmp_path) -
     line = at_exit(WINDOW, [], tmp_path)
     assert "'solver'" not in line, line
     assert line.endswith("llvmlite shutting down: True"), line
+
+
+LOAD_NEVER_ENDS = """
+import sys, threading
+import battle.players
+
+def prepare_kernels(closing=None, **options):  # the kernels' compile or load never ends
+    threading.Event().wait()
+
+battle.players.prepare_kernels = prepare_kernels
+sys.argv = ["mahjong-battle", *sys.argv[1:]]
+from battle.cli import entry_point
+entry_point()
+"""
+
+
+def test_a_shallow_level_moves_while_the_kernels_still_load(tmp_path) -> None:
+    """club plays its moves from plain Python while the warm-up runs (a first run's compile: 10-20 s,
+    a minute on a busy machine); here it never ends, and the solver's first move comes all the same."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", LOAD_NEVER_ENDS, "play", "--vs", "club", "--deal", "3"],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            env=home_env(tmp_path),
+            cwd=tmp_path,
+            timeout=60,  # the warm-up never ends: a move that waited for it would never come
+        )
+    except subprocess.TimeoutExpired as expired:
+        raise AssertionError(f"no move from club while the kernels load: {expired.stdout!r}") from None
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Solver (club) plays " in done.stdout and done.stdout.endswith(
+        "The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.\n"
+    ), done.stdout[-600:]
