@@ -1,15 +1,16 @@
-"""How ``play`` ends after a quick ``quit``, printed as a Markdown table: the seconds to its exit, and the runs
-that never exit.
+"""How ``play`` ends after a quick ``quit``, printed as a Markdown table: the seconds from its last line
+to its exit, and the runs that never exit.
 
     python benchmarks/play_exit.py                       20 runs each way, a busy loop on each core
     python benchmarks/play_exit.py --runs 80 --code DIR  another checkout (DIR/battle, DIR/solver)
 
 Two ways to quit ``play --deal 3``: ``quit`` typed before the first prompt, as a script does; and the
-same with the solver's warm-up made to start its work only once ``play`` has begun to exit (a shim
-in the child holds it until the main thread waits on it in a join, then ``--delay`` seconds more),
-which puts the kernels' load where a quick quit on a busy machine puts it by chance. A run still
-alive after ``--limit`` seconds counts as hung: its stacks are printed (``py-spy dump``, when
-installed) and it is killed. The busy loops (``--busy``, one per core by default) load the machine.
+same with the solver's warm-up made to start its work only once ``play`` has begun to quit (a shim
+in the child holds it until the main thread is in ``TerminalPlay._quit``, then ``--delay`` seconds
+more), which puts numba's import and the kernels' load where a quick quit on a busy machine puts it
+by chance. A run still alive after ``--limit`` seconds counts as hung: its stacks are printed
+(``py-spy dump``, when installed) and it is killed. The busy loops (``--busy``, one per core by
+default) load the machine.
 """
 
 from __future__ import annotations
@@ -29,16 +30,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIM = """
 import os, random, sys, threading, time, types
 
-def main_thread_joins() -> bool:
+def main_thread_quits() -> bool:
     frame = sys._current_frames().get(threading.main_thread().ident)
     while frame is not None:
-        if frame.f_code.co_name in ("join", "_wait_for_tstate_lock"):
+        if frame.f_code.co_name in ("_quit", "join", "_wait_for_tstate_lock"):
             return True
         frame = frame.f_back
     return False
 
 def prepare_kernels(closing=None, **options):
-    while not main_thread_joins():
+    while not main_thread_quits():
         time.sleep(0.001)
     time.sleep(random.uniform(*map(float, os.environ["PLAY_EXIT_DELAY"].split(","))))
     del sys.modules["battle.players"]  # the real one from here on
@@ -52,8 +53,11 @@ entry_point()
 """
 
 
+LAST_LINE = b"No move was played, so there is nothing to keep."
+
+
 def run_once(code: Path, forced: bool, delay: str, limit: float) -> float | None:
-    """Seconds from the start to the exit, or None when the run hung (it is killed)."""
+    """Seconds from ``play``'s last line to its exit, or None when the run hung (it is killed)."""
     home = Path(tempfile.mkdtemp(prefix="play-exit-"))
     env = dict(
         os.environ,
@@ -63,16 +67,19 @@ def run_once(code: Path, forced: bool, delay: str, limit: float) -> float | None
         PLAY_EXIT_DELAY=delay,
     )
     command = [sys.executable, "-c", SHIM] if forced else [sys.executable, "-m", "battle", "play", "--deal", "3"]
-    started = time.monotonic()
     child = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=code
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=code
     )
-    assert child.stdin is not None
+    assert child.stdin is not None and child.stdout is not None
     child.stdin.write(b"quit\n")
     child.stdin.close()
     try:
+        for line in child.stdout:
+            if LAST_LINE in line:
+                break
+        said = time.monotonic()
         child.wait(limit)
-        return time.monotonic() - started
+        return time.monotonic() - said
     except subprocess.TimeoutExpired:
         spy = shutil.which("py-spy") or shutil.which("py-spy", path=str(Path(sys.executable).parent))
         if spy:
@@ -82,6 +89,7 @@ def run_once(code: Path, forced: bool, delay: str, limit: float) -> float | None
         child.wait()
         return None
     finally:
+        child.stdout.close()
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -107,10 +115,10 @@ def main() -> None:
             loop.kill()
             loop.wait()
     print(f"`play --deal 3`, `quit` at once; {code}; {args.busy} busy loops on {os.cpu_count()} cores\n")
-    print("| quit | runs | hung | median s to exit | slowest s |")
+    print("| quit | runs | hung | median s from the last line to the exit | slowest s |")
     print("|---|---:|---:|---:|---:|")
     for forced, hung, exited in rows:
-        way = f"warm-up starts at the exit (+{args.delay} s)" if forced else "before the first prompt"
+        way = f"warm-up starts as play quits (+{args.delay} s)" if forced else "before the first prompt"
         median = f"{statistics.median(exited):.2f}" if exited else "-"
         slowest = f"{max(exited):.2f}" if exited else "-"
         print(f"| {way} | {args.runs} | {hung} | {median} | {slowest} |")

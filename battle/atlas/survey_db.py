@@ -200,6 +200,8 @@ class SurveyDatabase:
         """One line to print when the file found had to be set aside or salvaged, worded when shown."""
         self.problems: list[str] = []
         """One line per read that skipped rows no survey writes (each said once)."""
+        self.damaged = False
+        """A read found damaged pages, or ``check`` found the file damaged: rows may be missing."""
         self._lock = threading.Lock()
         self._claim: IO[bytes] | None = None
         if read_only:
@@ -353,8 +355,46 @@ class SurveyDatabase:
         self._say(skips.line())
         return sorted((result for result in kept if result is not None), key=lambda result: result.deal)
 
+    def start_sizes(self) -> dict[int, int]:
+        """How many deals are stored at each start size (tiles on the board), smallest first."""
+        with self._locked(N_("{path}: reading: {error}")) as connection:
+            try:
+                rows = connection.execute(
+                    "SELECT tiles, COUNT(*) FROM results GROUP BY tiles ORDER BY tiles"
+                ).fetchall()
+            except sqlite3.OperationalError:
+                raise
+            except sqlite3.DatabaseError:  # a damaged page: count what can be read around it
+                counts: dict[int, int] = {}
+                for row in sqlite_store.read_table(connection, "results").rows:
+                    counts[row["tiles"]] = counts.get(row["tiles"], 0) + 1
+                return dict(sorted(counts.items()))
+        return dict(rows)
+
+    def check(self) -> bool:
+        """Whether SQLite's quick check finds the file whole; if not, ``damaged`` is set and one line
+        said in ``problems``. A damaged page can hide rows without any read failing (a table's page
+        overwritten with an empty one reads as no rows), so a report and an export ask this first:
+        milliseconds for a survey's file of a few hundred rows."""
+        with self._locked(N_("{path}: reading: {error}")) as connection:
+            try:
+                whole = connection.execute("PRAGMA quick_check(1)").fetchall() == [("ok",)]
+            except sqlite3.OperationalError:
+                raise
+            except sqlite3.DatabaseError:
+                whole = False
+        if not whole:
+            self.damaged = True
+            self._say(
+                _(
+                    "{path} is damaged (SQLite's check of the file fails): deals on its damaged pages are missing"
+                ).format(path=self.path)
+            )
+        return whole
+
     def _rows_around_damage(self, connection: sqlite3.Connection, tiles: int) -> list[tuple]:
         """The rows at ``tiles`` that SQLite still reads past damaged pages; how many it cannot is said once."""
+        self.damaged = True
         read = sqlite_store.read_table(connection, "results")
         if read.unread is None:
             self._say(_("rows of {path} on damaged pages could not be read").format(path=self.path))

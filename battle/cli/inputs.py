@@ -26,10 +26,6 @@ class InputError(Exception):
     """Bad input from the command line; the message is shown as it is."""
 
 
-EXIT_INTERRUPTED = 130
-"""The exit code after Ctrl-C, as a shell gives a command killed by SIGINT (128 + 2)."""
-
-
 def whole_number(
     low: int, high: int | None = None, *, not_one: str | None = None, outside: str | None = None
 ) -> Callable[[str], int]:

@@ -25,9 +25,10 @@ from battle.cli.inputs import (
     use_colour,
     whole_number,
 )
+from battle.cli.interruption import EXIT_INTERRUPTED, PROG
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.i18n import N_, _, available_languages, format_number, ngettext, pgettext, set_language, source_language
-from battle.rules.board import Position, move_name
+from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
 from battle.rules.errors import BattleError, one_line, quote
 from battle.rules.game import Game
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from battle.players import Analysis
     from battle.storage.saved_games import SavedGame, Shelf
 
-PROG = "mahjong-battle"
 
 # argparse looks up its own words (``usage:``, ``options``, its error lines) through these two
 # names, the gettext hook it is written for: they read the game's catalogue.
@@ -202,13 +202,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.player1, args.player2 = None, args.player1  # the solver moves first: you are player 2
     if args.vs:
         # Checked before anything is loaded or dealt: a typo gets one line, not a traceback.
-        from battle.players import LEVELS
+        from battle.cli.search_bounds import LEVEL_NAMES
 
         level = args.vs.lower().strip()
-        if level not in LEVELS:
+        if level not in LEVEL_NAMES:
             raise InputError(
                 _("--vs: unknown level {level} (choose one of: {levels})").format(
-                    level=quote(args.vs), levels=", ".join(LEVELS)
+                    level=quote(args.vs), levels=", ".join(LEVEL_NAMES)
                 )
             )
         args.vs = level
@@ -261,7 +261,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     advise, review = _lazy_advisor(), _lazy_reviewer()
     play = TerminalPlay(
         game,
-        computers={side: warm_up.first(computer) for side, computer in computers.items()},
+        computers={side: warm_up.first(computer, _plain_player(level)) for side, computer in computers.items()},
         colour=use_colour(sys.stdout),
         shelf=shelf,
         advisor=warm_up.first(advise),
@@ -272,7 +272,37 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         return play.run()
     finally:
-        warm_up.end()  # before the interpreter's exit tears the kernels down (see ``battle.cli.warm_up``)
+        if args.whole_process:
+            # The process ends at once (``entry_point``): the game is saved after every move, and the
+            # warm-up, wherever it stands, is left to the end of the process (``battle.cli.warm_up``).
+            warm_up.leave()
+            args.quick_exit = True
+        else:
+            warm_up.end()  # a caller's process goes on: the thread ends first (see ``battle.cli.warm_up``)
+
+
+def _plain_player(level: str | None) -> Callable[[Position], Move] | None:
+    """A shallow level's moves in plain Python, for the moves played while the kernels load or compile
+    (a first run's compile takes 10-20 s, a minute on a busy machine): ``battle.players.PlainOpponent``
+    values every move as the kernel's search does, node for node, and the level chooses among them by
+    its own rule, so it plays as strong as it does on the kernels. None for a level that searches
+    deeper than plain Python can in time (expert, master, perfect): its moves wait for the kernels."""
+    if level is None:
+        return None
+    import random
+
+    from battle.players import PLAIN_LEVELS, PlainOpponent
+
+    if level not in PLAIN_LEVELS:
+        return None
+    plain, rng = PlainOpponent(), random.Random()
+
+    def choose(position: Position) -> Move:
+        move = plain.move(position, level=level, rng=rng)
+        assert move is not None  # nothing cancels it
+        return move
+
+    return choose
 
 
 def _pick_unfinished(shelf: Shelf, choice: str) -> SavedGame:
@@ -365,6 +395,8 @@ def cmd_window(args: argparse.Namespace) -> int:
     # runs the window where nobody sees it
     if display_missing(os.environ, sys.platform):
         raise InputError(_(NO_DISPLAY))
+    if _x_display_silent(os.environ, sys.platform):  # before SDL tries Wayland next, and its library says so
+        raise InputError(_(NO_DISPLAY_ANSWERS).format(where="=".join(("DISPLAY", quote(os.environ["DISPLAY"])))))
     try:
         # the first frame comes before the window's heavy imports (seconds on a loaded machine)
         from battle.ui.first_frame import show_first_frame, size_from_environment
@@ -381,6 +413,16 @@ def cmd_window(args: argparse.Namespace) -> int:
             _("the window needs pygame-ce ({error}); the subcommands work without it").format(error=error)
         ) from None
     return run_window(args, first_frame)
+
+
+def _x_display_silent(environ: os._Environ[str], platform: str) -> bool:
+    """Whether the only display named is an X server that does not answer (``battle.cli.x_display``),
+    with no driver chosen by hand and no Wayland to try."""
+    if platform in ("win32", "cygwin", "darwin") or environ.get("SDL_VIDEODRIVER") or environ.get("WAYLAND_DISPLAY"):
+        return False
+    from battle.cli.x_display import x_server_answers
+
+    return x_server_answers(environ.get("DISPLAY", "")) is False
 
 
 # -- parser -----------------------------------------------------------------------------
@@ -442,20 +484,16 @@ class _VersionAction(argparse.Action):
 
 
 def version() -> str:
-    """The version installed (package metadata), else the one in the source tree's pyproject.toml."""
+    """The version installed (package metadata), else the source tree's (``battle.__version__``,
+    which the build takes as the package's version)."""
     from importlib import metadata
 
     try:
         return metadata.version(PROG)
     except metadata.PackageNotFoundError:
-        pass
-    pyproject = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "pyproject.toml")
-    try:
-        with open(pyproject, encoding="utf-8") as handle:
-            found = re.search(r'^version\s*=\s*"([^"]+)"', handle.read(), re.MULTILINE)
-    except OSError:
-        found = None
-    return found.group(1) if found else "(version unknown)"
+        from battle import __version__
+
+        return __version__
 
 
 LEVEL_DESCRIPTIONS = (
@@ -468,6 +506,22 @@ LEVEL_DESCRIPTIONS = (
 )
 """The solver's levels in words (``solver.levels``, which knows no language), for the catalogue:
 the window and the terminal look a level's description up with ``_``."""
+
+
+def _play_epilog() -> str:
+    """``play --help``'s closing text: the solver's levels, then what can be typed in a game."""
+    from battle.cli.terminal import HELP
+
+    return "\n\n".join(
+        (
+            _levels_epilog(),
+            _("In a game, type:") + "\n" + _(HELP).split("\n", 1)[1],  # the list without its heading
+            _(
+                "With --online, 'help' in the game lists the commands of an online game (takeback, rematch, "
+                "resign, abort, codes)."
+            ),
+        )
+    )
 
 
 def _levels_epilog() -> str:
@@ -548,7 +602,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser(
         "play",
         help=_("play in the terminal (two people, or --vs the solver)"),
-        epilog_factory=_levels_epilog,
+        epilog_factory=_play_epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     start = sub.add_mutually_exclusive_group()
@@ -630,8 +684,12 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     return _run_command(argv, started)[0]
 
 
-def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int, argparse.Namespace]:
-    """The exit code and the parsed arguments (a usage error exits from the parser, code 2)."""
+def _run_command(
+    argv: Sequence[str] | None, started: float | None, *, whole_process: bool = False
+) -> tuple[int, argparse.Namespace]:
+    """The exit code and the parsed arguments (a usage error exits from the parser, code 2).
+    ``whole_process``: the process ends when the command does (the installed command), so a
+    command may leave work of its own threads behind for that end (``args.whole_process``)."""
     started = time.monotonic() if started is None else started
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -644,6 +702,7 @@ def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int
     args = parser.parse_args(argv)
     args.lang = language
     args.started = started
+    args.whole_process = whole_process
     run = getattr(args, "run", None)
     try:
         if run is None:
@@ -669,7 +728,7 @@ def _run_command(argv: Sequence[str] | None, started: float | None) -> tuple[int
         return EXIT_BAD_INPUT, args
     except KeyboardInterrupt:
         print_error(_("interrupted"))
-        return 130, args
+        return EXIT_INTERRUPTED, args
 
 
 _DEVICE_FULL = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
@@ -744,10 +803,13 @@ def process_started() -> float:
 
 
 def entry_point() -> None:
-    code, args = _run_command(None, process_started())
+    """The installed command (through ``battle.cli.entry_point``, which ends it after a Ctrl-C
+    before the command's work begins, as one during the work does: one line, code 130)."""
+    code, args = _run_command(None, process_started(), whole_process=True)
     if getattr(args, "quick_exit", False):
         # The solver's LLVM clean-up at exit takes 0.1-0.2 s that a --time answer has no room
-        # for, and frees only memory the system takes back anyway.
+        # for, and frees only memory the system takes back anyway; after ``play`` it would also
+        # wait for, or hang on, a warm-up still at work (``battle.cli.warm_up``).
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, AttributeError, ValueError):
                 stream.flush()

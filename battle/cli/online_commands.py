@@ -11,7 +11,8 @@ import sys
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from battle.cli.inputs import EXIT_INTERRUPTED, InputError, load_position, positive_number, use_colour, whole_number
+from battle.cli.inputs import InputError, database_file, load_position, positive_number, use_colour, whole_number
+from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.i18n import N_, _, format_number, format_short, ngettext, pgettext
 from battle.rules.deal import parse_deal_number
 from battle.rules.errors import BattleError, quote
@@ -344,6 +345,7 @@ def _scheduler_address(text: str) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    database_file(args.db)  # a mistyped folder is refused, not made, and before the server's modules load
     from dataclasses import replace
 
     from battle.online.server.game_server import bound_port, running_server

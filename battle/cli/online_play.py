@@ -70,7 +70,7 @@ HELP = N_("""Commands:
   abort        call the game off while nobody has joined or before move 2 (it counts for nothing)
   codes        show the invite and watch codes (and links) again
   save FILE    write the game record (.mbg)
-  quit         leave; the game waits on the server ('play --online URL --resume')
+  quit         leave; the game waits on the server ('mahjong-battle play --online {url} --resume')
   help         this text""")
 CONNECT_WAIT = 15.0
 """Seconds to wait for the first state before saying the server cannot be reached."""
@@ -318,7 +318,7 @@ class OnlinePlay:
             self.say(_("Leaving.") + self._what_stays())
             return False
         if word in ("help", "?"):
-            self.say(_(HELP))
+            self.say(_(HELP).format(url=self.session.url))
         elif word == "board":
             self._show()
         elif word == "moves" and state is not None:
@@ -396,8 +396,9 @@ class OnlinePlay:
         for _move_id, move in self.session.pending:
             self.say(
                 _(
-                    "No answer from the server about {move} yet: 'play --online URL --resume' shows whether it counts."
-                ).format(move=move)
+                    "No answer from the server about {move} yet: 'mahjong-battle play --online {url} --resume' "
+                    "shows whether it counts."
+                ).format(move=move, url=self.session.url)
             )
 
     # -- showing -----------------------------------------------------------------------------
@@ -475,7 +476,9 @@ class OnlinePlay:
         state = self.session.state
         if state is not None and state.status == "finished":
             return " " + _("The game is over.")
-        return " " + _("The game waits on the server: 'play --online URL --resume' comes back to it.")
+        return " " + _(
+            "The game waits on the server: 'mahjong-battle play --online {url} --resume' comes back to it."
+        ).format(url=self.session.url)
 
     def _show_result(self, state: State) -> None:
         unplayed = unplayed_end(state)

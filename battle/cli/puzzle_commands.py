@@ -142,9 +142,9 @@ def _tile_range(text: str) -> tuple[int, int]:
 
 
 def cmd_puzzles_make(args: argparse.Namespace) -> int:
+    out = output_file(args.out, "--out", force=args.force)  # before the solver loads, to refuse a typo at once
     from battle.puzzles.miner import MiningRun, mine
 
-    out = output_file(args.out, "--out", force=args.force)
     run = MiningRun(args.count, args.tiles[0], args.tiles[1], args.seed, args.workers)
     started = time.monotonic()
     reported = [started]

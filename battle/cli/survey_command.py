@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import os
 import signal
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from battle.cli.inputs import InputError, database_file, output_file, positive_number, whole_number
 from battle.i18n import N_, _, format_number, ngettext, pgettext
 from battle.rules.errors import one_line
 from battle.storage.paths import error_reason
+
+if TYPE_CHECKING:
+    from battle.atlas.survey_db import DealResult
 
 PROG = "mahjong-battle"
 
@@ -193,14 +200,13 @@ def cmd_survey(args: argparse.Namespace) -> int:
         deals = parse_deal_list(args.deals)
     except ValueError as error:
         raise InputError(_("{deals}: {error}").format(deals=pgettext("metavar", "DEALS"), error=error)) from None
-    try:
-        import distributed  # noqa: F401 - only to say at once that it is missing
-    except ImportError:
-        raise InputError(_(DASK_MISSING)) from None
+    if importlib.util.find_spec("distributed") is None:  # said at once, without Dask's seconds of import
+        raise InputError(_(DASK_MISSING))
     if args.scheduler and (args.workers or args.memory_per_worker):
         raise InputError(
             _("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are its own")
         )
+    database_file(args.db)  # a mistyped folder is refused before Dask's seconds of import
     from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
 
     plan = SurveyPlan(
@@ -353,7 +359,7 @@ def _duration(seconds: float) -> str:
 def _report(args: argparse.Namespace) -> int:
     from battle.atlas.survey_report import format_report, summarise
 
-    results = _report_results(args)
+    results, damaged = _report_results(args)
     report = summarise(results)
     print(format_report(report, args.tiles))
     if args.plot:
@@ -376,7 +382,13 @@ def _report(args: argparse.Namespace) -> int:
                 _("--plot {plot}: {value}").format(plot=args.plot[:80], value=error_reason(error))
             ) from None
         print(_("histogram written to {plot}").format(plot=args.plot))
-    return 0
+    return EXIT_DAMAGED if damaged else 0
+
+
+EXIT_DAMAGED = 1
+"""``--report``'s and ``--export``'s exit code when the survey's file is damaged: what could be read
+is reported or written, the deals on the damaged pages are missing from it (said on stderr), and a
+script that goes on with the result learns that it is not whole."""
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -384,7 +396,32 @@ def _export(args: argparse.Namespace) -> int:
     from battle.atlas.survey_db import FULL_DEAL
     from battle.storage.paths import write_atomically
 
-    results = _read_results(args, FULL_DEAL)
+    read = _read_results(args, FULL_DEAL, quiet=True)
+    where = str(read.path)[:200]
+    results = read.results
+    if not results:
+        if read.damaged:
+            raise InputError(_("--export: {problem}; nothing is written").format(problem=read.damage))
+        other_sizes = sorted(size for size in read.start_sizes if size != FULL_DEAL)
+        if other_sizes:
+            count = sum(read.start_sizes[size] for size in other_sizes)
+            raise InputError(
+                ngettext(
+                    "--export: nothing is written: the catalogue holds deals solved from all 108 tiles, and "
+                    "{path} holds {count} deal surveyed from {sizes} tiles ('survey --report --tiles {tiles}' "
+                    "reports it)",
+                    "--export: nothing is written: the catalogue holds deals solved from all 108 tiles, and "
+                    "{path} holds {count} deals surveyed from {sizes} tiles ('survey --report --tiles {tiles}' "
+                    "reports them)",
+                    count,
+                ).format(path=where, count=count, sizes=", ".join(map(str, other_sizes)), tiles=other_sizes[-1])
+            )
+        raise InputError(
+            _(
+                "--export: nothing is written: {path} holds no deal yet ('mahjong-battle survey DEALS' solves some)"
+            ).format(path=where)
+        )
+    read.say_problems()
     solved = [result for result in results if result.solved]
     limits = {result.time_limit for result in results if result.time_limit}
     span = f"{results[0].deal}-{results[-1].deal}" if results else "DEALS"
@@ -400,45 +437,70 @@ def _export(args: argparse.Namespace) -> int:
             _("--export {export}: {value}").format(export=args.export[:80], value=error_reason(error))
         ) from None
     print(_("{len} solved deals written to {export}").format(len=len(solved), export=args.export))
-    return 0
+    return EXIT_DAMAGED if read.damaged else 0
 
 
-def _read_results(args: argparse.Namespace, tiles: int):  # noqa: ANN202 - list[DealResult]
-    """The results at ``tiles`` of the survey database of ``--db`` (or the default one); rows it
-    skipped are said on stderr, one line."""
+@dataclass
+class _SurveyRead:
+    """What a report or an export read of a survey database."""
+
+    path: Path
+    results: list[DealResult]
+    """The results at the start size asked for, by deal number."""
+    start_sizes: dict[int, int]
+    """How many deals the file holds at each start size."""
+    damaged: bool
+    """SQLite found damaged pages: deals on them are missing from ``results``."""
+    problems: list[str]
+    """One line for each kind of row left out (damaged pages first, if any)."""
+
+    @property
+    def damage(self) -> str:
+        return self.problems[0] if self.problems else str(self.path)
+
+    def say_problems(self) -> None:
+        for problem in self.problems:
+            print(f"{PROG}: {problem}", file=sys.stderr)
+
+
+def _read_results(args: argparse.Namespace, tiles: int, *, quiet: bool = False) -> _SurveyRead:
+    """The results at ``tiles`` of the survey database of ``--db`` (or the default one), its file
+    checked whole first; rows it left out are said on stderr, one line each kind, unless ``quiet``."""
     from battle.atlas.survey_db import SurveyDatabaseError
 
     database = _database(args, reading=True)
     try:
         results = database.results(tiles)
+        if not database.damaged:  # a read past damaged pages has said so, with their rows counted
+            database.check()
+        read = _SurveyRead(database.path, results, database.start_sizes(), database.damaged, database.problems)
     except SurveyDatabaseError as error:
         raise InputError(str(error)) from None
     finally:
         database.close()
-    for problem in database.problems:
-        print(f"{PROG}: {problem}", file=sys.stderr)
-    return results
+    if not quiet:
+        read.say_problems()
+    return read
 
 
-def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult]
-    """What ``--report`` covers, said in a first line: the file of ``--db`` alone; else, for whole
-    deals, the catalogue the game ships with the user's own survey on top (an exact result of
-    the user's replaces the shipped one; an unsolved one only adds a deal the catalogue lacks)."""
-    from pathlib import Path
-
+def _report_results(args: argparse.Namespace) -> tuple[list[DealResult], bool]:
+    """What ``--report`` covers, said in a first line, and whether the survey's file is damaged: the
+    file of ``--db`` alone; else, for whole deals, the catalogue the game ships with the user's own
+    survey on top (an exact result of the user's replaces the shipped one; an unsolved one only adds
+    a deal the catalogue lacks)."""
     from battle.atlas.catalogue import CatalogueError, read_catalogue_results, shipped_catalogue_path
     from battle.atlas.survey_db import FULL_DEAL, default_survey_path
     from battle.storage.paths import StorageProblem
 
     if args.db is not None or args.tiles != FULL_DEAL:
-        results = _read_results(args, args.tiles)
+        read = _read_results(args, args.tiles)
         where = args.db if args.db is not None else default_survey_path()
         print(
-            ngettext("from {where}: {count} deal", "from {where}: {count} deals", len(results)).format(
-                where=where, count=len(results)
+            ngettext("from {where}: {count} deal", "from {where}: {count} deals", len(read.results)).format(
+                where=where, count=len(read.results)
             )
         )
-        return results
+        return read.results, read.damaged
     try:
         shipped = read_catalogue_results(shipped_catalogue_path())
     except CatalogueError as error:
@@ -449,7 +511,8 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
     except StorageProblem as error:  # the shipped deals are still reported
         print(_("mahjong-battle: {error}; your own survey is left out").format(error=error), file=sys.stderr)
         own_path = None
-    own = _read_results(args, FULL_DEAL) if own_path is not None and own_path.exists() else []
+    own_read = _read_results(args, FULL_DEAL) if own_path is not None and own_path.exists() else None
+    own = own_read.results if own_read is not None else []
     merged = {result.deal: result for result in shipped}
     for result in own:
         if result.solved or result.deal not in merged:
@@ -487,4 +550,4 @@ def _report_results(args: argparse.Namespace):  # noqa: ANN202 - list[DealResult
             count,
         )
     print(said.format(count=count, shipped=len(shipped), own=len(own), path=own_path, both=both))
-    return [merged[deal] for deal in sorted(merged)]
+    return [merged[deal] for deal in sorted(merged)], own_read is not None and own_read.damaged

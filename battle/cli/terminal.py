@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import EXIT_INTERRUPTED, is_yes
+from battle.cli.inputs import is_yes
+from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.cli.textboard import LEGEND, render_board, render_status
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.rules.board import Move, Position, move_name, parse_move
@@ -191,7 +192,11 @@ class TerminalPlay:
         self.kept_at: Path | None = None
         """Where the record of the finished game was kept."""
         self.not_saved: str | None = None
-        """Why the game is not saved (no claim can be made, another copy changed it), once said."""
+        """Why the last change of the game is not saved (no claim can be made, another copy changed
+        it, the disk is full), once said; None again once a save succeeds."""
+        self.kept_text: str | None = game.to_text() if game_id is not None else None
+        """The game as the shelf holds it (a resumed game as it was read), None before its first save:
+        what ``quit`` says is kept."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -454,19 +459,29 @@ class TerminalPlay:
         so a kill between the two never loses a move the screen showed as taken."""
         if self.shelf is None:
             return
+        text = self.game.to_text()
         try:
             if self.game.is_over():
                 self.kept_at = self.shelf.finish(self.saved)
             elif self.game.ply > 0 or self.shelf.has(self.saved.game_id):
                 self.shelf.save(self.saved)
+            else:
+                return
         except (GameUnclaimable, GameInUse, GameChanged) as error:
             self._say_not_saved(str(error))
+            return
         except OSError as error:
             self.say(
                 _("(the game could not be saved: {reason}; 'save FILE' writes it elsewhere)").format(
                     reason=error_reason(error)
                 )
             )
+            self.not_saved = error_reason(error)
+            return
+        self.kept_text = text
+        if self.not_saved is not None:
+            self.say(_("(the game is saved again)"))
+            self.not_saved = None
 
     def _say_not_saved(self, reason: str) -> None:
         """Say once (and again for another reason) that the game is not saved, and why."""
@@ -479,17 +494,26 @@ class TerminalPlay:
         self.not_saved = reason
 
     def _quit(self) -> None:
+        """Save, then say what is kept: the game as played, the game as it was before the moves that
+        could not be saved, or nothing."""
         self._save()
         if self.shelf is None or self.game.is_over():
             return
-        if self.not_saved is not None:
-            self.say(_("The game is not kept: {reason}.").format(reason=self.not_saved))
-        elif self.shelf.has(self.saved.game_id):
+        if self.kept_text == self.game.to_text() and self.shelf.has(self.saved.game_id):
             self.say(
                 _("The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.")
             )
-        else:
+        elif self.not_saved is None:
             self.say(_("No move was played, so there is nothing to keep."))
+        elif self.kept_text is not None and self.shelf.has(self.saved.game_id):
+            self.say(
+                _(
+                    "The last moves are not kept: {reason}. The list of unfinished games holds the game as it "
+                    "was before them; continue with 'mahjong-battle play --resume'."
+                ).format(reason=self.not_saved)
+            )
+        else:
+            self.say(_("The game is not kept: {reason}.").format(reason=self.not_saved))
 
     def _discard(self) -> bool:
         """``discard``: delete this unfinished game after a yes; True when it is gone."""

@@ -1,17 +1,20 @@
-"""``play``'s solver warm-up: the kernels load on a thread while the first board is read, and that
-thread has ended before the program does.
+"""``play``'s solver warm-up: the kernels load on a thread while the first board is read.
 
 On a first run the kernels compile in child processes (about 10 s), which a game that ends sooner
-stops within 50 ms; otherwise they load from numba's cache here, in a fraction of a second of LLVM
-calls after numba's import. The thread must end before the interpreter's own exit: a daemon thread
-still at work then is frozen by the exit wherever it stands, LLVM's lock included, and the exit's
-clean-up of the kernels can wait on that lock for ever. CPython 3.11 never calls an ``atexit``
-function registered while the exit runs them, and llvmlite registers its "shutting down" flag
-so when it is imported: numba imported just after a quick ``quit`` leaves the flag unset, and the
-clean-up then calls into LLVM (the stack of such a hang: ``closure_dealloc`` -> ``ObjectRef.__del__``
--> ``_LLVMLock.__enter__``; ``benchmarks/play_exit.py``). So ``end`` waits for the thread before
-``play`` returns: a quit during numba's import waits for the import and loads nothing, one during
-the load waits for the load, and the exit finds llvmlite's flag set and no thread at work.
+stops within 50 ms (and which end themselves within 0.2 s of this process); otherwise they load
+from numba's cache here, in a fraction of a second of LLVM calls after numba's import, which takes
+0.4 s on a quiet machine and tens of seconds on a busy one.
+
+Nothing waits for that at the end of a game. The installed command ``leave``s the thread and ends
+the process with ``os._exit`` (``battle.cli.main.entry_point``): the game is saved after every move,
+the history is closed, and no interpreter exit runs to be held up. An interpreter's own exit would
+have to wait for the thread: a daemon thread still at work is frozen by the exit wherever it
+stands, LLVM's lock included, and the exit's clean-up of the kernels can then wait on that lock for
+ever (``closure_dealloc`` -> ``ObjectRef.__del__`` -> ``_LLVMLock.__enter__``; and CPython 3.11 never
+calls an ``atexit`` function registered while the exit runs them, such as llvmlite's "shutting
+down" flag when numba is imported just after a quick ``quit``). So a program that goes on after
+``play`` returns (``battle.cli.main.main`` in a test) calls ``end``, which waits for the thread.
+``benchmarks/play_exit.py`` measures both.
 """
 
 from __future__ import annotations
@@ -23,13 +26,13 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar, cast
 
-from battle.cli.inputs import EXIT_INTERRUPTED
+from battle.cli.interruption import EXIT_INTERRUPTED
 
 _Call = TypeVar("_Call", bound=Callable[..., object])
 
 
 class SolverWarmUp:
-    """The kernels loading on the thread ``solver-warm-up`` from construction on, until ``end``."""
+    """The kernels loading on the thread ``solver-warm-up`` from construction on, until ``end`` or ``leave``."""
 
     def __init__(self) -> None:
         self._closing = threading.Event()
@@ -42,15 +45,22 @@ class SolverWarmUp:
 
             prepare_kernels(self._closing)
 
-    def first(self, call: _Call) -> _Call:
+    def first(self, call: _Call, meanwhile: _Call | None = None) -> _Call:
         """``call``, once the warm-up has ended: the solver's searches wait for it rather than compile
-        the kernels a second time beside it."""
+        the kernels a second time beside it; ``meanwhile``, if given, answers while it still runs
+        (a shallow level's move in plain Python)."""
 
         def wrapped(*args: object) -> object:
+            if meanwhile is not None and self._thread.is_alive():
+                return meanwhile(*args)
             self._thread.join()
             return call(*args)
 
         return cast(_Call, wrapped)
+
+    def leave(self) -> None:
+        """Stop a compile and wait for nothing: for a process that ends now with ``os._exit``."""
+        self._closing.set()
 
     def end(self) -> None:
         """Stop a compile and wait for the thread (numba's import or a load from the cache in progress

@@ -55,7 +55,7 @@ def config_dir() -> Path:
 
 def data_dir() -> Path:
     """The directory for saved games, created on demand."""
-    return ensure_folder(_base("XDG_DATA_HOME", ".local/share") / APP_DIR)
+    return ensure_folder(data_location())
 
 
 def ensure_folder(path: Path) -> Path:
@@ -70,7 +70,7 @@ def ensure_folder(path: Path) -> Path:
                 )
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
-            raise StorageProblem(_("{path} cannot be used: {reason}").format(path=path, reason=_("Permission denied")))
+            raise StorageProblem(_("{path} cannot be used: {reason}").format(path=path, reason=_refusal(path)))
     except StorageProblem:
         raise
     except (OSError, ValueError) as error:
@@ -78,6 +78,21 @@ def ensure_folder(path: Path) -> Path:
             _("{path} cannot be used: {reason}").format(path=path, reason=error_reason(error))
         ) from None
     return path
+
+
+def _refusal(path: Path) -> str:
+    """Why a folder that exists cannot be written: its file system is mounted read-only, or its
+    permissions refuse this user (``os.access`` says only no)."""
+    with contextlib.suppress(OSError, AttributeError):  # no statvfs on Windows
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return _("Read-only file system")
+    return _("Permission denied")
+
+
+def data_location() -> Path:
+    """Where ``data_dir`` is, without making it: a folder that exists but cannot be written (a
+    read-only file system) can still be read there."""
+    return _base("XDG_DATA_HOME", ".local/share") / APP_DIR
 
 
 _ERRNO_WORDS: dict[int, str] = {

@@ -43,6 +43,7 @@ from battle.storage.game_claim import GameClaim, GameInUse, GameUnclaimable
 from battle.storage.paths import (
     StorageProblem,
     data_dir,
+    data_location,
     ensure_folder,
     error_reason,
     remove_stray_temporaries,
@@ -140,6 +141,19 @@ class Shelf:
     @property
     def finished_dir(self) -> Path:
         return ensure_folder(self.folder / "finished")
+
+    def _unfinished_to_read(self) -> tuple[Path, StorageProblem | None]:
+        """The unfinished games' folder, and why it cannot be written if it cannot. One that exists
+        but cannot be written (a read-only file system, another user's folder) is read as it is: its
+        games are listed and played, and the player told they are not saved. ``StorageProblem``
+        when there is no folder to read either."""
+        try:
+            return self.unfinished_dir, None
+        except StorageProblem as problem:
+            folder = (self._folder if self._folder is not None else data_location()) / "unfinished"
+            if folder.is_dir() and os.access(folder, os.R_OK | os.X_OK):
+                return folder, problem
+            raise
 
     def record_path(self, game_id: str) -> Path:
         return self.unfinished_dir / f"{game_id}.mbg"
@@ -274,8 +288,10 @@ class Shelf:
             game_claim.release(self.unfinished_dir, game_id)
 
     def has(self, game_id: str) -> bool:
+        """Whether the game is among the unfinished ones (in a folder that can only be read, too)."""
         try:
-            return (self.unfinished_dir / f"{game_id}.mbg").is_file()
+            folder, _unwritable = self._unfinished_to_read()
+            return (folder / f"{game_id}.mbg").is_file()
         except OSError:
             return False
 
@@ -284,7 +300,11 @@ class Shelf:
     def load(self, game_id: str, levels: tuple[str, ...] | list[str] | None = None) -> SavedGame:
         """One unfinished game; raises ``ShelfProblem`` (corrupt files are set aside first)."""
         problems: list[str] = []
-        saved = self._read(self.unfinished_dir, game_id, levels, problems)
+        try:
+            folder, _unwritable = self._unfinished_to_read()
+        except StorageProblem as problem:
+            raise ShelfProblem(str(problem)) from None
+        saved = self._read(folder, game_id, levels, problems)
         if saved is None:
             if problems:
                 raise ShelfProblem(problems[0])
@@ -299,11 +319,14 @@ class Shelf:
         """
         problems: list[str] = []
         try:
-            folder = self.unfinished_dir
-            self._adopt_legacy(problems)
-            remove_stray_temporaries(folder)
-            remove_stray_temporaries(self.folder)
-            game_claim.clear_stale(folder)
+            folder, unwritable = self._unfinished_to_read()
+            if unwritable is None:
+                self._adopt_legacy(problems)
+                remove_stray_temporaries(folder)
+                remove_stray_temporaries(self.folder)
+                game_claim.clear_stale(folder)
+            else:
+                problems.append(str(unwritable))
             names = sorted(os.listdir(folder))
         except OSError as error:
             return [], [_problem_text(error)]
@@ -315,7 +338,8 @@ class Shelf:
             if saved is None:
                 continue
             if saved.game.is_over():
-                self._finish_found(saved)
+                if unwritable is None:
+                    self._finish_found(saved)
                 continue
             games.append(saved)
         games.sort(key=lambda saved: (saved.saved_at, saved.game_id), reverse=True)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 WAIT = 300.0
@@ -23,7 +24,13 @@ def home_env(home: Path) -> dict[str, str]:
 class TerminalProcess:
     """``mahjong-battle ARGS`` with its standard streams on pipes."""
 
-    def __init__(self, args: list[str], home: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        home: Path,
+        env: dict[str, str] | None = None,
+        preexec_fn: Callable[[], None] | None = None,
+    ) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "battle", *args],
             stdin=subprocess.PIPE,
@@ -31,6 +38,7 @@ class TerminalProcess:
             stderr=subprocess.PIPE,
             env=home_env(home) if env is None else env,
             cwd=home,
+            preexec_fn=preexec_fn,
         )
         self.seen = ""
         self._chunks: queue.Queue[bytes] = queue.Queue()
@@ -59,6 +67,18 @@ class TerminalProcess:
         assert self.process.stdin is not None
         self.process.stdin.write(line.encode() + b"\n")
         self.process.stdin.flush()
+
+    def __enter__(self) -> TerminalProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """The process ends with the test, whatever the test found."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.process.stdin, self.process.stderr):  # stdout is the reading thread's, at its end
+            if stream is not None:
+                stream.close()
 
     def finish(self) -> tuple[int, str]:
         """Close the input, wait for the end; the exit code and standard error."""

@@ -227,7 +227,10 @@ def command_screens(home: Path, language: str) -> list[Screen]:
     for answer in driven(home, language, help_commands()):
         assert answer["code"] == 0, answer
         name = " ".join(answer["argv"][2:])
-        literals = SUBCOMMANDS | (LEVELS if answer["argv"][2:4] == ["play", "--help"] else frozenset())
+        # play --help lists the levels and what a game takes: its commands, the online one's too
+        online = {"takeback", "rematch", "resign", "abort", "codes"}
+        in_play = LEVELS | COMMAND_WORDS | online if answer["argv"][2:4] == ["play", "--help"] else frozenset()
+        literals = SUBCOMMANDS | in_play
         screens.append(Screen(name, answer["out"], literals=literals))
     for answer in driven(home, language, bad_input_commands(paths)):
         assert answer["code"] == 2 and answer["err"].count("\n") == 1, answer

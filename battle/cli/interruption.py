@@ -1,0 +1,45 @@
+"""A Ctrl-C before a command has begun its work: one line and exit code 130, as a Ctrl-C during
+its work gives (``battle.cli.main``), not the traceback of the import it stopped.
+
+Loading the command's modules takes 0.1 s on a quiet machine and seconds on a busy one, and a
+Ctrl-C in a pipeline reaches every command of it: each says "interrupted" once and ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from typing import NoReturn
+
+PROG = "mahjong-battle"
+EXIT_INTERRUPTED = 130
+"""The exit code after Ctrl-C, as a shell gives a command killed by SIGINT (128 + 2)."""
+
+
+def end_interrupted() -> NoReturn:
+    """Say "interrupted" in the language the command line asks for and exit with code 130. A second
+    Ctrl-C meanwhile is ignored: the line takes milliseconds and the process ends after it."""
+    with contextlib.suppress(ValueError):  # not the main thread: the signal is not ours to set
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from battle.i18n import _, set_language
+
+    set_language(_language_asked(sys.argv[1:]))
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            print(f"{PROG}: {_('interrupted')}", file=sys.stderr, flush=True)
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
+def _language_asked(argv: list[str]) -> str | None:
+    """The value of the last ``--lang CODE`` or ``--lang=CODE`` before a ``--``, if any (checked
+    by ``set_language``, which falls back to the system's language for an unknown one)."""
+    language = None
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and index + 1 < len(argv):
+            language = argv[index + 1]
+        elif word.startswith("--lang="):
+            language = word.partition("=")[2]
+    return language
