@@ -54,6 +54,7 @@ __all__ = [
     "MoveValue",
     "Opponent",
     "PLAIN_LEVELS",
+    "PLAIN_MAX_DEPTH",
     "PlainOpponent",
     "ProgressCallback",
     "PlayerSummary",
