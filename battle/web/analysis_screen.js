@@ -12,7 +12,7 @@ import { SolverSocket } from "./socket.js";
 import {
   CELL_COUNT, EMPTY, formatPosition, freeCells, kindName, legalMoves, moveName, parseMove, parsePosition, playableCells, replay,
 } from "./rules.js";
-import { refusalWords, thinkingWords } from "./solver_panel.js";
+import { RetryClock, thinkingWords } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { t } from "./i18n.js";
 
@@ -35,6 +35,7 @@ export class AnalysisScreen {
     this.selected = null;
     this.asked = null; // the analyse message the board stands on: {type, id, position}
     this.count = 0;
+    this.retry = new RetryClock(() => this.render()); // a refusal, counted down to asking again
     this.board = new BoardView($("analysis-board"), (cell) => this.pick(cell));
     this.wire();
   }
@@ -64,6 +65,7 @@ export class AnalysisScreen {
 
   hide() {
     this.element.hidden = true;
+    this.retry.clear();
     if (this.socket) this.socket.close(t("left the analysis"));
     this.socket = null;
     this.asked = null;
@@ -84,7 +86,7 @@ export class AnalysisScreen {
   analyse() {
     this.result = null;
     this.thinking = null;
-    this.refusal = null;
+    this.retry.clear();
     if (!this.position || $("analysis-edit").checked) {
       if (this.socket && this.asked) this.socket.stopAnalysis();
       this.asked = null;
@@ -108,9 +110,9 @@ export class AnalysisScreen {
     } else if (message.type === "solver_queue" && message.what === "analysis") {
       this.thinking = message.place;
     } else if (message.type === "solver_refused" && message.what === "analysis") {
-      this.refusal = message;
+      this.retry.hold(message, () => this.analyse());
     } else if (message.type === "error") {
-      this.refusal = null;
+      this.retry.clear();
       this.result = null;
       notice(t("The server refused that: {reason}", { reason: message.reason }));
     }
@@ -225,7 +227,7 @@ export class AnalysisScreen {
     const result = this.result;
     let status;
     if (legalMoves(position).length === 0) status = t("No pair is left: the game is over here.");
-    else if (this.refusal) status = refusalWords(this.refusal);
+    else if (this.retry.refusal) status = this.retry.words();
     else if (!result) status = this.thinking ? thinkingWords(this.thinking) : t("The solver thinks…");
     else if (result.evaluation.exact) status = t("Exact values: the solver has searched to the end.");
     else if (result.final) status = t("Estimates {depth} moves deep: the deepest the solver's limits allow here.", { depth: result.evaluation.depth });

@@ -17,7 +17,9 @@ import { analysisAddress } from "./analysis_screen.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
-import { downloadRecord, openingWords, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
+import {
+  RetryClock, downloadRecord, openingWords, refusalWords, renderSolverPanel, secondsUntil, thinkingWords,
+} from "./solver_panel.js";
 import { t } from "./i18n.js";
 import { refusalText } from "./server_words.js";
 
@@ -32,6 +34,8 @@ export class GameScreen {
     this.selected = null;
     this.view = null;
     this.note = "";
+    // the solver's latest refusal, counted down on the turn line
+    this.retry = new RetryClock(() => this.view && renderTurn(this.view, this.turnNote(this.view), this.lineUp()));
     this.shown = null; // the state the screen showed last: what changed since is news
     this.refusedTakeback = null; // the ply whose takeback the opponent said no to
     this.board = new BoardView($("board"), (cell) => this.pick(cell));
@@ -54,6 +58,7 @@ export class GameScreen {
     this.shown = null;
     this.refusedTakeback = null;
     this.note = "";
+    this.retry.clear();
     notice(storedNameTooLong() ? t("The name kept in this browser is longer than {count} characters: this game uses its first {count}, \"{name}\".",
       { count: MAX_NAME_LENGTH, name: storedName() }) : "");
     this.element.hidden = false;
@@ -69,6 +74,7 @@ export class GameScreen {
 
   /** Close the game's connection (the seat stays kept in this browser). */
   leave() {
+    this.retry.clear();
     if (this.socket) this.socket.close(t("left the game"));
     this.socket = null;
     this.purpose = null;
@@ -102,7 +108,10 @@ export class GameScreen {
           this.app.showHome(refusalWords(message));
           return;
         }
-        this.note = refusalWords(message);
+        this.retry.hold(message, this.askAgain(message.what));
+        break;
+      case "hint_result":
+        this.retry.clear();
         break;
       case "rematch":
         this.selected = null;
@@ -116,6 +125,7 @@ export class GameScreen {
         break;
       case "moved":
         this.selected = null;
+        if (this.retry.refusal?.what === "move") this.retry.clear();
         break;
       case "error":
         if (this.refused(socket, message)) return;
@@ -124,6 +134,15 @@ export class GameScreen {
         break;
     }
     this.render();
+  }
+
+  /** What asks a refused hint or review once more when its retry_after has passed (null for the
+   * solver's move: the server asks for it again). */
+  askAgain(what) {
+    const socket = this.socket;
+    if (what === "hint") return () => socket === this.socket && this.askHint();
+    if (what === "review") return () => socket === this.socket && socket.askReview();
+    return null;
   }
 
   /** A refusal in words; true when it ends the game screen (the home screen says it). */
@@ -260,6 +279,7 @@ export class GameScreen {
 
   askHint() {
     this.note = "";
+    this.retry.clear();
     this.send((socket) => socket.askHint());
     this.render();
   }
@@ -339,9 +359,10 @@ export class GameScreen {
   turnNote(view) {
     const solver = this.socket.solver;
     const solversTurn = solver && view.playing && view.state.to_move === solver.seat;
-    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking) : "";
+    const wait = secondsUntil(this.socket.thinkingUntil);
+    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking, wait) : "";
     document.body.dataset.solver = solversTurn ? String(this.socket.thinking ?? "") : "";
-    return [thinking, this.note].filter(Boolean).join(" ");
+    return [thinking, this.retry.words(), this.note].filter(Boolean).join(" ");
   }
 
   /** What changed from `before` to `state` that the screen answers: news for a player who looks
@@ -370,6 +391,8 @@ export class GameScreen {
   tick() {
     if (!this.socket) return;
     if (["retrying", "silent"].includes(this.socket.line.state)) renderLine(this.socket);
-    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.turnNote(this.view), this.lineUp());
+    if (this.view?.playing && (this.view.state.move_seconds || this.socket.thinkingUntil)) {
+      renderTurn(this.view, this.turnNote(this.view), this.lineUp()); // a clock, or a wait counted down
+    }
   }
 }

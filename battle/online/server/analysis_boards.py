@@ -16,10 +16,10 @@ import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from battle.online.protocol.solver_messages import Analyse, AnalysisResult, Evaluation, SolverQueue, StopAnalysis
+from battle.online.protocol.solver_messages import Analyse, AnalysisResult, Evaluation, StopAnalysis
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
-from battle.online.server.solver_games import refuse, tell
+from battle.online.server.solver_games import queue_news, refusal_code, refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.rules.notation import parse_position
 
@@ -57,9 +57,9 @@ class AnalysisBoards:
             position, seat=seat, address=network_of(client.address, self.ipv6_prefix), on_step=step
         )
         if isinstance(work, Refused):
-            refuse(client, "analysis", "budget" if work.reason == "budget" else "busy", work.retry_after)
+            refuse(client, "analysis", refusal_code(work), work.retry_after)
             return
-        self.work.watch(work, lambda place: tell(client, SolverQueue("analysis", place)))
+        self.work.watch(work, lambda waiting: tell(client, queue_news("analysis", waiting)))
 
         async def last_step() -> None:
             try:

@@ -27,11 +27,22 @@ class SolverSetup:
 
 @dataclass(frozen=True)
 class Refused:
-    """Work the pool did not take: ``reason`` ``budget``, ``busy`` or ``closed``, and the seconds until
-    the same work would be taken."""
+    """Work the pool did not take: ``reason`` ``budget`` (the address's solver time is spent), ``busy``
+    (the queue of its kind is full), ``queued`` (the address has as much of its kind waiting as it
+    may) or ``closed``, and the seconds until the same work would be taken."""
 
     reason: str
     retry_after: float
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Where submitted work stands: ``place`` 0 while the solver runs it, 1 when it starts next...;
+    ``wait`` the seconds until its address's solver time pays for it (the solver's move in a game
+    whose player's address has spent its time), 0 once paid for."""
+
+    place: int
+    wait: float = 0.0
 
 
 class WorkFailed(Exception):
