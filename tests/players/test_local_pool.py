@@ -176,6 +176,30 @@ def test_a_move_past_its_budget_waits_for_its_bucket_and_starts_beside_a_running
         holder.cancel()
 
 
+def busiest_thread_niceness(pid: int) -> int:
+    """The niceness of the thread of process ``pid`` that has used the most CPU (``/proc/PID/task``)."""
+    threads = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        threads.append((int(fields[11]) + int(fields[12]), int(fields[16])))
+    return max(threads)[1]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own niceness is Linux's")
+def test_a_long_search_runs_at_a_lower_priority_than_a_short_move() -> None:
+    from battle.players.local_pool import LONG_NICENESS
+
+    with LocalPool(1, budget=None) as pool:
+        assert pool.wait_ready(WAIT)
+        pid = pool.worker_pids()[0]
+        assert pid is not None
+        long = submit(pool, endless_analysis(), "long")
+        wait_until_searching(pid, 1.0)
+        assert busiest_thread_niceness(pid) == os.getpriority(os.PRIO_PROCESS, pid) + LONG_NICENESS
+        long.cancel()
+        assert isinstance(submit(pool, club_move(), "short").result(WAIT), MoveResult)  # the other thread's
+
+
 def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_step() -> None:
     now = [0.0]
     with LocalPool(1, budget=Budget(rate=0.5, burst=3.0), clock=lambda: now[0]) as pool:
