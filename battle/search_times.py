@@ -1,6 +1,7 @@
 """How long the solver thinks for a person, one figure per task: the door to the solver
 (``battle.players``) takes them as its defaults, and the window and the terminal, which must not
-import the solver to read them (numba loads with it), show and set the same figures.
+import the solver to read them (numba loads with it), show and set the same figures, and a game
+server's solver pool, which runs no search itself, charges them.
 """
 
 from __future__ import annotations
@@ -19,3 +20,7 @@ REVIEW_SECONDS = 1.0
 """A review's search per move: a second grades the middle and end game exactly and leaves the
 opening's values as marked estimates, within about a minute for a whole game (the window's
 ``review_seconds`` setting starts here)."""
+REVIEW_NODES_PER_SECOND = 1_000_000
+"""Nodes a review's search gets for each second of its budget: about what one search thread
+visits in a second on the 2-core benchmark machine, where the million-node searches of a played-out
+deal took 0.7-2.2 s each with the machine shared (``benchmarks/review_repeat.py``)."""

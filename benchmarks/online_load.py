@@ -298,6 +298,13 @@ class ServerProcess:
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
+    def _network_caps(self) -> list[str]:
+        """The caps on the games one network holds and starts, lifted too, for a tree that has them."""
+        commands = (self.tree / "battle" / "cli" / "online_commands.py").read_text(encoding="utf-8")
+        if "--max-games-per-address" not in commands:
+            return []
+        return ["--max-games-per-address", str(self.max_games), "--creates-per-hour", str(3600 * self.max_games)]
+
     def __enter__(self) -> ServerProcess:
         command = [
             sys.executable,
@@ -321,6 +328,7 @@ class ServerProcess:
             str(4 * self.max_games),
             "--max-waiting-per-address",
             str(self.max_games),
+            *self._network_caps(),
             "--commit",
             self.commit,
             "--slow-sync-ms",

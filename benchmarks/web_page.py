@@ -1,9 +1,11 @@
 """The browser client's weight and speed on loopback, as a Markdown table.
 
-    python benchmarks/web_page.py [--runs 10] [--chromium /usr/bin/chromium]
+    python benchmarks/web_page.py [--runs 10] [--chromium /usr/bin/chromium] [--against COMMIT]
 
 Starts the real server (``mahjong-battle serve``) on a free port of 127.0.0.1 with a fresh
-database. Each run hosts a game over a raw WebSocket (deal 1), then a headless Chromium in a
+database. With ``--against COMMIT`` a second server serves that commit's tree (``git archive``
+into a temporary folder) and the runs alternate between the two, so both rows are measured under
+the same load; a row for each. Each run hosts a game over a raw WebSocket (deal 1), then a headless Chromium in a
 fresh context (an empty cache) opens the invite link ``/join/CODE`` and waits for the first
 render of a board that can be played (``data-playable`` on the page's body). The browser keeps
 a name already (a friend who joined once): the link goes straight to the game.
@@ -17,8 +19,9 @@ Measured:
   figure (navigation start to its ``playable`` performance mark);
 - the same after a reload, with every file in the cache (each one revalidated: ``no-cache``
   with an ETag gives a 304 without a body);
-- a browser's first link, with no storage at all: the time to the name question it asks, and
-  from the answer (Join, no name typed) to the playable board.
+- a browser's first link, with no storage at all: the time to the first screen of the game (the
+  board, or a page that asks the name before it: its question), and to a playable board (such a
+  page's question answered at once, no name typed).
 
 Needs Playwright (``pip install '.[browser]'``) and a Chromium (Debian's ``chromium``).
 Only 127.0.0.1 is contacted.
@@ -66,20 +69,22 @@ def hosted_invite(url: str) -> str:
 
 
 def first_link(browser: object, base: str, url: str) -> tuple[float, float]:
-    """A browser with no storage: ms to the name question, and from the answer to the board."""
+    """A browser with no storage: ms to the first thing it shows of the game (the name question
+    before the board where the page asks it first, else the board), and to a playable board."""
     context = browser.new_context()  # type: ignore[attr-defined]
     page = context.new_page()
     page.set_default_timeout(30_000)
+    link = f"{base}/join/{hosted_invite(url)}"
     started = time.perf_counter()
-    page.goto(f"{base}/join/{hosted_invite(url)}")
+    page.goto(link)
     page.wait_for_selector("#join-ask:not([hidden]), body[data-playable]")
     asked = time.perf_counter()
-    if page.is_visible("#join-ask"):
+    if page.is_visible("#join-ask"):  # a page that asks the name before the board
         page.click("#join-ask-button")
     page.wait_for_selector("body[data-playable]")
     answered = time.perf_counter()
     context.close()
-    return (asked - started) * 1000, (answered - asked) * 1000
+    return (asked - started) * 1000, (answered - started) * 1000
 
 
 def measure(browser: object, base: str, url: str) -> dict[str, float]:
@@ -123,73 +128,108 @@ def measure(browser: object, base: str, url: str) -> dict[str, float]:
 
 
 @contextlib.contextmanager
-def served_browser(chromium: str | None, solver_workers: int = 0) -> Iterator[tuple[str, Any]]:
-    """``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database (and ``solver_workers``
-    solver processes), and a headless Chromium (``chromium``, else the first on the PATH): the page's
-    address and the browser."""
+def served(root: Path = ROOT, solver_workers: int = 0) -> Iterator[str]:
+    """``mahjong-battle serve`` of the tree at ``root`` on a free port of 127.0.0.1 with a fresh
+    database (and ``solver_workers`` solver processes): the page's address."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
+        # a server older than the solver pool knows no --solver-workers, and runs no solver
+        solver = ["--solver-workers", str(solver_workers)] if _knows_solver_workers(root) else []
+        server = subprocess.Popen(
+            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3"), *solver],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(root)},
+            cwd=root,
+        )
+        try:
+            assert server.stdout is not None
+            if not server.stdout.readline():  # the address line: it listens
+                raise SystemExit(f"the server of {root} did not start")
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def _knows_solver_workers(root: Path) -> bool:
+    commands = root / "battle" / "cli" / "online_commands.py"
+    return commands.is_file() and "--solver-workers" in commands.read_text(encoding="utf-8")
+
+
+@contextlib.contextmanager
+def headless_browser(chromium: str | None) -> Iterator[Any]:
+    """A headless Chromium (``chromium``, else the first on the PATH)."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium or next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
     if executable is None:
         raise SystemExit("no Chromium found: apt-get install chromium, or give --chromium")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
-        server = subprocess.Popen(
-            [
-                *command,
-                "--port",
-                str(port),
-                "--db",
-                str(Path(folder) / "games.sqlite3"),
-                "--solver-workers",
-                str(solver_workers),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
+    sandbox = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=sandbox)
         try:
-            assert server.stdout is not None
-            server.stdout.readline()  # the address line: it listens
-            sandbox = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=executable, args=sandbox)
-                try:
-                    yield f"http://127.0.0.1:{port}", browser
-                finally:
-                    browser.close()
+            yield browser
         finally:
-            server.terminate()
-            server.wait(10)
+            browser.close()
+
+
+@contextlib.contextmanager
+def served_browser(chromium: str | None, solver_workers: int = 0) -> Iterator[tuple[str, Any]]:
+    """This tree's server (``served``) and a headless Chromium: the page's address and the browser."""
+    with served(ROOT, solver_workers) as base, headless_browser(chromium) as browser:
+        yield base, browser
+
+
+@contextlib.contextmanager
+def commit_tree(commit: str) -> Iterator[Path]:
+    """``commit``'s files in a temporary folder (``git archive``), for a server of that version."""
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        yield Path(folder)
+
+
+def table_row(runs: list[dict[str, float]]) -> str:
+    def spread(key: str) -> str:
+        values = [run[key] for run in runs]
+        return f"{statistics.median(values):.0f} ({max(values):.0f})"
+
+    first = runs[0]
+    return (
+        f"| {first['files']:.0f} | {first['bytes']:,.0f} | {first['tiles']:,.0f} | {spread('cold_ms')} "
+        f"| {spread('cold_page_ms')} | {spread('warm_ms')} | {spread('warm_page_ms')} "
+        f"| {spread('question_ms')} | {spread('answered_ms')} |"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="links opened (default 10)")
     parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
+    parser.add_argument("--against", metavar="COMMIT", help="measure this commit's page too, runs alternating")
     args = parser.parse_args(argv)
-    with served_browser(args.chromium) as (base, browser):
-        url = base.replace("http://", "ws://")
-        runs = [measure(browser, base, url) for _ in range(args.runs)]
-
-    def spread(key: str) -> str:
-        values = [run[key] for run in runs]
-        return f"{statistics.median(values):.0f} ({max(values):.0f})"
-
-    first = runs[0]
-    print(f"{args.runs} runs on 127.0.0.1; times are the median (the slowest) in ms\n")
+    with contextlib.ExitStack() as stack:
+        bases = {"this tree": stack.enter_context(served(ROOT))}
+        if args.against:
+            bases[args.against] = stack.enter_context(served(stack.enter_context(commit_tree(args.against))))
+        browser = stack.enter_context(headless_browser(args.chromium))
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name in bases}
+        for _ in range(args.runs):
+            for name, base in bases.items():
+                runs[name].append(measure(browser, base, base.replace("http://", "ws://")))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{args.runs} runs on 127.0.0.1 (load {load:.1f} at the end); times are the median (the slowest) in ms\n")
+    against = "| page " if args.against else ""
     print(
-        "| files | bytes | of them tiles.png | link to playable board | page's own figure "
-        "| reload, cached | page's own figure | first link: to the name question | answer to board |"
+        f"{against}| files | bytes | of them tiles.png | link to playable board | page's own figure "
+        "| reload, cached | page's own figure | first link: to its first screen | to a playable board |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
-    print(
-        f"| {first['files']:.0f} | {first['bytes']:,.0f} | {first['tiles']:,.0f} | {spread('cold_ms')} "
-        f"| {spread('cold_page_ms')} | {spread('warm_ms')} | {spread('warm_page_ms')} "
-        f"| {spread('question_ms')} | {spread('answered_ms')} |"
-    )
+    print(("|---" if args.against else "") + "|---|---|---|---|---|---|---|---|---|")
+    for name, measured in runs.items():
+        print((f"| {name} " if args.against else "") + table_row(measured))
     return 0
 
 

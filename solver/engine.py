@@ -28,7 +28,7 @@ import numpy as np
 from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, biggest_pair
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
-from solver.limits import Limits
+from solver.limits import FULL_DEPTH, Limits
 from solver.results import Analysis, Bound, MoveValue, Progress, ProgressCallback, SearchStatus
 from solver.table_size import (
     MAX_TABLE_BITS,
@@ -39,7 +39,6 @@ from solver.table_size import (
     table_bits_for,
 )
 
-FULL_DEPTH = k.FULL_DEPTH
 DEFAULT_TABLE_BITS = 23
 """2**23 table entries of 16 bytes: 128 MiB."""
 KEY_TABLE_SEED = 20261122

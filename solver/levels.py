@@ -11,11 +11,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from battle.rules.board import Move, Position
-from solver.engine import Engine
 from solver.limits import Limits
 from solver.results import Analysis
+
+if TYPE_CHECKING:  # the table of levels is read without numba (a game server's pool checks a level's name)
+    from solver.engine import Engine
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,9 @@ def best_move(
     chosen = get_level(level)
     if not position.legal_moves():
         raise ValueError("no legal move: the game is over")
-    engine = engine if engine is not None else Engine()
+    if engine is None:
+        from solver.engine import Engine
+
+        engine = Engine()
     analysis = analyse_for_level(engine, position, chosen)
     return choose_from(analysis, chosen, rng if rng is not None else random.Random())

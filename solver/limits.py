@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+FULL_DEPTH = 127
+"""The depth of a proof (the kernels store it with an exact entry, ``solver._search.FULL_DEPTH``): deeper
+than any game (54 moves), so a depth limit up to it is one a search can be given."""
+
 
 @dataclass(frozen=True)
 class Limits:

@@ -27,11 +27,17 @@ import time
 
 from battle.rules.board import COLS, ROWS, Move, Position
 from battle.rules.tiles import EMPTY, kind_value
+from solver.levels import LEVELS
 from solver.results import Analysis, Bound, MoveValue
 
 PLAIN_MAX_DEPTH = 4
 """The deepest level searched here (club): depth 4 takes 30-300 ms a move in plain Python on a
 full board, depth 8 (expert) minutes."""
+PLAIN_LEVELS: tuple[str, ...] = tuple(
+    name for name, level in LEVELS.items() if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH
+)
+"""The levels whose moves plain Python finds without the kernels (beginner, casual, club: depth 1,
+2 and 4, from 0.2 to 24 ms a move on the median position, at most 0.7 s; ``benchmarks/README.md``)."""
 
 _Runs = tuple[tuple[int, int], ...]
 """Each column's (top row, bottom row); empty when top > bottom."""

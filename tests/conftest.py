@@ -14,6 +14,60 @@ from pathlib import Path
 
 import pytest
 
+from tests.leftover_processes import ProcessLedger, end_and_name, key_of, running_descendants
+
+LEDGER = ProcessLedger()
+"""The processes this test process's higher-scoped fixtures started (``tests/leftover_processes.py``)."""
+
+
+@pytest.fixture(autouse=True)
+def every_process_ends(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every process the test started has ended once its fixtures are torn down (this fixture is
+    set up first and torn down last); one still running is killed by PID and fails the test. A
+    test marked ``hands_processes_to("fixture")`` gives what it leaves to that running module- or
+    session-scoped fixture, whose end then ends them."""
+    before = running_descendants()
+    yield
+    new = LEDGER.new_since(before)
+    marker = request.node.get_closest_marker("hands_processes_to")
+    if new and marker is not None and LEDGER.hand_over(new, marker.args[0]):
+        return
+    left = end_and_name(new)
+    if left:
+        pytest.fail("processes started by this test outlived it (killed now):\n" + "\n".join(left), pytrace=False)
+
+
+class FixtureProcesses:
+    """Processes a module- or session-scoped fixture starts belong to it, not to the test that
+    happened to set it up first, and end with it. A plugin of its own, not hooks of this conftest:
+    a session fixture is set up on the session's node, which sees only the root's conftest hooks."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_fixture_setup(self, fixturedef: pytest.FixtureDef[object]) -> Iterator[None]:
+        if fixturedef.scope == "function":
+            yield
+            return
+        before = running_descendants()
+        yield
+        started = {key for process in LEDGER.new_since(before) if (key := key_of(process)) is not None}
+        if started:
+            LEDGER.owned[f"{fixturedef.scope}:{fixturedef.argname}"] = started
+
+    def pytest_fixture_post_finalizer(self, fixturedef: pytest.FixtureDef[object]) -> None:
+        owned = LEDGER.owned.pop(f"{fixturedef.scope}:{fixturedef.argname}", None)
+        if not owned:
+            return
+        left = end_and_name(process for key, process in running_descendants().items() if key in owned)
+        if left:
+            pytest.fail(
+                f"processes of the fixture {fixturedef.argname!r} outlived it (killed now):\n" + "\n".join(left),
+                pytrace=False,
+            )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(FixtureProcesses(), "fixture-processes")
+
 
 @pytest.fixture(autouse=True)
 def private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:

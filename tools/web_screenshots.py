@@ -4,14 +4,20 @@
 
 Starts ``mahjong-battle serve`` on a free port of 127.0.0.1 with a fresh database, as
 ``benchmarks/web_page.py`` does; Ann hosts deal
-8 in a headless Chromium, Bob opens her link in another and answers the name question, and the two
+8 in a headless Chromium, Bob opens her link in another and gives his name beside the board, and the two
 play 14 moves by clicks. Ann's seat is then opened, as a reload would, on four screens and each is
 written as a PNG:
 
 - ``web-desktop.png``: 1280 x 800;
 - ``web-phone.png``: a phone held upright, 390 x 844 (at 2 device pixels a pixel);
 - ``web-phone-sideways.png``: the same phone held sideways, 844 x 390;
-- ``web-phone-320.png``: a small phone, 320 x 568.
+- ``web-phone-320.png``: a small phone, 320 x 568;
+
+and a friend's first link (deal 8 again, hosted by Cleo), the board shown at once and the name
+asked beside it:
+
+- ``web-join-desktop.png``: 1280 x 800;
+- ``web-join-phone.png``: a phone held upright, 390 x 844.
 
 Needs Playwright (``pip install '.[browser]'``) and a Chromium. Only 127.0.0.1 is contacted.
 """
@@ -36,6 +42,10 @@ SCREENS = [
         {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True},
     ),
     ("web-phone-320.png", {"viewport": {"width": 320, "height": 568}, "device_scale_factor": 2, "is_mobile": True}),
+]
+JOIN_SCREENS = [
+    ("web-join-desktop.png", SCREENS[0][1]),
+    ("web-join-phone.png", SCREENS[1][1]),
 ]
 MOVES = 14
 KEEP = "(kept) => { for (const [key, value] of Object.entries(kept)) localStorage.setItem(key, value); }"
@@ -77,9 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         ann.wait_for_selector("#invite-link:not(:empty)")
         bob = browser.new_context().new_page()
         bob.goto(str(ann.text_content("#invite-link")))
-        bob.fill("#join-ask-form input[name=name]", "Bob")
-        bob.click("#join-ask-button")
-        bob.wait_for_selector("body[data-playable]")
+        bob.wait_for_selector("#name-ask:not([hidden])")
+        bob.fill("#name-ask input[name=name]", "Bob")
+        bob.click("#name-ask-button")
+        bob.wait_for_selector("#player-2 .name:text-is('Bob (you)')")
         for _ in range(MOVES):
             play_a_move([ann, bob])
         game = ann.get_attribute("body", "data-game")
@@ -93,6 +104,21 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_selector('#link[data-state="connected"]')
             page.wait_for_selector(f'body[data-ply="{MOVES}"]')
             page.screenshot(path=str(args.out / name))
+            print(f"wrote {args.out / name}")
+        for name, options in JOIN_SCREENS:
+            cleo = browser.new_context(**SCREENS[0][1]).new_page()
+            cleo.goto(base + "/")
+            cleo.fill("#host-form input[name=name]", "Cleo")
+            cleo.check("#host-form input[name=deal][value=number]")
+            cleo.fill("#host-form input[name=number]", "8")
+            cleo.select_option("#host-form select[name=first]", "creator")
+            cleo.click("#host-button")
+            cleo.wait_for_selector("#invite-link:not(:empty)")
+            friend = browser.new_context(**options).new_page()  # a browser that never gave a name
+            friend.goto(str(cleo.text_content("#invite-link")))
+            friend.wait_for_selector("#name-ask:not([hidden])")
+            friend.wait_for_selector('#player-1 .presence:text-is("online")')
+            friend.screenshot(path=str(args.out / name))
             print(f"wrote {args.out / name}")
     return 0
 

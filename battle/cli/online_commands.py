@@ -101,13 +101,73 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     sub.add_argument(
+        "--max-games-per-address",
+        type=_positive,
+        default=limits.games_per_network,
+        metavar="N",
+        help=_(
+            "unfinished games between people one client address may have a seat in and still host "
+            "another (default {count}; joining is never refused for it)"
+        ).format(count=limits.games_per_network),
+    )
+    sub.add_argument(
+        "--max-solver-games-per-address",
+        type=_positive,
+        default=limits.solver_games_per_network,
+        metavar="N",
+        help=_("unfinished games against the solver one client address may have (default {count})").format(
+            count=limits.solver_games_per_network
+        ),
+    )
+    sub.add_argument(
+        "--creates-per-hour",
+        type=positive_number(3_600_000),
+        default=limits.creates_per_hour,
+        metavar="N",
+        help=_(
+            "games (hosted, against the solver, rematches) one client address may start an hour, "
+            "{burst} at once (default {count:g})"
+        ).format(burst=limits.create_burst, count=limits.creates_per_hour),
+    )
+    sub.add_argument(
+        "--abandon-hours",
+        type=positive_number(24 * 365),
+        default=limits.abandon_seconds / 3600,
+        metavar="H",
+        help=_(
+            "a game whose player to move has not moved for H hours ends: abandoned (the other wins), "
+            "or called off before move 2 (default {value}; decimals allowed)"
+        ).format(value=format_short(limits.abandon_seconds / 3600)),
+    )
+    sub.add_argument(
+        "--abandon-hours-one-network",
+        type=positive_number(24 * 365),
+        default=limits.abandon_one_network_seconds / 3600,
+        metavar="H",
+        help=_(
+            "the same for a game whose two players came from one address, or against the solver "
+            "(default {value}; decimals allowed)"
+        ).format(value=format_short(limits.abandon_one_network_seconds / 3600)),
+    )
+    sub.add_argument(
+        "--keep-days",
+        type=positive_number(36_500),
+        default=limits.keep_seconds / 86400,
+        metavar="D",
+        help=_(
+            "finished games and their reviews are deleted D days after they ended or the review was "
+            "made (default {value}; decimals allowed)"
+        ).format(value=format_short(limits.keep_seconds / 86400)),
+    )
+    sub.add_argument(
         "--idle-seconds",
         type=positive_number(24 * 3600),
         default=limits.pick_seconds,
         metavar="S",
-        help=_("a connection that picks no game within S seconds of saying hello is closed (default {value:g})").format(
-            value=limits.pick_seconds
-        ),
+        help=_(
+            "a connection in no game and with no solver work (an analysis, a review it waits for) for S seconds "
+            "is closed (default {value:g})"
+        ).format(value=limits.pick_seconds),
     )
     sub.add_argument(
         "--ipv6-prefix",
@@ -133,6 +193,18 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         help=_(
             "a web page besides the server's own whose scripts may connect, as https://HOST[:PORT] "
             "(repeat for more; pages elsewhere are refused)"
+        ),
+    )
+    sub.add_argument(
+        "--allow-host",
+        action="append",
+        type=_host_name,
+        default=[],
+        metavar=pgettext("metavar", "NAME"),
+        help=_(
+            "a host name this server answers to besides its own address, localhost, this machine's name "
+            "and --public-url's (repeat for more; requests naming others are refused, as a DNS-rebinding "
+            "page's are)"
         ),
     )
     sub.add_argument(
@@ -246,6 +318,19 @@ def _origin(text: str) -> str:
         ) from None
 
 
+def _host_name(text: str) -> str:
+    from battle.online.server.served_hosts import check_host_name
+
+    try:
+        return check_host_name(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a host name like games.example.org (no scheme, port or path)").format(
+                quote=quote(text, 60)
+            )
+        ) from None
+
+
 _positive = whole_number(1)
 
 
@@ -291,11 +376,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         connections=args.max_connections,
         connections_per_address=args.max_connections_per_address,
         waiting_per_address=args.max_waiting_per_address,
+        games_per_network=args.max_games_per_address,
+        solver_games_per_network=args.max_solver_games_per_address,
+        creates_per_hour=args.creates_per_hour,
+        abandon_seconds=args.abandon_hours * 3600,
+        abandon_one_network_seconds=args.abandon_hours_one_network * 3600,
+        keep_seconds=args.keep_days * 86400,
         trust_proxy=args.trust_proxy,
         public_url=args.public_url,
         ipv6_prefix=args.ipv6_prefix,
         pick_seconds=args.idle_seconds,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
     )
 
     async def serve_until_stopped() -> int:

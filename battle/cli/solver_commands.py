@@ -21,6 +21,7 @@ from battle.i18n import N_, _, format_number, ngettext, pgettext
 from battle.rules.board import Position, move_name
 from battle.rules.errors import quote
 from battle.rules.wording import grade_word
+from battle.search_times import REVIEW_SECONDS
 
 if TYPE_CHECKING:
     from battle.cli.json_shapes import AnalyseJSON
@@ -57,13 +58,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument(
         "--time",
         type=_seconds,
-        default=2.0,
+        default=REVIEW_SECONDS,
         metavar="S",
         help=_(
-            "search per move (default 2), counted in nodes: a million for each second, about a "
-            "second of one core on a quiet machine, so that a repeat on any load gives the same "
-            "grades; moves not solved within it are estimates"
-        ),
+            "search per move (default {seconds}, as the window and the server's page review), "
+            "counted in nodes: a million for each second, about a second of one core on a quiet "
+            "machine, so that a repeat on any load gives the same grades; moves not solved within "
+            "it are estimates"
+        ).format(seconds=format_number(REVIEW_SECONDS)),
     )
     sub.add_argument("--json", action="store_true", help=_("print the review as JSON instead of text"))
     sub.add_argument(

@@ -15,11 +15,23 @@ stops its search; one that has not started it yet skips it.
 A worker that dies (killed, out of memory) takes its unit with it; Dask's scheduler gives the
 task to another worker (up to its ``distributed.scheduler.allowed-failures``, 3 by default), and
 when Dask gives up (``KilledWorker``) the pool queues the unit again, up to ``MAX_TRIES`` times.
+
+A scheduler that goes away (restarted, its machine down) is noticed at once when its connection
+closes, else within ``CAPACITY_EVERY`` + ``ANSWER_SECONDS`` by the look at the cluster's size. The
+units it ran wait in the queue again, their tries not counted; new work is refused as
+``"unavailable"`` with the seconds until the next try; the pool connects again to the same address
+with back-off (``battle.players.cluster_link``: 1, 2, 4 ... 30 s), and the waiting units go to the
+cluster as soon as it answers. The log says each change in one line, and Dask's own tracebacks about
+the closed connection are left out (``_LostSchedulerNoise``).
 This module imports Dask, so only a pool that asks for a scheduler imports it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
+import logging
 import threading
 import time
 import uuid
@@ -27,18 +39,31 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from distributed import Client, WorkerPlugin
 from distributed import Future as DaskFuture
+from distributed.comm.core import CommClosedError
+from distributed.utils import LoopRunner
 
+from battle.players.cluster_link import ClusterLink, ClusterState
 from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, PoolServices, Result, StepJob
-from battle.players.pool_schedule import MAX_WAITING, Budget
+from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, Result, StepJob
+from battle.players.pool_schedule import MAX_WAITING, Budget, Refusal
+
+log = logging.getLogger("mahjong-battle.solver-pool")
+
+if TYPE_CHECKING:
+    from battle.players.pool_services import PoolServices
 
 CAPACITY_EVERY = 2.0
-"""Seconds between looks at how many worker threads the cluster has."""
+"""Seconds between looks at how many worker threads the cluster has (each also tells whether it answers)."""
+ANSWER_SECONDS = 10.0
+"""A scheduler that does not say its size within this many seconds counts as lost."""
 CONNECT_SECONDS = 20
+"""Seconds the first connection may take: a server whose scheduler is not there does not start."""
+TRY_SECONDS = 5
+"""Seconds one try to connect again may take (Dask's connect retries within them)."""
 PLUGIN_NAME = "mahjong-battle-solver"
 
 Outcome = tuple[Result | None, str | None, float]
@@ -59,65 +84,91 @@ class DaskPool(SolverPool):
         megabytes: int = DEFAULT_WORKER_MEGABYTES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+        self._loop = LoopRunner()
+        """The event loop every client of this pool runs on. Dask stops a client's own loop only when the
+        client is closed, and one that fails to connect is never closed: each try would leave a thread
+        and three descriptors behind, 120 threads an hour at the 30 s back-off. Shared, a failed try
+        leaves only a count on this loop, which then runs on after ``close`` until the process ends."""
+        self._loop.start()
         try:
-            client.register_plugin(SolverWorkerPlugin(), name=PLUGIN_NAME)
-            threads = _threads(client)
+            client, threads = _connect(scheduler, CONNECT_SECONDS, self._loop)
         except BaseException:
-            client.close()
+            self._loop.stop()
             raise
         super().__init__(threads, budget=budget, max_waiting=max_waiting, move_reserve=move_reserve, clock=clock)
+        _LostSchedulerNoise.install()
+        self._address = scheduler
         self._client = client
+        self._link = ClusterLink()
+        self._dropped: list[Client] = []
+        """Clients of a lost scheduler, for the watcher to close (never on Dask's own threads)."""
         self._megabytes = megabytes
         self._name = uuid.uuid4().hex[:12]
         """Names this pool's units on the workers, which outlive it and may serve other pools at once."""
         self._futures: dict[int, DaskFuture] = {}
+        self._submissions = itertools.count(1)
+        """Numbers each task's key: a unit handed out again never meets its earlier task on the scheduler."""
         self._stopper = ThreadPoolExecutor(1, thread_name_prefix="solver-pool-stop")
         """Sends stops off the lock: a broadcast waits for the scheduler's answer."""
-        self._watcher = threading.Thread(target=self._watch_capacity, name="solver-pool-capacity", daemon=True)
+        self._watcher = threading.Thread(target=self._watch_cluster, name="solver-pool-cluster", daemon=True)
         self._watcher.start()
 
     @property
     def client(self) -> Client:
-        """The Dask client (monitoring, and tests that kill a worker)."""
+        """The Dask client (monitoring, and tests that kill a worker); a new one after each reconnection."""
         return self._client
 
+    def cluster(self) -> ClusterState:
+        with self._lock:
+            return self._link.state(time.monotonic())
+
     def _dispatch_locked(self) -> None:
-        if self._closed:
+        if self._closed or not self._link.connected:
             return
         while (taken := self._take_locked()) is not None:
             unit, job = taken
-            future = self._client.submit(
-                run_unit,
-                self.token(unit.id),
-                job,
-                self._megabytes,
-                key=f"solver-{unit.kind.name.lower()}-{self.token(unit.id)}",
-                pure=False,
-                priority=-int(unit.kind),
-            )
+            try:
+                future = self._client.submit(
+                    run_unit,
+                    self.token(unit.id),
+                    job,
+                    self._megabytes,
+                    key=f"solver-{unit.kind.name.lower()}-{self.token(unit.id)}-{next(self._submissions)}",
+                    pure=False,
+                    priority=-int(unit.kind),
+                )
+            except Exception as error:  # noqa: BLE001 - a client Dask closed under us: the unit waits for the next
+                self._schedule.retry(unit.id, self._clock(), counted=False)
+                self._lose_locked(_one_line(error))
+                return
             self._futures[unit.id] = future
             future.add_done_callback(partial(self._done, unit.id))
 
     def _done(self, unit: int, future: DaskFuture) -> None:
-        """On Dask's callback thread: a unit's task ended, answered, failed, or lost its workers."""
+        """On Dask's callback thread: a unit's task ended, answered, failed, or lost its workers or its scheduler."""
         lost = False
         outcome: Outcome = (None, None, 0.0)
         try:
             outcome = future.result()
-        except CancelledError:  # the cluster dropped it (the client reconnected, the scheduler restarted)
+        except CancelledError:  # the cluster dropped it (its scheduler went away, or restarted)
             lost = True
         except Exception as error:  # noqa: BLE001 - Dask's KilledWorker, or the task's own failure: said in one line
             lost = type(error).__name__ == "KilledWorker"
             outcome = (None, f"{type(error).__name__}: {str(error)[:200]}", 0.0)
         with self._lock:
-            self._futures.pop(unit, None)
+            if self._futures.get(unit) is not future:  # handed back when its scheduler was lost
+                return
+            if lost and not self._closed and self._client.status != "running":  # Dask cancels them all as it goes
+                self._lose_locked("its connection closed")
+                return
+            del self._futures[unit]
             actions = self._lost_locked(unit) if lost else self._ended_locked(unit, *outcome)
             self._dispatch_locked()
         self._settle(actions)
 
     def _stop_locked(self, unit: int) -> None:
-        self._stopper.submit(self._client.run, stop_unit, self.token(unit))
+        if self._link.connected and self._client.status == "running":  # a lost cluster's units are handed back
+            self._stopper.submit(self._client.run, stop_unit, self.token(unit))
 
     def token(self, unit: int) -> str:
         """What the workers call ``unit``: unit ids count from 1 in every pool, and a cluster outlives a
@@ -125,30 +176,171 @@ class DaskPool(SolverPool):
         return f"{self._name}-{unit}"
 
     def _worker_counts_locked(self) -> dict[str, int]:
-        return {"workers": self._schedule.workers}
+        return {"workers": self._schedule.workers if self._link.connected else 0}
 
-    def _watch_capacity(self) -> None:
-        """Follow the cluster's size: workers that join take units, workers that leave are not waited for."""
+    def _unavailable_locked(self) -> Refusal | None:
+        if self._link.connected:
+            return None
+        return Refusal("unavailable", self._link.retry_after(time.monotonic()))
+
+    # -- the link to the scheduler ------------------------------------------------------------------
+
+    def _lose_locked(self, why: str) -> None:
+        """The scheduler does not answer: its units wait again (their tries not counted: no fault of
+        theirs), and the watcher closes its client and tries again. Said once a loss."""
+        if self._closed or not self._link.lose(time.monotonic()):
+            return
+        for unit in self._futures:
+            # a running unit waits again; one being stopped ends; neither fails its ticket (no try counted)
+            self._lost_locked(unit, counted=False)
+        self._futures.clear()
+        self._dropped.append(self._client)
+        log.warning(
+            "the solver cluster at %s does not answer (%s); its searches wait and new ones are refused "
+            "until it does; trying again in %.0f s",
+            self._address,
+            why,
+            self._link.wait(time.monotonic()),
+        )
+        self._lock.notify_all()
+
+    def _watch_cluster(self) -> None:
+        """Follow the cluster: workers that join take units, workers that leave are not waited for, a
+        scheduler that does not answer is tried again with back-off until it does."""
         while True:
             with self._lock:
-                if self._lock.wait_for(lambda: self._closed, CAPACITY_EVERY):
-                    return
+                if not (self._closed or self._dropped):
+                    self._lock.wait(CAPACITY_EVERY if self._link.connected else self._link.wait(time.monotonic()))
+                dropped, self._dropped = self._dropped, []
+                closed, connected, client = self._closed, self._link.connected, self._client
+                due = self._link.due(time.monotonic())
+            for old in dropped:
+                _close_quietly(old)
+            if closed:
+                return
+            if connected:
+                self._look(client)
+            elif due:
+                self._try_again()
+
+    def _look(self, client: Client) -> None:
+        """Read the cluster's size, which also tells whether its scheduler answers."""
+        if client.status != "running":  # Dask's client saw its connection close
+            why = "its connection closed"
+        else:
             try:
-                threads = _threads(self._client)
-            except (OSError, TimeoutError):  # the scheduler is away for a moment: keep the last count
-                continue
+                threads = _threads(client, ANSWER_SECONDS)
+            except Exception as error:  # noqa: BLE001 - whatever the call raises, the scheduler did not answer
+                why = _one_line(error)
+            else:
+                with self._lock:
+                    if self._client is client and self._link.connected:
+                        self._schedule.set_workers(threads)
+                        self._dispatch_locked()
+                return
+        with self._lock:
+            if self._client is client:
+                self._lose_locked(why)
+
+    def _try_again(self) -> None:
+        """One try to connect to the lost scheduler: the waiting units go to it, or the next try waits longer."""
+        try:
+            client, threads = _connect(self._address, TRY_SECONDS, self._loop)
+        except OSError:  # still away (refused, or no answer in TRY_SECONDS): said when it answers
             with self._lock:
-                self._schedule.set_workers(threads)
-                self._dispatch_locked()
+                self._link.failed(time.monotonic())
+            return
+        except Exception as error:  # noqa: BLE001 - another answer (a scheduler of another version): said, and tried again
+            with self._lock:
+                self._link.failed(time.monotonic())
+                wait = self._link.wait(time.monotonic())
+            log.warning(
+                "the solver cluster at %s refused the pool (%s); trying again in %.0f s",
+                self._address,
+                _one_line(error),
+                wait,
+            )
+            return
+        with self._lock:
+            if self._closed:
+                self._dropped.append(client)
+                return
+            lost_for = self._link.regain(time.monotonic())
+            self._client = client
+            self._schedule.set_workers(threads)
+            waiting = sum(count for name, count in self._schedule.counts().items() if name.startswith("waiting_"))
+            log.warning(
+                "the solver cluster at %s answers again after %.0f s; searches waiting for it: %d",
+                self._address,
+                lost_for,
+                waiting,
+            )
+            self._dispatch_locked()
 
     def _shut_down(self) -> None:
         self._stopper.shutdown(wait=True)
-        self._client.close()
+        with self._lock:
+            clients = [self._client, *self._dropped]
+            self._dropped = []
+        for client in clients:
+            _close_quietly(client)
+        self._loop.stop()
 
 
-def _threads(client: Client) -> int:
-    """The cluster's worker threads (at least one, so units wait for a worker to come)."""
-    return max(1, sum(client.nthreads().values()))
+def _connect(address: str, seconds: float, loop: LoopRunner) -> tuple[Client, int]:
+    """A client of the scheduler at ``address`` on ``loop``, its workers told to load the kernels, and its
+    threads; an ``OSError`` when it does not answer within ``seconds``."""
+    client = Client(address, timeout=f"{seconds}s", set_as_default=False, loop=loop.loop)
+    try:
+        client.register_plugin(SolverWorkerPlugin(), name=PLUGIN_NAME)
+        threads = _threads(client, seconds)
+    except BaseException:
+        _close_quietly(client)
+        raise
+    return client, threads
+
+
+def _threads(client: Client, seconds: float) -> int:
+    """The cluster's worker threads, as the schedule counts them: at least one, so units wait for a
+    worker to come."""
+    return max(1, sum(client.nthreads(callback_timeout=seconds).values()))
+
+
+def _close_quietly(client: Client) -> None:
+    with contextlib.suppress(Exception):  # a client of a lost scheduler fails to say goodbye to it
+        client.close(timeout=TRY_SECONDS)
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())[:200]
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+class _LostSchedulerNoise(logging.Filter):
+    """Leaves out Dask's own records of a closed scheduler connection (a traceback each, from the
+    client's report stream, its batched sends and its reconnection, which the pool closes): the pool
+    says the loss and the return in one line each."""
+
+    LOGGERS = ("distributed.client", "distributed.batched")
+    TEXTS = ("Batched Comm Closed", "Failed to reconnect to scheduler")
+    _installed = False
+    _install_lock = threading.Lock()
+
+    @classmethod
+    def install(cls) -> None:
+        with cls._install_lock:
+            if cls._installed:
+                return
+            cls._installed = True
+            noise = cls()
+            for name in cls.LOGGERS:
+                logging.getLogger(name).addFilter(noise)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith(self.TEXTS):
+            return False
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, (CommClosedError, asyncio.CancelledError))
 
 
 # -- on the workers --------------------------------------------------------------------------
@@ -197,6 +389,8 @@ def run_unit(unit: str, job: StepJob, megabytes: int) -> Outcome:
         _kernels.wait()
     services = getattr(_local, "services", None)
     if services is None:
+        from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
+
         services = _local.services = PoolServices(megabytes)
     stopped = [False]
     with _running_lock:

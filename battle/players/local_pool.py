@@ -40,9 +40,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from battle.players import kernels_ready
 from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, PoolServices
+from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES
 from battle.players.pool_schedule import MAX_WAITING, Budget
 
 WATCHDOG_FACTOR = 4.0
@@ -100,7 +99,9 @@ class LocalPool(SolverPool):
         self._megabytes = megabytes
         self._context = multiprocessing.get_context("spawn")
         self._slots = [_Slot(index) for index in range(count)]
-        self._kernels_cached = kernels_ready()
+        self._kernels_cached = False
+        """Whether the kernels are in numba's cache: a worker says so when it starts (this process loads
+        no numba to look)."""
         self._compiler: _Slot | None = None
         """The worker compiling the kernels on a first run (the others wait for it)."""
         with self._lock:
@@ -154,6 +155,7 @@ class LocalPool(SolverPool):
         kind = message[0]
         if kind == "started":
             slot.state = "plain"
+            self._kernels_cached = self._kernels_cached or message[2]
             self._prepare_locked()
         elif kind == "ready":
             slot.state = "ready"
@@ -300,6 +302,9 @@ def worker_main(connection: Connection, megabytes: int) -> None:
     """A worker process: runs units one at a time on its ``PoolServices`` (a short move on a thread of
     normal priority, any other unit on one of niceness ``LONG_NICENESS``) while this thread listens
     to the pool (a stop reaches the running search at once)."""
+    from battle.players import kernels_ready
+    from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a server's terminal is the server's to handle
     services = PoolServices(megabytes)
     kernels = threading.Event()
@@ -353,7 +358,7 @@ def worker_main(connection: Connection, megabytes: int) -> None:
     """One unit at a time in all (the pool sends the next once this one is done), each on its thread."""
     threading.Thread(target=work, args=(short_units, 0), name="solver-short-unit", daemon=True).start()
     threading.Thread(target=work, args=(long_units, LONG_NICENESS), name="solver-long-unit", daemon=True).start()
-    send(("started", os.getpid()))
+    send(("started", os.getpid(), kernels_ready()))
     while True:
         try:
             message = connection.recv()

@@ -46,6 +46,7 @@ from battle.players.pool_schedule import (
 )
 
 if TYPE_CHECKING:
+    from battle.players.cluster_link import ClusterState
     from battle.players.pool_schedule import Unit
 
 __all__ = ["PoolError", "SolverPool", "Ticket"]
@@ -149,6 +150,9 @@ class SolverPool:
         with self._lock:
             if self._closed:
                 return Refusal("closed", 0.0)
+            unavailable = self._unavailable_locked()
+            if unavailable is not None:
+                return unavailable
             admission = self._schedule.submit(job.kind, seat, address, step.cost, self._clock(), plain=step.plain)
             if isinstance(admission, Refusal):
                 return admission
@@ -198,6 +202,10 @@ class SolverPool:
         with self._lock:
             found = self._schedule.standings(self._clock())
             return {self._tickets[unit]: standing for unit, standing in found.items() if unit in self._tickets}
+
+    def cluster(self) -> ClusterState | None:
+        """Whether the pool's Dask cluster answers (``/stats``); None for a pool on this machine."""
+        return None
 
     def stats(self) -> dict[str, int]:
         """Units waiting by kind and running, and the adapter's worker counts."""
@@ -271,6 +279,10 @@ class SolverPool:
                 self._dispatch_locked()
             self._payer = None
 
+    def _unavailable_locked(self) -> Refusal | None:
+        """Why the adapter takes no work now (its cluster does not answer), else None."""
+        return None
+
     def _take_locked(self, *, plain_only: bool = False) -> tuple[Unit, StepJob] | None:
         """The next unit a free worker starts, with its job (its ticket is told it started)."""
         unit = self._schedule.take(self._clock(), plain_only=plain_only)
@@ -308,10 +320,11 @@ class SolverPool:
                 ticket.refusal = admission  # the deepest step so far is the answer
         return [lambda: _resolve(ticket, result)]
 
-    def _lost_locked(self, unit_id: int) -> list[Action]:
-        """A unit's worker died: the unit waits again, or (too many tries, or being stopped) ends."""
+    def _lost_locked(self, unit_id: int, *, counted: bool = True) -> list[Action]:
+        """A unit's worker died: the unit waits again, or (too many tries, or being stopped) ends;
+        ``counted`` False when its whole cluster went away (``Schedule.retry``)."""
         unit = self._schedule.unit(unit_id)
-        if self._schedule.retry(unit_id, self._clock()):
+        if self._schedule.retry(unit_id, self._clock(), counted=counted):
             return []
         ticket = self._tickets.pop(unit_id, None)
         if ticket is None or unit is None:

@@ -1,5 +1,4 @@
-"""The solver pool's work as plain data: what a unit asks (jobs), what it answers (results), and
-the worker side that runs one (``PoolServices``).
+"""The solver pool's work as plain data: what a unit asks (jobs) and what it answers (results).
 
 A job holds a position as ``PositionData``, the tuple ``Position.key()`` gives (the 108 cells'
 kinds column by column, the player to move, both scores), and moves in notation: plain data a
@@ -10,35 +9,27 @@ worker processes jobs and results travel pickled; nothing a client sent is ever 
 Every job bounds its search (a time or node limit: ``cost`` is its most, in CPU seconds,
 what an address's budget reserves for it), and every result has ``to_json`` for the server
 to send: moves in notation, as ``mahjong-battle analyse --json`` and ``review --json`` write them.
+
+It loads no search: a game server holds its queue on these while the workers, other processes, run
+them (``battle.players.pool_services``), so the server's process never loads numba.
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypedDict
 
-from battle.players import (
-    FULL_DEPTH,
-    HINT_QUICK_DEPTH,
-    HINT_QUICK_SECONDS,
-    PLAIN_LEVELS,
-    REVIEW_SECONDS,
-    Analysis,
-    Bound,
-    Limits,
-    Opponent,
-    PlainOpponent,
-    get_level,
-)
 from battle.players.pool_schedule import Kind
-from battle.players.review import REVIEW_NODES_PER_SECOND, review_game
 from battle.players.review_report import ReviewJSON
-from battle.rules.board import Move, Position, move_name, parse_move
+from battle.rules.board import Position, move_name, parse_move
 from battle.rules.game import Game
 from battle.rules.notation import parse_any, parse_record
+from battle.search_times import HINT_QUICK_DEPTH, HINT_QUICK_SECONDS, REVIEW_NODES_PER_SECOND, REVIEW_SECONDS
+from solver.levels import get_level
+from solver.limits import FULL_DEPTH, Limits
+from solver.plain_search import PLAIN_LEVELS
+from solver.results import Analysis, Bound
 
 PositionData = tuple[tuple[int, ...], int, tuple[int, int]]
 """A position as plain data: ``Position.key()``, the cells' kinds, the player to move and both scores."""
@@ -166,12 +157,14 @@ class AnalysisJob:
 @dataclass(frozen=True)
 class DeepeningJob:
     """An analysis board that deepens while the player looks: every move's value at each of
-    ``depths`` in turn (None: to the end), each step a unit of its own within ``seconds``, until a
-    step is exact. Each step's result comes as progress; the last is the ticket's result."""
+    ``depths`` in turn (None: to the end), each step a unit of its own within ``nodes``, until a
+    step is exact. Each step's result comes as progress; the last is the ticket's result. A budget
+    in nodes, not seconds: a busy machine takes longer over a step and reaches the same depth (5 s
+    of wall clock left a 64-tile position at an estimate on a loaded server that solves it)."""
 
     position: PositionData
     depths: tuple[int | None, ...] = (4, 8, 12, 16, None)
-    seconds: float = 5.0
+    nodes: int = 5 * NODES_PER_SECOND
 
     kind = Kind.ANALYSIS
     plain = False
@@ -183,12 +176,12 @@ class DeepeningJob:
             self.step(depth)
 
     def step(self, depth: int | None) -> AnalysisJob:
-        return AnalysisJob(self.position, every_move=True, seconds=self.seconds, depth=depth)
+        return AnalysisJob(self.position, every_move=True, nodes=self.nodes, depth=depth)
 
     @property
     def cost(self) -> float:
         """One step's: each step is reserved when it is queued."""
-        return self.seconds
+        return self.nodes / NODES_PER_SECOND
 
 
 @dataclass(frozen=True)
@@ -353,67 +346,7 @@ class ReviewResult:
 Result = MoveResult | AnalysisResult | ReviewResult
 
 
-# -- the worker's side -----------------------------------------------------------------------
-
-
 DEFAULT_WORKER_MEGABYTES = 64
 """A pool worker's table: every unit of every game it serves shares it, and a unit for another
 game's layout clears it first (64 MiB: about 50 ms on the benchmark machine, 32 MiB about as long
 under load), while the levels' searches and a hint's 4 s fill far less than it holds."""
-
-
-class PoolServices:
-    """What one pool worker searches with: one ``Opponent``, whose engine and table serve every unit
-    the worker runs (one table per worker process, not per kind of work), and the plain search for
-    the shallow levels' moves while the kernels load."""
-
-    def __init__(self, megabytes: int = DEFAULT_WORKER_MEGABYTES) -> None:
-        self._opponent = Opponent(megabytes=megabytes, threads=1)
-        self._plain = PlainOpponent()
-
-    def open(self) -> PoolServices:
-        """Build the engine (the kernels must be loaded first, ``battle.players.prepare_kernels``)."""
-        self._opponent.open()
-        return self
-
-    def run(self, job: StepJob, *, kernels: bool, cancelled: Callable[[], bool]) -> Result | None:
-        """Run ``job``; ``kernels`` False (still loading) answers a shallow level's move from plain
-        Python. None when ``cancelled`` said so before the answer was complete."""
-        if isinstance(job, MoveJob):
-            position = position_of(job.position)
-            rng = random.Random(job.seed)
-            plain = job.plain and not kernels
-            service = self._plain if plain else self._opponent
-            move: Move | None = service.move(position, level=job.level, rng=rng, cancelled=cancelled)
-            return None if move is None else MoveResult(move_name(move), job.level, plain)
-        if isinstance(job, HintJob):
-            position = position_of(job.position)
-            analysis = self._opponent.hint(
-                position,
-                cancelled,
-                quick_seconds=job.quick_seconds,
-                quick_depth=job.quick_depth,
-                exact_seconds=job.exact_seconds,
-            )
-            return AnalysisResult.of(position, analysis)
-        if isinstance(job, AnalysisJob):
-            position = position_of(job.position)
-            return AnalysisResult.of(position, self._opponent.search(position, job.limits, all_exact=job.every_move))
-        game = job.game()
-        known = None if job.known_start is None else (job.known_start[0], tuple(map(parse_move, job.known_start[1])))
-        review = review_game(
-            game,
-            time_per_move=job.seconds_per_move,
-            engine=self._opponent._engine_for(game.start),
-            should_stop=cancelled,
-            known_start=known,
-        )
-        return None if cancelled() else ReviewResult(review.to_json())
-
-    def stop(self) -> None:
-        """Stop the running search (from another thread)."""
-        self._opponent.stop()
-
-    def clear_stop(self) -> None:
-        """Forget a stop that came after its unit ended, before the next one starts."""
-        self._opponent.clear_stop()

@@ -108,17 +108,18 @@ class Budget:
             raise ValueError(f"a budget's burst must be a positive number of seconds, not {self.burst!r}")
 
 
-RefusalReason = Literal["budget", "busy", "queued", "closed"]
+RefusalReason = Literal["budget", "busy", "queued", "closed", "unavailable"]
 
 
 @dataclass(frozen=True)
 class Refusal:
     """A unit not taken, and why: the address's budget is spent (``"budget"``), the queue of its
     kind is full (``"busy"``), the address has as many units of its kind waiting as it may
-    (``"queued"``) or the pool is closing (``"closed"``). ``retry_after`` is the seconds until the
-    same unit would be taken (for ``"busy"`` and ``"queued"`` an estimate: the work queued ahead
-    over the workers that may run it; 0 for ``"closed"``). The server words it for its reader
-    ("try again in 12 s")."""
+    (``"queued"``), the pool is closing (``"closed"``) or its cluster does not answer
+    (``"unavailable"``, refused by the pool, never by the schedule). ``retry_after`` is the seconds
+    until the same unit would be taken (for ``"busy"`` and ``"queued"`` an estimate: the work queued
+    ahead over the workers that may run it; for ``"unavailable"`` the next try of the cluster; 0 for
+    ``"closed"``). The server words it for its reader ("try again in 12 s")."""
 
     reason: RefusalReason
     retry_after: float
@@ -397,14 +398,16 @@ class Schedule:
             bucket.level = min(self.budget.burst, bucket.level + unit.reserved - max(0.0, cpu_seconds))
         return unit
 
-    def retry(self, unit_id: int, now: float) -> bool:
+    def retry(self, unit_id: int, now: float, *, counted: bool = True) -> bool:
         """The worker running ``unit_id`` died: True when the unit waits again (ahead of later units, as
         it came first), False when it ended instead (it was being stopped, or it lost ``max_tries``
-        workers), its whole reservation spent."""
+        workers), its whole reservation spent. ``counted`` False: the whole cluster went away, no
+        fault of the unit's, which keeps its tries."""
         unit = self._units.get(unit_id)
         if unit is None or unit.state is UnitState.WAITING:
             return False
-        unit.tries += 1
+        if counted:
+            unit.tries += 1
         if unit.state is UnitState.STOPPING or unit.tries >= self.max_tries:
             self.finish(unit_id, unit.reserved, now)
             return False

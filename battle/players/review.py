@@ -33,15 +33,13 @@ from battle.players.review_report import MoveReview, Review, ReviewStep, classif
 from battle.rules.board import Move, move_name
 from battle.rules.game import Game, KnownStart
 from battle.rules.notation import Record
-from solver.engine import FULL_DEPTH, Engine
+from battle.search_times import REVIEW_NODES_PER_SECOND
+from solver.engine import Engine
+from solver.limits import FULL_DEPTH
 from solver.results import Analysis, Bound
 from solver.review import GameSearch, SearchedMove, search_game
 
 DEFAULT_TIME_PER_MOVE = 2.0
-REVIEW_NODES_PER_SECOND = 1_000_000
-"""Nodes a review's search gets for each second of its budget: about what one search thread
-visits in a second on the 2-core benchmark machine, where the million-node searches of a played-out
-deal took 0.7-2.2 s each with the machine shared (``benchmarks/review_repeat.py``)."""
 
 
 def review_nodes(seconds: float | None) -> int | None:

@@ -93,9 +93,15 @@ class Match:
     # -- new games ---------------------------------------------------------------------
 
     def rematch(self) -> Match:
-        """The same start with the sides swapped: the other player (or the solver) moves first."""
+        """The same start with the sides swapped: the other player (or the solver) moves first.
+
+        A chosen name goes with its player to the other seat; a default name ("Player 2") names
+        the seat, not a person, so seat 1 is "Player 1" again (swapped, the card of player 1
+        would read "Player 2")."""
         game = self.game
-        swapped = Game(game.start, game.player2, game.player1, game.deal_number)
+        first = "Player 1" if is_seat_label(game.player2) else game.player2
+        second = "Player 2" if is_seat_label(game.player1) else game.player1
+        swapped = Game(game.start, first, second, game.deal_number)
         side = None if self.solver_side is None else 3 - self.solver_side
         return Match(swapped, side, self.level)
 
@@ -122,6 +128,13 @@ class Match:
         """A resumed game is the one in play, no longer one kept for later: once left, it is the
         last game that the next new-game prompt names."""
         return cls(saved.game, saved.solver_side, saved.level or default_level, saved.game_id, from_ply=saved.from_ply)
+
+
+def is_seat_label(name: str, seat: int | None = None) -> bool:
+    """Whether ``name`` is a default name, "Player 1" or "Player 2" (of ``seat`` when given): as a record
+    stores it, or in the player's language, as the new-game form fills it in ("Spieler 1")."""
+    seats = (1, 2) if seat is None else (seat,)
+    return any(name in (f"Player {number}", shown_name(f"Player {number}")) for number in seats)
 
 
 def new_match(

@@ -1,12 +1,14 @@
 // The analysis board: a position from a game (any of its moves, stepped through with the
 // arrows), pasted `.mbp` text, or one set up in the small editor; the solver's value of every
 // legal move, the evaluation and the best line, deeper and deeper while the player looks (each
-// step of the server's `analysis_result` replaces the one before, until the values are exact).
+// step of the server's `analysis_result` replaces the one before, until the values are exact, the
+// address's solver time is spent or the server's largest search for one board is reached: the
+// status line says which).
 // Its address carries the position (`/analysis/#...`), so it can be shared or reloaded.
 //
 // Picking a pair on the board, or a move in the list, plays it and analyses the position after.
 
-import { $, notice } from "./dom.js";
+import { $, analysisAddress, notice, setAddress } from "./dom.js";
 import { BoardView } from "./board.js";
 import { SolverSocket } from "./socket.js";
 import {
@@ -18,11 +20,6 @@ import { t } from "./i18n.js";
 
 const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
 
-/** The address of the analysis of `start` (a position) after `moves`, shown at move `ply`. */
-export function analysisAddress(start, moves = [], ply = moves.length) {
-  return "/analysis/#" + encodeURIComponent(JSON.stringify({ start: formatPosition(start), moves, ply }));
-}
-
 export class AnalysisScreen {
   constructor(app) {
     this.app = app;
@@ -33,7 +30,7 @@ export class AnalysisScreen {
     this.ply = 0;
     this.position = null;
     this.selected = null;
-    this.asked = null; // the analyse message the board stands on: {type, id, position}
+    this.asked = null; // the analysis the board stands on: {id, position}
     this.count = 0;
     this.retry = new RetryClock(() => this.render()); // a refusal, counted down to asking again
     this.board = new BoardView($("analysis-board"), (cell) => this.pick(cell));
@@ -78,7 +75,7 @@ export class AnalysisScreen {
     this.ply = Math.max(0, Math.min(ply, moves.length));
     this.selected = null;
     this.position = start ? replay(formatPosition(start), moves.slice(0, this.ply)) : null;
-    if (start) history.replaceState(null, "", analysisAddress(start, moves, this.ply));
+    if (start) setAddress(analysisAddress(formatPosition(start), moves, this.ply));
     $("analysis-text").value = this.position ? formatPosition(this.position) : "";
     this.analyse();
   }
@@ -87,6 +84,7 @@ export class AnalysisScreen {
     this.result = null;
     this.thinking = null;
     this.retry.clear();
+    this.rejected = false; // the server refused the position: nothing is analysed
     if (!this.position || $("analysis-edit").checked) {
       if (this.socket && this.asked) this.socket.stopAnalysis();
       this.asked = null;
@@ -94,11 +92,11 @@ export class AnalysisScreen {
       return;
     }
     this.count += 1;
-    this.asked = { type: "analyse", id: `a${this.count}`, position: formatPosition(this.position) };
-    if (!this.socket) {
-      this.socket = new SolverSocket({ request: () => this.asked, listener: (socket, message) => this.heard(socket, message) });
-      this.socket.start();
-    } else this.socket.analyse(this.asked.id, this.asked.position);
+    this.asked = { id: `a${this.count}`, position: formatPosition(this.position) };
+    const opening = !this.socket;
+    if (opening) this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket.analyse(this.asked.id, this.asked.position);
+    if (opening) this.socket.start();
     this.render();
   }
 
@@ -114,6 +112,8 @@ export class AnalysisScreen {
     } else if (message.type === "error") {
       this.retry.clear();
       this.result = null;
+      this.thinking = null;
+      this.rejected = true;
       notice(t("The server refused that: {reason}", { reason: message.reason }));
     }
     this.render();
@@ -227,11 +227,17 @@ export class AnalysisScreen {
     const result = this.result;
     let status;
     if (legalMoves(position).length === 0) status = t("No pair is left: the game is over here.");
-    else if (this.retry.refusal) status = this.retry.words();
+    else if (this.rejected) status = t("The solver does not analyse this position: the server refused it.");
+    else if (this.retry.refusal && result && !result.evaluation.exact) {
+      // the deepening stopped short of exact because the address's solver time is spent: both said
+      status = t("Estimates {depth} moves deep.", { depth: result.evaluation.depth }) + " " + this.retry.words();
+    } else if (this.retry.refusal) status = this.retry.words();
     else if (!result) status = this.thinking ? thinkingWords(this.thinking) : t("The solver thinks…");
     else if (result.evaluation.exact) status = t("Exact values: the solver has searched to the end.");
-    else if (result.final) status = t("Estimates {depth} moves deep: the deepest the solver's limits allow here.", { depth: result.evaluation.depth });
-    else status = t("Estimates {depth} moves deep; looking deeper…", { depth: result.evaluation.depth });
+    else if (result.final) {
+      status = t("Estimates {depth} moves deep: the solver stops here, at the largest search this server gives one board.",
+        { depth: result.evaluation.depth });
+    } else status = t("Estimates {depth} moves deep; looking deeper…", { depth: result.evaluation.depth });
     $("analysis-status").textContent = status;
     if (!result) {
       $("analysis-moves").replaceChildren();
@@ -241,10 +247,12 @@ export class AnalysisScreen {
     const evaluation = result.evaluation;
     const signed = (value) => (value > 0 ? "+" : "") + value;
     const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
-    $("analysis-eval").textContent = t("Player {seat} to move: {value} ({bound}), best {moves}.", {
-      seat: position.toMove, value: signed(evaluation.value),
-      bound: evaluation.exact ? t("exact") : t("estimate"), moves: evaluation.best_moves.join(", "),
-    }) + line;
+    $("analysis-eval").textContent = evaluation.best_moves.length === 0
+      ? t("Final score {score}.", { score: evaluation.final_score.join("-") })
+      : t("Player {seat} to move: {value} ({bound}), best {moves}.", {
+        seat: position.toMove, value: signed(evaluation.value),
+        bound: evaluation.exact ? t("exact") : t("estimate"), moves: evaluation.best_moves.join(", "),
+      }) + line;
     const bounds = BOUND_WORDS();
     const rows = evaluation.moves.map((entry) => {
       const row = document.createElement("tr");

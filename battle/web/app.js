@@ -1,18 +1,24 @@
 // The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION,
-// /review/ID) and
-// shows the screen it names. Each screen is a module of its own (home_screen.js, join_screen.js,
-// game_screen.js, analysis_screen.js, review_screen.js)
-// with `show` and `hide`; a new screen is a new module, a section in index.html, an entry in
-// `screens` and, when an address names it, a line in ROUTES.
+// /review/ID) and shows the screen it names. Each screen is a module of its own (home_screen.js,
+// game_screen.js, analysis_screen.js, review_screen.js) with `show` and `hide`; a new screen is a
+// new module, a section in index.html, an entry in `screens` and, when an address names it, a line
+// in ROUTES. A friend's link opens its game at once: the name is asked beside the board
+// (name_panel.js), never before it.
 
-import { AnalysisScreen } from "./analysis_screen.js";
 import { GameScreen } from "./game_screen.js";
-import { ReviewScreen, isReviewId } from "./review_screen.js";
 import { HomeScreen } from "./home_screen.js";
-import { JoinScreen } from "./join_screen.js";
-import { normaliseCode, quoteCode } from "./codes.js";
-import { nameAsked, seatForCode, seatForGame, storedName } from "./seats.js";
+import { isReviewId, normaliseCode, quoteCode } from "./codes.js";
+import { openings } from "./socket.js";
+import { setAddress, withLanguage } from "./dom.js";
+import { seatForCode, seatForGame, storedName } from "./seats.js";
 import { loadLanguage, t, translatePage } from "./i18n.js";
+
+/** The screens an invite link never shows, loaded when an address first names them: a friend's link
+ * fetches two modules fewer and builds no second board of 108 buttons before its own board shows. */
+const LATER = {
+  analysis: () => import("./analysis_screen.js").then((module) => module.AnalysisScreen),
+  review: () => import("./review_screen.js").then((module) => module.ReviewScreen),
+};
 
 /** Addresses whose first part is enough: the analysis board's position is in the fragment. */
 const WHOLE_WITHOUT_VALUE = new Set(["analysis"]);
@@ -23,14 +29,12 @@ const ROUTES = {
     const code = app.codeOf(value);
     if (code === null) return;
     const seat = seatForCode(code);
-    const name = storedName();
     if (seat) app.openGame("resume", { seat, code });
-    else if (!nameAsked()) app.show("join", code);
-    else app.openGame("join", { opening: { type: "join", code, ...(name ? { name } : {}) }, code });
+    else app.openGame("join", { opening: openings.join(code, storedName()), code });
   },
   watch(app, value) {
     const code = app.codeOf(value);
-    if (code !== null) app.openGame("watch", { opening: { type: "watch", code }, code });
+    if (code !== null) app.openGame("watch", { opening: openings.watch(code), code });
   },
   analysis(app) {
     app.show("analysis");
@@ -48,26 +52,31 @@ const ROUTES = {
 
 class App {
   constructor() {
-    this.screens = {
-      home: new HomeScreen(this), join: new JoinScreen(this), game: new GameScreen(this),
-      analysis: new AnalysisScreen(this), review: new ReviewScreen(this),
-    };
+    this.screens = { home: new HomeScreen(this), game: new GameScreen(this) };
+    this.asked = 0; // the screens asked for: a later one wins over one still loading
   }
 
   route() {
     const [, kind, value] = location.pathname.split("/");
     const open = ROUTES[kind];
     if (open && (value || WHOLE_WITHOUT_VALUE.has(kind))) open(this, value);
+    else if (open) this.showHome(t("This link is cut short: its code is missing. Check the link, or ask for a new one."));
     else this.showHome("");
   }
 
   go(path) {
-    history.pushState(null, "", path);
+    setAddress(path, true);
     this.route();
   }
 
   /** Show the screen `name` with `args`, every other one hidden (a game's connection closes). */
-  show(name, ...args) {
+  async show(name, ...args) {
+    const asked = ++this.asked;
+    if (!this.screens[name]) {
+      const Screen = await LATER[name]();
+      this.screens[name] = this.screens[name] || new Screen(this);
+      if (asked !== this.asked) return;
+    }
     for (const [other, screen] of Object.entries(this.screens)) if (other !== name) screen.hide();
     this.screens[name].show(...args);
   }
@@ -100,6 +109,7 @@ class App {
 async function start() {
   await loadLanguage(); // the page in the reader's language before anything is shown
   translatePage(document);
+  for (const link of document.querySelectorAll("a[href^='/']")) link.href = withLanguage(link.getAttribute("href"));
   const app = new App();
   window.addEventListener("popstate", () => app.route());
   app.route();

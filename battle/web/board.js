@@ -49,6 +49,8 @@ export class BoardView {
         button.className = "cell";
         button.dataset.cell = cellName(cell);
         button.setAttribute("role", "gridcell");
+        button.setAttribute("aria-label", t("{cell}, empty", { cell: cellName(cell) })); // until a position shows
+        button.setAttribute("aria-selected", "false");
         button.tabIndex = -1;
         const mark = document.createElement("span");
         mark.className = "mark";
@@ -108,7 +110,7 @@ export class BoardView {
       if (button.className !== className) button.className = className;
       if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
       if (button.firstChild.textContent !== markText) button.firstChild.textContent = markText;
-      button.setAttribute("aria-pressed", view.selected === cell ? "true" : "false");
+      button.setAttribute("aria-selected", view.selected === cell ? "true" : "false");
     }
     this.free = [...view.free];
     if (this.focusCell === null) this.setFocus(view.playable.values().next().value ?? this.free[0] ?? 0, false);

@@ -39,3 +39,10 @@ export function formatCode(code) {
   const shown = `${code.slice(0, LENGTH / 2)}-${code.slice(LENGTH / 2, LENGTH)}`;
   return code.length > LENGTH ? `${shown}-${code.slice(LENGTH)}` : shown;
 }
+
+const REVIEW_ID = /^[0-9a-f]{16}$/;
+
+/** Whether `text` is a review's id as its link carries it (/review/ID): 16 hex digits. */
+export function isReviewId(text) {
+  return REVIEW_ID.test(text);
+}

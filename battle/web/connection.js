@@ -11,9 +11,15 @@
 // after 20 s it gives the socket up and opens a new one. A socket that has not opened after
 // 10 s is given up as well (a stopped server accepts a connection and never answers it).
 //
+// A server closes a connection that is in no game and waits for no solver work after a while
+// (`serve --idle-seconds`), with a normal closure (1000): the analysis board after its exact
+// values, a review's page once the review is there. Such a line rests: it opens again when the
+// screen next sends, not at once (its greeting would ask the same analysis again, every time).
+//
 // The line's state, for the status line: "connecting", "connected" (the socket told it the
 // server answered the opening), "silent" (open, but nothing heard for too long), "retrying"
-// (waiting to open again), "closed" (for good).
+// (waiting to open again), "resting" (closed by the server as idle; opens when needed),
+// "closed" (for good).
 
 import { t } from "./i18n.js";
 
@@ -25,6 +31,7 @@ const GIVE_UP_AFTER_MS = 20000;
 const OPEN_TIMEOUT_MS = 10000;
 const CHECK_EVERY_MS = 500;
 const MESSAGE_TOO_BIG = 1009;
+const IDLE = 1000; // the server's close of a connection that serves nobody (connections.IDLE_CLOSE)
 
 /** The server's address: the page's own origin, ws:// or wss:// as the page came (a TLS proxy gives wss). */
 export function serverUrl() {
@@ -90,8 +97,13 @@ export class Line {
     this.set("connected");
   }
 
-  /** Send a message now; false when the line is not up (nothing is queued here). */
+  /** Send a message now; false when the line is not up (nothing is queued here). A resting line
+   * opens again: its greeting carries what the screen stands on. */
   send(message) {
+    if (this.state === "resting") {
+      this.open();
+      return false;
+    }
     if (this.socket && this.socket.readyState === WebSocket.OPEN && this.state === "connected") {
       this.socket.send(JSON.stringify(message));
       return true;
@@ -140,6 +152,10 @@ export class Line {
       if (this.closed) return;
       if (event.code === MESSAGE_TOO_BIG) {
         this.close(t("the server refused a message of this page as too big"));
+        return;
+      }
+      if (event.code === IDLE && this.everConnected) {
+        this.set("resting");
         return;
       }
       this.retry(this.everConnected ? t("the connection dropped") : t("the server does not answer"));

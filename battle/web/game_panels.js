@@ -8,24 +8,30 @@ import { nameOf, resultText } from "./server_words.js";
 import { clockWords } from "./clock.js";
 import { t, tn } from "./i18n.js";
 
-export function renderPlayers(view) {
+/** The player cards; `solverSeat` is the solver's seat in a game against it (never online or away:
+ * it lives on the server), else null. */
+export function renderPlayers(view, solverSeat = null) {
   const { state } = view;
   for (const seat of [1, 2]) {
     const card = $(`player-${seat}`);
     const found = (state.players || []).find((p) => p.seat === seat) || {};
     const you = state.you === seat;
+    const solver = seat === solverSeat;
     card.querySelector(".name").textContent = nameOf(state, seat) + (you ? " " + t("(you)") : "");
     card.querySelector(".score").textContent = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
-    const presence = { connected: t("online"), away: t("away"), open: t("seat open") }[found.presence] || "";
+    const presence = solver ? "" : { connected: t("online"), away: t("away"), open: t("seat open") }[found.presence] || "";
     card.querySelector(".presence").textContent = you ? "" : presence;
     card.classList.toggle("to-move", view.playing && state.to_move === seat);
-    card.classList.toggle("away", found.presence === "away");
+    card.classList.toggle("away", !solver && found.presence === "away");
     const points = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
     const shape = SHAPES[seat - 1] === "●" ? t("circle") : t("diamond");
     const name = nameOf(state, seat);
     const toMove = view.playing && state.to_move === seat;
     let label;
-    if (you) {
+    if (solver) {
+      label = toMove ? t("Player {seat}, {shape}: {name}, {points}, to move.", { seat, shape, name, points })
+        : t("Player {seat}, {shape}: {name}, {points}.", { seat, shape, name, points });
+    } else if (you) {
       label = toMove ? t("Player {seat}, {shape}: {name} (you), {points}, to move.", { seat, shape, name, points })
         : t("Player {seat}, {shape}: {name} (you), {points}.", { seat, shape, name, points });
     } else {
@@ -148,6 +154,8 @@ export function renderLine(socket) {
     } else if (line.state === "retrying") {
       const what = line.everConnected ? t("Connection lost") : t("The server does not answer");
       [words, mark, kind] = [t("{what}: retrying in {wait} s", { what, wait }), "▲", "warn"];
+    } else if (line.state === "resting") {
+      [words, mark, kind] = [t("Idle: the line opens again when this page asks the server"), "○", "quiet"];
     } else if (line.state === "closed") [words, mark, kind] = [t("Closed: {detail}", { detail: line.detail }), "■", "error"];
     else [words, mark, kind] = [t("Connecting…"), "○", "quiet"];
   }

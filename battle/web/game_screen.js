@@ -3,17 +3,17 @@
 // messages and the socket's news into the screen; the server checks every action, and the
 // screen shows only what its messages say (the rules module marks the free tiles and pairs).
 
-import { $, notice } from "./dom.js";
+import { $, analysisAddress, notice, setAddress } from "./dom.js";
 import { BoardView } from "./board.js";
 import { GameSocket } from "./socket.js";
 import { InvitePanel } from "./invite_panel.js";
+import { NamePanel } from "./name_panel.js";
 import { Alerts, news } from "./alerts.js";
 import { deriveView, nameOf } from "./game_view.js";
 import { setClock } from "./clock.js";
 import { formatCode } from "./codes.js";
 import { MAX_NAME_LENGTH, forgetSeat, storedName, storedNameTooLong } from "./seats.js";
-import { moveName, parseCell, parsePosition, whatOpens } from "./rules.js";
-import { analysisAddress } from "./analysis_screen.js";
+import { moveName, parseCell, whatOpens } from "./rules.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
@@ -34,12 +34,17 @@ export class GameScreen {
     this.selected = null;
     this.view = null;
     this.note = "";
-    // the solver's latest refusal, counted down on the turn line
+    // the solver's latest refusal, counted down on the turn line (a refused move's: said until that move comes)
     this.retry = new RetryClock(() => this.view && renderTurn(this.view, this.turnNote(this.view), this.lineUp()));
     this.shown = null; // the state the screen showed last: what changed since is news
     this.refusedTakeback = null; // the ply whose takeback the opponent said no to
     this.board = new BoardView($("board"), (cell) => this.pick(cell));
-    this.invite = new InvitePanel((words) => this.say(words));
+    this.invite = new InvitePanel();
+    this.names = new NamePanel((name) => {
+      const sent = this.socket.nameSeat(name);
+      if (!sent) this.say(t("Not connected: try again when the connection is back."));
+      return sent;
+    });
     this.alerts = new Alerts();
     this.wire();
     document.addEventListener("keydown", (event) => this.shortcut(event));
@@ -63,6 +68,8 @@ export class GameScreen {
       { count: MAX_NAME_LENGTH, name: storedName() }) : "");
     this.element.hidden = false;
     this.invite.hide();
+    this.names.hide();
+    if (purpose === "join" || purpose === "resume") this.names.open();
     document.body.removeAttribute("data-playable");
     this.socket = new GameSocket({
       opening, seat: seat ? { ...seat } : null, name: storedName(),
@@ -94,7 +101,7 @@ export class GameScreen {
       case "created":
       case "joined":
       case "solver_created":
-        history.replaceState(null, "", `/play/${message.game}`);
+        setAddress(`/play/${message.game}`);
         break;
       case "record":
         downloadRecord(message);
@@ -104,7 +111,7 @@ export class GameScreen {
         return;
       case "solver_refused":
         if (message.what === "game") {
-          history.replaceState(null, "", "/");
+          setAddress("/");
           this.app.showHome(refusalWords(message));
           return;
         }
@@ -115,17 +122,17 @@ export class GameScreen {
         break;
       case "rematch":
         this.selected = null;
-        if (socket.seat?.token) history.replaceState(null, "", `/play/${message.game}`);
+        if (socket.seat?.token) setAddress(`/play/${message.game}`);
         break;
       case "state":
         setClock(message);
         if (socket.seat?.token && location.pathname !== `/play/${message.game}`) {
-          history.replaceState(null, "", `/play/${message.game}`);
+          setAddress(`/play/${message.game}`);
         }
         break;
       case "moved":
         this.selected = null;
-        if (this.retry.refusal?.what === "move") this.retry.clear();
+        if (message.seat === socket.solver?.seat && this.retry.refusal?.what === "move") this.retry.clear();
         break;
       case "error":
         if (this.refused(socket, message)) return;
@@ -163,7 +170,7 @@ export class GameScreen {
       forgetSeat(socket.seat?.token);
     }
     if (words[message.code] && ["join", "watch", "resume", "create"].includes(ref.type)) {
-      history.replaceState(null, "", "/");
+      setAddress("/");
       this.app.showHome(words[message.code]);
       return true;
     }
@@ -229,7 +236,7 @@ export class GameScreen {
     $("review-game").addEventListener("click", () => this.send((socket) => socket.askReview()));
     $("analyse").addEventListener("click", () => {
       const view = this.view;
-      if (view) this.app.go(analysisAddress(parsePosition(view.state.start), view.state.moves || []));
+      if (view) this.app.go(analysisAddress(view.state.start, view.state.moves || []));
     });
     $("hint").addEventListener("click", () => this.askHint());
     // what a move opens: on pointing at a tile, or a long press (a touch screen's context menu)
@@ -284,7 +291,7 @@ export class GameScreen {
     this.render();
   }
 
-  /** A note after the turn line (a refusal, what Copy link did). */
+  /** A note after the turn line (a refusal, a line that is down). */
   say(words) {
     this.note = words;
     this.render();
@@ -320,17 +327,13 @@ export class GameScreen {
       cells: view.position.cells, free: view.free, playable: view.playable, selected: this.selected, twins,
       lastMove: view.lastMove, lastMover: view.lastMover, active: view.yourTurn,
     });
-    renderPlayers(view);
+    renderPlayers(view, socket.solver?.seat ?? null);
     renderTurn(view, this.turnNote(view), this.lineUp());
     this.invite.render(view, socket.shareUrl);
+    this.names.render(view, Boolean(socket.solver));
     renderOffer(view);
     renderActions(view, this.refusedTakeback);
     renderSolverPanel(view, socket);
-    if (socket.solver) { // the solver is never away: it lives on the server
-      const card = $(`player-${socket.solver.seat}`);
-      card.querySelector(".presence").textContent = "";
-      card.classList.remove("away");
-    }
     if (this.openingPly !== view.history.length) {
       this.openingPly = view.history.length;
       $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");

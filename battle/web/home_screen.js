@@ -1,10 +1,12 @@
 // The home screen: host a game, join or watch one by its code, or go back to a game this
 // browser holds a seat in. It starts nothing itself: hosting hands the `create` message to
-// the app, and a code becomes an address (/join/CODE, /watch/CODE) the app routes.
+// the app (socket.js builds it), and a code becomes an address (/join/CODE, /watch/CODE) the app routes.
 
-import { $, notice } from "./dom.js";
+import { $, notice, setAddress } from "./dom.js";
 import { formatCode, normaliseCode } from "./codes.js";
+import { openings } from "./socket.js";
 import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
+import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
 
 export class HomeScreen {
@@ -36,7 +38,7 @@ export class HomeScreen {
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
-      const against = seat.opponent ? t("against {name}", { name: seat.opponent }) : t("waiting for a second player");
+      const against = seat.opponent ? t("against {name}", { name: shownName(seat.opponent) }) : t("waiting for a second player");
       const status = seat.status === "finished" ? t("over") : seat.status === "waiting" ? t("waiting") : t("going on");
       button.textContent = t("Game {against} ({status})", { against, status });
       button.addEventListener("click", () => this.app.go(`/play/${seat.game}`));
@@ -62,10 +64,10 @@ export class HomeScreen {
       keepName(name);
       const deal = dealOf(form);
       if (deal === null) return;
-      const opening = { type: "create", deal, first: form.first.value };
-      if (form.move_seconds.value) opening.move_seconds = Number(form.move_seconds.value);
-      if (name) opening.name = name;
-      history.pushState(null, "", "/");
+      const opening = openings.create({
+        deal, first: form.first.value, moveSeconds: Number(form.move_seconds.value) || null, name,
+      });
+      setAddress("/", true);
       this.app.openGame("host", { opening });
     });
     $("host-form").elements.number.addEventListener("input", () => {
@@ -76,10 +78,8 @@ export class HomeScreen {
       const form = event.target.elements;
       const deal = dealOf(form);
       if (deal === null) return;
-      const opening = { type: "solver_game", level: form.level.value, deal, first: form.first.value };
-      const name = storedName();
-      if (name) opening.name = name;
-      history.pushState(null, "", "/");
+      const opening = openings.solverGame({ level: form.level.value, deal, first: form.first.value, name: storedName() });
+      setAddress("/", true);
       this.app.openGame("solver", { opening });
     });
     $("solver-form").elements.number.addEventListener("input", () => {

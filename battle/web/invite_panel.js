@@ -1,5 +1,6 @@
 // The invite card while a game waits for its second player: the link to send, its codes, Copy
-// link and, where the browser has the Web Share API (phones), Share.
+// link and, where the browser has the Web Share API (phones), Share; what Copy link did is said
+// in the card, and goes when the card goes (the friend joined).
 //
 // The link is built on the address the server says a friend can reach (`welcome`'s
 // `share_url`: a LAN address when this page came over loopback, or `serve --public-url`), else
@@ -31,9 +32,7 @@ export function friendLink(shareUrl, code, purpose = "join") {
 }
 
 export class InvitePanel {
-  /** @param say (words) puts a note in the turn line */
-  constructor(say) {
-    this.say = say;
+  constructor() {
     $("copy-link").addEventListener("click", () => this.copy());
     $("share-link").addEventListener("click", () => this.share());
   }
@@ -43,7 +42,10 @@ export class InvitePanel {
     const { state } = view;
     const show = state.status === "waiting" && state.you !== "spectator" && Boolean(state.invite);
     $("invite").hidden = !show;
-    if (!show) return;
+    if (!show) {
+      this.say(""); // what Copy link did is news of the card only: it goes with it
+      return;
+    }
     const link = friendLink(shareUrl, state.invite_secret || state.invite); // the secret: a link nobody can guess
     if ($("invite-link").textContent !== link) {
       $("invite-link").textContent = link;
@@ -57,6 +59,13 @@ export class InvitePanel {
 
   hide() {
     $("invite").hidden = true;
+    this.say("");
+  }
+
+  /** What Copy link did, in the card under its buttons. */
+  say(words) {
+    $("invite-said").textContent = words;
+    $("invite-said").hidden = !words;
   }
 
   link() {

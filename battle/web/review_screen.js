@@ -1,6 +1,8 @@
 // A finished game's review at its own address (/review/ID, a link to share): queued on the
 // server's solver pool behind every waiting move, hint and analysis, it shows its place while
-// it waits and then what `mahjong-battle review` gives: each player's accuracy and points lost,
+// it waits and then what `mahjong-battle review` gives with its default search a move (the same
+// for the page, the command and the window: battle/search_times.py's REVIEW_SECONDS, said on the
+// page as a node budget): each player's accuracy and points lost,
 // the evaluation graph, the turning points and every move's loss and class.
 
 import { $, notice } from "./dom.js";
@@ -8,19 +10,14 @@ import { SolverSocket } from "./socket.js";
 import { SHAPES } from "./game_view.js";
 import { RetryClock } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
+import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
-
-const REVIEW_ID = /^[0-9a-f]{16}$/;
 
 function classWords(name) {
   const words = {
     best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"),
   };
   return words[name] || name;
-}
-
-export function isReviewId(text) {
-  return REVIEW_ID.test(text);
 }
 
 export class ReviewScreen {
@@ -41,10 +38,8 @@ export class ReviewScreen {
     this.news = null;
     this.retry.clear();
     $("review-link").href = $("review-link").textContent = `${location.origin}/review/${review}`;
-    this.socket = new SolverSocket({
-      request: () => ({ type: "review_get", review: this.review }),
-      listener: (socket, message) => this.heard(socket, message),
-    });
+    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket.getReview(review);
     this.socket.start();
     this.render();
   }
@@ -84,7 +79,12 @@ export class ReviewScreen {
   }
 
   renderReport(report) {
-    const names = report.players;
+    const headings = [...document.querySelectorAll(".review-summary thead th")].map((th) => th.textContent);
+    const names = report.players.map(shownName);
+    // the budget every move was searched with, in the words `mahjong-battle review` states it
+    const nodes = report.nodes_per_move;
+    $("review-budget").textContent = nodes === null || nodes === undefined ? t("Search per move: no limit.")
+      : t("Search per move: up to {nodes} nodes.", { nodes: new Intl.NumberFormat(document.documentElement.lang || "en").format(nodes) });
     const rows = report.summary.map((player) => {
       const row = document.createElement("tr");
       const cells = [
@@ -92,13 +92,23 @@ export class ReviewScreen {
         player.accuracy === null ? "–" : `${player.accuracy}%`,
         String(player.points_lost),
         player.average_loss === null ? "–" : String(player.average_loss),
-        ["inaccuracy", "mistake", "blunder"].map((name) => `${classWords(name)} ${player.counts[name] || 0}`).join(", "),
       ];
-      for (const text of cells) {
+      cells.forEach((text, index) => {
         const cell = document.createElement("td");
         cell.textContent = text;
+        if (index > 0) cell.dataset.label = headings[index]; // a phone shows it before the figure
         row.append(cell);
-      }
+      });
+      // each class and its count kept together; a narrow screen breaks the cell between them
+      const errors = document.createElement("td");
+      errors.dataset.label = headings[4];
+      ["inaccuracy", "mistake", "blunder"].forEach((name, index) => {
+        const count = document.createElement("span");
+        count.className = "count";
+        count.textContent = `${classWords(name)} ${player.counts[name] || 0}` + (index < 2 ? "," : "");
+        errors.append(count, index < 2 ? " " : "");
+      });
+      row.append(errors);
       return row;
     });
     $("review-summary").replaceChildren(...rows);

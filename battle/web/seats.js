@@ -7,7 +7,7 @@
 // localStorage is per origin (scheme, host and port), so the server's address is implied.
 //
 // Beside the seats, the name this browser plays under: the host form fills it in, the joiner
-// is asked it once (join_screen.js), and every game's hello sends it. It is cleaned as the
+// is asked it once (name_panel.js, beside the board), and every game's hello sends it. It is cleaned as the
 // server cleans a name (battle/rules/game.py's clean_name): control characters and "#"
 // dropped, spaces folded, 40 characters at most. So a kept name of any length fits the hello
 // frame (4096 bytes): a longer one is cut, and the game screen says so.

@@ -6,26 +6,56 @@
 
 import { t, tn } from "./i18n.js";
 
-/** A seat's name as the server has it, else "Player 1" or "Player 2" in the reader's language. */
+/** The six solver levels as the window names them (battle/rules/wording.py's "solver level" words). */
+export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
+
+/** A solver level in the reader's language; an unknown one as given. */
+export function levelName(level) {
+  const names = {
+    beginner: t("beginner"), casual: t("casual"), club: t("club"), expert: t("expert"), master: t("master"),
+    perfect: t("perfect"),
+  };
+  return names[level] || level;
+}
+
+/** The solver's name in the reader's language: "Solver (club)", "Solver (Verein)". */
+export function solverName(level) {
+  return t("Solver ({level})", { level: levelName(level) });
+}
+
+const SOLVER_NAME = /^Solver \((\w+)\)$/;
+
+/** A name as shown: the solver's side, which a game and its record name "Solver (club)" in English
+ * (battle/rules/wording.py's solver_name), in the reader's language, as the window's shown_name
+ * does; any other name as given. */
+export function shownName(name) {
+  const level = SOLVER_NAME.exec(name)?.[1];
+  return level && LEVELS.includes(level) ? solverName(level) : name;
+}
+
+/** A seat's name as the server has it (the solver's in the reader's language), else "Player 1" or
+ * "Player 2" in the reader's language. */
 export function nameOf(state, seat) {
   const found = (state.players || []).find((p) => p.seat === seat);
-  return found?.name || t("Player {seat}", { seat });
+  return found?.name ? shownName(found.name) : t("Player {seat}", { seat });
 }
 
-/** The scores from the reader's side: their own first; seat order for a spectator. */
-function scoreText(scores, you) {
-  return you === 2 ? `${scores[1]}-${scores[0]}` : `${scores[0]}-${scores[1]}`;
+/** The scores as a result reads them: the winner's first ("Bob wins 118-100"); for a draw, and for
+ * a game without a winner, the reader's own first, seat order for a spectator. */
+function scoreText(scores, you, winner) {
+  const first = winner === 1 || winner === 2 ? winner : you === 2 ? 2 : 1;
+  return `${scores[first - 1]}-${scores[2 - first]}`;
 }
 
-/** One sentence for a finished game's `state`: "You resigned; Ann wins, 40-62.", "You win 140-130 (by 10)." */
+/** One sentence for a finished game's `state`: "You resigned; Ann wins, 62-40.", "Bob wins 118-100 (by 18)." */
 export function resultText(state) {
   const result = state.result || {};
-  if (result.reason === "aborted") return t("The game was called off; it counts for nothing.");
+  if (result.reason === "aborted") return t("The game was called off (by a player, or because nobody moved in time); it counts for nothing.");
   if (result.reason === "expired") return t("Nobody joined in time: the game expired and counts for nothing.");
   const scores = result.scores || state.scores || [0, 0];
   const you = state.you;
-  const score = scoreText(scores, you);
   const winner = result.winner;
+  const score = scoreText(scores, you, winner);
   if (winner !== 1 && winner !== 2) return t("Draw, {score}.", { score });
   const loser = 3 - winner;
   const names = { winner: nameOf(state, winner), loser: nameOf(state, loser), score };
@@ -33,6 +63,11 @@ export function resultText(state) {
     if (you === loser) return t("You resigned; {winner} wins, {score}.", names);
     if (you === winner) return t("{loser} resigned; you win, {score}.", names);
     return t("{loser} resigned; {winner} wins, {score}.", names);
+  }
+  if (result.reason === "abandoned") {
+    if (you === loser) return t("You did not move for too long; {winner} wins, {score}.", names);
+    if (you === winner) return t("{loser} did not move for too long; you win, {score}.", names);
+    return t("{loser} did not move for too long; {winner} wins, {score}.", names);
   }
   if (result.reason === "time") {
     if (you === loser) return t("You ran out of time; {winner} wins, {score}.", names);
@@ -62,6 +97,7 @@ const NOT_ALLOWED = {
   takeback_not_last: () => t("Only the player who made the last move can ask to take it back."),
   takeback_asked: () => t("You have asked to take back your move already."),
   takeback_declined: () => t("Your opponent said no to taking back this move."),
+  named: () => t("Your seat has a name already."),
 };
 
 /** Why the server refused a message, in a sentence (`state` names the seat to move). */
@@ -94,6 +130,27 @@ export function refusalText(error, state) {
           "One connection may create {count} game: connect again to create more.",
           "One connection may create {count} games: connect again to create more.",
           number(params, "count"),
+        );
+      }
+      if (why === "network_games") {
+        return tn(
+          "Your address plays {count} unfinished game already, as many as this server allows: finish it first.",
+          "Your address plays {count} unfinished games already, as many as this server allows: finish one first.",
+          number(params, "count"),
+        );
+      }
+      if (why === "solver_games") {
+        return tn(
+          "Your address plays {count} unfinished game against the solver already, as many as this server allows: finish it first.",
+          "Your address plays {count} unfinished games against the solver already, as many as this server allows: finish one first.",
+          number(params, "count"),
+        );
+      }
+      if (why === "starts") {
+        return tn(
+          "Your address starts games faster than this server allows: try again in {count} second.",
+          "Your address starts games faster than this server allows: try again in {count} seconds.",
+          number(params, "seconds"),
         );
       }
       return t("The server has as many games as it can hold; try again later.");

@@ -1,13 +1,13 @@
 // The page's side of the protocol (docs/protocol.md), cut as lichess cuts its round socket:
-// every message the page sends is built by one method here, and every message the server
-// sends is read by one entry of `handlers`. The socket folds them into the game's latest
-// `state` and the seat this browser holds, and tells its listener; it decides nothing about
-// the game (the server does).
+// every message the page sends is built here (the openings below, GameSocket's and
+// SolverSocket's methods), and every message the server sends is read by one entry of
+// `handlers`. The socket folds them into the game's latest `state` and the seat this browser
+// holds, and tells its listener; it decides nothing about the game (the server does).
 //
-// `hello`, then the opening (`create`, `join`, `watch`, or `resume` with the seat token once
-// there is one), on every open of the line (connection.js). Every move without an `ack` is
-// sent again with its id when the line is back: the server applies an id once, so a move is
-// never lost and never played twice.
+// `hello`, then the opening (`create`, `join`, `watch`, `solver_game`, or `resume` with the seat
+// token once there is one), on every open of the line (connection.js). Every move without an
+// `ack` is sent again with its id when the line is back: the server applies an id once, so a
+// move is never lost and never played twice.
 
 import { Line } from "./connection.js";
 import { keepSeat } from "./seats.js";
@@ -40,6 +40,31 @@ export function afterMove(state, moved) {
     seconds_left: null,
   };
 }
+
+/** The first game message of a GameSocket, as the screens ask for a game. */
+export const openings = {
+  /** Host a friend's game: `deal` as the protocol has it, `first` creator/joiner/random. */
+  create({ deal, first, moveSeconds = null, name = "" }) {
+    const opening = { type: "create", deal, first };
+    if (moveSeconds) opening.move_seconds = moveSeconds;
+    if (name) opening.name = name;
+    return opening;
+  },
+  /** Take the open seat of the game of invite code `code`. */
+  join(code, name = "") {
+    return name ? { type: "join", code, name } : { type: "join", code };
+  },
+  /** Follow the game of watch code `code`. */
+  watch(code) {
+    return { type: "watch", code };
+  },
+  /** A game against the solver at `level`. */
+  solverGame({ level, deal, first, name = "" }) {
+    const opening = { type: "solver_game", level, deal, first };
+    if (name) opening.name = name;
+    return opening;
+  },
+};
 
 export class GameSocket {
   /**
@@ -122,6 +147,8 @@ export class GameSocket {
     return this.hintAsked;
   }
   answerRematch(accept) { return this.line.send({ type: accept ? "rematch_accept" : "rematch_decline" }); }
+  /** Name this browser's seat, taken without a name (the server names a seat once). */
+  nameSeat(name) { return this.line.send({ type: "name", name }); }
 
   // -- what the server sends --------------------------------------------------------------
 
@@ -187,7 +214,9 @@ const handlers = {
       seat.watch = message.watch || seat.watch;
       seat.status = message.status;
       const other = (message.players || []).find((p) => p.seat !== message.you && p.presence !== "open");
-      seat.opponent = other ? nameOf(message, other.seat) : null; // "Player 2" for a nameless one
+      // kept as the server names it (the home list words the solver's in its reader's language);
+      // "Player 2" for a nameless one
+      seat.opponent = other ? other.name || nameOf(message, other.seat) : null;
       socket.remember();
     }
     if (socket.line.state !== "connected") {
@@ -246,18 +275,18 @@ function takeSeat(socket, message) {
 
 /**
  * The line of a screen that asks the solver without playing a game: the analysis board and a
- * review's page. On every open it says `hello` and then the request the screen stands on
- * (`request()`: the position it analyses, the review it shows), so a line that dropped asks
- * again; the screen reads the answers (`analysis_result`, `review_result`, `solver_queue`,
- * `solver_refused`) from its listener.
+ * review's page. On every open it says `hello` and then the request the screen stands on (the
+ * position it analyses, the review it shows: the last `analyse` or `getReview`), so a line that
+ * dropped asks again; the screen reads the answers (`analysis_result`, `review_result`,
+ * `solver_queue`, `solver_refused`) from its listener.
  */
 export class SolverSocket {
-  constructor({ request, listener, url }) {
-    this.request = request;
+  constructor({ listener, url }) {
     this.listener = listener;
+    this.standing = null; // the request the screen stands on, asked again on every open
     this.line = new Line({
       url,
-      greeting: () => [{ type: "hello", version: PROTOCOL_VERSION }, this.request()].filter(Boolean),
+      greeting: () => [{ type: "hello", version: PROTOCOL_VERSION }, this.standing].filter(Boolean),
       ping: () => ({ type: "ping", t: Date.now() / 1000 }),
       onMessage: (message) => this.receive(message),
       onChange: () => this.listener(this, { type: "line" }),
@@ -268,10 +297,20 @@ export class SolverSocket {
   start() { this.line.start(); }
   close(detail) { this.line.close(detail); }
 
-  /** Analyse `position` (.mbp text); every answer carries `id`. */
-  analyse(id, position) { return this.line.send({ type: "analyse", id, position }); }
-  stopAnalysis() { return this.line.send({ type: "analyse_stop" }); }
-  getReview(review) { return this.line.send({ type: "review_get", review }); }
+  /** Analyse `position` (.mbp text); every answer carries `id`. Before `start`, the first open asks it. */
+  analyse(id, position) { return this.ask({ type: "analyse", id, position }); }
+  /** Stop the analysis: the board shows a position it does not analyse (being edited). */
+  stopAnalysis() {
+    this.standing = null;
+    return this.line.state !== "resting" && this.line.send({ type: "analyse_stop" });
+  }
+  /** Show review `review` (its news comes as it changes). */
+  getReview(review) { return this.ask({ type: "review_get", review }); }
+
+  ask(message) {
+    this.standing = message;
+    return this.line.send(message);
+  }
 
   receive(message) {
     if (message.type === "welcome") this.line.connected();

@@ -8,22 +8,7 @@ import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { cellName, kindName, kindValue, moveName } from "./rules.js";
 import { tileWords } from "./tile_words.js";
-
-/** The six levels as the window names them (battle/rules/wording.py's "solver level" words). */
-export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
-
-export function levelName(level) {
-  const names = {
-    beginner: t("beginner"), casual: t("casual"), club: t("club"), expert: t("expert"), master: t("master"),
-    perfect: t("perfect"),
-  };
-  return names[level] || level;
-}
-
-/** The solver's name in the reader's language: "Solver (club)". */
-export function solverName(level) {
-  return t("Solver ({level})", { level: levelName(level) });
-}
+import { levelName } from "./server_words.js";
 
 /** Where the solver's move stands, for the turn line; "" when it is not the solver's turn. `wait`:
  * the seconds left until its address's solver time pays for it (null when it does not wait for it). */
@@ -70,6 +55,8 @@ export function refusalWords(refusal, seconds = Math.ceil(refusal.retry_after ??
     not_found: refusal.what === "game" ? t("This server has no catalogued deal of that kind.")
       : t("No review has that link."),
     too_many: t("Your address has as many games against the solver going as it may: finish one first."),
+    unavailable: t("The solver is unavailable for now.") + " " + (refusal.what === "move"
+      ? tn("It tries again in {count} second.", "It tries again in {count} seconds.", seconds) : again),
   };
   const words = why[refusal.code] || t("The solver could not do that ({code}).", { code: refusal.code });
   const retried = ["budget", "busy", "queued"].includes(refusal.code) || (move && refusal.code === "failed");
@@ -140,15 +127,32 @@ export function renderSolverPanel(view, socket) {
   if (fresh) $("hint-result").textContent = hintWords(hint.evaluation, view.you);
 }
 
-/** A hint in words: the best moves, the value for the mover (exact or an estimate) and the best line. */
+/** A hint in words: the best moves, what the mover takes from here more than the solver (exact or an
+ * estimate), the final score that play ends in, and the best line. The value counts the points still
+ * to take, never those taken: the final score says where the game ends. */
 export function hintWords(evaluation, you) {
   const best = evaluation.best_moves.join(", ");
-  const value = (evaluation.value > 0 ? "+" : "") + evaluation.value;
-  const worth = evaluation.exact ? t("exact: your final margin is {value} with perfect play", { value })
-    : t("estimate, {depth} moves deep: a margin of about {value}", { depth: evaluation.depth, value });
+  const value = Math.abs(evaluation.value);
+  let worth;
+  if (evaluation.exact) {
+    worth = evaluation.value > 0 ? tn("exact: from here you take {count} point more than the solver",
+      "exact: from here you take {count} points more than the solver", value)
+      : evaluation.value < 0 ? tn("exact: from here you take {count} point fewer than the solver",
+        "exact: from here you take {count} points fewer than the solver", value)
+        : t("exact: from here you take as many points as the solver");
+    if (you === 1 || you === 2) {
+      const score = evaluation.final_score;
+      worth += "; " + t("final score: you {yours}, the solver {theirs}", { yours: score[you - 1], theirs: score[2 - you] });
+    }
+  } else {
+    worth = evaluation.value > 0 ? tn("estimate, {depth} moves deep: from here you take about {count} point more than the solver",
+      "estimate, {depth} moves deep: from here you take about {count} points more than the solver", value, { depth: evaluation.depth })
+      : evaluation.value < 0 ? tn("estimate, {depth} moves deep: from here you take about {count} point fewer than the solver",
+        "estimate, {depth} moves deep: from here you take about {count} points fewer than the solver", value, { depth: evaluation.depth })
+        : t("estimate, {depth} moves deep: from here you take about as many points as the solver", { depth: evaluation.depth });
+  }
   const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
-  const score = evaluation.exact ? " " + t("Final score {score}.", { score: evaluation.final_score.join("-") }) : "";
-  return t("Best: {moves} ({worth}).", { moves: best, worth }) + line + (you ? score : "");
+  return t("Best: {moves} ({worth}).", { moves: best, worth }) + line;
 }
 
 /** Save a game's `.mbg` text (the `record` message) as a file the browser downloads. */

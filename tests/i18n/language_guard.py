@@ -36,7 +36,7 @@ _ENGLISH_WORDS_TEXT = """
     levels unknown invalid cell cells column row rows empty twice none nothing something anything
     keep kept record records puzzle puzzles rating streak solve solution wrong right turn waiting
     wait connected away watching thinking review reviewed reviewing accuracy margin lead leads
-    opponent opponents both side sides yours mine called off resignation resigned time timed
+    opponent opponents both side sides seat seats yours mine called off resignation resigned time timed
     seconds minutes hours days day week names folder input output
 """
 ENGLISH_WORDS = frozenset(_ENGLISH_WORDS_TEXT.split())

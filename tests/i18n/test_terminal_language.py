@@ -277,7 +277,7 @@ def game_screens(home: Path, language: str) -> list[Screen]:
     biggest = max(position.legal_moves(), key=position.move_points)
     for line in ("help", "moves", "zz", "a1-b1", "board", "hint", "eval", "undo", move_name(biggest), "undo", "redo"):
         first.type(line)
-    first.type("save /nonexistent/x.mbg")
+    first.type(f"save {home / 'no-such-folder' / 'x.mbg'}")  # a folder that is not there, whoever runs it
     first.type(f"save {home / 'kept'}")
     first.type(f"save {home / 'kept.mbg'}", until=") ")
     first.type("no")

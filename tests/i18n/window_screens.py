@@ -4,8 +4,9 @@ labels, titles, tool tips), for the language guard (``language_guard``).
 
 ``window_screens(app, ...)`` plays one session in a real ``App``: the title, the rules page, a
 game against the solver (a refused pair, a selection, a hint, the analysis), a finished game's
-result card, the review with its graph, the editor with a gap in a column, the puzzles (a wrong
-answer, the solution), the statistics, online play's form and waiting room, and the file dialog.
+result card, a hot-seat rematch with the default names, a review in progress and the review with
+its graph, the editor with a gap in a column, the puzzles (Show solution pressed once: what it
+costs), the statistics, online play's form and waiting room, and the file dialog.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 from battle.ui.app import App
 from battle.ui.demos import played_down
 from battle.ui.match import Match, new_match
+from battle.ui.play.result_scene import ResultScene
 from battle.ui.puzzles.puzzle_scene import PuzzleScene
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.widgets.buttons import SHORT_FORMS, Button
@@ -131,6 +133,22 @@ def walk(app: App, recorder: TextRecorder) -> Iterator[tuple[str, Reading]]:
     ui.settle(app, 20)
     yield "result card", read(app, recorder)
 
+    hot_seat = app.start_match(Match(Game(last_pair_won_by_player_2(), _("Player 1"), _("Player 2"))))
+    ui.play_move(app, hot_seat.position.legal_moves()[0])
+    ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=5)
+    ui.click_button(app, app.stack.top.buttons["rematch"])  # type: ignore[attr-defined]
+    ui.settle(app)
+    yield "hot-seat rematch", read(app, recorder)
+
+    opening = Game.new(4, "Ann", "Ben")
+    for _move in range(6):
+        opening.play(opening.position.legal_moves()[0])
+    running = app.open_review(opening, time_per_move=0.4)  # a 108-tile deal: seconds a move
+    assert isinstance(running, ReviewScene)
+    ui.run_until(app, lambda: running.job.progress is not None and running.job.progress.move is not None, timeout=60)
+    yield "review in progress", read(app, recorder, frames=1)
+    ui.click_button(app, running.buttons["cancel"])
+
     played = ui.short_game(tiles=12)
     reviewed = Game(played.start, "You", "Ben")
     for move in played.moves:
@@ -153,6 +171,8 @@ def walk(app: App, recorder: TextRecorder) -> Iterator[tuple[str, Reading]]:
     assert isinstance(puzzles, PuzzleScene)
     ui.settle(app)
     yield "puzzles", read(app, recorder)
+    ui.click_button(app, puzzles.widgets["solution"])
+    yield "puzzle solution asked", read(app, recorder)
 
     app.show_title()
     app.open_stats()

@@ -29,9 +29,23 @@ def http(port: int, request: bytes) -> bytes:
     return answer
 
 
-def request(method: str, path: str, *headers: str) -> bytes:
-    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", *headers, "", ""]
+def request(method: str, path: str, *headers: str, host: str = "127.0.0.1") -> bytes:
+    """A request's head as a stranger writes it, naming the server ``host`` (its ``Host`` header)."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", *headers, "", ""]
     return "\r\n".join(lines).encode()
+
+
+def handshake_head(port: int, host: str, *headers: str) -> str:
+    """The status line and headers the server answers a WebSocket handshake naming it ``host`` with
+    ``headers`` (an ``Origin``, an ``X-Forwarded-Host``), read by hand; the connection is then closed."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    upgrade = ("Upgrade: websocket", "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13")
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as connection:
+        connection.sendall(request("GET", "/", *upgrade, *headers, host=host))
+        head = b""
+        while b"\r\n\r\n" not in head and len(head) < 8192 and (chunk := connection.recv(4096)):
+            head += chunk
+    return head.partition(b"\r\n\r\n")[0].decode("latin-1")
 
 
 def head_and_body(answer: bytes) -> tuple[str, list[tuple[str, str]], bytes]:

@@ -48,7 +48,7 @@ def refusal(client: Client, message: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_waiting_games_are_capped_per_address_across_connections_and_abort_frees_one(tmp_path: Path) -> None:
-    with serve(tmp_path) as server:
+    with serve(tmp_path, "--max-games-per-address", "10") as server:  # the cap on games held is another test's
         hosts = [Client(server.url) for _ in range(15)]
         made = [create(host) for host in hosts[:5]]
         for host in hosts[5:]:  # ten more connections from the same address: no sixth waiting game

@@ -33,8 +33,16 @@ GAME_SECONDS = 120.0
 @contextmanager
 def server_process(database: Path, port: int, *options: str) -> Iterator[ServerProcess]:
     """``mahjong-battle serve`` on 127.0.0.1:port with ``database``, stopped at the end. Every
-    player here connects from 127.0.0.1, so the cap on one address's connections is lifted."""
-    with ServerProcess(database.parent, "--max-connections-per-address", "1000", *options, port=port) as server:
+    player here connects from 127.0.0.1, so the caps on one address's connections and games are lifted."""
+    lifted = (
+        "--max-connections-per-address",
+        "1000",
+        "--max-games-per-address",
+        "1000",
+        "--creates-per-hour",
+        "3600000",
+    )
+    with ServerProcess(database.parent, *lifted, *options, port=port) as server:
         yield server
 
 

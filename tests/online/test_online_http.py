@@ -1,19 +1,22 @@
 """Plain HTTP on the game port as a stranger sends it: ``mahjong-battle serve`` as a process on
 127.0.0.1, requests written byte for byte on raw sockets (``tests.online.strangers``) and
 handshakes by websockets' own client. Pipelined requests, foreign pages' scripts, methods other
-than GET, the headers of every answer, links put into the web folder, and the counting of
-connections behind a trusted proxy."""
+than GET, the headers of every answer, links put into the web folder, the counting of
+connections behind a trusted proxy, and the host names a request may give (DNS rebinding)."""
 
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.online.strangers import WAIT, head_and_body, http, request
+from tests.online.strangers import WAIT, handshake_head, head_and_body, http, request
 from tests.online_server import Client, ServerProcess
 
 
@@ -124,3 +127,79 @@ def test_behind_a_proxy_a_connection_counts_once_and_one_without_the_header_is_c
         assert connections() == alone + 3
         for client in (forwarded, *unnamed):
             client.close()
+
+
+# -- the names a request may give --------------------------------------------------------------------
+
+MISDIRECTED = "HTTP/1.1 421 Misdirected Request"
+SWITCHING = "HTTP/1.1 101 Switching Protocols"
+
+
+def test_a_rebinding_page_gets_no_handshake_and_no_page(server: ServerProcess) -> None:
+    """A page at evil.example whose name the stranger's DNS now points at this machine: its requests
+    name evil.example in ``Host`` and, from its script, in ``Origin``."""
+    evil = f"evil.example:{server.port}"
+    head = handshake_head(server.port, evil, f"Origin: http://{evil}")
+    assert head.startswith(MISDIRECTED) and "upgrade" not in head.lower(), head
+    for method in ("GET", "HEAD"):
+        status, headers, body = head_and_body(http(server.port, request(method, "/", host=evil)))
+        assert status == MISDIRECTED and ("content-type", "text/plain; charset=utf-8") in headers
+    _, _, body = head_and_body(http(server.port, request("GET", "/stats", host="EVIL.example")))
+    assert body == (
+        b"'EVIL.example' is no name of this server: it answers to its own address, localhost, "
+        b"--public-url and --allow-host\n"
+    )
+    status, _, _ = head_and_body(http(server.port, b"GET / HTTP/1.1\r\n\r\n"))  # no Host at all
+    assert status == "HTTP/1.1 400 Bad Request"
+    said = [line for line in server.log_lines() if "refused a request naming the server" in line]
+    assert len(said) == 1 and f"'{evil}'" in said[0] and "--allow-host" in said[0], said  # once in 10 s
+
+
+def test_its_address_localhost_its_name_and_the_names_it_is_given_are_answered(tmp_path: Path) -> None:
+    flags = ("--public-url", "https://Games.example.org/play", "--allow-host", "friends.lan")
+    with ServerProcess(tmp_path, *flags) as server:
+        port = server.port
+        for host in (
+            f"127.0.0.1:{port}",
+            f"localhost:{port}",
+            f"[::1]:{port}",
+            f"198.51.100.7:{port}",  # an address it was dialled at through a router's port forward
+            f"{socket.gethostname()}:{port}",
+            f"FRIENDS.lan.:{port}",
+        ):
+            head = handshake_head(port, host, f"Origin: http://{host}")
+            assert head.startswith(SWITCHING), (host, head)
+            status, _, _ = head_and_body(http(port, request("GET", "/healthz", host=host)))
+            assert status == "HTTP/1.1 200 OK", host
+        assert handshake_head(port, "games.example.org", "Origin: https://games.example.org").startswith(SWITCHING)
+        evil = f"evil.example:{port}"
+        assert handshake_head(port, evil, f"Origin: http://{evil}").startswith(MISDIRECTED)  # --public-url or not
+        assert handshake_head(port, "friends.lan.evil.example").startswith(MISDIRECTED)
+
+
+def test_behind_a_proxy_the_host_it_forwards_is_checked_too(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--trust-proxy") as server:
+        own = f"127.0.0.1:{server.port}"  # a proxy that names the server by its address, the page's host apart
+        head = handshake_head(server.port, own, "X-Forwarded-Host: evil.example", "Origin: http://evil.example")
+        assert head.startswith(MISDIRECTED), head
+        head = handshake_head(server.port, own, "X-Forwarded-Host: localhost:443", "Origin: https://localhost")
+        assert head.startswith(SWITCHING), head
+
+
+def test_allow_host_refuses_what_is_no_host_name_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from battle.cli import entry_point; entry_point()",
+            "serve",
+            "--allow-host",
+            "x.org:80",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2 and "'x.org:80' is not a host name like games.example.org" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -27,6 +27,7 @@ from battle.online.protocol.messages import (
     GivenPosition,
     Hello,
     Join,
+    NameSeat,
     NumberedDeal,
     OfferRematch,
     Ping,
@@ -77,6 +78,7 @@ MESSAGE_CLASSES = (
     DeclineRematch,
     RequestTakeback,
     AnswerTakeback,
+    NameSeat,
     Ping,
     GetRecord,
 )
@@ -148,6 +150,7 @@ def refusal(data: str | bytes) -> ProtocolError:
         ({"type": "rematch_accept"}, AcceptRematch()),
         ({"type": "takeback_request"}, RequestTakeback()),
         ({"type": "takeback_answer", "accept": False}, AnswerTakeback(False)),
+        ({"type": "name", "name": "  Bob\u0007 "}, NameSeat("Bob")),
         ({"type": "ping"}, Ping()),
         ({"type": "ping", "t": 1732630000.5}, Ping(1732630000.5)),
         ({"type": "ping", "t": -(2**53)}, Ping(-(2**53))),
@@ -537,6 +540,7 @@ typed_messages = st.one_of(
         id=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=64),
     ),
     st.builds(AnswerTakeback, accept=st.booleans()),
+    st.builds(NameSeat, name=st.sampled_from(["Bob", "Ann Lee", "W" * 40])),
     st.builds(Ping, t=st.one_of(st.none(), st.integers(-(2**53), 2**53))),
     st.sampled_from(
         [Resign(), Abort(), OfferRematch(), AcceptRematch(), DeclineRematch(), RequestTakeback(), GetRecord()]

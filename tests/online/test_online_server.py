@@ -205,6 +205,41 @@ def test_a_restarted_server_goes_on_with_every_game(tmp_path: Path) -> None:
         assert client.expect("ack")["ply"] == 2
 
 
+def test_a_seat_taken_without_a_name_is_named_once_and_keeps_it_after_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    with ServerThread(database) as server:
+        host = Client(server.url, "Ann")
+        host.send({"type": "create", "deal": {"number": 5}, "first": "creator", "name": "Ann"})
+        created = host.expect("created")
+        guest = Client(server.url)  # a friend's link: the game first, the name later
+        guest.send({"type": "join", "code": created["invite"]})
+        guest.expect("joined")
+        assert [p["name"] for p in guest.expect("state")["players"]] == ["Ann", ""]
+        watcher = Client(server.url)
+        watcher.send({"type": "watch", "code": created["watch"]})
+        watcher.expect("state")
+        guest.send({"type": "name", "name": "  Bob\u0007 "})
+        for client in (host, watcher):  # after the states of the join and the watcher's coming
+            names: list[list[str]] = []
+            while ["Ann", "Bob"] not in names and len(names) < 4:
+                names.append([p["name"] for p in client.expect("state")["players"]])
+            assert names[-1] == ["Ann", "Bob"], names
+        guest.send({"type": "name", "name": "Eve"})  # named once: the opponent never sees a second name
+        refused = guest.error()
+        assert (refused["code"], refused["params"]["why"]) == ("not_allowed", "named")
+        host.send({"type": "name", "name": "Zed"})
+        assert host.error()["code"] == "not_allowed"
+        watcher.send({"type": "name", "name": "Eve"})
+        assert watcher.error()["code"] == "not_a_player"
+        guest.send({"type": "name", "name": " \u3164 "})
+        assert guest.error()["code"] == "bad_message"
+        port = server.port
+    with ServerThread(database, port=port) as server:
+        back = Client(server.url)
+        back.send({"type": "resume", "token": created["token"]})
+        assert [p["name"] for p in back.expect("state")["players"]] == ["Ann", "Bob"]
+
+
 def test_presence_follows_the_connections(tmp_path: Path) -> None:
     with ServerThread(tmp_path / "games.sqlite3") as server:
         host, guest, created, joined = host_and_join(server.url)

@@ -22,8 +22,8 @@ WAIT = 60.0
 """The longest one answer is waited for (a busy machine, workers loading their kernels)."""
 ROOM_OF_FOUR = "import battle.players.pool_schedule as schedule; schedule.MAX_WAITING = 4"
 """Four units of a kind may wait: a few reviews fill the reviews' room within a test."""
-STEPS_OF_A_MINUTE = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 60.0"
-"""Each depth of an analysis searches up to a minute, reserving a minute of its network's time."""
+STEPS_OF_A_MINUTE = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 60_000_000"
+"""Each depth of an analysis searches up to 60 M nodes, reserving a minute of its network's time."""
 
 
 def solver_game(client: Client, level: str, first: str = "creator", deal_number: int = 3) -> dict[str, Any]:

@@ -50,8 +50,8 @@ def test_a_waiting_move_is_told_its_place_in_the_queue_and_is_played(tmp_path: P
         analyst.close()
 
 
-STEPS_OF_A_MINUTE = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 60.0"
-"""Each depth of an analysis searches up to a minute: a closed connection's must be stopped, not finished."""
+STEPS_OF_A_MINUTE = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 60_000_000"
+"""Each depth of an analysis searches up to 60 M nodes (a minute): a closed connection's is stopped, not finished."""
 
 
 def test_an_analysis_stops_with_its_connection(tmp_path: Path) -> None:

@@ -5,8 +5,9 @@ raw sockets (``tests.online.strangers``), never by the project's client.
 What is tried: making the server hold memory for connections that do not read, crowding a game
 with spectators, resuming in a loop, spending the server's budget of wrong codes so that a real
 link is refused, one IPv6 network posing as many clients, connections that say ``hello`` and
-nothing more, a full server, creating in parallel, invisible names; and a game whose stored
-record does not rebuild. Loops are bounded in count and time; waits are for events.
+nothing more or ask for what leads nowhere (a made-up review, a position that is over), a full
+server, creating in parallel, invisible names; and a game whose stored record does not rebuild.
+Loops are bounded in count and time; waits are for events.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from battle.online.server.server_limits import ServerLimits
+from battle.rules.deal import deal
+from battle.rules.notation import format_position
 from tests.online.strangers import (
     WAIT,
     head_and_body,
@@ -274,9 +277,68 @@ def test_a_connection_that_picks_no_game_after_hello_is_closed(tmp_path: Path) -
                 idle.send({"type": "ping", "t": 1})  # is not picking a game
                 idle.expect("pong", WAIT)
                 time.sleep(0.2)  # 10 messages a second: within the rate
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-        assert "no game picked within 2 s" in closed.value.rcvd.reason and time.monotonic() - began >= 1.5
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1000
+        assert closed.value.rcvd.reason == "idle: in no game and no solver work for 2 s"
+        assert time.monotonic() - began >= 1.5
         nothing_but_pong(player)  # the one in a game stays
+
+
+def closed_as_idle(client: Client, began: float, idle: float) -> None:
+    """``client`` is closed as idle (1000), ``idle`` s or more after ``began``, within ``WAIT``; what
+    it still gets before that is read and dropped."""
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(1000):
+            client.read(WAIT)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1000, closed.value
+    assert time.monotonic() - began >= idle - 0.1
+
+
+def test_a_review_asked_of_a_made_up_id_does_not_keep_a_connection(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--idle-seconds", "1.5") as server:
+        player = Client(server.url)
+        create(player)
+        reader = Client(server.url)
+        began = time.monotonic()
+        reader.send({"type": "review_get", "review": "0123456789abcdef"})
+        assert reader.expect("solver_refused", WAIT)["code"] == "not_found"
+        closed_as_idle(reader, began, 1.5)  # from its hello: the answer moved no clock
+        nothing_but_pong(player)
+
+
+def played_out(number: int, pairs_left: int) -> str:
+    """Deal ``number`` played by its first legal move until ``pairs_left`` pairs or fewer remain (or none can go)."""
+    position = deal(number)
+    while position.legal_moves() and sum(kind >= 0 for kind in position.cells) > 2 * pairs_left:
+        position.push(position.legal_moves()[0])
+    return format_position(position)
+
+
+LONG_STEPS = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 60.0"
+"""Each depth of an analysis searches up to a minute: one of a whole deal runs until it is stopped."""
+
+
+def test_a_connection_serves_while_its_analysis_runs_and_not_after_nor_for_a_position_over(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "1", "--idle-seconds", "1", prelude=LONG_STEPS) as server:
+        over = Client(server.url)
+        began_over = time.monotonic()
+        over.send({"type": "analyse", "id": "over", "position": played_out(3, pairs_left=0)})
+        assert over.expect("analysis_result", WAIT)["final"]  # answered at once, without the pool
+        small = Client(server.url)
+        small.send({"type": "analyse", "id": "small", "position": played_out(21, pairs_left=3)})
+        while not small.expect("analysis_result", WAIT)["final"]:
+            pass
+        exact = time.monotonic()
+        analyst = Client(server.url)
+        began = time.monotonic()
+        analyst.send({"type": "analyse", "id": "big", "position": format_position(deal(4))})
+        closed_as_idle(over, began_over, 1.0)
+        closed_as_idle(small, exact, 1.0)  # its work ended: the clock runs again from there
+        while (left := began + 2.5 - time.monotonic()) > 0:  # two idle spans and more while it deepens
+            with suppress(TimeoutError):
+                assert not analyst.read(left).get("final"), "the whole deal's analysis ended by itself"
+        analyst.send({"type": "analyse_stop"})
+        stopped = time.monotonic()
+        closed_as_idle(analyst, stopped, 1.0)
 
 
 def test_a_full_server_answers_503_and_a_full_network_429_with_a_line_of_text(tmp_path: Path) -> None:

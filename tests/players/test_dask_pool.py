@@ -1,20 +1,25 @@
 """The solver pool on a real Dask ``LocalCluster`` of two worker processes, as a server with
 ``--solver-scheduler tcp://...`` runs it: a worker killed mid-search (the search is retried and
-answers), the order of the work and a running search stopped on the cluster."""
+answers), the order of the work and a running search stopped on the cluster; and on a ``dask
+scheduler`` and a ``dask worker`` process stopped mid-search and started again on the same port (the
+search answers once they are back, work asked meanwhile is refused with the wait)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import time
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from battle.players import Advisor, Limits
 from battle.players.pool_jobs import AnalysisJob, AnalysisResult, MoveResult, ReviewResult, position_data
+from battle.players.pool_schedule import Refusal
 from tests.players.conftest import (
     WAIT,
     club_move,
@@ -25,6 +30,7 @@ from tests.players.conftest import (
     submit,
     wait_until_searching,
 )
+from tests.players.dask_processes import DaskProcesses
 
 pytest.importorskip("distributed")
 
@@ -59,6 +65,7 @@ def worker_running(pool: DaskPool) -> str:
     raise AssertionError("no worker ran the unit")
 
 
+@pytest.mark.hands_processes_to("cluster")  # the killed worker's replacement
 def test_a_worker_killed_mid_search_is_retried_and_the_search_answers(pool: DaskPool) -> None:
     position = greedy_down(13, 72)
     job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)
@@ -120,3 +127,88 @@ def test_open_pool_with_a_scheduler_runs_on_the_cluster(cluster: Any) -> None:  
     with open_pool(cluster.scheduler_address) as pool:
         assert isinstance(pool, DaskPool) and pool.stats()["workers"] == 2
         assert isinstance(submit(pool, club_move(), "opened").result(WAIT), MoveResult)
+
+
+# -- a scheduler that goes away and comes back -------------------------------------------------
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[DaskProcesses]:
+    with DaskProcesses(tmp_path / "dask") as cluster:
+        yield cluster
+
+
+def wait_for_cluster(pool: DaskPool, connected: bool) -> None:
+    deadline = time.monotonic() + WAIT
+    while pool.cluster().connected != connected:
+        assert time.monotonic() < deadline, f"the pool's cluster never became connected={connected}"
+        time.sleep(0.05)
+
+
+class Kept(logging.Handler):
+    """Keeps the records a logger handles (Dask's loggers hand theirs to no parent, so ``caplog`` misses them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def logged() -> Iterator[Kept]:
+    """What the pool and Dask log, as a server's log gets it."""
+    kept = Kept()
+    loggers = [logging.getLogger(name) for name in ("mahjong-battle.solver-pool", "distributed")]
+    for logger in loggers:
+        logger.addHandler(kept)
+    try:
+        yield kept
+    finally:
+        for logger in loggers:
+            logger.removeHandler(kept)
+
+
+def test_a_search_in_flight_when_the_scheduler_goes_away_answers_once_it_is_back(
+    processes: DaskProcesses, logged: Kept
+) -> None:
+    with DaskPool(processes.address, budget=None) as pool:
+        position = greedy_down(13, 72)
+        ticket = started(submit(pool, AnalysisJob(position_data(position), every_move=False, nodes=3_000_000), "a"))
+        wait_until_searching(processes.worker_pids[0])
+        processes.stop()
+        wait_for_cluster(pool, connected=False)
+        assert pool.cluster().text().startswith("reconnecting next_try_in=")
+        assert pool.stats() == {
+            "waiting_move": 0,
+            "waiting_analysis": 1,
+            "waiting_review": 0,
+            "waiting_budget": 0,
+            "running": 0,
+            "workers": 0,
+        }
+        refusal = pool.submit(club_move(), seat="b", address="10.0.0.2")
+        assert isinstance(refusal, Refusal) and refusal.reason == "unavailable"
+        assert 1.0 <= refusal.retry_after <= 2.0  # the first try is a second after the loss
+        processes.start()  # the same port
+        assert isinstance(ticket.result(WAIT), AnalysisResult)
+        assert pool.cluster().text() == "connected"
+        assert isinstance(submit(pool, club_move(), "b", "10.0.0.2").result(WAIT), MoveResult)
+    lines = [record.getMessage() for record in logged.records if record.name == "mahjong-battle.solver-pool"]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"the solver cluster at {processes.address} does not answer")
+    assert lines[1].startswith(f"the solver cluster at {processes.address} answers again after")
+    noise = [f"{record.name}: {record.getMessage()}" for record in logged.records if record.exc_info]
+    assert not noise, f"tracebacks in the log: {noise}"
+
+
+def test_a_pool_whose_scheduler_is_away_closes_at_once(processes: DaskProcesses) -> None:
+    pool = DaskPool(processes.address, budget=None)
+    waiting = submit(pool, club_move(), "waits")
+    processes.stop()
+    wait_for_cluster(pool, connected=False)
+    begun = time.monotonic()
+    pool.close()
+    assert time.monotonic() - begun < 10.0  # at most one try to connect runs out
+    assert waiting.future.cancelled() or waiting.future.done()

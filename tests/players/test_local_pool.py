@@ -130,6 +130,7 @@ def test_cancelling_the_awaited_future_cancels_the_unit(single: LocalPool) -> No
     assert isinstance(submit(single, club_move(), "next").result(WAIT), MoveResult)
 
 
+@pytest.mark.hands_processes_to("single")  # the killed worker's replacement
 def test_a_worker_killed_mid_search_is_replaced_and_the_search_answers(single: LocalPool) -> None:
     position = greedy_down(11, 72)
     job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)
@@ -206,7 +207,7 @@ def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_ste
         blocker = started(submit(pool, endless_analysis(), "blocker", "203.0.113.7"))
         position = data_position("midgame-deal-9-ply-25")
         steps: list[AnalysisResult] = []
-        job = DeepeningJob(position_data(position), depths=(1, 2, None), seconds=2.0)
+        job = DeepeningJob(position_data(position), depths=(1, 2, None), nodes=2_000_000)
         deepening = pool.submit(job, seat="board", address="10.0.0.1", on_progress=steps.append)
         assert not isinstance(deepening, Refusal)
         # the same address's next question holds the last second: after the first step has paid
@@ -345,7 +346,7 @@ def test_a_hint_is_the_windows_hint(pair: LocalPool) -> None:
 def test_a_deepening_analysis_reports_each_depth_and_ends_exact(pair: LocalPool) -> None:
     position = greedy_down(8, 44)
     steps: list[AnalysisResult] = []
-    job = DeepeningJob(position_data(position), depths=(1, 2, None), seconds=60)
+    job = DeepeningJob(position_data(position), depths=(1, 2, None), nodes=60_000_000)
     ticket = pair.submit(job, seat="board", address="10.0.0.1", on_progress=steps.append)
     assert not isinstance(ticket, Refusal)
     final = ticket.result(WAIT)

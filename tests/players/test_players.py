@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import battle.players as players
+import battle.players.services as services
 from battle.players import SMALLEST_TABLE_MEGABYTES, Advisor, Limits, Opponent
 from battle.rules.board import Position, biggest_pair
 from battle.rules.deal import deal
+
+ROOT = Path(__file__).resolve().parents[2]
+SEARCH = ("numba", "numpy", "llvmlite", "solver.engine", "battle.players.services", "battle.players.pool_services")
+"""What a process that searches loads, and a game server's, whose pool's workers search, does not."""
+
+
+def loaded_for_search(code: str) -> str:
+    """Which of ``SEARCH`` a fresh interpreter has loaded after running ``code``."""
+    report = f"{code}\nprint(sorted(m for m in {SEARCH!r} if m in sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", f"import sys\n{report}"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
 
 
 def played_down(tiles: int, seed: int = 5) -> Position:
@@ -33,7 +51,24 @@ def test_the_door_hands_on_services_not_the_engine_or_its_sizes() -> None:
     ):
         assert name not in players.__all__, name
     assert {"Opponent", "Advisor", "Reviewer", "DealSolver", "prepare_kernels"} <= set(players.__all__)
+    assert players.__all__ == services.__all__
     assert SMALLEST_TABLE_MEGABYTES == 32
+
+
+def test_the_door_loads_the_solver_at_the_first_name_taken_from_it() -> None:
+    assert loaded_for_search("import battle.players") == "[]"
+    assert "'numba'" in loaded_for_search("from battle.players import Opponent")
+
+
+def test_the_pools_queue_jobs_and_results_load_no_search() -> None:
+    code = """
+from battle.players.solver_pool import AnalysisJob, MoveJob, ReviewJob, position_data
+from battle.rules.deal import deal
+start = position_data(deal(3))
+MoveJob(start, "club", 1), AnalysisJob(start, seconds=1.0, depth=4), ReviewJob(start, ())
+assert MoveJob(start, "club", 1).plain and not MoveJob(start, "expert", 1).plain
+"""
+    assert loaded_for_search(code) == "[]"
 
 
 def test_an_opponent_refuses_an_unknown_level_at_once() -> None:

@@ -44,6 +44,10 @@ def key_of(engine: Engine, position: Position) -> tuple[int, int]:
 START = {0: [0], 1: [0], 2: [0, 1, 1], 3: [0, 2, 2]}
 
 
+def test_the_depth_of_a_proof_is_the_kernels_own() -> None:
+    assert FULL_DEPTH == k.FULL_DEPTH  # the limits give it without loading the kernels
+
+
 def test_positions_that_differ_only_in_settled_copies_share_a_key() -> None:
     engine = Engine(table_bits=10)
     first = column_position(START)

@@ -11,6 +11,7 @@ import numpy as np
 import pygame
 import pytest
 
+from battle.rules.game import Game
 from battle.ui.analysis.analysis_view import (
     BADGE_TEXT,
     BEST_MARK,
@@ -24,13 +25,14 @@ from battle.ui.demos import open_demo
 from battle.ui.editor.editor_scene import EditorScene
 from battle.ui.files.settings import load_settings
 from battle.ui.help.help_scene import RULES, SHORTCUTS, HelpScene
+from battle.ui.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.review.review_layout import review_layout
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.review.review_view import label_size, mark_labels, move_marks, played_label
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.hud import status_layout
-from battle.ui.widgets.layout import compute_layout, move_entry_rect
+from battle.ui.widgets.layout import cell_rect, compute_layout, move_entry_rect
 from tests import ui_harness as ui
 
 UI_SOURCES = Path(__file__).resolve().parents[2] / "battle" / "ui"
@@ -426,6 +428,43 @@ def test_the_players_marks_differ_in_shape(tmp_path, monkeypatch, deficiency: st
         assert set(masks) == {1, 2}
         assert masks[1].sum() > 10 and masks[2].sum() > 10
         assert iou(masks[1], masks[2]) < 0.75
+
+
+def contrast(first: np.ndarray, second: np.ndarray) -> float:
+    """WCAG's contrast ratio of two sRGB colours (0-255): 1 for the same, 21 for black on white."""
+
+    def relative(colour: np.ndarray) -> float:
+        srgb = colour / 255.0
+        linear = np.where(srgb <= 0.03928, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+        return float(linear @ np.array([0.2126, 0.7152, 0.0722]))
+
+    light, dark = sorted((relative(first), relative(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("size", [(1200, 800), (800, 600)])
+def test_the_keyboard_cursor_is_a_thick_frame_seen_on_any_background(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """The arrows' cursor is at least 5 px across, with a part of at least 3:1 contrast (WCAG's
+    figure for a focus indicator) against what it borders on either side: the tile and its glow."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = app.start_match(Match(Game.new(3, "Ann", "Ben")))
+        ui.settle(app, 2)
+        without = screen()
+        ui.key(app, pygame.K_RIGHT)
+        assert scene.cursor is not None and scene.cursor_visible and scene.selected is None
+        with_cursor = screen()
+        cell = cell_rect(app.layout, scene.cursor)
+    row = round(cell.y + cell.h * 0.45)  # across the frame's left side, at the tile's middle
+    left = cell.x - round(16 * app.layout.scale)
+    across_before, across = without[row, left : cell.x + cell.w // 2], with_cursor[row, left : cell.x + cell.w // 2]
+    changed = np.flatnonzero(np.abs(across - across_before).max(axis=1) > 30)
+    assert len(changed), "the cursor is drawn"
+    band = np.arange(changed[0], changed[0] + np.argmax(np.diff(np.append(changed, 10**6)) > 1) + 1)
+    assert len(band) >= 5, f"the cursor is {len(band)} px across"
+    outside, inside = across[band[0] - 1], across[band[-1] + 1]
+    assert max(contrast(across[x], outside) for x in band) >= 3.0, "the cursor fades into what lies outside it"
+    assert max(contrast(across[x], inside) for x in band) >= 3.0, "the cursor fades into the tile"
 
 
 # -- 4. the text size ------------------------------------------------------------------------------

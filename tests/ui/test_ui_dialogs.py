@@ -132,6 +132,27 @@ def test_the_load_button_loads_a_record(tmp_path, monkeypatch) -> None:
         assert "Loaded the game record game.mbg" in loaded.status.text
 
 
+def test_the_list_leaves_out_hidden_entries_and_a_hidden_folder_opens_by_its_path(tmp_path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    for folder in (".cache", ".config", ".local", "games"):
+        (home / folder).mkdir(parents=True)
+    record_file(home, "a.mbg")
+    record_file(home, ".b.mbg")
+    inside, game = record_file(home / ".config", "kept.mbg")
+    monkeypatch.setenv("HOME", str(home))  # the dialog opens in the home folder
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene = played_game(app)
+        ui.click_button(app, scene.buttons["load"])
+        dialog = scene.files.dialog
+        assert [item["text"] for item in dialog.file_selection_list.item_list] == ["games", "a.mbg"]
+        ui.fill_path_box(app, dialog, home / ".config")
+        ui.key(app, pygame.K_RETURN)
+        assert [item["text"] for item in dialog.file_selection_list.item_list] == ["kept.mbg"]
+        ui.choose_file(app, dialog, inside, enter=True)
+        assert ui.play_scene(app).game.moves == game.moves
+
+
 def test_the_titles_load_and_review_buttons_open_what_was_chosen(tmp_path, monkeypatch) -> None:
     path, game = record_file(tmp_path)
     with ui.session(tmp_path, monkeypatch) as new_app:

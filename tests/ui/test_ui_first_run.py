@@ -4,7 +4,9 @@ raises the compile to the window's own priority."""
 
 from __future__ import annotations
 
+import re
 import threading
+import time
 
 import pytest
 
@@ -67,3 +69,25 @@ def test_a_deep_levels_card_says_the_solver_is_being_prepared(size, compiling, t
         ui.run_until(app, lambda: scene.match.human_to_move(), timeout=COMPILE)
         texts = recorder.texts()
         assert "preparing the solver" not in texts
+
+
+def test_the_first_run_counter_counts_wall_clock_seconds(compiling, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """On a busy machine each frame takes longer than ``MAX_DT`` and gets only that much screen time
+    (4.7 times less than passed on one): the card's seconds are the wall clock's all the same."""
+    frame_seconds, frames = 0.25, 12
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        building = time.monotonic()  # the kernels' preparation starts as the window is built
+        app = new_app((1200, 800))
+        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="expert", human_first=False))
+        recorder = record_texts(app, monkeypatch)
+        ui.run_until(app, lambda: scene.game_mode.move_job is not None, timeout=COMPILE)
+        asked = time.monotonic()
+        for _frame in range(frames):
+            time.sleep(frame_seconds)  # the frame's work on a loaded machine
+            app.step([], frame_seconds)  # the loop's dt, which the frame cuts to MAX_DT
+        assert scene.clock < frames * app_module.MAX_DT + 1  # screen time fell behind
+        shown = [text for text in recorder.texts(0.0) if text.startswith("(first run only) ")]
+        counted = time.monotonic()
+    assert len(shown) == 1, shown
+    seconds = int(re.fullmatch(r"\(first run only\) (\d+) s", shown[0]).group(1))  # type: ignore[union-attr]
+    assert int(counted - asked) <= seconds <= counted - building + 0.5, (shown, counted - asked, counted - building)

@@ -32,7 +32,7 @@ from battle.ui.review.review_scene import KEYS_HELP as REVIEW_KEYS_HELP
 from battle.ui.review.review_scene import ReviewScene
 from battle.ui.review.review_view import mark_labels, move_marks
 from battle.ui.widgets.board_view import face_rect
-from battle.ui.widgets.eval_graph import x_of_ply
+from battle.ui.widgets.eval_graph import cursor_segments, x_of_ply
 from battle.ui.widgets.hud import status_layout
 from battle.ui.widgets.layout import cell_center, cell_rect, nearest_cell
 from tests import ui_harness as ui
@@ -316,9 +316,11 @@ def test_the_review_graph_cursor_sits_on_the_selected_move_and_tags_stay_on_the_
             assert scene.graph_cursor_ply() == number  # move k's marker is at x of ply k
             x = graph.x + round(x_of_ply((graph.w, graph.h), count, number, scene.graph_text_scale()))
             shot = pygame.display.get_surface()
-            assert gold_line_at(shot, x, graph.y + 10), "the cursor is not on the move's point"
+            top, bottom = cursor_segments(scene.graph_picture((graph.w, graph.h)), x - graph.x, 2)[0]
+            y = graph.y + (top + bottom) // 2  # inside the plot, where the cursor stands
+            assert gold_line_at(shot, x, y), "the cursor is not on the move's point"
             before = graph.x + round(x_of_ply((graph.w, graph.h), count, number - 1, scene.graph_text_scale()))
-            assert not gold_line_at(shot, before, graph.y + 10), "the cursor is a move to the left"
+            assert not gold_line_at(shot, before, y), "the cursor is a move to the left"
 
             frames = move_marks(*scene.marks())
             seen_edges += sum(1 for cell in frames if cell // 9 in (0, 11) or cell % 9 == 8)

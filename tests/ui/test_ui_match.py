@@ -56,6 +56,9 @@ def test_rematch_swaps_the_sides_on_the_same_deal() -> None:
     assert again.game.names == (match.game.player2, match.game.player1)
     hotseat = new_match(5, "hotseat", ("A", "B")).rematch()
     assert hotseat.game.names == ("B", "A") and hotseat.solver_side is None
+    # a default name names a seat, not a person: it stays with its seat, a typed one changes seats
+    assert new_match(5, "hotseat", ("Player 1", "Player 2")).rematch().game.names == ("Player 1", "Player 2")
+    assert new_match(5, "hotseat", ("Ann", "Player 2")).rematch().game.names == ("Player 1", "Ann")
 
 
 def test_a_composed_start_survives_a_rematch() -> None:

@@ -656,9 +656,16 @@ def test_before_the_second_move_resign_reads_abort_and_calls_the_game_off(tmp_pa
         assert History().games() == []  # an aborted game counts for nothing
         ui.run_until(app, lambda: isinstance(app.stack.top, OnlineResultScene), WAIT)
         card = app.stack.top
-        assert card.card_text() == ("Called off", "The game was called off; it counts for nothing.")
+        assert card.card_text() == (
+            "Called off",
+            "The game was called off (by a player, or because nobody moved in time); it counts for nothing.",
+        )
         app.set_language("de")
-        assert card.card_text() == ("Abgebrochen", "Die Partie wurde abgebrochen; sie zählt nicht.")
+        assert card.card_text() == (
+            "Abgebrochen",
+            "Die Partie wurde abgebrochen (von einem Spieler, oder weil niemand rechtzeitig gezogen hat); "
+            "sie zählt nicht.",
+        )
 
 
 def test_the_host_calls_off_a_waiting_game_from_the_waiting_room(tmp_path: Path, monkeypatch) -> None:

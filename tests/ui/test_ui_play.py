@@ -11,13 +11,18 @@ import random
 import pygame
 import pytest
 
+from battle.i18n import _
 from battle.rules.board import cell_name
+from battle.rules.game import Game
 from battle.rules.tiles import TOTAL_POINTS
+from battle.ui.match import Match
 from battle.ui.play.play_scene import PlayScene
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.title.title_scene import TitleScene
 from battle.ui.widgets.layout import cell_at, cell_center
 from tests import ui_harness as ui
+from tests.ui.drawn_text import record_texts
+from tests.ui.test_ui_fits import last_pair_won_by_player_2
 
 
 def start_hotseat(new_app, deal: int = 1):  # noqa: ANN001, ANN201
@@ -53,7 +58,7 @@ def test_a_hotseat_game_is_played_to_the_end_by_clicks(tmp_path, monkeypatch) ->
         rematch = ui.play_scene(app)
         assert rematch is not scene
         assert rematch.match.game.deal_number == 7
-        assert rematch.match.game.names == (names[1], names[0])
+        assert names == ("Player 1", "Player 2") == rematch.match.game.names  # default names are the seats'
         assert rematch.match.game.ply == 0
 
 
@@ -187,3 +192,36 @@ def test_the_title_offers_resume_and_rematch_of_the_last_game(tmp_path, monkeypa
         rematch = ui.play_scene(app)
         assert rematch.match.game.deal_number == 6 and rematch.match.game.ply == 0
         assert rematch.match.game.names == ("Lee", "Kim")
+
+
+@pytest.mark.parametrize(
+    ("language", "typed"),
+    [("en", False), ("de", False), ("en", True)],
+    ids=["default names", "default names in German", "typed names"],
+)
+def test_the_seat_cards_after_a_rematch_name_each_seat_once(language, typed, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """Rematch swaps the sides: a typed name goes with its player to the other seat, and a default name
+    ("Player 1", as the new-game form fills it in, in the player's language) stays with its seat, so no
+    card reads "Player 2 / to move · Player 1"."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language=language)
+        names = ("Ann", "Ben") if typed else (_("Player 1"), _("Player 2"))
+        scene = app.start_match(Match(Game(last_pair_won_by_player_2(), *names)))
+        ui.play_move(app, scene.position.legal_moves()[0])
+        ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=5)
+        ui.click_button(app, app.stack.top.buttons["rematch"])
+        ui.settle(app)
+        recorder = record_texts(app, monkeypatch)
+        drawn = recorder.frame()
+        cards = [
+            " ".join(text for text, rect in drawn if pygame.Rect(card.as_tuple()).contains(rect))
+            for card in app.layout.panel.cards
+        ]
+    seat = _("Player {player}")
+    first, second = ("Ben", "Ann") if typed else (seat.format(player=1), seat.format(player=2))
+    roles = (seat.format(player=1), seat.format(player=2)) if typed else (_("hot seat"), _("hot seat"))
+    if language == "de" and not typed:
+        assert roles[0] == "zu zweit an einem Bildschirm"  # a phrase, not "ein Bildschirm" (one screen)
+    for card, name, other, role in zip(cards, (first, second), (second, first), roles, strict=True):
+        assert f" {name} " in f" {card} " and f" {other} " not in f" {card} ", cards
+        assert card.endswith(role), cards  # after the name, under "to move" on the card of the side to move

@@ -130,6 +130,44 @@ def test_a_wrong_move_shows_its_loss_and_the_refutation_then_try_again_and_the_s
         assert scene.session is not None and scene.session.step == 0 and not scene.session.finished
 
 
+def test_show_solution_before_any_try_says_what_it_costs_and_counts_at_the_second_press(tmp_path, monkeypatch) -> None:
+    """A viewed solution is a miss (as on lichess): the first press says so with the rating it leaves
+    and counts nothing; the second shows the line and costs exactly what was said."""
+    puzzle = smallest_puzzle()
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800))
+        scene = PuzzleScene(app, [puzzle])
+        app.stack.push(scene)
+        session = scene.session
+        assert session is not None
+        button = scene.widgets["solution"]
+        assert button.text == "Show solution"
+        ui.click_button(app, button)
+        warning = scene.status.text
+        assert warning.startswith(
+            "Showing the solution counts this puzzle as missed: your puzzle rating goes from 1500"
+        )
+        assert History().attempts() == [] and scene.trainer.outcome is None  # nothing counted yet
+        assert not session.finished and scene.shown is not None and scene.shown.cells == session.position.cells
+        assert button.text == "Yes, show it" and button.is_enabled
+        costs = [(label, value) for label, value, _colour in scene.puzzle_text().rows if label == "With the solution"]
+        assert len(costs) == 1  # said beside the button too
+
+        ui.click_button(app, button)
+        ui.run_until(app, lambda: not scene.busy(), timeout=5)
+        assert session.finished and not session.solved
+        outcome = scene.trainer.outcome
+        assert outcome is not None and [attempt.solved for attempt in History().attempts()] == [False]
+        assert f"from 1500 to {outcome.player_after.describe()}." in warning  # it cost what was said
+        assert costs[0][1] == outcome.player_after.describe()
+        assert button.text == "Show solution" and not button.is_enabled
+
+        ui.key(app, pygame.K_n)  # the next puzzle asks again
+        ui.key(app, pygame.K_s)
+        assert scene.status.text.startswith("Showing the solution counts this puzzle as missed")
+        assert len(History().attempts()) == 1
+
+
 def test_the_filters_draw_puzzles_of_a_theme_and_a_length(tmp_path, monkeypatch) -> None:
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app((1200, 800))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pygame
 import pytest
 
@@ -28,6 +29,8 @@ from battle.ui.widgets.eval_graph import x_of_ply
 from battle.ui.widgets.layout import cell_at, cell_center
 from solver.engine import Engine
 from tests import ui_harness as ui
+from tests.i18n.language_guard import Screen, report
+from tests.ui.drawn_text import record_texts
 from tests.ui_harness import reviewed, short_game
 
 
@@ -156,6 +159,65 @@ def test_cancel_stops_a_long_review(tmp_path, monkeypatch) -> None:
         assert app.stack.top is play
         assert scene.job.cancelled and scene.job.wait(5)
         assert scene.job.review is None
+
+
+def test_the_progress_card_words_the_last_moves_class_in_german(tmp_path, monkeypatch) -> None:
+    """While a review runs its card names the last reviewed move's class ("Ungenauigkeit", not
+    "inaccuracy"): a 108-tile deal at 0.4 s a move keeps the card up for seconds."""
+    game = Game.new(4, "Ann", "Ben")
+    for _ in range(8):
+        game.play(game.position.legal_moves()[0])
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language="de")
+        play = app.start_match(Match(game))
+        recorder = record_texts(app, monkeypatch)
+        scene = app.open_review(game, time_per_move=0.4)
+        assert isinstance(scene, ReviewScene)
+        ui.run_until(app, lambda: scene.job.progress is not None and scene.job.progress.move is not None, timeout=60)
+        texts = recorder.texts()
+        ui.click_button(app, scene.buttons["cancel"])
+        assert app.stack.top is play and scene.job.wait(5)
+    assert scene.review is None, "the card was read while the review ran"
+    lines = [text for text in texts if text[:1].isdigit() and ": " in text]
+    assert len(lines) == 1, texts
+    assert not report([Screen("review progress", lines[0], names=("Ann", "Ben"))], "de"), lines
+
+
+@pytest.mark.parametrize("size", [(1200, 800), (800, 600)])
+def test_the_graphs_cursor_keeps_off_the_legend_and_the_texts(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """The selected move's line stands inside the plot: it does not run down through the legend of
+    the marker colours under the plot, nor through a text inside it, even at a move above the legend."""
+    game = short_game(seed=12, tiles=30)  # 15 moves, the first three marked
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size)
+        scene = reviewed(app, app.open_review(game, time_per_move=0.2))
+        graph = scene.geometry.graph
+        picture = scene.graph_picture((graph.w, graph.h))
+        assert picture.legend is not None, "the game has a marked move"
+        moves = len(scene.review.moves)
+        under_legend = [
+            ply
+            for ply in range(1, moves + 1)
+            if picture.legend.left
+            <= x_of_ply((graph.w, graph.h), moves, ply, scene.graph_text_scale())
+            <= picture.legend.right
+        ]
+        assert under_legend, "a move's point stands above the legend"
+        x = round(x_of_ply((graph.w, graph.h), moves, under_legend[0], scene.graph_text_scale()))
+        ui.click(app, (graph.x + x, graph.y + picture.plot.centery))  # a click on the graph picks that move
+        assert scene.graph_cursor_ply() == under_legend[0]
+        app.step([], ui.DT)
+        shown = pygame.surfarray.array3d(pygame.display.get_surface()).astype(np.int16)
+        area = shown[graph.x : graph.x + picture.surface.get_width(), graph.y : graph.y + picture.surface.get_height()]
+        cursor = np.abs(area - pygame.surfarray.array3d(picture.surface).astype(np.int16)).max(axis=2) > 40
+        cursor[:3, :] = cursor[-3:, :] = cursor[:, :3] = cursor[:, -3:] = False  # the graph's frame
+    columns, rows = np.nonzero(cursor)
+    assert len(columns), "the cursor is drawn"
+    assert abs(columns.mean() - x) <= 2
+    assert picture.plot.top <= rows.min() and rows.max() < picture.plot.bottom, (rows.min(), rows.max(), picture.plot)
+    for rect in (picture.legend, *picture.texts):
+        crossed = cursor[rect.left : rect.right, rect.top : rect.bottom]
+        assert not crossed.any(), f"the cursor crosses the text at {rect}"
 
 
 def test_review_a_game_file_from_the_title(tmp_path, monkeypatch) -> None:

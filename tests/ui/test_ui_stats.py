@@ -8,6 +8,7 @@ Games are short composed ones (``ui_harness.short_game``), so a review takes a s
 from __future__ import annotations
 
 import random
+import re
 
 import pygame
 import pytest
@@ -25,6 +26,7 @@ from battle.ui.review.review_scene import ReviewScene
 from battle.ui.stats.stats_scene import EMPTY_HISTORY, StatsScene
 from battle.ui.title.title_scene import TitleScene
 from tests import ui_harness as ui
+from tests.ui.drawn_text import record_texts
 from tests.ui.test_ui_labels import assert_labels_fit
 
 DAY = 86400.0
@@ -151,6 +153,27 @@ def test_an_empty_history_says_so(tmp_path, monkeypatch) -> None:
         app.step([], ui.DT)
         ui.click_button(app, scene.widgets["back"])
         assert isinstance(app.stack.top, TitleScene)
+
+
+def test_the_german_statistics_name_the_buttons_as_they_read(tmp_path, monkeypatch) -> None:
+    """The empty curves say where to go: »Bewertung« on a finished game's card, »Aufgaben« on the title,
+    each word as the button itself reads (it once said »Bewerten« for the button "Bewertung")."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), language="de")
+        finish_against_the_solver(app, seed=12)
+        card = app.stack.top
+        assert isinstance(card, ResultScene)
+        labels = {button.text for button in card.buttons.values()}
+        ui.click_button(app, card.buttons["new"])
+        title = app.stack.top
+        assert isinstance(title, TitleScene)
+        labels |= {widget.text for widget in title.widgets.values() if hasattr(widget, "text")}
+        scene = open_stats(app)
+        drawn = " ".join(record_texts(app, monkeypatch).texts())
+    assert not scene.stats.accuracy and not scene.stats.puzzle_ratings  # both curves empty: both sentences
+    quoted = re.findall(r"»([^«]*)«", drawn)
+    assert "Bewertung" in quoted and "Aufgaben" in quoted, drawn
+    assert set(quoted) <= labels, (quoted, labels)
 
 
 def test_a_damaged_history_is_set_aside_the_player_told_and_the_game_kept(tmp_path, monkeypatch) -> None:

@@ -39,13 +39,27 @@ def host(
 
 
 def join(page: Any, link: str, name: str = "Bob") -> None:
-    """Open a friend's invite link and answer the name question (asked once in a browser)."""
+    """Open a friend's invite link: the board shows at once, and a browser that never gave a name
+    answers the card beside it (asked once in a browser; ``""`` gives none)."""
     page.goto(link)
-    page.wait_for_selector("#join-ask:not([hidden]), body[data-playable]")
-    if page.is_visible("#join-ask"):
-        page.fill("#join-ask-form input[name=name]", name)
-        page.click("#join-ask-button")
     page.wait_for_selector("body[data-playable]")
+    if page.is_visible("#name-ask"):
+        give_name(page, name)
+
+
+def give_name(page: Any, name: str) -> None:
+    """Answer the name card beside the board; the server's state names the seat before this returns."""
+    if not name:
+        page.click("#name-ask-skip")
+        page.wait_for_selector("#name-ask", state="hidden")
+        return
+    page.fill("#name-ask input[name=name]", name)
+    page.click("#name-ask-button")
+    page.wait_for_selector("#name-ask", state="hidden")
+    page.wait_for_function(
+        "name => [...document.querySelectorAll('.player .name')].some((e) => e.textContent.startsWith(name + ' '))",
+        arg=name,
+    )
 
 
 def ply(page: Any) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 from battle.rules.board import parse_move
 from battle.rules.notation import format_position, parse_position
 from tests.i18n.language_guard import Screen, report
+from tests.online.strangers import head_and_body, http, request
 from tests.online_server import ServerProcess
 from tests.web.game_pages import new_page
 from tests.web.test_web_solver import analysed, endgame, play_solver, play_to_the_end, solver_served
@@ -102,3 +103,45 @@ def test_the_analysis_board_reads_in_german(browser: Any, solver_served: ServerP
     page.wait_for_selector("body[data-analysis$=':final']")
     assert page.text_content("#analysis-title") == "Analysebrett"
     assert report([Screen("analysis board", page.inner_text("body"))], "de") == ""
+
+
+def test_a_board_whose_values_are_exact_rests_when_the_server_closes_it_as_idle(browser: Any, tmp_path: Path) -> None:
+    """The server closes a connection that waits for nothing after ``--idle-seconds``: the board keeps
+    its values and opens no new connection (that would ask the same analysis again) until a move is
+    played on it."""
+    with ServerProcess(tmp_path / "server", "--solver-workers", "1", "--idle-seconds", "1") as server:
+        page = new_page(browser)
+        page.goto(server.base + "/analysis/")
+        page.fill("#analysis-text", endgame(21, left=4))
+        page.click("#analysis-button")
+        values = final_values(page)
+        asked = page.get_attribute("body", "data-analysis")
+        page.wait_for_selector('#link[data-state="resting"]')
+        assert "the line opens again when this page asks" in str(page.text_content("#link"))
+        _, _, counts = head_and_body(http(server.port, request("GET", "/stats")))
+        assert b"connections 1\n" in counts  # this request alone: the page holds no connection
+        assert final_values(page) == values and "Exact values" in str(page.text_content("#analysis-status"))
+        move = page.get_attribute("#analysis-moves tr.best", "data-move")
+        page.click(f'#analysis-moves tr[data-move="{move}"]')  # a move played: the board asks again
+        page.wait_for_selector(f"body[data-analysis$=':final']:not([data-analysis='{asked}'])")
+        assert page.errors == []
+
+
+def test_an_empty_board_and_a_refused_position_say_what_they_are(browser: Any, solver_served: ServerProcess) -> None:
+    page = new_page(browser)
+    page.goto(solver_served.base + "/analysis/")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.check("#analysis-edit")  # an empty board to set up
+    page.uncheck("#analysis-edit")  # analysed as it is: nothing on it
+    page.wait_for_selector("body[data-analysis$=':final']")
+    assert "No pair is left" in page.text_content("#analysis-status")
+    assert page.text_content("#analysis-eval") == "Final score 0-0."
+
+    page.check("#analysis-edit")
+    page.select_option("#analysis-kind", "0")
+    for cell in ("a1", "a3"):  # a gap in a column: no position of the game
+        page.click(f'#analysis-board .cell[data-cell="{cell}"]')
+    page.uncheck("#analysis-edit")
+    page.wait_for_selector("#notice:not([hidden])")
+    page.wait_for_selector("#analysis-status:has-text('the server refused it')")
+    assert "thinks" not in page.text_content("#analysis-status")

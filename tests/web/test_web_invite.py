@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.online_server import ServerProcess
 from tests.web.conftest import LAN_DOMAIN, Served
 from tests.web.game_pages import DESKTOP, OUT_OF_SIGHT, PHONE, click_pair, host, join, new_page, out_of_sight, wait_ply
@@ -29,16 +31,33 @@ def clipboard(browser: Any, base: str) -> str:
         context.close()
 
 
-def test_copy_link_on_a_page_opened_by_a_lan_name_puts_the_link_on_the_clipboard(browser: Any, served: Served) -> None:
-    lan = f"http://mahjong.{LAN_DOMAIN}:{served.port}"
-    ann = new_page(browser)
-    link = host(ann, lan, "Ann")
-    assert re.fullmatch(rf"{lan}/join/\w{{4}}-\w{{4}}-\w{{24}}", link)
-    assert ann.evaluate("() => isSecureContext") is False  # as on a LAN: no clipboard API
-    assert ann.is_hidden("#invite-here-only")  # a friend on the network reaches this name
+def test_copy_link_on_a_page_opened_by_a_lan_name_puts_the_link_on_the_clipboard(browser: Any, tmp_path: Path) -> None:
+    """A name the home router hands out (``mahjong.test`` here) is served once ``--allow-host`` names it."""
+    with Served(tmp_path, "--allow-host", f"mahjong.{LAN_DOMAIN}") as served:
+        lan = f"http://mahjong.{LAN_DOMAIN}:{served.port}"
+        ann = new_page(browser)
+        link = host(ann, lan, "Ann")
+        assert re.fullmatch(rf"{lan}/join/\w{{4}}-\w{{4}}-\w{{24}}", link)
+        assert ann.evaluate("() => isSecureContext") is False  # as on a LAN: no clipboard API
+        assert ann.is_hidden("#invite-here-only")  # a friend on the network reaches this name
+        ann.click("#copy-link")
+        ann.wait_for_selector("#invite-said:has-text('Link copied: paste it to your friend.')")
+        assert clipboard(browser, served.base) == link
+        assert ann.errors == []
+
+
+@pytest.mark.parametrize(("locale", "copied"), [("en-US", "Link copied"), ("de-DE", "Link kopiert")])
+def test_link_copied_is_said_in_the_card_and_goes_when_the_friend_joins(
+    browser: Any, served: Served, locale: str, copied: str
+) -> None:
+    ann = new_page(browser, **DESKTOP, locale=locale)
+    link = host(ann, served.base, "Ann", first="creator")
     ann.click("#copy-link")
-    ann.wait_for_selector("#turn:has-text('Link copied: paste it to your friend.')")
-    assert clipboard(browser, served.base) == link
+    ann.wait_for_selector(f"#invite-said:has-text('{copied}')")
+    join(new_page(browser), link)
+    ann.wait_for_selector("body[data-playable]")
+    ann.wait_for_selector("#invite", state="hidden")
+    assert copied not in ann.inner_text("body"), ann.text_content("#turn")
     assert ann.errors == []
 
 
@@ -85,6 +104,7 @@ def test_a_host_in_another_tab_is_told_of_the_join_and_the_move(browser: Any, se
     out_of_sight(ann, True)  # the host switched to a chat app to send the link
 
     bob = new_page(browser)
+    bob.add_init_script("localStorage.setItem('mahjong-battle.name', 'Bob')")  # a friend who joined before
     join(bob, link, "Bob")
     ann.wait_for_function("() => document.title.startsWith('(1) ')")
     assert ann.title() == "(1) Bob joined: the game begins. · Mahjong Battle"

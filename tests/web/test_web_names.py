@@ -1,7 +1,8 @@
-"""The joiner's name, the way a friend meets it: a first invite link asks it once and the browser
-keeps it; no name given is "Player 2" in each reader's language (the server stores none), and
-after a rematch's swap the default names follow the seats; a kept name too long for the hello frame
-is cut and said, where it used to loop on "The server does not answer"."""
+"""The joiner's name, the way a friend meets it: a first invite link opens the board at once and
+asks the name beside it, once, and the browser keeps it; no name given is "Player 2" in each
+reader's language (the server stores none), and after a rematch's swap the default names follow
+the seats; a kept name too long for the hello frame is cut and said, where it used to loop on "The
+server does not answer"."""
 
 from __future__ import annotations
 
@@ -15,18 +16,22 @@ def test_a_first_link_asks_the_joiners_name_once_and_the_browser_keeps_it(browse
     ann = new_page(browser)
     bob = new_page(browser)
     bob.goto(host(ann, served.base, "Ann", deal=2))
-    bob.wait_for_selector("#join-ask:not([hidden])")
-    assert bob.get_attribute("#join-ask-form input[name=name]", "placeholder") == "Player"
-    bob.fill("#join-ask-form input[name=name]", "  Bob\u0007 ")
-    bob.press("#join-ask-form input[name=name]", "Enter")
-    bob.wait_for_selector("body[data-playable]")
-    assert bob.text_content("#player-2 .name") == "Bob (you)"
+    bob.wait_for_selector("body[data-playable]")  # the board first, the name asked beside it
+    bob.wait_for_selector("#name-ask:not([hidden])")
+    assert bob.text_content("#player-2 .name") == "Player 2 (you)"
+    assert 'your opponent sees "Player 2"' in bob.text_content("#name-ask-until")
+    ann.wait_for_selector("#player-2 .name:text-is('Player 2')")
+    assert bob.get_attribute("#name-ask input[name=name]", "placeholder") == "Player"
+    bob.fill("#name-ask input[name=name]", "  Bob\u0007 ")
+    bob.press("#name-ask input[name=name]", "Enter")
+    bob.wait_for_selector("#player-2 .name:text-is('Bob (you)')")
     ann.wait_for_selector("#player-2 .name:text-is('Bob')")
+    assert bob.is_hidden("#name-ask")
     # the next link in this browser asks nothing: Bob joins as Bob
     link = host(new_page(browser), served.base, "Cleo", deal=3)
     bob.goto(link)
     bob.wait_for_selector("body[data-playable]")
-    assert bob.is_hidden("#join-ask") and bob.text_content("#player-2 .name") == "Bob (you)"
+    assert bob.is_hidden("#name-ask") and bob.text_content("#player-2 .name") == "Bob (you)"
     assert ann.errors == bob.errors == []
 
 

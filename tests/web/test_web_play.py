@@ -128,8 +128,7 @@ def ann_watch_code(page: Any, served: Served, game: str | None) -> str:
 
 def test_links_that_lead_nowhere_say_so_in_words(browser: Any, served: Served) -> None:
     page = new_page(browser)
-    page.goto(served.base + "/join/ABCD-EFGH")
-    page.click("#join-ask-button")  # a first link in this browser asks a name: none given
+    page.goto(served.base + "/join/ABCD-EFGH")  # no name is asked for a game that is not there
     page.wait_for_selector("#notice:not([hidden])")
     assert "No game has the invite code ABCD-EFGH" in page.text_content("#notice")
     page.goto(served.base + "/join/not-a-code!")

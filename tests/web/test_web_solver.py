@@ -24,7 +24,9 @@ from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, 
 
 @pytest.fixture(scope="module")
 def solver_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("solver-web"), "--solver-workers", "1") as server:
+    # every page of the module plays from 127.0.0.1 on this one server: the caps on one network's games are lifted
+    lifted = ("--max-solver-games-per-address", "100", "--creates-per-hour", "3600000")
+    with ServerProcess(tmp_path_factory.mktemp("solver-web"), "--solver-workers", "1", *lifted) as server:
         yield server
 
 
@@ -132,8 +134,16 @@ def test_a_game_against_the_solver_reads_in_german(browser: Any, solver_served: 
     home = Screen("home", page.inner_text("body"))
     play_solver(page, solver_served.base, level="expert", deal=9, first="joiner")
     page.wait_for_selector("#solver-level:has-text('Experte')")
-    game = Screen("game against the solver", page.inner_text("body"), names=("Solver (expert)", "Player"))
-    assert report([home, game], "de") == ""
+    # the solver's side in the reader's language, wherever it is named: "Solver (Experte)"
+    page.wait_for_selector("#player-1 .name:text-is('Solver (Experte)')")
+    game = Screen("game against the solver", page.inner_text("body"), names=("Player",))
+    page.wait_for_selector("#board.your-turn")
+    page.click("#hint")
+    page.wait_for_selector("#hint-result:not([hidden])")
+    hint = Screen("a hint", page.inner_text("body"), names=("Player",))
+    assert report([home, game, hint], "de") == ""
+    page.goto(solver_served.base + "/")
+    page.wait_for_selector("#game-list button:has-text('Solver (Experte)')")
 
 
 def endgame(deal_number: int, left: int) -> str:
@@ -151,6 +161,20 @@ def analysed(text: str, folder: Path) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "analyse", "--json", "--quiet"]
         + ["--threads", "1", str(file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def reviewed(record: Path) -> dict[str, Any]:
+    """``mahjong-battle review --json`` of a record with the command's default search a move."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "review", "--json", "--quiet"]
+        + [str(record)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -190,9 +214,17 @@ def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
     page.click("#hint")
     page.wait_for_selector("#hint-result:not([hidden])")
     words = page.text_content("#hint-result")
-    value = f"+{expected['value']}" if expected["value"] > 0 else str(expected["value"])
-    assert f"exact: your final margin is {value} with perfect play" in words, words
+    # the value is what is still to take, the final score where the game ends: never one for the other
+    value, final = expected["value"], expected["final_score"]
+    assert value > 0 and sum(final) > value, expected  # points taken before: the two figures differ
+    assert f"exact: from here you take {value} points more than the solver" in words, words
+    you = int(re.search(r"to-move: ([12])", start).group(1))  # the player moves first from the position
+    assert f"final score: you {final[you - 1]}, the solver {final[2 - you]}" in words, words
+    assert "margin" not in words
     assert any(move in words for move in expected["best_moves"]), (words, expected["best_moves"])
+    # the solver lives on the server: its card never says it is online or away
+    label = page.get_attribute(f"#player-{3 - you}", "aria-label") or ""
+    assert "Solver (club)" in label and not re.search(r"\b(away|online)\b", label), label
 
     first, second = a_pair(page)
     page.hover(f'#board .cell[data-cell="{first}"]')
@@ -204,18 +236,28 @@ def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
 
 
 def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
-    browser: Any, solver_served: ServerProcess
+    browser: Any, solver_served: ServerProcess, tmp_path: Path
 ) -> None:
     page = new_page(browser)
     open_solver_game(page, solver_served, endgame(8, left=7), "beginner")
     play_to_the_end(page)
     played = ply(page)
+    with page.expect_download() as download:
+        page.click("#record")
+    record = tmp_path / "game.mbg"
+    download.value.save_as(record)
     page.click("#review-game")
     page.wait_for_selector("#review:not([hidden])")
     assert re.fullmatch(rf"{solver_served.base}/review/[0-9a-f]{{16}}", page.url)
     page.wait_for_selector("body[data-review=done]")
     summary = page.text_content("#review-summary")
     assert "Ann" in summary and "Solver (beginner)" in summary and "%" in summary
+    # one default search a move for the page and `mahjong-battle review`, stated by both
+    cli = reviewed(record)
+    budget = f"Search per move: up to {cli['nodes_per_move']:,} nodes."
+    assert page.text_content("#review-budget") == budget
+    shown = [float(re.findall(r"([\d.]+)%", row)[0]) for row in page.locator("#review-summary tr").all_text_contents()]
+    assert shown == [player["accuracy"] for player in cli["summary"]], (shown, cli["summary"])
     assert played > 0 and page.locator("#review-moves tr").count() == played  # a row for every move of the game
     assert page.locator("#review-graph polyline").count() == 1
 
@@ -223,9 +265,23 @@ def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
     shared.goto(page.url)
     shared.wait_for_selector("body[data-review=done]")
     assert shared.text_content("#review-title") == "Partiebewertung"
-    assert [row.split("%")[0] for row in shared.locator("#review-summary tr").all_text_contents()] == [
-        row.split("%")[0] for row in page.locator("#review-summary tr").all_text_contents()
-    ]
-    screen = Screen("review", shared.inner_text("body"), names=("Ann", "Solver (beginner)"))
+
+    def figures(rows: list[str]) -> list[str]:  # each player's accuracy, the names aside
+        return [row.split("%")[0].split(")")[-1] for row in rows]
+
+    assert figures(shared.locator("#review-summary tr").all_text_contents()) == figures(
+        page.locator("#review-summary tr").all_text_contents()
+    )
+    assert "Solver (Anfänger)" in shared.text_content("#review-summary")
+    screen = Screen("review", shared.inner_text("body"), names=("Ann",))
     assert report([screen], "de") == ""
     assert page.errors == [] and shared.errors == []
+
+    phone = new_page(browser, **PHONE)  # every column of the summary on a phone, none cut
+    phone.goto(page.url)
+    phone.wait_for_selector("body[data-review=done]")
+    width = PHONE["viewport"]["width"]
+    table = phone.evaluate(
+        "() => { const t = document.querySelector('.review-summary'); return [t.scrollWidth, t.clientWidth]; }"
+    )
+    assert table[0] <= table[1] and phone.evaluate("() => document.scrollingElement.scrollWidth") <= width, table

@@ -16,8 +16,8 @@ from tests.online_server import Client, ServerProcess
 from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import endgame, open_solver_game, play_solver, play_to_the_end
 
-STEPS_OF_TEN_MINUTES = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 600.0"
-"""Each depth of an analysis may search ten minutes: only its stop frees the worker within a test."""
+STEPS_OF_TEN_MINUTES = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 600_000_000"
+"""Each depth of an analysis may search 600 M nodes, ten minutes: only its stop frees the worker within a test."""
 
 
 def analysing(browser: Any, server: ServerProcess) -> Any:

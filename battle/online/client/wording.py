@@ -37,14 +37,14 @@ def unplayed_end(state: State) -> str | None:
         return None
     if result.reason == "expired":
         return _("Nobody joined in time: the game expired and counts for nothing.")
-    return _("The game was called off; it counts for nothing.")
+    return _("The game was called off (by a player, or because nobody moved in time); it counts for nothing.")
 
 
 def end_cause(state: State) -> str | None:
     """How the game ended when not by the rules' end, as a sentence: "Bob resigned.", "You ran out
     of time."; None for the rules' end (no pair left) and for a game still going."""
     result = state.result
-    if result is None or result.winner is None or result.reason not in ("resign", "time"):
+    if result is None or result.winner is None or result.reason not in ("resign", "time", "abandoned"):
         return None
     loser = 3 - result.winner
     you = your_seat(state)
@@ -52,6 +52,10 @@ def end_cause(state: State) -> str | None:
         if loser == you:
             return _("You resigned.")
         return _("{name} resigned.").format(name=name_of(state, loser))
+    if result.reason == "abandoned":
+        if loser == you:
+            return _("You did not move for too long: the game was given up for you.")
+        return _("{name} did not move for too long and left the game.").format(name=name_of(state, loser))
     if loser == you:
         return _("You ran out of time.")
     return _("{name} ran out of time.").format(name=name_of(state, loser))
@@ -79,6 +83,12 @@ def end_sentence(state: State) -> str:
         if you == winner:
             return _("{loser} resigned; you win, {score}.").format(**names)
         return _("{loser} resigned; {winner} wins, {score}.").format(**names)
+    if result.reason == "abandoned":
+        if you == loser:
+            return _("You did not move for too long; {winner} wins, {score}.").format(**names)
+        if you == winner:
+            return _("{loser} did not move for too long; you win, {score}.").format(**names)
+        return _("{loser} did not move for too long; {winner} wins, {score}.").format(**names)
     if result.reason == "time":
         if you == loser:
             return _("You ran out of time; {winner} wins, {score}.").format(**names)
@@ -175,6 +185,27 @@ def refusal_text(error: Error, state: State | None = None) -> str:
                 "One connection may create {count} games: connect again to create more.",
                 count,
             ).format(count=count)
+        if why == "network_games":
+            return ngettext(
+                "Your address plays {count} unfinished game already, as many as this server allows: finish it first.",
+                "Your address plays {count} unfinished games already, as many as this server allows: finish one first.",
+                count,
+            ).format(count=count)
+        if why == "solver_games":
+            return ngettext(
+                "Your address plays {count} unfinished game against the solver already, as many as this "
+                "server allows: finish it first.",
+                "Your address plays {count} unfinished games against the solver already, as many as this "
+                "server allows: finish one first.",
+                count,
+            ).format(count=count)
+        if why == "starts":
+            seconds = _number(params, "seconds")
+            return ngettext(
+                "Your address starts games faster than this server allows: try again in {count} second.",
+                "Your address starts games faster than this server allows: try again in {count} seconds.",
+                seconds,
+            ).format(count=seconds)
         return _("The server has as many games as it can hold; try again later.")
     if code == ErrorCode.FULL:
         if why == "spectators":

@@ -239,6 +239,16 @@ class AnswerTakeback:
 
 
 @dataclass(frozen=True)
+class NameSeat:
+    """Give one's seat the name a player chose after taking it: a friend's link opens the game at
+    once and asks the name beside the board. A seat named once keeps its name."""
+
+    TYPE: ClassVar[str] = "name"
+    name: str
+    """Cleaned as every name is, with a visible character."""
+
+
+@dataclass(frozen=True)
 class Ping:
     """Ask for a ``pong`` echoing ``t``."""
 
@@ -267,6 +277,7 @@ ClientMessage = (
     | DeclineRematch
     | RequestTakeback
     | AnswerTakeback
+    | NameSeat
     | Ping
     | GetRecord
 )
@@ -279,6 +290,7 @@ GAME_MESSAGES = (
     DeclineRematch,
     RequestTakeback,
     AnswerTakeback,
+    NameSeat,
     GetRecord,
 )
 """The messages about the connection's current game: refused with ``no_game`` before it has one."""

@@ -35,6 +35,7 @@ from battle.online.protocol.messages import (
     Hello,
     Join,
     JsonObject,
+    NameSeat,
     NumberedDeal,
     OfferRematch,
     Ping,
@@ -307,6 +308,14 @@ def _read_answer(fields: _Fields) -> AnswerTakeback:
     return AnswerTakeback(accept=fields.boolean("accept", required=True))
 
 
+def _read_name(fields: _Fields) -> NameSeat:
+    fields.get("name", True)
+    name = fields.name()
+    if name is None:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, '"name": a name needs a visible character')
+    return NameSeat(name=name)
+
+
 def _read_ping(fields: _Fields) -> Ping:
     value = fields.get("t", False)
     if value is None:
@@ -332,6 +341,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest]] = {
     DeclineRematch.TYPE: lambda fields: DeclineRematch(),
     RequestTakeback.TYPE: lambda fields: RequestTakeback(),
     AnswerTakeback.TYPE: _read_answer,
+    NameSeat.TYPE: _read_name,
     Ping.TYPE: _read_ping,
     GetRecord.TYPE: lambda fields: GetRecord(),
     **solver_readers(_read_deal),

@@ -22,10 +22,11 @@ Viewer = int | Literal["spectator"]
 """Whom a ``state`` is for: a seat (1 or 2) or a spectator."""
 GameStatus = Literal["waiting", "playing", "finished"]
 STATUSES: tuple[GameStatus, ...] = ("waiting", "playing", "finished")
-EndReasonName = Literal["no_pair", "resign", "time", "aborted", "expired"]
+EndReasonName = Literal["no_pair", "resign", "time", "aborted", "expired", "abandoned"]
 """Why a game ended: no pair of free twins left, a resignation, the clock, called off before
-move 2, or nobody joined in time."""
-END_REASONS: tuple[EndReasonName, ...] = ("no_pair", "resign", "time", "aborted", "expired")
+move 2 (by a player, or by the server when nobody moved in time), nobody joined in time, or the
+player to move was gone for the server's limit (the other wins)."""
+END_REASONS: tuple[EndReasonName, ...] = ("no_pair", "resign", "time", "aborted", "expired", "abandoned")
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ class PlayerInfo:
 @dataclass(frozen=True)
 class GameResult:
     """A finished game's outcome; a null winner is a draw (and no winner at all for ``aborted``
-    and ``expired``). A resignation's or a loss on time's winner may have fewer points."""
+    and ``expired``). A resignation's, a loss on time's or an abandoned game's winner may have
+    fewer points."""
 
     winner: int | None
     reason: EndReasonName

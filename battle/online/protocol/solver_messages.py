@@ -35,18 +35,19 @@ move, a hint, an analysis or a review."""
 WORK_KINDS: tuple[WorkKind, ...] = ("game", "move", "hint", "analysis", "review")
 RefusalCode = Literal[
     "budget", "busy", "queued", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
-    "not_finished", "not_found", "too_many",
+    "not_finished", "not_found", "too_many", "unavailable",
 ]  # fmt: skip
 """Why solver work was not done: the address's solver time is spent (``budget``), the queue of that
 kind of work is full (``busy``), the address has as much of that kind waiting as it may
-(``queued``), the server is stopping (``closed``), the search failed (``failed``), the server runs no
+(``queued``), the server is stopping (``closed``), the search failed (``failed``), the server's
+solver cluster does not answer and is tried again (``unavailable``), the server runs no
 solver (``no_solver``), a hint in a game against a person (``not_solver_game``) or on the solver's
 turn (``not_your_turn``) or after the end (``game_over``), a review of a game not over
 (``not_finished``), no review of that id (``not_found``), or too many games against the solver from
 one address (``too_many``)."""
 REFUSAL_CODES: tuple[RefusalCode, ...] = (
     "budget", "busy", "queued", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
-    "not_finished", "not_found", "too_many",
+    "not_finished", "not_found", "too_many", "unavailable",
 )  # fmt: skip
 ReviewStatus = Literal["queued", "done", "failed"]
 REVIEW_STATUSES: tuple[ReviewStatus, ...] = ("queued", "done", "failed")
@@ -210,7 +211,7 @@ class SolverQueue:
 @dataclass(frozen=True)
 class SolverRefused:
     """Solver work not done, and why; ``retry_after``: the seconds after which the same request
-    would be taken (``budget``, ``busy``), else None."""
+    would be taken (``budget``, ``busy``, ``unavailable``), else None."""
 
     TYPE: ClassVar[str] = "solver_refused"
     what: WorkKind

@@ -19,6 +19,7 @@ from battle.online.protocol.messages import (
     Hello,
     Join,
     JsonObject,
+    NameSeat,
     NumberedDeal,
     Ping,
     PlayMove,
@@ -64,6 +65,8 @@ def client_json(message: ClientMessage) -> JsonObject:
         fields["id"] = message.id
     elif isinstance(message, AnswerTakeback):
         fields["accept"] = message.accept
+    elif isinstance(message, NameSeat):
+        fields["name"] = message.name
     elif isinstance(message, Ping) and message.t is not None:
         fields["t"] = message.t
     return fields

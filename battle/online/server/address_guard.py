@@ -1,5 +1,5 @@
 """What one client network may do, counted across its connections: how many it holds open, how
-often it may get a code wrong, and how many games it keeps waiting.
+often it may get a code wrong, how many games it keeps waiting, and how fast it starts games.
 
 Limits per connection alone do not hold against a stranger on the internet, who simply opens
 more connections; limits per address do (lichess counts per address too). And an address is
@@ -62,6 +62,7 @@ class AddressGuard:
     _lookups: dict[str, _Lookups] = field(default_factory=dict)
     _bucket: TokenBucket = field(init=False)
     _waiting: dict[str, set[str]] = field(default_factory=dict)
+    _creates: dict[str, TokenBucket] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._bucket = TokenBucket(self.limits.failed_codes_per_second, self.limits.failed_codes_burst)
@@ -188,6 +189,32 @@ class AddressGuard:
         if not games:
             del self._waiting[network]
         return len(games)
+
+    # -- starting games ------------------------------------------------------------------
+
+    def start_wait(self, address: str, now: float) -> float | None:
+        """The seconds until ``address``'s network may start a game (``creates_per_hour``), or None
+        when it may now; nothing is spent (``started`` spends)."""
+        bucket = self._creates.get(self.network(address))
+        if bucket is None:
+            return None
+        level = bucket.level(now)
+        return None if level >= 1.0 else (1.0 - level) / bucket.rate
+
+    def started(self, address: str, now: float) -> None:
+        """``address``'s network started a game. Forgetting a network whose budget is full again loses
+        nothing, so the buckets are pruned to those that are not once there are many."""
+        network = self.network(address)
+        bucket = self._creates.get(network)
+        if bucket is None:
+            if len(self._creates) >= CREATE_BUCKETS_PRUNED_AT:
+                self._creates = {key: old for key, old in self._creates.items() if old.level(now) < old.burst}
+            bucket = self._creates[network] = TokenBucket(self.limits.creates_per_hour / 3600, self.limits.create_burst)
+        bucket.spend(now)
+
+
+CREATE_BUCKETS_PRUNED_AT = 10_000
+"""Networks whose starts are counted before the full buckets are let go (a few hundred KB)."""
 
 
 def _seconds(value: float) -> str:

@@ -1,30 +1,48 @@
 """The analysis board on the server: a page sends a position, the pool deepens every legal move's
-value depth by depth (4, 8, 12, 16, then to the end, each step within ``ANALYSIS_STEP_SECONDS``)
-until the values are exact, and each step goes to the page as it is found.
+value depth by depth (4, 8, 12, 16, then to the end, each step within ``ANALYSIS_STEP_NODES``) and,
+while the end is not reached, searches to the end again with twice the nodes each time, until the
+values are exact; each step goes to the page as it is found. A budget in nodes, never in seconds: a
+busy server takes longer over each step and gets as deep (a 64-tile position that ``analyse``
+solves in 10 M nodes stopped at an estimate under 5 s of wall clock on a loaded server).
+
+The deepening stops, and its last step is the final answer, at the first of: exact values; the
+address's solver time spent (a ``solver_refused`` with ``budget`` and when to ask again follows
+the answer); a search to the end of ``ANALYSIS_MOST_NODES`` that did not reach it; the page
+leaving. The page words which it was.
 
 One analysis per connection: a new position replaces the one before, whose search is stopped (the
 pool's one search per seat), and a connection that closes, or says ``analyse_stop``, stops its
 own. Each step is charged to the connection's address, so a page that keeps analysing spends its
 own solver time, never a player's move's (moves go first in the pool). A position with no pair
-left is answered at once, without the pool.
+left is answered at once, without the pool. While its analysis waits or runs a connection serves
+someone (no idle clock runs); an answer at once, or a refusal, costs nothing and leads nowhere, so
+it does not stop the clock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from battle.online.protocol.solver_messages import Analyse, AnalysisResult, Evaluation, StopAnalysis
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
-from battle.online.server.solver_games import queue_news, refusal_code, refuse, tell
+from battle.online.server.solver_games import queue_news, refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.rules.board import Position
 from battle.rules.notation import parse_position
 
 if TYPE_CHECKING:
-    from battle.online.server.solver_work import SolverWork
+    from battle.online.server.solver_work import SolverWork, Work
+
+ANALYSIS_STEP_NODES = 5_000_000
+"""Each depth of an analysis board's deepening searches this many nodes at most (``DeepeningJob``):
+about 5 s of a quiet core, and the same depth on a busy one."""
+ANALYSIS_MOST_NODES = 160_000_000
+"""The largest search to the end one analysis board asks for (under 3 minutes of a quiet core, a
+quarter of what one unit of the pool may take): a position it does not solve stays at the deepest
+estimate, and the board says so."""
 
 
 class AnalysisBoards:
@@ -39,7 +57,6 @@ class AnalysisBoards:
 
     async def analyse(self, client: Client, message: Analyse) -> None:
         """Start deepening ``message``'s position for ``client`` (its analysis before is stopped)."""
-        client.picked()  # a connection that analyses serves someone, though it plays no game
         if self.work is None:
             refuse(client, "analysis", "no_solver")
             return
@@ -50,35 +67,21 @@ class AnalysisBoards:
             tell(client, AnalysisResult(message.id, True, over))
             return
         seat = self._seats.setdefault(client, f"analysis:{next(self._numbers)}")
-        step: Callable[[dict[str, Any]], None] = lambda answer: tell(  # noqa: E731 - one line a step
-            client, AnalysisResult(message.id, False, Evaluation.of_analysis(answer))
+        deepening = _Deepening(
+            self.work, client, message.id, position, seat, network_of(client.address, self.ipv6_prefix)
         )
-        work = self.work.analysis(
-            position, seat=seat, address=network_of(client.address, self.ipv6_prefix), on_step=step
-        )
-        if isinstance(work, Refused):
-            refuse(client, "analysis", refusal_code(work), work.retry_after)
+        work = deepening.submit(ANALYSIS_STEP_NODES, to_the_end=False)
+        if work is None:
             return
-        self.work.watch(work, lambda waiting: tell(client, queue_news("analysis", waiting)))
-
-        async def last_step() -> None:
-            try:
-                answer = await work.answer()
-            except WorkFailed:
-                refuse(client, "analysis", "failed")
-                return
-            tell(client, AnalysisResult(message.id, True, Evaluation.of_analysis(answer)))
-            refusal = work.refusal()  # the budget ran out before the last depth
-            if refusal is not None:
-                refuse(client, "analysis", "budget", refusal.retry_after)
-
-        task = asyncio.ensure_future(last_step())
+        task = asyncio.ensure_future(deepening.run(work, ANALYSIS_STEP_NODES, ANALYSIS_MOST_NODES))
         self.running[client] = task
+        client.holds(task)  # the connection serves someone while its analysis waits or runs
         task.add_done_callback(lambda done: self._ended(client, done))
 
     def _ended(self, client: Client, task: asyncio.Task[None]) -> None:
         if self.running.get(client) is task:
             del self.running[client]
+        client.released(task)
 
     async def stop_message(self, client: Client, message: StopAnalysis) -> None:
         self.stop(client)
@@ -93,3 +96,56 @@ class AnalysisBoards:
         """A connection closed: its analysis stops."""
         self.stop(client)
         self._seats.pop(client, None)
+
+
+class _Deepening:
+    """One page's analysis of one position: its searches in turn, each told to the page."""
+
+    def __init__(
+        self, work: SolverWork, client: Client, ident: str, position: Position, seat: str, address: str
+    ) -> None:
+        self.work = work
+        self.client = client
+        self.ident = ident
+        self.position = position
+        self.seat = seat
+        self.address = address
+
+    def step(self, answer: dict[str, Any], final: bool = False) -> None:
+        tell(self.client, AnalysisResult(self.ident, final, Evaluation.of_analysis(answer)))
+
+    def submit(self, nodes: int, *, to_the_end: bool, last: dict[str, Any] | None = None) -> Work | None:
+        """The next search queued, its places told; None when the pool refused it (said, after
+        ``last``, the deepest answer so far, as the final one)."""
+        work = self.work.analysis(
+            self.position, seat=self.seat, address=self.address, on_step=self.step, nodes=nodes, to_the_end=to_the_end
+        )
+        if isinstance(work, Refused):
+            if last is not None:
+                self.step(last, final=True)
+            refuse(self.client, "analysis", work.code, work.retry_after)
+            return None
+        self.work.watch(work, lambda waiting: tell(self.client, queue_news("analysis", waiting)))
+        return work
+
+    async def run(self, work: Work, nodes: int, most: int) -> None:
+        """Await each search; while it ends short of exact, search to the end with twice the nodes,
+        up to ``most`` a search, as long as the address's budget lasts."""
+        while True:
+            try:
+                answer = await work.answer()
+            except WorkFailed:
+                refuse(self.client, "analysis", "failed")
+                return
+            spent = work.refusal()  # the budget ran out before the last depth
+            nodes *= 2
+            if answer["exact"] or spent is not None or nodes > most:
+                self.step(answer, final=True)
+                if spent is not None:
+                    refuse(self.client, "analysis", "budget", spent.retry_after)
+                return
+            deeper = self.submit(nodes, to_the_end=True, last=answer)
+            if deeper is None:
+                return
+            self.step(answer)
+            work = deeper

@@ -5,8 +5,12 @@
   caps is refused at once and idle sockets cannot use up the server's file descriptors; and
   what waits for one connection to read is bounded there, the one place that sees it.
 - ``Client`` is one connection's life after the handshake: its message budget (a token bucket,
-  ``rate_limited``, then a close for a flood), the deadlines for its ``hello`` and for picking a
-  game, and the game it is attached to and as whom (``dispatch`` and ``fan_out`` read those).
+  ``rate_limited``, then a close for a flood), the deadline for its ``hello`` and the idle clock
+  after it, and the game it is attached to and as whom (``dispatch`` and ``fan_out`` read those).
+  A connection serves someone while it is in a game (playing or watching) or has work in the
+  solver pool (queued or running); otherwise the idle clock runs, and a message that costs
+  nothing and leads nowhere (a ``ping``, a review that does not exist, a position that is over)
+  does not stop it.
 - ``fitted_to_open_files`` and ``quiet_resource_errors`` keep the server standing when the
   system runs out of file descriptors anyway: fewer connections than the open-files limit, and
   one log line every ``RESOURCE_LOG_SECONDS`` instead of a traceback per refused accept.
@@ -42,6 +46,10 @@ SPARE_FILES = 64
 """Open files kept free of connections: the database, its journal, the log, the listening sockets."""
 RESOURCE_LOG_SECONDS = 10.0
 """At most one log line this often when the system refuses a new connection (no file descriptor left)."""
+IDLE_CLOSE = 1000
+"""The close code for a connection that served nobody for ``pick_seconds``: a normal closure (its
+purpose is fulfilled), which the page takes as "open again when there is something to ask", not as
+a line lost to open again at once (its analysis would then be asked again every ``pick_seconds``)."""
 
 log = logging.getLogger("mahjong-battle.server")
 _CLOSING: set[asyncio.Task[None]] = set()
@@ -232,7 +240,10 @@ class Client:
     """The name ``hello`` gave, for a ``create`` or ``join`` that gives none."""
     cut_off: bool = False
     """Closed for flooding or idleness: what it still sends is dropped unread."""
+    work: set[object] = field(default_factory=set)
+    """What this connection waits for in the solver pool (an analysis, a review it reads)."""
     _deadline: asyncio.TimerHandle | None = None
+    _closed: bool = False
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
@@ -243,7 +254,8 @@ class Client:
 
     def stop(self) -> None:
         """The connection has closed: no deadline is left to keep."""
-        self.picked()
+        self._closed = True
+        self._stop_clock()
 
     def takes(self) -> bool:
         """Whether the frame just read is within the client's message rate (one that is being
@@ -266,21 +278,48 @@ class Client:
                 )
             )
 
+    def serves(self) -> bool:
+        """Whether the connection serves someone: it is in a game, or waits for the solver pool."""
+        return self.room is not None or bool(self.work)
+
     def picked(self) -> None:
-        """The client is in a game: no deadline holds it any more (nor its timer the memory)."""
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
+        """The client is in a game: no idle clock runs while it is (nor its timer holds the memory)."""
+        self._stop_clock()
+
+    def left_game(self) -> None:
+        """The client is in no game any more: without work in the pool, its idle clock starts."""
+        self._idle_clock()
+
+    def holds(self, work: object) -> None:
+        """``work`` of this connection's waits or runs in the solver pool: no idle clock meanwhile."""
+        self.work.add(work)
+        self._stop_clock()
+
+    def released(self, work: object) -> None:
+        """``work`` ended (answered, stopped or refused): a connection in no game and with no other
+        work gets ``pick_seconds`` again from now."""
+        self.work.discard(work)
+        self._idle_clock()
 
     def said_hello(self, name: str | None) -> None:
         """The client said ``hello`` (with ``name``): from its first, it has ``pick_seconds`` to pick a
-        game (saying it again moves no deadline)."""
+        game or ask the pool for work (saying it again moves no deadline)."""
         first = not self.hello
         self.hello, self.name = True, name
         if first:
-            if self._deadline is not None:
-                self._deadline.cancel()
+            self._stop_clock()
+            self._idle_clock()
+
+    def _idle_clock(self) -> None:
+        """Start the idle clock (``pick_seconds``) unless the connection serves someone, is closed, or
+        its clock runs already (a message that leads nowhere does not wind it back)."""
+        if self.hello and not self._closed and self._deadline is None and not self.serves():
             self._deadline = asyncio.get_running_loop().call_later(self.limits.pick_seconds, self._close_if_idle)
+
+    def _stop_clock(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     async def send_now(self, *frames: bytes) -> None:
         """Text frames to this client in order: written at once while its buffer has room (no
@@ -318,10 +357,11 @@ class Client:
         closing.add_done_callback(_CLOSING.discard)
 
     def _close_if_idle(self) -> None:
+        self._deadline = None
         if not self.hello:
             self.close_soon(1008, f"no hello within {self.limits.hello_seconds:g} s")
-        elif self.room is None:
-            self.close_soon(1008, f"no game picked within {self.limits.pick_seconds:g} s of hello")
+        elif not self.serves():
+            self.close_soon(IDLE_CLOSE, f"idle: in no game and no solver work for {self.limits.pick_seconds:g} s")
 
 
 # -- running out of file descriptors -----------------------------------------------------------

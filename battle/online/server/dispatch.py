@@ -36,6 +36,7 @@ from battle.online.protocol.messages import (
     GetRecord,
     Hello,
     Join,
+    NameSeat,
     OfferRematch,
     Ping,
     PlayMove,
@@ -71,8 +72,10 @@ from battle.online.server.connections import Client, Peer, client_address, forwa
 from battle.online.server.fan_out import Audiences
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.network_caps import refuse_fast_start, refuse_start
 from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
+from battle.online.server.seat_networks import with_networks
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.share_address import ShareAddress
 from battle.online.server.solver_games import DealBook, NoDeals, SolverGames
@@ -115,7 +118,7 @@ class GameServer:
             Watch: self._watch,
         }
         """Handlers of what picks a game."""
-        self.solver_games = SolverGames(live, self.audiences, work, deals or NoDeals(), limits, self._commit, clock)
+        self.solver_games = SolverGames(live, self.audiences, work, deals or NoDeals(), guard, self._commit, clock)
         """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
         self.analysis = AnalysisBoards(work, limits.ipv6_prefix)
         self.reviews = Reviews(live, work, deals or NoDeals(), limits.ipv6_prefix, clock)
@@ -136,6 +139,7 @@ class GameServer:
             DeclineRematch: self._decline_rematch,
             RequestTakeback: self._request_takeback,
             AnswerTakeback: self._answer_takeback,
+            NameSeat: self._name_seat,
             GetRecord: self._get_record,
             AskHint: self.solver_games.hint,
             AskReview: self.reviews.ask,
@@ -231,6 +235,7 @@ class GameServer:
                 "already; abort one or wait for a friend to join",
                 params={"why": "waiting", "count": waiting},
             )
+        network = refuse_start(self.live, self.guard, client.address, solver=False)
         plan = plan_start(message.deal, message.first)
         token = new_token()
         store = self.live.store
@@ -249,11 +254,15 @@ class GameServer:
         # (or of anyone, near the cap on games) that arrive meanwhile meet the caps with it counted
         self.live.rooms[room.game_id] = room
         self.guard.hosting(client.address, room.game_id)
+        self.guard.started(client.address, time.monotonic())
+        seats = {room.creator_seat: network}
+        self.live.networks.add(room.game_id, seats)
         try:
-            await stored(self.live.submit(room, store.plan_create(room)))
+            await stored(self.live.submit(room, with_networks(store.plan_create(room), room.game_id, seats)))
         except StoreError:
             self.live.rooms.pop(room.game_id, None)
             self.guard.not_hosting(client.address, room.game_id)
+            self.live.networks.forget(room.game_id)
             raise
         client.created += 1
         client.hosted.add(room.game_id)
@@ -281,7 +290,9 @@ class GameServer:
             )
         token = new_token()
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
-        await self._commit(room, lambda: self.live.store.plan_join(room, seat))
+        seats = {seat: self.live.networks.tag(client.address)}
+        await self._commit(room, lambda: with_networks(self.live.store.plan_join(room, seat), room.game_id, seats))
+        self.live.networks.add(room.game_id, seats)
         await self.audiences.attach(client, room, seat)
         await client.send(Joined(room.game_id, token, seat))
         await self.audiences.broadcast_state(room)
@@ -351,6 +362,7 @@ class GameServer:
         now = self.clock()
         if self.live.check_time(room, now) != TimeCheck.NONE:
             await self.audiences.broadcast_state(room)
+            self.solver_games.follow(self.live.current(room))
         action = self._actions.get(type(message))
         if action is not None:
             self.solver_games.refuse_offer(room, message)
@@ -404,6 +416,12 @@ class GameServer:
         else:
             await self._stored_and_told(room, lambda: store.plan_take_back(room, receipt))
 
+    async def _name_seat(self, client: Client, room: Room, message: NameSeat, now: float) -> None:
+        room.name_seat(client.seat, message.name)
+        seat = client.seat
+        assert seat is not None  # name_seat refuses a spectator
+        await self._stored_and_told(room, lambda: self.live.store.plan_name(room, seat))
+
     async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
         await self.live.settled(room)
         room = self.live.current(room)
@@ -412,9 +430,13 @@ class GameServer:
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
         store = self.live.store
         invite, watch = store.fresh_codes()
+        refuse_fast_start(self.guard, client.address)
         new = room.accept_rematch(client.seat, game_id=new_game_id(), invite=invite, watch=watch, now=now)
-        await self._commit(room, lambda: store.plan_start_rematch(room, new))
+        self.guard.started(client.address, time.monotonic())
+        seats = {3 - seat: network for seat, network in self.live.networks.of(room.game_id).items()}
+        await self._commit(room, lambda: with_networks(store.plan_start_rematch(room, new), new.game_id, seats))
         self.live.rooms[new.game_id] = new
+        self.live.networks.add(new.game_id, seats)
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
             new_seat = None if seat_then is None else 3 - seat_then
@@ -445,11 +467,13 @@ class GameServer:
     # -- the clock -----------------------------------------------------------------------
 
     async def watch_clocks(self) -> None:
-        """Every ``clock_tick``: a turn past its limit is lost (or reported overdue), and a game
-        nobody joined expires, even if nobody sends anything."""
+        """Every ``clock_tick``: a turn past its limit is lost (or reported overdue), a game nobody
+        joined expires and a game whose player to move is gone ends (``game_ends``), even if nobody
+        sends anything; the solver's work for a game that ended stops."""
         while True:
             await asyncio.sleep(self.limits.clock_tick)
             for room in self.live.clock_changes(self.clock()):  # every end of this tick was queued first
                 await self.audiences.broadcast_state(room)
+                self.solver_games.follow(self.live.current(room))
                 if not self.audiences.of(room):
                     self.live.forget_if_finished(room)

@@ -91,6 +91,7 @@ class Audiences:
             return
         seat = client.seat
         client.room, client.seat = None, None
+        client.left_game()
         attached = self.attached.get(room.game_id)
         if attached is not None:
             attached.discard(client)

@@ -14,14 +14,17 @@
   (``group_commit``): at 1,000 games with a sync 5 ms slower than the disk's, 970 moves a
   second with a p99 of 48 ms, where one commit a move on the loop tops out at 150
   (``benchmarks/online_load.py``, the quiet 2-core machine);
-- below them the pure parts: ``room`` (one game's rules and offers), ``store`` (SQLite),
-  ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
+- ``old_games``: finished games deleted after ``--keep-days``, in the background;
+- below them the pure parts: ``room`` (one game's rules and offers), ``game_ends`` (when the
+  clock ends a game), ``store`` (SQLite), ``seat_networks`` and ``network_caps`` (what one network
+  holds and may start), ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
 
 Settings of the whole process (the switch interval, the collector) are no part of it: the
 ``serve`` command, which owns its process, turns them on (``process_tuning``).
 
 On start the server loads every unfinished game from the store, so a restart (or a crash)
-loses nothing; clients reconnect with their seat tokens.
+loses nothing; clients reconnect with their seat tokens. A game a stop left past its limit ends
+then, before anyone connects (``game_ends``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from battle.online.server.dispatch import GameServer
 from battle.online.server.group_commit import Committer, EachCommit, GroupCommit
 from battle.online.server.http_front import HttpFront, stats_text
 from battle.online.server.live_games import LiveGames
+from battle.online.server.old_games import OldGames
 from battle.online.server.room import Status
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.share_address import ShareAddress
@@ -82,9 +86,11 @@ async def running_server(
             work = await asyncio.to_thread(SolverWork.open, solver)
         limits = fitted_to_open_files(limits)
         guard = AddressGuard(limits)
-        games = LiveGames(store, committer, limits.wait_seconds)
+        games = LiveGames(store, committer, limits)
+        await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
         server = GameServer(games, limits, guard, clock, work, deals)
-        front = HttpFront(guard, limits, lambda: _stats(guard, games, server))
+        old = OldGames(games, limits.keep_seconds, clock)
+        front = HttpFront(guard, limits, lambda: _stats(guard, games, server, old), host)
         async with serve(
             server.handle,
             host,
@@ -102,7 +108,7 @@ async def running_server(
             server.share = ShareAddress.of_server(
                 limits.public_url, [sock.getsockname()[:2] for sock in listening.sockets]
             )
-            watching = [asyncio.create_task(server.watch_clocks())]
+            watching = [asyncio.create_task(server.watch_clocks()), asyncio.create_task(old.run())]
             if work is not None:
                 watching.append(asyncio.create_task(work.watch_places()))
             server.solver_games.start()
@@ -121,19 +127,20 @@ async def running_server(
         restore()
 
 
-def _stats(guard: AddressGuard, games: LiveGames, server: GameServer) -> str:
-    """``/stats``: a game against the solver counts apart from the games between people."""
+def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames) -> str:
+    """``/stats``: a game against the solver counts apart from the games between people; the old
+    finished games deleted since the start (``--keep-days``) come before the solver's lines."""
     solver_games = server.solver_games.playing()
-    solver = [("solver_games_playing", str(solver_games))]
+    more = [("old_games_deleted", str(old.deleted)), ("solver_games_playing", str(solver_games))]
     if server.solver_games.work is not None:
-        solver += server.solver_games.work.stats()
+        more += server.solver_games.work.stats()
     return stats_text(
         guard,
         games.count(Status.WAITING),
         games.count(Status.PLAYING) - solver_games,
         server.moves_told,
         games.commit_seconds,
-        solver,
+        more,
     )
 
 

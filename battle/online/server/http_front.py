@@ -5,6 +5,9 @@ after it is dropped, as every answer closes the connection) and asks ``HttpFront
 
 - a connection over a cap (``Peer.refusal``) gets 503 (the server is full) or 429 (its
   network's cap), with the reason as a line of text;
+- a request whose ``Host`` names no host this server serves gets 421 (``served_hosts``: a
+  DNS-rebinding page names its own), one without a ``Host`` 400; behind a trusted proxy its
+  ``X-Forwarded-Host`` is checked too. A WebSocket handshake among them gets no 101;
 - a method other than ``GET`` and ``HEAD`` gets 405; ``HEAD`` gets ``GET``'s headers alone;
 - ``GET /healthz`` (``ok``) and ``GET /stats`` (live counts) for a service manager or a proxy,
   and the browser client's files (``web_files``);
@@ -20,6 +23,7 @@ Every answer carries one ``Content-Type``, ``nosniff`` and the content security 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
@@ -31,28 +35,42 @@ from websockets.http11 import Request, Response
 from battle.online.server import web_files
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import Peer, forwarded_address
-from battle.online.server.server_limits import ServerLimits, web_origin
+from battle.online.server.served_hosts import ServedHosts
+from battle.online.server.server_limits import DEFAULT_HOST, ServerLimits, web_origin
 
 METHODS = ("GET", "HEAD")
 """The methods answered; every answer is a page or a count, never a change."""
+HOST_LOG_SECONDS = 10.0
+"""At most one log line this often about a request naming a host the server does not serve: the host
+learns which name a friend used (to give it with ``--allow-host``), a rebinding page cannot fill the log."""
+
+log = logging.getLogger("mahjong-battle.server")
 
 
 class HttpFront:
     """The answers to plain HTTP requests, and the checks on a WebSocket handshake."""
 
-    def __init__(self, guard: AddressGuard, limits: ServerLimits, stats: Callable[[], str]) -> None:
+    def __init__(
+        self, guard: AddressGuard, limits: ServerLimits, stats: Callable[[], str], listening: str = DEFAULT_HOST
+    ) -> None:
         self.guard = guard
         self.limits = limits
         self.stats = stats
         """The body of ``GET /stats``."""
+        self.hosts = ServedHosts.of_server(listening, limits.public_url, limits.allowed_hosts)
+        """The names a request's ``Host`` may give (IP addresses and ``localhost`` always)."""
         self.origins = frozenset(limits.allowed_origins) | _public_origin(limits.public_url)
         """The pages from elsewhere that may connect: ``--allow-origin``'s and ``--public-url``'s."""
+        self._host_logged = -HOST_LOG_SECONDS
 
     def answer(self, connection: ServerConnection, request: Request) -> Response | None:
         """The response to ``request``, or None to go on with the WebSocket handshake."""
         if isinstance(connection, Peer) and connection.refusal is not None:
             status = HTTPStatus.SERVICE_UNAVAILABLE if connection.server_full else HTTPStatus.TOO_MANY_REQUESTS
             return text_response(status, connection.refusal + "\n")
+        misdirected = self._host_refusal(request)
+        if misdirected is not None:
+            return misdirected
         method = getattr(request, "method", "GET")  # websockets before 17 reads GET requests only
         if method not in METHODS:
             refused = text_response(HTTPStatus.METHOD_NOT_ALLOWED, f"{method[:20]} is not answered here\n")
@@ -62,6 +80,32 @@ class HttpFront:
             return self._handshake(connection, request)
         found = self._page(request)
         return dataclasses.replace(found, body=b"") if method == "HEAD" else found
+
+    def _host_refusal(self, request: Request) -> Response | None:
+        """421 for a request that names a host this server does not serve (400 for one that names
+        none); None for one it serves."""
+        given = request.headers.get_all("Host")
+        if len(given) != 1:
+            return text_response(HTTPStatus.BAD_REQUEST, "a request names the server in one Host header\n")
+        names = list(given)
+        if self.limits.trust_proxy:
+            names += [name for header in request.headers.get_all("X-Forwarded-Host") for name in header.split(",")]
+        for name in names:
+            if not self.hosts.serves(name):
+                shown = name.strip()[:100].encode("ascii", "replace").decode()
+                self._log_host(shown)
+                return text_response(
+                    HTTPStatus.MISDIRECTED_REQUEST,
+                    f"{shown!r} is no name of this server: it answers to its own address, localhost, "
+                    "--public-url and --allow-host\n",
+                )
+        return None
+
+    def _log_host(self, shown: str) -> None:
+        now = time.monotonic()
+        if now - self._host_logged >= HOST_LOG_SECONDS:
+            self._host_logged = now
+            log.warning("refused a request naming the server %r (421); serve --allow-host NAME answers a name", shown)
 
     def _page(self, request: Request) -> Response:
         path = request.path.split("?", 1)[0]

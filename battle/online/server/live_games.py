@@ -7,9 +7,10 @@ still in flight, so what a room holds then is what the disk holds. The writes go
 ``Committer``: the group writer's thread, or one transaction a write on the loop
 (``group_commit``). A write that fails puts the room back to what is stored (``reload``).
 
-The clock's part is here too: a turn past its limit lost on time, a game nobody joined
-expired; their writes are queued without waiting (``clock_changes``), so one tick's ends share
-one commit.
+The clock's part is here too (``game_ends``): a turn past its limit lost on time, a game nobody
+joined expired, a game whose player to move is gone abandoned; their writes are queued without
+waiting (``clock_changes``), so one tick's ends share one commit. Each deadline is a stored time
+plus a limit, so the first look after a start ends, at once, every game a stop left past its limit.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ import logging
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.game_ends import abandon_deadline, abandoning_seat
 from battle.online.server.group_commit import Committer
 from battle.online.server.link_secrets import LinkSecrets
 from battle.online.server.room import Room, Status, TimeCheck
+from battle.online.server.seat_networks import SeatNetworks
+from battle.online.server.server_limits import ServerLimits
 from battle.online.server.store import GameDamaged, GameStore, StoreError, Write
 
 log = logging.getLogger("mahjong-battle.server")
@@ -31,16 +35,19 @@ log = logging.getLogger("mahjong-battle.server")
 class LiveGames:
     """The rooms by game id, and each one's last write not yet known to be on disk."""
 
-    def __init__(self, store: GameStore, committer: Committer, wait_seconds: float) -> None:
+    def __init__(self, store: GameStore, committer: Committer, limits: ServerLimits) -> None:
         self.store = store
         self.committer = committer
         """Where writes go to disk; each one's future resolves once it is there."""
-        self.wait_seconds = wait_seconds
-        """How long a game waits for its second player (``ServerLimits.wait_seconds``)."""
+        self.limits = limits
+        """How long a game waits for its second player and for its player to move (``game_ends``)."""
         self.links = LinkSecrets(store.link_key)
         """The secrets of the games' invite and watch links."""
         self.rooms: dict[str, Room] = {room.game_id: room for room in store.load_unfinished()}
         """Every unfinished game, and finished ones a connection is attached to."""
+        self.networks = SeatNetworks(store.link_key, limits.ipv6_prefix)
+        """The networks the seats of the unfinished games came from."""
+        self.networks.load(store, self.rooms)
         self.in_flight: dict[str, asyncio.Future[None]] = {}
         """Each game's last write not yet known to be on disk (its earlier ones commit before it)."""
         self.commit_seconds: collections.deque[float] = collections.deque(maxlen=10_000)
@@ -73,6 +80,10 @@ class LiveGames:
 
     def unfinished(self) -> int:
         return sum(1 for room in self.rooms.values() if room.status != Status.FINISHED)
+
+    def is_unfinished(self, game_id: str) -> bool:
+        room = self.rooms.get(game_id)
+        return room is not None and room.status != Status.FINISHED
 
     def is_waiting(self, game_id: str) -> bool:
         room = self.rooms.get(game_id)
@@ -120,32 +131,45 @@ class LiveGames:
         """Let a finished game go from memory (it is in the store, and loaded again if asked for)."""
         if room.status == Status.FINISHED:
             self.rooms.pop(room.game_id, None)
+            self.networks.forget(room.game_id)
 
     # -- time ----------------------------------------------------------------------------
 
     def check_time(self, room: Room, now: float) -> TimeCheck:
-        """``room.check_time``, with the write of a game lost on time queued."""
+        """``room.check_time``, then the server's limit on the player to move's absence
+        (``game_ends``), with the write of a game either ended queued."""
         check = room.check_time(now)
-        if check == TimeCheck.LOST:
+        networks = self.networks.of(room.game_id)
+        deadline = abandon_deadline(room, networks, self.limits)
+        if deadline is not None and now >= deadline:
+            room.abandon(deadline, abandoning_seat(room, networks))
+            check = TimeCheck.ABANDONED
+        if check in (TimeCheck.LOST, TimeCheck.ABANDONED):
             self._finish_later(room)
         return check
 
     def clock_changes(self, now: float) -> list[Room]:
         """The games the clock changed at ``now``: a turn newly overdue or lost on time, a game
-        nobody joined in ``wait_seconds`` expired; their writes are queued, not waited for."""
+        nobody joined in ``wait_seconds`` expired, a game its player to move left abandoned; their
+        writes are queued, not waited for."""
         return [
             room
             for room in list(self.rooms.values())
             if (room.status == Status.WAITING and self._expire(room, now))
-            or (
-                room.status == Status.PLAYING
-                and room.deadline() is not None
-                and self.check_time(room, now) != TimeCheck.NONE
-            )
+            or (room.status == Status.PLAYING and self.check_time(room, now) != TimeCheck.NONE)
         ]
 
+    async def end_overdue(self, now: float) -> list[Room]:
+        """At the start, before anyone connects: every game a stop left past its limit ends, as of
+        when the limit ran out, and is stored so; the games it ended."""
+        ended = self.clock_changes(now)
+        for room in ended:
+            await self.settled(room)
+            self.forget_if_finished(self.current(room))
+        return ended
+
     def _expire(self, room: Room, now: float) -> bool:
-        if not room.expire(now, self.wait_seconds):
+        if not room.expire(now, self.limits.wait_seconds):
             return False
         self._finish_later(room)
         return True

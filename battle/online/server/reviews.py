@@ -26,7 +26,7 @@ from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import UNRATED_ENDS, Room, Status
-from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refusal_code, refuse, tell
+from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.online.server.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.store import StoreError
@@ -77,7 +77,7 @@ class Reviews:
             fresh = ReviewRow(secrets.token_hex(REVIEW_ID_LENGTH // 2), room.game_id, "queued", now)
             queued = await self._queue(room, fresh, address)
             if isinstance(queued, Refused):
-                refuse(client, "review", refusal_code(queued), queued.retry_after)
+                refuse(client, "review", queued.code, queued.retry_after)
                 return
             row = queued
         elif row.status == "queued" and row.review not in self.pending:
@@ -85,9 +85,9 @@ class Reviews:
         self._show(client, row)
 
     async def get(self, client: Client, message: GetReview) -> None:
-        """A review by its id: its report, or its place while it waits (and its news until it is ready);
-        a queued one that left the pool is queued again."""
-        client.picked()  # a connection that reads a review serves someone, though it plays no game
+        """A review by its id: its report, or its place while it waits (and its news until it is ready:
+        meanwhile the connection serves someone; one that read a report or an unknown id does not); a
+        queued one that left the pool is queued again."""
         pending = self.pending.get(message.review)
         row = pending[0] if pending is not None else review_by_id(self.live.store, message.review)
         if row is None:
@@ -102,11 +102,12 @@ class Reviews:
         """Queue again a review whose row waits but whose work left the pool (nobody looked at it)."""
         queued = self._queued(room, row, address)
         if isinstance(queued, Refused):
-            refuse(client, "review", refusal_code(queued), queued.retry_after)
+            refuse(client, "review", queued.code, queued.retry_after)
 
     def _show(self, client: Client, row: ReviewRow) -> None:
         if row.review in self.pending:
             self.readers.setdefault(row.review, set()).add(client)
+            client.holds(_reading(row.review))
         tell(client, self._news(row))
 
     def _news(self, row: ReviewRow) -> ReviewResult:
@@ -167,6 +168,7 @@ class Reviews:
         self._tasks.pop(row.review, None)
         for client in self.readers.pop(row.review, ()):
             tell(client, self._news(ended))
+            client.released(_reading(row.review))
 
     def forget(self, client: Client) -> None:
         """A connection closed: it is told no more, and a review it was the last to look at leaves the
@@ -197,3 +199,8 @@ class Reviews:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _reading(review: str) -> str:
+    """What a connection that reads a waiting review holds in the pool (``Client.holds``)."""
+    return f"review:{review}"

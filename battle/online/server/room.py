@@ -70,13 +70,15 @@ class Status(str, Enum):
 
 class EndReason(str, Enum):
     """Why a game ended: no pair of free twins left (the rules' end), a resignation, the clock, an
-    abort before the second move, or nobody joining within the server's waiting time."""
+    abort before the second move (by a player, or by the server when nobody moved in time), nobody
+    joining within the server's waiting time, or the player to move gone for the server's limit."""
 
     NO_PAIR = "no_pair"
     RESIGN = "resign"
     TIME = "time"
     ABORTED = "aborted"
     EXPIRED = "expired"
+    ABANDONED = "abandoned"
 
     @property
     def name_sent(self) -> EndReasonName:
@@ -86,6 +88,8 @@ class EndReason(str, Enum):
 
 UNRATED_ENDS = (EndReason.ABORTED, EndReason.EXPIRED)
 """Ends with no winner and no result to count: the game hardly began."""
+_RECORD_ENDS = {EndReason.RESIGN: "resigns", EndReason.TIME: "loses on time", EndReason.ABANDONED: "abandons the game"}
+"""What a record's first comment says of the loser of a game that ended otherwise than by the rules."""
 ACTIONS = {
     "move": "move",
     "abort": "abort the game",
@@ -95,6 +99,7 @@ ACTIONS = {
     "rematch_decline": "decline a rematch",
     "takeback_request": "ask for a takeback",
     "takeback_answer": "answer a takeback",
+    "name": "name a seat",
 }
 """What a spectator may not do, by the name of the client message (a ``not_a_player`` refusal's
 ``action``), in the fixed English of the reason."""
@@ -104,11 +109,13 @@ just said no, over and over."""
 
 
 class TimeCheck(str, Enum):
-    """What ``check_time`` found: nothing new, a turn newly past its limit, or a loss on time."""
+    """What a look at the clock found: nothing new, a turn newly past its limit, a loss on time, or
+    (``LiveGames.check_time``) a game its player to move left for the server's limit."""
 
     NONE = "none"
     OVERDUE = "overdue"
     LOST = "lost"
+    ABANDONED = "abandoned"
 
 
 class Refused(ProtocolError):
@@ -475,10 +482,9 @@ class Room:
         record = self.game.to_record()
         record.player1, record.player2 = self.name_of(1), self.name_of(2)
         text = format_record(record)
-        if self.status == Status.FINISHED and self.winner is not None and self.reason != EndReason.NO_PAIR:
+        if self.status == Status.FINISHED and self.winner is not None and self.reason in _RECORD_ENDS:
             loser = self.name_of(3 - self.winner)
-            what = "resigns" if self.reason == EndReason.RESIGN else "loses on time"
-            text = f"# {loser} {what} after move {self.ply}\n{text}"
+            text = f"# {loser} {_RECORD_ENDS[self.reason]} after move {self.ply}\n{text}"
         return text
 
     def snapshot(self) -> dict[str, Any]:
@@ -528,6 +534,20 @@ class Room:
         self.status = Status.PLAYING
         self.turn_started = now
         return seat
+
+    def name_seat(self, seat: int | None, name: str) -> None:
+        """Give ``seat``, taken without a name, the name its player chose since (a friend's link
+        opens the game at once and asks the name beside the board). A seat named once keeps its
+        name: the opponent is never shown a second one."""
+        seat = self._require_player(seat, "name")
+        holder = self.seats[seat]
+        if holder.name:
+            raise Refused(ErrorCode.NOT_ALLOWED, "your seat has a name already", why="named")
+        self.seats[seat] = SeatHolder(holder.token_hash, _seat_name(name), holder.joined_at)
+        if seat == 1:
+            self.game.player1 = self.seats[seat].name
+        else:
+            self.game.player2 = self.seats[seat].name
 
     def play(self, seat: int | None, move_text: str, move_id: str, now: float) -> PlayOutcome:
         """Play ``move_text`` for ``seat``; a resend of an applied ``move_id`` returns the first outcome again.
@@ -614,6 +634,23 @@ class Room:
             return False
         self._finish(None, EndReason.EXPIRED, ends)
         return True
+
+    def abandon(self, at: float, seat: int | None = None) -> EndReason:
+        """End a game whose player to move has not moved within the server's limit, as of ``at`` (the
+        limit's end): aborted while either player could still have called it off (before move
+        ``ABORT_BEFORE_PLY``: nobody has staked a move on it), else abandoned by ``seat`` (the player
+        to move unless said: a solver's player who left on the solver's turn), won by the seat that
+        stayed whatever the score (a player who leaves a lost game loses it all the same)."""
+        if self.status != Status.PLAYING:
+            raise ValueError(
+                f"game {self.game_id}: only a game being played can be abandoned, not a {self.status.value} one"
+            )
+        if self.ply < ABORT_BEFORE_PLY:
+            self._finish(None, EndReason.ABORTED, at)
+        else:
+            self._finish(3 - (self.game.position.to_move if seat is None else seat), EndReason.ABANDONED, at)
+        assert self.reason is not None
+        return self.reason
 
     def resign(self, seat: int | None, now: float) -> None:
         """``seat`` gives up: the other seat wins whatever the score."""

@@ -30,6 +30,29 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     """How long a game waits for its second player before it expires (``--wait-hours``)."""
     waiting_per_address: int = 5
     """Games one client address may keep waiting for a second player at once."""
+    games_per_network: int = 5
+    """Unfinished games between people (waiting or being played) in which one client network may hold
+    a seat, created or joined, and still create another (``--max-games-per-address``): one network
+    creating and joining its own games in a loop filled 295 of 300 in 31 s, for good."""
+    solver_games_per_network: int = 3
+    """Unfinished games against the solver one client network may hold and still start another
+    (``--max-solver-games-per-address``): each takes solver time at every move of its player's."""
+    creates_per_hour: float = 60.0
+    """Games (between people, against the solver, rematches) one client network may start an hour
+    on average (``--creates-per-hour``): what bounds the finished games, and so the bytes, a
+    network leaves in the database a day (docs/online.md) ..."""
+    create_burst: int = 20
+    """... and at once, before that rate applies."""
+    abandon_seconds: float = 3 * 24 * 3600.0
+    """How long the player to move of a game without a clock that loses may take before the game
+    ends (abandoned, or aborted before move 2: ``game_ends``; ``--abandon-hours``)."""
+    abandon_one_network_seconds: float = 6 * 3600.0
+    """The same for a game whose two seats came from one network, or against the solver
+    (``--abandon-hours-one-network``): nobody else waits for it, and it holds one of that network's
+    few seats."""
+    keep_seconds: float = 30 * 24 * 3600.0
+    """How long a finished game (and its review) stays in the database after it ended, or after its
+    review was made if later (``--keep-days``; ``old_games``)."""
     connections: int = 10_000
     """Open connections in all; ``running_server`` lowers it to fit the open-files limit."""
     connections_per_address: int = 64
@@ -43,8 +66,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     hello_seconds: float = 5.0
     """A connection that has not said ``hello`` this long after it opened is closed."""
     pick_seconds: float = 60.0
-    """A connection that has said ``hello`` but picked no game this long after it is closed: a
-    connection holds a file descriptor, and one in no game serves nobody."""
+    """A connection that has said ``hello`` and has been in no game and without work in the solver
+    pool this long (from its ``hello``, or from the end of its last work) is closed (``--idle-seconds``):
+    a connection holds a file descriptor, and one that only talks serves nobody."""
     spectators_per_game: int = 50
     """Connections watching one game at once; the next ``watch`` is refused ``full``."""
     presence_seconds: float = 1.0
@@ -57,6 +81,9 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     allowed_origins: tuple[str, ...] = ()
     """Web pages besides the server's own whose scripts may open a connection (``--allow-origin``),
     as ``scheme://host[:port]``; a handshake with any other ``Origin`` is refused (403)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names besides its own address, localhost, this machine's name and ``--public-url``'s that
+    a request's ``Host`` may give (``--allow-host``); any other gets 421 (``served_hosts``)."""
     free_failed_codes: int = 5
     """Wrong invite or watch codes an address may send before it must wait between tries."""
     failed_code_wait_max: float = 300.0

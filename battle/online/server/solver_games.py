@@ -22,6 +22,7 @@ import datetime
 import logging
 import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -51,12 +52,14 @@ from battle.online.protocol.solver_messages import (
     WorkKind,
 )
 from battle.online.protocol.solver_writer import solver_news_json
-from battle.online.server.address_guard import network_of
+from battle.online.server.address_guard import AddressGuard, network_of
 from battle.online.server.connections import Client
 from battle.online.server.fan_out import Audiences
+from battle.online.server.game_ends import SOLVER_NETWORK
 from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.network_caps import refuse_start
 from battle.online.server.room import Options, Room, Status, plan_start
-from battle.online.server.server_limits import ServerLimits
+from battle.online.server.seat_networks import with_networks
 from battle.online.server.solver_outcomes import Refused, Waiting, WorkFailed
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
@@ -68,9 +71,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mahjong-battle.server")
 
-SOLVER_GAMES_PER_ADDRESS = 10
-"""Unfinished games against the solver one client address may hold: each of them takes solver time
-at every move of its player's."""
 RETRY_FAILED_SECONDS = 5.0
 """After a search the pool could not answer, the solver's move is asked again this much later."""
 LEAVE_GRACE = 0.5
@@ -119,12 +119,6 @@ def refuse(client: Client, what: WorkKind, code: RefusalCode, retry_after: float
     tell(client, SolverRefused(what, code, None if retry_after is None else tenths(retry_after)))
 
 
-def refusal_code(refused: Refused) -> RefusalCode:
-    """The protocol's code of the pool's refusal."""
-    codes: dict[str, RefusalCode] = {"budget": "budget", "busy": "busy", "queued": "queued"}
-    return codes.get(refused.reason, "closed")
-
-
 def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
     """Where ``what`` stands, as its pages are told: its place, and the seconds it waits for its budget."""
     if waiting is None:
@@ -146,7 +140,7 @@ class SolverGames:
         audiences: Audiences,
         work: SolverWork | None,
         deals: DealBook,
-        limits: ServerLimits,
+        guard: AddressGuard,
         commit: Commit,
         clock: Callable[[], float],
     ) -> None:
@@ -154,7 +148,9 @@ class SolverGames:
         self.audiences = audiences
         self.work = work
         self.deals = deals
-        self.limits = limits
+        self.guard = guard
+        """What one network may start (``network_caps``)."""
+        self.limits = guard.limits
         self.commit = commit
         self.clock = clock
         self.seats: dict[str, SolverSeatRow] = solver_seats(live.store)
@@ -204,11 +200,7 @@ class SolverGames:
         if self.live.unfinished() >= self.limits.open_games:
             raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
         address = network_of(client.address, self.limits.ipv6_prefix)
-        if sum(1 for game, payer in self.payer.items() if payer == address and game in self.seats) >= (
-            SOLVER_GAMES_PER_ADDRESS
-        ):
-            refuse(client, "game", "too_many")
-            return
+        network = refuse_start(self.live, self.guard, client.address, solver=True)
         deal = self._deal(message)
         if deal is None:
             refuse(client, "game", "not_found")
@@ -238,11 +230,16 @@ class SolverGames:
         )
         self.live.rooms[room.game_id] = room
         self.seats[room.game_id] = seat
+        self.guard.started(client.address, time.monotonic())
+        networks = {room.creator_seat: network, solver_seat: SOLVER_NETWORK}
+        self.live.networks.add(room.game_id, networks)
+        write = with_networks(with_solver_seat(store.plan_create(room), seat), room.game_id, networks)
         try:
-            await stored(self.live.submit(room, with_solver_seat(store.plan_create(room), seat)))
+            await stored(self.live.submit(room, write))
         except StoreError:
             self.live.rooms.pop(room.game_id, None)
             self.seats.pop(room.game_id, None)
+            self.live.networks.forget(room.game_id)
             raise
         client.created += 1
         self.payer[room.game_id] = address
@@ -335,6 +332,8 @@ class SolverGames:
             if room.status == Status.FINISHED:
                 self.seats.pop(game, None)
                 self.payer.pop(game, None)
+                for client in self.audiences.of(room):
+                    self.forget(client)  # a hint asked before the end (the clock's, too) is no use now
             return
         if game not in self.moving and self._player_here(room):
             self._ask_move(room, seat)
@@ -346,7 +345,7 @@ class SolverGames:
             room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
         )
         if isinstance(work, Refused):  # the moves' queue is full (a move is never refused for its budget)
-            self._tell_game(game, SolverRefused("move", refusal_code(work), tenths(work.retry_after)))
+            self._tell_game(game, SolverRefused("move", work.code, tenths(work.retry_after)))
             self._again_later(game, max(1.0, work.retry_after))
             return
         self.moving[game] = work
@@ -412,7 +411,7 @@ class SolverGames:
         address = network_of(client.address, self.limits.ipv6_prefix)
         work = self.work.hint(room.game.position, seat=f"hint:{room.game_id}", address=address)
         if isinstance(work, Refused):
-            refuse(client, "hint", refusal_code(work), work.retry_after)
+            refuse(client, "hint", work.code, work.retry_after)
             return
         self.forget(client)
         self.work.watch(work, lambda waiting: tell(client, queue_news("hint", waiting)))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battle.online.protocol.solver_messages import RefusalCode
+
 DEFAULT_BURST = 120.0
 DEFAULT_RATE = 1 / 6
 """An address's solver time: two minutes saved up at most, a sixth of a core for ever (the pool's
@@ -29,10 +31,22 @@ class SolverSetup:
 class Refused:
     """Work the pool did not take: ``reason`` ``budget`` (the address's solver time is spent), ``busy``
     (the queue of its kind is full), ``queued`` (the address has as much of its kind waiting as it
-    may) or ``closed``, and the seconds until the same work would be taken."""
+    may), ``closed`` or ``unavailable`` (its cluster does not answer), and the seconds until the same
+    work would be taken."""
 
     reason: str
     retry_after: float
+
+    @property
+    def code(self) -> RefusalCode:
+        """The refusal's code on the wire, which the pages word."""
+        codes: dict[str, RefusalCode] = {
+            "budget": "budget",
+            "queued": "queued",
+            "closed": "closed",
+            "unavailable": "unavailable",
+        }
+        return codes.get(self.reason, "busy")
 
 
 @dataclass(frozen=True)

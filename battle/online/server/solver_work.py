@@ -51,8 +51,6 @@ PLACES_EVERY = 1.0
 WAIT_MOVED = 1.0
 """Seconds by which the moment a waiting move's budget pays for it must move before its page is told
 again: the page counts the wait down itself."""
-ANALYSIS_STEP_SECONDS = 5.0
-"""Each depth of an analysis board's deepening searches this long at most (``DeepeningJob``)."""
 
 
 class Work:
@@ -117,16 +115,26 @@ class SolverWork:
         return self._submit(HintJob(position_data(position)), seat, address)
 
     def analysis(
-        self, position: Position, *, seat: str, address: str, on_step: Callable[[dict[str, Any]], None]
+        self,
+        position: Position,
+        *,
+        seat: str,
+        address: str,
+        on_step: Callable[[dict[str, Any]], None],
+        nodes: int,
+        to_the_end: bool = False,
     ) -> Work | Refused:
-        """Every move's value, deeper and deeper until exact; each step but the last goes to ``on_step``
-        on the loop, the last is the result (``AnalysisResultJSON`` each)."""
+        """Every move's value, deeper and deeper until exact, each step within ``nodes``;
+        ``to_the_end``: one search to the end, without the shallow depths before it. Each step but
+        the last goes to ``on_step`` on the loop, the last is the result (``AnalysisResultJSON``
+        each)."""
         loop = asyncio.get_running_loop()
 
         def step(result: AnalysisResult) -> None:
             loop.call_soon_threadsafe(on_step, dict(result.to_json()))
 
-        job = DeepeningJob(position_data(position), seconds=ANALYSIS_STEP_SECONDS)
+        data = position_data(position)
+        job = DeepeningJob(data, depths=(None,), nodes=nodes) if to_the_end else DeepeningJob(data, nodes=nodes)
         return self._submit(job, seat, address, step)
 
     def review(
@@ -191,8 +199,12 @@ class SolverWork:
 
     def stats(self) -> list[tuple[str, str]]:
         """``/stats`` lines: the units waiting by kind and running, the workers, the solver seconds
-        the work of each kind took so far, and the budget every address gets."""
+        the work of each kind took so far, and the budget every address gets; with a Dask cluster,
+        whether it answers (``solver_cluster connected``, ``solver_cluster reconnecting next_try_in=4``)."""
         lines = [(f"solver_{name}", str(count)) for name, count in self.pool.stats().items()]
+        cluster = self.pool.cluster()
+        if cluster is not None:
+            lines.append(("solver_cluster", cluster.text()))
         budget = self.pool.budget
         if budget is not None:
             lines += [

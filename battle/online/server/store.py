@@ -59,9 +59,11 @@ from battle.storage.sqlite_store import (
     open_store,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets, 4 the solver's seats
-and the reviews (``solver_rows``); an older file is upgraded in place when opened."""
+and the reviews (``solver_rows``), 5 the end ``abandoned``, the seats' networks (``seat_networks``)
+and the indexes the deletion of old games reads (``old_games``); an older file is upgraded in place
+when opened."""
 DATABASE_NAME = "games.sqlite3"
 
 _SCHEMA = """
@@ -76,7 +78,7 @@ CREATE TABLE IF NOT EXISTS games (
     created_at REAL NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('waiting', 'playing', 'finished')),
     winner INTEGER CHECK (winner IN (1, 2)),
-    reason TEXT CHECK (reason IN ('no_pair', 'resign', 'time', 'aborted', 'expired')),
+    reason TEXT CHECK (reason IN ('no_pair', 'resign', 'time', 'aborted', 'expired', 'abandoned')),
     turn_started REAL,
     finished_at REAL,
     rematch_offer INTEGER CHECK (rematch_offer IN (1, 2)),
@@ -86,6 +88,8 @@ CREATE TABLE IF NOT EXISTS games (
     rematch_watch TEXT
 );
 CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
+CREATE INDEX IF NOT EXISTS games_by_end ON games (finished_at);
+CREATE INDEX IF NOT EXISTS games_by_rematch ON games (rematch_of);
 CREATE TABLE IF NOT EXISTS seats (
     game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
@@ -127,17 +131,30 @@ CREATE TABLE IF NOT EXISTS reviews (
 """
 """The seat the solver holds in a game against it (its level, the seed of its choices, the deal's
 par), and the reviews of finished games with their ``review --json`` reports (``solver_rows``)."""
-_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]
-_UPGRADE_FROM_1 = f"""
-{_GAMES_TABLE.replace("CREATE TABLE IF NOT EXISTS games", "CREATE TABLE games_v2", 1)}
-INSERT INTO games_v2 SELECT * FROM games;
-DROP TABLE games;
-ALTER TABLE games_v2 RENAME TO games;
-CREATE INDEX games_by_status ON games (status);
+_SEAT_NETWORKS_TABLE = """
+CREATE TABLE IF NOT EXISTS seat_networks (
+    game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
+    network TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
 """
-"""Version 1's ``games`` table allows only three ends in a CHECK, which SQLite cannot alter: the
-table is copied into one with the wider CHECK, in one transaction with foreign keys off
+"""The client network each seat came from, as a keyed hash (``seat_networks``): what a network holds
+and whether a game's two seats share one outlive a restart, and no address is written down."""
+_GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]
+_GAMES_INDEXES = _SCHEMA[_SCHEMA.index("CREATE INDEX") : _SCHEMA.index("CREATE TABLE IF NOT EXISTS seats")]
+_GAMES_COPIED = f"""
+{_GAMES_TABLE.replace("CREATE TABLE IF NOT EXISTS games", "CREATE TABLE games_wider", 1)}
+INSERT INTO games_wider SELECT * FROM games;
+DROP TABLE games;
+ALTER TABLE games_wider RENAME TO games;
+{_GAMES_INDEXES}
+"""
+"""Versions 1 and 4 of the ``games`` table allow fewer ends in a CHECK, which SQLite cannot alter:
+the table is copied into one with the wider CHECK, in one transaction with foreign keys off
 (``battle.storage.sqlite_store`` runs it), so seats and moves keep pointing at the same ids."""
+_UPGRADE_FROM_1 = _GAMES_COPIED
+_UPGRADE_FROM_4 = _GAMES_COPIED + _SEAT_NETWORKS_TABLE
 
 LINK_KEY_BYTES = 32
 """Random bytes of the links' key (256 bits)."""
@@ -180,11 +197,12 @@ _COLUMNS_2 = {
     "moves": ("game", "seat", "move_id", "ply", "move", "points", "played_at", "taken_back_at"),
 }
 _COLUMNS_3 = {**_COLUMNS_2, "link_key": ("key",)}
-_COLUMNS = {
+_COLUMNS_4 = {
     **_COLUMNS_3,
     "solver_seats": ("game", "seat", "level", "seed", "par"),
     "reviews": ("id", "game", "status", "requested_at", "finished_at", "report"),
 }
+_COLUMNS = {**_COLUMNS_4, "seat_networks": ("game", "seat", "network")}
 
 
 class StoreError(Exception):
@@ -234,10 +252,10 @@ def _kind() -> StoreKind:
         name="game database",
         words=WORDS,
         version=SCHEMA_VERSION,
-        schema=_SCHEMA + _SOLVER_TABLES + _link_key_script(),
+        schema=_SCHEMA + _SOLVER_TABLES + _SEAT_NETWORKS_TABLE + _link_key_script(),
         columns=_COLUMNS,
-        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script(), 3: _SOLVER_TABLES},
-        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3},
+        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script(), 3: _SOLVER_TABLES, 4: _UPGRADE_FROM_4},
+        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3, 4: _COLUMNS_4},
         foreign_keys=True,
         salvage=False,
     )
@@ -499,6 +517,20 @@ class GameStore:
                     (room.game_id, seat, holder.token_hash, holder.name, holder.joined_at),
                 ),
                 _write_state(room),
+            ),
+        )
+
+    @staticmethod
+    def plan_name(room: Room, seat: int) -> Write:
+        return Write(
+            room.game_id,
+            f"storing the name of seat {seat} of game {room.game_id}",
+            (
+                Statement(
+                    "UPDATE seats SET name = ? WHERE game = ? AND seat = ?",
+                    (room.seats[seat].name, room.game_id, seat),
+                    f"no seat {seat} of game {room.game_id} in the database",
+                ),
             ),
         )
 

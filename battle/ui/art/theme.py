@@ -34,6 +34,10 @@ IVORY_FAINT: Colour = (128, 150, 132)
 GOLD: Colour = (218, 178, 82)
 GOLD_BRIGHT: Colour = (255, 220, 120)
 HINT: Colour = (120, 205, 255)
+CURSOR_LIGHT: Colour = (255, 255, 255)
+CURSOR_DARK: Colour = (6, 18, 12)
+"""The keyboard cursor's white band between two near-black ones: at least 3:1 against whatever it
+borders (an ivory face, a gold glow, the dark felt), as WCAG asks of a focus indicator."""
 WARN: Colour = (245, 196, 110)
 ERROR: Colour = (255, 150, 130)
 PANEL: tuple[int, int, int, int] = (8, 30, 21, 205)

@@ -72,7 +72,9 @@ class OnlineResultScene(ResultScene):
         if ended_unplayed(state):  # called off or expired: no winner, no draw, it counts for nothing
             if state.result is not None and state.result.reason == "expired":
                 return _("Expired"), _("Nobody joined in time: the game expired and counts for nothing.")
-            return _("Called off"), _("The game was called off; it counts for nothing.")
+            return _("Called off"), _(
+                "The game was called off (by a player, or because nobody moved in time); it counts for nothing."
+            )
         cause = end_cause(state)
         details = cause if cause is not None else result_details(result, self.play.match.game.position.tiles_left())
         if result.winner is None:

@@ -13,6 +13,7 @@ screen keeps its ``GameMode`` and polls it every frame, whichever mode is on.
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING
 
 from battle.i18n import N_, _, ngettext
@@ -65,7 +66,10 @@ class GameMode:
         self.hint_job: Task[Hint | None] | None = None
         self.move_job: Task[Move | None] | None = None
         self.think_started = 0.0
-        """When the solver's search of its move began (screen time)."""
+        """When the solver's search of its move began (screen time, for the move's least delay)."""
+        self.think_began = 0.0
+        """The same moment by ``time.monotonic()``: the card's seconds are the wall clock's, as a busy
+        machine's frames are each cut to ``MAX_DT`` and screen time falls behind (4.7 times on one)."""
         self.solver_move: tuple[Move, float] | None = None
         """The solver's chosen move and the screen time it is played at."""
         self.result_shown = screen.match.game.is_over()
@@ -258,6 +262,7 @@ class GameMode:
         now = screen.clock
         if match.solver_to_move() and self.move_job is None and self.solver_move is None and self.hint_job is None:
             self.think_started = now
+            self.think_began = time.monotonic()
             try:
                 if not screen.app.solver.ready and plays_without_kernels(match.level):
                     # the kernels still compile (a first run): plain Python plays this level's move
@@ -342,10 +347,18 @@ class GameMode:
         return self.hint is not None and not self.screen.browsing
 
     def thinking_seconds(self) -> float | None:
-        """How long the solver has been on its move, while it is; None otherwise."""
+        """How long the solver has been on its move (wall-clock seconds), while it is; None otherwise."""
         if self.screen.match.solver_to_move() and (self.move_job is not None or self.solver_move is not None):
-            return max(0.0, self.screen.clock - self.think_started)
+            return max(0.0, time.monotonic() - self.think_began)
         return None
+
+    def preparing_seconds(self) -> float | None:
+        """While the solver's move waits for the kernels: how long their preparation has run (wall-clock
+        seconds since the worker began it, the first run's compile); None otherwise."""
+        if not self.preparing_solver():
+            return None
+        since = self.screen.app.solver.preparing_since
+        return self.thinking_seconds() if since is None else max(0.0, time.monotonic() - since)
 
     def preparing_solver(self) -> bool:
         """Whether the solver's move waits for the kernels' first-run compile (a deep level; the

@@ -17,6 +17,7 @@ from battle.i18n import _
 from battle.rules.tiles import EMPTY
 from battle.rules.wording import level_word
 from battle.ui.art.theme import PLAYER_COLOURS
+from battle.ui.match import is_seat_label
 from battle.ui.play.par_words import par_headline, par_meaning, par_phrase
 from battle.ui.play_mode import PlayScreen
 from battle.ui.widgets.animations import FlyingPoints, Pulse, Removal, pending_points
@@ -131,17 +132,17 @@ def panel_info(scene: GameOnScreen) -> PanelInfo:
             )
         elif scene.match.against_solver:
             role = _("Player {player} (you)").format(player=player)
+        elif is_seat_label(scene.game.names[player - 1], player):
+            role = _("hot seat")  # the name says the seat already
         else:
-            role = (
-                _("Player {player}").format(player=player)
-                if scene.game.names[player - 1] != f"Player {player}"
-                else _("hot seat")
-            )
+            role = _("Player {player}").format(player=player)
         score = position.scores[player - 1]
         if playing:
             score -= pending_points(scene.animations, player, scene.clock)
         thinking = scene.game_mode.thinking_seconds() if playing and scene.match.is_solver(player) else None
         preparing = thinking is not None and scene.game_mode.preparing_solver()
+        if preparing:
+            thinking = scene.game_mode.preparing_seconds()
         pulse = max(
             (a.strength(scene.clock) for a in scene.animations if isinstance(a, Pulse) and a.player == player),
             default=0.0,

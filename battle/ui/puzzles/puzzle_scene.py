@@ -10,6 +10,12 @@ worker has found it (``refutation``); Try again, or a click on the board, goes b
 solution plays the rest of the line. The attempt is rated and stored when its outcome is
 decided (``trainer``); the filters draw the next puzzle from the puzzles of a theme or a
 length.
+
+Showing the solution counts the puzzle as missed, as lichess counts a viewed solution as a
+loss: a rating that skipping hard puzzles could not lower would say nothing. So before any
+try, the first press of Show solution only says what it costs (``1500 → 1331``) and turns
+the button into "Yes, show it"; the second shows it. After a wrong move the attempt is
+already counted and the solution comes at once.
 """
 
 from __future__ import annotations
@@ -93,6 +99,8 @@ class PuzzleScene(Scene):
         self.next_at = 0.0
         self.line_note = ""
         """What the status line says before the queued moves' outcome: the right move, the solution."""
+        self.solution_asked = False
+        """Show solution was pressed once on a puzzle not yet counted: the next press shows it."""
         self.wrong: WrongTry | None = None
         self.refute_job: Task[Move | None] | None = None
         self.selected: int | None = None
@@ -121,6 +129,7 @@ class PuzzleScene(Scene):
         """The next puzzle of the filtered set (none when the filters leave none)."""
         self._drop_wrong()
         puzzle = self.trainer.pick()
+        self.solution_asked = False
         self.queue = []
         self.animations = []
         self.selected = None
@@ -255,6 +264,7 @@ class PuzzleScene(Scene):
         session = self.session
         assert session is not None and self.shown is not None
         self.selected = None
+        self.solution_asked = False
         try:
             attempt = self.trainer.try_move(move)
         except (BattleError, ValueError) as error:
@@ -353,10 +363,25 @@ class PuzzleScene(Scene):
         self._refresh_buttons()
 
     def show_solution(self) -> None:
-        """The rest of the line, played move by move; the attempt counts as missed."""
+        """The rest of the line, played move by move; the attempt counts as missed. On a puzzle not
+        yet counted, the first call says so, with the rating it leaves, and the second shows it."""
         session = self.session
         if session is None or session.finished or self.busy():
             return
+        if self.trainer.outcome is None and not self.solution_asked:
+            self.solution_asked = True
+            self.selected = None
+            self.status = StatusLine(
+                _(
+                    "Showing the solution counts this puzzle as missed: your puzzle rating goes from "
+                    '{rating:.0f} to {after}. Press "Yes, show it" (S) to see it.'
+                ).format(rating=self.trainer.rating.rating, after=self.trainer.rating_if_missed().describe()),
+                "warn",
+            )
+            self._label_solution_button()
+            return
+        self.solution_asked = False
+        self._label_solution_button()
         if self.wrong is not None:
             self.try_again()
         before = session.position.copy()
@@ -453,7 +478,7 @@ class PuzzleScene(Scene):
         for (name, label, tip), place in zip(
             (
                 ("retry", _("Try again"), _("Back to the puzzle's position after a wrong move (T)")),
-                ("solution", _("Show solution"), _("Play the rest of the solution; the puzzle counts as missed (S)")),
+                ("solution", *self._solution_label()),
                 ("next", _("Next puzzle"), _("Another puzzle near your rating (N)")),
                 ("back", _("Back"), _("Back to the title (Esc)")),
             ),
@@ -467,7 +492,22 @@ class PuzzleScene(Scene):
         self.elements.extend(self.widgets.values())
         self._refresh_buttons()
 
+    def _solution_label(self) -> tuple[str, str]:
+        """Show solution's label and tool tip: "Yes, show it" once pressed on a puzzle not yet counted."""
+        if self.solution_asked:
+            return _("Yes, show it"), _("Show the solution; the puzzle counts as missed (S)")
+        return _("Show solution"), _("Play the rest of the solution; the puzzle counts as missed (S)")
+
+    def _label_solution_button(self) -> None:
+        button = self.widgets.get("solution")
+        if isinstance(button, Button):
+            label, tip = self._solution_label()
+            if button.full_text != label:
+                button.set_text(label)
+                button.set_tooltip(tip)
+
     def _refresh_buttons(self) -> None:
+        self._label_solution_button()
         session = self.session
         enabled = {
             "retry": self.wrong is not None,

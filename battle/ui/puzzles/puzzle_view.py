@@ -76,6 +76,11 @@ class PuzzleOnScreen(Protocol):
     @property
     def clock(self) -> float: ...
 
+    @property
+    def solution_asked(self) -> bool:
+        """Show solution was pressed once on a puzzle not yet counted: its cost is shown."""
+        ...
+
 
 @dataclass(frozen=True)
 class PuzzleText:
@@ -180,6 +185,9 @@ def puzzle_text(scene: PuzzleOnScreen) -> PuzzleText:
     if outcome is not None:
         change = outcome.player_after.rating - outcome.player_before.rating
         rows.append((_("This attempt"), f"{change:+.0f}", theme.GOLD_BRIGHT if change >= 0 else theme.WARN))
+    elif scene.solution_asked and session is not None:
+        # next to the button that asks "Yes, show it": what the answer costs
+        rows.append((_("With the solution"), trainer.rating_if_missed().describe(), theme.WARN))
     if session is None:
         return PuzzleText(_("No puzzle"), theme.WARN, (scene.status.text,), tuple(rows))
     puzzle = session.puzzle

@@ -20,7 +20,14 @@ from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.selection import matching, next_puzzle
 from battle.puzzles.session import Attempt, PuzzleSession
 from battle.ratings.glicko2 import Rating
-from battle.ratings.puzzle_ratings import AttemptOutcome, best_streak, player_puzzle_rating, streak
+from battle.ratings.puzzle_ratings import (
+    AttemptOutcome,
+    best_streak,
+    player_puzzle_rating,
+    rate_puzzle_attempt,
+    starting_rating,
+    streak,
+)
 from battle.rules.board import Move
 
 
@@ -90,6 +97,13 @@ class PuzzleTrainer:
         if not attempt.correct or session.finished:
             self._decide()
         return attempt
+
+    def rating_if_missed(self) -> Rating:
+        """The player's rating once the current puzzle counts as missed, reckoned as ``rate_attempt``
+        will reckon it: what Show solution costs, said before it is pressed."""
+        puzzle = self._session().puzzle
+        opponent = self.history.puzzle_rating(puzzle.id) or starting_rating(puzzle.rating)
+        return rate_puzzle_attempt(self.rating, opponent, solved=False)[0]
 
     def reveal(self) -> list[Move]:
         """Give up: the rest of the line (played on the session's position); the attempt is decided, missed."""

@@ -37,7 +37,7 @@ from battle.ui.review.review_view import (
 from battle.ui.scene import Scene
 from battle.ui.widgets.board_view import BoardState, playable_cells
 from battle.ui.widgets.buttons import Button, set_enabled
-from battle.ui.widgets.eval_graph import ply_at, render_eval_graph, x_of_ply
+from battle.ui.widgets.eval_graph import GraphPicture, cursor_segments, draw_eval_graph, ply_at, x_of_ply
 from battle.ui.widgets.hud import StatusLine, draw_status
 
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 KEYS_HELP = N_("↑↓ moves · R retry · D deeper · Esc back")
 DEEPER_FACTOR = 4
 """How much longer a deeper review searches each move: enough to prove a few more plies."""
+CURSOR_WIDTH = 2
+"""Pixels of the graph's cursor, the selected move's line across the plot."""
 
 
 class ReviewScene(Scene):
@@ -70,7 +72,7 @@ class ReviewScene(Scene):
         self.clock = 0.0
         self.focus_turning_point = False
         """Open the finished review at its first turning point rather than at the start."""
-        self._graph: tuple[tuple, pygame.Surface] | None = None
+        self._graph: tuple[tuple, GraphPicture] | None = None
         self.history_notice: str | None = None
         """What the history said when the accuracy was stored (a file set aside), shown until a move is picked."""
 
@@ -374,12 +376,12 @@ class ReviewScene(Scene):
         """The graph's text follows the window's, not the strip's height (which would make it tiny)."""
         return 0.85 * self.app.layout.scale
 
-    def graph_surface(self, size: tuple[int, int]) -> pygame.Surface:
+    def graph_picture(self, size: tuple[int, int]) -> GraphPicture:
         key = (size, id(self.review), self.graph_text_scale())
         if self._graph is None or self._graph[0] != key:
             self._graph = (
                 key,
-                render_eval_graph(self.graded, size, self.names, self.app.fonts, text_scale=self.graph_text_scale()),
+                draw_eval_graph(self.graded, size, self.names, self.app.fonts, text_scale=self.graph_text_scale()),
             )
         return self._graph[1]
 
@@ -394,12 +396,19 @@ class ReviewScene(Scene):
         draw_move_marks(surface, app.fonts, geo.board, played, played_class, best)
         draw_status(surface, app.fonts, geo.board, self.status(), self.clock, KEYS_HELP)
         graph = geo.graph
-        picture = self.graph_surface((graph.w, graph.h))
-        surface.blit(picture, (graph.x, graph.y))
-        x = graph.x + round(
+        picture = self.graph_picture((graph.w, graph.h))
+        surface.blit(picture.surface, (graph.x, graph.y))
+        x = round(
             x_of_ply((graph.w, graph.h), len(self.review.moves), self.graph_cursor_ply(), self.graph_text_scale())
         )
-        pygame.draw.line(surface, theme.GOLD_BRIGHT, (x, graph.y + 4), (x, graph.bottom - 4), 2)
+        for top, bottom in cursor_segments(picture, x, CURSOR_WIDTH):
+            pygame.draw.line(
+                surface,
+                theme.GOLD_BRIGHT,
+                (graph.x + x, graph.y + top),
+                (graph.x + x, graph.y + bottom - 1),
+                CURSOR_WIDTH,
+            )
         pygame.draw.rect(surface, (*theme.GOLD, 90), pygame.Rect(graph.as_tuple()), width=1, border_radius=6)
         draw_review_panel(surface, app.fonts, geo, self)
 
@@ -434,9 +443,10 @@ class ReviewScene(Scene):
             ]
             if step is not None and step.move is not None:
                 sign = class_sign(step.classification or "")
+                grade = grade_word(step.classification or "") + (f" {sign}" if sign else "")
                 lines.append(
                     (
-                        f"{step.number}. {step.move}: {step.classification}{' ' + sign if sign else ''}",
+                        _("{number}. {move}: {grade}").format(number=step.number, move=step.move, grade=grade),
                         theme.IVORY_FAINT,
                     )
                 )

@@ -13,6 +13,10 @@ A ``FileDialogSlot`` keeps the dialog it opened until that event has come and
 matches the event against it; it also takes Enter in the path box as OK, asks
 before a save replaces a file, and closes on Esc.
 
+The list leaves out hidden entries (a name that starts with a dot: ``.cache``, ``.config``,
+``.local`` fill the top of a home folder and hold no game of the player's); a hidden folder
+still opens by its path typed in the box.
+
 Both work from the keyboard alone: the path box has the keys as soon as the
 dialog opens (type a path, Enter), and in the "replace it?" question Tab or the
 arrows move between Cancel (where it starts, so two Enters never replace a file
@@ -73,6 +77,16 @@ class FileDialog(UIFileDialog):
             with contextlib.suppress(AttributeError):  # failed before the window itself was made
                 self.kill()
             raise
+
+    def update_current_file_list(self, should_try_again: bool = True) -> None:
+        """The folder's entries as pygame_gui lists them, hidden ones (``.cache``) left out."""
+        super().update_current_file_list(should_try_again)
+        self.current_file_list = [entry for entry in self.current_file_list if not _entry_name(entry).startswith(".")]
+
+
+def _entry_name(entry: str | tuple[str, str]) -> str:
+    """The name of one of the dialog's list entries: a name, or a name with its element id."""
+    return entry if isinstance(entry, str) else entry[0]
 
 
 @contextlib.contextmanager

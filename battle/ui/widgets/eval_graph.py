@@ -3,7 +3,10 @@
 Pure drawing: ``render_eval_graph`` reads a ``battle.players.review_report.Review`` and returns a
 new surface; it opens no window and changes nothing, so the command line can
 save it as a PNG (``save_eval_graph``, with SDL's dummy video driver) and the
-window can blit the same picture in its review screen.
+window can blit the same picture in its review screen. The window takes it as a
+``GraphPicture`` (``draw_eval_graph``), which also says where the plot and its texts
+are: the selected move's cursor stands inside the plot, off the titles and the
+legend, with a gap where it would cross a text (``cursor_segments``).
 
 The curve is the projected final margin for player 1 under perfect play, from
 the start (x = 0) to after the last move (x = n). The area above the zero line
@@ -17,6 +20,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +59,19 @@ TITLE_SIZE, LABEL_SIZE = 20.0, 12.5
 """Text sizes in pixels at the default size; everything else scales with them."""
 
 
+@dataclass(frozen=True)
+class GraphPicture:
+    """The drawn graph and where its parts are, in the picture's pixels."""
+
+    surface: pygame.Surface
+    plot: pygame.Rect
+    """The plot's frame: above it the names and the caption, below it the move numbers and the legend."""
+    texts: tuple[pygame.Rect, ...]
+    """The texts inside the plot: whose lead each side is, the marked moves' numbers, the last value."""
+    legend: pygame.Rect | None
+    """The marker colours' legend under the plot (None when no move is marked)."""
+
+
 def render_eval_graph(
     review: Review,
     size: tuple[int, int] = DEFAULT_SIZE,
@@ -70,6 +87,17 @@ def render_eval_graph(
     size) instead of deriving it from ``size``: a wide, low strip under the
     board still wants readable labels.
     """
+    return draw_eval_graph(review, size, names, fonts, text_scale).surface
+
+
+def draw_eval_graph(
+    review: Review,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    names: Sequence[str] | None = None,
+    fonts: theme.Fonts | None = None,
+    text_scale: float | None = None,
+) -> GraphPicture:
+    """``render_eval_graph``'s picture with the places of its plot and texts."""
     width, height = max(240, size[0]), max(140, size[1])
     names = tuple(names if names else review.names)  # as the record has them: "You" makes its own sentences
     fonts = fonts or theme.Fonts()
@@ -77,7 +105,37 @@ def render_eval_graph(
     # polygons have no anti-aliasing of their own.
     scale = None if text_scale is None else text_scale * SUPERSAMPLE
     big = _draw(review, (width * SUPERSAMPLE, height * SUPERSAMPLE), names, fonts, scale)
-    return pygame.transform.smoothscale(big, (width, height))
+    return GraphPicture(
+        pygame.transform.smoothscale(big.surface, (width, height)),
+        _shrunk(big.plot),
+        tuple(_shrunk(rect) for rect in big.texts),
+        None if big.legend is None else _shrunk(big.legend),
+    )
+
+
+def _shrunk(rect: pygame.Rect) -> pygame.Rect:
+    """A rectangle of the supersampled drawing in the picture's pixels, every pixel it touches kept."""
+    left, top = rect.left // SUPERSAMPLE, rect.top // SUPERSAMPLE
+    return pygame.Rect(left, top, -(-rect.right // SUPERSAMPLE) - left, -(-rect.bottom // SUPERSAMPLE) - top)
+
+
+def cursor_segments(picture: GraphPicture, x: float, width: int, margin: int = 3) -> list[tuple[int, int]]:
+    """Top and bottom of each piece of a vertical cursor ``width`` pixels wide at column ``x``: the
+    plot's height, broken ``margin`` pixels before each text it would cross, so no text is struck through."""
+    half = width / 2 + margin
+    crossed = sorted(
+        (rect.top - margin, rect.bottom + margin)
+        for rect in picture.texts
+        if rect.left - half <= x <= rect.right + half
+    )
+    segments, top = [], picture.plot.top
+    for start, end in crossed:
+        if start > top:
+            segments.append((top, min(start, picture.plot.bottom)))
+        top = max(top, end)
+    if top < picture.plot.bottom:
+        segments.append((top, picture.plot.bottom))
+    return [(start, end) for start, end in segments if end > start]
 
 
 def _scale(width: int, height: int) -> float:
@@ -116,7 +174,7 @@ def ply_at(size: tuple[int, int], moves: int, x: float, text_scale: float | None
 
 def _draw(
     review: Review, size: tuple[int, int], names: Sequence[str], fonts: theme.Fonts, scale: float | None = None
-) -> pygame.Surface:
+) -> GraphPicture:
     width, height = size
     scale = _scale(width, height) if scale is None else scale
     surface = pygame.Surface((width, height))
@@ -146,12 +204,12 @@ def _draw(
     pygame.draw.line(
         surface, theme.IVORY_FAINT, (plot.left, round(zero)), (plot.right - 1, round(zero)), max(2, round(2 * scale))
     )
-    _draw_side_labels(surface, plot, names, fonts, label_size, zero)
+    texts = _draw_side_labels(surface, plot, names, fonts, label_size, zero)
     _draw_curve(surface, points, review.evals_exact, scale)
-    _draw_markers(surface, review, to_x, to_y, fonts, label_size, scale)
-    _draw_end_label(surface, plot, points[-1], evals[-1], fonts, label_size)
-    _draw_legend(surface, plot, review, fonts, label_size * 0.95, scale)
-    return surface
+    texts += _draw_markers(surface, review, to_x, to_y, fonts, label_size, scale)
+    texts.append(_draw_end_label(surface, plot, points[-1], evals[-1], fonts, label_size))
+    legend = _draw_legend(surface, plot, review, fonts, label_size * 0.95, scale)
+    return GraphPicture(surface, plot, tuple(texts), legend)
 
 
 def save_eval_graph(
@@ -266,8 +324,9 @@ def _outcome(review: Review, names: Sequence[str]) -> str:
 
 def _draw_side_labels(
     surface: pygame.Surface, plot: pygame.Rect, names: Sequence[str], fonts: theme.Fonts, size: float, zero: float
-) -> None:
-    """Which side of the zero line is whose lead, inside the plot's left corners."""
+) -> list[pygame.Rect]:
+    """Which side of the zero line is whose lead, inside the plot's left corners; where they went."""
+    drawn = []
     for player, anchor in ((0, "topleft"), (1, "bottomleft")):
         label = fonts.text(
             fonts.fit(about(names[player], _("You ahead"), _("{name} ahead")), size, plot.width // 3),
@@ -279,6 +338,8 @@ def _draw_side_labels(
         rect = label.get_rect(**{anchor: spot})
         if abs(rect.centery - zero) > size:
             surface.blit(label, rect)
+            drawn.append(rect)
+    return drawn
 
 
 # -- the curve ---------------------------------------------------------------------------------
@@ -341,8 +402,10 @@ def _dashed_line(surface: pygame.Surface, colour: Colour, start: Point, end: Poi
 
 def _draw_markers(
     surface: pygame.Surface, review: Review, to_x: Scale, to_y: Scale, fonts: theme.Fonts, size: float, scale: float
-) -> None:
-    """A dot where each mistake or blunder landed, with the chess sign (? or ??) and move number."""
+) -> list[pygame.Rect]:
+    """A dot where each mistake or blunder landed, with the chess sign (? or ??) and move number; where
+    the numbers went."""
+    drawn = []
     radius = max(4, round(5.5 * scale))
     for move in review.moves:
         if move.classification not in MARKED_CLASSES:
@@ -362,29 +425,37 @@ def _draw_markers(
         )
         rect.clamp_ip(surface.get_rect())
         surface.blit(label, rect)
+        drawn.append(rect)
+    return drawn
 
 
 def _draw_end_label(
     surface: pygame.Surface, plot: pygame.Rect, point: Point, value: int, fonts: theme.Fonts, size: float
-) -> None:
-    """The last value, next to the end of the curve."""
+) -> pygame.Rect:
+    """The last value, next to the end of the curve; where it went."""
     label = fonts.text(f"{value:+d}" if value else "0", size * 1.05, theme.GOLD_BRIGHT, bold=True)
     rect = label.get_rect(midright=(point[0] - size * 0.6, point[1] - size * 1.1))
     rect.clamp_ip(plot.inflate(-round(size * 0.3), -round(size * 0.3)))
     surface.blit(label, rect)
+    return rect
 
 
 def _draw_legend(
     surface: pygame.Surface, plot: pygame.Rect, review: Review, fonts: theme.Fonts, size: float, scale: float
-) -> None:
-    """The marker colours, bottom left under the plot (only the classes that occur)."""
+) -> pygame.Rect | None:
+    """The marker colours, bottom left under the plot (only the classes that occur); where it went."""
     present = [name for name in MARKED_CLASSES if any(move.classification == name for move in review.moves)]
     x = plot.left
     y = plot.bottom + round(6 * scale) + round(size * 1.45)
     radius = max(3, round(5 * scale))
+    drawn = None
     for name in present:
         colour = CLASS_COLOURS[name]
         label = fonts.text(f"{CLASS_SIGNS[name]} {grade_word(name)}", size, theme.IVORY_DIM)
-        pygame.draw.circle(surface, colour, (x + radius, y + label.get_height() // 2), radius)
-        surface.blit(label, (x + 2 * radius + round(5 * scale), y))
+        centre_y = y + label.get_height() // 2
+        pygame.draw.circle(surface, colour, (x + radius, centre_y), radius)
+        text = surface.blit(label, (x + 2 * radius + round(5 * scale), y))
+        entry = text.union(pygame.Rect(x, centre_y - radius, 2 * radius, 2 * radius))
+        drawn = entry if drawn is None else drawn.union(entry)
         x += 2 * radius + round(5 * scale) + label.get_width() + round(16 * scale)
+    return drawn

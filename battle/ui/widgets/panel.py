@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, pgettext
 from battle.rules.wording import shown_name, solver_level
 from battle.ui.art import theme
 from battle.ui.widgets.layout import PanelLayout, Rect, move_entry_rect
@@ -29,7 +29,8 @@ class PlayerInfo:
     to_move: bool
     colour: tuple[int, int, int]
     thinking: float | None = None
-    """Seconds the solver has been thinking, when it is."""
+    """Wall-clock seconds the solver has been thinking, when it is (while ``preparing``: the seconds
+    the kernels' preparation has run)."""
     preparing: bool = False
     """While thinking: the solver's move waits for the kernels' first-run compile."""
     pulse: float = 0.0
@@ -232,7 +233,10 @@ class PanelView:
             size = 13 * scale
             # the solver's column says "Solver": its level is on its card above, and "Solver (Anfänger)" fits no column
             heading = _("Solver") if solver_level(name) is not None else shown_name(name)
-            label = fonts.text(fonts.fit(heading, size, half - round(70 * scale)), size, theme.IVORY_FAINT)
+            room = half - round(70 * scale)
+            if fonts.width(heading, size) > room:
+                heading = _narrow_seat_label(heading)
+            label = fonts.text(fonts.fit(heading, size, room), size, theme.IVORY_FAINT)
             x = panel.moves.x + column * half + half - label.get_width() - round(6 * scale)
             surface.blit(label, (x, header.y + (header.h - label.get_height()) // 2 + round(2 * scale)))
 
@@ -269,3 +273,12 @@ class PanelView:
             bar_h = max(12, round(track.h * panel.visible_rows / rows))
             top = track.y + round((track.h - bar_h) * info.first_row / max(1, rows - panel.visible_rows))
             pygame.draw.rect(surface, theme.GOLD, (track.right - 2, top, 3, bar_h), border_radius=2)
+
+
+def _narrow_seat_label(heading: str) -> str:
+    """A default name's short form for a narrow column ("Sp. 1" for "Spieler 1", which 800x600 would
+    cut to "Spiel…" in both columns); any other heading as it is."""
+    for player in (1, 2):
+        if heading == _("Player {player}").format(player=player):
+            return pgettext("narrow column", "P{player}").format(player=player)
+    return heading

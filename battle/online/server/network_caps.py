@@ -1,0 +1,57 @@
+"""What one client network may start: a game between people, a game against the solver, a rematch.
+
+Two caps, each refused ``busy`` with a ``why`` and a figure the clients word:
+
+- **Games held** (``network_games``, ``solver_games`` with ``count``): a network that holds a seat
+  in ``games_per_network`` unfinished games between people (5), or in ``solver_games_per_network``
+  games against the solver (3), starts no other until one ends; the clock ends those whose player
+  is gone (``game_ends``), so a network that leaves its games behind gets its slots back within
+  the abandon limit. A join is never refused for it: a friend's invitation always works.
+- **Starts** (``starts`` with ``seconds``): ``creates_per_hour`` (60, bursts of 20) for all three
+  kinds together: what bounds the finished games, and so the bytes, one network leaves in the
+  database a day (docs/online.md).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.address_guard import AddressGuard
+from battle.online.server.live_games import LiveGames
+
+
+def refuse_start(live: LiveGames, guard: AddressGuard, address: str, *, solver: bool) -> str:
+    """Refuse a new game (against the solver: ``solver``) that ``address``'s network may not start now;
+    else its network's tag, for the seat's row. Nothing is counted here (``guard.started`` counts)."""
+    limits = guard.limits
+    network = live.networks.tag(address)
+    held = live.networks.held(network, solver=solver, unfinished=live.is_unfinished)
+    if solver and held >= limits.solver_games_per_network:
+        raise ProtocolError(
+            ErrorCode.BUSY,
+            f"your address has {held} unfinished games against the solver already; finish one first",
+            params={"why": "solver_games", "count": held},
+        )
+    if not solver and held >= limits.games_per_network:
+        raise ProtocolError(
+            ErrorCode.BUSY,
+            f"your address has a seat in {held} unfinished games already; finish one first",
+            params={"why": "network_games", "count": held},
+        )
+    refuse_fast_start(guard, address)
+    return network
+
+
+def refuse_fast_start(guard: AddressGuard, address: str) -> None:
+    """Refuse ``busy``, with the seconds to wait, a game ``address``'s network would start beyond its
+    ``creates_per_hour``."""
+    wait = guard.start_wait(address, time.monotonic())
+    if wait is not None:
+        seconds = max(1, math.ceil(wait))
+        raise ProtocolError(
+            ErrorCode.BUSY,
+            f"your address starts games faster than this server allows; try again in {seconds} s",
+            params={"why": "starts", "seconds": seconds},
+        )

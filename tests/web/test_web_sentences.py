@@ -1,0 +1,153 @@
+"""What the page says, held true in Chromium against a real ``serve``: a link cut short says so; the
+page keeps the language it was opened in (``?lang=de``) through the address it rewrites and a
+reload; a name of 40 characters with no break point wraps wherever it shows on a phone; the end
+line puts the winner's score first; and every message the page sends is built in ``socket.js``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.conftest import Served
+from tests.web.game_pages import DESKTOP, PHONE, click_pair, host, join, mover, new_page, wait_ply
+
+SCREEN_MODULES = (
+    "app.js",
+    "home_screen.js",
+    "game_screen.js",
+    "game_panels.js",
+    "invite_panel.js",
+    "name_panel.js",
+    "solver_panel.js",
+    "analysis_screen.js",
+    "review_screen.js",
+)
+"""The page's modules that drive screens: none of them builds a message of the protocol."""
+
+
+def test_a_link_cut_before_its_code_says_so(browser: Any, served: Served) -> None:
+    page = new_page(browser)
+    for path in ("/join/", "/watch/", "/play/", "/review/"):
+        page.goto(served.base + path)
+        page.wait_for_selector("#notice:not([hidden])")
+        assert "This link is cut short" in page.text_content("#notice"), path
+    assert page.errors == []
+
+
+def test_a_page_opened_in_german_stays_german_through_its_rewritten_address_and_a_reload(
+    browser: Any, served: Served
+) -> None:
+    ann = new_page(browser, **DESKTOP, locale="en-US")
+    ann.goto(served.base + "/?lang=de")
+    ann.wait_for_selector("#home:not([hidden])")
+    ann.fill("#host-form input[name=name]", "Ann")
+    ann.click("#host-button")
+    ann.wait_for_selector("#invite-link:not(:empty)")
+    assert re.search(r"/play/\w+\?lang=de$", ann.url), ann.url  # the game's own address, the language kept
+    ann.reload()
+    ann.wait_for_selector("#invite-link:not(:empty)")
+    assert ann.text_content("#copy-link") == "Link kopieren"
+    assert ann.get_attribute("#home-link", "href").endswith("/?lang=de")
+    assert ann.errors == []
+
+
+def test_a_long_name_wraps_wherever_it_shows_on_the_opponents_phone(browser: Any, served: Served) -> None:
+    long = "W" * 40
+    ann = new_page(browser, **DESKTOP)
+    bob = new_page(browser, **PHONE)
+    width = PHONE["viewport"]["width"]
+    join(bob, host(ann, served.base, long, deal=1, first="creator"), "Bob")
+
+    def fits(what: str) -> None:
+        wide = bob.evaluate("() => document.scrollingElement.scrollWidth")
+        assert wide <= width, f"{what}: the page is {wide} px wide on a {width} px phone"
+
+    bob.wait_for_selector(f"#turn:has-text('{long}')")  # "WWW… ● to move."
+    fits("the long name to move")
+    click_pair(ann)
+    wait_ply(bob, 1)
+    ann.click("#takeback")
+    bob.wait_for_selector("#offer:not([hidden])")
+    fits("the long name's takeback asked")
+    bob.click("#offer-no")
+    ann.click("#resign")
+    ann.click("#confirm-yes")
+    bob.wait_for_selector('body[data-status="finished"]')
+    fits("the end line")
+    ann.click("#rematch")
+    bob.wait_for_selector("#offer:not([hidden])")
+    fits("the long name's rematch offered")
+    bob.click("#leave")
+    bob.wait_for_selector("#game-list button")
+    fits("the home list")
+    assert bob.errors == []
+
+
+def test_the_end_line_puts_the_winners_score_first(browser: Any, served: Served) -> None:
+    ann = new_page(browser)
+    bob = new_page(browser)
+    join(bob, host(ann, served.base, "Ann", deal=1, first="creator"), "Bob")
+    pages = [ann, bob]
+    while ann.get_attribute("body", "data-status") != "finished":
+        count = int(ann.get_attribute("body", "data-ply") or 0)
+        click_pair(mover(pages))
+        for page in pages:
+            wait_ply(page, count + 1)
+    scores = [int(ann.text_content(f"#player-{seat} .score").split()[0]) for seat in (1, 2)]
+    if scores[0] == scores[1]:
+        return  # a draw names no winner
+    high, low = max(scores), min(scores)
+    for page in pages:
+        line = page.text_content("#turn")
+        assert f"{high}-{low}" in line and f"{low}-{high}" not in line, line
+    assert ann.errors == bob.errors == []
+
+
+def test_every_message_the_page_sends_is_built_in_the_socket_module(browser: Any, served: Served) -> None:
+    sent: set[str] = set()
+
+    def frames(page: Any) -> None:
+        page.on(
+            "websocket",
+            lambda socket: socket.on(
+                "framesent",
+                lambda frame: sent.update(re.findall(r'"type":"(\w+)"', frame if isinstance(frame, str) else "")),
+            ),
+        )
+
+    ann, bob, eve = new_page(browser), new_page(browser), new_page(browser)
+    for page in (ann, bob, eve):
+        frames(page)
+    link = host(ann, served.base, "Ann", deal=2, first="creator")
+    watch = ann.text_content("#watch-code")
+    join(bob, link, "Bob")  # hello, create, join, name
+    eve.goto(f"{served.base}/watch/{watch}")
+    eve.wait_for_selector("body[data-playable]")
+    click_pair(ann)
+    wait_ply(bob, 1)
+    ann.click("#takeback")
+    bob.wait_for_selector("#offer:not([hidden])")
+    bob.click("#offer-yes")
+    wait_ply(ann, 0)
+    ann.click("#resign")
+    ann.click("#confirm-yes")
+    bob.wait_for_selector('body[data-status="finished"]')
+    bob.click("#rematch")
+    ann.wait_for_selector("#offer:not([hidden])")
+    ann.click("#offer-no")
+    with bob.expect_download():
+        bob.click("#record")
+    bob.click("#analyse")  # a server without a solver refuses the analysis: the page still asks
+    bob.wait_for_selector("#analysis:not([hidden])")
+    bob.wait_for_selector("#analysis-status:not(:empty)")
+    assert {"hello", "create", "join", "watch", "move", "takeback_request", "takeback_answer"} <= sent
+    assert {"resign", "rematch_offer", "rematch_decline", "record", "analyse"} <= sent
+
+    socket = str(ann.evaluate("() => fetch('/socket.js').then((answer) => answer.text())"))
+    for kind in sorted(sent):
+        assert f'type: "{kind}"' in socket or f'"{kind}"' in socket, f"socket.js builds no {kind!r} message"
+    for module in SCREEN_MODULES:
+        text = str(ann.evaluate(f"() => fetch('/{module}').then((answer) => answer.text())"))
+        built = sorted(kind for kind in sent if re.search(rf'type:\s*"{kind}"', text))
+        assert not built, f"{module} builds {built} itself"
+    assert ann.errors == bob.errors == eve.errors == []
