@@ -1,7 +1,10 @@
-"""Memory a stranger can make the server hold: watchers that never read and resumes in a loop, as a table.
+"""Memory a stranger can make the server hold (watchers that never read, resumes in a loop), and the
+solver a stranger can take from everyone else (``--solver``), as tables.
 
     python benchmarks/online_attack.py                          this tree, from one address and from two
     python benchmarks/online_attack.py --against 3dde8aa        that revision's server first, then this tree's
+    python benchmarks/online_attack.py --solver                 the solver attack's rows (below)
+    python benchmarks/online_attack.py --solver --against DIR   a checkout's server first (a revision or a folder)
 
 From each attacking address (127.0.0.1, and 127.0.0.2 for the second: loopback takes any
 127.x as a source): host a game and join it, open ``--watchers`` connections (40) that
@@ -19,6 +22,15 @@ addresses: the RSS when idle (everyone connected, nothing sent yet), at the atta
 its peak, at the end of the quiet phase with the sockets still open, and after they closed;
 the other game's move latency during the attack and after it; and the handshakes the server
 refused (a watcher over the cap of spectators is refused later, in words it never reads).
+
+``--solver``: a server with ``--solver-workers 2`` (its other settings the defaults: an address's
+budget 120 s, refilled at a sixth of a second a second), a fresh one for each row, its workers'
+kernels loaded first. A victim plays club games against the solver from 127.0.9.9 for
+``--solver-seconds`` (30), alone, and then beside each load of ``solver_attackers`` (the rows
+say which), started ``--ramp-seconds`` (5) before it; then everyone closes and the seconds until
+``/stats`` shows no unit waiting or running are measured. The table gives the victim's replies
+(from its move to the solver's), p99 against its p99 alone, its refused moves, the attackers'
+units asked, answered and refused (by code), and the queue just before the close.
 """
 
 from __future__ import annotations
@@ -42,7 +54,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's tests package (the raw client) and battle
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
 
-from tests.online.strangers import masked_frame, raw_websocket, resident_mib  # noqa: E402
+from solver_attackers import ROWS, Peer, Tally, attack_of, victim  # noqa: E402
+from solver_attackers import WAIT as SOLVER_WAIT  # noqa: E402
+
+from tests.online.strangers import head_and_body, http, masked_frame, raw_websocket, request, resident_mib  # noqa: E402
 
 SAMPLE_SECONDS = 0.25
 MOVE_PAUSE = 0.25
@@ -54,10 +69,11 @@ WAIT = 30.0
 
 
 class Server:
-    """``mahjong-battle serve`` of ``tree`` on 127.0.0.1, its database in ``folder``."""
+    """``mahjong-battle serve`` of ``tree`` on 127.0.0.1, its database in ``folder``, with
+    ``solver_workers`` solver workers (none by default)."""
 
-    def __init__(self, tree: Path, folder: Path) -> None:
-        self.tree, self.folder = tree, folder
+    def __init__(self, tree: Path, folder: Path, solver_workers: int = 0) -> None:
+        self.tree, self.folder, self.solver_workers = tree, folder, solver_workers
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
 
@@ -71,7 +87,7 @@ class Server:
             "--db",
             str(self.folder / "games.sqlite3"),
             "--solver-workers",
-            "0",
+            str(self.solver_workers),
         ]
         self.errors = (self.folder / "server.err").open("w")
         self.process = subprocess.Popen(
@@ -350,6 +366,141 @@ def one_run(tree: Path, label: str, addresses: int, args: argparse.Namespace) ->
     return run
 
 
+# -- the solver attack --------------------------------------------------------------------------
+
+
+@dataclass
+class SolverRow:
+    tree: str
+    name: str
+    load_words: str
+    load: float = 0.0
+    victim: Tally = field(default_factory=Tally)
+    attackers: Tally = field(default_factory=Tally)
+    before_close: dict[str, int] = field(default_factory=dict)
+    freed_seconds: float | None = None
+
+    def spread(self) -> tuple[float, float, float]:
+        ordered = sorted(self.victim.replies) or [float("nan")]
+        p50 = ordered[len(ordered) // 2]
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        return p50, p99, ordered[-1]
+
+    def line(self, alone_p99: float | None) -> str:
+        p50, p99, largest = self.spread()
+        ratio = "-" if alone_p99 is None or self.name == "alone" else f"{p99 / alone_p99:.2f}"
+        refusals = ", ".join(f"{code} {count}" for code, count in sorted(self.attackers.refusals.items())) or "0"
+        queue = self.before_close
+        waiting = (
+            f"{queue.get('solver_waiting_move', 0)} / {queue.get('solver_waiting_analysis', 0)} / "
+            f"{queue.get('solver_waiting_review', 0)}, {queue.get('solver_running', 0)} running"
+        )
+        freed = f"> {FREED_WAIT:.0f}" if self.freed_seconds is None else f"{self.freed_seconds:.2f}"
+        return (
+            f"| {self.tree} | {self.load_words} | {self.load:.1f} | {len(self.victim.replies)} | {p50:.3f} | "
+            f"{p99:.3f} | {largest:.3f} | {ratio} | {self.victim.refused_moves} | {self.attackers.asked} / "
+            f"{self.attackers.answered} / {refusals} | {waiting} | {freed} |"
+        )
+
+
+SOLVER_HEADER = (
+    "| tree | beside | load | victim's replies | p50 s | p99 s | max s | p99 / alone | refused moves "
+    "| attackers' units asked / answered / refused | before the close: waiting move / analysis / review "
+    "| queue and workers free after the close, s |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
+)
+FREED_WAIT = 120.0
+"""The longest the pool is watched for emptying after the close."""
+
+
+def solver_counts(server: Server) -> dict[str, int]:
+    _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
+    pairs = (line.split(" ", 1) for line in body.decode().splitlines())
+    return {name: int(value) for name, value in pairs if name.startswith("solver_") and value.isdigit()}
+
+
+async def solver_row(server: Server, row: SolverRow, args: argparse.Namespace) -> None:
+    _, attack = attack_of(row.name)
+    stop = asyncio.Event()
+    opened: list[Peer] = []
+    attacking = None
+    if attack is not None:
+        attacking = asyncio.ensure_future(attack(server.port, row.attackers, stop, opened))
+        await asyncio.sleep(args.ramp_seconds)
+    row.load = os.getloadavg()[0]
+    victim_stop = asyncio.Event()
+    playing = asyncio.ensure_future(victim(server.port, row.victim, victim_stop))
+    await asyncio.sleep(args.solver_seconds)
+    victim_stop.set()
+    try:
+        await asyncio.wait_for(playing, SOLVER_WAIT)
+    except Exception as problem:  # reported, and the row's figures kept
+        print(f"the victim stopped: {type(problem).__name__}: {problem}", file=sys.stderr, flush=True)
+    row.before_close = await asyncio.to_thread(solver_counts, server)
+    stop.set()
+    closed = time.monotonic()
+    if attacking is not None:
+        attacking.cancel()
+        with contextlib.suppress(BaseException):
+            await attacking
+    await asyncio.gather(*(peer.close() for peer in opened))
+    while time.monotonic() - closed < FREED_WAIT:
+        counts = await asyncio.to_thread(solver_counts, server)
+        if counts["solver_running"] == 0 and all(counts[name] == 0 for name in counts if "waiting" in name):
+            row.freed_seconds = time.monotonic() - closed
+            break
+        await asyncio.sleep(0.05)
+
+
+def wait_for_kernels(server: Server) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS * 2
+    while solver_counts(server).get("solver_workers_ready", 0) < 2:
+        if time.monotonic() > deadline:
+            raise SystemExit("the server's solver workers did not load their kernels")
+        time.sleep(0.2)
+
+
+def solver_main(args: argparse.Namespace) -> None:
+    names = [name.strip() for name in args.rows.split(",") if name.strip()]
+    for name in names:
+        attack_of(name)  # an unknown row fails before anything runs
+    print("## The solver attack\n")
+    print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load average {load} at the start\n", flush=True)
+    print(SOLVER_HEADER, flush=True)
+    with contextlib.ExitStack() as stack:
+        for tree, label in trees_of(args, stack):
+            alone: float | None = None
+            for name in names:
+                row = SolverRow(label, name, attack_of(name)[0])
+                with (
+                    tempfile.TemporaryDirectory(prefix="solver-attack-") as folder,
+                    Server(tree, Path(folder), solver_workers=2) as server,
+                ):
+                    wait_for_kernels(server)
+                    print(f"{label}: {row.load_words} (pid {server.pid})", file=sys.stderr, flush=True)
+                    asyncio.run(solver_row(server, row, args))
+                if name == "alone":
+                    alone = row.spread()[1]
+                print(row.line(alone), flush=True)
+
+
+def trees_of(args: argparse.Namespace, stack: contextlib.ExitStack) -> list[tuple[Path, str]]:
+    """The trees whose servers run: ``--against``'s first (a revision checked out, or a folder that
+    holds one), then this one."""
+    trees: list[tuple[Path, str]] = []
+    if args.against:
+        if Path(args.against).is_dir():
+            trees.append((Path(args.against).resolve(), Path(args.against).name))
+        else:
+            from other_tree import checked_out, short_name
+
+            trees.append((stack.enter_context(checked_out(args.against)), short_name(args.against)))
+    trees.append((ROOT, "this tree"))
+    return trees
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -361,7 +512,16 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=20, help="resumes a second per connection (default 20)")
     parser.add_argument("--attack-seconds", type=float, default=15.0, help="how long the resumes go on (default 15)")
     parser.add_argument("--after-seconds", type=float, default=15.0, help="the quiet phase, sockets open (default 15)")
+    parser.add_argument("--solver", action="store_true", help="the solver attack's rows instead of the memory attack")
+    parser.add_argument(
+        "--rows", default=",".join(ROWS), help=f"--solver: the rows, of {', '.join(ROWS)} (default all, in that order)"
+    )
+    parser.add_argument("--solver-seconds", type=float, default=30.0, help="--solver: the victim's play a row (30)")
+    parser.add_argument("--ramp-seconds", type=float, default=5.0, help="--solver: the attack before the victim (5)")
     args = parser.parse_args()
+    if args.solver:
+        solver_main(args)
+        return
     try:
         counts = [int(part) for part in args.addresses.split(",")]
     except ValueError:
@@ -374,12 +534,7 @@ def main() -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load average {load} at the start\n", flush=True)
     print(TABLE_HEADER, flush=True)
     with contextlib.ExitStack() as stack:
-        trees: list[tuple[Path, str]] = []
-        if args.against:
-            from other_tree import checked_out, short_name
-
-            trees.append((stack.enter_context(checked_out(args.against)), short_name(args.against)))
-        trees.append((ROOT, "this tree"))
+        trees = trees_of(args, stack)
         for addresses in counts:
             for tree, label in trees:
                 print(one_run(tree, label, addresses, args).row(), flush=True)

@@ -204,12 +204,26 @@ class ServerThread:
 
 
 class Client:
-    """A blocking client over a real socket: send dicts, read dicts, wait for a kind."""
+    """A blocking client over a real socket: send dicts, read dicts, wait for a kind. ``source``: the
+    loopback address it connects from (any 127.x: another network to the server)."""
 
-    def __init__(self, url: str, name: str | None = None, hello: bool = True, forwarded_for: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        name: str | None = None,
+        hello: bool = True,
+        forwarded_for: str | None = None,
+        source: str | None = None,
+    ) -> None:
         headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else None
+        bound = None
+        if source is not None:
+            bound = socket.socket()
+            bound.bind((source, 0))
+            bound.settimeout(5)
+            bound.connect(("127.0.0.1", int(url.rsplit(":", 1)[1])))
         self.socket: ClientConnection = connect(
-            url, open_timeout=5, max_size=2**20, additional_headers=headers
+            url, open_timeout=5, max_size=2**20, additional_headers=headers, sock=bound
         ).__enter__()
         self.seen: list[dict[str, Any]] = []
         if hello:

@@ -11,6 +11,11 @@ loaded. On a first run, when numba's cache lacks them, one worker compiles them 
 processes, about 10 s of a core; ``battle.players.prepare_kernels``) while the others wait for
 the cache rather than compile the same kernels beside it; then they load them (about a second).
 
+Long units at a lower priority: a worker runs a short move (``pool_schedule.SHORT_SECONDS``) on a
+thread of normal priority and every other unit on a thread of niceness ``LONG_NICENESS``, so that
+on a machine with as many workers as cores a long search yields the CPU to a short move's
+search, to the server's own process, and to nothing else's loss when the machine is idle.
+
 Stopping: a running unit is stopped through the solver's own stop (the worker's listening thread
 sets it; the search answers within milliseconds and the worker takes the next unit), which is
 far cheaper than killing the process and starting another (a new worker needs seconds to import
@@ -26,6 +31,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -47,6 +53,10 @@ STOP_GRACE = 5.0
 """Seconds a unit told to stop by the watchdog gets before its worker is killed."""
 QUIT_WAIT = 5.0
 """Seconds ``close`` waits for the workers to end before it kills them."""
+LONG_NICENESS = 10
+"""The niceness of the thread that runs a worker's long units: at 10 a search shares a core with a
+process of niceness 0 about one part in ten (Linux's weights, 110 against 1024), so a club
+move's 0.02 s search on a core a perfect search fills takes about as long as alone."""
 
 
 @dataclass
@@ -211,7 +221,7 @@ class LocalPool(SolverPool):
             unit, job = taken
             slot.unit = unit.id
             slot.deadline = time.monotonic() + WATCHDOG_FACTOR * unit.reserved + WATCHDOG_SLACK
-            self._send_locked(slot, ("run", unit.id, job))
+            self._send_locked(slot, ("run", unit.id, job, unit.short))
         self._lock.notify_all()
 
     def _stop_locked(self, unit: int) -> None:
@@ -280,16 +290,24 @@ class LocalPool(SolverPool):
 # -- the worker process ----------------------------------------------------------------------
 
 
+def lower_priority(niceness: int) -> None:
+    """Raise the calling thread's niceness by ``niceness`` (Linux: a thread's own; elsewhere nothing,
+    as other systems would lower the whole process's)."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + niceness)
+
+
 def worker_main(connection: Connection, megabytes: int) -> None:
-    """A worker process: runs units one at a time on its ``PoolServices`` (on a thread of their own)
-    while this thread listens to the pool (a stop reaches the running search at once)."""
+    """A worker process: runs units one at a time on its ``PoolServices`` (a short move on a thread of
+    normal priority, any other unit on one of niceness ``LONG_NICENESS``) while this thread listens
+    to the pool (a stop reaches the running search at once)."""
     from battle.players import kernels_ready
     from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a server's terminal is the server's to handle
     services = PoolServices(megabytes)
     kernels = threading.Event()
-    units: queue.Queue = queue.Queue()
     state = threading.Lock()
     running: list = [None, False]
     """The running unit's id and whether it was told to stop."""
@@ -313,7 +331,9 @@ def worker_main(connection: Connection, megabytes: int) -> None:
             kernels.set()
         send(("ready", seconds))
 
-    def work() -> None:
+    def work(units: queue.Queue, niceness: int) -> None:
+        if niceness:
+            lower_priority(niceness)
         while True:
             unit, job = units.get()
             with state:
@@ -333,7 +353,11 @@ def worker_main(connection: Connection, megabytes: int) -> None:
                 running[:] = [None, False]
             send(("done", unit, result, error, cpu))
 
-    threading.Thread(target=work, name="solver-unit", daemon=True).start()
+    short_units: queue.Queue = queue.Queue()
+    long_units: queue.Queue = queue.Queue()
+    """One unit at a time in all (the pool sends the next once this one is done), each on its thread."""
+    threading.Thread(target=work, args=(short_units, 0), name="solver-short-unit", daemon=True).start()
+    threading.Thread(target=work, args=(long_units, LONG_NICENESS), name="solver-long-unit", daemon=True).start()
     send(("started", os.getpid(), kernels_ready()))
     while True:
         try:
@@ -343,7 +367,8 @@ def worker_main(connection: Connection, megabytes: int) -> None:
         if message[0] == "prepare":
             threading.Thread(target=prepare, name="solver-kernels", daemon=True).start()
         elif message[0] == "run":
-            units.put(message[1:])
+            _, unit, job, short = message
+            (short_units if short else long_units).put((unit, job))
         elif message[0] == "stop":
             with state:
                 if running[0] == message[1]:

@@ -42,6 +42,7 @@ from battle.players.pool_schedule import (
     Change,
     Refusal,
     Schedule,
+    Standing,
 )
 
 if TYPE_CHECKING:
@@ -98,6 +99,10 @@ class Ticket:
         """0 while a worker runs it, 1 when it starts next, 2 after that...; None once it has ended."""
         return self._pool.place(self)
 
+    def standing(self) -> Standing | None:
+        """Its place and the seconds it waits for its address's budget (a move); None once it has ended."""
+        return self._pool.standing(self)
+
     def _step_job(self) -> StepJob:
         job = self.job
         return job.step(job.depths[self._step]) if isinstance(job, DeepeningJob) else job
@@ -131,6 +136,8 @@ class SolverPool:
         self._tickets: dict[int, Ticket] = {}
         """The ticket of each unit not ended, by unit id (a stopping unit's ticket is already gone)."""
         self._closed = False
+        self._payer: threading.Thread | None = None
+        """Runs while a move waits for its budget: nothing else wakes the pool when a bucket can pay."""
 
     # -- the server's side ------------------------------------------------------------------
 
@@ -151,6 +158,7 @@ class SolverPool:
                 return admission
             actions = self._admit_locked(ticket, admission)
             self._dispatch_locked()
+            self._wake_payer_locked()
         self._settle(actions)
         ticket.future.add_done_callback(self._caller_cancelled(ticket))
         return ticket
@@ -178,12 +186,22 @@ class SolverPool:
                 return None
             return self._schedule.place(ticket._unit)
 
+    def standing(self, ticket: Ticket) -> Standing | None:
+        """``ticket``'s place and wait for its budget (``Ticket.standing``)."""
+        with self._lock:
+            if self._tickets.get(ticket._unit) is not ticket:
+                return None
+            return self._schedule.standing(ticket._unit, self._clock())
+
     def places(self) -> dict[Ticket, int]:
         """Every waiting or running ticket's place, at once (a server sends the changes once a second)."""
+        return {ticket: standing.place for ticket, standing in self.standings().items()}
+
+    def standings(self) -> dict[Ticket, Standing]:
+        """Every waiting or running ticket's ``Standing``, at once."""
         with self._lock:
-            return {
-                self._tickets[unit]: place for unit, place in self._schedule.places().items() if unit in self._tickets
-            }
+            found = self._schedule.standings(self._clock())
+            return {self._tickets[unit]: standing for unit, standing in found.items() if unit in self._tickets}
 
     def cluster(self) -> ClusterState | None:
         """Whether the pool's Dask cluster answers (``/stats``); None for a pool on this machine."""
@@ -236,6 +254,30 @@ class SolverPool:
 
     def _worker_counts_locked(self) -> dict[str, int]:
         return {}
+
+    def _wake_payer_locked(self) -> None:
+        """Start the thread that dispatches when a waiting move's bucket can pay, if one waits and it is not running."""
+        if self._payer is not None:
+            self._lock.notify_all()  # a sooner payment than the one it waits for
+            return
+        if self._schedule.next_payment(self._clock()) is None:
+            return
+        self._payer = threading.Thread(target=self._pay_when_due, name="solver-pool-budget", daemon=True)
+        self._payer.start()
+
+    def _pay_when_due(self) -> None:
+        """Dispatch each time a waiting move's bucket can pay for it; end once none waits (or the pool closes)."""
+        with self._lock:
+            while not self._closed:
+                due = self._schedule.next_payment(self._clock())
+                if due is None:
+                    break
+                if due > 0:
+                    self._lock.wait(due)
+                    continue
+                self._schedule.pay(self._clock())
+                self._dispatch_locked()
+            self._payer = None
 
     def _unavailable_locked(self) -> Refusal | None:
         """Why the adapter takes no work now (its cluster does not answer), else None."""

@@ -13,23 +13,33 @@ The rules, in the order ``take`` applies them:
 * **Fair within a kind**: addresses take turns (start-time fair queuing: each unit gets a turn
   number, one past its address's previous unit of that kind or past the turn being served now,
   whichever is later), then first come, first served. One address with twenty analyses queued
-  delays another's analysis by about one unit, not twenty.
+  delays another's analysis by about one unit, not twenty; the turns hold across short and
+  long moves alike (a long one passed over for want of a worker keeps its turn).
 * **One search per seat at a time**: a unit submitted for a seat replaces the seat's unit
   that waits (which then never runs) and stops the seat's unit that runs; the new one starts
   once the stopped one has ended. A player who moves on, or asks again, wants the answer to
   the newest question only.
-* **Workers kept for moves**: a unit of a lower kind starts only while ``move_reserve``
-  workers stay free after it (default: one when there are two or more), so a move never waits
-  behind a long analysis it cannot interrupt.
+* **Workers kept for short moves**: every unit but a short move (a move whose most is at
+  most ``SHORT_SECONDS``: the levels beginner, casual and club) starts only while ``reserve``
+  workers stay free after it (default: one when there are two or more). A running unit is
+  never interrupted, so this is what bounds a short move's wait by about one short move's
+  time, whatever long searches (a perfect level's moves, analyses, reviews) fill the queue.
+* **Room of its own for each kind**: at most ``max_waiting`` units of each kind wait, and at
+  most ``PER_NETWORK_WAITING`` of a kind per address, so background work never fills the room
+  of the moves, and one address never fills the room of its kind.
 * **Budgets per address**: each address (an IPv6 /64 counted as one, ``address_key``) has a
   token bucket of solver CPU seconds, ``Budget.rate`` a second, at most ``Budget.burst`` saved.
-  A unit reserves its most (its time limit) when it is submitted and gives back what it did
+  A unit reserves its most (its time limit) when it is paid for and gives back what it did
   not use when it ends, so an address can never have more work queued than its budget pays
-  for; a unit its bucket cannot pay for is refused with the seconds until it can.
+  for. A hint, analysis or review its bucket cannot pay for is refused with the seconds until
+  it can; a move is never refused for the budget: it waits unpaid, passed over by ``take``
+  until its bucket pays for it (its address's moves in their order), and meanwhile its
+  address's other work is refused rather than spend what the move waits for.
 
 Invariants: a unit is waiting, running or stopping (running, its worker told to stop it); a
-seat has at most one waiting unit and at most one running or stopping one; an address's
-reservations are in its bucket's level (the level is what is left after them).
+seat has at most one waiting unit and at most one running or stopping one; only a waiting
+move is unpaid; an address's reservations are in its bucket's level (the level is what is
+left after them); at most ``max_waiting`` units of a kind wait.
 """
 
 from __future__ import annotations
@@ -98,17 +108,18 @@ class Budget:
             raise ValueError(f"a budget's burst must be a positive number of seconds, not {self.burst!r}")
 
 
-RefusalReason = Literal["budget", "busy", "closed", "unavailable"]
+RefusalReason = Literal["budget", "busy", "queued", "closed", "unavailable"]
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """A unit not taken, and why: the address's budget is spent (``"budget"``), the queue is full
-    (``"busy"``), the pool is closing (``"closed"``) or its cluster does not answer (``"unavailable"``,
-    refused by the pool, never by the schedule). ``retry_after`` is the seconds until the same unit
-    would be taken (for ``"busy"`` an estimate: the work queued ahead over the workers; for
-    ``"unavailable"`` the next try of the cluster; 0 for ``"closed"``). The server words it for its
-    reader ("try again in 12 s")."""
+    """A unit not taken, and why: the address's budget is spent (``"budget"``), the queue of its
+    kind is full (``"busy"``), the address has as many units of its kind waiting as it may
+    (``"queued"``), the pool is closing (``"closed"``) or its cluster does not answer
+    (``"unavailable"``, refused by the pool, never by the schedule). ``retry_after`` is the seconds
+    until the same unit would be taken (for ``"busy"`` and ``"queued"`` an estimate: the work queued
+    ahead over the workers that may run it; for ``"unavailable"`` the next try of the cluster; 0 for
+    ``"closed"``). The server words it for its reader ("try again in 12 s")."""
 
     reason: RefusalReason
     retry_after: float
@@ -137,6 +148,17 @@ class UnitState(Enum):
     STOPPING = "stopping"
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where a unit stands: ``place`` 0 running, 1 the next to start, 2 the one after...; ``wait`` the
+    seconds until its address's budget pays for it (a move past its budget; 0 once paid for).
+    A unit that waits for its budget is counted ahead of no other: its place is the one it takes
+    once paid for, as things stand."""
+
+    place: int
+    wait: float = 0.0
+
+
 @dataclass
 class Unit:
     """The schedule's record of one unit of work."""
@@ -147,7 +169,13 @@ class Unit:
     address: str
     """The address's key (``address_key``)."""
     reserved: float
-    """CPU seconds held in the address's bucket until the unit ends."""
+    """CPU seconds held in the address's bucket until the unit ends (0 while it waits unpaid)."""
+    due: float
+    """CPU seconds it reserves once paid for: its most, at most the budget's burst."""
+    short: bool
+    """A move that takes at most ``SHORT_SECONDS``: it may run on the workers kept for short moves."""
+    paid: bool
+    """Its reservation is made; only a waiting move may be unpaid (waiting for its budget)."""
     plain: bool
     """A worker whose kernels still load can run it (a shallow level's move, from plain Python)."""
     sequence: int
@@ -172,7 +200,23 @@ class _Bucket:
 
 
 MAX_WAITING = 500
-"""Units that may wait in all: beyond, a submission is refused as ``busy``."""
+"""Units of one kind that may wait at once: beyond, a submission of that kind is refused as
+``busy``. Each kind has this room of its own, so hints, analyses and reviews never fill the
+moves' (a server holds at most ``--max-games`` games, each with one move of the solver's at a
+time, 300 by default)."""
+PER_NETWORK_WAITING: dict[Kind, int | None] = {Kind.MOVE: None, Kind.ANALYSIS: 4, Kind.REVIEW: 3}
+"""Units of a kind one address may have waiting (None: no bound of its own); beyond, a
+submission is refused as ``queued``. Four analyses: a household behind one address, each with a
+hint or an analysis board open (one unit a seat); three reviews: a household's games just
+finished (one address alone queued 65 reviews in 43 s without a bound). More waiting would buy
+the address nothing (the addresses take turns) but room in the queue: with these, 125 and 167
+addresses are needed to fill the room of their kind. A move has no bound of its own: an
+address's moves are bounded by its games against the solver (one move each at a time)."""
+SHORT_SECONDS = 2.0
+"""A move whose most is at most this is short and may run on the workers kept for short moves:
+the levels beginner, casual and club (1, 1 and 2 s; a club move takes 0.02 s alone on the
+2-core machine, ``benchmarks/online_attack.py --solver``). Expert (3 s), master (5 s) and perfect
+(10 s), a hint (4 s), an analysis's step (5 s) and a review are long."""
 MAX_TRIES = 3
 """Times a unit may lose its worker (killed, out of memory) before it fails."""
 PRUNE_EVERY = 256
@@ -184,7 +228,9 @@ class Schedule:
     """The queue, the seats and the budgets of one pool of ``workers`` workers.
 
     ``budget`` None: no budgets (a pool on one's own machine). ``move_reserve`` None: one
-    worker kept for moves when there are two or more, none with one.
+    worker kept for short moves when there are two or more, none with one. ``per_network``:
+    each kind's bound on the units an address may have waiting (``PER_NETWORK_WAITING``), with
+    budgets only: a pool without them has one owner (a script's batch of analyses).
     """
 
     workers: int
@@ -192,6 +238,7 @@ class Schedule:
     max_waiting: int = MAX_WAITING
     move_reserve: int | None = None
     max_tries: int = MAX_TRIES
+    per_network: dict[Kind, int | None] = field(default_factory=lambda: dict(PER_NETWORK_WAITING))
     _units: dict[int, Unit] = field(default_factory=dict)
     _seat_waiting: dict[str, int] = field(default_factory=dict)
     _seat_running: dict[str, int] = field(default_factory=dict)
@@ -214,7 +261,7 @@ class Schedule:
 
     @property
     def reserve(self) -> int:
-        """Workers kept free for moves."""
+        """Workers kept free for short moves."""
         if self.move_reserve is not None:
             return max(0, min(self.move_reserve, self.workers - 1))
         return 1 if self.workers >= 2 else 0
@@ -225,28 +272,35 @@ class Schedule:
         self, kind: Kind, seat: str, address: str, cost: float, now: float, *, plain: bool = False
     ) -> Admitted | Refusal:
         """Queue a unit of ``kind`` for ``seat`` that spends at most ``cost`` CPU seconds, or refuse it
-        and change nothing. It replaces the seat's waiting unit and stops its running one (see ``Change``)."""
+        and change nothing. It replaces the seat's waiting unit and stops its running one (see ``Change``).
+        A move its address's bucket cannot pay for now is queued unpaid (``Standing.wait``)."""
         if not (cost >= 0 and math.isfinite(cost)):
             raise ValueError(f"a unit's cost must be a finite number of seconds >= 0, not {cost!r}")
         key = address_key(address)
         replaced = self._units.get(self._seat_waiting.get(seat, 0))
-        waiting = sum(1 for unit in self._units.values() if unit.state is UnitState.WAITING)
-        if replaced is None and waiting >= self.max_waiting:
-            return Refusal("busy", self._busy_wait())
-        reserved = cost if self.budget is None else min(cost, self.budget.burst)
+        full = self._no_room(kind, key, replaced)
+        if full is not None:
+            return full
+        due = cost if self.budget is None else min(cost, self.budget.burst)
+        paid = True
         if self.budget is not None:
             bucket = self._buckets.get(key)
             level = self.budget.burst if bucket is None else bucket.refill(now, self.budget)
             if replaced is not None and replaced.address == key:
                 level += replaced.reserved
-            if level < reserved:
-                return Refusal("budget", (reserved - level) / self.budget.rate)
+            owed = sum(unit.due for unit in self._unpaid(key) if unit is not replaced)
+            if kind is Kind.MOVE:
+                paid = owed == 0 and level >= due
+            elif level - owed < due:
+                return Refusal("budget", (due + owed - level) / self.budget.rate)
         change = self._clear_seat(seat)
-        if self.budget is not None:
-            self._bucket(key, now).level -= reserved
+        if self.budget is not None and paid:
+            self._bucket(key, now).level -= due
         turn = max(self._turn_served.get(kind, 0), self._last_turn.get((key, kind), 0)) + 1
         self._last_turn[(key, kind)] = turn
-        unit = Unit(self._next_id, kind, seat, key, reserved, plain, self._next_id, turn)
+        short = kind is Kind.MOVE and cost <= SHORT_SECONDS
+        reserved = due if paid else 0.0
+        unit = Unit(self._next_id, kind, seat, key, reserved, due, short, paid, plain, self._next_id, turn)
         self._next_id += 1
         self._units[unit.id] = unit
         self._seat_waiting[seat] = unit.id
@@ -254,6 +308,21 @@ class Schedule:
         if self._submissions % PRUNE_EVERY == 0:
             self._forget_idle(now)
         return Admitted(unit.id, change)
+
+    def _no_room(self, kind: Kind, key: str, replaced: Unit | None) -> Refusal | None:
+        """The refusal of a unit of ``kind`` from ``key`` when its kind's room, or the address's share
+        of it, is full (the seat's waiting unit, which it replaces, makes room)."""
+        waiting = [
+            unit
+            for unit in self._units.values()
+            if unit.state is UnitState.WAITING and unit.kind is kind and unit is not replaced
+        ]
+        if len(waiting) >= self.max_waiting:
+            return Refusal("busy", self._busy_wait(kind))
+        bound = None if self.budget is None else self.per_network.get(kind)
+        if bound is not None and sum(1 for unit in waiting if unit.address == key) >= bound:
+            return Refusal("queued", self._busy_wait(kind, key))
+        return None
 
     def cancel(self, unit_id: int) -> Change:
         """End a unit: a waiting one is dropped, a running one is to be stopped (``finish`` ends it
@@ -289,19 +358,22 @@ class Schedule:
     # -- running ------------------------------------------------------------------------
 
     def take(self, now: float, *, plain_only: bool = False) -> Unit | None:
-        """The unit a free worker starts now (marked running), or None: the first in ``order`` whose
-        seat runs nothing, that the kept workers allow, and with ``plain_only`` (a worker whose
-        kernels still load) one that plain Python can answer."""
+        """The unit a free worker starts now (marked running), or None: the first in ``order`` that is
+        paid for (moves whose budget is spent wait, without holding up others), whose seat runs
+        nothing, that the kept workers allow (a short move may take any free worker, every other
+        unit only while ``reserve`` stay free), and with ``plain_only`` (a worker whose kernels
+        still load) one that plain Python can answer."""
         busy = sum(1 for unit in self._units.values() if unit.state is not UnitState.WAITING)
         if busy >= self.workers:
             return None
-        lower_allowed = self.workers - busy - 1 >= self.reserve
+        self.pay(now)
+        long_allowed = self.workers - busy - 1 >= self.reserve
         for unit in self.order():
-            if unit.seat in self._seat_running:
+            if not unit.paid or unit.seat in self._seat_running:
                 continue
             if plain_only and not unit.plain:
                 continue
-            if unit.kind is not Kind.MOVE and not lower_allowed:
+            if not unit.short and not long_allowed:
                 continue
             unit.state = UnitState.RUNNING
             unit.started = now
@@ -356,31 +428,64 @@ class Schedule:
         )
 
     def places(self) -> dict[int, int]:
-        """Every unit's place: 0 running (or stopping), 1 the next to start, 2 the one after..."""
-        found = {unit.id: 0 for unit in self._units.values() if unit.state is not UnitState.WAITING}
-        found.update((unit.id, place) for place, unit in enumerate(self.order(), start=1))
+        """Every unit's place: 0 running (or stopping), 1 the next to start, 2 the one after... (a move
+        that waits for its budget: the place it takes once paid for, see ``Standing``)."""
+        return {unit: standing.place for unit, standing in self.standings(None).items()}
+
+    def standings(self, now: float | None) -> dict[int, Standing]:
+        """Every unit's ``Standing``; ``now`` None leaves out the seconds a move waits for its budget."""
+        found = {unit.id: Standing(0) for unit in self._units.values() if unit.state is not UnitState.WAITING}
+        ahead = 0
+        owed: dict[str, float] = {}
+        for unit in self.order():
+            if unit.paid:
+                ahead += 1
+                found[unit.id] = Standing(ahead)
+                continue
+            owed[unit.address] = owed.get(unit.address, 0.0) + unit.due
+            wait = 0.0 if now is None else self._seconds_until(unit.address, owed[unit.address], now)
+            found[unit.id] = Standing(ahead + 1, wait)
         return found
 
     def place(self, unit_id: int) -> int | None:
         """The unit's place (see ``places``), None once it has ended. A later unit of a higher kind,
         or of an address with fewer queued, can move ahead of it."""
+        standing = self.standing(unit_id, None)
+        return None if standing is None else standing.place
+
+    def standing(self, unit_id: int, now: float | None) -> Standing | None:
+        """The unit's ``Standing`` (see ``standings``), None once it has ended."""
         unit = self._units.get(unit_id)
         if unit is None:
             return None
         if unit.state is not UnitState.WAITING:
-            return 0
-        return next(place for place, other in enumerate(self.order(), start=1) if other is unit)
+            return Standing(0)
+        return self.standings(now)[unit_id]
+
+    def next_payment(self, now: float) -> float | None:
+        """Seconds until the first unpaid move's bucket pays for it (0: now), None when none waits unpaid:
+        a pool looks again then, as nothing else tells it."""
+        first: dict[str, float] = {}
+        for unit in self.order():
+            if not unit.paid and unit.address not in first:
+                first[unit.address] = unit.due
+        if not first:
+            return None
+        return min(self._seconds_until(key, due, now) for key, due in first.items())
 
     def unit(self, unit_id: int) -> Unit | None:
         return self._units.get(unit_id)
 
     def counts(self) -> dict[str, int]:
-        """Units waiting of each kind, and running, for a server's ``/stats``."""
+        """Units waiting of each kind (and of those, the moves that wait for their budget), and
+        running, for a server's ``/stats``."""
         found = {f"waiting_{kind.name.lower()}": 0 for kind in Kind}
+        found["waiting_budget"] = 0
         found["running"] = 0
         for unit in self._units.values():
             if unit.state is UnitState.WAITING:
                 found[f"waiting_{unit.kind.name.lower()}"] += 1
+                found["waiting_budget"] += not unit.paid
             else:
                 found["running"] += 1
         return found
@@ -403,6 +508,33 @@ class Schedule:
             bucket.refill(now, self.budget)
         return bucket
 
+    def _unpaid(self, key: str) -> list[Unit]:
+        return [unit for unit in self._units.values() if unit.address == key and not unit.paid]
+
+    def pay(self, now: float) -> None:
+        """Reserve for the unpaid moves their buckets now pay for, each address's in their order (one
+        that cannot pay holds up its address's later ones, never another address's)."""
+        if self.budget is None:
+            return
+        stuck: set[str] = set()
+        for unit in self.order():
+            if unit.paid or unit.address in stuck:
+                continue
+            bucket = self._bucket(unit.address, now)
+            if bucket.level < unit.due:
+                stuck.add(unit.address)
+                continue
+            bucket.level -= unit.due
+            unit.reserved, unit.paid = unit.due, True
+
+    def _seconds_until(self, key: str, owed: float, now: float) -> float:
+        """Seconds until ``key``'s bucket holds ``owed``."""
+        if self.budget is None:
+            return 0.0
+        bucket = self._buckets.get(key)
+        level = self.budget.burst if bucket is None else bucket.refill(now, self.budget)
+        return max(0.0, (owed - level) / self.budget.rate)
+
     def _forget_idle(self, now: float) -> None:
         """Forget what a new address would start with anyway: a turn already served, a full bucket
         with no unit of its address."""
@@ -416,7 +548,16 @@ class Schedule:
             if self._buckets[key].refill(now, self.budget) >= self.budget.burst:
                 del self._buckets[key]
 
-    def _busy_wait(self) -> float:
-        """Seconds until the queue has room, at worst: what waits, spread over the workers."""
-        queued = sum(unit.reserved for unit in self._units.values() if unit.state is UnitState.WAITING)
-        return max(1.0, queued / self.workers)
+    def _busy_wait(self, kind: Kind, key: str | None = None) -> float:
+        """Seconds until the room of ``kind`` has a place, at worst: the work of that kind and before it
+        that waits, over the workers that may run it; with ``key``, until the address's first waiting
+        unit of that kind has run (it frees the address's share)."""
+        queued = 0.0
+        for unit in self.order():
+            if unit.kind > kind:
+                break
+            queued += unit.due
+            if key is not None and unit.kind is kind and unit.address == key:
+                break
+        workers = self.workers if kind is Kind.MOVE else max(1, self.workers - self.reserve)
+        return max(1.0, queued / workers)

@@ -25,7 +25,7 @@ from battle.players.pool_jobs import (
     ReviewResult,
     position_data,
 )
-from battle.players.pool_schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, address_key
+from battle.players.pool_schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, Standing, address_key
 
 __all__ = [
     "IPV6_PREFIX",
@@ -46,6 +46,7 @@ __all__ = [
     "ReviewJob",
     "ReviewResult",
     "SolverPool",
+    "Standing",
     "Ticket",
     "address_key",
     "open_pool",

@@ -14,7 +14,7 @@ import { SolverSocket } from "./socket.js";
 import {
   CELL_COUNT, EMPTY, formatPosition, freeCells, kindName, legalMoves, moveName, parseMove, parsePosition, playableCells, replay,
 } from "./rules.js";
-import { refusalWords, thinkingWords } from "./solver_panel.js";
+import { RetryClock, thinkingWords } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { t } from "./i18n.js";
 
@@ -32,6 +32,7 @@ export class AnalysisScreen {
     this.selected = null;
     this.asked = null; // the analysis the board stands on: {id, position}
     this.count = 0;
+    this.retry = new RetryClock(() => this.render()); // a refusal, counted down to asking again
     this.board = new BoardView($("analysis-board"), (cell) => this.pick(cell));
     this.wire();
   }
@@ -61,6 +62,7 @@ export class AnalysisScreen {
 
   hide() {
     this.element.hidden = true;
+    this.retry.clear();
     if (this.socket) this.socket.close(t("left the analysis"));
     this.socket = null;
     this.asked = null;
@@ -81,7 +83,7 @@ export class AnalysisScreen {
   analyse() {
     this.result = null;
     this.thinking = null;
-    this.refusal = null;
+    this.retry.clear();
     this.rejected = false; // the server refused the position: nothing is analysed
     if (!this.position || $("analysis-edit").checked) {
       if (this.socket && this.asked) this.socket.stopAnalysis();
@@ -106,9 +108,9 @@ export class AnalysisScreen {
     } else if (message.type === "solver_queue" && message.what === "analysis") {
       this.thinking = message.place;
     } else if (message.type === "solver_refused" && message.what === "analysis") {
-      this.refusal = message;
+      this.retry.hold(message, () => this.analyse());
     } else if (message.type === "error") {
-      this.refusal = null;
+      this.retry.clear();
       this.result = null;
       this.thinking = null;
       this.rejected = true;
@@ -226,10 +228,10 @@ export class AnalysisScreen {
     let status;
     if (legalMoves(position).length === 0) status = t("No pair is left: the game is over here.");
     else if (this.rejected) status = t("The solver does not analyse this position: the server refused it.");
-    else if (this.refusal && result && !result.evaluation.exact) {
+    else if (this.retry.refusal && result && !result.evaluation.exact) {
       // the deepening stopped short of exact because the address's solver time is spent: both said
-      status = t("Estimates {depth} moves deep.", { depth: result.evaluation.depth }) + " " + refusalWords(this.refusal);
-    } else if (this.refusal) status = refusalWords(this.refusal);
+      status = t("Estimates {depth} moves deep.", { depth: result.evaluation.depth }) + " " + this.retry.words();
+    } else if (this.retry.refusal) status = this.retry.words();
     else if (!result) status = this.thinking ? thinkingWords(this.thinking) : t("The solver thinks…");
     else if (result.evaluation.exact) status = t("Exact values: the solver has searched to the end.");
     else if (result.final) {

@@ -17,7 +17,9 @@ import { moveName, parseCell, whatOpens } from "./rules.js";
 import {
   renderActions, renderLine, renderMoves, renderOffer, renderPlayers, renderTurn, scrollToNewest, waitingMove,
 } from "./game_panels.js";
-import { downloadRecord, openingWords, refusalWords, renderSolverPanel, thinkingWords } from "./solver_panel.js";
+import {
+  RetryClock, downloadRecord, openingWords, refusalWords, renderSolverPanel, secondsUntil, thinkingWords,
+} from "./solver_panel.js";
 import { t } from "./i18n.js";
 import { refusalText } from "./server_words.js";
 
@@ -32,7 +34,8 @@ export class GameScreen {
     this.selected = null;
     this.view = null;
     this.note = "";
-    this.solverWait = null; // the note of a refused solver's move: said until that move comes
+    // the solver's latest refusal, counted down on the turn line (a refused move's: said until that move comes)
+    this.retry = new RetryClock(() => this.view && renderTurn(this.view, this.turnNote(this.view), this.lineUp()));
     this.shown = null; // the state the screen showed last: what changed since is news
     this.refusedTakeback = null; // the ply whose takeback the opponent said no to
     this.board = new BoardView($("board"), (cell) => this.pick(cell));
@@ -60,6 +63,7 @@ export class GameScreen {
     this.shown = null;
     this.refusedTakeback = null;
     this.note = "";
+    this.retry.clear();
     notice(storedNameTooLong() ? t("The name kept in this browser is longer than {count} characters: this game uses its first {count}, \"{name}\".",
       { count: MAX_NAME_LENGTH, name: storedName() }) : "");
     this.element.hidden = false;
@@ -77,6 +81,7 @@ export class GameScreen {
 
   /** Close the game's connection (the seat stays kept in this browser). */
   leave() {
+    this.retry.clear();
     if (this.socket) this.socket.close(t("left the game"));
     this.socket = null;
     this.purpose = null;
@@ -110,8 +115,10 @@ export class GameScreen {
           this.app.showHome(refusalWords(message));
           return;
         }
-        this.note = refusalWords(message);
-        if (message.what === "move") this.solverWait = this.note;
+        this.retry.hold(message, this.askAgain(message.what));
+        break;
+      case "hint_result":
+        this.retry.clear();
         break;
       case "rematch":
         this.selected = null;
@@ -125,7 +132,7 @@ export class GameScreen {
         break;
       case "moved":
         this.selected = null;
-        if (message.seat === socket.solver?.seat && this.note === this.solverWait) this.note = "";
+        if (message.seat === socket.solver?.seat && this.retry.refusal?.what === "move") this.retry.clear();
         break;
       case "error":
         if (this.refused(socket, message)) return;
@@ -134,6 +141,15 @@ export class GameScreen {
         break;
     }
     this.render();
+  }
+
+  /** What asks a refused hint or review once more when its retry_after has passed (null for the
+   * solver's move: the server asks for it again). */
+  askAgain(what) {
+    const socket = this.socket;
+    if (what === "hint") return () => socket === this.socket && this.askHint();
+    if (what === "review") return () => socket === this.socket && socket.askReview();
+    return null;
   }
 
   /** A refusal in words; true when it ends the game screen (the home screen says it). */
@@ -270,6 +286,7 @@ export class GameScreen {
 
   askHint() {
     this.note = "";
+    this.retry.clear();
     this.send((socket) => socket.askHint());
     this.render();
   }
@@ -345,9 +362,10 @@ export class GameScreen {
   turnNote(view) {
     const solver = this.socket.solver;
     const solversTurn = solver && view.playing && view.state.to_move === solver.seat;
-    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking) : "";
+    const wait = secondsUntil(this.socket.thinkingUntil);
+    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking, wait) : "";
     document.body.dataset.solver = solversTurn ? String(this.socket.thinking ?? "") : "";
-    return [thinking, this.note].filter(Boolean).join(" ");
+    return [thinking, this.retry.words(), this.note].filter(Boolean).join(" ");
   }
 
   /** What changed from `before` to `state` that the screen answers: news for a player who looks
@@ -376,6 +394,8 @@ export class GameScreen {
   tick() {
     if (!this.socket) return;
     if (["retrying", "silent"].includes(this.socket.line.state)) renderLine(this.socket);
-    if (this.view?.playing && this.view.state.move_seconds) renderTurn(this.view, this.turnNote(this.view), this.lineUp());
+    if (this.view?.playing && (this.view.state.move_seconds || this.socket.thinkingUntil)) {
+      renderTurn(this.view, this.turnNote(this.view), this.lineUp()); // a clock, or a wait counted down
+    }
   }
 }

@@ -8,7 +8,7 @@
 import { $, notice } from "./dom.js";
 import { SolverSocket } from "./socket.js";
 import { SHAPES } from "./game_view.js";
-import { refusalWords } from "./solver_panel.js";
+import { RetryClock } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
@@ -27,6 +27,7 @@ export class ReviewScreen {
     this.socket = null;
     this.review = null;
     this.news = null;
+    this.retry = new RetryClock(() => this.render()); // a refusal, counted down to asking again
   }
 
   show(review) {
@@ -35,7 +36,7 @@ export class ReviewScreen {
     notice("");
     this.review = review;
     this.news = null;
-    this.refusal = null;
+    this.retry.clear();
     $("review-link").href = $("review-link").textContent = `${location.origin}/review/${review}`;
     this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
     this.socket.getReview(review);
@@ -45,6 +46,7 @@ export class ReviewScreen {
 
   hide() {
     this.element.hidden = true;
+    this.retry.clear();
     if (this.socket) this.socket.close(t("left the review"));
     this.socket = null;
   }
@@ -52,7 +54,9 @@ export class ReviewScreen {
   heard(socket, message) {
     if (socket !== this.socket) return;
     if (message.type === "review_result" && message.review === this.review) this.news = message;
-    else if (message.type === "solver_refused" && message.what === "review") this.refusal = message;
+    else if (message.type === "solver_refused" && message.what === "review") {
+      this.retry.hold(message, () => socket === this.socket && socket.getReview(this.review));
+    }
     this.render();
   }
 
@@ -60,7 +64,7 @@ export class ReviewScreen {
     renderLine(this.socket);
     const news = this.news;
     let status;
-    if (this.refusal) status = refusalWords(this.refusal);
+    if (this.retry.refusal) status = this.retry.words();
     else if (!news) status = t("Asking the server for the review…");
     else if (news.status === "failed") status = t("The solver could not review this game.");
     else if (news.status === "queued") {

@@ -81,6 +81,7 @@ export class GameSocket {
     this.shareUrl = null; // welcome's address for friends' links, when the server knows a better one
     this.solver = null; // a game against the solver: {seat, level, par}
     this.thinking = null; // where the solver's move stands: 0 thinks, 1, 2... its place in the queue
+    this.thinkingUntil = null; // when its address's solver time pays for it (ms), while it waits for it
     this.hint = null; // the latest hint_result of this game
     this.hintAsked = false;
     this.refusal = null; // the latest solver_refused
@@ -188,7 +189,10 @@ const handlers = {
     return false;
   },
   solver_queue(socket, message) {
-    if (message.what === "move") socket.thinking = message.place;
+    if (message.what === "move") {
+      socket.thinking = message.place;
+      socket.thinkingUntil = message.wait ? Date.now() + message.wait * 1000 : null;
+    }
     if (message.what === "hint" && message.place === null) socket.hintAsked = false;
     return false;
   },
@@ -224,7 +228,7 @@ const handlers = {
   },
   moved(socket, message) {
     socket.state = afterMove(socket.state, message);
-    if (socket.solver && message.seat === socket.solver.seat) socket.thinking = null;
+    if (socket.solver && message.seat === socket.solver.seat) socket.thinking = socket.thinkingUntil = null;
     socket.refusal = null;
     if (socket.seat?.token) {
       socket.seat.status = message.status;

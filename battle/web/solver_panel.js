@@ -1,8 +1,8 @@
 // A game against the solver on the game screen: the solver's card (its level, the deal's par,
 // the hint with its evaluation and best line, labelled exact or estimate as the window labels
 // them), what the solver is doing (thinking, or its place in the queue), and the solver's
-// refusals in words. The server sends facts (a level, a place, a refusal's code and seconds);
-// every sentence is made here.
+// refusals in words, each counted down to its retry, which the page then asks itself. The server
+// sends facts (a level, a place, a refusal's code and seconds); every sentence is made here.
 
 import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -10,25 +10,43 @@ import { cellName, kindName, kindValue, moveName } from "./rules.js";
 import { tileWords } from "./tile_words.js";
 import { levelName } from "./server_words.js";
 
-/** Where the solver's move stands, for the turn line; "" when it is not the solver's turn. */
-export function thinkingWords(place) {
+/** Where the solver's move stands, for the turn line; "" when it is not the solver's turn. `wait`:
+ * the seconds left until its address's solver time pays for it (null when it does not wait for it). */
+export function thinkingWords(place, wait = null) {
   if (place === null || place === undefined) return t("The solver is about to move.");
   if (place === 0) return t("The solver thinks…");
+  if (wait) {
+    return tn("The solver's move waits for your address's solver time: it starts in {count} second.",
+      "The solver's move waits for your address's solver time: it starts in {count} seconds.", wait);
+  }
   return t("The solver waits for a free worker: place {place} in the queue.", { place });
 }
 
-/** A refusal of solver work in words: what was refused, why, and when to try again. */
-export function refusalWords(refusal) {
-  const seconds = Math.ceil(refusal.retry_after ?? 0);
-  const again = refusal.retry_after ? tn("Try again in {count} second.", "Try again in {count} seconds.", seconds) : "";
-  const moveAgain = tn("The solver moves in {count} second.", "The solver moves in {count} seconds.", seconds);
+/** Whole seconds left until `until` (a time in ms), at least 1 while it is not past. */
+export function secondsUntil(until) {
+  return until ? Math.max(1, Math.ceil((until - Date.now()) / 1000)) : null;
+}
+
+/** Why solver work was refused and what waits, in words; `seconds`: those left until it is asked
+ * again (counted down by the screen, which asks again itself; the server asks for a move). */
+export function refusalWords(refusal, seconds = Math.ceil(refusal.retry_after ?? 0)) {
+  const move = refusal.what === "move";
+  const again = !refusal.retry_after ? ""
+    : move ? tn("The solver asks for its move again in {count} second.",
+      "The solver asks for its move again in {count} seconds.", seconds)
+      : tn("Asking again in {count} second.", "Asking again in {count} seconds.", seconds);
+  const full = {
+    move: t("The solver has as many moves waiting as it takes."),
+    review: t("The solver has as many reviews waiting as it takes."),
+  }[refusal.what] || t("The solver has as many hints and analyses waiting as it takes.");
+  const yours = refusal.what === "review" ? t("Your address has as many reviews waiting as it may.")
+    : t("Your address has as many hints and analyses waiting as it may.");
   const why = {
-    budget: refusal.what === "move" ? t("The solver time of your address is spent for now.") + " " + moveAgain
-      : t("The solver time of your address is spent for now.") + " " + again,
-    busy: t("The solver has more work queued than it takes.") + " " + (refusal.what === "move" ? moveAgain : again),
+    budget: t("The solver time of your address is spent for now."),
+    busy: full,
+    queued: yours,
     closed: t("The server is stopping: the solver takes no more work."),
-    failed: refusal.what === "move" ? t("The solver's search failed; it tries again.") + " " + moveAgain
-      : t("The solver's search failed: ask again."),
+    failed: move ? t("The solver's search failed; it tries again.") : t("The solver's search failed: ask again."),
     no_solver: t("This server runs no solver: start it without --solver-workers 0 to play against it."),
     not_solver_game: t("Hints are for games against the solver only."),
     not_your_turn: t("A hint is for your own turn."),
@@ -40,7 +58,54 @@ export function refusalWords(refusal) {
     unavailable: t("The solver is unavailable for now.") + " " + (refusal.what === "move"
       ? tn("It tries again in {count} second.", "It tries again in {count} seconds.", seconds) : again),
   };
-  return (why[refusal.code] || t("The solver could not do that ({code}).", { code: refusal.code })).trim();
+  const words = why[refusal.code] || t("The solver could not do that ({code}).", { code: refusal.code });
+  const retried = ["budget", "busy", "queued"].includes(refusal.code) || (move && refusal.code === "failed");
+  return (retried && again ? words + " " + again : words).trim();
+}
+
+/**
+ * A screen's latest refusal of solver work, counted down: `render` every quarter of a second while
+ * it counts, and `again` (the screen asks once more) when its `retry_after` has passed.
+ */
+export class RetryClock {
+  constructor(render) {
+    this.render = render;
+    this.refusal = null;
+    this.until = null;
+    this.timer = null;
+  }
+
+  /** Hold `refusal` (a solver_refused); with `again`, its retry_after counts down to it. */
+  hold(refusal, again = null) {
+    this.clear();
+    this.refusal = refusal;
+    if (!refusal.retry_after) return;
+    this.until = Date.now() + refusal.retry_after * 1000;
+    this.timer = setInterval(() => {
+      if (Date.now() >= this.until) {
+        if (again) {
+          this.clear();
+          again();
+        } else {
+          clearInterval(this.timer); // the server asks again itself: its news follows
+          this.timer = null;
+        }
+      }
+      this.render();
+    }, 250);
+  }
+
+  /** The refusal in words with the seconds left, "" when there is none. */
+  words() {
+    return this.refusal ? refusalWords(this.refusal, secondsUntil(this.until)) : "";
+  }
+
+  clear() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.refusal = null;
+    this.until = null;
+  }
 }
 
 /** The solver's card: hidden in a game between people. */

@@ -15,7 +15,7 @@ from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import ABORT_BEFORE_PLY, ErrorCode, NumberedDeal
 from battle.online.protocol.server_messages import END_REASONS, EndReasonName, Error, GameResult, PlayerInfo, State
 from battle.online.server.address_guard import AddressGuard
-from battle.online.server.game_ends import SOLVER_NETWORK, abandon_deadline, abandon_limit
+from battle.online.server.game_ends import SOLVER_NETWORK, abandon_deadline, abandon_limit, abandoning_seat
 from battle.online.server.room import EndReason, Options, Room, Status, plan_start
 from battle.online.server.seat_networks import SeatNetworks
 from battle.online.server.server_limits import ServerLimits
@@ -68,7 +68,8 @@ def test_the_deadline_runs_from_the_turns_start_and_only_where_no_clock_decides(
     told_only = playing_room(moves=1, move_seconds=60)
     assert abandon_deadline(told_only, {1: "aa", 2: "aa"}, LIMITS) == T0 + 60 + 6 * 3600
     solver_to_move = {room.to_move: SOLVER_NETWORK, 3 - (room.to_move or 1): "aa"}
-    assert abandon_deadline(room, solver_to_move, LIMITS) is None  # the solver's move is the server's to make
+    # the solver moves only while its player is there: a turn of its that lasts the limit is one its player left
+    assert abandon_deadline(room, solver_to_move, LIMITS) == T0 + 180 + 6 * 3600
     waiting = Room.create(
         game_id="g2",
         invite="4KQ7M2XE",
@@ -99,6 +100,20 @@ def test_an_abandoned_game_is_aborted_before_move_2_and_won_by_the_one_who_staye
         assert reason == EndReason.ABANDONED and room.winner == 3 - gone
         assert room.record_text().startswith(f"# {room.name_of(gone)} abandons the game after move {moves}\n")
     assert reason.name_sent in END_REASONS
+
+
+def test_a_game_left_on_the_solvers_turn_is_abandoned_by_its_player() -> None:
+    room = playing_room(moves=3)
+    solver = room.to_move
+    assert solver is not None
+    networks = {solver: SOLVER_NETWORK, 3 - solver: "aa"}
+    assert abandoning_seat(room, networks) == 3 - solver
+    assert abandoning_seat(room, {1: "aa", 2: "bb"}) == solver  # between people: the player to move
+    deadline = abandon_deadline(room, networks, LIMITS)
+    assert deadline is not None
+    assert room.abandon(deadline, abandoning_seat(room, networks)) == EndReason.ABANDONED
+    assert room.winner == solver
+    assert room.record_text().startswith(f"# {room.name_of(3 - solver)} abandons the game after move 3\n")
 
 
 def test_only_a_game_being_played_can_be_abandoned() -> None:

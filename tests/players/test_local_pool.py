@@ -163,6 +163,44 @@ def test_an_address_whose_budget_is_spent_is_refused_with_the_seconds_to_wait() 
     assert pool.submit(job, seat="late", address="10.0.0.1") == Refusal("closed", 0.0)
 
 
+def test_a_move_past_its_budget_waits_for_its_bucket_and_starts_beside_a_running_search() -> None:
+    with LocalPool(2, budget=Budget(rate=1.0, burst=2.0)) as pool:
+        assert pool.wait_ready(WAIT)
+        holder = submit(pool, endless_analysis(), "board", "10.0.0.1")  # holds the whole 2 s
+        move = submit(pool, club_move(), "game", "10.0.0.1")  # not refused: it waits for 2 s of budget
+        standing = move.standing()
+        assert standing is not None and standing.place == 1 and 1.0 < standing.wait <= 2.0
+        other = submit(pool, club_move(3), "other", "10.0.0.2")  # another address's goes at once
+        assert isinstance(other.result(WAIT), MoveResult) and move.place() == 1
+        # nothing ends meanwhile: the pool's own timer starts the move once its bucket pays
+        assert isinstance(move.result(WAIT), MoveResult) and holder.place() == 0
+        holder.cancel()
+
+
+def busiest_thread_niceness(pid: int) -> int:
+    """The niceness of the thread of process ``pid`` that has used the most CPU (``/proc/PID/task``)."""
+    threads = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        threads.append((int(fields[11]) + int(fields[12]), int(fields[16])))
+    return max(threads)[1]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own niceness is Linux's")
+def test_a_long_search_runs_at_a_lower_priority_than_a_short_move() -> None:
+    from battle.players.local_pool import LONG_NICENESS
+
+    with LocalPool(1, budget=None) as pool:
+        assert pool.wait_ready(WAIT)
+        pid = pool.worker_pids()[0]
+        assert pid is not None
+        long = submit(pool, endless_analysis(), "long")
+        wait_until_searching(pid, 1.0)
+        assert busiest_thread_niceness(pid) == os.getpriority(os.PRIO_PROCESS, pid) + LONG_NICENESS
+        long.cancel()
+        assert isinstance(submit(pool, club_move(), "short").result(WAIT), MoveResult)  # the other thread's
+
+
 def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_step() -> None:
     now = [0.0]
     with LocalPool(1, budget=Budget(rate=0.5, burst=3.0), clock=lambda: now[0]) as pool:

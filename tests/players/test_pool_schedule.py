@@ -14,6 +14,7 @@ from battle.players.pool_schedule import (
     Kind,
     Refusal,
     Schedule,
+    Standing,
     UnitState,
     address_key,
 )
@@ -180,12 +181,79 @@ def test_an_overrun_is_paid_for_and_a_unit_larger_than_the_burst_waits_for_a_ful
     assert schedule.level("10.0.0.1", 9.0) == 0.0
 
 
-def test_the_queue_is_bounded_and_refuses_with_an_estimate() -> None:
+def test_each_kind_has_room_of_its_own_and_an_address_a_share_of_it() -> None:
     schedule = Schedule(workers=2, budget=None, max_waiting=3)
-    for seat in "abc":
-        admitted(schedule.submit(Kind.REVIEW, seat, "10.0.0.1", 10.0, 0.0))
-    assert schedule.submit(Kind.MOVE, "d", "10.0.0.2", 1.0, 0.0) == Refusal("busy", 15.0)
-    assert isinstance(schedule.submit(Kind.REVIEW, "a", "10.0.0.1", 10.0, 0.0), Admitted)  # a replacement fits
+    for number in range(3):
+        admitted(schedule.submit(Kind.REVIEW, f"r{number}", f"10.0.0.{number}", 10.0, 0.0))
+    # the reviews' room is full: a fourth waits 30 s of reviews on the one worker not kept
+    assert schedule.submit(Kind.REVIEW, "r9", "10.0.0.9", 10.0, 0.0) == Refusal("busy", 30.0)
+    move = admitted(schedule.submit(Kind.MOVE, "m", "10.0.0.9", 1.0, 0.0))  # moves have room of their own
+    hint = admitted(schedule.submit(Kind.ANALYSIS, "h", "10.0.0.9", 4.0, 0.0))
+    assert isinstance(schedule.submit(Kind.REVIEW, "r0", "10.0.0.0", 10.0, 0.0), Admitted)  # a replacement fits
+    assert schedule.places()[move] == 1 and schedule.places()[hint] == 2
+
+    share = Schedule(
+        workers=2, budget=Budget(1.0, 100.0), per_network={Kind.MOVE: None, Kind.ANALYSIS: 2, Kind.REVIEW: 1}
+    )
+    admitted(share.submit(Kind.ANALYSIS, "a1", "10.0.0.1", 5.0, 0.0))
+    admitted(share.submit(Kind.ANALYSIS, "a2", "10.0.0.1", 5.0, 0.0))
+    admitted(share.submit(Kind.ANALYSIS, "b1", "10.0.0.2", 5.0, 0.0))
+    # the address's two wait: its third waits its first's turn, 5 s (and b1's turn comes after it)
+    assert share.submit(Kind.ANALYSIS, "a3", "10.0.0.1", 5.0, 0.0) == Refusal("queued", 5.0)
+    assert isinstance(share.submit(Kind.ANALYSIS, "b2", "10.0.0.2", 5.0, 0.0), Admitted)
+    assert isinstance(share.submit(Kind.REVIEW, "ra", "10.0.0.1", 5.0, 0.0), Admitted)
+    assert share.submit(Kind.REVIEW, "rb", "10.0.0.1", 5.0, 0.0).reason == "queued"  # type: ignore[union-attr]
+    for number in range(20):  # moves are bounded by the address's games, not here
+        admitted(share.submit(Kind.MOVE, f"m{number}", "10.0.0.1", 10.0, 0.0))
+    own = Schedule(workers=2, budget=None)  # a pool without budgets has one owner: the room is all its own
+    for number in range(10):
+        admitted(own.submit(Kind.ANALYSIS, f"own{number}", "10.0.0.1", 10.0, 0.0))
+
+
+def test_a_short_move_never_waits_for_long_work_from_anyone() -> None:
+    schedule = Schedule(workers=2, budget=None)
+    perfect = [admitted(schedule.submit(Kind.MOVE, f"p{i}", "10.0.0.1", 10.0, 0.0)) for i in range(10)]
+    others = [admitted(schedule.submit(Kind.MOVE, f"q{i}", f"10.0.1.{i}", 10.0, 0.0)) for i in range(8)]
+    reviews = [admitted(schedule.submit(Kind.REVIEW, f"r{i}", f"10.0.2.{i}", 60.0, 0.0)) for i in range(3)]
+    first = schedule.take(0.0)
+    assert first is not None and first.id == perfect[0]
+    assert schedule.take(0.0) is None  # the second worker is kept for short moves
+    club = admitted(schedule.submit(Kind.MOVE, "club", "10.0.9.9", 2.0, 0.0))
+    unit = schedule.take(0.0)
+    assert unit is not None and unit.id == club and unit.short
+    schedule.finish(club, 0.02, 0.02)
+    schedule.finish(first.id, 10.0, 10.0)
+    # the addresses take turns across long and short moves: one of each other address before the
+    # flooding address's second
+    after = schedule.take(10.0)
+    assert after is not None and after.id == others[0] and schedule.place(perfect[1]) == 8
+    assert all(schedule.place(review) for review in reviews)  # reviews after every move
+    assert Schedule(workers=1, budget=None).reserve == 0  # one worker: it runs everything in turn
+
+
+def test_a_move_past_its_budget_waits_and_holds_up_no_other_address() -> None:
+    budget = Budget(rate=1.0, burst=10.0)
+    schedule = Schedule(workers=2, budget=budget, move_reserve=0)
+    first = admitted(schedule.submit(Kind.MOVE, "game1", "10.0.0.1", 10.0, 0.0))
+    assert schedule.take(0.0) is not None
+    second = admitted(schedule.submit(Kind.MOVE, "game2", "10.0.0.1", 10.0, 1.0))  # not refused
+    third = admitted(schedule.submit(Kind.MOVE, "game3", "10.0.0.1", 2.0, 1.0))
+    other = admitted(schedule.submit(Kind.MOVE, "x", "10.0.0.2", 10.0, 1.0))
+    assert schedule.standing(second, 1.0) == Standing(1, 9.0)  # 1 s of the 10 regained
+    assert schedule.standing(third, 1.0) == Standing(2, 11.0)  # after its address's earlier move
+    assert schedule.standing(other, 1.0) == Standing(1)
+    assert schedule.counts()["waiting_budget"] == 2
+    # meanwhile its address's hint is refused: what it has goes to its waiting moves first
+    assert schedule.submit(Kind.ANALYSIS, "hint", "10.0.0.1", 4.0, 1.0) == Refusal("budget", 15.0)
+    unit = schedule.take(1.0)
+    assert unit is not None and unit.id == other  # the other address goes at once
+    schedule.finish(first, 10.0, 1.0)  # its whole 10 s spent: 1 s in the bucket
+    assert schedule.take(1.0) is None and schedule.next_payment(1.0) == 9.0
+    unit = schedule.take(10.0)
+    assert unit is not None and unit.id == second and schedule.level("10.0.0.1", 10.0) == 0.0
+    assert schedule.standing(third, 10.0) == Standing(1, 2.0)
+    assert schedule.cancel(third) == Change(dropped=(third,)) and schedule.next_payment(10.0) is None
+    assert schedule.level("10.0.0.1", 10.0) == 0.0  # nothing was held for it
 
 
 def test_a_unit_whose_worker_died_waits_again_ahead_of_later_ones_until_its_tries_run_out() -> None:
@@ -238,14 +306,15 @@ operations = st.lists(
 @given(operations)
 def test_the_invariants_hold_whatever_happens(steps: list[tuple[str, int, Kind, float]]) -> None:
     budget = Budget(rate=1.0, burst=10.0)
-    schedule = Schedule(workers=2, budget=budget, max_waiting=8)
+    schedule = Schedule(workers=2, budget=budget, max_waiting=4)
     now = 0.0
     for action, number, kind, amount in steps:
         now += 0.5
         seat, address = f"seat{number % 4}", f"10.0.0.{number % 2}"
         units = list(schedule._units)
         if action == "submit":
-            schedule.submit(kind, seat, address, amount, now, plain=number % 2 == 0)
+            answer = schedule.submit(kind, seat, address, amount, now, plain=number % 2 == 0)
+            assert kind is not Kind.MOVE or not isinstance(answer, Refusal) or answer.reason != "budget"
         elif action == "take":
             schedule.take(now, plain_only=number == 0)
         elif action == "seat":
@@ -262,9 +331,60 @@ def test_the_invariants_hold_whatever_happens(steps: list[tuple[str, int, Kind, 
             mine = [unit for unit in live if unit.seat == seat_name]
             assert sum(unit.state is UnitState.WAITING for unit in mine) <= 1
             assert sum(unit.state is not UnitState.WAITING for unit in mine) <= 1
-        assert sum(unit.state is UnitState.WAITING for unit in live) <= schedule.max_waiting
+        waiting = [unit for unit in live if unit.state is UnitState.WAITING]
+        for each in Kind:
+            mine = [unit for unit in waiting if unit.kind is each]
+            assert len(mine) <= schedule.max_waiting
+            bound = schedule.per_network[each]
+            assert bound is None or all(sum(u.address == k for u in mine) <= bound for k in {u.address for u in mine})
+        assert all(unit.paid or (unit.kind is Kind.MOVE and unit in waiting) for unit in live)
+        long_running = sum(unit.state is not UnitState.WAITING and not unit.short for unit in live)
+        assert long_running <= schedule.workers - schedule.reserve
         for key in {unit.address for unit in live}:
             level = schedule.level(key, now)
             assert level is not None and level <= budget.burst
         places = schedule.places()
-        assert sorted(place for place in places.values() if place) == list(range(1, len(schedule.order()) + 1))
+        paid = sum(unit.paid for unit in waiting)
+        assert sorted(places[unit.id] for unit in waiting if unit.paid) == list(range(1, paid + 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.booleans()), min_size=1, max_size=40),
+    st.integers(0, 40),
+    st.lists(st.integers(0, 3), max_size=80),
+)
+def test_a_short_move_waits_for_at_most_two_short_units_of_each_other_address(
+    others: list[tuple[int, bool]], when: int, finishing: list[int]
+) -> None:
+    """However other addresses mix long and short moves, and whichever running unit ends first, a
+    short move submitted at any point starts after at most two short units of each other address
+    (the turn being served and the next), and never later than a worker is free for it."""
+    schedule = Schedule(workers=2, budget=None)
+    victim: int | None = None
+    started_after: list[str] = []
+    pending = list(others)
+    picks = iter(finishing)
+    for step in range(len(others) + 200):
+        if step == min(when, len(others)) and victim is None:
+            victim = admitted(schedule.submit(Kind.MOVE, "victim", "10.9.9.9", 2.0, float(step)))
+        if pending:
+            address, long = pending.pop(0)
+            schedule.submit(Kind.MOVE, f"s{step}", f"10.0.0.{address}", 10.0 if long else 1.0, float(step))
+        while (unit := schedule.take(float(step))) is not None:
+            if unit.id == victim:
+                counted = [name for name in started_after if name != "long"]
+                assert all(counted.count(name) <= 2 for name in set(counted)), counted
+                return
+            if victim is not None:
+                started_after.append(unit.address if unit.short else "long")
+        running = [unit for unit in schedule._units.values() if unit.state is not UnitState.WAITING]
+        assert sum(not unit.short for unit in running) < schedule.workers  # one worker is kept
+        if victim is not None:  # a short move waits only while no worker may take it
+            assert (
+                len(running) == schedule.workers or schedule.place(victim) != 1 or any(unit.short for unit in running)
+            )
+        if running:
+            ending = running[next(picks, 0) % len(running)]
+            schedule.finish(ending.id, 0.0, float(step))
+    raise AssertionError("the victim's move never started")

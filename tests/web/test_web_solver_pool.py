@@ -12,7 +12,7 @@ from typing import Any
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
-from tests.online_server import ServerProcess
+from tests.online_server import Client, ServerProcess
 from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import endgame, open_solver_game, play_solver, play_to_the_end
 
@@ -71,3 +71,56 @@ def test_a_review_asked_first_waits_behind_a_move_asked_later(browser: Any, tmp_
         wait_ply(player, 2)
         reviewer.wait_for_selector("body[data-review=done]")
         assert player.errors == [] and reviewer.errors == [] and analyst.errors == []
+
+
+SECONDS_SHOWN = (
+    "() => Number((document.getElementById('analysis-status').textContent.match(/Asking again in (\\d+) second/)"
+    " || [])[1] || 0)"
+)
+"""The seconds the analysis board says it waits before it asks again, 0 when it says none."""
+
+
+def test_a_refused_analysis_counts_its_wait_down_and_asks_again(browser: Any, tmp_path: Path) -> None:
+    flags = ("--solver-workers", "1", "--solver-budget", "8", "--solver-refill", "1")
+    with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_TEN_MINUTES) as server:
+        spender = Client(server.url)  # the page's address: a long step holds its whole 8 s
+        spender.send({"type": "analyse", "id": "big", "position": format_position(deal(6))})
+        while (message := spender.read(60))["type"] != "analysis_result" or message["evaluation"]["depth"] < 16:
+            pass
+        page = new_page(browser)
+        page.goto(server.base + "/analysis/")
+        page.fill("#analysis-text", endgame(8, left=6))
+        page.click("#analysis-button")  # refused: the 5 s of its first step wait for the bucket
+        page.wait_for_function(f"() => ({SECONDS_SHOWN})() > 1")
+        status = page.text_content("#analysis-status")
+        assert status.startswith("The solver time of your address is spent for now. Asking again in "), status
+        first = page.evaluate(SECONDS_SHOWN)
+        page.wait_for_function(f"() => ({SECONDS_SHOWN})() === {first - 1}")  # counted down on the page
+        spender.close()  # its step stops, the worker is free: the page's next ask runs at once
+        page.wait_for_selector("body[data-analysis='a2:final']")  # at 0 it asked again, itself
+        assert page.errors == []
+
+
+TURN_SECONDS = (
+    "() => Number((document.getElementById('turn').textContent.match(/it starts in (\\d+) second/) || [])[1] || 0)"
+)
+"""The seconds the turn line says the solver's move waits for its address's solver time, 0 for none."""
+
+
+def test_a_move_past_its_budget_counts_its_wait_down_on_the_turn_line(browser: Any, tmp_path: Path) -> None:
+    flags = ("--solver-workers", "2", "--solver-budget", "10", "--solver-refill", "0.2")
+    with ServerProcess(tmp_path, *flags) as server:
+        spender = Client(server.url)  # the page's address: a perfect move's 10 s hold its whole budget
+        spender.send({"type": "solver_game", "level": "perfect", "deal": {"number": 5}, "first": "joiner"})
+        while spender.expect("solver_queue", 60)["place"] != 0:
+            pass
+        player = new_page(browser)
+        play_solver(player, server.base, level="club", deal=4, first="creator")
+        click_pair(player)  # the club move's 2 s wait for the bucket, at 0.2 s a second
+        player.wait_for_function(f"() => ({TURN_SECONDS})() > 1")
+        first = player.evaluate(TURN_SECONDS)
+        assert "The solver's move waits for your address's solver time" in player.text_content("#turn")
+        player.wait_for_function(f"() => ({TURN_SECONDS})() === {first - 1}")  # counted down on the page
+        wait_ply(player, 2)  # and played once the bucket paid
+        assert player.errors == []
+        spender.close()

@@ -34,18 +34,19 @@ WorkKind = Literal["game", "move", "hint", "analysis", "review"]
 move, a hint, an analysis or a review."""
 WORK_KINDS: tuple[WorkKind, ...] = ("game", "move", "hint", "analysis", "review")
 RefusalCode = Literal[
-    "budget", "busy", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
+    "budget", "busy", "queued", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
     "not_finished", "not_found", "too_many", "unavailable",
 ]  # fmt: skip
-"""Why solver work was not done: the address's solver time is spent (``budget``), the queue is full
-(``busy``), the server is stopping (``closed``), the search failed (``failed``), the server's solver
-cluster does not answer and is tried again (``unavailable``), the server runs no
+"""Why solver work was not done: the address's solver time is spent (``budget``), the queue of that
+kind of work is full (``busy``), the address has as much of that kind waiting as it may
+(``queued``), the server is stopping (``closed``), the search failed (``failed``), the server's
+solver cluster does not answer and is tried again (``unavailable``), the server runs no
 solver (``no_solver``), a hint in a game against a person (``not_solver_game``) or on the solver's
 turn (``not_your_turn``) or after the end (``game_over``), a review of a game not over
 (``not_finished``), no review of that id (``not_found``), or too many games against the solver from
 one address (``too_many``)."""
 REFUSAL_CODES: tuple[RefusalCode, ...] = (
-    "budget", "busy", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
+    "budget", "busy", "queued", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
     "not_finished", "not_found", "too_many", "unavailable",
 )  # fmt: skip
 ReviewStatus = Literal["queued", "done", "failed"]
@@ -197,11 +198,14 @@ class SolverSeat:
 @dataclass(frozen=True)
 class SolverQueue:
     """Where the connection's solver work stands: ``place`` 0 while the solver thinks, 1, 2... while
-    it waits in the queue, None once it has ended (answered, or dropped)."""
+    it waits in the queue, None once it has ended (answered, or dropped); ``wait``: the seconds
+    until the address's solver time pays for it (the solver's move in a game whose player's
+    address has spent its time: it waits instead of being refused), else None."""
 
     TYPE: ClassVar[str] = "solver_queue"
     what: WorkKind
     place: int | None
+    wait: float | None = None
 
 
 @dataclass(frozen=True)

@@ -250,11 +250,15 @@ def _move_value(news: _News, value: object) -> MoveValue:
 
 
 def _retry_after(news: _News) -> float | None:
-    value = news.get("retry_after")
+    return _seconds(news, "retry_after")
+
+
+def _seconds(news: _News, name: str) -> float | None:
+    value = news.get(name)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and value >= 0):
-        raise news.fail("retry_after", "seconds (a number from 0) or null", value)
+        raise news.fail(name, "seconds (a number from 0) or null", value)
     return float(value)
 
 
@@ -273,7 +277,11 @@ def _read_seat(news: _News) -> SolverSeat:
 
 
 def _read_queue(news: _News) -> SolverQueue:
-    return SolverQueue(what=news.one_of("what", WORK_KINDS), place=news.whole("place", 0, optional=True))
+    return SolverQueue(
+        what=news.one_of("what", WORK_KINDS),
+        place=news.whole("place", 0, optional=True),
+        wait=_seconds(news, "wait"),
+    )
 
 
 def _read_refused(news: _News) -> SolverRefused:

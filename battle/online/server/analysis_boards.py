@@ -25,10 +25,10 @@ import asyncio
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from battle.online.protocol.solver_messages import Analyse, AnalysisResult, Evaluation, SolverQueue, StopAnalysis
+from battle.online.protocol.solver_messages import Analyse, AnalysisResult, Evaluation, StopAnalysis
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
-from battle.online.server.solver_games import refuse, tell
+from battle.online.server.solver_games import queue_news, refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.rules.board import Position
 from battle.rules.notation import parse_position
@@ -125,7 +125,7 @@ class _Deepening:
                 self.step(last, final=True)
             refuse(self.client, "analysis", work.code, work.retry_after)
             return None
-        self.work.watch(work, lambda place: tell(self.client, SolverQueue("analysis", place)))
+        self.work.watch(work, lambda waiting: tell(self.client, queue_news("analysis", waiting)))
         return work
 
     async def run(self, work: Work, nodes: int, most: int) -> None:

@@ -48,10 +48,17 @@ class Audiences:
         """Games whose latest coming or going waits for ``presence_seconds`` to pass."""
         self._tasks: set[asyncio.Task[None]] = set()
         """Broadcasts started from a timer or a drain (kept referenced until done, as asyncio asks)."""
+        self._leaving: list[Callable[[Room, int | None], None]] = []
+        """Told of every connection that leaves a game, with the game and the seat it held."""
 
     def of(self, room: Room) -> set[Client]:
         """The connections attached to ``room``'s game now (an empty set for none)."""
         return self.attached.get(room.game_id, set())
+
+    def on_leave(self, listener: Callable[[Room, int | None], None]) -> None:
+        """Tell ``listener`` of every connection that leaves a game (it closed, or picked another):
+        the solver stops the work of a game its player left."""
+        self._leaving.append(listener)
 
     # -- attaching -----------------------------------------------------------------------
 
@@ -92,6 +99,8 @@ class Audiences:
                 del self.attached[room.game_id]
                 self._forget_presence(room.game_id)
                 self.games.forget_if_finished(room)
+        for listener in self._leaving:
+            listener(room, seat)
         if seat is not None and not self.presence(room)[seat] and room.game_id in self.attached:
             await self.presence_changed(room)
 

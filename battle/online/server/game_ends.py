@@ -7,8 +7,10 @@
   ``abandon_seconds`` (3 days) since their turn began, or ``abandon_one_network_seconds`` (6 h)
   when its two seats came from one network or the other seat is the solver's: nobody else waits
   for such a game, and it holds one of its network's few seats (``seat_networks``). It ends
-  aborted before move 2 and abandoned after (``Room.abandon``). The solver's own turn has no
-  limit: its move is the server's to make.
+  aborted before move 2 and abandoned after (``Room.abandon``). The solver's own turn has the
+  same limit, and the game is its player's to abandon: the solver moves only while a connection
+  holds its player's seat (``solver_games``), so a turn of the solver's that lasts 6 h is one its
+  player left (its longest wait for the pool is minutes: a move past its budget waits for it).
 
 Each deadline is a stored time plus a limit (``created_at``, ``turn_started``), never a timer of
 its own: a restart finds every deadline where it was, and a game past its limit when the server
@@ -38,13 +40,19 @@ def abandon_limit(networks: Mapping[int, str], limits: ServerLimits) -> float:
 
 
 def abandon_deadline(room: Room, networks: Mapping[int, str], limits: ServerLimits) -> float | None:
-    """When ``room``'s game ends for its player to move's absence, or None: a game not being played,
-    one the clock decides (a per-move time that loses), or the solver's turn."""
+    """When ``room``'s game ends for its player's absence, or None: a game not being played, or one
+    the clock decides (a per-move time that loses)."""
     if room.status != Status.PLAYING or room.turn_started is None:
         return None
     if room.options.lose_on_time and room.options.move_seconds is not None:
         return None
+    return room.turn_started + abandon_limit(networks, limits)
+
+
+def abandoning_seat(room: Room, networks: Mapping[int, str]) -> int | None:
+    """The seat that abandons ``room``'s game at its deadline: the player to move, or on the solver's
+    turn the solver's player (who left: the solver moves for a player who is there)."""
     to_move = room.to_move
     if to_move is not None and networks.get(to_move) == SOLVER_NETWORK:
-        return None
-    return room.turn_started + abandon_limit(networks, limits)
+        return 3 - to_move
+    return to_move

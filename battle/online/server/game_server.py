@@ -112,7 +112,6 @@ async def running_server(
             if work is not None:
                 watching.append(asyncio.create_task(work.watch_places()))
             server.solver_games.start()
-            await server.reviews.start()
             try:
                 yield listening, server
             finally:

@@ -21,7 +21,7 @@ import logging
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.server.game_ends import abandon_deadline
+from battle.online.server.game_ends import abandon_deadline, abandoning_seat
 from battle.online.server.group_commit import Committer
 from battle.online.server.link_secrets import LinkSecrets
 from battle.online.server.room import Room, Status, TimeCheck
@@ -139,9 +139,10 @@ class LiveGames:
         """``room.check_time``, then the server's limit on the player to move's absence
         (``game_ends``), with the write of a game either ended queued."""
         check = room.check_time(now)
-        deadline = abandon_deadline(room, self.networks.of(room.game_id), self.limits)
+        networks = self.networks.of(room.game_id)
+        deadline = abandon_deadline(room, networks, self.limits)
         if deadline is not None and now >= deadline:
-            room.abandon(deadline)
+            room.abandon(deadline, abandoning_seat(room, networks))
             check = TimeCheck.ABANDONED
         if check in (TimeCheck.LOST, TimeCheck.ABANDONED):
             self._finish_later(room)

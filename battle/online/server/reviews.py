@@ -7,8 +7,10 @@ pool grades every move against perfect play with a node budget a move, so the re
 first move graded on its par). Reviews run after every waiting move and every hint or analysis
 (the pool's order), charged to the asking address. A game has one review: asked again, the same
 one answers. It is a row of ``reviews`` from the moment it is queued, so its link (``/review/ID``)
-works at once, says its place while it waits, and keeps working after a restart, which queues
-the unfinished ones again. Every connection that looks at a review waiting gets its news.
+works at once and says its place while it waits. Every connection that looks at a review waiting
+gets its news; a review nobody looks at any more (its last such connection closed ``LEAVE_GRACE``
+ago, or the server restarted) leaves the pool, its row still queued, and is queued again, on the
+address of whoever opens its link or asks for it next.
 """
 
 from __future__ import annotations
@@ -19,15 +21,14 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from battle.online.protocol.messages import ProtocolError
 from battle.online.protocol.solver_messages import REVIEW_ID_LENGTH, AskReview, GetReview, ReviewResult
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import UNRATED_ENDS, Room, Status
-from battle.online.server.solver_games import DealBook, refuse, tell
+from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
-from battle.online.server.solver_rows import ReviewRow, plan_review, queued_reviews, review_by_id, review_of_game
+from battle.online.server.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.store import StoreError
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ class Reviews:
         self.readers: dict[str, set[Client]] = {}
         """The connections told of each pending review's news."""
         self._places: dict[str, int | None] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        """Each pending review's task, which stores its end."""
 
     async def ask(self, client: Client, room: Room, message: AskReview, now: float) -> None:
         """Review the connection's game, once it is over: a new review queued, or the one it has."""
@@ -70,24 +72,37 @@ class Reviews:
             refuse(client, "review", "not_finished")
             return
         row = review_of_game(self.live.store, room.game_id)
+        address = network_of(client.address, self.ipv6_prefix)
         if row is None or row.status == "failed":
             fresh = ReviewRow(secrets.token_hex(REVIEW_ID_LENGTH // 2), room.game_id, "queued", now)
-            queued = await self._queue(room, fresh, network_of(client.address, self.ipv6_prefix))
+            queued = await self._queue(room, fresh, address)
             if isinstance(queued, Refused):
                 refuse(client, "review", queued.code, queued.retry_after)
                 return
             row = queued
+        elif row.status == "queued" and row.review not in self.pending:
+            self._queue_again(client, room, row, address)
         self._show(client, row)
 
     async def get(self, client: Client, message: GetReview) -> None:
         """A review by its id: its report, or its place while it waits (and its news until it is ready:
-        meanwhile the connection serves someone; one that read a report or an unknown id does not)."""
+        meanwhile the connection serves someone; one that read a report or an unknown id does not); a
+        queued one that left the pool is queued again."""
         pending = self.pending.get(message.review)
         row = pending[0] if pending is not None else review_by_id(self.live.store, message.review)
         if row is None:
             refuse(client, "review", "not_found")
             return
+        if row.status == "queued" and pending is None and self.work is not None:
+            room = self.live.room(row.game, "the game of this review is gone")
+            self._queue_again(client, room, row, network_of(client.address, self.ipv6_prefix))
         self._show(client, row)
+
+    def _queue_again(self, client: Client, room: Room, row: ReviewRow, address: str) -> None:
+        """Queue again a review whose row waits but whose work left the pool (nobody looked at it)."""
+        queued = self._queued(room, row, address)
+        if isinstance(queued, Refused):
+            refuse(client, "review", queued.code, queued.retry_after)
 
     def _show(self, client: Client, row: ReviewRow) -> None:
         if row.review in self.pending:
@@ -101,24 +116,33 @@ class Reviews:
     # -- the queue ---------------------------------------------------------------------------------
 
     async def _queue(self, room: Room, row: ReviewRow, address: str) -> ReviewRow | Refused:
-        """Queue ``row``'s review of ``room`` and store it, unless the pool refuses it."""
+        """Queue a new review, ``row``'s of ``room``, and store its row, unless the pool refuses it."""
+        queued = self._queued(room, row, address)
+        if isinstance(queued, Refused):
+            return queued
+        try:
+            await stored(self.live.committer.submit(plan_review(row)))
+        except StoreError:
+            self._drop(row.review)
+            raise
+        return row
+
+    def _queued(self, room: Room, row: ReviewRow, address: str) -> ReviewRow | Refused:
+        """Queue ``row``'s review of ``room``, unless the pool refuses it."""
         assert self.work is not None
         known = self.deals.known_start(room.game.deal_number, room.game.start)
         work = self.work.review(room.game, known, seat=f"review:{row.review}", address=address)
         if isinstance(work, Refused):
             return work
-        try:
-            await stored(self.live.committer.submit(plan_review(row)))
-        except StoreError:
-            work.cancel()
-            raise
+        self._follow(row, work)
+        return row
+
+    def _follow(self, row: ReviewRow, work: Work) -> None:
+        assert self.work is not None
         self.pending[row.review] = (row, work)
         self._places[row.review] = work.place()
-        self.work.watch(work, lambda place: self._placed(row, place))
-        task = asyncio.ensure_future(self._when_done(row, work))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return row
+        self.work.watch(work, lambda waiting: self._placed(row, None if waiting is None else waiting.place))
+        self._tasks[row.review] = asyncio.ensure_future(self._when_done(row, work))
 
     def _placed(self, row: ReviewRow, place: int | None) -> None:
         if place is None or row.review not in self.pending:
@@ -141,33 +165,40 @@ class Reviews:
             log.error("%s", problem)
         self.pending.pop(row.review, None)
         self._places.pop(row.review, None)
+        self._tasks.pop(row.review, None)
         for client in self.readers.pop(row.review, ()):
             tell(client, self._news(ended))
             client.released(_reading(row.review))
 
-    async def start(self) -> None:
-        """At the server's start: the reviews a stop left queued are queued again (each on its own
-        budget: its asker's address is not kept)."""
-        if self.work is None:
-            return
-        for row in queued_reviews(self.live.store):
-            try:
-                room = self.live.room(row.game, "its game is gone")
-            except (ProtocolError, StoreError) as problem:  # a game gone or damaged: the other reviews go on
-                log.error("review %s: %s", row.review, problem)
-                continue
-            if isinstance(await self._queue(room, row, f"review {row.review}"), Refused):
-                log.error("review %s: the solver pool refused it again", row.review)
-
     def forget(self, client: Client) -> None:
-        """A connection closed: it is told no more (the review goes on: its link shows it when ready)."""
-        for readers in self.readers.values():
-            readers.discard(client)
+        """A connection closed: it is told no more, and a review it was the last to look at leaves the
+        pool unless another connection looks at it within ``LEAVE_GRACE``."""
+        for review, readers in self.readers.items():
+            if client in readers:
+                readers.discard(client)
+                if not readers:
+                    asyncio.get_running_loop().call_later(LEAVE_GRACE, self._drop_if_unread, review)
+
+    def _drop_if_unread(self, review: str) -> None:
+        if not self.readers.get(review):
+            self._drop(review)
+
+    def _drop(self, review: str) -> None:
+        """The review's work leaves the pool (its row stays as it is)."""
+        pending = self.pending.pop(review, None)
+        self.readers.pop(review, None)
+        self._places.pop(review, None)
+        task = self._tasks.pop(review, None)
+        if task is not None:
+            task.cancel()
+        if pending is not None:
+            pending[1].cancel()
 
     async def close(self) -> None:
-        for task in list(self._tasks):
+        tasks = list(self._tasks.values())
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _reading(review: str) -> str:

@@ -635,10 +635,11 @@ class Room:
         self._finish(None, EndReason.EXPIRED, ends)
         return True
 
-    def abandon(self, at: float) -> EndReason:
+    def abandon(self, at: float, seat: int | None = None) -> EndReason:
         """End a game whose player to move has not moved within the server's limit, as of ``at`` (the
         limit's end): aborted while either player could still have called it off (before move
-        ``ABORT_BEFORE_PLY``: nobody has staked a move on it), else abandoned, won by the seat that
+        ``ABORT_BEFORE_PLY``: nobody has staked a move on it), else abandoned by ``seat`` (the player
+        to move unless said: a solver's player who left on the solver's turn), won by the seat that
         stayed whatever the score (a player who leaves a lost game loses it all the same)."""
         if self.status != Status.PLAYING:
             raise ValueError(
@@ -647,7 +648,7 @@ class Room:
         if self.ply < ABORT_BEFORE_PLY:
             self._finish(None, EndReason.ABORTED, at)
         else:
-            self._finish(3 - self.game.position.to_move, EndReason.ABANDONED, at)
+            self._finish(3 - (self.game.position.to_move if seat is None else seat), EndReason.ABANDONED, at)
         assert self.reason is not None
         return self.reason
 

@@ -4,10 +4,12 @@ A game against the solver is a friend's game in every other way: a ``Room`` in `
 as it changes, resumed with its seat token after a reload or a restart, followed with its watch
 code, its record a ``.mbg``. Its second seat is taken at creation by the solver (named as the
 window names it, ``Solver (club)``), whose row in ``solver_rows`` says its level and seed. Whenever
-the game changes (``follow``), the solver's move is asked of the pool if it is the solver's turn,
-and stopped if the game ended; the move found is played through the room, stored and told as any
-move is. The solver's moves are charged to the address of the player (their budget of solver time),
-and a refusal is told to the game's pages with the seconds until the move is asked again.
+the game changes (``follow``), the solver's move is asked of the pool if it is the solver's turn and
+a connection holds the player's seat, and stopped if the game ended; the move found is played
+through the room, stored and told as any move is. A game whose player has left (no connection
+holds the seat for ``LEAVE_GRACE``) is abandoned: its move leaves the pool, and is asked again
+when the player comes back. The solver's moves are charged to the address of the player (their
+budget of solver time): past it a move waits for the budget, and its pages are told how long.
 
 It counts nowhere as a game between people: it never waits for a second player, offers no
 rematch or takeback (the solver answers neither), and ``/stats`` counts it apart.
@@ -58,7 +60,7 @@ from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.network_caps import refuse_start
 from battle.online.server.room import Options, Room, Status, plan_start
 from battle.online.server.seat_networks import with_networks
-from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.solver_outcomes import Refused, Waiting, WorkFailed
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
 from battle.rules.board import Position
@@ -71,6 +73,10 @@ log = logging.getLogger("mahjong-battle.server")
 
 RETRY_FAILED_SECONDS = 5.0
 """After a search the pool could not answer, the solver's move is asked again this much later."""
+LEAVE_GRACE = 0.5
+"""Seconds the solver work of a connection that closed waits for another connection of its owner
+before it leaves the pool (a page that reloads, or goes from a game to its review's link, opens
+the next connection within this on one machine), so that it leaves within a second of the close."""
 
 Commit = Callable[[Room, Callable[[], Write]], Awaitable[None]]
 
@@ -113,6 +119,13 @@ def refuse(client: Client, what: WorkKind, code: RefusalCode, retry_after: float
     tell(client, SolverRefused(what, code, None if retry_after is None else tenths(retry_after)))
 
 
+def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
+    """Where ``what`` stands, as its pages are told: its place, and the seconds it waits for its budget."""
+    if waiting is None:
+        return SolverQueue(what, None)
+    return SolverQueue(what, waiting.place, tenths(waiting.wait) if waiting.wait > 0 else None)
+
+
 def tenths(seconds: float) -> float:
     """Seconds until work is taken, up to the next tenth: a refusal never says "again in 0 s"."""
     return max(0.1, math.ceil(seconds * 10) / 10)
@@ -148,6 +161,7 @@ class SolverGames:
         """Whose solver time each game's moves take: the network of its player's latest connection."""
         self.hints: dict[Client, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        audiences.on_leave(self._left)
 
     # -- which games -------------------------------------------------------------------------------
 
@@ -258,7 +272,9 @@ class SolverGames:
         tell(client, SolverSeat(room.game_id, seat.seat, seat.level, seat.par))
         work = self.moving.get(room.game_id)
         if work is not None:
-            tell(client, SolverQueue("move", work.place()))
+            tell(client, queue_news("move", work.waiting()))
+        elif client.seat is not None:
+            self.follow(room)  # the player is back: the move dropped while the game was left
 
     def _tell_game(self, game: str, news: SolverNews) -> None:
         room = self.live.rooms.get(game)
@@ -267,23 +283,43 @@ class SolverGames:
                 tell(client, news)
 
     def forget(self, client: Client) -> None:
-        """A connection closed: its hint's search is stopped (the solver's moves go on: the game does)."""
+        """A connection closed: its hint's search is stopped (the solver's move, once the game has no
+        player left, by ``_left``)."""
         task = self.hints.pop(client, None)
         if task is not None:
             task.cancel()
 
+    def _left(self, room: Room, seat: int | None) -> None:
+        """A connection left ``room``'s game: the game is abandoned if no connection holds the player's
+        seat ``LEAVE_GRACE`` later."""
+        if seat is not None and room.game_id in self.moving:
+            asyncio.get_running_loop().call_later(LEAVE_GRACE, self._abandon_if_left, room.game_id)
+
+    def _abandon_if_left(self, game: str) -> None:
+        room = self.live.rooms.get(game)
+        if room is not None and not self._player_here(room):
+            work = self.moving.pop(game, None)
+            if work is not None:
+                work.cancel()
+
+    def _player_here(self, room: Room) -> bool:
+        """Whether a connection holds the seat of the solver's opponent in ``room``'s game."""
+        seat = self.seats.get(room.game_id)
+        return seat is not None and self.audiences.presence(room)[3 - seat.seat]
+
     # -- the solver's moves ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """At the server's start: the solver moves in every game that waits for it."""
+        """At the server's start: the games finished meanwhile are let go (the solver moves in a game
+        that waits for it once its player comes back)."""
         for game in list(self.seats):
             room = self.live.rooms.get(game)
             if room is not None:
                 self.follow(room)
 
     def follow(self, room: Room) -> None:
-        """After any change of ``room``'s game: the solver's move is asked if it is the solver's turn, and
-        stopped if the game ended."""
+        """After any change of ``room``'s game: the solver's move is asked if it is the solver's turn and
+        the player is here, and stopped if the game ended."""
         seat = self.seats.get(room.game_id)
         if seat is None or self.work is None:
             return
@@ -299,7 +335,7 @@ class SolverGames:
                 for client in self.audiences.of(room):
                     self.forget(client)  # a hint asked before the end (the clock's, too) is no use now
             return
-        if game not in self.moving:
+        if game not in self.moving and self._player_here(room):
             self._ask_move(room, seat)
 
     def _ask_move(self, room: Room, seat: SolverSeatRow) -> None:
@@ -308,12 +344,12 @@ class SolverGames:
         work = self.work.move(
             room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
         )
-        if isinstance(work, Refused):
+        if isinstance(work, Refused):  # the moves' queue is full (a move is never refused for its budget)
             self._tell_game(game, SolverRefused("move", work.code, tenths(work.retry_after)))
             self._again_later(game, max(1.0, work.retry_after))
             return
         self.moving[game] = work
-        self.work.watch(work, lambda place: self._tell_game(game, SolverQueue("move", place)))
+        self.work.watch(work, lambda waiting: self._tell_game(game, queue_news("move", waiting)))
         self._start(self._play_when_found(game, ply, seat, work))
 
     def _payer(self, game: str) -> str:
@@ -378,7 +414,7 @@ class SolverGames:
             refuse(client, "hint", work.code, work.retry_after)
             return
         self.forget(client)
-        self.work.watch(work, lambda place: tell(client, SolverQueue("hint", place)))
+        self.work.watch(work, lambda waiting: tell(client, queue_news("hint", waiting)))
         self.hints[client] = self._start(self._hint_when_found(client, room.game_id, room.ply, work))
 
     async def _hint_when_found(self, client: Client, game: str, ply: int, work: Work) -> None:

@@ -29,8 +29,10 @@ class SolverSetup:
 
 @dataclass(frozen=True)
 class Refused:
-    """Work the pool did not take: ``reason`` ``budget``, ``busy``, ``closed`` or ``unavailable`` (its
-    cluster does not answer), and the seconds until the same work would be taken."""
+    """Work the pool did not take: ``reason`` ``budget`` (the address's solver time is spent), ``busy``
+    (the queue of its kind is full), ``queued`` (the address has as much of its kind waiting as it
+    may), ``closed`` or ``unavailable`` (its cluster does not answer), and the seconds until the same
+    work would be taken."""
 
     reason: str
     retry_after: float
@@ -38,8 +40,23 @@ class Refused:
     @property
     def code(self) -> RefusalCode:
         """The refusal's code on the wire, which the pages word."""
-        codes: dict[str, RefusalCode] = {"budget": "budget", "closed": "closed", "unavailable": "unavailable"}
+        codes: dict[str, RefusalCode] = {
+            "budget": "budget",
+            "queued": "queued",
+            "closed": "closed",
+            "unavailable": "unavailable",
+        }
         return codes.get(self.reason, "busy")
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Where submitted work stands: ``place`` 0 while the solver runs it, 1 when it starts next...;
+    ``wait`` the seconds until its address's solver time pays for it (the solver's move in a game
+    whose player's address has spent its time), 0 once paid for."""
+
+    place: int
+    wait: float = 0.0
 
 
 class WorkFailed(Exception):

@@ -108,16 +108,6 @@ def review_of_game(store: GameStore, game: str) -> ReviewRow | None:
     return _review(store, "game", game)
 
 
-def queued_reviews(store: GameStore) -> list[ReviewRow]:
-    """The reviews still queued (a restart queues them again), oldest first."""
-    rows = store.read_rows(
-        "SELECT id, game, status, requested_at, finished_at, report FROM reviews WHERE status = 'queued' "
-        "ORDER BY requested_at",
-        (),
-    )
-    return [_row(row) for row in rows]
-
-
 def _review(store: GameStore, column: str, value: str) -> ReviewRow | None:
     rows = store.read_rows(
         f"SELECT id, game, status, requested_at, finished_at, report FROM reviews WHERE {column} = ?", (value,)

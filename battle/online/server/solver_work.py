@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from battle.online.server.solver_outcomes import Refused, SolverSetup, WorkFailed
+from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, WorkFailed
 from battle.players.solver_pool import (
     AnalysisResult,
     Budget,
@@ -35,6 +36,7 @@ from battle.players.solver_pool import (
     ReviewJob,
     ReviewResult,
     SolverPool,
+    Standing,
     Ticket,
     open_pool,
     position_data,
@@ -46,6 +48,9 @@ __all__ = ["SolverWork", "Work"]
 
 PLACES_EVERY = 1.0
 """Seconds between looks at the queue's places: a waiting page's "place 3" moves on at most this often."""
+WAIT_MOVED = 1.0
+"""Seconds by which the moment a waiting move's budget pays for it must move before its page is told
+again: the page counts the wait down itself."""
 
 
 class Work:
@@ -73,6 +78,10 @@ class Work:
         """0 while the solver runs it, 1 when it starts next...; None once it has ended."""
         return self.ticket.place()
 
+    def waiting(self) -> Waiting | None:
+        """Its place and the seconds it waits for its address's budget; None once it has ended."""
+        return _waiting(self.ticket.standing())
+
     def cancel(self) -> None:
         self.result.cancel()
         self.ticket.cancel()
@@ -83,8 +92,9 @@ class SolverWork:
 
     def __init__(self, pool: SolverPool) -> None:
         self.pool = pool
-        self._watched: dict[Ticket, tuple[Callable[[int | None], None], int | None]] = {}
-        """Each watched ticket's teller and the place it told last."""
+        self._watched: dict[Ticket, tuple[Callable[[Waiting | None], None], int, float | None]] = {}
+        """Each watched ticket's teller, the place it told last, and when (monotonic) it said its
+        budget would pay for it (None: it did not wait for its budget)."""
         self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0}
         self._cpu_lock = threading.Lock()
 
@@ -153,12 +163,13 @@ class SolverWork:
 
     # -- places ----------------------------------------------------------------------------------
 
-    def watch(self, work: Work, tell: Callable[[int | None], None]) -> None:
-        """Tell ``work``'s place now and whenever it changes (``watch_places``), None once it has ended."""
-        place = work.place()
-        tell(place)
-        if place is not None:
-            self._watched[work.ticket] = (tell, place)
+    def watch(self, work: Work, tell: Callable[[Waiting | None], None]) -> None:
+        """Tell ``work``'s place (and wait for its budget) now and whenever it changes (``watch_places``),
+        None once it has ended."""
+        waiting = work.waiting()
+        tell(waiting)
+        if waiting is not None:
+            self._watched[work.ticket] = (tell, waiting.place, _paid_at(waiting, time.monotonic()))
 
     async def watch_places(self) -> None:
         """Every ``PLACES_EVERY`` seconds: each watched work whose place changed is told it."""
@@ -169,16 +180,17 @@ class SolverWork:
     def tell_places(self) -> None:
         if not self._watched:
             return
-        places = self.pool.places()
-        for ticket, (tell, told) in list(self._watched.items()):
-            place = places.get(ticket)
-            if place is None:
+        standings = self.pool.standings()
+        now = time.monotonic()
+        for ticket, (tell, place, paid_at) in list(self._watched.items()):
+            waiting = _waiting(standings.get(ticket))
+            if waiting is None:
                 del self._watched[ticket]
-            elif place != told:
-                self._watched[ticket] = (tell, place)
+            elif waiting.place != place or _moved(paid_at, _paid_at(waiting, now)):
+                self._watched[ticket] = (tell, waiting.place, _paid_at(waiting, now))
             else:
                 continue
-            tell(place)
+            tell(waiting)
 
     # -- the pool as a whole -----------------------------------------------------------------------
 
@@ -206,6 +218,21 @@ class SolverWork:
     def close(self) -> None:
         """Cancel every unit and end the workers (blocks: run it off the loop)."""
         self.pool.close()
+
+
+def _paid_at(waiting: Waiting, now: float) -> float | None:
+    return now + waiting.wait if waiting.wait > 0 else None
+
+
+def _moved(told: float | None, now: float | None) -> bool:
+    """Whether the moment a budget pays for a move moved enough to tell its page again."""
+    if told is None or now is None:
+        return told != now
+    return abs(now - told) > WAIT_MOVED
+
+
+def _waiting(standing: Standing | None) -> Waiting | None:
+    return None if standing is None else Waiting(standing.place, standing.wait)
 
 
 def _json_of(result: Result) -> Mapping[str, Any]:

@@ -1,0 +1,182 @@
+"""The solver shared fairly, through a real ``serve`` with two solver workers and hand-written clients
+from distinct loopback networks (127.0.0.x): a flood of reviews from several networks never has a
+player's move refused; one network's games at the perfect level leave a worker to another
+network's club move, which runs at once; closing the flooding network's connections frees the
+workers; and a network past its solver time has its move wait, not refused, while another
+network's move goes at once."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from battle.rules.board import move_name
+from battle.rules.deal import deal
+from battle.rules.notation import format_position, parse_position
+from tests.online.test_online_solver_pool import stats
+from tests.online_server import Client, ServerProcess, a_legal_move, create
+
+WAIT = 60.0
+"""The longest one answer is waited for (a busy machine, workers loading their kernels)."""
+ROOM_OF_FOUR = "import battle.players.pool_schedule as schedule; schedule.MAX_WAITING = 4"
+"""Four units of a kind may wait: a few reviews fill the reviews' room within a test."""
+STEPS_OF_A_MINUTE = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 60_000_000"
+"""Each depth of an analysis searches up to 60 M nodes, reserving a minute of its network's time."""
+
+
+def solver_game(client: Client, level: str, first: str = "creator", deal_number: int = 3) -> dict[str, Any]:
+    """A new game of ``client`` against the solver at ``level``; its first ``state``."""
+    client.send({"type": "solver_game", "level": level, "deal": {"number": deal_number}, "first": first})
+    client.expect("solver_created", WAIT)
+    return client.expect("state", WAIT)
+
+
+def solver_reply(client: Client, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """``client`` moves in its game against the solver; what it heard until the solver's reply
+    (``moved`` of ply 2), which it returns last."""
+    client.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
+    heard = []
+    for _ in range(100):
+        message = client.read(WAIT)
+        heard.append(message)
+        if message["type"] == "moved" and message["ply"] == 2:
+            return heard
+    raise AssertionError(f"no reply of the solver in {heard}")
+
+
+def finished_game(url: str, source: str, deal_number: int, moves: int = 1) -> Client:
+    """A game a network plays against itself, ``moves`` moves and a resignation: its host's connection."""
+    host = Client(url, source=source)
+    created = create(host, deal_number)
+    guest = Client(url, source=source)
+    guest.send({"type": "join", "code": created["invite"]})
+    state = guest.expect("state", WAIT)
+    seats = {created["seat"]: host, 3 - created["seat"]: guest}
+    position = parse_position(state["start"])
+    for ply in range(moves):
+        move = position.legal_moves()[0]
+        seats[position.to_move].send({"type": "move", "move": move_name(move), "id": f"m{ply}"})
+        seats[position.to_move].expect("ack", WAIT)
+        position.push(move)
+    guest.send({"type": "resign"})
+    while host.expect("state", WAIT)["status"] != "finished":
+        pass
+    guest.close()
+    return host
+
+
+def first_of(client: Client, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The next message of one of ``kinds``."""
+    for _ in range(100):
+        message = client.read(WAIT)
+        if message["type"] in kinds:
+            return message
+    raise AssertionError(f"none of {kinds} in {client.seen[-100:]}")
+
+
+def wait_for_stats(server: ServerProcess, wanted: Callable[[dict[str, int]], bool], seconds: float = WAIT) -> float:
+    """Seconds until ``/stats``'s solver counts are as ``wanted`` says (fails after ``seconds``)."""
+    began = time.monotonic()
+    while True:
+        shown = {name: int(value) for name, value in stats(server).items() if value.isdigit()}
+        if wanted(shown):
+            return time.monotonic() - began
+        assert time.monotonic() - began < seconds, shown
+        time.sleep(0.05)
+
+
+def perfect_games(server: ServerProcess, source: str) -> list[Client]:
+    """Three games of one network against the perfect level, the solver moving first in each: one
+    of its 10 s searches (two, if the workers allowed it) runs once both workers have their kernels."""
+    attackers = [Client(server.url, source=source) for _ in range(3)]
+    for number, attacker in enumerate(attackers):
+        solver_game(attacker, "perfect", first="joiner", deal_number=10 + number)
+    wait_for_stats(
+        server,
+        lambda shown: (
+            shown["solver_workers_ready"] == 2
+            and shown["solver_running"] >= 1
+            and shown["solver_running"] + shown["solver_waiting_move"] == 3
+        ),
+    )
+    return attackers
+
+
+def test_a_flood_of_reviews_from_several_networks_never_has_a_move_refused(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "2", prelude=ROOM_OF_FOUR) as server:
+        hosts = [
+            finished_game(server.url, f"127.0.0.{network}", deal_number)
+            for network in (2, 3, 4)
+            for deal_number in (5, 6, 7)
+        ]
+        victim = Client(server.url, source="127.0.0.9")
+        state = solver_game(victim, "club")
+        for host in hosts:  # nine reviews of whole boards at once: one runs, four wait
+            host.send({"type": "review"})
+        answers = [first_of(host, ("review_result", "solver_refused")) for host in hosts]
+        refused = sorted({answer["code"] for answer in answers if answer["type"] == "solver_refused"})
+        assert refused and set(refused) <= {"busy", "queued"}, answers  # the reviews' own room is full
+        heard = solver_reply(victim, state)
+        assert [message for message in heard if message["type"] == "solver_refused"] == []
+        for client in (*hosts, victim):
+            client.close()
+
+
+def test_a_networks_perfect_games_leave_a_worker_to_another_networks_club_move(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "2") as server:
+        attackers = perfect_games(server, "127.0.0.2")
+        victim = Client(server.url, source="127.0.0.9")
+        heard = solver_reply(victim, solver_game(victim, "club"))
+        places = [message["place"] for message in heard if message["type"] == "solver_queue"]
+        assert places[0] == 0, heard  # the club move ran at once: a worker is kept for short moves
+        assert stats(server)["solver_waiting_move"] == "2"  # while the perfect searches wait their turn
+        for client in (*attackers, victim):
+            client.close()
+
+
+def test_closing_a_networks_connections_frees_the_workers_within_a_second(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "2") as server:
+        attackers = perfect_games(server, "127.0.0.2")
+        for attacker in attackers:
+            attacker.close()
+        # a perfect search stops at its 10 s limit: only leaving the pool frees it within seconds
+        freed = wait_for_stats(server, lambda shown: shown["solver_running"] + shown["solver_waiting_move"] == 0, 5.0)
+        assert freed < 2.0, freed
+
+
+def test_a_network_past_its_solver_time_has_its_move_wait_while_another_networks_goes(tmp_path: Path) -> None:
+    flags = ("--solver-workers", "2", "--solver-budget", "60", "--solver-refill", "1")
+    with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_A_MINUTE) as server:
+        spender = Client(server.url, source="127.0.0.3")
+        spender.send({"type": "analyse", "id": "big", "position": format_position(deal(6))})
+        while (message := spender.read(WAIT))["type"] != "analysis_result" or message["evaluation"]["depth"] < 8:
+            pass  # the quick depths are done: the next holds the network's whole minute
+        player = Client(server.url, source="127.0.0.3")
+        heard = solver_reply(player, solver_game(player, "club"))
+        waits = [message["wait"] for message in heard if message["type"] == "solver_queue" and message["wait"]]
+        assert waits and waits[0] <= 2.5, heard  # its 2 s at 1 s a second, told to the page
+        assert [message for message in heard if message["type"] == "solver_refused"] == []
+        other = Client(server.url, source="127.0.0.4")
+        heard = solver_reply(other, solver_game(other, "club"))
+        assert [message["wait"] for message in heard if message["type"] == "solver_queue"][0] is None
+        for client in (spender, player, other):
+            client.close()
+
+
+def test_a_review_nobody_looks_at_leaves_the_pool_and_its_link_queues_it_again(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "2") as server:
+        host = finished_game(server.url, "127.0.0.2", 5, moves=8)  # nine seconds of review
+        host.send({"type": "review"})
+        review = host.expect("review_result", WAIT)["review"]
+        wait_for_stats(server, lambda shown: shown["solver_running"] == 1)
+        host.close()
+        left = wait_for_stats(server, lambda shown: shown["solver_running"] + shown["solver_waiting_review"] == 0, 5.0)
+        assert left < 1.5, left
+        reader = Client(server.url, source="127.0.0.3")  # its link, opened later: queued again, and done
+        reader.send({"type": "review_get", "review": review})
+        while (news := reader.expect("review_result", WAIT))["status"] == "queued":
+            pass
+        assert news["status"] == "done" and len(news["report"]["moves"]) == 8
+        reader.close()
