@@ -313,8 +313,12 @@ def played_out(number: int, pairs_left: int) -> str:
     return format_position(position)
 
 
-LONG_STEPS = "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 60.0"
-"""Each depth of an analysis searches up to a minute: one of a whole deal runs until it is stopped."""
+LONG_STEPS = (
+    "import battle.online.server.analysis_boards as boards\n"
+    "boards.ANALYSIS_STEP_NODES = 100_000_000; boards.ANALYSIS_MOST_NODES = 10**10"
+)
+"""Each depth of an analysis searches up to 100 M nodes (a minute or more): one of a whole deal runs
+until it is stopped."""
 
 
 def test_a_connection_serves_while_its_analysis_runs_and_not_after_nor_for_a_position_over(tmp_path: Path) -> None:

@@ -16,10 +16,7 @@ from tests.web.game_pages import DESKTOP, new_page
 from tests.web.test_web_analysis import expected_values, final_values
 from tests.web.test_web_solver import endgame
 
-SMALL_STEPS = (
-    "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = {nodes}\n"
-    "import battle.online.server.solver_work as work; work.ANALYSIS_STEP_SECONDS = 0.02\n"
-)
+SMALL_STEPS = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = {nodes}\n"
 KERNELS_MS = 120_000
 POSITION = endgame(11, left=40)
 """80 tiles that `analyse` solves in about 1.2 M nodes: more than a step's, less than the largest search's."""
