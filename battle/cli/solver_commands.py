@@ -321,10 +321,6 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
 
     engine = _advisor(args, position, one_search=True)
     deadline = _deadline(args)
-    if deadline is not None:
-        answered = _plain_while_loading(args, position, deadline)
-        if answered is not None:
-            return position, *answered
     if deadline is not None and deadline <= time.monotonic() and not args.quiet:
         note(
             _("  the start-up took {seconds} s of --time {budget}: the answer comes from a two-move search").format(
@@ -332,6 +328,10 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
                 budget=format_number(int(args.time) if args.time.is_integer() else args.time),
             )
         )
+    if deadline is not None:
+        answered = _plain_while_loading(args, position, deadline)
+        if answered is not None:
+            return position, *answered
     last_line = [time.monotonic()]
 
     def report(progress) -> None:  # noqa: ANN001
@@ -390,9 +390,11 @@ def _plain_while_loading(args: argparse.Namespace, position: Position, deadline:
     threading.Thread(target=load, name="solver-load", daemon=True).start()
     if loaded.wait(LOAD_GLANCE):
         return None
+    plain = PlainOpponent()
+    if time.monotonic() >= deadline:  # the start-up spent the budget (said above): two moves, in milliseconds
+        return plain.search(position, Limits(depth=2), all_exact=True), False
     if not args.quiet:
         note(_("  loading the solver's kernels from the cache; plain Python searches meanwhile"))
-    plain = PlainOpponent()
     best: Analysis | None = None
     try:
         for depth in range(1, min(args.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH) + 1):
