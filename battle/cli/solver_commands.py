@@ -319,10 +319,6 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
 
     engine = _advisor(args, position, one_search=True)
     deadline = _deadline(args)
-    if deadline is not None:
-        answered = _plain_while_loading(args, position, deadline)
-        if answered is not None:
-            return position, *answered
     if deadline is not None and deadline <= time.monotonic() and not args.quiet:
         note(
             _("  the start-up took {seconds} s of --time {budget}: the answer comes from a two-move search").format(
@@ -330,6 +326,10 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
                 budget=format_number(int(args.time) if args.time.is_integer() else args.time),
             )
         )
+    if deadline is not None:
+        answered = _plain_while_loading(args, position, deadline)
+        if answered is not None:
+            return position, *answered
     last_line = [time.monotonic()]
 
     def report(progress) -> None:  # noqa: ANN001
@@ -373,8 +373,9 @@ def _plain_while_loading(args: argparse.Namespace, position: Position, deadline:
     """A ``--time`` answer that does not wait for the kernels' load: they load from numba's cache on
     a thread (0.5-1 s on a quiet machine, 8-18 s beside two busy loops), while plain Python
     (``battle.players.PlainOpponent``, the kernel's search node for node) deepens from one move to
-    four. Kernels loaded before the deadline: None, and the real search takes the time left. Else
-    the deepest plain result answers at the deadline (with whether Ctrl-C stopped the wait)."""
+    four (two at least, as the kernels' search gives a start-up that took the whole time). Kernels
+    loaded before the deadline: None, and the real search takes the time left. Else the deepest
+    plain result answers at the deadline (with whether Ctrl-C stopped the wait)."""
     from battle.players import PLAIN_MAX_DEPTH, Limits, PlainOpponent, prepare_kernels
 
     loaded = threading.Event()
@@ -394,7 +395,7 @@ def _plain_while_loading(args: argparse.Namespace, position: Position, deadline:
     best: Analysis | None = None
     try:
         for depth in range(1, min(args.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH) + 1):
-            if best is not None and (loaded.is_set() or time.monotonic() >= deadline):
+            if best is not None and best.depth >= 2 and (loaded.is_set() or time.monotonic() >= deadline):
                 break
             best = plain.search(position, Limits(depth=depth), all_exact=True)
             if best.exact:

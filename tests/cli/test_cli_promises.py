@@ -391,7 +391,8 @@ def test_play_help_lists_the_levels() -> None:
 
     done = command("play", "--help")
     assert done.returncode == 0
-    listed = [line.split()[0] for line in done.stdout.decode().split("levels for --vs")[1].splitlines()[1:] if line]
+    levels = done.stdout.decode().split("levels for --vs")[1].split("\n\n")[0]  # then a game's commands
+    listed = [line.split()[0] for line in levels.splitlines()[1:] if line]
     assert listed == list(LEVELS)
 
 
