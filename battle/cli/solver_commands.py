@@ -375,8 +375,9 @@ def _plain_while_loading(args: argparse.Namespace, position: Position, deadline:
     """A ``--time`` answer that does not wait for the kernels' load: they load from numba's cache on
     a thread (0.5-1 s on a quiet machine, 8-18 s beside two busy loops), while plain Python
     (``battle.players.PlainOpponent``, the kernel's search node for node) deepens from one move to
-    four. Kernels loaded before the deadline: None, and the real search takes the time left. Else
-    the deepest plain result answers at the deadline (with whether Ctrl-C stopped the wait)."""
+    four (two at least, as the kernels' search gives a start-up that took the whole time). Kernels
+    loaded before the deadline: None, and the real search takes the time left. Else the deepest
+    plain result answers at the deadline (with whether Ctrl-C stopped the wait)."""
     from battle.players import PLAIN_MAX_DEPTH, Limits, PlainOpponent, prepare_kernels
 
     loaded = threading.Event()
@@ -398,7 +399,7 @@ def _plain_while_loading(args: argparse.Namespace, position: Position, deadline:
     best: Analysis | None = None
     try:
         for depth in range(1, min(args.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH) + 1):
-            if best is not None and (loaded.is_set() or time.monotonic() >= deadline):
+            if best is not None and best.depth >= 2 and (loaded.is_set() or time.monotonic() >= deadline):
                 break
             best = plain.search(position, Limits(depth=depth), all_exact=True)
             if best.exact:

@@ -391,7 +391,7 @@ def test_play_help_lists_the_levels() -> None:
 
     done = command("play", "--help")
     assert done.returncode == 0
-    levels = done.stdout.decode().split("levels for --vs")[1].split("\n\n")[0]  # the block ends at a blank line
+    levels = done.stdout.decode().split("levels for --vs")[1].split("\n\n")[0]  # then a game's commands
     listed = [line.split()[0] for line in levels.splitlines()[1:] if line]
     assert listed == list(LEVELS)
 

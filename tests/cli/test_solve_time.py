@@ -42,9 +42,8 @@ def test_a_time_limited_solve_answers_while_the_kernels_still_load(tmp_path: Pat
     except subprocess.TimeoutExpired as expired:
         raise AssertionError(f"no answer while the kernels load: {expired.stderr!r}") from None
     assert done.returncode == 0, done.stderr[-2000:]
-    # depth 4 when the start-up leaves time for it; a start-up longer than the second leaves depth 1
-    assert re.search(r"not exact \(depth [1-4]; a limit stopped the search\)", done.stdout), done.stdout
-    assert done.stderr.splitlines() == [
-        "  loading the solver's kernels from the cache; plain Python searches meanwhile"
-    ]
-    assert "compiling" not in done.stderr
+    # depth 4 when the start-up leaves time for it; a start-up longer than the second leaves depth 2
+    assert re.search(r"not exact \(depth [2-4]; a limit stopped the search\)", done.stdout), done.stdout
+    loading = "  loading the solver's kernels from the cache; plain Python searches meanwhile"
+    assert loading in done.stderr.splitlines(), done.stderr
+    assert "compiling" not in done.stderr and "Traceback" not in done.stderr

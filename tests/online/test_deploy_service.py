@@ -85,8 +85,9 @@ def test_step_3_installs_the_server_for_a_user_of_its_own() -> None:
 
         service = place / f"{user}.service"
         service.write_text(ours(unit), encoding="utf-8")
-        if shutil.which("systemd-analyze") is not None:
-            verified = subprocess.run(["systemd-analyze", "verify", str(service)], capture_output=True, text=True)
+        analyze = shutil.which("systemd-analyze")
+        if analyze is not None:
+            verified = subprocess.run([analyze, "verify", str(service)], capture_output=True, text=True)
             assert verified.returncode == 0, verified.stderr
             assert verified.stderr == "", verified.stderr
 
@@ -117,6 +118,8 @@ def test_step_3_installs_the_server_for_a_user_of_its_own() -> None:
                 server.kill()
                 server.wait()
         assert (home / "games.sqlite3").stat().st_uid == home.stat().st_uid
+        if analyze is None:  # the rest of the step ran and held
+            pytest.skip("the unit was not verified: no systemd-analyze here (apt-get install systemd)")
     finally:
         if made_user:
             subprocess.run(["userdel", user], capture_output=True)
