@@ -30,6 +30,10 @@ from battle.cli.interruption import EXIT_INTERRUPTED
 
 _Call = TypeVar("_Call", bound=Callable[..., object])
 
+LEAVE_SECONDS = 0.5
+"""The most ``leave`` waits for the warm-up's thread: enough for a compile's children to be killed
+(one 0.05 s poll), and quit still returns within a second while numba's import runs on."""
+
 
 class SolverWarmUp:
     """The kernels loading on the thread ``solver-warm-up`` from construction on, until ``end`` or ``leave``."""
@@ -59,8 +63,11 @@ class SolverWarmUp:
         return cast(_Call, wrapped)
 
     def leave(self) -> None:
-        """Stop a compile and wait for nothing: for a process that ends now with ``os._exit``."""
+        """Stop a compile for a process that ends now with ``os._exit``: a compile's children are
+        killed by the thread within its 0.05 s poll, so it gets ``LEAVE_SECONDS`` for that; numba's
+        import or a load in progress is not waited for (the exit ends it)."""
         self._closing.set()
+        self._thread.join(LEAVE_SECONDS)
 
     def end(self) -> None:
         """Stop a compile and wait for the thread (numba's import or a load from the cache in progress
