@@ -84,7 +84,6 @@ def test_the_wheel_holds_every_file_the_game_reads(release: tuple[Path, Path, st
     [metadata] = [name for name in names if name.endswith(".dist-info/METADATA")]
     text = zipfile.ZipFile(wheel).read(metadata).decode()
     for field in (
-        "Project-URL: Homepage",
         "Author: ",
         "Classifier: Topic :: Games/Entertainment",
         "License-Expression",
