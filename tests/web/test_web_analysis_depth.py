@@ -51,7 +51,8 @@ def test_the_board_says_why_it_stops_short_of_exact(browser: Any, tmp_path: Path
         status = page.text_content("#analysis-status")
         assert "the solver stops here, at the largest search this server gives one board" in status, status
         assert page.locator("#analysis-moves tr[data-bound=exact]").count() == 0
-    budget = ("--solver-workers", "1", "--solver-budget", "1")  # a second of solver time: 3 steps of 300,000 nodes
+    # a second of solver time (3 steps of 300,000 nodes), regained so slowly that the page's retry stays far off
+    budget = ("--solver-workers", "1", "--solver-budget", "1", "--solver-refill", "0.001")
     with ServerProcess(tmp_path / "budget", *budget, prelude=SMALL_STEPS.format(nodes=300_000)) as server:
         page = analyse_on_the_page(browser, server, POSITION, locale="de-DE")  # said in the reader's language
         page.wait_for_selector("#analysis-status:has-text('verbraucht')")
