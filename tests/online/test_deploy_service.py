@@ -122,5 +122,5 @@ def test_step_3_installs_the_server_for_a_user_of_its_own() -> None:
             pytest.skip("the unit was not verified: no systemd-analyze here (apt-get install systemd)")
     finally:
         if made_user:
-            subprocess.run(["userdel", user], capture_output=True)
+            subprocess.run(["userdel", "--force", user], capture_output=True)  # also while its last process ends
         shutil.rmtree(place, ignore_errors=True)
