@@ -70,25 +70,18 @@ WAIT = 30.0
 
 class Server:
     """``mahjong-battle serve`` of ``tree`` on 127.0.0.1, its database in ``folder``, with
-    ``solver_workers`` solver workers (none by default)."""
+    ``solver_workers`` solver workers (none by default; None: the server's own default)."""
 
-    def __init__(self, tree: Path, folder: Path, solver_workers: int = 0) -> None:
+    def __init__(self, tree: Path, folder: Path, solver_workers: int | None = 0) -> None:
         self.tree, self.folder, self.solver_workers = tree, folder, solver_workers
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
 
     def __enter__(self) -> Server:
         command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
-        command += [
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(self.folder / "games.sqlite3"),
-            "--solver-workers",
-            str(self.solver_workers),
-        ]
+        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "games.sqlite3")]
+        if self.solver_workers is not None:
+            command += ["--solver-workers", str(self.solver_workers)]
         self.errors = (self.folder / "server.err").open("w")
         self.process = subprocess.Popen(
             command,

@@ -20,7 +20,6 @@ import contextlib
 import os
 import re
 import shlex
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's tests package (the client) and battle
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
+
+import online_attack  # noqa: E402
 
 from tests.online.strangers import resident_mib  # noqa: E402
 from tests.online_server import Client  # noqa: E402
@@ -44,38 +45,8 @@ TABLE_HEADER = (
 )
 
 
-class Server:
-    """``mahjong-battle serve`` of ``tree`` on 127.0.0.1 with ``flags``, its database in ``folder``."""
-
-    def __init__(self, tree: Path, folder: Path, flags: list[str]) -> None:
-        self.tree, self.folder, self.flags = tree, folder, flags
-        self.process: subprocess.Popen[str] | None = None
-        self.port = 0
-
-    def __enter__(self) -> Server:
-        command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
-        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "games.sqlite3"), *self.flags]
-        self.errors = (self.folder / "server.err").open("w")
-        self.process = subprocess.Popen(
-            command,
-            cwd=self.tree,
-            env={**os.environ, "PYTHONPATH": str(self.tree)},
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if "ws://127.0.0.1:" not in line:
-            self.__exit__()
-            raise SystemExit(f"the server of {self.tree} did not start: {line!r}")
-        self.port = int(line.split("ws://127.0.0.1:", 1)[1].split()[0])
-        return self
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
+class Server(online_attack.Server):
+    """The attack benchmark's ``serve`` of ``tree``, read through ``/stats`` until its workers are ready."""
 
     def stats(self) -> dict[str, str]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=WAIT) as answer:
@@ -91,16 +62,6 @@ class Server:
                 return
             time.sleep(0.5)
         raise SystemExit(f"the workers of {self.tree} did not load their kernels in {READY_SECONDS:.0f} s")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self.errors.close()
 
 
 def search_mapped(pid: int) -> bool:
@@ -129,8 +90,8 @@ def one_solver_move(server: Server) -> None:
 
 
 def row(tree: Path, label: str, workers: str, settle: float) -> str:
-    flags = [] if workers == "default" else ["--solver-workers", workers]
-    with tempfile.TemporaryDirectory(prefix="server-memory-") as folder, Server(tree, Path(folder), flags) as server:
+    count = None if workers == "default" else int(workers)
+    with tempfile.TemporaryDirectory(prefix="server-memory-") as folder, Server(tree, Path(folder), count) as server:
         print(f"{label}, --solver-workers {workers}: pid {server.pid}", file=sys.stderr, flush=True)
         server.wait_ready()
         time.sleep(settle)

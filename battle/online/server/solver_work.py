@@ -194,9 +194,6 @@ class SolverWork:
 
     # -- the pool as a whole -----------------------------------------------------------------------
 
-    def cancel_seat(self, seat: str) -> None:
-        self.pool.cancel_seat(seat)
-
     def stats(self) -> list[tuple[str, str]]:
         """``/stats`` lines: the units waiting by kind and running, the workers, the solver seconds
         the work of each kind took so far, and the budget every address gets; with a Dask cluster,
