@@ -391,11 +391,9 @@ def _plain_while_loading(args: argparse.Namespace, position: Position, deadline:
     threading.Thread(target=load, name="solver-load", daemon=True).start()
     if loaded.wait(LOAD_GLANCE):
         return None
-    plain = PlainOpponent()
-    if time.monotonic() >= deadline:  # the start-up spent the budget (said above): two moves, in milliseconds
-        return plain.search(position, Limits(depth=2), all_exact=True), False
     if not args.quiet:
         note(_("  loading the solver's kernels from the cache; plain Python searches meanwhile"))
+    plain = PlainOpponent()
     best: Analysis | None = None
     try:
         for depth in range(1, min(args.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH) + 1):

@@ -1,8 +1,8 @@
 """The joiner's name, the way a friend meets it: a first invite link opens the board at once and
 asks the name beside it, once, and the browser keeps it; no name given is "Player 2" in each
 reader's language (the server stores none), and after a rematch's swap the default names follow
-the seats; a kept name too long for the hello frame is cut and said, where it used to loop on "The
-server does not answer"."""
+the seats; a kept name too long for the hello frame is cut and said, never a loop of "The server
+does not answer"."""
 
 from __future__ import annotations
 
