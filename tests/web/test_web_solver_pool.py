@@ -17,16 +17,25 @@ from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import endgame, open_solver_game, play_solver, play_to_the_end
 
 STEPS_OF_TEN_MINUTES = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 600_000_000"
-"""Each depth of an analysis may search 600 M nodes, ten minutes: only its stop frees the worker within a test."""
+"""Each step of an analysis may search 600 M nodes, ten minutes: only its stop frees the worker within a test."""
+
+
+DEPTH_SHOWN = (
+    "() => Number((document.getElementById('analysis-status').textContent"
+    ".match(/Estimates (\\d+) moves deep/) || [])[1] || 0)"
+)
+"""The depth of the deepest step the analysis board shows, 0 before the first."""
 
 
 def analysing(browser: Any, server: ServerProcess) -> Any:
-    """A page whose analysis board deepens on deal 6 (kernels loaded): it holds the only worker."""
+    """A page whose analysis board on deal 6 (kernels loaded) shows depth 16: its search to the end,
+    queued as depth 16 ended, holds the only worker for minutes. The depths before end within
+    seconds on a full board, a move asked during one of them runs between two steps."""
     analyst = new_page(browser)
     analyst.goto(server.base + "/analysis/")
     analyst.fill("#analysis-text", format_position(deal(6)))
     analyst.click("#analysis-button")
-    analyst.wait_for_selector("body[data-analysis$=':step']", timeout=120_000)
+    analyst.wait_for_function(f"() => ({DEPTH_SHOWN})() >= 16", timeout=120_000)
     return analyst
 
 
