@@ -8,12 +8,14 @@ import { openings } from "./socket.js";
 import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
+import { LobbyPanel } from "./lobby_panel.js";
 
 export class HomeScreen {
   /** @param app the router: `go(path)`, `openGame(purpose, options)` */
   constructor(app) {
     this.app = app;
     this.element = $("home");
+    this.lobby = new LobbyPanel(app);
     this.wire();
   }
 
@@ -23,10 +25,12 @@ export class HomeScreen {
     const form = $("host-form");
     form.elements.name.value = storedName();
     this.listGames();
+    this.lobby.start();
   }
 
   hide() {
     this.element.hidden = true;
+    this.lobby.stop();
   }
 
   listGames() {
@@ -67,6 +71,7 @@ export class HomeScreen {
       const opening = openings.create({
         deal, first: form.first.value, moveSeconds: Number(form.move_seconds.value) || null, name,
       });
+      if (event.submitter?.value === "lobby") opening.type = "challenge"; // listed in the lobby for anyone
       setAddress("/", true);
       this.app.openGame("host", { opening });
     });

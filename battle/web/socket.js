@@ -15,7 +15,7 @@ import { nameOf } from "./game_view.js";
 
 const PROTOCOL_VERSION = 1;
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
-const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game"]);
+const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game", "challenge"]);
 const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
   "not_a_player"]);
 
