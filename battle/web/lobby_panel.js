@@ -88,14 +88,14 @@ export class LobbyPanel {
     const button = document.createElement("button");
     button.type = "button";
     const name = shownName(entry.name) || t("A player");
-    button.textContent = t("Play {name}", { name });
-    const details = document.createElement("span");
-    details.className = "small";
-    details.id = `challenge-${entry.code}`;
-    details.textContent = challengeTerms(entry, name);
-    button.setAttribute("aria-describedby", details.id);
+    const who = document.createElement("span");
+    who.textContent = t("Play {name}", { name });
+    const terms = document.createElement("span");
+    terms.className = "small";
+    terms.textContent = challengeTerms(entry, name);
+    button.append(who, terms);
     button.addEventListener("click", () => this.app.go(`/join/${encodeURIComponent(entry.code)}`));
-    item.append(button, " ", details);
+    item.append(button);
     return item;
   }
 
@@ -124,7 +124,7 @@ export function challengeTerms(entry, name) {
   const deal = entry.deal_kind === "number" ? t("Deal {number}", { number: entry.deal })
     : entry.deal_kind === "position" ? t("A given position") : t("A random deal");
   const first = entry.first === "creator" ? t("{name} moves first", { name })
-    : entry.first === "joiner" ? t("you move first") : t("who moves first is drawn");
+    : entry.first === "joiner" ? t("{name} moves second", { name }) : t("who moves first is drawn");
   return t("{deal}; {first}; {time}.", { deal, first, time: timeWords(entry.move_seconds) });
 }
 

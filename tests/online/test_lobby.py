@@ -143,3 +143,14 @@ def test_a_challenge_taken_leaves_and_goes_on_show_in_one_piece_of_news() -> Non
     news = board.taken(game(1))
     assert news.removed == ("CODE1",) and [entry.watch for entry in news.games_added] == ["W1"]
     assert board.offers == {}
+
+
+def test_a_game_on_show_renamed_is_told_again_in_its_place() -> None:
+    board = LobbyBoard()
+    board.show(game(1))
+    board.show(game(2))
+    named = GameOnShow("game1", GameEntry("W1", ("Ann", "Dan"), 0.0))
+    news = board.renamed(named)
+    assert news.games_removed == ("W1",) and news.games_added == (named.entry,)
+    assert [entry.players for entry in board.listing().games] == [("Ann", "Bob"), ("Ann", "Dan")]
+    assert board.renamed(GameOnShow("game9", named.entry)) == LobbyNews((), (), (), (), 0, 0)

@@ -128,6 +128,19 @@ class LobbyBoard:
 
         return self._changed(take)
 
+    def renamed(self, game: GameOnShow) -> LobbyNews:
+        """A player of a game on show named their seat: its entry is told again (removed and added in one
+        piece of news, in its place); no news for a game not shown."""
+        if game.game_id not in self.games:
+            return NO_NEWS
+        self.games[game.game_id] = game
+        if game.game_id not in self._shown_games():
+            return NO_NEWS
+        more_challenges = len(self.offers) - len(self._shown_offers())
+        more_games = len(self.games) - len(self._shown_games())
+        watch = game.entry.watch
+        return LobbyNews((), (), (game.entry,), (watch,), more_challenges, more_games)
+
     def ended(self, game_id: str) -> LobbyNews:
         """The game of ``game_id`` is over: no longer on show."""
         if game_id not in self.games:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 
 from websockets.asyncio.server import broadcast
 
@@ -147,6 +148,11 @@ class LobbyDesk:
                 self._tell(self.board.taken(GameOnShow(game, GameEntry(room.watch, names, self.clock()))))
             else:
                 self._tell(self.board.close(game))
+        shown = self.board.games.get(game)
+        if shown is not None and room.status == Status.PLAYING:
+            names = (room.seats[1].name, room.seats[2].name)
+            if names != shown.entry.players:
+                self._tell(self.board.renamed(GameOnShow(game, replace(shown.entry, players=names))))
         if room.status == Status.FINISHED:
             self._tell(self.board.ended(game))
             self._rooms.pop(game, None)
