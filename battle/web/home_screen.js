@@ -68,10 +68,10 @@ export class HomeScreen {
       keepName(name);
       const deal = dealOf(form);
       if (deal === null) return;
-      const opening = openings.create({
+      const build = event.submitter?.value === "lobby" ? openings.challenge : openings.create;
+      const opening = build({
         deal, first: form.first.value, moveSeconds: Number(form.move_seconds.value) || null, name,
       });
-      if (event.submitter?.value === "lobby") opening.type = "challenge"; // listed in the lobby for anyone
       setAddress("/", true);
       this.app.openGame("host", { opening });
     });

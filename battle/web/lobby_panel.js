@@ -7,10 +7,10 @@
 
 import { $ } from "./dom.js";
 import { Line } from "./connection.js";
+import { lobbyGreeting } from "./socket.js";
 import { shownName } from "./server_words.js";
 import { t, tn } from "./i18n.js";
 
-const PROTOCOL_VERSION = 1;
 const MOST_SHOWN = 50; // the server's part shown (lobby.LobbyLimits.shown): a copy never holds more
 
 export class LobbyPanel {
@@ -29,7 +29,7 @@ export class LobbyPanel {
     if (this.line) return;
     this.heard = false;
     this.line = new Line({
-      greeting: () => [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }],
+      greeting: lobbyGreeting,
       ping: () => ({ type: "ping", t: Date.now() / 1000 }),
       onMessage: (message) => this.receive(message),
       onChange: () => this.render(),

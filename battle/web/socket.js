@@ -58,6 +58,10 @@ export const openings = {
   watch(code) {
     return { type: "watch", code };
   },
+  /** A friend's game (`create`'s fields) listed in the lobby for anyone to take. */
+  challenge(options) {
+    return { ...openings.create(options), type: "challenge" };
+  },
   /** A game against the solver at `level`. */
   solverGame({ level, deal, first, name = "" }) {
     const opening = { type: "solver_game", level, deal, first };
@@ -316,4 +320,9 @@ export class SolverSocket {
     if (message.type === "welcome") this.line.connected();
     this.listener(this, message);
   }
+}
+
+/** What the lobby's line says on every open: the list once, then what changes (lobby_panel.js). */
+export function lobbyGreeting() {
+  return [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }];
 }

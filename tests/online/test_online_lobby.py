@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.online_server import Client, ServerProcess, a_legal_move
+from tests.online_server import Client, ServerProcess, a_legal_move, nothing_but_pong
 
 SHORT_GRACE = (
     "import battle.online.server.lobby as lobby; "
@@ -114,3 +114,26 @@ def test_the_lobby_is_followed_on_a_connection_in_no_game(server: ServerProcess)
     error = ann.error()
     assert error["code"] == "not_allowed" and error["params"] == {"why": "in_game"}
     ann.close()
+
+
+def test_a_taker_who_names_the_seat_later_is_named_on_show_and_a_leaver_hears_no_more(
+    server: ServerProcess,
+) -> None:
+    watcher, _ = follower(server.url)
+    leaver, _ = follower(server.url, "127.0.0.8")
+    ann, created = challenge(server.url, "127.0.0.2", "Ann")
+    watcher.expect("lobby_news")
+    leaver.expect("lobby_news")
+    leaver.send({"type": "lobby_leave"})
+    bob = Client(server.url, source="127.0.0.3")
+    bob.send({"type": "join", "code": created["invite"]})  # no name yet: a page asks it beside the board
+    bob.expect("joined")
+    (shown,) = watcher.expect("lobby_news")["games_added"]
+    assert "" in shown["players"]
+    bob.send({"type": "name", "name": "Bob"})
+    news = watcher.expect("lobby_news")
+    assert news["games_removed"] == [created["watch"]]  # told again in its place, with the name
+    assert sorted(news["games_added"][0]["players"]) == ["Ann", "Bob"]
+    nothing_but_pong(leaver)
+    for client in (watcher, leaver, ann, bob):
+        client.close()
