@@ -8,7 +8,7 @@
 import { $ } from "./dom.js";
 import { Line } from "./connection.js";
 import { lobbyGreeting } from "./socket.js";
-import { shownName } from "./server_words.js";
+import { refusalText, shownName } from "./server_words.js";
 import { t, tn } from "./i18n.js";
 
 const MOST_SHOWN = 50; // the server's part shown (lobby.LobbyLimits.shown): a copy never holds more
@@ -22,12 +22,14 @@ export class LobbyPanel {
     this.games = new Map(); // watch code -> entry
     this.more = { challenges: 0, games: 0 };
     this.heard = false;
+    this.refusal = ""; // why the server refused to list the lobby, in words
   }
 
   /** Follow the lobby (the home screen shows). */
   start() {
     if (this.line) return;
     this.heard = false;
+    this.refusal = "";
     this.line = new Line({
       greeting: lobbyGreeting,
       ping: () => ({ type: "ping", t: Date.now() / 1000 }),
@@ -53,6 +55,11 @@ export class LobbyPanel {
       this.heard = true;
       this.challenges = new Map(message.challenges.map((entry) => [entry.code, entry]));
       this.games = new Map(message.games.map((entry) => [entry.watch, entry]));
+    } else if (message.type === "error") {
+      this.refusal = refusalText(message);
+      this.stop(); // the server's limit: the home page's next showing asks again
+      this.render();
+      return;
     } else if (message.type === "lobby_news") {
       for (const code of message.removed) this.challenges.delete(code);
       for (const entry of message.added) this.challenges.set(entry.code, entry);
@@ -68,7 +75,7 @@ export class LobbyPanel {
   render() {
     const status = $("lobby-status");
     const up = this.line && this.line.state === "connected" && this.heard;
-    status.textContent = up ? "" : this.heard ? t("The lobby is out of reach; trying again.") : t("Opening the lobby…");
+    status.textContent = this.refusal || (up ? "" : this.heard ? t("The lobby is out of reach; trying again.") : t("Opening the lobby…"));
     this.renderChallenges();
     this.renderGames();
   }

@@ -137,3 +137,14 @@ def test_a_taker_who_names_the_seat_later_is_named_on_show_and_a_leaver_hears_no
     nothing_but_pong(leaver)
     for client in (watcher, leaver, ann, bob):
         client.close()
+
+
+def test_a_follower_that_picks_a_game_follows_the_lobby_no_more(server: ServerProcess) -> None:
+    page, _ = follower(server.url)
+    page.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+    page.expect("created")
+    page.expect("state")
+    ann, _ = challenge(server.url, "127.0.0.2", "Ann")
+    nothing_but_pong(page)  # the challenge opened after the create is not told to it
+    for client in (page, ann):
+        client.close()

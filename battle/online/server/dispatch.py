@@ -206,6 +206,8 @@ class GameServer:
             or self._lobby_requests.get(type(message))
         )
         if picking is not None:
+            if type(message) in self._picking or isinstance(message, SolverGame):
+                self.lobby.forget(client)  # a connection in a game follows the lobby no more
             await picking(client, message)
         else:
             await self._act(client, message)
