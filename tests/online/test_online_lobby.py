@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.online.test_online_leavers import stats
 from tests.online_server import Client, ServerProcess, a_legal_move, nothing_but_pong
 
 SHORT_GRACE = (
@@ -146,5 +147,15 @@ def test_a_follower_that_picks_a_game_follows_the_lobby_no_more(server: ServerPr
     page.expect("state")
     ann, _ = challenge(server.url, "127.0.0.2", "Ann")
     nothing_but_pong(page)  # the challenge opened after the create is not told to it
+    for client in (page, ann):
+        client.close()
+
+
+def test_stats_count_the_followers_and_the_challenges(server: ServerProcess) -> None:
+    page, _ = follower(server.url)
+    ann, _ = challenge(server.url, "127.0.0.2", "Ann")
+    page.expect("lobby_news")
+    lines = stats(server.port)
+    assert (lines["lobby_followers"], lines["lobby_challenges"]) == ("1", "1")
     for client in (page, ann):
         client.close()
