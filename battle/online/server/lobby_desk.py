@@ -24,6 +24,7 @@ from websockets.asyncio.server import broadcast
 
 from battle.online.protocol.lobby_messages import (
     ChallengeEntry,
+    DealKind,
     FollowLobby,
     GameEntry,
     LeaveLobby,
@@ -31,7 +32,15 @@ from battle.online.protocol.lobby_messages import (
     LobbyNews,
     lobby_news_json,
 )
-from battle.online.protocol.messages import Create, ErrorCode, GivenPosition, NumberedDeal, ProtocolError, encode
+from battle.online.protocol.messages import (
+    Create,
+    DealChoice,
+    ErrorCode,
+    GivenPosition,
+    NumberedDeal,
+    ProtocolError,
+    encode,
+)
 from battle.online.server import lobby
 from battle.online.server.connections import Client, Peer
 from battle.online.server.fan_out import Audiences
@@ -56,8 +65,6 @@ class LobbyDesk:
         """The games of the open challenges and of the games on show, by game id."""
         self._grace: dict[str, asyncio.TimerHandle] = {}
         """Challenges whose challenger has no connection to them, and the timer that closes each."""
-        self.news_sent = 0
-        """``lobby_news`` messages encoded (each once, for every follower), for ``/stats``."""
         audiences.on_leave(self._left)
 
     # -- following -------------------------------------------------------------------------
@@ -101,7 +108,6 @@ class LobbyDesk:
         if not (news.added or news.removed or news.games_added or news.games_removed):
             return
         frame = _frame(news)
-        self.news_sent += 1
         ready: list[Peer] = []
         for client in self.followers:
             if client.socket.congested:
@@ -122,11 +128,7 @@ class LobbyDesk:
         entry = ChallengeEntry(
             code=room.invite,
             name=room.seats[room.creator_seat].name,
-            deal_kind="number"
-            if isinstance(deal, NumberedDeal)
-            else "position"
-            if isinstance(deal, GivenPosition)
-            else "random",
+            deal_kind=_deal_kind(deal),
             deal=deal.number if isinstance(deal, NumberedDeal) else None,
             first=asked.first,
             move_seconds=asked.move_seconds,
@@ -193,3 +195,11 @@ class LobbyDesk:
 
 def _frame(message: LobbyMessage) -> bytes:
     return encode(lobby_news_json(message)).encode()
+
+
+def _deal_kind(deal: DealChoice) -> DealKind:
+    """How a challenge's deal is listed: by its number, as random (its number shows once the game
+    starts), or as a given position."""
+    if isinstance(deal, NumberedDeal):
+        return "number"
+    return "position" if isinstance(deal, GivenPosition) else "random"
