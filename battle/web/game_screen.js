@@ -174,7 +174,7 @@ export class GameScreen {
       this.app.showHome(words[message.code]);
       return true;
     }
-    if (ref.type === "create" || ref.type === "solver_game") {
+    if (ref.type === "create" || ref.type === "challenge" || ref.type === "solver_game") {
       this.app.showHome(refusalText(message));
       return true;
     }

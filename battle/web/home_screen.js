@@ -8,12 +8,14 @@ import { openings } from "./socket.js";
 import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
+import { LobbyPanel } from "./lobby_panel.js";
 
 export class HomeScreen {
   /** @param app the router: `go(path)`, `openGame(purpose, options)` */
   constructor(app) {
     this.app = app;
     this.element = $("home");
+    this.lobby = new LobbyPanel(app);
     this.wire();
   }
 
@@ -23,10 +25,12 @@ export class HomeScreen {
     const form = $("host-form");
     form.elements.name.value = storedName();
     this.listGames();
+    this.lobby.start();
   }
 
   hide() {
     this.element.hidden = true;
+    this.lobby.stop();
   }
 
   listGames() {
@@ -64,7 +68,8 @@ export class HomeScreen {
       keepName(name);
       const deal = dealOf(form);
       if (deal === null) return;
-      const opening = openings.create({
+      const build = event.submitter?.value === "lobby" ? openings.challenge : openings.create;
+      const opening = build({
         deal, first: form.first.value, moveSeconds: Number(form.move_seconds.value) || null, name,
       });
       setAddress("/", true);

@@ -98,6 +98,7 @@ const NOT_ALLOWED = {
   takeback_asked: () => t("You have asked to take back your move already."),
   takeback_declined: () => t("Your opponent said no to taking back this move."),
   named: () => t("Your seat has a name already."),
+  in_game: () => t("The lobby is followed on a line that is in no game."),
 };
 
 /** Why the server refused a message, in a sentence (`state` names the seat to move). */
@@ -153,6 +154,15 @@ export function refusalText(error, state) {
           number(params, "seconds"),
         );
       }
+      if (why === "challenges") {
+        return tn(
+          "Your address has {count} open challenge in the lobby already: wait until it is taken, or withdraw it.",
+          "Your address has {count} open challenges in the lobby already: wait until one is taken, or withdraw one.",
+          number(params, "count"),
+        );
+      }
+      if (why === "lobby_full") return t("The lobby holds as many challenges as it can; try again later.");
+      if (why === "lobby_followers") return t("As many pages as the server allows follow the lobby; try again later.");
       return t("The server has as many games as it can hold; try again later.");
     case "out_of_time": return t("The time for this move ran out.");
     case "id_reused": return t("The server had another move under that move's id.");

@@ -15,7 +15,7 @@ import { nameOf } from "./game_view.js";
 
 const PROTOCOL_VERSION = 1;
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
-const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game"]);
+const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game", "challenge"]);
 const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
   "not_a_player"]);
 
@@ -57,6 +57,10 @@ export const openings = {
   /** Follow the game of watch code `code`. */
   watch(code) {
     return { type: "watch", code };
+  },
+  /** A friend's game (`create`'s fields) listed in the lobby for anyone to take. */
+  challenge(options) {
+    return { ...openings.create(options), type: "challenge" };
   },
   /** A game against the solver at `level`. */
   solverGame({ level, deal, first, name = "" }) {
@@ -316,4 +320,9 @@ export class SolverSocket {
     if (message.type === "welcome") this.line.connected();
     this.listener(this, message);
   }
+}
+
+/** What the lobby's line says on every open: the list once, then what changes (lobby_panel.js). */
+export function lobbyGreeting() {
+  return [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }];
 }

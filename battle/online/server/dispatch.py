@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 
 from battle.online.protocol import messages, reader
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.lobby_messages import FollowLobby, LeaveLobby, LobbyRequest, OpenChallenge
 from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
@@ -72,6 +73,7 @@ from battle.online.server.connections import Client, Peer, client_address, forwa
 from battle.online.server.fan_out import Audiences
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.lobby_desk import LobbyDesk
 from battle.online.server.network_caps import refuse_fast_start, refuse_start
 from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
@@ -130,6 +132,13 @@ class GameServer:
         }
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
+        self.lobby = LobbyDesk(self.audiences, clock)
+        """The lobby: open challenges anyone may take, games on show, and the connections following it."""
+        self._lobby_requests: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
+            OpenChallenge: self._challenge,
+            FollowLobby: self.lobby.follow,
+            LeaveLobby: self.lobby.leave,
+        }
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
             PlayMove: self._play,
             Resign: self._resign,
@@ -166,10 +175,11 @@ class GameServer:
             self.solver_games.forget(client)
             self.analysis.forget(client)
             self.reviews.forget(client)
+            self.lobby.forget(client)
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
-        message: ClientMessage | SolverRequest | None = None
+        message: ClientMessage | SolverRequest | LobbyRequest | None = None
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
@@ -183,15 +193,21 @@ class GameServer:
                 self._reload(client.room)
             await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
-    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest) -> None:
+    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest) -> None:
         opening = self._opening.get(type(message))
         if opening is not None:
             await opening(client, message)
             return
         if not client.hello:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
-        picking = self._picking.get(type(message)) or self._solver.get(type(message))
+        picking = (
+            self._picking.get(type(message))
+            or self._solver.get(type(message))
+            or self._lobby_requests.get(type(message))
+        )
         if picking is not None:
+            if type(message) in self._picking or isinstance(message, SolverGame):
+                self.lobby.forget(client)  # a connection in a game follows the lobby no more
             await picking(client, message)
         else:
             await self._act(client, message)
@@ -213,6 +229,15 @@ class GameServer:
         await client.send(Pong(message.t))
 
     # -- picking a game ------------------------------------------------------------------
+
+    async def _challenge(self, client: Client, message: OpenChallenge) -> None:
+        """A friend's game that the lobby lists for anyone to take."""
+        network = self.live.networks.tag(client.address)
+        self.lobby.refuse_offer(network)
+        self.lobby.forget(client)  # its connection is the challenge's from now on
+        await self._create(client, message.create)
+        if client.room is not None:
+            self.lobby.opened(client.room, network, message.create)
 
     async def _create(self, client: Client, message: Create) -> None:
         if client.created >= self.limits.games_per_connection:
@@ -296,6 +321,7 @@ class GameServer:
         await self.audiences.attach(client, room, seat)
         await client.send(Joined(room.game_id, token, seat))
         await self.audiences.broadcast_state(room)
+        self.lobby.follow_room(room)
 
     async def _resume(self, client: Client, message: Resume) -> None:
         found = self.live.store.seat_by_token(hash_token(message.token))
@@ -355,7 +381,7 @@ class GameServer:
 
     # -- acting in the game --------------------------------------------------------------
 
-    async def _act(self, client: Client, message: ClientMessage | SolverRequest) -> None:
+    async def _act(self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest) -> None:
         room = client.room
         if room is None:
             raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")
@@ -368,6 +394,7 @@ class GameServer:
             self.solver_games.refuse_offer(room, message)
             await action(client, room, message, now)
             self.solver_games.follow(self.live.current(room))
+            self.lobby.follow_room(self.live.current(room))
 
     async def _play(self, client: Client, room: Room, message: PlayMove, now: float) -> None:
         outcome = room.play(client.seat, message.move, message.id, now)
@@ -472,8 +499,10 @@ class GameServer:
         sends anything; the solver's work for a game that ended stops."""
         while True:
             await asyncio.sleep(self.limits.clock_tick)
+            self.lobby.tick(self.clock())
             for room in self.live.clock_changes(self.clock()):  # every end of this tick was queued first
                 await self.audiences.broadcast_state(room)
                 self.solver_games.follow(self.live.current(room))
+                self.lobby.follow_room(self.live.current(room))
                 if not self.audiences.of(room):
                     self.live.forget_if_finished(room)

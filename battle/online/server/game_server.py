@@ -129,9 +129,12 @@ async def running_server(
 
 def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames) -> str:
     """``/stats``: a game against the solver counts apart from the games between people; the old
-    finished games deleted since the start (``--keep-days``) come before the solver's lines."""
+    finished games deleted since the start (``--keep-days``) and the lobby's followers and open challenges
+    come before the solver's lines."""
     solver_games = server.solver_games.playing()
     more = [("old_games_deleted", str(old.deleted)), ("solver_games_playing", str(solver_games))]
+    lobby = server.lobby
+    more += [("lobby_followers", str(len(lobby.followers))), ("lobby_challenges", str(len(lobby.board.offers)))]
     if server.solver_games.work is not None:
         more += server.solver_games.work.stats()
     return stats_text(

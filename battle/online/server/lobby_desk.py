@@ -1,0 +1,205 @@
+"""The lobby's shell: who follows it, the challenges' games, and the news to every follower.
+
+A follower (``lobby_follow``) gets the list once (``lobby``), then each change as ``lobby_news``:
+the board (``lobby.LobbyBoard``) works out what a change did to the part shown, the news is
+encoded once, and the same bytes go to every follower with websockets' ``broadcast``. So a change
+costs one encoding and one write a follower, whatever the number of challenges, and a lobby that
+does not change costs nothing. A follower whose unread bytes fill its buffer (``Peer.congested``)
+is skipped and gets the whole list afresh once it drains; one that stays full is dropped
+(``connections.Peer``), as every fan-out does.
+
+A challenge is a friend's game that ``dispatch`` creates; the desk lists it and follows the game:
+it leaves the list when the game is taken (then it is on show to watch until it ends), when it ends
+untaken (withdrawn: ``abort``), ``challenge_seconds`` after it opened, or ``grace_seconds`` after its
+challenger's last connection to it closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+
+from websockets.asyncio.server import broadcast
+
+from battle.online.protocol.lobby_messages import (
+    ChallengeEntry,
+    DealKind,
+    FollowLobby,
+    GameEntry,
+    LeaveLobby,
+    LobbyMessage,
+    LobbyNews,
+    lobby_news_json,
+)
+from battle.online.protocol.messages import (
+    Create,
+    DealChoice,
+    ErrorCode,
+    GivenPosition,
+    NumberedDeal,
+    ProtocolError,
+    encode,
+)
+from battle.online.server import lobby
+from battle.online.server.connections import Client, Peer
+from battle.online.server.fan_out import Audiences
+from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
+from battle.online.server.room import Room, Status
+
+FOLLOWING = "lobby"
+"""What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""
+
+
+class LobbyDesk:
+    """The lobby's followers and the challenges' games."""
+
+    def __init__(self, audiences: Audiences, clock: Callable[[], float], limits: LobbyLimits | None = None) -> None:
+        limits = limits or lobby.LOBBY_LIMITS  # read when made: a test's prelude may shorten it
+        self.board = LobbyBoard(limits)
+        self.audiences = audiences
+        self.clock = clock
+        self.limits = limits
+        self.followers: set[Client] = set()
+        self._rooms: dict[str, Room] = {}
+        """The games of the open challenges and of the games on show, by game id."""
+        self._grace: dict[str, asyncio.TimerHandle] = {}
+        """Challenges whose challenger has no connection to them, and the timer that closes each."""
+        audiences.on_leave(self._left)
+
+    # -- following -------------------------------------------------------------------------
+
+    async def follow(self, client: Client, message: FollowLobby) -> None:
+        """``client`` gets the list now and each change from now on."""
+        if client not in self.followers:
+            if client.room is not None:
+                raise ProtocolError(
+                    ErrorCode.NOT_ALLOWED,
+                    "follow the lobby on a connection that is in no game",
+                    params={"why": "in_game"},
+                )
+            if len(self.followers) >= self.limits.followers:
+                raise ProtocolError(
+                    ErrorCode.BUSY,
+                    f"{self.limits.followers} connections follow the lobby already; try again later",
+                    params={"why": "lobby_followers", "count": self.limits.followers},
+                )
+            self.followers.add(client)
+            client.holds(FOLLOWING)
+            client.socket.on_drained = lambda: self._refresh(client)
+        await client.send(_frame(self.board.listing()))
+
+    async def leave(self, client: Client, message: LeaveLobby) -> None:
+        """``client`` gets no more news."""
+        self.forget(client)
+
+    def forget(self, client: Client) -> None:
+        """``client`` follows no more (it left, closed, or picked a game)."""
+        if client in self.followers:
+            self.followers.discard(client)
+            client.released(FOLLOWING)
+
+    def _refresh(self, client: Client) -> None:
+        """A follower that drained after missing news gets the whole list afresh."""
+        if client in self.followers:
+            client.tell(_frame(self.board.listing()))
+
+    def _tell(self, news: LobbyNews) -> None:
+        if not (news.added or news.removed or news.games_added or news.games_removed):
+            return
+        frame = _frame(news)
+        ready: list[Peer] = []
+        for client in self.followers:
+            if client.socket.congested:
+                client.socket.missed = True
+            else:
+                ready.append(client.socket)
+        broadcast(ready, frame, text=True)
+
+    # -- challenges ------------------------------------------------------------------------
+
+    def refuse_offer(self, network: str) -> None:
+        """Raise ``busy`` if ``network`` may not open another challenge; changes nothing."""
+        self.board.refuse_offer(network)
+
+    def opened(self, room: Room, network: str, asked: Create) -> None:
+        """List the game ``room``, just created as the challenge ``asked`` from ``network``."""
+        deal = asked.deal
+        entry = ChallengeEntry(
+            code=room.invite,
+            name=room.seats[room.creator_seat].name,
+            deal_kind=_deal_kind(deal),
+            deal=deal.number if isinstance(deal, NumberedDeal) else None,
+            first=asked.first,
+            move_seconds=asked.move_seconds,
+            opened=self.clock(),
+        )
+        self._rooms[room.game_id] = room
+        self._tell(self.board.open(OpenOffer(room.game_id, network, entry)))
+
+    def follow_room(self, room: Room) -> None:
+        """``room`` changed: a challenge taken goes on show, a game over leaves the list."""
+        game = room.game_id
+        if game not in self._rooms:
+            return
+        self._rooms[game] = room
+        if game in self.board.offers and room.status != Status.WAITING:
+            self._stop_grace(game)
+            if room.status == Status.PLAYING:
+                names = (room.seats[1].name, room.seats[2].name)
+                self._tell(self.board.taken(GameOnShow(game, GameEntry(room.watch, names, self.clock()))))
+            else:
+                self._tell(self.board.close(game))
+        shown = self.board.games.get(game)
+        if shown is not None and room.status == Status.PLAYING:
+            names = (room.seats[1].name, room.seats[2].name)
+            if names != shown.entry.players:
+                self._tell(self.board.renamed(GameOnShow(game, replace(shown.entry, players=names))))
+        if room.status == Status.FINISHED:
+            self._tell(self.board.ended(game))
+            self._rooms.pop(game, None)
+
+    def tick(self, now: float) -> None:
+        """Close the challenges open for ``challenge_seconds``."""
+        for game in self.board.expired(now):
+            self._close(game)
+
+    def _close(self, game: str) -> None:
+        self._stop_grace(game)
+        self._rooms.pop(game, None)
+        self._tell(self.board.close(game))
+
+    def _left(self, room: Room, seat: int | None) -> None:
+        """A connection left ``room``: with the challenger's last one gone, the challenge closes after the grace."""
+        game = room.game_id
+        if game not in self.board.offers or seat != room.creator_seat or game in self._grace:
+            return
+        if self.audiences.presence(room)[seat]:
+            return
+        loop = asyncio.get_running_loop()
+        self._grace[game] = loop.call_later(self.limits.grace_seconds, self._grace_over, game)
+
+    def _grace_over(self, game: str) -> None:
+        self._grace.pop(game, None)
+        room = self._rooms.get(game)
+        if room is None or game not in self.board.offers:
+            return
+        if not self.audiences.presence(room)[room.creator_seat]:
+            self._close(game)
+
+    def _stop_grace(self, game: str) -> None:
+        timer = self._grace.pop(game, None)
+        if timer is not None:
+            timer.cancel()
+
+
+def _frame(message: LobbyMessage) -> bytes:
+    return encode(lobby_news_json(message)).encode()
+
+
+def _deal_kind(deal: DealChoice) -> DealKind:
+    """How a challenge's deal is listed: by its number, as random (its number shows once the game
+    starts), or as a given position."""
+    if isinstance(deal, NumberedDeal):
+        return "number"
+    return "position" if isinstance(deal, GivenPosition) else "random"

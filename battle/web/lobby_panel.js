@@ -1,0 +1,144 @@
+// The lobby on the home screen: the open challenges anyone may take and the games being played,
+// kept live while the home screen shows. It follows the lobby on a line of its own
+// (`lobby_follow`): the server sends the list once (`lobby`), then only what changed
+// (`lobby_news`), which this panel folds into its copy. A click on a challenge is a join with its
+// invite code and a click on a game a watch with its watch code: the app routes /join/CODE and
+// /watch/CODE as it does a friend's link, so both players land in the game.
+
+import { $ } from "./dom.js";
+import { Line } from "./connection.js";
+import { lobbyGreeting } from "./socket.js";
+import { refusalText, shownName } from "./server_words.js";
+import { t, tn } from "./i18n.js";
+
+const MOST_SHOWN = 50; // the server's part shown (lobby.LobbyLimits.shown): a copy never holds more
+
+export class LobbyPanel {
+  /** @param app the router: `go(path)` */
+  constructor(app) {
+    this.app = app;
+    this.line = null;
+    this.challenges = new Map(); // invite code -> entry
+    this.games = new Map(); // watch code -> entry
+    this.more = { challenges: 0, games: 0 };
+    this.heard = false;
+    this.refusal = ""; // why the server refused to list the lobby, in words
+  }
+
+  /** Follow the lobby (the home screen shows). */
+  start() {
+    if (this.line) return;
+    this.heard = false;
+    this.refusal = "";
+    this.line = new Line({
+      greeting: lobbyGreeting,
+      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
+      onMessage: (message) => this.receive(message),
+      onChange: () => this.render(),
+      onBack: () => {},
+    });
+    this.line.start();
+    this.render();
+  }
+
+  /** Follow it no more (the home screen hides). */
+  stop() {
+    if (!this.line) return;
+    const line = this.line;
+    this.line = null;
+    line.close("");
+  }
+
+  receive(message) {
+    if (message.type === "lobby") {
+      this.line?.connected();
+      this.heard = true;
+      this.challenges = new Map(message.challenges.map((entry) => [entry.code, entry]));
+      this.games = new Map(message.games.map((entry) => [entry.watch, entry]));
+    } else if (message.type === "error") {
+      this.refusal = refusalText(message);
+      this.stop(); // the server's limit: the home page's next showing asks again
+      this.render();
+      return;
+    } else if (message.type === "lobby_news") {
+      for (const code of message.removed) this.challenges.delete(code);
+      for (const entry of message.added) this.challenges.set(entry.code, entry);
+      for (const code of message.games_removed) this.games.delete(code);
+      for (const entry of message.games_added) this.games.set(entry.watch, entry);
+    } else {
+      return;
+    }
+    this.more = { challenges: message.more_challenges, games: message.more_games };
+    this.render();
+  }
+
+  render() {
+    const status = $("lobby-status");
+    const up = this.line && this.line.state === "connected" && this.heard;
+    status.textContent = this.refusal || (up ? "" : this.heard ? t("The lobby is out of reach; trying again.") : t("Opening the lobby…"));
+    this.renderChallenges();
+    this.renderGames();
+  }
+
+  renderChallenges() {
+    const list = $("challenge-list");
+    const newest = [...this.challenges.values()].sort((a, b) => b.opened - a.opened).slice(0, MOST_SHOWN);
+    list.replaceChildren(...newest.map((entry) => this.challengeItem(entry)));
+    $("challenge-empty").hidden = newest.length > 0 || !this.heard;
+    const more = $("challenge-more");
+    more.hidden = this.more.challenges === 0;
+    more.textContent = tn("{count} more challenge is open.", "{count} more challenges are open.", this.more.challenges);
+  }
+
+  challengeItem(entry) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    const name = shownName(entry.name) || t("A player");
+    const who = document.createElement("span");
+    who.textContent = t("Play {name}", { name });
+    const terms = document.createElement("span");
+    terms.className = "small";
+    terms.textContent = challengeTerms(entry, name);
+    button.append(who, terms);
+    button.addEventListener("click", () => this.app.go(`/join/${encodeURIComponent(entry.code)}`));
+    item.append(button);
+    return item;
+  }
+
+  renderGames() {
+    const list = $("lobby-games");
+    const newest = [...this.games.values()].sort((a, b) => b.started - a.started);
+    list.replaceChildren(...newest.map((entry) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      const [first, second] = entry.players.map((player, index) => shownName(player) || t("Player {seat}", { seat: index + 1 }));
+      button.textContent = t("Watch {first} against {second}", { first, second });
+      button.addEventListener("click", () => this.app.go(`/watch/${encodeURIComponent(entry.watch)}`));
+      item.append(button);
+      return item;
+    }));
+    $("lobby-games-empty").hidden = newest.length > 0 || !this.heard;
+    const more = $("lobby-games-more");
+    more.hidden = this.more.games === 0;
+    more.textContent = tn("{count} more game is being played.", "{count} more games are being played.", this.more.games);
+  }
+}
+
+/** A challenge's deal, who moves first and the time per move, in a sentence. */
+export function challengeTerms(entry, name) {
+  const deal = entry.deal_kind === "number" ? t("Deal {number}", { number: entry.deal })
+    : entry.deal_kind === "position" ? t("A given position") : t("A random deal");
+  const first = entry.first === "creator" ? t("{name} moves first", { name })
+    : entry.first === "joiner" ? t("{name} moves second", { name }) : t("who moves first is drawn");
+  return t("{deal}; {first}; {time}.", { deal, first, time: timeWords(entry.move_seconds) });
+}
+
+function timeWords(seconds) {
+  if (!seconds) return t("no time limit");
+  if (seconds % 86400 === 0) return tn("{count} day a move", "{count} days a move", seconds / 86400);
+  if (seconds % 3600 === 0) return tn("{count} hour a move", "{count} hours a move", seconds / 3600);
+  if (seconds % 60 === 0) return tn("{count} minute a move", "{count} minutes a move", seconds / 60);
+  return tn("{count} second a move", "{count} seconds a move", seconds);
+}
