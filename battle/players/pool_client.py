@@ -36,6 +36,7 @@ from battle.players.pool_jobs import AnalysisResult, Job, Result
 from battle.players.pool_schedule import Budget, Refusal, Standing
 from battle.players.pool_wire import (
     WireError,
+    decode,
     decode_optional,
     decode_result,
     encode_tagged,
@@ -48,8 +49,8 @@ __all__ = ["ClientTicket", "PoolClient"]
 log = logging.getLogger("mahjong-battle.solver-pool")
 
 ANSWER_SECONDS = 5.0
-"""The longest a call waits for the service's answer before it takes the service for gone: it answers
-in a tenth of a millisecond when well, and a second under the heaviest load measured."""
+"""The longest a call waits for the service's answer before it gives up on it: a well service answers
+in a tenth of a millisecond, so five seconds is a process that is stuck, not busy."""
 
 
 class _Lost(Exception):
@@ -157,12 +158,11 @@ class PoolClient:
     def standings(self) -> Mapping[ClientTicket, Standing]:
         """Every waiting or running ticket of this client's; none while the service does not answer."""
         try:
-            found = self._ask({"op": "standings"})
-            pairs = [(number, Standing(**standing)) for number, standing in found]
-        except (_Lost, TypeError, ValueError):
+            found = decode(tuple[tuple[int, Standing], ...], self._ask({"op": "standings"}))
+        except (_Lost, WireError):
             return {}
         with self._lock:
-            return {self._tickets[number]: standing for number, standing in pairs if number in self._tickets}
+            return {self._tickets[number]: standing for number, standing in found if number in self._tickets}
 
     def stats(self) -> dict[str, int]:
         """The pool's counts, as its owner sees them (every client's units); none while it does not answer."""
