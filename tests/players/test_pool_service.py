@@ -4,6 +4,7 @@ one worker served on a real Unix socket, used by clients in processes of their o
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -349,3 +350,34 @@ def test_the_socket_is_the_owners_alone(service: PoolService) -> None:
 def test_a_client_where_nothing_serves_is_an_os_error(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         PoolClient(tmp_path / "nothing.sock")
+
+
+# -- the server's one way to the solver, over a client -------------------------------------------------
+
+
+def test_the_servers_solver_work_runs_on_a_client_as_on_the_pool(pool: LocalPool, service: PoolService) -> None:
+    """``SolverWork`` takes a ``PoolClient`` where it takes a pool: a move, a deepening analysis's
+    steps, the places and ``/stats``, all on an event loop as in ``serve``."""
+    from battle.online.server.solver_work import SolverWork, Work
+
+    async def use(work: SolverWork) -> None:
+        move = work.move(greedy_down(6, 60), "beginner", 7, seat="move:g1", address="192.0.2.60")
+        assert isinstance(move, Work)
+        places: list[object] = []
+        work.watch(move, places.append)
+        answer = await move.answer()
+        direct = submit(pool, MoveJob(greedy_down(6, 60).key(), "beginner", 7), "move:g1", "192.0.2.61")
+        assert answer == direct.result(WAIT).to_json() and places and move.place() is None
+        steps: list[dict[str, Any]] = []
+        board = work.analysis(
+            data_position("endgame-deal-5"), seat="board:1", address="192.0.2.60", on_step=steps.append, nodes=100_000
+        )
+        assert isinstance(board, Work)
+        final = await board.answer()
+        assert final["exact"] and all(not step["exact"] for step in steps)
+        lines = dict(work.stats())
+        assert lines["solver_workers"] == "1" and lines["solver_budget_seconds"] == "20"
+        assert "solver_cpu_seconds_move" in lines and move.ticket.cpu_seconds > 0
+
+    with PoolClient(service.path) as client:
+        asyncio.run(use(SolverWork(client)))
