@@ -254,7 +254,7 @@ class PoolClient:
         try:
             while (message := read_frame(connection)) is not None:
                 self._handle(message)
-        except WireError as error:
+        except (WireError, TypeError) as error:  # TypeError: a number that is a list, say
             reason = f"sent a bad frame: {error}"
         except OSError as error:
             reason = f"failed: {error}"

@@ -21,7 +21,6 @@ import types
 import typing
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, is_typeddict
 
-from battle.players.cluster_link import ClusterState
 from battle.players.pool_jobs import (
     AnalysisJob,
     AnalysisResult,
@@ -34,7 +33,6 @@ from battle.players.pool_jobs import (
     ReviewJob,
     ReviewResult,
 )
-from battle.players.pool_schedule import Budget, Refusal, Standing
 
 MAX_FRAME = 4 * 1024 * 1024
 """The longest frame either side reads, in bytes: a job is under 2 KiB and a whole game's review
@@ -230,10 +228,6 @@ __all__ = [
     "JOBS",
     "MAX_FRAME",
     "RESULTS",
-    "Budget",
-    "ClusterState",
-    "Refusal",
-    "Standing",
     "WireError",
     "decode",
     "decode_job",

@@ -12,6 +12,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from battle.players.local_pool import LocalPool
+from battle.players.pool import PoolError
 from battle.players.pool_api import PoolFront
 from battle.players.pool_client import PoolClient
 from battle.players.pool_jobs import (
@@ -381,3 +383,36 @@ def test_the_servers_solver_work_runs_on_a_client_as_on_the_pool(pool: LocalPool
 
     with PoolClient(service.path) as client:
         asyncio.run(use(SolverWork(client)))
+
+
+def test_a_client_whose_service_sends_bad_bytes_fails_its_tickets_in_one_line(tmp_path: Path) -> None:
+    """A peer's bytes are untrusted both ways: a bad frame from the service ends the connection, not the client."""
+    path = tmp_path / "liar.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(path))
+        listener.listen(1)
+        answered = threading.Event()
+
+        def lie() -> None:
+            connection, _ = listener.accept()
+            with connection:
+                connection.sendall(frame({"op": "hello", "budget": None}))
+                request = read_frame(connection)
+                assert request is not None and request["op"] == "submit"
+                connection.sendall(frame({"op": "submitted", "req": request["req"], "refusal": None}))
+                connection.sendall(struct.pack(">I", 4) + b"\xff\xfe{}")
+                answered.set()
+                read_frame(connection)  # until the client hangs up
+
+        liar = threading.Thread(target=lie)
+        liar.start()
+        with PoolClient(path) as client:
+            ticket = client.submit(endless_analysis(), seat="s", address="192.0.2.70")
+            assert not isinstance(ticket, Refusal)
+            with pytest.raises(
+                PoolError, match=r"^the solver pool is unavailable: .* sent a bad frame: a frame is not JSON"
+            ):
+                ticket.result(WAIT)
+            cluster = client.cluster()
+            assert answered.is_set() and cluster is not None and not cluster.connected
+        liar.join()
