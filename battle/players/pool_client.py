@@ -7,11 +7,11 @@ trip on the socket, about a tenth of a millisecond (``benchmarks/solver_pool.py 
 results come back on the client's reading thread, which resolves the tickets' futures and calls
 their progress callbacks, never under the client's lock.
 
-The service going away (restarted, its process ended): every ticket waiting for it fails with a
-``PoolError`` that says the pool is unavailable, work submitted meanwhile is refused as
-``"unavailable"`` with the seconds until the next try, and the client connects again after 1, 2, 4,
-8, 16 s and then every 30 s (``battle.players.cluster_link``'s back-off, as for a Dask scheduler);
-``cluster`` says which, for ``/stats``.
+The service going away (restarted, its process ended): every ticket waiting for it fails with
+``PoolUnavailable`` (a ``PoolError`` that says so, with the seconds to the next try), work submitted
+meanwhile is refused as ``"unavailable"`` with the same seconds, and the client connects again after
+1, 2, 4, 8, 16 s and then every 30 s (``battle.players.cluster_link``'s back-off, as for a Dask
+scheduler); ``cluster`` says which, for ``/stats``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from battle.players.cluster_link import ClusterLink, ClusterState
-from battle.players.pool import PoolError, SolverPool
+from battle.players.pool import PoolError, PoolUnavailable, SolverPool
 from battle.players.pool_api import PoolFront, Progress
 from battle.players.pool_jobs import AnalysisResult, Job, Result
 from battle.players.pool_schedule import Budget, Refusal, Standing
@@ -206,6 +206,7 @@ class PoolClient:
             connection, self._socket = self._socket, None
             tickets = list(self._tickets.values())
             self._tickets.clear()
+            redial = self._redial
         self._wake.set()
         if connection is not None:
             with contextlib.suppress(OSError):
@@ -213,8 +214,8 @@ class PoolClient:
             connection.close()
         for ticket in tickets:
             ticket.future.cancel()
-        if self._redial is not None:
-            self._redial.join()
+        if redial is not None:
+            redial.join()
 
     def __enter__(self) -> PoolClient:
         return self
@@ -308,14 +309,16 @@ class PoolClient:
             replies = list(self._replies.values())
             self._replies.clear()
             wait = self._link.wait(self._clock())
+            retry_after = self._link.retry_after(self._clock())
+            # started under the lock: ``close`` either comes first (no thread) or joins a started one
+            self._redial = threading.Thread(target=self._dial_again, name="solver-pool-client-redial", daemon=True)
+            self._redial.start()
         log.warning("solver pool service at %s %s; trying again in %.0f s", self.path, reason, wait)
-        failure = PoolError(f"the solver pool is unavailable: its service at {self.path} {reason}")
+        failure = PoolUnavailable(f"the solver pool is unavailable: its service at {self.path} {reason}", retry_after)
         for ticket in tickets:
             _fail(ticket, failure)
         for reply in replies:
             reply.set_exception(_Lost())
-        self._redial = threading.Thread(target=self._dial_again, name="solver-pool-client-redial", daemon=True)
-        self._redial.start()
 
     def _dial_again(self) -> None:
         while True:

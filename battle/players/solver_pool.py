@@ -12,7 +12,7 @@ through a ``PoolClient`` (``battle.players.pool_service``); both are a ``PoolFro
 
 from __future__ import annotations
 
-from battle.players.pool import PoolError, SolverPool, Ticket
+from battle.players.pool import PoolError, PoolUnavailable, SolverPool, Ticket
 from battle.players.pool_api import PoolFront, PoolTicket
 from battle.players.pool_client import PoolClient
 from battle.players.pool_jobs import (
@@ -47,6 +47,7 @@ __all__ = [
     "PoolError",
     "PoolFront",
     "PoolTicket",
+    "PoolUnavailable",
     "PositionData",
     "Refusal",
     "Result",

@@ -322,7 +322,7 @@ def test_clients_of_a_restarted_service_fail_their_tickets_and_connect_again(
         service.close()
         until(lambda: idle(pool), "the closed service's work left the pool")
         failure = client.result("board")["error"]
-        assert failure.startswith("PoolError: the solver pool is unavailable: its service at")
+        assert failure.startswith("PoolUnavailable: the solver pool is unavailable: its service at")
         refusal = client.submit("move", MoveJob(greedy_down(6, 60).key(), "beginner", 1), "192.0.2.20")
         assert refusal is not None and refusal["reason"] == "unavailable" and refusal["retry_after"] > 0
         assert client.ask(do="cluster")["cluster"]["connected"] is False
@@ -416,3 +416,37 @@ def test_a_client_whose_service_sends_bad_bytes_fails_its_tickets_in_one_line(tm
             cluster = client.cluster()
             assert answered.is_set() and cluster is not None and not cluster.connected
         liar.join()
+
+
+def test_work_whose_service_goes_fails_as_unavailable_for_the_server(pool: LocalPool, tmp_path: Path) -> None:
+    """The server tells the page ``unavailable`` with the seconds to the next try, not ``failed``."""
+    from battle.online.server.solver_outcomes import Refused, WorkFailed
+    from battle.online.server.solver_work import SolverWork, Work
+
+    service = serve_pool(pool, tmp_path / "going.sock")
+
+    async def use(work: SolverWork) -> None:
+        board = work.analysis(
+            greedy_down(1, 100),
+            seat="board:1",
+            address="192.0.2.80",
+            on_step=lambda _step: None,
+            nodes=15_000_000,  # 15 s of the budget's 20: one search to the end that runs until stopped
+            to_the_end=True,
+        )
+        assert isinstance(board, Work)
+        await asyncio.get_running_loop().run_in_executor(None, until, lambda: pool.stats()["running"] == 1, "ran")
+        await asyncio.get_running_loop().run_in_executor(None, service.close)
+        with pytest.raises(WorkFailed) as failed:
+            await board.answer()
+        assert failed.value.code == "unavailable" and failed.value.retry_after is not None
+        assert 0 < failed.value.retry_after <= 2.0 + 0.5
+        refused = work.hint(greedy_down(1, 100), seat="hint:1", address="192.0.2.80")
+        assert isinstance(refused, Refused) and refused.code == "unavailable"
+
+    try:
+        with PoolClient(service.path) as client:
+            asyncio.run(use(SolverWork(client)))
+    finally:
+        service.close()
+    until(lambda: idle(pool), "the closed service's work left the pool")

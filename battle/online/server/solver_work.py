@@ -33,6 +33,7 @@ from battle.players.solver_pool import (
     PoolError,
     PoolFront,
     PoolTicket,
+    PoolUnavailable,
     Refusal,
     Result,
     ReviewJob,
@@ -66,6 +67,8 @@ class Work:
         ``AnalysisResultJSON``, a review's ``review --json`` object."""
         try:
             return dict(_json_of(await self.result))
+        except PoolUnavailable as error:
+            raise WorkFailed(str(error), "unavailable", error.retry_after) from None
         except PoolError as error:
             raise WorkFailed(str(error)) from None
 
