@@ -6,6 +6,7 @@ server would, driven directly (no server, no sockets), as Markdown tables.
     python benchmarks/solver_pool.py --levels club:50 --think 2 --no-flood
     python benchmarks/solver_pool.py --cancel              a running search stopped, against its worker
                                                            killed and started again
+    python benchmarks/solver_pool.py --service             moves through the pool service against direct
 
 A game: a numbered deal (drawn from ``--seed``); the simulated player moves first, after a think
 pause of 0.5x to 1.5x ``--think`` seconds, taking the biggest pair or, one time in three, a random
@@ -33,12 +34,20 @@ the flood, the others' p99 at most doubled.
 stopped (the solver's stop), against one answered right after the worker running it was killed
 (a new worker must start: import numba, load the kernels, touch its table); and the club move
 alone. What each way of ending a search costs is its row less the last.
+
+``--service``: one pool for several processes (``battle.players.pool_service``): on one worker, the
+same beginner moves (``--moves`` of them, positions of 60 tiles) and calls that answer at once
+(``budget_left``) asked of the pool directly and through a ``PoolClient`` in a process of its own
+over the pool's Unix socket, in ``--runs`` alternating rounds; the overhead is the difference of the
+medians, in milliseconds. After each round a client process is killed while its 300 s analysis runs:
+the time until the pool has stopped it on the worker.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import shlex
@@ -46,6 +55,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import CancelledError
@@ -57,8 +67,10 @@ sys.path.insert(0, str(ROOT))  # the working tree's battle package, also in the 
 
 from battle.players import get_level  # noqa: E402
 from battle.players.local_pool import LocalPool  # noqa: E402
+from battle.players.pool_client import PoolClient  # noqa: E402
 from battle.players.pool_jobs import AnalysisJob, MoveJob, MoveResult, position_data  # noqa: E402
 from battle.players.pool_schedule import Budget, Refusal  # noqa: E402
+from battle.players.pool_service import serve_pool  # noqa: E402
 from battle.rules.board import Position, biggest_pair, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 
@@ -267,6 +279,108 @@ def cancel_table(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+SERVICE_CALLS = 200
+"""``budget_left`` calls a round, each way."""
+
+
+def service_jobs(moves: int) -> list[MoveJob]:
+    """Beginner moves on 60-tile positions: quick searches, so the way to the pool weighs."""
+    jobs = []
+    for number in range(moves):
+        position = deal(3000 + number)
+        while position.tiles_left() > 60 and position.has_moves():
+            position.push(biggest_pair(position))
+        jobs.append(MoveJob(position_data(position), "beginner", number))
+    return jobs
+
+
+def timed_round(pool: LocalPool | PoolClient, jobs: list[MoveJob]) -> tuple[list[float], list[float]]:
+    """Each move's seconds from submission to answer, and each ``budget_left`` call's."""
+    moves, calls = [], []
+    for number, job in enumerate(jobs):
+        began = time.perf_counter()
+        ticket = pool.submit(job, seat=f"move {number}", address=f"10.1.0.{number % 250}")
+        assert not isinstance(ticket, Refusal), ticket
+        ticket.result(ANSWER_WAIT)
+        moves.append(time.perf_counter() - began)
+    for number in range(SERVICE_CALLS):
+        began = time.perf_counter()
+        pool.budget_left(f"10.1.0.{number % 250}")
+        calls.append(time.perf_counter() - began)
+    return moves, calls
+
+
+def service_client(path: str, moves: int) -> None:
+    """``--service-client``: one round through a ``PoolClient``, its seconds as JSON on stdout; with
+    ``--moves 0``, a 300 s analysis submitted, then nothing until the process is killed."""
+    with PoolClient(path) as client:
+        if moves == 0:
+            job = AnalysisJob(position_data(deal(4000)), seconds=300)
+            assert not isinstance(client.submit(job, seat="held", address="10.2.0.1"), Refusal)
+            print("held", flush=True)
+            sys.stdin.read()
+            return
+        timed_moves, calls = timed_round(client, service_jobs(moves))
+    print(json.dumps({"moves": timed_moves, "calls": calls}))
+
+
+def killed_client(pool: LocalPool, path: Path) -> float:
+    """Seconds from a client's kill, its analysis running, until the pool runs and queues nothing."""
+    command = [sys.executable, __file__, "--service-client", str(path), "--moves", "0"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as client:
+        assert client.stdout is not None and client.stdout.readline() == "held\n"
+        while pool.stats()["running"] == 0:
+            time.sleep(0.001)
+        time.sleep(0.5)  # searching
+        began = time.perf_counter()
+        client.kill()
+        while pool.stats()["running"] or pool.stats()["waiting_analysis"]:
+            time.sleep(0.001)
+        return time.perf_counter() - began
+
+
+def service_table(args: argparse.Namespace) -> str:
+    """The same moves and calls directly and through the service, in alternating rounds."""
+    found: dict[str, dict[str, list[float]]] = {way: {"moves": [], "calls": []} for way in ("direct", "service")}
+    jobs = service_jobs(args.moves)
+    kills: list[float] = []
+    with tempfile.TemporaryDirectory() as folder, LocalPool(1, budget=None) as pool:  # each kill's 300 s
+        if not pool.wait_ready(ANSWER_WAIT):
+            raise SystemExit("the worker did not load its kernels")
+        path = Path(folder) / "pool.sock"
+        with serve_pool(pool, path):
+            timed_round(pool, jobs)  # the worker's table touched, its searches warm
+            for run in range(args.runs):
+                print(f"round {run + 1} of {args.runs}...", file=sys.stderr, flush=True)
+                moves, calls = timed_round(pool, jobs)
+                found["direct"]["moves"] += moves
+                found["direct"]["calls"] += calls
+                command = [sys.executable, __file__, "--service-client", str(path), "--moves", str(args.moves)]
+                client = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+                found["service"]["moves"] += client["moves"]
+                found["service"]["calls"] += client["calls"]
+                kills.append(killed_client(pool, path))
+    lines = [
+        "| on one worker | direct median ms | service median ms | overhead ms | service p90 ms | count each |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for key, name in (("moves", "a beginner move, submitted to answered"), ("calls", "`budget_left`, a round trip")):
+        direct, service = found["direct"][key], found["service"][key]
+        lines.append(
+            f"| {name} | {1000 * statistics.median(direct):.2f} | {1000 * statistics.median(service):.2f} | "
+            f"{1000 * (statistics.median(service) - statistics.median(direct)):.2f} | "
+            f"{1000 * percentile(service, 0.9):.2f} | {len(direct)} |"
+        )
+    lines += [
+        "",
+        "| a client killed, its analysis running | median ms | max ms | runs |",
+        "|---|---:|---:|---:|",
+        f"| until the pool runs and queues nothing | {1000 * statistics.median(kills):.1f} | "
+        f"{1000 * max(kills):.1f} | {len(kills)} |",
+    ]
+    return "\n".join(lines)
+
+
 def header(args: argparse.Namespace) -> str:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
     dirty = subprocess.run(
@@ -276,7 +390,7 @@ def header(args: argparse.Namespace) -> str:
     return (
         f"`{shlex.join(['python', 'benchmarks/solver_pool.py', *sys.argv[1:]])}`: commit "
         f"{commit.stdout.strip() or '?'}{' (uncommitted changes)' if dirty.stdout.strip() else ''}, "
-        f"{os.cpu_count()} CPUs, {1 if args.cancel else args.workers or os.cpu_count()} workers, "
+        f"{os.cpu_count()} CPUs, {1 if args.cancel or args.service else args.workers or os.cpu_count()} workers, "
         f"load {load} at the start, "
         f"{time.strftime('%Y-%m-%d %H:%M')}"
     )
@@ -307,11 +421,20 @@ def main() -> None:
     parser.add_argument("--flood-seconds", type=float, default=5.0)
     parser.add_argument("--flood-tiles", type=int, default=90)
     parser.add_argument("--cancel", action="store_true", help="a stop against a kill, and nothing else")
-    parser.add_argument("--runs", type=int, default=5, help="--cancel's runs")
+    parser.add_argument("--runs", type=int, default=5, help="--cancel's runs, --service's rounds")
+    parser.add_argument("--service", action="store_true", help="moves through the pool service against direct")
+    parser.add_argument("--moves", type=int, default=40, help="--service's moves a round")
+    parser.add_argument("--service-client", metavar="SOCKET", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.service_client:
+        service_client(args.service_client, args.moves)
+        return
     print(header(args) + "\n")
     if args.cancel:
         print(cancel_table(args))
+        return
+    if args.service:
+        print(service_table(args))
         return
     phases = []
     with LocalPool(args.workers, budget=Budget()) as pool:

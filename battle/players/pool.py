@@ -49,12 +49,21 @@ if TYPE_CHECKING:
     from battle.players.cluster_link import ClusterState
     from battle.players.pool_schedule import Unit
 
-__all__ = ["PoolError", "SolverPool", "Ticket"]
+__all__ = ["PoolError", "PoolUnavailable", "SolverPool", "Ticket"]
 
 
 class PoolError(RuntimeError):
     """A unit that could not be answered: its worker died too often, it did not stop at its limit, or
     the search failed; the message is one line."""
+
+
+class PoolUnavailable(PoolError):
+    """A unit whose pool went away before it answered: the service of a pool another process owns
+    (``battle.players.pool_client``); ``retry_after`` is the seconds until the pool is tried again."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 Progress = Callable[[AnalysisResult], None]

@@ -5,12 +5,16 @@ The pool itself is ``battle.players.pool`` (the queue and its tickets) over
 ``battle.players.pool_schedule`` (its pure core: priorities, seats, budgets, places), with the
 jobs and results in ``battle.players.pool_jobs`` and the two adapters that run the units,
 ``battle.players.local_pool`` (worker processes on this machine) and ``battle.players.dask_pool``
-(a Dask cluster). ``docs/solver-pool.md`` describes it for the people who run a server.
+(a Dask cluster). A server process may use a pool another process of the machine owns instead,
+through a ``PoolClient`` (``battle.players.pool_service``); both are a ``PoolFront``.
+``docs/solver-pool.md`` describes it for the people who run a server.
 """
 
 from __future__ import annotations
 
-from battle.players.pool import PoolError, SolverPool, Ticket
+from battle.players.pool import PoolError, PoolUnavailable, SolverPool, Ticket
+from battle.players.pool_api import PoolFront, PoolTicket
+from battle.players.pool_client import PoolClient
 from battle.players.pool_jobs import (
     AnalysisJob,
     AnalysisResult,
@@ -39,7 +43,11 @@ __all__ = [
     "Kind",
     "MoveJob",
     "MoveResult",
+    "PoolClient",
     "PoolError",
+    "PoolFront",
+    "PoolTicket",
+    "PoolUnavailable",
     "PositionData",
     "Refusal",
     "Result",

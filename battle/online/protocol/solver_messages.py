@@ -40,7 +40,7 @@ RefusalCode = Literal[
 """Why solver work was not done: the address's solver time is spent (``budget``), the queue of that
 kind of work is full (``busy``), the address has as much of that kind waiting as it may
 (``queued``), the server is stopping (``closed``), the search failed (``failed``), the server's
-solver cluster does not answer and is tried again (``unavailable``), the server runs no
+solver cluster or pool service does not answer and is tried again (``unavailable``), the server runs no
 solver (``no_solver``), a hint in a game against a person (``not_solver_game``) or on the solver's
 turn (``not_your_turn``) or after the end (``game_over``), a review of a game not over
 (``not_finished``), no review of that id (``not_found``), or too many games against the solver from

@@ -134,8 +134,8 @@ class _Deepening:
         while True:
             try:
                 answer = await work.answer()
-            except WorkFailed:
-                refuse(self.client, "analysis", "failed")
+            except WorkFailed as failure:
+                refuse(self.client, "analysis", failure.code, failure.retry_after)
                 return
             spent = work.refusal()  # the budget ran out before the last depth
             nodes *= 2

@@ -362,8 +362,9 @@ class SolverGames:
             log.warning("the solver's move in game %s failed: %s", game, failure)
             if self.moving.get(game) is work:
                 del self.moving[game]
-                self._tell_game(game, SolverRefused("move", "failed", RETRY_FAILED_SECONDS))
-                self._again_later(game, RETRY_FAILED_SECONDS)
+                again = RETRY_FAILED_SECONDS if failure.retry_after is None else max(1.0, failure.retry_after)
+                self._tell_game(game, SolverRefused("move", failure.code, tenths(again)))
+                self._again_later(game, again)
             return
         if self.moving.get(game) is not work:
             return
@@ -420,8 +421,8 @@ class SolverGames:
     async def _hint_when_found(self, client: Client, game: str, ply: int, work: Work) -> None:
         try:
             answer = await work.answer()
-        except WorkFailed:
-            refuse(client, "hint", "failed")
+        except WorkFailed as failure:
+            refuse(client, "hint", failure.code, failure.retry_after)
             return
         finally:
             if self.hints.get(client) is asyncio.current_task():

@@ -60,4 +60,11 @@ class Waiting:
 
 
 class WorkFailed(Exception):
-    """Work the pool could not answer (its worker died too often, or the search failed); one line."""
+    """Work the pool could not answer (its worker died too often, or the search failed: ``code``
+    ``failed``), or whose pool went away meanwhile (``unavailable``, tried again after ``retry_after``
+    seconds); the message is one line."""
+
+    def __init__(self, message: str, code: RefusalCode = "failed", retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.code: RefusalCode = code
+        self.retry_after = retry_after

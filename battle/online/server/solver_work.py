@@ -31,13 +31,14 @@ from battle.players.solver_pool import (
     Job,
     MoveJob,
     PoolError,
+    PoolFront,
+    PoolTicket,
+    PoolUnavailable,
     Refusal,
     Result,
     ReviewJob,
     ReviewResult,
-    SolverPool,
     Standing,
-    Ticket,
     open_pool,
     position_data,
 )
@@ -57,7 +58,7 @@ class Work:
     """One piece of submitted work on the loop: ``answer`` awaits its JSON object (or raises
     ``WorkFailed``); cancelling the task that awaits it, or ``cancel``, ends the work, waiting or running."""
 
-    def __init__(self, ticket: Ticket, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, ticket: PoolTicket, loop: asyncio.AbstractEventLoop) -> None:
         self.ticket = ticket
         self.result: asyncio.Future[Result] = asyncio.wrap_future(ticket.future, loop=loop)
 
@@ -66,6 +67,8 @@ class Work:
         ``AnalysisResultJSON``, a review's ``review --json`` object."""
         try:
             return dict(_json_of(await self.result))
+        except PoolUnavailable as error:
+            raise WorkFailed(str(error), "unavailable", error.retry_after) from None
         except PoolError as error:
             raise WorkFailed(str(error)) from None
 
@@ -90,9 +93,9 @@ class Work:
 class SolverWork:
     """The pool, the places told to the pages, and the solver time spent by kind (for ``/stats``)."""
 
-    def __init__(self, pool: SolverPool) -> None:
+    def __init__(self, pool: PoolFront) -> None:
         self.pool = pool
-        self._watched: dict[Ticket, tuple[Callable[[Waiting | None], None], int, float | None]] = {}
+        self._watched: dict[PoolTicket, tuple[Callable[[Waiting | None], None], int, float | None]] = {}
         """Each watched ticket's teller, the place it told last, and when (monotonic) it said its
         budget would pay for it (None: it did not wait for its budget)."""
         self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0}

@@ -1,0 +1,71 @@
+"""What a game server uses of a solver pool, as two protocols: the pool in its own process
+(``battle.players.pool.SolverPool``) and a pool another process owns, reached over a Unix socket
+(``battle.players.pool_client.PoolClient``), both satisfy them, so a server takes either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from battle.players.cluster_link import ClusterState
+    from battle.players.pool_jobs import AnalysisResult, Job, Result
+    from battle.players.pool_schedule import Budget, Refusal, Standing
+
+__all__ = ["PoolFront", "PoolTicket", "Progress"]
+
+Progress = Callable[["AnalysisResult"], None]
+"""What gets each step of a deepening analysis but the last (on a thread of the pool's)."""
+
+
+class PoolTicket(Protocol):
+    """One submitted job: its result to await, its place to show, its cancellation."""
+
+    @property
+    def future(self) -> Future[Result]:
+        """Resolves to the job's result, fails with ``PoolError``, or is cancelled (cancelling it
+        cancels the work)."""
+
+    @property
+    def refusal(self) -> Refusal | None:
+        """Why a deepening analysis ended before its last depth (its budget), else None."""
+
+    @property
+    def cpu_seconds(self) -> float:
+        """Solver CPU seconds its units spent; final once ``future`` is done."""
+
+    def result(self, timeout: float | None = None) -> Result: ...
+
+    def cancel(self) -> None: ...
+
+    def place(self) -> int | None: ...
+
+    def standing(self) -> Standing | None: ...
+
+
+class PoolFront(Protocol):
+    """The queue a server submits its solver work to (``battle.players.pool.SolverPool`` describes each
+    call)."""
+
+    def submit(
+        self, job: Job, *, seat: str, address: str, on_progress: Progress | None = None
+    ) -> PoolTicket | Refusal: ...
+
+    def cancel_seat(self, seat: str) -> None: ...
+
+    def standings(self) -> Mapping[Any, Standing]:
+        """Every waiting or running ticket's standing, keyed by the tickets ``submit`` returned (``Any``:
+        each pool's own ticket class, which a mapping's invariant key type cannot widen)."""
+
+    def stats(self) -> dict[str, int]: ...
+
+    def cluster(self) -> ClusterState | None: ...
+
+    @property
+    def budget(self) -> Budget | None: ...
+
+    def budget_left(self, address: str) -> float | None: ...
+
+    def close(self) -> None: ...

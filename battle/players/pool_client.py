@@ -1,0 +1,393 @@
+"""A solver pool another process of this machine owns, used as if it were this process's own: a
+``PoolClient`` is a ``PoolFront`` (``battle.players.pool_api``) over the Unix socket of that process's
+``serve_pool`` (``battle.players.pool_service``, which describes the frames).
+
+Calls that answer at once (``submit``, ``standings``, ``stats``, a ticket's ``standing``) are a round
+trip on the socket, about a tenth of a millisecond (``benchmarks/solver_pool.py --service``); the
+results come back on the client's reading thread, which resolves the tickets' futures and calls
+their progress callbacks, never under the client's lock.
+
+The service going away (restarted, its process ended): every ticket waiting for it fails with
+``PoolUnavailable`` (a ``PoolError`` that says so, with the seconds to the next try), work submitted
+meanwhile is refused as ``"unavailable"`` with the same seconds, and the client connects again after
+1, 2, 4, 8, 16 s and then every 30 s (``battle.players.cluster_link``'s back-off, as for a Dask
+scheduler); ``cluster`` says which, for ``/stats``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import TimeoutError as FutureTimeout
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from battle.players.cluster_link import ClusterLink, ClusterState
+from battle.players.pool import PoolError, PoolUnavailable, SolverPool
+from battle.players.pool_api import PoolFront, Progress
+from battle.players.pool_jobs import AnalysisResult, Job, Result
+from battle.players.pool_schedule import Budget, Refusal, Standing
+from battle.players.pool_wire import (
+    WireError,
+    decode,
+    decode_optional,
+    decode_result,
+    encode_tagged,
+    frame,
+    read_frame,
+)
+
+__all__ = ["ClientTicket", "PoolClient"]
+
+log = logging.getLogger("mahjong-battle.solver-pool")
+
+ANSWER_SECONDS = 5.0
+"""The longest a call waits for the service's answer before it gives up on it: a well service answers
+in a tenth of a millisecond, so five seconds is a process that is stuck, not busy."""
+
+
+class _Lost(Exception):
+    """The service did not answer: not connected, or the connection ended while waiting."""
+
+
+class ClientTicket:
+    """One job submitted through the service (``battle.players.pool.Ticket``'s interface)."""
+
+    def __init__(self, client: PoolClient, number: int, job: Job, seat: str, address: str, progress: Progress | None):
+        self.job = job
+        self.seat = seat
+        self.address = address
+        self.future: Future[Result] = Future()
+        self.cpu_seconds = 0.0
+        """Solver CPU seconds its units spent, as the service counted them when it ended."""
+        self.refusal: Refusal | None = None
+        self.number = number
+        self._client = client
+        self._progress = progress
+
+    def result(self, timeout: float | None = None) -> Result:
+        return self.future.result(timeout)
+
+    def cancel(self) -> None:
+        self._client.cancel(self)
+
+    def place(self) -> int | None:
+        standing = self.standing()
+        return None if standing is None else standing.place
+
+    def standing(self) -> Standing | None:
+        return self._client.standing(self)
+
+
+class PoolClient:
+    """The pool a ``serve_pool`` serves at ``path``; an ``OSError`` when nothing answers there."""
+
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._tickets: dict[int, ClientTicket] = {}
+        self._replies: dict[int, Future[Any]] = {}
+        self._numbers = itertools.count(1)
+        self._sending = threading.Lock()
+        self._link = ClusterLink()
+        self._socket: socket.socket | None = None
+        self._budget: Budget | None = None
+        self._closed = False
+        self._redial: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._connect()
+
+    # -- the server's side -----------------------------------------------------------------------
+
+    def submit(
+        self, job: Job, *, seat: str, address: str, on_progress: Progress | None = None
+    ) -> ClientTicket | Refusal:
+        """``SolverPool.submit`` through the service; refused as ``"unavailable"`` while it does not answer."""
+        number = next(self._numbers)
+        ticket = ClientTicket(self, number, job, seat, address, on_progress)
+        with self._lock:
+            if self._closed:
+                return Refusal("closed", 0.0)
+            self._tickets[number] = ticket
+        message = {
+            "op": "submit",
+            "id": number,
+            "job": encode_tagged(job),
+            "seat": seat,
+            "address": address,
+            "progress": on_progress is not None,
+        }
+        try:
+            refusal = decode_optional(Refusal, self._ask(message))
+        except (_Lost, WireError):
+            refusal = self._unavailable()
+        if refusal is not None:
+            with self._lock:
+                self._tickets.pop(number, None)
+            return refusal
+        ticket.future.add_done_callback(partial(self._caller_cancelled, ticket))
+        return ticket
+
+    def cancel(self, ticket: ClientTicket) -> None:
+        """End ``ticket``'s work (nothing once it has ended)."""
+        if ticket.number in self._tickets:
+            self._tell({"op": "cancel", "id": ticket.number})
+
+    def cancel_seat(self, seat: str) -> None:
+        self._tell({"op": "cancel_seat", "seat": seat})
+
+    def standing(self, ticket: ClientTicket) -> Standing | None:
+        if ticket.future.done():
+            return None
+        try:
+            return decode_optional(Standing, self._ask({"op": "standing", "id": ticket.number}))
+        except (_Lost, WireError):
+            return None
+
+    def place(self, ticket: ClientTicket) -> int | None:
+        return ticket.place()
+
+    def standings(self) -> Mapping[ClientTicket, Standing]:
+        """Every waiting or running ticket of this client's; none while the service does not answer."""
+        try:
+            found = decode(tuple[tuple[int, Standing], ...], self._ask({"op": "standings"}))
+        except (_Lost, WireError):
+            return {}
+        with self._lock:
+            return {self._tickets[number]: standing for number, standing in found if number in self._tickets}
+
+    def stats(self) -> dict[str, int]:
+        """The pool's counts, as its owner sees them (every client's units); none while it does not answer."""
+        try:
+            stats = self._ask({"op": "stats"})["stats"]
+        except (_Lost, TypeError, KeyError):
+            return {}
+        return {str(key): int(value) for key, value in stats.items()}
+
+    def cluster(self) -> ClusterState | None:
+        """Whether the service answers (and then, its pool's Dask cluster if it has one): ``/stats``'
+        ``solver_cluster``."""
+        with self._lock:
+            state = self._link.state(self._clock())
+        if not state.connected:
+            return state
+        try:
+            return decode_optional(ClusterState, self._ask({"op": "stats"})["cluster"])
+        except (_Lost, WireError, TypeError, KeyError):
+            return ClusterState(False, self._link.wait(self._clock()))
+
+    @property
+    def budget(self) -> Budget | None:
+        """The service's pool's budget, as it said when this client last connected."""
+        return self._budget
+
+    def budget_left(self, address: str) -> float | None:
+        try:
+            left = self._ask({"op": "budget_left", "address": address})
+        except _Lost:
+            return None
+        return None if left is None else float(left)
+
+    def close(self) -> None:
+        """Cancel every ticket and close the connection (the service cancels the work); a later
+        ``submit`` is refused as ``closed``."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            connection, self._socket = self._socket, None
+            tickets = list(self._tickets.values())
+            self._tickets.clear()
+            redial = self._redial
+        self._wake.set()
+        if connection is not None:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+            connection.close()
+        for ticket in tickets:
+            ticket.future.cancel()
+        if redial is not None:
+            redial.join()
+
+    def __enter__(self) -> PoolClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the connection ---------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        """Connect and read the service's ``hello``; an ``OSError`` (or ``WireError``) when it does not."""
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            connection.settimeout(ANSWER_SECONDS)
+            connection.connect(str(self.path))
+            hello = read_frame(connection)
+            if hello is None or hello.get("op") != "hello":
+                raise WireError(f"the solver pool service at {self.path} did not say hello: {str(hello)[:60]}")
+            budget = decode_optional(Budget, hello.get("budget"))
+            connection.settimeout(None)
+        except (OSError, WireError):
+            connection.close()
+            raise
+        with self._lock:
+            if self._closed:
+                connection.close()
+                return
+            self._socket = connection
+            self._budget = budget
+            if not self._link.connected:
+                log.info("solver pool service at %s: connected again", self.path)
+            self._link.regain(self._clock())
+        threading.Thread(target=self._read, args=(connection,), name="solver-pool-client", daemon=True).start()
+
+    def _read(self, connection: socket.socket) -> None:
+        reason = "closed the connection"
+        try:
+            while (message := read_frame(connection)) is not None:
+                self._handle(message)
+        except (WireError, TypeError) as error:  # TypeError: a number that is a list, say
+            reason = f"sent a bad frame: {error}"
+        except OSError as error:
+            reason = f"failed: {error}"
+        self._lose(connection, reason)
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        op = message["op"]
+        if op in ("answer", "submitted"):
+            with self._lock:
+                reply = self._replies.pop(message.get("req", -1), None)
+            if reply is not None:
+                reply.set_result(message.get("refusal" if op == "submitted" else "value"))
+        elif op == "progress":
+            ticket = self._tickets.get(message.get("id", -1))
+            result = decode_result(message.get("result"))
+            if ticket is not None and ticket._progress is not None and isinstance(result, AnalysisResult):
+                ticket._progress(result)
+        elif op == "done":
+            self._done(message)
+        elif op == "error":
+            log.warning("solver pool service at %s refused a frame: %s", self.path, message.get("message"))
+        else:
+            raise WireError(f"unknown op {str(op)[:40]!r}")
+
+    def _done(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            ticket = self._tickets.pop(message.get("id", -1), None)
+        if ticket is None:
+            return
+        cpu = message.get("cpu", 0.0)
+        ticket.cpu_seconds = float(cpu) if isinstance(cpu, (int, float)) else 0.0
+        ticket.refusal = decode_optional(Refusal, message.get("refusal"))
+        if message.get("cancelled"):
+            ticket.future.cancel()
+        elif "error" in message:
+            _fail(ticket, PoolError(str(message["error"])))
+        else:
+            _resolve(ticket, decode_result(message.get("result")))
+
+    def _lose(self, connection: socket.socket, reason: str) -> None:
+        """The connection ended: fail what waits on it and try the service again with back-off."""
+        with self._lock:
+            if self._socket is connection:
+                self._socket = None
+            connection.close()
+            if self._closed:
+                return
+            self._link.lose(self._clock())
+            tickets = list(self._tickets.values())
+            self._tickets.clear()
+            replies = list(self._replies.values())
+            self._replies.clear()
+            wait = self._link.wait(self._clock())
+            retry_after = self._link.retry_after(self._clock())
+            # started under the lock: ``close`` either comes first (no thread) or joins a started one
+            self._redial = threading.Thread(target=self._dial_again, name="solver-pool-client-redial", daemon=True)
+            self._redial.start()
+        log.warning("solver pool service at %s %s; trying again in %.0f s", self.path, reason, wait)
+        failure = PoolUnavailable(f"the solver pool is unavailable: its service at {self.path} {reason}", retry_after)
+        for ticket in tickets:
+            _fail(ticket, failure)
+        for reply in replies:
+            reply.set_exception(_Lost())
+
+    def _dial_again(self) -> None:
+        while True:
+            with self._lock:
+                if self._closed:
+                    return
+                wait = self._link.wait(self._clock())
+            if wait > 0:
+                self._wake.wait(wait)
+                continue
+            try:
+                self._connect()
+                return
+            except (OSError, WireError):
+                with self._lock:
+                    self._link.failed(self._clock())
+
+    def _unavailable(self) -> Refusal:
+        with self._lock:
+            return Refusal("unavailable", self._link.retry_after(self._clock()))
+
+    # -- frames ------------------------------------------------------------------------------------
+
+    def _ask(self, message: dict[str, Any]) -> Any:
+        """Send ``message`` with a request number and wait for its answer (``_Lost`` when none comes)."""
+        reply: Future[Any] = Future()
+        with self._lock:
+            number = next(self._numbers)
+            self._replies[number] = reply
+        try:
+            self._send({**message, "req": number})
+            return reply.result(ANSWER_SECONDS)
+        except FutureTimeout:
+            raise _Lost() from None
+        finally:
+            with self._lock:
+                self._replies.pop(number, None)
+
+    def _tell(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(_Lost):
+            self._send(message)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        data = frame(message)
+        with self._lock:
+            connection = self._socket
+        if connection is None:
+            raise _Lost()
+        try:
+            with self._sending:
+                connection.sendall(data)
+        except OSError:
+            raise _Lost() from None
+
+    def _caller_cancelled(self, ticket: ClientTicket, future: Future[Result]) -> None:
+        if future.cancelled():
+            self.cancel(ticket)
+
+
+def _resolve(ticket: ClientTicket, result: Result) -> None:
+    with contextlib.suppress(InvalidStateError):  # cancelled meanwhile by its caller
+        ticket.future.set_result(result)
+
+
+def _fail(ticket: ClientTicket, error: BaseException) -> None:
+    with contextlib.suppress(InvalidStateError):
+        ticket.future.set_exception(error)
+
+
+def _fronts(pool: SolverPool, client: PoolClient) -> tuple[PoolFront, PoolFront]:
+    """Where mypy checks that both a pool and a client are a ``PoolFront``."""
+    return pool, client
