@@ -27,6 +27,7 @@ from websockets.asyncio.server import broadcast
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.protocol.server_messages import Moved, State
 from battle.online.protocol.writer import server_frame
+from battle.online.server import wire
 from battle.online.server.connections import Client, Peer
 from battle.online.server.live_games import LiveGames
 from battle.online.server.room import Room
@@ -121,7 +122,7 @@ class Audiences:
     def state(self, room: Room, seat: int | None) -> State:
         """The ``state`` message of ``room`` for ``seat`` (None: a spectator), as of now, with the
         secrets of the links of the codes it shows (made here: the room knows no key)."""
-        state = room.state_for(seat, self.presence(room), self.clock())
+        state = wire.state(room, seat, self.presence(room), self.clock())
         links = self.games.links
         return replace(
             state,
