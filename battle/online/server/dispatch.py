@@ -378,11 +378,7 @@ class GameServer:
         moved = wire.moved(room, outcome.receipt)  # as the move left the room, whatever comes while it is stored
         await self._commit(room, lambda: self.live.store.plan_add_move(room, outcome.receipt))
         self.moves_told.append(time.monotonic())
-        # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
-        # list already shows the position after it, never the one before as its turn again
-        moved_frame = self.audiences.moved(room, client, moved)
-        ack_frame = server_frame(wire.ack(outcome.receipt)).encode()
-        await client.send_now(*((moved_frame, ack_frame) if client in self.audiences.of(room) else (ack_frame,)))
+        await self.audiences.moved(room, moved, client, wire.ack(outcome.receipt))
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
 

@@ -19,7 +19,6 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import Callable
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server.game_ends import abandon_deadline, abandoning_seat
@@ -53,8 +52,6 @@ class LiveGames:
         """Each game's last write not yet known to be on disk (its earlier ones commit before it)."""
         self.commit_seconds: collections.deque[float] = collections.deque(maxlen=10_000)
         """How long the recent writes took from their submission to the disk, for ``/stats``."""
-        self._on_stored: list[Callable[[Room], None]] = []
-        """Told of every game whose change is on disk: the solver answers a move once it is stored."""
 
     # -- finding a game ------------------------------------------------------------------
 
@@ -97,15 +94,8 @@ class LiveGames:
 
     # -- storing -------------------------------------------------------------------------
 
-    def on_stored(self, listener: Callable[[Room], None]) -> None:
-        """Tell ``listener`` of every change of a game once it is on disk (a move, an end, a join),
-        with the room held for the game then; a write that fails tells nobody (its room goes back to
-        what is stored)."""
-        self._on_stored.append(listener)
-
     def submit(self, room: Room, write: Write) -> asyncio.Future[None]:
-        """Queue ``write`` for the disk; it becomes the game's last write in flight until it is stored,
-        and the ``on_stored`` listeners are told of the game once it is."""
+        """Queue ``write`` for the disk; it becomes the game's last write in flight until it is stored."""
         future = self.committer.submit(write)
         game = room.game_id
         self.in_flight[game] = future
@@ -115,9 +105,6 @@ class LiveGames:
             self.commit_seconds.append(time.perf_counter() - submitted)
             if self.in_flight.get(game) is done:
                 del self.in_flight[game]
-            if not done.cancelled() and done.exception() is None:
-                for listener in self._on_stored:
-                    listener(self.rooms.get(game, room))
 
         future.add_done_callback(stored)
         return future

@@ -4,9 +4,9 @@ A game against the solver is a friend's game in every other way: a ``Room`` in `
 as it changes, resumed with its seat token after a reload or a restart, followed with its watch
 code, its record a ``.mbg``. Its second seat is taken at creation by the solver (named as the
 window names it, ``Solver (club)``), whose row in ``solver_rows`` says its level and seed. Whenever
-a change of the game is stored (``LiveGames.on_stored``: a move, an end), the solver's move is asked
-of the pool if it is the solver's turn and a connection holds the player's seat, and stopped if the
-game ended (``follow``); the move found is played
+a stored change of the game has been told (``Audiences.on_told``: a move, an end), the solver's move
+is asked of the pool if it is the solver's turn and a connection holds the player's seat, and
+stopped if the game ended (``follow``); the move found is played
 through the room, stored and told as any move is. A game whose player has left (no connection
 holds the seat for ``LEAVE_GRACE``) is abandoned: its move leaves the pool, and is asked again
 when the player comes back. The solver's moves are charged to the address of the player (their
@@ -149,7 +149,7 @@ class SolverGames:
         self.hints: dict[Client, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         audiences.on_leave(self._left)
-        live.on_stored(self.follow)
+        audiences.on_told(self.follow)
 
     # -- which games -------------------------------------------------------------------------------
 
@@ -299,8 +299,8 @@ class SolverGames:
                 self.follow(room)
 
     def follow(self, room: Room) -> None:
-        """After a change of ``room``'s game is stored, or its player came: the solver's move is asked if
-        it is the solver's turn and the player is here, and stopped if the game ended."""
+        """After a stored change of ``room``'s game is told, or its player came: the solver's move is
+        asked if it is the solver's turn and the player is here, and stopped if the game ended."""
         seat = self.seats.get(room.game_id)
         if seat is None or self.work is None:
             return
@@ -360,7 +360,7 @@ class SolverGames:
             log.error("%s", problem)
             self._again_later(game, RETRY_FAILED_SECONDS)
             return
-        self.audiences.moved(room, None, news)
+        await self.audiences.moved(room, news)
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
 
