@@ -51,8 +51,6 @@ from battle.online.protocol.server_messages import (
     Error,
     Joined,
     Pong,
-    Record,
-    RematchStarted,
     Welcome,
     error_for,
 )
@@ -423,7 +421,7 @@ class GameServer:
     async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
         await self.live.settled(room)
         room = self.live.current(room)
-        await client.send(Record(room.game_id, room.record_text()))
+        await client.send(wire.record(room))
 
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
         self.solver_games.refuse_offer(room)
@@ -438,10 +436,8 @@ class GameServer:
         self.live.networks.add(new.game_id, seats)
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
-            new_seat = None if seat_then is None else 3 - seat_then
-            news = RematchStarted(room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch)
-            other.tell(server_frame(news).encode())
-            await self.audiences.attach(other, new, new_seat)
+            other.tell(server_frame(wire.rematch_started(room, new, seat_then)).encode())
+            await self.audiences.attach(other, new, None if seat_then is None else 3 - seat_then)
         await self.audiences.broadcast_state(new)
 
     async def _stored_and_told(self, room: Room, plan: Callable[[], Write]) -> None:

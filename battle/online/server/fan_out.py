@@ -5,7 +5,7 @@ window and a terminal of the same player) and at most ``spectators_per_game`` sp
 After a change every one of them gets the game's ``state`` once the game's writes in flight
 are stored (``broadcast_state``), one message per viewer (seat 1, seat 2, spectators), each
 written to all its sockets at once with websockets' ``broadcast``; a move goes out as
-``moved``, the same bytes to everyone (``moved``, the mover's with its ``ack``). Once a stored
+``moved``, the same bytes to everyone, the mover's followed by its ``ack``. Once a stored
 change is out, the ``on_told`` listeners hear of it: the solver answers a move after the move,
 so its news never comes before the move it answers.
 
@@ -65,12 +65,12 @@ class Audiences:
         the solver stops the work of a game its player left."""
         self._leaving.append(listener)
 
-    # -- attaching -----------------------------------------------------------------------
-
     def on_told(self, listener: Callable[[Room], None]) -> None:
         """Tell ``listener`` of every stored change of a game (a move, an end, any change told by its
         ``state``) once the game's connections have it, with the room held for the game then."""
         self._told.append(listener)
+
+    # -- attaching -----------------------------------------------------------------------
 
     async def attach(self, client: Client, room: Room, seat: int | None) -> bool:
         """Attach ``client`` to ``room`` as ``seat`` (None: a spectator), leaving its game before;

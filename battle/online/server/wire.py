@@ -24,7 +24,9 @@ from battle.online.protocol.server_messages import (
     Offers,
     PlayerInfo,
     Presence,
+    Record,
     RematchLink,
+    RematchStarted,
     State,
     Viewer,
 )
@@ -141,6 +143,17 @@ def moved(room: Room, receipt: MoveReceipt) -> Moved:
 def ack(receipt: MoveReceipt) -> Ack:
     """The ``ack`` of a move to its sender, the same for the first send and every resend."""
     return Ack(receipt.move_id, receipt.ply, receipt.move, receipt.taken_back)
+
+
+def record(room: Room) -> Record:
+    """``room``'s game as a ``.mbg`` record."""
+    return Record(room.game_id, room.record_text())
+
+
+def rematch_started(room: Room, rematch: Room, seat: int | None) -> RematchStarted:
+    """To a connection of ``room``'s game that held ``seat`` there (None: a spectator): its rematch
+    began, where the seats are swapped."""
+    return RematchStarted(room.game_id, rematch.game_id, "spectator" if seat is None else 3 - seat, rematch.watch)
 
 
 # -- the solver's answers ----------------------------------------------------------------------
