@@ -7,8 +7,9 @@ move is a ``ValueError`` naming it, before anything is queued). Between the pool
 worker processes jobs and results travel pickled; nothing a client sent is ever unpickled.
 
 Every job bounds its search (a time or node limit: ``cost`` is its most, in CPU seconds,
-what an address's budget reserves for it), and every result has ``to_json`` for the server
-to send: moves in notation, as ``mahjong-battle analyse --json`` and ``review --json`` write them.
+what an address's budget reserves for it), and every result is a typed value with its moves in
+notation, as ``mahjong-battle analyse --json`` and ``review --json`` write them: the server's
+``wire`` reads its attributes, so a renamed field fails its type check, never a running server.
 
 It loads no search: a game server holds its queue on these while the workers, other processes, run
 them (``battle.players.pool_services``), so the server's process never loads numba.
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TypedDict
 
 from battle.players.pool_schedule import Kind
 from battle.players.review_report import ReviewJSON
@@ -238,33 +238,6 @@ StepJob = MoveJob | HintJob | AnalysisJob | ReviewJob
 # -- results ---------------------------------------------------------------------------------
 
 
-class MoveResultJSON(TypedDict):
-    move: str
-    level: str
-    plain: bool
-
-
-class MoveValueJSON(TypedDict):
-    """One legal move's value, as ``analyse --json`` writes it."""
-
-    move: str
-    value: int
-    bound: Bound
-    points: int
-
-
-class AnalysisResultJSON(TypedDict):
-    value: int
-    exact: bool
-    best_moves: list[str]
-    pv: list[str]
-    final_score: list[int]
-    depth: int
-    nodes: int
-    seconds: float
-    moves: list[MoveValueJSON]
-
-
 @dataclass(frozen=True)
 class MoveResult:
     """The solver's move; ``plain`` when plain Python chose it while the kernels loaded."""
@@ -273,12 +246,12 @@ class MoveResult:
     level: str
     plain: bool = False
 
-    def to_json(self) -> MoveResultJSON:
-        return {"move": self.move, "level": self.level, "plain": self.plain}
-
 
 @dataclass(frozen=True)
 class MoveValue:
+    """One legal move's value for the mover: in notation, its final margin (exact, an estimate or an
+    upper bound) and the points its pair scores."""
+
     move: str
     value: int
     bound: Bound
@@ -317,30 +290,12 @@ class AnalysisResult:
             ),
         )
 
-    def to_json(self) -> AnalysisResultJSON:
-        return {
-            "value": self.value,
-            "exact": self.exact,
-            "best_moves": list(self.best_moves),
-            "pv": list(self.pv),
-            "final_score": list(self.final_score),
-            "depth": self.depth,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
-            "moves": [
-                {"move": mv.move, "value": mv.value, "bound": mv.bound, "points": mv.points} for mv in self.moves
-            ],
-        }
-
 
 @dataclass(frozen=True)
 class ReviewResult:
     """A game's review: ``Review.to_json()`` (``battle.players.review_report`` describes its keys)."""
 
     report: ReviewJSON
-
-    def to_json(self) -> ReviewJSON:
-        return self.report
 
 
 Result = MoveResult | AnalysisResult | ReviewResult

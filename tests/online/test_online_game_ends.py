@@ -14,6 +14,7 @@ from battle.online.client.wording import end_cause, end_sentence, refusal_text
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import ABORT_BEFORE_PLY, ErrorCode, NumberedDeal
 from battle.online.protocol.server_messages import END_REASONS, EndReasonName, Error, GameResult, PlayerInfo, State
+from battle.online.server import wire
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.game_ends import SOLVER_NETWORK, abandon_deadline, abandon_limit, abandoning_seat
 from battle.online.server.room import EndReason, Options, Room, Status, plan_start
@@ -99,7 +100,7 @@ def test_an_abandoned_game_is_aborted_before_move_2_and_won_by_the_one_who_staye
     else:
         assert reason == EndReason.ABANDONED and room.winner == 3 - gone
         assert room.record_text().startswith(f"# {room.name_of(gone)} abandons the game after move {moves}\n")
-    assert reason.name_sent in END_REASONS
+    assert wire.end_reason(reason) in END_REASONS
 
 
 def test_a_game_left_on_the_solvers_turn_is_abandoned_by_its_player() -> None:

@@ -16,6 +16,7 @@ from battle.online.client.state_game import after_move
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import NumberedDeal
 from battle.online.protocol.server_messages import Moved, State
+from battle.online.server import wire
 from battle.online.server.room import Options, Refused, Room, Status, plan_start
 from battle.rules import move_name
 
@@ -41,7 +42,7 @@ def started_room() -> Room:
 
 
 def state(room: Room, presence: dict[int, bool] | None = None) -> State:
-    return room.state_for(1, BOTH if presence is None else presence, T0)
+    return wire.state(room, 1, BOTH if presence is None else presence, T0)
 
 
 ACTIONS = st.lists(st.sampled_from(["move", "move", "ask", "yes", "no"]), min_size=1, max_size=40)
@@ -66,7 +67,7 @@ def test_the_reader_tells_every_takeback_question_and_answer_the_room_saw(action
                 receipt = room.play(
                     seat, move_name(room.game.position.legal_moves()[0]), f"m{len(room.receipts)}", T0
                 )  # a taken-back move's id stays used
-                message = room.moved_message(receipt.receipt)
+                message = wire.moved(room, receipt.receipt)
                 folded = after_move(reader.seen, message)
                 if asked is not None:
                     expected.append(OfferNews("takeback_overtaken", asked))
@@ -122,7 +123,7 @@ def test_rematch_offers_and_refusals_and_a_rematch_that_began() -> None:
     assert reader.read(state(room)) == [OfferNews("rematch_offered", 1)]
     rematch = room.accept_rematch(2, game_id="g2", invite="AAAAAAAA", watch="BBBBBBBB", now=T0)
     assert reader.read(state(room)) == []  # the offer ends because the rematch began: no refusal
-    assert reader.read(rematch.state_for(1, BOTH, T0)) == []  # a new game with nothing asked yet
+    assert reader.read(wire.state(rematch, 1, BOTH, T0)) == []  # a new game with nothing asked yet
 
 
 def test_comings_and_goings() -> None:
@@ -150,7 +151,7 @@ def test_a_move_out_of_order_is_left_for_the_next_state() -> None:
     room = started_room()
     now = state(room)
     receipt = room.play(1, move_name(room.game.position.legal_moves()[0]), "a1", T0)
-    moved = room.moved_message(receipt.receipt)
+    moved = wire.moved(room, receipt.receipt)
     assert after_move(now, replace(moved, ply=5)) is now
     assert after_move(now, replace(moved, game="g2")) is now
     later = after_move(now, moved)
@@ -161,7 +162,7 @@ def test_the_window_words_the_opponents_questions_and_the_answers_to_its_own() -
     from battle.ui.online.online_state import news_line
 
     room = started_room()
-    seat_one, watcher = room.state_for(1, BOTH, T0), room.state_for(None, BOTH, T0)
+    seat_one, watcher = wire.state(room, 1, BOTH, T0), wire.state(room, None, BOTH, T0)
     assert news_line(OfferNews("takeback_asked", 2), seat_one) == (
         "Bob asks to take back their last move: Y lets them, N says no.",
         "warn",

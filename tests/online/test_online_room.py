@@ -24,6 +24,7 @@ from battle.online.protocol.messages import (
 )
 from battle.online.protocol.server_messages import ServerMessage
 from battle.online.protocol.writer import result_json, server_frame, server_json
+from battle.online.server import wire
 from battle.online.server.room import (
     REMATCH_RETRY_SECONDS,
     EndReason,
@@ -40,7 +41,7 @@ from battle.rules import Game, Position, cell_name, deal, format_position, move_
 from battle.rules.deal import MAX_DEAL
 
 
-def wire(message: ServerMessage) -> dict[str, Any]:
+def sent(message: ServerMessage) -> dict[str, Any]:
     """The message as its frame carries it: what every client reads."""
     return server_json(message)
 
@@ -179,7 +180,7 @@ def test_a_nameless_player_keeps_no_name_and_the_record_names_the_seat() -> None
     room = new_room()
     room.join(None, BOB, T0)
     assert room.seats[2].name == ""  # never a default stored as if typed: each client words it
-    assert [player["name"] for player in wire(room.state_for(1, {1: True, 2: True}, T0))["players"]] == ["Ann", ""]
+    assert [player["name"] for player in sent(wire.state(room, 1, {1: True, 2: True}, T0))["players"]] == ["Ann", ""]
     assert room.game.names == ("Ann", "Player 2") and "player2: Player 2" in room.record_text()
 
 
@@ -191,9 +192,15 @@ def test_a_move_is_applied_and_acknowledged() -> None:
     outcome = room.play(1, "i9 a1", "first", T0 + 2)  # deal 1 opens with a1-i9 for 9 points
     assert not outcome.duplicate
     assert outcome.receipt == MoveReceipt(1, "first", 1, "a1-i9", 9, T0 + 2)
-    assert wire(outcome.receipt.ack()) == {"type": "ack", "id": "first", "ply": 1, "move": "a1-i9", "taken_back": False}
+    assert sent(wire.ack(outcome.receipt)) == {
+        "type": "ack",
+        "id": "first",
+        "ply": 1,
+        "move": "a1-i9",
+        "taken_back": False,
+    }
     assert room.ply == 1 and room.scores == (9, 0) and room.to_move == 2
-    moved = wire(room.moved_message(outcome.receipt))
+    moved = sent(wire.moved(room, outcome.receipt))
     assert moved["ply"] == 1 and moved["points"] == 9 and moved["to_move"] == 2 and moved["status"] == "playing"
 
 
@@ -250,16 +257,14 @@ def test_a_game_played_out_ends_by_the_rules_with_its_record() -> None:
     result = room.game.result()
     assert result is not None
     assert room.winner == result.winner and room.reason == EndReason.NO_PAIR and room.finished_at == now
-    assert result_json(room.result_message()) == {
+    assert result_json(wire.result(room)) == {
         "winner": result.winner,
         "reason": "no_pair",
         "scores": list(result.scores),
     }
-    moved = wire(room.moved_message(outcome.receipt))
+    moved = sent(wire.moved(room, outcome.receipt))
     assert (
-        moved["status"] == "finished"
-        and moved["to_move"] is None
-        and moved["result"] == result_json(room.result_message())
+        moved["status"] == "finished" and moved["to_move"] is None and moved["result"] == result_json(wire.result(room))
     )
     record = Game.from_text(room.record_text())
     assert record.moves == room.game.moves and record.names == ("Ann", "Bob") and record.deal_number == 7
@@ -274,7 +279,7 @@ def test_resigning_gives_the_game_to_the_opponent_whatever_the_score() -> None:
     play_first(room, T0 + 2)  # seat 1 leads 9-0
     room.resign(1, T0 + 3)
     assert room.status == Status.FINISHED and room.winner == 2 and room.reason == EndReason.RESIGN
-    assert result_json(room.result_message()) == {"winner": 2, "reason": "resign", "scores": [9, 0]}
+    assert result_json(wire.result(room)) == {"winner": 2, "reason": "resign", "scores": [9, 0]}
     text = room.record_text()
     assert text.startswith("# Ann resigns after move 1\n")
     assert Game.from_text(text).moves == room.game.moves
@@ -285,10 +290,10 @@ def test_without_lose_on_time_an_overdue_turn_is_only_reported_once() -> None:
     room = started(move_seconds=30)
     assert room.deadline() == T0 + 31
     assert room.check_time(T0 + 30.9) == TimeCheck.NONE
-    assert not wire(room.state_for(1, NOBODY, T0 + 30.9))["overdue"]
+    assert not sent(wire.state(room, 1, NOBODY, T0 + 30.9))["overdue"]
     assert room.check_time(T0 + 31) == TimeCheck.OVERDUE
     assert room.check_time(T0 + 99) == TimeCheck.NONE
-    state = wire(room.state_for(2, NOBODY, T0 + 40))
+    state = sent(wire.state(room, 2, NOBODY, T0 + 40))
     assert state["overdue"] and state["seconds_left"] == 0.0 and state["deadline"] == T0 + 31
     assert room.status == Status.PLAYING
     play_first(room, T0 + 100)  # a late move still counts
@@ -299,7 +304,7 @@ def test_without_lose_on_time_an_overdue_turn_is_only_reported_once() -> None:
 def test_with_lose_on_time_the_side_to_move_loses_at_the_deadline() -> None:
     room = started(move_seconds=10, lose_on_time=True)
     play_first(room, T0 + 5)  # seat 1 leads; seat 2 now has until T0 + 15
-    assert wire(room.state_for(1, NOBODY, T0 + 7))["seconds_left"] == 8.0
+    assert sent(wire.state(room, 1, NOBODY, T0 + 7))["seconds_left"] == 8.0
     refused(room, ErrorCode.OUT_OF_TIME, lambda: room.play(2, room_move(room), "late", T0 + 15))
     assert room.check_time(T0 + 14.5) == TimeCheck.NONE
     assert room.check_time(T0 + 60) == TimeCheck.LOST
@@ -312,7 +317,7 @@ def test_with_lose_on_time_the_side_to_move_loses_at_the_deadline() -> None:
 def test_a_game_without_a_limit_waits_forever() -> None:
     room = started()
     assert room.check_time(T0 + 10**9) == TimeCheck.NONE and room.deadline() is None
-    state = wire(room.state_for(1, NOBODY, T0 + 10**9))
+    state = sent(wire.state(room, 1, NOBODY, T0 + 10**9))
     assert state["deadline"] is None and state["seconds_left"] is None and not state["overdue"]
 
 
@@ -324,7 +329,7 @@ def test_the_host_aborts_a_game_nobody_joined_and_its_invite_stops_working() -> 
     refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.abort(None, T0 + 1))
     room.abort(1, T0 + 1)
     assert room.status == Status.FINISHED and room.reason == EndReason.ABORTED and room.winner is None
-    assert room.open_seat is None and wire(room.state_for(1, NOBODY, T0 + 2))["invite"] is None
+    assert room.open_seat is None and sent(wire.state(room, 1, NOBODY, T0 + 2))["invite"] is None
     assert refused(room, ErrorCode.EXPIRED, lambda: room.join("Bob", BOB, T0 + 2)).reason.startswith("this game was")
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 2))
     assert rebuild(room).snapshot() == room.snapshot()
@@ -368,7 +373,7 @@ def test_a_takeback_needs_the_requesters_own_last_move_and_the_opponents_yes() -
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(2))  # not Bob's move
     refused(room, ErrorCode.NO_OFFER, lambda: room.answer_takeback(2, True, T0 + 3))
     room.request_takeback(1)
-    assert wire(room.state_for(2, NOBODY, T0 + 3))["offers"] == {"rematch": None, "takeback": 1}
+    assert sent(wire.state(room, 2, NOBODY, T0 + 3))["offers"] == {"rematch": None, "takeback": 1}
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))
     refused(room, ErrorCode.NO_OFFER, lambda: room.answer_takeback(1, True, T0 + 3))
     refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.answer_takeback(None, True, T0 + 3))
@@ -378,7 +383,7 @@ def test_a_takeback_needs_the_requesters_own_last_move_and_the_opponents_yes() -
     assert room.deadline() == T0 + 70  # the requester's clock starts again
     # the taken-back move's id stays used: a late resend is acknowledged, never replayed
     again = room.play(1, first.receipt.move, "m1", T0 + 11)
-    assert again.duplicate and again.receipt.taken_back and wire(again.receipt.ack())["taken_back"] is True
+    assert again.duplicate and again.receipt.taken_back and sent(wire.ack(again.receipt))["taken_back"] is True
     assert room.ply == 0
     replay = room.play(1, "a1-i9", "m2", T0 + 12)
     assert replay.receipt.ply == 1 and not replay.duplicate
@@ -421,7 +426,7 @@ def test_a_rematch_starts_from_the_same_position_with_the_seats_swapped() -> Non
     refused(room, ErrorCode.NO_OFFER, lambda: room.accept_rematch(2, game_id="g2", invite="A", watch="B", now=T0))
     rematch = room.accept_rematch(1, game_id="g2", invite="M0RX4T2Q", watch="QQQQ1111", now=T0 + 20)
     assert room.rematch_game == "g2" and room.rematch_offer is None
-    assert wire(room.state_for(None, NOBODY, T0 + 20))["rematch"] == {"game": "g2", "watch": "QQQQ1111"}
+    assert sent(wire.state(room, None, NOBODY, T0 + 20))["rematch"] == {"game": "g2", "watch": "QQQQ1111"}
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
     assert rematch.game.start == room.game.start and rematch.game.deal_number == 9
     assert rematch.seat_of(ANN) == 1 and rematch.seat_of(BOB) == 2 and rematch.creator_seat == 1
@@ -440,7 +445,7 @@ def test_a_declined_rematch_is_withdrawn_and_may_be_offered_again() -> None:
     refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.decline_rematch(None, T0 + 6))
     room.decline_rematch(2, T0 + 6)
     assert room.rematch_offer is None and room.rematch_game is None
-    assert wire(room.state_for(1, NOBODY, T0 + 6))["offers"]["rematch"] is None
+    assert sent(wire.state(room, 1, NOBODY, T0 + 6))["offers"]["rematch"] is None
     # the declined offer is not pushed at the opponent again at once, nor a minute later
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 7))
     refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6 + REMATCH_RETRY_SECONDS - 1))
@@ -456,14 +461,14 @@ def test_a_declined_rematch_is_withdrawn_and_may_be_offered_again() -> None:
 
 def test_state_shows_each_viewer_the_game_and_no_secret() -> None:
     room = new_room(move_seconds=60)
-    waiting = wire(room.state_for(1, {1: True}, T0))
+    waiting = sent(wire.state(room, 1, {1: True}, T0))
     assert waiting["you"] == 1 and waiting["status"] == "waiting" and waiting["invite"] == "4KQ7M2XD"
     assert waiting["players"][1] == {"seat": 2, "name": None, "presence": "open", "creator": False}
-    assert wire(room.state_for(None, {1: True}, T0))["invite"] is None  # a spectator cannot take the seat
+    assert sent(wire.state(room, None, {1: True}, T0))["invite"] is None  # a spectator cannot take the seat
     room.join("Bob", BOB, T0 + 1)
     play_first(room, T0 + 2)
     for viewer, you in ((1, 1), (2, 2), (None, "spectator"), (3, "spectator")):
-        state = wire(room.state_for(viewer, {1: True}, T0 + 3))
+        state = sent(wire.state(room, viewer, {1: True}, T0 + 3))
         text = messages.encode(state)
         assert ANN not in text and BOB not in text
         assert state["you"] == you and state["invite"] is None and state["watch"] == "9T3PWQ0R"
@@ -605,7 +610,7 @@ def test_random_sessions_keep_every_promise(
                 assert result.game.start == room.game.start and rebuild(result).snapshot() == result.snapshot()
                 room = result
         check_invariants(room)
-        json.loads(server_frame(room.state_for(seat, {1: True}, now)))
+        json.loads(server_frame(wire.state(room, seat, {1: True}, now)))
     assert rebuild(room).snapshot() == room.snapshot()
 
 

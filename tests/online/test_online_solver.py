@@ -74,6 +74,19 @@ def test_a_game_against_beginner_to_the_end_with_a_record_that_replays(solver_se
     client.close()
 
 
+def test_the_solvers_news_come_after_the_move_they_answer(solver_server: ServerProcess) -> None:
+    """The solver's move is asked once the player's move is stored and told: the mover reads its
+    ``moved`` and ``ack`` before the solver's queue or move."""
+    client = Client(solver_server.url)
+    state = start_game(client, level="club")
+    client.send({"type": "move", "move": a_legal_move(state), "id": "first"})
+    kinds = [client.read(WAIT)["type"] for _ in range(2)]
+    while kinds[-1] != "moved":
+        kinds.append(client.read(WAIT)["type"])
+    assert kinds[:2] == ["moved", "ack"] and set(kinds[2:-1]) <= {"solver_queue"}, kinds
+    client.close()
+
+
 def test_the_solver_moves_first_and_a_new_connection_resumes_the_game(solver_server: ServerProcess) -> None:
     client = Client(solver_server.url)
     client.send({"type": "solver_game", "level": "club", "deal": {"random": True}, "first": "joiner"})

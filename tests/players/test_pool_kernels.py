@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import json
+from dataclasses import asdict
 from battle.players.local_pool import LocalPool
 from battle.players.pool_jobs import MoveJob, position_data
 from battle.rules.deal import deal
@@ -33,7 +34,7 @@ with LocalPool(2, budget=None) as pool:
     club_move = club.result(900)
     ready_then = pool.stats()["workers_ready"]
     expert_move = expert.result(900)
-    print(json.dumps({"club": club_move.to_json(), "ready_then": ready_then, "expert": expert_move.to_json()}))
+    print(json.dumps({"club": asdict(club_move), "ready_then": ready_then, "expert": asdict(expert_move)}))
 """
 
 

@@ -15,7 +15,6 @@ client words it in its reader's language.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -157,19 +156,6 @@ class Evaluation:
     pv: tuple[str, ...]
     final_score: tuple[int, int]
     moves: tuple[MoveValue, ...] = ()
-
-    @classmethod
-    def of_analysis(cls, data: Mapping[str, Any]) -> Evaluation:
-        """The evaluation of a search's answer as the solver pool writes it (``analyse --json``'s keys)."""
-        return cls(
-            value=data["value"],
-            exact=data["exact"],
-            depth=data["depth"],
-            best_moves=tuple(data["best_moves"]),
-            pv=tuple(data["pv"]),
-            final_score=(data["final_score"][0], data["final_score"][1]),
-            moves=tuple(MoveValue(mv["move"], mv["value"], mv["bound"], mv["points"]) for mv in data["moves"]),
-        )
 
 
 @dataclass(frozen=True)

@@ -23,17 +23,19 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from battle.online.protocol.solver_messages import Analyse, AnalysisResult, Evaluation, StopAnalysis
+from battle.online.protocol.solver_messages import Analyse, AnalysisResult, StopAnalysis
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
-from battle.online.server.solver_games import queue_news, refuse, tell
+from battle.online.server.solver_games import refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.wire import analysis_step, game_over, queue_news
 from battle.rules.board import Position
 from battle.rules.notation import parse_position
 
 if TYPE_CHECKING:
+    from battle.online.server.solver_work import AnalysisResult as FoundAnalysis
     from battle.online.server.solver_work import SolverWork, Work
 
 ANALYSIS_STEP_NODES = 5_000_000
@@ -63,8 +65,7 @@ class AnalysisBoards:
         self.stop(client)
         position = parse_position(message.position)  # canonical: the reader checked it
         if position.is_over():
-            over = Evaluation(0, True, 0, (), (), (position.scores[0], position.scores[1]))
-            tell(client, AnalysisResult(message.id, True, over))
+            tell(client, AnalysisResult(message.id, True, game_over(position)))
             return
         seat = self._seats.setdefault(client, f"analysis:{next(self._numbers)}")
         deepening = _Deepening(
@@ -111,10 +112,10 @@ class _Deepening:
         self.seat = seat
         self.address = address
 
-    def step(self, answer: dict[str, Any], final: bool = False) -> None:
-        tell(self.client, AnalysisResult(self.ident, final, Evaluation.of_analysis(answer)))
+    def step(self, found: FoundAnalysis, final: bool = False) -> None:
+        tell(self.client, analysis_step(self.ident, final, found))
 
-    def submit(self, nodes: int, *, to_the_end: bool, last: dict[str, Any] | None = None) -> Work | None:
+    def submit(self, nodes: int, *, to_the_end: bool, last: FoundAnalysis | None = None) -> Work[FoundAnalysis] | None:
         """The next search queued, its places told; None when the pool refused it (said, after
         ``last``, the deepest answer so far, as the final one)."""
         work = self.work.analysis(
@@ -128,7 +129,7 @@ class _Deepening:
         self.work.watch(work, lambda waiting: tell(self.client, queue_news("analysis", waiting)))
         return work
 
-    async def run(self, work: Work, nodes: int, most: int) -> None:
+    async def run(self, work: Work[FoundAnalysis], nodes: int, most: int) -> None:
         """Await each search; while it ends short of exact, search to the end with twice the nodes,
         up to ``most`` a search, as long as the address's budget lasts."""
         while True:
@@ -139,7 +140,7 @@ class _Deepening:
                 return
             spent = work.refusal()  # the budget ran out before the last depth
             nodes *= 2
-            if answer["exact"] or spent is not None or nodes > most:
+            if answer.exact or spent is not None or nodes > most:
                 self.step(answer, final=True)
                 if spent is not None:
                     refuse(self.client, "analysis", "budget", spent.retry_after)

@@ -52,8 +52,6 @@ from battle.online.protocol.server_messages import (
     Error,
     Joined,
     Pong,
-    Record,
-    RematchStarted,
     Welcome,
     error_for,
 )
@@ -67,6 +65,7 @@ from battle.online.protocol.solver_messages import (
     StopAnalysis,
 )
 from battle.online.protocol.writer import server_frame
+from battle.online.server import wire
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
@@ -134,6 +133,7 @@ class GameServer:
         the analysis board, a review by its link."""
         self.lobby = LobbyDesk(self.audiences, clock)
         """The lobby: open challenges anyone may take, games on show, and the connections following it."""
+        self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
         self._lobby_requests: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
             OpenChallenge: self._challenge,
             FollowLobby: self.lobby.follow,
@@ -321,7 +321,6 @@ class GameServer:
         await self.audiences.attach(client, room, seat)
         await client.send(Joined(room.game_id, token, seat))
         await self.audiences.broadcast_state(room)
-        self.lobby.follow_room(room)
 
     async def _resume(self, client: Client, message: Resume) -> None:
         found = self.live.store.seat_by_token(hash_token(message.token))
@@ -388,13 +387,9 @@ class GameServer:
         now = self.clock()
         if self.live.check_time(room, now) != TimeCheck.NONE:
             await self.audiences.broadcast_state(room)
-            self.solver_games.follow(self.live.current(room))
         action = self._actions.get(type(message))
         if action is not None:
-            self.solver_games.refuse_offer(room, message)
             await action(client, room, message, now)
-            self.solver_games.follow(self.live.current(room))
-            self.lobby.follow_room(self.live.current(room))
 
     async def _play(self, client: Client, room: Room, message: PlayMove, now: float) -> None:
         outcome = room.play(client.seat, message.move, message.id, now)
@@ -402,16 +397,12 @@ class GameServer:
             await self.live.settled(room)  # a resend while the first sending's write is in flight
             if self.live.current(room) is not room:
                 raise StoreError(f"move {outcome.receipt.ply} of game {room.game_id} was not stored")
-            await client.send(outcome.receipt.ack())
+            await client.send(wire.ack(outcome.receipt))
             return
-        moved = room.moved_message(outcome.receipt)  # as the move left the room, whatever comes while it is stored
+        moved = wire.moved(room, outcome.receipt)  # as the move left the room, whatever comes while it is stored
         await self._commit(room, lambda: self.live.store.plan_add_move(room, outcome.receipt))
         self.moves_told.append(time.monotonic())
-        # ``moved`` before ``ack``: a client that drops the move from its unacknowledged
-        # list already shows the position after it, never the one before as its turn again
-        moved_frame = self.audiences.moved(room, client, moved)
-        ack_frame = server_frame(outcome.receipt.ack()).encode()
-        await client.send_now(*((moved_frame, ack_frame) if client in self.audiences.of(room) else (ack_frame,)))
+        await self.audiences.moved(room, moved, client, wire.ack(outcome.receipt))
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
 
@@ -424,18 +415,22 @@ class GameServer:
         await self._stored_and_told(room, lambda: self.live.store.plan_finish(room))
 
     async def _offer_rematch(self, client: Client, room: Room, message: OfferRematch, now: float) -> None:
+        self.solver_games.refuse_offer(room)
         room.offer_rematch(client.seat, now)
         await self._stored_and_told(room, lambda: self.live.store.plan_update(room))
 
     async def _decline_rematch(self, client: Client, room: Room, message: DeclineRematch, now: float) -> None:
+        self.solver_games.refuse_offer(room)
         room.decline_rematch(client.seat, now)
         await self._stored_and_told(room, lambda: self.live.store.plan_update(room))
 
     async def _request_takeback(self, client: Client, room: Room, message: RequestTakeback, now: float) -> None:
+        self.solver_games.refuse_offer(room)
         room.request_takeback(client.seat)
         await self._stored_and_told(room, lambda: self.live.store.plan_update(room))
 
     async def _answer_takeback(self, client: Client, room: Room, message: AnswerTakeback, now: float) -> None:
+        self.solver_games.refuse_offer(room)
         receipt = room.answer_takeback(client.seat, message.accept, now)
         store = self.live.store
         if receipt is None:
@@ -452,9 +447,10 @@ class GameServer:
     async def _get_record(self, client: Client, room: Room, message: GetRecord, now: float) -> None:
         await self.live.settled(room)
         room = self.live.current(room)
-        await client.send(Record(room.game_id, room.record_text()))
+        await client.send(wire.record(room))
 
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
+        self.solver_games.refuse_offer(room)
         store = self.live.store
         invite, watch = store.fresh_codes()
         refuse_fast_start(self.guard, client.address)
@@ -466,10 +462,8 @@ class GameServer:
         self.live.networks.add(new.game_id, seats)
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
-            new_seat = None if seat_then is None else 3 - seat_then
-            news = RematchStarted(room.game_id, new.game_id, "spectator" if new_seat is None else new_seat, watch)
-            other.tell(server_frame(news).encode())
-            await self.audiences.attach(other, new, new_seat)
+            other.tell(server_frame(wire.rematch_started(room, new, seat_then)).encode())
+            await self.audiences.attach(other, new, None if seat_then is None else 3 - seat_then)
         await self.audiences.broadcast_state(new)
 
     async def _stored_and_told(self, room: Room, plan: Callable[[], Write]) -> None:
@@ -496,13 +490,11 @@ class GameServer:
     async def watch_clocks(self) -> None:
         """Every ``clock_tick``: a turn past its limit is lost (or reported overdue), a game nobody
         joined expires and a game whose player to move is gone ends (``game_ends``), even if nobody
-        sends anything; the solver's work for a game that ended stops."""
+        sends anything; the solver's work for a game that ended stops once its end is stored."""
         while True:
             await asyncio.sleep(self.limits.clock_tick)
             self.lobby.tick(self.clock())
             for room in self.live.clock_changes(self.clock()):  # every end of this tick was queued first
                 await self.audiences.broadcast_state(room)
-                self.solver_games.follow(self.live.current(room))
-                self.lobby.follow_room(self.live.current(room))
                 if not self.audiences.of(room):
                     self.live.forget_if_finished(room)

@@ -5,7 +5,9 @@ window and a terminal of the same player) and at most ``spectators_per_game`` sp
 After a change every one of them gets the game's ``state`` once the game's writes in flight
 are stored (``broadcast_state``), one message per viewer (seat 1, seat 2, spectators), each
 written to all its sockets at once with websockets' ``broadcast``; a move goes out as
-``moved``, the same bytes to everyone.
+``moved``, the same bytes to everyone, the mover's followed by its ``ack``. Once a stored
+change is out, the ``on_told`` listeners hear of it: the solver answers a move after the move,
+so its news never comes before the move it answers.
 
 Nothing here waits for a slow reader: a connection whose unread bytes fill its buffer
 (``Peer.congested``) is skipped and gets a fresh ``state`` once it drains, so what the server
@@ -25,8 +27,9 @@ from typing import Any
 from websockets.asyncio.server import broadcast
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.protocol.server_messages import Moved, State
+from battle.online.protocol.server_messages import Ack, Moved, State
 from battle.online.protocol.writer import server_frame
+from battle.online.server import wire
 from battle.online.server.connections import Client, Peer
 from battle.online.server.live_games import LiveGames
 from battle.online.server.room import Room
@@ -50,6 +53,8 @@ class Audiences:
         """Broadcasts started from a timer or a drain (kept referenced until done, as asyncio asks)."""
         self._leaving: list[Callable[[Room, int | None], None]] = []
         """Told of every connection that leaves a game, with the game and the seat it held."""
+        self._told: list[Callable[[Room], None]] = []
+        """Told of every stored change of a game once its connections have it."""
 
     def of(self, room: Room) -> set[Client]:
         """The connections attached to ``room``'s game now (an empty set for none)."""
@@ -59,6 +64,11 @@ class Audiences:
         """Tell ``listener`` of every connection that leaves a game (it closed, or picked another):
         the solver stops the work of a game its player left."""
         self._leaving.append(listener)
+
+    def on_told(self, listener: Callable[[Room], None]) -> None:
+        """Tell ``listener`` of every stored change of a game (a move, an end, any change told by its
+        ``state``) once the game's connections have it, with the room held for the game then."""
+        self._told.append(listener)
 
     # -- attaching -----------------------------------------------------------------------
 
@@ -121,7 +131,7 @@ class Audiences:
     def state(self, room: Room, seat: int | None) -> State:
         """The ``state`` message of ``room`` for ``seat`` (None: a spectator), as of now, with the
         secrets of the links of the codes it shows (made here: the room knows no key)."""
-        state = room.state_for(seat, self.presence(room), self.clock())
+        state = wire.state(room, seat, self.presence(room), self.clock())
         links = self.games.links
         return replace(
             state,
@@ -130,7 +140,12 @@ class Audiences:
         )
 
     async def broadcast_state(self, room: Room) -> None:
-        """Each connection of the game gets its ``state`` once the game's writes in flight are stored."""
+        """Each connection of the game gets its ``state`` once the game's writes in flight are stored,
+        then the ``on_told`` listeners hear of the change."""
+        await self._broadcast(room)
+        self._heard(room)
+
+    async def _broadcast(self, room: Room) -> None:
         await self.games.settled(room)
         room = self.games.current(room)  # reloaded if a write failed meanwhile
         viewers: dict[int | None, list[Client]] = {}
@@ -150,7 +165,7 @@ class Audiences:
         last = self._presence_told.get(game)
         if last is None or now - last >= self.limits.presence_seconds:
             self._presence_told[game] = now
-            await self.broadcast_state(room)
+            await self._broadcast(room)  # a coming or going: nothing stored
             return True
         wait = last + self.limits.presence_seconds - now
         self._presence_due[game] = asyncio.get_running_loop().call_later(wait, self._presence_due_now, room)
@@ -160,7 +175,7 @@ class Audiences:
         self._presence_due.pop(room.game_id, None)
         if room.game_id in self.attached:
             self._presence_told[room.game_id] = time.monotonic()
-            self._start(self.broadcast_state(room))
+            self._start(self._broadcast(room))
 
     def _forget_presence(self, game: str) -> None:
         self._presence_told.pop(game, None)
@@ -168,12 +183,22 @@ class Audiences:
         if due is not None:
             due.cancel()
 
-    def moved(self, room: Room, mover: Client | None, moved: Moved) -> bytes:
-        """A stored move's ``moved`` to every connection of the game but the mover (whose own comes
-        with its ``ack``; None: the solver, so everyone); returns the frame, the same bytes for everyone."""
+    async def moved(self, room: Room, moved: Moved, mover: Client | None = None, ack: Ack | None = None) -> None:
+        """A stored move's ``moved`` to every connection of the game, the same bytes for everyone, and
+        the ``ack`` to its ``mover`` (None: the solver's move) after its ``moved`` (a client that
+        drops the move from its unacknowledged list already shows the position after it, never the
+        one before as its turn again); then the ``on_told`` listeners hear of it."""
         frame = server_frame(moved).encode()
         _fan_out((other for other in self.attached.get(room.game_id, ()) if other is not mover), frame)
-        return frame
+        if mover is not None and ack is not None:
+            ack_frame = server_frame(ack).encode()
+            await mover.send_now(*((frame, ack_frame) if mover in self.of(room) else (ack_frame,)))
+        self._heard(room)
+
+    def _heard(self, room: Room) -> None:
+        room = self.games.current(room)
+        for listener in self._told:
+            listener(room)
 
     def _refresh(self, client: Client) -> None:
         """A connection that drained after missing news gets its game's state afresh."""

@@ -30,8 +30,10 @@ from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refuse, tel
 from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.online.server.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.store import StoreError
+from battle.online.server.wire import review_news
 
 if TYPE_CHECKING:
+    from battle.online.server.solver_work import ReviewResult as FoundReview
     from battle.online.server.solver_work import SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
@@ -53,7 +55,7 @@ class Reviews:
         self.deals = deals
         self.ipv6_prefix = ipv6_prefix
         self.clock = clock
-        self.pending: dict[str, tuple[ReviewRow, Work]] = {}
+        self.pending: dict[str, tuple[ReviewRow, Work[FoundReview]]] = {}
         """The reviews the pool has not answered yet, by id."""
         self.readers: dict[str, set[Client]] = {}
         """The connections told of each pending review's news."""
@@ -111,7 +113,7 @@ class Reviews:
         tell(client, self._news(row))
 
     def _news(self, row: ReviewRow) -> ReviewResult:
-        return ReviewResult(row.review, row.game, row.status, self._places.get(row.review), row.report)
+        return review_news(row, self._places.get(row.review))
 
     # -- the queue ---------------------------------------------------------------------------------
 
@@ -137,7 +139,7 @@ class Reviews:
         self._follow(row, work)
         return row
 
-    def _follow(self, row: ReviewRow, work: Work) -> None:
+    def _follow(self, row: ReviewRow, work: Work[FoundReview]) -> None:
         assert self.work is not None
         self.pending[row.review] = (row, work)
         self._places[row.review] = work.place()
@@ -151,14 +153,14 @@ class Reviews:
         for client in self.readers.get(row.review, ()):
             tell(client, self._news(row))
 
-    async def _when_done(self, row: ReviewRow, work: Work) -> None:
+    async def _when_done(self, row: ReviewRow, work: Work[FoundReview]) -> None:
         try:
-            report = await work.answer()
+            found = await work.answer()
         except WorkFailed as failure:
             log.warning("review %s of game %s failed: %s", row.review, row.game, failure)
             ended = ReviewRow(row.review, row.game, "failed", row.requested_at, self.clock())
         else:
-            ended = ReviewRow(row.review, row.game, "done", row.requested_at, self.clock(), report)
+            ended = ReviewRow(row.review, row.game, "done", row.requested_at, self.clock(), dict(found.report))
         try:
             await stored(self.live.committer.submit(plan_review(ended)))
         except StoreError as problem:

@@ -9,7 +9,9 @@ and go on.
 Seats are the rules model's player numbers: seat 1 is player 1 of the start position, and
 the position's ``to-move`` says which seat moves first. "Who starts" therefore chooses the
 creator's seat, never the position. The server's order for every action is: ``check_time``,
-the action, the store's matching write (committed), then the messages.
+the action, the store's matching write (committed), then the messages. The room builds no
+message: it returns facts (a ``MoveReceipt``, a ``PlayOutcome``, its own attributes), and
+``wire`` words them as the protocol's messages.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, cast
+from typing import Any
 
 from battle.online.protocol import messages
 from battle.online.protocol.messages import (
@@ -32,19 +34,6 @@ from battle.online.protocol.messages import (
     ParamValue,
     ProtocolError,
     in_english,
-)
-from battle.online.protocol.server_messages import (
-    Ack,
-    EndReasonName,
-    GameResult,
-    GameStatus,
-    Moved,
-    Offers,
-    PlayerInfo,
-    Presence,
-    RematchLink,
-    State,
-    Viewer,
 )
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
@@ -62,11 +51,6 @@ class Status(str, Enum):
     PLAYING = "playing"
     FINISHED = "finished"
 
-    @property
-    def name_sent(self) -> GameStatus:
-        """The value as the protocol's ``status`` field has it."""
-        return cast(GameStatus, self.value)
-
 
 class EndReason(str, Enum):
     """Why a game ended: no pair of free twins left (the rules' end), a resignation, the clock, an
@@ -79,11 +63,6 @@ class EndReason(str, Enum):
     ABORTED = "aborted"
     EXPIRED = "expired"
     ABANDONED = "abandoned"
-
-    @property
-    def name_sent(self) -> EndReasonName:
-        """The value as the protocol's ``result.reason`` field has it."""
-        return cast(EndReasonName, self.value)
 
 
 UNRATED_ENDS = (EndReason.ABORTED, EndReason.EXPIRED)
@@ -182,10 +161,6 @@ class MoveReceipt:
     @property
     def taken_back(self) -> bool:
         return self.taken_back_at is not None
-
-    def ack(self) -> Ack:
-        """The ``ack`` message for this move, the same for the first send and every resend."""
-        return Ack(self.move_id, self.ply, self.move, self.taken_back)
 
 
 @dataclass(frozen=True)
@@ -417,65 +392,6 @@ class Room:
     def is_overdue(self, now: float) -> bool:
         deadline = self.deadline()
         return deadline is not None and now >= deadline
-
-    def result_message(self) -> GameResult | None:
-        if self.status != Status.FINISHED or self.reason is None:
-            return None
-        return GameResult(self.winner, self.reason.name_sent, self.scores)
-
-    def state_for(self, viewer: int | None, presence: Mapping[int, bool], now: float) -> State:
-        """The full ``state`` message for a seat (1 or 2) or a spectator (None).
-
-        ``presence`` says which seats have a connection now; only a seat's holder sees the
-        invite code, and only while the seat it gives is open.
-        """
-        you: Viewer = viewer if viewer in self.seats and viewer is not None else "spectator"
-        players = []
-        for seat in SEATS:
-            if seat in self.seats:
-                mark: Presence = "connected" if presence.get(seat) else "away"
-                name = self.seats[seat].name  # "" for a player who gave none: each client words the default
-                players.append(PlayerInfo(seat, name, mark, seat == self.creator_seat))
-            else:
-                players.append(PlayerInfo(seat, None, "open", False))
-        deadline = self.deadline()
-        rematch = RematchLink(self.rematch_game, self.rematch_watch or "") if self.rematch_game else None
-        return State(
-            game=self.game_id,
-            you=you,
-            status=self.status.name_sent,
-            start=format_position(self.game.start),
-            deal=self.game.deal_number,
-            moves=tuple(receipt.move for receipt in self._live),
-            to_move=self.to_move,
-            scores=self.scores,
-            players=tuple(players),
-            result=self.result_message(),
-            move_seconds=self.options.move_seconds,
-            lose_on_time=self.options.lose_on_time,
-            deadline=deadline,
-            seconds_left=None if deadline is None else max(0.0, deadline - now),
-            overdue=self.is_overdue(now),
-            offers=Offers(self.rematch_offer, self.takeback_request),
-            rematch=rematch,
-            invite=self.invite if you != "spectator" and self.open_seat is not None else None,
-            watch=self.watch,
-        )
-
-    def moved_message(self, receipt: MoveReceipt) -> Moved:
-        """The ``moved`` message every connection gets after ``receipt`` was applied."""
-        return Moved(
-            game=self.game_id,
-            ply=receipt.ply,
-            seat=receipt.seat,
-            move=receipt.move,
-            points=receipt.points,
-            scores=self.scores,
-            to_move=self.to_move,
-            status=self.status.value,
-            result=self.result_message(),
-            deadline=self.deadline(),
-        )
 
     def record_text(self) -> str:
         """The game as a ``.mbg`` record; a resignation or a loss on time is said in a comment first."""

@@ -4,8 +4,9 @@ A game against the solver is a friend's game in every other way: a ``Room`` in `
 as it changes, resumed with its seat token after a reload or a restart, followed with its watch
 code, its record a ``.mbg``. Its second seat is taken at creation by the solver (named as the
 window names it, ``Solver (club)``), whose row in ``solver_rows`` says its level and seed. Whenever
-the game changes (``follow``), the solver's move is asked of the pool if it is the solver's turn and
-a connection holds the player's seat, and stopped if the game ended; the move found is played
+a stored change of the game has been told (``Audiences.on_told``: a move, an end), the solver's move
+is asked of the pool if it is the solver's turn and a connection holds the player's seat, and
+stopped if the game ended (``follow``); the move found is played
 through the room, stored and told as any move is. A game whose player has left (no connection
 holds the seat for ``LEAVE_GRACE``) is abandoned: its move leaves the pool, and is asked again
 when the player comes back. The solver's moves are charged to the address of the player (their
@@ -20,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -39,9 +39,7 @@ from battle.online.protocol.solver_messages import (
     FAIRNESS_MARGINS,
     AskHint,
     DailyDeal,
-    Evaluation,
     FairDeal,
-    HintResult,
     RefusalCode,
     SolverCreated,
     SolverGame,
@@ -60,14 +58,15 @@ from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.network_caps import refuse_start
 from battle.online.server.room import Options, Room, Status, plan_start
 from battle.online.server.seat_networks import with_networks
-from battle.online.server.solver_outcomes import Refused, Waiting, WorkFailed
+from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
+from battle.online.server.wire import hint_result, moved, queue_news, refused, tenths
 from battle.rules.board import Position
 from battle.rules.wording import solver_name
 
 if TYPE_CHECKING:
-    from battle.online.server.solver_work import SolverWork, Work
+    from battle.online.server.solver_work import AnalysisResult, MoveResult, SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
 
@@ -119,18 +118,6 @@ def refuse(client: Client, what: WorkKind, code: RefusalCode, retry_after: float
     tell(client, SolverRefused(what, code, None if retry_after is None else tenths(retry_after)))
 
 
-def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
-    """Where ``what`` stands, as its pages are told: its place, and the seconds it waits for its budget."""
-    if waiting is None:
-        return SolverQueue(what, None)
-    return SolverQueue(what, waiting.place, tenths(waiting.wait) if waiting.wait > 0 else None)
-
-
-def tenths(seconds: float) -> float:
-    """Seconds until work is taken, up to the next tenth: a refusal never says "again in 0 s"."""
-    return max(0.1, math.ceil(seconds * 10) / 10)
-
-
 class SolverGames:
     """The games against the solver the server holds, the solver's moves in flight, the hints."""
 
@@ -155,13 +142,14 @@ class SolverGames:
         self.clock = clock
         self.seats: dict[str, SolverSeatRow] = solver_seats(live.store)
         """The solver's seat of each unfinished game against it (a finished one's is read when asked)."""
-        self.moving: dict[str, Work] = {}
+        self.moving: dict[str, Work[MoveResult]] = {}
         """The solver's move in flight in each game."""
         self.payer: dict[str, str] = {}
         """Whose solver time each game's moves take: the network of its player's latest connection."""
         self.hints: dict[Client, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         audiences.on_leave(self._left)
+        audiences.on_told(self.follow)
 
     # -- which games -------------------------------------------------------------------------------
 
@@ -176,16 +164,9 @@ class SolverGames:
         """Games against the solver being played (``/stats`` counts them apart)."""
         return sum(1 for game in self.seats if (room := self.live.rooms.get(game)) and room.status == Status.PLAYING)
 
-    def refuse_offer(self, room: Room, message: object) -> None:
+    def refuse_offer(self, room: Room) -> None:
         """A rematch or a takeback in a game against the solver: the solver answers neither."""
-        offers = (
-            messages.OfferRematch,
-            messages.AcceptRematch,
-            messages.DeclineRematch,
-            messages.RequestTakeback,
-            messages.AnswerTakeback,
-        )
-        if isinstance(message, offers) and self.seat_of(room) is not None:
+        if self.seat_of(room) is not None:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "the solver answers no rematch or takeback; start a new game")
 
     # -- a new game ----------------------------------------------------------------------------------
@@ -318,8 +299,8 @@ class SolverGames:
                 self.follow(room)
 
     def follow(self, room: Room) -> None:
-        """After any change of ``room``'s game: the solver's move is asked if it is the solver's turn and
-        the player is here, and stopped if the game ended."""
+        """After a stored change of ``room``'s game is told, or its player came: the solver's move is
+        asked if it is the solver's turn and the player is here, and stopped if the game ended."""
         seat = self.seats.get(room.game_id)
         if seat is None or self.work is None:
             return
@@ -345,7 +326,7 @@ class SolverGames:
             room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
         )
         if isinstance(work, Refused):  # the moves' queue is full (a move is never refused for its budget)
-            self._tell_game(game, SolverRefused("move", work.code, tenths(work.retry_after)))
+            self._tell_game(game, refused("move", work))
             self._again_later(game, max(1.0, work.retry_after))
             return
         self.moving[game] = work
@@ -355,9 +336,9 @@ class SolverGames:
     def _payer(self, game: str) -> str:
         return self.payer.get(game, f"game {game}")  # after a restart, until its player comes back
 
-    async def _play_when_found(self, game: str, ply: int, seat: SolverSeatRow, work: Work) -> None:
+    async def _play_when_found(self, game: str, ply: int, seat: SolverSeatRow, work: Work[MoveResult]) -> None:
         try:
-            answer = await work.answer()
+            found = await work.answer()
         except WorkFailed as failure:
             log.warning("the solver's move in game %s failed: %s", game, failure)
             if self.moving.get(game) is work:
@@ -372,18 +353,17 @@ class SolverGames:
         room = self.live.rooms.get(game)
         if room is None or room.status != Status.PLAYING or room.ply != ply or room.to_move != seat.seat:
             return
-        outcome = room.play(seat.seat, answer["move"], f"solver-{ply + 1}", self.clock())
-        moved = room.moved_message(outcome.receipt)
+        outcome = room.play(seat.seat, found.move, f"solver-{ply + 1}", self.clock())
+        news = moved(room, outcome.receipt)
         try:
             await self.commit(room, lambda: self.live.store.plan_add_move(room, outcome.receipt))
         except StoreError as problem:
             log.error("%s", problem)
             self._again_later(game, RETRY_FAILED_SECONDS)
             return
-        self.audiences.moved(room, None, moved)
+        await self.audiences.moved(room, news)
         if room.status == Status.FINISHED:
             await self.audiences.broadcast_state(room)
-            self.follow(room)
 
     def _again_later(self, game: str, seconds: float) -> None:
         def again() -> None:
@@ -418,16 +398,16 @@ class SolverGames:
         self.work.watch(work, lambda waiting: tell(client, queue_news("hint", waiting)))
         self.hints[client] = self._start(self._hint_when_found(client, room.game_id, room.ply, work))
 
-    async def _hint_when_found(self, client: Client, game: str, ply: int, work: Work) -> None:
+    async def _hint_when_found(self, client: Client, game: str, ply: int, work: Work[AnalysisResult]) -> None:
         try:
-            answer = await work.answer()
+            found = await work.answer()
         except WorkFailed as failure:
             refuse(client, "hint", failure.code, failure.retry_after)
             return
         finally:
             if self.hints.get(client) is asyncio.current_task():
                 del self.hints[client]
-        tell(client, HintResult(game, ply, Evaluation.of_analysis(answer)))
+        tell(client, hint_result(game, ply, found))
 
     def _start(self, work: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(work)

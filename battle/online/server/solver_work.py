@@ -7,8 +7,9 @@ move first, then hints and analyses, then reviews), runs one search per seat, bo
 time or nodes and charges each address's budget of solver time (``docs/solver-pool.md``). Here a
 submission becomes a ``Work``: an awaitable result on the loop, its place in the queue, its
 cancellation; a refusal becomes a ``Refused`` with the seconds until the same work would be taken.
-The results come back as the JSON objects the pool's results write (``AnalysisResultJSON``,
-``review --json``'s object), which the server's messages carry on.
+The results come back as the pool's typed values (``MoveResult``, ``AnalysisResult``,
+``ReviewResult``), which ``wire`` turns into the server's messages: a renamed field is a type error
+there, never a ``KeyError`` in a running server.
 
 This is the only module of the server that imports ``battle.players`` (``pyproject.toml``'s contract
 on the door to the solver): the rest of the server asks it for work by what it is for.
@@ -19,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, WorkFailed
 from battle.players.solver_pool import (
@@ -30,6 +31,7 @@ from battle.players.solver_pool import (
     HintJob,
     Job,
     MoveJob,
+    MoveResult,
     PoolError,
     PoolFront,
     PoolTicket,
@@ -45,7 +47,9 @@ from battle.players.solver_pool import (
 from battle.rules.board import Position
 from battle.rules.game import Game
 
-__all__ = ["SolverWork", "Work"]
+__all__ = ["AnalysisResult", "MoveResult", "ReviewResult", "SolverWork", "Work"]
+
+Answer = TypeVar("Answer", MoveResult, AnalysisResult, ReviewResult)
 
 PLACES_EVERY = 1.0
 """Seconds between looks at the queue's places: a waiting page's "place 3" moves on at most this often."""
@@ -54,23 +58,28 @@ WAIT_MOVED = 1.0
 again: the page counts the wait down itself."""
 
 
-class Work:
-    """One piece of submitted work on the loop: ``answer`` awaits its JSON object (or raises
+class Work(Generic[Answer]):
+    """One piece of submitted work on the loop: ``answer`` awaits its typed result (or raises
     ``WorkFailed``); cancelling the task that awaits it, or ``cancel``, ends the work, waiting or running."""
 
-    def __init__(self, ticket: PoolTicket, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, ticket: PoolTicket, loop: asyncio.AbstractEventLoop, answers: type[Answer]) -> None:
         self.ticket = ticket
         self.result: asyncio.Future[Result] = asyncio.wrap_future(ticket.future, loop=loop)
+        self.answers: type[Answer] = answers
+        """The type of result its job gives: a move's ``MoveResult``, a hint's or an analysis's
+        ``AnalysisResult``, a review's ``ReviewResult``."""
 
-    async def answer(self) -> dict[str, Any]:
-        """The result as the server sends it: a move's ``{"move": "c1-c9", ...}``, an analysis's
-        ``AnalysisResultJSON``, a review's ``review --json`` object."""
+    async def answer(self) -> Answer:
+        """The pool's result, as its type."""
         try:
-            return dict(_json_of(await self.result))
+            result = await self.result
         except PoolUnavailable as error:
             raise WorkFailed(str(error), "unavailable", error.retry_after) from None
         except PoolError as error:
             raise WorkFailed(str(error)) from None
+        if not isinstance(result, self.answers):
+            raise WorkFailed(f"the pool answered a {type(result).__name__}, not a {self.answers.__name__}")
+        return result
 
     def refusal(self) -> Refused | None:
         """Why a deepening analysis ended before its last depth (its address's budget), else None."""
@@ -108,14 +117,13 @@ class SolverWork:
 
     # -- the work, by what it is for -------------------------------------------------------------
 
-    def move(self, position: Position, level: str, seed: int, *, seat: str, address: str) -> Work | Refused:
-        """The solver's move at ``level`` (``seed`` draws its choice: the same seed, the same move);
-        its result is ``{"move": "c1-c9", ...}``."""
-        return self._submit(MoveJob(position_data(position), level, seed), seat, address)
+    def move(self, position: Position, level: str, seed: int, *, seat: str, address: str) -> Work[MoveResult] | Refused:
+        """The solver's move at ``level`` (``seed`` draws its choice: the same seed, the same move)."""
+        return self._submit(MoveJob(position_data(position), level, seed), MoveResult, seat, address)
 
-    def hint(self, position: Position, *, seat: str, address: str) -> Work | Refused:
-        """The hint, evaluation and best line as the window gives them (``AnalysisResultJSON``)."""
-        return self._submit(HintJob(position_data(position)), seat, address)
+    def hint(self, position: Position, *, seat: str, address: str) -> Work[AnalysisResult] | Refused:
+        """The hint, evaluation and best line as the window gives them."""
+        return self._submit(HintJob(position_data(position)), AnalysisResult, seat, address)
 
     def analysis(
         self,
@@ -123,42 +131,46 @@ class SolverWork:
         *,
         seat: str,
         address: str,
-        on_step: Callable[[dict[str, Any]], None],
+        on_step: Callable[[AnalysisResult], None],
         nodes: int,
         to_the_end: bool = False,
-    ) -> Work | Refused:
+    ) -> Work[AnalysisResult] | Refused:
         """Every move's value, deeper and deeper until exact, each step within ``nodes``;
         ``to_the_end``: one search to the end, without the shallow depths before it. Each step but
-        the last goes to ``on_step`` on the loop, the last is the result (``AnalysisResultJSON``
-        each)."""
+        the last goes to ``on_step`` on the loop, the last is the result."""
         loop = asyncio.get_running_loop()
 
         def step(result: AnalysisResult) -> None:
-            loop.call_soon_threadsafe(on_step, dict(result.to_json()))
+            loop.call_soon_threadsafe(on_step, result)
 
         data = position_data(position)
         job = DeepeningJob(data, depths=(None,), nodes=nodes) if to_the_end else DeepeningJob(data, nodes=nodes)
-        return self._submit(job, seat, address, step)
+        return self._submit(job, AnalysisResult, seat, address, step)
 
     def review(
         self, game: Game, known_start: tuple[int, tuple[str, ...]] | None, *, seat: str, address: str
-    ) -> Work | Refused:
-        """``game``'s review as ``review --json`` writes it; ``known_start``: its deal's par and best
-        first moves, when catalogued."""
+    ) -> Work[ReviewResult] | Refused:
+        """``game``'s review (its report as ``review --json`` writes it); ``known_start``: its deal's
+        par and best first moves, when catalogued."""
         job = ReviewJob.from_record(game.to_text())
         if known_start is not None:
             job = ReviewJob(job.start, job.moves, job.players, job.deal, job.seconds_per_move, known_start)
-        return self._submit(job, seat, address)
+        return self._submit(job, ReviewResult, seat, address)
 
     def _submit(
-        self, job: Job, seat: str, address: str, on_progress: Callable[[AnalysisResult], None] | None = None
-    ) -> Work | Refused:
+        self,
+        job: Job,
+        answers: type[Answer],
+        seat: str,
+        address: str,
+        on_progress: Callable[[AnalysisResult], None] | None = None,
+    ) -> Work[Answer] | Refused:
         ticket = self.pool.submit(job, seat=seat, address=address, on_progress=on_progress)
         if isinstance(ticket, Refusal):
             return Refused(ticket.reason, ticket.retry_after)
         kind = job.kind.name.lower()
         ticket.future.add_done_callback(lambda _done: self._spent(kind, ticket.cpu_seconds))
-        return Work(ticket, asyncio.get_running_loop())
+        return Work(ticket, asyncio.get_running_loop(), answers)
 
     def _spent(self, kind: str, seconds: float) -> None:
         with self._cpu_lock:
@@ -166,7 +178,7 @@ class SolverWork:
 
     # -- places ----------------------------------------------------------------------------------
 
-    def watch(self, work: Work, tell: Callable[[Waiting | None], None]) -> None:
+    def watch(self, work: Work[Answer], tell: Callable[[Waiting | None], None]) -> None:
         """Tell ``work``'s place (and wait for its budget) now and whenever it changes (``watch_places``),
         None once it has ended."""
         waiting = work.waiting()
@@ -233,9 +245,3 @@ def _moved(told: float | None, now: float | None) -> bool:
 
 def _waiting(standing: Standing | None) -> Waiting | None:
     return None if standing is None else Waiting(standing.place, standing.wait)
-
-
-def _json_of(result: Result) -> Mapping[str, Any]:
-    if isinstance(result, ReviewResult):
-        return result.report
-    return result.to_json()

@@ -1,0 +1,209 @@
+"""The one seam between the server's facts and the wire: every protocol message built from a room's
+facts and the solver pool's typed results.
+
+A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
+``MoveReceipt``, a ``PlayOutcome``). The solver pool answers with typed values (``MoveResult``,
+``AnalysisResult``, ``ReviewResult``). The functions here word both as the messages of
+``battle.online.protocol``, by attribute: a field renamed on either side is a type error here
+(``mypy``), never a ``KeyError`` in a running server. The pool's types are read for the type
+check only, so a server without a solver loads no pool.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from battle.online.protocol.server_messages import (
+    Ack,
+    EndReasonName,
+    GameResult,
+    GameStatus,
+    Moved,
+    Offers,
+    PlayerInfo,
+    Presence,
+    Record,
+    RematchLink,
+    RematchStarted,
+    State,
+    Viewer,
+)
+from battle.online.protocol.solver_messages import (
+    AnalysisResult,
+    Evaluation,
+    HintResult,
+    MoveValue,
+    ReviewResult,
+    SolverQueue,
+    SolverRefused,
+    WorkKind,
+)
+from battle.online.server.room import SEATS, EndReason, MoveReceipt, Room, Status
+from battle.online.server.solver_outcomes import Refused, Waiting
+from battle.online.server.solver_rows import ReviewRow
+from battle.rules.board import Position
+from battle.rules.notation import format_position
+
+if TYPE_CHECKING:
+    from battle.online.server.solver_work import AnalysisResult as FoundAnalysis
+
+_STATUSES: dict[Status, GameStatus] = {
+    Status.WAITING: "waiting",
+    Status.PLAYING: "playing",
+    Status.FINISHED: "finished",
+}
+_END_REASONS: dict[EndReason, EndReasonName] = {
+    EndReason.NO_PAIR: "no_pair",
+    EndReason.RESIGN: "resign",
+    EndReason.TIME: "time",
+    EndReason.ABORTED: "aborted",
+    EndReason.EXPIRED: "expired",
+    EndReason.ABANDONED: "abandoned",
+}
+
+
+# -- a game's facts ----------------------------------------------------------------------------
+
+
+def game_status(status: Status) -> GameStatus:
+    """A room's status as the protocol's ``status`` field has it."""
+    return _STATUSES[status]
+
+
+def end_reason(reason: EndReason) -> EndReasonName:
+    """Why a game ended, as the protocol's ``result.reason`` field has it."""
+    return _END_REASONS[reason]
+
+
+def result(room: Room) -> GameResult | None:
+    """The result of ``room``'s game once it is over, else None."""
+    if room.status != Status.FINISHED or room.reason is None:
+        return None
+    return GameResult(room.winner, end_reason(room.reason), room.scores)
+
+
+def state(room: Room, viewer: int | None, presence: Mapping[int, bool], now: float) -> State:
+    """The full ``state`` of ``room``'s game for a seat (1 or 2) or a spectator (None).
+
+    ``presence`` says which seats have a connection now; only a seat's holder sees the invite
+    code, and only while the seat it gives is open.
+    """
+    you: Viewer = viewer if viewer in room.seats and viewer is not None else "spectator"
+    players = []
+    for seat in SEATS:
+        if seat in room.seats:
+            mark: Presence = "connected" if presence.get(seat) else "away"
+            name = room.seats[seat].name  # "" for a player who gave none: each client words the default
+            players.append(PlayerInfo(seat, name, mark, seat == room.creator_seat))
+        else:
+            players.append(PlayerInfo(seat, None, "open", False))
+    deadline = room.deadline()
+    rematch = RematchLink(room.rematch_game, room.rematch_watch or "") if room.rematch_game else None
+    return State(
+        game=room.game_id,
+        you=you,
+        status=game_status(room.status),
+        start=format_position(room.game.start),
+        deal=room.game.deal_number,
+        moves=tuple(receipt.move for receipt in room.live_receipts),
+        to_move=room.to_move,
+        scores=room.scores,
+        players=tuple(players),
+        result=result(room),
+        move_seconds=room.options.move_seconds,
+        lose_on_time=room.options.lose_on_time,
+        deadline=deadline,
+        seconds_left=None if deadline is None else max(0.0, deadline - now),
+        overdue=room.is_overdue(now),
+        offers=Offers(room.rematch_offer, room.takeback_request),
+        rematch=rematch,
+        invite=room.invite if you != "spectator" and room.open_seat is not None else None,
+        watch=room.watch,
+    )
+
+
+def moved(room: Room, receipt: MoveReceipt) -> Moved:
+    """The ``moved`` every connection of the game gets once ``receipt``'s move, ``room``'s last, is stored."""
+    return Moved(
+        game=room.game_id,
+        ply=receipt.ply,
+        seat=receipt.seat,
+        move=receipt.move,
+        points=receipt.points,
+        scores=room.scores,
+        to_move=room.to_move,
+        status=game_status(room.status),
+        result=result(room),
+        deadline=room.deadline(),
+    )
+
+
+def ack(receipt: MoveReceipt) -> Ack:
+    """The ``ack`` of a move to its sender, the same for the first send and every resend."""
+    return Ack(receipt.move_id, receipt.ply, receipt.move, receipt.taken_back)
+
+
+def record(room: Room) -> Record:
+    """``room``'s game as a ``.mbg`` record."""
+    return Record(room.game_id, room.record_text())
+
+
+def rematch_started(room: Room, rematch: Room, seat: int | None) -> RematchStarted:
+    """To a connection of ``room``'s game that held ``seat`` there (None: a spectator): its rematch
+    began, where the seats are swapped."""
+    return RematchStarted(room.game_id, rematch.game_id, "spectator" if seat is None else 3 - seat, rematch.watch)
+
+
+# -- the solver's answers ----------------------------------------------------------------------
+
+
+def evaluation(found: FoundAnalysis) -> Evaluation:
+    """A search's answer as a hint or an analysis board shows it."""
+    return Evaluation(
+        value=found.value,
+        exact=found.exact,
+        depth=found.depth,
+        best_moves=found.best_moves,
+        pv=found.pv,
+        final_score=found.final_score,
+        moves=tuple(MoveValue(value.move, value.value, value.bound, value.points) for value in found.moves),
+    )
+
+
+def game_over(position: Position) -> Evaluation:
+    """The evaluation of a position with no pair left: nothing to search, the score as it stands."""
+    return Evaluation(0, True, 0, (), (), (position.scores[0], position.scores[1]))
+
+
+def hint_result(game: str, ply: int, found: FoundAnalysis) -> HintResult:
+    """The hint in ``game`` before move ``ply`` + 1."""
+    return HintResult(game, ply, evaluation(found))
+
+
+def analysis_step(ident: str, final: bool, found: FoundAnalysis) -> AnalysisResult:
+    """A step of the analysis board ``ident``; ``final`` for its last."""
+    return AnalysisResult(ident, final, evaluation(found))
+
+
+def review_news(row: ReviewRow, place: int | None) -> ReviewResult:
+    """A review's news: its row as it stands, and its place while it waits."""
+    return ReviewResult(row.review, row.game, row.status, place, row.report)
+
+
+def tenths(seconds: float) -> float:
+    """Seconds until work is taken, up to the next tenth: a refusal never says "again in 0 s"."""
+    return max(0.1, math.ceil(seconds * 10) / 10)
+
+
+def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
+    """Where ``what`` stands, as its pages are told: its place, and the seconds it waits for its budget."""
+    if waiting is None:
+        return SolverQueue(what, None)
+    return SolverQueue(what, waiting.place, tenths(waiting.wait) if waiting.wait > 0 else None)
+
+
+def refused(what: WorkKind, refusal: Refused) -> SolverRefused:
+    """Work the pool did not take, and when the same work would be."""
+    return SolverRefused(what, refusal.code, tenths(refusal.retry_after))
