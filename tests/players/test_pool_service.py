@@ -329,7 +329,7 @@ def test_clients_of_a_restarted_service_fail_their_tickets_and_connect_again(
         service = serve_pool(pool, path)
         until(lambda: client.ask(do="cluster")["cluster"] is None, "the client connected again")
         assert client.submit("move", MoveJob(greedy_down(6, 60).key(), "beginner", 1), "192.0.2.20") is None
-        assert "move" in decode_result(client.result("move")["result"]).to_json()
+        assert isinstance(decode_result(client.result("move")["result"]), MoveResult)
     finally:
         client.close()
         service.close()
@@ -369,14 +369,14 @@ def test_the_servers_solver_work_runs_on_a_client_as_on_the_pool(pool: LocalPool
         work.watch(move, places.append)
         answer = await move.answer()
         direct = submit(pool, MoveJob(greedy_down(6, 60).key(), "beginner", 7), "move:g1", "192.0.2.61")
-        assert answer == direct.result(WAIT).to_json() and places and move.place() is None
-        steps: list[dict[str, Any]] = []
+        assert answer == direct.result(WAIT) and places and move.place() is None
+        steps: list[AnalysisResult] = []
         board = work.analysis(
             data_position("endgame-deal-5"), seat="board:1", address="192.0.2.60", on_step=steps.append, nodes=100_000
         )
         assert isinstance(board, Work)
         final = await board.answer()
-        assert final["exact"] and all(not step["exact"] for step in steps)
+        assert final.exact and all(not step.exact for step in steps)
         lines = dict(work.stats())
         assert lines["solver_workers"] == "1" and lines["solver_budget_seconds"] == "20"
         assert "solver_cpu_seconds_move" in lines and move.ticket.cpu_seconds > 0
