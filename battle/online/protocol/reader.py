@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from battle.online.protocol.codes import normalise_code
+from battle.online.protocol.device_messages import DeviceRequest, device_readers
 from battle.online.protocol.messages import (
     FIRST_CHOICES,
     MAX_MESSAGE_BYTES,
@@ -66,7 +67,7 @@ class _Unreadable(ValueError):
     """JSON that ``json`` accepts but the protocol does not: NaN, Infinity, a repeated key."""
 
 
-def parse_client_message(data: str | bytes) -> ClientMessage | SolverRequest:
+def parse_client_message(data: str | bytes) -> ClientMessage | SolverRequest | DeviceRequest:
     """Read one client frame; raises ``ProtocolError`` (and nothing else) if it is not a valid message."""
     text = _decode(data)
     try:
@@ -327,7 +328,7 @@ def _read_ping(fields: _Fields) -> Ping:
     raise fields.fail("t", "a number (at most 2^53 in size) to echo", value)
 
 
-_READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest]] = {
+_READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest | DeviceRequest]] = {
     Hello.TYPE: _read_hello,
     Create.TYPE: _read_create,
     Join.TYPE: _read_join,
@@ -345,4 +346,5 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest]] = {
     Ping.TYPE: _read_ping,
     GetRecord.TYPE: lambda fields: GetRecord(),
     **solver_readers(_read_deal),
+    **device_readers(),
 }

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 
 from battle.online.protocol import messages, reader
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame, DeviceRequest
 from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
@@ -69,6 +70,7 @@ from battle.online.protocol.writer import server_frame
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
+from battle.online.server.device_desk import DeviceDesk
 from battle.online.server.fan_out import Audiences
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
@@ -128,6 +130,9 @@ class GameServer:
             StopAnalysis: self.analysis.stop_message,
             GetReview: self.reviews.get,
         }
+        self.devices = DeviceDesk(live, deals or NoDeals(), clock)
+        """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
+        self._solver.update({AskDaily: self.devices.daily, AskStats: self.devices.stats})
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
@@ -143,6 +148,7 @@ class GameServer:
             GetRecord: self._get_record,
             AskHint: self.solver_games.hint,
             AskReview: self.reviews.ask,
+            ClaimGame: self.devices.claim,
         }
         """Handlers of what a connection does in its game: ``(client, room, message, now)``."""
 
@@ -169,7 +175,7 @@ class GameServer:
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
-        message: ClientMessage | SolverRequest | None = None
+        message: ClientMessage | SolverRequest | DeviceRequest | None = None
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
@@ -183,7 +189,7 @@ class GameServer:
                 self._reload(client.room)
             await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
-    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest) -> None:
+    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest | DeviceRequest) -> None:
         opening = self._opening.get(type(message))
         if opening is not None:
             await opening(client, message)
@@ -355,7 +361,7 @@ class GameServer:
 
     # -- acting in the game --------------------------------------------------------------
 
-    async def _act(self, client: Client, message: ClientMessage | SolverRequest) -> None:
+    async def _act(self, client: Client, message: ClientMessage | SolverRequest | DeviceRequest) -> None:
         room = client.room
         if room is None:
             raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")
