@@ -8,6 +8,7 @@ import { openings } from "./socket.js";
 import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
+import { DailyPanel } from "./daily_panel.js";
 
 export class HomeScreen {
   /** @param app the router: `go(path)`, `openGame(purpose, options)` */
@@ -15,6 +16,7 @@ export class HomeScreen {
     this.app = app;
     this.element = $("home");
     this.wire();
+    this.daily = new DailyPanel(app);
   }
 
   show(message = "") {
@@ -23,10 +25,12 @@ export class HomeScreen {
     const form = $("host-form");
     form.elements.name.value = storedName();
     this.listGames();
+    this.daily.show();
   }
 
   hide() {
     this.element.hidden = true;
+    this.daily.close();
   }
 
   listGames() {

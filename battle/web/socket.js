@@ -12,6 +12,7 @@
 import { Line } from "./connection.js";
 import { keepSeat } from "./seats.js";
 import { nameOf } from "./game_view.js";
+import { deviceKey } from "./device.js";
 
 const PROTOCOL_VERSION = 1;
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
@@ -223,6 +224,10 @@ const handlers = {
       performance.mark("state");
       socket.line.connected();
       socket.resendPending();
+      // the seat's game is filed under this browser's device key (again on each connection: the
+      // server keeps the first): its result counts in /stats/ and marks this browser's rows in the
+      // deal of the day's table
+      if (seat?.token) socket.line.send({ type: "device", device: deviceKey() });
     }
     return false;
   },

@@ -91,6 +91,7 @@ def stats_json(stats: Stats, games: list[DeviceGame]) -> JsonObject:
         "rating": {
             "rating": round(rating.current.rating),
             "deviation": round(rating.current.deviation),
+            "margin": round(2 * rating.current.deviation),
             "games": rating.games,
             "plays_like": rating.plays_like(),
             "history": [[when, round(after.rating), round(after.deviation)] for when, after in rating.history],
