@@ -57,7 +57,7 @@ export class DailyPanel {
     $("daily-form").elements.name.value = storedName();
     $("daily").hidden = this.table === null || this.table.deal === null;
     this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
-    this.socket.ask({ type: "daily", device: deviceKey() });
+    this.socket.daily(deviceKey());
     this.socket.start();
   }
 

@@ -279,11 +279,12 @@ function takeSeat(socket, message) {
 }
 
 /**
- * The line of a screen that asks the solver without playing a game: the analysis board and a
- * review's page. On every open it says `hello` and then the request the screen stands on (the
- * position it analyses, the review it shows: the last `analyse` or `getReview`), so a line that
- * dropped asks again; the screen reads the answers (`analysis_result`, `review_result`,
- * `solver_queue`, `solver_refused`) from its listener.
+ * The line of a screen that asks the server without playing a game: the analysis board, a
+ * review's page, the deal of the day's table and this browser's statistics. On every open it says
+ * `hello` and then the request the screen stands on (the position it analyses, the review it shows:
+ * the last `analyse`, `getReview`, `daily` or `myStats`), so a line that dropped asks again; the
+ * screen reads the answers (`analysis_result`, `review_result`, `solver_queue`, `solver_refused`,
+ * `daily_table`, `my_stats_result`) from its listener.
  */
 export class SolverSocket {
   constructor({ listener, url }) {
@@ -311,6 +312,10 @@ export class SolverSocket {
   }
   /** Show review `review` (its news comes as it changes). */
   getReview(review) { return this.ask({ type: "review_get", review }); }
+  /** The deal of the day, its par and the day's table, this browser's rows marked (`daily_table`). */
+  daily(device) { return this.ask({ type: "daily", device }); }
+  /** The statistics of the games filed under this browser's device key (`my_stats_result`). */
+  myStats(device) { return this.ask({ type: "my_stats", device }); }
 
   ask(message) {
     this.standing = message;

@@ -63,7 +63,7 @@ export class StatsScreen {
     notice("");
     this.stats = null;
     this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
-    this.socket.ask({ type: "my_stats", device: deviceKey() });
+    this.socket.myStats(deviceKey());
     this.socket.start();
     this.render();
   }

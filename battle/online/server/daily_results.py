@@ -2,8 +2,9 @@
 
 Nothing is written for them: a game on the day's deal number that went to the rules' end during
 the day (UTC) is a result, whichever way it was started (the deal of the day against the solver,
-a friend's game on its number, a rematch). The read is bounded (``MAX_RESULTS`` seats) and
-served from the games' index by end time.
+a friend's game on its number, a rematch). The read is bounded: the first ``MAX_RESULTS`` seats to
+finish that day, found through the games' index by end time (``INDEXED BY``: the status index
+the planner would pick reads every finished game the file keeps, up to ``--keep-days`` of them).
 """
 
 from __future__ import annotations
@@ -15,19 +16,20 @@ from battle.online.server.day_table import FRIEND, DayResult
 from battle.online.server.store import GameStore
 
 MAX_RESULTS = 5000
-"""Seats read for one day's table (the busiest day's top is among the first this many by margin)."""
+"""Seats read for one day's table: a day with more results ranks the first this many to finish."""
 
 _RESULTS = """
 SELECT g.id, g.finished_at, s.seat, s.name, COALESCE(n.network, ''), v.level, d.device,
     (SELECT COALESCE(SUM(points), 0) FROM moves WHERE game = g.id AND seat = 1 AND taken_back_at IS NULL),
     (SELECT COALESCE(SUM(points), 0) FROM moves WHERE game = g.id AND seat = 2 AND taken_back_at IS NULL)
-FROM games g
+FROM games g INDEXED BY games_by_end
 JOIN seats s ON s.game = g.id
 LEFT JOIN seat_networks n ON n.game = g.id AND n.seat = s.seat
 LEFT JOIN solver_seats v ON v.game = g.id
 LEFT JOIN device_games d ON d.game = g.id AND d.seat = s.seat
 WHERE g.finished_at >= ? AND g.finished_at < ? AND g.deal = ? AND g.status = 'finished' AND g.reason = 'no_pair'
     AND (v.seat IS NULL OR v.seat != s.seat)
+ORDER BY g.finished_at
 LIMIT ?
 """
 
