@@ -40,6 +40,14 @@ def day_bounds(day: datetime.date) -> tuple[float, float]:
     return start, start + 86400.0
 
 
+def finished_on(store: GameStore, day: datetime.date) -> int:
+    """Games finished during ``day``: counted in the end-time index, it changes whenever the day's
+    results may have (a cache of ``day_results`` keeps them until it does)."""
+    start, end = day_bounds(day)
+    sql = "SELECT COUNT(*) FROM games INDEXED BY games_by_end WHERE finished_at >= ? AND finished_at < ?"
+    return int(store.read_rows(sql, (start, end))[0][0])
+
+
 def day_results(store: GameStore, day: datetime.date, deal: int, first: int) -> list[DayResult]:
     """Every person's seat in a game on ``deal`` played out during ``day``; ``first`` is the seat the
     deal's start says moves first."""

@@ -17,8 +17,8 @@ from battle.online.protocol import messages
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
 from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError
 from battle.online.server.connections import Client
-from battle.online.server.daily_results import day_results
-from battle.online.server.day_table import DayRow, day_table
+from battle.online.server.daily_results import day_results, finished_on
+from battle.online.server.day_table import DayResult, DayRow, day_table
 from battle.online.server.device_games import DeviceGame, claim_refusal, device_games, make_table, plan_claim
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Room
@@ -33,6 +33,11 @@ class DeviceDesk:
         self.live = live
         self.deals = deals
         self.clock = clock
+        self._day: tuple[datetime.date, int, list[DayResult]] | None = None
+        """The day's results as last read, with the count of games finished that day then: until a
+        game of the day ends, a ``daily`` counts in the end-time index and ranks from memory instead
+        of reading the day's games again (a seat filed after its game ended is marked from the next
+        end on; the page files its seat when the game starts)."""
         make_table(live.store)
 
     async def claim(self, client: Client, room: Room, message: ClaimGame, now: float) -> None:
@@ -57,9 +62,15 @@ class DeviceDesk:
             answer["par"] = par
             answer["first"] = start.to_move
             if par is not None:
-                results = day_results(self.live.store, day, number, start.to_move)
+                results = self._results(day, number, start.to_move)
                 answer["rows"] = [_row_json(row) for row in day_table(results, par, message.device)]
         await client.send(messages.encode(answer).encode())
+
+    def _results(self, day: datetime.date, number: int, first: int) -> list[DayResult]:
+        finished = finished_on(self.live.store, day)
+        if self._day is None or self._day[:2] != (day, finished):
+            self._day = (day, finished, day_results(self.live.store, day, number, first))
+        return self._day[2]
 
     async def stats(self, client: Client, message: AskStats) -> None:
         """The statistics of the games filed under the device key (``my_stats_result``)."""
