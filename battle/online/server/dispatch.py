@@ -132,7 +132,12 @@ class GameServer:
         }
         self.devices = DeviceDesk(live, deals or NoDeals(), clock)
         """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
-        self._solver.update({AskDaily: self.devices.daily, AskStats: self.devices.stats})
+        self._standing_alone: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
+            **self._solver,
+            AskDaily: self.devices.daily,
+            AskStats: self.devices.stats,
+        }
+        """Handlers of every request that picks no game of its own: the solver's and the device's."""
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
@@ -196,7 +201,7 @@ class GameServer:
             return
         if not client.hello:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
-        picking = self._picking.get(type(message)) or self._solver.get(type(message))
+        picking = self._picking.get(type(message)) or self._standing_alone.get(type(message))
         if picking is not None:
             await picking(client, message)
         else:
