@@ -1,6 +1,7 @@
 """The deal of the day and this browser's statistics in Chromium, through a real ``serve`` with its
 solver: the home screen's deal of the day with its par, a whole game on it against beginner by
-clicks, the day's table with the row against par; a second game, then ``/stats/`` with the two
+clicks, the day's table with the row against par; a friend's game on it, both players listed; a
+second game, then ``/stats/`` with the two
 games against the level, the rating against the solver, its plot and the best and worst games that
 open their game; German on a phone; axe-core on both screens at a desktop's size and a phone's."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,18 +18,20 @@ from battle.history.stats import compute_stats
 from battle.history.store import GameEntry
 from battle.online.server.day_table import against_par
 from battle.rules.deal import deal
+from tests.online.test_online_solver import WAIT, play_on
 from tests.online_server import Client, ServerProcess
 from tests.web.accessibility import axe_script, described, violations
-from tests.web.game_pages import DESKTOP, PHONE, new_page
+from tests.web.game_pages import DESKTOP, PHONE, join, new_page, play_turns
 from tests.web.test_web_solver import play_solver, play_to_the_end
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
-@pytest.fixture(scope="module")
-def daily_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+@pytest.fixture
+def daily_served(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own: each test's day starts with an empty table."""
     lifted = ("--max-solver-games-per-address", "100", "--creates-per-hour", "3600000")
-    with ServerProcess(tmp_path_factory.mktemp("daily-web"), "--solver-workers", "1", *lifted) as server:
+    with ServerProcess(tmp_path, "--solver-workers", "1", *lifted) as server:
         yield server
 
 
@@ -111,7 +115,13 @@ def test_german_on_a_phone_and_no_serious_accessibility_violation(browser: Any, 
     assert page.text_content("#daily-title") == "Tagesverteilung"
     assert page.text_content("#daily-deal").startswith("Tagesverteilung: #")
     assert page.text_content("#daily-friend") == "Gegen einen Freund spielen"
-    page.wait_for_selector("#daily-rows tr")  # the first test's game: the table fits the phone's width
+    player = Client(daily_served.url, "Hanna")  # a game of the day played out: a row in the table
+    player.send({"type": "solver_game", "level": "beginner", "deal": {"daily": True}, "first": "creator"})
+    player.expect("solver_created", WAIT)
+    assert play_on(player, player.expect("state", WAIT))["status"] == "finished"
+    player.close()
+    page.reload()
+    page.wait_for_selector("#daily-rows tr")  # the table fits the phone's width
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     found: dict[str, list[dict[str, Any]]] = {}
     for size, (width, height) in SIZES.items():
@@ -129,3 +139,30 @@ def test_german_on_a_phone_and_no_serious_accessibility_violation(browser: Any, 
     desktop.goto(daily_served.base + "/stats/")
     desktop.wait_for_selector("body[data-stats=shown]")
     assert desktop.errors == []
+
+
+def test_a_friends_game_on_the_deal_of_the_day_lists_both_players(browser: Any, daily_served: ServerProcess) -> None:
+    base = daily_served.base
+    day = the_day(daily_served)
+    ann, bob = new_page(browser), new_page(browser)
+    ann.goto(base + "/")
+    ann.wait_for_selector("#daily:not([hidden])")
+    ann.fill("#daily-form input[name=name]", "Flo")
+    ann.click("#daily-friend")
+    ann.wait_for_selector("#invite-link:not(:empty)")
+    join(bob, str(ann.text_content("#invite-link")), "Gus")
+    play_turns([ann, bob])
+    scores = finished_scores(ann)
+    flo_seat = 1 if "Flo" in str(ann.text_content("#player-1 .name")) else 2
+    first = deal(day["deal"]).to_move
+    bob.goto(base + "/")
+    bob.wait_for_selector("#daily-rows tr.yours")
+    rows = bob.eval_on_selector_all(
+        "#daily-rows tr", "rows => rows.map((row) => [...row.cells].slice(1).map((cell) => cell.textContent))"
+    )
+    for name, seat in (("Flo", flo_seat), ("Gus", 3 - flo_seat)):
+        difference = against_par(scores, day["par"], first, seat)
+        words = "on par" if difference == 0 else f"{abs(difference)} {'better' if difference > 0 else 'worse'}"
+        assert [name, str(scores[seat - 1]), words, "a friend"] in rows
+    assert bob.text_content("#daily-rows tr.yours td:nth-child(2)") == "Gus"
+    assert ann.errors == [] and bob.errors == []
