@@ -121,7 +121,7 @@ export class StatsScreen {
 
   renderRating(rating, unrated) {
     const svg = $("stats-rating-plot");
-    svg.hidden = rating.games === 0;
+    svg.toggleAttribute("hidden", rating.games === 0); // an SVG element has no `hidden` property
     let words = rating.games === 0
       ? t("No rated game against a level yet: a game on a numbered or random deal against the solver counts.")
       : t("{rating} ± {margin} after {games} rated games: you play like the level {level}.", {
@@ -138,7 +138,7 @@ export class StatsScreen {
 
   renderAccuracy(accuracy) {
     const svg = $("stats-accuracy-plot");
-    svg.hidden = accuracy.length === 0;
+    svg.toggleAttribute("hidden", accuracy.length === 0);
     if (accuracy.length === 0) {
       $("stats-accuracy").textContent = t("No reviewed game yet: the review of a finished game gives its accuracy (the share of best moves).");
       return;

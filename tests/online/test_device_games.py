@@ -31,7 +31,8 @@ def test_a_network_files_games_under_few_new_keys_an_hour(tmp_path: Path) -> Non
             assert claim_refusal(store, key(number), "net", T0) is None
             store.commit(plan_claim(room.game_id, 1, key(number), "net", T0))
         refusal = claim_refusal(store, key(99), "net", T0 + 1)
-        assert refusal is not None and refusal.startswith(
+        assert refusal is not None and refusal[0] == "new_devices"
+        assert refusal[1].startswith(
             f"your network filed games under {NEW_DEVICES_PER_HOUR} new device keys this hour;"
         )
         assert claim_refusal(store, key(0), "net", T0 + 1) is None  # a key it used already
@@ -49,7 +50,8 @@ def test_a_key_holds_so_many_games_and_a_seat_is_filed_once(tmp_path: Path, monk
         assert store.read_rows("SELECT device FROM device_games", ()) == [(key(1),)]
         store.commit(plan_claim(second.game_id, 1, key(1), "net", T0))
         assert claim_refusal(store, key(1), "net", T0) == (
-            "this device key holds 2 games already; the game is played but not filed"
+            "device_full",
+            "this device key holds 2 games already; the game is played but not filed",
         )
 
 

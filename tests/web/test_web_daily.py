@@ -17,8 +17,9 @@ import pytest
 from battle.history.stats import compute_stats
 from battle.history.store import GameEntry
 from battle.online.server.day_table import against_par
+from battle.online.server.device_games import NEW_DEVICES_PER_HOUR
 from battle.rules.deal import deal
-from tests.online.test_online_solver import WAIT, play_on
+from tests.online.test_online_solver import WAIT
 from tests.online_server import Client, ServerProcess
 from tests.web.accessibility import axe_script, described, violations
 from tests.web.game_pages import DESKTOP, PHONE, join, new_page, play_turns
@@ -115,12 +116,12 @@ def test_german_on_a_phone_and_no_serious_accessibility_violation(browser: Any, 
     assert page.text_content("#daily-title") == "Tagesverteilung"
     assert page.text_content("#daily-deal").startswith("Tagesverteilung: #")
     assert page.text_content("#daily-friend") == "Gegen einen Freund spielen"
-    player = Client(daily_served.url, "Hanna")  # a game of the day played out: a row in the table
-    player.send({"type": "solver_game", "level": "beginner", "deal": {"daily": True}, "first": "creator"})
-    player.expect("solver_created", WAIT)
-    assert play_on(player, player.expect("state", WAIT))["status"] == "finished"
-    player.close()
-    page.reload()
+    page.fill("#daily-form input[name=name]", "Hanna")  # a game of the day played out: a row in the table
+    page.select_option("#daily-form select[name=level]", "beginner")
+    page.click("#daily-solver")
+    page.wait_for_selector("body[data-playable]")
+    play_to_the_end(page)
+    page.goto(daily_served.base + "/")
     page.wait_for_selector("#daily-rows tr")  # the table fits the phone's width
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     found: dict[str, list[dict[str, Any]]] = {}
@@ -166,3 +167,22 @@ def test_a_friends_game_on_the_deal_of_the_day_lists_both_players(browser: Any, 
         assert [name, str(scores[seat - 1]), words, "a friend"] in rows
     assert bob.text_content("#daily-rows tr.yours td:nth-child(2)") == "Gus"
     assert ann.errors == [] and bob.errors == []
+
+
+def test_a_game_not_filed_is_said_beside_the_board_and_played_all_the_same(
+    browser: Any, daily_served: ServerProcess
+) -> None:
+    for number in range(NEW_DEVICES_PER_HOUR):  # the network files games under as many new keys as an hour allows
+        client = Client(daily_served.url)
+        client.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
+        client.expect("state", WAIT)
+        client.send({"type": "device", "device": f"{number:032x}"})
+        client.send({"type": "ping", "t": number})
+        client.expect("pong", WAIT)  # the claim before it was handled: a connection's frames are taken in turn
+        assert not [message for message in client.seen if message["type"] == "error"]
+        client.close()
+    page = new_page(browser)
+    play_solver(page, daily_served.base, level="beginner", deal=3)
+    page.wait_for_function("() => document.getElementById('turn').textContent.includes('not counted')")
+    assert "your network began too many new ones within the hour" in str(page.text_content("#turn"))
+    assert page.locator("#board.your-turn").count() == 1

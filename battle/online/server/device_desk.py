@@ -48,7 +48,8 @@ class DeviceDesk:
         network = self.live.networks.tag(client.address)
         refusal = claim_refusal(self.live.store, message.device, network, now)
         if refusal is not None:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, refusal)
+            why, line = refusal
+            raise ProtocolError(ErrorCode.RATE_LIMITED, line, params={"why": why})
         await stored(self.live.committer.submit(plan_claim(room.game_id, seat, message.device, network, now)))
 
     async def daily(self, client: Client, message: AskDaily) -> None:

@@ -49,17 +49,24 @@ def make_table(store: GameStore) -> None:
     store.commit(Write("", "making the table of device games", statements))
 
 
-def claim_refusal(store: GameStore, device: str, network: str, now: float) -> str | None:
-    """Why ``device`` may not file another game from ``network`` now, or None."""
+def claim_refusal(store: GameStore, device: str, network: str, now: float) -> tuple[str, str] | None:
+    """Why ``device`` may not file another game from ``network`` now, or None: (the refusal's ``why``,
+    its line)."""
     held = store.read_rows("SELECT COUNT(*) FROM device_games WHERE device = ?", (device,))[0][0]
     if held >= GAMES_PER_DEVICE:
-        return f"this device key holds {GAMES_PER_DEVICE} games already; the game is played but not filed"
+        return (
+            "device_full",
+            f"this device key holds {GAMES_PER_DEVICE} games already; the game is played but not filed",
+        )
     if held == 0:
         fresh = store.read_rows(
             "SELECT COUNT(DISTINCT device) FROM device_games WHERE network = ? AND filed_at > ?", (network, now - HOUR)
         )[0][0]
         if fresh >= NEW_DEVICES_PER_HOUR:
-            return f"your network filed games under {fresh} new device keys this hour; try again within the hour"
+            return (
+                "new_devices",
+                f"your network filed games under {fresh} new device keys this hour; try again within the hour",
+            )
     return None
 
 
