@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from battle.history.stats import COMPOSED, PEOPLE, Stats
 from battle.history.store import GameEntry
-from battle.i18n import _, format_signed, ngettext
+from battle.i18n import N_, _, format_signed, ngettext
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import level_word, plural, shown_name
 
@@ -16,6 +16,12 @@ SPARK_WIDTH = 40
 """Points a sparkline shows at most: the latest ones."""
 RECENT = 5
 """Reviewed games listed under the accuracy curve."""
+KEPT_APART = N_(
+    "This computer's games only: what a browser plays on a server's page is counted in that page's "
+    "statistics, kept apart."
+)
+"""The sentence the terminal and the window say of their figures: the history (a file on this
+computer) and a server's figures for a browser (filed under its device key) are never merged."""
 
 
 def sparkline(values: Sequence[float], width: int = SPARK_WIDTH) -> str:
@@ -57,7 +63,7 @@ def describe_game(entry: GameEntry) -> str:
 
 def format_stats(stats: Stats) -> str:
     """The whole report, in the player's language (the levels' names too)."""
-    lines = [_("Games: {games} stored, {yours} yours").format(games=stats.games, yours=stats.your_games)]
+    lines = [_("Games: {games} stored, {yours} yours").format(games=stats.games, yours=stats.your_games), _(KEPT_APART)]
     if stats.tallies:
         heads = (_("against"), _("games"), _("won"), _("drawn"), _("lost"))
         widths = [max(least, len(head)) for least, head in zip((10, 5, 4, 5, 4), heads, strict=True)]

@@ -1,4 +1,4 @@
-// The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION,
+// The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION, /stats/,
 // /review/ID) and shows the screen it names. Each screen is a module of its own (home_screen.js,
 // game_screen.js, analysis_screen.js, review_screen.js) with `show` and `hide`; a new screen is a
 // new module, a section in index.html, an entry in `screens` and, when an address names it, a line
@@ -18,10 +18,11 @@ import { loadLanguage, t, translatePage } from "./i18n.js";
 const LATER = {
   analysis: () => import("./analysis_screen.js").then((module) => module.AnalysisScreen),
   review: () => import("./review_screen.js").then((module) => module.ReviewScreen),
+  stats: () => import("./stats_screen.js").then((module) => module.StatsScreen),
 };
 
 /** Addresses whose first part is enough: the analysis board's position is in the fragment. */
-const WHOLE_WITHOUT_VALUE = new Set(["analysis"]);
+const WHOLE_WITHOUT_VALUE = new Set(["analysis", "stats"]);
 
 /** What each address's first part opens: (app, the rest of the address). */
 const ROUTES = {
@@ -42,6 +43,9 @@ const ROUTES = {
   review(app, value) {
     if (isReviewId(value)) app.show("review", value);
     else app.showHome(t("This review link does not read: check the link."));
+  },
+  stats(app) {
+    app.show("stats");
   },
   play(app, value) {
     const seat = seatForGame(value);

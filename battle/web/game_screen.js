@@ -178,6 +178,12 @@ export class GameScreen {
       this.app.showHome(refusalText(message));
       return true;
     }
+    if (ref.type === "device") { // the game goes on: only this browser's statistics miss it
+      this.note = message.params?.why === "device_full"
+        ? t("This game is not counted in this browser's statistics: they hold as many games as the server keeps for one browser.")
+        : t("This game is not counted in this browser's statistics: your network began too many new ones within the hour.");
+      return false;
+    }
     this.note = refusalText(message, socket.state);
     return false;
   }

@@ -9,6 +9,7 @@ import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
 import { LobbyPanel } from "./lobby_panel.js";
+import { DailyPanel } from "./daily_panel.js";
 
 export class HomeScreen {
   /** @param app the router: `go(path)`, `openGame(purpose, options)` */
@@ -17,6 +18,7 @@ export class HomeScreen {
     this.element = $("home");
     this.lobby = new LobbyPanel(app);
     this.wire();
+    this.daily = new DailyPanel(app);
   }
 
   show(message = "") {
@@ -26,11 +28,13 @@ export class HomeScreen {
     form.elements.name.value = storedName();
     this.listGames();
     this.lobby.start();
+    this.daily.show();
   }
 
   hide() {
     this.element.hidden = true;
     this.lobby.stop();
+    this.daily.close();
   }
 
   listGames() {

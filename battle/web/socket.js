@@ -12,6 +12,7 @@
 import { Line } from "./connection.js";
 import { keepSeat } from "./seats.js";
 import { nameOf } from "./game_view.js";
+import { deviceKey } from "./device.js";
 
 const PROTOCOL_VERSION = 1;
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
@@ -227,6 +228,10 @@ const handlers = {
       performance.mark("state");
       socket.line.connected();
       socket.resendPending();
+      // the seat's game is filed under this browser's device key (again on each connection: the
+      // server keeps the first): its result counts in /stats/ and marks this browser's rows in the
+      // deal of the day's table
+      if (seat?.token) socket.line.send({ type: "device", device: deviceKey() });
     }
     return false;
   },
@@ -278,11 +283,12 @@ function takeSeat(socket, message) {
 }
 
 /**
- * The line of a screen that asks the solver without playing a game: the analysis board and a
- * review's page. On every open it says `hello` and then the request the screen stands on (the
- * position it analyses, the review it shows: the last `analyse` or `getReview`), so a line that
- * dropped asks again; the screen reads the answers (`analysis_result`, `review_result`,
- * `solver_queue`, `solver_refused`) from its listener.
+ * The line of a screen that asks the server without playing a game: the analysis board, a
+ * review's page, the deal of the day's table and this browser's statistics. On every open it says
+ * `hello` and then the request the screen stands on (the position it analyses, the review it shows:
+ * the last `analyse`, `getReview`, `daily` or `myStats`), so a line that dropped asks again; the
+ * screen reads the answers (`analysis_result`, `review_result`, `solver_queue`, `solver_refused`,
+ * `daily_table`, `my_stats_result`) from its listener.
  */
 export class SolverSocket {
   constructor({ listener, url }) {
@@ -310,6 +316,10 @@ export class SolverSocket {
   }
   /** Show review `review` (its news comes as it changes). */
   getReview(review) { return this.ask({ type: "review_get", review }); }
+  /** The deal of the day, its par and the day's table, this browser's rows marked (`daily_table`). */
+  daily(device) { return this.ask({ type: "daily", device }); }
+  /** The statistics of the games filed under this browser's device key (`my_stats_result`). */
+  myStats(device) { return this.ask({ type: "my_stats", device }); }
 
   ask(message) {
     this.standing = message;

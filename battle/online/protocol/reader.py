@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from battle.online.protocol.codes import normalise_code
+from battle.online.protocol.device_messages import DeviceRequest, device_readers
 from battle.online.protocol.lobby_messages import LobbyRequest, lobby_readers
 from battle.online.protocol.messages import (
     FIRST_CHOICES,
@@ -67,7 +68,7 @@ class _Unreadable(ValueError):
     """JSON that ``json`` accepts but the protocol does not: NaN, Infinity, a repeated key."""
 
 
-def parse_client_message(data: str | bytes) -> ClientMessage | SolverRequest | LobbyRequest:
+def parse_client_message(data: str | bytes) -> ClientMessage | SolverRequest | LobbyRequest | DeviceRequest:
     """Read one client frame; raises ``ProtocolError`` (and nothing else) if it is not a valid message."""
     text = _decode(data)
     try:
@@ -328,7 +329,7 @@ def _read_ping(fields: _Fields) -> Ping:
     raise fields.fail("t", "a number (at most 2^53 in size) to echo", value)
 
 
-_READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest | LobbyRequest]] = {
+_READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest | LobbyRequest | DeviceRequest]] = {
     Hello.TYPE: _read_hello,
     Create.TYPE: _read_create,
     Join.TYPE: _read_join,
@@ -347,4 +348,5 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest | LobbyReq
     GetRecord.TYPE: lambda fields: GetRecord(),
     **solver_readers(_read_deal),
     **lobby_readers(_read_create),
+    **device_readers(),
 }

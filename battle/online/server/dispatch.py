@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 
 from battle.online.protocol import messages, reader
 from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame, DeviceRequest
 from battle.online.protocol.lobby_messages import FollowLobby, LeaveLobby, LobbyRequest, OpenChallenge
 from battle.online.protocol.messages import (
     Abort,
@@ -69,6 +70,7 @@ from battle.online.server import wire
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
+from battle.online.server.device_desk import DeviceDesk
 from battle.online.server.fan_out import Audiences
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
@@ -131,14 +133,20 @@ class GameServer:
         }
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
+        self.devices = DeviceDesk(live, deals or NoDeals(), clock)
+        """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
         self.lobby = LobbyDesk(self.audiences, clock)
         """The lobby: open challenges anyone may take, games on show, and the connections following it."""
         self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
-        self._lobby_requests: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
+        self._standing_alone: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
+            **self._solver,
+            AskDaily: self.devices.daily,
+            AskStats: self.devices.stats,
             OpenChallenge: self._challenge,
             FollowLobby: self.lobby.follow,
             LeaveLobby: self.lobby.leave,
         }
+        """Handlers of every request that picks no game of its own: the solver's, the device's, the lobby's."""
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
             PlayMove: self._play,
             Resign: self._resign,
@@ -152,6 +160,7 @@ class GameServer:
             GetRecord: self._get_record,
             AskHint: self.solver_games.hint,
             AskReview: self.reviews.ask,
+            ClaimGame: self.devices.claim,
         }
         """Handlers of what a connection does in its game: ``(client, room, message, now)``."""
 
@@ -179,7 +188,7 @@ class GameServer:
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
-        message: ClientMessage | SolverRequest | LobbyRequest | None = None
+        message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | None = None
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
@@ -193,18 +202,16 @@ class GameServer:
                 self._reload(client.room)
             await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
-    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest) -> None:
+    async def _dispatch(
+        self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest
+    ) -> None:
         opening = self._opening.get(type(message))
         if opening is not None:
             await opening(client, message)
             return
         if not client.hello:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
-        picking = (
-            self._picking.get(type(message))
-            or self._solver.get(type(message))
-            or self._lobby_requests.get(type(message))
-        )
+        picking = self._picking.get(type(message)) or self._standing_alone.get(type(message))
         if picking is not None:
             if type(message) in self._picking or isinstance(message, SolverGame):
                 self.lobby.forget(client)  # a connection in a game follows the lobby no more
@@ -380,7 +387,7 @@ class GameServer:
 
     # -- acting in the game --------------------------------------------------------------
 
-    async def _act(self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest) -> None:
+    async def _act(self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest) -> None:
         room = client.room
         if room is None:
             raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pygame
 
 from battle.history.stats import Stats
-from battle.history.stats_report import opponent_word, unrated_words
+from battle.history.stats_report import KEPT_APART, opponent_word, unrated_words
 from battle.history.store import GameEntry
 from battle.i18n import _, format_date, format_signed
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
@@ -84,7 +84,7 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
     )
     if stats.average_margin is not None:
         summary += _(" · average margin {average_margin}").format(average_margin=format_signed(stats.average_margin))
-    y = _lines(surface, fonts, area, area.y, [summary], size, theme.IVORY_DIM) + round(6 * scale)
+    y = _lines(surface, fonts, area, area.y, [summary, _(KEPT_APART)], size, theme.IVORY_DIM) + round(6 * scale)
     if not stats.tallies:
         _lines(
             surface,

@@ -1,0 +1,70 @@
+"""The day's results on the deal of the day, read from the game database for ``day_table``.
+
+Nothing is written for them: a game on the day's deal number that went to the rules' end during
+the day (UTC) is a result, whichever way it was started (the deal of the day against the solver,
+a friend's game on its number, a rematch). The read is bounded: the first ``MAX_RESULTS`` seats to
+finish that day, found through the games' index by end time (``INDEXED BY``: the status index
+the planner would pick reads every finished game the file keeps, up to ``--keep-days`` of them).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from battle.online.server.day_table import FRIEND, DayResult
+from battle.online.server.store import GameStore
+
+MAX_RESULTS = 5000
+"""Seats read for one day's table: a day with more results ranks the first this many to finish."""
+
+_RESULTS = """
+SELECT g.id, g.finished_at, s.seat, s.name, COALESCE(n.network, ''), v.level, d.device,
+    (SELECT COALESCE(SUM(points), 0) FROM moves WHERE game = g.id AND seat = 1 AND taken_back_at IS NULL),
+    (SELECT COALESCE(SUM(points), 0) FROM moves WHERE game = g.id AND seat = 2 AND taken_back_at IS NULL)
+FROM games g INDEXED BY games_by_end
+JOIN seats s ON s.game = g.id
+LEFT JOIN seat_networks n ON n.game = g.id AND n.seat = s.seat
+LEFT JOIN solver_seats v ON v.game = g.id
+LEFT JOIN device_games d ON d.game = g.id AND d.seat = s.seat
+WHERE g.finished_at >= ? AND g.finished_at < ? AND g.deal = ? AND g.status = 'finished' AND g.reason = 'no_pair'
+    AND (v.seat IS NULL OR v.seat != s.seat)
+ORDER BY g.finished_at
+LIMIT ?
+"""
+
+
+def day_bounds(day: datetime.date) -> tuple[float, float]:
+    """The day's first second and the next day's, since the epoch (UTC)."""
+    start = datetime.datetime.combine(day, datetime.time(), datetime.UTC).timestamp()
+    return start, start + 86400.0
+
+
+def finished_on(store: GameStore, day: datetime.date) -> int:
+    """Games finished during ``day``: counted in the end-time index, it changes whenever the day's
+    results may have (a cache of ``day_results`` keeps them until it does)."""
+    start, end = day_bounds(day)
+    sql = "SELECT COUNT(*) FROM games INDEXED BY games_by_end WHERE finished_at >= ? AND finished_at < ?"
+    return int(store.read_rows(sql, (start, end))[0][0])
+
+
+def day_results(store: GameStore, day: datetime.date, deal: int, first: int) -> list[DayResult]:
+    """Every person's seat in a game on ``deal`` played out during ``day``; ``first`` is the seat the
+    deal's start says moves first."""
+    start, end = day_bounds(day)
+    return [_result(row, first) for row in store.read_rows(_RESULTS, (start, end, deal, MAX_RESULTS))]
+
+
+def _result(row: tuple[Any, ...], first: int) -> DayResult:
+    game, finished_at, seat, name, network, level, device, score_1, score_2 = row
+    return DayResult(
+        game=game,
+        seat=seat,
+        name=name,
+        scores=(score_1, score_2),
+        first=first,
+        opponent=FRIEND if level is None else level,
+        finished_at=finished_at,
+        network=network,
+        device=device,
+    )

@@ -1,0 +1,139 @@
+"""A browser's own figures on the server: filing its games under its device key, the table of the
+deal of the day, its statistics (the ``device_messages`` requests).
+
+A thin shell over ``device_games`` and ``daily_results`` (the database) and the pure parts
+(``day_table``, the window's ``compute_stats``); what it sends is a plain JSON object per answer.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+from battle.history.stats import Stats, Tally, compute_stats
+from battle.history.store import GameEntry
+from battle.online.protocol import messages
+from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
+from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError
+from battle.online.server.connections import Client
+from battle.online.server.daily_results import day_results, finished_on
+from battle.online.server.day_table import DayResult, DayRow, day_table
+from battle.online.server.device_games import DeviceGame, claim_refusal, device_games, make_table, plan_claim
+from battle.online.server.live_games import LiveGames, stored
+from battle.online.server.room import Room
+from battle.online.server.solver_games import DealBook
+from battle.rules.deal import deal as deal_start
+
+
+class DeviceDesk:
+    """The handlers of ``device``, ``daily`` and ``my_stats``."""
+
+    def __init__(self, live: LiveGames, deals: DealBook, clock: Callable[[], float]) -> None:
+        self.live = live
+        self.deals = deals
+        self.clock = clock
+        self._day: tuple[datetime.date, int, list[DayResult]] | None = None
+        """The day's results as last read, with the count of games finished that day then: until a
+        game of the day ends, a ``daily`` counts in the end-time index and ranks from memory instead
+        of reading the day's games again (a seat filed after its game ended is marked from the next
+        end on; the page files its seat when the game starts)."""
+        make_table(live.store)
+
+    async def claim(self, client: Client, room: Room, message: ClaimGame, now: float) -> None:
+        """File the game of ``client``'s seat under the device key (silent when it is filed)."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "a spectator files no game; take a seat first")
+        network = self.live.networks.tag(client.address)
+        refusal = claim_refusal(self.live.store, message.device, network, now)
+        if refusal is not None:
+            why, line = refusal
+            raise ProtocolError(ErrorCode.RATE_LIMITED, line, params={"why": why})
+        await stored(self.live.committer.submit(plan_claim(room.game_id, seat, message.device, network, now)))
+
+    async def daily(self, client: Client, message: AskDaily) -> None:
+        """The deal of the day, its par and the day's table (``daily_table``)."""
+        day = datetime.datetime.fromtimestamp(self.clock(), datetime.UTC).date()
+        number = self.deals.daily_deal(day)
+        answer: JsonObject = {"type": "daily_table", "day": day.isoformat(), "deal": number, "par": None, "rows": []}
+        if number is not None:
+            start = deal_start(number)
+            par = self.deals.par(number, start)
+            answer["par"] = par
+            answer["first"] = start.to_move
+            if par is not None:
+                results = self._results(day, number, start.to_move)
+                answer["rows"] = [_row_json(row) for row in day_table(results, par, message.device)]
+        await client.send(messages.encode(answer).encode())
+
+    def _results(self, day: datetime.date, number: int, first: int) -> list[DayResult]:
+        finished = finished_on(self.live.store, day)
+        if self._day is None or self._day[:2] != (day, finished):
+            self._day = (day, finished, day_results(self.live.store, day, number, first))
+        return self._day[2]
+
+    async def stats(self, client: Client, message: AskStats) -> None:
+        """The statistics of the games filed under the device key (``my_stats_result``)."""
+        games = device_games(self.live.store, message.device)
+        stats = compute_stats([game.entry for game in games], [])
+        await client.send(messages.encode(stats_json(stats, games)).encode())
+
+
+def _row_json(row: DayRow) -> JsonObject:
+    return {
+        "place": row.place,
+        "name": row.name,
+        "score": row.score,
+        "against_par": row.against_par,
+        "opponent": row.opponent,
+        "yours": row.yours,
+    }
+
+
+def stats_json(stats: Stats, games: list[DeviceGame]) -> JsonObject:
+    """The ``my_stats_result`` of ``stats`` (figured from ``games``): facts, which the page words."""
+    reviews = {game.entry.game_key: game.review for game in games}
+    rating = stats.solver
+    return {
+        "type": "my_stats_result",
+        "games": stats.your_games,
+        "tallies": [_tally_json(tally) for tally in stats.tallies],
+        "average_margin": None if stats.average_margin is None else round(stats.average_margin, 2),
+        "rating": {
+            "rating": round(rating.current.rating),
+            "deviation": round(rating.current.deviation),
+            "margin": round(2 * rating.current.deviation),
+            "games": rating.games,
+            "plays_like": rating.plays_like(),
+            "history": [[when, round(after.rating), round(after.deviation)] for when, after in rating.history],
+        },
+        "unrated": stats.unrated,
+        "accuracy": [[when, round(percent, 1)] for when, percent in stats.accuracy],
+        "best": [_game_json(entry, reviews) for entry in stats.best],
+        "worst": [_game_json(entry, reviews) for entry in stats.worst],
+    }
+
+
+def _tally_json(tally: Tally) -> JsonObject:
+    return {
+        "opponent": tally.opponent,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "average_margin": round(tally.average_margin, 2) if tally.margin_games else None,
+    }
+
+
+def _game_json(entry: GameEntry, reviews: dict[str | None, str | None]) -> dict[str, Any]:
+    you = entry.you or 1
+    return {
+        "game": entry.game_key,
+        "finished_at": entry.finished_at,
+        "deal": entry.deal,
+        "opponent": entry.opponent_level() or entry.players[2 - you],
+        "solver": entry.opponent_level() is not None,
+        "score": entry.scores[you - 1],
+        "opponent_score": entry.scores[2 - you],
+        "review": reviews.get(entry.game_key),
+    }

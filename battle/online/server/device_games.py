@@ -1,0 +1,151 @@
+"""The games a browser played, filed under its device key: the rows of its statistics.
+
+A page that holds a seat sends its device key (``device``); the seat's row in ``device_games``
+names the key, so the browser's statistics (``my_stats``) and its rows in the day's table find
+the game. The key is stored as given: whoever holds it reads the figures (a bearer token, as a
+seat's token is; no account). The table lives in the game database, made here when missing.
+
+Bounds: a network files games under at most ``NEW_DEVICES_PER_HOUR`` keys it had not used before
+in an hour, and a key holds at most ``GAMES_PER_DEVICE`` games (the statistics read that many);
+past either the claim is refused with one line, and the game is played as before.
+
+The statistics themselves are the window's: each game becomes a ``battle.history.GameEntry`` and
+``battle.history.stats.compute_stats`` does the arithmetic, so a tally, the rating against the
+solver and the accuracy over time are figured as ``mahjong-battle stats`` figures them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from battle.history.store import GameEntry
+from battle.online.server.store import GameStore, Statement, Write
+
+NEW_DEVICES_PER_HOUR = 20
+"""Device keys one network may file games under for the first time in an hour."""
+GAMES_PER_DEVICE = 2000
+"""Games one device key may hold."""
+HOUR = 3600.0
+
+TABLE = """
+CREATE TABLE IF NOT EXISTS device_games (
+    game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
+    device TEXT NOT NULL,
+    network TEXT NOT NULL,
+    filed_at REAL NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX IF NOT EXISTS device_games_by_device ON device_games (device);
+CREATE INDEX IF NOT EXISTS device_games_by_network ON device_games (network, filed_at);
+"""
+
+
+def make_table(store: GameStore) -> None:
+    """The table in the game database, made if missing (a file from before it gets it at start)."""
+    statements = tuple(Statement(sql.strip(), ()) for sql in TABLE.split(";") if sql.strip())
+    store.commit(Write("", "making the table of device games", statements))
+
+
+def claim_refusal(store: GameStore, device: str, network: str, now: float) -> tuple[str, str] | None:
+    """Why ``device`` may not file another game from ``network`` now, or None: (the refusal's ``why``,
+    its line)."""
+    held = store.read_rows("SELECT COUNT(*) FROM device_games WHERE device = ?", (device,))[0][0]
+    if held >= GAMES_PER_DEVICE:
+        return (
+            "device_full",
+            f"this device key holds {GAMES_PER_DEVICE} games already; the game is played but not filed",
+        )
+    if held == 0:
+        fresh = store.read_rows(
+            "SELECT COUNT(DISTINCT device) FROM device_games WHERE network = ? AND filed_at > ?", (network, now - HOUR)
+        )[0][0]
+        if fresh >= NEW_DEVICES_PER_HOUR:
+            return (
+                "new_devices",
+                f"your network filed games under {fresh} new device keys this hour; try again within the hour",
+            )
+    return None
+
+
+def plan_claim(game: str, seat: int, device: str, network: str, now: float) -> Write:
+    """The row that files ``game``'s ``seat`` under ``device`` (a seat filed already stays as it is)."""
+    return Write(
+        game,
+        f"filing game {game} under a device key",
+        (
+            Statement(
+                "INSERT OR IGNORE INTO device_games (game, seat, device, network, filed_at) VALUES (?, ?, ?, ?, ?)",
+                (game, seat, device, network, now),
+            ),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class DeviceGame:
+    """One finished game of a device, as the statistics read it."""
+
+    entry: GameEntry
+    review: str | None
+    """The id of its finished review (``/review/ID``), if one ran."""
+
+
+_GAMES = """
+SELECT g.id, g.finished_at, g.deal, g.winner, g.reason, d.seat, v.seat, v.level, v.par, r.id, r.report,
+    (SELECT name FROM seats WHERE game = g.id AND seat = 1),
+    (SELECT name FROM seats WHERE game = g.id AND seat = 2),
+    (SELECT COALESCE(SUM(points), 0) FROM moves WHERE game = g.id AND seat = 1 AND taken_back_at IS NULL),
+    (SELECT COALESCE(SUM(points), 0) FROM moves WHERE game = g.id AND seat = 2 AND taken_back_at IS NULL)
+FROM device_games d
+JOIN games g ON g.id = d.game
+LEFT JOIN solver_seats v ON v.game = g.id
+LEFT JOIN reviews r ON r.game = g.id AND r.status = 'done'
+WHERE d.device = ? AND g.status = 'finished' AND g.winner IS NOT NULL
+ORDER BY g.finished_at
+LIMIT ?
+"""
+
+
+def device_games(store: GameStore, device: str) -> list[DeviceGame]:
+    """The finished games filed under ``device`` that have a result (an aborted or expired one has none)."""
+    return [_device_game(row) for row in store.read_rows(_GAMES, (device, GAMES_PER_DEVICE))]
+
+
+def _device_game(row: tuple[Any, ...]) -> DeviceGame:
+    game, finished_at, deal, winner, reason, you, solver_seat, level, par, review, report, *rest = row
+    name_1, name_2, score_1, score_2 = rest
+    levels = (level if solver_seat == 1 else None, level if solver_seat == 2 else None)
+    entry = GameEntry(
+        finished_at=finished_at,
+        front_end="online",
+        players=(name_1 or "", name_2 or ""),
+        levels=levels,
+        you=you,
+        deal=deal,
+        record="",
+        scores=(score_1, score_2),
+        par=par,
+        accuracy=_accuracy(report),
+        game_key=game,
+        winner=None if reason == "no_pair" else winner,
+    )
+    return DeviceGame(entry, review)
+
+
+def _accuracy(report: str | None) -> tuple[float | None, float | None]:
+    """Each player's accuracy in a review's ``review --json`` report (its ``summary``); None where it does not say."""
+    if report is None:
+        return (None, None)
+    try:
+        players = json.loads(report).get("summary")
+    except (ValueError, AttributeError):
+        return (None, None)
+    found: dict[int, float | None] = {}
+    for player in players if isinstance(players, list) else []:
+        if isinstance(player, dict) and player.get("player") in (1, 2):
+            value = player.get("accuracy")
+            found[player["player"]] = float(value) if isinstance(value, (int, float)) else None
+    return (found.get(1), found.get(2))

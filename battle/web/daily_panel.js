@@ -1,0 +1,101 @@
+// The deal of the day on the home screen: its number and par, a game on it against the solver
+// (at a level) or a friend, and the day's table of results against par (the server's `daily_table`:
+// the top 20, at most three rows a network, and this browser's own rows below). The table is asked
+// once each time the home screen shows, on a line of its own that closes once it is answered.
+
+import { $, setAddress } from "./dom.js";
+import { SolverSocket, openings } from "./socket.js";
+import { deviceKey } from "./device.js";
+import { keepName, storedName } from "./seats.js";
+import { levelName } from "./server_words.js";
+import { t } from "./i18n.js";
+
+/** The par in words: the margin of the player who moves first under perfect play. */
+export function parWords(par) {
+  if (par === 0) return t("par even (a draw under perfect play)");
+  return t("par {value} for the player who moves first", { value: (par > 0 ? "+" : "") + par });
+}
+
+/** A margin against par in words, as the window's result card says it. */
+export function againstParWords(difference) {
+  if (difference === 0) return t("on par");
+  const points = Math.abs(difference);
+  return difference > 0 ? t("{count} better", { count: points }) : t("{count} worse", { count: points });
+}
+
+export class DailyPanel {
+  /** @param app the router: `openGame(purpose, options)` */
+  constructor(app) {
+    this.app = app;
+    this.socket = null;
+    this.table = null;
+    $("daily-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const level = event.target.elements.level.value;
+      const name = this.keptName();
+      const opening = openings.solverGame({ level, deal: { daily: true }, first: "creator", name });
+      setAddress("/", true);
+      this.app.openGame("solver", { opening });
+    });
+    $("daily-friend").addEventListener("click", () => {
+      if (!this.table?.deal && this.table?.deal !== 0) return;
+      const opening = openings.create({ deal: { number: this.table.deal }, first: "random", name: this.keptName() });
+      setAddress("/", true);
+      this.app.openGame("host", { opening });
+    });
+  }
+
+  /** The name typed above the buttons, kept for the next game as the host form keeps its own. */
+  keptName() {
+    const name = $("daily-form").elements.name.value.trim();
+    keepName(name);
+    return storedName();
+  }
+
+  show() {
+    this.close();
+    $("daily-form").elements.name.value = storedName();
+    $("daily").hidden = this.table === null || this.table.deal === null;
+    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket.daily(deviceKey());
+    this.socket.start();
+  }
+
+  close() {
+    if (this.socket) this.socket.close(t("left the home screen"));
+    this.socket = null;
+  }
+
+  heard(socket, message) {
+    if (socket !== this.socket || message.type !== "daily_table") return;
+    this.table = message;
+    this.close();
+    this.render();
+  }
+
+  render() {
+    const table = this.table;
+    $("daily").hidden = table.deal === null;
+    if (table.deal === null) return;
+    $("daily-deal").textContent = table.par === null
+      ? t("Deal of the day: #{deal}.", { deal: table.deal })
+      : t("Deal of the day: #{deal}, {par}.", { deal: table.deal, par: parWords(table.par) });
+    const rows = table.rows.map((row) => {
+      const line = document.createElement("tr");
+      if (row.yours) line.className = "yours";
+      const opponent = row.opponent === "friend" ? t("a friend") : levelName(row.opponent);
+      const cells = [String(row.place), row.name || t("(no name)"), String(row.score), againstParWords(row.against_par), opponent];
+      const headings = [...document.querySelectorAll("#daily-table thead th")].map((th) => th.textContent);
+      cells.forEach((text, index) => {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        cell.dataset.label = headings[index];
+        line.append(cell);
+      });
+      return line;
+    });
+    $("daily-rows").replaceChildren(...rows);
+    $("daily-table").hidden = $("daily-bound").hidden = rows.length === 0;
+    $("daily-empty").hidden = rows.length > 0;
+  }
+}

@@ -1,0 +1,173 @@
+// This browser's statistics (/stats/): the games filed under its device key (device.js) on this
+// server, figured by the server with the window's own arithmetic (battle/history/stats.py), so a
+// tally, the rating against the solver and the accuracy read as `mahjong-battle stats` would read
+// them for the same games. Two plots drawn here as SVG (the rating after each rated game, the
+// accuracy of each reviewed game), each with its figures in words for a screen reader, and the
+// best and worst games, each opening its review (or its game, which offers one, if none ran yet).
+
+import { $, notice, withLanguage } from "./dom.js";
+import { SolverSocket } from "./socket.js";
+import { deviceKey } from "./device.js";
+import { levelName, shownName } from "./server_words.js";
+import { renderLine } from "./game_panels.js";
+import { t } from "./i18n.js";
+
+const PLOT_HEIGHT = 160;
+const PLOT_MARGIN = 48; // room on the left for the lowest and highest figure
+
+function opponentWords(opponent) {
+  if (opponent === "people") return t("people");
+  if (opponent === "composed") return t("composed starts");
+  return levelName(opponent);
+}
+
+function signed(value) {
+  if (value === null || value === undefined) return "–";
+  return (value > 0 ? "+" : "") + value;
+}
+
+function dateWords(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang || "en", { dateStyle: "medium" });
+}
+
+/** A line through `values` (oldest first) in an SVG as wide as it shows (its dots stay round), the
+ * lowest and highest figure written at the left; `label` says every figure to a screen reader. */
+export function drawPlot(svg, values, label, unit = "") {
+  const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 600);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const span = high - low || 1;
+  const inner = width - PLOT_MARGIN - 16;
+  const x = (index) => PLOT_MARGIN + (values.length > 1 ? (index * inner) / (values.length - 1) : inner / 2);
+  const y = (value) => PLOT_HEIGHT - 16 - ((value - low) * (PLOT_HEIGHT - 32)) / span;
+  const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
+  const dots = values.map((value, index) => `<circle class="dot" cx="${x(index).toFixed(1)}" cy="${y(value).toFixed(1)}" r="4"></circle>`);
+  const figures = [...new Set([low, high])].map((value) =>
+    `<text class="figure" x="6" y="${(y(value) + 4).toFixed(1)}">${value}${unit}</text>`);
+  svg.setAttribute("viewBox", `0 0 ${width} ${PLOT_HEIGHT}`);
+  svg.innerHTML = `${figures.join("")}<polyline class="eval" points="${points}"></polyline>${dots.join("")}`;
+  svg.setAttribute("aria-label", label);
+}
+
+export class StatsScreen {
+  constructor(app) {
+    this.app = app;
+    this.element = $("stats");
+    this.socket = null;
+    this.stats = null;
+  }
+
+  show() {
+    this.hide();
+    this.element.hidden = false;
+    notice("");
+    this.stats = null;
+    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket.myStats(deviceKey());
+    this.socket.start();
+    this.render();
+  }
+
+  hide() {
+    this.element.hidden = true;
+    if (this.socket) this.socket.close(t("left the statistics"));
+    this.socket = null;
+  }
+
+  heard(socket, message) {
+    if (socket !== this.socket) return;
+    if (message.type === "my_stats_result") this.stats = message;
+    this.render();
+  }
+
+  render() {
+    if (this.socket) renderLine(this.socket);
+    const stats = this.stats;
+    document.body.dataset.stats = stats ? "shown" : "";
+    if (!stats) {
+      $("stats-status").textContent = t("Asking the server for your statistics…");
+      $("stats-report").hidden = true;
+      return;
+    }
+    $("stats-status").textContent = stats.games === 0
+      ? t("No game of this browser on this server yet: play the solver or a friend, and your results are counted here.")
+      : t("Your games in this browser on this server: {count}.", { count: stats.games });
+    $("stats-report").hidden = stats.games === 0;
+    if (stats.games === 0) return;
+    this.renderTallies(stats.tallies);
+    this.renderRating(stats.rating, stats.unrated);
+    this.renderAccuracy(stats.accuracy);
+    $("stats-best").replaceChildren(...stats.best.map((game) => this.gameItem(game)));
+    $("stats-worst").replaceChildren(...stats.worst.map((game) => this.gameItem(game)));
+    // the worst games leave out the best: with three games or fewer there may be none
+    $("stats-worst-title").hidden = $("stats-worst").hidden = stats.worst.length === 0;
+  }
+
+  renderTallies(tallies) {
+    const headings = [...document.querySelectorAll(".stats-tallies thead th")].map((th) => th.textContent);
+    $("stats-tallies").replaceChildren(...tallies.map((tally) => {
+      const row = document.createElement("tr");
+      const cells = [opponentWords(tally.opponent), String(tally.wins), String(tally.draws), String(tally.losses),
+        signed(tally.average_margin === null ? null : Math.round(tally.average_margin * 10) / 10)];
+      cells.forEach((text, index) => {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        if (index > 0) cell.dataset.label = headings[index];
+        row.append(cell);
+      });
+      return row;
+    }));
+  }
+
+  renderRating(rating, unrated) {
+    const svg = $("stats-rating-plot");
+    svg.toggleAttribute("hidden", rating.games === 0); // an SVG element has no `hidden` property
+    let words = rating.games === 0
+      ? t("No rated game against a level yet: a game on a numbered or random deal against the solver counts.")
+      : t("{rating} ± {margin} after {games} rated games: you play like the level {level}.", {
+        rating: rating.rating, margin: rating.margin, games: rating.games, level: levelName(rating.plays_like),
+      });
+    if (unrated) words += " " + t("Games from a composed start, not rated: {count}.", { count: unrated });
+    $("stats-rating").textContent = words;
+    if (rating.games === 0) return;
+    const values = rating.history.map(([, after]) => after);
+    drawPlot(svg, [1500, ...values], t("Your rating against the solver after each rated game, from 1500 at the start: {figures}.", {
+      figures: values.join(", "),
+    }));
+  }
+
+  renderAccuracy(accuracy) {
+    const svg = $("stats-accuracy-plot");
+    svg.toggleAttribute("hidden", accuracy.length === 0);
+    if (accuracy.length === 0) {
+      $("stats-accuracy").textContent = t("No reviewed game yet: the review of a finished game gives its accuracy (the share of best moves).");
+      return;
+    }
+    const values = accuracy.map(([, percent]) => percent);
+    const average = Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
+    $("stats-accuracy").textContent = t("Latest {latest}%, average {average}% over {count} reviewed games.", {
+      latest: values[values.length - 1], average, count: values.length,
+    });
+    drawPlot(svg, values, t("Your accuracy in each reviewed game, oldest first: {figures}.", {
+      figures: values.map((value) => `${value}%`).join(", "),
+    }), "%");
+  }
+
+  gameItem(game) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    const opponent = game.solver ? levelName(game.opponent) : shownName(game.opponent);
+    const words = t("{date}: {score}-{other} against {opponent} ({margin})", {
+      date: dateWords(game.finished_at), score: game.score, other: game.opponent_score, opponent,
+      margin: signed(game.score - game.opponent_score),
+    });
+    link.textContent = game.review ? words + " · " + t("review") : words + " · " + t("the game, to review it");
+    link.href = withLanguage(game.review ? `/review/${game.review}` : `/play/${game.game}`);
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      this.app.go(game.review ? `/review/${game.review}` : `/play/${game.game}`);
+    });
+    item.append(link);
+    return item;
+  }
+}
