@@ -46,6 +46,7 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.protocol.puzzle_messages import PuzzleRequest
 from battle.online.protocol.server_messages import (
     Created,
     Error,
@@ -73,6 +74,7 @@ from battle.online.server.fan_out import Audiences
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.network_caps import refuse_fast_start, refuse_start
+from battle.online.server.puzzle_desk import PuzzleDesk
 from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.seat_networks import with_networks
@@ -130,6 +132,8 @@ class GameServer:
         }
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
+        self.puzzles = PuzzleDesk(live, work, limits.ipv6_prefix, clock)
+        """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
             PlayMove: self._play,
             Resign: self._resign,
@@ -166,10 +170,11 @@ class GameServer:
             self.solver_games.forget(client)
             self.analysis.forget(client)
             self.reviews.forget(client)
+            self.puzzles.forget(client)
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
-        message: ClientMessage | SolverRequest | None = None
+        message: ClientMessage | SolverRequest | PuzzleRequest | None = None
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
@@ -183,14 +188,18 @@ class GameServer:
                 self._reload(client.room)
             await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
-    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest) -> None:
+    async def _dispatch(self, client: Client, message: ClientMessage | SolverRequest | PuzzleRequest) -> None:
         opening = self._opening.get(type(message))
         if opening is not None:
             await opening(client, message)
             return
         if not client.hello:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
-        picking = self._picking.get(type(message)) or self._solver.get(type(message))
+        picking = (
+            self._picking.get(type(message))
+            or self._solver.get(type(message))
+            or self.puzzles.handlers.get(type(message))
+        )
         if picking is not None:
             await picking(client, message)
         else:
@@ -355,7 +364,7 @@ class GameServer:
 
     # -- acting in the game --------------------------------------------------------------
 
-    async def _act(self, client: Client, message: ClientMessage | SolverRequest) -> None:
+    async def _act(self, client: Client, message: ClientMessage | SolverRequest | PuzzleRequest) -> None:
         room = client.room
         if room is None:
             raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")
