@@ -219,7 +219,9 @@ class PuzzleDesk:
         try:
             attempt = session.try_move(parse_move(message.move))
         except IllegalMoveError as error:
-            raise ProtocolError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+            raise ProtocolError(
+                ErrorCode.ILLEGAL_MOVE, str(error), params={"move": message.move, "why": "illegal"}
+            ) from None
         change = None
         if not attempt.correct or session.finished:
             change = await self._decide(solving)
