@@ -60,6 +60,7 @@ export class PuzzleScreen {
     this.socket = null;
     this.reset();
     this.standing = null;
+    this.shownCount = 0; // puzzles shown since the screen opened, on the body for the tests to wait for
     this.board = new BoardView($("puzzle-board"), (cell) => this.pick(cell));
     this.wire();
   }
@@ -107,6 +108,8 @@ export class PuzzleScreen {
       this.reset();
       this.shown = message;
       this.standing = message.standing;
+      this.shownCount += 1;
+      document.body.dataset.puzzlesShown = String(this.shownCount);
       // a line that comes back reopens this puzzle, not another one
       socket.standing = { type: "puzzle_open", device: deviceKey(), puzzle: message.puzzle };
       setAddress(`/puzzles/${message.puzzle}`);

@@ -107,7 +107,7 @@ def test_a_puzzle_solved_and_one_failed_rate_as_the_window_would(
     assert other_tab.url.startswith(f"{puzzles_served.base}/puzzles/") and other_tab.url.count("/") == 4
 
     page.click("#puzzle-next")
-    page.wait_for_function(f"!document.body.dataset.puzzle.startsWith('{failed.id}') && document.body.dataset.puzzle")
+    page.wait_for_selector(f"body[data-puzzle$=':step0']:not([data-puzzle^='{failed.id}'])")
     assert page.errors == []
 
 
@@ -118,11 +118,11 @@ def test_the_home_screen_leads_to_a_puzzle_of_the_theme_asked(
     page = new_page(browser)
     page.goto(puzzles_served.base + "/")
     page.click("#puzzles-link")
-    page.wait_for_selector("body[data-puzzle$=':step0']")
+    page.wait_for_selector("body[data-puzzles-shown='1'][data-puzzle$=':step0']")
     page.select_option("#puzzle-theme", "blockade")
-    page.wait_for_function("document.body.dataset.puzzle && location.pathname.length > 10")
-    shown = page.evaluate("document.body.dataset.puzzle").split(":")[0]
-    page.wait_for_function(f"location.pathname === '/puzzles/{shown}'")
+    page.wait_for_selector("body[data-puzzles-shown='2'][data-puzzle$=':step0']")
+    shown = page.get_attribute("body", "data-puzzle").split(":")[0]
+    assert page.evaluate("location.pathname") == f"/puzzles/{shown}"
     assert "blockade" in themes[shown]
     assert "Themes:" in page.text_content("#puzzle-about")
     page.goto(puzzles_served.base + "/puzzles/nothing")
