@@ -11,7 +11,7 @@
 
 import { $, notice, setAddress, withLanguage } from "./dom.js";
 import { BoardView } from "./board.js";
-import { SolverSocket } from "./socket.js";
+import { PuzzleSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
 import { freeCells, kindValue, moveName, parseMove, playableCells, replay } from "./rules.js";
 import { renderLine } from "./game_panels.js";
@@ -92,12 +92,9 @@ export class PuzzleScreen {
 
   open(id) {
     this.reset();
-    const message = { type: "puzzle_open", device: deviceKey() };
-    if (id) message.puzzle = id;
-    else if ($("puzzle-theme").value) message.theme = $("puzzle-theme").value;
     const opening = !this.socket;
-    if (opening) this.socket = new SolverSocket({ listener: (socket, heard) => this.heard(socket, heard) });
-    this.socket.ask(message);
+    if (opening) this.socket = new PuzzleSocket({ listener: (socket, heard) => this.heard(socket, heard) });
+    this.socket.openPuzzle(deviceKey(), id, $("puzzle-theme").value || null);
     if (opening) this.socket.start();
     this.render();
   }
@@ -111,7 +108,7 @@ export class PuzzleScreen {
       this.shownCount += 1;
       document.body.dataset.puzzlesShown = String(this.shownCount);
       // a line that comes back reopens this puzzle, not another one
-      socket.standing = { type: "puzzle_open", device: deviceKey(), puzzle: message.puzzle };
+      socket.keepPuzzle(deviceKey(), message.puzzle);
       setAddress(`/puzzles/${message.puzzle}`);
     } else if (message.type === "puzzle_judged" && message.puzzle === this.shown?.puzzle) {
       this.judged(message);
@@ -170,7 +167,7 @@ export class PuzzleScreen {
       const move = moveName(this.selected < cell ? [this.selected, cell] : [cell, this.selected]);
       this.selected = null;
       this.pending = true;
-      this.socket.line.send({ type: "puzzle_move", move });
+      this.socket.tryMove(move);
     } else if (playable.has(cell)) this.selected = cell;
     this.render();
   }
@@ -184,7 +181,7 @@ export class PuzzleScreen {
   wire() {
     $("puzzle-retry").addEventListener("click", () => this.tryAgain());
     $("puzzle-reveal").addEventListener("click", () => {
-      if (this.shown && !this.over) this.socket.line.send({ type: "puzzle_reveal" });
+      if (this.shown && !this.over) this.socket.reveal();
     });
     $("puzzle-next").addEventListener("click", () => {
       setAddress("/puzzles/", true);
