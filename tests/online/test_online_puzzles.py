@@ -177,3 +177,49 @@ def test_next_by_rating_keeps_to_the_theme(server: ServerThread, puzzles: dict[s
         shown = open_puzzle(client, theme="sacrifice")
         assert "sacrifice" in shown["themes"] and shown["puzzle"] in puzzles
     client.close()
+
+
+def give_up(client: Client, device: str, ident: str | None = None) -> dict[str, Any]:
+    """Open a puzzle and ask for its solution: one rated attempt."""
+    open_puzzle(client, device, **({"puzzle": ident} if ident else {}))
+    client.send({"type": "puzzle_reveal"})
+    return client.expect("puzzle_solution")
+
+
+def test_a_network_starts_few_devices_and_makes_few_attempts_an_hour(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("battle.online.server.puzzle_desk.NEW_DEVICES_PER_HOUR", 2)
+    monkeypatch.setattr("battle.online.server.puzzle_desk.ATTEMPTS_PER_HOUR", 4)
+    client = Client(server.url)
+    give_up(client, "1" * 32)
+    give_up(client, "2" * 32)
+    client.send({"type": "puzzle_open", "device": "3" * 32})
+    refused = client.error()
+    assert refused["code"] == "busy" and refused["params"] == {"why": "new_devices", "count": 2}
+    give_up(client, "1" * 32)  # a device with a row goes on
+    give_up(client, "2" * 32)
+    client.send({"type": "puzzle_open", "device": "1" * 32})
+    refused = client.error()
+    assert refused["code"] == "busy" and refused["params"] == {"why": "puzzle_attempts", "count": 4}
+    server.offset = 3601.0  # an hour on: both caps count afresh
+    give_up(client, "3" * 32)
+    client.close()
+
+
+def test_a_device_keeps_its_latest_attempts(
+    server: ServerThread, puzzles: dict[str, Puzzle], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("battle.online.server.puzzle_desk.ATTEMPTS_KEPT", 2)
+    first, *others = sorted(puzzles)[:4]
+    client = Client(server.url)
+    moved = give_up(client, DEVICE, first)["change"]["puzzle_after"]["rating"]
+    assert open_puzzle(client, puzzle=first)["rating"] == pytest.approx(moved, abs=0.01)
+    for ident in others:
+        give_up(client, DEVICE, ident)
+    shown = open_puzzle(client, puzzle=first)  # its attempt dropped: the mined rating again
+    assert shown["rating"] == puzzles[first].rating and shown["standing"]["attempts"] == 4
+    assert server.games is not None
+    rows = server.games.live.store.read_rows("SELECT COUNT(*) FROM puzzle_device_attempts WHERE device = ?", (DEVICE,))
+    assert rows == [(2,)]
+    client.close()

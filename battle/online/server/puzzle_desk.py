@@ -15,8 +15,9 @@ Two tables of their own in the store's file, made here when missing:
     one row per device key: its rating, deviation, volatility, streak, best streak and attempts,
     the network that started it and when (``NEW_DEVICES_PER_HOUR`` per network).
 ``puzzle_device_attempts``
-    one row per decided attempt: the puzzle, solved or not, both ratings after it
-    (``ATTEMPTS_KEPT`` per device, the oldest dropped).
+    one row per decided attempt: the device, its network, the puzzle, solved or not, both
+    ratings after it (``ATTEMPTS_PER_HOUR`` per network, ``ATTEMPTS_KEPT`` per device, the
+    oldest dropped).
 
 A device key is a bearer token, stored as given: whoever holds it reads and moves that rating.
 """
@@ -51,6 +52,7 @@ from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames
 from battle.online.server.puzzle_ledger import (
     ATTEMPTS_KEPT,
+    ATTEMPTS_PER_HOUR,
     NEW_DEVICES_PER_HOUR,
     NEWCOMER,
     latest_ratings,
@@ -76,10 +78,11 @@ TABLES = (
     "streak INTEGER NOT NULL, best_streak INTEGER NOT NULL, attempts INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS puzzle_devices_by_network ON puzzle_devices (network, created_at)",
     "CREATE TABLE IF NOT EXISTS puzzle_device_attempts (id INTEGER PRIMARY KEY, device TEXT NOT NULL, "
-    "attempted_at REAL NOT NULL, puzzle_id TEXT NOT NULL, solved INTEGER NOT NULL, player_rating REAL NOT NULL, "
-    "player_deviation REAL NOT NULL, player_volatility REAL NOT NULL, puzzle_rating REAL NOT NULL, "
-    "puzzle_deviation REAL NOT NULL, puzzle_volatility REAL NOT NULL)",
+    "network TEXT NOT NULL, attempted_at REAL NOT NULL, puzzle_id TEXT NOT NULL, solved INTEGER NOT NULL, "
+    "player_rating REAL NOT NULL, player_deviation REAL NOT NULL, player_volatility REAL NOT NULL, "
+    "puzzle_rating REAL NOT NULL, puzzle_deviation REAL NOT NULL, puzzle_volatility REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_device ON puzzle_device_attempts (device, id)",
+    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_network ON puzzle_device_attempts (network, attempted_at)",
 )
 
 
@@ -165,6 +168,13 @@ class PuzzleDesk:
             (ident, Rating(rating, deviation, volatility)) for ident, rating, deviation, volatility in rows
         )
 
+    def _recent_attempts(self, network: str, now: float) -> int:
+        rows = self.live.store.read_rows(
+            "SELECT COUNT(*) FROM puzzle_device_attempts WHERE network = ? AND attempted_at > ?",
+            (network, now - 3600.0),
+        )
+        return int(rows[0][0])
+
     def _new_devices(self, network: str, now: float) -> int:
         rows = self.live.store.read_rows(
             "SELECT COUNT(*) FROM puzzle_devices WHERE network = ? AND created_at > ?", (network, now - 3600.0)
@@ -177,7 +187,14 @@ class PuzzleDesk:
         """Show the puzzle asked for (or the next near the device's rating) with the device's standing."""
         network = network_of(client.address, self.ipv6_prefix)
         standing = self.standing(message.device)
-        if standing is None and self._new_devices(network, self.clock()) >= NEW_DEVICES_PER_HOUR:
+        now = self.clock()
+        if self._recent_attempts(network, now) >= ATTEMPTS_PER_HOUR:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"your network tried {ATTEMPTS_PER_HOUR} puzzles in the last hour; try again later",
+                params={"why": "puzzle_attempts", "count": ATTEMPTS_PER_HOUR},
+            )
+        if standing is None and self._new_devices(network, now) >= NEW_DEVICES_PER_HOUR:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"your network started {NEW_DEVICES_PER_HOUR} puzzle ratings in the last hour; "
@@ -315,11 +332,12 @@ class PuzzleDesk:
                 ),
             ),
             Statement(
-                "INSERT INTO puzzle_device_attempts (device, attempted_at, puzzle_id, solved, player_rating, "
+                "INSERT INTO puzzle_device_attempts (device, network, attempted_at, puzzle_id, solved, player_rating, "
                 "player_deviation, player_volatility, puzzle_rating, puzzle_deviation, puzzle_volatility) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     device,
+                    solving.network,
                     now,
                     puzzle.id,
                     int(session.solved),

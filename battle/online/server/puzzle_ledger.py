@@ -21,6 +21,10 @@ NEWCOMER = Standing(Rating(), 0, 0, 0)
 NEW_DEVICES_PER_HOUR = 30
 """Device keys one network may start rows for in an hour: a family or a school behind one address
 starts a few, while a script that makes a key a request fills no disk (30 rows of about 100 bytes)."""
+ATTEMPTS_PER_HOUR = 600
+"""Rated attempts one network may make in an hour (10 a minute, a puzzle every 6 s for a whole
+household): a script that opens and gives up puzzles in a loop adds at most 600 rows of about
+150 bytes an hour, 2.2 MB a day."""
 ATTEMPTS_KEPT = 5_000
 """Attempts kept per device, the oldest dropped beyond them: ten a day for more than a year, 500 kB.
 The device's rating and streaks live in its own row and stay; a dropped puzzle's rating for the
