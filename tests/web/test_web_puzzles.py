@@ -16,6 +16,7 @@ from battle.history.store import History
 from battle.puzzles import load_puzzles
 from battle.puzzles.puzzle import Puzzle
 from battle.rules.board import Move, cell_name, move_name
+from tests.i18n.language_guard import Screen, report
 from tests.online_server import ServerProcess
 from tests.web.accessibility import axe_script, described, violations
 from tests.web.game_pages import DESKTOP, PHONE, new_page
@@ -149,6 +150,11 @@ def test_german_on_a_phone(browser: Any, puzzles_served: ServerProcess, puzzles:
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= 390, f"the puzzle screen is {wide} px wide on a 390 px phone"
     assert page.url.endswith(f"/puzzles/{failed.id}?lang=de")
+    assert report([Screen("a wrong move on the puzzles screen", page.inner_text("body"))], "de") == ""
+    page.click("#puzzle-reveal")
+    wait_phase(page, failed, "missed")
+    assert page.text_content("#puzzle-status").startswith("Nicht im ersten Versuch gelöst. Lösung:")
+    assert report([Screen("a puzzle's solution", page.inner_text("body"))], "de") == ""
     assert page.errors == []
 
 
