@@ -15,6 +15,7 @@ import { PuzzleSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
 import { freeCells, kindValue, moveName, parseMove, playableCells, replay } from "./rules.js";
 import { renderLine } from "./game_panels.js";
+import { refusalText } from "./server_words.js";
 import { t, tn } from "./i18n.js";
 
 const PUZZLE_ID = /^[0-9a-f]{10}$/;
@@ -49,6 +50,23 @@ export function wrongWords(judged) {
   return tn("{move} ({points}) loses {count} point.", "{move} ({points}) loses {count} points.", judged.loss, values);
 }
 
+/** Why the server refused a puzzle request, in a sentence (the game's refusals in server_words.js). */
+export function puzzleRefusal(error) {
+  const params = error.params || {};
+  const count = Number(params.count) || 0;
+  if (error.code === "busy" && params.why === "new_devices") {
+    return tn("Your network started {count} puzzle rating in the last hour, as many as this server allows: try again later.",
+      "Your network started {count} puzzle ratings in the last hour, as many as this server allows: try again later.", count);
+  }
+  if (error.code === "busy" && params.why === "puzzle_attempts") {
+    return tn("Your network tried {count} puzzle in the last hour, as many as this server allows: try again later.",
+      "Your network tried {count} puzzles in the last hour, as many as this server allows: try again later.", count);
+  }
+  if (error.code === "not_found" && params.what === "puzzle") return t("This server has no such puzzle.");
+  if (error.code === "game_over") return t("This puzzle is over: open the next one.");
+  return refusalText(error, null);
+}
+
 function ratingWords(rating) {
   return `${Math.round(rating.rating)} ± ${Math.round(2 * rating.deviation)}`;
 }
@@ -75,12 +93,12 @@ export class PuzzleScreen {
     this.over = null; // the puzzle_solution
     this.pending = false;
     this.solved = false; // the last move was found with no wrong move and no solution asked for
+    this.refusal = ""; // why the server refused the last request, in a sentence
   }
 
   /** Open puzzle `id` (null: the next one near this browser's rating). */
   show(id = null) {
     this.element.hidden = false;
-    notice("");
     this.open(id);
   }
 
@@ -92,6 +110,7 @@ export class PuzzleScreen {
 
   open(id) {
     this.reset();
+    notice("");
     const opening = !this.socket;
     if (opening) this.socket = new PuzzleSocket({ listener: (socket, heard) => this.heard(socket, heard) });
     this.socket.openPuzzle(deviceKey(), id, $("puzzle-theme").value || null);
@@ -121,7 +140,8 @@ export class PuzzleScreen {
       if (message.change) this.decided(message.change);
     } else if (message.type === "error") {
       this.pending = false;
-      notice(t("The server refused that: {reason}", { reason: message.reason }));
+      this.refusal = puzzleRefusal(message);
+      notice(this.refusal);
     }
     this.render();
   }
@@ -206,7 +226,7 @@ export class PuzzleScreen {
     $("puzzle-retry").disabled = !this.wrong || Boolean(this.over);
     $("puzzle-reveal").disabled = !shown || Boolean(this.over) || this.pending;
     if (!shown) {
-      $("puzzle-status").textContent = t("Looking for a puzzle…");
+      $("puzzle-status").textContent = this.refusal || t("Looking for a puzzle…");
       $("puzzle-about").textContent = "";
       $("puzzle-change").textContent = "";
       document.body.dataset.puzzle = "";

@@ -126,6 +126,12 @@ def test_the_home_screen_leads_to_a_puzzle_of_the_theme_asked(
     assert page.evaluate("location.pathname") == f"/puzzles/{shown}"
     assert "blockade" in themes[shown]
     assert "Themes:" in page.text_content("#puzzle-about")
+    page.goto(puzzles_served.base + "/puzzles/0000000000")
+    page.wait_for_selector("#puzzle-status:has-text('This server has no such puzzle.')")
+    assert page.text_content("#notice") == "This server has no such puzzle."
+    page.click("#puzzle-next")  # the next one near the rating instead
+    page.wait_for_selector("body[data-puzzle$=':step0']")
+    assert page.is_hidden("#notice")
     page.goto(puzzles_served.base + "/puzzles/nothing")
     page.wait_for_selector("#home:not([hidden])")
     assert page.text_content("#notice") == "This puzzle link does not read: check the link."
