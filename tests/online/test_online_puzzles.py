@@ -211,6 +211,7 @@ def test_a_device_keeps_its_latest_attempts(
     server: ServerThread, puzzles: dict[str, Puzzle], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("battle.online.server.puzzle_desk.ATTEMPTS_KEPT", 2)
+    monkeypatch.setattr("battle.online.server.puzzle_desk.PRUNE_EVERY", 1)
     first, *others = sorted(puzzles)[:4]
     client = Client(server.url)
     moved = give_up(client, DEVICE, first)["change"]["puzzle_after"]["rating"]

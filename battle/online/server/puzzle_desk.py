@@ -16,8 +16,8 @@ Two tables of their own in the store's file, made here when missing:
     the network that started it and when (``NEW_DEVICES_PER_HOUR`` per network).
 ``puzzle_device_attempts``
     one row per decided attempt: the device, its network, the puzzle, solved or not, both
-    ratings after it (``ATTEMPTS_PER_HOUR`` per network, ``ATTEMPTS_KEPT`` per device, the
-    oldest dropped).
+    ratings after it (``ATTEMPTS_PER_HOUR`` per network; ``ATTEMPTS_KEPT`` per device, the
+    oldest dropped every ``PRUNE_EVERY`` attempts beyond them).
 
 A device key is a bearer token, stored as given: whoever holds it reads and moves that rating.
 """
@@ -55,6 +55,7 @@ from battle.online.server.puzzle_ledger import (
     ATTEMPTS_PER_HOUR,
     NEW_DEVICES_PER_HOUR,
     NEWCOMER,
+    PRUNE_EVERY,
     latest_ratings,
     puzzle_rating_for,
     rate_attempt,
@@ -82,6 +83,7 @@ TABLES = (
     "player_rating REAL NOT NULL, player_deviation REAL NOT NULL, player_volatility REAL NOT NULL, "
     "puzzle_rating REAL NOT NULL, puzzle_deviation REAL NOT NULL, puzzle_volatility REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_device ON puzzle_device_attempts (device, id)",
+    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_puzzle ON puzzle_device_attempts (device, puzzle_id, id)",
     "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_network ON puzzle_device_attempts (network, attempted_at)",
 )
 
@@ -159,14 +161,25 @@ class PuzzleDesk:
     def device_ratings(self, device: str) -> dict[str, Rating]:
         """The puzzles the device has tried, each with its rating after the device's latest attempt."""
         self._make_tables()
-        rows = self.live.store.read_rows(
+        rows = self.live.store.read_rows(  # at most one row a puzzle of the set: 600, whatever the attempts
             "SELECT puzzle_id, puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_device_attempts "
-            "WHERE device = ? ORDER BY id",
+            "WHERE id IN (SELECT MAX(id) FROM puzzle_device_attempts WHERE device = ? GROUP BY puzzle_id) ORDER BY id",
             (device,),
         )
         return latest_ratings(
             (ident, Rating(rating, deviation, volatility)) for ident, rating, deviation, volatility in rows
         )
+
+    def puzzle_rating(self, device: str, puzzle: Puzzle) -> Rating:
+        """The puzzle's rating for the device: after its latest attempt there, else the mined one."""
+        self._make_tables()
+        rows = self.live.store.read_rows(
+            "SELECT puzzle_id, puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_device_attempts "
+            "WHERE device = ? AND puzzle_id = ? ORDER BY id DESC LIMIT 1",
+            (device, puzzle.id),
+        )
+        found = {ident: Rating(rating, deviation, volatility) for ident, rating, deviation, volatility in rows}
+        return puzzle_rating_for(puzzle.rating, found, puzzle.id)
 
     def _recent_attempts(self, network: str, now: float) -> int:
         rows = self.live.store.read_rows(
@@ -202,7 +215,6 @@ class PuzzleDesk:
                 params={"why": "new_devices", "count": NEW_DEVICES_PER_HOUR},
             )
         standing = standing or NEWCOMER
-        ratings = self.device_ratings(message.device)
         if message.puzzle is not None:
             puzzle = self.puzzle(message.puzzle)
             if puzzle is None:
@@ -210,6 +222,7 @@ class PuzzleDesk:
                     ErrorCode.NOT_FOUND, f"no puzzle {message.puzzle} in this server's set", params={"what": "puzzle"}
                 )
         else:
+            ratings = self.device_ratings(message.device)
             choices = matching(self.puzzles(), message.theme)
             plain = {ident: rating.rating for ident, rating in ratings.items()}
             found = next_puzzle(choices, standing.rating.rating, set(plain), self.rng, plain)
@@ -219,7 +232,7 @@ class PuzzleDesk:
         self.forget(client)
         solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
         client.holds(solving)
-        rating = puzzle_rating_for(puzzle.rating, ratings, puzzle.id)
+        rating = self.puzzle_rating(message.device, puzzle)
         self._tell(
             client,
             PuzzleShown(
@@ -309,11 +322,11 @@ class PuzzleDesk:
         puzzle = session.puzzle
         device = solving.device
         known = self.standing(device)
-        opponent = puzzle_rating_for(puzzle.rating, self.device_ratings(device), puzzle.id)
+        opponent = self.puzzle_rating(device, puzzle)
         after, change = rate_attempt(known or NEWCOMER, opponent, session.solved)
         now = self.clock()
         player, rated = change.player_after, change.puzzle_after
-        statements = (
+        statements: tuple[Statement, ...] = (
             Statement(
                 "INSERT INTO puzzle_devices (device, network, created_at, rating, deviation, volatility, streak, "
                 "best_streak, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device) DO UPDATE SET "
@@ -349,12 +362,15 @@ class PuzzleDesk:
                     rated.volatility,
                 ),
             ),
-            Statement(
-                "DELETE FROM puzzle_device_attempts WHERE device = ? AND id <= (SELECT id FROM puzzle_device_attempts "
-                "WHERE device = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
-                (device, device, ATTEMPTS_KEPT),
-            ),
         )
+        if after.attempts > ATTEMPTS_KEPT and (after.attempts - ATTEMPTS_KEPT) % PRUNE_EVERY == 0:
+            statements += (
+                Statement(
+                    "DELETE FROM puzzle_device_attempts WHERE device = ? AND id <= (SELECT id FROM "
+                    "puzzle_device_attempts WHERE device = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    (device, device, ATTEMPTS_KEPT),
+                ),
+            )
         key = f"puzzles:{device}"
         try:
             await self.live.committer.submit(Write(key, f"storing a puzzle attempt of device {device[:6]}", statements))

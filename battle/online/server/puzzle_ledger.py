@@ -29,6 +29,9 @@ ATTEMPTS_KEPT = 5_000
 """Attempts kept per device, the oldest dropped beyond them: ten a day for more than a year, 500 kB.
 The device's rating and streaks live in its own row and stay; a dropped puzzle's rating for the
 device goes back to its mined one."""
+PRUNE_EVERY = 100
+"""The oldest attempts beyond ``ATTEMPTS_KEPT`` go every this many attempts, in one statement: a
+device holds 5,000 to 5,100 rows, and a rating's write does not walk 5,000 index entries each time."""
 
 
 def rate_attempt(standing: Standing, puzzle: Rating, solved: bool) -> tuple[Standing, RatingChange]:
