@@ -1,5 +1,5 @@
 // The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION, /stats/,
-// /review/ID) and shows the screen it names. Each screen is a module of its own (home_screen.js,
+// /review/ID, /puzzles/ and /puzzles/ID) and shows the screen it names. Each screen is a module of its own (home_screen.js,
 // game_screen.js, analysis_screen.js, review_screen.js) with `show` and `hide`; a new screen is a
 // new module, a section in index.html, an entry in `screens` and, when an address names it, a line
 // in ROUTES. A friend's link opens its game at once: the name is asked beside the board
@@ -19,10 +19,11 @@ const LATER = {
   analysis: () => import("./analysis_screen.js").then((module) => module.AnalysisScreen),
   review: () => import("./review_screen.js").then((module) => module.ReviewScreen),
   stats: () => import("./stats_screen.js").then((module) => module.StatsScreen),
+  puzzles: () => import("./puzzle_screen.js").then((module) => module.PuzzleScreen),
 };
 
 /** Addresses whose first part is enough: the analysis board's position is in the fragment. */
-const WHOLE_WITHOUT_VALUE = new Set(["analysis", "stats"]);
+const WHOLE_WITHOUT_VALUE = new Set(["analysis", "stats", "puzzles"]);
 
 /** What each address's first part opens: (app, the rest of the address). */
 const ROUTES = {
@@ -46,6 +47,11 @@ const ROUTES = {
   },
   stats(app) {
     app.show("stats");
+  },
+  puzzles(app, value) {
+    if (!value) app.show("puzzles", null);
+    else if (/^[0-9a-f]{10}$/.test(value)) app.show("puzzles", value);
+    else app.showHome(t("This puzzle link does not read: check the link."));
   },
   play(app, value) {
     const seat = seatForGame(value);

@@ -336,3 +336,22 @@ export class SolverSocket {
 export function lobbyGreeting() {
   return [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }];
 }
+
+/**
+ * The puzzles' line (docs/protocol.md, "Puzzles"): the puzzle asked for is asked again on every
+ * open of the line, so a line that comes back shows the same puzzle; the screen reads the answers
+ * (`puzzle_shown`, `puzzle_judged`, `puzzle_refutation`, `puzzle_solution`) from its listener.
+ */
+export class PuzzleSocket extends SolverSocket {
+  /** Open puzzle `puzzle` (null: the next one near the device's rating, of `theme` when given). */
+  openPuzzle(device, puzzle = null, theme = null) {
+    const message = { type: "puzzle_open", device };
+    if (puzzle) message.puzzle = puzzle;
+    else if (theme) message.theme = theme;
+    return this.ask(message);
+  }
+  /** The puzzle shown is the one a line that comes back reopens (not another near the rating). */
+  keepPuzzle(device, puzzle) { this.standing = { type: "puzzle_open", device, puzzle }; }
+  tryMove(move) { return this.line.send({ type: "puzzle_move", move }); }
+  reveal() { return this.line.send({ type: "puzzle_reveal" }); }
+}

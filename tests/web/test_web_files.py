@@ -109,18 +109,18 @@ def test_an_invite_link_is_the_server_address_over_http(url: str, code: str, pur
     assert invite_link(url, code, purpose) == link
 
 
-def test_the_page_is_plain_modules_all_preloaded_and_under_350_kb() -> None:
+def test_the_page_is_plain_modules_all_preloaded_and_under_360_kb() -> None:
     """No build step: each module the page imports is a file of the folder, each one is preloaded by
     ``index.html`` (so the browser fetches them side by side, not import after import) but the
     screens app.js loads when an address names them (an invite link never does), and the whole page
-    stays under 350 KB."""
+    stays under 360 KB."""
     modules = {path.name for path in WEB.glob("*.js")}
     page = (WEB / "index.html").read_text(encoding="utf-8")
     preloaded = set(re.findall(r'<link rel="modulepreload" href="/([\w.]+)">', page))
     later = set(re.findall(r'import\("\./([\w.]+)"\)', (WEB / "app.js").read_text(encoding="utf-8")))
-    assert later == {"analysis_screen.js", "review_screen.js", "stats_screen.js"}
+    assert later == {"analysis_screen.js", "review_screen.js", "stats_screen.js", "puzzle_screen.js"}
     assert preloaded | {"app.js"} | later == modules and not preloaded & later
     for module in WEB.glob("*.js"):
         imported = set(re.findall(r'^import .* from "\./([\w.]+)";$', module.read_text(encoding="utf-8"), re.M))
         assert imported <= modules, f"{module.name} imports {imported - modules}"
-    assert sum(path.stat().st_size for path in WEB.iterdir() if path.is_file()) < 350_000
+    assert sum(path.stat().st_size for path in WEB.iterdir() if path.is_file()) < 360_000

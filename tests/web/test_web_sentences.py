@@ -21,6 +21,7 @@ SCREEN_MODULES = (
     "solver_panel.js",
     "analysis_screen.js",
     "review_screen.js",
+    "puzzle_screen.js",
 )
 """The page's modules that drive screens: none of them builds a message of the protocol."""
 

@@ -51,6 +51,7 @@ from battle.online.protocol.messages import (
     in_english,
     is_move_id,
 )
+from battle.online.protocol.puzzle_messages import PuzzleRequest, puzzle_readers
 from battle.online.protocol.solver_messages import SolverRequest
 from battle.online.protocol.solver_reader import solver_readers
 from battle.rules.board import move_name, parse_move
@@ -68,7 +69,9 @@ class _Unreadable(ValueError):
     """JSON that ``json`` accepts but the protocol does not: NaN, Infinity, a repeated key."""
 
 
-def parse_client_message(data: str | bytes) -> ClientMessage | SolverRequest | LobbyRequest | DeviceRequest:
+def parse_client_message(
+    data: str | bytes,
+) -> ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest:
     """Read one client frame; raises ``ProtocolError`` (and nothing else) if it is not a valid message."""
     text = _decode(data)
     try:
@@ -329,7 +332,9 @@ def _read_ping(fields: _Fields) -> Ping:
     raise fields.fail("t", "a number (at most 2^53 in size) to echo", value)
 
 
-_READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest | LobbyRequest | DeviceRequest]] = {
+_READERS: dict[
+    str, Callable[[_Fields], ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest]
+] = {
     Hello.TYPE: _read_hello,
     Create.TYPE: _read_create,
     Join.TYPE: _read_join,
@@ -349,4 +354,5 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage | SolverRequest | LobbyReq
     **solver_readers(_read_deal),
     **lobby_readers(_read_create),
     **device_readers(),
+    **puzzle_readers(),
 }

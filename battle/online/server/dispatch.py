@@ -48,6 +48,7 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.protocol.puzzle_messages import PuzzleRequest
 from battle.online.protocol.server_messages import (
     Created,
     Error,
@@ -76,6 +77,7 @@ from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.lobby_desk import LobbyDesk
 from battle.online.server.network_caps import refuse_fast_start, refuse_start
+from battle.online.server.puzzle_desk import PuzzleDesk
 from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.seat_networks import with_networks
@@ -133,6 +135,8 @@ class GameServer:
         }
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
+        self.puzzles = PuzzleDesk(live, work, limits.ipv6_prefix, clock)
+        """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
         self.devices = DeviceDesk(live, deals or NoDeals(), clock)
         """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
         self.lobby = LobbyDesk(self.audiences, clock)
@@ -145,8 +149,10 @@ class GameServer:
             OpenChallenge: self._challenge,
             FollowLobby: self.lobby.follow,
             LeaveLobby: self.lobby.leave,
+            **self.puzzles.handlers,
         }
-        """Handlers of every request that picks no game of its own: the solver's, the device's, the lobby's."""
+        """Handlers of every request that picks no game of its own: the solver's, the device's, the lobby's
+        and the puzzles'."""
         self._actions: dict[type, Callable[[Client, Room, Any, float], Awaitable[None]]] = {
             PlayMove: self._play,
             Resign: self._resign,
@@ -185,10 +191,11 @@ class GameServer:
             self.analysis.forget(client)
             self.reviews.forget(client)
             self.lobby.forget(client)
+            self.puzzles.forget(client)
             await self.audiences.detach(client)
 
     async def _receive(self, client: Client, frame: str | bytes) -> None:
-        message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | None = None
+        message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest | None = None
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
@@ -203,7 +210,7 @@ class GameServer:
             await client.send(Error(ErrorCode.INTERNAL, "the server could not save that; nothing changed, try again"))
 
     async def _dispatch(
-        self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest
+        self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
     ) -> None:
         opening = self._opening.get(type(message))
         if opening is not None:
@@ -387,7 +394,9 @@ class GameServer:
 
     # -- acting in the game --------------------------------------------------------------
 
-    async def _act(self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest) -> None:
+    async def _act(
+        self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
+    ) -> None:
         room = client.room
         if room is None:
             raise ProtocolError(ErrorCode.NO_GAME, "create, join, resume or watch a game first")

@@ -50,9 +50,10 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
-PAGE_PREFIXES = ("/join/", "/watch/", "/play/", "/analysis/", "/review/", "/stats/")
+PAGE_PREFIXES = ("/join/", "/watch/", "/play/", "/analysis/", "/review/", "/stats/", "/puzzles/")
 """Addresses that are the page itself: an invite link, a watch link, a seat held in this browser, the
-analysis board (its position in the fragment), a review's link, this browser's statistics."""
+analysis board (its position in the fragment), a review's link, this browser's statistics, the puzzles
+(one puzzle by its id)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,422 @@
+"""The puzzles on the server: the shipped set, one puzzle being solved per connection, and each
+browser's puzzle rating in the game database.
+
+A page opens a puzzle (``puzzle_open``) and sends its moves; the server's ``PuzzleSession`` (the
+window's and the terminal's) checks each against the line, so the line reaches the page only when
+the attempt is over. An attempt is rated the moment its outcome is decided (the first wrong move,
+asking for the solution, or the last move found without either), once, as the window rates it
+(``puzzle_ledger``). A wrong move's refutation is the solver pool's best reply in the position after
+it (a hint's search, charged to the network like any hint), told when found; a server without a
+solver says what the move loses and no more.
+
+Two tables of their own in the store's file, made here when missing:
+
+``puzzle_devices``
+    one row per device key: its rating, deviation, volatility, streak, best streak and attempts,
+    the network that started it and when (``NEW_DEVICES_PER_HOUR`` per network).
+``puzzle_device_attempts``
+    one row per decided attempt: the device, its network, the puzzle, solved or not, both
+    ratings after it (``ATTEMPTS_PER_HOUR`` per network; ``ATTEMPTS_KEPT`` per device, the
+    oldest dropped every ``PRUNE_EVERY`` attempts beyond them).
+
+A device key is a bearer token, stored as given: whoever holds it reads and moves that rating.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from battle.online.protocol import messages
+from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.protocol.puzzle_messages import (
+    OpenPuzzle,
+    PuzzleJudged,
+    PuzzleMove,
+    PuzzleNews,
+    PuzzleRefutation,
+    PuzzleShown,
+    PuzzleSolution,
+    RatingChange,
+    RevealPuzzle,
+    Standing,
+    puzzle_news_json,
+)
+from battle.online.server.address_guard import network_of
+from battle.online.server.connections import Client
+from battle.online.server.live_games import LiveGames
+from battle.online.server.puzzle_ledger import (
+    ATTEMPTS_KEPT,
+    ATTEMPTS_PER_HOUR,
+    NEW_DEVICES_PER_HOUR,
+    NEWCOMER,
+    PRUNE_EVERY,
+    latest_ratings,
+    puzzle_rating_for,
+    rate_attempt,
+)
+from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.store import Statement, StoreError, Write
+from battle.puzzles.puzzle import Puzzle
+from battle.puzzles.puzzle_file import load_puzzles
+from battle.puzzles.selection import matching, next_puzzle
+from battle.puzzles.session import PuzzleSession
+from battle.ratings.glicko2 import Rating
+from battle.rules.board import move_name, parse_move
+from battle.rules.errors import IllegalMoveError
+
+if TYPE_CHECKING:
+    from battle.online.server.solver_work import SolverWork
+
+TABLES = (
+    "CREATE TABLE IF NOT EXISTS puzzle_devices (device TEXT PRIMARY KEY, network TEXT NOT NULL, "
+    "created_at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL, "
+    "streak INTEGER NOT NULL, best_streak INTEGER NOT NULL, attempts INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS puzzle_devices_by_network ON puzzle_devices (network, created_at)",
+    "CREATE TABLE IF NOT EXISTS puzzle_device_attempts (id INTEGER PRIMARY KEY, device TEXT NOT NULL, "
+    "network TEXT NOT NULL, attempted_at REAL NOT NULL, puzzle_id TEXT NOT NULL, solved INTEGER NOT NULL, "
+    "player_rating REAL NOT NULL, player_deviation REAL NOT NULL, player_volatility REAL NOT NULL, "
+    "puzzle_rating REAL NOT NULL, puzzle_deviation REAL NOT NULL, puzzle_volatility REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_device ON puzzle_device_attempts (device, id)",
+    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_puzzle ON puzzle_device_attempts (device, puzzle_id, id)",
+    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_network ON puzzle_device_attempts (network, attempted_at)",
+)
+
+
+@dataclass(eq=False)
+class _Solving:
+    """One connection's puzzle: while it is open the connection serves someone (no idle clock)."""
+
+    device: str
+    network: str
+    session: PuzzleSession
+    decided: bool = False
+    refuting: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class PuzzleDesk:
+    """The shipped puzzles, each connection's puzzle, and the devices' ratings in the store."""
+
+    def __init__(
+        self,
+        live: LiveGames,
+        work: SolverWork | None,
+        ipv6_prefix: int,
+        clock: Callable[[], float] = time.time,
+        puzzles: Sequence[Puzzle] | None = None,
+    ) -> None:
+        self.live = live
+        self.work = work
+        self.ipv6_prefix = ipv6_prefix
+        self.clock = clock
+        self._puzzles = puzzles
+        self._by_id: dict[str, Puzzle] | None = None
+        self.solving: dict[Client, _Solving] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._seats = itertools.count(1)
+        self.rng = random.Random()
+        self._tables_made = False
+
+    @property
+    def handlers(self) -> dict[type, Callable[[Client, Any], Awaitable[None]]]:
+        """The desk's requests and their handlers, for the server's table."""
+        return {OpenPuzzle: self.open, PuzzleMove: self.move, RevealPuzzle: self.reveal}
+
+    # -- the set and the tables ----------------------------------------------------------------
+
+    def puzzles(self) -> Sequence[Puzzle]:
+        """The shipped set, read on first use (600 puzzles, 0.2 s)."""
+        if self._puzzles is None:
+            self._puzzles = load_puzzles()
+        return self._puzzles
+
+    def puzzle(self, ident: str) -> Puzzle | None:
+        if self._by_id is None:
+            self._by_id = {puzzle.id: puzzle for puzzle in self.puzzles()}
+        return self._by_id.get(ident)
+
+    def _make_tables(self) -> None:
+        if not self._tables_made:
+            statements = tuple(Statement(sql, ()) for sql in TABLES)
+            self.live.store.commit(Write("puzzles", "making the puzzle tables", statements))
+            self._tables_made = True
+
+    def standing(self, device: str) -> Standing | None:
+        """The device's row, None before its first attempt."""
+        self._make_tables()
+        rows = self.live.store.read_rows(
+            "SELECT rating, deviation, volatility, streak, best_streak, attempts FROM puzzle_devices WHERE device = ?",
+            (device,),
+        )
+        if not rows:
+            return None
+        rating, deviation, volatility, streak, best, attempts = rows[0]
+        return Standing(Rating(rating, deviation, volatility), streak, best, attempts)
+
+    def device_ratings(self, device: str) -> dict[str, Rating]:
+        """The puzzles the device has tried, each with its rating after the device's latest attempt."""
+        self._make_tables()
+        rows = self.live.store.read_rows(  # at most one row a puzzle of the set: 600, whatever the attempts
+            "SELECT puzzle_id, puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_device_attempts "
+            "WHERE id IN (SELECT MAX(id) FROM puzzle_device_attempts WHERE device = ? GROUP BY puzzle_id) ORDER BY id",
+            (device,),
+        )
+        return latest_ratings(
+            (ident, Rating(rating, deviation, volatility)) for ident, rating, deviation, volatility in rows
+        )
+
+    def puzzle_rating(self, device: str, puzzle: Puzzle) -> Rating:
+        """The puzzle's rating for the device: after its latest attempt there, else the mined one."""
+        self._make_tables()
+        rows = self.live.store.read_rows(
+            "SELECT puzzle_id, puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_device_attempts "
+            "WHERE device = ? AND puzzle_id = ? ORDER BY id DESC LIMIT 1",
+            (device, puzzle.id),
+        )
+        found = {ident: Rating(rating, deviation, volatility) for ident, rating, deviation, volatility in rows}
+        return puzzle_rating_for(puzzle.rating, found, puzzle.id)
+
+    def _recent_attempts(self, network: str, now: float) -> int:
+        rows = self.live.store.read_rows(
+            "SELECT COUNT(*) FROM puzzle_device_attempts WHERE network = ? AND attempted_at > ?",
+            (network, now - 3600.0),
+        )
+        return int(rows[0][0])
+
+    def _new_devices(self, network: str, now: float) -> int:
+        rows = self.live.store.read_rows(
+            "SELECT COUNT(*) FROM puzzle_devices WHERE network = ? AND created_at > ?", (network, now - 3600.0)
+        )
+        return int(rows[0][0])
+
+    # -- the requests --------------------------------------------------------------------------
+
+    async def open(self, client: Client, message: OpenPuzzle) -> None:
+        """Show the puzzle asked for (or the next near the device's rating) with the device's standing."""
+        network = network_of(client.address, self.ipv6_prefix)
+        standing = self.standing(message.device)
+        now = self.clock()
+        if self._recent_attempts(network, now) >= ATTEMPTS_PER_HOUR:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"your network tried {ATTEMPTS_PER_HOUR} puzzles in the last hour; try again later",
+                params={"why": "puzzle_attempts", "count": ATTEMPTS_PER_HOUR},
+            )
+        if standing is None and self._new_devices(network, now) >= NEW_DEVICES_PER_HOUR:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"your network started {NEW_DEVICES_PER_HOUR} puzzle ratings in the last hour; "
+                "try again later, or use a browser that has one",
+                params={"why": "new_devices", "count": NEW_DEVICES_PER_HOUR},
+            )
+        standing = standing or NEWCOMER
+        if message.puzzle is not None:
+            puzzle = self.puzzle(message.puzzle)
+            if puzzle is None:
+                raise ProtocolError(
+                    ErrorCode.NOT_FOUND, f"no puzzle {message.puzzle} in this server's set", params={"what": "puzzle"}
+                )
+        else:
+            ratings = self.device_ratings(message.device)
+            choices = matching(self.puzzles(), message.theme)
+            plain = {ident: rating.rating for ident, rating in ratings.items()}
+            found = next_puzzle(choices, standing.rating.rating, set(plain), self.rng, plain)
+            if found is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, "no puzzle of that theme", params={"what": "puzzle"})
+            puzzle = found
+        self.forget(client)
+        solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
+        client.holds(solving)
+        rating = self.puzzle_rating(message.device, puzzle)
+        self._tell(
+            client,
+            PuzzleShown(
+                puzzle.id, puzzle.position_text, puzzle.to_move, puzzle.length, puzzle.themes, rating.rating, standing
+            ),
+        )
+
+    async def move(self, client: Client, message: PuzzleMove) -> None:
+        """Judge one move of the connection's puzzle; a right one is played with the line's reply."""
+        solving = self._solving(client)
+        session = solving.session
+        if session.finished:
+            raise ProtocolError(ErrorCode.GAME_OVER, "this puzzle is over; open another")
+        try:
+            attempt = session.try_move(parse_move(message.move))
+        except IllegalMoveError as error:
+            raise ProtocolError(
+                ErrorCode.ILLEGAL_MOVE, str(error), params={"move": message.move, "why": "illegal"}
+            ) from None
+        change = None
+        if not attempt.correct or session.finished:
+            change = await self._decide(solving)
+        refuting = not attempt.correct and self.work is not None
+        puzzle = session.puzzle
+        self._tell(
+            client,
+            PuzzleJudged(
+                puzzle.id,
+                move_name(attempt.move),
+                attempt.correct,
+                attempt.points,
+                attempt.loss,
+                attempt.result_before,
+                attempt.result_after,
+                None if attempt.reply is None else move_name(attempt.reply),
+                attempt.reply_points,
+                attempt.finished,
+                session.solved,
+                refuting,
+                change,
+            ),
+        )
+        if refuting:
+            self._refute(client, solving, attempt.move)
+        if session.finished:
+            line = tuple(move_name(move) for move in puzzle.line)
+            self._tell(client, PuzzleSolution(puzzle.id, line, (), None))
+
+    async def reveal(self, client: Client, message: RevealPuzzle) -> None:
+        """Give up: the rest of the line, and the attempt rated as missed if nothing decided it before."""
+        solving = self._solving(client)
+        session = solving.session
+        if session.finished:
+            raise ProtocolError(ErrorCode.GAME_OVER, "this puzzle is over; open another")
+        rest = tuple(move_name(move) for move in session.reveal())
+        change = await self._decide(solving)
+        line = tuple(move_name(move) for move in session.puzzle.line)
+        self._tell(client, PuzzleSolution(session.puzzle.id, line, rest, change))
+
+    def forget(self, client: Client) -> None:
+        """The connection left or opened another puzzle: its refutation search stops."""
+        solving = self.solving.pop(client, None)
+        if solving is None:
+            return
+        if solving.refuting is not None:
+            solving.refuting.cancel()
+        client.released(solving)
+
+    # -- rating --------------------------------------------------------------------------------
+
+    async def _decide(self, solving: _Solving) -> RatingChange | None:
+        """Rate and store the attempt once: the first decision is the one that counts."""
+        if solving.decided:
+            return None
+        solving.decided = True
+        device = solving.device
+        lock = self._locks.setdefault(device, asyncio.Lock())
+        try:
+            async with lock:  # two tabs of one browser: each reads the standing the other stored
+                return await self._rate(solving)
+        finally:
+            if not lock.locked() and self._locks.get(device) is lock:
+                del self._locks[device]
+
+    async def _rate(self, solving: _Solving) -> RatingChange:
+        session = solving.session
+        puzzle = session.puzzle
+        device = solving.device
+        known = self.standing(device)
+        opponent = self.puzzle_rating(device, puzzle)
+        after, change = rate_attempt(known or NEWCOMER, opponent, session.solved)
+        now = self.clock()
+        player, rated = change.player_after, change.puzzle_after
+        statements: tuple[Statement, ...] = (
+            Statement(
+                "INSERT INTO puzzle_devices (device, network, created_at, rating, deviation, volatility, streak, "
+                "best_streak, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device) DO UPDATE SET "
+                "rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, "
+                "streak = excluded.streak, best_streak = excluded.best_streak, attempts = excluded.attempts",
+                (
+                    device,
+                    solving.network,
+                    now,
+                    player.rating,
+                    player.deviation,
+                    player.volatility,
+                    after.streak,
+                    after.best_streak,
+                    after.attempts,
+                ),
+            ),
+            Statement(
+                "INSERT INTO puzzle_device_attempts (device, network, attempted_at, puzzle_id, solved, player_rating, "
+                "player_deviation, player_volatility, puzzle_rating, puzzle_deviation, puzzle_volatility) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    device,
+                    solving.network,
+                    now,
+                    puzzle.id,
+                    int(session.solved),
+                    player.rating,
+                    player.deviation,
+                    player.volatility,
+                    rated.rating,
+                    rated.deviation,
+                    rated.volatility,
+                ),
+            ),
+        )
+        if after.attempts > ATTEMPTS_KEPT and (after.attempts - ATTEMPTS_KEPT) % PRUNE_EVERY == 0:
+            statements += (
+                Statement(
+                    "DELETE FROM puzzle_device_attempts WHERE device = ? AND id <= (SELECT id FROM "
+                    "puzzle_device_attempts WHERE device = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    (device, device, ATTEMPTS_KEPT),
+                ),
+            )
+        key = f"puzzles:{device}"
+        try:
+            await self.live.committer.submit(Write(key, f"storing a puzzle attempt of device {device[:6]}", statements))
+        except StoreError:
+            self.live.committer.forgive(key)
+            raise
+        return change
+
+    # -- the refutation ------------------------------------------------------------------------
+
+    def _refute(self, client: Client, solving: _Solving, move: tuple[int, int]) -> None:
+        assert self.work is not None
+        position = solving.session.position.copy()
+        position.push(move)
+        puzzle, name = solving.session.puzzle.id, move_name(move)
+        if position.is_over():
+            self._tell(client, PuzzleRefutation(puzzle, name, None))
+            return
+        work = self.work.hint(position, seat=f"puzzle:{next(self._seats)}", address=solving.network)
+        if isinstance(work, Refused):
+            self._tell(client, PuzzleRefutation(puzzle, name, None))
+            return
+        if solving.refuting is not None:
+            solving.refuting.cancel()
+
+        async def found() -> None:
+            try:
+                answer = await work.answer()
+            except WorkFailed:
+                self._tell(client, PuzzleRefutation(puzzle, name, None))
+                return
+            best = answer.best_moves[0] if answer.best_moves else None
+            self._tell(client, PuzzleRefutation(puzzle, name, best))
+
+        task = asyncio.ensure_future(found())
+        task.add_done_callback(lambda done: work.cancel() if done.cancelled() else None)
+        solving.refuting = task
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _solving(self, client: Client) -> _Solving:
+        solving = self.solving.get(client)
+        if solving is None:
+            raise ProtocolError(ErrorCode.NO_GAME, 'open a puzzle first ("puzzle_open")')
+        return solving
+
+    @staticmethod
+    def _tell(client: Client, news: PuzzleNews) -> None:
+        client.tell(messages.encode(puzzle_news_json(news)).encode())
