@@ -8,6 +8,8 @@
                                                           both commit paths, on this disk and on one 5 ms slower
     python benchmarks/online_load.py --games 1000 --against 3dde8aa
                                                           that revision's server and this tree's, run by run
+    python benchmarks/online_load.py --games 1000 --event-loop asyncio,auto
+                                                          this tree's server on asyncio's loop, then on uvloop's
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
 with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (every
@@ -24,7 +26,9 @@ Game starts are spread over ``--ramp`` seconds (default N/250: 500 new connectio
 second), so the games run side by side out of step rather than in lock step. With
 ``--against REV`` each run is made twice, first with the server of REV (checked out in a
 temporary worktree), then with this tree's, under the same load: the commit cell of its rows
-says ``@REV``.
+says ``@REV``. ``--event-loop asyncio,auto`` runs this tree's server once on each loop
+(``auto``: uvloop when the server's Python has it, the ``fast`` extra); its cell names the loop.
+The server's ``PYTHONPATH`` is its tree's folder, then the caller's ``PYTHONPATH``.
 
 Measured:
 
@@ -275,12 +279,15 @@ class ServerProcess:
         commit: str = "group",
         slow_sync_ms: float = 0.0,
         tree: Path = ROOT,
+        event_loop: str = "",
     ) -> None:
         self.folder = folder
         self.tree = tree
         """The checkout whose server runs (this one, or another revision's)."""
         self.commit = commit
         self.slow_sync_ms = slow_sync_ms
+        self.event_loop = event_loop
+        """``serve --event-loop``'s choice; "" for the tree's default (a tree older than the option)."""
         self.database = folder / "games.sqlite3"
         self.max_games = max_games
         self.profile = profile
@@ -333,10 +340,13 @@ class ServerProcess:
             self.commit,
             "--slow-sync-ms",
             f"{self.slow_sync_ms:g}",
+            *(["--event-loop", self.event_loop] if self.event_loop else []),
         ]
+        # the tree's battle package first; the caller's path after it (packages installed beside the venv)
+        path = os.pathsep.join(part for part in (str(self.tree), os.environ.get("PYTHONPATH", "")) if part)
         with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
             self._process = subprocess.Popen(
-                command, cwd=self.tree, env={**os.environ, "PYTHONPATH": str(self.tree)}, stdout=log, stderr=errors
+                command, cwd=self.tree, env={**os.environ, "PYTHONPATH": path}, stdout=log, stderr=errors
             )
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline and self.alive():
@@ -587,6 +597,8 @@ class RunResult:
     slow_sync_ms: float = 0.0
     tree: str = ""
     """The other revision whose server ran (``--against``), or "" for this tree's."""
+    event_loop: str = ""
+    """``serve --event-loop``'s choice (``--event-loop``), or "" for the server's default."""
     load: str = ""
     """The machine's 1-minute load average at the run's start and end."""
     moves: int = 0
@@ -632,7 +644,8 @@ class RunResult:
         return f"{self.games:,} games, {self.commit_cell()}{sync}"
 
     def commit_cell(self) -> str:
-        return f"{self.commit} @{self.tree}" if self.tree else self.commit
+        cell = f"{self.commit} @{self.tree}" if self.tree else self.commit
+        return f"{cell}, loop {self.event_loop}" if self.event_loop else cell
 
     def batch_spread(self) -> str:
         """Writes per commit: p50 / p99 / max over the commits, and how many commits."""
@@ -694,12 +707,13 @@ def run_once(
     commit: str = "group",
     slow_sync_ms: float = 0.0,
     tree: tuple[Path, str] = (ROOT, ""),
+    event_loop: str = "",
 ) -> RunResult:
     """One server (of ``tree``: a checkout and its name, "" for this one), ``games`` games from
     ``--clients`` processes; the server is stopped before returning."""
     clients = args.clients or default_clients(games)
     ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
-    result = RunResult(games, clients, commit, slow_sync_ms, tree[1])
+    result = RunResult(games, clients, commit, slow_sync_ms, tree[1], event_loop)
     load_before = os.getloadavg()[0]
     if 2 * games + 64 > limit:
         result.errors[f"open-files limit {limit} is below 2 sockets a game"] += 1
@@ -708,7 +722,7 @@ def run_once(
     profile = folder / "server.prof" if args.profile else None
     context = multiprocessing.get_context("spawn")
     print(f"{result.label()}: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
-    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms, tree[0]) as server:
+    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms, tree[0], event_loop) as server:
         server_limit = open_files_limit(server.pid)
         if server_limit is not None and 2 * games + 64 > server_limit:
             result.errors[f"the server's open-files limit {server_limit} is below 2 sockets a game"] += 1
@@ -976,6 +990,13 @@ def commit_paths(text: str) -> list[str]:
     return paths
 
 
+def event_loops(text: str) -> list[str]:
+    loops = [part.strip() for part in text.split(",") if part.strip()]
+    if not loops or not set(loops) <= {"auto", "asyncio"}:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of event loops like asyncio,auto")
+    return loops
+
+
 def sync_delays(text: str) -> list[float]:
     try:
         delays = [float(part) for part in text.split(",") if part.strip()]
@@ -1103,6 +1124,13 @@ def main() -> None:
         help="run each combination with REV's server too (in a temporary worktree), just before this tree's",
     )
     parser.add_argument(
+        "--event-loop",
+        type=event_loops,
+        default=[""],
+        help="this tree's server's event loops, one run each: asyncio, auto (uvloop when installed), or "
+        "asyncio,auto (default: the server's own choice, auto)",
+    )
+    parser.add_argument(
         "--slow-sync-ms",
         type=sync_delays,
         default=[0.0],
@@ -1130,10 +1158,11 @@ def main() -> None:
             for commit in args.commit:
                 for games in args.games or []:
                     for tree in trees:
-                        result = run_once(games, args, work, limit, commit, slow_sync_ms, tree)
-                        results.append(result)
-                        print(result.row(), flush=True)
-                        print(notes(result), file=sys.stderr, flush=True)
+                        for event_loop in args.event_loop if tree[0] == ROOT else [""]:
+                            result = run_once(games, args, work, limit, commit, slow_sync_ms, tree, event_loop)
+                            results.append(result)
+                            print(result.row(), flush=True)
+                            print(notes(result), file=sys.stderr, flush=True)
                 if args.max:
                     results += search_max(args, work, limit, commit, slow_sync_ms)
         if results:

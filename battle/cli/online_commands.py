@@ -28,6 +28,7 @@ DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
+    from battle.online.server.process_tuning import LOOP_CHOICES
     from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
     from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
 
@@ -261,6 +262,8 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
     # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
+    # and the event loop, to measure what uvloop buys (auto: uvloop when installed)
+    sub.add_argument("--event-loop", choices=LOOP_CHOICES, default="auto", help=argparse.SUPPRESS)
     sub.set_defaults(run=cmd_serve)
 
 
@@ -349,7 +352,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from battle.online.server.game_server import bound_port, running_server
-    from battle.online.server.process_tuning import tuned_for_serving
+    from battle.online.server.process_tuning import serving_loop, tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
@@ -433,7 +436,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return stopped_by
 
     try:
-        stopped_by = asyncio.run(serve_until_stopped())
+        with asyncio.Runner(loop_factory=serving_loop(args.event_loop)) as runner:
+            stopped_by = runner.run(serve_until_stopped())
     except OSError as error:
         if args.solver_scheduler and error.errno is None:  # Dask's "Timed out trying to connect"
             raise InputError(
