@@ -28,7 +28,6 @@ DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
-    from battle.online.server.process_tuning import LOOP_CHOICES
     from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
     from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
 
@@ -262,8 +261,9 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
     # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
-    # and the event loop, to measure what uvloop buys (auto: uvloop when installed)
-    sub.add_argument("--event-loop", choices=LOOP_CHOICES, default="auto", help=argparse.SUPPRESS)
+    # the writer's wait for more writes to commit with the first, and the event loop (auto: uvloop when installed)
+    sub.add_argument("--gather-ms", type=float, help=argparse.SUPPRESS)
+    sub.add_argument("--event-loop", choices=("auto", "asyncio"), default="auto", help=argparse.SUPPRESS)
     sub.set_defaults(run=cmd_serve)
 
 
@@ -352,6 +352,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from battle.online.server.game_server import bound_port, running_server
+    from battle.online.server.group_commit import GATHER_SECONDS
     from battle.online.server.process_tuning import serving_loop, tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.solver_outcomes import SolverSetup
@@ -409,7 +410,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         async with (
             tuned_for_serving(),
             running_server(
-                store, args.host, args.port, limits, commit=args.commit, solver=solver, deals=_deal_book(solver)
+                store,
+                args.host,
+                args.port,
+                limits,
+                commit=args.commit,
+                solver=solver,
+                deals=_deal_book(solver),
+                gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
             ) as (server, games),
         ):
             unfinished = games.live.unfinished()

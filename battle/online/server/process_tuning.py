@@ -28,7 +28,6 @@ from typing import Literal
 
 LoopChoice = Literal["auto", "asyncio"]
 """Which event loop ``serve`` runs on: uvloop when it is installed (auto), or asyncio's whatever is installed."""
-LOOP_CHOICES: tuple[LoopChoice, ...] = ("auto", "asyncio")
 
 WRITER_SWITCH_INTERVAL = 0.0005
 """Seconds the interpreter lets one thread run before another that asks gets it (Python's default is 0.005)."""
