@@ -11,8 +11,8 @@ the one-transaction-a-write way on the loop itself, kept for the benchmark to co
 
 Woken by a write, the writer thread waits ``gather_seconds`` for more before it commits: a
 commit costs it 0.14 ms of CPU for one move (half of it the kernel's, the sync), and the loop a
-wake-up to hear of it, so at 1,000 moves a second 2 ms more for each move put about three in a
-commit, for about a third of that CPU a move.
+wake-up to hear of it. At 380 moves a second 2 ms more for each move put 2 in a commit at the
+median and took 2-9% off the server's CPU a move (benchmarks/README.md, "CPU a move").
 
 Writes are committed in the order submitted: the moves of one game reach the disk in the
 order the room applied them. A write that fails fails its own future with ``StoreError``,

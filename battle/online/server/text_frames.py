@@ -5,7 +5,7 @@ A server's frames are not masked (RFC 6455, 5.1) and this server negotiates no e
 ``text_frame`` builds it once for all the receivers of a ``moved``, where websockets' own
 ``send`` and ``broadcast`` frame it again for each. ``write_frames`` hands one or more frames to a
 connection's transport in one write: the mover's ``moved`` and ``ack`` leave in one system call,
-where a write each cost a ``send`` each (40 us of the 1.0 ms a move on the 2-core machine).
+where a write each made 3.3 ``send`` calls a move instead of 2.1.
 """
 
 from __future__ import annotations
