@@ -8,6 +8,8 @@
                                                           both commit paths, on this disk and on one 5 ms slower
     python benchmarks/online_load.py --games 1000 --against 3dde8aa
                                                           that revision's server and this tree's, run by run
+    python benchmarks/online_load.py --games 1000 --event-loop asyncio,auto --gather-ms 0,2
+                                                          this tree's server on each loop, its writer waiting 0 or 2 ms
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
 with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (every
@@ -24,7 +26,11 @@ Game starts are spread over ``--ramp`` seconds (default N/250: 500 new connectio
 second), so the games run side by side out of step rather than in lock step. With
 ``--against REV`` each run is made twice, first with the server of REV (checked out in a
 temporary worktree), then with this tree's, under the same load: the commit cell of its rows
-says ``@REV``.
+says ``@REV``. ``--event-loop asyncio,auto`` runs this tree's server once on each loop
+(``auto``: uvloop when the server's Python has it, the ``fast`` extra), and ``--gather-ms 0,2``
+once with each wait of its writer thread for more writes to commit with the first; the cell
+names them.
+The server's ``PYTHONPATH`` is its tree's folder, then the caller's ``PYTHONPATH``.
 
 Measured:
 
@@ -60,6 +66,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import math
 import multiprocessing
@@ -160,6 +167,18 @@ def time_gc(phase, info):
 
 GameStore.commit, GameStore.commit_group, GameServer._act = timed_commit, timed_commit_group, timed_act
 GameServer.__init__ = recorded_init
+try:  # every bot creates from 127.0.0.1: a client process that fell behind its ramp creates more than 20 at once
+    import dataclasses
+    from battle.online.server.address_guard import AddressGuard
+    guard_post_init = AddressGuard.__post_init__
+
+    def unlimited_bursts(self):
+        object.__setattr__(self, "limits", dataclasses.replace(self.limits, create_burst=10**9))
+        guard_post_init(self)
+
+    AddressGuard.__post_init__ = unlimited_bursts
+except (ImportError, AttributeError, TypeError):  # a tree with no burst of creates
+    pass
 gc.callbacks.append(time_gc)
 if profile_path:
     import cProfile
@@ -180,8 +199,9 @@ cProfile) with three timers around it: each move's handling (``GameServer._act``
 the wait for its commit, the sends), each commit (``GameStore.commit`` on the loop for ``each``,
 ``GameStore.commit_group`` on the writer thread for ``group``: one transaction, fsynced) and each garbage
 collection (the oldest generation's apart: it walks every object, every game's included); and the
-committer's count of writes per commit. A timer costs about a microsecond; the figures go to a JSON file
-when the server stops."""
+committer's count of writes per commit; and no cap on the creates one address makes at once (every bot is
+127.0.0.1, and a client process behind its ramp starts many games at once). A timer costs about a
+microsecond; the figures go to a JSON file when the server stops."""
 
 
 # -- the machine --------------------------------------------------------------------------
@@ -275,12 +295,18 @@ class ServerProcess:
         commit: str = "group",
         slow_sync_ms: float = 0.0,
         tree: Path = ROOT,
+        event_loop: str = "",
+        gather_ms: float | None = None,
     ) -> None:
         self.folder = folder
         self.tree = tree
         """The checkout whose server runs (this one, or another revision's)."""
         self.commit = commit
         self.slow_sync_ms = slow_sync_ms
+        self.event_loop = event_loop
+        """``serve --event-loop``'s choice; "" for the tree's default (a tree older than the option)."""
+        self.gather_ms = gather_ms
+        """``serve --gather-ms``; None for the tree's default."""
         self.database = folder / "games.sqlite3"
         self.max_games = max_games
         self.profile = profile
@@ -303,7 +329,9 @@ class ServerProcess:
         commands = (self.tree / "battle" / "cli" / "online_commands.py").read_text(encoding="utf-8")
         if "--max-games-per-address" not in commands:
             return []
-        return ["--max-games-per-address", str(self.max_games), "--creates-per-hour", str(3600 * self.max_games)]
+        # a game a second for each game at once, within the flag's bound (3,600,000 an hour)
+        creates = min(3600 * self.max_games, 3_600_000)
+        return ["--max-games-per-address", str(self.max_games), "--creates-per-hour", str(creates)]
 
     def __enter__(self) -> ServerProcess:
         command = [
@@ -333,10 +361,14 @@ class ServerProcess:
             self.commit,
             "--slow-sync-ms",
             f"{self.slow_sync_ms:g}",
+            *(["--event-loop", self.event_loop] if self.event_loop else []),
+            *(["--gather-ms", f"{self.gather_ms:g}"] if self.gather_ms is not None else []),
         ]
+        # the tree's battle package first; the caller's path after it (packages installed beside the venv)
+        path = os.pathsep.join(part for part in (str(self.tree), os.environ.get("PYTHONPATH", "")) if part)
         with open(self._log, "wb") as log, open(self._errors, "wb") as errors:
             self._process = subprocess.Popen(
-                command, cwd=self.tree, env={**os.environ, "PYTHONPATH": str(self.tree)}, stdout=log, stderr=errors
+                command, cwd=self.tree, env={**os.environ, "PYTHONPATH": path}, stdout=log, stderr=errors
             )
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline and self.alive():
@@ -587,6 +619,10 @@ class RunResult:
     slow_sync_ms: float = 0.0
     tree: str = ""
     """The other revision whose server ran (``--against``), or "" for this tree's."""
+    event_loop: str = ""
+    """``serve --event-loop``'s choice (``--event-loop``), or "" for the server's default."""
+    gather_ms: float | None = None
+    """``serve --gather-ms`` (``--gather-ms``), or None for the server's default."""
     load: str = ""
     """The machine's 1-minute load average at the run's start and end."""
     moves: int = 0
@@ -632,7 +668,10 @@ class RunResult:
         return f"{self.games:,} games, {self.commit_cell()}{sync}"
 
     def commit_cell(self) -> str:
-        return f"{self.commit} @{self.tree}" if self.tree else self.commit
+        cell = f"{self.commit} @{self.tree}" if self.tree else self.commit
+        if self.event_loop:
+            cell += f", loop {self.event_loop}"
+        return cell if self.gather_ms is None else f"{cell}, gather {self.gather_ms:g} ms"
 
     def batch_spread(self) -> str:
         """Writes per commit: p50 / p99 / max over the commits, and how many commits."""
@@ -694,12 +733,14 @@ def run_once(
     commit: str = "group",
     slow_sync_ms: float = 0.0,
     tree: tuple[Path, str] = (ROOT, ""),
+    event_loop: str = "",
+    gather_ms: float | None = None,
 ) -> RunResult:
     """One server (of ``tree``: a checkout and its name, "" for this one), ``games`` games from
     ``--clients`` processes; the server is stopped before returning."""
     clients = args.clients or default_clients(games)
     ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
-    result = RunResult(games, clients, commit, slow_sync_ms, tree[1])
+    result = RunResult(games, clients, commit, slow_sync_ms, tree[1], event_loop, gather_ms)
     load_before = os.getloadavg()[0]
     if 2 * games + 64 > limit:
         result.errors[f"open-files limit {limit} is below 2 sockets a game"] += 1
@@ -708,7 +749,7 @@ def run_once(
     profile = folder / "server.prof" if args.profile else None
     context = multiprocessing.get_context("spawn")
     print(f"{result.label()}: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
-    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms, tree[0]) as server:
+    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms, tree[0], event_loop, gather_ms) as server:
         server_limit = open_files_limit(server.pid)
         if server_limit is not None and 2 * games + 64 > server_limit:
             result.errors[f"the server's open-files limit {server_limit} is below 2 sockets a game"] += 1
@@ -976,6 +1017,23 @@ def commit_paths(text: str) -> list[str]:
     return paths
 
 
+def event_loops(text: str) -> list[str]:
+    loops = [part.strip() for part in text.split(",") if part.strip()]
+    if not loops or not set(loops) <= {"auto", "asyncio"}:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of event loops like asyncio,auto")
+    return loops
+
+
+def gather_waits(text: str) -> list[float | None]:
+    try:
+        waits: list[float | None] = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of milliseconds like 0,2") from None
+    if not waits or min(wait for wait in waits if wait is not None) < 0:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: each wait must be at least 0 ms")
+    return waits
+
+
 def sync_delays(text: str) -> list[float]:
     try:
         delays = [float(part) for part in text.split(",") if part.strip()]
@@ -1103,6 +1161,20 @@ def main() -> None:
         help="run each combination with REV's server too (in a temporary worktree), just before this tree's",
     )
     parser.add_argument(
+        "--event-loop",
+        type=event_loops,
+        default=[""],
+        help="this tree's server's event loops, one run each: asyncio, auto (uvloop when installed), or "
+        "asyncio,auto (default: the server's own choice, auto)",
+    )
+    parser.add_argument(
+        "--gather-ms",
+        type=gather_waits,
+        default=[None],
+        help="this tree's writer's waits for more writes to commit with the first, one run each (default: "
+        "the server's own, 2 ms)",
+    )
+    parser.add_argument(
         "--slow-sync-ms",
         type=sync_delays,
         default=[0.0],
@@ -1130,10 +1202,14 @@ def main() -> None:
             for commit in args.commit:
                 for games in args.games or []:
                     for tree in trees:
-                        result = run_once(games, args, work, limit, commit, slow_sync_ms, tree)
-                        results.append(result)
-                        print(result.row(), flush=True)
-                        print(notes(result), file=sys.stderr, flush=True)
+                        ours = tree[0] == ROOT
+                        for event_loop, gather in itertools.product(
+                            args.event_loop if ours else [""], args.gather_ms if ours else [None]
+                        ):
+                            result = run_once(games, args, work, limit, commit, slow_sync_ms, tree, event_loop, gather)
+                            results.append(result)
+                            print(result.row(), flush=True)
+                            print(notes(result), file=sys.stderr, flush=True)
                 if args.max:
                     results += search_max(args, work, limit, commit, slow_sync_ms)
         if results:

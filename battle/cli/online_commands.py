@@ -261,6 +261,9 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
     # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
+    # the writer's wait for more writes to commit with the first, and the event loop (auto: uvloop when installed)
+    sub.add_argument("--gather-ms", type=float, help=argparse.SUPPRESS)
+    sub.add_argument("--event-loop", choices=("auto", "asyncio"), default="auto", help=argparse.SUPPRESS)
     sub.set_defaults(run=cmd_serve)
 
 
@@ -349,7 +352,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from battle.online.server.game_server import bound_port, running_server
-    from battle.online.server.process_tuning import tuned_for_serving
+    from battle.online.server.group_commit import GATHER_SECONDS
+    from battle.online.server.process_tuning import serving_loop, tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
@@ -406,7 +410,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         async with (
             tuned_for_serving(),
             running_server(
-                store, args.host, args.port, limits, commit=args.commit, solver=solver, deals=_deal_book(solver)
+                store,
+                args.host,
+                args.port,
+                limits,
+                commit=args.commit,
+                solver=solver,
+                deals=_deal_book(solver),
+                gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
             ) as (server, games),
         ):
             unfinished = games.live.unfinished()
@@ -433,7 +444,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return stopped_by
 
     try:
-        stopped_by = asyncio.run(serve_until_stopped())
+        with asyncio.Runner(loop_factory=serving_loop(args.event_loop)) as runner:
+            stopped_by = runner.run(serve_until_stopped())
     except OSError as error:
         if args.solver_scheduler and error.errno is None:  # Dask's "Timed out trying to connect"
             raise InputError(

@@ -310,6 +310,11 @@ class Position:
         """Moves pushed since construction (or the last copy), oldest first."""
         return [move for move, _ in self._stack]
 
+    @property
+    def pushed(self) -> int:
+        """How many moves ``move_stack`` holds, without building it (a server asks once a move)."""
+        return len(self._stack)
+
     def _rescan_column(self, col: int) -> None:
         base = col * ROWS
         top, bottom = ROWS, -1

@@ -170,7 +170,7 @@ class Game:
 
     @property
     def ply(self) -> int:
-        return len(self.position.move_stack)
+        return self.position.pushed
 
     def is_over(self) -> bool:
         return self.position.is_over()

@@ -55,6 +55,24 @@ def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:
         assert timers[3] == "24", done.stdout  # the server's timers saw every move
 
 
+def test_each_event_loop_and_writer_wait_is_a_run_of_its_own() -> None:
+    command = [
+        sys.executable,
+        str(BENCHMARKS / "online_load.py"),
+        *("--games", "2", "--think", "0.01", "--moves-per-game", "4", "--timeout", "10", "--duration", "30"),
+        *("--event-loop", "asyncio,auto", "--gather-ms", "0,1"),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loads = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| 2 |")][:4]
+    assert [(cells[1].strip(), cells[4].strip(), cells[-1].strip()) for cells in loads] == [
+        ("group, loop asyncio, gather 0 ms", "8", "0"),
+        ("group, loop asyncio, gather 1 ms", "8", "0"),
+        ("group, loop auto, gather 0 ms", "8", "0"),
+        ("group, loop auto, gather 1 ms", "8", "0"),
+    ], done.stdout
+
+
 def test_percentile_is_the_nearest_rank() -> None:
     percentile = load_script("online_load").percentile
     values = [float(value) for value in range(1, 101)]

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
@@ -37,6 +37,7 @@ from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.writer import server_frame
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.server_limits import ServerLimits
+from battle.online.server.text_frames import text_frame, write_frames
 from battle.online.server.token_bucket import TokenBucket
 
 if TYPE_CHECKING:
@@ -322,14 +323,14 @@ class Client:
             self._deadline = None
 
     async def send_now(self, *frames: bytes) -> None:
-        """Text frames to this client in order: written at once while its buffer has room (no
-        coroutine a frame: the mover's ``moved`` and ``ack``), else each waited for as ``send`` does."""
+        """Text frames to this client in order: written at once in one write while its buffer has room
+        (no coroutine a frame, one system call: the mover's ``moved`` and ``ack``), else each waited
+        for as ``send`` does."""
         if self.socket.congested:
             for frame in frames:
                 await self.send(frame)
         else:
-            for frame in frames:
-                broadcast((self.socket,), frame, text=True)
+            write_frames(self.socket, b"".join(text_frame(frame) for frame in frames))
 
     async def send(self, message: ServerMessage | bytes) -> None:
         """``message`` (or a text frame already encoded) to this client, waiting while its connection's
@@ -347,7 +348,7 @@ class Client:
         if self.socket.congested:
             self.socket.missed = True
         else:
-            broadcast((self.socket,), frame, text=True)
+            write_frames(self.socket, text_frame(frame))
 
     def close_soon(self, code: int, reason: str) -> None:
         """Start closing the connection (``code``, ``reason``); what it sends meanwhile is dropped."""

@@ -4,10 +4,10 @@ A game's connections are its two seats (each may be held by more than one connec
 window and a terminal of the same player) and at most ``spectators_per_game`` spectators.
 After a change every one of them gets the game's ``state`` once the game's writes in flight
 are stored (``broadcast_state``), one message per viewer (seat 1, seat 2, spectators), each
-written to all its sockets at once with websockets' ``broadcast``; a move goes out as
-``moved``, the same bytes to everyone, the mover's followed by its ``ack``. Once a stored
-change is out, the ``on_told`` listeners hear of it: the solver answers a move after the move,
-so its news never comes before the move it answers.
+framed once and written to all its sockets at once (``text_frames``); a move goes out as
+``moved``, the same bytes to everyone, the mover's followed by its ``ack`` in one write. Once a
+stored change is out, the ``on_told`` listeners hear of it: the solver answers a move after the
+move, so its news never comes before the move it answers.
 
 Nothing here waits for a slow reader: a connection whose unread bytes fill its buffer
 (``Peer.congested``) is skipped and gets a fresh ``state`` once it drains, so what the server
@@ -24,16 +24,15 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import replace
 from typing import Any
 
-from websockets.asyncio.server import broadcast
-
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.protocol.server_messages import Ack, Moved, State
 from battle.online.protocol.writer import server_frame
 from battle.online.server import wire
-from battle.online.server.connections import Client, Peer
+from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames
 from battle.online.server.room import Room
 from battle.online.server.server_limits import ServerLimits
+from battle.online.server.text_frames import text_frame, write_frames
 
 
 class Audiences:
@@ -219,11 +218,11 @@ class Audiences:
 
 
 def _fan_out(clients: Iterable[Client], frame: bytes) -> None:
-    """``frame`` to each of ``clients`` that can take it now; the others are marked to get a fresh state."""
-    ready: list[Peer] = []
+    """``frame`` (framed once) to each of ``clients`` that can take it now; the others are marked to get
+    a fresh state."""
+    framed = text_frame(frame)
     for client in clients:
         if client.socket.congested:
             client.socket.missed = True
         else:
-            ready.append(client.socket)
-    broadcast(ready, frame, text=True)
+            write_frames(client.socket, framed)

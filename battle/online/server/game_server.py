@@ -41,7 +41,7 @@ from battle.online.protocol import messages
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import fitted_to_open_files, peer_class, quiet_resource_errors
 from battle.online.server.dispatch import GameServer
-from battle.online.server.group_commit import Committer, EachCommit, GroupCommit
+from battle.online.server.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
 from battle.online.server.http_front import HttpFront, stats_text
 from battle.online.server.live_games import LiveGames
 from battle.online.server.old_games import OldGames
@@ -69,6 +69,7 @@ async def running_server(
     commit: CommitMode = "group",
     solver: SolverSetup | None = None,
     deals: DealBook | None = None,
+    gather_seconds: float = GATHER_SECONDS,
 ) -> AsyncIterator[tuple[Server, GameServer]]:
     """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which), with the
     solver pool ``solver`` asks for (None: a server for friends' games only, refusing solver work)
@@ -76,7 +77,7 @@ async def running_server(
 
     On the way out its connections are closed first, then the solver's work is stopped, then the
     writer commits what is queued and stops."""
-    committer: Committer = GroupCommit(store) if commit == "group" else EachCommit(store)
+    committer: Committer = GroupCommit(store, gather_seconds) if commit == "group" else EachCommit(store)
     restore = quiet_resource_errors(asyncio.get_running_loop())
     work = None
     try:

@@ -187,8 +187,7 @@ class LiveGames:
 
 async def stored(future: asyncio.Future[None]) -> None:
     """Wait until a write is on disk (raises its ``StoreError``); a waiter that goes away leaves it be."""
-    await asyncio.wait((future,))
-    future.result()
+    await asyncio.shield(future)  # not ``asyncio.wait``: a set, a waiter and a callback a move more
 
 
 def _log_failure(future: asyncio.Future[None]) -> None:

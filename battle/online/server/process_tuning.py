@@ -12,6 +12,8 @@ process, turns them on with ``tuned_for_serving``.
   100-145 ms at 1,000 games (none after). Rooms hold no reference cycles and are freed by their
   counts; what a closed connection leaves in cycles is collected by one full collection every
   ``FULL_COLLECTION_SECONDS``.
+- The event loop: uvloop's (the ``fast`` extra) when it is installed, asyncio's otherwise
+  (``serving_loop``): 9-15% less CPU a move (0.43 ms against 0.50 at 380 moves a second, without the gather).
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ import contextlib
 import gc
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Literal
+
+LoopChoice = Literal["auto", "asyncio"]
+"""Which event loop ``serve`` runs on: uvloop when it is installed (auto), or asyncio's whatever is installed."""
 
 WRITER_SWITCH_INTERVAL = 0.0005
 """Seconds the interpreter lets one thread run before another that asks gets it (Python's default is 0.005)."""
@@ -56,3 +62,16 @@ async def _freeze_survivors() -> None:
             gc.collect()
             last_full = time.monotonic()
         gc.freeze()
+
+
+def serving_loop(choice: LoopChoice = "auto") -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """What makes the server's event loop (``asyncio.Runner``'s ``loop_factory``; None: asyncio's own).
+
+    ``auto`` takes uvloop when it is installed (``pip install 'mahjong-battle[fast]'``)."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
