@@ -100,8 +100,8 @@ def test_a_seats_new_request_replaces_its_old_one(single: LocalPool) -> None:
     old = started(submit(single, endless_analysis(), "seat"))
     waiting = submit(single, endless_analysis(2), "seat")  # replaces the running one (stopped)
     assert old.future.cancelled()
-    newest = submit(single, club_move(), "seat")  # replaces the waiting one (never runs)
-    assert waiting.future.cancelled() and not waiting.started.is_set()
+    newest = submit(single, club_move(), "seat")  # replaces the waiting one, or stops it if it started
+    assert waiting.future.cancelled()  # the old one's stop takes milliseconds: the second may have started
     assert isinstance(newest.result(WAIT), MoveResult)
 
 
