@@ -57,7 +57,8 @@ def serve_in_processes(
         ) from None
     port = int(listener.getsockname()[1])
     folder = Path(tempfile.mkdtemp(prefix="mahjong-battle-serve-"))
-    command = [sys.executable, "-m", "battle", *sys.argv[1:], f"--port={port}", f"--run-folder={folder}"]
+    language = ["--lang", args.lang] if args.lang else []
+    command = [sys.executable, "-m", "battle", *language, *args.argv, f"--port={port}", f"--run-folder={folder}"]
 
     async def supervise() -> int:
         supervisor = Supervisor(
