@@ -328,7 +328,8 @@ class ServerProcess:
         commands = (self.tree / "battle" / "cli" / "online_commands.py").read_text(encoding="utf-8")
         if "--max-games-per-address" not in commands:
             return []
-        return ["--max-games-per-address", str(self.max_games), "--creates-per-hour", str(3600 * self.max_games)]
+        starts = min(3_600_000, 3600 * self.max_games)  # the serve flag's own bound
+        return ["--max-games-per-address", str(self.max_games), "--creates-per-hour", str(starts)]
 
     def __enter__(self) -> ServerProcess:
         command = [

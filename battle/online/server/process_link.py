@@ -129,7 +129,8 @@ class ProcessLink:
         peer.handed = note
         peer.request = Request(note.path, Headers(note.headers))
         peer.request_rcvd.set_result(None)
-        peer.on_closed = lambda: self._tell_released(note.home, note.address)
+        if not note.homing:
+            peer.on_closed = lambda: self._tell_released(note.home, note.address)
         return peer
 
     def _released(self, by: int, address: str) -> None:
@@ -149,7 +150,8 @@ class ProcessLink:
 
     async def hand_over(self, client: Client, frame: str, process: int) -> bool:
         """Pass ``client``'s connection to ``process`` with ``frame``, the message that picked a game
-        there; False (and the connection goes on here) when it cannot be passed now."""
+        there ("": none, a connection just opened, for its network's home); False (and the connection
+        goes on here) when it cannot be passed now."""
         peer = client.socket
         tail, transport = peer.tail, peer.transport
         if tail is None or not tail.whole or peer.request is None:
@@ -159,8 +161,9 @@ class ProcessLink:
         flushed = loop.time() + FLUSH_WAIT
         while transport.get_write_buffer_size() > 0 and loop.time() < flushed:
             await asyncio.sleep(0.005)  # the frames this process wrote leave before the next one writes
-        handed = getattr(peer, "handed", None)
-        home = handed.home if isinstance(handed, Picked) else self.shard.index
+        handed = peer.handed
+        homing = not frame
+        home = process if homing else handed.home if handed is not None else self.shard.index
         note = Picked(
             home=home,
             address=client.address,
@@ -171,6 +174,8 @@ class ProcessLink:
             rest=handoff.rest_of(tail),
             created=client.created,
             hosted=sorted(client.hosted),
+            hello=client.hello,
+            homing=homing,
         )
         if transport.get_write_buffer_size() > 0:
             transport.resume_reading()
@@ -193,7 +198,7 @@ class ProcessLink:
         if not sent:
             transport.resume_reading()
             return False
-        if home == self.shard.index and peer.counted is not None:
+        if not homing and home == self.shard.index and peer.counted is not None:
             self.lent[process][peer.counted] += 1
             peer.counted = None  # counted here until ``process`` says it closed
         peer.on_closed = None  # the home hears of the close from ``process``

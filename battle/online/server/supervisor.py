@@ -27,7 +27,6 @@ import itertools
 import logging
 import signal
 import socket
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -139,7 +138,6 @@ class Supervisor:
                 self.stop(f"process {index} of the server exited {failed} times at its start (last: {code})")
                 return
             log.error("process %d of the server exited (%s); starting it again", index, code)
-            print(f"process {index} of the server exited ({code}); starting it again", file=sys.stderr, flush=True)
 
     def _tell_all(self, note: Restarted) -> None:
         for other in range(self.count):
