@@ -257,7 +257,7 @@ class GameServer:
         holds; a code or a token that names no game is refused here, counted against this network."""
         shard = self.live.shard
         if isinstance(message, (SolverGame, Analyse, StopAnalysis, GetReview)):
-            process = self.solver_process
+            process = self.solver_process if client.room is None else None  # never away from its game
         elif isinstance(message, (Join, Watch)):
             purpose: Purpose = "join" if isinstance(message, Join) else "watch"
             game_id = self._game_by_code(client, purpose, message.code)
