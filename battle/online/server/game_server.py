@@ -19,6 +19,10 @@
   clock ends a game), ``store`` (SQLite), ``seat_networks`` and ``network_caps`` (what one network
   holds and may start), ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
 
+With ``serve --processes N`` a ``supervisor`` holds the port and N processes each run this server
+over their ``shards`` of the games, passing connections to one another (``process_link``, over
+``handoff``'s Unix sockets); with one process none of that exists.
+
 Settings of the whole process (the switch interval, the collector) are no part of it: the
 ``serve`` command, which owns its process, turns them on (``process_tuning``).
 

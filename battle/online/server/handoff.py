@@ -1,7 +1,8 @@
 """Sockets passed between the server's processes (``serve --processes N``), and what comes with them.
 
-Each game process listens on a Unix datagram socket of its own in the run's folder
-(``process-I.sock``). One datagram carries at most one file descriptor and a small JSON note:
+Each game process listens on a Unix socket of its own in the run's folder (``process-I.sock``);
+the others (and the supervisor) keep a link to it (``Outbox``). One packet carries at most one
+file descriptor and a small JSON note:
 
 - ``Fresh``: a TCP connection the supervisor accepted, before its first byte is read;
 - ``Picked``: a WebSocket connection whose client picked a game of another process: the
@@ -12,7 +13,7 @@ Each game process listens on a Unix datagram socket of its own in the run's fold
 - ``Released``: a connection ``Picked`` sent has closed (to the process that counts it);
 - ``Restarted``: a process was started again: the connections it had been sent are gone.
 
-A datagram on a Unix socket is never lost nor reordered, and a descriptor in flight keeps its
+A packet on a Unix socket is never lost nor reordered, and a descriptor in flight keeps its
 connection open, so the sender closes its own copy as soon as it is sent. Nothing here is
 pickled: the notes are JSON of strings and numbers.
 """
@@ -28,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 MAX_NOTE_BYTES = 150_000
-"""The largest note sent: under the 208 KiB a Unix datagram may carry by default."""
+"""The largest note sent: under the 208 KiB a Unix socket buffers by default."""
 
 
 @dataclass(frozen=True)
@@ -106,24 +107,64 @@ def process_socket(folder: Path, index: int) -> Path:
     return folder / f"process-{index}.sock"
 
 
-def send(sender: socket.socket, target: Path, note: Note, descriptor: int | None = None) -> None:
-    """``note`` (with ``descriptor``) to the process listening at ``target``; ``OSError`` when it is not
-    there (not started, or dead: ``ConnectionRefusedError``, ``FileNotFoundError``) or its queue is full
-    (``BlockingIOError``)."""
-    data = encode(note)
-    if len(data) > MAX_NOTE_BYTES:
-        raise OSError(f"a note of {len(data)} bytes is over {MAX_NOTE_BYTES}")
-    rights = [] if descriptor is None else [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [descriptor]))]
-    sender.sendmsg([data], rights, 0, str(target))  # socket.send_fds drops its address before 3.12
+class Outbox:
+    """This process's connections to the others' sockets, made on first use and made again when
+    the other end was started anew."""
+
+    def __init__(self) -> None:
+        self._links: dict[Path, socket.socket] = {}
+
+    def send(self, target: Path, note: Note, descriptor: int | None = None) -> None:
+        """``note`` (with ``descriptor``) to the process listening at ``target``. ``BlockingIOError``
+        when its socket's buffer is full (try again soon); ``ConnectionError`` or ``FileNotFoundError``
+        when nobody listens there (not started yet, or dead)."""
+        data = encode(note)
+        if len(data) > MAX_NOTE_BYTES:
+            raise ValueError(f"a note of {len(data)} bytes is over {MAX_NOTE_BYTES}")
+        rights = [] if descriptor is None else [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [descriptor]))]
+        for attempt in range(2):  # a link to a process that was started again breaks once
+            link = self._link(target)
+            try:
+                link.sendmsg([data], rights)
+                return
+            except (BrokenPipeError, ConnectionResetError, ConnectionRefusedError):
+                self._drop(target)
+                if attempt:
+                    raise
+
+    def close(self) -> None:
+        for target in list(self._links):
+            self._drop(target)
+
+    def _link(self, target: Path) -> socket.socket:
+        link = self._links.get(target)
+        if link is None:
+            link = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                link.connect(str(target))
+            except OSError:
+                link.close()
+                raise
+            link.setblocking(False)
+            self._links[target] = link
+        return link
+
+    def _drop(self, target: Path) -> None:
+        link = self._links.pop(target, None)
+        if link is not None:
+            link.close()
 
 
-def receive(listener: socket.socket) -> tuple[Note, socket.socket | None] | None:
-    """The next note waiting at ``listener`` (non-blocking) with the connection it carries; None when none waits."""
+def receive(link: socket.socket) -> tuple[Note, socket.socket | None] | None:
+    """The next note waiting on ``link`` (non-blocking) with the connection it carries; None when none
+    waits; ``EOFError`` when the sender has gone."""
     try:
-        data, fds, _flags, _address = socket.recv_fds(listener, MAX_NOTE_BYTES + 1024, 1)
+        data, fds, _flags, _address = socket.recv_fds(link, MAX_NOTE_BYTES + 1024, 1)
     except BlockingIOError:
         return None
     carried = socket.socket(fileno=fds[0]) if fds else None
+    if not data:
+        raise EOFError("the other process closed its link")
     try:
         return decode(data), carried
     except (ValueError, TypeError, KeyError):
@@ -133,19 +174,15 @@ def receive(listener: socket.socket) -> tuple[Note, socket.socket | None] | None
 
 
 def listen(path: Path) -> socket.socket:
-    """A non-blocking datagram socket at ``path`` (a stale one left by a killed process is replaced)."""
+    """A non-blocking listening socket at ``path`` for the others' links (one left by a killed process
+    is replaced). Sequenced packets: each note arrives whole and in order, and the queue is bounded by
+    bytes (some 200 KiB), not by the 10 datagrams a Unix datagram socket queues."""
     path.unlink(missing_ok=True)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(str(path))
+    listener.listen(256)
     listener.setblocking(False)
     return listener
-
-
-def sender() -> socket.socket:
-    """An unbound, non-blocking datagram socket to ``send`` with."""
-    sending = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sending.setblocking(False)
-    return sending
 
 
 # -- the frames a connection has not handled ---------------------------------------------------

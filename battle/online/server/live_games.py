@@ -87,10 +87,12 @@ class LiveGames:
         return sum(1 for room in self.rooms.values() if room.status != Status.FINISHED)
 
     def unfinished_everywhere(self) -> int:
-        """The unfinished games of every process: the store's count with this one's not yet stored."""
+        """The unfinished games of every process as the store has them, or this process's alone if it
+        holds more (its creates being stored): the cap on games is passed by at most the creates the
+        other processes are storing at that instant."""
         if self.shard.alone:
             return self.unfinished()
-        return max(self.unfinished(), self.store.unfinished_count() + len(self.in_flight))
+        return max(self.unfinished(), self.store.unfinished_count())
 
     def held_elsewhere(self, network: str, *, solver: bool) -> int:
         """The unfinished games the network ``network`` holds a seat in (against the solver: ``solver``)

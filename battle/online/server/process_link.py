@@ -66,7 +66,9 @@ class ProcessLink:
         self.lent: dict[int, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         """Connections counted here that another process holds, by that process and address."""
         self._listener = handoff.listen(handoff.process_socket(folder, shard.index))
-        self._sender = handoff.sender()
+        self._outbox = handoff.Outbox()
+        self._links: list[socket.socket] = []
+        """The others' links to this process."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.own_stats: Callable[[], str] | None = None
         """This process's own ``/stats`` lines (set by ``running_server``)."""
@@ -74,24 +76,43 @@ class ProcessLink:
     def start(self, server: Server) -> None:
         self.server = server
         loop = asyncio.get_running_loop()
-        loop.add_reader(self._listener.fileno(), self._read)
+        loop.add_reader(self._listener.fileno(), self._accept)
         self._keep(loop.create_task(self._write_stats_forever()))
 
     def close(self) -> None:
-        with contextlib.suppress(ValueError, RuntimeError):
-            asyncio.get_running_loop().remove_reader(self._listener.fileno())
+        for link in [self._listener, *self._links]:
+            with contextlib.suppress(ValueError, RuntimeError):
+                asyncio.get_running_loop().remove_reader(link.fileno())
+            link.close()
         for task in self._tasks:
             task.cancel()
-        self._listener.close()
-        self._sender.close()
+        self._outbox.close()
         handoff.process_socket(self.folder, self.shard.index).unlink(missing_ok=True)
 
     # -- what arrives --------------------------------------------------------------------
 
-    def _read(self) -> None:
+    def _accept(self) -> None:
         while True:
             try:
-                received = handoff.receive(self._listener)
+                link, _address = self._listener.accept()
+            except BlockingIOError:
+                return
+            except OSError as problem:  # out of file descriptors: the link is tried again
+                log.error("could not take a link from another process: %s", problem)
+                return
+            link.setblocking(False)
+            self._links.append(link)
+            asyncio.get_running_loop().add_reader(link.fileno(), self._read, link)
+
+    def _read(self, link: socket.socket) -> None:
+        while True:
+            try:
+                received = handoff.receive(link)
+            except (EOFError, ConnectionError):
+                asyncio.get_running_loop().remove_reader(link.fileno())
+                self._links.remove(link)
+                link.close()
+                return
             except (ValueError, TypeError, KeyError, OSError) as problem:
                 log.error("a note between the server's processes did not read: %s", problem)
                 continue
@@ -144,7 +165,7 @@ class ProcessLink:
             self._released(home, address)
             return
         with contextlib.suppress(OSError):  # home restarting: it counts nothing of ours any more
-            handoff.send(self._sender, handoff.process_socket(self.folder, home), Released(address, self.shard.index))
+            self._outbox.send(handoff.process_socket(self.folder, home), Released(address, self.shard.index))
 
     # -- passing a connection on -----------------------------------------------------------
 
@@ -186,13 +207,13 @@ class ProcessLink:
         sent = False
         while not sent and not transport.is_closing():
             try:
-                handoff.send(self._sender, target, note, descriptor)
+                self._outbox.send(target, note, descriptor)
                 sent = True
-            except (BlockingIOError, ConnectionRefusedError, FileNotFoundError):
+            except (BlockingIOError, ConnectionError, FileNotFoundError):
                 if loop.time() >= given_up:
                     break
                 await asyncio.sleep(0.05)  # its queue is full, or it is starting again
-            except OSError as problem:
+            except (OSError, ValueError) as problem:
                 log.error("could not pass a connection to process %d: %s", process, problem)
                 break
         if not sent:

@@ -73,7 +73,7 @@ class Supervisor:
         """Why the server stopped on its own (a process that would not start), else None."""
         self._stopping = asyncio.Event()
         self._all_ready = asyncio.Event()
-        self._sender = handoff.sender()
+        self._outbox = handoff.Outbox()
         self._turn = itertools.count()
 
     def pids(self) -> list[int]:
@@ -102,7 +102,7 @@ class Supervisor:
                     with contextlib.suppress(ProcessLookupError):
                         process.terminate()
             await asyncio.gather(*keepers, return_exceptions=True)
-            self._sender.close()
+            self._outbox.close()
 
     def stop(self, reason: str | None = None) -> None:
         if reason is not None and self.failure is None:
@@ -143,7 +143,7 @@ class Supervisor:
         for other in range(self.count):
             if other != note.index and self.ready[other]:
                 with contextlib.suppress(OSError):
-                    handoff.send(self._sender, handoff.process_socket(self.folder, other), note)
+                    self._outbox.send(handoff.process_socket(self.folder, other), note)
 
     # -- the connections -----------------------------------------------------------------
 
@@ -168,18 +168,18 @@ class Supervisor:
         loop = asyncio.get_running_loop()
         given_up = loop.time() + PASS_WAIT
         while loop.time() < given_up:
-            for offset in range(self.count):
+            for offset in range(self.count):  # its home, or while that one is down the next one up
                 index = (first + offset) % self.count
                 if not self.ready[index]:
                     continue
                 try:
-                    handoff.send(self._sender, handoff.process_socket(self.folder, index), Fresh(), connection.fileno())
+                    self._outbox.send(handoff.process_socket(self.folder, index), Fresh(), connection.fileno())
                     return
                 except BlockingIOError:
-                    continue
+                    break  # its home is busy: the connection waits for it, and is counted there
                 except OSError:  # it died (refused, or its socket is gone); its keeper starts it again
                     self.ready[index] = False
-            await asyncio.sleep(0.01)  # every process full or starting
+            await asyncio.sleep(0.005)
         log.error("dropped a connection from %s: no process of the server took it", address)
 
 
