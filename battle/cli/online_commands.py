@@ -381,7 +381,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.solver_scheduler and args.solver_workers is not None:
         raise InputError(_("--solver-workers runs the solver here; a --solver-scheduler's workers are its own"))
-    processes = args.processes if args.processes is not None else (os.cpu_count() or 1)
+    processes = args.processes if args.processes is not None else len(os.sched_getaffinity(0))
     process_of: Shard | None = args.process_of
     if process_of is not None:
         die_with_parent()

@@ -251,3 +251,15 @@ def test_behind_a_proxy_a_network_is_counted_at_its_home_whichever_process_took_
         other.close()
         for client in held:
             client.close()
+
+
+def test_a_game_against_the_solver_asked_at_either_home_is_played_by_process_0(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
+        client = Client(server.url, source=HOME_1)  # reaches process 1, which has no pool
+        client.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "joiner"})
+        client.expect("solver_created", 120.0)
+        state = client.expect("state", SECONDS)
+        assert shard_of(state["game"], 2) == 0
+        moved = client.expect("moved", 120.0)  # the solver's first move
+        assert moved["ply"] == 1 and moved["seat"] != state["you"]
+        client.close()
