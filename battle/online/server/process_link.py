@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import logging
 import os
 import socket
@@ -192,7 +193,6 @@ class ProcessLink:
             headers=list(peer.request.headers.raw_items()),
             name=client.name,
             frame=frame,
-            rest=handoff.rest_of(tail),
             created=client.created,
             hosted=sorted(client.hosted),
             hello=client.hello,
@@ -205,10 +205,14 @@ class ProcessLink:
         descriptor = transport.get_extra_info("socket").fileno()
         given_up = loop.time() + HANDOVER_WAIT
         sent = False
-        while not sent and not transport.is_closing():
+        while not sent and not transport.is_closing() and loop.time() < given_up:
+            if transport.get_write_buffer_size() > 0:  # a game this connection leaves told it something
+                await asyncio.sleep(0.005)
+                continue
             try:
-                self._outbox.send(target, note, descriptor)
-                sent = True
+                transport.pause_reading()  # websockets resumes it when its queue drains: paused again
+                self._outbox.send(target, dataclasses.replace(note, rest=handoff.rest_of(tail)), descriptor)
+                sent = True  # nothing is read between the unread bytes taken and the socket gone
             except (BlockingIOError, ConnectionError, FileNotFoundError):
                 if loop.time() >= given_up:
                     break
