@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 HANDOVER_WAIT = 15.0
 """Seconds a connection waits for its game's process to take it: a process killed and started
 again loads its games and listens in under a second with a few games
-(``tests/online/test_online_processes.py``), and a few seconds with thousands on a busy machine."""
+(``tests/online/test_online_processes.py``); each game more is one more read of the database."""
 FLUSH_WAIT = 2.0
 """Seconds the frames this process wrote get to leave before the socket is passed on."""
 STATS_SECONDS = 1.0
