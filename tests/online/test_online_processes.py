@@ -148,38 +148,52 @@ def test_a_game_of_either_process_is_joined_watched_and_played_through_one_port(
 
 
 def test_a_game_process_killed_with_9_comes_back_with_every_acknowledged_move(tmp_path: Path) -> None:
+    through_kills(tmp_path, games=4, kills=1)
+
+
+@pytest.mark.slow
+def test_games_of_both_processes_go_through_kills_of_each(tmp_path: Path) -> None:
+    through_kills(tmp_path, games=12, kills=4)
+
+
+def through_kills(folder: Path, games: int, kills: int) -> None:
+    """``games`` games, half of each process, each with a move in flight at every kill of a game
+    process (process 1 first, then each in turn); at the end each game's stored moves are the
+    moves its players saw acknowledged, each once: 0 lost, 0 doubled."""
     lifted = ("--max-connections-per-address", "100", "--max-games-per-address", "100", "--creates-per-hour", "36000")
-    with ServerProcess(tmp_path, "--processes", "2", *lifted) as server:
-        games = [Game(server.url, HOMES[owner], HOMES[1 - owner]) for owner in (0, 1, 0, 1)]
+    with ServerProcess(folder, "--processes", "2", *lifted) as server:
+        played = [Game(server.url, HOMES[index % 2], HOMES[1 - index % 2]) for index in range(games)]
         try:
-            for game in games:
+            for game in played:
                 game.play(3)
-            before = game_processes(server)
-            in_flight = [(game, game.send_move()) for game in games]  # a move each, then the kill at once
-            os.kill(before[1], signal.SIGKILL)
-            for game, (seat, move_id, move) in in_flight:
-                if shard_of(game.game_id, 2) == 0:
-                    game.acknowledged(seat, move_id)  # process 0's games go on as if nothing happened
-                    continue
-                with contextlib.suppress(ConnectionClosed, TimeoutError):
-                    game.acknowledged(seat, move_id)  # its ack may have left before the kill
-                for player_seat in (1, 2):
-                    game.reconnect(player_seat)
-                if move_id not in {acked_id for _seat, acked_id, _move in game.acked}:
-                    # lost with the process, or stored and its ack lost: the same id is played now, or acknowledged
-                    game.players[seat].send({"type": "move", "move": move, "id": move_id})
-                    game.acknowledged(seat, move_id)
-                game.players[seat].send({"type": "move", "move": move, "id": move_id})  # a resend is acknowledged
-                assert game.players[seat].expect("ack", SECONDS)["id"] == move_id  # again, not played twice
-            after = game_processes(server)
-            assert after[0] == before[0] and after[1] != before[1]
-            for game in games:
-                game.play(2)
+            for kill in range(kills):
+                killed = 1 - kill % 2
+                before = game_processes(server)
+                in_flight = [(game, game.send_move()) for game in played]  # a move each, then the kill at once
+                os.kill(before[killed], signal.SIGKILL)
+                for game, (seat, move_id, move) in in_flight:
+                    if shard_of(game.game_id, 2) != killed:
+                        game.acknowledged(seat, move_id)  # the other process's games go on as if nothing happened
+                        continue
+                    with contextlib.suppress(ConnectionClosed, TimeoutError):
+                        game.acknowledged(seat, move_id)  # its ack may have left before the kill
+                    for player_seat in (1, 2):
+                        game.reconnect(player_seat)
+                    if move_id not in {acked_id for _seat, acked_id, _move in game.acked}:
+                        # lost with the process, or stored and its ack lost: the same id is played now, or acknowledged
+                        game.players[seat].send({"type": "move", "move": move, "id": move_id})
+                        game.acknowledged(seat, move_id)
+                    game.players[seat].send({"type": "move", "move": move, "id": move_id})  # a resend is acknowledged
+                    assert game.players[seat].expect("ack", SECONDS)["id"] == move_id  # again, not played twice
+                after = game_processes(server)
+                assert after[1 - killed] == before[1 - killed] and after[killed] != before[killed]
+                for game in played:
+                    game.play(1)
         finally:
-            for game in games:
+            for game in played:
                 game.close()
-        for game in games:
-            assert stored_moves(tmp_path / "games.sqlite3", game.game_id) == game.acked  # 0 lost, 0 doubled
+        for game in played:
+            assert stored_moves(folder / "games.sqlite3", game.game_id) == game.acked  # 0 lost, 0 doubled
 
 
 def test_a_network_is_held_to_its_caps_across_processes(tmp_path: Path) -> None:
