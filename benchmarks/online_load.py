@@ -6,14 +6,19 @@
     python benchmarks/online_load.py --games 1000 --profile    the server under cProfile: where its time goes
     python benchmarks/online_load.py --games 1000,2000 --commit each,group --slow-sync-ms 0,5
                                                           both commit paths, on this disk and on one 5 ms slower
+    python benchmarks/online_load.py --games 1000,2000 --processes 1,2
+                                                          one server process and two, run by run
     python benchmarks/online_load.py --games 1000 --against 3dde8aa
                                                           that revision's server and this tree's, run by run
     python benchmarks/online_load.py --games 1000 --event-loop asyncio,auto --gather-ms 0,2
                                                           this tree's server on each loop, its writer waiting 0 or 2 ms
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1
-with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (every
-bot connects from 127.0.0.1), and with the ``--commit`` path
+with a fresh temporary database, ``--max-games`` above N and the per-address caps lifted (the
+bots connect from ``--addresses`` loopback addresses, 64 networks), with ``--processes`` (one run
+each: ``1,2`` puts one process and two side by side; with several the server's CPU, RSS and
+scheduling are the sums over the supervisor and its game processes, and the server's own timers
+are not taken), and with the ``--commit`` path
 and ``--slow-sync-ms`` of the run (one run per combination of the lists given): ``group``
 is the server's writer thread, committing the moves that arrived together in one
 transaction; ``each`` is one transaction a move on the event loop. ``--slow-sync-ms 5``
@@ -297,8 +302,11 @@ class ServerProcess:
         tree: Path = ROOT,
         event_loop: str = "",
         gather_ms: float | None = None,
+        processes: int = 1,
     ) -> None:
         self.folder = folder
+        self.processes = processes
+        """``serve --processes``: the game processes under the supervisor (1: the server is one process)."""
         self.tree = tree
         """The checkout whose server runs (this one, or another revision's)."""
         self.commit = commit
@@ -323,6 +331,23 @@ class ServerProcess:
 
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    def pids(self) -> list[int]:
+        """The server's processes: the one started, and its game processes when it supervises some."""
+        try:
+            children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
+        except OSError:
+            children = []
+        return [self.pid, *(int(child) for child in children)]
+
+    def _processes_flag(self) -> list[str]:
+        """``--processes N`` for a tree that has it (its default is one per core; the benchmark's, 1)."""
+        commands = (self.tree / "battle" / "cli" / "online_commands.py").read_text(encoding="utf-8")
+        if '"--processes"' not in commands:
+            if self.processes != 1:
+                raise SystemExit(f"the server of {self.tree} has no --processes")
+            return []
+        return ["--processes", str(self.processes)]
 
     def _network_caps(self) -> list[str]:
         """The caps on the games one network holds and starts, lifted too, for a tree that has them."""
@@ -351,12 +376,13 @@ class ServerProcess:
             str(self.database),
             "--max-games",
             str(self.max_games),
-            # every bot connects from 127.0.0.1: the per-address caps would stop the load at 64
+            # the bots come from a few loopback addresses: the per-address caps would stop the load
             "--max-connections-per-address",
             str(4 * self.max_games),
             "--max-waiting-per-address",
             str(self.max_games),
             *self._network_caps(),
+            *self._processes_flag(),
             "--commit",
             self.commit,
             "--slow-sync-ms",
@@ -422,6 +448,9 @@ class GameSpec:
     delay: float
     deal: int
     seed: int
+    host_from: str = HOST
+    guest_from: str = HOST
+    """The loopback addresses its two players connect from (``--addresses``)."""
 
 
 @dataclass
@@ -480,13 +509,20 @@ async def _expect_each(socket: Any, kinds: tuple[str, ...], timeout: float) -> d
     raise _Failure(f"no {missing} within {timeout:g} s")
 
 
-async def _open(url: str, name: str, timeout: float, sockets: list[Any]) -> Any:
-    """A connection that said ``hello`` and got ``welcome``; it joins ``sockets`` (to be closed) once open."""
+async def _open(url: str, name: str, timeout: float, sockets: list[Any], source: str = HOST) -> Any:
+    """A connection from ``source`` that said ``hello`` and got ``welcome``; it joins ``sockets`` (to be
+    closed) once open."""
     from websockets.asyncio.client import connect
 
     try:
         socket = await connect(
-            url, open_timeout=timeout, close_timeout=2, ping_interval=None, compression=None, proxy=None
+            url,
+            open_timeout=timeout,
+            close_timeout=2,
+            ping_interval=None,
+            compression=None,
+            proxy=None,
+            local_addr=(source, 0),
         )
     except Exception as problem:  # OSError, TimeoutError, websockets' InvalidHandshake and kin
         raise _Failure(f"connect: {type(problem).__name__}") from None
@@ -506,11 +542,11 @@ async def play_game(spec: GameSpec, settings: Settings, start: float, tally: Tal
     stop_at = start + settings.duration
     sockets: list[Any] = []
     try:
-        host = await _open(settings.url, "Host", settings.timeout, sockets)
+        host = await _open(settings.url, "Host", settings.timeout, sockets, spec.host_from)
         await host.send(json.dumps({"type": "create", "deal": {"number": spec.deal}, "first": "random"}))
         created = await _expect(host, "created", settings.timeout)
         state = await _expect(host, "state", settings.timeout)
-        guest = await _open(settings.url, "Guest", settings.timeout, sockets)
+        guest = await _open(settings.url, "Guest", settings.timeout, sockets, spec.guest_from)
         await guest.send(json.dumps({"type": "join", "code": created["invite"]}))
         joined = await _expect(guest, "joined", settings.timeout)
         await _expect(guest, "state", settings.timeout)
@@ -617,6 +653,8 @@ class RunResult:
     clients: int
     commit: str = "group"
     slow_sync_ms: float = 0.0
+    processes: int = 1
+    """``serve --processes``."""
     tree: str = ""
     """The other revision whose server ran (``--against``), or "" for this tree's."""
     event_loop: str = ""
@@ -658,6 +696,8 @@ class RunResult:
     """... and seconds it was ready to run but the cores were taken (by the clients or anything else)."""
     over_goal: int = 0
     """Moves whose latency passed the p99 goal."""
+    cpu_by_process: list[float] = field(default_factory=list)
+    """With several processes: the CPU seconds of the supervisor, then of each game process."""
 
     @property
     def error_count(self) -> int:
@@ -671,7 +711,9 @@ class RunResult:
         cell = f"{self.commit} @{self.tree}" if self.tree else self.commit
         if self.event_loop:
             cell += f", loop {self.event_loop}"
-        return cell if self.gather_ms is None else f"{cell}, gather {self.gather_ms:g} ms"
+        if self.gather_ms is not None:
+            cell += f", gather {self.gather_ms:g} ms"
+        return cell if self.processes == 1 else f"{cell}, {self.processes} processes"
 
     def batch_spread(self) -> str:
         """Writes per commit: p50 / p99 / max over the commits, and how many commits."""
@@ -717,10 +759,23 @@ def default_clients(games: int) -> int:
     return max(1, min(os.cpu_count() or 1, math.ceil(games / 1000)))
 
 
-def game_specs(games: int, ramp: float, seed: int) -> list[GameSpec]:
+def game_specs(games: int, ramp: float, seed: int, addresses: int = 1) -> list[GameSpec]:
+    """``games`` games started over ``ramp`` seconds, their players from ``addresses`` loopback addresses
+    (127.0.0.1 onwards): as many client networks, each with its home among the server's processes."""
     rng = random.Random(seed)
+
+    def address() -> str:
+        number = rng.randrange(addresses)
+        return f"127.0.{number // 250}.{number % 250 + 1}"
+
     return [
-        GameSpec(delay=ramp * index / games, deal=rng.randrange(1, 1_000_000), seed=rng.randrange(2**32))
+        GameSpec(
+            delay=ramp * index / games,
+            deal=rng.randrange(1, 1_000_000),
+            seed=rng.randrange(2**32),
+            host_from=address(),
+            guest_from=address(),
+        )
         for index in range(games)
     ]
 
@@ -735,12 +790,14 @@ def run_once(
     tree: tuple[Path, str] = (ROOT, ""),
     event_loop: str = "",
     gather_ms: float | None = None,
+    processes: int = 1,
 ) -> RunResult:
-    """One server (of ``tree``: a checkout and its name, "" for this one), ``games`` games from
-    ``--clients`` processes; the server is stopped before returning."""
+    """One server (of ``tree``: a checkout and its name, "" for this one; of ``processes`` game
+    processes), ``games`` games from ``--clients`` processes; the server is stopped before returning.
+    With several processes the server's CPU, RSS and scheduling are the sums over all of them."""
     clients = args.clients or default_clients(games)
     ramp = args.ramp if args.ramp is not None else games / RAMP_GAMES_PER_SECOND
-    result = RunResult(games, clients, commit, slow_sync_ms, tree[1], event_loop, gather_ms)
+    result = RunResult(games, clients, commit, slow_sync_ms, processes, tree[1], event_loop, gather_ms)
     load_before = os.getloadavg()[0]
     if 2 * games + 64 > limit:
         result.errors[f"open-files limit {limit} is below 2 sockets a game"] += 1
@@ -749,7 +806,9 @@ def run_once(
     profile = folder / "server.prof" if args.profile else None
     context = multiprocessing.get_context("spawn")
     print(f"{result.label()}: starting the server and {clients} client process(es)", file=sys.stderr, flush=True)
-    with ServerProcess(folder, games + 100, profile, commit, slow_sync_ms, tree[0], event_loop, gather_ms) as server:
+    with ServerProcess(
+        folder, games + 100, profile, commit, slow_sync_ms, tree[0], event_loop, gather_ms, processes
+    ) as server:
         server_limit = open_files_limit(server.pid)
         if server_limit is not None and 2 * games + 64 > server_limit:
             result.errors[f"the server's open-files limit {server_limit} is below 2 sockets a game"] += 1
@@ -758,7 +817,7 @@ def run_once(
         results = context.Queue()
         go = context.Event()
         start_value = context.Value("d", 0.0)
-        specs = game_specs(games, ramp, args.seed + games)
+        specs = game_specs(games, ramp, args.seed + games, args.addresses)
         processes = [
             context.Process(
                 target=client_process, args=(specs[index::clients], settings, results, go, start_value), daemon=True
@@ -773,10 +832,12 @@ def run_once(
                 results.get(timeout=STARTUP_SECONDS * 2)
                 ready += 1
         time.sleep(1.0)  # the server idle, its start-up done
-        result.rss_idle_kib = proc_status(server.pid).get("VmRSS", 0)
-        server_cpu = cpu_seconds(server.pid) or 0.0
-        loop_cpu = loop_cpu_seconds(server.pid)
-        scheduled = schedule_seconds(server.pid)
+        pids = server.pids()
+        result.rss_idle_kib = sum(proc_status(pid).get("VmRSS", 0) for pid in pids)
+        cpu_before = [cpu_seconds(pid) or 0.0 for pid in pids]
+        server_cpu = sum(cpu_before)
+        loop_cpu = sum(loop_cpu_seconds(pid) for pid in pids)
+        scheduled = _summed([schedule_seconds(pid) for pid in pids])
         start = time.monotonic() + 0.2
         start_value.value = start
         go.set()
@@ -787,15 +848,20 @@ def run_once(
                 kind, payload = results.get(timeout=SAMPLE_SECONDS)
                 if kind == "done":
                     tallies.append(payload)
-            result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmRSS", 0))
+            result.rss_peak_kib = max(result.rss_peak_kib, sum(proc_status(pid).get("VmRSS", 0) for pid in pids))
         end = time.monotonic()
         result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
-        server_cpu = (cpu_seconds(server.pid) or server_cpu) - server_cpu
-        loop_cpu = loop_cpu_seconds(server.pid) - loop_cpu
+        cpu_after = [cpu_seconds(pid) or before for pid, before in zip(pids, cpu_before, strict=True)]
+        server_cpu = sum(cpu_after) - server_cpu
+        if len(pids) > 1:
+            result.cpu_by_process = [after - before for after, before in zip(cpu_after, cpu_before, strict=True)]
+        loop_cpu = sum(loop_cpu_seconds(pid) for pid in pids) - loop_cpu
         result.on_core, result.waiting_for_core = (
-            after - before for after, before in zip(schedule_seconds(server.pid), scheduled, strict=True)
+            after - before
+            for after, before in zip(_summed([schedule_seconds(pid) for pid in pids]), scheduled, strict=True)
         )
-        result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmHWM", 0))
+        if len(pids) == 1:
+            result.rss_peak_kib = max(result.rss_peak_kib, proc_status(server.pid).get("VmHWM", 0))
         if not server.alive():
             result.errors["the server exited during the run"] += 1
         if ready < clients or len(tallies) < ready:
@@ -813,6 +879,10 @@ def run_once(
         result.loop_cpu_ms_per_move = 1000 * loop_cpu / result.moves
     result.profile = profile if profile is not None and profile.exists() else None
     return result
+
+
+def _summed(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    return sum(pair[0] for pair in pairs), sum(pair[1] for pair in pairs)
 
 
 def summarise(result: RunResult, tallies: list[dict[str, Any]], server_cpu: float, seconds: float) -> None:
@@ -859,6 +929,15 @@ def notes(result: RunResult) -> str:
         f"{result.over_goal:,} moves over {P99_GOAL_MS:g} ms; the clients' oldest-generation GC: "
         f"{len(result.clients_gc_pauses)} pauses, max {1000 * max(result.clients_gc_pauses, default=0):.0f} ms"
     ]
+    if result.cpu_by_process:
+        spent = ", ".join(
+            f"process {index}: {seconds:.1f} s" for index, seconds in enumerate(result.cpu_by_process[1:])
+        )
+        waited = 100 * result.waiting_for_core / result.seconds if result.seconds else math.nan
+        said.append(
+            f"server CPU: the supervisor {result.cpu_by_process[0]:.1f} s, {spent}; the event loops waited "
+            f"for a core {waited:.0f}% of the run (summed)"
+        )
     said += [f"{count} x {kind}" for kind, count in result.errors.most_common(5)]
     if result.server_stderr:
         said.append(f"server stderr: {result.server_stderr.splitlines()[0][:160]}")
@@ -1180,6 +1259,18 @@ def main() -> None:
         default=[0.0],
         help="milliseconds added to every commit's sync, one run each (default 0; 0,5 for both)",
     )
+    parser.add_argument(
+        "--processes",
+        type=game_counts,
+        default=[1],
+        help="serve --processes, one run each (default 1; 1,2 for both in one run: a same-run ratio)",
+    )
+    parser.add_argument(
+        "--addresses",
+        type=int,
+        default=64,
+        help="loopback addresses the players connect from, each its own network (default 64; 1: all from 127.0.0.1)",
+    )
     args = parser.parse_args()
     if args.think <= 0 or args.moves_per_game < 1 or args.duration <= 0 or args.timeout <= 0 or args.clients < 0:
         parser.error("--think, --moves-per-game, --duration and --timeout must be positive, --clients at least 0")
@@ -1201,15 +1292,18 @@ def main() -> None:
         for slow_sync_ms in args.slow_sync_ms:
             for commit in args.commit:
                 for games in args.games or []:
-                    for tree in trees:
-                        ours = tree[0] == ROOT
-                        for event_loop, gather in itertools.product(
-                            args.event_loop if ours else [""], args.gather_ms if ours else [None]
-                        ):
-                            result = run_once(games, args, work, limit, commit, slow_sync_ms, tree, event_loop, gather)
-                            results.append(result)
-                            print(result.row(), flush=True)
-                            print(notes(result), file=sys.stderr, flush=True)
+                    for processes in args.processes:
+                        for tree in trees:
+                            ours = tree[0] == ROOT
+                            for event_loop, gather in itertools.product(
+                                args.event_loop if ours else [""], args.gather_ms if ours else [None]
+                            ):
+                                result = run_once(
+                                    games, args, work, limit, commit, slow_sync_ms, tree, event_loop, gather, processes
+                                )
+                                results.append(result)
+                                print(result.row(), flush=True)
+                                print(notes(result), file=sys.stderr, flush=True)
                 if args.max:
                     results += search_max(args, work, limit, commit, slow_sync_ms)
         if results:

@@ -43,7 +43,7 @@ class ServerProcess:
     ``open_files`` lowers the process's open-files limit. ``with ServerProcess(...) as server:`` starts it
     and stops it at the end. ``pid`` is the process's id while it runs. Without a ``--solver-...``
     flag it runs no solver (``--solver-workers 0``): a friends' server starts in a second, without
-    worker processes importing numba."""
+    worker processes importing numba; without ``--processes`` it is one process (``--processes 1``)."""
 
     def __init__(
         self,
@@ -59,6 +59,8 @@ class ServerProcess:
         """Variables set for the server's process on top of this one's (a locale)."""
         solver_flags = ("--solver-workers", "--solver-scheduler")
         self.flags = flags if any(flag in flags for flag in solver_flags) else (*flags, "--solver-workers", "0")
+        if "--processes" not in self.flags:
+            self.flags = (*self.flags, "--processes", "1")
         self.prelude = prelude
         """Python run in the server's process before the command line (a test's change to a module's setting)."""
         self.port = port if port is not None else free_port()

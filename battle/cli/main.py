@@ -701,6 +701,7 @@ def _run_command(
     parser = build_parser()
     args = parser.parse_args(argv)
     args.lang = language
+    args.argv = argv  # the command's words without the language: ``serve --processes`` starts its processes with them
     args.started = started
     args.whole_process = whole_process
     run = getattr(args, "run", None)

@@ -6,8 +6,10 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import os
 import signal
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
@@ -21,6 +23,7 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
+    from battle.online.server.shards import Shard
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.rules.board import Position
 
@@ -58,6 +61,17 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         metavar=pgettext("metavar", "FILE"),
         help=_("the games database (default: online/games.sqlite3 in the user's data folder)"),
     )
+    sub.add_argument(
+        "--processes",
+        type=whole_number(1, 256),
+        metavar="N",
+        help=_(
+            "game processes on this machine, each holding its share of the games (default: one per core; "
+            "1: one process for everything)"
+        ),
+    )
+    sub.add_argument("--process-of", type=_process_of, help=argparse.SUPPRESS)  # a game process of a supervisor
+    sub.add_argument("--run-folder", help=argparse.SUPPRESS)
     sub.add_argument(
         "--max-games",
         type=_positive,
@@ -338,6 +352,15 @@ def _host_name(text: str) -> str:
 _positive = whole_number(1)
 
 
+def _process_of(text: str) -> Shard:
+    from battle.online.server.shards import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _scheduler_address(text: str) -> str:
     from battle.cli.survey_command import _scheduler_address as checked  # the survey's check, the same words
 
@@ -357,15 +380,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
+    from battle.online.server.supervisor import READY, die_with_parent
     from battle.storage.paths import StorageProblem
 
     if args.solver_scheduler and args.solver_workers is not None:
         raise InputError(_("--solver-workers runs the solver here; a --solver-scheduler's workers are its own"))
+    processes = args.processes if args.processes is not None else len(os.sched_getaffinity(0))
+    process_of: Shard | None = args.process_of
+    if process_of is not None:
+        die_with_parent()
+    wants_solver = args.solver_workers != 0
     solver = (
         None
-        if args.solver_workers == 0
+        if not wants_solver or (process_of is not None and process_of.index != 0)  # one pool, in process 0
         else SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget, rate=args.solver_refill)
     )
+    if process_of is None and processes > 1:
+        from battle.cli.serve_processes import serve_in_processes
+
+        return serve_in_processes(args, processes, _page_address)
     try:
         store = GameStore(args.db)
     except (StoreError, StorageProblem) as error:
@@ -407,6 +440,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
+        if process_of is not None:
+            async with (
+                tuned_for_serving(),
+                running_server(
+                    store,
+                    args.host,
+                    args.port,
+                    limits,
+                    commit=args.commit,
+                    solver=solver,
+                    deals=_deal_book(solver),
+                    shard=process_of,
+                    run_folder=Path(args.run_folder),
+                    solver_process=0 if wants_solver else None,
+                ),
+            ):
+                for problem in store.problems:
+                    print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
+                print(READY, flush=True)  # to the supervisor
+                return await stop
         async with (
             tuned_for_serving(),
             running_server(

@@ -24,7 +24,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from battle.online.protocol import messages, reader
-from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.codes import hash_token, new_token
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame, DeviceRequest
 from battle.online.protocol.lobby_messages import FollowLobby, LeaveLobby, LobbyRequest, OpenChallenge
 from battle.online.protocol.messages import (
@@ -48,7 +48,7 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
-from battle.online.protocol.puzzle_messages import PuzzleRequest
+from battle.online.protocol.puzzle_messages import OpenPuzzle, PuzzleMove, PuzzleRequest, RevealPuzzle
 from battle.online.protocol.server_messages import (
     Created,
     Error,
@@ -82,6 +82,7 @@ from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.seat_networks import with_networks
 from battle.online.server.server_limits import ServerLimits
+from battle.online.server.shards import home_of, shard_of
 from battle.online.server.share_address import ShareAddress
 from battle.online.server.solver_games import DealBook, NoDeals, SolverGames
 from battle.online.server.store import StoreError, Write
@@ -90,6 +91,23 @@ if TYPE_CHECKING:
     from battle.online.server.solver_work import SolverWork
 
 log = logging.getLogger("mahjong-battle.server")
+
+
+_MISSING: dict[Purpose, str] = {"join": "no game has this invite code", "watch": "no game has this watch code"}
+
+
+class HandOver(Exception):
+    """The message just read picks a game of another process (``serve --processes``): ``process``."""
+
+    def __init__(self, process: int) -> None:
+        super().__init__(process)
+        self.process = process
+
+
+LOBBY_PROCESS = 0
+"""With ``--processes``, the process that holds the lobby (its list is in that process's memory, so
+every follower and challenge meets there) and the puzzles (their refutations ask the solver, whose
+pool runs there)."""
 
 
 class GameServer:
@@ -112,6 +130,10 @@ class GameServer:
         self.audiences = Audiences(live, limits, clock)
         self.share = ShareAddress(limits.public_url)
         """The address to hand friends (``welcome``'s ``share_url``); ``running_server`` adds where it listens."""
+        self.hand_over: Callable[[Client, str, int], Awaitable[bool]] | None = None
+        """What passes a connection to the process of the game it picks (``process_link``); None: one process."""
+        self.solver_process: int | None = None
+        """The process whose solver pool serves the solver's requests, when that is another one."""
         self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
         """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
         self._opening: dict[type, Callable[[Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
@@ -178,11 +200,31 @@ class GameServer:
         client = Client(socket, self.limits, client_address(socket))
         client.start()
         try:
+            handed = socket.handed
+            if handed is not None:  # from another process: it picked a game here, or this is its home
+                if socket.refusal is not None:
+                    client.close_soon(1008, socket.refusal)
+                if handed.hello:
+                    client.said_hello(handed.name)
+                client.created, client.hosted = handed.created, set(handed.hosted)
+                if handed.frame:
+                    await self._receive(client, handed.frame)
+            elif self.hand_over is not None and self.limits.trust_proxy:
+                home = home_of(self.guard.network(client.address), self.live.shard.count)
+                if home != self.live.shard.index and await self.hand_over(client, "", home):
+                    return  # behind a proxy the supervisor passes connections in turn: to its home now
             async for frame in socket:
-                if client.takes():
-                    await self._receive(client, frame)
-                else:
+                if socket.tail is not None:
+                    socket.tail.read_one()
+                if not client.takes():
                     await client.over_rate()
+                    continue
+                try:
+                    await self._receive(client, frame)
+                except HandOver as over:
+                    if isinstance(frame, str) and self.hand_over and await self.hand_over(client, frame, over.process):
+                        return
+                    await client.send(Error(ErrorCode.INTERNAL, "the server could not reach this game now; try again"))
         except ConnectionClosed:
             pass
         finally:
@@ -220,6 +262,8 @@ class GameServer:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
         picking = self._picking.get(type(message)) or self._standing_alone.get(type(message))
         if picking is not None:
+            if self.hand_over is not None:
+                self._refuse_if_elsewhere(client, message)
             if type(message) in self._picking or isinstance(message, SolverGame):
                 self.lobby.forget(client)  # a connection in a game follows the lobby no more
             await picking(client, message)
@@ -253,6 +297,34 @@ class GameServer:
         if client.room is not None:
             self.lobby.opened(client.room, network, message.create)
 
+    def _refuse_if_elsewhere(
+        self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
+    ) -> None:
+        """Raise ``HandOver`` when ``message`` picks a game (or asks for solver work, the lobby or a
+        puzzle) another process holds; a code or a token that names no game is refused here, counted
+        against this network."""
+        shard = self.live.shard
+        if isinstance(message, (SolverGame, Analyse, StopAnalysis, GetReview)):
+            process = self.solver_process if client.room is None else None  # never away from its game
+        elif isinstance(message, (OpenChallenge, FollowLobby, LeaveLobby, OpenPuzzle, PuzzleMove, RevealPuzzle)):
+            process = LOBBY_PROCESS if client.room is None else None
+        elif isinstance(message, (Join, Watch)):
+            purpose: Purpose = "join" if isinstance(message, Join) else "watch"
+            game_id = self._game_by_code(client, purpose, message.code)
+            if game_id is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, _MISSING[purpose], params={"what": purpose})
+            process = self._process_of(game_id)
+        elif isinstance(message, Resume):
+            found = self.live.store.seat_by_token(hash_token(message.token))
+            process = None if found is None else self._process_of(found[0])
+        else:
+            process = None
+        if process is not None and process != shard.index:
+            raise HandOver(process)
+
+    def _process_of(self, game_id: str) -> int:
+        return shard_of(game_id, self.live.shard.count)
+
     async def _create(self, client: Client, message: Create) -> None:
         if client.created >= self.limits.games_per_connection:
             raise ProtocolError(
@@ -260,7 +332,7 @@ class GameServer:
                 f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
                 params={"why": "games_per_connection", "count": self.limits.games_per_connection},
             )
-        if self.live.unfinished() >= self.limits.open_games:
+        if self.live.unfinished_everywhere() >= self.limits.open_games:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 "the server has as many games as it can hold; try again later",
@@ -280,7 +352,7 @@ class GameServer:
         store = self.live.store
         invite, watch = store.fresh_codes()
         room = Room.create(
-            game_id=new_game_id(),
+            game_id=self.live.shard.new_game_id(),
             invite=invite,
             watch=watch,
             plan=plan,
@@ -359,17 +431,23 @@ class GameServer:
         self.solver_games.tell_seat(client, room)
 
     def _room_by_code(self, client: Client, purpose: Purpose, code: str) -> Room:
-        """The game a code or a link's secret names, for ``purpose``.
+        """The game a code or a link's secret names, for ``purpose`` (``_game_by_code``)."""
+        try:
+            return self.live.room(self._game_by_code(client, purpose, code), _MISSING[purpose])
+        except ProtocolError as problem:
+            if problem.code == ErrorCode.NOT_FOUND and not is_link_secret(code):
+                problem.params = {"what": purpose}
+            raise
+
+    def _game_by_code(self, client: Client, purpose: Purpose, code: str) -> str | None:
+        """The id of the game a code or a link's secret names, for ``purpose``; None for a typed code
+        that names none (counted as wrong).
 
         A secret the server made is looked up whatever anyone's wrong codes; one it did not make
         counts against the client's network. A typed code is looked up only while the network
         and the server are within their budgets of wrong codes, and a wrong one counts against both."""
         store = self.live.store
-        lookup, missing = (
-            (store.game_by_invite, "no game has this invite code")
-            if purpose == "join"
-            else (store.game_by_watch, "no game has this watch code")
-        )
+        lookup = store.game_by_invite if purpose == "join" else store.game_by_watch
         now = time.monotonic()
         if is_link_secret(code):
             found = self.live.links.code_of(purpose, code)
@@ -380,17 +458,14 @@ class GameServer:
                     "no game has this link; check that it was copied whole",
                     params={"what": "link"},
                 )
-            return self.live.room(lookup(found), missing)
+            return lookup(found)
         refusal = self.guard.code_refusal(client.address, now)
         if refusal is not None:
             raise ProtocolError(ErrorCode.RATE_LIMITED, refusal)
-        try:
-            return self.live.room(lookup(code), missing)
-        except ProtocolError as problem:
-            if problem.code == ErrorCode.NOT_FOUND:
-                self.guard.code_failed(client.address, now)
-                problem.params = {"what": purpose}
-            raise
+        game_id = lookup(code)
+        if game_id is None:
+            self.guard.code_failed(client.address, now)
+        return game_id
 
     # -- acting in the game --------------------------------------------------------------
 
@@ -470,7 +545,9 @@ class GameServer:
         store = self.live.store
         invite, watch = store.fresh_codes()
         refuse_fast_start(self.guard, client.address)
-        new = room.accept_rematch(client.seat, game_id=new_game_id(), invite=invite, watch=watch, now=now)
+        new = room.accept_rematch(
+            client.seat, game_id=self.live.shard.new_game_id(), invite=invite, watch=watch, now=now
+        )
         self.guard.started(client.address, time.monotonic())
         seats = {3 - seat: network for seat, network in self.live.networks.of(room.game_id).items()}
         await self._commit(room, lambda: with_networks(store.plan_start_rematch(room, new), new.game_id, seats))

@@ -19,6 +19,10 @@
   clock ends a game), ``store`` (SQLite), ``seat_networks`` and ``network_caps`` (what one network
   holds and may start), ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
 
+With ``serve --processes N`` a ``supervisor`` holds the port and N processes each run this server
+over their ``shards`` of the games, passing connections to one another (``process_link``, over
+``handoff``'s Unix sockets); with one process none of that exists.
+
 Settings of the whole process (the switch interval, the collector) are no part of it: the
 ``serve`` command, which owns its process, turns them on (``process_tuning``).
 
@@ -33,7 +37,8 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from websockets.asyncio.server import Server, serve
 
@@ -45,8 +50,10 @@ from battle.online.server.group_commit import GATHER_SECONDS, Committer, EachCom
 from battle.online.server.http_front import HttpFront, stats_text
 from battle.online.server.live_games import LiveGames
 from battle.online.server.old_games import OldGames
+from battle.online.server.process_link import ProcessLink
 from battle.online.server.room import Status
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+from battle.online.server.shards import ONE_PROCESS, Shard
 from battle.online.server.share_address import ShareAddress
 from battle.online.server.solver_games import DealBook
 from battle.online.server.solver_outcomes import SolverSetup
@@ -70,10 +77,18 @@ async def running_server(
     solver: SolverSetup | None = None,
     deals: DealBook | None = None,
     gather_seconds: float = GATHER_SECONDS,
+    shard: Shard = ONE_PROCESS,
+    run_folder: Path | None = None,
+    solver_process: int | None = None,
 ) -> AsyncIterator[tuple[Server, GameServer]]:
     """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which), with the
     solver pool ``solver`` asks for (None: a server for friends' games only, refusing solver work)
     and the catalogued ``deals`` games against the solver start from.
+
+    One process of several (``shard`` of more than one, ``serve --processes``): it holds its shard's
+    games and takes its connections from ``run_folder``, where the supervisor listening on
+    ``host:port`` and the other processes pass them (``process_link``); ``solver_process`` is the
+    one whose pool serves the solver's requests when it is another one.
 
     On the way out its connections are closed first, then the solver's work is stopped, then the
     writer commits what is queued and stops."""
@@ -87,29 +102,46 @@ async def running_server(
             work = await asyncio.to_thread(SolverWork.open, solver)
         limits = fitted_to_open_files(limits)
         guard = AddressGuard(limits)
-        games = LiveGames(store, committer, limits)
+        games = LiveGames(store, committer, limits, shard)
         await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
         server = GameServer(games, limits, guard, clock, work, deals)
         old = OldGames(games, limits.keep_seconds, clock)
-        front = HttpFront(guard, limits, lambda: _stats(guard, games, server, old), host)
+        connection_options: dict[str, Any] = {
+            "ping_interval": limits.ping_interval,
+            "ping_timeout": limits.ping_timeout,
+            "close_timeout": CLOSE_TIMEOUT,
+            "write_limit": limits.peer_buffer,
+            "create_connection": peer_class(guard, limits, passable=not shard.alone),
+        }
+        link = None if shard.alone or run_folder is None else ProcessLink(run_folder, shard, guard, connection_options)
+
+        def own_stats() -> str:
+            return _stats(guard, games, server, old)
+
+        front = HttpFront(guard, limits, own_stats if link is None else link.all_stats, host)
+        where: dict[str, Any] = {"host": host, "port": port}
+        if link is not None:
+            assert run_folder is not None
+            where = {"unix": True, "path": str(run_folder / f"process-{shard.index}.ws")}  # the supervisor listens
+            link.own_stats = own_stats
+            server.hand_over = link.hand_over
+            server.solver_process = solver_process
         async with serve(
             server.handle,
-            host,
-            port,
             max_size=messages.MAX_MESSAGE_BYTES,
-            ping_interval=limits.ping_interval,
-            ping_timeout=limits.ping_timeout,
-            close_timeout=CLOSE_TIMEOUT,
-            write_limit=limits.peer_buffer,
             open_timeout=limits.hello_seconds,
             compression=None,
             process_request=front.answer,
-            create_connection=peer_class(guard, limits),
+            **connection_options,
+            **where,
         ) as listening:
-            server.share = ShareAddress.of_server(
-                limits.public_url, [sock.getsockname()[:2] for sock in listening.sockets]
-            )
-            watching = [asyncio.create_task(server.watch_clocks()), asyncio.create_task(old.run())]
+            addresses = [(host, port)] if link is not None else [sock.getsockname()[:2] for sock in listening.sockets]
+            server.share = ShareAddress.of_server(limits.public_url, addresses)
+            if link is not None:
+                link.start(listening)
+            watching = [asyncio.create_task(server.watch_clocks())]
+            if shard.index == 0:  # one process deletes the old games of all
+                watching.append(asyncio.create_task(old.run()))
             if work is not None:
                 watching.append(asyncio.create_task(work.watch_places()))
             server.solver_games.start()
@@ -121,6 +153,8 @@ async def running_server(
                 await asyncio.gather(*watching, return_exceptions=True)
                 await server.solver_games.close()
                 await server.reviews.close()
+                if link is not None:
+                    link.close()
     finally:
         if work is not None:
             await asyncio.to_thread(work.close)

@@ -21,12 +21,13 @@ import logging
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.server.game_ends import abandon_deadline, abandoning_seat
+from battle.online.server.game_ends import SOLVER_NETWORK, abandon_deadline, abandoning_seat
 from battle.online.server.group_commit import Committer
 from battle.online.server.link_secrets import LinkSecrets
 from battle.online.server.room import Room, Status, TimeCheck
 from battle.online.server.seat_networks import SeatNetworks
 from battle.online.server.server_limits import ServerLimits
+from battle.online.server.shards import ONE_PROCESS, Shard
 from battle.online.server.store import GameDamaged, GameStore, StoreError, Write
 
 log = logging.getLogger("mahjong-battle.server")
@@ -35,15 +36,19 @@ log = logging.getLogger("mahjong-battle.server")
 class LiveGames:
     """The rooms by game id, and each one's last write not yet known to be on disk."""
 
-    def __init__(self, store: GameStore, committer: Committer, limits: ServerLimits) -> None:
+    def __init__(
+        self, store: GameStore, committer: Committer, limits: ServerLimits, shard: Shard = ONE_PROCESS
+    ) -> None:
         self.store = store
+        self.shard = shard
+        """This process's share of the games (``serve --processes``): it holds the unfinished games of its shard."""
         self.committer = committer
         """Where writes go to disk; each one's future resolves once it is there."""
         self.limits = limits
         """How long a game waits for its second player and for its player to move (``game_ends``)."""
         self.links = LinkSecrets(store.link_key)
         """The secrets of the games' invite and watch links."""
-        self.rooms: dict[str, Room] = {room.game_id: room for room in store.load_unfinished()}
+        self.rooms: dict[str, Room] = {room.game_id: room for room in store.load_unfinished(shard.holds)}
         """Every unfinished game, and finished ones a connection is attached to."""
         self.networks = SeatNetworks(store.link_key, limits.ipv6_prefix)
         """The networks the seats of the unfinished games came from."""
@@ -80,6 +85,26 @@ class LiveGames:
 
     def unfinished(self) -> int:
         return sum(1 for room in self.rooms.values() if room.status != Status.FINISHED)
+
+    def unfinished_everywhere(self) -> int:
+        """The unfinished games of every process as the store has them, or this process's alone if it
+        holds more (its creates being stored): the cap on games is passed by at most the creates the
+        other processes are storing at that instant."""
+        if self.shard.alone:
+            return self.unfinished()
+        return max(self.unfinished(), self.store.unfinished_count())
+
+    def held_elsewhere(self, network: str, *, solver: bool) -> int:
+        """The unfinished games the network ``network`` holds a seat in (against the solver: ``solver``)
+        that other processes hold, as the store has them (0 with one process)."""
+        if self.shard.alone:
+            return 0
+        rows = self.store.read_rows(
+            "SELECT n.game, EXISTS (SELECT 1 FROM seat_networks s WHERE s.game = n.game AND s.network = ?) "
+            "FROM seat_networks n JOIN games g ON g.id = n.game WHERE n.network = ? AND g.status != 'finished'",
+            (SOLVER_NETWORK, network),
+        )
+        return len({game for game, against in rows if bool(against) == solver and not self.shard.holds(str(game))})
 
     def is_unfinished(self, game_id: str) -> bool:
         room = self.rooms.get(game_id)

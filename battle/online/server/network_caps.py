@@ -28,6 +28,7 @@ def refuse_start(live: LiveGames, guard: AddressGuard, address: str, *, solver: 
     limits = guard.limits
     network = live.networks.tag(address)
     held = live.networks.held(network, solver=solver, unfinished=live.is_unfinished)
+    held += live.held_elsewhere(network, solver=solver)
     if solver and held >= limits.solver_games_per_network:
         raise ProtocolError(
             ErrorCode.BUSY,

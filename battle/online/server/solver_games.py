@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from battle.online.protocol import messages
-from battle.online.protocol.codes import hash_token, new_game_id, new_token
+from battle.online.protocol.codes import hash_token, new_token
 from battle.online.protocol.messages import (
     ErrorCode,
     GivenPosition,
@@ -178,7 +178,7 @@ class SolverGames:
             return
         if client.created >= self.limits.games_per_connection:
             raise ProtocolError(ErrorCode.BUSY, "one connection may create so many games; reconnect to create more")
-        if self.live.unfinished() >= self.limits.open_games:
+        if self.live.unfinished_everywhere() >= self.limits.open_games:
             raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
         address = network_of(client.address, self.limits.ipv6_prefix)
         network = refuse_start(self.live, self.guard, client.address, solver=True)
@@ -192,7 +192,7 @@ class SolverGames:
         invite, watch = store.fresh_codes()
         now = self.clock()
         room = Room.create(
-            game_id=new_game_id(),
+            game_id=self.live.shard.new_game_id(),
             invite=invite,
             watch=watch,
             plan=plan,

@@ -36,7 +36,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -623,9 +623,10 @@ class GameStore:
         except (ValueError, TypeError, KeyError, IndexError) as error:  # BattleError and JSON errors are ValueErrors
             raise GameDamaged(one_line(f"game {game_id} does not rebuild: {error}")) from None
 
-    def load_unfinished(self) -> list[Room]:
-        """Every game waiting or being played, oldest first; one that does not rebuild is left out
-        and named in ``problems``, so one damaged game never keeps the server from starting."""
+    def load_unfinished(self, wanted: Callable[[str], bool] | None = None) -> list[Room]:
+        """Every game waiting or being played (whose id ``wanted`` takes), oldest first; one that does
+        not rebuild is left out and named in ``problems``, so one damaged game never keeps the server
+        from starting."""
         self.problems = []
         with self._lock:
             ids = [
@@ -633,7 +634,7 @@ class GameStore:
                 for row in self._query("SELECT id FROM games WHERE status != 'finished' ORDER BY created_at, rowid", ())
             ]
         rooms = []
-        for game_id in ids:
+        for game_id in ids if wanted is None else filter(wanted, ids):
             try:
                 room = self.load_game(game_id)
             except StoreError as error:

@@ -1,0 +1,113 @@
+"""``serve --processes N`` (N > 1): the supervisor's side of the command (``battle.online.server.supervisor``).
+
+It checks the database as one server does (a file set aside or refused is said before any game
+process starts, and the schema is made or upgraded once), listens on the port, starts the game
+processes (this command again, with ``--process-of``) and says the same two lines as one server
+once all of them take connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from battle.cli.inputs import InputError
+from battle.cli.interruption import EXIT_INTERRUPTED
+from battle.i18n import _, ngettext
+from battle.rules.errors import quote
+from battle.storage.paths import error_reason
+
+
+def serve_in_processes(
+    args: argparse.Namespace, processes: int, page_address: Callable[[str, int, str | None], str]
+) -> int:
+    """Run the server as ``processes`` game processes under one supervisor until SIGINT or SIGTERM;
+    ``page_address`` names the browser's page as one server does."""
+    from battle.online.server.store import GameStore, StoreError
+    from battle.online.server.supervisor import Supervisor, listening_socket
+    from battle.storage.paths import StorageProblem
+
+    try:
+        with GameStore(args.db) as store:
+            if store.notice:
+                print(store.notice, file=sys.stderr)
+            unfinished, path = store.unfinished_count(), store.path
+    except (StoreError, StorageProblem) as error:
+        raise InputError(str(error)) from None
+    except OSError as error:
+        raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
+    try:
+        listener = listening_socket(args.host, args.port)
+    except UnicodeError:
+        raise InputError(
+            _("--host: {quote} is not an address or a host name").format(quote=quote(args.host, 60))
+        ) from None
+    except OSError as error:
+        raise InputError(
+            _("cannot listen on {host}:{port}: {value}").format(
+                host=args.host, port=args.port, value=error_reason(error)
+            )
+        ) from None
+    port = int(listener.getsockname()[1])
+    folder = Path(tempfile.mkdtemp(prefix="mahjong-battle-serve-"))
+    language = ["--lang", args.lang] if args.lang else []
+    command = [sys.executable, "-m", "battle", *language, *args.argv, f"--port={port}", f"--run-folder={folder}"]
+
+    async def supervise() -> int:
+        supervisor = Supervisor(
+            listener, processes, command, folder, trust_proxy=args.trust_proxy, ipv6_prefix=args.ipv6_prefix
+        )
+        stopped_by: list[int] = []
+
+        def stopping(number: int) -> None:
+            stopped_by.append(number)
+            supervisor.stop()
+
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
+        started: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        running = asyncio.create_task(supervisor.run(started))
+        await asyncio.wait([started, running], return_when=asyncio.FIRST_COMPLETED)
+        if started.done():
+            _say_started(args, port, path, unfinished, processes, page_address(args.host, port, args.public_url))
+        await running
+        if supervisor.failure is not None:
+            raise InputError(supervisor.failure)
+        print(_("Server stopped; every game is kept."), flush=True)
+        return stopped_by[0] if stopped_by else signal.SIGTERM
+
+    try:
+        stopped_by = asyncio.run(supervise())
+    finally:
+        listener.close()
+        shutil.rmtree(folder, ignore_errors=True)
+    return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
+
+
+def _say_started(args: argparse.Namespace, port: int, path: Path, unfinished: int, processes: int, page: str) -> None:
+    print(
+        ngettext(
+            "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
+            "game loaded · Ctrl-C stops it",
+            "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
+            "games loaded · Ctrl-C stops it",
+            unfinished,
+        ).format(host=args.host, port=port, path=path, count=unfinished),
+        flush=True,
+    )
+    print(
+        _("Play in a browser: {page} (host a game there and send its link)").format(page=page),
+        flush=True,
+    )
+    print(
+        ngettext("{count} game process", "{count} game processes", processes).format(count=processes),
+        flush=True,
+    )

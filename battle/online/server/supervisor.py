@@ -1,0 +1,209 @@
+"""``serve --processes N``: N game processes behind one port, each started again when it dies.
+
+The supervisor holds the listening socket and does one thing per connection: it accepts it and
+passes it, unread, to the game process that is the home of its client's network
+(``shards.home_of``; behind a trusted proxy, where every peer is the proxy, to each in turn),
+or to the next one while that one is starting. That process reads the request and serves it,
+and passes the connection on when its client picks a game another process holds
+(``process_link``). So the supervisor's cost is an ``accept`` and a ``sendmsg`` a connection.
+
+A game process that exits (a crash, ``kill -9``) is started again at once with the same index:
+it loads its shard's unfinished games from the database (every acknowledged move is there)
+and its clients, who lost their connection, reconnect and resume, resending the moves they
+had no ``ack`` for (a move id the game has is acknowledged again, not played twice). The others
+are told (``Restarted``), so the connections they counted for it are let go. A process that
+exits within ``START_SECONDS`` of its start three times in a row stops the whole server.
+
+Each game process is this program again (``serve`` with the same flags and ``--process-of I/N``),
+so it opens the database, and its own solver pool in process 0, as one server does; it says
+``ready`` on its standard output once it takes connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import signal
+import socket
+from collections.abc import Sequence
+from pathlib import Path
+
+from battle.online.server import handoff
+from battle.online.server.address_guard import network_of
+from battle.online.server.handoff import Fresh, Restarted
+from battle.online.server.shards import home_of
+
+READY = "ready"
+"""What a game process prints once it takes connections."""
+START_SECONDS = 30.0
+"""A process that dies sooner than this after its start counts as failing to start."""
+FAILED_STARTS = 3
+"""Starts in a row that fail before the server gives up."""
+PASS_WAIT = 2.0
+"""Seconds the supervisor tries to pass one connection (every process full or starting) before it drops it."""
+
+log = logging.getLogger("mahjong-battle.server")
+
+
+class Supervisor:
+    """The listening socket and ``count`` game processes, each run by ``command`` with its index."""
+
+    def __init__(
+        self,
+        listener: socket.socket,
+        count: int,
+        command: Sequence[str],
+        folder: Path,
+        *,
+        trust_proxy: bool = False,
+        ipv6_prefix: int = 64,
+    ) -> None:
+        self.listener = listener
+        self.count = count
+        self.command = list(command)
+        self.folder = folder
+        self.trust_proxy = trust_proxy
+        self.ipv6_prefix = ipv6_prefix
+        self.ready = [False] * count
+        """Which processes take connections now."""
+        self.processes: list[asyncio.subprocess.Process | None] = [None] * count
+        self.failure: str | None = None
+        """Why the server stopped on its own (a process that would not start), else None."""
+        self._stopping = asyncio.Event()
+        self._all_ready = asyncio.Event()
+        self._outbox = handoff.Outbox()
+        self._turn = itertools.count()
+
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes if process is not None]
+
+    async def run(self, started: asyncio.Future[None]) -> None:
+        """Start every process (``started`` resolves once all are ready), pass connections, restart
+        the processes that die, until ``stop``."""
+        keepers = [asyncio.create_task(self._keep(index)) for index in range(self.count)]
+        accepting = None
+        stopping = asyncio.create_task(self._stopping.wait())
+        try:
+            all_ready = asyncio.create_task(self._all_ready.wait())
+            await asyncio.wait([all_ready, stopping], return_when=asyncio.FIRST_COMPLETED)
+            all_ready.cancel()
+            if not self._stopping.is_set():
+                started.set_result(None)
+                accepting = asyncio.create_task(self._accept_forever())
+                await stopping
+        finally:
+            stopping.cancel()
+            if accepting is not None:
+                accepting.cancel()
+            for process in self.processes:
+                if process is not None and process.returncode is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        process.terminate()
+            await asyncio.gather(*keepers, return_exceptions=True)
+            self._outbox.close()
+
+    def stop(self, reason: str | None = None) -> None:
+        if reason is not None and self.failure is None:
+            self.failure = reason
+        self._stopping.set()
+
+    # -- the processes -------------------------------------------------------------------
+
+    async def _keep(self, index: int) -> None:
+        """Run process ``index`` until the server stops, starting it again whenever it exits."""
+        failed = 0
+        loop = asyncio.get_running_loop()
+        while not self._stopping.is_set():
+            begun = loop.time()
+            process = await asyncio.create_subprocess_exec(
+                *self.command, f"--process-of={index}/{self.count}", stdout=asyncio.subprocess.PIPE
+            )
+            self.processes[index] = process
+            assert process.stdout is not None
+            line = await process.stdout.readline()
+            if line.decode(errors="replace").strip() == READY:
+                self.ready[index] = True
+                if all(self.ready):
+                    self._all_ready.set()
+                await process.stdout.read()  # it writes nothing more; the end is its exit
+            code = await process.wait()
+            self.ready[index] = False
+            self._tell_all(Restarted(index))
+            if self._stopping.is_set():
+                return
+            failed = failed + 1 if loop.time() - begun < START_SECONDS else 0
+            if failed >= FAILED_STARTS:
+                self.stop(f"process {index} of the server exited {failed} times at its start (last: {code})")
+                return
+            log.error("process %d of the server exited (%s); starting it again", index, code)
+
+    def _tell_all(self, note: Restarted) -> None:
+        for other in range(self.count):
+            if other != note.index and self.ready[other]:
+                with contextlib.suppress(OSError):
+                    self._outbox.send(handoff.process_socket(self.folder, other), note)
+
+    # -- the connections -----------------------------------------------------------------
+
+    async def _accept_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                connection, peer = await loop.sock_accept(self.listener)
+            except OSError as problem:  # out of file descriptors: the processes hold the connections
+                log.error("could not accept a connection: %s", problem)
+                await asyncio.sleep(0.1)
+                continue
+            with connection:
+                await self._pass(connection, str(peer[0]) if peer else "unknown")
+
+    async def _pass(self, connection: socket.socket, address: str) -> None:
+        """Pass ``connection`` to its home process, or the next one that takes it."""
+        if self.trust_proxy:
+            first = next(self._turn) % self.count
+        else:
+            first = home_of(network_of(address, self.ipv6_prefix), self.count)
+        loop = asyncio.get_running_loop()
+        given_up = loop.time() + PASS_WAIT
+        while loop.time() < given_up:
+            for offset in range(self.count):  # its home, or while that one is down the next one up
+                index = (first + offset) % self.count
+                if not self.ready[index]:
+                    continue
+                try:
+                    self._outbox.send(handoff.process_socket(self.folder, index), Fresh(), connection.fileno())
+                    return
+                except BlockingIOError:
+                    break  # its home is busy: the connection waits for it, and is counted there
+                except OSError:  # it died (refused, or its socket is gone); its keeper starts it again
+                    self.ready[index] = False
+            await asyncio.sleep(0.005)
+        log.error("dropped a connection from %s: no process of the server took it", address)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's TCP socket on ``host:port`` (port 0: any free one), non-blocking."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _name, address = infos[0]
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+        listener.listen(4096)
+    except OSError:
+        listener.close()
+        raise
+    listener.setblocking(False)
+    return listener
+
+
+def die_with_parent() -> None:
+    """Ask Linux to end this process when the supervisor that started it ends (a ``kill -9`` of the
+    supervisor leaves no game process behind holding the database)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG

@@ -1,0 +1,279 @@
+"""``serve --processes 2`` through real processes: the supervisor, two game processes, one database.
+
+Every connection here comes from an address of 127.0.0.0/8 chosen for the process that is its
+network's home (``shards.home_of``: 127.0.0.1 is process 0's, 127.0.0.3 process 1's), so each
+test knows which process a connection reaches first, and which one holds a game (``shard_of``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from battle.online.server.shards import home_of, shard_of
+from tests.online_server import Client, ServerProcess, a_legal_move
+
+HOME_0 = "127.0.0.1"
+HOME_1 = "127.0.0.3"
+HOMES = {0: HOME_0, 1: HOME_1}
+SECONDS = 30.0
+"""The most any wait here takes on a busy machine (a game process started again: about 2 s quiet)."""
+
+
+def test_the_addresses_are_the_homes_the_tests_assume() -> None:
+    assert home_of(HOME_0, 2) == 0
+    assert home_of(HOME_1, 2) == 1
+
+
+def game_processes(server: ServerProcess) -> dict[int, int]:
+    """The game processes' ids by their index, as the supervisor's children."""
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    found = {}
+    for child in children:
+        command = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        for part in command:
+            if part.startswith(b"--process-of="):
+                found[int(part.split(b"=")[1].split(b"/")[0])] = int(child)
+    return found
+
+
+def stats(server: ServerProcess) -> dict[str, str]:
+    with urllib.request.urlopen(f"{server.base}/stats", timeout=10) as answer:
+        return dict(line.split(" ", 1) for line in answer.read().decode().splitlines())
+
+
+class Game:
+    """One game's two players, each on a connection from its own address, and its acknowledged moves."""
+
+    def __init__(self, url: str, creator_from: str, joiner_from: str) -> None:
+        self.url = url
+        self.addresses = {1: creator_from, 2: joiner_from}
+        host = Client(url, "Ann", source=creator_from)
+        host.send({"type": "create", "deal": {"number": 5}, "first": "creator", "name": "Ann"})
+        self.created = host.expect("created", SECONDS)
+        state = host.expect("state", SECONDS)
+        guest = Client(url, "Bob", source=joiner_from)
+        guest.send({"type": "join", "code": self.created["invite"], "name": "Bob"})
+        joined = guest.expect("joined", SECONDS)
+        guest.expect("state", SECONDS)
+        host.expect("state", SECONDS)
+        self.players = {1: host, 2: guest}
+        self.tokens = {1: self.created["token"], 2: joined["token"]}
+        self.position: dict[str, Any] = {"start": state["start"], "moves": list(state["moves"])}
+        self.acked: list[tuple[int, str, str]] = []
+        """(seat, move id, move) of every ``ack``, in order."""
+
+    @property
+    def game_id(self) -> str:
+        return str(self.created["game"])
+
+    def seat_to_move(self) -> int:
+        return 1 + len(self.position["moves"]) % 2  # the creator moves first; no pass in these few moves
+
+    def send_move(self) -> tuple[int, str, str]:
+        seat = self.seat_to_move()
+        move, move_id = a_legal_move(self.position), f"m{len(self.position['moves'])}"
+        self.players[seat].send({"type": "move", "move": move, "id": move_id})
+        return seat, move_id, move
+
+    def acknowledged(self, seat: int, move_id: str) -> None:
+        ack = self.players[seat].expect("ack", SECONDS)
+        assert ack["id"] == move_id
+        if move_id not in {acked_id for _seat, acked_id, _move in self.acked}:
+            self.acked.append((seat, move_id, ack["move"]))
+        if len(self.position["moves"]) < ack["ply"]:
+            self.position["moves"].append(ack["move"])
+
+    def play(self, moves: int) -> None:
+        for _ in range(moves):
+            seat, move_id, _move = self.send_move()
+            self.acknowledged(seat, move_id)
+
+    def reconnect(self, seat: int) -> None:
+        """The seat's player opens a new connection and resumes with its token."""
+        self.players[seat].close()
+        player = Client(self.url, source=self.addresses[seat])
+        player.send({"type": "resume", "token": self.tokens[seat]})
+        state = player.expect("state", SECONDS)
+        self.players[seat] = player
+        self.position["moves"] = list(state["moves"])
+
+    def close(self) -> None:
+        for player in self.players.values():
+            player.close()
+
+
+def stored_moves(database: Path, game_id: str) -> list[tuple[int, str, str]]:
+    with sqlite3.connect(database) as connection:
+        return [
+            (int(seat), str(move_id), str(move))
+            for seat, move_id, move in connection.execute(
+                "SELECT seat, move_id, move FROM moves WHERE game = ? AND taken_back_at IS NULL ORDER BY ply",
+                (game_id,),
+            )
+        ]
+
+
+def test_a_game_of_either_process_is_joined_watched_and_played_through_one_port(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        assert set(game_processes(server)) == {0, 1}
+        games = [Game(server.url, HOMES[owner], HOMES[1 - owner]) for owner in (0, 1)]
+        try:
+            for owner, game in zip((0, 1), games, strict=True):
+                assert shard_of(game.game_id, 2) == owner  # made by its creator's home
+                watcher = Client(server.url, source=HOMES[1 - owner])
+                watcher.send({"type": "watch", "code": game.created["watch"]})
+                assert watcher.expect("state", SECONDS)["game"] == game.game_id
+                game.play(4)
+                assert watcher.expect("moved", SECONDS)["game"] == game.game_id
+                watcher.close()
+            deadline = time.monotonic() + SECONDS
+            while (counts := stats(server)).get("games_playing") != "2" and time.monotonic() < deadline:
+                time.sleep(0.1)  # each process writes its counts once a second
+            assert counts["processes"] == "2"
+            assert counts["games_playing"] == "2"
+        finally:
+            for game in games:
+                game.close()
+
+
+def test_a_game_process_killed_with_9_comes_back_with_every_acknowledged_move(tmp_path: Path) -> None:
+    through_kills(tmp_path, games=4, kills=1)
+
+
+@pytest.mark.slow
+def test_games_of_both_processes_go_through_kills_of_each(tmp_path: Path) -> None:
+    through_kills(tmp_path, games=12, kills=4)
+
+
+def through_kills(folder: Path, games: int, kills: int) -> None:
+    """``games`` games, half of each process, each with a move in flight at every kill of a game
+    process (process 1 first, then each in turn); at the end each game's stored moves are the
+    moves its players saw acknowledged, each once: 0 lost, 0 doubled."""
+    lifted = ("--max-connections-per-address", "100", "--max-games-per-address", "100", "--creates-per-hour", "36000")
+    with ServerProcess(folder, "--processes", "2", *lifted) as server:
+        played = [Game(server.url, HOMES[index % 2], HOMES[1 - index % 2]) for index in range(games)]
+        try:
+            for game in played:
+                game.play(3)
+            for kill in range(kills):
+                killed = 1 - kill % 2
+                before = game_processes(server)
+                in_flight = [(game, game.send_move()) for game in played]  # a move each, then the kill at once
+                os.kill(before[killed], signal.SIGKILL)
+                for game, (seat, move_id, move) in in_flight:
+                    if shard_of(game.game_id, 2) != killed:
+                        game.acknowledged(seat, move_id)  # the other process's games go on as if nothing happened
+                        continue
+                    with contextlib.suppress(ConnectionClosed, TimeoutError):
+                        game.acknowledged(seat, move_id)  # its ack may have left before the kill
+                    for player_seat in (1, 2):
+                        game.reconnect(player_seat)
+                    if move_id not in {acked_id for _seat, acked_id, _move in game.acked}:
+                        # lost with the process, or stored and its ack lost: the same id is played now, or acknowledged
+                        game.players[seat].send({"type": "move", "move": move, "id": move_id})
+                        game.acknowledged(seat, move_id)
+                    game.players[seat].send({"type": "move", "move": move, "id": move_id})  # a resend is acknowledged
+                    assert game.players[seat].expect("ack", SECONDS)["id"] == move_id  # again, not played twice
+                after = game_processes(server)
+                assert after[1 - killed] == before[1 - killed] and after[killed] != before[killed]
+                for game in played:
+                    game.play(1)
+        finally:
+            for game in played:
+                game.close()
+        for game in played:
+            assert stored_moves(folder / "games.sqlite3", game.game_id) == game.acked  # 0 lost, 0 doubled
+
+
+def test_a_network_is_held_to_its_caps_across_processes(tmp_path: Path) -> None:
+    caps = ("--max-connections-per-address", "3", "--max-games-per-address", "2", "--max-waiting-per-address", "5")
+    with ServerProcess(tmp_path, "--processes", "2", *caps) as server:
+        hosts = []
+        for _ in range(2):  # two games of process 1 that HOME_0's network joins
+            host = Client(server.url, source=HOME_1)
+            host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            hosts.append((host, host.expect("created", SECONDS)))
+        guests = []
+        for _host, created in hosts:
+            guest = Client(server.url, source=HOME_0)  # passed to process 1, counted at home
+            guest.send({"type": "join", "code": created["invite"]})
+            guest.expect("joined", SECONDS)
+            guests.append(guest)
+        third = Client(server.url, source=HOME_0)
+        third.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+        refused = third.error(SECONDS)
+        assert refused["code"] == "busy" and refused["params"] == {"why": "network_games", "count": 2}
+        with pytest.raises(InvalidStatus) as over:  # its two guests in process 1 and ``third`` at home
+            Client(server.url, source=HOME_0)
+        assert over.value.response.status_code == 429
+        guests.pop().close()
+        deadline = time.monotonic() + SECONDS
+        while True:  # the close reaches home from process 1
+            try:
+                fourth = Client(server.url, source=HOME_0)
+                break
+            except InvalidStatus:
+                assert time.monotonic() < deadline, "a connection closed in process 1 stays counted at home"
+                time.sleep(0.05)
+        for client in [fourth, third, *guests, *(host for host, _created in hosts)]:
+            client.close()
+
+
+def test_one_process_is_the_server_as_it_was(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--processes", "1") as server:
+        assert game_processes(server) == {}
+        assert "processes" not in stats(server)
+        client = Client(server.url)
+        client.send({"type": "ping", "t": 1})
+        assert json.loads(json.dumps(client.expect("pong")))["t"] == 1
+        client.close()
+
+
+def test_behind_a_proxy_a_network_is_counted_at_its_home_whichever_process_took_it(tmp_path: Path) -> None:
+    forwarded = next(f"203.0.113.{number}" for number in range(1, 255) if home_of(f"203.0.113.{number}", 2) == 1)
+    with ServerProcess(tmp_path, "--processes", "2", "--trust-proxy", "--max-connections-per-address", "2") as server:
+        # the supervisor passes the proxy's connections in turn: the first reaches process 0 and goes home
+        held = [Client(server.url, forwarded_for=forwarded) for _ in range(2)]
+        for client in held:
+            client.send({"type": "ping", "t": 1})
+            client.expect("pong", SECONDS)
+        refused = 0
+        for _ in range(2):  # one of these reaches process 0, the other process 1: both are refused
+            try:
+                extra = Client(server.url, forwarded_for=forwarded)
+            except InvalidStatus as status:
+                assert status.response.status_code == 429
+                refused += 1
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 1008
+                refused += 1
+            else:
+                extra.close()
+        assert refused == 2
+        other = Client(server.url, forwarded_for="198.51.100.7")  # another network is let in
+        other.close()
+        for client in held:
+            client.close()
+
+
+def test_a_game_against_the_solver_asked_at_either_home_is_played_by_process_0(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
+        client = Client(server.url, source=HOME_1)  # reaches process 1, which has no pool
+        client.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "joiner"})
+        client.expect("solver_created", 120.0)
+        state = client.expect("state", SECONDS)
+        assert shard_of(state["game"], 2) == 0
+        moved = client.expect("moved", 120.0)  # the solver's first move
+        assert moved["ply"] == 1 and moved["seat"] != state["you"]
+        client.close()
