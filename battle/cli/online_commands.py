@@ -376,7 +376,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from battle.online.server.game_server import bound_port, running_server
     from battle.online.server.group_commit import GATHER_SECONDS
-    from battle.online.server.process_tuning import serving_loop, tuned_for_serving
+    from battle.online.server.process_tuning import LoopChoice, serving_loop, tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
@@ -451,6 +451,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     commit=args.commit,
                     solver=solver,
                     deals=_deal_book(solver),
+                    gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
                     shard=process_of,
                     run_folder=Path(args.run_folder),
                     solver_process=0 if wants_solver else None,
@@ -497,7 +498,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return stopped_by
 
     try:
-        with asyncio.Runner(loop_factory=serving_loop(args.event_loop)) as runner:
+        # a game process adopts the sockets handed to it through asyncio's server's protocol factory,
+        # which uvloop's server does not expose: it runs on asyncio's loop
+        loop_choice: LoopChoice = "asyncio" if process_of is not None else args.event_loop
+        with asyncio.Runner(loop_factory=serving_loop(loop_choice)) as runner:
             stopped_by = runner.run(serve_until_stopped())
     except OSError as error:
         if args.solver_scheduler and error.errno is None:  # Dask's "Timed out trying to connect"

@@ -277,3 +277,23 @@ def test_a_game_against_the_solver_asked_at_either_home_is_played_by_process_0(t
         moved = client.expect("moved", 120.0)  # the solver's first move
         assert moved["ply"] == 1 and moved["seat"] != state["you"]
         client.close()
+
+
+def test_one_lobby_for_every_process(tmp_path: Path) -> None:
+    """The lobby's list lives in process 0: a follower whose home is process 1 sees a challenge opened
+    from process 0's home, and takes it (its join goes to the game's process)."""
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        follower = Client(server.url, "Bob", source=HOME_1)
+        follower.send({"type": "lobby_follow"})
+        assert follower.expect("lobby", SECONDS)["challenges"] == []
+        challenger = Client(server.url, "Ann", source=HOME_0)
+        challenger.send({"type": "challenge", "deal": {"number": 3}, "first": "creator", "name": "Ann"})
+        code = challenger.expect("created", SECONDS)["invite"]
+        news = follower.expect("lobby_news", SECONDS)
+        assert [entry["code"] for entry in news["added"]] == [code]
+        taker = Client(server.url, "Bob", source=HOME_1)
+        taker.send({"type": "join", "code": code, "name": "Bob"})
+        taker.expect("joined", SECONDS)
+        assert follower.expect("lobby_news", SECONDS)["removed"] == [code]
+        for client in (follower, challenger, taker):
+            client.close()
