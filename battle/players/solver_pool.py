@@ -6,7 +6,8 @@ The pool itself is ``battle.players.pool`` (the queue and its tickets) over
 jobs and results in ``battle.players.pool_jobs`` and the two adapters that run the units,
 ``battle.players.local_pool`` (worker processes on this machine) and ``battle.players.dask_pool``
 (a Dask cluster). A server process may use a pool another process of the machine owns instead,
-through a ``PoolClient`` (``battle.players.pool_service``); both are a ``PoolFront``.
+through a ``PoolClient`` (``battle.players.pool_service``, which the owner runs with ``serve_pool``);
+both are a ``PoolFront``.
 ``docs/solver-pool.md`` describes it for the people who run a server.
 """
 
@@ -30,6 +31,7 @@ from battle.players.pool_jobs import (
     position_data,
 )
 from battle.players.pool_schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, Standing, address_key
+from battle.players.pool_service import PoolService, serve_pool
 
 __all__ = [
     "IPV6_PREFIX",
@@ -46,6 +48,7 @@ __all__ = [
     "PoolClient",
     "PoolError",
     "PoolFront",
+    "PoolService",
     "PoolTicket",
     "PoolUnavailable",
     "PositionData",
@@ -59,6 +62,7 @@ __all__ = [
     "address_key",
     "open_pool",
     "position_data",
+    "serve_pool",
 ]
 
 

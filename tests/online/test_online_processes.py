@@ -267,15 +267,22 @@ def test_behind_a_proxy_a_network_is_counted_at_its_home_whichever_process_took_
             client.close()
 
 
-def test_a_game_against_the_solver_asked_at_either_home_is_played_by_process_0(tmp_path: Path) -> None:
+def test_a_game_against_the_solver_in_process_1_is_played_on_process_0s_pool(tmp_path: Path) -> None:
+    """Process 0 owns the solver's pool and serves it to process 1 (``POOL_SOCKET``): a game against
+    the solver asked at process 1's home stays there, its moves and its hint come from the one pool,
+    and /stats counts one pool's workers."""
     with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
-        client = Client(server.url, source=HOME_1)  # reaches process 1, which has no pool
+        client = Client(server.url, source=HOME_1)  # reaches process 1, which has no pool of its own
         client.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "joiner"})
         client.expect("solver_created", 120.0)
         state = client.expect("state", SECONDS)
-        assert shard_of(state["game"], 2) == 0
+        assert shard_of(state["game"], 2) == 1
         moved = client.expect("moved", 120.0)  # the solver's first move
         assert moved["ply"] == 1 and moved["seat"] != state["you"]
+        client.send({"type": "hint"})
+        hint = client.expect("hint_result", 120.0)
+        assert hint["ply"] == 1 and hint["evaluation"]["best_moves"]
+        assert stats(server)["solver_workers"] == "1"
         client.close()
 
 

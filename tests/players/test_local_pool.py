@@ -33,6 +33,7 @@ from battle.players.pool_jobs import (
 )
 from battle.players.pool_schedule import Budget, Refusal
 from battle.rules.board import move_name, parse_move
+from tests.loop_apart import run_apart
 from tests.players.conftest import (
     DATA,
     WAIT,
@@ -125,7 +126,7 @@ def test_cancelling_the_awaited_future_cancels_the_unit(single: LocalPool) -> No
         with contextlib.suppress(asyncio.CancelledError):
             await waiting
 
-    asyncio.run(wait_then_leave())
+    run_apart(wait_then_leave())
     assert ticket.future.cancelled() and ticket.place() is None
     assert isinstance(submit(single, club_move(), "next").result(WAIT), MoveResult)
 

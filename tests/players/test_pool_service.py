@@ -37,6 +37,7 @@ from battle.players.pool_jobs import (
 from battle.players.pool_schedule import Budget, Refusal
 from battle.players.pool_service import PoolService, serve_pool
 from battle.players.pool_wire import MAX_FRAME, decode_result, encode, encode_tagged, frame, read_frame
+from tests.loop_apart import run_apart
 from tests.players.conftest import WAIT, data_position, endless_analysis, greedy_down, short_review, submit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -382,7 +383,7 @@ def test_the_servers_solver_work_runs_on_a_client_as_on_the_pool(pool: LocalPool
         assert "solver_cpu_seconds_move" in lines and move.ticket.cpu_seconds > 0
 
     with PoolClient(service.path) as client:
-        asyncio.run(use(SolverWork(client)))
+        run_apart(use(SolverWork(client)))
 
 
 def test_a_client_whose_service_sends_bad_bytes_fails_its_tickets_in_one_line(tmp_path: Path) -> None:
@@ -446,7 +447,7 @@ def test_work_whose_service_goes_fails_as_unavailable_for_the_server(pool: Local
 
     try:
         with PoolClient(service.path) as client:
-            asyncio.run(use(SolverWork(client)))
+            run_apart(use(SolverWork(client)))
     finally:
         service.close()
     until(lambda: idle(pool), "the closed service's work left the pool")

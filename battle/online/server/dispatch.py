@@ -48,7 +48,7 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
-from battle.online.protocol.puzzle_messages import OpenPuzzle, PuzzleMove, PuzzleRequest, RevealPuzzle
+from battle.online.protocol.puzzle_messages import PuzzleRequest
 from battle.online.protocol.server_messages import (
     Created,
     Error,
@@ -105,9 +105,8 @@ class HandOver(Exception):
 
 
 LOBBY_PROCESS = 0
-"""With ``--processes``, the process that holds the lobby (its list is in that process's memory, so
-every follower and challenge meets there) and the puzzles (their refutations ask the solver, whose
-pool runs there)."""
+"""With ``--processes``, the process that holds the lobby: its list is in that process's memory, so
+every follower and challenge meets there."""
 
 
 class GameServer:
@@ -300,13 +299,12 @@ class GameServer:
     def _refuse_if_elsewhere(
         self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
     ) -> None:
-        """Raise ``HandOver`` when ``message`` picks a game (or asks for solver work, the lobby or a
-        puzzle) another process holds; a code or a token that names no game is refused here, counted
-        against this network."""
+        """Raise ``HandOver`` when ``message`` picks a game (or asks for the lobby) another process
+        holds; a code or a token that names no game is refused here, counted against this network."""
         shard = self.live.shard
         if isinstance(message, (SolverGame, Analyse, StopAnalysis, GetReview)):
             process = self.solver_process if client.room is None else None  # never away from its game
-        elif isinstance(message, (OpenChallenge, FollowLobby, LeaveLobby, OpenPuzzle, PuzzleMove, RevealPuzzle)):
+        elif isinstance(message, (OpenChallenge, FollowLobby, LeaveLobby)):
             process = LOBBY_PROCESS if client.room is None else None
         elif isinstance(message, (Join, Watch)):
             purpose: Purpose = "join" if isinstance(message, Join) else "watch"

@@ -95,11 +95,19 @@ async def running_server(
     committer: Committer = GroupCommit(store, gather_seconds) if commit == "group" else EachCommit(store)
     restore = quiet_resource_errors(asyncio.get_running_loop())
     work = None
+    pool_service = None
+    shared_pool = None if shard.alone or run_folder is None or solver_process is None else run_folder / POOL_SOCKET
     try:
         if solver is not None:
             from battle.online.server.solver_work import SolverWork  # the pool, numba with it: only when asked for
 
             work = await asyncio.to_thread(SolverWork.open, solver)
+            if shared_pool is not None:
+                pool_service = await asyncio.to_thread(work.serve_to, shared_pool)
+        elif shared_pool is not None:
+            from battle.online.server.solver_work import SolverWork
+
+            work = await asyncio.to_thread(SolverWork.shared, shared_pool, limits.hello_seconds * 6)
         limits = fitted_to_open_files(limits)
         guard = AddressGuard(limits)
         games = LiveGames(store, committer, limits, shard)
@@ -125,7 +133,7 @@ async def running_server(
             where = {"unix": True, "path": str(run_folder / f"process-{shard.index}.ws")}  # the supervisor listens
             link.own_stats = own_stats
             server.hand_over = link.hand_over
-            server.solver_process = solver_process
+            server.solver_process = None if work is not None else solver_process
         async with serve(
             server.handle,
             max_size=messages.MAX_MESSAGE_BYTES,
@@ -156,10 +164,18 @@ async def running_server(
                 if link is not None:
                     link.close()
     finally:
+        if pool_service is not None:
+            await asyncio.to_thread(pool_service.close)
         if work is not None:
             await asyncio.to_thread(work.close)
         await asyncio.to_thread(committer.close)
         restore()
+
+
+POOL_SOCKET = "solver.sock"
+"""With ``--processes``: the Unix socket in the run folder where the process that owns the solver pool
+serves it to the others (``battle.players.pool_service``), so every process answers its own games'
+solver work and one schedule keeps every network's budget and turn across them."""
 
 
 def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames) -> str:

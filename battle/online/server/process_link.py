@@ -272,7 +272,16 @@ def merged_stats(texts: list[str], processes: int) -> str:
     return f"processes {processes}\n" + "".join(f"{name} {values[name]}\n" for name in order)
 
 
+def _one_pool(name: str) -> bool:
+    """A figure of the solver pool as a whole, which every process reads from the one pool they share
+    (``game_server.POOL_SOCKET``): its queue, workers and budget, not a process's own solver seconds
+    or games."""
+    return name.startswith("solver_") and not name.startswith(("solver_cpu_seconds_", "solver_games_"))
+
+
 def _combined(name: str, first: str, other: str) -> str:
+    if _one_pool(name):
+        return first
     try:
         a, b = float(first), float(other)
     except ValueError:

@@ -21,6 +21,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, WorkFailed
@@ -32,17 +33,21 @@ from battle.players.solver_pool import (
     Job,
     MoveJob,
     MoveResult,
+    PoolClient,
     PoolError,
     PoolFront,
+    PoolService,
     PoolTicket,
     PoolUnavailable,
     Refusal,
     Result,
     ReviewJob,
     ReviewResult,
+    SolverPool,
     Standing,
     open_pool,
     position_data,
+    serve_pool,
 )
 from battle.rules.board import Position
 from battle.rules.game import Game
@@ -114,6 +119,26 @@ class SolverWork:
     def open(cls, setup: SolverSetup) -> SolverWork:
         """Start the pool ``setup`` asks for (an ``OSError`` for a scheduler that does not answer)."""
         return cls(open_pool(setup.scheduler, workers=setup.workers, budget=Budget(setup.rate, setup.burst)))
+
+    @classmethod
+    def shared(cls, path: Path, patience: float) -> SolverWork:
+        """The pool another process serves at ``path`` (``serve_to``), waiting up to ``patience``
+        seconds for it to start serving (the processes start side by side; its pool opens in about a
+        second); an ``OSError`` when nothing serves there by then."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                return cls(PoolClient(path))
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.1)
+
+    def serve_to(self, path: Path) -> PoolService:
+        """Serve this process's own pool at ``path`` to the other processes of the machine."""
+        if not isinstance(self.pool, SolverPool):
+            raise TypeError("only the process that owns the pool serves it")
+        return serve_pool(self.pool, path)
 
     # -- the work, by what it is for -------------------------------------------------------------
 

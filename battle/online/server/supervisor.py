@@ -15,7 +15,8 @@ are told (``Restarted``), so the connections they counted for it are let go. A p
 exits within ``START_SECONDS`` of its start three times in a row stops the whole server.
 
 Each game process is this program again (``serve`` with the same flags and ``--process-of I/N``),
-so it opens the database, and its own solver pool in process 0, as one server does; it says
+so it opens the database, and the solver pool in process 0, as one server does (process 0 serves
+the pool to the others: ``game_server.POOL_SOCKET``); it says
 ``ready`` on its standard output once it takes connections.
 """
 
