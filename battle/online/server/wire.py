@@ -1,5 +1,8 @@
-"""The one seam between the server's facts and the wire: every protocol message built from a room's
-facts and the solver pool's typed results.
+"""The seam between the server's facts and the wire: the protocol messages that carry a room's facts
+(its state, a move, a result, a record) and the solver pool's typed results (a move, a hint, an
+analysis, a review, a place in the queue). The answers that carry no room fact or pool result (a
+``created`` with its tokens, an ``error``, the lobby's, the puzzles' and a device's) are built by
+the modules that serve them.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
 ``MoveReceipt``, a ``PlayOutcome``). The solver pool answers with typed values (``MoveResult``,
