@@ -1,8 +1,14 @@
-"""The seam between the server's facts and the wire: the protocol messages that carry a room's facts
-(its state, a move, a result, a record) and the solver pool's typed results (a move, a hint, an
-analysis, a review, a place in the queue). The answers that carry no room fact or pool result (a
-``created`` with its tokens, an ``error``, the lobby's, the puzzles' and a device's) are built by
-the modules that serve them.
+"""The seam between the server's facts and the wire: every message the server sends, but ``error``,
+is built here or in a sibling ``wire_*`` module from the facts of the module that serves it. Here:
+the answers to a connection (``welcome``, ``pong``, ``created``, ``joined``), the messages that
+carry a room's facts (its state, a move, a result, a record) and the solver's news (a game against
+it, its seat, a hint, an analysis, a review, a place in the queue, a refusal). ``wire_lobby`` builds
+the lobby's messages, ``wire_puzzles`` the puzzles' and ``wire_devices`` a device's answers
+(``daily_table``, ``my_stats_result``). An ``error`` is built where the fault is met: a module
+raises ``ProtocolError`` with its code, which ``dispatch`` sends (``error_for``), and the shell's
+own faults (a frame over the rate, a change not saved, a game out of reach) are sent as ``Error``
+where they occur.
+``tests/online/test_online_wire.py`` fails when another server module builds a message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
 ``MoveReceipt``, a ``PlayOutcome``). The solver pool answers with typed values (``MoveResult``,
