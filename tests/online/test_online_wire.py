@@ -1,17 +1,23 @@
 """The seam between the server's facts and the wire (``battle/online/server/wire.py``): the solver
 pool's typed results reach the messages by attribute, so a field renamed on either side fails the
 type check (mypy sees it) and this test, never a running server; every field a page shows comes
-through, and reads back as the clients read it."""
+through, and reads back as the clients read it. No other server module builds a message the server
+sends: ``wire`` and its ``wire_*`` siblings are the one place."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
-from dataclasses import fields
+import typing
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
+from battle.online.protocol.lobby_messages import LobbyMessage
 from battle.online.protocol.messages import encode
-from battle.online.protocol.solver_messages import Evaluation, HintResult, MoveValue
+from battle.online.protocol.puzzle_messages import PuzzleNews
+from battle.online.protocol.server_messages import Error, ServerMessage
+from battle.online.protocol.solver_messages import Evaluation, HintResult, MoveValue, SolverNews
 from battle.online.protocol.solver_reader import parse_solver_news
 from battle.online.protocol.solver_writer import solver_news_json
 from battle.online.server import wire
@@ -58,6 +64,68 @@ CHECKED = [
     "battle/online/server/reviews.py",
 ]
 """The modules the pool's results travel through, from the pool to the frame."""
+SERVER = ROOT / "battle" / "online" / "server"
+PROTOCOL = "battle.online.protocol."
+
+
+def _message_classes() -> set[str]:
+    """The names of every protocol class a server->client message is built of: the messages the
+    server sends and the protocol's values inside them, found through their fields' types.
+    ``error`` is left out: a serving module raises it with a code where the bad input is met."""
+    found: set[str] = set()
+    waiting = [cls for union in (ServerMessage, SolverNews, LobbyMessage, PuzzleNews) for cls in typing.get_args(union)]
+    waiting.remove(Error)
+    while waiting:
+        cls = waiting.pop()
+        if not (isinstance(cls, type) and is_dataclass(cls)):
+            waiting.extend(typing.get_args(cls))
+            continue
+        if cls.__module__.startswith(PROTOCOL) and cls.__name__ not in found:
+            found.add(cls.__name__)
+            waiting.extend(typing.get_type_hints(cls).values())
+    return found
+
+
+def _built_outside_wire() -> list[str]:
+    """Where a serving module (any but ``wire*.py``) builds a server->client message itself: a
+    call of a message class it imports from the protocol, or a dict literal with a ``"type"`` of
+    its own."""
+    classes = _message_classes()
+    built = []
+    for path in sorted(SERVER.glob("*.py")):
+        if path.name.startswith("wire"):
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        names: set[str] = set()
+        modules: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module is not None:
+                for alias in node.names:
+                    if node.module.startswith(PROTOCOL) and alias.name in classes:
+                        names.add(alias.asname or alias.name)
+                    elif f"{node.module}.{alias.name}".startswith(PROTOCOL):
+                        modules.add(alias.asname or alias.name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if (isinstance(func, ast.Name) and func.id in names) or (
+                    isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id in modules
+                    and func.attr in classes
+                ):
+                    built.append(f"{path.name}:{node.lineno} {ast.unparse(func)}(...)")
+            elif isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant):
+                        built.append(f"{path.name}:{node.lineno} {{'type': {value.value!r}}}")
+    return sorted(built)
+
+
+def test_only_the_wire_builds_the_messages_the_server_sends() -> None:
+    assert {"State", "PlayerInfo", "SolverCreated", "MoveValue", "LobbyList", "ChallengeEntry"} <= _message_classes()
+    assert "Error" not in _message_classes()
+    assert _built_outside_wire() == []
 
 
 def test_every_field_of_a_search_a_page_shows_reaches_the_evaluation() -> None:

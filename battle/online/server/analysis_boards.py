@@ -25,12 +25,12 @@ import asyncio
 import itertools
 from typing import TYPE_CHECKING
 
-from battle.online.protocol.solver_messages import Analyse, AnalysisResult, StopAnalysis
+from battle.online.protocol.solver_messages import Analyse, StopAnalysis
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
 from battle.online.server.solver_games import refuse, tell
 from battle.online.server.solver_outcomes import Refused, WorkFailed
-from battle.online.server.wire import analysis_step, game_over, queue_news
+from battle.online.server.wire import analysis_over, analysis_step, queue_news
 from battle.rules.board import Position
 from battle.rules.notation import parse_position
 
@@ -65,7 +65,7 @@ class AnalysisBoards:
         self.stop(client)
         position = parse_position(message.position)  # canonical: the reader checked it
         if position.is_over():
-            tell(client, AnalysisResult(message.id, True, game_over(position)))
+            tell(client, analysis_over(message.id, position))
             return
         seat = self._seats.setdefault(client, f"analysis:{next(self._numbers)}")
         deepening = _Deepening(

@@ -2,27 +2,27 @@
 deal of the day, its statistics (the ``device_messages`` requests).
 
 A thin shell over ``device_games`` and ``daily_results`` (the database) and the pure parts
-(``day_table``, the window's ``compute_stats``); what it sends is a plain JSON object per answer.
+(``day_table``, the window's ``compute_stats``); what it sends is a plain JSON object per answer,
+built by ``wire_devices``.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from typing import Any
 
-from battle.history.stats import Stats, Tally, compute_stats
-from battle.history.store import GameEntry
+from battle.history.stats import compute_stats
 from battle.online.protocol import messages
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
-from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError
+from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server.connections import Client
 from battle.online.server.daily_results import day_results, finished_on
 from battle.online.server.day_table import DayResult, DayRow, day_table
-from battle.online.server.device_games import DeviceGame, claim_refusal, device_games, make_table, plan_claim
+from battle.online.server.device_games import claim_refusal, device_games, make_table, plan_claim
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Room
 from battle.online.server.solver_games import DealBook
+from battle.online.server.wire_devices import daily_table, stats_json
 from battle.rules.deal import deal as deal_start
 
 
@@ -56,15 +56,15 @@ class DeviceDesk:
         """The deal of the day, its par and the day's table (``daily_table``)."""
         day = datetime.datetime.fromtimestamp(self.clock(), datetime.UTC).date()
         number = self.deals.daily_deal(day)
-        answer: JsonObject = {"type": "daily_table", "day": day.isoformat(), "deal": number, "par": None, "rows": []}
+        answer = daily_table(day, None, None, None, ())
         if number is not None:
             start = deal_start(number)
             par = self.deals.par(number, start)
-            answer["par"] = par
-            answer["first"] = start.to_move
+            rows: tuple[DayRow, ...] = ()
             if par is not None:
                 results = self._results(day, number, start.to_move)
-                answer["rows"] = [_row_json(row) for row in day_table(results, par, message.device)]
+                rows = day_table(results, par, message.device)
+            answer = daily_table(day, number, par, start.to_move, rows)
         await client.send(messages.encode(answer).encode())
 
     def _results(self, day: datetime.date, number: int, first: int) -> list[DayResult]:
@@ -78,62 +78,3 @@ class DeviceDesk:
         games = device_games(self.live.store, message.device)
         stats = compute_stats([game.entry for game in games], [])
         await client.send(messages.encode(stats_json(stats, games)).encode())
-
-
-def _row_json(row: DayRow) -> JsonObject:
-    return {
-        "place": row.place,
-        "name": row.name,
-        "score": row.score,
-        "against_par": row.against_par,
-        "opponent": row.opponent,
-        "yours": row.yours,
-    }
-
-
-def stats_json(stats: Stats, games: list[DeviceGame]) -> JsonObject:
-    """The ``my_stats_result`` of ``stats`` (figured from ``games``): facts, which the page words."""
-    reviews = {game.entry.game_key: game.review for game in games}
-    rating = stats.solver
-    return {
-        "type": "my_stats_result",
-        "games": stats.your_games,
-        "tallies": [_tally_json(tally) for tally in stats.tallies],
-        "average_margin": None if stats.average_margin is None else round(stats.average_margin, 2),
-        "rating": {
-            "rating": round(rating.current.rating),
-            "deviation": round(rating.current.deviation),
-            "margin": round(2 * rating.current.deviation),
-            "games": rating.games,
-            "plays_like": rating.plays_like(),
-            "history": [[when, round(after.rating), round(after.deviation)] for when, after in rating.history],
-        },
-        "unrated": stats.unrated,
-        "accuracy": [[when, round(percent, 1)] for when, percent in stats.accuracy],
-        "best": [_game_json(entry, reviews) for entry in stats.best],
-        "worst": [_game_json(entry, reviews) for entry in stats.worst],
-    }
-
-
-def _tally_json(tally: Tally) -> JsonObject:
-    return {
-        "opponent": tally.opponent,
-        "wins": tally.wins,
-        "draws": tally.draws,
-        "losses": tally.losses,
-        "average_margin": round(tally.average_margin, 2) if tally.margin_games else None,
-    }
-
-
-def _game_json(entry: GameEntry, reviews: dict[str | None, str | None]) -> dict[str, Any]:
-    you = entry.you or 1
-    return {
-        "game": entry.game_key,
-        "finished_at": entry.finished_at,
-        "deal": entry.deal,
-        "opponent": entry.opponent_level() or entry.players[2 - you],
-        "solver": entry.opponent_level() is not None,
-        "score": entry.scores[you - 1],
-        "opponent_score": entry.scores[2 - you],
-        "review": reviews.get(entry.game_key),
-    }

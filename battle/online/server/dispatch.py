@@ -50,11 +50,7 @@ from battle.online.protocol.messages import (
 )
 from battle.online.protocol.puzzle_messages import PuzzleRequest
 from battle.online.protocol.server_messages import (
-    Created,
     Error,
-    Joined,
-    Pong,
-    Welcome,
     error_for,
 )
 from battle.online.protocol.solver_messages import (
@@ -280,10 +276,10 @@ class GameServer:
         request = client.socket.request
         headers = request.headers if request is not None else Headers()
         forwarded = self.limits.trust_proxy and forwarded_address(headers) is not None
-        await client.send(Welcome(self.share.for_request(headers.get("Host"), forwarded)))
+        await client.send(wire.welcome(self.share.for_request(headers.get("Host"), forwarded)))
 
     async def _ping(self, client: Client, message: Ping) -> None:
-        await client.send(Pong(message.t))
+        await client.send(wire.pong(message.t))
 
     # -- picking a game ------------------------------------------------------------------
 
@@ -378,15 +374,7 @@ class GameServer:
         await self.audiences.attach(client, room, room.creator_seat)
         links = self.live.links
         await client.send(
-            Created(
-                room.game_id,
-                invite,
-                watch,
-                token,
-                room.creator_seat,
-                links.make("join", invite),
-                links.make("watch", watch),
-            )
+            wire.created(room, invite, watch, token, links.make("join", invite), links.make("watch", watch))
         )
         await client.send(self.audiences.state(room, client.seat))
 
@@ -403,7 +391,7 @@ class GameServer:
         await self._commit(room, lambda: with_networks(self.live.store.plan_join(room, seat), room.game_id, seats))
         self.live.networks.add(room.game_id, seats)
         await self.audiences.attach(client, room, seat)
-        await client.send(Joined(room.game_id, token, seat))
+        await client.send(wire.joined(room, token, seat))
         await self.audiences.broadcast_state(room)
 
     async def _resume(self, client: Client, message: Resume) -> None:

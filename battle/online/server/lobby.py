@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from battle.online.protocol.lobby_messages import ChallengeEntry, GameEntry, LobbyList, LobbyNews
 from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.wire_lobby import lobby_list, lobby_news
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class GameOnShow:
 
 
 V = TypeVar("V")
-NO_NEWS = LobbyNews((), (), (), (), 0, 0)
+NO_NEWS = lobby_news((), (), (), (), 0, 0)
 
 
 class LobbyBoard:
@@ -96,7 +97,7 @@ class LobbyBoard:
         """The lobby as a follower first sees it."""
         shown = self._shown_offers()
         games = self._shown_games()
-        return LobbyList(
+        return lobby_list(
             challenges=tuple(self.offers[game].entry for game in reversed(shown)),
             more_challenges=len(self.offers) - len(shown),
             games=tuple(self.games[game].entry for game in reversed(games)),
@@ -139,7 +140,7 @@ class LobbyBoard:
         more_challenges = len(self.offers) - len(self._shown_offers())
         more_games = len(self.games) - len(self._shown_games())
         watch = game.entry.watch
-        return LobbyNews((), (), (game.entry,), (watch,), more_challenges, more_games)
+        return lobby_news((), (), (game.entry,), (watch,), more_challenges, more_games)
 
     def ended(self, game_id: str) -> LobbyNews:
         """The game of ``game_id`` is over: no longer on show."""
@@ -154,7 +155,7 @@ class LobbyBoard:
         change()
         after_offers, after_games = self._shown_offers(), self._shown_games()
         offers_now, games_now = set(after_offers), set(after_games)
-        return LobbyNews(
+        return lobby_news(
             added=tuple(self.offers[game].entry for game in after_offers if game not in before_offers),
             removed=tuple(code for game, code in before_offers.items() if game not in offers_now),
             games_added=tuple(self.games[game].entry for game in after_games if game not in before_games),

@@ -18,15 +18,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
 
 from websockets.asyncio.server import broadcast
 
 from battle.online.protocol.lobby_messages import (
-    ChallengeEntry,
-    DealKind,
     FollowLobby,
-    GameEntry,
     LeaveLobby,
     LobbyMessage,
     LobbyNews,
@@ -34,10 +30,7 @@ from battle.online.protocol.lobby_messages import (
 )
 from battle.online.protocol.messages import (
     Create,
-    DealChoice,
     ErrorCode,
-    GivenPosition,
-    NumberedDeal,
     ProtocolError,
     encode,
 )
@@ -46,6 +39,7 @@ from battle.online.server.connections import Client, Peer
 from battle.online.server.fan_out import Audiences
 from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.room import Room, Status
+from battle.online.server.wire_lobby import challenge_entry, game_entry
 
 FOLLOWING = "lobby"
 """What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""
@@ -124,16 +118,7 @@ class LobbyDesk:
 
     def opened(self, room: Room, network: str, asked: Create) -> None:
         """List the game ``room``, just created as the challenge ``asked`` from ``network``."""
-        deal = asked.deal
-        entry = ChallengeEntry(
-            code=room.invite,
-            name=room.seats[room.creator_seat].name,
-            deal_kind=_deal_kind(deal),
-            deal=deal.number if isinstance(deal, NumberedDeal) else None,
-            first=asked.first,
-            move_seconds=asked.move_seconds,
-            opened=self.clock(),
-        )
+        entry = challenge_entry(room, asked, self.clock())
         self._rooms[room.game_id] = room
         self._tell(self.board.open(OpenOffer(room.game_id, network, entry)))
 
@@ -146,15 +131,14 @@ class LobbyDesk:
         if game in self.board.offers and room.status != Status.WAITING:
             self._stop_grace(game)
             if room.status == Status.PLAYING:
-                names = (room.seats[1].name, room.seats[2].name)
-                self._tell(self.board.taken(GameOnShow(game, GameEntry(room.watch, names, self.clock()))))
+                self._tell(self.board.taken(GameOnShow(game, game_entry(room, self.clock()))))
             else:
                 self._tell(self.board.close(game))
         shown = self.board.games.get(game)
         if shown is not None and room.status == Status.PLAYING:
             names = (room.seats[1].name, room.seats[2].name)
             if names != shown.entry.players:
-                self._tell(self.board.renamed(GameOnShow(game, replace(shown.entry, players=names))))
+                self._tell(self.board.renamed(GameOnShow(game, game_entry(room, shown.entry.started))))
         if room.status == Status.FINISHED:
             self._tell(self.board.ended(game))
             self._rooms.pop(game, None)
@@ -195,11 +179,3 @@ class LobbyDesk:
 
 def _frame(message: LobbyMessage) -> bytes:
     return encode(lobby_news_json(message)).encode()
-
-
-def _deal_kind(deal: DealChoice) -> DealKind:
-    """How a challenge's deal is listed: by its number, as random (its number shows once the game
-    starts), or as a given position."""
-    if isinstance(deal, NumberedDeal):
-        return "number"
-    return "position" if isinstance(deal, GivenPosition) else "random"

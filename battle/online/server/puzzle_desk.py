@@ -36,17 +36,14 @@ from battle.online.protocol import messages
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.protocol.puzzle_messages import (
     OpenPuzzle,
-    PuzzleJudged,
     PuzzleMove,
     PuzzleNews,
-    PuzzleRefutation,
-    PuzzleShown,
-    PuzzleSolution,
     RatingChange,
     RevealPuzzle,
     Standing,
     puzzle_news_json,
 )
+from battle.online.server import wire_puzzles
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames
@@ -156,7 +153,7 @@ class PuzzleDesk:
         if not rows:
             return None
         rating, deviation, volatility, streak, best, attempts = rows[0]
-        return Standing(Rating(rating, deviation, volatility), streak, best, attempts)
+        return wire_puzzles.standing(Rating(rating, deviation, volatility), streak, best, attempts)
 
     def device_ratings(self, device: str) -> dict[str, Rating]:
         """The puzzles the device has tried, each with its rating after the device's latest attempt."""
@@ -233,12 +230,7 @@ class PuzzleDesk:
         solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
         client.holds(solving)
         rating = self.puzzle_rating(message.device, puzzle)
-        self._tell(
-            client,
-            PuzzleShown(
-                puzzle.id, puzzle.position_text, puzzle.to_move, puzzle.length, puzzle.themes, rating.rating, standing
-            ),
-        )
+        self._tell(client, wire_puzzles.puzzle_shown(puzzle, rating, standing))
 
     async def move(self, client: Client, message: PuzzleMove) -> None:
         """Judge one move of the connection's puzzle; a right one is played with the line's reply."""
@@ -256,30 +248,11 @@ class PuzzleDesk:
         if not attempt.correct or session.finished:
             change = await self._decide(solving)
         refuting = not attempt.correct and self.work is not None
-        puzzle = session.puzzle
-        self._tell(
-            client,
-            PuzzleJudged(
-                puzzle.id,
-                move_name(attempt.move),
-                attempt.correct,
-                attempt.points,
-                attempt.loss,
-                attempt.result_before,
-                attempt.result_after,
-                None if attempt.reply is None else move_name(attempt.reply),
-                attempt.reply_points,
-                attempt.finished,
-                session.solved,
-                refuting,
-                change,
-            ),
-        )
+        self._tell(client, wire_puzzles.puzzle_judged(session, attempt, refuting, change))
         if refuting:
             self._refute(client, solving, attempt.move)
         if session.finished:
-            line = tuple(move_name(move) for move in puzzle.line)
-            self._tell(client, PuzzleSolution(puzzle.id, line, (), None))
+            self._tell(client, wire_puzzles.puzzle_solution(session.puzzle, (), None))
 
     async def reveal(self, client: Client, message: RevealPuzzle) -> None:
         """Give up: the rest of the line, and the attempt rated as missed if nothing decided it before."""
@@ -287,10 +260,9 @@ class PuzzleDesk:
         session = solving.session
         if session.finished:
             raise ProtocolError(ErrorCode.GAME_OVER, "this puzzle is over; open another")
-        rest = tuple(move_name(move) for move in session.reveal())
+        rest = tuple(session.reveal())
         change = await self._decide(solving)
-        line = tuple(move_name(move) for move in session.puzzle.line)
-        self._tell(client, PuzzleSolution(session.puzzle.id, line, rest, change))
+        self._tell(client, wire_puzzles.puzzle_solution(session.puzzle, rest, change))
 
     def forget(self, client: Client) -> None:
         """The connection left or opened another puzzle: its refutation search stops."""
@@ -387,11 +359,11 @@ class PuzzleDesk:
         position.push(move)
         puzzle, name = solving.session.puzzle.id, move_name(move)
         if position.is_over():
-            self._tell(client, PuzzleRefutation(puzzle, name, None))
+            self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
             return
         work = self.work.hint(position, seat=f"puzzle:{next(self._seats)}", address=solving.network)
         if isinstance(work, Refused):
-            self._tell(client, PuzzleRefutation(puzzle, name, None))
+            self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
             return
         if solving.refuting is not None:
             solving.refuting.cancel()
@@ -400,10 +372,10 @@ class PuzzleDesk:
             try:
                 answer = await work.answer()
             except WorkFailed:
-                self._tell(client, PuzzleRefutation(puzzle, name, None))
+                self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
                 return
             best = answer.best_moves[0] if answer.best_moves else None
-            self._tell(client, PuzzleRefutation(puzzle, name, best))
+            self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, best))
 
         task = asyncio.ensure_future(found())
         task.add_done_callback(lambda done: work.cancel() if done.cancelled() else None)

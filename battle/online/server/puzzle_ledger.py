@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from battle.online.protocol.puzzle_messages import RatingChange, Standing
+from battle.online.server import wire_puzzles
 from battle.ratings.glicko2 import Rating
 from battle.ratings.puzzle_ratings import rate_puzzle_attempt, starting_rating
 
-NEWCOMER = Standing(Rating(), 0, 0, 0)
+NEWCOMER = wire_puzzles.standing(Rating(), 0, 0, 0)
 """A device before its first attempt: 1500 ± 700, no streak."""
 NEW_DEVICES_PER_HOUR = 30
 """Device keys one network may start rows for in an hour: a family or a school behind one address
@@ -38,8 +39,8 @@ def rate_attempt(standing: Standing, puzzle: Rating, solved: bool) -> tuple[Stan
     """The device's standing after one decided attempt at a puzzle rated ``puzzle`` for it, and the change."""
     player_after, puzzle_after = rate_puzzle_attempt(standing.rating, puzzle, solved)
     streak = standing.streak + 1 if solved else 0
-    after = Standing(player_after, streak, max(standing.best_streak, streak), standing.attempts + 1)
-    return after, RatingChange(standing.rating, player_after, puzzle, puzzle_after, streak)
+    after = wire_puzzles.standing(player_after, streak, max(standing.best_streak, streak), standing.attempts + 1)
+    return after, wire_puzzles.rating_change(standing.rating, player_after, puzzle, puzzle_after, streak)
 
 
 def puzzle_rating_for(mined: float, device_ratings: Mapping[str, Rating], puzzle_id: str) -> Rating:

@@ -41,12 +41,8 @@ from battle.online.protocol.solver_messages import (
     DailyDeal,
     FairDeal,
     RefusalCode,
-    SolverCreated,
     SolverGame,
     SolverNews,
-    SolverQueue,
-    SolverRefused,
-    SolverSeat,
     WorkKind,
 )
 from battle.online.protocol.solver_writer import solver_news_json
@@ -61,7 +57,15 @@ from battle.online.server.seat_networks import with_networks
 from battle.online.server.solver_outcomes import Refused, WorkFailed
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
-from battle.online.server.wire import hint_result, moved, queue_news, refused, tenths
+from battle.online.server.wire import (
+    hint_result,
+    moved,
+    queue_news,
+    refusal,
+    refused,
+    solver_created,
+    solver_seat,
+)
 from battle.rules.board import Position
 from battle.rules.wording import solver_name
 
@@ -115,7 +119,7 @@ def tell(client: Client, news: SolverNews) -> None:
 
 
 def refuse(client: Client, what: WorkKind, code: RefusalCode, retry_after: float | None = None) -> None:
-    tell(client, SolverRefused(what, code, None if retry_after is None else tenths(retry_after)))
+    tell(client, refusal(what, code, retry_after))
 
 
 class SolverGames:
@@ -225,7 +229,7 @@ class SolverGames:
         client.created += 1
         self.payer[room.game_id] = address
         await self.audiences.attach(client, room, room.creator_seat)
-        tell(client, SolverCreated(room.game_id, token, room.creator_seat))
+        tell(client, solver_created(room, token))
         await client.send(self.audiences.state(room, room.creator_seat))
         self.tell_seat(client, room)
         self.follow(room)
@@ -250,7 +254,7 @@ class SolverGames:
             return
         if client.seat is not None and room.status == Status.PLAYING:
             self.payer[room.game_id] = network_of(client.address, self.limits.ipv6_prefix)
-        tell(client, SolverSeat(room.game_id, seat.seat, seat.level, seat.par))
+        tell(client, solver_seat(room, seat))
         work = self.moving.get(room.game_id)
         if work is not None:
             tell(client, queue_news("move", work.waiting()))
@@ -309,7 +313,7 @@ class SolverGames:
             work = self.moving.pop(game, None)
             if work is not None:
                 work.cancel()
-                self._tell_game(game, SolverQueue("move", None))
+                self._tell_game(game, queue_news("move", None))
             if room.status == Status.FINISHED:
                 self.seats.pop(game, None)
                 self.payer.pop(game, None)
@@ -344,7 +348,7 @@ class SolverGames:
             if self.moving.get(game) is work:
                 del self.moving[game]
                 again = RETRY_FAILED_SECONDS if failure.retry_after is None else max(1.0, failure.retry_after)
-                self._tell_game(game, SolverRefused("move", failure.code, tenths(again)))
+                self._tell_game(game, refusal("move", failure.code, again))
                 self._again_later(game, again)
             return
         if self.moving.get(game) is not work:

@@ -1,8 +1,14 @@
-"""The seam between the server's facts and the wire: the protocol messages that carry a room's facts
-(its state, a move, a result, a record) and the solver pool's typed results (a move, a hint, an
-analysis, a review, a place in the queue). The answers that carry no room fact or pool result (a
-``created`` with its tokens, an ``error``, the lobby's, the puzzles' and a device's) are built by
-the modules that serve them.
+"""The seam between the server's facts and the wire: every message the server sends, but ``error``,
+is built here or in a sibling ``wire_*`` module from the facts of the module that serves it. Here:
+the answers to a connection (``welcome``, ``pong``, ``created``, ``joined``), the messages that
+carry a room's facts (its state, a move, a result, a record) and the solver's news (a game against
+it, its seat, a hint, an analysis, a review, a place in the queue, a refusal). ``wire_lobby`` builds
+the lobby's messages, ``wire_puzzles`` the puzzles' and ``wire_devices`` a device's answers
+(``daily_table``, ``my_stats_result``). An ``error`` is built where the fault is met: a module
+raises ``ProtocolError`` with its code, which ``dispatch`` sends (``error_for``), and the shell's
+own faults (a frame over the rate, a change not saved, a game out of reach) are sent as ``Error``
+where they occur.
+``tests/online/test_online_wire.py`` fails when another server module builds a message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
 ``MoveReceipt``, a ``PlayOutcome``). The solver pool answers with typed values (``MoveResult``,
@@ -20,32 +26,39 @@ from typing import TYPE_CHECKING
 
 from battle.online.protocol.server_messages import (
     Ack,
+    Created,
     EndReasonName,
     GameResult,
     GameStatus,
+    Joined,
     Moved,
     Offers,
     PlayerInfo,
+    Pong,
     Presence,
     Record,
     RematchLink,
     RematchStarted,
     State,
     Viewer,
+    Welcome,
 )
 from battle.online.protocol.solver_messages import (
     AnalysisResult,
     Evaluation,
     HintResult,
     MoveValue,
+    RefusalCode,
     ReviewResult,
+    SolverCreated,
     SolverQueue,
     SolverRefused,
+    SolverSeat,
     WorkKind,
 )
 from battle.online.server.room import SEATS, EndReason, MoveReceipt, Room, Status
 from battle.online.server.solver_outcomes import Refused, Waiting
-from battle.online.server.solver_rows import ReviewRow
+from battle.online.server.solver_rows import ReviewRow, SolverSeatRow
 from battle.rules.board import Position
 from battle.rules.notation import format_position
 
@@ -65,6 +78,29 @@ _END_REASONS: dict[EndReason, EndReasonName] = {
     EndReason.EXPIRED: "expired",
     EndReason.ABANDONED: "abandoned",
 }
+
+
+# -- a connection's answers -----------------------------------------------------------------------
+
+
+def welcome(share_url: str | None) -> Welcome:
+    """The answer to ``hello``: the address for friends' links when it is not the one the client used."""
+    return Welcome(share_url)
+
+
+def pong(t: int | float | None) -> Pong:
+    """The answer to ``ping``, echoing its ``t``."""
+    return Pong(t)
+
+
+def created(room: Room, invite: str, watch: str, token: str, invite_secret: str, watch_secret: str) -> Created:
+    """To the creator of ``room`` only: the codes to share, their links' secrets and the seat's token."""
+    return Created(room.game_id, invite, watch, token, room.creator_seat, invite_secret, watch_secret)
+
+
+def joined(room: Room, token: str, seat: int) -> Joined:
+    """To the joiner of ``room`` only: the token of the ``seat`` its invite code gave."""
+    return Joined(room.game_id, token, seat)
 
 
 # -- a game's facts ----------------------------------------------------------------------------
@@ -180,6 +216,16 @@ def game_over(position: Position) -> Evaluation:
     return Evaluation(0, True, 0, (), (), (position.scores[0], position.scores[1]))
 
 
+def solver_created(room: Room, token: str) -> SolverCreated:
+    """To the player who started ``room``'s game against the solver: the token of their seat."""
+    return SolverCreated(room.game_id, token, room.creator_seat)
+
+
+def solver_seat(room: Room, seat: SolverSeatRow) -> SolverSeat:
+    """The solver's seat and level in ``room``'s game, and the deal's par."""
+    return SolverSeat(room.game_id, seat.seat, seat.level, seat.par)
+
+
 def hint_result(game: str, ply: int, found: FoundAnalysis) -> HintResult:
     """The hint in ``game`` before move ``ply`` + 1."""
     return HintResult(game, ply, evaluation(found))
@@ -188,6 +234,11 @@ def hint_result(game: str, ply: int, found: FoundAnalysis) -> HintResult:
 def analysis_step(ident: str, final: bool, found: FoundAnalysis) -> AnalysisResult:
     """A step of the analysis board ``ident``; ``final`` for its last."""
     return AnalysisResult(ident, final, evaluation(found))
+
+
+def analysis_over(ident: str, position: Position) -> AnalysisResult:
+    """The one and last step of the analysis board ``ident`` on a ``position`` with no pair left."""
+    return AnalysisResult(ident, True, game_over(position))
 
 
 def review_news(row: ReviewRow, place: int | None) -> ReviewResult:
@@ -210,3 +261,8 @@ def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
 def refused(what: WorkKind, refusal: Refused) -> SolverRefused:
     """Work the pool did not take, and when the same work would be."""
     return SolverRefused(what, refusal.code, tenths(refusal.retry_after))
+
+
+def refusal(what: WorkKind, code: RefusalCode, retry_after: float | None = None) -> SolverRefused:
+    """Work not done for ``code``, and the seconds after which the same work would be taken, if known."""
+    return SolverRefused(what, code, None if retry_after is None else tenths(retry_after))

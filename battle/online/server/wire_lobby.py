@@ -1,0 +1,61 @@
+"""The lobby's messages (``wire``'s sibling): its entries, its list and its news, built from the
+facts the board and its desk hold (a room, the challenge asked, a time, the entries shown)."""
+
+from __future__ import annotations
+
+from battle.online.protocol.lobby_messages import ChallengeEntry, DealKind, GameEntry, LobbyList, LobbyNews
+from battle.online.protocol.messages import Create, DealChoice, GivenPosition, NumberedDeal
+from battle.online.server.room import Room
+
+
+def deal_kind(deal: DealChoice) -> DealKind:
+    """How a challenge's deal is listed: by its number, as random (its number shows once the game
+    starts), or as a given position."""
+    if isinstance(deal, NumberedDeal):
+        return "number"
+    return "position" if isinstance(deal, GivenPosition) else "random"
+
+
+def challenge_entry(room: Room, asked: Create, opened: float) -> ChallengeEntry:
+    """``room``'s game, just created as the challenge ``asked``, as the lobby lists it from ``opened``."""
+    deal = asked.deal
+    return ChallengeEntry(
+        code=room.invite,
+        name=room.seats[room.creator_seat].name,
+        deal_kind=deal_kind(deal),
+        deal=deal.number if isinstance(deal, NumberedDeal) else None,
+        first=asked.first,
+        move_seconds=asked.move_seconds,
+        opened=opened,
+    )
+
+
+def game_entry(room: Room, started: float) -> GameEntry:
+    """``room``'s game, being played since ``started``, as the lobby shows it to watch."""
+    return GameEntry(room.watch, (room.seats[1].name, room.seats[2].name), started)
+
+
+def lobby_list(
+    challenges: tuple[ChallengeEntry, ...], more_challenges: int, games: tuple[GameEntry, ...], more_games: int
+) -> LobbyList:
+    """The lobby as a follower first sees it: the entries shown, newest first, and counts of the rest."""
+    return LobbyList(challenges=challenges, more_challenges=more_challenges, games=games, more_games=more_games)
+
+
+def lobby_news(
+    added: tuple[ChallengeEntry, ...],
+    removed: tuple[str, ...],
+    games_added: tuple[GameEntry, ...],
+    games_removed: tuple[str, ...],
+    more_challenges: int,
+    more_games: int,
+) -> LobbyNews:
+    """What a change did to the part of the lobby shown: entries added, codes gone, counts of the rest."""
+    return LobbyNews(
+        added=added,
+        removed=removed,
+        games_added=games_added,
+        games_removed=games_removed,
+        more_challenges=more_challenges,
+        more_games=more_games,
+    )
