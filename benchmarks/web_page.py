@@ -65,6 +65,8 @@ def hosted_invite(url: str) -> str:
             message = json.loads(socket_.recv(timeout=10))
             if message["type"] == "created":
                 return str(message["invite"])
+            if message["type"] == "error":
+                raise RuntimeError(f"the server refused the game: {message}")
     raise RuntimeError("the server sent no created message")
 
 
@@ -135,9 +137,21 @@ def served(root: Path = ROOT, solver_workers: int = 0) -> Iterator[str]:
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
         # a server older than the solver pool knows no --solver-workers, and runs no solver
-        solver = ["--solver-workers", str(solver_workers)] if _knows_solver_workers(root) else []
+        solver = ["--solver-workers", str(solver_workers)] if _knows(root, "--solver-workers") else []
+        # every run hosts a game from 127.0.0.1 and leaves it waiting: the per-address caps, where the
+        # tree has them, would refuse the sixth
+        lifted = [
+            flag_value
+            for flag, value in (
+                ("--max-waiting-per-address", "1000"),
+                ("--max-games-per-address", "1000"),
+                ("--creates-per-hour", "100000"),
+            )
+            if _knows(root, flag)
+            for flag_value in (flag, value)
+        ]
         server = subprocess.Popen(
-            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3"), *solver],
+            [*command, "--port", str(port), "--db", str(Path(folder) / "games.sqlite3"), *solver, *lifted],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -154,9 +168,10 @@ def served(root: Path = ROOT, solver_workers: int = 0) -> Iterator[str]:
             server.wait(10)
 
 
-def _knows_solver_workers(root: Path) -> bool:
+def _knows(root: Path, flag: str) -> bool:
+    """Whether the ``serve`` of the tree at ``root`` takes ``flag``."""
     commands = root / "battle" / "cli" / "online_commands.py"
-    return commands.is_file() and "--solver-workers" in commands.read_text(encoding="utf-8")
+    return commands.is_file() and f'"{flag}"' in commands.read_text(encoding="utf-8")
 
 
 @contextlib.contextmanager
