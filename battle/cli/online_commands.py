@@ -378,6 +378,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from battle.online.server.group_commit import GATHER_SECONDS
     from battle.online.server.process_tuning import LoopChoice, serving_loop, tuned_for_serving
     from battle.online.server.server_limits import ServerLimits
+    from battle.online.server.shards import ONE_PROCESS
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
     from battle.online.server.supervisor import READY, die_with_parent
@@ -398,7 +399,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if process_of is None and processes > 1:
         from battle.cli.serve_processes import serve_in_processes
 
-        return serve_in_processes(args, processes, _page_address)
+        return serve_in_processes(args, processes, _say_serving)
     try:
         store = GameStore(args.db)
     except (StoreError, StorageProblem) as error:
@@ -440,27 +441,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
-        if process_of is not None:
-            async with (
-                tuned_for_serving(),
-                running_server(
-                    store,
-                    args.host,
-                    args.port,
-                    limits,
-                    commit=args.commit,
-                    solver=solver,
-                    deals=_deal_book(solver),
-                    gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
-                    shard=process_of,
-                    run_folder=Path(args.run_folder),
-                    solver_process=0 if wants_solver else None,
-                ),
-            ):
-                for problem in store.problems:
-                    print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
-                print(READY, flush=True)  # to the supervisor
-                return await stop
         async with (
             tuned_for_serving(),
             running_server(
@@ -472,27 +452,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 solver=solver,
                 deals=_deal_book(solver),
                 gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
+                shard=ONE_PROCESS if process_of is None else process_of,
+                run_folder=None if process_of is None else Path(args.run_folder),
+                solver_process=0 if process_of is not None and wants_solver else None,
             ) as (server, games),
         ):
-            unfinished = games.live.unfinished()
             for problem in store.problems:
                 print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
-            print(
-                ngettext(
-                    "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
-                    "game loaded · Ctrl-C stops it",
-                    "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
-                    "games loaded · Ctrl-C stops it",
-                    unfinished,
-                ).format(host=args.host, port=bound_port(server), path=store.path, count=unfinished),
-                flush=True,
-            )
-            print(
-                _("Play in a browser: {page} (host a game there and send its link)").format(
-                    page=_page_address(args.host, bound_port(server), args.public_url)
-                ),
-                flush=True,
-            )
+            if process_of is not None:
+                print(READY, flush=True)  # to the supervisor
+                return await stop
+            _say_serving(args, bound_port(server), store.path, games.live.unfinished())
             stopped_by = await stop
         print(_("Server stopped; every game is kept."), flush=True)
         return stopped_by
@@ -555,6 +525,26 @@ class _CatalogueDeals:
 def _deal_book(solver: SolverSetup | None) -> _CatalogueDeals | None:
     """The catalogue, for a server with a solver (one without plays no deal of the day)."""
     return None if solver is None else _CatalogueDeals()
+
+
+def _say_serving(args: argparse.Namespace, port: int, path: Path, unfinished: int) -> None:
+    """The lines a server prints once it listens: where, the games it holds, and the page's address."""
+    print(
+        ngettext(
+            "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
+            "game loaded · Ctrl-C stops it",
+            "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
+            "games loaded · Ctrl-C stops it",
+            unfinished,
+        ).format(host=args.host, port=port, path=path, count=unfinished),
+        flush=True,
+    )
+    print(
+        _("Play in a browser: {page} (host a game there and send its link)").format(
+            page=_page_address(args.host, port, args.public_url)
+        ),
+        flush=True,
+    )
 
 
 def _page_address(host: str, port: int, public_url: str | None) -> str:

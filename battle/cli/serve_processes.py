@@ -26,10 +26,10 @@ from battle.storage.paths import error_reason
 
 
 def serve_in_processes(
-    args: argparse.Namespace, processes: int, page_address: Callable[[str, int, str | None], str]
+    args: argparse.Namespace, processes: int, say_serving: Callable[[argparse.Namespace, int, Path, int], None]
 ) -> int:
     """Run the server as ``processes`` game processes under one supervisor until SIGINT or SIGTERM;
-    ``page_address`` names the browser's page as one server does."""
+    ``say_serving`` prints the lines one server prints once it listens."""
     from battle.online.server.store import GameStore, StoreError
     from battle.online.server.supervisor import Supervisor, listening_socket
     from battle.storage.paths import StorageProblem
@@ -77,7 +77,11 @@ def serve_in_processes(
         running = asyncio.create_task(supervisor.run(started))
         await asyncio.wait([started, running], return_when=asyncio.FIRST_COMPLETED)
         if started.done():
-            _say_started(args, port, path, unfinished, processes, page_address(args.host, port, args.public_url))
+            say_serving(args, port, path, unfinished)
+            print(
+                ngettext("{count} game process", "{count} game processes", processes).format(count=processes),
+                flush=True,
+            )
         await running
         if supervisor.failure is not None:
             raise InputError(supervisor.failure)
@@ -90,24 +94,3 @@ def serve_in_processes(
         listener.close()
         shutil.rmtree(folder, ignore_errors=True)
     return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
-
-
-def _say_started(args: argparse.Namespace, port: int, path: Path, unfinished: int, processes: int, page: str) -> None:
-    print(
-        ngettext(
-            "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
-            "game loaded · Ctrl-C stops it",
-            "Mahjong Battle server on ws://{host}:{port} · games in {path} · {count} unfinished "
-            "games loaded · Ctrl-C stops it",
-            unfinished,
-        ).format(host=args.host, port=port, path=path, count=unfinished),
-        flush=True,
-    )
-    print(
-        _("Play in a browser: {page} (host a game there and send its link)").format(page=page),
-        flush=True,
-    )
-    print(
-        ngettext("{count} game process", "{count} game processes", processes).format(count=processes),
-        flush=True,
-    )
