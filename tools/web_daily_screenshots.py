@@ -25,17 +25,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+from web_solver_screenshots import SCREENS  # noqa: E402 - the same screens as the solver's pictures
 from websockets.sync.client import connect  # noqa: E402
 
 from battle.rules.board import biggest_pair, move_name, parse_move  # noqa: E402
 from battle.rules.notation import parse_position  # noqa: E402
 
-SCREENS = {
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True},
-}
 DEVICE = "5eed0000000000000000000000d0c5a1"
 """The page's device key, put into its local storage before it opens."""
 

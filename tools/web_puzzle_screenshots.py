@@ -21,16 +21,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+from web_solver_screenshots import SCREENS, shoot  # noqa: E402 - the same screens as the solver's pictures
 
 from battle.puzzles import load_puzzles  # noqa: E402
 from battle.rules.board import Move, cell_name  # noqa: E402
 
-SCREENS = {
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True},
-}
 RIGHT = "d4e1700db3"
 """The first puzzle of the shipped set: one move to find."""
 WRONG = "acc212af9e"
@@ -40,11 +38,6 @@ WRONG = "acc212af9e"
 def click(page: Any, move: Move) -> None:
     for cell in move:
         page.click(f'#puzzle-board [data-cell="{cell_name(cell)}"]')
-
-
-def shoot(page: Any, path: Path) -> None:
-    page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
-    page.screenshot(path=str(path))
 
 
 def main(argv: list[str] | None = None) -> int:
