@@ -41,7 +41,6 @@ import json
 import os
 import resource
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +51,10 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # online_attack
+
+import online_attack  # noqa: E402
+
 MOST_FOLLOWERS = 5_000
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -59,52 +62,19 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # -- the server --------------------------------------------------------------------------------
 
 
-class Server:
-    """``mahjong-battle serve`` of this tree on 127.0.0.1 with the caps a one-address load needs lifted."""
+class Server(online_attack.Server):
+    """The attack benchmark's ``serve`` of this tree, with the caps a one-address load needs lifted."""
 
     def __init__(self, folder: Path, followers: int) -> None:
-        self.folder, self.followers = folder, followers
-        self.process: subprocess.Popen[str] | None = None
-        self.port = 0
-
-    def __enter__(self) -> Server:
-        many = str(self.followers + 1_000)
-        command = [sys.executable, "-c", "from battle.cli import entry_point; entry_point()", "serve"]
-        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "games.sqlite3")]
-        command += ["--solver-workers", "0", "--max-connections", many, "--max-connections-per-address", many]
-        command += ["--creates-per-hour", "100000", "--max-waiting-per-address", "1000"]
-        command += ["--max-games-per-address", "1000"]
-        self.errors = (self.folder / "server.err").open("w")
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if "ws://127.0.0.1:" not in line:
-            self.__exit__()
-            raise SystemExit(f"the server did not start: {line!r}")
-        self.port = int(line.split("ws://127.0.0.1:", 1)[1].split()[0])
-        return self
+        many = str(followers + 1_000)
+        lifted = ("--max-connections", many, "--max-connections-per-address", many, "--creates-per-hour", "100000")
+        lifted += ("--max-waiting-per-address", "1000", "--max-games-per-address", "1000")
+        super().__init__(ROOT, folder, solver_workers=0, flags=lifted)
 
     def cpu_seconds(self) -> float:
         assert self.process is not None
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self.errors.close()
 
 
 # -- one run -----------------------------------------------------------------------------------

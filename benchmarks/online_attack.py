@@ -70,10 +70,10 @@ WAIT = 30.0
 
 class Server:
     """``mahjong-battle serve`` of ``tree`` on 127.0.0.1, its database in ``folder``, with
-    ``solver_workers`` solver workers (none by default; None: the server's own default)."""
+    ``solver_workers`` solver workers (none by default; None: the server's own default) and ``flags``."""
 
-    def __init__(self, tree: Path, folder: Path, solver_workers: int | None = 0) -> None:
-        self.tree, self.folder, self.solver_workers = tree, folder, solver_workers
+    def __init__(self, tree: Path, folder: Path, solver_workers: int | None = 0, flags: tuple[str, ...] = ()) -> None:
+        self.tree, self.folder, self.solver_workers, self.flags = tree, folder, solver_workers, flags
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
 
@@ -82,6 +82,9 @@ class Server:
         command += ["--host", "127.0.0.1", "--port", "0", "--db", str(self.folder / "games.sqlite3")]
         if self.solver_workers is not None:
             command += ["--solver-workers", str(self.solver_workers)]
+        if '"--processes"' in (self.tree / "battle" / "cli" / "online_commands.py").read_text(encoding="utf-8"):
+            command += ["--processes", "1"]  # one process: its pid's memory and CPU are the server's
+        command += self.flags
         self.errors = (self.folder / "server.err").open("w")
         self.process = subprocess.Popen(
             command,
