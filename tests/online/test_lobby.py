@@ -122,6 +122,13 @@ def test_bad_news_is_refused_with_the_field_named() -> None:
         parse_lobby_news(listing)
 
 
+@pytest.mark.parametrize("frame", ["{", "[]", "[" * 100_000 + "]" * 100_000, b"\xff"])
+def test_a_frame_that_is_no_json_object_is_refused_in_one_line(frame: str | bytes) -> None:
+    """As the solver's news are: a client reading a broken server never meets a RecursionError."""
+    with pytest.raises(ProtocolError, match="JSON"):
+        parse_lobby_news(frame)
+
+
 def test_the_client_requests_read() -> None:
     challenge = parse_client_message('{"type": "challenge", "deal": {"number": 7}, "first": "joiner", "name": "Ann"}')
     assert isinstance(challenge, OpenChallenge)

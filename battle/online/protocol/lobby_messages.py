@@ -13,7 +13,6 @@ watch code, and a ``watch`` with that code watches it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
@@ -27,6 +26,7 @@ from battle.online.protocol.messages import (
     First,
     JsonObject,
     ProtocolError,
+    news_object,
 )
 
 DealKind = Literal["number", "random", "position"]
@@ -257,13 +257,7 @@ def _codes(data: Mapping[str, Any], field: str) -> tuple[str, ...]:
 def parse_lobby_news(value: object) -> LobbyMessage:
     """A ``lobby`` or ``lobby_news`` message (a decoded JSON object, or a frame's text) as its dataclass;
     ``ProtocolError`` names what is wrong with anything else."""
-    if isinstance(value, (str, bytes)):
-        try:
-            value = json.loads(value)
-        except ValueError as error:
-            raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {error}") from None
-    if not isinstance(value, dict):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "expected a JSON object with a type")
+    value = news_object(value)
     kind = value.get("type")
     if kind == LobbyList.TYPE:
         return LobbyList(

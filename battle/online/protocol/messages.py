@@ -332,3 +332,18 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan
 def encode(message: Mapping[str, Any]) -> str:
     """The text of one frame: compact JSON, UTF-8 characters as they are, never NaN."""
     return _ENCODER.encode(message)
+
+
+def news_object(value: object) -> dict[str, Any]:
+    """A server message as a client reads it: ``value`` itself when it is a decoded JSON object, else the
+    frame's text decoded; ``ProtocolError`` names what is wrong with anything else."""
+    if isinstance(value, (str, bytes)):
+        try:
+            value = json.loads(value)
+        except ValueError as error:  # json.JSONDecodeError, a bad UTF-8 byte, too many digits
+            raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {error}") from None
+        except RecursionError:
+            raise ProtocolError(ErrorCode.BAD_JSON, "not JSON: nested too deeply") from None
+    if not isinstance(value, dict):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "expected a JSON object with a type")
+    return value

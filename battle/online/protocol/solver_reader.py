@@ -19,6 +19,7 @@ from battle.online.protocol.messages import (
     NumberedDeal,
     ProtocolError,
     RandomDeal,
+    news_object,
 )
 from battle.online.protocol.solver_messages import (
     BOUNDS,
@@ -333,15 +334,7 @@ SOLVER_NEWS_TYPES = frozenset(_NEWS_READERS)
 def parse_solver_news(value: object) -> SolverNews:
     """One of the solver's server messages (a decoded JSON object, or a frame's text) as its dataclass;
     ``ProtocolError`` names what is wrong with anything else."""
-    if isinstance(value, (str, bytes)):
-        try:
-            value = json.loads(value)
-        except ValueError as error:  # json.JSONDecodeError, a bad UTF-8 byte, too many digits
-            raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {error}") from None
-        except RecursionError:
-            raise ProtocolError(ErrorCode.BAD_JSON, "not JSON: nested too deeply") from None
-    if not isinstance(value, dict):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "expected a JSON object with a type")
+    value = news_object(value)
     reader = _NEWS_READERS.get(value.get("type"))  # type: ignore[arg-type]
     if reader is None:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"not a solver message: {str(value.get('type'))[:40]!r}")
