@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from battle.online.protocol.device_messages import DEVICE_KEY
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.puzzles.puzzle import ID_LENGTH
 from battle.puzzles.themes import THEMES
@@ -24,8 +25,6 @@ from battle.ratings.glicko2 import Rating
 from battle.rules.board import move_name, parse_move
 from battle.rules.errors import BattleError
 
-DEVICE_KEY = re.compile(r"[0-9a-f]{32}")
-"""A browser's device key: 128 random bits as 32 lowercase hex digits (``battle/web/device.js``)."""
 PUZZLE_ID = re.compile(rf"[0-9a-f]{{{ID_LENGTH}}}")
 
 
