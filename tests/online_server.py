@@ -155,10 +155,14 @@ class ServerProcess:
 class ServerThread:
     """``with ServerThread(db) as server:`` a listening server; ``server.url`` to connect to."""
 
-    def __init__(self, database: Path, limits: ServerLimits = ServerLimits(), port: int = 0) -> None:
+    def __init__(
+        self, database: Path, limits: ServerLimits = ServerLimits(), port: int = 0, gather_seconds: float | None = None
+    ) -> None:
         self.database = database
         self.limits = limits
         self.port = port
+        self.gather_seconds = gather_seconds
+        """The writer's wait for more writes after the first (None: the server's own)."""
         self.offset = 0.0
         """Seconds added to the server's clock: a test moves time on without waiting."""
         self.games: GameServer | None = None
@@ -194,8 +198,9 @@ class ServerThread:
         self._stop = asyncio.Event()
         store = GameStore(self.database)
         try:
+            gathering = {} if self.gather_seconds is None else {"gather_seconds": self.gather_seconds}
             async with running_server(
-                store, "127.0.0.1", self.port, self.limits, clock=lambda: time.time() + self.offset
+                store, "127.0.0.1", self.port, self.limits, clock=lambda: time.time() + self.offset, **gathering
             ) as (server, games):
                 self.port = bound_port(server)
                 self.games, self.listening = games, server
