@@ -16,7 +16,6 @@ from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import (
     ABORT_BEFORE_PLY,
     DealChoice,
-    ErrorCode,
     First,
     GivenPosition,
     NumberedDeal,
@@ -31,12 +30,12 @@ from battle.online.server.room import (
     MoveReceipt,
     Options,
     PlayOutcome,
-    Refused,
     Room,
     Status,
     TimeCheck,
     plan_start,
 )
+from battle.online.server.room_refusals import RefusalKind, Refused
 from battle.rules import Game, Position, cell_name, deal, format_position, move_name, parse_move
 from battle.rules.deal import MAX_DEAL
 
@@ -95,11 +94,11 @@ def play_first(room: Room, now: float, move_id: str | None = None) -> PlayOutcom
     return room.play(seat, move_name(move), move_id or f"m{room.ply}", now)
 
 
-def refused(room: Room, code: ErrorCode, action: Callable[[], object]) -> Refused:
+def refused(room: Room, kind: RefusalKind, action: Callable[[], object]) -> Refused:
     before = room.snapshot()
     with pytest.raises(Refused) as caught:
         action()
-    assert caught.value.code == code, caught.value.reason
+    assert caught.value.kind == kind, caught.value.reason
     assert room.snapshot() == before
     assert "\n" not in caught.value.reason
     return caught.value
@@ -161,19 +160,19 @@ def test_a_new_room_waits_for_the_second_player() -> None:
     assert room.seat_of(ANN) == 2 and room.seat_of(BOB) is None
     assert room.to_move is None and room.deadline() is None
     assert room.name_of(2) == "Ann"
-    refused(room, ErrorCode.NOT_STARTED, lambda: room.play(2, "a1-b1", "m1", T0))
-    refused(room, ErrorCode.NOT_STARTED, lambda: room.resign(2, T0))
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.resign(1, T0))
+    refused(room, RefusalKind.NOT_STARTED, lambda: room.play(2, "a1-b1", "m1", T0))
+    refused(room, RefusalKind.NOT_STARTED, lambda: room.resign(2, T0))
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.resign(1, T0))
 
 
 def test_joining_takes_the_open_seat_and_starts_the_game() -> None:
     room = new_room(first="joiner", move_seconds=30)
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.join("Ann again", ANN, T0 + 1))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.join("Ann again", ANN, T0 + 1))
     assert room.join("  Bob\x1b[31m ", BOB, T0 + 5) == 1
     assert room.status == Status.PLAYING and room.to_move == 1
     assert room.name_of(1) == "Bob[31m" and room.game.player1 == "Bob[31m"
     assert room.deadline() == T0 + 35
-    refused(room, ErrorCode.FULL, lambda: room.join("Eve", EVE, T0 + 6))
+    refused(room, RefusalKind.FULL, lambda: room.join("Eve", EVE, T0 + 6))
 
 
 def test_a_nameless_player_keeps_no_name_and_the_record_names_the_seat() -> None:
@@ -207,16 +206,16 @@ def test_a_move_is_applied_and_acknowledged() -> None:
 def test_refused_moves_say_why_and_change_nothing() -> None:
     room = started()
     play_first(room, T0 + 2)
-    refused(room, ErrorCode.NOT_YOUR_TURN, lambda: room.play(1, "a1-i9", "x", T0 + 3))
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.play(None, "a1-i9", "x", T0 + 3))
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.play(3, "a1-i9", "x", T0 + 3))
-    error = refused(room, ErrorCode.ILLEGAL_MOVE, lambda: room.play(2, "b2-b3", "x", T0 + 3))
+    refused(room, RefusalKind.NOT_YOUR_TURN, lambda: room.play(1, "a1-i9", "x", T0 + 3))
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.play(None, "a1-i9", "x", T0 + 3))
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.play(3, "a1-i9", "x", T0 + 3))
+    error = refused(room, RefusalKind.ILLEGAL_MOVE, lambda: room.play(2, "b2-b3", "x", T0 + 3))
     assert error.reason == "b2-b3: b2 is not free (only the top-most and bottom-most tile of a column are)"
-    error = refused(room, ErrorCode.ILLEGAL_MOVE, lambda: room.play(2, "a1-b1", "x", T0 + 3))
+    error = refused(room, RefusalKind.ILLEGAL_MOVE, lambda: room.play(2, "a1-b1", "x", T0 + 3))
     assert "a1 is empty" in error.reason
-    refused(room, ErrorCode.ILLEGAL_MOVE, lambda: room.play(2, "z1-a1", "x", T0 + 3))
-    refused(room, ErrorCode.BAD_MESSAGE, lambda: room.play(2, room_move(room), "", T0 + 3))
-    refused(room, ErrorCode.BAD_MESSAGE, lambda: room.play(2, room_move(room), "with space", T0 + 3))
+    refused(room, RefusalKind.ILLEGAL_MOVE, lambda: room.play(2, "z1-a1", "x", T0 + 3))
+    refused(room, RefusalKind.BAD_MESSAGE, lambda: room.play(2, room_move(room), "", T0 + 3))
+    refused(room, RefusalKind.BAD_MESSAGE, lambda: room.play(2, room_move(room), "with space", T0 + 3))
 
 
 def room_move(room: Room) -> str:
@@ -233,7 +232,7 @@ def test_a_resent_move_id_gets_the_same_ack_and_plays_nothing() -> None:
     # the opponent's own ids are its own: the same id from seat 2 is a new move
     second = room.play(2, room_move(room), "m1", T0 + 3)
     assert not second.duplicate and second.receipt.ply == 2
-    error = refused(room, ErrorCode.ID_REUSED, lambda: room.play(1, room_move(room), "m1", T0 + 4))
+    error = refused(room, RefusalKind.ID_REUSED, lambda: room.play(1, room_move(room), "m1", T0 + 4))
     assert "was move 1 (a1-i9)" in error.reason
 
 
@@ -244,7 +243,7 @@ def test_a_resend_after_the_last_move_is_acknowledged_not_refused() -> None:
     assert room.status == Status.FINISHED and room.reason == EndReason.NO_PAIR
     again = room.play(last.receipt.seat, last.receipt.move, last.receipt.move_id, T0 + 9)
     assert again.duplicate and again.receipt == last.receipt
-    refused(room, ErrorCode.GAME_OVER, lambda: room.play(room.game.position.to_move, "a1-b1", "new", T0 + 9))
+    refused(room, RefusalKind.GAME_OVER, lambda: room.play(room.game.position.to_move, "a1-b1", "new", T0 + 9))
 
 
 def test_a_game_played_out_ends_by_the_rules_with_its_record() -> None:
@@ -283,7 +282,7 @@ def test_resigning_gives_the_game_to_the_opponent_whatever_the_score() -> None:
     text = room.record_text()
     assert text.startswith("# Ann resigns after move 1\n")
     assert Game.from_text(text).moves == room.game.moves
-    refused(room, ErrorCode.GAME_OVER, lambda: room.resign(2, T0 + 4))
+    refused(room, RefusalKind.GAME_OVER, lambda: room.resign(2, T0 + 4))
 
 
 def test_without_lose_on_time_an_overdue_turn_is_only_reported_once() -> None:
@@ -305,7 +304,7 @@ def test_with_lose_on_time_the_side_to_move_loses_at_the_deadline() -> None:
     room = started(move_seconds=10, lose_on_time=True)
     play_first(room, T0 + 5)  # seat 1 leads; seat 2 now has until T0 + 15
     assert sent(wire.state(room, 1, NOBODY, T0 + 7))["seconds_left"] == 8.0
-    refused(room, ErrorCode.OUT_OF_TIME, lambda: room.play(2, room_move(room), "late", T0 + 15))
+    refused(room, RefusalKind.OUT_OF_TIME, lambda: room.play(2, room_move(room), "late", T0 + 15))
     assert room.check_time(T0 + 14.5) == TimeCheck.NONE
     assert room.check_time(T0 + 60) == TimeCheck.LOST
     assert room.status == Status.FINISHED and room.reason == EndReason.TIME and room.winner == 1
@@ -326,12 +325,12 @@ def test_a_game_without_a_limit_waits_forever() -> None:
 
 def test_the_host_aborts_a_game_nobody_joined_and_its_invite_stops_working() -> None:
     room = new_room()
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.abort(None, T0 + 1))
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.abort(None, T0 + 1))
     room.abort(1, T0 + 1)
     assert room.status == Status.FINISHED and room.reason == EndReason.ABORTED and room.winner is None
     assert room.open_seat is None and sent(wire.state(room, 1, NOBODY, T0 + 2))["invite"] is None
-    assert refused(room, ErrorCode.EXPIRED, lambda: room.join("Bob", BOB, T0 + 2)).reason.startswith("this game was")
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 2))
+    assert refused(room, RefusalKind.EXPIRED, lambda: room.join("Bob", BOB, T0 + 2)).reason.startswith("this game was")
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 2))
     assert rebuild(room).snapshot() == room.snapshot()
 
 
@@ -342,12 +341,12 @@ def test_either_player_aborts_before_the_second_move_and_nobody_after() -> None:
             play_first(room, T0 + 2)
         room.abort(seat, T0 + 3)
         assert room.status == Status.FINISHED and room.reason == EndReason.ABORTED and room.winner is None
-        refused(room, ErrorCode.GAME_OVER, lambda room=room: room.abort(1, T0 + 4))
+        refused(room, RefusalKind.GAME_OVER, lambda room=room: room.abort(1, T0 + 4))
         assert rebuild(room).snapshot() == room.snapshot()
     room = started()
     for _ in range(ABORT_BEFORE_PLY):
         play_first(room, T0 + 2)
-    assert "resign" in refused(room, ErrorCode.NOT_ALLOWED, lambda: room.abort(1, T0 + 3)).reason
+    assert "resign" in refused(room, RefusalKind.NOT_ALLOWED, lambda: room.abort(1, T0 + 3)).reason
 
 
 def test_a_game_nobody_joins_expires_after_the_wait_and_not_before() -> None:
@@ -357,7 +356,7 @@ def test_a_game_nobody_joins_expires_after_the_wait_and_not_before() -> None:
     assert room.expire(T0 + 7200, 3600)
     assert room.status == Status.FINISHED and room.reason == EndReason.EXPIRED and room.finished_at == T0 + 3600
     assert room.expires_at(3600) is None and not room.expire(T0 + 9999, 3600)
-    assert "expired" in refused(room, ErrorCode.EXPIRED, lambda: room.join("Bob", BOB, T0 + 7201)).reason
+    assert "expired" in refused(room, RefusalKind.EXPIRED, lambda: room.join("Bob", BOB, T0 + 7201)).reason
     assert rebuild(room).snapshot() == room.snapshot()
     started_room = started()
     assert not started_room.expire(T0 + 10**6, 3600) and started_room.status == Status.PLAYING
@@ -368,15 +367,15 @@ def test_a_game_nobody_joins_expires_after_the_wait_and_not_before() -> None:
 
 def test_a_takeback_needs_the_requesters_own_last_move_and_the_opponents_yes() -> None:
     room = started(move_seconds=60)
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))  # no move yet
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.request_takeback(1))  # no move yet
     first = room.play(1, "a1-i9", "m1", T0 + 2)
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(2))  # not Bob's move
-    refused(room, ErrorCode.NO_OFFER, lambda: room.answer_takeback(2, True, T0 + 3))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.request_takeback(2))  # not Bob's move
+    refused(room, RefusalKind.NO_OFFER, lambda: room.answer_takeback(2, True, T0 + 3))
     room.request_takeback(1)
     assert sent(wire.state(room, 2, NOBODY, T0 + 3))["offers"] == {"rematch": None, "takeback": 1}
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))
-    refused(room, ErrorCode.NO_OFFER, lambda: room.answer_takeback(1, True, T0 + 3))
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.answer_takeback(None, True, T0 + 3))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.request_takeback(1))
+    refused(room, RefusalKind.NO_OFFER, lambda: room.answer_takeback(1, True, T0 + 3))
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.answer_takeback(None, True, T0 + 3))
     taken = room.answer_takeback(2, True, T0 + 10)
     assert taken == MoveReceipt(1, "m1", 1, "a1-i9", 9, T0 + 2, taken_back_at=T0 + 10)
     assert room.ply == 0 and room.to_move == 1 and room.scores == (0, 0) and room.takeback_request is None
@@ -395,20 +394,20 @@ def test_a_declined_or_overtaken_takeback_request_lapses() -> None:
     room.request_takeback(1)
     assert room.answer_takeback(2, False, T0 + 3) is None
     assert room.ply == 1 and room.takeback_request is None
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))  # no asking again for this move
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.request_takeback(1))  # no asking again for this move
     play_first(room, T0 + 4)
     play_first(room, T0 + 5)  # Ann's next move may be asked about
     room.request_takeback(1)
     play_first(room, T0 + 6)  # Bob moves instead of answering
     assert room.takeback_request is None
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.request_takeback(1))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.request_takeback(1))
 
 
 def test_no_takeback_once_the_game_is_over() -> None:
     room = started(GivenPosition(format_position(endgame(4))))
     while room.status == Status.PLAYING:
         last = play_first(room, T0 + 2)
-    refused(room, ErrorCode.GAME_OVER, lambda: room.request_takeback(last.receipt.seat))
+    refused(room, RefusalKind.GAME_OVER, lambda: room.request_takeback(last.receipt.seat))
 
 
 # -- rematches ----------------------------------------------------------------------------------
@@ -416,18 +415,18 @@ def test_no_takeback_once_the_game_is_over() -> None:
 
 def test_a_rematch_starts_from_the_same_position_with_the_seats_swapped() -> None:
     room = started(NumberedDeal(9), first="joiner", move_seconds=45)  # Ann seat 2, Bob seat 1 moves first
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(2, T0))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(2, T0))
     room.resign(1, T0 + 5)
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.offer_rematch(None, T0))
-    refused(room, ErrorCode.NO_OFFER, lambda: room.accept_rematch(1, game_id="g2", invite="A", watch="B", now=T0))
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.offer_rematch(None, T0))
+    refused(room, RefusalKind.NO_OFFER, lambda: room.accept_rematch(1, game_id="g2", invite="A", watch="B", now=T0))
     room.offer_rematch(2, T0 + 5)
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(2, T0))
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
-    refused(room, ErrorCode.NO_OFFER, lambda: room.accept_rematch(2, game_id="g2", invite="A", watch="B", now=T0))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(2, T0))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
+    refused(room, RefusalKind.NO_OFFER, lambda: room.accept_rematch(2, game_id="g2", invite="A", watch="B", now=T0))
     rematch = room.accept_rematch(1, game_id="g2", invite="M0RX4T2Q", watch="QQQQ1111", now=T0 + 20)
     assert room.rematch_game == "g2" and room.rematch_offer is None
     assert sent(wire.state(room, None, NOBODY, T0 + 20))["rematch"] == {"game": "g2", "watch": "QQQQ1111"}
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6))
     assert rematch.game.start == room.game.start and rematch.game.deal_number == 9
     assert rematch.seat_of(ANN) == 1 and rematch.seat_of(BOB) == 2 and rematch.creator_seat == 1
     assert rematch.game.names == ("Ann", "Bob")
@@ -439,16 +438,16 @@ def test_a_rematch_starts_from_the_same_position_with_the_seats_swapped() -> Non
 def test_a_declined_rematch_is_withdrawn_and_may_be_offered_again() -> None:
     room = started(NumberedDeal(9))
     room.resign(1, T0 + 5)
-    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(2, T0 + 6))
+    refused(room, RefusalKind.NO_OFFER, lambda: room.decline_rematch(2, T0 + 6))
     room.offer_rematch(1, T0 + 6)
-    refused(room, ErrorCode.NO_OFFER, lambda: room.decline_rematch(1, T0 + 6))  # one's own offer is not declined
-    refused(room, ErrorCode.NOT_A_PLAYER, lambda: room.decline_rematch(None, T0 + 6))
+    refused(room, RefusalKind.NO_OFFER, lambda: room.decline_rematch(1, T0 + 6))  # one's own offer is not declined
+    refused(room, RefusalKind.NOT_A_PLAYER, lambda: room.decline_rematch(None, T0 + 6))
     room.decline_rematch(2, T0 + 6)
     assert room.rematch_offer is None and room.rematch_game is None
     assert sent(wire.state(room, 1, NOBODY, T0 + 6))["offers"]["rematch"] is None
     # the declined offer is not pushed at the opponent again at once, nor a minute later
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 7))
-    refused(room, ErrorCode.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6 + REMATCH_RETRY_SECONDS - 1))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 7))
+    refused(room, RefusalKind.NOT_ALLOWED, lambda: room.offer_rematch(1, T0 + 6 + REMATCH_RETRY_SECONDS - 1))
     room.offer_rematch(2, T0 + 7)  # the one who declined may offer at once
     assert room.rematch_offer == 2
     room.decline_rematch(1, T0 + 8)

@@ -25,9 +25,20 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from battle.rules.errors import BattleError, Phrase, one_line
+# the game's terms, which the room reads too, are the protocol's names as well: a message module imports them here
+from battle.online.game_terms import ABORT_BEFORE_PLY as ABORT_BEFORE_PLY
+from battle.online.game_terms import FIRST_CHOICES as FIRST_CHOICES
+from battle.online.game_terms import MAX_MOVE_ID_LENGTH as MAX_MOVE_ID_LENGTH
+from battle.online.game_terms import DealChoice as DealChoice
+from battle.online.game_terms import First as First
+from battle.online.game_terms import GivenPosition as GivenPosition
+from battle.online.game_terms import NumberedDeal as NumberedDeal
+from battle.online.game_terms import RandomDeal as RandomDeal
+from battle.online.game_terms import in_english as in_english
+from battle.online.game_terms import is_move_id as is_move_id
+from battle.rules.errors import one_line
 
 PROTOCOL_VERSION = 1
 """The major version: a server refuses a ``hello`` of any other version (error ``version``)."""
@@ -38,18 +49,10 @@ MIN_MOVE_SECONDS = 5
 """The shortest per-move time limit: under 5 s a round trip and a click do not fit reliably."""
 MAX_MOVE_SECONDS = 86_400
 """The longest per-move time limit, a day: longer is correspondence play, which has no limit."""
-MAX_MOVE_ID_LENGTH = 64
 MAX_TOKEN_LENGTH = 128
 MAX_PING_NUMBER = 2**53
 """``ping``'s ``t`` is echoed; beyond 2^53 a JavaScript client could not read it back exactly."""
 
-ABORT_BEFORE_PLY = 2
-"""A game can be aborted until its second move is played (as lichess allows): before that,
-neither player has staked a move on it; later, leaving is a resignation."""
-
-FIRST_CHOICES = ("creator", "joiner", "random")
-
-First = Literal["creator", "joiner", "random"]
 JsonObject = dict[str, Any]
 ParamValue = str | int | float | bool | None
 """A value an ``error``'s ``params`` carry: what a client words the refusal with."""
@@ -107,28 +110,6 @@ class ProtocolError(Exception):
 
 
 # -- client messages ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NumberedDeal:
-    """Start from deal ``number`` (the rules model's numbered deals, 0 to 2^63 - 1)."""
-
-    number: int
-
-
-@dataclass(frozen=True)
-class RandomDeal:
-    """Start from a numbered deal the server picks."""
-
-
-@dataclass(frozen=True)
-class GivenPosition:
-    """Start from a composed position; ``text`` is already checked and in canonical ``.mbp`` form."""
-
-    text: str
-
-
-DealChoice = NumberedDeal | RandomDeal | GivenPosition
 
 
 @dataclass(frozen=True)
@@ -301,28 +282,6 @@ def ref_of(message: ClientMessage) -> JsonObject:
     if isinstance(message, PlayMove):
         return {"type": message.TYPE, "id": message.id}
     return {"type": message.TYPE}
-
-
-def is_move_id(value: object) -> bool:
-    """Whether ``value`` can be a move id: 1 to 64 printable ASCII characters, no space."""
-    # printable ASCII is " " to "~": the string methods test in C (0.45 µs for "m23", a loop 0.62)
-    return (
-        isinstance(value, str)
-        and 1 <= len(value) <= MAX_MOVE_ID_LENGTH
-        and value.isascii()
-        and value.isprintable()
-        and " " not in value
-    )
-
-
-def in_english(problem: Phrase | BattleError) -> str:
-    """A rules model's sentence in its English, whatever the process's locale: the server's
-    reasons are fixed English for logs and old clients (each client words the code itself)."""
-    phrase = problem.phrase if isinstance(problem, BattleError) else problem
-    values = {
-        name: in_english(value) if isinstance(value, Phrase) else str(value) for name, value in phrase.values.items()
-    }
-    return phrase.message.format(**values) if values else phrase.message
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)

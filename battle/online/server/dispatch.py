@@ -76,6 +76,7 @@ from battle.online.server.network_caps import refuse_fast_start, refuse_start
 from battle.online.server.puzzle_desk import PuzzleDesk
 from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
+from battle.online.server.room_refusals import Refused
 from battle.online.server.seat_networks import with_networks
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.shards import home_of, shard_of
@@ -236,7 +237,8 @@ class GameServer:
         try:
             message = reader.parse_client_message(frame)
             await self._dispatch(client, message)
-        except ProtocolError as problem:
+        except (ProtocolError, Refused) as caught:
+            problem = wire.refusal_error(caught) if isinstance(caught, Refused) else caught
             if problem.ref is None and message is not None:
                 problem.ref = messages.ref_of(message) if isinstance(message, PlayMove) else {"type": message.TYPE}
             await client.send(error_for(problem))

@@ -2,16 +2,18 @@
 
 A ``Room`` does no I/O and reads no clock: every method that depends on time takes
 ``now`` (seconds since the epoch), so the server, the store and the tests replay it exactly.
-Each action either changes the room and returns what happened, or raises ``Refused`` and
-leaves the room exactly as it was, so the server can always answer with an ``error``
-and go on.
+Each action either changes the room and returns what happened, or raises ``Refused`` (a kind
+and its details, ``room_refusals``) and leaves the room exactly as it was, so the server can
+always answer with an ``error`` and go on.
 
 Seats are the rules model's player numbers: seat 1 is player 1 of the start position, and
 the position's ``to-move`` says which seat moves first. "Who starts" therefore chooses the
 creator's seat, never the position. The server's order for every action is: ``check_time``,
 the action, the store's matching write (committed), then the messages. The room builds no
-message: it returns facts (a ``MoveReceipt``, a ``PlayOutcome``, its own attributes), and
-``wire`` words them as the protocol's messages.
+message and imports no protocol: it returns facts (a ``MoveReceipt``, a ``PlayOutcome``, its own
+attributes, a ``Refused``), and ``wire`` words them as the protocol's messages, a refusal as an
+``error``. A game's start choices (``DealChoice``, ``First``) are ``game_terms``, which the
+protocol's ``create`` shares.
 """
 
 from __future__ import annotations
@@ -23,18 +25,17 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from battle.online.protocol import messages
-from battle.online.protocol.messages import (
+from battle.online.game_terms import (
     ABORT_BEFORE_PLY,
+    FIRST_CHOICES,
     DealChoice,
-    ErrorCode,
     First,
     GivenPosition,
     NumberedDeal,
-    ParamValue,
-    ProtocolError,
     in_english,
+    is_move_id,
 )
+from battle.online.server.room_refusals import RefusalKind, Refused
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.errors import NotationError
@@ -97,17 +98,6 @@ class TimeCheck(str, Enum):
     ABANDONED = "abandoned"
 
 
-class Refused(ProtocolError):
-    """An action the game does not allow now; the room is unchanged.
-
-    The refusal is a fact: its ``code`` and ``params`` (``why`` tells the refusals of one code
-    apart, as docs/protocol.md lists them) go to the client, which words them in its reader's
-    language; ``reason`` is fixed English for logs and old clients."""
-
-    def __init__(self, code: ErrorCode, reason: str, **params: ParamValue) -> None:
-        super().__init__(code, reason, params=params)
-
-
 @dataclass(frozen=True)
 class Options:
     """What the creator chose besides the start."""
@@ -130,7 +120,7 @@ class Options:
         seconds, lose, first = data["move_seconds"], data["lose_on_time"], data["first"]
         if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0):
             raise ValueError(f"options: move_seconds must be null or a positive whole number, not {seconds!r}")
-        if not isinstance(lose, bool) or first not in messages.FIRST_CHOICES:
+        if not isinstance(lose, bool) or first not in FIRST_CHOICES:
             raise ValueError(f"options: lose_on_time {lose!r} or first {first!r} is not valid")
         return cls(seconds, lose, first)
 
@@ -438,9 +428,9 @@ class Room:
         self.refuse_if_unplayed()
         seat = self.open_seat
         if seat is None:
-            raise Refused(ErrorCode.FULL, "both seats of this game are taken")
+            raise Refused(RefusalKind.FULL, "both seats of this game are taken")
         if self.seat_of(token_hash) is not None:
-            raise Refused(ErrorCode.NOT_ALLOWED, "you hold the other seat of this game already", why="own_seat")
+            raise Refused(RefusalKind.NOT_ALLOWED, "you hold the other seat of this game already", why="own_seat")
         holder = SeatHolder(token_hash, _seat_name(name), now)
         self.seats[seat] = holder
         if seat == 1:
@@ -458,7 +448,7 @@ class Room:
         seat = self._require_player(seat, "name")
         holder = self.seats[seat]
         if holder.name:
-            raise Refused(ErrorCode.NOT_ALLOWED, "your seat has a name already", why="named")
+            raise Refused(RefusalKind.NOT_ALLOWED, "your seat has a name already", why="named")
         self.seats[seat] = SeatHolder(holder.token_hash, _seat_name(name), holder.joined_at)
         if seat == 1:
             self.game.player1 = self.seats[seat].name
@@ -475,17 +465,19 @@ class Room:
         try:
             move = parse_move(move_text)
         except NotationError as error:
-            raise Refused(ErrorCode.ILLEGAL_MOVE, in_english(error), move=move_text[:40], why="notation") from None
-        if not messages.is_move_id(move_id):
+            raise Refused(RefusalKind.ILLEGAL_MOVE, in_english(error), move=move_text[:40], why="notation") from None
+        if not is_move_id(move_id):
             raise Refused(
-                ErrorCode.BAD_MESSAGE, f"{move_id!r} is not a move id (1 to 64 printable ASCII characters)", field="id"
+                RefusalKind.BAD_MESSAGE,
+                f"{move_id!r} is not a move id (1 to 64 printable ASCII characters)",
+                field="id",
             )
         name = move_name(move)
         earlier = self._receipts.get((seat, move_id))
         if earlier is not None:
             if earlier.move != name:
                 raise Refused(
-                    ErrorCode.ID_REUSED,
+                    RefusalKind.ID_REUSED,
                     f"move id {move_id!r} was move {earlier.ply} ({earlier.move}); a new move needs a new id",
                     id=move_id,
                     ply=earlier.ply,
@@ -496,14 +488,14 @@ class Room:
         position = self.game.position
         if position.to_move != seat:
             waiting = position.to_move
-            raise Refused(ErrorCode.NOT_YOUR_TURN, f"not your turn: seat {waiting} is to move", seat=waiting)
+            raise Refused(RefusalKind.NOT_YOUR_TURN, f"not your turn: seat {waiting} is to move", seat=waiting)
         deadline = self.deadline()
         if self.options.lose_on_time and deadline is not None and now >= deadline:
             late = round(now - deadline, 1)
-            raise Refused(ErrorCode.OUT_OF_TIME, f"the time for this move ran out {late:.1f} s ago", seconds=late)
+            raise Refused(RefusalKind.OUT_OF_TIME, f"the time for this move ran out {late:.1f} s ago", seconds=late)
         reason = position.illegal_reason(move)
         if reason is not None:
-            raise Refused(ErrorCode.ILLEGAL_MOVE, f"{name}: {in_english(reason)}", move=name, why="illegal")
+            raise Refused(RefusalKind.ILLEGAL_MOVE, f"{name}: {in_english(reason)}", move=name, why="illegal")
         points = self.game.play(move)
         receipt = MoveReceipt(seat, move_id, self.game.ply, name, points, now)
         self._receipts[(seat, move_id)] = receipt
@@ -519,11 +511,11 @@ class Room:
         """Refuse, naming why, anything but a look at a game that ended before it began."""
         if self.reason == EndReason.EXPIRED:
             raise Refused(
-                ErrorCode.EXPIRED, "this game expired: nobody joined it in time; host a new one", why="expired"
+                RefusalKind.EXPIRED, "this game expired: nobody joined it in time; host a new one", why="expired"
             )
         if self.reason == EndReason.ABORTED and len(self.seats) == 1:
             raise Refused(
-                ErrorCode.EXPIRED, "this game was called off by its host before anyone joined", why="called_off"
+                RefusalKind.EXPIRED, "this game was called off by its host before anyone joined", why="called_off"
             )
 
     def abort(self, seat: int | None, now: float) -> None:
@@ -533,10 +525,10 @@ class Room:
         for play."""
         seat = self._require_player(seat, "abort")
         if self.status == Status.FINISHED:
-            raise Refused(ErrorCode.GAME_OVER, "the game is over")
+            raise Refused(RefusalKind.GAME_OVER, "the game is over")
         if self.status == Status.PLAYING and self.ply >= ABORT_BEFORE_PLY:
             raise Refused(
-                ErrorCode.NOT_ALLOWED,
+                RefusalKind.NOT_ALLOWED,
                 f"a game can be aborted only before move {ABORT_BEFORE_PLY}; resign instead",
                 why="abort_late",
                 ply=ABORT_BEFORE_PLY,
@@ -594,30 +586,32 @@ class Room:
         An offer the opponent declined cannot be made again for ``REMATCH_RETRY_SECONDS``."""
         seat = self._require_player(seat, "rematch_offer")
         if self.status != Status.FINISHED:
-            raise Refused(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over", why="rematch_early")
+            raise Refused(
+                RefusalKind.NOT_ALLOWED, "a rematch can be offered once the game is over", why="rematch_early"
+            )
         if self.reason in UNRATED_ENDS:
-            raise Refused(ErrorCode.NOT_ALLOWED, "this game was never played; host a new one", why="unplayed")
+            raise Refused(RefusalKind.NOT_ALLOWED, "this game was never played; host a new one", why="unplayed")
         declined = self._rematch_declined.get(seat)
         if declined is not None and now - declined < REMATCH_RETRY_SECONDS:
             wait = round(REMATCH_RETRY_SECONDS - (now - declined))
             raise Refused(
-                ErrorCode.NOT_ALLOWED,
+                RefusalKind.NOT_ALLOWED,
                 f"your opponent declined a rematch; you can offer again in {wait} s",
                 why="rematch_declined",
                 seconds=wait,
             )
         if self.rematch_game is not None:
             raise Refused(
-                ErrorCode.NOT_ALLOWED,
+                RefusalKind.NOT_ALLOWED,
                 f"the rematch has begun already (game {self.rematch_game})",
                 why="rematch_begun",
                 game=self.rematch_game,
             )
         if self.rematch_offer == seat:
-            raise Refused(ErrorCode.NOT_ALLOWED, "you have offered a rematch already", why="rematch_offered")
+            raise Refused(RefusalKind.NOT_ALLOWED, "you have offered a rematch already", why="rematch_offered")
         if self.rematch_offer is not None:
             raise Refused(
-                ErrorCode.NOT_ALLOWED, "your opponent has offered a rematch: accept it", why="rematch_waiting"
+                RefusalKind.NOT_ALLOWED, "your opponent has offered a rematch: accept it", why="rematch_waiting"
             )
         self.rematch_offer = seat
 
@@ -630,7 +624,7 @@ class Room:
         """
         seat = self._require_player(seat, "rematch_accept")
         if self.rematch_offer != 3 - seat:
-            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch", offer="rematch")
+            raise Refused(RefusalKind.NO_OFFER, "your opponent has not offered a rematch", offer="rematch")
         swapped = {3 - old: replace(holder, joined_at=now) for old, holder in self.seats.items()}
         rematch = Room(
             game_id=game_id,
@@ -656,7 +650,7 @@ class Room:
         after ``REMATCH_RETRY_SECONDS``, the one who declined at once."""
         seat = self._require_player(seat, "rematch_decline")
         if self.rematch_offer != 3 - seat:
-            raise Refused(ErrorCode.NO_OFFER, "your opponent has not offered a rematch", offer="rematch")
+            raise Refused(RefusalKind.NO_OFFER, "your opponent has not offered a rematch", offer="rematch")
         self.rematch_offer = None
         self._rematch_declined[3 - seat] = now
 
@@ -667,15 +661,17 @@ class Room:
         last = self.last_receipt
         if last is None or last.seat != seat:
             raise Refused(
-                ErrorCode.NOT_ALLOWED,
+                RefusalKind.NOT_ALLOWED,
                 "only the player who made the last move can ask to take it back",
                 why="takeback_not_last",
             )
         if self.takeback_request == seat:
-            raise Refused(ErrorCode.NOT_ALLOWED, "you have asked to take back your move already", why="takeback_asked")
+            raise Refused(
+                RefusalKind.NOT_ALLOWED, "you have asked to take back your move already", why="takeback_asked"
+            )
         if self._takeback_declined == (seat, self.ply):
             raise Refused(
-                ErrorCode.NOT_ALLOWED, "your opponent said no to taking back this move", why="takeback_declined"
+                RefusalKind.NOT_ALLOWED, "your opponent said no to taking back this move", why="takeback_declined"
             )
         self.takeback_request = seat
 
@@ -688,7 +684,7 @@ class Room:
         seat = self._require_player(seat, "takeback_answer")
         self._require_playing()
         if self.takeback_request != 3 - seat:
-            raise Refused(ErrorCode.NO_OFFER, "your opponent has not asked to take back a move", offer="takeback")
+            raise Refused(RefusalKind.NO_OFFER, "your opponent has not asked to take back a move", offer="takeback")
         self.takeback_request = None
         if not accept:
             self._takeback_declined = (3 - seat, self.ply)
@@ -704,15 +700,15 @@ class Room:
     def _require_player(self, seat: int | None, action: str) -> int:
         if seat is None or seat not in self.seats:
             raise Refused(
-                ErrorCode.NOT_A_PLAYER, f"only a player can {ACTIONS[action]}; you watch this game", action=action
+                RefusalKind.NOT_A_PLAYER, f"only a player can {ACTIONS[action]}; you watch this game", action=action
             )
         return seat
 
     def _require_playing(self) -> None:
         if self.status == Status.WAITING:
-            raise Refused(ErrorCode.NOT_STARTED, "the game waits for its second player")
+            raise Refused(RefusalKind.NOT_STARTED, "the game waits for its second player")
         if self.status == Status.FINISHED:
-            raise Refused(ErrorCode.GAME_OVER, "the game is over")
+            raise Refused(RefusalKind.GAME_OVER, "the game is over")
 
     def _start_turn(self, now: float) -> None:
         self.turn_started = now

@@ -4,18 +4,19 @@ the answers to a connection (``welcome``, ``pong``, ``created``, ``joined``), th
 carry a room's facts (its state, a move, a result, a record) and the solver's news (a game against
 it, its seat, a hint, an analysis, a review, a place in the queue, a refusal). ``wire_lobby`` builds
 the lobby's messages, ``wire_puzzles`` the puzzles' and ``wire_devices`` a device's answers
-(``daily_table``, ``my_stats_result``). An ``error`` is built where the fault is met: a module
-raises ``ProtocolError`` with its code, which ``dispatch`` sends (``error_for``), and the shell's
-own faults (a frame over the rate, a change not saved, a game out of reach) are sent as ``Error``
-where they occur.
+(``daily_table``, ``my_stats_result``). A room's refusal (``room_refusals.Refused``) becomes a
+``ProtocolError`` here too (``refusal_error``: each kind is the error code of its name). Every other
+``error`` is built where the fault is met: a shell module raises ``ProtocolError`` with its code,
+which ``dispatch`` sends (``error_for``), and the shell's own faults (a frame over the rate, a
+change not saved, a game out of reach) are sent as ``Error`` where they occur.
 ``tests/online/test_online_wire.py`` fails when another server module builds a message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
-``MoveReceipt``, a ``PlayOutcome``). The solver pool answers with typed values (``MoveResult``,
-``AnalysisResult``, ``ReviewResult``). The functions here word both as the messages of
-``battle.online.protocol``, by attribute: a field renamed on either side is a type error here
-(``mypy``), never a ``KeyError`` in a running server. The pool's types are read for the type
-check only, so a server without a solver loads no pool.
+``MoveReceipt``, a ``PlayOutcome``) or raises them (a ``Refused``). The solver pool answers with
+typed values (``MoveResult``, ``AnalysisResult``, ``ReviewResult``). The functions here word both
+as the messages of ``battle.online.protocol``, by attribute: a field renamed on either side is a
+type error here (``mypy``), never a ``KeyError`` in a running server. The pool's types are read
+for the type check only, so a server without a solver loads no pool.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.protocol.server_messages import (
     Ack,
     Created,
@@ -56,7 +58,9 @@ from battle.online.protocol.solver_messages import (
     SolverSeat,
     WorkKind,
 )
+from battle.online.server import room_refusals
 from battle.online.server.room import SEATS, EndReason, MoveReceipt, Room, Status
+from battle.online.server.room_refusals import RefusalKind
 from battle.online.server.solver_outcomes import Refused, Waiting
 from battle.online.server.solver_rows import ReviewRow, SolverSeatRow
 from battle.rules.board import Position
@@ -77,6 +81,20 @@ _END_REASONS: dict[EndReason, EndReasonName] = {
     EndReason.ABORTED: "aborted",
     EndReason.EXPIRED: "expired",
     EndReason.ABANDONED: "abandoned",
+}
+_ERROR_CODES: dict[RefusalKind, ErrorCode] = {
+    RefusalKind.FULL: ErrorCode.FULL,
+    RefusalKind.NOT_A_PLAYER: ErrorCode.NOT_A_PLAYER,
+    RefusalKind.NOT_STARTED: ErrorCode.NOT_STARTED,
+    RefusalKind.NOT_YOUR_TURN: ErrorCode.NOT_YOUR_TURN,
+    RefusalKind.ILLEGAL_MOVE: ErrorCode.ILLEGAL_MOVE,
+    RefusalKind.BAD_MESSAGE: ErrorCode.BAD_MESSAGE,
+    RefusalKind.ID_REUSED: ErrorCode.ID_REUSED,
+    RefusalKind.OUT_OF_TIME: ErrorCode.OUT_OF_TIME,
+    RefusalKind.GAME_OVER: ErrorCode.GAME_OVER,
+    RefusalKind.NOT_ALLOWED: ErrorCode.NOT_ALLOWED,
+    RefusalKind.NO_OFFER: ErrorCode.NO_OFFER,
+    RefusalKind.EXPIRED: ErrorCode.EXPIRED,
 }
 
 
@@ -104,6 +122,12 @@ def joined(room: Room, token: str, seat: int) -> Joined:
 
 
 # -- a game's facts ----------------------------------------------------------------------------
+
+
+def refusal_error(refused: room_refusals.Refused) -> ProtocolError:
+    """A room's refusal as the protocol's: the error code of its kind, its English reason, its
+    details as the ``error``'s ``params``; ``dispatch`` names the refused message and sends it."""
+    return ProtocolError(_ERROR_CODES[refused.kind], refused.reason, params=refused.details)
 
 
 def game_status(status: Status) -> GameStatus:
