@@ -9,5 +9,8 @@
   reconnects and resends, the seats kept on disk, and the client's words for what the server
   states.
 
+Beside them, ``game_terms``: what both the protocol and the room read (how a game may start,
+until when it can be aborted, a move id's form), so that the room imports no protocol.
+
 The page (``battle/web``) is a third client, in JavaScript, of the same protocol.
 """

@@ -7,6 +7,7 @@ sends: ``wire`` and its ``wire_*`` siblings are the one place."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 import typing
@@ -14,15 +15,17 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from battle.online.protocol.lobby_messages import LobbyMessage
-from battle.online.protocol.messages import encode
+from battle.online.protocol.messages import ErrorCode, encode
 from battle.online.protocol.puzzle_messages import PuzzleNews
 from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.solver_messages import Evaluation, HintResult, MoveValue, SolverNews
 from battle.online.protocol.solver_reader import parse_solver_news
 from battle.online.protocol.solver_writer import solver_news_json
 from battle.online.server import wire
+from battle.online.server.room_refusals import RefusalKind, Refused
 from battle.players.pool_jobs import MoveValue as FoundValue
 from battle.players.solver_pool import AnalysisResult
+from tests.online_server import Client, ServerProcess, host_and_join
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUND = AnalysisResult(
@@ -181,3 +184,44 @@ def test_a_renamed_result_field_is_a_type_error(tmp_path: Path) -> None:
     expected = {number: PROBE_ERRORS[line] for number, line in enumerate(PROBE.splitlines(), 1) if line in PROBE_ERRORS}
     assert report.count(": error: ") == len(errors) == len(expected), report  # none in the modules checked
     assert all(expected[number] in errors.get(number, "") for number in expected), report
+
+
+def test_every_refusal_of_a_room_is_the_error_code_of_its_name() -> None:
+    """The room's refusals reach the wire only through ``wire.refusal_error``: a kind with no error
+    code would be a ``KeyError`` in a running server instead of an ``error`` frame."""
+    for kind in RefusalKind:
+        problem = wire.refusal_error(Refused(kind, "a reason\non two lines", why="named", seat=2, seconds=1.5))
+        assert problem.code == ErrorCode(kind.value)
+        assert problem.reason == "a reason\\non two lines"  # one line, as every error's reason
+        assert problem.params == {"why": "named", "seat": 2, "seconds": 1.5}
+        assert problem.ref is None  # dispatch names the refused message
+
+
+def error_frame(client: Client) -> str:
+    """The text of the next ``error`` frame ``client`` gets, as it came (other news before it is skipped)."""
+    while True:
+        text = client.socket.recv(timeout=10)
+        assert isinstance(text, str)
+        if json.loads(text)["type"] == "error":
+            return text
+
+
+def test_a_refusal_of_the_room_reaches_the_player_as_its_error_frame(tmp_path: Path) -> None:
+    """A move out of turn and an illegal pair, through ``serve``: the frames the clients read, to the byte."""
+    with ServerProcess(tmp_path) as server:
+        host, guest, _, _ = host_and_join(server.url)
+        try:
+            guest.send({"type": "move", "move": "a9-f1", "id": "early"})
+            assert error_frame(guest) == (
+                '{"type":"error","code":"not_your_turn","reason":"not your turn: seat 1 is to move",'
+                '"params":{"seat":1},"ref":{"type":"move","id":"early"}}'
+            )
+            host.send({"type": "move", "move": "b2-b3", "id": "m1"})
+            assert error_frame(host) == (
+                '{"type":"error","code":"illegal_move","reason":"b2-b3: b2 is not free (only the top-most and '
+                'bottom-most tile of a column are)","params":{"move":"b2-b3","why":"illegal"},'
+                '"ref":{"type":"move","id":"m1"}}'
+            )
+        finally:
+            host.close()
+            guest.close()

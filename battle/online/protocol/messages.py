@@ -5,9 +5,10 @@ Every message is one JSON object in one WebSocket text frame, with a ``"type"``;
 contract, with an example of each message, is ``docs/protocol.md``. This module and its
 neighbours are that contract in code:
 
-- here, the frozen dataclasses a client's frames are read into, ``ProtocolError(code,
-  reason, params=...)`` for a frame the server refuses, and ``encode``, which makes the text
-  of a frame;
+- here, the frozen dataclasses a client's frames are read into (a ``create``'s deal and
+  ``first`` are ``battle.online.game_terms``, which the server's room reads too),
+  ``ProtocolError(code, reason, params=...)`` for a frame the server refuses, and ``encode``,
+  which makes the text of a frame;
 - ``server_messages``: the dataclasses of what the server sends (``Welcome``, ``State``,
   ``Moved``, ``Ack``, ``Error``, ...);
 - ``writer``: ``client_frame`` and ``server_frame``, a frame of each side's messages;

@@ -11,9 +11,9 @@ the position's ``to-move`` says which seat moves first. "Who starts" therefore c
 creator's seat, never the position. The server's order for every action is: ``check_time``,
 the action, the store's matching write (committed), then the messages. The room builds no
 message and imports no protocol: it returns facts (a ``MoveReceipt``, a ``PlayOutcome``, its own
-attributes, a ``Refused``), and ``wire`` words them as the protocol's messages, a refusal as an
-``error``. A game's start choices (``DealChoice``, ``First``) are ``game_terms``, which the
-protocol's ``create`` shares.
+attributes) or raises one (a ``Refused``), and ``wire`` words them as the protocol's messages, a
+refusal as an ``error``. It starts from the choices of ``battle.online.game_terms``
+(``DealChoice``, ``First``), which the protocol's ``create`` carries too.
 """
 
 from __future__ import annotations
