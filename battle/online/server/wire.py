@@ -12,7 +12,7 @@ change not saved, a game out of reach) are sent as ``Error`` where they occur.
 ``tests/online/test_online_wire.py`` fails when another server module builds a message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
-``MoveReceipt``, a ``PlayOutcome``) or raises them (a ``Refused``). The solver pool answers with
+``MoveReceipt``, a ``PlayOutcome``) or raises one (a ``Refused``). The solver pool answers with
 typed values (``MoveResult``, ``AnalysisResult``, ``ReviewResult``). The functions here word both
 as the messages of ``battle.online.protocol``, by attribute: a field renamed on either side is a
 type error here (``mypy``), never a ``KeyError`` in a running server. The pool's types are read
