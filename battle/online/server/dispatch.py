@@ -69,6 +69,7 @@ from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
 from battle.online.server.device_desk import DeviceDesk
 from battle.online.server.fan_out import Audiences
+from battle.online.server.group_desk import FreshGame, GroupDesk
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.lobby_desk import LobbyDesk
@@ -129,6 +130,8 @@ class GameServer:
         """What passes a connection to the process of the game it picks (``process_link``); None: one process."""
         self.solver_process: int | None = None
         """The process whose solver pool serves the solver's requests, when that is another one."""
+        self.groups: GroupDesk | None = None
+        """This server group's side of the directory the groups share (``serve --group``); None: one machine."""
         self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
         """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
         self._opening: dict[type, Callable[[Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
@@ -257,6 +260,11 @@ class GameServer:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
         picking = self._picking.get(type(message)) or self._standing_alone.get(type(message))
         if picking is not None:
+            if self.groups is not None and isinstance(message, (Join, Watch, Resume)):
+                elsewhere = await self.groups.elsewhere(client.address, message)
+                if elsewhere is not None:
+                    await client.send(elsewhere)  # the client asks the group that holds it
+                    return
             if self.hand_over is not None:
                 self._refuse_if_elsewhere(client, message)
             if type(message) in self._picking or isinstance(message, SolverGame):
@@ -340,13 +348,16 @@ class GameServer:
                 "already; abort one or wait for a friend to join",
                 params={"why": "waiting", "count": waiting},
             )
-        network = refuse_start(self.live, self.guard, client.address, solver=False)
+        held_elsewhere = 0 if self.groups is None else await self.groups.held_elsewhere(client.address, solver=False)
+        refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
+        game_id, invite, watch = await self._fresh_game()
+        # the caps again after the directory's answers: what a create of the same network stored meanwhile counts
+        network = refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
         plan = plan_start(message.deal, message.first)
         token = new_token()
         store = self.live.store
-        invite, watch = store.fresh_codes()
         room = Room.create(
-            game_id=self.live.shard.new_game_id(),
+            game_id=game_id,
             invite=invite,
             watch=watch,
             plan=plan,
@@ -363,8 +374,10 @@ class GameServer:
         seats = {room.creator_seat: network}
         self.live.networks.add(room.game_id, seats)
         try:
+            if self.groups is not None:
+                await self.groups.seated(room.game_id, hash_token(token), [client.address])
             await stored(self.live.submit(room, with_networks(store.plan_create(room), room.game_id, seats)))
-        except StoreError:
+        except (StoreError, ProtocolError):
             self.live.rooms.pop(room.game_id, None)
             self.guard.not_hosting(client.address, room.game_id)
             self.live.networks.forget(room.game_id)
@@ -387,6 +400,12 @@ class GameServer:
             )
         token = new_token()
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
+        if self.groups is not None:
+            try:
+                await self.groups.seated(room.game_id, hash_token(token), [client.address])
+            except ProtocolError:
+                self._reload(room)  # the seat stays open
+                raise
         seats = {seat: self.live.networks.tag(client.address)}
         await self._commit(room, lambda: with_networks(self.live.store.plan_join(room, seat), room.game_id, seats))
         self.live.networks.add(room.game_id, seats)
@@ -529,21 +548,31 @@ class GameServer:
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
         self.solver_games.refuse_offer(room)
         store = self.live.store
-        invite, watch = store.fresh_codes()
         refuse_fast_start(self.guard, client.address)
-        new = room.accept_rematch(
-            client.seat, game_id=self.live.shard.new_game_id(), invite=invite, watch=watch, now=now
-        )
+        game_id, invite, watch = await self._fresh_game()
+        new = room.accept_rematch(client.seat, game_id=game_id, invite=invite, watch=watch, now=now)
         self.guard.started(client.address, time.monotonic())
         seats = {3 - seat: network for seat, network in self.live.networks.of(room.game_id).items()}
         await self._commit(room, lambda: with_networks(store.plan_start_rematch(room, new), new.game_id, seats))
         self.live.rooms[new.game_id] = new
         self.live.networks.add(new.game_id, seats)
+        if self.groups is not None:
+            await self.groups.rematched(room.game_id, new.game_id)
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
             other.tell(server_frame(wire.rematch_started(room, new, seat_then)).encode())
             await self.audiences.attach(other, new, None if seat_then is None else 3 - seat_then)
         await self.audiences.broadcast_state(new)
+
+    async def _fresh_game(self) -> FreshGame:
+        """A new game's id (of this process's shard) and codes no game of this group uses, which the
+        directory took as this group's when there is one."""
+
+        def draw() -> FreshGame:
+            invite, watch = self.live.store.fresh_codes()
+            return self.live.shard.new_game_id(), invite, watch
+
+        return draw() if self.groups is None else await self.groups.fresh_game(draw)
 
     async def _stored_and_told(self, room: Room, plan: Callable[[], Write]) -> None:
         """Commit what ``room`` just did, then send every connection of the game its new state."""
