@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -61,9 +62,21 @@ def system_user() -> Iterator[tuple[int, int] | None]:
         subprocess.run(["userdel", name], check=False, timeout=60)
 
 
+@dataclass(frozen=True)
+class RunningPostgres:
+    """A PostgreSQL ``postgres`` started: ``url`` of its database ``battle`` (user ``battle``, no password)."""
+
+    url: str
+    server: subprocess.Popen[bytes]
+
+    def stop(self) -> None:
+        """Stop it before the end (a test of what goes on without it)."""
+        stop(self.server)
+
+
 @contextmanager
-def postgres() -> Iterator[str]:
-    """A running PostgreSQL; yields the address of its database ``battle`` (user ``battle``, no password)."""
+def postgres() -> Iterator[RunningPostgres]:
+    """A running PostgreSQL, stopped at the end."""
     binaries = postgres_binaries()
     with system_user() as user:
         folder = Path(tempfile.mkdtemp(prefix="battle-pg-"))
@@ -94,7 +107,7 @@ def postgres() -> Iterator[str]:
                     capture_output=True,
                     timeout=60,
                 )
-                yield f"postgresql://battle@127.0.0.1:{port}/battle"
+                yield RunningPostgres(f"postgresql://battle@127.0.0.1:{port}/battle", server)
             finally:
                 stop(server)
         finally:
