@@ -97,7 +97,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             group: ServerProcess(
                 tmp_path / group,
                 *("--host", address, "--group", group, "--shared", database.url, "--trust-proxy"),
-                *("--max-games-per-address", str(PER_NETWORK)),
+                *("--max-games-per-address", str(PER_NETWORK), "--allow-origin", f"http://127.0.0.1:{port}"),
             )
             for group, address in GROUPS.items()
         }
