@@ -121,7 +121,7 @@ async def running_server(
         server = GameServer(games, limits, guard, clock, work, deals)
         old = OldGames(games, limits.keep_seconds, clock)
         if directory is not None:
-            server.groups = GroupDesk(directory, store, guard)
+            server.groups = server.solver_games.groups = GroupDesk(directory, store, guard)
         connection_options: dict[str, Any] = {
             "ping_interval": limits.ping_interval,
             "ping_timeout": limits.ping_timeout,
