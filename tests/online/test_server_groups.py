@@ -3,6 +3,11 @@ directory is asked for a request, and where the request goes (``server_groups``,
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from battle.online.protocol.codes import hash_token
@@ -62,3 +67,28 @@ def test_a_directory_down_is_refused_busy_with_the_whole_seconds_to_wait() -> No
     assert refusal.code == ErrorCode.BUSY
     assert refusal.params == {"why": "directory", "seconds": 5}
     assert refusal.reason == "the game directory is unavailable; try again in 5 s"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--group", "A"], "'A' is not a group name: 1 to 32 lower-case letters, digits and inner dashes"),
+        (["--shared", "mysql://db/x"], "'mysql://db/x' is not a PostgreSQL address like postgresql://"),
+        (["--group", "a"], "--group and --shared go together: a machine among several needs both"),
+        (["--shared", "postgresql://db/x"], "--group and --shared go together"),
+    ],
+)
+def test_serve_refuses_a_wrong_group_or_shared_database_in_one_line(
+    tmp_path: Path, flags: list[str], said: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "battle", "serve", "--db", str(tmp_path / "games.sqlite3"), *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "LANG": "C.UTF-8", "LANGUAGE": "en"},
+    )
+    assert done.returncode != 0 and said in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2, done.stderr
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before any database is made
