@@ -160,12 +160,14 @@ async def running_server(
                 watching.append(asyncio.create_task(old.run()))
             if work is not None:
                 watching.append(asyncio.create_task(work.watch_places()))
-            if directory is not None:  # each process sweeps the rows of its own shard's games
+            if directory is not None and server.groups is not None:  # each process sweeps its own shard's counts
 
                 def unfinished(game_id: str) -> bool:
                     return not shard.holds(game_id) or games.is_unfinished(game_id)
 
-                watching.append(asyncio.create_task(directory.sweep_forever(unfinished)))
+                # and one process the codes and tokens of the games gone from the database
+                kept = (server.groups.kept_games, server.groups.kept_tokens) if shard.index == 0 else None
+                watching.append(asyncio.create_task(directory.sweep_forever(unfinished, kept)))
             server.solver_games.start()
             try:
                 yield listening, server

@@ -102,6 +102,19 @@ class GroupDesk:
         except DirectoryDown as down:
             log.warning("%s; rematch %s is not counted on the other groups", down, new)
 
+    def kept_games(self, games: list[str]) -> set[str]:
+        """Which of ``games`` this group's database holds (the others' codes may leave the directory)."""
+        if not games:
+            return set()
+        marks = ", ".join("?" * len(games))
+        return {
+            str(row[0]) for row in self.store.read_rows(f"SELECT id FROM games WHERE id IN ({marks})", tuple(games))
+        }
+
+    def kept_tokens(self, token_hashes: list[str]) -> set[str]:
+        """Which of ``token_hashes`` hold a seat in this group's database."""
+        return {token for token in token_hashes if self.store.seat_by_token(token) is not None}
+
     async def held_elsewhere(self, address: str, *, solver: bool) -> int:
         """The unfinished games ``address``'s network holds a seat in on the other groups."""
         try:

@@ -11,6 +11,12 @@ It holds what one group must know of the others (``group_routes``), and nothing 
   its games that ended (``sweep``, every ``SWEEP_SECONDS``), so a count errs only towards refusing,
   for at most that long after a game ends.
 
+The codes and tokens of the games a group no longer keeps (``--keep-days`` deleted them, or a create
+failed after its codes were drawn) are deleted by that group too, ``SWEEP_BATCH`` rows a sweep in
+the order of their keys (``forget_gone``), once they are ``SETTLE_SECONDS`` old: a game's codes are
+entered before the game is stored, and a sweep must never take them in between. So the directory
+holds about what the groups' databases hold.
+
 One connection per game process, a query at a time (an ``asyncio.Lock``): a create is two inserts
 and a join one, 0.2 ms each on loopback. A query that fails (PostgreSQL down, a statement past
 ``STATEMENT_MS``) closes the connection and raises ``DirectoryDown``; the next ``RETRY_SECONDS`` refuse
@@ -26,7 +32,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from battle.online.server.group_routes import RETRY_SECONDS, DirectoryDown, KeyKind
 
@@ -39,6 +45,12 @@ STATEMENT_MS = 3000
 """Milliseconds one statement may run (PostgreSQL's ``statement_timeout``)."""
 SWEEP_SECONDS = 5.0
 """How often a group deletes the ``battle_held`` rows of its games that ended."""
+SWEEP_BATCH = 500
+"""Codes or tokens one sweep checks against the group's own database: 500 look-ups of an index, a
+millisecond or two, every ``SWEEP_SECONDS``."""
+SETTLE_SECONDS = 3600
+"""Age of a code or token row before a sweep may delete it for want of its game: far more than a
+create takes from its draw to its commit."""
 SCHEMA_LOCK = 61_061
 """The advisory lock two groups starting at once take to make the tables one after the other."""
 
@@ -46,7 +58,8 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS battle_codes (code text PRIMARY KEY, purpose text NOT NULL, "
     "game text NOT NULL, grp text NOT NULL, made timestamptz NOT NULL DEFAULT now())",
     "CREATE INDEX IF NOT EXISTS battle_codes_game ON battle_codes (game)",
-    "CREATE TABLE IF NOT EXISTS battle_seats (token_hash text PRIMARY KEY, game text NOT NULL, grp text NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS battle_seats (token_hash text PRIMARY KEY, game text NOT NULL, grp text NOT NULL, "
+    "made timestamptz NOT NULL DEFAULT now())",
     "CREATE TABLE IF NOT EXISTS battle_held (game text NOT NULL, network text NOT NULL, solver boolean NOT NULL, "
     "grp text NOT NULL, PRIMARY KEY (game, network))",
     "CREATE INDEX IF NOT EXISTS battle_held_network ON battle_held (network)",
@@ -169,6 +182,36 @@ class SharedDirectory:
 
         return int(await self._run(sweep))
 
+    async def forget_gone(
+        self, kind: Literal["games", "tokens"], after: str, kept: Callable[[list[str]], set[str]]
+    ) -> str:
+        """Check the next ``SWEEP_BATCH`` settled game ids (``games``) or token hashes (``tokens``) of this
+        group after ``after`` against ``kept`` (which of them the group's database holds), and delete the
+        rows of the others; the key to start the next batch after ("" once the last one was checked)."""
+        if kind == "games":
+            select = (
+                "SELECT DISTINCT game FROM battle_codes WHERE grp = %s AND game > %s "
+                "AND made < now() - make_interval(secs => %s) ORDER BY game LIMIT %s"
+            )
+            delete = "DELETE FROM battle_codes WHERE grp = %s AND game = ANY(%s)"
+        else:
+            select = (
+                "SELECT token_hash FROM battle_seats WHERE grp = %s AND token_hash > %s "
+                "AND made < now() - make_interval(secs => %s) ORDER BY token_hash LIMIT %s"
+            )
+            delete = "DELETE FROM battle_seats WHERE grp = %s AND token_hash = ANY(%s)"
+
+        async def forget(connection: psycopg.AsyncConnection[Any]) -> str:
+            cursor = await connection.execute(select, (self.group, after, SETTLE_SECONDS, SWEEP_BATCH))
+            keys = [str(row[0]) for row in await cursor.fetchall()]
+            still = kept(keys)
+            gone = [key for key in keys if key not in still]
+            if gone:
+                await connection.execute(delete, (self.group, gone))
+            return keys[-1] if len(keys) == SWEEP_BATCH else ""
+
+        return str(await self._run(forget))
+
     async def network_tag(self, network: str) -> str:
         """The hash a client network (``address_guard.network_of``) is counted under on every group:
         64 bits of HMAC-SHA256 under the directory's key, never the address."""
@@ -177,12 +220,22 @@ class SharedDirectory:
         digest = hmac.new(self._network_key, f"network:{network}".encode("utf-8", "replace"), hashlib.sha256)
         return digest.hexdigest()[:16]
 
-    async def sweep_forever(self, unfinished: Callable[[str], bool]) -> None:
-        """``sweep`` every ``SWEEP_SECONDS`` while the server runs; a directory that is down is tried later."""
+    async def sweep_forever(
+        self,
+        unfinished: Callable[[str], bool],
+        kept: tuple[Callable[[list[str]], set[str]], Callable[[list[str]], set[str]]] | None = None,
+    ) -> None:
+        """Every ``SWEEP_SECONDS`` while the server runs: ``sweep`` the counts of ended games and, with
+        ``kept`` (which games, which tokens the group's database holds), ``forget_gone`` the next batch
+        of codes and of tokens; a directory that is down is tried later."""
+        after = {"games": "", "tokens": ""}
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             with contextlib.suppress(DirectoryDown):
                 await self.sweep(unfinished)
+                if kept is not None:
+                    after["games"] = await self.forget_gone("games", after["games"], kept[0])
+                    after["tokens"] = await self.forget_gone("tokens", after["tokens"], kept[1])
 
     async def close(self) -> None:
         async with self._lock:
