@@ -328,30 +328,15 @@ class GameServer:
         return shard_of(game_id, self.live.shard.count)
 
     async def _create(self, client: Client, message: Create) -> None:
-        if client.created >= self.limits.games_per_connection:
-            raise ProtocolError(
-                ErrorCode.BUSY,
-                f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
-                params={"why": "games_per_connection", "count": self.limits.games_per_connection},
-            )
-        if self.live.unfinished_everywhere() >= self.limits.open_games:
-            raise ProtocolError(
-                ErrorCode.BUSY,
-                "the server has as many games as it can hold; try again later",
-                params={"why": "server_full"},
-            )
-        waiting = self.guard.waiting_from(client.address, self.live.is_waiting)
-        if waiting >= self.limits.waiting_per_address:
-            raise ProtocolError(
-                ErrorCode.BUSY,
-                f"{waiting} games from your address wait for a second player "
-                "already; abort one or wait for a friend to join",
-                params={"why": "waiting", "count": waiting},
-            )
-        held_elsewhere = 0 if self.groups is None else await self.groups.held_elsewhere(client.address, solver=False)
-        refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
-        game_id, invite, watch = await self._fresh_game()
-        # the caps again after the directory's answers: what a create of the same network stored meanwhile counts
+        self._refuse_create(client)
+        held_elsewhere = 0
+        if self.groups is None:
+            game_id, invite, watch = self._draw_game()
+        else:
+            held_elsewhere = await self.groups.held_elsewhere(client.address, solver=False)
+            refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
+            game_id, invite, watch = await self.groups.fresh_game(self._draw_game)
+            self._refuse_create(client)  # again after the directory's answers: creates stored meanwhile count
         network = refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
         plan = plan_start(message.deal, message.first)
         token = new_token()
@@ -390,6 +375,30 @@ class GameServer:
             wire.created(room, invite, watch, token, links.make("join", invite), links.make("watch", watch))
         )
         await client.send(self.audiences.state(room, client.seat))
+
+    def _refuse_create(self, client: Client) -> None:
+        """Refuse a create the server's and the connection's caps do not allow now (the network's start
+        caps are ``refuse_start``'s)."""
+        if client.created >= self.limits.games_per_connection:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"one connection may create {self.limits.games_per_connection} games; reconnect to create more",
+                params={"why": "games_per_connection", "count": self.limits.games_per_connection},
+            )
+        if self.live.unfinished_everywhere() >= self.limits.open_games:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                "the server has as many games as it can hold; try again later",
+                params={"why": "server_full"},
+            )
+        waiting = self.guard.waiting_from(client.address, self.live.is_waiting)
+        if waiting >= self.limits.waiting_per_address:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"{waiting} games from your address wait for a second player "
+                "already; abort one or wait for a friend to join",
+                params={"why": "waiting", "count": waiting},
+            )
 
     async def _join(self, client: Client, message: Join) -> None:
         room = self._room_by_code(client, "join", message.code)
@@ -564,15 +573,14 @@ class GameServer:
             await self.audiences.attach(other, new, None if seat_then is None else 3 - seat_then)
         await self.audiences.broadcast_state(new)
 
+    def _draw_game(self) -> FreshGame:
+        """A new game's id (of this process's shard) and codes no game of this server uses."""
+        invite, watch = self.live.store.fresh_codes()
+        return self.live.shard.new_game_id(), invite, watch
+
     async def _fresh_game(self) -> FreshGame:
-        """A new game's id (of this process's shard) and codes no game of this group uses, which the
-        directory took as this group's when there is one."""
-
-        def draw() -> FreshGame:
-            invite, watch = self.live.store.fresh_codes()
-            return self.live.shard.new_game_id(), invite, watch
-
-        return draw() if self.groups is None else await self.groups.fresh_game(draw)
+        """``_draw_game``, drawn until the directory took the codes as this group's when there is one."""
+        return self._draw_game() if self.groups is None else await self.groups.fresh_game(self._draw_game)
 
     async def _stored_and_told(self, room: Room, plan: Callable[[], Write]) -> None:
         """Commit what ``room`` just did, then send every connection of the game its new state."""
