@@ -6,6 +6,7 @@ PostgreSQL that stops answering is ``DirectoryDown`` at once, then tried again."
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -104,3 +105,23 @@ def test_a_directory_that_stops_answering_is_down_at_once_then_tried_again(datab
             await a.close()
 
     asyncio.run(check())
+
+
+def test_a_directory_that_hangs_is_down_after_its_answer_time(
+    database: RunningPostgres, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared_directory, "ANSWER_SECONDS", 0.5)
+
+    async def check() -> None:
+        a = SharedDirectory(database.url, "a")
+        try:
+            with pytest.raises(DirectoryDown, match="no answer in 0.5 s"):
+                await a.holder("join", "INVITE01")
+        finally:
+            await a.close()
+
+    database.server.send_signal(signal.SIGSTOP)  # it takes the connection and says nothing
+    try:
+        asyncio.run(check())
+    finally:
+        database.server.send_signal(signal.SIGCONT)

@@ -43,6 +43,8 @@ CONNECT_SECONDS = 3
 """Seconds a connection to PostgreSQL may take before the directory counts as down."""
 STATEMENT_MS = 3000
 """Milliseconds one statement may run (PostgreSQL's ``statement_timeout``)."""
+ANSWER_SECONDS = CONNECT_SECONDS + STATEMENT_MS / 1000 + 1
+"""Seconds one request (a connection's making included) may take before the directory counts as down."""
 SWEEP_SECONDS = 5.0
 """How often a group deletes the ``battle_held`` rows of its games that ended."""
 SWEEP_BATCH = 500
@@ -257,23 +259,32 @@ class SharedDirectory:
 
     async def _run(self, work: Callable[[psycopg.AsyncConnection[Any]], Any]) -> Any:
         """``work`` on the connection (made, with the tables, when there is none); ``DirectoryDown``
-        when PostgreSQL does not answer."""
+        when PostgreSQL does not answer, or not within ``ANSWER_SECONDS`` (a network that drops its
+        packets answers nothing, and ``statement_timeout`` is PostgreSQL's own)."""
         import psycopg
 
+        self._refuse_while_down()
+        async with self._lock:
+            self._refuse_while_down()  # it went down while this request waited for the connection
+            try:
+                async with asyncio.timeout(ANSWER_SECONDS):
+                    if self._connection is None:
+                        self._connection = await self._connect()
+                    return await work(self._connection)
+            except (psycopg.Error, TimeoutError) as error:
+                connection, self._connection = self._connection, None
+                if connection is not None and not connection.closed:
+                    with contextlib.suppress(psycopg.Error, TimeoutError):
+                        async with asyncio.timeout(1):
+                            await connection.close()
+                self._down_until = self.clock() + RETRY_SECONDS
+                reason = str(error) or f"no answer in {ANSWER_SECONDS:g} s"
+                raise DirectoryDown(RETRY_SECONDS, f"the game directory did not answer: {reason}") from None
+
+    def _refuse_while_down(self) -> None:
         now = self.clock()
         if now < self._down_until:
             raise DirectoryDown(self._down_until - now)
-        async with self._lock:
-            try:
-                if self._connection is None:
-                    self._connection = await self._connect()
-                return await work(self._connection)
-            except psycopg.Error as error:
-                if self._connection is not None and not self._connection.closed:
-                    await self._connection.close()
-                self._connection = None
-                self._down_until = self.clock() + RETRY_SECONDS
-                raise DirectoryDown(RETRY_SECONDS, f"the game directory did not answer: {error}") from None
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         import psycopg
