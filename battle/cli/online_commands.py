@@ -247,7 +247,7 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         metavar=pgettext("metavar", "NAME"),
         help=_(
             "this machine's name among the machines that serve one site behind one proxy, like a or eu-2: "
-            "the proxy sends ?at=NAME here (needs --shared)"
+            "the proxy sends addresses with '?at=NAME' here (needs --shared)"
         ),
     )
     machines.add_argument(
