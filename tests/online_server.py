@@ -17,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
@@ -69,14 +70,16 @@ class ServerProcess:
         self.page_line = ""
         """The second line the server printed: where its page is, in the language of its locale."""
         self.log = folder / f"server-{self.port}.log"
+        self.host = self.flags[self.flags.index("--host") + 1] if "--host" in self.flags else "127.0.0.1"
+        """The address it listens on (``--host``, a loopback one in tests)."""
 
     @property
     def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
+        return f"ws://{self.host}:{self.port}"
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     @property
     def pid(self) -> int:
@@ -111,13 +114,18 @@ class ServerProcess:
                 stdout=subprocess.PIPE,
                 stderr=sink,
                 text=True,
-                env={**os.environ, "PYTHONPATH": str(ROOT), **self.env},
+                # the checkout first, then what the test's own path adds (an extra installed beside the venv)
+                env={
+                    **os.environ,
+                    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+                    **self.env,
+                },
                 preexec_fn=limit_files if limit is not None else None,
             )
         assert self.process.stdout is not None
         try:
             line = self.process.stdout.readline()
-            assert f"127.0.0.1:{self.port}" in line, line + self.log.read_text()
+            assert f"{self.host}:{self.port}" in line, line + self.log.read_text()
             flags = self.flags
             page = flags[flags.index("--public-url") + 1].rstrip("/") if "--public-url" in flags else self.base
             self.page_line = self.process.stdout.readline()
@@ -228,7 +236,7 @@ class Client:
             bound = socket.socket()
             bound.bind((source, 0))
             bound.settimeout(5)
-            bound.connect(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+            bound.connect(("127.0.0.1", int(urlsplit(url).port or 80)))
         self.socket: ClientConnection = connect(
             url, open_timeout=5, max_size=2**20, additional_headers=headers, sock=bound
         ).__enter__()

@@ -24,6 +24,7 @@ from battle.storage.paths import error_reason
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
     from battle.online.server.shards import Shard
+    from battle.online.server.shared_directory import SharedDirectory
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.rules.board import Position
 
@@ -239,6 +240,25 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "every invite link names it"
         ),
     )
+    machines = sub.add_argument_group(_('several machines (docs/deploy.md, "Two machines")'))
+    machines.add_argument(
+        "--group",
+        type=_group_name,
+        metavar=pgettext("metavar", "NAME"),
+        help=_(
+            "this machine's name among the machines that serve one site behind one proxy, like a or eu-2: "
+            "the proxy sends addresses with '?at=NAME' here (needs --shared)"
+        ),
+    )
+    machines.add_argument(
+        "--shared",
+        type=_shared_url,
+        metavar="URL",
+        help=_(
+            "the PostgreSQL database the machines share, postgresql://USER@HOST/DB: which machine holds "
+            "each game, and what each address holds on all of them (needs --group)"
+        ),
+    )
     solver = sub.add_argument_group(_("the solver (games against it, hints, analysis and reviews on the page)"))
     solver.add_argument(
         "--solver-workers",
@@ -361,6 +381,46 @@ def _process_of(text: str) -> Shard:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _group_name(text: str) -> str:
+    from battle.online.protocol.server_groups import GROUP_NAME_LENGTH, check_group_name
+
+    try:
+        return check_group_name(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a group name: 1 to {count} lower-case letters, digits and inner dashes").format(
+                quote=quote(text, 40), count=GROUP_NAME_LENGTH
+            )
+        ) from None
+
+
+def _shared_url(text: str) -> str:
+    if urlparse(text).scheme not in ("postgresql", "postgres"):
+        raise argparse.ArgumentTypeError(
+            _("{quote} is not a PostgreSQL address like postgresql://battle@db.example.org/battle").format(
+                quote=quote(text, 60)
+            )
+        )
+    return text
+
+
+def _shared_directory(args: argparse.Namespace) -> SharedDirectory | None:
+    """The directory ``--group`` and ``--shared`` name (both or neither), or None for one machine."""
+    if args.group is None and args.shared is None:
+        return None
+    if args.group is None or args.shared is None:
+        raise InputError(_("--group and --shared go together: a machine among several needs both"))
+    try:
+        import psycopg  # noqa: F401  (only a check that it is installed)
+    except ImportError:
+        raise InputError(
+            _("--shared needs psycopg: pip install 'mahjong-battle[cluster]' (docs/deploy.md, \"Two machines\")")
+        ) from None
+    from battle.online.server.shared_directory import SharedDirectory
+
+    return SharedDirectory(args.shared, args.group)
+
+
 def _scheduler_address(text: str) -> str:
     from battle.cli.survey_command import _scheduler_address as checked  # the survey's check, the same words
 
@@ -391,6 +451,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if process_of is not None:
         die_with_parent()
     wants_solver = args.solver_workers != 0
+    directory = _shared_directory(args)
     solver = (
         None
         if not wants_solver or (process_of is not None and process_of.index != 0)  # one pool, in process 0
@@ -455,6 +516,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 shard=ONE_PROCESS if process_of is None else process_of,
                 run_folder=None if process_of is None else Path(args.run_folder),
                 solver_process=0 if process_of is not None and wants_solver else None,
+                directory=directory,
             ) as (server, games),
         ):
             for problem in store.problems:

@@ -16,6 +16,12 @@
 // values, a review's page once the review is there. Such a line rests: it opens again when the
 // screen next sends, not at once (its greeting would ask the same analysis again, every time).
 //
+// On a site served by several machines (server groups, docs/deploy.md "Two machines") a server
+// may answer the opening with `elsewhere`: another group holds the game. The line then opens at
+// once at the same address with `?at=` naming that group, and greets again (`follow`); three such
+// answers in a row without a state close it, so two groups naming each other cannot bounce it.
+// The page's own `?at=` (kept in its address, dom.js) goes into the address it opens first.
+//
 // The line's state, for the status line: "connecting", "connected" (the socket told it the
 // server answered the opening), "silent" (open, but nothing heard for too long), "retrying"
 // (waiting to open again), "resting" (closed by the server as idle; opens when needed),
@@ -32,10 +38,21 @@ const OPEN_TIMEOUT_MS = 10000;
 const CHECK_EVERY_MS = 500;
 const MESSAGE_TOO_BIG = 1009;
 const IDLE = 1000; // the server's close of a connection that serves nobody (connections.IDLE_CLOSE)
+const FOLLOWS_IN_A_ROW = 3; // battle/online/protocol/server_groups.py
 
-/** The server's address: the page's own origin, ws:// or wss:// as the page came (a TLS proxy gives wss). */
+/** The server's address: the page's own origin, ws:// or wss:// as the page came (a TLS proxy gives
+ * wss), with the server group the page's address names (`?at=`). */
 export function serverUrl() {
-  return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/`;
+  const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/`;
+  const group = new URLSearchParams(location.search).get("at");
+  return group ? urlAt(url, group) : url;
+}
+
+/** `url` with its `at` parameter naming the server group `group`. */
+export function urlAt(url, group) {
+  const address = new URL(url);
+  address.searchParams.set("at", group);
+  return address.href;
 }
 
 export class Line {
@@ -62,6 +79,7 @@ export class Line {
     this.everConnected = false;
     this.reached = false; // connected since the last drop: the next retry starts short again
     this.closed = false;
+    this.followed = 0; // `elsewhere` answers followed since the last state
     this.socket = null;
     this.delay = BACKOFF_FIRST;
     this.timer = null;
@@ -92,6 +110,7 @@ export class Line {
   /** The server answered the opening: the line is up. */
   connected() {
     if (this.state === "connected") return;
+    this.followed = 0;
     this.reached = true;
     this.everConnected = true;
     this.set("connected");
@@ -109,6 +128,23 @@ export class Line {
       return true;
     }
     return false;
+  }
+
+  /** Another server group holds the game (`elsewhere`): greet that group now, at the same address with
+   * `?at=group`. False when the groups keep naming one another (the line is closed, saying so). */
+  follow(group) {
+    this.followed += 1;
+    if (this.followed > FOLLOWS_IN_A_ROW) {
+      this.close(t("the site's servers keep sending this game to one another; try again later"));
+      return false;
+    }
+    this.url = urlAt(this.url, group);
+    const socket = this.socket;
+    this.socket = null; // its close is not a drop: no retry, no pause
+    if (socket) socket.close(1000, "elsewhere");
+    clearTimeout(this.timer);
+    this.open();
+    return true;
   }
 
   /** Seconds since the server last said anything (for "no answer for 8 s"). */

@@ -1,6 +1,8 @@
 // The few page-wide helpers every screen uses: an element by id, the notice above the screens (a
 // refusal, a link that leads nowhere), which stays until the next screen shows, and the page's
-// address, which keeps the language it was opened in (`?lang=de`) through every screen and reload.
+// address, which keeps the language it was opened in (`?lang=de`) through every screen and reload,
+// and the server group its game is on (`?at=b`, docs/deploy.md "Two machines"), so a reload
+// connects straight to that group.
 
 export const $ = (id) => document.getElementById(id);
 
@@ -10,13 +12,25 @@ export function notice(text) {
   $("notice").hidden = !text;
 }
 
-/** `path` (a path, with a fragment or not) with this address's `?lang=` kept. */
+const KEPT = ["lang", "at"];
+
+/** `path` (a path, with a fragment or not) with this address's `?lang=` and `?at=` kept. */
 export function withLanguage(path) {
-  const language = new URLSearchParams(location.search).get("lang");
-  if (!language) return path;
-  const at = path.indexOf("#");
-  const [base, fragment] = at < 0 ? [path, ""] : [path.slice(0, at), path.slice(at)];
-  return `${base}?lang=${encodeURIComponent(language)}${fragment}`;
+  const current = new URLSearchParams(location.search);
+  const kept = new URLSearchParams();
+  for (const name of KEPT) if (current.get(name)) kept.set(name, current.get(name));
+  const query = kept.toString();
+  if (!query) return path;
+  const cut = path.indexOf("#");
+  const [base, fragment] = cut < 0 ? [path, ""] : [path.slice(0, cut), path.slice(cut)];
+  return `${base}?${query}${fragment}`;
+}
+
+/** Keep `group` as the server group in the page's address (`?at=`), the current entry replaced. */
+export function keepGroup(group) {
+  const current = new URLSearchParams(location.search);
+  current.set("at", group);
+  history.replaceState(null, "", `${location.pathname}?${current}${location.hash}`);
 }
 
 /** Show `path` as the page's address, keeping its language: a new history entry with `push`, else

@@ -3,7 +3,7 @@
 // messages and the socket's news into the screen; the server checks every action, and the
 // screen shows only what its messages say (the rules module marks the free tiles and pairs).
 
-import { $, analysisAddress, notice, setAddress } from "./dom.js";
+import { $, analysisAddress, keepGroup, notice, setAddress } from "./dom.js";
 import { BoardView } from "./board.js";
 import { GameSocket } from "./socket.js";
 import { InvitePanel } from "./invite_panel.js";
@@ -123,6 +123,9 @@ export class GameScreen {
       case "rematch":
         this.selected = null;
         if (socket.seat?.token) setAddress(`/play/${message.game}`);
+        break;
+      case "elsewhere":
+        keepGroup(message.group); // a reload connects straight to the group that holds the game
         break;
       case "state":
         setClock(message);

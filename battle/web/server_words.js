@@ -161,6 +161,13 @@ export function refusalText(error, state) {
           number(params, "count"),
         );
       }
+      if (why === "directory") {
+        return tn(
+          "The site's game directory does not answer: try again in {count} second.",
+          "The site's game directory does not answer: try again in {count} seconds.",
+          number(params, "seconds"),
+        );
+      }
       if (why === "lobby_full") return t("The lobby holds as many challenges as it can; try again later.");
       if (why === "lobby_followers") return t("As many pages as the server allows follow the lobby; try again later.");
       return t("The server has as many games as it can hold; try again later.");

@@ -182,6 +182,10 @@ const handlers = {
   pong() {
     return false; // the line heard the server: that is all a pong says
   },
+  elsewhere(socket, message) {
+    if (typeof message.group === "string" && message.group) socket.line.follow(message.group);
+    return false;
+  },
   created: takeSeat,
   joined: takeSeat,
   solver_created: takeSeat,

@@ -20,6 +20,7 @@ from battle.online.protocol.server_messages import (
     STATUSES,
     Ack,
     Created,
+    Elsewhere,
     Error,
     ErrorRef,
     GameResult,
@@ -112,6 +113,7 @@ server_messages = st.one_of(
     ),
     st.builds(Record, texts, texts),
     st.builds(RematchStarted, texts, texts, st.one_of(seats, st.just("spectator")), texts),
+    st.builds(Elsewhere, texts, texts),
 )
 
 

@@ -41,9 +41,11 @@ from battle.online.protocol.messages import (
     Resume,
     Watch,
 )
+from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
 from battle.online.protocol.server_messages import (
     Ack,
     Created,
+    Elsewhere,
     Error,
     Joined,
     Moved,
@@ -276,11 +278,19 @@ class OnlineSession:
         self._outbox = asyncio.Queue()
         self._ready.set()
         delays = backoff_delays()
+        follows = 0
         while not self._closing:
             self._set_link(Link("connecting"))
             reason = await self._connect_once()
             if reason is None or self._closing:
                 break
+            if reason.startswith(_FOLLOW):  # another server group holds the game: ask there at once
+                follows = 1 if self._reached else follows + 1  # in a row: with no state between
+                self._reached = False
+                if follows <= FOLLOWS_IN_A_ROW:
+                    self.url = url_at(self.url, reason.removeprefix(_FOLLOW))
+                    continue
+                reason = "fatal: the server's groups keep sending this game to one another; try again later"
             if reason.startswith("fatal:"):
                 self._set_link(Link("closed", reason.removeprefix("fatal:").strip()))
                 return
@@ -335,6 +345,9 @@ class OnlineSession:
                 message = _read(frame)
                 if message is None:
                     continue
+                if isinstance(message, Elsewhere):
+                    await socket.close()
+                    return _FOLLOW + message.group
                 fatal = self._take(message)
                 if isinstance(message, State) and self.link.state != "connected":
                     self._reached = True
@@ -406,6 +419,10 @@ class OnlineSession:
                     shared.pending = [(i, m) for i, m in shared.pending if i != ref.id]
                 return message.code in FATAL_CODES and ref is not None and ref.type in OPENINGS
         return False
+
+
+_FOLLOW = "follow:"
+"""How ``_connect_once`` says the game is on another server group: this, then the group's name."""
 
 
 def _read(frame: str | bytes) -> ServerMessage | None:

@@ -206,6 +206,13 @@ def refusal_text(error: Error, state: State | None = None) -> str:
                 "Your address starts games faster than this server allows: try again in {count} seconds.",
                 seconds,
             ).format(count=seconds)
+        if why == "directory":
+            seconds = _number(params, "seconds")
+            return ngettext(
+                "The site's game directory does not answer: try again in {count} second.",
+                "The site's game directory does not answer: try again in {count} seconds.",
+                seconds,
+            ).format(count=seconds)
         return _("The server has as many games as it can hold; try again later.")
     if code == ErrorCode.FULL:
         if why == "spectators":

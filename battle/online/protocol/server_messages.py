@@ -226,7 +226,18 @@ class RematchStarted:
     watch: str
 
 
-ServerMessage = Welcome | Created | Joined | State | Ack | Moved | Error | Pong | Record | RematchStarted
+@dataclass(frozen=True)
+class Elsewhere:
+    """The answer to a ``join``, ``watch`` or ``resume`` of a game another server group holds
+    (``server_groups``): connect again with ``?at=`` naming ``group`` and send ``request`` (the type
+    of the message answered) again. Nothing changed on this group."""
+
+    TYPE: ClassVar[str] = "elsewhere"
+    group: str
+    request: str
+
+
+ServerMessage = Welcome | Created | Joined | State | Ack | Moved | Error | Pong | Record | RematchStarted | Elsewhere
 
 
 def error_for(problem: ProtocolError) -> Error:

@@ -21,6 +21,7 @@ from battle.online.protocol.server_messages import (
     STATUSES,
     Ack,
     Created,
+    Elsewhere,
     Error,
     ErrorRef,
     GameResult,
@@ -272,6 +273,10 @@ def _read_rematch(fields: _Object) -> RematchStarted:
     return RematchStarted(fields.text("from"), fields.text("game"), fields.viewer("you"), fields.text("watch"))
 
 
+def _read_elsewhere(fields: _Object) -> Elsewhere:
+    return Elsewhere(fields.text("group"), fields.text("request"))
+
+
 SERVER_READERS: dict[str, Callable[[_Object], ServerMessage]] = {
     Welcome.TYPE: _read_welcome,
     Created.TYPE: _read_created,
@@ -283,5 +288,6 @@ SERVER_READERS: dict[str, Callable[[_Object], ServerMessage]] = {
     Pong.TYPE: _read_pong,
     Record.TYPE: _read_record,
     RematchStarted.TYPE: _read_rematch,
+    Elsewhere.TYPE: _read_elsewhere,
 }
 """Each server message type's reader."""

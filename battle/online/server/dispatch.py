@@ -69,6 +69,7 @@ from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
 from battle.online.server.device_desk import DeviceDesk
 from battle.online.server.fan_out import Audiences
+from battle.online.server.group_desk import FreshGame, GroupDesk
 from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.lobby_desk import LobbyDesk
@@ -130,6 +131,8 @@ class GameServer:
         """What passes a connection to the process of the game it picks (``process_link``); None: one process."""
         self.solver_process: int | None = None
         """The process whose solver pool serves the solver's requests, when that is another one."""
+        self.groups: GroupDesk | None = None
+        """This server group's side of the directory the groups share (``serve --group``); None: one machine."""
         self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
         """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
         self._opening: dict[type, Callable[[Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
@@ -259,6 +262,11 @@ class GameServer:
             raise ProtocolError(ErrorCode.HELLO_FIRST, 'say "hello" with the protocol version first')
         picking = self._picking.get(type(message)) or self._standing_alone.get(type(message))
         if picking is not None:
+            if self.groups is not None and isinstance(message, (Join, Watch, Resume)):
+                elsewhere = await self.groups.elsewhere(client.address, message)
+                if elsewhere is not None:
+                    await client.send(elsewhere)  # the client asks the group that holds it
+                    return
             if self.hand_over is not None:
                 self._refuse_if_elsewhere(client, message)
             if type(message) in self._picking or isinstance(message, SolverGame):
@@ -322,6 +330,57 @@ class GameServer:
         return shard_of(game_id, self.live.shard.count)
 
     async def _create(self, client: Client, message: Create) -> None:
+        self._refuse_create(client)
+        held_elsewhere = 0
+        if self.groups is None:
+            game_id, invite, watch = self._draw_game()
+        else:
+            held_elsewhere = await self.groups.held_elsewhere(client.address, solver=False)
+            refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
+            game_id, invite, watch = await self.groups.fresh_game(self._draw_game)
+            self._refuse_create(client)  # again after the directory's answers: creates stored meanwhile count
+        network = refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
+        plan = plan_start(message.deal, message.first)
+        token = new_token()
+        store = self.live.store
+        room = Room.create(
+            game_id=game_id,
+            invite=invite,
+            watch=watch,
+            plan=plan,
+            options=Options(message.move_seconds, message.lose_on_time, message.first),
+            creator_name=message.name or client.name,
+            creator_token_hash=hash_token(token),
+            now=self.clock(),
+        )
+        # counted as held and waiting before its write is awaited: creates of the same network
+        # (or of anyone, near the cap on games) that arrive meanwhile meet the caps with it counted
+        self.live.rooms[room.game_id] = room
+        self.guard.hosting(client.address, room.game_id)
+        self.guard.started(client.address, time.monotonic())
+        seats = {room.creator_seat: network}
+        self.live.networks.add(room.game_id, seats)
+        try:
+            if self.groups is not None:
+                await self.groups.seated(room.game_id, hash_token(token), [client.address])
+            await stored(self.live.submit(room, with_networks(store.plan_create(room), room.game_id, seats)))
+        except (StoreError, ProtocolError):
+            self.live.rooms.pop(room.game_id, None)
+            self.guard.not_hosting(client.address, room.game_id)
+            self.live.networks.forget(room.game_id)
+            raise
+        client.created += 1
+        client.hosted.add(room.game_id)
+        await self.audiences.attach(client, room, room.creator_seat)
+        links = self.live.links
+        await client.send(
+            wire.created(room, invite, watch, token, links.make("join", invite), links.make("watch", watch))
+        )
+        await client.send(self.audiences.state(room, client.seat))
+
+    def _refuse_create(self, client: Client) -> None:
+        """Refuse a create the server's and the connection's caps do not allow now (the network's start
+        caps are ``refuse_start``'s)."""
         if client.created >= self.limits.games_per_connection:
             raise ProtocolError(
                 ErrorCode.BUSY,
@@ -342,43 +401,6 @@ class GameServer:
                 "already; abort one or wait for a friend to join",
                 params={"why": "waiting", "count": waiting},
             )
-        network = refuse_start(self.live, self.guard, client.address, solver=False)
-        plan = plan_start(message.deal, message.first)
-        token = new_token()
-        store = self.live.store
-        invite, watch = store.fresh_codes()
-        room = Room.create(
-            game_id=self.live.shard.new_game_id(),
-            invite=invite,
-            watch=watch,
-            plan=plan,
-            options=Options(message.move_seconds, message.lose_on_time, message.first),
-            creator_name=message.name or client.name,
-            creator_token_hash=hash_token(token),
-            now=self.clock(),
-        )
-        # counted as held and waiting before its write is awaited: creates of the same network
-        # (or of anyone, near the cap on games) that arrive meanwhile meet the caps with it counted
-        self.live.rooms[room.game_id] = room
-        self.guard.hosting(client.address, room.game_id)
-        self.guard.started(client.address, time.monotonic())
-        seats = {room.creator_seat: network}
-        self.live.networks.add(room.game_id, seats)
-        try:
-            await stored(self.live.submit(room, with_networks(store.plan_create(room), room.game_id, seats)))
-        except StoreError:
-            self.live.rooms.pop(room.game_id, None)
-            self.guard.not_hosting(client.address, room.game_id)
-            self.live.networks.forget(room.game_id)
-            raise
-        client.created += 1
-        client.hosted.add(room.game_id)
-        await self.audiences.attach(client, room, room.creator_seat)
-        links = self.live.links
-        await client.send(
-            wire.created(room, invite, watch, token, links.make("join", invite), links.make("watch", watch))
-        )
-        await client.send(self.audiences.state(room, client.seat))
 
     async def _join(self, client: Client, message: Join) -> None:
         room = self._room_by_code(client, "join", message.code)
@@ -389,6 +411,12 @@ class GameServer:
             )
         token = new_token()
         seat = room.join(message.name or client.name, hash_token(token), self.clock())
+        if self.groups is not None:
+            try:
+                await self.groups.seated(room.game_id, hash_token(token), [client.address])
+            except ProtocolError:
+                self._reload(room)  # the seat stays open
+                raise
         seats = {seat: self.live.networks.tag(client.address)}
         await self._commit(room, lambda: with_networks(self.live.store.plan_join(room, seat), room.game_id, seats))
         self.live.networks.add(room.game_id, seats)
@@ -531,21 +559,30 @@ class GameServer:
     async def _accept_rematch(self, client: Client, room: Room, message: AcceptRematch, now: float) -> None:
         self.solver_games.refuse_offer(room)
         store = self.live.store
-        invite, watch = store.fresh_codes()
         refuse_fast_start(self.guard, client.address)
-        new = room.accept_rematch(
-            client.seat, game_id=self.live.shard.new_game_id(), invite=invite, watch=watch, now=now
-        )
+        game_id, invite, watch = await self._fresh_game()
+        new = room.accept_rematch(client.seat, game_id=game_id, invite=invite, watch=watch, now=now)
         self.guard.started(client.address, time.monotonic())
         seats = {3 - seat: network for seat, network in self.live.networks.of(room.game_id).items()}
         await self._commit(room, lambda: with_networks(store.plan_start_rematch(room, new), new.game_id, seats))
         self.live.rooms[new.game_id] = new
         self.live.networks.add(new.game_id, seats)
+        if self.groups is not None:
+            await self.groups.rematched(room.game_id, new.game_id)
         for other in list(self.audiences.of(room)):
             seat_then = other.seat
             other.tell(server_frame(wire.rematch_started(room, new, seat_then)).encode())
             await self.audiences.attach(other, new, None if seat_then is None else 3 - seat_then)
         await self.audiences.broadcast_state(new)
+
+    def _draw_game(self) -> FreshGame:
+        """A new game's id (of this process's shard) and codes no game of this server uses."""
+        invite, watch = self.live.store.fresh_codes()
+        return self.live.shard.new_game_id(), invite, watch
+
+    async def _fresh_game(self) -> FreshGame:
+        """``_draw_game``, drawn until the directory took the codes as this group's when there is one."""
+        return self._draw_game() if self.groups is None else await self.groups.fresh_game(self._draw_game)
 
     async def _stored_and_told(self, room: Room, plan: Callable[[], Write]) -> None:
         """Commit what ``room`` just did, then send every connection of the game its new state."""

@@ -47,6 +47,7 @@ from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import fitted_to_open_files, peer_class, quiet_resource_errors
 from battle.online.server.dispatch import GameServer
 from battle.online.server.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
+from battle.online.server.group_desk import GroupDesk
 from battle.online.server.http_front import HttpFront, stats_text
 from battle.online.server.live_games import LiveGames
 from battle.online.server.old_games import OldGames
@@ -55,6 +56,7 @@ from battle.online.server.room import Status
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.shards import ONE_PROCESS, Shard
 from battle.online.server.share_address import ShareAddress
+from battle.online.server.shared_directory import SharedDirectory
 from battle.online.server.solver_games import DealBook
 from battle.online.server.solver_outcomes import SolverSetup
 from battle.online.server.store import GameStore
@@ -80,6 +82,7 @@ async def running_server(
     shard: Shard = ONE_PROCESS,
     run_folder: Path | None = None,
     solver_process: int | None = None,
+    directory: SharedDirectory | None = None,
 ) -> AsyncIterator[tuple[Server, GameServer]]:
     """The server listening on ``host:port`` (port 0: any free one; ``bound_port`` says which), with the
     solver pool ``solver`` asks for (None: a server for friends' games only, refusing solver work)
@@ -89,6 +92,9 @@ async def running_server(
     games and takes its connections from ``run_folder``, where the supervisor listening on
     ``host:port`` and the other processes pass them (``process_link``); ``solver_process`` is the
     one whose pool serves the solver's requests when it is another one.
+
+    One group of several machines (``directory``, ``serve --group --shared``): the games of other
+    groups are found in the shared directory and their requests answered ``elsewhere`` (``group_desk``).
 
     On the way out its connections are closed first, then the solver's work is stopped, then the
     writer commits what is queued and stops."""
@@ -114,6 +120,8 @@ async def running_server(
         await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
         server = GameServer(games, limits, guard, clock, work, deals)
         old = OldGames(games, limits.keep_seconds, clock)
+        if directory is not None:
+            server.groups = server.solver_games.groups = GroupDesk(directory, store, guard)
         connection_options: dict[str, Any] = {
             "ping_interval": limits.ping_interval,
             "ping_timeout": limits.ping_timeout,
@@ -152,6 +160,14 @@ async def running_server(
                 watching.append(asyncio.create_task(old.run()))
             if work is not None:
                 watching.append(asyncio.create_task(work.watch_places()))
+            if directory is not None and server.groups is not None:  # each process sweeps its own shard's counts
+
+                def unfinished(game_id: str) -> bool:
+                    return not shard.holds(game_id) or games.is_unfinished(game_id)
+
+                # and one process the codes and tokens of the games gone from the database
+                kept = (server.groups.kept_games, server.groups.kept_tokens) if shard.index == 0 else None
+                watching.append(asyncio.create_task(directory.sweep_forever(unfinished, kept)))
             server.solver_games.start()
             try:
                 yield listening, server
@@ -163,6 +179,8 @@ async def running_server(
                 await server.reviews.close()
                 if link is not None:
                     link.close()
+                if directory is not None:
+                    await directory.close()
     finally:
         if pool_service is not None:
             await asyncio.to_thread(pool_service.close)

@@ -22,13 +22,14 @@ from battle.online.server.address_guard import AddressGuard
 from battle.online.server.live_games import LiveGames
 
 
-def refuse_start(live: LiveGames, guard: AddressGuard, address: str, *, solver: bool) -> str:
-    """Refuse a new game (against the solver: ``solver``) that ``address``'s network may not start now;
-    else its network's tag, for the seat's row. Nothing is counted here (``guard.started`` counts)."""
+def refuse_start(live: LiveGames, guard: AddressGuard, address: str, *, solver: bool, elsewhere: int = 0) -> str:
+    """Refuse a new game (against the solver: ``solver``) that ``address``'s network may not start now,
+    counting ``elsewhere`` games it holds on the other server groups (``group_desk``); else its
+    network's tag, for the seat's row. Nothing is counted here (``guard.started`` counts)."""
     limits = guard.limits
     network = live.networks.tag(address)
     held = live.networks.held(network, solver=solver, unfinished=live.is_unfinished)
-    held += live.held_elsewhere(network, solver=solver)
+    held += live.held_elsewhere(network, solver=solver) + elsewhere
     if solver and held >= limits.solver_games_per_network:
         raise ProtocolError(
             ErrorCode.BUSY,

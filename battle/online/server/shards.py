@@ -1,12 +1,12 @@
 """Which of the server's processes holds a game, and which one a client's connections reach first.
 
 ``serve --processes N`` runs N game processes over one database. A game lives in exactly one of
-them: the process its id names (``shard_of``: a hash of the id, modulo N). Every process, and a
-proxy in front of several machines later, finds a game's process from its id alone, with no
-table to keep in step; a process starts with the unfinished games of its shard, so a process
-started again after a crash holds what the crashed one held. A process that makes a game (a
-create, a rematch, a game against the solver) draws ids until one falls in its own shard: N
-draws on average, each 8 random bytes.
+them: the process its id names (``shard_of``: a hash of the id, modulo N). Every process finds
+a game's process from its id alone, with no table to keep in step (across machines, the server
+groups' shared directory says which machine: ``group_routes``); a process starts with the
+unfinished games of its shard, so a process started again after a crash holds what the crashed
+one held. A process that makes a game (a create, a rematch, a game against the solver) draws ids
+until one falls in its own shard: N draws on average, each 8 random bytes.
 
 A fresh connection goes to its client network's home process (``home_of``): the counts a
 network is held to (connections, wrong codes, starts, games waiting) are kept in one place.

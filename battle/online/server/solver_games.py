@@ -70,6 +70,7 @@ from battle.rules.board import Position
 from battle.rules.wording import solver_name
 
 if TYPE_CHECKING:
+    from battle.online.server.group_desk import GroupDesk
     from battle.online.server.solver_work import AnalysisResult, MoveResult, SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
@@ -144,6 +145,8 @@ class SolverGames:
         self.limits = guard.limits
         self.commit = commit
         self.clock = clock
+        self.groups: GroupDesk | None = None
+        """The server group's side of the shared directory (``serve --group``); None: one machine."""
         self.seats: dict[str, SolverSeatRow] = solver_seats(live.store)
         """The solver's seat of each unfinished game against it (a finished one's is read when asked)."""
         self.moving: dict[str, Work[MoveResult]] = {}
@@ -185,18 +188,27 @@ class SolverGames:
         if self.live.unfinished_everywhere() >= self.limits.open_games:
             raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
         address = network_of(client.address, self.limits.ipv6_prefix)
-        network = refuse_start(self.live, self.guard, client.address, solver=True)
+        groups = self.groups
+        elsewhere = 0 if groups is None else await groups.held_elsewhere(client.address, solver=True)
+        refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere)
         deal = self._deal(message)
         if deal is None:
             refuse(client, "game", "not_found")
             return
-        plan = plan_start(deal, message.first)
         store = self.live.store
+
+        def draw() -> tuple[str, str, str]:
+            invite, watch = store.fresh_codes()
+            return self.live.shard.new_game_id(), invite, watch
+
+        game_id, invite, watch = draw() if groups is None else await groups.fresh_game(draw)
+        # the caps again after the directory's answers: what a start of the same network stored meanwhile counts
+        network = refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere)
+        plan = plan_start(deal, message.first)
         token = new_token()
-        invite, watch = store.fresh_codes()
         now = self.clock()
         room = Room.create(
-            game_id=self.live.shard.new_game_id(),
+            game_id=game_id,
             invite=invite,
             watch=watch,
             plan=plan,
@@ -220,8 +232,10 @@ class SolverGames:
         self.live.networks.add(room.game_id, networks)
         write = with_networks(with_solver_seat(store.plan_create(room), seat), room.game_id, networks)
         try:
+            if groups is not None:
+                await groups.seated(room.game_id, hash_token(token), [client.address], solver=True)
             await stored(self.live.submit(room, write))
-        except StoreError:
+        except (StoreError, ProtocolError):
             self.live.rooms.pop(room.game_id, None)
             self.seats.pop(room.game_id, None)
             self.live.networks.forget(room.game_id)

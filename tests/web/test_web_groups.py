@@ -1,0 +1,38 @@
+"""The page on a site of two server groups (docs/deploy.md, "Two machines"): an invite link opened at
+the group that does not hold the game is sent on (``elsewhere``), the page joins at the group that
+does, and its address keeps that group, so a reload connects straight to it. The cluster is
+``tests/online/test_online_groups.py``'s: a real PostgreSQL, two ``serve --group`` and a real nginx."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battle.online.protocol.server_groups import group_of_url
+from tests.online.test_online_groups import Cluster, cluster  # noqa: F401  (the fixture)
+from tests.online_server import Client, a_legal_move, create
+from tests.web.game_pages import join, new_page, wait_ply
+
+
+def test_the_page_follows_a_game_to_its_group_and_a_reload_goes_straight_there(
+    browser: Any,
+    cluster: Cluster,  # noqa: F811
+) -> None:
+    host = Client(f"{cluster.url}?at=a", source="127.0.6.1")
+    created = create(host)
+    base = cluster.url.replace("ws://", "http://").rstrip("/")
+    page = new_page(browser)
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    join(page, f"{base}/join/{created['invite_secret']}?at=b")
+    assert [group_of_url(url) for url in sockets] == ["b", "a"]  # sent on once, to the group holding it
+    page.wait_for_function("() => new URLSearchParams(location.search).get('at') === 'a'")
+    assert page.evaluate("() => location.pathname") == f"/play/{created['game']}"
+    state = host.expect("state")
+    host.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
+    wait_ply(page, 1)
+    sockets.clear()
+    page.reload()
+    wait_ply(page, 1)
+    assert [group_of_url(url) for url in sockets] == ["a"]  # the seat's resume, at its group at once
+    assert page.errors == []
+    host.close()
