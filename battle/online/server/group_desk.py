@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 
 from battle.online.protocol.messages import ErrorCode, Join, ProtocolError, Resume, Watch
 from battle.online.protocol.server_messages import Elsewhere
+from battle.online.server import wire
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.group_routes import (
     CLAIM_TRIES,
@@ -66,7 +67,7 @@ class GroupDesk:
         except DirectoryDown as down:
             raise directory_refusal(down) from None
         group = route(self.group, holder)
-        return None if group is None else Elsewhere(group, message.TYPE)
+        return None if group is None else wire.elsewhere(group, message.TYPE)
 
     def _here(self, kind: KeyKind, key: str) -> bool:
         if kind == "token":

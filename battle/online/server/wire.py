@@ -29,6 +29,7 @@ from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.protocol.server_messages import (
     Ack,
     Created,
+    Elsewhere,
     EndReasonName,
     GameResult,
     GameStatus,
@@ -114,6 +115,12 @@ def pong(t: int | float | None) -> Pong:
 def created(room: Room, invite: str, watch: str, token: str, invite_secret: str, watch_secret: str) -> Created:
     """To the creator of ``room`` only: the codes to share, their links' secrets and the seat's token."""
     return Created(room.game_id, invite, watch, token, room.creator_seat, invite_secret, watch_secret)
+
+
+def elsewhere(group: str, request: str) -> Elsewhere:
+    """The answer to a ``request`` (``join``, ``watch``, ``resume``) whose game the server group
+    ``group`` holds: the client connects there and asks again."""
+    return Elsewhere(group, request)
 
 
 def joined(room: Room, token: str, seat: int) -> Joined:
