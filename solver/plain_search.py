@@ -56,6 +56,11 @@ class _Board:
 
     def __init__(self, position: Position) -> None:
         self.cells = list(position.cells)
+        self.rows_of: list[dict[int, list[int]]] = [{} for _ in range(COLS)]
+        """Each column's rows of each kind, to find a kind's copies inside a column (not free)."""
+        for cell, kind in enumerate(self.cells):
+            if kind != EMPTY:
+                self.rows_of[cell // ROWS].setdefault(kind, []).append(cell % ROWS)
         self.table: dict[_Runs, tuple[int, int, int, Move | None]] = {}
         self.nodes = 0
 
@@ -66,25 +71,35 @@ class _Board:
             runs.append((rows[0], rows[-1]) if rows else (ROWS, -1))
         return tuple(runs)
 
-    def free_by_kind(self, runs: _Runs) -> tuple[dict[int, list[int]], dict[int, int], set[int]]:
-        """The free cells of each kind, how many of each kind are left, and the settled cells
-        (in columns of at most two tiles)."""
+    def free_by_kind(self, runs: _Runs) -> tuple[dict[int, list[int]], set[int]]:
+        """The free cells of each kind, and the settled cells (in columns of at most two tiles)."""
+        cells = self.cells
         free: dict[int, list[int]] = {}
-        left: dict[int, int] = {}
         settled: set[int] = set()
         for col, (top, bottom) in enumerate(runs):
             if top > bottom:
                 continue
-            for row in range(top, bottom + 1):
-                kind = self.cells[col * ROWS + row]
-                left[kind] = left.get(kind, 0) + 1
-            ends = (top,) if top == bottom else (top, bottom)
-            for row in ends:
-                cell = col * ROWS + row
-                free.setdefault(self.cells[cell], []).append(cell)
-                if bottom - top < 2:
-                    settled.add(cell)
-        return free, left, settled
+            ends = (col * ROWS + top,) if top == bottom else (col * ROWS + top, col * ROWS + bottom)
+            for cell in ends:
+                free.setdefault(cells[cell], []).append(cell)
+            if bottom - top < 2:
+                settled.update(ends)
+        return free, settled
+
+    def tempo_kinds(self, runs: _Runs, free: dict[int, list[int]], settled: set[int]) -> list[int]:
+        """The kinds whose every copy left is free and settled: none inside a column."""
+        return [
+            kind
+            for kind, cells in free.items()
+            if len(cells) >= 2
+            and all(cell in settled for cell in cells)
+            and not any(
+                top < row < bottom
+                for col, (top, bottom) in enumerate(runs)
+                if bottom - top >= 2
+                for row in self.rows_of[col].get(kind, ())
+            )
+        ]
 
     def greedy(self, free: dict[int, list[int]]) -> int:
         """``greedy_alternation``: the free pairs taken in turn, biggest first; the mover's margin."""
@@ -100,7 +115,7 @@ class _Board:
         self.nodes += 1
         if points == 0:
             return 0
-        free, left, settled = self.free_by_kind(runs)
+        free, settled = self.free_by_kind(runs)
         if depth <= 0 or all(bottom - top < 2 for top, bottom in runs):
             return self.greedy(free)
         known = self.table.get(runs)
@@ -112,7 +127,7 @@ class _Board:
             if upper <= alpha:
                 return upper
             alpha, beta = max(alpha, lower), min(beta, upper)
-        moves = self.moves(free, left, settled)
+        moves = self.moves(free, settled, self.tempo_kinds(runs, free, settled))
         if not moves:
             return 0
         cells = self.cells
@@ -137,13 +152,8 @@ class _Board:
         )
         return best
 
-    def moves(self, free: dict[int, list[int]], left: dict[int, int], settled: set[int]) -> list[Move]:
+    def moves(self, free: dict[int, list[int]], settled: set[int], tempo: list[int]) -> list[Move]:
         """The node's moves as the kernel generates them: one per settled copy, one tempo kind."""
-        tempo = [
-            kind
-            for kind, cells in free.items()
-            if len(cells) >= 2 and len(cells) == left[kind] and all(cell in settled for cell in cells)
-        ]
         best_tempo = max(tempo, key=lambda kind: (kind_value(kind), -kind)) if tempo else None
         moves: list[Move] = []
         for kind, cells in free.items():
@@ -170,11 +180,12 @@ class _Board:
 
 
 def plain_analysis(position: Position, depth: int, *, all_exact: bool = True) -> Analysis:
-    """The legal moves' values ``depth`` moves deep (1 to ``PLAIN_MAX_DEPTH``), as the kernel's
-    ``Engine.search(position, Limits(depth=depth), all_exact=all_exact)`` gives them from an empty
-    table: every move's with ``all_exact``, else the best moves' and an upper bound for the others."""
-    if not 1 <= depth <= PLAIN_MAX_DEPTH:
-        raise ValueError(f"plain search depth must be 1 to {PLAIN_MAX_DEPTH}: {depth!r}")
+    """The legal moves' values ``depth`` moves deep, as the kernel's ``Engine.search(position,
+    Limits(depth=depth), all_exact=all_exact)`` gives them from an empty table: every move's with
+    ``all_exact``, else the best moves' and an upper bound for the others. Any depth from 1 is
+    searched, though beyond ``PLAIN_MAX_DEPTH`` a move takes seconds to minutes."""
+    if depth < 1:
+        raise ValueError(f"plain search depth must be 1 or more: {depth!r}")
     started = time.perf_counter()
     board = _Board(position)
     runs = board.runs_of(position)
