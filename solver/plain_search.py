@@ -3,9 +3,10 @@
 A fresh install compiles the numba kernels once (``solver.compile_ahead``: 20-25 s of a quiet
 core, 142 s on a loaded 2-core machine). The levels with a fixed depth up to expert's 8
 (beginner 1, casual 2, club 4, expert 8) need so few nodes that plain Python answers in
-milliseconds to a second (``benchmarks/plain_search.py``), so their first moves need not wait for
-the compile. Master's depth 16 takes 1-40 s here (2-5 times the kernel's nodes, at about 40,000
-a second), and perfect searches to the end: both wait for the kernels.
+milliseconds to a third of a second (expert: 62 ms median, 294 ms at most on 32 positions;
+``benchmarks/plain_search.py``), so their first moves need not wait for the compile. Master's
+depth 16 takes 2.5 s median, 19 s at most (2-5 times the kernel's nodes, at about 100,000 a
+second), and perfect searches to the end: both wait for the kernels.
 
 It is the kernel's search at the same depth, node for node in what it values:
 
@@ -36,8 +37,8 @@ from solver.levels import LEVELS
 from solver.results import Analysis, Bound, MoveValue
 
 PLAIN_MAX_DEPTH = 8
-"""The deepest level searched here (expert): depth 8 takes 0.03-0.8 s a move in plain Python on
-the first 21 moves of 8 deals, depth 16 (master) 1-40 s (``benchmarks/README.md``)."""
+"""The deepest level searched here (expert): depth 8 takes at most 0.3 s a move in plain Python on
+32 positions, depth 16 (master) up to 19 s (``benchmarks/README.md``)."""
 PLAIN_LEVELS: tuple[str, ...] = tuple(
     name for name, level in LEVELS.items() if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH
 )
@@ -52,7 +53,7 @@ _Runs = tuple[tuple[int, int], ...]
 
 
 class _Board:
-    """The kinds in their cells (fixed) and a table of bounds by runs: (depth, lower, upper, best move)."""
+    """The kinds in their cells (fixed) and a table of bounds by runs: (lower, upper, best move)."""
 
     def __init__(self, position: Position) -> None:
         self.cells = list(position.cells)
@@ -61,7 +62,7 @@ class _Board:
         for cell, kind in enumerate(self.cells):
             if kind != EMPTY:
                 self.rows_of[cell // ROWS].setdefault(kind, []).append(cell % ROWS)
-        self.table: dict[_Runs, tuple[int, int, int, Move | None]] = {}
+        self.table: dict[_Runs, tuple[int, int, Move | None]] = {}
         self.nodes = 0
 
     def runs_of(self, position: Position) -> _Runs:
@@ -121,7 +122,7 @@ class _Board:
         known = self.table.get(runs)
         first = None
         if known is not None:
-            _depth, lower, upper, first = known
+            lower, upper, first = known
             if lower >= beta or lower == upper:
                 return lower
             if upper <= alpha:
@@ -145,7 +146,6 @@ class _Board:
                     if alpha >= beta:
                         break
         self.table[runs] = (
-            depth,
             best if best > floor else -_INFINITY,
             best if best < beta else _INFINITY,
             best_move,
