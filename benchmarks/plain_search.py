@@ -2,12 +2,14 @@
 
     python benchmarks/plain_search.py                 8 deals, at 0, 10, 20 and 30 moves in
     python benchmarks/plain_search.py --deals 20
+    python benchmarks/plain_search.py --deals 2 --levels expert,master
 
-For each level that plain Python plays while the kernels compile (``PLAIN_LEVELS``), its
-search (every move's value at the level's depth) on the same positions: numbered deals played
-by seeded random moves to each stage. The kernel's figure is a fresh ``Engine`` per position
-(an empty table, as a first move's), after the kernels are loaded; the column "same values"
-counts the positions where both gave every move the same value.
+For each level that plain Python plays while the kernels compile (``PLAIN_LEVELS``, or those
+named), its search at the level's depth on the same positions: numbered deals played by seeded
+random moves to each stage; every move's value where the level chooses by the values (a
+temperature), else the best moves. The kernel's figure is a fresh ``Engine`` per position (an
+empty table, as a first move's), after the kernels are loaded; the column "same answers" counts
+the positions where both gave every move the same value (or the same best moves and value).
 """
 
 from __future__ import annotations
@@ -45,25 +47,34 @@ def positions(deals: int) -> list[Position]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=8, help="numbered deals (default 8)")
+    parser.add_argument(
+        "--levels", default=",".join(PLAIN_LEVELS), help="comma-separated levels (default PLAIN_LEVELS)"
+    )
     args = parser.parse_args()
     prepare_kernels()
     cases = positions(args.deals)
     print(f"{len(cases)} positions ({args.deals} deals at {', '.join(map(str, STAGES))} moves in)\n")
-    print("| level | depth | plain median ms | plain max ms | kernel median ms | kernel max ms | same values |")
+    print("| level | depth | plain median ms | plain max ms | kernel median ms | kernel max ms | same answers |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for name in PLAIN_LEVELS:
+    for name in args.levels.split(","):
         depth = LEVELS[name].depth
+        every = LEVELS[name].temperature > 0
         assert depth is not None
         plain_ms, kernel_ms, same = [], [], 0
         for position in cases:
             began = time.perf_counter()
-            plain = plain_analysis(position, depth)
+            plain = plain_analysis(position, depth, all_exact=every)
             plain_ms.append(1000 * (time.perf_counter() - began))
             engine = Engine(table_bits=16, threads=1)
             began = time.perf_counter()
-            kernel = engine.search(position.copy(), Limits(depth=depth), all_exact=True)
+            kernel = engine.search(position.copy(), Limits(depth=depth), all_exact=every)
             kernel_ms.append(1000 * (time.perf_counter() - began))
-            same += [(m.move, m.value) for m in plain.move_values] == [(m.move, m.value) for m in kernel.move_values]
+            if every:
+                same += [(m.move, m.value) for m in plain.move_values] == [
+                    (m.move, m.value) for m in kernel.move_values
+                ]
+            else:
+                same += (plain.value, plain.best_moves) == (kernel.value, kernel.best_moves)
         print(
             f"| {name} | {depth} | {statistics.median(plain_ms):.1f} | {max(plain_ms):.1f} | "
             f"{statistics.median(kernel_ms):.1f} | {max(kernel_ms):.1f} | {same}/{len(cases)} |",

@@ -1,9 +1,12 @@
-"""The shallow levels' search in plain Python, for the moves played while the kernels compile.
+"""The first levels' search in plain Python, for the moves played while the kernels compile.
 
 A fresh install compiles the numba kernels once (``solver.compile_ahead``: 20-25 s of a quiet
-core, 142 s on a loaded 2-core machine). The levels that search shallowly (beginner depth 1,
-casual 2, club 4) need so few nodes that plain Python answers in milliseconds to a fraction of
-a second (``benchmarks/plain_search.py``), so their first moves need not wait for the compile.
+core, 142 s on a loaded 2-core machine). The levels with a fixed depth up to expert's 8
+(beginner 1, casual 2, club 4, expert 8) need so few nodes that plain Python answers in
+milliseconds to a third of a second (expert: 62 ms median, 294 ms at most on 32 positions;
+``benchmarks/plain_search.py``), so their first moves need not wait for the compile. Master's
+depth 16 takes 2.5 s median, 19 s at most (2-5 times the kernel's nodes, at about 100,000 a
+second), and perfect searches to the end: both wait for the kernels.
 
 It is the kernel's search at the same depth, node for node in what it values:
 
@@ -13,7 +16,10 @@ It is the kernel's search at the same depth, node for node in what it values:
   ``greedy_alternation`` as the estimate);
 * of the "tempo" kinds (every copy left free, in columns of at most two tiles) only the one
   with the most points is played below the root, as ``_generate_moves`` does;
-* the root's every legal move gets its value (``all_exact``), sorted as ``Engine`` sorts them.
+* alpha-beta with a table of bounds by runs (a position always lies the same number of moves
+  below the root, so an entry is always for the depth asked), which changes no value;
+* with ``all_exact`` the root's every legal move gets its value; without, the best ones do and
+  the others an upper bound, as ``Engine`` probes them, so the best moves are the same set.
 
 So a level choosing from it with the same random numbers plays the move the kernel would
 (``tests/solver/test_plain_search.py`` compares them on a set of positions). Nothing is shared
@@ -30,25 +36,33 @@ from battle.rules.tiles import EMPTY, kind_value
 from solver.levels import LEVELS
 from solver.results import Analysis, Bound, MoveValue
 
-PLAIN_MAX_DEPTH = 4
-"""The deepest level searched here (club): depth 4 takes 30-300 ms a move in plain Python on a
-full board, depth 8 (expert) minutes."""
+PLAIN_MAX_DEPTH = 8
+"""The deepest level searched here (expert): depth 8 takes at most 0.3 s a move in plain Python on
+32 positions, depth 16 (master) up to 19 s (``benchmarks/README.md``)."""
 PLAIN_LEVELS: tuple[str, ...] = tuple(
     name for name, level in LEVELS.items() if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH
 )
-"""The levels whose moves plain Python finds without the kernels (beginner, casual, club: depth 1,
-2 and 4, from 0.2 to 24 ms a move on the median position, at most 0.7 s; ``benchmarks/README.md``)."""
+"""The levels whose moves plain Python finds without the kernels (beginner, casual, club, expert:
+depth 1, 2, 4 and 8; ``benchmarks/README.md``)."""
+
+_INFINITY = 1 << 20
+"""Beyond any value (a board holds 270 points)."""
 
 _Runs = tuple[tuple[int, int], ...]
 """Each column's (top row, bottom row); empty when top > bottom."""
 
 
 class _Board:
-    """The kinds in their cells (fixed) and a memo of values by (runs, depth)."""
+    """The kinds in their cells (fixed) and a table of bounds by runs: (lower, upper, best move)."""
 
     def __init__(self, position: Position) -> None:
         self.cells = list(position.cells)
-        self.memo: dict[tuple[_Runs, int], int] = {}
+        self.rows_of: list[dict[int, list[int]]] = [{} for _ in range(COLS)]
+        """Each column's rows of each kind, to find a kind's copies inside a column (not free)."""
+        for cell, kind in enumerate(self.cells):
+            if kind != EMPTY:
+                self.rows_of[cell // ROWS].setdefault(kind, []).append(cell % ROWS)
+        self.table: dict[_Runs, tuple[int, int, Move | None]] = {}
         self.nodes = 0
 
     def runs_of(self, position: Position) -> _Runs:
@@ -58,25 +72,35 @@ class _Board:
             runs.append((rows[0], rows[-1]) if rows else (ROWS, -1))
         return tuple(runs)
 
-    def free_by_kind(self, runs: _Runs) -> tuple[dict[int, list[int]], dict[int, int], set[int]]:
-        """The free cells of each kind, how many of each kind are left, and the settled cells
-        (in columns of at most two tiles)."""
+    def free_by_kind(self, runs: _Runs) -> tuple[dict[int, list[int]], set[int]]:
+        """The free cells of each kind, and the settled cells (in columns of at most two tiles)."""
+        cells = self.cells
         free: dict[int, list[int]] = {}
-        left: dict[int, int] = {}
         settled: set[int] = set()
         for col, (top, bottom) in enumerate(runs):
             if top > bottom:
                 continue
-            for row in range(top, bottom + 1):
-                kind = self.cells[col * ROWS + row]
-                left[kind] = left.get(kind, 0) + 1
-            ends = (top,) if top == bottom else (top, bottom)
-            for row in ends:
-                cell = col * ROWS + row
-                free.setdefault(self.cells[cell], []).append(cell)
-                if bottom - top < 2:
-                    settled.add(cell)
-        return free, left, settled
+            ends = (col * ROWS + top,) if top == bottom else (col * ROWS + top, col * ROWS + bottom)
+            for cell in ends:
+                free.setdefault(cells[cell], []).append(cell)
+            if bottom - top < 2:
+                settled.update(ends)
+        return free, settled
+
+    def tempo_kinds(self, runs: _Runs, free: dict[int, list[int]], settled: set[int]) -> list[int]:
+        """The kinds whose every copy left is free and settled: none inside a column."""
+        return [
+            kind
+            for kind, cells in free.items()
+            if len(cells) >= 2
+            and all(cell in settled for cell in cells)
+            and not any(
+                top < row < bottom
+                for col, (top, bottom) in enumerate(runs)
+                if bottom - top >= 2
+                for row in self.rows_of[col].get(kind, ())
+            )
+        ]
 
     def greedy(self, free: dict[int, list[int]]) -> int:
         """``greedy_alternation``: the free pairs taken in turn, biggest first; the mover's margin."""
@@ -85,36 +109,51 @@ class _Board:
         )
         return sum(values[0::2]) - sum(values[1::2])
 
-    def value(self, runs: _Runs, depth: int, points: int) -> int:
-        """The mover's value ``depth`` moves deep (``points``: what is left on the board)."""
+    def value(self, runs: _Runs, depth: int, alpha: int, beta: int, points: int) -> int:
+        """The mover's value ``depth`` moves deep (``points``: what is left on the board), fail-soft
+        within (alpha, beta): at most alpha if the value is, at least beta if the value is, else
+        the value itself. Requires alpha < beta."""
         self.nodes += 1
         if points == 0:
             return 0
-        free, left, settled = self.free_by_kind(runs)
+        free, settled = self.free_by_kind(runs)
         if depth <= 0 or all(bottom - top < 2 for top, bottom in runs):
             return self.greedy(free)
-        key = (runs, depth)
-        known = self.memo.get(key)
+        known = self.table.get(runs)
+        first = None
         if known is not None:
-            return known
-        moves = self.moves(free, left, settled)
-        best = 0
-        if moves:
-            best = max(
-                kind_value(self.cells[a])
-                - self.value(self.after(runs, a, b), depth - 1, points - kind_value(self.cells[a]))
-                for a, b in moves
-            )
-        self.memo[key] = best
+            lower, upper, first = known
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        moves = self.moves(free, settled, self.tempo_kinds(runs, free, settled))
+        if not moves:
+            return 0
+        cells = self.cells
+        # the table's move first, then the biggest pairs: 2-5 times the kernel's nodes at depth 8-16
+        moves.sort(key=lambda move: (move != first, -kind_value(cells[move[0]])))
+        floor = alpha
+        best, best_move = -_INFINITY, None
+        for a, b in moves:
+            gain = kind_value(cells[a])
+            score = gain - self.value(self.after(runs, a, b), depth - 1, gain - beta, gain - alpha, points - gain)
+            if score > best:
+                best, best_move = score, (a, b)
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        self.table[runs] = (
+            best if best > floor else -_INFINITY,
+            best if best < beta else _INFINITY,
+            best_move,
+        )
         return best
 
-    def moves(self, free: dict[int, list[int]], left: dict[int, int], settled: set[int]) -> list[Move]:
+    def moves(self, free: dict[int, list[int]], settled: set[int], tempo: list[int]) -> list[Move]:
         """The node's moves as the kernel generates them: one per settled copy, one tempo kind."""
-        tempo = [
-            kind
-            for kind, cells in free.items()
-            if len(cells) >= 2 and len(cells) == left[kind] and all(cell in settled for cell in cells)
-        ]
         best_tempo = max(tempo, key=lambda kind: (kind_value(kind), -kind)) if tempo else None
         moves: list[Move] = []
         for kind, cells in free.items():
@@ -140,27 +179,40 @@ class _Board:
         return tuple(changed)
 
 
-def plain_analysis(position: Position, depth: int) -> Analysis:
-    """Every legal move's value ``depth`` moves deep (1 to ``PLAIN_MAX_DEPTH``), as the kernel's
-    ``Engine.search(position, Limits(depth=depth), all_exact=True)`` gives them from an empty table."""
-    if not 1 <= depth <= PLAIN_MAX_DEPTH:
-        raise ValueError(f"plain search depth must be 1 to {PLAIN_MAX_DEPTH}: {depth!r}")
+def plain_analysis(position: Position, depth: int, *, all_exact: bool = True) -> Analysis:
+    """The legal moves' values ``depth`` moves deep, as the kernel's ``Engine.search(position,
+    Limits(depth=depth), all_exact=all_exact)`` gives them from an empty table: every move's with
+    ``all_exact``, else the best moves' and an upper bound for the others. Any depth from 1 is
+    searched, though beyond ``PLAIN_MAX_DEPTH`` a move takes seconds to minutes."""
+    if depth < 1:
+        raise ValueError(f"plain search depth must be 1 or more: {depth!r}")
     started = time.perf_counter()
     board = _Board(position)
     runs = board.runs_of(position)
     points = position.points_on_board()
-    legal = position.legal_moves()
-    values = []
-    for a, b in legal:
+    window = points + 9
+    values: dict[Move, tuple[int, Bound]] = {}
+    best = -_INFINITY
+    for index, (a, b) in enumerate(sorted(position.legal_moves(), key=lambda m: -kind_value(board.cells[m[0]]))):
         gain = kind_value(board.cells[a])
-        values.append((a, b, gain - board.value(board.after(runs, a, b), depth - 1, points - gain)))
+        child = board.after(runs, a, b)
+        if all_exact or index == 0:
+            score = gain - board.value(child, depth - 1, gain - window, gain + window, points - gain)
+            values[(a, b)] = (score, "estimate")
+        else:
+            # as the kernel's root: a null window asks whether it ties or beats the best so far
+            score = gain - board.value(child, depth - 1, gain - best, gain - best + 1, points - gain)
+            if score >= best:
+                score = gain - board.value(child, depth - 1, gain - window, gain - best + 1, points - gain)
+            values[(a, b)] = (score, "estimate" if score >= best else "upper")
+        best = max(best, score)
     # "estimate" as the kernel's depth-limited answers are; a level's choice reads only the values
-    bound: Bound = "estimate"
     move_values = sorted(
-        (MoveValue((a, b), value, bound, depth) for a, b, value in values), key=lambda mv: (-mv.value, mv.move)
+        (MoveValue(move, value, bound, depth) for move, (value, bound) in values.items()),
+        key=lambda mv: (-mv.value, mv.bound != "estimate", mv.move),
     )
     best = move_values[0].value if move_values else 0
-    best_moves = sorted(mv.move for mv in move_values if mv.value == best)
+    best_moves = sorted(mv.move for mv in move_values if mv.value == best and mv.bound != "upper")
     pv = best_moves[:1]
     scores = list(position.scores)
     if pv:

@@ -282,11 +282,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _plain_player(level: str | None) -> Callable[[Position], Move] | None:
-    """A shallow level's moves in plain Python, for the moves played while the kernels load or compile
-    (a first run's compile takes 10-20 s, a minute on a busy machine): ``battle.players.PlainOpponent``
-    values every move as the kernel's search does, node for node, and the level chooses among them by
-    its own rule, so it plays as strong as it does on the kernels. None for a level that searches
-    deeper than plain Python can in time (expert, master, perfect): its moves wait for the kernels."""
+    """The moves of a level up to expert in plain Python, for the moves played while the kernels load
+    or compile (a first run's compile takes 10-20 s, a minute on a busy machine):
+    ``battle.players.PlainOpponent`` values the moves as the kernel's search does, and the level
+    chooses among them by its own rule, so it plays as strong as it does on the kernels. None for a
+    level that searches deeper than plain Python can in time (master's depth 16 takes 1-40 s,
+    perfect searches to the end): its moves wait for the kernels."""
     if level is None:
         return None
     import random

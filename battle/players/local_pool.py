@@ -5,8 +5,8 @@ server with threads), so searches run on every core without sharing an interpret
 keeps one ``PoolServices`` (its engine and transposition table) from one unit to the next.
 Units and results travel over a pipe as pickles of the pool's own dataclasses.
 
-The kernels before the first search: a worker, once started, answers the shallow levels' moves
-(beginner, casual, club) from plain Python at once, and every other unit once its kernels are
+The kernels before the first search: a worker, once started, answers the moves of the levels
+beginner to expert from plain Python at once, and every other unit once its kernels are
 loaded. On a first run, when numba's cache lacks them, one worker compiles them (in child
 processes, about 10 s of a core; ``battle.players.prepare_kernels``) while the others wait for
 the cache rather than compile the same kernels beside it; then they load them (about a second).

@@ -269,9 +269,10 @@ class Opponent(_Service):
 
 
 class PlainOpponent:
-    """The shallow levels' moves in plain Python (``solver.plain_search``), for a window whose kernels
-    still compile: the same values as the ``Opponent``'s search from an empty table, so with the same
-    random numbers the same move. A search here cannot be stopped halfway; it takes under a second."""
+    """The moves of the levels in ``PLAIN_LEVELS`` in plain Python (``solver.plain_search``), for a
+    window whose kernels still compile: the same values as the ``Opponent``'s search from an empty
+    table, so with the same random numbers the same move. A search here cannot be stopped halfway;
+    it takes at most about a second (expert's, on a quiet core)."""
 
     def move(
         self, position: Position, *, level: str | Level, rng: random.Random, cancelled: Cancelled | None = None
@@ -280,7 +281,7 @@ class PlainOpponent:
         chosen = level if isinstance(level, Level) else get_level(level)
         if chosen.name not in PLAIN_LEVELS or chosen.depth is None:
             raise ValueError(f"the {chosen.name} level searches too deep for plain Python")
-        analysis = plain_analysis(position, chosen.depth)
+        analysis = plain_analysis(position, chosen.depth, all_exact=chosen.temperature > 0)
         if cancelled is not None and cancelled():
             return None
         return choose_from(analysis, chosen, rng)
@@ -293,8 +294,9 @@ class PlainOpponent:
         all_exact: bool = False,
         progress: ProgressCallback | None = None,
     ) -> Analysis:
-        """Every move's value ``limits.depth`` deep (at most ``PLAIN_MAX_DEPTH``, the default)."""
-        return plain_analysis(position, min(limits.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH))
+        """The moves' values ``limits.depth`` deep (at most ``PLAIN_MAX_DEPTH``, the default): every
+        move's with ``all_exact``, else the best ones'."""
+        return plain_analysis(position, min(limits.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH), all_exact=all_exact)
 
     def stop(self) -> None:
         """Nothing to stop: a search ends within a second, and a cancelled task's answer is dropped."""

@@ -179,7 +179,7 @@ class App:
 
     @property
     def plain_solver(self) -> SearchWorker[PlainOpponent]:
-        """The shallow levels' moves in plain Python while the kernels compile (made on first use)."""
+        """The moves of the levels up to expert in plain Python while the kernels compile (made on first use)."""
         if self._plain_solver is None:
             self._plain_solver = SearchWorker(_plain_opponent, name="plain solver")
         return self._plain_solver

@@ -246,7 +246,7 @@ class Host(Protocol):
 
     @property
     def plain_solver(self) -> SearchWorker:
-        """The shallow levels' moves in plain Python while the kernels compile."""
+        """The moves of the levels up to expert in plain Python while the kernels compile."""
         ...
 
     board_view: BoardView

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.cli.terminal_process import WAIT, home_env
 
 REPORT = """
@@ -107,12 +109,14 @@ entry_point()
 """
 
 
-def test_a_shallow_level_moves_while_the_kernels_still_load(tmp_path) -> None:
-    """club plays its moves from plain Python while the warm-up runs (a first run's compile: 10-20 s,
-    a minute on a busy machine); here it never ends, and the solver's first move comes all the same."""
+@pytest.mark.parametrize("level", ["club", "expert"])
+def test_a_level_up_to_expert_moves_while_the_kernels_still_load(level, tmp_path) -> None:  # noqa: ANN001
+    """The levels up to expert play their moves from plain Python while the warm-up runs (a first
+    run's compile: 10-20 s, a minute on a busy machine); here it never ends, and the solver's first
+    move comes all the same."""
     try:
         done = subprocess.run(
-            [sys.executable, "-c", LOAD_NEVER_ENDS, "play", "--vs", "club", "--deal", "3"],
+            [sys.executable, "-c", LOAD_NEVER_ENDS, "play", "--vs", level, "--deal", "3"],
             input="quit\n",
             capture_output=True,
             text=True,
@@ -121,8 +125,8 @@ def test_a_shallow_level_moves_while_the_kernels_still_load(tmp_path) -> None:
             timeout=60,  # the warm-up never ends: a move that waited for it would never come
         )
     except subprocess.TimeoutExpired as expired:
-        raise AssertionError(f"no move from club while the kernels load: {expired.stdout!r}") from None
+        raise AssertionError(f"no move from {level} while the kernels load: {expired.stdout!r}") from None
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "Solver (club) plays " in done.stdout and done.stdout.endswith(
+    assert f"Solver ({level}) plays " in done.stdout and done.stdout.endswith(
         "The game is kept in the list of unfinished games; continue with 'mahjong-battle play --resume'.\n"
     ), done.stdout[-600:]

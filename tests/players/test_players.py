@@ -66,7 +66,7 @@ from battle.players.solver_pool import AnalysisJob, MoveJob, ReviewJob, position
 from battle.rules.deal import deal
 start = position_data(deal(3))
 MoveJob(start, "club", 1), AnalysisJob(start, seconds=1.0, depth=4), ReviewJob(start, ())
-assert MoveJob(start, "club", 1).plain and not MoveJob(start, "expert", 1).plain
+assert MoveJob(start, "expert", 1).plain and not MoveJob(start, "master", 1).plain
 """
     assert loaded_for_search(code) == "[]"
 

@@ -1,5 +1,5 @@
-"""A pool on a machine whose numba cache is empty: the shallow levels answer from plain Python while
-one worker compiles the kernels, a deeper level waits for them. A pool of its own in a child
+"""A pool on a machine whose numba cache is empty: the levels up to expert answer from plain Python
+while one worker compiles the kernels, a deeper level waits for them. A pool of its own in a child
 process with an empty ``NUMBA_CACHE_DIR``, so the compile is real (a minute of CPU on a busy
 machine): slow."""
 
@@ -30,11 +30,11 @@ from battle.rules.deal import deal
 with LocalPool(2, budget=None) as pool:
     position = position_data(deal(4))
     club = pool.submit(MoveJob(position, "club", 7), seat="club", address="10.0.0.1")
-    expert = pool.submit(MoveJob(position, "expert", 7), seat="expert", address="10.0.0.1")
+    master = pool.submit(MoveJob(position, "master", 7), seat="master", address="10.0.0.1")
     club_move = club.result(900)
     ready_then = pool.stats()["workers_ready"]
-    expert_move = expert.result(900)
-    print(json.dumps({"club": asdict(club_move), "ready_then": ready_then, "expert": asdict(expert_move)}))
+    master_move = master.result(900)
+    print(json.dumps({"club": asdict(club_move), "ready_then": ready_then, "master": asdict(master_move)}))
 """
 
 
@@ -45,8 +45,8 @@ def test_shallow_moves_come_from_plain_python_while_one_worker_compiles_the_kern
     assert done.returncode == 0, done.stderr[-3000:]
     answers = json.loads(done.stdout.splitlines()[-1])
     assert answers["club"]["plain"] and answers["ready_then"] == 0
-    assert not answers["expert"]["plain"]
-    for level in ("club", "expert"):  # the same move as the window's opponent with the same random numbers
+    assert not answers["master"]["plain"]
+    for level in ("club", "master"):  # the same move as the window's opponent with the same random numbers
         expected = Opponent(megabytes=64).move(deal(4), level=level, rng=random.Random(7))
         assert parse_move(answers[level]["move"]) == expected, level
     assert any((tmp_path / "numba").rglob("*.nbi"))  # compiled into the empty cache

@@ -1,4 +1,4 @@
-"""The shallow levels' plain-Python search values every move as the kernel does, so a level
+"""The plain-Python search values every move as the kernel does, so a level in ``PLAIN_LEVELS``
 picks the same move from either with the same random numbers."""
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ def positions(count: int, seed: int) -> list[Position]:
 
 
 def test_the_plain_levels_are_the_shallow_ones() -> None:
-    assert PLAIN_LEVELS == ("beginner", "casual", "club")
+    assert PLAIN_LEVELS == ("beginner", "casual", "club", "expert")
     assert all(LEVELS[name].depth is not None and LEVELS[name].depth <= PLAIN_MAX_DEPTH for name in PLAIN_LEVELS)
 
 
-@pytest.mark.parametrize("depth", [1, 2, 4])
+@pytest.mark.parametrize("depth", [1, 2, 4, 8])
 def test_every_moves_value_is_the_kernels(depth: int) -> None:
     for position in positions(12, seed=depth):
         kernel = Engine(table_bits=16, threads=1).search(position.copy(), Limits(depth=depth), all_exact=True)
@@ -36,7 +36,17 @@ def test_every_moves_value_is_the_kernels(depth: int) -> None:
         assert plain.value == kernel.value and plain.best_moves == kernel.best_moves
 
 
-@pytest.mark.parametrize("level", ["beginner", "casual", "club"])
+def test_the_best_moves_are_the_kernels_without_every_value() -> None:
+    # the kernel's root probes the moves after the first with a null window: the same best moves,
+    # and an upper bound at most the best for the others
+    for position in positions(8, seed=11):
+        kernel = Engine(table_bits=16, threads=1).search(position.copy(), Limits(depth=8))
+        plain = plain_analysis(position, 8, all_exact=False)
+        assert plain.value == kernel.value and plain.best_moves == kernel.best_moves
+        assert all(mv.value <= plain.value for mv in plain.move_values)
+
+
+@pytest.mark.parametrize("level", ["beginner", "casual", "club", "expert"])
 def test_a_level_picks_the_kernels_move(level: str) -> None:
     plain = PlainOpponent()
     for index, position in enumerate(positions(10, seed=45)):
@@ -49,7 +59,7 @@ def test_a_level_picks_the_kernels_move(level: str) -> None:
 
 
 def test_a_deep_level_is_refused() -> None:
-    with pytest.raises(ValueError, match="expert"):
-        PlainOpponent().move(deal(1), level="expert", rng=random.Random(1))
-    with pytest.raises(ValueError, match="depth must be 1 to 4"):
-        plain_analysis(deal(1), 5)
+    with pytest.raises(ValueError, match="master"):
+        PlainOpponent().move(deal(1), level="master", rng=random.Random(1))
+    with pytest.raises(ValueError, match="depth must be 1 or more: 0"):
+        plain_analysis(deal(1), 0)

@@ -1,5 +1,5 @@
-"""The first game after an install, while the kernels still compile: the shallow levels answer
-from plain Python, a deep level's card says the solver is being prepared, and a player who waits
+"""The first game after an install, while the kernels still compile: the levels up to expert answer
+from plain Python, a deeper level's card says the solver is being prepared, and a player who waits
 raises the compile to the window's own priority."""
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return release
 
 
-@pytest.mark.parametrize("size", [(800, 600), (1200, 800)])
-def test_the_club_level_answers_while_the_kernels_compile(size, compiling, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(("size", "level"), [((800, 600), "club"), ((1200, 800), "club"), ((1200, 800), "expert")])
+def test_a_level_up_to_expert_answers_while_the_kernels_compile(size, level, compiling, tmp_path, monkeypatch) -> None:  # noqa: ANN001
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app(size)
-        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="club", human_first=False))
+        scene = app.start_match(new_match(7, "solver", ("You", "You"), level=level, human_first=False))
         match = scene.match
         for _ in range(2):  # the solver's move, then yours
             ui.run_until(app, lambda: match.human_to_move(), timeout=COMPILE)
@@ -58,7 +58,7 @@ def test_the_club_level_answers_while_the_kernels_compile(size, compiling, tmp_p
 def test_a_deep_levels_card_says_the_solver_is_being_prepared(size, compiling, tmp_path, monkeypatch) -> None:  # noqa: ANN001
     with ui.session(tmp_path, monkeypatch) as new_app:
         app = new_app(size)
-        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="expert", human_first=False))
+        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="master", human_first=False))
         recorder = record_texts(app, monkeypatch)
         ui.run_until(app, lambda: scene.game_mode.move_job is not None, timeout=COMPILE)
         texts = recorder.texts()
@@ -78,7 +78,7 @@ def test_the_first_run_counter_counts_wall_clock_seconds(compiling, tmp_path, mo
     with ui.session(tmp_path, monkeypatch) as new_app:
         building = time.monotonic()  # the kernels' preparation starts as the window is built
         app = new_app((1200, 800))
-        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="expert", human_first=False))
+        scene = app.start_match(new_match(7, "solver", ("You", "You"), level="master", human_first=False))
         recorder = record_texts(app, monkeypatch)
         ui.run_until(app, lambda: scene.game_mode.move_job is not None, timeout=COMPILE)
         asked = time.monotonic()

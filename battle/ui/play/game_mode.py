@@ -361,8 +361,8 @@ class GameMode:
         return self.thinking_seconds() if since is None else max(0.0, time.monotonic() - since)
 
     def preparing_solver(self) -> bool:
-        """Whether the solver's move waits for the kernels' first-run compile (a deep level; the
-        shallow ones play from plain Python meanwhile)."""
+        """Whether the solver's move waits for the kernels' first-run compile (master or perfect; the
+        levels up to expert play from plain Python meanwhile)."""
         app = self.screen.app
         return (
             self.thinking_seconds() is not None

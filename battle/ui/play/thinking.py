@@ -43,7 +43,7 @@ def plain_level_move(
     level_name: str, rng: random.Random, position: Position
 ) -> Callable[[PlainOpponent, Task], Move | None]:
     """A run callable for the plain-Python opponent (``battle.players.PlainOpponent``): the same move
-    as ``level_move``'s at a shallow level, while the kernels compile."""
+    as ``level_move``'s at a level in ``PLAIN_LEVELS`` (up to expert), while the kernels compile."""
     position = position.copy()
 
     def run(opponent: PlainOpponent, task: Task) -> Move | None:
