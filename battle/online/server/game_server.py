@@ -217,7 +217,7 @@ def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGa
     solver_games = server.solver_games.playing()
     more = [("old_games_deleted", str(old.deleted)), ("solver_games_playing", str(solver_games))]
     lobby = server.lobby
-    more += [("lobby_followers", str(len(lobby.followers))), ("lobby_challenges", str(len(lobby.board.offers)))]
+    more += [("lobby_followers", str(len(lobby.followers))), ("lobby_challenges", str(lobby.own_challenges))]
     if server.solver_games.work is not None:
         more += server.solver_games.work.stats()
     return stats_text(

@@ -71,6 +71,11 @@ class LobbyDesk:
         """Told of the invite code of each challenge of this group that closes."""
         audiences.on_leave(self._left)
 
+    @property
+    def own_challenges(self) -> int:
+        """The open challenges made on this group (``/stats``; the board lists the other groups' too)."""
+        return sum(1 for game in self.board.offers if game in self._rooms)
+
     # -- following -------------------------------------------------------------------------
 
     async def follow(self, client: Client, message: FollowLobby) -> None:
