@@ -8,6 +8,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,16 @@ import pytest
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.lobby_messages import ChallengeEntry
 from battle.online.server.day_table import DayResult
-from battle.online.server.lobby import LobbyBoard, OpenOffer
+from battle.online.server.fan_out import Audiences
+from battle.online.server.group_commit import EachCommit
+from battle.online.server.live_games import LiveGames
+from battle.online.server.lobby import LobbyBoard, LobbyLimits, OpenOffer
+from battle.online.server.lobby_desk import LobbyDesk
+from battle.online.server.server_limits import ServerLimits
+from battle.online.server.shards import ONE_PROCESS
 from battle.online.server.shared_days import BadResultRow, hashed_device, read_result_row, result_row
+from battle.online.server.shared_directory import SharedDirectory
+from battle.online.server.shared_lobby import SharedLobby
 from battle.online.server.shared_lobby_notes import (
     NOTE_ITEMS,
     BadNote,
@@ -29,6 +38,7 @@ from battle.online.server.shared_lobby_notes import (
     reload_note,
     remote_key,
 )
+from battle.online.server.store import GameStore
 from tests.online.test_online_groups import psycopg_installed
 from tests.postgres_server import RunningPostgres, postgres
 
@@ -97,6 +107,31 @@ def test_a_days_result_reads_back_named_with_its_group() -> None:
         read_result_row("b", result_row(DayResult("g1", 3, "Ann", (40, 36), 1, "friend", 0.0, "net")))
 
 
+@contextmanager
+def a_desk(folder: Path, limits: LobbyLimits | None = None) -> Iterator[LobbyDesk]:
+    """A lobby desk over a real (empty) game store, with no followers."""
+    store = GameStore(folder / "games.sqlite3")
+    server_limits = ServerLimits()
+    live = LiveGames(store, EachCommit(store), server_limits, ONE_PROCESS)
+    try:
+        yield LobbyDesk(Audiences(live, server_limits, time.time), time.time, limits)
+    finally:
+        store.close()
+
+
+def test_the_other_groups_challenges_are_listed_while_the_board_has_room(tmp_path: Path) -> None:
+    with a_desk(tmp_path, LobbyLimits(open_challenges=3)) as desk:
+        desk.shared_changed(LobbyNote("b", tuple(SharedOffer(entry(number), "n") for number in range(2))))
+        desk.shared_changed(LobbyNote("bc", tuple(SharedOffer(entry(number), "n") for number in range(2, 5))))
+        assert list(desk.board.offers) == ["@b/CODE0000", "@b/CODE0001", "@bc/CODE0002"]
+        desk.shared_changed(LobbyNote("b", gone=("CODE0000",)))
+        desk.shared_reset("b", [("b", SharedOffer(entry(number), "n")) for number in range(5, 9)])
+        assert list(desk.board.offers) == ["@bc/CODE0002", "@b/CODE0007", "@b/CODE0008"]  # the newest of b's
+        desk.shared_reset(None, ())
+        assert desk.board.offers == {}
+        assert desk.own_challenges == 0
+
+
 # -- against PostgreSQL ----------------------------------------------------------------------
 
 
@@ -118,18 +153,10 @@ async def until(done: Callable[[], bool], seconds: float = 15.0) -> None:
 def test_a_quiet_groups_challenges_and_old_ones_leave(database: RunningPostgres, tmp_path: Path) -> None:
     import psycopg
 
-    from battle.online.server.fan_out import Audiences
-    from battle.online.server.group_commit import EachCommit
-    from battle.online.server.live_games import LiveGames
-    from battle.online.server.lobby_desk import LobbyDesk
-    from battle.online.server.server_limits import ServerLimits
-    from battle.online.server.shards import ONE_PROCESS
-    from battle.online.server.shared_directory import SharedDirectory
-    from battle.online.server.shared_lobby import SharedLobby
-    from battle.online.server.store import GameStore
-
     async def check() -> None:
-        await SharedDirectory(database.url, "setup").network_tag("192.0.2.1")  # makes the tables
+        setup = SharedDirectory(database.url, "setup")
+        await setup.network_tag("192.0.2.1")  # its connection makes the tables
+        await setup.close()
         now = time.time()
         async with await psycopg.AsyncConnection.connect(database.url, autocommit=True) as connection:
             await connection.execute(
@@ -146,22 +173,17 @@ def test_a_quiet_groups_challenges_and_old_ones_leave(database: RunningPostgres,
                     "INSERT INTO battle_challenges (code, grp, entry, opened) VALUES (%s, %s, %s, %s)",
                     (offer.entry.code, group, offer_row(offer), offer.entry.opened),
                 )
-            store = GameStore(tmp_path / "games.sqlite3")
-            limits = ServerLimits()
-            desk = LobbyDesk(
-                Audiences(LiveGames(store, EachCommit(store), limits, ONE_PROCESS), limits, time.time), time.time
-            )
-            lobby = SharedLobby(database.url, "a", desk)
-            running = asyncio.create_task(lobby.run())
-            try:
-                live = remote_key("live", "CODE0002")
-                await until(lambda: list(desk.board.offers) == [live])
-                cursor = await connection.execute("SELECT code FROM battle_challenges ORDER BY code")
-                assert [row[0] for row in await cursor.fetchall()] == ["CODE0002"]
-            finally:
-                running.cancel()
-                await asyncio.gather(running, return_exceptions=True)
-                await lobby.close()
-                store.close()
+            with a_desk(tmp_path) as desk:
+                lobby = SharedLobby(database.url, "a", desk)
+                running = asyncio.create_task(lobby.run())
+                try:
+                    live = remote_key("live", "CODE0002")
+                    await until(lambda: list(desk.board.offers) == [live])
+                    cursor = await connection.execute("SELECT code FROM battle_challenges ORDER BY code")
+                    assert [row[0] for row in await cursor.fetchall()] == ["CODE0002"]
+                finally:
+                    running.cancel()
+                    await asyncio.gather(running, return_exceptions=True)
+                    await lobby.close()
 
     asyncio.run(check())

@@ -71,8 +71,8 @@ class DeviceDesk:
             if par is not None:
                 results = self._results(day, number, start.to_move)
                 device = message.device
-                if self.shared is not None:
-                    results = [hashed_device(result) for result in results] + await self.shared.others(day, number)
+                if self.shared is not None:  # every key compared by its hash, as the other groups hold them
+                    results = results + await self.shared.others(day, number)
                     device = None if device is None else hash_token(device)
                 rows = day_table(results, par, device)
             answer = daily_table(day, number, par, start.to_move, rows)
@@ -81,7 +81,10 @@ class DeviceDesk:
     def _results(self, day: datetime.date, number: int, first: int) -> list[DayResult]:
         finished = finished_on(self.live.store, day)
         if self._day is None or self._day[:2] != (day, finished):
-            self._day = (day, finished, day_results(self.live.store, day, number, first))
+            results = day_results(self.live.store, day, number, first)
+            if self.shared is not None:
+                results = [hashed_device(result) for result in results]
+            self._day = (day, finished, results)
         return self._day[2]
 
     async def stats(self, client: Client, message: AskStats) -> None:

@@ -181,17 +181,21 @@ class LobbyDesk:
     # -- the other groups' challenges ------------------------------------------------------
 
     def shared_changed(self, note: LobbyNote) -> None:
-        """Another group opened or closed challenges: list them, or no more."""
+        """Another group opened or closed challenges: list them (while the board has room), or no more."""
         gone = [remote_key(note.group, code) for code in note.gone]
+        room = self.limits.open_challenges - len(self.board.offers) + len(gone)
         opened = [self._remote(note.group, offer) for offer in note.opened]
-        self._tell(self.board.swap(gone, [offer for offer in opened if offer.game_id not in self.board.offers]))
+        fresh = [offer for offer in opened if offer.game_id not in self.board.offers]
+        self._tell(self.board.swap(gone, fresh[: max(0, room)]))
 
     def shared_reset(self, group: str | None, offers: Sequence[tuple[str, SharedOffer]]) -> None:
         """What is known of ``group``'s challenges (None: of every other group's) is ``offers``, each with
-        its group, oldest first."""
+        its group, oldest first; the board keeps the newest it has room for (``open_challenges``)."""
         prefix = "@" if group is None else remote_key(group, "")
         gone = [game for game in self.board.offers if game.startswith(prefix)]
-        self._tell(self.board.swap(gone, [self._remote(offer_group, offer) for offer_group, offer in offers]))
+        room = max(0, self.limits.open_challenges - len(self.board.offers) + len(gone))
+        kept = offers[max(0, len(offers) - room) :] if room else ()
+        self._tell(self.board.swap(gone, [self._remote(offer_group, offer) for offer_group, offer in kept]))
 
     @staticmethod
     def _remote(group: str, offer: SharedOffer) -> OpenOffer:

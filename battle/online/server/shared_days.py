@@ -111,6 +111,8 @@ class SharedDays:
         """The day and the count of its games finished when the results were last written."""
         self._read: tuple[datetime.date, int, float, list[DayResult]] | None = None
         """The other groups' results as last read: the day, its deal, when (loop seconds), the rows."""
+        self._reading: tuple[tuple[datetime.date, int], asyncio.Future[list[DayResult]]] | None = None
+        """The read under way, for its day and deal."""
         self._down = False
 
     @property
@@ -118,10 +120,23 @@ class SharedDays:
         return self.directory.group
 
     async def others(self, day: datetime.date, deal: int) -> list[DayResult]:
-        """The other groups' results of ``day`` on ``deal`` (devices hashed); none while PostgreSQL is away."""
+        """The other groups' results of ``day`` on ``deal`` (devices hashed); none while PostgreSQL is away.
+        Asks that come while a read is under way wait for that read (one query at a time, whatever the
+        number of pages asking)."""
         now = asyncio.get_running_loop().time()
         if self._read is not None and self._read[:2] == (day, deal) and now - self._read[2] < CACHE_SECONDS:
             return self._read[3]
+        if self._reading is None or self._reading[0] != (day, deal) or self._reading[1].done():
+            self._reading = ((day, deal), asyncio.ensure_future(self._read_others(day, deal, now)))
+        reading = self._reading
+        try:
+            return await asyncio.shield(reading[1])
+        finally:
+            if self._reading is reading and reading[1].done():
+                self._reading = None
+
+    async def _read_others(self, day: datetime.date, deal: int, now: float) -> list[DayResult]:
+        """Read the other groups' rows and keep them (as of ``now``) for ``CACHE_SECONDS``."""
 
         async def read(connection: psycopg.AsyncConnection[Any]) -> list[tuple[str, str]]:
             cursor = await connection.execute(

@@ -217,6 +217,14 @@ class SharedLobby:
         async def stamp(connection: psycopg.AsyncConnection[Any]) -> None:
             async with connection.transaction(), connection.cursor() as cursor:
                 await cursor.execute(
+                    "SELECT alive < now() - make_interval(secs => %s) FROM battle_lobby_groups WHERE grp = %s",
+                    (DEAD_SECONDS, self.group),
+                )
+                stamped = await cursor.fetchone()
+                if stamped is not None and stamped[0]:  # this group was taken for gone: its rows are no more
+                    self._reload = True
+                    self._wake.set()
+                await cursor.execute(
                     "INSERT INTO battle_lobby_groups (grp, alive) VALUES (%s, now()) "
                     "ON CONFLICT (grp) DO UPDATE SET alive = now()",
                     (self.group,),
