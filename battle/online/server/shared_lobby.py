@@ -199,7 +199,7 @@ class SharedLobby:
                     raise
                 reason = f"no answer in {HEARTBEAT_SECONDS:g} s"
             except (psycopg.Error, OSError, DirectoryDown) as error:
-                reason = str(error) or type(error).__name__
+                reason = " ".join(str(error).split()) or type(error).__name__  # libpq's words span lines
             finally:
                 self._listening = None
             if not self._down:
