@@ -167,11 +167,16 @@ class SharedLobby:
             self.desk.shared_changed(note)
 
     async def _rows(self, group: str | None) -> list[tuple[str, SharedOffer]]:
-        """The open challenges of ``group`` (None: of every other group), oldest first."""
-        select = "SELECT grp, entry FROM battle_challenges WHERE grp <> %s ORDER BY opened"
-        arguments: tuple[str, ...] = (self.group,)
-        if group is not None:
-            select, arguments = "SELECT grp, entry FROM battle_challenges WHERE grp = %s ORDER BY opened", (group,)
+        """The open challenges of ``group`` (None: of every other group), oldest first, but those of a
+        group gone quiet or past their time (the next stamp deletes them)."""
+        select = (
+            "SELECT grp, entry FROM battle_challenges WHERE opened >= %s AND grp NOT IN (SELECT grp FROM "
+            "battle_lobby_groups WHERE alive < now() - make_interval(secs => %s)) AND "
+            + ("grp <> %s" if group is None else "grp = %s")
+            + " ORDER BY opened"
+        )
+        opened_since = self.clock() - self.desk.limits.challenge_seconds
+        arguments = (opened_since, DEAD_SECONDS, self.group if group is None else group)
 
         async def read(connection: psycopg.AsyncConnection[Any]) -> list[tuple[str, str]]:
             cursor = await connection.execute(select, arguments)
