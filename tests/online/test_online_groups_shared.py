@@ -3,7 +3,7 @@ a real PostgreSQL, two real ``serve --group`` (a on 127.0.0.2, b on 127.0.0.3) a
 (``test_online_groups.running_cluster``). A challenge made on one group is listed and told to the
 other's followers and taken through it (``elsewhere``); a network's challenges count on both; without
 PostgreSQL each lobby lists its own; a day's result entered on either group is in the table read
-from both."""
+from both, and without PostgreSQL each group ranks its own."""
 
 from __future__ import annotations
 
@@ -165,3 +165,12 @@ def test_the_days_results_of_both_groups_make_one_table_read_from_either(daily_c
             rows = daily(daily_cluster, group, "127.0.9.6")["rows"]
         assert [row["place"] for row in rows] == [1, 2, 3, 4]
         assert [row["name"] for row in rows if row["yours"]] == ["Host a"], rows  # the device's, on either group
+    daily_cluster.database.stop()  # each group ranks its own results then, and says so once
+    deadline = time.monotonic() + TOLD
+    rows = daily(daily_cluster, "b", "127.0.9.6")["rows"]
+    while {row["name"] for row in rows} != {"Host b", "Guest b"}:
+        assert time.monotonic() < deadline, rows
+        time.sleep(0.2)
+        rows = daily(daily_cluster, "b", "127.0.9.6")["rows"]
+    said = [line for line in daily_cluster.servers["b"].log_lines() if "this group ranks its own results alone" in line]
+    assert len(said) == 1, said

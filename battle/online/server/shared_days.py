@@ -148,8 +148,8 @@ class SharedDays:
 
         try:
             rows = await self.directory.run(read)
-        except DirectoryDown as down:
-            self._said_down(down)
+        except DirectoryDown:
+            self._said_down()
             return []
         self._down = False
         results: list[DayResult] = []
@@ -203,11 +203,11 @@ class SharedDays:
             try:
                 await self.publish(store, deals)
                 self._down = False
-            except DirectoryDown as down:
-                self._said_down(down)
+            except DirectoryDown:
+                self._said_down()
             await asyncio.sleep(PUBLISH_SECONDS)
 
-    def _said_down(self, down: DirectoryDown) -> None:
+    def _said_down(self) -> None:
         if not self._down:
-            log.warning("%s; the day's table ranks this group's results alone", down)
+            log.warning("the shared day's table is unavailable; this group ranks its own results alone")
             self._down = True
