@@ -150,13 +150,17 @@ async def until(done: Callable[[], bool], seconds: float = 15.0) -> None:
         await asyncio.sleep(0.05)
 
 
+async def made_tables(url: str) -> None:
+    setup = SharedDirectory(url, "setup")
+    await setup.network_tag("192.0.2.1")  # its connection makes the tables
+    await setup.close()
+
+
 def test_a_quiet_groups_challenges_and_old_ones_leave(database: RunningPostgres, tmp_path: Path) -> None:
     import psycopg
 
     async def check() -> None:
-        setup = SharedDirectory(database.url, "setup")
-        await setup.network_tag("192.0.2.1")  # its connection makes the tables
-        await setup.close()
+        await made_tables(database.url)
         now = time.time()
         async with await psycopg.AsyncConnection.connect(database.url, autocommit=True) as connection:
             await connection.execute(
@@ -185,5 +189,50 @@ def test_a_quiet_groups_challenges_and_old_ones_leave(database: RunningPostgres,
                     running.cancel()
                     await asyncio.gather(running, return_exceptions=True)
                     await lobby.close()
+
+    asyncio.run(check())
+
+
+def test_a_group_taken_for_gone_writes_its_challenges_again_and_takes_them_away_as_it_stops(
+    database: RunningPostgres, tmp_path: Path
+) -> None:
+    import psycopg
+
+    async def codes(connection: psycopg.AsyncConnection[tuple[object, ...]]) -> list[object]:
+        cursor = await connection.execute("SELECT code FROM battle_challenges WHERE grp = 'a'")
+        return [row[0] for row in await cursor.fetchall()]
+
+    async def check() -> None:
+        await made_tables(database.url)
+        with a_desk(tmp_path) as desk:
+            lobby = SharedLobby(database.url, "a", desk)
+            running = asyncio.create_task(lobby.run())
+            async with await psycopg.AsyncConnection.connect(database.url, autocommit=True) as connection:
+                try:
+                    assert desk.on_open is not None
+                    desk.on_open(SharedOffer(entry(1, time.time()), "n1"))  # as the desk tells a challenge opened
+                    seen: list[object] = []
+
+                    async def written() -> bool:
+                        seen[:] = await codes(connection)
+                        return seen == ["CODE0001"]
+
+                    deadline = time.monotonic() + 15
+                    while not await written():
+                        assert time.monotonic() < deadline, seen
+                        await asyncio.sleep(0.05)
+                    await connection.execute(  # another group took it for gone: its stamp is old, its rows deleted
+                        "UPDATE battle_lobby_groups SET alive = now() - interval '1 minute' WHERE grp = 'a'"
+                    )
+                    await connection.execute("DELETE FROM battle_challenges WHERE grp = 'a'")
+                    deadline = time.monotonic() + 15
+                    while not await written():  # its next stamp finds it so and writes its rows again
+                        assert time.monotonic() < deadline, seen
+                        await asyncio.sleep(0.05)
+                finally:
+                    running.cancel()
+                    await asyncio.gather(running, return_exceptions=True)
+                    await lobby.close()
+                assert await codes(connection) == []
 
     asyncio.run(check())
