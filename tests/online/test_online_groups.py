@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,9 @@ def psycopg_installed() -> None:
         pytest.skip("no psycopg here (pip install '.[cluster]'): the two-machine set-up is not tested")
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+@contextmanager
+def running_cluster(tmp_path: Path, prelude: str = "") -> Iterator[Cluster]:
+    """PostgreSQL, the two groups (each running ``prelude`` first) and nginx, stopped at the end."""
     nginx = proxy_program("nginx")
     psycopg_installed()
     folder = tmp_path / "nginx"
@@ -98,6 +100,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                 tmp_path / group,
                 *("--host", address, "--group", group, "--shared", database.url, "--trust-proxy"),
                 *("--max-games-per-address", str(PER_NETWORK), "--allow-origin", f"http://127.0.0.1:{port}"),
+                prelude=prelude,
             )
             for group, address in GROUPS.items()
         }
@@ -111,6 +114,12 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             assert checked.returncode == 0, checked.stderr
             with running(command, folder / "nginx.out", port):
                 yield Cluster(f"ws://127.0.0.1:{port}/", servers, database)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    with running_cluster(tmp_path) as running_two:
+        yield running_two
 
 
 def holder_of(cluster: Cluster, invite: str) -> str:

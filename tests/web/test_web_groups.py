@@ -1,6 +1,7 @@
 """The page on a site of two server groups (docs/deploy.md, "Two machines"): an invite link opened at
 the group that does not hold the game is sent on (``elsewhere``), the page joins at the group that
-does, and its address keeps that group, so a reload connects straight to it. The cluster is
+does, and its address keeps that group, so a reload connects straight to it; a challenge made on one
+group is listed on the other's home page and taken there with a click, at its group. The cluster is
 ``tests/online/test_online_groups.py``'s: a real PostgreSQL, two ``serve --group`` and a real nginx."""
 
 from __future__ import annotations
@@ -36,3 +37,26 @@ def test_the_page_follows_a_game_to_its_group_and_a_reload_goes_straight_there(
     assert [group_of_url(url) for url in sockets] == ["a"]  # the seat's resume, at its group at once
     assert page.errors == []
     host.close()
+
+
+def test_a_challenge_made_on_one_group_is_taken_with_a_click_on_the_others_lobby(
+    browser: Any,
+    cluster: Cluster,  # noqa: F811
+) -> None:
+    base = cluster.url.replace("ws://", "http://").rstrip("/")
+    page = new_page(browser)
+    page.goto(f"{base}/?at=b")
+    page.wait_for_selector("#challenge-empty:not([hidden])")  # b's lobby answered: nothing open yet
+    ann = Client(f"{cluster.url}?at=a", source="127.0.6.2")
+    ann.send({"type": "challenge", "deal": {"number": 3}, "first": "creator", "name": "Ann"})
+    ann.expect("created", 30)
+    ann.expect("state")
+    offered = page.locator("#challenge-list button", has_text="Play Ann")
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    offered.click()  # listed on b as news, held by a
+    page.wait_for_selector("body[data-playable]")
+    assert [group_of_url(url) for url in sockets] == ["b", "a"]  # sent on once, to the group holding it
+    assert ann.expect("state")["status"] == "playing"
+    assert page.errors == []
+    ann.close()

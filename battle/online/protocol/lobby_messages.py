@@ -140,7 +140,8 @@ def lobby_readers(read_create: Callable[[F], Create]) -> dict[str, Callable[[F],
 # -- writing the server's news ---------------------------------------------------------------
 
 
-def _challenge_json(entry: ChallengeEntry) -> JsonObject:
+def challenge_json(entry: ChallengeEntry) -> JsonObject:
+    """One challenge's JSON object, as the lobby's messages (and the groups' shared lobby) carry it."""
     return {
         "code": entry.code,
         "name": entry.name,
@@ -161,14 +162,14 @@ def lobby_news_json(message: LobbyMessage) -> JsonObject:
     if isinstance(message, LobbyList):
         return {
             "type": message.TYPE,
-            "challenges": [_challenge_json(entry) for entry in message.challenges],
+            "challenges": [challenge_json(entry) for entry in message.challenges],
             "more_challenges": message.more_challenges,
             "games": [_game_json(entry) for entry in message.games],
             "more_games": message.more_games,
         }
     return {
         "type": message.TYPE,
-        "added": [_challenge_json(entry) for entry in message.added],
+        "added": [challenge_json(entry) for entry in message.added],
         "removed": list(message.removed),
         "games_added": [_game_json(entry) for entry in message.games_added],
         "games_removed": list(message.games_removed),
@@ -212,7 +213,8 @@ def _list(data: Mapping[str, Any], field: str) -> list[Any]:
     return value
 
 
-def _read_challenge(data: object) -> ChallengeEntry:
+def read_challenge(data: object) -> ChallengeEntry:
+    """A challenge's JSON object as its entry; ``ProtocolError`` names what is wrong with it."""
     if not isinstance(data, dict):
         raise _fail("challenge", "an object", data)
     kind = data.get("deal_kind")
@@ -261,14 +263,14 @@ def parse_lobby_news(value: object) -> LobbyMessage:
     kind = value.get("type")
     if kind == LobbyList.TYPE:
         return LobbyList(
-            challenges=tuple(_read_challenge(entry) for entry in _list(value, "challenges")),
+            challenges=tuple(read_challenge(entry) for entry in _list(value, "challenges")),
             more_challenges=_count(value, "more_challenges"),
             games=tuple(_read_game(entry) for entry in _list(value, "games")),
             more_games=_count(value, "more_games"),
         )
     if kind == LobbyNews.TYPE:
         return LobbyNews(
-            added=tuple(_read_challenge(entry) for entry in _list(value, "added")),
+            added=tuple(read_challenge(entry) for entry in _list(value, "added")),
             removed=_codes(value, "removed"),
             games_added=tuple(_read_game(entry) for entry in _list(value, "games_added")),
             games_removed=_codes(value, "games_removed"),

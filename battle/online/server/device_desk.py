@@ -4,6 +4,9 @@ deal of the day, its statistics (the ``device_messages`` requests).
 A thin shell over ``device_games`` and ``daily_results`` (the database) and the pure parts
 (``day_table``, the window's ``compute_stats``); what it sends is a plain JSON object per answer,
 built by ``wire_devices``.
+
+With ``serve --group --shared`` (``shared``) the day's table ranks this group's results with the
+other groups' (``shared_days``), every device key compared by its SHA-256.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable
 
 from battle.history.stats import compute_stats
 from battle.online.protocol import messages
+from battle.online.protocol.codes import hash_token
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server.connections import Client
@@ -21,6 +25,7 @@ from battle.online.server.day_table import DayResult, DayRow, day_table
 from battle.online.server.device_games import claim_refusal, device_games, make_table, plan_claim
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Room
+from battle.online.server.shared_days import SharedDays, hashed_device
 from battle.online.server.solver_games import DealBook
 from battle.online.server.wire_devices import daily_table, stats_json
 from battle.rules.deal import deal as deal_start
@@ -38,6 +43,8 @@ class DeviceDesk:
         game of the day ends, a ``daily`` counts in the end-time index and ranks from memory instead
         of reading the day's games again (a seat filed after its game ended is marked from the next
         end on; the page files its seat when the game starts)."""
+        self.shared: SharedDays | None = None
+        """The other server groups' results of the day (``serve --group --shared``); None: one machine."""
         make_table(live.store)
 
     async def claim(self, client: Client, room: Room, message: ClaimGame, now: float) -> None:
@@ -63,14 +70,21 @@ class DeviceDesk:
             rows: tuple[DayRow, ...] = ()
             if par is not None:
                 results = self._results(day, number, start.to_move)
-                rows = day_table(results, par, message.device)
+                device = message.device
+                if self.shared is not None:  # every key compared by its hash, as the other groups hold them
+                    results = results + await self.shared.others(day, number)
+                    device = None if device is None else hash_token(device)
+                rows = day_table(results, par, device)
             answer = daily_table(day, number, par, start.to_move, rows)
         await client.send(messages.encode(answer).encode())
 
     def _results(self, day: datetime.date, number: int, first: int) -> list[DayResult]:
         finished = finished_on(self.live.store, day)
         if self._day is None or self._day[:2] != (day, finished):
-            self._day = (day, finished, day_results(self.live.store, day, number, first))
+            results = day_results(self.live.store, day, number, first)
+            if self.shared is not None:
+                results = [hashed_device(result) for result in results]
+            self._day = (day, finished, results)
         return self._day[2]
 
     async def stats(self, client: Client, message: AskStats) -> None:

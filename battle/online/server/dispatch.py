@@ -296,6 +296,8 @@ class GameServer:
     async def _challenge(self, client: Client, message: OpenChallenge) -> None:
         """A friend's game that the lobby lists for anyone to take."""
         network = self.live.networks.tag(client.address)
+        if self.groups is not None:  # its challenges on every group count together
+            network = await self.groups.lobby_network(client.address, network)
         self.lobby.refuse_offer(network)
         self.lobby.forget(client)  # its connection is the challenge's from now on
         await self._create(client, message.create)

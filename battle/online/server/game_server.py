@@ -45,7 +45,7 @@ from websockets.asyncio.server import Server, serve
 from battle.online.protocol import messages
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import fitted_to_open_files, peer_class, quiet_resource_errors
-from battle.online.server.dispatch import GameServer
+from battle.online.server.dispatch import LOBBY_PROCESS, GameServer
 from battle.online.server.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
 from battle.online.server.group_desk import GroupDesk
 from battle.online.server.http_front import HttpFront, stats_text
@@ -56,7 +56,9 @@ from battle.online.server.room import Status
 from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.shards import ONE_PROCESS, Shard
 from battle.online.server.share_address import ShareAddress
+from battle.online.server.shared_days import SharedDays
 from battle.online.server.shared_directory import SharedDirectory
+from battle.online.server.shared_lobby import SharedLobby
 from battle.online.server.solver_games import DealBook
 from battle.online.server.solver_outcomes import SolverSetup
 from battle.online.server.store import GameStore
@@ -94,7 +96,9 @@ async def running_server(
     one whose pool serves the solver's requests when it is another one.
 
     One group of several machines (``directory``, ``serve --group --shared``): the games of other
-    groups are found in the shared directory and their requests answered ``elsewhere`` (``group_desk``).
+    groups are found in the shared directory and their requests answered ``elsewhere`` (``group_desk``);
+    the lobby lists every group's challenges (``shared_lobby``) and the day's table ranks every group's
+    results (``shared_days``).
 
     On the way out its connections are closed first, then the solver's work is stopped, then the
     writer commits what is queued and stops."""
@@ -120,8 +124,12 @@ async def running_server(
         await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
         server = GameServer(games, limits, guard, clock, work, deals)
         old = OldGames(games, limits.keep_seconds, clock)
+        shared_lobby = None
         if directory is not None:
             server.groups = server.solver_games.groups = GroupDesk(directory, store, guard)
+            shared_days = server.devices.shared = SharedDays(directory, clock)
+            if shard.index == LOBBY_PROCESS:  # the lobby's process lists every group's challenges
+                shared_lobby = SharedLobby(directory.url, directory.group, server.lobby, clock)
         connection_options: dict[str, Any] = {
             "ping_interval": limits.ping_interval,
             "ping_timeout": limits.ping_timeout,
@@ -168,6 +176,10 @@ async def running_server(
                 # and one process the codes and tokens of the games gone from the database
                 kept = (server.groups.kept_games, server.groups.kept_tokens) if shard.index == 0 else None
                 watching.append(asyncio.create_task(directory.sweep_forever(unfinished, kept)))
+                if shard.index == 0 and deals is not None:  # one process writes the day's results of all
+                    watching.append(asyncio.create_task(shared_days.publish_forever(store, deals)))
+            if shared_lobby is not None:
+                watching.append(asyncio.create_task(shared_lobby.run()))
             server.solver_games.start()
             try:
                 yield listening, server
@@ -179,6 +191,8 @@ async def running_server(
                 await server.reviews.close()
                 if link is not None:
                     link.close()
+                if shared_lobby is not None:
+                    await shared_lobby.close()
                 if directory is not None:
                     await directory.close()
     finally:
@@ -203,7 +217,7 @@ def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGa
     solver_games = server.solver_games.playing()
     more = [("old_games_deleted", str(old.deleted)), ("solver_games_playing", str(solver_games))]
     lobby = server.lobby
-    more += [("lobby_followers", str(len(lobby.followers))), ("lobby_challenges", str(len(lobby.board.offers)))]
+    more += [("lobby_followers", str(len(lobby.followers))), ("lobby_challenges", str(lobby.own_challenges))]
     if server.solver_games.work is not None:
         more += server.solver_games.work.stats()
     return stats_text(

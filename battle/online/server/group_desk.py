@@ -8,7 +8,8 @@ dispatcher asks before it serves a request that picks a game or starts one.
   local refusal, which counts it as wrong.
 - ``fresh_game``: a create's or a rematch's id and codes, drawn until the directory takes the codes.
 - ``seated`` and ``rematched``: the seat tokens and networks of a game, entered before the game is.
-- ``held_elsewhere``: what a network's cap counts on the other groups.
+- ``held_elsewhere``: what a network's cap counts on the other groups; ``lobby_network``: the network
+  a challenge counts under in every group's lobby.
 
 A directory that does not answer refuses what needs it (``busy``, ``why: directory``); the games
 a group holds play on without it.
@@ -115,6 +116,15 @@ class GroupDesk:
     def kept_tokens(self, token_hashes: list[str]) -> set[str]:
         """Which of ``token_hashes`` hold a seat in this group's database."""
         return {token for token in token_hashes if self.store.seat_by_token(token) is not None}
+
+    async def lobby_network(self, address: str, local: str) -> str:
+        """The network a challenge from ``address`` is counted under on every group's lobby: the
+        directory's hash; ``local`` (this group's own) while the directory is away, when the lobby
+        lists this group's challenges alone."""
+        try:
+            return await self.directory.network_tag(self.guard.network(address))
+        except DirectoryDown:
+            return local
 
     async def held_elsewhere(self, address: str, *, solver: bool) -> int:
         """The unfinished games ``address``'s network holds a seat in on the other groups."""

@@ -10,7 +10,7 @@ Nothing here reads a clock or a socket: the time is an argument, and a refusal c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -115,6 +115,18 @@ class LobbyBoard:
         if game_id not in self.offers:
             return NO_NEWS
         return self._changed(lambda: self.offers.pop(game_id))
+
+    def swap(self, gone: Iterable[str], opened: Iterable[OpenOffer]) -> LobbyNews:
+        """The challenges of ``gone`` (game ids or another group's keys) close and ``opened`` are listed
+        (in that order, oldest first), in one piece of news: another group's whole list read afresh."""
+
+        def swap() -> None:
+            for game in gone:
+                self.offers.pop(game, None)
+            for offer in opened:
+                self.offers[offer.game_id] = offer
+
+        return self._changed(swap)
 
     def show(self, game: GameOnShow) -> LobbyNews:
         """List ``game`` to watch."""

@@ -12,12 +12,17 @@ A challenge is a friend's game that ``dispatch`` creates; the desk lists it and 
 it leaves the list when the game is taken (then it is on show to watch until it ends), when it ends
 untaken (withdrawn: ``abort``), ``challenge_seconds`` after it opened, or ``grace_seconds`` after its
 challenger's last connection to it closed.
+
+With ``serve --group --shared`` the board also lists the other groups' challenges (``shared_lobby``
+reads them from PostgreSQL and calls ``shared_changed`` and ``shared_reset``), and each challenge of
+this group is told to ``on_open`` and ``on_gone`` as it opens and closes. Another group's challenge
+leaves the list when that group says so, or ``challenge_seconds`` after it opened, here as there.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from websockets.asyncio.server import broadcast
 
@@ -39,6 +44,7 @@ from battle.online.server.connections import Client, Peer
 from battle.online.server.fan_out import Audiences
 from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.room import Room, Status
+from battle.online.server.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
 from battle.online.server.wire_lobby import challenge_entry, game_entry
 
 FOLLOWING = "lobby"
@@ -59,7 +65,16 @@ class LobbyDesk:
         """The games of the open challenges and of the games on show, by game id."""
         self._grace: dict[str, asyncio.TimerHandle] = {}
         """Challenges whose challenger has no connection to them, and the timer that closes each."""
+        self.on_open: Callable[[SharedOffer], None] | None = None
+        """Told of each challenge this group opens (the shared lobby's writer); None: one machine."""
+        self.on_gone: Callable[[str], None] | None = None
+        """Told of the invite code of each challenge of this group that closes."""
         audiences.on_leave(self._left)
+
+    @property
+    def own_challenges(self) -> int:
+        """The open challenges made on this group (``/stats``; the board lists the other groups' too)."""
+        return sum(1 for game in self.board.offers if game in self._rooms)
 
     # -- following -------------------------------------------------------------------------
 
@@ -121,6 +136,8 @@ class LobbyDesk:
         entry = challenge_entry(room, asked, self.clock())
         self._rooms[room.game_id] = room
         self._tell(self.board.open(OpenOffer(room.game_id, network, entry)))
+        if self.on_open is not None:
+            self.on_open(SharedOffer(entry, network))
 
     def follow_room(self, room: Room) -> None:
         """``room`` changed: a challenge taken goes on show, a game over leaves the list."""
@@ -130,6 +147,7 @@ class LobbyDesk:
         self._rooms[game] = room
         if game in self.board.offers and room.status != Status.WAITING:
             self._stop_grace(game)
+            self._gone(game)
             if room.status == Status.PLAYING:
                 self._tell(self.board.taken(GameOnShow(game, game_entry(room, self.clock()))))
             else:
@@ -150,8 +168,38 @@ class LobbyDesk:
 
     def _close(self, game: str) -> None:
         self._stop_grace(game)
-        self._rooms.pop(game, None)
+        if self._rooms.pop(game, None) is not None:
+            self._gone(game)
         self._tell(self.board.close(game))
+
+    def _gone(self, game: str) -> None:
+        """This group's challenge of ``game`` (still on the board) closes: the other groups are told."""
+        offer = self.board.offers.get(game)
+        if offer is not None and self.on_gone is not None:
+            self.on_gone(offer.entry.code)
+
+    # -- the other groups' challenges ------------------------------------------------------
+
+    def shared_changed(self, note: LobbyNote) -> None:
+        """Another group opened or closed challenges: list them (while the board has room), or no more."""
+        gone = [remote_key(note.group, code) for code in note.gone]
+        room = self.limits.open_challenges - len(self.board.offers) + len(gone)
+        opened = [self._remote(note.group, offer) for offer in note.opened]
+        fresh = [offer for offer in opened if offer.game_id not in self.board.offers]
+        self._tell(self.board.swap(gone, fresh[: max(0, room)]))
+
+    def shared_reset(self, group: str | None, offers: Sequence[tuple[str, SharedOffer]]) -> None:
+        """What is known of ``group``'s challenges (None: of every other group's) is ``offers``, each with
+        its group, oldest first; the board keeps the newest it has room for (``open_challenges``)."""
+        prefix = "@" if group is None else remote_key(group, "")
+        gone = [game for game in self.board.offers if game.startswith(prefix)]
+        room = max(0, self.limits.open_challenges - len(self.board.offers) + len(gone))
+        kept = offers[max(0, len(offers) - room) :] if room else ()
+        self._tell(self.board.swap(gone, [self._remote(offer_group, offer) for offer_group, offer in kept]))
+
+    @staticmethod
+    def _remote(group: str, offer: SharedOffer) -> OpenOffer:
+        return OpenOffer(remote_key(group, offer.entry.code), offer.network, offer.entry)
 
     def _left(self, room: Room, seat: int | None) -> None:
         """A connection left ``room``: with the challenger's last one gone, the challenge closes after the grace."""

@@ -6,6 +6,9 @@ It holds what one group must know of the others (``group_routes``), and nothing 
   code is the primary key, so a code drawn twice (on two groups at once, or as the invite of one
   game and the watch of another) is refused by PostgreSQL and drawn again;
 - ``battle_seats``: each seat token's SHA-256 and its group, for a ``resume`` without ``?at=``;
+- ``battle_challenges`` and ``battle_lobby_groups``: each group's open challenges and when it was last
+  alive (``shared_lobby``: one lobby for every group);
+- ``battle_day_results``: each group's results on the deal of the day (``shared_days``: one day's table);
 - ``battle_held``: each unfinished game's networks (a keyed hash under ``battle_keys``' key, the same
   on every group), so a network's caps count its games on every group. A group deletes the rows of
   its games that ended (``sweep``, every ``SWEEP_SECONDS``), so a count errs only towards refusing,
@@ -66,6 +69,13 @@ SCHEMA = (
     "grp text NOT NULL, PRIMARY KEY (game, network))",
     "CREATE INDEX IF NOT EXISTS battle_held_network ON battle_held (network)",
     "CREATE TABLE IF NOT EXISTS battle_keys (name text PRIMARY KEY, key bytea NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS battle_challenges (code text PRIMARY KEY, grp text NOT NULL, entry text NOT NULL, "
+    "opened double precision NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS battle_lobby_groups (grp text PRIMARY KEY, alive timestamptz NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS battle_day_results (grp text NOT NULL, game text NOT NULL, seat integer NOT NULL, "
+    "day date NOT NULL, deal integer NOT NULL, finished_at double precision NOT NULL, result text NOT NULL, "
+    "PRIMARY KEY (grp, game, seat))",
+    "CREATE INDEX IF NOT EXISTS battle_day_results_day ON battle_day_results (day, deal)",
 )
 
 
@@ -244,6 +254,11 @@ class SharedDirectory:
             if self._connection is not None:
                 await self._connection.close()
                 self._connection = None
+
+    async def run(self, work: Callable[[psycopg.AsyncConnection[Any]], Any]) -> Any:
+        """``work`` on this directory's connection, one request at a time; ``DirectoryDown`` when
+        PostgreSQL does not answer (the shared lobby's and the day table's queries)."""
+        return await self._run(work)
 
     # -- the connection ----------------------------------------------------------------------
 

@@ -1,0 +1,213 @@
+"""One day's table for every server group (``serve --group --shared``): the day's results in PostgreSQL.
+
+Each group writes the results its own database holds (``daily_results``) as rows of
+``battle_day_results``, each result once, every ``PUBLISH_SECONDS`` while games of the day end, and
+reads the other groups' rows for its table, kept ``CACHE_SECONDS`` (a page that asks every second
+costs one query in three seconds). Its own results it ranks from its own database, so a player sees
+their result at once; the others' arrive within ``PUBLISH_SECONDS + CACHE_SECONDS``.
+
+A row holds no device key: its SHA-256 (``hash_token``), which the table compares to the hash of
+the asker's key. A seat's network is its group's own keyed hash, named with the group: one network
+fills at most ``ROWS_PER_NETWORK`` of the top on each group it plays on. Without PostgreSQL a group
+ranks its own results alone (the log says so once).
+
+The rows' codec (``result_row``, ``read_result_row``) is pure; ``SharedDays`` is the adapter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from battle.online.protocol.codes import hash_token
+from battle.online.server.daily_results import MAX_RESULTS, day_results, finished_on
+from battle.online.server.day_table import DayResult
+from battle.online.server.group_routes import DirectoryDown
+from battle.online.server.shared_directory import SharedDirectory
+from battle.online.server.store import GameStore
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from battle.online.server.solver_games import DealBook
+
+log = logging.getLogger("mahjong-battle.server")
+
+PUBLISH_SECONDS = 2.0
+"""How often a group writes the results of the games of the day that ended since it last did."""
+CACHE_SECONDS = 3.0
+"""How long the other groups' results are ranked from memory before they are read again."""
+KEEP_DAYS = 2
+"""Days of results kept in PostgreSQL: the day's and the one before, for a page open over midnight."""
+
+
+class BadResultRow(ValueError):
+    """A ``battle_day_results`` row no group wrote; quotes what is wrong."""
+
+
+def hashed_device(result: DayResult) -> DayResult:
+    """``result`` with its device key as the table compares keys of every group: its SHA-256."""
+    return replace(result, device=None if result.device is None else hash_token(result.device))
+
+
+def result_row(result: DayResult) -> str:
+    """A result (its device already hashed, ``hashed_device``) as ``battle_day_results.result`` holds it."""
+    return json.dumps(
+        {
+            "game": result.game,
+            "seat": result.seat,
+            "name": result.name,
+            "scores": list(result.scores),
+            "first": result.first,
+            "opponent": result.opponent,
+            "finished_at": result.finished_at,
+            "network": result.network,
+            "device": result.device,
+        },
+        separators=(",", ":"),
+    )
+
+
+def read_result_row(group: str, text: str) -> DayResult:
+    """A row of ``group`` as its result: its game and network named with the group, so two groups'
+    never meet; ``BadResultRow`` for anything else."""
+    try:
+        data = json.loads(text)
+        scores = data["scores"]
+        device = data["device"]
+        result = DayResult(
+            game=f"{group}/{data['game']}",
+            seat=int(data["seat"]),
+            name=str(data["name"]),
+            scores=(int(scores[0]), int(scores[1])),
+            first=int(data["first"]),
+            opponent=str(data["opponent"]),
+            finished_at=float(data["finished_at"]),
+            network=f"{group}:{data['network']}",
+            device=None if device is None else str(device),
+        )
+    except (ValueError, TypeError, KeyError, IndexError):
+        raise BadResultRow(f"not a day's result: {text[:60]!r}") from None
+    if result.seat not in (1, 2) or len(scores) != 2:
+        raise BadResultRow(f"not a day's result: {text[:60]!r}")
+    return result
+
+
+class SharedDays:
+    """The day's results of every group, through ``directory`` (this group's ``directory.group``)."""
+
+    def __init__(self, directory: SharedDirectory, clock: Callable[[], float]) -> None:
+        self.directory = directory
+        self.clock = clock
+        """Wall-clock seconds (the monotonic age of the cache is read from the loop)."""
+        self._published: dict[tuple[str, int], str | None] = {}
+        """The seats of the day written so far, with the device each was written under."""
+        self._published_as: tuple[datetime.date, int] | None = None
+        """The day and the count of its games finished when the results were last written."""
+        self._read: tuple[datetime.date, int, float, list[DayResult]] | None = None
+        """The other groups' results as last read: the day, its deal, when (loop seconds), the rows."""
+        self._reading: tuple[tuple[datetime.date, int], asyncio.Future[list[DayResult]]] | None = None
+        """The read under way, for its day and deal."""
+        self._down = False
+
+    @property
+    def group(self) -> str:
+        return self.directory.group
+
+    async def others(self, day: datetime.date, deal: int) -> list[DayResult]:
+        """The other groups' results of ``day`` on ``deal`` (devices hashed); none while PostgreSQL is away.
+        Asks that come while a read is under way wait for that read (one query at a time, whatever the
+        number of pages asking)."""
+        now = asyncio.get_running_loop().time()
+        if self._read is not None and self._read[:2] == (day, deal) and now - self._read[2] < CACHE_SECONDS:
+            return self._read[3]
+        if self._reading is None or self._reading[0] != (day, deal) or self._reading[1].done():
+            self._reading = ((day, deal), asyncio.ensure_future(self._read_others(day, deal, now)))
+        reading = self._reading
+        try:
+            return await asyncio.shield(reading[1])
+        finally:
+            if self._reading is reading and reading[1].done():
+                self._reading = None
+
+    async def _read_others(self, day: datetime.date, deal: int, now: float) -> list[DayResult]:
+        """Read the other groups' rows and keep them (as of ``now``) for ``CACHE_SECONDS``."""
+
+        async def read(connection: psycopg.AsyncConnection[Any]) -> list[tuple[str, str]]:
+            cursor = await connection.execute(
+                "SELECT grp, result FROM battle_day_results WHERE day = %s AND deal = %s AND grp <> %s "
+                "ORDER BY finished_at LIMIT %s",
+                (day, deal, self.group, MAX_RESULTS),
+            )
+            return [(str(grp), str(result)) for grp, result in await cursor.fetchall()]
+
+        try:
+            rows = await self.directory.run(read)
+        except DirectoryDown:
+            self._said_down()
+            return []
+        self._down = False
+        results: list[DayResult] = []
+        for group, text in rows:
+            try:
+                results.append(read_result_row(group, text))
+            except BadResultRow as problem:
+                log.warning("left out a shared day's result: %s", problem)
+        self._read = (day, deal, now, results)
+        return results
+
+    async def publish(self, store: GameStore, deals: DealBook) -> None:
+        """Write this group's results of today that are not written yet (or were filed under a device since)."""
+        from battle.rules.deal import deal as deal_start
+
+        day = datetime.datetime.fromtimestamp(self.clock(), datetime.UTC).date()
+        number = deals.daily_deal(day)
+        finished = finished_on(store, day)
+        if number is None or self._published_as == (day, finished):
+            return
+        if self._published_as is None or self._published_as[0] != day:
+            self._published = {}
+        fresh = [
+            hashed_device(result)
+            for result in day_results(store, day, number, deal_start(number).to_move)
+            if self._published.get((result.game, result.seat), "") != hashed_device(result).device
+        ]
+        rows = [(self.group, r.game, r.seat, day, number, r.finished_at, result_row(r)) for r in fresh]
+
+        async def write(connection: psycopg.AsyncConnection[Any]) -> None:
+            async with connection.transaction(), connection.cursor() as cursor:
+                if rows:
+                    await cursor.executemany(
+                        "INSERT INTO battle_day_results (grp, game, seat, day, deal, finished_at, result) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (grp, game, seat) DO UPDATE "
+                        "SET result = EXCLUDED.result",
+                        rows,
+                    )
+                await cursor.execute(
+                    "DELETE FROM battle_day_results WHERE grp = %s AND day < %s",
+                    (self.group, day - datetime.timedelta(days=KEEP_DAYS - 1)),
+                )
+
+        await self.directory.run(write)
+        self._published.update({(r.game, r.seat): r.device for r in fresh})
+        self._published_as = (day, finished)
+
+    async def publish_forever(self, store: GameStore, deals: DealBook) -> None:
+        """``publish`` every ``PUBLISH_SECONDS`` while the server runs; a PostgreSQL away is tried later."""
+        while True:
+            try:
+                await self.publish(store, deals)
+                self._down = False
+            except DirectoryDown:
+                self._said_down()
+            await asyncio.sleep(PUBLISH_SECONDS)
+
+    def _said_down(self) -> None:
+        if not self._down:
+            log.warning("the shared day's table is unavailable; this group ranks its own results alone")
+            self._down = True
