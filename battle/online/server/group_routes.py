@@ -36,7 +36,7 @@ class DirectoryDown(Exception):
     """The shared directory did not answer; a request that needs it may try again in ``seconds``."""
 
     def __init__(self, seconds: float, reason: str = "") -> None:
-        super().__init__(reason or f"the game directory is unavailable for {seconds:g} s")
+        super().__init__(reason or f"the game directory is unavailable for {math.ceil(seconds)} s")
         self.seconds = seconds
 
 
