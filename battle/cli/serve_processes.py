@@ -14,12 +14,12 @@ import contextlib
 import shutil
 import signal
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from battle.cli.inputs import InputError
 from battle.cli.interruption import EXIT_INTERRUPTED
+from battle.cli.run_folders import make_run_folder
 from battle.i18n import _, ngettext
 from battle.rules.errors import quote
 from battle.storage.paths import error_reason
@@ -56,7 +56,7 @@ def serve_in_processes(
             )
         ) from None
     port = int(listener.getsockname()[1])
-    folder = Path(tempfile.mkdtemp(prefix="mahjong-battle-serve-"))
+    folder = make_run_folder()
     language = ["--lang", args.lang] if args.lang else []
     command = [sys.executable, "-m", "battle", *language, *args.argv, f"--port={port}", f"--run-folder={folder}"]
 
