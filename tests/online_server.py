@@ -317,3 +317,19 @@ def a_legal_move(state: dict[str, Any]) -> str:
 
         position.push(parse_move(move))
     return move_name(position.legal_moves()[0])
+
+
+def play_to_the_end(players: dict[int, Client], state: dict[str, Any]) -> dict[str, Any]:
+    """The players (by seat) take the first legal pair in turn from ``state`` until the game ends or
+    200 moves; returns the last state, as each mover's ``moved`` told it."""
+    for number in range(200):  # a whole deal is about 50 moves
+        if state["status"] == "finished":
+            break
+        mover = players[state["to_move"]]
+        mover.send({"type": "move", "move": a_legal_move(state), "id": f"m{number}"})
+        moved = mover.expect("moved", timeout=10)
+        while moved["ply"] != len(state["moves"]) + 1:  # the opponent's move, still unread here
+            moved = mover.expect("moved", timeout=10)
+        state = {**state, "moves": [*state["moves"], moved["move"]], "to_move": moved["to_move"]}
+        state["status"] = moved.get("status", state["status"])
+    return state

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.online_server import Client, ServerProcess, a_legal_move, free_port
+from tests.online_server import Client, ServerProcess, free_port, play_to_the_end
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 WAIT = 30.0
@@ -162,16 +162,7 @@ def play_a_whole_game(url: str) -> None:
     guest.expect("joined")
     players = {1: host, 2: guest}
     state = guest.expect("state")
-    for number in range(200):  # a whole deal is about 50 moves
-        if state["status"] == "finished":
-            break
-        mover = players[state["to_move"]]
-        mover.send({"type": "move", "move": a_legal_move(state), "id": f"m{number}"})
-        moved = mover.expect("moved", timeout=10)
-        while moved["ply"] != len(state["moves"]) + 1:  # the opponent's move, still unread here
-            moved = mover.expect("moved", timeout=10)
-        state = {**state, "moves": [*state["moves"], moved["move"]], "to_move": moved["to_move"]}
-        state["status"] = moved.get("status", state["status"])
+    state = play_to_the_end(players, state)
     assert state["status"] == "finished", f"{len(state['moves'])} moves and not finished"
     for client in (host, guest):
         client.close()

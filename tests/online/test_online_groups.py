@@ -30,7 +30,7 @@ from battle.online.protocol.messages import Join
 from battle.online.protocol.server_groups import group_of_url, url_at
 from battle.online.protocol.server_messages import State
 from tests.online.test_deploy_caddy import DEPLOY, proxy_program, running
-from tests.online_server import Client, ServerProcess, a_legal_move, create, free_port
+from tests.online_server import Client, ServerProcess, a_legal_move, create, free_port, play_to_the_end
 from tests.postgres_server import RunningPostgres, postgres
 
 GROUPS = {"a": "127.0.0.2", "b": "127.0.0.3"}
@@ -146,20 +146,6 @@ def joined_from_the_other_group(cluster: Cluster, invite: str, holder: str, sour
     guest.send({"type": "join", "code": invite})
     guest.expect("joined")
     return guest, guest.expect("state")
-
-
-def play_to_the_end(players: dict[int, Client], state: dict[str, Any]) -> dict[str, Any]:
-    for number in range(200):  # a whole deal is about 50 moves
-        if state["status"] == "finished":
-            break
-        mover = players[state["to_move"]]
-        mover.send({"type": "move", "move": a_legal_move(state), "id": f"m{number}"})
-        moved = mover.expect("moved", timeout=10)
-        while moved["ply"] != len(state["moves"]) + 1:  # the opponent's move, still unread here
-            moved = mover.expect("moved", timeout=10)
-        state = {**state, "moves": [*state["moves"], moved["move"]], "to_move": moved["to_move"]}
-        state["status"] = moved.get("status", state["status"])
-    return state
 
 
 def stats(server: ServerProcess) -> dict[str, str]:

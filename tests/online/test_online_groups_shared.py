@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from battle.online.protocol.server_groups import url_at
-from tests.online.test_online_groups import Cluster, play_to_the_end, running_cluster, stats
-from tests.online_server import Client, create
+from tests.online.test_online_groups import Cluster, running_cluster, stats
+from tests.online_server import Client, create, play_to_the_end
 
 DEVICE = "0123456789abcdef0123456789abcdef"
 DAILY = (
