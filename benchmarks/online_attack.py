@@ -27,9 +27,14 @@ refused (a watcher over the cap of spectators is refused later, in words it neve
 budget 120 s, refilled at a sixth of a second a second), a fresh one for each row, its workers'
 kernels loaded first. A victim plays club games against the solver from 127.0.9.9 for
 ``--solver-seconds`` (30), alone, and then beside each load of ``solver_attackers`` (the rows
-say which), started ``--ramp-seconds`` (5) before it; then everyone closes and the seconds until
+say which), started ``--ramp-seconds`` (5) before it in a process of their own (so that their
+clients never hold up the victim's event loop); then everyone closes and the seconds until
 ``/stats`` shows no unit waiting or running are measured. The table gives the victim's replies
-(from its move to the solver's), p99 against its p99 alone, its refused moves, the attackers'
+(from its move to the solver's), p99 against its p99 alone, where the slowest one waited (its
+move told stored, the solver's move asked: the rest is the pool, the worker and the second
+commit), the server's commits (``/stats``), how late the victim's own process woke from 10 ms
+sleeps (the machine's share, not the server's), the CPU seconds of the server, its workers, the
+attackers' process and the victim's while the victim played, its refused moves, the attackers'
 units asked, answered and refused (by code), and the queue just before the close.
 """
 
@@ -39,6 +44,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import shlex
 import socket
@@ -54,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's tests package (the raw client) and battle
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
 
-from solver_attackers import ROWS, Peer, Tally, attack_of, victim  # noqa: E402
+from solver_attackers import ROWS, Tally, attack_of, victim  # noqa: E402
 from solver_attackers import WAIT as SOLVER_WAIT  # noqa: E402
 
 from tests.online.strangers import head_and_body, http, masked_frame, raw_websocket, request, resident_mib  # noqa: E402
@@ -375,16 +381,24 @@ class SolverRow:
     attackers: Tally = field(default_factory=Tally)
     before_close: dict[str, int] = field(default_factory=dict)
     freed_seconds: float | None = None
+    commit_ms: str = "-"
+    """The server's database commits, submitted to on disk, p50 / p99 ms (``/stats``: the row's, on a fresh server)."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds of each part while the victim played (``cpu_by_part``)."""
 
     def spread(self) -> tuple[float, float, float]:
-        ordered = sorted(self.victim.replies) or [float("nan")]
-        p50 = ordered[len(ordered) // 2]
-        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-        return p50, p99, ordered[-1]
+        return spread(self.victim.replies)
 
-    def line(self, alone_p99: float | None) -> str:
+    def on_time_p99(self) -> tuple[float, int]:
+        """The p99 of the replies during which the victim's process woke at most ``ON_TIME`` late, and their count."""
+        kept = self.victim.on_time(ON_TIME)
+        return spread(kept)[1], len(kept)
+
+    def line(self, alone: tuple[float, float] | None) -> str:
         p50, p99, largest = self.spread()
-        ratio = "-" if alone_p99 is None or self.name == "alone" else f"{p99 / alone_p99:.2f}"
+        on_time, kept = self.on_time_p99()
+        ratio = "-" if alone is None or self.name == "alone" else f"{p99 / alone[0]:.2f}"
+        on_time_ratio = "-" if alone is None or self.name == "alone" else f"{on_time / alone[1]:.2f}"
         refusals = ", ".join(f"{code} {count}" for code, count in sorted(self.attackers.refusals.items())) or "0"
         queue = self.before_close
         waiting = (
@@ -392,38 +406,96 @@ class SolverRow:
             f"{queue.get('solver_waiting_review', 0)}, {queue.get('solver_running', 0)} running"
         )
         freed = f"> {FREED_WAIT:.0f}" if self.freed_seconds is None else f"{self.freed_seconds:.2f}"
+        slowest = max(self.victim.splits, key=lambda split: split[2], default=(math.nan,) * 3)
+        lags = sorted(lag for _, lag in self.victim.lags) or [math.nan]
+        cpu = " / ".join(f"{self.cpu.get(part, 0.0):.1f}" for part in ("server", "workers", "attackers", "victim"))
         return (
             f"| {self.tree} | {self.load_words} | {self.load:.1f} | {len(self.victim.replies)} | {p50:.3f} | "
-            f"{p99:.3f} | {largest:.3f} | {ratio} | {self.victim.refused_moves} | {self.attackers.asked} / "
+            f"{p99:.3f} | {largest:.3f} | {ratio} | {on_time:.3f} ({kept}) | {on_time_ratio} | "
+            f"{slowest[0]:.3f} / {slowest[1]:.3f} | "
+            f"{self.commit_ms} | {1000 * lags[int(0.99 * (len(lags) - 1))]:.0f} / {1000 * lags[-1]:.0f} | {cpu} | "
+            f"{self.victim.queued_moves} / {self.victim.refused_moves} | {self.attackers.asked} / "
             f"{self.attackers.answered} / {refusals} | {waiting} | {freed} |"
         )
 
 
 SOLVER_HEADER = (
-    "| tree | beside | load | victim's replies | p50 s | p99 s | max s | p99 / alone | refused moves "
+    "| tree | beside | load | victim's replies | p50 s | p99 s | max s | p99 / alone "
+    "| p99 while the victim's process ran on time, s (replies) | that / alone "
+    "| slowest reply: stored / asked, s | commits p50 / p99 ms | victim's loop late p99 / max ms "
+    "| CPU s meanwhile: server / workers / attackers / victim | victim's moves queued / refused "
     "| attackers' units asked / answered / refused | before the close: waiting move / analysis / review "
     "| queue and workers free after the close, s |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---|---|---:|"
 )
+ON_TIME = 0.02
+"""A reply counts as measured on time when the victim's process never woke more than this late while it
+was pending: a later wake-up is the machine's (its other work), which no server decides."""
 FREED_WAIT = 120.0
 """The longest the pool is watched for emptying after the close."""
 
 
-def solver_counts(server: Server) -> dict[str, int]:
+def server_stats(server: Server) -> dict[str, str]:
     _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
-    pairs = (line.split(" ", 1) for line in body.decode().splitlines())
-    return {name: int(value) for name, value in pairs if name.startswith("solver_") and value.isdigit()}
+    return dict(line.split(" ", 1) for line in body.decode().splitlines())
+
+
+def solver_counts(server: Server) -> dict[str, int]:
+    shown = server_stats(server).items()
+    return {name: int(value) for name, value in shown if name.startswith("solver_") and value.isdigit()}
+
+
+def spread(replies: list[float]) -> tuple[float, float, float]:
+    """p50, p99 and max of ``replies`` (nan for none)."""
+    ordered = sorted(replies) or [math.nan]
+    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], ordered[-1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a server's solver workers and its resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_by_part(server: Server, attackers: int | None) -> dict[str, float]:
+    """CPU seconds so far of the server's process, its workers, the attackers' process and this one (the victim)."""
+    return {
+        "server": cpu_seconds(server.pid),
+        "workers": sum(cpu_seconds(child) for child in children_of(server.pid)),
+        "attackers": 0.0 if attackers is None else cpu_seconds(attackers),
+        "victim": cpu_seconds(os.getpid()),
+    }
 
 
 async def solver_row(server: Server, row: SolverRow, args: argparse.Namespace) -> None:
-    _, attack = attack_of(row.name)
-    stop = asyncio.Event()
-    opened: list[Peer] = []
-    attacking = None
-    if attack is not None:
-        attacking = asyncio.ensure_future(attack(server.port, row.attackers, stop, opened))
+    attackers = None
+    if attack_of(row.name)[1] is not None:
+        attackers = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(Path(__file__).resolve().parent / "solver_attackers.py"),
+            row.name,
+            str(server.port),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
+        )
         await asyncio.sleep(args.ramp_seconds)
     row.load = os.getloadavg()[0]
+    began = cpu_by_part(server, attackers and attackers.pid)
     victim_stop = asyncio.Event()
     playing = asyncio.ensure_future(victim(server.port, row.victim, victim_stop))
     await asyncio.sleep(args.solver_seconds)
@@ -432,14 +504,17 @@ async def solver_row(server: Server, row: SolverRow, args: argparse.Namespace) -
         await asyncio.wait_for(playing, SOLVER_WAIT)
     except Exception as problem:  # reported, and the row's figures kept
         print(f"the victim stopped: {type(problem).__name__}: {problem}", file=sys.stderr, flush=True)
+    ended = cpu_by_part(server, attackers and attackers.pid)
+    row.cpu = {part: ended[part] - began[part] for part in began}
+    shown = await asyncio.to_thread(server_stats, server)
+    row.commit_ms = f"{shown['commit_ms_p50']} / {shown['commit_ms_p99']}"
     row.before_close = await asyncio.to_thread(solver_counts, server)
-    stop.set()
     closed = time.monotonic()
-    if attacking is not None:
-        attacking.cancel()
-        with contextlib.suppress(BaseException):
-            await attacking
-    await asyncio.gather(*(peer.close() for peer in opened))
+    if attackers is not None:
+        told, _ = await attackers.communicate(b"close\n")
+        tally = json.loads(told.decode().strip().splitlines()[-1])
+        row.attackers.asked, row.attackers.answered = tally["asked"], tally["answered"]
+        row.attackers.refusals = tally["refusals"]
     while time.monotonic() - closed < FREED_WAIT:
         counts = await asyncio.to_thread(solver_counts, server)
         if counts["solver_running"] == 0 and all(counts[name] == 0 for name in counts if "waiting" in name):
@@ -467,7 +542,7 @@ def solver_main(args: argparse.Namespace) -> None:
     print(SOLVER_HEADER, flush=True)
     with contextlib.ExitStack() as stack:
         for tree, label in trees_of(args, stack):
-            alone: float | None = None
+            alone: tuple[float, float] | None = None
             for name in names:
                 row = SolverRow(label, name, attack_of(name)[0])
                 with (
@@ -478,7 +553,7 @@ def solver_main(args: argparse.Namespace) -> None:
                     print(f"{label}: {row.load_words} (pid {server.pid})", file=sys.stderr, flush=True)
                     asyncio.run(solver_row(server, row, args))
                 if name == "alone":
-                    alone = row.spread()[1]
+                    alone = (row.spread()[1], row.on_time_p99()[0])
                 print(row.line(alone), flush=True)
 
 

@@ -2,11 +2,16 @@
 beside strangers who flood the solver pool, each from addresses of its own (127.x.y.z: loopback
 takes any as a source, and the server counts each as a network of its own).
 
-Every client here is a websockets client of the page's own messages, as a stranger's would be:
+Every client here is a websockets client of the page's own messages, as a stranger's would be; the
+attackers run in a process of their own (``python solver_attackers.py ROW PORT``, below), so that
+their clients never hold up the victim's event loop:
 
 - the victim (127.0.9.9) plays club games against the solver, thinking ``THINK`` seconds a move;
-  its reply runs from sending its move to the solver's ``moved``; a ``solver_refused`` of its
-  move is counted (the server then asks for the move again itself);
+  its reply runs from sending its move to the solver's ``moved`` (split where its move was told
+  stored and where the solver's move was placed in the queue); a ``solver_refused`` of its move is
+  counted (the server then asks for the move again itself); a task beside it notes how late its
+  process wakes from 10 ms sleeps, the machine's share, so that a reply can be told apart from a
+  stall of the victim's own process (``Tally.on_time``);
 - ``reviews``: ten addresses each play one-move games against themselves (a host and a guest
   connection, a move, a resignation) and ask each one's review, keeping the host open;
 - ``perfect``: one address with ten games against perfect (the solver moves first; the attacker
@@ -24,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -50,12 +56,32 @@ class Tally:
 
     replies: list[float] = field(default_factory=list)
     refused_moves: int = 0
+    queued_moves: int = 0
+    """The victim's moves placed behind other work or waiting for the budget, not run at once."""
     asked: int = 0
     """Units the attackers asked for (reviews, analyses, their games' moves)."""
     refusals: dict[str, int] = field(default_factory=dict)
     """The attackers' refusals by code."""
     answered: int = 0
     """The attackers' answered units (a review ready, an analysis's last step, a solver's move)."""
+    splits: list[tuple[float, float, float]] = field(default_factory=list)
+    """Each reply's seconds from the victim's move until the server told it stored (its ``moved``), until
+    the solver's move was asked (its ``solver_queue``), and until the solver's move arrived."""
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    """Each reply's send and arrival, ``time.monotonic()``."""
+    lags: list[tuple[float, float]] = field(default_factory=list)
+    """When the victim's process woke from each 10 ms sleep while it played, and how late: the
+    machine's share of its CPU, which no server decides."""
+
+    def on_time(self, late: float) -> list[float]:
+        """The replies during which the victim's own process never woke more than ``late`` s late (a
+        stall of ``lag`` that ends at ``woke`` began at ``woke - lag``)."""
+        stalls = [(woke - lag, woke) for woke, lag in self.lags if lag > late]
+        return [
+            reply
+            for (sent, arrived), reply in zip(self.spans, self.replies, strict=True)
+            if not any(began <= arrived and ended >= sent for began, ended in stalls)
+        ]
 
     def refused(self, code: str) -> None:
         self.refusals[code] = self.refusals.get(code, 0) + 1
@@ -117,6 +143,22 @@ def next_move(state: dict[str, Any], moves: list[str]) -> str | None:
 
 async def victim(port: int, tally: Tally, stop: asyncio.Event) -> None:
     """Club games against the solver until ``stop``: each reply timed, each refusal of a move counted."""
+    lagging = asyncio.ensure_future(_lag(tally, stop))
+    try:
+        await _victim(port, tally, stop)
+    finally:
+        lagging.cancel()
+
+
+async def _lag(tally: Tally, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        began = time.monotonic()
+        await asyncio.sleep(0.01)
+        woke = time.monotonic()
+        tally.lags.append((woke, woke - began - 0.01))
+
+
+async def _victim(port: int, tally: Tally, stop: asyncio.Event) -> None:
     peer = await Peer.open(port, VICTIM)
     number = 100
     try:
@@ -134,17 +176,25 @@ async def victim(port: int, tally: Tally, stop: asyncio.Event) -> None:
                 sent = time.monotonic()
                 await peer.send({"type": "move", "move": move, "id": f"v{number}-{len(moves)}"})
                 ended = False
+                stored = asked = float("nan")
                 while True:
                     message = await peer.read()
                     if message["type"] == "solver_refused" and message["what"] == "move":
                         tally.refused_moves += 1
+                    elif message["type"] == "solver_queue" and message["place"] is not None and asked != asked:
+                        asked = time.monotonic() - sent  # placed: not the previous move's news that it ended
+                        tally.queued_moves += message["place"] > 0 or message["wait"] is not None
                     elif message["type"] == "moved":
                         moves.append(message["move"])
                         if message["status"] != "playing":
                             ended = True
                             break
-                        if len(moves) % 2 == 0:  # the solver's reply
+                        if len(moves) % 2 == 1:
+                            stored = time.monotonic() - sent
+                        else:  # the solver's reply
                             tally.replies.append(time.monotonic() - sent)
+                            tally.spans.append((sent, sent + tally.replies[-1]))
+                            tally.splits.append((stored, asked, tally.replies[-1]))
                             break
                 if ended:
                     break
@@ -293,3 +343,36 @@ def attack_of(name: str) -> tuple[str, Attack | None]:
 
 
 ROWS = ("alone", "reviews", "perfect", "spread", "analysis")
+
+
+# -- the attackers as a process of their own --------------------------------------------------------
+
+
+async def attack_until_told(row: str, port: int) -> Tally:
+    """``row``'s attack on ``port`` until a line on stdin; then every attacker closes, and the tally."""
+    _, attack = attack_of(row)
+    assert attack is not None
+    tally = Tally()
+    stop = asyncio.Event()
+    opened: list[Peer] = []
+    attacking = asyncio.ensure_future(attack(port, tally, stop, opened))
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    stop.set()
+    attacking.cancel()
+    with contextlib.suppress(BaseException):
+        await attacking
+    await asyncio.gather(*(peer.close() for peer in opened))
+    return tally
+
+
+def main() -> None:
+    """``python solver_attackers.py ROW PORT``: the attack in this process (``online_attack.py --solver``
+    starts it, so that the attackers' clients do not share the victim's event loop), until a line on
+    stdin; then one line of JSON, what the attackers asked, were given and were refused."""
+    row, port = sys.argv[1], int(sys.argv[2])
+    tally = asyncio.run(attack_until_told(row, port))
+    print(json.dumps({"asked": tally.asked, "answered": tally.answered, "refusals": tally.refusals}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

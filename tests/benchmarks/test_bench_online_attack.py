@@ -1,0 +1,20 @@
+"""``benchmarks/solver_attackers.py``'s tally of the victim's replies: a reply counts as measured on
+time only when the victim's own process woke on time while it was pending, however long a stall
+that overlaps it, since a late wake-up is the machine's and no server's."""
+
+from __future__ import annotations
+
+from tests.benchmark_scripts import load_script
+
+
+def test_a_reply_during_a_stall_of_the_victims_process_is_not_on_time() -> None:
+    attackers = load_script("solver_attackers")
+    tally = attackers.Tally(
+        replies=[0.1, 0.2, 0.05, 0.04],
+        spans=[(1.0, 1.1), (2.0, 2.2), (3.0, 3.05), (4.0, 4.04)],
+        lags=[(1.05, 0.001), (2.1, 0.15), (3.6, 0.7), (4.5, 0.03)],
+    )
+    # the second reply saw a 0.15 s stall within it, the third one of 0.7 s that began before it
+    # arrived and ended after; the last reply arrived before a stall began
+    assert tally.on_time(0.02) == [0.1, 0.04]
+    assert tally.on_time(1.0) == [0.1, 0.2, 0.05, 0.04]
