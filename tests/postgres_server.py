@@ -37,7 +37,11 @@ def postgres_binaries() -> Path:
     found = shutil.which("initdb")
     if found is not None:
         return Path(found).resolve().parent  # Debian links initdb alone into the PATH
-    folders = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)
+    folders = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda initdb: int(initdb.parts[-3]) if initdb.parts[-3].isdigit() else -1,
+        reverse=True,
+    )  # the newest version: 17 before 9
     if folders:
         return folders[0].parent
     if os.environ.get("CI"):
