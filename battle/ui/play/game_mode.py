@@ -76,6 +76,13 @@ class GameMode:
         self.end_at: float | None = None
         """When the result card comes up, once the last move's animations are over."""
         self.rng = random.Random()
+        match = screen.match
+        if match.against_solver and not match.game.is_over() and not plays_without_kernels(match.level):
+            # master and perfect wait for the kernels, so their player will wait for the compile: it runs at
+            # the window's priority from the game's start, not from the solver's first turn (beside two busy
+            # loops master's first reply after a move at 10 s: 2.2 s against 5.4; benchmarks/first_reply.py).
+            # Frames meanwhile may wait up to ~68 ms for a core (``WINDOW_NICENESS``), while the player thinks.
+            screen.app.solver.waited_on.set()
 
     @property
     def position(self) -> Position:
