@@ -45,8 +45,9 @@ def prepare_kernels_apart(
     for a window, whose frames come first); a program that only waits leaves it at 0, as a
     child at 10 gets a tenth of a core beside any busy program (a first ``solve`` took 102 s
     instead of 10 beside a survey on both cores). Once ``waited_on`` is set (a player waits for
-    the solver's answer, or a game at a level that needs the kernels has begun) the children are raised to this program's own niceness: 142 s for a
-    first reply beside two busy cores at 5, under a minute at 0 (``benchmarks/README.md``). Where
+    the solver's answer, or a game at a level that needs the kernels has begun) the children are
+    raised to this program's own niceness: 142 s for a first reply beside two busy cores at 5,
+    under a minute at 0 (``benchmarks/README.md``). Where
     the system would refuse to raise them again (an ordinary user's ``RLIMIT_NICE`` of 0), they
     start at this program's niceness instead."""
     started = time.monotonic()
