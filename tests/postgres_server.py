@@ -66,16 +66,27 @@ def system_user() -> Iterator[tuple[int, int] | None]:
         subprocess.run(["userdel", name], check=False, timeout=60)
 
 
-@dataclass(frozen=True)
+@dataclass
 class RunningPostgres:
-    """A PostgreSQL ``postgres`` started: ``url`` of its database ``battle`` (user ``battle``, no password)."""
+    """A PostgreSQL ``postgres`` started: ``url`` of its database ``battle`` (user ``battle``, no password),
+    run by ``command`` (its log in ``log``, its tools in ``binaries``) on ``port``."""
 
     url: str
     server: subprocess.Popen[bytes]
+    command: list[str]
+    binaries: Path
+    port: int
+    log: Path
 
     def stop(self) -> None:
         """Stop it before the end (a test of what goes on without it)."""
         stop(self.server)
+
+    def start_again(self) -> None:
+        """Start it again after ``stop``, on the same data and port; back once it takes sessions."""
+        with self.log.open("a") as log:
+            self.server = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT)
+        wait_for(self.binaries, self.port, self.server, self.log)
 
 
 @contextmanager
@@ -103,6 +114,7 @@ def postgres() -> Iterator[RunningPostgres]:
             ]  # fmt: skip
             with (folder / "postgres.log").open("w") as log:
                 server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            running: RunningPostgres | None = None
             try:
                 wait_for(binaries, port, server, folder / "postgres.log")
                 subprocess.run(
@@ -111,9 +123,17 @@ def postgres() -> Iterator[RunningPostgres]:
                     capture_output=True,
                     timeout=60,
                 )
-                yield RunningPostgres(f"postgresql://battle@127.0.0.1:{port}/battle", server)
+                running = RunningPostgres(
+                    f"postgresql://battle@127.0.0.1:{port}/battle",
+                    server,
+                    command,
+                    binaries,
+                    port,
+                    folder / "postgres.log",
+                )
+                yield running
             finally:
-                stop(server)
+                stop(running.server if running is not None else server)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 

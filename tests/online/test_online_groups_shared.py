@@ -2,8 +2,8 @@
 a real PostgreSQL, two real ``serve --group`` (a on 127.0.0.2, b on 127.0.0.3) and the page's nginx
 (``test_online_groups.running_cluster``). A challenge made on one group is listed and told to the
 other's followers and taken through it (``elsewhere``); a network's challenges count on both; without
-PostgreSQL each lobby lists its own; a day's result entered on either group is in the table read
-from both, and without PostgreSQL each group ranks its own."""
+PostgreSQL each lobby lists its own, and all again once it is back; a day's result entered on either
+group is in the table read from both, and without PostgreSQL each group ranks its own."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_a_networks_challenges_count_on_both_groups(cluster: Cluster) -> None:
         client.close()
 
 
-def test_without_postgresql_each_lobby_lists_its_own(cluster: Cluster) -> None:
+def test_without_postgresql_each_lobby_lists_its_own_and_all_again_once_it_is_back(cluster: Cluster) -> None:
     watcher, _ = follower(cluster, "b", "127.0.8.1")
     ann, on_a = challenge(cluster, "a", "127.0.8.2", "Ann")
     bob, on_b = challenge(cluster, "b", "127.0.8.3", "Bob")
@@ -121,6 +121,8 @@ def test_without_postgresql_each_lobby_lists_its_own(cluster: Cluster) -> None:
     assert [entry["code"] for entry in listing["challenges"]] == [on_b["invite"]]
     said = [line for line in cluster.servers["b"].log_lines() if "the shared lobby is unavailable" in line]
     assert len(said) == 1 and said[0].endswith("; this group's lobby lists its own challenges"), said  # one line
+    cluster.database.start_again()  # the lobby comes back: a's challenge is listed on b again
+    news_until(watcher, lambda news: on_a["invite"] in {entry["code"] for entry in news["added"]})
     for client in (watcher, late, ann, bob):
         client.close()
 
