@@ -17,7 +17,6 @@ Needs Playwright (``pip install '.[browser]'``) and a Chromium. Only 127.0.0.1 i
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -28,6 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+from web_screenshots import screenshot_arguments  # noqa: E402 - the options of every screenshot tool
 from web_solver_screenshots import SCREENS  # noqa: E402 - the same screens as the solver's pictures
 from websockets.sync.client import connect  # noqa: E402
 
@@ -65,11 +65,7 @@ def play(base: str, name: str, level: str, deal: dict[str, Any], device: str | N
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
-    parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    args = screenshot_arguments(__doc__, argv)
     with served_browser(args.chromium, solver_workers=1) as (base, browser):
         play(base, "Ann", "beginner", {"daily": True}, DEVICE)
         for name, level in (("Bob", "casual"), ("Cleo", "beginner"), ("Dev", "casual")):

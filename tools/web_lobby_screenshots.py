@@ -16,7 +16,6 @@ Needs Playwright (``pip install '.[browser]'``) and a Chromium. Only 127.0.0.1 i
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+from web_screenshots import screenshot_arguments  # noqa: E402 - the options of every screenshot tool
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SCREENS = [
@@ -47,10 +47,7 @@ def offer(browser: Any, base: str, name: str, deal: str, first: str, move_second
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
-    parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
-    args = parser.parse_args(argv)
+    args = screenshot_arguments(__doc__, argv)
     with served_browser(args.chromium) as (base, browser):
         offer(browser, base, "Ann", "8", "creator", "300")
         dan = browser.new_context(**DESKTOP).new_page()

@@ -14,7 +14,6 @@ Needs Playwright (``pip install '.[browser]'``) and a Chromium. Only 127.0.0.1 i
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
+from web_screenshots import screenshot_arguments  # noqa: E402 - the options of every screenshot tool
 from web_solver_screenshots import SCREENS, shoot  # noqa: E402 - the same screens as the solver's pictures
 
 from battle.puzzles import load_puzzles  # noqa: E402
@@ -41,11 +41,7 @@ def click(page: Any, move: Move) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
-    parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    args = screenshot_arguments(__doc__, argv)
     puzzles = {puzzle.id: puzzle for puzzle in load_puzzles()}
     right, wrong = puzzles[RIGHT], puzzles[WRONG]
     with served_browser(args.chromium, solver_workers=1) as (base, browser):

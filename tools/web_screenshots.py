@@ -71,11 +71,19 @@ def play_a_move(pages: list[Any]) -> None:
         page.wait_for_selector(f'body[data-ply="{ply + 1}"]')
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def screenshot_arguments(doc: str, argv: list[str] | None) -> argparse.Namespace:
+    """The options every screenshot tool takes (``--out``, made if missing; ``--chromium``), its help
+    headed by the first line of the tool's ``doc``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
     parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
     args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = screenshot_arguments(__doc__, argv)
     with served_browser(args.chromium) as (base, browser):
         ann = browser.new_context(**SCREENS[0][1]).new_page()
         ann.goto(base + "/")

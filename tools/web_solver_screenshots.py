@@ -18,7 +18,6 @@ Needs Playwright (``pip install '.[browser]'``) and a Chromium. Only 127.0.0.1 i
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 from web_page import served_browser  # noqa: E402 - the benchmark's server and browser
-from web_screenshots import PAIR  # noqa: E402 - a pair to click, as the friend's screens find it
+from web_screenshots import PAIR, screenshot_arguments  # noqa: E402 - a pair to click, as the friend's screens find it
 from websockets.sync.client import connect  # noqa: E402
 
 from battle.rules.board import biggest_pair  # noqa: E402
@@ -83,11 +82,7 @@ def shoot(page: Any, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder for the PNGs (default docs/)")
-    parser.add_argument("--chromium", help="the browser to drive (default: the first Chromium on the PATH)")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    args = screenshot_arguments(__doc__, argv)
     with served_browser(args.chromium, solver_workers=1) as (base, browser):
         for screen, options in SCREENS.items():
             page = browser.new_context(**options).new_page()
