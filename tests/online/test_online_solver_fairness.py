@@ -138,7 +138,9 @@ def test_a_networks_perfect_games_leave_a_worker_to_another_networks_club_move(t
         victim = Client(server.url, source="127.0.0.9")
         heard = solver_reply(victim, solver_game(victim, "club"))
         places = [message["place"] for message in heard if message["type"] == "solver_queue"]
-        assert places[0] == 0, heard  # the club move ran at once: a worker is kept for short moves
+        # the club move ran at once, never in the queue (a worker is kept for short moves): told 0 while it
+        # runs, or null when it ended before the first word of it went out (a worker's move takes ~1 ms)
+        assert places and all(place in (0, None) for place in places), heard
         assert stats(server)["solver_waiting_move"] == "2"  # while the perfect searches wait their turn
         for client in (*attackers, victim):
             client.close()
