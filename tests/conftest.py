@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import witnesses
 from tests.leftover_processes import ProcessLedger, end_and_name, key_of, running_descendants
 
 LEDGER = ProcessLedger()
@@ -63,6 +64,20 @@ class FixtureProcesses:
                 f"processes of the fixture {fixturedef.argname!r} outlived it (killed now):\n" + "\n".join(left),
                 pytrace=False,
             )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failing test's report carries the stories of the real processes it ran (``tests/witnesses.py``):
+    their commands, addresses and last log lines, so a failure seen once can be read and run again."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()  # type: ignore[attr-defined]
+    if report.failed:
+        told = witnesses.stories()
+        if told:
+            report.sections.append(("real processes", "\n\n".join(told)))
+    if call.when == "teardown":
+        witnesses.test_ended()
 
 
 def pytest_configure(config: pytest.Config) -> None:

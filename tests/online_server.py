@@ -27,6 +27,7 @@ from battle.online.server.server_limits import ServerLimits
 from battle.online.server.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.notation import parse_position
+from tests.witnesses import log_tail, witness
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,6 +68,7 @@ class ServerProcess:
         self.port = port if port is not None else free_port()
         self.open_files = open_files
         self.process: subprocess.Popen[str] | None = None
+        self._witnessed = False
         self.page_line = ""
         """The second line the server printed: where its page is, in the language of its locale."""
         self.log = folder / f"server-{self.port}.log"
@@ -98,6 +100,9 @@ class ServerProcess:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
         self.folder.mkdir(parents=True, exist_ok=True)
+        if not self._witnessed:  # a restart is the same server's story
+            witness(self.story, self.running)
+            self._witnessed = True
         with self.log.open("a", encoding="utf-8") as sink:
             self.process = subprocess.Popen(
                 [
@@ -134,6 +139,18 @@ class ServerProcess:
             self.stop()  # a server that did not say what it should is not left running
             raise
         return self
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def story(self) -> str:
+        """What a failing test prints of this server: how it ran, where, and its log's last lines."""
+        state = "running" if self.running() else f"exited {self.process.returncode}" if self.process else "not started"
+        pid = self.process.pid if self.process is not None else "-"
+        flags = " ".join(self.flags)
+        return (
+            f"mahjong-battle serve on {self.base} (pid {pid}, {state}) {flags}\n  log {self.log}:\n{log_tail(self.log)}"
+        )
 
     def signal(self, number: signal.Signals) -> None:
         """Send the process a signal and wait for it to end (``SIGKILL``: no chance to close anything)."""

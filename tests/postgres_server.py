@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from tests.online_server import free_port
+from tests.witnesses import log_tail, witness
 
 WAIT = 60.0
 """Seconds PostgreSQL may take to take connections on a busy machine."""
@@ -114,6 +115,7 @@ def postgres() -> Iterator[RunningPostgres]:
             ]  # fmt: skip
             with (folder / "postgres.log").open("w") as log:
                 server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            witness(lambda: f"PostgreSQL on 127.0.0.1:{port}, log:\n{log_tail(folder / 'postgres.log')}")
             running: RunningPostgres | None = None
             try:
                 wait_for(binaries, port, server, folder / "postgres.log")

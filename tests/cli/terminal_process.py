@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.witnesses import witness
+
 WAIT = 300.0
 """How long a wait for the program's next words may take before the test fails: a first
 start compiles nothing here, but two loaded cores can make an import take seconds."""
@@ -40,7 +42,9 @@ class TerminalProcess:
             cwd=home,
             preexec_fn=preexec_fn,
         )
+        self.args = args
         self.seen = ""
+        witness(self.story, lambda: self.process.poll() is None)
         self._chunks: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -62,6 +66,13 @@ class TerminalProcess:
                 raise AssertionError(f"the program ended before {text!r}: {self.seen[-600:]!r}")
             self.seen += chunk.decode()
         return found + len(text)
+
+    def story(self) -> str:
+        """What a failing test prints of this program: how it ran and the last words it wrote."""
+        code = self.process.poll()
+        state = "running" if code is None else f"exited {code}"
+        command = " ".join(self.args)
+        return f"mahjong-battle {command} (pid {self.process.pid}, {state}); its last output:\n{self.seen[-1500:]}"
 
     def type(self, line: str) -> None:
         assert self.process.stdin is not None

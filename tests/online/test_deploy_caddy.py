@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.online_server import Client, ServerProcess, free_port, play_to_the_end
+from tests.witnesses import log_tail, witness
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 WAIT = 30.0
@@ -87,6 +88,7 @@ def running(command: list[str], log: Path, port: int, env: dict[str, str] | None
     """A proxy started with ``command`` (its output in ``log``) once it listens on ``port``, stopped at the end."""
     with log.open("w") as output:
         proxy = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env, cwd=log.parent)
+    witness(lambda: f"{' '.join(command)} (pid {proxy.pid}, on 127.0.0.1:{port}), log {log}:\n{log_tail(log)}")
     try:
         wait_for_port(port, proxy)
         yield

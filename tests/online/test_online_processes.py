@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from battle.online.server.shards import home_of, shard_of
 from tests.online_server import Client, ServerProcess, a_legal_move
@@ -28,6 +28,8 @@ HOME_1 = "127.0.0.3"
 HOMES = {0: HOME_0, 1: HOME_1}
 SECONDS = 30.0
 """The most any wait here takes on a busy machine (a game process started again: about 2 s quiet)."""
+RECONNECTS = 3
+"""Connections a player opens to resume after a kill: one may be lost with the killed process."""
 
 
 def test_the_addresses_are_the_homes_the_tests_assume() -> None:
@@ -100,13 +102,24 @@ class Game:
             self.acknowledged(seat, move_id)
 
     def reconnect(self, seat: int) -> None:
-        """The seat's player opens a new connection and resumes with its token."""
+        """The seat's player opens a new connection and resumes with its token, as the page does: a
+        connection passed to a process in the moment it was killed is lost with it (the kill is not
+        instant, so the supervisor or the other process may still pass one there), and the player
+        connects again. ``RECONNECTS`` tries at the most, each one's failure said if all fail."""
         self.players[seat].close()
-        player = Client(self.url, source=self.addresses[seat])
-        player.send({"type": "resume", "token": self.tokens[seat]})
-        state = player.expect("state", SECONDS)
-        self.players[seat] = player
-        self.position["moves"] = list(state["moves"])
+        failures = []
+        for _attempt in range(RECONNECTS):
+            try:
+                player = Client(self.url, source=self.addresses[seat])
+                player.send({"type": "resume", "token": self.tokens[seat]})
+                state = player.expect("state", SECONDS)
+            except (ConnectionClosed, InvalidHandshake, OSError) as lost:
+                failures.append(f"{type(lost).__name__}: {lost}")
+                continue
+            self.players[seat] = player
+            self.position["moves"] = list(state["moves"])
+            return
+        raise AssertionError(f"seat {seat} from {self.addresses[seat]} could not resume: {failures}")
 
     def close(self) -> None:
         for player in self.players.values():

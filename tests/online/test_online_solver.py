@@ -40,14 +40,19 @@ def start_game(client: Client, level: str = "beginner", first: str = "creator", 
 
 def play_on(client: Client, state: dict[str, Any], until_ply: int | None = None) -> dict[str, Any]:
     """Play legal moves for ``client`` and follow the solver's until the game ends (or reaches
-    ``until_ply`` on the client's turn); the state as the client's messages make it."""
+    ``until_ply`` on the client's turn); the state as the client's messages make it. One move a
+    turn: the solver's news (``solver``, ``solver_queue``) may come between the solver's move and
+    this client's, in any order on a loaded machine, and is no reason to send the move again (a
+    resent move is acknowledged, not played, but counts against the connection's message rate)."""
     sent = 0
+    sent_at_ply = -1
     while state["status"] == "playing" and sent < 100:
-        if state["to_move"] == state["you"]:
-            if until_ply is not None and len(state["moves"]) >= until_ply:
+        ply = len(state["moves"])
+        if state["to_move"] == state["you"] and sent_at_ply != ply:
+            if until_ply is not None and ply >= until_ply:
                 return state
-            client.send({"type": "move", "move": a_legal_move(state), "id": f"m{len(state['moves'])}"})
-            sent += 1
+            client.send({"type": "move", "move": a_legal_move(state), "id": f"m{ply}"})
+            sent, sent_at_ply = sent + 1, ply
         message = client.read(WAIT)
         if message["type"] == "moved":
             state = {**state, "moves": [*state["moves"], message["move"]], "to_move": message["to_move"]}

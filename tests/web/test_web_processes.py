@@ -1,8 +1,9 @@
 """The page against ``serve --processes 2``: a game whose two players' networks have their homes in
 different processes is played in one of them, the other player's connection passed to it whole.
 
-Behind ``--trust-proxy`` the network is the one ``X-Forwarded-For`` names, which each browser context
-here sends as a proxy would, so each player's home is known (``shards.home_of``)."""
+Each player's page reaches the server through a relay that connects from an address of that
+player's home (``shards.home_of``: 127.0.0.3 is process 1's, 127.0.0.1 process 0's), so the server
+sees two networks as it sees two players' own addresses, whatever the browser's build sends."""
 
 from __future__ import annotations
 
@@ -11,23 +12,28 @@ from pathlib import Path
 from typing import Any
 
 from battle.online.server.shards import home_of, shard_of
+from tests.loopback_relay import LoopbackRelay
 from tests.online_server import ServerProcess
 from tests.web.game_pages import DESKTOP, host, join, new_page, play_turns, ply, wait_ply
 
+HOME_0 = "127.0.0.1"
+HOME_1 = "127.0.0.3"
 
-def network_of_home(home: int) -> str:
-    return next(f"203.0.113.{number}" for number in range(1, 255) if home_of(f"203.0.113.{number}", 2) == home)
+
+def test_the_relays_come_from_the_homes_the_test_assumes() -> None:
+    assert (home_of(HOME_0, 2), home_of(HOME_1, 2)) == (0, 1)
 
 
 def test_two_players_of_two_homes_play_one_game_through_the_processes(browser: Any, tmp_path: Path) -> None:
-    with ServerProcess(tmp_path, "--processes", "2", "--trust-proxy") as server:
-        pages = []
-        for home in (1, 0):
-            headers = {"X-Forwarded-For": network_of_home(home)}
-            pages.append(new_page(browser, **DESKTOP, extra_http_headers=headers))
-        ann, bob = pages
-        link = host(ann, server.base, "Ann", deal=1, first="creator")
-        join(bob, link, "Bob")
+    with (
+        ServerProcess(tmp_path, "--processes", "2") as server,
+        LoopbackRelay((server.host, server.port), HOME_1) as ann_relay,
+        LoopbackRelay((server.host, server.port), HOME_0) as bob_relay,
+    ):
+        ann, bob = new_page(browser, **DESKTOP), new_page(browser, **DESKTOP)
+        link = host(ann, ann_relay.base(), "Ann", deal=1, first="creator")
+        assert link.startswith(ann_relay.base() + "/")
+        join(bob, bob_relay.base() + link.removeprefix(ann_relay.base()), "Bob")
         ann.wait_for_selector("body[data-playable]")
         play_turns([ann, bob], turns=4)
         for page in (ann, bob):
@@ -41,4 +47,5 @@ def test_two_players_of_two_homes_play_one_game_through_the_processes(browser: A
 
 def _game_id(folder: Path) -> str:
     with sqlite3.connect(folder / "games.sqlite3") as connection:
-        return str(connection.execute("SELECT id FROM games").fetchone()[0])
+        (game_id,) = connection.execute("SELECT id FROM games").fetchall()
+        return str(game_id[0])
