@@ -197,8 +197,8 @@ def junit_failures(path: Path) -> list[Failure]:
     found = []
     for case in tree.iter("testcase"):
         for kind in ("failure", "error"):
-            for problem in case.findall(kind):
-                message = (problem.get("message") or problem.text or kind).strip().splitlines()
+            for found_problem in case.findall(kind):
+                message = (found_problem.get("message") or found_problem.text or kind).strip().splitlines()
                 test = f"{case.get('classname', '')}::{case.get('name', '')}"
                 found.append(Failure(test, (message[0] if message else kind)[:300]))
     return found
