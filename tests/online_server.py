@@ -30,6 +30,10 @@ from battle.rules.notation import parse_position
 from tests.witnesses import log_tail, witness
 
 ROOT = Path(__file__).resolve().parents[1]
+REPLY_WAIT = 30.0
+"""The longest a client waits for one answer unless a test says otherwise: a bound against a hang,
+not a figure of speed (a quiet machine answers in milliseconds, one at load 30 took over 5 s for
+a fresh connection's handshake and welcome)."""
 
 
 def free_port() -> int:
@@ -252,10 +256,10 @@ class Client:
         if source is not None:
             bound = socket.socket()
             bound.bind((source, 0))
-            bound.settimeout(5)
+            bound.settimeout(REPLY_WAIT)
             bound.connect(("127.0.0.1", int(urlsplit(url).port or 80)))
         self.socket: ClientConnection = connect(
-            url, open_timeout=5, max_size=2**20, additional_headers=headers, sock=bound
+            url, open_timeout=REPLY_WAIT, max_size=2**20, additional_headers=headers, sock=bound
         ).__enter__()
         self.seen: list[dict[str, Any]] = []
         if hello:
@@ -268,12 +272,12 @@ class Client:
     def send_text(self, text: str | bytes) -> None:
         self.socket.send(text)
 
-    def read(self, timeout: float = 5.0) -> dict[str, Any]:
+    def read(self, timeout: float = REPLY_WAIT) -> dict[str, Any]:
         message = json.loads(self.socket.recv(timeout=timeout))
         self.seen.append(message)
         return message
 
-    def expect(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
+    def expect(self, kind: str, timeout: float = REPLY_WAIT) -> dict[str, Any]:
         """The next message of this kind (others before it are kept in ``seen``)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -281,7 +285,7 @@ class Client:
             if message.get("type") == kind:
                 return message
 
-    def error(self, timeout: float = 5.0) -> dict[str, Any]:
+    def error(self, timeout: float = REPLY_WAIT) -> dict[str, Any]:
         return self.expect("error", timeout)
 
     def close(self) -> None:
