@@ -21,7 +21,13 @@ sets it; the search answers within milliseconds and the worker takes the next un
 far cheaper than killing the process and starting another (a new worker needs seconds to import
 numba, load the kernels and touch its table: ``benchmarks/solver_pool.py --cancel``). A worker
 that dies (killed, out of memory) is started again and its unit retried (``MAX_TRIES``); the
-watchdog kills one whose unit runs far past its limit and ignores the stop, and fails that unit.
+watchdog kills one whose unit runs far past its limit and ignores the stop, or that stops using
+the CPU altogether while it holds a unit (blocked), and fails that unit.
+
+The watchdog counts the worker's CPU seconds, not the wall clock's: a unit's limit is nodes (or
+CPU seconds), and on a loaded machine its wall time is many times its CPU time (a 2-move game's
+review took 22 s of wall clock at load 25-45, and a wall-clock watchdog failed 7 of 14 of them).
+Where the system tells no process's CPU time (no ``/proc``), it counts wall seconds.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 
 from battle.players.pool import SolverPool
 from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES
@@ -46,11 +53,17 @@ from battle.players.pool_schedule import MAX_WAITING, Budget
 
 WATCHDOG_FACTOR = 4.0
 WATCHDOG_SLACK = 10.0
-"""A unit still running ``WATCHDOG_FACTOR`` times its cost plus this many seconds after it started
-is told to stop: its own limit should have ended it long before (a node limit on a machine four
+"""A unit that has used ``WATCHDOG_FACTOR`` times its cost plus this many CPU seconds of its worker
+is told to stop: its own limit should have ended it long before (a node limit on a core four
 times slower than the budget assumes, a first search that also touches its table)."""
 STOP_GRACE = 5.0
-"""Seconds a unit told to stop by the watchdog gets before its worker is killed."""
+"""CPU seconds a unit told to stop by the watchdog may still use before its worker is killed."""
+BLOCKED_SECONDS = 60.0
+"""Seconds of the wall clock in which a worker holding a unit used no CPU at all: it is blocked (a
+stopped process, a deadlock), not slow, since even a niceness-10 thread beside busy loops gets a
+tenth of a core; it is killed and its unit failed."""
+WATCH_EVERY = 1.0
+"""How often the watchdog reads the CPU time of the workers that hold a unit."""
 QUIT_WAIT = 5.0
 """Seconds ``close`` waits for the workers to end before it kills them."""
 LONG_NICENESS = 10
@@ -71,7 +84,12 @@ class _Slot:
     prepared: bool = False
     """Told to load the kernels."""
     unit: int | None = None
-    deadline: float = float("inf")
+    allowance: float = float("inf")
+    """CPU seconds of the worker at which its unit is told to stop (or, once told, its worker killed)."""
+    cpu_seen: float = 0.0
+    """The worker's CPU seconds at the watchdog's last look."""
+    cpu_moved_at: float = 0.0
+    """When (the monotonic clock) the worker's CPU time last grew while it held a unit."""
     stop_sent: bool = False
     overran: bool = False
     generation: int = 0
@@ -165,7 +183,7 @@ class LocalPool(SolverPool):
                 self._prepare_locked()
         elif kind == "done":
             _, unit, result, error, cpu = message
-            slot.unit, slot.deadline, slot.stop_sent = None, float("inf"), False
+            slot.unit, slot.allowance, slot.stop_sent = None, float("inf"), False
             return self._ended_locked(unit, result, error, cpu)
         return []
 
@@ -184,7 +202,7 @@ class LocalPool(SolverPool):
     def _gone_locked(self, slot: _Slot) -> list:
         """A worker's process ended: its unit is retried (or fails), and unless the pool closes, another starts."""
         unit, overran = slot.unit, slot.overran
-        slot.state, slot.unit, slot.deadline, slot.stop_sent, slot.overran = "gone", None, float("inf"), False, False
+        slot.state, slot.unit, slot.allowance, slot.stop_sent, slot.overran = "gone", None, float("inf"), False, False
         actions = []
         if unit is not None:
             if overran:  # its address pays the whole reservation: what it used is not known
@@ -220,7 +238,8 @@ class LocalPool(SolverPool):
                 continue
             unit, job = taken
             slot.unit = unit.id
-            slot.deadline = time.monotonic() + WATCHDOG_FACTOR * unit.reserved + WATCHDOG_SLACK
+            slot.cpu_seen, slot.cpu_moved_at = worker_seconds(slot.pid), time.monotonic()
+            slot.allowance = slot.cpu_seen + WATCHDOG_FACTOR * unit.reserved + WATCHDOG_SLACK
             self._send_locked(slot, ("run", unit.id, job, unit.short))
         self._lock.notify_all()
 
@@ -253,22 +272,29 @@ class LocalPool(SolverPool):
         return True
 
     def _watch(self) -> None:
-        """Stop a unit far past its limit, then kill its worker if the stop is not obeyed."""
+        """Stop a unit far past its limit in its worker's CPU seconds, then kill its worker if the stop
+        is not obeyed; kill a worker that holds a unit and uses no CPU for ``BLOCKED_SECONDS``."""
         with self._lock:
             while not self._closed:
                 now = time.monotonic()
                 for slot in self._slots:
-                    if slot.unit is None or now < slot.deadline:
+                    if slot.unit is None:
                         continue
-                    if not slot.stop_sent:
+                    used = worker_seconds(slot.pid)
+                    if used > slot.cpu_seen:
+                        slot.cpu_seen, slot.cpu_moved_at = used, now
+                    blocked = now - slot.cpu_moved_at >= BLOCKED_SECONDS
+                    if used < slot.allowance and not blocked:
+                        continue
+                    if not slot.stop_sent and not blocked:
                         slot.stop_sent = True
-                        slot.deadline = now + STOP_GRACE
+                        slot.allowance = used + STOP_GRACE
                         self._send_locked(slot, ("stop", slot.unit))
                     elif slot.process is not None and not slot.overran:
                         slot.overran = True
                         slot.process.kill()
-                soonest = min((slot.deadline for slot in self._slots), default=float("inf"))
-                self._lock.wait(min(60.0, max(0.05, soonest - now)))
+                running = any(slot.unit is not None for slot in self._slots)
+                self._lock.wait(WATCH_EVERY if running else 60.0)
 
     def _shut_down(self) -> None:
         with self._lock:
@@ -285,6 +311,23 @@ class LocalPool(SolverPool):
             if process.is_alive():
                 process.kill()
                 process.join(QUIT_WAIT)
+
+
+def worker_seconds(pid: int | None) -> float:
+    """The CPU seconds (user and system, every thread) process ``pid`` has used, from ``/proc``; where
+    there is no ``/proc`` (or the process is gone), the wall clock's seconds, so that the watchdog
+    counts wall time there as it must."""
+    if pid is not None:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        except (OSError, ValueError, IndexError):
+            pass
+    return time.monotonic()
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+"""The unit of ``/proc``'s CPU times."""
 
 
 # -- the worker process ----------------------------------------------------------------------

@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from battle.players.pool_jobs import (
 )
 from battle.players.pool_schedule import Budget, Refusal
 from battle.rules.board import move_name, parse_move
+from battle.rules.deal import deal
 from tests.loop_apart import run_apart
 from tests.players.conftest import (
     DATA,
@@ -250,9 +252,10 @@ def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_do
 ) -> None:
     from battle.players import local_pool
 
-    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)  # a unit is overdue 0.5 s after it starts
+    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)  # a unit is overdue at 0.5 s of its worker's CPU
     monkeypatch.setattr(local_pool, "WATCHDOG_SLACK", 0.5)
     monkeypatch.setattr(local_pool, "STOP_GRACE", 1.0)
+    monkeypatch.setattr(local_pool, "BLOCKED_SECONDS", 1.0)  # a stopped worker uses no CPU: blocked after 1 s
     with LocalPool(1, budget=None) as pool:
         assert pool.wait_ready(WAIT)
         overdue = submit(pool, endless_analysis(), "overdue").result(WAIT)  # stopped: it answers from what it has
@@ -265,6 +268,43 @@ def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_do
             hung.result(WAIT)
         assert isinstance(submit(pool, club_move(), "after").result(WAIT), MoveResult)
         assert pool.worker_pids()[0] not in (None, pid)
+
+
+def test_a_unit_on_a_worker_starved_of_the_cpu_ends_by_its_own_limit_not_the_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The watchdog counts the worker's CPU seconds: a node-limited analysis on a worker that gets a
+    core one part in sixteen (stopped 0.45 s, let run 0.03 s, by signals) takes many times its
+    allowance of wall clock, and still runs to its node limit, on the same worker."""
+    from battle.players import local_pool
+
+    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)
+    monkeypatch.setattr(local_pool, "WATCHDOG_SLACK", 2.0)  # 2 CPU seconds, several times the unit's
+    nodes = 200_000
+    with LocalPool(1, budget=None) as pool:
+        assert pool.wait_ready(WAIT)
+        pid = pool.worker_pids()[0]
+        assert pid is not None
+        done = threading.Event()
+
+        def throttle() -> None:
+            while not done.is_set():
+                os.kill(pid, signal.SIGSTOP)
+                done.wait(0.45)
+                os.kill(pid, signal.SIGCONT)
+                done.wait(0.03)
+
+        throttling = threading.Thread(target=throttle, daemon=True)
+        throttling.start()
+        try:
+            job = AnalysisJob(position_data(deal(1)), every_move=False, nodes=nodes)  # far from exact
+            starved = submit(pool, job, "starved").result(WAIT * 4)
+        finally:
+            done.set()
+            throttling.join()
+            os.kill(pid, signal.SIGCONT)
+        assert isinstance(starved, AnalysisResult) and starved.nodes >= nodes
+        assert pool.worker_pids()[0] == pid  # not killed
 
 
 def test_open_pool_without_a_scheduler_starts_worker_processes_here() -> None:
