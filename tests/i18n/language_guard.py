@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from battle.online.protocol.codes import ALPHABET
+
 _ENGLISH_WORDS_TEXT = """
     the is are not to move moves your you than left here by of with for from on at this that these
     it its be been has have had no yes were can cannot could would should must may of and or game
@@ -70,6 +72,9 @@ _IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[0-9]+\b")
 """A file format's key or a table's column with ``_`` or a digit in it (``to_move``, ``score1``)."""
 _FIELD = re.compile(r"\b(?:to-move|score|deal|layout|player1|player2|result):")
 _NOTATION = re.compile(r"\b[a-l][1-9](?:-[a-l][1-9])?\b|\b[1-9][mps]\b|\.\.|\b\d[\d.,:+\-−×x%]*")
+_CODE = re.compile(rf"\b[{ALPHABET}]{{4}}-?[{ALPHABET}]{{4}}\b")
+"""An invite or watch code (``BE42-7YMT``): random characters, the same in every language (its "BE"
+is no English word)."""
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
 
 
@@ -89,7 +94,7 @@ def words_of(text: str, names: Iterable[str] = (), literals: Iterable[str] = ())
     """The words of ``text`` in a language: without notation, numbers, paths, options, quotes, names."""
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
-    for pattern in (_QUOTED, _ADDRESS, _FILE_NAME, _OPTION, _NAME_OF_A_VARIABLE, _IDENTIFIER, _FIELD, _NOTATION):
+    for pattern in (_QUOTED, _ADDRESS, _FILE_NAME, _OPTION, _NAME_OF_A_VARIABLE, _IDENTIFIER, _FIELD, _CODE, _NOTATION):
         text = pattern.sub(" ", text)
     kept = {literal.casefold() for literal in literals}
     return [word for word in _WORD.findall(text) if word.casefold() not in kept]

@@ -19,9 +19,10 @@ from tests.web.test_web_solver import analysed, endgame, play_solver, play_to_th
 __all__ = ["solver_served"]  # the module's server, shared with the solver's game tests
 
 
-def final_values(page: Any) -> dict[str, tuple[int, str]]:
-    """Every move's value and bound, once the board says its values are exact."""
-    page.wait_for_selector("body[data-analysis$=':final']")
+def final_values(page: Any, timeout_ms: float | None = None) -> dict[str, tuple[int, str]]:
+    """Every move's value and bound, once the board says its values are exact (``timeout_ms``: the
+    bound of that wait, where the page's own ``WAIT_MS`` is too short for the work asked)."""
+    page.wait_for_selector("body[data-analysis$=':final']", timeout=timeout_ms)
     rows = page.eval_on_selector_all(
         "#analysis-moves tr", "rows => rows.map(r => [r.dataset.move, Number(r.dataset.value), r.dataset.bound])"
     )
