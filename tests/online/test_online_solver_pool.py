@@ -68,8 +68,14 @@ def test_an_analysis_stops_with_its_connection(tmp_path: Path) -> None:
             time.sleep(0.2)
 
 
+SMALL_STEPS = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 20_000\n"
+"""An analysis board's steps of 20,000 nodes: the test's budget is spent in a few of them, not in one
+of 5 M nodes, which a long unit's thread (niceness 10) beside busy loops takes minutes over."""
+
+
 def test_an_address_with_its_solver_time_spent_is_told_when_to_ask_again(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path, "--solver-workers", "1", "--solver-budget", "2") as server:
+    flags = ("--solver-workers", "1", "--solver-budget", "0.2")
+    with ServerProcess(tmp_path, *flags, prelude=SMALL_STEPS) as server:
         analyst = Client(server.url)
         analyst.send({"type": "analyse", "id": "big", "position": format_position(deal(4))})
         refused = analyst.expect("solver_refused", WAIT)
