@@ -313,6 +313,10 @@ class LocalPool(SolverPool):
                 process.join(QUIT_WAIT)
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+"""The unit of ``/proc``'s CPU times."""
+
+
 def worker_seconds(pid: int | None) -> float:
     """The CPU seconds (user and system, every thread) process ``pid`` has used, from ``/proc``; where
     there is no ``/proc`` (or the process is gone), the wall clock's seconds, so that the watchdog
@@ -324,10 +328,6 @@ def worker_seconds(pid: int | None) -> float:
         except (OSError, ValueError, IndexError):
             pass
     return time.monotonic()
-
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
-"""The unit of ``/proc``'s CPU times."""
 
 
 # -- the worker process ----------------------------------------------------------------------

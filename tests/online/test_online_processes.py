@@ -109,12 +109,15 @@ class Game:
         self.players[seat].close()
         failures = []
         for _attempt in range(RECONNECTS):
+            player = None
             try:
                 player = Client(self.url, source=self.addresses[seat])
                 player.send({"type": "resume", "token": self.tokens[seat]})
                 state = player.expect("state", SECONDS)
             except (ConnectionClosed, InvalidHandshake, OSError) as lost:
                 failures.append(f"{type(lost).__name__}: {lost}")
+                if player is not None:
+                    player.close()  # the lost attempt's socket, not left open beside the next
                 continue
             self.players[seat] = player
             self.position["moves"] = list(state["moves"])
