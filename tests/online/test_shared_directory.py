@@ -5,7 +5,6 @@ PostgreSQL that stops answering is ``DirectoryDown`` at once, then tried again."
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from collections.abc import Iterator
 
@@ -14,6 +13,7 @@ import pytest
 from battle.online.server import shared_directory
 from battle.online.server.group_routes import RETRY_SECONDS, DirectoryDown
 from battle.online.server.shared_directory import SharedDirectory
+from tests.loop_apart import run_apart
 from tests.online.test_online_groups import psycopg_installed
 from tests.postgres_server import RunningPostgres, postgres
 
@@ -52,7 +52,7 @@ def test_codes_tokens_and_counts_are_kept_across_groups(database: RunningPostgre
             await a.close()
             await b.close()
 
-    asyncio.run(check())
+    run_apart(check())
 
 
 def test_the_codes_and_tokens_of_games_gone_leave_once_settled(
@@ -80,7 +80,7 @@ def test_the_codes_and_tokens_of_games_gone_leave_once_settled(
         finally:
             await a.close()
 
-    asyncio.run(check())
+    run_apart(check())
 
 
 def test_a_directory_that_stops_answering_is_down_at_once_then_tried_again(database: RunningPostgres) -> None:
@@ -104,7 +104,7 @@ def test_a_directory_that_stops_answering_is_down_at_once_then_tried_again(datab
         finally:
             await a.close()
 
-    asyncio.run(check())
+    run_apart(check())
 
 
 def test_a_directory_that_hangs_is_down_after_its_answer_time(
@@ -122,6 +122,6 @@ def test_a_directory_that_hangs_is_down_after_its_answer_time(
 
     database.server.send_signal(signal.SIGSTOP)  # it takes the connection and says nothing
     try:
-        asyncio.run(check())
+        run_apart(check())
     finally:
         database.server.send_signal(signal.SIGCONT)

@@ -39,6 +39,7 @@ from battle.online.server.shared_lobby_notes import (
     remote_key,
 )
 from battle.online.server.store import GameStore
+from tests.loop_apart import run_apart
 from tests.online.test_online_groups import psycopg_installed
 from tests.postgres_server import RunningPostgres, postgres
 
@@ -190,7 +191,7 @@ def test_a_quiet_groups_challenges_and_old_ones_leave(database: RunningPostgres,
                     await asyncio.gather(running, return_exceptions=True)
                     await lobby.close()
 
-    asyncio.run(check())
+    run_apart(check())
 
 
 def test_a_group_taken_for_gone_writes_its_challenges_again_and_takes_them_away_as_it_stops(
@@ -235,4 +236,4 @@ def test_a_group_taken_for_gone_writes_its_challenges_again_and_takes_them_away_
                     await lobby.close()
                 assert await codes(connection) == []
 
-    asyncio.run(check())
+    run_apart(check())
