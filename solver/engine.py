@@ -246,6 +246,17 @@ class Engine:
         self.exposed[:] = 0
         self._parity = -1
 
+    def agrees(self, position: Position) -> bool:
+        """Whether a search of ``position`` keeps this table (``_adopt_layout``): its tiles are where the
+        table's layout has them, with the same parities of the kinds' counts. A pool worker keeps an
+        engine per layout and sends each position to the one it agrees with."""
+        cells = np.asarray(position.cells, dtype=np.int8)
+        present = cells != EMPTY
+        both = present & (self.layout != EMPTY)
+        counts = np.bincount(cells[present], minlength=k.KINDS)
+        parity = int(np.dot(counts & 1, 1 << np.arange(k.KINDS, dtype=np.int64)))
+        return not np.any(self.layout[both] != cells[both]) and self._parity in (-1, parity)
+
     def _adopt_layout(self, cells: np.ndarray) -> None:
         """Keep the table if the new position's tiles agree with what it was built on.
 

@@ -23,15 +23,18 @@ second, so work asked again then finds the cluster connected."""
 
 @dataclass(frozen=True)
 class ClusterState:
-    """The cluster as ``/stats`` shows it: ``connected``, or the seconds until the next try."""
+    """The cluster as ``/stats`` shows it: ``connected`` (with ``workers``, its worker threads, when
+    known), or the seconds until the next try."""
 
     connected: bool
     next_try_in: float = 0.0
+    workers: int | None = None
 
     def text(self) -> str:
-        """One word, or the word and the wait: ``connected``, ``reconnecting next_try_in=4``."""
+        """One word, or the word and what is missing: ``connected``, ``connected no_workers`` (its
+        scheduler answers, and no worker is there to search), ``reconnecting next_try_in=4``."""
         if self.connected:
-            return "connected"
+            return "connected no_workers" if self.workers == 0 else "connected"
         return f"reconnecting next_try_in={self.next_try_in:.0f}"
 
 
@@ -90,5 +93,5 @@ class ClusterLink:
         """Seconds after which work refused now would find the cluster back, if it is back by the next try."""
         return self.wait(now) + ANSWER_SECONDS
 
-    def state(self, now: float) -> ClusterState:
-        return ClusterState(self.connected, self.wait(now))
+    def state(self, now: float, workers: int | None = None) -> ClusterState:
+        return ClusterState(self.connected, self.wait(now), workers if self.connected else None)

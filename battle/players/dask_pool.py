@@ -48,7 +48,7 @@ from distributed.utils import LoopRunner
 
 from battle.players.cluster_link import ClusterLink, ClusterState
 from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, Result, StepJob
+from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, Continued, Result, SliceProgress, StepJob
 from battle.players.pool_schedule import MAX_WAITING, Budget, Refusal
 
 log = logging.getLogger("mahjong-battle.solver-pool")
@@ -66,7 +66,7 @@ TRY_SECONDS = 5
 """Seconds one try to connect again may take (Dask's connect retries within them)."""
 PLUGIN_NAME = "mahjong-battle-solver"
 
-Outcome = tuple[Result | None, str | None, float]
+Outcome = tuple[Result | Continued | None, str | None, float]
 """What a unit's task returns: its result (None when stopped), an error's one line, its CPU seconds."""
 
 
@@ -95,8 +95,12 @@ class DaskPool(SolverPool):
         except BaseException:
             self._loop.stop()
             raise
-        super().__init__(threads, budget=budget, max_waiting=max_waiting, move_reserve=move_reserve, clock=clock)
+        super().__init__(
+            max(1, threads), budget=budget, max_waiting=max_waiting, move_reserve=move_reserve, clock=clock
+        )
         _LostSchedulerNoise.install()
+        self._threads = threads
+        """The cluster's worker threads at the last look (0: none is there, and units wait for one)."""
         self._address = scheduler
         self._client = client
         self._link = ClusterLink()
@@ -120,19 +124,20 @@ class DaskPool(SolverPool):
 
     def cluster(self) -> ClusterState:
         with self._lock:
-            return self._link.state(time.monotonic())
+            return self._link.state(time.monotonic(), self._threads)
 
     def _dispatch_locked(self) -> None:
-        if self._closed or not self._link.connected:
+        if self._closed or not self._link.connected or self._threads == 0:
             return
         while (taken := self._take_locked()) is not None:
-            unit, job = taken
+            unit, job, progress = taken
             try:
                 future = self._client.submit(
                     run_unit,
                     self.token(unit.id),
                     job,
                     self._megabytes,
+                    progress,
                     key=f"solver-{unit.kind.name.lower()}-{self.token(unit.id)}-{next(self._submissions)}",
                     pure=False,
                     priority=-int(unit.kind),
@@ -176,12 +181,29 @@ class DaskPool(SolverPool):
         return f"{self._name}-{unit}"
 
     def _worker_counts_locked(self) -> dict[str, int]:
-        return {"workers": self._schedule.workers if self._link.connected else 0}
+        return {"workers": self._threads if self._link.connected else 0}
 
     def _unavailable_locked(self) -> Refusal | None:
-        if self._link.connected:
-            return None
-        return Refusal("unavailable", self._link.retry_after(time.monotonic()))
+        if not self._link.connected:
+            return Refusal("unavailable", self._link.retry_after(time.monotonic()))
+        if self._threads == 0:  # the scheduler answers, and no worker is there: the next look may find one
+            return Refusal("unavailable", CAPACITY_EVERY + 1.0)
+        return None
+
+    def _workers_locked(self, threads: int) -> None:
+        """The cluster has ``threads`` worker threads now. With none, the units it holds wait in the queue
+        again (their tries not counted), as nobody searches them, and new work is refused until a worker
+        joins: a page then says the solver is unavailable, never that it thinks. Said once each way."""
+        before, self._threads = self._threads, threads
+        self._schedule.set_workers(max(1, threads))
+        if threads == 0 and before != 0:
+            for unit, future in self._futures.items():
+                self._lost_locked(unit, counted=False)
+                self._stopper.submit(future.cancel)
+            self._futures.clear()
+            log.warning("the solver cluster at %s has no workers; its searches wait for one", self._address)
+        elif threads and before == 0:
+            log.warning("the solver cluster at %s has %d worker threads again", self._address, threads)
 
     # -- the link to the scheduler ------------------------------------------------------------------
 
@@ -235,7 +257,7 @@ class DaskPool(SolverPool):
             else:
                 with self._lock:
                     if self._client is client and self._link.connected:
-                        self._schedule.set_workers(threads)
+                        self._workers_locked(threads)
                         self._dispatch_locked()
                 return
         with self._lock:
@@ -267,7 +289,7 @@ class DaskPool(SolverPool):
                 return
             lost_for = self._link.regain(time.monotonic())
             self._client = client
-            self._schedule.set_workers(threads)
+            self._workers_locked(threads)
             waiting = sum(count for name, count in self._schedule.counts().items() if name.startswith("waiting_"))
             log.warning(
                 "the solver cluster at %s answers again after %.0f s; searches waiting for it: %d",
@@ -301,9 +323,8 @@ def _connect(address: str, seconds: float, loop: LoopRunner) -> tuple[Client, in
 
 
 def _threads(client: Client, seconds: float) -> int:
-    """The cluster's worker threads, as the schedule counts them: at least one, so units wait for a
-    worker to come."""
-    return max(1, sum(client.nthreads(callback_timeout=seconds).values()))
+    """The cluster's worker threads (0 while none is there)."""
+    return sum(client.nthreads(callback_timeout=seconds).values())
 
 
 def _close_quietly(client: Client) -> None:
@@ -381,9 +402,9 @@ class SolverWorkerPlugin(WorkerPlugin):
         load_kernels_once()
 
 
-def run_unit(unit: str, job: StepJob, megabytes: int) -> Outcome:
-    """A unit's Dask task (``unit`` its pool's ``token``): ``job`` on this thread's ``PoolServices``, unless
-    it was stopped before it began."""
+def run_unit(unit: str, job: StepJob, megabytes: int, progress: SliceProgress | None = None) -> Outcome:
+    """A unit's Dask task (``unit`` its pool's ``token``): ``job`` (a slice of it from ``progress``) on
+    this thread's ``PoolServices``, unless it was stopped before it began."""
     load_kernels_once()
     if not job.plain:
         _kernels.wait()
@@ -400,7 +421,7 @@ def run_unit(unit: str, job: StepJob, megabytes: int) -> Outcome:
         _running[unit] = (services, stopped)
     started = time.thread_time()
     try:
-        result = services.run(job, kernels=_kernels.is_set(), cancelled=lambda: stopped[0])
+        result = services.run(job, kernels=_kernels.is_set(), cancelled=lambda: stopped[0], progress=progress)
     except Exception as error:  # noqa: BLE001 - reported to the unit's ticket in one line
         return None, f"{type(error).__name__}: {error}", time.thread_time() - started
     finally:

@@ -16,6 +16,10 @@ thread of normal priority and every other unit on a thread of niceness ``LONG_NI
 on a machine with as many workers as cores a long search yields the CPU to a short move's
 search, to the server's own process, and to nothing else's loss when the machine is idle.
 
+Slices: a long unit's run is one slice (``pool_jobs.SLICE_NODES``); its worker answers its progress
+and takes whatever the schedule gives next first, so a unit whose next slice comes next stays on the
+worker that holds its table.
+
 Stopping: a running unit is stopped through the solver's own stop (the worker's listening thread
 sets it; the search answers within milliseconds and the worker takes the next unit), which is
 far cheaper than killing the process and starting another (a new worker needs seconds to import
@@ -48,14 +52,16 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES
+from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, slice_seconds
 from battle.players.pool_schedule import MAX_WAITING, Budget
 
 WATCHDOG_FACTOR = 4.0
 WATCHDOG_SLACK = 10.0
-"""A unit that has used ``WATCHDOG_FACTOR`` times its cost plus this many CPU seconds of its worker
-is told to stop: its own limit should have ended it long before (a node limit on a core four
-times slower than the budget assumes, a first search that also touches its table)."""
+"""A run (a slice of a long unit, or a short unit whole) that has used ``WATCHDOG_FACTOR`` times its
+cost plus this many CPU seconds of its worker is told to stop: its own node limit should have ended
+it long before (a core four times slower than the budget assumes, a first search that also touches
+its table). The heartbeat of a sliced unit is its slice: a worker that answers no slice within
+``WATCHDOG_FACTOR * SLICE_SECONDS + WATCHDOG_SLACK`` (12) CPU seconds is stopped, then replaced."""
 STOP_GRACE = 5.0
 """CPU seconds a unit told to stop by the watchdog may still use before its worker is killed."""
 BLOCKED_SECONDS = 60.0
@@ -158,7 +164,7 @@ class LocalPool(SolverPool):
                 if slot.generation != generation:
                     break
                 actions = self._message_locked(slot, message)
-                self._dispatch_locked()
+                self._dispatch_locked(first=slot)
             self._settle(actions)
         process.join(QUIT_WAIT)
         connection.close()
@@ -227,20 +233,23 @@ class LocalPool(SolverPool):
 
     # -- the adapter's part -------------------------------------------------------------------
 
-    def _dispatch_locked(self) -> None:
+    def _dispatch_locked(self, first: _Slot | None = None) -> None:
+        """Give the free workers what the schedule takes next; ``first``, a worker that has just ended
+        a run, chooses first: a long unit's next slice, when it comes next, then finds its table there."""
         if self._closed:
             return
-        for slot in self._slots:
+        slots = self._slots if first is None else [first, *(slot for slot in self._slots if slot is not first)]
+        for slot in slots:
             if slot.unit is not None or slot.state not in ("plain", "ready"):
                 continue
             taken = self._take_locked(plain_only=slot.state == "plain")
             if taken is None:
                 continue
-            unit, job = taken
+            unit, job, progress = taken
             slot.unit = unit.id
             slot.cpu_seen, slot.cpu_moved_at = worker_seconds(slot.pid), time.monotonic()
-            slot.allowance = slot.cpu_seen + WATCHDOG_FACTOR * unit.reserved + WATCHDOG_SLACK
-            self._send_locked(slot, ("run", unit.id, job, unit.short))
+            slot.allowance = slot.cpu_seen + WATCHDOG_FACTOR * slice_seconds(job) + WATCHDOG_SLACK
+            self._send_locked(slot, ("run", unit.id, job, unit.short, progress))
         self._lock.notify_all()
 
     def _stop_locked(self, unit: int) -> None:
@@ -378,7 +387,7 @@ def worker_main(connection: Connection, megabytes: int) -> None:
         if niceness:
             lower_priority(niceness)
         while True:
-            unit, job = units.get()
+            unit, job, progress = units.get()
             with state:
                 if unit in stopped_early:
                     send(("done", unit, None, None, 0.0))
@@ -388,7 +397,7 @@ def worker_main(connection: Connection, megabytes: int) -> None:
             started = time.thread_time()
             result, error = None, None
             try:
-                result = services.run(job, kernels=kernels.is_set(), cancelled=lambda: running[1])
+                result = services.run(job, kernels=kernels.is_set(), cancelled=lambda: running[1], progress=progress)
             except Exception as failure:  # noqa: BLE001 - a failed unit is the pool's to report, the worker goes on
                 error = f"{type(failure).__name__}: {failure}"
             cpu = time.thread_time() - started
@@ -410,8 +419,8 @@ def worker_main(connection: Connection, megabytes: int) -> None:
         if message[0] == "prepare":
             threading.Thread(target=prepare, name="solver-kernels", daemon=True).start()
         elif message[0] == "run":
-            _, unit, job, short = message
-            (short_units if short else long_units).put((unit, job))
+            _, unit, job, short, progress = message
+            (short_units if short else long_units).put((unit, job, progress))
         elif message[0] == "stop":
             with state:
                 if running[0] == message[1]:

@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING
 
 from battle.players.pool_jobs import (
     AnalysisResult,
+    Continued,
     DeepeningJob,
     Job,
     Result,
+    SliceProgress,
     StepJob,
 )
 from battle.players.pool_schedule import (
@@ -95,6 +97,8 @@ class Ticket:
         self._unit = 0
         self._step = 0
         self._progress = on_progress
+        self._slice: SliceProgress | None = None
+        """Where its unit's last slice left off (None before the first, or at a new step)."""
 
     def result(self, timeout: float | None = None) -> Result:
         """Block until the result (scripts and tests; a server awaits ``future``)."""
@@ -292,8 +296,9 @@ class SolverPool:
         """Why the adapter takes no work now (its cluster does not answer), else None."""
         return None
 
-    def _take_locked(self, *, plain_only: bool = False) -> tuple[Unit, StepJob] | None:
-        """The next unit a free worker starts, with its job (its ticket is told it started)."""
+    def _take_locked(self, *, plain_only: bool = False) -> tuple[Unit, StepJob, SliceProgress | None] | None:
+        """The next unit a free worker starts, with its job and where its last slice left off (its
+        ticket is told it started)."""
         unit = self._schedule.take(self._clock(), plain_only=plain_only)
         if unit is None:
             return None
@@ -301,12 +306,20 @@ class SolverPool:
         if not ticket.started.is_set():
             ticket.started_at = time.monotonic()
             ticket.started.set()
-        return unit, ticket._step_job()
+        return unit, ticket._step_job(), ticket._slice
 
-    def _ended_locked(self, unit_id: int, result: Result | None, error: str | None, cpu: float) -> list[Action]:
-        """A unit ended on its worker after ``cpu`` seconds: its ticket gets the result, the next
-        step, or the error; a stopped unit's result is dropped."""
+    def _ended_locked(
+        self, unit_id: int, result: Result | Continued | None, error: str | None, cpu: float
+    ) -> list[Action]:
+        """A unit's run ended on its worker after ``cpu`` seconds: a slice waits for its next turn;
+        else its ticket gets the result, the next step, or the error; a stopped unit's result is dropped."""
         now = self._clock()
+        if isinstance(result, Continued):
+            ticket = self._tickets.get(unit_id)
+            if self._schedule.pause(unit_id, cpu, now) and ticket is not None:
+                ticket.cpu_seconds += cpu
+                ticket._slice = result.progress
+            return []  # else it was being stopped: its ticket is already cancelled
         if self._schedule.finish(unit_id, cpu, now) is None:
             return []
         ticket = self._tickets.pop(unit_id, None)
@@ -321,6 +334,7 @@ class SolverPool:
             last = ticket._step + 1 >= len(job.depths)
             if not (result.exact or last or self._closed):
                 ticket._step += 1
+                ticket._slice = None
                 step = ticket._step_job()
                 admission = self._schedule.submit(job.kind, ticket.seat, ticket.address, step.cost, now)
                 if isinstance(admission, Admitted):
@@ -338,7 +352,7 @@ class SolverPool:
         ticket = self._tickets.pop(unit_id, None)
         if ticket is None or unit is None:
             return []
-        ticket.cpu_seconds += unit.reserved
+        ticket.cpu_seconds += max(0.0, unit.reserved - unit.spent)
         failure = PoolError(f"the solver's worker died {unit.tries} times while searching; try again")
         return [lambda: _fail(ticket, failure)]
 

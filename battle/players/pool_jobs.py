@@ -20,14 +20,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from battle.players.pool_schedule import Kind
+from battle.players.pool_schedule import SHORT_SECONDS, SLICE_SECONDS, Kind
 from battle.players.review_report import ReviewJSON
-from battle.rules.board import Position, move_name, parse_move
+from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.game import Game
 from battle.rules.notation import parse_any, parse_record
 from battle.search_times import HINT_QUICK_DEPTH, HINT_QUICK_SECONDS, REVIEW_NODES_PER_SECOND, REVIEW_SECONDS
 from solver.levels import get_level
-from solver.limits import FULL_DEPTH, Limits
+from solver.limits import FULL_DEPTH
 from solver.plain_search import PLAIN_LEVELS
 from solver.results import Analysis, Bound
 
@@ -41,6 +41,14 @@ NODES_PER_SECOND = REVIEW_NODES_PER_SECOND
 visits in a second on the 2-core benchmark machine (``battle.players.review``)."""
 HINT_EXACT_SECONDS = 3.0
 """A hint's exact search after its quick one, as the window's (``battle.ui.play.thinking``)."""
+SLICE_NODES = round(SLICE_SECONDS * NODES_PER_SECOND)
+"""Nodes one slice of a long unit searches before its worker serves whoever is owed next: about
+0.5 s of a quiet core (a million nodes a second on the 2-core benchmark machine). The next slice
+searches the same position again on a table that still holds the last one's work, so slicing costs
+little: 40 slices with another deal's slice between each two reached the depth of one 20-million-node
+search of deal 7 (20 at 108 tiles, 28 at 88) in 1.03-1.04x its CPU (``benchmarks/solver_slices.py``).
+``SLICE_SECONDS`` (0.5) is also what one slice
+costs an address's budget at most, and the CPU a worker may spend on it before the watchdog asks why."""
 
 
 def position_data(position: Position | str) -> PositionData:
@@ -95,6 +103,17 @@ class MoveJob:
         """A shallow level: plain Python answers while the kernels load."""
         return get_level(self.level).name in PLAIN_LEVELS
 
+    @property
+    def sliced(self) -> bool:
+        """A long level's move (expert, master, perfect) runs in slices; a short one's (at most
+        ``SHORT_SECONDS``, a club move 0.02 s) in one go."""
+        return self.cost > SHORT_SECONDS
+
+    @property
+    def nodes(self) -> int:
+        """A sliced move's budget: its level's seconds counted in nodes, whatever the load."""
+        return round(self.cost * NODES_PER_SECOND)
+
 
 @dataclass(frozen=True)
 class HintJob:
@@ -117,6 +136,8 @@ class HintJob:
     @property
     def cost(self) -> float:
         return self.quick_seconds + self.exact_seconds
+
+    sliced = True
 
 
 @dataclass(frozen=True)
@@ -149,9 +170,12 @@ class AnalysisJob:
         by_nodes = math.inf if self.nodes is None else self.nodes / NODES_PER_SECOND
         return min(by_nodes, math.inf if self.seconds is None else self.seconds)
 
+    sliced = True
+
     @property
-    def limits(self) -> Limits:
-        return Limits(time=self.seconds, nodes=self.nodes, depth=self.depth)
+    def budget(self) -> int:
+        """Its nodes, or its seconds counted in nodes: a pool's searches end by nodes, never by the clock."""
+        return round(self.cost * NODES_PER_SECOND)
 
 
 @dataclass(frozen=True)
@@ -229,10 +253,63 @@ class ReviewJob:
         """Every position's search, the final one's included."""
         return (len(self.moves) + 1) * self.seconds_per_move
 
+    sliced = True
+
 
 Job = MoveJob | HintJob | AnalysisJob | DeepeningJob | ReviewJob
 StepJob = MoveJob | HintJob | AnalysisJob | ReviewJob
 """What one unit runs: a deepening analysis runs as ``AnalysisJob`` steps."""
+
+
+def slice_seconds(job: StepJob) -> float:
+    """The most one run of ``job`` on a worker costs: a slice for a sliced job, else its whole cost."""
+    return min(job.cost, SLICE_SECONDS) if job.sliced else job.cost
+
+
+# -- slices ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """A search made in slices, so far: the nodes its slices were given, and the deepest answer they
+    found (the next slice deepens from there on the worker's table; a worker without that table still
+    answers no worse)."""
+
+    spent: int = 0
+    best: Analysis | None = None
+
+
+Searched = tuple[int, tuple[int, int], Move, int, Analysis]
+"""A review's searched position as plain data: the player to move, the scores, the move played, its
+points, and the position's analysis (``solver.review.SearchedMove``'s fields: that module loads the
+engine, which the pool's own process never does)."""
+
+
+@dataclass(frozen=True)
+class HintProgress:
+    """A hint so far: the quick search's answer once it is done, and the running search's progress."""
+
+    quick: Analysis | None = None
+    search: SearchProgress = SearchProgress()
+
+
+@dataclass(frozen=True)
+class ReviewProgress:
+    """A review so far: the positions searched, and the next one's search."""
+
+    searched: tuple[Searched, ...] = ()
+    search: SearchProgress = SearchProgress()
+
+
+SliceProgress = SearchProgress | HintProgress | ReviewProgress
+
+
+@dataclass(frozen=True)
+class Continued:
+    """A slice ended before its unit's answer: the unit waits for its next turn, which starts from
+    ``progress``. Plain data (``solver.results`` and the rules), like the jobs."""
+
+    progress: SliceProgress
 
 
 # -- results ---------------------------------------------------------------------------------

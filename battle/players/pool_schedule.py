@@ -21,9 +21,12 @@ The rules, in the order ``take`` applies them:
   the newest question only.
 * **Workers kept for short moves**: every unit but a short move (a move whose most is at
   most ``SHORT_SECONDS``: the levels beginner, casual and club) starts only while ``reserve``
-  workers stay free after it (default: one when there are two or more). A running unit is
-  never interrupted, so this is what bounds a short move's wait by about one short move's
-  time, whatever long searches (a perfect level's moves, analyses, reviews) fill the queue.
+  workers stay free after it (default: one when there are two or more). This bounds a short
+  move's wait by about one short move's time, whatever long searches (a perfect level's moves,
+  analyses, reviews) fill the queue.
+* **Slices**: a long unit runs a slice at a time (``pause``: its slice ended before its answer),
+  then waits for its next turn as a new unit of its address would, so a waiting move goes first
+  at the end of every slice and the addresses take turns slice by slice.
 * **Room of its own for each kind**: at most ``max_waiting`` units of each kind wait, and at
   most ``PER_NETWORK_WAITING`` of a kind per address, so background work never fills the room
   of the moves, and one address never fills the room of its kind.
@@ -36,7 +39,8 @@ The rules, in the order ``take`` applies them:
   until its bucket pays for it (its address's moves in their order), and meanwhile its
   address's other work is refused rather than spend what the move waits for.
 
-Invariants: a unit is waiting, running or stopping (running, its worker told to stop it); a
+Invariants: a unit is waiting (before its first slice or between two), running or stopping
+(running, its worker told to stop it); a
 seat has at most one waiting unit and at most one running or stopping one; only a waiting
 move is unpaid; an address's reservations are in its bucket's level (the level is what is
 left after them); at most ``max_waiting`` units of a kind wait.
@@ -157,6 +161,11 @@ class Standing:
 
     place: int
     wait: float = 0.0
+    ahead: float = 0.0
+    """Roughly the seconds of solver work ahead of it, over the workers that may run it: a slice of each
+    unit of its kind ahead of it (they take turns slice by slice) or running, and the whole of each
+    unit of a kind that goes first; 0 while it runs. An estimate at the units' most: a search often
+    ends sooner."""
 
 
 @dataclass
@@ -179,13 +188,18 @@ class Unit:
     plain: bool
     """A worker whose kernels still load can run it (a shallow level's move, from plain Python)."""
     sequence: int
-    """Submission order; a retried unit keeps its own."""
+    """Submission order (a paused unit's: when its slice ended; ids and sequences share one counter); a
+    retried unit keeps its own."""
     turn: int = 0
     """Its address's turn within its kind (fair queuing); a retried unit keeps its own."""
     state: UnitState = UnitState.WAITING
     tries: int = 0
     """Times a worker died while running it."""
     started: float | None = None
+    spent: float = 0.0
+    """CPU seconds its finished slices used (``pause``), which its address pays when it ends."""
+    slices: int = 0
+    """Slices it has run to their end."""
 
 
 @dataclass
@@ -219,6 +233,8 @@ the levels beginner, casual and club (1, 1 and 2 s; a club move takes 0.02 s alo
 (10 s), a hint (4 s), an analysis's step (5 s) and a review are long."""
 MAX_TRIES = 3
 """Times a unit may lose its worker (killed, out of memory) before it fails."""
+SLICE_SECONDS = 0.5
+"""A long unit's slice at most, in CPU seconds: ``pool_jobs.SLICE_NODES`` at a million nodes a second."""
 PRUNE_EVERY = 256
 """Submissions between sweeps that forget idle addresses (``Schedule._forget_idle``)."""
 
@@ -239,6 +255,8 @@ class Schedule:
     move_reserve: int | None = None
     max_tries: int = MAX_TRIES
     per_network: dict[Kind, int | None] = field(default_factory=lambda: dict(PER_NETWORK_WAITING))
+    slice_seconds: float = SLICE_SECONDS
+    """The most a long unit holds a worker at a time (``pool_jobs.SLICE_NODES``): for the estimates."""
     _units: dict[int, Unit] = field(default_factory=dict)
     _seat_waiting: dict[str, int] = field(default_factory=dict)
     _seat_running: dict[str, int] = field(default_factory=dict)
@@ -395,8 +413,34 @@ class Schedule:
             del self._seat_running[unit.seat]
         if self.budget is not None:
             bucket = self._bucket(unit.address, now)
-            bucket.level = min(self.budget.burst, bucket.level + unit.reserved - max(0.0, cpu_seconds))
+            spent = unit.spent + max(0.0, cpu_seconds)
+            bucket.level = min(self.budget.burst, bucket.level + unit.reserved - spent)
         return unit
+
+    def pause(self, unit_id: int, cpu_seconds: float, now: float) -> bool:
+        """A running unit's slice ended after ``cpu_seconds`` before its answer: True when it waits again
+        for its next turn (one past its address's latest of its kind, or past the turn served now,
+        as a new unit's: so the addresses take turns slice by slice, and a waiting unit of a higher
+        kind goes first), keeping its reservation and its place as its seat's unit; False when it
+        ended instead (it was being stopped), its slices paid for."""
+        unit = self._units.get(unit_id)
+        if unit is None or unit.state is UnitState.WAITING:
+            return False
+        if unit.state is UnitState.STOPPING:
+            self.finish(unit_id, cpu_seconds, now)
+            return False
+        unit.spent += max(0.0, cpu_seconds)
+        unit.slices += 1
+        key = (unit.address, unit.kind)
+        unit.turn = max(self._turn_served.get(unit.kind, 0), self._last_turn.get(key, 0)) + 1
+        self._last_turn[key] = unit.turn
+        unit.sequence = self._next_id  # behind the units already waiting for the same turn
+        self._next_id += 1
+        del self._seat_running[unit.seat]
+        self._seat_waiting[unit.seat] = unit.id
+        unit.state = UnitState.WAITING
+        unit.started = None
+        return True
 
     def retry(self, unit_id: int, now: float, *, counted: bool = True) -> bool:
         """The worker running ``unit_id`` died: True when the unit waits again (ahead of later units, as
@@ -409,7 +453,7 @@ class Schedule:
         if counted:
             unit.tries += 1
         if unit.state is UnitState.STOPPING or unit.tries >= self.max_tries:
-            self.finish(unit_id, unit.reserved, now)
+            self.finish(unit_id, max(0.0, unit.reserved - unit.spent), now)
             return False
         del self._seat_running[unit.seat]
         self._seat_waiting[unit.seat] = unit.id
@@ -434,18 +478,36 @@ class Schedule:
 
     def standings(self, now: float | None) -> dict[int, Standing]:
         """Every unit's ``Standing``; ``now`` None leaves out the seconds a move waits for its budget."""
-        found = {unit.id: Standing(0) for unit in self._units.values() if unit.state is not UnitState.WAITING}
+        running = [unit for unit in self._units.values() if unit.state is not UnitState.WAITING]
+        found = {unit.id: Standing(0) for unit in running}
         ahead = 0
         owed: dict[str, float] = {}
+        busy = sum(min(self._left(unit), self.slice_seconds) for unit in running)
+        whole = 0.0
+        """The most of every paid unit before this one."""
+        of_kind = dict.fromkeys(Kind, 0.0)
+        sliced = dict.fromkeys(Kind, 0.0)
+        """The most, and a slice each, of the units before this one of each kind."""
         for unit in self.order():
+            work = busy + whole - of_kind[unit.kind] + sliced[unit.kind]
+            seconds = work / (self.workers if unit.short else max(1, self.workers - self.reserve))
             if unit.paid:
                 ahead += 1
-                found[unit.id] = Standing(ahead)
+                found[unit.id] = Standing(ahead, 0.0, seconds)
+                left = self._left(unit)
+                whole += left
+                of_kind[unit.kind] += left
+                sliced[unit.kind] += min(left, self.slice_seconds)
                 continue
             owed[unit.address] = owed.get(unit.address, 0.0) + unit.due
             wait = 0.0 if now is None else self._seconds_until(unit.address, owed[unit.address], now)
-            found[unit.id] = Standing(ahead + 1, wait)
+            found[unit.id] = Standing(ahead + 1, wait, seconds)
         return found
+
+    @staticmethod
+    def _left(unit: Unit) -> float:
+        """CPU seconds a unit may still use: its most less its finished slices."""
+        return max(0.0, unit.due - unit.spent)
 
     def place(self, unit_id: int) -> int | None:
         """The unit's place (see ``places``), None once it has ended. A later unit of a higher kind,

@@ -2,6 +2,14 @@
 jobs and results (``battle.players.pool_jobs``). It loads the solver and numba, so only a worker
 imports it (``battle.players.local_pool``'s processes, ``battle.players.dask_pool``'s tasks), never a
 game server's process, which queues the jobs and reads the results as plain data.
+
+A long unit runs in slices (``pool_jobs.SLICE_NODES``): each run searches at most a slice's nodes
+and answers either the result or ``Continued`` with its progress, which the pool hands to the next
+run when the unit's turn comes again. A slice's search starts the same position again: the engine of
+that position's layout still holds what the last slice found, so its completed iterations come back
+from the table at once and it deepens where the last one stopped. A worker keeps an engine for each
+of the last ``ENGINES`` layouts it searched, so slices of other games between two of a unit's keep
+its table.
 """
 
 from __future__ import annotations
@@ -11,77 +19,231 @@ from collections.abc import Callable
 
 from battle.players.pool_jobs import (
     DEFAULT_WORKER_MEGABYTES,
+    NODES_PER_SECOND,
+    SLICE_NODES,
     AnalysisJob,
     AnalysisResult,
+    Continued,
     HintJob,
+    HintProgress,
     MoveJob,
     MoveResult,
     Result,
+    ReviewJob,
+    ReviewProgress,
     ReviewResult,
+    Searched,
+    SearchProgress,
+    SliceProgress,
     StepJob,
     position_of,
 )
-from battle.players.review import review_game
+from battle.players.review import review_nodes, review_of
+from battle.players.review_report import ReviewJSON
 from battle.players.services import Opponent, PlainOpponent
-from battle.rules.board import Move, move_name, parse_move
+from battle.rules.board import Move, Position, move_name, parse_move
+from battle.rules.game import Game
+from solver.levels import choose_from, get_level
+from solver.limits import FULL_DEPTH, Limits
+from solver.results import Analysis
+from solver.review import GameSearch, SearchedMove
+
+ENGINES = 3
+"""Layouts a worker keeps a table for: the games whose slices take turns on it (two workers of a
+2-core server, each with 3 tables of 64 MiB: about 200 MB more than one table each). A fourth
+layout's slice takes the table used longest ago, and that unit's next slice starts its search cold,
+which costs it depth, never its answer (the progress keeps the deepest answer found)."""
+
+Outcome = Result | Continued | None
 
 
 class PoolServices:
-    """What one pool worker searches with: one ``Opponent``, whose engine and table serve every unit
-    the worker runs (one table per worker process, not per kind of work), and the plain search for
-    the shallow levels' moves while the kernels load."""
+    """What one pool worker searches with: an ``Opponent`` (engine and table) for each of the last
+    ``ENGINES`` layouts, and the plain search for the shallow levels' moves while the kernels load."""
 
     def __init__(self, megabytes: int = DEFAULT_WORKER_MEGABYTES) -> None:
-        self._opponent = Opponent(megabytes=megabytes, threads=1)
+        self._megabytes = megabytes
+        self._opponents: list[Opponent] = [Opponent(megabytes=megabytes, threads=1)]
+        """The most recently used first."""
         self._plain = PlainOpponent()
 
     def open(self) -> PoolServices:
-        """Build the engine (the kernels must be loaded first, ``battle.players.prepare_kernels``) and
-        write its whole table once: the system hands out the table's huge pages on their first touch,
-        zeroing (and sometimes compacting) 2 MiB each, else a fresh worker's first club move pays
-        0.02-0.13 s for it instead of 0.001 s; writing them all here costs 5-8 ms before it is ready."""
-        self._opponent.open()
-        self._opponent.clear()
+        """Build the first engine (the kernels must be loaded first, ``battle.players.prepare_kernels``)
+        and write its whole table once: the system hands out the table's huge pages on their first
+        touch, zeroing (and sometimes compacting) 2 MiB each, else a fresh worker's first club move
+        pays 0.02-0.13 s for it instead of 0.001 s; writing them all here costs 5-8 ms before it is ready."""
+        self._opponents[0].open()
+        self._opponents[0].clear()
         return self
 
-    def run(self, job: StepJob, *, kernels: bool, cancelled: Callable[[], bool]) -> Result | None:
-        """Run ``job``; ``kernels`` False (still loading) answers a shallow level's move from plain
-        Python. None when ``cancelled`` said so before the answer was complete."""
+    def _opponent_for(self, position: Position) -> Opponent:
+        """The engine whose table ``position`` keeps, else a new one while fewer than ``ENGINES``, else
+        the one used longest ago (its table is cleared by the search)."""
+        chosen = next((opponent for opponent in self._opponents if opponent.agrees(position)), None)
+        if chosen is None:
+            if len(self._opponents) < ENGINES:
+                chosen = Opponent(megabytes=self._megabytes, threads=1).open()
+                chosen.clear()
+            else:
+                chosen = self._opponents[-1]
+        if chosen in self._opponents:
+            self._opponents.remove(chosen)
+        self._opponents.insert(0, chosen)
+        return chosen
+
+    def run(
+        self,
+        job: StepJob,
+        *,
+        kernels: bool,
+        cancelled: Callable[[], bool],
+        progress: SliceProgress | None = None,
+        slice_nodes: int = SLICE_NODES,
+    ) -> Outcome:
+        """Run ``job`` (a sliced one for a slice, from ``progress``); ``kernels`` False (still loading)
+        answers a shallow level's move from plain Python. None when ``cancelled`` said so before the
+        answer was complete."""
         if isinstance(job, MoveJob):
+            return self._move(job, kernels, cancelled, progress, slice_nodes)
+        if isinstance(job, HintJob):
+            assert progress is None or isinstance(progress, HintProgress)
+            return self._hint(job, progress or HintProgress(), cancelled, slice_nodes)
+        if isinstance(job, AnalysisJob):
+            assert progress is None or isinstance(progress, SearchProgress)
             position = position_of(job.position)
-            rng = random.Random(job.seed)
-            plain = job.plain and not kernels
-            service = self._plain if plain else self._opponent
+            found = self._search(position, job.depth, job.every_move, job.budget, progress, cancelled, slice_nodes)
+            return found if isinstance(found, Continued) else AnalysisResult.of(position, found)
+        assert progress is None or isinstance(progress, ReviewProgress)
+        reviewed = self._review(job, progress or ReviewProgress(), cancelled, slice_nodes)
+        return None if cancelled() else reviewed
+
+    def _move(
+        self,
+        job: MoveJob,
+        kernels: bool,
+        cancelled: Callable[[], bool],
+        progress: SliceProgress | None,
+        slice_nodes: int,
+    ) -> Outcome:
+        position = position_of(job.position)
+        rng = random.Random(job.seed)
+        plain = job.plain and not kernels
+        level = get_level(job.level)
+        if plain or not job.sliced:
+            service = self._plain if plain else self._opponent_for(position)
             move: Move | None = service.move(position, level=job.level, rng=rng, cancelled=cancelled)
             return None if move is None else MoveResult(move_name(move), job.level, plain)
-        if isinstance(job, HintJob):
-            position = position_of(job.position)
-            analysis = self._opponent.hint(
-                position,
-                cancelled,
-                quick_seconds=job.quick_seconds,
-                quick_depth=job.quick_depth,
-                exact_seconds=job.exact_seconds,
+        assert progress is None or isinstance(progress, SearchProgress)
+        found = self._search(position, level.depth, level.temperature > 0, job.nodes, progress, cancelled, slice_nodes)
+        if isinstance(found, Continued):
+            return found
+        return None if cancelled() else MoveResult(move_name(choose_from(found, level, rng)), job.level)
+
+    def _hint(self, job: HintJob, progress: HintProgress, cancelled: Callable[[], bool], slice_nodes: int) -> Outcome:
+        """The window's hint (``Opponent.hint``) in slices: the quick search ``quick_depth`` deep, then,
+        unless it is exact, the exact search, whose answer is taken only when it is exact."""
+        position = position_of(job.position)
+        if progress.quick is None:
+            quick_budget = round(job.quick_seconds * NODES_PER_SECOND)
+            found = self._search(
+                position, job.quick_depth, False, quick_budget, progress.search, cancelled, slice_nodes
             )
-            return AnalysisResult.of(position, analysis)
-        if isinstance(job, AnalysisJob):
-            position = position_of(job.position)
-            return AnalysisResult.of(position, self._opponent.search(position, job.limits, all_exact=job.every_move))
+            if isinstance(found, Continued):
+                assert isinstance(found.progress, SearchProgress)
+                return Continued(HintProgress(None, found.progress))
+            if found.exact or cancelled():
+                return AnalysisResult.of(position, found)
+            return Continued(HintProgress(found))
+        exact_budget = round(job.exact_seconds * NODES_PER_SECOND)
+        full = self._search(position, None, False, exact_budget, progress.search, cancelled, slice_nodes)
+        if isinstance(full, Continued):
+            assert isinstance(full.progress, SearchProgress)
+            return Continued(HintProgress(progress.quick, full.progress))
+        return AnalysisResult.of(position, full if full.exact else progress.quick)
+
+    def _search(
+        self,
+        position: Position,
+        depth: int | None,
+        every_move: bool,
+        budget: int,
+        progress: SearchProgress | None,
+        cancelled: Callable[[], bool],
+        slice_nodes: int,
+    ) -> Analysis | Continued:
+        """One slice of a search ``depth`` deep (None: to the end) within ``budget`` nodes in all: the
+        deepest answer once it is complete (exact, or ``depth`` deep), the budget is spent or the unit
+        was told to stop (a watchdog's stop asks for the answer so far), else ``Continued``."""
+        spent, best = (0, None) if progress is None else (progress.spent, progress.best)
+        nodes = max(1, min(slice_nodes, budget - spent))
+        analysis = self._opponent_for(position).search(position, Limits(nodes=nodes, depth=depth), all_exact=every_move)
+        spent += nodes
+        if best is None or analysis.depth >= best.depth:
+            best = analysis
+        complete = best.exact or (depth is not None and best.depth >= min(depth, FULL_DEPTH))
+        if complete or spent >= budget or cancelled():
+            return best
+        return Continued(SearchProgress(spent, best))
+
+    def _review(
+        self, job: ReviewJob, progress: ReviewProgress, cancelled: Callable[[], bool], slice_nodes: int
+    ) -> Outcome:
+        """One slice of a review: of the next position's search (every move's value), or of the final
+        position's once every move is searched; the report once all are."""
         game = job.game()
-        known = None if job.known_start is None else (job.known_start[0], tuple(map(parse_move, job.known_start[1])))
-        review = review_game(
-            game,
-            time_per_move=job.seconds_per_move,
-            engine=self._opponent._engine_for(game.start),
-            should_stop=cancelled,
-            known_start=known,
+        done = len(progress.searched)
+        budget = review_nodes(job.seconds_per_move)
+        assert budget is not None
+        position = game.start.copy()
+        for move in game.moves[:done]:
+            position.push(move)
+        if done < len(game.moves):
+            found = self._search(position, None, True, budget, progress.search, cancelled, slice_nodes)
+            if isinstance(found, Continued):
+                assert isinstance(found.progress, SearchProgress)
+                return Continued(ReviewProgress(progress.searched, found.progress))
+            move = game.moves[done]
+            searched = (
+                position.to_move,
+                (position.scores[0], position.scores[1]),
+                move,
+                position.move_points(move),
+                found,
+            )
+            return Continued(ReviewProgress((*progress.searched, searched)))
+        final = None
+        if not position.is_over():
+            found = self._search(position, None, False, budget, progress.search, cancelled, slice_nodes)
+            if isinstance(found, Continued):
+                assert isinstance(found.progress, SearchProgress)
+                return Continued(ReviewProgress(progress.searched, found.progress))
+            final = found
+        return ReviewResult(self._report(job, game, progress.searched, position, final))
+
+    @staticmethod
+    def _report(
+        job: ReviewJob, game: Game, searched: tuple[Searched, ...], position: Position, final: Analysis | None
+    ) -> ReviewJSON:
+        found = GameSearch(
+            game.start.copy(),
+            game.names,
+            game.deal_number,
+            len(game.moves),
+            review_nodes(job.seconds_per_move),
+            position,
+            [SearchedMove(*entry) for entry in searched],
+            final,
         )
-        return None if cancelled() else ReviewResult(review.to_json())
+        known = None if job.known_start is None else (job.known_start[0], tuple(map(parse_move, job.known_start[1])))
+        return review_of(found, time_per_move=job.seconds_per_move, known_start=known).to_json()
 
     def stop(self) -> None:
-        """Stop the running search (from another thread)."""
-        self._opponent.stop()
+        """Stop the running search (from another thread): every engine's, as the unit may not have chosen
+        its engine yet; ``clear_stop`` before the next unit forgets the others'."""
+        for opponent in list(self._opponents):
+            opponent.stop()
 
     def clear_stop(self) -> None:
         """Forget a stop that came after its unit ended, before the next one starts."""
-        self._opponent.clear_stop()
+        for opponent in self._opponents:
+            opponent.clear_stop()

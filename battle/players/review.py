@@ -170,6 +170,12 @@ def review_game(
         on_final=closed,
         should_stop=stopped,
     )
+    return review_of(found, time_per_move=time_per_move, known_start=known_start)
+
+
+def review_of(found: GameSearch, *, time_per_move: float | None, known_start: KnownStart | None = None) -> Review:
+    """The review of a game's searches (``search_game``, or a solver pool's searches made in slices):
+    every searched move graded, the game's graph closed by the final position's value."""
     start, position, searched, total = found.start, found.position, found.searched, found.total
     names, deal_number = found.names, found.deal
     grades = [_graded(entry, known_start if index == 0 else None) for index, entry in enumerate(searched)]

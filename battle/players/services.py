@@ -169,6 +169,13 @@ class _Service:
         """One search of ``position`` (see ``Limits``); with ``all_exact`` every move's exact value."""
         return self._engine_for(position).search(position, limits, all_exact=all_exact, progress=progress)
 
+    def agrees(self, position: Position) -> bool:
+        """Whether searching ``position`` keeps what the table holds (``Engine.agrees``; True before
+        the first search)."""
+        with self._building:
+            engine = self._engine
+        return engine is None or engine.agrees(position)
+
     def stop(self) -> None:
         """Stop the running search from another thread (it answers from what it has)."""
         with self._building:

@@ -107,6 +107,7 @@ export class AnalysisScreen {
       if (message.final) this.thinking = null;
     } else if (message.type === "solver_queue" && message.what === "analysis") {
       this.thinking = message.place;
+      this.thinkingAhead = message.ahead ?? null;
     } else if (message.type === "solver_refused" && message.what === "analysis") {
       this.retry.hold(message, () => this.analyse());
     } else if (message.type === "error") {
@@ -232,7 +233,7 @@ export class AnalysisScreen {
       // the deepening stopped short of exact because the address's solver time is spent: both said
       status = t("Estimates {depth} moves deep.", { depth: result.evaluation.depth }) + " " + this.retry.words();
     } else if (this.retry.refusal) status = this.retry.words();
-    else if (!result) status = this.thinking ? thinkingWords(this.thinking) : t("The solver thinks…");
+    else if (!result) status = this.thinking ? thinkingWords(this.thinking, null, this.thinkingAhead) : t("The solver thinks…");
     else if (result.evaluation.exact) status = t("Exact values: the solver has searched to the end.");
     else if (result.final) {
       status = t("Estimates {depth} moves deep: the solver stops here, at the largest search this server gives one board.",

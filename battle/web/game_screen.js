@@ -136,6 +136,8 @@ export class GameScreen {
       case "moved":
         this.selected = null;
         if (message.seat === socket.solver?.seat && this.retry.refusal?.what === "move") this.retry.clear();
+        // a hint refused for the position before this move is not asked again for the next one
+        if (this.retry.refusal?.what === "hint") this.retry.clear();
         break;
       case "error":
         if (this.refused(socket, message)) return;
@@ -372,7 +374,9 @@ export class GameScreen {
     const solver = this.socket.solver;
     const solversTurn = solver && view.playing && view.state.to_move === solver.seat;
     const wait = secondsUntil(this.socket.thinkingUntil);
-    const thinking = solversTurn && !this.socket.refusal ? thinkingWords(this.socket.thinking, wait) : "";
+    // while the line is down, the turn line says so and nothing of the solver, whose news cannot come
+    const thinking = solversTurn && !this.socket.refusal && this.lineUp()
+      ? thinkingWords(this.socket.thinking, wait, this.socket.thinkingAhead) : "";
     document.body.dataset.solver = solversTurn ? String(this.socket.thinking ?? "") : "";
     return [thinking, this.retry.words(), this.note].filter(Boolean).join(" ");
   }

@@ -87,6 +87,7 @@ export class GameSocket {
     this.solver = null; // a game against the solver: {seat, level, par}
     this.thinking = null; // where the solver's move stands: 0 thinks, 1, 2... its place in the queue
     this.thinkingUntil = null; // when its address's solver time pays for it (ms), while it waits for it
+    this.thinkingAhead = null; // roughly the seconds of solver work ahead of it, while it waits in the queue
     this.hint = null; // the latest hint_result of this game
     this.hintAsked = false;
     this.refusal = null; // the latest solver_refused
@@ -201,6 +202,7 @@ const handlers = {
     if (message.what === "move") {
       socket.thinking = message.place;
       socket.thinkingUntil = message.wait ? Date.now() + message.wait * 1000 : null;
+      socket.thinkingAhead = message.ahead ?? null;
     }
     if (message.what === "hint" && message.place === null) socket.hintAsked = false;
     return false;

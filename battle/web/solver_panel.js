@@ -10,16 +10,20 @@ import { cellName, kindName, kindValue, moveName } from "./rules.js";
 import { tileWords } from "./tile_words.js";
 import { levelName } from "./server_words.js";
 
-/** Where the solver's move stands, for the turn line; "" when it is not the solver's turn. `wait`:
- * the seconds left until its address's solver time pays for it (null when it does not wait for it). */
-export function thinkingWords(place, wait = null) {
+/** Where the solver's work stands, for the turn line; "" when it is not the solver's turn. `wait`:
+ * the seconds left until its address's solver time pays for it (null when it does not wait for it);
+ * `ahead`: roughly the seconds of other players' solver work before it (null when not known). */
+export function thinkingWords(place, wait = null, ahead = null) {
   if (place === null || place === undefined) return t("The solver is about to move.");
   if (place === 0) return t("The solver thinks…");
   if (wait) {
     return tn("The solver's move waits for your address's solver time: it starts in {count} second.",
       "The solver's move waits for your address's solver time: it starts in {count} seconds.", wait);
   }
-  return t("The solver waits for a free worker: place {place} in the queue.", { place });
+  const queued = t("The solver waits for a free worker: place {place} in the queue.", { place });
+  if (!ahead) return queued;
+  return queued + " " + tn("Other players' solver work ahead of it: about {count} second.",
+    "Other players' solver work ahead of it: about {count} seconds.", ahead);
 }
 
 /** Whole seconds left until `until` (a time in ms), at least 1 while it is not past. */

@@ -193,3 +193,25 @@ def test_a_friends_finished_game_is_reviewed_and_its_link_reads_it(solver_server
     assert host.expect("review_result", WAIT)["review"] == queued["review"]
     for client in (host, guest, reader):
         client.close()
+
+
+def test_a_hint_of_a_position_moved_past_is_stopped_not_answered(solver_server: ServerProcess) -> None:
+    """The player asks a hint on a full board (up to 4 s of solver time) and moves at once: the hint's
+    search stops, its work ends without a ``hint_result`` for the position left, and the solver's
+    move follows."""
+    client = Client(solver_server.url)
+    state = start_game(client, level="beginner", deal=11)
+    client.send({"type": "hint"})
+    client.send({"type": "move", "move": a_legal_move(state), "id": "moved-on"})
+    seen: list[dict[str, Any]] = []
+
+    def solver_moved() -> bool:
+        return any(message["type"] == "moved" and message["seat"] != state["you"] for message in seen)
+
+    def hint_ended() -> bool:
+        return any(message == {**message, "type": "solver_queue", "what": "hint", "place": None} for message in seen)
+
+    while not (solver_moved() and hint_ended()):
+        seen.append(client.read(WAIT))
+    assert not [message for message in seen if message["type"] == "hint_result"], seen
+    client.close()

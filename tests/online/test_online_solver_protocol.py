@@ -52,6 +52,7 @@ NEWS = [
     SolverQueue("move", 3),
     SolverQueue("hint", None),
     SolverQueue("move", 1, 12.5),
+    SolverQueue("analysis", 2, None, 7),
     SolverRefused("analysis", "budget", 41.5),
     SolverRefused("review", "queued", 3.0),
     SolverRefused("game", "no_solver", None),
@@ -111,7 +112,9 @@ def test_a_request_that_does_not_read_names_its_field(frame: str, names: str) ->
         {"type": "solver_refused", "what": "hint", "code": "budget", "retry_after": "soon"},
         {"type": "solver", "game": "g", "seat": 3, "level": "club", "par": None},
         {"type": "solver_queue", "what": "move", "place": 1, "extra": 1},
-        {"type": "solver_queue", "what": "move", "place": 1, "wait": -2},
+        {"type": "solver_queue", "what": "move", "place": 1, "wait": -2, "ahead": None},
+        {"type": "solver_queue", "what": "move", "place": 1, "wait": None, "ahead": 0},
+        {"type": "solver_queue", "what": "move", "place": 1, "wait": None},
     ],
 )
 def test_an_answer_that_does_not_read_is_a_protocol_error(value: dict[str, Any]) -> None:

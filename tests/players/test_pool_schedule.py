@@ -239,9 +239,9 @@ def test_a_move_past_its_budget_waits_and_holds_up_no_other_address() -> None:
     second = admitted(schedule.submit(Kind.MOVE, "game2", "10.0.0.1", 10.0, 1.0))  # not refused
     third = admitted(schedule.submit(Kind.MOVE, "game3", "10.0.0.1", 2.0, 1.0))
     other = admitted(schedule.submit(Kind.MOVE, "x", "10.0.0.2", 10.0, 1.0))
-    assert schedule.standing(second, 1.0) == Standing(1, 9.0)  # 1 s of the 10 regained
-    assert schedule.standing(third, 1.0) == Standing(2, 11.0)  # after its address's earlier move
-    assert schedule.standing(other, 1.0) == Standing(1)
+    assert schedule.standing(second, 1.0) == Standing(1, 9.0, 0.25)  # 1 s of the 10 regained
+    assert schedule.standing(third, 1.0) == Standing(2, 11.0, 0.5)  # after its address's earlier move, and x
+    assert schedule.standing(other, 1.0) == Standing(1, 0.0, 0.25)  # a slice of the running move, on 2 workers
     assert schedule.counts()["waiting_budget"] == 2
     # meanwhile its address's hint is refused: what it has goes to its waiting moves first
     assert schedule.submit(Kind.ANALYSIS, "hint", "10.0.0.1", 4.0, 1.0) == Refusal("budget", 15.0)
@@ -251,7 +251,7 @@ def test_a_move_past_its_budget_waits_and_holds_up_no_other_address() -> None:
     assert schedule.take(1.0) is None and schedule.next_payment(1.0) == 9.0
     unit = schedule.take(10.0)
     assert unit is not None and unit.id == second and schedule.level("10.0.0.1", 10.0) == 0.0
-    assert schedule.standing(third, 10.0) == Standing(1, 2.0)
+    assert schedule.standing(third, 10.0) == Standing(1, 2.0, 0.5)  # a slice each of the two running moves
     assert schedule.cancel(third) == Change(dropped=(third,)) and schedule.next_payment(10.0) is None
     assert schedule.level("10.0.0.1", 10.0) == 0.0  # nothing was held for it
 
@@ -291,9 +291,64 @@ def test_bad_budgets_and_costs_are_refused_in_one_line() -> None:
         Schedule(workers=0)
 
 
+def test_between_slices_a_waiting_move_goes_first_and_addresses_take_turns_slice_by_slice() -> None:
+    schedule = Schedule(workers=1, budget=None)
+    board = admitted(schedule.submit(Kind.ANALYSIS, "board", "10.0.0.1", 160, 0.0))
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.3", 50, 0.0))
+    assert taken(schedule) == board
+    other = admitted(schedule.submit(Kind.ANALYSIS, "other", "10.0.0.2", 40, 0.0))
+    move = admitted(schedule.submit(Kind.MOVE, "perfect", "10.0.0.4", 10, 0.0))
+    assert schedule.pause(board, 0.5, 1.0)  # its slice ended: the long analysis waits again
+    assert schedule.places() == {move: 1, other: 2, board: 3, review: 4}
+    assert taken(schedule) == move
+    schedule.finish(move, 1.0, 2.0)
+    served = []
+    for step in range(4):  # the two addresses' analyses alternate, slice by slice
+        unit = taken(schedule)
+        served.append(unit)
+        assert schedule.pause(unit, 0.5, 3.0 + step)
+    assert served == [other, board, other, board]
+    assert schedule.unit(board) is not None and schedule.unit(board).slices == 3  # type: ignore[union-attr]
+
+
+def test_the_work_ahead_counts_a_slice_of_each_unit_of_its_kind_and_the_whole_of_those_that_go_first() -> None:
+    schedule = Schedule(workers=2, budget=None)  # one worker kept for short moves: long work on the other
+    running = admitted(schedule.submit(Kind.ANALYSIS, "running", "10.0.0.1", 160, 0.0))
+    assert taken(schedule) == running
+    boards = [admitted(schedule.submit(Kind.ANALYSIS, f"b{n}", f"10.0.1.{n}", 5, 0.0)) for n in range(3)]
+    move = admitted(schedule.submit(Kind.MOVE, "perfect", "10.0.0.9", 10, 0.0))
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.8", 30, 0.0))
+    standings = schedule.standings(0.0)
+    assert standings[running] == Standing(0)
+    assert standings[move].ahead == pytest.approx(0.5)  # the running analysis's slice
+    assert [standings[board].ahead for board in boards] == pytest.approx([10.5, 11.0, 11.5])  # the move, then slices
+    assert standings[review].ahead == pytest.approx(0.5 + 10 + 15)
+    assert [standings[unit].place for unit in (move, *boards, review)] == [1, 2, 3, 4, 5]
+
+
+def taken(schedule: Schedule) -> int:
+    unit = schedule.take(0.0)
+    assert unit is not None
+    return unit.id
+
+
+def test_a_unit_stopped_mid_slice_ends_with_it_and_its_address_pays_every_slice() -> None:
+    budget = Budget(rate=1e-6, burst=100.0)
+    schedule = Schedule(workers=1, budget=budget)
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.1", 30, 0.0))
+    assert schedule.level("10.0.0.1", 0.0) == pytest.approx(70)  # its most, reserved
+    for _ in range(3):
+        assert taken(schedule) == review and schedule.pause(review, 0.5, 0.0)
+    assert taken(schedule) == review
+    assert schedule.cancel(review) == Change(stopping=(review,))
+    assert not schedule.pause(review, 0.5, 0.0)  # the slice answers; the unit ends there
+    assert schedule.unit(review) is None and schedule.take(0.0) is None
+    assert schedule.level("10.0.0.1", 0.0) == pytest.approx(98)  # four slices of 0.5 s paid, the rest back
+
+
 operations = st.lists(
     st.tuples(
-        st.sampled_from(["submit", "take", "finish", "cancel", "retry", "seat"]),
+        st.sampled_from(["submit", "take", "finish", "pause", "cancel", "retry", "seat"]),
         st.integers(0, 5),
         st.sampled_from(list(Kind)),
         st.floats(0, 12),
@@ -321,6 +376,8 @@ def test_the_invariants_hold_whatever_happens(steps: list[tuple[str, int, Kind, 
             schedule.cancel_seat(seat)
         elif units and action == "finish":
             schedule.finish(units[number % len(units)], amount, now)
+        elif units and action == "pause":
+            schedule.pause(units[number % len(units)], amount, now)
         elif units and action == "cancel":
             schedule.cancel(units[number % len(units)])
         elif units:

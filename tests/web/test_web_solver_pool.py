@@ -1,17 +1,18 @@
-"""The solver pool seen from two pages through a real ``serve`` with one solver worker: while one
-page's analysis holds the worker, the other page's move against the solver waits and its turn
-line says its place in the queue; the analysing page leaves, its analysis is stopped (not
-finished), and the solver's move arrives at once. A review asked first says place 1, then place 2
-once another page's move waits: moves are served before reviews (served in the order asked, the
-move's page would never read place 1)."""
+"""The solver pool seen from pages through a real ``serve`` with one solver worker: while one page's
+analysis board searches to the end (minutes of work, in slices), another page's move against the
+solver is answered between two of its slices and the analysis goes on; a review asked meanwhile
+waits behind the analysis, says its place, and runs once the analysing page has left (its search
+stopped, not finished). Refusals for an address's spent solver time are counted down on the page."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
+from tests.online.strangers import head_and_body, http, request
 from tests.online_server import Client, ServerProcess
 from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import endgame, open_solver_game, play_solver, play_to_the_end
@@ -39,45 +40,51 @@ def analysing(browser: Any, server: ServerProcess) -> Any:
     return analyst
 
 
-def waiting_move(browser: Any, server: ServerProcess) -> Any:
-    """A page whose move against club waits for the busy worker, its turn line saying place 1."""
-    player = new_page(browser)
-    play_solver(player, server.base, level="club", deal=4, first="creator")
-    click_pair(player)
-    player.wait_for_selector("body[data-solver='1']")  # its place, in the page's words:
-    assert "place 1 in the queue" in player.text_content("#turn")
-    return player
+LOOKING_DEEPER = "() => document.getElementById('analysis-status').textContent.includes('looking deeper')"
+"""The analysis board still searches (its last step not yet answered)."""
 
 
-def test_a_move_waits_with_its_place_and_goes_once_the_analysing_page_leaves(browser: Any, tmp_path: Path) -> None:
+def test_a_move_goes_between_two_slices_of_another_pages_analysis(browser: Any, tmp_path: Path) -> None:
     flags = ("--solver-workers", "1", "--solver-budget", "3600")  # a budget that holds a ten-minute step
     with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_TEN_MINUTES) as server:
         analyst = analysing(browser, server)
-        player = waiting_move(browser, server)
+        player = new_page(browser)
+        play_solver(player, server.base, level="club", deal=4, first="creator")
+        click_pair(player)
+        wait_ply(player, 2)  # the club move, between two slices of the ten-minute search
+        assert analyst.evaluate(LOOKING_DEEPER)  # which goes on
         analyst.click("#home-link")  # the analysis board closes its line: the server stops its search
-        wait_ply(player, 2)
+        deadline = time.monotonic() + 60
+        while (running := stats(server)["solver_running"]) != "0":
+            assert time.monotonic() < deadline, f"the analysis still runs: solver_running {running}"
+            time.sleep(0.1)
         assert player.errors == [] and analyst.errors == []
 
 
-def test_a_review_asked_first_waits_behind_a_move_asked_later(browser: Any, tmp_path: Path) -> None:
+def stats(server: ServerProcess) -> dict[str, str]:
+    _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
+    return dict(line.split(" ", 1) for line in body.decode().splitlines())
+
+
+def test_a_review_waits_behind_an_analysis_while_a_move_goes_between_its_slices(browser: Any, tmp_path: Path) -> None:
     flags = ("--solver-workers", "1", "--solver-budget", "3600")
     with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_TEN_MINUTES) as server:
         reviewer = new_page(browser)  # a short game against beginner, played out while the worker is free
         open_solver_game(reviewer, server, endgame(8, left=5), "beginner")
         play_to_the_end(reviewer)
-        analyst = analysing(browser, server)  # then an analysis holds the only worker
+        analyst = analysing(browser, server)  # then an analysis searches to the end, slice by slice
 
-        reviewer.click("#review-game")  # the review is asked first: alone in the queue
+        reviewer.click("#review-game")  # a review comes after every analysis and move
         reviewer.wait_for_function(
             "() => document.getElementById('review-status').textContent.includes('place 1 in the queue')"
         )
-        player = waiting_move(browser, server)  # a move asked later goes ahead of it
-        reviewer.wait_for_function(
-            "() => document.getElementById('review-status').textContent.includes('place 2 in the queue')"
-        )
+        player = new_page(browser)
+        play_solver(player, server.base, level="club", deal=4, first="creator")
+        click_pair(player)
+        wait_ply(player, 2)  # the move asked later is answered between two of the analysis's slices
+        assert "in the queue" in reviewer.text_content("#review-status")  # the review still waits
 
-        analyst.click("#home-link")  # the worker is free: the move first, then the review
-        wait_ply(player, 2)
+        analyst.click("#home-link")  # the analysis stops: the review runs
         reviewer.wait_for_selector("body[data-review=done]")
         assert player.errors == [] and reviewer.errors == [] and analyst.errors == []
 

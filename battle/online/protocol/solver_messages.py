@@ -186,12 +186,15 @@ class SolverQueue:
     """Where the connection's solver work stands: ``place`` 0 while the solver thinks, 1, 2... while
     it waits in the queue, None once it has ended (answered, or dropped); ``wait``: the seconds
     until the address's solver time pays for it (the solver's move in a game whose player's
-    address has spent its time: it waits instead of being refused), else None."""
+    address has spent its time: it waits instead of being refused), else None; ``ahead``: while it
+    waits in the queue, roughly the seconds of solver work ahead of it (whole seconds, at least 1),
+    else None."""
 
     TYPE: ClassVar[str] = "solver_queue"
     what: WorkKind
     place: int | None
     wait: float | None = None
+    ahead: int | None = None
 
 
 @dataclass(frozen=True)

@@ -282,6 +282,7 @@ def _read_queue(news: _News) -> SolverQueue:
         what=news.one_of("what", WORK_KINDS),
         place=news.whole("place", 0, optional=True),
         wait=_seconds(news, "wait"),
+        ahead=news.whole("ahead", 1, optional=True),
     )
 
 

@@ -73,7 +73,7 @@ def solver_news_json(message: SolverNews) -> JsonObject:
     elif isinstance(message, SolverSeat):
         fields.update(game=message.game, seat=message.seat, level=message.level, par=message.par)
     elif isinstance(message, SolverQueue):
-        fields.update(what=message.what, place=message.place, wait=message.wait)
+        fields.update(what=message.what, place=message.place, wait=message.wait, ahead=message.ahead)
     elif isinstance(message, SolverRefused):
         fields.update(what=message.what, code=message.code, retry_after=message.retry_after)
     elif isinstance(message, HintResult):

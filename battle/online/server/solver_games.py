@@ -334,6 +334,8 @@ class SolverGames:
                 for client in self.audiences.of(room):
                     self.forget(client)  # a hint asked before the end (the clock's, too) is no use now
             return
+        for client in self.audiences.of(room):
+            self.forget(client)  # the player moved: a hint of the position before is stopped, not answered
         if game not in self.moving and self._player_here(room):
             self._ask_move(room, seat)
 

@@ -57,6 +57,8 @@ class Waiting:
 
     place: int
     wait: float = 0.0
+    ahead: float = 0.0
+    """Roughly the seconds of solver work ahead of it (``pool_schedule.Standing.ahead``)."""
 
 
 class WorkFailed(Exception):

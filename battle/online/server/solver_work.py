@@ -269,4 +269,4 @@ def _moved(told: float | None, now: float | None) -> bool:
 
 
 def _waiting(standing: Standing | None) -> Waiting | None:
-    return None if standing is None else Waiting(standing.place, standing.wait)
+    return None if standing is None else Waiting(standing.place, standing.wait, standing.ahead)

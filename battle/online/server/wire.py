@@ -283,10 +283,13 @@ def tenths(seconds: float) -> float:
 
 
 def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
-    """Where ``what`` stands, as its pages are told: its place, and the seconds it waits for its budget."""
+    """Where ``what`` stands, as its pages are told: its place, the seconds it waits for its budget, and
+    while it waits in the queue roughly the seconds of work ahead of it."""
     if waiting is None:
         return SolverQueue(what, None)
-    return SolverQueue(what, waiting.place, tenths(waiting.wait) if waiting.wait > 0 else None)
+    wait = tenths(waiting.wait) if waiting.wait > 0 else None
+    ahead = max(1, math.ceil(waiting.ahead)) if waiting.place > 0 else None
+    return SolverQueue(what, waiting.place, wait, ahead)
 
 
 def refused(what: WorkKind, refusal: Refused) -> SolverRefused:
