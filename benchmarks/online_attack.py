@@ -25,7 +25,8 @@ refused (a watcher over the cap of spectators is refused later, in words it neve
 
 ``--solver``: a server with ``--solver-workers 2`` (its other settings the defaults: an address's
 budget 120 s, refilled at a sixth of a second a second), a fresh one for each row, its workers'
-kernels loaded first. A victim plays club games against the solver from 127.0.9.9 for
+kernels loaded first. A victim plays games against the solver at each of ``--victim-levels`` (club)
+from 127.0.9.9, with ``--busy`` processes spinning on the CPU meanwhile (0), for
 ``--solver-seconds`` (30), alone, and then beside each load of ``solver_attackers`` (the rows
 say which), started ``--ramp-seconds`` (5) before it in a process of their own (so that their
 clients never hold up the victim's event loop); then everyone closes and the seconds until
@@ -385,6 +386,8 @@ class SolverRow:
     """The server's database commits, submitted to on disk, p50 / p99 ms (``/stats``: the row's, on a fresh server)."""
     cpu: dict[str, float] = field(default_factory=dict)
     """CPU seconds of each part while the victim played (``cpu_by_part``)."""
+    level: str = "club"
+    """The victim's level."""
 
     def spread(self) -> tuple[float, float, float]:
         return spread(self.victim.replies)
@@ -497,7 +500,7 @@ async def solver_row(server: Server, row: SolverRow, args: argparse.Namespace) -
     row.load = os.getloadavg()[0]
     began = cpu_by_part(server, attackers and attackers.pid)
     victim_stop = asyncio.Event()
-    playing = asyncio.ensure_future(victim(server.port, row.victim, victim_stop))
+    playing = asyncio.ensure_future(victim(server.port, row.victim, victim_stop, row.level))
     await asyncio.sleep(args.solver_seconds)
     victim_stop.set()
     try:
@@ -540,21 +543,37 @@ def solver_main(args: argparse.Namespace) -> None:
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load average {load} at the start\n", flush=True)
     print(SOLVER_HEADER, flush=True)
+    levels = [level.strip() for level in args.victim_levels.split(",") if level.strip()]
+    busy = f"; beside {args.busy} busy loops" if args.busy else ""
     with contextlib.ExitStack() as stack:
         for tree, label in trees_of(args, stack):
-            alone: tuple[float, float] | None = None
-            for name in names:
-                row = SolverRow(label, name, attack_of(name)[0])
-                with (
-                    tempfile.TemporaryDirectory(prefix="solver-attack-") as folder,
-                    Server(tree, Path(folder), solver_workers=2) as server,
-                ):
-                    wait_for_kernels(server)
-                    print(f"{label}: {row.load_words} (pid {server.pid})", file=sys.stderr, flush=True)
-                    asyncio.run(solver_row(server, row, args))
-                if name == "alone":
-                    alone = (row.spread()[1], row.on_time_p99()[0])
-                print(row.line(alone), flush=True)
+            for level in levels:
+                alone: tuple[float, float] | None = None
+                for name in names:
+                    row = SolverRow(label, name, f"{level} victim: {attack_of(name)[0]}{busy}", level=level)
+                    with (
+                        tempfile.TemporaryDirectory(prefix="solver-attack-") as folder,
+                        Server(tree, Path(folder), solver_workers=2) as server,
+                        spinning(args.busy),
+                    ):
+                        wait_for_kernels(server)
+                        print(f"{label}: {row.load_words} (pid {server.pid})", file=sys.stderr, flush=True)
+                        asyncio.run(solver_row(server, row, args))
+                    if name == "alone":
+                        alone = (row.spread()[1], row.on_time_p99()[0])
+                    print(row.line(alone), flush=True)
+
+
+@contextlib.contextmanager
+def spinning(count: int) -> Any:  # noqa: ANN401 - a context manager
+    """``count`` processes that keep a core busy each while the block runs: a machine doing something else."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield loops
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
 
 
 def trees_of(args: argparse.Namespace, stack: contextlib.ExitStack) -> list[tuple[Path, str]]:
@@ -588,6 +607,14 @@ def main() -> None:
         "--rows", default=",".join(ROWS), help=f"--solver: the rows, of {', '.join(ROWS)} (default all, in that order)"
     )
     parser.add_argument("--solver-seconds", type=float, default=30.0, help="--solver: the victim's play a row (30)")
+    parser.add_argument(
+        "--victim-levels",
+        default="club",
+        help="--solver: the victim's levels, each with every row (club; or expert,master,perfect)",
+    )
+    parser.add_argument(
+        "--busy", type=int, default=0, help="--solver: processes spinning on the CPU during every row (0)"
+    )
     parser.add_argument("--ramp-seconds", type=float, default=5.0, help="--solver: the attack before the victim (5)")
     args = parser.parse_args()
     if args.solver:

@@ -6,7 +6,8 @@ Every client here is a websockets client of the page's own messages, as a strang
 attackers run in a process of their own (``python solver_attackers.py ROW PORT``, below), so that
 their clients never hold up the victim's event loop:
 
-- the victim (127.0.9.9) plays club games against the solver, thinking ``THINK`` seconds a move;
+- the victim (127.0.9.9) plays games against the solver at its level (club unless told), thinking
+  ``THINK`` seconds a move;
   its reply runs from sending its move to the solver's ``moved`` (split where its move was told
   stored and where the solver's move was placed in the queue); a ``solver_refused`` of its move is
   counted (the server then asks for the move again itself); a task beside it notes how late its
@@ -15,9 +16,10 @@ their clients never hold up the victim's event loop:
 - ``reviews``: ten addresses each play one-move games against themselves (a host and a guest
   connection, a move, a resignation) and ask each one's review, keeping the host open;
 - ``perfect``: one address with ten games against perfect (the solver moves first; the attacker
-  answers at once), or ``spread``: eight addresses with one such game each;
-- ``analysis``: eight addresses with two analysis boards each on whole deals, each asking for the
-  next deal as soon as one is answered or, when refused, once its ``retry_after`` has passed.
+  answers at once), ``four``: four addresses with one such game each, or ``spread``: eight;
+- ``board``: one address with one analysis board on whole deals, ``analysis``: eight addresses with
+  two each, each asking for the next deal as soon as one is answered or, when refused, once its
+  ``retry_after`` has passed.
 
 At the end every attacker closes, and the seconds until ``/stats`` shows no unit running and none
 waiting are measured (the victim has stopped by then).
@@ -141,11 +143,11 @@ def next_move(state: dict[str, Any], moves: list[str]) -> str | None:
 # -- the victim ----------------------------------------------------------------------------------
 
 
-async def victim(port: int, tally: Tally, stop: asyncio.Event) -> None:
-    """Club games against the solver until ``stop``: each reply timed, each refusal of a move counted."""
+async def victim(port: int, tally: Tally, stop: asyncio.Event, level: str = "club") -> None:
+    """Games against the solver at ``level`` until ``stop``: each reply timed, each refusal of a move counted."""
     lagging = asyncio.ensure_future(_lag(tally, stop))
     try:
-        await _victim(port, tally, stop)
+        await _victim(port, tally, stop, level)
     finally:
         lagging.cancel()
 
@@ -158,13 +160,13 @@ async def _lag(tally: Tally, stop: asyncio.Event) -> None:
         tally.lags.append((woke, woke - began - 0.01))
 
 
-async def _victim(port: int, tally: Tally, stop: asyncio.Event) -> None:
+async def _victim(port: int, tally: Tally, stop: asyncio.Event, level: str) -> None:
     peer = await Peer.open(port, VICTIM)
     number = 100
     try:
         while not stop.is_set():
             number += 1
-            await peer.send({"type": "solver_game", "level": "club", "deal": {"number": number}, "first": "creator"})
+            await peer.send({"type": "solver_game", "level": level, "deal": {"number": number}, "first": "creator"})
             await peer.expect("solver_created")
             state = await peer.expect("state")
             moves: list[str] = list(state["moves"])
@@ -327,6 +329,16 @@ def attack_of(name: str) -> tuple[str, Attack | None]:
         return "1 address with 10 games against perfect", (
             lambda port, tally, stop, opened: perfect_games(port, "127.0.2.1", 10, tally, opened)
         )
+    if name == "four":
+        return "4 addresses with 1 game against perfect each", (
+            lambda port, tally, stop, opened: asyncio.gather(
+                *(perfect_games(port, f"127.0.5.{index}", 1, tally, opened) for index in range(1, 5))
+            )
+        )
+    if name == "board":
+        return "1 address with 1 analysis board on whole deals", (
+            lambda port, tally, stop, opened: analysis_boards(port, "127.0.6.1", 1, tally, opened)
+        )
     if name == "spread":
         return "8 addresses with 1 game against perfect each", (
             lambda port, tally, stop, opened: asyncio.gather(
@@ -339,10 +351,10 @@ def attack_of(name: str) -> tuple[str, Attack | None]:
                 *(analysis_boards(port, f"127.0.4.{index}", 2, tally, opened) for index in range(1, 9))
             )
         )
-    raise ValueError(f"no such row: {name!r} (alone, reviews, perfect, spread, analysis)")
+    raise ValueError(f"no such row: {name!r} ({', '.join(ROWS)})")
 
 
-ROWS = ("alone", "reviews", "perfect", "spread", "analysis")
+ROWS = ("alone", "reviews", "perfect", "four", "spread", "board", "analysis")
 
 
 # -- the attackers as a process of their own --------------------------------------------------------

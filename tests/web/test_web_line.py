@@ -8,8 +8,10 @@ from __future__ import annotations
 import signal
 from typing import Any
 
+from tests.online_server import ServerProcess
 from tests.web.conftest import Served
 from tests.web.game_pages import click_pair, host, join, mover, new_page, play_turns, wait_ply
+from tests.web.test_web_solver import play_solver
 
 DOWN = "the line seems down"
 WAITS = "Your move waits for the line to the server"
@@ -59,3 +61,23 @@ def test_a_browser_gone_offline_says_so_at_once_and_sends_the_move_when_back(bro
         wait_ply(page, 2)
     player.wait_for_selector('#link[data-state="connected"]')
     assert other.text_content("#moves").count(sent) == 1
+
+
+def test_while_the_line_is_down_the_turn_line_says_so_and_nothing_of_the_solver(browser: Any, tmp_path: Any) -> None:
+    """A game against perfect: the player moves, the solver thinks (10 million nodes on a full board);
+    the browser goes offline: the turn line says the line is down and no longer what the solver does,
+    whose news cannot come; back online, the solver's move arrives."""
+    with ServerProcess(tmp_path, "--solver-workers", "1") as server:
+        player = new_page(browser)
+        play_solver(player, server.base, level="perfect", deal=7, first="creator")
+        click_pair(player)
+        player.wait_for_selector("#turn:has-text('The solver')")  # it thinks, or waits its turn
+        player.context.set_offline(True)
+        try:
+            player.wait_for_selector(f"#link:has-text('{DOWN}')")
+            player.wait_for_function("() => !document.getElementById('turn').textContent.includes('The solver')")
+            assert "The line to the server is down" in player.text_content("#turn")
+        finally:
+            player.context.set_offline(False)
+        player.wait_for_selector('body[data-ply="2"]', timeout=180_000)  # a perfect move: seconds of a busy machine
+        assert player.errors == []

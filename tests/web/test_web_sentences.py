@@ -152,3 +152,33 @@ def test_every_message_the_page_sends_is_built_in_the_socket_module(browser: Any
         built = sorted(kind for kind in sent if re.search(rf'type:\s*"{kind}"', text))
         assert not built, f"{module} builds {built} itself"
     assert ann.errors == bob.errors == eve.errors == []
+
+
+def test_a_waiting_solver_request_says_its_place_and_roughly_the_work_ahead(browser: Any, served: Served) -> None:
+    """``solver_queue``'s ``ahead`` in the page's words, in both languages, and nothing of it without one."""
+    said = {}
+    for language in ("en", "de"):
+        page = new_page(browser, **DESKTOP)
+        page.goto(served.base + f"/?lang={language}")
+        page.wait_for_selector("#home:not([hidden])")
+        said[language] = page.evaluate(
+            """async () => {
+              const { thinkingWords } = await import("/solver_panel.js");
+              const words = thinkingWords;
+              return [words(2, null, 7), words(1, null, 1), words(3), words(0, null, 9)];
+            }"""
+        )
+        assert page.errors == []
+    assert said["en"] == [
+        "The solver waits for a free worker: place 2 in the queue. "
+        "Other players' solver work ahead of it: about 7 seconds.",
+        "The solver waits for a free worker: place 1 in the queue. "
+        "Other players' solver work ahead of it: about 1 second.",
+        "The solver waits for a free worker: place 3 in the queue.",
+        "The solver thinks…",
+    ]
+    assert said["de"][0] == (
+        "Der Solver wartet auf einen freien Worker: Platz 2 in der Warteschlange. "
+        "Davor liegt Solver-Arbeit anderer Spieler: etwa 7 Sekunden."
+    )
+    assert said["de"][1].endswith("etwa 1 Sekunde.")
