@@ -195,11 +195,17 @@ def test_a_friends_finished_game_is_reviewed_and_its_link_reads_it(solver_server
         client.close()
 
 
-def test_a_hint_of_a_position_moved_past_is_stopped_not_answered(solver_server: ServerProcess) -> None:
+def test_a_hint_of_a_position_moved_past_is_stopped_not_answered(tmp_path: Path) -> None:
     """The player asks a hint on a full board (up to 4 s of solver time) and moves at once: the hint's
     search stops, its work ends without a ``hint_result`` for the position left, and the solver's
-    move follows."""
-    client = Client(solver_server.url)
+    move follows. A server of its own: the module's has this address's games of the tests before,
+    which its cap on one network's games against the solver counts until they are abandoned."""
+    with ServerProcess(tmp_path, "--solver-workers", "1") as server:
+        hint_left_behind(server)
+
+
+def hint_left_behind(server: ServerProcess) -> None:
+    client = Client(server.url)
     state = start_game(client, level="beginner", deal=11)
     client.send({"type": "hint"})
     client.send({"type": "move", "move": a_legal_move(state), "id": "moved-on"})
