@@ -11,8 +11,11 @@ The rules, in the order ``take`` applies them:
 * **Priority by kind**: every waiting move before every hint or analysis, and those before
   every review (fishnet's order: a player who waits comes before background work).
 * **Fair within a kind**: addresses take turns (start-time fair queuing: each unit gets a turn
-  number, one past its address's previous unit of that kind or past the turn being served now,
-  whichever is later), then first come, first served. One address with twenty analyses queued
+  number, one past its address's previous unit of that kind or the turn being served now,
+  whichever is later; a long unit's next slice one past both), then first come, first served.
+  An address that was idle joins the round being served: an expert move asked beside four
+  addresses' perfect games runs its first slice after at most one slice of each, not after a
+  round of all of them. One address with twenty analyses queued
   delays another's analysis by about one unit, not twenty; the turns hold across short and
   long moves alike (a long one passed over for want of a worker keeps its turn).
 * **One search per seat at a time**: a unit submitted for a seat replaces the seat's unit
@@ -314,7 +317,10 @@ class Schedule:
         change = self._clear_seat(seat)
         if self.budget is not None and paid:
             self._bucket(key, now).level -= due
-        turn = max(self._turn_served.get(kind, 0), self._last_turn.get((key, kind), 0)) + 1
+        # the round being served, unless the address has had its turn in it: start-time fair queuing, where a
+        # unit of an address that was idle starts at the virtual time being served, and a unit that had a
+        # slice goes on in the next round (``pause``); one at a time of each address in a round
+        turn = max(self._turn_served.get(kind, 0), self._last_turn.get((key, kind), 0) + 1)
         self._last_turn[(key, kind)] = turn
         short = kind is Kind.MOVE and cost <= SHORT_SECONDS
         reserved = due if paid else 0.0

@@ -239,8 +239,9 @@ def test_a_move_past_its_budget_waits_and_holds_up_no_other_address() -> None:
     second = admitted(schedule.submit(Kind.MOVE, "game2", "10.0.0.1", 10.0, 1.0))  # not refused
     third = admitted(schedule.submit(Kind.MOVE, "game3", "10.0.0.1", 2.0, 1.0))
     other = admitted(schedule.submit(Kind.MOVE, "x", "10.0.0.2", 10.0, 1.0))
-    assert schedule.standing(second, 1.0) == Standing(1, 9.0, 0.25)  # 1 s of the 10 regained
-    assert schedule.standing(third, 1.0) == Standing(2, 11.0, 0.5)  # after its address's earlier move, and x
+    # x's address was idle: its move joins the round being served, ahead of game1's address's next one
+    assert schedule.standing(second, 1.0) == Standing(2, 9.0, 0.5)  # 1 s of the 10 regained
+    assert schedule.standing(third, 1.0) == Standing(2, 11.0, 0.5)  # after its address's earlier move
     assert schedule.standing(other, 1.0) == Standing(1, 0.0, 0.25)  # a slice of the running move, on 2 workers
     assert schedule.counts()["waiting_budget"] == 2
     # meanwhile its address's hint is refused: what it has goes to its waiting moves first
@@ -324,6 +325,28 @@ def test_the_work_ahead_counts_a_slice_of_each_unit_of_its_kind_and_the_whole_of
     assert [standings[board].ahead for board in boards] == pytest.approx([10.5, 11.0, 11.5])  # the move, then slices
     assert standings[review].ahead == pytest.approx(0.5 + 10 + 15)
     assert [standings[unit].place for unit in (move, *boards, review)] == [1, 2, 3, 4, 5]
+
+
+def test_an_idle_addresss_move_joins_the_round_being_served_and_then_takes_its_turns() -> None:
+    """Start-time fair queuing: four addresses' perfect games take turns slice by slice; an expert move
+    of a fifth address that was idle joins the round being served (after the slices of those not yet
+    served in it, not after a whole round), and its next slice comes after one of each of the others."""
+    schedule = Schedule(workers=1, budget=None)
+    perfect = [admitted(schedule.submit(Kind.MOVE, f"p{n}", f"10.0.2.{n}", 10, 0.0)) for n in range(4)]
+    for _ in range(6):  # a round and a half of slices: p0 and p1 have had their second, p2 and p3 not
+        schedule.pause(taken(schedule), 0.5, 0.0)
+    expert = admitted(schedule.submit(Kind.MOVE, "expert", "10.0.9.9", 3, 0.0))
+
+    def until_expert() -> list[int]:
+        served = []
+        while (unit := taken(schedule)) != expert:
+            served.append(unit)
+            schedule.pause(unit, 0.5, 0.0)
+        schedule.pause(expert, 0.5, 0.0)
+        return served
+
+    assert until_expert() == perfect[2:]  # the rest of the round, then the expert move's first slice
+    assert sorted(until_expert()) == perfect  # one slice of each between its two
 
 
 def taken(schedule: Schedule) -> int:
