@@ -51,6 +51,12 @@ search of deal 7 (20 at 108 tiles, 28 at 88) in 1.03-1.04x its CPU (``benchmarks
 costs an address's budget at most, and the CPU a worker may spend on it before the watchdog asks why."""
 
 
+def nodes_of(seconds: float) -> int:
+    """A budget in seconds counted in nodes (``NODES_PER_SECOND``): a pool's searches end by nodes,
+    never by the clock, so a busy machine gets as far, later."""
+    return round(seconds * NODES_PER_SECOND)
+
+
 def position_data(position: Position | str) -> PositionData:
     """``position`` as plain data; notation text (a ``.mbp`` position, or a ``.mbg`` record's last
     position) is read first, and a ``NotationError`` names what is wrong with it."""
@@ -110,9 +116,9 @@ class MoveJob:
         return self.cost > SHORT_SECONDS
 
     @property
-    def nodes(self) -> int:
+    def budget(self) -> int:
         """A sliced move's budget: its level's seconds counted in nodes, whatever the load."""
-        return round(self.cost * NODES_PER_SECOND)
+        return nodes_of(self.cost)
 
 
 @dataclass(frozen=True)
@@ -174,8 +180,8 @@ class AnalysisJob:
 
     @property
     def budget(self) -> int:
-        """Its nodes, or its seconds counted in nodes: a pool's searches end by nodes, never by the clock."""
-        return round(self.cost * NODES_PER_SECOND)
+        """Its nodes, or its seconds counted in nodes."""
+        return nodes_of(self.cost)
 
 
 @dataclass(frozen=True)

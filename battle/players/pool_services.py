@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 from battle.players.pool_jobs import (
     DEFAULT_WORKER_MEGABYTES,
-    NODES_PER_SECOND,
     SLICE_NODES,
     AnalysisJob,
     AnalysisResult,
@@ -36,6 +35,7 @@ from battle.players.pool_jobs import (
     SearchProgress,
     SliceProgress,
     StepJob,
+    nodes_of,
     position_of,
 )
 from battle.players.review import review_nodes, review_of
@@ -134,7 +134,7 @@ class PoolServices:
             move: Move | None = service.move(position, level=job.level, rng=rng, cancelled=cancelled)
             return None if move is None else MoveResult(move_name(move), job.level, plain)
         assert progress is None or isinstance(progress, SearchProgress)
-        found = self._search(position, level.depth, level.temperature > 0, job.nodes, progress, cancelled, slice_nodes)
+        found = self._search(position, level.depth, level.temperature > 0, job.budget, progress, cancelled, slice_nodes)
         if isinstance(found, Continued):
             return found
         return None if cancelled() else MoveResult(move_name(choose_from(found, level, rng)), job.level)
@@ -144,7 +144,7 @@ class PoolServices:
         unless it is exact, the exact search, whose answer is taken only when it is exact."""
         position = position_of(job.position)
         if progress.quick is None:
-            quick_budget = round(job.quick_seconds * NODES_PER_SECOND)
+            quick_budget = nodes_of(job.quick_seconds)
             found = self._search(
                 position, job.quick_depth, False, quick_budget, progress.search, cancelled, slice_nodes
             )
@@ -154,7 +154,7 @@ class PoolServices:
             if found.exact or cancelled():
                 return AnalysisResult.of(position, found)
             return Continued(HintProgress(found))
-        exact_budget = round(job.exact_seconds * NODES_PER_SECOND)
+        exact_budget = nodes_of(job.exact_seconds)
         full = self._search(position, None, False, exact_budget, progress.search, cancelled, slice_nodes)
         if isinstance(full, Continued):
             assert isinstance(full.progress, SearchProgress)

@@ -7,11 +7,13 @@ network's move goes at once."""
 
 from __future__ import annotations
 
-import os
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 from battle.rules.board import move_name
 from battle.rules.deal import deal
@@ -148,15 +150,12 @@ def test_a_networks_perfect_games_leave_a_worker_to_another_networks_club_move(t
 
 
 def workers_cpu(server: ServerProcess) -> float:
-    """The CPU seconds so far of the server's child processes (its solver workers), from ``/proc``."""
+    """The CPU seconds so far of the server's child processes (its solver workers)."""
     total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):  # a process that ended meanwhile
-            continue
-        if int(fields[1]) == server.pid:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for child in psutil.Process(server.pid).children():
+        with contextlib.suppress(psutil.NoSuchProcess):  # a process that ended meanwhile
+            times = child.cpu_times()
+            total += times.user + times.system
     return total
 
 
