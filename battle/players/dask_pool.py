@@ -10,7 +10,8 @@ On a worker, ``SolverWorkerPlugin`` starts loading the kernels as the worker sta
 pool connects); a shallow level's move is answered from plain Python meanwhile, any other unit
 waits for them. Each worker thread keeps one ``PoolServices`` (its engine and table) between
 units. A running unit is stopped by a message to every worker (``stop_unit``): the one running it
-stops its search; one that has not started it yet skips it.
+stops its search; one that has not started it yet skips it. A background slice a waiting move needs
+the thread of is told to end early the same way (``end_slice``).
 
 A worker that dies (killed, out of memory) takes its unit with it; Dask's scheduler gives the
 task to another worker (up to its ``distributed.scheduler.allowed-failures``, 3 by default), and
@@ -148,6 +149,7 @@ class DaskPool(SolverPool):
                 return
             self._futures[unit.id] = future
             future.add_done_callback(partial(self._done, unit.id))
+        self._yield_locked()
 
     def _done(self, unit: int, future: DaskFuture) -> None:
         """On Dask's callback thread: a unit's task ended, answered, failed, or lost its workers or its scheduler."""
@@ -174,6 +176,10 @@ class DaskPool(SolverPool):
     def _stop_locked(self, unit: int) -> None:
         if self._link.connected and self._client.status == "running":  # a lost cluster's units are handed back
             self._stopper.submit(self._client.run, stop_unit, self.token(unit))
+
+    def _end_slice_locked(self, unit: int) -> None:
+        if self._link.connected and self._client.status == "running":
+            self._stopper.submit(self._client.run, end_slice, self.token(unit))
 
     def token(self, unit: int) -> str:
         """What the workers call ``unit``: unit ids count from 1 in every pool, and a cluster outlives a
@@ -371,6 +377,7 @@ _kernels_started = threading.Lock()
 _kernels_asked: list[bool] = []
 _local = threading.local()
 _running: dict[str, tuple[PoolServices, list[bool]]] = {}
+"""Each unit running here: its services and whether it was told to stop, and to end its slice."""
 _running_lock = threading.Lock()
 _stopped_early: deque[str] = deque(maxlen=1000)
 """Units told to stop before they started here: they are skipped when they come."""
@@ -413,15 +420,17 @@ def run_unit(unit: str, job: StepJob, megabytes: int, progress: SliceProgress | 
         from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
 
         services = _local.services = PoolServices(megabytes)
-    stopped = [False]
+    told = [False, False]
     with _running_lock:
         if unit in _stopped_early:
             return None, None, 0.0
         services.clear_stop()
-        _running[unit] = (services, stopped)
+        _running[unit] = (services, told)
     started = time.thread_time()
     try:
-        result = services.run(job, kernels=_kernels.is_set(), cancelled=lambda: stopped[0], progress=progress)
+        result = services.run(
+            job, kernels=_kernels.is_set(), cancelled=lambda: told[0], progress=progress, yielded=lambda: told[1]
+        )
     except Exception as error:  # noqa: BLE001 - reported to the unit's ticket in one line
         return None, f"{type(error).__name__}: {error}", time.thread_time() - started
     finally:
@@ -437,8 +446,21 @@ def stop_unit(unit: str) -> bool:
         if entry is None:
             _stopped_early.append(unit)
             return False
-        services, stopped = entry
-        stopped[0] = True
+        services, told = entry
+        told[0] = True
+        services.stop()
+        return True
+
+
+def end_slice(unit: str) -> bool:
+    """Run on every worker by ``client.run``: end ``unit``'s running slice now if it runs here (True);
+    it answers its progress, as at its node limit."""
+    with _running_lock:
+        entry = _running.get(unit)
+        if entry is None or entry[1][0]:
+            return False
+        services, told = entry
+        told[1] = True
         services.stop()
         return True
 

@@ -18,7 +18,8 @@ search, to the server's own process, and to nothing else's loss when the machine
 
 Slices: a long unit's run is one slice (``pool_jobs.SLICE_NODES``); its worker answers its progress
 and takes whatever the schedule gives next first, so a unit whose next slice comes next stays on the
-worker that holds its table.
+worker that holds its table. A background slice whose worker a waiting move needs is told to end
+early (``yield``): its search stops as at its node limit and answers its progress.
 
 Stopping: a running unit is stopped through the solver's own stop (the worker's listening thread
 sets it; the search answers within milliseconds and the worker takes the next unit), which is
@@ -250,12 +251,18 @@ class LocalPool(SolverPool):
             slot.cpu_seen, slot.cpu_moved_at = worker_seconds(slot.pid), time.monotonic()
             slot.allowance = slot.cpu_seen + WATCHDOG_FACTOR * slice_seconds(job) + WATCHDOG_SLACK
             self._send_locked(slot, ("run", unit.id, job, unit.short, progress))
+        self._yield_locked()
         self._lock.notify_all()
 
     def _stop_locked(self, unit: int) -> None:
         for slot in self._slots:
             if slot.unit == unit:
                 self._send_locked(slot, ("stop", unit))
+
+    def _end_slice_locked(self, unit: int) -> None:
+        for slot in self._slots:
+            if slot.unit == unit:
+                self._send_locked(slot, ("yield", unit))
 
     def _worker_counts_locked(self) -> dict[str, int]:
         return {
@@ -282,10 +289,23 @@ class LocalPool(SolverPool):
 
     def _watch(self) -> None:
         """Stop a unit far past its limit in its worker's CPU seconds, then kill its worker if the stop
-        is not obeyed; kill a worker that holds a unit and uses no CPU for ``BLOCKED_SECONDS``."""
+        is not obeyed; kill a worker that holds a unit and uses no CPU for ``BLOCKED_SECONDS``.
+
+        It looks every ``WATCH_EVERY`` seconds by its own clock while any unit runs: the condition it
+        waits on is notified at every dispatch, and a look just after each (a busy pool dispatches
+        slices and short moves several times a second) would never find a unit overdue."""
+        look_at = 0.0
         with self._lock:
             while not self._closed:
                 now = time.monotonic()
+                if not any(slot.unit is not None for slot in self._slots):
+                    look_at = now + WATCH_EVERY
+                    self._lock.wait(60.0)
+                    continue
+                if now < look_at:
+                    self._lock.wait(look_at - now)
+                    continue
+                look_at = now + WATCH_EVERY
                 for slot in self._slots:
                     if slot.unit is None:
                         continue
@@ -302,8 +322,6 @@ class LocalPool(SolverPool):
                     elif slot.process is not None and not slot.overran:
                         slot.overran = True
                         slot.process.kill()
-                running = any(slot.unit is not None for slot in self._slots)
-                self._lock.wait(WATCH_EVERY if running else 60.0)
 
     def _shut_down(self) -> None:
         with self._lock:
@@ -361,8 +379,8 @@ def worker_main(connection: Connection, megabytes: int) -> None:
     services = PoolServices(megabytes)
     kernels = threading.Event()
     state = threading.Lock()
-    running: list = [None, False]
-    """The running unit's id and whether it was told to stop."""
+    running: list = [None, False, False]
+    """The running unit's id, whether it was told to stop and whether to end its slice now."""
     stopped_early: deque[int] = deque(maxlen=64)
     """Units told to stop while still queued here: skipped when their turn comes."""
     sending = threading.Lock()
@@ -392,17 +410,23 @@ def worker_main(connection: Connection, megabytes: int) -> None:
                 if unit in stopped_early:
                     send(("done", unit, None, None, 0.0))
                     continue
-                running[:] = [unit, False]
+                running[:] = [unit, False, False]
                 services.clear_stop()
             started = time.thread_time()
             result, error = None, None
             try:
-                result = services.run(job, kernels=kernels.is_set(), cancelled=lambda: running[1], progress=progress)
+                result = services.run(
+                    job,
+                    kernels=kernels.is_set(),
+                    cancelled=lambda: running[1],
+                    progress=progress,
+                    yielded=lambda: running[2],
+                )
             except Exception as failure:  # noqa: BLE001 - a failed unit is the pool's to report, the worker goes on
                 error = f"{type(failure).__name__}: {failure}"
             cpu = time.thread_time() - started
             with state:
-                running[:] = [None, False]
+                running[:] = [None, False, False]
             send(("done", unit, result, error, cpu))
 
     short_units: queue.Queue = queue.Queue()
@@ -428,6 +452,11 @@ def worker_main(connection: Connection, megabytes: int) -> None:
                     services.stop()
                 else:
                     stopped_early.append(message[1])
+        elif message[0] == "yield":
+            with state:
+                if running[0] == message[1] and not running[1]:
+                    running[2] = True
+                    services.stop()
         elif message[0] == "quit":
             break
     os._exit(0)  # a search may still run on the unit thread: end it with the process

@@ -128,8 +128,9 @@ class SolverPool:
     """The queue and its tickets over a schedule; an adapter (``LocalPool``, ``DaskPool``) runs the units.
 
     An adapter implements ``_dispatch_locked`` (start what ``self._schedule.take`` gives to its free
-    workers, with ``_take_locked``), ``_stop_locked`` (tell a running unit's worker to stop it)
-    and ``_shut_down`` (after ``close``), and reports each unit's end with ``_ended_locked`` or, when
+    workers, with ``_take_locked``, then ``_yield_locked``), ``_stop_locked`` (tell a running unit's
+    worker to stop it), ``_end_slice_locked`` (tell it to end its slice now) and ``_shut_down``
+    (after ``close``), and reports each unit's end with ``_ended_locked`` or, when
     its worker died, ``_lost_locked``; the actions those return run through ``_settle`` once the
     lock is released.
     """
@@ -151,6 +152,8 @@ class SolverPool:
         self._closed = False
         self._payer: threading.Thread | None = None
         """Runs while a move waits for its budget: nothing else wakes the pool when a bucket can pay."""
+        self._slices_yielded = 0
+        """Background slices asked to end early for a waiting move (``/stats``)."""
 
     # -- the server's side ------------------------------------------------------------------
 
@@ -223,7 +226,8 @@ class SolverPool:
     def stats(self) -> dict[str, int]:
         """Units waiting by kind and running, and the adapter's worker counts."""
         with self._lock:
-            return {**self._schedule.counts(), **self._worker_counts_locked()}
+            counts = {**self._schedule.counts(), "slices_yielded": self._slices_yielded}
+            return {**counts, **self._worker_counts_locked()}
 
     @property
     def budget(self) -> Budget | None:
@@ -262,8 +266,17 @@ class SolverPool:
     def _stop_locked(self, unit: int) -> None:
         raise NotImplementedError
 
+    def _end_slice_locked(self, unit: int) -> None:
+        raise NotImplementedError
+
     def _shut_down(self) -> None:
         raise NotImplementedError
+
+    def _yield_locked(self) -> None:
+        """Ask the background slices a waiting move needs the worker of to end now (``Schedule.yields``)."""
+        for unit in self._schedule.yields():
+            self._slices_yielded += 1
+            self._end_slice_locked(unit)
 
     def _worker_counts_locked(self) -> dict[str, int]:
         return {}

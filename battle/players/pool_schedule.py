@@ -13,9 +13,10 @@ The rules, in the order ``take`` applies them:
 * **Fair within a kind**: addresses take turns (start-time fair queuing: each unit gets a turn
   number, one past its address's previous unit of that kind or the turn being served now,
   whichever is later; a long unit's next slice one past both), then first come, first served.
-  An address that was idle joins the round being served: an expert move asked beside four
-  addresses' perfect games runs its first slice after at most one slice of each, not after a
-  round of all of them. One address with twenty analyses queued
+  An address that was idle joins the round being served, ahead of the later slices waiting in it
+  (a unit's first slice goes before other units' next ones of the same turn): an expert move asked
+  beside four addresses' perfect games waits for the slice that runs, not for a slice of each of
+  them. One address with twenty analyses queued
   delays another's analysis by about one unit, not twenty; the turns hold across short and
   long moves alike (a long one passed over for want of a worker keeps its turn).
 * **One search per seat at a time**: a unit submitted for a seat replaces the seat's unit
@@ -30,6 +31,12 @@ The rules, in the order ``take`` applies them:
 * **Slices**: a long unit runs a slice at a time (``pause``: its slice ended before its answer),
   then waits for its next turn as a new unit of its address would, so a waiting move goes first
   at the end of every slice and the addresses take turns slice by slice.
+* **Moves end background slices**: a move that waits for want of a worker while a hint, an
+  analysis or a review runs asks that unit to end its slice at once (``yields``; its search
+  answers within milliseconds and goes on from its table at its next turn), so a move waits for
+  background work about as long as a worker takes to answer, however slow the machine makes a
+  slice (a slice's 0.5 CPU seconds took 5 s of wall clock on a search of niceness 10 beside two
+  busy loops).
 * **Room of its own for each kind**: at most ``max_waiting`` units of each kind wait, and at
   most ``PER_NETWORK_WAITING`` of a kind per address, so background work never fills the room
   of the moves, and one address never fills the room of its kind.
@@ -203,6 +210,8 @@ class Unit:
     """CPU seconds its finished slices used (``pause``), which its address pays when it ends."""
     slices: int = 0
     """Slices it has run to their end."""
+    yielding: bool = False
+    """Asked to end its running slice early for a waiting move (``yields``)."""
 
 
 @dataclass
@@ -446,7 +455,36 @@ class Schedule:
         self._seat_waiting[unit.seat] = unit.id
         unit.state = UnitState.WAITING
         unit.started = None
+        unit.yielding = False
         return True
+
+    def yields(self) -> tuple[int, ...]:
+        """The running hints, analyses and reviews to ask to end their slice now (each asked once), so
+        that the paid moves waiting for want of a worker get one: reviews before analyses, the last
+        started first. The pool tells their workers; each slice then ends (``pause``) as its budget would."""
+        running = [unit for unit in self._units.values() if unit.state is not UnitState.WAITING]
+        free = self.workers - len(running) + sum(unit.yielding for unit in running)
+        background = sorted(
+            (unit for unit in running if unit.kind is not Kind.MOVE and unit.state is UnitState.RUNNING),
+            key=lambda unit: (unit.kind, unit.started or 0.0),
+        )
+        background = [unit for unit in background if not unit.yielding]
+        asked: list[int] = []
+        for unit in self.order():
+            if unit.kind is not Kind.MOVE:
+                break
+            if not unit.paid or unit.seat in self._seat_running:
+                continue
+            needed = 1 if unit.short else 1 + self.reserve
+            while free < needed and background:
+                chosen = background.pop()
+                chosen.yielding = True
+                asked.append(chosen.id)
+                free += 1
+            if free < needed:
+                break
+            free -= 1
+        return tuple(asked)
 
     def retry(self, unit_id: int, now: float, *, counted: bool = True) -> bool:
         """The worker running ``unit_id`` died: True when the unit waits again (ahead of later units, as
@@ -465,16 +503,17 @@ class Schedule:
         self._seat_waiting[unit.seat] = unit.id
         unit.state = UnitState.WAITING
         unit.started = None
+        unit.yielding = False
         return True
 
     # -- looking ------------------------------------------------------------------------
 
     def order(self) -> list[Unit]:
         """The waiting units in the order they are served: by kind, then by turn (addresses take
-        turns), then by submission."""
+        turns), then first slices before later ones, then by submission."""
         return sorted(
             (unit for unit in self._units.values() if unit.state is UnitState.WAITING),
-            key=lambda unit: (unit.kind, unit.turn, unit.sequence),
+            key=lambda unit: (unit.kind, unit.turn, unit.slices > 0, unit.sequence),
         )
 
     def places(self) -> dict[int, int]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from battle.players.pool_jobs import (
     DEFAULT_WORKER_MEGABYTES,
@@ -55,6 +56,16 @@ layout's slice takes the table used longest ago, and that unit's next slice star
 which costs it depth, never its answer (the progress keeps the deepest answer found)."""
 
 Outcome = Result | Continued | None
+
+
+@dataclass(frozen=True)
+class _Slicing:
+    """How a run's slice may end: its unit stopped (``cancelled``), the slice ended early for a
+    waiting move (``yielded``), or its ``nodes`` searched."""
+
+    cancelled: Callable[[], bool]
+    yielded: Callable[[], bool]
+    nodes: int
 
 
 class PoolServices:
@@ -99,32 +110,29 @@ class PoolServices:
         cancelled: Callable[[], bool],
         progress: SliceProgress | None = None,
         slice_nodes: int = SLICE_NODES,
+        yielded: Callable[[], bool] = lambda: False,
     ) -> Outcome:
         """Run ``job`` (a sliced one for a slice, from ``progress``); ``kernels`` False (still loading)
         answers a shallow level's move from plain Python. None when ``cancelled`` said so before the
-        answer was complete."""
+        answer was complete. ``yielded`` True (after ``stop``): the slice ends early, its progress
+        counting the nodes it searched."""
+        slicing = _Slicing(cancelled, yielded, slice_nodes)
         if isinstance(job, MoveJob):
-            return self._move(job, kernels, cancelled, progress, slice_nodes)
+            return self._move(job, kernels, slicing, progress)
         if isinstance(job, HintJob):
             assert progress is None or isinstance(progress, HintProgress)
-            return self._hint(job, progress or HintProgress(), cancelled, slice_nodes)
+            return self._hint(job, progress or HintProgress(), slicing)
         if isinstance(job, AnalysisJob):
             assert progress is None or isinstance(progress, SearchProgress)
             position = position_of(job.position)
-            found = self._search(position, job.depth, job.every_move, job.budget, progress, cancelled, slice_nodes)
+            found = self._search(position, job.depth, job.every_move, job.budget, progress, slicing)
             return found if isinstance(found, Continued) else AnalysisResult.of(position, found)
         assert progress is None or isinstance(progress, ReviewProgress)
-        reviewed = self._review(job, progress or ReviewProgress(), cancelled, slice_nodes)
+        reviewed = self._review(job, progress or ReviewProgress(), slicing)
         return None if cancelled() else reviewed
 
-    def _move(
-        self,
-        job: MoveJob,
-        kernels: bool,
-        cancelled: Callable[[], bool],
-        progress: SliceProgress | None,
-        slice_nodes: int,
-    ) -> Outcome:
+    def _move(self, job: MoveJob, kernels: bool, slicing: _Slicing, progress: SliceProgress | None) -> Outcome:
+        cancelled = slicing.cancelled
         position = position_of(job.position)
         rng = random.Random(job.seed)
         plain = job.plain and not kernels
@@ -134,28 +142,26 @@ class PoolServices:
             move: Move | None = service.move(position, level=job.level, rng=rng, cancelled=cancelled)
             return None if move is None else MoveResult(move_name(move), job.level, plain)
         assert progress is None or isinstance(progress, SearchProgress)
-        found = self._search(position, level.depth, level.temperature > 0, job.budget, progress, cancelled, slice_nodes)
+        found = self._search(position, level.depth, level.temperature > 0, job.budget, progress, slicing)
         if isinstance(found, Continued):
             return found
         return None if cancelled() else MoveResult(move_name(choose_from(found, level, rng)), job.level)
 
-    def _hint(self, job: HintJob, progress: HintProgress, cancelled: Callable[[], bool], slice_nodes: int) -> Outcome:
+    def _hint(self, job: HintJob, progress: HintProgress, slicing: _Slicing) -> Outcome:
         """The window's hint (``Opponent.hint``) in slices: the quick search ``quick_depth`` deep, then,
         unless it is exact, the exact search, whose answer is taken only when it is exact."""
         position = position_of(job.position)
         if progress.quick is None:
             quick_budget = nodes_of(job.quick_seconds)
-            found = self._search(
-                position, job.quick_depth, False, quick_budget, progress.search, cancelled, slice_nodes
-            )
+            found = self._search(position, job.quick_depth, False, quick_budget, progress.search, slicing)
             if isinstance(found, Continued):
                 assert isinstance(found.progress, SearchProgress)
                 return Continued(HintProgress(None, found.progress))
-            if found.exact or cancelled():
+            if found.exact or slicing.cancelled():
                 return AnalysisResult.of(position, found)
             return Continued(HintProgress(found))
         exact_budget = nodes_of(job.exact_seconds)
-        full = self._search(position, None, False, exact_budget, progress.search, cancelled, slice_nodes)
+        full = self._search(position, None, False, exact_budget, progress.search, slicing)
         if isinstance(full, Continued):
             assert isinstance(full.progress, SearchProgress)
             return Continued(HintProgress(progress.quick, full.progress))
@@ -168,26 +174,24 @@ class PoolServices:
         every_move: bool,
         budget: int,
         progress: SearchProgress | None,
-        cancelled: Callable[[], bool],
-        slice_nodes: int,
+        slicing: _Slicing,
     ) -> Analysis | Continued:
         """One slice of a search ``depth`` deep (None: to the end) within ``budget`` nodes in all: the
         deepest answer once it is complete (exact, or ``depth`` deep), the budget is spent or the unit
-        was told to stop (a watchdog's stop asks for the answer so far), else ``Continued``."""
+        was told to stop (a watchdog's stop asks for the answer so far), else ``Continued`` (a slice
+        told to end early has spent the nodes it searched, else its whole slice)."""
         spent, best = (0, None) if progress is None else (progress.spent, progress.best)
-        nodes = max(1, min(slice_nodes, budget - spent))
+        nodes = max(1, min(slicing.nodes, budget - spent))
         analysis = self._opponent_for(position).search(position, Limits(nodes=nodes, depth=depth), all_exact=every_move)
-        spent += nodes
+        spent += min(nodes, analysis.nodes) if slicing.yielded() else nodes
         if best is None or analysis.depth >= best.depth:
             best = analysis
         complete = best.exact or (depth is not None and best.depth >= min(depth, FULL_DEPTH))
-        if complete or spent >= budget or cancelled():
+        if complete or spent >= budget or slicing.cancelled():
             return best
         return Continued(SearchProgress(spent, best))
 
-    def _review(
-        self, job: ReviewJob, progress: ReviewProgress, cancelled: Callable[[], bool], slice_nodes: int
-    ) -> Outcome:
+    def _review(self, job: ReviewJob, progress: ReviewProgress, slicing: _Slicing) -> Outcome:
         """One slice of a review: of the next position's search (every move's value), or of the final
         position's once every move is searched; the report once all are."""
         game = job.game()
@@ -198,7 +202,7 @@ class PoolServices:
         for move in game.moves[:done]:
             position.push(move)
         if done < len(game.moves):
-            found = self._search(position, None, True, budget, progress.search, cancelled, slice_nodes)
+            found = self._search(position, None, True, budget, progress.search, slicing)
             if isinstance(found, Continued):
                 assert isinstance(found.progress, SearchProgress)
                 return Continued(ReviewProgress(progress.searched, found.progress))
@@ -213,7 +217,7 @@ class PoolServices:
             return Continued(ReviewProgress((*progress.searched, searched)))
         final = None
         if not position.is_over():
-            found = self._search(position, None, False, budget, progress.search, cancelled, slice_nodes)
+            found = self._search(position, None, False, budget, progress.search, slicing)
             if isinstance(found, Continued):
                 assert isinstance(found.progress, SearchProgress)
                 return Continued(ReviewProgress(progress.searched, found.progress))

@@ -191,6 +191,7 @@ def test_a_search_in_flight_when_the_scheduler_goes_away_answers_once_it_is_back
             "waiting_review": 0,
             "waiting_budget": 0,
             "running": 0,
+            "slices_yielded": 0,
             "workers": 0,
         }
         refusal = pool.submit(club_move(), seat="b", address="10.0.0.2")

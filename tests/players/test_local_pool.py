@@ -260,8 +260,11 @@ def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_do
     monkeypatch.setattr(local_pool, "BLOCKED_SECONDS", 1.0)  # a stopped worker uses no CPU: blocked after 1 s
     with LocalPool(1, budget=None) as pool:
         assert pool.wait_ready(WAIT)
-        overdue = submit(pool, endless_analysis(), "overdue").result(WAIT)  # stopped: it answers from what it has
+        ticket = submit(pool, endless_analysis(), "overdue")
+        overdue = ticket.result(WAIT)  # stopped: it answers from what it has
         assert isinstance(overdue, AnalysisResult) and not overdue.exact
+        # at a look of the watchdog's own clock, not after hundreds of slices (each dispatch wakes it)
+        assert ticket.cpu_seconds < 30
         hung = started(submit(pool, endless_analysis(2), "hung"))
         pid = pool.worker_pids()[0]
         assert pid is not None
@@ -458,9 +461,11 @@ def test_a_failing_unit_fails_its_ticket_in_one_line(pair: LocalPool) -> None:
 def test_a_deep_levels_move_waits_a_slice_for_a_strangers_long_analysis_not_its_end(pair: LocalPool) -> None:
     """A long unit holds a worker one slice at a time: a master's move asked while another address's
     analysis of a whole deal (up to 300 s) runs on the worker long units may use is answered between
-    two of its slices, and the analysis goes on afterwards."""
+    two of its slices (the running slice is told to end at once), and the analysis goes on afterwards."""
     board = started(submit(pair, endless_analysis(), "board", "10.0.0.1"))
+    yielded = pair.stats()["slices_yielded"]
     move = submit(pair, MoveJob(position_data(deal(5)), "master", 7), "game", "10.0.0.2")
+    assert pair.stats()["slices_yielded"] == yielded + 1  # the board's slice, running as the move came
     assert isinstance(move.result(WAIT), MoveResult)
     assert not board.future.done() and board.place() in (0, 1)
     board.cancel()

@@ -329,8 +329,8 @@ def test_the_work_ahead_counts_a_slice_of_each_unit_of_its_kind_and_the_whole_of
 
 def test_an_idle_addresss_move_joins_the_round_being_served_and_then_takes_its_turns() -> None:
     """Start-time fair queuing: four addresses' perfect games take turns slice by slice; an expert move
-    of a fifth address that was idle joins the round being served (after the slices of those not yet
-    served in it, not after a whole round), and its next slice comes after one of each of the others."""
+    of a fifth address that was idle joins the round being served, its first slice ahead of the others'
+    next ones in it (not after a whole round), and its next slice comes after one of each of the others."""
     schedule = Schedule(workers=1, budget=None)
     perfect = [admitted(schedule.submit(Kind.MOVE, f"p{n}", f"10.0.2.{n}", 10, 0.0)) for n in range(4)]
     for _ in range(6):  # a round and a half of slices: p0 and p1 have had their second, p2 and p3 not
@@ -345,8 +345,47 @@ def test_an_idle_addresss_move_joins_the_round_being_served_and_then_takes_its_t
         schedule.pause(expert, 0.5, 0.0)
         return served
 
-    assert until_expert() == perfect[2:]  # the rest of the round, then the expert move's first slice
+    assert until_expert() == []  # its first slice at once, ahead of p2's and p3's second
     assert sorted(until_expert()) == perfect  # one slice of each between its two
+
+
+def test_a_move_waiting_for_a_worker_ends_the_background_slices_it_needs_once() -> None:
+    """Two workers, one kept for short moves: a review runs on the other. A long move asks the review
+    to end its slice, once; the review's slice ends (``pause``) and the move takes its worker. A short
+    move takes the kept worker without asking anything; with both workers busy, it asks too."""
+    schedule = Schedule(workers=2, budget=None)
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.1", 60, 0.0))
+    assert taken(schedule) == review
+    assert schedule.yields() == ()  # nothing waits
+    club = admitted(schedule.submit(Kind.MOVE, "club", "10.0.0.2", 2, 0.0))
+    assert schedule.yields() == ()  # the kept worker is free for it
+    assert taken(schedule) == club
+    expert = admitted(schedule.submit(Kind.MOVE, "expert", "10.0.0.3", 3, 0.0))
+    assert schedule.yields() == (review,)
+    assert schedule.yields() == ()  # asked once
+    assert schedule.take(0.0) is None
+    assert schedule.pause(review, 0.1, 0.0)
+    assert schedule.yields() == ()  # the review waits; the expert move waits for the club move's worker only
+    schedule.finish(club, 0.02, 0.0)
+    assert taken(schedule) == expert
+    second = admitted(schedule.submit(Kind.MOVE, "club2", "10.0.0.4", 2, 0.0))
+    assert schedule.yields() == ()  # a move holds the other worker: moves take turns, never yield
+    assert taken(schedule) == second
+    schedule.finish(expert, 1.0, 0.0)
+    schedule.finish(second, 0.0, 0.0)
+    assert taken(schedule) == review  # its next slice, from where it ended
+
+
+def test_a_busy_pool_ends_reviews_before_analyses_and_the_latest_first() -> None:
+    schedule = Schedule(workers=4, budget=None, move_reserve=1)
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.1", 60, 0.0))
+    first = admitted(schedule.submit(Kind.ANALYSIS, "a1", "10.0.0.2", 60, 0.0))
+    second = admitted(schedule.submit(Kind.ANALYSIS, "a2", "10.0.0.3", 60, 0.0))
+    for now, unit in enumerate((first, second, review)):
+        assert schedule.take(float(now)) is not None and schedule.unit(unit).state is UnitState.RUNNING  # type: ignore[union-attr]
+    moves = [admitted(schedule.submit(Kind.MOVE, f"m{n}", f"10.0.1.{n}", 10, 0.0)) for n in range(2)]
+    assert schedule.yields() == (review, second)  # two long moves need two workers and the kept one free
+    assert schedule.unit(first).state is UnitState.RUNNING and moves  # type: ignore[union-attr]
 
 
 def taken(schedule: Schedule) -> int:
@@ -371,7 +410,7 @@ def test_a_unit_stopped_mid_slice_ends_with_it_and_its_address_pays_every_slice(
 
 operations = st.lists(
     st.tuples(
-        st.sampled_from(["submit", "take", "finish", "pause", "cancel", "retry", "seat"]),
+        st.sampled_from(["submit", "take", "finish", "pause", "cancel", "retry", "seat", "yields"]),
         st.integers(0, 5),
         st.sampled_from(list(Kind)),
         st.floats(0, 12),
@@ -397,6 +436,13 @@ def test_the_invariants_hold_whatever_happens(steps: list[tuple[str, int, Kind, 
             schedule.take(now, plain_only=number == 0)
         elif action == "seat":
             schedule.cancel_seat(seat)
+        elif action == "yields":
+            for asked in schedule.yields():
+                unit = schedule.unit(asked)
+                assert unit is not None and unit.kind is not Kind.MOVE and unit.state is UnitState.RUNNING
+                assert any(
+                    other.kind is Kind.MOVE and other.state is UnitState.WAITING for other in schedule._units.values()
+                )
         elif units and action == "finish":
             schedule.finish(units[number % len(units)], amount, now)
         elif units and action == "pause":

@@ -130,3 +130,24 @@ def test_a_stop_mid_slice_ends_a_search_with_its_answer_so_far(services: PoolSer
     job = AnalysisJob(position_data(greedy_down(9, 108)), every_move=False, nodes=100 * SMALL)
     outcome = services.run(job, kernels=True, cancelled=lambda: True, slice_nodes=SMALL)
     assert isinstance(outcome, AnalysisResult) and not outcome.exact
+
+
+def test_a_slice_told_to_end_early_counts_the_nodes_it_searched_and_the_search_goes_on(services: PoolServices) -> None:
+    """A waiting move's ``yield``: the slice stops as at its node limit (here before it starts) and answers
+    its progress with the nodes it searched, not a whole slice's; the next slices answer what one
+    search proves."""
+    position = greedy_down(4, 56)
+    job = AnalysisJob(position_data(position), every_move=True, nodes=20_000_000)
+    services.stop()  # the worker's listening thread: told to yield as the slice begins
+    outcome = services.run(job, kernels=True, cancelled=lambda: False, slice_nodes=SMALL, yielded=lambda: True)
+    services.clear_stop()
+    assert isinstance(outcome, Continued)
+    assert outcome.progress.spent < SMALL  # type: ignore[union-attr]
+    progress = outcome.progress
+    for _ in range(10_000):
+        outcome = services.run(job, kernels=True, cancelled=lambda: False, progress=progress, slice_nodes=SMALL)
+        if not isinstance(outcome, Continued):
+            break
+        progress = outcome.progress
+    expected = Advisor(megabytes=32).search(position, Limits(), all_exact=True)
+    assert isinstance(outcome, AnalysisResult) and outcome.exact and outcome.value == expected.value
