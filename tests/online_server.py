@@ -278,10 +278,18 @@ class Client:
         return message
 
     def expect(self, kind: str, timeout: float = REPLY_WAIT) -> dict[str, Any]:
-        """The next message of this kind (others before it are kept in ``seen``)."""
+        """The next message of this kind (others before it are kept in ``seen``); a wait that runs out
+        fails naming the kind and the last messages that came instead (a refusal, an error)."""
         deadline = time.monotonic() + timeout
+        first = len(self.seen)
         while True:
-            message = self.read(max(0.01, deadline - time.monotonic()))
+            try:
+                message = self.read(max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                instead = [
+                    message.get("type") if message.get("type") == "state" else message for message in self.seen[first:]
+                ]
+                raise AssertionError(f"no {kind!r} within {timeout} s; came instead: {instead[-5:]}") from None
             if message.get("type") == kind:
                 return message
 

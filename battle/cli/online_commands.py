@@ -11,7 +11,7 @@ import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 from battle.cli.inputs import InputError, database_file, load_position, positive_number, use_colour, whole_number
 from battle.cli.interruption import EXIT_INTERRUPTED
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
     from battle.online.server.shards import Shard
     from battle.online.server.shared_directory import SharedDirectory
-    from battle.online.server.solver_outcomes import SolverSetup
     from battle.rules.board import Position
 
 DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
@@ -395,10 +394,20 @@ def _group_name(text: str) -> str:
 
 
 def _shared_url(text: str) -> str:
-    if urlparse(text).scheme not in ("postgresql", "postgres"):
+    """A PostgreSQL address without a password: a command line is every local user's to read
+    (``ps``), so the password comes from libpq's own PGPASSWORD or pgpass file (PGPASSFILE)."""
+    parts = urlparse(text)
+    if parts.scheme not in ("postgresql", "postgres"):
         raise argparse.ArgumentTypeError(
             _("{quote} is not a PostgreSQL address like postgresql://battle@db.example.org/battle").format(
                 quote=quote(text, 60)
+            )
+        )
+    if parts.password is not None or "password" in parse_qs(parts.query):
+        raise argparse.ArgumentTypeError(
+            _(
+                "the address holds a password, which every user of this machine can read on a command "
+                "line: give it in PGPASSWORD or a pgpass file (PGPASSFILE) instead"
             )
         )
     return text
@@ -434,6 +443,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     database_file(args.db)  # a mistyped folder is refused, not made, and before the server's modules load
     from dataclasses import replace
 
+    from battle.cli.serve_claim import hold_database
     from battle.online.server.game_server import bound_port, running_server
     from battle.online.server.group_commit import GATHER_SECONDS
     from battle.online.server.process_tuning import LoopChoice, serving_loop, tuned_for_serving
@@ -467,6 +477,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     except OSError as error:
         raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
+    try:
+        held = None if process_of is not None else hold_database(store.path)  # a game process: the supervisor's
+    except InputError:
+        store.close()
+        raise
     if store.notice:
         print(store.notice, file=sys.stderr)
     store.slow_sync = max(0.0, args.slow_sync_ms) / 1000
@@ -511,7 +526,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 limits,
                 commit=args.commit,
                 solver=solver,
-                deals=_deal_book(solver),
+                deals=_deal_book(wants_solver),
                 gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
                 shard=ONE_PROCESS if process_of is None else process_of,
                 run_folder=None if process_of is None else Path(args.run_folder),
@@ -553,6 +568,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     finally:
         store.close()
+        if held is not None:
+            held.close()
     # Ctrl-C exits 130 as every command does; SIGTERM is how a service manager (systemd's
     # ``systemctl stop``) ends a server on purpose, a clean stop: 0
     return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
@@ -584,9 +601,10 @@ class _CatalogueDeals:
         return None if par is None else (par.value, tuple(par.best_moves or ()))
 
 
-def _deal_book(solver: SolverSetup | None) -> _CatalogueDeals | None:
-    """The catalogue, for a server with a solver (one without plays no deal of the day)."""
-    return None if solver is None else _CatalogueDeals()
+def _deal_book(wants_solver: bool) -> _CatalogueDeals | None:
+    """The catalogue, for every process of a server with a solver, wherever its pool runs (a server
+    without one plays no deal of the day)."""
+    return _CatalogueDeals() if wants_solver else None
 
 
 def _say_serving(args: argparse.Namespace, port: int, path: Path, unfinished: int) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from battle.cli.inputs import InputError
 from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.cli.run_folders import make_run_folder
+from battle.cli.serve_claim import hold_database
 from battle.i18n import _, ngettext
 from battle.rules.errors import quote
 from battle.storage.paths import error_reason
@@ -31,7 +32,6 @@ def serve_in_processes(
     """Run the server as ``processes`` game processes under one supervisor until SIGINT or SIGTERM;
     ``say_serving`` prints the lines one server prints once it listens."""
     from battle.online.server.store import GameStore, StoreError
-    from battle.online.server.supervisor import Supervisor, listening_socket
     from battle.storage.paths import StorageProblem
 
     try:
@@ -43,6 +43,22 @@ def serve_in_processes(
         raise InputError(str(error)) from None
     except OSError as error:
         raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
+    held = hold_database(path)  # the game processes serve it under the supervisor's claim
+    try:
+        return _supervise(args, processes, say_serving, path, unfinished)
+    finally:
+        held.close()
+
+
+def _supervise(
+    args: argparse.Namespace,
+    processes: int,
+    say_serving: Callable[[argparse.Namespace, int, Path, int], None],
+    path: Path,
+    unfinished: int,
+) -> int:
+    from battle.online.server.supervisor import Supervisor, listening_socket
+
     try:
         listener = listening_socket(args.host, args.port)
     except UnicodeError:

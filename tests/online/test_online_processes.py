@@ -302,6 +302,27 @@ def test_a_game_against_the_solver_in_process_1_is_played_on_process_0s_pool(tmp
         client.close()
 
 
+def test_the_deal_of_the_day_fair_deals_and_par_are_every_homes(tmp_path: Path) -> None:
+    """The catalogue is every process's, not only the pool's: players whose homes are process 0 and
+    process 1 see the same deal of the day, and each plays it, and a fair deal, with its par."""
+    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
+        tables = []
+        for home in (0, 1):
+            client = Client(server.url, source=HOMES[home])
+            client.send({"type": "daily"})
+            table = client.expect("daily_table", SECONDS)
+            assert table["deal"] is not None and table["par"] is not None, (home, table)
+            tables.append((table["deal"], table["par"]))
+            for deal in ({"daily": True}, {"fair": "even"}):
+                client.send({"type": "solver_game", "level": "beginner", "deal": deal, "first": "creator"})
+                client.expect("solver_created", SECONDS)
+                state = client.expect("state", SECONDS)
+                assert shard_of(state["game"], 2) == home
+                assert client.expect("solver", SECONDS)["par"] is not None, (home, deal)
+            client.close()
+        assert tables[0] == tables[1]
+
+
 def test_one_lobby_for_every_process(tmp_path: Path) -> None:
     """The lobby's list lives in process 0: a follower whose home is process 1 sees a challenge opened
     from process 0's home, and takes it (its join goes to the game's process)."""

@@ -76,6 +76,8 @@ def test_a_directory_down_is_refused_busy_with_the_whole_seconds_to_wait() -> No
         (["--shared", "mysql://db/x"], "'mysql://db/x' is not a PostgreSQL address like postgresql://"),
         (["--group", "a"], "--group and --shared go together: a machine among several needs both"),
         (["--shared", "postgresql://db/x"], "--group and --shared go together"),
+        (["--group", "a", "--shared", "postgresql://battle:s3cret@db/x"], "give it in PGPASSWORD or a pgpass file"),
+        (["--group", "a", "--shared", "postgresql://db/x?password=s3cret"], "the address holds a password"),
     ],
 )
 def test_serve_refuses_a_wrong_group_or_shared_database_in_one_line(
@@ -91,4 +93,5 @@ def test_serve_refuses_a_wrong_group_or_shared_database_in_one_line(
     )
     assert done.returncode != 0 and said in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2, done.stderr
+    assert "s3cret" not in done.stderr  # a refusal never shows the password it refuses
     assert not (tmp_path / "games.sqlite3").exists()  # refused before any database is made

@@ -29,11 +29,12 @@ from battle.players.pool_jobs import (
     HintJob,
     MoveJob,
     MoveResult,
+    ReviewJob,
     ReviewResult,
     position_data,
 )
 from battle.players.pool_schedule import Budget, Refusal
-from battle.rules.board import move_name, parse_move
+from battle.rules.board import biggest_pair, move_name, parse_move
 from battle.rules.deal import deal
 from tests.loop_apart import run_apart
 from tests.players.conftest import (
@@ -280,7 +281,8 @@ def test_a_unit_on_a_worker_starved_of_the_cpu_ends_by_its_own_limit_not_the_clo
 ) -> None:
     """The watchdog counts the worker's CPU seconds: a node-limited analysis on a worker that gets a
     core one part in sixteen (stopped 0.45 s, let run 0.03 s, by signals) takes many times its
-    allowance of wall clock, and still runs to its node limit, on the same worker."""
+    allowance of wall clock, and still runs to its node limit, on the same worker; so does a 2-move
+    game's review, slice by slice."""
     from battle.players import local_pool
 
     monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)
@@ -304,11 +306,19 @@ def test_a_unit_on_a_worker_starved_of_the_cpu_ends_by_its_own_limit_not_the_clo
         try:
             job = AnalysisJob(position_data(deal(1)), every_move=False, nodes=nodes)  # far from exact
             starved = submit(pool, job, "starved").result(WAIT * 4)
+            start = deal(1)
+            first = biggest_pair(start)
+            after = start.copy()
+            after.push(first)
+            two_moves = (move_name(first), move_name(biggest_pair(after)))
+            review_job = ReviewJob(position_data(start), two_moves, seconds_per_move=0.1)  # a 2-move game's review
+            reviewed = submit(pool, review_job, "review").result(WAIT * 4)
         finally:
             done.set()
             throttling.join()
             os.kill(pid, signal.SIGCONT)
         assert isinstance(starved, AnalysisResult) and starved.nodes >= nodes
+        assert isinstance(reviewed, ReviewResult) and len(reviewed.report["moves"]) == 2
         assert pool.worker_pids()[0] == pid  # not killed
 
 
