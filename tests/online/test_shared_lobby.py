@@ -73,6 +73,9 @@ def test_notes_read_back_as_written_and_stay_small() -> None:
         '{"grp": "a", "open": [{"entry": {"code": "X"}, "network": "n"}]}',
         '{"grp": "a", "open": [{"entry": {}}]}',
         json.dumps({"grp": "a", "gone": ["X" * 9000]}),
+        '{"grp": "a", "open": ' + "[" * 3500 + "]" * 3500 + "}",  # under the 8,000 bytes NOTIFY carries
+        '{"grp": "a", "open": [], "gone": [], "at": Infinity}',
+        '{"grp": "a", "open": [], "gone": [], "at": NaN}',
     ],
 )
 def test_a_note_no_group_wrote_is_refused_in_one_line(payload: str) -> None:
@@ -106,6 +109,25 @@ def test_a_days_result_reads_back_named_with_its_group() -> None:
         read_result_row("b", '{"game": "g1"}')
     with pytest.raises(BadResultRow):
         read_result_row("b", result_row(DayResult("g1", 3, "Ann", (40, 36), 1, "friend", 0.0, "net")))
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        '{"game": "g1", "seat": 1, "name": "A", "scores": [Infinity, 3], "first": 1, "opponent": "friend", '
+        '"finished_at": 0, "network": "n", "device": null}',
+        '{"game": "g1", "seat": 1, "name": "A", "scores": [1e999, 3], "first": 1, "opponent": "friend", '
+        '"finished_at": 0, "network": "n", "device": null}',
+        '{"game": "g1", "scores": ' + "[" * 10_000 + "]" * 10_000 + "}",
+        "[1, 2]",
+    ],
+)
+def test_a_shared_result_row_of_any_text_is_left_out_in_one_line(row: str) -> None:
+    """Whatever another group (or anyone with the database's password) wrote, a bad row is the one
+    line of ``BadResultRow``, never an exception that closes every ``daily`` of every group."""
+    with pytest.raises(BadResultRow) as refused:
+        read_result_row("b", row)
+    assert "\n" not in str(refused.value)
 
 
 @contextmanager

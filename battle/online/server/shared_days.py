@@ -29,6 +29,7 @@ from battle.online.server.daily_results import MAX_RESULTS, day_results, finishe
 from battle.online.server.day_table import DayResult
 from battle.online.server.group_routes import DirectoryDown
 from battle.online.server.shared_directory import SharedDirectory
+from battle.online.server.shared_json import read_shared_json
 from battle.online.server.store import GameStore
 
 if TYPE_CHECKING:
@@ -77,7 +78,9 @@ def read_result_row(group: str, text: str) -> DayResult:
     """A row of ``group`` as its result: its game and network named with the group, so two groups'
     never meet; ``BadResultRow`` for anything else."""
     try:
-        data = json.loads(text)
+        data = read_shared_json(text)
+        if not isinstance(data, dict):
+            raise TypeError
         scores = data["scores"]
         device = data["device"]
         result = DayResult(
@@ -91,7 +94,7 @@ def read_result_row(group: str, text: str) -> DayResult:
             network=f"{group}:{data['network']}",
             device=None if device is None else str(device),
         )
-    except (ValueError, TypeError, KeyError, IndexError):
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):  # NotSharedJson is a ValueError
         raise BadResultRow(f"not a day's result: {text[:60]!r}") from None
     if result.seat not in (1, 2) or len(scores) != 2:
         raise BadResultRow(f"not a day's result: {text[:60]!r}")
