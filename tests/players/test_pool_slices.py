@@ -138,11 +138,13 @@ def test_a_slice_told_to_end_early_counts_the_nodes_it_searched_and_the_search_g
     search proves."""
     position = greedy_down(4, 56)
     job = AnalysisJob(position_data(position), every_move=True, nodes=20_000_000)
+    whole = 5_000_000
+    """A slice far beyond what a stopped search's first iterations take (20,659 nodes here)."""
     services.stop()  # the worker's listening thread: told to yield as the slice begins
-    outcome = services.run(job, kernels=True, cancelled=lambda: False, slice_nodes=SMALL, yielded=lambda: True)
+    outcome = services.run(job, kernels=True, cancelled=lambda: False, slice_nodes=whole, yielded=lambda: True)
     services.clear_stop()
     assert isinstance(outcome, Continued)
-    assert outcome.progress.spent < SMALL  # type: ignore[union-attr]
+    assert outcome.progress.spent < whole  # type: ignore[union-attr]
     progress = outcome.progress
     for _ in range(10_000):
         outcome = services.run(job, kernels=True, cancelled=lambda: False, progress=progress, slice_nodes=SMALL)
