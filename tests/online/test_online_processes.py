@@ -341,3 +341,25 @@ def test_one_lobby_for_every_process(tmp_path: Path) -> None:
         assert follower.expect("lobby_news", SECONDS)["removed"] == [code]
         for client in (follower, challenger, taker):
             client.close()
+
+
+def test_a_game_process_whose_supervisor_is_gone_before_it_starts_ends_at_once(tmp_path: Path) -> None:
+    """A supervisor killed while its game processes still import (no death signal asked for yet)
+    leaves none of them serving: each sees a parent other than the supervisor that named itself,
+    and ends before it opens the database or prints that it is ready."""
+    import subprocess
+    import sys
+
+    from battle.online.server.supervisor import SUPERVISOR_VARIABLE
+
+    database = tmp_path / "games.sqlite3"
+    gone = str(os.getpid() + 4_000_000)  # no process: not this test, the game process's parent
+    ended = subprocess.run(
+        [sys.executable, "-m", "battle", "serve", "--db", str(database), "--process-of=1/2", "--solver-workers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, SUPERVISOR_VARIABLE: gone},
+    )
+    assert ended.returncode == 0 and ended.stdout == "", ended
+    assert not database.exists()
