@@ -363,3 +363,33 @@ def test_a_game_process_whose_supervisor_is_gone_before_it_starts_ends_at_once(t
     )
     assert ended.returncode == 0 and ended.stdout == "", ended
     assert not database.exists()
+
+
+def test_a_process_that_cannot_write_its_counts_says_so_once_and_writes_them_again(tmp_path: Path) -> None:
+    """/stats adds up the counts each process writes to the run's folder: a write that fails (a full
+    disk there; here a folder where its file goes) is one line in the log, not the end of the task
+    for the server's life; once it can write again, it says so and does."""
+    import psutil
+
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        children = psutil.Process(server.pid).children()
+        folders = {
+            arg.split("=", 1)[1] for child in children for arg in child.cmdline() if arg.startswith("--run-folder=")
+        }
+        [folder] = folders
+        blocker = Path(folder) / "stats-1.tmp"
+        blocker.mkdir()
+        try:
+            wait_for_log(server, "process 1 cannot write its counts for /stats")
+        finally:
+            blocker.rmdir()
+        wait_for_log(server, "process 1 writes its counts for /stats again")
+        log = "\n".join(server.log_lines())
+        assert log.count("cannot write its counts") == 1 and "Traceback" not in log
+
+
+def wait_for_log(server: ServerProcess, words: str) -> None:
+    deadline = time.monotonic() + SECONDS
+    while not any(words in line for line in server.log_lines()):
+        assert time.monotonic() < deadline, f"the log never said {words!r}: {server.log_lines()[-5:]}"
+        time.sleep(0.1)

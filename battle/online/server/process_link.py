@@ -243,12 +243,25 @@ class ProcessLink:
         return merged_stats(texts, self.shard.count)
 
     async def _write_stats_forever(self) -> None:
+        """Write this process's counts once a second for the others' ``/stats``; a write that fails (a
+        full disk under the run's folder) is said once, in one line, and tried again each second, so
+        the counts come back with the room."""
         path = self.folder / f"stats-{self.shard.index}.txt"
+        failing = False
         while True:
             if self.own_stats is not None:
                 written = path.with_suffix(".tmp")
-                written.write_text(self.own_stats(), encoding="utf-8")
-                os.replace(written, path)
+                try:
+                    written.write_text(self.own_stats(), encoding="utf-8")
+                    os.replace(written, path)
+                except OSError as error:
+                    if not failing:
+                        log.warning("process %d cannot write its counts for /stats: %s", self.shard.index, error)
+                    failing = True
+                else:
+                    if failing:
+                        log.warning("process %d writes its counts for /stats again", self.shard.index)
+                    failing = False
             await asyncio.sleep(STATS_SECONDS)
 
     def _keep(self, task: asyncio.Task[Any]) -> None:
