@@ -451,7 +451,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from battle.online.server.shards import ONE_PROCESS
     from battle.online.server.solver_outcomes import SolverSetup
     from battle.online.server.store import GameStore, StoreError
-    from battle.online.server.supervisor import READY, die_with_parent
+    from battle.online.server.supervisor import READY, beat_forever, die_with_parent
     from battle.storage.paths import StorageProblem
 
     if args.solver_scheduler and args.solver_workers is not None:
@@ -538,7 +538,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
             if process_of is not None:
                 print(READY, flush=True)  # to the supervisor
-                return await stop
+                beating = asyncio.create_task(beat_forever())
+                try:
+                    return await stop
+                finally:
+                    beating.cancel()
             _say_serving(args, bound_port(server), store.path, games.live.unfinished())
             stopped_by = await stop
         print(_("Server stopped; every game is kept."), flush=True)

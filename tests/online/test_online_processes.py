@@ -393,3 +393,49 @@ def wait_for_log(server: ServerProcess, words: str) -> None:
     while not any(words in line for line in server.log_lines()):
         assert time.monotonic() < deadline, f"the log never said {words!r}: {server.log_lines()[-5:]}"
         time.sleep(0.1)
+
+
+def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -> None:
+    """Each game process beats to the supervisor from its event loop: one stopped (SIGSTOP) is late
+    after ``LATE_SECONDS`` (here 1), and its network's new connections are served by the other
+    process meanwhile; silent ``STUCK_SECONDS`` (here 6) it is killed and started again."""
+    import psutil
+
+    prelude = "import battle.online.server.supervisor as s; s.LATE_SECONDS = 1.0; s.STUCK_SECONDS = 6.0"
+    with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
+
+        def process_1() -> psutil.Process | None:
+            for child in psutil.Process(server.pid).children():
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    if "--process-of=1/2" in child.cmdline():
+                        return child
+            return None
+
+        stopped = process_1()
+        assert stopped is not None
+        stopped.send_signal(signal.SIGSTOP)
+        try:
+            wait_for_log(server, "process 1 of the server has not answered for 1 s: new connections go elsewhere")
+            meanwhile = Client(server.url, source=HOME_1)  # its home is stopped: the other process serves it
+            meanwhile.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            assert shard_of(meanwhile.expect("created", SECONDS)["game"], 2) == 0
+            meanwhile.close()
+            wait_for_log(server, "process 1 of the server has not answered for 6 s: replacing it")
+        finally:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                stopped.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + SECONDS
+        while True:  # the network's games are made at home again once the new process 1 is ready
+            home = Client(server.url, source=HOME_1)
+            home.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            made_in = shard_of(home.expect("created", SECONDS)["game"], 2)
+            home.expect("state", SECONDS)
+            home.send({"type": "abort"})  # called off: the network's cap on waiting games holds no try
+            assert home.expect("state", SECONDS)["result"]["reason"] == "aborted"
+            home.close()
+            if made_in == 1:
+                break
+            assert time.monotonic() < deadline, "process 1 was not started again"
+            time.sleep(0.2)
+        fresh = process_1()
+        assert fresh is not None and fresh.pid != stopped.pid

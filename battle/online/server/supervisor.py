@@ -29,6 +29,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,6 +46,14 @@ FAILED_STARTS = 3
 """Starts in a row that fail before the server gives up."""
 PASS_WAIT = 2.0
 """Seconds the supervisor tries to pass one connection (every process full or starting) before it drops it."""
+BEAT = "beat"
+"""What a game process prints every ``BEAT_SECONDS`` from its event loop, once ready: it is alive."""
+BEAT_SECONDS = 1.0
+LATE_SECONDS = 3.0
+"""A process silent this long gets no new connections (they go to the next process) until it beats."""
+STUCK_SECONDS = 20.0
+"""A process silent this long (stopped, its loop blocked) is killed and started again like a dead one:
+long enough that a loaded machine's late loop (seconds at load 30) is not taken for a stuck one."""
 
 log = logging.getLogger("mahjong-battle.server")
 
@@ -132,7 +141,7 @@ class Supervisor:
                 self.ready[index] = True
                 if all(self.ready):
                     self._all_ready.set()
-                await process.stdout.read()  # it writes nothing more; the end is its exit
+                await self._follow_beats(index, process)
             code = await process.wait()
             self.ready[index] = False
             self._tell_all(Restarted(index))
@@ -143,6 +152,38 @@ class Supervisor:
                 self.stop(f"process {index} of the server exited {failed} times at its start (last: {code})")
                 return
             log.error("process %d of the server exited (%s); starting it again", index, code)
+
+    async def _follow_beats(self, index: int, process: asyncio.subprocess.Process) -> None:
+        """Read process ``index``'s beats until it exits: silent ``LATE_SECONDS``, it gets no new
+        connections until it beats again; silent ``STUCK_SECONDS``, it is killed (and started again)."""
+        assert process.stdout is not None
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        while True:
+            silent = loop.time() - heard
+            try:
+                line = await asyncio.wait_for(
+                    process.stdout.readline(), (LATE_SECONDS if silent < LATE_SECONDS else STUCK_SECONDS) - silent
+                )
+            except TimeoutError:
+                if loop.time() - heard < STUCK_SECONDS:
+                    self.ready[index] = False
+                    log.warning(
+                        "process %d of the server has not answered for %g s: new connections go elsewhere",
+                        index,
+                        LATE_SECONDS,
+                    )
+                    continue
+                log.error("process %d of the server has not answered for %g s: replacing it", index, STUCK_SECONDS)
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                return
+            if not line:
+                return  # it exited
+            if not self.ready[index]:
+                log.warning("process %d of the server answers again", index)
+                self.ready[index] = True
+            heard = loop.time()
 
     def _tell_all(self, note: Restarted) -> None:
         for other in range(self.count):
@@ -222,3 +263,12 @@ def die_with_parent() -> None:
     supervisor = os.environ.get(SUPERVISOR_VARIABLE, "")
     if supervisor.isdigit() and os.getppid() != int(supervisor):
         os._exit(0)  # nobody reads this process's exit any more, nor its output
+
+
+async def beat_forever() -> None:
+    """A game process's beats to its supervisor, from its event loop (a loop blocked is a stuck process)."""
+    while True:
+        await asyncio.sleep(BEAT_SECONDS)
+        with contextlib.suppress(OSError):  # the supervisor is gone: the parent-death signal ends this process
+            sys.stdout.write(BEAT + "\n")
+            sys.stdout.flush()
