@@ -7,6 +7,11 @@ trip on the socket, about a tenth of a millisecond (``benchmarks/solver_pool.py 
 results come back on the client's reading thread, which resolves the tickets' futures and calls
 their progress callbacks, never under the client's lock.
 
+A service that is there but silent (its process stopped, its loop stuck): the first call that gets
+no answer within ``ANSWER_SECONDS`` makes the client silent too, and until the service's next frame
+every call answers at once as if it were away (work refused as ``"unavailable"``, no standings, no
+counts) instead of holding its caller, a game process's event loop, five seconds each.
+
 The service going away (restarted, its process ended): every ticket waiting for it fails with
 ``PoolUnavailable`` (a ``PoolError`` that says so, with the seconds to the next try), work submitted
 meanwhile is refused as ``"unavailable"`` with the same seconds, and the client connects again after
@@ -103,6 +108,8 @@ class PoolClient:
         self._closed = False
         self._redial: threading.Thread | None = None
         self._wake = threading.Event()
+        self._silent = False
+        """A call went unanswered, and the service has sent nothing since: calls do not wait for it."""
         self._connect()
 
     # -- the server's side -----------------------------------------------------------------------
@@ -179,6 +186,8 @@ class PoolClient:
             state = self._link.state(self._clock())
         if not state.connected:
             return state
+        if self._silent:
+            return ClusterState(False, ANSWER_SECONDS)
         try:
             return decode_optional(ClusterState, self._ask({"op": "stats"})["cluster"])
         except (_Lost, WireError, TypeError, KeyError):
@@ -263,6 +272,9 @@ class PoolClient:
 
     def _handle(self, message: dict[str, Any]) -> None:
         op = message["op"]
+        if self._silent:
+            self._silent = False
+            log.warning("solver pool service at %s answers again", self.path)
         if op in ("answer", "submitted"):
             with self._lock:
                 reply = self._replies.pop(message.get("req", -1), None)
@@ -300,6 +312,7 @@ class PoolClient:
         with self._lock:
             if self._socket is connection:
                 self._socket = None
+                self._silent = False  # the back-off of a lost service says when to try
             connection.close()
             if self._closed:
                 return
@@ -338,12 +351,17 @@ class PoolClient:
 
     def _unavailable(self) -> Refusal:
         with self._lock:
+            if self._silent:
+                return Refusal("unavailable", ANSWER_SECONDS)
             return Refusal("unavailable", self._link.retry_after(self._clock()))
 
     # -- frames ------------------------------------------------------------------------------------
 
     def _ask(self, message: dict[str, Any]) -> Any:
-        """Send ``message`` with a request number and wait for its answer (``_Lost`` when none comes)."""
+        """Send ``message`` with a request number and wait for its answer (``_Lost`` when none comes, and
+        at once while the service is silent)."""
+        if self._silent:
+            raise _Lost()
         reply: Future[Any] = Future()
         with self._lock:
             number = next(self._numbers)
@@ -352,6 +370,13 @@ class PoolClient:
             self._send({**message, "req": number})
             return reply.result(ANSWER_SECONDS)
         except FutureTimeout:
+            if not self._silent:
+                self._silent = True
+                log.warning(
+                    "solver pool service at %s did not answer in %g s: its work is refused until it does",
+                    self.path,
+                    ANSWER_SECONDS,
+                )
             raise _Lost() from None
         finally:
             with self._lock:

@@ -453,3 +453,54 @@ def test_work_whose_service_goes_fails_as_unavailable_for_the_server(pool: Local
     finally:
         service.close()
     until(lambda: idle(pool), "the closed service's work left the pool")
+
+
+def test_a_silent_service_holds_one_call_and_the_next_ones_answer_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service whose process is stopped keeps the connection open and answers nothing: the first call
+    waits ``ANSWER_SECONDS`` (here 0.3) for it, and until the service speaks again every call answers at
+    once without sending it anything (work refused as unavailable), so a game process's loop is held
+    once, not five seconds a call; its late answer ends the silence."""
+    from battle.players import pool_client
+
+    monkeypatch.setattr(pool_client, "ANSWER_SECONDS", 0.3)
+    path = tmp_path / "silent.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(path))
+        listener.listen(1)
+        wake = threading.Event()
+        heard: list[str] = []
+
+        def silent_then_well() -> None:
+            connection, _ = listener.accept()
+            with connection:
+                connection.sendall(frame({"op": "hello", "budget": None}))
+                first = read_frame(connection)
+                assert first is not None
+                heard.append(first["op"])
+                wake.wait(WAIT)  # stopped: the request waits in the socket
+                connection.sendall(
+                    frame({"op": "answer", "req": first["req"], "value": {"stats": {}, "cluster": None}})
+                )
+                while (request := read_frame(connection)) is not None:
+                    heard.append(request["op"])
+                    connection.sendall(frame({"op": "answer", "req": request["req"], "value": []}))
+
+        service = threading.Thread(target=silent_then_well)
+        service.start()
+        with PoolClient(path) as client:
+            assert client.stats() == {}  # the one call that waits
+            refused = client.submit(endless_analysis(), seat="s", address="192.0.2.71")
+            assert isinstance(refused, Refusal) and refused.reason == "unavailable"
+            assert client.standings() == {} and client.stats() == {}
+            cluster = client.cluster()
+            assert cluster is not None and not cluster.connected
+            wake.set()  # the service goes on: its late answer comes first
+            deadline = time.monotonic() + WAIT
+            while client._silent:
+                assert time.monotonic() < deadline, "the late answer did not end the silence"
+                time.sleep(0.01)
+            assert client.standings() == {}
+        service.join(WAIT)
+        assert heard == ["stats", "standings"]  # nothing was sent while it was silent
