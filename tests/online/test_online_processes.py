@@ -439,3 +439,19 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
             time.sleep(0.2)
         fresh = process_1()
         assert fresh is not None and fresh.pid != stopped.pid
+
+
+def test_stats_count_a_connection_passed_to_its_games_process_once(tmp_path: Path) -> None:
+    """A connection counted at its network's home (process 1) and held by its game's process (0) is one
+    connection in /stats, not one in each process's count (the request for /stats is the third)."""
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        game = Game(server.url, HOME_0, HOME_1)  # the guest from process 1's home joins a game of process 0
+        assert shard_of(game.game_id, 2) == 0
+        deadline = time.monotonic() + SECONDS
+        while True:  # each process writes its counts each second: until process 1's has the guest
+            shown = stats(server)
+            if (shown["connections"], shown["client_addresses"]) == ("3", "2"):  # 127.0.0.1 and 127.0.0.3
+                break
+            assert time.monotonic() < deadline, f"/stats says {shown['connections']} connections, not 3"
+            time.sleep(0.1)
+        game.close()

@@ -140,7 +140,7 @@ async def running_server(
         link = None if shard.alone or run_folder is None else ProcessLink(run_folder, shard, guard, connection_options)
 
         def own_stats() -> str:
-            return _stats(guard, games, server, old)
+            return _stats(guard, games, server, old, 0 if link is None else link.lent_out)
 
         front = HttpFront(guard, limits, own_stats if link is None else link.all_stats, host)
         where: dict[str, Any] = {"host": host, "port": port}
@@ -210,10 +210,11 @@ serves it to the others (``battle.players.pool_service``), so every process answ
 solver work and one schedule keeps every network's budget and turn across them."""
 
 
-def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames) -> str:
+def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames, lent_out: int) -> str:
     """``/stats``: a game against the solver counts apart from the games between people; the old
     finished games deleted since the start (``--keep-days``) and the lobby's followers and open challenges
-    come before the solver's lines."""
+    come before the solver's lines. ``lent_out``: connections counted here, at their network's home,
+    that another process holds (and counts in its own connections): left out of this one's."""
     solver_games = server.solver_games.playing()
     more = [("old_games_deleted", str(old.deleted)), ("solver_games_playing", str(solver_games))]
     lobby = server.lobby
@@ -221,7 +222,8 @@ def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGa
     if server.solver_games.work is not None:
         more += server.solver_games.work.stats()
     return stats_text(
-        guard,
+        guard.total - lent_out,
+        len(guard.connections),
         games.count(Status.WAITING),
         games.count(Status.PLAYING) - solver_games,
         server.moves_told,

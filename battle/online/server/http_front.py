@@ -165,22 +165,24 @@ def _same_host(origin: str, host: str) -> bool:
 
 
 def stats_text(
-    guard: AddressGuard,
+    connections: int,
+    addresses: int,
     waiting: int,
     playing: int,
     moves_told: Iterable[float],
     commit_seconds: Iterable[float],
     solver: Iterable[tuple[str, str]] = (),
 ) -> str:
-    """The live counts ``GET /stats`` shows, one ``name value`` a line: ``moves_told`` are the
+    """The live counts ``GET /stats`` shows, one ``name value`` a line: the open ``connections``, the
+    client ``addresses`` they come from; ``moves_told`` are the
     monotonic times of recent moves, ``commit_seconds`` how long recent writes took; ``solver``, the
     solver's lines (its games, its queue, its workers, its time spent), follow."""
     now = time.monotonic()
     recent = sum(1 for stamp in moves_told if now - stamp <= 10.0)
     commits = sorted(commit_seconds)
     lines = [
-        ("connections", str(guard.total)),
-        ("client_addresses", str(len(guard.connections))),
+        ("connections", str(connections)),
+        ("client_addresses", str(addresses)),
         ("games_waiting", str(waiting)),
         ("games_playing", str(playing)),
         ("moves_per_second", f"{recent / 10.0:.1f}"),

@@ -156,6 +156,11 @@ class ProcessLink:
             peer.on_closed = lambda: self._tell_released(note.home, note.address)
         return peer
 
+    @property
+    def lent_out(self) -> int:
+        """Connections counted here, at their network's home, that other processes hold now."""
+        return sum(sum(lent.values()) for lent in self.lent.values())
+
     def _released(self, by: int, address: str) -> None:
         lent = self.lent.get(by)
         if lent is not None and lent[address] > 0:
