@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -107,8 +107,13 @@ class Work(Generic[Answer]):
 class SolverWork:
     """The pool, the places told to the pages, and the solver time spent by kind (for ``/stats``)."""
 
-    def __init__(self, pool: PoolFront) -> None:
+    def __init__(self, pool: PoolFront, *, remote: bool = False) -> None:
         self.pool = pool
+        self.remote = remote
+        """The pool is another process's (``shared``): its counts and places are round trips to it, asked
+        off the event loop once a second (``watch_places``), so a pool that stalls never holds this
+        process's games; its ``/stats`` lines are then up to a second old."""
+        self._pool_lines: list[tuple[str, str]] = self._read_pool_lines() if remote else []
         self._watched: dict[PoolTicket, tuple[Callable[[Waiting | None], None], int, float | None]] = {}
         """Each watched ticket's teller, the place it told last, and when (monotonic) it said its
         budget would pay for it (None: it did not wait for its budget)."""
@@ -128,7 +133,7 @@ class SolverWork:
         deadline = time.monotonic() + patience
         while True:
             try:
-                return cls(PoolClient(path))
+                return cls(PoolClient(path), remote=True)
             except OSError:
                 if time.monotonic() >= deadline:
                     raise
@@ -212,15 +217,23 @@ class SolverWork:
             self._watched[work.ticket] = (tell, waiting.place, _paid_at(waiting, time.monotonic()))
 
     async def watch_places(self) -> None:
-        """Every ``PLACES_EVERY`` seconds: each watched work whose place changed is told it."""
+        """Every ``PLACES_EVERY`` seconds: each watched work whose place changed is told it (and another
+        process's pool's counts are read again for ``/stats``), the round trips to another process's
+        pool off the loop."""
         while True:
             await asyncio.sleep(PLACES_EVERY)
-            self.tell_places()
+            if not self.remote:
+                self.tell_places()
+                continue
+            self._pool_lines = await asyncio.to_thread(self._read_pool_lines)
+            if self._watched:
+                self.tell_places(await asyncio.to_thread(self.pool.standings))
 
-    def tell_places(self) -> None:
+    def tell_places(self, standings: Mapping[PoolTicket, Standing] | None = None) -> None:
         if not self._watched:
             return
-        standings = self.pool.standings()
+        if standings is None:
+            standings = self.pool.standings()
         now = time.monotonic()
         for ticket, (tell, place, paid_at) in list(self._watched.items()):
             waiting = _waiting(standings.get(ticket))
@@ -238,10 +251,7 @@ class SolverWork:
         """``/stats`` lines: the units waiting by kind and running, the workers, the solver seconds
         the work of each kind took so far, and the budget every address gets; with a Dask cluster,
         whether it answers (``solver_cluster connected``, ``solver_cluster reconnecting next_try_in=4``)."""
-        lines = [(f"solver_{name}", str(count)) for name, count in self.pool.stats().items()]
-        cluster = self.pool.cluster()
-        if cluster is not None:
-            lines.append(("solver_cluster", cluster.text()))
+        lines = list(self._pool_lines) if self.remote else self._read_pool_lines()
         budget = self.pool.budget
         if budget is not None:
             lines += [
@@ -250,6 +260,14 @@ class SolverWork:
             ]
         with self._cpu_lock:
             lines += [(f"solver_cpu_seconds_{kind}", f"{seconds:.2f}") for kind, seconds in self._cpu.items()]
+        return lines
+
+    def _read_pool_lines(self) -> list[tuple[str, str]]:
+        """The pool's own counts and, with a Dask cluster or another process's pool, whether it answers."""
+        lines = [(f"solver_{name}", str(count)) for name, count in self.pool.stats().items()]
+        cluster = self.pool.cluster()
+        if cluster is not None:
+            lines.append(("solver_cluster", cluster.text()))
         return lines
 
     def close(self) -> None:
