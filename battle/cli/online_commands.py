@@ -443,7 +443,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     database_file(args.db)  # a mistyped folder is refused, not made, and before the server's modules load
     from dataclasses import replace
 
-    from battle.cli.serve_claim import hold_database
+    from battle.cli.serve_claim import check_writable, hold_database
     from battle.online.server.game_server import bound_port, running_server
     from battle.online.server.group_commit import GATHER_SECONDS
     from battle.online.server.process_tuning import LoopChoice, serving_loop, tuned_for_serving
@@ -479,6 +479,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
     try:
         held = None if process_of is not None else hold_database(store.path)  # a game process: the supervisor's
+        check_writable(store)
     except InputError:
         store.close()
         raise

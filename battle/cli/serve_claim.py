@@ -6,13 +6,16 @@ each keep their own games in memory: a game made on one and joined on the other 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from battle.cli.inputs import InputError, file_label
 from battle.i18n import _
 from battle.storage.paths import error_reason
 from battle.storage.process_lock import NotALockFile
 from battle.storage.sqlite_store import StoreClaimed, claim, claim_path
+
+if TYPE_CHECKING:
+    from battle.online.server.store import GameStore
 
 
 def hold_database(path: Path) -> IO[bytes]:
@@ -32,4 +35,20 @@ def hold_database(path: Path) -> IO[bytes]:
     except OSError as error:
         raise InputError(
             _("cannot claim {path}: {value}").format(path=file_label(str(claim_path(path))), value=error_reason(error))
+        ) from None
+
+
+def check_writable(store: GameStore) -> None:
+    """Refuse, in one line, a game database another program holds a write lock on (an ``sqlite3``
+    shell in a transaction, a backup tool): the server's first write would fail with a traceback,
+    in every game process again."""
+    from battle.online.server.store import StoreError, Write
+
+    try:
+        store.commit(Write("", "writing to the game database", ()))
+    except StoreError as error:
+        raise InputError(
+            _("{path} takes no writes ({reason}): another program holds it").format(
+                path=file_label(str(store.path)), reason=str(error).rpartition(": ")[2]
+            )
         ) from None

@@ -20,7 +20,7 @@ from pathlib import Path
 from battle.cli.inputs import InputError
 from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.cli.run_folders import make_run_folder
-from battle.cli.serve_claim import hold_database
+from battle.cli.serve_claim import check_writable, hold_database
 from battle.i18n import _, ngettext
 from battle.rules.errors import quote
 from battle.storage.paths import error_reason
@@ -38,6 +38,7 @@ def serve_in_processes(
         with GameStore(args.db) as store:
             if store.notice:
                 print(store.notice, file=sys.stderr)
+            check_writable(store)
             unfinished, path = store.unfinished_count(), store.path
     except (StoreError, StorageProblem) as error:
         raise InputError(str(error)) from None

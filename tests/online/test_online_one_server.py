@@ -4,6 +4,7 @@ on one and joined on the other would wait for ever); once the first has stopped,
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,22 @@ def test_a_second_server_on_a_served_database_is_refused_naming_the_first(tmp_pa
         assert refused.stdout == ""
     server.start()  # the first one stopped: the file is free again, for it as for any
     server.stop()
+
+
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_a_database_another_program_holds_a_write_lock_on_is_refused_in_one_line(
+    tmp_path: Path, processes: str
+) -> None:
+    from battle.online.server.store import GameStore
+
+    database = tmp_path / "games.sqlite3"
+    GameStore(database).close()
+    holder = sqlite3.connect(database, isolation_level=None)  # an sqlite3 shell in a transaction
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        refused = second_serve(database, "--processes", processes)
+    finally:
+        holder.close()
+    assert refused.returncode == 2, refused.stderr
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "takes no writes (database is locked): another program holds it" in lines[0], lines
