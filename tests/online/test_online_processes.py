@@ -455,3 +455,28 @@ def test_stats_count_a_connection_passed_to_its_games_process_once(tmp_path: Pat
             assert time.monotonic() < deadline, f"/stats says {shown['connections']} connections, not 3"
             time.sleep(0.1)
         game.close()
+
+
+def test_every_feature_of_the_page_answers_a_player_of_either_home(tmp_path: Path) -> None:
+    """The lobby, puzzles, a device's statistics, the deal of the day and the analysis board answer a
+    player whichever process is its network's home."""
+    from battle.rules.notation import format_position
+    from tests.players.conftest import greedy_down
+
+    device = "0123456789abcdef0123456789abcdef"
+    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
+        for home in (0, 1):
+            client = Client(server.url, source=HOMES[home])
+            client.send({"type": "lobby_follow"})
+            assert "challenges" in client.expect("lobby", SECONDS)
+            client.send({"type": "lobby_leave"})
+            client.send({"type": "puzzle_open", "device": device})
+            assert client.expect("puzzle_shown", SECONDS)["puzzle"]
+            client.send({"type": "my_stats", "device": device})
+            client.expect("my_stats_result", SECONDS)
+            client.send({"type": "daily", "device": device})
+            assert client.expect("daily_table", SECONDS)["deal"] is not None
+            client.send({"type": "analyse", "id": f"board{home}", "position": format_position(greedy_down(3, 40))})
+            result = client.expect("analysis_result", 120.0)
+            assert result["id"] == f"board{home}" and result["evaluation"]["best_moves"], result
+            client.close()
