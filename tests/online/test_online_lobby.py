@@ -159,3 +159,33 @@ def test_stats_count_the_followers_and_the_challenges(server: ServerProcess) -> 
     assert (lines["lobby_followers"], lines["lobby_challenges"]) == ("1", "1")
     for client in (page, ann):
         client.close()
+
+
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_an_open_challenge_outlives_a_killed_server_and_is_listed_once_its_challenger_is_back(
+    tmp_path: Path, processes: str
+) -> None:
+    """The lobby's challenges are rows of the database: after ``kill -9`` of the server (the supervisor
+    and its processes with two) a follower sees none while its challenger is away, then Ann's again
+    once she resumes it, and Bob takes it."""
+    with ServerProcess(tmp_path, "--processes", processes) as running:
+        ann, created = challenge(running.url, "127.0.0.2", "Ann")
+        ann.close()
+        assert running.process is not None
+        running.process.kill()  # the supervisor: its game processes end with it
+        running.process.wait()
+        running.start()
+        watcher, listing = follower(running.url)
+        assert listing["challenges"] == []  # Ann is not there to answer for it
+        back = Client(running.url, source="127.0.0.2")
+        back.send({"type": "resume", "token": created["token"]})
+        back.expect("state")
+        news = watcher.expect("lobby_news", timeout=30)
+        assert [entry["code"] for entry in news["added"]] == [created["invite"]]
+        assert news["added"][0]["name"] == "Ann"
+        bob = Client(running.url, source="127.0.0.3")
+        bob.send({"type": "join", "code": created["invite"], "name": "Bob"})
+        bob.expect("joined")
+        assert watcher.expect("lobby_news", timeout=30)["removed"] == [created["invite"]]
+        for client in (watcher, back, bob):
+            client.close()

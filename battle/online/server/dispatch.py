@@ -63,7 +63,7 @@ from battle.online.protocol.solver_messages import (
     StopAnalysis,
 )
 from battle.online.protocol.writer import server_frame
-from battle.online.server import wire
+from battle.online.server import lobby_rows, wire
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.analysis_boards import AnalysisBoards
 from battle.online.server.connections import Client, Peer, client_address, forwarded_address
@@ -84,6 +84,7 @@ from battle.online.server.shards import home_of, shard_of
 from battle.online.server.share_address import ShareAddress
 from battle.online.server.solver_games import DealBook, NoDeals, SolverGames
 from battle.online.server.store import StoreError, Write
+from battle.online.server.wire_lobby import challenge_entry
 
 if TYPE_CHECKING:
     from battle.online.server.solver_work import SolverWork
@@ -163,6 +164,10 @@ class GameServer:
         self.lobby = LobbyDesk(self.audiences, clock)
         """The lobby: open challenges anyone may take, games on show, and the connections following it."""
         self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
+        if live.shard.alone or live.shard.index == LOBBY_PROCESS:  # its challenges outlive the process
+            lobby_rows.make_table(live.store)
+            self.lobby.persist = live.submit
+            self.lobby.restore(lobby_rows.load(live.store))
         self._standing_alone: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
             **self._solver,
             AskDaily: self.devices.daily,
@@ -300,9 +305,7 @@ class GameServer:
             network = await self.groups.lobby_network(client.address, network)
         self.lobby.refuse_offer(network)
         self.lobby.forget(client)  # its connection is the challenge's from now on
-        await self._create(client, message.create)
-        if client.room is not None:
-            self.lobby.opened(client.room, network, message.create)
+        await self._create(client, message.create, listed_for=network)
 
     def _refuse_if_elsewhere(
         self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
@@ -331,7 +334,9 @@ class GameServer:
     def _process_of(self, game_id: str) -> int:
         return shard_of(game_id, self.live.shard.count)
 
-    async def _create(self, client: Client, message: Create) -> None:
+    async def _create(self, client: Client, message: Create, listed_for: str | None = None) -> None:
+        """A friend's game; ``listed_for``: a challenge of that network, stored with the game in one
+        write (a crash never keeps one without the other) and listed once the challenger has it."""
         self._refuse_create(client)
         held_elsewhere = 0
         if self.groups is None:
@@ -365,7 +370,12 @@ class GameServer:
         try:
             if self.groups is not None:
                 await self.groups.seated(room.game_id, hash_token(token), [client.address])
-            await stored(self.live.submit(room, with_networks(store.plan_create(room), room.game_id, seats)))
+            write = with_networks(store.plan_create(room), room.game_id, seats)
+            entry = None if listed_for is None else challenge_entry(room, message, self.clock())
+            if entry is not None and listed_for is not None and self.lobby.persist is not None:
+                listed = lobby_rows.opened(room.game_id, listed_for, entry)
+                write = Write(write.game, write.action, write.statements + listed.statements)
+            await stored(self.live.submit(room, write))
         except (StoreError, ProtocolError):
             self.live.rooms.pop(room.game_id, None)
             self.guard.not_hosting(client.address, room.game_id)
@@ -379,6 +389,8 @@ class GameServer:
             wire.created(room, invite, watch, token, links.make("join", invite), links.make("watch", watch))
         )
         await client.send(self.audiences.state(room, client.seat))
+        if entry is not None and listed_for is not None:
+            self.lobby.opened(room, listed_for, entry)
 
     def _refuse_create(self, client: Client) -> None:
         """Refuse a create the server's and the connection's caps do not allow now (the network's start

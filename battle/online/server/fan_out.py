@@ -52,6 +52,8 @@ class Audiences:
         """Broadcasts started from a timer or a drain (kept referenced until done, as asyncio asks)."""
         self._leaving: list[Callable[[Room, int | None], None]] = []
         """Told of every connection that leaves a game, with the game and the seat it held."""
+        self._arriving: list[Callable[[Room, int | None], None]] = []
+        """Told of every connection that attaches to a game, with the game and its seat."""
         self._told: list[Callable[[Room], None]] = []
         """Told of every stored change of a game once its connections have it."""
 
@@ -63,6 +65,11 @@ class Audiences:
         """Tell ``listener`` of every connection that leaves a game (it closed, or picked another):
         the solver stops the work of a game its player left."""
         self._leaving.append(listener)
+
+    def on_arrive(self, listener: Callable[[Room, int | None], None]) -> None:
+        """Tell ``listener`` of every connection that attaches to a game, once attached (the lobby lists
+        a stored challenge again when its challenger comes back)."""
+        self._arriving.append(listener)
 
     def on_told(self, listener: Callable[[Room], None]) -> None:
         """Tell ``listener`` of every stored change of a game (a move, an end, any change told by its
@@ -91,6 +98,8 @@ class Audiences:
         client.picked()
         self.attached.setdefault(room.game_id, set()).add(client)
         client.socket.on_drained = lambda: self._refresh(client)
+        for listener in self._arriving:
+            listener(room, seat)
         return came
 
     async def detach(self, client: Client) -> None:

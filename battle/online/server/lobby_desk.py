@@ -13,6 +13,10 @@ it leaves the list when the game is taken (then it is on show to watch until it 
 untaken (withdrawn: ``abort``), ``challenge_seconds`` after it opened, or ``grace_seconds`` after its
 challenger's last connection to it closed.
 
+The challenges outlive the process: each one opened is stored (``persist``, ``lobby_rows``) and
+deleted as it closes; a process started again is given the stored ones (``restore``) and lists each
+once its challenger is connected to it again.
+
 With ``serve --group --shared`` the board also lists the other groups' challenges (``shared_lobby``
 reads them from PostgreSQL and calls ``shared_changed`` and ``shared_reset``), and each challenge of
 this group is told to ``on_open`` and ``on_gone`` as it opens and closes. Another group's challenge
@@ -27,6 +31,7 @@ from collections.abc import Callable, Sequence
 from websockets.asyncio.server import broadcast
 
 from battle.online.protocol.lobby_messages import (
+    ChallengeEntry,
     FollowLobby,
     LeaveLobby,
     LobbyMessage,
@@ -34,18 +39,18 @@ from battle.online.protocol.lobby_messages import (
     lobby_news_json,
 )
 from battle.online.protocol.messages import (
-    Create,
     ErrorCode,
     ProtocolError,
     encode,
 )
-from battle.online.server import lobby
+from battle.online.server import lobby, lobby_rows
 from battle.online.server.connections import Client, Peer
 from battle.online.server.fan_out import Audiences
 from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.room import Room, Status
 from battle.online.server.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
-from battle.online.server.wire_lobby import challenge_entry, game_entry
+from battle.online.server.store import Write
+from battle.online.server.wire_lobby import game_entry
 
 FOLLOWING = "lobby"
 """What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""
@@ -69,7 +74,12 @@ class LobbyDesk:
         """Told of each challenge this group opens (the shared lobby's writer); None: one machine."""
         self.on_gone: Callable[[str], None] | None = None
         """Told of the invite code of each challenge of this group that closes."""
+        self.persist: Callable[[Room, Write], object] | None = None
+        """Stores a challenge's row as it opens and closes (``lobby_rows``); None: kept in memory only."""
+        self._dormant: dict[str, tuple[str, ChallengeEntry]] = {}
+        """Stored challenges of a process started again, by game: listed once their challenger is back."""
         audiences.on_leave(self._left)
+        audiences.on_arrive(self._arrived)
 
     @property
     def own_challenges(self) -> int:
@@ -131,17 +141,53 @@ class LobbyDesk:
         """Raise ``busy`` if ``network`` may not open another challenge; changes nothing."""
         self.board.refuse_offer(network)
 
-    def opened(self, room: Room, network: str, asked: Create) -> None:
-        """List the game ``room``, just created as the challenge ``asked`` from ``network``."""
-        entry = challenge_entry(room, asked, self.clock())
+    def opened(self, room: Room, network: str, entry: ChallengeEntry) -> None:
+        """List the game ``room``, just created (and stored with its row: ``lobby_rows.opened``) as the
+        challenge ``entry`` from ``network``."""
+        self._list(room, network, entry)
+
+    def _list(self, room: Room, network: str, entry: ChallengeEntry) -> None:
         self._rooms[room.game_id] = room
         self._tell(self.board.open(OpenOffer(room.game_id, network, entry)))
         if self.on_open is not None:
             self.on_open(SharedOffer(entry, network))
 
+    def restore(self, stored: Sequence[tuple[str, str, ChallengeEntry]]) -> None:
+        """The challenges a process before this one stored (``lobby_rows.load``): each is listed again
+        once its challenger is connected to its game (``follow_room``)."""
+        for game, network, entry in stored:
+            self._dormant[game] = (network, entry)
+
+    def _arrived(self, room: Room, seat: int | None) -> None:
+        if room.game_id in self._dormant and seat == room.creator_seat:
+            self._wake(room)
+
+    def _wake(self, room: Room) -> None:
+        """A stored challenge's game changed (its challenger came back, someone joined, it ended): listed
+        again while it waits and its challenger is there; forgotten once it no longer waits or expired."""
+        game = room.game_id
+        network, entry = self._dormant[game]
+        if room.status != Status.WAITING or self.clock() - entry.opened >= self.limits.challenge_seconds:
+            del self._dormant[game]
+            if self.persist is not None:
+                self.persist(room, lobby_rows.closed(game))
+            return
+        if not self.audiences.presence(room)[room.creator_seat]:
+            return
+        del self._dormant[game]
+        try:
+            self.board.refuse_offer(network)
+        except ProtocolError:  # the network opened its share of new ones meanwhile: this one stays off
+            if self.persist is not None:
+                self.persist(room, lobby_rows.closed(game))
+            return
+        self._list(room, network, entry)
+
     def follow_room(self, room: Room) -> None:
         """``room`` changed: a challenge taken goes on show, a game over leaves the list."""
         game = room.game_id
+        if game in self._dormant:
+            self._wake(room)
         if game not in self._rooms:
             return
         self._rooms[game] = room
@@ -168,13 +214,18 @@ class LobbyDesk:
 
     def _close(self, game: str) -> None:
         self._stop_grace(game)
-        if self._rooms.pop(game, None) is not None:
+        if game in self._rooms:
             self._gone(game)
+            del self._rooms[game]
         self._tell(self.board.close(game))
 
     def _gone(self, game: str) -> None:
-        """This group's challenge of ``game`` (still on the board) closes: the other groups are told."""
+        """This group's challenge of ``game`` (still on the board) closes: its row goes, and the other
+        groups are told."""
         offer = self.board.offers.get(game)
+        room = self._rooms.get(game)
+        if offer is not None and room is not None and self.persist is not None:
+            self.persist(room, lobby_rows.closed(game))
         if offer is not None and self.on_gone is not None:
             self.on_gone(offer.entry.code)
 
