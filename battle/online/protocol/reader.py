@@ -73,15 +73,7 @@ def parse_client_message(
     data: str | bytes,
 ) -> ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest:
     """Read one client frame; raises ``ProtocolError`` (and nothing else) if it is not a valid message."""
-    text = _decode(data)
-    try:
-        value = _DECODER.decode(text)
-    except _Unreadable as error:
-        raise ProtocolError(ErrorCode.BAD_JSON, str(error)) from None
-    except RecursionError:
-        raise ProtocolError(ErrorCode.BAD_JSON, "not JSON: nested too deeply") from None
-    except ValueError as error:  # json.JSONDecodeError, and int() of too many digits
-        raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {error}") from None
+    value = read_json(_decode(data))
     if not isinstance(value, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f'expected a JSON object with a "type", got {_describe(value)}')
     kind = value.get("type")
@@ -101,6 +93,20 @@ def parse_client_message(
         error.ref = fields.ref()
         raise
     return message
+
+
+def read_json(text: str) -> object:
+    """``text``'s JSON value as the protocol reads a stranger's: no NaN or Infinity, no key twice in an
+    object, no nesting deeper than Python's parser follows; ``ProtocolError`` (``bad_json``) says in one
+    line what is wrong. Also what the server reads of what another group wrote to the shared database."""
+    try:
+        return _DECODER.decode(text)
+    except _Unreadable as error:
+        raise ProtocolError(ErrorCode.BAD_JSON, str(error)) from None
+    except RecursionError:
+        raise ProtocolError(ErrorCode.BAD_JSON, "not JSON: nested too deeply") from None
+    except ValueError as error:  # json.JSONDecodeError, and int() of too many digits
+        raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {error}") from None
 
 
 def _decode(data: str | bytes) -> str:

@@ -19,6 +19,7 @@ import logging
 
 from battle.online.protocol.lobby_messages import ChallengeEntry, challenge_json, read_challenge
 from battle.online.protocol.messages import ProtocolError
+from battle.online.protocol.reader import read_json
 from battle.online.server.store import GameStore, Statement, Write
 
 log = logging.getLogger("mahjong-battle.server")
@@ -68,8 +69,8 @@ def load(store: GameStore) -> list[tuple[str, str, ChallengeEntry]]:
     found = []
     for game, network, text in store.read_rows("SELECT game, network, entry FROM lobby_challenges", ()):
         try:
-            entry = read_challenge(json.loads(text))
-        except (ValueError, RecursionError, ProtocolError) as problem:
+            entry = read_challenge(read_json(str(text)))
+        except ProtocolError as problem:
             log.warning("left out a stored challenge of game %s: %s", game, str(problem)[:120])
             continue
         found.append((str(game), str(network), entry))

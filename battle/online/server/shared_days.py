@@ -25,11 +25,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from battle.online.protocol.codes import hash_token
+from battle.online.protocol.messages import ProtocolError
+from battle.online.protocol.reader import read_json
 from battle.online.server.daily_results import MAX_RESULTS, day_results, finished_on
 from battle.online.server.day_table import DayResult
 from battle.online.server.group_routes import DirectoryDown
 from battle.online.server.shared_directory import SharedDirectory
-from battle.online.server.shared_json import read_shared_json
 from battle.online.server.store import GameStore
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def read_result_row(group: str, text: str) -> DayResult:
     """A row of ``group`` as its result: its game and network named with the group, so two groups'
     never meet; ``BadResultRow`` for anything else."""
     try:
-        data = read_shared_json(text)
+        data = read_json(text)
         if not isinstance(data, dict):
             raise TypeError
         scores = data["scores"]
@@ -94,7 +95,7 @@ def read_result_row(group: str, text: str) -> DayResult:
             network=f"{group}:{data['network']}",
             device=None if device is None else str(device),
         )
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError):  # NotSharedJson is a ValueError
+    except (ProtocolError, ValueError, TypeError, KeyError, IndexError, OverflowError):
         raise BadResultRow(f"not a day's result: {text[:60]!r}") from None
     if result.seat not in (1, 2) or len(scores) != 2:
         raise BadResultRow(f"not a day's result: {text[:60]!r}")

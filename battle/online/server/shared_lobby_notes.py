@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from battle.online.protocol.lobby_messages import ChallengeEntry, challenge_json, read_challenge
 from battle.online.protocol.messages import ProtocolError
-from battle.online.server.shared_json import NotSharedJson, read_shared_json
+from battle.online.protocol.reader import read_json
 
 LOBBY_CHANNEL = "battle_lobby"
 """The PostgreSQL channel (``LISTEN``/``NOTIFY``) of the groups' lobby notes."""
@@ -117,9 +117,9 @@ def _read_offer(data: object) -> SharedOffer:
 
 def _loads(text: str) -> dict[str, object]:
     try:
-        data = read_shared_json(text)
-    except NotSharedJson as problem:
-        raise BadNote(f"{problem}: {text[:40]!r}") from None
+        data = read_json(text)
+    except ProtocolError as problem:
+        raise BadNote(f"{problem.reason}: {text[:40]!r}") from None
     if not isinstance(data, dict):
         raise BadNote(f"not a JSON object: {text[:40]!r}")
     return data
