@@ -255,14 +255,16 @@ class LocalPool(SolverPool):
         self._lock.notify_all()
 
     def _stop_locked(self, unit: int) -> None:
-        for slot in self._slots:
-            if slot.unit == unit:
-                self._send_locked(slot, ("stop", unit))
+        self._tell_runner_locked(unit, "stop")
 
     def _end_slice_locked(self, unit: int) -> None:
+        self._tell_runner_locked(unit, "yield")
+
+    def _tell_runner_locked(self, unit: int, what: str) -> None:
+        """Send ``(what, unit)`` to the worker running ``unit``."""
         for slot in self._slots:
             if slot.unit == unit:
-                self._send_locked(slot, ("yield", unit))
+                self._send_locked(slot, (what, unit))
 
     def _worker_counts_locked(self) -> dict[str, int]:
         return {

@@ -463,12 +463,17 @@ class Schedule:
         that the paid moves waiting for want of a worker get one: reviews before analyses, the last
         started first. The pool tells their workers; each slice then ends (``pause``) as its budget would."""
         running = [unit for unit in self._units.values() if unit.state is not UnitState.WAITING]
-        free = self.workers - len(running) + sum(unit.yielding for unit in running)
         background = sorted(
-            (unit for unit in running if unit.kind is not Kind.MOVE and unit.state is UnitState.RUNNING),
+            (
+                unit
+                for unit in running
+                if unit.kind is not Kind.MOVE and unit.state is UnitState.RUNNING and not unit.yielding
+            ),
             key=lambda unit: (unit.kind, unit.started or 0.0),
         )
-        background = [unit for unit in background if not unit.yielding]
+        if not background:  # the common case, at every dispatch: no need to order the queue
+            return ()
+        free = self.workers - len(running) + sum(unit.yielding for unit in running)
         asked: list[int] = []
         for unit in self.order():
             if unit.kind is not Kind.MOVE:
