@@ -477,11 +477,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     except OSError as error:
         raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
+    held = None
     try:
         held = None if process_of is not None else hold_database(store.path)  # a game process: the supervisor's
         check_writable(store)
     except InputError:
         store.close()
+        if held is not None:
+            held.close()
         raise
     if store.notice:
         print(store.notice, file=sys.stderr)

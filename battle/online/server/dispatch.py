@@ -371,9 +371,9 @@ class GameServer:
             if self.groups is not None:
                 await self.groups.seated(room.game_id, hash_token(token), [client.address])
             write = with_networks(store.plan_create(room), room.game_id, seats)
-            entry = None if listed_for is None else challenge_entry(room, message, self.clock())
-            if entry is not None and listed_for is not None and self.lobby.persist is not None:
-                listed = lobby_rows.opened(room.game_id, listed_for, entry)
+            listing = None if listed_for is None else (listed_for, challenge_entry(room, message, self.clock()))
+            if listing is not None and self.lobby.persist is not None:
+                listed = lobby_rows.opened(room.game_id, *listing)
                 write = Write(write.game, write.action, write.statements + listed.statements)
             await stored(self.live.submit(room, write))
         except (StoreError, ProtocolError):
@@ -389,8 +389,8 @@ class GameServer:
             wire.created(room, invite, watch, token, links.make("join", invite), links.make("watch", watch))
         )
         await client.send(self.audiences.state(room, client.seat))
-        if entry is not None and listed_for is not None:
-            self.lobby.opened(room, listed_for, entry)
+        if listing is not None:
+            self.lobby.opened(room, *listing)
 
     def _refuse_create(self, client: Client) -> None:
         """Refuse a create the server's and the connection's caps do not allow now (the network's start

@@ -162,6 +162,11 @@ class LobbyDesk:
         if room.game_id in self._dormant and seat == room.creator_seat:
             self._wake(room)
 
+    def _unstore(self, room: Room) -> None:
+        """``room``'s challenge left the list, or will not come back to it: its row goes."""
+        if self.persist is not None:
+            self.persist(room, lobby_rows.closed(room.game_id))
+
     def _wake(self, room: Room) -> None:
         """A stored challenge's game changed (its challenger came back, someone joined, it ended): listed
         again while it waits and its challenger is there; forgotten once it no longer waits or expired."""
@@ -169,8 +174,7 @@ class LobbyDesk:
         network, entry = self._dormant[game]
         if room.status != Status.WAITING or self.clock() - entry.opened >= self.limits.challenge_seconds:
             del self._dormant[game]
-            if self.persist is not None:
-                self.persist(room, lobby_rows.closed(game))
+            self._unstore(room)
             return
         if not self.audiences.presence(room)[room.creator_seat]:
             return
@@ -178,8 +182,7 @@ class LobbyDesk:
         try:
             self.board.refuse_offer(network)
         except ProtocolError:  # the network opened its share of new ones meanwhile: this one stays off
-            if self.persist is not None:
-                self.persist(room, lobby_rows.closed(game))
+            self._unstore(room)
             return
         self._list(room, network, entry)
 
@@ -224,8 +227,8 @@ class LobbyDesk:
         groups are told."""
         offer = self.board.offers.get(game)
         room = self._rooms.get(game)
-        if offer is not None and room is not None and self.persist is not None:
-            self.persist(room, lobby_rows.closed(game))
+        if offer is not None and room is not None:
+            self._unstore(room)
         if offer is not None and self.on_gone is not None:
             self.on_gone(offer.entry.code)
 
