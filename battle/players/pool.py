@@ -68,6 +68,16 @@ class PoolUnavailable(PoolError):
         self.retry_after = retry_after
 
 
+class PoolRefused(PoolError):
+    """Work that a pool another process owns refused after ``submit`` returned its ticket: the client
+    (``battle.players.pool_client``) does not hold its caller, a game process's event loop, for the
+    service's answer. ``refusal`` says why and when the same work would be taken."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(f"the solver pool refused the work ({refusal.reason}; again in {refusal.retry_after:.0f} s)")
+        self.refusal = refusal
+
+
 Progress = Callable[[AnalysisResult], None]
 
 

@@ -2,15 +2,19 @@
 ``PoolClient`` is a ``PoolFront`` (``battle.players.pool_api``) over the Unix socket of that process's
 ``serve_pool`` (``battle.players.pool_service``, which describes the frames).
 
-Calls that answer at once (``submit``, ``standings``, ``stats``, a ticket's ``standing``) are a round
-trip on the socket, about a tenth of a millisecond (``benchmarks/solver_pool.py --service``); the
-results come back on the client's reading thread, which resolves the tickets' futures and calls
-their progress callbacks, never under the client's lock.
+Nothing a game process's event loop calls waits for the service. ``submit`` sends the job and returns
+its ticket at once: the service's answer, about a tenth of a millisecond later on a well machine
+(``benchmarks/solver_pool.py --service``), resolves the ticket's ``admitted`` (None, or the
+``Refusal``), and a refused ticket's future fails with ``PoolRefused``. A ticket's ``standing`` is the
+one the service sent with its admission, brought up to date by each ``standings`` (which the server
+asks off its loop once a second). ``standings``, ``stats``, ``cluster`` and ``budget_left`` are round
+trips, for callers off the loop. The results come back on the client's reading thread, which
+resolves the tickets' futures and calls their progress callbacks, never under the client's lock.
 
-A service that is there but silent (its process stopped, its loop stuck): the first call that gets
-no answer within ``ANSWER_SECONDS`` makes the client silent too, and until the service's next frame
-every call answers at once as if it were away (work refused as ``"unavailable"``, no standings, no
-counts) instead of holding its caller, a game process's event loop, five seconds each.
+A service that is there but silent (its process stopped, its loop stuck): once a submission or a
+round trip has waited ``ANSWER_SECONDS`` for its answer, the client is silent too: the submissions
+still unanswered fail with ``PoolUnavailable``, and until the service's next frame work is refused
+as ``"unavailable"`` at once and the round trips answer nothing, rather than wait.
 
 The service going away (restarted, its process ended): every ticket waiting for it fails with
 ``PoolUnavailable`` (a ``PoolError`` that says so, with the seconds to the next try), work submitted
@@ -35,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from battle.players.cluster_link import ClusterLink, ClusterState
-from battle.players.pool import PoolError, PoolUnavailable, SolverPool
+from battle.players.pool import PoolError, PoolRefused, PoolUnavailable, SolverPool
 from battle.players.pool_api import PoolFront, Progress
 from battle.players.pool_jobs import AnalysisResult, Job, Result
 from battle.players.pool_schedule import Budget, Refusal, Standing
@@ -54,8 +58,9 @@ __all__ = ["ClientTicket", "PoolClient"]
 log = logging.getLogger("mahjong-battle.solver-pool")
 
 ANSWER_SECONDS = 5.0
-"""The longest a call waits for the service's answer before it gives up on it: a well service answers
-in a tenth of a millisecond, so five seconds is a process that is stuck, not busy."""
+"""The longest a submission or a round trip waits for the service's answer before the client gives up
+on the service: a well one answers in a tenth of a millisecond, so five seconds is a process that is
+stuck, not busy."""
 
 
 class _Lost(Exception):
@@ -74,11 +79,22 @@ class ClientTicket:
         """Solver CPU seconds its units spent, as the service counted them when it ended."""
         self.refusal: Refusal | None = None
         self.number = number
+        self.admitted: Future[Refusal | None] = Future()
+        """The service's answer to the submission: None when it took the work, else its ``Refusal``
+        (``"unavailable"`` when the service went away or fell silent first)."""
+        self.sent_at = 0.0
+        """When the submission was sent (the client's clock)."""
+        self._standing: Standing | None = None
         self._client = client
         self._progress = progress
 
     def result(self, timeout: float | None = None) -> Result:
         return self.future.result(timeout)
+
+    def admission(self, timeout: float | None = None) -> Refusal | None:
+        """Wait for the service's answer to the submission (for callers off an event loop): None when
+        it took the work, else why not."""
+        return self.admitted.result(timeout)
 
     def cancel(self) -> None:
         self._client.cancel(self)
@@ -110,6 +126,8 @@ class PoolClient:
         self._wake = threading.Event()
         self._silent = False
         """A call went unanswered, and the service has sent nothing since: calls do not wait for it."""
+        self._unanswered: dict[int, ClientTicket] = {}
+        """Submissions sent whose admission has not come yet, oldest first."""
         self._connect()
 
     # -- the server's side -----------------------------------------------------------------------
@@ -117,15 +135,23 @@ class PoolClient:
     def submit(
         self, job: Job, *, seat: str, address: str, on_progress: Progress | None = None
     ) -> ClientTicket | Refusal:
-        """``SolverPool.submit`` through the service; refused as ``"unavailable"`` while it does not answer."""
+        """``SolverPool.submit`` through the service, without waiting for its answer: the ticket's
+        ``admitted`` gets it, and a refusal fails the ticket's future with ``PoolRefused``. Refused at
+        once as ``"unavailable"`` while the service is away or silent."""
+        self._overdue()
         number = next(self._numbers)
         ticket = ClientTicket(self, number, job, seat, address, on_progress)
         with self._lock:
             if self._closed:
                 return Refusal("closed", 0.0)
+            if self._silent or self._socket is None:
+                return self._unavailable_locked()
+            ticket.sent_at = self._clock()
             self._tickets[number] = ticket
+            self._unanswered[number] = ticket
         message = {
             "op": "submit",
+            "req": number,
             "id": number,
             "job": encode_tagged(job),
             "seat": seat,
@@ -133,13 +159,12 @@ class PoolClient:
             "progress": on_progress is not None,
         }
         try:
-            refusal = decode_optional(Refusal, self._ask(message))
-        except (_Lost, WireError):
-            refusal = self._unavailable()
-        if refusal is not None:
+            self._send(message)
+        except _Lost:
             with self._lock:
                 self._tickets.pop(number, None)
-            return refusal
+                self._unanswered.pop(number, None)
+                return self._unavailable_locked()
         ticket.future.add_done_callback(partial(self._caller_cancelled, ticket))
         return ticket
 
@@ -152,12 +177,12 @@ class PoolClient:
         self._tell({"op": "cancel_seat", "seat": seat})
 
     def standing(self, ticket: ClientTicket) -> Standing | None:
+        """``ticket``'s standing as the service last said it (with its admission, or in the last
+        ``standings``): no round trip, so the event loop may ask it. None once it has ended."""
         if ticket.future.done():
             return None
-        try:
-            return decode_optional(Standing, self._ask({"op": "standing", "id": ticket.number}))
-        except (_Lost, WireError):
-            return None
+        with self._lock:
+            return ticket._standing
 
     def place(self, ticket: ClientTicket) -> int | None:
         return ticket.place()
@@ -165,11 +190,14 @@ class PoolClient:
     def standings(self) -> Mapping[ClientTicket, Standing]:
         """Every waiting or running ticket of this client's; none while the service does not answer."""
         try:
-            found = decode(tuple[tuple[int, Standing], ...], self._ask({"op": "standings"}))
+            found = dict(decode(tuple[tuple[int, Standing], ...], self._ask({"op": "standings"})))
         except (_Lost, WireError):
             return {}
         with self._lock:
-            return {self._tickets[number]: standing for number, standing in found if number in self._tickets}
+            for number, ticket in self._tickets.items():
+                if number not in self._unanswered:  # the answer was sent after its admission
+                    ticket._standing = found.get(number)
+            return {self._tickets[number]: standing for number, standing in found.items() if number in self._tickets}
 
     def stats(self) -> dict[str, int]:
         """The pool's counts, as its owner sees them (every client's units); none while it does not answer."""
@@ -215,6 +243,7 @@ class PoolClient:
             connection, self._socket = self._socket, None
             tickets = list(self._tickets.values())
             self._tickets.clear()
+            self._unanswered.clear()
             redial = self._redial
         self._wake.set()
         if connection is not None:
@@ -222,6 +251,7 @@ class PoolClient:
                 connection.shutdown(socket.SHUT_RDWR)
             connection.close()
         for ticket in tickets:
+            _admit(ticket, Refusal("closed", 0.0))
             ticket.future.cancel()
         if redial is not None:
             redial.join()
@@ -275,11 +305,13 @@ class PoolClient:
         if self._silent:
             self._silent = False
             log.warning("solver pool service at %s answers again", self.path)
-        if op in ("answer", "submitted"):
+        if op == "answer":
             with self._lock:
                 reply = self._replies.pop(message.get("req", -1), None)
             if reply is not None:
-                reply.set_result(message.get("refusal" if op == "submitted" else "value"))
+                reply.set_result(message.get("value"))
+        elif op == "submitted":
+            self._admitted(message)
         elif op == "progress":
             ticket = self._tickets.get(message.get("id", -1))
             result = decode_result(message.get("result"))
@@ -291,6 +323,25 @@ class PoolClient:
             log.warning("solver pool service at %s refused a frame: %s", self.path, message.get("message"))
         else:
             raise WireError(f"unknown op {str(op)[:40]!r}")
+
+    def _admitted(self, message: dict[str, Any]) -> None:
+        """The service's answer to a submission (its ``req`` is the ticket's number)."""
+        number = message.get("req", -1)
+        refusal = decode_optional(Refusal, message.get("refusal"))
+        standing = decode_optional(Standing, message.get("standing"))
+        with self._lock:
+            ticket = self._unanswered.pop(number, None)
+            if ticket is not None:
+                ticket._standing = standing
+                if refusal is not None:
+                    self._tickets.pop(number, None)
+        if ticket is None:
+            if refusal is None and isinstance(number, int):
+                self._tell({"op": "cancel", "id": number})  # given up on while the service was silent
+            return
+        _admit(ticket, refusal)
+        if refusal is not None:
+            _fail(ticket, PoolRefused(refusal))
 
     def _done(self, message: dict[str, Any]) -> None:
         with self._lock:
@@ -319,6 +370,7 @@ class PoolClient:
             self._link.lose(self._clock())
             tickets = list(self._tickets.values())
             self._tickets.clear()
+            self._unanswered.clear()
             replies = list(self._replies.values())
             self._replies.clear()
             wait = self._link.wait(self._clock())
@@ -329,6 +381,7 @@ class PoolClient:
         log.warning("solver pool service at %s %s; trying again in %.0f s", self.path, reason, wait)
         failure = PoolUnavailable(f"the solver pool is unavailable: its service at {self.path} {reason}", retry_after)
         for ticket in tickets:
+            _admit(ticket, Refusal("unavailable", retry_after))
             _fail(ticket, failure)
         for reply in replies:
             reply.set_exception(_Lost())
@@ -349,11 +402,42 @@ class PoolClient:
                 with self._lock:
                     self._link.failed(self._clock())
 
-    def _unavailable(self) -> Refusal:
+    def _unavailable_locked(self) -> Refusal:
+        if self._silent:
+            return Refusal("unavailable", ANSWER_SECONDS)
+        return Refusal("unavailable", self._link.retry_after(self._clock()))
+
+    def _overdue(self) -> None:
+        """Fall silent when the oldest submission has waited ``ANSWER_SECONDS`` for its admission."""
         with self._lock:
-            if self._silent:
-                return Refusal("unavailable", ANSWER_SECONDS)
-            return Refusal("unavailable", self._link.retry_after(self._clock()))
+            oldest = next(iter(self._unanswered.values()), None)
+            if oldest is None or self._clock() - oldest.sent_at < ANSWER_SECONDS:
+                return
+        self._fall_silent()
+
+    def _fall_silent(self) -> None:
+        """The service did not answer in ``ANSWER_SECONDS``: its submissions still unanswered fail, and
+        until its next frame nothing waits for it."""
+        with self._lock:
+            told = self._silent
+            self._silent = True
+            unanswered = list(self._unanswered.values())
+            self._unanswered.clear()
+            for ticket in unanswered:
+                self._tickets.pop(ticket.number, None)
+        if not told:
+            log.warning(
+                "solver pool service at %s did not answer in %g s: its work is refused until it does",
+                self.path,
+                ANSWER_SECONDS,
+            )
+        failure = PoolUnavailable(
+            f"the solver pool is unavailable: its service at {self.path} did not answer in {ANSWER_SECONDS:g} s",
+            ANSWER_SECONDS,
+        )
+        for ticket in unanswered:
+            _admit(ticket, Refusal("unavailable", ANSWER_SECONDS))
+            _fail(ticket, failure)
 
     # -- frames ------------------------------------------------------------------------------------
 
@@ -370,13 +454,7 @@ class PoolClient:
             self._send({**message, "req": number})
             return reply.result(ANSWER_SECONDS)
         except FutureTimeout:
-            if not self._silent:
-                self._silent = True
-                log.warning(
-                    "solver pool service at %s did not answer in %g s: its work is refused until it does",
-                    self.path,
-                    ANSWER_SECONDS,
-                )
+            self._fall_silent()
             raise _Lost() from None
         finally:
             with self._lock:
@@ -406,6 +484,11 @@ class PoolClient:
 def _resolve(ticket: ClientTicket, result: Result) -> None:
     with contextlib.suppress(InvalidStateError):  # cancelled meanwhile by its caller
         ticket.future.set_result(result)
+
+
+def _admit(ticket: ClientTicket, refusal: Refusal | None) -> None:
+    with contextlib.suppress(InvalidStateError):  # answered already
+        ticket.admitted.set_result(refusal)
 
 
 def _fail(ticket: ClientTicket, error: BaseException) -> None:

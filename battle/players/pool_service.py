@@ -18,11 +18,11 @@ websocket. The socket file is the owner's alone (mode 0600).
 The frames (``battle.players.pool_wire``), the client's first:
 
 * ``submit`` (``req``, ``id``, ``job``, ``seat``, ``address``, ``progress``) -> ``submitted``
-  (``req``, ``refusal`` or null); then ``progress`` (``id``, ``result``) for each step of a
-  deepening analysis, when asked, and ``done`` (``id``, ``cpu``, ``refusal``, and ``result``,
-  ``error`` or ``cancelled``).
+  (``req``, ``refusal`` or null, and the ticket's ``standing`` when it was taken); then
+  ``progress`` (``id``, ``result``) for each step of a deepening analysis, when asked, and ``done``
+  (``id``, ``cpu``, ``refusal``, and ``result``, ``error`` or ``cancelled``).
 * ``cancel`` (``id``), ``cancel_seat`` (``seat``): no answer.
-* ``standing`` (``req``, ``id``), ``standings`` (``req``), ``stats`` (``req``), ``budget_left``
+* ``standings`` (``req``), ``stats`` (``req``), ``budget_left``
   (``req``, ``address``) -> ``answer`` (``req``, ``value``).
 * The service's first frame is ``hello`` (``budget``); a frame it refuses gets ``error`` (``message``)
   before the connection closes.
@@ -208,10 +208,6 @@ class _Client:
                 ticket.cancel()
         elif op == "cancel_seat":
             self.pool.cancel_seat(self._seat(_text(message, "seat")))
-        elif op == "standing":
-            ticket = self.tickets.get(_number(message, "id"))
-            standing = None if ticket is None else ticket.standing()
-            self._answer(message, encode(standing))
         elif op == "standings":
             found = self.pool.standings()
             with self.lock:
@@ -247,7 +243,9 @@ class _Client:
                 return
             self.tickets[number] = ticket
             self.ids[ticket] = number
-        self._answer(message, None, op="submitted")
+        self.send(
+            {"op": "submitted", "req": _number(message, "req"), "refusal": None, "standing": encode(ticket.standing())}
+        )
         ticket.future.add_done_callback(lambda _done: self._done(number, ticket))
 
     def _seat(self, seat: str) -> str:

@@ -13,9 +13,9 @@ both are a ``PoolFront``.
 
 from __future__ import annotations
 
-from battle.players.pool import PoolError, PoolUnavailable, SolverPool, Ticket
+from battle.players.pool import PoolError, PoolRefused, PoolUnavailable, SolverPool, Ticket
 from battle.players.pool_api import PoolFront, PoolTicket
-from battle.players.pool_client import PoolClient
+from battle.players.pool_client import ClientTicket, PoolClient
 from battle.players.pool_jobs import (
     AnalysisJob,
     AnalysisResult,
@@ -45,11 +45,13 @@ __all__ = [
     "Kind",
     "MoveJob",
     "MoveResult",
+    "ClientTicket",
     "PoolClient",
     "PoolError",
     "PoolFront",
     "PoolService",
     "PoolTicket",
+    "PoolRefused",
     "PoolUnavailable",
     "PositionData",
     "Refusal",

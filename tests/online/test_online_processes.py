@@ -302,6 +302,41 @@ def test_a_game_against_the_solver_in_process_1_is_played_on_process_0s_pool(tmp
         client.close()
 
 
+def test_a_stopped_pool_delays_only_the_solvers_answers_which_the_player_is_told(tmp_path: Path) -> None:
+    """Process 0 owns the pool; stopped (SIGSTOP), process 1 hands its player's move for the solver over
+    without waiting for an answer: its connections answer pings at once meanwhile, the player is told
+    ``unavailable`` with the seconds to the next try once the pool has been silent ``ANSWER_SECONDS``
+    (5 s), and once process 0 goes on the solver moves. The stop ends before the supervisor would
+    replace process 0 (``STUCK_SECONDS``, 20 s)."""
+    import psutil
+
+    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
+        player = Client(server.url, source=HOME_1)
+        player.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
+        player.expect("solver_created", 120.0)
+        state = player.expect("state", SECONDS)
+        assert shard_of(state["game"], 2) == 1 and state["to_move"] == state["you"]
+        owner = next(child for child in psutil.Process(server.pid).children() if "--process-of=0/2" in child.cmdline())
+        owner.send_signal(signal.SIGSTOP)
+        try:
+            player.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
+            player.expect("moved", SECONDS)
+            pongs = []
+            for _ in range(3):  # the loop of process 1 does not wait for the stopped pool
+                sent = time.monotonic()
+                assert player.socket.ping().wait(SECONDS)
+                pongs.append(time.monotonic() - sent)
+            refused = player.expect("solver_refused", SECONDS)
+            assert (refused["what"], refused["code"]) == ("move", "unavailable") and refused["retry_after"] >= 1.0
+        finally:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                owner.send_signal(signal.SIGCONT)
+        assert max(pongs) < 2.0, pongs
+        moved = player.expect("moved", 120.0)  # asked again after the seconds it was told
+        assert moved["ply"] == 2 and moved["seat"] != state["you"]
+        player.close()
+
+
 def test_the_deal_of_the_day_fair_deals_and_par_are_every_homes(tmp_path: Path) -> None:
     """The catalogue is every process's, not only the pool's: players whose homes are process 0 and
     process 1 see the same deal of the day, and each plays it, and a fair deal, with its par."""

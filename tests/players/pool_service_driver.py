@@ -2,7 +2,8 @@
 (``test_pool_service.py``): one JSON command a line on stdin, one JSON answer a line on stdout.
 
 Run as ``python -m tests.players.pool_service_driver SOCKET``. Commands (``do``): ``submit`` (``name``,
-``job`` in the wire's tagged form, ``seat``, ``address``) answers ``{"refusal": ...}``; ``result``
+``job`` in the wire's tagged form, ``seat``, ``address``) waits for the service's admission and
+answers ``{"refusal": ...}``; ``result``
 (``name``) waits for that ticket and answers ``{"result": ...}``, ``{"error": ...}`` or
 ``{"cancelled": true}``; ``budget_left`` (``address``), ``cluster``, ``place`` (``name``).
 Its stdin closing closes the client and ends the process.
@@ -36,10 +37,10 @@ def run(client: PoolClient, tickets: dict[str, ClientTicket], command: dict[str,
     if do == "submit":
         job = decode_job(command["job"])
         ticket = client.submit(job, seat=command["seat"], address=command["address"])
-        if isinstance(ticket, ClientTicket):
+        refusal = ticket.admission(WAIT) if isinstance(ticket, ClientTicket) else ticket
+        if refusal is None:
             tickets[command["name"]] = ticket
-            return {"refusal": None}
-        return {"refusal": encode(ticket)}
+        return {"refusal": encode(refusal)}
     if do == "result":
         future = tickets[command["name"]].future
         try:

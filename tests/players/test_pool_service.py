@@ -34,7 +34,7 @@ from battle.players.pool_jobs import (
     MoveResult,
     ReviewResult,
 )
-from battle.players.pool_schedule import Budget, Refusal
+from battle.players.pool_schedule import Budget, Refusal, Standing
 from battle.players.pool_service import PoolService, serve_pool
 from battle.players.pool_wire import MAX_FRAME, decode_result, encode, encode_tagged, frame, read_frame
 from tests.loop_apart import run_apart
@@ -280,7 +280,7 @@ BAD_FRAMES = {
         ),
         "MoveJob: expected 108 cells",
     ),
-    "bool for a number": (frame({"op": "standing", "req": True, "id": 1}), "'req' is a number"),
+    "bool for a number": (frame({"op": "cancel", "id": True}), "'id' is a number"),
 }
 
 
@@ -504,3 +504,68 @@ def test_a_silent_service_holds_one_call_and_the_next_ones_answer_without_it(
             assert client.standings() == {}
         service.join(WAIT)
         assert heard == ["stats", "standings"]  # nothing was sent while it was silent
+
+
+def test_a_submission_never_waits_for_the_service_and_a_silent_one_fails_it_as_unavailable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``submit`` returns the ticket before the service answers: a refusal that comes afterwards fails
+    the ticket's future with ``PoolRefused`` (and says so in ``admitted``); a submission the service
+    leaves unanswered for ``ANSWER_SECONDS`` (here 0.3) fails as unavailable, the client falls silent,
+    and the service's late admission of it is answered with a cancel."""
+    from battle.players import pool_client
+    from battle.players.pool import PoolRefused, PoolUnavailable
+
+    monkeypatch.setattr(pool_client, "ANSWER_SECONDS", 0.3)
+    path = tmp_path / "slow.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(path))
+        listener.listen(1)
+        refuse_now, wake = threading.Event(), threading.Event()
+        heard: list[dict[str, Any]] = []
+
+        def slow_service() -> None:
+            connection, _ = listener.accept()
+            with connection:
+                connection.sendall(frame({"op": "hello", "budget": None}))
+                first = read_frame(connection)
+                assert first is not None and first["op"] == "submit"
+                refuse_now.wait(WAIT)  # the client went on meanwhile
+                refusal = encode(Refusal("budget", 7.0))
+                connection.sendall(frame({"op": "submitted", "req": first["req"], "refusal": refusal}))
+                second = read_frame(connection)
+                assert second is not None and second["op"] == "submit"
+                wake.wait(WAIT)  # stopped past ANSWER_SECONDS: then it takes the work after all
+                taken = encode(Standing(place=1))
+                connection.sendall(frame({"op": "submitted", "req": second["req"], "refusal": None, "standing": taken}))
+                while (message := read_frame(connection)) is not None:
+                    heard.append(message)
+
+        service = threading.Thread(target=slow_service)
+        service.start()
+        with PoolClient(path) as client:
+            ticket = client.submit(endless_analysis(), seat="s", address="192.0.2.72")
+            assert isinstance(ticket, pool_client.ClientTicket) and not ticket.admitted.done()
+            assert ticket.standing() is None  # not known before the service says it
+            refuse_now.set()
+            assert ticket.admission(WAIT) == Refusal("budget", 7.0)
+            with pytest.raises(PoolRefused) as refused:
+                ticket.result(WAIT)
+            assert refused.value.refusal == Refusal("budget", 7.0)
+
+            unanswered = client.submit(endless_analysis(2), seat="s", address="192.0.2.72")
+            assert isinstance(unanswered, pool_client.ClientTicket)
+            assert client.stats() == {}  # a round trip unanswered for 0.3 s: the client falls silent
+            with pytest.raises(PoolUnavailable, match="did not answer in 0.3 s"):
+                unanswered.result(WAIT)
+            assert unanswered.admission(0) == Refusal("unavailable", 0.3)
+            silent = client.submit(endless_analysis(3), seat="s", address="192.0.2.72")
+            assert silent == Refusal("unavailable", 0.3)  # at once, nothing sent
+            wake.set()
+            deadline = time.monotonic() + WAIT
+            while not any(message["op"] == "cancel" for message in heard):
+                assert time.monotonic() < deadline, f"the late admission was not cancelled: {heard}"
+                time.sleep(0.01)
+        service.join(WAIT)
+        ops = [message["op"] for message in heard]
+        assert ops[:2] == ["stats", "cancel"] and heard[1]["id"] == unanswered.number, heard

@@ -132,10 +132,13 @@ class _Deepening:
     async def run(self, work: Work[FoundAnalysis], nodes: int, most: int) -> None:
         """Await each search; while it ends short of exact, search to the end with twice the nodes,
         up to ``most`` a search, as long as the address's budget lasts."""
+        last: FoundAnalysis | None = None
         while True:
             try:
                 answer = await work.answer()
             except WorkFailed as failure:
+                if last is not None:  # a deeper search refused or failed: the deepest so far is the answer
+                    self.step(last, final=True)
                 refuse(self.client, "analysis", failure.code, failure.retry_after)
                 return
             spent = work.refusal()  # the budget ran out before the last depth
@@ -149,4 +152,4 @@ class _Deepening:
             if deeper is None:
                 return
             self.step(answer)
-            work = deeper
+            work, last = deeper, answer

@@ -27,7 +27,7 @@ from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import UNRATED_ENDS, Room, Status
 from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refuse, tell
-from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.solver_outcomes import Refused, WorkFailed, WorkRefused
 from battle.online.server.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.store import StoreError
 from battle.online.server.wire import review_news
@@ -122,6 +122,10 @@ class Reviews:
         queued = self._queued(room, row, address)
         if isinstance(queued, Refused):
             return queued
+        refusal = await self.pending[row.review][1].admitted()  # a pool in another process answers later
+        if refusal is not None:
+            self._drop(row.review)
+            return refusal
         try:
             await stored(self.live.committer.submit(plan_review(row)))
         except StoreError:
@@ -156,6 +160,9 @@ class Reviews:
     async def _when_done(self, row: ReviewRow, work: Work[FoundReview]) -> None:
         try:
             found = await work.answer()
+        except WorkRefused as refusal:
+            self._refused(row, refusal.refused)
+            return
         except WorkFailed as failure:
             log.warning("review %s of game %s failed: %s", row.review, row.game, failure)
             ended = ReviewRow(row.review, row.game, "failed", row.requested_at, self.clock())
@@ -184,6 +191,17 @@ class Reviews:
     def _drop_if_unread(self, review: str) -> None:
         if not self.readers.get(review):
             self._drop(review)
+
+    def _refused(self, row: ReviewRow, refused: Refused) -> None:
+        """A pool in another process refused the review after it was handed over: whoever looks at
+        it is told why, and its row stays queued, to be queued again at the next look."""
+        readers = self.readers.pop(row.review, set())
+        self.pending.pop(row.review, None)
+        self._places.pop(row.review, None)
+        self._tasks.pop(row.review, None)
+        for client in readers:
+            refuse(client, "review", refused.code, refused.retry_after)
+            client.released(_reading(row.review))
 
     def _drop(self, review: str) -> None:
         """The review's work leaves the pool (its row stays as it is)."""

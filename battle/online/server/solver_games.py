@@ -54,7 +54,7 @@ from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.network_caps import refuse_start
 from battle.online.server.room import Options, Room, Status, plan_start
 from battle.online.server.seat_networks import with_networks
-from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.solver_outcomes import Refused, WorkFailed, WorkRefused
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
 from battle.online.server.wire import (
@@ -360,7 +360,8 @@ class SolverGames:
         try:
             found = await work.answer()
         except WorkFailed as failure:
-            log.warning("the solver's move in game %s failed: %s", game, failure)
+            if not isinstance(failure, WorkRefused):  # a refusal is the queue's answer, not a fault
+                log.warning("the solver's move in game %s failed: %s", game, failure)
             if self.moving.get(game) is work:
                 del self.moving[game]
                 again = RETRY_FAILED_SECONDS if failure.retry_after is None else max(1.0, failure.retry_after)

@@ -70,3 +70,12 @@ class WorkFailed(Exception):
         super().__init__(message)
         self.code: RefusalCode = code
         self.retry_after = retry_after
+
+
+class WorkRefused(WorkFailed):
+    """Work that a pool in another process refused after it was handed over (the server does not wait
+    for that process's answer): as a ``Refused`` would have said, ``refused`` says why and when."""
+
+    def __init__(self, refused: Refused) -> None:
+        super().__init__(f"the solver pool refused it ({refused.reason})", refused.code, refused.retry_after)
+        self.refused = refused

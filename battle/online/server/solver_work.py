@@ -18,16 +18,18 @@ on the door to the solver): the rest of the server asks it for work by what it i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, WorkFailed
+from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, WorkFailed, WorkRefused
 from battle.players.solver_pool import (
     AnalysisResult,
     Budget,
+    ClientTicket,
     DeepeningJob,
     HintJob,
     Job,
@@ -36,6 +38,7 @@ from battle.players.solver_pool import (
     PoolClient,
     PoolError,
     PoolFront,
+    PoolRefused,
     PoolService,
     PoolTicket,
     PoolUnavailable,
@@ -78,6 +81,8 @@ class Work(Generic[Answer]):
         """The pool's result, as its type."""
         try:
             result = await self.result
+        except PoolRefused as error:
+            raise WorkRefused(Refused(error.refusal.reason, error.refusal.retry_after)) from None
         except PoolUnavailable as error:
             raise WorkFailed(str(error), "unavailable", error.retry_after) from None
         except PoolError as error:
@@ -85,6 +90,16 @@ class Work(Generic[Answer]):
         if not isinstance(result, self.answers):
             raise WorkFailed(f"the pool answered a {type(result).__name__}, not a {self.answers.__name__}")
         return result
+
+    async def admitted(self) -> Refused | None:
+        """None once the pool has taken the work, else why it has not: a pool in another process
+        answers the hand-over a moment after ``submit`` returned (awaited here, never waited for),
+        this process's own pool before."""
+        ticket = self.ticket
+        if not isinstance(ticket, ClientTicket):
+            return None
+        refusal = await asyncio.wrap_future(ticket.admitted)
+        return None if refusal is None else Refused(refusal.reason, refusal.retry_after)
 
     def refusal(self) -> Refused | None:
         """Why a deepening analysis ended before its last depth (its address's budget), else None."""
@@ -210,7 +225,24 @@ class SolverWork:
 
     def watch(self, work: Work[Answer], tell: Callable[[Waiting | None], None]) -> None:
         """Tell ``work``'s place (and wait for its budget) now and whenever it changes (``watch_places``),
-        None once it has ended."""
+        None once it has ended. Work handed to another process's pool is told once that pool has
+        answered the hand-over (a refused one is told nothing here: its answer says so)."""
+        ticket = work.ticket
+        if isinstance(ticket, ClientTicket) and not ticket.admitted.done():
+            loop = asyncio.get_running_loop()
+
+            def answered(_admitted: object) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: the server stopped
+                    loop.call_soon_threadsafe(self._watch_admitted, work, tell)
+
+            ticket.admitted.add_done_callback(answered)
+            return
+        self._watch_admitted(work, tell)
+
+    def _watch_admitted(self, work: Work[Answer], tell: Callable[[Waiting | None], None]) -> None:
+        ticket = work.ticket
+        if isinstance(ticket, ClientTicket) and ticket.admitted.result() is not None:
+            return
         waiting = work.waiting()
         tell(waiting)
         if waiting is not None:
