@@ -165,12 +165,11 @@ def test_a_network_starts_a_burst_of_games_then_one_a_minute_and_others_are_not_
     guard = AddressGuard(ServerLimits(creates_per_hour=60, create_burst=20))
     for _ in range(20):
         assert guard.start_wait("192.0.2.7", 100.0) is None
-        guard.started("192.0.2.7", 100.0)
-    assert guard.start_wait("192.0.2.7", 100.0) == 60.0
+        assert guard.take_start("192.0.2.7", 100.0) is None
+    assert guard.take_start("192.0.2.7", 100.0) == 60.0  # refused: nothing counted
     assert guard.start_wait("192.0.2.7", 130.0) == 30.0
-    assert guard.start_wait("198.51.100.1", 130.0) is None  # another network has its own
-    assert guard.start_wait("192.0.2.7", 160.0) is None
-    guard.started("192.0.2.7", 160.0)
+    assert guard.take_start("198.51.100.1", 130.0) is None  # another network has its own
+    assert guard.take_start("192.0.2.7", 160.0) is None
     assert guard.start_wait("192.0.2.7", 160.0) == 60.0
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from battle.online.protocol.codes import new_watch_code
 from battle.online.server.shards import home_of, shard_of
 from tests.online_server import Client, ServerProcess, a_legal_move
 
@@ -244,6 +245,39 @@ def test_a_network_is_held_to_its_caps_across_processes(tmp_path: Path) -> None:
                 time.sleep(0.05)
         for client in [fourth, third, *guests, *(host for host, _created in hosts)]:
             client.close()
+
+
+def test_a_networks_starts_and_wrong_codes_are_counted_once_whichever_process_serves_it(tmp_path: Path) -> None:
+    """One network, one connection in each process (one moved to process 0 by following the lobby):
+    its 20 starts and its six wrong codes (five free, one more looked up) are the same as in one
+    process, however its requests alternate between the processes (``guard_counts.SharedCounts``)."""
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        moved, home = Client(server.url, source=HOME_1), Client(server.url, source=HOME_1)
+        moved.send({"type": "lobby_follow"})  # the lobby's process takes the connection
+        moved.expect("lobby", SECONDS)
+        moved.send({"type": "lobby_leave"})
+        made_in = set()
+        for number in range(20):
+            client = (moved, home)[number % 2]
+            client.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            made_in.add(shard_of(client.expect("created", SECONDS)["game"], 2))
+            client.expect("state", SECONDS)
+            client.send({"type": "abort"})  # called off: the caps on waiting games hold no try
+            assert client.expect("state", SECONDS)["result"]["reason"] == "aborted"
+        assert made_in == {0, 1}
+        for client in (moved, home):
+            client.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            refused = client.error(SECONDS)
+            assert refused["code"] == "busy" and refused["params"]["why"] == "starts", refused
+        for number in range(6):
+            client = (moved, home)[number % 2]
+            client.send({"type": "watch", "code": new_watch_code()})  # a code no game has
+            assert client.error(SECONDS)["code"] == "not_found"
+        for client in (moved, home):
+            client.send({"type": "watch", "code": new_watch_code()})
+            assert client.error(SECONDS)["code"] == "rate_limited"
+        moved.close()
+        home.close()
 
 
 def test_one_process_is_the_server_as_it_was(tmp_path: Path) -> None:

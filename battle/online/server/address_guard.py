@@ -18,6 +18,7 @@ import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from battle.online.server.guard_counts import Counts, CountsNow, MemoryCounts, Misses
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.token_bucket import TokenBucket
 
@@ -38,15 +39,6 @@ def network_of(address: str, ipv6_prefix: int = 64) -> str:
 
 
 @dataclass
-class _Lookups:
-    """One network's wrong codes: how many in a row, and until when it must wait."""
-
-    failures: int = 0
-    last_failure: float = 0.0
-    blocked_until: float = 0.0
-
-
-@dataclass
 class AddressGuard:
     """Connections, wrong codes and waiting games per client network, under ``ServerLimits``.
 
@@ -59,13 +51,10 @@ class AddressGuard:
     """Open connections in all."""
     refusing: int = 0
     """Connections over a cap kept open only to be told so (``refuse``)."""
-    _lookups: dict[str, _Lookups] = field(default_factory=dict)
-    _bucket: TokenBucket = field(init=False)
+    counts: Counts = field(default_factory=MemoryCounts)
+    """Where the wrong codes and the starts are counted: this process's (``MemoryCounts``), or the
+    file every process of the server shares (``SharedCounts``)."""
     _waiting: dict[str, set[str]] = field(default_factory=dict)
-    _creates: dict[str, TokenBucket] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._bucket = TokenBucket(self.limits.failed_codes_per_second, self.limits.failed_codes_burst)
 
     def network(self, address: str) -> str:
         """The network ``address`` is counted under."""
@@ -125,47 +114,73 @@ class AddressGuard:
 
     # -- invite and watch codes ----------------------------------------------------------
 
-    def code_refusal(self, address: str, now: float) -> str | None:
+    def code_refusal(self, address: str, now: float, *, look_up: bool = True) -> str | None:
         """Why a code from ``address`` is not looked up now, or None when it may be.
 
         A network that got ``free_failed_codes`` codes wrong waits before its next try, twice as
         long after each further miss (up to ``failed_code_wait_max``); and the whole server looks
         up no code while its budget of wrong ones is spent. A refused try counts as a miss of its
-        network's (never of the server's budget): trying on while told to wait only waits longer."""
+        network's (never of the server's budget): trying on while told to wait only waits longer.
+
+        A code let through is counted wrong at once, against both (``look_up``; False only asks),
+        in the same block as the decision, so two processes' look-ups never both take the last
+        try; ``code_found`` gives it back."""
         network = self.network(address)
-        record = self._forget_old(network, now)
-        if record is not None and now < record.blocked_until:
-            self._miss(network, now)
-            return f"too many wrong codes from your network; try again in {_seconds(record.blocked_until - now)}"
-        level = self._bucket.level(now)
-        if level < 1.0:
-            self._miss(network, now)
-            wait = (1.0 - level) / self._bucket.rate
-            return f"the server takes no codes for a moment (too many wrong ones); try again in {_seconds(wait)}"
+        with self.counts.held(now) as counts:
+            record = self._forget_old(counts, network, now)
+            if record is not None and now < record.blocked_until:
+                longer = self._miss(counts, network, now)  # trying on while told to wait waits longer
+                return f"too many wrong codes from your network; try again in {_seconds(longer.blocked_until - now)}"
+            bucket = self._code_bucket(counts)
+            level = bucket.level(now)
+            if level < 1.0:
+                self._miss(counts, network, now)
+                wait = (1.0 - level) / bucket.rate
+                return f"the server takes no codes for a moment (too many wrong ones); try again in {_seconds(wait)}"
+            if look_up:
+                self._miss(counts, network, now)
+                bucket.spend(now)
+                counts.put_bucket(CODES_KEY, bucket)
         return None
 
-    def code_failed(self, address: str, now: float) -> None:
-        """``address`` sent a code that was looked up and names no game."""
-        self._miss(self.network(address), now)
-        self._bucket.spend(now)
+    def code_found(self, address: str, now: float) -> None:
+        """The code ``code_refusal`` let through named a game: its miss and the server's token are
+        given back."""
+        network = self.network(address)
+        with self.counts.held(now) as counts:
+            record = counts.misses(network)
+            if record is not None:
+                record.failures -= 1
+                record.blocked_until = 0.0  # it was let through: no wait of its own stood
+                counts.put_misses(network, record if record.failures > 0 else None)
+            bucket = self._code_bucket(counts)
+            bucket.tokens = min(bucket.burst, bucket.level(now) + 1.0)
+            counts.put_bucket(CODES_KEY, bucket)
 
     def link_failed(self, address: str, now: float) -> None:
         """``address`` sent a link's secret that the server never made: a miss of its network's,
         though nothing was looked up (so the server's budget is not spent)."""
-        self._miss(self.network(address), now)
+        network = self.network(address)
+        with self.counts.held(now) as counts:
+            self._miss(counts, network, now)
 
-    def _miss(self, network: str, now: float) -> None:
-        record = self._forget_old(network, now) or self._lookups.setdefault(network, _Lookups())
+    def _code_bucket(self, counts: CountsNow) -> TokenBucket:
+        return counts.bucket(CODES_KEY, self.limits.failed_codes_per_second, self.limits.failed_codes_burst)
+
+    def _miss(self, counts: CountsNow, network: str, now: float) -> Misses:
+        record = self._forget_old(counts, network, now) or Misses()
         record.failures += 1
         record.last_failure = now
         beyond = record.failures - self.limits.free_failed_codes
         if beyond > 0:
             record.blocked_until = now + min(self.limits.failed_code_wait_max, 2.0 ** min(beyond - 1, 30))
+        counts.put_misses(network, record)
+        return record
 
-    def _forget_old(self, network: str, now: float) -> _Lookups | None:
-        record = self._lookups.get(network)
+    def _forget_old(self, counts: CountsNow, network: str, now: float) -> Misses | None:
+        record = counts.misses(network)
         if record is not None and now - record.last_failure > self.limits.failed_code_memory:
-            del self._lookups[network]
+            counts.put_misses(network, None)
             return None
         return record
 
@@ -194,27 +209,32 @@ class AddressGuard:
 
     def start_wait(self, address: str, now: float) -> float | None:
         """The seconds until ``address``'s network may start a game (``creates_per_hour``), or None
-        when it may now; nothing is spent (``started`` spends)."""
-        bucket = self._creates.get(self.network(address))
-        if bucket is None:
-            return None
-        level = bucket.level(now)
+        when it may now; nothing is counted (``take_start`` counts)."""
+        key = START_KEY + self.network(address)
+        with self.counts.held(now) as counts:
+            bucket = counts.bucket(key, self.limits.creates_per_hour / 3600, self.limits.create_burst)
+            level = bucket.level(now)
         return None if level >= 1.0 else (1.0 - level) / bucket.rate
 
-    def started(self, address: str, now: float) -> None:
-        """``address``'s network started a game. Forgetting a network whose budget is full again loses
-        nothing, so the buckets are pruned to those that are not once there are many."""
-        network = self.network(address)
-        bucket = self._creates.get(network)
-        if bucket is None:
-            if len(self._creates) >= CREATE_BUCKETS_PRUNED_AT:
-                self._creates = {key: old for key, old in self._creates.items() if old.level(now) < old.burst}
-            bucket = self._creates[network] = TokenBucket(self.limits.creates_per_hour / 3600, self.limits.create_burst)
-        bucket.spend(now)
+    def take_start(self, address: str, now: float) -> float | None:
+        """Count a game ``address``'s network starts (``creates_per_hour``), or the seconds until it
+        may start one, counting nothing: the decision and the count are one block, so two processes
+        never both start the network's last game."""
+        key = START_KEY + self.network(address)
+        with self.counts.held(now) as counts:
+            bucket = counts.bucket(key, self.limits.creates_per_hour / 3600, self.limits.create_burst)
+            level = bucket.level(now)
+            if level < 1.0:
+                return (1.0 - level) / bucket.rate
+            bucket.spend(now)
+            counts.put_bucket(key, bucket)
+        return None
 
 
-CREATE_BUCKETS_PRUNED_AT = 10_000
-"""Networks whose starts are counted before the full buckets are let go (a few hundred KB)."""
+CODES_KEY = "codes"
+"""The server's budget of wrong codes, in ``counts``."""
+START_KEY = "starts "
+"""Before a network: its starts' bucket, in ``counts``."""
 
 
 def _seconds(value: float) -> str:

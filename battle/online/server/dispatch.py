@@ -343,7 +343,7 @@ class GameServer:
             game_id, invite, watch = self._draw_game()
         else:
             held_elsewhere = await self.groups.held_elsewhere(client.address, solver=False)
-            refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
+            refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere, take=False)
             game_id, invite, watch = await self.groups.fresh_game(self._draw_game)
             self._refuse_create(client)  # again after the directory's answers: creates stored meanwhile count
         network = refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
@@ -364,7 +364,6 @@ class GameServer:
         # (or of anyone, near the cap on games) that arrive meanwhile meet the caps with it counted
         self.live.rooms[room.game_id] = room
         self.guard.hosting(client.address, room.game_id)
-        self.guard.started(client.address, time.monotonic())
         seats = {room.creator_seat: network}
         self.live.networks.add(room.game_id, seats)
         try:
@@ -493,8 +492,8 @@ class GameServer:
         if refusal is not None:
             raise ProtocolError(ErrorCode.RATE_LIMITED, refusal)
         game_id = lookup(code)
-        if game_id is None:
-            self.guard.code_failed(client.address, now)
+        if game_id is not None:
+            self.guard.code_found(client.address, now)
         return game_id
 
     # -- acting in the game --------------------------------------------------------------
@@ -576,7 +575,6 @@ class GameServer:
         refuse_fast_start(self.guard, client.address)
         game_id, invite, watch = await self._fresh_game()
         new = room.accept_rematch(client.seat, game_id=game_id, invite=invite, watch=watch, now=now)
-        self.guard.started(client.address, time.monotonic())
         seats = {3 - seat: network for seat, network in self.live.networks.of(room.game_id).items()}
         await self._commit(room, lambda: with_networks(store.plan_start_rematch(room, new), new.game_id, seats))
         self.live.rooms[new.game_id] = new

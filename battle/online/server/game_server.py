@@ -48,6 +48,7 @@ from battle.online.server.connections import fitted_to_open_files, peer_class, q
 from battle.online.server.dispatch import LOBBY_PROCESS, GameServer
 from battle.online.server.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
 from battle.online.server.group_desk import GroupDesk
+from battle.online.server.guard_counts import Counts, MemoryCounts, SharedCounts
 from battle.online.server.http_front import HttpFront, stats_text
 from battle.online.server.live_games import LiveGames
 from battle.online.server.old_games import OldGames
@@ -107,6 +108,7 @@ async def running_server(
     work = None
     pool_service = None
     shared_pool = None if shard.alone or run_folder is None or solver_process is None else run_folder / POOL_SOCKET
+    counts: Counts = MemoryCounts()
     try:
         if solver is not None:
             from battle.online.server.solver_work import SolverWork  # the pool, numba with it: only when asked for
@@ -119,7 +121,9 @@ async def running_server(
 
             work = await asyncio.to_thread(SolverWork.shared, shared_pool, limits.hello_seconds * 6)
         limits = fitted_to_open_files(limits)
-        guard = AddressGuard(limits)
+        if not shard.alone and run_folder is not None:  # a network's codes and starts, one count for every process
+            counts = SharedCounts(run_folder / GUARD_COUNTS, limits.failed_code_memory)
+        guard = AddressGuard(limits, counts=counts)
         games = LiveGames(store, committer, limits, shard)
         await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
         server = GameServer(games, limits, guard, clock, work, deals)
@@ -201,10 +205,13 @@ async def running_server(
         if work is not None:
             await asyncio.to_thread(work.close)
         await asyncio.to_thread(committer.close)
+        counts.close()
         restore()
 
 
 POOL_SOCKET = "solver.sock"
+GUARD_COUNTS = "guard.sqlite3"
+"""In the run folder: the wrong codes and starts every process counts (``guard_counts.SharedCounts``)."""
 """With ``--processes``: the Unix socket in the run folder where the process that owns the solver pool
 serves it to the others (``battle.players.pool_service``), so every process answers its own games'
 solver work and one schedule keeps every network's budget and turn across them."""

@@ -61,7 +61,7 @@ class GroupDesk:
         if self._here(kind, key):
             return None
         typed = isinstance(message, (Join, Watch)) and not is_link_secret(message.code)
-        if typed and self.guard.code_refusal(address, time.monotonic()) is not None:
+        if typed and self.guard.code_refusal(address, time.monotonic(), look_up=False) is not None:
             return None  # the local look-up refuses it, in the same words as on one machine
         try:
             holder = await self.directory.holder(kind, key)

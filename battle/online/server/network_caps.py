@@ -22,10 +22,13 @@ from battle.online.server.address_guard import AddressGuard
 from battle.online.server.live_games import LiveGames
 
 
-def refuse_start(live: LiveGames, guard: AddressGuard, address: str, *, solver: bool, elsewhere: int = 0) -> str:
+def refuse_start(
+    live: LiveGames, guard: AddressGuard, address: str, *, solver: bool, elsewhere: int = 0, take: bool = True
+) -> str:
     """Refuse a new game (against the solver: ``solver``) that ``address``'s network may not start now,
     counting ``elsewhere`` games it holds on the other server groups (``group_desk``); else its
-    network's tag, for the seat's row. Nothing is counted here (``guard.started`` counts)."""
+    network's tag, for the seat's row. ``take``: the start is counted against the network's
+    ``creates_per_hour`` (the last look before the game is made); False only looks."""
     limits = guard.limits
     network = live.networks.tag(address)
     held = live.networks.held(network, solver=solver, unfinished=live.is_unfinished)
@@ -42,14 +45,15 @@ def refuse_start(live: LiveGames, guard: AddressGuard, address: str, *, solver: 
             f"your address has a seat in {held} unfinished games already; finish one first",
             params={"why": "network_games", "count": held},
         )
-    refuse_fast_start(guard, address)
+    refuse_fast_start(guard, address, take=take)
     return network
 
 
-def refuse_fast_start(guard: AddressGuard, address: str) -> None:
+def refuse_fast_start(guard: AddressGuard, address: str, *, take: bool = True) -> None:
     """Refuse ``busy``, with the seconds to wait, a game ``address``'s network would start beyond its
-    ``creates_per_hour``."""
-    wait = guard.start_wait(address, time.monotonic())
+    ``creates_per_hour``; else count it (``take``)."""
+    now = time.monotonic()
+    wait = guard.take_start(address, now) if take else guard.start_wait(address, now)
     if wait is not None:
         seconds = max(1, math.ceil(wait))
         raise ProtocolError(

@@ -22,7 +22,6 @@ import asyncio
 import datetime
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -190,7 +189,7 @@ class SolverGames:
         address = network_of(client.address, self.limits.ipv6_prefix)
         groups = self.groups
         elsewhere = 0 if groups is None else await groups.held_elsewhere(client.address, solver=True)
-        refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere)
+        refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere, take=False)
         deal = self._deal(message)
         if deal is None:
             refuse(client, "game", "not_found")
@@ -227,7 +226,6 @@ class SolverGames:
         )
         self.live.rooms[room.game_id] = room
         self.seats[room.game_id] = seat
-        self.guard.started(client.address, time.monotonic())
         networks = {room.creator_seat: network, solver_seat: SOLVER_NETWORK}
         self.live.networks.add(room.game_id, networks)
         write = with_networks(with_solver_seat(store.plan_create(room), seat), room.game_id, networks)

@@ -1,0 +1,89 @@
+"""The guard's counts shared by the processes of one server (``guard_counts.SharedCounts``): the same
+caps as in one process, whichever process a network's requests reach, and no race of two processes
+passes one. Two ``AddressGuard``s on one file stand for two processes; the race runs in two real
+processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from battle.online.server.address_guard import AddressGuard
+from battle.online.server.guard_counts import Counts, MemoryCounts, SharedCounts
+from battle.online.server.server_limits import ServerLimits
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMITS = ServerLimits(creates_per_hour=60, create_burst=20, free_failed_codes=5, failed_codes_burst=100)
+
+
+@pytest.fixture(params=["memory", "shared"])
+def counts(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Counts]:
+    made: Counts = MemoryCounts() if request.param == "memory" else SharedCounts(tmp_path / "guard.sqlite3", 3600.0)
+    yield made
+    made.close()
+
+
+def test_codes_and_starts_are_counted_alike_in_memory_and_in_the_file(counts: Counts) -> None:
+    guard = AddressGuard(LIMITS, counts=counts)
+    for _ in range(5):  # five wrong codes are free
+        assert guard.code_refusal("192.0.2.7", 100.0) is None
+    assert guard.code_refusal("192.0.2.7", 100.0) is None  # the sixth is looked up, then waits 1 s
+    assert guard.code_refusal("192.0.2.7", 100.5) == "too many wrong codes from your network; try again in 2 s"
+    assert guard.code_refusal("198.51.100.1", 100.5) is None  # another network
+    guard.code_found("198.51.100.1", 100.5)  # a right code counts nothing
+    assert guard.code_refusal("198.51.100.1", 100.5) is None
+    for _ in range(20):
+        assert guard.take_start("192.0.2.7", 100.0) is None
+    assert guard.take_start("192.0.2.7", 100.0) == 60.0
+
+
+def test_two_processes_on_one_file_share_each_networks_caps_and_the_servers_budget(tmp_path: Path) -> None:
+    path = tmp_path / "guard.sqlite3"
+    first, second = (AddressGuard(LIMITS, counts=SharedCounts(path, 3600.0)) for _ in range(2))
+    for number in range(20):  # the network's starts, half through each process
+        assert (first if number % 2 else second).take_start("192.0.2.7", 100.0) is None
+    assert first.take_start("192.0.2.7", 100.0) == 60.0 and second.take_start("192.0.2.7", 100.0) == 60.0
+    for number in range(5):  # its free wrong codes
+        assert (first if number % 2 else second).code_refusal("192.0.2.7", 100.0) is None
+    assert second.code_refusal("192.0.2.7", 100.0) is None
+    assert first.code_refusal("192.0.2.7", 100.0) is not None  # waits, whichever process it asks
+    spent = sum(first.code_refusal(f"203.0.113.{number}", 100.0) is None for number in range(200))
+    assert spent == 100 - 6  # the server's 100 wrong codes, six of them the first network's
+    assert second.code_refusal("198.51.100.9", 100.0) == (
+        "the server takes no codes for a moment (too many wrong ones); try again in 1 s"
+    )
+    for guard in (first, second):
+        guard.counts.close()
+
+
+RACE = """
+import sys
+from pathlib import Path
+from battle.online.server.address_guard import AddressGuard
+from battle.online.server.guard_counts import SharedCounts
+from battle.online.server.server_limits import ServerLimits
+guard = AddressGuard(ServerLimits(creates_per_hour=60, create_burst=20), counts=SharedCounts(Path(sys.argv[1]), 3600.0))
+sys.stdin.readline()  # both start together
+print(sum(guard.take_start("192.0.2.7", 100.0) is None for _ in range(200)))
+"""
+
+
+def test_a_race_of_two_processes_starts_no_more_than_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "guard.sqlite3"
+    SharedCounts(path, 3600.0).close()  # made before either process opens it
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+        )
+        for _ in range(2)
+    ]
+    for racer in racers:
+        assert racer.stdin is not None
+        racer.stdin.write("go\n")
+        racer.stdin.flush()
+    taken = [int(racer.communicate(timeout=60)[0]) for racer in racers]
+    assert sum(taken) == 20, taken
