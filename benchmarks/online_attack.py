@@ -5,6 +5,7 @@ solver a stranger can take from everyone else (``--solver``), as tables.
     python benchmarks/online_attack.py --against 3dde8aa        that revision's server first, then this tree's
     python benchmarks/online_attack.py --solver                 the solver attack's rows (below)
     python benchmarks/online_attack.py --solver --against DIR   a checkout's server first (a revision or a folder)
+    python benchmarks/online_attack.py --caps --processes 1,2   what one network gets of each cap (network_caps.py)
 
 From each attacking address (127.0.0.1, and 127.0.0.2 for the second: loopback takes any
 127.x as a source): host a game and join it, open ``--watchers`` connections (40) that
@@ -61,6 +62,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's tests package (the raw client) and battle
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
 
+import network_caps  # noqa: E402
 from solver_attackers import ROWS, Tally, attack_of, victim  # noqa: E402
 from solver_attackers import WAIT as SOLVER_WAIT  # noqa: E402
 
@@ -616,9 +618,16 @@ def main() -> None:
         "--busy", type=int, default=0, help="--solver: processes spinning on the CPU during every row (0)"
     )
     parser.add_argument("--ramp-seconds", type=float, default=5.0, help="--solver: the attack before the victim (5)")
+    parser.add_argument(
+        "--caps", action="store_true", help="what one network gets of each cap, per process count (network_caps.py)"
+    )
+    parser.add_argument("--processes", default="1,2", help="--caps: the process counts, a column each (default 1,2)")
     args = parser.parse_args()
     if args.solver:
         solver_main(args)
+        return
+    if args.caps:
+        network_caps.main(["--processes", args.processes])
         return
     try:
         counts = [int(part) for part in args.addresses.split(",")]

@@ -4,7 +4,10 @@ that overlaps it, since a late wake-up is the machine's and no server's."""
 
 from __future__ import annotations
 
-from tests.benchmark_scripts import load_script
+import subprocess
+import sys
+
+from tests.benchmark_scripts import BENCHMARKS, load_script
 
 
 def test_a_reply_during_a_stall_of_the_victims_process_is_not_on_time() -> None:
@@ -18,3 +21,16 @@ def test_a_reply_during_a_stall_of_the_victims_process_is_not_on_time() -> None:
     # arrived and ended after; the last reply arrived before a stall began
     assert tally.on_time(0.02) == [0.1, 0.04]
     assert tally.on_time(1.0) == [0.1, 0.2, 0.05, 0.04]
+
+
+def test_the_caps_table_counts_each_network_alike_with_one_process_and_two() -> None:
+    """``online_attack.py --caps``: a row a cap, a column a process count; where a cap counts a network
+    across the processes (its starts, wrong codes and challenges), the columns are equal."""
+    command = [sys.executable, str(BENCHMARKS / "online_attack.py"), "--caps", "--processes", "1,2"]
+    printed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True).stdout
+    table = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in printed.splitlines()]
+    rows = {cells[0]: cells[2:] for cells in table if len(cells) == 4}
+    assert set(rows) >= {"starts", "wrong codes", "challenges", "games waiting", "games at once"}, printed
+    assert rows["starts"] == ["20 (starts)"] * 2, printed
+    assert rows["wrong codes"] == ["6 (rate_limited)"] * 2, printed
+    assert rows["challenges"] == ["2 (challenges)"] * 2, printed
