@@ -25,7 +25,8 @@ def test_a_reply_during_a_stall_of_the_victims_process_is_not_on_time() -> None:
 
 def test_the_caps_table_counts_each_network_alike_with_one_process_and_two() -> None:
     """``online_attack.py --caps``: a row a cap, a column a process count; where a cap counts a network
-    across the processes (its starts, wrong codes and challenges), the columns are equal."""
+    across the processes (its starts, wrong codes, challenges and games, creates sent at once
+    included), the columns are equal."""
     command = [sys.executable, str(BENCHMARKS / "online_attack.py"), "--caps", "--processes", "1,2"]
     printed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True).stdout
     table = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in printed.splitlines()]
@@ -34,3 +35,5 @@ def test_the_caps_table_counts_each_network_alike_with_one_process_and_two() -> 
     assert rows["starts"] == ["20 (starts)"] * 2, printed
     assert rows["wrong codes"] == ["6 (rate_limited)"] * 2, printed
     assert rows["challenges"] == ["2 (challenges)"] * 2, printed
+    for games in ("games waiting", "games at once"):  # refused by the waiting cap or the games cap: both 5
+        assert [cell.split()[0] for cell in rows[games]] == ["5", "5"], printed

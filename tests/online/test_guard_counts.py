@@ -87,3 +87,17 @@ def test_a_race_of_two_processes_starts_no_more_than_the_cap(tmp_path: Path) -> 
         racer.stdin.flush()
     taken = [int(racer.communicate(timeout=60)[0]) for racer in racers]
     assert sum(taken) == 20, taken
+
+
+def test_a_game_being_made_counts_for_its_network_until_it_is_stored_or_its_time_passes(counts: Counts) -> None:
+    with counts.held(100.0) as now:
+        now.put_making("net-a", False, "game-1", 160.0)
+        now.put_making("net-a", True, "game-2", 160.0)
+        now.put_making("net-b", False, "game-3", 110.0)
+    with counts.held(105.0) as now:
+        assert now.making("net-a", False, 105.0) == {"game-1"} and now.making("net-a", True, 105.0) == {"game-2"}
+        assert now.making("net-b", False, 105.0) == {"game-3"}
+        now.drop_making("game-1")  # stored
+    with counts.held(111.0) as now:
+        assert now.making("net-a", False, 111.0) == set()
+        assert now.making("net-b", False, 111.0) == set()  # its process died before it was stored

@@ -207,6 +207,12 @@ class AddressGuard:
 
     # -- starting games ------------------------------------------------------------------
 
+    def made(self, game: str, now: float) -> None:
+        """``game``, marked as being made by ``network_caps.refuse_start``, was stored or failed: its
+        network's count takes it from the store now, or not at all."""
+        with self.counts.held(now) as counts:
+            counts.drop_making(game)
+
     def start_wait(self, address: str, now: float) -> float | None:
         """The seconds until ``address``'s network may start a game (``creates_per_hour``), or None
         when it may now; nothing is counted (``take_start`` counts)."""

@@ -346,7 +346,9 @@ class GameServer:
             refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere, take=False)
             game_id, invite, watch = await self.groups.fresh_game(self._draw_game)
             self._refuse_create(client)  # again after the directory's answers: creates stored meanwhile count
-        network = refuse_start(self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere)
+        network = refuse_start(
+            self.live, self.guard, client.address, solver=False, elsewhere=held_elsewhere, game=game_id
+        )
         plan = plan_start(message.deal, message.first)
         token = new_token()
         store = self.live.store
@@ -380,6 +382,8 @@ class GameServer:
             self.guard.not_hosting(client.address, room.game_id)
             self.live.networks.forget(room.game_id)
             raise
+        finally:
+            self.guard.made(room.game_id, time.monotonic())
         client.created += 1
         client.hosted.add(room.game_id)
         await self.audiences.attach(client, room, room.creator_seat)

@@ -1,5 +1,6 @@
 """Where an ``AddressGuard`` keeps what it counts over time (each network's wrong codes, the server's
-budget of wrong codes, each network's starts): in this process (``MemoryCounts``, a server of one
+budget of wrong codes, each network's starts, the games being made with a seat of a network's):
+in this process (``MemoryCounts``, a server of one
 process), or in a SQLite file that every process of one server opens (``SharedCounts``, in its run
 folder), so a network meets the same caps whichever process serves it and a race of requests in two
 processes cannot pass one.
@@ -56,6 +57,14 @@ class CountsNow(Protocol):
     def put_misses(self, network: str, misses: Misses | None) -> None:
         """Keep ``misses`` for ``network`` (None forgets it)."""
 
+    def making(self, network: str, solver: bool, now: float) -> set[str]:
+        """The games a seat of ``network`` is being made in (against the solver: ``solver``), by any
+        process, until each is stored (``drop_making``) or its ``until`` has passed."""
+
+    def put_making(self, network: str, solver: bool, game: str, until: float) -> None: ...
+
+    def drop_making(self, game: str) -> None: ...
+
 
 class Counts(Protocol):
     def held(self, now: float) -> AbstractContextManager[CountsNow]:
@@ -71,6 +80,7 @@ class MemoryCounts:
     def __init__(self, prune_at: int = 10_000) -> None:
         self.buckets: dict[str, TokenBucket] = {}
         self.missed: dict[str, Misses] = {}
+        self.made: dict[str, tuple[str, bool, float]] = {}
         self._prune_at = prune_at
 
     @contextmanager
@@ -96,6 +106,17 @@ class MemoryCounts:
             self.missed.pop(network, None)
         else:
             self.missed[network] = misses
+
+    def making(self, network: str, solver: bool, now: float) -> set[str]:
+        return {
+            game for game, (tag, kind, until) in self.made.items() if (tag, kind) == (network, solver) and until > now
+        }
+
+    def put_making(self, network: str, solver: bool, game: str, until: float) -> None:
+        self.made[game] = (network, solver, until)
+
+    def drop_making(self, game: str) -> None:
+        self.made.pop(game, None)
 
     def close(self) -> None:
         pass
@@ -124,6 +145,10 @@ class SharedCounts:
                 network TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure REAL NOT NULL,
                 blocked_until REAL NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS making (
+                game TEXT PRIMARY KEY, network TEXT NOT NULL, solver INTEGER NOT NULL, until REAL NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS making_by_network ON making (network, solver);
             """
         )
 
@@ -144,6 +169,7 @@ class SharedCounts:
     def _prune(self, now: float) -> None:
         self._connection.execute("DELETE FROM buckets WHERE full_at <= ?", (now,))
         self._connection.execute("DELETE FROM misses WHERE last_failure < ?", (now - self._memory,))
+        self._connection.execute("DELETE FROM making WHERE until <= ?", (now,))
 
     def close(self) -> None:
         with self._lock:
@@ -182,3 +208,18 @@ class _SharedNow:
             "INSERT OR REPLACE INTO misses (network, failures, last_failure, blocked_until) VALUES (?, ?, ?, ?)",
             (network, misses.failures, misses.last_failure, misses.blocked_until),
         )
+
+    def making(self, network: str, solver: bool, now: float) -> set[str]:
+        rows = self._connection.execute(
+            "SELECT game FROM making WHERE network = ? AND solver = ? AND until > ?", (network, int(solver), now)
+        )
+        return {str(row[0]) for row in rows}
+
+    def put_making(self, network: str, solver: bool, game: str, until: float) -> None:
+        self._connection.execute(
+            "INSERT OR REPLACE INTO making (game, network, solver, until) VALUES (?, ?, ?, ?)",
+            (game, network, int(solver), until),
+        )
+
+    def drop_making(self, game: str) -> None:
+        self._connection.execute("DELETE FROM making WHERE game = ?", (game,))

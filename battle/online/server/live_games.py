@@ -94,17 +94,17 @@ class LiveGames:
             return self.unfinished()
         return max(self.unfinished(), self.store.unfinished_count())
 
-    def held_elsewhere(self, network: str, *, solver: bool) -> int:
+    def games_elsewhere(self, network: str, *, solver: bool) -> set[str]:
         """The unfinished games the network ``network`` holds a seat in (against the solver: ``solver``)
-        that other processes hold, as the store has them (0 with one process)."""
+        that other processes hold, as the store has them (none with one process)."""
         if self.shard.alone:
-            return 0
+            return set()
         rows = self.store.read_rows(
             "SELECT n.game, EXISTS (SELECT 1 FROM seat_networks s WHERE s.game = n.game AND s.network = ?) "
             "FROM seat_networks n JOIN games g ON g.id = n.game WHERE n.network = ? AND g.status != 'finished'",
             (SOLVER_NETWORK, network),
         )
-        return len({game for game, against in rows if bool(against) == solver and not self.shard.holds(str(game))})
+        return {str(game) for game, against in rows if bool(against) == solver and not self.shard.holds(str(game))}
 
     def is_unfinished(self, game_id: str) -> bool:
         room = self.rooms.get(game_id)

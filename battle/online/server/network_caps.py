@@ -23,30 +23,58 @@ from battle.online.server.live_games import LiveGames
 
 
 def refuse_start(
-    live: LiveGames, guard: AddressGuard, address: str, *, solver: bool, elsewhere: int = 0, take: bool = True
+    live: LiveGames,
+    guard: AddressGuard,
+    address: str,
+    *,
+    solver: bool,
+    elsewhere: int = 0,
+    take: bool = True,
+    game: str | None = None,
 ) -> str:
     """Refuse a new game (against the solver: ``solver``) that ``address``'s network may not start now,
     counting ``elsewhere`` games it holds on the other server groups (``group_desk``); else its
     network's tag, for the seat's row. ``take``: the start is counted against the network's
-    ``creates_per_hour`` (the last look before the game is made); False only looks."""
+    ``creates_per_hour`` (the last look before the game is made); False only looks.
+
+    The network's games are those of this process, those the store has of the other processes and
+    those any process is making (``guard.counts``' ``making``), each once; ``game``, the one about to
+    be made, joins the last until ``guard.made`` says it was stored or failed. The count and that
+    mark are one block of the counts the processes share, so two processes' creates at the same
+    moment cannot both take the network's last game."""
     limits = guard.limits
     network = live.networks.tag(address)
-    held = live.networks.held(network, solver=solver, unfinished=live.is_unfinished)
-    held += live.held_elsewhere(network, solver=solver) + elsewhere
-    if solver and held >= limits.solver_games_per_network:
-        raise ProtocolError(
-            ErrorCode.BUSY,
-            f"your address has {held} unfinished games against the solver already; finish one first",
-            params={"why": "solver_games", "count": held},
-        )
-    if not solver and held >= limits.games_per_network:
-        raise ProtocolError(
-            ErrorCode.BUSY,
-            f"your address has a seat in {held} unfinished games already; finish one first",
-            params={"why": "network_games", "count": held},
-        )
-    refuse_fast_start(guard, address, take=take)
+    now = time.monotonic()
+    with guard.counts.held(now) as counts:
+        games = live.networks.games(network, solver=solver, unfinished=live.is_unfinished)
+        games |= live.games_elsewhere(network, solver=solver) | counts.making(network, solver, now)
+        held = len(games) + elsewhere
+        if solver and held >= limits.solver_games_per_network:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"your address has {held} unfinished games against the solver already; finish one first",
+                params={"why": "solver_games", "count": held},
+            )
+        if not solver and held >= limits.games_per_network:
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"your address has a seat in {held} unfinished games already; finish one first",
+                params={"why": "network_games", "count": held},
+            )
+        if game is not None:
+            counts.put_making(network, solver, game, now + MAKING_SECONDS)
+    try:
+        refuse_fast_start(guard, address, take=take)
+    except ProtocolError:
+        if game is not None:
+            guard.made(game, now)
+        raise
     return network
+
+
+MAKING_SECONDS = 60.0
+"""How long a game being made counts for its network without ``guard.made``: the process that made
+it died meanwhile (a create is stored in milliseconds)."""
 
 
 def refuse_fast_start(guard: AddressGuard, address: str, *, take: bool = True) -> None:

@@ -54,12 +54,16 @@ class SeatNetworks:
     def held(self, tag: str, *, solver: bool, unfinished: Callable[[str], bool]) -> int:
         """How many unfinished games the network ``tag`` holds a seat in: games against the solver
         (``solver``) or games between people. Games ``unfinished`` says are over are forgotten here."""
+        return len(self.games(tag, solver=solver, unfinished=unfinished))
+
+    def games(self, tag: str, *, solver: bool, unfinished: Callable[[str], bool]) -> set[str]:
+        """The unfinished games ``held`` counts."""
         games = self._by_network.get(tag)
         if not games:
-            return 0
+            return set()
         for game in [game for game in games if not unfinished(game)]:
             self.forget(game)
-        return sum(1 for game in games if (SOLVER_NETWORK in self._by_game[game].values()) == solver)
+        return {game for game in games if (SOLVER_NETWORK in self._by_game[game].values()) == solver}
 
     # -- changes -----------------------------------------------------------------------------------
 

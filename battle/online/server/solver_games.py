@@ -22,6 +22,7 @@ import asyncio
 import datetime
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -202,7 +203,7 @@ class SolverGames:
 
         game_id, invite, watch = draw() if groups is None else await groups.fresh_game(draw)
         # the caps again after the directory's answers: what a start of the same network stored meanwhile counts
-        network = refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere)
+        network = refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere, game=game_id)
         plan = plan_start(deal, message.first)
         token = new_token()
         now = self.clock()
@@ -238,6 +239,8 @@ class SolverGames:
             self.seats.pop(room.game_id, None)
             self.live.networks.forget(room.game_id)
             raise
+        finally:
+            self.guard.made(room.game_id, time.monotonic())
         client.created += 1
         self.payer[room.game_id] = address
         await self.audiences.attach(client, room, room.creator_seat)
