@@ -8,7 +8,7 @@
 import { $, notice } from "./dom.js";
 import { SolverSocket } from "./socket.js";
 import { SHAPES } from "./game_view.js";
-import { RetryClock } from "./solver_panel.js";
+import { RetryClock, withAhead } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
@@ -68,7 +68,8 @@ export class ReviewScreen {
     else if (!news) status = t("Asking the server for the review…");
     else if (news.status === "failed") status = t("The solver could not review this game.");
     else if (news.status === "queued") {
-      status = news.place ? t("The review waits for the solver: place {place} in the queue.", { place: news.place })
+      status = news.place
+        ? withAhead(t("The review waits for the solver: place {place} in the queue.", { place: news.place }), news.ahead)
         : t("The solver reviews the game…");
     } else status = t("The review of the game: every move against perfect play.");
     $("review-status").textContent = status;

@@ -20,7 +20,12 @@ export function thinkingWords(place, wait = null, ahead = null) {
     return tn("The solver's move waits for your address's solver time: it starts in {count} second.",
       "The solver's move waits for your address's solver time: it starts in {count} seconds.", wait);
   }
-  const queued = t("The solver waits for a free worker: place {place} in the queue.", { place });
+  return withAhead(t("The solver waits for a free worker: place {place} in the queue.", { place }), ahead);
+}
+
+/** A sentence of work waiting in the queue, and after it roughly the seconds of other players'
+ * solver work before it (`ahead`; nothing more when it is not known). */
+export function withAhead(queued, ahead = null) {
   if (!ahead) return queued;
   return queued + " " + tn("Other players' solver work ahead of it: about {count} second.",
     "Other players' solver work ahead of it: about {count} seconds.", ahead);

@@ -59,6 +59,7 @@ NEWS = [
     HintResult("3f9a0c1d2e4b5a69", 12, EVALUATION),
     AnalysisResult("board-7", True, EVALUATION),
     ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "queued", 2, None),
+    ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "queued", 2, None, 40),
     ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "done", None, {"format": "mahjong-battle-review"}),
 ]
 START = format_position(deal(4))

@@ -6,6 +6,7 @@ stopped, not finished). Refusals for an address's spent solver time are counted 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,8 @@ def test_a_review_waits_behind_an_analysis_while_a_move_goes_between_its_slices(
         reviewer.wait_for_function(
             "() => document.getElementById('review-status').textContent.includes('place 1 in the queue')"
         )
+        # the analysis goes first, whole: roughly its seconds are said as other players' work ahead
+        assert re.search(r"ahead of it: about \d+ seconds?\.$", str(reviewer.text_content("#review-status")))
         player = new_page(browser)
         play_solver(player, server.base, level="club", deal=4, first="creator")
         click_pair(player)

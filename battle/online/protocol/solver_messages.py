@@ -231,7 +231,8 @@ class AnalysisResult:
 
 @dataclass(frozen=True)
 class ReviewResult:
-    """A review's news: queued (``place`` in the queue), done (``report``: ``review --json``'s
+    """A review's news: queued (``place`` in the queue, and while it waits there ``ahead``, roughly
+    the seconds of other players' solver work before it), done (``report``: ``review --json``'s
     object) or failed."""
 
     TYPE: ClassVar[str] = "review_result"
@@ -240,6 +241,7 @@ class ReviewResult:
     status: ReviewStatus
     place: int | None = None
     report: dict[str, Any] | None = None
+    ahead: int | None = None
 
 
 SolverNews = SolverCreated | SolverSeat | SolverQueue | SolverRefused | HintResult | AnalysisResult | ReviewResult

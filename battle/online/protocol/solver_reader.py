@@ -316,6 +316,7 @@ def _read_review(news: _News) -> ReviewResult:
         status=news.one_of("status", REVIEW_STATUSES),
         place=news.whole("place", 0, optional=True),
         report=report,
+        ahead=news.whole("ahead", 1, optional=True),
     )
 
 

@@ -82,6 +82,11 @@ def solver_news_json(message: SolverNews) -> JsonObject:
         fields.update(id=message.id, final=message.final, evaluation=evaluation_json(message.evaluation))
     elif isinstance(message, ReviewResult):
         fields.update(
-            review=message.review, game=message.game, status=message.status, place=message.place, report=message.report
+            review=message.review,
+            game=message.game,
+            status=message.status,
+            place=message.place,
+            ahead=message.ahead,
+            report=message.report,
         )
     return fields

@@ -27,7 +27,7 @@ from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import UNRATED_ENDS, Room, Status
 from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refuse, tell
-from battle.online.server.solver_outcomes import Refused, WorkFailed, WorkRefused
+from battle.online.server.solver_outcomes import Refused, Waiting, WorkFailed, WorkRefused
 from battle.online.server.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.store import StoreError
 from battle.online.server.wire import review_news
@@ -59,7 +59,7 @@ class Reviews:
         """The reviews the pool has not answered yet, by id."""
         self.readers: dict[str, set[Client]] = {}
         """The connections told of each pending review's news."""
-        self._places: dict[str, int | None] = {}
+        self._places: dict[str, Waiting | None] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         """Each pending review's task, which stores its end."""
 
@@ -146,14 +146,14 @@ class Reviews:
     def _follow(self, row: ReviewRow, work: Work[FoundReview]) -> None:
         assert self.work is not None
         self.pending[row.review] = (row, work)
-        self._places[row.review] = work.place()
-        self.work.watch(work, lambda waiting: self._placed(row, None if waiting is None else waiting.place))
+        self._places[row.review] = work.waiting()
+        self.work.watch(work, lambda waiting: self._placed(row, waiting))
         self._tasks[row.review] = asyncio.ensure_future(self._when_done(row, work))
 
-    def _placed(self, row: ReviewRow, place: int | None) -> None:
-        if place is None or row.review not in self.pending:
+    def _placed(self, row: ReviewRow, waiting: Waiting | None) -> None:
+        if waiting is None or row.review not in self.pending:
             return
-        self._places[row.review] = place
+        self._places[row.review] = waiting
         for client in self.readers.get(row.review, ()):
             tell(client, self._news(row))
 

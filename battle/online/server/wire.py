@@ -272,9 +272,11 @@ def analysis_over(ident: str, position: Position) -> AnalysisResult:
     return AnalysisResult(ident, True, game_over(position))
 
 
-def review_news(row: ReviewRow, place: int | None) -> ReviewResult:
-    """A review's news: its row as it stands, and its place while it waits."""
-    return ReviewResult(row.review, row.game, row.status, place, row.report)
+def review_news(row: ReviewRow, waiting: Waiting | None) -> ReviewResult:
+    """A review's news: its row as it stands, and while it waits its place and roughly the seconds of
+    work ahead of it."""
+    queued = queue_news("review", waiting)
+    return ReviewResult(row.review, row.game, row.status, queued.place, row.report, queued.ahead)
 
 
 def tenths(seconds: float) -> float:
