@@ -510,6 +510,38 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
         assert fresh is not None and fresh.pid != stopped.pid
 
 
+def test_a_game_of_a_stopped_process_is_refused_in_words_not_left_to_time_out(tmp_path: Path) -> None:
+    """A watch of a game held by a stopped (SIGSTOP) process: once the supervisor has found it late
+    (3 s), the process the watcher reached keeps the connection and says it cannot reach the game
+    now, at once; once the stopped process beats again, the same watch is passed to it."""
+    import psutil
+
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        host = Client(server.url, source=HOME_1)
+        host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+        created = host.expect("created", SECONDS)
+        assert shard_of(created["game"], 2) == 1
+        holder = next(child for child in psutil.Process(server.pid).children() if "--process-of=1/2" in child.cmdline())
+        holder.send_signal(signal.SIGSTOP)
+        try:
+            wait_for_log(server, "process 1 of the server has not answered for 3 s")
+            watcher = Client(server.url, source=HOME_0)
+            asked = time.monotonic()
+            watcher.send({"type": "watch", "code": created["watch"]})
+            refused = watcher.error(SECONDS)
+            waited = time.monotonic() - asked
+        finally:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                holder.send_signal(signal.SIGCONT)
+        assert refused["code"] == "internal" and "could not reach this game now" in refused["reason"], refused
+        assert waited < 3.0, f"the refusal took {waited:.1f} s"  # not the 15 s a passed connection waited
+        wait_for_log(server, "process 1 of the server answers again")
+        watcher.send({"type": "watch", "code": created["watch"]})
+        assert watcher.expect("state", SECONDS)["game"] == created["game"]
+        for client in (watcher, host):
+            client.close()
+
+
 def test_stats_count_a_connection_passed_to_its_games_process_once(tmp_path: Path) -> None:
     """A connection counted at its network's home (process 1) and held by its game's process (0) is one
     connection in /stats, not one in each process's count (the request for /stats is the third)."""

@@ -107,6 +107,12 @@ def process_socket(folder: Path, index: int) -> Path:
     return folder / f"process-{index}.sock"
 
 
+def late_marker(folder: Path, index: int) -> Path:
+    """A file that is there while process ``index`` misses its beats (``supervisor``): a connection
+    passed to it would wait in its socket unanswered, so the others keep theirs and say so."""
+    return folder / f"process-{index}.late"
+
+
 class Outbox:
     """This process's connections to the others' sockets, made on first use and made again when
     the other end was started anew."""

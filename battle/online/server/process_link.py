@@ -179,10 +179,12 @@ class ProcessLink:
     async def hand_over(self, client: Client, frame: str, process: int) -> bool:
         """Pass ``client``'s connection to ``process`` with ``frame``, the message that picked a game
         there ("": none, a connection just opened, for its network's home); False (and the connection
-        goes on here) when it cannot be passed now."""
+        goes on here) when it cannot be passed now, or ``process`` misses its beats."""
         peer = client.socket
         tail, transport = peer.tail, peer.transport
         if tail is None or not tail.whole or peer.request is None:
+            return False
+        if handoff.late_marker(self.folder, process).exists():  # stopped or stuck: it would not answer
             return False
         transport.pause_reading()
         loop = asyncio.get_running_loop()

@@ -155,35 +155,43 @@ class Supervisor:
 
     async def _follow_beats(self, index: int, process: asyncio.subprocess.Process) -> None:
         """Read process ``index``'s beats until it exits: silent ``LATE_SECONDS``, it gets no new
-        connections until it beats again; silent ``STUCK_SECONDS``, it is killed (and started again)."""
+        connections until it beats again (and its ``late_marker`` tells the other processes to keep
+        what they would pass it); silent ``STUCK_SECONDS``, it is killed (and started again)."""
         assert process.stdout is not None
         loop = asyncio.get_running_loop()
+        late = handoff.late_marker(self.folder, index)
         heard = loop.time()
-        while True:
-            silent = loop.time() - heard
-            try:
-                line = await asyncio.wait_for(
-                    process.stdout.readline(), (LATE_SECONDS if silent < LATE_SECONDS else STUCK_SECONDS) - silent
-                )
-            except TimeoutError:
-                if loop.time() - heard < STUCK_SECONDS:
-                    self.ready[index] = False
-                    log.warning(
-                        "process %d of the server has not answered for %g s: new connections go elsewhere",
-                        index,
-                        LATE_SECONDS,
+        try:
+            while True:
+                silent = loop.time() - heard
+                try:
+                    line = await asyncio.wait_for(
+                        process.stdout.readline(), (LATE_SECONDS if silent < LATE_SECONDS else STUCK_SECONDS) - silent
                     )
-                    continue
-                log.error("process %d of the server has not answered for %g s: replacing it", index, STUCK_SECONDS)
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                return
-            if not line:
-                return  # it exited
-            if not self.ready[index]:
-                log.warning("process %d of the server answers again", index)
-                self.ready[index] = True
-            heard = loop.time()
+                except TimeoutError:
+                    if loop.time() - heard < STUCK_SECONDS:
+                        self.ready[index] = False
+                        with contextlib.suppress(OSError):  # a full disk: the others wait on it as before
+                            late.touch()
+                        log.warning(
+                            "process %d of the server has not answered for %g s: new connections go elsewhere",
+                            index,
+                            LATE_SECONDS,
+                        )
+                        continue
+                    log.error("process %d of the server has not answered for %g s: replacing it", index, STUCK_SECONDS)
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
+                    return
+                if not line:
+                    return  # it exited
+                if not self.ready[index]:
+                    log.warning("process %d of the server answers again", index)
+                    self.ready[index] = True
+                    late.unlink(missing_ok=True)
+                heard = loop.time()
+        finally:
+            late.unlink(missing_ok=True)
 
     def _tell_all(self, note: Restarted) -> None:
         for other in range(self.count):
