@@ -36,6 +36,12 @@ not a figure of speed (a quiet machine answers in milliseconds, one at load 30 t
 a fresh connection's handshake and welcome)."""
 
 
+PROCESSES_VARIABLE = "MAHJONG_BATTLE_TEST_PROCESSES"
+"""The ``--processes`` of a test's server that names none: 1 unless this variable says otherwise
+(``MAHJONG_BATTLE_TEST_PROCESSES=2 pytest tests/online tests/web`` runs them as ``serve``'s default
+does on two cores)."""
+
+
 def free_port() -> int:
     """A port of 127.0.0.1 nobody listens on now."""
     with socket.socket() as probe:
@@ -49,7 +55,8 @@ class ServerProcess:
     ``open_files`` lowers the process's open-files limit. ``with ServerProcess(...) as server:`` starts it
     and stops it at the end. ``pid`` is the process's id while it runs. Without a ``--solver-...``
     flag it runs no solver (``--solver-workers 0``): a friends' server starts in a second, without
-    worker processes importing numba; without ``--processes`` it is one process (``--processes 1``)."""
+    worker processes importing numba; without ``--processes`` it is one process (``--processes 1``;
+    ``PROCESSES_VARIABLE`` changes that)."""
 
     def __init__(
         self,
@@ -66,9 +73,10 @@ class ServerProcess:
         solver_flags = ("--solver-workers", "--solver-scheduler")
         self.flags = flags if any(flag in flags for flag in solver_flags) else (*flags, "--solver-workers", "0")
         if "--processes" not in self.flags:
-            self.flags = (*self.flags, "--processes", "1")
+            self.flags = (*self.flags, "--processes", os.environ.get(PROCESSES_VARIABLE, "1"))
         self.prelude = prelude
-        """Python run in the server's process before the command line (a test's change to a module's setting)."""
+        """Python run in each of the server's processes as it starts (a test's change to a module's
+        setting; ``_prelude_folder``)."""
         self.port = port if port is not None else free_port()
         self.open_files = open_files
         self.process: subprocess.Popen[str] | None = None
@@ -78,6 +86,17 @@ class ServerProcess:
         self.log = folder / f"server-{self.port}.log"
         self.host = self.flags[self.flags.index("--host") + 1] if "--host" in self.flags else "127.0.0.1"
         """The address it listens on (``--host``, a loopback one in tests)."""
+
+    def _prelude_folder(self) -> str:
+        """A folder whose ``sitecustomize.py`` is the prelude, first on the server's ``PYTHONPATH``: every
+        process of the server runs it as it starts (the game processes of ``--processes N`` are started
+        by the supervisor with ``python -m battle``), or "" without a prelude."""
+        if not self.prelude:
+            return ""
+        folder = self.folder / "prelude"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "sitecustomize.py").write_text(self.prelude + "\n", encoding="utf-8")
+        return str(folder)
 
     @property
     def url(self) -> str:
@@ -112,7 +131,7 @@ class ServerProcess:
                 [
                     sys.executable,
                     "-c",
-                    f"{self.prelude}\nfrom battle.cli import entry_point; entry_point()",
+                    "from battle.cli import entry_point; entry_point()",
                     "serve",
                     "--port",
                     str(self.port),
@@ -126,7 +145,9 @@ class ServerProcess:
                 # the checkout first, then what the test's own path adds (an extra installed beside the venv)
                 env={
                     **os.environ,
-                    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+                    "PYTHONPATH": os.pathsep.join(
+                        filter(None, [self._prelude_folder(), str(ROOT), os.environ.get("PYTHONPATH")])
+                    ),
                     **self.env,
                 },
                 preexec_fn=limit_files if limit is not None else None,

@@ -18,7 +18,7 @@ import sqlite3
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,6 +154,18 @@ def stats(server: ServerProcess) -> dict[str, str]:
         return dict(line.split(" ", 1) for line in answer.read().decode().splitlines() if " " in line)
 
 
+def stats_until(
+    server: ServerProcess, shown: Callable[[dict[str, str]], bool], seconds: float = 30.0
+) -> dict[str, str]:
+    """``/stats`` once ``shown`` holds of it: with several game processes each one's counts reach the
+    others' within a second (``process_link``), so one read may come before them."""
+    deadline = time.monotonic() + seconds
+    while not shown(counts := stats(server)):
+        assert time.monotonic() < deadline, counts
+        time.sleep(0.1)
+    return counts
+
+
 def stored_games(server: ServerProcess) -> int:
     with sqlite3.connect(f"file:{server.folder / 'games.sqlite3'}?mode=ro", uri=True) as connection:
         return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
@@ -179,8 +191,8 @@ def test_games_land_on_both_groups_and_are_joined_through_the_other(cluster: Clu
                 host.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
                 host.expect("ack")
                 assert guest.expect("moved")["ply"] == 1
-        counts = stats(cluster.servers[group])
-        assert int(counts["games_playing"]) == len(held) - 1, counts  # the one played to its end is over
+        playing = len(held) - 1  # the one played to its end is over
+        stats_until(cluster.servers[group], lambda counts, playing=playing: int(counts["games_playing"]) == playing)
         assert stored_games(cluster.servers[group]) == len(held)
         for host, _created in held:
             host.close()
