@@ -61,36 +61,45 @@ def why(error: dict[str, Any] | None) -> str:
     return str(error.get("params", {}).get("why") or error["code"])
 
 
-def starts(pair: Pair) -> tuple[int, str]:
-    """Games made and called off (``abort``) one after another: the network's starts."""
+def until_refused(pair: Pair, message: dict[str, Any], then: Callable[[Client], None] | None = None) -> tuple[int, str]:
+    """``message`` sent on the two connections in turn, each answered (and ``then`` done with its
+    connection) before the next, until one is refused."""
     for count in range(TRIES):
         client = pair[count % 2]
-        client.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+        client.send(message)
         refused = refusal(client)
         if refused is not None:
             return count, why(refused)
-        client.expect("state", WAIT)
-        client.send({"type": "abort"})
-        client.expect("state", WAIT)
+        if then is not None:
+            then(client)
     return TRIES, why(None)
+
+
+CREATE = {"type": "create", "deal": {"number": 5}, "first": "creator"}
+
+
+def call_off(client: Client) -> None:
+    """The game just made is called off (``abort``): the caps on waiting games hold no try."""
+    client.expect("state", WAIT)
+    client.send({"type": "abort"})
+    client.expect("state", WAIT)
+
+
+def starts(pair: Pair) -> tuple[int, str]:
+    """Games made and called off one after another: the network's starts."""
+    return until_refused(pair, CREATE, call_off)
 
 
 def waiting_games(pair: Pair) -> tuple[int, str]:
     """Games made and left waiting for a second player, one after another."""
-    for count in range(TRIES):
-        client = pair[count % 2]
-        client.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
-        refused = refusal(client)
-        if refused is not None:
-            return count, why(refused)
-    return TRIES, why(None)
+    return until_refused(pair, CREATE)
 
 
 def games_at_once(pair: Pair) -> tuple[int, str]:
     """Ten creates sent on each connection before any answer is read."""
     for client in pair:
         for _ in range(10):
-            client.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            client.send(CREATE)
     answers = [refusal(client) for client in pair for _ in range(10)]
     made = sum(answer is None for answer in answers)
     return made, why(next((answer for answer in answers if answer is not None), None))
@@ -109,13 +118,7 @@ def wrong_codes(pair: Pair) -> tuple[int, str]:
 
 def challenges(pair: Pair) -> tuple[int, str]:
     """Challenges opened in the lobby, one after another."""
-    for count in range(TRIES):
-        client = pair[count % 2]
-        client.send({"type": "challenge", "deal": {"number": 3}, "first": "creator", "name": "Ann"})
-        refused = refusal(client)
-        if refused is not None:
-            return count, why(refused)
-    return TRIES, why(None)
+    return until_refused(pair, {"type": "challenge", "deal": {"number": 3}, "first": "creator", "name": "Ann"})
 
 
 ROWS: dict[str, tuple[str, Callable[[Pair], tuple[int, str]]]] = {
