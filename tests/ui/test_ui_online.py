@@ -466,7 +466,8 @@ def test_a_dropped_connection_is_retried_visibly_and_the_game_goes_on(tmp_path: 
         assert scene.game.ply == 1 and scene.session.pending
         with ServerThread(database, port=port):
             ui.run_until(app, lambda: scene.online.link.state == "connected" and not scene.session.pending, 20)
-            assert scene.status.text == "Connected again. Bob is away: the game waits for them."
+            away = "Connected again. Bob is away: the game waits for them."  # once the server's state says so
+            ui.run_until(app, lambda: scene.status.text == away, WAIT)
             assert scene.online.notice() == ("Bob is away: the game waits", "quiet")
             back = Client(f"ws://127.0.0.1:{port}", "Bob")
             back.send({"type": "resume", "token": token})
