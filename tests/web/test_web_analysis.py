@@ -86,7 +86,11 @@ def test_a_finished_game_against_the_solver_opens_on_the_board_at_any_move(
     play_to_the_end(page)
     page.click("#analyse")
     page.wait_for_selector("#analysis:not([hidden])")
-    page.wait_for_selector("#analysis-step:has-text('of')")
+    try:
+        page.wait_for_selector("#analysis-step:has-text('of')")
+    except Exception as error:  # Playwright's timeout: say what the board was opened on, and why not
+        said = page.text_content("#notice")
+        raise AssertionError(f"no move count on the board; address {page.url[:300]}; notice {said!r}") from error
     total = int(str(page.text_content("#analysis-step")).split()[-1])
     for _ in range(6):  # six moves before the end: small enough to solve at once
         page.click("#analysis-back")
