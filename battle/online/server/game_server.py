@@ -121,7 +121,7 @@ async def running_server(
 
             work = await asyncio.to_thread(SolverWork.shared, shared_pool, limits.hello_seconds * 6)
         limits = fitted_to_open_files(limits)
-        if not shard.alone and run_folder is not None:  # a network's codes and starts, one count for every process
+        if not shard.alone and run_folder is not None:  # one count of each network for every process
             counts = SharedCounts(run_folder / GUARD_COUNTS, limits.failed_code_memory)
         guard = AddressGuard(limits, counts=counts)
         games = LiveGames(store, committer, limits, shard)
@@ -210,11 +210,12 @@ async def running_server(
 
 
 POOL_SOCKET = "solver.sock"
-GUARD_COUNTS = "guard.sqlite3"
-"""In the run folder: the wrong codes and starts every process counts (``guard_counts.SharedCounts``)."""
 """With ``--processes``: the Unix socket in the run folder where the process that owns the solver pool
 serves it to the others (``battle.players.pool_service``), so every process answers its own games'
 solver work and one schedule keeps every network's budget and turn across them."""
+GUARD_COUNTS = "guard.sqlite3"
+"""With ``--processes``: the file in the run folder where every process counts the networks' wrong
+codes, starts and games being made (``guard_counts.SharedCounts``)."""
 
 
 def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames, lent_out: int) -> str:
