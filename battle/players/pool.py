@@ -99,6 +99,9 @@ class Ticket:
         """Solver CPU seconds its units spent, a stopped or retried one's included."""
         self.refusal: Refusal | None = None
         """Why a deepening analysis ended before its last depth (its budget), else None."""
+        self.admitted: Future[Refusal | None] = Future()
+        """The pool took it (None), as ``submit`` answered before returning it (``PoolTicket``)."""
+        self.admitted.set_result(None)
         self.started = threading.Event()
         """Set when its first unit goes to a worker (a page shows "thinking" instead of its place)."""
         self.started_at: float | None = None

@@ -33,6 +33,11 @@ class PoolTicket(Protocol):
         """Why a deepening analysis ended before its last depth (its budget), else None."""
 
     @property
+    def admitted(self) -> Future[Refusal | None]:
+        """The pool's answer to the submission: None when it took the work, else its ``Refusal``.
+        This process's pool answers before ``submit`` returns; another process's a moment later."""
+
+    @property
     def cpu_seconds(self) -> float:
         """Solver CPU seconds its units spent; final once ``future`` is done."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from battle.players.pool import PoolError, PoolRefused, PoolUnavailable, SolverPool, Ticket
 from battle.players.pool_api import PoolFront, PoolTicket
-from battle.players.pool_client import ClientTicket, PoolClient
+from battle.players.pool_client import PoolClient
 from battle.players.pool_jobs import (
     AnalysisJob,
     AnalysisResult,
@@ -45,7 +45,6 @@ __all__ = [
     "Kind",
     "MoveJob",
     "MoveResult",
-    "ClientTicket",
     "PoolClient",
     "PoolError",
     "PoolFront",

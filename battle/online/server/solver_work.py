@@ -29,7 +29,6 @@ from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, 
 from battle.players.solver_pool import (
     AnalysisResult,
     Budget,
-    ClientTicket,
     DeepeningJob,
     HintJob,
     Job,
@@ -95,10 +94,8 @@ class Work(Generic[Answer]):
         """None once the pool has taken the work, else why it has not: a pool in another process
         answers the hand-over a moment after ``submit`` returned (awaited here, never waited for),
         this process's own pool before."""
-        ticket = self.ticket
-        if not isinstance(ticket, ClientTicket):
-            return None
-        refusal = await asyncio.wrap_future(ticket.admitted)
+        admitted = self.ticket.admitted
+        refusal = admitted.result() if admitted.done() else await asyncio.wrap_future(admitted)
         return None if refusal is None else Refused(refusal.reason, refusal.retry_after)
 
     def refusal(self) -> Refused | None:
@@ -227,21 +224,20 @@ class SolverWork:
         """Tell ``work``'s place (and wait for its budget) now and whenever it changes (``watch_places``),
         None once it has ended. Work handed to another process's pool is told once that pool has
         answered the hand-over (a refused one is told nothing here: its answer says so)."""
-        ticket = work.ticket
-        if isinstance(ticket, ClientTicket) and not ticket.admitted.done():
+        admitted = work.ticket.admitted
+        if not admitted.done():
             loop = asyncio.get_running_loop()
 
             def answered(_admitted: object) -> None:
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: the server stopped
                     loop.call_soon_threadsafe(self._watch_admitted, work, tell)
 
-            ticket.admitted.add_done_callback(answered)
+            admitted.add_done_callback(answered)
             return
         self._watch_admitted(work, tell)
 
     def _watch_admitted(self, work: Work[Answer], tell: Callable[[Waiting | None], None]) -> None:
-        ticket = work.ticket
-        if isinstance(ticket, ClientTicket) and ticket.admitted.result() is not None:
+        if work.ticket.admitted.result() is not None:
             return
         waiting = work.waiting()
         tell(waiting)
