@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from battle.online.server.guard_counts import Counts, CountsNow, MemoryCounts, Misses
@@ -213,27 +214,28 @@ class AddressGuard:
         with self.counts.held(now) as counts:
             counts.drop_making(game)
 
-    def start_wait(self, address: str, now: float) -> float | None:
+    def start_wait(self, address: str, now: float, *, within: CountsNow | None = None) -> float | None:
         """The seconds until ``address``'s network may start a game (``creates_per_hour``), or None
-        when it may now; nothing is counted (``take_start`` counts)."""
-        key = START_KEY + self.network(address)
-        with self.counts.held(now) as counts:
-            bucket = counts.bucket(key, self.limits.creates_per_hour / 3600, self.limits.create_burst)
-            level = bucket.level(now)
-        return None if level >= 1.0 else (1.0 - level) / bucket.rate
+        when it may now; nothing is counted (``take_start`` counts). ``within``: in a block of the
+        counts the caller holds."""
+        return self._start(address, now, False, within)
 
-    def take_start(self, address: str, now: float) -> float | None:
+    def take_start(self, address: str, now: float, *, within: CountsNow | None = None) -> float | None:
         """Count a game ``address``'s network starts (``creates_per_hour``), or the seconds until it
         may start one, counting nothing: the decision and the count are one block, so two processes
         never both start the network's last game."""
+        return self._start(address, now, True, within)
+
+    def _start(self, address: str, now: float, take: bool, within: CountsNow | None) -> float | None:
         key = START_KEY + self.network(address)
-        with self.counts.held(now) as counts:
+        with nullcontext(within) if within is not None else self.counts.held(now) as counts:
             bucket = counts.bucket(key, self.limits.creates_per_hour / 3600, self.limits.create_burst)
             level = bucket.level(now)
             if level < 1.0:
                 return (1.0 - level) / bucket.rate
-            bucket.spend(now)
-            counts.put_bucket(key, bucket)
+            if take:
+                bucket.spend(now)
+                counts.put_bucket(key, bucket)
         return None
 
 

@@ -74,8 +74,8 @@ class Counts(Protocol):
 
 
 class MemoryCounts:
-    """The counts of a server of one process, in dictionaries; buckets and misses that hold nothing
-    back any more are let go once there are ``prune_at``."""
+    """The counts of a server of one process, in dictionaries; buckets that hold nothing back any more,
+    and marks of games made whose time has passed, are let go once there are ``prune_at``."""
 
     def __init__(self, prune_at: int = 10_000) -> None:
         self.buckets: dict[str, TokenBucket] = {}
@@ -87,6 +87,8 @@ class MemoryCounts:
     def held(self, now: float) -> Iterator[CountsNow]:
         if len(self.buckets) >= self._prune_at:
             self.buckets = {key: old for key, old in self.buckets.items() if old.level(now) < old.burst}
+        if len(self.made) >= self._prune_at:  # marks whose ``drop_making`` never came
+            self.made = {game: mark for game, mark in self.made.items() if mark[2] > now}
         yield self
 
     def bucket(self, key: str, rate: float, burst: float) -> TokenBucket:

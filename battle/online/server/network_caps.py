@@ -19,6 +19,7 @@ import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server.address_guard import AddressGuard
+from battle.online.server.guard_counts import CountsNow
 from battle.online.server.live_games import LiveGames
 
 
@@ -39,9 +40,9 @@ def refuse_start(
 
     The network's games are those of this process, those the store has of the other processes and
     those any process is making (``guard.counts``' ``making``), each once; ``game``, the one about to
-    be made, joins the last until ``guard.made`` says it was stored or failed. The count and that
-    mark are one block of the counts the processes share, so two processes' creates at the same
-    moment cannot both take the network's last game."""
+    be made, joins the last until ``guard.made`` says it was stored or failed. The count, the start
+    and that mark are one block of the counts the processes share, so two processes' creates at the
+    same moment cannot both take the network's last game or its last start."""
     limits = guard.limits
     network = live.networks.tag(address)
     now = time.monotonic()
@@ -61,14 +62,9 @@ def refuse_start(
                 f"your address has a seat in {held} unfinished games already; finish one first",
                 params={"why": "network_games", "count": held},
             )
+        refuse_fast_start(guard, address, take=take, within=counts)
         if game is not None:
             counts.put_making(network, solver, game, now + MAKING_SECONDS)
-    try:
-        refuse_fast_start(guard, address, take=take)
-    except ProtocolError:
-        if game is not None:
-            guard.made(game, now)
-        raise
     return network
 
 
@@ -77,11 +73,13 @@ MAKING_SECONDS = 60.0
 it died meanwhile (a create is stored in milliseconds)."""
 
 
-def refuse_fast_start(guard: AddressGuard, address: str, *, take: bool = True) -> None:
+def refuse_fast_start(guard: AddressGuard, address: str, *, take: bool = True, within: CountsNow | None = None) -> None:
     """Refuse ``busy``, with the seconds to wait, a game ``address``'s network would start beyond its
-    ``creates_per_hour``; else count it (``take``)."""
+    ``creates_per_hour``; else count it (``take``). ``within``: in a block of the counts the caller
+    holds."""
     now = time.monotonic()
-    wait = guard.take_start(address, now) if take else guard.start_wait(address, now)
+    start = guard.take_start if take else guard.start_wait
+    wait = start(address, now, within=within)
     if wait is not None:
         seconds = max(1, math.ceil(wait))
         raise ProtocolError(
