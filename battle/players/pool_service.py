@@ -43,6 +43,7 @@ from typing import Any
 
 from battle.players.pool import SolverPool, Ticket
 from battle.players.pool_jobs import AnalysisResult, Result
+from battle.players.pool_schedule import Refusal, Standing
 from battle.players.pool_wire import WireError, decode_job, encode, encode_tagged, frame, read_frame
 
 __all__ = ["MAX_CLIENTS", "MAX_OUTBOX_BYTES", "PoolService", "serve_pool"]
@@ -235,7 +236,7 @@ class _Client:
         on_progress = (lambda result: self._progress(number, result)) if progress else None
         ticket = self.pool.submit(job, seat=self._seat(seat), address=address, on_progress=on_progress)
         if not isinstance(ticket, Ticket):
-            self._answer(message, encode(ticket), op="submitted")
+            self._submitted(message, ticket, None)
             return
         with self.lock:
             if self.closed:  # closed meanwhile: nobody waits for it
@@ -243,17 +244,25 @@ class _Client:
                 return
             self.tickets[number] = ticket
             self.ids[ticket] = number
-        self.send(
-            {"op": "submitted", "req": _number(message, "req"), "refusal": None, "standing": encode(ticket.standing())}
-        )
+        self._submitted(message, None, ticket.standing())
         ticket.future.add_done_callback(lambda _done: self._done(number, ticket))
 
     def _seat(self, seat: str) -> str:
         return f"client {self.number}/{seat}"
 
-    def _answer(self, message: dict[str, Any], value: Any, op: str = "answer") -> None:
-        key = "refusal" if op == "submitted" else "value"
-        self.send({"op": op, "req": _number(message, "req"), key: value})
+    def _answer(self, message: dict[str, Any], value: Any) -> None:
+        self.send({"op": "answer", "req": _number(message, "req"), "value": value})
+
+    def _submitted(self, message: dict[str, Any], refusal: Refusal | None, standing: Standing | None) -> None:
+        """The answer to a ``submit``: why it was refused, or where the ticket it made stands."""
+        self.send(
+            {
+                "op": "submitted",
+                "req": _number(message, "req"),
+                "refusal": encode(refusal),
+                "standing": encode(standing),
+            }
+        )
 
     # -- the pool's news ---------------------------------------------------------------------------
 
