@@ -146,16 +146,16 @@ def test_a_network_holds_the_unfinished_games_it_has_a_seat_in_each_kind_apart()
     networks.add("b", {1: home, 2: school})
     networks.add("c", {2: school})
     networks.add("s", {1: home, 2: SOLVER_NETWORK})
-    assert networks.held(home, solver=False, unfinished=unfinished.__contains__) == 2
-    assert networks.held(home, solver=True, unfinished=unfinished.__contains__) == 1
-    assert networks.held(school, solver=False, unfinished=unfinished.__contains__) == 2
+    assert len(networks.games(home, solver=False, unfinished=unfinished.__contains__)) == 2
+    assert len(networks.games(home, solver=True, unfinished=unfinished.__contains__)) == 1
+    assert len(networks.games(school, solver=False, unfinished=unfinished.__contains__)) == 2
     unfinished.discard("b")  # a game that ended is forgotten when next counted
-    assert networks.held(home, solver=False, unfinished=unfinished.__contains__) == 1
+    assert len(networks.games(home, solver=False, unfinished=unfinished.__contains__)) == 1
     assert networks.of("b") == {}
-    assert networks.held(school, solver=False, unfinished=unfinished.__contains__) == 1
+    assert len(networks.games(school, solver=False, unfinished=unfinished.__contains__)) == 1
     networks.forget("a")
-    assert networks.held(home, solver=False, unfinished=unfinished.__contains__) == 0
-    assert networks.held(networks.tag("203.0.113.9"), solver=False, unfinished=unfinished.__contains__) == 0
+    assert len(networks.games(home, solver=False, unfinished=unfinished.__contains__)) == 0
+    assert len(networks.games(networks.tag("203.0.113.9"), solver=False, unfinished=unfinished.__contains__)) == 0
 
 
 # -- how fast a network starts games -------------------------------------------------------------

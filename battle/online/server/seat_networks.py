@@ -51,13 +51,9 @@ class SeatNetworks:
         """The networks of ``game``'s seats, by seat (empty for a game stored without them)."""
         return self._by_game.get(game, {})
 
-    def held(self, tag: str, *, solver: bool, unfinished: Callable[[str], bool]) -> int:
-        """How many unfinished games the network ``tag`` holds a seat in: games against the solver
-        (``solver``) or games between people. Games ``unfinished`` says are over are forgotten here."""
-        return len(self.games(tag, solver=solver, unfinished=unfinished))
-
     def games(self, tag: str, *, solver: bool, unfinished: Callable[[str], bool]) -> set[str]:
-        """The unfinished games ``held`` counts."""
+        """The unfinished games the network ``tag`` holds a seat in: games against the solver
+        (``solver``) or games between people. Games ``unfinished`` says are over are forgotten here."""
         games = self._by_network.get(tag)
         if not games:
             return set()
