@@ -172,10 +172,8 @@ class Reviews:
             await stored(self.live.committer.submit(plan_review(ended)))
         except StoreError as problem:
             log.error("%s", problem)
-        self.pending.pop(row.review, None)
-        self._places.pop(row.review, None)
-        self._tasks.pop(row.review, None)
-        for client in self.readers.pop(row.review, ()):
+        _work, readers, _task = self._let_go(row.review)
+        for client in readers:
             tell(client, self._news(ended))
             client.released(_reading(row.review))
 
@@ -195,24 +193,26 @@ class Reviews:
     def _refused(self, row: ReviewRow, refused: Refused) -> None:
         """A pool in another process refused the review after it was handed over: whoever looks at
         it is told why, and its row stays queued, to be queued again at the next look."""
-        readers = self.readers.pop(row.review, set())
-        self.pending.pop(row.review, None)
-        self._places.pop(row.review, None)
-        self._tasks.pop(row.review, None)
+        _work, readers, _task = self._let_go(row.review)
         for client in readers:
             refuse(client, "review", refused.code, refused.retry_after)
             client.released(_reading(row.review))
 
     def _drop(self, review: str) -> None:
         """The review's work leaves the pool (its row stays as it is)."""
-        pending = self.pending.pop(review, None)
-        self.readers.pop(review, None)
-        self._places.pop(review, None)
-        task = self._tasks.pop(review, None)
+        pending, _readers, task = self._let_go(review)
         if task is not None:
             task.cancel()
         if pending is not None:
             pending[1].cancel()
+
+    def _let_go(
+        self, review: str
+    ) -> tuple[tuple[ReviewRow, Work[FoundReview]] | None, set[Client], asyncio.Task[None] | None]:
+        """Forget all this holds of a pending review: its row and work, its readers, its place, the task
+        that awaits it (for the caller to cancel, or not when it is that task)."""
+        self._places.pop(review, None)
+        return self.pending.pop(review, None), self.readers.pop(review, set()), self._tasks.pop(review, None)
 
     async def close(self) -> None:
         tasks = list(self._tasks.values())
