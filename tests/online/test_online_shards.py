@@ -11,6 +11,7 @@ from websockets.frames import Frame, Opcode
 from battle.online.server.handoff import FrameTail, Picked, Released, decode, encode
 from battle.online.server.process_link import merged_stats
 from battle.online.server.shards import Shard, parse_shard, shard_of
+from battle.online.server.supervisor import forwarded_by
 
 
 def client_frame(opcode: Opcode, payload: bytes, fin: bool = True) -> bytes:
@@ -83,3 +84,16 @@ def test_stats_of_the_processes_are_added_up_and_the_worst_commit_times_kept() -
     assert merged_stats([first, second], 2) == (
         "processes 2\nconnections 7\ngames_playing 3\nmoves_per_second 2.0\ncommit_ms_p99 9.50\ncommit_ms_p50 1.00\n"
     )
+
+
+def test_the_supervisor_reads_a_proxys_forwarded_address_from_the_head_as_the_handshake_does() -> None:
+    head = (
+        b"GET /?at=b HTTP/1.1\r\nHost: games.example.org\r\nX-Forwarded-For: 10.9.9.9, 198.51.100.7\r\n"
+        b"x-forwarded-for: 203.0.113.5\r\nUpgrade: websocket\r\n\r\n"
+    )
+    assert forwarded_by(head) == "203.0.113.5"  # the last entry: the one the proxy appended
+    assert forwarded_by(b"GET / HTTP/1.1\r\nHost: a\r\nX-Real-IP: 192.0.2.1\r\n\r\n") == "192.0.2.1"
+    assert forwarded_by(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n") is None  # the proxy's own
+    assert forwarded_by(b"GET / HTTP/1.1\r\nX-Forwarded-For: 192.0.2.9") == "192.0.2.9"  # a head cut short
+    assert forwarded_by(b"") is None
+    assert forwarded_by(b"GET / HTTP/1.1\r\n X-Forwarded-For: 192.0.2.9\r\n\r\n") is None  # a folded line

@@ -147,11 +147,7 @@ def peer_class(guard: AddressGuard, limits: ServerLimits, *, passable: bool = Fa
             self.on_closed = getattr(self, "on_closed", None)
             if self.handed is not None:
                 self.client_address = self.handed.address
-                if self.handed.homing:  # its home: counted here, under its caps
-                    self.refusal = guard.admit(self.handed.address)
-                    self.counted = self.handed.address if self.refusal is None else None
-                else:  # counted at its home
-                    guard.total += 1
+                guard.total += 1  # counted under its network at its home
                 rest = rest_bytes(self.handed)
                 if rest:
                     self.data_received(rest)
@@ -172,7 +168,7 @@ def peer_class(guard: AddressGuard, limits: ServerLimits, *, passable: bool = Fa
             if self.counted is not None:
                 guard.release(self.counted)
                 self.counted = None
-            if self.handed is not None and not self.handed.homing:
+            if self.handed is not None:
                 guard.total = max(0, guard.total - 1)
                 if self.on_closed is not None:
                     self.on_closed()

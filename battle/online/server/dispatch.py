@@ -80,7 +80,7 @@ from battle.online.server.room import Options, Room, Status, TimeCheck, plan_sta
 from battle.online.server.room_refusals import Refused
 from battle.online.server.seat_networks import with_networks
 from battle.online.server.server_limits import ServerLimits
-from battle.online.server.shards import home_of, shard_of
+from battle.online.server.shards import shard_of
 from battle.online.server.share_address import ShareAddress
 from battle.online.server.solver_games import DealBook, NoDeals, SolverGames
 from battle.online.server.store import StoreError, Write
@@ -205,18 +205,10 @@ class GameServer:
         client.start()
         try:
             handed = socket.handed
-            if handed is not None:  # from another process: it picked a game here, or this is its home
-                if socket.refusal is not None:
-                    client.close_soon(1008, socket.refusal)
-                if handed.hello:
-                    client.said_hello(handed.name)
+            if handed is not None:  # from another process: it picked a game here
+                client.said_hello(handed.name)  # only a greeted client picks a game
                 client.created, client.hosted = handed.created, set(handed.hosted)
-                if handed.frame:
-                    await self._receive(client, handed.frame)
-            elif self.hand_over is not None and self.limits.trust_proxy:
-                home = home_of(self.guard.network(client.address), self.live.shard.count)
-                if home != self.live.shard.index and await self.hand_over(client, "", home):
-                    return  # behind a proxy the supervisor passes connections in turn: to its home now
+                await self._receive(client, handed.frame)
             async for frame in socket:
                 if socket.tail is not None:
                     socket.tail.read_one()

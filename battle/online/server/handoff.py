@@ -8,8 +8,6 @@ file descriptor and a small JSON note:
 - ``Picked``: a WebSocket connection whose client picked a game of another process: the
   handshake's request, the name of its ``hello``, the frame that picked the game (done again by
   the receiver) and the bytes of the frames read after it but not yet handled (``FrameTail``);
-  or, behind a trusted proxy, one just opened, for the home of the network its request names
-  (``homing``);
 - ``Released``: a connection ``Picked`` sent has closed (to the process that counts it);
 - ``Restarted``: a process was started again: the connections it had been sent are gone.
 
@@ -53,16 +51,11 @@ class Picked:
     """The handshake's request, checked again by the receiver as its own."""
     name: str | None
     frame: str
-    """The message that picked the game, to be done by the receiver ("": none, a ``homing`` pass)."""
+    """The message that picked the game, to be done by the receiver."""
     rest: str = ""
     """Base64 of the bytes of the frames that followed it, read by the sender, not yet handled."""
     created: int = 0
     hosted: list[str] = field(default_factory=list)
-    hello: bool = True
-    """The client said ``hello`` already."""
-    homing: bool = False
-    """Sent to its network's home right after its handshake (behind a trusted proxy, where the
-    supervisor cannot see the client's address): counted there, and not at the sender."""
 
 
 @dataclass(frozen=True)

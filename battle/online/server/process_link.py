@@ -152,8 +152,7 @@ class ProcessLink:
         peer.handed = note
         peer.request = Request(note.path, Headers(note.headers))
         peer.request_rcvd.set_result(None)
-        if not note.homing:
-            peer.on_closed = lambda: self._tell_released(note.home, note.address)
+        peer.on_closed = lambda: self._tell_released(note.home, note.address)
         return peer
 
     @property
@@ -178,8 +177,8 @@ class ProcessLink:
 
     async def hand_over(self, client: Client, frame: str, process: int) -> bool:
         """Pass ``client``'s connection to ``process`` with ``frame``, the message that picked a game
-        there ("": none, a connection just opened, for its network's home); False (and the connection
-        goes on here) when it cannot be passed now, or ``process`` misses its beats."""
+        there; False (and the connection goes on here) when it cannot be passed now, or ``process``
+        misses its beats."""
         peer = client.socket
         tail, transport = peer.tail, peer.transport
         if tail is None or not tail.whole or peer.request is None:
@@ -192,8 +191,7 @@ class ProcessLink:
         while transport.get_write_buffer_size() > 0 and loop.time() < flushed:
             await asyncio.sleep(0.005)  # the frames this process wrote leave before the next one writes
         handed = peer.handed
-        homing = not frame
-        home = process if homing else handed.home if handed is not None else self.shard.index
+        home = handed.home if handed is not None else self.shard.index
         note = Picked(
             home=home,
             address=client.address,
@@ -203,8 +201,6 @@ class ProcessLink:
             frame=frame,
             created=client.created,
             hosted=sorted(client.hosted),
-            hello=client.hello,
-            homing=homing,
         )
         if transport.get_write_buffer_size() > 0:
             transport.resume_reading()
@@ -231,7 +227,7 @@ class ProcessLink:
         if not sent:
             transport.resume_reading()
             return False
-        if not homing and home == self.shard.index and peer.counted is not None:
+        if home == self.shard.index and peer.counted is not None:
             self.lent[process][peer.counted] += 1
             peer.counted = None  # counted here until ``process`` says it closed
         peer.on_closed = None  # the home hears of the close from ``process``

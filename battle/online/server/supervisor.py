@@ -2,10 +2,13 @@
 
 The supervisor holds the listening socket and does one thing per connection: it accepts it and
 passes it, unread, to the game process that is the home of its client's network
-(``shards.home_of``; behind a trusted proxy, where every peer is the proxy, to each in turn),
-or to the next one while that one is starting. That process reads the request and serves it,
-and passes the connection on when its client picks a game another process holds
-(``process_link``). So the supervisor's cost is an ``accept`` and a ``sendmsg`` a connection.
+(``shards.home_of``), or to the next one while that one is starting. Behind a trusted proxy,
+where every peer is the proxy, the client's network is in the request's head: the supervisor
+looks at it without reading it (``MSG_PEEK``; a proxy sends a head whole, nginx and Caddy buffer
+it before they connect), so a connection is counted under its network's caps in the process
+that answers its handshake. That process reads the request and serves it, and passes the
+connection on when its client picks a game another process holds (``process_link``). So the
+supervisor's cost is an ``accept`` and a ``sendmsg`` a connection, and a peek behind a proxy.
 
 A game process that exits (a crash, ``kill -9``) is started again at once with the same index:
 it loads its shard's unfinished games from the database (every acknowledged move is there)
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import os
 import signal
@@ -33,8 +35,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from websockets.datastructures import Headers
+
 from battle.online.server import handoff
 from battle.online.server.address_guard import network_of
+from battle.online.server.connections import forwarded_address
 from battle.online.server.handoff import Fresh, Restarted
 from battle.online.server.shards import home_of
 
@@ -51,6 +56,16 @@ BEAT = "beat"
 BEAT_SECONDS = 1.0
 LATE_SECONDS = 3.0
 """A process silent this long gets no new connections (they go to the next process) until it beats."""
+HEAD_BYTES = 16_384
+"""The most of a request's head looked at for its forwarded address: nginx's default header buffers
+hold 8 KiB, so a head from a proxy fits; a longer one is the proxy's own network's."""
+HEAD_SECONDS = 5.0
+"""How long a connection behind a proxy may take to show its head before it goes to the proxy's own
+network's home (a proxy sends it at once; websockets gives a handshake 10 s)."""
+HEAD_PAUSE = 0.01
+"""Seconds between two looks at a head that came in parts."""
+PEEKING = 256
+"""Connections at once whose heads the supervisor waits for; the next ones wait in the listen queue."""
 STUCK_SECONDS = 20.0
 """A process silent this long (stopped, its loop blocked) is killed and started again like a dead one:
 long enough that a loaded machine's late loop (seconds at load 30) is not taken for a stuck one."""
@@ -85,7 +100,8 @@ class Supervisor:
         self._stopping = asyncio.Event()
         self._all_ready = asyncio.Event()
         self._outbox = handoff.Outbox()
-        self._turn = itertools.count()
+        self._peeking = asyncio.Semaphore(PEEKING)
+        self._passing: set[asyncio.Task[None]] = set()
 
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes if process is not None]
@@ -210,15 +226,28 @@ class Supervisor:
                 log.error("could not accept a connection: %s", problem)
                 await asyncio.sleep(0.1)
                 continue
-            with connection:
-                await self._pass(connection, str(peer[0]) if peer else "unknown")
+            address = str(peer[0]) if peer else "unknown"
+            if not self.trust_proxy:
+                with connection:
+                    await self._pass(connection, address, address)
+                continue
+            await self._peeking.acquire()
+            task = asyncio.create_task(self._pass_by_head(connection, address))
+            self._passing.add(task)
+            task.add_done_callback(self._passing.discard)
 
-    async def _pass(self, connection: socket.socket, address: str) -> None:
-        """Pass ``connection`` to its home process, or the next one that takes it."""
-        if self.trust_proxy:
-            first = next(self._turn) % self.count
-        else:
-            first = home_of(network_of(address, self.ipv6_prefix), self.count)
+    async def _pass_by_head(self, connection: socket.socket, proxy: str) -> None:
+        """Pass a connection from a trusted proxy to the home of the network its head forwards."""
+        try:
+            with connection:
+                head = await peek_head(connection)
+                await self._pass(connection, forwarded_by(head) or proxy, proxy)
+        finally:
+            self._peeking.release()
+
+    async def _pass(self, connection: socket.socket, address: str, peer: str) -> None:
+        """Pass ``connection`` to the home of ``address``'s network, or the next one that takes it."""
+        first = home_of(network_of(address, self.ipv6_prefix), self.count)
         loop = asyncio.get_running_loop()
         given_up = loop.time() + PASS_WAIT
         while loop.time() < given_up:
@@ -234,7 +263,40 @@ class Supervisor:
                 except OSError:  # it died (refused, or its socket is gone); its keeper starts it again
                     self.ready[index] = False
             await asyncio.sleep(0.005)
-        log.error("dropped a connection from %s: no process of the server took it", address)
+        log.error("dropped a connection from %s: no process of the server took it", peer)
+
+
+async def peek_head(connection: socket.socket) -> bytes:
+    """What ``connection`` sent of its request's head, left unread for the process it goes to: up to
+    its blank line, ``HEAD_BYTES``, its close or ``HEAD_SECONDS``, whichever comes first."""
+    loop = asyncio.get_running_loop()
+    given_up = loop.time() + HEAD_SECONDS
+    seen = b""
+    while True:
+        try:
+            seen = connection.recv(HEAD_BYTES, socket.MSG_PEEK)
+        except BlockingIOError:
+            pass
+        except OSError:
+            return seen
+        else:
+            if not seen or b"\r\n\r\n" in seen or len(seen) >= HEAD_BYTES:
+                return seen
+        if loop.time() >= given_up:
+            return seen
+        await asyncio.sleep(HEAD_PAUSE)
+
+
+def forwarded_by(head: bytes) -> str | None:
+    """The client address a proxy's request head forwards (``connections.forwarded_address``), or None."""
+    end = head.find(b"\r\n\r\n")
+    lines = head[: end if end >= 0 else len(head)].decode("latin-1").split("\r\n")[1:]
+    headers = Headers()
+    for line in lines:
+        name, colon, value = line.partition(":")
+        if colon and name and name == name.strip():
+            headers[name] = value.strip()
+    return forwarded_address(headers)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
