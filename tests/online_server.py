@@ -6,6 +6,7 @@ sockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import psutil
 from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
@@ -182,6 +184,15 @@ class ServerProcess:
         assert self.process is not None
         self.process.send_signal(number)
         self.process.wait(30)
+
+    def signal_all(self, number: signal.Signals) -> None:
+        """Send ``number`` to the server and every process it started (game processes, solver
+        workers): ``SIGSTOP`` is a machine that stops answering, whatever ``--processes`` says."""
+        assert self.process is not None
+        tree = psutil.Process(self.process.pid)
+        for process in [tree, *tree.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.send_signal(number)
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -124,12 +124,16 @@ def play_scene(app: App) -> PlayScene:
     return scene
 
 
-def run_until(app: App, done: Callable[[], bool], timeout: float = 30.0, dt: float = DT) -> None:
-    """Step frames (with real time passing, for the solver thread) until ``done()``."""
+def run_until(
+    app: App, done: Callable[[], bool], timeout: float = 30.0, dt: float = DT, shown: Callable[[], object] | None = None
+) -> None:
+    """Step frames (with real time passing, for the solver thread) until ``done()``; a timeout says
+    what ``shown()`` returns then (what the window shows instead)."""
     deadline = time.monotonic() + timeout
     while not done():
         if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the window")
+            instead = f": it shows {shown()!r}" if shown is not None else ""
+            raise AssertionError(f"timed out waiting for the window{instead}")
         app.step([], dt)
         time.sleep(0.002)
 

@@ -467,7 +467,7 @@ def test_a_dropped_connection_is_retried_visibly_and_the_game_goes_on(tmp_path: 
         with ServerThread(database, port=port):
             ui.run_until(app, lambda: scene.online.link.state == "connected" and not scene.session.pending, 20)
             away = "Connected again. Bob is away: the game waits for them."  # once the server's state says so
-            ui.run_until(app, lambda: scene.status.text == away, WAIT)
+            ui.run_until(app, lambda: scene.status.text == away, WAIT, shown=lambda: scene.status.text)
             assert scene.online.notice() == ("Bob is away: the game waits", "quiet")
             back = Client(f"ws://127.0.0.1:{port}", "Bob")
             back.send({"type": "resume", "token": token})

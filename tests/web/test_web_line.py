@@ -28,8 +28,7 @@ def two_players(browser: Any, served: Served, deal: int) -> tuple[Any, Any]:
 def test_a_stopped_server_is_a_line_down_and_the_move_goes_when_it_answers(browser: Any, served: Served) -> None:
     ann, bob = two_players(browser, served, deal=11)
     player = mover([ann, bob])
-    assert served.process is not None
-    served.process.send_signal(signal.SIGSTOP)
+    served.signal_all(signal.SIGSTOP)
     try:
         for page in (ann, bob):
             page.wait_for_selector(f"#link:has-text('{DOWN}')")
@@ -38,7 +37,7 @@ def test_a_stopped_server_is_a_line_down_and_the_move_goes_when_it_answers(brows
         sent = click_pair(player)
         player.wait_for_selector(f"#turn:has-text('{WAITS}')")
     finally:
-        served.process.send_signal(signal.SIGCONT)
+        served.signal_all(signal.SIGCONT)
     for page in (ann, bob):
         wait_ply(page, 2)
         page.wait_for_selector('#link[data-state="connected"]')
