@@ -1,6 +1,6 @@
 // The deal of the day on the home screen: its number and par, a game on it against the solver
 // (at a level) or a friend, and the day's table of results against par (the server's `daily_table`:
-// the top 20, at most three rows a network, and this browser's own rows below). The table is asked
+// what counts, the top 20 with one row a network, and this browser's own best below). The table is asked
 // once each time the home screen shows, on a line of its own that closes once it is answered.
 
 import { $, setAddress } from "./dom.js";
@@ -84,7 +84,10 @@ export class DailyPanel {
       const line = document.createElement("tr");
       if (row.yours) line.className = "yours";
       const opponent = row.opponent === "friend" ? t("a friend") : levelName(row.opponent);
-      const cells = [String(row.place), row.name || t("(no name)"), String(row.score), againstParWords(row.against_par), opponent];
+      const name = row.name || t("(no name)");
+      // two rows of one name: each with its device's tag, so a name taken is told from its owner
+      const shown = typeof row.tag === "string" && row.tag ? `${name} ·${row.tag}` : name;
+      const cells = [String(row.place), shown, String(row.score), againstParWords(row.against_par), opponent];
       const headings = [...document.querySelectorAll("#daily-table thead th")].map((th) => th.textContent);
       cells.forEach((text, index) => {
         const cell = document.createElement("td");

@@ -49,6 +49,7 @@ def test_the_deal_of_the_day_in_the_table_and_the_statistics(solver_server: Serv
             "against_par": against_par(scores, table["par"], first, you),  # type: ignore[arg-type]
             "opponent": "beginner",
             "yours": True,
+            "tag": None,
         }
     ]
     asker.send({"type": "my_stats", "device": DEVICE})

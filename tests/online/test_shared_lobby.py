@@ -100,11 +100,11 @@ def test_the_boards_swap_is_one_piece_of_news() -> None:
 
 
 def test_a_days_result_reads_back_named_with_its_group() -> None:
-    result = DayResult("g1", 2, "Ann", (40, 36), 1, "friend", 1.5e9, "net", "device-key")
+    result = DayResult("g1", 2, "Ann", (40, 36), 1, "friend", 1.5e9, "net", "device-key", other_network="far")
     hashed = hashed_device(result)
     assert hashed.device == hash_token("device-key")
     back = read_result_row("b", result_row(hashed))
-    assert back == DayResult("b/g1", 2, "Ann", (40, 36), 1, "friend", 1.5e9, "b:net", hashed.device)
+    assert back == DayResult("b/g1", 2, "Ann", (40, 36), 1, "friend", 1.5e9, "b:net", hashed.device, "b:far")
     with pytest.raises(BadResultRow):
         read_result_row("b", '{"game": "g1"}')
     with pytest.raises(BadResultRow):

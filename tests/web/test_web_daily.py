@@ -142,31 +142,55 @@ def test_german_on_a_phone_and_no_serious_accessibility_violation(browser: Any, 
     assert desktop.errors == []
 
 
-def test_a_friends_game_on_the_deal_of_the_day_lists_both_players(browser: Any, daily_served: ServerProcess) -> None:
-    base = daily_served.base
-    day = the_day(daily_served)
-    ann, bob = new_page(browser), new_page(browser)
-    ann.goto(base + "/")
-    ann.wait_for_selector("#daily:not([hidden])")
-    ann.fill("#daily-form input[name=name]", "Flo")
-    ann.click("#daily-friend")
-    ann.wait_for_selector("#invite-link:not(:empty)")
-    join(bob, str(ann.text_content("#invite-link")), "Gus")
-    play_turns([ann, bob])
-    scores = finished_scores(ann)
-    flo_seat = 1 if "Flo" in str(ann.text_content("#player-1 .name")) else 2
-    first = deal(day["deal"]).to_move
-    bob.goto(base + "/")
-    bob.wait_for_selector("#daily-rows tr.yours")
-    rows = bob.eval_on_selector_all(
+def table_rows(page: Any) -> list[list[str]]:
+    """The day's table as the page shows it: each row's cells after its place."""
+    return page.eval_on_selector_all(
         "#daily-rows tr", "rows => rows.map((row) => [...row.cells].slice(1).map((cell) => cell.textContent))"
     )
-    for name, seat in (("Flo", flo_seat), ("Gus", 3 - flo_seat)):
-        difference = against_par(scores, day["par"], first, seat)
-        words = "on par" if difference == 0 else f"{abs(difference)} {'better' if difference > 0 else 'worse'}"
-        assert [name, str(scores[seat - 1]), words, "a friend"] in rows
-    assert bob.text_content("#daily-rows tr.yours td:nth-child(2)") == "Gus"
-    assert ann.errors == [] and bob.errors == []
+
+
+def test_a_friends_game_between_two_networks_lists_both_and_one_on_one_network_none(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Behind a proxy each browser's network is its forwarded address: Flo and Gus on two networks
+    are both listed; Hal and Ivy, two tabs of one network, play the deal of the day to the end as
+    well, and neither is listed (one address would play both sides to any score); the page says what counts."""
+    lifted = ("--max-solver-games-per-address", "100", "--creates-per-hour", "3600000", "--trust-proxy")
+    with ServerProcess(tmp_path, "--solver-workers", "1", *lifted) as served:
+        base = served.base
+        day = the_day(served)
+
+        def behind_proxy(address: str) -> Any:
+            return new_page(browser, **DESKTOP, extra_http_headers={"X-Forwarded-For": address})
+
+        def friends_game(host_page: Any, guest: Any, names: tuple[str, str]) -> tuple[tuple[int, int], int]:
+            host_page.goto(base + "/")
+            host_page.wait_for_selector("#daily:not([hidden])")
+            host_page.fill("#daily-form input[name=name]", names[0])
+            host_page.click("#daily-friend")
+            host_page.wait_for_selector("#invite-link:not(:empty)")
+            join(guest, str(host_page.text_content("#invite-link")), names[1])
+            play_turns([host_page, guest])
+            host_seat = 1 if names[0] in str(host_page.text_content("#player-1 .name")) else 2
+            return finished_scores(host_page), host_seat
+
+        hal, ivy = behind_proxy("198.51.100.20"), behind_proxy("198.51.100.20")
+        friends_game(hal, ivy, ("Hal", "Ivy"))
+        ann, bob = behind_proxy("198.51.100.7"), behind_proxy("203.0.113.9")
+        scores, flo_seat = friends_game(ann, bob, ("Flo", "Gus"))
+        first = deal(day["deal"]).to_move
+        bob.goto(base + "/")
+        bob.wait_for_selector("#daily-rows tr.yours")
+        rows = table_rows(bob)
+        for name, seat in (("Flo", flo_seat), ("Gus", 3 - flo_seat)):
+            difference = against_par(scores, day["par"], first, seat)
+            words = "on par" if difference == 0 else f"{abs(difference)} {'better' if difference > 0 else 'worse'}"
+            assert [name, str(scores[seat - 1]), words, "a friend"] in rows
+        assert len(rows) == 2, rows  # Hal's and Ivy's game is not there
+        assert bob.text_content("#daily-rows tr.yours td:nth-child(2)") == "Gus"
+        assert "games between two players of two networks" in str(bob.text_content("#daily-bound"))
+        for page in (ann, bob, hal, ivy):
+            assert page.errors == []
 
 
 def test_a_game_not_filed_is_said_beside_the_board_and_played_all_the_same(

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from battle.history.stats import compute_stats
 from battle.online.protocol import messages
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
 from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server import daily_results
 from battle.online.server.connections import Client
-from battle.online.server.daily_results import day_results, finished_on
-from battle.online.server.day_table import DayResult, DayRow, day_table
+from battle.online.server.daily_results import START, Cursor, cursor_of, day_results, finished_on
+from battle.online.server.day_table import DayBoard, DayRow, day_board
 from battle.online.server.device_games import claim_refusal, device_games, make_table, plan_claim
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Room
@@ -31,6 +33,20 @@ from battle.online.server.wire_devices import daily_table, stats_json
 from battle.rules.deal import deal as deal_start
 
 
+@dataclass
+class _DayRead:
+    """How far the day's results are read, and what they make."""
+
+    day: datetime.date
+    number: int
+    board: DayBoard
+    cursor: Cursor = START
+    finished: int = -1
+    """The games finished that day when it was last read (-1: never)."""
+    more: bool = False
+    """The last read filled its chunk: there may be more to read before a game ends again."""
+
+
 class DeviceDesk:
     """The handlers of ``device``, ``daily`` and ``my_stats``."""
 
@@ -38,11 +54,11 @@ class DeviceDesk:
         self.live = live
         self.deals = deals
         self.clock = clock
-        self._day: tuple[datetime.date, int, list[DayResult]] | None = None
-        """The day's results as last read, with the count of games finished that day then: until a
-        game of the day ends, a ``daily`` counts in the end-time index and ranks from memory instead
-        of reading the day's games again (a seat filed after its game ended is marked from the next
-        end on; the page files its seat when the game starts)."""
+        self._day: _DayRead | None = None
+        """The day's results as read so far (``DayBoard``: each network's best, each device's): until a
+        game of the day ends, a ``daily`` counts in the end-time index and ranks from memory; then it
+        reads on from where the last read stopped, ``READ_CHUNK`` seats at most (a seat filed under a
+        device after it was read keeps no device; the page files its seat when the game starts)."""
         self.shared: SharedDays | None = None
         """The other server groups' results of the day (``serve --group --shared``); None: one machine."""
         make_table(live.store)
@@ -69,23 +85,31 @@ class DeviceDesk:
             par = self.deals.par(number, start)
             rows: tuple[DayRow, ...] = ()
             if par is not None:
-                results = self._results(day, number, start.to_move)
+                board = self._board(day, number, par, start.to_move)
                 device = message.device
                 if self.shared is not None:  # every key compared by its hash, as the other groups hold them
-                    results = results + await self.shared.others(day, number)
+                    others = await self.shared.others(day, number)
+                    board = day_board([*board.by_network.values(), *board.by_device.values(), *others], par)
                     device = None if device is None else hash_token(device)
-                rows = day_table(results, par, device)
+                rows = board.table(device)
             answer = daily_table(day, number, par, start.to_move, rows)
         await client.send(messages.encode(answer).encode())
 
-    def _results(self, day: datetime.date, number: int, first: int) -> list[DayResult]:
+    def _board(self, day: datetime.date, number: int, par: int, first: int) -> DayBoard:
         finished = finished_on(self.live.store, day)
-        if self._day is None or self._day[:2] != (day, finished):
-            results = day_results(self.live.store, day, number, first)
-            if self.shared is not None:
-                results = [hashed_device(result) for result in results]
-            self._day = (day, finished, results)
-        return self._day[2]
+        read = self._day
+        if read is None or (read.day, read.number) != (day, number):
+            read = self._day = _DayRead(day, number, DayBoard(par))
+        if read.finished != finished or read.more:
+            chunk = daily_results.READ_CHUNK
+            results = day_results(self.live.store, day, number, first, read.cursor, chunk)
+            for result in results:
+                read.board.add(hashed_device(result) if self.shared is not None else result)
+            if results:
+                read.cursor = cursor_of(results[-1])
+            read.more = len(results) == chunk
+            read.finished = finished
+        return read.board
 
     async def stats(self, client: Client, message: AskStats) -> None:
         """The statistics of the games filed under the device key (``my_stats_result``)."""

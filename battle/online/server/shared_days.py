@@ -27,7 +27,15 @@ from typing import TYPE_CHECKING, Any
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import ProtocolError
 from battle.online.protocol.reader import read_json
-from battle.online.server.daily_results import MAX_RESULTS, day_results, finished_on
+from battle.online.server.daily_results import (
+    MAX_RESULTS,
+    READ_CHUNK,
+    START,
+    Cursor,
+    cursor_of,
+    day_results,
+    finished_on,
+)
 from battle.online.server.day_table import DayResult
 from battle.online.server.group_routes import DirectoryDown
 from battle.online.server.shared_directory import SharedDirectory
@@ -70,6 +78,7 @@ def result_row(result: DayResult) -> str:
             "finished_at": result.finished_at,
             "network": result.network,
             "device": result.device,
+            "other_network": result.other_network,
         },
         separators=(",", ":"),
     )
@@ -84,6 +93,7 @@ def read_result_row(group: str, text: str) -> DayResult:
             raise TypeError
         scores = data["scores"]
         device = data["device"]
+        other = data.get("other_network", "")
         result = DayResult(
             game=f"{group}/{data['game']}",
             seat=int(data["seat"]),
@@ -94,6 +104,7 @@ def read_result_row(group: str, text: str) -> DayResult:
             finished_at=float(data["finished_at"]),
             network=f"{group}:{data['network']}",
             device=None if device is None else str(device),
+            other_network=f"{group}:{other}" if other else "",
         )
     except (ProtocolError, ValueError, TypeError, KeyError, IndexError, OverflowError):
         raise BadResultRow(f"not a day's result: {text[:60]!r}") from None
@@ -109,8 +120,8 @@ class SharedDays:
         self.directory = directory
         self.clock = clock
         """Wall-clock seconds (the monotonic age of the cache is read from the loop)."""
-        self._published: dict[tuple[str, int], str | None] = {}
-        """The seats of the day written so far, with the device each was written under."""
+        self._published: tuple[datetime.date, Cursor, int] | None = None
+        """The day, where its results were read up to, and how many were written."""
         self._published_as: tuple[datetime.date, int] | None = None
         """The day and the count of its games finished when the results were last written."""
         self._read: tuple[datetime.date, int, float, list[DayResult]] | None = None
@@ -174,12 +185,14 @@ class SharedDays:
         finished = finished_on(store, day)
         if number is None or self._published_as == (day, finished):
             return
-        if self._published_as is None or self._published_as[0] != day:
-            self._published = {}
+        if self._published is None or self._published[0] != day:
+            self._published = (day, START, 0)
+        _, after, written = self._published
         fresh = [
             hashed_device(result)
-            for result in day_results(store, day, number, deal_start(number).to_move)
-            if self._published.get((result.game, result.seat), "") != hashed_device(result).device
+            for result in day_results(
+                store, day, number, deal_start(number).to_move, after, min(READ_CHUNK, MAX_RESULTS - written)
+            )
         ]
         rows = [(self.group, r.game, r.seat, day, number, r.finished_at, result_row(r)) for r in fresh]
 
@@ -198,8 +211,10 @@ class SharedDays:
                 )
 
         await self.directory.run(write)
-        self._published.update({(r.game, r.seat): r.device for r in fresh})
-        self._published_as = (day, finished)
+        if fresh:
+            self._published = (day, cursor_of(fresh[-1]), written + len(fresh))
+        if len(fresh) < READ_CHUNK:  # read to the end: nothing more until a game of the day ends
+            self._published_as = (day, finished)
 
     async def publish_forever(self, store: GameStore, deals: DealBook) -> None:
         """``publish`` every ``PUBLISH_SECONDS`` while the server runs; a PostgreSQL away is tried later."""

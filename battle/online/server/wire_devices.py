@@ -40,6 +40,7 @@ def _row_json(row: DayRow) -> JsonObject:
         "against_par": row.against_par,
         "opponent": row.opponent,
         "yours": row.yours,
+        "tag": row.tag,
     }
 
 
