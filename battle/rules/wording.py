@@ -20,6 +20,8 @@ reader's language (``shown_name``).
 
 from __future__ import annotations
 
+import unicodedata
+
 from battle.i18n import N_, NN_, NP_, _, ngettext, pgettext
 from battle.rules.tiles import KIND_COUNT
 
@@ -108,6 +110,40 @@ def is_you(name: str) -> bool:
 def solver_name(level: str) -> str:
     """The name a record gives the solver's side: ``Solver (club)``, in English in every language."""
     return f"{SOLVER_PREFIX}{level}{SOLVER_SUFFIX}"
+
+
+LOOKALIKES = str.maketrans(
+    {
+        "0": "o",
+        "1": "l",
+        "|": "l",
+        "\u0455": "s",  # Cyrillic dze
+        "\ua731": "s",  # small capital s
+        "\u043e": "o",  # Cyrillic o
+        "\u03bf": "o",  # Greek omicron
+        "\u1d0f": "o",  # small capital o
+        "\u04cf": "l",  # Cyrillic palochka
+        "\u029f": "l",  # small capital l
+        "\u0406": "l",  # Cyrillic I, as a capital L would not read, but an l does
+        "\u0456": "l",
+        "\u03bd": "v",  # Greek nu
+        "\u1d20": "v",  # small capital v
+        "\u0435": "e",  # Cyrillic ie
+        "\u03b5": "e",  # Greek epsilon
+        "\u1d07": "e",  # small capital e
+        "\u0280": "r",  # small capital r
+        "\u0433": "r",  # Cyrillic ghe, as r in italic
+    }
+)
+"""Letters that read as one of "solver"'s in a list of names."""
+
+
+def reads_as_solver(name: str) -> bool:
+    """Whether a person's ``name`` would read as the solver's side (``Solver (club)``, "SOLVER",
+    "S0lver", "Ѕolver" in Cyrillic, spaced out): such a name would pass for the solver wherever
+    names are listed, so a server takes none for a person."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(LOOKALIKES)
+    return "".join(ch for ch in folded if ch.isalnum()).startswith("solver")
 
 
 def solver_level(name: str) -> str | None:

@@ -187,6 +187,9 @@ export function refusalText(error, state) {
     case "expired": return why === "called_off" ? t("The host called this game off before anyone joined.")
       : t("This game expired: nobody joined it in time. Host a new one.");
     case "not_found": return t("The game is gone from the server.");
+    case "bad_message":
+      if (why === "solver_name") return t("That name reads as the solver's, which no person may take: choose another name.");
+      return t("The server could not read a message from this program ({code}).", { code: error.code });
     default:
       return t("The server could not read a message from this program ({code}).", { code: error.code });
   }

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from battle.online.protocol import messages
 from battle.online.protocol.messages import (
     MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
     Abort,
     AcceptRematch,
     AnswerTakeback,
@@ -54,6 +55,7 @@ from battle.online.protocol.server_messages import (
 )
 from battle.online.protocol.writer import client_frame, server_frame, server_json
 from battle.rules import deal, format_position, parse_position
+from battle.rules.wording import reads_as_solver
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
@@ -558,3 +560,31 @@ def test_every_typed_message_a_client_writes_reads_back_as_itself(message: Clien
 
 def test_the_writer_and_the_tests_know_every_client_message() -> None:
     assert set(typing.get_args(ClientMessage)) == set(MESSAGE_CLASSES)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Solver (perfect)", "solver", "SOLVER (club)", "S0lver (expert)", "\u0405olver", "S o l v e r", "Ｓｏｌｖｅｒ"],
+)
+def test_a_name_that_reads_as_the_solvers_is_refused_for_a_seat_and_dropped_from_a_hello(name: str) -> None:
+    assert reads_as_solver(name)
+    for message in (
+        {"type": "create", "deal": {"random": True}, "first": "creator", "name": name},
+        {"type": "join", "code": "ABCD-EFGH", "name": name},
+        {"type": "name", "name": name},
+        {"type": "solver_game", "level": "club", "deal": {"random": True}, "first": "creator", "name": name},
+        {"type": "challenge", "deal": {"random": True}, "first": "creator", "name": name},
+    ):
+        with pytest.raises(ProtocolError) as refused:
+            parse_client_message(json.dumps(message))
+        assert refused.value.code == ErrorCode.BAD_MESSAGE and refused.value.params == {"why": "solver_name"}
+        assert "reads as the solver's name" in str(refused.value)
+    hello = parse_client_message(json.dumps({"type": "hello", "version": PROTOCOL_VERSION, "name": name}))
+    assert isinstance(hello, Hello) and hello.name is None
+
+
+@pytest.mark.parametrize("name", ["Solveig", "Sol", "Oliver", "Ann", "Resolver", "Sölver"])
+def test_names_near_the_solvers_are_a_persons(name: str) -> None:
+    assert not reads_as_solver(name)
+    hello = parse_client_message(json.dumps({"type": "hello", "version": PROTOCOL_VERSION, "name": name}))
+    assert isinstance(hello, Hello) and hello.name == name

@@ -78,3 +78,21 @@ def test_the_home_list_names_a_nameless_opponent_by_seat(browser: Any, served: S
     ann.click("#leave")
     ann.wait_for_selector("#home:not([hidden])")
     assert ann.text_content("#game-list").startswith("Game against Player 2 (going on)")
+
+
+def test_a_name_that_reads_as_the_solvers_is_refused_in_words_and_the_form_keeps_it(
+    browser: Any, served: Served
+) -> None:
+    """A person may not pass for the solver in a game, the lobby or the day's table: hosting as
+    "Solver (perfect)" is refused with a sentence that says why, and the home form keeps the name to mend."""
+    ann = new_page(browser)
+    ann.goto(served.base + "/")
+    ann.fill("#host-form input[name=name]", "Solver (perfect)")
+    ann.click("#host-button")
+    ann.wait_for_selector("text=That name reads as the solver's, which no person may take: choose another name.")
+    assert ann.input_value("#host-form input[name=name]") == "Solver (perfect)"
+    ann.fill("#host-form input[name=name]", "Solveig")
+    ann.click("#host-button")
+    ann.wait_for_selector("#invite-link:not(:empty)")
+    ann.wait_for_selector("#player-1 .name:has-text('Solveig'), #player-2 .name:has-text('Solveig')")
+    assert ann.errors == []

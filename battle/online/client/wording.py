@@ -218,6 +218,8 @@ def refusal_text(error: Error, state: State | None = None) -> str:
         if why == "spectators":
             return _("As many people as the server allows watch this game already; try again later.")
         return _("Both seats of this game are taken.")
+    if code == ErrorCode.BAD_MESSAGE and why == "solver_name":
+        return _("That name reads as the solver's, which no person may take: choose another name.")
     if code == ErrorCode.VERSION:
         return _("The server speaks another version of the online protocol: use the same version of the game there.")
     simple = {

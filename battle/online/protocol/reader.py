@@ -58,6 +58,7 @@ from battle.rules.board import move_name, parse_move
 from battle.rules.errors import BattleError
 from battle.rules.game import clean_name
 from battle.rules.notation import format_position, parse_position
+from battle.rules.wording import reads_as_solver
 
 T = TypeVar("T")
 """What a notation parser makes of a field: a Position or a Move."""
@@ -210,13 +211,25 @@ class _Fields:
             raise self.fail(name, "true or false", value)
         return value
 
-    def name(self) -> str | None:
+    def name(self, *, greeting: bool = False) -> str | None:
+        """The ``name`` field as a player's name; one that reads as the solver's is refused (in a
+        ``hello``, whose name is only a default for later seats, it is dropped instead, so a name kept
+        by a page never stops its line)."""
         value = self.get("name", False)
         if value is None:
             return None
         if not isinstance(value, str):
             raise self.fail("name", "a player's name as a string", value)
-        return clean_name(value, "") or None
+        name = clean_name(value, "") or None
+        if name is not None and reads_as_solver(name):
+            if greeting:
+                return None
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f'"name": {name!r} reads as the solver\'s name, which no person may take; choose another',
+                params={"why": "solver_name"},
+            )
+        return name
 
     def code(self) -> str:
         value = self.get("code", True)
@@ -241,7 +254,7 @@ def _read_hello(fields: _Fields) -> Hello:
             ErrorCode.VERSION,
             f"this server speaks protocol version {PROTOCOL_VERSION}, not {_describe(version)}",
         )
-    return Hello(version=version, name=fields.name())
+    return Hello(version=version, name=fields.name(greeting=True))
 
 
 def _read_deal(fields: _Fields) -> DealChoice:
