@@ -62,6 +62,10 @@ export function puzzleRefusal(error) {
     return tn("Your network tried {count} puzzle in the last hour, as many as this server allows: try again later.",
       "Your network tried {count} puzzles in the last hour, as many as this server allows: try again later.", count);
   }
+  if (error.code === "busy" && params.why === "puzzles_open") {
+    return tn("Your network has {count} puzzle open already, as many as this server allows: close one first.",
+      "Your network has {count} puzzles open already, as many as this server allows: close one first.", count);
+  }
   if (error.code === "not_found" && params.what === "puzzle") return t("This server has no such puzzle.");
   if (error.code === "game_over") return t("This puzzle is over: open the next one.");
   return refusalText(error, null);

@@ -170,6 +170,13 @@ export function refusalText(error, state) {
       }
       if (why === "lobby_full") return t("The lobby holds as many challenges as it can; try again later.");
       if (why === "lobby_followers") return t("As many pages as the server allows follow the lobby; try again later.");
+      if (why === "network_followers") {
+        return tn(
+          "{count} page of your network follows the lobby already, as many as this server allows: close one first.",
+          "{count} pages of your network follow the lobby already, as many as this server allows: close one first.",
+          number(params, "count"),
+        );
+      }
       return t("The server has as many games as it can hold; try again later.");
     case "out_of_time": return t("The time for this move ran out.");
     case "id_reused": return t("The server had another move under that move's id.");

@@ -3,12 +3,14 @@ and both land in the game, the caps refuse with a reason, and a challenge whose 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from battle.online.server.lobby_desk import FOLLOWERS_PER_NETWORK
 from tests.online.test_online_leavers import stats
 from tests.online_server import Client, ServerProcess, a_legal_move, nothing_but_pong
 
@@ -189,3 +191,27 @@ def test_an_open_challenge_outlives_a_killed_server_and_is_listed_once_its_chall
         assert watcher.expect("lobby_news", timeout=30)["removed"] == [created["invite"]]
         for client in (watcher, back, bob):
             client.close()
+
+
+def test_a_network_follows_the_lobby_on_eight_connections_and_a_ninth_is_told_why(server: ServerProcess) -> None:
+    """A follower has no idle clock: a network holds at most ``FOLLOWERS_PER_NETWORK`` of the
+    server's follower slots, so a crowd of addresses cannot tell a real visitor the lobby is full."""
+    held = [follower(server.url, source="127.0.5.1")[0] for _ in range(FOLLOWERS_PER_NETWORK)]
+    extra = Client(server.url, source="127.0.5.1")
+    extra.send({"type": "lobby_follow"})
+    error = extra.error()
+    assert (error["code"], error["params"]) == ("busy", {"why": "network_followers", "count": FOLLOWERS_PER_NETWORK})
+    visitor, listing = follower(server.url, source="127.0.5.2")
+    assert listing["type"] == "lobby"
+    held[0].send({"type": "lobby_leave"})
+    for _ in range(100):  # the leave is seen before the next follow of the same network
+        extra.send({"type": "lobby_follow"})
+        reply = extra.read()
+        if reply["type"] == "lobby":
+            break
+        assert reply["type"] == "error" and reply["params"]["why"] == "network_followers", reply
+        time.sleep(0.05)
+    else:
+        raise AssertionError("a ninth follower was never let in after one of eight left")
+    for client in (*held, extra, visitor):
+        client.close()

@@ -4,6 +4,7 @@ device's rating moves exactly as the window's history moves a player's, and it i
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from battle.history.puzzle_attempts import rate_attempt as window_rate_attempt
 from battle.history.store import History
 from battle.online.protocol.puzzle_messages import Standing
+from battle.online.server.puzzle_desk import OPEN_PER_NETWORK
 from battle.online.server.puzzle_ledger import NEWCOMER, puzzle_rating_for, rate_attempt
 from battle.puzzles import load_puzzles
 from battle.puzzles.puzzle import Puzzle
@@ -224,3 +226,30 @@ def test_a_device_keeps_its_latest_attempts(
     rows = server.games.live.store.read_rows("SELECT COUNT(*) FROM puzzle_device_attempts WHERE device = ?", (DEVICE,))
     assert rows == [(2,)]
     client.close()
+
+
+def test_a_network_holds_eight_puzzles_open_and_a_ninth_waits_for_one_to_close(server: ServerThread) -> None:
+    """An open puzzle stops its connection's idle clock, as a game does: a network holds at most
+    ``OPEN_PER_NETWORK`` of them, so strangers cannot hold the server's connections with puzzles."""
+    held = [Client(server.url, source="127.0.4.1") for _ in range(OPEN_PER_NETWORK)]
+    for client in held:
+        open_puzzle(client)
+    extra = Client(server.url, source="127.0.4.1")
+    extra.send({"type": "puzzle_open", "device": DEVICE})
+    error = extra.error()
+    assert (error["code"], error["params"]) == ("busy", {"why": "puzzles_open", "count": OPEN_PER_NETWORK})
+    open_puzzle(held[0])  # a connection with one open opens the next in its place
+    elsewhere = Client(server.url, source="127.0.4.2")
+    open_puzzle(elsewhere)  # another network is not held back
+    held[0].close()
+    for _ in range(100):  # until the server has seen the close
+        extra.send({"type": "puzzle_open", "device": DEVICE})
+        reply = extra.read()
+        if reply["type"] == "puzzle_shown":
+            break
+        assert reply["type"] == "error" and reply["params"]["why"] == "puzzles_open", reply
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the ninth puzzle never opened after one of eight closed")
+    for client in (*held[1:], extra, elsewhere):
+        client.close()

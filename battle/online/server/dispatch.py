@@ -161,7 +161,7 @@ class GameServer:
         """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
         self.devices = DeviceDesk(live, deals or NoDeals(), clock)
         """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
-        self.lobby = LobbyDesk(self.audiences, clock)
+        self.lobby = LobbyDesk(self.audiences, clock, network=self.live.networks.tag)
         """The lobby: open challenges anyone may take, games on show, and the connections following it."""
         self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
         if live.shard.alone or live.shard.index == LOBBY_PROCESS:  # its challenges outlive the process

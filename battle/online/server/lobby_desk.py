@@ -26,6 +26,7 @@ leaves the list when that group says so, or ``challenge_seconds`` after it opene
 from __future__ import annotations
 
 import asyncio
+import collections
 from collections.abc import Callable, Sequence
 
 from websockets.asyncio.server import broadcast
@@ -52,6 +53,10 @@ from battle.online.server.shared_lobby_notes import LobbyNote, SharedOffer, remo
 from battle.online.server.store import Write
 from battle.online.server.wire_lobby import game_entry
 
+FOLLOWERS_PER_NETWORK = 8
+"""Connections of one network that may follow the lobby at once: a household's tabs. A follower has no
+idle clock, so without this bound 80 networks held all 5,000 follower slots and a real visitor was
+told the lobby was full."""
 FOLLOWING = "lobby"
 """What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""
 
@@ -59,13 +64,24 @@ FOLLOWING = "lobby"
 class LobbyDesk:
     """The lobby's followers and the challenges' games."""
 
-    def __init__(self, audiences: Audiences, clock: Callable[[], float], limits: LobbyLimits | None = None) -> None:
+    def __init__(
+        self,
+        audiences: Audiences,
+        clock: Callable[[], float],
+        limits: LobbyLimits | None = None,
+        network: Callable[[str], str] = lambda address: address,
+    ) -> None:
         limits = limits or lobby.LOBBY_LIMITS  # read when made: a test's prelude may shorten it
+        self.network = network
+        """A client address's network, as the caps count it."""
         self.board = LobbyBoard(limits)
         self.audiences = audiences
         self.clock = clock
         self.limits = limits
         self.followers: set[Client] = set()
+        self.followers_by_network: collections.Counter[str] = collections.Counter()
+        """Followers now, by network (``FOLLOWERS_PER_NETWORK``)."""
+        self._follower_network: dict[Client, str] = {}
         self._rooms: dict[str, Room] = {}
         """The games of the open challenges and of the games on show, by game id."""
         self._grace: dict[str, asyncio.TimerHandle] = {}
@@ -103,7 +119,16 @@ class LobbyDesk:
                     f"{self.limits.followers} connections follow the lobby already; try again later",
                     params={"why": "lobby_followers", "count": self.limits.followers},
                 )
+            network = self.network(client.address)
+            if self.followers_by_network[network] >= FOLLOWERS_PER_NETWORK:
+                raise ProtocolError(
+                    ErrorCode.BUSY,
+                    f"{FOLLOWERS_PER_NETWORK} connections of your network follow the lobby already; close one first",
+                    params={"why": "network_followers", "count": FOLLOWERS_PER_NETWORK},
+                )
             self.followers.add(client)
+            self.followers_by_network[network] += 1
+            self._follower_network[client] = network
             client.holds(FOLLOWING)
             client.socket.on_drained = lambda: self._refresh(client)
         await client.send(_frame(self.board.listing()))
@@ -116,6 +141,10 @@ class LobbyDesk:
         """``client`` follows no more (it left, closed, or picked a game)."""
         if client in self.followers:
             self.followers.discard(client)
+            network = self._follower_network.pop(client)
+            self.followers_by_network[network] -= 1
+            if self.followers_by_network[network] <= 0:
+                del self.followers_by_network[network]
             client.released(FOLLOWING)
 
     def _refresh(self, client: Client) -> None:

@@ -25,6 +25,7 @@ A device key is a bearer token, stored as given: whoever holds it reads and move
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import random
 import time
@@ -85,6 +86,12 @@ TABLES = (
 )
 
 
+OPEN_PER_NETWORK = 8
+"""Connections of one network that may hold a puzzle open at once: a household's or a class's tabs.
+An open puzzle stops its connection's idle clock as a game does, so without this bound 157 networks
+of 64 connections each held every one of 10,000 connection slots with puzzles nobody played."""
+
+
 @dataclass(eq=False)
 class _Solving:
     """One connection's puzzle: while it is open the connection serves someone (no idle clock)."""
@@ -114,6 +121,8 @@ class PuzzleDesk:
         self._puzzles = puzzles
         self._by_id: dict[str, Puzzle] | None = None
         self.solving: dict[Client, _Solving] = {}
+        self.open_by_network: collections.Counter[str] = collections.Counter()
+        """Puzzles open now, by network (``OPEN_PER_NETWORK``)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._seats = itertools.count(1)
         self.rng = random.Random()
@@ -196,6 +205,13 @@ class PuzzleDesk:
     async def open(self, client: Client, message: OpenPuzzle) -> None:
         """Show the puzzle asked for (or the next near the device's rating) with the device's standing."""
         network = network_of(client.address, self.ipv6_prefix)
+        held = self.solving.get(client)
+        if self.open_by_network[network] >= OPEN_PER_NETWORK and (held is None or held.network != network):
+            raise ProtocolError(
+                ErrorCode.BUSY,
+                f"your network has {OPEN_PER_NETWORK} puzzles open already; close one first",
+                params={"why": "puzzles_open", "count": OPEN_PER_NETWORK},
+            )
         standing = self.standing(message.device)
         now = self.clock()
         if self._recent_attempts(network, now) >= ATTEMPTS_PER_HOUR:
@@ -228,6 +244,7 @@ class PuzzleDesk:
             puzzle = found
         self.forget(client)
         solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
+        self.open_by_network[network] += 1
         client.holds(solving)
         rating = self.puzzle_rating(message.device, puzzle)
         self._tell(client, wire_puzzles.puzzle_shown(puzzle, rating, standing))
@@ -269,6 +286,9 @@ class PuzzleDesk:
         solving = self.solving.pop(client, None)
         if solving is None:
             return
+        self.open_by_network[solving.network] -= 1
+        if self.open_by_network[solving.network] <= 0:
+            del self.open_by_network[solving.network]
         if solving.refuting is not None:
             solving.refuting.cancel()
         client.released(solving)
