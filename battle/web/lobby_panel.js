@@ -82,9 +82,10 @@ export class LobbyPanel {
 
   renderChallenges() {
     const list = $("challenge-list");
-    const newest = [...this.challenges.values()].sort((a, b) => b.opened - a.opened).slice(0, MOST_SHOWN);
-    list.replaceChildren(...newest.map((entry) => this.challengeItem(entry)));
-    $("challenge-empty").hidden = newest.length > 0 || !this.heard;
+    // the longest waiting first, as the server shows them: a newer challenge never pushes one out
+    const waiting = [...this.challenges.values()].sort((a, b) => a.opened - b.opened).slice(0, MOST_SHOWN);
+    list.replaceChildren(...waiting.map((entry) => this.challengeItem(entry)));
+    $("challenge-empty").hidden = waiting.length > 0 || !this.heard;
     const more = $("challenge-more");
     more.hidden = this.more.challenges === 0;
     more.textContent = tn("{count} more challenge is open.", "{count} more challenges are open.", this.more.challenges);

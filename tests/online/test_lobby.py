@@ -38,28 +38,41 @@ def test_an_offer_is_added_and_a_close_removes_it() -> None:
     assert board.close("game1") == LobbyNews((), (), (), (), 0, 0)  # closing twice tells nothing
 
 
-def test_the_list_shows_the_newest_and_counts_the_rest() -> None:
+def test_the_list_shows_the_longest_waiting_and_counts_the_rest() -> None:
     board = LobbyBoard(LobbyLimits(shown=3, per_network=100))
     for number in range(3):
         board.open(offer(number, network=f"n{number}"))
     news = board.open(offer(3, network="n3"))
-    assert [entry.code for entry in news.added] == ["CODE3"]
-    assert news.removed == ("CODE0",)  # the oldest leaves the part shown ...
+    assert news.added == () and news.removed == ()  # the newest waits behind the three shown ...
     assert news.more_challenges == 1  # ... and is counted
     listing = board.listing()
-    assert [entry.code for entry in listing.challenges] == ["CODE3", "CODE2", "CODE1"]  # newest first
+    assert [entry.code for entry in listing.challenges] == ["CODE0", "CODE1", "CODE2"]  # oldest first
     assert listing.more_challenges == 1
-    news = board.close("game2")  # a shown one goes: the newest hidden one comes into view
-    assert news.removed == ("CODE2",)
-    assert [entry.code for entry in news.added] == ["CODE0"]
+    news = board.close("game1")  # a shown one goes: the oldest hidden one comes into view
+    assert news.removed == ("CODE1",)
+    assert [entry.code for entry in news.added] == ["CODE3"]
     assert news.more_challenges == 0
+
+
+def test_challenges_replaced_again_and_again_never_push_an_older_one_out_of_view() -> None:
+    board = LobbyBoard(LobbyLimits(shown=50, per_network=2))
+    board.open(offer(0, network="real"))
+    number = 1
+    for _ in range(20):  # 50 networks replace their two challenges, twenty times over
+        for network in range(50):
+            for _ in range(2):
+                board.open(offer(number, network=f"crowd{network}"))
+                number += 1
+        for game in [game for game, held in board.offers.items() if held.network != "real"]:
+            board.close(game)
+        assert "CODE0" in [entry.code for entry in board.listing().challenges]
 
 
 def test_a_change_outside_the_part_shown_sends_nothing_to_show() -> None:
     board = LobbyBoard(LobbyLimits(shown=2, per_network=100))
     for number in range(4):
         board.open(offer(number, network=f"n{number}"))
-    news = board.close("game0")  # hidden: only the count changes
+    news = board.close("game3")  # hidden: only the count changes
     assert news.added == () and news.removed == () and news.more_challenges == 1
 
 

@@ -1,8 +1,11 @@
 """The lobby's list, pure: open challenges and games on show, and what each change does to the part shown.
 
 Every change (a challenge opened, taken or gone; a game started or over) returns a ``LobbyNews`` of
-the entries that entered and left the part shown: the newest ``shown`` challenges and the newest
-``games_shown`` games, with counts of the rest. Working it out costs O(``shown``) whatever the
+the entries that entered and left the part shown: the oldest ``shown`` challenges and the newest
+``games_shown`` games, with counts of the rest. The challenges shown are the ones waiting longest,
+as in a queue: a challenge opened later, however many and however often replaced, never pushes an
+older one out of view (50 networks replacing theirs every 25 s hid a real one after 26 s when the
+newest were shown). Working it out costs O(``shown``) whatever the
 number of followers; the adapter (``lobby_desk``) encodes it once for all of them.
 
 Nothing here reads a clock or a socket: the time is an argument, and a refusal changes nothing.
@@ -24,7 +27,7 @@ class LobbyLimits:
     """What the lobby holds and shows."""
 
     shown: int = 50
-    """Open challenges listed to followers (the newest); the rest are counted."""
+    """Open challenges listed to followers (the oldest); the rest are counted."""
     games_shown: int = 10
     """Games being played listed to watch (the newest started); the rest are counted."""
     per_network: int = 2
@@ -98,7 +101,7 @@ class LobbyBoard:
         shown = self._shown_offers()
         games = self._shown_games()
         return lobby_list(
-            challenges=tuple(self.offers[game].entry for game in reversed(shown)),
+            challenges=tuple(self.offers[game].entry for game in shown),
             more_challenges=len(self.offers) - len(shown),
             games=tuple(self.games[game].entry for game in reversed(games)),
             more_games=len(self.games) - len(games),
@@ -180,10 +183,20 @@ class LobbyBoard:
 
     def _shown_offers(self) -> list[str]:
         """The game ids of the challenges shown, oldest first."""
-        return _newest(self.offers, self.limits.shown)
+        return _oldest(self.offers, self.limits.shown)
 
     def _shown_games(self) -> list[str]:
         return _newest(self.games, self.limits.games_shown)
+
+
+def _oldest(entries: dict[str, V], count: int) -> list[str]:
+    """The first ``count`` keys of ``entries`` (in insertion order): O(count), not O(len)."""
+    keys: list[str] = []
+    for key in entries:
+        if len(keys) == count:
+            break
+        keys.append(key)
+    return keys
 
 
 def _newest(entries: dict[str, V], count: int) -> list[str]:

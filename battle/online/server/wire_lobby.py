@@ -38,7 +38,8 @@ def game_entry(room: Room, started: float) -> GameEntry:
 def lobby_list(
     challenges: tuple[ChallengeEntry, ...], more_challenges: int, games: tuple[GameEntry, ...], more_games: int
 ) -> LobbyList:
-    """The lobby as a follower first sees it: the entries shown, newest first, and counts of the rest."""
+    """The lobby as a follower first sees it: the entries shown (challenges oldest first, games newest
+    first) and counts of the rest."""
     return LobbyList(challenges=challenges, more_challenges=more_challenges, games=games, more_games=more_games)
 
 
