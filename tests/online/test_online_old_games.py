@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from battle.online.server.old_games import old_games, plan_delete
+from battle.online.server.old_games import old_attempts, old_games, plan_delete, plan_delete_attempts
+from battle.online.server.puzzle_desk import TABLES as PUZZLE_TABLES
 from battle.online.server.room import EndReason, Room
 from battle.online.server.seat_networks import SeatNetworks, with_networks
 from battle.online.server.solver_rows import ReviewRow, plan_review
-from battle.online.server.store import SCHEMA_VERSION, GameStore, StoreError
+from battle.online.server.store import SCHEMA_VERSION, GameStore, Statement, StoreError, Write
 from tests.online.test_online_store import T0, join, make_room, play
 
 DAY = 86400.0
@@ -106,3 +107,32 @@ def test_a_version_4_database_is_upgraded_and_takes_the_end_abandoned(
         assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
         indexes = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
         assert {"games_by_status", "games_by_end", "games_by_rematch"} <= indexes
+
+
+def test_puzzle_attempts_older_than_the_days_kept_are_found_oldest_first_and_deleted(tmp_path: Path) -> None:
+    now = T0 + 100 * DAY
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        assert old_attempts(store, now, 10) == []  # no puzzle opened yet: no table to read
+        store.commit(Write("puzzles", "tables", tuple(Statement(sql, ()) for sql in PUZZLE_TABLES)))
+        made = [T0 + DAY, T0 + 2 * DAY, now - DAY, T0 + 3 * DAY]  # an old one made after a recent one too
+        for at in made:
+            store.commit(
+                Write(
+                    "puzzles",
+                    "attempt",
+                    (
+                        Statement(
+                            "INSERT INTO puzzle_device_attempts (device, network, attempted_at, puzzle_id, solved, "
+                            "player_rating, player_deviation, player_volatility, puzzle_rating, puzzle_deviation, "
+                            "puzzle_volatility) VALUES ('d', 'n', ?, 'p', 1, 1500, 300, 0.06, 1500, 300, 0.06)",
+                            (at,),
+                        ),
+                    ),
+                )
+            )
+        before = now - 30 * DAY
+        assert old_attempts(store, before, 10) == [1, 2, 4]
+        assert old_attempts(store, before, 2) == [1, 2]
+        store.commit(plan_delete_attempts([1, 2, 4]))
+        assert old_attempts(store, before, 10) == []
+        assert [row[0] for row in store.read_rows("SELECT id FROM puzzle_device_attempts", ())] == [3]

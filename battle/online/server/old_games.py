@@ -7,6 +7,12 @@ accounts), so every game is kept alike. Deleting a game deletes its seats, moves
 seat networks and review with it (``ON DELETE CASCADE``); a rematch that began from it forgets
 where it came from (``rematch_of``).
 
+A browser's puzzle attempts are kept as long (``old_attempts``): an attempt is folded into its device's
+rating as it is decided (the ``puzzle_devices`` row keeps the rating and the streaks), so what an old
+one still says (that puzzle's rating for the device) goes back to the mined one, as an attempt
+beyond ``puzzle_ledger.ATTEMPTS_KEPT`` does. A network's 600 attempts an hour then hold at most
+keep-days x 24 x 600 rows of about 275 B (20,000 attempts of 300 devices, one commit each).
+
 The deletions are writes of the group writer like a move's, in the background: at most
 ``BATCH`` games a write, so a move waits behind at most one of them (200 finished games of 54
 moves took 26 ms with the store's full sync, ``benchmarks/online_storage.py``); a pass that found a
@@ -27,6 +33,9 @@ log = logging.getLogger("mahjong-battle.server")
 
 BATCH = 200
 """Games one write deletes at most."""
+ATTEMPTS_BATCH = 2000
+"""Puzzle attempts one write deletes at most: rows of one table with three indexes, about as much
+work as ``BATCH`` games."""
 AGAIN_SECONDS = 1.0
 """After a full batch, the next pass comes this soon: 17 million games a day at most, some 3% of the
 writer's time, where one network starts at most 1,460 (``creates_per_hour``)."""
@@ -46,6 +55,27 @@ def old_games(store: GameStore, before: float, limit: int) -> list[str]:
         (before, before, limit),
     )
     return [row[0] for row in rows]
+
+
+ATTEMPTS = "puzzle_device_attempts"
+
+
+def old_attempts(store: GameStore, before: float, limit: int) -> list[int]:
+    """The ids of up to ``limit`` puzzle attempts made before ``before``, the oldest first (ids grow with
+    time, so the scan stops at the first recent one); none before the first puzzle's tables exist."""
+    if not store.read_rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (ATTEMPTS,)):
+        return []
+    rows = store.read_rows(f"SELECT id FROM {ATTEMPTS} WHERE attempted_at < ? ORDER BY id LIMIT ?", (before, limit))
+    return [int(row[0]) for row in rows]
+
+
+def plan_delete_attempts(ids: list[int]) -> Write:
+    marks = ", ".join("?" * len(ids))
+    return Write(
+        DELETIONS,
+        f"deleting {len(ids)} old puzzle attempts",
+        (Statement(f"DELETE FROM {ATTEMPTS} WHERE id IN ({marks})", tuple(ids)),),
+    )
 
 
 def plan_delete(games: list[str]) -> Write:
@@ -70,16 +100,23 @@ class OldGames:
         self.clock = clock
         self.deleted = 0
         """Games deleted since the start (``/stats``)."""
+        self.deleted_attempts = 0
+        """Puzzle attempts deleted since the start."""
 
     async def one_pass(self) -> int:
-        """Delete up to ``BATCH`` old games now; how many it found (a game open on a connection is
-        found but kept)."""
-        found = old_games(self.live.store, self.clock() - self.keep_seconds, BATCH)
+        """Delete up to ``BATCH`` old games and ``ATTEMPTS_BATCH`` old puzzle attempts now; the larger
+        share of a batch it found (a game open on a connection is found but kept)."""
+        before = self.clock() - self.keep_seconds
+        found = old_games(self.live.store, before, BATCH)
         games = [game for game in found if game not in self.live.rooms]
         if games:
             await stored(self.live.committer.submit(plan_delete(games)))
             self.deleted += len(games)
-        return len(found)
+        attempts = old_attempts(self.live.store, before, ATTEMPTS_BATCH)
+        if attempts:
+            await stored(self.live.committer.submit(plan_delete_attempts(attempts)))
+            self.deleted_attempts += len(attempts)
+        return max(len(found), len(attempts) * BATCH // ATTEMPTS_BATCH)
 
     async def run(self) -> None:
         """Pass after pass until cancelled; a pass that fails is said in one line and tried again later."""

@@ -25,7 +25,8 @@ starts a few, while a script that makes a key a request fills no disk (30 rows o
 ATTEMPTS_PER_HOUR = 600
 """Rated attempts one network may make in an hour (10 a minute, a puzzle every 6 s for a whole
 household): a script that opens and gives up puzzles in a loop adds at most 600 rows of about
-150 bytes an hour, 2.2 MB a day."""
+275 bytes an hour (20,000 attempts of 300 devices, one commit each, indexes included), 4 MB a day,
+each deleted after ``--keep-days`` (``old_games``)."""
 ATTEMPTS_KEPT = 5_000
 """Attempts kept per device, the oldest dropped beyond them: ten a day for more than a year, 500 kB.
 The device's rating and streaks live in its own row and stay; a dropped puzzle's rating for the
