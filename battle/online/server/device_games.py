@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from battle.history.store import GameEntry
 from battle.online.server.store import GameStore, Statement, Write
@@ -109,7 +109,18 @@ LIMIT ?
 """
 
 
-def device_games(store: GameStore, device: str) -> list[DeviceGame]:
+class Rows(Protocol):
+    """What reads rows: the store, or a connection of its own on another thread."""
+
+    def read_rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]: ...
+
+
+def filed_count(store: Rows, device: str) -> int:
+    """Games filed under ``device``: counted in its index (about 0.1 ms for 2,000)."""
+    return int(store.read_rows("SELECT COUNT(*) FROM device_games WHERE device = ?", (device,))[0][0])
+
+
+def device_games(store: Rows, device: str) -> list[DeviceGame]:
     """The finished games filed under ``device`` that have a result (an aborted or expired one has none)."""
     return [_device_game(row) for row in store.read_rows(_GAMES, (device, GAMES_PER_DEVICE))]
 

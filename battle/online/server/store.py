@@ -676,12 +676,38 @@ class GameStore:
         """The rows of one ``SELECT`` (a ``StoreError`` when the file cannot be read)."""
         return self._query(sql, parameters)
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[ReadConnection]:
+        """A read-only connection of its own to the file, for a read on another thread: it takes
+        none of the store's lock, so the event loop's reads and the writer never wait for it (WAL)."""
+        try:
+            connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, timeout=5.0)
+        except sqlite3.Error as error:
+            raise StoreError(one_line(f"reading the game database: {error}")) from None
+        try:
+            yield ReadConnection(connection)
+        finally:
+            connection.close()
+
     def _query(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return list(self._connection.execute(sql, parameters).fetchall())
             except sqlite3.Error as error:
                 raise StoreError(one_line(f"reading the game database: {error}")) from None
+
+
+@dataclass(frozen=True)
+class ReadConnection:
+    """A connection of ``GameStore.reading``: ``read_rows`` as the store's."""
+
+    connection: sqlite3.Connection
+
+    def read_rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        try:
+            return list(self.connection.execute(sql, parameters).fetchall())
+        except sqlite3.Error as error:
+            raise StoreError(one_line(f"reading the game database: {error}")) from None
 
 
 def _run(connection: sqlite3.Connection, write: Write) -> None:
