@@ -6,6 +6,7 @@ solver a stranger can take from everyone else (``--solver``), as tables.
     python benchmarks/online_attack.py --solver                 the solver attack's rows (below)
     python benchmarks/online_attack.py --solver --against DIR   a checkout's server first (a revision or a folder)
     python benchmarks/online_attack.py --caps --processes 1,2   what one network gets of each cap (network_caps.py)
+    python benchmarks/online_attack.py --shared                 what strangers share (shared_tables.py)
 
 From each attacking address (127.0.0.1, and 127.0.0.2 for the second: loopback takes any
 127.x as a source): host a game and join it, open ``--watchers`` connections (40) that
@@ -63,6 +64,7 @@ sys.path.insert(0, str(ROOT))  # the working tree's tests package (the raw clien
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
 
 import network_caps  # noqa: E402
+import shared_tables  # noqa: E402
 from solver_attackers import ROWS, Tally, attack_of, victim  # noqa: E402
 from solver_attackers import WAIT as SOLVER_WAIT  # noqa: E402
 
@@ -622,7 +624,13 @@ def main() -> None:
         "--caps", action="store_true", help="what one network gets of each cap, per process count (network_caps.py)"
     )
     parser.add_argument("--processes", default="1,2", help="--caps: the process counts, a column each (default 1,2)")
+    parser.add_argument(
+        "--shared", action="store_true", help="what strangers share under attack, a row each (shared_tables.py)"
+    )
     args = parser.parse_args()
+    if args.shared:
+        shared_tables.main([])
+        return
     if args.solver:
         solver_main(args)
         return

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.benchmark_scripts import BENCHMARKS, load_script
 
 
@@ -37,3 +39,14 @@ def test_the_caps_table_counts_each_network_alike_with_one_process_and_two() -> 
     assert rows["challenges"] == ["2 (challenges)"] * 2, printed
     for games in ("games waiting", "games at once"):  # refused by the waiting cap or the games cap: both 5
         assert [cell.split()[0] for cell in rows[games]] == ["5", "5"], printed
+
+
+@pytest.mark.slow
+def test_the_shared_rows_hold_puzzles_and_followers_to_eight_a_network() -> None:
+    """``shared_tables.py`` (``online_attack.py --shared``), its two quick rows: 20 networks opening 16
+    puzzles hold 160, 80 networks of 10 followers hold 640 and a visitor is let in."""
+    command = [sys.executable, str(BENCHMARKS / "shared_tables.py"), "--rows", "puzzles,lobby", "--seconds", "2"]
+    printed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "| open puzzles, 20 networks x 16 | 160 held | 160 refused (puzzles_open) |" in printed, printed
+    assert "| lobby, 80 networks x 10 followers | 640 follow | visitor let in |" in printed, printed
+    assert "real one listed 2 of 2 looks | taken at the end |" in printed, printed
