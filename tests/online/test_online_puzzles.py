@@ -209,6 +209,28 @@ def test_a_network_starts_few_devices_and_makes_few_attempts_an_hour(
     client.close()
 
 
+def test_keys_opened_without_an_attempt_count_as_started_so_the_cap_is_not_raced(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A device's row comes when its first attempt is decided: keys opened on many connections at once,
+    none decided yet, count against the network's new devices all the same (30 were raced to 64)."""
+    monkeypatch.setattr("battle.online.server.puzzle_desk.NEW_DEVICES_PER_HOUR", 3)
+    tabs = [Client(server.url) for _ in range(5)]
+    answers = []
+    for number, tab in enumerate(tabs):
+        tab.send({"type": "puzzle_open", "device": f"{number}" * 32})
+        answers.append(tab.read())
+    assert [answer["type"] for answer in answers] == ["puzzle_shown"] * 3 + ["error"] * 2
+    assert answers[3]["params"] == {"why": "new_devices", "count": 3}
+    tabs[0].send({"type": "puzzle_reveal"})  # its row comes: counted once, not twice
+    tabs[0].expect("puzzle_solution")
+    open_puzzle(tabs[1], "1" * 32)  # a key already opened opens again
+    tabs[4].send({"type": "puzzle_open", "device": "4" * 32})
+    assert tabs[4].error()["params"]["why"] == "new_devices"
+    for tab in tabs:
+        tab.close()
+
+
 def test_a_device_keeps_its_latest_attempts(
     server: ServerThread, puzzles: dict[str, Puzzle], monkeypatch: pytest.MonkeyPatch
 ) -> None:

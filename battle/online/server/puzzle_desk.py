@@ -123,6 +123,8 @@ class PuzzleDesk:
         self._loading: asyncio.Future[list[Puzzle]] | None = None
         """The one read of the shipped set, on a thread: every first request waits for the same one."""
         self.solving: dict[Client, _Solving] = {}
+        self._unrated: dict[str, dict[str, float]] = {}
+        """Device keys opened by each network that have no row yet, with when: they count as started."""
         self.open_by_network: collections.Counter[str] = collections.Counter()
         """Puzzles open now, by network (``OPEN_PER_NETWORK``)."""
         self._locks: dict[str, asyncio.Lock] = {}
@@ -202,10 +204,17 @@ class PuzzleDesk:
         return int(rows[0][0])
 
     def _new_devices(self, network: str, now: float) -> int:
+        """Devices the network started this hour: rows made, and keys opened that have no row yet
+        (a row comes only when an attempt is decided, so counting rows alone let 30 become 64)."""
         rows = self.live.store.read_rows(
             "SELECT COUNT(*) FROM puzzle_devices WHERE network = ? AND created_at > ?", (network, now - 3600.0)
         )
-        return int(rows[0][0])
+        opened = self._unrated.get(network, {})
+        for device in [device for device, at in opened.items() if at <= now - 3600.0]:
+            del opened[device]
+        if not opened:
+            self._unrated.pop(network, None)
+        return int(rows[0][0]) + len(opened)
 
     # -- the requests --------------------------------------------------------------------------
 
@@ -227,13 +236,16 @@ class PuzzleDesk:
                 f"your network tried {ATTEMPTS_PER_HOUR} puzzles in the last hour; try again later",
                 params={"why": "puzzle_attempts", "count": ATTEMPTS_PER_HOUR},
             )
-        if standing is None and self._new_devices(network, now) >= NEW_DEVICES_PER_HOUR:
+        fresh = standing is None and message.device not in self._unrated.get(network, {})
+        if fresh and self._new_devices(network, now) >= NEW_DEVICES_PER_HOUR:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"your network started {NEW_DEVICES_PER_HOUR} puzzle ratings in the last hour; "
                 "try again later, or use a browser that has one",
                 params={"why": "new_devices", "count": NEW_DEVICES_PER_HOUR},
             )
+        if standing is None:
+            self._unrated.setdefault(network, {}).setdefault(message.device, now)
         standing = standing or NEWCOMER
         if message.puzzle is not None:
             puzzle = await self.puzzle(message.puzzle)
@@ -376,6 +388,8 @@ class PuzzleDesk:
         except StoreError:
             self.live.committer.forgive(key)
             raise
+        if known is None:  # its row counts it from now on
+            self._unrated.get(solving.network, {}).pop(device, None)
         return change
 
     # -- the refutation ------------------------------------------------------------------------
