@@ -21,6 +21,7 @@ export class LobbyPanel {
     this.challenges = new Map(); // invite code -> entry
     this.games = new Map(); // watch code -> entry
     this.more = { challenges: 0, games: 0 };
+    this.further = []; // challenges past the part told to every follower, as `lobby_page` last said
     this.heard = false;
     this.refusal = ""; // why the server refused to list the lobby, in words
   }
@@ -38,7 +39,14 @@ export class LobbyPanel {
       onBack: () => {},
     });
     this.line.start();
+    $("challenge-next").onclick = () => this.next();
     this.render();
+  }
+
+  /** Ask for the challenges past those listed (`lobby_page`): every open challenge is reachable. */
+  next() {
+    const start = Math.min(this.challenges.size, MOST_SHOWN) + this.further.length;
+    this.line?.send({ type: "lobby_page", start });
   }
 
   /** Follow it no more (the home screen hides). */
@@ -54,14 +62,22 @@ export class LobbyPanel {
       this.line?.connected();
       this.heard = true;
       this.challenges = new Map(message.challenges.map((entry) => [entry.code, entry]));
+      this.further = [];
       this.games = new Map(message.games.map((entry) => [entry.watch, entry]));
     } else if (message.type === "error") {
       this.refusal = refusalText(message);
       this.stop(); // the server's limit: the home page's next showing asks again
       this.render();
       return;
+    } else if (message.type === "lobby_page") {
+      const listed = new Set([...this.challenges.keys(), ...this.further.map((entry) => entry.code)]);
+      this.further.push(...message.challenges.filter((entry) => !listed.has(entry.code)));
+      this.render();
+      return;
     } else if (message.type === "lobby_news") {
       for (const code of message.removed) this.challenges.delete(code);
+      const removed = new Set(message.removed);
+      this.further = this.further.filter((entry) => !removed.has(entry.code));
       for (const entry of message.added) this.challenges.set(entry.code, entry);
       for (const code of message.games_removed) this.games.delete(code);
       for (const entry of message.games_added) this.games.set(entry.watch, entry);
@@ -84,11 +100,13 @@ export class LobbyPanel {
     const list = $("challenge-list");
     // the longest waiting first, as the server shows them: a newer challenge never pushes one out
     const waiting = [...this.challenges.values()].sort((a, b) => a.opened - b.opened).slice(0, MOST_SHOWN);
-    list.replaceChildren(...waiting.map((entry) => this.challengeItem(entry)));
+    const shown = new Set(waiting.map((entry) => entry.code));
+    const further = this.further.filter((entry) => !shown.has(entry.code));
+    list.replaceChildren(...[...waiting, ...further].map((entry) => this.challengeItem(entry)));
     $("challenge-empty").hidden = waiting.length > 0 || !this.heard;
-    const more = $("challenge-more");
-    more.hidden = this.more.challenges === 0;
-    more.textContent = tn("{count} more challenge is open.", "{count} more challenges are open.", this.more.challenges);
+    const left = Math.max(0, this.more.challenges - further.length);
+    $("challenge-more-line").hidden = left === 0;
+    $("challenge-more").textContent = tn("{count} more challenge is open.", "{count} more challenges are open.", left);
   }
 
   challengeItem(entry) {

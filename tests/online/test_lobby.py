@@ -174,3 +174,19 @@ def test_a_game_on_show_renamed_is_told_again_in_its_place() -> None:
     assert news.games_removed == ("W1",) and news.games_added == (named.entry,)
     assert [entry.players for entry in board.listing().games] == [("Ann", "Bob"), ("Ann", "Dan")]
     assert board.renamed(GameOnShow("game9", named.entry)) == LobbyNews((), (), (), (), 0, 0)
+
+
+def test_a_page_reaches_every_challenge_past_the_part_shown() -> None:
+    board = LobbyBoard(LobbyLimits(shown=3, per_network=100))
+    for number in range(8):
+        board.open(offer(number, network=f"n{number}"))
+    shown = [entry.code for entry in board.listing().challenges]
+    assert shown == ["CODE0", "CODE1", "CODE2"]
+    pages = [board.page(start, 2) for start in (3, 5, 7, 9)]
+    assert [[entry.code for entry in page] for page, _ in pages] == [
+        ["CODE3", "CODE4"],
+        ["CODE5", "CODE6"],
+        ["CODE7"],
+        [],
+    ]
+    assert {total for _, total in pages} == {8}

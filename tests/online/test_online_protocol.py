@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battle.online.protocol import messages
+from battle.online.protocol.lobby_messages import PageLobby
 from battle.online.protocol.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -588,3 +589,12 @@ def test_names_near_the_solvers_are_a_persons(name: str) -> None:
     assert not reads_as_solver(name)
     hello = parse_client_message(json.dumps({"type": "hello", "version": PROTOCOL_VERSION, "name": name}))
     assert isinstance(hello, Hello) and hello.name == name
+
+
+def test_a_lobby_page_names_where_it_starts() -> None:
+    page = parse_client_message(json.dumps({"type": "lobby_page", "start": 50}))
+    assert page == PageLobby(50)
+    for start in (-1, 100_001, "50", 1.5, True, None):
+        with pytest.raises(ProtocolError) as refused:
+            parse_client_message(json.dumps({"type": "lobby_page", "start": start}))
+        assert refused.value.code == ErrorCode.BAD_MESSAGE and '"start"' in str(refused.value)

@@ -5,8 +5,10 @@ axe-core finds nothing critical or serious on the home page with a challenge and
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from tests.online_server import Client, ServerProcess
 from tests.web.accessibility import axe_script, described, violations
 from tests.web.conftest import Served
 from tests.web.game_pages import DESKTOP, PHONE, finished, give_name, new_page, play_turns
@@ -87,3 +89,34 @@ def test_the_lobby_has_no_critical_or_serious_accessibility_violation(browser: A
         page.set_viewport_size({"width": width, "height": height})
         found[f"home with the lobby ({size})"] = violations(page)
     assert not any(found.values()), described(found)
+
+
+def test_every_open_challenge_is_reachable_past_the_ones_listed_and_the_oldest_come_first(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The lobby lists the challenges waiting longest (here 3, on a real server 50), oldest first, and
+    says how many more are open; "Show the next ones" lists those too, so none is out of reach."""
+    prelude = "import battle.online.server.lobby as lobby; lobby.LOBBY_LIMITS = lobby.LobbyLimits(shown=3)"
+    with ServerProcess(tmp_path, prelude=prelude) as server:
+        challengers = []
+        for number in range(5):
+            client = Client(server.url, name=f"Player {chr(65 + number)}", source=f"127.0.3.{number + 1}")
+            client.send({"type": "challenge", "deal": {"number": 5}, "first": "creator"})
+            client.expect("created")
+            challengers.append(client)
+        page = new_page(browser)
+        page.goto(server.base + "/")
+        page.wait_for_selector("#challenge-more-line:not([hidden])")
+        listed = page.locator("#challenge-list li").all_text_contents()
+        assert [text.split(";")[0][:13] for text in listed] == ["Play Player A", "Play Player B", "Play Player C"]
+        assert page.text_content("#challenge-more") == "2 more challenges are open."
+        page.click("#challenge-next")
+        page.wait_for_selector("#challenge-list li:nth-child(5)")
+        assert "Play Player E" in page.text_content("#challenge-list li:nth-child(5)")
+        assert page.is_hidden("#challenge-more-line")
+        page.locator("#challenge-list li", has_text="Play Player E").click()  # the last one, taken with a click
+        page.wait_for_selector("body[data-playable]")
+        challengers[4].expect("state")
+        assert page.errors == []
+        for client in challengers:
+            client.close()

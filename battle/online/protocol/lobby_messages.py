@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from battle.online.protocol.messages import (
     FIRST_CHOICES,
@@ -61,7 +61,20 @@ class LeaveLobby:
     TYPE: ClassVar[str] = "lobby_leave"
 
 
-LobbyRequest = OpenChallenge | FollowLobby | LeaveLobby
+@dataclass(frozen=True)
+class PageLobby:
+    """Send the open challenges from the ``start``-th one waiting longest, ``PAGE_SIZE`` of them
+    (``lobby_page``): the ones past the part every follower is told of are reached so."""
+
+    TYPE: ClassVar[str] = "lobby_page"
+    start: int
+
+
+LobbyRequest = OpenChallenge | FollowLobby | LeaveLobby | PageLobby
+PAGE_SIZE = 50
+"""Challenges a ``lobby_page`` answer holds at most."""
+MAX_START = 100_000
+"""The largest ``start`` read (the lobby holds 2,000 challenges at most)."""
 
 
 # -- what the server sends -------------------------------------------------------------------
@@ -119,7 +132,18 @@ class LobbyNews:
     more_games: int
 
 
-LobbyMessage = LobbyList | LobbyNews
+@dataclass(frozen=True)
+class LobbyPage:
+    """The open challenges from the ``start``-th waiting longest (0: the longest), in that order, as
+    they stand now (no news follows them), and ``total``, the challenges open."""
+
+    TYPE: ClassVar[str] = "lobby_page"
+    start: int
+    challenges: tuple[ChallengeEntry, ...]
+    total: int
+
+
+LobbyMessage = LobbyList | LobbyNews | LobbyPage
 
 
 # -- reading the client's requests -----------------------------------------------------------
@@ -134,7 +158,24 @@ def lobby_readers(read_create: Callable[[F], Create]) -> dict[str, Callable[[F],
         OpenChallenge.TYPE: lambda fields: OpenChallenge(read_create(fields)),
         FollowLobby.TYPE: lambda fields: FollowLobby(),
         LeaveLobby.TYPE: lambda fields: LeaveLobby(),
+        PageLobby.TYPE: _read_page,
     }
+
+
+class Fields(Protocol):
+    """What a request's fields offer its reader (``reader._Fields``)."""
+
+    def get(self, name: str, required: bool) -> Any: ...
+
+    def fail(self, name: str, expected: str, value: object) -> ProtocolError: ...
+
+
+def _read_page(fields: Any) -> PageLobby:
+    read: Fields = fields
+    start = read.get("start", True)
+    if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start <= MAX_START:
+        raise read.fail("start", f"a whole number from 0 to {MAX_START}", start)
+    return PageLobby(start)
 
 
 # -- writing the server's news ---------------------------------------------------------------
@@ -158,7 +199,14 @@ def _game_json(entry: GameEntry) -> JsonObject:
 
 
 def lobby_news_json(message: LobbyMessage) -> JsonObject:
-    """The JSON object of a ``lobby`` or ``lobby_news`` message: every field."""
+    """The JSON object of a ``lobby``, ``lobby_news`` or ``lobby_page`` message: every field."""
+    if isinstance(message, LobbyPage):
+        return {
+            "type": message.TYPE,
+            "start": message.start,
+            "challenges": [challenge_json(entry) for entry in message.challenges],
+            "total": message.total,
+        }
     if isinstance(message, LobbyList):
         return {
             "type": message.TYPE,
@@ -276,5 +324,11 @@ def parse_lobby_news(value: object) -> LobbyMessage:
             games_removed=_codes(value, "games_removed"),
             more_challenges=_count(value, "more_challenges"),
             more_games=_count(value, "more_games"),
+        )
+    if kind == LobbyPage.TYPE:
+        return LobbyPage(
+            start=_count(value, "start"),
+            challenges=tuple(read_challenge(entry) for entry in _list(value, "challenges")),
+            total=_count(value, "total"),
         )
     raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"not a lobby message: {str(kind)[:40]!r}")

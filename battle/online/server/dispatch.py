@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from battle.online.protocol import messages, reader
 from battle.online.protocol.codes import hash_token, new_token
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame, DeviceRequest
-from battle.online.protocol.lobby_messages import FollowLobby, LeaveLobby, LobbyRequest, OpenChallenge
+from battle.online.protocol.lobby_messages import FollowLobby, LeaveLobby, LobbyRequest, OpenChallenge, PageLobby
 from battle.online.protocol.messages import (
     Abort,
     AcceptRematch,
@@ -175,6 +175,7 @@ class GameServer:
             OpenChallenge: self._challenge,
             FollowLobby: self.lobby.follow,
             LeaveLobby: self.lobby.leave,
+            PageLobby: self.lobby.page,
             **self.puzzles.handlers,
         }
         """Handlers of every request that picks no game of its own: the solver's, the device's, the lobby's
@@ -307,7 +308,7 @@ class GameServer:
         shard = self.live.shard
         if isinstance(message, (SolverGame, Analyse, StopAnalysis, GetReview)):
             process = self.solver_process if client.room is None else None  # never away from its game
-        elif isinstance(message, (OpenChallenge, FollowLobby, LeaveLobby)):
+        elif isinstance(message, (OpenChallenge, FollowLobby, LeaveLobby, PageLobby)):
             process = LOBBY_PROCESS if client.room is None else None
         elif isinstance(message, (Join, Watch)):
             purpose: Purpose = "join" if isinstance(message, Join) else "watch"

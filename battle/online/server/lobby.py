@@ -13,6 +13,7 @@ Nothing here reads a clock or a socket: the time is an argument, and a refusal c
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -95,6 +96,12 @@ class LobbyBoard:
         """The game ids of the challenges open for ``challenge_seconds`` or more at ``now``."""
         limit = now - self.limits.challenge_seconds
         return [game for game, offer in self.offers.items() if offer.entry.opened <= limit]
+
+    def page(self, start: int, size: int) -> tuple[tuple[ChallengeEntry, ...], int]:
+        """Up to ``size`` open challenges from the ``start``-th waiting longest, and how many are open:
+        O(start + size)."""
+        picked = itertools.islice(self.offers.values(), start, start + size)
+        return tuple(offer.entry for offer in picked), len(self.offers)
 
     def listing(self) -> LobbyList:
         """The lobby as a follower first sees it."""

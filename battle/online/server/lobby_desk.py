@@ -32,11 +32,14 @@ from collections.abc import Callable, Sequence
 from websockets.asyncio.server import broadcast
 
 from battle.online.protocol.lobby_messages import (
+    PAGE_SIZE,
     ChallengeEntry,
     FollowLobby,
     LeaveLobby,
     LobbyMessage,
     LobbyNews,
+    LobbyPage,
+    PageLobby,
     lobby_news_json,
 )
 from battle.online.protocol.messages import (
@@ -132,6 +135,11 @@ class LobbyDesk:
             client.holds(FOLLOWING)
             client.socket.on_drained = lambda: self._refresh(client)
         await client.send(_frame(self.board.listing()))
+
+    async def page(self, client: Client, message: PageLobby) -> None:
+        """The open challenges from ``message.start`` on, as they stand (``lobby_page``)."""
+        challenges, total = self.board.page(message.start, PAGE_SIZE)
+        await client.send(_frame(LobbyPage(message.start, challenges, total)))
 
     async def leave(self, client: Client, message: LeaveLobby) -> None:
         """``client`` gets no more news."""
