@@ -17,11 +17,11 @@ import datetime
 from typing import Any
 
 from battle.online.server.day_table import FRIEND, DayResult
-from battle.online.server.store import GameStore
+from battle.online.server.store import Rows
 
 READ_CHUNK = 500
-"""Seats read for the table at most per read: about 15 ms of a quiet core (each sums its game's moves),
-so a ``daily`` never holds the event loop for long; a day with more results is read on at the next."""
+"""Seats read for the table at most per read (on the server's statistics thread, ``device_desk``):
+a day with more results is read on at the next ask, so no ask waits for a whole day's read."""
 MAX_RESULTS = 5000
 """Seats of this group's written to the shared day's table, and of the others' read back, at most a day."""
 Cursor = tuple[float, str, int]
@@ -53,7 +53,7 @@ def day_bounds(day: datetime.date) -> tuple[float, float]:
     return start, start + 86400.0
 
 
-def finished_on(store: GameStore, day: datetime.date) -> int:
+def finished_on(store: Rows, day: datetime.date) -> int:
     """Games finished during ``day``: counted in the end-time index, it changes whenever the day's
     results may have (a cache of ``day_results`` keeps them until it does)."""
     start, end = day_bounds(day)
@@ -62,7 +62,7 @@ def finished_on(store: GameStore, day: datetime.date) -> int:
 
 
 def day_results(
-    store: GameStore, day: datetime.date, deal: int, first: int, after: Cursor = START, limit: int = READ_CHUNK
+    store: Rows, day: datetime.date, deal: int, first: int, after: Cursor = START, limit: int = READ_CHUNK
 ) -> list[DayResult]:
     """The seats that count in a game on ``deal`` played out during ``day``, after ``after`` in end
     order, at most ``limit``; ``first`` is the seat the deal's start says moves first."""

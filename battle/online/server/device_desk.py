@@ -26,7 +26,7 @@ from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server import daily_results
 from battle.online.server.connections import Client
 from battle.online.server.daily_results import START, Cursor, cursor_of, day_results, finished_on
-from battle.online.server.day_table import DayBoard, DayRow, day_board
+from battle.online.server.day_table import DayBoard, DayResult, DayRow, day_board
 from battle.online.server.device_games import claim_refusal, device_games, filed_count, make_table, plan_claim
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Room
@@ -54,6 +54,8 @@ class _DayRead:
     """The games finished that day when it was last read (-1: never)."""
     more: bool = False
     """The last read filled its chunk: there may be more to read before a game ends again."""
+    reading: asyncio.Future[tuple[int, list[DayResult]]] | None = None
+    """The read under way on the statistics thread."""
 
 
 class DeviceDesk:
@@ -101,7 +103,7 @@ class DeviceDesk:
             par = self.deals.par(number, start)
             rows: tuple[DayRow, ...] = ()
             if par is not None:
-                board = self._board(day, number, par, start.to_move)
+                board = await self._board(day, number, par, start.to_move)
                 device = message.device
                 if self.shared is not None:  # every key compared by its hash, as the other groups hold them
                     others = await self.shared.others(day, number)
@@ -111,21 +113,41 @@ class DeviceDesk:
             answer = daily_table(day, number, par, start.to_move, rows)
         await client.send(messages.encode(answer).encode())
 
-    def _board(self, day: datetime.date, number: int, par: int, first: int) -> DayBoard:
-        finished = finished_on(self.live.store, day)
+    async def _board(self, day: datetime.date, number: int, par: int, first: int) -> DayBoard:
+        """The day's board, read on (on the statistics thread) when a game of the day has ended since;
+        asks that come meanwhile wait for the same read."""
         read = self._day
         if read is None or (read.day, read.number) != (day, number):
             read = self._day = _DayRead(day, number, DayBoard(par))
-        if read.finished != finished or read.more:
-            chunk = daily_results.READ_CHUNK
-            results = day_results(self.live.store, day, number, first, read.cursor, chunk)
-            for result in results:
-                read.board.add(hashed_device(result) if self.shared is not None else result)
-            if results:
-                read.cursor = cursor_of(results[-1])
-            read.more = len(results) == chunk
-            read.finished = finished
+        if read.reading is not None:
+            await asyncio.shield(read.reading)
+            return read.board
+        loop = asyncio.get_running_loop()
+        chunk = daily_results.READ_CHUNK
+        args = (day, number, first, read.cursor, chunk, read.finished, read.more)
+        read.reading = loop.run_in_executor(self._thread, self._read_on, *args)
+        try:
+            finished, results = await asyncio.shield(read.reading)
+        finally:
+            read.reading = None
+        for result in results:
+            read.board.add(hashed_device(result) if self.shared is not None else result)
+        if results:
+            read.cursor = cursor_of(results[-1])
+        read.more = len(results) == chunk
+        read.finished = finished
         return read.board
+
+    def _read_on(
+        self, day: datetime.date, number: int, first: int, after: Cursor, chunk: int, known: int, more: bool
+    ) -> tuple[int, list[DayResult]]:
+        """The games of ``day`` finished now, and (when that is not ``known`` or the last read was
+        ``more``) the results after ``after``: on the statistics thread, with a connection of its own."""
+        with self.live.store.reading() as reader:
+            finished = finished_on(reader, day)
+            if finished == known and not more:
+                return finished, []
+            return finished, day_results(reader, day, number, first, after, chunk)
 
     async def stats(self, client: Client, message: AskStats) -> None:
         """The statistics of the games filed under the device key (``my_stats_result``): figured on the

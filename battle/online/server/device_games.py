@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from battle.history.store import GameEntry
-from battle.online.server.store import GameStore, Statement, Write
+from battle.online.server.store import GameStore, Rows, Statement, Write
 
 NEW_DEVICES_PER_HOUR = 20
 """Device keys one network may file games under for the first time in an hour."""
@@ -107,12 +107,6 @@ WHERE d.device = ? AND g.status = 'finished' AND g.winner IS NOT NULL
 ORDER BY g.finished_at
 LIMIT ?
 """
-
-
-class Rows(Protocol):
-    """What reads rows: the store, or a connection of its own on another thread."""
-
-    def read_rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]: ...
 
 
 def filed_count(store: Rows, device: str) -> int:

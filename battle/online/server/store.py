@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from battle.i18n import N_
 from battle.online.protocol.codes import new_invite_code, new_watch_code
@@ -695,6 +695,12 @@ class GameStore:
                 return list(self._connection.execute(sql, parameters).fetchall())
             except sqlite3.Error as error:
                 raise StoreError(one_line(f"reading the game database: {error}")) from None
+
+
+class Rows(Protocol):
+    """What reads rows: the store, or a connection of its own on another thread (``ReadConnection``)."""
+
+    def read_rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]: ...
 
 
 @dataclass(frozen=True)
