@@ -124,8 +124,8 @@ LOOKALIKES = str.maketrans(
         "\u1d0f": "o",  # small capital o
         "\u04cf": "l",  # Cyrillic palochka
         "\u029f": "l",  # small capital l
-        "\u0406": "l",  # Cyrillic I, as a capital L would not read, but an l does
-        "\u0456": "l",
+        "i": "l",  # a capital I reads as an l in sans-serif type: "SoIver" (folded to "soiver")
+        "\u0456": "l",  # Cyrillic i, the same
         "\u03bd": "v",  # Greek nu
         "\u1d20": "v",  # small capital v
         "\u0435": "e",  # Cyrillic ie

@@ -565,7 +565,16 @@ def test_the_writer_and_the_tests_know_every_client_message() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["Solver (perfect)", "solver", "SOLVER (club)", "S0lver (expert)", "\u0405olver", "S o l v e r", "Ｓｏｌｖｅｒ"],
+    [
+        "Solver (perfect)",
+        "solver",
+        "SOLVER (club)",
+        "S0lver (expert)",
+        "\u0405olver",
+        "S o l v e r",
+        "Ｓｏｌｖｅｒ",
+        "SoIver",
+    ],
 )
 def test_a_name_that_reads_as_the_solvers_is_refused_for_a_seat_and_dropped_from_a_hello(name: str) -> None:
     assert reads_as_solver(name)
