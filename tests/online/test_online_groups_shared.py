@@ -177,3 +177,27 @@ def test_the_days_results_of_both_groups_make_one_table_read_from_either(daily_c
         rows = daily(daily_cluster, "b", "127.0.9.6")["rows"]
     said = [line for line in daily_cluster.servers["b"].log_lines() if "this group ranks its own results alone" in line]
     assert len(said) == 1, said
+
+
+def test_a_group_writes_each_networks_best_of_the_day_not_every_result(daily_cluster: Cluster) -> None:
+    """Two games of the same two networks, then one of two more: six results, one row a network in
+    PostgreSQL (the first pair's second game, the same moves to the same scores, beats neither best),
+    the rows a table can show, however many results the day has."""
+    import psycopg
+
+    number = daily(daily_cluster, "a", "127.0.9.1")["deal"]
+    for _ in range(2):
+        played_on(daily_cluster, "a", number, ("127.0.9.2", "127.0.9.3"), None)
+    third = time.time()  # the last game ends after this: once its rows are written, every result was read
+    played_on(daily_cluster, "a", number, ("127.0.9.4", "127.0.9.5"), None)
+    deadline = time.monotonic() + TOLD
+    written: list[tuple[Any, ...]] = []
+    while not any(finished >= third for _, _, finished in written):
+        assert time.monotonic() < deadline, written
+        time.sleep(0.2)
+        with psycopg.connect(daily_cluster.database.url) as connection:
+            written = connection.execute(
+                "SELECT game, seat, finished_at FROM battle_day_results WHERE grp = 'a'"
+            ).fetchall()
+    assert len(written) == 4, written  # every result: 6
+    assert len({game for game, _, _ in written}) == 2

@@ -23,7 +23,8 @@ READ_CHUNK = 500
 """Seats read for the table at most per read (on the server's statistics thread, ``device_desk``):
 a day with more results is read on at the next ask, so no ask waits for a whole day's read."""
 MAX_RESULTS = 5000
-"""Seats of this group's written to the shared day's table, and of the others' read back, at most a day."""
+"""Rows of the other server groups read back for the shared day's table at most: each group writes
+only the best result of each network and of each device (``shared_days``), so this is 5,000 of them."""
 Cursor = tuple[float, str, int]
 """Where a read stopped: the end time, game id and seat of the last seat read."""
 START: Cursor = (0.0, "", 0)

@@ -1,8 +1,10 @@
 """One day's table for every server group (``serve --group --shared``): the day's results in PostgreSQL.
 
-Each group writes the results its own database holds (``daily_results``) as rows of
-``battle_day_results``, each result once, every ``PUBLISH_SECONDS`` while games of the day end, and
-reads the other groups' rows for its table, kept ``CACHE_SECONDS`` (a page that asks every second
+Each group reads the results its own database holds (``daily_results``, on from where it stopped)
+into a ``DayBoard`` and writes the board's rows, each network's best and each device's, as rows of
+``battle_day_results`` every ``PUBLISH_SECONDS`` while games of the day end (a best beaten is taken
+away): whatever the number of results, the rows a table can show and no more. It reads the other
+groups' rows for its table, kept ``CACHE_SECONDS`` (a page that asks every second
 costs one query in three seconds). Its own results it ranks from its own database, so a player sees
 their result at once; the others' arrive within ``PUBLISH_SECONDS + CACHE_SECONDS``.
 
@@ -21,7 +23,7 @@ import datetime
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from battle.online.protocol.codes import hash_token
@@ -36,7 +38,7 @@ from battle.online.server.daily_results import (
     day_results,
     finished_on,
 )
-from battle.online.server.day_table import DayResult
+from battle.online.server.day_table import DayBoard, DayResult
 from battle.online.server.group_routes import DirectoryDown
 from battle.online.server.shared_directory import SharedDirectory
 from battle.online.server.store import GameStore
@@ -113,6 +115,17 @@ def read_result_row(group: str, text: str) -> DayResult:
     return result
 
 
+@dataclass
+class _Published:
+    """What a group has read of a day's results and written of them."""
+
+    day: datetime.date
+    board: DayBoard
+    cursor: Cursor = START
+    written: set[tuple[str, int]] = field(default_factory=set)
+    """The (game, seat) of the rows written: the bests as last published."""
+
+
 class SharedDays:
     """The day's results of every group, through ``directory`` (this group's ``directory.group``)."""
 
@@ -120,8 +133,8 @@ class SharedDays:
         self.directory = directory
         self.clock = clock
         """Wall-clock seconds (the monotonic age of the cache is read from the loop)."""
-        self._published: tuple[datetime.date, Cursor, int] | None = None
-        """The day, where its results were read up to, and how many were written."""
+        self._published: _Published | None = None
+        """Today's results as read so far, and the bests written."""
         self._published_as: tuple[datetime.date, int] | None = None
         """The day and the count of its games finished when the results were last written."""
         self._read: tuple[datetime.date, int, float, list[DayResult]] | None = None
@@ -177,7 +190,8 @@ class SharedDays:
         return results
 
     async def publish(self, store: GameStore, deals: DealBook) -> None:
-        """Write this group's results of today that are not written yet (or were filed under a device since)."""
+        """Write this group's best result of each network and of each device today (``DayBoard``): the
+        rows the table can show, however many results the day has; a best beaten is taken away."""
         from battle.rules.deal import deal as deal_start
 
         day = datetime.datetime.fromtimestamp(self.clock(), datetime.UTC).date()
@@ -185,16 +199,25 @@ class SharedDays:
         finished = finished_on(store, day)
         if number is None or self._published_as == (day, finished):
             return
-        if self._published is None or self._published[0] != day:
-            self._published = (day, START, 0)
-        _, after, written = self._published
-        fresh = [
-            hashed_device(result)
-            for result in day_results(
-                store, day, number, deal_start(number).to_move, after, min(READ_CHUNK, MAX_RESULTS - written)
-            )
+        start = deal_start(number)
+        par = deals.par(number, start)
+        if par is None:
+            return
+        if self._published is None or self._published.day != day:
+            self._published = _Published(day, DayBoard(par))
+        published = self._published
+        fresh = day_results(store, day, number, start.to_move, published.cursor, READ_CHUNK)
+        for result in fresh:
+            published.board.add(hashed_device(result))
+        bests = {
+            (r.game, r.seat): r for r in [*published.board.by_network.values(), *published.board.by_device.values()]
+        }
+        rows = [
+            (self.group, r.game, r.seat, day, number, r.finished_at, result_row(r))
+            for key, r in bests.items()
+            if key not in published.written
         ]
-        rows = [(self.group, r.game, r.seat, day, number, r.finished_at, result_row(r)) for r in fresh]
+        gone = [(self.group, game, seat) for game, seat in published.written - bests.keys()]
 
         async def write(connection: psycopg.AsyncConnection[Any]) -> None:
             async with connection.transaction(), connection.cursor() as cursor:
@@ -205,14 +228,19 @@ class SharedDays:
                         "SET result = EXCLUDED.result",
                         rows,
                     )
+                if gone:
+                    await cursor.executemany(
+                        "DELETE FROM battle_day_results WHERE grp = %s AND game = %s AND seat = %s", gone
+                    )
                 await cursor.execute(
                     "DELETE FROM battle_day_results WHERE grp = %s AND day < %s",
                     (self.group, day - datetime.timedelta(days=KEEP_DAYS - 1)),
                 )
 
         await self.directory.run(write)
+        published.written = set(bests)
         if fresh:
-            self._published = (day, cursor_of(fresh[-1]), written + len(fresh))
+            published.cursor = cursor_of(fresh[-1])
         if len(fresh) < READ_CHUNK:  # read to the end: nothing more until a game of the day ends
             self._published_as = (day, finished)
 
