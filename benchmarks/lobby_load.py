@@ -5,11 +5,12 @@
     python benchmarks/lobby_load.py --per-minute 100 --seconds 60
 
 Each run starts the real server (``mahjong-battle serve``) as a child process on 127.0.0.1 with a
-fresh temporary database and the per-address caps on connections and starts lifted (every follower
-connects from 127.0.0.1). Then F websocket connections say ``hello`` and ``lobby_follow`` and read
-every ``lobby_news``; when all have their list, a challenger opens ``--per-minute`` challenges a
-minute for ``--seconds`` (each from a loopback address of its own, 127.1.x.y: one network may hold
-2 open), and a taker joins each ``--take-after`` seconds later and resigns, so each challenge makes
+fresh temporary database and the per-address caps on connections and starts lifted. Then F websocket
+connections, each from a loopback address of its own (127.3.x.y: one network follows on 8 at most),
+say ``hello`` and ``lobby_follow`` and read every ``lobby_news``; when all have their list, a
+challenger opens ``--per-minute`` challenges a minute for ``--seconds`` (each from a loopback
+address of its own, 127.1.x.y: one network may hold 2 open), and a taker joins each
+``--take-after`` seconds later and resigns, so each challenge makes
 three pieces of news: added, taken (removed and on show), over (off show).
 
 Measured:
@@ -109,9 +110,9 @@ async def greet(connection: ClientConnection) -> None:
         pass
 
 
-async def follow(url: str, tally: Tally, ready: asyncio.Event, count: list[int], total: int) -> None:
-    try:
-        connection = await open_socket(url)
+async def follow(url: str, tally: Tally, ready: asyncio.Event, count: list[int], total: int, index: int) -> None:
+    try:  # a network of its own each: the server lets one network follow on 8 connections
+        connection = await open_socket(url, f"127.3.{index // 250}.{index % 250 + 1}")
     except OSError as error:
         tally.errors.append(f"follower refused: {error}")
         count[0] += 1
@@ -186,7 +187,9 @@ async def run(followers: int, per_minute: float, seconds: float, take_after: flo
         tally = Tally()
         ready = asyncio.Event()
         count = [0]
-        readers = [asyncio.create_task(follow(url, tally, ready, count, followers)) for _ in range(followers)]
+        readers = [
+            asyncio.create_task(follow(url, tally, ready, count, followers, index)) for index in range(followers)
+        ]
         await asyncio.wait_for(ready.wait(), timeout)
         cpu_start, server_start, wall_start = time.process_time(), server.cpu_seconds(), time.monotonic()
         challenges = int(per_minute * seconds / 60)
