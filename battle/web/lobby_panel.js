@@ -113,9 +113,10 @@ export class LobbyPanel {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    const name = shownName(entry.name) || t("A player");
+    const given = shownName(entry.name);
+    const name = given || t("the challenger");
     const who = document.createElement("span");
-    who.textContent = t("Play {name}", { name });
+    who.textContent = given ? t("Play {name}", { name: given }) : t("Play a challenger who gave no name");
     const terms = document.createElement("span");
     terms.className = "small";
     terms.textContent = challengeTerms(entry, name);

@@ -94,6 +94,7 @@ export class PuzzleScreen {
     this.selected = null;
     this.wrong = null; // {judged, refutation: undefined while searched, null for none, else a move}
     this.change = null; // the attempt's rating change, once decided
+    this.confirming = false; // "Show solution" pressed once on an undecided attempt: the next press shows it
     this.over = null; // the puzzle_solution
     this.pending = false;
     this.solved = false; // the last move was found with no wrong move and no solution asked for
@@ -184,6 +185,7 @@ export class PuzzleScreen {
       this.tryAgain(); // a click on the board goes back, as the window's does
       return;
     }
+    this.confirming = false; // a click on the board is a move, not the solution
     const position = this.position();
     const playable = playableCells(position);
     if (this.selected === cell) this.selected = null;
@@ -205,7 +207,14 @@ export class PuzzleScreen {
   wire() {
     $("puzzle-retry").addEventListener("click", () => this.tryAgain());
     $("puzzle-reveal").addEventListener("click", () => {
-      if (this.shown && !this.over) this.socket.reveal();
+      if (!this.shown || this.over) return;
+      if (!this.change && !this.confirming) {
+        this.confirming = true; // undecided: the solution would rate a miss, which the player hears first
+        this.render();
+        return;
+      }
+      this.confirming = false;
+      this.socket.reveal();
     });
     $("puzzle-next").addEventListener("click", () => {
       setAddress("/puzzles/", true);
@@ -229,6 +238,7 @@ export class PuzzleScreen {
       : "";
     $("puzzle-retry").disabled = !this.wrong || Boolean(this.over);
     $("puzzle-reveal").disabled = !shown || Boolean(this.over) || this.pending;
+    $("puzzle-reveal").textContent = this.confirming && !this.change ? t("Yes, show it") : t("Show solution");
     if (!shown) {
       $("puzzle-status").textContent = this.refusal || t("Looking for a puzzle…");
       $("puzzle-about").textContent = "";
@@ -317,6 +327,10 @@ export class PuzzleScreen {
         }) + " " + status;
       }
       phase = `step${this.step}`;
+    }
+    if (this.confirming && !this.change && !this.over) {
+      status = t("Showing the solution counts this puzzle as missed: your puzzle rating goes down and your streak ends. Press “Yes, show it”, or play a move.");
+      phase = "confirm";
     }
     $("puzzle-status").textContent = status;
     document.body.dataset.puzzle = `${shown.puzzle}:${phase}`;

@@ -10,7 +10,7 @@ import { SolverSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
 import { levelName, shownName } from "./server_words.js";
 import { renderLine } from "./game_panels.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const PLOT_HEIGHT = 160;
 const PLOT_MARGIN = 48; // room on the left for the lowest and highest figure
@@ -98,6 +98,8 @@ export class StatsScreen {
     this.renderRating(stats.rating, stats.unrated);
     this.renderAccuracy(stats.accuracy);
     $("stats-best").replaceChildren(...stats.best.map((game) => this.gameItem(game)));
+    // every game ended early (a resignation, the clock): no margin to rank, no heading over nothing
+    $("stats-best-title").hidden = $("stats-best").hidden = stats.best.length === 0;
     $("stats-worst").replaceChildren(...stats.worst.map((game) => this.gameItem(game)));
     // the worst games leave out the best: with three games or fewer there may be none
     $("stats-worst-title").hidden = $("stats-worst").hidden = stats.worst.length === 0;
@@ -124,9 +126,10 @@ export class StatsScreen {
     svg.toggleAttribute("hidden", rating.games === 0); // an SVG element has no `hidden` property
     let words = rating.games === 0
       ? t("No rated game against a level yet: a game on a numbered or random deal against the solver counts.")
-      : t("{rating} ± {margin} after {games} rated games: you play like the level {level}.", {
-        rating: rating.rating, margin: rating.margin, games: rating.games, level: levelName(rating.plays_like),
-      });
+      : tn("{rating} ± {margin} after {count} rated game: you play like the level {level}.",
+        "{rating} ± {margin} after {count} rated games: you play like the level {level}.", rating.games, {
+          rating: rating.rating, margin: rating.margin, level: levelName(rating.plays_like),
+        });
     if (unrated) words += " " + t("Games from a composed start, not rated: {count}.", { count: unrated });
     $("stats-rating").textContent = words;
     if (rating.games === 0) return;

@@ -210,3 +210,28 @@ def test_a_game_not_filed_is_said_beside_the_board_and_played_all_the_same(
     page.wait_for_function("() => document.getElementById('turn').textContent.includes('not counted')")
     assert "your network began too many new ones within the hour" in str(page.text_content("#turn"))
     assert page.locator("#board.your-turn").count() == 1
+
+
+def test_one_resigned_game_reads_one_rated_game_and_no_best_games_heading(
+    browser: Any, daily_served: ServerProcess
+) -> None:
+    """A game against beginner resigned at its start, filed under this browser's key: the rating reads
+    "after 1 rated game" (one, not "games"), and with no game played to the end there is no "Best
+    games" heading over an empty list."""
+    device = "00112233445566778899aabbccddeeff"
+    player = Client(daily_served.url, "Ann")
+    player.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
+    player.expect("solver_created", WAIT)
+    player.expect("state", WAIT)
+    player.send({"type": "device", "device": device})
+    player.send({"type": "resign"})
+    while player.read(WAIT).get("status") != "finished":
+        pass
+    player.close()
+    page = new_page(browser)
+    page.add_init_script(f"localStorage.setItem('mahjong-battle-device', '{device}')")
+    page.goto(daily_served.base + "/stats/")
+    page.wait_for_selector("body[data-stats=shown]")
+    assert re.search(r" after 1 rated game: you play like the level ", page.text_content("#stats-rating") or "")
+    assert page.is_hidden("#stats-best-title") and page.is_hidden("#stats-best")
+    assert page.errors == []

@@ -164,6 +164,31 @@ def test_german_on_a_phone(browser: Any, puzzles_served: ServerProcess, puzzles:
     assert page.errors == []
 
 
+def test_showing_the_solution_before_any_move_says_first_that_it_counts_as_missed(
+    browser: Any, puzzles_served: ServerProcess, puzzles: list[Puzzle]
+) -> None:
+    """As the window does: on an undecided attempt, "Show solution" says what it costs and asks again
+    ("Yes, show it"); a move instead takes it back; the second press shows the line, rated a miss."""
+    puzzle = one_move(puzzles)
+    page = new_page(browser)
+    page.goto(f"{puzzles_served.base}/puzzles/{puzzle.id}")
+    wait_phase(page, puzzle, "step0")
+    page.click("#puzzle-reveal")
+    wait_phase(page, puzzle, "confirm")
+    assert "counts this puzzle as missed" in page.text_content("#puzzle-status")
+    assert page.text_content("#puzzle-reveal") == "Yes, show it"
+    assert page.text_content("#puzzle-change") == ""  # nothing rated yet
+    page.click(f'#puzzle-board [data-cell="{cell_name(puzzle.answer[0])}"]')  # a move instead: no solution
+    wait_phase(page, puzzle, "step0")
+    assert page.text_content("#puzzle-reveal") == "Show solution"
+    page.click("#puzzle-reveal")
+    wait_phase(page, puzzle, "confirm")
+    page.click("#puzzle-reveal")
+    wait_phase(page, puzzle, "missed")
+    assert "Streak: 0" in standing_text(page) and page.text_content("#puzzle-change") != ""
+    assert page.errors == []
+
+
 def test_no_puzzle_screen_has_a_critical_or_serious_accessibility_violation(
     browser: Any, puzzles_served: ServerProcess, puzzles: list[Puzzle]
 ) -> None:
