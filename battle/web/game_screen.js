@@ -340,7 +340,7 @@ export class GameScreen {
     });
     renderPlayers(view, socket.solver?.seat ?? null);
     renderTurn(view, this.turnNote(view), this.lineUp());
-    this.invite.render(view, socket.shareUrl);
+    this.invite.render({ ...view, offered: Boolean(socket.seat?.offered) }, socket.shareUrl);
     this.names.render(view, Boolean(socket.solver));
     renderOffer(view);
     renderActions(view, this.refusedTakeback);

@@ -46,6 +46,9 @@ export class InvitePanel {
       this.say(""); // what Copy link did is news of the card only: it goes with it
       return;
     }
+    $("invite-words").textContent = view.offered
+      ? t("Offered in the lobby: anyone on the home page may take it. Or send this link to a friend; the game starts when one of them opens it:")
+      : t("Send this link to your friend; the game starts when they open it:");
     const link = friendLink(shareUrl, state.invite_secret || state.invite); // the secret: a link nobody can guess
     if ($("invite-link").textContent !== link) {
       $("invite-link").textContent = link;

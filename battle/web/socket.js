@@ -283,6 +283,8 @@ function takeSeat(socket, message) {
     invite: socket.opening?.type === "join" ? socket.opening.code : message.invite || null,
     watch: message.watch || null, hosted: message.type === "created",
     solver: message.type === "solver_created" ? socket.opening.level : null,
+    // offered in the lobby: the invite card says anyone may take it (kept with the seat for a reload)
+    offered: message.type === "created" && socket.opening?.type === "challenge",
   };
   socket.remember();
   return false;

@@ -34,6 +34,10 @@ def test_two_strangers_meet_in_the_lobby_and_play_to_the_end(browser: Any, serve
     cleo.wait_for_selector("#challenge-empty:not([hidden])")  # the lobby answered: nothing open yet
     ann = new_page(browser)
     offer_challenge(ann, served.base, "Ann")
+    offered_words = "Offered in the lobby: anyone on the home page may take it."
+    assert str(ann.text_content("#invite-words")).startswith(offered_words)  # not only a friend's link
+    ann.reload()  # the seat remembers that its game is offered
+    ann.wait_for_selector(f"#invite-words:has-text('{offered_words}')")
 
     offered = cleo.locator("#challenge-list li", has_text="Play Ann")
     offered.wait_for()  # came to a page that was open already, as news
