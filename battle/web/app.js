@@ -123,6 +123,9 @@ async function start() {
   const app = new App();
   window.addEventListener("popstate", () => app.route());
   app.route();
+  // a section named in the address (the header's Lobby: /#lobby) is shown now that its screen is
+  const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (target && !target.closest("[hidden]")) target.scrollIntoView();
 }
 
 start();

@@ -38,7 +38,6 @@ from battle.online.protocol.lobby_messages import (
     LeaveLobby,
     LobbyMessage,
     LobbyNews,
-    LobbyPage,
     PageLobby,
     lobby_news_json,
 )
@@ -54,7 +53,7 @@ from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, Open
 from battle.online.server.room import Room, Status
 from battle.online.server.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
 from battle.online.server.store import Write
-from battle.online.server.wire_lobby import game_entry
+from battle.online.server.wire_lobby import game_entry, lobby_page
 
 FOLLOWERS_PER_NETWORK = 8
 """Connections of one network that may follow the lobby at once: a household's tabs. A follower has no
@@ -139,7 +138,7 @@ class LobbyDesk:
     async def page(self, client: Client, message: PageLobby) -> None:
         """The open challenges from ``message.start`` on, as they stand (``lobby_page``)."""
         challenges, total = self.board.page(message.start, PAGE_SIZE)
-        await client.send(_frame(LobbyPage(message.start, challenges, total)))
+        await client.send(_frame(lobby_page(message.start, challenges, total)))
 
     async def leave(self, client: Client, message: LeaveLobby) -> None:
         """``client`` gets no more news."""

@@ -3,7 +3,7 @@ facts the board and its desk hold (a room, the challenge asked, a time, the entr
 
 from __future__ import annotations
 
-from battle.online.protocol.lobby_messages import ChallengeEntry, DealKind, GameEntry, LobbyList, LobbyNews
+from battle.online.protocol.lobby_messages import ChallengeEntry, DealKind, GameEntry, LobbyList, LobbyNews, LobbyPage
 from battle.online.protocol.messages import Create, DealChoice, GivenPosition, NumberedDeal
 from battle.online.server.room import Room
 
@@ -60,3 +60,8 @@ def lobby_news(
         more_challenges=more_challenges,
         more_games=more_games,
     )
+
+
+def lobby_page(start: int, challenges: tuple[ChallengeEntry, ...], total: int) -> LobbyPage:
+    """The open challenges from the ``start``-th waiting longest, as they stand, and how many are open."""
+    return LobbyPage(start=start, challenges=challenges, total=total)
