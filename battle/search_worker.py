@@ -174,9 +174,6 @@ class SearchWorker(Generic[S]):
         """Set once a task is submitted before the service is ready: someone waits for ``prepare``."""
         self.current: Task | None = None
         """The task submitted last and not yet collected by ``poll`` or cancelled."""
-        self.preparing_since: float | None = None
-        """``time.monotonic()`` when the worker began building its service (on a first run, the kernels'
-        compile), for a caller that shows how long the preparation has taken; None before the thread starts."""
 
     # -- the caller's side -----------------------------------------------------------------
 
@@ -288,7 +285,6 @@ class SearchWorker(Generic[S]):
             self._thread.start()
 
     def _build_service(self) -> S | None:
-        self.preparing_since = time.monotonic()
         try:
             service = self._engine_factory()
             if self._prepare is not None:

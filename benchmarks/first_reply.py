@@ -10,8 +10,8 @@ once; the player's first move comes ``--wait`` seconds after the start, and the 
 seconds from that move to the solver's reply on the board. Three ways, in the same run:
 
 - "as shipped": the first moves of the levels up to expert come from plain Python
-  (``solver.plain_search``), and a deeper level's wait raises the compile children to the
-  window's niceness;
+  (``solver.plain_search``), master's from plain Python within its 5 s, and a game at master or
+  perfect raises the compile children to the window's niceness;
 - "warm": as shipped, on a cache the kernels were compiled into first (they load, no compile):
   what the level's first reply takes on every later run, perfect's 10 s search included;
 - "before": the reply waits for the kernels (plain Python off), whose children stay at

@@ -5,8 +5,9 @@ solver a stranger can take from everyone else (``--solver``), as tables.
     python benchmarks/online_attack.py --against 3dde8aa        that revision's server first, then this tree's
     python benchmarks/online_attack.py --solver                 the solver attack's rows (below)
     python benchmarks/online_attack.py --solver --against DIR   a checkout's server first (a revision or a folder)
-    python benchmarks/online_attack.py --caps --processes 1,2   what one network gets of each cap (network_caps.py)
+    python benchmarks/online_attack.py --caps --processes 1,2   each cap of one network, and beside it (network_caps.py)
     python benchmarks/online_attack.py --shared                 what strangers share (shared_tables.py)
+    python benchmarks/online_attack.py --starved-review         a short game's review on a starved machine
 
 From each attacking address (127.0.0.1, and 127.0.0.2 for the second: loopback takes any
 127.x as a source): host a game and join it, open ``--watchers`` connections (40) that
@@ -65,6 +66,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # other_tree
 
 import network_caps  # noqa: E402
 import shared_tables  # noqa: E402
+import starved_review  # noqa: E402
+from busy_loops import spinning  # noqa: E402
 from solver_attackers import ROWS, Tally, attack_of, victim  # noqa: E402
 from solver_attackers import WAIT as SOLVER_WAIT  # noqa: E402
 
@@ -568,18 +571,6 @@ def solver_main(args: argparse.Namespace) -> None:
                     print(row.line(alone), flush=True)
 
 
-@contextlib.contextmanager
-def spinning(count: int) -> Any:  # noqa: ANN401 - a context manager
-    """``count`` processes that keep a core busy each while the block runs: a machine doing something else."""
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield loops
-    finally:
-        for loop in loops:
-            loop.kill()
-            loop.wait()
-
-
 def trees_of(args: argparse.Namespace, stack: contextlib.ExitStack) -> list[tuple[Path, str]]:
     """The trees whose servers run: ``--against``'s first (a revision checked out, or a folder that
     holds one), then this one."""
@@ -627,7 +618,15 @@ def main() -> None:
     parser.add_argument(
         "--shared", action="store_true", help="what strangers share under attack, a row each (shared_tables.py)"
     )
+    parser.add_argument(
+        "--starved-review",
+        action="store_true",
+        help="a 2-move game's review quiet, beside busy loops, with starved workers (starved_review.py)",
+    )
     args = parser.parse_args()
+    if args.starved_review:
+        starved_review.main([])
+        return
     if args.shared:
         shared_tables.main([])
         return

@@ -24,7 +24,8 @@ is the server's writer thread, committing the moves that arrived together in one
 transaction; ``each`` is one transaction a move on the event loop. ``--slow-sync-ms 5``
 sleeps 5 ms after every commit's sync, on the thread that committed (the writer thread, or
 the loop for ``each``): a disk whose sync takes 5 ms longer, as this machine's did under load.
-Then ``--clients`` processes play their share of the N games: per game two connections (``create``, ``join``) take turns
+Then ``--clients`` processes play their share of the N games: per game two connections (``create``, ``join``;
+a join answered ``elsewhere`` by a server of several processes connects again at its ``?at=``) take turns
 playing a random legal move with a new move id after a think pause of 0.5x to 1.5x
 ``--think`` seconds, until the rules end the game (about 53 moves) or ``--moves-per-game``.
 Game starts are spread over ``--ramp`` seconds (default N/250: 500 new connections a
@@ -482,8 +483,11 @@ async def _expect(socket: Any, kind: str, timeout: float) -> dict[str, Any]:
     return (await _expect_each(socket, (kind,), timeout))[kind]
 
 
-async def _expect_each(socket: Any, kinds: tuple[str, ...], timeout: float) -> dict[str, dict[str, Any]]:
-    """The next message of each kind, in whatever order they come (the mover's ``ack`` and ``moved``)."""
+async def _expect_each(
+    socket: Any, kinds: tuple[str, ...], timeout: float, also: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """The next message of each kind, in whatever order they come (the mover's ``ack`` and ``moved``);
+    or a message of the kind ``also`` alone, as soon as it comes."""
     from websockets.exceptions import ConnectionClosed
 
     deadline = time.monotonic() + timeout
@@ -503,6 +507,8 @@ async def _expect_each(socket: Any, kinds: tuple[str, ...], timeout: float) -> d
             found.setdefault(message["type"], message)
             if len(found) == len(kinds):
                 return found
+        if also is not None and message.get("type") == also:
+            return {also: message}
         if message.get("type") == "error":
             raise _Failure(f"error {message.get('code')}: {message.get('reason')}"[:120])
     missing = " and ".join(kind for kind in kinds if kind not in found)
@@ -532,6 +538,23 @@ async def _open(url: str, name: str, timeout: float, sockets: list[Any], source:
     return socket
 
 
+async def _join(settings: Settings, source: str, invite: str, sockets: list[Any]) -> tuple[Any, dict[str, Any]]:
+    """The guest's connection and its ``joined``: a server of several processes may answer ``elsewhere``
+    (the game is another process's), and the guest connects again at its ``?at=``, as the page does."""
+    from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
+
+    url = settings.url
+    for _follow in range(FOLLOWS_IN_A_ROW + 1):
+        guest = await _open(url, "Guest", settings.timeout, sockets, source)
+        await guest.send(json.dumps({"type": "join", "code": invite}))
+        answer = await _expect_each(guest, ("joined",), settings.timeout, also="elsewhere")
+        if "joined" in answer:
+            return guest, answer["joined"]
+        await guest.close()
+        url = url_at(settings.url, str(answer["elsewhere"]["group"]))
+    raise _Failure(f"sent elsewhere {FOLLOWS_IN_A_ROW + 1} times")
+
+
 async def play_game(spec: GameSpec, settings: Settings, start: float, tally: Tally) -> None:
     """Create, join, then both players move in turn until the game ends, the cap, or the run's end."""
     from battle.rules.board import move_name
@@ -546,9 +569,7 @@ async def play_game(spec: GameSpec, settings: Settings, start: float, tally: Tal
         await host.send(json.dumps({"type": "create", "deal": {"number": spec.deal}, "first": "random"}))
         created = await _expect(host, "created", settings.timeout)
         state = await _expect(host, "state", settings.timeout)
-        guest = await _open(settings.url, "Guest", settings.timeout, sockets, spec.guest_from)
-        await guest.send(json.dumps({"type": "join", "code": created["invite"]}))
-        joined = await _expect(guest, "joined", settings.timeout)
+        guest, joined = await _join(settings, spec.guest_from, str(created["invite"]), sockets)
         await _expect(guest, "state", settings.timeout)
         await _expect(host, "state", settings.timeout)
         tally.joined.append(time.monotonic())

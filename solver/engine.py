@@ -28,7 +28,7 @@ import numpy as np
 from battle.rules.board import CELL_COUNT, COLS, ROWS, Move, Position, biggest_pair
 from battle.rules.tiles import EMPTY, kind_value
 from solver import _search as k
-from solver.limits import FULL_DEPTH, Limits
+from solver.limits import FULL_DEPTH, ITERATION_DEPTHS, Limits, depth_schedule
 from solver.results import Analysis, Bound, MoveValue, Progress, ProgressCallback, SearchStatus
 from solver.table_size import (
     MAX_TABLE_BITS,
@@ -599,7 +599,7 @@ class Engine:
                 done, done_depth = self._preview(root, moves, all_exact, report)
             if not stopped and (done is None or not (done.exact or self.counters[k.C_STOP])):
                 done, done_depth = self._deepen(
-                    root, moves, _depth_schedule(max_depth, limited=limited), all_exact, done, done_depth, report
+                    root, moves, depth_schedule(max_depth, limited=limited), all_exact, done, done_depth, report
                 )
             if done is not None and done.exact:
                 done_depth = FULL_DEPTH
@@ -735,22 +735,6 @@ def _play_out(position: Position, line: list[Move]) -> tuple[int, int]:
         scores[player] += kind_value(position.cells[a])
         player = 1 - player
     return (scores[0], scores[1])
-
-
-ITERATION_DEPTHS = (1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48)
-
-
-def _depth_schedule(max_depth: int, limited: bool) -> list[int]:
-    """Iterative deepening steps.
-
-    Under a time or node budget, deepen step by step so that a stop always
-    finds a completed iteration to answer with. Without one, go straight to
-    the full depth: shallow iterations would only add nodes, since the exact
-    search orders its moves well from the table as it goes.
-    """
-    if not limited:
-        return [max_depth]
-    return [d for d in ITERATION_DEPTHS if d < max_depth] + [max_depth]
 
 
 def engine_for(

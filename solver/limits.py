@@ -8,6 +8,22 @@ FULL_DEPTH = 127
 """The depth of a proof (the kernels store it with an exact entry, ``solver._search.FULL_DEPTH``): deeper
 than any game (54 moves), so a depth limit up to it is one a search can be given."""
 
+ITERATION_DEPTHS = (1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48)
+"""The depths a limited search completes in turn (the kernel's and plain Python's)."""
+
+
+def depth_schedule(max_depth: int, *, limited: bool) -> list[int]:
+    """Iterative deepening steps.
+
+    Under a time or node budget, deepen step by step so that a stop always
+    finds a completed iteration to answer with. Without one, go straight to
+    the full depth: shallow iterations would only add nodes, since the exact
+    search orders its moves well from the table as it goes.
+    """
+    if not limited:
+        return [max_depth]
+    return [d for d in ITERATION_DEPTHS if d < max_depth] + [max_depth]
+
 
 @dataclass(frozen=True)
 class Limits:

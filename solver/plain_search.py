@@ -1,4 +1,4 @@
-"""The first levels' search in plain Python, for the moves played while the kernels compile.
+"""The levels' search in plain Python, for the moves played while the kernels compile.
 
 A fresh install compiles the numba kernels once (``solver.compile_ahead``: 20-25 s of a quiet
 core, 142 s on a loaded 2-core machine). The levels with a fixed depth up to expert's 8
@@ -6,7 +6,9 @@ core, 142 s on a loaded 2-core machine). The levels with a fixed depth up to exp
 milliseconds to a third of a second (expert: 62 ms median, 294 ms at most on 32 positions;
 ``benchmarks/plain_search.py``), so their first moves need not wait for the compile. Master's
 depth 16 takes 2.5 s median, 19 s at most (2-5 times the kernel's nodes, at about 100,000 a
-second), and perfect searches to the end: both wait for the kernels.
+second): its moves deepen step by step within its 5 s, as the kernel's search under a time limit
+does, and answer from the deepest depth completed (``plain_within``). Perfect searches to the end
+and waits for the kernels.
 
 It is the kernel's search at the same depth, node for node in what it values:
 
@@ -29,26 +31,43 @@ kernel's first searches do.
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from collections.abc import Callable
 
 from battle.rules.board import COLS, ROWS, Move, Position
 from battle.rules.tiles import EMPTY, kind_value
 from solver.levels import LEVELS
+from solver.limits import depth_schedule
 from solver.results import Analysis, Bound, MoveValue
 
 PLAIN_MAX_DEPTH = 8
-"""The deepest level searched here (expert): depth 8 takes at most 0.3 s a move in plain Python on
-32 positions, depth 16 (master) up to 19 s (``benchmarks/README.md``)."""
-PLAIN_LEVELS: tuple[str, ...] = tuple(
-    name for name, level in LEVELS.items() if level.depth is not None and level.depth <= PLAIN_MAX_DEPTH
+"""The deepest level searched to its depth here (expert): depth 8 takes at most 0.3 s a move in plain
+Python on 32 positions, depth 16 (master) up to 19 s (``benchmarks/README.md``)."""
+PLAIN_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if level.depth is not None)
+"""The levels whose moves plain Python finds without the kernels: beginner, casual, club and expert
+to their depth (1, 2, 4 and 8), master within its time (``TIMED_PLAIN_LEVELS``)."""
+TIMED_PLAIN_LEVELS: tuple[str, ...] = tuple(
+    name for name in PLAIN_LEVELS if (LEVELS[name].depth or 0) > PLAIN_MAX_DEPTH
 )
-"""The levels whose moves plain Python finds without the kernels (beginner, casual, club, expert:
-depth 1, 2, 4 and 8; ``benchmarks/README.md``)."""
+"""The levels whose plain Python search stops at the level's time limit, before its depth when the
+time is short (master: depth 16 within 5 s)."""
+TIMED_MARGIN = 0.25
+"""Seconds of a timed level's limit kept for choosing and showing its move: beside two busy loops
+master's reply came 5.1 s after the player's move with the whole 5 s searched."""
+CLOCK_EVERY = 1024
+"""Nodes between two readings of the clock in a timed search: about 10 ms of plain Python."""
 
 _INFINITY = 1 << 20
 """Beyond any value (a board holds 270 points)."""
 
 _Runs = tuple[tuple[int, int], ...]
+
+
+class _OutOfTime(Exception):
+    """A timed search's deadline passed, or its caller stopped it: the iteration is dropped."""
+
+
 """Each column's (top row, bottom row); empty when top > bottom."""
 
 
@@ -64,6 +83,17 @@ class _Board:
                 self.rows_of[cell // ROWS].setdefault(kind, []).append(cell % ROWS)
         self.table: dict[_Runs, tuple[int, int, Move | None]] = {}
         self.nodes = 0
+        self.deadline: float | None = None
+        """A ``time.monotonic()`` reading the search stops at (``_OutOfTime``), if any."""
+        self.stopped: Callable[[], bool] | None = None
+        """Read with the clock: True stops the search (a cancelled move)."""
+
+    def check(self) -> None:
+        """Stop the search (``_OutOfTime``) once its deadline passed or its caller said so."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _OutOfTime
+        if self.stopped is not None and self.stopped():
+            raise _OutOfTime
 
     def runs_of(self, position: Position) -> _Runs:
         runs = []
@@ -114,6 +144,8 @@ class _Board:
         within (alpha, beta): at most alpha if the value is, at least beta if the value is, else
         the value itself. Requires alpha < beta."""
         self.nodes += 1
+        if not self.nodes % CLOCK_EVERY:
+            self.check()
         if points == 0:
             return 0
         free, settled = self.free_by_kind(runs)
@@ -179,15 +211,61 @@ class _Board:
         return tuple(changed)
 
 
-def plain_analysis(position: Position, depth: int, *, all_exact: bool = True) -> Analysis:
+def plain_within(
+    position: Position,
+    depth: int,
+    seconds: float,
+    *,
+    all_exact: bool = True,
+    stopped: Callable[[], bool] | None = None,
+) -> Analysis:
+    """The deepest of ``plain_analysis``'s answers at the kernel's limited depths (1, 2, 3, 4, 6, 8,
+    ... ``depth``) completed within ``seconds`` (or before ``stopped`` says so), as the kernel's
+    ``Engine.search(position, Limits(time=seconds, depth=depth))`` answers from its deepest
+    completed iteration. Depth 1 is always searched (milliseconds)."""
+    started = time.perf_counter()
+    deadline = time.monotonic() + seconds
+    done: Analysis | None = None
+    nodes = 0
+    for step in depth_schedule(depth, limited=True):
+        try:
+            found = plain_analysis(position, step, all_exact=all_exact, deadline=deadline, stopped=stopped)
+        except _OutOfTime as out:
+            nodes += out.args[0] if out.args else 0
+            break
+        done, nodes = found, nodes + found.nodes
+    if done is None:
+        done = plain_analysis(position, 1, all_exact=all_exact)
+        nodes += done.nodes
+    return dataclasses.replace(done, nodes=nodes, seconds=time.perf_counter() - started)
+
+
+def plain_analysis(
+    position: Position,
+    depth: int,
+    *,
+    all_exact: bool = True,
+    deadline: float | None = None,
+    stopped: Callable[[], bool] | None = None,
+) -> Analysis:
     """The legal moves' values ``depth`` moves deep, as the kernel's ``Engine.search(position,
     Limits(depth=depth), all_exact=all_exact)`` gives them from an empty table: every move's with
     ``all_exact``, else the best moves' and an upper bound for the others. Any depth from 1 is
-    searched, though beyond ``PLAIN_MAX_DEPTH`` a move takes seconds to minutes."""
+    searched, though beyond ``PLAIN_MAX_DEPTH`` a move takes seconds to minutes. Past ``deadline``
+    (a ``time.monotonic()`` reading) or once ``stopped()`` is true, ``_OutOfTime`` carrying the
+    nodes searched."""
     if depth < 1:
         raise ValueError(f"plain search depth must be 1 or more: {depth!r}")
     started = time.perf_counter()
     board = _Board(position)
+    board.deadline, board.stopped = deadline, stopped
+    try:
+        return _root_analysis(position, board, depth, all_exact, started)
+    except _OutOfTime:
+        raise _OutOfTime(board.nodes) from None
+
+
+def _root_analysis(position: Position, board: _Board, depth: int, all_exact: bool, started: float) -> Analysis:
     runs = board.runs_of(position)
     points = position.points_on_board()
     window = points + 9

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +25,7 @@ import psutil
 from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
+from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
 from battle.online.server.game_server import GameServer, bound_port, running_server
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.store import GameStore
@@ -170,6 +172,11 @@ class ServerProcess:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    def stats(self) -> dict[str, str]:
+        """``/stats`` as its lines' names and values."""
+        with urllib.request.urlopen(f"{self.base}/stats", timeout=REPLY_WAIT) as answer:
+            return dict(line.split(" ", 1) for line in answer.read().decode().splitlines() if " " in line)
+
     def story(self) -> str:
         """What a failing test prints of this server: how it ran, where, and its log's last lines."""
         state = "running" if self.running() else f"exited {self.process.returncode}" if self.process else "not started"
@@ -294,6 +301,8 @@ class Client:
             url, open_timeout=REPLY_WAIT, max_size=2**20, additional_headers=headers, sock=bound
         ).__enter__()
         self.seen: list[dict[str, Any]] = []
+        self.unread: list[dict[str, Any]] = []
+        """Messages read ahead (``following``), handed out first."""
         if hello:
             self.send({"type": "hello", "version": 1, **({"name": name} if name else {})})
             self.expect("welcome")
@@ -305,7 +314,7 @@ class Client:
         self.socket.send(text)
 
     def read(self, timeout: float = REPLY_WAIT) -> dict[str, Any]:
-        message = json.loads(self.socket.recv(timeout=timeout))
+        message = self.unread.pop(0) if self.unread else json.loads(self.socket.recv(timeout=timeout))
         self.seen.append(message)
         return message
 
@@ -330,6 +339,31 @@ class Client:
 
     def close(self) -> None:
         self.socket.close()
+
+
+def following(
+    url: str,
+    message: dict[str, Any],
+    name: str | None = None,
+    source: str | None = None,
+    timeout: float = REPLY_WAIT,
+    forwarded_for: str | None = None,
+) -> Client:
+    """A client that sent ``message`` (a ``join``, ``watch``, ``resume``, a lobby request) where the
+    server holds what it picks: an ``elsewhere`` answer is followed as the page follows it (the
+    connection closed, another opened at its ``?at=``, ``hello`` and ``message`` sent again), up to
+    ``FOLLOWS_IN_A_ROW`` times. The first answer that is not ``elsewhere`` is left for ``read``."""
+    for _follow in range(FOLLOWS_IN_A_ROW + 1):
+        client = Client(url, name, source=source, forwarded_for=forwarded_for)
+        client.send(message)
+        answer = client.read(timeout)
+        if answer.get("type") != "elsewhere":
+            client.seen.pop()
+            client.unread.append(answer)
+            return client
+        client.close()
+        url = url_at(url, answer["group"])
+    raise AssertionError(f"{message['type']} was sent elsewhere {FOLLOWS_IN_A_ROW + 1} times in a row")
 
 
 def create(client: Client, deal: int = 5, timeout: float = 30.0) -> dict[str, Any]:

@@ -44,8 +44,10 @@ def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callabl
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     apps: list[App] = []
 
-    def build(size: tuple[int, int] = (1200, 800), **options: object) -> App:
+    def build(size: tuple[int, int] = (1200, 800), *, background_par: bool = False, **options: object) -> App:
         app = App(size, **options)
+        # the par's background solve takes a core's spare time for minutes: only a test of it runs it
+        app.settings.background_par = background_par
         apps.append(app)
         app.step(dt=0)
         return app

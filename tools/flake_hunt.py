@@ -39,6 +39,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))  # busy_loops: the benchmarks' machine doing something else
+
+from busy_loops import spinning  # noqa: E402
+
 SUMMARY = re.compile(r"^=*\s*(?P<counts>(?:\d+ \w+(?:, )?)+) in (?P<seconds>[\d.]+)s")
 """pytest's closing line: ``2131 passed, 1 failed in 527.30s (0:08:47)``."""
 RUN_LIMIT = 5400.0
@@ -143,18 +147,6 @@ def fresh_clone(source: Path) -> Iterator[Path]:
         yield folder / "p"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextmanager
-def spinning(count: int) -> Iterator[None]:
-    """``count`` processes that each keep a core busy until the block ends."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
 
 
 @contextmanager

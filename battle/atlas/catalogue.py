@@ -52,6 +52,11 @@ class Par:
         """The same words in English, for a position file's comment (a file reads the same everywhere)."""
         return self._EVEN if self.value == 0 else self._AHEAD.format(value=f"{self.value:+d}")
 
+    @classmethod
+    def of(cls, result: DealResult) -> Par:
+        """The par an exact whole-deal result proves."""
+        return cls(result.deal, result.value, result.best_moves)
+
     _EVEN = N_("Par: even (a draw under perfect play)")
     _AHEAD = N_("Par: first player {value}")
 
@@ -61,13 +66,25 @@ class Par:
         return self.value, tuple(parse_move(text) for text in self.best_moves or ())
 
 
+def deal_at_start(deal_number: int | None, start: Position) -> int | None:
+    """``deal_number`` when ``start`` is that deal before move 1 (its own tiles, 0-0, its first player
+    to move): the deal whose par a game from ``start`` is compared with; else None."""
+    if deal_number is None:
+        return None
+    try:
+        opening = deal(deal_number)
+    except BattleError:  # a number beyond the last deal, from a hand-edited file
+        return None
+    return deal_number if start == opening else None
+
+
 class CatalogueError(ValueError):
     """A catalogue file that does not read; the message names the file and the line."""
 
 
 def read_catalogue(path: Path) -> dict[int, Par]:
     """The pars in a catalogue file (see the module docstring for the format)."""
-    return {result.deal: Par(result.deal, result.value, result.best_moves) for result in read_catalogue_results(path)}
+    return {result.deal: Par.of(result) for result in read_catalogue_results(path)}
 
 
 def read_catalogue_results(path: Path) -> list[DealResult]:
@@ -169,7 +186,7 @@ class Catalogue:
                 with SurveyDatabase(survey, read_only=True) as database:  # a survey may be writing it
                     for result in database.results(FULL_DEAL):
                         if result.solved:
-                            pars[result.deal] = Par(result.deal, result.value, result.best_moves)
+                            pars[result.deal] = Par.of(result)
                     problems.extend(database.problems)  # rows skipped, the rest in use
             except SurveyDatabaseError as error:
                 problems.append(str(error))
@@ -186,13 +203,7 @@ class Catalogue:
         tiles, 0-0, its first player to move): a game of a deal begun from a later or edited position
         has no par."""
         par = self.par(deal_number)
-        if par is None:
-            return None
-        try:
-            opening = deal(par.deal)
-        except BattleError:  # a number beyond the last deal, from a hand-edited catalogue
-            return None
-        return par if start == opening else None
+        return par if par is not None and deal_at_start(par.deal, start) is not None else None
 
     def known_start(self, deal_number: int | None, start: Position) -> KnownStart | None:
         """``review_game``'s ``known_start`` for a game from ``start``: its par's value and best first moves,

@@ -19,7 +19,7 @@ from battle.rules.board import Position, biggest_pair, move_name
 from battle.rules.deal import deal
 
 if TYPE_CHECKING:
-    from battle.players import DealSolver
+    from battle.players import Analysis, DealSolver
 
 _local = threading.local()
 
@@ -77,7 +77,13 @@ def solve_deal(
     solver = _solver(megabytes, threads)
     started = time.perf_counter()
     analysis = solver.solve(position, stop_after=time_limit)
-    seconds = time.perf_counter() - started
+    return deal_result(number, tiles, analysis, time.perf_counter() - started, time_limit, value_only=value_only)
+
+
+def deal_result(
+    number: int, tiles: int, analysis: Analysis, seconds: float, time_limit: float | None, *, value_only: bool = False
+) -> DealResult:
+    """What a survey (or ``par``) stores of deal ``number``'s search from its start ``tiles`` in."""
     best = None if value_only or not analysis.exact else tuple(move_name(move) for move in analysis.best_moves)
     return DealResult(
         deal=number,

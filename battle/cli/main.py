@@ -37,7 +37,9 @@ from battle.rules.wording import solver_level, solver_name
 from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
+    from battle.atlas.par_finder import ParFinder
     from battle.cli.terminal import Advisor, Reviewer
+    from battle.cli.warm_up import SolverWarmUp
     from battle.players import Analysis
     from battle.storage.saved_games import SavedGame, Shelf
 
@@ -259,19 +261,25 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     warm_up = SolverWarmUp()
     advise, review = _lazy_advisor(), _lazy_reviewer()
+    finder = _par_finder(warm_up)
     play = TerminalPlay(
         game,
-        computers={side: warm_up.first(computer, _plain_player(level)) for side, computer in computers.items()},
+        computers={
+            side: warm_up.first(computer, _plain_player(level, warm_up.ended)) for side, computer in computers.items()
+        },
         colour=use_colour(sys.stdout),
         shelf=shelf,
         advisor=warm_up.first(advise),
         game_id=resumed.game_id if resumed is not None else None,
         level=level,
         reviewer=warm_up.first(review),
+        par_finder=finder,
     )
     try:
         return play.run()
     finally:
+        if finder is not None and not args.whole_process:  # a whole process ends at once, the finder with it
+            finder.shutdown(0.5)  # a solve stops within milliseconds; one still making its table is left
         if args.whole_process:
             # The process ends at once (``entry_point``): the game is saved after every move, and the
             # warm-up, wherever it stands, is left to the end of the process (``battle.cli.warm_up``).
@@ -281,13 +289,36 @@ def cmd_play(args: argparse.Namespace) -> int:
             warm_up.end()  # a caller's process goes on: the thread ends first (see ``battle.cli.warm_up``)
 
 
-def _plain_player(level: str | None) -> Callable[[Position], Move] | None:
-    """The moves of a level up to expert in plain Python, for the moves played while the kernels load
-    or compile (a first run's compile takes 10-20 s, a minute on a busy machine):
-    ``battle.players.PlainOpponent`` values the moves as the kernel's search does, and the level
-    chooses among them by its own rule, so it plays as strong as it does on the kernels. None for a
-    level that searches deeper than plain Python can in time (master's depth 16 takes 1-40 s,
-    perfect searches to the end): its moves wait for the kernels."""
+def _par_finder(warm_up: SolverWarmUp) -> ParFinder | None:
+    """The par of a deal no catalogue knows, worked out while the game is played (unless the window's
+    ``background_par`` setting is off); its solve starts once the kernels are ready (the warm-up's
+    end). A par that cannot be kept is said in one line."""
+    from battle.atlas.par_finder import ParFinder, keep_in_survey
+    from battle.atlas.solve_deal import start_position
+    from battle.ui.files.settings import load_settings
+
+    if not load_settings()[0].background_par:
+        return None
+
+    def start_of(number: int) -> Position:
+        warm_up.wait()
+        return start_position(number)
+
+    def keep(result) -> None:  # noqa: ANN001 - a DealResult
+        problem = keep_in_survey(result)
+        if problem:
+            print_error(problem)
+
+    return ParFinder(keep, start_of=start_of)
+
+
+def _plain_player(level: str | None, kernels_ready: Callable[[], bool]) -> Callable[[Position], Move | None] | None:
+    """The moves of a level in plain Python, for the moves played while the kernels load or compile
+    (a first run's compile takes 10-20 s, a minute on a busy machine): ``battle.players.PlainOpponent``
+    values the moves as the kernel's search does, and the level chooses among them by its own rule, so
+    a level up to expert plays as strong as it does on the kernels, and master searches as deep as its
+    5 s allow (depth 8-16), until ``kernels_ready``: then its move is None, and the kernels' search
+    answers. None for perfect, which searches to the end: its moves wait for the kernels."""
     if level is None:
         return None
     import random
@@ -298,10 +329,8 @@ def _plain_player(level: str | None) -> Callable[[Position], Move] | None:
         return None
     plain, rng = PlainOpponent(), random.Random()
 
-    def choose(position: Position) -> Move:
-        move = plain.move(position, level=level, rng=rng)
-        assert move is not None  # nothing cancels it
-        return move
+    def choose(position: Position) -> Move | None:
+        return plain.move(position, level=level, rng=rng, cancelled=kernels_ready)
 
     return choose
 
@@ -637,11 +666,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
 
+    from battle.cli.par_command import add_par_command
     from battle.cli.puzzle_commands import add_commands as add_puzzle_commands
     from battle.cli.stats_command import add_commands as add_stats_command
     from battle.cli.survey_command import add_survey_command
 
     add_survey_command(commands)
+    add_par_command(commands)
     add_puzzle_commands(commands)
     add_stats_command(commands)
 

@@ -101,6 +101,8 @@ class OnlinePlay:
         self.typed: TypedLines | None = None
         self.prompted_for: tuple[int, str] | None = None
         self.confirming: str | None = None
+        self.called_off: str | None = None
+        """The game this player called off ('abort'): its end says who did, which the server's does not."""
         self.shown_codes = False
         self.last_link = ""
         self.history = history
@@ -332,6 +334,7 @@ class OnlinePlay:
             self.say(_("Resign this game? (y/n)"))
         elif word == "abort":
             self.session.send(Abort())
+            self.called_off = state.game if state is not None else None
         elif word == "takeback":
             self.session.send(RequestTakeback())
         elif word == "rematch":
@@ -481,7 +484,7 @@ class OnlinePlay:
         ).format(url=self.session.url)
 
     def _show_result(self, state: State) -> None:
-        unplayed = unplayed_end(state)
+        unplayed = unplayed_end(state, called_off_here=state.game == self.called_off)
         if unplayed is not None:
             self.say(unplayed)
             self.say(_("'quit' leaves."))

@@ -79,7 +79,13 @@ def _supervise(
 
     async def supervise() -> int:
         supervisor = Supervisor(
-            listener, processes, command, folder, trust_proxy=args.trust_proxy, ipv6_prefix=args.ipv6_prefix
+            listener,
+            processes,
+            command,
+            folder,
+            trust_proxy=args.trust_proxy,
+            ipv6_prefix=args.ipv6_prefix,
+            group=args.group,
         )
         stopped_by: list[int] = []
 

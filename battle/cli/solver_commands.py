@@ -73,7 +73,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "--plot", metavar=pgettext("metavar", "FILE.png"), help=_("also write the evaluation graph as a PNG image")
     )
     sub.add_argument("--force", action="store_true", help=_("replace the --plot file if it exists"))
-    _add_engine_options(sub, threads=False)
+    add_engine_options(sub, threads=False)
     sub.set_defaults(run=cmd_review, quick_exit=True)
 
 
@@ -87,15 +87,15 @@ def _add_common(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument("--nodes", type=_node_count, metavar="N", help=_("stop after N nodes"))
     sub.add_argument("--depth", type=_positive_int, metavar="D", help=_("search at most D moves deep"))
-    _add_engine_options(sub)
+    add_engine_options(sub)
 
 
-def _add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -> None:
+def add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -> None:
     """``--hash``, ``--threads`` (not for a review, which searches on one thread so that its budget in
     nodes grades a repeat the same) and ``--quiet``."""
     sub.add_argument(
         "--hash",
-        type=_table_megabytes,
+        type=table_megabytes,
         metavar="MB",
         help=_(
             "largest transposition table in MiB, at least 32; a position gets what its size needs, "
@@ -105,7 +105,7 @@ def _add_engine_options(sub: argparse.ArgumentParser, *, threads: bool = True) -
     if threads:
         sub.add_argument(
             "--threads",
-            type=_thread_count,
+            type=thread_count,
             metavar="N",
             help=_("search threads sharing the table, 1 to 64 (default: one per core, at most 4)"),
         )
@@ -116,17 +116,9 @@ def _advisor(args: argparse.Namespace, position: Position, *, one_search: bool =
     """The search service a command asked for, its table sized for ``position``; a single search's
     limits also cap its table (a review's table serves the whole game, so only its size and the
     memory limit do)."""
-    from battle.players import Advisor, Limits, Reviewer, kernels_ready, prepare_kernels
+    from battle.players import Advisor, Limits, Reviewer
 
-    if not kernels_ready():
-        if not getattr(args, "quiet", False):
-            # Said before anything else: the compile takes about 10 s, which a silent
-            # terminal makes look like a hang (the 5 s status line came too late).
-            note(_("compiling the solver (first run only, about 10 s)..."))
-        # In two child processes, one core each; --time counts without it, as it promises.
-        compiled = prepare_kernels()
-        if getattr(args, "started", None) is not None:
-            args.started += compiled
+    prepare_solver(args)
     limits = Limits(time=args.time, nodes=args.nodes) if one_search else Limits()
     if reviewer:
         # Sized for what one search of the game can store: a complete deal's 2 GiB table costs its
@@ -174,7 +166,7 @@ def _node_count(text: str) -> int:
     return nodes
 
 
-def _thread_count(text: str) -> int:
+def thread_count(text: str) -> int:
     count = _positive_int(text)
     if count > MOST_SEARCH_THREADS:
         raise argparse.ArgumentTypeError(
@@ -185,7 +177,7 @@ def _thread_count(text: str) -> int:
     return count
 
 
-def _table_megabytes(text: str) -> int:
+def table_megabytes(text: str) -> int:
     megabytes = _positive_int(text)
     smallest = SMALLEST_TABLE_MEGABYTES
     if megabytes < smallest:
@@ -195,6 +187,22 @@ def _table_megabytes(text: str) -> int:
             )
         )
     return megabytes
+
+
+def prepare_solver(args: argparse.Namespace) -> None:
+    """Compile the kernels on a first run after an install, said on stderr (unless ``--quiet``)."""
+    from battle.players import kernels_ready, prepare_kernels
+
+    if kernels_ready():
+        return
+    if not getattr(args, "quiet", False):
+        # Said before anything else: the compile takes about 10 s, which a silent
+        # terminal makes look like a hang (the 5 s status line came too late).
+        note(_("compiling the solver (first run only, about 10 s)..."))
+    # In two child processes, one core each; --time counts without it, as it promises.
+    compiled = prepare_kernels()
+    if getattr(args, "started", None) is not None:
+        args.started += compiled
 
 
 def note(line: str) -> None:
@@ -367,7 +375,7 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
             note(format_status(engine.status()))
 
     stopping = _("interrupted: stopping with the best result so far")
-    analysis, interrupted = _run_interruptibly(work, engine.stop, stopping, tick=tick)
+    analysis, interrupted = run_interruptibly(work, engine.stop, stopping, tick=tick)
     return position, analysis, interrupted
 
 
@@ -455,7 +463,7 @@ def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus
     )
 
 
-def _run_interruptibly(
+def run_interruptibly(
     work: Callable[[], T],
     stop: Callable[[], None],
     message: str,
@@ -555,7 +563,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         stopping.set()  # first, so the review drops the search being cut short
         reviewer.stop()
 
-    review, interrupted = _run_interruptibly(
+    review, interrupted = run_interruptibly(
         work,
         stop,
         "interrupted: stopping the review; the moves reviewed so far follow",

@@ -46,11 +46,7 @@ def add_survey_command(commands: argparse._SubParsersAction) -> None:
     sub.add_argument(
         "deals", nargs="?", metavar=pgettext("metavar", "DEALS"), help=_("deal numbers: 1-500, 1,7,42 or 1-10,20")
     )
-    sub.add_argument(
-        "--db",
-        metavar=pgettext("metavar", "FILE"),
-        help=_("the survey database (default: atlas/survey.sqlite3 in the user's data folder)"),
-    )
+    add_database_option(sub)
     sub.add_argument(
         "--scheduler",
         type=_scheduler_address,
@@ -149,20 +145,36 @@ def _tiles(text: str) -> int:
     return value
 
 
-def _database(args: argparse.Namespace, *, reading: bool = False, claim: bool = False):  # noqa: ANN202
-    """The survey database (a ``SurveyDatabase``) of ``--db`` (or the default one); ``reading``: one
-    that must exist already (a report or an export of a database nobody made is a mistyped path),
-    opened read-only so that a report beside a running survey never changes its file; ``claim``:
-    for a run, refused when another run holds the file."""
-    from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError, default_survey_path
+def add_database_option(sub: argparse.ArgumentParser) -> None:
+    """``--db FILE``: the survey database (``survey`` and ``par``)."""
+    sub.add_argument(
+        "--db",
+        metavar=pgettext("metavar", "FILE"),
+        help=_("the survey database (default: atlas/survey.sqlite3 in the user's data folder)"),
+    )
+
+
+def survey_path(args: argparse.Namespace) -> Path:
+    """The survey database's path: ``--db``'s (its folder checked) or the default one."""
+    from battle.atlas.survey_db import default_survey_path
     from battle.storage.paths import StorageProblem
 
     try:
-        path = database_file(args.db) or default_survey_path()
+        return database_file(args.db) or default_survey_path()
     except StorageProblem as problem:
         raise InputError(
             _("no survey database to use: {problem} (--db FILE names one elsewhere)").format(problem=problem)
         ) from None
+
+
+def survey_database(args: argparse.Namespace, *, reading: bool = False, claim: bool = False):  # noqa: ANN201
+    """The survey database (a ``SurveyDatabase``) of ``--db`` (or the default one); ``reading``: one
+    that must exist already (a report or an export of a database nobody made is a mistyped path),
+    opened read-only so that a report beside a running survey never changes its file; ``claim``:
+    for a run (``survey``, or ``par`` solving), refused when another run holds the file."""
+    from battle.atlas.survey_db import SurveyDatabase, SurveyDatabaseError
+
+    path = survey_path(args)
     if reading and not os.path.exists(path):
         if args.db is None:
             said = _("no survey database at {value}: 'mahjong-battle survey DEALS' makes one")
@@ -220,7 +232,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
         threads_per_worker=args.threads_per_worker,
         memory_per_worker=args.memory_per_worker,
     )
-    database = _database(args, claim=True)
+    database = survey_database(args, claim=True)
     bar = _ProgressBar(sys.stderr)
     stop = threading.Event()
     try:
@@ -468,7 +480,7 @@ def _read_results(args: argparse.Namespace, tiles: int, *, quiet: bool = False) 
     checked whole first; rows it left out are said on stderr, one line each kind, unless ``quiet``."""
     from battle.atlas.survey_db import SurveyDatabaseError
 
-    database = _database(args, reading=True)
+    database = survey_database(args, reading=True)
     try:
         results = database.results(tiles)
         if not database.damaged:  # a read past damaged pages has said so, with their rows counted

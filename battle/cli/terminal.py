@@ -7,8 +7,9 @@ closed terminal or a crash loses nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -25,6 +26,7 @@ from battle.storage.paths import NotAFileToWrite, error_reason, writable_target,
 from battle.storage.saved_games import GameChanged, SavedGame, Shelf, new_game_id
 
 if TYPE_CHECKING:  # the solver is injected by the command line, never imported here
+    from battle.atlas.par_finder import ParFinder
     from battle.players import Analysis, MoveValue
 
 Computer = Callable[[Position], Move]
@@ -170,6 +172,7 @@ class TerminalPlay:
         game_id: str | None = None,
         level: str | None = None,
         reviewer: Reviewer | None = None,
+        par_finder: ParFinder | None = None,
     ) -> None:
         import sys
 
@@ -189,6 +192,8 @@ class TerminalPlay:
         )
         self.advisor = advisor
         self.reviewer = reviewer
+        self.par_finder = par_finder
+        """Works out the par of a deal no catalogue knows while it is played (None: nobody does)."""
         self.kept_at: Path | None = None
         """Where the record of the finished game was kept."""
         self.not_saved: str | None = None
@@ -242,12 +247,16 @@ class TerminalPlay:
             )
         self.say(_(LEGEND))
         self.show()
+        number = _deal_start(self.game)
+        if self.par_finder is not None and number is not None and _par_of(self.game) is None:
+            self.par_finder.want(number)
         while True:
             if self.game.is_over():
                 self._save()
                 result = self.game.result()
                 assert result is not None
                 self.say(_("Game over: {what}.").format(what=result.describe(self.game.names)))
+                self._say_par()
                 self._remember_in_history()
                 self._after_the_end()
                 return 0
@@ -326,7 +335,8 @@ class TerminalPlay:
             return
         self.say(_("Thinking... (Ctrl-C stops)"))
         try:
-            analysis = self.advisor(position.copy(), every_move)
+            with self._solver_works():
+                analysis = self.advisor(position.copy(), every_move)
         except KeyboardInterrupt:
             self.say(_("Stopped."))
             return
@@ -362,8 +372,20 @@ class TerminalPlay:
             self.say(f"{mark} {mv.notation:<8}  {position.move_points(mv.move):>5}  {value_words(mv):>12}")
         self.say(_("* best. The margin counts the points each side still takes, the mover's minus the other's."))
 
+    @contextlib.contextmanager
+    def _solver_works(self) -> Iterator[None]:
+        """The par's background solve stands aside while the solver works for the player."""
+        if self.par_finder is not None:
+            self.par_finder.pause(True)
+        try:
+            yield
+        finally:
+            if self.par_finder is not None:
+                self.par_finder.pause(False)
+
     def _computer_move(self, mover: int) -> None:
-        move = self.computers[mover](self.game.position.copy())
+        with self._solver_works():
+            move = self.computers[mover](self.game.position.copy())
         kind = self.game.position.cells[move[0]]
         points = self.game.play(move)
         self._save()
@@ -575,6 +597,8 @@ class TerminalPlay:
                 return
             if word.lower() == "save":
                 self._save_to(rest.strip())
+            elif word.lower() == "par" and self._par_pending() is not None:
+                self._wait_for_par()
             elif word.lower() in ("review", "v"):
                 self._review()
             else:
@@ -586,16 +610,79 @@ class TerminalPlay:
             return
         self.say(_("Reviewing every move against perfect play... (Ctrl-C stops)"))
         try:
-            self.say(self.reviewer(self.game))
+            with self._solver_works():
+                self.say(self.reviewer(self.game))
         except KeyboardInterrupt:
             self.say(_("Stopped."))
+
+    def _par_pending(self) -> int | None:
+        """The deal whose par the finder still works out for this game, if any."""
+        number = _deal_start(self.game)
+        if self.par_finder is None or number is None or not self.par_finder.working_on(number):
+            return None
+        return number
+
+    def _say_par(self) -> None:
+        """The par of the game's deal and each player's result against it; or that it is being worked out."""
+        from battle.ui.play.par_words import compare_with_par, par_phrase
+
+        number = _deal_start(self.game)
+        if number is None:
+            return
+        par = _par_of(self.game)
+        found = None if self.par_finder is None else self.par_finder.found(number)
+        par = found.value if par is None and found is not None else par
+        first = self.game.start.to_move
+        first_name = self.game.names[first - 1]
+        if par is not None:
+            compared = compare_with_par(tuple(self.game.position.scores), par, first, first_name)  # type: ignore[arg-type]
+            self.say(compared.sentence)
+            for player in (1, 2):
+                self.say(f"  {shown_name(self.game.names[player - 1])}: {compared.words[player - 1]}")
+            return
+        if self._par_pending() is None:
+            return
+        assert self.par_finder is not None
+        bound = self.par_finder.lower_bound(number)
+        if bound is None:
+            self.say(_("Par: being worked out in the background; type 'par' to wait for it."))
+        else:
+            self.say(
+                _("Par: being worked out in the background, at least {par_phrase}; type 'par' to wait for it.").format(
+                    par_phrase=par_phrase(bound, first_name)
+                )
+            )
+
+    def _wait_for_par(self) -> None:
+        """``par`` after the end: wait for the background solve (Ctrl-C stops waiting), then say the par."""
+        self.say(_("Waiting for the par... (Ctrl-C stops waiting)"))
+        try:
+            while self._par_pending() is not None:
+                if self.par_finder is not None and self.par_finder.wait_found(PAR_WAIT_SLICE):
+                    break
+        except KeyboardInterrupt:
+            self.say(_("Stopped waiting; the par is still worked out while you stay."))
+            return
+        self._say_par()
+
+
+PAR_WAIT_SLICE = 0.5
+"""Seconds between looks while ``par`` waits: a Ctrl-C is seen within them."""
+
+
+def _deal_start(game: Game) -> int | None:
+    """The deal number of a game begun at that deal's start (its par is the game's), else None."""
+    from battle.atlas.catalogue import deal_at_start
+
+    return deal_at_start(game.deal_number, game.start)
 
 
 def _par_of(game: Game) -> int | None:
     """The catalogued par of the game's deal, when it started from that deal's first move."""
-    if game.deal_number is None or tuple(game.start.scores) != (0, 0) or game.start.tiles_left() != 108:
+    number = _deal_start(game)
+    if number is None:
         return None
     from battle.atlas.catalogue import Catalogue
 
-    par = Catalogue.load().par(game.deal_number)
+    par = Catalogue.load().par(number)
     return None if par is None else par.value

@@ -49,18 +49,28 @@ class SolverWarmUp:
 
             prepare_kernels(self._closing)
 
-    def first(self, call: _Call, meanwhile: _Call | None = None) -> _Call:
+    def first(self, call: _Call, meanwhile: Callable[..., object] | None = None) -> _Call:
         """``call``, once the warm-up has ended: the solver's searches wait for it rather than compile
-        the kernels a second time beside it; ``meanwhile``, if given, answers while it still runs
-        (a shallow level's move in plain Python)."""
+        the kernels a second time beside it; ``meanwhile``, if given, answers while it still runs (a
+        level's move in plain Python), unless it answers None (the warm-up ended under it)."""
 
         def wrapped(*args: object) -> object:
             if meanwhile is not None and self._thread.is_alive():
-                return meanwhile(*args)
+                answer = meanwhile(*args)
+                if answer is not None:
+                    return answer
             self._thread.join()
             return call(*args)
 
         return cast(_Call, wrapped)
+
+    def wait(self) -> None:
+        """Until the kernels are ready (or will not be)."""
+        self._thread.join()
+
+    def ended(self) -> bool:
+        """Whether the kernels are ready (or will not be: the warm-up's thread has ended)."""
+        return not self._thread.is_alive()
 
     def leave(self) -> None:
         """Stop a compile for a process that ends now with ``os._exit``: a compile's children are

@@ -28,7 +28,7 @@ from battle.rules.notation import parse_any, parse_record
 from battle.search_times import HINT_QUICK_DEPTH, HINT_QUICK_SECONDS, REVIEW_NODES_PER_SECOND, REVIEW_SECONDS
 from solver.levels import get_level
 from solver.limits import FULL_DEPTH
-from solver.plain_search import PLAIN_LEVELS
+from solver.plain_search import PLAIN_LEVELS, TIMED_PLAIN_LEVELS
 from solver.results import Analysis, Bound
 
 PositionData = tuple[tuple[int, ...], int, tuple[int, int]]
@@ -106,8 +106,11 @@ class MoveJob:
 
     @property
     def plain(self) -> bool:
-        """A shallow level: plain Python answers while the kernels load."""
-        return get_level(self.level).name in PLAIN_LEVELS
+        """A shallow level: plain Python answers while the kernels load. Master, which plain Python plays
+        only shallower within its time (the window's first moves after an install), waits for them: a
+        server's workers compile once, at its first start."""
+        name = get_level(self.level).name
+        return name in PLAIN_LEVELS and name not in TIMED_PLAIN_LEVELS
 
     @property
     def sliced(self) -> bool:

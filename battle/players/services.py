@@ -33,7 +33,14 @@ from solver.engine import (
 from solver.engine import kernels_cached as _kernels_cached
 from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
 from solver.limits import FULL_DEPTH, Limits
-from solver.plain_search import PLAIN_LEVELS, PLAIN_MAX_DEPTH, plain_analysis
+from solver.plain_search import (
+    PLAIN_LEVELS,
+    PLAIN_MAX_DEPTH,
+    TIMED_MARGIN,
+    TIMED_PLAIN_LEVELS,
+    plain_analysis,
+    plain_within,
+)
 from solver.results import Analysis, Bound, MoveValue, ProgressCallback, SearchStatus, SolveJSON
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS, default_threads
 
@@ -55,6 +62,7 @@ __all__ = [
     "Opponent",
     "PLAIN_LEVELS",
     "PLAIN_MAX_DEPTH",
+    "TIMED_PLAIN_LEVELS",
     "PlainOpponent",
     "ProgressCallback",
     "PlayerSummary",
@@ -278,8 +286,12 @@ class Opponent(_Service):
 class PlainOpponent:
     """The moves of the levels in ``PLAIN_LEVELS`` in plain Python (``solver.plain_search``), for a
     window whose kernels still compile: the same values as the ``Opponent``'s search from an empty
-    table, so with the same random numbers the same move. A search here cannot be stopped halfway;
-    it takes at most about a second (expert's, on a quiet core)."""
+    table, so with the same random numbers the same move. A level up to expert searches to its depth
+    (about a second at most, expert's on a quiet core); master deepens within its time limit, and a
+    search that is cancelled or told to ``stop`` ends within about 10 ms (``CLOCK_EVERY`` nodes)."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
 
     def move(
         self, position: Position, *, level: str | Level, rng: random.Random, cancelled: Cancelled | None = None
@@ -288,7 +300,16 @@ class PlainOpponent:
         chosen = level if isinstance(level, Level) else get_level(level)
         if chosen.name not in PLAIN_LEVELS or chosen.depth is None:
             raise ValueError(f"the {chosen.name} level searches too deep for plain Python")
-        analysis = plain_analysis(position, chosen.depth, all_exact=chosen.temperature > 0)
+        every = chosen.temperature > 0
+        if chosen.name in TIMED_PLAIN_LEVELS:
+
+            def stopped() -> bool:
+                return self._stop.is_set() or (cancelled is not None and cancelled())
+
+            seconds = max(0.0, chosen.time_limit - TIMED_MARGIN)
+            analysis = plain_within(position, chosen.depth, seconds, all_exact=every, stopped=stopped)
+        else:
+            analysis = plain_analysis(position, chosen.depth, all_exact=every)
         if cancelled is not None and cancelled():
             return None
         return choose_from(analysis, chosen, rng)
@@ -306,10 +327,13 @@ class PlainOpponent:
         return plain_analysis(position, min(limits.depth or PLAIN_MAX_DEPTH, PLAIN_MAX_DEPTH), all_exact=all_exact)
 
     def stop(self) -> None:
-        """Nothing to stop: a search ends within a second, and a cancelled task's answer is dropped."""
+        """End a timed search (master's) now; a level's search to its depth ends within a second, and a
+        cancelled task's answer is dropped."""
+        self._stop.set()
 
     def clear_stop(self) -> None:
-        """Nothing to clear (see ``stop``)."""
+        """Forget a stop that came after the search it was meant for."""
+        self._stop.clear()
 
 
 def solver_player(level: str, seed: int | None = None) -> Callable[[Position], Move]:
@@ -437,11 +461,12 @@ def solver_reviewer(seconds: float = REVIEW_SECONDS) -> Callable[[Game], Review]
 
 
 class DealSolver(_Service):
-    """Solves deals exactly for the survey, the table fitted to each start (up to ``max_megabytes``)
-    and kept while the next start wants the same one, so a worker allocates it once."""
+    """Solves deals exactly for the survey and ``par``, the table fitted to each start (up to
+    ``max_megabytes``) and kept while the next start wants the same one, so a worker allocates it
+    once. ``threads`` None: one per core, at most 4."""
 
-    def __init__(self, *, max_megabytes: int | None = None, threads: int = 1) -> None:
-        super().__init__(fit=True, max_megabytes=max_megabytes, threads=threads)
+    def __init__(self, *, max_megabytes: int | None = None, threads: int | None = 1) -> None:
+        super().__init__(fit=True, max_megabytes=max_megabytes, threads=threads or default_threads())
         self._bits: int | None = None
 
     def solve(self, position: Position, stop_after: float | None = None) -> Analysis:

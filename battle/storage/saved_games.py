@@ -287,6 +287,21 @@ class Shelf:
         with contextlib.suppress(OSError):
             game_claim.release(self.unfinished_dir, game_id)
 
+    def id_of(self, text: str) -> str | None:
+        """The id of the kept game, unfinished or finished, whose record is ``text`` exactly, or None:
+        a record saved with Ctrl+S and loaded again, or a finished one loaded twice, is that game,
+        not another copy of it. Only records of the same size are read."""
+        size = len(text.encode("utf-8"))
+        for folder in (self.unfinished_dir, self.finished_dir):
+            with contextlib.suppress(FileNotFoundError):
+                for record in sorted(folder.glob("*.mbg")):
+                    if not _valid_id(record.stem):
+                        continue
+                    with contextlib.suppress(OSError, UnicodeDecodeError):
+                        if record.stat().st_size == size and record.read_text(encoding="utf-8") == text:
+                            return record.stem
+        return None
+
     def has(self, game_id: str) -> bool:
         """Whether the game is among the unfinished ones (in a folder that can only be read, too)."""
         try:

@@ -33,6 +33,7 @@ import pygame_gui
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
 from battle.atlas.catalogue import Catalogue
+from battle.atlas.par_finder import ParFinder, keep_in_survey
 from battle.i18n import _, current_language, set_language
 from battle.rules.board import Position, biggest_pair
 from battle.rules.game import Game
@@ -55,6 +56,7 @@ from battle.ui.widgets.layout import compute_layout, layout_scale
 from battle.ui.widgets.panel import PanelView
 
 if TYPE_CHECKING:
+    from battle.atlas.survey_db import DealResult
     from battle.history.store import History
     from battle.players import Opponent, PlainOpponent
 
@@ -66,6 +68,9 @@ WIDGET_INTERVAL = 0.1
 """Frame interval while the pointer is on a widget or a text box has the focus: pygame_gui shows
 tool tips after 1 s of hovering and blinks the text cursor every 0.4 s, both counted in
 ``manager.update``; 10 frames a second keeps them on time for about 1/6 of the 60 fps cost."""
+PAR_CHECK_INTERVAL = 1.0
+"""While a deal's par is worked out in the background, the window looks once a second at what is
+known of it (the result card's "at least +2"), and draws the par when it comes."""
 SOLVER_POLL_INTERVAL = 0.05
 """While the opponent's or a hint's search runs with no scene drawing its progress (a dialog over
 the game), the loop still wakes to collect the answer."""
@@ -141,6 +146,7 @@ class App:
         )
         self._live_analysis: LiveAnalysis | None = None
         self._plain_solver: SearchWorker[PlainOpponent] | None = None
+        self._par_finder: ParFinder | None = None
         self._catalogue = catalogue
         self.stack = SceneStack()
         self.navigator = Navigator(self)
@@ -190,6 +196,36 @@ class App:
         if self._live_analysis is None:
             self._live_analysis = LiveAnalysis()
         return self._live_analysis
+
+    @property
+    def par_finder(self) -> ParFinder | None:
+        """The par of a deal no catalogue knows, worked out in the background (made on first use);
+        None when the settings turn it off (``background_par``)."""
+        if not self.settings.background_par:
+            return None
+        if self._par_finder is None:
+            self._par_finder = ParFinder(self._keep_par)
+        return self._par_finder
+
+    def _keep_par(self, result: DealResult) -> None:
+        """On the par finder's thread: the par goes into the catalogue the window reads, and into the
+        player's survey database, where later runs, ``play``, ``show`` and ``deal`` find it."""
+        from battle.atlas.catalogue import Par
+
+        self.catalogue.pars[result.deal] = Par.of(result)
+        problem = keep_in_survey(result)
+        if problem:
+            self._notices.append((problem, "warn"))
+
+    def _pace_par(self) -> None:
+        """The par's background solve runs only while no search works for the player."""
+        finder = self._par_finder
+        if finder is None:
+            return
+        working = self.solver.busy or (self._plain_solver is not None and self._plain_solver.busy)
+        working = working or (self._live_analysis is not None and self._live_analysis.searching)
+        working = working or any(scene.searching() for scene in self.stack.scenes)
+        finder.pause(working or not self.solver.ready)
 
     @property
     def catalogue(self) -> Catalogue:
@@ -274,6 +310,7 @@ class App:
             if not self.running:
                 return False
         dt = max(0.0, min(max_dt, dt))
+        self._pace_par()
         self.stack.update(dt)
         self.manager.update(dt)
         self.draw()
@@ -358,6 +395,8 @@ class App:
         waits = [self.stack.next_frame_in()]
         if self.solver.busy or (self._plain_solver is not None and self._plain_solver.busy):
             waits.append(SOLVER_POLL_INTERVAL)
+        if self._par_finder is not None and self._par_finder.working():
+            waits.append(PAR_CHECK_INTERVAL)
         hovering = self.manager.get_hovering_any_element() and pygame.mouse.get_focused()
         typing = any(
             isinstance(element, (UITextEntryLine, UITextEntryBox)) for element in self.manager.get_focus_set() or ()
@@ -405,6 +444,7 @@ class App:
         self.solver.shutdown()
         if self._plain_solver is not None:
             self._plain_solver.shutdown()
+        finder_ended = self._par_finder is None or self._par_finder.shutdown(timeout)
         if self._live_analysis is not None:
             self._live_analysis.shutdown()
         idle = self.solver.wait_idle(timeout)
@@ -412,7 +452,7 @@ class App:
             idle = self._plain_solver.wait_idle(timeout) and idle
         if self._live_analysis is not None:
             idle = self._live_analysis.wait_idle(timeout) and idle
-        return all([scene.wait_background(timeout) for scene in self.stack.scenes]) and idle
+        return all([scene.wait_background(timeout) for scene in self.stack.scenes]) and idle and finder_ended
 
     def _set_minimum_size(self) -> None:
         try:

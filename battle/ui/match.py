@@ -12,7 +12,7 @@ from battle.i18n import _
 from battle.rules.board import Move, Position
 from battle.rules.game import Game
 from battle.rules.wording import shown_name, solver_name
-from battle.storage.saved_games import SavedGame, new_game_id
+from battle.storage.saved_games import SavedGame, Shelf, new_game_id
 
 
 @dataclass
@@ -122,6 +122,14 @@ class Match:
         """The match as the saved games keep it: the record plus who the solver is."""
         level = self.level if self.solver_side is not None else None
         return SavedGame(self.game_id, self.game, self.solver_side, level, "window", self.kept, from_ply=self.from_ply)
+
+    @classmethod
+    def from_file(cls, game: Game, solver_side: int | None, level: str, shelf: Shelf | None = None) -> Match:
+        """A game loaded from a record file: the kept game whose record it is, when there is one (a
+        game saved with Ctrl+S and loaded again, a finished one loaded twice), so the saved games
+        hold it once; else a new one."""
+        found = (shelf if shelf is not None else Shelf()).id_of(game.to_text())
+        return cls(game, solver_side, level, found or new_game_id())
 
     @classmethod
     def from_saved(cls, saved: SavedGame, default_level: str = "club") -> Match:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pygame_gui.core import UIElement
 
     from battle.atlas.catalogue import Catalogue
+    from battle.atlas.par_finder import ParFinder
     from battle.history.store import History
     from battle.rules.board import Position
     from battle.rules.game import Game
@@ -100,6 +101,11 @@ class Scene:
     def wait_background(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for what ``stop_background`` stopped; False if it still runs."""
         return True
+
+    def searching(self) -> bool:
+        """Whether a search of this screen's own runs for the player (a review): the par's background
+        solve waits for it."""
+        return False
 
     def build_ui(self) -> None:
         """Create this scene's widgets (and append them to ``self.elements``)."""
@@ -272,6 +278,11 @@ class Host(Protocol):
     @property
     def catalogue(self) -> Catalogue:
         """The solved deals' pars: fair deals, the deal of the day, a game's par."""
+        ...
+
+    @property
+    def par_finder(self) -> ParFinder | None:
+        """The par of a deal no catalogue knows, worked out in the background; None when turned off."""
         ...
 
     @property

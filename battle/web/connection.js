@@ -16,10 +16,11 @@
 // values, a review's page once the review is there. Such a line rests: it opens again when the
 // screen next sends, not at once (its greeting would ask the same analysis again, every time).
 //
-// On a site served by several machines (server groups, docs/deploy.md "Two machines") a server
-// may answer the opening with `elsewhere`: another group holds the game. The line then opens at
-// once at the same address with `?at=` naming that group, and greets again (`follow`); three such
-// answers in a row without a state close it, so two groups naming each other cannot bounce it.
+// On a site served by several machines (server groups, docs/deploy.md "Two machines") or by
+// several processes of one (`serve --processes`) a server may answer the opening with
+// `elsewhere`: another place holds the game (or the lobby). The line then opens at once at the
+// same address with `?at=` naming that place, and greets again (`follow`); three such answers in
+// a row without a state close it, so two places naming each other cannot bounce it.
 // The page's own `?at=` (kept in its address, dom.js) goes into the address it opens first.
 //
 // The line's state, for the status line: "connecting", "connected" (the socket told it the
@@ -130,8 +131,8 @@ export class Line {
     return false;
   }
 
-  /** Another server group holds the game (`elsewhere`): greet that group now, at the same address with
-   * `?at=group`. False when the groups keep naming one another (the line is closed, saying so). */
+  /** Another place (a server group, a process) holds the game (`elsewhere`): greet it now, at the same
+   * address with `?at=place`. False when the places keep naming one another (the line is closed, saying so). */
   follow(group) {
     this.followed += 1;
     if (this.followed > FOLLOWS_IN_A_ROW) {

@@ -1,13 +1,13 @@
 // The lobby on the home screen: the open challenges anyone may take and the games being played,
-// kept live while the home screen shows. It follows the lobby on a line of its own
-// (`lobby_follow`): the server sends the list once (`lobby`), then only what changed
-// (`lobby_news`), which this panel folds into its copy. A click on a challenge is a join with its
-// invite code and a click on a game a watch with its watch code: the app routes /join/CODE and
-// /watch/CODE as it does a friend's link, so both players land in the game.
+// kept live while the home screen shows. It follows the lobby on a line of its own (socket.js's
+// LobbySocket, which follows an `elsewhere` to the process that keeps the lobby): the server sends
+// the list once (`lobby`), then only what changed (`lobby_news`), which this panel folds into its
+// copy. A click on a challenge is a join with its invite code and a click on a game a watch with
+// its watch code: the app routes /join/CODE and /watch/CODE as it does a friend's link, so both
+// players land in the game.
 
 import { $ } from "./dom.js";
-import { Line } from "./connection.js";
-import { lobbyGreeting } from "./socket.js";
+import { LobbySocket } from "./socket.js";
 import { refusalText, shownName } from "./server_words.js";
 import { t, tn } from "./i18n.js";
 
@@ -17,7 +17,7 @@ export class LobbyPanel {
   /** @param app the router: `go(path)` */
   constructor(app) {
     this.app = app;
-    this.line = null;
+    this.socket = null;
     this.challenges = new Map(); // invite code -> entry
     this.games = new Map(); // watch code -> entry
     this.more = { challenges: 0, games: 0 };
@@ -28,17 +28,13 @@ export class LobbyPanel {
 
   /** Follow the lobby (the home screen shows). */
   start() {
-    if (this.line) return;
+    if (this.socket) return;
     this.heard = false;
     this.refusal = "";
-    this.line = new Line({
-      greeting: lobbyGreeting,
-      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
-      onMessage: (message) => this.receive(message),
-      onChange: () => this.render(),
-      onBack: () => {},
+    this.socket = new LobbySocket({
+      listener: (_socket, message) => (message.type === "line" ? this.render() : this.receive(message)),
     });
-    this.line.start();
+    this.socket.start();
     $("challenge-next").onclick = () => this.next();
     this.render();
   }
@@ -46,20 +42,19 @@ export class LobbyPanel {
   /** Ask for the challenges past those listed (`lobby_page`): every open challenge is reachable. */
   next() {
     const start = Math.min(this.challenges.size, MOST_SHOWN) + this.further.length;
-    this.line?.send({ type: "lobby_page", start });
+    this.socket?.page(start);
   }
 
   /** Follow it no more (the home screen hides). */
   stop() {
-    if (!this.line) return;
-    const line = this.line;
-    this.line = null;
-    line.close("");
+    if (!this.socket) return;
+    const socket = this.socket;
+    this.socket = null;
+    socket.close("");
   }
 
   receive(message) {
     if (message.type === "lobby") {
-      this.line?.connected();
       this.heard = true;
       this.challenges = new Map(message.challenges.map((entry) => [entry.code, entry]));
       this.further = [];
@@ -90,7 +85,7 @@ export class LobbyPanel {
 
   render() {
     const status = $("lobby-status");
-    const up = this.line && this.line.state === "connected" && this.heard;
+    const up = this.socket && this.socket.state === "connected" && this.heard;
     status.textContent = this.refusal || (up ? "" : this.heard ? t("The lobby is out of reach; trying again.") : t("Opening the lobby…"));
     this.renderChallenges();
     this.renderGames();

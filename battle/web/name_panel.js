@@ -20,10 +20,13 @@ export class NamePanel {
     $("name-ask-skip").addEventListener("click", () => this.answer(""));
   }
 
-  /** Ask in this game if the browser has no name yet. */
+  /** Ask in this game if the browser has no name yet: the card shows at once, before the server's
+   * first state, so the board below it on a phone never moves when that state comes. */
   open() {
     this.wanted = !nameAsked();
     $("name-ask").elements.name.value = "";
+    $("name-ask-until").textContent = "";
+    $("name-ask").hidden = !this.wanted;
   }
 
   answer(name) {

@@ -161,6 +161,11 @@ export function refusalText(error, state) {
           number(params, "count"),
         );
       }
+      if (why === "unreachable") {
+        if (params.what === "lobby") return t("The part of the server that holds the lobby does not answer now: try again in a moment.");
+        if (params.what === "solver") return t("The part of the server that runs the solver does not answer now: try again in a moment.");
+        return t("The part of the server that holds this game does not answer now: try again in a moment.");
+      }
       if (why === "directory") {
         return tn(
           "The site's game directory does not answer: try again in {count} second.",

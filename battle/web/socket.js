@@ -15,6 +15,21 @@ import { nameOf } from "./game_view.js";
 import { deviceKey } from "./device.js";
 
 const PROTOCOL_VERSION = 1;
+/** What every line sends when it has heard nothing for a while (connection.js): the server's `pong` says it is there. */
+const pingMessage = () => ({ type: "ping", t: Date.now() / 1000 });
+
+/** A line whose messages go to `socket.receive` and whose changes to its listener as `{type: "line"}`,
+ * saying `greeting` on every open; nothing is resent when it comes back (a screen's, not a game's). */
+function listenedLine(socket, url, greeting) {
+  return new Line({
+    url,
+    greeting,
+    ping: pingMessage,
+    onMessage: (message) => socket.receive(message),
+    onChange: () => socket.listener(socket, { type: "line" }),
+    onBack: () => {},
+  });
+}
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
 const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game", "challenge"]);
 const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
@@ -94,7 +109,7 @@ export class GameSocket {
     this.line = new Line({
       url,
       greeting: () => [this.hello(), this.openingMessage()],
-      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
+      ping: pingMessage,
       onMessage: (message) => this.receive(message),
       onChange: () => this.listener(this, { type: "line" }),
       onBack: () => this.resendPending(),
@@ -302,14 +317,7 @@ export class SolverSocket {
   constructor({ listener, url }) {
     this.listener = listener;
     this.standing = null; // the request the screen stands on, asked again on every open
-    this.line = new Line({
-      url,
-      greeting: () => [{ type: "hello", version: PROTOCOL_VERSION }, this.standing].filter(Boolean),
-      ping: () => ({ type: "ping", t: Date.now() / 1000 }),
-      onMessage: (message) => this.receive(message),
-      onChange: () => this.listener(this, { type: "line" }),
-      onBack: () => {},
-    });
+    this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, this.standing].filter(Boolean));
   }
 
   start() { this.line.start(); }
@@ -340,9 +348,32 @@ export class SolverSocket {
   }
 }
 
-/** What the lobby's line says on every open: the list once, then what changes (lobby_panel.js). */
-export function lobbyGreeting() {
-  return [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }];
+/**
+ * The lobby's line (docs/protocol.md, "The lobby's messages"): every open follows the lobby again (the list once,
+ * then what changes), an `elsewhere` is followed to the process that keeps the lobby, and the panel
+ * (lobby_panel.js) hears the rest: `lobby`, `lobby_news`, `lobby_page`, `error`.
+ */
+export class LobbySocket {
+  constructor({ listener, url }) {
+    this.listener = listener;
+    this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }]);
+  }
+
+  start() { this.line.start(); }
+  close(detail) { this.line.close(detail); }
+  get state() { return this.line.state; }
+  /** The open challenges from place `start` on, past the part told to every follower. */
+  page(start) { return this.line.send({ type: "lobby_page", start }); }
+
+  receive(message) {
+    if (message.type === "lobby") this.line.connected();
+    if (message.type === "elsewhere") {
+      // another of the server's processes keeps the lobby: follow it there, at its `?at=`
+      if (typeof message.group === "string" && message.group) this.line.follow(message.group);
+      return;
+    }
+    this.listener(this, message);
+  }
 }
 
 /**

@@ -300,7 +300,9 @@ def test_terminal_play_to_the_end(tmp_path: Path) -> None:
     result = game.result()
     assert result is not None
     kept = shelf.finished_path(play.saved.game_id)
-    assert f"Game over: {result.describe(game.names)}.\nThe record is kept in {kept}." in text
+    # deal 5's par (+4 for the first player, shipped) and each player's result against it, then the record
+    assert f"Game over: {result.describe(game.names)}.\nPar: +4 for Ann under perfect play.\n  Ann: " in text
+    assert f"\nThe record is kept in {kept}." in text
     assert not shelf.record_path(play.saved.game_id).exists()  # off the unfinished list
     assert parse_record(saved.read_text(encoding="utf-8")).moves == [first]
     autosaved = Game.from_text(kept.read_text(encoding="utf-8"))

@@ -89,15 +89,62 @@ def test_a_race_of_two_processes_starts_no_more_than_the_cap(tmp_path: Path) -> 
     assert sum(taken) == 20, taken
 
 
-def test_a_game_being_made_counts_for_its_network_until_it_is_stored_or_its_time_passes(counts: Counts) -> None:
+def test_a_mark_counts_for_its_network_until_it_is_dropped_or_its_time_passes(counts: Counts) -> None:
     with counts.held(100.0) as now:
-        now.put_making("net-a", False, "game-1", 160.0)
-        now.put_making("net-a", True, "game-2", 160.0)
-        now.put_making("net-b", False, "game-3", 110.0)
+        now.put_mark("making", "net-a", "game-1", 160.0)
+        now.put_mark("making_solver", "net-a", "game-2", 160.0)
+        now.put_mark("making", "net-b", "game-3", 110.0)
     with counts.held(105.0) as now:
-        assert now.making("net-a", False, 105.0) == {"game-1"} and now.making("net-a", True, 105.0) == {"game-2"}
-        assert now.making("net-b", False, 105.0) == {"game-3"}
-        now.drop_making("game-1")  # stored
+        assert now.marked("making", "net-a", 105.0) == {"game-1"} and now.marked("making_solver", "net-a", 105.0) == {
+            "game-2"
+        }
+        assert now.marked("making", "net-b", 105.0) == {"game-3"}
+        now.drop_mark("making", "game-1")  # stored
     with counts.held(111.0) as now:
-        assert now.making("net-a", False, 111.0) == set()
-        assert now.making("net-b", False, 111.0) == set()  # its process died before it was stored
+        assert now.marked("making", "net-a", 111.0) == set()
+        assert now.marked("making", "net-b", 111.0) == set()  # its process died before it was stored
+
+
+def test_a_networks_connections_are_counted_once_however_they_spread_over_processes(tmp_path: Path) -> None:
+    """Each process counts what it holds in one shared file: a network's connections and puzzles meet one
+    cap across both, a connection moving between them is counted where it lands (without its cap),
+    and a process started again in a dead one's place lets go of what the dead one held."""
+    path = tmp_path / "guard.sqlite3"
+    limits = ServerLimits(connections_per_address=4)
+    first, second = (AddressGuard(limits, counts=SharedCounts(path, 3600.0, process)) for process in (0, 1))
+    assert first.admit("192.0.2.7", 1.0) is None and first.admit("192.0.2.7", 1.0) is None
+    assert second.admit("192.0.2.7", 1.0) is None and second.admit("192.0.2.7", 1.0) is None
+    refused = "4 connections from your network are open already"
+    assert first.admit("192.0.2.7", 1.0) == refused and second.admit("192.0.2.7", 1.0) == refused
+    assert second.admit("198.51.100.1", 1.0) is None  # another network
+    first.release("192.0.2.7", 2.0)  # one moves from the first process to the second
+    assert second.admit("192.0.2.7", 2.0, per_address=False) is None
+    assert first.admit("192.0.2.7", 2.0) == refused
+    assert (first.total, second.total) == (1, 4) and second.connections == {"192.0.2.7": 3, "198.51.100.1": 1}
+    assert second.reassign("198.51.100.1", "192.0.2.7", 2.0) == refused  # behind a proxy: the forwarded one's cap
+    assert first.reassign("192.0.2.7", "203.0.113.5", 2.0) is None
+    assert first.admit("192.0.2.7", 2.0) is None  # room for one again
+    for _ in range(8):
+        assert second.take_hold("puzzles", "192.0.2.7", 8, 3.0)
+    assert not first.take_hold("puzzles", "192.0.2.7", 8, 3.0)
+    first.let_go("puzzles", "192.0.2.7", 3.0)  # none held here: nothing to let go, 8 held still
+    assert not first.take_hold("puzzles", "192.0.2.7", 8, 3.0)
+    second.let_go("puzzles", "192.0.2.7", 3.0)
+    assert first.take_hold("puzzles", "192.0.2.7", 8, 3.0) and not second.take_hold("puzzles", "192.0.2.7", 8, 3.0)
+    second.counts.close()
+    again = AddressGuard(limits, counts=SharedCounts(path, 3600.0, 1))  # the second process, started again
+    assert again.take_hold("puzzles", "192.0.2.7", 8, 4.0)  # the dead one's 8 are gone: this one's 1 is left
+    for _ in range(3):
+        assert again.admit("192.0.2.7", 4.0) is None
+    assert again.admit("192.0.2.7", 4.0) == refused
+    for guard in (first, again):
+        guard.counts.close()
+
+
+def test_a_network_holds_what_it_holds_alike_in_memory_and_in_the_file(counts: Counts) -> None:
+    guard = AddressGuard(ServerLimits(connections_per_address=2), counts=counts)
+    assert guard.admit("2001:db8:1:2::7", 1.0) is None and guard.admit("2001:db8:1:2::8", 1.0) is None
+    assert guard.admit("2001:db8:1:2::9", 1.0) == "2 connections from your network are open already"  # one /64
+    guard.release("2001:db8:1:2::7", 2.0)
+    assert guard.admit("2001:db8:1:2::9", 2.0) is None
+    assert guard.total == 2 and guard.connections == {"2001:db8:1:2::/64": 2}

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.online.test_online_groups_shared import DAILY
-from tests.online_server import Client, ServerProcess, create, play_to_the_end
+from tests.online_server import Client, ServerProcess, create, following, play_to_the_end
 
 CHUNK = 2
 """Seats a ``daily`` reads at most in this test's server (500 in a real one)."""
@@ -39,8 +39,7 @@ def friends_game(server: ServerProcess, deal: int, sources: tuple[str, str], nam
     """A friends' game on ``deal`` between ``sources``, played to its end; the guest files it under ``DEVICE``."""
     host = Client(server.url, name=names[0], source=sources[0])
     created = create(host, deal)
-    guest = Client(server.url, name=names[1], source=sources[1])
-    guest.send({"type": "join", "code": created["invite"]})
+    guest = following(server.url, {"type": "join", "code": created["invite"]}, name=names[1], source=sources[1])
     guest.expect("joined")
     state = guest.expect("state")
     host.expect("state")

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from battle.online.protocol.server_groups import url_at
-from tests.online.test_online_groups import Cluster, running_cluster, stats, stats_until
-from tests.online_server import Client, create, play_to_the_end
+from tests.online.test_online_groups import Cluster, running_cluster, stats_until
+from tests.online_server import Client, create, following, play_to_the_end
 
 DEVICE = "0123456789abcdef0123456789abcdef"
 DAILY = (
@@ -41,14 +41,13 @@ def daily_cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 def follower(cluster: Cluster, group: str, source: str) -> tuple[Client, dict[str, Any]]:
-    client = Client(url_at(cluster.url, group), source=source)
-    client.send({"type": "lobby_follow"})
+    client = following(url_at(cluster.url, group), {"type": "lobby_follow"}, source=source)
     return client, client.expect("lobby")
 
 
 def challenge(cluster: Cluster, group: str, source: str, name: str) -> tuple[Client, dict[str, Any]]:
-    client = Client(url_at(cluster.url, group), source=source)
-    client.send({"type": "challenge", "deal": {"number": 5}, "first": "creator", "name": name})
+    offer = {"type": "challenge", "deal": {"number": 5}, "first": "creator", "name": name}
+    client = following(url_at(cluster.url, group), offer, source=source, timeout=30)
     created = client.expect("created", 30)
     client.expect("state")
     return client, created
@@ -71,7 +70,7 @@ def test_a_challenge_on_one_group_is_listed_told_and_taken_on_the_other(cluster:
     late, listing = follower(cluster, "b", "127.0.6.3")  # a page opened now lists it too
     assert [listed["code"] for listed in listing["challenges"]] == [created["invite"]]
     stats_until(cluster.servers["a"], lambda counts: counts["lobby_challenges"] == "1")  # made on a
-    assert stats(cluster.servers["b"])["lobby_challenges"] == "0"
+    assert cluster.servers["b"].stats()["lobby_challenges"] == "0"
 
     cid, withdrawn = challenge(cluster, "a", "127.0.6.4", "Cid")
     news_until(watcher, lambda news: news["added"])
@@ -82,8 +81,9 @@ def test_a_challenge_on_one_group_is_listed_told_and_taken_on_the_other(cluster:
     bob.send({"type": "join", "code": entry["code"], "name": "Bob"})
     assert bob.expect("elsewhere") == {"type": "elsewhere", "group": "a", "request": "join"}
     bob.close()
-    bob = Client(url_at(cluster.url, "a"), source="127.0.6.3")
-    bob.send({"type": "join", "code": entry["code"], "name": "Bob"})
+    bob = following(
+        url_at(cluster.url, "a"), {"type": "join", "code": entry["code"], "name": "Bob"}, source="127.0.6.3"
+    )
     bob.expect("joined")
     assert bob.expect("state")["status"] == "playing"
     assert ann.expect("state")["status"] == "playing"

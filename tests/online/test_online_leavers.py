@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from tests.online.strangers import head_and_body, http, request
 from tests.online.test_online_solver import WAIT as SOLVER_WAIT
 from tests.online.test_online_solver import start_game
 from tests.online_server import Client, ServerProcess, a_legal_move, host_and_join
@@ -67,11 +66,6 @@ def play_two_moves(host: Client, guest: Client) -> None:
     guest.send({"type": "move", "move": a_legal_move({**state, "moves": [first]}), "id": "g1"})
     guest.expect("ack", WAIT)
     host.expect("moved", WAIT)
-
-
-def stats(port: int) -> dict[str, str]:
-    _, _, body = head_and_body(http(port, request("GET", "/stats")))
-    return dict(line.split(" ", 1) for line in body.decode().splitlines())
 
 
 # -- one network's games ---------------------------------------------------------------------------
@@ -227,8 +221,8 @@ def test_keep_days_deletes_old_finished_games_with_their_rows_and_keeps_the_rest
         )
     with server:
         deadline = time.monotonic() + WAIT
-        while stats(server.port).get("old_games_deleted") != "2":
-            assert time.monotonic() < deadline, stats(server.port)
+        while server.stats().get("old_games_deleted") != "2":
+            assert time.monotonic() < deadline, server.stats()
             time.sleep(0.1)
         for table in ("games", "seats", "moves", "seat_networks"):
             assert rows_of(database, table, aborted) == rows_of(database, table, played) == 0, table

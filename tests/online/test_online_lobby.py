@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from battle.online.server.lobby_desk import FOLLOWERS_PER_NETWORK
-from tests.online.test_online_leavers import stats
-from tests.online_server import Client, ServerProcess, a_legal_move, nothing_but_pong
+from tests.online_server import Client, ServerProcess, a_legal_move, following, nothing_but_pong
 
 SHORT_GRACE = (
     "import battle.online.server.lobby as lobby; "
@@ -27,14 +26,14 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def follower(url: str, source: str = "127.0.0.9") -> tuple[Client, dict[str, Any]]:
-    client = Client(url, source=source)
-    client.send({"type": "lobby_follow"})
+    """A connection following the lobby (sent to its process when the server has several)."""
+    client = following(url, {"type": "lobby_follow"}, source=source)
     return client, client.expect("lobby")
 
 
 def challenge(url: str, source: str, name: str, **fields: Any) -> tuple[Client, dict[str, Any]]:
-    client = Client(url, source=source)
-    client.send({"type": "challenge", "deal": {"number": 5}, "first": "creator", "name": name, **fields})
+    offer = {"type": "challenge", "deal": {"number": 5}, "first": "creator", "name": name, **fields}
+    client = following(url, offer, source=source)
     created = client.expect("created")
     client.expect("state")
     return client, created
@@ -49,8 +48,7 @@ def test_a_stranger_takes_a_challenge_and_followers_see_each_change(server: Serv
     assert entry["code"] == created["invite"] and entry["name"] == "Ann"
     assert (entry["deal_kind"], entry["deal"], entry["first"], entry["move_seconds"]) == ("number", 5, "creator", 60)
 
-    bob = Client(server.url, source="127.0.0.3")
-    bob.send({"type": "join", "code": entry["code"], "name": "Bob"})
+    bob = following(server.url, {"type": "join", "code": entry["code"], "name": "Bob"}, source="127.0.0.3")
     bob.expect("joined")
     state = bob.expect("state")
     assert state["status"] == "playing"
@@ -128,8 +126,7 @@ def test_a_taker_who_names_the_seat_later_is_named_on_show_and_a_leaver_hears_no
     watcher.expect("lobby_news")
     leaver.expect("lobby_news")
     leaver.send({"type": "lobby_leave"})
-    bob = Client(server.url, source="127.0.0.3")
-    bob.send({"type": "join", "code": created["invite"]})  # no name yet: a page asks it beside the board
+    bob = following(server.url, {"type": "join", "code": created["invite"]}, source="127.0.0.3")  # no name yet
     bob.expect("joined")
     (shown,) = watcher.expect("lobby_news")["games_added"]
     assert "" in shown["players"]
@@ -157,7 +154,7 @@ def test_stats_count_the_followers_and_the_challenges(server: ServerProcess) -> 
     page, _ = follower(server.url)
     ann, _ = challenge(server.url, "127.0.0.2", "Ann")
     page.expect("lobby_news")
-    lines = stats(server.port)
+    lines = server.stats()
     assert (lines["lobby_followers"], lines["lobby_challenges"]) == ("1", "1")
     for client in (page, ann):
         client.close()
@@ -179,14 +176,12 @@ def test_an_open_challenge_outlives_a_killed_server_and_is_listed_once_its_chall
         running.start()
         watcher, listing = follower(running.url)
         assert listing["challenges"] == []  # Ann is not there to answer for it
-        back = Client(running.url, source="127.0.0.2")
-        back.send({"type": "resume", "token": created["token"]})
+        back = following(running.url, {"type": "resume", "token": created["token"]}, source="127.0.0.2")
         back.expect("state")
         news = watcher.expect("lobby_news", timeout=30)
         assert [entry["code"] for entry in news["added"]] == [created["invite"]]
         assert news["added"][0]["name"] == "Ann"
-        bob = Client(running.url, source="127.0.0.3")
-        bob.send({"type": "join", "code": created["invite"], "name": "Bob"})
+        bob = following(running.url, {"type": "join", "code": created["invite"], "name": "Bob"}, source="127.0.0.3")
         bob.expect("joined")
         assert watcher.expect("lobby_news", timeout=30)["removed"] == [created["invite"]]
         for client in (watcher, back, bob):
@@ -197,8 +192,7 @@ def test_a_network_follows_the_lobby_on_eight_connections_and_a_ninth_is_told_wh
     """A follower has no idle clock: a network holds at most ``FOLLOWERS_PER_NETWORK`` of the
     server's follower slots, so a crowd of addresses cannot tell a real visitor the lobby is full."""
     held = [follower(server.url, source="127.0.5.1")[0] for _ in range(FOLLOWERS_PER_NETWORK)]
-    extra = Client(server.url, source="127.0.5.1")
-    extra.send({"type": "lobby_follow"})
+    extra = following(server.url, {"type": "lobby_follow"}, source="127.0.5.1")
     error = extra.error()
     assert (error["code"], error["params"]) == ("busy", {"why": "network_followers", "count": FOLLOWERS_PER_NETWORK})
     visitor, listing = follower(server.url, source="127.0.5.2")

@@ -13,16 +13,18 @@ import os
 import signal
 import sqlite3
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from battle.online.client.wording import refusal_text
 from battle.online.protocol.codes import new_watch_code
+from battle.online.protocol.messages import ErrorCode
+from battle.online.protocol.server_messages import Error
 from battle.online.server.shards import home_of, shard_of
-from tests.online_server import Client, ServerProcess, a_legal_move
+from tests.online_server import Client, ServerProcess, a_legal_move, following
 
 HOME_0 = "127.0.0.1"
 HOME_1 = "127.0.0.3"
@@ -50,11 +52,6 @@ def game_processes(server: ServerProcess) -> dict[int, int]:
     return found
 
 
-def stats(server: ServerProcess) -> dict[str, str]:
-    with urllib.request.urlopen(f"{server.base}/stats", timeout=10) as answer:
-        return dict(line.split(" ", 1) for line in answer.read().decode().splitlines())
-
-
 class Game:
     """One game's two players, each on a connection from its own address, and its acknowledged moves."""
 
@@ -65,8 +62,7 @@ class Game:
         host.send({"type": "create", "deal": {"number": 5}, "first": "creator", "name": "Ann"})
         self.created = host.expect("created", SECONDS)
         state = host.expect("state", SECONDS)
-        guest = Client(url, "Bob", source=joiner_from)
-        guest.send({"type": "join", "code": self.created["invite"], "name": "Bob"})
+        guest = following(url, {"type": "join", "code": self.created["invite"], "name": "Bob"}, "Bob", joiner_from)
         joined = guest.expect("joined", SECONDS)
         guest.expect("state", SECONDS)
         host.expect("state", SECONDS)
@@ -103,17 +99,19 @@ class Game:
             self.acknowledged(seat, move_id)
 
     def reconnect(self, seat: int) -> None:
-        """The seat's player opens a new connection and resumes with its token, as the page does: a
-        connection passed to a process in the moment it was killed is lost with it (the kill is not
-        instant, so the supervisor or the other process may still pass one there), and the player
-        connects again. ``RECONNECTS`` tries at the most, each one's failure said if all fail."""
+        """The seat's player opens a new connection and resumes with its token, as the page does (sent
+        ``elsewhere`` to its game's process, it follows): a connection passed to a process in the moment
+        it was killed is lost with it (the kill is not instant, so the supervisor may still pass one
+        there), and the player connects again. ``RECONNECTS`` tries at the most, each one's failure
+        said if all fail."""
         self.players[seat].close()
         failures = []
         for _attempt in range(RECONNECTS):
             player = None
             try:
-                player = Client(self.url, source=self.addresses[seat])
-                player.send({"type": "resume", "token": self.tokens[seat]})
+                player = following(
+                    self.url, {"type": "resume", "token": self.tokens[seat]}, source=self.addresses[seat]
+                )
                 state = player.expect("state", SECONDS)
             except (ConnectionClosed, InvalidHandshake, OSError) as lost:
                 failures.append(f"{type(lost).__name__}: {lost}")
@@ -148,14 +146,15 @@ def test_a_game_of_either_process_is_joined_watched_and_played_through_one_port(
         try:
             for owner, game in zip((0, 1), games, strict=True):
                 assert shard_of(game.game_id, 2) == owner  # made by its creator's home
-                watcher = Client(server.url, source=HOMES[1 - owner])
-                watcher.send({"type": "watch", "code": game.created["watch"]})
+                watcher = following(
+                    server.url, {"type": "watch", "code": game.created["watch"]}, source=HOMES[1 - owner]
+                )
                 assert watcher.expect("state", SECONDS)["game"] == game.game_id
                 game.play(4)
                 assert watcher.expect("moved", SECONDS)["game"] == game.game_id
                 watcher.close()
             deadline = time.monotonic() + SECONDS
-            while (counts := stats(server)).get("games_playing") != "2" and time.monotonic() < deadline:
+            while (counts := server.stats()).get("games_playing") != "2" and time.monotonic() < deadline:
                 time.sleep(0.1)  # each process writes its counts once a second
             assert counts["processes"] == "2"
             assert counts["games_playing"] == "2"
@@ -223,9 +222,10 @@ def test_a_network_is_held_to_its_caps_across_processes(tmp_path: Path) -> None:
             hosts.append((host, host.expect("created", SECONDS)))
         guests = []
         for _host, created in hosts:
-            guest = Client(server.url, source=HOME_0)  # passed to process 1, counted at home
+            assert shard_of(created["game"], 2) == 1
+            guest = Client(server.url + "/?at=1", source=HOME_0)  # where the game is: no connection left behind
             guest.send({"type": "join", "code": created["invite"]})
-            guest.expect("joined", SECONDS)
+            guest.expect("joined", SECONDS)  # in process 1, counted once for its network
             guests.append(guest)
         third = Client(server.url, source=HOME_0)
         third.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
@@ -236,26 +236,56 @@ def test_a_network_is_held_to_its_caps_across_processes(tmp_path: Path) -> None:
         assert over.value.response.status_code == 429
         guests.pop().close()
         deadline = time.monotonic() + SECONDS
-        while True:  # the close reaches home from process 1
+        while True:  # once process 1 has seen the close
             try:
                 fourth = Client(server.url, source=HOME_0)
                 break
             except InvalidStatus:
-                assert time.monotonic() < deadline, "a connection closed in process 1 stays counted at home"
+                assert time.monotonic() < deadline, "a connection closed in process 1 stays counted"
                 time.sleep(0.05)
         for client in [fourth, third, *guests, *(host for host, _created in hosts)]:
             client.close()
 
 
+def test_a_networks_open_puzzles_are_counted_once_whichever_process_holds_them(tmp_path: Path) -> None:
+    """Eight puzzles open at a network's home fill its cap: a ninth asked on its connection in another
+    process (sent there to join a game) is refused there too, and one closed at home lets it in."""
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        host = Client(server.url, source=HOME_1)
+        host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+        created = host.expect("created", SECONDS)
+        assert shard_of(created["game"], 2) == 1
+        moved = following(server.url, {"type": "join", "code": created["invite"]}, source=HOME_0)
+        moved.expect("joined", SECONDS)  # sent to process 1
+        at_home = [Client(server.url, source=HOME_0) for _ in range(8)]
+        for client in at_home:
+            assert puzzle_opened(client)["type"] == "puzzle_shown"
+        refused = puzzle_opened(moved)
+        assert refused["type"] == "error" and refused["params"] == {"why": "puzzles_open", "count": 8}, refused
+        at_home.pop().close()
+        deadline = time.monotonic() + SECONDS
+        while (answer := puzzle_opened(moved))["type"] != "puzzle_shown":  # once process 0 has seen the close
+            assert answer["params"]["why"] == "puzzles_open", answer
+            assert time.monotonic() < deadline, "a puzzle closed at home stays counted"
+            time.sleep(0.05)
+        for client in [host, moved, *at_home]:
+            client.close()
+
+
+def puzzle_opened(client: Client) -> dict[str, Any]:
+    """The answer to a ``puzzle_open``: ``puzzle_shown``, or the ``error`` that refused it."""
+    client.send({"type": "puzzle_open", "device": "0123456789abcdef0123456789abcdef"})
+    while (answer := client.read(SECONDS))["type"] not in ("puzzle_shown", "error"):
+        pass
+    return answer
+
+
 def test_a_networks_starts_and_wrong_codes_are_counted_once_whichever_process_serves_it(tmp_path: Path) -> None:
-    """One network, one connection in each process (one moved to process 0 by following the lobby):
+    """One network, one connection in each process (one in process 0 by its address's ``?at=0``):
     its 20 starts and its six wrong codes (five free, one more looked up) are the same as in one
     process, however its requests alternate between the processes (``guard_counts.SharedCounts``)."""
     with ServerProcess(tmp_path, "--processes", "2") as server:
-        moved, home = Client(server.url, source=HOME_1), Client(server.url, source=HOME_1)
-        moved.send({"type": "lobby_follow"})  # the lobby's process takes the connection
-        moved.expect("lobby", SECONDS)
-        moved.send({"type": "lobby_leave"})
+        moved, home = Client(server.url + "/?at=0", source=HOME_1), Client(server.url, source=HOME_1)
         made_in = set()
         for number in range(20):
             client = (moved, home)[number % 2]
@@ -280,10 +310,56 @@ def test_a_networks_starts_and_wrong_codes_are_counted_once_whichever_process_se
         home.close()
 
 
+def test_a_networks_new_puzzle_ratings_are_counted_once_whichever_process_serves_it(tmp_path: Path) -> None:
+    """Device keys with no rating that one network opens puzzles under, in turn in process 0 and at
+    its home, meet one cap (3 here): the fourth is refused wherever it is asked."""
+    prelude = "import battle.online.server.puzzle_desk as d; d.NEW_DEVICES_PER_HOUR = 3"
+    with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
+        moved, home = Client(server.url + "/?at=0", source=HOME_1), Client(server.url, source=HOME_1)
+        for number in range(4):
+            client = (moved, home)[number % 2]
+            client.send({"type": "puzzle_open", "device": f"{number:x}" * 32})
+            answer = client.read(SECONDS)
+            while answer["type"] not in ("puzzle_shown", "error"):
+                answer = client.read(SECONDS)
+            if number < 3:
+                assert answer["type"] == "puzzle_shown", answer
+            else:
+                assert answer["type"] == "error" and answer["params"] == {"why": "new_devices", "count": 3}, answer
+        moved.close()
+        home.close()
+
+
+def test_a_networks_new_device_keys_are_counted_once_whichever_process_files_a_game(tmp_path: Path) -> None:
+    """Games filed under device keys new to the server by one network's seats, four at once, two in
+    process 0 and two at its home, meet one cap of new keys (2 here): two are filed and two refused,
+    however the claims race (each process marks the keys it is filing where the other sees them)."""
+    prelude = "import battle.online.server.device_games as d; d.NEW_DEVICES_PER_HOUR = 2"
+    with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
+        hosts = [Client(server.url + ("/?at=0" if number % 2 == 0 else ""), source=HOME_1) for number in range(4)]
+        for host in hosts:
+            host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+            host.expect("created", SECONDS)
+        for number, host in enumerate(hosts):
+            host.send({"type": "device", "device": f"{number:x}" * 32})
+            host.send({"type": "ping", "t": number})
+        answers = []
+        for host in hosts:
+            answer = host.read(SECONDS)
+            while answer["type"] not in ("pong", "error"):
+                answer = host.read(SECONDS)
+            answers.append(answer)
+        filed = [answer for answer in answers if answer["type"] == "pong"]  # a claim is filed silently
+        refused = [answer for answer in answers if answer["type"] == "error"]
+        assert len(filed) == 2 and [error["params"] for error in refused] == [{"why": "new_devices"}] * 2, answers
+        for host in hosts:
+            host.close()
+
+
 def test_one_process_is_the_server_as_it_was(tmp_path: Path) -> None:
     with ServerProcess(tmp_path, "--processes", "1") as server:
         assert game_processes(server) == {}
-        assert "processes" not in stats(server)
+        assert "processes" not in server.stats()
         client = Client(server.url)
         client.send({"type": "ping", "t": 1})
         assert json.loads(json.dumps(client.expect("pong")))["t"] == 1
@@ -325,7 +401,7 @@ def test_a_game_against_the_solver_in_process_1_is_played_on_process_0s_pool(tmp
         client.send({"type": "hint"})
         hint = client.expect("hint_result", 120.0)
         assert hint["ply"] == 1 and hint["evaluation"]["best_moves"]
-        assert stats(server)["solver_workers"] == "1"
+        assert server.stats()["solver_workers"] == "1"
         client.close()
 
 
@@ -386,19 +462,17 @@ def test_the_deal_of_the_day_fair_deals_and_par_are_every_homes(tmp_path: Path) 
 
 
 def test_one_lobby_for_every_process(tmp_path: Path) -> None:
-    """The lobby's list lives in process 0: a follower whose home is process 1 sees a challenge opened
-    from process 0's home, and takes it (its join goes to the game's process)."""
+    """The lobby's list lives in process 0: a follower whose home is process 1 is sent there
+    (``elsewhere``), sees a challenge opened from process 1's home (sent there too), and takes it."""
     with ServerProcess(tmp_path, "--processes", "2") as server:
-        follower = Client(server.url, "Bob", source=HOME_1)
-        follower.send({"type": "lobby_follow"})
+        follower = following(server.url, {"type": "lobby_follow"}, "Bob", HOME_1)
         assert follower.expect("lobby", SECONDS)["challenges"] == []
-        challenger = Client(server.url, "Ann", source=HOME_0)
-        challenger.send({"type": "challenge", "deal": {"number": 3}, "first": "creator", "name": "Ann"})
+        offer = {"type": "challenge", "deal": {"number": 3}, "first": "creator", "name": "Ann"}
+        challenger = following(server.url, offer, "Ann", HOME_1)
         code = challenger.expect("created", SECONDS)["invite"]
         news = follower.expect("lobby_news", SECONDS)
         assert [entry["code"] for entry in news["added"]] == [code]
-        taker = Client(server.url, "Bob", source=HOME_1)
-        taker.send({"type": "join", "code": code, "name": "Bob"})
+        taker = following(server.url, {"type": "join", "code": code, "name": "Bob"}, "Bob", HOME_1)
         taker.expect("joined", SECONDS)
         assert follower.expect("lobby_news", SECONDS)["removed"] == [code]
         for client in (follower, challenger, taker):
@@ -504,46 +578,58 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
 
 
 def test_a_game_of_a_stopped_process_is_refused_in_words_not_left_to_time_out(tmp_path: Path) -> None:
-    """A watch of a game held by a stopped (SIGSTOP) process: once the supervisor has found it late
-    (3 s), the process the watcher reached keeps the connection and says it cannot reach the game
-    now, at once; once the stopped process beats again, the same watch is passed to it."""
+    """A watch of a game held by a stopped (SIGSTOP) process, and the lobby it holds: once the
+    supervisor has found it late (3 s), the process the player reached says, at once, which part of
+    the server does not answer, instead of sending it there; once the stopped process beats again,
+    the same watch is sent there."""
     import psutil
 
     with ServerProcess(tmp_path, "--processes", "2") as server:
-        host = Client(server.url, source=HOME_1)
+        host = Client(server.url, source=HOME_0)
         host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
         created = host.expect("created", SECONDS)
-        assert shard_of(created["game"], 2) == 1
-        holder = next(child for child in psutil.Process(server.pid).children() if "--process-of=1/2" in child.cmdline())
+        assert shard_of(created["game"], 2) == 0
+        holder = next(child for child in psutil.Process(server.pid).children() if "--process-of=0/2" in child.cmdline())
         holder.send_signal(signal.SIGSTOP)
+        refused = {}
         try:
-            wait_for_log(server, "process 1 of the server has not answered for 3 s")
-            watcher = Client(server.url, source=HOME_0)
+            wait_for_log(server, "process 0 of the server has not answered for 3 s")
+            watcher = Client(server.url, source=HOME_1)
             asked = time.monotonic()
-            watcher.send({"type": "watch", "code": created["watch"]})
-            refused = watcher.error(SECONDS)
+            for request in ({"type": "watch", "code": created["watch"]}, {"type": "lobby_follow"}):
+                watcher.send(request)
+                refused[request["type"]] = watcher.error(SECONDS)
             waited = time.monotonic() - asked
         finally:
             with contextlib.suppress(psutil.NoSuchProcess):
                 holder.send_signal(signal.SIGCONT)
-        assert refused["code"] == "internal" and "could not reach this game now" in refused["reason"], refused
-        assert waited < 3.0, f"the refusal took {waited:.1f} s"  # not the 15 s a passed connection waited
-        wait_for_log(server, "process 1 of the server answers again")
+        assert waited < 3.0, f"the refusals took {waited:.1f} s"
+        for request, what, words in (
+            ("watch", "game", "The part of the server that holds this game does not answer now"),
+            ("lobby_follow", "lobby", "The part of the server that holds the lobby does not answer now"),
+        ):
+            error = refused[request]
+            assert (error["code"], error["params"]) == ("busy", {"why": "unreachable", "what": what}), error
+            assert refusal_text(Error(ErrorCode.BUSY, "", error["params"])).startswith(words)
+        wait_for_log(server, "process 0 of the server answers again")
         watcher.send({"type": "watch", "code": created["watch"]})
+        assert watcher.expect("elsewhere", SECONDS) == {"type": "elsewhere", "group": "0", "request": "watch"}
+        watcher.close()
+        watcher = following(server.url, {"type": "watch", "code": created["watch"]}, source=HOME_1)
         assert watcher.expect("state", SECONDS)["game"] == created["game"]
         for client in (watcher, host):
             client.close()
 
 
-def test_stats_count_a_connection_passed_to_its_games_process_once(tmp_path: Path) -> None:
-    """A connection counted at its network's home (process 1) and held by its game's process (0) is one
-    connection in /stats, not one in each process's count (the request for /stats is the third)."""
+def test_stats_count_a_player_sent_to_its_games_process_once(tmp_path: Path) -> None:
+    """A guest whose home is process 1, sent to its game's process (0), is one connection in /stats:
+    the one it left is closed and counted nowhere (the request for /stats is the third)."""
     with ServerProcess(tmp_path, "--processes", "2") as server:
         game = Game(server.url, HOME_0, HOME_1)  # the guest from process 1's home joins a game of process 0
         assert shard_of(game.game_id, 2) == 0
         deadline = time.monotonic() + SECONDS
-        while True:  # each process writes its counts each second: until process 1's has the guest
-            shown = stats(server)
+        while True:  # each process writes its counts each second
+            shown = server.stats()
             if (shown["connections"], shown["client_addresses"]) == ("3", "2"):  # 127.0.0.1 and 127.0.0.3
                 break
             assert time.monotonic() < deadline, f"/stats says {shown['connections']} connections, not 3"
@@ -552,16 +638,16 @@ def test_stats_count_a_connection_passed_to_its_games_process_once(tmp_path: Pat
 
 
 def test_every_feature_of_the_page_answers_a_player_of_either_home(tmp_path: Path) -> None:
-    """The lobby, puzzles, a device's statistics, the deal of the day and the analysis board answer a
-    player whichever process is its network's home."""
+    """The lobby (in process 0, where a player of process 1's home is sent), puzzles, a device's
+    statistics, the deal of the day and the analysis board answer a player whichever process is its
+    network's home."""
     from battle.rules.notation import format_position
     from tests.players.conftest import greedy_down
 
     device = "0123456789abcdef0123456789abcdef"
     with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
         for home in (0, 1):
-            client = Client(server.url, source=HOMES[home])
-            client.send({"type": "lobby_follow"})
+            client = following(server.url, {"type": "lobby_follow"}, source=HOMES[home])
             assert "challenges" in client.expect("lobby", SECONDS)
             client.send({"type": "lobby_leave"})
             client.send({"type": "puzzle_open", "device": device})
@@ -574,3 +660,31 @@ def test_every_feature_of_the_page_answers_a_player_of_either_home(tmp_path: Pat
             result = client.expect("analysis_result", 120.0)
             assert result["id"] == f"board{home}" and result["evaluation"]["best_moves"], result
             client.close()
+
+
+def test_silent_connections_hold_up_no_other_networks_connection_and_end(tmp_path: Path) -> None:
+    """The supervisor waits for a connection's head to read its ``?at=``: 40 connections of one network
+    that send nothing, or half a head, keep nobody else waiting (16 of them are waited for at once,
+    the rest go home unpeeked), and each is closed by the server in the end."""
+    import socket as sockets
+
+    with ServerProcess(tmp_path, "--processes", "2") as server:
+        silent = []
+        for number in range(40):
+            raw = sockets.create_connection(("127.0.0.1", server.port), source_address=("127.0.0.5", 0))
+            if number % 2:
+                raw.sendall(b"GET /?at=1 HTTP/1.1\r\nHost: x\r\n")  # a head begun, never ended
+            silent.append(raw)
+        neighbour = Client(server.url, source=HOME_1)
+        neighbour.send({"type": "ping", "t": 1})
+        assert neighbour.expect("pong", SECONDS)["t"] == 1
+        for raw in silent:  # answered while every silent one is still open: it waited for none of them
+            with pytest.raises(BlockingIOError):
+                raw.recv(1, sockets.MSG_PEEK | sockets.MSG_DONTWAIT)
+        neighbour.close()
+        for raw in silent:
+            raw.settimeout(SECONDS)
+            with contextlib.suppress(ConnectionResetError):
+                while raw.recv(4096):  # a refusal's words, or nothing: then the close
+                    pass
+            raw.close()

@@ -1,22 +1,15 @@
-"""The pure parts of ``serve --processes``: which process holds a game, the frames a connection has not
-handled yet, the notes between processes and ``/stats`` added up."""
+"""The pure parts of ``serve --processes``: which process holds a game, which one a connection's
+``?at=`` names, the notes to the processes and ``/stats`` added up."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from websockets.frames import Frame, Opcode
 
-from battle.online.server.handoff import FrameTail, Picked, Released, decode, encode
+from battle.online.protocol.server_groups import place_at, process_at
+from battle.online.server.handoff import Fresh, decode, encode
 from battle.online.server.process_link import merged_stats
 from battle.online.server.shards import Shard, parse_shard, shard_of
-from battle.online.server.supervisor import forwarded_by
-
-
-def client_frame(opcode: Opcode, payload: bytes, fin: bool = True) -> bytes:
-    """A frame as a client sends it: masked."""
-    return Frame(opcode, payload, fin).serialize(mask=True, extensions=[])
+from battle.online.server.supervisor import forwarded_by, place_asked
 
 
 def test_a_process_makes_ids_of_its_own_share_and_holds_only_those() -> None:
@@ -35,45 +28,35 @@ def test_a_process_of_the_command_line_is_read_or_refused_with_the_text() -> Non
             parse_shard(text)
 
 
-def test_the_tail_keeps_the_frames_not_handled_across_any_split_of_the_bytes() -> None:
-    frames = [
-        client_frame(Opcode.TEXT, b'{"type":"join","code":"ABCD2345"}'),
-        client_frame(Opcode.PING, b"keepalive"),
-        client_frame(Opcode.TEXT, b'{"type":"move","move":"a1-b2","id":"m1"}' * 10),  # a 2-byte length
-        client_frame(Opcode.TEXT, os.urandom(70_000)),  # an 8-byte length
+def test_a_place_names_a_process_of_this_server_and_nothing_else() -> None:
+    assert place_at(None, 1) == "1" and place_at("b", 1) == "b.1"
+    assert [process_at(at, None, 2) for at in ("0", "1", "2", "b.1", "", "01", "١", None)] == [
+        0,
+        1,
+        None,
+        None,
+        None,
+        1,
+        None,
+        None,
+    ]  # an Arabic-Indic digit is no index
+    assert [process_at(at, "b", 2) for at in ("b.0", "b.1", "b", "a.1", "b.2", "b.x", "1")] == [
+        0,
+        1,
+        None,
+        None,
+        None,
+        None,
+        None,
     ]
-    stream = b"".join(frames)
-    for cut in (1, 2, 3, 7, 100, len(stream) - 5):
-        tail = FrameTail()
-        for start in range(0, len(stream), cut):
-            tail.feed(stream[start : start + cut])
-        tail.read_one()  # the handler took the join
-        assert tail.unread() == frames[2] + frames[3]  # the ping is answered where it arrived
-        assert tail.whole
-
-
-def test_a_half_read_frame_goes_with_the_connection() -> None:
-    frame = client_frame(Opcode.TEXT, b'{"type":"ping","t":1}')
-    tail = FrameTail()
-    tail.feed(frame[:5])
-    assert tail.unread() == frame[:5]
-
-
-def test_a_fragmented_message_or_a_close_keeps_the_connection_where_it_is() -> None:
-    for frames in (
-        [client_frame(Opcode.TEXT, b"half", fin=False), client_frame(Opcode.CONT, b"rest")],
-        [client_frame(Opcode.CLOSE, b"\x03\xe8")],
-    ):
-        tail = FrameTail()
-        for frame in frames:
-            tail.feed(frame)
-        assert not tail.whole
+    assert place_asked(b"GET /?at=b.1 HTTP/1.1\r\nHost: x\r\n\r\n") == "b.1"
+    assert place_asked(b"GET /?lang=de&at=1 HTTP/1.1\r\n\r\n") == "1"
+    assert place_asked(b"GET / HTTP/1.1\r\n\r\n") is None and place_asked(b"") is None
+    assert place_asked(b"GET /?at=1") is None  # a request line cut short names nothing
 
 
 def test_a_note_between_processes_reads_back_as_it_was_written() -> None:
-    picked = Picked(0, "192.0.2.7", "/", [("Host", "example.org")], "Ann", '{"type":"watch"}', "AAEC", 1, ["g1"])
-    assert decode(encode(picked)) == picked
-    assert decode(encode(Released("192.0.2.7", 1))) == Released("192.0.2.7", 1)
+    assert decode(encode(Fresh())) == Fresh()
     with pytest.raises(ValueError, match="not a note"):
         decode(b'{"kind": "pickle", "data": "x"}')
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from tests.online.strangers import head_and_body, http, request
 from tests.online_server import Client, ServerProcess, a_legal_move
 from tests.players.conftest import wait_until_searching
 from tests.players.dask_processes import DaskProcesses
@@ -42,6 +41,7 @@ def searching_worker(client: Any) -> int:  # noqa: ANN401 - a dask Client
 
 
 @pytest.mark.slow
+@pytest.mark.hands_processes_to("cluster")  # the killed worker's replacement
 def test_a_worker_killed_mid_search_through_serve_and_the_game_goes_on(cluster: Any, tmp_path: Any) -> None:
     from dask.distributed import Client as DaskClient
 
@@ -72,15 +72,10 @@ def test_a_worker_killed_mid_search_through_serve_and_the_game_goes_on(cluster: 
 # -- a scheduler that goes away mid-game and comes back on its port ----------------------------
 
 
-def stats(server: ServerProcess) -> dict[str, str]:
-    _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
-    return dict(line.split(" ", 1) for line in body.decode().splitlines())
-
-
 def cluster_stat(server: ServerProcess, starting: str) -> dict[str, str]:
     """``/stats`` once its ``solver_cluster`` line starts with ``starting`` (a bounded wait)."""
     deadline = time.monotonic() + WAIT
-    while not (found := stats(server))["solver_cluster"].startswith(starting):
+    while not (found := server.stats())["solver_cluster"].startswith(starting):
         assert time.monotonic() < deadline, f"/stats never said solver_cluster {starting}: {found}"
         time.sleep(0.1)
     return found
@@ -116,7 +111,7 @@ def test_a_scheduler_away_for_5_s_between_moves_and_the_solvers_next_move_arrive
         DaskProcesses(tmp_path / "dask") as cluster,
         ServerProcess(tmp_path, "--solver-scheduler", cluster.address) as server,
     ):
-        assert stats(server)["solver_cluster"] == "connected"
+        assert server.stats()["solver_cluster"] == "connected"
         player = Client(server.url, "Ann")
         player.send({"type": "solver_game", "level": "club", "deal": {"number": 3}, "first": "creator"})
         player.expect("solver_created", WAIT)
@@ -138,7 +133,7 @@ def test_a_scheduler_away_for_5_s_between_moves_and_the_solvers_next_move_arrive
         outage_left(stopped, 5.0)
         cluster.start()
         assert solver_moved(player, 2, 6)["move"]
-        assert stats(server)["solver_cluster"] == "connected"
+        assert server.stats()["solver_cluster"] == "connected"
         player.close()
     said_once_without_a_traceback(server, cluster.address)
 
@@ -166,11 +161,11 @@ def test_a_scheduler_away_for_30_s_mid_search_and_the_move_in_flight_arrives(tmp
         refused = newcomer.expect("solver_refused", WAIT)
         assert (refused["what"], refused["code"]) == ("move", "unavailable") and refused["retry_after"] >= 1.0
         outage_left(stopped, 30.0)
-        assert stats(server)["solver_cluster"].startswith("reconnecting next_try_in=")
+        assert server.stats()["solver_cluster"].startswith("reconnecting next_try_in=")
         cluster.start()
         assert solver_moved(player, 1, 1)["move"]
         assert solver_moved(newcomer, 1, 1)["move"]
-        assert stats(server)["solver_cluster"] == "connected"
+        assert server.stats()["solver_cluster"] == "connected"
         player.close()
         newcomer.close()
     said_once_without_a_traceback(server, cluster.address)

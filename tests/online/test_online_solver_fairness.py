@@ -18,7 +18,6 @@ import psutil
 from battle.rules.board import move_name
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
-from tests.online.test_online_solver_pool import stats
 from tests.online_server import Client, ServerProcess, a_legal_move, create
 
 WAIT = 60.0
@@ -91,7 +90,7 @@ def wait_for_stats(server: ServerProcess, wanted: Callable[[dict[str, int]], boo
     """Seconds until ``/stats``'s solver counts are as ``wanted`` says (fails after ``seconds``)."""
     began = time.monotonic()
     while True:
-        shown = {name: int(value) for name, value in stats(server).items() if value.isdigit()}
+        shown = {name: int(value) for name, value in server.stats().items() if value.isdigit()}
         if wanted(shown):
             return time.monotonic() - began
         assert time.monotonic() - began < seconds, shown
@@ -144,7 +143,7 @@ def test_a_networks_perfect_games_leave_a_worker_to_another_networks_club_move(t
         # the club move ran at once, never in the queue (a worker is kept for short moves): told 0 while it
         # runs, or null when it ended before the first word of it went out (a worker's move takes ~1 ms)
         assert places and all(place in (0, None) for place in places), heard
-        assert stats(server)["solver_waiting_move"] == "2"  # while the perfect searches wait their turn
+        assert server.stats()["solver_waiting_move"] == "2"  # while the perfect searches wait their turn
         for client in (*attackers, victim):
             client.close()
 
@@ -191,7 +190,7 @@ def test_a_network_past_its_solver_time_has_its_move_wait_while_another_networks
         other = Client(server.url, source="127.0.0.4")
         heard = solver_reply(other, solver_game(other, "club"))
         assert [message["wait"] for message in heard if message["type"] == "solver_queue"][0] is None
-        assert stats(server)["solver_waiting_budget"] == "1"  # the player's move still waits, unpaid
+        assert server.stats()["solver_waiting_budget"] == "1"  # the player's move still waits, unpaid
         spender.close()  # its step stops and gives back what it did not use: the player's move is paid
         while (message := player.read(WAIT))["type"] != "moved" or message["ply"] != 2:
             assert message["type"] != "solver_refused", player.seen

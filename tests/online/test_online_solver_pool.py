@@ -11,15 +11,9 @@ from typing import Any
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
-from tests.online.strangers import head_and_body, http, request
 from tests.online_server import Client, ServerProcess, a_legal_move
 
 WAIT = 60.0
-
-
-def stats(server: ServerProcess) -> dict[str, str]:
-    _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
-    return dict(line.split(" ", 1) for line in body.decode().splitlines())
 
 
 def analysing(server: ServerProcess, number: int = 4) -> Client:
@@ -60,11 +54,11 @@ def test_an_analysis_stops_with_its_connection(tmp_path: Path) -> None:
         analyst.send({"type": "analyse", "id": "big", "position": format_position(deal(6))})
         while (message := analyst.read(WAIT))["type"] != "analysis_result" or message["evaluation"]["depth"] < 8:
             pass  # the quick depths are done: the next searches for up to a minute
-        assert stats(server)["solver_running"] == "1"
+        assert server.stats()["solver_running"] == "1"
         analyst.close()
         deadline = time.monotonic() + 30.0  # half the step's limit: only a stop ends it so soon
-        while stats(server)["solver_running"] != "0" or stats(server)["solver_waiting_analysis"] != "0":
-            assert time.monotonic() < deadline, stats(server)
+        while server.stats()["solver_running"] != "0" or server.stats()["solver_waiting_analysis"] != "0":
+            assert time.monotonic() < deadline, server.stats()
             time.sleep(0.2)
 
 
@@ -86,8 +80,8 @@ def test_an_address_with_its_solver_time_spent_is_told_when_to_ask_again(tmp_pat
 
 def test_the_budget_and_its_refill_are_the_operators_and_stats_shows_them(tmp_path: Path) -> None:
     with ServerProcess(tmp_path, "--solver-workers", "1", "--solver-budget", "45", "--solver-refill", "0.5") as server:
-        shown = stats(server)
+        shown = server.stats()
         assert shown["solver_budget_seconds"] == "45" and shown["solver_refill_per_second"] == "0.5", shown
     with ServerProcess(tmp_path / "default", "--solver-workers", "1") as server:
-        shown = stats(server)
+        shown = server.stats()
         assert shown["solver_budget_seconds"] == "120" and shown["solver_refill_per_second"] == "0.166667", shown

@@ -34,7 +34,16 @@ from tests.online.strangers import (
     resident_mib,
     send,
 )
-from tests.online_server import Client, ServerProcess, ServerThread, a_legal_move, create, nothing_but_pong, started
+from tests.online_server import (
+    Client,
+    ServerProcess,
+    ServerThread,
+    a_legal_move,
+    create,
+    following,
+    nothing_but_pong,
+    started,
+)
 
 
 def wrong_code(number: int) -> str:
@@ -189,11 +198,11 @@ def test_a_link_finds_its_game_while_strangers_have_spent_the_servers_budget_of_
         assert typed.error(WAIT)["code"] == "rate_limited"
         for guesser in guessers + after:
             guesser.close()
-        spectator = Client(server.url, forwarded_for="192.0.2.11")
-        spectator.send({"type": "watch", "code": created["watch_secret"]})  # the watch link's secret does not
+        watch = {"type": "watch", "code": created["watch_secret"]}  # the watch link's secret does not wait
+        spectator = following(server.url, watch, forwarded_for="192.0.2.11", timeout=WAIT)
         assert spectator.expect("state", WAIT)["you"] == "spectator"
-        friend = Client(server.url, forwarded_for="192.0.2.12")
-        friend.send({"type": "join", "code": created["invite_secret"].lower()})  # read as the code is: any case
+        join = {"type": "join", "code": created["invite_secret"].lower()}  # read as the code is: any case
+        friend = following(server.url, join, forwarded_for="192.0.2.12", timeout=WAIT)
         assert friend.expect("joined", WAIT)["seat"] == 2
 
 
@@ -376,15 +385,9 @@ def test_fifteen_creates_at_once_from_one_address_make_five_waiting_games(tmp_pa
             answer = host.read(WAIT)
             answers.append(answer["code"] if answer["type"] == "error" else answer["type"])
         assert sorted(answers) == ["busy"] * 10 + ["created"] * 5
-        assert stats(server.port)["games_waiting"] == "5"
+        assert server.stats()["games_waiting"] == "5"
         for host in hosts:
             host.close()
-
-
-def stats(port: int) -> dict[str, str]:
-    """``GET /stats``, its lines read into a dict."""
-    _, _, body = head_and_body(http(port, request("GET", "/stats")))
-    return dict(line.split(" ", 1) for line in body.decode().splitlines())
 
 
 @pytest.mark.parametrize(

@@ -225,9 +225,7 @@ def test_the_host_aborts_a_game_nobody_joined_and_its_code_then_says_so(tmp_path
         programs.append(ann)
         code = ann.wait_for(r"--join (\w{4}-\w{4})").group(1)
         ann.type("abort")
-        ann.wait_for(
-            r"The game was called off \(by a player, or because nobody moved in time\); it counts for nothing\."
-        )
+        ann.wait_for(r"You called the game off before its second move: it counts for nothing\.")
         ann.type("quit")
         assert ann.process.wait(10) == 0
         bob = Program(["play", "--online", url, "--join", code, "--player1", "Bob"], tmp_path / "bob")

@@ -54,10 +54,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def single() -> Iterator[LocalPool]:
-    """One worker: what it runs is in the order the pool gives."""
+def one_worker() -> Iterator[LocalPool]:
     with LocalPool(1, budget=None) as pool:
         yield pool
+
+
+@pytest.fixture
+def single(one_worker: LocalPool) -> Iterator[LocalPool]:
+    """One worker: what it runs is in the order the pool gives. What a test leaves (it failed
+    half-way) is cancelled after it, so the next test finds the worker free."""
+    yield one_worker
+    for ticket in one_worker.standings():
+        ticket.cancel()
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +85,10 @@ def test_a_move_submitted_after_reviews_is_served_first(single: LocalPool) -> No
     finished: list[str] = []
     for name, ticket in (("review 3", reviews[0]), ("review 4", reviews[1]), ("move", move)):
         ticket.future.add_done_callback(lambda _, name=name: finished.append(name))
-    assert [move.place(), reviews[0].place(), reviews[1].place()] == [1, 2, 3]
+    # the blocker is asked to end its slice for the move at once: the move comes next (1) or already
+    # runs (0), the blocker's next slice (an analysis) waiting ahead of the reviews
+    places = [move.place(), reviews[0].place(), reviews[1].place()]
+    assert places in ([1, 2, 3], [0, 2, 3]), places
     blocker.cancel()  # the worker's search is stopped; the move goes next
     assert isinstance(move.result(WAIT), MoveResult)
     assert all(isinstance(review.result(WAIT), ReviewResult) for review in reviews)
@@ -134,7 +145,7 @@ def test_cancelling_the_awaited_future_cancels_the_unit(single: LocalPool) -> No
     assert isinstance(submit(single, club_move(), "next").result(WAIT), MoveResult)
 
 
-@pytest.mark.hands_processes_to("single")  # the killed worker's replacement
+@pytest.mark.hands_processes_to("one_worker")  # the killed worker's replacement
 def test_a_worker_killed_mid_search_is_replaced_and_the_search_answers(single: LocalPool) -> None:
     position = greedy_down(11, 72)
     job = AnalysisJob(position_data(position), every_move=False, nodes=3_000_000)
@@ -177,7 +188,8 @@ def test_a_move_past_its_budget_waits_for_its_bucket_and_starts_beside_a_running
         standing = move.standing()
         assert standing is not None and standing.place == 1 and 1.0 < standing.wait <= 2.0
         other = submit(pool, club_move(3), "other", "10.0.0.2")  # another address's goes at once
-        assert isinstance(other.result(WAIT), MoveResult) and move.place() == 1
+        assert isinstance(other.result(WAIT), MoveResult)  # not held up by the move that waits to be paid
+        assert move.place() in (0, 1)  # 0 once its 1-2 s wait is over, on a machine slow to answer the other
         # nothing ends meanwhile: the pool's own timer starts the move once its bucket pays
         assert isinstance(move.result(WAIT), MoveResult) and holder.place() == 0
         holder.cancel()

@@ -91,7 +91,7 @@ def test_the_readme_online_example_runs_as_written(tmp_path) -> None:
 
 
 def test_the_readme_atlas_examples_run_as_written(tmp_path) -> None:
-    """A quick survey on a local Dask cluster, its report and plot, and the shipped catalogue's deals."""
+    """Shipped pars, a quick survey on a local Dask cluster, its report and plot, and the shipped catalogue's deals."""
     env = activated(tmp_path)
     outputs = []
     for line in block_after("## The deal atlas", "sh").splitlines():
@@ -101,7 +101,9 @@ def test_the_readme_atlas_examples_run_as_written(tmp_path) -> None:
         result = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env, capture_output=True, timeout=300)
         assert result.returncode == 0, f"{command}: {result.stderr.decode()[-1000:]}"
         outputs.append(result.stdout.decode())
-    surveyed, report, daily, fair = outputs
+    pars, surveyed, report, daily, fair = outputs
+    assert [line.split(":")[0] for line in pars.splitlines()] == ["deal 1", "deal 2", "deal 4", "deal 5"]
+    assert all(line.endswith("(from the shipped catalogue)") for line in pars.splitlines())
     assert "20 deals solved now" in surveyed and "20 deals surveyed" in report
     assert (tmp_path / "values.png").read_bytes()[:4] == b"\x89PNG"
     assert daily.startswith("# deal ") and "Par:" in daily.splitlines()[0]

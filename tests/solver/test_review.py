@@ -44,7 +44,7 @@ from battle.rules.deal import deal  # noqa: E402
 from battle.rules.game import Game  # noqa: E402
 from battle.rules.notation import Record, format_record, parse_record  # noqa: E402
 from battle.ui.art import theme  # noqa: E402
-from battle.ui.widgets.eval_graph import render_eval_graph, save_eval_graph  # noqa: E402
+from battle.ui.widgets.eval_graph import draw_eval_graph, render_eval_graph, save_eval_graph  # noqa: E402
 from solver.engine import FULL_DEPTH, Engine  # noqa: E402
 from tests import naive  # noqa: E402
 
@@ -487,6 +487,22 @@ def test_the_graph_shades_each_players_lead_in_their_colour() -> None:
     blue_pixels = [surface.get_at((column_trail, y)) for y in range(height)]
     assert sum(is_tinted(pixel, theme.PLAYER_COLOURS[0]) and pixel.r > 70 for pixel in red_pixels) > 40
     assert sum(is_tinted(pixel, theme.PLAYER_COLOURS[1]) and pixel.b > 70 for pixel in blue_pixels) > 40
+
+
+def test_the_curve_never_runs_through_whose_lead_a_side_is() -> None:
+    """A game the second player leads by 70 from the start: the curve begins in the bottom-left corner,
+    where "Bob ahead" stands; the words keep a patch of the plot's ground, so no curve pixel is in it."""
+    picture = draw_eval_graph(made_up_review([-70] * 6 + [-40, -20, 0, 10]), size=(900, 360))
+    bottom = max(picture.texts[:2], key=lambda rect: rect.bottom)  # the second player's side, at the bottom
+    scale = picture.surface.get_width() / 900
+    inside = bottom.inflate(-round(4 * scale), -round(4 * scale))
+    curve = [
+        (x, y)
+        for x in range(inside.left, inside.right)
+        for y in range(inside.top, inside.bottom)
+        if min(picture.surface.get_at((x, y))[:3]) > 200  # the ivory curve (the words are blue)
+    ]
+    assert curve == [], curve[:5]
 
 
 @pytest.mark.parametrize("evals", [[0], [0, 0, 0], [5], [150, 140, -160]])

@@ -135,7 +135,8 @@ scene = app.start_match(new_match(3, "hotseat", ("Ann", "Ben")))
 for _ in range(12):
     move = scene.position.legal_moves()[-1]
     ui.play_move(app, move)
-    print("shown", move_name(move), flush=True)
+    sys.stdout.write(f"shown {move_name(move)}\\n")  # one write: a kill never splits the line
+    sys.stdout.flush()
     for _ in range(3):
         app.step([], ui.DT)
 """
@@ -162,7 +163,8 @@ def kill_window_game(home: Path, rng: random.Random) -> tuple[list[str], list[st
         process.send_signal(signal.SIGKILL)
         process.wait(10)
     text = output.finish()
-    shown = [line.split()[1] for line in text.splitlines() if line.startswith("shown ")]
+    whole_lines = text[: text.rfind("\n") + 1].splitlines()  # a line cut by the kill was not shown whole
+    shown = [line.split()[1] for line in whole_lines if line.startswith("shown ")]
     return shown, saved_moves(home)
 
 

@@ -286,3 +286,20 @@ def test_badges_leave_every_tile_face_whole(tmp_path, monkeypatch, size: tuple[i
             covered = [cell_name(cell) for cell, face in faces.items() if pill.colliderect(face)]
             assert covered == [], f"{badges[spot.move].label} of {move_name(spot.move)} on {covered} at {size}"
             assert window.contains(pill), (pill, size)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_legend_shows_every_badge_colour_in_either_language(tmp_path, monkeypatch, language: str) -> None:
+    """The legend under the analysis panel names all four chips, the estimate's "~" too, at the
+    window's default size: German's longer words are drawn in smaller type, never left out."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(language=language)
+        try:
+            app, scene = analysing(lambda: app, endgame(3))
+            recorder = record_texts(app, monkeypatch)
+            app.step([], ui.DT)
+            drawn = recorder.texts()
+        finally:
+            i18n.set_language("en")
+    estimate = "~ estimate" if language == "en" else "~ Schätzung"
+    assert estimate in drawn and ("10 worse" if language == "en" else "10 zurück") in drawn, drawn

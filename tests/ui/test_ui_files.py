@@ -62,6 +62,39 @@ def test_save_and_load_through_the_dialogs(tmp_path, monkeypatch) -> None:
         assert loaded.match.game.names == ("Ann", "Ben")
 
 
+def test_a_game_saved_then_loaded_is_kept_once_and_a_finished_record_loaded_twice_is_filed_once(
+    tmp_path, monkeypatch
+) -> None:
+    """Ctrl+S then Ctrl+O of the game in play leaves one unfinished game on the title, not two; a
+    finished game's record opened twice with Ctrl+O is one finished game, not three."""
+    shelf = Shelf(tmp_path / "data" / "mahjong-battle")
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene = app.start_match(new_match(17, "hotseat", ("Ann", "Ben")))
+        for _ in range(4):
+            ui.play_move(app, scene.match.game.position.legal_moves()[-1])
+        ui.key(app, pygame.K_s, pygame.KMOD_CTRL)
+        pick_path(app, scene, tmp_path / "kept")
+        ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+        pick_path(app, scene, tmp_path / "kept.mbg")
+        loaded = ui.play_scene(app)
+        ui.play_move(app, loaded.match.game.position.legal_moves()[-1])  # autosaved
+        ui.settle(app)
+        games, problems = shelf.unfinished()
+        assert problems == [] and [saved.game.ply for saved in games] == [5], [g.describe() for g in games]
+
+        finished = Game(deal(3), "Ann", "Ben")
+        while not finished.is_over():
+            finished.play(finished.position.legal_moves()[0])
+        record = tmp_path / "over.mbg"
+        record.write_text(finished.to_text())
+        for _ in range(2):
+            ui.key(app, pygame.K_o, pygame.KMOD_CTRL)
+            pick_path(app, ui.play_scene(app), record)
+            ui.settle(app)
+        assert len(list(shelf.finished_dir.glob("*.mbg"))) == 1
+
+
 def test_a_record_loaded_against_the_solver_says_whom_the_solver_plays(tmp_path, monkeypatch) -> None:
     game = Game(deal(9), "Ann", "Ben")
     for _ in range(3):

@@ -11,6 +11,7 @@ import random
 import pygame
 import pytest
 
+from battle import i18n
 from battle.i18n import _
 from battle.rules.board import cell_name
 from battle.rules.game import Game
@@ -221,7 +222,23 @@ def test_the_seat_cards_after_a_rematch_name_each_seat_once(language, typed, tmp
     first, second = ("Ben", "Ann") if typed else (seat.format(player=1), seat.format(player=2))
     roles = (seat.format(player=1), seat.format(player=2)) if typed else (_("hot seat"), _("hot seat"))
     if language == "de" and not typed:
-        assert roles[0] == "zu zweit an einem Bildschirm"  # a phrase, not "ein Bildschirm" (one screen)
+        assert roles[0] == "zu zweit"  # a phrase, not "ein Bildschirm" (one screen); one line under "am Zug"
     for card, name, other, role in zip(cards, (first, second), (second, first), roles, strict=True):
         assert f" {name} " in f" {card} " and f" {other} " not in f" {card} ", cards
         assert card.endswith(role), cards  # after the name, under "to move" on the card of the side to move
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1200, 800)])
+def test_a_german_hot_seat_card_says_its_role_on_one_line(size, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """ "am Zug · zu zweit" under the name of the side to move, on one line at the smallest window too."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app(size, language="de")
+        try:
+            scene = app.start_match(Match(Game(last_pair_won_by_player_2(), _("Player 1"), _("Player 2"))))
+            ui.settle(app)
+            for player, card in zip(scene.panel_info().players, app.layout.panel.cards, strict=True):
+                panel = app.layout.panel
+                lines = app.panel_view.role_lines(pygame.Rect(card.as_tuple()), player, panel.pad, app.layout.scale)
+                assert len(lines) == 1, lines
+        finally:
+            i18n.set_language("en")

@@ -12,7 +12,7 @@ import pytest
 
 from tests.i18n.language_guard import Screen, report
 from tests.web.conftest import Served
-from tests.web.game_pages import DESKTOP, click_pair, host, join, new_page, wait_ply
+from tests.web.game_pages import DESKTOP, click_pair, give_name, host, new_page, wait_ply
 
 NAMES = ("Ann", "Bob", "Eve")
 LOCALES = {"de": "de-DE", "en": "en-US"}
@@ -57,10 +57,11 @@ def test_every_screen_of_the_page_is_in_one_language(browser: Any, served: Serve
     ann.click("#copy-link")
     ann.wait_for_selector("#invite-said:not([hidden])")
     screens.append(screen(ann, "the link copied"))
-    bob.goto(link)
+    bob.goto(link)  # the seat is kept in the browser with the server's answer: wait for it, not only the card
+    bob.wait_for_selector("body[data-playable]")
     bob.wait_for_selector("#name-ask:not([hidden])")
     screens.append(screen(bob, "a friend's link, the name asked beside the board"))
-    join(bob, link, "Bob")
+    give_name(bob, "Bob")
     ann.wait_for_selector("body[data-playable]")
     screens.append(screen(ann, "game with a clock, to move"))
     screens.append(screen(bob, "game with a clock, waiting"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.online_server import Client, ServerProcess
+from tests.online_server import ServerProcess, following
 from tests.web.accessibility import axe_script, described, violations
 from tests.web.conftest import Served
 from tests.web.game_pages import DESKTOP, PHONE, finished, give_name, new_page, play_turns
@@ -105,8 +105,8 @@ def test_every_open_challenge_is_reachable_past_the_ones_listed_and_the_oldest_c
         challengers = []
         for number in range(5):
             name = f"Player {chr(65 + number)}" if number < 4 else None  # the last gives no name
-            client = Client(server.url, name=name, source=f"127.0.3.{number + 1}")
-            client.send({"type": "challenge", "deal": {"number": 5}, "first": "creator"})
+            offer = {"type": "challenge", "deal": {"number": 5}, "first": "creator"}
+            client = following(server.url, offer, name=name, source=f"127.0.3.{number + 1}")
             client.expect("created")
             challengers.append(client)
         page = new_page(browser)

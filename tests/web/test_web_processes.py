@@ -1,5 +1,6 @@
 """The page against ``serve --processes 2``: a game whose two players' networks have their homes in
-different processes is played in one of them, the other player's connection passed to it whole.
+different processes is played in one of them; the other player's page is answered ``elsewhere``,
+connects again at ``?at=`` and keeps it, so a reload goes straight to the game's process.
 
 Each player's page reaches the server through a relay that connects from an address of that
 player's home (``shards.home_of``: 127.0.0.3 is process 1's, 127.0.0.1 process 0's), so the server
@@ -39,13 +40,37 @@ def test_two_players_of_two_homes_play_one_game_through_the_processes(browser: A
         for page in (ann, bob):
             wait_ply(page, 4)
         assert ply(ann) == ply(bob) == 4
-        bob.reload()  # a new connection from Bob's home, resumed in the game's process
+        assert "at=1" in bob.url  # the page's address names the game's process
+        bob.reload()  # a new connection from Bob's home, straight to the game's process
         bob.wait_for_selector('body[data-ply="4"]')
         assert ann.errors == [] and bob.errors == []
-        assert shard_of(_game_id(tmp_path), 2) == 1  # made by Ann's home; Bob's connections passed there
+        assert shard_of(_game_id(tmp_path), 2) == 1  # made by Ann's home; Bob's page sent there
 
 
 def _game_id(folder: Path) -> str:
     with sqlite3.connect(folder / "games.sqlite3") as connection:
         (game_id,) = connection.execute("SELECT id FROM games").fetchall()
         return str(game_id[0])
+
+
+def test_the_lobby_of_a_player_whose_home_is_not_the_lobbys_process_lists_and_takes_a_challenge(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The lobby lives in process 0: Cleo's home page (process 1's home) is sent there and lists a
+    challenge Ann offers from process 1's home as well, and Cleo takes it with a click."""
+    from tests.web.test_web_lobby import offer_challenge
+
+    with (
+        ServerProcess(tmp_path, "--processes", "2") as server,
+        LoopbackRelay((server.host, server.port), HOME_1) as relay,
+    ):
+        cleo = new_page(browser, **DESKTOP)
+        cleo.goto(relay.base() + "/")
+        cleo.wait_for_selector("#challenge-empty:not([hidden])")  # the lobby answered, from process 0
+        ann = new_page(browser, **DESKTOP)
+        offer_challenge(ann, relay.base(), "Ann")
+        offered = cleo.locator("#challenge-list button", has_text="Play Ann")
+        offered.click()
+        cleo.wait_for_selector("body[data-playable]")
+        ann.wait_for_selector("body[data-playable]")
+        assert cleo.errors == [] and ann.errors == []

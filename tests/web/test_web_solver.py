@@ -63,6 +63,8 @@ def test_a_whole_game_against_beginner_by_clicks_with_a_reload_and_the_record(
     page = new_page(browser)
     play_solver(page, solver_served.base)
     assert re.fullmatch(rf"{solver_served.base}/play/\w+", page.url)
+    # the solver's card follows its own message, which may come just after the game's first state
+    page.wait_for_function("() => document.getElementById('solver-level').textContent.includes('at level beginner')")
     assert "You play the solver at level beginner" in page.text_content("#solver-level")
     assert page.is_hidden("#takeback") and page.is_visible("#hint")
     # the keys line names the hint, not the offers the solver never answers

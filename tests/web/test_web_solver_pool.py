@@ -13,7 +13,6 @@ from typing import Any
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
-from tests.online.strangers import head_and_body, http, request
 from tests.online_server import Client, ServerProcess
 from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import endgame, open_solver_game, play_solver, play_to_the_end
@@ -56,15 +55,10 @@ def test_a_move_goes_between_two_slices_of_another_pages_analysis(browser: Any, 
         assert analyst.evaluate(LOOKING_DEEPER)  # which goes on
         analyst.click("#home-link")  # the analysis board closes its line: the server stops its search
         deadline = time.monotonic() + 60
-        while (running := stats(server)["solver_running"]) != "0":
+        while (running := server.stats()["solver_running"]) != "0":
             assert time.monotonic() < deadline, f"the analysis still runs: solver_running {running}"
             time.sleep(0.1)
         assert player.errors == [] and analyst.errors == []
-
-
-def stats(server: ServerProcess) -> dict[str, str]:
-    _, _, body = head_and_body(http(server.port, request("GET", "/stats")))
-    return dict(line.split(" ", 1) for line in body.decode().splitlines())
 
 
 def test_a_review_waits_behind_an_analysis_while_a_move_goes_between_its_slices(browser: Any, tmp_path: Path) -> None:

@@ -30,13 +30,20 @@ def score_text(result: GameResult, you: int | None) -> str:
 # -- how a game ended ------------------------------------------------------------------------
 
 
-def unplayed_end(state: State) -> str | None:
-    """How a game that counts for nothing ended, in a sentence for the player; None for any other."""
+def unplayed_end(state: State, called_off_here: bool = False) -> str | None:
+    """How a game that counts for nothing ended, in a sentence for the player; None for any other.
+    ``called_off_here``: this client sent the ``abort`` (the server's result says only "aborted",
+    so the player who pressed Abort is told it was them, the other that their opponent did or
+    nobody moved in time)."""
     result = state.result
     if result is None or not result.unplayed:
         return None
     if result.reason == "expired":
         return _("Nobody joined in time: the game expired and counts for nothing.")
+    if called_off_here:
+        return _("You called the game off before its second move: it counts for nothing.")
+    if your_seat(state) is not None:
+        return _("Your opponent called the game off, or nobody moved in time: it counts for nothing.")
     return _("The game was called off (by a player, or because nobody moved in time); it counts for nothing.")
 
 
@@ -61,13 +68,13 @@ def end_cause(state: State) -> str | None:
     return _("{name} ran out of time.").format(name=name_of(state, loser))
 
 
-def end_sentence(state: State) -> str:
+def end_sentence(state: State, called_off_here: bool = False) -> str:
     """The end of the game in a sentence: "You resigned; Bob wins, 40-62.", "Bob ran out of time;
     you win, 20-50.", "You win 140-130 (by 10).", "Draw, 135-135.", or how it counted for nothing."""
     result = state.result
     if result is None:
         return _("The game is over.")
-    unplayed = unplayed_end(state)
+    unplayed = unplayed_end(state, called_off_here)
     if unplayed is not None:
         return unplayed
     you = your_seat(state)
@@ -206,6 +213,14 @@ def refusal_text(error: Error, state: State | None = None) -> str:
                 "Your address starts games faster than this server allows: try again in {count} seconds.",
                 seconds,
             ).format(count=seconds)
+        if why == "unreachable":
+            return {
+                "lobby": _("The part of the server that holds the lobby does not answer now: try again in a moment."),
+                "solver": _("The part of the server that runs the solver does not answer now: try again in a moment."),
+            }.get(
+                str(params.get("what")),
+                _("The part of the server that holds this game does not answer now: try again in a moment."),
+            )
         if why == "directory":
             seconds = _number(params, "seconds")
             return ngettext(

@@ -6,6 +6,11 @@ connection's address names the group it wants with the query parameter ``at``
 without it to any. A group that is asked for a game another group holds answers ``elsewhere``
 with that group's name, and the client connects again with ``?at=NAME`` and asks again.
 
+The processes of one group (``serve --processes N``) are places of the same kind: ``at`` names one
+as ``NAME.I`` (``I`` from 0), or as ``I`` alone on a server of no group, and the server's supervisor
+sends a connection that names one to it. So a game another process holds is answered ``elsewhere``
+just the same: the clients follow ``at`` without looking inside it.
+
 Shared by the server (which checks its ``--group``) and the clients (which follow ``elsewhere``).
 Pure: no sockets.
 """
@@ -36,6 +41,33 @@ def check_group_name(text: str) -> str:
             "and dashes inside, like b or eu-2"
         )
     return text
+
+
+PROCESS_MARK = "."
+"""What parts a group's name from its process's index in ``at`` (``b.1``): never in a group's name."""
+
+
+def place_at(group: str | None, process: int) -> str:
+    """The ``at`` that names process ``process`` of group ``group`` (None: a server of no group)."""
+    return f"{group}{PROCESS_MARK}{process}" if group else str(process)
+
+
+def process_at(at: str | None, group: str | None, count: int) -> int | None:
+    """The process (0 to ``count`` - 1) that ``at`` names on a server of group ``group`` (None: of no
+    group) and ``count`` processes; None when it names none of them (a group alone, another group's,
+    a number past the last, nonsense)."""
+    if at is None:
+        return None
+    if group:
+        name, mark, index = at.rpartition(PROCESS_MARK)
+        if not mark or name != group:
+            return None
+    else:
+        index = at
+    if not index.isascii() or not index.isdigit() or len(index) > 4:
+        return None
+    number = int(index)
+    return number if number < count else None
 
 
 def url_at(url: str, group: str) -> str:

@@ -228,9 +228,9 @@ class RematchStarted:
 
 @dataclass(frozen=True)
 class Elsewhere:
-    """The answer to a ``join``, ``watch`` or ``resume`` of a game another server group holds
-    (``server_groups``): connect again with ``?at=`` naming ``group`` and send ``request`` (the type
-    of the message answered) again. Nothing changed on this group."""
+    """The answer to a ``join``, ``watch`` or ``resume`` of a game (or a lobby request) held at another
+    place, a server group or a process of one (``server_groups``): connect again with ``?at=`` set to
+    ``group`` and send ``request`` (the type of the message answered) again. Nothing changed here."""
 
     TYPE: ClassVar[str] = "elsewhere"
     group: str

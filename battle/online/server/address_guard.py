@@ -23,6 +23,9 @@ from battle.online.server.guard_counts import Counts, CountsNow, MemoryCounts, M
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.token_bucket import TokenBucket
 
+CONNECTIONS = "connections"
+"""What ``take_hold`` counts a network's open connections as."""
+
 
 def network_of(address: str, ipv6_prefix: int = 64) -> str:
     """The network ``address`` counts as: an IPv4 address itself, an IPv6 address its network of
@@ -47,59 +50,84 @@ class AddressGuard:
 
     limits: ServerLimits
     connections: dict[str, int] = field(default_factory=dict)
-    """Open connections per network (only networks with one or more)."""
+    """Open connections of this process per network (only networks with one or more): ``/stats``."""
     total: int = 0
-    """Open connections in all."""
+    """Open connections of this process in all: its file descriptors bound this, so it is its own."""
     refusing: int = 0
     """Connections over a cap kept open only to be told so (``refuse``)."""
     counts: Counts = field(default_factory=MemoryCounts)
-    """Where the wrong codes and the starts are counted: this process's (``MemoryCounts``), or the
-    file every process of the server shares (``SharedCounts``)."""
+    """Where the wrong codes, the starts and what each network holds open are counted: this process's
+    (``MemoryCounts``), or the file every process of the server shares (``SharedCounts``), so that a
+    network's connections count once wherever they are served."""
     _waiting: dict[str, set[str]] = field(default_factory=dict)
 
     def network(self, address: str) -> str:
         """The network ``address`` is counted under."""
         return network_of(address, self.limits.ipv6_prefix)
 
+    # -- what a network holds open -------------------------------------------------------
+
+    def take_hold(self, kind: str, address: str, most: int | None, now: float) -> bool:
+        """Count one more of ``kind`` held open by ``address``'s network, unless it holds ``most``
+        already (None: count it whatever it holds, as for a trusted proxy's connection, whose client's
+        cap ``reassign`` checks); False, counting nothing, when it does."""
+        network = self.network(address)
+        with self.counts.held(now) as counts:
+            if most is not None and counts.holding(kind, network) >= most:
+                return False
+            counts.hold(kind, network, 1)
+        return True
+
+    def let_go(self, kind: str, address: str, now: float) -> None:
+        """One of ``kind`` that ``take_hold`` counted for ``address`` is closed."""
+        with self.counts.held(now) as counts:
+            counts.hold(kind, self.network(address), -1)
+
     # -- connections ---------------------------------------------------------------------
 
-    def admit(self, address: str, *, per_address: bool = True) -> str | None:
+    def admit(self, address: str, now: float, *, per_address: bool = True) -> str | None:
         """Count a new connection from ``address``, or say in one line why it is refused (and count
-        nothing). ``per_address=False`` checks only the total (a trusted proxy's own address: the
-        client's is known only once its request is read, and ``reassign`` counts it there)."""
+        nothing). ``per_address=False`` counts it under its network without checking that network's
+        cap (a trusted proxy's own address: the client's is known only once its request is read, and
+        ``reassign`` moves it there)."""
         if self.total >= self.limits.connections:
             return "the server has as many connections as it can hold; try again later"
-        network = self.network(address)
-        if per_address and self.connections.get(network, 0) >= self.limits.connections_per_address:
+        most = self.limits.connections_per_address if per_address else None
+        if not self.take_hold(CONNECTIONS, address, most, now):
             return f"{self.limits.connections_per_address} connections from your network are open already"
-        self.connections[network] = self.connections.get(network, 0) + 1
+        self._count(self.network(address), 1)
         self.total += 1
         return None
 
-    def reassign(self, counted: str, address: str) -> str | None:
+    def reassign(self, counted: str, address: str, now: float) -> str | None:
         """Count a connection ``admit`` counted under ``counted`` under ``address`` instead, within
         ``address``'s cap (the same address: just checked against its cap); or say in one line why
         not, and change nothing."""
         network, before = self.network(address), self.network(counted)
-        others = self.connections.get(network, 0) - (1 if network == before else 0)
-        if others >= self.limits.connections_per_address:
-            return f"{self.limits.connections_per_address} connections from your network are open already"
+        with self.counts.held(now) as counts:
+            others = counts.holding(CONNECTIONS, network) - (1 if network == before else 0)
+            if others >= self.limits.connections_per_address:
+                return f"{self.limits.connections_per_address} connections from your network are open already"
+            if network != before:
+                counts.hold(CONNECTIONS, before, -1)
+                counts.hold(CONNECTIONS, network, 1)
         if network != before:
-            self._forget_connection(before)
-            self.connections[network] = self.connections.get(network, 0) + 1
+            self._count(before, -1)
+            self._count(network, 1)
         return None
 
-    def release(self, address: str) -> None:
+    def release(self, address: str, now: float) -> None:
         """A connection ``admit`` (or ``reassign``) counted under ``address`` has closed."""
-        self._forget_connection(self.network(address))
+        self.let_go(CONNECTIONS, address, now)
+        self._count(self.network(address), -1)
         self.total = max(0, self.total - 1)
 
-    def _forget_connection(self, network: str) -> None:
-        held = self.connections.get(network, 0)
-        if held <= 1:
-            self.connections.pop(network, None)
+    def _count(self, network: str, change: int) -> None:
+        held = self.connections.get(network, 0) + change
+        if held > 0:
+            self.connections[network] = held
         else:
-            self.connections[network] = held - 1
+            self.connections.pop(network, None)
 
     def refuse(self) -> bool:
         """Whether one more connection over a cap may stay open for the moment its refusal takes to
@@ -212,7 +240,8 @@ class AddressGuard:
         """``game``, marked as being made by ``network_caps.refuse_start``, was stored or failed: its
         network's count takes it from the store now, or not at all."""
         with self.counts.held(now) as counts:
-            counts.drop_making(game)
+            for solver in (False, True):
+                counts.drop_mark(making_kind(solver), game)
 
     def start_wait(self, address: str, now: float, *, within: CountsNow | None = None) -> float | None:
         """The seconds until ``address``'s network may start a game (``creates_per_hour``), or None
@@ -248,3 +277,8 @@ START_KEY = "starts "
 def _seconds(value: float) -> str:
     whole = max(1, round(value))
     return f"{whole} s" if whole < 120 else f"{round(whole / 60)} min"
+
+
+def making_kind(solver: bool) -> str:
+    """The kind of the counts' marks of the games a network's seat is being made in (``made``)."""
+    return "making_solver" if solver else "making"

@@ -36,7 +36,6 @@ from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.writer import server_frame
 from battle.online.server.address_guard import AddressGuard
-from battle.online.server.handoff import FrameTail, Picked, rest_bytes
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.text_frames import text_frame, write_frames
 from battle.online.server.token_bucket import TokenBucket
@@ -87,9 +86,6 @@ class Peer(ServerConnection):
         "congested",
         "missed",
         "on_drained",
-        "tail",
-        "handed",
-        "on_closed",
         "_refusing",
         "_stalled",
         "_head_tail",
@@ -113,12 +109,6 @@ class Peer(ServerConnection):
     """The fan-out skipped it while congested: it needs a fresh ``state`` once it drains."""
     on_drained: Callable[[], None] | None
     """What sends it that fresh state (set by the game server once the connection is its client)."""
-    tail: FrameTail | None
-    """The frames read but not yet handled, while this connection may be passed to another process."""
-    handed: Picked | None
-    """What came with this connection from another process (``serve --processes``); None: accepted here."""
-    on_closed: Callable[[], None] | None
-    """What tells the process that counts a handed connection that it closed."""
     _refusing: bool
     _stalled: asyncio.TimerHandle | None
     _head_tail: bytes
@@ -126,12 +116,10 @@ class Peer(ServerConnection):
     _transport: asyncio.Transport
 
 
-def peer_class(guard: AddressGuard, limits: ServerLimits, *, passable: bool = False) -> type[Peer]:
+def peer_class(guard: AddressGuard, limits: ServerLimits) -> type[Peer]:
     """``Peer`` counted by ``guard`` under ``limits``. Behind a trusted proxy every peer is the proxy,
     so only the total is checked as it is accepted; the client's own address is counted once its
-    request names it (``http_front``). ``passable``: a connection may be passed to another process
-    (``process_link``), so the frames it sends are followed (``FrameTail``). One that came from
-    another process is counted in the total only: its network's home process counts it."""
+    request names it (``http_front``)."""
 
     class GuardedPeer(Peer):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -142,20 +130,11 @@ def peer_class(guard: AddressGuard, limits: ServerLimits, *, passable: bool = Fa
             self._stalled = None
             self._head_tail, self._head_read = b"", False
             self._transport = cast(asyncio.Transport, transport)
-            self.tail = FrameTail() if passable else None
-            self.handed = getattr(self, "handed", None)
-            self.on_closed = getattr(self, "on_closed", None)
-            if self.handed is not None:
-                self.client_address = self.handed.address
-                guard.total += 1  # counted under its network at its home
-                rest = rest_bytes(self.handed)
-                if rest:
-                    self.data_received(rest)
-                return
+            now = time.monotonic()
             peer = transport.get_extra_info("peername")
             address = str(peer[0]) if peer else "unknown"
             full = guard.total >= limits.connections
-            refusal = guard.admit(address, per_address=not limits.trust_proxy)
+            refusal = guard.admit(address, now, per_address=not limits.trust_proxy)
             if refusal is None:
                 self.counted = address
             elif guard.refuse():
@@ -166,13 +145,8 @@ def peer_class(guard: AddressGuard, limits: ServerLimits, *, passable: bool = Fa
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             if self.counted is not None:
-                guard.release(self.counted)
+                guard.release(self.counted, time.monotonic())
                 self.counted = None
-            if self.handed is not None:
-                guard.total = max(0, guard.total - 1)
-                if self.on_closed is not None:
-                    self.on_closed()
-                    self.on_closed = None
             if self._refusing:
                 guard.refused()
                 self._refusing = False
@@ -184,8 +158,6 @@ def peer_class(guard: AddressGuard, limits: ServerLimits, *, passable: bool = Fa
                 data = self._first_request_head(data)
                 if not data:
                     return
-            elif self.tail is not None:
-                self.tail.feed(data)
             super().data_received(data)
 
         def _first_request_head(self, data: bytes) -> bytes:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import datetime
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from battle.online.protocol.codes import hash_token
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server import daily_results
+from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import Client
 from battle.online.server.daily_results import START, Cursor, cursor_of, day_results, finished_on
 from battle.online.server.day_table import DayBoard, DayResult, DayRow, day_board
@@ -35,6 +37,12 @@ from battle.online.server.solver_games import DealBook
 from battle.online.server.wire_devices import daily_table, stats_json
 from battle.rules.deal import deal as deal_start
 
+NEW_KEY = "device_key"
+"""The kind of the shared counts' marks of the new device keys whose first game a network is filing
+(no row yet): counted with the keys it filed under this hour, once, whichever process files them."""
+CLAIM_SECONDS = 60.0
+"""How long such a mark counts without its drop: the process filing it died meanwhile (a claim is
+stored in milliseconds)."""
 STATS_FRESH_SECONDS = 2.0
 """How long a device's statistics are answered as figured while no game is filed under it: a game
 that ends shows within this (a page asks once as /stats/ opens)."""
@@ -61,8 +69,10 @@ class _DayRead:
 class DeviceDesk:
     """The handlers of ``device``, ``daily`` and ``my_stats``."""
 
-    def __init__(self, live: LiveGames, deals: DealBook, clock: Callable[[], float]) -> None:
+    def __init__(self, live: LiveGames, guard: AddressGuard, deals: DealBook, clock: Callable[[], float]) -> None:
         self.live = live
+        self.guard = guard
+        """Where the new keys whose first game is being filed are marked, for every process (``NEW_KEY``)."""
         self.deals = deals
         self.clock = clock
         self._day: _DayRead | None = None
@@ -87,11 +97,24 @@ class DeviceDesk:
         if seat is None:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "a spectator files no game; take a seat first")
         network = self.live.networks.tag(client.address)
-        refusal = claim_refusal(self.live.store, message.device, network, now)
-        if refusal is not None:
-            why, line = refusal
-            raise ProtocolError(ErrorCode.RATE_LIMITED, line, params={"why": why})
-        await stored(self.live.committer.submit(plan_claim(room.game_id, seat, message.device, network, now)))
+        store, device = self.live.store, message.device
+        moment = time.monotonic()
+        with self.guard.counts.held(moment) as counts:  # a network's last new key is taken once, in any process
+            claiming = counts.marked(NEW_KEY, network, moment)
+            held = filed_count(store, device)
+            refusal = claim_refusal(store, device, network, now, claiming, held)
+            if refusal is not None:
+                why, line = refusal
+                raise ProtocolError(ErrorCode.RATE_LIMITED, line, params={"why": why})
+            new = held == 0 and device not in claiming
+            if new:
+                counts.put_mark(NEW_KEY, network, device, moment + CLAIM_SECONDS)
+        try:
+            await stored(self.live.committer.submit(plan_claim(room.game_id, seat, device, network, now)))
+        finally:
+            if new:  # its row counts it now, or the claim failed
+                with self.guard.counts.held(time.monotonic()) as counts:
+                    counts.drop_mark(NEW_KEY, device)
 
     async def daily(self, client: Client, message: AskDaily) -> None:
         """The deal of the day, its par and the day's table (``daily_table``)."""

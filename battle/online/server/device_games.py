@@ -17,6 +17,7 @@ solver and the accuracy over time are figured as ``mahjong-battle stats`` figure
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,19 +50,23 @@ def make_table(store: GameStore) -> None:
     store.commit(Write("", "making the table of device games", statements))
 
 
-def claim_refusal(store: GameStore, device: str, network: str, now: float) -> tuple[str, str] | None:
+def claim_refusal(
+    store: GameStore, device: str, network: str, now: float, claiming: Collection[str] = (), held: int | None = None
+) -> tuple[str, str] | None:
     """Why ``device`` may not file another game from ``network`` now, or None: (the refusal's ``why``,
-    its line)."""
-    held = store.read_rows("SELECT COUNT(*) FROM device_games WHERE device = ?", (device,))[0][0]
+    its line). ``claiming``: the new keys whose first game the network is filing now, in any process
+    (no row yet), which count as filed under; ``held``: the games filed under ``device``, when the
+    caller has counted them (``filed_count``)."""
+    held = filed_count(store, device) if held is None else held
     if held >= GAMES_PER_DEVICE:
         return (
             "device_full",
             f"this device key holds {GAMES_PER_DEVICE} games already; the game is played but not filed",
         )
-    if held == 0:
+    if held == 0 and device not in claiming:
         fresh = store.read_rows(
             "SELECT COUNT(DISTINCT device) FROM device_games WHERE network = ? AND filed_at > ?", (network, now - HOUR)
-        )[0][0]
+        )[0][0] + len(claiming)
         if fresh >= NEW_DEVICES_PER_HOUR:
             return (
                 "new_devices",

@@ -17,6 +17,7 @@ import collections
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
@@ -49,7 +50,9 @@ from battle.online.protocol.messages import (
     Watch,
 )
 from battle.online.protocol.puzzle_messages import PuzzleRequest
+from battle.online.protocol.server_groups import place_at
 from battle.online.protocol.server_messages import (
+    Elsewhere,
     Error,
     error_for,
 )
@@ -93,14 +96,25 @@ log = logging.getLogger("mahjong-battle.server")
 
 
 _MISSING: dict[Purpose, str] = {"join": "no game has this invite code", "watch": "no game has this watch code"}
+_HELD_BY: dict[type, str] = {
+    **dict.fromkeys((SolverGame, Analyse, StopAnalysis, GetReview), "solver"),
+    **dict.fromkeys((OpenChallenge, FollowLobby, LeaveLobby, PageLobby), "lobby"),
+}
+"""What a late process holds that a request away from its game asks for (the rest ask for a game)."""
 
 
-class HandOver(Exception):
-    """The message just read picks a game of another process (``serve --processes``): ``process``."""
+@dataclass(frozen=True)
+class Places:
+    """This server's processes as a client's ``?at=`` names them (``serve --processes``): a request
+    for a game (or the lobby) another process holds is answered ``elsewhere`` with its place."""
 
-    def __init__(self, process: int) -> None:
-        super().__init__(process)
-        self.process = process
+    group: str | None
+    """This server's group (``--group``), or None: the places are then the processes' indexes."""
+    late: Callable[[int], bool]
+    """Whether a process misses its beats now (``supervisor``): a client sent there would wait."""
+
+    def at(self, process: int) -> str:
+        return place_at(self.group, process)
 
 
 LOBBY_PROCESS = 0
@@ -128,8 +142,8 @@ class GameServer:
         self.audiences = Audiences(live, limits, clock)
         self.share = ShareAddress(limits.public_url)
         """The address to hand friends (``welcome``'s ``share_url``); ``running_server`` adds where it listens."""
-        self.hand_over: Callable[[Client, str, int], Awaitable[bool]] | None = None
-        """What passes a connection to the process of the game it picks (``process_link``); None: one process."""
+        self.places: Places | None = None
+        """Where the other processes are (``serve --processes``); None: one process holds every game."""
         self.solver_process: int | None = None
         """The process whose solver pool serves the solver's requests, when that is another one."""
         self.groups: GroupDesk | None = None
@@ -157,9 +171,9 @@ class GameServer:
         }
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
-        self.puzzles = PuzzleDesk(live, work, limits.ipv6_prefix, clock)
+        self.puzzles = PuzzleDesk(live, work, guard, clock)
         """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
-        self.devices = DeviceDesk(live, deals or NoDeals(), clock)
+        self.devices = DeviceDesk(live, guard, deals or NoDeals(), clock)
         """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
         self.lobby = LobbyDesk(self.audiences, clock, network=self.live.networks.tag)
         """The lobby: open challenges anyone may take, games on show, and the connections following it."""
@@ -205,23 +219,11 @@ class GameServer:
         client = Client(socket, self.limits, client_address(socket))
         client.start()
         try:
-            handed = socket.handed
-            if handed is not None:  # from another process: it picked a game here
-                client.said_hello(handed.name)  # only a greeted client picks a game
-                client.created, client.hosted = handed.created, set(handed.hosted)
-                await self._receive(client, handed.frame)
             async for frame in socket:
-                if socket.tail is not None:
-                    socket.tail.read_one()
                 if not client.takes():
                     await client.over_rate()
                     continue
-                try:
-                    await self._receive(client, frame)
-                except HandOver as over:
-                    if isinstance(frame, str) and self.hand_over and await self.hand_over(client, frame, over.process):
-                        return
-                    await client.send(Error(ErrorCode.INTERNAL, "the server could not reach this game now; try again"))
+                await self._receive(client, frame)
         except ConnectionClosed:
             pass
         finally:
@@ -265,8 +267,11 @@ class GameServer:
                 if elsewhere is not None:
                     await client.send(elsewhere)  # the client asks the group that holds it
                     return
-            if self.hand_over is not None:
-                self._refuse_if_elsewhere(client, message)
+            if self.places is not None:
+                process = self._process_elsewhere(client, message)
+                if process is not None:
+                    await client.send(self._sent_to(process, message))
+                    return
             if type(message) in self._picking or isinstance(message, SolverGame):
                 self.lobby.forget(client)  # a connection in a game follows the lobby no more
             await picking(client, message)
@@ -300,11 +305,12 @@ class GameServer:
         self.lobby.forget(client)  # its connection is the challenge's from now on
         await self._create(client, message.create, listed_for=network)
 
-    def _refuse_if_elsewhere(
+    def _process_elsewhere(
         self, client: Client, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
-    ) -> None:
-        """Raise ``HandOver`` when ``message`` picks a game (or asks for the lobby) another process
-        holds; a code or a token that names no game is refused here, counted against this network."""
+    ) -> int | None:
+        """The process that holds what ``message`` picks (a game, or the lobby) when it is another one;
+        None to serve it here. A code or a token that names no game is refused here, counted against
+        this network."""
         shard = self.live.shard
         if isinstance(message, (SolverGame, Analyse, StopAnalysis, GetReview)):
             process = self.solver_process if client.room is None else None  # never away from its game
@@ -321,8 +327,22 @@ class GameServer:
             process = None if found is None else self._process_of(found[0])
         else:
             process = None
-        if process is not None and process != shard.index:
-            raise HandOver(process)
+        return process if process is not None and process != shard.index else None
+
+    def _sent_to(
+        self, process: int, message: ClientMessage | SolverRequest | LobbyRequest | DeviceRequest | PuzzleRequest
+    ) -> Elsewhere | Error:
+        """``elsewhere`` with ``process``'s place, or, when that process misses its beats, a refusal
+        naming what it holds (a game, the lobby, the solver) for the client to word."""
+        assert self.places is not None
+        if self.places.late(process):
+            what = _HELD_BY.get(type(message), "game")
+            return Error(
+                ErrorCode.BUSY,
+                f"the part of the server that holds the {what} does not answer now; try again",
+                params={"why": "unreachable", "what": what},
+            )
+        return wire.elsewhere(self.places.at(process), str(message.TYPE))
 
     def _process_of(self, game_id: str) -> int:
         return shard_of(game_id, self.live.shard.count)

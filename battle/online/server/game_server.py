@@ -20,8 +20,9 @@
   holds and may start), ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
 
 With ``serve --processes N`` a ``supervisor`` holds the port and N processes each run this server
-over their ``shards`` of the games, passing connections to one another (``process_link``, over
-``handoff``'s Unix sockets); with one process none of that exists.
+over their ``shards`` of the games, taking the connections it passes them (``process_link``, over
+``handoff``'s Unix sockets) and answering a request for another process's game ``elsewhere`` with
+its place (``?at=``); with one process none of that exists.
 
 Settings of the whole process (the switch interval, the collector) are no part of it: the
 ``serve`` command, which owns its process, turns them on (``process_tuning``).
@@ -43,9 +44,10 @@ from typing import Any, Literal
 from websockets.asyncio.server import Server, serve
 
 from battle.online.protocol import messages
+from battle.online.server import handoff
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import fitted_to_open_files, peer_class, quiet_resource_errors
-from battle.online.server.dispatch import LOBBY_PROCESS, GameServer
+from battle.online.server.dispatch import LOBBY_PROCESS, GameServer, Places
 from battle.online.server.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
 from battle.online.server.group_desk import GroupDesk
 from battle.online.server.guard_counts import Counts, MemoryCounts, SharedCounts
@@ -93,8 +95,9 @@ async def running_server(
 
     One process of several (``shard`` of more than one, ``serve --processes``): it holds its shard's
     games and takes its connections from ``run_folder``, where the supervisor listening on
-    ``host:port`` and the other processes pass them (``process_link``); ``solver_process`` is the
-    one whose pool serves the solver's requests when it is another one.
+    ``host:port`` passes them (``process_link``); a request for another process's game, or for the
+    lobby (process 0's), is answered ``elsewhere``; ``solver_process`` is the one whose pool serves
+    the solver's requests when it is another one.
 
     One group of several machines (``directory``, ``serve --group --shared``): the games of other
     groups are found in the shared directory and their requests answered ``elsewhere`` (``group_desk``);
@@ -122,7 +125,7 @@ async def running_server(
             work = await asyncio.to_thread(SolverWork.shared, shared_pool, limits.hello_seconds * 6)
         limits = fitted_to_open_files(limits)
         if not shard.alone and run_folder is not None:  # one count of each network for every process
-            counts = SharedCounts(run_folder / GUARD_COUNTS, limits.failed_code_memory)
+            counts = SharedCounts(run_folder / GUARD_COUNTS, limits.failed_code_memory, shard.index)
         guard = AddressGuard(limits, counts=counts)
         games = LiveGames(store, committer, limits, shard)
         await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
@@ -139,12 +142,12 @@ async def running_server(
             "ping_timeout": limits.ping_timeout,
             "close_timeout": CLOSE_TIMEOUT,
             "write_limit": limits.peer_buffer,
-            "create_connection": peer_class(guard, limits, passable=not shard.alone),
+            "create_connection": peer_class(guard, limits),
         }
-        link = None if shard.alone or run_folder is None else ProcessLink(run_folder, shard, guard, connection_options)
+        link = None if shard.alone or run_folder is None else ProcessLink(run_folder, shard, connection_options)
 
         def own_stats() -> str:
-            return _stats(guard, games, server, old, 0 if link is None else link.lent_out)
+            return _stats(guard, games, server, old)
 
         front = HttpFront(guard, limits, own_stats if link is None else link.all_stats, host)
         where: dict[str, Any] = {"host": host, "port": port}
@@ -152,7 +155,11 @@ async def running_server(
             assert run_folder is not None
             where = {"unix": True, "path": str(run_folder / f"process-{shard.index}.ws")}  # the supervisor listens
             link.own_stats = own_stats
-            server.hand_over = link.hand_over
+            folder = run_folder
+            server.places = Places(
+                directory.group if directory is not None else None,
+                lambda index: handoff.late_marker(folder, index).exists(),
+            )
             server.solver_process = None if work is not None else solver_process
         async with serve(
             server.handle,
@@ -215,14 +222,13 @@ serves it to the others (``battle.players.pool_service``), so every process answ
 solver work and one schedule keeps every network's budget and turn across them."""
 GUARD_COUNTS = "guard.sqlite3"
 """With ``--processes``: the file in the run folder where every process counts the networks' wrong
-codes, starts and games being made (``guard_counts.SharedCounts``)."""
+codes, starts, games being made, connections and open puzzles (``guard_counts.SharedCounts``)."""
 
 
-def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames, lent_out: int) -> str:
+def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGames) -> str:
     """``/stats``: a game against the solver counts apart from the games between people; the old
     finished games deleted since the start (``--keep-days``) and the lobby's followers and open challenges
-    come before the solver's lines. ``lent_out``: connections counted here, at their network's home,
-    that another process holds (and counts in its own connections): left out of this one's."""
+    come before the solver's lines; the connections are the ones this process serves."""
     solver_games = server.solver_games.playing()
     more = [("old_games_deleted", str(old.deleted)), ("solver_games_playing", str(solver_games))]
     lobby = server.lobby
@@ -230,7 +236,7 @@ def _stats(guard: AddressGuard, games: LiveGames, server: GameServer, old: OldGa
     if server.solver_games.work is not None:
         more += server.solver_games.work.stats()
     return stats_text(
-        guard.total - lent_out,
+        guard.total,
         len(guard.connections),
         games.count(Status.WAITING),
         games.count(Status.PLAYING) - solver_games,

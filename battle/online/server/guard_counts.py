@@ -1,5 +1,7 @@
-"""Where an ``AddressGuard`` keeps what it counts over time (each network's wrong codes, the server's
-budget of wrong codes, each network's starts, the games being made with a seat of a network's):
+"""Where an ``AddressGuard`` keeps what it counts (each network's wrong codes, the server's budget of
+wrong codes, each network's starts, marks that count for a network until a time (the games being
+made with a seat of its, the device keys it started a puzzle rating under), and what each network
+holds open now: its connections, its open puzzles):
 in this process (``MemoryCounts``, a server of one
 process), or in a SQLite file that every process of one server opens (``SharedCounts``, in its run
 folder), so a network meets the same caps whichever process serves it and a race of requests in two
@@ -9,6 +11,10 @@ Each of the guard's decisions is one ``held()`` block: it reads what it needs, d
 back; in ``SharedCounts`` the block is one ``BEGIN IMMEDIATE`` transaction, so two processes' blocks
 never interleave. The figures are the guard's own (``_Misses``, ``TokenBucket``); the clock is
 ``time.monotonic``, the same for every process of one machine.
+
+What a network holds open is kept per process (``holding``: a row a kind, network and process), so
+that a process that dies takes its count with it: the process started again in its place deletes
+the rows of its index before it takes a connection, since every connection it held died with it.
 
 The file holds counts that a restart may lose (a network's wrong codes are forgotten after
 ``failed_code_memory`` anyway), so it is written without waiting for the disk.
@@ -57,13 +63,20 @@ class CountsNow(Protocol):
     def put_misses(self, network: str, misses: Misses | None) -> None:
         """Keep ``misses`` for ``network`` (None forgets it)."""
 
-    def making(self, network: str, solver: bool, now: float) -> set[str]:
-        """The games a seat of ``network`` is being made in (against the solver: ``solver``), by any
-        process, until each is stored (``drop_making``) or its ``until`` has passed."""
+    def marked(self, kind: str, network: str, now: float) -> set[str]:
+        """The keys of ``kind`` marked for ``network`` (a game being made with a seat of its, a device
+        key it started a rating under), by any process, until each is dropped (``drop_mark``) or its
+        ``until`` has passed."""
 
-    def put_making(self, network: str, solver: bool, game: str, until: float) -> None: ...
+    def put_mark(self, kind: str, network: str, key: str, until: float) -> None: ...
 
-    def drop_making(self, game: str) -> None: ...
+    def drop_mark(self, kind: str, key: str) -> None: ...
+
+    def holding(self, kind: str, network: str) -> int:
+        """How many of ``kind`` (connections, open puzzles) ``network`` holds open now, in every process."""
+
+    def hold(self, kind: str, network: str, change: int) -> None:
+        """``network`` holds ``change`` more of ``kind`` (fewer when negative) in this process."""
 
 
 class Counts(Protocol):
@@ -75,20 +88,22 @@ class Counts(Protocol):
 
 class MemoryCounts:
     """The counts of a server of one process, in dictionaries; buckets that hold nothing back any more,
-    and marks of games made whose time has passed, are let go once there are ``prune_at``."""
+    and marks whose time has passed, are let go once there are ``prune_at``."""
 
     def __init__(self, prune_at: int = 10_000) -> None:
         self.buckets: dict[str, TokenBucket] = {}
         self.missed: dict[str, Misses] = {}
-        self.made: dict[str, tuple[str, bool, float]] = {}
+        self.marks: dict[tuple[str, str], tuple[str, float]] = {}
+        """Each mark's network and until, by its kind and key."""
+        self.held_open: dict[tuple[str, str], int] = {}
         self._prune_at = prune_at
 
     @contextmanager
     def held(self, now: float) -> Iterator[CountsNow]:
         if len(self.buckets) >= self._prune_at:
             self.buckets = {key: old for key, old in self.buckets.items() if old.level(now) < old.burst}
-        if len(self.made) >= self._prune_at:  # marks whose ``drop_making`` never came
-            self.made = {game: mark for game, mark in self.made.items() if mark[2] > now}
+        if len(self.marks) >= self._prune_at:  # marks whose ``drop_mark`` never came
+            self.marks = {key: mark for key, mark in self.marks.items() if mark[1] > now}
         yield self
 
     def bucket(self, key: str, rate: float, burst: float) -> TokenBucket:
@@ -109,27 +124,41 @@ class MemoryCounts:
         else:
             self.missed[network] = misses
 
-    def making(self, network: str, solver: bool, now: float) -> set[str]:
+    def marked(self, kind: str, network: str, now: float) -> set[str]:
         return {
-            game for game, (tag, kind, until) in self.made.items() if (tag, kind) == (network, solver) and until > now
+            key
+            for (of_kind, key), (tag, until) in self.marks.items()
+            if (of_kind, tag) == (kind, network) and until > now
         }
 
-    def put_making(self, network: str, solver: bool, game: str, until: float) -> None:
-        self.made[game] = (network, solver, until)
+    def put_mark(self, kind: str, network: str, key: str, until: float) -> None:
+        self.marks[(kind, key)] = (network, until)
 
-    def drop_making(self, game: str) -> None:
-        self.made.pop(game, None)
+    def drop_mark(self, kind: str, key: str) -> None:
+        self.marks.pop((kind, key), None)
+
+    def holding(self, kind: str, network: str) -> int:
+        return self.held_open.get((kind, network), 0)
+
+    def hold(self, kind: str, network: str, change: int) -> None:
+        held = self.held_open.get((kind, network), 0) + change
+        if held > 0:
+            self.held_open[(kind, network)] = held
+        else:
+            self.held_open.pop((kind, network), None)
 
     def close(self) -> None:
         pass
 
 
 class SharedCounts:
-    """The counts of every process of one server, in the SQLite file at ``path`` (made if missing).
-    ``memory`` is how long a network's wrong codes are kept (``failed_code_memory``)."""
+    """The counts of every process of one server, in the SQLite file at ``path`` (made if missing),
+    as process ``process`` sees them (what it held before a restart is let go here). ``memory`` is how
+    long a network's wrong codes are kept (``failed_code_memory``)."""
 
-    def __init__(self, path: Path, memory: float) -> None:
+    def __init__(self, path: Path, memory: float, process: int = 0) -> None:
         self.path = path
+        self.process = process
         self._memory = memory
         self._lock = threading.Lock()  # one connection, one block at a time in this process
         self._blocks = 0
@@ -147,12 +176,19 @@ class SharedCounts:
                 network TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure REAL NOT NULL,
                 blocked_until REAL NOT NULL
             );
-            CREATE TABLE IF NOT EXISTS making (
-                game TEXT PRIMARY KEY, network TEXT NOT NULL, solver INTEGER NOT NULL, until REAL NOT NULL
+            CREATE TABLE IF NOT EXISTS marks (
+                kind TEXT NOT NULL, key TEXT NOT NULL, network TEXT NOT NULL, until REAL NOT NULL,
+                PRIMARY KEY (kind, key)
             );
-            CREATE INDEX IF NOT EXISTS making_by_network ON making (network, solver);
+            CREATE INDEX IF NOT EXISTS marks_by_network ON marks (kind, network);
+            CREATE TABLE IF NOT EXISTS holding (
+                kind TEXT NOT NULL, network TEXT NOT NULL, process INTEGER NOT NULL, held INTEGER NOT NULL,
+                PRIMARY KEY (kind, network, process)
+            );
             """
         )
+        with self._lock:  # what this process's index held before it was started again died with it
+            self._connection.execute("DELETE FROM holding WHERE process = ?", (process,))
 
     @contextmanager
     def held(self, now: float) -> Iterator[CountsNow]:
@@ -162,7 +198,7 @@ class SharedCounts:
                 self._blocks += 1
                 if self._blocks % PRUNE_EVERY == 0:
                     self._prune(now)
-                yield _SharedNow(self._connection)
+                yield _SharedNow(self._connection, self.process)
             except BaseException:
                 self._connection.execute("ROLLBACK")
                 raise
@@ -171,7 +207,7 @@ class SharedCounts:
     def _prune(self, now: float) -> None:
         self._connection.execute("DELETE FROM buckets WHERE full_at <= ?", (now,))
         self._connection.execute("DELETE FROM misses WHERE last_failure < ?", (now - self._memory,))
-        self._connection.execute("DELETE FROM making WHERE until <= ?", (now,))
+        self._connection.execute("DELETE FROM marks WHERE until <= ?", (now,))
 
     def close(self) -> None:
         with self._lock:
@@ -179,8 +215,9 @@ class SharedCounts:
 
 
 class _SharedNow:
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, process: int) -> None:
         self._connection = connection
+        self._process = process
 
     def bucket(self, key: str, rate: float, burst: float) -> TokenBucket:
         row = self._connection.execute("SELECT tokens, stamp FROM buckets WHERE key = ?", (key,)).fetchone()
@@ -211,17 +248,33 @@ class _SharedNow:
             (network, misses.failures, misses.last_failure, misses.blocked_until),
         )
 
-    def making(self, network: str, solver: bool, now: float) -> set[str]:
+    def marked(self, kind: str, network: str, now: float) -> set[str]:
         rows = self._connection.execute(
-            "SELECT game FROM making WHERE network = ? AND solver = ? AND until > ?", (network, int(solver), now)
+            "SELECT key FROM marks WHERE kind = ? AND network = ? AND until > ?", (kind, network, now)
         )
         return {str(row[0]) for row in rows}
 
-    def put_making(self, network: str, solver: bool, game: str, until: float) -> None:
+    def put_mark(self, kind: str, network: str, key: str, until: float) -> None:
         self._connection.execute(
-            "INSERT OR REPLACE INTO making (game, network, solver, until) VALUES (?, ?, ?, ?)",
-            (game, network, int(solver), until),
+            "INSERT OR REPLACE INTO marks (kind, key, network, until) VALUES (?, ?, ?, ?)", (kind, key, network, until)
         )
 
-    def drop_making(self, game: str) -> None:
-        self._connection.execute("DELETE FROM making WHERE game = ?", (game,))
+    def drop_mark(self, kind: str, key: str) -> None:
+        self._connection.execute("DELETE FROM marks WHERE kind = ? AND key = ?", (kind, key))
+
+    def holding(self, kind: str, network: str) -> int:
+        row = self._connection.execute(
+            "SELECT COALESCE(SUM(held), 0) FROM holding WHERE kind = ? AND network = ?", (kind, network)
+        ).fetchone()
+        return int(row[0])
+
+    def hold(self, kind: str, network: str, change: int) -> None:
+        key = (kind, network, self._process)
+        self._connection.execute(
+            "INSERT INTO holding (kind, network, process, held) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (kind, network, process) DO UPDATE SET held = held + excluded.held",
+            (*key, change),
+        )
+        self._connection.execute(
+            "DELETE FROM holding WHERE kind = ? AND network = ? AND process = ? AND held <= 0", key
+        )

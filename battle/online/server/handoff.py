@@ -1,15 +1,9 @@
-"""Sockets passed between the server's processes (``serve --processes N``), and what comes with them.
+"""Sockets the supervisor passes to the server's processes (``serve --processes N``).
 
 Each game process listens on a Unix socket of its own in the run's folder (``process-I.sock``);
-the others (and the supervisor) keep a link to it (``Outbox``). One packet carries at most one
-file descriptor and a small JSON note:
-
-- ``Fresh``: a TCP connection the supervisor accepted, before its first byte is read;
-- ``Picked``: a WebSocket connection whose client picked a game of another process: the
-  handshake's request, the name of its ``hello``, the frame that picked the game (done again by
-  the receiver) and the bytes of the frames read after it but not yet handled (``FrameTail``);
-- ``Released``: a connection ``Picked`` sent has closed (to the process that counts it);
-- ``Restarted``: a process was started again: the connections it had been sent are gone.
+the supervisor keeps a link to each (``Outbox``). One packet carries one file descriptor and a
+small JSON note, ``Fresh``: a TCP connection the supervisor accepted, before its first byte is
+read (its head peeked at, never taken).
 
 A packet on a Unix socket is never lost nor reordered, and a descriptor in flight keeps its
 connection open, so the sender closes its own copy as soon as it is sent. Nothing here is
@@ -19,11 +13,9 @@ pickled: the notes are JSON of strings and numbers.
 from __future__ import annotations
 
 import array
-import base64
 import json
 import socket
-from collections import deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 MAX_NOTE_BYTES = 150_000
@@ -32,52 +24,13 @@ MAX_NOTE_BYTES = 150_000
 
 @dataclass(frozen=True)
 class Fresh:
-    """A connection as accepted, for its network's home process."""
+    """A connection as accepted, for the process its ``?at=`` names or its network's home."""
 
     KIND = "fresh"
 
 
-@dataclass(frozen=True)
-class Picked:
-    """A connection that picked a game of the receiver, in the middle of its WebSocket stream."""
-
-    KIND = "picked"
-    home: int
-    """The process that counts the connection under its network (told ``Released`` when it closes)."""
-    address: str
-    """The client's address, the peer's or the one a trusted proxy forwarded."""
-    path: str
-    headers: list[tuple[str, str]]
-    """The handshake's request, checked again by the receiver as its own."""
-    name: str | None
-    frame: str
-    """The message that picked the game, to be done by the receiver."""
-    rest: str = ""
-    """Base64 of the bytes of the frames that followed it, read by the sender, not yet handled."""
-    created: int = 0
-    hosted: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Released:
-    """A connection ``Picked`` brought has closed: ``address`` is one connection fewer at home."""
-
-    KIND = "released"
-    address: str
-    by: int
-    """The process the connection was in."""
-
-
-@dataclass(frozen=True)
-class Restarted:
-    """The process ``index`` was started again: what it held of others' connections is gone."""
-
-    KIND = "restarted"
-    index: int
-
-
-Note = Fresh | Picked | Released | Restarted
-_KINDS: dict[str, type[Note]] = {kind.KIND: kind for kind in (Fresh, Picked, Released, Restarted)}
+Note = Fresh
+_KINDS: dict[str, type[Note]] = {kind.KIND: kind for kind in (Fresh,)}
 
 
 def encode(note: Note) -> bytes:
@@ -90,8 +43,6 @@ def decode(data: bytes) -> Note:
     kind = _KINDS.get(fields.pop("kind", None))
     if kind is None:
         raise ValueError(f"not a note between the server's processes: {data[:60]!r}")
-    if kind is Picked:
-        fields["headers"] = [tuple(pair) for pair in fields["headers"]]
     return kind(**fields)
 
 
@@ -101,8 +52,8 @@ def process_socket(folder: Path, index: int) -> Path:
 
 
 def late_marker(folder: Path, index: int) -> Path:
-    """A file that is there while process ``index`` misses its beats (``supervisor``): a connection
-    passed to it would wait in its socket unanswered, so the others keep theirs and say so."""
+    """A file that is there while process ``index`` misses its beats (``supervisor``): a client sent
+    there would wait unanswered, so the others say so in words instead of sending it there."""
     return folder / f"process-{index}.late"
 
 
@@ -182,68 +133,3 @@ def listen(path: Path) -> socket.socket:
     listener.listen(256)
     listener.setblocking(False)
     return listener
-
-
-# -- the frames a connection has not handled ---------------------------------------------------
-
-
-class FrameTail:
-    """The raw bytes of a connection's client frames that its handler has not read yet.
-
-    websockets parses what arrives at once, so when a handler decides to pass its connection on,
-    the frames after the one it is handling are parsed already (in websockets' queue, or half in
-    its reader). ``feed`` sees the same bytes first and keeps each whole data frame until the
-    handler reads its message (``read_one``); ``unread`` is then what the next process must parse.
-    A client's ping or pong is answered here and dropped; a fragmented message or a close frame
-    makes the connection ``whole`` no more: it is not passed on."""
-
-    __slots__ = ("frames", "partial", "whole")
-
-    def __init__(self) -> None:
-        self.frames: deque[bytes] = deque()
-        self.partial = bytearray()
-        self.whole = True
-
-    def feed(self, data: bytes) -> None:
-        self.partial += data
-        while (size := _frame_size(self.partial)) is not None and size <= len(self.partial):
-            raw = bytes(self.partial[:size])
-            del self.partial[:size]
-            opcode, final = raw[0] & 0x0F, raw[0] & 0x80
-            if opcode in (0x1, 0x2):
-                self.frames.append(raw)
-                self.whole = self.whole and bool(final)
-            elif opcode in (0x0, 0x8):  # a continuation, a close
-                self.whole = False
-
-    def read_one(self) -> None:
-        """The handler took the next message."""
-        if self.frames:
-            self.frames.popleft()
-
-    def unread(self) -> bytes:
-        return b"".join(self.frames) + bytes(self.partial)
-
-
-def _frame_size(data: bytearray) -> int | None:
-    """The length of the frame ``data`` starts with, once its header is there (RFC 6455, 5.2)."""
-    if len(data) < 2:
-        return None
-    length, header = data[1] & 0x7F, 2
-    if length == 126:
-        if len(data) < 4:
-            return None
-        length, header = int.from_bytes(data[2:4], "big"), 4
-    elif length == 127:
-        if len(data) < 10:
-            return None
-        length, header = int.from_bytes(data[2:10], "big"), 10
-    return header + (4 if data[1] & 0x80 else 0) + length
-
-
-def rest_of(tail: FrameTail | None) -> str:
-    return base64.b64encode(tail.unread()).decode("ascii") if tail is not None else ""
-
-
-def rest_bytes(picked: Picked) -> bytes:
-    return base64.b64decode(picked.rest) if picked.rest else b""

@@ -126,7 +126,7 @@ class HttpFront:
         if self.limits.trust_proxy and isinstance(connection, Peer) and connection.counted is not None:
             forwarded = forwarded_address(request.headers)
             address = forwarded or connection.counted
-            refusal = self.guard.reassign(connection.counted, address)
+            refusal = self.guard.reassign(connection.counted, address, time.monotonic())
             if refusal is not None:
                 return text_response(HTTPStatus.TOO_MANY_REQUESTS, refusal + "\n")
             connection.counted, connection.client_address = address, forwarded

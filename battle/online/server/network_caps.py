@@ -18,7 +18,7 @@ import math
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.server.address_guard import AddressGuard
+from battle.online.server.address_guard import AddressGuard, making_kind
 from battle.online.server.guard_counts import CountsNow
 from battle.online.server.live_games import LiveGames
 
@@ -39,7 +39,7 @@ def refuse_start(
     ``creates_per_hour`` (the last look before the game is made); False only looks.
 
     The network's games are those of this process, those the store has of the other processes and
-    those any process is making (``guard.counts``' ``making``), each once; ``game``, the one about to
+    those any process is making (``guard.counts``' marks of ``making_kind``), each once; ``game``, the one about to
     be made, joins the last until ``guard.made`` says it was stored or failed. The count, the start
     and that mark are one block of the counts the processes share, so two processes' creates at the
     same moment cannot both take the network's last game or its last start."""
@@ -48,7 +48,7 @@ def refuse_start(
     now = time.monotonic()
     with guard.counts.held(now) as counts:
         games = live.networks.games(network, solver=solver, unfinished=live.is_unfinished)
-        games |= live.games_elsewhere(network, solver=solver) | counts.making(network, solver, now)
+        games |= live.games_elsewhere(network, solver=solver) | counts.marked(making_kind(solver), network, now)
         held = len(games) + elsewhere
         if solver and held >= limits.solver_games_per_network:
             raise ProtocolError(
@@ -64,7 +64,7 @@ def refuse_start(
             )
         refuse_fast_start(guard, address, take=take, within=counts)
         if game is not None:
-            counts.put_making(network, solver, game, now + MAKING_SECONDS)
+            counts.put_mark(making_kind(solver), network, game, now + MAKING_SECONDS)
     return network
 
 

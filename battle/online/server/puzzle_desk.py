@@ -25,7 +25,6 @@ A device key is a bearer token, stored as given: whoever holds it reads and move
 from __future__ import annotations
 
 import asyncio
-import collections
 import itertools
 import random
 import time
@@ -45,7 +44,7 @@ from battle.online.protocol.puzzle_messages import (
     puzzle_news_json,
 )
 from battle.online.server import wire_puzzles
-from battle.online.server.address_guard import network_of
+from battle.online.server.address_guard import AddressGuard, network_of
 from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames
 from battle.online.server.puzzle_ledger import (
@@ -87,9 +86,15 @@ TABLES = (
 
 
 OPEN_PER_NETWORK = 8
-"""Connections of one network that may hold a puzzle open at once: a household's or a class's tabs.
-An open puzzle stops its connection's idle clock as a game does, so without this bound 157 networks
-of 64 connections each held every one of 10,000 connection slots with puzzles nobody played."""
+"""Connections of one network that may hold a puzzle open at once, in every process together: a
+household's or a class's tabs. An open puzzle stops its connection's idle clock as a game does, so
+without this bound 157 networks of 64 connections each held every one of 10,000 connection slots with
+puzzles nobody played."""
+PUZZLES = "puzzles"
+"""What ``AddressGuard.take_hold`` counts a network's open puzzles as."""
+NEW_DEVICE = "puzzle_device"
+"""The kind of the shared counts' marks of device keys a network opened a puzzle under that have no
+rating row yet: each counts as a rating it started for an hour (``NEW_DEVICES_PER_HOUR``)."""
 
 
 @dataclass(eq=False)
@@ -110,23 +115,21 @@ class PuzzleDesk:
         self,
         live: LiveGames,
         work: SolverWork | None,
-        ipv6_prefix: int,
+        guard: AddressGuard,
         clock: Callable[[], float] = time.time,
         puzzles: Sequence[Puzzle] | None = None,
     ) -> None:
         self.live = live
         self.work = work
-        self.ipv6_prefix = ipv6_prefix
+        self.guard = guard
+        """Where each network's open puzzles are counted, in every process (``OPEN_PER_NETWORK``)."""
+        self.ipv6_prefix = guard.limits.ipv6_prefix
         self.clock = clock
         self._puzzles = puzzles
         self._by_id: dict[str, Puzzle] | None = None
         self._loading: asyncio.Future[list[Puzzle]] | None = None
         """The one read of the shipped set, on a thread: every first request waits for the same one."""
         self.solving: dict[Client, _Solving] = {}
-        self._unrated: dict[str, dict[str, float]] = {}
-        """Device keys opened by each network that have no row yet, with when: they count as started."""
-        self.open_by_network: collections.Counter[str] = collections.Counter()
-        """Puzzles open now, by network (``OPEN_PER_NETWORK``)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._seats = itertools.count(1)
         self.rng = random.Random()
@@ -203,31 +206,56 @@ class PuzzleDesk:
         )
         return int(rows[0][0])
 
-    def _new_devices(self, network: str, now: float) -> int:
-        """Devices the network started this hour: rows made, and keys opened that have no row yet
-        (a row comes only when an attempt is decided, so counting rows alone let 30 become 64)."""
-        rows = self.live.store.read_rows(
-            "SELECT COUNT(*) FROM puzzle_devices WHERE network = ? AND created_at > ?", (network, now - 3600.0)
-        )
-        opened = self._unrated.get(network, {})
-        for device in [device for device, at in opened.items() if at <= now - 3600.0]:
-            del opened[device]
-        if not opened:
-            self._unrated.pop(network, None)
-        return int(rows[0][0]) + len(opened)
+    def _start_rating(self, network: str, device: str, now: float) -> None:
+        """Count ``device``, which has no rating, as one its network starts this hour, or refuse it:
+        the rows made this hour and the keys opened that have no row yet (a row comes only when an
+        attempt is decided, so counting rows alone let 30 become 64), marked in the counts every
+        process shares, in one block (two processes cannot both take a network's last start)."""
+        moment = time.monotonic()
+        with self.guard.counts.held(moment) as counts:
+            opened = counts.marked(NEW_DEVICE, network, moment)
+            if device in opened:
+                return
+            rows = self.live.store.read_rows(
+                "SELECT COUNT(*) FROM puzzle_devices WHERE network = ? AND created_at > ?", (network, now - 3600.0)
+            )
+            if int(rows[0][0]) + len(opened) >= NEW_DEVICES_PER_HOUR:
+                raise ProtocolError(
+                    ErrorCode.BUSY,
+                    f"your network started {NEW_DEVICES_PER_HOUR} puzzle ratings in the last hour; "
+                    "try again later, or use a browser that has one",
+                    params={"why": "new_devices", "count": NEW_DEVICES_PER_HOUR},
+                )
+            counts.put_mark(NEW_DEVICE, network, device, moment + 3600.0)
 
     # -- the requests --------------------------------------------------------------------------
 
     async def open(self, client: Client, message: OpenPuzzle) -> None:
         """Show the puzzle asked for (or the next near the device's rating) with the device's standing."""
         network = network_of(client.address, self.ipv6_prefix)
-        held = self.solving.get(client)
-        if self.open_by_network[network] >= OPEN_PER_NETWORK and (held is None or held.network != network):
+        replacing = client in self.solving  # its puzzle counted already
+        if not replacing and not self.guard.take_hold(PUZZLES, client.address, OPEN_PER_NETWORK, time.monotonic()):
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"your network has {OPEN_PER_NETWORK} puzzles open already; close one first",
                 params={"why": "puzzles_open", "count": OPEN_PER_NETWORK},
             )
+        try:
+            puzzle, standing = await self._chosen(network, message)
+        except BaseException:
+            if not replacing:
+                self.guard.let_go(PUZZLES, client.address, time.monotonic())
+            raise
+        if replacing:
+            self._close(client)  # its count goes to the puzzle that replaces it
+        solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
+        client.holds(solving)
+        rating = self.puzzle_rating(message.device, puzzle)
+        self._tell(client, wire_puzzles.puzzle_shown(puzzle, rating, standing))
+
+    async def _chosen(self, network: str, message: OpenPuzzle) -> tuple[Puzzle, Standing]:
+        """The puzzle ``message`` asks for and its device's standing, or a refusal: the network's
+        attempts or new ratings this hour, or no such puzzle."""
         standing = self.standing(message.device)
         now = self.clock()
         if self._recent_attempts(network, now) >= ATTEMPTS_PER_HOUR:
@@ -236,16 +264,8 @@ class PuzzleDesk:
                 f"your network tried {ATTEMPTS_PER_HOUR} puzzles in the last hour; try again later",
                 params={"why": "puzzle_attempts", "count": ATTEMPTS_PER_HOUR},
             )
-        fresh = standing is None and message.device not in self._unrated.get(network, {})
-        if fresh and self._new_devices(network, now) >= NEW_DEVICES_PER_HOUR:
-            raise ProtocolError(
-                ErrorCode.BUSY,
-                f"your network started {NEW_DEVICES_PER_HOUR} puzzle ratings in the last hour; "
-                "try again later, or use a browser that has one",
-                params={"why": "new_devices", "count": NEW_DEVICES_PER_HOUR},
-            )
         if standing is None:
-            self._unrated.setdefault(network, {}).setdefault(message.device, now)
+            self._start_rating(network, message.device, now)
         standing = standing or NEWCOMER
         if message.puzzle is not None:
             puzzle = await self.puzzle(message.puzzle)
@@ -261,12 +281,7 @@ class PuzzleDesk:
             if found is None:
                 raise ProtocolError(ErrorCode.NOT_FOUND, "no puzzle of that theme", params={"what": "puzzle"})
             puzzle = found
-        self.forget(client)
-        solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
-        self.open_by_network[network] += 1
-        client.holds(solving)
-        rating = self.puzzle_rating(message.device, puzzle)
-        self._tell(client, wire_puzzles.puzzle_shown(puzzle, rating, standing))
+        return puzzle, standing
 
     async def move(self, client: Client, message: PuzzleMove) -> None:
         """Judge one move of the connection's puzzle; a right one is played with the line's reply."""
@@ -301,16 +316,19 @@ class PuzzleDesk:
         self._tell(client, wire_puzzles.puzzle_solution(session.puzzle, rest, change))
 
     def forget(self, client: Client) -> None:
-        """The connection left or opened another puzzle: its refutation search stops."""
+        """The connection left: its refutation search stops, and its network holds one puzzle fewer."""
+        if self._close(client):
+            self.guard.let_go(PUZZLES, client.address, time.monotonic())
+
+    def _close(self, client: Client) -> bool:
+        """The connection's puzzle closed (its refutation search stopped); False when it had none."""
         solving = self.solving.pop(client, None)
         if solving is None:
-            return
-        self.open_by_network[solving.network] -= 1
-        if self.open_by_network[solving.network] <= 0:
-            del self.open_by_network[solving.network]
+            return False
         if solving.refuting is not None:
             solving.refuting.cancel()
         client.released(solving)
+        return True
 
     # -- rating --------------------------------------------------------------------------------
 
@@ -389,7 +407,8 @@ class PuzzleDesk:
             self.live.committer.forgive(key)
             raise
         if known is None:  # its row counts it from now on
-            self._unrated.get(solving.network, {}).pop(device, None)
+            with self.guard.counts.held(time.monotonic()) as counts:
+                counts.drop_mark(NEW_DEVICE, device)
         return change
 
     # -- the refutation ------------------------------------------------------------------------

@@ -8,8 +8,9 @@ unfinished games of its shard, so a process started again after a crash holds wh
 one held. A process that makes a game (a create, a rematch, a game against the solver) draws ids
 until one falls in its own shard: N draws on average, each 8 random bytes.
 
-A fresh connection goes to its client network's home process (``home_of``): the counts a
-network is held to (connections, wrong codes, starts, games waiting) are kept in one place.
+A fresh connection goes to the process its ``?at=`` names (one a client was sent ``elsewhere`` to),
+else to its client network's home process (``home_of``), which spreads the networks over the
+processes; what a network is held to is counted once for all of them (``guard_counts``).
 
 Pure: no sockets, no processes.
 """
@@ -35,7 +36,7 @@ class Shard:
 
     @property
     def alone(self) -> bool:
-        """One process serves every game (``--processes 1``): nothing is ever handed over."""
+        """One process serves every game (``--processes 1``): nothing is ever answered ``elsewhere``."""
         return self.count == 1
 
     def holds(self, game_id: str) -> bool:

@@ -1,21 +1,24 @@
 """``serve --processes N``: N game processes behind one port, each started again when it dies.
 
-The supervisor holds the listening socket and does one thing per connection: it accepts it and
-passes it, unread, to the game process that is the home of its client's network
-(``shards.home_of``), or to the next one while that one is starting. Behind a trusted proxy,
-where every peer is the proxy, the client's network is in the request's head: the supervisor
-looks at it without reading it (``MSG_PEEK``; a proxy sends a head whole, nginx and Caddy buffer
-it before they connect), so a connection is counted under its network's caps in the process
-that answers its handshake. That process reads the request and serves it, and passes the
-connection on when its client picks a game another process holds (``process_link``). So the
-supervisor's cost is an ``accept`` and a ``sendmsg`` a connection, and a peek behind a proxy.
+The supervisor holds the listening socket and does one thing per connection: it accepts it, looks
+at its request's head without reading it (``MSG_PEEK``; a client sends its head at once, and nginx
+and Caddy buffer it whole before they connect) and passes it, unread, to the process the head's
+``?at=`` names (``server_groups.process_at``: a game held there, whose address the client was sent
+``elsewhere`` to), else to the home of its client's network (``shards.home_of``; behind a trusted
+proxy the network its ``X-Forwarded-For`` names), or to the next one up while that one is starting.
+That process reads the request and serves it; a request for a game another process holds is
+answered ``elsewhere`` with that process's place, and the client connects again there. So the
+supervisor's cost is an ``accept``, a peek and a ``sendmsg`` a connection. A connection whose head
+does not come (or one past ``PEEKS_PER_NETWORK`` of its network waiting at once, or past
+``PEEKING`` in all) goes to its network's home as it is: a stranger's silent connections never
+hold up another's.
 
 A game process that exits (a crash, ``kill -9``) is started again at once with the same index:
 it loads its shard's unfinished games from the database (every acknowledged move is there)
 and its clients, who lost their connection, reconnect and resume, resending the moves they
-had no ``ack`` for (a move id the game has is acknowledged again, not played twice). The others
-are told (``Restarted``), so the connections they counted for it are let go. A process that
-exits within ``START_SECONDS`` of its start three times in a row stops the whole server.
+had no ``ack`` for (a move id the game has is acknowledged again, not played twice); the process in
+its place lets go of the connections it had counted (``guard_counts``). A process that exits within
+``START_SECONDS`` of its start three times in a row stops the whole server.
 
 Each game process is this program again (``serve`` with the same flags and ``--process-of I/N``),
 so it opens the database, and the solver pool in process 0, as one server does (process 0 serves
@@ -37,10 +40,11 @@ from pathlib import Path
 
 from websockets.datastructures import Headers
 
+from battle.online.protocol.server_groups import group_of_url, process_at
 from battle.online.server import handoff
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import forwarded_address
-from battle.online.server.handoff import Fresh, Restarted
+from battle.online.server.handoff import Fresh
 from battle.online.server.shards import home_of
 
 READY = "ready"
@@ -51,21 +55,29 @@ FAILED_STARTS = 3
 """Starts in a row that fail before the server gives up."""
 PASS_WAIT = 2.0
 """Seconds the supervisor tries to pass one connection (every process full or starting) before it drops it."""
+ASKED_WAIT = 15.0
+"""Seconds a connection whose ``?at=`` names a process being started again waits for it (a killed
+process loads its games and listens in under a second with a few; each game more is one more read):
+then it goes to the next one, which answers in words. One that misses its beats is not waited for."""
 BEAT = "beat"
 """What a game process prints every ``BEAT_SECONDS`` from its event loop, once ready: it is alive."""
 BEAT_SECONDS = 1.0
 LATE_SECONDS = 3.0
 """A process silent this long gets no new connections (they go to the next process) until it beats."""
 HEAD_BYTES = 16_384
-"""The most of a request's head looked at for its forwarded address: nginx's default header buffers
-hold 8 KiB, so a head from a proxy fits; a longer one is the proxy's own network's."""
+"""The most of a request's head looked at for its ``at`` and its forwarded address: nginx's default
+header buffers hold 8 KiB, so a head from a proxy fits; a longer one goes to its peer's home."""
 HEAD_SECONDS = 5.0
-"""How long a connection behind a proxy may take to show its head before it goes to the proxy's own
-network's home (a proxy sends it at once; websockets gives a handshake 10 s)."""
-HEAD_PAUSE = 0.01
-"""Seconds between two looks at a head that came in parts."""
-PEEKING = 256
-"""Connections at once whose heads the supervisor waits for; the next ones wait in the listen queue."""
+"""How long a connection may take to show its head before it goes to its peer's network's home
+(a browser and a proxy send it at once; websockets gives a handshake 10 s)."""
+HEAD_PAUSE = 0.02
+"""Seconds between two looks at a head that came in parts (a head not begun is waited for by the
+loop's readiness, at no cost)."""
+PEEKING = 1024
+"""Connections at once whose heads the supervisor waits for; the next ones go to their home unpeeked."""
+PEEKS_PER_NETWORK = 16
+"""Connections of one client network (not behind a trusted proxy, whose peers are all the proxy) whose
+heads are waited for at once: a household's tabs; its next ones go to its home unpeeked."""
 STUCK_SECONDS = 20.0
 """A process silent this long (stopped, its loop blocked) is killed and started again like a dead one:
 long enough that a loaded machine's late loop (seconds at load 30) is not taken for a stuck one."""
@@ -85,8 +97,11 @@ class Supervisor:
         *,
         trust_proxy: bool = False,
         ipv6_prefix: int = 64,
+        group: str | None = None,
     ) -> None:
         self.listener = listener
+        self.group = group
+        """This server's group (``--group``): ``at`` names its processes as ``GROUP.I``; None: as ``I``."""
         self.count = count
         self.command = list(command)
         self.folder = folder
@@ -94,13 +109,16 @@ class Supervisor:
         self.ipv6_prefix = ipv6_prefix
         self.ready = [False] * count
         """Which processes take connections now."""
+        self.late = [False] * count
+        """Which processes run but miss their beats (a stopped or stuck one): not waited for."""
         self.processes: list[asyncio.subprocess.Process | None] = [None] * count
         self.failure: str | None = None
         """Why the server stopped on its own (a process that would not start), else None."""
         self._stopping = asyncio.Event()
         self._all_ready = asyncio.Event()
         self._outbox = handoff.Outbox()
-        self._peeking = asyncio.Semaphore(PEEKING)
+        self._peeks: dict[str, int] = {}
+        """Connections whose heads are waited for now, by their peer's network."""
         self._passing: set[asyncio.Task[None]] = set()
 
     def pids(self) -> list[int]:
@@ -160,7 +178,6 @@ class Supervisor:
                 await self._follow_beats(index, process)
             code = await process.wait()
             self.ready[index] = False
-            self._tell_all(Restarted(index))
             if self._stopping.is_set():
                 return
             failed = failed + 1 if loop.time() - begun < START_SECONDS else 0
@@ -187,6 +204,7 @@ class Supervisor:
                 except TimeoutError:
                     if loop.time() - heard < STUCK_SECONDS:
                         self.ready[index] = False
+                        self.late[index] = True
                         with contextlib.suppress(OSError):  # a full disk: the others wait on it as before
                             late.touch()
                         log.warning(
@@ -204,16 +222,12 @@ class Supervisor:
                 if not self.ready[index]:
                     log.warning("process %d of the server answers again", index)
                     self.ready[index] = True
+                    self.late[index] = False
                     late.unlink(missing_ok=True)
                 heard = loop.time()
         finally:
+            self.late[index] = False
             late.unlink(missing_ok=True)
-
-    def _tell_all(self, note: Restarted) -> None:
-        for other in range(self.count):
-            if other != note.index and self.ready[other]:
-                with contextlib.suppress(OSError):
-                    self._outbox.send(handoff.process_socket(self.folder, other), note)
 
     # -- the connections -----------------------------------------------------------------
 
@@ -227,28 +241,44 @@ class Supervisor:
                 await asyncio.sleep(0.1)
                 continue
             address = str(peer[0]) if peer else "unknown"
-            if not self.trust_proxy:
+            network = network_of(address, self.ipv6_prefix)
+            waiting = self._peeks.get(network, 0)
+            if len(self._passing) >= PEEKING or (not self.trust_proxy and waiting >= PEEKS_PER_NETWORK):
                 with connection:
-                    await self._pass(connection, address, address)
+                    await self._pass(connection, address, address, None)
                 continue
-            await self._peeking.acquire()
-            task = asyncio.create_task(self._pass_by_head(connection, address))
+            self._peeks[network] = waiting + 1
+            task = asyncio.create_task(self._pass_by_head(connection, address, network))
             self._passing.add(task)
             task.add_done_callback(self._passing.discard)
 
-    async def _pass_by_head(self, connection: socket.socket, proxy: str) -> None:
-        """Pass a connection from a trusted proxy to the home of the network its head forwards."""
+    async def _pass_by_head(self, connection: socket.socket, peer: str, network: str) -> None:
+        """Pass a connection to the process its head's ``at`` names, else to the home of its client's
+        network (behind a trusted proxy, the one its head forwards)."""
         try:
             with connection:
                 head = await peek_head(connection)
-                await self._pass(connection, forwarded_by(head) or proxy, proxy)
+                forwarded = forwarded_by(head) if self.trust_proxy else None
+                asked = process_at(place_asked(head), self.group, self.count)
+                await self._pass(connection, forwarded or peer, peer, asked)
         finally:
-            self._peeking.release()
+            left = self._peeks[network] - 1
+            if left:
+                self._peeks[network] = left
+            else:
+                del self._peeks[network]
 
-    async def _pass(self, connection: socket.socket, address: str, peer: str) -> None:
-        """Pass ``connection`` to the home of ``address``'s network, or the next one that takes it."""
-        first = home_of(network_of(address, self.ipv6_prefix), self.count)
+    async def _pass(self, connection: socket.socket, address: str, peer: str, asked: int | None) -> None:
+        """Pass ``connection`` to process ``asked`` (None: the home of ``address``'s network), or while
+        that one is down the next one that takes it."""
+        first = home_of(network_of(address, self.ipv6_prefix), self.count) if asked is None else asked
         loop = asyncio.get_running_loop()
+        if asked is not None:  # a process being started again holds the game asked for: it is waited for
+            starting = loop.time() + ASKED_WAIT
+            while not self.ready[asked] and not self.late[asked] and loop.time() < starting:
+                if self._stopping.is_set():
+                    return
+                await asyncio.sleep(0.02)
         given_up = loop.time() + PASS_WAIT
         while loop.time() < given_up:
             for offset in range(self.count):  # its home, or while that one is down the next one up
@@ -268,7 +298,9 @@ class Supervisor:
 
 async def peek_head(connection: socket.socket) -> bytes:
     """What ``connection`` sent of its request's head, left unread for the process it goes to: up to
-    its blank line, ``HEAD_BYTES``, its close or ``HEAD_SECONDS``, whichever comes first."""
+    its blank line, ``HEAD_BYTES``, its close or ``HEAD_SECONDS``, whichever comes first. Until its
+    first byte the loop wakes this only when one comes; a head begun is looked at every
+    ``HEAD_PAUSE`` (a peeked byte keeps the socket readable)."""
     loop = asyncio.get_running_loop()
     given_up = loop.time() + HEAD_SECONDS
     seen = b""
@@ -282,9 +314,31 @@ async def peek_head(connection: socket.socket) -> bytes:
         else:
             if not seen or b"\r\n\r\n" in seen or len(seen) >= HEAD_BYTES:
                 return seen
-        if loop.time() >= given_up:
+        left = given_up - loop.time()
+        if left <= 0:
             return seen
-        await asyncio.sleep(HEAD_PAUSE)
+        if seen:
+            await asyncio.sleep(min(HEAD_PAUSE, left))
+            continue
+        readable: asyncio.Future[None] = loop.create_future()
+        loop.add_reader(connection.fileno(), _wake, readable)
+        try:
+            await asyncio.wait_for(readable, left)
+        except TimeoutError:
+            return seen
+        finally:
+            loop.remove_reader(connection.fileno())
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def place_asked(head: bytes) -> str | None:
+    """The ``at`` of the address in ``head``'s request line (``GET /?at=1 HTTP/1.1``), or None."""
+    parts = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
+    return group_of_url(parts[1]) if len(parts) == 3 else None
 
 
 def forwarded_by(head: bytes) -> str | None:

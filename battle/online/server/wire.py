@@ -118,8 +118,9 @@ def created(room: Room, invite: str, watch: str, token: str, invite_secret: str,
 
 
 def elsewhere(group: str, request: str) -> Elsewhere:
-    """The answer to a ``request`` (``join``, ``watch``, ``resume``) whose game the server group
-    ``group`` holds: the client connects there and asks again."""
+    """The answer to a ``request`` whose game (``join``, ``watch``, ``resume``), or the lobby, is held at
+    the place ``group`` names (a server group, or a process: ``server_groups.place_at``): the client
+    connects there and asks again."""
     return Elsewhere(group, request)
 
 

@@ -346,23 +346,29 @@ def draw_study_box(
 
 
 def _draw_legend(surface: pygame.Surface, fonts: theme.Fonts, x: int, y: int, width: int, scale: float) -> None:
-    """What the badge colours mean, in one line of sample chips."""
-    size = 12.5 * scale
+    """What the badge colours mean, in one line of sample chips: every chip, in smaller type where
+    the words are longer (German's four do not fit the panel at the English size, and "~ Schätzung",
+    the mark every estimated badge carries, is the one a cut line would leave out)."""
     height = max(10, round(17 * scale))
-    right = x + width
-    for text, colour in (
+    chips = (
         (_("{BEST_MARK} best").format(BEST_MARK=BEST_MARK), BEST_COLOUR),
         (_("2 worse"), NEAR_COLOUR),
         (_("10 worse"), FAR_COLOUR),
         (_("~ estimate"), theme.mix(NEAR_COLOUR, (150, 160, 150), 0.35)),
-    ):
-        label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
-        chip = pygame.Rect(x, y, label.get_width() + round(12 * scale), height)
-        if chip.right > right:
+    )
+    pad, gap = round(12 * scale), round(6 * scale)
+    size = 12.5 * scale
+    while size > 8 * scale:
+        words = sum(fonts.width(text, size, bold=BEST_MARK not in text) for text, _colour in chips)
+        if words + len(chips) * pad + (len(chips) - 1) * gap <= width:
             break
+        size -= 0.5 * scale
+    for text, colour in chips:
+        label = fonts.text(text, size, BADGE_TEXT, bold=BEST_MARK not in text)  # the bold face has no star
+        chip = pygame.Rect(x, y, label.get_width() + pad, height)
         pygame.draw.rect(surface, colour, chip, border_radius=height // 2)
         surface.blit(label, label.get_rect(center=chip.center))
-        x = chip.right + round(6 * scale)
+        x = chip.right + gap
 
 
 def _state_line(info: StudyInfo, now: float) -> tuple[str, theme.Colour]:

@@ -78,6 +78,9 @@ class Settings:
     """The server address last used for online play (``ws://`` or ``wss://``)."""
     volume: float = 0.7
     """The sound effects' volume, 0 to 1 (``battle.ui.sound``)."""
+    background_par: bool = True
+    """Work out the par of a deal no catalogue knows while it is played (``battle.atlas.par_finder``:
+    one thread at the lowest priority, stopped while the solver works for the player)."""
     muted: bool = False
     """The sound is off (M in the window)."""
     language: str = ""
@@ -175,6 +178,7 @@ def _apply(settings: Settings, data: dict) -> list[str]:
     )
     take("human_first", isinstance(data.get("human_first"), bool), data.get("human_first"))
     take("muted", isinstance(data.get("muted"), bool), data.get("muted"))
+    take("background_par", isinstance(data.get("background_par"), bool), data.get("background_par"))
     volume = _number_within(data.get("volume"), (0.0, 1.0))
     take("volume", volume is not None, volume)
     language = data.get("language")

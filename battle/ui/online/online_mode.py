@@ -26,7 +26,6 @@ from battle.rules.board import Move, move_name
 from battle.rules.wording import took_sentence
 from battle.ui.online.online_state import (
     clock_text,
-    describe_end,
     last_mover,
     presence_of,
     seat_of,
@@ -275,6 +274,7 @@ class OnlineMode(ServerGame):
     def abort(self) -> StatusLine:
         """Call the game off; what the status line says."""
         self.session.send(Abort())
+        self.called_off = self.state.game
         return StatusLine(_("You called the game off: it counts for nothing."), "info")
 
     def ask_for_record(self) -> StatusLine:
@@ -318,7 +318,7 @@ class OnlineMode(ServerGame):
                 "quiet",
             )
         if self.finished:
-            return StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good")
+            return self.game_over_line(state)
         if self.watching:
             mover = 1 if state.to_move == 1 else 2
             watched = _("You are watching: {name} is to move.").format(name=name_of(state, mover))
@@ -368,7 +368,8 @@ class OnlineMode(ServerGame):
         left = self.seconds_left()
         roles = []
         for seat in (1, 2):
-            parts = [_("Player {seat}").format(seat=seat)]
+            label = _("Player {seat}").format(seat=seat)
+            parts = [] if name_of(self.state, seat) == label else [label]  # a nameless seat's card says it once
             if seat == seat_of(self.state):
                 link = {"connected": "connected", "closed": "offline"}.get(self.link.state, "reconnecting")
                 parts += [seat_word("you"), seat_word(link)]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from battle.i18n import N_, _
 from battle.online.client.state_game import ended_unplayed, name_of, result_of_state
-from battle.online.client.wording import end_cause
+from battle.online.client.wording import end_cause, unplayed_end
 from battle.ui.online.online_state import seat_of
 from battle.ui.play.result_scene import FinishedGame, ResultScene, result_details
 
@@ -70,11 +70,10 @@ class OnlineResultScene(ResultScene):
         if result is None:
             return "", ""
         if ended_unplayed(state):  # called off or expired: no winner, no draw, it counts for nothing
+            said = unplayed_end(state, called_off_here=state.game == self.online_play.online.called_off) or ""
             if state.result is not None and state.result.reason == "expired":
-                return _("Expired"), _("Nobody joined in time: the game expired and counts for nothing.")
-            return _("Called off"), _(
-                "The game was called off (by a player, or because nobody moved in time); it counts for nothing."
-            )
+                return _("Expired"), said
+            return _("Called off"), said
         cause = end_cause(state)
         details = cause if cause is not None else result_details(result, self.play.match.game.position.tiles_left())
         if result.winner is None:

@@ -88,9 +88,10 @@ def open_question(state: State) -> str | None:
     return None
 
 
-def describe_end(state: State) -> str:
-    """The end in a sentence: "Bob resigned; you win, 40-62." or "You win 140-130 (by 10)."."""
-    return end_sentence(state)
+def describe_end(state: State, called_off_here: bool = False) -> str:
+    """The end in a sentence: "Bob resigned; you win, 40-62." or "You win 140-130 (by 10)."
+    (``called_off_here``: this window sent the game's ``abort``)."""
+    return end_sentence(state, called_off_here)
 
 
 def took_text(state: State, mover: int, move: str, kind: int, points: int) -> str:

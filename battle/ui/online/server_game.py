@@ -83,6 +83,8 @@ class ServerGame:
         self.turn_ends: float | None = None
         """``time.monotonic()`` when the side to move runs out of time, with a time limit."""
         self.record_asked_at: float | None = None
+        self.called_off: str | None = None
+        """The game this player called off (Abort): its card says who did, which the server's result does not."""
         self.record: str | None = None
         """The record the server sent for saving, until the screen takes it."""
         self.declined_rematch: str | None = None
@@ -242,8 +244,14 @@ class ServerGame:
         if arrival is not None and not self.watching:
             self.screen.app.sounds.play(arrival)
         if state.status == "finished" and previous.status != "finished":
-            said.append(StatusLine(_("Game over: {describe_end}").format(describe_end=describe_end(state)), "good"))
+            said.append(self.game_over_line(state))
         return change
+
+    def game_over_line(self, state: State) -> StatusLine:
+        """The status line of a finished game: how it ended, said as to the player who called it off
+        when this window did."""
+        end = describe_end(state, state.game == self.called_off)
+        return StatusLine(_("Game over: {describe_end}").format(describe_end=end), "good")
 
     def _rebuild(self, state: State) -> _Change:
         """Follow the state's game from its start (a rematch, or a state the board does not follow

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING
 from battle.i18n import N_, _, ngettext
 from battle.rules.board import Move, Position, move_name
 from battle.rules.wording import about, level_word, plural, to_move_sentence, took_sentence
-from battle.ui.play.thinking import Hint, hint_search, level_move, plain_level_move, plays_without_kernels
+from battle.ui.play.thinking import (
+    Hint,
+    hint_search,
+    level_move,
+    plain_level_move,
+    plain_time_limit,
+    plays_without_kernels,
+)
 from battle.ui.sound.events import Event
 from battle.ui.widgets.animations import Removal
 from battle.ui.widgets.hud import StatusLine
@@ -77,12 +84,16 @@ class GameMode:
         """When the result card comes up, once the last move's animations are over."""
         self.rng = random.Random()
         match = screen.match
-        if match.against_solver and not match.game.is_over() and not plays_without_kernels(match.level):
-            # master and perfect wait for the kernels, so their player will wait for the compile: it runs at
-            # the window's priority from the game's start, not from the solver's first turn (beside two busy
-            # loops master's first reply after a move at 10 s: 2.2 s against 5.4; benchmarks/first_reply.py).
-            # Frames meanwhile may wait up to ~68 ms for a core (``WINDOW_NICENESS``), while the player thinks.
+        timed = plain_time_limit(match.level) is not None
+        if match.against_solver and not match.game.is_over() and (timed or not plays_without_kernels(match.level)):
+            # perfect waits for the kernels and master plays shallower without them, so the compile runs at the
+            # window's priority from the game's start, not from the solver's first turn (beside two busy
+            # loops the kernels ready 12-20 s sooner; benchmarks/first_reply.py). Frames meanwhile may wait
+            # up to ~68 ms for a core (``WINDOW_NICENESS``), while the player thinks.
             screen.app.solver.waited_on.set()
+        self.plain_limit: float | None = None
+        """While the solver's move comes from plain Python within its level's time (master during a first
+        run's compile): those seconds, which the card says."""
 
     @property
     def position(self) -> Position:
@@ -267,6 +278,13 @@ class GameMode:
         screen = self.screen
         match = screen.match
         now = screen.clock
+        if self.plain_limit is not None and self.move_job is not None and screen.app.solver.ready:
+            # the kernels came while master's plain search ran (a load from the cache takes 1-18 s): their
+            # search to the level's whole depth answers instead, in milliseconds; the card's count goes on
+            screen.app.plain_solver.cancel()
+            self.plain_limit = None
+            run = level_move(match.level, self.rng, self.position)
+            self.move_job = screen.app.solver.submit(run, label="move", key=self.position.key())
         if match.solver_to_move() and self.move_job is None and self.solver_move is None and self.hint_job is None:
             self.think_started = now
             self.think_began = time.monotonic()
@@ -275,7 +293,9 @@ class GameMode:
                     # the kernels still compile (a first run): plain Python plays this level's move
                     plain = plain_level_move(match.level, self.rng, self.position)
                     self.move_job = screen.app.plain_solver.submit(plain, label="move", key=self.position.key())
+                    self.plain_limit = plain_time_limit(match.level)
                 else:
+                    self.plain_limit = None
                     run = level_move(match.level, self.rng, self.position)
                     self.move_job = screen.app.solver.submit(run, label="move", key=self.position.key())
             except (ImportError, MemoryError, ValueError) as error:
@@ -360,12 +380,15 @@ class GameMode:
         return None
 
     def preparing_seconds(self) -> float | None:
-        """While the solver's move waits for the kernels: how long their preparation has run (wall-clock
-        seconds since the worker began it, the first run's compile); None otherwise."""
-        if not self.preparing_solver():
-            return None
-        since = self.screen.app.solver.preparing_since
-        return self.thinking_seconds() if since is None else max(0.0, time.monotonic() - since)
+        """While the solver's move waits for the kernels (the first run's compile): how long the player
+        has waited for this move, the same clock as ``thinking_seconds``, so the card's count goes on
+        when the compile ends instead of jumping from the window's start (~50 s) to the move's (26 s);
+        None otherwise."""
+        return self.thinking_seconds() if self.preparing_solver() else None
+
+    def thinking_limit(self) -> float | None:
+        """The most seconds the solver's running move takes, when the card says it (``plain_limit``)."""
+        return self.plain_limit if self.thinking_seconds() is not None and self.move_job is not None else None
 
     def preparing_solver(self) -> bool:
         """Whether the solver's move waits for the kernels' first-run compile (master or perfect; the

@@ -81,7 +81,7 @@ def load_from(scene: SavingScreen, path: Path) -> None:
     scene.app.remember_folder(Path(path).parent)
     # The game goes on in the screen's mode: against the solver, the solver keeps its side
     # (and says so, since the record's names may be two people's).
-    match = Match(game, scene.match.solver_side, scene.match.level)
+    match = Match.from_file(game, scene.match.solver_side, scene.match.level)
     notice = loaded_notice(what, Path(path).name, game)
     if match.solver_side is not None and not game.is_over():
         side = game.names[match.solver_side - 1]

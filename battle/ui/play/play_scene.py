@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.core import ObjectID
 
+from battle.atlas.catalogue import deal_at_start
 from battle.i18n import _
 from battle.rules.board import Move, Position, cell_name
 from battle.rules.tiles import EMPTY, kind_value
@@ -102,6 +103,8 @@ class PlayScene(Scene):
         """What clicks, undo and the hint mean now: the game mode, or a ``StudyMode`` while analysis is on."""
         self._par_of: tuple[Game, Par | None] | None = None
         self.par()  # the catalogue loads here on the first game, not on a drawing frame
+        self._par_asked = False
+        """Whether the par finder was told of this game's deal (at the screen's first frame)."""
         self.refresh()
         self.status = StatusLine(notice, notice_kind) if notice else self.turn_status()
 
@@ -144,11 +147,23 @@ class PlayScene(Scene):
 
     def par(self) -> Par | None:
         """The game's par when its deal is catalogued and it began at the deal's start (see
-        ``Catalogue.par_at_start``); looked up again only when the screen shows another game."""
+        ``Catalogue.par_at_start``); once found, looked up again only when the screen shows another
+        game (a par worked out in the background enters the catalogue while the game is on)."""
         game = self.game
-        if self._par_of is None or self._par_of[0] is not game:
+        if self._par_of is None or self._par_of[0] is not game or self._par_of[1] is None:
             self._par_of = (game, self.app.catalogue.par_at_start(game.deal_number, game.start))
         return self._par_of[1]
+
+    def par_deal(self) -> int | None:
+        """The deal whose par this game is compared with: its number when it began at the deal's start."""
+        return deal_at_start(self.game.deal_number, self.game.start)
+
+    def want_par(self) -> None:
+        """A game of a deal no catalogue knows: its par is worked out in the background (if the settings allow)."""
+        finder = self.app.par_finder
+        number = self.par_deal()
+        if finder is not None and number is not None and self.par() is None:
+            finder.want(number)
 
     def animating(self) -> bool:
         return any(
@@ -503,6 +518,9 @@ class PlayScene(Scene):
 
     def update(self, dt: float) -> None:
         self.clock += dt
+        if not self._par_asked:
+            self._par_asked = True
+            self.want_par()
         now = self.clock
         self.animations = [a for a in self.animations if not a.done(now)]
         self.status = self.game_mode.poll() or self.status

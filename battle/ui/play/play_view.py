@@ -156,6 +156,7 @@ def panel_info(scene: GameOnScreen) -> PanelInfo:
                 colour=PLAYER_COLOURS[player - 1],
                 thinking=thinking,
                 preparing=preparing,
+                limit=scene.game_mode.thinking_limit() if thinking is not None else None,
                 pulse=pulse,
                 winner=result is not None and result.winner == player,
             )

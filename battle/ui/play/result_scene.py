@@ -17,7 +17,7 @@ from pygame_gui.core import ObjectID
 from battle.i18n import N_, _, ngettext
 from battle.rules.wording import about, shown_name
 from battle.ui.art import theme
-from battle.ui.play.par_words import ParComparison, compare_with_par
+from battle.ui.play.par_words import ParComparison, compare_with_par, par_phrase
 from battle.ui.scene import Scene
 from battle.ui.widgets.buttons import Button
 
@@ -36,9 +36,13 @@ class FinishedGame(Protocol):
 
     def par(self) -> Par | None: ...
 
+    def par_deal(self) -> int | None: ...
+
 
 FADE_SECONDS = 0.25
 """The veil over the finished game darkens over this time."""
+PAR_CHECK_SECONDS = 1.0
+"""While the par is worked out, the card looks once a second at the least it can be."""
 PAR_ROOM = 48
 """The card's extra height for par, at the design size: a line under each score and the par line."""
 
@@ -57,15 +61,27 @@ class ResultScene(Scene):
         self.play = play
         self.clock = 0.0
         self.buttons: dict[str, Button] = {}
+        self._par_shown: bool | None = None
+        """Whether the card drew the par's lines (None before its first frame)."""
 
     def card_rect(self) -> pygame.Rect:
         layout = self.app.layout
         scale = layout.scale
         width = min(round(500 * scale), layout.window[0] - 20)
-        height = min(round((330 + (PAR_ROOM if self.par_comparison() else 0)) * scale), layout.window[1] - 20)
+        # the par's room is kept while it is worked out, so that the card does not grow when it comes
+        par_room = PAR_ROOM if self.par_comparison() or self.par_pending() else 0
+        height = round((330 + par_room) * scale) + self._more_detail_lines(width) * round(20 * scale)
+        height = min(height, layout.window[1] - 20)
         rect = pygame.Rect(0, 0, max(100, width), max(100, height))
         rect.center = layout.mat.center
         return rect
+
+    def _more_detail_lines(self, width: int) -> int:
+        """Lines the sentence under the scores takes beyond its first (a game that left tiles, in German:
+        two at 800x600), each given its room so that the par's line stays clear of the buttons."""
+        details = self.card_text()[1]
+        size = 15 * self.app.layout.scale
+        return max(0, len(self.app.fonts.wrap(details, size, width - 40, max_lines=2)) - 1) if details else 0
 
     def build_ui(self) -> None:
         rect = self.card_rect()
@@ -115,9 +131,15 @@ class ResultScene(Scene):
 
     def update(self, dt: float) -> None:
         self.clock += dt
+        known = self.par_comparison() is not None
+        if self._par_shown is not None and known != self._par_shown:  # the par came while the card was up
+            self.on_resize()  # its lines take their room
+        self._par_shown = known
 
     def next_frame_in(self) -> float | None:
-        return 0.0 if self.clock < FADE_SECONDS else None  # the veil fades in, then nothing moves
+        if self.clock < FADE_SECONDS:
+            return 0.0  # the veil fades in, then nothing moves
+        return PAR_CHECK_SECONDS if self.par_pending() is not None else None
 
     def result(self) -> Result | None:
         """The result the card shows: the finished game's."""
@@ -141,6 +163,22 @@ class ResultScene(Scene):
             return None
         first = game.start.to_move
         return compare_with_par(result.scores, par.value, first, game.names[first - 1])
+
+    def par_pending(self) -> str | None:
+        """The card's par line while the par is worked out in the background (with the least it can
+        be, once known); None when the par is known or nobody works it out."""
+        finder = self.app.par_finder
+        number = self.play.par_deal()
+        game = self.play.match.game
+        if finder is None or number is None or self.play.par() is not None or not finder.working_on(number):
+            return None
+        if not game.position.is_over():
+            return None
+        bound = finder.lower_bound(number)
+        if bound is None:
+            return _("Par: being worked out in the background...")
+        first = game.names[game.start.to_move - 1]
+        return _("Par: being worked out; at least {par_phrase}.").format(par_phrase=par_phrase(bound, first))
 
     def draw(self, surface: pygame.Surface) -> None:
         fonts = self.app.fonts
@@ -190,11 +228,16 @@ class ResultScene(Scene):
         surface.blit(dash, dash.get_rect(center=(cx, score_rect.centery)))
         y += round((100 + (PAR_ROOM // 2 if compared is not None else 0)) * scale)
 
-        text = fonts.text(fonts.fit(details, 15 * scale, rect.w - 40), 15 * scale, theme.IVORY_DIM)
-        surface.blit(text, text.get_rect(midtop=(cx, y)))
-        if compared is not None:
-            y += text.get_height() + round(4 * scale)
-            line = fonts.text(fonts.fit(compared.sentence, 15 * scale, rect.w - 40), 15 * scale, theme.GOLD)
+        for words in fonts.wrap(details, 15 * scale, rect.w - 40, max_lines=2):  # a called-off game's sentence is long
+            text = fonts.text(words, 15 * scale, theme.IVORY_DIM)
+            surface.blit(text, text.get_rect(midtop=(cx, y)))
+            y += text.get_height()
+        pending = None if compared is not None else self.par_pending()
+        if compared is not None or pending is not None:
+            y += round(4 * scale)
+            sentence = compared.sentence if compared is not None else pending
+            colour = theme.GOLD if compared is not None else theme.IVORY_DIM
+            line = fonts.text(fonts.fit(sentence or "", 15 * scale, rect.w - 40), 15 * scale, colour)
             surface.blit(line, line.get_rect(midtop=(cx, y)))
 
 

@@ -43,7 +43,7 @@ def plain_level_move(
     level_name: str, rng: random.Random, position: Position
 ) -> Callable[[PlainOpponent, Task], Move | None]:
     """A run callable for the plain-Python opponent (``battle.players.PlainOpponent``): the same move
-    as ``level_move``'s at a level in ``PLAIN_LEVELS`` (up to expert), while the kernels compile."""
+    as ``level_move``'s at a level up to expert, master's within its time, while the kernels compile."""
     position = position.copy()
 
     def run(opponent: PlainOpponent, task: Task) -> Move | None:
@@ -57,6 +57,13 @@ def plays_without_kernels(level_name: str) -> bool:
     from battle.players import PLAIN_LEVELS
 
     return level_name in PLAIN_LEVELS
+
+
+def plain_time_limit(level_name: str) -> float | None:
+    """The seconds a level's plain Python move stops at (master's 5: ``TIMED_PLAIN_LEVELS``), else None."""
+    from battle.players import TIMED_PLAIN_LEVELS, get_level
+
+    return get_level(level_name).time_limit if level_name in TIMED_PLAIN_LEVELS else None
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,9 @@ class ReviewScene(Scene):
     def wait_background(self, timeout: float) -> bool:
         return self.job.wait(timeout)
 
+    def searching(self) -> bool:
+        return not self.job.done and not self.job.cancelled
+
     # -- input -------------------------------------------------------------------------------
 
     def controls(self) -> dict[str, Button]:

@@ -197,7 +197,7 @@ class TitleGames:
         if isinstance(loaded, StatusLine):
             return loaded
         game, what = loaded
-        self.begin(Match(game, solver_side, level), loaded_notice(what, path.name, game), "good")
+        self.begin(Match.from_file(game, solver_side, level), loaded_notice(what, path.name, game), "good")
         return None
 
 

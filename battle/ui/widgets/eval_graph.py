@@ -204,8 +204,8 @@ def _draw(
     pygame.draw.line(
         surface, theme.IVORY_FAINT, (plot.left, round(zero)), (plot.right - 1, round(zero)), max(2, round(2 * scale))
     )
-    texts = _draw_side_labels(surface, plot, names, fonts, label_size, zero)
     _draw_curve(surface, points, review.evals_exact, scale)
+    texts = _draw_side_labels(surface, plot, names, fonts, label_size, zero)  # over the curve: it never crosses them
     texts += _draw_markers(surface, review, to_x, to_y, fonts, label_size, scale)
     texts.append(_draw_end_label(surface, plot, points[-1], evals[-1], fonts, label_size))
     legend = _draw_legend(surface, plot, review, fonts, label_size * 0.95, scale)
@@ -325,7 +325,9 @@ def _outcome(review: Review, names: Sequence[str]) -> str:
 def _draw_side_labels(
     surface: pygame.Surface, plot: pygame.Rect, names: Sequence[str], fonts: theme.Fonts, size: float, zero: float
 ) -> list[pygame.Rect]:
-    """Which side of the zero line is whose lead, inside the plot's left corners; where they went."""
+    """Which side of the zero line is whose lead, inside the plot's left corners, each on a patch of
+    the plot's own ground (a curve that starts far from zero would run through the words); where
+    they went."""
     drawn = []
     for player, anchor in ((0, "topleft"), (1, "bottomleft")):
         label = fonts.text(
@@ -337,8 +339,10 @@ def _draw_side_labels(
         spot = (plot.left + inset, plot.top + inset) if player == 0 else (plot.left + inset, plot.bottom - inset)
         rect = label.get_rect(**{anchor: spot})
         if abs(rect.centery - zero) > size:
+            patch = rect.inflate(round(size * 0.5), round(size * 0.2))
+            pygame.draw.rect(surface, PLOT_BACKGROUND, patch, border_radius=round(size * 0.3))
             surface.blit(label, rect)
-            drawn.append(rect)
+            drawn.append(patch)
     return drawn
 
 

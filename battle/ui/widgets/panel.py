@@ -33,6 +33,9 @@ class PlayerInfo:
     the kernels' preparation has run)."""
     preparing: bool = False
     """While thinking: the solver's move waits for the kernels' first-run compile."""
+    limit: float | None = None
+    """While thinking: the most seconds the move takes, said under the count (master's plain Python
+    move during the first run's compile)."""
     pulse: float = 0.0
     """0..1: the score just went up."""
     winner: bool = False
@@ -139,7 +142,8 @@ class PanelView:
         shown = fonts.fit(shown_name(player.name), name_size, text_w, bold=True)
         name = fonts.text(shown, name_size, theme.IVORY, bold=True)
         lines = [] if player.thinking is not None else self.role_lines(rect, player, pad, scale)
-        rows = 2 if player.thinking is not None and player.preparing else max(1, len(lines))
+        two_rows = player.thinking is not None and (player.preparing or player.limit is not None)
+        rows = 2 if two_rows else max(1, len(lines))
         name_y = rect.y + (rect.h - name.get_height() - rows * line_h - round(6 * scale)) // 2
         surface.blit(name, (text_x, name_y))
         line_y = name_y + name.get_height() + round(1 * scale)
@@ -157,6 +161,12 @@ class PanelView:
             seconds = fonts.text(f"{player.thinking:4.1f} s", small, theme.IVORY_DIM)
             widest = fonts.width(_("thinking{dots}").format(dots="..."), small)
             surface.blit(seconds, (text_x + widest + round(8 * scale), line_y))
+            if player.limit is not None:
+                # a first run's compile: the level plays shallower meanwhile, within its own time
+                words = _("(first run: at most {seconds} s)").format(seconds=f"{player.limit:.0f}")
+                surface.blit(
+                    fonts.text(fonts.fit(words, small, text_w), small, theme.IVORY_DIM), (text_x, line_y + line_h)
+                )
             self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
         else:
             for index, line in enumerate(lines):
