@@ -8,7 +8,8 @@ characters 1m-9m, row 2 circles, row 3 bamboo), each ``TILE_W`` x ``TILE_H`` ins
 transparent ``GUTTER`` on every side (without it a screen that scales the sheet by a
 fraction shows a sliver of the next tile at a tile's edge; battle/web/board.js uses the same
 numbers). The page shows a
-tile at up to 64 x 85 CSS pixels, so 96 x 128 stays sharp on a 1.5x screen in 128 KB.
+tile at up to 64 x 85 CSS pixels, so 96 x 128 stays sharp on a 1.5x screen in 110 KB (the
+image data deflated again at zlib's level 9: 112 KB against pygame's 129 KB, the same pixels).
 ``--check`` renders to memory and exits 1 if the committed sheet differs (the test does the same).
 Runs headless (SDL's dummy video driver).
 """
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import struct
 import sys
+import zlib
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -60,6 +63,28 @@ def differing_pixels(a: pygame.Surface, b: pygame.Surface, tolerance: int = 8) -
     )
 
 
+def deflate_again(path: Path) -> None:
+    """Rewrite the PNG at ``path`` with its image data in one chunk deflated at level 9: the same
+    filtered rows, so the same pixels, in 13% fewer bytes than libpng's default level."""
+    data = path.read_bytes()
+    chunks: list[tuple[bytes, bytes]] = []
+    at = 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        chunks.append((data[at + 4 : at + 8], data[at + 8 : at + 8 + length]))
+        at += 12 + length
+    pixels = zlib.compress(zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT")), 9)
+    out = [data[:8]]
+    written = False
+    for kind, body in chunks:
+        if kind == b"IDAT":
+            if written:
+                continue
+            body, written = pixels, True
+        out.append(struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body)))
+    path.write_bytes(b"".join(out))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the committed sheet instead of writing")
@@ -70,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{SHEET.name}: {differ} pixels differ from a fresh render")
         return 1 if differ else 0
     pygame.image.save(sheet, str(SHEET))
+    deflate_again(SHEET)
     print(f"wrote {SHEET} ({SHEET.stat().st_size:,} bytes)")
     return 0
 

@@ -145,6 +145,16 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         ).format(burst=limits.create_burst, count=limits.creates_per_hour),
     )
     sub.add_argument(
+        "--pars-per-hour",
+        type=positive_number(3_600_000),
+        default=limits.pars_per_hour,
+        metavar="N",
+        help=_(
+            "pars of deals no catalogue knows that one client address may have the solver work out an hour "
+            "(default {count:g})"
+        ).format(count=limits.pars_per_hour),
+    )
+    sub.add_argument(
         "--abandon-hours",
         type=positive_number(24 * 365),
         default=limits.abandon_seconds / 3600,
@@ -499,6 +509,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         games_per_network=args.max_games_per_address,
         solver_games_per_network=args.max_solver_games_per_address,
         creates_per_hour=args.creates_per_hour,
+        pars_per_hour=args.pars_per_hour,
         abandon_seconds=args.abandon_hours * 3600,
         abandon_one_network_seconds=args.abandon_hours_one_network * 3600,
         keep_seconds=args.keep_days * 86400,

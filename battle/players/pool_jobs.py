@@ -265,8 +265,41 @@ class ReviewJob:
     sliced = True
 
 
-Job = MoveJob | HintJob | AnalysisJob | DeepeningJob | ReviewJob
-StepJob = MoveJob | HintJob | AnalysisJob | ReviewJob
+PAR_SECONDS = MOST_UNIT_SECONDS
+"""The most one par may search, counted in nodes: 600 M nodes. A complete deal on one thread with a
+worker's 64 MiB table takes 100-700 s (``benchmarks/README.md``, par on the pool), so the hardest
+deals end unproved: the server says so rather than hold a worker longer."""
+
+
+@dataclass(frozen=True)
+class ParJob:
+    """The par of a deal from ``start``: its exact value for the player to move and the best first
+    moves, within ``nodes`` (an answer that is not exact says the budget ran out)."""
+
+    start: PositionData
+    nodes: int = round(PAR_SECONDS * NODES_PER_SECOND)
+
+    kind = Kind.PAR
+    plain = False
+    sliced = True
+
+    def __post_init__(self) -> None:
+        if not position_of(self.start).has_moves():
+            raise ValueError("the deal is over before move 1: it has no par to find")
+        if not 0 < self.nodes <= MOST_UNIT_SECONDS * NODES_PER_SECOND:
+            raise ValueError(f"a par's nodes must be 1 to {MOST_UNIT_SECONDS * NODES_PER_SECOND:.0f}")
+
+    @property
+    def cost(self) -> float:
+        return self.nodes / NODES_PER_SECOND
+
+    @property
+    def budget(self) -> int:
+        return self.nodes
+
+
+Job = MoveJob | HintJob | AnalysisJob | DeepeningJob | ReviewJob | ParJob
+StepJob = MoveJob | HintJob | AnalysisJob | ReviewJob | ParJob
 """What one unit runs: a deepening analysis runs as ``AnalysisJob`` steps."""
 
 

@@ -1,15 +1,15 @@
 """Which piece of solver work runs next: the solver pool's pure core.
 
 The server's solver work comes as units: a waiting player's move, a hint or an analysis, a
-finished game's review. This module decides their order, who may have one and when, and
+finished game's review, a deal's par. This module decides their order, who may have one and when, and
 what each address has spent; it runs nothing and reads no clock (every method that depends
 on time takes ``now``, in monotonic seconds), so the tests drive it exactly and the pools
 (``battle.players.local_pool``, ``battle.players.dask_pool``) stay thin shells over it.
 
 The rules, in the order ``take`` applies them:
 
-* **Priority by kind**: every waiting move before every hint or analysis, and those before
-  every review (fishnet's order: a player who waits comes before background work).
+* **Priority by kind**: every waiting move before every hint or analysis, those before every
+  review, and reviews before pars (fishnet's order: a player who waits comes before background work).
 * **Fair within a kind**: addresses take turns (start-time fair queuing: each unit gets a turn
   number, one past its address's previous unit of that kind or the turn being served now,
   whichever is later; a long unit's next slice one past both), then first come, first served.
@@ -48,11 +48,14 @@ The rules, in the order ``take`` applies them:
   it can; a move is never refused for the budget: it waits unpaid, passed over by ``take``
   until its bucket pays for it (its address's moves in their order), and meanwhile its
   address's other work is refused rather than spend what the move waits for.
+* **Pars are the pool's own**: a par costs no address's budget (it may search longer than any
+  burst holds); at most ``PARS_RUNNING`` run at once, on the workers the kept ones leave, so pars
+  never take more than one worker of a pool, and only when nothing else waits for it.
 
 Invariants: a unit is waiting (before its first slice or between two), running or stopping
 (running, its worker told to stop it); a
 seat has at most one waiting unit and at most one running or stopping one; only a waiting
-move is unpaid; an address's reservations are in its bucket's level (the level is what is
+move is unpaid; a par reserves nothing; an address's reservations are in its bucket's level (the level is what is
 left after them); at most ``max_waiting`` units of a kind wait.
 """
 
@@ -100,6 +103,9 @@ class Kind(IntEnum):
     """A hint, an evaluation, a best line, a step of an analysis board's deepening."""
     REVIEW = 2
     """A finished game's review, in the background."""
+    PAR = 3
+    """A deal's par (its exact value before move 1), in the background after every other kind: no
+    player waits for it, and it is found once for every game on its deal."""
 
 
 @dataclass(frozen=True)
@@ -230,14 +236,19 @@ MAX_WAITING = 500
 ``busy``. Each kind has this room of its own, so hints, analyses and reviews never fill the
 moves' (a server holds at most ``--max-games`` games, each with one move of the solver's at a
 time, 300 by default)."""
-PER_NETWORK_WAITING: dict[Kind, int | None] = {Kind.MOVE: None, Kind.ANALYSIS: 4, Kind.REVIEW: 3}
+PER_NETWORK_WAITING: dict[Kind, int | None] = {Kind.MOVE: None, Kind.ANALYSIS: 4, Kind.REVIEW: 3, Kind.PAR: 2}
 """Units of a kind one address may have waiting (None: no bound of its own); beyond, a
 submission is refused as ``queued``. Four analyses: a household behind one address, each with a
 hint or an analysis board open (one unit a seat); three reviews: a household's games just
 finished (one address alone queued 65 reviews in 43 s without a bound). More waiting would buy
 the address nothing (the addresses take turns) but room in the queue: with these, 125 and 167
 addresses are needed to fill the room of their kind. A move has no bound of its own: an
-address's moves are bounded by its games against the solver (one move each at a time)."""
+address's moves are bounded by its games against the solver (one move each at a time). Two pars:
+the server bounds a network's pars by the hour as well (``ServerLimits.pars_per_hour``)."""
+PARS_RUNNING = 1
+"""Pars that run at once, however many workers: a par is the pool's own work, paid from no address's
+budget (it costs up to ``pool_jobs.PAR_SECONDS``, more than any budget's burst), so the pool bounds
+it instead: at most one worker of any pool ever works on pars."""
 SHORT_SECONDS = 2.0
 """A move whose most is at most this is short and may run on the workers kept for short moves:
 the levels beginner, casual and club (1, 1 and 2 s; a club move takes 0.02 s alone on the
@@ -311,9 +322,10 @@ class Schedule:
         full = self._no_room(kind, key, replaced)
         if full is not None:
             return full
-        due = cost if self.budget is None else min(cost, self.budget.burst)
+        pool_paid = kind is Kind.PAR
+        due = cost if self.budget is None or pool_paid else min(cost, self.budget.burst)
         paid = True
-        if self.budget is not None:
+        if self.budget is not None and not pool_paid:
             bucket = self._buckets.get(key)
             level = self.budget.burst if bucket is None else bucket.refill(now, self.budget)
             if replaced is not None and replaced.address == key:
@@ -324,7 +336,7 @@ class Schedule:
             elif level - owed < due:
                 return Refusal("budget", (due + owed - level) / self.budget.rate)
         change = self._clear_seat(seat)
-        if self.budget is not None and paid:
+        if self.budget is not None and paid and not pool_paid:
             self._bucket(key, now).level -= due
         # the round being served, unless the address has had its turn in it: start-time fair queuing, where a
         # unit of an address that was idle starts at the virtual time being served, and a unit that had a
@@ -332,7 +344,7 @@ class Schedule:
         turn = max(self._turn_served.get(kind, 0), self._last_turn.get((key, kind), 0) + 1)
         self._last_turn[(key, kind)] = turn
         short = kind is Kind.MOVE and cost <= SHORT_SECONDS
-        reserved = due if paid else 0.0
+        reserved = due if paid and not pool_paid else 0.0
         unit = Unit(self._next_id, kind, seat, key, reserved, due, short, paid, plain, self._next_id, turn)
         self._next_id += 1
         self._units[unit.id] = unit
@@ -401,8 +413,11 @@ class Schedule:
             return None
         self.pay(now)
         long_allowed = self.workers - busy - 1 >= self.reserve
+        pars = sum(1 for unit in self._units.values() if unit.kind is Kind.PAR and unit.state is not UnitState.WAITING)
         for unit in self.order():
             if not unit.paid or unit.seat in self._seat_running:
+                continue
+            if unit.kind is Kind.PAR and pars >= PARS_RUNNING:
                 continue
             if plain_only and not unit.plain:
                 continue
@@ -426,7 +441,7 @@ class Schedule:
         del self._units[unit_id]
         if self._seat_running.get(unit.seat) == unit_id:
             del self._seat_running[unit.seat]
-        if self.budget is not None:
+        if self.budget is not None and unit.kind is not Kind.PAR:
             bucket = self._bucket(unit.address, now)
             spent = unit.spent + max(0.0, cpu_seconds)
             bucket.level = min(self.budget.burst, bucket.level + unit.reserved - spent)
@@ -459,9 +474,9 @@ class Schedule:
         return True
 
     def yields(self) -> tuple[int, ...]:
-        """The running hints, analyses and reviews to ask to end their slice now (each asked once), so
-        that the paid moves waiting for want of a worker get one: reviews before analyses, the last
-        started first. The pool tells their workers; each slice then ends (``pause``) as its budget would."""
+        """The running hints, analyses, reviews and pars to ask to end their slice now (each asked once), so
+        that the paid moves waiting for want of a worker get one: pars before reviews before analyses, the
+        last started first. The pool tells their workers; each slice then ends (``pause``) as its budget would."""
         running = [unit for unit in self._units.values() if unit.state is not UnitState.WAITING]
         background = sorted(
             (

@@ -28,6 +28,7 @@ from battle.players.pool_jobs import (
     HintProgress,
     MoveJob,
     MoveResult,
+    ParJob,
     Result,
     ReviewJob,
     ReviewProgress,
@@ -127,6 +128,13 @@ class PoolServices:
             position = position_of(job.position)
             found = self._search(position, job.depth, job.every_move, job.budget, progress, slicing)
             return found if isinstance(found, Continued) else AnalysisResult.of(position, found)
+        if isinstance(job, ParJob):
+            assert progress is None or isinstance(progress, SearchProgress)
+            position = position_of(job.start)
+            found = self._search(position, None, False, job.budget, progress, slicing)
+            if isinstance(found, Continued):
+                return found
+            return None if cancelled() else AnalysisResult.of(position, found)
         assert progress is None or isinstance(progress, ReviewProgress)
         reviewed = self._review(job, progress or ReviewProgress(), slicing)
         return None if cancelled() else reviewed

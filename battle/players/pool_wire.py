@@ -29,6 +29,7 @@ from battle.players.pool_jobs import (
     Job,
     MoveJob,
     MoveResult,
+    ParJob,
     Result,
     ReviewJob,
     ReviewResult,
@@ -39,7 +40,9 @@ MAX_FRAME = 4 * 1024 * 1024
 under 100 KiB, so a longer one is a broken or hostile peer."""
 _LENGTH = struct.Struct(">I")
 
-JOBS: dict[str, type[Job]] = {cls.__name__: cls for cls in (MoveJob, HintJob, AnalysisJob, DeepeningJob, ReviewJob)}
+JOBS: dict[str, type[Job]] = {
+    cls.__name__: cls for cls in (MoveJob, HintJob, AnalysisJob, DeepeningJob, ReviewJob, ParJob)
+}
 RESULTS: dict[str, type[Result]] = {cls.__name__: cls for cls in (MoveResult, AnalysisResult, ReviewResult)}
 
 T = TypeVar("T")

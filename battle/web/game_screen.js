@@ -22,6 +22,7 @@ import {
 } from "./solver_panel.js";
 import { t } from "./i18n.js";
 import { refusalText } from "./server_words.js";
+import { renderPar } from "./par_panel.js";
 
 export class GameScreen {
   /** @param app the router: `go(path)`, `showHome(message)` */
@@ -345,6 +346,7 @@ export class GameScreen {
     renderOffer(view);
     renderActions(view, this.refusedTakeback);
     renderSolverPanel(view, socket);
+    renderPar(view, socket.par);
     if (this.openingPly !== view.history.length) {
       this.openingPly = view.history.length;
       $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");

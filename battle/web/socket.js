@@ -106,6 +106,8 @@ export class GameSocket {
     this.hint = null; // the latest hint_result of this game
     this.hintAsked = false;
     this.refusal = null; // the latest solver_refused
+    this.par = null; // the latest par_result of this game
+    this.parAsked = null; // the game whose par this connection asked for
     this.line = new Line({
       url,
       greeting: () => [this.hello(), this.openingMessage()],
@@ -253,6 +255,18 @@ const handlers = {
       // server keeps the first): its result counts in /stats/ and marks this browser's rows in the
       // deal of the day's table
       if (seat?.token) socket.line.send({ type: "device", device: deviceKey() });
+      socket.parAsked = null; // a new connection: the server tells its par news to those who ask
+    }
+    if (socket.parAsked !== message.game && message.status !== "waiting") askPar(socket, message.game);
+    return false;
+  },
+  par_result(socket, message) {
+    socket.par = message;
+    if (message.status === "refused") {
+      // asked again once the server would take it, while the page still shows that game
+      setTimeout(() => {
+        if (socket.state?.game === message.game) askPar(socket, message.game);
+      }, Math.max(1, message.retry_after ?? 60) * 1000);
     }
     return false;
   },
@@ -291,6 +305,12 @@ const handlers = {
     return FATAL_CODES.has(message.code) && OPENINGS.has(ref.type);
   },
 };
+
+/** Ask for the par of `game`'s deal: the server answers with its news (and works it out when no
+ * catalogue knows it), so the game's end can show it. */
+function askPar(socket, game) {
+  if (socket.line.send({ type: "par" })) socket.parAsked = game;
+}
 
 function takeSeat(socket, message) {
   socket.seat = {

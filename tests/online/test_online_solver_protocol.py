@@ -15,6 +15,7 @@ from battle.online.protocol.solver_messages import (
     Analyse,
     AnalysisResult,
     AskHint,
+    AskPar,
     AskReview,
     DailyDeal,
     Evaluation,
@@ -22,6 +23,7 @@ from battle.online.protocol.solver_messages import (
     GetReview,
     HintResult,
     MoveValue,
+    ParResult,
     ReviewResult,
     SolverCreated,
     SolverGame,
@@ -61,6 +63,12 @@ NEWS = [
     ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "queued", 2, None),
     ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "queued", 2, None, 40),
     ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "done", None, {"format": "mahjong-battle-review"}),
+    ParResult("3f9a0c1d2e4b5a69", "known", 4, ("a1-b9", "c1-c9")),
+    ParResult("3f9a0c1d2e4b5a69", "working", place=2),
+    ParResult("3f9a0c1d2e4b5a69", "working"),
+    ParResult("3f9a0c1d2e4b5a69", "refused", why="per_hour", retry_after=812.5),
+    ParResult("3f9a0c1d2e4b5a69", "unproved"),
+    ParResult("3f9a0c1d2e4b5a69", "none"),
 ]
 START = format_position(deal(4))
 REQUESTS = [
@@ -73,6 +81,7 @@ REQUESTS = [
     StopAnalysis(),
     AskReview(),
     GetReview("0123456789abcdef"),
+    AskPar(),
 ]
 
 
@@ -116,6 +125,36 @@ def test_a_request_that_does_not_read_names_its_field(frame: str, names: str) ->
         {"type": "solver_queue", "what": "move", "place": 1, "wait": -2, "ahead": None},
         {"type": "solver_queue", "what": "move", "place": 1, "wait": None, "ahead": 0},
         {"type": "solver_queue", "what": "move", "place": 1, "wait": None},
+        {
+            "type": "par_result",
+            "game": "g",
+            "status": "sure",
+            "value": 1,
+            "best_moves": [],
+            "place": None,
+            "why": None,
+            "retry_after": None,
+        },
+        {
+            "type": "par_result",
+            "game": "g",
+            "status": "refused",
+            "value": None,
+            "best_moves": [],
+            "place": None,
+            "why": "tired",
+            "retry_after": 3,
+        },
+        {
+            "type": "par_result",
+            "game": "g",
+            "status": "known",
+            "value": 2,
+            "best_moves": ["z1-z2"],
+            "place": None,
+            "why": None,
+            "retry_after": None,
+        },
     ],
 )
 def test_an_answer_that_does_not_read_is_a_protocol_error(value: dict[str, Any]) -> None:

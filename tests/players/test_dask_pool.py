@@ -195,6 +195,7 @@ def test_a_search_in_flight_when_the_scheduler_goes_away_answers_once_it_is_back
             "waiting_move": 0,
             "waiting_analysis": 1,
             "waiting_review": 0,
+            "waiting_par": 0,
             "waiting_budget": 0,
             "running": 0,
             "slices_yielded": 0,

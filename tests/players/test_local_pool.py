@@ -29,6 +29,7 @@ from battle.players.pool_jobs import (
     HintJob,
     MoveJob,
     MoveResult,
+    ParJob,
     ReviewJob,
     ReviewResult,
     position_data,
@@ -160,6 +161,17 @@ def test_a_worker_killed_mid_search_is_replaced_and_the_search_answers(single: L
     expected = Advisor(megabytes=64).search(position, Limits(nodes=3_000_000))  # proved in 1.9 million nodes
     assert expected.exact and result.exact  # the slices before the kill and after it, on another table
     assert (result.value, set(result.best_moves)) == (expected.value, {move_name(move) for move in expected.best_moves})
+
+
+def test_a_par_runs_in_slices_to_the_exact_value_or_ends_unproved_at_its_nodes(single: LocalPool) -> None:
+    position = greedy_down(11, 72)  # proved in 1.9 million nodes: four slices
+    found = submit(single, ParJob(position_data(position)), "par:a", "10.0.0.9").result(WAIT)
+    expected = Advisor(megabytes=64).search(position, Limits(nodes=3_000_000))
+    assert isinstance(found, AnalysisResult) and found.exact and expected.exact
+    assert (found.value, set(found.best_moves)) == (expected.value, {move_name(move) for move in expected.best_moves})
+    cut = submit(single, ParJob(position_data(greedy_down(12, 72)), nodes=600_000), "par:b", "10.0.0.9")
+    short = cut.result(WAIT)
+    assert isinstance(short, AnalysisResult) and not short.exact  # two slices, then its nodes are spent
 
 
 def test_an_address_whose_budget_is_spent_is_refused_with_the_seconds_to_wait() -> None:

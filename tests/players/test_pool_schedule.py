@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battle.players.pool_schedule import (
+    PARS_RUNNING,
     Admitted,
     Budget,
     Change,
@@ -408,6 +409,37 @@ def test_a_unit_stopped_mid_slice_ends_with_it_and_its_address_pays_every_slice(
     assert schedule.level("10.0.0.1", 0.0) == pytest.approx(98)  # four slices of 0.5 s paid, the rest back
 
 
+def test_a_par_comes_after_every_other_kind_costs_no_budget_and_runs_one_at_a_time() -> None:
+    """A par is the pool's own work: after moves, analyses and reviews, paid from no address's bucket
+    (its 600 s would not fit a burst of 120), one running however many workers are free, and the
+    first background unit asked to end its slice for a waiting move."""
+    schedule = Schedule(workers=4, budget=Budget(rate=1.0, burst=100.0), move_reserve=0)
+    first = admitted(schedule.submit(Kind.PAR, "par:a", "10.0.0.1", 600, 0.0))
+    second = admitted(schedule.submit(Kind.PAR, "par:b", "10.0.0.2", 600, 0.0))
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.1", 30, 0.0))
+    assert schedule.level("10.0.0.1", 0.0) == pytest.approx(70)  # the review's 30 s; the par's 600 none
+    assert taken(schedule) == review
+    assert taken(schedule) == first
+    assert schedule.take(0.0) is None  # two workers free, but one par runs already
+    assert schedule.counts()["waiting_par"] == 1
+    move = admitted(schedule.submit(Kind.MOVE, "game", "10.0.0.3", 5, 0.0))
+    assert taken(schedule) == move
+    late = admitted(schedule.submit(Kind.MOVE, "other", "10.0.0.4", 5, 0.0))
+    assert taken(schedule) == late  # the fourth worker
+    third = admitted(schedule.submit(Kind.MOVE, "third", "10.0.0.5", 5, 0.0))
+    assert schedule.yields() == (first,)  # the par ends its slice before the review does
+    assert schedule.pause(first, 0.5, 0.0)
+    assert taken(schedule) == third
+    assert schedule.finish(review, 10.0, 0.0) is not None
+    assert taken(schedule) == second  # the paused par's next slice waits for the turn after it
+    assert schedule.finish(second, 300.0, 0.0) is not None
+    assert schedule.level("10.0.0.2", 0.0) == pytest.approx(100)  # its 300 s paid by no address
+    assert schedule.level("10.0.0.1", 0.0) == pytest.approx(90)  # the review's 10 s
+    admitted(schedule.submit(Kind.PAR, "par:c", "10.0.0.1", 600, 0.0))
+    refused = schedule.submit(Kind.PAR, "par:d", "10.0.0.1", 600, 0.0)
+    assert isinstance(refused, Refusal) and refused.reason == "queued"  # two of the address's wait
+
+
 operations = st.lists(
     st.tuples(
         st.sampled_from(["submit", "take", "finish", "pause", "cancel", "retry", "seat", "yields"]),
@@ -466,6 +498,9 @@ def test_the_invariants_hold_whatever_happens(steps: list[tuple[str, int, Kind, 
         assert all(unit.paid or (unit.kind is Kind.MOVE and unit in waiting) for unit in live)
         long_running = sum(unit.state is not UnitState.WAITING and not unit.short for unit in live)
         assert long_running <= schedule.workers - schedule.reserve
+        pars = [unit for unit in live if unit.kind is Kind.PAR]
+        assert sum(unit.state is not UnitState.WAITING for unit in pars) <= PARS_RUNNING
+        assert all(unit.reserved == 0 for unit in pars)
         for key in {unit.address for unit in live}:
             level = schedule.level(key, now)
             assert level is not None and level <= budget.burst

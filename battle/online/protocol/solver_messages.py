@@ -2,9 +2,9 @@
 reviews, as typed values both ways.
 
 The client's requests (``solver_game``, ``hint``, ``analyse``, ``analyse_stop``, ``review``,
-``review_get``) are read by ``solver_reader`` into the dataclasses here, as ``reader`` reads the
+``review_get``, ``par``) are read by ``solver_reader`` into the dataclasses here, as ``reader`` reads the
 rest of a client's frames; the server's answers (``solver_created``, ``solver``, ``solver_queue``,
-``solver_refused``, ``hint_result``, ``analysis_result``, ``review_result``) are written by
+``solver_refused``, ``hint_result``, ``analysis_result``, ``review_result``, ``par_result``) are written by
 ``solver_writer`` and read back by ``solver_reader.parse_solver_news``. ``docs/protocol.md``
 describes each with an example.
 
@@ -48,6 +48,15 @@ REFUSAL_CODES: tuple[RefusalCode, ...] = (
     "budget", "busy", "queued", "closed", "failed", "no_solver", "not_solver_game", "not_your_turn", "game_over",
     "not_finished", "not_found", "too_many", "unavailable",
 )  # fmt: skip
+ParStatus = Literal["known", "working", "unproved", "refused", "none"]
+"""Where a game's par stands: ``known`` (catalogued, or found by the server's solver), ``working`` (the
+solver works it out), ``unproved`` (the search's budget ran out before its proof), ``refused`` (not
+worked out now: ``ParResult.why``), ``none`` (the server runs no solver and no catalogue knows it)."""
+PAR_STATUSES: tuple[ParStatus, ...] = ("known", "working", "unproved", "refused", "none")
+ParRefusal = Literal["per_hour", "busy"]
+"""Why a par is not worked out now: the network asked for as many pars as it may within the hour
+(``per_hour``), or the solver has as many pars waiting as it takes (``busy``)."""
+PAR_REFUSALS: tuple[ParRefusal, ...] = ("per_hour", "busy")
 ReviewStatus = Literal["queued", "done", "failed"]
 REVIEW_STATUSES: tuple[ReviewStatus, ...] = ("queued", "done", "failed")
 Bound = Literal["exact", "estimate", "upper"]
@@ -126,8 +135,16 @@ class GetReview:
     review: str
 
 
-SolverRequest = SolverGame | AskHint | Analyse | StopAnalysis | AskReview | GetReview
-SOLVER_GAME_MESSAGES = (AskHint, AskReview)
+@dataclass(frozen=True)
+class AskPar:
+    """The par of the connection's game's deal, and its news until it is known (the server works it
+    out when no catalogue knows it)."""
+
+    TYPE: ClassVar[str] = "par"
+
+
+SolverRequest = SolverGame | AskHint | Analyse | StopAnalysis | AskReview | GetReview | AskPar
+SOLVER_GAME_MESSAGES = (AskHint, AskReview, AskPar)
 """The requests about the connection's current game; the others stand alone."""
 
 
@@ -244,4 +261,24 @@ class ReviewResult:
     ahead: int | None = None
 
 
-SolverNews = SolverCreated | SolverSeat | SolverQueue | SolverRefused | HintResult | AnalysisResult | ReviewResult
+@dataclass(frozen=True)
+class ParResult:
+    """A game's par news (``ParStatus``): ``value`` the final margin of the player who moves first
+    under perfect play (the scores of a game from a later position counted) and ``best_moves`` the
+    best first moves once known; while the server's solver
+    works it out, ``place`` in its queue (0: searching; None: another process of the server works on
+    it); when refused, ``why`` (``ParRefusal``) and ``retry_after``, the seconds until it would be taken."""
+
+    TYPE: ClassVar[str] = "par_result"
+    game: str
+    status: ParStatus
+    value: int | None = None
+    best_moves: tuple[str, ...] = ()
+    place: int | None = None
+    why: ParRefusal | None = None
+    retry_after: float | None = None
+
+
+SolverNews = (
+    SolverCreated | SolverSeat | SolverQueue | SolverRefused | HintResult | AnalysisResult | ReviewResult | ParResult
+)

@@ -26,6 +26,8 @@ from battle.online.protocol.solver_messages import (
     FAIRNESS_MARGINS,
     LEVEL_NAMES,
     MAX_ANALYSIS_ID_LENGTH,
+    PAR_REFUSALS,
+    PAR_STATUSES,
     REFUSAL_CODES,
     REVIEW_ID_LENGTH,
     REVIEW_STATUSES,
@@ -33,6 +35,7 @@ from battle.online.protocol.solver_messages import (
     Analyse,
     AnalysisResult,
     AskHint,
+    AskPar,
     AskReview,
     DailyDeal,
     Evaluation,
@@ -40,6 +43,7 @@ from battle.online.protocol.solver_messages import (
     GetReview,
     HintResult,
     MoveValue,
+    ParResult,
     ReviewResult,
     SolverCreated,
     SolverDeal,
@@ -137,6 +141,7 @@ def solver_readers(read_deal: Callable[[F], FriendsDeal]) -> dict[str, Callable[
         StopAnalysis.TYPE: lambda fields: StopAnalysis(),
         AskReview.TYPE: lambda fields: AskReview(),
         GetReview.TYPE: _read_get_review,
+        AskPar.TYPE: lambda fields: AskPar(),
     }
 
 
@@ -320,6 +325,21 @@ def _read_review(news: _News) -> ReviewResult:
     )
 
 
+def _read_par(news: _News) -> ParResult:
+    why = news.get("why")
+    if why is not None and why not in PAR_REFUSALS:
+        raise news.fail("why", f"null or one of {', '.join(PAR_REFUSALS)}", why)
+    return ParResult(
+        game=news.text("game"),
+        status=news.one_of("status", PAR_STATUSES),
+        value=news.whole("value", optional=True),
+        best_moves=_moves(news, "best_moves", news.get("best_moves")),
+        place=news.whole("place", 0, optional=True),
+        why=why,
+        retry_after=_retry_after(news),
+    )
+
+
 _NEWS_READERS: dict[str, Callable[[_News], SolverNews]] = {
     SolverCreated.TYPE: _read_created,
     SolverSeat.TYPE: _read_seat,
@@ -328,6 +348,7 @@ _NEWS_READERS: dict[str, Callable[[_News], SolverNews]] = {
     HintResult.TYPE: _read_hint,
     AnalysisResult.TYPE: _read_analysis,
     ReviewResult.TYPE: _read_review,
+    ParResult.TYPE: _read_par,
 }
 SOLVER_NEWS_TYPES = frozenset(_NEWS_READERS)
 """The types of the solver's server messages."""

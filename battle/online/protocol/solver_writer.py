@@ -16,6 +16,7 @@ from battle.online.protocol.solver_messages import (
     FairDeal,
     GetReview,
     HintResult,
+    ParResult,
     ReviewResult,
     SolverCreated,
     SolverGame,
@@ -80,6 +81,16 @@ def solver_news_json(message: SolverNews) -> JsonObject:
         fields.update(game=message.game, ply=message.ply, evaluation=evaluation_json(message.evaluation))
     elif isinstance(message, AnalysisResult):
         fields.update(id=message.id, final=message.final, evaluation=evaluation_json(message.evaluation))
+    elif isinstance(message, ParResult):
+        fields.update(
+            game=message.game,
+            status=message.status,
+            value=message.value,
+            best_moves=list(message.best_moves),
+            place=message.place,
+            why=message.why,
+            retry_after=message.retry_after,
+        )
     elif isinstance(message, ReviewResult):
         fields.update(
             review=message.review,

@@ -255,10 +255,22 @@ class AddressGuard:
         never both start the network's last game."""
         return self._start(address, now, True, within)
 
+    def take_par(self, address: str, now: float) -> float | None:
+        """Count a par ``address``'s network has the solver work out (``pars_per_hour``), or the seconds
+        until it may have one, counting nothing: one block of the counts every process shares, so a
+        network meets the one bound whichever process serves it."""
+        per_hour = self.limits.pars_per_hour
+        return self._take(PAR_KEY + self.network(address), per_hour / 3600, per_hour, now, True, None)
+
     def _start(self, address: str, now: float, take: bool, within: CountsNow | None) -> float | None:
-        key = START_KEY + self.network(address)
+        rate, burst = self.limits.creates_per_hour / 3600, self.limits.create_burst
+        return self._take(START_KEY + self.network(address), rate, burst, now, take, within)
+
+    def _take(
+        self, key: str, rate: float, burst: float, now: float, take: bool, within: CountsNow | None
+    ) -> float | None:
         with nullcontext(within) if within is not None else self.counts.held(now) as counts:
-            bucket = counts.bucket(key, self.limits.creates_per_hour / 3600, self.limits.create_burst)
+            bucket = counts.bucket(key, rate, burst)
             level = bucket.level(now)
             if level < 1.0:
                 return (1.0 - level) / bucket.rate
@@ -272,6 +284,8 @@ CODES_KEY = "codes"
 """The server's budget of wrong codes, in ``counts``."""
 START_KEY = "starts "
 """Before a network: its starts' bucket, in ``counts``."""
+PAR_KEY = "pars "
+"""Before a network: the bucket of the pars it has the solver work out, in ``counts``."""
 
 
 def _seconds(value: float) -> str:

@@ -59,6 +59,7 @@ from battle.online.protocol.server_messages import (
 from battle.online.protocol.solver_messages import (
     Analyse,
     AskHint,
+    AskPar,
     AskReview,
     GetReview,
     SolverGame,
@@ -77,6 +78,7 @@ from battle.online.server.link_secrets import Purpose, is_link_secret
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.lobby_desk import LobbyDesk
 from battle.online.server.network_caps import refuse_fast_start, refuse_start
+from battle.online.server.pars import KnownPars, Pars
 from battle.online.server.puzzle_desk import PuzzleDesk
 from battle.online.server.reviews import Reviews
 from battle.online.server.room import Options, Room, Status, TimeCheck, plan_start
@@ -159,10 +161,14 @@ class GameServer:
             Watch: self._watch,
         }
         """Handlers of what picks a game."""
-        self.solver_games = SolverGames(live, self.audiences, work, deals or NoDeals(), guard, self._commit, clock)
+        known = KnownPars(deals or NoDeals(), live.store)
+        """The catalogue's pars and those the solver worked out here."""
+        self.solver_games = SolverGames(live, self.audiences, work, known, guard, self._commit, clock)
         """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
         self.analysis = AnalysisBoards(work, limits.ipv6_prefix)
-        self.reviews = Reviews(live, work, deals or NoDeals(), limits.ipv6_prefix, clock)
+        self.reviews = Reviews(live, work, known, limits.ipv6_prefix, clock)
+        self.pars = Pars(live, work, known, guard, clock)
+        """Every game's par: the catalogue's, one found before, or worked out now."""
         self._solver: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
             SolverGame: self.solver_games.create,
             Analyse: self.analysis.analyse,
@@ -207,6 +213,7 @@ class GameServer:
             GetRecord: self._get_record,
             AskHint: self.solver_games.hint,
             AskReview: self.reviews.ask,
+            AskPar: self.pars.ask,
             ClaimGame: self.devices.claim,
         }
         """Handlers of what a connection does in its game: ``(client, room, message, now)``."""
@@ -231,6 +238,7 @@ class GameServer:
             self.solver_games.forget(client)
             self.analysis.forget(client)
             self.reviews.forget(client)
+            self.pars.forget(client)
             self.lobby.forget(client)
             self.puzzles.forget(client)
             await self.audiences.detach(client)

@@ -200,6 +200,7 @@ async def running_server(
                 await asyncio.gather(*watching, return_exceptions=True)
                 await server.solver_games.close()
                 await server.reviews.close()
+                await server.pars.close()
                 if link is not None:
                     link.close()
                 if shared_lobby is not None:

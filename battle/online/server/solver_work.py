@@ -2,9 +2,10 @@
 the event loop.
 
 Every piece of the server's solver work (the solver's move in a game against it, a hint, an analysis
-board's deepening, a finished game's review) goes to one pool, which orders it (a waiting player's
-move first, then hints and analyses, then reviews), runs one search per seat, bounds every unit by
-time or nodes and charges each address's budget of solver time (``docs/solver-pool.md``). Here a
+board's deepening, a finished game's review, a deal's par) goes to one pool, which orders it (a
+waiting player's move first, then hints and analyses, then reviews, then pars), runs one search per
+seat, bounds every unit by time or nodes and charges each address's budget of solver time
+(``docs/solver-pool.md``; a par is the pool's own, charged to no address). Here a
 submission becomes a ``Work``: an awaitable result on the loop, its place in the queue, its
 cancellation; a refusal becomes a ``Refused`` with the seconds until the same work would be taken.
 The results come back as the pool's typed values (``MoveResult``, ``AnalysisResult``,
@@ -34,6 +35,7 @@ from battle.players.solver_pool import (
     Job,
     MoveJob,
     MoveResult,
+    ParJob,
     PoolClient,
     PoolError,
     PoolFront,
@@ -129,7 +131,7 @@ class SolverWork:
         self._watched: dict[PoolTicket, tuple[Callable[[Waiting | None], None], int, float | None]] = {}
         """Each watched ticket's teller, the place it told last, and when (monotonic) it said its
         budget would pay for it (None: it did not wait for its budget)."""
-        self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0}
+        self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0, "par": 0.0}
         self._cpu_lock = threading.Lock()
 
     @classmethod
@@ -198,6 +200,11 @@ class SolverWork:
         if known_start is not None:
             job = ReviewJob(job.start, job.moves, job.players, job.deal, job.seconds_per_move, known_start)
         return self._submit(job, ReviewResult, seat, address)
+
+    def par(self, start: Position, *, seat: str, address: str) -> Work[AnalysisResult] | Refused:
+        """The par of the deal from ``start``: the exact value and best first moves, or an answer that
+        is not exact when the pool's budget for one par (``ParJob``) ran out first."""
+        return self._submit(ParJob(position_data(start)), AnalysisResult, seat, address)
 
     def _submit(
         self,

@@ -59,11 +59,11 @@ from battle.storage.sqlite_store import (
     open_store,
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets, 4 the solver's seats
 and the reviews (``solver_rows``), 5 the end ``abandoned``, the seats' networks (``seat_networks``)
-and the indexes the deletion of old games reads (``old_games``); an older file is upgraded in place
-when opened."""
+and the indexes the deletion of old games reads (``old_games``), 6 the pars the server's solver
+worked out (``par_rows``); an older file is upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
 
 _SCHEMA = """
@@ -141,6 +141,18 @@ CREATE TABLE IF NOT EXISTS seat_networks (
 """
 """The client network each seat came from, as a keyed hash (``seat_networks``): what a network holds
 and whether a game's two seats share one outlive a restart, and no address is written down."""
+_PARS_TABLE = """
+CREATE TABLE IF NOT EXISTS pars (
+    start TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('found', 'unproved')),
+    value INTEGER,
+    best TEXT NOT NULL,
+    found_at REAL NOT NULL
+);
+"""
+"""The pars of deals no catalogue knows, by start position (``.mbp`` text), as the server's solver
+worked them out: found (the first player's margin under perfect play and the best first moves) or
+unproved (its budget ran out first). Kept with no game: every later game on the deal reads it."""
 _GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]
 _GAMES_INDEXES = _SCHEMA[_SCHEMA.index("CREATE INDEX") : _SCHEMA.index("CREATE TABLE IF NOT EXISTS seats")]
 _GAMES_COPIED = f"""
@@ -202,7 +214,8 @@ _COLUMNS_4 = {
     "solver_seats": ("game", "seat", "level", "seed", "par"),
     "reviews": ("id", "game", "status", "requested_at", "finished_at", "report"),
 }
-_COLUMNS = {**_COLUMNS_4, "seat_networks": ("game", "seat", "network")}
+_COLUMNS_5 = {**_COLUMNS_4, "seat_networks": ("game", "seat", "network")}
+_COLUMNS = {**_COLUMNS_5, "pars": ("start", "status", "value", "best", "found_at")}
 
 
 class StoreError(Exception):
@@ -252,10 +265,10 @@ def _kind() -> StoreKind:
         name="game database",
         words=WORDS,
         version=SCHEMA_VERSION,
-        schema=_SCHEMA + _SOLVER_TABLES + _SEAT_NETWORKS_TABLE + _link_key_script(),
+        schema=_SCHEMA + _SOLVER_TABLES + _SEAT_NETWORKS_TABLE + _PARS_TABLE + _link_key_script(),
         columns=_COLUMNS,
-        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script(), 3: _SOLVER_TABLES, 4: _UPGRADE_FROM_4},
-        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3, 4: _COLUMNS_4},
+        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script(), 3: _SOLVER_TABLES, 4: _UPGRADE_FROM_4, 5: _PARS_TABLE},
+        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3, 4: _COLUMNS_4, 5: _COLUMNS_5},
         foreign_keys=True,
         salvage=False,
     )

@@ -51,6 +51,8 @@ from battle.online.protocol.solver_messages import (
     Evaluation,
     HintResult,
     MoveValue,
+    ParRefusal,
+    ParResult,
     RefusalCode,
     ReviewResult,
     SolverCreated,
@@ -278,6 +280,37 @@ def review_news(row: ReviewRow, waiting: Waiting | None) -> ReviewResult:
     work ahead of it."""
     queued = queue_news("review", waiting)
     return ReviewResult(row.review, row.game, row.status, queued.place, row.report, queued.ahead)
+
+
+def final_margin(start: Position, value: int) -> int:
+    """The final margin of the player to move at ``start`` when ``value`` is theirs from there on (the
+    solver's values count the points still to take): the par a game from ``start`` is measured on."""
+    mover = start.to_move
+    return value + start.scores[mover - 1] - start.scores[2 - mover]
+
+
+def par_known(game: str, start: Position, value: int, best_moves: tuple[str, ...]) -> ParResult:
+    """``game``'s par, from the solver's ``value`` of its ``start`` and the best first moves."""
+    return ParResult(game, "known", final_margin(start, value), best_moves)
+
+
+def par_working(game: str, waiting: Waiting | None) -> ParResult:
+    """``game``'s par being worked out: its place in the pool's queue (None: not known here)."""
+    return ParResult(game, "working", place=None if waiting is None else waiting.place)
+
+
+def par_unproved(game: str) -> ParResult:
+    return ParResult(game, "unproved")
+
+
+def par_refused(game: str, why: ParRefusal, retry_after: float) -> ParResult:
+    """``game``'s par not worked out now, why, and the seconds until it would be."""
+    return ParResult(game, "refused", why=why, retry_after=tenths(retry_after))
+
+
+def par_none(game: str) -> ParResult:
+    """No par to be had: the server runs no solver (or the game's start has no move)."""
+    return ParResult(game, "none")
 
 
 def tenths(seconds: float) -> float:

@@ -1,0 +1,67 @@
+// A finished game's par on the game screen: the final margin of the player who moves first under
+// perfect play, and each player's result against it (as the window's result card says them), from
+// the server's `par_result`. A deal no catalogue knows is worked out by the server's solver while
+// the game is played; the card says where that stands until the par comes.
+
+import { $ } from "./dom.js";
+import { nameOf } from "./game_view.js";
+import { t, tn } from "./i18n.js";
+import { parsePosition } from "./rules.js";
+
+/** Show the par card for a finished, played game whose par news says something; hide it otherwise. */
+export function renderPar(view, par) {
+  const state = view.state;
+  const played = state.status === "finished" && (state.moves || []).length > 0
+    && !["aborted", "expired"].includes(state.result?.reason);
+  const card = $("par-card");
+  if (!played || !par || par.game !== state.game || par.status === "none") {
+    card.hidden = true;
+    return;
+  }
+  $("par-line").textContent = parText(state, par);
+  card.hidden = false;
+}
+
+/** The par news in words, as of now. */
+export function parText(state, par) {
+  if (par.status === "known") return knownText(state, par.value);
+  if (par.status === "working") {
+    if (par.place === null || par.place === undefined || par.place === 0) {
+      return t("Par: being worked out by the server's solver.");
+    }
+    return t("Par: waiting for the server's solver, place {place} in its queue.", { place: par.place });
+  }
+  if (par.status === "unproved") return t("Par: not proved: this deal takes the server's solver longer than it spends on one.");
+  const again = againIn(par.retry_after);
+  if (par.why === "per_hour") {
+    return t("Par: not worked out yet: your network has asked for as many new deals' pars as it may this hour.")
+      + " " + again;
+  }
+  return t("Par: not worked out yet: the server's solver has as many pars waiting as it takes.") + " " + again;
+}
+
+function knownText(state, value) {
+  const first = parsePosition(state.start).toMove;
+  const firstName = nameOf(state, first);
+  const sentence = value === 0 ? t("Par: even (a draw under perfect play).")
+    : t("Par: {value} for {name} under perfect play.", { value: (value > 0 ? "+" : "") + value, name: firstName });
+  const scores = state.scores || [0, 0];
+  const difference = scores[0] - scores[1] - (first === 1 ? value : -value);
+  const players = [1, 2].map((seat) => `${nameOf(state, seat)}: ${againstWords(seat === 1 ? difference : -difference)}`);
+  return `${sentence} ${players.join("; ")}.`;
+}
+
+function againstWords(difference) {
+  if (difference === 0) return t("on par");
+  const count = Math.abs(difference);
+  return difference > 0
+    ? tn("{count} point better than par", "{count} points better than par", count)
+    : tn("{count} point worse than par", "{count} points worse than par", count);
+}
+
+function againIn(seconds) {
+  const wait = Math.max(1, Math.ceil(seconds ?? 60));
+  if (wait < 120) return tn("The page asks again in {count} second.", "The page asks again in {count} seconds.", wait);
+  const minutes = Math.round(wait / 60);
+  return tn("The page asks again in {count} minute.", "The page asks again in {count} minutes.", minutes);
+}

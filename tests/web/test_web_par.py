@@ -1,0 +1,84 @@
+"""The par at a game's end on the page: a deal no catalogue knows, from a position a friend hosted,
+is worked out by the server's solver while the game is played, and the page's end says the par and
+each player's result against it in whole sentences, read from the numbers. A real ``serve`` with a
+solver on 127.0.0.1 and Debian's Chromium; every wait is for something on the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from battle.players import Advisor
+from battle.rules.deal import deal
+from battle.rules.notation import format_position, parse_position
+from tests.online_server import Client, a_legal_move
+from tests.web.conftest import Served
+from tests.web.game_pages import click_pair, join, new_page, wait_ply
+
+
+def endgame(number: int, tiles: int) -> str:
+    position = deal(number)
+    while position.tiles_left() > tiles:
+        position.push(position.legal_moves()[-1])
+    return format_position(position)
+
+
+def test_the_end_of_a_game_on_a_new_deal_says_its_par_and_each_players_result_against_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    text = endgame(4, 14)
+    start = parse_position(text)
+    found = Advisor(megabytes=16).search(start)
+    assert found.exact
+    value = found.value + start.scores[start.to_move - 1] - start.scores[2 - start.to_move]  # the final margin
+    with Served(tmp_path, "--solver-workers", "1") as served:
+        host = Client(served.url, "Ann")
+        host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
+        created = host.expect("created")
+        state = host.expect("state")
+        page = new_page(browser)
+        join(page, f"{served.base}/join/{created['invite_secret']}", "Bob")
+        assert page.is_hidden("#par-card")  # nothing of the par before the end
+        while state["status"] != "playing":
+            state = host.expect("state")
+        for _ in range(len(start.legal_moves()) + 20):  # 14 tiles: at most 7 moves
+            if state["status"] != "playing":
+                break
+            count = len(state["moves"])
+            if state["to_move"] == created["seat"]:
+                host.send({"type": "move", "move": a_legal_move(state), "id": f"m{count}"})
+            else:
+                click_pair(page)
+            moved = host.expect("moved")
+            state = {
+                **state,
+                "moves": [*state["moves"], moved["move"]],
+                "to_move": moved["to_move"],
+                "status": moved["status"],
+                "scores": moved["scores"],
+            }
+            wait_ply(page, count + 1)
+        page.wait_for_selector('body[data-status="finished"]')
+        page.wait_for_function("() => document.querySelector('#par-line').textContent.includes('perfect play')")
+        line = str(page.text_content("#par-line"))
+        scores = state["scores"]
+        first = start.to_move
+        difference = scores[0] - scores[1] - (value if first == 1 else -value)
+        said = {1: _against(difference), 2: _against(-difference)}
+        names = {created["seat"]: "Ann", 3 - created["seat"]: "Bob"}
+        head = (
+            "Par: even (a draw under perfect play)."
+            if value == 0
+            else f"Par: {value:+d} for {names[first]} under perfect play."
+        )
+        assert line == f"{head} {names[1]}: {said[1]}; {names[2]}: {said[2]}.", line
+        assert page.errors == []
+        host.close()
+
+
+def _against(difference: int) -> str:
+    if difference == 0:
+        return "on par"
+    count = abs(difference)
+    unit = "point" if count == 1 else "points"
+    return f"{count} {unit} {'better' if difference > 0 else 'worse'} than par"
