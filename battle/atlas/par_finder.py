@@ -4,10 +4,11 @@ A deal's par is its exact value before move 1; the shipped catalogue holds 62 de
 other takes a complete solve: one to six minutes of two threads (docs/solver-notes.md). This
 runs that solve on one thread at the lowest priority (niceness 19: a thread the player waits for
 gets the core), and stops it whenever the front end's solver works for the player (a move, a hint,
-an analysis, a review: ``pause``), starting again from the same table when the solver is free, so
-the work done stays in the table. A par found is kept by ``keep`` (the window's and the terminal's:
-``keep_in_survey``, in the user's survey database, where every later run, ``play``, ``show``,
-``deal`` and ``par`` find it), so no deal is solved twice. No pygame here.
+an analysis, a review: ``pause``) and while the machine runs on its battery (``on_battery``),
+starting again from the same table when the solver is free, so the work done stays in the table.
+A par found is kept by ``keep`` (the window's and the terminal's: ``keep_in_survey``, in the user's
+survey database, where every later run, ``play``, ``show``, ``deal`` and ``par`` find it), so no
+deal is solved twice. No pygame here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 from battle.atlas.catalogue import Par
 from battle.atlas.solve_deal import deal_result, start_position
 from battle.rules.board import Position
+from battle.storage.power import on_battery
 
 if TYPE_CHECKING:
     from battle.atlas.survey_db import DealResult
@@ -30,6 +32,9 @@ if TYPE_CHECKING:
 PAR_MEGABYTES = 256
 """The table of the background solve: a complete deal's best speed wants 2 GiB, more than a
 window should take beside its own solver; a smaller table costs the solve time, not its value."""
+POWER_EVERY = 10.0
+"""Seconds between two looks at the power supply: a laptop unplugged stops the solve within them, and
+a look (a few small files read) every 10 s costs nothing a player would see."""
 BACKGROUND_NICENESS = 19
 """The lowest priority a thread can have: the par's solve takes only what nothing else wants."""
 FULL_DEPTH = 127
@@ -46,13 +51,19 @@ class ParFinder:
         *,
         start_of: Callable[[int], Position] = start_position,
         megabytes: int = PAR_MEGABYTES,
+        battery: Callable[[], bool] | None = None,
+        power_every: float = POWER_EVERY,
     ) -> None:
         self._keep = keep
         self._start_of = start_of
         self._megabytes = megabytes
+        self._battery = battery or (lambda: on_battery())  # the platform's, looked up when asked
+        self._power_every = power_every
         self._lock = threading.Condition()
         self._wanted: int | None = None
         self._paused = False
+        self.on_battery = False
+        """The platform says the machine runs on its battery: the solve stands aside until mains."""
         self._closing = False
         self._searching: int | None = None
         """The deal whose solve runs now (None while waiting or paused)."""
@@ -77,8 +88,10 @@ class ParFinder:
             self._stop_locked()
             self._lock.notify_all()
             if self._thread is None:
+                self.on_battery = self._battery()  # before the first solve: one unplugged never starts one
                 self._thread = threading.Thread(target=self._run, name="par-finder", daemon=True)
                 self._thread.start()
+                threading.Thread(target=self._watch_power, name="par-finder-power", daemon=True).start()
 
     def pause(self, paused: bool) -> None:
         """Stop the solve while the window's solver works for the player; go on when it is free."""
@@ -147,12 +160,26 @@ class ParFinder:
         if self._solver is not None and self._searching is not None:
             self._solver.stop()
 
+    def _watch_power(self) -> None:
+        """Every ``power_every`` seconds: on battery, the solve stops and waits; on mains, it goes on."""
+        while True:
+            battery = self._battery()
+            with self._lock:
+                if self._closing:
+                    return
+                if battery != self.on_battery:
+                    self.on_battery = battery
+                    if battery:
+                        self._stop_locked()
+                    self._lock.notify_all()
+                self._lock.wait(self._power_every)
+
     def _run(self) -> None:
         with contextlib.suppress(AttributeError, OSError):  # Linux sets a thread's niceness; elsewhere it stays
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
         while True:
             with self._lock:
-                while not self._closing and (self._paused or self._wanted is None):
+                while not self._closing and (self._paused or self.on_battery or self._wanted is None):
                     self.waiting = True
                     self._lock.notify_all()
                     self._lock.wait()
@@ -166,7 +193,7 @@ class ParFinder:
             start = self._start_of(deal)  # the terminal's waits here for the kernels' warm-up
             try:
                 with self._lock:
-                    if self._closing or self._paused or self._wanted != deal:
+                    if self._closing or self._paused or self.on_battery or self._wanted != deal:
                         self._searching = None
                         continue  # the table is not even made for a finder that is leaving
                     solver = self._solver_locked()

@@ -644,7 +644,9 @@ class TerminalPlay:
             return
         assert self.par_finder is not None
         bound = self.par_finder.lower_bound(number)
-        if bound is None:
+        if self.par_finder.on_battery:
+            self.say(_("Par: waits for mains power (the computer runs on its battery)."))
+        elif bound is None:
             self.say(_("Par: being worked out in the background; type 'par' to wait for it."))
         else:
             self.say(

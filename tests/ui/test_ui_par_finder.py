@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,9 @@ def small_start(number: int) -> Position:
 
 def test_the_finder_finds_the_solvers_exact_value_and_keeps_it() -> None:
     kept, done = [], threading.Event()
-    finder = ParFinder(lambda result: (kept.append(result), done.set()), start_of=small_start, megabytes=32)
+    finder = ParFinder(
+        lambda result: (kept.append(result), done.set()), start_of=small_start, megabytes=32, battery=MAINS
+    )
     try:
         finder.want(3)
         assert done.wait(WAIT)
@@ -57,7 +60,7 @@ def test_the_finder_finds_the_solvers_exact_value_and_keeps_it() -> None:
 
 def test_a_paused_finder_solves_nothing_until_it_is_let_go() -> None:
     done = threading.Event()
-    finder = ParFinder(lambda result: done.set(), start_of=small_start, megabytes=32)
+    finder = ParFinder(lambda result: done.set(), start_of=small_start, megabytes=32, battery=MAINS)
     try:
         finder.pause(True)  # the window's solver works for the player
         finder.want(7)
@@ -69,17 +72,45 @@ def test_a_paused_finder_solves_nothing_until_it_is_let_go() -> None:
         assert finder.shutdown(WAIT)
 
 
+def test_on_battery_the_finder_stands_aside_and_on_mains_goes_on() -> None:
+    done, battery = threading.Event(), threading.Event()
+    battery.set()  # unplugged from the start
+    finder = ParFinder(
+        lambda result: done.set(), start_of=small_start, megabytes=32, battery=battery.is_set, power_every=0.05
+    )
+    try:
+        finder.want(9)
+        assert finder.on_battery and finder.wait_waiting(WAIT)  # looked at before the first solve
+        assert finder.solves == 0 and finder.found(9) is None and finder.working_on(9)
+        battery.clear()  # plugged in
+        assert done.wait(WAIT) and finder.found(9) is not None and not finder.on_battery
+    finally:
+        assert finder.shutdown(WAIT)
+
+
+UNPLUGGED = threading.Event()
+"""Set: the window's finder (``held_finder``) is told the machine runs on its battery."""
+
+
+def MAINS() -> bool:  # noqa: N802 - a constant of a test: the power supply's answer
+    return False
+
+
 @pytest.fixture
-def held_finder(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """The window's finder solves the stand-in start once the returned event is set."""
+def held_finder(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The window's finder solves the stand-in start once the returned event is set; it looks at the
+    power (``UNPLUGGED``) every 50 ms."""
     release = threading.Event()
 
     def held_start(number: int) -> Position:
         assert release.wait(WAIT)
         return small_start(number)
 
-    monkeypatch.setattr(app_module, "ParFinder", functools.partial(ParFinder, start_of=held_start, megabytes=32))
-    return release
+    finder = functools.partial(ParFinder, start_of=held_start, megabytes=32, battery=UNPLUGGED.is_set, power_every=0.05)
+    monkeypatch.setattr(app_module, "ParFinder", finder)
+    UNPLUGGED.clear()
+    yield release
+    UNPLUGGED.clear()
 
 
 def test_the_result_card_says_the_par_is_worked_out_then_shows_it(tmp_path: Path, monkeypatch, held_finder) -> None:  # noqa: ANN001
@@ -109,6 +140,26 @@ def test_the_result_card_says_the_par_is_worked_out_then_shows_it(tmp_path: Path
     # kept for the next run (a complete deal's start under its own size, which the catalogue reads)
     with SurveyDatabase(default_survey_path(), read_only=True) as database:
         assert [(result.deal, result.value) for result in database.results(SMALL)] == [(7, expected.value)]
+
+
+def test_on_battery_the_result_card_says_the_par_waits_for_mains(tmp_path: Path, monkeypatch, held_finder) -> None:  # noqa: ANN001
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800), catalogue=Catalogue({}), background_par=True)
+        scene = app.start_match(new_match(7, "hotseat", ("Ann", "Bob")))
+        game, rng = scene.match.game, random.Random(7)
+        ui.run_until(app, lambda: app.par_finder is not None and app.par_finder.working_on(7), timeout=WAIT)
+        UNPLUGGED.set()
+        ui.run_until(app, lambda: app.par_finder is not None and app.par_finder.on_battery, timeout=WAIT)
+        held_finder.set()  # the start is ready, and the solve waits for mains
+        while not game.is_over():
+            ui.play_move(app, rng.choice(game.position.legal_moves()))
+        ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=WAIT)
+        card = app.stack.top
+        assert isinstance(card, ResultScene)
+        said = "Par: waits for mains power (the computer runs on its battery)."
+        ui.run_until(app, lambda: card.par_pending() == said, timeout=WAIT, shown=card.par_pending)
+        UNPLUGGED.clear()  # plugged in: the solve goes on and the par comes
+        ui.run_until(app, lambda: card.par_comparison() is not None, timeout=WAIT, shown=card.par_pending)
 
 
 def test_the_setting_turns_the_finder_off(tmp_path: Path, monkeypatch, held_finder) -> None:  # noqa: ANN001

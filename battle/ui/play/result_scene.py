@@ -174,6 +174,8 @@ class ResultScene(Scene):
             return None
         if not game.position.is_over():
             return None
+        if finder.on_battery:
+            return _("Par: waits for mains power (the computer runs on its battery).")
         bound = finder.lower_bound(number)
         if bound is None:
             return _("Par: being worked out in the background...")
