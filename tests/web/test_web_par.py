@@ -23,42 +23,52 @@ def endgame(number: int, tiles: int) -> str:
     return format_position(position)
 
 
+def played(browser: Any, served: Served, text: str) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A friend's game from ``text`` (.mbp) hosted by Ann's client and joined by Bob's page, played to
+    its end (each moves its first free pair); Bob's page, the last state and Ann's ``created``."""
+    host = Client(served.url, "Ann")
+    host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
+    created = host.expect("created")
+    state = host.expect("state")
+    page = new_page(browser)
+    join(page, f"{served.base}/join/{created['invite_secret']}", "Bob")
+    assert page.is_hidden("#par-card")  # nothing of the par before the end
+    while state["status"] != "playing":
+        state = host.expect("state")
+    for _ in range(len(parse_position(text).legal_moves()) + 20):  # 14 tiles: at most 7 moves
+        if state["status"] != "playing":
+            break
+        count = len(state["moves"])
+        if state["to_move"] == created["seat"]:
+            host.send({"type": "move", "move": a_legal_move(state), "id": f"m{count}"})
+        else:
+            click_pair(page)
+        moved = host.expect("moved")
+        state = {
+            **state,
+            "moves": [*state["moves"], moved["move"]],
+            "to_move": moved["to_move"],
+            "status": moved["status"],
+            "scores": moved["scores"],
+        }
+        wait_ply(page, count + 1)
+    page.wait_for_selector('body[data-status="finished"]')
+    host.close()
+    return page, state, created
+
+
 def test_the_end_of_a_game_on_a_new_deal_says_its_par_and_each_players_result_against_it(
     browser: Any, tmp_path: Path
 ) -> None:
+    """The par worked out while the game is played, then the next game's refused: one new deal's
+    par an hour for the network (``--pars-per-hour 1``)."""
     text = endgame(4, 14)
     start = parse_position(text)
     found = Advisor(megabytes=16).search(start)
     assert found.exact
     value = found.value + start.scores[start.to_move - 1] - start.scores[2 - start.to_move]  # the final margin
-    with Served(tmp_path, "--solver-workers", "1") as served:
-        host = Client(served.url, "Ann")
-        host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
-        created = host.expect("created")
-        state = host.expect("state")
-        page = new_page(browser)
-        join(page, f"{served.base}/join/{created['invite_secret']}", "Bob")
-        assert page.is_hidden("#par-card")  # nothing of the par before the end
-        while state["status"] != "playing":
-            state = host.expect("state")
-        for _ in range(len(start.legal_moves()) + 20):  # 14 tiles: at most 7 moves
-            if state["status"] != "playing":
-                break
-            count = len(state["moves"])
-            if state["to_move"] == created["seat"]:
-                host.send({"type": "move", "move": a_legal_move(state), "id": f"m{count}"})
-            else:
-                click_pair(page)
-            moved = host.expect("moved")
-            state = {
-                **state,
-                "moves": [*state["moves"], moved["move"]],
-                "to_move": moved["to_move"],
-                "status": moved["status"],
-                "scores": moved["scores"],
-            }
-            wait_ply(page, count + 1)
-        page.wait_for_selector('body[data-status="finished"]')
+    with Served(tmp_path, "--solver-workers", "1", "--pars-per-hour", "1") as served:
+        page, state, created = played(browser, served, text)
         page.wait_for_function("() => document.querySelector('#par-line').textContent.includes('perfect play')")
         line = str(page.text_content("#par-line"))
         scores = state["scores"]
@@ -73,7 +83,16 @@ def test_the_end_of_a_game_on_a_new_deal_says_its_par_and_each_players_result_ag
         )
         assert line == f"{head} {names[1]}: {said[1]}; {names[2]}: {said[2]}.", line
         assert page.errors == []
-        host.close()
+
+        again, _state, _created = played(browser, served, endgame(5, 14))  # another new deal, within the hour
+        refused = (  # an hour less the seconds since the first game's ask, in whole minutes
+            r"^Par: not worked out yet: your network has asked for as many new deals' pars as it may this hour\. "
+            r"The page asks again in (5\d|60) minutes\.$"
+        )
+        again.wait_for_function(
+            "said => new RegExp(said).test(document.querySelector('#par-line').textContent)", arg=refused
+        )
+        assert again.errors == []
 
 
 def _against(difference: int) -> str:
