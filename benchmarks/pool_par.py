@@ -6,7 +6,7 @@
 Each deal's par goes to a ``LocalPool`` of one worker without budgets, alone, as the server's lowest
 kind of work with nothing else waiting; the wall seconds from the submission to the answer, the
 nodes of the last slice's search, whether it is proved, and the value against the catalogue's par.
-A par that is not proved within ``PAR_SECONDS`` of nodes is one the server says it could not prove.
+A par that is not proved within ``PAR_NODES`` is one the server says it could not prove.
 Prints a Markdown table.
 """
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from battle.atlas.catalogue import Catalogue  # noqa: E402 - after the checkout is on the path
 from battle.players.local_pool import LocalPool  # noqa: E402
-from battle.players.pool_jobs import PAR_SECONDS, AnalysisResult, ParJob, position_data  # noqa: E402
+from battle.players.pool_jobs import PAR_NODES, PAR_SLICE_NODES, AnalysisResult, ParJob, position_data  # noqa: E402
 from battle.players.pool_schedule import Refusal  # noqa: E402
 from battle.rules.board import biggest_pair  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
@@ -34,7 +34,7 @@ def main() -> int:
     parser.add_argument("--tiles", type=int, default=108, help="take the biggest pair until this many are left")
     arguments = parser.parse_args()
     catalogue = Catalogue.load()
-    print(f"par on a pool of one worker, at most {PAR_SECONDS:g} s of nodes each\n")
+    print(f"par on a pool of one worker, at most {PAR_NODES:,} nodes each, slices of {PAR_SLICE_NODES:,}\n")
     print("| deal | tiles | seconds | proved | value | catalogue |")
     print("|---:|---:|---:|---|---:|---:|")
     with LocalPool(1, budget=None) as pool:
@@ -50,7 +50,7 @@ def main() -> int:
             if isinstance(ticket, Refusal):
                 print(f"deal {number}: refused ({ticket.reason})", file=sys.stderr)
                 return 1
-            result = ticket.result(PAR_SECONDS * 20)
+            result = ticket.result(PAR_NODES / 100_000)
             seconds = time.monotonic() - started
             assert isinstance(result, AnalysisResult)
             par = catalogue.par(number) if arguments.tiles >= 108 else None

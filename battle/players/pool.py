@@ -286,7 +286,7 @@ class SolverPool:
         raise NotImplementedError
 
     def _yield_locked(self) -> None:
-        """Ask the background slices a waiting move needs the worker of to end now (``Schedule.yields``)."""
+        """Ask the background slices a waiting unit needs the worker of to end now (``Schedule.yields``)."""
         for unit in self._schedule.yields():
             self._slices_yielded += 1
             self._end_slice_locked(unit)

@@ -265,19 +265,30 @@ class ReviewJob:
     sliced = True
 
 
-PAR_SECONDS = MOST_UNIT_SECONDS
-"""The most one par may search, counted in nodes: 600 M nodes. A complete deal on one thread with a
-worker's 64 MiB table takes 100-700 s (``benchmarks/README.md``, par on the pool), so the hardest
-deals end unproved: the server says so rather than hold a worker longer."""
+PAR_NODES = 4_000_000_000
+"""The most one par may search. Deal 5's par took 1.51 G nodes on one thread with a 256 MiB table
+(561 s at 2.7 M nodes a second, 2026-11-29); the harder deals of the survey take up to 2-3 times a
+median one's, so 4 G nodes proves most and ends the rest within about 25 minutes of one core, after
+which the server says the par is unproved."""
+PAR_SLICE_NODES = 20 * SLICE_NODES
+"""A par's slice: 10 M nodes (about 4 s). Long, as a par ends its slice at once for any other unit
+that waits for its worker (``Schedule.yields``), and each slice starts its exact search again at the
+root: a few hundred restarts for a deal rather than thousands."""
+PAR_MEGABYTES = 256
+"""The table a worker searches pars on, its own beside the ``ENGINES`` of the games it serves (made at
+a par's first slice on the worker, let go at a par's answer there): deal 5's par took 1.51 G nodes
+with 256 MiB on one thread, and was not proved in 3 G with a game's 64 MiB (2026-11-29)."""
 
 
 @dataclass(frozen=True)
 class ParJob:
     """The par of a deal from ``start``: its exact value for the player to move and the best first
-    moves, within ``nodes`` (an answer that is not exact says the budget ran out)."""
+    moves, within ``nodes`` in slices of ``slice_nodes`` (an answer that is not exact says the budget
+    ran out first)."""
 
     start: PositionData
-    nodes: int = round(PAR_SECONDS * NODES_PER_SECOND)
+    nodes: int = PAR_NODES
+    slice_nodes: int = PAR_SLICE_NODES
 
     kind = Kind.PAR
     plain = False
@@ -286,8 +297,10 @@ class ParJob:
     def __post_init__(self) -> None:
         if not position_of(self.start).has_moves():
             raise ValueError("the deal is over before move 1: it has no par to find")
-        if not 0 < self.nodes <= MOST_UNIT_SECONDS * NODES_PER_SECOND:
-            raise ValueError(f"a par's nodes must be 1 to {MOST_UNIT_SECONDS * NODES_PER_SECOND:.0f}")
+        if not 0 < self.nodes <= PAR_NODES:
+            raise ValueError(f"a par's nodes must be 1 to {PAR_NODES}")
+        if not 0 < self.slice_nodes <= PAR_SLICE_NODES:
+            raise ValueError(f"a par's slice must be 1 to {PAR_SLICE_NODES} nodes")
 
     @property
     def cost(self) -> float:
@@ -304,7 +317,10 @@ StepJob = MoveJob | HintJob | AnalysisJob | ReviewJob | ParJob
 
 
 def slice_seconds(job: StepJob) -> float:
-    """The most one run of ``job`` on a worker costs: a slice for a sliced job, else its whole cost."""
+    """The most one run of ``job`` on a worker costs: a slice for a sliced job (a par's own), else its
+    whole cost."""
+    if isinstance(job, ParJob):
+        return min(job.cost, job.slice_nodes / NODES_PER_SECOND)
     return min(job.cost, SLICE_SECONDS) if job.sliced else job.cost
 
 

@@ -31,6 +31,9 @@ The rules, in the order ``take`` applies them:
 * **Slices**: a long unit runs a slice at a time (``pause``: its slice ended before its answer),
   then waits for its next turn as a new unit of its address would, so a waiting move goes first
   at the end of every slice and the addresses take turns slice by slice.
+* **Pars stand aside for everyone**: a running par ends its slice at once for any unit that waits
+  for want of a worker (``yields``), so its long slices (``pool_jobs.PAR_SLICE_NODES``) hold up
+  no hint, analysis or review.
 * **Moves end background slices**: a move that waits for want of a worker while a hint, an
   analysis or a review runs asks that unit to end its slice at once (``yields``; its search
   answers within milliseconds and goes on from its table at its next turn), so a move waits for
@@ -247,7 +250,7 @@ address's moves are bounded by its games against the solver (one move each at a 
 the server bounds a network's pars by the hour as well (``ServerLimits.pars_per_hour``)."""
 PARS_RUNNING = 1
 """Pars that run at once, however many workers: a par is the pool's own work, paid from no address's
-budget (it costs up to ``pool_jobs.PAR_SECONDS``, more than any budget's burst), so the pool bounds
+budget (it costs up to ``pool_jobs.PAR_NODES``, more than any budget's burst), so the pool bounds
 it instead: at most one worker of any pool ever works on pars."""
 SHORT_SECONDS = 2.0
 """A move whose most is at most this is short and may run on the workers kept for short moves:
@@ -475,8 +478,10 @@ class Schedule:
 
     def yields(self) -> tuple[int, ...]:
         """The running hints, analyses, reviews and pars to ask to end their slice now (each asked once), so
-        that the paid moves waiting for want of a worker get one: pars before reviews before analyses, the
-        last started first. The pool tells their workers; each slice then ends (``pause``) as its budget would."""
+        that the paid units waiting for want of a worker get one: for a move any of them, pars before
+        reviews before analyses, the last started first; for any other unit, a par (the pool's own work
+        stands aside for everyone's). The pool tells their workers; each slice then ends (``pause``) as
+        its budget would."""
         running = [unit for unit in self._units.values() if unit.state is not UnitState.WAITING]
         background = sorted(
             (
@@ -491,13 +496,17 @@ class Schedule:
         free = self.workers - len(running) + sum(unit.yielding for unit in running)
         asked: list[int] = []
         for unit in self.order():
-            if unit.kind is not Kind.MOVE:
+            if unit.kind is Kind.PAR:
                 break
             if not unit.paid or unit.seat in self._seat_running:
                 continue
             needed = 1 if unit.short else 1 + self.reserve
-            while free < needed and background:
-                chosen = background.pop()
+            while free < needed:
+                candidates = [other for other in background if unit.kind is Kind.MOVE or other.kind is Kind.PAR]
+                if not candidates:
+                    break
+                chosen = candidates[-1]
+                background.remove(chosen)
                 chosen.yielding = True
                 asked.append(chosen.id)
                 free += 1

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from battle.players.pool_jobs import (
     DEFAULT_WORKER_MEGABYTES,
+    PAR_MEGABYTES,
     SLICE_NODES,
     AnalysisJob,
     AnalysisResult,
@@ -78,6 +79,10 @@ class PoolServices:
         self._opponents: list[Opponent] = [Opponent(megabytes=megabytes, threads=1)]
         """The most recently used first."""
         self._plain = PlainOpponent()
+        self._par_opponent: Opponent | None = None
+        """The par's engine (``PAR_MEGABYTES``), while a par runs on this worker."""
+        self._stopped = False
+        """A ``stop`` came and no ``clear_stop`` since: an engine made meanwhile starts stopped."""
 
     def open(self) -> PoolServices:
         """Build the first engine (the kernels must be loaded first, ``battle.players.prepare_kernels``)
@@ -101,7 +106,7 @@ class PoolServices:
         if chosen in self._opponents:
             self._opponents.remove(chosen)
         self._opponents.insert(0, chosen)
-        return chosen
+        return self._stopped_if_asked(chosen)
 
     def run(
         self,
@@ -129,12 +134,7 @@ class PoolServices:
             found = self._search(position, job.depth, job.every_move, job.budget, progress, slicing)
             return found if isinstance(found, Continued) else AnalysisResult.of(position, found)
         if isinstance(job, ParJob):
-            assert progress is None or isinstance(progress, SearchProgress)
-            position = position_of(job.start)
-            found = self._search(position, None, False, job.budget, progress, slicing)
-            if isinstance(found, Continued):
-                return found
-            return None if cancelled() else AnalysisResult.of(position, found)
+            return self._par(job, progress, _Slicing(cancelled, yielded, job.slice_nodes))
         assert progress is None or isinstance(progress, ReviewProgress)
         reviewed = self._review(job, progress or ReviewProgress(), slicing)
         return None if cancelled() else reviewed
@@ -154,6 +154,20 @@ class PoolServices:
         if isinstance(found, Continued):
             return found
         return None if cancelled() else MoveResult(move_name(choose_from(found, level, rng)), job.level)
+
+    def _par(self, job: ParJob, progress: SliceProgress | None, slicing: _Slicing) -> Outcome:
+        """A slice of a par's exact search, on the worker's par table (``PAR_MEGABYTES``), which is let
+        go once the par has its answer."""
+        assert progress is None or isinstance(progress, SearchProgress)
+        position = position_of(job.start)
+        if self._par_opponent is None:
+            self._par_opponent = Opponent(megabytes=PAR_MEGABYTES, threads=1).open()
+        self._stopped_if_asked(self._par_opponent)
+        found = self._search(position, None, False, job.budget, progress, slicing, self._par_opponent)
+        if isinstance(found, Continued):
+            return found
+        self._par_opponent = None
+        return None if slicing.cancelled() else AnalysisResult.of(position, found)
 
     def _hint(self, job: HintJob, progress: HintProgress, slicing: _Slicing) -> Outcome:
         """The window's hint (``Opponent.hint``) in slices: the quick search ``quick_depth`` deep, then,
@@ -183,6 +197,7 @@ class PoolServices:
         budget: int,
         progress: SearchProgress | None,
         slicing: _Slicing,
+        opponent: Opponent | None = None,
     ) -> Analysis | Continued:
         """One slice of a search ``depth`` deep (None: to the end) within ``budget`` nodes in all: the
         deepest answer once it is complete (exact, or ``depth`` deep), the budget is spent or the unit
@@ -190,7 +205,8 @@ class PoolServices:
         told to end early has spent the nodes it searched, else its whole slice)."""
         spent, best = (0, None) if progress is None else (progress.spent, progress.best)
         nodes = max(1, min(slicing.nodes, budget - spent))
-        analysis = self._opponent_for(position).search(position, Limits(nodes=nodes, depth=depth), all_exact=every_move)
+        searcher = opponent if opponent is not None else self._opponent_for(position)
+        analysis = searcher.search(position, Limits(nodes=nodes, depth=depth), all_exact=every_move)
         spent += min(nodes, analysis.nodes) if slicing.yielded() else nodes
         if best is None or analysis.depth >= best.depth:
             best = analysis
@@ -251,11 +267,25 @@ class PoolServices:
 
     def stop(self) -> None:
         """Stop the running search (from another thread): every engine's, as the unit may not have chosen
-        its engine yet; ``clear_stop`` before the next unit forgets the others'."""
-        for opponent in list(self._opponents):
+        its engine yet, and an engine made before ``clear_stop`` starts stopped (a stop that came while
+        a new engine was made was lost: the slice ran its whole length); ``clear_stop`` before the next
+        unit forgets the others'."""
+        self._stopped = True
+        for opponent in self._engines():
             opponent.stop()
 
     def clear_stop(self) -> None:
         """Forget a stop that came after its unit ended, before the next one starts."""
-        for opponent in self._opponents:
+        self._stopped = False
+        for opponent in self._engines():
             opponent.clear_stop()
+
+    def _engines(self) -> list[Opponent]:
+        return [*self._opponents, *([self._par_opponent] if self._par_opponent is not None else [])]
+
+    def _stopped_if_asked(self, opponent: Opponent) -> Opponent:
+        """``opponent``, stopped when a stop came since the last ``clear_stop``: looked at once the engine
+        is where ``stop`` finds it, so a stop is never lost between the two."""
+        if self._stopped:
+            opponent.stop()
+        return opponent

@@ -171,7 +171,7 @@ def test_a_par_runs_in_slices_to_the_exact_value_or_ends_unproved_at_its_nodes(s
     assert (found.value, set(found.best_moves)) == (expected.value, {move_name(move) for move in expected.best_moves})
     cut = submit(single, ParJob(position_data(greedy_down(12, 72)), nodes=600_000), "par:b", "10.0.0.9")
     short = cut.result(WAIT)
-    assert isinstance(short, AnalysisResult) and not short.exact  # two slices, then its nodes are spent
+    assert isinstance(short, AnalysisResult) and not short.exact  # its nodes spent before the proof
 
 
 def test_an_address_whose_budget_is_spent_is_refused_with_the_seconds_to_wait() -> None:

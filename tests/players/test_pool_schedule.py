@@ -428,6 +428,7 @@ def test_a_par_comes_after_every_other_kind_costs_no_budget_and_runs_one_at_a_ti
     assert taken(schedule) == late  # the fourth worker
     third = admitted(schedule.submit(Kind.MOVE, "third", "10.0.0.5", 5, 0.0))
     assert schedule.yields() == (first,)  # the par ends its slice before the review does
+    assert schedule.yields() == ()  # asked once
     assert schedule.pause(first, 0.5, 0.0)
     assert taken(schedule) == third
     assert schedule.finish(review, 10.0, 0.0) is not None
@@ -438,6 +439,22 @@ def test_a_par_comes_after_every_other_kind_costs_no_budget_and_runs_one_at_a_ti
     admitted(schedule.submit(Kind.PAR, "par:c", "10.0.0.1", 600, 0.0))
     refused = schedule.submit(Kind.PAR, "par:d", "10.0.0.1", 600, 0.0)
     assert isinstance(refused, Refusal) and refused.reason == "queued"  # two of the address's wait
+
+
+def test_a_running_par_ends_its_slice_for_an_analysis_and_a_review_ends_none_for_it() -> None:
+    schedule = Schedule(workers=2, budget=None)  # one worker kept for short moves: one long unit runs
+    par = admitted(schedule.submit(Kind.PAR, "par:a", "10.0.0.1", 4000, 0.0))
+    assert taken(schedule) == par
+    analysis = admitted(schedule.submit(Kind.ANALYSIS, "board", "10.0.0.2", 5, 0.0))
+    assert schedule.take(0.0) is None  # the kept worker is for short moves
+    assert schedule.yields() == (par,)
+    assert schedule.pause(par, 4.0, 0.0)
+    assert taken(schedule) == analysis
+    review = admitted(schedule.submit(Kind.REVIEW, "review", "10.0.0.3", 30, 0.0))
+    assert schedule.yields() == ()  # an analysis does not stand aside for a review
+    schedule.finish(analysis, 1.0, 0.0)
+    assert taken(schedule) == review  # before the par's next slice
+    assert schedule.unit(par) is not None and schedule.unit(par).state is UnitState.WAITING
 
 
 operations = st.lists(
@@ -472,8 +489,9 @@ def test_the_invariants_hold_whatever_happens(steps: list[tuple[str, int, Kind, 
             for asked in schedule.yields():
                 unit = schedule.unit(asked)
                 assert unit is not None and unit.kind is not Kind.MOVE and unit.state is UnitState.RUNNING
+                waiting_for = (Kind.MOVE,) if unit.kind is not Kind.PAR else (Kind.MOVE, Kind.ANALYSIS, Kind.REVIEW)
                 assert any(
-                    other.kind is Kind.MOVE and other.state is UnitState.WAITING for other in schedule._units.values()
+                    other.kind in waiting_for and other.state is UnitState.WAITING for other in schedule._units.values()
                 )
         elif units and action == "finish":
             schedule.finish(units[number % len(units)], amount, now)

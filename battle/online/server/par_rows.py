@@ -3,7 +3,7 @@
 A row is keyed by the deal's start position in ``.mbp`` text, so every game on that deal (a rematch,
 a friend's game on the same number, a game against the solver) reads the one row, whatever process
 holds it. ``found``: the first player's margin under perfect play and the best first moves;
-``unproved``: the search's budget (``pool_jobs.PAR_SECONDS``) ran out before its proof, which a
+``unproved``: the search's budget (``pool_jobs.PAR_NODES``) ran out before its proof, which a
 second search on the same pool would do again, so it is not asked again.
 """
 

@@ -45,7 +45,7 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     """... and at once, before that rate applies."""
     pars_per_hour: float = 4.0
     """Pars of deals no catalogue knows that one client network may have the solver work out an hour,
-    at most this many at once: each may take one of the pool's workers for up to 10 minutes at the
+    at most this many at once: each may take one of the pool's workers for up to about 25 minutes at the
     lowest priority, and a network that plays a few new deals an hour finds every one's par."""
     abandon_seconds: float = 3 * 24 * 3600.0
     """How long the player to move of a game without a clock that loses may take before the game
