@@ -26,6 +26,7 @@ from battle.rules.board import Position, move_name
 from battle.ui import app as app_module
 from battle.ui.match import new_match
 from battle.ui.play.result_scene import ResultScene
+from battle.ui.review.review_scene import ReviewScene
 from tests import ui_harness as ui
 
 SMALL = 26
@@ -137,6 +138,13 @@ def test_the_result_card_says_the_par_is_worked_out_then_shows_it(tmp_path: Path
         assert card.card_rect() == waiting_rect  # the par's room was kept: the card does not jump
         assert card.par_pending() is None
         ui.run_until(app, lambda: card.next_frame_in() is None, timeout=WAIT)  # asleep once the veil is in
+        ui.click_button(app, card.buttons["review"])  # the review grades move 1 on the par found, and says it
+        ui.run_until(app, lambda: isinstance(app.stack.top, ReviewScene), timeout=WAIT)
+        review = app.stack.top
+        assert isinstance(review, ReviewScene)
+        first = game.names[game.start.to_move - 1]
+        assert review.par_line == (f"Par: {expected.value:+d} for {first}" if expected.value else "Par: even")
+        assert review.job.known_start is not None and review.job.known_start[0] == expected.value
     # kept for the next run (a complete deal's start under its own size, which the catalogue reads)
     with SurveyDatabase(default_survey_path(), read_only=True) as database:
         assert [(result.deal, result.value) for result in database.results(SMALL)] == [(7, expected.value)]

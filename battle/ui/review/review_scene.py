@@ -17,14 +17,16 @@ from typing import TYPE_CHECKING
 import pygame
 from pygame_gui.core import ObjectID
 
+from battle.atlas.catalogue import deal_at_start
 from battle.i18n import N_, _, format_number, format_short
 from battle.rules.board import Move, Position, parse_move
-from battle.rules.game import Game
+from battle.rules.game import Game, KnownStart
 from battle.rules.wording import grade_word, shown_name, solver_name
 from battle.ui.art import theme
 from battle.ui.files.game_history import store_accuracy
 from battle.ui.files.settings import REVIEW_SECONDS_RANGE
 from battle.ui.match import Match
+from battle.ui.play.par_words import par_headline
 from battle.ui.review.review_job import ReviewJob
 from battle.ui.review.review_layout import ReviewLayout, clamp_first, follow, move_row_at, review_layout
 from battle.ui.review.review_view import (
@@ -57,7 +59,11 @@ class ReviewScene(Scene):
         self.game = game
         self.names = game.names
         seconds = time_per_move if time_per_move is not None else app.settings.review_seconds
-        known_start = app.catalogue.known_start(game.deal_number, game.start)  # a catalogued deal's exact move 1
+        known_start = _known_start(app, game)  # a deal's exact move 1, when its par is known
+        self.par_line = (
+            None if known_start is None else par_headline(known_start[0], game.names[game.start.to_move - 1])
+        )
+        """``Par: +4 for Ann``, for the panel's heading; None when the deal's par is not known."""
         self.job = ReviewJob(game, seconds, known_start=known_start).start()
         self.review: Review | None = None
         """The finished ``battle.players.review_report.Review``."""
@@ -384,7 +390,14 @@ class ReviewScene(Scene):
         if self._graph is None or self._graph[0] != key:
             self._graph = (
                 key,
-                draw_eval_graph(self.graded, size, self.names, self.app.fonts, text_scale=self.graph_text_scale()),
+                draw_eval_graph(
+                    self.graded,
+                    size,
+                    self.names,
+                    self.app.fonts,
+                    text_scale=self.graph_text_scale(),
+                    par_line=self.par_line,
+                ),
             )
         return self._graph[1]
 
@@ -455,3 +468,15 @@ class ReviewScene(Scene):
                 )
             fraction = job.reviewed / max(1, total)
         draw_progress_card(surface, app.fonts, self.card_rect(), layout.scale, lines, fraction)
+
+
+def _known_start(app: Host, game: Game) -> KnownStart | None:
+    """The deal's par and best first moves: the catalogue's, or the one the background worked out since
+    the catalogue was read (it is kept in the survey database, which the catalogue reads at the next run)."""
+    known = app.catalogue.known_start(game.deal_number, game.start)
+    if known is not None:
+        return known
+    number = deal_at_start(game.deal_number, game.start)
+    finder = app.par_finder
+    found = None if number is None or finder is None else finder.found(number)
+    return None if found is None else found.known_start()

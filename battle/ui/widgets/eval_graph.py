@@ -96,15 +96,17 @@ def draw_eval_graph(
     names: Sequence[str] | None = None,
     fonts: theme.Fonts | None = None,
     text_scale: float | None = None,
+    par_line: str | None = None,
 ) -> GraphPicture:
-    """``render_eval_graph``'s picture with the places of its plot and texts."""
+    """``render_eval_graph``'s picture with the places of its plot and texts; ``par_line`` (``Par: +4
+    for Ann``) at the right of the caption."""
     width, height = max(240, size[0]), max(140, size[1])
     names = tuple(names if names else review.names)  # as the record has them: "You" makes its own sentences
     fonts = fonts or theme.Fonts()
     # Drawn at twice the size and scaled down: pygame's thick lines, circles and
     # polygons have no anti-aliasing of their own.
     scale = None if text_scale is None else text_scale * SUPERSAMPLE
-    big = _draw(review, (width * SUPERSAMPLE, height * SUPERSAMPLE), names, fonts, scale)
+    big = _draw(review, (width * SUPERSAMPLE, height * SUPERSAMPLE), names, fonts, scale, par_line)
     return GraphPicture(
         pygame.transform.smoothscale(big.surface, (width, height)),
         _shrunk(big.plot),
@@ -173,7 +175,12 @@ def ply_at(size: tuple[int, int], moves: int, x: float, text_scale: float | None
 
 
 def _draw(
-    review: Review, size: tuple[int, int], names: Sequence[str], fonts: theme.Fonts, scale: float | None = None
+    review: Review,
+    size: tuple[int, int],
+    names: Sequence[str],
+    fonts: theme.Fonts,
+    scale: float | None = None,
+    par_line: str | None = None,
 ) -> GraphPicture:
     width, height = size
     scale = _scale(width, height) if scale is None else scale
@@ -181,7 +188,7 @@ def _draw(
     surface.fill(BACKGROUND)
 
     title_size, label_size = TITLE_SIZE * scale, LABEL_SIZE * scale
-    top = _draw_title(surface, review, names, fonts, title_size, label_size)
+    top = _draw_title(surface, review, names, fonts, title_size, label_size, par_line)
     left, right = _plot_x(width, scale)
     plot = pygame.Rect(left, top, right - left, height - top - round(50 * scale))
     pygame.draw.rect(surface, PLOT_BACKGROUND, plot.inflate(2, 2), border_radius=round(6 * scale))
@@ -280,8 +287,10 @@ def _draw_title(
     fonts: theme.Fonts,
     title_size: float,
     label_size: float,
+    par_line: str | None = None,
 ) -> int:
-    """Names and result on the first line, what the curve means on the second; returns their bottom."""
+    """Names and result on the first line, what the curve means on the second (and at its right the
+    deal's par, where the curve of a game graded from move 1 starts); returns their bottom."""
     left, y = round(title_size * 0.9), round(title_size * 0.6)
     right = surface.get_width() - left
     shown = (shown_name(names[0]), shown_name(names[1]))
@@ -304,7 +313,12 @@ def _draw_title(
     caption = _("Projected final margin under perfect play after each move")
     if not review.exact:
         caption += _(" (dashed: estimate)")
-    text = fonts.text(caption, label_size, theme.IVORY_DIM)
+    room = right - left
+    if par_line is not None:
+        par = fonts.text(par_line, label_size, theme.GOLD, bold=True)
+        surface.blit(par, par.get_rect(topright=(right, y)))
+        room -= par.get_width() + round(label_size)
+    text = fonts.text(fonts.fit(caption, label_size, room), label_size, theme.IVORY_DIM)
     surface.blit(text, (left, y))
     return y + text.get_height() + round(label_size * 0.9)
 
