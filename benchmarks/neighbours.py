@@ -13,9 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from online_load import percentile
-
 from battle.online.server.shards import home_of
+from benchmarks.percentiles import percentile
 from tests.online_server import Client, ServerProcess, a_legal_move
 
 WAIT = 60.0

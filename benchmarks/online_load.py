@@ -98,6 +98,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's battle package, also in spawned client processes
 
+from benchmarks.percentiles import percentile  # noqa: E402 - after the checkout is on the path
+
 HOST = "127.0.0.1"
 P99_GOAL_MS = 50.0
 """The issue's goal: p99 latency under 50 ms with 1,000 concurrent games."""
@@ -276,15 +278,6 @@ def open_files_limit(pid: int) -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The nearest-rank percentile of ``values`` (sorted or not): at least ``fraction`` of them are at or below it."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(1, math.ceil(fraction * len(ordered)))
-    return ordered[rank - 1]
 
 
 # -- the server process -------------------------------------------------------------------

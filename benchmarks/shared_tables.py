@@ -41,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's tests package (its server and client) and battle
 
+from benchmarks.percentiles import percentile  # noqa: E402
 from tests.online.test_online_groups_shared import DAILY  # noqa: E402
 from tests.online_server import Client, ServerProcess, create, play_to_the_end  # noqa: E402
 
@@ -152,11 +153,6 @@ def pings(server: ServerProcess, seconds: float) -> list[float]:
         time.sleep(0.06)
     client.close()
     return times
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def beside(server: ServerProcess, seconds: float, ask: dict[str, Any], answer: str) -> tuple[list[float], float]:

@@ -73,6 +73,7 @@ from battle.players.pool_schedule import Budget, Refusal  # noqa: E402
 from battle.players.pool_service import serve_pool  # noqa: E402
 from battle.rules.board import Position, biggest_pair, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
+from benchmarks.percentiles import percentile  # noqa: E402
 
 GOALS = {"club": (50, 0.5), "expert": (10, get_level("expert").time_limit + 1.0)}
 """The goals: at this many games, the reply p99 at most these seconds."""
@@ -98,14 +99,6 @@ class Phase:
     flood_cpu: float = 0.0
     seconds: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The nearest-rank percentile (``share`` 0.99: the p99); 0 for no values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
 def human_move(position: Position, rng: random.Random) -> tuple[int, int]:
