@@ -139,6 +139,8 @@ class ResultScene(Scene):
     def next_frame_in(self) -> float | None:
         if self.clock < FADE_SECONDS:
             return 0.0  # the veil fades in, then nothing moves
+        if self._par_shown is not None and (self.par_comparison() is not None) != self._par_shown:
+            return 0.0  # the par came after this frame's update: the next frame shows it, not the next input
         return PAR_CHECK_SECONDS if self.par_pending() is not None else None
 
     def result(self) -> Result | None:

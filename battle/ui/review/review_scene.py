@@ -471,8 +471,8 @@ class ReviewScene(Scene):
 
 
 def _known_start(app: Host, game: Game) -> KnownStart | None:
-    """The deal's par and best first moves: the catalogue's, or the one the background worked out since
-    the catalogue was read (it is kept in the survey database, which the catalogue reads at the next run)."""
+    """The deal's par and best first moves: the catalogue's, or the one the background finder has just
+    found (the finder's thread puts it in the catalogue a moment after it is found)."""
     known = app.catalogue.known_start(game.deal_number, game.start)
     if known is not None:
         return known
