@@ -167,7 +167,7 @@ class GameServer:
         """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
         self.analysis = AnalysisBoards(work, limits.ipv6_prefix)
         self.reviews = Reviews(live, work, known, limits.ipv6_prefix, clock)
-        self.pars = Pars(live, work, known, guard, clock)
+        self.pars = Pars(live, work, deals or NoDeals(), guard, clock)
         """Every game's par: the catalogue's, one found before, or worked out now."""
         self._solver: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
             SolverGame: self.solver_games.create,

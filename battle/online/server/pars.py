@@ -80,7 +80,8 @@ class KnownPars:
 
 
 class Pars:
-    """The pars being worked out in this process, and the connections told of each."""
+    """The pars being worked out in this process, and the connections told of each. ``deals`` is the
+    catalogue alone: the rows of ``pars`` are read here once, found or unproved."""
 
     def __init__(
         self,

@@ -63,7 +63,7 @@ class ReviewScene(Scene):
         self.par_line = (
             None if known_start is None else par_headline(known_start[0], game.names[game.start.to_move - 1])
         )
-        """``Par: +4 for Ann``, for the panel's heading; None when the deal's par is not known."""
+        """``Par: +4 for Ann``, at the right of the graph's caption; None when the deal's par is not known."""
         self.job = ReviewJob(game, seconds, known_start=known_start).start()
         self.review: Review | None = None
         """The finished ``battle.players.review_report.Review``."""
