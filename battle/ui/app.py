@@ -147,6 +147,8 @@ class App:
         self._live_analysis: LiveAnalysis | None = None
         self._plain_solver: SearchWorker[PlainOpponent] | None = None
         self._par_finder: ParFinder | None = None
+        self._retired_finders: list[ParFinder] = []
+        """Finders stopped when the player turned the par off: their threads are waited for at the close."""
         self._catalogue = catalogue
         self.stack = SceneStack()
         self.navigator = Navigator(self)
@@ -206,6 +208,22 @@ class App:
         if self._par_finder is None:
             self._par_finder = ParFinder(self._keep_par)
         return self._par_finder
+
+    def set_background_par(self, on: bool) -> None:
+        """Turn the par's background work on or off, kept in the settings. Off stops the solve at once
+        (its thread ends within the solver's stop, milliseconds) and lets its 256 MiB table go; on, the
+        game on screen has its par worked out if no catalogue knows it."""
+        if on == self.settings.background_par:
+            return
+        self.settings.background_par = on
+        self.save_settings()
+        if not on and self._par_finder is not None:
+            self._par_finder.shutdown(0)
+            self._retired_finders.append(self._par_finder)
+            self._par_finder = None
+        if on:
+            for scene in self.stack.scenes:
+                scene.background_par_allowed()
 
     def _keep_par(self, result: DealResult) -> None:
         """On the par finder's thread: the par goes into the catalogue the window reads, and into the
@@ -444,7 +462,8 @@ class App:
         self.solver.shutdown()
         if self._plain_solver is not None:
             self._plain_solver.shutdown()
-        finder_ended = self._par_finder is None or self._par_finder.shutdown(timeout)
+        finders = [*self._retired_finders, *([self._par_finder] if self._par_finder is not None else [])]
+        finder_ended = all([finder.shutdown(timeout) for finder in finders])
         if self._live_analysis is not None:
             self._live_analysis.shutdown()
         idle = self.solver.wait_idle(timeout)

@@ -107,6 +107,9 @@ class Scene:
         solve waits for it."""
         return False
 
+    def background_par_allowed(self) -> None:
+        """The player turned the par's background work on: a screen whose game has no known par asks for it."""
+
     def build_ui(self) -> None:
         """Create this scene's widgets (and append them to ``self.elements``)."""
 
@@ -339,3 +342,5 @@ class Host(Protocol):
     def set_ui_scale(self, value: float) -> bool: ...
 
     def set_language(self, language: str) -> bool: ...
+
+    def set_background_par(self, on: bool) -> None: ...

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import pygame
 import pytest
 
 from battle.atlas.catalogue import Catalogue
@@ -176,3 +177,27 @@ def test_the_setting_turns_the_finder_off(tmp_path: Path, monkeypatch, held_find
         app.start_match(new_match(7, "hotseat", ("Ann", "Bob")))
         app.step([], ui.DT)
         assert not app.settings.background_par and app.par_finder is None
+
+
+def test_the_rules_card_turns_the_par_off_and_on_by_its_button(tmp_path: Path, monkeypatch, held_finder) -> None:  # noqa: ANN001
+    from battle.ui.files.settings import load_settings
+    from battle.ui.help.help_scene import HelpScene
+
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((800, 600), catalogue=Catalogue({}), background_par=True)
+        scene = app.start_match(new_match(7, "hotseat", ("Ann", "Bob")))
+        ui.run_until(app, lambda: app.par_finder is not None and app.par_finder.working_on(7), timeout=WAIT)
+        stopped = app.par_finder
+        ui.key(app, pygame.K_F1)
+        card = app.stack.top
+        assert isinstance(card, HelpScene) and card.buttons["par"].text == "Work out pars: on"
+        ui.click_button(app, card.buttons["par"])
+        assert card.buttons["par"].text == "Work out pars: off"
+        assert app.par_finder is None and load_settings()[0].background_par is False  # kept for the next run
+        ui.click_button(app, card.buttons["par"])  # on again: the game on screen asks for its par anew
+        assert card.buttons["par"].text == "Work out pars: on" and load_settings()[0].background_par is True
+        ui.click_button(app, card.buttons["close"])
+        ui.run_until(app, lambda: app.par_finder is not None and app.par_finder.working_on(7), timeout=WAIT)
+        held_finder.set()
+        ui.run_until(app, lambda: scene.par() is not None, timeout=WAIT)
+        assert stopped is not None and stopped.shutdown(WAIT) and stopped.found(7) is None  # it ended unsolved

@@ -3,9 +3,9 @@
 An overlay card over whatever screen asked for it (F1 or ? anywhere, or the title's
 "Rules & keys" button), closed by Esc, F1, ? or its Close button. The page is drawn
 once per window size and text size and scrolls (wheel, arrows, PageUp/PageDown,
-Home/End) when it is taller than the card: 2235 px at 1200x800 against 636 px
+Home/End) when it is taller than the card: 3208 px at 1200x800 against 590 px
 of room. The card's foot also sets the text size, as Ctrl+= and Ctrl+- do everywhere, and the
-sound's volume and mute, as + / - and M do.
+sound's volume and mute, as + / - and M do; a row above it turns the par's background work on or off.
 
 ``window_key`` is the App's hook for the keys that work on every screen.
 """
@@ -48,6 +48,17 @@ RULES = (
     ),
     N_("Think beyond the points: every pair you take frees the tiles behind it, for your opponent first."),
 )
+
+PAR_TIP = N_(
+    "Work out the par of a deal no catalogue knows while it is played: one thread at the lowest "
+    "priority, paused while the solver works for you and while the computer runs on its battery"
+)
+PAR_MEANING = N_("Par: a deal's value under perfect play, shown when the game ends.")
+
+
+def _par_label(on: bool) -> str:
+    return _("Work out pars: on") if on else _("Work out pars: off")
+
 
 PICTURE_KINDS = (15, 2, 21, 7, 15)
 """The example column, top to bottom: 7 circles at both ends (a free pair), blocked tiles between."""
@@ -309,7 +320,7 @@ class HelpScene(Scene):
         card = self.card_rect()
         pad = self._pad()
         top = card.y + pad + round(34 * self.app.layout.scale)
-        bottom = card.bottom - pad - self._foot_height() - round(10 * self.app.layout.scale)
+        bottom = card.bottom - pad - 2 * self._foot_height() - round(20 * self.app.layout.scale)
         return pygame.Rect(card.x + pad, top, card.w - 2 * pad, max(10, bottom - top))
 
     def max_offset(self) -> int:
@@ -339,7 +350,9 @@ class HelpScene(Scene):
         size_w = fitting(_("Text -"), _("Text +"), least=max(60, round(90 * scale)))
         language_w = fitting(*map(language_name, available_languages()), least=max(80, round(110 * scale)))
         self.buttons = {}
+        par_w = fitting(_par_label(True), _par_label(False), least=max(80, round(110 * scale)))
         for key, label, tip, x, width, object_id in (
+            ("par", _par_label(self.app.settings.background_par), _(PAR_TIP), card.x + pad, par_w, None),
             ("smaller", _("Text -"), _("Smaller text everywhere (Ctrl + -)"), card.x + pad, size_w, None),
             ("larger", _("Text +"), _("Larger text everywhere (Ctrl + =)"), card.x + pad + size_w + gap, size_w, None),
             (
@@ -353,7 +366,7 @@ class HelpScene(Scene):
             ("close", _("Close"), _("Back to the screen (Esc)"), card.right - pad - close_w, close_w, "#primary"),
         ):
             button = Button(
-                pygame.Rect(x, y, width, height),
+                pygame.Rect(x, y - height - gap if key == "par" else y, width, height),
                 label,
                 self.app.manager,
                 tool_tip_text=tip,
@@ -393,6 +406,9 @@ class HelpScene(Scene):
             self.app.set_ui_scale(self.app.settings.ui_scale + step)
         elif name == MUTE and self.sound is not None:
             self.sound.command(name)
+        elif name == "par":
+            self.app.set_background_par(not self.app.settings.background_par)
+            self.buttons["par"].set_text(_par_label(self.app.settings.background_par))
 
     def handle_input(self, event: pygame.event.Event) -> None:
         if self.sound is not None and self.sound.handle(event):
@@ -461,6 +477,12 @@ class HelpScene(Scene):
                 size_text = _("{percent}%").format(percent=round(self.app.settings.ui_scale * 100))
             label = fonts.text(fonts.fit(size_text, size, room), size, theme.IVORY_DIM)
             surface.blit(label, label.get_rect(midleft=(foot.rect.right + round(12 * scale), foot.rect.centery)))
+        par = self.buttons.get("par")
+        if par is not None:
+            size = self._foot_text_size()
+            room = self.card_rect().right - self._pad() - par.rect.right - round(12 * scale)
+            label = fonts.text(fonts.fit(_(PAR_MEANING), size, room), size, theme.IVORY_DIM)
+            surface.blit(label, label.get_rect(midleft=(par.rect.right + round(12 * scale), par.rect.centery)))
 
     def _draw_scrollbar(self, surface: pygame.Surface, view: pygame.Rect) -> None:
         assert self.page is not None

@@ -165,6 +165,9 @@ class PlayScene(Scene):
         if finder is not None and number is not None and self.par() is None:
             finder.want(number)
 
+    def background_par_allowed(self) -> None:
+        self._par_asked = False  # the next frame asks, as a game's first frame does
+
     def animating(self) -> bool:
         return any(
             not animation.done(self.clock)
