@@ -62,6 +62,7 @@ from battle.online.server.share_address import ShareAddress
 from battle.online.server.shared_days import SharedDays
 from battle.online.server.shared_directory import SharedDirectory
 from battle.online.server.shared_lobby import SharedLobby
+from battle.online.server.shared_pars import SharedPars
 from battle.online.server.solver_games import DealBook
 from battle.online.server.solver_outcomes import SolverSetup
 from battle.online.server.store import GameStore
@@ -135,6 +136,7 @@ async def running_server(
         if directory is not None:
             server.groups = server.solver_games.groups = GroupDesk(directory, store, guard)
             shared_days = server.devices.shared = SharedDays(directory, clock)
+            server.pars.shared = SharedPars(directory)
             if shard.index == LOBBY_PROCESS:  # the lobby's process lists every group's challenges
                 shared_lobby = SharedLobby(directory.url, directory.group, server.lobby, clock)
         connection_options: dict[str, Any] = {

@@ -8,7 +8,8 @@ most one worker at a time, within the pool's own budget of nodes) charged to no 
 time but counted against the asking network's ``ServerLimits.pars_per_hour``, in the counts every
 process shares. Every connection that asked about the deal is told its news (its place, then the
 par, or that the budget ran out first); the result is a row of ``pars`` that every later game on the
-deal reads, in any process, and that the reviews grade the first move on (``KnownPars``).
+deal reads, in any process, and that the reviews grade the first move on (``KnownPars``). Server
+groups share the pars they find (``shared_pars``): a deal solved on one is not solved on another.
 
 A unit runs to its end whether or not anyone still looks (its result is kept for the next game on
 the deal); everything that starts one also ends it, by the pool's budget of nodes for a par.
@@ -38,6 +39,7 @@ from battle.rules.board import Position
 from battle.rules.notation import format_position, parse_position
 
 if TYPE_CHECKING:
+    from battle.online.server.shared_pars import SharedPars
     from battle.online.server.solver_work import AnalysisResult, SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
@@ -102,6 +104,9 @@ class Pars:
         """The connections told of each pending par's news, each with the game it asked in."""
         self._places: dict[str, Waiting | None] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.shared: SharedPars | None = None
+        """The pars every server group found (``serve --group --shared``): read before this group's
+        pool is asked, written when it finds one; None on one machine."""
 
     async def ask(self, client: Client, room: Room, message: AskPar, now: float) -> None:
         """The par of ``room``'s deal: known, being worked out (the connection is told its news), or why not."""
@@ -112,6 +117,10 @@ class Pars:
             return
         start = format_position(game.start)
         row = par_at(self.live.store, start)
+        if row is None and self.shared is not None:
+            row = await self.shared.find(start, game.start)
+            if row is not None:  # another group's: kept here for the later games and the reviews
+                await self._store(row)
         if row is not None:
             tell(client, _row_news(room.game_id, row))
             return
@@ -164,11 +173,16 @@ class Pars:
             row = ParRow(start, "found", found.value, found.best_moves, self.clock())
         else:
             row = ParRow(start, "unproved", None, (), self.clock())
+        await self._store(row)
+        self._tell_all(start, lambda game: _row_news(game, row))
+        if row.status == "found" and self.shared is not None:
+            await self.shared.keep(row)
+
+    async def _store(self, row: ParRow) -> None:
         try:
             await stored(self.live.committer.submit(plan_par(row)))
         except StoreError as problem:
             log.error("%s", problem)
-        self._tell_all(start, lambda game: _row_news(game, row))
 
     def _tell_all(self, start: str, news: Callable[[str], ParResult]) -> None:
         """Tell each connection that asked about ``start`` its end, and forget the par."""

@@ -76,6 +76,7 @@ SCHEMA = (
     "day date NOT NULL, deal integer NOT NULL, finished_at double precision NOT NULL, result text NOT NULL, "
     "PRIMARY KEY (grp, game, seat))",
     "CREATE INDEX IF NOT EXISTS battle_day_results_day ON battle_day_results (day, deal)",
+    "CREATE TABLE IF NOT EXISTS battle_pars (start text PRIMARY KEY, par text NOT NULL)",
 )
 
 
