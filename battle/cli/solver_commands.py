@@ -196,9 +196,9 @@ def prepare_solver(args: argparse.Namespace) -> None:
     if kernels_ready():
         return
     if not getattr(args, "quiet", False):
-        # Said before anything else: the compile takes about 10 s, which a silent
-        # terminal makes look like a hang (the 5 s status line came too late).
-        note(_("compiling the solver (first run only, about 10 s)..."))
+        # Said before anything else: the compile takes about 10 s of two free cores (88-97 s beside
+        # a busy machine's other work), which a silent terminal makes look like a hang.
+        note(_("compiling the solver (first run only: about 10 s on two free cores, longer on a busy machine)..."))
     # In two child processes, one core each; --time counts without it, as it promises.
     compiled = prepare_kernels()
     if getattr(args, "started", None) is not None:
@@ -241,11 +241,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if analysis.exact:
         print(_("final score: {score}").format(score=score))
     else:  # the line ends where the search's knowledge does, not where the game does
-        print(
-            _("score after the best line: {score} ({len} moves on; an estimate, not the final score)").format(
-                score=score, len=len(analysis.pv)
-            )
+        line = ngettext(
+            "score after the best line: {score} ({count} move on; an estimate, not the final score)",
+            "score after the best line: {score} ({count} moves on; an estimate, not the final score)",
+            len(analysis.pv),
         )
+        print(line.format(score=score, count=len(analysis.pv)))
     if analysis.best_moves:
         print(_("best moves: {value}").format(value=" ".join(move_name(m) for m in analysis.best_moves)))
     else:

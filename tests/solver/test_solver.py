@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -616,6 +617,8 @@ def test_solve_with_a_time_limit_says_not_exact(capsys: pytest.CaptureFixture[st
     # the best line of a cut-short search stops before the game does: no final score is claimed
     assert not any(line.startswith("final score:") for line in out.splitlines())
     assert "score after the best line:" in out and "not the final score" in out
+    said = re.search(r"\((\d+) (moves?) on;", out)
+    assert said is not None and (said.group(2) == "move") == (said.group(1) == "1"), out  # "1 move", "2 moves"
 
 
 @pytest.mark.parametrize("command", ["solve", "analyse"])
