@@ -104,6 +104,8 @@ class Pars:
         """The connections told of each pending par's news, each with the game it asked in."""
         self._places: dict[str, Waiting | None] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._keeping: set[asyncio.Future[None]] = set()
+        """The writes of pars found to the shared database under way."""
         self.shared: SharedPars | None = None
         """The pars every server group found (``serve --group --shared``): read before this group's
         pool is asked, written when it finds one; None on one machine."""
@@ -176,7 +178,9 @@ class Pars:
         await self._store(row)
         self._tell_all(start, lambda game: _row_news(game, row))
         if row.status == "found" and self.shared is not None:
-            await self.shared.keep(row)
+            keeping = asyncio.ensure_future(self.shared.keep(row))
+            self._keeping.add(keeping)  # ended by close, as the searches are
+            keeping.add_done_callback(self._keeping.discard)
 
     async def _store(self, row: ParRow) -> None:
         try:
@@ -199,7 +203,7 @@ class Pars:
                 readers.discard(reader)
 
     async def close(self) -> None:
-        tasks = list(self._tasks.values())
+        tasks = [*self._tasks.values(), *self._keeping]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
