@@ -53,8 +53,6 @@ def test_the_sections_are_in_the_readers_language_on_a_phone(browser: Any, serve
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.set_viewport_size({"width": 320, "height": 640})  # the narrowest phone: the longest names still fit
     page.wait_for_function("() => document.documentElement.scrollWidth <= 320")
-    tops = page.eval_on_selector_all("header nav.sections a", "links => links.map((a) => a.offsetTop)")
-    assert len(set(tops)) == 1, tops  # one row: the header no taller than on a wider phone
     heights = page.eval_on_selector_all("header nav.sections a", "links => links.map((a) => a.offsetHeight)")
     assert min(heights) >= 44  # a finger's target
     assert page.errors == []
