@@ -102,6 +102,22 @@ def mover(pages: list[Any]) -> Any:
     raise AssertionError("nobody is to move: " + " | ".join(str(page.text_content("#turn")) for page in pages))
 
 
+def what_it_shows(page: Any) -> str:
+    """The game screen as a failing wait reports it: its status and ply, the turn line, the line's
+    state, a notice, the seats kept in the browser (their moves waiting for an ``ack``) and the
+    page's errors."""
+    shown = page.evaluate(
+        """() => ({
+            status: document.body.dataset.status, ply: document.body.dataset.ply,
+            turn: document.getElementById('turn')?.textContent, line: document.getElementById('link-text')?.textContent,
+            notice: document.getElementById('notice')?.hidden ? '' : document.getElementById('notice')?.textContent,
+            board: document.getElementById('board')?.className,
+            kept: Object.fromEntries(Object.keys(localStorage).map((key) => [key, localStorage.getItem(key)])),
+        })"""
+    )
+    return f"{shown}; page errors {page.errors}"
+
+
 def finished(page: Any) -> bool:
     return page.get_attribute("body", "data-status") == "finished"
 

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
 from tests.i18n.language_guard import Screen, report
 from tests.online_server import ROOT, Client, ServerProcess
-from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, ply, wait_ply
+from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, ply, wait_ply, what_it_shows
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +46,15 @@ def play_to_the_end(page: Any, turns: int = 200) -> list[str]:
     """The player's moves by clicks, each time the board is theirs, until the game ends (or ``turns``)."""
     played: list[str] = []
     while len(played) < turns:
-        page.wait_for_function(
-            "() => document.body.dataset.status === 'finished'"
-            " || document.getElementById('board').classList.contains('your-turn')"
-        )
+        try:
+            page.wait_for_function(
+                "() => document.body.dataset.status === 'finished'"
+                " || document.getElementById('board').classList.contains('your-turn')"
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"neither the player's turn nor the end: the page shows {what_it_shows(page)}"
+            ) from None
         if finished(page):
             break
         count = ply(page)
