@@ -119,7 +119,7 @@ class Pars:
             return
         start = format_position(game.start)
         row = par_at(self.live.store, start)
-        if row is None and self.shared is not None:
+        if row is None and self.shared is not None and start not in self.pending:  # one look a search, not an ask
             row = await self.shared.find(start, game.start)
             if row is not None:  # another group's: kept here for the later games and the reviews
                 await self._store(row)

@@ -49,16 +49,19 @@ def read_shared_par(start: str, position: Position, text: str) -> ParRow:
     quoted = f"not a deal's par: {text[:60]!r}"
     try:
         data = read_json(text)
-        if not isinstance(data, dict) or not isinstance(data["best"], list):
+        if not isinstance(data, dict):
+            raise TypeError
+        best = data["best"]
+        if not isinstance(best, list) or not all(isinstance(move, str) for move in best):
             raise TypeError
         value, found_at = data["value"], float(data["found_at"])
-        moves = tuple(move_name(parse_move(move)) for move in data["best"] if isinstance(move, str))
+        moves = tuple(move_name(parse_move(move)) for move in best)
     except (ProtocolError, ValueError, TypeError, KeyError, OverflowError):
         raise BadSharedPar(quoted) from None
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > POINTS_IN_PLAY:
         raise BadSharedPar(quoted)
     legal = {move_name(move) for move in position.legal_moves()}
-    if not moves or len(moves) != len(data["best"]) or len(set(moves)) != len(moves) or not set(moves) <= legal:
+    if not moves or len(set(moves)) != len(moves) or not set(moves) <= legal:
         raise BadSharedPar(f"best moves that are not the start's legal moves: {text[:60]!r}")
     return ParRow(start, "found", value, moves, found_at)
 
