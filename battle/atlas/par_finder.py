@@ -175,6 +175,13 @@ class ParFinder:
                 self._lock.wait(self._power_every)
 
     def _run(self) -> None:
+        try:
+            self._solve_wanted()
+        finally:
+            with self._lock:
+                self._solver = None  # a finder shut down lets its table go, though it is still referenced
+
+    def _solve_wanted(self) -> None:
         with contextlib.suppress(AttributeError, OSError):  # Linux sets a thread's niceness; elsewhere it stays
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
         while True:

@@ -219,7 +219,8 @@ class App:
         self.save_settings()
         if not on and self._par_finder is not None:
             self._par_finder.shutdown(0)
-            self._retired_finders.append(self._par_finder)
+            self._retired_finders = [finder for finder in self._retired_finders if not finder.shutdown(0)]
+            self._retired_finders.append(self._par_finder)  # until its thread has ended
             self._par_finder = None
         if on:
             for scene in self.stack.scenes:

@@ -351,22 +351,32 @@ class HelpScene(Scene):
         language_w = fitting(*map(language_name, available_languages()), least=max(80, round(110 * scale)))
         self.buttons = {}
         par_w = fitting(_par_label(True), _par_label(False), least=max(80, round(110 * scale)))
-        for key, label, tip, x, width, object_id in (
-            ("par", _par_label(self.app.settings.background_par), _(PAR_TIP), card.x + pad, par_w, None),
-            ("smaller", _("Text -"), _("Smaller text everywhere (Ctrl + -)"), card.x + pad, size_w, None),
-            ("larger", _("Text +"), _("Larger text everywhere (Ctrl + =)"), card.x + pad + size_w + gap, size_w, None),
+        above = y - height - gap  # the row over the foot
+        for key, label, tip, x, top, width, object_id in (
+            ("par", _par_label(self.app.settings.background_par), _(PAR_TIP), card.x + pad, above, par_w, None),
+            ("smaller", _("Text -"), _("Smaller text everywhere (Ctrl + -)"), card.x + pad, y, size_w, None),
+            (
+                "larger",
+                _("Text +"),
+                _("Larger text everywhere (Ctrl + =)"),
+                card.x + pad + size_w + gap,
+                y,
+                size_w,
+                None,
+            ),
             (
                 "language",
                 language_name(current_language()),
                 _("The language of the game: click for the next one"),
                 card.right - pad - close_w - gap - language_w,
+                y,
                 language_w,
                 None,
             ),
-            ("close", _("Close"), _("Back to the screen (Esc)"), card.right - pad - close_w, close_w, "#primary"),
+            ("close", _("Close"), _("Back to the screen (Esc)"), card.right - pad - close_w, y, close_w, "#primary"),
         ):
             button = Button(
-                pygame.Rect(x, y - height - gap if key == "par" else y, width, height),
+                pygame.Rect(x, top, width, height),
                 label,
                 self.app.manager,
                 tool_tip_text=tip,
