@@ -236,6 +236,8 @@ class Engine:
         self._started = time.perf_counter()
         self._loading = False
         self._root_state: tuple[int, int, int, Move | None, int | None, Move | None] = (0, 0, 0, None, None, None)
+        self._proved: int | None = None
+        """The least the root's value can be, proved by the running (or last) search so far."""
 
     # -- table management --------------------------------------------------------------
 
@@ -324,6 +326,7 @@ class Engine:
             best,
             best_move,
             self._loading,
+            self._proved,
         )
 
     def _nodes(self) -> int:
@@ -420,6 +423,12 @@ class Engine:
                 return None
             if score > best:
                 best, best_move = score, move
+                if (
+                    searcher is self._main
+                    and depth >= _tiles(root) // 2
+                    and (self._proved is None or self._proved < score)
+                ):
+                    self._proved = score  # an iteration that reaches the game's end proves its best so far
         return values
 
     @contextlib.contextmanager
@@ -548,6 +557,7 @@ class Engine:
         started = time.perf_counter()
         self._started = started
         self._root_state = (0, 0, 0, None, None, None)
+        self._proved = None
         # Keep a stop that arrived just before the search began: it was meant for it.
         stop_requested = self.counters[k.C_STOP]
         self.counters[:] = 0
@@ -555,6 +565,8 @@ class Engine:
         self._helper_nodes = 0
         if limits.nodes:
             self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)
+        elif limits.stop_after_nodes:
+            self.counters[k.C_NODE_LIMIT] = min(limits.stop_after_nodes, MAX_NODE_LIMIT)
         seconds = [
             limit
             for limit in (limits.time, None if deadline is None else deadline - time.monotonic())
@@ -630,9 +642,10 @@ class Engine:
         budget is a node limit, not the stop flag, so that a stop from the caller meanwhile
         stays set and ends the whole search.
         """
-        self.counters[k.C_NODE_LIMIT] = PREVIEW_NODES
+        stop_after = int(self.counters[k.C_NODE_LIMIT])  # ``Limits.stop_after_nodes``, else 0
+        self.counters[k.C_NODE_LIMIT] = PREVIEW_NODES if not stop_after else min(PREVIEW_NODES, stop_after)
         done, done_depth = self._deepen(root, moves, ITERATION_DEPTHS, all_exact, None, 0, report)
-        self.counters[k.C_NODE_LIMIT] = 0
+        self.counters[k.C_NODE_LIMIT] = stop_after
         self.counters[k.C_ABORTED] = 0
         return done, done_depth
 

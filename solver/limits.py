@@ -52,6 +52,10 @@ class Limits:
     always has a recent answer, which costs a whole deal about 2.7x the nodes
     (docs/solver-notes.md); a caller that wants the exact value and only guards against a
     runaway search (the survey, the benchmarks) sets this."""
+    stop_after_nodes: int | None = None
+    """Nodes after which the search stops without being limited by them, as ``stop_after`` does for
+    seconds: a caller that searches for the exact value in slices, each starting again from the
+    table the ones before filled (the server pool's pars), sets this instead of ``nodes``."""
 
     @property
     def limited(self) -> bool:

@@ -130,3 +130,7 @@ class SearchStatus:
     loading: bool = False
     """The search has not started: the kernels are loading, or compiling (10-20 s, once
     after an install or an update), so a caller can say why nothing moves yet."""
+    proved: int | None = None
+    """The least the root's value can be, proved by this search so far: the best root move's
+    value in an iteration deep enough to reach the game's end, once one root move is searched
+    there (None before; a stopped search keeps it, though it answers from a shallower one)."""

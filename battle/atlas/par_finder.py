@@ -37,9 +37,6 @@ POWER_EVERY = 10.0
 a look (a few small files read) every 10 s costs nothing a player would see."""
 BACKGROUND_NICENESS = 19
 """The lowest priority a thread can have: the par's solve takes only what nothing else wants."""
-FULL_DEPTH = 127
-"""``SearchStatus.depth`` of the exact search (``solver.limits.FULL_DEPTH``): only there is the best
-root value so far a bound on the par (a shallower iteration's is an estimate)."""
 
 
 class ParFinder:
@@ -125,9 +122,9 @@ class ParFinder:
             bound = self._bounds.get(deal)
         if solver is not None:
             with contextlib.suppress(RuntimeError):  # the engine is not built yet
-                status = solver.status()
-                if status.depth >= FULL_DEPTH and status.best_value is not None:
-                    bound = status.best_value if bound is None else max(bound, status.best_value)
+                proved = solver.status().proved
+                if proved is not None:
+                    bound = proved if bound is None else max(bound, proved)
                     with self._lock:
                         self._bounds[deal] = bound
         return bound

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ from battle.players.pool_jobs import (
     DeepeningJob,
     Job,
     Result,
+    SearchProgress,
     SliceProgress,
     StepJob,
 )
@@ -220,7 +222,8 @@ class SolverPool:
         with self._lock:
             if self._tickets.get(ticket._unit) is not ticket:
                 return None
-            return self._schedule.standing(ticket._unit, self._clock())
+            standing = self._schedule.standing(ticket._unit, self._clock())
+            return None if standing is None else _with_slice(standing, ticket._slice)
 
     def places(self) -> dict[Ticket, int]:
         """Every waiting or running ticket's place, at once (a server sends the changes once a second)."""
@@ -230,7 +233,11 @@ class SolverPool:
         """Every waiting or running ticket's ``Standing``, at once."""
         with self._lock:
             found = self._schedule.standings(self._clock())
-            return {self._tickets[unit]: standing for unit, standing in found.items() if unit in self._tickets}
+            return {
+                self._tickets[unit]: _with_slice(standing, self._tickets[unit]._slice)
+                for unit, standing in found.items()
+                if unit in self._tickets
+            }
 
     def cluster(self) -> ClusterState | None:
         """Whether the pool's Dask cluster answers (``/stats``); None for a pool on this machine."""
@@ -409,6 +416,13 @@ class SolverPool:
                 self.cancel(ticket)
 
         return done
+
+
+def _with_slice(standing: Standing, progress: SliceProgress | None) -> Standing:
+    """``standing`` with what its unit's slices proved so far (a par's least value)."""
+    if not isinstance(progress, SearchProgress) or progress.at_least is None:
+        return standing
+    return replace(standing, at_least=progress.at_least)
 
 
 def _cancel(ticket: Ticket) -> None:

@@ -335,6 +335,10 @@ class SearchProgress:
 
     spent: int = 0
     best: Analysis | None = None
+    at_least: int | None = None
+    """The least the position's value can be (for its player to move), proved by its exact search so
+    far: the best root move's value once a root move is proved (a par's, which a page shows while the
+    rest is searched); None before."""
 
 
 Searched = tuple[int, tuple[int, int], Move, int, Analysis]

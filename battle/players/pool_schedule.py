@@ -185,6 +185,9 @@ class Standing:
     unit of its kind ahead of it (they take turns slice by slice) or running, and the whole of each
     unit of a kind that goes first; 0 while it runs. An estimate at the units' most: a search often
     ends sooner."""
+    at_least: int | None = None
+    """The least the searched position's value can be, proved by the unit's slices so far
+    (``pool_jobs.SearchProgress.at_least``; the pool fills it in, the schedule knows no searches)."""
 
 
 @dataclass

@@ -26,10 +26,10 @@ export function renderPar(view, par) {
 export function parText(state, par) {
   if (par.status === "known") return knownText(state, par.value);
   if (par.status === "working") {
-    if (par.place === null || par.place === undefined || par.place === 0) {
-      return t("Par: being worked out by the server's solver.");
-    }
-    return t("Par: waiting for the server's solver, place {place} in its queue.", { place: par.place });
+    const where = par.place === null || par.place === undefined || par.place === 0
+      ? t("Par: being worked out by the server's solver.")
+      : t("Par: waiting for the server's solver, place {place} in its queue.", { place: par.place });
+    return par.at_least === null || par.at_least === undefined ? where : `${where} ${leastText(state, par.at_least)}`;
   }
   if (par.status === "unproved") return t("Par: not proved: this deal takes the server's solver longer than it spends on one.");
   const again = againIn(par.retry_after);
@@ -49,6 +49,13 @@ function knownText(state, value) {
   const difference = scores[0] - scores[1] - (first === 1 ? value : -value);
   const players = [1, 2].map((seat) => `${nameOf(state, seat)}: ${againstWords(seat === 1 ? difference : -difference)}`);
   return `${sentence} ${players.join("; ")}.`;
+}
+
+/** What the search has proved so far: the least the first mover's final margin can be. */
+function leastText(state, value) {
+  if (value === 0) return t("So far it is at least even.");
+  const name = nameOf(state, parsePosition(state.start).toMove);
+  return t("So far it is at least {value} for {name}.", { value: (value > 0 ? "+" : "") + value, name });
 }
 
 function againstWords(difference) {

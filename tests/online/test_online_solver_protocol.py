@@ -65,6 +65,7 @@ NEWS = [
     ReviewResult("0123456789abcdef", "3f9a0c1d2e4b5a69", "done", None, {"format": "mahjong-battle-review"}),
     ParResult("3f9a0c1d2e4b5a69", "known", 4, ("a1-b9", "c1-c9")),
     ParResult("3f9a0c1d2e4b5a69", "working", place=2),
+    ParResult("3f9a0c1d2e4b5a69", "working", place=0, at_least=-3),
     ParResult("3f9a0c1d2e4b5a69", "working"),
     ParResult("3f9a0c1d2e4b5a69", "refused", why="per_hour", retry_after=812.5),
     ParResult("3f9a0c1d2e4b5a69", "unproved"),

@@ -164,12 +164,12 @@ def test_a_worker_killed_mid_search_is_replaced_and_the_search_answers(single: L
 
 
 def test_a_par_runs_in_slices_to_the_exact_value_or_ends_unproved_at_its_nodes(single: LocalPool) -> None:
-    position = greedy_down(11, 72)  # proved in 1.9 million nodes: four slices
-    found = submit(single, ParJob(position_data(position)), "par:a", "10.0.0.9").result(WAIT)
+    position = greedy_down(11, 72)  # proved in 0.49 million nodes: five slices
+    found = submit(single, ParJob(position_data(position), slice_nodes=100_000), "par:a", "10.0.0.9").result(WAIT)
     expected = Advisor(megabytes=64).search(position, Limits(nodes=3_000_000))
     assert isinstance(found, AnalysisResult) and found.exact and expected.exact
     assert (found.value, set(found.best_moves)) == (expected.value, {move_name(move) for move in expected.best_moves})
-    cut = submit(single, ParJob(position_data(greedy_down(12, 72)), nodes=600_000), "par:b", "10.0.0.9")
+    cut = submit(single, ParJob(position_data(greedy_down(13, 72)), nodes=600_000), "par:b", "10.0.0.9")  # 1.8 M
     short = cut.result(WAIT)
     assert isinstance(short, AnalysisResult) and not short.exact  # its nodes spent before the proof
 

@@ -17,7 +17,9 @@ from battle.players.pool_jobs import (
     HintJob,
     MoveJob,
     MoveResult,
+    ParJob,
     ReviewResult,
+    SearchProgress,
     StepJob,
     position_data,
     position_of,
@@ -153,3 +155,32 @@ def test_a_slice_told_to_end_early_counts_the_nodes_it_searched_and_the_search_g
         progress = outcome.progress
     expected = Advisor(megabytes=32).search(position, Limits(), all_exact=True)
     assert isinstance(outcome, AnalysisResult) and outcome.exact and outcome.value == expected.value
+
+
+def test_a_par_in_slices_proves_the_whole_searchs_value_and_says_the_least_it_can_be_meanwhile(
+    services: PoolServices,
+) -> None:
+    """Each slice of a par goes straight to the exact search from the table the slices before filled;
+    once a root move is searched to the game's end, every slice's progress says the least the value
+    can be, never more than the value proved at the end, and never less than it said before."""
+    position = greedy_down(7, 72)
+    expected = Advisor(megabytes=32).search(position)
+    job = ParJob(position_data(position), slice_nodes=SMALL)
+    progress = None
+    bounds: list[int | None] = []
+    for _ in range(2_000):
+        outcome = services.run(job, kernels=True, cancelled=lambda: False, progress=progress)
+        if not isinstance(outcome, Continued):
+            break
+        progress = outcome.progress
+        assert isinstance(progress, SearchProgress)
+        bounds.append(progress.at_least)
+    assert isinstance(outcome, AnalysisResult) and outcome.exact and expected.exact
+    assert (outcome.value, set(outcome.best_moves)) == (
+        expected.value,
+        {move_name(move) for move in expected.best_moves},
+    )
+    known = [bound for bound in bounds if bound is not None]
+    assert known, bounds  # the slices said a bound before the last one proved the value
+    assert bounds[len(bounds) - len(known) :] == known  # once said, said in every later slice
+    assert known == sorted(known) and known[-1] <= expected.value

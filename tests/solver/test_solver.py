@@ -334,6 +334,29 @@ def test_stop_after_stops_the_search_and_leaves_the_next_one_unstopped(engine: E
     assert guarded.exact and (guarded.nodes, guarded.value) == (plain.nodes, plain.value)
 
 
+def test_a_node_stop_ends_an_exact_search_in_slices_that_keep_what_they_proved(engine: Engine) -> None:
+    """``stop_after_nodes`` stops the search without making it deepen step by step: searched again and
+    again from its own table, the position is proved, with the value of one whole search, and every
+    stopped slice's ``proved`` is a bound the value keeps (once a root move is searched to the end)."""
+    position = played_down(random.Random(11), 72, 60)
+    engine.clear()
+    whole = engine.search(position)
+    engine.clear()
+    guarded = engine.search(position, Limits(stop_after_nodes=whole.nodes + 1_000_000))
+    assert guarded.exact and (guarded.nodes, guarded.value) == (whole.nodes, whole.value)  # the same search
+    engine.clear()
+    proved: list[int | None] = []
+    for _ in range(500):
+        sliced = engine.search(position, Limits(stop_after_nodes=max(1_000, whole.nodes // 40)))
+        if sliced.exact:
+            break
+        proved.append(engine.status().proved)
+    assert sliced.exact and sliced.value == whole.value and len(proved) > 1
+    bounds = [bound for bound in proved if bound is not None]
+    assert bounds and all(bound <= whole.value for bound in bounds)
+    assert engine.status().proved == whole.value  # the finished search proved its value
+
+
 def test_cancelling_a_stop_timer_waits_for_a_stop_already_under_way() -> None:
     """Otherwise the stop lands after the search cleared it, and stops the next search at once."""
     from solver.engine import _cancel

@@ -5,6 +5,7 @@ solver on 127.0.0.1 and Debian's Chromium; every wait is for something on the pa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,58 @@ def test_the_end_of_a_game_on_a_new_deal_says_its_par_and_each_players_result_ag
             "said => new RegExp(said).test(document.querySelector('#par-line').textContent)", arg=refused
         )
         assert again.errors == []
+
+
+def test_while_the_server_works_out_a_par_the_end_says_the_least_it_can_be_then_the_par(
+    browser: Any, tmp_path: Path
+) -> None:
+    """An 88-tile start whose par takes the pool two slices of its search (about 17 million nodes; the
+    first proves the first root move's value): Ann and Bob play a move and Ann resigns, then Eve opens
+    the game to watch it, and her page, whose ask starts the search, says "at least" while the second
+    slice runs, then the par, never less than the least it said."""
+    text = endgame(7, 88)
+    start = parse_position(text)
+    with Served(tmp_path, "--solver-workers", "1") as served:
+        host = Client(served.url, "Ann")
+        host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
+        created = host.expect("created")
+        guest = Client(served.url, "Bob")
+        guest.send({"type": "join", "code": created["invite"], "name": "Bob"})
+        state = guest.expect("state")
+        while state["status"] != "playing":
+            state = guest.expect("state")
+        mover = host if state["to_move"] == created["seat"] else guest
+        mover.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
+        host.expect("moved")
+        host.send({"type": "resign"})
+        while host.expect("state")["status"] != "finished":
+            pass
+        page = new_page(browser)
+        page.goto(f"{served.base}/watch/{created['watch']}")
+        page.wait_for_selector('body[data-status="finished"]')
+        names = {created["seat"]: "Ann", 3 - created["seat"]: "Bob"}
+        first = names[start.to_move]
+        page.wait_for_function(
+            "() => document.querySelector('#par-line').textContent.includes('So far it is at least')", timeout=240_000
+        )
+        working = str(page.text_content("#par-line"))
+        said = re.fullmatch(
+            r"Par: (?:being worked out by the server's solver|waiting for the server's solver, place \d+ in its "
+            r"queue)\. So far it is at least (?:even|(?P<least>[+-]\d+) for (?P<name>\w+))\.",
+            working,
+        )
+        assert said is not None, working
+        assert said["name"] in (None, first)
+        page.wait_for_function(
+            "() => document.querySelector('#par-line').textContent.includes('perfect play')", timeout=240_000
+        )
+        known = str(page.text_content("#par-line"))
+        par = re.match(r"Par: (?:even|(?P<value>[+-]\d+) for (?P<name>\w+)) ", known)
+        assert par is not None and par["name"] in (None, first), known
+        assert int(said["least"] or 0) <= int(par["value"] or 0)
+        assert page.errors == []
+        host.close()
+        guest.close()
 
 
 def _against(difference: int) -> str:

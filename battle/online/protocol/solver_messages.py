@@ -267,7 +267,9 @@ class ParResult:
     under perfect play (the scores of a game from a later position counted) and ``best_moves`` the
     best first moves once known; while the server's solver
     works it out, ``place`` in its queue (0: searching; None: another process of the server works on
-    it); when refused, ``why`` (``ParRefusal``) and ``retry_after``, the seconds until it would be taken."""
+    it) and ``at_least``, the least the par can be once the search has proved a first move's value
+    (None before); when refused, ``why`` (``ParRefusal``) and ``retry_after``, the seconds until it
+    would be taken."""
 
     TYPE: ClassVar[str] = "par_result"
     game: str
@@ -277,6 +279,7 @@ class ParResult:
     place: int | None = None
     why: ParRefusal | None = None
     retry_after: float | None = None
+    at_least: int | None = None
 
 
 SolverNews = (

@@ -337,6 +337,7 @@ def _read_par(news: _News) -> ParResult:
         place=news.whole("place", 0, optional=True),
         why=why,
         retry_after=_retry_after(news),
+        at_least=news.whole("at_least", -270, optional=True),
     )
 
 

@@ -90,6 +90,7 @@ def solver_news_json(message: SolverNews) -> JsonObject:
             place=message.place,
             why=message.why,
             retry_after=message.retry_after,
+            at_least=message.at_least,
         )
     elif isinstance(message, ReviewResult):
         fields.update(

@@ -132,7 +132,7 @@ class Pars:
                 tell(client, refusal)
                 return
         self.readers.setdefault(start, set()).add((client, room.game_id))
-        tell(client, wire.par_working(room.game_id, self._places.get(start)))
+        tell(client, wire.par_working(room.game_id, game.start, self._places.get(start)))
 
     def _queue(self, start: str, position: Position, address: str, game: str) -> ParResult | None:
         """Queue the par of the deal from ``position``, counted against ``address``'s network; what
@@ -159,10 +159,11 @@ class Pars:
             return
         before = self._places.get(start)
         self._places[start] = waiting
-        if before is not None and before.place == waiting.place:
+        if before is not None and (before.place, before.at_least) == (waiting.place, waiting.at_least):
             return
+        position = parse_position(start)
         for client, game in self.readers.get(start, ()):
-            tell(client, wire.par_working(game, waiting))
+            tell(client, wire.par_working(game, position, waiting))
 
     async def _when_done(self, start: str, work: Work[AnalysisResult]) -> None:
         try:

@@ -128,7 +128,7 @@ class SolverWork:
         off the event loop once a second (``watch_places``), so a pool that stalls never holds this
         process's games; its ``/stats`` lines are then up to a second old."""
         self._pool_lines: list[tuple[str, str]] = self._read_pool_lines() if remote else []
-        self._watched: dict[PoolTicket, tuple[Callable[[Waiting | None], None], int, float | None]] = {}
+        self._watched: dict[PoolTicket, tuple[Callable[[Waiting | None], None], _Told, float | None]] = {}
         """Each watched ticket's teller, the place it told last, and when (monotonic) it said its
         budget would pay for it (None: it did not wait for its budget)."""
         self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0, "par": 0.0}
@@ -249,7 +249,7 @@ class SolverWork:
         waiting = work.waiting()
         tell(waiting)
         if waiting is not None:
-            self._watched[work.ticket] = (tell, waiting.place, _paid_at(waiting, time.monotonic()))
+            self._watched[work.ticket] = (tell, _told(waiting), _paid_at(waiting, time.monotonic()))
 
     async def watch_places(self) -> None:
         """Every ``PLACES_EVERY`` seconds: each watched work whose place changed is told it (and another
@@ -270,12 +270,12 @@ class SolverWork:
         if standings is None:
             standings = self.pool.standings()
         now = time.monotonic()
-        for ticket, (tell, place, paid_at) in list(self._watched.items()):
+        for ticket, (tell, told, paid_at) in list(self._watched.items()):
             waiting = _waiting(standings.get(ticket))
             if waiting is None:
                 del self._watched[ticket]
-            elif waiting.place != place or _moved(paid_at, _paid_at(waiting, now)):
-                self._watched[ticket] = (tell, waiting.place, _paid_at(waiting, now))
+            elif _told(waiting) != told or _moved(paid_at, _paid_at(waiting, now)):
+                self._watched[ticket] = (tell, _told(waiting), _paid_at(waiting, now))
             else:
                 continue
             tell(waiting)
@@ -321,5 +321,15 @@ def _moved(told: float | None, now: float | None) -> bool:
     return abs(now - told) > WAIT_MOVED
 
 
+_Told = tuple[int, int | None]
+"""What a watcher was last told of its work: its place, and the least value its search proved."""
+
+
+def _told(waiting: Waiting) -> _Told:
+    return waiting.place, waiting.at_least
+
+
 def _waiting(standing: Standing | None) -> Waiting | None:
-    return None if standing is None else Waiting(standing.place, standing.wait, standing.ahead)
+    if standing is None:
+        return None
+    return Waiting(standing.place, standing.wait, standing.ahead, standing.at_least)

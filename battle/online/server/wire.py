@@ -294,9 +294,13 @@ def par_known(game: str, start: Position, value: int, best_moves: tuple[str, ...
     return ParResult(game, "known", final_margin(start, value), best_moves)
 
 
-def par_working(game: str, waiting: Waiting | None) -> ParResult:
-    """``game``'s par being worked out: its place in the pool's queue (None: not known here)."""
-    return ParResult(game, "working", place=None if waiting is None else waiting.place)
+def par_working(game: str, start: Position, waiting: Waiting | None) -> ParResult:
+    """``game``'s par being worked out: its place in the pool's queue (None: not known here), and the
+    least it can be once its search has proved a first move from ``start``."""
+    if waiting is None:
+        return ParResult(game, "working")
+    at_least = None if waiting.at_least is None else final_margin(start, waiting.at_least)
+    return ParResult(game, "working", place=waiting.place, at_least=at_least)
 
 
 def par_unproved(game: str) -> ParResult:
