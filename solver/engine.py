@@ -558,10 +558,10 @@ class Engine:
         self._started = started
         self._root_state = (0, 0, 0, None, None, None)
         self._proved = None
-        # Keep a stop that arrived just before the search began: it was meant for it.
-        stop_requested = self.counters[k.C_STOP]
-        self.counters[:] = 0
-        self.counters[k.C_STOP] = stop_requested
+        # Every counter starts at 0 but the stop: one that arrived just before the search began, or
+        # arrives while the others are zeroed, was meant for it (read and written back, it could be lost).
+        self.counters[: k.C_STOP] = 0
+        self.counters[k.C_STOP + 1 :] = 0
         self._helper_nodes = 0
         if limits.nodes:
             self.counters[k.C_NODE_LIMIT] = min(limits.nodes, MAX_NODE_LIMIT)

@@ -164,7 +164,9 @@ def _solve(args: argparse.Namespace, database: SurveyDatabase, solver: DealSolve
             _note(args, format_status(solver.status()))
 
     stopping = _("interrupted: stopping deal {deal}'s search (it is not kept)").format(deal=number)
-    analysis, interrupted = run_interruptibly(lambda: solver.solve(start), solver.stop, stopping, tick=tick)
+    analysis, interrupted = run_interruptibly(
+        lambda: solver.solve(start), solver.stop, stopping, repeat_stop=True, tick=tick
+    )
     if interrupted or not analysis.exact:
         return None
     result = deal_result(number, FULL_DEAL, analysis, time.monotonic() - began, None)
