@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from battle.rules import *  # noqa: F403 - the rules model's public names, listed once in battle.rules
     from battle.rules import __all__ as __all__
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
+"""The next release's, with ``.dev0`` until it is made (CHANGELOG.md's "Unreleased"): a build from the
+source between releases says it is not 0.1.0."""
 
 
 def __getattr__(name: str) -> object:

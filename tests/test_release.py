@@ -70,7 +70,9 @@ def test_the_build_warns_of_nothing(release: tuple[Path, Path, str]) -> None:
     output = release[2]
     assert "would be ignored" not in output and "is absent from the `packages` configuration" not in output
     warnings = [line for line in output.splitlines() if re.search(r"\bwarning\b", line, re.IGNORECASE)]
-    assert all("byte-compiling is disabled" in line for line in warnings), warnings
+    # MANIFEST.in's excludes find nothing in the copy, which leaves out what a checkout in use holds
+    benign = ("byte-compiling is disabled", "no previously-included files", "no previously-included directories")
+    assert all(any(words in line for words in benign) for line in warnings), warnings
 
 
 def test_the_wheel_holds_every_file_the_game_reads(release: tuple[Path, Path, str]) -> None:
@@ -90,10 +92,23 @@ def test_the_wheel_holds_every_file_the_game_reads(release: tuple[Path, Path, st
     ):
         assert field in text, field
     version = re.search(r"^Version: (\S+)$", text, re.MULTILINE)
-    assert version is not None and f"## {version.group(1)} (" in (ROOT / "CHANGELOG.md").read_text()
+    assert version is not None
+    changes = (ROOT / "CHANGELOG.md").read_text()
+    if version.group(1).endswith(".dev0"):  # between releases: the changes since the last are unreleased
+        assert "\n## Unreleased\n" in changes and f"## {version.group(1)}" not in changes
+    else:
+        assert f"## {version.group(1)} (" in changes
     with tarfile.open(sdist) as archive:
         members = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {"LICENSE", "README.md", "CHANGELOG.md", "CONTRIBUTING.md", "SECURITY.md"} <= members
+    linked = {
+        str((page.parent / target).resolve().relative_to(ROOT))
+        for page in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")]
+        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", page.read_text())
+    }
+    assert linked and linked <= members, sorted(linked - members)  # every page and picture the docs link to
+    assert {"tests/test_release.py", "benchmarks/README.md", "tools/flake_hunt.py", ".ci/run"} <= members
+    assert not any("node_modules" in name or "__pycache__" in name for name in members)
 
 
 def installed(wheel: Path, home: Path) -> tuple[Path, dict[str, str]]:
