@@ -40,6 +40,7 @@ from battle.online.server.daily_results import (
 )
 from battle.online.server.day_table import DayBoard, DayResult
 from battle.online.server.group_routes import DirectoryDown
+from battle.online.server.shared_away import SaidOnce
 from battle.online.server.shared_directory import SharedDirectory
 from battle.online.server.store import GameStore
 
@@ -141,7 +142,7 @@ class SharedDays:
         """The other groups' results as last read: the day, its deal, when (loop seconds), the rows."""
         self._reading: tuple[tuple[datetime.date, int], asyncio.Future[list[DayResult]]] | None = None
         """The read under way, for its day and deal."""
-        self._down = False
+        self._away = SaidOnce("the shared day's table is unavailable; this group ranks its own results alone")
 
     @property
     def group(self) -> str:
@@ -177,9 +178,9 @@ class SharedDays:
         try:
             rows = await self.directory.run(read)
         except DirectoryDown:
-            self._said_down()
+            self._away.lost()
             return []
-        self._down = False
+        self._away.answered()
         results: list[DayResult] = []
         for group, text in rows:
             try:
@@ -249,12 +250,7 @@ class SharedDays:
         while True:
             try:
                 await self.publish(store, deals)
-                self._down = False
+                self._away.answered()
             except DirectoryDown:
-                self._said_down()
+                self._away.lost()
             await asyncio.sleep(PUBLISH_SECONDS)
-
-    def _said_down(self) -> None:
-        if not self._down:
-            log.warning("the shared day's table is unavailable; this group ranks its own results alone")
-            self._down = True

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from battle.online.server.group_routes import RETRY_SECONDS, DirectoryDown
 from battle.online.server.lobby_desk import LobbyDesk
+from battle.online.server.shared_away import SaidOnce
 from battle.online.server.shared_directory import CONNECT_SECONDS, SharedDirectory
 from battle.online.server.shared_lobby_notes import (
     LOBBY_CHANNEL,
@@ -67,8 +68,11 @@ class SharedLobby:
         self._reload = True
         """Write every row of this group again (at the start, and after PostgreSQL was away)."""
         self._wake = asyncio.Event()
-        self._down = False
-        """The shared lobby is known to be away (said in the log once)."""
+        self._away = SaidOnce(
+            "the shared lobby is unavailable ({reason}); this group's lobby lists its own challenges",
+            "the shared lobby answers again; this group's lobby lists every group's challenges",
+        )
+        """Whether the shared lobby is known to be away."""
         self._listening: asyncio.Task[None] | None = None
         desk.on_open = self._opened
         desk.on_gone = self._gone
@@ -124,7 +128,7 @@ class SharedLobby:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            if not self._down:
+            if not self._away.down:
                 await self._write()
 
     # -- the other groups' -------------------------------------------------------------------
@@ -144,9 +148,7 @@ class SharedLobby:
             self.desk.shared_reset(None, await self._rows(None))  # notes from here on are not missed
             self._reload = True
             self._wake.set()
-            if self._down:
-                log.warning("the shared lobby answers again; this group's lobby lists every group's challenges")
-                self._down = False
+            self._away.answered()
             async for message in connection.notifies():
                 await self._note(message.payload)
         finally:
@@ -207,9 +209,7 @@ class SharedLobby:
                 reason = " ".join(str(error).split()) or type(error).__name__  # libpq's words span lines
             finally:
                 self._listening = None
-            if not self._down:
-                log.warning("the shared lobby is unavailable (%s); this group's lobby lists its own challenges", reason)
-                self._down = True
+            self._away.lost(reason)
             self.desk.shared_reset(None, ())
             await asyncio.sleep(RETRY_SECONDS)
 
@@ -274,6 +274,6 @@ class SharedLobby:
         self._own.clear()
         self._reload = True
         with contextlib.suppress(DirectoryDown):
-            if not self._down:
+            if not self._away.down:
                 await self._write()
         await self.writer.close()

@@ -21,6 +21,7 @@ from battle.online.protocol.messages import ProtocolError
 from battle.online.protocol.reader import read_json
 from battle.online.server.group_routes import DirectoryDown
 from battle.online.server.par_rows import ParRow
+from battle.online.server.shared_away import SaidOnce
 from battle.online.server.shared_directory import SharedDirectory
 from battle.rules.board import Position, move_name, parse_move
 
@@ -71,7 +72,7 @@ class SharedPars:
 
     def __init__(self, directory: SharedDirectory) -> None:
         self.directory = directory
-        self._down = False
+        self._away = SaidOnce("the shared pars are unavailable; this group works out and keeps its own")
 
     async def find(self, start: str, position: Position) -> ParRow | None:
         """The par another group (or this one) found of the deal from ``position``, or None."""
@@ -84,9 +85,9 @@ class SharedPars:
         try:
             text = await self.directory.run(read)
         except DirectoryDown:
-            self._said_down()
+            self._away.lost()
             return None
-        self._down = False
+        self._away.answered()
         if text is None:
             return None
         try:
@@ -106,11 +107,6 @@ class SharedPars:
 
         try:
             await self.directory.run(write)
-            self._down = False
+            self._away.answered()
         except DirectoryDown:
-            self._said_down()
-
-    def _said_down(self) -> None:
-        if not self._down:
-            log.warning("the shared pars are unavailable; this group works out and keeps its own")
-            self._down = True
+            self._away.lost()
