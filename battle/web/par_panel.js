@@ -31,7 +31,10 @@ export function parText(state, par) {
       : t("Par: waiting for the server's solver, place {place} in its queue.", { place: par.place });
     return par.at_least === null || par.at_least === undefined ? where : `${where} ${leastText(state, par.at_least)}`;
   }
-  if (par.status === "unproved") return t("Par: not proved: this deal takes the server's solver longer than it spends on one.");
+  if (par.status === "unproved") {
+    const why = t("Par: not proved: this deal takes the server's solver longer than it spends on one.");
+    return par.at_least === null || par.at_least === undefined ? why : `${why} ${leastText(state, par.at_least)}`;
+  }
   const again = againIn(par.retry_after);
   if (par.why === "per_hour") {
     return t("Par: not worked out yet: your network has asked for as many new deals' pars as it may this hour.")

@@ -4,6 +4,7 @@ restart too), and refused past a network's pars an hour with the seconds to wait
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,31 @@ def test_a_network_past_its_pars_an_hour_is_refused_with_the_wait_and_another_is
         assert final_news(first)["status"] == "known"
         for client in (first, second, other):
             client.close()
+
+
+def test_a_par_the_budget_did_not_prove_says_the_least_its_search_proved(tmp_path: Path) -> None:
+    """A deal whose search ran out of nodes keeps the least it proved (a row of ``pars`` as the pool's
+    last standing left it), told as a margin with the scores so far, and is not worked out again."""
+    text = endgame(14, 30)
+    start = parse_position(text)
+    with ServerProcess(tmp_path, "--solver-workers", "1"):
+        pass  # the database and its tables made as a server makes them
+    with sqlite3.connect(tmp_path / "games.sqlite3") as database:
+        database.execute(
+            "INSERT INTO pars (start, status, value, best, found_at) VALUES (?, 'unproved', -3, '', 1.0)", (text,)
+        )
+    with ServerProcess(tmp_path, "--solver-workers", "1") as server:
+        host, created = hosted(server.url, {"position": text})
+        host.send({"type": "par"})
+        news = host.expect("par_result", WAIT)
+        margin = start.scores[start.to_move - 1] - start.scores[2 - start.to_move]
+        assert (news["game"], news["status"], news["at_least"], news["value"]) == (
+            created["game"],
+            "unproved",
+            -3 + margin,
+            None,
+        )
+        host.close()
 
 
 def test_a_par_at_work_on_the_only_worker_never_holds_up_the_solvers_moves(par_server: ServerProcess) -> None:

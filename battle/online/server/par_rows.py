@@ -2,9 +2,9 @@
 
 A row is keyed by the deal's start position in ``.mbp`` text, so every game on that deal (a rematch,
 a friend's game on the same number, a game against the solver) reads the one row, whatever process
-holds it. ``found``: the first player's margin under perfect play and the best first moves;
-``unproved``: the search's budget (``pool_jobs.PAR_NODES``) ran out before its proof, which a
-second search on the same pool would do again, so it is not asked again.
+holds it. ``found``: the solver's value of the start and the best first moves; ``unproved``: the
+search's budget (``pool_jobs.PAR_NODES``) ran out before its proof, which a second search on the same
+pool would do again, so it is not asked again (its value, when known, the least the search proved).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ ParRowStatus = Literal["found", "unproved"]
 
 @dataclass(frozen=True)
 class ParRow:
-    """One deal's par as the server's solver left it (``value`` and ``best`` only when found)."""
+    """One deal's par as the server's solver left it: ``value`` the solver's value of the start when
+    found (with ``best``), or the least it proved when unproved (None: no root move proved)."""
 
     start: str
     status: ParRowStatus
@@ -62,5 +63,6 @@ def par_at(store: GameStore, start: str) -> ParRow | None:
     if status == "found" and isinstance(value, int) and moves:
         return ParRow(text, "found", value, moves, float(found_at))
     if status == "unproved":
-        return ParRow(text, "unproved", None, (), float(found_at))
+        least = value if isinstance(value, int) and not isinstance(value, bool) else None
+        return ParRow(text, "unproved", least, (), float(found_at))
     return None

@@ -76,7 +76,7 @@ class KnownPars:
         except StoreError as problem:
             log.error("%s", problem)
             return None
-        if row is None or row.value is None:
+        if row is None or row.status != "found" or row.value is None:
             return None
         return row.value, row.best
 
@@ -175,7 +175,8 @@ class Pars:
         if found.exact:
             row = ParRow(start, "found", found.value, found.best_moves, self.clock())
         else:
-            row = ParRow(start, "unproved", None, (), self.clock())
+            waiting = self._places.get(start)  # the least the search proved, as the pool last said
+            row = ParRow(start, "unproved", None if waiting is None else waiting.at_least, (), self.clock())
         await self._store(row)
         self._tell_all(start, lambda game: _row_news(game, row))
         if row.status == "found" and self.shared is not None:
@@ -213,4 +214,4 @@ class Pars:
 def _row_news(game: str, row: ParRow) -> ParResult:
     if row.status == "found" and row.value is not None:
         return wire.par_known(game, parse_position(row.start), row.value, row.best)
-    return wire.par_unproved(game)
+    return wire.par_unproved(game, parse_position(row.start), row.value)

@@ -303,8 +303,9 @@ def par_working(game: str, start: Position, waiting: Waiting | None) -> ParResul
     return ParResult(game, "working", place=waiting.place, at_least=at_least)
 
 
-def par_unproved(game: str) -> ParResult:
-    return ParResult(game, "unproved")
+def par_unproved(game: str, start: Position, least: int | None) -> ParResult:
+    """``game``'s par not proved within the pool's budget, with the least it proved from ``start``."""
+    return ParResult(game, "unproved", at_least=None if least is None else final_margin(start, least))
 
 
 def par_refused(game: str, why: ParRefusal, retry_after: float) -> ParResult:
