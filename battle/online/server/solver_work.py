@@ -129,8 +129,8 @@ class SolverWork:
         process's games; its ``/stats`` lines are then up to a second old."""
         self._pool_lines: list[tuple[str, str]] = self._read_pool_lines() if remote else []
         self._watched: dict[PoolTicket, tuple[Callable[[Waiting | None], None], _Told, float | None]] = {}
-        """Each watched ticket's teller, the place it told last, and when (monotonic) it said its
-        budget would pay for it (None: it did not wait for its budget)."""
+        """Each watched ticket's teller, what it told last (its place and the least its search proved),
+        and when (monotonic) it said its budget would pay for it (None: it did not wait for its budget)."""
         self._cpu: dict[str, float] = {"move": 0.0, "analysis": 0.0, "review": 0.0, "par": 0.0}
         self._cpu_lock = threading.Lock()
 
