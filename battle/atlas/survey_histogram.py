@@ -1,7 +1,7 @@
 """The survey report's histogram as a PNG: the first player's value over the solved deals.
 
 Drawn with pygame (already a dependency, no display needed), in the window's colours, so
-the README's plot looks like the rest of the program.
+docs/solver.md's plot looks like the rest of the program.
 """
 
 from __future__ import annotations

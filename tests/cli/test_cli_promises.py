@@ -293,7 +293,7 @@ def test_the_help_says_what_time_counts() -> None:
 @POSIX
 @POSIX
 def test_ctrl_c_at_the_prompt_of_a_game_keeps_it_and_exits_130(tmp_path: Path) -> None:
-    """The README promises 130 after Ctrl-C; a game left that way is kept, as after ``quit``."""
+    """docs/command-line.md promises 130 after Ctrl-C; a game left that way is kept, as after ``quit``."""
     child = subprocess.Popen(
         [sys.executable, "-m", "battle", "play", "--vs", "beginner", "--first", "--deal", "3"],
         stdin=subprocess.PIPE,

@@ -1,4 +1,5 @@
-"""The README's examples work exactly as written, after its set-up and the activation it names.
+"""The README's examples, and those of the pages it sends a reader to (``docs/page.md``,
+``docs/solver.md``), work exactly as written, after its set-up and the activation it names.
 
 The shell examples run through ``sh`` with the environment's ``bin`` folder first on
 PATH (what ``. .venv/bin/activate`` does), one line at a time in a fresh folder; the
@@ -13,11 +14,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "page.md"
+"""Online play and the page in a browser."""
+SOLVER = ROOT / "docs" / "solver.md"
+"""The levels, the deal atlas and the puzzles."""
 
 
-def block_after(marker: str, language: str) -> str:
-    text = README.read_text(encoding="utf-8")
+def block_after(marker: str, language: str, document: Path = README) -> str:
+    text = document.read_text(encoding="utf-8")
     start = text.index(marker)
     match = re.compile(rf"```{language}\n(.*?)```", re.S).search(text, start)
     assert match is not None, f"no {language} block after {marker!r}"
@@ -66,7 +72,7 @@ def test_the_readme_online_example_runs_as_written(tmp_path) -> None:
     invite code and leaves when standard input says ``quit``."""
     env = activated(tmp_path)
     serve_line, host_line = [
-        line.split("  #")[0].strip() for line in block_after("## Online play", "sh").splitlines() if line.strip()
+        line.split("  #")[0].strip() for line in block_after("## Online play", "sh", PAGE).splitlines() if line.strip()
     ]
     assert serve_line.endswith("&")
     server = subprocess.Popen(
@@ -94,7 +100,7 @@ def test_the_readme_atlas_examples_run_as_written(tmp_path) -> None:
     """Shipped pars, a quick survey on a local Dask cluster, its report and plot, and the shipped catalogue's deals."""
     env = activated(tmp_path)
     outputs = []
-    for line in block_after("## The deal atlas", "sh").splitlines():
+    for line in block_after("## The deal atlas", "sh", SOLVER).splitlines():
         command = line.split("  #")[0].strip()
         if not command:
             continue
@@ -110,14 +116,14 @@ def test_the_readme_atlas_examples_run_as_written(tmp_path) -> None:
     assert fair.startswith("# deal ") and "Par:" in fair.splitlines()[0]
 
 
-def test_the_pages_size_is_what_the_readme_says() -> None:
-    """The README bounds what a browser loads from the server (every file of ``battle/web``), a
+def test_the_pages_size_is_what_its_document_says() -> None:
+    """docs/page.md bounds what a browser loads from the server (every file of ``battle/web``), a
     bound the page keeps as it grows rather than a byte count that is out of date at its next edit."""
-    text = " ".join(README.read_text(encoding="utf-8").split())
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
     found = re.search(r"under (\d+) KB in all \(the tile sheet a third of it\)", text)
-    assert found is not None, "the README no longer says what the page weighs"
-    files = [path for path in (README.parent / "battle" / "web").iterdir() if path.is_file()]
+    assert found is not None, "docs/page.md no longer says what the page weighs"
+    files = [path for path in (ROOT / "battle" / "web").iterdir() if path.is_file()]
     total = sum(path.stat().st_size for path in files)
-    tiles = (README.parent / "battle" / "web" / "tiles.png").stat().st_size
+    tiles = (ROOT / "battle" / "web" / "tiles.png").stat().st_size
     assert total < int(found.group(1)) * 1000, f"{len(files)} files, {total:,} bytes"
     assert 0.28 * total < tiles < 0.38 * total, f"the tile sheet is {tiles:,} of {total:,} bytes"
