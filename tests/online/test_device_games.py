@@ -83,3 +83,20 @@ def test_the_entries_read_the_result_and_the_reviews_accuracy_and_go_with_the_ga
         assert entry.accuracy == (50.0, 75.5) and game.review == "r1"
         store.commit(Write("g1", "deleting", (Statement("DELETE FROM games WHERE id = 'g1'", ()),)))
         assert store.read_rows("SELECT COUNT(*) FROM device_games", ()) == [(0,)]
+
+
+def test_a_drawn_game_counts_and_an_aborted_one_does_not(tmp_path: Path) -> None:
+    """A draw has no winner, as an aborted game has none: the statistics tell them apart by the
+    game's end, so a draw is counted (it was left out with the aborted ones) and an abort is not."""
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        make_table(store)
+        for game, reason in (("g1", "no_pair"), ("g2", "aborted"), ("g3", "expired")):
+            room = make_room(store, game)
+            join(store, room)
+            store.commit(plan_claim(room.game_id, 1, key(1), "net", T0))
+            room.resign(1, T0 + 5)
+            store.finish(room)
+            ended = Statement("UPDATE games SET winner = NULL, reason = ? WHERE id = ?", (reason, game))
+            store.commit(Write(game, "the game's end as the test wants it", (ended,)))
+        [drawn] = device_games.device_games(store, key(1))
+        assert (drawn.entry.game_key, drawn.entry.winner, drawn.entry.scores) == ("g1", None, (0, 0))

@@ -98,6 +98,8 @@ class DeviceGame:
     """The id of its finished review (``/review/ID``), if one ran."""
 
 
+# A game that hardly began (room.UNRATED_ENDS: aborted, expired) counts for nothing; a draw has no
+# winner either, yet it is a result.
 _GAMES = """
 SELECT g.id, g.finished_at, g.deal, g.winner, g.reason, d.seat, v.seat, v.level, v.par, r.id, r.report,
     (SELECT name FROM seats WHERE game = g.id AND seat = 1),
@@ -108,7 +110,7 @@ FROM device_games d
 JOIN games g ON g.id = d.game
 LEFT JOIN solver_seats v ON v.game = g.id
 LEFT JOIN reviews r ON r.game = g.id AND r.status = 'done'
-WHERE d.device = ? AND g.status = 'finished' AND g.winner IS NOT NULL
+WHERE d.device = ? AND g.status = 'finished' AND g.reason NOT IN ('aborted', 'expired')
 ORDER BY g.finished_at
 LIMIT ?
 """
