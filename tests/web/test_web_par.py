@@ -6,6 +6,7 @@ solver on 127.0.0.1 and Debian's Chromium; every wait is for something on the pa
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,50 @@ def test_while_the_server_works_out_a_par_the_end_says_the_least_it_can_be_then_
         par = re.match(r"Par: (?:even|(?P<value>[+-]\d+) for (?P<name>\w+)) ", known)
         assert par is not None and par["name"] in (None, first), known
         assert int(said["least"] or 0) <= int(par["value"] or 0)
+        assert page.errors == []
+        host.close()
+        guest.close()
+
+
+def test_a_par_the_server_could_not_prove_says_so_with_the_least_it_proved(browser: Any, tmp_path: Path) -> None:
+    """A deal whose search ran out of its nodes (a row of the server's ``pars`` saying so, with the
+    least it proved): the end of a game on it says the par is not proved, and what was."""
+    text = endgame(14, 30)
+    start = parse_position(text)
+    with Served(tmp_path, "--solver-workers", "1"):
+        pass  # the database and its tables made as a server makes them
+    with sqlite3.connect(tmp_path / "games.sqlite3") as database:
+        database.execute(
+            "INSERT INTO pars (start, status, value, best, found_at) VALUES (?, 'unproved', 2, '', 1.0)", (text,)
+        )
+    least = 2 + start.scores[start.to_move - 1] - start.scores[2 - start.to_move]  # the margin, as a par's
+    with Served(tmp_path, "--solver-workers", "1") as served:
+        host = Client(served.url, "Ann")
+        host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
+        created = host.expect("created")
+        guest = Client(served.url, "Bob")
+        guest.send({"type": "join", "code": created["invite"], "name": "Bob"})
+        state = guest.expect("state")
+        while state["status"] != "playing":
+            state = guest.expect("state")
+        mover = host if state["to_move"] == created["seat"] else guest
+        mover.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
+        host.expect("moved")
+        host.send({"type": "resign"})
+        while host.expect("state")["status"] != "finished":
+            pass
+        page = new_page(browser)
+        page.goto(f"{served.base}/watch/{created['watch']}")
+        page.wait_for_function("() => document.querySelector('#par-line').textContent.includes('not proved')")
+        names = {created["seat"]: "Ann", 3 - created["seat"]: "Bob"}
+        said = (
+            "So far it is at least even."
+            if least == 0
+            else f"So far it is at least {least:+d} for {names[start.to_move]}."
+        )
+        assert page.text_content("#par-line") == (
+            f"Par: not proved: this deal takes the server's solver longer than it spends on one. {said}"
+        )
         assert page.errors == []
         host.close()
         guest.close()
