@@ -17,6 +17,7 @@ import {
 import { RetryClock, thinkingWords } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { t } from "./i18n.js";
+import { signed } from "./server_words.js";
 
 const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
 
@@ -246,7 +247,6 @@ export class AnalysisScreen {
       return;
     }
     const evaluation = result.evaluation;
-    const signed = (value) => (value > 0 ? "+" : "") + value;
     const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
     $("analysis-eval").textContent = evaluation.best_moves.length === 0
       ? t("Final score {score}.", { score: evaluation.final_score.join("-") })

@@ -7,13 +7,13 @@ import { $, setAddress } from "./dom.js";
 import { SolverSocket, openings } from "./socket.js";
 import { deviceKey } from "./device.js";
 import { keepName, storedName } from "./seats.js";
-import { levelName } from "./server_words.js";
+import { levelName, signed } from "./server_words.js";
 import { t } from "./i18n.js";
 
 /** The par in words: the margin of the player who moves first under perfect play. */
 export function parWords(par) {
   if (par === 0) return t("par even (a draw under perfect play)");
-  return t("par {value} for the player who moves first", { value: (par > 0 ? "+" : "") + par });
+  return t("par {value} for the player who moves first", { value: signed(par) });
 }
 
 /** A margin against par in words, as the window's result card says it. */

@@ -7,6 +7,7 @@ import { $ } from "./dom.js";
 import { nameOf } from "./game_view.js";
 import { t, tn } from "./i18n.js";
 import { parsePosition } from "./rules.js";
+import { signed } from "./server_words.js";
 
 /** Show the par card for a finished, played game whose par news says something; hide it otherwise. */
 export function renderPar(view, par) {
@@ -29,11 +30,10 @@ export function parText(state, par) {
     const where = par.place === null || par.place === undefined || par.place === 0
       ? t("Par: being worked out by the server's solver.")
       : t("Par: waiting for the server's solver, place {place} in its queue.", { place: par.place });
-    return par.at_least === null || par.at_least === undefined ? where : `${where} ${leastText(state, par.at_least)}`;
+    return withLeast(state, par, where);
   }
   if (par.status === "unproved") {
-    const why = t("Par: not proved: this deal takes the server's solver longer than it spends on one.");
-    return par.at_least === null || par.at_least === undefined ? why : `${why} ${leastText(state, par.at_least)}`;
+    return withLeast(state, par, t("Par: not proved: this deal takes the server's solver longer than it spends on one."));
   }
   const again = againIn(par.retry_after);
   if (par.why === "per_hour") {
@@ -47,18 +47,21 @@ function knownText(state, value) {
   const first = parsePosition(state.start).toMove;
   const firstName = nameOf(state, first);
   const sentence = value === 0 ? t("Par: even (a draw under perfect play).")
-    : t("Par: {value} for {name} under perfect play.", { value: (value > 0 ? "+" : "") + value, name: firstName });
+    : t("Par: {value} for {name} under perfect play.", { value: signed(value), name: firstName });
   const scores = state.scores || [0, 0];
   const difference = scores[0] - scores[1] - (first === 1 ? value : -value);
   const players = [1, 2].map((seat) => `${nameOf(state, seat)}: ${againstWords(seat === 1 ? difference : -difference)}`);
   return `${sentence} ${players.join("; ")}.`;
 }
 
-/** What the search has proved so far: the least the first mover's final margin can be. */
-function leastText(state, value) {
-  if (value === 0) return t("So far it is at least even.");
+/** ``words``, then what the search has proved so far when the news says it: the least the first
+ * mover's final margin can be. */
+function withLeast(state, par, words) {
+  const value = par.at_least;
+  if (value === null || value === undefined) return words;
+  if (value === 0) return `${words} ${t("So far it is at least even.")}`;
   const name = nameOf(state, parsePosition(state.start).toMove);
-  return t("So far it is at least {value} for {name}.", { value: (value > 0 ? "+" : "") + value, name });
+  return `${words} ${t("So far it is at least {value} for {name}.", { value: signed(value), name })}`;
 }
 
 function againstWords(difference) {

@@ -7,6 +7,11 @@
 import { t, tn } from "./i18n.js";
 
 /** The six solver levels as the window names them (battle/rules/wording.py's "solver level" words). */
+/** A margin or a value as the page shows it, with its sign: +4, -2, 0. */
+export function signed(value) {
+  return (value > 0 ? "+" : "") + value;
+}
+
 export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
 
 /** A solver level in the reader's language; an unknown one as given. */

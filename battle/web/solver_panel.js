@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { cellName, kindName, kindValue, moveName } from "./rules.js";
 import { tileWords } from "./tile_words.js";
-import { levelName } from "./server_words.js";
+import { levelName, signed } from "./server_words.js";
 
 /** Where the solver's work stands, for the turn line; "" when it is not the solver's turn. `wait`:
  * the seconds left until its address's solver time pays for it (null when it does not wait for it);
@@ -124,7 +124,7 @@ export function renderSolverPanel(view, socket) {
   if (!solver) return;
   const par = solver.par === null || solver.par === undefined ? ""
     : solver.par === 0 ? " " + t("Par: even (a draw under perfect play).")
-      : " " + t("Par: the first player {value} under perfect play.", { value: (solver.par > 0 ? "+" : "") + solver.par });
+      : " " + t("Par: the first player {value} under perfect play.", { value: signed(solver.par) });
   $("solver-level").textContent = t("You play the solver at level {level}.", { level: levelName(solver.level) }) + par;
   const player = view.you === 1 || view.you === 2;
   $("hint").hidden = !player || !view.playing;

@@ -8,7 +8,7 @@
 import { $, notice, withLanguage } from "./dom.js";
 import { SolverSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
-import { levelName, shownName } from "./server_words.js";
+import { levelName, shownName, signed } from "./server_words.js";
 import { renderLine } from "./game_panels.js";
 import { t, tn } from "./i18n.js";
 
@@ -21,9 +21,8 @@ function opponentWords(opponent) {
   return levelName(opponent);
 }
 
-function signed(value) {
-  if (value === null || value === undefined) return "–";
-  return (value > 0 ? "+" : "") + value;
+function signedOrDash(value) {
+  return value === null || value === undefined ? "–" : signed(value);
 }
 
 function dateWords(seconds) {
@@ -110,7 +109,7 @@ export class StatsScreen {
     $("stats-tallies").replaceChildren(...tallies.map((tally) => {
       const row = document.createElement("tr");
       const cells = [opponentWords(tally.opponent), String(tally.wins), String(tally.draws), String(tally.losses),
-        signed(tally.average_margin === null ? null : Math.round(tally.average_margin * 10) / 10)];
+        signedOrDash(tally.average_margin === null ? null : Math.round(tally.average_margin * 10) / 10)];
       cells.forEach((text, index) => {
         const cell = document.createElement("td");
         cell.textContent = text;
