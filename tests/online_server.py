@@ -12,6 +12,7 @@ import os
 import resource
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -383,6 +384,18 @@ def started(url: str, deal: int = 5, timeout: float = 30.0) -> tuple[Client, Cli
     state = guest.expect("state", timeout)
     host.expect("state", timeout)
     return host, guest, created, state
+
+
+def with_an_unproved_par(folder: Path, text: str, least: int) -> None:
+    """The game database in ``folder``, made as a server makes it, holding a row of ``pars`` for the
+    deal from ``text`` (.mbp) whose search ran out of its nodes having proved ``least`` (the solver's
+    value of the start)."""
+    with ServerProcess(folder, "--solver-workers", "1"):
+        pass
+    with sqlite3.connect(folder / "games.sqlite3") as database:
+        database.execute(
+            "INSERT INTO pars (start, status, value, best, found_at) VALUES (?, 'unproved', ?, '', 1.0)", (text, least)
+        )
 
 
 def nothing_but_pong(client: Client, timeout: float = 30.0) -> None:

@@ -4,7 +4,6 @@ restart too), and refused past a network's pars an hour with the seconds to wait
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from battle.players import Advisor
 from battle.rules.board import move_name
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
-from tests.online_server import Client, ServerProcess, a_legal_move
+from tests.online_server import Client, ServerProcess, a_legal_move, with_an_unproved_par
 
 WAIT = 120.0
 """The longest a par is waited for: a small position's, on a loaded machine with the worker starting."""
@@ -110,12 +109,7 @@ def test_a_par_the_budget_did_not_prove_says_the_least_its_search_proved(tmp_pat
     last standing left it), told as a margin with the scores so far, and is not worked out again."""
     text = endgame(14, 30)
     start = parse_position(text)
-    with ServerProcess(tmp_path, "--solver-workers", "1"):
-        pass  # the database and its tables made as a server makes them
-    with sqlite3.connect(tmp_path / "games.sqlite3") as database:
-        database.execute(
-            "INSERT INTO pars (start, status, value, best, found_at) VALUES (?, 'unproved', -3, '', 1.0)", (text,)
-        )
+    with_an_unproved_par(tmp_path, text, -3)
     with ServerProcess(tmp_path, "--solver-workers", "1") as server:
         host, created = hosted(server.url, {"position": text})
         host.send({"type": "par"})

@@ -6,14 +6,13 @@ solver on 127.0.0.1 and Debian's Chromium; every wait is for something on the pa
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from battle.players import Advisor
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
-from tests.online_server import Client, a_legal_move
+from tests.online_server import Client, a_legal_move, with_an_unproved_par
 from tests.web.conftest import Served
 from tests.web.game_pages import click_pair, join, new_page, wait_ply
 
@@ -57,6 +56,26 @@ def played(browser: Any, served: Served, text: str) -> tuple[Any, dict[str, Any]
     page.wait_for_selector('body[data-status="finished"]')
     host.close()
     return page, state, created
+
+
+def resigned_after_a_move(url: str, text: str) -> tuple[Client, Client, dict[str, Any]]:
+    """A friend's game from ``text`` (.mbp): Ann hosts, Bob joins, the player to move takes a pair and
+    Ann resigns. Ann's and Bob's connections and Ann's ``created``."""
+    host = Client(url, "Ann")
+    host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
+    created = host.expect("created")
+    guest = Client(url, "Bob")
+    guest.send({"type": "join", "code": created["invite"], "name": "Bob"})
+    state = guest.expect("state")
+    while state["status"] != "playing":
+        state = guest.expect("state")
+    mover = host if state["to_move"] == created["seat"] else guest
+    mover.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
+    host.expect("moved")
+    host.send({"type": "resign"})
+    while host.expect("state")["status"] != "finished":
+        pass
+    return host, guest, created
 
 
 def test_the_end_of_a_game_on_a_new_deal_says_its_par_and_each_players_result_against_it(
@@ -107,20 +126,7 @@ def test_while_the_server_works_out_a_par_the_end_says_the_least_it_can_be_then_
     text = endgame(7, 88)
     start = parse_position(text)
     with Served(tmp_path, "--solver-workers", "1") as served:
-        host = Client(served.url, "Ann")
-        host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
-        created = host.expect("created")
-        guest = Client(served.url, "Bob")
-        guest.send({"type": "join", "code": created["invite"], "name": "Bob"})
-        state = guest.expect("state")
-        while state["status"] != "playing":
-            state = guest.expect("state")
-        mover = host if state["to_move"] == created["seat"] else guest
-        mover.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
-        host.expect("moved")
-        host.send({"type": "resign"})
-        while host.expect("state")["status"] != "finished":
-            pass
+        host, guest, created = resigned_after_a_move(served.url, text)
         page = new_page(browser)
         page.goto(f"{served.base}/watch/{created['watch']}")
         page.wait_for_selector('body[data-status="finished"]')
@@ -154,28 +160,10 @@ def test_a_par_the_server_could_not_prove_says_so_with_the_least_it_proved(brows
     least it proved): the end of a game on it says the par is not proved, and what was."""
     text = endgame(14, 30)
     start = parse_position(text)
-    with Served(tmp_path, "--solver-workers", "1"):
-        pass  # the database and its tables made as a server makes them
-    with sqlite3.connect(tmp_path / "games.sqlite3") as database:
-        database.execute(
-            "INSERT INTO pars (start, status, value, best, found_at) VALUES (?, 'unproved', 2, '', 1.0)", (text,)
-        )
+    with_an_unproved_par(tmp_path, text, 2)
     least = 2 + start.scores[start.to_move - 1] - start.scores[2 - start.to_move]  # the margin, as a par's
     with Served(tmp_path, "--solver-workers", "1") as served:
-        host = Client(served.url, "Ann")
-        host.send({"type": "create", "deal": {"position": text}, "first": "creator", "name": "Ann"})
-        created = host.expect("created")
-        guest = Client(served.url, "Bob")
-        guest.send({"type": "join", "code": created["invite"], "name": "Bob"})
-        state = guest.expect("state")
-        while state["status"] != "playing":
-            state = guest.expect("state")
-        mover = host if state["to_move"] == created["seat"] else guest
-        mover.send({"type": "move", "move": a_legal_move(state), "id": "m0"})
-        host.expect("moved")
-        host.send({"type": "resign"})
-        while host.expect("state")["status"] != "finished":
-            pass
+        host, guest, created = resigned_after_a_move(served.url, text)
         page = new_page(browser)
         page.goto(f"{served.base}/watch/{created['watch']}")
         page.wait_for_function("() => document.querySelector('#par-line').textContent.includes('not proved')")
