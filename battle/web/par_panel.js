@@ -59,9 +59,10 @@ function knownText(state, value) {
 function withLeast(state, par, words) {
   const value = par.at_least;
   if (value === null || value === undefined) return words;
-  if (value === 0) return `${words} ${t("So far it is at least even.")}`;
-  const name = nameOf(state, parsePosition(state.start).toMove);
-  return `${words} ${t("So far it is at least {value} for {name}.", { value: signed(value), name })}`;
+  const least = value === 0
+    ? t("So far it is at least even.")
+    : t("So far it is at least {value} for {name}.", { value: signed(value), name: nameOf(state, parsePosition(state.start).toMove) });
+  return `${words} ${least}`;
 }
 
 function againstWords(difference) {
