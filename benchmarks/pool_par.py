@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from battle.atlas.catalogue import Catalogue  # noqa: E402 - after the checkout is on the path
+from battle.atlas.solve_deal import start_position  # noqa: E402
 from battle.players import Limits, Opponent  # noqa: E402
 from battle.players.local_pool import LocalPool  # noqa: E402
 from battle.players.pool_jobs import (  # noqa: E402
@@ -39,8 +40,6 @@ from battle.players.pool_jobs import (  # noqa: E402
     position_data,
 )
 from battle.players.pool_schedule import Refusal  # noqa: E402
-from battle.rules.board import Position, biggest_pair  # noqa: E402
-from battle.rules.deal import deal  # noqa: E402
 
 
 def main() -> int:
@@ -61,7 +60,7 @@ def main() -> int:
             print("the worker's kernels did not load", file=sys.stderr)
             return 1
         for number in numbers:
-            position = down_to(number, arguments.tiles)
+            position = start_position(number, arguments.tiles)
             started = time.monotonic()
             ticket = pool.submit(ParJob(position_data(position)), seat=f"par:{number}", address="127.0.0.1")
             if isinstance(ticket, Refusal):
@@ -86,21 +85,13 @@ def main() -> int:
     return 0
 
 
-def down_to(number: int, tiles: int) -> Position:
-    """Deal ``number`` with its biggest pair taken until ``tiles`` are left."""
-    position = deal(number)
-    while position.tiles_left() > tiles and position.has_moves():
-        position.push(biggest_pair(position))
-    return position
-
-
 def compare(numbers: list[int], tiles: int) -> int:
     """Each position solved slice by slice both ways, on a fresh table each time: the nodes and seconds."""
     print(f"slices of {PAR_SLICE_NODES:,} nodes, one thread, {PAR_MEGABYTES} MiB\n")
     print("| deal | tiles | slices deepening | nodes | seconds | slices straight | nodes | seconds | value |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for number in numbers:
-        position = down_to(number, tiles)
+        position = start_position(number, tiles)
         row = [str(number), str(position.tiles_left())]
         values = []
         for limits in (Limits(nodes=PAR_SLICE_NODES), Limits(stop_after_nodes=PAR_SLICE_NODES)):
