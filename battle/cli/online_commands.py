@@ -30,6 +30,39 @@ if TYPE_CHECKING:
 DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 
+NETWORK_CAPS = (
+    (
+        "--device-keys-per-hour",
+        "device_keys_per_hour",
+        N_(
+            "browsers' device keys one client address may file games under for the first time an hour (default {count})"
+        ),
+    ),
+    (
+        "--puzzle-ratings-per-hour",
+        "puzzle_ratings_per_hour",
+        N_("puzzle ratings one client address may start an hour, one a browser (default {count})"),
+    ),
+    (
+        "--puzzle-attempts-per-hour",
+        "puzzle_attempts_per_hour",
+        N_("rated puzzle attempts one client address may make an hour (default {count})"),
+    ),
+    (
+        "--max-puzzles-open-per-address",
+        "puzzles_open_per_network",
+        N_("connections of one client address that may hold a puzzle open at once (default {count})"),
+    ),
+    (
+        "--max-lobby-followers-per-address",
+        "lobby_followers_per_network",
+        N_("connections of one client address that may follow the lobby at once (default {count})"),
+    ),
+)
+"""What a client address may do with puzzles, the lobby and device keys: (option, ``ServerLimits``
+field, help). A school or a household behind one address may need more than the defaults."""
+
+
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
     from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
@@ -154,6 +187,11 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "(default {count:g})"
         ).format(count=limits.pars_per_hour),
     )
+    for flag, field, words in NETWORK_CAPS:
+        default = getattr(limits, field)
+        sub.add_argument(
+            flag, type=_positive, default=default, metavar="N", dest=field, help=_(words).format(count=default)
+        )
     sub.add_argument(
         "--abandon-hours",
         type=positive_number(24 * 365),
@@ -510,6 +548,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         solver_games_per_network=args.max_solver_games_per_address,
         creates_per_hour=args.creates_per_hour,
         pars_per_hour=args.pars_per_hour,
+        **{field: getattr(args, field) for _flag, field, _words in NETWORK_CAPS},
         abandon_seconds=args.abandon_hours * 3600,
         abandon_one_network_seconds=args.abandon_hours_one_network * 3600,
         keep_seconds=args.keep_days * 86400,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from battle.online.server.lobby_desk import FOLLOWERS_PER_NETWORK
+from battle.online.server.server_limits import ServerLimits
 from tests.online_server import Client, ServerProcess, a_legal_move, following, nothing_but_pong
 
 SHORT_GRACE = (
@@ -37,6 +37,9 @@ def challenge(url: str, source: str, name: str, **fields: Any) -> tuple[Client, 
     created = client.expect("created")
     client.expect("state")
     return client, created
+
+
+FOLLOWERS = ServerLimits().lobby_followers_per_network
 
 
 def test_a_stranger_takes_a_challenge_and_followers_see_each_change(server: ServerProcess) -> None:
@@ -189,12 +192,12 @@ def test_an_open_challenge_outlives_a_killed_server_and_is_listed_once_its_chall
 
 
 def test_a_network_follows_the_lobby_on_eight_connections_and_a_ninth_is_told_why(server: ServerProcess) -> None:
-    """A follower has no idle clock: a network holds at most ``FOLLOWERS_PER_NETWORK`` of the
+    """A follower has no idle clock: a network holds at most ``lobby_followers_per_network`` of the
     server's follower slots, so a crowd of addresses cannot tell a real visitor the lobby is full."""
-    held = [follower(server.url, source="127.0.5.1")[0] for _ in range(FOLLOWERS_PER_NETWORK)]
+    held = [follower(server.url, source="127.0.5.1")[0] for _ in range(FOLLOWERS)]
     extra = following(server.url, {"type": "lobby_follow"}, source="127.0.5.1")
     error = extra.error()
-    assert (error["code"], error["params"]) == ("busy", {"why": "network_followers", "count": FOLLOWERS_PER_NETWORK})
+    assert (error["code"], error["params"]) == ("busy", {"why": "network_followers", "count": FOLLOWERS})
     visitor, listing = follower(server.url, source="127.0.5.2")
     assert listing["type"] == "lobby"
     held[0].send({"type": "lobby_leave"})

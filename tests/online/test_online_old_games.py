@@ -1,5 +1,5 @@
-"""Old finished games leave the database (``old_games``), and a file of the version before the seats'
-networks is upgraded in place: on real SQLite files."""
+"""Old finished games leave the database (``old_games``), and files of older versions are
+upgraded in place: on real SQLite files."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from battle.online.server.device_games import plan_claim
 from battle.online.server.old_games import old_attempts, old_games, plan_delete, plan_delete_attempts
-from battle.online.server.puzzle_desk import TABLES as PUZZLE_TABLES
 from battle.online.server.room import EndReason, Room
 from battle.online.server.seat_networks import SeatNetworks, with_networks
 from battle.online.server.solver_rows import ReviewRow, plan_review
@@ -112,8 +112,7 @@ def test_a_version_4_database_is_upgraded_and_takes_the_end_abandoned(
 def test_puzzle_attempts_older_than_the_days_kept_are_found_oldest_first_and_deleted(tmp_path: Path) -> None:
     now = T0 + 100 * DAY
     with GameStore(tmp_path / "games.sqlite3") as store:
-        assert old_attempts(store, now, 10) == []  # no puzzle opened yet: no table to read
-        store.commit(Write("puzzles", "tables", tuple(Statement(sql, ()) for sql in PUZZLE_TABLES)))
+        assert old_attempts(store, now, 10) == []  # no puzzle opened yet
         made = [T0 + DAY, T0 + 2 * DAY, now - DAY, T0 + 3 * DAY]  # an old one made after a recent one too
         for at in made:
             store.commit(
@@ -136,3 +135,24 @@ def test_puzzle_attempts_older_than_the_days_kept_are_found_oldest_first_and_del
         store.commit(plan_delete_attempts([1, 2, 4]))
         assert old_attempts(store, before, 10) == []
         assert [row[0] for row in store.read_rows("SELECT id FROM puzzle_device_attempts", ())] == [3]
+
+
+def test_a_version_6_database_gets_every_features_table_and_keeps_the_rows_it_made_itself(tmp_path: Path) -> None:
+    """Version 6 left the device keys', the lobby's and the puzzles' tables to their features, each made
+    on first use: a file may hold any of them, with rows, or none."""
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        room = make_room(store, "g1")
+        store.commit(plan_claim(room.game_id, 1, "d" * 32, "net", T0))
+    with sqlite3.connect(path) as connection:  # as version 6 left it: the device table made, the rest not
+        for table in ("lobby_challenges", "puzzle_device_attempts", "puzzle_devices"):
+            connection.execute(f"DROP TABLE {table}")
+        connection.execute("PRAGMA user_version = 6")
+    with GameStore(path) as store:
+        assert store.notice is None
+        assert store.read_rows("SELECT device FROM device_games", ()) == [("d" * 32,)]
+        assert old_attempts(store, T0, 10) == []
+        tables = {row[0] for row in store.read_rows("SELECT name FROM sqlite_master WHERE type = 'table'", ())}
+        assert {"device_games", "lobby_challenges", "puzzle_devices", "puzzle_device_attempts"} <= tables
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7

@@ -313,8 +313,7 @@ def test_a_networks_starts_and_wrong_codes_are_counted_once_whichever_process_se
 def test_a_networks_new_puzzle_ratings_are_counted_once_whichever_process_serves_it(tmp_path: Path) -> None:
     """Device keys with no rating that one network opens puzzles under, in turn in process 0 and at
     its home, meet one cap (3 here): the fourth is refused wherever it is asked."""
-    prelude = "import battle.online.server.puzzle_desk as d; d.NEW_DEVICES_PER_HOUR = 3"
-    with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
+    with ServerProcess(tmp_path, "--processes", "2", "--puzzle-ratings-per-hour", "3") as server:
         moved, home = Client(server.url + "/?at=0", source=HOME_1), Client(server.url, source=HOME_1)
         for number in range(4):
             client = (moved, home)[number % 2]
@@ -334,8 +333,7 @@ def test_a_networks_new_device_keys_are_counted_once_whichever_process_files_a_g
     """Games filed under device keys new to the server by one network's seats, four at once, two in
     process 0 and two at its home, meet one cap of new keys (2 here): two are filed and two refused,
     however the claims race (each process marks the keys it is filing where the other sees them)."""
-    prelude = "import battle.online.server.device_games as d; d.NEW_DEVICES_PER_HOUR = 2"
-    with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
+    with ServerProcess(tmp_path, "--processes", "2", "--device-keys-per-hour", "2") as server:
         hosts = [Client(server.url + ("/?at=0" if number % 2 == 0 else ""), source=HOME_1) for number in range(4)]
         for host in hosts:
             host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})

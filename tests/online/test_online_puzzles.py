@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,8 @@ import pytest
 from battle.history.puzzle_attempts import rate_attempt as window_rate_attempt
 from battle.history.store import History
 from battle.online.protocol.puzzle_messages import Standing
-from battle.online.server.puzzle_desk import OPEN_PER_NETWORK
 from battle.online.server.puzzle_ledger import NEWCOMER, puzzle_rating_for, rate_attempt
+from battle.online.server.server_limits import ServerLimits
 from battle.puzzles import load_puzzles
 from battle.puzzles.puzzle import Puzzle
 from battle.rules.board import move_name
@@ -188,11 +189,20 @@ def give_up(client: Client, device: str, ident: str | None = None) -> dict[str, 
     return client.expect("puzzle_solution")
 
 
+OPEN = ServerLimits().puzzles_open_per_network
+
+
+def with_limits(server: ServerThread, monkeypatch: pytest.MonkeyPatch, **caps: int) -> None:
+    """The running server's puzzle desk with ``caps`` for this test (as ``serve``'s options set them)."""
+    assert server.games is not None
+    desk = server.games.puzzles
+    monkeypatch.setattr(desk, "limits", replace(desk.limits, **caps))
+
+
 def test_a_network_starts_few_devices_and_makes_few_attempts_an_hour(
     server: ServerThread, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("battle.online.server.puzzle_desk.NEW_DEVICES_PER_HOUR", 2)
-    monkeypatch.setattr("battle.online.server.puzzle_desk.ATTEMPTS_PER_HOUR", 4)
+    with_limits(server, monkeypatch, puzzle_ratings_per_hour=2, puzzle_attempts_per_hour=4)
     client = Client(server.url)
     give_up(client, "1" * 32)
     give_up(client, "2" * 32)
@@ -214,7 +224,7 @@ def test_keys_opened_without_an_attempt_count_as_started_so_the_cap_is_not_raced
 ) -> None:
     """A device's row comes when its first attempt is decided: keys opened on many connections at once,
     none decided yet, count against the network's new devices all the same (30 were raced to 64)."""
-    monkeypatch.setattr("battle.online.server.puzzle_desk.NEW_DEVICES_PER_HOUR", 3)
+    with_limits(server, monkeypatch, puzzle_ratings_per_hour=3)
     tabs = [Client(server.url) for _ in range(5)]
     answers = []
     for number, tab in enumerate(tabs):
@@ -252,14 +262,14 @@ def test_a_device_keeps_its_latest_attempts(
 
 def test_a_network_holds_eight_puzzles_open_and_a_ninth_waits_for_one_to_close(server: ServerThread) -> None:
     """An open puzzle stops its connection's idle clock, as a game does: a network holds at most
-    ``OPEN_PER_NETWORK`` of them, so strangers cannot hold the server's connections with puzzles."""
-    held = [Client(server.url, source="127.0.4.1") for _ in range(OPEN_PER_NETWORK)]
+    ``puzzles_open_per_network`` of them, so strangers cannot hold the server's connections with puzzles."""
+    held = [Client(server.url, source="127.0.4.1") for _ in range(OPEN)]
     for client in held:
         open_puzzle(client)
     extra = Client(server.url, source="127.0.4.1")
     extra.send({"type": "puzzle_open", "device": DEVICE})
     error = extra.error()
-    assert (error["code"], error["params"]) == ("busy", {"why": "puzzles_open", "count": OPEN_PER_NETWORK})
+    assert (error["code"], error["params"]) == ("busy", {"why": "puzzles_open", "count": OPEN})
     open_puzzle(held[0])  # a connection with one open opens the next in its place
     elsewhere = Client(server.url, source="127.0.4.2")
     open_puzzle(elsewhere)  # another network is not held back

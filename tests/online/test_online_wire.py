@@ -14,6 +14,7 @@ import typing
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
+from battle.online.protocol.device_messages import DeviceNews
 from battle.online.protocol.lobby_messages import LobbyMessage
 from battle.online.protocol.messages import ErrorCode, encode
 from battle.online.protocol.puzzle_messages import PuzzleNews
@@ -76,7 +77,11 @@ def _message_classes() -> set[str]:
     server sends and the protocol's values inside them, found through their fields' types.
     ``error`` is left out: a serving module raises it with a code where the bad input is met."""
     found: set[str] = set()
-    waiting = [cls for union in (ServerMessage, SolverNews, LobbyMessage, PuzzleNews) for cls in typing.get_args(union)]
+    waiting = [
+        cls
+        for union in (ServerMessage, SolverNews, LobbyMessage, PuzzleNews, DeviceNews)
+        for cls in typing.get_args(union)
+    ]
     waiting.remove(Error)
     while waiting:
         cls = waiting.pop()

@@ -17,7 +17,7 @@ import pytest
 from battle.history.stats import compute_stats
 from battle.history.store import GameEntry
 from battle.online.server.day_table import against_par
-from battle.online.server.device_games import NEW_DEVICES_PER_HOUR
+from battle.online.server.server_limits import ServerLimits
 from battle.rules.deal import deal
 from tests.online.test_online_solver import WAIT
 from tests.online_server import Client, ServerProcess, create
@@ -205,7 +205,9 @@ def test_a_friends_game_between_two_networks_lists_both_and_one_on_one_network_n
 def test_a_game_not_filed_is_said_beside_the_board_and_played_all_the_same(
     browser: Any, daily_served: ServerProcess
 ) -> None:
-    for number in range(NEW_DEVICES_PER_HOUR):  # the network files games under as many new keys as an hour allows
+    for number in range(
+        ServerLimits().device_keys_per_hour
+    ):  # the network files games under as many new keys as an hour allows
         client = Client(daily_served.url)
         client.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
         client.expect("state", WAIT)

@@ -5,7 +5,8 @@ A page names itself with its device key (``battle/web/device.js``: 32 lowercase 
 local storage, no account). It sends ``device`` once it holds a seat, which files that game under
 the key; ``daily`` asks for the day's deal, its par and the table of the day's results against
 par; ``my_stats`` asks for the statistics of the games filed under the key. The server answers
-``daily_table`` and ``my_stats_result``. ``docs/protocol.md`` describes each with an example.
+``daily_table`` and ``my_stats_result`` (``DeviceNews``, written by ``device_news_json``): facts,
+which the page words. ``docs/protocol.md`` describes each with an example.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError
 
 DEVICE_KEY = re.compile(r"[0-9a-f]{32}")
 """A device key: 128 random bits as 32 lowercase hex digits, stored as given (a bearer token)."""
@@ -75,4 +76,172 @@ def device_readers() -> dict[str, Any]:
         ClaimGame.TYPE: lambda fields: ClaimGame(device_key(fields.get("device", True))),
         AskDaily.TYPE: _read_daily,
         AskStats.TYPE: lambda fields: AskStats(device_key(fields.get("device", True))),
+    }
+
+
+# -- what the server answers -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A row of the day's table."""
+
+    place: int
+    """Its place in the top (1 the best against par); a row of the viewer's below the top: its place among all rows."""
+    name: str
+    score: int
+    against_par: int
+    """The seat's margin less its par: above 0 is better than par."""
+    opponent: str
+    """The solver's level, or ``friend``."""
+    yours: bool
+    """The row is a game of the asking device's."""
+    tag: str | None
+    """A short mark of the row's device when another row of the top has its name."""
+
+
+@dataclass(frozen=True)
+class DailyTable:
+    """The deal of the day (None: the server has none), its par, who moves first in it and the day's table."""
+
+    TYPE: ClassVar[str] = "daily_table"
+    day: str
+    """The day, ``YYYY-MM-DD`` (UTC)."""
+    deal: int | None
+    par: int | None
+    """The first player's margin under perfect play, or None when unknown."""
+    first: int | None
+    """The seat that moves first in the deal (given when there is a deal)."""
+    rows: tuple[TableRow, ...]
+
+
+@dataclass(frozen=True)
+class TallyFacts:
+    """The device's results against one opponent (a solver level, or people)."""
+
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+    average_margin: float | None
+    """Rounded to 0.01; None when no game of it has a margin."""
+
+
+@dataclass(frozen=True)
+class SolverRatingFacts:
+    """The device's rating against the solver's levels (Glicko-2), rounded as the page shows it."""
+
+    rating: int
+    deviation: int
+    margin: int
+    """Twice the deviation: the page's ``±``."""
+    games: int
+    plays_like: str | None
+    """The level whose rating is nearest, None before the first rated game."""
+    history: tuple[tuple[float, int, int], ...]
+    """(when, rating, deviation) after each rated game."""
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """One of the device's best or worst games."""
+
+    game: str | None
+    finished_at: float
+    deal: int | None
+    opponent: str
+    solver: bool
+    """The opponent is a solver level."""
+    score: int
+    opponent_score: int
+    review: str | None
+    """The id of its finished review (``/review/ID``), if one ran."""
+
+
+@dataclass(frozen=True)
+class DeviceStats:
+    """The statistics of the games filed under a device key, as the window's ``stats`` figures them."""
+
+    TYPE: ClassVar[str] = "my_stats_result"
+    games: int
+    tallies: tuple[TallyFacts, ...]
+    average_margin: float | None
+    rating: SolverRatingFacts
+    unrated: int
+    """Games against the solver that its rating leaves out."""
+    accuracy: tuple[tuple[float, float], ...]
+    """(when, review accuracy in percent, rounded to 0.1) of the reviewed games, oldest first."""
+    best: tuple[GameFacts, ...]
+    worst: tuple[GameFacts, ...]
+
+
+DeviceNews = DailyTable | DeviceStats
+
+
+def device_news_json(news: DeviceNews) -> JsonObject:
+    """The frame of ``news``, its fields in the order the page has always read them."""
+    if isinstance(news, DailyTable):
+        table: JsonObject = {
+            "type": news.TYPE,
+            "day": news.day,
+            "deal": news.deal,
+            "par": news.par,
+            "rows": [_row_json(row) for row in news.rows],
+        }
+        if news.deal is not None:
+            table["first"] = news.first
+        return table
+    rating = news.rating
+    return {
+        "type": news.TYPE,
+        "games": news.games,
+        "tallies": [_tally_json(tally) for tally in news.tallies],
+        "average_margin": news.average_margin,
+        "rating": {
+            "rating": rating.rating,
+            "deviation": rating.deviation,
+            "margin": rating.margin,
+            "games": rating.games,
+            "plays_like": rating.plays_like,
+            "history": [list(point) for point in rating.history],
+        },
+        "unrated": news.unrated,
+        "accuracy": [list(point) for point in news.accuracy],
+        "best": [_game_json(game) for game in news.best],
+        "worst": [_game_json(game) for game in news.worst],
+    }
+
+
+def _row_json(row: TableRow) -> JsonObject:
+    return {
+        "place": row.place,
+        "name": row.name,
+        "score": row.score,
+        "against_par": row.against_par,
+        "opponent": row.opponent,
+        "yours": row.yours,
+        "tag": row.tag,
+    }
+
+
+def _tally_json(tally: TallyFacts) -> JsonObject:
+    return {
+        "opponent": tally.opponent,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "average_margin": tally.average_margin,
+    }
+
+
+def _game_json(game: GameFacts) -> JsonObject:
+    return {
+        "game": game.game,
+        "finished_at": game.finished_at,
+        "deal": game.deal,
+        "opponent": game.opponent,
+        "solver": game.solver,
+        "score": game.score,
+        "opponent_score": game.opponent_score,
+        "review": game.review,
     }

@@ -22,19 +22,19 @@ from dataclasses import dataclass
 from battle.history.stats import compute_stats
 from battle.online.protocol import messages
 from battle.online.protocol.codes import hash_token
-from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame
+from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame, device_news_json
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.server import daily_results
 from battle.online.server.address_guard import AddressGuard
 from battle.online.server.connections import Client
 from battle.online.server.daily_results import START, Cursor, cursor_of, day_results, finished_on
 from battle.online.server.day_table import DayBoard, DayResult, DayRow, day_board
-from battle.online.server.device_games import claim_refusal, device_games, filed_count, make_table, plan_claim
+from battle.online.server.device_games import claim_refusal, device_games, filed_count, plan_claim
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import Room
 from battle.online.server.shared_days import SharedDays, hashed_device
 from battle.online.server.solver_games import DealBook
-from battle.online.server.wire_devices import daily_table, stats_json
+from battle.online.server.wire_devices import daily_table, device_stats
 from battle.rules.deal import deal as deal_start
 
 NEW_KEY = "device_key"
@@ -89,7 +89,6 @@ class DeviceDesk:
         took 8 ms of the loop a ``my_stats``: 30 connections asking pushed a neighbour's ping to 1.4 s)."""
         self.shared: SharedDays | None = None
         """The other server groups' results of the day (``serve --group --shared``); None: one machine."""
-        make_table(live.store)
 
     async def claim(self, client: Client, room: Room, message: ClaimGame, now: float) -> None:
         """File the game of ``client``'s seat under the device key (silent when it is filed)."""
@@ -102,7 +101,7 @@ class DeviceDesk:
         with self.guard.counts.held(moment) as counts:  # a network's last new key is taken once, in any process
             claiming = counts.marked(NEW_KEY, network, moment)
             held = filed_count(store, device)
-            refusal = claim_refusal(store, device, network, now, claiming, held)
+            refusal = claim_refusal(store, self.guard.limits, device, network, now, claiming, held)
             if refusal is not None:
                 why, line = refusal
                 raise ProtocolError(ErrorCode.RATE_LIMITED, line, params={"why": why})
@@ -134,7 +133,7 @@ class DeviceDesk:
                     device = None if device is None else hash_token(device)
                 rows = board.table(device)
             answer = daily_table(day, number, par, start.to_move, rows)
-        await client.send(messages.encode(answer).encode())
+        await client.send(messages.encode(device_news_json(answer)).encode())
 
     async def _board(self, day: datetime.date, number: int, par: int, first: int) -> DayBoard:
         """The day's board, read on (on the statistics thread) when a game of the day has ended since;
@@ -198,6 +197,6 @@ class DeviceDesk:
     def _figure(self, device: str) -> bytes:
         """``my_stats_result`` of ``device``, on the statistics thread with a connection of its own."""
         with self.live.store.reading() as reader:
-            games = device_games(reader, device)
+            games = device_games(reader, device, self.guard.limits.games_per_device)
         stats = compute_stats([game.entry for game in games], [])
-        return messages.encode(stats_json(stats, games)).encode()
+        return messages.encode(device_news_json(device_stats(stats, games))).encode()

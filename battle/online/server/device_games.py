@@ -3,10 +3,10 @@
 A page that holds a seat sends its device key (``device``); the seat's row in ``device_games``
 names the key, so the browser's statistics (``my_stats``) and its rows in the day's table find
 the game. The key is stored as given: whoever holds it reads the figures (a bearer token, as a
-seat's token is; no account). The table lives in the game database, made here when missing.
+seat's token is; no account). The table is part of the game database's schema (``store``).
 
-Bounds: a network files games under at most ``NEW_DEVICES_PER_HOUR`` keys it had not used before
-in an hour, and a key holds at most ``GAMES_PER_DEVICE`` games (the statistics read that many);
+Bounds (``ServerLimits``): a network files games under at most ``device_keys_per_hour`` keys it had
+not used before in an hour, and a key holds at most ``games_per_device`` games (the statistics read that many);
 past either the claim is refused with one line, and the game is played as before.
 
 The statistics themselves are the window's: each game becomes a ``battle.history.GameEntry`` and
@@ -22,52 +22,36 @@ from dataclasses import dataclass
 from typing import Any
 
 from battle.history.store import GameEntry
+from battle.online.server.server_limits import ServerLimits
 from battle.online.server.store import GameStore, Rows, Statement, Write
 
-NEW_DEVICES_PER_HOUR = 20
-"""Device keys one network may file games under for the first time in an hour."""
-GAMES_PER_DEVICE = 2000
-"""Games one device key may hold."""
 HOUR = 3600.0
-
-TABLE = """
-CREATE TABLE IF NOT EXISTS device_games (
-    game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
-    device TEXT NOT NULL,
-    network TEXT NOT NULL,
-    filed_at REAL NOT NULL,
-    PRIMARY KEY (game, seat)
-);
-CREATE INDEX IF NOT EXISTS device_games_by_device ON device_games (device);
-CREATE INDEX IF NOT EXISTS device_games_by_network ON device_games (network, filed_at);
-"""
-
-
-def make_table(store: GameStore) -> None:
-    """The table in the game database, made if missing (a file from before it gets it at start)."""
-    statements = tuple(Statement(sql.strip(), ()) for sql in TABLE.split(";") if sql.strip())
-    store.commit(Write("", "making the table of device games", statements))
 
 
 def claim_refusal(
-    store: GameStore, device: str, network: str, now: float, claiming: Collection[str] = (), held: int | None = None
+    store: GameStore,
+    limits: ServerLimits,
+    device: str,
+    network: str,
+    now: float,
+    claiming: Collection[str] = (),
+    held: int | None = None,
 ) -> tuple[str, str] | None:
     """Why ``device`` may not file another game from ``network`` now, or None: (the refusal's ``why``,
     its line). ``claiming``: the new keys whose first game the network is filing now, in any process
     (no row yet), which count as filed under; ``held``: the games filed under ``device``, when the
     caller has counted them (``filed_count``)."""
     held = filed_count(store, device) if held is None else held
-    if held >= GAMES_PER_DEVICE:
+    if held >= limits.games_per_device:
         return (
             "device_full",
-            f"this device key holds {GAMES_PER_DEVICE} games already; the game is played but not filed",
+            f"this device key holds {limits.games_per_device} games already; the game is played but not filed",
         )
     if held == 0 and device not in claiming:
         fresh = store.read_rows(
             "SELECT COUNT(DISTINCT device) FROM device_games WHERE network = ? AND filed_at > ?", (network, now - HOUR)
         )[0][0] + len(claiming)
-        if fresh >= NEW_DEVICES_PER_HOUR:
+        if fresh >= limits.device_keys_per_hour:
             return (
                 "new_devices",
                 f"your network filed games under {fresh} new device keys this hour; try again within the hour",
@@ -121,9 +105,10 @@ def filed_count(store: Rows, device: str) -> int:
     return int(store.read_rows("SELECT COUNT(*) FROM device_games WHERE device = ?", (device,))[0][0])
 
 
-def device_games(store: Rows, device: str) -> list[DeviceGame]:
-    """The finished games filed under ``device`` that have a result (an aborted or expired one has none)."""
-    return [_device_game(row) for row in store.read_rows(_GAMES, (device, GAMES_PER_DEVICE))]
+def device_games(store: Rows, device: str, most: int) -> list[DeviceGame]:
+    """The first ``most`` finished games filed under ``device`` that have a result (an aborted or
+    expired one has none)."""
+    return [_device_game(row) for row in store.read_rows(_GAMES, (device, most))]
 
 
 def _device_game(row: tuple[Any, ...]) -> DeviceGame:

@@ -181,11 +181,15 @@ class GameServer:
         """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
         self.devices = DeviceDesk(live, guard, deals or NoDeals(), clock)
         """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
-        self.lobby = LobbyDesk(self.audiences, clock, network=self.live.networks.tag)
+        self.lobby = LobbyDesk(
+            self.audiences,
+            clock,
+            network=self.live.networks.tag,
+            followers_per_network=limits.lobby_followers_per_network,
+        )
         """The lobby: open challenges anyone may take, games on show, and the connections following it."""
         self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
         if live.shard.alone or live.shard.index == LOBBY_PROCESS:  # its challenges outlive the process
-            lobby_rows.make_table(live.store)
             self.lobby.persist = live.submit
             self.lobby.restore(lobby_rows.load(live.store))
         self._standing_alone: dict[type, Callable[[Client, Any], Awaitable[None]]] = {

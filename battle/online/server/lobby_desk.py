@@ -51,14 +51,11 @@ from battle.online.server.connections import Client, Peer
 from battle.online.server.fan_out import Audiences
 from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.room import Room, Status
+from battle.online.server.server_limits import ServerLimits
 from battle.online.server.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
 from battle.online.server.store import Write
 from battle.online.server.wire_lobby import game_entry, lobby_page
 
-FOLLOWERS_PER_NETWORK = 8
-"""Connections of one network that may follow the lobby at once: a household's tabs. A follower has no
-idle clock, so without this bound 80 networks held all 5,000 follower slots and a real visitor was
-told the lobby was full."""
 FOLLOWING = "lobby"
 """What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""
 
@@ -72,9 +69,12 @@ class LobbyDesk:
         clock: Callable[[], float],
         limits: LobbyLimits | None = None,
         network: Callable[[str], str] = lambda address: address,
+        followers_per_network: int = ServerLimits.lobby_followers_per_network,
     ) -> None:
         limits = limits or lobby.LOBBY_LIMITS  # read when made: a test's prelude may shorten it
         self.network = network
+        self.followers_per_network = followers_per_network
+        """Connections of one network that may follow at once (``ServerLimits.lobby_followers_per_network``)."""
         """A client address's network, as the caps count it."""
         self.board = LobbyBoard(limits)
         self.audiences = audiences
@@ -82,7 +82,7 @@ class LobbyDesk:
         self.limits = limits
         self.followers: set[Client] = set()
         self.followers_by_network: collections.Counter[str] = collections.Counter()
-        """Followers now, by network (``FOLLOWERS_PER_NETWORK``)."""
+        """Followers now, by network (``followers_per_network``)."""
         self._follower_network: dict[Client, str] = {}
         self._rooms: dict[str, Room] = {}
         """The games of the open challenges and of the games on show, by game id."""
@@ -122,11 +122,12 @@ class LobbyDesk:
                     params={"why": "lobby_followers", "count": self.limits.followers},
                 )
             network = self.network(client.address)
-            if self.followers_by_network[network] >= FOLLOWERS_PER_NETWORK:
+            most = self.followers_per_network
+            if self.followers_by_network[network] >= most:
                 raise ProtocolError(
                     ErrorCode.BUSY,
-                    f"{FOLLOWERS_PER_NETWORK} connections of your network follow the lobby already; close one first",
-                    params={"why": "network_followers", "count": FOLLOWERS_PER_NETWORK},
+                    f"{most} connections of your network follow the lobby already; close one first",
+                    params={"why": "network_followers", "count": most},
                 )
             self.followers.add(client)
             self.followers_by_network[network] += 1

@@ -8,8 +8,8 @@ process started again (a crash, ``kill -9``, a restart) reads the rows of games 
 (``load``) and lists each again once its challenger is connected to it (``LobbyDesk.restore``):
 a challenge nobody would answer for is not shown.
 
-Bookkeeping: no sockets, no clock; ``make_table`` and ``load`` read and write the store at the start,
-the rest are statements for a ``Write``.
+Bookkeeping: no sockets, no clock; ``load`` reads and writes the store at the start, the rest are
+statements for a ``Write``. The table is part of the game database's schema (``store``).
 """
 
 from __future__ import annotations
@@ -23,19 +23,6 @@ from battle.online.protocol.reader import read_json
 from battle.online.server.store import GameStore, Statement, Write
 
 log = logging.getLogger("mahjong-battle.server")
-
-TABLE = """
-CREATE TABLE IF NOT EXISTS lobby_challenges (
-    game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    network TEXT NOT NULL,
-    entry TEXT NOT NULL
-)
-"""
-
-
-def make_table(store: GameStore) -> None:
-    """The table in the game database, made if missing (a file from before it gets it at start)."""
-    store.commit(Write("", "making the table of the lobby's challenges", (Statement(TABLE.strip(), ()),)))
 
 
 def opened(game: str, network: str, entry: ChallengeEntry) -> Write:

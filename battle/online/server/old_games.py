@@ -62,9 +62,7 @@ ATTEMPTS = "puzzle_device_attempts"
 
 def old_attempts(store: GameStore, before: float, limit: int) -> list[int]:
     """The ids of up to ``limit`` puzzle attempts made before ``before``, the oldest first (ids grow with
-    time, so the scan stops at the first recent one); none before the first puzzle's tables exist."""
-    if not store.read_rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (ATTEMPTS,)):
-        return []
+    time, so the scan stops at the first recent one)."""
     rows = store.read_rows(f"SELECT id FROM {ATTEMPTS} WHERE attempted_at < ? ORDER BY id LIMIT ?", (before, limit))
     return [int(row[0]) for row in rows]
 

@@ -9,14 +9,14 @@ asking for the solution, or the last move found without either), once, as the wi
 it (a hint's search, charged to the network like any hint), told when found; a server without a
 solver says what the move loses and no more.
 
-Two tables of their own in the store's file, made here when missing:
+Two tables of the game database (``store``) hold them:
 
 ``puzzle_devices``
     one row per device key: its rating, deviation, volatility, streak, best streak and attempts,
-    the network that started it and when (``NEW_DEVICES_PER_HOUR`` per network).
+    the network that started it and when (``ServerLimits.puzzle_ratings_per_hour`` per network).
 ``puzzle_device_attempts``
     one row per decided attempt: the device, its network, the puzzle, solved or not, both
-    ratings after it (``ATTEMPTS_PER_HOUR`` per network; ``ATTEMPTS_KEPT`` per device, the
+    ratings after it (``puzzle_attempts_per_hour`` per network; ``ATTEMPTS_KEPT`` per device, the
     oldest dropped every ``PRUNE_EVERY`` attempts beyond them).
 
 A device key is a bearer token, stored as given: whoever holds it reads and moves that rating.
@@ -49,8 +49,6 @@ from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames
 from battle.online.server.puzzle_ledger import (
     ATTEMPTS_KEPT,
-    ATTEMPTS_PER_HOUR,
-    NEW_DEVICES_PER_HOUR,
     NEWCOMER,
     PRUNE_EVERY,
     latest_ratings,
@@ -70,31 +68,11 @@ from battle.rules.errors import IllegalMoveError
 if TYPE_CHECKING:
     from battle.online.server.solver_work import SolverWork
 
-TABLES = (
-    "CREATE TABLE IF NOT EXISTS puzzle_devices (device TEXT PRIMARY KEY, network TEXT NOT NULL, "
-    "created_at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL, "
-    "streak INTEGER NOT NULL, best_streak INTEGER NOT NULL, attempts INTEGER NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS puzzle_devices_by_network ON puzzle_devices (network, created_at)",
-    "CREATE TABLE IF NOT EXISTS puzzle_device_attempts (id INTEGER PRIMARY KEY, device TEXT NOT NULL, "
-    "network TEXT NOT NULL, attempted_at REAL NOT NULL, puzzle_id TEXT NOT NULL, solved INTEGER NOT NULL, "
-    "player_rating REAL NOT NULL, player_deviation REAL NOT NULL, player_volatility REAL NOT NULL, "
-    "puzzle_rating REAL NOT NULL, puzzle_deviation REAL NOT NULL, puzzle_volatility REAL NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_device ON puzzle_device_attempts (device, id)",
-    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_puzzle ON puzzle_device_attempts (device, puzzle_id, id)",
-    "CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_network ON puzzle_device_attempts (network, attempted_at)",
-)
-
-
-OPEN_PER_NETWORK = 8
-"""Connections of one network that may hold a puzzle open at once, in every process together: a
-household's or a class's tabs. An open puzzle stops its connection's idle clock as a game does, so
-without this bound 157 networks of 64 connections each held every one of 10,000 connection slots with
-puzzles nobody played."""
 PUZZLES = "puzzles"
 """What ``AddressGuard.take_hold`` counts a network's open puzzles as."""
 NEW_DEVICE = "puzzle_device"
 """The kind of the shared counts' marks of device keys a network opened a puzzle under that have no
-rating row yet: each counts as a rating it started for an hour (``NEW_DEVICES_PER_HOUR``)."""
+rating row yet: each counts as a rating it started for an hour (``ServerLimits.puzzle_ratings_per_hour``)."""
 
 
 @dataclass(eq=False)
@@ -122,7 +100,8 @@ class PuzzleDesk:
         self.live = live
         self.work = work
         self.guard = guard
-        """Where each network's open puzzles are counted, in every process (``OPEN_PER_NETWORK``)."""
+        """Where each network's open puzzles are counted, in every process (``puzzles_open_per_network``)."""
+        self.limits = guard.limits
         self.ipv6_prefix = guard.limits.ipv6_prefix
         self.clock = clock
         self._puzzles = puzzles
@@ -133,14 +112,13 @@ class PuzzleDesk:
         self._locks: dict[str, asyncio.Lock] = {}
         self._seats = itertools.count(1)
         self.rng = random.Random()
-        self._tables_made = False
 
     @property
     def handlers(self) -> dict[type, Callable[[Client, Any], Awaitable[None]]]:
         """The desk's requests and their handlers, for the server's table."""
         return {OpenPuzzle: self.open, PuzzleMove: self.move, RevealPuzzle: self.reveal}
 
-    # -- the set and the tables ----------------------------------------------------------------
+    # -- the set and the ratings ----------------------------------------------------------------
 
     async def puzzles(self) -> Sequence[Puzzle]:
         """The shipped set, read once on first use (600 puzzles, 0.2 s of a core), on a thread: the
@@ -158,15 +136,8 @@ class PuzzleDesk:
             self._by_id = {puzzle.id: puzzle for puzzle in await self.puzzles()}
         return self._by_id.get(ident)
 
-    def _make_tables(self) -> None:
-        if not self._tables_made:
-            statements = tuple(Statement(sql, ()) for sql in TABLES)
-            self.live.store.commit(Write("puzzles", "making the puzzle tables", statements))
-            self._tables_made = True
-
     def standing(self, device: str) -> Standing | None:
         """The device's row, None before its first attempt."""
-        self._make_tables()
         rows = self.live.store.read_rows(
             "SELECT rating, deviation, volatility, streak, best_streak, attempts FROM puzzle_devices WHERE device = ?",
             (device,),
@@ -178,7 +149,6 @@ class PuzzleDesk:
 
     def device_ratings(self, device: str) -> dict[str, Rating]:
         """The puzzles the device has tried, each with its rating after the device's latest attempt."""
-        self._make_tables()
         rows = self.live.store.read_rows(  # at most one row a puzzle of the set: 600, whatever the attempts
             "SELECT puzzle_id, puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_device_attempts "
             "WHERE id IN (SELECT MAX(id) FROM puzzle_device_attempts WHERE device = ? GROUP BY puzzle_id) ORDER BY id",
@@ -190,7 +160,6 @@ class PuzzleDesk:
 
     def puzzle_rating(self, device: str, puzzle: Puzzle) -> Rating:
         """The puzzle's rating for the device: after its latest attempt there, else the mined one."""
-        self._make_tables()
         rows = self.live.store.read_rows(
             "SELECT puzzle_id, puzzle_rating, puzzle_deviation, puzzle_volatility FROM puzzle_device_attempts "
             "WHERE device = ? AND puzzle_id = ? ORDER BY id DESC LIMIT 1",
@@ -219,12 +188,13 @@ class PuzzleDesk:
             rows = self.live.store.read_rows(
                 "SELECT COUNT(*) FROM puzzle_devices WHERE network = ? AND created_at > ?", (network, now - 3600.0)
             )
-            if int(rows[0][0]) + len(opened) >= NEW_DEVICES_PER_HOUR:
+            most = self.limits.puzzle_ratings_per_hour
+            if int(rows[0][0]) + len(opened) >= most:
                 raise ProtocolError(
                     ErrorCode.BUSY,
-                    f"your network started {NEW_DEVICES_PER_HOUR} puzzle ratings in the last hour; "
+                    f"your network started {most} puzzle ratings in the last hour; "
                     "try again later, or use a browser that has one",
-                    params={"why": "new_devices", "count": NEW_DEVICES_PER_HOUR},
+                    params={"why": "new_devices", "count": most},
                 )
             counts.put_mark(NEW_DEVICE, network, device, moment + 3600.0)
 
@@ -234,11 +204,12 @@ class PuzzleDesk:
         """Show the puzzle asked for (or the next near the device's rating) with the device's standing."""
         network = network_of(client.address, self.ipv6_prefix)
         replacing = client in self.solving  # its puzzle counted already
-        if not replacing and not self.guard.take_hold(PUZZLES, client.address, OPEN_PER_NETWORK, time.monotonic()):
+        most = self.limits.puzzles_open_per_network
+        if not replacing and not self.guard.take_hold(PUZZLES, client.address, most, time.monotonic()):
             raise ProtocolError(
                 ErrorCode.BUSY,
-                f"your network has {OPEN_PER_NETWORK} puzzles open already; close one first",
-                params={"why": "puzzles_open", "count": OPEN_PER_NETWORK},
+                f"your network has {most} puzzles open already; close one first",
+                params={"why": "puzzles_open", "count": most},
             )
         try:
             puzzle, standing = await self._chosen(network, message)
@@ -258,11 +229,12 @@ class PuzzleDesk:
         attempts or new ratings this hour, or no such puzzle."""
         standing = self.standing(message.device)
         now = self.clock()
-        if self._recent_attempts(network, now) >= ATTEMPTS_PER_HOUR:
+        most = self.limits.puzzle_attempts_per_hour
+        if self._recent_attempts(network, now) >= most:
             raise ProtocolError(
                 ErrorCode.BUSY,
-                f"your network tried {ATTEMPTS_PER_HOUR} puzzles in the last hour; try again later",
-                params={"why": "puzzle_attempts", "count": ATTEMPTS_PER_HOUR},
+                f"your network tried {most} puzzles in the last hour; try again later",
+                params={"why": "puzzle_attempts", "count": most},
             )
         if standing is None:
             self._start_rating(network, message.device, now)

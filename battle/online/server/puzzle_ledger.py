@@ -19,14 +19,6 @@ from battle.ratings.puzzle_ratings import rate_puzzle_attempt, starting_rating
 
 NEWCOMER = wire_puzzles.standing(Rating(), 0, 0, 0)
 """A device before its first attempt: 1500 ± 700, no streak."""
-NEW_DEVICES_PER_HOUR = 30
-"""Device keys one network may start rows for in an hour: a family or a school behind one address
-starts a few, while a script that makes a key a request fills no disk (30 rows of about 100 bytes)."""
-ATTEMPTS_PER_HOUR = 600
-"""Rated attempts one network may make in an hour (10 a minute, a puzzle every 6 s for a whole
-household): a script that opens and gives up puzzles in a loop adds at most 600 rows of about
-275 bytes an hour (20,000 attempts of 300 devices, one commit each, indexes included), 4 MB a day,
-each deleted after ``--keep-days`` (``old_games``)."""
 ATTEMPTS_KEPT = 5_000
 """Attempts kept per device, the oldest dropped beyond them: ten a day for more than a year, 500 kB.
 The device's rating and streaks live in its own row and stay; a dropped puzzle's rating for the

@@ -47,6 +47,29 @@ a client that keeps sending after its first ``rate_limited`` is not one that rea
     """Pars of deals no catalogue knows that one client network may have the solver work out an hour,
     at most this many at once: each may take one of the pool's workers for up to about 25 minutes at the
     lowest priority, and a network that plays a few new deals an hour finds every one's par."""
+    device_keys_per_hour: int = 20
+    """Browsers' device keys one client network may file games under for the first time in an hour
+    (``--device-keys-per-hour``; ``device_games``): a household or a class files a few, a script
+    that makes a key a game fills no disk."""
+    games_per_device: int = 2000
+    """Games one device key holds (its statistics read that many); the next is played but not filed."""
+    puzzle_ratings_per_hour: int = 30
+    """Puzzle ratings (device keys without one yet) one client network may start in an hour
+    (``--puzzle-ratings-per-hour``): a family or a school starts a few, while a script that makes a
+    key a request fills no disk (30 rows of about 100 bytes)."""
+    puzzle_attempts_per_hour: int = 600
+    """Rated puzzle attempts one client network may make in an hour (``--puzzle-attempts-per-hour``;
+    10 a minute, a puzzle every 6 s for a whole household): a script that opens and gives up puzzles
+    in a loop adds at most 600 rows of about 275 bytes an hour, 4 MB a day, each deleted after
+    ``--keep-days`` (``old_games``)."""
+    puzzles_open_per_network: int = 8
+    """Connections of one client network that may hold a puzzle open at once, in every process together
+    (``--max-puzzles-open-per-address``): a household's or a class's tabs. An open puzzle stops its
+    connection's idle clock as a game does, so without this bound 157 networks of 64 connections each
+    held every one of 10,000 connection slots with puzzles nobody played."""
+    lobby_followers_per_network: int = 8
+    """Connections of one client network that may follow the lobby at once
+    (``--max-lobby-followers-per-address``): a follower has no idle clock, as an open puzzle has none."""
     abandon_seconds: float = 3 * 24 * 3600.0
     """How long the player to move of a game without a clock that loses may take before the game
     ends (abandoned, or aborted before move 2: ``game_ends``; ``--abandon-hours``)."""

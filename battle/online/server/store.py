@@ -59,11 +59,13 @@ from battle.storage.sqlite_store import (
     open_store,
 )
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets, 4 the solver's seats
 and the reviews (``solver_rows``), 5 the end ``abandoned``, the seats' networks (``seat_networks``)
 and the indexes the deletion of old games reads (``old_games``), 6 the pars the server's solver
-worked out (``par_rows``); an older file is upgraded in place when opened."""
+worked out (``par_rows``), 7 the tables of the features that file rows of their own: the games of
+each device key (``device_games``), the lobby's open challenges (``lobby_rows``) and the puzzle
+ratings (``puzzle_desk``); an older file is upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
 
 _SCHEMA = """
@@ -153,6 +155,57 @@ CREATE TABLE IF NOT EXISTS pars (
 """The pars of deals no catalogue knows, by start position (``.mbp`` text), as the server's solver
 worked them out: found (the first player's margin under perfect play and the best first moves) or
 unproved (its budget ran out first). Kept with no game: every later game on the deal reads it."""
+_FEATURE_TABLES = """
+CREATE TABLE IF NOT EXISTS device_games (
+    game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
+    device TEXT NOT NULL,
+    network TEXT NOT NULL,
+    filed_at REAL NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX IF NOT EXISTS device_games_by_device ON device_games (device);
+CREATE INDEX IF NOT EXISTS device_games_by_network ON device_games (network, filed_at);
+CREATE TABLE IF NOT EXISTS lobby_challenges (
+    game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    network TEXT NOT NULL,
+    entry TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_devices (
+    device TEXT PRIMARY KEY,
+    network TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    streak INTEGER NOT NULL,
+    best_streak INTEGER NOT NULL,
+    attempts INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS puzzle_devices_by_network ON puzzle_devices (network, created_at);
+CREATE TABLE IF NOT EXISTS puzzle_device_attempts (
+    id INTEGER PRIMARY KEY,
+    device TEXT NOT NULL,
+    network TEXT NOT NULL,
+    attempted_at REAL NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    solved INTEGER NOT NULL,
+    player_rating REAL NOT NULL,
+    player_deviation REAL NOT NULL,
+    player_volatility REAL NOT NULL,
+    puzzle_rating REAL NOT NULL,
+    puzzle_deviation REAL NOT NULL,
+    puzzle_volatility REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_device ON puzzle_device_attempts (device, id);
+CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_puzzle ON puzzle_device_attempts (device, puzzle_id, id);
+CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_network ON puzzle_device_attempts (network, attempted_at);
+"""
+"""The rows features file beside the games: the games each browser's device key holds (its
+statistics, ``device_games``), the lobby's open challenges, which outlive their process
+(``lobby_rows``), and each device's puzzle rating with its attempts (``puzzle_desk``). A file of
+version 6 may hold some of them already (the features made their own tables then): ``IF NOT EXISTS``
+keeps those rows."""
 _GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]
 _GAMES_INDEXES = _SCHEMA[_SCHEMA.index("CREATE INDEX") : _SCHEMA.index("CREATE TABLE IF NOT EXISTS seats")]
 _GAMES_COPIED = f"""
@@ -215,7 +268,37 @@ _COLUMNS_4 = {
     "reviews": ("id", "game", "status", "requested_at", "finished_at", "report"),
 }
 _COLUMNS_5 = {**_COLUMNS_4, "seat_networks": ("game", "seat", "network")}
-_COLUMNS = {**_COLUMNS_5, "pars": ("start", "status", "value", "best", "found_at")}
+_COLUMNS_6 = {**_COLUMNS_5, "pars": ("start", "status", "value", "best", "found_at")}
+_COLUMNS = {
+    **_COLUMNS_6,
+    "device_games": ("game", "seat", "device", "network", "filed_at"),
+    "lobby_challenges": ("game", "network", "entry"),
+    "puzzle_devices": (
+        "device",
+        "network",
+        "created_at",
+        "rating",
+        "deviation",
+        "volatility",
+        "streak",
+        "best_streak",
+        "attempts",
+    ),
+    "puzzle_device_attempts": (
+        "id",
+        "device",
+        "network",
+        "attempted_at",
+        "puzzle_id",
+        "solved",
+        "player_rating",
+        "player_deviation",
+        "player_volatility",
+        "puzzle_rating",
+        "puzzle_deviation",
+        "puzzle_volatility",
+    ),
+}
 
 
 class StoreError(Exception):
@@ -265,10 +348,17 @@ def _kind() -> StoreKind:
         name="game database",
         words=WORDS,
         version=SCHEMA_VERSION,
-        schema=_SCHEMA + _SOLVER_TABLES + _SEAT_NETWORKS_TABLE + _PARS_TABLE + _link_key_script(),
+        schema=_SCHEMA + _SOLVER_TABLES + _SEAT_NETWORKS_TABLE + _PARS_TABLE + _FEATURE_TABLES + _link_key_script(),
         columns=_COLUMNS,
-        upgrades={1: _UPGRADE_FROM_1, 2: _link_key_script(), 3: _SOLVER_TABLES, 4: _UPGRADE_FROM_4, 5: _PARS_TABLE},
-        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3, 4: _COLUMNS_4, 5: _COLUMNS_5},
+        upgrades={
+            1: _UPGRADE_FROM_1,
+            2: _link_key_script(),
+            3: _SOLVER_TABLES,
+            4: _UPGRADE_FROM_4,
+            5: _PARS_TABLE,
+            6: _FEATURE_TABLES,
+        },
+        older_columns={1: _COLUMNS_2, 2: _COLUMNS_2, 3: _COLUMNS_3, 4: _COLUMNS_4, 5: _COLUMNS_5, 6: _COLUMNS_6},
         foreign_keys=True,
         salvage=False,
     )
