@@ -423,7 +423,7 @@ def test_a_client_whose_service_sends_bad_bytes_fails_its_tickets_in_one_line(tm
 
 def test_work_whose_service_goes_fails_as_unavailable_for_the_server(pool: LocalPool, tmp_path: Path) -> None:
     """The server tells the page ``unavailable`` with the seconds to the next try, not ``failed``."""
-    from battle.online.server.solver_outcomes import Refused, WorkFailed
+    from battle.online.server.solver_outcomes import SolverRefusal, WorkFailed
     from battle.online.server.solver_work import SolverWork, Work
 
     service = serve_pool(pool, tmp_path / "going.sock")
@@ -445,7 +445,7 @@ def test_work_whose_service_goes_fails_as_unavailable_for_the_server(pool: Local
         assert failed.value.code == "unavailable" and failed.value.retry_after is not None
         assert 0 < failed.value.retry_after <= 2.0 + 0.5
         refused = work.hint(greedy_down(1, 100), seat="hint:1", address="192.0.2.80")
-        assert isinstance(refused, Refused) and refused.code == "unavailable"
+        assert isinstance(refused, SolverRefusal) and refused.code == "unavailable"
 
     try:
         with PoolClient(service.path) as client:

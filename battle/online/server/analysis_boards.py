@@ -29,7 +29,7 @@ from battle.online.protocol.solver_messages import Analyse, StopAnalysis
 from battle.online.server.address_guard import network_of
 from battle.online.server.connections import Client
 from battle.online.server.solver_games import refuse, tell
-from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.solver_outcomes import SolverRefusal, WorkFailed
 from battle.online.server.wire import analysis_over, analysis_step, queue_news
 from battle.rules.board import Position
 from battle.rules.notation import parse_position
@@ -122,7 +122,7 @@ class _Deepening:
         work = self.work.analysis(
             self.position, seat=self.seat, address=self.address, on_step=self.step, nodes=nodes, to_the_end=to_the_end
         )
-        if isinstance(work, Refused):
+        if isinstance(work, SolverRefusal):
             if last is not None:
                 self.step(last, final=True)
             refuse(self.client, "analysis", work.code, work.retry_after)

@@ -33,7 +33,7 @@ from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.par_rows import ParRow, par_at, plan_par
 from battle.online.server.room import Room
 from battle.online.server.solver_games import DealBook, tell
-from battle.online.server.solver_outcomes import Refused, Waiting, WorkFailed, WorkRefused
+from battle.online.server.solver_outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
 from battle.online.server.store import GameStore, StoreError
 from battle.rules.board import Position
 from battle.rules.notation import format_position, parse_position
@@ -146,7 +146,7 @@ class Pars:
         shard = self.live.shard
         digest = hashlib.sha256(start.encode()).hexdigest()[:16]
         work = self.work.par(position, seat=f"par:{'' if shard.alone else shard.index}:{digest}", address=address)
-        if isinstance(work, Refused):
+        if isinstance(work, SolverRefusal):
             return wire.par_refused(game, "busy", work.retry_after)
         self.pending[start] = work
         self._places[start] = work.waiting()

@@ -55,7 +55,7 @@ from battle.online.server.puzzle_ledger import (
     puzzle_rating_for,
     rate_attempt,
 )
-from battle.online.server.solver_outcomes import Refused, WorkFailed
+from battle.online.server.solver_outcomes import SolverRefusal, WorkFailed
 from battle.online.server.store import Statement, StoreError, Write
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.puzzle_file import load_puzzles
@@ -394,7 +394,7 @@ class PuzzleDesk:
             self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
             return
         work = self.work.hint(position, seat=f"puzzle:{next(self._seats)}", address=solving.network)
-        if isinstance(work, Refused):
+        if isinstance(work, SolverRefusal):
             self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
             return
         if solving.refuting is not None:

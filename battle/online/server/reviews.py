@@ -27,7 +27,7 @@ from battle.online.server.connections import Client
 from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.room import UNRATED_ENDS, Room, Status
 from battle.online.server.solver_games import LEAVE_GRACE, DealBook, refuse, tell
-from battle.online.server.solver_outcomes import Refused, Waiting, WorkFailed, WorkRefused
+from battle.online.server.solver_outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
 from battle.online.server.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.store import StoreError
 from battle.online.server.wire import review_news
@@ -78,7 +78,7 @@ class Reviews:
         if row is None or row.status == "failed":
             fresh = ReviewRow(secrets.token_hex(REVIEW_ID_LENGTH // 2), room.game_id, "queued", now)
             queued = await self._queue(room, fresh, address)
-            if isinstance(queued, Refused):
+            if isinstance(queued, SolverRefusal):
                 refuse(client, "review", queued.code, queued.retry_after)
                 return
             row = queued
@@ -103,7 +103,7 @@ class Reviews:
     def _queue_again(self, client: Client, room: Room, row: ReviewRow, address: str) -> None:
         """Queue again a review whose row waits but whose work left the pool (nobody looked at it)."""
         queued = self._queued(room, row, address)
-        if isinstance(queued, Refused):
+        if isinstance(queued, SolverRefusal):
             refuse(client, "review", queued.code, queued.retry_after)
 
     def _show(self, client: Client, row: ReviewRow) -> None:
@@ -117,10 +117,10 @@ class Reviews:
 
     # -- the queue ---------------------------------------------------------------------------------
 
-    async def _queue(self, room: Room, row: ReviewRow, address: str) -> ReviewRow | Refused:
+    async def _queue(self, room: Room, row: ReviewRow, address: str) -> ReviewRow | SolverRefusal:
         """Queue a new review, ``row``'s of ``room``, and store its row, unless the pool refuses it."""
         queued = self._queued(room, row, address)
-        if isinstance(queued, Refused):
+        if isinstance(queued, SolverRefusal):
             return queued
         refusal = await self.pending[row.review][1].admitted()  # a pool in another process answers later
         if refusal is not None:
@@ -133,12 +133,12 @@ class Reviews:
             raise
         return row
 
-    def _queued(self, room: Room, row: ReviewRow, address: str) -> ReviewRow | Refused:
+    def _queued(self, room: Room, row: ReviewRow, address: str) -> ReviewRow | SolverRefusal:
         """Queue ``row``'s review of ``room``, unless the pool refuses it."""
         assert self.work is not None
         known = self.deals.known_start(room.game.deal_number, room.game.start)
         work = self.work.review(room.game, known, seat=f"review:{row.review}", address=address)
-        if isinstance(work, Refused):
+        if isinstance(work, SolverRefusal):
             return work
         self._follow(row, work)
         return row
@@ -190,7 +190,7 @@ class Reviews:
         if not self.readers.get(review):
             self._drop(review)
 
-    def _refused(self, row: ReviewRow, refused: Refused) -> None:
+    def _refused(self, row: ReviewRow, refused: SolverRefusal) -> None:
         """A pool in another process refused the review after it was handed over: whoever looks at
         it is told why, and its row stays queued, to be queued again at the next look."""
         _work, readers, _task = self._let_go(row.review)

@@ -54,7 +54,7 @@ from battle.online.server.live_games import LiveGames, stored
 from battle.online.server.network_caps import refuse_start
 from battle.online.server.room import Options, Room, Status, plan_start
 from battle.online.server.seat_networks import with_networks
-from battle.online.server.solver_outcomes import Refused, WorkFailed, WorkRefused
+from battle.online.server.solver_outcomes import SolverRefusal, WorkFailed, WorkRefused
 from battle.online.server.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.store import StoreError, Write
 from battle.online.server.wire import (
@@ -346,7 +346,7 @@ class SolverGames:
         work = self.work.move(
             room.game.position, seat.level, seat.seed + ply + 1, seat=f"move:{game}", address=self._payer(game)
         )
-        if isinstance(work, Refused):  # the moves' queue is full (a move is never refused for its budget)
+        if isinstance(work, SolverRefusal):  # the moves' queue is full (a move is never refused for its budget)
             self._tell_game(game, refused("move", work))
             self._again_later(game, max(1.0, work.retry_after))
             return
@@ -413,7 +413,7 @@ class SolverGames:
             return
         address = network_of(client.address, self.limits.ipv6_prefix)
         work = self.work.hint(room.game.position, seat=f"hint:{room.game_id}", address=address)
-        if isinstance(work, Refused):
+        if isinstance(work, SolverRefusal):
             refuse(client, "hint", work.code, work.retry_after)
             return
         self.forget(client)

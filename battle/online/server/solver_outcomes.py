@@ -28,7 +28,7 @@ class SolverSetup:
 
 
 @dataclass(frozen=True)
-class Refused:
+class SolverRefusal:
     """Work the pool did not take: ``reason`` ``budget`` (the address's solver time is spent), ``busy``
     (the queue of its kind is full), ``queued`` (the address has as much of its kind waiting as it
     may), ``closed`` or ``unavailable`` (its cluster does not answer), and the seconds until the same
@@ -76,8 +76,8 @@ class WorkFailed(Exception):
 
 class WorkRefused(WorkFailed):
     """Work that a pool in another process refused after it was handed over (the server does not wait
-    for that process's answer): as a ``Refused`` would have said, ``refused`` says why and when."""
+    for that process's answer): as a ``SolverRefusal`` would have said, ``refused`` says why and when."""
 
-    def __init__(self, refused: Refused) -> None:
+    def __init__(self, refused: SolverRefusal) -> None:
         super().__init__(f"the solver pool refused it ({refused.reason})", refused.code, refused.retry_after)
         self.refused = refused

@@ -7,7 +7,7 @@ waiting player's move first, then hints and analyses, then reviews, then pars), 
 seat, bounds every unit by time or nodes and charges each address's budget of solver time
 (``docs/solver-pool.md``; a par is the pool's own, charged to no address). Here a
 submission becomes a ``Work``: an awaitable result on the loop, its place in the queue, its
-cancellation; a refusal becomes a ``Refused`` with the seconds until the same work would be taken.
+cancellation; a refusal becomes a ``SolverRefusal`` with the seconds until the same work would be taken.
 The results come back as the pool's typed values (``MoveResult``, ``AnalysisResult``,
 ``ReviewResult``), which ``wire`` turns into the server's messages: a renamed field is a type error
 there, never a ``KeyError`` in a running server.
@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from battle.online.server.solver_outcomes import Refused, SolverSetup, Waiting, WorkFailed, WorkRefused
+from battle.online.server.solver_outcomes import SolverRefusal, SolverSetup, Waiting, WorkFailed, WorkRefused
 from battle.players.solver_pool import (
     AnalysisResult,
     Budget,
@@ -83,7 +83,7 @@ class Work(Generic[Answer]):
         try:
             result = await self.result
         except PoolRefused as error:
-            raise WorkRefused(Refused(error.refusal.reason, error.refusal.retry_after)) from None
+            raise WorkRefused(SolverRefusal(error.refusal.reason, error.refusal.retry_after)) from None
         except PoolUnavailable as error:
             raise WorkFailed(str(error), "unavailable", error.retry_after) from None
         except PoolError as error:
@@ -92,18 +92,18 @@ class Work(Generic[Answer]):
             raise WorkFailed(f"the pool answered a {type(result).__name__}, not a {self.answers.__name__}")
         return result
 
-    async def admitted(self) -> Refused | None:
+    async def admitted(self) -> SolverRefusal | None:
         """None once the pool has taken the work, else why it has not: a pool in another process
         answers the hand-over a moment after ``submit`` returned (awaited here, never waited for),
         this process's own pool before."""
         admitted = self.ticket.admitted
         refusal = admitted.result() if admitted.done() else await asyncio.wrap_future(admitted)
-        return None if refusal is None else Refused(refusal.reason, refusal.retry_after)
+        return None if refusal is None else SolverRefusal(refusal.reason, refusal.retry_after)
 
-    def refusal(self) -> Refused | None:
+    def refusal(self) -> SolverRefusal | None:
         """Why a deepening analysis ended before its last depth (its address's budget), else None."""
         refusal = self.ticket.refusal
-        return None if refusal is None else Refused(refusal.reason, refusal.retry_after)
+        return None if refusal is None else SolverRefusal(refusal.reason, refusal.retry_after)
 
     def place(self) -> int | None:
         """0 while the solver runs it, 1 when it starts next...; None once it has ended."""
@@ -161,11 +161,13 @@ class SolverWork:
 
     # -- the work, by what it is for -------------------------------------------------------------
 
-    def move(self, position: Position, level: str, seed: int, *, seat: str, address: str) -> Work[MoveResult] | Refused:
+    def move(
+        self, position: Position, level: str, seed: int, *, seat: str, address: str
+    ) -> Work[MoveResult] | SolverRefusal:
         """The solver's move at ``level`` (``seed`` draws its choice: the same seed, the same move)."""
         return self._submit(MoveJob(position_data(position), level, seed), MoveResult, seat, address)
 
-    def hint(self, position: Position, *, seat: str, address: str) -> Work[AnalysisResult] | Refused:
+    def hint(self, position: Position, *, seat: str, address: str) -> Work[AnalysisResult] | SolverRefusal:
         """The hint, evaluation and best line as the window gives them."""
         return self._submit(HintJob(position_data(position)), AnalysisResult, seat, address)
 
@@ -178,7 +180,7 @@ class SolverWork:
         on_step: Callable[[AnalysisResult], None],
         nodes: int,
         to_the_end: bool = False,
-    ) -> Work[AnalysisResult] | Refused:
+    ) -> Work[AnalysisResult] | SolverRefusal:
         """Every move's value, deeper and deeper until exact, each step within ``nodes``;
         ``to_the_end``: one search to the end, without the shallow depths before it. Each step but
         the last goes to ``on_step`` on the loop, the last is the result."""
@@ -193,7 +195,7 @@ class SolverWork:
 
     def review(
         self, game: Game, known_start: tuple[int, tuple[str, ...]] | None, *, seat: str, address: str
-    ) -> Work[ReviewResult] | Refused:
+    ) -> Work[ReviewResult] | SolverRefusal:
         """``game``'s review (its report as ``review --json`` writes it); ``known_start``: its deal's
         par and best first moves, when catalogued."""
         job = ReviewJob.from_record(game.to_text())
@@ -201,7 +203,7 @@ class SolverWork:
             job = ReviewJob(job.start, job.moves, job.players, job.deal, job.seconds_per_move, known_start)
         return self._submit(job, ReviewResult, seat, address)
 
-    def par(self, start: Position, *, seat: str, address: str) -> Work[AnalysisResult] | Refused:
+    def par(self, start: Position, *, seat: str, address: str) -> Work[AnalysisResult] | SolverRefusal:
         """The par of the deal from ``start``: the exact value and best first moves, or an answer that
         is not exact when the pool's budget for one par (``ParJob``) ran out first."""
         return self._submit(ParJob(position_data(start)), AnalysisResult, seat, address)
@@ -213,10 +215,10 @@ class SolverWork:
         seat: str,
         address: str,
         on_progress: Callable[[AnalysisResult], None] | None = None,
-    ) -> Work[Answer] | Refused:
+    ) -> Work[Answer] | SolverRefusal:
         ticket = self.pool.submit(job, seat=seat, address=address, on_progress=on_progress)
         if isinstance(ticket, Refusal):
-            return Refused(ticket.reason, ticket.retry_after)
+            return SolverRefusal(ticket.reason, ticket.retry_after)
         kind = job.kind.name.lower()
         ticket.future.add_done_callback(lambda _done: self._spent(kind, ticket.cpu_seconds))
         return Work(ticket, asyncio.get_running_loop(), answers)

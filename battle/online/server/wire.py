@@ -12,7 +12,7 @@ change not saved, a game out of reach) are sent as ``Error`` where they occur.
 ``tests/online/test_online_wire.py`` fails when another server module builds a message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
-``MoveReceipt``, a ``PlayOutcome``) or raises one (a ``Refused``). The solver pool answers with
+``MoveReceipt``, a ``PlayOutcome``) or raises one (a ``room_refusals.Refused``). The solver pool answers with
 typed values (``MoveResult``, ``AnalysisResult``, ``ReviewResult``). The functions here word both
 as the messages of ``battle.online.protocol``, by attribute: a field renamed on either side is a
 type error here (``mypy``), never a ``KeyError`` in a running server. The pool's types are read
@@ -64,7 +64,7 @@ from battle.online.protocol.solver_messages import (
 from battle.online.server import room_refusals
 from battle.online.server.room import SEATS, EndReason, MoveReceipt, Room, Status
 from battle.online.server.room_refusals import RefusalKind
-from battle.online.server.solver_outcomes import Refused, Waiting
+from battle.online.server.solver_outcomes import SolverRefusal, Waiting
 from battle.online.server.solver_rows import ReviewRow, SolverSeatRow
 from battle.rules.board import Position
 from battle.rules.notation import format_position
@@ -333,7 +333,7 @@ def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
     return SolverQueue(what, waiting.place, wait, ahead)
 
 
-def refused(what: WorkKind, refusal: Refused) -> SolverRefused:
+def refused(what: WorkKind, refusal: SolverRefusal) -> SolverRefused:
     """Work the pool did not take, and when the same work would be."""
     return SolverRefused(what, refusal.code, tenths(refusal.retry_after))
 
