@@ -14,8 +14,7 @@ import pytest
 
 from battle.history.puzzle_attempts import rate_attempt as window_rate_attempt
 from battle.history.store import History
-from battle.online.protocol.puzzle_messages import Standing
-from battle.online.server.puzzle_ledger import NEWCOMER, puzzle_rating_for, rate_attempt
+from battle.online.server.puzzle_ledger import NEWCOMER, DeviceStanding, puzzle_rating_for, rate_attempt
 from battle.online.server.server_limits import ServerLimits
 from battle.puzzles import load_puzzles
 from battle.puzzles.puzzle import Puzzle
@@ -59,7 +58,7 @@ def test_the_ledger_moves_ratings_as_the_window_does(tmp_path: Path, puzzles: di
     history = History(tmp_path / "history.sqlite3")
     rng = random.Random(62)
     chosen = rng.sample(sorted(puzzles), 12)
-    standing: Standing = NEWCOMER
+    standing: DeviceStanding = NEWCOMER
     mine: dict[str, Any] = {}
     for number, ident in enumerate([*chosen, chosen[0], chosen[3]]):  # two puzzles twice: their ratings moved
         puzzle, solved = puzzles[ident], rng.random() < 0.6

@@ -38,9 +38,7 @@ from battle.online.protocol.puzzle_messages import (
     OpenPuzzle,
     PuzzleMove,
     PuzzleNews,
-    RatingChange,
     RevealPuzzle,
-    Standing,
     puzzle_news_json,
 )
 from battle.online.server import wire_puzzles
@@ -51,6 +49,8 @@ from battle.online.server.puzzle_ledger import (
     ATTEMPTS_KEPT,
     NEWCOMER,
     PRUNE_EVERY,
+    DeviceStanding,
+    RatingMove,
     latest_ratings,
     puzzle_rating_for,
     rate_attempt,
@@ -136,7 +136,7 @@ class PuzzleDesk:
             self._by_id = {puzzle.id: puzzle for puzzle in await self.puzzles()}
         return self._by_id.get(ident)
 
-    def standing(self, device: str) -> Standing | None:
+    def standing(self, device: str) -> DeviceStanding | None:
         """The device's row, None before its first attempt."""
         rows = self.live.store.read_rows(
             "SELECT rating, deviation, volatility, streak, best_streak, attempts FROM puzzle_devices WHERE device = ?",
@@ -145,7 +145,7 @@ class PuzzleDesk:
         if not rows:
             return None
         rating, deviation, volatility, streak, best, attempts = rows[0]
-        return wire_puzzles.standing(Rating(rating, deviation, volatility), streak, best, attempts)
+        return DeviceStanding(Rating(rating, deviation, volatility), streak, best, attempts)
 
     def device_ratings(self, device: str) -> dict[str, Rating]:
         """The puzzles the device has tried, each with its rating after the device's latest attempt."""
@@ -224,7 +224,7 @@ class PuzzleDesk:
         rating = self.puzzle_rating(message.device, puzzle)
         self._tell(client, wire_puzzles.puzzle_shown(puzzle, rating, standing))
 
-    async def _chosen(self, network: str, message: OpenPuzzle) -> tuple[Puzzle, Standing]:
+    async def _chosen(self, network: str, message: OpenPuzzle) -> tuple[Puzzle, DeviceStanding]:
         """The puzzle ``message`` asks for and its device's standing, or a refusal: the network's
         attempts or new ratings this hour, or no such puzzle."""
         standing = self.standing(message.device)
@@ -304,7 +304,7 @@ class PuzzleDesk:
 
     # -- rating --------------------------------------------------------------------------------
 
-    async def _decide(self, solving: _Solving) -> RatingChange | None:
+    async def _decide(self, solving: _Solving) -> RatingMove | None:
         """Rate and store the attempt once: the first decision is the one that counts."""
         if solving.decided:
             return None
@@ -318,7 +318,7 @@ class PuzzleDesk:
             if not lock.locked() and self._locks.get(device) is lock:
                 del self._locks[device]
 
-    async def _rate(self, solving: _Solving) -> RatingChange:
+    async def _rate(self, solving: _Solving) -> RatingMove:
         session = solving.session
         puzzle = session.puzzle
         device = solving.device

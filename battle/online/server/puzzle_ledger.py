@@ -11,13 +11,36 @@ So the same results in the same order give the same figures on the page and in t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-from battle.online.protocol.puzzle_messages import RatingChange, Standing
-from battle.online.server import wire_puzzles
 from battle.ratings.glicko2 import Rating
 from battle.ratings.puzzle_ratings import rate_puzzle_attempt, starting_rating
 
-NEWCOMER = wire_puzzles.standing(Rating(), 0, 0, 0)
+
+@dataclass(frozen=True)
+class DeviceStanding:
+    """A device's puzzle rating and streaks, as its row keeps them."""
+
+    rating: Rating
+    streak: int
+    """Puzzles solved in a row, up to its latest attempt."""
+    best_streak: int
+    attempts: int
+    """Decided attempts, all told (the rows kept are fewer: ``ATTEMPTS_KEPT``)."""
+
+
+@dataclass(frozen=True)
+class RatingMove:
+    """What one decided attempt did to both ratings, and the device's streak after it."""
+
+    player_before: Rating
+    player_after: Rating
+    puzzle_before: Rating
+    puzzle_after: Rating
+    streak: int
+
+
+NEWCOMER = DeviceStanding(Rating(), 0, 0, 0)
 """A device before its first attempt: 1500 ± 700, no streak."""
 ATTEMPTS_KEPT = 5_000
 """Attempts kept per device, the oldest dropped beyond them: ten a day for more than a year, 500 kB.
@@ -28,12 +51,12 @@ PRUNE_EVERY = 100
 device holds 5,000 to 5,100 rows, and a rating's write does not walk 5,000 index entries each time."""
 
 
-def rate_attempt(standing: Standing, puzzle: Rating, solved: bool) -> tuple[Standing, RatingChange]:
+def rate_attempt(standing: DeviceStanding, puzzle: Rating, solved: bool) -> tuple[DeviceStanding, RatingMove]:
     """The device's standing after one decided attempt at a puzzle rated ``puzzle`` for it, and the change."""
     player_after, puzzle_after = rate_puzzle_attempt(standing.rating, puzzle, solved)
     streak = standing.streak + 1 if solved else 0
-    after = wire_puzzles.standing(player_after, streak, max(standing.best_streak, streak), standing.attempts + 1)
-    return after, wire_puzzles.rating_change(standing.rating, player_after, puzzle, puzzle_after, streak)
+    after = DeviceStanding(player_after, streak, max(standing.best_streak, streak), standing.attempts + 1)
+    return after, RatingMove(standing.rating, player_after, puzzle, puzzle_after, streak)
 
 
 def puzzle_rating_for(mined: float, device_ratings: Mapping[str, Rating], puzzle_id: str) -> Rating:

@@ -14,34 +14,34 @@ from battle.online.protocol.puzzle_messages import (
     RatingChange,
     Standing,
 )
+from battle.online.server.puzzle_ledger import DeviceStanding, RatingMove
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.session import Attempt, PuzzleSession
 from battle.ratings.glicko2 import Rating
 from battle.rules.board import Move, move_name
 
 
-def standing(rating: Rating, streak: int, best_streak: int, attempts: int) -> Standing:
+def standing(held: DeviceStanding) -> Standing:
     """A device's puzzle rating and streaks."""
-    return Standing(rating, streak, best_streak, attempts)
+    return Standing(held.rating, held.streak, held.best_streak, held.attempts)
 
 
-def rating_change(
-    player_before: Rating, player_after: Rating, puzzle_before: Rating, puzzle_after: Rating, streak: int
-) -> RatingChange:
-    """What a decided attempt did: both ratings before and after, and the streak after."""
-    return RatingChange(player_before, player_after, puzzle_before, puzzle_after, streak)
+def rating_change(move: RatingMove | None) -> RatingChange | None:
+    """What a decided attempt did (None: the attempt was decided before): both ratings before and
+    after, and the streak after."""
+    if move is None:
+        return None
+    return RatingChange(move.player_before, move.player_after, move.puzzle_before, move.puzzle_after, move.streak)
 
 
-def puzzle_shown(puzzle: Puzzle, rating: Rating, standing: Standing) -> PuzzleShown:
+def puzzle_shown(puzzle: Puzzle, rating: Rating, held: DeviceStanding) -> PuzzleShown:
     """``puzzle`` to solve, never its line, at its ``rating`` for the device, with the device's standing."""
     return PuzzleShown(
-        puzzle.id, puzzle.position_text, puzzle.to_move, puzzle.length, puzzle.themes, rating.rating, standing
+        puzzle.id, puzzle.position_text, puzzle.to_move, puzzle.length, puzzle.themes, rating.rating, standing(held)
     )
 
 
-def puzzle_judged(
-    session: PuzzleSession, attempt: Attempt, refuting: bool, change: RatingChange | None
-) -> PuzzleJudged:
+def puzzle_judged(session: PuzzleSession, attempt: Attempt, refuting: bool, change: RatingMove | None) -> PuzzleJudged:
     """The verdict on ``attempt``, the latest move of ``session``; ``change`` when it decided the attempt."""
     return PuzzleJudged(
         session.puzzle.id,
@@ -56,7 +56,7 @@ def puzzle_judged(
         attempt.finished,
         session.solved,
         refuting,
-        change,
+        rating_change(change),
     )
 
 
@@ -65,8 +65,11 @@ def puzzle_refutation(puzzle: str, move: str, refutation: str | None) -> PuzzleR
     return PuzzleRefutation(puzzle, move, refutation)
 
 
-def puzzle_solution(puzzle: Puzzle, rest: Iterable[Move], change: RatingChange | None) -> PuzzleSolution:
+def puzzle_solution(puzzle: Puzzle, rest: Iterable[Move], change: RatingMove | None) -> PuzzleSolution:
     """The end of an attempt at ``puzzle``: its whole line, the moves ``rest`` played now, the rating change."""
     return PuzzleSolution(
-        puzzle.id, tuple(move_name(move) for move in puzzle.line), tuple(move_name(move) for move in rest), change
+        puzzle.id,
+        tuple(move_name(move) for move in puzzle.line),
+        tuple(move_name(move) for move in rest),
+        rating_change(change),
     )
