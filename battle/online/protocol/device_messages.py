@@ -12,7 +12,7 @@ which the page words. ``docs/protocol.md`` describes each with an example.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Protocol
 
 from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError
@@ -110,9 +110,9 @@ class DailyTable:
     deal: int | None
     par: int | None
     """The first player's margin under perfect play, or None when unknown."""
-    first: int | None
-    """The seat that moves first in the deal (given when there is a deal)."""
     rows: tuple[TableRow, ...]
+    first: int | None
+    """The seat that moves first in the deal (on the wire only when there is a deal)."""
 
 
 @dataclass(frozen=True)
@@ -179,69 +179,9 @@ DeviceNews = DailyTable | DeviceStats
 
 
 def device_news_json(news: DeviceNews) -> JsonObject:
-    """The frame of ``news``, its fields in the order the page has always read them."""
-    if isinstance(news, DailyTable):
-        table: JsonObject = {
-            "type": news.TYPE,
-            "day": news.day,
-            "deal": news.deal,
-            "par": news.par,
-            "rows": [_row_json(row) for row in news.rows],
-        }
-        if news.deal is not None:
-            table["first"] = news.first
-        return table
-    rating = news.rating
-    return {
-        "type": news.TYPE,
-        "games": news.games,
-        "tallies": [_tally_json(tally) for tally in news.tallies],
-        "average_margin": news.average_margin,
-        "rating": {
-            "rating": rating.rating,
-            "deviation": rating.deviation,
-            "margin": rating.margin,
-            "games": rating.games,
-            "plays_like": rating.plays_like,
-            "history": [list(point) for point in rating.history],
-        },
-        "unrated": news.unrated,
-        "accuracy": [list(point) for point in news.accuracy],
-        "best": [_game_json(game) for game in news.best],
-        "worst": [_game_json(game) for game in news.worst],
-    }
-
-
-def _row_json(row: TableRow) -> JsonObject:
-    return {
-        "place": row.place,
-        "name": row.name,
-        "score": row.score,
-        "against_par": row.against_par,
-        "opponent": row.opponent,
-        "yours": row.yours,
-        "tag": row.tag,
-    }
-
-
-def _tally_json(tally: TallyFacts) -> JsonObject:
-    return {
-        "opponent": tally.opponent,
-        "wins": tally.wins,
-        "draws": tally.draws,
-        "losses": tally.losses,
-        "average_margin": tally.average_margin,
-    }
-
-
-def _game_json(game: GameFacts) -> JsonObject:
-    return {
-        "game": game.game,
-        "finished_at": game.finished_at,
-        "deal": game.deal,
-        "opponent": game.opponent,
-        "solver": game.solver,
-        "score": game.score,
-        "opponent_score": game.opponent_score,
-        "review": game.review,
-    }
+    """The frame of ``news``: its fields in their order (the order the page has always read them),
+    tuples as arrays; a day without a deal has no ``first``."""
+    frame: JsonObject = {"type": news.TYPE, **asdict(news)}
+    if isinstance(news, DailyTable) and news.deal is None:
+        del frame["first"]
+    return frame

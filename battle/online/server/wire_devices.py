@@ -26,7 +26,7 @@ def daily_table(
 ) -> DailyTable:
     """The ``daily_table`` of ``day``: its deal (None: no deal of the day), the deal's par, who moves
     first in it, and the day's table."""
-    return DailyTable(day.isoformat(), deal, par, first if deal is not None else None, tuple(map(_row, rows)))
+    return DailyTable(day.isoformat(), deal, par, tuple(map(_row, rows)), first if deal is not None else None)
 
 
 def _row(row: DayRow) -> TableRow:
