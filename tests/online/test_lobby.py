@@ -10,14 +10,14 @@ from battle.online.protocol.lobby_messages import (
     FollowLobby,
     GameEntry,
     LeaveLobby,
-    LobbyNews,
     OpenChallenge,
     lobby_news_json,
     parse_lobby_news,
 )
 from battle.online.protocol.messages import GivenPosition, NumberedDeal, ProtocolError
 from battle.online.protocol.reader import parse_client_message
-from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
+from battle.online.server.lobby import NO_CHANGE, GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
+from battle.online.server.wire_lobby import lobby_list, lobby_news
 
 
 def offer(number: int, network: str = "net", opened: float = 0.0) -> OpenOffer:
@@ -35,7 +35,7 @@ def test_an_offer_is_added_and_a_close_removes_it() -> None:
     assert [entry.code for entry in news.added] == ["CODE1"] and news.removed == ()
     news = board.close("game1")
     assert news.removed == ("CODE1",) and news.added == ()
-    assert board.close("game1") == LobbyNews((), (), (), (), 0, 0)  # closing twice tells nothing
+    assert board.close("game1") == NO_CHANGE  # closing twice tells nothing
 
 
 def test_the_list_shows_the_longest_waiting_and_counts_the_rest() -> None:
@@ -122,14 +122,14 @@ def test_the_news_and_the_list_read_back_as_written() -> None:
     board = LobbyBoard(LobbyLimits(shown=2, per_network=5))
     board.open(offer(1))
     board.show(game(7))
-    news = board.open(offer(2))
+    news = lobby_news(board.open(offer(2)))
     assert parse_lobby_news(lobby_news_json(news)) == news
-    listing = board.listing()
+    listing = lobby_list(board.listing())
     assert parse_lobby_news(lobby_news_json(listing)) == listing
 
 
 def test_bad_news_is_refused_with_the_field_named() -> None:
-    listing = lobby_news_json(LobbyBoard().listing())
+    listing = lobby_news_json(lobby_list(LobbyBoard().listing()))
     listing["more_games"] = -1
     with pytest.raises(ProtocolError, match="more_games"):
         parse_lobby_news(listing)
@@ -173,7 +173,7 @@ def test_a_game_on_show_renamed_is_told_again_in_its_place() -> None:
     news = board.renamed(named)
     assert news.games_removed == ("W1",) and news.games_added == (named.entry,)
     assert [entry.players for entry in board.listing().games] == [("Ann", "Bob"), ("Ann", "Dan")]
-    assert board.renamed(GameOnShow("game9", named.entry)) == LobbyNews((), (), (), (), 0, 0)
+    assert board.renamed(GameOnShow("game9", named.entry)) == NO_CHANGE
 
 
 def test_a_page_reaches_every_challenge_past_the_part_shown() -> None:

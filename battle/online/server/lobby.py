@@ -1,12 +1,13 @@
 """The lobby's list, pure: open challenges and games on show, and what each change does to the part shown.
 
-Every change (a challenge opened, taken or gone; a game started or over) returns a ``LobbyNews`` of
+Every change (a challenge opened, taken or gone; a game started or over) returns a ``BoardChange`` of
 the entries that entered and left the part shown: the oldest ``shown`` challenges and the newest
 ``games_shown`` games, with counts of the rest. The challenges shown are the ones waiting longest,
 as in a queue: a challenge opened later, however many and however often replaced, never pushes an
 older one out of view (50 networks replacing theirs every 25 s hid a real one after 26 s when the
 newest were shown). Working it out costs O(``shown``) whatever the
-number of followers; the adapter (``lobby_desk``) encodes it once for all of them.
+number of followers; the adapter (``lobby_desk``) has ``wire_lobby`` word it as ``lobby_news`` and
+encodes it once for all of them.
 
 Nothing here reads a clock or a socket: the time is an argument, and a refusal changes nothing.
 """
@@ -18,9 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from battle.online.protocol.lobby_messages import ChallengeEntry, GameEntry, LobbyList, LobbyNews
+from battle.online.protocol.lobby_messages import ChallengeEntry, GameEntry
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.server.wire_lobby import lobby_list, lobby_news
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,38 @@ class GameOnShow:
     entry: GameEntry
 
 
+@dataclass(frozen=True)
+class BoardView:
+    """The part of the lobby shown, as a follower first sees it, and counts of the rest."""
+
+    challenges: tuple[ChallengeEntry, ...]
+    """The challenges waiting longest, oldest first."""
+    more_challenges: int
+    games: tuple[GameEntry, ...]
+    """The games started last, newest first."""
+    more_games: int
+
+
+@dataclass(frozen=True)
+class BoardChange:
+    """What one change did to the part shown: entries that came into view, the codes of those that left
+    it (invite codes of challenges, watch codes of games), and counts of the rest."""
+
+    added: tuple[ChallengeEntry, ...]
+    removed: tuple[str, ...]
+    games_added: tuple[GameEntry, ...]
+    games_removed: tuple[str, ...]
+    more_challenges: int
+    more_games: int
+
+    @property
+    def seen(self) -> bool:
+        """Something came into view or left it (a change to the counts alone is told with the next)."""
+        return bool(self.added or self.removed or self.games_added or self.games_removed)
+
+
 V = TypeVar("V")
-NO_NEWS = lobby_news((), (), (), (), 0, 0)
+NO_CHANGE = BoardChange((), (), (), (), 0, 0)
 
 
 class LobbyBoard:
@@ -103,11 +133,11 @@ class LobbyBoard:
         picked = itertools.islice(self.offers.values(), start, start + size)
         return tuple(offer.entry for offer in picked), len(self.offers)
 
-    def listing(self) -> LobbyList:
+    def listing(self) -> BoardView:
         """The lobby as a follower first sees it."""
         shown = self._shown_offers()
         games = self._shown_games()
-        return lobby_list(
+        return BoardView(
             challenges=tuple(self.offers[game].entry for game in shown),
             more_challenges=len(self.offers) - len(shown),
             games=tuple(self.games[game].entry for game in reversed(games)),
@@ -116,17 +146,17 @@ class LobbyBoard:
 
     # -- changes ---------------------------------------------------------------------------
 
-    def open(self, offer: OpenOffer) -> LobbyNews:
+    def open(self, offer: OpenOffer) -> BoardChange:
         """List ``offer`` (after ``refuse_offer``)."""
         return self._changed(lambda: self.offers.__setitem__(offer.game_id, offer))
 
-    def close(self, game_id: str) -> LobbyNews:
+    def close(self, game_id: str) -> BoardChange:
         """The challenge of ``game_id`` is gone (taken, withdrawn, expired); no news if it was not listed."""
         if game_id not in self.offers:
-            return NO_NEWS
+            return NO_CHANGE
         return self._changed(lambda: self.offers.pop(game_id))
 
-    def swap(self, gone: Iterable[str], opened: Iterable[OpenOffer]) -> LobbyNews:
+    def swap(self, gone: Iterable[str], opened: Iterable[OpenOffer]) -> BoardChange:
         """The challenges of ``gone`` (game ids or another group's keys) close and ``opened`` are listed
         (in that order, oldest first), in one piece of news: another group's whole list read afresh."""
 
@@ -138,11 +168,11 @@ class LobbyBoard:
 
         return self._changed(swap)
 
-    def show(self, game: GameOnShow) -> LobbyNews:
+    def show(self, game: GameOnShow) -> BoardChange:
         """List ``game`` to watch."""
         return self._changed(lambda: self.games.__setitem__(game.game_id, game))
 
-    def taken(self, game: GameOnShow) -> LobbyNews:
+    def taken(self, game: GameOnShow) -> BoardChange:
         """The challenge of ``game`` was taken: it leaves the challenges and is on show, in one piece of news."""
 
         def take() -> None:
@@ -151,33 +181,33 @@ class LobbyBoard:
 
         return self._changed(take)
 
-    def renamed(self, game: GameOnShow) -> LobbyNews:
+    def renamed(self, game: GameOnShow) -> BoardChange:
         """A player of a game on show named their seat: its entry is told again (removed and added in one
         piece of news, in its place); no news for a game not shown."""
         if game.game_id not in self.games:
-            return NO_NEWS
+            return NO_CHANGE
         self.games[game.game_id] = game
         if game.game_id not in self._shown_games():
-            return NO_NEWS
+            return NO_CHANGE
         more_challenges = len(self.offers) - len(self._shown_offers())
         more_games = len(self.games) - len(self._shown_games())
         watch = game.entry.watch
-        return lobby_news((), (), (game.entry,), (watch,), more_challenges, more_games)
+        return BoardChange((), (), (game.entry,), (watch,), more_challenges, more_games)
 
-    def ended(self, game_id: str) -> LobbyNews:
+    def ended(self, game_id: str) -> BoardChange:
         """The game of ``game_id`` is over: no longer on show."""
         if game_id not in self.games:
-            return NO_NEWS
+            return NO_CHANGE
         return self._changed(lambda: self.games.pop(game_id))
 
-    def _changed(self, change: Callable[[], object]) -> LobbyNews:
+    def _changed(self, change: Callable[[], object]) -> BoardChange:
         """Make ``change`` and return what it did to the part shown."""
         before_offers = {game: self.offers[game].entry.code for game in self._shown_offers()}
         before_games = {game: self.games[game].entry.watch for game in self._shown_games()}
         change()
         after_offers, after_games = self._shown_offers(), self._shown_games()
         offers_now, games_now = set(after_offers), set(after_games)
-        return lobby_news(
+        return BoardChange(
             added=tuple(self.offers[game].entry for game in after_offers if game not in before_offers),
             removed=tuple(code for game, code in before_offers.items() if game not in offers_now),
             games_added=tuple(self.games[game].entry for game in after_games if game not in before_games),

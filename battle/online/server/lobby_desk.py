@@ -37,7 +37,6 @@ from battle.online.protocol.lobby_messages import (
     FollowLobby,
     LeaveLobby,
     LobbyMessage,
-    LobbyNews,
     PageLobby,
     lobby_news_json,
 )
@@ -49,12 +48,12 @@ from battle.online.protocol.messages import (
 from battle.online.server import lobby, lobby_rows
 from battle.online.server.connections import Client, Peer
 from battle.online.server.fan_out import Audiences
-from battle.online.server.lobby import GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
+from battle.online.server.lobby import BoardChange, GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.room import Room, Status
 from battle.online.server.server_limits import ServerLimits
 from battle.online.server.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
 from battle.online.server.store import Write
-from battle.online.server.wire_lobby import game_entry, lobby_page
+from battle.online.server.wire_lobby import game_entry, lobby_list, lobby_news, lobby_page
 
 FOLLOWING = "lobby"
 """What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""
@@ -134,7 +133,7 @@ class LobbyDesk:
             self._follower_network[client] = network
             client.holds(FOLLOWING)
             client.socket.on_drained = lambda: self._refresh(client)
-        await client.send(_frame(self.board.listing()))
+        await client.send(_frame(lobby_list(self.board.listing())))
 
     async def page(self, client: Client, message: PageLobby) -> None:
         """The open challenges from ``message.start`` on, as they stand (``lobby_page``)."""
@@ -158,12 +157,12 @@ class LobbyDesk:
     def _refresh(self, client: Client) -> None:
         """A follower that drained after missing news gets the whole list afresh."""
         if client in self.followers:
-            client.tell(_frame(self.board.listing()))
+            client.tell(_frame(lobby_list(self.board.listing())))
 
-    def _tell(self, news: LobbyNews) -> None:
-        if not (news.added or news.removed or news.games_added or news.games_removed):
+    def _tell(self, change: BoardChange) -> None:
+        if not change.seen:
             return
-        frame = _frame(news)
+        frame = _frame(lobby_news(change))
         ready: list[Peer] = []
         for client in self.followers:
             if client.socket.congested:

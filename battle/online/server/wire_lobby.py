@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from battle.online.protocol.lobby_messages import ChallengeEntry, DealKind, GameEntry, LobbyList, LobbyNews, LobbyPage
 from battle.online.protocol.messages import Create, DealChoice, GivenPosition, NumberedDeal
+from battle.online.server.lobby import BoardChange, BoardView
 from battle.online.server.room import Room
 
 
@@ -35,30 +36,23 @@ def game_entry(room: Room, started: float) -> GameEntry:
     return GameEntry(room.watch, (room.seats[1].name, room.seats[2].name), started)
 
 
-def lobby_list(
-    challenges: tuple[ChallengeEntry, ...], more_challenges: int, games: tuple[GameEntry, ...], more_games: int
-) -> LobbyList:
+def lobby_list(view: BoardView) -> LobbyList:
     """The lobby as a follower first sees it: the entries shown (challenges oldest first, games newest
     first) and counts of the rest."""
-    return LobbyList(challenges=challenges, more_challenges=more_challenges, games=games, more_games=more_games)
+    return LobbyList(
+        challenges=view.challenges, more_challenges=view.more_challenges, games=view.games, more_games=view.more_games
+    )
 
 
-def lobby_news(
-    added: tuple[ChallengeEntry, ...],
-    removed: tuple[str, ...],
-    games_added: tuple[GameEntry, ...],
-    games_removed: tuple[str, ...],
-    more_challenges: int,
-    more_games: int,
-) -> LobbyNews:
+def lobby_news(change: BoardChange) -> LobbyNews:
     """What a change did to the part of the lobby shown: entries added, codes gone, counts of the rest."""
     return LobbyNews(
-        added=added,
-        removed=removed,
-        games_added=games_added,
-        games_removed=games_removed,
-        more_challenges=more_challenges,
-        more_games=more_games,
+        added=change.added,
+        removed=change.removed,
+        games_added=change.games_added,
+        games_removed=change.games_removed,
+        more_challenges=change.more_challenges,
+        more_games=change.more_games,
     )
 
 
