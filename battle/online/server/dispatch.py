@@ -152,6 +152,40 @@ class GameServer:
         """This server group's side of the directory the groups share (``serve --group``); None: one machine."""
         self.moves_told: collections.deque[float] = collections.deque(maxlen=100_000)
         """When recent moves were acknowledged (monotonic), for the moves a second on ``/stats``."""
+        self._build_desks(work, deals)
+        self._build_handlers()
+
+    def _build_desks(self, work: SolverWork | None, deals: DealBook | None) -> None:
+        """The desks most handlers belong to, built in the order the audiences tell them of a game's
+        change: the solver's games before the lobby; the lobby's process takes back its stored challenges."""
+        live, guard, clock = self.live, self.guard, self.clock
+        known = KnownPars(deals or NoDeals(), live.store)
+        """The catalogue's pars and those the solver worked out here."""
+        self.solver_games = SolverGames(live, self.audiences, work, known, guard, self._commit, clock)
+        """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
+        self.analysis = AnalysisBoards(work, self.limits.ipv6_prefix)
+        self.reviews = Reviews(live, work, known, self.limits.ipv6_prefix, clock)
+        self.pars = Pars(live, work, deals or NoDeals(), guard, clock)
+        """Every game's par: the catalogue's, one found before, or worked out now."""
+        self.puzzles = PuzzleDesk(live, work, guard, clock)
+        """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
+        self.devices = DeviceDesk(live, guard, deals or NoDeals(), clock)
+        """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
+        self.lobby = LobbyDesk(
+            self.audiences,
+            clock,
+            network=self.live.networks.tag,
+            followers_per_network=self.limits.lobby_followers_per_network,
+        )
+        """The lobby: open challenges anyone may take, games on show, and the connections following it."""
+        self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
+        if live.shard.alone or live.shard.index == LOBBY_PROCESS:  # its challenges outlive the process
+            self.lobby.persist = live.submit
+            self.lobby.restore(lobby_rows.load(live.store))
+
+    def _build_handlers(self) -> None:
+        """The tables ``handle`` looks a message's type up in, one for each stage of a connection; most
+        handlers are the desks' own methods, so the desks come first (``_build_desks``)."""
         self._opening: dict[type, Callable[[Client, Any], Awaitable[None]]] = {Hello: self._hello, Ping: self._ping}
         """Handlers of what a connection may send before ``hello``."""
         self._picking: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
@@ -161,14 +195,6 @@ class GameServer:
             Watch: self._watch,
         }
         """Handlers of what picks a game."""
-        known = KnownPars(deals or NoDeals(), live.store)
-        """The catalogue's pars and those the solver worked out here."""
-        self.solver_games = SolverGames(live, self.audiences, work, known, guard, self._commit, clock)
-        """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
-        self.analysis = AnalysisBoards(work, limits.ipv6_prefix)
-        self.reviews = Reviews(live, work, known, limits.ipv6_prefix, clock)
-        self.pars = Pars(live, work, deals or NoDeals(), guard, clock)
-        """Every game's par: the catalogue's, one found before, or worked out now."""
         self._solver: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
             SolverGame: self.solver_games.create,
             Analyse: self.analysis.analyse,
@@ -177,21 +203,6 @@ class GameServer:
         }
         """Handlers of the solver's requests that stand alone: a game against it (which picks the game),
         the analysis board, a review by its link."""
-        self.puzzles = PuzzleDesk(live, work, guard, clock)
-        """The puzzles and each browser's puzzle rating (``puzzle_open``, ``puzzle_move``, ``puzzle_reveal``)."""
-        self.devices = DeviceDesk(live, guard, deals or NoDeals(), clock)
-        """A browser's own figures: its games filed under its device key, the day's table, its statistics."""
-        self.lobby = LobbyDesk(
-            self.audiences,
-            clock,
-            network=self.live.networks.tag,
-            followers_per_network=limits.lobby_followers_per_network,
-        )
-        """The lobby: open challenges anyone may take, games on show, and the connections following it."""
-        self.audiences.on_told(self.lobby.follow_room)  # a challenge taken, a game on show ended
-        if live.shard.alone or live.shard.index == LOBBY_PROCESS:  # its challenges outlive the process
-            self.lobby.persist = live.submit
-            self.lobby.restore(lobby_rows.load(live.store))
         self._standing_alone: dict[type, Callable[[Client, Any], Awaitable[None]]] = {
             **self._solver,
             AskDaily: self.devices.daily,

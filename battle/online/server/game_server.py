@@ -38,8 +38,9 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from websockets.asyncio.server import Server, serve
 
@@ -66,6 +67,9 @@ from battle.online.server.shared_pars import SharedPars
 from battle.online.server.solver_games import DealBook
 from battle.online.server.solver_outcomes import SolverSetup
 from battle.online.server.store import GameStore
+
+if TYPE_CHECKING:
+    from battle.online.server.solver_work import SolverWork
 
 CLOSE_TIMEOUT = 2.0
 """Seconds a closing peer gets to answer the close frame before its connection is dropped."""
@@ -108,44 +112,18 @@ async def running_server(
     On the way out its connections are closed first, then the solver's work is stopped, then the
     writer commits what is queued and stops."""
     committer: Committer = GroupCommit(store, gather_seconds) if commit == "group" else EachCommit(store)
-    restore = quiet_resource_errors(asyncio.get_running_loop())
-    work = None
-    pool_service = None
-    shared_pool = None if shard.alone or run_folder is None or solver_process is None else run_folder / POOL_SOCKET
-    counts: Counts = MemoryCounts()
+    held = _Held(committer, quiet_resource_errors(asyncio.get_running_loop()))
     try:
-        if solver is not None:
-            from battle.online.server.solver_work import SolverWork  # the pool, numba with it: only when asked for
-
-            work = await asyncio.to_thread(SolverWork.open, solver)
-            if shared_pool is not None:
-                pool_service = await asyncio.to_thread(work.serve_to, shared_pool)
-        elif shared_pool is not None:
-            from battle.online.server.solver_work import SolverWork
-
-            work = await asyncio.to_thread(SolverWork.shared, shared_pool, limits.hello_seconds * 6)
+        shared_pool = None if shard.alone or run_folder is None or solver_process is None else run_folder / POOL_SOCKET
+        await _open_solver_work(held, solver, shared_pool, limits.hello_seconds * 6)
         limits = fitted_to_open_files(limits)
-        if not shard.alone and run_folder is not None:  # one count of each network for every process
-            counts = SharedCounts(run_folder / GUARD_COUNTS, limits.failed_code_memory, shard.index)
-        guard = AddressGuard(limits, counts=counts)
+        guard = AddressGuard(limits, counts=_network_counts(held, limits, shard, run_folder))
         games = LiveGames(store, committer, limits, shard)
         await games.end_overdue(clock())  # before the solver's seats are read and anyone connects
-        server = GameServer(games, limits, guard, clock, work, deals)
+        server = GameServer(games, limits, guard, clock, held.work, deals)
         old = OldGames(games, limits.keep_seconds, clock)
-        shared_lobby = None
-        if directory is not None:
-            server.groups = server.solver_games.groups = GroupDesk(directory, store, guard)
-            shared_days = server.devices.shared = SharedDays(directory, clock)
-            server.pars.shared = SharedPars(directory)
-            if shard.index == LOBBY_PROCESS:  # the lobby's process lists every group's challenges
-                shared_lobby = SharedLobby(directory.url, directory.group, server.lobby, clock)
-        connection_options: dict[str, Any] = {
-            "ping_interval": limits.ping_interval,
-            "ping_timeout": limits.ping_timeout,
-            "close_timeout": CLOSE_TIMEOUT,
-            "write_limit": limits.peer_buffer,
-            "create_connection": peer_class(guard, limits),
-        }
+        group = None if directory is None else _GroupSide.join(directory, server, store, guard, clock, shard)
+        connection_options = _connection_options(limits, guard)
         link = None if shard.alone or run_folder is None else ProcessLink(run_folder, shard, connection_options)
 
         def own_stats() -> str:
@@ -154,69 +132,214 @@ async def running_server(
         front = HttpFront(guard, limits, own_stats if link is None else link.all_stats, host)
         where: dict[str, Any] = {"host": host, "port": port}
         if link is not None:
-            assert run_folder is not None
-            where = {"unix": True, "path": str(run_folder / f"process-{shard.index}.ws")}  # the supervisor listens
-            link.own_stats = own_stats
-            folder = run_folder
-            server.places = Places(
-                directory.group if directory is not None else None,
-                lambda index: handoff.late_marker(folder, index).exists(),
-            )
-            server.solver_process = None if work is not None else solver_process
-        async with serve(
-            server.handle,
-            max_size=messages.MAX_MESSAGE_BYTES,
-            open_timeout=limits.hello_seconds,
-            compression=None,
-            process_request=front.answer,
-            **connection_options,
-            **where,
-        ) as listening:
+            where = _behind_supervisor(server, link, own_stats, directory)
+            server.solver_process = None if held.work is not None else solver_process
+        async with _serving(server, limits, front, connection_options, where) as listening:
             addresses = [(host, port)] if link is not None else [sock.getsockname()[:2] for sock in listening.sockets]
             server.share = ShareAddress.of_server(limits.public_url, addresses)
             if link is not None:
                 link.start(listening)
-            watching = [asyncio.create_task(server.watch_clocks())]
-            if shard.index == 0:  # one process deletes the old games of all
-                watching.append(asyncio.create_task(old.run()))
-            if work is not None:
-                watching.append(asyncio.create_task(work.watch_places()))
-            if directory is not None and server.groups is not None:  # each process sweeps its own shard's counts
-
-                def unfinished(game_id: str) -> bool:
-                    return not shard.holds(game_id) or games.is_unfinished(game_id)
-
-                # and one process the codes and tokens of the games gone from the database
-                kept = (server.groups.kept_games, server.groups.kept_tokens) if shard.index == 0 else None
-                watching.append(asyncio.create_task(directory.sweep_forever(unfinished, kept)))
-                if shard.index == 0 and deals is not None:  # one process writes the day's results of all
-                    watching.append(asyncio.create_task(shared_days.publish_forever(store, deals)))
-            if shared_lobby is not None:
-                watching.append(asyncio.create_task(shared_lobby.run()))
+            watching = _start_watching(server, old, held.work, shard)
+            if group is not None:
+                watching += group.watch(games, store, deals, shard)
             server.solver_games.start()
             try:
                 yield listening, server
             finally:
-                for task in watching:
-                    task.cancel()
-                await asyncio.gather(*watching, return_exceptions=True)
-                await server.solver_games.close()
-                await server.reviews.close()
-                await server.pars.close()
-                if link is not None:
-                    link.close()
-                if shared_lobby is not None:
-                    await shared_lobby.close()
-                if directory is not None:
-                    await directory.close()
+                await _stop_serving(server, watching, link, group)
     finally:
-        if pool_service is not None:
-            await asyncio.to_thread(pool_service.close)
-        if work is not None:
-            await asyncio.to_thread(work.close)
-        await asyncio.to_thread(committer.close)
-        counts.close()
-        restore()
+        await held.close()
+
+
+class _Closing(Protocol):
+    """A service closed from a thread: ``PoolService``, of ``battle.players``, which only ``solver_work`` imports."""
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class _Held:
+    """What ``running_server`` closes on its way out, however far its start got: each part is set here
+    as soon as it is open, so a start that fails part way still closes what it opened."""
+
+    committer: Committer
+    restore: Callable[[], None]
+    """Puts back the loop's own handler of errors (``quiet_resource_errors``)."""
+    counts: Counts = field(default_factory=MemoryCounts)
+    """Each network's counts: this process's own, or the ones every process shares (``_network_counts``)."""
+    work: SolverWork | None = None
+    pool_service: _Closing | None = None
+    """This process's pool as the other processes reach it (``serve_to``)."""
+
+    async def close(self) -> None:
+        """The other processes' way to the pool closes before the pool itself, the pool before the writer,
+        which commits what is queued and stops, and the counts and the loop's handler last; the closes
+        that block run off the loop."""
+        if self.pool_service is not None:
+            await asyncio.to_thread(self.pool_service.close)
+        if self.work is not None:
+            await asyncio.to_thread(self.work.close)
+        await asyncio.to_thread(self.committer.close)
+        self.counts.close()
+        self.restore()
+
+
+async def _open_solver_work(held: _Held, solver: SolverSetup | None, shared_pool: Path | None, patience: float) -> None:
+    """The solver's pool for ``held``: this process's own when ``solver`` asks for one (served at
+    ``shared_pool`` to the other processes when there are any), else the one another process serves
+    there, waiting ``patience`` seconds for it to start, else none. The pool's module loads numba with
+    it, so it is imported only when a pool is asked for."""
+    if solver is not None:
+        from battle.online.server.solver_work import SolverWork
+
+        held.work = await asyncio.to_thread(SolverWork.open, solver)
+        if shared_pool is not None:
+            held.pool_service = await asyncio.to_thread(held.work.serve_to, shared_pool)
+    elif shared_pool is not None:
+        from battle.online.server.solver_work import SolverWork
+
+        held.work = await asyncio.to_thread(SolverWork.shared, shared_pool, patience)
+
+
+def _network_counts(held: _Held, limits: ServerLimits, shard: Shard, run_folder: Path | None) -> Counts:
+    """The counts the address guard keeps of each network: one count for every process of ``serve
+    --processes`` (a network's caps hold across them), in the run folder; this process's own otherwise."""
+    if not shard.alone and run_folder is not None:
+        held.counts = SharedCounts(run_folder / GUARD_COUNTS, limits.failed_code_memory, shard.index)
+    return held.counts
+
+
+@dataclass
+class _GroupSide:
+    """This process's part in a group of machines (``serve --group --shared``): the directory the groups
+    share, where the games of other groups are found; the day's table of every group's results; and, in
+    the lobby's process, the lobby that lists every group's challenges."""
+
+    directory: SharedDirectory
+    desk: GroupDesk
+    days: SharedDays
+    lobby: SharedLobby | None
+
+    @classmethod
+    def join(
+        cls,
+        directory: SharedDirectory,
+        server: GameServer,
+        store: GameStore,
+        guard: AddressGuard,
+        clock: Callable[[], float],
+        shard: Shard,
+    ) -> _GroupSide:
+        """The group's parts, handed to the desks of ``server`` that answer with them."""
+        desk = server.groups = server.solver_games.groups = GroupDesk(directory, store, guard)
+        days = server.devices.shared = SharedDays(directory, clock)
+        server.pars.shared = SharedPars(directory)
+        lobby = None
+        if shard.index == LOBBY_PROCESS:  # the lobby's process lists every group's challenges
+            lobby = SharedLobby(directory.url, directory.group, server.lobby, clock)
+        return cls(directory, desk, days, lobby)
+
+    def watch(
+        self, games: LiveGames, store: GameStore, deals: DealBook | None, shard: Shard
+    ) -> list[asyncio.Task[None]]:
+        """The group's tasks: each process sweeps its own shard's counts from the directory, and process 0
+        the codes and tokens of the games gone from the database and the day's results of all."""
+
+        def unfinished(game_id: str) -> bool:
+            return not shard.holds(game_id) or games.is_unfinished(game_id)
+
+        kept = (self.desk.kept_games, self.desk.kept_tokens) if shard.index == 0 else None
+        watching = [asyncio.create_task(self.directory.sweep_forever(unfinished, kept))]
+        if shard.index == 0 and deals is not None:
+            watching.append(asyncio.create_task(self.days.publish_forever(store, deals)))
+        if self.lobby is not None:
+            watching.append(asyncio.create_task(self.lobby.run()))
+        return watching
+
+    async def close(self) -> None:
+        """The shared lobby stops first, then the directory (both reach the database at ``directory.url``)."""
+        if self.lobby is not None:
+            await self.lobby.close()
+        await self.directory.close()
+
+
+def _connection_options(limits: ServerLimits, guard: AddressGuard) -> dict[str, Any]:
+    """What ``serve`` makes each connection with, and what a connection the supervisor passes on
+    (``ProcessLink``) is made with too, so both hold to the same limits."""
+    return {
+        "ping_interval": limits.ping_interval,
+        "ping_timeout": limits.ping_timeout,
+        "close_timeout": CLOSE_TIMEOUT,
+        "write_limit": limits.peer_buffer,
+        "create_connection": peer_class(guard, limits),
+    }
+
+
+def _behind_supervisor(
+    server: GameServer, link: ProcessLink, own_stats: Callable[[], str], directory: SharedDirectory | None
+) -> dict[str, Any]:
+    """Where one process of several listens: the supervisor holds ``host:port`` and passes this
+    process its connections on a Unix socket in the run folder; ``/stats`` adds every process's
+    lines to this one's, and a request for another process's game is answered with its place."""
+    folder = link.folder
+    where = {"unix": True, "path": str(folder / f"process-{link.shard.index}.ws")}
+    link.own_stats = own_stats
+    server.places = Places(
+        directory.group if directory is not None else None,
+        lambda index: handoff.late_marker(folder, index).exists(),
+    )
+    return where
+
+
+def _serving(
+    server: GameServer,
+    limits: ServerLimits,
+    front: HttpFront,
+    connection_options: dict[str, Any],
+    where: dict[str, Any],
+) -> Server:
+    """The websockets server running ``server.handle`` for each connection at ``where``: a frame no
+    longer than the protocol's longest message, the handshake within ``hello``'s deadline, and plain
+    HTTP answered by ``front``."""
+    return serve(
+        server.handle,
+        max_size=messages.MAX_MESSAGE_BYTES,
+        open_timeout=limits.hello_seconds,
+        compression=None,
+        process_request=front.answer,
+        **connection_options,
+        **where,
+    )
+
+
+def _start_watching(
+    server: GameServer, old: OldGames, work: SolverWork | None, shard: Shard
+) -> list[asyncio.Task[None]]:
+    """The tasks that run while the server listens: the games' clocks, the old games' deletion (in one
+    process for all) and the places of the solver's work."""
+    watching = [asyncio.create_task(server.watch_clocks())]
+    if shard.index == 0:  # one process deletes the old games of all
+        watching.append(asyncio.create_task(old.run()))
+    if work is not None:
+        watching.append(asyncio.create_task(work.watch_places()))
+    return watching
+
+
+async def _stop_serving(
+    server: GameServer, watching: list[asyncio.Task[None]], link: ProcessLink | None, group: _GroupSide | None
+) -> None:
+    """While the connections are still open: the watching tasks end, then the solver's games, the
+    reviews and the pars stop their work, then the link to the supervisor and the group's parts close."""
+    for task in watching:
+        task.cancel()
+    await asyncio.gather(*watching, return_exceptions=True)
+    await server.solver_games.close()
+    await server.reviews.close()
+    await server.pars.close()
+    if link is not None:
+        link.close()
+    if group is not None:
+        await group.close()
 
 
 POOL_SOCKET = "solver.sock"
