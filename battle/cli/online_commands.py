@@ -9,8 +9,10 @@ import datetime
 import os
 import signal
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlparse
 
 from battle.cli.inputs import InputError, database_file, load_position, positive_number, use_colour, whole_number
@@ -23,49 +25,239 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
+    from battle.online.server.server_limits import ServerLimits
     from battle.online.server.shards import Shard
     from battle.online.server.shared_directory import SharedDirectory
+    from battle.online.server.solver_outcomes import SolverSetup
+    from battle.online.server.store import GameStore
     from battle.rules.board import Position
 
 DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
 
 
+_positive = whole_number(1)
+
+
+@dataclass(frozen=True)
+class LimitOption:
+    """A ``serve`` option that sets one field of ``ServerLimits``: its default is the field's, and
+    its help shows that default, so the two cannot disagree."""
+
+    flag: str
+    field: str
+    """The ``ServerLimits`` field the option sets."""
+    words: str
+    """The help, a sentence of the catalogue (marked ``N_``) that shows the default as ``{placeholder}``."""
+    placeholder: str = "count"
+    metavar: str = "N"
+    parse: Callable[[str], float] = _positive
+    """The option's argparse ``type``."""
+    unit_seconds: int | None = None
+    """Seconds in the option's unit (an hour, a day) when the field counts seconds; None when the
+    option gives the field's value as it is."""
+    dest: str | None = None
+    """The option's name in the parsed arguments, when not the flag's."""
+    also_shown: tuple[tuple[str, str], ...] = ()
+    """Other placeholders of ``words``, each with the ``ServerLimits`` field it shows."""
+
+    @property
+    def attribute(self) -> str:
+        """The option's name in the parsed arguments (argparse's own from the flag, unless ``dest``)."""
+        return self.dest or self.flag.removeprefix("--").replace("-", "_")
+
+    def default(self, limits: ServerLimits) -> float:
+        """The option's default, in the option's unit."""
+        value: float = getattr(limits, self.field)
+        return value if self.unit_seconds is None else value / self.unit_seconds
+
+    def help(self, limits: ServerLimits) -> str:
+        """The help in the reader's language, with the default written as the option takes it."""
+        default = self.default(limits)
+        shown = default if self.unit_seconds is None else format_short(default)
+        others = {placeholder: getattr(limits, field) for placeholder, field in self.also_shown}
+        return _(self.words).format(**{self.placeholder: shown}, **others)
+
+    def value(self, args: argparse.Namespace) -> float:
+        """The field's value the parsed arguments give, in the field's unit."""
+        given: float = getattr(args, self.attribute)
+        return given if self.unit_seconds is None else given * self.unit_seconds
+
+
 NETWORK_CAPS = (
-    (
+    LimitOption(
         "--device-keys-per-hour",
         "device_keys_per_hour",
         N_(
             "browsers' device keys one client address may file games under for the first time an hour (default {count})"
         ),
+        dest="device_keys_per_hour",
     ),
-    (
+    LimitOption(
         "--puzzle-ratings-per-hour",
         "puzzle_ratings_per_hour",
         N_("puzzle ratings one client address may start an hour, one a browser (default {count})"),
+        dest="puzzle_ratings_per_hour",
     ),
-    (
+    LimitOption(
         "--puzzle-attempts-per-hour",
         "puzzle_attempts_per_hour",
         N_("rated puzzle attempts one client address may make an hour (default {count})"),
+        dest="puzzle_attempts_per_hour",
     ),
-    (
+    LimitOption(
         "--max-puzzles-open-per-address",
         "puzzles_open_per_network",
         N_("connections of one client address that may hold a puzzle open at once (default {count})"),
+        dest="puzzles_open_per_network",
     ),
-    (
+    LimitOption(
         "--max-lobby-followers-per-address",
         "lobby_followers_per_network",
         N_("connections of one client address that may follow the lobby at once (default {count})"),
+        dest="lobby_followers_per_network",
     ),
 )
-"""What a client address may do with puzzles, the lobby and device keys: (option, ``ServerLimits``
-field, help). A school or a household behind one address may need more than the defaults."""
+"""What a client address may do with puzzles, the lobby and device keys, each named in the parsed
+arguments by its ``ServerLimits`` field. A school or a household behind one address may need more
+than the defaults."""
+
+LIMIT_OPTIONS = (
+    LimitOption(
+        "--max-games",
+        "open_games",
+        N_("unfinished games the server holds at most (default {open_games})"),
+        placeholder="open_games",
+    ),
+    LimitOption(
+        "--wait-hours",
+        "wait_seconds",
+        N_("a game nobody joins expires after H hours (default {value}; decimals allowed)"),
+        placeholder="value",
+        metavar="H",
+        parse=positive_number(24 * 365),
+        unit_seconds=3600,
+    ),
+    LimitOption(
+        "--max-connections",
+        "connections",
+        N_("open connections at most (default {connections}, fewer if the open-files limit is lower)"),
+        placeholder="connections",
+    ),
+    LimitOption(
+        "--max-connections-per-address",
+        "connections_per_address",
+        N_("open connections from one client address (default {connections_per_address})"),
+        placeholder="connections_per_address",
+    ),
+    LimitOption(
+        "--max-waiting-per-address",
+        "waiting_per_address",
+        N_("games one client address may keep waiting for a second player (default {waiting_per_address})"),
+        placeholder="waiting_per_address",
+    ),
+    LimitOption(
+        "--max-games-per-address",
+        "games_per_network",
+        N_(
+            "unfinished games between people one client address may have a seat in and still host "
+            "another (default {count}; joining is never refused for it)"
+        ),
+    ),
+    LimitOption(
+        "--max-solver-games-per-address",
+        "solver_games_per_network",
+        N_("unfinished games against the solver one client address may have (default {count})"),
+    ),
+    LimitOption(
+        "--creates-per-hour",
+        "creates_per_hour",
+        N_(
+            "games (hosted, against the solver, rematches) one client address may start an hour, "
+            "{burst} at once (default {count:g})"
+        ),
+        parse=positive_number(3_600_000),
+        also_shown=(("burst", "create_burst"),),
+    ),
+    LimitOption(
+        "--pars-per-hour",
+        "pars_per_hour",
+        N_(
+            "pars of deals no catalogue knows that one client address may have the solver work out an hour "
+            "(default {count:g})"
+        ),
+        parse=positive_number(3_600_000),
+    ),
+    *NETWORK_CAPS,
+    LimitOption(
+        "--abandon-hours",
+        "abandon_seconds",
+        N_(
+            "a game whose player to move has not moved for H hours ends: abandoned (the other wins), "
+            "or called off before move 2 (default {value}; decimals allowed)"
+        ),
+        placeholder="value",
+        metavar="H",
+        parse=positive_number(24 * 365),
+        unit_seconds=3600,
+    ),
+    LimitOption(
+        "--abandon-hours-one-network",
+        "abandon_one_network_seconds",
+        N_(
+            "the same for a game whose two players came from one address, or against the solver "
+            "(default {value}; decimals allowed)"
+        ),
+        placeholder="value",
+        metavar="H",
+        parse=positive_number(24 * 365),
+        unit_seconds=3600,
+    ),
+    LimitOption(
+        "--keep-days",
+        "keep_seconds",
+        N_(
+            "finished games and their reviews are deleted D days after they ended or the review was "
+            "made (default {value}; decimals allowed)"
+        ),
+        placeholder="value",
+        metavar="D",
+        parse=positive_number(36_500),
+        unit_seconds=86400,
+    ),
+    LimitOption(
+        "--idle-seconds",
+        "pick_seconds",
+        N_(
+            "a connection in no game and with no solver work (an analysis, a review it waits for) for S seconds "
+            "is closed (default {value:g})"
+        ),
+        placeholder="value",
+        metavar="S",
+        parse=positive_number(24 * 3600),
+    ),
+    LimitOption(
+        "--ipv6-prefix",
+        "ipv6_prefix",
+        N_(
+            "an IPv6 client counts as its network of this many bits for the per-address limits "
+            "(default {bits}: what one home router hands out); IPv4 counts per address"
+        ),
+        placeholder="bits",
+        metavar="BITS",
+        parse=whole_number(
+            16,
+            128,
+            not_one=N_("{text} is not an IPv6 prefix length"),
+            outside=N_("{value} is not an IPv6 prefix length ({low} to {high})"),
+        ),
+    ),
+)
+"""Every ``serve`` option that sets a number of ``ServerLimits``, in the order ``--help`` lists them."""
 
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
-    from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
-    from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
+    """``serve``: its options grouped by what they set, the limits read off ``LIMIT_OPTIONS``."""
+    from battle.online.server.server_limits import ServerLimits
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -78,6 +270,27 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "opens it to the local network (see docs/online.md for the internet, behind TLS)."
         ),
     )
+    _add_listening_options(sub)
+    for option in LIMIT_OPTIONS:
+        sub.add_argument(
+            option.flag,
+            type=option.parse,
+            default=option.default(limits),
+            metavar=option.metavar,
+            dest=option.attribute,
+            help=option.help(limits),
+        )
+    _add_web_options(sub)
+    _add_machine_options(sub)
+    _add_solver_options(sub)
+    _add_measuring_options(sub)
+    sub.set_defaults(run=cmd_serve)
+
+
+def _add_listening_options(sub: argparse.ArgumentParser) -> None:
+    """Where the server listens, the database it keeps, and the processes it runs as."""
+    from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT
+
     sub.add_argument(
         "--host",
         default=DEFAULT_HOST,
@@ -105,148 +318,10 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
     )
     sub.add_argument("--process-of", type=_process_of, help=argparse.SUPPRESS)  # a game process of a supervisor
     sub.add_argument("--run-folder", help=argparse.SUPPRESS)
-    sub.add_argument(
-        "--max-games",
-        type=_positive,
-        default=limits.open_games,
-        metavar="N",
-        help=_("unfinished games the server holds at most (default {open_games})").format(open_games=limits.open_games),
-    )
-    sub.add_argument(
-        "--wait-hours",
-        type=positive_number(24 * 365),
-        default=limits.wait_seconds / 3600,
-        metavar="H",
-        help=_("a game nobody joins expires after H hours (default {value}; decimals allowed)").format(
-            value=format_short(limits.wait_seconds / 3600)
-        ),
-    )
-    sub.add_argument(
-        "--max-connections",
-        type=_positive,
-        default=limits.connections,
-        metavar="N",
-        help=_("open connections at most (default {connections}, fewer if the open-files limit is lower)").format(
-            connections=limits.connections
-        ),
-    )
-    sub.add_argument(
-        "--max-connections-per-address",
-        type=_positive,
-        default=limits.connections_per_address,
-        metavar="N",
-        help=_("open connections from one client address (default {connections_per_address})").format(
-            connections_per_address=limits.connections_per_address
-        ),
-    )
-    sub.add_argument(
-        "--max-waiting-per-address",
-        type=_positive,
-        default=limits.waiting_per_address,
-        metavar="N",
-        help=_("games one client address may keep waiting for a second player (default {waiting_per_address})").format(
-            waiting_per_address=limits.waiting_per_address
-        ),
-    )
-    sub.add_argument(
-        "--max-games-per-address",
-        type=_positive,
-        default=limits.games_per_network,
-        metavar="N",
-        help=_(
-            "unfinished games between people one client address may have a seat in and still host "
-            "another (default {count}; joining is never refused for it)"
-        ).format(count=limits.games_per_network),
-    )
-    sub.add_argument(
-        "--max-solver-games-per-address",
-        type=_positive,
-        default=limits.solver_games_per_network,
-        metavar="N",
-        help=_("unfinished games against the solver one client address may have (default {count})").format(
-            count=limits.solver_games_per_network
-        ),
-    )
-    sub.add_argument(
-        "--creates-per-hour",
-        type=positive_number(3_600_000),
-        default=limits.creates_per_hour,
-        metavar="N",
-        help=_(
-            "games (hosted, against the solver, rematches) one client address may start an hour, "
-            "{burst} at once (default {count:g})"
-        ).format(burst=limits.create_burst, count=limits.creates_per_hour),
-    )
-    sub.add_argument(
-        "--pars-per-hour",
-        type=positive_number(3_600_000),
-        default=limits.pars_per_hour,
-        metavar="N",
-        help=_(
-            "pars of deals no catalogue knows that one client address may have the solver work out an hour "
-            "(default {count:g})"
-        ).format(count=limits.pars_per_hour),
-    )
-    for flag, field, words in NETWORK_CAPS:
-        default = getattr(limits, field)
-        sub.add_argument(
-            flag, type=_positive, default=default, metavar="N", dest=field, help=_(words).format(count=default)
-        )
-    sub.add_argument(
-        "--abandon-hours",
-        type=positive_number(24 * 365),
-        default=limits.abandon_seconds / 3600,
-        metavar="H",
-        help=_(
-            "a game whose player to move has not moved for H hours ends: abandoned (the other wins), "
-            "or called off before move 2 (default {value}; decimals allowed)"
-        ).format(value=format_short(limits.abandon_seconds / 3600)),
-    )
-    sub.add_argument(
-        "--abandon-hours-one-network",
-        type=positive_number(24 * 365),
-        default=limits.abandon_one_network_seconds / 3600,
-        metavar="H",
-        help=_(
-            "the same for a game whose two players came from one address, or against the solver "
-            "(default {value}; decimals allowed)"
-        ).format(value=format_short(limits.abandon_one_network_seconds / 3600)),
-    )
-    sub.add_argument(
-        "--keep-days",
-        type=positive_number(36_500),
-        default=limits.keep_seconds / 86400,
-        metavar="D",
-        help=_(
-            "finished games and their reviews are deleted D days after they ended or the review was "
-            "made (default {value}; decimals allowed)"
-        ).format(value=format_short(limits.keep_seconds / 86400)),
-    )
-    sub.add_argument(
-        "--idle-seconds",
-        type=positive_number(24 * 3600),
-        default=limits.pick_seconds,
-        metavar="S",
-        help=_(
-            "a connection in no game and with no solver work (an analysis, a review it waits for) for S seconds "
-            "is closed (default {value:g})"
-        ).format(value=limits.pick_seconds),
-    )
-    sub.add_argument(
-        "--ipv6-prefix",
-        type=whole_number(
-            16,
-            128,
-            not_one=N_("{text} is not an IPv6 prefix length"),
-            outside=N_("{value} is not an IPv6 prefix length ({low} to {high})"),
-        ),
-        default=limits.ipv6_prefix,
-        metavar="BITS",
-        help=_(
-            "an IPv6 client counts as its network of this many bits for the per-address limits "
-            "(default {bits}: what one home router hands out); IPv4 counts per address"
-        ).format(bits=limits.ipv6_prefix),
-    )
+
+
+def _add_web_options(sub: argparse.ArgumentParser) -> None:
+    """Which pages and host names the server answers browsers for, and the reverse proxy in front of it."""
     sub.add_argument(
         "--allow-origin",
         action="append",
@@ -287,6 +362,10 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "every invite link names it"
         ),
     )
+
+
+def _add_machine_options(sub: argparse.ArgumentParser) -> None:
+    """One machine among several that serve one site: its name, and the database they share."""
     machines = sub.add_argument_group(_('several machines (docs/deploy.md, "Two machines")'))
     machines.add_argument(
         "--group",
@@ -306,6 +385,12 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
             "each game, and what each address holds on all of them (needs --group)"
         ),
     )
+
+
+def _add_solver_options(sub: argparse.ArgumentParser) -> None:
+    """Where the solver runs, and how much of its time one client address may take."""
+    from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
+
     solver = sub.add_argument_group(_("the solver (games against it, hints, analysis and reviews on the page)"))
     solver.add_argument(
         "--solver-workers",
@@ -339,13 +424,16 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
         metavar="URL",
         help=_("hand the solver's work to the Dask cluster of this scheduler, tcp://HOST:8786 (docs/solver-pool.md)"),
     )
-    # for benchmarks/online_load.py only, so not in --help: the one-commit-a-move path, and a slower disk
+
+
+def _add_measuring_options(sub: argparse.ArgumentParser) -> None:
+    """Knobs the benchmarks (benchmarks/online_load.py) and tests turn, so not in --help."""
+    # the one-commit-a-move path, and a slower disk
     sub.add_argument("--commit", choices=("group", "each"), default="group", help=argparse.SUPPRESS)
     sub.add_argument("--slow-sync-ms", type=float, default=0.0, help=argparse.SUPPRESS)
     # the writer's wait for more writes to commit with the first, and the event loop (auto: uvloop when installed)
     sub.add_argument("--gather-ms", type=float, help=argparse.SUPPRESS)
     sub.add_argument("--event-loop", choices=("auto", "asyncio"), default="auto", help=argparse.SUPPRESS)
-    sub.set_defaults(run=cmd_serve)
 
 
 def add_online_options(play: argparse.ArgumentParser) -> None:
@@ -414,9 +502,6 @@ def _host_name(text: str) -> str:
                 quote=quote(text, 60)
             )
         ) from None
-
-
-_positive = whole_number(1)
 
 
 def _process_of(text: str) -> Shard:
@@ -488,37 +573,55 @@ def _scheduler_address(text: str) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    """``serve``: one server, a supervisor of game processes, or one game process of a supervisor."""
     database_file(args.db)  # a mistyped folder is refused, not made, and before the server's modules load
-    from dataclasses import replace
-
-    from battle.cli.serve_claim import check_writable, hold_database
-    from battle.online.server.game_server import bound_port, running_server
-    from battle.online.server.group_commit import GATHER_SECONDS
-    from battle.online.server.process_tuning import LoopChoice, serving_loop, tuned_for_serving
-    from battle.online.server.server_limits import ServerLimits
-    from battle.online.server.shards import ONE_PROCESS
-    from battle.online.server.solver_outcomes import SolverSetup
-    from battle.online.server.store import GameStore, StoreError
-    from battle.online.server.supervisor import READY, beat_forever, die_with_parent
-    from battle.storage.paths import StorageProblem
+    from battle.online.server.supervisor import die_with_parent
 
     if args.solver_scheduler and args.solver_workers is not None:
         raise InputError(_("--solver-workers runs the solver here; a --solver-scheduler's workers are its own"))
     processes = args.processes if args.processes is not None else len(os.sched_getaffinity(0))
-    process_of: Shard | None = args.process_of
-    if process_of is not None:
+    if args.process_of is not None:
         die_with_parent()
-    wants_solver = args.solver_workers != 0
     directory = _shared_directory(args)
-    solver = (
-        None
-        if not wants_solver or (process_of is not None and process_of.index != 0)  # one pool, in process 0
-        else SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget, rate=args.solver_refill)
-    )
-    if process_of is None and processes > 1:
+    solver = _solver_setup(args)
+    if args.process_of is None and processes > 1:
         from battle.cli.serve_processes import serve_in_processes
 
         return serve_in_processes(args, processes, _say_serving)
+    store, held = _open_store(args)
+    limits = _server_limits(args)
+    try:
+        stopped_by = _run_until_stopped(args, store, limits, solver, directory)
+    finally:
+        store.close()
+        if held is not None:
+            held.close()
+    # Ctrl-C exits 130 as every command does; SIGTERM is how a service manager (systemd's
+    # ``systemctl stop``) ends a server on purpose, a clean stop: 0
+    return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
+
+
+def _wants_solver(args: argparse.Namespace) -> bool:
+    """Whether the server runs a solver anywhere (``--solver-workers 0``: friends' games only)."""
+    return args.solver_workers != 0
+
+
+def _solver_setup(args: argparse.Namespace) -> SolverSetup | None:
+    """The solver pool this process runs: one a server, in its first game process when it has several."""
+    from battle.online.server.solver_outcomes import SolverSetup
+
+    process_of: Shard | None = args.process_of
+    if not _wants_solver(args) or (process_of is not None and process_of.index != 0):  # one pool, in process 0
+        return None
+    return SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget, rate=args.solver_refill)
+
+
+def _open_store(args: argparse.Namespace) -> tuple[GameStore, IO[bytes] | None]:
+    """The game database open, writable and claimed for this server, or one line saying why not."""
+    from battle.cli.serve_claim import check_writable, hold_database
+    from battle.online.server.store import GameStore, StoreError
+    from battle.storage.paths import StorageProblem
+
     try:
         store = GameStore(args.db)
     except (StoreError, StorageProblem) as error:
@@ -527,7 +630,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
     held = None
     try:
-        held = None if process_of is not None else hold_database(store.path)  # a game process: the supervisor's
+        held = None if args.process_of is not None else hold_database(store.path)  # a game process: the supervisor's
         check_writable(store)
     except InputError:
         store.close()
@@ -537,77 +640,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if store.notice:
         print(store.notice, file=sys.stderr)
     store.slow_sync = max(0.0, args.slow_sync_ms) / 1000
-    limits = replace(
+    return store, held
+
+
+def _server_limits(args: argparse.Namespace) -> ServerLimits:
+    """The limits the options set; every other one is ``ServerLimits``' default."""
+    from dataclasses import replace
+
+    from battle.online.server.server_limits import ServerLimits
+
+    numbers: dict[str, Any] = {option.field: option.value(args) for option in LIMIT_OPTIONS}  # ints and floats
+    return replace(
         ServerLimits(),
-        open_games=args.max_games,
-        wait_seconds=args.wait_hours * 3600,
-        connections=args.max_connections,
-        connections_per_address=args.max_connections_per_address,
-        waiting_per_address=args.max_waiting_per_address,
-        games_per_network=args.max_games_per_address,
-        solver_games_per_network=args.max_solver_games_per_address,
-        creates_per_hour=args.creates_per_hour,
-        pars_per_hour=args.pars_per_hour,
-        **{field: getattr(args, field) for _flag, field, _words in NETWORK_CAPS},
-        abandon_seconds=args.abandon_hours * 3600,
-        abandon_one_network_seconds=args.abandon_hours_one_network * 3600,
-        keep_seconds=args.keep_days * 86400,
+        **numbers,
         trust_proxy=args.trust_proxy,
         public_url=args.public_url,
-        ipv6_prefix=args.ipv6_prefix,
-        pick_seconds=args.idle_seconds,
         allowed_origins=tuple(args.allow_origin),
         allowed_hosts=tuple(args.allow_host),
     )
 
-    async def serve_until_stopped() -> int:
-        """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
-        stop: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
-        def stopping(number: int) -> None:
-            if not stop.done():  # a second Ctrl-C while the server closes
-                stop.set_result(number)
-
-        for signal_number in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                asyncio.get_running_loop().add_signal_handler(signal_number, stopping, signal_number)
-        async with (
-            tuned_for_serving(),
-            running_server(
-                store,
-                args.host,
-                args.port,
-                limits,
-                commit=args.commit,
-                solver=solver,
-                deals=_deal_book(wants_solver),
-                gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
-                shard=ONE_PROCESS if process_of is None else process_of,
-                run_folder=None if process_of is None else Path(args.run_folder),
-                solver_process=0 if process_of is not None and wants_solver else None,
-                directory=directory,
-            ) as (server, games),
-        ):
-            for problem in store.problems:
-                print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
-            if process_of is not None:
-                print(READY, flush=True)  # to the supervisor
-                beating = asyncio.create_task(beat_forever())
-                try:
-                    return await stop
-                finally:
-                    beating.cancel()
-            _say_serving(args, bound_port(server), store.path, games.live.unfinished())
-            stopped_by = await stop
-        print(_("Server stopped; every game is kept."), flush=True)
-        return stopped_by
+def _run_until_stopped(
+    args: argparse.Namespace,
+    store: GameStore,
+    limits: ServerLimits,
+    solver: SolverSetup | None,
+    directory: SharedDirectory | None,
+) -> int:
+    """Run the event loop until a signal stops the server (its number), a failure to start said in one line."""
+    from battle.online.server.process_tuning import LoopChoice, serving_loop
 
     try:
         # a game process adopts the sockets handed to it through asyncio's server's protocol factory,
         # which uvloop's server does not expose: it runs on asyncio's loop
-        loop_choice: LoopChoice = "asyncio" if process_of is not None else args.event_loop
+        loop_choice: LoopChoice = "asyncio" if args.process_of is not None else args.event_loop
         with asyncio.Runner(loop_factory=serving_loop(loop_choice)) as runner:
-            stopped_by = runner.run(serve_until_stopped())
+            return runner.run(_serve_until_stopped(args, store, limits, solver, directory))
     except OSError as error:
         if args.solver_scheduler and error.errno is None:  # Dask's "Timed out trying to connect"
             raise InputError(
@@ -624,13 +692,69 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(
             _("--host: {quote} is not an address or a host name").format(quote=quote(args.host, 60))
         ) from None
-    finally:
-        store.close()
-        if held is not None:
-            held.close()
-    # Ctrl-C exits 130 as every command does; SIGTERM is how a service manager (systemd's
-    # ``systemctl stop``) ends a server on purpose, a clean stop: 0
-    return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0
+
+
+async def _serve_until_stopped(
+    args: argparse.Namespace,
+    store: GameStore,
+    limits: ServerLimits,
+    solver: SolverSetup | None,
+    directory: SharedDirectory | None,
+) -> int:
+    """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
+    from battle.online.server.game_server import bound_port, running_server
+    from battle.online.server.group_commit import GATHER_SECONDS
+    from battle.online.server.process_tuning import tuned_for_serving
+    from battle.online.server.shards import ONE_PROCESS
+    from battle.online.server.supervisor import READY, beat_forever
+
+    stop = _stop_on_signals()
+    process_of: Shard | None = args.process_of
+    async with (
+        tuned_for_serving(),
+        running_server(
+            store,
+            args.host,
+            args.port,
+            limits,
+            commit=args.commit,
+            solver=solver,
+            deals=_deal_book(_wants_solver(args)),
+            gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
+            shard=ONE_PROCESS if process_of is None else process_of,
+            run_folder=None if process_of is None else Path(args.run_folder),
+            solver_process=0 if process_of is not None and _wants_solver(args) else None,
+            directory=directory,
+        ) as (server, games),
+    ):
+        for problem in store.problems:
+            print(_("left out: {problem}").format(problem=problem), file=sys.stderr)
+        if process_of is not None:
+            print(READY, flush=True)  # to the supervisor
+            beating = asyncio.create_task(beat_forever())
+            try:
+                return await stop
+            finally:
+                beating.cancel()
+        _say_serving(args, bound_port(server), store.path, games.live.unfinished())
+        stopped_by = await stop
+    print(_("Server stopped; every game is kept."), flush=True)
+    return stopped_by
+
+
+def _stop_on_signals() -> asyncio.Future[int]:
+    """What the server awaits to stop: the number of the first SIGINT or SIGTERM the loop can take."""
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[int] = loop.create_future()
+
+    def stopping(number: int) -> None:
+        if not stop.done():  # a second Ctrl-C while the server closes
+            stop.set_result(number)
+
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal_number, stopping, signal_number)
+    return stop
 
 
 class _CatalogueDeals:
