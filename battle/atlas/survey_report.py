@@ -127,6 +127,21 @@ def _seconds(seconds: float) -> str:
 def format_report(report: SurveyReport, tiles: int = 108) -> str:
     """The report as text in the reader's language: the counts, the value's distribution as a bar
     chart, the solve times."""
+    lines = [_heading(report, tiles)]
+    if report.over_limit:
+        lines.append(_over_limit_line(report.over_limit))
+    if not report.values or report.mean is None:
+        return "\n".join([*lines, _("no solved deal yet")])
+    lines += _value_lines(report, report.mean)
+    lines.append(_solve_time_line(report))
+    lines.append("")
+    lines.append(_("value  deals"))
+    lines += _value_bars(report.values)
+    return "\n".join(lines)
+
+
+def _heading(report: SurveyReport, tiles: int) -> str:
+    """The first line: how many deals, from where in each, how many solved."""
     if tiles >= 108:
         heading = ngettext(
             "{count} deal surveyed (whole deals): {solved} solved exactly, {unsolved} unsolved (over the time limit)",
@@ -141,30 +156,37 @@ def format_report(report: SurveyReport, tiles: int = 108) -> str:
             "{unsolved} unsolved (over the time limit)",
             report.deals,
         )
-    lines = [heading.format(count=report.deals, tiles=tiles, solved=report.solved, unsolved=report.unsolved)]
-    if report.over_limit:
-        listed = ", ".join(f"{deal} (~{value:+d})" for deal, value, _spent in report.over_limit[:UNSOLVED_LISTED])
-        more = len(report.over_limit) - UNSOLVED_LISTED
-        if more > 0:
-            said = ngettext(
-                "over the time limit: deals {deals} and {more} more ('survey DEALS --retry-unsolved "
-                "--time-limit S' tries them again)",
-                "over the time limit: deals {deals} and {more} more ('survey DEALS --retry-unsolved "
-                "--time-limit S' tries them again)",
-                more,
-            )
-        else:
-            said = ngettext(
-                "over the time limit: deal {deals} ('survey DEALS --retry-unsolved --time-limit S' tries it again)",
-                "over the time limit: deals {deals} ('survey DEALS --retry-unsolved --time-limit S' tries them again)",
-                len(report.over_limit),
-            )
-        lines.append(said.format(deals=listed, more=more))
-    if not report.values or report.mean is None:
-        return "\n".join([*lines, _("no solved deal yet")])
+    return heading.format(count=report.deals, tiles=tiles, solved=report.solved, unsolved=report.unsolved)
+
+
+def _over_limit_line(over_limit: list[tuple[int, int, float]]) -> str:
+    """The unsolved deals with their estimates, the first ``UNSOLVED_LISTED`` named and the rest
+    counted, and the command that tries them again."""
+    listed = ", ".join(f"{deal} (~{value:+d})" for deal, value, _spent in over_limit[:UNSOLVED_LISTED])
+    more = len(over_limit) - UNSOLVED_LISTED
+    if more > 0:
+        said = ngettext(
+            "over the time limit: deals {deals} and {more} more ('survey DEALS --retry-unsolved "
+            "--time-limit S' tries them again)",
+            "over the time limit: deals {deals} and {more} more ('survey DEALS --retry-unsolved "
+            "--time-limit S' tries them again)",
+            more,
+        )
+    else:
+        said = ngettext(
+            "over the time limit: deal {deals} ('survey DEALS --retry-unsolved --time-limit S' tries it again)",
+            "over the time limit: deals {deals} ('survey DEALS --retry-unsolved --time-limit S' tries them again)",
+            len(over_limit),
+        )
+    return said.format(deals=listed, more=more)
+
+
+def _value_lines(report: SurveyReport, mean: float) -> list[str]:
+    """The first player's value over the solved deals (``mean`` is the report's, known to be
+    there), how often that player wins, and how often the biggest pair is no best first move."""
     solved = report.solved
     values = {
-        "mean": _signed(report.mean, 2),
+        "mean": _signed(mean, 2),
         "median": _signed_short(statistics.median(report.values)),
         "low": f"{min(report.values):+d}",
         "high": f"{max(report.values):+d}",
@@ -177,7 +199,7 @@ def format_report(report: SurveyReport, tiles: int = 108) -> str:
         values |= {"low_mean": _signed(report.interval[0], 2), "high_mean": _signed(report.interval[1], 2)}
     else:
         said = _("first player's value under perfect play: mean {mean}, median {median}, from {low} to {high}")
-    lines += [
+    lines = [
         said.format(**values),
         _("first player wins {wins}, draws {draws}, loses {losses}").format(
             wins=_share(report.wins, solved), draws=_share(report.draws, solved), losses=_share(report.losses, solved)
@@ -186,6 +208,12 @@ def format_report(report: SurveyReport, tiles: int = 108) -> str:
     if report.with_moves:
         share = _share(report.biggest_not_best, report.with_moves)
         lines.append(_("the biggest pair is not a best first move in {share} of the deals").format(share=share))
+    return lines
+
+
+def _solve_time_line(report: SurveyReport) -> str:
+    """The solved deals' solve times (of which there is at least one), and the hours the unsolved
+    ones took when there are any."""
     seconds = sorted(report.seconds)
     times = {
         "median": _seconds(statistics.median(seconds)),
@@ -201,12 +229,16 @@ def format_report(report: SurveyReport, tiles: int = 108) -> str:
         times["over_hours"] = _hours(sum(spent for _deal, _value, spent in report.over_limit))
     else:
         said = _("solve time: median {median} s, 90th percentile {ninetieth} s, longest {longest} s, {hours} h in all")
-    lines.append(said.format(**times))
-    lines.append("")
-    lines.append(_("value  deals"))
-    counts = Counter(report.values)
+    return said.format(**times)
+
+
+def _value_bars(values: list[int]) -> list[str]:
+    """One line a value from the lowest to the highest, gaps included: the value, its count of
+    deals and a bar of ``#`` as long as 40 for the commonest (one at least for a value found)."""
+    counts = Counter(values)
     widest = max(counts.values())
+    lines: list[str] = []
     for value in range(min(counts), max(counts) + 1):
         bar = "#" * max(1 if counts[value] else 0, round(40 * counts[value] / widest))
         lines.append(f"{value:+5d}  {counts[value]:>5}  {bar}".rstrip())
-    return "\n".join(lines)
+    return lines

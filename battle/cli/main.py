@@ -38,7 +38,7 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.atlas.par_finder import ParFinder
-    from battle.cli.terminal import Advisor, Reviewer
+    from battle.cli.terminal import Advisor, Computer, Reviewer
     from battle.cli.warm_up import SolverWarmUp
     from battle.players import Analysis
     from battle.storage.saved_games import SavedGame, Shelf
@@ -186,6 +186,38 @@ def cmd_play(args: argparse.Namespace) -> int:
         from battle.cli.online_commands import cmd_play_online
 
         return cmd_play_online(args)
+    _settle_play_options(args)
+    shelf = Shelf()
+    game, resumed = _game_to_play(args, shelf)
+    computers, level = _solver_opponents(args, game, resumed)
+    from battle.cli.warm_up import SolverWarmUp
+
+    warm_up = SolverWarmUp()
+    advise, review = _lazy_advisor(), _lazy_reviewer()
+    finder = _par_finder(warm_up)
+    play = TerminalPlay(
+        game,
+        computers={
+            side: warm_up.first(computer, _plain_player(level, warm_up.ended)) for side, computer in computers.items()
+        },
+        colour=use_colour(sys.stdout),
+        shelf=shelf,
+        advisor=warm_up.first(advise),
+        game_id=resumed.game_id if resumed is not None else None,
+        level=level,
+        reviewer=warm_up.first(review),
+        par_finder=finder,
+    )
+    try:
+        return play.run()
+    finally:
+        _end_terminal_play(args, warm_up, finder)
+
+
+def _settle_play_options(args: argparse.Namespace) -> None:
+    """Refuse the options of a terminal game that do not go together, and settle the rest: with
+    ``--vs`` and without ``--first`` the solver moves first, so ``--player1`` names player 2, and
+    the level is checked before anything is loaded or dealt (a typo gets one line, not a traceback)."""
     if args.first and not args.vs:
         raise InputError(
             _(
@@ -203,7 +235,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.vs and not args.first:
         args.player1, args.player2 = None, args.player1  # the solver moves first: you are player 2
     if args.vs:
-        # Checked before anything is loaded or dealt: a typo gets one line, not a traceback.
         from battle.cli.search_bounds import LEVEL_NAMES
 
         level = args.vs.lower().strip()
@@ -214,7 +245,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                 )
             )
         args.vs = level
-    shelf = Shelf()
+
+
+def _game_to_play(args: argparse.Namespace, shelf: Shelf) -> tuple[Game, SavedGame | None]:
+    """The game a terminal game starts from (``--resume``'s saved game, ``--load``'s file or a
+    deal) with the names given, and the saved game when it is one."""
     resumed = None
     if args.resume is not None:
         resumed = _pick_unfinished(shelf, args.resume)
@@ -228,7 +263,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         game.player1 = args.player1
     if args.player2:
         game.player2 = args.player2
-    computers = {}
+    return game, resumed
+
+
+def _solver_opponents(
+    args: argparse.Namespace, game: Game, resumed: SavedGame | None
+) -> tuple[dict[int, Computer], str | None]:
+    """The sides the solver plays, each with its moves, and its level: ``--vs``'s, else the one a
+    resumed or loaded game remembers, so that a game against the solver goes on against it."""
+    computers: dict[int, Computer] = {}
     level = args.vs
     if resumed is not None and resumed.solver_side is not None and resumed.level and not args.vs:
         from battle.players import LEVELS, solver_player
@@ -257,36 +300,20 @@ def cmd_play(args: argparse.Namespace) -> int:
                 else (solver_name(args.vs), args.player2 or "You")
             )
         computers[computer_side] = solver_player(args.vs)
-    from battle.cli.warm_up import SolverWarmUp
+    return computers, level
 
-    warm_up = SolverWarmUp()
-    advise, review = _lazy_advisor(), _lazy_reviewer()
-    finder = _par_finder(warm_up)
-    play = TerminalPlay(
-        game,
-        computers={
-            side: warm_up.first(computer, _plain_player(level, warm_up.ended)) for side, computer in computers.items()
-        },
-        colour=use_colour(sys.stdout),
-        shelf=shelf,
-        advisor=warm_up.first(advise),
-        game_id=resumed.game_id if resumed is not None else None,
-        level=level,
-        reviewer=warm_up.first(review),
-        par_finder=finder,
-    )
-    try:
-        return play.run()
-    finally:
-        if finder is not None and not args.whole_process:  # a whole process ends at once, the finder with it
-            finder.shutdown(0.5)  # a solve stops within milliseconds; one still making its table is left
-        if args.whole_process:
-            # The process ends at once (``entry_point``): the game is saved after every move, and the
-            # warm-up, wherever it stands, is left to the end of the process (``battle.cli.warm_up``).
-            warm_up.leave()
-            args.quick_exit = True
-        else:
-            warm_up.end()  # a caller's process goes on: the thread ends first (see ``battle.cli.warm_up``)
+
+def _end_terminal_play(args: argparse.Namespace, warm_up: SolverWarmUp, finder: ParFinder | None) -> None:
+    """Stop the threads a terminal game started, or leave them to the end of a whole process."""
+    if finder is not None and not args.whole_process:  # a whole process ends at once, the finder with it
+        finder.shutdown(0.5)  # a solve stops within milliseconds; one still making its table is left
+    if args.whole_process:
+        # The process ends at once (``entry_point``): the game is saved after every move, and the
+        # warm-up, wherever it stands, is left to the end of the process (``battle.cli.warm_up``).
+        warm_up.leave()
+        args.quick_exit = True
+    else:
+        warm_up.end()  # a caller's process goes on: the thread ends first (see ``battle.cli.warm_up``)
 
 
 def _par_finder(warm_up: SolverWarmUp) -> ParFinder | None:
@@ -578,6 +605,8 @@ def _levels_epilog() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: the program's own options, then the subcommands in the order its help
+    lists them."""
     parser = _Parser(
         prog=PROG,
         description=_(
@@ -595,7 +624,26 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     commands = parser.add_subparsers(dest="command", metavar=pgettext("metavar", "COMMAND"))
+    _add_deal_command(commands)
+    _add_file_commands(commands)
+    _add_play_command(commands)
 
+    from battle.cli.par_command import add_par_command
+    from battle.cli.puzzle_commands import add_commands as add_puzzle_commands
+    from battle.cli.stats_command import add_commands as add_stats_command
+    from battle.cli.survey_command import add_survey_command
+
+    add_survey_command(commands)
+    add_par_command(commands)
+    add_puzzle_commands(commands)
+    add_stats_command(commands)
+
+    _add_solver_commands(commands)
+    return parser
+
+
+def _add_deal_command(commands: argparse._SubParsersAction) -> None:
+    """``deal``: a numbered, random, fair or daily deal."""
     sub = commands.add_parser("deal", help=_("print a numbered deal as a position file"))
     sub.add_argument(
         "number", nargs="?", metavar=pgettext("metavar", "number"), help=_("deal number (random if left out)")
@@ -617,6 +665,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--daily", action="store_true", help=_("the deal of the day: the same for everyone today"))
     sub.set_defaults(run=cmd_deal)
 
+
+def _add_file_commands(commands: argparse._SubParsersAction) -> None:
+    """``show``, ``moves`` and ``replay``: each reads one file, or standard input."""
     sub = commands.add_parser("show", help=_("draw a position or game in the terminal"))
     sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbp or .mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_show)
@@ -629,6 +680,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("file", metavar=pgettext("metavar", "file"), help=_(".mbg file, or - for standard input"))
     sub.set_defaults(run=cmd_replay)
 
+
+def _add_play_command(commands: argparse._SubParsersAction) -> None:
+    """``play``, with the options of an online game and ``serve`` after it (``_add_online``)."""
     sub = commands.add_parser(
         "play",
         help=_("play in the terminal (two people, or --vs the solver)"),
@@ -665,19 +719,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)
-
-    from battle.cli.par_command import add_par_command
-    from battle.cli.puzzle_commands import add_commands as add_puzzle_commands
-    from battle.cli.stats_command import add_commands as add_stats_command
-    from battle.cli.survey_command import add_survey_command
-
-    add_survey_command(commands)
-    add_par_command(commands)
-    add_puzzle_commands(commands)
-    add_stats_command(commands)
-
-    _add_solver_commands(commands)
-    return parser
 
 
 def _add_online(commands: argparse._SubParsersAction, play: argparse.ArgumentParser) -> None:

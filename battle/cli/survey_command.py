@@ -21,6 +21,7 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.atlas.survey_db import DealResult
+    from battle.atlas.survey_run import SurveyPlan, SurveyProgress
 
 PROG = "mahjong-battle"
 
@@ -204,6 +205,33 @@ def cmd_survey(args: argparse.Namespace) -> int:
         return _report(args)
     if args.plot:
         raise InputError(_("--plot goes with --report"))
+    plan = _survey_plan(args)
+    from battle.atlas.survey_run import ClusterStartError, run_survey
+
+    database = survey_database(args, claim=True)
+    bar = _ProgressBar(sys.stderr)
+    stop = threading.Event()
+    try:
+        with _stopped_by_signals():
+            progress = run_survey(plan, database, report=bar.show, stop=stop)
+    except _Stopped as stopped:
+        stop.set()
+        return _say_stopped(stopped)
+    except ClusterStartError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        raise InputError(
+            _("cannot reach the scheduler {scheduler}: {error}").format(scheduler=args.scheduler, error=error)
+        ) from None
+    finally:
+        database.close()
+    bar.end()
+    return _say_survey_done(progress, database.path)
+
+
+def _survey_plan(args: argparse.Namespace) -> SurveyPlan:
+    """The run the options ask for, every mistake in them refused before Dask's seconds of import."""
     if not args.deals:
         raise InputError(_("name the deals to solve, e.g. 1-500 (or --report)"))
     from battle.atlas.deal_list import parse_deal_list
@@ -219,9 +247,9 @@ def cmd_survey(args: argparse.Namespace) -> int:
             _("--workers and --memory-per-worker size a local cluster; a --scheduler's workers are its own")
         )
     database_file(args.db)  # a mistyped folder is refused before Dask's seconds of import
-    from battle.atlas.survey_run import ClusterStartError, SurveyPlan, run_survey
+    from battle.atlas.survey_run import SurveyPlan
 
-    plan = SurveyPlan(
+    return SurveyPlan(
         deals,
         tiles=args.tiles,
         time_limit=args.time_limit,
@@ -232,32 +260,23 @@ def cmd_survey(args: argparse.Namespace) -> int:
         threads_per_worker=args.threads_per_worker,
         memory_per_worker=args.memory_per_worker,
     )
-    database = survey_database(args, claim=True)
-    bar = _ProgressBar(sys.stderr)
-    stop = threading.Event()
-    try:
-        with _stopped_by_signals():
-            progress = run_survey(plan, database, report=bar.show, stop=stop)
-    except _Stopped as stopped:
-        stop.set()
-        if stopped.signal == signal.SIGINT:
-            said = _("stopped: every deal finished so far is stored; the same command resumes")
-        else:
-            said = _("stopped by {signal}: every deal finished so far is stored; the same command resumes").format(
-                signal=signal.Signals(stopped.signal).name
-            )
-        print("\n" + said, file=sys.stderr)
-        return 128 + stopped.signal
-    except ClusterStartError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        raise InputError(
-            _("cannot reach the scheduler {scheduler}: {error}").format(scheduler=args.scheduler, error=error)
-        ) from None
-    finally:
-        database.close()
-    bar.end()
+
+
+def _say_stopped(stopped: _Stopped) -> int:
+    """Say that a stopped run keeps what it found and resumes; the exit code a shell gives a
+    process ended by that signal."""
+    if stopped.signal == signal.SIGINT:
+        said = _("stopped: every deal finished so far is stored; the same command resumes")
+    else:
+        said = _("stopped by {signal}: every deal finished so far is stored; the same command resumes").format(
+            signal=signal.Signals(stopped.signal).name
+        )
+    print("\n" + said, file=sys.stderr)
+    return 128 + stopped.signal
+
+
+def _say_survey_done(progress: SurveyProgress, path: Path) -> int:
+    """Say each deal that failed, then the run's counts; the exit code is 1 when a deal failed."""
     for failure in progress.failed:
         print(_("failed (tried again next run): {failure}").format(failure=failure), file=sys.stderr)
     print(
@@ -273,7 +292,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
             unsolved=progress.unsolved,
             skipped=progress.skipped,
             len=len(progress.failed),
-            path=database.path,
+            path=path,
         )
     )
     return 0 if not progress.failed else 1
