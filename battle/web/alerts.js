@@ -1,3 +1,4 @@
+// @ts-check
 // Telling a player who looks elsewhere: the host who sent the link and switched to a chat app
 // learns that the friend joined, moved or asked something. While the tab is hidden each piece of
 // news counts in the title ("(2) Bob moved: your turn.") and in a badge on the tab's icon; a short
@@ -10,6 +11,7 @@
 import { $ } from "./dom.js";
 import { resultText } from "./server_words.js";
 import { t } from "./i18n.js";
+/** @import { State } from "./socket.js" */
 
 const SOUND_KEY = "mahjong-battle.sound";
 const ICON_SIZE = 32;
@@ -22,6 +24,7 @@ function soundWanted() {
   }
 }
 
+/** @param {boolean} on */
 function keepSound(on) {
   try {
     localStorage.setItem(SOUND_KEY, on ? "on" : "off");
@@ -30,7 +33,7 @@ function keepSound(on) {
   }
 }
 
-/** The tab's icon as a PNG data URL: a tile in ivory and gold, with a red badge when `count` > 0. */
+/** The tab's icon as a PNG data URL: a tile in ivory and gold, with a red badge when `count` > 0. @param {number} count */
 function icon(count) {
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = ICON_SIZE;
@@ -70,7 +73,7 @@ export class Alerts {
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) this.clear();
     });
-    const sound = $("alert-sound");
+    const sound = /** @type {HTMLInputElement} */ ($("alert-sound"));
     sound.checked = soundWanted();
     sound.addEventListener("change", () => {
       keepSound(sound.checked);
@@ -82,7 +85,7 @@ export class Alerts {
     this.showNotifyButton();
   }
 
-  /** Tell `words` if the page is out of sight; nothing happens while the player looks at it. */
+  /** Tell `words` if the page is out of sight; nothing happens while the player looks at it. @param {string} words */
   tell(words) {
     if (!document.hidden) return;
     this.count += 1;
@@ -104,8 +107,9 @@ export class Alerts {
     this.setIcon(0);
   }
 
+  /** @param {number} count */
   setIcon(count) {
-    const link = document.querySelector("link[rel=icon]");
+    const link = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel=icon]"));
     if (link) link.href = icon(count);
   }
 
@@ -116,7 +120,7 @@ export class Alerts {
   }
 
   chime() {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return;
     try {
       this.audio = this.audio || new Context();
@@ -140,7 +144,9 @@ export class Alerts {
   }
 }
 
-/** The words for what the opponent did, as the alerts tell it; null for nothing worth telling. */
+/** The words for what the opponent did, as the alerts tell it; null for nothing worth telling.
+ * @param {State | null} before @param {State} after @param {State["you"]} you
+ * @param {(state: State, seat: number) => string} nameOf */
 export function news(before, after, you, nameOf) {
   if (!after || (you !== 1 && you !== 2)) return null;
   const opponent = 3 - you;
@@ -154,6 +160,7 @@ export function news(before, after, you, nameOf) {
   }
   if (before && before.status === "playing" && after.status === "finished") return resultText(after);
   const offers = after.offers || {};
+  /** @type {Partial<State["offers"]>} */
   const earlier = before?.offers || {};
   if (offers.takeback === opponent && earlier.takeback !== opponent) {
     return t("{opponent} asks to take back their last move. Allow it?", { opponent: name });

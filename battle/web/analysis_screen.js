@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board: a position from a game (any of its moves, stepped through with the
 // arrows), pasted `.mbp` text, or one set up in the small editor; the solver's value of every
 // legal move, the evaluation and the best line, deeper and deeper while the player looks (each
@@ -18,19 +19,29 @@ import { RetryClock, thinkingWords } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { t } from "./i18n.js";
 import { signed } from "./server_words.js";
+/** @import { Router } from "./app.js" */
+/** @import { Position } from "./rules.js" */
+/** @import { Evaluation, Message } from "./socket.js" */
 
+/** @type {() => Record<string, string>} */
 const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
 
 export class AnalysisScreen {
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.element = $("analysis");
     this.socket = null;
+    /** @type {Position | null} */
     this.start = null;
+    /** @type {string[]} */
     this.moves = [];
     this.ply = 0;
+    /** @type {Position | null} */
     this.position = null;
+    /** @type {number | null} */
     this.selected = null;
+    /** @type {{id: string, position: string} | null} */
     this.asked = null; // the analysis the board stands on: {id, position}
     this.count = 0;
     this.retry = new RetryClock(() => this.render()); // a refusal, counted down to asking again
@@ -50,13 +61,14 @@ export class AnalysisScreen {
     }
     try {
       if (opened && typeof opened.start === "string") {
-        const moves = Array.isArray(opened.moves) ? opened.moves.filter((move) => typeof move === "string") : [];
+        const moves = Array.isArray(opened.moves)
+          ? opened.moves.filter((/** @type {unknown} */ move) => typeof move === "string") : [];
         replay(opened.start, moves); // every move must play
         this.open(parsePosition(opened.start), moves, Number.isInteger(opened.ply) ? opened.ply : moves.length);
         return;
       }
     } catch (error) {
-      notice(t("This analysis link does not read: {reason}", { reason: error.message }));
+      notice(t("This analysis link does not read: {reason}", { reason: /** @type {Error} */ (error).message }));
     }
     this.open(null, [], 0);
   }
@@ -69,7 +81,8 @@ export class AnalysisScreen {
     this.asked = null;
   }
 
-  /** Show `start` after `moves`, at move `ply`, and analyse it (null: nothing on the board yet). */
+  /** Show `start` after `moves`, at move `ply`, and analyse it (null: nothing on the board yet).
+   * @param {Position | null} start @param {string[]} moves @param {number} ply */
   open(start, moves, ply) {
     this.start = start;
     this.moves = moves;
@@ -77,7 +90,7 @@ export class AnalysisScreen {
     this.selected = null;
     this.position = start ? replay(formatPosition(start), moves.slice(0, this.ply)) : null;
     if (start) setAddress(analysisAddress(formatPosition(start), moves, this.ply));
-    $("analysis-text").value = this.position ? formatPosition(this.position) : "";
+    /** @type {HTMLTextAreaElement} */ ($("analysis-text")).value = this.position ? formatPosition(this.position) : "";
     this.analyse();
   }
 
@@ -86,7 +99,7 @@ export class AnalysisScreen {
     this.thinking = null;
     this.retry.clear();
     this.rejected = false; // the server refused the position: nothing is analysed
-    if (!this.position || $("analysis-edit").checked) {
+    if (!this.position || /** @type {HTMLInputElement} */ ($("analysis-edit")).checked) {
       if (this.socket && this.asked) this.socket.stopAnalysis();
       this.asked = null;
       this.render();
@@ -96,11 +109,13 @@ export class AnalysisScreen {
     this.asked = { id: `a${this.count}`, position: formatPosition(this.position) };
     const opening = !this.socket;
     if (opening) this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
-    this.socket.analyse(this.asked.id, this.asked.position);
-    if (opening) this.socket.start();
+    const socket = /** @type {SolverSocket} */ (this.socket);
+    socket.analyse(this.asked.id, this.asked.position);
+    if (opening) socket.start();
     this.render();
   }
 
+  /** @param {SolverSocket} socket @param {Message} message */
   heard(socket, message) {
     if (socket !== this.socket) return;
     if (message.type === "analysis_result" && message.id === this.asked?.id) {
@@ -123,13 +138,14 @@ export class AnalysisScreen {
 
   // -- the player's input -----------------------------------------------------------------
 
+  /** @param {number} cell */
   pick(cell) {
     if (!this.position) return;
-    if ($("analysis-edit").checked) {
+    if (/** @type {HTMLInputElement} */ ($("analysis-edit")).checked) {
       const cells = this.position.cells.slice();
-      cells[cell] = Number($("analysis-kind").value);
+      cells[cell] = Number(/** @type {HTMLSelectElement} */ ($("analysis-kind")).value);
       this.position = { ...this.position, cells };
-      $("analysis-text").value = formatPosition(this.position);
+      /** @type {HTMLTextAreaElement} */ ($("analysis-text")).value = formatPosition(this.position);
       this.render();
       return;
     }
@@ -143,7 +159,7 @@ export class AnalysisScreen {
     this.render();
   }
 
-  /** Play `move` from the shown position: the moves after it are dropped, a new line begins. */
+  /** Play `move` from the shown position: the moves after it are dropped, a new line begins. @param {string} move */
   playMove(move) {
     const start = this.start || this.position;
     this.open(start, [...this.moves.slice(0, this.ply), move], this.ply + 1);
@@ -156,26 +172,26 @@ export class AnalysisScreen {
       event.preventDefault();
       let position;
       try {
-        position = parsePosition($("analysis-text").value);
+        position = parsePosition(/** @type {HTMLTextAreaElement} */ ($("analysis-text")).value);
       } catch (error) {
-        notice(t("That is not a position: {reason}", { reason: error.message }));
+        notice(t("That is not a position: {reason}", { reason: /** @type {Error} */ (error).message }));
         return;
       }
       notice("");
-      $("analysis-edit").checked = false;
+      /** @type {HTMLInputElement} */ ($("analysis-edit")).checked = false;
       this.open(position, [], 0);
     });
     $("analysis-edit").addEventListener("change", () => {
       if (!this.position) this.position = { cells: new Array(CELL_COUNT).fill(EMPTY), toMove: 1, scores: [0, 0] };
-      $("analysis-to-move").value = String(this.position.toMove);
+      /** @type {HTMLSelectElement} */ ($("analysis-to-move")).value = String(this.position.toMove);
       this.analyse();
     });
     $("analysis-to-move").addEventListener("change", () => {
       if (!this.position) return;
-      this.position = { ...this.position, toMove: Number($("analysis-to-move").value) };
-      $("analysis-text").value = formatPosition(this.position);
+      this.position = { ...this.position, toMove: Number(/** @type {HTMLSelectElement} */ ($("analysis-to-move")).value) };
+      /** @type {HTMLTextAreaElement} */ ($("analysis-text")).value = formatPosition(this.position);
     });
-    const kinds = $("analysis-kind");
+    const kinds = /** @type {HTMLSelectElement} */ ($("analysis-kind"));
     for (let kind = -1; kind < 27; kind++) {
       const option = document.createElement("option");
       option.value = String(kind);
@@ -184,8 +200,8 @@ export class AnalysisScreen {
     }
     kinds.value = "0";
     $("analysis-moves").addEventListener("click", (event) => {
-      const row = event.target.closest("tr[data-move]");
-      if (row) this.playMove(row.dataset.move);
+      const row = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("tr[data-move]"));
+      if (row) this.playMove(/** @type {string} */ (row.dataset.move));
     });
   }
 
@@ -194,10 +210,10 @@ export class AnalysisScreen {
   render() {
     renderLine(this.socket);
     const position = this.position;
-    const editing = $("analysis-edit").checked;
+    const editing = /** @type {HTMLInputElement} */ ($("analysis-edit")).checked;
     $("analysis-editor").hidden = !editing;
-    $("analysis-back").disabled = this.ply === 0;
-    $("analysis-forward").disabled = this.ply >= this.moves.length;
+    /** @type {HTMLButtonElement} */ ($("analysis-back")).disabled = this.ply === 0;
+    /** @type {HTMLButtonElement} */ ($("analysis-forward")).disabled = this.ply >= this.moves.length;
     $("analysis-step").textContent = this.moves.length
       ? t("Move {ply} of {count}", { ply: this.ply, count: this.moves.length }) : "";
     if (!position) {
@@ -208,7 +224,7 @@ export class AnalysisScreen {
     }
     const playable = playableCells(position);
     const twins = new Set(this.selected === null ? [] : [...playable].filter(
-      (cell) => cell !== this.selected && position.cells[cell] === position.cells[this.selected]));
+      (cell) => cell !== this.selected && position.cells[cell] === position.cells[/** @type {number} */ (this.selected)]));
     const lastMove = this.ply > 0 ? this.moves[this.ply - 1] : null;
     this.board.render({
       cells: position.cells, free: new Set(freeCells(position)), playable, selected: this.selected, twins,
@@ -225,6 +241,7 @@ export class AnalysisScreen {
     this.renderResult(position);
   }
 
+  /** @param {Position} position */
   renderResult(position) {
     const result = this.result;
     let status;
@@ -246,6 +263,7 @@ export class AnalysisScreen {
       $("analysis-eval").textContent = "";
       return;
     }
+    /** @type {Evaluation} */
     const evaluation = result.evaluation;
     const line = evaluation.pv.length ? " " + t("Best line: {line}.", { line: evaluation.pv.join(" ") }) : "";
     $("analysis-eval").textContent = evaluation.best_moves.length === 0

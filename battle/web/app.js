@@ -1,3 +1,4 @@
+// @ts-check
 // The page: reads its address (/, /join/CODE, /watch/CODE, /play/GAME, /analysis/#POSITION, /stats/,
 // /review/ID, /puzzles/ and /puzzles/ID) and shows the screen it names. Each screen is a module of its own (home_screen.js,
 // game_screen.js, analysis_screen.js, review_screen.js) with `show` and `hide`; a new screen is a
@@ -13,8 +14,12 @@ import { setAddress, withLanguage } from "./dom.js";
 import { seatForCode, seatForGame, storedName } from "./seats.js";
 import { loadLanguage, t, translatePage } from "./i18n.js";
 
+/** What a screen module gives: `show` (with what its address names) and `hide`.
+ * @typedef {{show(...args: any[]): void, hide(): void}} Screen */
+
 /** The screens an invite link never shows, loaded when an address first names them: a friend's link
- * fetches two modules fewer and builds no second board of 108 buttons before its own board shows. */
+ * fetches two modules fewer and builds no second board of 108 buttons before its own board shows.
+ * @type {Record<string, () => Promise<new (app: App) => Screen>>} */
 const LATER = {
   analysis: () => import("./analysis_screen.js").then((module) => module.AnalysisScreen),
   review: () => import("./review_screen.js").then((module) => module.ReviewScreen),
@@ -25,7 +30,8 @@ const LATER = {
 /** Addresses whose first part is enough: the analysis board's position is in the fragment. */
 const WHOLE_WITHOUT_VALUE = new Set(["analysis", "stats", "puzzles"]);
 
-/** What each address's first part opens: (app, the rest of the address). */
+/** What each address's first part opens: (app, the rest of the address).
+ * @type {Partial<Record<string, (app: App, value: string) => void>>} */
 const ROUTES = {
   join(app, value) {
     const code = app.codeOf(value);
@@ -62,6 +68,7 @@ const ROUTES = {
 
 class App {
   constructor() {
+    /** @type {Record<string, Screen>} */
     this.screens = { home: new HomeScreen(this), game: new GameScreen(this) };
     this.asked = 0; // the screens asked for: a later one wins over one still loading
   }
@@ -74,12 +81,14 @@ class App {
     else this.showHome("");
   }
 
+  /** @param {string} path */
   go(path) {
     setAddress(path, true);
     this.route();
   }
 
-  /** Show the screen `name` with `args`, every other one hidden (a game's connection closes). */
+  /** Show the screen `name` with `args`, every other one hidden (a game's connection closes).
+   * @param {string} name @param {...any} args */
   async show(name, ...args) {
     const asked = ++this.asked;
     if (!this.screens[name]) {
@@ -91,15 +100,18 @@ class App {
     this.screens[name].show(...args);
   }
 
+  /** @param {string} message */
   showHome(message) {
     this.show("home", message);
   }
 
+  /** @param {string} purpose @param {Parameters<GameScreen["show"]>[1]} options */
   openGame(purpose, options) {
     this.show("game", purpose, options);
   }
 
-  /** The code of an address's last part, or null when it does not read (the home screen says why). */
+  /** The code of an address's last part, or null when it does not read (the home screen says why).
+   * @param {string} value */
   codeOf(value) {
     let typed = value;
     try {
@@ -116,10 +128,14 @@ class App {
   }
 }
 
+/** The router the screens are given. @typedef {App} Router */
+
 async function start() {
   await loadLanguage(); // the page in the reader's language before anything is shown
   translatePage(document);
-  for (const link of document.querySelectorAll("a[href^='/']")) link.href = withLanguage(link.getAttribute("href"));
+  for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll("a[href^='/']"))) {
+    link.href = withLanguage(/** @type {string} */ (link.getAttribute("href")));
+  }
   const app = new App();
   window.addEventListener("popstate", () => app.route());
   app.route();

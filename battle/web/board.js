@@ -1,3 +1,4 @@
+// @ts-check
 // The board: 12 x 9 buttons that show the position they are given and report which cell
 // the player picked (chessground's split: it renders state and reports intent, the page
 // decides what to send). Tile faces come from tiles.png, rendered by tools/web_tiles.py
@@ -22,12 +23,14 @@ const SHAPES = ["●", "◆"];
 const SHEET = { perRow: 9, tileW: 96, tileH: 128, gutter: 4 };
 
 export class BoardView {
-  /** @param onPick called with a cell number when the player picks a tile */
+  /** @param {HTMLElement} element
+   * @param {(cell: number) => void} onPick called with a cell number when the player picks a tile */
   constructor(element, onPick) {
     this.element = element;
     this.onPick = onPick;
     this.buttons = [];
     this.focusCell = null;
+    /** @type {number[]} */
     this.free = [];
     const letters = document.createElement("div");
     letters.className = "board-letters";
@@ -67,8 +70,9 @@ export class BoardView {
   }
 
   /**
-   * Show a view: {cells, free (Set), playable (Set), selected, twins (Set), lastMove [a, b], lastMover (1|2),
-   * active (whether picking is possible now)}.
+   * Show a view; `active`: whether picking is possible now.
+   * @param {{cells: number[], free: Set<number>, playable: Set<number>, selected: number | null, twins: Set<number>,
+   *   lastMove: number[] | null, lastMover: number, active: boolean}} view
    */
   render(view) {
     for (let cell = 0; cell < this.buttons.length; cell++) {
@@ -109,7 +113,8 @@ export class BoardView {
       const className = classes.join(" ");
       if (button.className !== className) button.className = className;
       if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
-      if (button.firstChild.textContent !== markText) button.firstChild.textContent = markText;
+      const mark = /** @type {Node} */ (button.firstChild); // the constructor's span
+      if (mark.textContent !== markText) mark.textContent = markText;
       button.setAttribute("aria-selected", view.selected === cell ? "true" : "false");
     }
     this.free = [...view.free];
@@ -117,10 +122,11 @@ export class BoardView {
     else if (view.cells[this.focusCell] === EMPTY && this.free.length) {
       // the tile in focus is gone (either side's move): focus goes on from the nearest free tile
       const focused = document.activeElement === this.buttons[this.focusCell];
-      this.setFocus(nearestCell(this.free, this.focusCell), focused);
+      this.setFocus(/** @type {number} */ (nearestCell(this.free, this.focusCell)), focused);
     }
   }
 
+  /** @param {number} cell */
   setFocus(cell, move = true) {
     if (this.focusCell !== null && this.buttons[this.focusCell]) this.buttons[this.focusCell].tabIndex = -1;
     this.focusCell = cell;
@@ -128,7 +134,9 @@ export class BoardView {
     if (move) this.buttons[cell].focus();
   }
 
+  /** @param {KeyboardEvent} event */
   key(event) {
+    /** @type {Record<string, number[]>} */
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     const step = steps[event.key];
     if (!step || this.focusCell === null) return;
@@ -139,6 +147,7 @@ export class BoardView {
   }
 }
 
+/** @param {string} className @param {string} text */
 function label(className, text) {
   const element = document.createElement("span");
   element.className = className;
@@ -154,7 +163,8 @@ function label(className, text) {
 const COLUMN_PITCH = 0.75 * 1.1; // a tile is 0.75 of its height wide, and the gap 0.10 of that
 const ROW_PITCH = 1 + 0.025;
 
-/** The cell an arrow (direction [dx, dy]) leads to from `current` among `cells`; `current` when none lies that way. */
+/** The cell an arrow (direction [dx, dy]) leads to from `current` among `cells`; `current` when none lies that way.
+ * @param {number[]} cells @param {number | null} current @param {number[]} step */
 export function nextCell(cells, current, [dx, dy]) {
   const candidates = [...new Set(cells)].sort((a, b) => a - b);
   if (!candidates.length) return null;
@@ -179,7 +189,8 @@ export function nextCell(cells, current, [dx, dy]) {
   return best === null ? current : best[1];
 }
 
-/** The cell among `cells` that looks nearest to `target` on the board (ties: the first in board order). */
+/** The cell among `cells` that looks nearest to `target` on the board (ties: the first in board order).
+ * @param {number[]} cells @param {number} target */
 export function nearestCell(cells, target) {
   const col = Math.floor(target / ROWS);
   const row = target % ROWS;

@@ -1,3 +1,4 @@
+// @ts-check
 // The line to the game server: one WebSocket at a time, opened again when it drops (0.5 s
 // doubling to 30 s, up to a quarter less at random, so a restarted server is not hit by every
 // page at once), as the installed clients do (battle/online/client/session.py). It knows no
@@ -29,6 +30,7 @@
 // "closed" (for good).
 
 import { t } from "./i18n.js";
+/** @import { Message } from "./socket.js" */
 
 const BACKOFF_FIRST = 0.5;
 const BACKOFF_LONGEST = 30;
@@ -49,7 +51,7 @@ export function serverUrl() {
   return group ? urlAt(url, group) : url;
 }
 
-/** `url` with its `at` parameter naming the server group `group`. */
+/** `url` with its `at` parameter naming the server group `group`. @param {string} url @param {string} group */
 export function urlAt(url, group) {
   const address = new URL(url);
   address.searchParams.set("at", group);
@@ -58,11 +60,13 @@ export function urlAt(url, group) {
 
 export class Line {
   /**
-   * @param greeting () => the messages to send on every open, in order
-   * @param ping () => the heartbeat message
-   * @param onMessage (message) for every JSON object the server sends
-   * @param onChange () after every change of `state`
-   * @param onBack () when a silent line hears the server again (what was not sent may go now)
+   * @param {object} options
+   * @param {string} [options.url]
+   * @param {() => unknown[]} options.greeting the messages to send on every open, in order
+   * @param {() => object} options.ping the heartbeat message
+   * @param {(message: Message) => void} options.onMessage for every JSON object the server sends
+   * @param {() => void} options.onChange after every change of `state`
+   * @param {() => void} options.onBack when a silent line hears the server again (what was not sent may go now)
    */
   constructor({ url = serverUrl(), greeting, ping, onMessage, onChange, onBack }) {
     this.url = url;
@@ -73,6 +77,7 @@ export class Line {
     this.onBack = onBack;
     this.state = "connecting";
     this.detail = "";
+    /** @type {number | null} */
     this.retryAt = null;
     this.heardAt = 0; // when the server last said anything (Date.now())
     this.pingedAt = 0;
@@ -95,10 +100,10 @@ export class Line {
     this.open();
   }
 
-  /** Close for good (the player left, or the server refused the opening); `detail` says why. */
+  /** Close for good (the player left, or the server refused the opening); `detail` says why. @param {string} detail */
   close(detail) {
     this.closed = true;
-    clearTimeout(this.timer);
+    clearTimeout(/** @type {number} */ (this.timer));
     clearInterval(this.heartbeat);
     window.removeEventListener("offline", this.offline);
     window.removeEventListener("online", this.online);
@@ -118,7 +123,7 @@ export class Line {
   }
 
   /** Send a message now; false when the line is not up (nothing is queued here). A resting line
-   * opens again: its greeting carries what the screen stands on. */
+   * opens again: its greeting carries what the screen stands on. @param {object} message */
   send(message) {
     if (this.state === "resting") {
       this.open();
@@ -132,7 +137,8 @@ export class Line {
   }
 
   /** Another place (a server group, a process) holds the game (`elsewhere`): greet it now, at the same
-   * address with `?at=place`. False when the places keep naming one another (the line is closed, saying so). */
+   * address with `?at=place`. False when the places keep naming one another (the line is closed, saying so).
+   * @param {string} group */
   follow(group) {
     this.followed += 1;
     if (this.followed > FOLLOWS_IN_A_ROW) {
@@ -143,7 +149,7 @@ export class Line {
     const socket = this.socket;
     this.socket = null; // its close is not a drop: no retry, no pause
     if (socket) socket.close(1000, "elsewhere");
-    clearTimeout(this.timer);
+    clearTimeout(/** @type {number} */ (this.timer));
     this.open();
     return true;
   }
@@ -162,7 +168,7 @@ export class Line {
     try {
       socket = new WebSocket(this.url);
     } catch (error) {
-      this.retry(t("cannot reach the server: {message}", { message: error.message }));
+      this.retry(t("cannot reach the server: {message}", { message: /** @type {Error} */ (error).message }));
       return;
     }
     this.socket = socket;
@@ -239,7 +245,7 @@ export class Line {
     if (this.closed) return;
     if (this.state === "silent") this.giveUp();
     else if (this.state === "retrying") {
-      clearTimeout(this.timer);
+      clearTimeout(/** @type {number} */ (this.timer));
       this.open();
     }
   }
@@ -251,6 +257,7 @@ export class Line {
     this.retry(t("no answer from the server"));
   }
 
+  /** @param {string} reason */
   retry(reason) {
     if (this.reached) {
       this.delay = BACKOFF_FIRST;
@@ -262,6 +269,7 @@ export class Line {
     this.timer = setTimeout(() => this.open(), seconds * 1000);
   }
 
+  /** @param {string} state @param {number | null} retryAt */
   set(state, detail = "", retryAt = null) {
     this.state = state;
     this.detail = detail;

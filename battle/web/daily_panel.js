@@ -1,3 +1,4 @@
+// @ts-check
 // The deal of the day on the home screen: its number and par, a game on it against the solver
 // (at a level) or a friend, and the day's table of results against par (the server's `daily_table`:
 // what counts, the top 20 with one row a network, and this browser's own best below). The table is asked
@@ -9,29 +10,37 @@ import { deviceKey } from "./device.js";
 import { keepName, storedName } from "./seats.js";
 import { levelName, signed } from "./server_words.js";
 import { t } from "./i18n.js";
+/** @import { Form } from "./dom.js" */
+/** @import { Router } from "./app.js" */
+/** @import { Message } from "./socket.js" */
 
-/** The par in words: the margin of the player who moves first under perfect play. */
+/** The par in words: the margin of the player who moves first under perfect play. @param {number} par */
 export function parWords(par) {
   if (par === 0) return t("par even (a draw under perfect play)");
   return t("par {value} for the player who moves first", { value: signed(par) });
 }
 
-/** A margin against par in words, as the window's result card says it. */
+/** A margin against par in words, as the window's result card says it. @param {number} difference */
 export function againstParWords(difference) {
   if (difference === 0) return t("on par");
   const points = Math.abs(difference);
   return difference > 0 ? t("{count} better", { count: points }) : t("{count} worse", { count: points });
 }
 
+/** A row of the day's table (docs/protocol.md, `daily_table`).
+ * @typedef {{place: number, name: string, tag: string | null, score: number, against_par: number, opponent: string,
+ *   yours: boolean}} Row */
+
 export class DailyPanel {
-  /** @param app the router: `openGame(purpose, options)` */
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.socket = null;
+    /** @type {Message | null} */
     this.table = null;
     $("daily-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      const level = event.target.elements.level.value;
+      const level = /** @type {Form} */ (event.target).elements.level.value;
       const name = this.keptName();
       const opening = openings.solverGame({ level, deal: { daily: true }, first: "creator", name });
       setAddress("/", true);
@@ -47,14 +56,14 @@ export class DailyPanel {
 
   /** The name typed above the buttons, kept for the next game as the host form keeps its own. */
   keptName() {
-    const name = $("daily-form").elements.name.value.trim();
+    const name = /** @type {Form} */ ($("daily-form")).elements.name.value.trim();
     keepName(name);
     return storedName();
   }
 
   show() {
     this.close();
-    $("daily-form").elements.name.value = storedName();
+    /** @type {Form} */ ($("daily-form")).elements.name.value = storedName();
     $("daily").hidden = this.table === null || this.table.deal === null;
     this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
     this.socket.daily(deviceKey());
@@ -66,6 +75,7 @@ export class DailyPanel {
     this.socket = null;
   }
 
+  /** @param {SolverSocket} socket @param {Message} message */
   heard(socket, message) {
     if (socket !== this.socket || message.type !== "daily_table") return;
     this.table = message;
@@ -74,13 +84,13 @@ export class DailyPanel {
   }
 
   render() {
-    const table = this.table;
+    const table = /** @type {Message} */ (this.table); // rendered once the table is in
     $("daily").hidden = table.deal === null;
     if (table.deal === null) return;
     $("daily-deal").textContent = table.par === null
       ? t("Deal of the day: #{deal}.", { deal: table.deal })
       : t("Deal of the day: #{deal}, {par}.", { deal: table.deal, par: parWords(table.par) });
-    const rows = table.rows.map((row) => {
+    const rows = table.rows.map((/** @type {Row} */ row) => {
       const line = document.createElement("tr");
       if (row.yours) line.className = "yours";
       const opponent = row.opponent === "friend" ? t("a friend") : levelName(row.opponent);

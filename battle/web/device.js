@@ -1,3 +1,4 @@
+// @ts-check
 // The browser's device key: a random 128-bit token kept in local storage, which names this
 // browser's puzzle rating and statistics on the server (no account). Whoever holds it reads them.
 const KEY = "mahjong-battle-device";
@@ -10,5 +11,5 @@ export function deviceKey() {
     key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
     localStorage.setItem(KEY, key);
   }
-  return key;
+  return /** @type {string} */ (key);
 }

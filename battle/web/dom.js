@@ -1,12 +1,18 @@
+// @ts-check
 // The few page-wide helpers every screen uses: an element by id, the notice above the screens (a
 // refusal, a link that leads nowhere), which stays until the next screen shows, and the page's
 // address, which keeps the language it was opened in (`?lang=de`) through every screen and reload,
 // and the server group its game is on (`?at=b`, docs/deploy.md "Two machines"), so a reload
 // connects straight to that group.
 
-export const $ = (id) => document.getElementById(id);
+/** The element of id `id`, which index.html holds for every id a module asks for.
+ * @param {string} id */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Show `text` in the notice box; "" hides it. */
+/** A form read by its controls' names (an input, a radio group, a select: each has a `value`).
+ * @typedef {HTMLFormElement & {elements: Record<string, HTMLInputElement>}} Form */
+
+/** Show `text` in the notice box; "" hides it. @param {string} text */
 export function notice(text) {
   $("notice").textContent = text;
   $("notice").hidden = !text;
@@ -14,11 +20,11 @@ export function notice(text) {
 
 const KEPT = ["lang", "at"];
 
-/** `path` (a path, with a fragment or not) with this address's `?lang=` and `?at=` kept. */
+/** `path` (a path, with a fragment or not) with this address's `?lang=` and `?at=` kept. @param {string} path */
 export function withLanguage(path) {
   const current = new URLSearchParams(location.search);
   const kept = new URLSearchParams();
-  for (const name of KEPT) if (current.get(name)) kept.set(name, current.get(name));
+  for (const name of KEPT) if (current.get(name)) kept.set(name, /** @type {string} */ (current.get(name)));
   const query = kept.toString();
   if (!query) return path;
   const cut = path.indexOf("#");
@@ -26,7 +32,7 @@ export function withLanguage(path) {
   return `${base}?${query}${fragment}`;
 }
 
-/** Keep `group` as the server group in the page's address (`?at=`), the current entry replaced. */
+/** Keep `group` as the server group in the page's address (`?at=`), the current entry replaced. @param {string} group */
 export function keepGroup(group) {
   const current = new URLSearchParams(location.search);
   current.set("at", group);
@@ -34,14 +40,15 @@ export function keepGroup(group) {
 }
 
 /** Show `path` as the page's address, keeping its language: a new history entry with `push`, else
- * the current one replaced. */
+ * the current one replaced. @param {string} path */
 export function setAddress(path, push = false) {
   const address = withLanguage(path);
   if (push) history.pushState(null, "", address);
   else history.replaceState(null, "", address);
 }
 
-/** The address of the analysis board on `start` (.mbp text) after `moves`, shown at move `ply`. */
+/** The address of the analysis board on `start` (.mbp text) after `moves`, shown at move `ply`.
+ * @param {string} start @param {string[]} moves */
 export function analysisAddress(start, moves = [], ply = moves.length) {
   return "/analysis/#" + encodeURIComponent(JSON.stringify({ start, moves, ply }));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The game screen's panels drawn from a view (game_view.js): the player cards, the turn line,
 // an opponent's offer, the action buttons and the move list. They write the page and read
 // nothing back; game_screen.js decides what they are given.
@@ -7,20 +8,26 @@ import { SHAPES } from "./game_view.js";
 import { nameOf, resultText } from "./server_words.js";
 import { clockWords } from "./clock.js";
 import { t, tn } from "./i18n.js";
+/** @import { Line } from "./connection.js" */
+/** @import { View } from "./game_view.js" */
+/** @import { Player } from "./socket.js" */
 
 /** The player cards; `solverSeat` is the solver's seat in a game against it (never online or away:
- * it lives on the server), else null. */
+ * it lives on the server), else null. @param {View} view @param {number | null} solverSeat */
 export function renderPlayers(view, solverSeat = null) {
   const { state } = view;
   for (const seat of [1, 2]) {
     const card = $(`player-${seat}`);
+    /** @type {Partial<Player>} */
     const found = (state.players || []).find((p) => p.seat === seat) || {};
     const you = state.you === seat;
     const solver = seat === solverSeat;
-    card.querySelector(".name").textContent = nameOf(state, seat) + (you ? " " + t("(you)") : "");
-    card.querySelector(".score").textContent = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
-    const presence = solver ? "" : { connected: t("online"), away: t("away"), open: t("seat open") }[found.presence] || "";
-    card.querySelector(".presence").textContent = you ? "" : presence;
+    /** @type {Element} */ (card.querySelector(".name")).textContent = nameOf(state, seat) + (you ? " " + t("(you)") : "");
+    /** @type {Element} */ (card.querySelector(".score")).textContent = tn("{count} point", "{count} points",
+      state.scores?.[seat - 1] ?? 0);
+    const presence = solver ? "" : /** @type {Record<string, string>} */ ({ connected: t("online"), away: t("away"),
+      open: t("seat open") })[/** @type {string} */ (found.presence)] || "";
+    /** @type {Element} */ (card.querySelector(".presence")).textContent = you ? "" : presence;
     card.classList.toggle("to-move", view.playing && state.to_move === seat);
     card.classList.toggle("away", !solver && found.presence === "away");
     const points = tn("{count} point", "{count} points", state.scores?.[seat - 1] ?? 0);
@@ -45,6 +52,7 @@ export function renderPlayers(view, solverSeat = null) {
 /**
  * The turn line: whose turn, the clock, the result; `note` (a refusal, a hint) after it. `lineUp`
  * says whether the line to the server is up: while it is down, moves wait, and the line says so.
+ * @param {View} view @param {string} note @param {boolean} lineUp
  */
 export function renderTurn(view, note, lineUp) {
   const { state } = view;
@@ -56,9 +64,11 @@ export function renderTurn(view, note, lineUp) {
   } else if (view.pending) {
     words = lineUp ? t("Your move is on its way…") : waitingMove();
   } else if (view.yourTurn) {
-    words = joined(t("Your turn {you}: pick a tile, then its twin.", { you: SHAPES[state.you - 1] }), clockWords(state));
+    words = joined(t("Your turn {you}: pick a tile, then its twin.", { you: SHAPES[/** @type {number} */ (state.you) - 1] }),
+      clockWords(state));
   } else {
-    words = joined(t("{name} {shape} to move.", { name: nameOf(state, state.to_move), shape: SHAPES[state.to_move - 1] }), clockWords(state));
+    const mover = /** @type {number} */ (state.to_move); // someone moves while the game is played
+    words = joined(t("{name} {shape} to move.", { name: nameOf(state, mover), shape: SHAPES[mover - 1] }), clockWords(state));
   }
   if (!lineUp && view.playing && !view.pending && view.you !== "spectator") {
     words += " " + t("The line to the server is down: moves are sent when it is back.");
@@ -68,7 +78,7 @@ export function renderTurn(view, note, lineUp) {
   $("turn").classList.toggle("finished", state.status === "finished");
 }
 
-/** Whole sentences one after another. */
+/** Whole sentences one after another. @param {...string} sentences */
 function joined(...sentences) {
   return sentences.filter(Boolean).join(" ");
 }
@@ -78,37 +88,42 @@ export function waitingMove() {
   return t("Your move waits for the line to the server: it is sent as soon as the line is back.");
 }
 
+/** @param {View} view */
 export function renderOffer(view) {
   const { state } = view;
   const offers = state.offers || {};
   const player = state.you === 1 || state.you === 2;
-  const opponent = player ? 3 - state.you : null;
+  const opponent = player ? 3 - /** @type {number} */ (state.you) : null;
   let text = "";
   if (player && offers.takeback === opponent && view.playing) {
-    text = t("{opponent} asks to take back their last move. Allow it?", { opponent: nameOf(state, opponent) });
+    text = t("{opponent} asks to take back their last move. Allow it?",
+      { opponent: nameOf(state, /** @type {number} */ (opponent)) });
   } else if (player && offers.rematch === opponent && !state.rematch) {
-    text = t("{opponent} offers a rematch: the same deal, sides swapped. Play it?", { opponent: nameOf(state, opponent) });
+    text = t("{opponent} offers a rematch: the same deal, sides swapped. Play it?",
+      { opponent: nameOf(state, /** @type {number} */ (opponent)) });
   }
   $("offer").hidden = !text;
   $("offer").dataset.kind = offers.takeback === opponent ? "takeback" : "rematch";
   $("offer-text").textContent = text;
 }
 
-/** The buttons that fit the state; `refusedTakeback` is the ply whose takeback the opponent refused. */
+/** The buttons that fit the state; `refusedTakeback` is the ply whose takeback the opponent refused.
+ * @param {View} view @param {number | null} refusedTakeback */
 export function renderActions(view, refusedTakeback) {
   const { state } = view;
   const player = state.you === 1 || state.you === 2;
   const offers = state.offers || {};
   const lastMine = view.history.length > 0 && view.history[view.history.length - 1].mover === state.you;
+  /** @param {string} id @param {boolean} visible */
   const show = (id, visible, enabled = true) => {
     $(id).hidden = !visible;
-    $(id).disabled = !enabled;
+    /** @type {HTMLButtonElement} */ ($(id)).disabled = !enabled;
   };
   show("takeback", player && view.playing && lastMine,
     offers.takeback !== state.you && refusedTakeback !== view.history.length);
   $("takeback").textContent = offers.takeback === state.you ? t("Take back asked…") : t("Take back (T)");
-  const unplayed = ["aborted", "expired"].includes(state.result?.reason);
-  const opponentOffered = player && offers.rematch === 3 - state.you; // the offer box answers that one
+  const unplayed = ["aborted", "expired"].includes(/** @type {string} */ (state.result?.reason));
+  const opponentOffered = player && offers.rematch === 3 - /** @type {number} */ (state.you); // the offer box answers that one
   show("rematch", player && state.status === "finished" && !unplayed && !state.rematch && !opponentOffered,
     offers.rematch !== state.you);
   $("rematch").textContent = offers.rematch === state.you ? t("Rematch offered…") : t("Rematch");
@@ -117,6 +132,7 @@ export function renderActions(view, refusedTakeback) {
   show("leave", true);
 }
 
+/** @param {View} view */
 export function renderMoves(view) {
   const list = $("moves");
   const items = view.history.map((entry, index) => {
@@ -137,7 +153,7 @@ export function scrollToNewest() {
 // The status line at the top right: the state of the line to the server in words, a shape that
 // says it as well as the colour does, and `data-state` for tests and styles.
 
-/** Show the line of `socket` (a GameSocket), or "Not in a game" for null. */
+/** Show the line of `socket` (a GameSocket), or "Not in a game" for null. @param {{line: Line} | null} socket */
 export function renderLine(socket) {
   let words;
   let mark;
@@ -160,7 +176,7 @@ export function renderLine(socket) {
     else [words, mark, kind] = [t("Connecting…"), "○", "quiet"];
   }
   $("link-text").textContent = words;
-  document.querySelector(".link-mark").textContent = mark;
+  /** @type {Element} */ (document.querySelector(".link-mark")).textContent = mark;
   $("link").dataset.kind = kind;
   $("link").dataset.state = socket?.line.state || "none";
 }

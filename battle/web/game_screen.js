@@ -1,3 +1,4 @@
+// @ts-check
 // The game screen: one game through one GameSocket, as a player (host, joiner, a seat held in
 // this browser) or a spectator. It turns the player's clicks and keys into the socket's
 // messages and the socket's news into the screen; the server checks every action, and the
@@ -23,15 +24,21 @@ import {
 import { t } from "./i18n.js";
 import { refusalText } from "./server_words.js";
 import { renderPar } from "./par_panel.js";
+/** @import { Router } from "./app.js" */
+/** @import { View } from "./game_view.js" */
+/** @import { Seat } from "./seats.js" */
+/** @import { Message, State } from "./socket.js" */
 
 export class GameScreen {
-  /** @param app the router: `go(path)`, `showHome(message)` */
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.element = $("game");
     this.socket = null;
     this.purpose = null; // "host", "join", "watch", "resume"
+    /** @type {string | null} */
     this.code = null;
+    /** @type {number | null} */
     this.selected = null;
     this.view = null;
     this.note = "";
@@ -42,7 +49,7 @@ export class GameScreen {
     this.board = new BoardView($("board"), (cell) => this.pick(cell));
     this.invite = new InvitePanel();
     this.names = new NamePanel((name) => {
-      const sent = this.socket.nameSeat(name);
+      const sent = /** @type {GameSocket} */ (this.socket).nameSeat(name);
       if (!sent) this.say(t("Not connected: try again when the connection is back."));
       return sent;
     });
@@ -54,7 +61,8 @@ export class GameScreen {
     setInterval(() => this.tick(), 250); // the clock's seconds and the line's countdown
   }
 
-  /** Open a game: `opening` is the first game message, or `seat` a seat this browser holds. */
+  /** Open a game: `opening` is the first game message, or `seat` a seat this browser holds.
+   * @param {string} purpose @param {{opening?: Message | null, seat?: Seat | null, code?: string | null}} options */
   show(purpose, { opening = null, seat = null, code = null }) {
     this.leave();
     this.purpose = purpose;
@@ -96,6 +104,7 @@ export class GameScreen {
 
   // -- the socket's news ------------------------------------------------------------------
 
+  /** @param {GameSocket} socket @param {Message} message */
   heard(socket, message) {
     if (socket !== this.socket) return;
     switch (message.type) {
@@ -129,7 +138,7 @@ export class GameScreen {
         keepGroup(message.group); // a reload connects straight to the group that holds the game
         break;
       case "state":
-        setClock(message);
+        setClock(/** @type {State} */ (message));
         if (socket.seat?.token && location.pathname !== `/play/${message.game}`) {
           setAddress(`/play/${message.game}`);
         }
@@ -150,18 +159,20 @@ export class GameScreen {
   }
 
   /** What asks a refused hint or review once more when its retry_after has passed (null for the
-   * solver's move: the server asks for it again). */
+   * solver's move: the server asks for it again). @param {string} what */
   askAgain(what) {
-    const socket = this.socket;
+    const socket = /** @type {GameSocket} */ (this.socket);
     if (what === "hint") return () => socket === this.socket && this.askHint();
     if (what === "review") return () => socket === this.socket && socket.askReview();
     return null;
   }
 
   /** A refusal in words; true when it ends the game screen (the home screen says it). */
+  /** @param {GameSocket} socket @param {Message} message */
   refused(socket, message) {
     const ref = message.ref || {};
     const code = this.code ? formatCode(this.code.slice(0, 8)) : ""; // a link's secret begins with its code
+    /** @type {Record<string, string>} */
     const words = {
       not_found: ref.type === "watch" ? t("No game has the watch code {code}. Check the link.", { code })
         : t("No game has the invite code {code}. Check the link, or ask your friend for a new one.", { code }),
@@ -196,6 +207,7 @@ export class GameScreen {
 
   // -- the player's input -----------------------------------------------------------------
 
+  /** @param {number} cell */
   pick(cell) {
     const view = this.view;
     if (!view) return;
@@ -213,7 +225,7 @@ export class GameScreen {
     } else if (this.selected !== null && kind === view.position.cells[this.selected] && view.free.has(cell)) {
       const move = moveName(this.selected < cell ? [this.selected, cell] : [cell, this.selected]);
       this.selected = null;
-      this.socket.play(move);
+      /** @type {GameSocket} */ (this.socket).play(move);
       this.note = "";
     } else if (view.playable.has(cell)) {
       this.selected = cell;
@@ -225,11 +237,13 @@ export class GameScreen {
     this.render();
   }
 
-  /** Send with `act(socket)`; when the line is down nothing goes, and the turn line says so. */
+  /** Send with `act(socket)`; when the line is down nothing goes, and the turn line says so.
+   * @param {(socket: GameSocket) => boolean} act */
   send(act) {
-    if (!act(this.socket)) this.say(t("Not connected: try again when the connection is back."));
+    if (!act(/** @type {GameSocket} */ (this.socket))) this.say(t("Not connected: try again when the connection is back."));
   }
 
+  /** @param {boolean} accept */
   answerOffer(accept) {
     if ($("offer").hidden) return;
     if ($("offer").dataset.kind === "takeback") this.send((socket) => socket.answerTakeback(accept));
@@ -256,20 +270,23 @@ export class GameScreen {
     $("board").addEventListener("contextmenu", (event) => {
       if (this.showOpening(event.target)) event.preventDefault();
     });
-    $("resign").addEventListener("click", () => $("confirm").showModal());
-    $("confirm-no").addEventListener("click", () => $("confirm").close());
+    $("resign").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("confirm")).showModal());
+    $("confirm-no").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("confirm")).close());
     $("confirm-yes").addEventListener("click", () => {
-      $("confirm").close();
+      /** @type {HTMLDialogElement} */ ($("confirm")).close();
       this.send((socket) => socket.resign());
     });
   }
 
+  /** @param {KeyboardEvent} event */
   shortcut(event) {
     if (this.purpose === null || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || $("confirm").open) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(/** @type {Element} */ (event.target).tagName)
+      || /** @type {HTMLDialogElement} */ ($("confirm")).open) return;
     const key = event.key.toLowerCase();
-    if (key === "t" && !$("takeback").hidden && !$("takeback").disabled) this.send((socket) => socket.requestTakeback());
-    else if (key === "h" && !$("hint").hidden && !$("hint").disabled) this.askHint();
+    if (key === "t" && !$("takeback").hidden && !/** @type {HTMLButtonElement} */ ($("takeback")).disabled) {
+      this.send((socket) => socket.requestTakeback());
+    } else if (key === "h" && !$("hint").hidden && !/** @type {HTMLButtonElement} */ ($("hint")).disabled) this.askHint();
     else if (key === "y") this.answerOffer(true);
     else if (key === "n") this.answerOffer(false);
     else if (key === "escape" && this.selected !== null) {
@@ -280,7 +297,7 @@ export class GameScreen {
   }
 
   /** In a game against the solver, on the player's turn: what taking the pointed tile's pair opens
-   * (with the picked tile, or its one twin); true when it said something. */
+   * (with the picked tile, or its one twin); true when it said something. @param {any} target an event's */
   showOpening(target) {
     const view = this.view;
     const element = target.closest?.(".cell");
@@ -303,7 +320,7 @@ export class GameScreen {
     this.render();
   }
 
-  /** A note after the turn line (a refusal, a line that is down). */
+  /** A note after the turn line (a refusal, a line that is down). @param {string} words */
   say(words) {
     this.note = words;
     this.render();
@@ -313,7 +330,7 @@ export class GameScreen {
 
   render() {
     if (this.purpose === null) return;
-    const socket = this.socket;
+    const socket = /** @type {GameSocket} */ (this.socket);
     renderLine(socket);
     const state = socket.state;
     if (!state) {
@@ -325,7 +342,7 @@ export class GameScreen {
     try {
       view = deriveView(state, socket.pending.length);
     } catch (error) {
-      notice(t("The server's game does not read here: {message}", { message: error.message }));
+      notice(t("The server's game does not read here: {message}", { message: /** @type {Error} */ (error).message }));
       return;
     }
     this.follow(this.shown, state);
@@ -348,6 +365,7 @@ export class GameScreen {
     renderSolverPanel(view, socket);
     renderPar(view, socket.par);
     if (this.openingPly !== view.history.length) {
+      /** @type {number} */
       this.openingPly = view.history.length;
       $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");
     }
@@ -357,7 +375,8 @@ export class GameScreen {
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over
     $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));
-    $("review-game").hidden = state.status !== "finished" || ["aborted", "expired"].includes(state.result?.reason)
+    $("review-game").hidden = state.status !== "finished"
+      || ["aborted", "expired"].includes(/** @type {string} */ (state.result?.reason))
       || view.history.length === 0;
     $("alerts").hidden = view.you === "spectator";
     renderMoves(view);
@@ -371,20 +390,23 @@ export class GameScreen {
     document.body.dataset.game = state.game;
   }
 
-  /** The note after the turn line: in a game against the solver, what its move waits for first. */
+  /** The note after the turn line: in a game against the solver, what its move waits for first.
+   * @param {View} view */
   turnNote(view) {
-    const solver = this.socket.solver;
+    const socket = /** @type {GameSocket} */ (this.socket);
+    const solver = socket.solver;
     const solversTurn = solver && view.playing && view.state.to_move === solver.seat;
-    const wait = secondsUntil(this.socket.thinkingUntil);
+    const wait = secondsUntil(socket.thinkingUntil);
     // while the line is down, the turn line says so and nothing of the solver, whose news cannot come
-    const thinking = solversTurn && !this.socket.refusal && this.lineUp()
-      ? thinkingWords(this.socket.thinking, wait, this.socket.thinkingAhead) : "";
-    document.body.dataset.solver = solversTurn ? String(this.socket.thinking ?? "") : "";
+    const thinking = solversTurn && !socket.refusal && this.lineUp()
+      ? thinkingWords(socket.thinking, wait, socket.thinkingAhead) : "";
+    document.body.dataset.solver = solversTurn ? String(socket.thinking ?? "") : "";
     return [thinking, this.retry.words(), this.note].filter(Boolean).join(" ");
   }
 
   /** What changed from `before` to `state` that the screen answers: news for a player who looks
-   * elsewhere, notes that no longer fit (a game's end, a rematch), a takeback the opponent refused. */
+   * elsewhere, notes that no longer fit (a game's end, a rematch), a takeback the opponent refused.
+   * @param {State | null} before @param {State} state */
   follow(before, state) {
     const told = news(before, state, state.you, nameOf);
     if (told) this.alerts.tell(told);

@@ -1,3 +1,4 @@
+// @ts-check
 // The home screen: host a game, join or watch one by its code, or go back to a game this
 // browser holds a seat in. It starts nothing itself: hosting hands the `create` message to
 // the app (socket.js builds it), and a code becomes an address (/join/CODE, /watch/CODE) the app routes.
@@ -10,9 +11,11 @@ import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
 import { LobbyPanel } from "./lobby_panel.js";
 import { DailyPanel } from "./daily_panel.js";
+/** @import { Form } from "./dom.js" */
+/** @import { Router } from "./app.js" */
 
 export class HomeScreen {
-  /** @param app the router: `go(path)`, `openGame(purpose, options)` */
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.element = $("home");
@@ -24,7 +27,7 @@ export class HomeScreen {
   show(message = "") {
     this.element.hidden = false;
     notice(message);
-    const form = $("host-form");
+    const form = /** @type {Form} */ ($("host-form"));
     form.elements.name.value = storedName();
     this.listGames();
     this.lobby.start();
@@ -67,41 +70,42 @@ export class HomeScreen {
   wire() {
     $("host-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      const form = event.target.elements;
+      const form = /** @type {Form} */ (event.target).elements;
       const name = form.name.value.trim();
       keepName(name);
       const deal = dealOf(form);
       if (deal === null) return;
-      const build = event.submitter?.value === "lobby" ? openings.challenge : openings.create;
+      const build = /** @type {HTMLButtonElement | null} */ (event.submitter)?.value === "lobby"
+        ? openings.challenge : openings.create;
       const opening = build({
         deal, first: form.first.value, moveSeconds: Number(form.move_seconds.value) || null, name,
       });
       setAddress("/", true);
       this.app.openGame("host", { opening });
     });
-    $("host-form").elements.number.addEventListener("input", () => {
-      $("host-form").elements.deal.value = "number";
+    /** @type {Form} */ ($("host-form")).elements.number.addEventListener("input", () => {
+      /** @type {Form} */ ($("host-form")).elements.deal.value = "number";
     });
     $("solver-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      const form = event.target.elements;
+      const form = /** @type {Form} */ (event.target).elements;
       const deal = dealOf(form);
       if (deal === null) return;
       const opening = openings.solverGame({ level: form.level.value, deal, first: form.first.value, name: storedName() });
       setAddress("/", true);
       this.app.openGame("solver", { opening });
     });
-    $("solver-form").elements.number.addEventListener("input", () => {
-      $("solver-form").elements.deal.value = "number";
+    /** @type {Form} */ ($("solver-form")).elements.number.addEventListener("input", () => {
+      /** @type {Form} */ ($("solver-form")).elements.deal.value = "number";
     });
     $("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      const purpose = event.submitter?.value || "join";
+      const purpose = /** @type {HTMLButtonElement | null} */ (event.submitter)?.value || "join";
       let code;
       try {
-        code = normaliseCode(event.target.elements.code.value);
+        code = normaliseCode(/** @type {Form} */ (event.target).elements.code.value);
       } catch (error) {
-        notice(error.message);
+        notice(/** @type {Error} */ (error).message);
         return;
       }
       this.app.go(`/${purpose}/${formatCode(code)}`);
@@ -110,7 +114,8 @@ export class HomeScreen {
 }
 
 /** A form's deal as the protocol has it: random, a number, the deal of the day or a fair one (a
- * catalogued deal within 2 points of even); null, said in the notice, for a number that does not read. */
+ * catalogued deal within 2 points of even); null, said in the notice, for a number that does not read.
+ * @param {Form["elements"]} form */
 function dealOf(form) {
   const kind = form.deal.value;
   if (kind === "daily") return { daily: true };

@@ -1,14 +1,18 @@
+// @ts-check
 // The page's words in the reader's language: the game's gettext catalogue, which the game
 // server serves as JSON (/locale/de.json). English is the text in the code; a language the
 // server has no catalogue for, or a catalogue that does not load, leaves the page English.
 
+/** @typedef {(n: number) => number} Rule */
+/** @type {Record<string, string | string[]>} */
 let messages = {};
+/** @type {Rule} */
 let pluralIndex = (n) => (n === 1 ? 0 : 1); // English: "nplurals=2; plural=(n != 1);"
 
 /** The first of `?lang=`, then the browser's languages, that the server has words for. */
 export async function loadLanguage(wanted = navigator.languages || [navigator.language]) {
   const asked = new URLSearchParams(location.search).get("lang");
-  const codes = [asked, ...wanted].filter(Boolean).map((code) => code.toLowerCase().split("-")[0]);
+  const codes = [asked, ...wanted].filter(Boolean).map((code) => /** @type {string} */ (code).toLowerCase().split("-")[0]);
   for (const code of codes) {
     if (code === "en") return "en";
     if (!/^[a-z]{2,3}$/.test(code)) continue;
@@ -27,14 +31,16 @@ export async function loadLanguage(wanted = navigator.languages || [navigator.la
   return "en";
 }
 
-/** `text` in the reader's language, with `{name}` filled from `values`. */
+/** `text` in the reader's language, with `{name}` filled from `values`.
+ * @param {string} text @param {Record<string, unknown>} values */
 export function t(text, values = {}) {
   const found = messages[text];
   return fill(typeof found === "string" && found ? found : text, values);
 }
 
 /** The form of a count (`{count}` filled) the catalogue's `Plural-Forms` picks: two for English and
- * German, one for Japanese, three for Polish and Russian. */
+ * German, one for Japanese, three for Polish and Russian.
+ * @param {string} singular @param {string} plural @param {number} count @param {Record<string, unknown>} values */
 export function tn(singular, plural, count, values = {}) {
   const forms = messages[singular];
   let chosen = count === 1 ? singular : plural;
@@ -48,6 +54,7 @@ export function tn(singular, plural, count, values = {}) {
 
 const TOKEN = /\s*(\d+|n|\?|:|\|\||&&|==|!=|<=|>=|[<>%*/+\-!()])/y;
 const BINARY = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]];
+/** @type {Record<string, (a: number, b: number) => number>} */
 const APPLY = {
   "||": (a, b) => +(a || b), "&&": (a, b) => +(a && b), "==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b),
   "<": (a, b) => +(a < b), ">": (a, b) => +(a > b), "<=": (a, b) => +(a <= b), ">=": (a, b) => +(a >= b),
@@ -59,11 +66,14 @@ const APPLY = {
  * The `plural=` expression of a catalogue's `Plural-Forms` header ("nplurals=3; plural=(n%10==1 &&
  * n%100!=11 ? 0 : ...);") as a function of n, read by a small parser of C's integer expressions
  * (never eval): an expression it cannot read gives English's rule.
+ * @param {string} header @returns {Rule}
  */
 export function pluralRule(header) {
   const found = /plural\s*=\s*([^;]+)/.exec(header);
+  /** @type {Rule} */
   const english = (n) => (n === 1 ? 0 : 1);
   if (!found) return english;
+  /** @type {string[]} */
   const tokens = [];
   TOKEN.lastIndex = 0;
   const text = found[1].trim();
@@ -74,10 +84,11 @@ export function pluralRule(header) {
   }
   let at = 0;
   const peek = () => tokens[at];
-  const take = (want) => {
+  const take = (/** @type {string} */ want) => {
     if (tokens[at] !== want) throw new Error(`expected ${want}`);
     at += 1;
   };
+  /** @returns {Rule} */
   function primary() {
     const token = tokens[at++];
     if (token === "n") return (n) => n;
@@ -87,6 +98,7 @@ export function pluralRule(header) {
     if (/^\d+$/.test(token || "")) { const value = Number(token); return () => value; }
     throw new Error(`unexpected ${token}`);
   }
+  /** @param {number} level @returns {Rule} */
   function binary(level) {
     if (level === BINARY.length) return primary();
     let left = binary(level + 1);
@@ -97,6 +109,7 @@ export function pluralRule(header) {
     }
     return left;
   }
+  /** @returns {Rule} */
   function ternary() {
     const test = binary(0);
     if (peek() !== "?") return test;
@@ -114,18 +127,20 @@ export function pluralRule(header) {
   }
 }
 
+/** @param {string} text @param {Record<string, unknown>} values */
 function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
 const ATTRIBUTES = ["placeholder", "aria-label", "title"];
 
-/** Every text and read attribute of the page (index.html, in English) in the reader's language. */
+/** Every text and read attribute of the page (index.html, in English) in the reader's language. @param {Document} root */
 export function translatePage(root) {
   const walker = root.createTreeWalker(root.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.nodeValue.replace(/\s+/g, " ").trim();
-    if (text && messages[text]) node.nodeValue = node.nodeValue.replace(node.nodeValue.trim(), t(text));
+    const value = /** @type {string} */ (node.nodeValue); // a text node's value is a string
+    const text = value.replace(/\s+/g, " ").trim();
+    if (text && messages[text]) node.nodeValue = value.replace(value.trim(), t(text));
   }
   for (const element of root.querySelectorAll(ATTRIBUTES.map((name) => `[${name}]`).join(","))) {
     for (const name of ATTRIBUTES) {

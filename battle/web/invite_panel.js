@@ -1,3 +1,4 @@
+// @ts-check
 // The invite card while a game waits for its second player: the link to send, its codes, Copy
 // link and, where the browser has the Web Share API (phones), Share; what Copy link did is said
 // in the card, and goes when the card goes (the friend joined).
@@ -14,8 +15,9 @@
 import { $ } from "./dom.js";
 import { formatCode } from "./codes.js";
 import { t } from "./i18n.js";
+/** @import { View } from "./game_view.js" */
 
-/** Whether a URL's host names this machine only (a link to it is dead on a friend's machine). */
+/** Whether a URL's host names this machine only (a link to it is dead on a friend's machine). @param {string} url */
 export function isLoopbackUrl(url) {
   let host;
   try {
@@ -26,7 +28,8 @@ export function isLoopbackUrl(url) {
   return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The link a friend opens: `/join/CODE` on `shareUrl`, else on this page's own address. */
+/** The link a friend opens: `/join/CODE` on `shareUrl`, else on this page's own address.
+ * @param {string | null} shareUrl @param {string} code */
 export function friendLink(shareUrl, code, purpose = "join") {
   return `${shareUrl || location.origin}/${purpose}/${formatCode(code)}`;
 }
@@ -37,7 +40,7 @@ export class InvitePanel {
     $("share-link").addEventListener("click", () => this.share());
   }
 
-  /** @param shareUrl the server's address for friends, or null */
+  /** @param {View & {offered: boolean}} view @param {string | null} shareUrl the server's address for friends, or null */
   render(view, shareUrl) {
     const { state } = view;
     const show = state.status === "waiting" && state.you !== "spectator" && Boolean(state.invite);
@@ -49,14 +52,15 @@ export class InvitePanel {
     $("invite-words").textContent = view.offered
       ? t("Offered in the lobby: anyone on the home page may take it. Or send this link to a friend; the game starts when one of them opens it:")
       : t("Send this link to your friend; the game starts when they open it:");
-    const link = friendLink(shareUrl, state.invite_secret || state.invite); // the secret: a link nobody can guess
+    // the secret: a link nobody can guess
+    const link = friendLink(shareUrl, /** @type {string} */ (state.invite_secret || state.invite));
     if ($("invite-link").textContent !== link) {
       $("invite-link").textContent = link;
-      $("invite-link").href = link;
+      /** @type {HTMLAnchorElement} */ ($("invite-link")).href = link;
     }
     $("invite-here-only").hidden = !isLoopbackUrl(link);
     $("share-link").hidden = typeof navigator.share !== "function";
-    $("invite-code").textContent = formatCode(state.invite);
+    $("invite-code").textContent = formatCode(/** @type {string} */ (state.invite));
     $("watch-code").textContent = formatCode(state.watch || "");
   }
 
@@ -65,7 +69,7 @@ export class InvitePanel {
     this.say("");
   }
 
-  /** What Copy link did, in the card under its buttons. */
+  /** What Copy link did, in the card under its buttons. @param {string} words */
   say(words) {
     $("invite-said").textContent = words;
     $("invite-said").hidden = !words;
@@ -87,7 +91,7 @@ export class InvitePanel {
     this.copyByHand(link);
   }
 
-  /** Without the clipboard API: a selected text area copied inside the click, else the link selected. */
+  /** Without the clipboard API: a selected text area copied inside the click, else the link selected. @param {string} link */
   copyByHand(link) {
     const area = document.createElement("textarea");
     area.value = link;
@@ -110,8 +114,9 @@ export class InvitePanel {
     }
     const range = document.createRange();
     range.selectNodeContents($("invite-link"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
+    const selection = /** @type {Selection} */ (getSelection()); // null only in a hidden frame
+    selection.removeAllRanges();
+    selection.addRange(range);
     this.say(t("The link is selected: copy it with Ctrl+C (or long-press on a phone)."));
   }
 

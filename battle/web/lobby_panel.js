@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby on the home screen: the open challenges anyone may take and the games being played,
 // kept live while the home screen shows. It follows the lobby on a line of its own (socket.js's
 // LobbySocket, which follows an `elsewhere` to the process that keeps the lobby): the server sends
@@ -10,17 +11,27 @@ import { $ } from "./dom.js";
 import { LobbySocket } from "./socket.js";
 import { refusalText, shownName } from "./server_words.js";
 import { t, tn } from "./i18n.js";
+/** @import { Router } from "./app.js" */
+/** @import { Message } from "./socket.js" */
+
+/** An open challenge and a game being played, as the lobby lists them (docs/protocol.md, `lobby`).
+ * @typedef {{code: string, name: string, deal_kind: string, deal: number | null, first: string,
+ *   move_seconds: number | null, opened: number}} Challenge
+ * @typedef {{watch: string, players: string[], started: number}} Game */
 
 const MOST_SHOWN = 50; // the server's part shown (lobby.LobbyLimits.shown): a copy never holds more
 
 export class LobbyPanel {
-  /** @param app the router: `go(path)` */
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.socket = null;
+    /** @type {Map<string, Challenge>} */
     this.challenges = new Map(); // invite code -> entry
+    /** @type {Map<string, Game>} */
     this.games = new Map(); // watch code -> entry
     this.more = { challenges: 0, games: 0 };
+    /** @type {Challenge[]} */
     this.further = []; // challenges past the part told to every follower, as `lobby_page` last said
     this.heard = false;
     this.refusal = ""; // why the server refused to list the lobby, in words
@@ -53,12 +64,13 @@ export class LobbyPanel {
     socket.close("");
   }
 
+  /** @param {Message} message */
   receive(message) {
     if (message.type === "lobby") {
       this.heard = true;
-      this.challenges = new Map(message.challenges.map((entry) => [entry.code, entry]));
+      this.challenges = new Map(message.challenges.map((/** @type {Challenge} */ entry) => [entry.code, entry]));
       this.further = [];
-      this.games = new Map(message.games.map((entry) => [entry.watch, entry]));
+      this.games = new Map(message.games.map((/** @type {Game} */ entry) => [entry.watch, entry]));
     } else if (message.type === "error") {
       this.refusal = refusalText(message);
       this.stop(); // the server's limit: the home page's next showing asks again
@@ -66,7 +78,7 @@ export class LobbyPanel {
       return;
     } else if (message.type === "lobby_page") {
       const listed = new Set([...this.challenges.keys(), ...this.further.map((entry) => entry.code)]);
-      this.further.push(...message.challenges.filter((entry) => !listed.has(entry.code)));
+      this.further.push(...message.challenges.filter((/** @type {Challenge} */ entry) => !listed.has(entry.code)));
       this.render();
       return;
     } else if (message.type === "lobby_news") {
@@ -104,6 +116,7 @@ export class LobbyPanel {
     $("challenge-more").textContent = tn("{count} more challenge is open.", "{count} more challenges are open.", left);
   }
 
+  /** @param {Challenge} entry */
   challengeItem(entry) {
     const item = document.createElement("li");
     const button = document.createElement("button");
@@ -141,7 +154,7 @@ export class LobbyPanel {
   }
 }
 
-/** A challenge's deal, who moves first and the time per move, in a sentence. */
+/** A challenge's deal, who moves first and the time per move, in a sentence. @param {Challenge} entry @param {string} name */
 export function challengeTerms(entry, name) {
   const deal = entry.deal_kind === "number" ? t("Deal {number}", { number: entry.deal })
     : entry.deal_kind === "position" ? t("A given position") : t("A random deal");
@@ -150,6 +163,7 @@ export function challengeTerms(entry, name) {
   return t("{deal}; {first}; {time}.", { deal, first, time: timeWords(entry.move_seconds) });
 }
 
+/** @param {number | null} seconds */
 function timeWords(seconds) {
   if (!seconds) return t("no time limit");
   if (seconds % 86400 === 0) return tn("{count} day a move", "{count} days a move", seconds / 86400);

@@ -1,3 +1,4 @@
+// @ts-check
 // The joiner's name, asked beside the board: a friend's link opens the game at once (the board is
 // what the friend came for), and a browser that never gave a name is asked for one in a card of
 // the game screen, once. Until it is given the player is "Player 2" (or 1) on both sides; the
@@ -7,15 +8,17 @@
 import { $ } from "./dom.js";
 import { cleanName, keepName, nameAsked } from "./seats.js";
 import { t } from "./i18n.js";
+/** @import { Form } from "./dom.js" */
+/** @import { View } from "./game_view.js" */
 
 export class NamePanel {
-  /** @param give (name) sends the name to the server; false when the line is down */
+  /** @param {(name: string) => boolean} give sends the name to the server; false when the line is down */
   constructor(give) {
     this.give = give;
     this.wanted = false;
     $("name-ask").addEventListener("submit", (event) => {
       event.preventDefault();
-      this.answer(cleanName($("name-ask").elements.name.value));
+      this.answer(cleanName(/** @type {Form} */ ($("name-ask")).elements.name.value));
     });
     $("name-ask-skip").addEventListener("click", () => this.answer(""));
   }
@@ -24,11 +27,12 @@ export class NamePanel {
    * first state, so the board below it on a phone never moves when that state comes. */
   open() {
     this.wanted = !nameAsked();
-    $("name-ask").elements.name.value = "";
+    /** @type {Form} */ ($("name-ask")).elements.name.value = "";
     $("name-ask-until").textContent = "";
     $("name-ask").hidden = !this.wanted;
   }
 
+  /** @param {string} name */
   answer(name) {
     if (name && !this.give(name)) return; // the line is down: the card stays, the turn line says why
     keepName(name);
@@ -36,7 +40,8 @@ export class NamePanel {
     $("name-ask").hidden = true;
   }
 
-  /** Shown to a player of a friend's game not over, seated without a name, whose browser has none yet. */
+  /** Shown to a player of a friend's game not over, seated without a name, whose browser has none yet.
+   * @param {View} view @param {boolean} solverGame */
   render(view, solverGame) {
     const { state } = view;
     const seat = state.you;

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished game's par on the game screen: the final margin of the player who moves first under
 // perfect play, and each player's result against it (as the window's result card says them), from
 // the server's `par_result`. A deal no catalogue knows is worked out by the server's solver while
@@ -8,12 +9,15 @@ import { nameOf } from "./game_view.js";
 import { t, tn } from "./i18n.js";
 import { parsePosition } from "./rules.js";
 import { signed } from "./server_words.js";
+/** @import { View } from "./game_view.js" */
+/** @import { Message, State } from "./socket.js" */
 
-/** Show the par card for a finished, played game whose par news says something; hide it otherwise. */
+/** Show the par card for a finished, played game whose par news says something; hide it otherwise.
+ * @param {View} view @param {Message | null} par */
 export function renderPar(view, par) {
   const state = view.state;
   const played = state.status === "finished" && (state.moves || []).length > 0
-    && !["aborted", "expired"].includes(state.result?.reason);
+    && !["aborted", "expired"].includes(/** @type {string} */ (state.result?.reason));
   const card = $("par-card");
   if (!played || !par || par.game !== state.game || par.status === "none") {
     card.hidden = true;
@@ -23,7 +27,7 @@ export function renderPar(view, par) {
   card.hidden = false;
 }
 
-/** The par news in words, as of now. */
+/** The par news in words, as of now. @param {State} state @param {Message} par */
 export function parText(state, par) {
   if (par.status === "known") return knownText(state, par.value);
   if (par.status === "working") {
@@ -43,6 +47,7 @@ export function parText(state, par) {
   return t("Par: not worked out yet: the server's solver has as many pars waiting as it takes.") + " " + again;
 }
 
+/** @param {State} state @param {number} value */
 function knownText(state, value) {
   const first = parsePosition(state.start).toMove;
   const firstName = nameOf(state, first);
@@ -55,7 +60,7 @@ function knownText(state, value) {
 }
 
 /** ``words``, then what the search has proved so far when the news says it: the least the first
- * mover's final margin can be. */
+ * mover's final margin can be. @param {State} state @param {Message} par @param {string} words */
 function withLeast(state, par, words) {
   const value = par.at_least;
   if (value === null || value === undefined) return words;
@@ -65,6 +70,7 @@ function withLeast(state, par, words) {
   return `${words} ${least}`;
 }
 
+/** @param {number} difference */
 function againstWords(difference) {
   if (difference === 0) return t("on par");
   const count = Math.abs(difference);
@@ -73,6 +79,7 @@ function againstWords(difference) {
     : tn("{count} point worse than par", "{count} points worse than par", count);
 }
 
+/** @param {number | null} [seconds] */
 function againIn(seconds) {
   const wait = Math.max(1, Math.ceil(seconds ?? 60));
   if (wait < 120) return tn("The page asks again in {count} second.", "The page asks again in {count} seconds.", wait);

@@ -1,3 +1,4 @@
+// @ts-check
 // The puzzles: the shipped set, solved against the server (`puzzle_open`, `puzzle_move`,
 // `puzzle_reveal` in docs/protocol.md), which checks every move, so the page never holds a
 // puzzle's line before the attempt is over. The next puzzle comes near this browser's puzzle
@@ -17,21 +18,29 @@ import { freeCells, kindValue, moveName, parseMove, playableCells, replay } from
 import { renderLine } from "./game_panels.js";
 import { refusalText } from "./server_words.js";
 import { t, tn } from "./i18n.js";
+/** @import { Router } from "./app.js" */
+/** @import { Message } from "./socket.js" */
+
+/** This browser's puzzle rating and streaks.
+ * @typedef {{rating: number, deviation: number, streak: number, best_streak: number, attempts: number}} Standing */
 
 const PUZZLE_ID = /^[0-9a-f]{10}$/;
 
-/** Whether `text` reads as a puzzle's id (ten hex digits). */
+/** Whether `text` reads as a puzzle's id (ten hex digits). @param {string | null} text */
 export function isPuzzleId(text) {
   return PUZZLE_ID.test(text || "");
 }
 
+/** @type {() => Record<string, string>} */
 const THEME_WORDS = () => ({ tempo: t("tempo"), blockade: t("blockade"), sacrifice: t("sacrifice") });
 
+/** @param {number} side */
 function sideName(side) {
   return t("Player {player}", { player: side });
 }
 
-/** What a wrong move loses, as the window says it: "e4-g7 (6) loses 8 points and turns a win into a draw." */
+/** What a wrong move loses, as the window says it: "e4-g7 (6) loses 8 points and turns a win into a draw."
+ * @param {Message} judged */
 export function wrongWords(judged) {
   const values = { move: judged.move, points: judged.points };
   const turn = `${judged.result_before}:${judged.result_after}`;
@@ -50,7 +59,8 @@ export function wrongWords(judged) {
   return tn("{move} ({points}) loses {count} point.", "{move} ({points}) loses {count} points.", judged.loss, values);
 }
 
-/** Why the server refused a puzzle request, in a sentence (the game's refusals in server_words.js). */
+/** Why the server refused a puzzle request, in a sentence (the game's refusals in server_words.js).
+ * @param {Message} error */
 export function puzzleRefusal(error) {
   const params = error.params || {};
   const count = Number(params.count) || 0;
@@ -71,16 +81,28 @@ export function puzzleRefusal(error) {
   return refusalText(error, null);
 }
 
+/** @param {{rating: number, deviation: number}} rating */
 function ratingWords(rating) {
   return `${Math.round(rating.rating)} ± ${Math.round(2 * rating.deviation)}`;
 }
 
 export class PuzzleScreen {
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.element = $("puzzles");
     this.socket = null;
+    // the attempt's fields that reset() sets, declared for the type checker
+    /** @type {string[]} */
+    this.moves;
+    /** @type {number} */
+    this.step;
+    /** @type {number | null} */
+    this.selected;
+    /** @type {boolean} */
+    this.pending;
     this.reset();
+    /** @type {Standing | null} */
     this.standing = null;
     this.shownCount = 0; // puzzles shown since the screen opened, on the body for the tests to wait for
     this.board = new BoardView($("puzzle-board"), (cell) => this.pick(cell));
@@ -92,7 +114,9 @@ export class PuzzleScreen {
     this.moves = []; // played from the start: the moves found and the replies
     this.step = 0;
     this.selected = null;
+    /** @type {{judged: Message, refutation?: string | null} | null} */
     this.wrong = null; // {judged, refutation: undefined while searched, null for none, else a move}
+    /** @type {Record<string, any> | null} */
     this.change = null; // the attempt's rating change, once decided
     this.confirming = false; // "Show solution" pressed once on an undecided attempt: the next press shows it
     this.over = null; // the puzzle_solution
@@ -101,7 +125,7 @@ export class PuzzleScreen {
     this.refusal = ""; // why the server refused the last request, in a sentence
   }
 
-  /** Open puzzle `id` (null: the next one near this browser's rating). */
+  /** Open puzzle `id` (null: the next one near this browser's rating). @param {string | null} id */
   show(id = null) {
     this.element.hidden = false;
     this.open(id);
@@ -113,16 +137,19 @@ export class PuzzleScreen {
     this.socket = null;
   }
 
+  /** @param {string | null} id */
   open(id) {
     this.reset();
     notice("");
     const opening = !this.socket;
     if (opening) this.socket = new PuzzleSocket({ listener: (socket, heard) => this.heard(socket, heard) });
-    this.socket.openPuzzle(deviceKey(), id, $("puzzle-theme").value || null);
-    if (opening) this.socket.start();
+    const socket = /** @type {PuzzleSocket} */ (this.socket);
+    socket.openPuzzle(deviceKey(), id, /** @type {HTMLSelectElement} */ ($("puzzle-theme")).value || null);
+    if (opening) socket.start();
     this.render();
   }
 
+  /** @param {PuzzleSocket} socket @param {Message} message */
   heard(socket, message) {
     if (socket !== this.socket) return;
     if (message.type === "puzzle_shown") {
@@ -137,7 +164,7 @@ export class PuzzleScreen {
     } else if (message.type === "puzzle_judged" && message.puzzle === this.shown?.puzzle) {
       this.judged(message);
     } else if (message.type === "puzzle_refutation" && this.wrong?.judged.move === message.move) {
-      this.wrong.refutation = message.refutation;
+      /** @type {NonNullable<typeof this.wrong>} */ (this.wrong).refutation = message.refutation;
     } else if (message.type === "puzzle_solution" && message.puzzle === this.shown?.puzzle) {
       this.over = message;
       this.wrong = null;
@@ -151,6 +178,7 @@ export class PuzzleScreen {
     this.render();
   }
 
+  /** @param {Message} message */
   judged(message) {
     this.pending = false;
     if (message.finished) this.solved = message.solved;
@@ -164,6 +192,7 @@ export class PuzzleScreen {
     }
   }
 
+  /** @param {Record<string, any>} change */
   decided(change) {
     this.change = change;
     const standing = this.standing || { best_streak: 0, attempts: 0 };
@@ -174,11 +203,12 @@ export class PuzzleScreen {
   }
 
   position() {
-    return replay(this.shown.position, this.moves);
+    return replay(/** @type {Message} */ (this.shown).position, this.moves);
   }
 
   // -- the player's input -----------------------------------------------------------------
 
+  /** @param {number} cell */
   pick(cell) {
     if (!this.shown || this.over || this.pending) return;
     if (this.wrong) {
@@ -193,7 +223,7 @@ export class PuzzleScreen {
       const move = moveName(this.selected < cell ? [this.selected, cell] : [cell, this.selected]);
       this.selected = null;
       this.pending = true;
-      this.socket.tryMove(move);
+      /** @type {PuzzleSocket} */ (this.socket).tryMove(move);
     } else if (playable.has(cell)) this.selected = cell;
     this.render();
   }
@@ -214,7 +244,7 @@ export class PuzzleScreen {
         return;
       }
       this.confirming = false;
-      this.socket.reveal();
+      /** @type {PuzzleSocket} */ (this.socket).reveal();
     });
     $("puzzle-next").addEventListener("click", () => {
       setAddress("/puzzles/", true);
@@ -236,8 +266,8 @@ export class PuzzleScreen {
         rating: ratingWords(this.standing), streak: this.standing.streak, best: this.standing.best_streak,
       })
       : "";
-    $("puzzle-retry").disabled = !this.wrong || Boolean(this.over);
-    $("puzzle-reveal").disabled = !shown || Boolean(this.over) || this.pending;
+    /** @type {HTMLButtonElement} */ ($("puzzle-retry")).disabled = !this.wrong || Boolean(this.over);
+    /** @type {HTMLButtonElement} */ ($("puzzle-reveal")).disabled = !shown || Boolean(this.over) || this.pending;
     $("puzzle-reveal").textContent = this.confirming && !this.change ? t("Yes, show it") : t("Show solution");
     if (!shown) {
       $("puzzle-status").textContent = this.refusal || t("Looking for a puzzle…");
@@ -246,14 +276,15 @@ export class PuzzleScreen {
       document.body.dataset.puzzle = "";
       return;
     }
-    const link = $("puzzle-link");
+    const link = /** @type {HTMLAnchorElement} */ ($("puzzle-link"));
     link.href = withLanguage(`/puzzles/${shown.puzzle}`);
     link.textContent = `${location.origin}/puzzles/${shown.puzzle}`;
     const themes = THEME_WORDS();
     $("puzzle-about").textContent = [
       t("Puzzle {id}, rated {rating} for you.", { id: shown.puzzle, rating: Math.round(shown.rating) }),
       tn("{count} move to find", "{count} moves to find", shown.length) + ".",
-      shown.themes.length ? t("Themes: {join}.", { join: shown.themes.map((name) => themes[name] || name).join(", ") })
+      shown.themes.length
+        ? t("Themes: {join}.", { join: shown.themes.map((/** @type {string} */ name) => themes[name] || name).join(", ") })
         : t("No particular theme."),
     ].join(" ");
     const change = this.change;
@@ -274,7 +305,7 @@ export class PuzzleScreen {
     let lastMove = this.moves.length ? parseMove(this.moves[this.moves.length - 1]) : null;
     let twins = new Set();
     if (this.wrong) {
-      const move = parseMove(this.wrong.judged.move);
+      const move = /** @type {number[]} */ (parseMove(this.wrong.judged.move));
       const cells = position.cells.slice();
       cells[move[0]] = -1;
       cells[move[1]] = -1;
@@ -284,7 +315,7 @@ export class PuzzleScreen {
     } else if (this.selected !== null) {
       const playable = playableCells(position);
       twins = new Set([...playable].filter(
-        (cell) => cell !== this.selected && position.cells[cell] === position.cells[this.selected]));
+        (cell) => cell !== this.selected && position.cells[cell] === position.cells[/** @type {number} */ (this.selected)]));
     }
     this.board.render({
       cells: shownPosition.cells, free: new Set(freeCells(shownPosition)), playable: playableCells(shownPosition),
@@ -294,7 +325,7 @@ export class PuzzleScreen {
   }
 
   renderStatus() {
-    const shown = this.shown;
+    const shown = /** @type {Message} */ (this.shown); // rendered once shown
     let status;
     let phase;
     if (this.over) {
@@ -309,7 +340,7 @@ export class PuzzleScreen {
       if (refutation === undefined) status += " " + t("Looking for the refutation…");
       else if (refutation) {
         const after = replay(shown.position, [...this.moves, judged.move]);
-        const points = kindValue(after.cells[parseMove(refutation)[0]]);
+        const points = kindValue(after.cells[/** @type {number[]} */ (parseMove(refutation))[0]]);
         status += " " + t("Refutation: {what} replies {move_name} ({points}).", {
           what: sideName(3 - shown.to_move), move_name: refutation, points,
         });
@@ -323,7 +354,8 @@ export class PuzzleScreen {
       if (this.step && last) {
         const before = replay(shown.position, this.moves.slice(0, -1));
         status = t("{what} replies {move_name} ({points}).", {
-          what: sideName(3 - shown.to_move), move_name: last, points: kindValue(before.cells[parseMove(last)[0]]),
+          what: sideName(3 - shown.to_move), move_name: last,
+          points: kindValue(before.cells[/** @type {number[]} */ (parseMove(last))[0]]),
         }) + " " + status;
       }
       phase = `step${this.step}`;

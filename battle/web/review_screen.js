@@ -1,3 +1,4 @@
+// @ts-check
 // A finished game's review at its own address (/review/ID, a link to share): queued on the
 // server's solver pool behind every waiting move, hint and analysis, it shows its place while
 // it waits and then what `mahjong-battle review` gives with its default search a move (the same
@@ -12,8 +13,18 @@ import { RetryClock, withAhead } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
+/** @import { Router } from "./app.js" */
+/** @import { Message } from "./socket.js" */
 
+/** A review's report (docs/protocol.md, `review_result`) and a move of it.
+ * @typedef {{number: number, player: number, move: string, loss: number, class: string, best_moves: string[]}} Move
+ * @typedef {{players: string[], nodes_per_move: number | null, eval: number[], turning_points: Move[], moves: Move[],
+ *   summary: {player: number, accuracy: number | null, points_lost: number, average_loss: number | null,
+ *   counts: Record<string, number>}[]}} Report */
+
+/** @param {string} name */
 function classWords(name) {
+  /** @type {Record<string, string>} */
   const words = {
     best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"),
   };
@@ -21,15 +32,18 @@ function classWords(name) {
 }
 
 export class ReviewScreen {
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.element = $("review");
     this.socket = null;
     this.review = null;
+    /** @type {Message | null} */
     this.news = null;
     this.retry = new RetryClock(() => this.render()); // a refusal, counted down to asking again
   }
 
+  /** @param {string} review */
   show(review) {
     this.hide();
     this.element.hidden = false;
@@ -37,7 +51,7 @@ export class ReviewScreen {
     this.review = review;
     this.news = null;
     this.retry.clear();
-    $("review-link").href = $("review-link").textContent = `${location.origin}/review/${review}`;
+    /** @type {HTMLAnchorElement} */ ($("review-link")).href = $("review-link").textContent = `${location.origin}/review/${review}`;
     this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
     this.socket.getReview(review);
     this.socket.start();
@@ -51,11 +65,12 @@ export class ReviewScreen {
     this.socket = null;
   }
 
+  /** @param {SolverSocket} socket @param {Message} message */
   heard(socket, message) {
     if (socket !== this.socket) return;
     if (message.type === "review_result" && message.review === this.review) this.news = message;
     else if (message.type === "solver_refused" && message.what === "review") {
-      this.retry.hold(message, () => socket === this.socket && socket.getReview(this.review));
+      this.retry.hold(message, () => socket === this.socket && socket.getReview(/** @type {string} */ (this.review)));
     }
     this.render();
   }
@@ -79,6 +94,7 @@ export class ReviewScreen {
     if (report) this.renderReport(report);
   }
 
+  /** @param {Report} report */
   renderReport(report) {
     const headings = [...document.querySelectorAll(".review-summary thead th")].map((th) => th.textContent);
     const names = report.players.map(shownName);
@@ -138,14 +154,15 @@ export class ReviewScreen {
     $("review-moves").replaceChildren(...moves);
   }
 
-  /** The evaluation graph: player 1's projected final margin before the first move and after each. */
+  /** The evaluation graph: player 1's projected final margin before the first move and after each.
+   * @param {number[]} values */
   renderGraph(values) {
     const svg = $("review-graph");
     const width = 600;
     const height = 160;
     const most = Math.max(5, ...values.map(Math.abs));
-    const x = (index) => (values.length > 1 ? (index * width) / (values.length - 1) : 0);
-    const y = (value) => height / 2 - (value * (height / 2 - 6)) / most;
+    const x = (/** @type {number} */ index) => (values.length > 1 ? (index * width) / (values.length - 1) : 0);
+    const y = (/** @type {number} */ value) => height / 2 - (value * (height / 2 - 6)) / most;
     const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.innerHTML = `<line class="zero" x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}"></line>`

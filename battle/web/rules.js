@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of Mahjong Battle for the page: tiles, cells, moves in notation, a position
 // read from the server's `.mbp` text, free tiles, legal pairs, points and the end.
 //
@@ -17,19 +18,22 @@ export const SUITS = "mps";
 export const SUIT_NAMES = { m: "characters", p: "circles", s: "bamboo" };
 export const LETTERS = "abcdefghijkl";
 
+/** A position: `cells` (column-major kinds, EMPTY for none), the seat `toMove` (1 or 2), both `scores`.
+ * @typedef {{cells: number[], toMove: number, scores: number[]}} Position */
+
 // -- tiles --------------------------------------------------------------------------------
 
-/** The two-character name of a kind (0-26): "5p"; ".." for an empty cell. */
+/** The two-character name of a kind (0-26): "5p"; ".." for an empty cell. @param {number} kind */
 export function kindName(kind) {
   return kind === EMPTY ? ".." : `${(kind % 9) + 1}${SUITS[Math.floor(kind / 9)]}`;
 }
 
-/** Points a pair of this kind scores: its face value, 1 to 9. */
+/** Points a pair of this kind scores: its face value, 1 to 9. @param {number} kind */
 export function kindValue(kind) {
   return (kind % 9) + 1;
 }
 
-/** The kind of a tile name ("5p"), EMPTY for "..", or null for anything else. */
+/** The kind of a tile name ("5p"), EMPTY for "..", or null for anything else. @param {string} text */
 export function parseKind(text) {
   if (text === "..") return EMPTY;
   if (text.length !== 2 || !"123456789".includes(text[0]) || !SUITS.includes(text[1])) return null;
@@ -38,30 +42,33 @@ export function parseKind(text) {
 
 // -- cells and moves ----------------------------------------------------------------------
 
+/** @param {number} col @param {number} row */
 export function cellIndex(col, row) {
   return col * ROWS + row;
 }
 
+/** @param {number} cell */
 export function cellCol(cell) {
   return Math.floor(cell / ROWS);
 }
 
+/** @param {number} cell */
 export function cellRow(cell) {
   return cell % ROWS;
 }
 
-/** "a1" is the top-left cell, "l9" the bottom-right. */
+/** "a1" is the top-left cell, "l9" the bottom-right. @param {number} cell */
 export function cellName(cell) {
   return `${LETTERS[cellCol(cell)]}${cellRow(cell) + 1}`;
 }
 
-/** The cell of a name such as "c7", or null. */
+/** The cell of a name such as "c7", or null. @param {string} text */
 export function parseCell(text) {
   if (text.length !== 2 || !LETTERS.includes(text[0]) || !"123456789".includes(text[1])) return null;
   return cellIndex(LETTERS.indexOf(text[0]), Number(text[1]) - 1);
 }
 
-/** A move [a, b] with a < b, from "c1-c9", "c9 c1", ...; null if it is not two different cells. */
+/** A move [a, b] with a < b, from "c1-c9", "c9 c1", ...; null if it is not two different cells. @param {string} text */
 export function parseMove(text) {
   const parts = text.replace(/-/g, " ").trim().split(/\s+/);
   if (parts.length !== 2) return null;
@@ -71,6 +78,7 @@ export function parseMove(text) {
   return a < b ? [a, b] : [b, a];
 }
 
+/** @param {number[]} move */
 export function moveName(move) {
   return `${cellName(move[0])}-${cellName(move[1])}`;
 }
@@ -80,10 +88,14 @@ export function moveName(move) {
 /**
  * A position from `.mbp` text: {cells (column-major kinds), toMove, scores}.
  * Throws an Error naming the line for text that is not a position.
+ * @param {string} text @returns {Position}
  */
 export function parsePosition(text) {
+  /** @type {number | null} */
   let toMove = null;
+  /** @type {number[] | null} */
   let scores = null;
+  /** @type {(number | null)[][]} */
   const rows = [];
   text.split("\n").forEach((raw, index) => {
     const line = raw.split("#")[0].trim();
@@ -111,7 +123,8 @@ export function parsePosition(text) {
   return { cells, toMove, scores };
 }
 
-/** The top and bottom row of a column's tiles; top > bottom when it is empty. */
+/** The top and bottom row of a column's tiles; top > bottom when it is empty.
+ * @param {Position} position @param {number} col */
 export function columnRun(position, col) {
   let top = 0;
   while (top < ROWS && position.cells[cellIndex(col, top)] === EMPTY) top++;
@@ -120,7 +133,7 @@ export function columnRun(position, col) {
   return [top, bottom];
 }
 
-/** Every free cell (the top-most or bottom-most tile of its column), in board order. */
+/** Every free cell (the top-most or bottom-most tile of its column), in board order. @param {Position} position */
 export function freeCells(position) {
   const free = [];
   for (let col = 0; col < COLS; col++) {
@@ -132,7 +145,8 @@ export function freeCells(position) {
   return free;
 }
 
-/** Every pair of identical free tiles, in board order; three or four free copies give every choice of two. */
+/** Every pair of identical free tiles, in board order; three or four free copies give every choice of two.
+ * @param {Position} position */
 export function legalMoves(position) {
   const free = freeCells(position);
   const moves = [];
@@ -145,7 +159,7 @@ export function legalMoves(position) {
   return moves;
 }
 
-/** Free cells whose kind has another free copy: the tiles that can be taken now. */
+/** Free cells whose kind has another free copy: the tiles that can be taken now. @param {Position} position */
 export function playableCells(position) {
   const cells = new Set();
   for (const [a, b] of legalMoves(position)) {
@@ -155,18 +169,20 @@ export function playableCells(position) {
   return cells;
 }
 
+/** @param {Position} position */
 export function isOver(position) {
   return legalMoves(position).length === 0;
 }
 
-/** Points the tiles left are worth if all of them are paired off. */
+/** Points the tiles left are worth if all of them are paired off. @param {Position} position */
 export function pointsOnBoard(position) {
   let sum = 0;
   for (const kind of position.cells) if (kind !== EMPTY) sum += kindValue(kind);
   return sum / 2;
 }
 
-/** Why a move is not allowed here, in the rules model's words; null when it is legal. */
+/** Why a move is not allowed here, in the rules model's words; null when it is legal.
+ * @param {Position} position @param {number[]} move */
 export function illegalReason(position, move) {
   const [a, b] = move;
   if (a === b) return "the two cells must differ";
@@ -181,7 +197,8 @@ export function illegalReason(position, move) {
   return null;
 }
 
-/** The position after `move` (a new object) and the points it scored; throws on an illegal move. */
+/** The position after `move` (a new object) and the points it scored; throws on an illegal move.
+ * @param {Position} position @param {number[]} move */
 export function play(position, move) {
   const reason = illegalReason(position, move);
   if (reason !== null) throw new Error(`${moveName(move)}: ${reason}`);
@@ -194,7 +211,7 @@ export function play(position, move) {
   return { position: { cells, toMove: 3 - position.toMove, scores }, points };
 }
 
-/** The position after the moves (notation strings) from the start text. */
+/** The position after the moves (notation strings) from the start text. @param {string} startText @param {string[]} moves */
 export function replay(startText, moves) {
   let position = parsePosition(startText);
   for (const text of moves) {
@@ -209,6 +226,7 @@ export function replay(startText, moves) {
  * What `move` opens for the next player (battle/rules/opens.py's what_opens): the cells it frees
  * and their kinds, the opponent's pairs that use a freed tile (every pair the move makes
  * available), and how many pairs the opponent has after it (0: the game ends).
+ * @param {Position} position @param {number[]} move
  */
 export function whatOpens(position, move) {
   const before = new Set(freeCells(position));
@@ -226,7 +244,7 @@ export function whatOpens(position, move) {
   };
 }
 
-/** The `.mbp` text of a position (parsePosition reads it back). */
+/** The `.mbp` text of a position (parsePosition reads it back). @param {Position} position */
 export function formatPosition(position) {
   const lines = [`to-move: ${position.toMove}`, `score: ${position.scores[0]} ${position.scores[1]}`];
   for (let row = 0; row < ROWS; row++) {

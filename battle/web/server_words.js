@@ -1,3 +1,4 @@
+// @ts-check
 // How the page words what the server states as facts: how a game ended (the `result` of a
 // `state`) and why a message was refused (an `error`'s `code` and `params`), in the reader's
 // language. The server's own `reason` is fixed English for logs and old clients; the page never
@@ -5,17 +6,19 @@
 // facts in battle/online/client/wording.py, with the same sentences of the catalogue.
 
 import { t, tn } from "./i18n.js";
+/** @import { Message, Result, State } from "./socket.js" */
 
 /** The six solver levels as the window names them (battle/rules/wording.py's "solver level" words). */
-/** A margin or a value as the page shows it, with its sign: +4, -2, 0. */
+/** A margin or a value as the page shows it, with its sign: +4, -2, 0. @param {number} value */
 export function signed(value) {
   return (value > 0 ? "+" : "") + value;
 }
 
 export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
 
-/** A solver level in the reader's language; an unknown one as given. */
+/** A solver level in the reader's language; an unknown one as given. @param {string} level */
 export function levelName(level) {
+  /** @type {Record<string, string>} */
   const names = {
     beginner: t("beginner"), casual: t("casual"), club: t("club"), expert: t("expert"), master: t("master"),
     perfect: t("perfect"),
@@ -23,7 +26,7 @@ export function levelName(level) {
   return names[level] || level;
 }
 
-/** The solver's name in the reader's language: "Solver (club)", "Solver (Verein)". */
+/** The solver's name in the reader's language: "Solver (club)", "Solver (Verein)". @param {string} level */
 export function solverName(level) {
   return t("Solver ({level})", { level: levelName(level) });
 }
@@ -32,28 +35,31 @@ const SOLVER_NAME = /^Solver \((\w+)\)$/;
 
 /** A name as shown: the solver's side, which a game and its record name "Solver (club)" in English
  * (battle/rules/wording.py's solver_name), in the reader's language, as the window's shown_name
- * does; any other name as given. */
+ * does; any other name as given. @param {string} name */
 export function shownName(name) {
   const level = SOLVER_NAME.exec(name)?.[1];
   return level && LEVELS.includes(level) ? solverName(level) : name;
 }
 
 /** A seat's name as the server has it (the solver's in the reader's language), else "Player 1" or
- * "Player 2" in the reader's language. */
+ * "Player 2" in the reader's language. @param {State} state @param {number} seat */
 export function nameOf(state, seat) {
   const found = (state.players || []).find((p) => p.seat === seat);
   return found?.name ? shownName(found.name) : t("Player {seat}", { seat });
 }
 
 /** The scores as a result reads them: the winner's first ("Bob wins 118-100"); for a draw, and for
- * a game without a winner, the reader's own first, seat order for a spectator. */
+ * a game without a winner, the reader's own first, seat order for a spectator.
+ * @param {number[]} scores @param {State["you"]} you @param {number | null} [winner] */
 function scoreText(scores, you, winner) {
   const first = winner === 1 || winner === 2 ? winner : you === 2 ? 2 : 1;
   return `${scores[first - 1]}-${scores[2 - first]}`;
 }
 
-/** One sentence for a finished game's `state`: "You resigned; Ann wins, 62-40.", "Bob wins 118-100 (by 18)." */
+/** One sentence for a finished game's `state`: "You resigned; Ann wins, 62-40.", "Bob wins 118-100 (by 18)."
+ * @param {State} state */
 export function resultText(state) {
+  /** @type {Partial<Result>} */
   const result = state.result || {};
   if (result.reason === "aborted") return t("The game was called off (by a player, or because nobody moved in time); it counts for nothing.");
   if (result.reason === "expired") return t("Nobody joined in time: the game expired and counts for nothing.");
@@ -84,8 +90,10 @@ export function resultText(state) {
   return t("{name} wins {score} (by {margin}).", { name: names.winner, score, margin });
 }
 
+/** @type {(params: Record<string, any>, key: string) => number} */
 const number = (params, key) => (typeof params[key] === "number" ? Math.round(params[key]) : 0);
 
+/** @type {Record<string, (p: Record<string, any>) => string>} */
 const NOT_ALLOWED = {
   own_seat: () => t("You hold the other seat of this game already."),
   abort_late: (p) => t("A game can be called off only before move {ply}; resign instead.", { ply: number(p, "ply") }),
@@ -106,7 +114,8 @@ const NOT_ALLOWED = {
   in_game: () => t("The lobby is followed on a line that is in no game."),
 };
 
-/** Why the server refused a message, in a sentence (`state` names the seat to move). */
+/** Why the server refused a message, in a sentence (`state` names the seat to move).
+ * @param {Message} error @param {State | null} [state] */
 export function refusalText(error, state) {
   const params = error.params || {};
   const why = params.why;

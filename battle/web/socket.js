@@ -1,3 +1,4 @@
+// @ts-check
 // The page's side of the protocol (docs/protocol.md), cut as lichess cuts its round socket:
 // every message the page sends is built here (the openings below, GameSocket's and
 // SolverSocket's methods), and every message the server sends is read by one entry of
@@ -13,13 +14,31 @@ import { Line } from "./connection.js";
 import { keepSeat } from "./seats.js";
 import { nameOf } from "./game_view.js";
 import { deviceKey } from "./device.js";
+/** @import { Seat } from "./seats.js" */
+
+// -- what the server sends (docs/protocol.md, "Server messages"), as far as the page reads it --
+
+/** A message, either way: its `type` says what else it holds.
+ * @typedef {{type: string, [field: string]: any}} Message */
+/** @typedef {(socket: any, message: Message) => void} Listener */
+/** @typedef {{seat: number, name: string | null, presence: string}} Player */
+/** @typedef {{winner: number | null, reason: string, scores: number[]}} Result */
+/** A game as `state` says it, with every `moved` since folded in (`afterMove`).
+ * @typedef {{type: string, game: string, you: number | "spectator", status: string, start: string, moves: string[],
+ *   to_move: number | null, scores: number[], players: Player[], result: Result | null, move_seconds: number | null,
+ *   deadline: number | null, seconds_left: number | null, offers: {rematch: number | null, takeback: number | null},
+ *   rematch: object | null, invite: string | null, invite_secret: string | null, watch: string}} State */
+/** A search's answer (`hint_result`, `analysis_result`).
+ * @typedef {{value: number, exact: boolean, depth: number, best_moves: string[], pv: string[], final_score: number[],
+ *   moves: {move: string, value: number, bound: string, points: number}[]}} Evaluation */
 
 const PROTOCOL_VERSION = 1;
 /** What every line sends when it has heard nothing for a while (connection.js): the server's `pong` says it is there. */
 const pingMessage = () => ({ type: "ping", t: Date.now() / 1000 });
 
 /** A line whose messages go to `socket.receive` and whose changes to its listener as `{type: "line"}`,
- * saying `greeting` on every open; nothing is resent when it comes back (a screen's, not a game's). */
+ * saying `greeting` on every open; nothing is resent when it comes back (a screen's, not a game's).
+ * @param {SolverSocket | LobbySocket} socket @param {string | undefined} url @param {() => unknown[]} greeting */
 function listenedLine(socket, url, greeting) {
   return new Line({
     url,
@@ -40,7 +59,8 @@ function newMoveId() {
   return "w" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The state after a `moved` message, or the same state when the move is out of order. */
+/** The state after a `moved` message, or the same state when the move is out of order.
+ * @param {State | null} state @param {Message} moved */
 export function afterMove(state, moved) {
   if (!state || !Array.isArray(state.moves) || moved.ply !== state.moves.length + 1) return state;
   return {
@@ -57,29 +77,36 @@ export function afterMove(state, moved) {
   };
 }
 
+/** A friend's game as a screen asks for it.
+ * @typedef {{deal: object, first: string, moveSeconds?: number | null, name?: string}} Terms */
+
 /** The first game message of a GameSocket, as the screens ask for a game. */
 export const openings = {
-  /** Host a friend's game: `deal` as the protocol has it, `first` creator/joiner/random. */
+  /** Host a friend's game: `deal` as the protocol has it, `first` creator/joiner/random. @param {Terms} terms */
   create({ deal, first, moveSeconds = null, name = "" }) {
+    /** @type {Message} */
     const opening = { type: "create", deal, first };
     if (moveSeconds) opening.move_seconds = moveSeconds;
     if (name) opening.name = name;
     return opening;
   },
-  /** Take the open seat of the game of invite code `code`. */
+  /** Take the open seat of the game of invite code `code`. @param {string} code */
   join(code, name = "") {
     return name ? { type: "join", code, name } : { type: "join", code };
   },
-  /** Follow the game of watch code `code`. */
+  /** Follow the game of watch code `code`. @param {string} code */
   watch(code) {
     return { type: "watch", code };
   },
-  /** A friend's game (`create`'s fields) listed in the lobby for anyone to take. */
+  /** A friend's game (`create`'s fields) listed in the lobby for anyone to take.
+   * @param {Terms} options @returns {Message} */
   challenge(options) {
     return { ...openings.create(options), type: "challenge" };
   },
-  /** A game against the solver at `level`. */
+  /** A game against the solver at `level`.
+   * @param {{level: string, deal: object, first: string, name?: string}} options */
   solverGame({ level, deal, first, name = "" }) {
+    /** @type {Message} */
     const opening = { type: "solver_game", level, deal, first };
     if (name) opening.name = name;
     return opening;
@@ -88,25 +115,40 @@ export const openings = {
 
 export class GameSocket {
   /**
-   * @param opening the first game message (`create`, `join`, `watch`); with `seat` the socket resumes it
-   * @param listener called with (socket, message) for every server message, and with {type: "line"} for
-   *   every change of the line
+   * @param {object} options
+   * @param {Message | null} [options.opening] the first game message (`create`, `join`, `watch`); with `seat`
+   *   the socket resumes it
+   * @param {Seat | null} [options.seat]
+   * @param {string} [options.name]
+   * @param {Listener} [options.listener] called with (socket, message) for every server message, and with
+   *   {type: "line"} for every change of the line
+   * @param {string} [options.url]
    */
   constructor({ opening = null, seat = null, name = "", listener = () => {}, url }) {
     this.opening = opening;
     this.seat = seat; // {token, game, seat, invite, watch, pending: [[id, move]...]}
     this.name = name;
     this.listener = listener;
+    /** @type {State | null} */
     this.state = null;
+    /** @type {string | null} */
     this.shareUrl = null; // welcome's address for friends' links, when the server knows a better one
+    /** @type {{seat: number, level: string, par: number | null} | null} */
     this.solver = null; // a game against the solver: {seat, level, par}
+    /** @type {number | null} */
     this.thinking = null; // where the solver's move stands: 0 thinks, 1, 2... its place in the queue
+    /** @type {number | null} */
     this.thinkingUntil = null; // when its address's solver time pays for it (ms), while it waits for it
+    /** @type {number | null} */
     this.thinkingAhead = null; // roughly the seconds of solver work ahead of it, while it waits in the queue
+    /** @type {Message | null} */
     this.hint = null; // the latest hint_result of this game
     this.hintAsked = false;
+    /** @type {Message | null} */
     this.refusal = null; // the latest solver_refused
+    /** @type {Message | null} */
     this.par = null; // the latest par_result of this game
+    /** @type {string | null} */
     this.parAsked = null; // the game whose par this connection asked for
     this.line = new Line({
       url,
@@ -126,6 +168,7 @@ export class GameSocket {
     this.line.start();
   }
 
+  /** @param {string} detail */
   close(detail) {
     this.line.close(detail);
   }
@@ -133,6 +176,7 @@ export class GameSocket {
   // -- what the page sends ----------------------------------------------------------------
 
   hello() {
+    /** @type {Message} */
     const hello = { type: "hello", version: PROTOCOL_VERSION };
     if (this.name) hello.name = this.name;
     return hello;
@@ -143,10 +187,10 @@ export class GameSocket {
     return this.opening;
   }
 
-  /** A move (notation); it stays pending, and is sent again, until the server acknowledges it. */
+  /** A move (notation); it stays pending, and is sent again, until the server acknowledges it. @param {string} move */
   play(move) {
     const id = newMoveId();
-    this.seat.pending = [...this.pending, [id, move]];
+    /** @type {Seat} */ (this.seat).pending = [...this.pending, [id, move]];
     this.remember();
     this.line.send({ type: "move", move, id });
     return id;
@@ -161,6 +205,7 @@ export class GameSocket {
   resign() { return this.line.send({ type: "resign" }); }
   abort() { return this.line.send({ type: "abort" }); }
   requestTakeback() { return this.line.send({ type: "takeback_request" }); }
+  /** @param {boolean} accept */
   answerTakeback(accept) { return this.line.send({ type: "takeback_answer", accept }); }
   offerRematch() { return this.line.send({ type: "rematch_offer" }); }
   askRecord() { return this.line.send({ type: "record" }); }
@@ -169,12 +214,14 @@ export class GameSocket {
     this.hintAsked = this.line.send({ type: "hint" });
     return this.hintAsked;
   }
+  /** @param {boolean} accept */
   answerRematch(accept) { return this.line.send({ type: accept ? "rematch_accept" : "rematch_decline" }); }
-  /** Name this browser's seat, taken without a name (the server names a seat once). */
+  /** Name this browser's seat, taken without a name (the server names a seat once). @param {string} name */
   nameSeat(name) { return this.line.send({ type: "name", name }); }
 
   // -- what the server sends --------------------------------------------------------------
 
+  /** @param {Message} message */
   receive(message) {
     const handler = handlers[message.type];
     const fatal = handler ? handler(this, message) : false;
@@ -190,6 +237,7 @@ export class GameSocket {
 /**
  * What each server message does to the socket; true when it refuses the opening for good. A type
  * the page does not know is left alone (the server may add messages within a version).
+ * @type {Record<string, (socket: GameSocket, message: Message) => boolean>}
  */
 const handlers = {
   welcome(socket, message) {
@@ -235,16 +283,16 @@ const handlers = {
     return false;
   },
   state(socket, message) {
-    socket.state = message;
+    socket.state = /** @type {State} */ (message);
     const seat = socket.seat;
     if (seat?.token) {
       seat.game = message.game;
       seat.watch = message.watch || seat.watch;
       seat.status = message.status;
-      const other = (message.players || []).find((p) => p.seat !== message.you && p.presence !== "open");
+      const other = (message.players || []).find((/** @type {Player} */ p) => p.seat !== message.you && p.presence !== "open");
       // kept as the server names it (the home list words the solver's in its reader's language);
       // "Player 2" for a nameless one
-      seat.opponent = other ? other.name || nameOf(message, other.seat) : null;
+      seat.opponent = other ? other.name || nameOf(/** @type {State} */ (message), other.seat) : null;
       socket.remember();
     }
     if (socket.line.state !== "connected") {
@@ -307,17 +355,18 @@ const handlers = {
 };
 
 /** Ask for the par of `game`'s deal: the server answers with its news (and works it out when no
- * catalogue knows it), so the game's end can show it. */
+ * catalogue knows it), so the game's end can show it. @param {GameSocket} socket @param {string} game */
 function askPar(socket, game) {
   if (socket.line.send({ type: "par" })) socket.parAsked = game;
 }
 
+/** @param {GameSocket} socket @param {Message} message */
 function takeSeat(socket, message) {
   socket.seat = {
     token: message.token, game: message.game, seat: message.seat, pending: [],
     invite: socket.opening?.type === "join" ? socket.opening.code : message.invite || null,
     watch: message.watch || null, hosted: message.type === "created",
-    solver: message.type === "solver_created" ? socket.opening.level : null,
+    solver: message.type === "solver_created" ? /** @type {Message} */ (socket.opening).level : null,
     // offered in the lobby: the invite card says anyone may take it (kept with the seat for a reload)
     offered: message.type === "created" && socket.opening?.type === "challenge",
   };
@@ -334,34 +383,40 @@ function takeSeat(socket, message) {
  * `daily_table`, `my_stats_result`) from its listener.
  */
 export class SolverSocket {
+  /** @param {{listener: Listener, url?: string}} options */
   constructor({ listener, url }) {
     this.listener = listener;
+    /** @type {Message | null} */
     this.standing = null; // the request the screen stands on, asked again on every open
     this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, this.standing].filter(Boolean));
   }
 
   start() { this.line.start(); }
+  /** @param {string} detail */
   close(detail) { this.line.close(detail); }
 
-  /** Analyse `position` (.mbp text); every answer carries `id`. Before `start`, the first open asks it. */
+  /** Analyse `position` (.mbp text); every answer carries `id`. Before `start`, the first open asks it.
+   * @param {string} id @param {string} position */
   analyse(id, position) { return this.ask({ type: "analyse", id, position }); }
   /** Stop the analysis: the board shows a position it does not analyse (being edited). */
   stopAnalysis() {
     this.standing = null;
     return this.line.state !== "resting" && this.line.send({ type: "analyse_stop" });
   }
-  /** Show review `review` (its news comes as it changes). */
+  /** Show review `review` (its news comes as it changes). @param {string} review */
   getReview(review) { return this.ask({ type: "review_get", review }); }
-  /** The deal of the day, its par and the day's table, this browser's rows marked (`daily_table`). */
+  /** The deal of the day, its par and the day's table, this browser's rows marked (`daily_table`). @param {string} device */
   daily(device) { return this.ask({ type: "daily", device }); }
-  /** The statistics of the games filed under this browser's device key (`my_stats_result`). */
+  /** The statistics of the games filed under this browser's device key (`my_stats_result`). @param {string} device */
   myStats(device) { return this.ask({ type: "my_stats", device }); }
 
+  /** @param {Message} message */
   ask(message) {
     this.standing = message;
     return this.line.send(message);
   }
 
+  /** @param {Message} message */
   receive(message) {
     if (message.type === "welcome") this.line.connected();
     this.listener(this, message);
@@ -374,17 +429,20 @@ export class SolverSocket {
  * (lobby_panel.js) hears the rest: `lobby`, `lobby_news`, `lobby_page`, `error`.
  */
 export class LobbySocket {
+  /** @param {{listener: Listener, url?: string}} options */
   constructor({ listener, url }) {
     this.listener = listener;
     this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }]);
   }
 
   start() { this.line.start(); }
+  /** @param {string} detail */
   close(detail) { this.line.close(detail); }
   get state() { return this.line.state; }
-  /** The open challenges from place `start` on, past the part told to every follower. */
+  /** The open challenges from place `start` on, past the part told to every follower. @param {number} start */
   page(start) { return this.line.send({ type: "lobby_page", start }); }
 
+  /** @param {Message} message */
   receive(message) {
     if (message.type === "lobby") this.line.connected();
     if (message.type === "elsewhere") {
@@ -402,15 +460,19 @@ export class LobbySocket {
  * (`puzzle_shown`, `puzzle_judged`, `puzzle_refutation`, `puzzle_solution`) from its listener.
  */
 export class PuzzleSocket extends SolverSocket {
-  /** Open puzzle `puzzle` (null: the next one near the device's rating, of `theme` when given). */
+  /** Open puzzle `puzzle` (null: the next one near the device's rating, of `theme` when given).
+   * @param {string} device @param {string | null} puzzle @param {string | null} theme */
   openPuzzle(device, puzzle = null, theme = null) {
+    /** @type {Message} */
     const message = { type: "puzzle_open", device };
     if (puzzle) message.puzzle = puzzle;
     else if (theme) message.theme = theme;
     return this.ask(message);
   }
-  /** The puzzle shown is the one a line that comes back reopens (not another near the rating). */
+  /** The puzzle shown is the one a line that comes back reopens (not another near the rating).
+   * @param {string} device @param {string} puzzle */
   keepPuzzle(device, puzzle) { this.standing = { type: "puzzle_open", device, puzzle }; }
+  /** @param {string} move */
   tryMove(move) { return this.line.send({ type: "puzzle_move", move }); }
   reveal() { return this.line.send({ type: "puzzle_reveal" }); }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A game against the solver on the game screen: the solver's card (its level, the deal's par,
 // the hint with its evaluation and best line, labelled exact or estimate as the window labels
 // them), what the solver is doing (thinking, or its place in the queue), and the solver's
@@ -9,10 +10,14 @@ import { t, tn } from "./i18n.js";
 import { cellName, kindName, kindValue, moveName } from "./rules.js";
 import { tileWords } from "./tile_words.js";
 import { levelName, signed } from "./server_words.js";
+/** @import { View } from "./game_view.js" */
+/** @import { whatOpens } from "./rules.js" */
+/** @import { Evaluation, GameSocket, Message, State } from "./socket.js" */
 
 /** Where the solver's work stands, for the turn line; "" when it is not the solver's turn. `wait`:
  * the seconds left until its address's solver time pays for it (null when it does not wait for it);
- * `ahead`: roughly the seconds of other players' solver work before it (null when not known). */
+ * `ahead`: roughly the seconds of other players' solver work before it (null when not known).
+ * @param {number | null} [place] @param {number | null} wait @param {number | null} ahead */
 export function thinkingWords(place, wait = null, ahead = null) {
   if (place === null || place === undefined) return t("The solver is about to move.");
   if (place === 0) return t("The solver thinks…");
@@ -24,32 +29,34 @@ export function thinkingWords(place, wait = null, ahead = null) {
 }
 
 /** A sentence of work waiting in the queue, and after it roughly the seconds of other players'
- * solver work before it (`ahead`; nothing more when it is not known). */
+ * solver work before it (`ahead`; nothing more when it is not known). @param {string} queued @param {number | null} ahead */
 export function withAhead(queued, ahead = null) {
   if (!ahead) return queued;
   return queued + " " + tn("Other players' solver work ahead of it: about {count} second.",
     "Other players' solver work ahead of it: about {count} seconds.", ahead);
 }
 
-/** Whole seconds left until `until` (a time in ms), at least 1 while it is not past. */
+/** Whole seconds left until `until` (a time in ms), at least 1 while it is not past. @param {number | null} until */
 export function secondsUntil(until) {
   return until ? Math.max(1, Math.ceil((until - Date.now()) / 1000)) : null;
 }
 
 /** Why solver work was refused and what waits, in words; `seconds`: those left until it is asked
- * again (counted down by the screen, which asks again itself; the server asks for a move). */
+ * again (counted down by the screen, which asks again itself; the server asks for a move).
+ * @param {Message} refusal */
 export function refusalWords(refusal, seconds = Math.ceil(refusal.retry_after ?? 0)) {
   const move = refusal.what === "move";
   const again = !refusal.retry_after ? ""
     : move ? tn("The solver asks for its move again in {count} second.",
       "The solver asks for its move again in {count} seconds.", seconds)
       : tn("Asking again in {count} second.", "Asking again in {count} seconds.", seconds);
-  const full = {
+  const full = /** @type {Record<string, string>} */ ({
     move: t("The solver has as many moves waiting as it takes."),
     review: t("The solver has as many reviews waiting as it takes."),
-  }[refusal.what] || t("The solver has as many hints and analyses waiting as it takes.");
+  })[refusal.what] || t("The solver has as many hints and analyses waiting as it takes.");
   const yours = refusal.what === "review" ? t("Your address has as many reviews waiting as it may.")
     : t("Your address has as many hints and analyses waiting as it may.");
+  /** @type {Record<string, string>} */
   const why = {
     budget: t("The solver time of your address is spent for now."),
     busy: full,
@@ -77,26 +84,30 @@ export function refusalWords(refusal, seconds = Math.ceil(refusal.retry_after ??
  * it counts, and `again` (the screen asks once more) when its `retry_after` has passed.
  */
 export class RetryClock {
+  /** @param {() => void} render */
   constructor(render) {
     this.render = render;
+    /** @type {Message | null} */
     this.refusal = null;
+    /** @type {number | null} */
     this.until = null;
     this.timer = null;
   }
 
-  /** Hold `refusal` (a solver_refused); with `again`, its retry_after counts down to it. */
+  /** Hold `refusal` (a solver_refused); with `again`, its retry_after counts down to it.
+   * @param {Message} refusal @param {(() => void) | null} again */
   hold(refusal, again = null) {
     this.clear();
     this.refusal = refusal;
     if (!refusal.retry_after) return;
     this.until = Date.now() + refusal.retry_after * 1000;
     this.timer = setInterval(() => {
-      if (Date.now() >= this.until) {
+      if (Date.now() >= /** @type {number} */ (this.until)) {
         if (again) {
           this.clear();
           again();
         } else {
-          clearInterval(this.timer); // the server asks again itself: its news follows
+          clearInterval(/** @type {number} */ (this.timer)); // the server asks again itself: its news follows
           this.timer = null;
         }
       }
@@ -106,18 +117,18 @@ export class RetryClock {
 
   /** The refusal in words with the seconds left, "" when there is none. */
   words() {
-    return this.refusal ? refusalWords(this.refusal, secondsUntil(this.until)) : "";
+    return this.refusal ? refusalWords(this.refusal, /** @type {number} */ (secondsUntil(this.until))) : "";
   }
 
   clear() {
-    clearInterval(this.timer);
+    clearInterval(/** @type {number} */ (this.timer));
     this.timer = null;
     this.refusal = null;
     this.until = null;
   }
 }
 
-/** The solver's card: hidden in a game between people. */
+/** The solver's card: hidden in a game between people. @param {View} view @param {GameSocket} socket */
 export function renderSolverPanel(view, socket) {
   const solver = socket.solver;
   $("solver-panel").hidden = !solver;
@@ -128,7 +139,7 @@ export function renderSolverPanel(view, socket) {
   $("solver-level").textContent = t("You play the solver at level {level}.", { level: levelName(solver.level) }) + par;
   const player = view.you === 1 || view.you === 2;
   $("hint").hidden = !player || !view.playing;
-  $("hint").disabled = !view.yourTurn || socket.hintAsked;
+  /** @type {HTMLButtonElement} */ ($("hint")).disabled = !view.yourTurn || socket.hintAsked;
   $("hint").textContent = socket.hintAsked ? t("Hint asked…") : t("Hint (H)");
   const hint = socket.hint;
   const fresh = hint && hint.game === view.state.game && hint.ply === view.history.length && view.playing;
@@ -138,7 +149,8 @@ export function renderSolverPanel(view, socket) {
 
 /** A hint in words: the best moves, what the mover takes from here more than the solver (exact or an
  * estimate), the final score that play ends in, and the best line. The value counts the points still
- * to take, never those taken: the final score says where the game ends. */
+ * to take, never those taken: the final score says where the game ends.
+ * @param {Evaluation} evaluation @param {State["you"]} you */
 export function hintWords(evaluation, you) {
   const best = evaluation.best_moves.join(", ");
   const value = Math.abs(evaluation.value);
@@ -164,7 +176,7 @@ export function hintWords(evaluation, you) {
   return t("Best: {moves} ({worth}).", { moves: best, worth }) + line;
 }
 
-/** Save a game's `.mbg` text (the `record` message) as a file the browser downloads. */
+/** Save a game's `.mbg` text (the `record` message) as a file the browser downloads. @param {Message} message */
 export function downloadRecord(message) {
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([message.mbg], { type: "text/plain;charset=utf-8" }));
@@ -175,7 +187,8 @@ export function downloadRecord(message) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-/** A new pair of the opponent's in words, its points and its ways to be taken: "a pair of 3-circles (3, 2 ways)". */
+/** A new pair of the opponent's in words, its points and its ways to be taken: "a pair of 3-circles (3, 2 ways)".
+ * @param {number} kind @param {number} ways */
 function giftWords(kind, ways) {
   const pair = t("a pair of {tiles}", { tiles: tileWords(kind) });
   return ways > 1 ? tn("{pair} ({value}, {ways} way)", "{pair} ({value}, {ways} ways)", ways,
@@ -184,7 +197,8 @@ function giftWords(kind, ways) {
 }
 
 /** What a move opens in one line, in the window's hover's own sentences (battle/rules/opens.py's
- * describe_opening): "c1-c9 frees c2 (7p), c8 (3s): opponent gets a pair of 7-circles (7)". */
+ * describe_opening): "c1-c9 frees c2 (7p), c8 (3s): opponent gets a pair of 7-circles (7)".
+ * @param {ReturnType<typeof whatOpens>} opening */
 export function openingWords(opening) {
   const move = moveName(opening.move);
   const cells = opening.freed.map((cell, index) => `${cellName(cell)} (${kindName(opening.freedKinds[index])})`)

@@ -1,3 +1,4 @@
+// @ts-check
 // This browser's statistics (/stats/): the games filed under its device key (device.js) on this
 // server, figured by the server with the window's own arithmetic (battle/history/stats.py), so a
 // tally, the rating against the solver and the accuracy read as `mahjong-battle stats` would read
@@ -11,34 +12,48 @@ import { deviceKey } from "./device.js";
 import { levelName, shownName, signed } from "./server_words.js";
 import { renderLine } from "./game_panels.js";
 import { t, tn } from "./i18n.js";
+/** @import { Router } from "./app.js" */
+/** @import { Message } from "./socket.js" */
+
+/** This browser's statistics (docs/protocol.md, `my_stats_result`).
+ * @typedef {{opponent: string, wins: number, draws: number, losses: number, average_margin: number | null}} Tally
+ * @typedef {{game: string, review: string | null, solver: boolean, opponent: string, score: number,
+ *   opponent_score: number, finished_at: number}} Game
+ * @typedef {{games: number, rating: number, margin: number, plays_like: string, history: number[][]}} Rating
+ * @typedef {{type: string, games: number, tallies: Tally[], rating: Rating, unrated: number, accuracy: number[][],
+ *   best: Game[], worst: Game[]}} Stats */
 
 const PLOT_HEIGHT = 160;
 const PLOT_MARGIN = 48; // room on the left for the lowest and highest figure
 
+/** @param {string} opponent */
 function opponentWords(opponent) {
   if (opponent === "people") return t("people");
   if (opponent === "composed") return t("composed starts");
   return levelName(opponent);
 }
 
+/** @param {number | null} value */
 function signedOrDash(value) {
   return value === null || value === undefined ? "–" : signed(value);
 }
 
+/** @param {number} seconds */
 function dateWords(seconds) {
   return new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang || "en", { dateStyle: "medium" });
 }
 
 /** A line through `values` (oldest first) in an SVG as wide as it shows (its dots stay round), the
- * lowest and highest figure written at the left; `label` says every figure to a screen reader. */
+ * lowest and highest figure written at the left; `label` says every figure to a screen reader.
+ * @param {Element} svg @param {number[]} values @param {string} label */
 export function drawPlot(svg, values, label, unit = "") {
   const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 600);
   const low = Math.min(...values);
   const high = Math.max(...values);
   const span = high - low || 1;
   const inner = width - PLOT_MARGIN - 16;
-  const x = (index) => PLOT_MARGIN + (values.length > 1 ? (index * inner) / (values.length - 1) : inner / 2);
-  const y = (value) => PLOT_HEIGHT - 16 - ((value - low) * (PLOT_HEIGHT - 32)) / span;
+  const x = (/** @type {number} */ index) => PLOT_MARGIN + (values.length > 1 ? (index * inner) / (values.length - 1) : inner / 2);
+  const y = (/** @type {number} */ value) => PLOT_HEIGHT - 16 - ((value - low) * (PLOT_HEIGHT - 32)) / span;
   const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
   const dots = values.map((value, index) => `<circle class="dot" cx="${x(index).toFixed(1)}" cy="${y(value).toFixed(1)}" r="4"></circle>`);
   const figures = [...new Set([low, high])].map((value) =>
@@ -49,10 +64,12 @@ export function drawPlot(svg, values, label, unit = "") {
 }
 
 export class StatsScreen {
+  /** @param {Router} app */
   constructor(app) {
     this.app = app;
     this.element = $("stats");
     this.socket = null;
+    /** @type {Stats | null} */
     this.stats = null;
   }
 
@@ -73,9 +90,10 @@ export class StatsScreen {
     this.socket = null;
   }
 
+  /** @param {SolverSocket} socket @param {Message} message */
   heard(socket, message) {
     if (socket !== this.socket) return;
-    if (message.type === "my_stats_result") this.stats = message;
+    if (message.type === "my_stats_result") this.stats = /** @type {Stats} */ (message);
     this.render();
   }
 
@@ -104,6 +122,7 @@ export class StatsScreen {
     $("stats-worst-title").hidden = $("stats-worst").hidden = stats.worst.length === 0;
   }
 
+  /** @param {Tally[]} tallies */
   renderTallies(tallies) {
     const headings = [...document.querySelectorAll(".stats-tallies thead th")].map((th) => th.textContent);
     $("stats-tallies").replaceChildren(...tallies.map((tally) => {
@@ -120,6 +139,7 @@ export class StatsScreen {
     }));
   }
 
+  /** @param {Rating} rating @param {number} unrated */
   renderRating(rating, unrated) {
     const svg = $("stats-rating-plot");
     svg.toggleAttribute("hidden", rating.games === 0); // an SVG element has no `hidden` property
@@ -138,6 +158,7 @@ export class StatsScreen {
     }));
   }
 
+  /** @param {number[][]} accuracy */
   renderAccuracy(accuracy) {
     const svg = $("stats-accuracy-plot");
     svg.toggleAttribute("hidden", accuracy.length === 0);
@@ -155,6 +176,7 @@ export class StatsScreen {
     }), "%");
   }
 
+  /** @param {Game} game */
   gameItem(game) {
     const item = document.createElement("li");
     const link = document.createElement("a");

@@ -1,10 +1,11 @@
+// @ts-check
 // A tile kind in words, as battle/rules/wording.py's tile_words names it in every sentence of the
 // game: "7-circles" ("Münzen-Sieben"). Each is a whole word of the catalogue, never a value glued to
 // a suit, since a language may name the suit first and the value in letters.
 
 import { t } from "./i18n.js";
 
-/** The kind's name in the reader's language (kinds in the rules' order: m, p, s; values 1-9). */
+/** The kind's name in the reader's language (kinds in the rules' order: m, p, s; values 1-9). @param {number} kind */
 export function tileWords(kind) {
   return [
     t("1-characters"),

@@ -109,11 +109,11 @@ def test_an_invite_link_is_the_server_address_over_http(url: str, code: str, pur
     assert invite_link(url, code, purpose) == link
 
 
-def test_the_page_is_plain_modules_all_preloaded_and_under_360_kb() -> None:
+def test_the_page_is_plain_modules_all_preloaded_and_under_370_kb() -> None:
     """No build step: each module the page imports is a file of the folder, each one is preloaded by
     ``index.html`` (so the browser fetches them side by side, not import after import) but the
     screens app.js loads when an address names them (an invite link never does), and the whole page
-    stays under 360 KB."""
+    stays under 370 KB."""
     modules = {path.name for path in WEB.glob("*.js")}
     page = (WEB / "index.html").read_text(encoding="utf-8")
     preloaded = set(re.findall(r'<link rel="modulepreload" href="/([\w.]+)">', page))
@@ -123,4 +123,4 @@ def test_the_page_is_plain_modules_all_preloaded_and_under_360_kb() -> None:
     for module in WEB.glob("*.js"):
         imported = set(re.findall(r'^import .* from "\./([\w.]+)";$', module.read_text(encoding="utf-8"), re.M))
         assert imported <= modules, f"{module.name} imports {imported - modules}"
-    assert sum(path.stat().st_size for path in WEB.iterdir() if path.is_file()) < 360_000
+    assert sum(path.stat().st_size for path in WEB.iterdir() if path.is_file()) < 370_000
