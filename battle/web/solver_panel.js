@@ -71,7 +71,7 @@ export function refusalWords(refusal, seconds = Math.ceil(refusal.retry_after ??
     not_found: refusal.what === "game" ? t("This server has no catalogued deal of that kind.")
       : t("No review has that link."),
     too_many: t("Your address has as many games against the solver going as it may: finish one first."),
-    unavailable: t("The solver is unavailable for now.") + " " + (refusal.what === "move"
+    unavailable: t("The solver is unavailable for now.") + " " + (move && refusal.retry_after
       ? tn("It tries again in {count} second.", "It tries again in {count} seconds.", seconds) : again),
   };
   const words = why[refusal.code] || t("The solver could not do that ({code}).", { code: refusal.code });
