@@ -21,7 +21,7 @@ import { t } from "./i18n.js";
 import { signed } from "./server_words.js";
 /** @import { Router } from "./app.js" */
 /** @import { Position } from "./rules.js" */
-/** @import { Evaluation, Message } from "./socket.js" */
+/** @import { Evaluation, Handlers } from "./socket.js" */
 
 /** @type {() => Record<string, string>} */
 const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
@@ -108,32 +108,37 @@ export class AnalysisScreen {
     this.count += 1;
     this.asked = { id: `a${this.count}`, position: formatPosition(this.position) };
     const opening = !this.socket;
-    if (opening) this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    if (opening) this.socket = new SolverSocket({ handlers: this.handlers(), after: () => this.render() });
     const socket = /** @type {SolverSocket} */ (this.socket);
     socket.analyse(this.asked.id, this.asked.position);
     if (opening) socket.start();
     this.render();
   }
 
-  /** @param {SolverSocket} socket @param {Message} message */
-  heard(socket, message) {
-    if (socket !== this.socket) return;
-    if (message.type === "analysis_result" && message.id === this.asked?.id) {
-      this.result = message;
-      if (message.final) this.thinking = null;
-    } else if (message.type === "solver_queue" && message.what === "analysis") {
-      this.thinking = message.place;
-      this.thinkingAhead = message.ahead ?? null;
-    } else if (message.type === "solver_refused" && message.what === "analysis") {
-      this.retry.hold(message, () => this.analyse());
-    } else if (message.type === "error") {
-      this.retry.clear();
-      this.result = null;
-      this.thinking = null;
-      this.rejected = true;
-      notice(t("The server refused that: {reason}", { reason: message.reason }));
-    }
-    this.render();
+  /** Drawn again after every message and change of the line (`after`). @returns {Handlers<SolverSocket>} */
+  handlers() {
+    return {
+      analysis_result: (_socket, message) => {
+        if (message.id !== this.asked?.id) return; // the analysis of a position the board has left
+        this.result = message;
+        if (message.final) this.thinking = null;
+      },
+      solver_queue: (_socket, message) => {
+        if (message.what !== "analysis") return;
+        this.thinking = message.place;
+        this.thinkingAhead = message.ahead ?? null;
+      },
+      solver_refused: (_socket, message) => {
+        if (message.what === "analysis") this.retry.hold(message, () => this.analyse());
+      },
+      error: (_socket, message) => {
+        this.retry.clear();
+        this.result = null;
+        this.thinking = null;
+        this.rejected = true;
+        notice(t("The server refused that: {reason}", { reason: message.reason }));
+      },
+    };
   }
 
   // -- the player's input -----------------------------------------------------------------

@@ -12,7 +12,7 @@ import { levelName, signed } from "./server_words.js";
 import { t } from "./i18n.js";
 /** @import { Form } from "./dom.js" */
 /** @import { Router } from "./app.js" */
-/** @import { Message } from "./socket.js" */
+/** @import { Handlers, Message } from "./socket.js" */
 
 /** The par in words: the margin of the player who moves first under perfect play. @param {number} par */
 export function parWords(par) {
@@ -65,7 +65,7 @@ export class DailyPanel {
     this.close();
     /** @type {Form} */ ($("daily-form")).elements.name.value = storedName();
     $("daily").hidden = this.table === null || this.table.deal === null;
-    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket = new SolverSocket({ handlers: this.handlers() });
     this.socket.daily(deviceKey());
     this.socket.start();
   }
@@ -75,12 +75,15 @@ export class DailyPanel {
     this.socket = null;
   }
 
-  /** @param {SolverSocket} socket @param {Message} message */
-  heard(socket, message) {
-    if (socket !== this.socket || message.type !== "daily_table") return;
-    this.table = message;
-    this.close();
-    this.render();
+  /** The table is all the panel reads of its line. @returns {Handlers<SolverSocket>} */
+  handlers() {
+    return {
+      daily_table: (_socket, message) => {
+        this.table = message;
+        this.close();
+        this.render();
+      },
+    };
   }
 
   render() {

@@ -1,7 +1,7 @@
 // @ts-check
 // The game screen: one game through one GameSocket, as a player (host, joiner, a seat held in
 // this browser) or a spectator. It turns the player's clicks and keys into the socket's
-// messages and the socket's news into the screen; the server checks every action, and the
+// messages and the socket's news into the screen (`handlers`); the server checks every action, and the
 // screen shows only what its messages say (the rules module marks the free tiles and pairs).
 
 import { $, analysisAddress, keepGroup, notice, setAddress } from "./dom.js";
@@ -27,7 +27,7 @@ import { renderPar } from "./par_panel.js";
 /** @import { Router } from "./app.js" */
 /** @import { View } from "./game_view.js" */
 /** @import { Seat } from "./seats.js" */
-/** @import { Message, State } from "./socket.js" */
+/** @import { Handler, Handlers, Message, State } from "./socket.js" */
 
 export class GameScreen {
   /** @param {Router} app */
@@ -82,7 +82,7 @@ export class GameScreen {
     document.body.removeAttribute("data-playable");
     this.socket = new GameSocket({
       opening, seat: seat ? { ...seat } : null, name: storedName(),
-      listener: (socket, message) => this.heard(socket, message),
+      handlers: this.handlers(), after: () => this.render(),
     });
     this.socket.start();
     this.render();
@@ -104,58 +104,58 @@ export class GameScreen {
 
   // -- the socket's news ------------------------------------------------------------------
 
-  /** @param {GameSocket} socket @param {Message} message */
-  heard(socket, message) {
-    if (socket !== this.socket) return;
-    switch (message.type) {
-      case "created":
-      case "joined":
-      case "solver_created":
-        setAddress(`/play/${message.game}`);
-        break;
-      case "record":
+  /** The screen is drawn after every message and change of the line (`after`) but those that leave it.
+   * @returns {Handlers<GameSocket>} */
+  handlers() {
+    /** @type {Handler<GameSocket>} */
+    const seated = (_socket, message) => {
+      setAddress(`/play/${message.game}`);
+    };
+    return {
+      created: seated,
+      joined: seated,
+      solver_created: seated,
+      record: (_socket, message) => {
         downloadRecord(message);
-        break;
-      case "review_result":
+      },
+      review_result: (_socket, message) => {
         this.app.go(`/review/${message.review}`);
-        return;
-      case "solver_refused":
+        return true;
+      },
+      solver_refused: (_socket, message) => {
         if (message.what === "game") {
           setAddress("/");
           this.app.showHome(refusalWords(message));
-          return;
+          return true;
         }
         this.retry.hold(message, this.askAgain(message.what));
-        break;
-      case "hint_result":
+      },
+      hint_result: () => {
         this.retry.clear();
-        break;
-      case "rematch":
+      },
+      rematch: (socket, message) => {
         this.selected = null;
         if (socket.seat?.token) setAddress(`/play/${message.game}`);
-        break;
-      case "elsewhere":
+      },
+      elsewhere: (_socket, message) => {
         keepGroup(message.group); // a reload connects straight to the group that holds the game
-        break;
-      case "state":
+      },
+      state: (socket, message) => {
         setClock(/** @type {State} */ (message));
         if (socket.seat?.token && location.pathname !== `/play/${message.game}`) {
           setAddress(`/play/${message.game}`);
         }
-        break;
-      case "moved":
+      },
+      moved: (socket, message) => {
         this.selected = null;
         if (message.seat === socket.solver?.seat && this.retry.refusal?.what === "move") this.retry.clear();
         // a hint refused for the position before this move is not asked again for the next one
         if (this.retry.refusal?.what === "hint") this.retry.clear();
-        break;
-      case "error":
-        if (this.refused(socket, message)) return;
-        break;
-      default:
-        break;
-    }
-    this.render();
+      },
+      error: (socket, message) => {
+        if (this.refused(socket, message)) return true;
+      },
+    };
   }
 
   /** What asks a refused hint or review once more when its retry_after has passed (null for the

@@ -12,7 +12,7 @@ import { LobbySocket } from "./socket.js";
 import { refusalText, shownName } from "./server_words.js";
 import { t, tn } from "./i18n.js";
 /** @import { Router } from "./app.js" */
-/** @import { Message } from "./socket.js" */
+/** @import { Handlers, Message } from "./socket.js" */
 
 /** An open challenge and a game being played, as the lobby lists them (docs/protocol.md, `lobby`).
  * @typedef {{code: string, name: string, deal_kind: string, deal: number | null, first: string,
@@ -42,9 +42,7 @@ export class LobbyPanel {
     if (this.socket) return;
     this.heard = false;
     this.refusal = "";
-    this.socket = new LobbySocket({
-      listener: (_socket, message) => (message.type === "line" ? this.render() : this.receive(message)),
-    });
+    this.socket = new LobbySocket({ handlers: this.handlers() });
     this.socket.start();
     $("challenge-next").onclick = () => this.next();
     this.render();
@@ -64,33 +62,41 @@ export class LobbyPanel {
     socket.close("");
   }
 
-  /** @param {Message} message */
-  receive(message) {
-    if (message.type === "lobby") {
-      this.heard = true;
-      this.challenges = new Map(message.challenges.map((/** @type {Challenge} */ entry) => [entry.code, entry]));
-      this.further = [];
-      this.games = new Map(message.games.map((/** @type {Game} */ entry) => [entry.watch, entry]));
-    } else if (message.type === "error") {
-      this.refusal = refusalText(message);
-      this.stop(); // the server's limit: the home page's next showing asks again
-      this.render();
-      return;
-    } else if (message.type === "lobby_page") {
-      const listed = new Set([...this.challenges.keys(), ...this.further.map((entry) => entry.code)]);
-      this.further.push(...message.challenges.filter((/** @type {Challenge} */ entry) => !listed.has(entry.code)));
-      this.render();
-      return;
-    } else if (message.type === "lobby_news") {
-      for (const code of message.removed) this.challenges.delete(code);
-      const removed = new Set(message.removed);
-      this.further = this.further.filter((entry) => !removed.has(entry.code));
-      for (const entry of message.added) this.challenges.set(entry.code, entry);
-      for (const code of message.games_removed) this.games.delete(code);
-      for (const entry of message.games_added) this.games.set(entry.watch, entry);
-    } else {
-      return;
-    }
+  /** Each draws the panel; a message of another type draws nothing. @returns {Handlers<LobbySocket>} */
+  handlers() {
+    return {
+      line: () => this.render(),
+      lobby: (_socket, message) => {
+        this.heard = true;
+        this.challenges = new Map(message.challenges.map((/** @type {Challenge} */ entry) => [entry.code, entry]));
+        this.further = [];
+        this.games = new Map(message.games.map((/** @type {Game} */ entry) => [entry.watch, entry]));
+        this.counted(message);
+      },
+      error: (_socket, message) => {
+        this.refusal = refusalText(message);
+        this.stop(); // the server's limit: the home page's next showing asks again
+        this.render();
+      },
+      lobby_page: (_socket, message) => {
+        const listed = new Set([...this.challenges.keys(), ...this.further.map((entry) => entry.code)]);
+        this.further.push(...message.challenges.filter((/** @type {Challenge} */ entry) => !listed.has(entry.code)));
+        this.render();
+      },
+      lobby_news: (_socket, message) => {
+        for (const code of message.removed) this.challenges.delete(code);
+        const removed = new Set(message.removed);
+        this.further = this.further.filter((entry) => !removed.has(entry.code));
+        for (const entry of message.added) this.challenges.set(entry.code, entry);
+        for (const code of message.games_removed) this.games.delete(code);
+        for (const entry of message.games_added) this.games.set(entry.watch, entry);
+        this.counted(message);
+      },
+    };
+  }
+
+  /** The challenges and games past the part shown, as `lobby` and `lobby_news` count them. @param {Message} message */
+  counted(message) {
     this.more = { challenges: message.more_challenges, games: message.more_games };
     this.render();
   }

@@ -19,7 +19,7 @@ import { renderLine } from "./game_panels.js";
 import { refusalText } from "./server_words.js";
 import { t, tn } from "./i18n.js";
 /** @import { Router } from "./app.js" */
-/** @import { Message } from "./socket.js" */
+/** @import { Handlers, Message, SolverSocket } from "./socket.js" */
 
 /** This browser's puzzle rating and streaks.
  * @typedef {{rating: number, deviation: number, streak: number, best_streak: number, attempts: number}} Standing */
@@ -142,40 +142,46 @@ export class PuzzleScreen {
     this.reset();
     notice("");
     const opening = !this.socket;
-    if (opening) this.socket = new PuzzleSocket({ listener: (socket, heard) => this.heard(socket, heard) });
+    if (opening) this.socket = new PuzzleSocket({ handlers: this.handlers(), after: () => this.render() });
     const socket = /** @type {PuzzleSocket} */ (this.socket);
     socket.openPuzzle(deviceKey(), id, /** @type {HTMLSelectElement} */ ($("puzzle-theme")).value || null);
     if (opening) socket.start();
     this.render();
   }
 
-  /** @param {PuzzleSocket} socket @param {Message} message */
-  heard(socket, message) {
-    if (socket !== this.socket) return;
-    if (message.type === "puzzle_shown") {
-      this.reset();
-      this.shown = message;
-      this.standing = message.standing;
-      this.shownCount += 1;
-      document.body.dataset.puzzlesShown = String(this.shownCount);
-      // a line that comes back reopens this puzzle, not another one
-      socket.keepPuzzle(deviceKey(), message.puzzle);
-      setAddress(`/puzzles/${message.puzzle}`);
-    } else if (message.type === "puzzle_judged" && message.puzzle === this.shown?.puzzle) {
-      this.judged(message);
-    } else if (message.type === "puzzle_refutation" && this.wrong?.judged.move === message.move) {
-      /** @type {NonNullable<typeof this.wrong>} */ (this.wrong).refutation = message.refutation;
-    } else if (message.type === "puzzle_solution" && message.puzzle === this.shown?.puzzle) {
-      this.over = message;
-      this.wrong = null;
-      this.moves = [...this.moves, ...message.rest];
-      if (message.change) this.decided(message.change);
-    } else if (message.type === "error") {
-      this.pending = false;
-      this.refusal = puzzleRefusal(message);
-      notice(this.refusal);
-    }
-    this.render();
+  /** Drawn again after every message and change of the line (`after`). @returns {Handlers<SolverSocket>} */
+  handlers() {
+    return {
+      puzzle_shown: (socket, message) => {
+        this.reset();
+        this.shown = message;
+        this.standing = message.standing;
+        this.shownCount += 1;
+        document.body.dataset.puzzlesShown = String(this.shownCount);
+        // a line that comes back reopens this puzzle, not another one
+        /** @type {PuzzleSocket} */ (socket).keepPuzzle(deviceKey(), message.puzzle);
+        setAddress(`/puzzles/${message.puzzle}`);
+      },
+      puzzle_judged: (_socket, message) => {
+        if (message.puzzle === this.shown?.puzzle) this.judged(message);
+      },
+      puzzle_refutation: (_socket, message) => {
+        if (this.wrong?.judged.move !== message.move) return;
+        /** @type {NonNullable<typeof this.wrong>} */ (this.wrong).refutation = message.refutation;
+      },
+      puzzle_solution: (_socket, message) => {
+        if (message.puzzle !== this.shown?.puzzle) return;
+        this.over = message;
+        this.wrong = null;
+        this.moves = [...this.moves, ...message.rest];
+        if (message.change) this.decided(message.change);
+      },
+      error: (_socket, message) => {
+        this.pending = false;
+        this.refusal = puzzleRefusal(message);
+        notice(this.refusal);
+      },
+    };
   }
 
   /** @param {Message} message */

@@ -14,7 +14,7 @@ import { renderLine } from "./game_panels.js";
 import { shownName } from "./server_words.js";
 import { t } from "./i18n.js";
 /** @import { Router } from "./app.js" */
-/** @import { Message } from "./socket.js" */
+/** @import { Handlers, Message } from "./socket.js" */
 
 /** A review's report (docs/protocol.md, `review_result`) and a move of it.
  * @typedef {{number: number, player: number, move: string, loss: number, class: string, best_moves: string[]}} Move
@@ -52,7 +52,7 @@ export class ReviewScreen {
     this.news = null;
     this.retry.clear();
     /** @type {HTMLAnchorElement} */ ($("review-link")).href = $("review-link").textContent = `${location.origin}/review/${review}`;
-    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket = new SolverSocket({ handlers: this.handlers(), after: () => this.render() });
     this.socket.getReview(review);
     this.socket.start();
     this.render();
@@ -65,14 +65,17 @@ export class ReviewScreen {
     this.socket = null;
   }
 
-  /** @param {SolverSocket} socket @param {Message} message */
-  heard(socket, message) {
-    if (socket !== this.socket) return;
-    if (message.type === "review_result" && message.review === this.review) this.news = message;
-    else if (message.type === "solver_refused" && message.what === "review") {
-      this.retry.hold(message, () => socket === this.socket && socket.getReview(/** @type {string} */ (this.review)));
-    }
-    this.render();
+  /** Drawn again after every message and change of the line (`after`). @returns {Handlers<SolverSocket>} */
+  handlers() {
+    return {
+      review_result: (_socket, message) => {
+        if (message.review === this.review) this.news = message;
+      },
+      solver_refused: (socket, message) => {
+        if (message.what !== "review") return;
+        this.retry.hold(message, () => socket === this.socket && socket.getReview(/** @type {string} */ (this.review)));
+      },
+    };
   }
 
   render() {

@@ -1,9 +1,9 @@
 // @ts-check
 // The page's side of the protocol (docs/protocol.md), cut as lichess cuts its round socket:
 // every message the page sends is built here (the openings below, GameSocket's and
-// SolverSocket's methods), and every message the server sends is read by one entry of
-// `handlers`. The socket folds them into the game's latest `state` and the seat this browser
-// holds, and tells its listener; it decides nothing about the game (the server does).
+// SolverSocket's methods), and every message the server sends is read by its type here: the
+// socket's `folds` fold it into the game's latest `state` and the seat this browser holds, then
+// the screen's handlers (`Handlers`) show it. It decides nothing about the game (the server does).
 //
 // `hello`, then the opening (`create`, `join`, `watch`, `solver_game`, or `resume` with the seat
 // token once there is one), on every open of the line (connection.js). Every move without an
@@ -20,7 +20,11 @@ import { deviceKey } from "./device.js";
 
 /** A message, either way: its `type` says what else it holds.
  * @typedef {{type: string, [field: string]: any}} Message */
-/** @typedef {(socket: any, message: Message) => void} Listener */
+/** A screen's handler of a message, once its socket has folded it in; true: it left the screen (no `after`).
+ * @template S @typedef {(socket: S, message: Message) => true | void} Handler */
+/** A screen's handlers by message type, `line` for every change of the line; a type without one is
+ * not told. A socket its screen closed tells it nothing after the closing change of the line.
+ * @template S @typedef {Record<string, Handler<S>>} Handlers */
 /** @typedef {{seat: number, name: string | null, presence: string}} Player */
 /** @typedef {{winner: number | null, reason: string, scores: number[]}} Result */
 /** A game as `state` says it, with every `moved` since folded in (`afterMove`).
@@ -36,7 +40,13 @@ const PROTOCOL_VERSION = 1;
 /** What every line sends when it has heard nothing for a while (connection.js): the server's `pong` says it is there. */
 const pingMessage = () => ({ type: "ping", t: Date.now() / 1000 });
 
-/** A line whose messages go to `socket.receive` and whose changes to its listener as `{type: "line"}`,
+/** The screen's handler of `message`, then its `after` (run for any type).
+ * @param {{handlers: Handlers<any>, after: () => void}} socket @param {Message} message */
+function tell(socket, message) {
+  if (socket.handlers[message.type]?.(socket, message) !== true) socket.after();
+}
+
+/** A line whose messages go to `socket.receive` and whose changes to its screen as `line`,
  * saying `greeting` on every open; nothing is resent when it comes back (a screen's, not a game's).
  * @param {SolverSocket | LobbySocket} socket @param {string | undefined} url @param {() => unknown[]} greeting */
 function listenedLine(socket, url, greeting) {
@@ -45,7 +55,7 @@ function listenedLine(socket, url, greeting) {
     greeting,
     ping: pingMessage,
     onMessage: (message) => socket.receive(message),
-    onChange: () => socket.listener(socket, { type: "line" }),
+    onChange: () => tell(socket, { type: "line" }),
     onBack: () => {},
   });
 }
@@ -120,15 +130,16 @@ export class GameSocket {
    *   the socket resumes it
    * @param {Seat | null} [options.seat]
    * @param {string} [options.name]
-   * @param {Listener} [options.listener] called with (socket, message) for every server message, and with
-   *   {type: "line"} for every change of the line
+   * @param {Handlers<GameSocket>} [options.handlers]
+   * @param {() => void} [options.after]
    * @param {string} [options.url]
    */
-  constructor({ opening = null, seat = null, name = "", listener = () => {}, url }) {
+  constructor({ opening = null, seat = null, name = "", handlers = {}, after = () => {}, url }) {
     this.opening = opening;
     this.seat = seat; // {token, game, seat, invite, watch, pending: [[id, move]...]}
     this.name = name;
-    this.listener = listener;
+    this.handlers = handlers;
+    this.after = after;
     /** @type {State | null} */
     this.state = null;
     /** @type {string | null} */
@@ -155,7 +166,7 @@ export class GameSocket {
       greeting: () => [this.hello(), this.openingMessage()],
       ping: pingMessage,
       onMessage: (message) => this.receive(message),
-      onChange: () => this.listener(this, { type: "line" }),
+      onChange: () => tell(this, { type: "line" }),
       onBack: () => this.resendPending(),
     });
   }
@@ -171,6 +182,8 @@ export class GameSocket {
   /** @param {string} detail */
   close(detail) {
     this.line.close(detail);
+    this.handlers = {};
+    this.after = () => {};
   }
 
   // -- what the page sends ----------------------------------------------------------------
@@ -223,9 +236,9 @@ export class GameSocket {
 
   /** @param {Message} message */
   receive(message) {
-    const handler = handlers[message.type];
-    const fatal = handler ? handler(this, message) : false;
-    this.listener(this, message);
+    const fold = folds[message.type];
+    const fatal = fold ? fold(this, message) : false;
+    tell(this, message);
     if (fatal) this.line.close(message.reason || "refused");
   }
 
@@ -235,11 +248,11 @@ export class GameSocket {
 }
 
 /**
- * What each server message does to the socket; true when it refuses the opening for good. A type
+ * What each server message does to a GameSocket; true when it refuses the opening for good. A type
  * the page does not know is left alone (the server may add messages within a version).
  * @type {Record<string, (socket: GameSocket, message: Message) => boolean>}
  */
-const handlers = {
+const folds = {
   welcome(socket, message) {
     const url = message.share_url;
     socket.shareUrl = typeof url === "string" && /^https?:\/\/[^\s"<>]+$/.test(url) ? url : null;
@@ -380,12 +393,13 @@ function takeSeat(socket, message) {
  * `hello` and then the request the screen stands on (the position it analyses, the review it shows:
  * the last `analyse`, `getReview`, `daily` or `myStats`), so a line that dropped asks again; the
  * screen reads the answers (`analysis_result`, `review_result`, `solver_queue`, `solver_refused`,
- * `daily_table`, `my_stats_result`) from its listener.
+ * `daily_table`, `my_stats_result`) with its handlers.
  */
 export class SolverSocket {
-  /** @param {{listener: Listener, url?: string}} options */
-  constructor({ listener, url }) {
-    this.listener = listener;
+  /** @param {{handlers: Handlers<SolverSocket>, after?: () => void, url?: string}} options */
+  constructor({ handlers, after = () => {}, url }) {
+    this.handlers = handlers;
+    this.after = after;
     /** @type {Message | null} */
     this.standing = null; // the request the screen stands on, asked again on every open
     this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, this.standing].filter(Boolean));
@@ -393,7 +407,11 @@ export class SolverSocket {
 
   start() { this.line.start(); }
   /** @param {string} detail */
-  close(detail) { this.line.close(detail); }
+  close(detail) {
+    this.line.close(detail);
+    this.handlers = {};
+    this.after = () => {};
+  }
 
   /** Analyse `position` (.mbp text); every answer carries `id`. Before `start`, the first open asks it.
    * @param {string} id @param {string} position */
@@ -418,46 +436,64 @@ export class SolverSocket {
 
   /** @param {Message} message */
   receive(message) {
-    if (message.type === "welcome") this.line.connected();
-    this.listener(this, message);
+    solverFolds[message.type]?.(this, message);
+    tell(this, message);
   }
 }
+
+/** @type {Record<string, (socket: SolverSocket, message: Message) => void>} */
+const solverFolds = {
+  welcome(socket) {
+    socket.line.connected();
+  },
+};
 
 /**
  * The lobby's line (docs/protocol.md, "The lobby's messages"): every open follows the lobby again (the list once,
  * then what changes), an `elsewhere` is followed to the process that keeps the lobby, and the panel
- * (lobby_panel.js) hears the rest: `lobby`, `lobby_news`, `lobby_page`, `error`.
+ * (lobby_panel.js) handles `lobby`, `lobby_news`, `lobby_page`, `error`.
  */
 export class LobbySocket {
-  /** @param {{listener: Listener, url?: string}} options */
-  constructor({ listener, url }) {
-    this.listener = listener;
+  /** @param {{handlers: Handlers<LobbySocket>, after?: () => void, url?: string}} options */
+  constructor({ handlers, after = () => {}, url }) {
+    this.handlers = handlers;
+    this.after = after;
     this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }]);
   }
 
   start() { this.line.start(); }
   /** @param {string} detail */
-  close(detail) { this.line.close(detail); }
+  close(detail) {
+    this.line.close(detail);
+    this.handlers = {};
+    this.after = () => {};
+  }
   get state() { return this.line.state; }
   /** The open challenges from place `start` on, past the part told to every follower. @param {number} start */
   page(start) { return this.line.send({ type: "lobby_page", start }); }
 
   /** @param {Message} message */
   receive(message) {
-    if (message.type === "lobby") this.line.connected();
-    if (message.type === "elsewhere") {
-      // another of the server's processes keeps the lobby: follow it there, at its `?at=`
-      if (typeof message.group === "string" && message.group) this.line.follow(message.group);
-      return;
-    }
-    this.listener(this, message);
+    lobbyFolds[message.type]?.(this, message);
+    tell(this, message);
   }
 }
+
+/** @type {Record<string, (socket: LobbySocket, message: Message) => void>} */
+const lobbyFolds = {
+  lobby(socket) {
+    socket.line.connected();
+  },
+  elsewhere(socket, message) {
+    // another of the server's processes keeps the lobby: follow it there, at its `?at=`
+    if (typeof message.group === "string" && message.group) socket.line.follow(message.group);
+  },
+};
 
 /**
  * The puzzles' line (docs/protocol.md, "Puzzles"): the puzzle asked for is asked again on every
  * open of the line, so a line that comes back shows the same puzzle; the screen reads the answers
- * (`puzzle_shown`, `puzzle_judged`, `puzzle_refutation`, `puzzle_solution`) from its listener.
+ * (`puzzle_shown`, `puzzle_judged`, `puzzle_refutation`, `puzzle_solution`) with its handlers.
  */
 export class PuzzleSocket extends SolverSocket {
   /** Open puzzle `puzzle` (null: the next one near the device's rating, of `theme` when given).

@@ -13,7 +13,7 @@ import { levelName, shownName, signed } from "./server_words.js";
 import { renderLine } from "./game_panels.js";
 import { t, tn } from "./i18n.js";
 /** @import { Router } from "./app.js" */
-/** @import { Message } from "./socket.js" */
+/** @import { Handlers } from "./socket.js" */
 
 /** This browser's statistics (docs/protocol.md, `my_stats_result`).
  * @typedef {{opponent: string, wins: number, draws: number, losses: number, average_margin: number | null}} Tally
@@ -78,7 +78,7 @@ export class StatsScreen {
     this.element.hidden = false;
     notice("");
     this.stats = null;
-    this.socket = new SolverSocket({ listener: (socket, message) => this.heard(socket, message) });
+    this.socket = new SolverSocket({ handlers: this.handlers(), after: () => this.render() });
     this.socket.myStats(deviceKey());
     this.socket.start();
     this.render();
@@ -90,11 +90,13 @@ export class StatsScreen {
     this.socket = null;
   }
 
-  /** @param {SolverSocket} socket @param {Message} message */
-  heard(socket, message) {
-    if (socket !== this.socket) return;
-    if (message.type === "my_stats_result") this.stats = /** @type {Stats} */ (message);
-    this.render();
+  /** Drawn again after every message and change of the line (`after`). @returns {Handlers<SolverSocket>} */
+  handlers() {
+    return {
+      my_stats_result: (_socket, message) => {
+        this.stats = /** @type {Stats} */ (message);
+      },
+    };
   }
 
   render() {
