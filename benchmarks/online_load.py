@@ -120,11 +120,17 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536),) * 2)
 from battle.cli import main
 from battle.online.protocol.messages import PlayMove
-try:  # the handlers' file; before it, the one file of the whole server (a run --against an older tree)
-    from battle.online.server.dispatch import GameServer
+try:  # the handlers' file in the server's shell package; in an older tree (a run --against it) the
+    # server's modules lie flat in battle/online/server, and before the handlers' file came the one
+    # file of the whole server
+    from battle.online.server.shell.dispatch import GameServer
+    from battle.online.server.rooms.store import GameStore
 except ImportError:
-    from battle.online.server.game_server import GameServer
-from battle.online.server.store import GameStore
+    try:
+        from battle.online.server.dispatch import GameServer
+    except ImportError:
+        from battle.online.server.game_server import GameServer
+    from battle.online.server.store import GameStore
 
 timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
 timings = {"move": [], "commit": [], "gc": [], "gc2": []}
@@ -177,7 +183,10 @@ GameStore.commit, GameStore.commit_group, GameServer._act = timed_commit, timed_
 GameServer.__init__ = recorded_init
 try:  # every bot creates from 127.0.0.1: a client process that fell behind its ramp creates more than 20 at once
     import dataclasses
-    from battle.online.server.address_guard import AddressGuard
+    try:
+        from battle.online.server.shell.address_guard import AddressGuard
+    except ImportError:  # an older tree's flat server
+        from battle.online.server.address_guard import AddressGuard
     guard_post_init = AddressGuard.__post_init__
 
     def unlimited_bursts(self):
@@ -1019,8 +1028,8 @@ def store_probe(work: Path, games: int = 20, moves: int = 40) -> None:
     and, for comparison, ``NORMAL`` (WAL fsynced at checkpoints only); and in ``Room.play`` (the rules)."""
     from battle.online.protocol.codes import hash_token, new_game_id, new_token
     from battle.online.protocol.messages import NumberedDeal
-    from battle.online.server.room import Options, Room, plan_start
-    from battle.online.server.store import GameStore
+    from battle.online.server.rooms.room import Options, Room, plan_start
+    from battle.online.server.rooms.store import GameStore
     from battle.rules.board import move_name
 
     print("\nThe store alone: one transaction a move, on the benchmark's temporary folder's disk\n")

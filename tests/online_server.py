@@ -1,5 +1,5 @@
 """A real game server for tests, on 127.0.0.1 and a free port with a temporary database: either
-``battle.online.server.game_server`` on an event loop of its own thread (``ServerThread``), or
+``battle.online.server.shell.game_server`` on an event loop of its own thread (``ServerThread``), or
 ``mahjong-battle serve`` as a process (``ServerProcess``); and a small blocking client over real
 sockets."""
 
@@ -27,9 +27,9 @@ from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
 from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
-from battle.online.server.game_server import GameServer, bound_port, running_server
-from battle.online.server.server_limits import ServerLimits
-from battle.online.server.store import GameStore
+from battle.online.server.rooms.store import GameStore
+from battle.online.server.shell.game_server import GameServer, bound_port, running_server
+from battle.online.server.shell.server_limits import ServerLimits
 from battle.rules.board import move_name
 from battle.rules.notation import parse_position
 from tests.witnesses import log_tail, witness

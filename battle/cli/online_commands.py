@@ -25,11 +25,11 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
-    from battle.online.server.server_limits import ServerLimits
-    from battle.online.server.shards import Shard
-    from battle.online.server.shared_directory import SharedDirectory
-    from battle.online.server.solver_outcomes import SolverSetup
-    from battle.online.server.store import GameStore
+    from battle.online.server.processes.shards import Shard
+    from battle.online.server.processes.shared_directory import SharedDirectory
+    from battle.online.server.rooms.store import GameStore
+    from battle.online.server.shell.server_limits import ServerLimits
+    from battle.online.server.solving.solver_outcomes import SolverSetup
     from battle.rules.board import Position
 
 DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
@@ -257,7 +257,7 @@ LIMIT_OPTIONS = (
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     """``serve``: its options grouped by what they set, the limits read off ``LIMIT_OPTIONS``."""
-    from battle.online.server.server_limits import ServerLimits
+    from battle.online.server.shell.server_limits import ServerLimits
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -289,7 +289,7 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
 
 def _add_listening_options(sub: argparse.ArgumentParser) -> None:
     """Where the server listens, the database it keeps, and the processes it runs as."""
-    from battle.online.server.server_limits import DEFAULT_HOST, DEFAULT_PORT
+    from battle.online.server.shell.server_limits import DEFAULT_HOST, DEFAULT_PORT
 
     sub.add_argument(
         "--host",
@@ -389,7 +389,7 @@ def _add_machine_options(sub: argparse.ArgumentParser) -> None:
 
 def _add_solver_options(sub: argparse.ArgumentParser) -> None:
     """Where the solver runs, and how much of its time one client address may take."""
-    from battle.online.server.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
+    from battle.online.server.solving.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
 
     solver = sub.add_argument_group(_("the solver (games against it, hints, analysis and reviews on the page)"))
     solver.add_argument(
@@ -472,7 +472,7 @@ _port = whole_number(
 
 
 def _public_url(text: str) -> str:
-    from battle.online.server.share_address import check_public_url
+    from battle.online.server.rooms.share_address import check_public_url
 
     try:
         return check_public_url(text)
@@ -481,7 +481,7 @@ def _public_url(text: str) -> str:
 
 
 def _origin(text: str) -> str:
-    from battle.online.server.server_limits import web_origin
+    from battle.online.server.shell.server_limits import web_origin
 
     try:
         return web_origin(text)
@@ -492,7 +492,7 @@ def _origin(text: str) -> str:
 
 
 def _host_name(text: str) -> str:
-    from battle.online.server.served_hosts import check_host_name
+    from battle.online.server.shell.served_hosts import check_host_name
 
     try:
         return check_host_name(text)
@@ -505,7 +505,7 @@ def _host_name(text: str) -> str:
 
 
 def _process_of(text: str) -> Shard:
-    from battle.online.server.shards import parse_shard
+    from battle.online.server.processes.shards import parse_shard
 
     try:
         return parse_shard(text)
@@ -558,7 +558,7 @@ def _shared_directory(args: argparse.Namespace) -> SharedDirectory | None:
         raise InputError(
             _("--shared needs psycopg: pip install 'mahjong-battle[cluster]' (docs/deploy.md, \"Two machines\")")
         ) from None
-    from battle.online.server.shared_directory import SharedDirectory
+    from battle.online.server.processes.shared_directory import SharedDirectory
 
     return SharedDirectory(args.shared, args.group)
 
@@ -575,7 +575,7 @@ def _scheduler_address(text: str) -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     """``serve``: one server, a supervisor of game processes, or one game process of a supervisor."""
     database_file(args.db)  # a mistyped folder is refused, not made, and before the server's modules load
-    from battle.online.server.supervisor import die_with_parent
+    from battle.online.server.processes.supervisor import die_with_parent
 
     if args.solver_scheduler and args.solver_workers is not None:
         raise InputError(_("--solver-workers runs the solver here; a --solver-scheduler's workers are its own"))
@@ -608,7 +608,7 @@ def _wants_solver(args: argparse.Namespace) -> bool:
 
 def _solver_setup(args: argparse.Namespace) -> SolverSetup | None:
     """The solver pool this process runs: one a server, in its first game process when it has several."""
-    from battle.online.server.solver_outcomes import SolverSetup
+    from battle.online.server.solving.solver_outcomes import SolverSetup
 
     process_of: Shard | None = args.process_of
     if not _wants_solver(args) or (process_of is not None and process_of.index != 0):  # one pool, in process 0
@@ -619,7 +619,7 @@ def _solver_setup(args: argparse.Namespace) -> SolverSetup | None:
 def _open_store(args: argparse.Namespace) -> tuple[GameStore, IO[bytes] | None]:
     """The game database open, writable and claimed for this server, or one line saying why not."""
     from battle.cli.serve_claim import check_writable, hold_database
-    from battle.online.server.store import GameStore, StoreError
+    from battle.online.server.rooms.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
 
     try:
@@ -647,7 +647,7 @@ def _server_limits(args: argparse.Namespace) -> ServerLimits:
     """The limits the options set; every other one is ``ServerLimits``' default."""
     from dataclasses import replace
 
-    from battle.online.server.server_limits import ServerLimits
+    from battle.online.server.shell.server_limits import ServerLimits
 
     numbers: dict[str, Any] = {option.field: option.value(args) for option in LIMIT_OPTIONS}  # ints and floats
     return replace(
@@ -668,7 +668,7 @@ def _run_until_stopped(
     directory: SharedDirectory | None,
 ) -> int:
     """Run the event loop until a signal stops the server (its number), a failure to start said in one line."""
-    from battle.online.server.process_tuning import LoopChoice, serving_loop
+    from battle.online.server.processes.process_tuning import LoopChoice, serving_loop
 
     try:
         # a game process adopts the sockets handed to it through asyncio's server's protocol factory,
@@ -702,11 +702,11 @@ async def _serve_until_stopped(
     directory: SharedDirectory | None,
 ) -> int:
     """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
-    from battle.online.server.game_server import bound_port, running_server
-    from battle.online.server.group_commit import GATHER_SECONDS
-    from battle.online.server.process_tuning import tuned_for_serving
-    from battle.online.server.shards import ONE_PROCESS
-    from battle.online.server.supervisor import READY, beat_forever
+    from battle.online.server.processes.process_tuning import tuned_for_serving
+    from battle.online.server.processes.shards import ONE_PROCESS
+    from battle.online.server.processes.supervisor import READY, beat_forever
+    from battle.online.server.rooms.group_commit import GATHER_SECONDS
+    from battle.online.server.shell.game_server import bound_port, running_server
 
     stop = _stop_on_signals()
     process_of: Shard | None = args.process_of
@@ -815,7 +815,7 @@ def _page_address(host: str, port: int, public_url: str | None) -> str:
     if public_url:
         return public_url + "/"
     if host in ("0.0.0.0", "::", ""):
-        from battle.online.server.share_address import lan_addresses
+        from battle.online.server.rooms.share_address import lan_addresses
 
         host = next(iter(lan_addresses()), "THIS-MACHINES-ADDRESS")
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/"

@@ -15,7 +15,7 @@ from battle.storage.process_lock import NotALockFile
 from battle.storage.sqlite_store import StoreClaimed, claim, claim_path
 
 if TYPE_CHECKING:
-    from battle.online.server.store import GameStore
+    from battle.online.server.rooms.store import GameStore
 
 
 def hold_database(path: Path) -> IO[bytes]:
@@ -42,7 +42,7 @@ def check_writable(store: GameStore) -> None:
     """Refuse, in one line, a game database another program holds a write lock on (an ``sqlite3``
     shell in a transaction, a backup tool): the server's first write would fail with a traceback,
     in every game process again."""
-    from battle.online.server.store import StoreError, Write
+    from battle.online.server.rooms.store import StoreError, Write
 
     try:
         store.commit(Write("", "writing to the game database", ()))

@@ -1,4 +1,5 @@
-"""``serve --processes N`` (N > 1): the supervisor's side of the command (``battle.online.server.supervisor``).
+"""``serve --processes N`` (N > 1): the supervisor's side of the command
+(``battle.online.server.processes.supervisor``).
 
 It checks the database as one server does (a file set aside or refused is said before any game
 process starts, and the schema is made or upgraded once), listens on the port, starts the game
@@ -31,7 +32,7 @@ def serve_in_processes(
 ) -> int:
     """Run the server as ``processes`` game processes under one supervisor until SIGINT or SIGTERM;
     ``say_serving`` prints the lines one server prints once it listens."""
-    from battle.online.server.store import GameStore, StoreError
+    from battle.online.server.rooms.store import GameStore, StoreError
     from battle.storage.paths import StorageProblem
 
     try:
@@ -58,7 +59,7 @@ def _supervise(
     path: Path,
     unfinished: int,
 ) -> int:
-    from battle.online.server.supervisor import Supervisor, listening_socket
+    from battle.online.server.processes.supervisor import Supervisor, listening_socket
 
     try:
         listener = listening_socket(args.host, args.port)

@@ -143,7 +143,7 @@ def test_what_the_stores_and_a_real_survey_say_is_in_one_language(language: str,
 def test_the_servers_file_set_aside_is_said_in_one_language(
     language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from battle.online.server.store import GameStore, default_database_path
+    from battle.online.server.rooms.store import GameStore, default_database_path
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     default_database_path().write_bytes(GARBAGE)

@@ -8,14 +8,14 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from battle.online.server import device_games
-from battle.online.server.device_games import (
+from battle.online.server.days import device_games
+from battle.online.server.days.device_games import (
     HOUR,
     claim_refusal,
     plan_claim,
 )
-from battle.online.server.server_limits import ServerLimits
-from battle.online.server.store import GameStore, Statement, Write
+from battle.online.server.rooms.store import GameStore, Statement, Write
+from battle.online.server.shell.server_limits import ServerLimits
 from tests.online.test_online_store import T0, join, make_room
 
 LIMITS = ServerLimits()

@@ -11,9 +11,9 @@ from battle.history.stats import compute_stats
 from battle.history.store import GameEntry
 from battle.online.protocol import messages
 from battle.online.protocol.device_messages import DailyTable, DeviceStats, device_news_json
-from battle.online.server.day_table import DayRow
-from battle.online.server.device_games import DeviceGame
-from battle.online.server.wire_devices import daily_table, device_stats
+from battle.online.server.days.day_table import DayRow
+from battle.online.server.days.device_games import DeviceGame
+from battle.online.server.days.wire_devices import daily_table, device_stats
 
 FRAMES = Path(__file__).resolve().parents[1] / "data" / "device_frames.txt"
 T0 = 1_700_000_000.0

@@ -10,7 +10,7 @@ from battle.online.client.seats import Seat, forget_seat, load_seats, remember_s
 from battle.online.client.session import OnlineSession, backoff_delays
 from battle.online.protocol.messages import Create, NumberedDeal, PlayMove
 from battle.online.protocol.writer import server_json
-from battle.online.server.store import GameStore
+from battle.online.server.rooms.store import GameStore
 from tests.online_server import Client, ServerThread, a_legal_move
 
 

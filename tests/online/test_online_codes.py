@@ -21,7 +21,7 @@ from battle.online.protocol.codes import (
     new_watch_code,
     normalise_code,
 )
-from battle.online.server.link_secrets import LinkSecrets, is_link_secret
+from battle.online.server.rooms.link_secrets import LinkSecrets, is_link_secret
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None)
 codes = st.text(st.sampled_from(ALPHABET), min_size=CODE_LENGTH, max_size=CODE_LENGTH)

@@ -22,7 +22,7 @@ import pytest
 from battle.online.client.session import OnlineSession
 from battle.online.protocol.messages import Create, Join, NumberedDeal
 from battle.online.protocol.server_messages import Ack, State
-from battle.online.server.store import GameStore
+from battle.online.server.rooms.store import GameStore
 from battle.rules.board import move_name, parse_move
 from battle.rules.notation import parse_position
 from tests.online_server import ServerProcess, free_port

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from battle.online.server.group_commit import GroupCommit
-from battle.online.server.store import GameStore
+from battle.online.server.rooms.group_commit import GroupCommit
+from battle.online.server.rooms.store import GameStore
 from tests.online_server import Client, ServerThread, a_legal_move, host_and_join
 
 WAIT = 10.0

@@ -100,7 +100,8 @@ def test_links_in_the_web_folder_are_not_served(tmp_path: Path) -> None:
     os.symlink(tmp_path / "secret.js", web / "outside.js")
     os.symlink(web / "app.js", web / "inside.js")
     prelude = (
-        f"import battle.online.server.web_files as files; files.WEB_ROOT = __import__('pathlib').Path({str(web)!r})"
+        "import battle.online.server.shell.web_files as files; "
+        f"files.WEB_ROOT = __import__('pathlib').Path({str(web)!r})"
     )
     with ServerProcess(tmp_path / "server", prelude=prelude) as server:
         status, _, body = head_and_body(http(server.port, request("GET", "/app.js")))

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from battle.online.server.server_limits import ServerLimits
+from battle.online.server.shell.server_limits import ServerLimits
 from tests.online_server import Client, ServerProcess, a_legal_move, following, nothing_but_pong
 
 SHORT_GRACE = (
-    "import battle.online.server.lobby as lobby; "
+    "import battle.online.server.lobby.board as lobby; "
     "lobby.LOBBY_LIMITS = lobby.LobbyLimits(grace_seconds=0.5, challenge_seconds=3.0)"
 )
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from battle.online.server.device_games import plan_claim
-from battle.online.server.old_games import old_attempts, old_games, plan_delete, plan_delete_attempts
-from battle.online.server.room import EndReason, Room
-from battle.online.server.seat_networks import SeatNetworks, with_networks
-from battle.online.server.solver_rows import ReviewRow, plan_review
-from battle.online.server.store import SCHEMA_VERSION, GameStore, Statement, StoreError, Write
+from battle.online.server.days.device_games import plan_claim
+from battle.online.server.rooms.old_games import old_attempts, old_games, plan_delete, plan_delete_attempts
+from battle.online.server.rooms.room import EndReason, Room
+from battle.online.server.rooms.seat_networks import SeatNetworks, with_networks
+from battle.online.server.rooms.store import SCHEMA_VERSION, GameStore, Statement, StoreError, Write
+from battle.online.server.solving.solver_rows import ReviewRow, plan_review
 from tests.online.test_online_store import T0, join, make_room, play
 
 DAY = 86400.0
@@ -80,7 +80,7 @@ def test_deleting_a_game_takes_its_rows_with_it_and_a_rematch_forgets_where_it_c
 def test_a_version_4_database_is_upgraded_and_takes_the_end_abandoned(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from battle.online.server import store as store_module
+    from battle.online.server.rooms import store as store_module
 
     path = tmp_path / "games.sqlite3"
     with monkeypatch.context() as version_4:  # this store as version 4 was: no abandoned, no seat networks

@@ -54,7 +54,7 @@ def test_a_second_server_on_a_served_database_is_refused_naming_the_first(tmp_pa
 def test_a_database_another_program_holds_a_write_lock_on_is_refused_in_one_line(
     tmp_path: Path, processes: str
 ) -> None:
-    from battle.online.server.store import GameStore
+    from battle.online.server.rooms.store import GameStore
 
     database = tmp_path / "games.sqlite3"
     GameStore(database).close()

@@ -23,7 +23,7 @@ from battle.online.client.wording import refusal_text
 from battle.online.protocol.codes import new_watch_code
 from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error
-from battle.online.server.shards import home_of, shard_of
+from battle.online.server.processes.shards import home_of, shard_of
 from tests.online_server import Client, ServerProcess, a_legal_move, following
 
 HOME_0 = "127.0.0.1"
@@ -484,7 +484,7 @@ def test_a_game_process_whose_supervisor_is_gone_before_it_starts_ends_at_once(t
     import subprocess
     import sys
 
-    from battle.online.server.supervisor import SUPERVISOR_VARIABLE
+    from battle.online.server.processes.supervisor import SUPERVISOR_VARIABLE
 
     database = tmp_path / "games.sqlite3"
     gone = str(os.getpid() + 4_000_000)  # no process: not this test, the game process's parent
@@ -535,7 +535,7 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
     the other process meanwhile; silent ``STUCK_SECONDS`` (here 12) it is killed and started again."""
     import psutil
 
-    prelude = "import battle.online.server.supervisor as s; s.STUCK_SECONDS = 12.0"
+    prelude = "import battle.online.server.processes.supervisor as s; s.STUCK_SECONDS = 12.0"
     with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
 
         def process_1() -> psutil.Process | None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from battle.online.protocol.server_groups import place_at, process_at
-from battle.online.server.handoff import Fresh, decode, encode
-from battle.online.server.process_link import merged_stats
-from battle.online.server.shards import Shard, parse_shard, shard_of
-from battle.online.server.supervisor import forwarded_by, place_asked
+from battle.online.server.processes.handoff import Fresh, decode, encode
+from battle.online.server.processes.process_link import merged_stats
+from battle.online.server.processes.shards import Shard, parse_shard, shard_of
+from battle.online.server.processes.supervisor import forwarded_by, place_asked
 
 
 def test_a_process_makes_ids_of_its_own_share_and_holds_only_those() -> None:

@@ -25,7 +25,7 @@ WAIT = 60.0
 ROOM_OF_FOUR = "import battle.players.pool_schedule as schedule; schedule.MAX_WAITING = 4"
 """Four units of a kind may wait: a few reviews fill the reviews' room within a test."""
 STEPS_OF_FIVE_MINUTES = (
-    "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 300_000_000"
+    "import battle.online.server.solving.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 300_000_000"
 )
 """Each depth of an analysis searches up to 300 M nodes, reserving five minutes of its network's time:
 the search to the end of a whole deal runs more than a minute of a quiet core, holding it."""

@@ -44,7 +44,9 @@ def test_a_waiting_move_is_told_its_place_in_the_queue_and_is_played(tmp_path: P
         analyst.close()
 
 
-STEPS_OF_A_MINUTE = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 60_000_000"
+STEPS_OF_A_MINUTE = (
+    "import battle.online.server.solving.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 60_000_000"
+)
 """Each depth of an analysis searches up to 60 M nodes (a minute): a closed connection's is stopped, not finished."""
 
 
@@ -62,7 +64,7 @@ def test_an_analysis_stops_with_its_connection(tmp_path: Path) -> None:
             time.sleep(0.2)
 
 
-SMALL_STEPS = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 20_000\n"
+SMALL_STEPS = "import battle.online.server.solving.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 20_000\n"
 """An analysis board's steps of 20,000 nodes: the test's budget is spent in a few of them, not in one
 of 5 M nodes, which a long unit's thread (niceness 10) beside busy loops takes minutes over."""
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from battle.online.protocol.codes import hash_token, new_token
 from battle.online.protocol.messages import GivenPosition, NumberedDeal
-from battle.online.server.room import EndReason, Options, Room, Status, TimeCheck, plan_start
-from battle.online.server.room_refusals import Refused
-from battle.online.server.store import SCHEMA_VERSION, GameStore, StoreError, default_database_path
+from battle.online.server.rooms.room import EndReason, Options, Room, Status, TimeCheck, plan_start
+from battle.online.server.rooms.room_refusals import Refused
+from battle.online.server.rooms.store import SCHEMA_VERSION, GameStore, StoreError, default_database_path
 from battle.rules import Game, Position, deal, format_position, move_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -296,7 +296,7 @@ def test_a_db_named_that_is_no_game_database_is_refused_and_left_as_it_is(tmp_pa
 def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from battle.online.server import store as store_module
+    from battle.online.server.rooms import store as store_module
 
     path = tmp_path / "games.sqlite3"
     with monkeypatch.context() as version_1:  # this store as version 1 was: its schema, no upgrade
@@ -394,8 +394,8 @@ WRITER = """
 import sys, time
 from battle import move_name
 from battle.online.protocol.messages import NumberedDeal
-from battle.online.server.room import Options, Room, Status, plan_start
-from battle.online.server.store import GameStore
+from battle.online.server.rooms.room import Options, Room, Status, plan_start
+from battle.online.server.rooms.store import GameStore
 
 store = GameStore(sys.argv[1])
 log = open(sys.argv[2], "a", buffering=1)

@@ -22,7 +22,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from battle.online.server.server_limits import ServerLimits
+from battle.online.server.shell.server_limits import ServerLimits
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
 from tests.online.strangers import (
@@ -323,7 +323,7 @@ def played_out(number: int, pairs_left: int) -> str:
 
 
 LONG_STEPS = (
-    "import battle.online.server.analysis_boards as boards\n"
+    "import battle.online.server.solving.analysis_boards as boards\n"
     "boards.ANALYSIS_STEP_NODES = 100_000_000; boards.ANALYSIS_MOST_NODES = 10**10"
 )
 """Each depth of an analysis searches up to 100 M nodes (a minute or more): one of a whole deal runs

@@ -1,8 +1,8 @@
-"""The seam between the server's facts and the wire (``battle/online/server/wire.py``): the solver
-pool's typed results reach the messages by attribute, so a field renamed on either side fails the
-type check (mypy sees it) and this test, never a running server; every field a page shows comes
-through, and reads back as the clients read it. No other server module builds a message the server
-sends: ``wire`` and its ``wire_*`` siblings are the one place."""
+"""The seam between the server's facts and the wire (``battle/online/server/rooms/wire.py``): the
+solver pool's typed results reach the messages by attribute, so a field renamed on either side
+fails the type check (mypy sees it) and this test, never a running server; every field a page shows
+comes through, and reads back as the clients read it. No other server module builds a message the
+server sends: ``wire`` and its ``wire_*`` siblings are the one place."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.solver_messages import Evaluation, HintResult, MoveValue, SolverNews
 from battle.online.protocol.solver_reader import parse_solver_news
 from battle.online.protocol.solver_writer import solver_news_json
-from battle.online.server import wire
-from battle.online.server.room_refusals import RefusalKind, Refused
+from battle.online.server.rooms import wire
+from battle.online.server.rooms.room_refusals import RefusalKind, Refused
 from battle.players.pool_jobs import MoveValue as FoundValue
 from battle.players.solver_pool import AnalysisResult
 from tests.online_server import Client, ServerProcess, host_and_join
@@ -43,8 +43,8 @@ FOUND = AnalysisResult(
 EFFORT = {"nodes", "seconds"}
 """What a search's answer holds that no page shows: the effort it took."""
 PROBE = """
-from battle.online.server import wire
-from battle.online.server.solver_work import AnalysisResult, MoveResult, ReviewResult, Work
+from battle.online.server.rooms import wire
+from battle.online.server.solving.solver_work import AnalysisResult, MoveResult, ReviewResult, Work
 
 
 async def renamed(move: Work[MoveResult], hint: Work[AnalysisResult], review: Work[ReviewResult]) -> None:
@@ -61,11 +61,11 @@ PROBE_ERRORS = {
 }
 """What mypy says of each line of the probe that reads a result wrong."""
 CHECKED = [
-    "battle/online/server/wire.py",
-    "battle/online/server/solver_work.py",
-    "battle/online/server/solver_games.py",
-    "battle/online/server/analysis_boards.py",
-    "battle/online/server/reviews.py",
+    "battle/online/server/rooms/wire.py",
+    "battle/online/server/solving/solver_work.py",
+    "battle/online/server/solving/solver_games.py",
+    "battle/online/server/solving/analysis_boards.py",
+    "battle/online/server/solving/reviews.py",
 ]
 """The modules the pool's results travel through, from the pool to the frame."""
 SERVER = ROOT / "battle" / "online" / "server"
@@ -100,7 +100,7 @@ def _built_outside_wire() -> list[str]:
     its own."""
     classes = _message_classes()
     built = []
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         if path.name.startswith("wire"):
             continue
         tree = ast.parse(path.read_text(), str(path))

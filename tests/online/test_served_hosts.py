@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battle.online.server.served_hosts import ServedHosts, check_host_name, host_name, machine_names
+from battle.online.server.shell.served_hosts import ServedHosts, check_host_name, host_name, machine_names
 
 LABEL = st.from_regex(r"[a-z][a-z0-9-]{0,10}[a-z0-9]", fullmatch=True)
 NAMES = st.lists(LABEL, min_size=1, max_size=4).map(".".join)

@@ -13,7 +13,7 @@ import pytest
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import ErrorCode, Join, Resume, Watch
 from battle.online.protocol.server_groups import check_group_name, group_of_url, url_at
-from battle.online.server.group_routes import DirectoryDown, directory_key, directory_refusal, route
+from battle.online.server.processes.group_routes import DirectoryDown, directory_key, directory_refusal, route
 
 SECRET = "ABCDEFGH" + "0123456789ABCDEFGHJKMNPQ"
 

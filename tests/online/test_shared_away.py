@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from battle.online.server.shared_away import SaidOnce
+from battle.online.server.processes.shared_away import SaidOnce
 
 
 def test_going_away_is_said_once_and_again_after_a_return(caplog: pytest.LogCaptureFixture) -> None:

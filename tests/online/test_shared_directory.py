@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from battle.online.server import shared_directory
-from battle.online.server.group_routes import RETRY_SECONDS, DirectoryDown
-from battle.online.server.shared_directory import SharedDirectory
+from battle.online.server.processes import shared_directory
+from battle.online.server.processes.group_routes import RETRY_SECONDS, DirectoryDown
+from battle.online.server.processes.shared_directory import SharedDirectory
 from tests.loop_apart import run_apart
 from tests.online.test_online_groups import psycopg_installed
 from tests.postgres_server import RunningPostgres, postgres

@@ -16,7 +16,7 @@ from tests.web.game_pages import DESKTOP, new_page
 from tests.web.test_web_analysis import expected_values, final_values
 from tests.web.test_web_solver import endgame
 
-SMALL_STEPS = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = {nodes}\n"
+SMALL_STEPS = "import battle.online.server.solving.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = {nodes}\n"
 KERNELS_MS = 120_000
 DEEPENING_MS = 240_000
 """The bound of the wait for the last of some 60 steps of 20,000 nodes, each a unit of the pool:

@@ -11,7 +11,7 @@ import socket
 import pytest
 
 from battle.online.protocol.codes import invite_link
-from battle.online.server import web_files
+from battle.online.server.shell import web_files
 from tests.online_server import Client, ServerThread
 
 WEB = web_files.WEB_ROOT

@@ -100,7 +100,7 @@ def test_every_open_challenge_is_reachable_past_the_ones_listed_and_the_oldest_c
 ) -> None:
     """The lobby lists the challenges waiting longest (here 3, on a real server 50), oldest first, and
     says how many more are open; "Show the next ones" lists those too, so none is out of reach."""
-    prelude = "import battle.online.server.lobby as lobby; lobby.LOBBY_LIMITS = lobby.LobbyLimits(shown=3)"
+    prelude = "import battle.online.server.lobby.board as lobby; lobby.LOBBY_LIMITS = lobby.LobbyLimits(shown=3)"
     with ServerProcess(tmp_path, prelude=prelude) as server:
         challengers = []
         for number in range(5):

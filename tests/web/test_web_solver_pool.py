@@ -17,7 +17,9 @@ from tests.online_server import Client, ServerProcess
 from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import endgame, open_solver_game, play_solver, play_to_the_end
 
-STEPS_OF_TEN_MINUTES = "import battle.online.server.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 600_000_000"
+STEPS_OF_TEN_MINUTES = (
+    "import battle.online.server.solving.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 600_000_000"
+)
 """Each step of an analysis may search 600 M nodes, ten minutes: only its stop frees the worker within a test."""
 
 

@@ -1,0 +1,343 @@
+"""The seam between the server's facts and the wire: every message the server sends, but ``error``,
+is built here or in a sibling ``wire_*`` module from the facts of the module that serves it. Here:
+the answers to a connection (``welcome``, ``pong``, ``created``, ``joined``), the messages that
+carry a room's facts (its state, a move, a result, a record) and the solver's news (a game against
+it, its seat, a hint, an analysis, a review, a place in the queue, a refusal). ``wire_lobby`` builds
+the lobby's messages, ``wire_puzzles`` the puzzles' and ``wire_devices`` a device's answers
+(``daily_table``, ``my_stats_result``). A room's refusal (``room_refusals.Refused``) becomes a
+``ProtocolError`` here too (``refusal_error``: each kind is the error code of its name). Every other
+``error`` is built where the fault is met: a shell module raises ``ProtocolError`` with its code,
+which ``dispatch`` sends (``error_for``), and the shell's own faults (a frame over the rate, a
+change not saved, a game out of reach) are sent as ``Error`` where they occur.
+``tests/online/test_online_wire.py`` fails when another server module builds a message.
+
+A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
+``MoveReceipt``, a ``PlayOutcome``) or raises one (a ``room_refusals.Refused``). The solver pool answers with
+typed values (``MoveResult``, ``AnalysisResult``, ``ReviewResult``). The functions here word both
+as the messages of ``battle.online.protocol``, by attribute: a field renamed on either side is a
+type error here (``mypy``), never a ``KeyError`` in a running server. The pool's types are read
+for the type check only, so a server without a solver loads no pool.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.protocol.server_messages import (
+    Ack,
+    Created,
+    Elsewhere,
+    EndReasonName,
+    GameResult,
+    GameStatus,
+    Joined,
+    Moved,
+    Offers,
+    PlayerInfo,
+    Pong,
+    Presence,
+    Record,
+    RematchLink,
+    RematchStarted,
+    State,
+    Viewer,
+    Welcome,
+)
+from battle.online.protocol.solver_messages import (
+    AnalysisResult,
+    Evaluation,
+    HintResult,
+    MoveValue,
+    ParRefusal,
+    ParResult,
+    RefusalCode,
+    ReviewResult,
+    SolverCreated,
+    SolverQueue,
+    SolverRefused,
+    SolverSeat,
+    WorkKind,
+)
+from battle.online.server.rooms import room_refusals
+from battle.online.server.rooms.room import SEATS, EndReason, MoveReceipt, Room, Status
+from battle.online.server.rooms.room_refusals import RefusalKind
+from battle.online.server.solving.solver_outcomes import SolverRefusal, Waiting
+from battle.online.server.solving.solver_rows import ReviewRow, SolverSeatRow
+from battle.rules.board import Position
+from battle.rules.notation import format_position
+
+if TYPE_CHECKING:
+    from battle.online.server.solving.solver_work import AnalysisResult as FoundAnalysis
+
+_STATUSES: dict[Status, GameStatus] = {
+    Status.WAITING: "waiting",
+    Status.PLAYING: "playing",
+    Status.FINISHED: "finished",
+}
+_END_REASONS: dict[EndReason, EndReasonName] = {
+    EndReason.NO_PAIR: "no_pair",
+    EndReason.RESIGN: "resign",
+    EndReason.TIME: "time",
+    EndReason.ABORTED: "aborted",
+    EndReason.EXPIRED: "expired",
+    EndReason.ABANDONED: "abandoned",
+}
+_ERROR_CODES: dict[RefusalKind, ErrorCode] = {
+    RefusalKind.FULL: ErrorCode.FULL,
+    RefusalKind.NOT_A_PLAYER: ErrorCode.NOT_A_PLAYER,
+    RefusalKind.NOT_STARTED: ErrorCode.NOT_STARTED,
+    RefusalKind.NOT_YOUR_TURN: ErrorCode.NOT_YOUR_TURN,
+    RefusalKind.ILLEGAL_MOVE: ErrorCode.ILLEGAL_MOVE,
+    RefusalKind.BAD_MESSAGE: ErrorCode.BAD_MESSAGE,
+    RefusalKind.ID_REUSED: ErrorCode.ID_REUSED,
+    RefusalKind.OUT_OF_TIME: ErrorCode.OUT_OF_TIME,
+    RefusalKind.GAME_OVER: ErrorCode.GAME_OVER,
+    RefusalKind.NOT_ALLOWED: ErrorCode.NOT_ALLOWED,
+    RefusalKind.NO_OFFER: ErrorCode.NO_OFFER,
+    RefusalKind.EXPIRED: ErrorCode.EXPIRED,
+}
+
+
+# -- a connection's answers -----------------------------------------------------------------------
+
+
+def welcome(share_url: str | None) -> Welcome:
+    """The answer to ``hello``: the address for friends' links when it is not the one the client used."""
+    return Welcome(share_url)
+
+
+def pong(t: int | float | None) -> Pong:
+    """The answer to ``ping``, echoing its ``t``."""
+    return Pong(t)
+
+
+def created(room: Room, invite: str, watch: str, token: str, invite_secret: str, watch_secret: str) -> Created:
+    """To the creator of ``room`` only: the codes to share, their links' secrets and the seat's token."""
+    return Created(room.game_id, invite, watch, token, room.creator_seat, invite_secret, watch_secret)
+
+
+def elsewhere(group: str, request: str) -> Elsewhere:
+    """The answer to a ``request`` whose game (``join``, ``watch``, ``resume``), or the lobby, is held at
+    the place ``group`` names (a server group, or a process: ``server_groups.place_at``): the client
+    connects there and asks again."""
+    return Elsewhere(group, request)
+
+
+def joined(room: Room, token: str, seat: int) -> Joined:
+    """To the joiner of ``room`` only: the token of the ``seat`` its invite code gave."""
+    return Joined(room.game_id, token, seat)
+
+
+# -- a game's facts ----------------------------------------------------------------------------
+
+
+def refusal_error(refused: room_refusals.Refused) -> ProtocolError:
+    """A room's refusal as the protocol's: the error code of its kind, its English reason, its
+    details as the ``error``'s ``params``; ``dispatch`` names the refused message and sends it."""
+    return ProtocolError(_ERROR_CODES[refused.kind], refused.reason, params=refused.details)
+
+
+def game_status(status: Status) -> GameStatus:
+    """A room's status as the protocol's ``status`` field has it."""
+    return _STATUSES[status]
+
+
+def end_reason(reason: EndReason) -> EndReasonName:
+    """Why a game ended, as the protocol's ``result.reason`` field has it."""
+    return _END_REASONS[reason]
+
+
+def result(room: Room) -> GameResult | None:
+    """The result of ``room``'s game once it is over, else None."""
+    if room.status != Status.FINISHED or room.reason is None:
+        return None
+    return GameResult(room.winner, end_reason(room.reason), room.scores)
+
+
+def state(room: Room, viewer: int | None, presence: Mapping[int, bool], now: float) -> State:
+    """The full ``state`` of ``room``'s game for a seat (1 or 2) or a spectator (None).
+
+    ``presence`` says which seats have a connection now; only a seat's holder sees the invite
+    code, and only while the seat it gives is open.
+    """
+    you: Viewer = viewer if viewer in room.seats and viewer is not None else "spectator"
+    players = []
+    for seat in SEATS:
+        if seat in room.seats:
+            mark: Presence = "connected" if presence.get(seat) else "away"
+            name = room.seats[seat].name  # "" for a player who gave none: each client words the default
+            players.append(PlayerInfo(seat, name, mark, seat == room.creator_seat))
+        else:
+            players.append(PlayerInfo(seat, None, "open", False))
+    deadline = room.deadline()
+    rematch = RematchLink(room.rematch_game, room.rematch_watch or "") if room.rematch_game else None
+    return State(
+        game=room.game_id,
+        you=you,
+        status=game_status(room.status),
+        start=format_position(room.game.start),
+        deal=room.game.deal_number,
+        moves=tuple(receipt.move for receipt in room.live_receipts),
+        to_move=room.to_move,
+        scores=room.scores,
+        players=tuple(players),
+        result=result(room),
+        move_seconds=room.options.move_seconds,
+        lose_on_time=room.options.lose_on_time,
+        deadline=deadline,
+        seconds_left=None if deadline is None else max(0.0, deadline - now),
+        overdue=room.is_overdue(now),
+        offers=Offers(room.rematch_offer, room.takeback_request),
+        rematch=rematch,
+        invite=room.invite if you != "spectator" and room.open_seat is not None else None,
+        watch=room.watch,
+    )
+
+
+def moved(room: Room, receipt: MoveReceipt) -> Moved:
+    """The ``moved`` every connection of the game gets once ``receipt``'s move, ``room``'s last, is stored."""
+    return Moved(
+        game=room.game_id,
+        ply=receipt.ply,
+        seat=receipt.seat,
+        move=receipt.move,
+        points=receipt.points,
+        scores=room.scores,
+        to_move=room.to_move,
+        status=game_status(room.status),
+        result=result(room),
+        deadline=room.deadline(),
+    )
+
+
+def ack(receipt: MoveReceipt) -> Ack:
+    """The ``ack`` of a move to its sender, the same for the first send and every resend."""
+    return Ack(receipt.move_id, receipt.ply, receipt.move, receipt.taken_back)
+
+
+def record(room: Room) -> Record:
+    """``room``'s game as a ``.mbg`` record."""
+    return Record(room.game_id, room.record_text())
+
+
+def rematch_started(room: Room, rematch: Room, seat: int | None) -> RematchStarted:
+    """To a connection of ``room``'s game that held ``seat`` there (None: a spectator): its rematch
+    began, where the seats are swapped."""
+    return RematchStarted(room.game_id, rematch.game_id, "spectator" if seat is None else 3 - seat, rematch.watch)
+
+
+# -- the solver's answers ----------------------------------------------------------------------
+
+
+def evaluation(found: FoundAnalysis) -> Evaluation:
+    """A search's answer as a hint or an analysis board shows it."""
+    return Evaluation(
+        value=found.value,
+        exact=found.exact,
+        depth=found.depth,
+        best_moves=found.best_moves,
+        pv=found.pv,
+        final_score=found.final_score,
+        moves=tuple(MoveValue(value.move, value.value, value.bound, value.points) for value in found.moves),
+    )
+
+
+def game_over(position: Position) -> Evaluation:
+    """The evaluation of a position with no pair left: nothing to search, the score as it stands."""
+    return Evaluation(0, True, 0, (), (), (position.scores[0], position.scores[1]))
+
+
+def solver_created(room: Room, token: str) -> SolverCreated:
+    """To the player who started ``room``'s game against the solver: the token of their seat."""
+    return SolverCreated(room.game_id, token, room.creator_seat)
+
+
+def solver_seat(room: Room, seat: SolverSeatRow) -> SolverSeat:
+    """The solver's seat and level in ``room``'s game, and the deal's par."""
+    return SolverSeat(room.game_id, seat.seat, seat.level, seat.par)
+
+
+def hint_result(game: str, ply: int, found: FoundAnalysis) -> HintResult:
+    """The hint in ``game`` before move ``ply`` + 1."""
+    return HintResult(game, ply, evaluation(found))
+
+
+def analysis_step(ident: str, final: bool, found: FoundAnalysis) -> AnalysisResult:
+    """A step of the analysis board ``ident``; ``final`` for its last."""
+    return AnalysisResult(ident, final, evaluation(found))
+
+
+def analysis_over(ident: str, position: Position) -> AnalysisResult:
+    """The one and last step of the analysis board ``ident`` on a ``position`` with no pair left."""
+    return AnalysisResult(ident, True, game_over(position))
+
+
+def review_news(row: ReviewRow, waiting: Waiting | None) -> ReviewResult:
+    """A review's news: its row as it stands, and while it waits its place and roughly the seconds of
+    work ahead of it."""
+    queued = queue_news("review", waiting)
+    return ReviewResult(row.review, row.game, row.status, queued.place, row.report, queued.ahead)
+
+
+def final_margin(start: Position, value: int) -> int:
+    """The final margin of the player to move at ``start`` when ``value`` is theirs from there on (the
+    solver's values count the points still to take): the par a game from ``start`` is measured on."""
+    mover = start.to_move
+    return value + start.scores[mover - 1] - start.scores[2 - mover]
+
+
+def par_known(game: str, start: Position, value: int, best_moves: tuple[str, ...]) -> ParResult:
+    """``game``'s par, from the solver's ``value`` of its ``start`` and the best first moves."""
+    return ParResult(game, "known", final_margin(start, value), best_moves)
+
+
+def par_working(game: str, start: Position, waiting: Waiting | None) -> ParResult:
+    """``game``'s par being worked out: its place in the pool's queue (None: not known here), and the
+    least it can be once its search has proved a first move from ``start``."""
+    if waiting is None:
+        return ParResult(game, "working")
+    at_least = None if waiting.at_least is None else final_margin(start, waiting.at_least)
+    return ParResult(game, "working", place=waiting.place, at_least=at_least)
+
+
+def par_unproved(game: str, start: Position, least: int | None) -> ParResult:
+    """``game``'s par not proved within the pool's budget, with the least it proved from ``start``."""
+    return ParResult(game, "unproved", at_least=None if least is None else final_margin(start, least))
+
+
+def par_refused(game: str, why: ParRefusal, retry_after: float) -> ParResult:
+    """``game``'s par not worked out now, why, and the seconds until it would be."""
+    return ParResult(game, "refused", why=why, retry_after=tenths(retry_after))
+
+
+def par_none(game: str) -> ParResult:
+    """No par to be had: the server runs no solver (or the game's start has no move)."""
+    return ParResult(game, "none")
+
+
+def tenths(seconds: float) -> float:
+    """Seconds until work is taken, up to the next tenth: a refusal never says "again in 0 s"."""
+    return max(0.1, math.ceil(seconds * 10) / 10)
+
+
+def queue_news(what: WorkKind, waiting: Waiting | None) -> SolverQueue:
+    """Where ``what`` stands, as its pages are told: its place, the seconds it waits for its budget, and
+    while it waits in the queue roughly the seconds of work ahead of it."""
+    if waiting is None:
+        return SolverQueue(what, None)
+    wait = tenths(waiting.wait) if waiting.wait > 0 else None
+    ahead = max(1, math.ceil(waiting.ahead)) if waiting.place > 0 else None
+    return SolverQueue(what, waiting.place, wait, ahead)
+
+
+def refused(what: WorkKind, refusal: SolverRefusal) -> SolverRefused:
+    """Work the pool did not take, and when the same work would be."""
+    return SolverRefused(what, refusal.code, tenths(refusal.retry_after))
+
+
+def refusal(what: WorkKind, code: RefusalCode, retry_after: float | None = None) -> SolverRefused:
+    """Work not done for ``code``, and the seconds after which the same work would be taken, if known."""
+    return SolverRefused(what, code, None if retry_after is None else tenths(retry_after))
