@@ -156,6 +156,17 @@ def _game_messages(template: str) -> set[object]:
     }
 
 
+def _update(catalogue: Catalog, template: Catalog) -> None:
+    """Bring ``catalogue`` to ``template``'s messages. Its ``POT-Creation-Date`` moves only when the
+    texts do: the template is kept without a header, so its date is the moment of this run, and
+    a run that changed no text would otherwise still change the catalogue's header."""
+    before = catalogue.creation_date
+    texts = {message.id for message in catalogue if message.id}
+    catalogue.update(template, no_fuzzy_matching=True)
+    if {message.id for message in catalogue if message.id} == texts:
+        catalogue.creation_date = before
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the kept .pot; change nothing")
@@ -174,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in catalogues:
         with open(path, "rb") as handle:
             catalogue = read_po(handle, locale=path.parent.parent.name, domain=DOMAIN)
-        catalogue.update(template, no_fuzzy_matching=True)
+        _update(catalogue, template)
         _write(catalogue, path, template=False)
     print(f"wrote {TEMPLATE.relative_to(ROOT)} and updated {len(catalogues)} catalogue(s)")
     return 0
