@@ -55,15 +55,13 @@ class LimitOption:
     unit_seconds: int | None = None
     """Seconds in the option's unit (an hour, a day) when the field counts seconds; None when the
     option gives the field's value as it is."""
-    dest: str | None = None
-    """The option's name in the parsed arguments, when not the flag's."""
     also_shown: tuple[tuple[str, str], ...] = ()
     """Other placeholders of ``words``, each with the ``ServerLimits`` field it shows."""
 
     @property
     def attribute(self) -> str:
-        """The option's name in the parsed arguments (argparse's own from the flag, unless ``dest``)."""
-        return self.dest or self.flag.removeprefix("--").replace("-", "_")
+        """The option's name in the parsed arguments, as argparse makes it from the flag."""
+        return self.flag.removeprefix("--").replace("-", "_")
 
     def default(self, limits: ServerLimits) -> float:
         """The option's default, in the option's unit."""
@@ -90,36 +88,30 @@ NETWORK_CAPS = (
         N_(
             "browsers' device keys one client address may file games under for the first time an hour (default {count})"
         ),
-        dest="device_keys_per_hour",
     ),
     LimitOption(
         "--puzzle-ratings-per-hour",
         "puzzle_ratings_per_hour",
         N_("puzzle ratings one client address may start an hour, one a browser (default {count})"),
-        dest="puzzle_ratings_per_hour",
     ),
     LimitOption(
         "--puzzle-attempts-per-hour",
         "puzzle_attempts_per_hour",
         N_("rated puzzle attempts one client address may make an hour (default {count})"),
-        dest="puzzle_attempts_per_hour",
     ),
     LimitOption(
         "--max-puzzles-open-per-address",
         "puzzles_open_per_network",
         N_("connections of one client address that may hold a puzzle open at once (default {count})"),
-        dest="puzzles_open_per_network",
     ),
     LimitOption(
         "--max-lobby-followers-per-address",
         "lobby_followers_per_network",
         N_("connections of one client address that may follow the lobby at once (default {count})"),
-        dest="lobby_followers_per_network",
     ),
 )
-"""What a client address may do with puzzles, the lobby and device keys, each named in the parsed
-arguments by its ``ServerLimits`` field. A school or a household behind one address may need more
-than the defaults."""
+"""What a client address may do with puzzles, the lobby and device keys. A school or a household
+behind one address may need more than the defaults."""
 
 LIMIT_OPTIONS = (
     LimitOption(
