@@ -512,7 +512,14 @@ def test_a_process_that_cannot_write_its_counts_says_so_once_and_writes_them_aga
         }
         [folder] = folders
         blocker = Path(folder) / "stats-1.tmp"
-        blocker.mkdir()
+        deadline = time.monotonic() + SECONDS
+        while True:  # the process writes this file every second and renames it at once: block it in between
+            try:
+                blocker.mkdir()
+                break
+            except FileExistsError:
+                assert time.monotonic() < deadline, "stats-1.tmp never went away"
+                time.sleep(0.01)
         try:
             wait_for_log(server, "process 1 cannot write its counts for /stats")
         finally:
