@@ -7,12 +7,14 @@ never import numba; the solver loads only when one of these runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from battle.cli.interruption import EXIT_INTERRUPTED
@@ -474,16 +476,20 @@ def run_interruptibly(
     """``work()`` on a worker thread; Ctrl-C calls ``stop()`` and still waits for its result.
 
     Returns the result and whether Ctrl-C was pressed; an error in the worker is
-    re-raised here. The main thread waits on an Event, not ``Thread.join``: a
-    KeyboardInterrupt inside ``join`` can leave the thread looking finished
-    while it still runs (CPython before 3.12), and its result would be lost.
-    With ``repeat_stop``, ``stop()`` is called again until the work ends, for
-    work that starts new searches (each new search clears the engine's stop flag).
-    A second Ctrl-C abandons the work. ``tick()``, if given, is called about every
+    re-raised here. While the work runs, Ctrl-C is a flag the waiting loop reads, not a
+    KeyboardInterrupt: one raised inside ``Thread.start`` (which waits for the thread to
+    begin, seconds on a busy machine) escaped with the search running and nobody to stop
+    it, and the process, waiting at its exit for the solver's helper threads, ran on for
+    minutes (``par`` beside other work: 300 s, 141 CPU-s). The main thread waits on an
+    Event, not ``Thread.join``, which can leave a thread looking finished while it runs
+    (CPython before 3.12). With ``repeat_stop``, ``stop()`` is called again until the work
+    ends, for work that starts new searches (each new search clears the engine's stop
+    flag). A second Ctrl-C abandons the work. ``tick()``, if given, is called about every
     tenth of a second while the work runs.
     """
     finished = threading.Event()
     outcome: dict[str, object] = {}
+    presses: list[int] = []
 
     def target() -> None:
         try:
@@ -493,22 +499,44 @@ def run_interruptibly(
         finally:
             finished.set()
 
-    threading.Thread(target=target, name="solver", daemon=True).start()
-    interrupted = False
-    try:
-        while not finished.wait(0.1):
-            if tick is not None:
-                tick()
-    except KeyboardInterrupt:
-        interrupted = True
-        note(message)
-        stop()
-        while not finished.wait(0.05):
-            if repeat_stop:
+    def pressed(number: int, frame: object) -> None:
+        presses.append(number)
+        if len(presses) > 1:
+            raise KeyboardInterrupt  # the second Ctrl-C: the work is abandoned
+
+    said = False
+    with _ctrl_c_as(pressed):
+        threading.Thread(target=target, name="solver", daemon=True).start()
+        while not finished.wait(0.05 if presses else 0.1):
+            if not presses:
+                if tick is not None:
+                    tick()
+            elif not said:
+                note(message)
+                said = True
                 stop()
+            elif repeat_stop:
+                stop()
+    if presses and not said:  # pressed as the work ended: said like any other
+        note(message)
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
-    return outcome["result"], interrupted  # type: ignore[return-value]
+    return outcome["result"], bool(presses)  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def _ctrl_c_as(handler: Callable[[int, object], None]) -> Iterator[None]:
+    """SIGINT calls ``handler`` in this block (the previous handler comes back after it); off the
+    main thread, where a handler cannot be set, Ctrl-C stays what it was."""
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # -- review -------------------------------------------------------------------------------
