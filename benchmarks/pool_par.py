@@ -30,8 +30,7 @@ sys.path.insert(0, str(ROOT))
 from battle.atlas.catalogue import Catalogue  # noqa: E402 - after the checkout is on the path
 from battle.atlas.solve_deal import start_position  # noqa: E402
 from battle.players import Limits, Opponent  # noqa: E402
-from battle.players.local_pool import LocalPool  # noqa: E402
-from battle.players.pool_jobs import (  # noqa: E402
+from battle.players.pool.jobs import (  # noqa: E402
     PAR_MEGABYTES,
     PAR_NODES,
     PAR_SLICE_NODES,
@@ -39,7 +38,8 @@ from battle.players.pool_jobs import (  # noqa: E402
     ParJob,
     position_data,
 )
-from battle.players.pool_schedule import Refusal  # noqa: E402
+from battle.players.pool.local_workers import LocalPool  # noqa: E402
+from battle.players.pool.schedule import Refusal  # noqa: E402
 
 
 def main() -> int:

@@ -3,7 +3,7 @@
     python benchmarks/solver_slices.py                       deal 7 at 108, 88, 76 and 64 tiles
     python benchmarks/solver_slices.py --nodes 40000000 --slice 250000 --deal 9
 
-A pool worker runs a long unit in slices of ``SLICE_NODES`` (``battle.players.pool_jobs``): each
+A pool worker runs a long unit in slices of ``SLICE_NODES`` (``battle.players.pool.jobs``): each
 slice searches the position again, on the table the last one left. For each position of a game of
 the deal (a fixed rule picks the moves), this searches every move's value once within ``--nodes``,
 then in slices of ``--slice`` nodes on a fresh engine of the same size, as a worker does, with a
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from battle.players import prepare_kernels  # noqa: E402 - after the checkout is on the path
-from battle.players.pool_jobs import SLICE_NODES  # noqa: E402
+from battle.players.pool.jobs import SLICE_NODES  # noqa: E402
 from battle.rules.board import Position  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from solver.engine import Engine  # noqa: E402

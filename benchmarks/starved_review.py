@@ -10,7 +10,7 @@ play a friends' game of two moves on a deal of their own, the second player resi
 its ``review`` and reads ``review_result`` until it is ``done`` or ``failed``. The row gives each
 review's seconds from the ask to that answer, its outcome, and the CPU seconds the workers spent
 meanwhile (a throttled worker is stopped 0.45 s and let run 0.03 s, by ``SIGSTOP``/``SIGCONT``: the
-machine's share, not the server's, as ``tests/players/test_local_pool.py`` starves one).
+machine's share, not the server's, as ``tests/players/test_local_workers.py`` starves one).
 
 The promise measured: a unit ends by its own budget of nodes, never by the clock, so a review on a
 starved machine finishes later and is never told ``failed`` for being slow.

@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from solver_pool import human_move, percentile  # noqa: E402 - the pool benchmark's player and arithmetic
+from pool_load import human_move, percentile  # noqa: E402 - the pool benchmark's player and arithmetic
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from battle.players import get_level  # noqa: E402

@@ -12,18 +12,19 @@ drawing thread), and kept, so that a game's positions share one transposition ta
 * ``DealSolver``: solves the survey's deals, one engine per worker thread.
 
 Every service has ``search``, ``stop`` and ``clear_stop``, which is what ``SearchWorker`` runs
-and cancels. A game server runs them on the solver pool instead (``battle.players.solver_pool``:
-one queue with priorities, seats and budgets per address, on worker processes or a Dask
-cluster; ``docs/solver-pool.md``). Besides them the door hands on what the front ends read (``Analysis``,
-``Review`` and its parts, ``LEVELS``), the warm-up (``prepare_kernels``) and the values a
-command line checks its flags against. ``Engine``, table sizes and the kernels' life-cycle
-stay inside ``solver``. The layering, checked by ``lint-imports`` (``pyproject.toml``):
+and cancels. A game server runs them on the solver pool instead (``battle.players.pool``, whose
+face names its modules: one queue with priorities, seats and budgets per address, on worker
+processes or a Dask cluster; ``docs/solver-pool.md``). Besides them the door hands on what the
+front ends read (``Analysis``, ``Review`` and its parts, ``LEVELS``), the warm-up
+(``prepare_kernels``) and the values a command line checks its flags against. ``Engine``, table
+sizes and the kernels' life-cycle stay inside ``solver``. The layering, checked by
+``lint-imports`` (``pyproject.toml``):
 ``battle.cli, battle.ui -> battle.search_worker -> battle.players -> solver -> battle.rules``.
 
 Every name here loads ``battle.players.services`` (and with it the solver, numba, llvmlite and
 numpy: 140 MiB of a process's memory) at its first use, so that the door's own modules that run
 no search load without them: the solver pool's queue, jobs and results
-(``battle.players.solver_pool``), which a game server holds while its workers, other processes,
+(``battle.players.pool``), which a game server holds while its workers, other processes,
 search (``benchmarks/server_memory.py``).
 """
 

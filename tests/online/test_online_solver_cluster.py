@@ -21,8 +21,8 @@ from tests.players.dask_processes import DaskProcesses
 
 pytest.importorskip("distributed")
 
-from battle.players.dask_pool import running_units  # noqa: E402 - needs Dask
-from tests.players.test_dask_pool import cluster  # noqa: E402 - the pool's own two-worker LocalCluster
+from battle.players.pool.dask_cluster import running_units  # noqa: E402 - needs Dask
+from tests.players.test_dask_cluster import cluster  # noqa: E402 - the pool's own two-worker LocalCluster
 
 __all__ = ["cluster"]
 

@@ -22,7 +22,7 @@ from tests.online_server import Client, ServerProcess, a_legal_move, create
 
 WAIT = 60.0
 """The longest one answer is waited for (a busy machine, workers loading their kernels)."""
-ROOM_OF_FOUR = "import battle.players.pool_schedule as schedule; schedule.MAX_WAITING = 4"
+ROOM_OF_FOUR = "import battle.players.pool.schedule as schedule; schedule.MAX_WAITING = 4"
 """Four units of a kind may wait: a few reviews fill the reviews' room within a test."""
 STEPS_OF_FIVE_MINUTES = (
     "import battle.online.server.solving.analysis_boards as boards; boards.ANALYSIS_STEP_NODES = 300_000_000"

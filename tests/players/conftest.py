@@ -7,9 +7,9 @@ import os
 import time
 from pathlib import Path
 
-from battle.players.pool import SolverPool, Ticket
-from battle.players.pool_jobs import AnalysisJob, Job, MoveJob, ReviewJob, position_data
-from battle.players.pool_schedule import Refusal
+from battle.players.pool.jobs import AnalysisJob, Job, MoveJob, ReviewJob, position_data
+from battle.players.pool.queue import SolverPool, Ticket
+from battle.players.pool.schedule import Refusal
 from battle.rules.board import Position, biggest_pair, move_name
 from battle.rules.deal import deal
 from battle.rules.notation import parse_any

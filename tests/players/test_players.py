@@ -16,7 +16,7 @@ from battle.rules.board import Position, biggest_pair
 from battle.rules.deal import deal
 
 ROOT = Path(__file__).resolve().parents[2]
-SEARCH = ("numba", "numpy", "llvmlite", "solver.engine", "battle.players.services", "battle.players.pool_services")
+SEARCH = ("numba", "numpy", "llvmlite", "solver.engine", "battle.players.services", "battle.players.pool.unit_search")
 """What a process that searches loads, and a game server's, whose pool's workers search, does not."""
 
 
@@ -62,7 +62,7 @@ def test_the_door_loads_the_solver_at_the_first_name_taken_from_it() -> None:
 
 def test_the_pools_queue_jobs_and_results_load_no_search() -> None:
     code = """
-from battle.players.solver_pool import AnalysisJob, MoveJob, ReviewJob, position_data
+from battle.players.pool.opening import AnalysisJob, MoveJob, ReviewJob, position_data
 from battle.rules.deal import deal
 start = position_data(deal(3))
 MoveJob(start, "club", 1), AnalysisJob(start, seconds=1.0, depth=4), ReviewJob(start, ())

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import json
 from dataclasses import asdict
-from battle.players.local_pool import LocalPool
-from battle.players.pool_jobs import MoveJob, position_data
+from battle.players.pool.local_workers import LocalPool
+from battle.players.pool.jobs import MoveJob, position_data
 from battle.rules.deal import deal
 
 with LocalPool(2, budget=None) as pool:

@@ -1,4 +1,4 @@
-"""The solver pool's pure core (``battle.players.pool_schedule``): order, seats, kept workers, budgets,
+"""The solver pool's pure core (``battle.players.pool.schedule``): order, seats, kept workers, budgets,
 retries and places, driven with explicit times."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.players.pool_schedule import (
+from battle.players.pool.schedule import (
     PARS_RUNNING,
     Admitted,
     Budget,

@@ -1,4 +1,4 @@
-"""A pool worker's long units in slices (``battle.players.pool_services``): each run searches at most a
+"""A pool worker's long units in slices (``battle.players.pool.unit_search``): each run searches at most a
 slice's nodes and answers ``Continued`` until the unit is done; the answers equal the unsliced
 searches' where those are exact, and a slice of another layout between two of a unit's keeps its table."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from battle.players import Advisor, Limits, Reviewer
-from battle.players.pool_jobs import (
+from battle.players.pool.jobs import (
     AnalysisJob,
     AnalysisResult,
     Continued,
@@ -24,7 +24,7 @@ from battle.players.pool_jobs import (
     position_data,
     position_of,
 )
-from battle.players.pool_services import ENGINES, PoolServices
+from battle.players.pool.unit_search import ENGINES, PoolServices
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game
 from solver.levels import get_level

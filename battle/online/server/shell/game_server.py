@@ -168,15 +168,15 @@ class _Held:
     counts: Counts = field(default_factory=MemoryCounts)
     """Each network's counts: this process's own, or the ones every process shares (``_network_counts``)."""
     work: SolverWork | None = None
-    pool_service: _Closing | None = None
+    pool_sharing: _Closing | None = None
     """This process's pool as the other processes reach it (``serve_to``)."""
 
     async def close(self) -> None:
         """The other processes' way to the pool closes before the pool itself, the pool before the writer,
         which commits what is queued and stops, and the counts and the loop's handler last; the closes
         that block run off the loop."""
-        if self.pool_service is not None:
-            await asyncio.to_thread(self.pool_service.close)
+        if self.pool_sharing is not None:
+            await asyncio.to_thread(self.pool_sharing.close)
         if self.work is not None:
             await asyncio.to_thread(self.work.close)
         await asyncio.to_thread(self.committer.close)
@@ -194,7 +194,7 @@ async def _open_solver_work(held: _Held, solver: SolverSetup | None, shared_pool
 
         held.work = await asyncio.to_thread(SolverWork.open, solver)
         if shared_pool is not None:
-            held.pool_service = await asyncio.to_thread(held.work.serve_to, shared_pool)
+            held.pool_sharing = await asyncio.to_thread(held.work.serve_to, shared_pool)
     elif shared_pool is not None:
         from battle.online.server.solving.solver_work import SolverWork
 
@@ -344,7 +344,7 @@ async def _stop_serving(
 
 POOL_SOCKET = "solver.sock"
 """With ``--processes``: the Unix socket in the run folder where the process that owns the solver pool
-serves it to the others (``battle.players.pool_service``), so every process answers its own games'
+serves it to the others (``battle.players.pool.sharing``), so every process answers its own games'
 solver work and one schedule keeps every network's budget and turn across them."""
 GUARD_COUNTS = "guard.sqlite3"
 """With ``--processes``: the file in the run folder where every process counts the networks' wrong

@@ -3,7 +3,7 @@
 A row is keyed by the deal's start position in ``.mbp`` text, so every game on that deal (a rematch,
 a friend's game on the same number, a game against the solver) reads the one row, whatever process
 holds it. ``found``: the solver's value of the start and the best first moves; ``unproved``: the
-search's budget (``pool_jobs.PAR_NODES``) ran out before its proof, which a second search on the same
+search's budget (``battle.players.pool.jobs.PAR_NODES``) ran out before its proof, which a second search on the same
 pool would do again, so it is not asked again (its value, when known, the least the search proved).
 """
 

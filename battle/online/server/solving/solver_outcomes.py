@@ -58,7 +58,7 @@ class Waiting:
     place: int
     wait: float = 0.0
     ahead: float = 0.0
-    """Roughly the seconds of solver work ahead of it (``pool_schedule.Standing.ahead``)."""
+    """Roughly the seconds of solver work ahead of it (``battle.players.pool.schedule.Standing.ahead``)."""
     at_least: int | None = None
     """The least the searched position's value can be, proved so far (``Standing.at_least``: a par's)."""
 

@@ -1,4 +1,4 @@
-"""The game server's one way to the solver: the solver pool (``battle.players.solver_pool``) seen from
+"""The game server's one way to the solver: the solver pool (``battle.players.pool.opening``) seen from
 the event loop.
 
 Every piece of the server's solver work (the solver's move in a game against it, a hint, an analysis
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from battle.online.server.solving.solver_outcomes import SolverRefusal, SolverSetup, Waiting, WorkFailed, WorkRefused
-from battle.players.solver_pool import (
+from battle.players.pool.opening import (
     AnalysisResult,
     Budget,
     DeepeningJob,

@@ -1,7 +1,7 @@
 """The solver pool on a Dask cluster: ``scheduler="tcp://HOST:8786"`` and every machine that runs a
 ``dask worker`` against it adds solver capacity, as the survey's workers do (``battle.atlas.survey_run``).
 
-The queue stays here (``battle.players.pool_schedule``: priorities, seats, budgets, places), and
+The queue stays here (``battle.players.pool.schedule``: priorities, seats, budgets, places), and
 units go to the cluster as Dask tasks only while it has a free thread for them, never queued
 there, so a move submitted after a hundred reviews still goes first; the number of threads is
 read again every ``CAPACITY_EVERY`` seconds, so workers that join are used.
@@ -21,7 +21,7 @@ A scheduler that goes away (restarted, its machine down) is noticed at once when
 closes, else within ``CAPACITY_EVERY`` + ``ANSWER_SECONDS`` by the look at the cluster's size. The
 units it ran wait in the queue again, their tries not counted; new work is refused as
 ``"unavailable"`` with the seconds until the next try; the pool connects again to the same address
-with back-off (``battle.players.cluster_link``: 1, 2, 4 ... 30 s), and the waiting units go to the
+with back-off (``battle.players.pool.reconnection``: 1, 2, 4 ... 30 s), and the waiting units go to the
 cluster as soon as it answers. The log says each change in one line, and Dask's own tracebacks about
 the closed connection are left out (``_LostSchedulerNoise``).
 This module imports Dask, so only a pool that asks for a scheduler imports it.
@@ -47,15 +47,15 @@ from distributed import Future as DaskFuture
 from distributed.comm.core import CommClosedError
 from distributed.utils import LoopRunner
 
-from battle.players.cluster_link import ClusterLink, ClusterState
-from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, Continued, Result, SliceProgress, StepJob
-from battle.players.pool_schedule import MAX_WAITING, Budget, Refusal
+from battle.players.pool.jobs import DEFAULT_WORKER_MEGABYTES, Continued, Result, SliceProgress, StepJob
+from battle.players.pool.queue import SolverPool
+from battle.players.pool.reconnection import ClusterLink, ClusterState
+from battle.players.pool.schedule import MAX_WAITING, Budget, Refusal
 
 log = logging.getLogger("mahjong-battle.solver-pool")
 
 if TYPE_CHECKING:
-    from battle.players.pool_services import PoolServices
+    from battle.players.pool.unit_search import PoolServices
 
 CAPACITY_EVERY = 2.0
 """Seconds between looks at how many worker threads the cluster has (each also tells whether it answers)."""
@@ -417,7 +417,7 @@ def run_unit(unit: str, job: StepJob, megabytes: int, progress: SliceProgress | 
         _kernels.wait()
     services = getattr(_local, "services", None)
     if services is None:
-        from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
+        from battle.players.pool.unit_search import PoolServices  # the solver and numba: the worker's, not the server's
 
         services = _local.services = PoolServices(megabytes)
     told = [False, False]

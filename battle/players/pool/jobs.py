@@ -12,7 +12,7 @@ notation, as ``mahjong-battle analyse --json`` and ``review --json`` write them:
 ``wire`` reads its attributes, so a renamed field fails its type check, never a running server.
 
 It loads no search: a game server holds its queue on these while the workers, other processes, run
-them (``battle.players.pool_services``), so the server's process never loads numba.
+them (``battle.players.pool.unit_search``), so the server's process never loads numba.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from battle.players.pool_schedule import SHORT_SECONDS, SLICE_SECONDS, Kind
+from battle.players.pool.schedule import SHORT_SECONDS, SLICE_SECONDS, Kind
 from battle.players.review_report import ReviewJSON
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.game import Game

@@ -1,4 +1,4 @@
-"""benchmarks/solver_pool.py must keep running against the pool it loads.
+"""benchmarks/pool_load.py must keep running against the pool it loads.
 
 It drives a ``LocalPool`` through its whole API (submissions, refusals, tickets, places, seats
 cancelled), so a change to the pool could break it unnoticed. Two club games of three solver
@@ -20,7 +20,7 @@ def rows(output: str, first: str) -> list[list[str]]:
 def test_a_tiny_run_prints_both_tables() -> None:
     command = [
         sys.executable,
-        str(BENCHMARKS / "solver_pool.py"),
+        str(BENCHMARKS / "pool_load.py"),
         "--levels",
         "club:2",
         "--think",
@@ -44,7 +44,7 @@ def test_a_tiny_run_prints_both_tables() -> None:
 
 
 def test_the_cancel_table_has_its_three_rows() -> None:
-    command = [sys.executable, str(BENCHMARKS / "solver_pool.py"), "--cancel", "--runs", "1"]
+    command = [sys.executable, str(BENCHMARKS / "pool_load.py"), "--cancel", "--runs", "1"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     found = [row[0] for row in rows(done.stdout, "| ") if row and row[-1] == "1"]

@@ -4,7 +4,7 @@ The server's solver work comes as units: a waiting player's move, a hint or an a
 finished game's review, a deal's par. This module decides their order, who may have one and when, and
 what each address has spent; it runs nothing and reads no clock (every method that depends
 on time takes ``now``, in monotonic seconds), so the tests drive it exactly and the pools
-(``battle.players.local_pool``, ``battle.players.dask_pool``) stay thin shells over it.
+(``battle.players.pool.local_workers``, ``battle.players.pool.dask_cluster``) stay thin shells over it.
 
 The rules, in the order ``take`` applies them:
 
@@ -32,7 +32,7 @@ The rules, in the order ``take`` applies them:
   then waits for its next turn as a new unit of its address would, so a waiting move goes first
   at the end of every slice and the addresses take turns slice by slice.
 * **Pars stand aside for everyone**: a running par ends its slice at once for any unit that waits
-  for want of a worker (``yields``), so its long slices (``pool_jobs.PAR_SLICE_NODES``) hold up
+  for want of a worker (``yields``), so its long slices (``jobs.PAR_SLICE_NODES``) hold up
   no hint, analysis or review.
 * **Moves end background slices**: a move that waits for want of a worker while a hint, an
   analysis or a review runs asks that unit to end its slice at once (``yields``; its search
@@ -117,7 +117,7 @@ class Budget:
 
     The defaults let one address keep a sixth of a core busy without end and spend two minutes
     of solver time at once: a whole game against the perfect level costs 17-63 CPU seconds
-    on average (four runs of two games, ``benchmarks/solver_pool.py`` and ``web_solver.py``: the
+    on average (four runs of two games, ``benchmarks/pool_load.py`` and ``web_solver.py``: the
     deal decides how many first moves stop at their 10 s limit) and a hint at most 4, so the burst holds such a game
     and a dozen hints at their most."""
 
@@ -187,7 +187,7 @@ class Standing:
     ends sooner."""
     at_least: int | None = None
     """The least the searched position's value can be, proved by the unit's slices so far
-    (``pool_jobs.SearchProgress.at_least``; the pool fills it in, the schedule knows no searches)."""
+    (``jobs.SearchProgress.at_least``; the pool fills it in, the schedule knows no searches)."""
 
 
 @dataclass
@@ -253,7 +253,7 @@ address's moves are bounded by its games against the solver (one move each at a 
 the server bounds a network's pars by the hour as well (``ServerLimits.pars_per_hour``)."""
 PARS_RUNNING = 1
 """Pars that run at once, however many workers: a par is the pool's own work, paid from no address's
-budget (it costs up to ``pool_jobs.PAR_NODES``, more than any budget's burst), so the pool bounds
+budget (it costs up to ``jobs.PAR_NODES``, more than any budget's burst), so the pool bounds
 it instead: at most one worker of any pool ever works on pars."""
 SHORT_SECONDS = 2.0
 """A move whose most is at most this is short and may run on the workers kept for short moves:
@@ -263,7 +263,7 @@ the levels beginner, casual and club (1, 1 and 2 s; a club move takes 0.02 s alo
 MAX_TRIES = 3
 """Times a unit may lose its worker (killed, out of memory) before it fails."""
 SLICE_SECONDS = 0.5
-"""A long unit's slice at most, in CPU seconds: ``pool_jobs.SLICE_NODES`` at a million nodes a second."""
+"""A long unit's slice at most, in CPU seconds: ``jobs.SLICE_NODES`` at a million nodes a second."""
 PRUNE_EVERY = 256
 """Submissions between sweeps that forget idle addresses (``Schedule._forget_idle``)."""
 
@@ -285,7 +285,7 @@ class Schedule:
     max_tries: int = MAX_TRIES
     per_network: dict[Kind, int | None] = field(default_factory=lambda: dict(PER_NETWORK_WAITING))
     slice_seconds: float = SLICE_SECONDS
-    """The most a long unit holds a worker at a time (``pool_jobs.SLICE_NODES``): for the estimates."""
+    """The most a long unit holds a worker at a time (``jobs.SLICE_NODES``): for the estimates."""
     _units: dict[int, Unit] = field(default_factory=dict)
     _seat_waiting: dict[str, int] = field(default_factory=dict)
     _seat_running: dict[str, int] = field(default_factory=dict)

@@ -1,6 +1,6 @@
-"""One solver pool for several processes (``battle.players.pool_service``): a real ``LocalPool`` with
+"""One solver pool for several processes (``battle.players.pool.sharing``): a real ``LocalPool`` with
 one worker served on a real Unix socket, used by clients in processes of their own
-(``tests/players/pool_service_driver.py``), and by raw sockets that send what no client would."""
+(``tests/players/pool_client_driver.py``), and by raw sockets that send what no client would."""
 
 from __future__ import annotations
 
@@ -20,11 +20,9 @@ from typing import Any
 
 import pytest
 
-from battle.players.local_pool import LocalPool
-from battle.players.pool import PoolError
-from battle.players.pool_api import PoolFront
-from battle.players.pool_client import PoolClient
-from battle.players.pool_jobs import (
+from battle.players.pool.client import PoolClient
+from battle.players.pool.front import PoolFront
+from battle.players.pool.jobs import (
     AnalysisJob,
     AnalysisResult,
     DeepeningJob,
@@ -34,9 +32,11 @@ from battle.players.pool_jobs import (
     MoveResult,
     ReviewResult,
 )
-from battle.players.pool_schedule import Budget, Refusal, Standing
-from battle.players.pool_service import PoolService, serve_pool
-from battle.players.pool_wire import MAX_FRAME, decode_result, encode, encode_tagged, frame, read_frame
+from battle.players.pool.local_workers import LocalPool
+from battle.players.pool.queue import PoolError
+from battle.players.pool.schedule import Budget, Refusal, Standing
+from battle.players.pool.sharing import PoolService, serve_pool
+from battle.players.pool.wire import MAX_FRAME, decode_result, encode, encode_tagged, frame, read_frame
 from tests.loop_apart import run_apart
 from tests.players.conftest import WAIT, data_position, endless_analysis, greedy_down, short_review, submit
 
@@ -48,11 +48,11 @@ wall time for 0.02 s of CPU was back to the full 20 s before the test read it)."
 
 
 class Driver:
-    """A client process: ``PoolClient`` in ``pool_service_driver``, one command a line."""
+    """A client process: ``PoolClient`` in ``pool_client_driver``, one command a line."""
 
     def __init__(self, path: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.players.pool_service_driver", str(path)],
+            [sys.executable, "-m", "tests.players.pool_client_driver", str(path)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -462,9 +462,9 @@ def test_a_silent_service_holds_one_call_and_the_next_ones_answer_without_it(
     waits ``ANSWER_SECONDS`` (here 0.3) for it, and until the service speaks again every call answers at
     once without sending it anything (work refused as unavailable), so a game process's loop is held
     once, not five seconds a call; its late answer ends the silence."""
-    from battle.players import pool_client
+    from battle.players.pool import client as client_module
 
-    monkeypatch.setattr(pool_client, "ANSWER_SECONDS", 0.3)
+    monkeypatch.setattr(client_module, "ANSWER_SECONDS", 0.3)
     path = tmp_path / "silent.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         listener.bind(str(path))
@@ -513,10 +513,10 @@ def test_a_submission_never_waits_for_the_service_and_a_silent_one_fails_it_as_u
     the ticket's future with ``PoolRefused`` (and says so in ``admitted``); a submission the service
     leaves unanswered for ``ANSWER_SECONDS`` (here 0.3) fails as unavailable, the client falls silent,
     and the service's late admission of it is answered with a cancel."""
-    from battle.players import pool_client
-    from battle.players.pool import PoolRefused, PoolUnavailable
+    from battle.players.pool import client as client_module
+    from battle.players.pool.queue import PoolRefused, PoolUnavailable
 
-    monkeypatch.setattr(pool_client, "ANSWER_SECONDS", 0.3)
+    monkeypatch.setattr(client_module, "ANSWER_SECONDS", 0.3)
     path = tmp_path / "slow.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         listener.bind(str(path))
@@ -545,7 +545,7 @@ def test_a_submission_never_waits_for_the_service_and_a_silent_one_fails_it_as_u
         service.start()
         with PoolClient(path) as client:
             ticket = client.submit(endless_analysis(), seat="s", address="192.0.2.72")
-            assert isinstance(ticket, pool_client.ClientTicket) and not ticket.admitted.done()
+            assert isinstance(ticket, client_module.ClientTicket) and not ticket.admitted.done()
             assert ticket.standing() is None  # not known before the service says it
             refuse_now.set()
             assert ticket.admission(WAIT) == Refusal("budget", 7.0)
@@ -554,7 +554,7 @@ def test_a_submission_never_waits_for_the_service_and_a_silent_one_fails_it_as_u
             assert refused.value.refusal == Refusal("budget", 7.0)
 
             unanswered = client.submit(endless_analysis(2), seat="s", address="192.0.2.72")
-            assert isinstance(unanswered, pool_client.ClientTicket)
+            assert isinstance(unanswered, client_module.ClientTicket)
             assert client.stats() == {}  # a round trip unanswered for 0.3 s: the client falls silent
             with pytest.raises(PoolUnavailable, match="did not answer in 0.3 s"):
                 unanswered.result(WAIT)

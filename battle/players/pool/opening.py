@@ -1,22 +1,21 @@
 """What a server imports to run its solver work on a pool: ``open_pool`` and everything it hands
 over and back (the pool and its tickets, the jobs, the results, the refusals and budgets).
 
-The pool itself is ``battle.players.pool`` (the queue and its tickets) over
-``battle.players.pool_schedule`` (its pure core: priorities, seats, budgets, places), with the
-jobs and results in ``battle.players.pool_jobs`` and the two adapters that run the units,
-``battle.players.local_pool`` (worker processes on this machine) and ``battle.players.dask_pool``
+The pool itself is ``battle.players.pool.queue`` (the queue and its tickets) over
+``battle.players.pool.schedule`` (its pure core: priorities, seats, budgets, places), with the
+jobs and results in ``battle.players.pool.jobs`` and the two adapters that run the units,
+``battle.players.pool.local_workers`` (worker processes on this machine) and ``battle.players.pool.dask_cluster``
 (a Dask cluster). A server process may use a pool another process of the machine owns instead,
-through a ``PoolClient`` (``battle.players.pool_service``, which the owner runs with ``serve_pool``);
+through a ``PoolClient`` (``battle.players.pool.sharing``, which the owner runs with ``serve_pool``);
 both are a ``PoolFront``.
 ``docs/solver-pool.md`` describes it for the people who run a server.
 """
 
 from __future__ import annotations
 
-from battle.players.pool import PoolError, PoolRefused, PoolUnavailable, SolverPool, Ticket
-from battle.players.pool_api import PoolFront, PoolTicket
-from battle.players.pool_client import PoolClient
-from battle.players.pool_jobs import (
+from battle.players.pool.client import PoolClient
+from battle.players.pool.front import PoolFront, PoolTicket
+from battle.players.pool.jobs import (
     AnalysisJob,
     AnalysisResult,
     DeepeningJob,
@@ -31,8 +30,9 @@ from battle.players.pool_jobs import (
     ReviewResult,
     position_data,
 )
-from battle.players.pool_schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, Standing, address_key
-from battle.players.pool_service import PoolService, serve_pool
+from battle.players.pool.queue import PoolError, PoolRefused, PoolUnavailable, SolverPool, Ticket
+from battle.players.pool.schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, Standing, address_key
+from battle.players.pool.sharing import PoolService, serve_pool
 
 __all__ = [
     "IPV6_PREFIX",
@@ -80,9 +80,9 @@ def open_pool(
     default one per core), or with ``scheduler`` (``tcp://HOST:8786``) a Dask cluster's workers. Dask
     is imported only for the second."""
     if scheduler is None:
-        from battle.players.local_pool import LocalPool
+        from battle.players.pool.local_workers import LocalPool
 
         return LocalPool(workers, budget=budget, max_waiting=max_waiting)
-    from battle.players.dask_pool import DaskPool
+    from battle.players.pool.dask_cluster import DaskPool
 
     return DaskPool(scheduler, budget=budget, max_waiting=max_waiting)

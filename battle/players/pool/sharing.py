@@ -1,6 +1,6 @@
 """One solver pool for several processes of a machine: the pool's owner serves it on a Unix socket
 (``serve_pool``), and each other process uses it through a ``PoolClient``
-(``battle.players.pool_client``) as it would use the pool itself.
+(``battle.players.pool.client``) as it would use the pool itself.
 
 There is one ``Schedule`` behind every client, so the order by kind, the turns of the addresses,
 one search per seat and each address's budget hold across the processes: work an address submits
@@ -15,7 +15,7 @@ client's ``close``, its process killed, a frame the wire refuses), cancels every
 a waiting unit leaves the queue and a running one is stopped on its worker, as for a closed
 websocket. The socket file is the owner's alone (mode 0600).
 
-The frames (``battle.players.pool_wire``), the client's first:
+The frames (``battle.players.pool.wire``), the client's first:
 
 * ``submit`` (``req``, ``id``, ``job``, ``seat``, ``address``, ``progress``) -> ``submitted``
   (``req``, ``refusal`` or null, and the ticket's ``standing`` when it was taken); then
@@ -41,10 +41,10 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from battle.players.pool import SolverPool, Ticket
-from battle.players.pool_jobs import AnalysisResult, Result
-from battle.players.pool_schedule import Refusal, Standing
-from battle.players.pool_wire import WireError, decode_job, encode, encode_tagged, frame, read_frame
+from battle.players.pool.jobs import AnalysisResult, Result
+from battle.players.pool.queue import SolverPool, Ticket
+from battle.players.pool.schedule import Refusal, Standing
+from battle.players.pool.wire import WireError, decode_job, encode, encode_tagged, frame, read_frame
 
 __all__ = ["MAX_CLIENTS", "MAX_OUTBOX_BYTES", "PoolService", "serve_pool"]
 

@@ -11,12 +11,12 @@ loaded. On a first run, when numba's cache lacks them, one worker compiles them 
 processes, about 10 s of a core; ``battle.players.prepare_kernels``) while the others wait for
 the cache rather than compile the same kernels beside it; then they load them (about a second).
 
-Long units at a lower priority: a worker runs a short move (``pool_schedule.SHORT_SECONDS``) on a
+Long units at a lower priority: a worker runs a short move (``schedule.SHORT_SECONDS``) on a
 thread of normal priority and every other unit on a thread of niceness ``LONG_NICENESS``, so that
 on a machine with as many workers as cores a long search yields the CPU to a short move's
 search, to the server's own process, and to nothing else's loss when the machine is idle.
 
-Slices: a long unit's run is one slice (``pool_jobs.SLICE_NODES``); its worker answers its progress
+Slices: a long unit's run is one slice (``jobs.SLICE_NODES``); its worker answers its progress
 and takes whatever the schedule gives next first, so a unit whose next slice comes next stays on the
 worker that holds its table. A background slice whose worker a waiting move needs is told to end
 early (``yield``): its search stops as at its node limit and answers its progress.
@@ -24,7 +24,7 @@ early (``yield``): its search stops as at its node limit and answers its progres
 Stopping: a running unit is stopped through the solver's own stop (the worker's listening thread
 sets it; the search answers within milliseconds and the worker takes the next unit), which is
 far cheaper than killing the process and starting another (a new worker needs seconds to import
-numba, load the kernels and touch its table: ``benchmarks/solver_pool.py --cancel``). A worker
+numba, load the kernels and touch its table: ``benchmarks/pool_load.py --cancel``). A worker
 that dies (killed, out of memory) is started again and its unit retried (``MAX_TRIES``); the
 watchdog kills one whose unit runs far past its limit and ignores the stop, or that stops using
 the CPU altogether while it holds a unit (blocked), and fails that unit.
@@ -52,9 +52,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from battle.players.pool import SolverPool
-from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES, slice_seconds
-from battle.players.pool_schedule import MAX_WAITING, Budget
+from battle.players.pool.jobs import DEFAULT_WORKER_MEGABYTES, slice_seconds
+from battle.players.pool.queue import SolverPool
+from battle.players.pool.schedule import MAX_WAITING, Budget
 
 WATCHDOG_FACTOR = 4.0
 WATCHDOG_SLACK = 10.0
@@ -375,7 +375,7 @@ def worker_main(connection: Connection, megabytes: int) -> None:
     normal priority, any other unit on one of niceness ``LONG_NICENESS``) while this thread listens
     to the pool (a stop reaches the running search at once)."""
     from battle.players import kernels_ready
-    from battle.players.pool_services import PoolServices  # the solver and numba: the worker's, not the server's
+    from battle.players.pool.unit_search import PoolServices  # the solver and numba: the worker's, not the server's
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a server's terminal is the server's to handle
     services = PoolServices(megabytes)

@@ -1,4 +1,4 @@
-"""The Dask pool's reconnection, its pure core (``battle.players.cluster_link``) driven with explicit
+"""The Dask pool's reconnection, its pure core (``battle.players.pool.reconnection``) driven with explicit
 times: the back-off between tries, what ``/stats`` and a refusal say, and a unit whose whole cluster
 went away waiting again without spending a try (``Schedule.retry(counted=False)``)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battle.players.cluster_link import ANSWER_SECONDS, LONGEST_DELAY, ClusterLink, ClusterState
-from battle.players.pool_schedule import Admitted, Kind, Schedule
+from battle.players.pool.reconnection import ANSWER_SECONDS, LONGEST_DELAY, ClusterLink, ClusterState
+from battle.players.pool.schedule import Admitted, Kind, Schedule
 
 
 def waits_between_tries(link: ClusterLink, now: float, tries: int) -> list[float]:

@@ -1,6 +1,6 @@
 """What a game server uses of a solver pool, as two protocols: the pool in its own process
-(``battle.players.pool.SolverPool``) and a pool another process owns, reached over a Unix socket
-(``battle.players.pool_client.PoolClient``), both satisfy them, so a server takes either.
+(``battle.players.pool.queue.SolverPool``) and a pool another process owns, reached over a Unix socket
+(``battle.players.pool.client.PoolClient``), both satisfy them, so a server takes either.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from battle.players.cluster_link import ClusterState
-    from battle.players.pool_jobs import AnalysisResult, Job, Result
-    from battle.players.pool_schedule import Budget, Refusal, Standing
+    from battle.players.pool.jobs import AnalysisResult, Job, Result
+    from battle.players.pool.reconnection import ClusterState
+    from battle.players.pool.schedule import Budget, Refusal, Standing
 
 __all__ = ["PoolFront", "PoolTicket", "Progress"]
 
@@ -51,7 +51,7 @@ class PoolTicket(Protocol):
 
 
 class PoolFront(Protocol):
-    """The queue a server submits its solver work to (``battle.players.pool.SolverPool`` describes each
+    """The queue a server submits its solver work to (``battle.players.pool.queue.SolverPool`` describes each
     call)."""
 
     def submit(

@@ -1,5 +1,6 @@
 """Whether the solver pool's Dask scheduler answers, and when the pool tries it again: the pure core
-of ``battle.players.dask_pool``'s reconnection.
+of ``battle.players.pool.dask_cluster``'s reconnection, and of ``battle.players.pool.client``'s to a
+shared pool's service.
 
 A scheduler that goes away (restarted, its machine rebooted, the network cut) is tried again after
 1 s, then 2, 4, 8 and 16 s, then every 30 s for as long as it takes, each try counted from the end of

@@ -1,12 +1,12 @@
 """The solver pool under load: simulated games asking a ``LocalPool`` for the solver's moves as a
 server would, driven directly (no server, no sockets), as Markdown tables.
 
-    python benchmarks/solver_pool.py                       club 50, expert 10 and perfect 2 games at once,
+    python benchmarks/pool_load.py                         club 50, expert 10 and perfect 2 games at once,
                                                            each level alone and beside an analysis flood
-    python benchmarks/solver_pool.py --levels club:50 --think 2 --no-flood
-    python benchmarks/solver_pool.py --cancel              a running search stopped, against its worker
+    python benchmarks/pool_load.py --levels club:50 --think 2 --no-flood
+    python benchmarks/pool_load.py --cancel                a running search stopped, against its worker
                                                            killed and started again
-    python benchmarks/solver_pool.py --service             moves through the pool service against direct
+    python benchmarks/pool_load.py --service               moves through the pool service against direct
 
 A game: a numbered deal (drawn from ``--seed``); the simulated player moves first, after a think
 pause of 0.5x to 1.5x ``--think`` seconds, taking the biggest pair or, one time in three, a random
@@ -35,7 +35,7 @@ stopped (the solver's stop), against one answered right after the worker running
 (a new worker must start: import numba, load the kernels, touch its table); and the club move
 alone. What each way of ending a search costs is its row less the last.
 
-``--service``: one pool for several processes (``battle.players.pool_service``): on one worker, the
+``--service``: one pool for several processes (``battle.players.pool.sharing``): on one worker, the
 same beginner moves (``--moves`` of them, positions of 60 tiles) and calls that answer at once
 (``budget_left``) asked of the pool directly and through a ``PoolClient`` in a process of its own
 over the pool's Unix socket, in ``--runs`` alternating rounds; the overhead is the difference of the
@@ -66,11 +66,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree's battle package, also in the spawned workers
 
 from battle.players import get_level  # noqa: E402
-from battle.players.local_pool import LocalPool  # noqa: E402
-from battle.players.pool_client import PoolClient  # noqa: E402
-from battle.players.pool_jobs import AnalysisJob, MoveJob, MoveResult, position_data  # noqa: E402
-from battle.players.pool_schedule import Budget, Refusal  # noqa: E402
-from battle.players.pool_service import serve_pool  # noqa: E402
+from battle.players.pool.client import PoolClient  # noqa: E402
+from battle.players.pool.jobs import AnalysisJob, MoveJob, MoveResult, position_data  # noqa: E402
+from battle.players.pool.local_workers import LocalPool  # noqa: E402
+from battle.players.pool.schedule import Budget, Refusal  # noqa: E402
+from battle.players.pool.sharing import serve_pool  # noqa: E402
 from battle.rules.board import Position, biggest_pair, parse_move  # noqa: E402
 from battle.rules.deal import deal  # noqa: E402
 from benchmarks.percentiles import percentile  # noqa: E402
@@ -381,7 +381,7 @@ def header(args: argparse.Namespace) -> str:
     )
     load = " ".join(f"{value:.1f}" for value in os.getloadavg())
     return (
-        f"`{shlex.join(['python', 'benchmarks/solver_pool.py', *sys.argv[1:]])}`: commit "
+        f"`{shlex.join(['python', 'benchmarks/pool_load.py', *sys.argv[1:]])}`: commit "
         f"{commit.stdout.strip() or '?'}{' (uncommitted changes)' if dirty.stdout.strip() else ''}, "
         f"{os.cpu_count()} CPUs, {1 if args.cancel or args.service else args.workers or os.cpu_count()} workers, "
         f"load {load} at the start, "

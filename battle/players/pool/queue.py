@@ -1,12 +1,12 @@
-"""The solver pool's front: one queue for all of a server's solver work, over the adapters that run
+"""The solver pool's queue: all of a server's solver work in one queue, over the adapters that run
 it on worker processes of this machine (``LocalPool``) or on a Dask cluster (``DaskPool``).
 
 A server submits a job for a seat and an address and gets a ``Ticket`` (or a ``Refusal`` that
 says when to try again); it awaits the ticket's ``future`` (``asyncio.wrap_future`` on an event
 loop; cancelling the wrapped future cancels the work), cancels it when the connection closes
 (``cancel``, or ``cancel_seat`` for every unit of a seat), and shows ``place`` while it waits. The
-order, the seats and the budgets are ``battle.players.pool_schedule``'s; the jobs and results
-are ``battle.players.pool_jobs``'; the adapters start, stop and watch the workers.
+order, the seats and the budgets are ``battle.players.pool.schedule``'s; the jobs and results
+are ``battle.players.pool.jobs``'; the adapters start, stop and watch the workers.
 
 A deepening analysis (``DeepeningJob``) runs as one unit per depth, each queued when the one
 before ends (so a move may go between two steps), each step's result handed to the
@@ -29,7 +29,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from battle.players.pool_jobs import (
+from battle.players.pool.jobs import (
     AnalysisResult,
     Continued,
     DeepeningJob,
@@ -39,7 +39,7 @@ from battle.players.pool_jobs import (
     SliceProgress,
     StepJob,
 )
-from battle.players.pool_schedule import (
+from battle.players.pool.schedule import (
     MAX_WAITING,
     Admitted,
     Budget,
@@ -50,8 +50,8 @@ from battle.players.pool_schedule import (
 )
 
 if TYPE_CHECKING:
-    from battle.players.cluster_link import ClusterState
-    from battle.players.pool_schedule import Unit
+    from battle.players.pool.reconnection import ClusterState
+    from battle.players.pool.schedule import Unit
 
 __all__ = ["PoolError", "PoolUnavailable", "SolverPool", "Ticket"]
 
@@ -63,7 +63,7 @@ class PoolError(RuntimeError):
 
 class PoolUnavailable(PoolError):
     """A unit whose pool went away before it answered: the service of a pool another process owns
-    (``battle.players.pool_client``); ``retry_after`` is the seconds until the pool is tried again."""
+    (``battle.players.pool.client``); ``retry_after`` is the seconds until the pool is tried again."""
 
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)
@@ -72,7 +72,7 @@ class PoolUnavailable(PoolError):
 
 class PoolRefused(PoolError):
     """Work that a pool another process owns refused after ``submit`` returned its ticket: the client
-    (``battle.players.pool_client``) does not hold its caller, a game process's event loop, for the
+    (``battle.players.pool.client``) does not hold its caller, a game process's event loop, for the
     service's answer. ``refusal`` says why and when the same work would be taken."""
 
     def __init__(self, refusal: Refusal) -> None:

@@ -1,10 +1,10 @@
 """A solver pool another process of this machine owns, used as if it were this process's own: a
-``PoolClient`` is a ``PoolFront`` (``battle.players.pool_api``) over the Unix socket of that process's
-``serve_pool`` (``battle.players.pool_service``, which describes the frames).
+``PoolClient`` is a ``PoolFront`` (``battle.players.pool.front``) over the Unix socket of that process's
+``serve_pool`` (``battle.players.pool.sharing``, which describes the frames).
 
 Nothing a game process's event loop calls waits for the service. ``submit`` sends the job and returns
 its ticket at once: the service's answer, about a tenth of a millisecond later on a well machine
-(``benchmarks/solver_pool.py --service``), resolves the ticket's ``admitted`` (None, or the
+(``benchmarks/pool_load.py --service``), resolves the ticket's ``admitted`` (None, or the
 ``Refusal``), and a refused ticket's future fails with ``PoolRefused``. A ticket's ``standing`` is the
 one the service sent with its admission, brought up to date by each ``standings`` (which the server
 asks off its loop once a second). ``standings``, ``stats``, ``cluster`` and ``budget_left`` are round
@@ -19,7 +19,7 @@ as ``"unavailable"`` at once and the round trips answer nothing, rather than wai
 The service going away (restarted, its process ended): every ticket waiting for it fails with
 ``PoolUnavailable`` (a ``PoolError`` that says so, with the seconds to the next try), work submitted
 meanwhile is refused as ``"unavailable"`` with the same seconds, and the client connects again after
-1, 2, 4, 8, 16 s and then every 30 s (``battle.players.cluster_link``'s back-off, as for a Dask
+1, 2, 4, 8, 16 s and then every 30 s (``battle.players.pool.reconnection``'s back-off, as for a Dask
 scheduler); ``cluster`` says which, for ``/stats``.
 """
 
@@ -38,12 +38,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from battle.players.cluster_link import ClusterLink, ClusterState
-from battle.players.pool import PoolError, PoolRefused, PoolUnavailable, SolverPool
-from battle.players.pool_api import PoolFront, Progress
-from battle.players.pool_jobs import AnalysisResult, Job, Result
-from battle.players.pool_schedule import Budget, Refusal, Standing
-from battle.players.pool_wire import (
+from battle.players.pool.front import PoolFront, Progress
+from battle.players.pool.jobs import AnalysisResult, Job, Result
+from battle.players.pool.queue import PoolError, PoolRefused, PoolUnavailable, SolverPool
+from battle.players.pool.reconnection import ClusterLink, ClusterState
+from battle.players.pool.schedule import Budget, Refusal, Standing
+from battle.players.pool.wire import (
     WireError,
     decode,
     decode_optional,
@@ -68,7 +68,7 @@ class _Lost(Exception):
 
 
 class ClientTicket:
-    """One job submitted through the service (``battle.players.pool.Ticket``'s interface)."""
+    """One job submitted through the service (``battle.players.pool.queue.Ticket``'s interface)."""
 
     def __init__(self, client: PoolClient, number: int, job: Job, seat: str, address: str, progress: Progress | None):
         self.job = job

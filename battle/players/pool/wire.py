@@ -21,7 +21,7 @@ import types
 import typing
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, is_typeddict
 
-from battle.players.pool_jobs import (
+from battle.players.pool.jobs import (
     AnalysisJob,
     AnalysisResult,
     DeepeningJob,

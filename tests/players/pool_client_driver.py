@@ -1,7 +1,7 @@
 """A process of its own that uses a served solver pool through a ``PoolClient``, driven by a test
-(``test_pool_service.py``): one JSON command a line on stdin, one JSON answer a line on stdout.
+(``test_pool_sharing.py``): one JSON command a line on stdin, one JSON answer a line on stdout.
 
-Run as ``python -m tests.players.pool_service_driver SOCKET``. Commands (``do``): ``submit`` (``name``,
+Run as ``python -m tests.players.pool_client_driver SOCKET``. Commands (``do``): ``submit`` (``name``,
 ``job`` in the wire's tagged form, ``seat``, ``address``) waits for the service's admission and
 answers ``{"refusal": ...}``; ``result``
 (``name``) waits for that ticket and answers ``{"result": ...}``, ``{"error": ...}`` or
@@ -16,8 +16,8 @@ import sys
 from concurrent.futures import CancelledError
 from typing import Any
 
-from battle.players.pool_client import ClientTicket, PoolClient
-from battle.players.pool_wire import decode_job, encode, encode_tagged
+from battle.players.pool.client import ClientTicket, PoolClient
+from battle.players.pool.wire import decode_job, encode, encode_tagged
 
 WAIT = 180.0
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from battle.players import Advisor, Limits
-from battle.players.pool_jobs import AnalysisJob, AnalysisResult, MoveResult, ReviewResult, position_data
-from battle.players.pool_schedule import Refusal
+from battle.players.pool.jobs import AnalysisJob, AnalysisResult, MoveResult, ReviewResult, position_data
+from battle.players.pool.schedule import Refusal
 from battle.rules.board import move_name
 from tests.online_server import ROOT
 from tests.players.conftest import (
@@ -37,7 +37,7 @@ from tests.players.dask_processes import DaskProcesses
 
 pytest.importorskip("distributed")
 
-from battle.players.dask_pool import DaskPool, running_units  # noqa: E402 - needs Dask
+from battle.players.pool.dask_cluster import DaskPool, running_units  # noqa: E402 - needs Dask
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,8 @@ def cluster() -> Iterator[Any]:
 @pytest.fixture
 def pool(cluster: Any) -> Iterator[DaskPool]:  # noqa: ANN401 - a dask LocalCluster
     cluster.wait_for_workers(2, timeout=WAIT)  # a worker an earlier test killed is back: its nanny restarts it
-    with DaskPool(cluster.scheduler_address, budget=None) as solver_pool:
-        yield solver_pool
+    with DaskPool(cluster.scheduler_address, budget=None) as opened:
+        yield opened
 
 
 def worker_running(pool: DaskPool) -> str:
@@ -107,12 +107,12 @@ def test_on_the_cluster_a_move_goes_before_reviews_and_a_running_search_is_stopp
 def test_an_unreachable_scheduler_is_an_oserror_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     import socket
 
-    from battle.players import dask_pool
+    from battle.players.pool import dask_cluster
 
     with socket.socket() as probe:  # a port nobody listens on: taken, then given back
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    monkeypatch.setattr(dask_pool, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 1)
     with pytest.raises(OSError, match=f"tcp://127.0.0.1:{port}") as refused:
         DaskPool(f"tcp://127.0.0.1:{port}")
     assert "\n" not in str(refused.value)
@@ -120,19 +120,19 @@ def test_an_unreachable_scheduler_is_an_oserror_in_one_line(monkeypatch: pytest.
 
 def test_a_stop_meant_for_another_pools_unit_never_skips_this_ones(cluster: Any) -> None:  # noqa: ANN401
     """A cluster outlives a pool (a server started again) and may serve two; each counts its units from 1."""
-    from battle.players import dask_pool
+    from battle.players.pool import dask_cluster
 
     with DaskPool(cluster.scheduler_address, budget=None) as first, DaskPool(cluster.scheduler_address) as second:
         assert first.token(1) != second.token(1)
-        assert not dask_pool.stop_unit(first.token(1))  # not running here: its unit is skipped when it comes
-        skipped = dask_pool.run_unit(first.token(1), club_move(), 32)
-        answered = dask_pool.run_unit(second.token(1), club_move(), 32)
+        assert not dask_cluster.stop_unit(first.token(1))  # not running here: its unit is skipped when it comes
+        skipped = dask_cluster.run_unit(first.token(1), club_move(), 32)
+        answered = dask_cluster.run_unit(second.token(1), club_move(), 32)
     assert skipped == (None, None, 0.0)
     assert isinstance(answered[0], MoveResult) and answered[1] is None
 
 
 def test_open_pool_with_a_scheduler_runs_on_the_cluster(cluster: Any) -> None:  # noqa: ANN401
-    from battle.players.solver_pool import open_pool
+    from battle.players.pool.opening import open_pool
 
     cluster.wait_for_workers(2, timeout=WAIT)
     with open_pool(cluster.scheduler_address) as pool:
@@ -239,7 +239,7 @@ def wait_for_workers(pool: DaskPool, workers: int) -> None:
 
 
 def test_workers_started_as_the_docs_say_come_back_with_their_scheduler(tmp_path: Path, logged: Kept) -> None:
-    """``python -m battle.players.cluster_worker`` (docs/solver-pool.md's command) starts ``dask worker``
+    """``python -m battle.players.pool.dask_worker_keeper`` (docs/solver-pool.md's command) starts ``dask worker``
     again when it ends, as it does when its scheduler goes away; until a worker is there, the pool says
     so: ``/stats``' ``connected no_workers``, 0 workers, and work refused as unavailable."""
     scheduler = DaskProcesses(tmp_path / "dask", workers=0).start()
@@ -252,9 +252,9 @@ def test_workers_started_as_the_docs_say_come_back_with_their_scheduler(tmp_path
             worker_options = ["--host", "127.0.0.1", "--nthreads", "1", "--no-nanny", "--no-dashboard"]
             worker_options += ["--local-directory", str(tmp_path / "scratch")]
             supervisor = subprocess.Popen(
-                [sys.executable, "-m", "battle.players.cluster_worker", scheduler.address, *worker_options],
+                [sys.executable, "-m", "battle.players.pool.dask_worker_keeper", scheduler.address, *worker_options],
                 stdout=subprocess.DEVNULL,
-                stderr=(tmp_path / "cluster_worker.log").open("wb"),
+                stderr=(tmp_path / "dask_worker_keeper.log").open("wb"),
                 env={**os.environ, "PYTHONPATH": str(ROOT)},
                 start_new_session=True,
             )
@@ -268,7 +268,7 @@ def test_workers_started_as_the_docs_say_come_back_with_their_scheduler(tmp_path
             assert pool.cluster().text() == "connected"
             assert isinstance(submit(pool, club_move(), "after").result(WAIT), MoveResult)
         assert supervisor.poll() is None  # it stays, for the next time
-        said = (tmp_path / "cluster_worker.log").read_text(errors="replace")
+        said = (tmp_path / "dask_worker_keeper.log").read_text(errors="replace")
         assert f"the solver's dask worker for {scheduler.address} ended" in said
     finally:
         if supervisor is not None and supervisor.poll() is None:

@@ -1,4 +1,4 @@
-"""The solver pool on real worker processes (``battle.players.local_pool``): priorities, seats,
+"""The solver pool on real worker processes (``battle.players.pool.local_workers``): priorities, seats,
 cancellation, budgets and a killed worker on one worker; the answers against the Advisor, the
 Reviewer and ``mahjong-battle analyse`` on two."""
 
@@ -20,9 +20,7 @@ from pathlib import Path
 import pytest
 
 from battle.players import Advisor, Limits, Opponent, Reviewer
-from battle.players.local_pool import LocalPool
-from battle.players.pool import PoolError
-from battle.players.pool_jobs import (
+from battle.players.pool.jobs import (
     AnalysisJob,
     AnalysisResult,
     DeepeningJob,
@@ -34,7 +32,9 @@ from battle.players.pool_jobs import (
     ReviewResult,
     position_data,
 )
-from battle.players.pool_schedule import Budget, Refusal
+from battle.players.pool.local_workers import LocalPool
+from battle.players.pool.queue import PoolError
+from battle.players.pool.schedule import Budget, Refusal
 from battle.rules.board import biggest_pair, move_name, parse_move
 from battle.rules.deal import deal
 from tests.loop_apart import run_apart
@@ -218,7 +218,7 @@ def busiest_thread_niceness(pid: int) -> int:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a thread's own niceness is Linux's")
 def test_a_long_search_runs_at_a_lower_priority_than_a_short_move() -> None:
-    from battle.players.local_pool import LONG_NICENESS
+    from battle.players.pool.local_workers import LONG_NICENESS
 
     with LocalPool(1, budget=None) as pool:
         assert pool.wait_ready(WAIT)
@@ -245,7 +245,7 @@ def resident_kib_of_mappings(pid: int, size_kib: int) -> list[int]:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="/proc/PID/smaps is Linux's")
 def test_a_ready_worker_holds_its_whole_table_before_its_first_search(pair: LocalPool) -> None:
-    from battle.players.pool_jobs import DEFAULT_WORKER_MEGABYTES
+    from battle.players.pool.jobs import DEFAULT_WORKER_MEGABYTES
 
     for pid in pair.worker_pids():
         assert pid is not None
@@ -277,12 +277,12 @@ def test_a_deepening_analysis_whose_budget_runs_out_answers_with_its_deepest_ste
 def test_the_watchdog_stops_a_unit_far_past_its_limit_and_kills_a_worker_that_does_not_stop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from battle.players import local_pool
+    from battle.players.pool import local_workers
 
-    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)  # a slice is overdue at 0.05 s of its worker's CPU
-    monkeypatch.setattr(local_pool, "WATCHDOG_SLACK", 0.05)  # (a slice of 0.5 s: the look each second finds one)
-    monkeypatch.setattr(local_pool, "STOP_GRACE", 1.0)
-    monkeypatch.setattr(local_pool, "BLOCKED_SECONDS", 1.0)  # a stopped worker uses no CPU: blocked after 1 s
+    monkeypatch.setattr(local_workers, "WATCHDOG_FACTOR", 0.0)  # a slice is overdue at 0.05 s of its worker's CPU
+    monkeypatch.setattr(local_workers, "WATCHDOG_SLACK", 0.05)  # (a slice of 0.5 s: the look each second finds one)
+    monkeypatch.setattr(local_workers, "STOP_GRACE", 1.0)
+    monkeypatch.setattr(local_workers, "BLOCKED_SECONDS", 1.0)  # a stopped worker uses no CPU: blocked after 1 s
     with LocalPool(1, budget=None) as pool:
         assert pool.wait_ready(WAIT)
         ticket = submit(pool, endless_analysis(), "overdue")
@@ -307,10 +307,10 @@ def test_a_unit_on_a_worker_starved_of_the_cpu_ends_by_its_own_limit_not_the_clo
     core one part in sixteen (stopped 0.45 s, let run 0.03 s, by signals) takes many times its
     allowance of wall clock, and still runs to its node limit, on the same worker; so does a 2-move
     game's review, slice by slice."""
-    from battle.players import local_pool
+    from battle.players.pool import local_workers
 
-    monkeypatch.setattr(local_pool, "WATCHDOG_FACTOR", 0.0)
-    monkeypatch.setattr(local_pool, "WATCHDOG_SLACK", 2.0)  # 2 CPU seconds, several times the unit's
+    monkeypatch.setattr(local_workers, "WATCHDOG_FACTOR", 0.0)
+    monkeypatch.setattr(local_workers, "WATCHDOG_SLACK", 2.0)  # 2 CPU seconds, several times the unit's
     nodes = 200_000
     with LocalPool(1, budget=None) as pool:
         assert pool.wait_ready(WAIT)
@@ -347,7 +347,7 @@ def test_a_unit_on_a_worker_starved_of_the_cpu_ends_by_its_own_limit_not_the_clo
 
 
 def test_open_pool_without_a_scheduler_starts_worker_processes_here() -> None:
-    from battle.players.solver_pool import open_pool
+    from battle.players.pool.opening import open_pool
 
     with open_pool(workers=1, budget=Budget(rate=1.0, burst=30.0)) as pool:
         assert isinstance(pool, LocalPool) and pool.stats()["workers"] == 1

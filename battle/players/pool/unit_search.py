@@ -1,9 +1,9 @@
 """What a solver pool's worker runs its units with (``PoolServices``): the worker's side of the pool's
-jobs and results (``battle.players.pool_jobs``). It loads the solver and numba, so only a worker
-imports it (``battle.players.local_pool``'s processes, ``battle.players.dask_pool``'s tasks), never a
+jobs and results (``battle.players.pool.jobs``). It loads the solver and numba, so only a worker
+imports it (``battle.players.pool.local_workers``'s processes, ``battle.players.pool.dask_cluster``'s tasks), never a
 game server's process, which queues the jobs and reads the results as plain data.
 
-A long unit runs in slices (``pool_jobs.SLICE_NODES``): each run searches at most a slice's nodes
+A long unit runs in slices (``jobs.SLICE_NODES``): each run searches at most a slice's nodes
 and answers either the result or ``Continued`` with its progress, which the pool hands to the next
 run when the unit's turn comes again. A slice's search starts the same position again: the engine of
 that position's layout still holds what the last slice found, so its completed iterations come back
@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from battle.players.pool_jobs import (
+from battle.players.pool.jobs import (
     DEFAULT_WORKER_MEGABYTES,
     PAR_MEGABYTES,
     SLICE_NODES,

@@ -1,7 +1,7 @@
 """Dask workers for the solver pool that stay with their scheduler: ``dask worker`` started again each time
 it ends.
 
-    python -m battle.players.cluster_worker tcp://HOST:8786 --nworkers 4 --nthreads 1
+    python -m battle.players.pool.dask_worker_keeper tcp://HOST:8786 --nworkers 4 --nthreads 1
 
 Everything after the scheduler's address goes to ``dask worker`` as it is. A Dask worker ends when its
 scheduler goes away (distributed 2022.5 took out the reconnection, dask/distributed#6391), and one
@@ -29,7 +29,7 @@ LONGEST_WAIT = 60.0
 """The wait after quick ends doubles up to this."""
 QUICK_END = 10.0
 """A worker that ran less than this many seconds ended for a reason of its own, not its scheduler's."""
-USAGE = "usage: python -m battle.players.cluster_worker SCHEDULER-ADDRESS [dask worker options...]"
+USAGE = "usage: python -m battle.players.pool.dask_worker_keeper SCHEDULER-ADDRESS [dask worker options...]"
 
 
 def next_wait(wait: float, ran: float) -> float:
