@@ -24,8 +24,8 @@ from battle.online.protocol.solver_reader import parse_solver_news
 from battle.online.protocol.solver_writer import solver_news_json
 from battle.online.server.rooms import wire
 from battle.online.server.rooms.room_refusals import RefusalKind, Refused
+from battle.players.pool.jobs import AnalysisResult
 from battle.players.pool.jobs import MoveValue as FoundValue
-from battle.players.pool.opening import AnalysisResult
 from tests.online_server import Client, ServerProcess, host_and_join
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -62,7 +62,8 @@ def test_the_door_loads_the_solver_at_the_first_name_taken_from_it() -> None:
 
 def test_the_pools_queue_jobs_and_results_load_no_search() -> None:
     code = """
-from battle.players.pool.opening import AnalysisJob, MoveJob, ReviewJob, position_data
+import battle.players.pool.client, battle.players.pool.opening, battle.players.pool.sharing
+from battle.players.pool.jobs import AnalysisJob, MoveJob, ReviewJob, position_data
 from battle.rules.deal import deal
 start = position_data(deal(3))
 MoveJob(start, "club", 1), AnalysisJob(start, seconds=1.0, depth=4), ReviewJob(start, ())

@@ -1,72 +1,20 @@
-"""What a server imports to run its solver work on a pool: ``open_pool`` and everything it hands
-over and back (the pool and its tickets, the jobs, the results, the refusals and budgets).
+"""Where a server's solver pool runs: ``open_pool`` starts it on worker processes of this machine
+(``battle.players.pool.local_workers``) or connects it to a Dask cluster
+(``battle.players.pool.dask_cluster``), and imports Dask only for the second.
 
-The pool itself is ``battle.players.pool.queue`` (the queue and its tickets) over
-``battle.players.pool.schedule`` (its pure core: priorities, seats, budgets, places), with the
-jobs and results in ``battle.players.pool.jobs`` and the two adapters that run the units,
-``battle.players.pool.local_workers`` (worker processes on this machine) and ``battle.players.pool.dask_cluster``
-(a Dask cluster). A server process may use a pool another process of the machine owns instead,
-through a ``PoolClient`` (``battle.players.pool.sharing``, which the owner runs with ``serve_pool``);
-both are a ``PoolFront``.
-``docs/solver-pool.md`` describes it for the people who run a server.
+What a server hands the pool and gets back lives in the modules the pool's face names
+(``battle.players.pool``): the jobs and results in ``jobs``, the refusals and budgets in
+``schedule``, the tickets in ``queue``; a pool another process serves is a ``client.PoolClient``,
+and both are a ``front.PoolFront``. ``docs/solver-pool.md`` describes the pool for the people who
+run a server.
 """
 
 from __future__ import annotations
 
-from battle.players.pool.client import PoolClient
-from battle.players.pool.front import PoolFront, PoolTicket
-from battle.players.pool.jobs import (
-    AnalysisJob,
-    AnalysisResult,
-    DeepeningJob,
-    HintJob,
-    Job,
-    MoveJob,
-    MoveResult,
-    ParJob,
-    PositionData,
-    Result,
-    ReviewJob,
-    ReviewResult,
-    position_data,
-)
-from battle.players.pool.queue import PoolError, PoolRefused, PoolUnavailable, SolverPool, Ticket
-from battle.players.pool.schedule import IPV6_PREFIX, MAX_WAITING, Budget, Kind, Refusal, Standing, address_key
-from battle.players.pool.sharing import PoolService, serve_pool
+from battle.players.pool.queue import SolverPool
+from battle.players.pool.schedule import MAX_WAITING, Budget
 
-__all__ = [
-    "IPV6_PREFIX",
-    "MAX_WAITING",
-    "AnalysisJob",
-    "AnalysisResult",
-    "Budget",
-    "DeepeningJob",
-    "HintJob",
-    "Job",
-    "Kind",
-    "MoveJob",
-    "MoveResult",
-    "ParJob",
-    "PoolClient",
-    "PoolError",
-    "PoolFront",
-    "PoolService",
-    "PoolTicket",
-    "PoolRefused",
-    "PoolUnavailable",
-    "PositionData",
-    "Refusal",
-    "Result",
-    "ReviewJob",
-    "ReviewResult",
-    "SolverPool",
-    "Standing",
-    "Ticket",
-    "address_key",
-    "open_pool",
-    "position_data",
-    "serve_pool",
-]
+__all__ = ["open_pool"]
 
 
 def open_pool(

@@ -3,7 +3,7 @@ games and the par of every deal, all reaching the solver pool through ``solver_w
 server's one way to it.
 
 - ``solver_games``: games against the solver: the seat it holds, its moves, the player's hints;
-- ``solver_work``: the solver pool (``battle.players.pool.opening``) seen from the event loop;
+- ``solver_work``: the solver pool (``battle.players.pool``) seen from the event loop;
 - ``solver_outcomes``: what solver work can come to besides its answer, and how ``serve`` asks
   for a solver, without loading the pool;
 - ``solver_rows``: the solver's seats and the reviews as rows of the game database;

@@ -1,4 +1,4 @@
-"""The game server's one way to the solver: the solver pool (``battle.players.pool.opening``) seen from
+"""The game server's one way to the solver: the solver pool (``battle.players.pool``) seen from
 the event loop.
 
 Every piece of the server's solver work (the solver's move in a game against it, a hint, an analysis
@@ -27,32 +27,25 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from battle.online.server.solving.solver_outcomes import SolverRefusal, SolverSetup, Waiting, WorkFailed, WorkRefused
-from battle.players.pool.opening import (
+from battle.players.pool.client import PoolClient
+from battle.players.pool.front import PoolFront, PoolTicket
+from battle.players.pool.jobs import (
     AnalysisResult,
-    Budget,
     DeepeningJob,
     HintJob,
     Job,
     MoveJob,
     MoveResult,
     ParJob,
-    PoolClient,
-    PoolError,
-    PoolFront,
-    PoolRefused,
-    PoolService,
-    PoolTicket,
-    PoolUnavailable,
-    Refusal,
     Result,
     ReviewJob,
     ReviewResult,
-    SolverPool,
-    Standing,
-    open_pool,
     position_data,
-    serve_pool,
 )
+from battle.players.pool.opening import open_pool
+from battle.players.pool.queue import PoolError, PoolRefused, PoolUnavailable, SolverPool
+from battle.players.pool.schedule import Budget, Refusal, Standing
+from battle.players.pool.sharing import PoolService, serve_pool
 from battle.rules.board import Position
 from battle.rules.game import Game
 
