@@ -21,29 +21,17 @@ import types
 import typing
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, is_typeddict
 
-from battle.players.pool.jobs import (
-    AnalysisJob,
-    AnalysisResult,
-    DeepeningJob,
-    HintJob,
-    Job,
-    MoveJob,
-    MoveResult,
-    ParJob,
-    Result,
-    ReviewJob,
-    ReviewResult,
-)
+from battle.players.pool.jobs import Job, Result
 
 MAX_FRAME = 4 * 1024 * 1024
 """The longest frame either side reads, in bytes: a job is under 2 KiB and a whole game's review
 under 100 KiB, so a longer one is a broken or hostile peer."""
 _LENGTH = struct.Struct(">I")
 
-JOBS: dict[str, type[Job]] = {
-    cls.__name__: cls for cls in (MoveJob, HintJob, AnalysisJob, DeepeningJob, ReviewJob, ParJob)
-}
-RESULTS: dict[str, type[Result]] = {cls.__name__: cls for cls in (MoveResult, AnalysisResult, ReviewResult)}
+JOBS: dict[str, type[Job]] = {cls.__name__: cls for cls in get_args(Job)}
+"""The jobs the wire carries, by class name: every one of the ``Job`` union, in its order."""
+RESULTS: dict[str, type[Result]] = {cls.__name__: cls for cls in get_args(Result)}
+"""The results the wire carries, by class name: every one of the ``Result`` union, in its order."""
 
 T = TypeVar("T")
 
