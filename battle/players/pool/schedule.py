@@ -472,11 +472,7 @@ class Schedule:
         self._last_turn[key] = unit.turn
         unit.sequence = self._next_id  # behind the units already waiting for the same turn
         self._next_id += 1
-        del self._seat_running[unit.seat]
-        self._seat_waiting[unit.seat] = unit.id
-        unit.state = UnitState.WAITING
-        unit.started = None
-        unit.yielding = False
+        self._wait_again(unit)
         return True
 
     def yields(self) -> tuple[int, ...]:
@@ -531,12 +527,17 @@ class Schedule:
         if unit.state is UnitState.STOPPING or unit.tries >= self.max_tries:
             self.finish(unit_id, max(0.0, unit.reserved - unit.spent), now)
             return False
+        self._wait_again(unit)
+        return True
+
+    def _wait_again(self, unit: Unit) -> None:
+        """A running ``unit`` becomes its seat's waiting one again, off its worker: a slice ended before its
+        answer (``pause``), or its worker died (``retry``)."""
         del self._seat_running[unit.seat]
         self._seat_waiting[unit.seat] = unit.id
         unit.state = UnitState.WAITING
         unit.started = None
         unit.yielding = False
-        return True
 
     # -- looking ------------------------------------------------------------------------
 
