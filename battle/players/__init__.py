@@ -71,6 +71,7 @@ if TYPE_CHECKING:
         solver_reviewer,
     )
 
+# listed here alone: battle.players.services takes this list as its own
 __all__ = [
     "CLASS_NAMES",
     "FULL_DEPTH",

@@ -15,8 +15,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+# the door's names, listed once in battle.players: every one is here (``X as X``: only handed on)
+from battle.players import __all__ as __all__
 from battle.players.review import review_game
-from battle.players.review_report import CLASS_NAMES, MoveReview, PlayerSummary, Review, ReviewStep, TurningPoint
+from battle.players.review_report import CLASS_NAMES as CLASS_NAMES
+from battle.players.review_report import MoveReview as MoveReview
+from battle.players.review_report import PlayerSummary as PlayerSummary
+from battle.players.review_report import Review, ReviewStep
+from battle.players.review_report import TurningPoint as TurningPoint
 from battle.rules.board import Move, Position
 from battle.rules.game import Game, KnownStart
 from battle.rules.notation import Record
@@ -31,8 +37,10 @@ from solver.engine import (
     engine_table_bits,
 )
 from solver.engine import kernels_cached as _kernels_cached
-from solver.levels import LEVELS, Level, analyse_for_level, choose_from, get_level
-from solver.limits import FULL_DEPTH, Limits
+from solver.levels import LEVELS as LEVELS
+from solver.levels import Level, analyse_for_level, choose_from, get_level
+from solver.limits import FULL_DEPTH as FULL_DEPTH
+from solver.limits import Limits
 from solver.plain_search import (
     PLAIN_LEVELS,
     PLAIN_MAX_DEPTH,
@@ -41,45 +49,11 @@ from solver.plain_search import (
     plain_analysis,
     plain_within,
 )
-from solver.results import Analysis, Bound, MoveValue, ProgressCallback, SearchStatus, SolveJSON
+from solver.results import Analysis, ProgressCallback, SearchStatus
+from solver.results import Bound as Bound
+from solver.results import MoveValue as MoveValue
+from solver.results import SolveJSON as SolveJSON
 from solver.table_size import ENTRY_BYTES, MIN_TABLE_BITS, default_threads
-
-__all__ = [
-    "CLASS_NAMES",
-    "FULL_DEPTH",
-    "LEVELS",
-    "MOST_SEARCH_NODES",
-    "MOST_SEARCH_THREADS",
-    "SMALLEST_TABLE_MEGABYTES",
-    "Advisor",
-    "Analysis",
-    "Bound",
-    "DealSolver",
-    "Level",
-    "Limits",
-    "MoveReview",
-    "MoveValue",
-    "Opponent",
-    "PLAIN_LEVELS",
-    "PLAIN_MAX_DEPTH",
-    "TIMED_PLAIN_LEVELS",
-    "PlainOpponent",
-    "ProgressCallback",
-    "PlayerSummary",
-    "Review",
-    "ReviewStep",
-    "Reviewer",
-    "SearchStatus",
-    "SolveJSON",
-    "TurningPoint",
-    "choose_from",
-    "get_level",
-    "kernels_ready",
-    "prepare_kernels",
-    "solver_advisor",
-    "solver_player",
-    "solver_reviewer",
-]
 
 MOST_SEARCH_NODES = MAX_NODE_LIMIT
 """The largest node limit a search takes (2**62); a command line refuses a larger one."""
