@@ -17,7 +17,7 @@ that holds the queue, a game server's, runs no search.
 - ``unit_search``: ``PoolServices``, what a worker searches a unit with: its engines and tables;
 - ``opening``: ``open_pool``, a server's pool on this machine or on a Dask cluster;
 - ``front``: ``PoolFront`` and ``PoolTicket``, what a server uses of a pool, its own or another
-  process's;
+  process's, and the code the two share;
 - ``sharing``: ``serve_pool``, one pool for a machine's several game processes, on a Unix socket;
 - ``client``: ``PoolClient``, a pool another process serves, used as if it were this process's own;
 - ``wire``: the frames between the two, JSON checked field by field;

@@ -38,7 +38,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from battle.players.pool.front import PoolFront, Progress
+from battle.players.pool.front import ClosesOnExit, PoolFront, Progress, TicketState
 from battle.players.pool.jobs import AnalysisResult, Job, Result
 from battle.players.pool.queue import PoolError, PoolRefused, PoolUnavailable, SolverPool
 from battle.players.pool.reconnection import ClusterLink, ClusterState
@@ -67,29 +67,19 @@ class _Lost(Exception):
     """The service did not answer: not connected, or the connection ended while waiting."""
 
 
-class ClientTicket:
-    """One job submitted through the service (``battle.players.pool.queue.Ticket``'s interface)."""
+class ClientTicket(TicketState):
+    """One job submitted through the service (``battle.players.pool.queue.Ticket``'s interface): its CPU
+    seconds are the service's count when it ended, and its admission is ``"unavailable"`` when the
+    service went away or fell silent first."""
 
     def __init__(self, client: PoolClient, number: int, job: Job, seat: str, address: str, progress: Progress | None):
-        self.job = job
-        self.seat = seat
-        self.address = address
-        self.future: Future[Result] = Future()
-        self.cpu_seconds = 0.0
-        """Solver CPU seconds its units spent, as the service counted them when it ended."""
-        self.refusal: Refusal | None = None
+        super().__init__(job, seat, address)
         self.number = number
-        self.admitted: Future[Refusal | None] = Future()
-        """The service's answer to the submission: None when it took the work, else its ``Refusal``
-        (``"unavailable"`` when the service went away or fell silent first)."""
         self.sent_at = 0.0
         """When the submission was sent (the client's clock)."""
         self._standing: Standing | None = None
         self._client = client
         self._progress = progress
-
-    def result(self, timeout: float | None = None) -> Result:
-        return self.future.result(timeout)
 
     def admission(self, timeout: float | None = None) -> Refusal | None:
         """Wait for the service's answer to the submission (for callers off an event loop): None when
@@ -107,7 +97,7 @@ class ClientTicket:
         return self._client.standing(self)
 
 
-class PoolClient:
+class PoolClient(ClosesOnExit):
     """The pool a ``serve_pool`` serves at ``path``; an ``OSError`` when nothing answers there."""
 
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.monotonic) -> None:
@@ -255,12 +245,6 @@ class PoolClient:
             ticket.future.cancel()
         if redial is not None:
             redial.join()
-
-    def __enter__(self) -> PoolClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- the connection ---------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from battle.players.pool.front import ClosesOnExit, Progress, TicketState
 from battle.players.pool.jobs import (
     AnalysisResult,
     Continued,
@@ -80,10 +81,7 @@ class PoolRefused(PoolError):
         self.refusal = refusal
 
 
-Progress = Callable[[AnalysisResult], None]
-
-
-class Ticket:
+class Ticket(TicketState):
     """One submitted job: its result to await, its place to show, its cancellation.
 
     ``future`` resolves to the job's ``Result``, fails with ``PoolError``, or is cancelled (by
@@ -93,17 +91,8 @@ class Ticket:
     def __init__(
         self, pool: SolverPool, job: Job, seat: str, address: str, on_progress: Progress | None = None
     ) -> None:
-        self.job = job
-        self.seat = seat
-        self.address = address
-        self.future: Future[Result] = Future()
-        self.cpu_seconds = 0.0
-        """Solver CPU seconds its units spent, a stopped or retried one's included."""
-        self.refusal: Refusal | None = None
-        """Why a deepening analysis ended before its last depth (its budget), else None."""
-        self.admitted: Future[Refusal | None] = Future()
-        """The pool took it (None), as ``submit`` answered before returning it (``PoolTicket``)."""
-        self.admitted.set_result(None)
+        super().__init__(job, seat, address)
+        self.admitted.set_result(None)  # the pool took it, as ``submit`` answered before returning it
         self.started = threading.Event()
         """Set when its first unit goes to a worker (a page shows "thinking" instead of its place)."""
         self.started_at: float | None = None
@@ -114,10 +103,6 @@ class Ticket:
         self._progress = on_progress
         self._slice: SliceProgress | None = None
         """Where its unit's last slice left off (None before the first, or at a new step)."""
-
-    def result(self, timeout: float | None = None) -> Result:
-        """Block until the result (scripts and tests; a server awaits ``future``)."""
-        return self.future.result(timeout)
 
     def cancel(self) -> None:
         """End the work: a unit not started never runs, a running one is stopped."""
@@ -139,7 +124,7 @@ class Ticket:
 Action = Callable[[], None]
 
 
-class SolverPool:
+class SolverPool(ClosesOnExit):
     """The queue and its tickets over a schedule; an adapter (``LocalPool``, ``DaskPool``) runs the units.
 
     An adapter implements ``_dispatch_locked`` (start what ``self._schedule.take`` gives to its free
@@ -271,12 +256,6 @@ class SolverPool:
             self._lock.notify_all()
         self._settle(actions)
         self._shut_down()
-
-    def __enter__(self) -> SolverPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- for the adapters, under the lock ------------------------------------------------------
 

@@ -41,6 +41,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from battle.players.pool.front import ClosesOnExit
 from battle.players.pool.jobs import AnalysisResult, Result
 from battle.players.pool.queue import SolverPool, Ticket
 from battle.players.pool.schedule import Refusal, Standing
@@ -70,7 +71,7 @@ def serve_pool(pool: SolverPool, path: str | Path) -> PoolService:
     return service
 
 
-class PoolService:
+class PoolService(ClosesOnExit):
     """A pool served on a Unix socket: a thread that accepts, two threads per client."""
 
     def __init__(self, pool: SolverPool, path: Path) -> None:
@@ -123,12 +124,6 @@ class PoolService:
             client.join()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-
-    def __enter__(self) -> PoolService:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _accept(self) -> None:
         assert self._listener is not None
