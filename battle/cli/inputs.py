@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from battle.i18n import _, format_short, pgettext
 from battle.rules.board import Position
@@ -20,6 +21,8 @@ from battle.rules.game import Game
 from battle.rules.notation import Record, is_record_text, parse_any, parse_record
 from battle.storage.paths import error_reason
 from battle.storage.textfile import TextFileError, decode_limited, read_text_file
+
+T = TypeVar("T")
 
 
 class InputError(Exception):
@@ -52,6 +55,20 @@ def whole_number(
         return value
 
     return parse
+
+
+def checked_argument(
+    check: Callable[[str], T], text: str, wrong: str | None = None, *, width: int = 60, **values: object
+) -> T:
+    """``check(text)`` as an argparse ``type`` gives it: a ``ValueError`` becomes the one line argparse
+    prints, the check's own message, or ``wrong`` (a sentence of the catalogue, marked ``N_``) with
+    the text quoted as ``{quote}`` (cut to ``width`` characters) and ``values``. The checks that
+    raise it belong to modules a command loads only when it runs, so each caller imports its own."""
+    try:
+        return check(text)
+    except ValueError as error:
+        said = str(error) if wrong is None else _(wrong).format(quote=quote(text, width), **values)
+        raise argparse.ArgumentTypeError(said) from None
 
 
 def positive_number(high: float) -> Callable[[str], float]:

@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlparse
 
-from battle.cli.inputs import InputError, database_file, load_position, positive_number, use_colour, whole_number
+from battle.cli.inputs import (
+    InputError,
+    checked_argument,
+    database_file,
+    load_position,
+    positive_number,
+    use_colour,
+    whole_number,
+)
 from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.i18n import N_, _, format_number, format_short, ngettext, pgettext
 from battle.rules.deal import parse_deal_number
@@ -466,56 +474,39 @@ _port = whole_number(
 def _public_url(text: str) -> str:
     from battle.online.server.rooms.share_address import check_public_url
 
-    try:
-        return check_public_url(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return checked_argument(check_public_url, text)
 
 
 def _origin(text: str) -> str:
     from battle.online.server.shell.server_limits import web_origin
 
-    try:
-        return web_origin(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("{quote} is not a web origin like https://games.example.org").format(quote=quote(text, 60))
-        ) from None
+    return checked_argument(web_origin, text, N_("{quote} is not a web origin like https://games.example.org"))
 
 
 def _host_name(text: str) -> str:
     from battle.online.server.shell.served_hosts import check_host_name
 
-    try:
-        return check_host_name(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("{quote} is not a host name like games.example.org (no scheme, port or path)").format(
-                quote=quote(text, 60)
-            )
-        ) from None
+    return checked_argument(
+        check_host_name, text, N_("{quote} is not a host name like games.example.org (no scheme, port or path)")
+    )
 
 
 def _process_of(text: str) -> Shard:
     from battle.online.server.processes.shards import parse_shard
 
-    try:
-        return parse_shard(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return checked_argument(parse_shard, text)
 
 
 def _group_name(text: str) -> str:
     from battle.online.protocol.server_groups import GROUP_NAME_LENGTH, check_group_name
 
-    try:
-        return check_group_name(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("{quote} is not a group name: 1 to {count} lower-case letters, digits and inner dashes").format(
-                quote=quote(text, 40), count=GROUP_NAME_LENGTH
-            )
-        ) from None
+    return checked_argument(
+        check_group_name,
+        text,
+        N_("{quote} is not a group name: 1 to {count} lower-case letters, digits and inner dashes"),
+        width=40,
+        count=GROUP_NAME_LENGTH,
+    )
 
 
 def _shared_url(text: str) -> str:
