@@ -396,23 +396,20 @@ class TerminalPlay:
         self.show()
 
     def _undo(self) -> None:
-        if not self.game.can_undo():
-            self.say(_("Nothing to undo."))
-            return
-        self.game.undo()
-        # Against the computer, go back to the human's own turn.
-        while self.game.can_undo() and self.game.position.to_move in self.computers:
-            self.game.undo()
-        self._save()
-        self._after_move()
+        self._step_through_moves(self.game.can_undo, self.game.undo, N_("Nothing to undo."))
 
     def _redo(self) -> None:
-        if not self.game.can_redo():
-            self.say(_("Nothing to redo."))
+        self._step_through_moves(self.game.can_redo, self.game.redo, N_("Nothing to redo."))
+
+    def _step_through_moves(self, can: Callable[[], bool], step: Callable[[], object], nothing: str) -> None:
+        """One ``step`` back or forth through the moves, then on over the computer's, so that against
+        the computer the human's own turn comes back; ``nothing`` (marked ``N_``) when there is none."""
+        if not can():
+            self.say(_(nothing))
             return
-        self.game.redo()
-        while self.game.can_redo() and self.game.position.to_move in self.computers:
-            self.game.redo()
+        step()
+        while can() and self.game.position.to_move in self.computers:
+            step()
         self._save()
         self._after_move()
 
