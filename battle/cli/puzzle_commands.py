@@ -14,6 +14,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import InputError, database_file, output_file, use_colour, whole_number
@@ -251,27 +252,18 @@ def _solver_refute() -> Refute:
     return refute
 
 
+@dataclass(eq=False)
 class PuzzleTerminal:
     """The terminal's puzzle loop: one puzzle after another until quit, the end of input or ``count``."""
 
-    def __init__(
-        self,
-        puzzles: Sequence[Puzzle],
-        history: History,
-        refute: Refute | None,
-        reader: TextIO,
-        writer: TextIO,
-        *,
-        colour: bool = False,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.puzzles = puzzles
-        self.history = history
-        self.refute = refute
-        self.reader = reader
-        self.writer = writer
-        self.colour = colour
-        self.rng = rng or random.Random()
+    puzzles: Sequence[Puzzle]
+    history: History
+    refute: Refute | None
+    reader: TextIO
+    writer: TextIO
+    _: KW_ONLY
+    colour: bool = False
+    rng: random.Random = field(default_factory=random.Random)
 
     def say(self, text: str = "") -> None:
         self.writer.write(text + "\n")

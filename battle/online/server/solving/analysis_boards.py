@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import Analyse, StopAnalysis
@@ -100,18 +101,16 @@ class AnalysisBoards:
         self._seats.pop(client, None)
 
 
+@dataclass(eq=False)
 class _Deepening:
     """One page's analysis of one position: its searches in turn, each told to the page."""
 
-    def __init__(
-        self, work: SolverWork, client: Client, ident: str, position: Position, seat: str, address: str
-    ) -> None:
-        self.work = work
-        self.client = client
-        self.ident = ident
-        self.position = position
-        self.seat = seat
-        self.address = address
+    work: SolverWork
+    client: Client
+    ident: str
+    position: Position
+    seat: str
+    address: str
 
     def step(self, found: FoundAnalysis, final: bool = False) -> None:
         tell(self.client, analysis_step(self.ident, final, found))
