@@ -26,6 +26,8 @@ from battle.online.protocol.messages import (
     First,
     JsonObject,
     ProtocolError,
+    fields_json,
+    message_json,
     news_object,
 )
 
@@ -183,47 +185,30 @@ def _read_page(fields: Any) -> PageLobby:
 
 def challenge_json(entry: ChallengeEntry) -> JsonObject:
     """One challenge's JSON object, as the lobby's messages (and the groups' shared lobby) carry it."""
-    return {
-        "code": entry.code,
-        "name": entry.name,
-        "deal_kind": entry.deal_kind,
-        "deal": entry.deal,
-        "first": entry.first,
-        "move_seconds": entry.move_seconds,
-        "opened": entry.opened,
-    }
+    return fields_json(entry)
 
 
 def _game_json(entry: GameEntry) -> JsonObject:
-    return {"watch": entry.watch, "players": list(entry.players), "started": entry.started}
+    return fields_json(entry, players=list(entry.players))
 
 
 def lobby_news_json(message: LobbyMessage) -> JsonObject:
     """The JSON object of a ``lobby``, ``lobby_news`` or ``lobby_page`` message: every field."""
     if isinstance(message, LobbyPage):
-        return {
-            "type": message.TYPE,
-            "start": message.start,
-            "challenges": [challenge_json(entry) for entry in message.challenges],
-            "total": message.total,
-        }
+        return message_json(message, challenges=[challenge_json(entry) for entry in message.challenges])
     if isinstance(message, LobbyList):
-        return {
-            "type": message.TYPE,
-            "challenges": [challenge_json(entry) for entry in message.challenges],
-            "more_challenges": message.more_challenges,
-            "games": [_game_json(entry) for entry in message.games],
-            "more_games": message.more_games,
-        }
-    return {
-        "type": message.TYPE,
-        "added": [challenge_json(entry) for entry in message.added],
-        "removed": list(message.removed),
-        "games_added": [_game_json(entry) for entry in message.games_added],
-        "games_removed": list(message.games_removed),
-        "more_challenges": message.more_challenges,
-        "more_games": message.more_games,
-    }
+        return message_json(
+            message,
+            challenges=[challenge_json(entry) for entry in message.challenges],
+            games=[_game_json(entry) for entry in message.games],
+        )
+    return message_json(
+        message,
+        added=[challenge_json(entry) for entry in message.added],
+        removed=list(message.removed),
+        games_added=[_game_json(entry) for entry in message.games_added],
+        games_removed=list(message.games_removed),
+    )
 
 
 # -- reading the server's news ---------------------------------------------------------------

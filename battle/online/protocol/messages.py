@@ -7,8 +7,9 @@ neighbours are that contract in code:
 
 - here, the frozen dataclasses a client's frames are read into (a ``create``'s deal and
   ``first`` are ``battle.online.game_terms``, which the server's room reads too),
-  ``ProtocolError(code, reason, params=...)`` for a frame the server refuses, and ``encode``,
-  which makes the text of a frame;
+  ``ProtocolError(code, reason, params=...)`` for a frame the server refuses, ``message_json``,
+  which writes a message's JSON object field by field, and ``encode``, which makes the text of a
+  frame;
 - ``server_messages``: the dataclasses of what the server sends (``Welcome``, ``State``,
   ``Moved``, ``Ack``, ``Error``, ...);
 - ``writer``: ``client_frame`` and ``server_frame``, a frame of each side's messages;
@@ -24,9 +25,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 # the game's terms, which the room reads too, are the protocol's names as well: a message module imports them here
 from battle.online.game_terms import ABORT_BEFORE_PLY as ABORT_BEFORE_PLY
@@ -283,6 +284,37 @@ def ref_of(message: ClientMessage) -> JsonObject:
     if isinstance(message, PlayMove):
         return {"type": message.TYPE, "id": message.id}
     return {"type": message.TYPE}
+
+
+class Fielded(Protocol):
+    """A value a frame carries: a dataclass, its fields the frame's."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+class Typed(Fielded, Protocol):
+    """A message: a dataclass with its ``type``."""
+
+    TYPE: ClassVar[str]
+
+
+def fields_json(value: Fielded, **written: object) -> JsonObject:
+    """``value``'s JSON object: each field under its own name, in the order its dataclass declares
+    them, as it is or as ``written`` gives it (a tuple as a list, a value inside as its own object).
+    The order is the frame's, so a frame's bytes follow from the declaration alone."""
+    names = _FIELD_NAMES.get(type(value))
+    if names is None:
+        names = _FIELD_NAMES[type(value)] = tuple(item.name for item in fields(value))
+    return {name: written[name] if name in written else getattr(value, name) for name in names}
+
+
+def message_json(message: Typed, **written: object) -> JsonObject:
+    """A message's JSON object: its ``type``, then its fields as ``fields_json`` writes them."""
+    return {"type": message.TYPE, **fields_json(message, **written)}
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each class's field names, read once: ``dataclasses.fields`` is a third of writing an ``ack``."""
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from battle.online.protocol.device_messages import DEVICE_KEY
-from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.protocol.messages import ErrorCode, ProtocolError, message_json
 from battle.puzzles.puzzle import ID_LENGTH
 from battle.puzzles.themes import THEMES
 from battle.ratings.glicko2 import Rating
@@ -216,44 +216,20 @@ def _change_json(change: RatingChange | None) -> Mapping[str, Any] | None:
 def puzzle_news_json(news: PuzzleNews) -> dict[str, Any]:
     """The JSON object of one puzzle message from the server."""
     if isinstance(news, PuzzleShown):
-        return {
-            "type": news.TYPE,
-            "puzzle": news.puzzle,
-            "position": news.position,
-            "to_move": news.to_move,
-            "length": news.length,
-            "themes": list(news.themes),
-            "rating": round(news.rating, 2),
-            "standing": {
-                **_rating_json(news.standing.rating),
-                "streak": news.standing.streak,
-                "best_streak": news.standing.best_streak,
-                "attempts": news.standing.attempts,
+        standing = news.standing
+        return message_json(
+            news,
+            themes=list(news.themes),
+            rating=round(news.rating, 2),
+            standing={
+                **_rating_json(standing.rating),
+                "streak": standing.streak,
+                "best_streak": standing.best_streak,
+                "attempts": standing.attempts,
             },
-        }
+        )
     if isinstance(news, PuzzleJudged):
-        return {
-            "type": news.TYPE,
-            "puzzle": news.puzzle,
-            "move": news.move,
-            "correct": news.correct,
-            "points": news.points,
-            "loss": news.loss,
-            "result_before": news.result_before,
-            "result_after": news.result_after,
-            "reply": news.reply,
-            "reply_points": news.reply_points,
-            "finished": news.finished,
-            "solved": news.solved,
-            "refuting": news.refuting,
-            "change": _change_json(news.change),
-        }
+        return message_json(news, change=_change_json(news.change))
     if isinstance(news, PuzzleRefutation):
-        return {"type": news.TYPE, "puzzle": news.puzzle, "move": news.move, "refutation": news.refutation}
-    return {
-        "type": news.TYPE,
-        "puzzle": news.puzzle,
-        "line": list(news.line),
-        "rest": list(news.rest),
-        "change": _change_json(news.change),
-    }
+        return message_json(news)
+    return message_json(news, line=list(news.line), rest=list(news.rest), change=_change_json(news.change))

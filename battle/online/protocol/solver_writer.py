@@ -5,9 +5,7 @@ its reader in ``solver_reader`` (a test holds them together on generated message
 
 from __future__ import annotations
 
-from typing import Any
-
-from battle.online.protocol.messages import JsonObject
+from battle.online.protocol.messages import JsonObject, fields_json, message_json
 from battle.online.protocol.solver_messages import (
     Analyse,
     AnalysisResult,
@@ -18,13 +16,9 @@ from battle.online.protocol.solver_messages import (
     HintResult,
     ParResult,
     ReviewResult,
-    SolverCreated,
     SolverGame,
     SolverNews,
-    SolverQueue,
-    SolverRefused,
     SolverRequest,
-    SolverSeat,
 )
 from battle.online.protocol.writer import deal_json
 
@@ -53,52 +47,29 @@ def solver_request_json(message: SolverRequest) -> JsonObject:
 
 
 def evaluation_json(evaluation: Evaluation) -> JsonObject:
-    return {
-        "value": evaluation.value,
-        "exact": evaluation.exact,
-        "depth": evaluation.depth,
-        "best_moves": list(evaluation.best_moves),
-        "pv": list(evaluation.pv),
-        "final_score": list(evaluation.final_score),
-        "moves": [
-            {"move": mv.move, "value": mv.value, "bound": mv.bound, "points": mv.points} for mv in evaluation.moves
-        ],
-    }
+    return fields_json(
+        evaluation,
+        best_moves=list(evaluation.best_moves),
+        pv=list(evaluation.pv),
+        final_score=list(evaluation.final_score),
+        moves=[fields_json(value) for value in evaluation.moves],
+    )
 
 
 def solver_news_json(message: SolverNews) -> JsonObject:
     """The JSON object of one of the server's answers: every field, null where it has none."""
-    fields: dict[str, Any] = {"type": message.TYPE}
-    if isinstance(message, SolverCreated):
-        fields.update(game=message.game, token=message.token, seat=message.seat)
-    elif isinstance(message, SolverSeat):
-        fields.update(game=message.game, seat=message.seat, level=message.level, par=message.par)
-    elif isinstance(message, SolverQueue):
-        fields.update(what=message.what, place=message.place, wait=message.wait, ahead=message.ahead)
-    elif isinstance(message, SolverRefused):
-        fields.update(what=message.what, code=message.code, retry_after=message.retry_after)
-    elif isinstance(message, HintResult):
-        fields.update(game=message.game, ply=message.ply, evaluation=evaluation_json(message.evaluation))
-    elif isinstance(message, AnalysisResult):
-        fields.update(id=message.id, final=message.final, evaluation=evaluation_json(message.evaluation))
-    elif isinstance(message, ParResult):
-        fields.update(
-            game=message.game,
-            status=message.status,
-            value=message.value,
-            best_moves=list(message.best_moves),
-            place=message.place,
-            why=message.why,
-            retry_after=message.retry_after,
-            at_least=message.at_least,
-        )
-    elif isinstance(message, ReviewResult):
-        fields.update(
-            review=message.review,
-            game=message.game,
-            status=message.status,
-            place=message.place,
-            ahead=message.ahead,
-            report=message.report,
-        )
-    return fields
+    if isinstance(message, (HintResult, AnalysisResult)):
+        return message_json(message, evaluation=evaluation_json(message.evaluation))
+    if isinstance(message, ParResult):
+        return message_json(message, best_moves=list(message.best_moves))
+    if isinstance(message, ReviewResult):  # the frame's order is not the dataclass's
+        return {
+            "type": message.TYPE,
+            "review": message.review,
+            "game": message.game,
+            "status": message.status,
+            "place": message.place,
+            "ahead": message.ahead,
+            "report": message.report,
+        }
+    return message_json(message)  # the flat ones: every field as it is
