@@ -13,20 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
-from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError
+from battle.online.protocol.messages import ErrorCode, JsonObject, ProtocolError, RequestFields
 
 DEVICE_KEY = re.compile(r"[0-9a-f]{32}")
 """A device key: 128 random bits as 32 lowercase hex digits, stored as given (a bearer token)."""
-
-
-class Fields(Protocol):
-    """One client frame's fields as ``reader`` reads them."""
-
-    def get(self, name: str, required: bool) -> Any: ...
-
-    def fail(self, name: str, expected: str, value: object) -> ProtocolError: ...
 
 
 @dataclass(frozen=True)
@@ -65,7 +57,7 @@ def device_key(value: object) -> str:
     raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"device": expected 32 lowercase hex digits, got {shown}')
 
 
-def _read_daily(fields: Fields) -> AskDaily:
+def _read_daily(fields: RequestFields) -> AskDaily:
     value = fields.get("device", False)
     return AskDaily(None if value is None else device_key(value))
 

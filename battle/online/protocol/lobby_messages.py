@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from battle.online.protocol.messages import (
     FIRST_CHOICES,
@@ -26,6 +26,7 @@ from battle.online.protocol.messages import (
     First,
     JsonObject,
     ProtocolError,
+    RequestFields,
     fields_json,
     message_json,
     news_object,
@@ -164,16 +165,8 @@ def lobby_readers(read_create: Callable[[F], Create]) -> dict[str, Callable[[F],
     }
 
 
-class Fields(Protocol):
-    """What a request's fields offer its reader (``reader._Fields``)."""
-
-    def get(self, name: str, required: bool) -> Any: ...
-
-    def fail(self, name: str, expected: str, value: object) -> ProtocolError: ...
-
-
 def _read_page(fields: Any) -> PageLobby:
-    read: Fields = fields
+    read: RequestFields = fields
     start = read.get("start", True)
     if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start <= MAX_START:
         raise read.fail("start", f"a whole number from 0 to {MAX_START}", start)

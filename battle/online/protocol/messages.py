@@ -24,10 +24,10 @@ carry no game id.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 # the game's terms, which the room reads too, are the protocol's names as well: a message module imports them here
 from battle.online.game_terms import ABORT_BEFORE_PLY as ABORT_BEFORE_PLY
@@ -40,7 +40,7 @@ from battle.online.game_terms import NumberedDeal as NumberedDeal
 from battle.online.game_terms import RandomDeal as RandomDeal
 from battle.online.game_terms import in_english as in_english
 from battle.online.game_terms import is_move_id as is_move_id
-from battle.rules.errors import one_line
+from battle.rules.errors import BattleError, one_line
 
 PROTOCOL_VERSION = 1
 """The major version: a server refuses a ``hello`` of any other version (error ``version``)."""
@@ -284,6 +284,31 @@ def ref_of(message: ClientMessage) -> JsonObject:
     if isinstance(message, PlayMove):
         return {"type": message.TYPE, "id": message.id}
     return {"type": message.TYPE}
+
+
+class RequestFields(Protocol):
+    """One client frame's fields as ``reader`` reads them (``reader._Fields``): strict, every reason
+    naming the field. The readers of the other modules' requests take them as this."""
+
+    def get(self, name: str, required: bool) -> Any: ...
+
+    def fail(self, name: str, expected: str, value: object) -> ProtocolError: ...
+
+
+T = TypeVar("T")
+"""What a notation parser makes of a field: a Position or a Move."""
+
+
+def notation_field(fields: RequestFields, name: str, expected: str, parse: Callable[[str], T]) -> T:
+    """The required field ``name``, a string (``expected`` says what else it should be), read by the
+    notation's own ``parse``, whose one-line message names what is wrong after the field's name."""
+    text = fields.get(name, True)
+    if not isinstance(text, str):
+        raise fields.fail(name, expected, text)
+    try:
+        return parse(text)
+    except BattleError as error:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"{name}": {error}') from None
 
 
 class Fielded(Protocol):

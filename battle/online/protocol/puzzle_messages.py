@@ -15,25 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from battle.online.protocol.device_messages import DEVICE_KEY
-from battle.online.protocol.messages import ErrorCode, ProtocolError, message_json
+from battle.online.protocol.messages import RequestFields, message_json, notation_field
 from battle.puzzles.puzzle import ID_LENGTH
 from battle.puzzles.themes import THEMES
 from battle.ratings.glicko2 import Rating
 from battle.rules.board import move_name, parse_move
-from battle.rules.errors import BattleError
 
 PUZZLE_ID = re.compile(rf"[0-9a-f]{{{ID_LENGTH}}}")
-
-
-class Fields(Protocol):
-    """One client frame's fields as ``reader`` reads them."""
-
-    def get(self, name: str, required: bool) -> Any: ...
-
-    def fail(self, name: str, expected: str, value: object) -> ProtocolError: ...
 
 
 # -- what a page asks ------------------------------------------------------------------------------
@@ -68,14 +59,14 @@ class RevealPuzzle:
 PuzzleRequest = OpenPuzzle | PuzzleMove | RevealPuzzle
 
 
-def _read_device(fields: Fields) -> str:
+def _read_device(fields: RequestFields) -> str:
     value = fields.get("device", True)
     if not isinstance(value, str) or not DEVICE_KEY.fullmatch(value):
         raise fields.fail("device", "a device key of 32 lowercase hex digits", value)
     return value
 
 
-def _read_open(fields: Fields) -> OpenPuzzle:
+def _read_open(fields: RequestFields) -> OpenPuzzle:
     device = _read_device(fields)
     ident = fields.get("puzzle", False)
     if ident is not None and (not isinstance(ident, str) or not PUZZLE_ID.fullmatch(ident)):
@@ -86,15 +77,8 @@ def _read_open(fields: Fields) -> OpenPuzzle:
     return OpenPuzzle(device, ident, theme)
 
 
-def _read_move(fields: Fields) -> PuzzleMove:
-    text = fields.get("move", True)
-    if not isinstance(text, str):
-        raise fields.fail("move", 'a move in notation ("c1-c9")', text)
-    try:
-        move = parse_move(text)
-    except BattleError as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"move": {error}') from None
-    return PuzzleMove(move_name(move))
+def _read_move(fields: RequestFields) -> PuzzleMove:
+    return PuzzleMove(move_name(notation_field(fields, "move", 'a move in notation ("c1-c9")', parse_move)))
 
 
 def puzzle_readers() -> dict[str, Callable[[Any], PuzzleRequest]]:

@@ -19,7 +19,9 @@ from battle.online.protocol.messages import (
     NumberedDeal,
     ProtocolError,
     RandomDeal,
+    RequestFields,
     news_object,
+    notation_field,
 )
 from battle.online.protocol.solver_messages import (
     BOUNDS,
@@ -62,12 +64,8 @@ from battle.rules.notation import format_position, parse_position
 T = TypeVar("T")
 
 
-class Fields(Protocol):
-    """One client frame's fields as ``reader`` reads them: strict, every reason naming the field."""
-
-    def get(self, name: str, required: bool) -> Any: ...
-
-    def fail(self, name: str, expected: str, value: object) -> ProtocolError: ...
+class Fields(RequestFields, Protocol):
+    """One client frame's fields as ``reader`` reads them, with the player's name a game asks under."""
 
     def name(self) -> str | None: ...
 
@@ -114,13 +112,7 @@ def _read_analyse(fields: Fields) -> Analyse:
     ident = fields.get("id", True)
     if not isinstance(ident, str) or not 1 <= len(ident) <= MAX_ANALYSIS_ID_LENGTH or not _ID.fullmatch(ident):
         raise fields.fail("id", f"1 to {MAX_ANALYSIS_ID_LENGTH} letters, digits, - and _", ident)
-    text = fields.get("position", True)
-    if not isinstance(text, str):
-        raise fields.fail("position", "the text of a .mbp position", text)
-    try:
-        position = parse_position(text)
-    except BattleError as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"position": {error}') from None
+    position = notation_field(fields, "position", "the text of a .mbp position", parse_position)
     return Analyse(id=ident, position=format_position(position))
 
 
