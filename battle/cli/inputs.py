@@ -113,6 +113,17 @@ def output_file(name: str, flag: str, *, force: bool) -> Path:
     return path
 
 
+def add_db_option(parser: argparse.ArgumentParser, words: str) -> None:
+    """``--db FILE``: the database a command reads and keeps, ``words`` its help (``database_file``
+    checks the name the command is given)."""
+    parser.add_argument("--db", metavar=pgettext("metavar", "FILE"), help=words)
+
+
+def add_history_option(parser: argparse.ArgumentParser) -> None:
+    """``--db FILE``: the history database (``stats``, and ``puzzles play``, which rates the puzzles there)."""
+    add_db_option(parser, _("the history database (default: history.sqlite3 in the user's data folder)"))
+
+
 def database_file(name: str | None, flag: str = "--db") -> Path | None:
     """The database file an option names (None when it names none), checked before any work: its
     folder must exist. A new file is made in an existing folder, but a folder is never made for

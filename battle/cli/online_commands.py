@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 from battle.cli.inputs import (
     InputError,
+    add_db_option,
     checked_argument,
     database_file,
     load_position,
@@ -302,11 +303,7 @@ def _add_listening_options(sub: argparse.ArgumentParser) -> None:
         default=DEFAULT_PORT,
         help=_("port (default {port}; 0: any free)").format(port=DEFAULT_PORT),
     )
-    sub.add_argument(
-        "--db",
-        metavar=pgettext("metavar", "FILE"),
-        help=_("the games database (default: online/games.sqlite3 in the user's data folder)"),
-    )
+    add_db_option(sub, _("the games database (default: online/games.sqlite3 in the user's data folder)"))
     sub.add_argument(
         "--processes",
         type=whole_number(1, 256),

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
-from battle.cli.inputs import InputError, database_file, output_file, use_colour, whole_number
+from battle.cli.inputs import InputError, add_history_option, database_file, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
 from battle.history.puzzle_attempts import rate_attempt
 from battle.history.store import History
@@ -106,11 +106,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help=_("a puzzle file (default: the set that comes with the game)"),
     )
     play.add_argument("--seed", type=_seed, metavar="S", help=_("choose the puzzles reproducibly"))
-    play.add_argument(
-        "--db",
-        metavar=pgettext("metavar", "FILE"),
-        help=_("the history database (default: history.sqlite3 in the user's data folder)"),
-    )
+    add_history_option(play)
     play.set_defaults(run=cmd_puzzles_play)
     sub.set_defaults(run=_no_action(sub))
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from battle.cli.inputs import InputError, database_file
+from battle.cli.inputs import InputError, add_history_option, database_file
 from battle.history.stats import compute_stats
 from battle.history.stats_report import format_stats
 from battle.history.store import History
@@ -33,11 +33,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         metavar="N",
         help=_("print stored game #N as a .mbg record instead (e.g. to pipe into review -)"),
     )
-    sub.add_argument(
-        "--db",
-        metavar=pgettext("metavar", "FILE"),
-        help=_("the history database (default: history.sqlite3 in the user's data folder)"),
-    )
+    add_history_option(sub)
     sub.set_defaults(run=cmd_stats)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from battle.cli.inputs import InputError, database_file, output_file, positive_number, whole_number
+from battle.cli.inputs import InputError, add_db_option, database_file, output_file, positive_number, whole_number
 from battle.i18n import N_, _, format_number, ngettext, pgettext
 from battle.rules.errors import one_line
 from battle.storage.paths import error_reason
@@ -148,11 +148,7 @@ def _tiles(text: str) -> int:
 
 def add_database_option(sub: argparse.ArgumentParser) -> None:
     """``--db FILE``: the survey database (``survey`` and ``par``)."""
-    sub.add_argument(
-        "--db",
-        metavar=pgettext("metavar", "FILE"),
-        help=_("the survey database (default: atlas/survey.sqlite3 in the user's data folder)"),
-    )
+    add_db_option(sub, _("the survey database (default: atlas/survey.sqlite3 in the user's data folder)"))
 
 
 def survey_path(args: argparse.Namespace) -> Path:
