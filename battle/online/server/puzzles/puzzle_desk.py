@@ -54,7 +54,7 @@ from battle.online.server.puzzles.puzzle_ledger import (
 )
 from battle.online.server.rooms.live_games import LiveGames
 from battle.online.server.rooms.store import Statement, StoreError, Write
-from battle.online.server.shell.address_guard import AddressGuard, network_of
+from battle.online.server.shell.address_guard import AddressGuard
 from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
 from battle.puzzles.puzzle import Puzzle
@@ -102,7 +102,6 @@ class PuzzleDesk:
         self.guard = guard
         """Where each network's open puzzles are counted, in every process (``puzzles_open_per_network``)."""
         self.limits = guard.limits
-        self.ipv6_prefix = guard.limits.ipv6_prefix
         self.clock = clock
         self._puzzles = puzzles
         self._by_id: dict[str, Puzzle] | None = None
@@ -202,7 +201,7 @@ class PuzzleDesk:
 
     async def open(self, client: Client, message: OpenPuzzle) -> None:
         """Show the puzzle asked for (or the next near the device's rating) with the device's standing."""
-        network = network_of(client.address, self.ipv6_prefix)
+        network = client.network
         replacing = client in self.solving  # its puzzle counted already
         most = self.limits.puzzles_open_per_network
         if not replacing and not self.guard.take_hold(PUZZLES, client.address, most, time.monotonic()):

@@ -36,7 +36,7 @@ from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.writer import server_frame
 from battle.online.server.rooms.text_frames import text_frame, write_frames
-from battle.online.server.shell.address_guard import AddressGuard
+from battle.online.server.shell.address_guard import AddressGuard, network_of
 from battle.online.server.shell.server_limits import ServerLimits
 from battle.online.server.shell.token_bucket import TokenBucket
 
@@ -249,6 +249,12 @@ class Client:
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
+
+    @property
+    def network(self) -> str:
+        """The network the client's address counts under (``network_of``): whose solver time and caps
+        its requests take."""
+        return network_of(self.address, self.limits.ipv6_prefix)
 
     def start(self) -> None:
         """The connection is open: it has ``hello_seconds`` to say ``hello``."""

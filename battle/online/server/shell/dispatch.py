@@ -164,8 +164,8 @@ class GameServer:
         """The catalogue's pars and those the solver worked out here."""
         self.solver_games = SolverGames(live, self.audiences, work, known, guard, self._commit, clock)
         """Games against the solver: its seat, its moves, the hints (``work`` None: a server without a solver)."""
-        self.analysis = AnalysisBoards(work, self.limits.ipv6_prefix)
-        self.reviews = Reviews(live, work, known, self.limits.ipv6_prefix, clock)
+        self.analysis = AnalysisBoards(work)
+        self.reviews = Reviews(live, work, known, clock)
         self.pars = Pars(live, work, deals or NoDeals(), guard, clock)
         """Every game's par: the catalogue's, one found before, or worked out now."""
         self.puzzles = PuzzleDesk(live, work, guard, clock)

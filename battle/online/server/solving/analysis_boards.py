@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import Analyse, StopAnalysis
 from battle.online.server.rooms.wire import analysis_over, analysis_step, queue_news
-from battle.online.server.shell.address_guard import network_of
 from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_games import refuse, tell
 from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
@@ -52,9 +51,8 @@ does not solve stays at the deepest estimate, and the board says so."""
 class AnalysisBoards:
     """The analysis running for each connection."""
 
-    def __init__(self, work: SolverWork | None, ipv6_prefix: int) -> None:
+    def __init__(self, work: SolverWork | None) -> None:
         self.work = work
-        self.ipv6_prefix = ipv6_prefix
         self.running: dict[Client, asyncio.Task[None]] = {}
         self._seats: dict[Client, str] = {}
         self._numbers = itertools.count(1)
@@ -70,9 +68,7 @@ class AnalysisBoards:
             tell(client, analysis_over(message.id, position))
             return
         seat = self._seats.setdefault(client, f"analysis:{next(self._numbers)}")
-        deepening = _Deepening(
-            self.work, client, message.id, position, seat, network_of(client.address, self.ipv6_prefix)
-        )
+        deepening = _Deepening(self.work, client, message.id, position, seat, client.network)
         work = deepening.submit(ANALYSIS_STEP_NODES, to_the_end=False)
         if work is None:
             return

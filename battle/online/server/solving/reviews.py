@@ -26,7 +26,6 @@ from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import UNRATED_ENDS, Room, Status
 from battle.online.server.rooms.store import StoreError
 from battle.online.server.rooms.wire import review_news
-from battle.online.server.shell.address_guard import network_of
 from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_games import LEAVE_GRACE, DealBook, refuse, tell
 from battle.online.server.solving.solver_outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
@@ -42,18 +41,10 @@ log = logging.getLogger("mahjong-battle.server")
 class Reviews:
     """The reviews waiting for the pool, and the connections that look at each."""
 
-    def __init__(
-        self,
-        live: LiveGames,
-        work: SolverWork | None,
-        deals: DealBook,
-        ipv6_prefix: int,
-        clock: Callable[[], float],
-    ) -> None:
+    def __init__(self, live: LiveGames, work: SolverWork | None, deals: DealBook, clock: Callable[[], float]) -> None:
         self.live = live
         self.work = work
         self.deals = deals
-        self.ipv6_prefix = ipv6_prefix
         self.clock = clock
         self.pending: dict[str, tuple[ReviewRow, Work[FoundReview]]] = {}
         """The reviews the pool has not answered yet, by id."""
@@ -74,7 +65,7 @@ class Reviews:
             refuse(client, "review", "not_finished")
             return
         row = review_of_game(self.live.store, room.game_id)
-        address = network_of(client.address, self.ipv6_prefix)
+        address = client.network
         if row is None or row.status == "failed":
             fresh = ReviewRow(secrets.token_hex(REVIEW_ID_LENGTH // 2), room.game_id, "queued", now)
             queued = await self._queue(room, fresh, address)
@@ -97,7 +88,7 @@ class Reviews:
             return
         if row.status == "queued" and pending is None and self.work is not None:
             room = self.live.room(row.game, "the game of this review is gone")
-            self._queue_again(client, room, row, network_of(client.address, self.ipv6_prefix))
+            self._queue_again(client, room, row, client.network)
         self._show(client, row)
 
     def _queue_again(self, client: Client, room: Room, row: ReviewRow, address: str) -> None:

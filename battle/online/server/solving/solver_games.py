@@ -60,7 +60,7 @@ from battle.online.server.rooms.wire import (
     solver_created,
     solver_seat,
 )
-from battle.online.server.shell.address_guard import AddressGuard, network_of
+from battle.online.server.shell.address_guard import AddressGuard
 from battle.online.server.shell.connections import Client
 from battle.online.server.shell.fan_out import Audiences
 from battle.online.server.shell.network_caps import refuse_start
@@ -187,7 +187,7 @@ class SolverGames:
             raise ProtocolError(ErrorCode.BUSY, "one connection may create so many games; reconnect to create more")
         if self.live.unfinished_everywhere() >= self.limits.open_games:
             raise ProtocolError(ErrorCode.BUSY, "the server has as many games as it can hold; try again later")
-        address = network_of(client.address, self.limits.ipv6_prefix)
+        address = client.network
         groups = self.groups
         elsewhere = 0 if groups is None else await groups.held_elsewhere(client.address, solver=True)
         refuse_start(self.live, self.guard, client.address, solver=True, elsewhere=elsewhere, take=False)
@@ -268,7 +268,7 @@ class SolverGames:
         if seat is None:
             return
         if client.seat is not None and room.status == Status.PLAYING:
-            self.payer[room.game_id] = network_of(client.address, self.limits.ipv6_prefix)
+            self.payer[room.game_id] = client.network
         tell(client, solver_seat(room, seat))
         work = self.moving.get(room.game_id)
         if work is not None:
@@ -411,7 +411,7 @@ class SolverGames:
         if client.seat is None or room.to_move != client.seat:
             refuse(client, "hint", "not_your_turn")
             return
-        address = network_of(client.address, self.limits.ipv6_prefix)
+        address = client.network
         work = self.work.hint(room.game.position, seat=f"hint:{room.game_id}", address=address)
         if isinstance(work, SolverRefusal):
             refuse(client, "hint", work.code, work.retry_after)
