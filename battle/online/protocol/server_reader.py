@@ -201,9 +201,7 @@ def _read_state(fields: _Object) -> State:
         deadline=fields.number("deadline"),
         seconds_left=fields.number("seconds_left"),
         overdue=fields.flag("overdue"),
-        offers=Offers()
-        if offers is None
-        else Offers(offers.optional_seat("rematch"), offers.optional_seat("takeback")),
+        offers=_offers(offers),
         rematch=None if rematch is None else RematchLink(rematch.text("game"), rematch.text("watch")),
         invite=fields.optional_text("invite"),
         watch=fields.optional_text("watch"),
