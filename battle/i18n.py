@@ -479,6 +479,12 @@ def pgettext(context: str, message: str) -> str:
     return catalogue(_language).pgettext(context, message)
 
 
+def npgettext(context: str, singular: str, plural: str, count: int) -> str:
+    """The singular or the plural of a text with its context, as the current language's plural rule
+    chooses: for a counted sentence of the page's context that the window reads too."""
+    return catalogue(_language).npgettext(context, singular, plural, count)
+
+
 def N_(message: str) -> str:  # noqa: N802 - the name the extractor and translators know
     """Mark a constant for the catalogue without looking it up: ``_`` looks it up where it is shown."""
     return message

@@ -158,6 +158,21 @@ def test_sentences_about_players_follow_the_language() -> None:
     assert took_sentence("You", "c1-c9", parse_kind("5p"), 5) == "You took a pair of 5-circles, c1-c9, for 5 points."
 
 
+def test_a_counted_text_is_looked_up_in_its_context() -> None:
+    """``npgettext``: the German forms of the page's entry, chosen by the count; a text the catalogue
+    lacks in that context is its English form."""
+    singular = "The site's game directory does not answer: try again in {count} second."
+    plural = "The site's game directory does not answer: try again in {count} seconds."
+    i18n.set_language("de")
+    try:
+        assert i18n.npgettext(i18n.WEB_CONTEXT, singular, plural, 1).endswith("in {count} Sekunde wieder.")
+        assert i18n.npgettext(i18n.WEB_CONTEXT, singular, plural, 2).endswith("in {count} Sekunden wieder.")
+        assert i18n.npgettext("elsewhere", singular, plural, 2) == plural
+    finally:
+        i18n.set_language("en")
+    assert i18n.npgettext(i18n.WEB_CONTEXT, singular, plural, 1) == singular
+
+
 def test_what_a_move_opens_follows_the_language_and_an_empty_text_stays_empty() -> None:
     from battle.rules.deal import deal
     from battle.rules.opens import describe_opening, what_opens

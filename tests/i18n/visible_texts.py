@@ -81,7 +81,7 @@ VISIBLE_KEYWORDS = frozenset(
         "action_long_desc",
     }
 )
-CATALOGUE_CALLS = frozenset({"_", "ngettext", "pgettext", "N_", "NN_", "NP_"})
+CATALOGUE_CALLS = frozenset({"_", "ngettext", "pgettext", "npgettext", "N_", "NN_", "NP_"})
 CASE_CHANGES = frozenset({"lower", "upper", "capitalize", "title", "swapcase"})
 WORD = re.compile(r"[A-Za-z]{3,}")
 NOT_WORDS = frozenset(
