@@ -5,8 +5,9 @@ each language's ``.po`` with Babel: run after adding or changing a text the play
     python tools/extract_messages.py --check   # exit 1 when a text of the game is missing from the .pot
 
 The sources are the game's Python (``_``, ``N_``, ``ngettext``, ``pgettext`` and the wording
-markers ``NP_``, ``NN_``), the browser client's JavaScript (``t``, ``tn``) and its page (every
-text and ``placeholder``/``aria-label``/``title`` of ``battle/web/index.html``), and the standard
+markers ``NP_``, ``NN_``), the browser client's JavaScript (``t``, ``tn``), its page (every
+text and ``placeholder``/``aria-label``/``title`` of ``battle/web/index.html``) and its table of
+the server's refusals (``battle/web/refusal_words.json``, which the window reads too), and the standard
 library's ``argparse``, whose own words (``usage:``, ``options``, its error lines) the command line
 shows through the same catalogue. New entries arrive empty in each ``.po`` (never guessed: no
 fuzzy matching), and a test fails until they are translated.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import io
+import json
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -47,7 +49,8 @@ PAGE_FOLDER = "battle/web/"
 PAGE_CONTEXT = "web"
 """Every text of the browser page is its own entry, in this context: the page's words are chosen by
 it (``battle.i18n.web_messages``), and a text the page shares with the window can be worded for
-each on its own."""
+each on its own. The refusals' table is the one file of the page that the window reads too, in
+this same context, so that its sentences have one translation for every front end."""
 PAGE_ATTRIBUTES = ("placeholder", "aria-label", "title")
 """The attributes of the page a reader sees or hears (a screen reader reads ``aria-label``)."""
 
@@ -88,7 +91,32 @@ def extract_html(
         yield line, "", text, []
 
 
-METHODS = [("battle/web/**.html", extract_html), ("battle/web/**.js", "javascript"), ("battle/**.py", "python")]
+def extract_refusal_words(
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
+) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
+    """Babel's extraction method for the refusals' table (``battle/web/refusal_words.json``): each
+    case's ``say``, a sentence or a singular and its plural. The page reads it with ``t`` and ``tn``
+    and the window with ``pgettext`` and ``npgettext``, both in the page's context, so each sentence
+    is one entry with one translation."""
+    text = fileobj.read().decode("utf-8")
+    table = json.loads(text)
+    rows = text.splitlines()
+    for case in [*(case for cases in table["codes"].values() for case in cases), table["otherwise"]]:
+        say = case["say"]
+        first = json.dumps(say if isinstance(say, str) else say[0], ensure_ascii=False)
+        line = next((number for number, row in enumerate(rows, 1) if first in row), 0)
+        if isinstance(say, str):
+            yield line, "_", say, []
+        else:
+            yield line, "ngettext", (say[0], say[1]), []
+
+
+METHODS = [
+    ("battle/web/refusal_words.json", extract_refusal_words),
+    ("battle/web/**.html", extract_html),
+    ("battle/web/**.js", "javascript"),
+    ("battle/**.py", "python"),
+]
 
 
 def _kept_creation_date() -> datetime.datetime | None:

@@ -3,9 +3,11 @@
 // `state`) and why a message was refused (an `error`'s `code` and `params`), in the reader's
 // language. The server's own `reason` is fixed English for logs and old clients; the page never
 // shows it. "You" is decided by seat, never by name. The window and the terminal word the same
-// facts in battle/online/client/wording.py, with the same sentences of the catalogue.
+// facts in battle/online/client/wording.py: a game's end with the same sentences of the catalogue,
+// a refusal from the same table (refusal_words.json).
 
 import { t, tn } from "./i18n.js";
+import refusalWords from "./refusal_words.json" with { type: "json" };
 /** @import { Message, Result, State } from "./socket.js" */
 
 /** The six solver levels as the window names them (battle/rules/wording.py's "solver level" words). */
@@ -90,133 +92,42 @@ export function resultText(state) {
   return t("{name} wins {score} (by {margin}).", { name: names.winner, score, margin });
 }
 
+/** The refusals' sentences, which the window and the terminal read too: by code, cases tried in order;
+ * a case fits when each param it names (but `say` and `plural`) has that value and each field of its
+ * sentence can be filled, by the field's kind in `fields`.
+ * @typedef {{ say: string | string[], plural?: string, [param: string]: unknown }} Case
+ * @type {{ fields: Record<string, string>, codes: Record<string, Case[]>, otherwise: Case }} */
+const REFUSALS = refusalWords;
+
 /** @type {(params: Record<string, any>, key: string) => number} */
 const number = (params, key) => (typeof params[key] === "number" ? Math.round(params[key]) : 0);
 
-/** @type {Record<string, (p: Record<string, any>) => string>} */
-const NOT_ALLOWED = {
-  own_seat: () => t("You hold the other seat of this game already."),
-  abort_late: (p) => t("A game can be called off only before move {ply}; resign instead.", { ply: number(p, "ply") }),
-  rematch_early: () => t("A rematch can be offered once the game is over."),
-  unplayed: () => t("This game was never played: host a new one."),
-  rematch_declined: (p) => tn(
-    "Your opponent turned down a rematch: you can offer again in {count} second.",
-    "Your opponent turned down a rematch: you can offer again in {count} seconds.",
-    number(p, "seconds"),
-  ),
-  rematch_begun: () => t("The rematch has begun already."),
-  rematch_offered: () => t("You have offered a rematch already."),
-  rematch_waiting: () => t("Your opponent has offered a rematch: accept it."),
-  takeback_not_last: () => t("Only the player who made the last move can ask to take it back."),
-  takeback_asked: () => t("You have asked to take back your move already."),
-  takeback_declined: () => t("Your opponent said no to taking back this move."),
-  named: () => t("Your seat has a name already."),
-  in_game: () => t("The lobby is followed on a line that is in no game."),
-};
-
-/** Why the server refused a message, in a sentence (`state` names the seat to move).
- * @param {Message} error @param {State | null} [state] */
-export function refusalText(error, state) {
+/** A case's sentence in the reader's language; null when the case does not fit.
+ * @param {Case} entry @param {Message} error @param {State | null} [state] */
+function sentence(entry, error, state) {
   const params = error.params || {};
-  const why = params.why;
-  switch (error.code) {
-    case "not_allowed":
-      return NOT_ALLOWED[why] ? NOT_ALLOWED[why](params) : t("The server does not allow that now.");
-    case "illegal_move":
-      if (why === "illegal" && params.move) return t("{move} is not a legal move here.", { move: params.move });
-      return params.move ? t("The server could not read the move {move}.", { move: params.move }) : t("Not a legal move.");
-    case "not_your_turn":
-      return state && (params.seat === 1 || params.seat === 2)
-        ? t("It is not your turn: {name} is to move.", { name: nameOf(state, params.seat) })
-        : t("It is not your turn.");
-    case "no_offer":
-      return params.offer === "takeback" ? t("Your opponent has not asked to take back a move.")
-        : t("Your opponent has not offered a rematch.");
-    case "busy":
-      if (why === "waiting") {
-        return tn(
-          "{count} game from your address waits for a second player already: abort it or wait for a friend.",
-          "{count} games from your address wait for a second player already: abort one or wait for a friend.",
-          number(params, "count"),
-        );
-      }
-      if (why === "games_per_connection") {
-        return tn(
-          "One connection may create {count} game: connect again to create more.",
-          "One connection may create {count} games: connect again to create more.",
-          number(params, "count"),
-        );
-      }
-      if (why === "network_games") {
-        return tn(
-          "Your address plays {count} unfinished game already, as many as this server allows: finish it first.",
-          "Your address plays {count} unfinished games already, as many as this server allows: finish one first.",
-          number(params, "count"),
-        );
-      }
-      if (why === "solver_games") {
-        return tn(
-          "Your address plays {count} unfinished game against the solver already, as many as this server allows: finish it first.",
-          "Your address plays {count} unfinished games against the solver already, as many as this server allows: finish one first.",
-          number(params, "count"),
-        );
-      }
-      if (why === "starts") {
-        return tn(
-          "Your address starts games faster than this server allows: try again in {count} second.",
-          "Your address starts games faster than this server allows: try again in {count} seconds.",
-          number(params, "seconds"),
-        );
-      }
-      if (why === "challenges") {
-        return tn(
-          "Your address has {count} open challenge in the lobby already: wait until it is taken, or withdraw it.",
-          "Your address has {count} open challenges in the lobby already: wait until one is taken, or withdraw one.",
-          number(params, "count"),
-        );
-      }
-      if (why === "unreachable") {
-        if (params.what === "lobby") return t("The part of the server that holds the lobby does not answer now: try again in a moment.");
-        if (params.what === "solver") return t("The part of the server that runs the solver does not answer now: try again in a moment.");
-        return t("The part of the server that holds this game does not answer now: try again in a moment.");
-      }
-      if (why === "directory") {
-        return tn(
-          "The site's game directory does not answer: try again in {count} second.",
-          "The site's game directory does not answer: try again in {count} seconds.",
-          number(params, "seconds"),
-        );
-      }
-      if (why === "lobby_full") return t("The lobby holds as many challenges as it can; try again later.");
-      if (why === "lobby_followers") return t("As many pages as the server allows follow the lobby; try again later.");
-      if (why === "network_followers") {
-        return tn(
-          "{count} page of your network follows the lobby already, as many as this server allows: close one first.",
-          "{count} pages of your network follow the lobby already, as many as this server allows: close one first.",
-          number(params, "count"),
-        );
-      }
-      return t("The server has as many games as it can hold; try again later.");
-    case "out_of_time": return t("The time for this move ran out.");
-    case "id_reused": return t("The server had another move under that move's id.");
-    case "game_over": return t("The game is over.");
-    case "not_started": return t("The game waits for its second player.");
-    case "not_a_player": return t("You watch this game: only its players can do that.");
-    case "rate_limited": return t("Too many messages or wrong codes: wait a moment and try again.");
-    case "internal": return t("The server could not save that; nothing changed. Try again.");
-    case "damaged": return t("The server could not load that game: its record there is damaged.");
-    case "bad_token": return t("The server has no seat for this game's token (a token from another server?).");
-    case "version": return t("The server speaks another version of the online protocol: use the same version of the game there.");
-    case "full": return why === "spectators"
-      ? t("As many people as the server allows watch this game already; try again later.")
-      : t("Both seats of this game are taken.");
-    case "expired": return why === "called_off" ? t("The host called this game off before anyone joined.")
-      : t("This game expired: nobody joined it in time. Host a new one.");
-    case "not_found": return t("The game is gone from the server.");
-    case "bad_message":
-      if (why === "solver_name") return t("That name reads as the solver's, which no person may take: choose another name.");
-      return t("The server could not read a message from this program ({code}).", { code: error.code });
-    default:
-      return t("The server could not read a message from this program ({code}).", { code: error.code });
+  const { say, plural, ...when } = entry;
+  if (Object.entries(when).some(([key, value]) => params[key] !== value)) return null;
+  const forms = typeof say === "string" ? [say] : say;
+  const seat = state && (params.seat === 1 || params.seat === 2) ? nameOf(state, params.seat) : null;
+  /** @type {Record<string, unknown>} */
+  const values = {};
+  for (const [, field] of forms.join(" ").matchAll(/\{(\w+)\}/g)) {
+    const kind = REFUSALS.fields[field];
+    values[field] = kind === "plural" ? number(params, plural || "") : kind === "number" ? number(params, field)
+      : kind === "text" ? params[field] || null : kind === "seat" ? seat : kind === "code" ? error.code : null;
+    if (values[field] === null) return null;
   }
+  return plural ? tn(forms[0], forms[1], Number(values.count), values) : t(forms[0], values);
+}
+
+/** Why the server refused a message, in a sentence: the first case of its code that fits, else
+ * `otherwise` (`state` names the seat to move). @param {Message} error @param {State | null} [state] */
+export function refusalText(error, state) {
+  const cases = Object.hasOwn(REFUSALS.codes, error.code) ? REFUSALS.codes[error.code] : [];
+  for (const entry of [...cases, REFUSALS.otherwise]) {
+    const said = sentence(entry, error, state);
+    if (said !== null) return said;
+  }
+  return error.code; // `otherwise` always fits
 }

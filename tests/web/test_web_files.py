@@ -61,6 +61,7 @@ def test_the_page_answers_at_home_and_at_every_link(server: ServerThread, path: 
         ("rules.js", "text/javascript; charset=utf-8"),
         ("style.css", "text/css; charset=utf-8"),
         ("tiles.png", "image/png"),
+        ("refusal_words.json", "application/json"),  # a JSON module: the browser loads it only with a JSON type
     ],
 )
 def test_each_file_comes_with_its_type_and_an_etag_that_revalidates(server: ServerThread, name: str, kind: str) -> None:
@@ -110,17 +111,28 @@ def test_an_invite_link_is_the_server_address_over_http(url: str, code: str, pur
 
 
 def test_the_page_is_plain_modules_all_preloaded_and_under_370_kb() -> None:
-    """No build step: each module the page imports is a file of the folder, each one is preloaded by
-    ``index.html`` (so the browser fetches them side by side, not import after import) but the
-    screens app.js loads when an address names them (an invite link never does), and the whole page
-    stays under 370 KB."""
-    modules = {path.name for path in WEB.glob("*.js")}
+    """No build step: each module the page imports is a file of the folder (the scripts, and the
+    refusals' table, a JSON module), each one is preloaded by ``index.html`` (so the browser fetches
+    them side by side, not import after import) but the screens app.js loads when an address names
+    them (an invite link never does), and the whole page stays under 370 KB."""
+    files = {path.name for path in WEB.iterdir() if path.is_file()}
+    imports = {
+        module.name: set(
+            re.findall(
+                r'^import .* from "\./([\w.]+)"(?: with \{ type: "json" \})?;$',
+                module.read_text(encoding="utf-8"),
+                re.M,
+            )
+        )
+        for module in WEB.glob("*.js")
+    }
+    for name, imported in imports.items():
+        assert imported <= files, f"{name} imports {imported - files}"
+    modules = set(imports).union(*imports.values())
+    assert "refusal_words.json" in modules
     page = (WEB / "index.html").read_text(encoding="utf-8")
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="/([\w.]+)">', page))
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/([\w.]+)"(?: as="json")?>', page))
     later = set(re.findall(r'import\("\./([\w.]+)"\)', (WEB / "app.js").read_text(encoding="utf-8")))
     assert later == {"analysis_screen.js", "review_screen.js", "stats_screen.js", "puzzle_screen.js"}
     assert preloaded | {"app.js"} | later == modules and not preloaded & later
-    for module in WEB.glob("*.js"):
-        imported = set(re.findall(r'^import .* from "\./([\w.]+)";$', module.read_text(encoding="utf-8"), re.M))
-        assert imported <= modules, f"{module.name} imports {imported - modules}"
     assert sum(path.stat().st_size for path in WEB.iterdir() if path.is_file()) < 370_000
