@@ -405,7 +405,9 @@ def language_name(code: str) -> str:
 
 
 WEB_CONTEXT = "web"
-"""The context (``msgctxt``) of every text of the browser page in the catalogue (tools/extract_messages.py)."""
+"""The context (``msgctxt``) of every text of the browser page in the catalogue (tools/extract_messages.py),
+the refusals' table too (``battle/web/refusal_words.json``), which the window and the terminal read
+in this context so that each of its sentences has one translation."""
 
 
 def web_messages(language: str) -> dict[str, str | list[str]]:

@@ -1,7 +1,8 @@
 """How the Python clients (the terminal and the window) word what the server states as facts:
 how a game ended (from the ``result``) and why a message was refused (from the ``error``'s
-``code`` and ``params``), in the reader's language through the catalogue. The page has its own
-in JavaScript (``battle/web/server_words.js``).
+``code`` and ``params``), in the reader's language through the catalogue. The page words a game's
+end in JavaScript (``battle/web/server_words.js``); a refusal's sentences are one table that the
+page and this module both read (``battle/web/refusal_words.json``).
 
 "You" is decided by seat, never by name: a player named "You" is the opponent's "You", not
 the reader. Every text is a whole sentence of the catalogue with named placeholders.
@@ -9,9 +10,14 @@ the reader. Every text is a whole sentence of the catalogue with named placehold
 
 from __future__ import annotations
 
-from battle.i18n import _, ngettext
+import functools
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from battle.i18n import WEB_CONTEXT, _, npgettext, pgettext
 from battle.online.client.state_game import name_of
-from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error, GameResult, ParamValue, State
 from battle.rules.game import result_of
 
@@ -110,6 +116,34 @@ def end_sentence(state: State, called_off_here: bool = False) -> str:
 
 # -- why the server refused ------------------------------------------------------------------
 
+REFUSAL_WORDS = "refusal_words.json"
+"""The table of the refusals' sentences, a file of the page (``battle/web``) that the page imports:
+one table for every front end, so the page, the window and the terminal word a refusal alike."""
+RESERVED_KEYS = ("say", "plural")
+"""The keys of a case that are not params it asks for: its sentence, and the param that counts it."""
+_FIELD = re.compile(r"\{(\w+)\}")
+
+Case = dict[str, str | list[str]]
+"""A case of the table: ``say`` (a sentence, or a singular and its plural), ``plural`` (the param
+whose number picks the form and fills ``{count}``), and each param it asks for with its value."""
+
+
+@dataclass(frozen=True)
+class RefusalWords:
+    """The table: by code, the cases tried in order; ``otherwise`` for a code none fits; ``fields``
+    names each field's kind (``plural``, ``number``, ``text``, ``seat``, ``code``)."""
+
+    fields: dict[str, str]
+    codes: dict[str, list[Case]]
+    otherwise: Case
+
+
+@functools.cache
+def refusal_words() -> RefusalWords:
+    """The table as the package holds it, read once."""
+    table = json.loads((resources.files("battle") / "web" / REFUSAL_WORDS).read_text(encoding="utf-8"))
+    return RefusalWords(table["fields"], table["codes"], table["otherwise"])
+
 
 def _number(params: dict[str, ParamValue], key: str) -> int:
     value = params.get(key)
@@ -121,134 +155,50 @@ def _text(params: dict[str, ParamValue], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-_NOT_ALLOWED = {
-    "own_seat": lambda p: _("You hold the other seat of this game already."),
-    "abort_late": lambda p: _("A game can be called off only before move {ply}; resign instead.").format(
-        ply=_number(p, "ply")
-    ),
-    "rematch_early": lambda p: _("A rematch can be offered once the game is over."),
-    "unplayed": lambda p: _("This game was never played: host a new one."),
-    "rematch_declined": lambda p: ngettext(
-        "Your opponent turned down a rematch: you can offer again in {count} second.",
-        "Your opponent turned down a rematch: you can offer again in {count} seconds.",
-        _number(p, "seconds"),
-    ).format(count=_number(p, "seconds")),
-    "rematch_begun": lambda p: _("The rematch has begun already."),
-    "rematch_offered": lambda p: _("You have offered a rematch already."),
-    "rematch_waiting": lambda p: _("Your opponent has offered a rematch: accept it."),
-    "takeback_not_last": lambda p: _("Only the player who made the last move can ask to take it back."),
-    "takeback_asked": lambda p: _("You have asked to take back your move already."),
-    "takeback_declined": lambda p: _("Your opponent said no to taking back this move."),
-}
-"""The ``not_allowed`` refusals, by their ``why``."""
+def _field(kind: str | None, field: str, case: Case, error: Error, state: State | None) -> str | int | None:
+    """A field of a case's sentence, by its kind; None when this refusal cannot fill it (a move the
+    error does not name, a seat the reader's game does not)."""
+    params = error.params
+    if kind == "plural":
+        return _number(params, str(case.get("plural", "")))
+    if kind == "number":
+        return _number(params, field)
+    if kind == "text":
+        return _text(params, field) or None
+    if kind == "seat":
+        seat = _number(params, "seat")
+        return name_of(state, seat) if state is not None and seat in (1, 2) else None
+    return error.code.value if kind == "code" else None
+
+
+def _sentence(case: Case, error: Error, state: State | None) -> str | None:
+    """A case's sentence in the reader's language; None when the case does not fit: a param it asks
+    for has another value, or a field of its sentence cannot be filled."""
+    if any(error.params.get(key) != value for key, value in case.items() if key not in RESERVED_KEYS):
+        return None
+    say = case["say"]
+    forms = [say] if isinstance(say, str) else say
+    kinds = refusal_words().fields
+    values: dict[str, str | int] = {}
+    for field in _FIELD.findall(" ".join(forms)):
+        value = _field(kinds.get(field), field, case, error, state)
+        if value is None:
+            return None
+        values[field] = value
+    if "plural" in case:
+        count = _number(error.params, str(case["plural"]))
+        return npgettext(WEB_CONTEXT, forms[0], forms[1], count).format(**values)
+    return pgettext(WEB_CONTEXT, forms[0]).format(**values)
 
 
 def refusal_text(error: Error, state: State | None = None) -> str:
-    """Why the server refused a message, in a sentence in the reader's language (``state`` names
-    the seat to move for ``not_your_turn``)."""
-    code, params = error.code, error.params
-    why = _text(params, "why")
-    if code == ErrorCode.NOT_ALLOWED:
-        allowed_not = _NOT_ALLOWED.get(why)
-        return allowed_not(params) if allowed_not is not None else _("The server does not allow that now.")
-    if code == ErrorCode.ILLEGAL_MOVE:
-        move = _text(params, "move")
-        if why == "illegal" and move:
-            return _("{move} is not a legal move here.").format(move=move)
-        return _("The server could not read the move {move}.").format(move=move) if move else _("Not a legal move.")
-    if code == ErrorCode.NOT_YOUR_TURN:
-        seat = _number(params, "seat")
-        if state is not None and seat in (1, 2):
-            return _("It is not your turn: {name} is to move.").format(name=name_of(state, seat))
-        return _("It is not your turn.")
-    if code == ErrorCode.NO_OFFER:
-        if _text(params, "offer") == "takeback":
-            return _("Your opponent has not asked to take back a move.")
-        return _("Your opponent has not offered a rematch.")
-    if code == ErrorCode.EXPIRED:
-        if why == "called_off":
-            return _("The host called this game off before anyone joined.")
-        return _("This game expired: nobody joined it in time. Host a new one.")
-    if code == ErrorCode.NOT_FOUND:
-        what = _text(params, "what")
-        if what == "join":
-            return _("No game has this invite code.")
-        if what == "watch":
-            return _("No game has this watch code.")
-        if what == "link":
-            return _("No game has this link; check that it was copied whole.")
-        return _("The game is gone from the server.")
-    if code == ErrorCode.BUSY:
-        count = _number(params, "count")
-        if why == "waiting":
-            return ngettext(
-                "{count} game from your address waits for a second player already: abort it or wait for a friend.",
-                "{count} games from your address wait for a second player already: abort one or wait for a friend.",
-                count,
-            ).format(count=count)
-        if why == "games_per_connection":
-            return ngettext(
-                "One connection may create {count} game: connect again to create more.",
-                "One connection may create {count} games: connect again to create more.",
-                count,
-            ).format(count=count)
-        if why == "network_games":
-            return ngettext(
-                "Your address plays {count} unfinished game already, as many as this server allows: finish it first.",
-                "Your address plays {count} unfinished games already, as many as this server allows: finish one first.",
-                count,
-            ).format(count=count)
-        if why == "solver_games":
-            return ngettext(
-                "Your address plays {count} unfinished game against the solver already, as many as this "
-                "server allows: finish it first.",
-                "Your address plays {count} unfinished games against the solver already, as many as this "
-                "server allows: finish one first.",
-                count,
-            ).format(count=count)
-        if why == "starts":
-            seconds = _number(params, "seconds")
-            return ngettext(
-                "Your address starts games faster than this server allows: try again in {count} second.",
-                "Your address starts games faster than this server allows: try again in {count} seconds.",
-                seconds,
-            ).format(count=seconds)
-        if why == "unreachable":
-            return {
-                "lobby": _("The part of the server that holds the lobby does not answer now: try again in a moment."),
-                "solver": _("The part of the server that runs the solver does not answer now: try again in a moment."),
-            }.get(
-                str(params.get("what")),
-                _("The part of the server that holds this game does not answer now: try again in a moment."),
-            )
-        if why == "directory":
-            seconds = _number(params, "seconds")
-            return ngettext(
-                "The site's game directory does not answer: try again in {count} second.",
-                "The site's game directory does not answer: try again in {count} seconds.",
-                seconds,
-            ).format(count=seconds)
-        return _("The server has as many games as it can hold; try again later.")
-    if code == ErrorCode.FULL:
-        if why == "spectators":
-            return _("As many people as the server allows watch this game already; try again later.")
-        return _("Both seats of this game are taken.")
-    if code == ErrorCode.BAD_MESSAGE and why == "solver_name":
-        return _("That name reads as the solver's, which no person may take: choose another name.")
-    if code == ErrorCode.VERSION:
-        return _("The server speaks another version of the online protocol: use the same version of the game there.")
-    simple = {
-        ErrorCode.OUT_OF_TIME: _("The time for this move ran out."),
-        ErrorCode.ID_REUSED: _("The server had another move under that move's id."),
-        ErrorCode.GAME_OVER: _("The game is over."),
-        ErrorCode.NOT_STARTED: _("The game waits for its second player."),
-        ErrorCode.NOT_A_PLAYER: _("You watch this game: only its players can do that."),
-        ErrorCode.BAD_TOKEN: _("The server has no seat for this game's token (a token from another server?)."),
-        ErrorCode.RATE_LIMITED: _("Too many messages or wrong codes: wait a moment and try again."),
-        ErrorCode.DAMAGED: _("The server could not load that game: its record there is damaged."),
-        ErrorCode.INTERNAL: _("The server could not save that; nothing changed. Try again."),
-    }
-    plain = simple.get(code)
-    if plain is not None:
-        return plain
-    return _("The server could not read a message from this program ({code}).").format(code=code.value)
+    """Why the server refused a message, in a sentence in the reader's language: the first case of
+    its code in the table that fits, else the table's ``otherwise`` (``state`` names the seat to
+    move for ``not_your_turn``). The sentences are the page's catalogue entries (context ``web``),
+    so each has one translation."""
+    words = refusal_words()
+    for case in [*words.codes.get(error.code.value, []), words.otherwise]:
+        said = _sentence(case, error, state)
+        if said is not None:
+            return said
+    return error.code.value  # ``otherwise`` always fits
