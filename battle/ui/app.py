@@ -270,16 +270,10 @@ class App:
         return self.navigator.show_title(notice, kind)
 
     def start_match(
-        self,
-        match: Match,
-        notice: str | None = None,
-        kind: str = "info",
-        selected: int | None = None,
-        *,
-        analyse: bool = False,
+        self, match: Match, notice: str | None = None, kind: str = "info", *, analyse: bool = False
     ) -> Scene:
         """Open the game screen for a match (new, resumed, loaded or a rematch) and autosave it at once."""
-        return self.navigator.start_match(match, notice, kind, selected, analyse=analyse)
+        return self.navigator.start_match(match, notice, kind, analyse=analyse)
 
     def open_editor(self, position: Position | None = None) -> Scene:
         """The position editor over the current screen (Back returns to it), empty or with ``position``."""

@@ -55,18 +55,12 @@ class Navigator:
         return title
 
     def start_match(
-        self,
-        match: Match,
-        notice: str | None = None,
-        kind: str = "info",
-        selected: int | None = None,
-        *,
-        analyse: bool = False,
+        self, match: Match, notice: str | None = None, kind: str = "info", *, analyse: bool = False
     ) -> PlayScene:
         """The game screen for a match (new, resumed, loaded or a rematch), autosaved at once;
         with ``analyse``, analysis mode is on from the start (a position to study)."""
         self.app.solver.cancel()
-        scene = PlayScene(self.app, match, notice, kind, selected)
+        scene = PlayScene(self.app, match, notice, kind)
         self.app.stack.replace_all(scene)
         scene.autosave()
         if analyse:

@@ -296,13 +296,7 @@ class Host(Protocol):
     # -- moving between screens, by intent (see ``battle.ui.navigator``) ----------------------
 
     def start_match(
-        self,
-        match: Match,
-        notice: str | None = None,
-        kind: str = "info",
-        selected: int | None = None,
-        *,
-        analyse: bool = False,
+        self, match: Match, notice: str | None = None, kind: str = "info", *, analyse: bool = False
     ) -> Scene:
         """The game screen for ``match``, in place of every screen; with ``analyse``, in analysis mode."""
         ...

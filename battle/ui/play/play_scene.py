@@ -71,13 +71,11 @@ class PlayScene(Scene):
     """The match is this window's own, autosaved, and the title offers its rematch (an online
     game's screen, a subclass, shows a game that lives on its server)."""
 
-    def __init__(
-        self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info", selected: int | None = None
-    ) -> None:
+    def __init__(self, app: Host, match: Match, notice: str | None = None, notice_kind: str = "info") -> None:
         super().__init__(app)
         self.match = match
         self.clock = 0.0
-        self.selected: int | None = selected
+        self.selected: int | None = None
         self.cursor: int | None = None
         self.cursor_visible = False
         self.browse_ply: int | None = None
