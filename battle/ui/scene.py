@@ -89,6 +89,10 @@ class Scene:
 
     def on_resize(self) -> None:
         """The window changed size: widgets are rebuilt for the new layout."""
+        self.rebuild_ui()
+
+    def rebuild_ui(self) -> None:
+        """Build the widgets again for what the scene shows now; hidden while another scene covers it."""
         self.clear_ui()
         self.build_ui()
         if self.paused:

@@ -141,13 +141,6 @@ class LobbyScene(Scene):
         self.buttons["back"] = Button(back, _("Back"), manager, tool_tip_text=tip)
         self.elements.extend(self.buttons.values())
 
-    def _rebuild(self) -> None:
-        self.clear_ui()
-        self.build_ui()
-        if self.paused:
-            for element in self.elements:
-                element.hide()
-
     # -- input -------------------------------------------------------------------------------
 
     def controls(self) -> dict[str, Button]:
@@ -232,7 +225,7 @@ class LobbyScene(Scene):
         elif self.state is not None and self.state.status in ("playing", "finished"):
             self.open_game()
         elif self.invite != had_invite:
-            self._rebuild()
+            self.rebuild_ui()
 
     def ended_unplayed(self, state: State) -> None:
         """The game was called off or expired before anyone joined: back to the set-up, the game

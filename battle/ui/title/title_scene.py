@@ -374,11 +374,7 @@ class TitleScene(Scene):
         self._read_entries()
         self.games = TitleGames(self.app)
         self.status = self.games.problem() or self.status
-        self.clear_ui()
-        self.build_ui()
-        if self.paused:
-            for element in self.elements:
-                element.hide()
+        self.rebuild_ui()
 
     def _catalogue(self) -> Catalogue:
         """The app's catalogue (read on first use); a source that did not read is reported once."""
