@@ -18,7 +18,7 @@ imports another to open it and this module names none of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -159,7 +159,14 @@ class Scene:
         return {}
 
     def command(self, name: str) -> None:
-        """A button of ``controls`` was pressed (or a key stands for one)."""
+        """A button of ``controls`` was pressed (or a key stands for one): its action runs, if it has one."""
+        action = self.actions().get(name)
+        if action is not None:
+            action()
+
+    def actions(self) -> Mapping[str, Callable[[], object]]:
+        """What each command name does (see ``command``)."""
+        return {}
 
     def file_picked(self, picked: Picked) -> None:
         """The file dialog's choice."""

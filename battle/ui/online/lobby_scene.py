@@ -146,13 +146,8 @@ class LobbyScene(Scene):
     def controls(self) -> dict[str, Button]:
         return self.buttons
 
-    def command(self, name: str) -> None:
-        if name == "copy":
-            self.copy_code()
-        elif name == "back":
-            self.back()
-        elif name == "abort":
-            self.call_off()
+    def actions(self) -> dict[str, Callable[[], object]]:
+        return {"copy": self.copy_code, "back": self.back, "abort": self.call_off}
 
     def handle_input(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:

@@ -50,6 +50,8 @@ from battle.ui.widgets.focus_ring import FocusRing
 from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from battle.ui.scene import Host
 
 FIELDS = ("server", "name", "deal", "code")
@@ -354,24 +356,27 @@ class OnlineSetupScene(Scene):
             self._update_lose()
 
     def command(self, name: str) -> None:
-        if name == "host":
-            self.host()
-        elif name == "join":
-            self.join()
-        elif name == "watch":
-            self.watch()
-        elif name == "lose":
-            self.lose_on_time = not self.lose_on_time
-            button = self.widgets.get("lose")
-            if isinstance(button, Button):
-                button.set_text(self._lose_label())
-        elif name == "back":
-            if self.app.stack.top is self:
-                self.app.stack.pop()
-        elif name.startswith("resume:"):
+        """A button of the form or of a kept game's row (``resume:2``, ``forget:2``), or its key."""
+        if name.startswith("resume:"):
             self.resume(self.seats[int(name.split(":")[1])])
         elif name.startswith("forget:"):
             self.ask_forget(self.seats[int(name.split(":")[1])])
+        else:
+            super().command(name)
+
+    def actions(self) -> dict[str, Callable[[], object]]:
+        return {"host": self.host, "join": self.join, "watch": self.watch, "lose": self.toggle_lose, "back": self.back}
+
+    def toggle_lose(self) -> None:
+        """Whether running out of the time per move loses: the other way, said on its button."""
+        self.lose_on_time = not self.lose_on_time
+        button = self.widgets.get("lose")
+        if isinstance(button, Button):
+            button.set_text(self._lose_label())
+
+    def back(self) -> None:
+        if self.app.stack.top is self:
+            self.app.stack.pop()
 
     def _address_and_name(self) -> tuple[str, str | None] | None:
         """The server and the name to send, remembered in the settings; None with the problem shown."""

@@ -52,6 +52,8 @@ from battle.ui.widgets.panel import PanelInfo
 from battle.ui.widgets.tile_picking import apply_pick, pick_tile, selection_status
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from battle.atlas.catalogue import Par
     from battle.rules.game import Game
     from battle.storage.saved_games import SavedGame
@@ -292,28 +294,32 @@ class PlayScene(Scene):
             self.key(event.key, event.mod)
 
     def command(self, name: str) -> None:
-        """A panel button or its shortcut."""
-        if name == "undo":
-            self.undo()
-        elif name == "redo":
-            self.redo()
-        elif name == "hint":
-            self.request_hint()
-        elif name == "new":
-            self.app.show_title()
-        elif name in ("save", "load"):
-            play_files.open_dialog(self, name)
-        elif name == "analyse":
-            self.set_analysis(self.analysis is None)
-        elif name == "edit":
-            self.app.open_editor(self.shown_position())
-        elif name == "review":
-            if self.game.ply == 0:
-                self.status = StatusLine(_("No moves to review yet."), "quiet")
-            else:
-                self.app.open_review(self.game)
-        else:
+        """A panel button or its shortcut: the screen's own action, else the mode's."""
+        action = self.actions().get(name)
+        if action is None:
             self.show(self.mode.command(name))
+        else:
+            action()
+
+    def actions(self) -> dict[str, Callable[[], object]]:
+        return {
+            "undo": self.undo,
+            "redo": self.redo,
+            "hint": self.request_hint,
+            "new": self.app.show_title,
+            "save": lambda: play_files.open_dialog(self, "save"),
+            "load": lambda: play_files.open_dialog(self, "load"),
+            "analyse": lambda: self.set_analysis(self.analysis is None),
+            "edit": lambda: self.app.open_editor(self.shown_position()),
+            "review": self.open_review,
+        }
+
+    def open_review(self) -> None:
+        """The game so far in the review screen; with no move yet, the status line says there is nothing to review."""
+        if self.game.ply == 0:
+            self.status = StatusLine(_("No moves to review yet."), "quiet")
+        else:
+            self.app.open_review(self.game)
 
     def key(self, key: int, mod: int = 0) -> None:
         if not mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in self.mode.keys:

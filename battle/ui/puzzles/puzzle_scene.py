@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import pygame
@@ -125,6 +125,11 @@ class PuzzleScene(Scene):
         session = self.session
         return session.side if session is not None else 1
 
+    def next_puzzle(self) -> None:
+        """A new puzzle of the filtered set, with the buttons it allows."""
+        self.new_puzzle()
+        self._refresh_buttons()
+
     def new_puzzle(self) -> None:
         """The next puzzle of the filtered set (none when the filters leave none)."""
         self._drop_wrong()
@@ -198,17 +203,14 @@ class PuzzleScene(Scene):
             else:
                 self.command("back")
 
-    def command(self, name: str) -> None:
-        """A button or its key."""
-        if name == "retry":
-            self.try_again()
-        elif name == "solution":
-            self.show_solution()
-        elif name == "next":
-            self.new_puzzle()
-            self._refresh_buttons()
-        elif name == "back":
-            self.app.stack.pop()
+    def actions(self) -> dict[str, Callable[[], object]]:
+        """What the buttons and their keys do."""
+        return {
+            "retry": self.try_again,
+            "solution": self.show_solution,
+            "next": self.next_puzzle,
+            "back": self.app.stack.pop,
+        }
 
     def filter_changed(self, menu: object, text: str) -> None:
         """A new theme or length: the next puzzle comes from the puzzles that have it."""
@@ -219,8 +221,7 @@ class PuzzleScene(Scene):
             self.trainer.length = lengths.get(text)
         else:
             return
-        self.new_puzzle()
-        self._refresh_buttons()
+        self.next_puzzle()
 
     def click_cell(self, cell: int) -> None:
         """A click (or Enter) on a cell: back from a wrong move's board, select, pair up, or say why not."""
