@@ -16,12 +16,13 @@ Enter in the code field joins, Enter in the deal field hosts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
-from pygame_gui.core import ObjectID, UIElement
-from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
+from pygame_gui.core import UIElement
+from pygame_gui.elements import UITextEntryLine
 
 from battle.i18n import N_, _
 from battle.online.client.seats import Seat, load_seats
@@ -47,7 +48,8 @@ from battle.ui.online.setup_form import (
 from battle.ui.scene import Scene, pressed_key
 from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.focus_ring import FocusRing
-from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
+from battle.ui.widgets.form_rows import FormRows
+from battle.ui.widgets.hud import StatusLine, draw_status_below
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,6 +61,23 @@ FIELDS = ("server", "name", "deal", "code")
 FORM_ROWS = 11
 """Rows of the form card: server, name, the host heading, deal, first, time, lose on time, Host,
 the join heading, code, Join."""
+
+
+@dataclass(frozen=True)
+class SetupMetrics:
+    """The rows and the two cards (the form, the kept games) at the window's size, in pixels."""
+
+    row_h: int
+    gap: int
+    pad: int
+    card_w: int
+    card_h: int
+    top: int
+    """The cards' top edge."""
+    left: int
+    """The form's left edge."""
+    right: int
+    """The kept games' card's left edge."""
 
 
 class OnlineSetupScene(Scene):
@@ -96,7 +115,7 @@ class OnlineSetupScene(Scene):
 
     # -- geometry ----------------------------------------------------------------------------
 
-    def metrics(self) -> dict[str, int]:
+    def metrics(self) -> SetupMetrics:
         """The two cards and the rows, fitted to the window (a short one gets tighter rows)."""
         w, h = self.app.layout.window
         scale = self.app.layout.scale
@@ -112,142 +131,76 @@ class OnlineSetupScene(Scene):
         card_h = 2 * pad + FORM_ROWS * (row_h + gap) - gap
         left = (w - 2 * card_w - between) // 2
         top = max(title_h + 8, (h - card_h - status_h + title_h) // 2)
-        return {
-            "row_h": row_h,
-            "gap": gap,
-            "pad": pad,
-            "card_w": card_w,
-            "card_h": card_h,
-            "top": top,
-            "left": left,
-            "right": left + card_w + between,
-            "title_h": title_h,
-        }
+        return SetupMetrics(row_h, gap, pad, card_w, card_h, top, left, left + card_w + between)
 
     def card_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
         m = self.metrics()
         return (
-            pygame.Rect(m["left"], m["top"], m["card_w"], m["card_h"]),
-            pygame.Rect(m["right"], m["top"], m["card_w"], m["card_h"]),
+            pygame.Rect(m.left, m.top, m.card_w, m.card_h),
+            pygame.Rect(m.right, m.top, m.card_w, m.card_h),
         )
 
     # -- widgets -----------------------------------------------------------------------------
 
     def build_ui(self) -> None:
-        manager = self.app.manager
         m = self.metrics()
-        row_h, gap, pad = m["row_h"], m["gap"], m["pad"]
+        row_h, gap, pad = m.row_h, m.gap, m.pad
         form, kept = self.card_rects()
         inner = form.w - 2 * pad
         label_w = max(80, round(inner * 0.32))
-        x0, field_x, field_w = form.x + pad, form.x + pad + label_w, inner - label_w
+        x0 = form.x + pad
         self.widgets = {}
         self.headings = []
-
-        def add(name: str, element: UIElement) -> None:
-            self.widgets[name] = element
-            self.elements.append(element)
-
-        def label(text: str, top: int) -> None:
-            add(
-                f"label:{text}",
-                UILabel(
-                    pygame.Rect(x0, top, label_w - 8, row_h),
-                    text,
-                    manager,
-                    object_id=ObjectID(object_id="#field_label"),
-                ),
-            )
-
-        def field(name: str, text: str, top: int, placeholder: str, limit: int, width: int = field_w) -> None:
-            label(text, top)
-            entry = UITextEntryLine(pygame.Rect(field_x, top, width, row_h), manager, placeholder_text=placeholder)
-            entry.set_text_length_limit(limit)
-            entry.set_text(self.values[name])
-            add(name, entry)
-
+        rows = FormRows(self.widgets, self.elements, self.app.manager, x0, x0 + label_w, inner - label_w, row_h)
         y = form.y + pad
-        field("server", _("Server"), y, "ws://host:8765", 200)
+        rows.field("server", _("Server"), y, self.values["server"], "ws://host:8765", 200)
         y += row_h + gap
-        field("name", _("Your name"), y, _("the name your opponent sees"), 40)
+        rows.field("name", _("Your name"), y, self.values["name"], _("the name your opponent sees"), 40)
         y += row_h + gap
         self.headings.append((_("Host a new game"), y))
         y += row_h + gap
-        field("deal", _("Deal"), y, _("(random)"), 19)
+        rows.field("deal", _("Deal"), y, self.values["deal"], _("(random)"), 19)
         y += row_h + gap
-        label(_("First move"), y)
-        add(
-            "first",
-            UIDropDownMenu(
-                [_(choice) for choice in FIRST_CHOICES], _(self.first), pygame.Rect(field_x, y, field_w, row_h), manager
-            ),
-        )
+        rows.label(_("First move"), y)
+        rows.menu("first", rows.field_rect(y), [_(choice) for choice in FIRST_CHOICES], _(self.first))
         y += row_h + gap
-        label(_("Time"), y)
-        add(
-            "time",
-            UIDropDownMenu(
-                [_(choice) for choice in TIME_CHOICES], _(self.time), pygame.Rect(field_x, y, field_w, row_h), manager
-            ),
-        )
+        rows.label(_("Time"), y)
+        rows.menu("time", rows.field_rect(y), [_(choice) for choice in TIME_CHOICES], _(self.time))
         y += row_h + gap
         # inset 2 px: a button's border is drawn on its edge, a text field's and a list's 2 px inside
-        add(
+        rows.button(
             "lose",
-            Button(
-                pygame.Rect(field_x + 2, y, field_w - 4, row_h),
-                self._lose_label(),
-                manager,
-                tool_tip_text=_(
-                    "With a time per move: whether running out of it loses the game "
-                    "(else the turn is only marked overdue)"
-                ),
-            ),
+            rows.field_rect(y).inflate(-4, 0),
+            self._lose_label(),
+            _("With a time per move: whether running out of it loses the game (else the turn is only marked overdue)"),
         )
         y += row_h + gap
-        add(
+        rows.button(
             "host",
-            Button(
-                pygame.Rect(x0, y, inner, row_h),
-                _("Host a game"),
-                manager,
-                tool_tip_text=_("Create the game on the server and get its invite code (Enter)"),
-                object_id=ObjectID(object_id="#primary"),
-            ),
+            pygame.Rect(x0, y, inner, row_h),
+            _("Host a game"),
+            _("Create the game on the server and get its invite code (Enter)"),
+            primary=True,
         )
         y += row_h + gap
         self.headings.append((_("Join or watch a game"), y))
         y += row_h + gap
-        field("code", _("Code"), y, _("invite or watch code: K7QM-2XPD"), 20)
+        rows.field("code", _("Code"), y, self.values["code"], _("invite or watch code: K7QM-2XPD"), 20)
         y += row_h + gap
         half = (inner - gap) // 2
-        add(
-            "join",
-            Button(
-                pygame.Rect(x0, y, half, row_h),
-                _("Join"),
-                manager,
-                tool_tip_text=_("Take the second seat of the game with this invite code (Enter in the code)"),
-            ),
-        )
-        add(
-            "watch",
-            Button(
-                pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h),
-                _("Watch"),
-                manager,
-                tool_tip_text=_("Watch the game with this watch code: every move as it is made, none of your own"),
-            ),
-        )
+        join_tip = _("Take the second seat of the game with this invite code (Enter in the code)")
+        rows.button("join", pygame.Rect(x0, y, half, row_h), _("Join"), join_tip)
+        watch_tip = _("Watch the game with this watch code: every move as it is made, none of your own")
+        rows.button("watch", pygame.Rect(x0 + half + gap, y, inner - half - gap, row_h), _("Watch"), watch_tip)
         self._build_kept(kept, row_h, gap, pad)
         self._update_lose()
         self.ring.forget_missing()
 
     def _build_kept(self, card: pygame.Rect, row_h: int, gap: int, pad: int) -> None:
         """The kept games: who and where (drawn), Resume and Forget for each; Back at the card's foot."""
-        manager = self.app.manager
         inner = card.w - 2 * pad
         x0 = card.x + pad
+        rows = FormRows(self.widgets, self.elements, self.app.manager, x0, x0, inner, row_h)
         entry_h = round(row_h * 1.35)  # the opponent's name over the server and the game's status
         button_w = max(66, round(inner * 0.19))  # "Resume" whole at the smallest window
         top = card.y + pad + row_h + gap  # under the card's heading
@@ -260,46 +213,21 @@ class OnlineSetupScene(Scene):
         for index, seat in enumerate(self.seats[: self.shown_seats]):
             y = top + index * (entry_h + gap)
             button_y = y + (entry_h - row_h) // 2
-            line = kept_game_line(seat)
             code = (
                 _("; invite code {format_code}").format(format_code=format_code(seat.invite))
                 if seat.invite and not seat.opponent
                 else ""
             )
-            self._add(
-                f"resume:{index}",
-                Button(
-                    pygame.Rect(x0 + inner - 2 * button_w - gap, button_y, button_w, row_h),
-                    _("Resume"),
-                    manager,
-                    tool_tip_text=_("Come back to this game: {line} ({url}{code})").format(
-                        line=line, url=seat.url, code=code
-                    ),
-                ),
+            resume_tip = _("Come back to this game: {line} ({url}{code})").format(
+                line=kept_game_line(seat), url=seat.url, code=code
             )
-            self._add(
-                f"forget:{index}",
-                Button(
-                    pygame.Rect(x0 + inner - button_w, button_y, button_w, row_h),
-                    _("Forget"),
-                    manager,
-                    tool_tip_text=_("Drop it from this list (asks first)"),
-                ),
-            )
+            resume = pygame.Rect(x0 + inner - 2 * button_w - gap, button_y, button_w, row_h)
+            rows.button(f"resume:{index}", resume, _("Resume"), resume_tip)
+            forget = pygame.Rect(x0 + inner - button_w, button_y, button_w, row_h)
+            rows.button(f"forget:{index}", forget, _("Forget"), _("Drop it from this list (asks first)"))
             self.kept_rows.append((seat, pygame.Rect(x0, y, inner - 2 * button_w - 2 * gap, entry_h)))
-        self._add(
-            "back",
-            Button(
-                pygame.Rect(card.right - pad - round(inner * 0.4), back_top, round(inner * 0.4), row_h),
-                _("Back"),
-                manager,
-                tool_tip_text=_("Back to the title (Esc)"),
-            ),
-        )
-
-    def _add(self, name: str, element: UIElement) -> None:
-        self.widgets[name] = element
-        self.elements.append(element)
+        back = pygame.Rect(card.right - pad - round(inner * 0.4), back_top, round(inner * 0.4), row_h)
+        rows.button("back", back, _("Back"), _("Back to the title (Esc)"))
 
     def _lose_label(self) -> str:
         return _("Lose on time: {value}").format(value=_("yes") if self.lose_on_time else _("no"))
@@ -486,42 +414,37 @@ class OnlineSetupScene(Scene):
         app = self.app
         fonts = app.fonts
         scale = app.layout.scale
-        w, h = app.layout.window
+        w = app.layout.window[0]
         m = self.metrics()
         surface.blit(app.felt.surface(app.layout.window, (0.5, 0.42)), (0, 0))
         title = fonts.text(_("Play online"), 34 * scale, theme.IVORY, bold=True)
-        surface.blit(title, title.get_rect(midbottom=(w // 2, m["top"] - round(14 * scale))))
+        surface.blit(title, title.get_rect(midbottom=(w // 2, m.top - round(14 * scale))))
         form, kept = self.card_rects()
         for card in (form, kept):
             surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
         for text, top in self.headings:
             self._heading(surface, text, form, top, m)
-        self._heading(surface, _("Your online games"), kept, kept.y + m["pad"], m)
+        self._heading(surface, _("Your online games"), kept, kept.y + m.pad, m)
         self._draw_kept_notes(surface, kept, m)
         self.ring.draw(surface, scale)
-        if self.status.text:
-            colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
-            line = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
-            surface.blit(
-                line, line.get_rect(midtop=(w // 2, min(h - line.get_height() - 6, form.bottom + round(12 * scale))))
-            )
+        draw_status_below(surface, fonts, self.status, scale, app.layout.window, form.bottom + round(12 * scale))
 
-    def _heading(self, surface: pygame.Surface, text: str, card: pygame.Rect, top: int, m: dict[str, int]) -> None:
+    def _heading(self, surface: pygame.Surface, text: str, card: pygame.Rect, top: int, m: SetupMetrics) -> None:
         """A section's heading: gold words and a rule to the card's edge."""
         fonts = self.app.fonts
         scale = self.app.layout.scale
         words = fonts.text(text, 16 * scale, theme.GOLD, bold=True)
-        rect = words.get_rect(midleft=(card.x + m["pad"], top + m["row_h"] // 2))
+        rect = words.get_rect(midleft=(card.x + m.pad, top + m.row_h // 2))
         surface.blit(words, rect)
         x = rect.right + round(10 * scale)
-        if x < card.right - m["pad"]:
-            pygame.draw.line(surface, (*theme.GOLD, 120), (x, rect.centery), (card.right - m["pad"], rect.centery))
+        if x < card.right - m.pad:
+            pygame.draw.line(surface, (*theme.GOLD, 120), (x, rect.centery), (card.right - m.pad, rect.centery))
 
-    def _draw_kept_notes(self, surface: pygame.Surface, card: pygame.Rect, m: dict[str, int]) -> None:
+    def _draw_kept_notes(self, surface: pygame.Surface, card: pygame.Rect, m: SetupMetrics) -> None:
         """Under the list: what it is for when empty, how many more there are when it is cut short."""
         fonts = self.app.fonts
         scale = self.app.layout.scale
-        inner = card.w - 2 * m["pad"]
+        inner = card.w - 2 * m.pad
         for seat, rect in self.kept_rows:
             name = fonts.text(
                 fonts.fit(kept_game_title(seat), 15 * scale, rect.w, bold=True), 15 * scale, theme.IVORY, bold=True
@@ -530,11 +453,9 @@ class OnlineSetupScene(Scene):
             y = rect.centery - (name.get_height() + details.get_height()) // 2
             surface.blit(name, (rect.x, y))
             surface.blit(details, (rect.x, y + name.get_height()))
-            rule_y = rect.bottom + m["gap"] // 2
-            pygame.draw.line(
-                surface, (*theme.IVORY_FAINT, 60), (card.x + m["pad"], rule_y), (card.right - m["pad"], rule_y)
-            )
-        top = (self.kept_rows[-1][1].bottom + m["gap"]) if self.kept_rows else card.y + m["pad"] + m["row_h"] + m["gap"]
+            rule_y = rect.bottom + m.gap // 2
+            pygame.draw.line(surface, (*theme.IVORY_FAINT, 60), (card.x + m.pad, rule_y), (card.right - m.pad, rule_y))
+        top = (self.kept_rows[-1][1].bottom + m.gap) if self.kept_rows else card.y + m.pad + m.row_h + m.gap
         if not self.seats:
             words = _(
                 "No online games yet. A game you host or join is kept here, with the key to your seat, "
@@ -547,5 +468,5 @@ class OnlineSetupScene(Scene):
             return
         for line in fonts.wrap(words, 14 * scale, inner, max_lines=4):
             text = fonts.text(line, 14 * scale, theme.IVORY_DIM)
-            surface.blit(text, (card.x + m["pad"], top))
+            surface.blit(text, (card.x + m.pad, top))
             top += text.get_height() + round(3 * scale)

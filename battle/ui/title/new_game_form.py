@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
-from pygame_gui.core import ObjectID, UIElement
-from pygame_gui.elements import UIDropDownMenu, UILabel, UITextEntryLine
+from pygame_gui.core import UIElement
+from pygame_gui.elements import UILabel, UITextEntryLine
 
 from battle.i18n import N_, _
 from battle.rules.errors import BattleError
@@ -29,6 +29,7 @@ from battle.ui.title.deal_choice import (
     availability,
     pick_deal,
 )
+from battle.ui.widgets.form_rows import FormRows
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
@@ -81,115 +82,52 @@ class NewGameForm:
         """How many rows the form takes on the card: the game, the players or the solver's two, the deal."""
         return 4 if self.mode == "hotseat" else 5
 
-    def build(
-        self,
-        y: int,
-        field_x: int,
-        field_w: int,
-        row_h: int,
-        gap: int,
-        wide: bool,
-        add: Callable[[str, UIElement], None],
-        label: Callable[[str, int], None],
-    ) -> int:
-        """Add the form's rows from ``y`` down (fields at ``field_x``, a label left of each; with ``wide``,
-        the level's description beside its list); returns the top of what follows."""
-        manager = self.app.manager
-        label(_("Game"), y)
-        add(
-            "mode",
-            UIDropDownMenu(
-                [_(label) for label in MODE_LABELS.values()],
-                _(MODE_LABELS[self.mode]),
-                pygame.Rect(field_x, y, field_w, row_h),
-                manager,
-            ),
-        )
+    def build(self, rows: FormRows, y: int, gap: int, wide: bool) -> int:
+        """Add the form's rows from ``y`` down (with ``wide``, the level's description beside its list);
+        returns the top of what follows."""
+        row_h = rows.row_h
+        rows.label(_("Game"), y)
+        rows.menu("mode", rows.field_rect(y), [_(label) for label in MODE_LABELS.values()], _(MODE_LABELS[self.mode]))
         y += row_h + gap
         if self.mode == "hotseat":
             for key, text in (("player1", _("Player 1")), ("player2", _("Player 2"))):
-                label(text, y)
-                entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text=text)
-                entry.set_text_length_limit(40)
-                entry.set_text(self.values[key])
-                add(key, entry)
+                rows.field(key, text, y, self.values[key], text, 40)
                 y += row_h + gap
         else:
-            label(_("Your name"), y)
-            entry = UITextEntryLine(pygame.Rect(field_x, y, field_w, row_h), manager, placeholder_text=_("You"))
-            entry.set_text_length_limit(40)
-            entry.set_text(self.values["human_name"])
-            add("human_name", entry)
+            rows.field("human_name", _("Your name"), y, self.values["human_name"], _("You"), 40)
             y += row_h + gap
-            label(_("Solver"), y)
-            level_w = round(field_w * 0.42) if wide else field_w
-            add(
-                "level",
-                UIDropDownMenu(
-                    [level_word(level) for level in self.app.level_names],
-                    level_word(self.level),
-                    pygame.Rect(field_x, y, level_w, row_h),
-                    manager,
-                ),
-            )
+            rows.label(_("Solver"), y)
+            level_w = round(rows.field_w * 0.42) if wide else rows.field_w
+            levels = [level_word(level) for level in self.app.level_names]
+            rows.menu("level", rows.field_rect(y, level_w), levels, level_word(self.level))
             if wide:
-                add(
-                    "level_help",
-                    UILabel(
-                        pygame.Rect(field_x + level_w + 10, y, field_w - level_w - 10, row_h),
-                        self.app.level_description(self.level),
-                        manager,
-                        object_id=ObjectID(object_id="#field_label"),
-                    ),
-                )
+                beside = pygame.Rect(rows.field_x + level_w + 10, y, rows.field_w - level_w - 10, row_h)
+                rows.note("level_help", beside, self.app.level_description(self.level))
             y += row_h + gap
-            label(_("Order"), y)
-            add(
-                "first",
-                UIDropDownMenu(
-                    [_(label) for label in FIRST_LABELS.values()],
-                    _(FIRST_LABELS[self.human_first]),
-                    pygame.Rect(field_x, y, field_w, row_h),
-                    manager,
-                ),
-            )
+            rows.label(_("Order"), y)
+            firsts = [_(label) for label in FIRST_LABELS.values()]
+            rows.menu("first", rows.field_rect(y), firsts, _(FIRST_LABELS[self.human_first]))
             y += row_h + gap
 
-        label(_("Deal"), y)
-        self._deal_row(field_x, y, field_w, row_h, add)
+        rows.label(_("Deal"), y)
+        self._deal_row(rows, y)
         return y + row_h + gap + round(8 * self.app.layout.scale)
 
-    def _deal_row(self, x: int, y: int, width: int, row_h: int, add: Callable[[str, UIElement], None]) -> None:
+    def _deal_row(self, rows: FormRows, y: int) -> None:
         """The deal's list (any, fair, of the day) and, beside it, what that kind asks: a number
         (empty: random), how fair, or nothing (the deal of the day is everyone's)."""
-        manager = self.app.manager
+        x, width = rows.field_x, rows.field_w
         # "Deal of the day" and the list's arrow take about 130 px at scale 1: half the field at 800x600
         kind_w = max(round(width * 0.42), min(width // 2, round(150 * self.app.layout.scale)))
-        add(
-            "deal_kind",
-            UIDropDownMenu(
-                [_(label) for label in KIND_LABELS.values()],
-                _(KIND_LABELS[self.deal_kind]),
-                pygame.Rect(x, y, kind_w, row_h),
-                manager,
-            ),
-        )
-        side = pygame.Rect(x + kind_w + 10, y, width - kind_w - 10, row_h)
+        kinds = [_(label) for label in KIND_LABELS.values()]
+        rows.menu("deal_kind", rows.field_rect(y, kind_w), kinds, _(KIND_LABELS[self.deal_kind]))
+        side = pygame.Rect(x + kind_w + 10, y, width - kind_w - 10, rows.row_h)
         if self.deal_kind == "number":
-            entry = UITextEntryLine(side, manager, placeholder_text=_("(random)"))
-            entry.set_text_length_limit(19)
-            entry.set_text(self.values["deal"])
-            add("deal", entry)
+            rows.entry("deal", side, self.values["deal"], _("(random)"), 19)
         elif self.deal_kind == "fair":
-            add(
-                "fairness",
-                UIDropDownMenu([_(fairness.label) for fairness in FAIRNESS], _(self.fairness.label), side, manager),
-            )
+            rows.menu("fairness", side, [_(fairness.label) for fairness in FAIRNESS], _(self.fairness.label))
         else:
-            add(
-                "deal_help",
-                UILabel(side, _("the same for everyone"), manager, object_id=ObjectID(object_id="#field_label")),
-            )
+            rows.note("deal_help", side, _("the same for everyone"))
 
     def read(self, widgets: Mapping[str, UIElement]) -> None:
         """Keep what the text fields hold (before they are rebuilt, or a game starts)."""

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, TypedDict
 
 import pygame
 import pygame_gui
-from pygame_gui.core import ObjectID, UIElement
-from pygame_gui.elements import UILabel, UITextEntryLine
+from pygame_gui.core import UIElement
+from pygame_gui.elements import UITextEntryLine
 
 from battle.i18n import N_, _
 from battle.storage.saved_games import SavedGame
@@ -27,10 +27,10 @@ from battle.ui.title.new_game_form import NewGameForm
 from battle.ui.title.resume_labels import other_game_labels, resume_labels
 from battle.ui.title.title_games import TitleGames
 from battle.ui.title.title_hero import HeroPlace, TitleHero
-from battle.ui.widgets.buttons import Button
 from battle.ui.widgets.dialogs import FileDialogSlot, Picked
 from battle.ui.widgets.focus_ring import FocusRing
-from battle.ui.widgets.hud import STATUS_COLOURS, StatusLine
+from battle.ui.widgets.form_rows import FormRows
+from battle.ui.widgets.hud import StatusLine, draw_status_below
 from battle.ui.widgets.tile_warmer import INTERVAL as TILE_INTERVAL
 from battle.ui.widgets.tile_warmer import TileWarmer
 
@@ -163,89 +163,46 @@ class TitleScene(Scene):
     # -- widgets ---------------------------------------------------------------------------
 
     def build_ui(self) -> None:
-        manager = self.app.manager
         m = self._metrics()
         x0 = m["card_x"] + m["pad"]
         inner_w = m["card_w"] - 2 * m["pad"]
         label_w = max(round(inner_w * 0.3), min(110, inner_w // 2))
         wide = inner_w - label_w >= 330  # room for the short explanations next to the fields
-        field_x = x0 + label_w
-        field_w = inner_w - label_w
         row_h, gap = m["row_h"], m["gap"]
         y = m["card_y"] + m["pad"]
         self.widgets = {}
-
-        def add(name: str, element: UIElement) -> None:
-            self.widgets[name] = element
-            self.elements.append(element)
-
-        def label(text: str, top: int) -> None:
-            add(
-                f"label:{text}",
-                UILabel(
-                    pygame.Rect(x0, top, label_w - 8, row_h),
-                    text,
-                    manager,
-                    object_id=ObjectID(object_id="#field_label"),
-                ),
-            )
-
+        rows = FormRows(self.widgets, self.elements, self.app.manager, x0, x0 + label_w, inner_w - label_w, row_h)
         if self.resume is not None or self.previous is not None:
             rematch_w = round(inner_w * 0.3) if self.resume is not None else inner_w
             if self.resume is not None:
-                width = inner_w - rematch_w - 10
                 text, *shorter = resume_labels(self.resume.game, self.resume.game_id in self.games.in_use)
-                add(
+                rows.button(
                     "resume",
-                    Button(
-                        pygame.Rect(x0, y, width, row_h),
-                        text,
-                        manager,
-                        object_id=ObjectID(object_id="#primary"),
-                        shorter=shorter,
-                        tool_tip_text=_("Continue the game that was open when the window closed: {game}").format(
-                            game=self.resume.describe()
-                        ),
+                    pygame.Rect(x0, y, inner_w - rematch_w - 10, row_h),
+                    text,
+                    _("Continue the game that was open when the window closed: {game}").format(
+                        game=self.resume.describe()
                     ),
+                    primary=True,
+                    shorter=shorter,
                 )
             if self.previous is not None:
                 text = _("Rematch") if self.resume is not None else _("Rematch: the last deal, sides swapped")
-                add(
-                    "rematch",
-                    Button(
-                        pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h),
-                        text,
-                        manager,
-                        tool_tip_text=_("The last game's deal again, with the sides swapped"),
-                    ),
-                )
+                rematch = pygame.Rect(x0 + inner_w - rematch_w, y, rematch_w, row_h)
+                rows.button("rematch", rematch, text, _("The last game's deal again, with the sides swapped"))
             y += row_h + gap
         discard_w = max(60, round(inner_w * 0.18))
         for index, saved in enumerate(self.others[: self._other_rows()]):
-            width = inner_w - discard_w - 10
             text, *shorter = other_game_labels(saved.describe(), saved.game, saved.game_id in self.games.in_use)
-            add(
-                f"other:{index}",
-                Button(
-                    pygame.Rect(x0, y, width, row_h),
-                    text,
-                    manager,
-                    shorter=shorter,
-                    tool_tip_text=_("Another unfinished game, kept for later: {game}").format(game=saved.describe()),
-                ),
+            tip = _("Another unfinished game, kept for later: {game}").format(game=saved.describe())
+            rows.button(
+                f"other:{index}", pygame.Rect(x0, y, inner_w - discard_w - 10, row_h), text, tip, shorter=shorter
             )
-            add(
-                f"discard:{index}",
-                Button(
-                    pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h),
-                    _("Discard"),
-                    manager,
-                    tool_tip_text=_("Delete this unfinished game (asks first)"),
-                ),
-            )
+            discard = pygame.Rect(x0 + inner_w - discard_w, y, discard_w, row_h)
+            rows.button(f"discard:{index}", discard, _("Discard"), _("Delete this unfinished game (asks first)"))
             y += row_h + gap
 
-        y = self.form.build(y, field_x, field_w, row_h, gap, wide, add, label)
+        y = self.form.build(rows, y, gap, wide)
 
         button_gap = round(10 * self.app.layout.scale)
         for row in BUTTON_ROWS:
@@ -255,13 +212,7 @@ class TitleScene(Scene):
             for index, (key, text, tip, share) in enumerate(row):
                 # the last button takes what rounding left, so every row ends at the card's edge
                 width = x0 + inner_w - x if index == len(row) - 1 else round(room * share / total)
-                object_id = ObjectID(object_id="#primary") if key == "start" else None
-                add(
-                    key,
-                    Button(
-                        pygame.Rect(x, y, width, row_h), _(text), manager, tool_tip_text=_(tip), object_id=object_id
-                    ),
-                )
+                rows.button(key, pygame.Rect(x, y, width, row_h), _(text), _(tip), primary=key == "start")
                 x += width + button_gap
             y += row_h + gap
         self.ring.forget_missing()
@@ -451,12 +402,7 @@ class TitleScene(Scene):
         card = self.card_rect()
         surface.blit(theme.rounded_panel(card.size, theme.PANEL, round(16 * scale), (*theme.GOLD, 90), 1), card)
         self.ring.draw(surface, scale)
-        if self.status.text:
-            colour = STATUS_COLOURS.get(self.status.kind, theme.IVORY)
-            text = fonts.text(fonts.fit(self.status.text, 15 * scale, w - 40), 15 * scale, colour)
-            surface.blit(
-                text, text.get_rect(midtop=(w // 2, min(h - text.get_height() - 6, card.bottom + round(14 * scale))))
-            )
+        draw_status_below(surface, fonts, self.status, scale, layout.window, card.bottom + round(14 * scale))
         if not app.solver.ready and app.solver.engine_error is None:
             # Quiet, in a corner: the window works meanwhile, only the solver's first reply would wait.
             note = fonts.text(_("preparing the solver..."), 12 * scale, theme.IVORY_DIM)

@@ -117,6 +117,19 @@ def draw_status(
         surface.blit(keys, keys.get_rect(midright=(placed.keys.right, placed.keys.centery)))
 
 
+def draw_status_below(
+    surface: pygame.Surface, fonts: theme.Fonts, status: StatusLine, scale: float, window: tuple[int, int], top: int
+) -> None:
+    """A card screen's status line (the title, the online set-up): one line centred from ``top`` down,
+    kept inside the window."""
+    if not status.text:
+        return
+    w, h = window
+    colour = STATUS_COLOURS.get(status.kind, theme.IVORY)
+    line = fonts.text(fonts.fit(status.text, STATUS_SIZE * scale, w - 40), STATUS_SIZE * scale, colour)
+    surface.blit(line, line.get_rect(midtop=(w // 2, min(h - line.get_height() - 6, top))))
+
+
 NOTICE_FILLS = {
     "error": (48, 10, 8, 235),
     "warn": (46, 34, 6, 235),
