@@ -55,6 +55,14 @@ DIALOG_EVENTS = frozenset({pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_
 """Events of dialogs; a screen that gets one its slot did not claim ignores it."""
 SAVE_SUFFIXES = {"save": ".mbg", "save_position": ".mbp"}
 """The purposes that write a file, and the suffix a name without one gets."""
+DIALOG_KINDS: dict[str, tuple[str, frozenset[str]]] = {
+    "load": (LOAD_TITLE, frozenset({".mbg", ".mbp"})),
+    "save": (SAVE_TITLE, frozenset({".mbg"})),
+    "save_position": (SAVE_POSITION_TITLE, frozenset({".mbp"})),
+    "load_position": (LOAD_POSITION_TITLE, frozenset({".mbg", ".mbp"})),
+    "review": (REVIEW_TITLE, frozenset({".mbg"})),
+}
+"""Each purpose's dialog: its title (in English, shown through the catalogue) and the suffixes it lists."""
 
 
 class DialogProblem(Exception):
@@ -126,44 +134,17 @@ def open_file_dialog(app: Window, purpose: str, file_name: str = "") -> UIFileDi
     rect = pygame.Rect(0, 0, max(260, min(560, width - 40)), max(300, min(480, height - 40)))
     rect.center = (width // 2, height // 2)
     folder = start_folder(app)
+    saving = purpose in SAVE_SUFFIXES
+    title, suffixes = DIALOG_KINDS.get(purpose, DIALOG_KINDS["load"])
     try:
-        if purpose in ("save", "save_position"):
-            title, suffix = (_(SAVE_TITLE), ".mbg") if purpose == "save" else (_(SAVE_POSITION_TITLE), ".mbp")
-            dialog = FileDialog(
-                rect,
-                app.manager,
-                window_title=title,
-                initial_file_path=str(folder / file_name),
-                allowed_suffixes={suffix},
-                allow_existing_files_only=False,
-            )
-        elif purpose == "review":
-            dialog = FileDialog(
-                rect,
-                app.manager,
-                window_title=_(REVIEW_TITLE),
-                initial_file_path=str(folder),
-                allowed_suffixes={".mbg"},
-                allow_existing_files_only=True,
-            )
-        elif purpose == "load_position":
-            dialog = FileDialog(
-                rect,
-                app.manager,
-                window_title=_(LOAD_POSITION_TITLE),
-                initial_file_path=str(folder),
-                allowed_suffixes={".mbg", ".mbp"},
-                allow_existing_files_only=True,
-            )
-        else:
-            dialog = FileDialog(
-                rect,
-                app.manager,
-                window_title=_(LOAD_TITLE),
-                initial_file_path=str(folder),
-                allowed_suffixes={".mbg", ".mbp"},
-                allow_existing_files_only=True,
-            )
+        dialog = FileDialog(
+            rect,
+            app.manager,
+            window_title=_(title),
+            initial_file_path=str(folder / file_name if saving else folder),
+            allowed_suffixes=set(suffixes),
+            allow_existing_files_only=not saving,
+        )
     except (OSError, ValueError, locale.Error, pygame.error) as error:
         raise DialogProblem(_("Could not open the file dialog: {error}").format(error=error_reason(error))) from None
     dialog.set_blocking(True)
