@@ -104,11 +104,9 @@ class ChoiceScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         fonts = self.app.fonts
         scale = self.app.layout.scale
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((0, 10, 6, 130))
-        surface.blit(veil, (0, 0))
+        theme.draw_veil(surface, 130)
         rect = self.card_rect()
-        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2), rect)
+        theme.draw_overlay_card(surface, rect, scale)
         y = rect.y + round(18 * scale)
         title = fonts.text(
             fonts.fit(self.title, 22 * scale, rect.w - 40, bold=True), 22 * scale, theme.IVORY, bold=True

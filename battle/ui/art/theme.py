@@ -283,6 +283,24 @@ def rounded_panel(
     return surface
 
 
+def draw_veil(surface: pygame.Surface, alpha: int) -> None:
+    """Dim the whole screen under an overlay's card; ``alpha`` says how much."""
+    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil.fill((0, 10, 6, alpha))
+    surface.blit(veil, (0, 0))
+
+
+def draw_overlay_card(
+    surface: pygame.Surface, rect: pygame.Rect, scale: float, *, alpha: int = 245, shadow: bool = False
+) -> None:
+    """An overlay's card: dark green with a gold rim, over a soft shadow with ``shadow``."""
+    if shadow:
+        surface.blit(
+            rounded_panel((rect.w + 12, rect.h + 12), (0, 0, 0, 90), round(22 * scale)), (rect.x - 6, rect.y + 2)
+        )
+    surface.blit(rounded_panel(rect.size, (10, 36, 26, alpha), round(18 * scale), (*GOLD, 200), 2), rect)
+
+
 def soft_blur(surface: pygame.Surface, radius: int) -> pygame.Surface:
     """``gaussian_blur`` for a soft shadow: at a third of the resolution when the radius allows,
     then scaled back. The same look, and the board's mat halo at 1200x800 takes 10 ms, not 250."""

@@ -459,11 +459,9 @@ class HelpScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         fonts = self.app.fonts
         scale = self.app.layout.scale
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((0, 10, 6, 150))
-        surface.blit(veil, (0, 0))
+        theme.draw_veil(surface, 150)
         card = self.card_rect()
-        surface.blit(theme.rounded_panel(card.size, (10, 36, 26, 248), round(18 * scale), (*theme.GOLD, 200), 2), card)
+        theme.draw_overlay_card(surface, card, scale, alpha=248)
         pad = self._pad()
         title = fonts.text(_(TITLE), 22 * scale, theme.IVORY, bold=True)
         surface.blit(title, (card.x + pad, card.y + pad - round(4 * scale)))

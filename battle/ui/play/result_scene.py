@@ -190,13 +190,9 @@ class ResultScene(Scene):
         game = self.play.match.game
         result = self.result()
         fade = min(1.0, self.clock / FADE_SECONDS)
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((0, 10, 6, round(120 * fade)))
-        surface.blit(veil, (0, 0))
+        theme.draw_veil(surface, round(120 * fade))
         rect = self.card_rect()
-        shadow = theme.rounded_panel((rect.w + 12, rect.h + 12), (0, 0, 0, 90), round(22 * scale))
-        surface.blit(shadow, (rect.x - 6, rect.y + 2))
-        surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2), rect)
+        theme.draw_overlay_card(surface, rect, scale, shadow=True)
         if result is None:
             return
         cx = rect.centerx

@@ -357,9 +357,7 @@ def draw_progress_card(
     fraction: float,
 ) -> pygame.Rect:
     """The card shown while reviewing: a title, a few lines, a progress bar; returns the bar's rect."""
-    shadow = theme.rounded_panel((rect.w + 12, rect.h + 12), (0, 0, 0, 90), round(22 * scale))
-    surface.blit(shadow, (rect.x - 6, rect.y + 2))
-    surface.blit(theme.rounded_panel(rect.size, (10, 36, 26, 245), round(18 * scale), (*theme.GOLD, 200), 2), rect)
+    theme.draw_overlay_card(surface, rect, scale, shadow=True)
     y = rect.y + round(22 * scale)
     title = fonts.text(_("REVIEWING THE GAME"), 14 * scale, theme.GOLD, bold=True)
     surface.blit(title, title.get_rect(midtop=(rect.centerx, y)))
