@@ -26,16 +26,14 @@ def ease_in_out(t: float) -> float:
     return 0.5 - 0.5 * math.cos(math.pi * t)
 
 
-@dataclass(frozen=True)
-class Removal:
-    """A pair leaving the board: each tile fades out while lifting."""
+class Timed:
+    """An effect that runs for ``duration`` seconds from ``start`` (each effect's dataclass has both)."""
 
-    cells: tuple[int, int]
-    kind: int
     start: float
-    duration: float = REMOVE_SECONDS
+    duration: float
 
     def progress(self, now: float) -> float:
+        """How far the effect has run: 0 before its start, 1 from its end on."""
         return max(0.0, min(1.0, (now - self.start) / self.duration))
 
     def done(self, now: float) -> bool:
@@ -43,7 +41,17 @@ class Removal:
 
 
 @dataclass(frozen=True)
-class FlyingPoints:
+class Removal(Timed):
+    """A pair leaving the board: each tile fades out while lifting."""
+
+    cells: tuple[int, int]
+    kind: int
+    start: float
+    duration: float = REMOVE_SECONDS
+
+
+@dataclass(frozen=True)
+class FlyingPoints(Timed):
     """``+7`` rising from the pair and gliding to the mover's score, which counts it on landing."""
 
     text: str
@@ -53,26 +61,18 @@ class FlyingPoints:
     start: float
     duration: float = FLY_SECONDS
 
-    def progress(self, now: float) -> float:
-        return max(0.0, min(1.0, (now - self.start) / self.duration))
-
     def landed(self, now: float) -> bool:
-        return now >= self.start + self.duration
-
-    def done(self, now: float) -> bool:
-        return self.landed(now)
+        """Whether the points have reached the score (the flight is done)."""
+        return self.done(now)
 
 
 @dataclass(frozen=True)
-class Pulse:
+class Pulse(Timed):
     """A brief glow on a score that just went up."""
 
     player: int
     start: float
     duration: float = 0.45
-
-    def done(self, now: float) -> bool:
-        return now >= self.start + self.duration
 
     def strength(self, now: float) -> float:
         t = (now - self.start) / self.duration
