@@ -112,37 +112,37 @@ def draw_results(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats:
     line_h = round(size * 1.5)
     if y + line_h > area.bottom:
         return
-    for index, name in enumerate(columns):
-        label = fonts.text(name, SMALL_SIZE * scale, theme.IVORY_FAINT)
-        place = (
-            label.get_rect(midleft=(area.x, y + line_h // 2))
-            if index == 0
-            else label.get_rect(midright=(rights[index - 1], y + line_h // 2))
-        )
-        surface.blit(label, place)
+    _table_row(
+        surface,
+        area.x,
+        rights,
+        y + line_h // 2,
+        [fonts.text(name, SMALL_SIZE * scale, theme.IVORY_FAINT) for name in columns],
+    )
     y += line_h
     for tally in stats.tallies:
         if y + line_h > area.bottom:
             return
-        opponent = opponent_word(tally.opponent)
-        values = (
-            opponent,
+        numbers = (
             str(tally.games),
             str(tally.wins),
             str(tally.draws),
             str(tally.losses),
             format_signed(tally.average_margin),
         )
-        for index, value in enumerate(values):
-            colour = theme.IVORY if index else theme.GOLD_BRIGHT
-            rendered = fonts.text(value, size, colour, bold=index == 0)
-            place = (
-                rendered.get_rect(midleft=(area.x, y + line_h // 2))
-                if index == 0
-                else rendered.get_rect(midright=(rights[index - 1], y + line_h // 2))
-            )
-            surface.blit(rendered, place)
+        cells = [fonts.text(opponent_word(tally.opponent), size, theme.GOLD_BRIGHT, bold=True)]
+        cells += [fonts.text(number, size, theme.IVORY) for number in numbers]
+        _table_row(surface, area.x, rights, y + line_h // 2, cells)
         y += line_h
+
+
+def _table_row(
+    surface: pygame.Surface, left: int, rights: list[int], centre_y: int, cells: list[pygame.Surface]
+) -> None:
+    """One row of the results table: the first cell from ``left``, each number ending at its column's right edge."""
+    surface.blit(cells[0], cells[0].get_rect(midleft=(left, centre_y)))
+    for cell, right in zip(cells[1:], rights, strict=True):
+        surface.blit(cell, cell.get_rect(midright=(right, centre_y)))
 
 
 def draw_solver(surface: pygame.Surface, fonts: theme.Fonts, rect: Rect, stats: Stats, scale: float) -> None:
