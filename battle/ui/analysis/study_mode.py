@@ -57,6 +57,13 @@ INTRO = N_(
 """The status line as analysis comes on."""
 
 
+def _variation_step(move: Move | None, done: str, nothing: str) -> StatusLine:
+    """What a step back or forth in the variation says: ``done`` names the move, ``nothing`` says there was none."""
+    if move is None:
+        return StatusLine(nothing, "quiet")
+    return StatusLine(done.format(move_name=move_name(move)), "info")
+
+
 class StudyMode:
     """A study board with live values beside the waiting game: variations, the best line, what a pair opens."""
 
@@ -160,20 +167,9 @@ class StudyMode:
         said = None
         if name == "undo":
             move = study.undo() if study.exploring else None
-            said = StatusLine(
-                _("Took back {move_name} from the variation.").format(move_name=move_name(move))
-                if move
-                else _("The variation is empty."),
-                "info" if move else "quiet",
-            )
+            said = _variation_step(move, _("Took back {move_name} from the variation."), _("The variation is empty."))
         elif name == "redo":
-            move = study.redo()
-            said = StatusLine(
-                _("Replayed {move_name} in the variation.").format(move_name=move_name(move))
-                if move
-                else _("Nothing to redo."),
-                "info" if move else "quiet",
-            )
+            said = _variation_step(study.redo(), _("Replayed {move_name} in the variation."), _("Nothing to redo."))
         elif name == "back_game":
             study.back_to_game()
             said = StatusLine(_("Back to the game. {text}").format(text=self.turn_status().text), "info")
