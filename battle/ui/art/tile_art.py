@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import operator
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
@@ -79,6 +79,11 @@ class _LRU:
         while len(self._items) > self.limit:
             self._items.popitem(last=False)
         return value
+
+    def get_or_make(self, key: tuple, make: Callable[[], pygame.Surface]) -> pygame.Surface:
+        """The surface kept under ``key``, made (and kept) on the first call."""
+        item = self.get(key)
+        return self.put(key, make()) if item is None else item
 
     def __len__(self) -> int:
         return len(self._items)
@@ -286,35 +291,19 @@ class TileArt:
         """The face-up tile ``kind`` (0..26) as a ``width`` x ``height`` surface, sides included."""
         kind = _check_kind(kind)
         width, height = _check_size(width, height)
-        key = ("face", kind, width, height)
-        cached = self._faces.get(key)
-        if cached is None:
-            cached = self._faces.put(key, self._render_face(kind, width, height, index=True))
-        return cached
+        return self._faces.get_or_make(
+            ("face", kind, width, height), lambda: self._render_face(kind, width, height, index=True)
+        )
 
     def back(self, width: int, height: int) -> pygame.Surface:
         """A face-down tile: the green back layer seen from above, same body as :meth:`face`."""
         width, height = _check_size(width, height)
-        key = ("back", width, height)
-        cached = self._faces.get(key)
-        if cached is None:
-            geo = _Geometry(width, height)
-            big = _blank(geo, face_up=False)
-            inset_x, inset_y = geo.face_w * 0.12, geo.face_h * 0.09
-            inner = (inset_x, inset_y, geo.face_w - 2 * inset_x, geo.face_h - 2 * inset_y)
-            _crescent(big, (255, 255, 255, 60), inner, geo.radius * 0.6, geo.scale * 1.2, geo.scale * 1.2)
-            _crescent(big, (0, 40, 20, 70), inner, geo.radius * 0.6, -geo.scale * 1.2, -geo.scale * 1.2)
-            cached = self._faces.put(key, _downscale(big, (width, height)))
-        return cached
+        return self._faces.get_or_make(("back", width, height), lambda: _render_back(width, height))
 
     def shadow(self, width: int, height: int) -> pygame.Surface:
         """A soft drop shadow for a tile of this size; blit it at :meth:`shadow_offset`."""
         width, height = _check_size(width, height)
-        key = ("shadow", width, height)
-        cached = self._shadows.get(key)
-        if cached is None:
-            cached = self._shadows.put(key, _render_shadow(width, height))
-        return cached
+        return self._shadows.get_or_make(("shadow", width, height), lambda: _render_shadow(width, height))
 
     def shadow_offset(self, width: int, height: int) -> tuple[int, int]:
         """Where the shadow's top-left goes relative to the tile's: light comes from top-left."""
@@ -350,11 +339,7 @@ class TileArt:
 
     def _blank_face(self, geo: _Geometry) -> pygame.Surface:
         """A copy of the supersampled empty tile; the body is most of the drawing time."""
-        key = (geo.width, geo.height)
-        blank = self._blanks.get(key)
-        if blank is None:
-            blank = self._blanks.put(key, _blank(geo, face_up=True))
-        return blank.copy()
+        return self._blanks.get_or_make((geo.width, geo.height), lambda: _blank(geo, face_up=True)).copy()
 
     def _render_face(self, kind: int, width: int, height: int, index: bool) -> pygame.Surface:
         suit, value = divmod(kind, 9)
@@ -424,6 +409,17 @@ def _check_size(width: int, height: int) -> tuple[int, int]:
 
 def _shadow_pad(width: int, height: int) -> int:
     return max(2, round(min(width, height) * 0.1))
+
+
+def _render_back(width: int, height: int) -> pygame.Surface:
+    """The face-down tile: the green body with a light rim on one side of its top and a dark one on the other."""
+    geo = _Geometry(width, height)
+    big = _blank(geo, face_up=False)
+    inset_x, inset_y = geo.face_w * 0.12, geo.face_h * 0.09
+    inner = (inset_x, inset_y, geo.face_w - 2 * inset_x, geo.face_h - 2 * inset_y)
+    _crescent(big, (255, 255, 255, 60), inner, geo.radius * 0.6, geo.scale * 1.2, geo.scale * 1.2)
+    _crescent(big, (0, 40, 20, 70), inner, geo.radius * 0.6, -geo.scale * 1.2, -geo.scale * 1.2)
+    return _downscale(big, (width, height))
 
 
 def _render_shadow(width: int, height: int) -> pygame.Surface:
