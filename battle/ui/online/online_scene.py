@@ -31,6 +31,8 @@ from battle.ui.sound.events import end_event
 from battle.ui.widgets.hud import StatusLine
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from battle.online.client.session import OnlineSession
     from battle.ui.play_mode import PlayMode
     from battle.ui.scene import Host
@@ -117,43 +119,31 @@ class OnlineScene(PlayScene):
         if online.can_abort:
             self.ask_to_abort(name)
             return
-
-        def answered(key: str | None) -> None:
-            if key == "resign":
-                self.status = online.resign()
-
-        self.app.stack.push(
-            ChoiceScene(
-                self.app,
-                _("Resign this game?"),
-                _("{name} wins the game, whatever the score. A resignation cannot be taken back.").format(name=name),
-                (
-                    Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
-                    Choice("resign", _("Resign"), _("Give up: {name} wins").format(name=name)),
-                ),
-                answered,
-            )
+        self._ask_before_ending(
+            _("Resign this game?"),
+            _("{name} wins the game, whatever the score. A resignation cannot be taken back.").format(name=name),
+            Choice("resign", _("Resign"), _("Give up: {name} wins").format(name=name)),
+            online.resign,
         )
 
     def ask_to_abort(self, name: str) -> None:
         """Before the second move Resign reads Abort: the game ends with no result, for nobody."""
+        self._ask_before_ending(
+            _("Abort this game?"),
+            _("The game ends with no winner and counts for nothing, for you and for {name}.").format(name=name),
+            Choice("abort", _("Abort"), _("Call the game off: no result")),
+            self.online.abort,
+        )
+
+    def _ask_before_ending(self, title: str, text: str, end: Choice, ending: Callable[[], StatusLine]) -> None:
+        """A question over the game: Play on (Esc), or ``end``, which runs ``ending`` and shows what it says."""
 
         def answered(key: str | None) -> None:
-            if key == "abort":
-                self.status = self.online.abort()
+            if key == end.key:
+                self.status = ending()
 
-        self.app.stack.push(
-            ChoiceScene(
-                self.app,
-                _("Abort this game?"),
-                _("The game ends with no winner and counts for nothing, for you and for {name}.").format(name=name),
-                (
-                    Choice("play_on", _("Play on"), _("Back to the game (Esc)")),
-                    Choice("abort", _("Abort"), _("Call the game off: no result")),
-                ),
-                answered,
-            )
-        )
+        play_on = Choice("play_on", _("Play on"), _("Back to the game (Esc)"))
+        self.app.stack.push(ChoiceScene(self.app, title, text, (play_on, end), answered))
 
     def _update_buttons(self) -> None:
         super()._update_buttons()
