@@ -68,6 +68,8 @@ PULSE_INTERVAL = 0.05
 ANY_THEME = N_("Any theme")
 ANY_LENGTH = N_("Any length")
 KEYS_HELP = N_("T try again · S solution · N next · Esc back")
+COMMAND_KEYS = {pygame.K_t: "retry", pygame.K_s: "solution", pygame.K_n: "next"}
+"""The letters that stand for a button: the command each sends."""
 
 
 @functools.cache
@@ -189,12 +191,8 @@ class PuzzleScene(Scene):
             elif self.shown is not None:
                 self.cursor = next_cell(self.shown.free_cells(), self.selected, (0, 0))
                 self.cursor_visible = self.cursor is not None
-        elif key == pygame.K_t:
-            self.command("retry")
-        elif key == pygame.K_s:
-            self.command("solution")
-        elif key == pygame.K_n:
-            self.command("next")
+        elif key in COMMAND_KEYS:
+            self.command(COMMAND_KEYS[key])
         elif key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
             if self.selected is not None:
                 self.deselect()

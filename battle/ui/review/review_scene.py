@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from battle.ui.scene import Host
 
 KEYS_HELP = N_("↑↓ moves · R retry · D deeper · Esc back")
+COMMAND_KEYS = {pygame.K_r: "retry", pygame.K_a: "analyse", pygame.K_d: "deeper"}
+"""The letters that stand for a button: the command each sends."""
 DEEPER_FACTOR = 4
 """How much longer a deeper review searches each move: enough to prove a few more plies."""
 CURSOR_WIDTH = 2
@@ -204,12 +206,8 @@ class ReviewScene(Scene):
             self.select(0)
         elif key == pygame.K_END:
             self.select(len(self.review.moves))
-        elif key == pygame.K_r:
-            self.command("retry")
-        elif key == pygame.K_a:
-            self.command("analyse")
-        elif key == pygame.K_d:
-            self.command("deeper")
+        elif key in COMMAND_KEYS:
+            self.command(COMMAND_KEYS[key])
 
     def click(self, pos: tuple[int, int]) -> None:
         geo = self.geometry
