@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from battle.ui.widgets.layout import Layout, Rect, compute_layout, fit_board
+from battle.ui.widgets.layout import Layout, Rect, compute_layout, fit_board, visible_row_at
 
 GRAPH_MIN_HEIGHT = 140
 """The evaluation graph's smallest drawing (``render_eval_graph`` draws no lower)."""
@@ -102,10 +102,8 @@ def move_row_rect(layout: ReviewLayout, index: int, first_row: int) -> Rect | No
 
 def move_row_at(layout: ReviewLayout, pos: tuple[float, float], first_row: int, count: int) -> int | None:
     """The 0-based index of the listed move under the pixel, or None."""
-    if not layout.moves.contains(pos):
-        return None
-    row = int(pos[1] - layout.moves.y) // layout.row_height
-    if row >= layout.visible_rows:
+    row = visible_row_at(layout.moves, layout.row_height, layout.visible_rows, pos)
+    if row is None:
         return None
     index = first_row + row
     return index if 0 <= index < count else None

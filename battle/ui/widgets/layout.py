@@ -311,12 +311,18 @@ def move_entry_rect(panel: PanelLayout, index: int, first_row: int) -> Rect | No
     return Rect(base.x, base.y + visible * panel.row_height, base.w, panel.row_height)
 
 
+def visible_row_at(rows: Rect, row_height: int, visible_rows: int, pos: tuple[float, float]) -> int | None:
+    """Which of a scrolled list's shown rows (0: the top one) is under the pixel, or None."""
+    if not rows.contains(pos):
+        return None
+    row = int(pos[1] - rows.y) // row_height
+    return row if row < visible_rows else None
+
+
 def move_at(panel: PanelLayout, pos: tuple[float, float], first_row: int, count: int) -> int | None:
     """The 0-based index of the move under the pixel, or None."""
-    if not panel.moves.contains(pos):
-        return None
-    row = int(pos[1] - panel.moves.y) // panel.row_height
-    if row >= panel.visible_rows:
+    row = visible_row_at(panel.moves, panel.row_height, panel.visible_rows, pos)
+    if row is None:
         return None
     column = 0 if pos[0] < panel.moves.x + panel.moves.w // 2 else 1
     index = (first_row + row) * 2 + column
