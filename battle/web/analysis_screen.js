@@ -9,7 +9,7 @@
 //
 // Picking a pair on the board, or a move in the list, plays it and analyses the position after.
 
-import { $, analysisAddress, notice, setAddress } from "./dom.js";
+import { $, ServerScreen, analysisAddress, notice, setAddress } from "./dom.js";
 import { BoardView } from "./board.js";
 import { SolverSocket } from "./socket.js";
 import {
@@ -26,12 +26,11 @@ import { signed } from "./server_words.js";
 /** @type {() => Record<string, string>} */
 const BOUND_WORDS = () => ({ exact: t("exact"), estimate: t("estimate"), upper: t("at most") });
 
-export class AnalysisScreen {
+/** @extends {ServerScreen<SolverSocket>} */
+export class AnalysisScreen extends ServerScreen {
   /** @param {Router} app */
   constructor(app) {
-    this.app = app;
-    this.element = $("analysis");
-    this.socket = null;
+    super(app, "analysis", t("left the analysis"));
     /** @type {Position | null} */
     this.start = null;
     /** @type {string[]} */
@@ -74,10 +73,8 @@ export class AnalysisScreen {
   }
 
   hide() {
-    this.element.hidden = true;
     this.retry.clear();
-    if (this.socket) this.socket.close(t("left the analysis"));
-    this.socket = null;
+    super.hide();
     this.asked = null;
   }
 

@@ -4,10 +4,33 @@
 // address, which keeps the language it was opened in (`?lang=de`) through every screen and reload,
 // and the server group its game is on (`?at=b`, docs/deploy.md "Two machines"), so a reload
 // connects straight to that group.
+/** @import { Router } from "./app.js" */
 
 /** The element of id `id`, which index.html holds for every id a module asks for.
  * @param {string} id */
 export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * A screen of its own section of index.html that asks the server over a socket of its own while it
+ * shows; hiding it closes the socket, which says `leaving` (in the reader's language) on the line.
+ * @template {{close(detail: string): void}} S
+ */
+export class ServerScreen {
+  /** @param {Router} app @param {string} id its section's id @param {string} leaving */
+  constructor(app, id, leaving) {
+    this.app = app;
+    this.element = $(id);
+    /** @type {S | null} */
+    this.socket = null;
+    this.leaving = leaving;
+  }
+
+  hide() {
+    this.element.hidden = true;
+    if (this.socket) this.socket.close(this.leaving);
+    this.socket = null;
+  }
+}
 
 /** A form read by its controls' names (an input, a radio group, a select: each has a `value`).
  * @typedef {HTMLFormElement & {elements: Record<string, HTMLInputElement>}} Form */

@@ -10,7 +10,7 @@
 // under this browser's device key (device.js): a reload or another tab shows the same one. Each
 // sentence is the window's (battle/puzzles/puzzle_words.py), so a puzzle reads the same in both.
 
-import { $, notice, setAddress, withLanguage } from "./dom.js";
+import { $, ServerScreen, notice, setAddress, withLanguage } from "./dom.js";
 import { BoardView } from "./board.js";
 import { PuzzleSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
@@ -86,12 +86,11 @@ function ratingWords(rating) {
   return `${Math.round(rating.rating)} ± ${Math.round(2 * rating.deviation)}`;
 }
 
-export class PuzzleScreen {
+/** @extends {ServerScreen<PuzzleSocket>} */
+export class PuzzleScreen extends ServerScreen {
   /** @param {Router} app */
   constructor(app) {
-    this.app = app;
-    this.element = $("puzzles");
-    this.socket = null;
+    super(app, "puzzles", t("left the puzzles"));
     // the attempt's fields that reset() sets, declared for the type checker
     /** @type {string[]} */
     this.moves;
@@ -129,12 +128,6 @@ export class PuzzleScreen {
   show(id = null) {
     this.element.hidden = false;
     this.open(id);
-  }
-
-  hide() {
-    this.element.hidden = true;
-    if (this.socket) this.socket.close(t("left the puzzles"));
-    this.socket = null;
   }
 
   /** @param {string | null} id */

@@ -6,7 +6,7 @@
 // page as a node budget): each player's accuracy and points lost,
 // the evaluation graph, the turning points and every move's loss and class.
 
-import { $, notice } from "./dom.js";
+import { $, ServerScreen, notice } from "./dom.js";
 import { SolverSocket } from "./socket.js";
 import { SHAPES } from "./game_view.js";
 import { RetryClock, withAhead } from "./solver_panel.js";
@@ -31,12 +31,11 @@ function classWords(name) {
   return words[name] || name;
 }
 
-export class ReviewScreen {
+/** @extends {ServerScreen<SolverSocket>} */
+export class ReviewScreen extends ServerScreen {
   /** @param {Router} app */
   constructor(app) {
-    this.app = app;
-    this.element = $("review");
-    this.socket = null;
+    super(app, "review", t("left the review"));
     this.review = null;
     /** @type {Message | null} */
     this.news = null;
@@ -59,10 +58,8 @@ export class ReviewScreen {
   }
 
   hide() {
-    this.element.hidden = true;
     this.retry.clear();
-    if (this.socket) this.socket.close(t("left the review"));
-    this.socket = null;
+    super.hide();
   }
 
   /** Drawn again after every message and change of the line (`after`). @returns {Handlers<SolverSocket>} */

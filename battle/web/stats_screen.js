@@ -6,7 +6,7 @@
 // accuracy of each reviewed game), each with its figures in words for a screen reader, and the
 // best and worst games, each opening its review (or its game, which offers one, if none ran yet).
 
-import { $, notice, withLanguage } from "./dom.js";
+import { $, ServerScreen, notice, withLanguage } from "./dom.js";
 import { SolverSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
 import { levelName, shownName, signed } from "./server_words.js";
@@ -63,12 +63,11 @@ export function drawPlot(svg, values, label, unit = "") {
   svg.setAttribute("aria-label", label);
 }
 
-export class StatsScreen {
+/** @extends {ServerScreen<SolverSocket>} */
+export class StatsScreen extends ServerScreen {
   /** @param {Router} app */
   constructor(app) {
-    this.app = app;
-    this.element = $("stats");
-    this.socket = null;
+    super(app, "stats", t("left the statistics"));
     /** @type {Stats | null} */
     this.stats = null;
   }
@@ -82,12 +81,6 @@ export class StatsScreen {
     this.socket.myStats(deviceKey());
     this.socket.start();
     this.render();
-  }
-
-  hide() {
-    this.element.hidden = true;
-    if (this.socket) this.socket.close(t("left the statistics"));
-    this.socket = null;
   }
 
   /** Drawn again after every message and change of the line (`after`). @returns {Handlers<SolverSocket>} */
