@@ -46,19 +46,44 @@ function tell(socket, message) {
   if (socket.handlers[message.type]?.(socket, message) !== true) socket.after();
 }
 
-/** A line whose messages go to `socket.receive` and whose changes to its screen as `line`,
- * saying `greeting` on every open; nothing is resent when it comes back (a screen's, not a game's).
- * @param {SolverSocket | LobbySocket} socket @param {string | undefined} url @param {() => unknown[]} greeting */
-function listenedLine(socket, url, greeting) {
-  return new Line({
-    url,
-    greeting,
-    ping: pingMessage,
-    onMessage: (message) => socket.receive(message),
-    onChange: () => tell(socket, { type: "line" }),
-    onBack: () => {},
-  });
+/** The line of a screen that listens without playing a game: each message is folded in (`fold`), then
+ * told to the screen, as is each change of the line (`line`); it says `greeting()` on every open, and
+ * resends nothing when it comes back (a screen's line, not a game's). */
+class ListeningSocket {
+  /** @param {{handlers: Handlers<any>, after?: () => void, url?: string}} options */
+  constructor({ handlers, after = () => {}, url }) {
+    this.handlers = handlers;
+    this.after = after;
+    this.line = new Line({
+      url,
+      greeting: () => this.greeting(),
+      ping: pingMessage,
+      onMessage: (message) => this.receive(message),
+      onChange: () => tell(this, { type: "line" }),
+      onBack: () => {},
+    });
+  }
+
+  /** @returns {Message[]} */
+  greeting() { return [{ type: "hello", version: PROTOCOL_VERSION }]; }
+  start() { this.line.start(); }
+  /** @param {string} detail */
+  close(detail) {
+    this.line.close(detail);
+    this.handlers = {};
+    this.after = () => {};
+  }
+
+  /** What the socket itself keeps of `message`, before its screen reads it. @param {Message} message */
+  fold(message) {}
+
+  /** @param {Message} message */
+  receive(message) {
+    this.fold(message);
+    tell(this, message);
+  }
 }
+
 const FATAL_CODES = new Set(["version", "bad_token", "not_found", "full", "expired", "damaged"]);
 const OPENINGS = new Set(["hello", "create", "join", "resume", "watch", "solver_game", "challenge"]);
 const FORGOTTEN_MOVE_CODES = new Set(["illegal_move", "not_your_turn", "game_over", "out_of_time", "id_reused",
@@ -395,23 +420,15 @@ function takeSeat(socket, message) {
  * screen reads the answers (`analysis_result`, `review_result`, `solver_queue`, `solver_refused`,
  * `daily_table`, `my_stats_result`) with its handlers.
  */
-export class SolverSocket {
+export class SolverSocket extends ListeningSocket {
   /** @param {{handlers: Handlers<SolverSocket>, after?: () => void, url?: string}} options */
-  constructor({ handlers, after = () => {}, url }) {
-    this.handlers = handlers;
-    this.after = after;
+  constructor(options) {
+    super(options);
     /** @type {Message | null} */
     this.standing = null; // the request the screen stands on, asked again on every open
-    this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, this.standing].filter(Boolean));
   }
 
-  start() { this.line.start(); }
-  /** @param {string} detail */
-  close(detail) {
-    this.line.close(detail);
-    this.handlers = {};
-    this.after = () => {};
-  }
+  greeting() { return this.standing ? [...super.greeting(), this.standing] : super.greeting(); }
 
   /** Analyse `position` (.mbp text); every answer carries `id`. Before `start`, the first open asks it.
    * @param {string} id @param {string} position */
@@ -435,60 +452,29 @@ export class SolverSocket {
   }
 
   /** @param {Message} message */
-  receive(message) {
-    solverFolds[message.type]?.(this, message);
-    tell(this, message);
+  fold(message) {
+    if (message.type === "welcome") this.line.connected();
   }
 }
-
-/** @type {Record<string, (socket: SolverSocket, message: Message) => void>} */
-const solverFolds = {
-  welcome(socket) {
-    socket.line.connected();
-  },
-};
 
 /**
  * The lobby's line (docs/protocol.md, "The lobby's messages"): every open follows the lobby again (the list once,
  * then what changes), an `elsewhere` is followed to the process that keeps the lobby, and the panel
  * (lobby_panel.js) handles `lobby`, `lobby_news`, `lobby_page`, `error`.
  */
-export class LobbySocket {
-  /** @param {{handlers: Handlers<LobbySocket>, after?: () => void, url?: string}} options */
-  constructor({ handlers, after = () => {}, url }) {
-    this.handlers = handlers;
-    this.after = after;
-    this.line = listenedLine(this, url, () => [{ type: "hello", version: PROTOCOL_VERSION }, { type: "lobby_follow" }]);
-  }
-
-  start() { this.line.start(); }
-  /** @param {string} detail */
-  close(detail) {
-    this.line.close(detail);
-    this.handlers = {};
-    this.after = () => {};
-  }
+export class LobbySocket extends ListeningSocket {
+  greeting() { return [...super.greeting(), { type: "lobby_follow" }]; }
   get state() { return this.line.state; }
   /** The open challenges from place `start` on, past the part told to every follower. @param {number} start */
   page(start) { return this.line.send({ type: "lobby_page", start }); }
 
   /** @param {Message} message */
-  receive(message) {
-    lobbyFolds[message.type]?.(this, message);
-    tell(this, message);
+  fold(message) {
+    if (message.type === "lobby") this.line.connected();
+    // another of the server's processes keeps the lobby: follow it there, at its `?at=`
+    if (message.type === "elsewhere" && typeof message.group === "string" && message.group) this.line.follow(message.group);
   }
 }
-
-/** @type {Record<string, (socket: LobbySocket, message: Message) => void>} */
-const lobbyFolds = {
-  lobby(socket) {
-    socket.line.connected();
-  },
-  elsewhere(socket, message) {
-    // another of the server's processes keeps the lobby: follow it there, at its `?at=`
-    if (typeof message.group === "string" && message.group) socket.line.follow(message.group);
-  },
-};
 
 /**
  * The puzzles' line (docs/protocol.md, "Puzzles"): the puzzle asked for is asked again on every
