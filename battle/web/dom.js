@@ -35,6 +35,14 @@ export class ServerScreen {
 /** A form read by its controls' names (an input, a radio group, a select: each has a `value`).
  * @typedef {HTMLFormElement & {elements: Record<string, HTMLInputElement>}} Form */
 
+/** Give each select marked `data-options-of` a copy of the options of the select of that id: a list
+ * offered in two forms (the levels, who moves first) is written once in index.html. */
+export function copyOptions() {
+  for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("[data-options-of]"))) {
+    select.replaceChildren(...Array.from($(/** @type {string} */ (select.dataset.optionsOf)).children, (option) => option.cloneNode(true)));
+  }
+}
+
 /** Show `text` in the notice box; "" hides it. @param {string} text */
 export function notice(text) {
   $("notice").textContent = text;

@@ -3,7 +3,7 @@
 // browser holds a seat in. It starts nothing itself: hosting hands the `create` message to
 // the app (socket.js builds it), and a code becomes an address (/join/CODE, /watch/CODE) the app routes.
 
-import { $, notice, setAddress } from "./dom.js";
+import { $, copyOptions, notice, setAddress } from "./dom.js";
 import { formatCode, normaliseCode } from "./codes.js";
 import { openings } from "./socket.js";
 import { allSeats, forgetSeat, keepName, storedName } from "./seats.js";
@@ -19,6 +19,7 @@ export class HomeScreen {
   constructor(app) {
     this.app = app;
     this.element = $("home");
+    copyOptions();
     this.lobby = new LobbyPanel(app);
     this.wire();
     this.daily = new DailyPanel(app);
