@@ -34,6 +34,10 @@ VISIBLE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "Button": (1,),
     "UILabel": (1,),
     "label": (0,),
+    "field": (1, 4),  # a form row: its label and its placeholder
+    "entry": (3,),
+    "note": (2,),
+    "button": (2, 3),
     "section": (0,),
     "paragraph": (0,),
     "Choice": (1, 2),
