@@ -1,9 +1,9 @@
 """The page's modules type-checked by the TypeScript compiler over their JSDoc, with the settings of
-``battle/web/jsconfig.json`` (``strict``): a field of a server message misspelt, an element that may be
-missing used as if it were there, a function given the wrong kind of value fail here rather than in a
-player's browser. The compiler is the npm package ``tests/web/package-lock.json`` pins (``.ci/run``
-installs it with ``npm ci --prefix tests/web``); where it is missing the check skips, saying how to
-install it. It takes about 2 s."""
+``tests/web/jsconfig.json`` (``strict``; beside the tests, so the server does not serve it): a field
+of a server message misspelt, an element that may be missing used as if it were there, a function
+given the wrong kind of value fail here rather than in a player's browser. The compiler is the npm
+package ``tests/web/package-lock.json`` pins (``.ci/run`` installs it with ``npm ci --prefix
+tests/web``); where it is missing the check skips, saying how to install it. It takes about 2 s."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "battle" / "web"
 TSC = Path("tests") / "web" / "node_modules" / "typescript" / "bin" / "tsc"
-CONFIG = Path("battle") / "web" / "jsconfig.json"
+CONFIG = Path("tests") / "web" / "jsconfig.json"
 TSC_WAIT = 120
 """Seconds a run may take: about 2 s, so only a hung compiler reaches it."""
 
