@@ -1,8 +1,9 @@
-"""The seam between the server's facts and the wire (``battle/online/server/rooms/wire.py``): the
-solver pool's typed results reach the messages by attribute, so a field renamed on either side
-fails the type check (mypy sees it) and this test, never a running server; every field a page shows
-comes through, and reads back as the clients read it. No other server module builds a message the
-server sends: ``wire`` and its ``wire_*`` siblings are the one place."""
+"""The seam between the server's facts and the wire (``battle/online/server/rooms/wire.py``, and
+``solving/wire.py`` for the solver's news): the solver pool's typed results reach the messages by
+attribute, so a field renamed on either side fails the type check (mypy sees it) and this test,
+never a running server; every field a page shows comes through, and reads back as the clients read
+it. No other server module builds a message the server sends: the ``wire`` modules are the one
+place."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.solver_messages import Evaluation, HintResult, MoveValue, SolverNews
 from battle.online.protocol.solver_reader import parse_solver_news
 from battle.online.protocol.solver_writer import solver_news_json
-from battle.online.server.rooms import wire
+from battle.online.server.rooms import wire as room_wire
 from battle.online.server.rooms.room_refusals import RefusalKind, Refused
+from battle.online.server.solving import wire
 from battle.players.pool.jobs import AnalysisResult
 from battle.players.pool.jobs import MoveValue as FoundValue
 from tests.online_server import Client, ServerProcess, host_and_join
@@ -43,7 +45,7 @@ FOUND = AnalysisResult(
 EFFORT = {"nodes", "seconds"}
 """What a search's answer holds that no page shows: the effort it took."""
 PROBE = """
-from battle.online.server.rooms import wire
+from battle.online.server.solving import wire
 from battle.online.server.solving.solver_work import AnalysisResult, MoveResult, ReviewResult, Work
 
 
@@ -61,7 +63,7 @@ PROBE_ERRORS = {
 }
 """What mypy says of each line of the probe that reads a result wrong."""
 CHECKED = [
-    "battle/online/server/rooms/wire.py",
+    "battle/online/server/solving/wire.py",
     "battle/online/server/solving/solver_work.py",
     "battle/online/server/solving/solver_games.py",
     "battle/online/server/solving/analysis_boards.py",
@@ -192,10 +194,10 @@ def test_a_renamed_result_field_is_a_type_error(tmp_path: Path) -> None:
 
 
 def test_every_refusal_of_a_room_is_the_error_code_of_its_name() -> None:
-    """The room's refusals reach the wire only through ``wire.refusal_error``: a kind with no error
-    code would be a ``KeyError`` in a running server instead of an ``error`` frame."""
+    """The room's refusals reach the wire only through ``rooms.wire.refusal_error``: a kind with no
+    error code would be a ``KeyError`` in a running server instead of an ``error`` frame."""
     for kind in RefusalKind:
-        problem = wire.refusal_error(Refused(kind, "a reason\non two lines", why="named", seat=2, seconds=1.5))
+        problem = room_wire.refusal_error(Refused(kind, "a reason\non two lines", why="named", seat=2, seconds=1.5))
         assert problem.code == ErrorCode(kind.value)
         assert problem.reason == "a reason\\non two lines"  # one line, as every error's reason
         assert problem.params == {"why": "named", "seat": 2, "seconds": 1.5}

@@ -11,7 +11,7 @@ memory, and the wire that words the server's facts as the messages it sends.
 - ``seat_networks``: the client network each seat came from, for the caps per network;
 - ``link_secrets``: the secrets invite and watch links carry;
 - ``share_address``: the address a friend reaches this server at, for the links clients hand out;
-- ``wire``: every message the server sends built from the facts of the module that serves it
-  (with its ``wire_*`` siblings in ``lobby``, ``puzzles`` and ``days``);
+- ``wire``: the messages that answer a connection and carry a room's facts, built from them (with
+  its siblings ``solving.wire`` and the ``wire_*`` of ``lobby``, ``puzzles`` and ``days``);
 - ``text_frames``: WebSocket text frames built once and written as they are.
 """

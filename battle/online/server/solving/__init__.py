@@ -10,5 +10,6 @@ server's one way to it.
 - ``analysis_boards``: the analysis board: every legal move's value, deepened step by step;
 - ``reviews``: reviews of finished games: queued in the background, kept, shown, shared;
 - ``pars``: the par of every game's deal: from a catalogue, from pars found before, or found now;
-- ``par_rows``: the pars the server's solver found, as rows of the game database.
+- ``par_rows``: the pars the server's solver found, as rows of the game database;
+- ``wire``: the solver's news, built from the facts of the modules that serve it.
 """

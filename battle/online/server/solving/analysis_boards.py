@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import Analyse, StopAnalysis
-from battle.online.server.rooms.wire import analysis_over, analysis_step, queue_news
 from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_games import refuse, tell
 from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
+from battle.online.server.solving.wire import analysis_over, analysis_step, queue_news
 from battle.rules.board import Position
 from battle.rules.notation import parse_position
 

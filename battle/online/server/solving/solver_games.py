@@ -51,21 +51,14 @@ from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import Options, Room, Status, plan_start
 from battle.online.server.rooms.seat_networks import with_networks
 from battle.online.server.rooms.store import StoreError, Write
-from battle.online.server.rooms.wire import (
-    hint_result,
-    moved,
-    queue_news,
-    refusal,
-    refused,
-    solver_created,
-    solver_seat,
-)
+from battle.online.server.rooms.wire import moved
 from battle.online.server.shell.address_guard import AddressGuard
 from battle.online.server.shell.connections import Client
 from battle.online.server.shell.fan_out import Audiences
 from battle.online.server.shell.network_caps import refuse_start
 from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed, WorkRefused
 from battle.online.server.solving.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
+from battle.online.server.solving.wire import hint_result, queue_news, refusal, refused, solver_created, solver_seat
 from battle.rules.board import Position
 from battle.rules.wording import solver_name
 
