@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from battle.online.server.processes.shards import home_of
+from battle.online.server.rooms.shards import home_of
 from benchmarks.percentiles import percentile
 from tests.online_server import Client, ServerProcess, a_legal_move
 

@@ -34,8 +34,8 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
-    from battle.online.server.processes.shards import Shard
     from battle.online.server.processes.shared_directory import SharedDirectory
+    from battle.online.server.rooms.shards import Shard
     from battle.online.server.rooms.store import GameStore
     from battle.online.server.shell.server_limits import ServerLimits
     from battle.online.server.solving.solver_outcomes import SolverSetup
@@ -489,7 +489,7 @@ def _host_name(text: str) -> str:
 
 
 def _process_of(text: str) -> Shard:
-    from battle.online.server.processes.shards import parse_shard
+    from battle.online.server.rooms.shards import parse_shard
 
     return checked_argument(parse_shard, text)
 
@@ -683,9 +683,9 @@ async def _serve_until_stopped(
 ) -> int:
     """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
     from battle.online.server.processes.process_tuning import tuned_for_serving
-    from battle.online.server.processes.shards import ONE_PROCESS
     from battle.online.server.processes.supervisor import READY, beat_forever
     from battle.online.server.rooms.group_commit import GATHER_SECONDS
+    from battle.online.server.rooms.shards import ONE_PROCESS
     from battle.online.server.shell.game_server import bound_port, running_server
 
     stop = _stop_on_signals()

@@ -23,7 +23,7 @@ from battle.online.client.wording import refusal_text
 from battle.online.protocol.codes import new_watch_code
 from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error
-from battle.online.server.processes.shards import home_of, shard_of
+from battle.online.server.rooms.shards import home_of, shard_of
 from tests.online_server import Client, ServerProcess, a_legal_move, following
 
 HOME_0 = "127.0.0.1"

@@ -32,10 +32,10 @@ from battle.online.server.lobby.shared_lobby_notes import (
     reload_note,
     remote_key,
 )
-from battle.online.server.processes.shards import ONE_PROCESS
 from battle.online.server.processes.shared_directory import SharedDirectory
 from battle.online.server.rooms.group_commit import EachCommit
 from battle.online.server.rooms.live_games import LiveGames
+from battle.online.server.rooms.shards import ONE_PROCESS
 from battle.online.server.rooms.store import GameStore
 from battle.online.server.shell.fan_out import Audiences
 from battle.online.server.shell.server_limits import ServerLimits

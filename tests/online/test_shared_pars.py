@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battle.online.server.processes.shared_pars import BadSharedPar, read_shared_par, shared_par_text
 from battle.online.server.solving.par_rows import ParRow
+from battle.online.server.solving.shared_pars import BadSharedPar, read_shared_par, shared_par_text
 from battle.rules.board import move_name
 from battle.rules.notation import parse_position
 from tests.online.test_online_groups import psycopg_installed

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from battle.online.server.processes.shards import home_of, shard_of
+from battle.online.server.rooms.shards import home_of, shard_of
 from tests.loopback_relay import LoopbackRelay
 from tests.online_server import ServerProcess
 from tests.web.game_pages import DESKTOP, host, join, new_page, play_turns, ply, wait_ply

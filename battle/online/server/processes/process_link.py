@@ -27,7 +27,7 @@ from websockets.server import ServerProtocol
 
 from battle.online.protocol import messages
 from battle.online.server.processes import handoff
-from battle.online.server.processes.shards import Shard
+from battle.online.server.rooms.shards import Shard
 
 STATS_SECONDS = 1.0
 """How often a process writes its counts for the others' ``/stats``."""

@@ -7,6 +7,8 @@ memory, and the wire that words the server's facts as the messages it sends.
 - ``store``: the games in one SQLite file, every change committed before anyone is told;
 - ``group_commit``: the store's writes to disk, in groups on a writer thread or one by one;
 - ``live_games``: the games the server holds in memory, and their way to disk;
+- ``shards``: which of the server's processes holds a game, and which one a client's connections
+  reach first (``serve --processes N``), pure;
 - ``old_games``: finished games kept ``serve --keep-days``, then deleted;
 - ``seat_networks``: the client network each seat came from, for the caps per network;
 - ``link_secrets``: the secrets invite and watch links carry;

@@ -72,7 +72,6 @@ from battle.online.server.lobby import lobby_rows
 from battle.online.server.lobby.lobby_desk import LobbyDesk
 from battle.online.server.lobby.wire_lobby import challenge_entry
 from battle.online.server.processes.group_desk import FreshGame, GroupDesk
-from battle.online.server.processes.shards import shard_of
 from battle.online.server.puzzles.puzzle_desk import PuzzleDesk
 from battle.online.server.rooms import wire
 from battle.online.server.rooms.link_secrets import Purpose, is_link_secret
@@ -80,6 +79,7 @@ from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import Options, Room, Status, TimeCheck, plan_start
 from battle.online.server.rooms.room_refusals import Refused
 from battle.online.server.rooms.seat_networks import with_networks
+from battle.online.server.rooms.shards import shard_of
 from battle.online.server.rooms.share_address import ShareAddress
 from battle.online.server.rooms.store import StoreError, Write
 from battle.online.server.shell.address_guard import AddressGuard

@@ -50,13 +50,12 @@ from battle.online.server.lobby.shared_lobby import SharedLobby
 from battle.online.server.processes import handoff
 from battle.online.server.processes.group_desk import GroupDesk
 from battle.online.server.processes.process_link import ProcessLink
-from battle.online.server.processes.shards import ONE_PROCESS, Shard
 from battle.online.server.processes.shared_directory import SharedDirectory
-from battle.online.server.processes.shared_pars import SharedPars
 from battle.online.server.rooms.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
 from battle.online.server.rooms.live_games import LiveGames
 from battle.online.server.rooms.old_games import OldGames
 from battle.online.server.rooms.room import Status
+from battle.online.server.rooms.shards import ONE_PROCESS, Shard
 from battle.online.server.rooms.share_address import ShareAddress
 from battle.online.server.rooms.store import GameStore
 from battle.online.server.shell.address_guard import AddressGuard
@@ -65,6 +64,7 @@ from battle.online.server.shell.dispatch import LOBBY_PROCESS, GameServer, Place
 from battle.online.server.shell.guard_counts import Counts, MemoryCounts, SharedCounts
 from battle.online.server.shell.http_front import HttpFront, stats_text
 from battle.online.server.shell.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+from battle.online.server.solving.shared_pars import SharedPars
 from battle.online.server.solving.solver_games import DealBook
 from battle.online.server.solving.solver_outcomes import SolverSetup
 

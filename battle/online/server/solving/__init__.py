@@ -11,5 +11,7 @@ server's one way to it.
 - ``reviews``: reviews of finished games: queued in the background, kept, shown, shared;
 - ``pars``: the par of every game's deal: from a catalogue, from pars found before, or found now;
 - ``par_rows``: the pars the server's solver found, as rows of the game database;
+- ``shared_pars``: every server group's pars for every group (``serve --group --shared``), in
+  PostgreSQL;
 - ``wire``: the solver's news, built from the facts of the modules that serve it.
 """

@@ -39,7 +39,7 @@ from battle.rules.board import Position
 from battle.rules.notation import format_position, parse_position
 
 if TYPE_CHECKING:
-    from battle.online.server.processes.shared_pars import SharedPars
+    from battle.online.server.solving.shared_pars import SharedPars
     from battle.online.server.solving.solver_work import AnalysisResult, SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
