@@ -184,9 +184,12 @@ GameServer.__init__ = recorded_init
 try:  # every bot creates from 127.0.0.1: a client process that fell behind its ramp creates more than 20 at once
     import dataclasses
     try:
-        from battle.online.server.shell.address_guard import AddressGuard
-    except ImportError:  # an older tree's flat server
-        from battle.online.server.address_guard import AddressGuard
+        from battle.online.server.limits.address_guard import AddressGuard
+    except ImportError:  # an older tree's server: the guard in its shell package, or flat
+        try:
+            from battle.online.server.shell.address_guard import AddressGuard
+        except ImportError:
+            from battle.online.server.address_guard import AddressGuard
     guard_post_init = AddressGuard.__post_init__
 
     def unlimited_bursts(self):

@@ -34,10 +34,10 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
+    from battle.online.server.limits.server_limits import ServerLimits
     from battle.online.server.processes.shared_directory import SharedDirectory
     from battle.online.server.rooms.shards import Shard
     from battle.online.server.rooms.store import GameStore
-    from battle.online.server.shell.server_limits import ServerLimits
     from battle.online.server.solving.solver_outcomes import SolverSetup
     from battle.rules.board import Position
 
@@ -258,7 +258,7 @@ LIMIT_OPTIONS = (
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     """``serve``: its options grouped by what they set, the limits read off ``LIMIT_OPTIONS``."""
-    from battle.online.server.shell.server_limits import ServerLimits
+    from battle.online.server.limits.server_limits import ServerLimits
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -290,7 +290,7 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
 
 def _add_listening_options(sub: argparse.ArgumentParser) -> None:
     """Where the server listens, the database it keeps, and the processes it runs as."""
-    from battle.online.server.shell.server_limits import DEFAULT_HOST, DEFAULT_PORT
+    from battle.online.server.limits.server_limits import DEFAULT_HOST, DEFAULT_PORT
 
     sub.add_argument(
         "--host",
@@ -475,7 +475,7 @@ def _public_url(text: str) -> str:
 
 
 def _origin(text: str) -> str:
-    from battle.online.server.shell.server_limits import web_origin
+    from battle.online.server.limits.server_limits import web_origin
 
     return checked_argument(web_origin, text, N_("{quote} is not a web origin like https://games.example.org"))
 
@@ -627,7 +627,7 @@ def _server_limits(args: argparse.Namespace) -> ServerLimits:
     """The limits the options set; every other one is ``ServerLimits``' default."""
     from dataclasses import replace
 
-    from battle.online.server.shell.server_limits import ServerLimits
+    from battle.online.server.limits.server_limits import ServerLimits
 
     numbers: dict[str, Any] = {option.field: option.value(args) for option in LIMIT_OPTIONS}  # ints and floats
     return replace(

@@ -14,8 +14,8 @@ from battle.online.server.days.device_games import (
     claim_refusal,
     plan_claim,
 )
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.rooms.store import GameStore, Statement, Write
-from battle.online.server.shell.server_limits import ServerLimits
 from tests.online.test_online_store import T0, join, make_room
 
 LIMITS = ServerLimits()

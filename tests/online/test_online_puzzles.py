@@ -14,8 +14,8 @@ import pytest
 
 from battle.history.puzzle_attempts import rate_attempt as window_rate_attempt
 from battle.history.store import History
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.puzzles.puzzle_ledger import NEWCOMER, DeviceStanding, puzzle_rating_for, rate_attempt
-from battle.online.server.shell.server_limits import ServerLimits
 from battle.puzzles import load_puzzles
 from battle.puzzles.puzzle import Puzzle
 from battle.rules.board import move_name

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.rooms.store import GameStore
-from battle.online.server.shell.server_limits import ServerLimits
 from battle.rules.board import move_name
 from battle.rules.game import Game
 from tests.online_server import Client, ServerThread, a_legal_move, host_and_join

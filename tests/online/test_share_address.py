@@ -13,8 +13,8 @@ import pytest
 
 from battle.online.client.share_link import friend_link, friend_server, here_only_note
 from battle.online.protocol.addresses import is_loopback_host, is_loopback_url
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.rooms.share_address import ShareAddress, check_public_url, lan_addresses
-from battle.online.server.shell.server_limits import ServerLimits
 from tests.online_server import Client, ServerProcess, ServerThread
 
 LAN = ("192.168.1.20",)

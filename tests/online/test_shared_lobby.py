@@ -17,6 +17,7 @@ from battle.online.protocol.codes import hash_token
 from battle.online.protocol.lobby_messages import ChallengeEntry
 from battle.online.server.days.day_table import DayResult
 from battle.online.server.days.shared_days import BadResultRow, hashed_device, read_result_row, result_row
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.lobby.board import LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.lobby.lobby_desk import LobbyDesk
 from battle.online.server.lobby.shared_lobby import SharedLobby
@@ -32,13 +33,12 @@ from battle.online.server.lobby.shared_lobby_notes import (
     reload_note,
     remote_key,
 )
+from battle.online.server.peers.fan_out import Audiences
 from battle.online.server.processes.shared_directory import SharedDirectory
 from battle.online.server.rooms.group_commit import EachCommit
 from battle.online.server.rooms.live_games import LiveGames
 from battle.online.server.rooms.shards import ONE_PROCESS
 from battle.online.server.rooms.store import GameStore
-from battle.online.server.shell.fan_out import Audiences
-from battle.online.server.shell.server_limits import ServerLimits
 from tests.loop_apart import run_apart
 from tests.online.test_online_groups import psycopg_installed
 from tests.postgres_server import RunningPostgres, postgres

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from battle.online.server.shell.token_bucket import TokenBucket
+from battle.online.server.limits.token_bucket import TokenBucket
 
 
 def test_a_bucket_starts_full_refills_with_time_and_counts_refusals() -> None:

@@ -30,10 +30,10 @@ from battle.online.server.days.day_table import DayBoard, DayResult, DayRow, day
 from battle.online.server.days.device_games import claim_refusal, device_games, filed_count, plan_claim
 from battle.online.server.days.shared_days import SharedDays, hashed_device
 from battle.online.server.days.wire_devices import daily_table, device_stats
+from battle.online.server.limits.address_guard import AddressGuard
+from battle.online.server.peers.connections import Client
 from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import Room
-from battle.online.server.shell.address_guard import AddressGuard
-from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_games import DealBook
 from battle.rules.deal import deal as deal_start
 

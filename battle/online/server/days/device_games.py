@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from battle.history.store import GameEntry
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.rooms.store import GameStore, Rows, Statement, Write
-from battle.online.server.shell.server_limits import ServerLimits
 
 HOUR = 3600.0
 

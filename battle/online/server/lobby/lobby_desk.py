@@ -45,15 +45,15 @@ from battle.online.protocol.messages import (
     ProtocolError,
     encode,
 )
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.lobby import board, lobby_rows
 from battle.online.server.lobby.board import BoardChange, GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
 from battle.online.server.lobby.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
 from battle.online.server.lobby.wire_lobby import game_entry, lobby_list, lobby_news, lobby_page
+from battle.online.server.peers.connections import Client, Peer
+from battle.online.server.peers.fan_out import Audiences
 from battle.online.server.rooms.room import Room, Status
 from battle.online.server.rooms.store import Write
-from battle.online.server.shell.connections import Client, Peer
-from battle.online.server.shell.fan_out import Audiences
-from battle.online.server.shell.server_limits import ServerLimits
 
 FOLLOWING = "lobby"
 """What a follower holds (``Client.holds``): following the lobby serves someone, so no idle clock runs."""

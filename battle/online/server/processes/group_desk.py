@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 
 from battle.online.protocol.messages import ErrorCode, Join, ProtocolError, Resume, Watch
 from battle.online.protocol.server_messages import Elsewhere
+from battle.online.server.limits.address_guard import AddressGuard
 from battle.online.server.processes.group_routes import (
     CLAIM_TRIES,
     DirectoryDown,
@@ -35,7 +36,6 @@ from battle.online.server.processes.shared_directory import SharedDirectory
 from battle.online.server.rooms import wire
 from battle.online.server.rooms.link_secrets import is_link_secret
 from battle.online.server.rooms.store import GameStore
-from battle.online.server.shell.address_guard import AddressGuard
 
 log = logging.getLogger("mahjong-battle.server")
 

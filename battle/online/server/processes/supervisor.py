@@ -41,11 +41,11 @@ from pathlib import Path
 from websockets.datastructures import Headers
 
 from battle.online.protocol.server_groups import group_of_url, process_at
+from battle.online.server.limits.address_guard import network_of
+from battle.online.server.peers.connections import forwarded_address
 from battle.online.server.processes import handoff
 from battle.online.server.processes.handoff import Fresh
 from battle.online.server.rooms.shards import home_of
-from battle.online.server.shell.address_guard import network_of
-from battle.online.server.shell.connections import forwarded_address
 
 READY = "ready"
 """What a game process prints once it takes connections."""

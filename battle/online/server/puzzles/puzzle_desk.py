@@ -41,6 +41,8 @@ from battle.online.protocol.puzzle_messages import (
     RevealPuzzle,
     puzzle_news_json,
 )
+from battle.online.server.limits.address_guard import AddressGuard
+from battle.online.server.peers.connections import Client
 from battle.online.server.puzzles import wire_puzzles
 from battle.online.server.puzzles.puzzle_ledger import (
     ATTEMPTS_KEPT,
@@ -54,8 +56,6 @@ from battle.online.server.puzzles.puzzle_ledger import (
 )
 from battle.online.server.rooms.live_games import LiveGames
 from battle.online.server.rooms.store import Statement, StoreError, Write
-from battle.online.server.shell.address_guard import AddressGuard
-from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.puzzle_file import load_puzzles

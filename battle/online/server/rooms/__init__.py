@@ -11,9 +11,10 @@ memory, and the wire that words the server's facts as the messages it sends.
   reach first (``serve --processes N``), pure;
 - ``old_games``: finished games kept ``serve --keep-days``, then deleted;
 - ``seat_networks``: the client network each seat came from, for the caps per network;
+- ``network_caps``: what one client network may start: a game between people, a game against
+  the solver, a rematch;
 - ``link_secrets``: the secrets invite and watch links carry;
 - ``share_address``: the address a friend reaches this server at, for the links clients hand out;
 - ``wire``: the messages that answer a connection and carry a room's facts, built from them (with
-  its siblings ``solving.wire`` and the ``wire_*`` of ``lobby``, ``puzzles`` and ``days``);
-- ``text_frames``: WebSocket text frames built once and written as they are.
+  its siblings ``solving.wire`` and the ``wire_*`` of ``lobby``, ``puzzles`` and ``days``).
 """

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.rooms.room import Room, Status
-from battle.online.server.shell.server_limits import ServerLimits
 
 SOLVER_NETWORK = "solver"
 """What ``seat_networks`` records for the seat the solver holds (no network's hash looks like it)."""

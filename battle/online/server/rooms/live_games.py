@@ -21,6 +21,7 @@ import logging
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.limits.server_limits import ServerLimits
 from battle.online.server.rooms.game_ends import SOLVER_NETWORK, abandon_deadline, abandoning_seat
 from battle.online.server.rooms.group_commit import Committer
 from battle.online.server.rooms.link_secrets import LinkSecrets
@@ -28,7 +29,6 @@ from battle.online.server.rooms.room import Room, Status, TimeCheck
 from battle.online.server.rooms.seat_networks import SeatNetworks
 from battle.online.server.rooms.shards import ONE_PROCESS, Shard
 from battle.online.server.rooms.store import GameDamaged, GameStore, StoreError, Write
-from battle.online.server.shell.server_limits import ServerLimits
 
 log = logging.getLogger("mahjong-battle.server")
 

@@ -21,9 +21,9 @@ import hashlib
 import hmac
 from collections.abc import Callable, Iterable, Mapping
 
+from battle.online.server.limits.address_guard import network_of
 from battle.online.server.rooms.game_ends import SOLVER_NETWORK
 from battle.online.server.rooms.store import GameStore, Statement, Write
-from battle.online.server.shell.address_guard import network_of
 
 TAG_BYTES = 8
 """Bytes of the hash kept: 64 bits, so two networks of one server never share a tag in practice

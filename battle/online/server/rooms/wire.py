@@ -6,9 +6,9 @@ news (a game against it, its seat, a hint, an analysis, a review, a place in the
 ``wire_lobby`` the lobby's messages, ``wire_puzzles`` the puzzles' and ``wire_devices`` a device's
 answers (``daily_table``, ``my_stats_result``). A room's refusal (``room_refusals.Refused``) becomes a
 ``ProtocolError`` here too (``refusal_error``: each kind is the error code of its name). Every other
-``error`` is built where the fault is met: a shell module raises ``ProtocolError`` with its code,
-which ``dispatch`` sends (``error_for``), and the shell's own faults (a frame over the rate, a
-change not saved, a game out of reach) are sent as ``Error`` where they occur.
+``error`` is built where the fault is met: a serving module raises ``ProtocolError`` with its
+code, which ``dispatch`` sends (``error_for``), and the server's own faults (a frame over the rate,
+a change not saved, a game out of reach) are sent as ``Error`` where they occur.
 ``tests/online/test_online_wire.py`` fails when another server module builds a message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a

@@ -46,7 +46,11 @@ from websockets.asyncio.server import Server, serve
 
 from battle.online.protocol import messages
 from battle.online.server.days.shared_days import SharedDays
+from battle.online.server.limits.address_guard import AddressGuard
+from battle.online.server.limits.guard_counts import Counts, MemoryCounts, SharedCounts
+from battle.online.server.limits.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.lobby.shared_lobby import SharedLobby
+from battle.online.server.peers.connections import fitted_to_open_files, peer_class, quiet_resource_errors
 from battle.online.server.processes import handoff
 from battle.online.server.processes.group_desk import GroupDesk
 from battle.online.server.processes.process_link import ProcessLink
@@ -58,12 +62,8 @@ from battle.online.server.rooms.room import Status
 from battle.online.server.rooms.shards import ONE_PROCESS, Shard
 from battle.online.server.rooms.share_address import ShareAddress
 from battle.online.server.rooms.store import GameStore
-from battle.online.server.shell.address_guard import AddressGuard
-from battle.online.server.shell.connections import fitted_to_open_files, peer_class, quiet_resource_errors
 from battle.online.server.shell.dispatch import LOBBY_PROCESS, GameServer, Places
-from battle.online.server.shell.guard_counts import Counts, MemoryCounts, SharedCounts
 from battle.online.server.shell.http_front import HttpFront, stats_text
-from battle.online.server.shell.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
 from battle.online.server.solving.shared_pars import SharedPars
 from battle.online.server.solving.solver_games import DealBook
 from battle.online.server.solving.solver_outcomes import SolverSetup

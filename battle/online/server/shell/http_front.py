@@ -32,11 +32,11 @@ from urllib.parse import urlsplit
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from battle.online.server.limits.address_guard import AddressGuard
+from battle.online.server.limits.server_limits import DEFAULT_HOST, ServerLimits, web_origin
+from battle.online.server.peers.connections import Peer, forwarded_address
 from battle.online.server.shell import web_files
-from battle.online.server.shell.address_guard import AddressGuard
-from battle.online.server.shell.connections import Peer, forwarded_address
 from battle.online.server.shell.served_hosts import ServedHosts
-from battle.online.server.shell.server_limits import DEFAULT_HOST, ServerLimits, web_origin
 
 METHODS = ("GET", "HEAD")
 """The methods answered; every answer is a page or a count, never a change."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import Analyse, StopAnalysis
-from battle.online.server.shell.connections import Client
+from battle.online.server.peers.connections import Client
 from battle.online.server.solving.solver_games import refuse, tell
 from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
 from battle.online.server.solving.wire import analysis_over, analysis_step, queue_news

@@ -26,11 +26,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import AskPar, ParResult
+from battle.online.server.limits.address_guard import AddressGuard
+from battle.online.server.peers.connections import Client
 from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import Room
 from battle.online.server.rooms.store import GameStore, StoreError
-from battle.online.server.shell.address_guard import AddressGuard
-from battle.online.server.shell.connections import Client
 from battle.online.server.solving import wire
 from battle.online.server.solving.par_rows import ParRow, par_at, plan_par
 from battle.online.server.solving.solver_games import DealBook, tell

@@ -22,10 +22,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import REVIEW_ID_LENGTH, AskReview, GetReview, ReviewResult
+from battle.online.server.peers.connections import Client
 from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import UNRATED_ENDS, Room, Status
 from battle.online.server.rooms.store import StoreError
-from battle.online.server.shell.connections import Client
 from battle.online.server.solving.solver_games import LEAVE_GRACE, DealBook, refuse, tell
 from battle.online.server.solving.solver_outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
 from battle.online.server.solving.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from battle.online.server.shell.guard_counts import Counts, CountsNow, MemoryCounts, Misses
-from battle.online.server.shell.server_limits import ServerLimits
-from battle.online.server.shell.token_bucket import TokenBucket
+from battle.online.server.limits.guard_counts import Counts, CountsNow, MemoryCounts, Misses
+from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.token_bucket import TokenBucket
 
 CONNECTIONS = "connections"
 """What ``take_hold`` counts a network's open connections as."""

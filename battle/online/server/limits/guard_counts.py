@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from battle.online.server.shell.token_bucket import TokenBucket
+from battle.online.server.limits.token_bucket import TokenBucket
 
 __all__ = ["Counts", "CountsNow", "MemoryCounts", "Misses", "SharedCounts"]
 

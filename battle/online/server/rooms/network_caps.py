@@ -18,9 +18,9 @@ import math
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.server.limits.address_guard import AddressGuard, making_kind
+from battle.online.server.limits.guard_counts import CountsNow
 from battle.online.server.rooms.live_games import LiveGames
-from battle.online.server.shell.address_guard import AddressGuard, making_kind
-from battle.online.server.shell.guard_counts import CountsNow
 
 
 def refuse_start(
