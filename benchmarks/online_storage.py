@@ -38,11 +38,11 @@ sys.path.insert(0, str(ROOT))  # the working tree's battle and tests packages
 
 from battle.online.protocol.codes import hash_token, new_token  # noqa: E402
 from battle.online.protocol.messages import NumberedDeal  # noqa: E402
-from battle.online.server.limits.server_limits import ServerLimits  # noqa: E402
+from battle.online.server.limits.server import ServerLimits  # noqa: E402
 from battle.online.server.rooms.old_games import plan_delete  # noqa: E402
 from battle.online.server.rooms.room import Options, Room, plan_start  # noqa: E402
 from battle.online.server.rooms.store import GameStore  # noqa: E402
-from battle.online.server.solving.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE  # noqa: E402
+from battle.online.server.solving.outcomes import DEFAULT_BURST, DEFAULT_RATE  # noqa: E402
 from battle.rules import deal, move_name, parse_move  # noqa: E402
 from tests.online_server import Client, ServerProcess  # noqa: E402
 

@@ -27,7 +27,7 @@ from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
 from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.store import GameStore
 from battle.online.server.shell.game_server import GameServer, bound_port, running_server
 from battle.rules.board import move_name

@@ -34,11 +34,11 @@ from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
     from battle.online.protocol.messages import Create
-    from battle.online.server.limits.server_limits import ServerLimits
+    from battle.online.server.limits.server import ServerLimits
     from battle.online.server.processes.shared_directory import SharedDirectory
     from battle.online.server.rooms.shards import Shard
     from battle.online.server.rooms.store import GameStore
-    from battle.online.server.solving.solver_outcomes import SolverSetup
+    from battle.online.server.solving.outcomes import SolverSetup
     from battle.rules.board import Position
 
 DEFAULT_URL_HINT = N_("ws://HOST:8765 (or wss://HOST behind a TLS proxy)")
@@ -258,7 +258,7 @@ LIMIT_OPTIONS = (
 
 def add_serve_command(commands: argparse._SubParsersAction) -> None:
     """``serve``: its options grouped by what they set, the limits read off ``LIMIT_OPTIONS``."""
-    from battle.online.server.limits.server_limits import ServerLimits
+    from battle.online.server.limits.server import ServerLimits
 
     limits = ServerLimits()
     sub = commands.add_parser(
@@ -290,7 +290,7 @@ def add_serve_command(commands: argparse._SubParsersAction) -> None:
 
 def _add_listening_options(sub: argparse.ArgumentParser) -> None:
     """Where the server listens, the database it keeps, and the processes it runs as."""
-    from battle.online.server.limits.server_limits import DEFAULT_HOST, DEFAULT_PORT
+    from battle.online.server.limits.server import DEFAULT_HOST, DEFAULT_PORT
 
     sub.add_argument(
         "--host",
@@ -386,7 +386,7 @@ def _add_machine_options(sub: argparse.ArgumentParser) -> None:
 
 def _add_solver_options(sub: argparse.ArgumentParser) -> None:
     """Where the solver runs, and how much of its time one client address may take."""
-    from battle.online.server.solving.solver_outcomes import DEFAULT_BURST, DEFAULT_RATE
+    from battle.online.server.solving.outcomes import DEFAULT_BURST, DEFAULT_RATE
 
     solver = sub.add_argument_group(_("the solver (games against it, hints, analysis and reviews on the page)"))
     solver.add_argument(
@@ -475,7 +475,7 @@ def _public_url(text: str) -> str:
 
 
 def _origin(text: str) -> str:
-    from battle.online.server.limits.server_limits import web_origin
+    from battle.online.server.limits.server import web_origin
 
     return checked_argument(web_origin, text, N_("{quote} is not a web origin like https://games.example.org"))
 
@@ -588,7 +588,7 @@ def _wants_solver(args: argparse.Namespace) -> bool:
 
 def _solver_setup(args: argparse.Namespace) -> SolverSetup | None:
     """The solver pool this process runs: one a server, in its first game process when it has several."""
-    from battle.online.server.solving.solver_outcomes import SolverSetup
+    from battle.online.server.solving.outcomes import SolverSetup
 
     process_of: Shard | None = args.process_of
     if not _wants_solver(args) or (process_of is not None and process_of.index != 0):  # one pool, in process 0
@@ -627,7 +627,7 @@ def _server_limits(args: argparse.Namespace) -> ServerLimits:
     """The limits the options set; every other one is ``ServerLimits``' default."""
     from dataclasses import replace
 
-    from battle.online.server.limits.server_limits import ServerLimits
+    from battle.online.server.limits.server import ServerLimits
 
     numbers: dict[str, Any] = {option.field: option.value(args) for option in LIMIT_OPTIONS}  # ints and floats
     return replace(
@@ -648,7 +648,7 @@ def _run_until_stopped(
     directory: SharedDirectory | None,
 ) -> int:
     """Run the event loop until a signal stops the server (its number), a failure to start said in one line."""
-    from battle.online.server.processes.process_tuning import LoopChoice, serving_loop
+    from battle.online.server.processes.tuning import LoopChoice, serving_loop
 
     try:
         # a game process adopts the sockets handed to it through asyncio's server's protocol factory,
@@ -682,8 +682,8 @@ async def _serve_until_stopped(
     directory: SharedDirectory | None,
 ) -> int:
     """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
-    from battle.online.server.processes.process_tuning import tuned_for_serving
     from battle.online.server.processes.supervisor import READY, beat_forever
+    from battle.online.server.processes.tuning import tuned_for_serving
     from battle.online.server.rooms.group_commit import GATHER_SECONDS
     from battle.online.server.rooms.shards import ONE_PROCESS
     from battle.online.server.shell.game_server import bound_port, running_server

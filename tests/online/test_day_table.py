@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from battle.online.server.days.day_table import (
+from battle.online.server.days.table import (
     FRIEND,
     TOP_ROWS,
     DayBoard,

@@ -14,7 +14,7 @@ from battle.online.server.days.device_games import (
     claim_refusal,
     plan_claim,
 )
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.store import GameStore, Statement, Write
 from tests.online.test_online_store import T0, join, make_room
 

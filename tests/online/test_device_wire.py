@@ -1,5 +1,5 @@
 """A device's answers on the wire (``daily_table``, ``my_stats_result``): typed values
-(``device_messages``) built from the statistics and the day's rows (``wire_devices``), whose frames
+(``device_messages``) built from the statistics and the day's rows (``days.wire``), whose frames
 are pinned byte for byte in ``tests/data/device_frames.txt`` (as the page has always read them)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from battle.history.stats import compute_stats
 from battle.history.store import GameEntry
 from battle.online.protocol import messages
 from battle.online.protocol.device_messages import DailyTable, DeviceStats, device_news_json
-from battle.online.server.days.day_table import DayRow
 from battle.online.server.days.device_games import DeviceGame
-from battle.online.server.days.wire_devices import daily_table, device_stats
+from battle.online.server.days.table import DayRow
+from battle.online.server.days.wire import daily_table, device_stats
 
 FRAMES = Path(__file__).resolve().parents[1] / "data" / "device_frames.txt"
 T0 = 1_700_000_000.0

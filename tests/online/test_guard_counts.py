@@ -14,7 +14,7 @@ import pytest
 
 from battle.online.server.limits.address_guard import AddressGuard
 from battle.online.server.limits.guard_counts import Counts, MemoryCounts, SharedCounts
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMITS = ServerLimits(creates_per_hour=60, create_burst=20, free_failed_codes=5, failed_codes_burst=100)
@@ -65,7 +65,7 @@ import sys
 from pathlib import Path
 from battle.online.server.limits.address_guard import AddressGuard
 from battle.online.server.limits.guard_counts import SharedCounts
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 guard = AddressGuard(ServerLimits(creates_per_hour=60, create_burst=20), counts=SharedCounts(Path(sys.argv[1]), 3600.0))
 sys.stdin.readline()  # both start together
 print(sum(guard.take_start("192.0.2.7", 100.0) is None for _ in range(200)))

@@ -17,7 +17,7 @@ from battle.online.protocol.lobby_messages import (
 from battle.online.protocol.messages import GivenPosition, NumberedDeal, ProtocolError
 from battle.online.protocol.reader import parse_client_message
 from battle.online.server.lobby.board import NO_CHANGE, GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
-from battle.online.server.lobby.wire_lobby import lobby_list, lobby_news
+from battle.online.server.lobby.wire import lobby_list, lobby_news
 
 
 def offer(number: int, network: str = "net", opened: float = 0.0) -> OpenOffer:

@@ -21,7 +21,7 @@ DEVICE = "fedcba9876543210fedcba9876543210"
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServerProcess]:
-    prelude = f"{DAILY}\nimport battle.online.server.days.daily_results as results; results.READ_CHUNK = {CHUNK}"
+    prelude = f"{DAILY}\nimport battle.online.server.days.results as results; results.READ_CHUNK = {CHUNK}"
     lifted = ("--creates-per-hour", "3600000", "--max-games-per-address", "50")
     with ServerProcess(tmp_path, *lifted, prelude=prelude) as server:
         yield server

@@ -9,7 +9,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 from battle.online.server.peers.text_frames import text_frame
-from battle.online.server.processes.process_tuning import serving_loop
+from battle.online.server.processes.tuning import serving_loop
 from tests.online_server import ServerProcess, a_legal_move, started
 
 

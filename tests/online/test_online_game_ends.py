@@ -15,7 +15,7 @@ from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import ABORT_BEFORE_PLY, ErrorCode, NumberedDeal
 from battle.online.protocol.server_messages import END_REASONS, EndReasonName, Error, GameResult, PlayerInfo, State
 from battle.online.server.limits.address_guard import AddressGuard
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms import wire
 from battle.online.server.rooms.game_ends import SOLVER_NETWORK, abandon_deadline, abandon_limit, abandoning_seat
 from battle.online.server.rooms.room import EndReason, Options, Room, Status, plan_start

@@ -159,7 +159,7 @@ def stats_until(
     server: ServerProcess, shown: Callable[[dict[str, str]], bool], seconds: float = 30.0
 ) -> dict[str, str]:
     """``/stats`` once ``shown`` holds of it: with several game processes each one's counts reach the
-    others' within a second (``process_link``), so one read may come before them."""
+    others' within a second (``processes.link``), so one read may come before them."""
     deadline = time.monotonic() + seconds
     while not shown(counts := server.stats()):
         assert time.monotonic() < deadline, counts

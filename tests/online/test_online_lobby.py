@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from tests.online_server import Client, ServerProcess, a_legal_move, following, nothing_but_pong
 
 SHORT_GRACE = (

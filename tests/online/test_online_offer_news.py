@@ -17,8 +17,8 @@ from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import NumberedDeal
 from battle.online.protocol.server_messages import Moved, State
 from battle.online.server.rooms import wire
+from battle.online.server.rooms.refusals import Refused
 from battle.online.server.rooms.room import Options, Room, Status, plan_start
-from battle.online.server.rooms.room_refusals import Refused
 from battle.rules import move_name
 
 T0 = 1_700_000_000.0

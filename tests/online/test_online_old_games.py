@@ -13,7 +13,7 @@ from battle.online.server.rooms.old_games import old_attempts, old_games, plan_d
 from battle.online.server.rooms.room import EndReason, Room
 from battle.online.server.rooms.seat_networks import SeatNetworks, with_networks
 from battle.online.server.rooms.store import SCHEMA_VERSION, GameStore, Statement, StoreError, Write
-from battle.online.server.solving.solver_rows import ReviewRow, plan_review
+from battle.online.server.solving.rows import ReviewRow, plan_review
 from tests.online.test_online_store import T0, join, make_room, play
 
 DAY = 86400.0

@@ -14,8 +14,8 @@ import pytest
 
 from battle.history.puzzle_attempts import rate_attempt as window_rate_attempt
 from battle.history.store import History
-from battle.online.server.limits.server_limits import ServerLimits
-from battle.online.server.puzzles.puzzle_ledger import NEWCOMER, DeviceStanding, puzzle_rating_for, rate_attempt
+from battle.online.server.limits.server import ServerLimits
+from battle.online.server.puzzles.ledger import NEWCOMER, DeviceStanding, puzzle_rating_for, rate_attempt
 from battle.puzzles import load_puzzles
 from battle.puzzles.puzzle import Puzzle
 from battle.rules.board import move_name
@@ -243,8 +243,8 @@ def test_keys_opened_without_an_attempt_count_as_started_so_the_cap_is_not_raced
 def test_a_device_keeps_its_latest_attempts(
     server: ServerThread, puzzles: dict[str, Puzzle], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("battle.online.server.puzzles.puzzle_desk.ATTEMPTS_KEPT", 2)
-    monkeypatch.setattr("battle.online.server.puzzles.puzzle_desk.PRUNE_EVERY", 1)
+    monkeypatch.setattr("battle.online.server.puzzles.desk.ATTEMPTS_KEPT", 2)
+    monkeypatch.setattr("battle.online.server.puzzles.desk.PRUNE_EVERY", 1)
     first, *others = sorted(puzzles)[:4]
     client = Client(server.url)
     moved = give_up(client, DEVICE, first)["change"]["puzzle_after"]["rating"]

@@ -24,6 +24,7 @@ from battle.online.protocol.messages import (
 from battle.online.protocol.server_messages import ServerMessage
 from battle.online.protocol.writer import result_json, server_frame, server_json
 from battle.online.server.rooms import wire
+from battle.online.server.rooms.refusals import RefusalKind, Refused
 from battle.online.server.rooms.room import (
     REMATCH_RETRY_SECONDS,
     EndReason,
@@ -35,7 +36,6 @@ from battle.online.server.rooms.room import (
     TimeCheck,
     plan_start,
 )
-from battle.online.server.rooms.room_refusals import RefusalKind, Refused
 from battle.rules import Game, Position, cell_name, deal, format_position, move_name, parse_move
 from battle.rules.deal import MAX_DEAL
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.store import GameStore
 from battle.rules.board import move_name
 from battle.rules.game import Game

@@ -7,7 +7,7 @@ import pytest
 
 from battle.online.protocol.server_groups import place_at, process_at
 from battle.online.server.processes.handoff import Fresh, decode, encode
-from battle.online.server.processes.process_link import merged_stats
+from battle.online.server.processes.link import merged_stats
 from battle.online.server.processes.supervisor import forwarded_by, place_asked
 from battle.online.server.rooms.shards import Shard, parse_shard, shard_of
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from battle.online.protocol.codes import hash_token, new_token
 from battle.online.protocol.messages import GivenPosition, NumberedDeal
+from battle.online.server.rooms.refusals import Refused
 from battle.online.server.rooms.room import EndReason, Options, Room, Status, TimeCheck, plan_start
-from battle.online.server.rooms.room_refusals import Refused
 from battle.online.server.rooms.store import SCHEMA_VERSION, GameStore, StoreError, default_database_path
 from battle.rules import Game, Position, deal, format_position, move_name
 

@@ -22,7 +22,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
 from tests.online.strangers import (

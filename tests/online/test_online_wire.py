@@ -24,7 +24,7 @@ from battle.online.protocol.solver_messages import Evaluation, HintResult, MoveV
 from battle.online.protocol.solver_reader import parse_solver_news
 from battle.online.protocol.solver_writer import solver_news_json
 from battle.online.server.rooms import wire as room_wire
-from battle.online.server.rooms.room_refusals import RefusalKind, Refused
+from battle.online.server.rooms.refusals import RefusalKind, Refused
 from battle.online.server.solving import wire
 from battle.players.pool.jobs import AnalysisResult
 from battle.players.pool.jobs import MoveValue as FoundValue
@@ -46,7 +46,7 @@ EFFORT = {"nodes", "seconds"}
 """What a search's answer holds that no page shows: the effort it took."""
 PROBE = """
 from battle.online.server.solving import wire
-from battle.online.server.solving.solver_work import AnalysisResult, MoveResult, ReviewResult, Work
+from battle.online.server.solving.work import AnalysisResult, MoveResult, ReviewResult, Work
 
 
 async def renamed(move: Work[MoveResult], hint: Work[AnalysisResult], review: Work[ReviewResult]) -> None:
@@ -64,8 +64,8 @@ PROBE_ERRORS = {
 """What mypy says of each line of the probe that reads a result wrong."""
 CHECKED = [
     "battle/online/server/solving/wire.py",
-    "battle/online/server/solving/solver_work.py",
-    "battle/online/server/solving/solver_games.py",
+    "battle/online/server/solving/work.py",
+    "battle/online/server/solving/games.py",
     "battle/online/server/solving/analysis_boards.py",
     "battle/online/server/solving/reviews.py",
 ]

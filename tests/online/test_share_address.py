@@ -13,7 +13,7 @@ import pytest
 
 from battle.online.client.share_link import friend_link, friend_server, here_only_note
 from battle.online.protocol.addresses import is_loopback_host, is_loopback_url
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.share_address import ShareAddress, check_public_url, lan_addresses
 from tests.online_server import Client, ServerProcess, ServerThread
 

@@ -15,13 +15,13 @@ import pytest
 
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.lobby_messages import ChallengeEntry
-from battle.online.server.days.day_table import DayResult
-from battle.online.server.days.shared_days import BadResultRow, hashed_device, read_result_row, result_row
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.days.shared import BadResultRow, hashed_device, read_result_row, result_row
+from battle.online.server.days.table import DayResult
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.lobby.board import LobbyBoard, LobbyLimits, OpenOffer
-from battle.online.server.lobby.lobby_desk import LobbyDesk
-from battle.online.server.lobby.shared_lobby import SharedLobby
-from battle.online.server.lobby.shared_lobby_notes import (
+from battle.online.server.lobby.desk import LobbyDesk
+from battle.online.server.lobby.shared import SharedLobby
+from battle.online.server.lobby.shared_notes import (
     NOTE_ITEMS,
     BadNote,
     LobbyNote,

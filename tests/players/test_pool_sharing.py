@@ -174,7 +174,7 @@ def test_answers_through_the_service_equal_the_pools_own(
 
 
 def test_a_client_in_this_process_is_a_pool_front(pool: LocalPool, service: PoolService) -> None:
-    """The interface the game server uses, with progress steps and the budget (``solver_work.py``)."""
+    """The interface the game server uses, with progress steps and the budget (``solving/work.py``)."""
     with PoolClient(service.path) as client:
         front: PoolFront = client
         assert front.budget == BUDGET and front.cluster() is None
@@ -363,7 +363,7 @@ def test_a_client_where_nothing_serves_is_an_os_error(tmp_path: Path) -> None:
 def test_the_servers_solver_work_runs_on_a_client_as_on_the_pool(pool: LocalPool, service: PoolService) -> None:
     """``SolverWork`` takes a ``PoolClient`` where it takes a pool: a move, a deepening analysis's
     steps, the places and ``/stats``, all on an event loop as in ``serve``."""
-    from battle.online.server.solving.solver_work import SolverWork, Work
+    from battle.online.server.solving.work import SolverWork, Work
 
     async def use(work: SolverWork) -> None:
         move = work.move(greedy_down(6, 60), "beginner", 7, seat="move:g1", address="192.0.2.60")
@@ -423,8 +423,8 @@ def test_a_client_whose_service_sends_bad_bytes_fails_its_tickets_in_one_line(tm
 
 def test_work_whose_service_goes_fails_as_unavailable_for_the_server(pool: LocalPool, tmp_path: Path) -> None:
     """The server tells the page ``unavailable`` with the seconds to the next try, not ``failed``."""
-    from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
-    from battle.online.server.solving.solver_work import SolverWork, Work
+    from battle.online.server.solving.outcomes import SolverRefusal, WorkFailed
+    from battle.online.server.solving.work import SolverWork, Work
 
     service = serve_pool(pool, tmp_path / "going.sock")
 

@@ -26,7 +26,7 @@ from battle.online.client.state_game import result_of_state
 from battle.online.protocol.codes import format_code
 from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error, GameResult, Offers, PlayerInfo, State
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.room import REMATCH_RETRY_SECONDS
 from battle.rules.board import move_name, parse_move
 from battle.rules.game import Game

@@ -16,8 +16,8 @@ import pytest
 
 from battle.history.stats import compute_stats
 from battle.history.store import GameEntry
-from battle.online.server.days.day_table import against_par
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.days.table import against_par
+from battle.online.server.limits.server import ServerLimits
 from battle.rules.deal import deal
 from tests.online.test_online_solver import WAIT
 from tests.online_server import Client, ServerProcess, create

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battle.history.store import GameEntry
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.store import GameStore, Rows, Statement, Write
 
 HOUR = 3600.0

@@ -1,9 +1,8 @@
 """What the server allows and what one client network may do: the bottom of the server, which
-every other package reads and which reads none of them. Pure bookkeeping: no network, no clock of
-its own.
+every other package reads and which reads none of them; no networking.
 
-- ``server_limits``: the server's defaults and limits, with no networking, so the command line's
-  help reads them without loading the server;
+- ``server``: the server's defaults and limits, so the command line's help reads them without
+  loading the server;
 - ``address_guard``: what one client network may do, counted across its connections;
 - ``guard_counts``: where the guard keeps its counts: in the process, or in a SQLite file every
   process of one server shares;

@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from battle.online.server.limits.guard_counts import Counts, CountsNow, MemoryCounts, Misses
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.limits.token_bucket import TokenBucket
 
 CONNECTIONS = "connections"

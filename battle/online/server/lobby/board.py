@@ -6,7 +6,7 @@ the entries that entered and left the part shown: the oldest ``shown`` challenge
 as in a queue: a challenge opened later, however many and however often replaced, never pushes an
 older one out of view (50 networks replacing theirs every 25 s hid a real one after 26 s when the
 newest were shown). Working it out costs O(``shown``) whatever the
-number of followers; the adapter (``lobby_desk``) has ``wire_lobby`` word it as ``lobby_news`` and
+number of followers; the adapter (``desk``) has ``wire`` word it as ``lobby_news`` and
 encodes it once for all of them.
 
 Nothing here reads a clock or a socket: the time is an argument, and a refusal changes nothing.

@@ -36,7 +36,7 @@ from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error, ServerMessage
 from battle.online.protocol.writer import server_frame
 from battle.online.server.limits.address_guard import AddressGuard, network_of
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.limits.token_bucket import TokenBucket
 from battle.online.server.peers.text_frames import text_frame, write_frames
 

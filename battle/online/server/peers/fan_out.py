@@ -27,7 +27,7 @@ from typing import Any
 from battle.online.protocol.messages import ErrorCode, ProtocolError
 from battle.online.protocol.server_messages import Ack, Moved, State
 from battle.online.protocol.writer import server_frame
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.peers.connections import Client
 from battle.online.server.peers.text_frames import text_frame, write_frames
 from battle.online.server.rooms import wire

@@ -5,11 +5,10 @@ the shared lobby in ``lobby``, the shared table of the day in ``days``, the shar
 ``solving``; which process holds a game lies with the games, in ``rooms.shards``.
 
 - ``supervisor``: N game processes behind one port, each started again when it dies;
-- ``process_link``: one game process's side: the connections the supervisor sends it, and
+- ``link``: one game process's side: the connections the supervisor sends it, and
   ``/stats`` for every process;
 - ``handoff``: the sockets the supervisor passes to the game processes;
-- ``process_tuning``: settings of the whole Python process that suit one doing nothing but
-  serve games;
+- ``tuning``: settings of the whole Python process that suit one doing nothing but serve games;
 - ``group_desk``: one server group's side of the shared directory: what the dispatcher asks
   before it serves a request that picks a game or starts one;
 - ``group_routes``: which server group a request belongs to, pure;

@@ -7,8 +7,8 @@ It holds what one group must know of the others (``group_routes``), and nothing 
   game and the watch of another) is refused by PostgreSQL and drawn again;
 - ``battle_seats``: each seat token's SHA-256 and its group, for a ``resume`` without ``?at=``;
 - ``battle_challenges`` and ``battle_lobby_groups``: each group's open challenges and when it was last
-  alive (``shared_lobby``: one lobby for every group);
-- ``battle_day_results``: each group's results on the deal of the day (``shared_days``: one day's table);
+  alive (``lobby.shared``: one lobby for every group);
+- ``battle_day_results``: each group's results on the deal of the day (``days.shared``: one day's table);
 - ``battle_held``: each unfinished game's networks (a keyed hash under ``battle_keys``' key, the same
   on every group), so a network's caps count its games on every group. A group deletes the rows of
   its games that ended (``sweep``, every ``SWEEP_SECONDS``), so a count errs only towards refusing,

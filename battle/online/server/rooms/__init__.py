@@ -2,7 +2,7 @@
 memory, and the wire that words the server's facts as the messages it sends.
 
 - ``room``: one online game as a pure state machine: its seats, moves, offers and clock;
-- ``room_refusals``: what a room refuses, as facts a client words;
+- ``refusals``: what a room refuses, as facts a client words;
 - ``game_ends``: when a game ends though no player ends it, by the server's limits;
 - ``store``: the games in one SQLite file, every change committed before anyone is told;
 - ``group_commit``: the store's writes to disk, in groups on a writer thread or one by one;
@@ -15,6 +15,6 @@ memory, and the wire that words the server's facts as the messages it sends.
   the solver, a rematch;
 - ``link_secrets``: the secrets invite and watch links carry;
 - ``share_address``: the address a friend reaches this server at, for the links clients hand out;
-- ``wire``: the messages that answer a connection and carry a room's facts, built from them (with
-  its siblings ``solving.wire`` and the ``wire_*`` of ``lobby``, ``puzzles`` and ``days``).
+- ``wire``: the messages that answer a connection and carry a room's facts, built from them (the
+  ``wire`` of ``solving``, ``lobby``, ``puzzles`` and ``days`` builds each feature's own).
 """

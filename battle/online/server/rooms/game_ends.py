@@ -9,7 +9,7 @@
   for such a game, and it holds one of its network's few seats (``seat_networks``). It ends
   aborted before move 2 and abandoned after (``Room.abandon``). The solver's own turn has the
   same limit, and the game is its player's to abandon: the solver moves only while a connection
-  holds its player's seat (``solver_games``), so a turn of the solver's that lasts 6 h is one its
+  holds its player's seat (``solving.games``), so a turn of the solver's that lasts 6 h is one its
   player left (its longest wait for the pool is minutes: a move past its budget waits for it).
 
 Each deadline is a stored time plus a limit (``created_at``, ``turn_started``), never a timer of
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.room import Room, Status
 
 SOLVER_NETWORK = "solver"

@@ -21,7 +21,7 @@ import logging
 import time
 
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.server.limits.server_limits import ServerLimits
+from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.game_ends import SOLVER_NETWORK, abandon_deadline, abandoning_seat
 from battle.online.server.rooms.group_commit import Committer
 from battle.online.server.rooms.link_secrets import LinkSecrets

@@ -10,7 +10,7 @@ where it came from (``rematch_of``).
 A browser's puzzle attempts are kept as long (``old_attempts``): an attempt is folded into its device's
 rating as it is decided (the ``puzzle_devices`` row keeps the rating and the streaks), so what an old
 one still says (that puzzle's rating for the device) goes back to the mined one, as an attempt
-beyond ``puzzle_ledger.ATTEMPTS_KEPT`` does. A network's 600 attempts an hour then hold at most
+beyond ``puzzles.ledger.ATTEMPTS_KEPT`` does. A network's 600 attempts an hour then hold at most
 keep-days x 24 x 600 rows of about 275 B (20,000 attempts of 300 devices, one commit each).
 
 The deletions are writes of the group writer like a move's, in the background: at most

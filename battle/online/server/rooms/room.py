@@ -3,7 +3,7 @@
 A ``Room`` does no I/O and reads no clock: every method that depends on time takes
 ``now`` (seconds since the epoch), so the server, the store and the tests replay it exactly.
 Each action either changes the room and returns what happened, or raises ``Refused`` (a kind
-and its details, ``room_refusals``) and leaves the room exactly as it was, so the server can
+and its details, ``refusals``) and leaves the room exactly as it was, so the server can
 always answer with an ``error`` and go on.
 
 Seats are the rules model's player numbers: seat 1 is player 1 of the start position, and
@@ -35,7 +35,7 @@ from battle.online.game_terms import (
     in_english,
     is_move_id,
 )
-from battle.online.server.rooms.room_refusals import RefusalKind, Refused
+from battle.online.server.rooms.refusals import RefusalKind, Refused
 from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal, random_deal_number
 from battle.rules.errors import NotationError

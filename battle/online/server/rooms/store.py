@@ -61,11 +61,11 @@ from battle.storage.sqlite_store import (
 
 SCHEMA_VERSION = 7
 """2 adds the ends ``aborted`` and ``expired``, 3 the key of the links' secrets, 4 the solver's seats
-and the reviews (``solver_rows``), 5 the end ``abandoned``, the seats' networks (``seat_networks``)
+and the reviews (``solving.rows``), 5 the end ``abandoned``, the seats' networks (``seat_networks``)
 and the indexes the deletion of old games reads (``old_games``), 6 the pars the server's solver
 worked out (``par_rows``), 7 the tables of the features that file rows of their own: the games of
-each device key (``device_games``), the lobby's open challenges (``lobby_rows``) and the puzzle
-ratings (``puzzle_desk``); an older file is upgraded in place when opened."""
+each device key (``device_games``), the lobby's open challenges (``lobby.rows``) and the puzzle
+ratings (``puzzles.desk``); an older file is upgraded in place when opened."""
 DATABASE_NAME = "games.sqlite3"
 
 _SCHEMA = """
@@ -132,7 +132,7 @@ CREATE TABLE IF NOT EXISTS reviews (
 );
 """
 """The seat the solver holds in a game against it (its level, the seed of its choices, the deal's
-par), and the reviews of finished games with their ``review --json`` reports (``solver_rows``)."""
+par), and the reviews of finished games with their ``review --json`` reports (``solving.rows``)."""
 _SEAT_NETWORKS_TABLE = """
 CREATE TABLE IF NOT EXISTS seat_networks (
     game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -203,7 +203,7 @@ CREATE INDEX IF NOT EXISTS puzzle_device_attempts_by_network ON puzzle_device_at
 """
 """The rows features file beside the games: the games each browser's device key holds (its
 statistics, ``device_games``), the lobby's open challenges, which outlive their process
-(``lobby_rows``), and each device's puzzle rating with its attempts (``puzzle_desk``). A file of
+(``lobby.rows``), and each device's puzzle rating with its attempts (``puzzles.desk``). A file of
 version 6 may hold some of them already (the features made their own tables then): ``IF NOT EXISTS``
 keeps those rows."""
 _GAMES_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS games") : _SCHEMA.index("CREATE INDEX")]

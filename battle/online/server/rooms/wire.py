@@ -1,18 +1,19 @@
 """The seam between the server's facts and the wire: every message the server sends, but ``error``,
-is built here or in a sibling ``wire*`` module from the facts of the module that serves it. Here:
-the answers to a connection (``welcome``, ``pong``, ``created``, ``joined``) and the messages that
-carry a room's facts (its state, a move, a result, a record). ``solving.wire`` builds the solver's
-news (a game against it, its seat, a hint, an analysis, a review, a place in the queue, a refusal),
-``wire_lobby`` the lobby's messages, ``wire_puzzles`` the puzzles' and ``wire_devices`` a device's
-answers (``daily_table``, ``my_stats_result``). A room's refusal (``room_refusals.Refused``) becomes a
-``ProtocolError`` here too (``refusal_error``: each kind is the error code of its name). Every other
-``error`` is built where the fault is met: a serving module raises ``ProtocolError`` with its
-code, which ``dispatch`` sends (``error_for``), and the server's own faults (a frame over the rate,
-a change not saved, a game out of reach) are sent as ``Error`` where they occur.
-``tests/online/test_online_wire.py`` fails when another server module builds a message.
+is built here or in the ``wire`` module of another package from the facts of the module that
+serves it. Here: the answers to a connection (``welcome``, ``pong``, ``created``, ``joined``) and
+the messages that carry a room's facts (its state, a move, a result, a record). ``solving.wire``
+builds the solver's news (a game against it, its seat, a hint, an analysis, a review, a place in
+the queue, a refusal), ``lobby.wire`` the lobby's messages, ``puzzles.wire`` the puzzles' and
+``days.wire`` a device's answers (``daily_table``, ``my_stats_result``). A room's refusal
+(``refusals.Refused``) becomes a ``ProtocolError`` here too (``refusal_error``: each kind is the
+error code of its name). Every other ``error`` is built where the fault is met: a serving module
+raises ``ProtocolError`` with its code, which ``dispatch`` sends (``error_for``), and the server's
+own faults (a frame over the rate, a change not saved, a game out of reach) are sent as ``Error``
+where they occur. ``tests/online/test_online_wire.py`` fails when another server module builds a
+message.
 
 A ``Room`` is a pure state machine that knows no message: it holds the game and returns facts (a
-``MoveReceipt``, a ``PlayOutcome``) or raises one (a ``room_refusals.Refused``). The functions here
+``MoveReceipt``, a ``PlayOutcome``) or raises one (a ``refusals.Refused``). The functions here
 word them as the messages of ``battle.online.protocol``, by attribute: a field renamed on either
 side is a type error here (``mypy``), never a ``KeyError`` in a running server.
 """
@@ -42,9 +43,9 @@ from battle.online.protocol.server_messages import (
     Viewer,
     Welcome,
 )
-from battle.online.server.rooms import room_refusals
+from battle.online.server.rooms import refusals
+from battle.online.server.rooms.refusals import RefusalKind
 from battle.online.server.rooms.room import SEATS, EndReason, MoveReceipt, Room, Status
-from battle.online.server.rooms.room_refusals import RefusalKind
 from battle.rules.notation import format_position
 
 _STATUSES: dict[Status, GameStatus] = {
@@ -109,7 +110,7 @@ def joined(room: Room, token: str, seat: int) -> Joined:
 # -- a game's facts ----------------------------------------------------------------------------
 
 
-def refusal_error(refused: room_refusals.Refused) -> ProtocolError:
+def refusal_error(refused: refusals.Refused) -> ProtocolError:
     """A room's refusal as the protocol's: the error code of its kind, its English reason, its
     details as the ``error``'s ``params``; ``dispatch`` names the refused message and sends it."""
     return ProtocolError(_ERROR_CODES[refused.kind], refused.reason, params=refused.details)

@@ -67,33 +67,33 @@ from battle.online.protocol.solver_messages import (
     StopAnalysis,
 )
 from battle.online.protocol.writer import server_frame
-from battle.online.server.days.device_desk import DeviceDesk
+from battle.online.server.days.desk import DeviceDesk
 from battle.online.server.limits.address_guard import AddressGuard
-from battle.online.server.limits.server_limits import ServerLimits
-from battle.online.server.lobby import lobby_rows
-from battle.online.server.lobby.lobby_desk import LobbyDesk
-from battle.online.server.lobby.wire_lobby import challenge_entry
+from battle.online.server.limits.server import ServerLimits
+from battle.online.server.lobby import rows as lobby_rows
+from battle.online.server.lobby.desk import LobbyDesk
+from battle.online.server.lobby.wire import challenge_entry
 from battle.online.server.peers.connections import Client, Peer, client_address, forwarded_address
 from battle.online.server.peers.fan_out import Audiences
 from battle.online.server.processes.group_desk import FreshGame, GroupDesk
-from battle.online.server.puzzles.puzzle_desk import PuzzleDesk
+from battle.online.server.puzzles.desk import PuzzleDesk
 from battle.online.server.rooms import wire
 from battle.online.server.rooms.link_secrets import Purpose, is_link_secret
 from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.network_caps import refuse_fast_start, refuse_start
+from battle.online.server.rooms.refusals import Refused
 from battle.online.server.rooms.room import Options, Room, Status, TimeCheck, plan_start
-from battle.online.server.rooms.room_refusals import Refused
 from battle.online.server.rooms.seat_networks import with_networks
 from battle.online.server.rooms.shards import shard_of
 from battle.online.server.rooms.share_address import ShareAddress
 from battle.online.server.rooms.store import StoreError, Write
 from battle.online.server.solving.analysis_boards import AnalysisBoards
+from battle.online.server.solving.games import DealBook, NoDeals, SolverGames
 from battle.online.server.solving.pars import KnownPars, Pars
 from battle.online.server.solving.reviews import Reviews
-from battle.online.server.solving.solver_games import DealBook, NoDeals, SolverGames
 
 if TYPE_CHECKING:
-    from battle.online.server.solving.solver_work import SolverWork
+    from battle.online.server.solving.work import SolverWork
 
 log = logging.getLogger("mahjong-battle.server")
 

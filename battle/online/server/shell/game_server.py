@@ -17,15 +17,15 @@
 - ``old_games``: finished games deleted after ``--keep-days``, in the background;
 - below them the pure parts: ``room`` (one game's rules and offers), ``game_ends`` (when the
   clock ends a game), ``store`` (SQLite), ``seat_networks`` and ``network_caps`` (what one network
-  holds and may start), ``link_secrets``, ``address_guard``, ``token_bucket`` and ``server_limits``.
+  holds and may start), ``link_secrets``, ``address_guard``, ``token_bucket`` and ``limits.server``.
 
 With ``serve --processes N`` a ``supervisor`` holds the port and N processes each run this server
-over their ``shards`` of the games, taking the connections it passes them (``process_link``, over
+over their ``shards`` of the games, taking the connections it passes them (``processes.link``, over
 ``handoff``'s Unix sockets) and answering a request for another process's game ``elsewhere`` with
 its place (``?at=``); with one process none of that exists.
 
 Settings of the whole process (the switch interval, the collector) are no part of it: the
-``serve`` command, which owns its process, turns them on (``process_tuning``).
+``serve`` command, which owns its process, turns them on (``processes.tuning``).
 
 On start the server loads every unfinished game from the store, so a restart (or a crash)
 loses nothing; clients reconnect with their seat tokens. A game a stop left past its limit ends
@@ -45,15 +45,15 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from websockets.asyncio.server import Server, serve
 
 from battle.online.protocol import messages
-from battle.online.server.days.shared_days import SharedDays
+from battle.online.server.days.shared import SharedDays
 from battle.online.server.limits.address_guard import AddressGuard
 from battle.online.server.limits.guard_counts import Counts, MemoryCounts, SharedCounts
-from battle.online.server.limits.server_limits import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
-from battle.online.server.lobby.shared_lobby import SharedLobby
+from battle.online.server.limits.server import DEFAULT_HOST, DEFAULT_PORT, ServerLimits
+from battle.online.server.lobby.shared import SharedLobby
 from battle.online.server.peers.connections import fitted_to_open_files, peer_class, quiet_resource_errors
 from battle.online.server.processes import handoff
 from battle.online.server.processes.group_desk import GroupDesk
-from battle.online.server.processes.process_link import ProcessLink
+from battle.online.server.processes.link import ProcessLink
 from battle.online.server.processes.shared_directory import SharedDirectory
 from battle.online.server.rooms.group_commit import GATHER_SECONDS, Committer, EachCommit, GroupCommit
 from battle.online.server.rooms.live_games import LiveGames
@@ -64,12 +64,12 @@ from battle.online.server.rooms.share_address import ShareAddress
 from battle.online.server.rooms.store import GameStore
 from battle.online.server.shell.dispatch import LOBBY_PROCESS, GameServer, Places
 from battle.online.server.shell.http_front import HttpFront, stats_text
+from battle.online.server.solving.games import DealBook
+from battle.online.server.solving.outcomes import SolverSetup
 from battle.online.server.solving.shared_pars import SharedPars
-from battle.online.server.solving.solver_games import DealBook
-from battle.online.server.solving.solver_outcomes import SolverSetup
 
 if TYPE_CHECKING:
-    from battle.online.server.solving.solver_work import SolverWork
+    from battle.online.server.solving.work import SolverWork
 
 CLOSE_TIMEOUT = 2.0
 """Seconds a closing peer gets to answer the close frame before its connection is dropped."""
@@ -100,14 +100,14 @@ async def running_server(
 
     One process of several (``shard`` of more than one, ``serve --processes``): it holds its shard's
     games and takes its connections from ``run_folder``, where the supervisor listening on
-    ``host:port`` passes them (``process_link``); a request for another process's game, or for the
+    ``host:port`` passes them (``processes.link``); a request for another process's game, or for the
     lobby (process 0's), is answered ``elsewhere``; ``solver_process`` is the one whose pool serves
     the solver's requests when it is another one.
 
     One group of several machines (``directory``, ``serve --group --shared``): the games of other
     groups are found in the shared directory and their requests answered ``elsewhere`` (``group_desk``);
-    the lobby lists every group's challenges (``shared_lobby``) and the day's table ranks every group's
-    results (``shared_days``).
+    the lobby lists every group's challenges (``lobby.shared``) and the day's table ranks every group's
+    results (``days.shared``).
 
     On the way out its connections are closed first, then the solver's work is stopped, then the
     writer commits what is queued and stops."""
@@ -152,7 +152,7 @@ async def running_server(
 
 
 class _Closing(Protocol):
-    """A service closed from a thread: ``PoolService``, of ``battle.players``, which only ``solver_work`` imports."""
+    """A service closed from a thread: ``PoolService``, of ``battle.players``, which only ``solving.work`` imports."""
 
     def close(self) -> None: ...
 
@@ -190,13 +190,13 @@ async def _open_solver_work(held: _Held, solver: SolverSetup | None, shared_pool
     there, waiting ``patience`` seconds for it to start, else none. The pool's module loads numba with
     it, so it is imported only when a pool is asked for."""
     if solver is not None:
-        from battle.online.server.solving.solver_work import SolverWork
+        from battle.online.server.solving.work import SolverWork
 
         held.work = await asyncio.to_thread(SolverWork.open, solver)
         if shared_pool is not None:
             held.pool_sharing = await asyncio.to_thread(held.work.serve_to, shared_pool)
     elif shared_pool is not None:
-        from battle.online.server.solving.solver_work import SolverWork
+        from battle.online.server.solving.work import SolverWork
 
         held.work = await asyncio.to_thread(SolverWork.shared, shared_pool, patience)
 

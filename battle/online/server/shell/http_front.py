@@ -33,7 +33,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from battle.online.server.limits.address_guard import AddressGuard
-from battle.online.server.limits.server_limits import DEFAULT_HOST, ServerLimits, web_origin
+from battle.online.server.limits.server import DEFAULT_HOST, ServerLimits, web_origin
 from battle.online.server.peers.connections import Peer, forwarded_address
 from battle.online.server.shell import web_files
 from battle.online.server.shell.served_hosts import ServedHosts

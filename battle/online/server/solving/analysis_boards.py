@@ -28,15 +28,15 @@ from typing import TYPE_CHECKING
 
 from battle.online.protocol.solver_messages import Analyse, StopAnalysis
 from battle.online.server.peers.connections import Client
-from battle.online.server.solving.solver_games import refuse, tell
-from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
+from battle.online.server.solving.games import refuse, tell
+from battle.online.server.solving.outcomes import SolverRefusal, WorkFailed
 from battle.online.server.solving.wire import analysis_over, analysis_step, queue_news
 from battle.rules.board import Position
 from battle.rules.notation import parse_position
 
 if TYPE_CHECKING:
-    from battle.online.server.solving.solver_work import AnalysisResult as FoundAnalysis
-    from battle.online.server.solving.solver_work import SolverWork, Work
+    from battle.online.server.solving.work import AnalysisResult as FoundAnalysis
+    from battle.online.server.solving.work import SolverWork, Work
 
 ANALYSIS_STEP_NODES = 5_000_000
 """Each depth of an analysis board's deepening searches this many nodes at most (``DeepeningJob``):

@@ -32,15 +32,15 @@ from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import Room
 from battle.online.server.rooms.store import GameStore, StoreError
 from battle.online.server.solving import wire
+from battle.online.server.solving.games import DealBook, tell
+from battle.online.server.solving.outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
 from battle.online.server.solving.par_rows import ParRow, par_at, plan_par
-from battle.online.server.solving.solver_games import DealBook, tell
-from battle.online.server.solving.solver_outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
 from battle.rules.board import Position
 from battle.rules.notation import format_position, parse_position
 
 if TYPE_CHECKING:
     from battle.online.server.solving.shared_pars import SharedPars
-    from battle.online.server.solving.solver_work import AnalysisResult, SolverWork, Work
+    from battle.online.server.solving.work import AnalysisResult, SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
 

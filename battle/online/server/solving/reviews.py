@@ -26,14 +26,14 @@ from battle.online.server.peers.connections import Client
 from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import UNRATED_ENDS, Room, Status
 from battle.online.server.rooms.store import StoreError
-from battle.online.server.solving.solver_games import LEAVE_GRACE, DealBook, refuse, tell
-from battle.online.server.solving.solver_outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
-from battle.online.server.solving.solver_rows import ReviewRow, plan_review, review_by_id, review_of_game
+from battle.online.server.solving.games import LEAVE_GRACE, DealBook, refuse, tell
+from battle.online.server.solving.outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
+from battle.online.server.solving.rows import ReviewRow, plan_review, review_by_id, review_of_game
 from battle.online.server.solving.wire import review_news
 
 if TYPE_CHECKING:
-    from battle.online.server.solving.solver_work import ReviewResult as FoundReview
-    from battle.online.server.solving.solver_work import SolverWork, Work
+    from battle.online.server.solving.work import ReviewResult as FoundReview
+    from battle.online.server.solving.work import SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
 

@@ -29,12 +29,12 @@ from battle.online.protocol.solver_messages import (
     WorkKind,
 )
 from battle.online.server.rooms.room import Room
-from battle.online.server.solving.solver_outcomes import SolverRefusal, Waiting
-from battle.online.server.solving.solver_rows import ReviewRow, SolverSeatRow
+from battle.online.server.solving.outcomes import SolverRefusal, Waiting
+from battle.online.server.solving.rows import ReviewRow, SolverSeatRow
 from battle.rules.board import Position
 
 if TYPE_CHECKING:
-    from battle.online.server.solving.solver_work import AnalysisResult as FoundAnalysis
+    from battle.online.server.solving.work import AnalysisResult as FoundAnalysis
 
 
 def evaluation(found: FoundAnalysis) -> Evaluation:

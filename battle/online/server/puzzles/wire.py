@@ -14,7 +14,7 @@ from battle.online.protocol.puzzle_messages import (
     RatingChange,
     Standing,
 )
-from battle.online.server.puzzles.puzzle_ledger import DeviceStanding, RatingMove
+from battle.online.server.puzzles.ledger import DeviceStanding, RatingMove
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.session import Attempt, PuzzleSession
 from battle.ratings.glicko2 import Rating

@@ -13,11 +13,11 @@ it leaves the list when the game is taken (then it is on show to watch until it 
 untaken (withdrawn: ``abort``), ``challenge_seconds`` after it opened, or ``grace_seconds`` after its
 challenger's last connection to it closed.
 
-The challenges outlive the process: each one opened is stored (``persist``, ``lobby_rows``) and
+The challenges outlive the process: each one opened is stored (``persist``, ``rows``) and
 deleted as it closes; a process started again is given the stored ones (``restore``) and lists each
 once its challenger is connected to it again.
 
-With ``serve --group --shared`` the board also lists the other groups' challenges (``shared_lobby``
+With ``serve --group --shared`` the board also lists the other groups' challenges (``shared``
 reads them from PostgreSQL and calls ``shared_changed`` and ``shared_reset``), and each challenge of
 this group is told to ``on_open`` and ``on_gone`` as it opens and closes. Another group's challenge
 leaves the list when that group says so, or ``challenge_seconds`` after it opened, here as there.
@@ -45,11 +45,11 @@ from battle.online.protocol.messages import (
     ProtocolError,
     encode,
 )
-from battle.online.server.limits.server_limits import ServerLimits
-from battle.online.server.lobby import board, lobby_rows
+from battle.online.server.limits.server import ServerLimits
+from battle.online.server.lobby import board, rows
 from battle.online.server.lobby.board import BoardChange, GameOnShow, LobbyBoard, LobbyLimits, OpenOffer
-from battle.online.server.lobby.shared_lobby_notes import LobbyNote, SharedOffer, remote_key
-from battle.online.server.lobby.wire_lobby import game_entry, lobby_list, lobby_news, lobby_page
+from battle.online.server.lobby.shared_notes import LobbyNote, SharedOffer, remote_key
+from battle.online.server.lobby.wire import game_entry, lobby_list, lobby_news, lobby_page
 from battle.online.server.peers.connections import Client, Peer
 from battle.online.server.peers.fan_out import Audiences
 from battle.online.server.rooms.room import Room, Status
@@ -92,7 +92,7 @@ class LobbyDesk:
         self.on_gone: Callable[[str], None] | None = None
         """Told of the invite code of each challenge of this group that closes."""
         self.persist: Callable[[Room, Write], object] | None = None
-        """Stores a challenge's row as it opens and closes (``lobby_rows``); None: kept in memory only."""
+        """Stores a challenge's row as it opens and closes (``rows``); None: kept in memory only."""
         self._dormant: dict[str, tuple[str, ChallengeEntry]] = {}
         """Stored challenges of a process started again, by game: listed once their challenger is back."""
         audiences.on_leave(self._left)
@@ -178,7 +178,7 @@ class LobbyDesk:
         self.board.refuse_offer(network)
 
     def opened(self, room: Room, network: str, entry: ChallengeEntry) -> None:
-        """List the game ``room``, just created (and stored with its row: ``lobby_rows.opened``) as the
+        """List the game ``room``, just created (and stored with its row: ``rows.opened``) as the
         challenge ``entry`` from ``network``."""
         self._list(room, network, entry)
 
@@ -189,7 +189,7 @@ class LobbyDesk:
             self.on_open(SharedOffer(entry, network))
 
     def restore(self, stored: Sequence[tuple[str, str, ChallengeEntry]]) -> None:
-        """The challenges a process before this one stored (``lobby_rows.load``): each is listed again
+        """The challenges a process before this one stored (``rows.load``): each is listed again
         once its challenger is connected to its game (``follow_room``)."""
         for game, network, entry in stored:
             self._dormant[game] = (network, entry)
@@ -201,7 +201,7 @@ class LobbyDesk:
     def _unstore(self, room: Room) -> None:
         """``room``'s challenge left the list, or will not come back to it: its row goes."""
         if self.persist is not None:
-            self.persist(room, lobby_rows.closed(room.game_id))
+            self.persist(room, rows.closed(room.game_id))
 
     def _wake(self, room: Room) -> None:
         """A stored challenge's game changed (its challenger came back, someone joined, it ended): listed

@@ -1,7 +1,7 @@
 """One lobby for every server group (``serve --group --shared``): the open challenges in PostgreSQL.
 
 Each group writes its challenges as rows of ``battle_challenges`` and tells each change on the
-channel ``LOBBY_CHANNEL`` (``shared_lobby_notes``); each group listens on a connection of its own and
+channel ``LOBBY_CHANNEL`` (``shared_notes``); each group listens on a connection of its own and
 puts the others' challenges on its board (``LobbyDesk.shared_changed``), so a follower of any group
 sees every group's challenges and their news. A challenge of another group is taken the way any of
 its games is joined: the ``join`` with its code is answered ``elsewhere`` (``group_desk``).
@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from battle.online.server.lobby.lobby_desk import LobbyDesk
-from battle.online.server.lobby.shared_lobby_notes import (
+from battle.online.server.lobby.desk import LobbyDesk
+from battle.online.server.lobby.shared_notes import (
     LOBBY_CHANNEL,
     BadNote,
     SharedOffer,

@@ -3,7 +3,7 @@
 A game against the solver is a friend's game in every other way: a ``Room`` in ``LiveGames``, stored
 as it changes, resumed with its seat token after a reload or a restart, followed with its watch
 code, its record a ``.mbg``. Its second seat is taken at creation by the solver (named as the
-window names it, ``Solver (club)``), whose row in ``solver_rows`` says its level and seed. Whenever
+window names it, ``Solver (club)``), whose row in ``rows`` says its level and seed. Whenever
 a stored change of the game has been told (``Audiences.on_told``: a move, an end), the solver's move
 is asked of the pool if it is the solver's turn and a connection holds the player's seat, and
 stopped if the game ended (``follow``); the move found is played
@@ -56,15 +56,15 @@ from battle.online.server.rooms.room import Options, Room, Status, plan_start
 from battle.online.server.rooms.seat_networks import with_networks
 from battle.online.server.rooms.store import StoreError, Write
 from battle.online.server.rooms.wire import moved
-from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed, WorkRefused
-from battle.online.server.solving.solver_rows import SolverSeatRow, solver_seats, with_solver_seat
+from battle.online.server.solving.outcomes import SolverRefusal, WorkFailed, WorkRefused
+from battle.online.server.solving.rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.solving.wire import hint_result, queue_news, refusal, refused, solver_created, solver_seat
 from battle.rules.board import Position
 from battle.rules.wording import solver_name
 
 if TYPE_CHECKING:
     from battle.online.server.processes.group_desk import GroupDesk
-    from battle.online.server.solving.solver_work import AnalysisResult, MoveResult, SolverWork, Work
+    from battle.online.server.solving.work import AnalysisResult, MoveResult, SolverWork, Work
 
 log = logging.getLogger("mahjong-battle.server")
 

@@ -1,6 +1,6 @@
 """What the server's solver work can come to besides its answer, and how ``serve`` asks for a solver,
-without the solver: the parts of the server that ask for work (``solver_games``, ``analysis_boards``,
-``reviews``) and the command line read these, while only ``solver_work`` loads the pool (and numba
+without the solver: the parts of the server that ask for work (``games``, ``analysis_boards``,
+``reviews``) and the command line read these, while only ``work`` loads the pool (and numba
 with it), and only when a server runs a solver."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A page opens a puzzle (``puzzle_open``) and sends its moves; the server's ``Puzz
 window's and the terminal's) checks each against the line, so the line reaches the page only when
 the attempt is over. An attempt is rated the moment its outcome is decided (the first wrong move,
 asking for the solution, or the last move found without either), once, as the window rates it
-(``puzzle_ledger``). A wrong move's refutation is the solver pool's best reply in the position after
+(``ledger``). A wrong move's refutation is the solver pool's best reply in the position after
 it (a hint's search, charged to the network like any hint), told when found; a server without a
 solver says what the move loses and no more.
 
@@ -43,8 +43,8 @@ from battle.online.protocol.puzzle_messages import (
 )
 from battle.online.server.limits.address_guard import AddressGuard
 from battle.online.server.peers.connections import Client
-from battle.online.server.puzzles import wire_puzzles
-from battle.online.server.puzzles.puzzle_ledger import (
+from battle.online.server.puzzles import wire
+from battle.online.server.puzzles.ledger import (
     ATTEMPTS_KEPT,
     NEWCOMER,
     PRUNE_EVERY,
@@ -56,7 +56,7 @@ from battle.online.server.puzzles.puzzle_ledger import (
 )
 from battle.online.server.rooms.live_games import LiveGames
 from battle.online.server.rooms.store import Statement, StoreError, Write
-from battle.online.server.solving.solver_outcomes import SolverRefusal, WorkFailed
+from battle.online.server.solving.outcomes import SolverRefusal, WorkFailed
 from battle.puzzles.puzzle import Puzzle
 from battle.puzzles.puzzle_file import load_puzzles
 from battle.puzzles.selection import matching, next_puzzle
@@ -66,7 +66,7 @@ from battle.rules.board import move_name, parse_move
 from battle.rules.errors import IllegalMoveError
 
 if TYPE_CHECKING:
-    from battle.online.server.solving.solver_work import SolverWork
+    from battle.online.server.solving.work import SolverWork
 
 PUZZLES = "puzzles"
 """What ``AddressGuard.take_hold`` counts a network's open puzzles as."""
@@ -221,7 +221,7 @@ class PuzzleDesk:
         solving = self.solving[client] = _Solving(message.device, network, PuzzleSession(puzzle))
         client.holds(solving)
         rating = self.puzzle_rating(message.device, puzzle)
-        self._tell(client, wire_puzzles.puzzle_shown(puzzle, rating, standing))
+        self._tell(client, wire.puzzle_shown(puzzle, rating, standing))
 
     async def _chosen(self, network: str, message: OpenPuzzle) -> tuple[Puzzle, DeviceStanding]:
         """The puzzle ``message`` asks for and its device's standing, or a refusal: the network's
@@ -270,11 +270,11 @@ class PuzzleDesk:
         if not attempt.correct or session.finished:
             change = await self._decide(solving)
         refuting = not attempt.correct and self.work is not None
-        self._tell(client, wire_puzzles.puzzle_judged(session, attempt, refuting, change))
+        self._tell(client, wire.puzzle_judged(session, attempt, refuting, change))
         if refuting:
             self._refute(client, solving, attempt.move)
         if session.finished:
-            self._tell(client, wire_puzzles.puzzle_solution(session.puzzle, (), None))
+            self._tell(client, wire.puzzle_solution(session.puzzle, (), None))
 
     async def reveal(self, client: Client, message: RevealPuzzle) -> None:
         """Give up: the rest of the line, and the attempt rated as missed if nothing decided it before."""
@@ -284,7 +284,7 @@ class PuzzleDesk:
             raise ProtocolError(ErrorCode.GAME_OVER, "this puzzle is over; open another")
         rest = tuple(session.reveal())
         change = await self._decide(solving)
-        self._tell(client, wire_puzzles.puzzle_solution(session.puzzle, rest, change))
+        self._tell(client, wire.puzzle_solution(session.puzzle, rest, change))
 
     def forget(self, client: Client) -> None:
         """The connection left: its refutation search stops, and its network holds one puzzle fewer."""
@@ -390,11 +390,11 @@ class PuzzleDesk:
         position.push(move)
         puzzle, name = solving.session.puzzle.id, move_name(move)
         if position.is_over():
-            self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
+            self._tell(client, wire.puzzle_refutation(puzzle, name, None))
             return
         work = self.work.hint(position, seat=f"puzzle:{next(self._seats)}", address=solving.network)
         if isinstance(work, SolverRefusal):
-            self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
+            self._tell(client, wire.puzzle_refutation(puzzle, name, None))
             return
         if solving.refuting is not None:
             solving.refuting.cancel()
@@ -403,10 +403,10 @@ class PuzzleDesk:
             try:
                 answer = await work.answer()
             except WorkFailed:
-                self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, None))
+                self._tell(client, wire.puzzle_refutation(puzzle, name, None))
                 return
             best = answer.best_moves[0] if answer.best_moves else None
-            self._tell(client, wire_puzzles.puzzle_refutation(puzzle, name, best))
+            self._tell(client, wire.puzzle_refutation(puzzle, name, best))
 
         task = asyncio.ensure_future(found())
         task.add_done_callback(lambda done: work.cancel() if done.cancelled() else None)

@@ -1,12 +1,12 @@
 """A browser's own figures on the server: filing its games under its device key, the table of the
 deal of the day, its statistics (the ``device_messages`` requests).
 
-A thin shell over ``device_games`` and ``daily_results`` (the database) and the pure parts
-(``day_table``, the window's ``compute_stats``); what it sends is a plain JSON object per answer,
-built by ``wire_devices``.
+A thin shell over ``device_games`` and ``results`` (the database) and the pure parts
+(``table``, the window's ``compute_stats``); what it sends is a plain JSON object per answer,
+built by ``wire``.
 
 With ``serve --group --shared`` (``shared``) the day's table ranks this group's results with the
-other groups' (``shared_days``), every device key compared by its SHA-256.
+other groups' (``shared``), every device key compared by its SHA-256.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from battle.online.protocol import messages
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.device_messages import AskDaily, AskStats, ClaimGame, device_news_json
 from battle.online.protocol.messages import ErrorCode, ProtocolError
-from battle.online.server.days import daily_results
-from battle.online.server.days.daily_results import START, Cursor, cursor_of, day_results, finished_on
-from battle.online.server.days.day_table import DayBoard, DayResult, DayRow, day_board
+from battle.online.server.days import results as daily_results
 from battle.online.server.days.device_games import claim_refusal, device_games, filed_count, plan_claim
-from battle.online.server.days.shared_days import SharedDays, hashed_device
-from battle.online.server.days.wire_devices import daily_table, device_stats
+from battle.online.server.days.results import START, Cursor, cursor_of, day_results, finished_on
+from battle.online.server.days.shared import SharedDays, hashed_device
+from battle.online.server.days.table import DayBoard, DayResult, DayRow, day_board
+from battle.online.server.days.wire import daily_table, device_stats
 from battle.online.server.limits.address_guard import AddressGuard
 from battle.online.server.peers.connections import Client
 from battle.online.server.rooms.live_games import LiveGames, stored
 from battle.online.server.rooms.room import Room
-from battle.online.server.solving.solver_games import DealBook
+from battle.online.server.solving.games import DealBook
 from battle.rules.deal import deal as deal_start
 
 NEW_KEY = "device_key"

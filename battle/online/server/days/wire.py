@@ -17,8 +17,8 @@ from battle.online.protocol.device_messages import (
     TableRow,
     TallyFacts,
 )
-from battle.online.server.days.day_table import DayRow
 from battle.online.server.days.device_games import DeviceGame
+from battle.online.server.days.table import DayRow
 
 
 def daily_table(

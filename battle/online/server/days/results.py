@@ -1,8 +1,8 @@
-"""The day's results on the deal of the day, read from the game database for ``day_table``.
+"""The day's results on the deal of the day, read from the game database for ``table``.
 
 Nothing is written for them: a game on the day's deal number that went to the rules' end during
 the day (UTC) is a result, whichever way it was started (the deal of the day against the solver,
-a friend's game on its number, a rematch). Only results that count (``day_table.counts``) are
+a friend's game on its number, a rematch). Only results that count (``table.counts``) are
 read: a game against the solver, or one whose two seats came from two networks.
 
 The read goes on from where the last one stopped (``after``: the end time, game and seat of the
@@ -16,15 +16,15 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from battle.online.server.days.day_table import FRIEND, DayResult
+from battle.online.server.days.table import FRIEND, DayResult
 from battle.online.server.rooms.store import Rows
 
 READ_CHUNK = 500
-"""Seats read for the table at most per read (on the server's statistics thread, ``device_desk``):
+"""Seats read for the table at most per read (on the server's statistics thread, ``desk``):
 a day with more results is read on at the next ask, so no ask waits for a whole day's read."""
 MAX_RESULTS = 5000
 """Rows of the other server groups read back for the shared day's table at most: each group writes
-only the best result of each network and of each device (``shared_days``), so this is 5,000 of them."""
+only the best result of each network and of each device (``shared``), so this is 5,000 of them."""
 Cursor = tuple[float, str, int]
 """Where a read stopped: the end time, game id and seat of the last seat read."""
 START: Cursor = (0.0, "", 0)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from battle.online.server.solving.solver_outcomes import SolverRefusal, SolverSetup, Waiting, WorkFailed, WorkRefused
+from battle.online.server.solving.outcomes import SolverRefusal, SolverSetup, Waiting, WorkFailed, WorkRefused
 from battle.players.pool.client import PoolClient
 from battle.players.pool.front import PoolFront, PoolTicket
 from battle.players.pool.jobs import (

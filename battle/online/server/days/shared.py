@@ -1,6 +1,6 @@
 """One day's table for every server group (``serve --group --shared``): the day's results in PostgreSQL.
 
-Each group reads the results its own database holds (``daily_results``, on from where it stopped)
+Each group reads the results its own database holds (``results``, on from where it stopped)
 into a ``DayBoard`` and writes the board's rows, each network's best and each device's, as rows of
 ``battle_day_results`` every ``PUBLISH_SECONDS`` while games of the day end (a best beaten is taken
 away): whatever the number of results, the rows a table can show and no more. It reads the other
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from battle.online.protocol.codes import hash_token
 from battle.online.protocol.messages import ProtocolError
 from battle.online.protocol.reader import read_json
-from battle.online.server.days.daily_results import (
+from battle.online.server.days.results import (
     MAX_RESULTS,
     READ_CHUNK,
     START,
@@ -38,7 +38,7 @@ from battle.online.server.days.daily_results import (
     day_results,
     finished_on,
 )
-from battle.online.server.days.day_table import DayBoard, DayResult
+from battle.online.server.days.table import DayBoard, DayResult
 from battle.online.server.processes.group_routes import DirectoryDown
 from battle.online.server.processes.shared_away import SaidOnce
 from battle.online.server.processes.shared_directory import SharedDirectory
@@ -47,7 +47,7 @@ from battle.online.server.rooms.store import GameStore
 if TYPE_CHECKING:
     import psycopg
 
-    from battle.online.server.solving.solver_games import DealBook
+    from battle.online.server.solving.games import DealBook
 
 log = logging.getLogger("mahjong-battle.server")
 
