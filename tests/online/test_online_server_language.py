@@ -15,7 +15,8 @@ ENGLISH = {"LANG": "C.UTF-8", "LANGUAGE": "en", "LC_ALL": "", "LC_MESSAGES": ""}
 
 def refusals(url: str) -> list[dict[str, Any]]:
     """The ``error`` frames a script of refused actions gets: moving out of turn, an illegal move, an
-    early takeback and rematch, a spectator resigning, an unknown invite code."""
+    early takeback and rematch, a spectator resigning, an unknown invite code, a position the
+    notation cannot read."""
     host, guest, created, _joined = host_and_join(url, deal=5)
     got = []
     guest.send({"type": "move", "move": "a1-a9", "id": "g1"})  # Ann (the host) moves first
@@ -33,6 +34,8 @@ def refusals(url: str) -> list[dict[str, Any]]:
     got.append(watcher.expect("error"))
     stranger = Client(url)
     stranger.send({"type": "join", "code": "ZZZZ-ZZZZ"})
+    got.append(stranger.expect("error"))
+    stranger.send({"type": "analyse", "id": "a1", "position": "not a position"})  # the notation's words
     got.append(stranger.expect("error"))
     for client in (host, guest, watcher, stranger):
         client.close()
@@ -54,6 +57,7 @@ def test_a_server_under_a_german_locale_refuses_in_english_with_the_same_codes_a
         ("not_allowed", {"why": "rematch_early"}),
         ("not_a_player", {"action": "resign"}),
         ("not_found", {"what": "join"}),
+        ("bad_message", {}),
     ]
     reasons = [e["reason"] for e in from_german]
     assert reasons[0] == "not your turn: seat 1 is to move"

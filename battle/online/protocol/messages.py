@@ -301,14 +301,15 @@ T = TypeVar("T")
 
 def notation_field(fields: RequestFields, name: str, expected: str, parse: Callable[[str], T]) -> T:
     """The required field ``name``, a string (``expected`` says what else it should be), read by the
-    notation's own ``parse``, whose one-line message names what is wrong after the field's name."""
+    notation's own ``parse``, whose one-line message names what is wrong after the field's name, in
+    English whatever the server's locale (a reason is for logs; each client words the code)."""
     text = fields.get(name, True)
     if not isinstance(text, str):
         raise fields.fail(name, expected, text)
     try:
         return parse(text)
     except BattleError as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"{name}": {error}') from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f'"{name}": {in_english(error)}') from None
 
 
 class Fielded(Protocol):

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from battle.online.protocol import messages
-from battle.online.protocol.messages import ErrorCode, ProtocolError
+from battle.online.protocol.messages import ErrorCode, ProtocolError, in_english
 from battle.online.protocol.puzzle_messages import (
     OpenPuzzle,
     PuzzleMove,
@@ -264,7 +264,7 @@ class PuzzleDesk:
             attempt = session.try_move(parse_move(message.move))
         except IllegalMoveError as error:
             raise ProtocolError(
-                ErrorCode.ILLEGAL_MOVE, str(error), params={"move": message.move, "why": "illegal"}
+                ErrorCode.ILLEGAL_MOVE, in_english(error), params={"move": message.move, "why": "illegal"}
             ) from None
         change = None
         if not attempt.correct or session.finished:
