@@ -11,6 +11,7 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 PROG = "mahjong-battle"
@@ -49,3 +50,22 @@ def _language_asked(argv: list[str]) -> str | None:
         elif word.startswith("--lang="):
             language = word.partition("=")[2]
     return language
+
+
+@contextlib.contextmanager
+def signals_handled(handler: Callable[[int, object], None], *numbers: int) -> Iterator[None]:
+    """``handler`` answers each of the signals ``numbers`` in this block, and the handlers before come
+    back after it. A signal the process ignores (``nohup``, a background job's Ctrl-C) stays
+    ignored; off the main thread, where no handler can be set, every signal stays as it was."""
+    before: dict[int, object] = {}
+    try:
+        for number in numbers:
+            if signal.getsignal(number) != signal.SIG_IGN:
+                before[number] = signal.signal(number, handler)
+    except ValueError:  # not the main thread: nothing was set
+        before = {}
+    try:
+        yield
+    finally:
+        for number, previous in before.items():
+            signal.signal(number, previous)  # type: ignore[arg-type]

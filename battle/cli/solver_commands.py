@@ -7,17 +7,16 @@ never import numba; the solver loads only when one of these runs.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from battle.cli.interruption import EXIT_INTERRUPTED
+from battle.cli.interruption import EXIT_INTERRUPTED, signals_handled
 from battle.cli.search_bounds import MOST_SEARCH_NODES, MOST_SEARCH_THREADS, SMALLEST_TABLE_MEGABYTES
 from battle.cli.terminal import value_words
 from battle.i18n import N_, _, format_number, ngettext, pgettext
@@ -489,7 +488,7 @@ def run_interruptibly(
     """
     finished = threading.Event()
     outcome: dict[str, object] = {}
-    presses: list[int] = []
+    presses = 0
 
     def target() -> None:
         try:
@@ -500,12 +499,13 @@ def run_interruptibly(
             finished.set()
 
     def pressed(number: int, frame: object) -> None:
-        presses.append(number)
-        if len(presses) > 1:
+        nonlocal presses
+        presses += 1
+        if presses > 1:
             raise KeyboardInterrupt  # the second Ctrl-C: the work is abandoned
 
     said = False
-    with _ctrl_c_as(pressed):
+    with signals_handled(pressed, signal.SIGINT):
         threading.Thread(target=target, name="solver", daemon=True).start()
         while not finished.wait(0.05 if presses else 0.1):
             if not presses:
@@ -521,22 +521,7 @@ def run_interruptibly(
         note(message)
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
-    return outcome["result"], bool(presses)  # type: ignore[return-value]
-
-
-@contextlib.contextmanager
-def _ctrl_c_as(handler: Callable[[int, object], None]) -> Iterator[None]:
-    """SIGINT calls ``handler`` in this block (the previous handler comes back after it); off the
-    main thread, where a handler cannot be set, Ctrl-C stays what it was."""
-    try:
-        previous = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    return outcome["result"], presses > 0  # type: ignore[return-value]
 
 
 # -- review -------------------------------------------------------------------------------

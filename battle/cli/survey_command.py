@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from battle.cli.inputs import InputError, add_db_option, database_file, output_file, positive_number, whole_number
+from battle.cli.interruption import signals_handled
 from battle.i18n import N_, _, format_number, ngettext, pgettext
 from battle.rules.errors import one_line
 from battle.storage.paths import error_reason
@@ -312,13 +313,8 @@ def _stopped_by_signals() -> Iterator[None]:
         raise _Stopped(number)
 
     wanted = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-    handled = [number for number in wanted if signal.getsignal(number) != signal.SIG_IGN]  # nohup stays nohup
-    before = {number: signal.signal(number, stop) for number in handled}
-    try:
+    with signals_handled(stop, *wanted):
         yield
-    finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
 
 
 class _ProgressBar:

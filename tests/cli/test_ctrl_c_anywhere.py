@@ -77,3 +77,20 @@ def test_a_second_ctrl_c_abandons_the_work(monkeypatch: pytest.MonkeyPatch) -> N
             run_interruptibly(deaf_work, lambda: None, "stopping")
     finally:
         ends.set()
+
+
+def test_a_ctrl_c_the_process_ignores_stays_ignored_while_the_search_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A background job's Ctrl-C (SIGINT ignored, as a shell starts it) reaches no search."""
+    search = Search()
+    seen: list[object] = []
+
+    def look_then_end() -> str:
+        seen.append(signal.getsignal(signal.SIGINT))
+        return "done"
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert run_interruptibly(look_then_end, search.stopped.set, "stopping") == ("done", False)
+        assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
