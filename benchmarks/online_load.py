@@ -119,18 +119,27 @@ import gc, json, resource, sys, time
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536),) * 2)
 from battle.cli import main
+import importlib
 from battle.online.protocol.messages import PlayMove
-try:  # the handlers' file in the server's shell package; in an older tree (a run --against it) the
-    # server's modules lie flat in battle/online/server, and before the handlers' file came the one
-    # file of the whole server
-    from battle.online.server.shell.dispatch import GameServer
-    from battle.online.server.rooms.store import GameStore
-except ImportError:
-    try:
-        from battle.online.server.dispatch import GameServer
-    except ImportError:
-        from battle.online.server.game_server import GameServer
-    from battle.online.server.store import GameStore
+
+def found(name, *modules):
+    # name from the first of modules this tree has: a run --against an older tree finds the server's
+    # parts where that tree keeps them (in packages, flat in battle/online/server, or, before the
+    # handlers' file, in the one file of the whole server)
+    for module in modules:
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+    raise ImportError(f"no {name} in {', '.join(modules)}")
+
+GameServer = found(
+    "GameServer",
+    "battle.online.server.shell.dispatch",
+    "battle.online.server.dispatch",
+    "battle.online.server.game_server",
+)
+GameStore = found("GameStore", "battle.online.server.rooms.store", "battle.online.server.store")
 
 timings_path, profile_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
 timings = {"move": [], "commit": [], "gc": [], "gc2": []}
@@ -183,13 +192,12 @@ GameStore.commit, GameStore.commit_group, GameServer._act = timed_commit, timed_
 GameServer.__init__ = recorded_init
 try:  # every bot creates from 127.0.0.1: a client process that fell behind its ramp creates more than 20 at once
     import dataclasses
-    try:
-        from battle.online.server.limits.address_guard import AddressGuard
-    except ImportError:  # an older tree's server: the guard in its shell package, or flat
-        try:
-            from battle.online.server.shell.address_guard import AddressGuard
-        except ImportError:
-            from battle.online.server.address_guard import AddressGuard
+    AddressGuard = found(
+        "AddressGuard",
+        "battle.online.server.limits.address_guard",
+        "battle.online.server.shell.address_guard",
+        "battle.online.server.address_guard",
+    )
     guard_post_init = AddressGuard.__post_init__
 
     def unlimited_bursts(self):
