@@ -104,31 +104,6 @@ def english_after() -> Iterator[None]:
     set_language("en")
 
 
-@pytest.fixture(autouse=True)
-def cores_to_itself(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A test marked ``alone`` runs with no other test beside it under pytest-xdist: it holds a lock
-    file every worker shares exclusively, every other test holds it shared. Such a test times what
-    a person sees (frames a second, a reply within a fraction of a second), and a second worker's
-    test on the other core made it miss by a few frames on a busy machine. Without fcntl (not
-    POSIX) or without xdist there is no lock."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        fcntl = None  # type: ignore[assignment]
-    if fcntl is None or not hasattr(request.config, "workerinput"):
-        yield
-        return
-    # the workers' temporary folders (``pytest-N/popen-gwK``) share a parent of this run's own
-    lock_path = tmp_path_factory.getbasetemp().parent / "cores.lock"
-    mode = fcntl.LOCK_EX if request.node.get_closest_marker("alone") else fcntl.LOCK_SH
-    with lock_path.open("a") as lock:
-        fcntl.flock(lock, mode)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Under pytest-xdist, the kernels are compiled into numba's cache once, by the controller,
     before any worker starts. Two workers that each found the cache empty would both spend the

@@ -22,7 +22,6 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.asyncio.client import connect as connect_async
 from websockets.exceptions import ConnectionClosed
 
@@ -105,7 +104,6 @@ def test_either_player_aborts_before_the_second_move_and_neither_after(tmp_path:
 # -- guessing codes -------------------------------------------------------------------------
 
 
-@pytest.mark.alone
 def test_guessing_invite_codes_across_50_connections_is_stopped_per_address(tmp_path: Path) -> None:
     with serve(tmp_path, "--max-connections-per-address", "100") as server:
         host = Client(server.url)

@@ -28,6 +28,9 @@ from battle.rules.notation import parse_position
 from tests.online_server import ServerProcess, free_port
 
 GAME_SECONDS = 120.0
+IN_FLIGHT_AT_THE_STOP = 5
+"""Moves sent and not acknowledged that a frozen server is stopped with: an acknowledgement the
+server wrote before the freeze may still be on its way back, but not five of them."""
 
 
 @contextmanager
@@ -67,10 +70,15 @@ class Player:
         self.sent: dict[str, str] = {}
         """Move id -> move, for every move this seat's players sent (a restarted client's too)."""
 
-    def step(self) -> None:
+    def read(self) -> None:
+        """Take in what the server sent, recording its acknowledgements."""
         for event in self.session.events():
             if isinstance(event, Ack) and not event.taken_back:
                 self.acked[event.ply] = event.move
+
+    def step(self) -> None:
+        """Read, then send a move when it is this seat's turn and its thinking time is up."""
+        self.read()
         state, seat = self.session.state, self.session.seat
         if (
             state is None
@@ -198,14 +206,15 @@ def test_fifty_games_through_seven_server_kills(tmp_path: Path) -> None:
     run_server_kills(tmp_path, games_count=50, kills=6, seed=2)
 
 
-@pytest.mark.alone
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
 def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
     """The server's writer commits moves in groups; a sync 20 ms slower than the disk's keeps moves
-    waiting for it, so the stop comes with moves sent and not yet acknowledged. After a restart every
-    acknowledged move is stored once, and the ones in flight are resent and applied once."""
+    waiting for it. The server is frozen (SIGSTOP) once most games are under way, and stopped while
+    frozen when five sent moves have no acknowledgement yet (else it goes on and is frozen again), so
+    the stop comes with moves in flight however slowly the machine runs the test. After a restart
+    every acknowledged move is stored once, and the ones in flight are resent and applied once."""
     database, port = tmp_path / "games.sqlite3", free_port()
     url = f"ws://127.0.0.1:{port}"
     games: list[tuple[Player, Player]] = []
@@ -214,17 +223,21 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
         with server_process(database, port, "--slow-sync-ms", "20") as server:
             games = start_games(url, 50)
             deadline = time.monotonic() + GAME_SECONDS
-            while time.monotonic() < deadline:  # until most games are under way with moves waiting for a commit
+            while not in_flight:
+                assert time.monotonic() < deadline, "no freeze of the server caught a move in flight"
                 play_until_done(games, time.monotonic() + 0.05)
-                under_way = sum(1 for host, _ in games if host.session.state is not None and host.session.state.moves)
-                waiting = sum(len(player.session.pending) for game in games for player in game)
-                if under_way >= 40 and waiting >= 5:
-                    break
-            server.signal(stop)
-        for host, guest in games:  # what the stopped server never acknowledged
-            host.step()
-            guest.step()
-            in_flight += len(host.session.pending) + len(guest.session.pending)
+                if sum(1 for host, _ in games if host.session.state is not None and host.session.state.moves) < 40:
+                    continue
+                server.signal_all(signal.SIGSTOP)  # what it has not acknowledged now, it cannot before the stop
+                in_flight = moves_in_flight(games)
+                if in_flight < IN_FLIGHT_AT_THE_STOP:
+                    in_flight = 0
+                    server.signal_all(signal.SIGCONT)
+            assert server.process is not None
+            server.process.send_signal(stop)
+            server.signal_all(signal.SIGCONT)  # a SIGTERM is handled once the process runs again
+            server.process.wait(30)
+        in_flight = moves_in_flight(games)  # what the stopped server never acknowledged
         with server_process(database, port):
             assert play_until_done(games, time.monotonic() + GAME_SECONDS), "the games did not finish"
     finally:
@@ -235,6 +248,15 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
     print(f"stopped with {stop.name}: 50 games, {in_flight} moves in flight, {lost} lost, {doubled} doubled")
     assert (lost, doubled) == (0, 0)
     assert in_flight > 0, "no move was in flight at the stop"
+
+
+def moves_in_flight(games: list[tuple[Player, Player]]) -> int:
+    """Moves sent and not acknowledged, once every acknowledgement that has arrived is read (and
+    no new move sent)."""
+    for host, guest in games:
+        host.read()
+        guest.read()
+    return sum(len(player.session.pending) for game in games for player in game)
 
 
 def test_a_client_killed_and_started_again_resumes_its_seat(tmp_path: Path) -> None:
