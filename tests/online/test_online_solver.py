@@ -92,6 +92,55 @@ def test_the_solvers_news_come_after_the_move_they_answer(solver_server: ServerP
     client.close()
 
 
+LATE_LOOKS = """
+import sys
+if "--multiprocessing-fork" in sys.argv:  # a solver worker: each move takes half a second more
+    import time
+    from battle.players.pool import unit_search
+
+    move = unit_search.PoolServices._move
+
+    def slow_move(self, *args, **kwargs):
+        time.sleep(0.5)
+        return move(self, *args, **kwargs)
+
+    unit_search.PoolServices._move = slow_move
+else:  # the server: its look at the pool's places comes just after each move asked, not once a second
+    import battle.online.server.solving.work as work
+    from battle.online.server.solving.games import SolverGames
+
+    work.PLACES_EVERY = 3600.0
+    ask = SolverGames._ask_move
+
+    def ask_then_look(self, room, seat):
+        ask(self, room, seat)
+        self.work.tell_places()
+
+    SolverGames._ask_move = ask_then_look
+"""
+
+
+def test_the_end_of_the_solvers_last_move_seen_late_is_no_news_of_its_next(tmp_path: Path) -> None:
+    """The pool's places are looked at once a second: a look that saw the solver's last move ended only
+    once the player's next move had been asked told the game "no move under way" while the next one
+    waited (a page showed "The solver is about to move." for 20 s above a move queued behind a par).
+    Here the look comes just after each move is asked, and a move takes the worker half a second."""
+    with ServerProcess(tmp_path, "--solver-workers", "1", prelude=LATE_LOOKS) as server:
+        client = Client(server.url)
+        state = start_game(client)
+        for ply in (1, 3):
+            client.send({"type": "move", "move": a_legal_move(state), "id": f"m{ply}"})
+            places = []
+            while (message := client.read(WAIT))["type"] != "moved" or message["ply"] != ply + 1:
+                if message["type"] == "moved":
+                    state = {**state, "moves": [*state["moves"], message["move"]]}
+                if message["type"] == "solver_queue":
+                    places.append(message["place"])
+            state = {**state, "moves": [*state["moves"], message["move"]]}
+        assert places == [0], places  # the second move runs, and nothing said it ended before its moved
+        client.close()
+
+
 def test_the_solver_moves_first_and_a_new_connection_resumes_the_game(solver_server: ServerProcess) -> None:
     client = Client(solver_server.url)
     client.send({"type": "solver_game", "level": "club", "deal": {"random": True}, "first": "joiner"})

@@ -1,7 +1,8 @@
 """The server's solver work through its pool, seen through a real ``serve`` with one worker: a
 player's waiting move goes before an analysis's next depth, the move's place in the queue is
-told, an analysis stops with its connection, and an address whose solver time is spent is
-refused with the seconds until it may ask again."""
+told, a move asked before the worker has taken up a par's slice ends that slice, an analysis stops
+with its connection, and an address whose solver time is spent is refused with the seconds until
+it may ask again."""
 
 from __future__ import annotations
 
@@ -42,6 +43,66 @@ def test_a_waiting_move_is_told_its_place_in_the_queue_and_is_played(tmp_path: P
         assert places[0] == 1  # queued behind the analysis's running depth, and told so, then played
         player.close()
         analyst.close()
+
+
+YIELD_BEFORE_THE_PAR = """
+import sys
+if "--multiprocessing-fork" in sys.argv:  # a solver worker: it takes a par up only once a yield for it came
+    import queue, threading, time
+    from multiprocessing.connection import Connection
+
+    handled = threading.Event()
+    last = [None]
+    recv, get = Connection.recv, queue.Queue.get
+
+    def recv_noting_yields(self):
+        if last[0] == "yield":
+            handled.set()  # the listening thread reads again: it has done what the yield asked
+        message = recv(self)
+        last[0] = message[0]
+        return message
+
+    def endless_par(self, job, progress, slicing):
+        from battle.players.pool.jobs import Continued, SearchProgress
+
+        while not (slicing.cancelled() or slicing.yielded()):
+            time.sleep(0.01)
+        return Continued(progress or SearchProgress())
+
+    def par_taken_up_late(self, *args, **kwargs):
+        item = get(self, *args, **kwargs)
+        if isinstance(item, (tuple, list)) and len(item) >= 3 and type(item[1]).__name__ == "ParJob":
+            from battle.players.pool.unit_search import PoolServices
+
+            PoolServices._par = endless_par
+            handled.wait(60.0)
+            handled.clear()
+        return item
+
+    Connection.recv, queue.Queue.get = recv_noting_yields, par_taken_up_late
+"""
+"""In the solver's workers: the thread of long units takes a par's slice up only after the worker has
+read the yield a waiting move sent for it (as a niceness-10 thread on a busy machine may: a reload
+test of the web pages found a beginner's move waiting 20 s behind a par), and a par's slice ends only
+when it is told to (its real one ends after 10 CPU seconds, which a test would wait for). The unit
+thread's queue item is taken apart loosely: a tuple or a list whose second element is the job."""
+
+
+def test_a_move_asked_before_the_worker_takes_up_a_pars_slice_ends_that_slice(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--solver-workers", "1", prelude=YIELD_BEFORE_THE_PAR) as server:
+        deadline = time.monotonic() + WAIT
+        while server.stats()["solver_workers_ready"] != "1":  # a par waits for the kernels
+            assert time.monotonic() < deadline, server.stats()
+            time.sleep(0.2)
+        player = Client(server.url)
+        player.send({"type": "solver_game", "level": "beginner", "deal": {"number": 3}, "first": "creator"})
+        state = player.expect("state", WAIT)
+        player.send({"type": "par"})  # deal 3 is in no catalogue: its par goes to the only worker
+        assert player.expect("par_result", WAIT)["place"] == 0
+        player.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
+        while (message := player.read(WAIT))["type"] != "moved" or message["ply"] != 2:
+            pass  # the par's slice ends before it began, and the solver answers
+        player.close()
 
 
 STEPS_OF_A_MINUTE = (

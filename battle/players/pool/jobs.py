@@ -369,9 +369,10 @@ SliceProgress = SearchProgress | HintProgress | ReviewProgress
 @dataclass(frozen=True)
 class Continued:
     """A slice ended before its unit's answer: the unit waits for its next turn, which starts from
-    ``progress``. Plain data (``solver.results`` and the rules), like the jobs."""
+    ``progress`` (None: from the start, a first slice told to end before it began). Plain data
+    (``solver.results`` and the rules), like the jobs."""
 
-    progress: SliceProgress
+    progress: SliceProgress | None
 
 
 # -- results ---------------------------------------------------------------------------------

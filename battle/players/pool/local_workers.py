@@ -19,7 +19,11 @@ search, to the server's own process, and to nothing else's loss when the machine
 Slices: a long unit's run is one slice (``jobs.SLICE_NODES``); its worker answers its progress
 and takes whatever the schedule gives next first, so a unit whose next slice comes next stays on the
 worker that holds its table. A background slice whose worker a waiting move needs is told to end
-early (``yield``): its search stops as at its node limit and answers its progress.
+early (``yield``): its search stops as at its node limit and answers its progress. A slice its thread
+has not taken up yet is answered at once by the worker's listening thread, as a slice that searched
+nothing: dropped, such a yield left a beginner's move waiting behind a par's whole slice (10 CPU
+seconds at niceness 10), and a thread of niceness 10 beside busy loops took 17 s to take such a
+slice up only to end it.
 
 Stopping: a running unit is stopped through the solver's own stop (the worker's listening thread
 sets it; the search answers within milliseconds and the worker takes the next unit), which is
@@ -52,7 +56,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from battle.players.pool.jobs import DEFAULT_WORKER_MEGABYTES, slice_seconds
+from battle.players.pool.jobs import DEFAULT_WORKER_MEGABYTES, Continued, slice_seconds
 from battle.players.pool.queue import SolverPool
 from battle.players.pool.schedule import MAX_WAITING, Budget
 
@@ -385,6 +389,8 @@ def worker_main(connection: Connection, megabytes: int) -> None:
     """The running unit's id, whether it was told to stop and whether to end its slice now."""
     stopped_early: deque[int] = deque(maxlen=64)
     """Units told to stop while still queued here: skipped when their turn comes."""
+    queued: list = [None]
+    """The run sent here that its thread has not taken up yet: ``[unit, job, progress, answered]``."""
     sending = threading.Lock()
 
     def send(message: tuple) -> None:
@@ -407,8 +413,13 @@ def worker_main(connection: Connection, megabytes: int) -> None:
         if niceness:
             lower_priority(niceness)
         while True:
-            unit, job, progress = units.get()
+            taken = units.get()
+            unit, job, progress, _ = taken
             with state:
+                if queued[0] is taken:
+                    queued[0] = None
+                if taken[3]:
+                    continue  # yielded before it began: the listening thread answered it
                 if unit in stopped_early:
                     send(("done", unit, None, None, 0.0))
                     continue
@@ -446,7 +457,9 @@ def worker_main(connection: Connection, megabytes: int) -> None:
             threading.Thread(target=prepare, name="solver-kernels", daemon=True).start()
         elif message[0] == "run":
             _, unit, job, short, progress = message
-            (short_units if short else long_units).put((unit, job, progress))
+            with state:
+                queued[0] = [unit, job, progress, False]
+                (short_units if short else long_units).put(queued[0])
         elif message[0] == "stop":
             with state:
                 if running[0] == message[1]:
@@ -459,6 +472,10 @@ def worker_main(connection: Connection, megabytes: int) -> None:
                 if running[0] == message[1] and not running[1]:
                     running[2] = True
                     services.stop()
+                elif queued[0] is not None and queued[0][0] == message[1]:
+                    queued[0][3] = True  # its slice ends before it began: the move need not wait for its thread
+                    send(("done", message[1], Continued(queued[0][2]), None, 0.0))
+                    queued[0] = None
         elif message[0] == "quit":
             break
     os._exit(0)  # a search may still run on the unit thread: end it with the process

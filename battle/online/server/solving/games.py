@@ -56,7 +56,7 @@ from battle.online.server.rooms.room import Options, Room, Status, plan_start
 from battle.online.server.rooms.seat_networks import with_networks
 from battle.online.server.rooms.store import StoreError, Write
 from battle.online.server.rooms.wire import moved
-from battle.online.server.solving.outcomes import SolverRefusal, WorkFailed, WorkRefused
+from battle.online.server.solving.outcomes import SolverRefusal, Waiting, WorkFailed, WorkRefused
 from battle.online.server.solving.rows import SolverSeatRow, solver_seats, with_solver_seat
 from battle.online.server.solving.wire import hint_result, queue_news, refusal, refused, solver_created, solver_seat
 from battle.rules.board import Position
@@ -344,8 +344,14 @@ class SolverGames:
             self._again_later(game, max(1.0, work.retry_after))
             return
         self.moving[game] = work
-        self.work.watch(work, lambda waiting: self._tell_game(game, queue_news("move", waiting)))
+        self.work.watch(work, lambda waiting: self._tell_move(game, work, waiting))
         self._start(self._play_when_found(game, ply, seat, work))
+
+    def _tell_move(self, game: str, work: Work[MoveResult], waiting: Waiting | None) -> None:
+        """Where the game's move stands, while ``work`` is its move: the end of an earlier move, which the
+        once-a-second look at the queue may see after the next one was asked, is no news of that one."""
+        if self.moving.get(game) is work:
+            self._tell_game(game, queue_news("move", waiting))
 
     def _payer(self, game: str) -> str:
         return self.payer.get(game, f"game {game}")  # after a restart, until its player comes back
