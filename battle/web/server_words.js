@@ -10,12 +10,12 @@ import { t, tn } from "./i18n.js";
 import refusalWords from "./refusal_words.json" with { type: "json" };
 /** @import { Message, Result, State } from "./socket.js" */
 
-/** The six solver levels as the window names them (battle/rules/wording.py's "solver level" words). */
 /** A margin or a value as the page shows it, with its sign: +4, -2, 0. @param {number} value */
 export function signed(value) {
   return (value > 0 ? "+" : "") + value;
 }
 
+/** The six solver levels as the window names them (battle/rules/wording.py's "solver level" words). */
 export const LEVELS = ["beginner", "casual", "club", "expert", "master", "perfect"];
 
 /** A solver level in the reader's language; an unknown one as given. @param {string} level */

@@ -72,9 +72,9 @@ class LobbyDesk:
     ) -> None:
         limits = limits or board.LOBBY_LIMITS  # read when made: a test's prelude may shorten it
         self.network = network
+        """A client address's network, as the caps count it."""
         self.followers_per_network = followers_per_network
         """Connections of one network that may follow at once (``ServerLimits.lobby_followers_per_network``)."""
-        """A client address's network, as the caps count it."""
         self.board = LobbyBoard(limits)
         self.audiences = audiences
         self.clock = clock
