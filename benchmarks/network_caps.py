@@ -274,11 +274,11 @@ def stopped(processes: int) -> str:
 
 
 def game_process(server: ServerProcess, index: int, count: int) -> psutil.Process:
-    """Game process ``index`` of the server's ``count``, as a child of its supervisor."""
-    for child in psutil.Process(server.pid).children():
-        if f"--process-of={index}/{count}" in child.cmdline():
-            return child
-    raise AssertionError(f"the server has no game process {index}")
+    """Game process ``index`` of the server's ``count``."""
+    found = server.game_process(index)
+    if found is None:
+        raise AssertionError(f"the server has no game process {index} of {count}")
+    return found
 
 
 def table(counts: list[int], beside: bool) -> str:

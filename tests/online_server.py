@@ -15,6 +15,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -26,8 +27,10 @@ import psutil
 from websockets.asyncio.server import Server
 from websockets.sync.client import ClientConnection, connect
 
+from battle.cli import run_folders
 from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
 from battle.online.server.limits.server import ServerLimits
+from battle.online.server.processes.fork_server import game_process_name
 from battle.online.server.rooms.store import GameStore
 from battle.online.server.shell.game_server import GameServer, bound_port, running_server
 from battle.rules.board import move_name
@@ -42,9 +45,11 @@ a fresh connection's handshake and welcome)."""
 
 
 PROCESSES_VARIABLE = "MAHJONG_BATTLE_TEST_PROCESSES"
-"""The ``--processes`` of a test's server that names none: 1 unless this variable says otherwise
-(``MAHJONG_BATTLE_TEST_PROCESSES=2 pytest tests/online tests/web`` runs them as ``serve``'s default
-does on two cores)."""
+"""The ``--processes`` of a test's server that names none: 2 unless this variable says otherwise.
+Two is ``serve``'s default on the two cores CI has, and the fewest that run every feature through
+the supervisor, the fork server and a second process; a fixed count keeps a test's cost the same
+on a machine of 64 cores (``MAHJONG_BATTLE_TEST_PROCESSES=1`` runs them as one process)."""
+DEFAULT_PROCESSES = "2"
 
 
 def free_port() -> int:
@@ -60,8 +65,8 @@ class ServerProcess:
     ``open_files`` lowers the process's open-files limit. ``with ServerProcess(...) as server:`` starts it
     and stops it at the end. ``pid`` is the process's id while it runs. Without a ``--solver-...``
     flag it runs no solver (``--solver-workers 0``): a friends' server starts in a second, without
-    worker processes importing numba; without ``--processes`` it is one process (``--processes 1``;
-    ``PROCESSES_VARIABLE`` changes that)."""
+    worker processes importing numba; without ``--processes`` it runs two game processes
+    (``PROCESSES_VARIABLE``)."""
 
     def __init__(
         self,
@@ -78,7 +83,7 @@ class ServerProcess:
         solver_flags = ("--solver-workers", "--solver-scheduler")
         self.flags = flags if any(flag in flags for flag in solver_flags) else (*flags, "--solver-workers", "0")
         if "--processes" not in self.flags:
-            self.flags = (*self.flags, "--processes", os.environ.get(PROCESSES_VARIABLE, "1"))
+            self.flags = (*self.flags, "--processes", os.environ.get(PROCESSES_VARIABLE, DEFAULT_PROCESSES))
         self.prelude = prelude
         """Python run in each of the server's processes as it starts (a test's change to a module's
         setting; ``_prelude_folder``)."""
@@ -86,6 +91,8 @@ class ServerProcess:
         self.open_files = open_files
         self.process: subprocess.Popen[str] | None = None
         self._witnessed = False
+        self._signalled: set[psutil.Process] = set()
+        """Every process ``signal_all`` has reached."""
         self.page_line = ""
         """The second line the server printed: where its page is, in the language of its locale."""
         self.log = folder / f"server-{self.port}.log"
@@ -94,8 +101,8 @@ class ServerProcess:
 
     def _prelude_folder(self) -> str:
         """A folder whose ``sitecustomize.py`` is the prelude, first on the server's ``PYTHONPATH``: every
-        process of the server runs it as it starts (the game processes of ``--processes N`` are started
-        by the supervisor with ``python -m battle``), or "" without a prelude."""
+        process of the server runs it as it starts (the game processes of ``--processes N`` are forked
+        from the supervisor's fork server, which has run it), or "" without a prelude."""
         if not self.prelude:
             return ""
         folder = self.folder / "prelude"
@@ -198,9 +205,33 @@ class ServerProcess:
         workers): ``SIGSTOP`` is a machine that stops answering, whatever ``--processes`` says."""
         assert self.process is not None
         tree = psutil.Process(self.process.pid)
-        for process in [tree, *tree.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            self._signalled.update([tree, *tree.children(recursive=True)])
+        for process in self._signalled:
+            # the processes signalled before too: a SIGCONT after a kill -9 of the supervisor reaches
+            # the game processes it froze, no longer the supervisor's once it is gone
             with contextlib.suppress(psutil.NoSuchProcess):
                 process.send_signal(number)
+
+    def game_process(self, index: int) -> psutil.Process | None:
+        """Game process ``index`` of a server of several (by its name, ``fork_server.game_process_name``),
+        or None while it is not running."""
+        assert self.process is not None
+        wanted = game_process_name(index)
+        for process in psutil.Process(self.process.pid).children(recursive=True):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if process.name() == wanted and process.status() != psutil.STATUS_ZOMBIE:
+                    return process
+        return None
+
+    def run_folder(self) -> Path:
+        """The folder where a server of several keeps its processes' sockets and counts (the run folder
+        whose ``supervisor.pid`` names this server)."""
+        for folder in Path(tempfile.gettempdir()).glob(run_folders.PREFIX + "*"):
+            with contextlib.suppress(OSError):
+                if (folder / run_folders.PID_FILE).read_text(encoding="ascii").strip() == str(self.pid):
+                    return folder
+        raise AssertionError(f"no run folder names the server's process {self.pid}")
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -775,6 +775,7 @@ def _run_command(
     args = parser.parse_args(argv)
     args.lang = language
     args.argv = argv  # the command's words without the language: ``serve --processes`` starts its processes with them
+    args.command_line = main  # what runs those words again in a forked process (``battle.cli.serve_forks``)
     args.started = started
     args.whole_process = whole_process
     run = getattr(args, "run", None)

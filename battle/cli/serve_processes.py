@@ -3,7 +3,7 @@
 
 It checks the database as one server does (a file set aside or refused is said before any game
 process starts, and the schema is made or upgraded once), listens on the port, starts the game
-processes (this command again, with ``--process-of``) and says the same two lines as one server
+processes (this command again, with ``--process-of``, forked by a fork server) and says the same two lines as one server
 once all of them take connections.
 """
 
@@ -17,6 +17,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from battle.cli.inputs import InputError
 from battle.cli.interruption import EXIT_INTERRUPTED
@@ -47,7 +48,7 @@ def serve_in_processes(
         raise InputError(_("cannot open the game database: {value}").format(value=error_reason(error))) from None
     held = hold_database(path)  # the game processes serve it under the supervisor's claim
     try:
-        return _supervise(args, processes, say_serving, path, unfinished)
+        return _supervise(args, processes, say_serving, path, unfinished, held)
     finally:
         held.close()
 
@@ -58,7 +59,9 @@ def _supervise(
     say_serving: Callable[[argparse.Namespace, int, Path, int], None],
     path: Path,
     unfinished: int,
+    held: IO[bytes],
 ) -> int:
+    from battle.cli.serve_forks import fork_server as forked_fork_server
     from battle.online.server.processes.supervisor import Supervisor, listening_socket
 
     try:
@@ -76,13 +79,15 @@ def _supervise(
     port = int(listener.getsockname()[1])
     folder = make_run_folder()
     language = ["--lang", args.lang] if args.lang else []
-    command = [sys.executable, "-m", "battle", *language, *args.argv, f"--port={port}", f"--run-folder={folder}"]
+    arguments = [*language, *args.argv, f"--port={port}", f"--run-folder={folder}"]
+    fork_server = forked_fork_server(args.command_line, (listener, held))  # before the loop starts any thread
 
     async def supervise() -> int:
         supervisor = Supervisor(
             listener,
             processes,
-            command,
+            arguments,
+            fork_server,
             folder,
             trust_proxy=args.trust_proxy,
             ipv6_prefix=args.ipv6_prefix,
@@ -115,6 +120,7 @@ def _supervise(
     try:
         stopped_by = asyncio.run(supervise())
     finally:
+        fork_server.close()
         listener.close()
         shutil.rmtree(folder, ignore_errors=True)
     return EXIT_INTERRUPTED if stopped_by == signal.SIGINT else 0

@@ -41,15 +41,9 @@ def test_the_addresses_are_the_homes_the_tests_assume() -> None:
 
 
 def game_processes(server: ServerProcess) -> dict[int, int]:
-    """The game processes' ids by their index, as the supervisor's children."""
-    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-    found = {}
-    for child in children:
-        command = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
-        for part in command:
-            if part.startswith(b"--process-of="):
-                found[int(part.split(b"=")[1].split(b"/")[0])] = int(child)
-    return found
+    """The running game processes' ids by their index."""
+    found = {index: server.game_process(index) for index in range(2)}
+    return {index: process.pid for index, process in found.items() if process is not None}
 
 
 class Game:
@@ -417,7 +411,8 @@ def test_a_stopped_pool_delays_only_the_solvers_answers_which_the_player_is_told
         player.expect("solver_created", 120.0)
         state = player.expect("state", SECONDS)
         assert shard_of(state["game"], 2) == 1 and state["to_move"] == state["you"]
-        owner = next(child for child in psutil.Process(server.pid).children() if "--process-of=0/2" in child.cmdline())
+        owner = server.game_process(0)
+        assert owner is not None
         owner.send_signal(signal.SIGSTOP)
         try:
             player.send({"type": "move", "move": a_legal_move(state), "id": "m1"})
@@ -503,15 +498,9 @@ def test_a_process_that_cannot_write_its_counts_says_so_once_and_writes_them_aga
     """/stats adds up the counts each process writes to the run's folder: a write that fails (a full
     disk there; here a folder where its file goes) is one line in the log, not the end of the task
     for the server's life; once it can write again, it says so and does."""
-    import psutil
 
     with ServerProcess(tmp_path, "--processes", "2") as server:
-        children = psutil.Process(server.pid).children()
-        folders = {
-            arg.split("=", 1)[1] for child in children for arg in child.cmdline() if arg.startswith("--run-folder=")
-        }
-        [folder] = folders
-        blocker = Path(folder) / "stats-1.tmp"
+        blocker = server.run_folder() / "stats-1.tmp"
         deadline = time.monotonic() + SECONDS
         while True:  # the process writes this file every second and renames it at once: block it in between
             try:
@@ -544,15 +533,7 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
 
     prelude = "import battle.online.server.processes.supervisor as s; s.STUCK_SECONDS = 12.0"
     with ServerProcess(tmp_path, "--processes", "2", prelude=prelude) as server:
-
-        def process_1() -> psutil.Process | None:
-            for child in psutil.Process(server.pid).children():
-                with contextlib.suppress(psutil.NoSuchProcess):
-                    if "--process-of=1/2" in child.cmdline():
-                        return child
-            return None
-
-        stopped = process_1()
+        stopped = server.game_process(1)
         assert stopped is not None
         stopped.send_signal(signal.SIGSTOP)
         try:
@@ -578,7 +559,7 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
                 break
             assert time.monotonic() < deadline, "process 1 was not started again"
             time.sleep(0.2)
-        fresh = process_1()
+        fresh = server.game_process(1)
         assert fresh is not None and fresh.pid != stopped.pid
 
 
@@ -594,7 +575,8 @@ def test_a_game_of_a_stopped_process_is_refused_in_words_not_left_to_time_out(tm
         host.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
         created = host.expect("created", SECONDS)
         assert shard_of(created["game"], 2) == 0
-        holder = next(child for child in psutil.Process(server.pid).children() if "--process-of=0/2" in child.cmdline())
+        holder = server.game_process(0)
+        assert holder is not None
         holder.send_signal(signal.SIGSTOP)
         refused = {}
         try:

@@ -20,10 +20,10 @@ had no ``ack`` for (a move id the game has is acknowledged again, not played twi
 its place lets go of the connections it had counted (``guard_counts``). A process that exits within
 ``START_SECONDS`` of its start three times in a row stops the whole server.
 
-Each game process is this program again (``serve`` with the same flags and ``--process-of I/N``),
-so it opens the database, and the solver pool in process 0, as one server does (process 0 serves
-the pool to the others: ``game_server.POOL_SOCKET``); it says
-``ready`` on its standard output once it takes connections.
+Each game process runs this program's ``serve`` again, with the same flags and ``--process-of I/N``,
+forked from a process that has the server imported (``fork_server``), so it opens the database, and
+the solver pool in process 0, as one server does (process 0 serves the pool to the others:
+``game_server.POOL_SOCKET``); it says ``ready`` on its standard output once it takes connections.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from battle.online.protocol.server_groups import group_of_url, process_at
 from battle.online.server.limits.address_guard import network_of
 from battle.online.server.peers.connections import forwarded_address
 from battle.online.server.processes import handoff
+from battle.online.server.processes.fork_server import ForkedProcess, ForkServer, ForkServerGone
 from battle.online.server.processes.handoff import Fresh
 from battle.online.server.rooms.shards import home_of
 
@@ -86,13 +87,15 @@ log = logging.getLogger("mahjong-battle.server")
 
 
 class Supervisor:
-    """The listening socket and ``count`` game processes, each run by ``command`` with its index."""
+    """The listening socket and ``count`` game processes, each forked by ``fork_server`` to run
+    ``serve``'s ``arguments`` with its index."""
 
     def __init__(
         self,
         listener: socket.socket,
         count: int,
-        command: Sequence[str],
+        arguments: Sequence[str],
+        fork_server: ForkServer,
         folder: Path,
         *,
         trust_proxy: bool = False,
@@ -103,7 +106,9 @@ class Supervisor:
         self.group = group
         """This server's group (``--group``): ``at`` names its processes as ``GROUP.I``; None: as ``I``."""
         self.count = count
-        self.command = list(command)
+        self.arguments = list(arguments)
+        self.fork_server = fork_server
+        """What forks the game processes; replaced by a fresh one if it dies."""
         self.folder = folder
         self.trust_proxy = trust_proxy
         self.ipv6_prefix = ipv6_prefix
@@ -111,7 +116,7 @@ class Supervisor:
         """Which processes take connections now."""
         self.late = [False] * count
         """Which processes run but miss their beats (a stopped or stuck one): not waited for."""
-        self.processes: list[asyncio.subprocess.Process | None] = [None] * count
+        self.processes: list[ForkedProcess | None] = [None] * count
         self.failure: str | None = None
         """Why the server stopped on its own (a process that would not start), else None."""
         self._stopping = asyncio.Event()
@@ -147,6 +152,7 @@ class Supervisor:
                     with contextlib.suppress(ProcessLookupError):
                         process.terminate()
             await asyncio.gather(*keepers, return_exceptions=True)
+            self.fork_server.close()
             self._outbox.close()
 
     def stop(self, reason: str | None = None) -> None:
@@ -162,12 +168,18 @@ class Supervisor:
         loop = asyncio.get_running_loop()
         while not self._stopping.is_set():
             begun = loop.time()
-            process = await asyncio.create_subprocess_exec(
-                *self.command,
-                f"--process-of={index}/{self.count}",
-                stdout=asyncio.subprocess.PIPE,
-                env={**os.environ, SUPERVISOR_VARIABLE: str(os.getpid())},
-            )
+            forking = self.fork_server
+            try:
+                process = await forking.start([*self.arguments, f"--process-of={index}/{self.count}"], index)
+            except ForkServerGone:
+                failed += 1
+                if failed >= FAILED_STARTS:
+                    self.stop(f"process {index} of the server could not be started {failed} times")
+                    return
+                if forking is self.fork_server:  # else another keeper has replaced it already
+                    log.error("the server's fork server ended; starting it again")
+                    self.fork_server = forking.replacement()
+                continue
             self.processes[index] = process
             assert process.stdout is not None
             line = await process.stdout.readline()
@@ -186,7 +198,7 @@ class Supervisor:
                 return
             log.error("process %d of the server exited (%s); starting it again", index, code)
 
-    async def _follow_beats(self, index: int, process: asyncio.subprocess.Process) -> None:
+    async def _follow_beats(self, index: int, process: ForkedProcess) -> None:
         """Read process ``index``'s beats until it exits: silent ``LATE_SECONDS``, it gets no new
         connections until it beats again (and its ``late_marker`` tells the other processes to keep
         what they would pass it); silent ``STUCK_SECONDS``, it is killed (and started again)."""
