@@ -213,8 +213,10 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
     """The server's writer commits moves in groups; a sync 20 ms slower than the disk's keeps moves
     waiting for it. The server is frozen (SIGSTOP) once most games are under way, and stopped while
     frozen when five sent moves have no acknowledgement yet (else it goes on and is frozen again), so
-    the stop comes with moves in flight however slowly the machine runs the test. After a restart
-    every acknowledged move is stored once, and the ones in flight are resent and applied once."""
+    the stop comes with moves in flight however slowly the machine runs the test: each of its
+    processes gets the signal, as in a crash or systemd's stop. After a restart every acknowledged
+    move is stored once, and the ones in flight are resent and applied once (a SIGTERM's clean stop
+    may acknowledge some of them first)."""
     database, port = tmp_path / "games.sqlite3", free_port()
     url = f"ws://127.0.0.1:{port}"
     games: list[tuple[Player, Player]] = []
@@ -234,9 +236,11 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
                     in_flight = 0
                     server.signal_all(signal.SIGCONT)
             assert server.process is not None
-            server.process.send_signal(stop)
+            # every process of the server, as a crash or systemd's stop (SIGTERM to its whole control group)
+            server.signal_all(stop)
             server.signal_all(signal.SIGCONT)  # a SIGTERM is handled once the process runs again
             server.process.wait(30)
+        at_the_stop = in_flight
         in_flight = moves_in_flight(games)  # what the stopped server never acknowledged
         with server_process(database, port):
             assert play_until_done(games, time.monotonic() + GAME_SECONDS), "the games did not finish"
@@ -245,9 +249,13 @@ def test_fifty_games_stopped_with_moves_in_flight_keep_every_acknowledged_move(
             host.session.close()
             guest.session.close()
     lost, doubled = check_records(database, games)
-    print(f"stopped with {stop.name}: 50 games, {in_flight} moves in flight, {lost} lost, {doubled} doubled")
+    print(
+        f"stopped with {stop.name}: 50 games, {at_the_stop} moves in flight at the stop, {in_flight} never"
+        f" acknowledged before the restart, {lost} lost, {doubled} doubled"
+    )
     assert (lost, doubled) == (0, 0)
-    assert in_flight > 0, "no move was in flight at the stop"
+    if stop == signal.SIGKILL:  # a SIGTERM's clean stop may commit and acknowledge what it holds
+        assert in_flight > 0, "no move was in flight at the stop"
 
 
 def moves_in_flight(games: list[tuple[Player, Player]]) -> int:
