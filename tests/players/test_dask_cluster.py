@@ -131,6 +131,25 @@ def test_a_stop_meant_for_another_pools_unit_never_skips_this_ones(cluster: Any)
     assert isinstance(answered[0], MoveResult) and answered[1] is None
 
 
+def test_a_slice_told_to_end_before_it_came_is_answered_at_once_and_its_next_slice_runs(
+    cluster: Any,  # noqa: ANN401 - a dask LocalCluster
+) -> None:
+    """A waiting move asks a background slice to end; the worker it goes to may not have taken it up
+    yet (a fresh worker loads its kernels first): it answers that slice when it comes, with the unit's
+    progress as it was, so the move waits for no slice; the unit's next slice is searched."""
+    from battle.players.pool import dask_cluster
+    from battle.players.pool.jobs import Continued
+
+    with DaskPool(cluster.scheduler_address, budget=None) as pool:
+        unit = pool.token(1)
+        assert not dask_cluster.end_slice(unit, 1)  # not running here
+        assert dask_cluster.run_unit(unit, club_move(), 32, None, 1) == (Continued(None), None, 0.0)
+        answered = dask_cluster.run_unit(unit, club_move(), 32, None, 2)
+        again = dask_cluster.run_unit(unit, club_move(), 32, None, 1)  # the record is spent once
+    assert isinstance(answered[0], MoveResult) and answered[1] is None
+    assert isinstance(again[0], MoveResult)
+
+
 def test_open_pool_with_a_scheduler_runs_on_the_cluster(cluster: Any) -> None:  # noqa: ANN401
     from battle.players.pool.opening import open_pool
 

@@ -11,7 +11,9 @@ pool connects); a shallow level's move is answered from plain Python meanwhile, 
 waits for them. Each worker thread keeps one ``PoolServices`` (its engine and table) between
 units. A running unit is stopped by a message to every worker (``stop_unit``): the one running it
 stops its search; one that has not started it yet skips it. A background slice a waiting move needs
-the thread of is told to end early the same way (``end_slice``).
+the thread of is told to end early the same way (``end_slice``), naming the slice (its task's
+number): a worker that has not taken that slice up yet answers it at once when it comes, with the
+unit's progress unchanged, and a later slice of the unit is never skipped for it.
 
 A worker that dies (killed, out of memory) takes its unit with it; Dask's scheduler gives the
 task to another worker (up to its ``distributed.scheduler.allowed-failures``, 3 by default), and
@@ -113,6 +115,8 @@ class DaskPool(SolverPool):
         self._futures: dict[int, DaskFuture] = {}
         self._submissions = itertools.count(1)
         """Numbers each task's key: a unit handed out again never meets its earlier task on the scheduler."""
+        self._slice_numbers: dict[int, int] = {}
+        """The number of each running unit's task: what a yield names (``end_slice``)."""
         self._stopper = ThreadPoolExecutor(1, thread_name_prefix="solver-pool-stop")
         """Sends stops off the lock: a broadcast waits for the scheduler's answer."""
         self._watcher = threading.Thread(target=self._watch_cluster, name="solver-pool-cluster", daemon=True)
@@ -132,6 +136,7 @@ class DaskPool(SolverPool):
             return
         while (taken := self._take_locked()) is not None:
             unit, job, progress = taken
+            number = next(self._submissions)
             try:
                 future = self._client.submit(
                     run_unit,
@@ -139,7 +144,8 @@ class DaskPool(SolverPool):
                     job,
                     self._megabytes,
                     progress,
-                    key=f"solver-{unit.kind.name.lower()}-{self.token(unit.id)}-{next(self._submissions)}",
+                    number,
+                    key=f"solver-{unit.kind.name.lower()}-{self.token(unit.id)}-{number}",
                     pure=False,
                     priority=-int(unit.kind),
                 )
@@ -148,6 +154,7 @@ class DaskPool(SolverPool):
                 self._lose_locked(_one_line(error))
                 return
             self._futures[unit.id] = future
+            self._slice_numbers[unit.id] = number
             future.add_done_callback(partial(self._done, unit.id))
         self._yield_locked()
 
@@ -169,6 +176,7 @@ class DaskPool(SolverPool):
                 self._lose_locked("its connection closed")
                 return
             del self._futures[unit]
+            self._slice_numbers.pop(unit, None)
             actions = self._lost_locked(unit) if lost else self._ended_locked(unit, *outcome)
             self._dispatch_locked()
         self._settle(actions)
@@ -178,8 +186,9 @@ class DaskPool(SolverPool):
             self._stopper.submit(self._client.run, stop_unit, self.token(unit))
 
     def _end_slice_locked(self, unit: int) -> None:
-        if self._link.connected and self._client.status == "running":
-            self._stopper.submit(self._client.run, end_slice, self.token(unit))
+        number = self._slice_numbers.get(unit)
+        if number is not None and self._link.connected and self._client.status == "running":
+            self._stopper.submit(self._client.run, end_slice, self.token(unit), number)
 
     def token(self, unit: int) -> str:
         """What the workers call ``unit``: unit ids count from 1 in every pool, and a cluster outlives a
@@ -207,6 +216,7 @@ class DaskPool(SolverPool):
                 self._lost_locked(unit, counted=False)
                 self._stopper.submit(future.cancel)
             self._futures.clear()
+            self._slice_numbers.clear()
             log.warning("the solver cluster at %s has no workers; its searches wait for one", self._address)
         elif threads and before == 0:
             log.warning("the solver cluster at %s has %d worker threads again", self._address, threads)
@@ -222,6 +232,7 @@ class DaskPool(SolverPool):
             # a running unit waits again; one being stopped ends; neither fails its ticket (no try counted)
             self._lost_locked(unit, counted=False)
         self._futures.clear()
+        self._slice_numbers.clear()
         self._dropped.append(self._client)
         log.warning(
             "the solver cluster at %s does not answer (%s); its searches wait and new ones are refused "
@@ -376,11 +387,15 @@ _kernels = threading.Event()
 _kernels_started = threading.Lock()
 _kernels_asked: list[bool] = []
 _local = threading.local()
-_running: dict[str, tuple[PoolServices, list[bool]]] = {}
-"""Each unit running here: its services and whether it was told to stop, and to end its slice."""
+_running: dict[str, tuple[PoolServices, list[bool], int]] = {}
+"""Each unit running here: its services, whether it was told to stop and to end its slice, and its
+slice's number."""
 _running_lock = threading.Lock()
 _stopped_early: deque[str] = deque(maxlen=1000)
 """Units told to stop before they started here: they are skipped when they come."""
+_ended_early: deque[tuple[str, int]] = deque(maxlen=1000)
+"""Slices (unit, number) told to end before they started here: answered at once when they come. A
+record of a slice that runs on another worker stays until pushed out, and never matches another slice."""
 
 
 def _load_kernels() -> None:
@@ -409,9 +424,12 @@ class SolverWorkerPlugin(WorkerPlugin):
         load_kernels_once()
 
 
-def run_unit(unit: str, job: StepJob, megabytes: int, progress: SliceProgress | None = None) -> Outcome:
-    """A unit's Dask task (``unit`` its pool's ``token``): ``job`` (a slice of it from ``progress``) on
-    this thread's ``PoolServices``, unless it was stopped before it began."""
+def run_unit(
+    unit: str, job: StepJob, megabytes: int, progress: SliceProgress | None = None, number: int = 0
+) -> Outcome:
+    """A unit's Dask task (``unit`` its pool's ``token``, ``number`` its slice's): ``job`` (a slice of
+    it from ``progress``) on this thread's ``PoolServices``, unless it was stopped before it began
+    (no result), or its slice was told to end before it began (``Continued`` from ``progress``)."""
     load_kernels_once()
     if not job.plain:
         _kernels.wait()
@@ -424,8 +442,11 @@ def run_unit(unit: str, job: StepJob, megabytes: int, progress: SliceProgress | 
     with _running_lock:
         if unit in _stopped_early:
             return None, None, 0.0
+        if (unit, number) in _ended_early:
+            _ended_early.remove((unit, number))
+            return Continued(progress), None, 0.0
         services.clear_stop()
-        _running[unit] = (services, told)
+        _running[unit] = (services, told, number)
     started = time.thread_time()
     try:
         result = services.run(
@@ -446,20 +467,24 @@ def stop_unit(unit: str) -> bool:
         if entry is None:
             _stopped_early.append(unit)
             return False
-        services, told = entry
+        services, told, _number = entry
         told[0] = True
         services.stop()
         return True
 
 
-def end_slice(unit: str) -> bool:
-    """Run on every worker by ``client.run``: end ``unit``'s running slice now if it runs here (True);
-    it answers its progress, as at its node limit."""
+def end_slice(unit: str, number: int) -> bool:
+    """Run on every worker by ``client.run``: end ``unit``'s slice ``number`` now if it runs here
+    (True); it answers its progress, as at its node limit. One not running here is remembered: if it
+    comes here later, it is answered at once."""
     with _running_lock:
         entry = _running.get(unit)
-        if entry is None or entry[1][0]:
+        if entry is None or entry[2] != number:
+            _ended_early.append((unit, number))
             return False
-        services, told = entry
+        if entry[1][0]:
+            return False
+        services, told, _number = entry
         told[1] = True
         services.stop()
         return True
