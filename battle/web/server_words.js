@@ -99,8 +99,9 @@ export function resultText(state) {
  * @type {{ fields: Record<string, string>, codes: Record<string, Case[]>, otherwise: Case }} */
 const REFUSALS = refusalWords;
 
-/** @type {(params: Record<string, any>, key: string) => number} */
-const number = (params, key) => (typeof params[key] === "number" ? Math.round(params[key]) : 0);
+/** A count, or seconds to wait rounded up (as the window's `_number`).
+ * @type {(params: Record<string, any>, key: string) => number} */
+const number = (params, key) => (typeof params[key] === "number" ? Math.ceil(params[key]) : 0);
 
 /** A case's sentence in the reader's language; null when the case does not fit.
  * @param {Case} entry @param {Message} error @param {State | null} [state] */

@@ -1,5 +1,5 @@
 """Refusals to word, built from the refusals' table itself (``battle/web/refusal_words.json``): for
-every case of every code, an error that fits it with a count of 1 and of 3, and every code of the
+every case of every code, an error that fits it with each of ``COUNTS``, and every code of the
 protocol with no params, with and without a game to name the seat to move. The window's test and
 the page's test word the same list."""
 
@@ -27,11 +27,13 @@ STATE: dict[str, Any] = {
     ],
 }
 """A game to name a seat from: Bob, seat 2, is to move."""
+COUNTS = (1, 3, 2.4, 2.6)
+"""A plural's counts: one, several, and seconds to wait that are not whole (both sides round them up)."""
 FILLED = {"number": 4, "text": "c2-d9", "seat": 2}
 """What each kind of field is given when a sample fits a case (a plural's count is the sample's)."""
 
 
-def fitting(case: Case, count: int) -> tuple[dict[str, Any], bool]:
+def fitting(case: Case, count: float) -> tuple[dict[str, Any], bool]:
     """Params that fit ``case`` (its params' values, each of its fields filled) and whether it needs
     a game to name a seat."""
     kinds = refusal_words().fields
@@ -55,7 +57,7 @@ def samples() -> list[tuple[str, dict[str, Any], bool]]:
     found: list[tuple[str, dict[str, Any], bool]] = []
     for code, cases in refusal_words().codes.items():
         for case in cases:
-            for count in (1, 3):
+            for count in COUNTS:
                 params, with_state = fitting(case, count)
                 found.append((code, params, with_state))
     for code in ErrorCode:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -146,8 +147,10 @@ def refusal_words() -> RefusalWords:
 
 
 def _number(params: dict[str, ParamValue], key: str) -> int:
+    """A whole number of the refusal (a count, or seconds to wait: a wait of 2.4 s is "3 seconds", never
+    a time at which asking again is refused again), as the page's ``number`` reads it."""
     value = params.get(key)
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    return math.ceil(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
 def _text(params: dict[str, ParamValue], key: str) -> str:
