@@ -175,10 +175,16 @@ def shown_name(name: str) -> str:
         return _("You")
     if name in _DEFAULT_NAMES:
         return _(_DEFAULT_NAMES[name])
+    return shown_solver_name(name)
+
+
+def shown_solver_name(name: str) -> str:
+    """``Solver (club)`` in the player's language ("Solver (Verein)"), as the page's ``shownName``
+    shows it; any other name, one of an unknown level too, as given."""
     level = solver_level(name)
-    if level is not None:
-        return _("Solver ({level})").format(level=level_word(level))
-    return name
+    if level is None or level not in _LEVELS:
+        return name
+    return _("Solver ({level})").format(level=level_word(level))
 
 
 def about(name: str, you: str, other: str, /, **values: object) -> str:

@@ -23,10 +23,10 @@ STATE: dict[str, Any] = {
     "scores": [0, 0],
     "players": [
         {"seat": 1, "name": "Ann", "presence": "connected", "creator": True},
-        {"seat": 2, "name": "Bob", "presence": "connected", "creator": False},
+        {"seat": 2, "name": "Solver (club)", "presence": "connected", "creator": False},
     ],
 }
-"""A game to name a seat from: Bob, seat 2, is to move."""
+"""A game to name a seat from: the solver, seat 2, is to move (named in the reader's language)."""
 COUNTS = (1, 3, 2.4, 2.6)
 """A plural's counts: one, several, and seconds to wait that are not whole (both sides round them up)."""
 FILLED = {"number": 4, "text": "c2-d9", "seat": 2}

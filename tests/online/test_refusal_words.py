@@ -73,7 +73,8 @@ def test_each_case_is_the_one_said_for_the_params_it_names() -> None:
                 said = refusal_text(Error(ErrorCode(code), "", params), state if with_state else None)
                 say = case["say"]
                 english = say if isinstance(say, str) else say[0 if count == 1 else 1]
-                assert said == english.format(count=count, ply=4, move="c2-d9", name="Bob", code=code), (code, case)
+                worded = english.format(count=count, ply=4, move="c2-d9", name="Solver (club)", code=code)
+                assert said == worded, (code, case)
 
 
 @pytest.mark.usefixtures("language")
@@ -92,4 +93,4 @@ def test_every_refusal_reads_in_german_from_the_pages_entries() -> None:
     assert said["Your address starts games faster than this server allows: try again in 1 second."] == (
         "Deine Adresse beginnt Partien schneller, als dieser Server erlaubt: versuch es in 1 Sekunde wieder."
     )
-    assert said["It is not your turn: Bob is to move."] == "Du bist nicht am Zug: Bob ist am Zug."
+    assert said["It is not your turn: Solver (club) is to move."] == "Du bist nicht am Zug: Solver (Verein) ist am Zug."

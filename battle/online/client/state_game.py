@@ -13,13 +13,15 @@ from battle.online.protocol.server_messages import Moved, Offers, State
 from battle.rules.board import Move, parse_move
 from battle.rules.game import Game, Result, result_of
 from battle.rules.notation import parse_position
+from battle.rules.wording import shown_solver_name
 
 
 def name_of(state: State, seat: object) -> str:
-    """The seat's name as the server has it; for a seat without one (nobody holds it, or its player
-    gave none) "Player 2" in the reader's language: the server keeps no default as if typed."""
+    """The seat's name as the server has it (the solver's in the reader's language, as the page shows
+    it); for a seat without one (nobody holds it, or its player gave none) "Player 2" in the reader's
+    language: the server keeps no default as if typed."""
     info = state.player(seat)
-    return info.name if info is not None and info.name else _("Player {seat}").format(seat=seat)
+    return shown_solver_name(info.name) if info is not None and info.name else _("Player {seat}").format(seat=seat)
 
 
 def server_moves(state: State) -> list[Move]:
