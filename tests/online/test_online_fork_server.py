@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 
 from battle.online.server.rooms.shards import shard_of
 from tests.online_server import Client, ServerProcess
@@ -107,3 +108,38 @@ def test_a_stopped_server_ends_every_process_and_says_so(tmp_path: Path) -> None
     assert server.process.stdout is not None
     assert "every game is kept" in server.process.stdout.read()
     assert all(gone(process) for process in tree)
+
+
+FORKS_FAIL = """
+import errno, os
+import battle.online.server.processes.fork_server as forks
+real, calls = forks._fork_game_process, []
+def refused(*arguments):
+    calls.append(1)
+    if len(calls) <= {failures}:
+        raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+    return real(*arguments)
+forks._fork_game_process = refused
+"""
+"""A prelude: the fork server's first ``failures`` forks fail as at the system's limit of processes."""
+
+
+def test_a_fork_that_fails_is_tried_again_and_said_in_the_log(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, "--processes", "2", prelude=FORKS_FAIL.format(failures=1)) as server:
+        game_processes(server)
+        create_at_both_homes(server)
+        log = server.log_lines()
+    assert sum("could not be started (Resource temporarily unavailable); trying again" in line for line in log) == 1
+
+
+def test_forks_that_keep_failing_stop_the_server_in_one_line(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, "--processes", "2", prelude=FORKS_FAIL.format(failures=100))
+    with pytest.raises(AssertionError):  # it never says where it serves
+        server.start()
+    assert server.process is not None and server.process.wait(SECONDS) == 2
+    said = [line for line in server.log_lines() if line.startswith("mahjong-battle:")]
+    assert said == [
+        "mahjong-battle: process 0 of the server could not be started 3 times (last: Resource temporarily unavailable)"
+    ] or said == [
+        "mahjong-battle: process 1 of the server could not be started 3 times (last: Resource temporarily unavailable)"
+    ]

@@ -67,6 +67,10 @@ class ForkServerGone(Exception):
     """The fork server ended before it answered."""
 
 
+class ForkFailed(Exception):
+    """The fork server could not fork a game process (the system's limit of processes, or memory)."""
+
+
 class ForkedProcess:
     """A game process the fork server started, as the supervisor sees it (the calls of an
     ``asyncio.subprocess.Process`` it uses): its id, its standard output, its exit."""
@@ -111,6 +115,7 @@ class ForkServer:
         self._control = control
         self.pid = pid
         """The fork server's process id (its game processes are its children)."""
+        self.started_at = time.monotonic()
         self.replacement_command = list(replacement)
         """The program that serves forks as this one does (``replacement``)."""
         self._child = child
@@ -172,7 +177,8 @@ class ForkServer:
 
     async def start(self, arguments: Sequence[str], index: int) -> ForkedProcess:
         """Fork a game process that runs ``serve``'s ``arguments``, named for ``index``; its standard
-        output is a pipe read here. ``ForkServerGone`` when the fork server is not there to do it."""
+        output is a pipe read here. ``ForkServerGone`` when the fork server is not there to do it,
+        ``ForkFailed`` (with the system's reason) when it could not fork."""
         loop = asyncio.get_running_loop()
         self._listen(loop)
         reading, writing = os.pipe()
@@ -229,6 +235,10 @@ class ForkServer:
             waiting = self._starting.get(said["started"])
             if waiting is not None and not waiting.done():
                 waiting.set_result(said["pid"])
+        elif "failed" in said:
+            waiting = self._starting.get(said["failed"])
+            if waiting is not None and not waiting.done():
+                waiting.set_exception(ForkFailed(said["reason"]))
         elif "exited" in said:
             process = self._running.pop(said["exited"], None)
             if process is not None:
@@ -306,10 +316,15 @@ def serve_forks(control: socket.socket, run: Run, preload: Sequence[str]) -> int
         asked = json.loads(message)
         if "start" in asked:
             closing = [control.fileno(), woken, waking]
-            pid = _fork_game_process(run, asked["arguments"], asked["start"], fds[0], closing)
-            children.add(pid)
+            try:
+                pid = _fork_game_process(run, asked["arguments"], asked["start"], fds[0], closing)
+            except OSError as error:  # EAGAIN at the limit of processes, ENOMEM
+                answer = {"failed": asked["start"], "reason": os.strerror(error.errno or 0)}
+            else:
+                children.add(pid)
+                answer = {"started": asked["start"], "pid": pid}
             with contextlib.suppress(OSError):
-                control.send(json.dumps({"started": asked["start"], "pid": pid}).encode())
+                control.send(json.dumps(answer).encode())
         elif "signal" in asked and asked["signal"] in children:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(asked["signal"], asked["number"])

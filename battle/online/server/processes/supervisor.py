@@ -35,6 +35,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -44,7 +45,7 @@ from battle.online.protocol.server_groups import group_of_url, process_at
 from battle.online.server.limits.address_guard import network_of
 from battle.online.server.peers.connections import forwarded_address
 from battle.online.server.processes import handoff
-from battle.online.server.processes.fork_server import ForkedProcess, ForkServer, ForkServerGone
+from battle.online.server.processes.fork_server import ForkedProcess, ForkFailed, ForkServer, ForkServerGone
 from battle.online.server.processes.handoff import Fresh
 from battle.online.server.rooms.shards import home_of
 
@@ -109,6 +110,8 @@ class Supervisor:
         self.arguments = list(arguments)
         self.fork_server = fork_server
         """What forks the game processes; replaced by a fresh one if it dies."""
+        self._fork_servers_failed = 0
+        """Fork servers in a row that died soon after their start."""
         self.folder = folder
         self.trust_proxy = trust_proxy
         self.ipv6_prefix = ipv6_prefix
@@ -171,14 +174,17 @@ class Supervisor:
             forking = self.fork_server
             try:
                 process = await forking.start([*self.arguments, f"--process-of={index}/{self.count}"], index)
-            except ForkServerGone:
+            except ForkFailed as problem:
                 failed += 1
                 if failed >= FAILED_STARTS:
-                    self.stop(f"process {index} of the server could not be started {failed} times")
+                    self.stop(f"process {index} of the server could not be started {failed} times (last: {problem})")
                     return
-                if forking is self.fork_server:  # else another keeper has replaced it already
-                    log.error("the server's fork server ended; starting it again")
-                    self.fork_server = forking.replacement()
+                log.error("process %d of the server could not be started (%s); trying again", index, problem)
+                await asyncio.sleep(1.0)
+                continue
+            except ForkServerGone:
+                if forking is self.fork_server and not self._replace_fork_server(forking):
+                    return  # else another keeper has replaced it already
                 continue
             self.processes[index] = process
             assert process.stdout is not None
@@ -197,6 +203,18 @@ class Supervisor:
                 self.stop(f"process {index} of the server exited {failed} times at its start (last: {code})")
                 return
             log.error("process %d of the server exited (%s); starting it again", index, code)
+
+    def _replace_fork_server(self, gone: ForkServer) -> bool:
+        """Start a fork server in place of ``gone``; False (and the server stops) when fork servers
+        have died within ``START_SECONDS`` of their start ``FAILED_STARTS`` times in a row."""
+        early = time.monotonic() - gone.started_at < START_SECONDS
+        self._fork_servers_failed = self._fork_servers_failed + 1 if early else 0
+        if self._fork_servers_failed >= FAILED_STARTS:
+            self.stop(f"the server's fork server ended {self._fork_servers_failed} times at its start")
+            return False
+        log.error("the server's fork server ended; starting it again")
+        self.fork_server = gone.replacement()
+        return True
 
     async def _follow_beats(self, index: int, process: ForkedProcess) -> None:
         """Read process ``index``'s beats until it exits: silent ``LATE_SECONDS``, it gets no new
