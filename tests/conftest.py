@@ -9,6 +9,7 @@ forgets to redirect. A test that needs its own layout sets the variables again. 
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,26 @@ def every_process_ends(request: pytest.FixtureRequest) -> Iterator[None]:
     left = end_and_name(new)
     if left:
         pytest.fail("processes started by this test outlived it (killed now):\n" + "\n".join(left), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_as_it_was() -> Iterator[None]:
+    """Each test leaves Ctrl-C as it found it in this process's main thread: its handler, and not
+    blocked. A worker whose SIGINT a test left ignored or blocked fails every later Ctrl-C test it
+    runs, and every process it starts inherits that (a `par` run that a press never reached ran
+    to the 300 s timeout), far from the test that did it; this names that test instead."""
+    handler = signal.getsignal(signal.SIGINT)
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    now_handler = signal.getsignal(signal.SIGINT)
+    now_blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    if (now_handler, now_blocked) != (handler, blocked):
+        signal.signal(signal.SIGINT, handler)  # type: ignore[arg-type]
+        signal.pthread_sigmask(signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK, [signal.SIGINT])
+        pytest.fail(
+            f"this test left SIGINT's handler {now_handler!r} (was {handler!r}), blocked {now_blocked} (was {blocked})",
+            pytrace=False,
+        )
 
 
 class FixtureProcesses:
