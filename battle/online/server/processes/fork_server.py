@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import json
 import os
@@ -289,9 +288,6 @@ def serve_forks(control: socket.socket, run: Run, preload: Sequence[str]) -> int
     name_this_process(FORK_SERVER_NAME)
     for module in preload:
         importlib.import_module(module)
-    # what is imported stays as it is: the game processes' collections never visit (and so never
-    # copy) the pages they share with this process and each other
-    gc.freeze()
     for number in (signal.SIGINT, signal.SIGTERM):
         # Ctrl-C and a service manager's SIGTERM reach every process of the group: the game processes
         # stop on them, and this one waits for the supervisor, which waits for their ends through it
