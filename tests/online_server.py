@@ -31,6 +31,7 @@ from battle.cli import run_folders
 from battle.online.protocol.server_groups import FOLLOWS_IN_A_ROW, url_at
 from battle.online.server.limits.server import ServerLimits
 from battle.online.server.processes.fork_server import game_process_name
+from battle.online.server.rooms.shards import shard_of
 from battle.online.server.rooms.store import GameStore
 from battle.online.server.shell.game_server import GameServer, bound_port, running_server
 from battle.rules.board import move_name
@@ -447,6 +448,21 @@ def host_and_join(url: str, deal: int = 5, **options: Any) -> tuple[Client, Clie
     guest.expect("state")
     host.expect("state")
     return host, guest, created, joined
+
+
+def process_that_makes(url: str, source: str, processes: int = 2) -> int:
+    """The process of a server of ``processes`` that makes a game for a player from ``source``: it
+    creates one and calls it off (the network's cap on waiting games holds no try)."""
+    player = Client(url, source=source)
+    try:
+        player.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
+        made_in = shard_of(player.expect("created")["game"], processes)
+        player.expect("state")
+        player.send({"type": "abort"})
+        assert player.expect("state")["result"]["reason"] == "aborted"
+    finally:
+        player.close()
+    return made_in
 
 
 def a_legal_move(state: dict[str, Any]) -> str:

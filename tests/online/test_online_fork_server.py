@@ -11,8 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from battle.online.server.rooms.shards import shard_of
-from tests.online_server import Client, ServerProcess
+from tests.online_server import ServerProcess, process_that_makes
 
 HOMES = ("127.0.0.1", "127.0.0.3")
 """An address whose network's home is process 0, and one whose home is process 1."""
@@ -43,16 +42,7 @@ def create_at_both_homes(server: ServerProcess) -> None:
     still starting is not sent to: its network's games are made in the other one meanwhile)."""
     deadline = time.monotonic() + SECONDS
     for home, address in enumerate(HOMES):
-        while True:
-            player = Client(server.url, source=address)
-            player.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
-            made_in = shard_of(player.expect("created", SECONDS)["game"], 2)
-            player.expect("state", SECONDS)
-            player.send({"type": "abort"})  # called off: the network's cap on waiting games holds no try
-            assert player.expect("state", SECONDS)["result"]["reason"] == "aborted"
-            player.close()
-            if made_in == home:
-                break
+        while process_that_makes(server.url, address) != home:
             assert time.monotonic() < deadline, f"process {home} does not make its network's games"
             time.sleep(0.05)
 

@@ -24,7 +24,7 @@ from battle.online.protocol.codes import new_watch_code
 from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error
 from battle.online.server.rooms.shards import home_of, shard_of
-from tests.online_server import Client, ServerProcess, a_legal_move, following
+from tests.online_server import Client, ServerProcess, a_legal_move, following, process_that_makes
 
 HOME_0 = "127.0.0.1"
 HOME_1 = "127.0.0.3"
@@ -548,14 +548,7 @@ def test_a_stopped_process_gets_no_connections_and_is_replaced(tmp_path: Path) -
                 stopped.send_signal(signal.SIGCONT)
         deadline = time.monotonic() + SECONDS
         while True:  # the network's games are made at home again once the new process 1 is ready
-            home = Client(server.url, source=HOME_1)
-            home.send({"type": "create", "deal": {"number": 5}, "first": "creator"})
-            made_in = shard_of(home.expect("created", SECONDS)["game"], 2)
-            home.expect("state", SECONDS)
-            home.send({"type": "abort"})  # called off: the network's cap on waiting games holds no try
-            assert home.expect("state", SECONDS)["result"]["reason"] == "aborted"
-            home.close()
-            if made_in == 1:
+            if process_that_makes(server.url, HOME_1) == 1:
                 break
             assert time.monotonic() < deadline, "process 1 was not started again"
             time.sleep(0.2)
