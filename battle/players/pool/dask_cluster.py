@@ -112,11 +112,10 @@ class DaskPool(SolverPool):
         self._megabytes = megabytes
         self._name = uuid.uuid4().hex[:12]
         """Names this pool's units on the workers, which outlive it and may serve other pools at once."""
-        self._futures: dict[int, DaskFuture] = {}
+        self._futures: dict[int, tuple[DaskFuture, int]] = {}
+        """Each running unit's task and the task's number (what a yield names: ``end_slice``)."""
         self._submissions = itertools.count(1)
         """Numbers each task's key: a unit handed out again never meets its earlier task on the scheduler."""
-        self._slice_numbers: dict[int, int] = {}
-        """The number of each running unit's task: what a yield names (``end_slice``)."""
         self._stopper = ThreadPoolExecutor(1, thread_name_prefix="solver-pool-stop")
         """Sends stops off the lock: a broadcast waits for the scheduler's answer."""
         self._watcher = threading.Thread(target=self._watch_cluster, name="solver-pool-cluster", daemon=True)
@@ -153,8 +152,7 @@ class DaskPool(SolverPool):
                 self._schedule.retry(unit.id, self._clock(), counted=False)
                 self._lose_locked(_one_line(error))
                 return
-            self._futures[unit.id] = future
-            self._slice_numbers[unit.id] = number
+            self._futures[unit.id] = (future, number)
             future.add_done_callback(partial(self._done, unit.id))
         self._yield_locked()
 
@@ -170,13 +168,13 @@ class DaskPool(SolverPool):
             lost = type(error).__name__ == "KilledWorker"
             outcome = (None, f"{type(error).__name__}: {str(error)[:200]}", 0.0)
         with self._lock:
-            if self._futures.get(unit) is not future:  # handed back when its scheduler was lost
+            running = self._futures.get(unit)
+            if running is None or running[0] is not future:  # handed back when its scheduler was lost
                 return
             if lost and not self._closed and self._client.status != "running":  # Dask cancels them all as it goes
                 self._lose_locked("its connection closed")
                 return
             del self._futures[unit]
-            self._slice_numbers.pop(unit, None)
             actions = self._lost_locked(unit) if lost else self._ended_locked(unit, *outcome)
             self._dispatch_locked()
         self._settle(actions)
@@ -186,9 +184,9 @@ class DaskPool(SolverPool):
             self._stopper.submit(self._client.run, stop_unit, self.token(unit))
 
     def _end_slice_locked(self, unit: int) -> None:
-        number = self._slice_numbers.get(unit)
-        if number is not None and self._link.connected and self._client.status == "running":
-            self._stopper.submit(self._client.run, end_slice, self.token(unit), number)
+        running = self._futures.get(unit)
+        if running is not None and self._link.connected and self._client.status == "running":
+            self._stopper.submit(self._client.run, end_slice, self.token(unit), running[1])
 
     def token(self, unit: int) -> str:
         """What the workers call ``unit``: unit ids count from 1 in every pool, and a cluster outlives a
@@ -212,11 +210,10 @@ class DaskPool(SolverPool):
         before, self._threads = self._threads, threads
         self._schedule.set_workers(max(1, threads))
         if threads == 0 and before != 0:
-            for unit, future in self._futures.items():
+            for unit, (future, _number) in self._futures.items():
                 self._lost_locked(unit, counted=False)
                 self._stopper.submit(future.cancel)
             self._futures.clear()
-            self._slice_numbers.clear()
             log.warning("the solver cluster at %s has no workers; its searches wait for one", self._address)
         elif threads and before == 0:
             log.warning("the solver cluster at %s has %d worker threads again", self._address, threads)
@@ -232,7 +229,6 @@ class DaskPool(SolverPool):
             # a running unit waits again; one being stopped ends; neither fails its ticket (no try counted)
             self._lost_locked(unit, counted=False)
         self._futures.clear()
-        self._slice_numbers.clear()
         self._dropped.append(self._client)
         log.warning(
             "the solver cluster at %s does not answer (%s); its searches wait and new ones are refused "
