@@ -3,8 +3,8 @@
 
 It checks the database as one server does (a file set aside or refused is said before any game
 process starts, and the schema is made or upgraded once), listens on the port, starts the game
-processes (this command again, with ``--process-of``, forked by a fork server) and says the same two lines as one server
-once all of them take connections.
+processes (this command again, with ``--process-of``, forked by a fork server) and says the same two
+lines as one server once all of them take connections.
 """
 
 from __future__ import annotations

@@ -15,8 +15,7 @@ each process's id when started and its exit status when reaped; it sends a proce
 while that process is its unreaped child, so a process id used again by another program is never
 signalled. When the supervisor's end closes (a stop, or a ``kill -9`` of the supervisor) it ends
 its game processes with SIGTERM, waits for them and exits. It dies with the supervisor, and its
-game processes with it (``PR_SET_PDEATHSIG``, checked once set, as ``supervisor.die_with_parent``
-does).
+game processes with it (``PR_SET_PDEATHSIG``, checked once set: ``die_with``).
 
 A fork server that dies while the server runs (a ``kill -9`` of it) is replaced by one started as
 a program (its ``replacement`` command), which costs one import of the server; the game processes
@@ -54,9 +53,8 @@ a game process commits its last moves and closes its connections in well under a
 NAME_PREFIX = "battle-game-"
 """A game process's name (``/proc/PID/comm``, what ``ps -o comm`` and ``top`` show) is this and its
 index: a forked process keeps its parent's command line, which says nothing of which one it is."""
-
-
 FORK_SERVER_NAME = "battle-forks"
+"""The fork server's name, beside its game processes'."""
 
 
 def game_process_name(index: int) -> str:
@@ -116,6 +114,7 @@ class ForkServer:
         self.pid = pid
         """The fork server's process id (its game processes are its children)."""
         self.started_at = time.monotonic()
+        """When it started: one that dies soon after counts as failing to start (``supervisor``)."""
         self.replacement_command = list(replacement)
         """The program that serves forks as this one does (``replacement``)."""
         self._child = child
@@ -388,15 +387,15 @@ def _fork_game_process(run: Run, arguments: list[str], index: int, stdout: int, 
         os._exit(code)
 
 
-def die_with(parent: int, number: int) -> None:
-    """End this process with ``number`` when ``parent`` ends (Linux's parent-death signal), and now
-    when it already has."""
+def die_with(parent: int | None, number: int) -> None:
+    """End this process with ``number`` when its parent ends (Linux's parent-death signal), and now
+    when ``parent`` (None: not checked) is not its parent any more: it ended before the request."""
     with contextlib.suppress(OSError, AttributeError):
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(1, number)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:
-        os._exit(0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(0)  # nobody reads this process's exit any more, nor its output
 
 
 def name_this_process(name: str) -> None:

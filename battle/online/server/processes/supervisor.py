@@ -45,7 +45,7 @@ from battle.online.protocol.server_groups import group_of_url, process_at
 from battle.online.server.limits.address_guard import network_of
 from battle.online.server.peers.connections import forwarded_address
 from battle.online.server.processes import handoff
-from battle.online.server.processes.fork_server import ForkedProcess, ForkFailed, ForkServer, ForkServerGone
+from battle.online.server.processes.fork_server import ForkedProcess, ForkFailed, ForkServer, ForkServerGone, die_with
 from battle.online.server.processes.handoff import Fresh
 from battle.online.server.rooms.shards import home_of
 
@@ -404,19 +404,13 @@ SUPERVISOR_VARIABLE = "MAHJONG_BATTLE_SUPERVISOR"
 
 
 def die_with_parent() -> None:
-    """Ask Linux to end this process when the supervisor that started it ends (a ``kill -9`` of the
-    supervisor leaves no game process behind holding the database), and end it now when the
-    supervisor already has: one killed while this process still imported its modules (3 s after its
-    start, at load 35) left it re-parented, serving on; the supervisor names itself in
-    ``SUPERVISOR_VARIABLE``, and a parent other than it after the request means it is gone."""
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    supervisor = os.environ.get(SUPERVISOR_VARIABLE, "")
-    if supervisor.isdigit() and os.getppid() != int(supervisor):
-        os._exit(0)  # nobody reads this process's exit any more, nor its output
+    """End this game process when the process that started it ends (the fork server, which ends with
+    the supervisor: a ``kill -9`` of the supervisor leaves no game process behind holding the
+    database), and now when it already has: one whose supervisor was killed while it still imported
+    its modules (3 s after its start, at load 35) was left re-parented, serving on. Its parent names
+    itself in ``SUPERVISOR_VARIABLE``; without it only the parent-death signal is asked for."""
+    parent = os.environ.get(SUPERVISOR_VARIABLE, "")
+    die_with(int(parent) if parent.isdigit() else None, signal.SIGTERM)
 
 
 async def beat_forever() -> None:
