@@ -45,11 +45,9 @@ def ctrl_c_as_it_was() -> Iterator[None]:
     blocked. A worker whose SIGINT a test left ignored or blocked fails every later Ctrl-C test it
     runs, and every process it starts inherits that (a `par` run that a press never reached ran
     to the 300 s timeout), far from the test that did it; this names that test instead."""
-    handler = signal.getsignal(signal.SIGINT)
-    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    handler, blocked = _ctrl_c()
     yield
-    now_handler = signal.getsignal(signal.SIGINT)
-    now_blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    now_handler, now_blocked = _ctrl_c()
     if (now_handler, now_blocked) != (handler, blocked):
         signal.signal(signal.SIGINT, handler)  # type: ignore[arg-type]
         signal.pthread_sigmask(signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK, [signal.SIGINT])
@@ -57,6 +55,11 @@ def ctrl_c_as_it_was() -> Iterator[None]:
             f"this test left SIGINT's handler {now_handler!r} (was {handler!r}), blocked {now_blocked} (was {blocked})",
             pytrace=False,
         )
+
+
+def _ctrl_c() -> tuple[object, bool]:
+    """SIGINT's handler here, and whether this thread blocks it."""
+    return signal.getsignal(signal.SIGINT), signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
 class FixtureProcesses:
