@@ -22,6 +22,7 @@ The file holds counts that a restart may lose (a network's wrong codes are forgo
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -164,6 +165,10 @@ class SharedCounts:
         self._blocks = 0
         self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._connection.execute(f"PRAGMA busy_timeout = {BUSY_MILLISECONDS}")
+        with _setting_up(path):
+            self._set_up(process)
+
+    def _set_up(self, process: int) -> None:
         self._connection.execute("PRAGMA journal_mode = WAL")
         self._connection.execute("PRAGMA synchronous = OFF")
         self._connection.executescript(
@@ -278,3 +283,14 @@ class _SharedNow:
         self._connection.execute(
             "DELETE FROM holding WHERE kind = ? AND network = ? AND process = ? AND held <= 0", key
         )
+
+
+@contextmanager
+def _setting_up(path: Path) -> Iterator[None]:
+    """One process at a time sets the file up: game processes forked together open a new file at
+    the same moment, and SQLite answers a second switch to WAL "database is locked" at once, without
+    waiting its busy timeout (both hold a shared lock and want the exclusive one): a traceback and a
+    restart of that process, 1 in a fresh-clone run of the suite."""
+    with open(path.with_name(path.name + ".setup"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
