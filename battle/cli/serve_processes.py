@@ -113,7 +113,7 @@ def _supervise(
             )
         await running
         if supervisor.failure is not None:
-            raise InputError(supervisor.failure)
+            raise InputError(supervisor.failure.said(_))
         print(_("Server stopped; every game is kept."), flush=True)
         return stopped_by[0] if stopped_by else signal.SIGTERM
 

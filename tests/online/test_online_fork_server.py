@@ -4,6 +4,8 @@ started again with them, and nothing outlives a supervisor killed with 9."""
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import time
 from pathlib import Path
@@ -11,6 +13,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from battle.i18n import catalogue
+from battle.online.server.processes.supervisor import EXITED_AT_START, Sentence, how_it_exited
 from tests.online_server import ServerProcess, process_that_makes
 
 HOMES = ("127.0.0.1", "127.0.0.3")
@@ -122,14 +126,35 @@ def test_a_fork_that_fails_is_tried_again_and_said_in_the_log(tmp_path: Path) ->
     assert sum("could not be started (Resource temporarily unavailable); trying again" in line for line in log) == 1
 
 
-def test_forks_that_keep_failing_stop_the_server_in_one_line(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, "--processes", "2", prelude=FORKS_FAIL.format(failures=100))
+SAID_WHEN_FORKS_FAIL = {
+    "en": "mahjong-battle: process {index} of the server could not be started 3 times (last: {reason})",
+    "de": "mahjong-battle: Prozess {index} des Servers konnte 3 Mal nicht gestartet werden (zuletzt: {reason})",
+}
+LOCALES = {
+    "en": {"LANG": "C.UTF-8", "LANGUAGE": "en", "LC_ALL": "", "LC_MESSAGES": ""},
+    "de": {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_forks_that_keep_failing_stop_the_server_in_one_line(tmp_path: Path, language: str) -> None:
+    """The one line is in the user's language, as every other error of ``serve``."""
+    server = ServerProcess(tmp_path, "--processes", "2", prelude=FORKS_FAIL.format(failures=100), env=LOCALES[language])
     with pytest.raises(AssertionError):  # it never says where it serves
         server.start()
     assert server.process is not None and server.process.wait(SECONDS) == 2
     said = [line for line in server.log_lines() if line.startswith("mahjong-battle:")]
-    assert said == [
-        "mahjong-battle: process 0 of the server could not be started 3 times (last: Resource temporarily unavailable)"
-    ] or said == [
-        "mahjong-battle: process 1 of the server could not be started 3 times (last: Resource temporarily unavailable)"
-    ]
+    reason = os.strerror(errno.EAGAIN)
+    assert said in ([SAID_WHEN_FORKS_FAIL[language].format(index=index, reason=reason)] for index in (0, 1)), said
+
+
+@pytest.mark.parametrize(
+    ("code", "english", "german"),
+    [(-9, "killed by signal SIGKILL", "beendet durch das Signal SIGKILL"), (1, "exit code 1", "Exit-Code 1")],
+)
+def test_a_process_that_exits_at_its_start_is_said_by_how_it_ended(code: int, english: str, german: str) -> None:
+    """A return code of -9 is a signal, not a code: the stop's reason names it, in either language."""
+    reason = Sentence(EXITED_AT_START, {"index": 1, "count": 3, "how": how_it_exited(code)})
+    assert reason.said(str) == f"process 1 of the server exited 3 times at its start (last: {english})"
+    in_german = reason.said(catalogue("de").gettext)
+    assert in_german == f"Prozess 1 des Servers hat sich 3 Mal gleich beim Start beendet (zuletzt: {german})"

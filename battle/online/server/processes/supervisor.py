@@ -36,11 +36,13 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from websockets.datastructures import Headers
 
+from battle.i18n import N_
 from battle.online.protocol.server_groups import group_of_url, process_at
 from battle.online.server.limits.address_guard import network_of
 from battle.online.server.peers.connections import forwarded_address
@@ -84,6 +86,38 @@ STUCK_SECONDS = 20.0
 """A process silent this long (stopped, its loop blocked) is killed and started again like a dead one:
 long enough that a loaded machine's late loop (seconds at load 30) is not taken for a stuck one."""
 
+NOT_FORKED = N_("process {index} of the server could not be started {count} times (last: {problem})")
+EXITED_AT_START = N_("process {index} of the server exited {count} times at its start (last: {how})")
+FORK_SERVER_ENDED = N_("the server's fork server ended {count} times at its start")
+EXIT_CODE = N_("exit code {code}")
+KILLED_BY = N_("killed by signal {name}")
+"""Why the server stopped on its own, said as ``serve``'s one-line error."""
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """Words for the user, kept untranslated until they are shown: a catalogue entry (marked with
+    ``N_``) and its fields, a field itself a ``Sentence`` where it is words too. The supervisor runs
+    under ``serve``, whose one-line error is said in the user's language."""
+
+    text: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def said(self, translate: Callable[[str], str]) -> str:
+        values = {
+            name: value.said(translate) if isinstance(value, Sentence) else value for name, value in self.fields.items()
+        }
+        return translate(self.text).format(**values)
+
+
+def how_it_exited(code: int) -> Sentence:
+    """A process's return code as words: ``-9`` is ``killed by signal SIGKILL``, not a code."""
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return Sentence(KILLED_BY, {"name": signal.Signals(-code).name})
+    return Sentence(EXIT_CODE, {"code": code})
+
+
 log = logging.getLogger("mahjong-battle.server")
 
 
@@ -120,7 +154,7 @@ class Supervisor:
         self.late = [False] * count
         """Which processes run but miss their beats (a stopped or stuck one): not waited for."""
         self.processes: list[ForkedProcess | None] = [None] * count
-        self.failure: str | None = None
+        self.failure: Sentence | None = None
         """Why the server stopped on its own (a process that would not start), else None."""
         self._stopping = asyncio.Event()
         self._all_ready = asyncio.Event()
@@ -158,7 +192,7 @@ class Supervisor:
             self.fork_server.close()
             self._outbox.close()
 
-    def stop(self, reason: str | None = None) -> None:
+    def stop(self, reason: Sentence | None = None) -> None:
         if reason is not None and self.failure is None:
             self.failure = reason
         self._stopping.set()
@@ -177,7 +211,7 @@ class Supervisor:
             except ForkFailed as problem:
                 failed += 1
                 if failed >= FAILED_STARTS:
-                    self.stop(f"process {index} of the server could not be started {failed} times (last: {problem})")
+                    self.stop(Sentence(NOT_FORKED, {"index": index, "count": failed, "problem": problem}))
                     return
                 log.error("process %d of the server could not be started (%s); trying again", index, problem)
                 await asyncio.sleep(1.0)
@@ -200,7 +234,7 @@ class Supervisor:
                 return
             failed = failed + 1 if loop.time() - begun < START_SECONDS else 0
             if failed >= FAILED_STARTS:
-                self.stop(f"process {index} of the server exited {failed} times at its start (last: {code})")
+                self.stop(Sentence(EXITED_AT_START, {"index": index, "count": failed, "how": how_it_exited(code)}))
                 return
             log.error("process %d of the server exited (%s); starting it again", index, code)
 
@@ -210,7 +244,7 @@ class Supervisor:
         early = time.monotonic() - gone.started_at < START_SECONDS
         self._fork_servers_failed = self._fork_servers_failed + 1 if early else 0
         if self._fork_servers_failed >= FAILED_STARTS:
-            self.stop(f"the server's fork server ended {self._fork_servers_failed} times at its start")
+            self.stop(Sentence(FORK_SERVER_ENDED, {"count": self._fork_servers_failed}))
             return False
         log.error("the server's fork server ended; starting it again")
         self.fork_server = gone.replacement()
