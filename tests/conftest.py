@@ -124,6 +124,20 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(FixtureProcesses(), "fixture-processes")
+    ctrl_c_as_from_a_terminal()
+
+
+def ctrl_c_as_from_a_terminal() -> None:
+    """Ctrl-C reaches this process and the programs it starts as it reaches a program started at a
+    terminal: SIGINT handled by Python (``KeyboardInterrupt``) and not blocked. A background job of
+    a non-interactive shell (``cmd &`` in a script, the way a long run is often started) and
+    ``nohup`` start the run with SIGINT ignored, which every process inherits through ``exec``, and
+    the program rightly keeps a Ctrl-C it was started without ignored (``battle.cli.interruption``):
+    every Ctrl-C test then failed, a `par` child that its press never reached at the 300 s timeout.
+    Run in the controller and in each worker (``pytest_configure`` runs in both)."""
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
 
 
 @pytest.fixture(autouse=True)
