@@ -25,6 +25,11 @@ LAN_DOMAIN = "test"
 page opened by a LAN name looks (no secure context, so no clipboard API), without leaving loopback."""
 WAIT_MS = 20_000
 """The longest a browser test waits for one thing on the page (a selector, a message)."""
+HINT_WAIT_MS = 120_000
+"""The longest a browser test waits for a hint: a node budget, not a time (a depth-10 search of up to
+a million nodes, then an exact one of up to three million, ``HintJob``), 2-4 s of the server's one
+solver worker on a quiet machine; beside two busy loops, with the worker's share of a core, one took
+longer than ``WAIT_MS``."""
 
 
 def find_chromium() -> str | None:

@@ -20,6 +20,7 @@ from battle.rules.deal import deal
 from battle.rules.notation import format_position
 from tests.i18n.language_guard import Screen, report
 from tests.online_server import ROOT, Client, ServerProcess
+from tests.web.conftest import HINT_WAIT_MS
 from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, ply, wait_ply, what_it_shows
 
 
@@ -148,7 +149,7 @@ def test_a_game_against_the_solver_reads_in_german(browser: Any, solver_served: 
     game = Screen("game against the solver", page.inner_text("body"), names=("Player",))
     page.wait_for_selector("#board.your-turn")
     page.click("#hint")
-    page.wait_for_selector("#hint-result:not([hidden])")
+    page.wait_for_selector("#hint-result:not([hidden])", timeout=HINT_WAIT_MS)
     hint = Screen("a hint", page.inner_text("body"), names=("Player",))
     assert report([home, game, hint], "de") == ""
     page.goto(solver_served.base + "/")
@@ -221,7 +222,7 @@ def test_a_hint_on_a_known_position_says_the_value_analyse_gives(
     open_solver_game(page, solver_served, start, "club")
     page.wait_for_selector("#board.your-turn")
     page.click("#hint")
-    page.wait_for_selector("#hint-result:not([hidden])")
+    page.wait_for_selector("#hint-result:not([hidden])", timeout=HINT_WAIT_MS)
     words = page.text_content("#hint-result")
     # the value is what is still to take, the final score where the game ends: never one for the other
     value, final = expected["value"], expected["final_score"]
