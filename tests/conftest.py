@@ -134,7 +134,8 @@ def ctrl_c_as_from_a_terminal() -> None:
     a non-interactive shell (``cmd &`` in a script, the way a long run is often started) and
     ``nohup`` start the run with SIGINT ignored, which every process inherits through ``exec``, and
     the program rightly keeps a Ctrl-C it was started without ignored (``battle.cli.interruption``):
-    every Ctrl-C test then failed, a `par` child that its press never reached at the 300 s timeout.
+    Ctrl-C tests then failed (4 and an error in one run), a `par` child its press never reached at the
+    300 s timeout.
     Run in the controller and in each worker (``pytest_configure`` runs in both)."""
     if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL):
         signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -51,6 +51,11 @@ Two is ``serve``'s default on the two cores CI has, and the fewest that run ever
 the supervisor, the fork server and a second process; a fixed count keeps a test's cost the same
 on a machine of 64 cores (``MAHJONG_BATTLE_TEST_PROCESSES=1`` runs them as one process)."""
 DEFAULT_PROCESSES = "2"
+LOCALES = {
+    "en": {"LANG": "C.UTF-8", "LANGUAGE": "en", "LC_ALL": "", "LC_MESSAGES": ""},
+    "de": {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""},
+}
+"""A server's environment in each language (``ServerProcess(env=...)``), whatever the machine's locale."""
 
 
 def free_port() -> int:

@@ -15,7 +15,7 @@ import pytest
 
 from battle.i18n import catalogue
 from battle.online.server.processes.supervisor import EXITED_AT_START, Sentence, how_it_exited
-from tests.online_server import ServerProcess, process_that_makes
+from tests.online_server import LOCALES, ServerProcess, process_that_makes
 
 HOMES = ("127.0.0.1", "127.0.0.3")
 """An address whose network's home is process 0, and one whose home is process 1."""
@@ -129,10 +129,6 @@ def test_a_fork_that_fails_is_tried_again_and_said_in_the_log(tmp_path: Path) ->
 SAID_WHEN_FORKS_FAIL = {
     "en": "mahjong-battle: process {index} of the server could not be started 3 times (last: {reason})",
     "de": "mahjong-battle: Prozess {index} des Servers konnte 3 Mal nicht gestartet werden (zuletzt: {reason})",
-}
-LOCALES = {
-    "en": {"LANG": "C.UTF-8", "LANGUAGE": "en", "LC_ALL": "", "LC_MESSAGES": ""},
-    "de": {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""},
 }
 
 

@@ -7,10 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.online_server import Client, ServerProcess, host_and_join
-
-GERMAN = {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""}
-ENGLISH = {"LANG": "C.UTF-8", "LANGUAGE": "en", "LC_ALL": "", "LC_MESSAGES": ""}
+from tests.online_server import LOCALES, Client, ServerProcess, host_and_join
 
 
 def refusals(url: str) -> list[dict[str, Any]]:
@@ -43,7 +40,10 @@ def refusals(url: str) -> list[dict[str, Any]]:
 
 
 def test_a_server_under_a_german_locale_refuses_in_english_with_the_same_codes_and_params(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "de", env=GERMAN) as german, ServerProcess(tmp_path / "en", env=ENGLISH) as english:
+    with (
+        ServerProcess(tmp_path / "de", env=LOCALES["de"]) as german,
+        ServerProcess(tmp_path / "en", env=LOCALES["en"]) as english,
+    ):
         assert german.page_line.startswith("Im Browser spielen:")  # the locale took: its console is German
         assert english.page_line.startswith("Play in a browser:")
         from_german, from_english = refusals(german.url), refusals(english.url)

@@ -15,7 +15,7 @@ from battle.online.client.share_link import friend_link, friend_server, here_onl
 from battle.online.protocol.addresses import is_loopback_host, is_loopback_url
 from battle.online.server.limits.server import ServerLimits
 from battle.online.server.rooms.share_address import ShareAddress, check_public_url, lan_addresses
-from tests.online_server import Client, ServerProcess, ServerThread
+from tests.online_server import LOCALES, Client, ServerProcess, ServerThread
 
 LAN = ("192.168.1.20",)
 
@@ -132,8 +132,7 @@ def test_serve_takes_a_public_url_and_refuses_a_wrong_one_in_one_line(tmp_path: 
 
 
 def test_a_wrong_public_url_is_refused_in_the_readers_language(tmp_path: Path) -> None:
-    german = {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""}
-    wrong = ServerProcess(tmp_path, "--public-url", "https://games.example.org:99999", env=german)
+    wrong = ServerProcess(tmp_path, "--public-url", "https://games.example.org:99999", env=LOCALES["de"])
     with pytest.raises(AssertionError):
         wrong.start()
     assert wrong.process is not None and wrong.process.wait(10) == 2
