@@ -28,14 +28,11 @@ def bytecode_written() -> None:
     whatever ``PYTHONDONTWRITEBYTECODE`` the machine sets (container images often do, CI's among them).
     Without it every one of the suite's Python processes (servers, command lines, workers, over a
     thousand a run) compiles the checkout's modules from source again: the game server's imports
-    cost 0.29 CPU s so and 0.18 s from bytecode, and pytest rewrites the assertions of all 289 test
-    modules in each worker again (10 of a collection's 14 s). Runs where the conftest is imported,
-    before pytest-xdist starts its workers, which inherit the environment."""
+    cost 0.29 CPU s from source and 0.18 s from bytecode, and pytest rewrites the assertions of all
+    289 test modules in each worker again (10 of a collection's 14 s). Run in the controller before
+    pytest-xdist starts its workers (``pytest_configure``), which inherit the environment."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
-
-
-bytecode_written()
 
 
 @pytest.fixture(autouse=True)
@@ -142,6 +139,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(FixtureProcesses(), "fixture-processes")
     ctrl_c_as_from_a_terminal()
+    bytecode_written()
 
 
 def ctrl_c_as_from_a_terminal() -> None:
