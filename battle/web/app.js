@@ -87,16 +87,17 @@ class App {
     this.route();
   }
 
-  /** Show the screen `name` with `args`, every other one hidden (a game's connection closes).
+  /** Show the screen `name` with `args`, every other one hidden first (a game's connection closes):
+   * a game's message while a module loads would put the game's address back.
    * @param {string} name @param {...any} args */
   async show(name, ...args) {
     const asked = ++this.asked;
+    for (const [other, screen] of Object.entries(this.screens)) if (other !== name) screen.hide();
     if (!this.screens[name]) {
       const Screen = await LATER[name]();
       this.screens[name] = this.screens[name] || new Screen(this);
       if (asked !== this.asked) return;
     }
-    for (const [other, screen] of Object.entries(this.screens)) if (other !== name) screen.hide();
     this.screens[name].show(...args);
   }
 

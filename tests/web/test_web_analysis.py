@@ -5,6 +5,8 @@ position; a pair picked on the board analyses the position after it."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ from battle.rules.notation import format_position, parse_position
 from tests.i18n.language_guard import Screen, report
 from tests.online.strangers import head_and_body, http, request
 from tests.online_server import ServerProcess
-from tests.web.game_pages import new_page
+from tests.web.game_pages import click_pair, new_page, wait_ply
 from tests.web.test_web_solver import analysed, endgame, play_solver, play_to_the_end, solver_served
 
 __all__ = ["solver_served"]  # the module's server, shared with the solver's game tests
@@ -97,6 +99,46 @@ def test_a_finished_game_against_the_solver_opens_on_the_board_at_any_move(
     page.wait_for_selector(f"#analysis-step:has-text('Move {total - 6} of {total}')")
     shown = page.input_value("#analysis-text")
     assert final_values(page) == expected_values(shown, tmp_path)
+
+
+def test_a_message_of_the_game_while_the_board_loads_leaves_the_board_on_the_game(
+    browser: Any, solver_served: ServerProcess
+) -> None:
+    """Analyse opens the board on the game even when the game's server speaks while the board's
+    module still loads (a ``state``, as the par worked out at the end sends): the game screen lets go
+    of its connection and of the page's address the moment it is left, or the ``state`` would put the
+    game's address back and the board open empty. The module is held and the ``state`` sent by the
+    test, so the order is the one a loaded machine gives now and then."""
+    page = new_page(browser)
+    states: list[str] = []
+    games: list[Any] = []
+
+    def relay(game: Any) -> None:
+        server = game.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "state":
+                states.append(message)
+            game.send(message)
+
+        server.on_message(to_page)
+        games.append(game)
+
+    page.route_web_socket(re.compile(r"^ws://"), relay)
+    held: list[Any] = []
+    page.route("**/analysis_screen.js", lambda route: held.append(route))
+    play_solver(page, solver_served.base, level="beginner", deal=13)
+    click_pair(page)
+    wait_ply(page, 2)  # the solver's reply: two moves on the board
+    with page.expect_request("**/analysis_screen.js"):
+        page.click("#analyse")
+    games[-1].send(states[-1])  # the game's state once more, as the server sends it on news of the game
+    while not held:  # the module's request reaches its route after the request event
+        page.evaluate("0")
+    held[0].continue_()
+    page.wait_for_selector("#analysis-step:has-text('Move 2 of 2')")
+    assert page.url.split("#")[0].endswith("/analysis/")
+    assert page.errors == []
 
 
 def test_the_analysis_board_reads_in_german(browser: Any, solver_served: ServerProcess) -> None:
