@@ -133,8 +133,11 @@ def test_a_message_of_the_game_while_the_board_loads_leaves_the_board_on_the_gam
     with page.expect_request("**/analysis_screen.js"):
         page.click("#analyse")
     games[-1].send(states[-1])  # the game's state once more, as the server sends it on news of the game
-    while not held:  # the module's request reaches its route after the request event
+    for _ in range(100):  # the module's request reaches its route after the request event
+        if held:
+            break
         page.evaluate("0")
+    assert held, "the board's module was loaded without passing its route"
     held[0].continue_()
     page.wait_for_selector("#analysis-step:has-text('Move 2 of 2')")
     assert page.url.split("#")[0].endswith("/analysis/")
