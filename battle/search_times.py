@@ -13,6 +13,9 @@ HINT_QUICK_SECONDS = 1.0
 HINT_SECONDS = 3.0
 """The longest a hint or an evaluation thinks: exact from the middle game on, an estimate (said to be
 one) on a full board."""
+HINT_SECONDS_MOST = 600.0
+"""The longest a player may ask a hint or an evaluation to think (the terminal's ``--hint-seconds``):
+ten minutes, as the window's review per move."""
 REFUTE_SECONDS = 2.0
 """A puzzle's refutation: a puzzle has at most 60 tiles, solved exactly in milliseconds; this bounds
 the rare slow one."""

@@ -21,19 +21,31 @@ from battle.cli.inputs import (
     file_label,
     load_game,
     load_position,
+    positive_number,
     read_input,
     use_colour,
     whole_number,
 )
 from battle.cli.interruption import EXIT_INTERRUPTED, PROG
 from battle.cli.textboard import LEGEND, render_board, render_status
-from battle.i18n import N_, _, available_languages, format_number, ngettext, pgettext, set_language, source_language
+from battle.i18n import (
+    N_,
+    _,
+    available_languages,
+    format_number,
+    format_short,
+    ngettext,
+    pgettext,
+    set_language,
+    source_language,
+)
 from battle.rules.board import Move, Position, move_name
 from battle.rules.deal import deal, parse_deal_number, random_deal_number
 from battle.rules.errors import BattleError, one_line, quote
 from battle.rules.game import Game
 from battle.rules.notation import format_position, parse_record
 from battle.rules.wording import solver_level, solver_name
+from battle.search_times import HINT_SECONDS, HINT_SECONDS_MOST
 from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
@@ -193,7 +205,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from battle.cli.warm_up import SolverWarmUp
 
     warm_up = SolverWarmUp()
-    advise, review = _lazy_advisor(), _lazy_reviewer()
+    advise, review = _lazy_advisor(args.hint_seconds or HINT_SECONDS), _lazy_reviewer()
     finder = _par_finder(warm_up)
     play = TerminalPlay(
         game,
@@ -420,16 +432,16 @@ def _lazy_reviewer() -> Reviewer:
     return review
 
 
-def _lazy_advisor() -> Advisor:
-    """The terminal's hint and eval, importing the solver (numba) only when first asked:
-    two people playing each other never wait for it."""
+def _lazy_advisor(seconds: float) -> Advisor:
+    """The terminal's hint and eval, thinking up to ``seconds``, importing the solver (numba) only
+    when first asked: two people playing each other never wait for it."""
     made: list[Advisor] = []
 
     def advise(position: Position, every_move: bool) -> Analysis:
         if not made:
             from battle.players import solver_advisor
 
-            made.append(solver_advisor())
+            made.append(solver_advisor(seconds))
         return made[0](position, every_move)
 
     return advise
@@ -716,6 +728,15 @@ def _add_play_command(commands: argparse._SubParsersAction) -> None:
             "with --vs: you move first (else the solver does); "
             "with --online: you move first in the game you host (else it is drawn)"
         ),
+    )
+    sub.add_argument(
+        "--hint-seconds",
+        type=positive_number(HINT_SECONDS_MOST),
+        metavar="S",
+        help=_(
+            "how long 'hint' and 'eval' think, at most {most} s (default {seconds}: exact from the "
+            "middle game on, an estimate on a full board)"
+        ).format(most=format_short(HINT_SECONDS_MOST), seconds=format_short(HINT_SECONDS)),
     )
     _add_online(commands, sub)
     sub.set_defaults(run=cmd_play)

@@ -825,6 +825,8 @@ def check_online_arguments(args: argparse.Namespace) -> None:
         )
     if args.vs:
         raise InputError(_("--online plays a person on the server; --vs plays the solver here"))
+    if args.hint_seconds:
+        raise InputError(_("--hint-seconds is for a game in this terminal: an online game has no hint or eval"))
     if args.join and args.watch:
         raise InputError(_("--join takes a seat and --watch only looks on: choose one"))
     if (args.join or args.watch) and (args.deal or args.load or args.move_seconds or args.lose_on_time or args.first):

@@ -489,6 +489,30 @@ def test_terminal_hint_and_eval_ask_the_solver() -> None:
     assert game.ply == 0  # asking changes nothing
 
 
+def test_play_hint_seconds_is_what_hint_and_eval_think(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import battle.players
+    from battle.players import solver_advisor
+    from battle.search_times import HINT_SECONDS
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    asked: list[float] = []
+
+    def advisor(seconds: float = 3.0):  # noqa: ANN202 - the door's own type
+        asked.append(seconds)
+        return solver_advisor(0.1)  # what was asked is recorded; the search itself is kept short
+
+    monkeypatch.setattr(battle.players, "solver_advisor", advisor)
+    set_stdin(monkeypatch, "hint\nquit\n")
+    code, out, _ = run(capsys, "play", "--deal", "5", "--hint-seconds", "0.25")
+    assert code == 0 and "Hint: " in out
+    set_stdin(monkeypatch, "hint\nquit\n")
+    code, out, _ = run(capsys, "play", "--deal", "5")
+    assert code == 0 and "Hint: " in out
+    assert asked == [0.25, HINT_SECONDS]  # the flag, else the window's three seconds
+
+
 def test_terminal_hint_without_a_solver_or_a_move() -> None:
     out = io.StringIO()
     play = TerminalPlay(Game.new(8), read_line=scripted(["hint"], lambda: "quit"), out=out)

@@ -409,6 +409,37 @@ def test_play_options_that_do_not_go_together(argv: list[str], reason: str, tmp_
     assert reason in line
 
 
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["--hint-seconds", "0"], "--hint-seconds: 0 is not a number above 0 (and at most 600)"),
+        (["--hint-seconds", "601"], "--hint-seconds: 601 is not a number above 0 (and at most 600)"),
+        (["--hint-seconds", "soon"], "--hint-seconds: 'soon' is not a number"),
+        (["--online", "ws://127.0.0.1:9", "--hint-seconds", "2"], "an online game has no hint or eval"),
+    ],
+    ids=["zero", "past ten minutes", "a word", "online"],
+)
+def test_a_hint_time_out_of_bounds_gets_one_line(argv: list[str], reason: str, tmp_path: Path) -> None:
+    line = the_error_line(command("play", *argv, env={"XDG_DATA_HOME": str(tmp_path)}))
+    assert reason in line
+
+
+def test_a_short_hint_time_answers_a_full_board_with_an_estimate(tmp_path: Path) -> None:
+    done = command(
+        "play",
+        "--deal",
+        "5",
+        "--hint-seconds",
+        "0.1",
+        stdin=b"hint\neval\nquit\n",
+        env={"XDG_DATA_HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    assert "Hint: " in out and out.count("an estimate: a ") == 2, out  # the hint's margin and eval's
+    assert "* best." in out, out
+
+
 def test_with_vs_player1_names_you_on_the_second_side_too(tmp_path: Path) -> None:
     done = command(
         "play",

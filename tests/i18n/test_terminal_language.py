@@ -275,7 +275,9 @@ def game_screens(home: Path, language: str) -> list[Screen]:
     env = environment(home, language)
     files(home / "files")
     screens = []
-    first = Player(["play", "--vs", "beginner", "--first", "--deal", "5"], home, env)
+    # a tenth of a second's hint and eval: a full board's answer is an estimate at any length, and
+    # the default 3 s of two threads each was 12 of the test's 16 CPU seconds
+    first = Player(["play", "--vs", "beginner", "--first", "--deal", "5", "--hint-seconds", "0.1"], home, env)
     position = deal(5)
     biggest = max(position.legal_moves(), key=position.move_points)
     for line in ("help", "moves", "zz", "a1-b1", "board", "hint", "eval", "undo", move_name(biggest), "undo", "redo"):
