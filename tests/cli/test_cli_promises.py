@@ -425,15 +425,8 @@ def test_a_hint_time_out_of_bounds_gets_one_line(argv: list[str], reason: str, t
 
 
 def test_a_short_hint_time_answers_a_full_board_with_an_estimate(tmp_path: Path) -> None:
-    done = command(
-        "play",
-        "--deal",
-        "5",
-        "--hint-seconds",
-        "0.1",
-        stdin=b"hint\neval\nquit\n",
-        env={"XDG_DATA_HOME": str(tmp_path)},
-    )
+    game = ["play", "--deal", "5", "--hint-seconds", "0.1"]
+    done = command(*game, stdin=b"hint\neval\nquit\n", env={"XDG_DATA_HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode()
     assert "Hint: " in out and out.count("an estimate: a ") == 2, out  # the hint's margin and eval's
