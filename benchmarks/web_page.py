@@ -12,8 +12,8 @@ a name already (a friend who joined once): the link goes straight to the game.
 
 Measured:
 
-- files and bytes: every response the page loads from the server (the server sends no
-  compression), and the tile sheet's share;
+- files and bytes: every response the page loads from the server, as the page reads it and as
+  the server sent it (its text gzipped for a browser that takes gzip), and the tile sheet's share;
 - time to a playable board: from the start of ``page.goto`` to the board, on this process's
   clock (the browser's start-up is not in it: the browser runs already), and the page's own
   figure (navigation start to its ``playable`` performance mark);
@@ -95,10 +95,12 @@ def measure(browser: object, base: str, url: str) -> dict[str, float]:
     page = context.new_page()
     page.set_default_timeout(30_000)
     loaded: dict[str, int] = {}
+    sent: dict[str, int] = {}
 
     def count(response: object) -> None:
         if response.url.startswith(base) and response.status == 200:  # type: ignore[attr-defined]
             loaded[response.url] = len(response.body())  # type: ignore[attr-defined]
+            sent[response.url] = int(response.headers.get("content-length", loaded[response.url]))  # type: ignore[attr-defined]
 
     page.on("response", count)
     link = f"{base}/join/{hosted_invite(url)}"
@@ -119,6 +121,7 @@ def measure(browser: object, base: str, url: str) -> dict[str, float]:
     return {
         "files": files,
         "bytes": size,
+        "sent": sum(sent.values()),
         "tiles": tiles,
         "cold_ms": cold * 1000,
         "cold_page_ms": cold_page,
@@ -214,8 +217,8 @@ def table_row(runs: list[dict[str, float]]) -> str:
 
     first = runs[0]
     return (
-        f"| {first['files']:.0f} | {first['bytes']:,.0f} | {first['tiles']:,.0f} | {spread('cold_ms')} "
-        f"| {spread('cold_page_ms')} | {spread('warm_ms')} | {spread('warm_page_ms')} "
+        f"| {first['files']:.0f} | {first['bytes']:,.0f} | {first['sent']:,.0f} | {first['tiles']:,.0f} "
+        f"| {spread('cold_ms')} | {spread('cold_page_ms')} | {spread('warm_ms')} | {spread('warm_page_ms')} "
         f"| {spread('question_ms')} | {spread('answered_ms')} |"
     )
 
@@ -239,10 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.runs} runs on 127.0.0.1 (load {load:.1f} at the end); times are the median (the slowest) in ms\n")
     against = "| page " if args.against else ""
     print(
-        f"{against}| files | bytes | of them tiles.png | link to playable board | page's own figure "
+        f"{against}| files | bytes | bytes sent | of them tiles.png | link to playable board | page's own figure "
         "| reload, cached | page's own figure | first link: to its first screen | to a playable board |"
     )
-    print(("|---" if args.against else "") + "|---|---|---|---|---|---|---|---|---|")
+    print(("|---" if args.against else "") + "|---|---|---|---|---|---|---|---|---|---|")
     for name, measured in runs.items():
         print((f"| {name} " if args.against else "") + table_row(measured))
     return 0

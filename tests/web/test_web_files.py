@@ -4,6 +4,7 @@ content security policy that allows nothing from elsewhere; nothing outside ``ba
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import re
 import socket
@@ -70,6 +71,40 @@ def test_each_file_comes_with_its_type_and_an_etag_that_revalidates(server: Serv
     assert response.body == (WEB / name).read_bytes()  # type: ignore[attr-defined]
     again = get(server, f"/{name}", {"If-None-Match": response.getheader("ETag")})
     assert again.status == 304 and again.body == b""  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/join/4KQ7-M2XD", "/app.js", "/style.css", "/refusal_words.json", "/locale/de.json"]
+)
+def test_a_browser_that_takes_gzip_gets_the_text_gzipped_with_an_etag_of_its_own(
+    server: ServerThread, path: str
+) -> None:
+    plain = get(server, path)
+    packed = get(server, path, {"Accept-Encoding": "gzip, deflate, br, zstd"})  # as Chromium asks
+    assert packed.status == 200 and packed.getheader("Content-Encoding") == "gzip"
+    assert plain.getheader("Content-Encoding") is None
+    assert packed.getheader("Vary") == plain.getheader("Vary") == "Accept-Encoding"  # for the caches between
+    assert gzip.decompress(packed.body) == plain.body  # type: ignore[attr-defined]
+    assert len(packed.body) * 2 < len(plain.body)  # type: ignore[attr-defined]
+    assert packed.getheader("Content-Type") == plain.getheader("Content-Type")
+    tag = packed.getheader("ETag")
+    assert tag != plain.getheader("ETag")
+    again = get(server, path, {"Accept-Encoding": "gzip", "If-None-Match": tag})
+    assert again.status == 304 and again.getheader("ETag") == tag and again.body == b""  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("accepted", ["identity", "gzip;q=0", "br", "*;q=0", "gzip;q=soon"])
+def test_a_browser_that_does_not_take_gzip_gets_the_file_as_written(server: ServerThread, accepted: str) -> None:
+    response = get(server, "/app.js", {"Accept-Encoding": accepted})
+    assert response.status == 200 and response.getheader("Content-Encoding") is None
+    assert response.body == (WEB / "app.js").read_bytes()  # type: ignore[attr-defined]
+
+
+def test_the_tile_sheet_goes_as_it_is_to_any_browser(server: ServerThread) -> None:
+    """A PNG is compressed already: gzip would add bytes and work."""
+    response = get(server, "/tiles.png", {"Accept-Encoding": "gzip"})
+    assert response.getheader("Content-Encoding") is None and response.getheader("Vary") is None
+    assert response.body == (WEB / "tiles.png").read_bytes()  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,15 @@ symbolic link is none, even to a file inside it), so no path a client writes (``
 
 Caching: every answer is ``Cache-Control: no-cache`` with an ``ETag`` (the SHA-256 of the
 file), and a matching ``If-None-Match`` gets an empty 304. The files have no build step and
-so no hashed names; revalidating costs one small round trip per file (9 files, under 1 ms
-each on a LAN) and a server upgrade can never leave a browser mixing old and new modules.
+so no hashed names; revalidating costs one small round trip per file (under 1 ms each on a
+LAN) and a server upgrade can never leave a browser mixing old and new modules.
+
+Compression: a browser that accepts gzip gets the text files (the page, its modules, its style
+and words) gzipped, compressed once when the files are read: the folder's text is 257 KB as
+written and 85 KB so, and the home screen's 28 files 323 KB and 183 KB (112 KB of it the tiles'
+picture, a PNG, compressed already). Such an answer names ``Content-Encoding: gzip`` and an
+ETag of its own, and every answer of a file that has two forms says ``Vary: Accept-Encoding``
+for the caches between.
 
 Every answer carries a content security policy that allows nothing from elsewhere and no
 inline script or style, ``nosniff`` and ``no-referrer`` (an invite link is a secret of sorts).
@@ -20,6 +27,7 @@ inline script or style, ``nosniff`` and ``no-referrer`` (an invite link is a sec
 from __future__ import annotations
 
 import email.utils
+import gzip
 import hashlib
 import json
 import stat
@@ -45,6 +53,9 @@ CONTENT_TYPES = {
 }
 """The file types the folder holds; a file of any other type is not served."""
 
+COMPRESSED_TYPES = frozenset({".html", ".js", ".css", ".svg", ".json"})
+"""Text, which gzip shrinks to a third; a PNG is compressed already."""
+
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -61,6 +72,20 @@ class WebFile:
     body: bytes
     content_type: str
     etag: str
+    gzipped: bytes | None = None
+    """The body gzipped, for a browser that accepts it; None for a file that stays as it is."""
+
+    @property
+    def gzip_etag(self) -> str:
+        return self.etag[:-1] + '-gzip"'
+
+
+def web_file(body: bytes, content_type: str, *, compress: bool) -> WebFile:
+    """A file as this port answers it: its ETag, and its gzipped form (level 9, no timestamp, so a
+    restart gives the same bytes) when ``compress`` and smaller."""
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    packed = gzip.compress(body, compresslevel=9, mtime=0) if compress else None
+    return WebFile(body, content_type, etag, packed if packed is not None and len(packed) < len(body) else None)
 
 
 def _load(root: Path) -> dict[str, WebFile]:
@@ -72,8 +97,7 @@ def _load(root: Path) -> dict[str, WebFile]:
         content_type = CONTENT_TYPES.get(path.suffix)
         if content_type is None or not _regular_file_inside(path, inside):
             continue
-        body = path.read_bytes()
-        files["/" + path.name] = WebFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        files["/" + path.name] = web_file(path.read_bytes(), content_type, compress=path.suffix in COMPRESSED_TYPES)
     return files
 
 
@@ -106,7 +130,7 @@ def locale_file(path: str) -> WebFile | None:
     if found is None:
         catalogue = {"language": code, "plural_forms": web_plural_forms(code), "messages": web_messages(code)}
         body = json.dumps(catalogue, ensure_ascii=False).encode("utf-8")
-        found = WebFile(body, CONTENT_TYPES[".json"], '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        found = web_file(body, CONTENT_TYPES[".json"], compress=True)
         _locale_files[code] = found
     return found
 
@@ -136,24 +160,57 @@ def answer(request: Request) -> Response | None:
     found = file_for(path)
     if found is None:
         return response(HTTPStatus.NOT_FOUND, b"not found\n", TEXT)
-    if found.etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
-        return response(HTTPStatus.NOT_MODIFIED, b"", None, found.etag)
-    return response(HTTPStatus.OK, found.body, found.content_type, found.etag)
+    gzipped = found.gzipped if accepts_gzip(request.headers.get("Accept-Encoding", "")) else None
+    body, etag = (found.body, found.etag) if gzipped is None else (gzipped, found.gzip_etag)
+    vary = found.gzipped is not None
+    if etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
+        return response(HTTPStatus.NOT_MODIFIED, b"", None, etag, vary=vary)
+    encoding = None if gzipped is None else "gzip"
+    return response(HTTPStatus.OK, body, found.content_type, etag, encoding=encoding, vary=vary)
+
+
+def accepts_gzip(accepted: str) -> bool:
+    """Whether an ``Accept-Encoding`` takes gzip: named, or ``*``, with a weight above 0 (``gzip;q=0``
+    refuses it)."""
+    weights: dict[str, float] = {}
+    for item in accepted.split(","):
+        coding, _, parameters = item.strip().lower().partition(";")
+        weight = 1.0
+        name, _, value = parameters.strip().partition("=")
+        if name.strip() == "q":
+            try:
+                weight = float(value)
+            except ValueError:
+                weight = 0.0
+        weights[coding.strip()] = weight
+    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
 
 
 TEXT = "text/plain; charset=utf-8"
 
 
 def response(
-    status: HTTPStatus, body: bytes, content_type: str | None, etag: str | None = None, cache: str = "no-cache"
+    status: HTTPStatus,
+    body: bytes,
+    content_type: str | None,
+    etag: str | None = None,
+    cache: str = "no-cache",
+    *,
+    encoding: str | None = None,
+    vary: bool = False,
 ) -> Response:
     """An answer with every header this port sends: one ``Content-Type``, ``nosniff``, the content
-    security policy, ``no-referrer``, and ``Connection: close`` (one request a connection)."""
+    security policy, ``no-referrer``, and ``Connection: close`` (one request a connection); the
+    body's ``Content-Encoding``, and ``Vary: Accept-Encoding`` where the answer depends on it."""
     headers = Headers()
     headers["Date"] = email.utils.formatdate(usegmt=True)
     headers["Connection"] = "close"
     if content_type is not None:
         headers["Content-Type"] = content_type
+    if encoding is not None:
+        headers["Content-Encoding"] = encoding
+    if vary:
+        headers["Vary"] = "Accept-Encoding"
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = cache
     if etag is not None:
