@@ -499,7 +499,7 @@ def test_play_hint_seconds_is_what_hint_and_eval_think(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     asked: list[float] = []
 
-    def advisor(seconds: float = 3.0):  # noqa: ANN202 - the door's own type
+    def advisor(seconds: float):  # noqa: ANN202 - the door's own type
         asked.append(seconds)
         return solver_advisor(0.1)  # what was asked is recorded; the search itself is kept short
 
