@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from battle.rules.deal import deal
 from battle.rules.notation import format_position
@@ -22,6 +21,12 @@ from tests.i18n.language_guard import Screen, report
 from tests.online_server import ROOT, Client, ServerProcess
 from tests.web.conftest import HINT_WAIT_MS
 from tests.web.game_pages import PHONE, a_pair, click_pair, finished, new_page, ply, wait_ply, what_it_shows
+
+# the modules that take this one's helpers skip with it where Playwright is missing (README's
+# `pip install '.[test]'` installs no browser driver), as the browser fixture skips
+PlaywrightTimeout = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install '.[browser]')"
+).TimeoutError
 
 
 @pytest.fixture(scope="module")
