@@ -92,8 +92,10 @@ def test_a_supervisor_killed_with_9_leaves_no_process_of_its_server(tmp_path: Pa
 
 def test_a_stopped_server_ends_every_process_and_says_so(tmp_path: Path) -> None:
     """SIGTERM (a service manager's stop) reaches the supervisor: it ends the game processes
-    through the fork server, which ends after them, and the server says every game is kept."""
-    server = ServerProcess(tmp_path, "--processes", "2").start()
+    through the fork server, which ends after them, and the server says every game is kept. Process 0,
+    which serves the solver pool to the other, ends last, so the other's last lines do not say the
+    pool went away and is being dialled again."""
+    server = ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1").start()
     game_processes(server)
     tree = psutil.Process(server.pid).children(recursive=True)
     assert server.process is not None
@@ -102,6 +104,7 @@ def test_a_stopped_server_ends_every_process_and_says_so(tmp_path: Path) -> None
     assert server.process.stdout is not None
     assert "every game is kept" in server.process.stdout.read()
     assert all(gone(process) for process in tree)
+    assert [line for line in server.log_lines() if "solver pool" in line] == []
 
 
 FORKS_FAIL = """

@@ -506,6 +506,47 @@ def test_a_silent_service_holds_one_call_and_the_next_ones_answer_without_it(
         assert heard == ["stats", "standings"]  # nothing was sent while it was silent
 
 
+def test_a_round_trip_in_flight_ends_when_its_client_closes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game process that stops while its ``/stats`` round trip waits for the service (which has the
+    request and has not answered yet) closes its client: the call answers at once with nothing, rather
+    than holding the process's exit until ``ANSWER_SECONDS`` (here an hour) and then calling the
+    service silent in the stop's last lines."""
+    from battle.players.pool import client as client_module
+
+    monkeypatch.setattr(client_module, "ANSWER_SECONDS", 3600.0)
+    path = tmp_path / "slow.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(path))
+        listener.listen(1)
+        heard = threading.Event()
+        done = threading.Event()
+
+        def answers_late() -> None:
+            connection, _ = listener.accept()
+            with connection:
+                connection.sendall(frame({"op": "hello", "budget": None}))
+                if read_frame(connection) is not None:
+                    heard.set()
+                done.wait(WAIT)
+
+        service = threading.Thread(target=answers_late)
+        service.start()
+        client = PoolClient(path)
+        stats: list[dict[str, int]] = []
+        asking = threading.Thread(target=lambda: stats.append(client.stats()))
+        asking.start()
+        assert heard.wait(WAIT), "the service never got the request"
+        client.close()
+        asking.join(WAIT)
+        done.set()
+        service.join(WAIT)
+        assert not asking.is_alive() and stats == [{}]
+        assert not client._silent
+        assert "did not answer" not in caplog.text
+
+
 def test_a_submission_never_waits_for_the_service_and_a_silent_one_fails_it_as_unavailable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

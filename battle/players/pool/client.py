@@ -234,6 +234,8 @@ class PoolClient(ClosesOnExit):
             tickets = list(self._tickets.values())
             self._tickets.clear()
             self._unanswered.clear()
+            replies = list(self._replies.values())
+            self._replies.clear()
             redial = self._redial
         self._wake.set()
         if connection is not None:
@@ -243,6 +245,8 @@ class PoolClient(ClosesOnExit):
         for ticket in tickets:
             _admit(ticket, Refusal("closed", 0.0))
             ticket.future.cancel()
+        for reply in replies:  # a round trip in flight ends now, not ``ANSWER_SECONDS`` later as silence
+            reply.set_exception(_Lost())
         if redial is not None:
             redial.join()
 

@@ -184,13 +184,22 @@ class Supervisor:
             stopping.cancel()
             if accepting is not None:
                 accepting.cancel()
-            for process in self.processes:
-                if process is not None and process.returncode is None:
-                    with contextlib.suppress(ProcessLookupError):
-                        process.terminate()
+            # process 0 serves the solver pool to the others: stopped first, it would have each of them
+            # log that the pool went away and is being dialled again, in the last lines of every stop
+            await self._terminate(self.processes[1:])
+            await self._terminate(self.processes[:1])
             await asyncio.gather(*keepers, return_exceptions=True)
             self.fork_server.close()
             self._outbox.close()
+
+    @staticmethod
+    async def _terminate(processes: Sequence[ForkedProcess | None]) -> None:
+        """Ask each running one of ``processes`` to stop (each keeps its games) and wait until all have."""
+        running = [process for process in processes if process is not None and process.returncode is None]
+        for process in running:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+        await asyncio.gather(*(process.wait() for process in running))
 
     def stop(self, reason: Sentence | None = None) -> None:
         if reason is not None and self.failure is None:
