@@ -520,8 +520,18 @@ class _Parser(argparse.ArgumentParser):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:  # quoted one by one, as every message quotes input
             shown = " ".join(quote(extra) for extra in extras[:3]) + (" ..." if len(extras) > 3 else "")
-            self.error(_("unrecognized arguments: %s") % shown)
+            self._innermost(parsed).error(_("unrecognized arguments: %s") % shown)
         return parsed
+
+    def _innermost(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the deepest command ``parsed`` names (``puzzles play``, ``stats``, else this
+        one): an unknown flag is told with that command's help to look at, where its flags are."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and action.dest is not argparse.SUPPRESS:
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if chosen is not None:
+                    return chosen._innermost(parsed) if isinstance(chosen, _Parser) else chosen
+        return self
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix(PROG).strip()

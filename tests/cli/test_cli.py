@@ -229,6 +229,29 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--bogus"], "unrecognized arguments: '--bogus' (see mahjong-battle --help)"),
+        (["stats", "--bogus"], "stats: unrecognized arguments: '--bogus' (see mahjong-battle stats --help)"),
+        (
+            ["puzzles", "play", "--bogus", "x"],
+            "puzzles play: unrecognized arguments: '--bogus' 'x' (see mahjong-battle puzzles play --help)",
+        ),
+        (["solve", "a", "b", "c"], "solve: unrecognized arguments: 'b' 'c' (see mahjong-battle solve --help)"),
+    ],
+    ids=["no command", "command", "nested command", "extra files"],
+)
+def test_an_unknown_argument_points_to_the_help_of_its_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    """The help to read is the one of the command the argument came with, where its flags are listed."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr() == ("", f"mahjong-battle: {said}\n")
+
+
 def test_bad_standard_input_is_named_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     set_stdin(monkeypatch, "to-move: 1\nscore: 0 0\n")
     code, _, err = run(capsys, "moves", "-")

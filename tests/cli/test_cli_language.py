@@ -55,7 +55,9 @@ def test_errors_are_one_german_line_with_exit_code_2() -> None:
     assert wrong.stderr == "mahjong-battle: --fair oder --daily, nicht beides\n"
     unknown = run("moves", "game.mbp", "--bogus")
     assert unknown.returncode == 2
-    assert unknown.stderr == "mahjong-battle: unbekannte Argumente: '--bogus' (siehe mahjong-battle --help)\n"
+    assert (
+        unknown.stderr == "mahjong-battle: moves: unbekannte Argumente: '--bogus' (siehe mahjong-battle moves --help)\n"
+    )
 
 
 def test_an_unknown_language_is_one_line() -> None:

@@ -129,7 +129,7 @@ def test_a_damaged_cached_catalogue_is_compiled_again_with_one_line(
     line, error = started.stderr.splitlines()
     assert line.startswith(f"mahjong-battle: {cached}{said}"), line
     assert line.endswith(f"; der Katalog wird neu aus {GERMAN_PO} kompiliert"), line
-    assert error == "mahjong-battle: unbekannte Argumente: '--bogus' (siehe mahjong-battle --help)"
+    assert error == "mahjong-battle: deal: unbekannte Argumente: '--bogus' (siehe mahjong-battle deal --help)"
     if damage is folder:  # nothing to write over: every start compiles it, and says so
         return
     assert cached.is_file() and not cached.is_symlink() and cached.read_bytes()[:4] == MO_MAGIC
