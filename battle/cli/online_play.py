@@ -459,11 +459,13 @@ class OnlinePlay:
             self.shown_codes = True
 
     def _prompt_if_due(self) -> None:
+        """Once a turn: the prompt on the player's own turn; on the opponent's, whom the game waits for,
+        so a player who joins a game the host moves first in is told they are not the one to move."""
         state = self.session.state
         if (
             state is None
             or state.status != "playing"
-            or state.to_move != state.you
+            or state.you == "spectator"
             or self.session.pending
             or state.game == self.resigned
         ):
@@ -472,6 +474,13 @@ class OnlinePlay:
         if self.prompted_for == key:
             return
         self.prompted_for = key
+        if state.to_move != state.you:
+            self.say(
+                _("Waiting for {other}'s move; you are {you}.").format(
+                    other=name_of(state, state.to_move), you=name_of(state, state.you)
+                )
+            )
+            return
         self.say(_("{what}, your move (c1-c9, help):").format(what=name_of(state, state.you)))
 
     def _what_stays(self) -> str:

@@ -122,6 +122,7 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         bob = Program(["play", "--online", url, "--join", code.lower(), "--player1", "Bob"], tmp_path / "bob")
         programs.append(bob)
         bob.wait_for("Ann 0 : 0 Bob")
+        bob.wait_for("Waiting for Ann's move; you are Bob.")  # Ann hosts and moves first
         eve = Program(["play", "--online", url, "--watch", watch], tmp_path / "eve")
         programs.append(eve)
         eve.wait_for("Ann 0 : 0 Bob")
@@ -131,10 +132,12 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         mark = bob.mark()
         ann.type(move)
         ann.wait_for(f"Move 1, {move}, is on the server.")
+        ann.wait_for("Waiting for Bob's move; you are Ann.")
         bob.wait_for(f"Ann takes {move} for", after=mark)
         eve.wait_for(f"Ann takes {move} for")
         eve.type("a1-b1")
         eve.wait_for("You are watching this game")
+        assert "Waiting for" not in eve.text  # a spectator waits for nobody's move of its own
         bob.wait_for("Bob, your move")
         bob.type("b2-b3")
         bob.wait_for(r"b2-b3: .* not free|not free")
