@@ -72,6 +72,10 @@ HELP = N_("""Commands:
   save FILE    write the game record (.mbg)
   quit         leave; the game waits on the server ('mahjong-battle play --online {url} --resume')
   help         this text""")
+NO_HINTS = N_(
+    "No hints in a game between people: each side plays on its own. Save the record ('save FILE') and "
+    "'mahjong-battle review FILE' grades every move once the game is over."
+)
 CONNECT_WAIT = 15.0
 """Seconds to wait for the first state before saying the server cannot be reached."""
 RECORD_WAIT = 5.0
@@ -343,6 +347,10 @@ class OnlinePlay:
             self._answer(state, word.startswith("y"))
         elif word.startswith("save ") and line[5:].strip():
             self._save(line[5:].strip())
+        elif word in ("hint", "eval"):  # the offline game's words, which a game between people has not
+            self.say(_(NO_HINTS))
+        elif word in ("undo", "redo"):
+            self.say(_("In an online game 'takeback' asks your opponent to let you take back your last move."))
         elif state is not None:
             self._move(state, line)
         return True

@@ -139,6 +139,10 @@ def test_two_terminals_play_over_a_server_and_keep_the_record(tmp_path: Path) ->
         eve.wait_for("You are watching this game")
         assert "Waiting for" not in eve.text  # a spectator waits for nobody's move of its own
         bob.wait_for("Bob, your move")
+        bob.type("hint")  # the offline game's words: said what a game between people has instead
+        bob.wait_for(r"No hints in a game between people: each side plays on its own\.")
+        bob.type("undo")
+        bob.wait_for("In an online game 'takeback' asks your opponent")
         bob.type("b2-b3")
         bob.wait_for(r"b2-b3: .* not free|not free")
         bob.type("takeback")
