@@ -5,6 +5,7 @@ one worker served on a real Unix socket, used by clients in processes of their o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -45,6 +46,16 @@ BUDGET = Budget(rate=1e-6, burst=20.0)
 """Next to no refill (a millionth of a second a second): what an address spent is not back within any
 test's life, however slowly a loaded machine runs the test (at 0.01 a second, a job that took 3 s of
 wall time for 0.02 s of CPU was back to the full 20 s before the test read it)."""
+
+
+@contextlib.contextmanager
+def listening_at(path: Path) -> Iterator[socket.socket]:
+    """A Unix socket listening at ``path`` for one client: a service of the test's own making, which
+    answers (or does not) as no real one would."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(path))
+        listener.listen(1)
+        yield listener
 
 
 class Driver:
@@ -391,9 +402,7 @@ def test_the_servers_solver_work_runs_on_a_client_as_on_the_pool(pool: LocalPool
 def test_a_client_whose_service_sends_bad_bytes_fails_its_tickets_in_one_line(tmp_path: Path) -> None:
     """A peer's bytes are untrusted both ways: a bad frame from the service ends the connection, not the client."""
     path = tmp_path / "liar.sock"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-        listener.bind(str(path))
-        listener.listen(1)
+    with listening_at(path) as listener:
         answered = threading.Event()
 
         def lie() -> None:
@@ -466,9 +475,7 @@ def test_a_silent_service_holds_one_call_and_the_next_ones_answer_without_it(
 
     monkeypatch.setattr(client_module, "ANSWER_SECONDS", 0.3)
     path = tmp_path / "silent.sock"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-        listener.bind(str(path))
-        listener.listen(1)
+    with listening_at(path) as listener:
         wake = threading.Event()
         heard: list[str] = []
 
@@ -517,9 +524,7 @@ def test_a_round_trip_in_flight_ends_when_its_client_closes(
 
     monkeypatch.setattr(client_module, "ANSWER_SECONDS", 3600.0)
     path = tmp_path / "slow.sock"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-        listener.bind(str(path))
-        listener.listen(1)
+    with listening_at(path) as listener:
         heard = threading.Event()
         done = threading.Event()
 
@@ -559,9 +564,7 @@ def test_a_submission_never_waits_for_the_service_and_a_silent_one_fails_it_as_u
 
     monkeypatch.setattr(client_module, "ANSWER_SECONDS", 0.3)
     path = tmp_path / "slow.sock"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-        listener.bind(str(path))
-        listener.listen(1)
+    with listening_at(path) as listener:
         refuse_now, wake = threading.Event(), threading.Event()
         heard: list[dict[str, Any]] = []
 
