@@ -396,21 +396,25 @@ class TerminalPlay:
         self.show()
 
     def _undo(self) -> None:
-        self._step_through_moves(self.game.can_undo, self.game.undo, N_("Nothing to undo."))
+        self._step_through_moves(self.game.can_undo, self.game.undo, N_("Nothing to undo."), N_("Taken back: {moves}."))
 
     def _redo(self) -> None:
-        self._step_through_moves(self.game.can_redo, self.game.redo, N_("Nothing to redo."))
+        self._step_through_moves(
+            self.game.can_redo, self.game.redo, N_("Nothing to redo."), N_("Played again: {moves}.")
+        )
 
-    def _step_through_moves(self, can: Callable[[], bool], step: Callable[[], object], nothing: str) -> None:
+    def _step_through_moves(self, can: Callable[[], bool], step: Callable[[], Move], nothing: str, done: str) -> None:
         """One ``step`` back or forth through the moves, then on over the computer's, so that against
-        the computer the human's own turn comes back; ``nothing`` (marked ``N_``) when there is none."""
+        the computer the human's own turn comes back; ``nothing`` (marked ``N_``) when there is none, else
+        ``done`` naming the moves stepped over, so the board that follows is not the only sign."""
         if not can():
             self.say(_(nothing))
             return
-        step()
+        stepped = [step()]
         while can() and self.game.position.to_move in self.computers:
-            step()
+            stepped.append(step())
         self._save()
+        self.say(_(done).format(moves=", ".join(move_name(move) for move in stepped)))
         self._after_move()
 
     def _save_to(self, name: str) -> None:
