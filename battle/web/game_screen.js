@@ -369,16 +369,20 @@ export class GameScreen {
       this.openingPly = view.history.length;
       $("opens").textContent = t("Point at a tile (or press it long) to see what taking its pair opens.");
     }
+    // a game over has no pair to take nor hint to ask: what points at tiles and the keys go with it
+    const over = state.status === "finished";
+    $("opens").hidden = over;
     if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
     $("keys-friend").hidden = Boolean(socket.solver); // the keys this game answers: a hint, or offers
-    $("keys-solver").hidden = !socket.solver;
+    $("keys-solver").hidden = !socket.solver || over;
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over
     $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));
     $("review-game").hidden = state.status !== "finished"
       || ["aborted", "expired"].includes(/** @type {string} */ (state.result?.reason))
       || view.history.length === 0;
-    $("alerts").hidden = view.you === "spectator";
+    // the solver neither joins nor moves again once its game is over (a friend may offer a rematch)
+    $("alerts").hidden = view.you === "spectator" || (over && Boolean(socket.solver));
     renderMoves(view);
     $("board").classList.toggle("your-turn", view.yourTurn);
     if (view.playing && !document.body.dataset.playable) {

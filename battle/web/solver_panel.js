@@ -136,8 +136,13 @@ export function renderSolverPanel(view, socket) {
   const par = solver.par === null || solver.par === undefined ? ""
     : solver.par === 0 ? " " + t("Par: even (a draw under perfect play).")
       : " " + t("Par: the first player {value} under perfect play.", { value: signed(solver.par) });
-  $("solver-level").textContent = t("You play the solver at level {level}.", { level: levelName(solver.level) }) + par;
   const player = view.you === 1 || view.you === 2;
+  const level = { level: levelName(solver.level) };
+  // a spectator plays nobody, and a game over is played no more
+  const who = !player ? t("A game against the solver at level {level}.", level)
+    : view.state.status === "finished" ? t("You played the solver at level {level}.", level)
+      : t("You play the solver at level {level}.", level);
+  $("solver-level").textContent = who + par;
   $("hint").hidden = !player || !view.playing;
   /** @type {HTMLButtonElement} */ ($("hint")).disabled = !view.yourTurn || socket.hintAsked;
   $("hint").textContent = socket.hintAsked ? t("Hint asked…") : t("Hint (H)");

@@ -220,3 +220,30 @@ def test_a_waiting_solver_request_says_its_place_and_roughly_the_work_ahead(brow
         "Davor liegt Solver-Arbeit anderer Spieler: etwa 7 Sekunden."
     )
     assert said["de"][1].endswith("etwa 1 Sekunde.")
+
+
+def test_the_solver_panel_says_who_plays_the_solver_and_whether_they_still_do(browser: Any, served: Served) -> None:
+    """The panel's first line for the player while the game goes on, for the player once it is over,
+    and for a spectator, who plays nobody (``renderSolverPanel`` on the page's own panel)."""
+    page = new_page(browser, **DESKTOP)
+    page.goto(served.base + "/")
+    page.wait_for_selector("#home:not([hidden])")
+    said = page.evaluate(
+        """async () => {
+          const { renderSolverPanel } = await import("/solver_panel.js");
+          const socket = { solver: { level: "club", par: null, seat: 2 }, hintAsked: false, hint: null };
+          const view = (you, status) => ({
+            you, state: { status, game: "g" }, playing: status === "playing", yourTurn: false, history: [],
+          });
+          return [[1, "playing"], [1, "finished"], ["spectator", "playing"]].map(([you, status]) => {
+            renderSolverPanel(view(you, status), socket);
+            return document.getElementById("solver-level").textContent;
+          });
+        }"""
+    )
+    assert said == [
+        "You play the solver at level club.",
+        "You played the solver at level club.",
+        "A game against the solver at level club.",
+    ]
+    assert page.errors == []

@@ -94,6 +94,10 @@ def test_a_whole_game_against_beginner_by_clicks_with_a_reload_and_the_record(
     play_to_the_end(page)
     assert finished(page)
     assert re.search(r"(You win|Solver \(beginner\) wins|A draw)\D*\d+-\d+", page.text_content("#turn"))
+    # no tile to point at and no hint to ask: only what is true of a game over stays
+    page.wait_for_function("() => document.getElementById('solver-level').textContent.includes('You played')")
+    assert page.is_hidden("#opens") and page.is_hidden("#keys-solver") and page.is_hidden("#hint")
+    assert page.is_hidden("#alerts")  # the solver neither joins nor moves again
     with page.expect_download() as download:
         page.click("#record")
     record = tmp_path / "game.mbg"
