@@ -129,7 +129,7 @@ export class ReviewScreen extends ServerScreen {
       return row;
     });
     $("review-summary").replaceChildren(...rows);
-    this.renderGraph(report.eval);
+    this.renderGraph(report.eval, names);
     const points = report.turning_points.map((point) => {
       const item = document.createElement("li");
       item.textContent = t("Move {number}: {name} played {move} ({class}, {loss} points lost); best was {best}.", {
@@ -154,9 +154,13 @@ export class ReviewScreen extends ServerScreen {
     $("review-moves").replaceChildren(...moves);
   }
 
-  /** The evaluation graph: player 1's projected final margin before the first move and after each.
-   * @param {number[]} values */
-  renderGraph(values) {
+  /** The evaluation graph: player 1's projected final margin before the first move and after each,
+   * with a caption that says so, and who is ahead on either side of the dashed line.
+   * @param {number[]} values @param {string[]} names */
+  renderGraph(values, names) {
+    $("review-graph-caption").textContent = t(
+      "The final margin under perfect play before the first move and after each: above the dashed line {first} is ahead, below it {second}.",
+      { first: names[0], second: names[1] });
     const svg = $("review-graph");
     const width = 600;
     const height = 160;

@@ -279,6 +279,13 @@ def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
     assert shown == [player["accuracy"] for player in cli["summary"]], (shown, cli["summary"])
     assert played > 0 and page.locator("#review-moves tr").count() == played  # a row for every move of the game
     assert page.locator("#review-graph polyline").count() == 1
+    caption = page.text_content("#review-graph-caption")  # what the line is, and who is ahead where
+    said = re.fullmatch(
+        r"The final margin under perfect play before the first move and after each: "
+        r"above the dashed line (.+) is ahead, below it (.+)\.",
+        str(caption),
+    )
+    assert said is not None and {said[1], said[2]} == {"Ann", "Solver (beginner)"}, caption
 
     shared = new_page(browser, locale="de-DE")  # the link, opened elsewhere, shows the same review
     shared.goto(page.url)
