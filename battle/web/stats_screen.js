@@ -162,10 +162,12 @@ export class StatsScreen extends ServerScreen {
       return;
     }
     const values = accuracy.map(([, percent]) => percent);
-    const average = Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
-    $("stats-accuracy").textContent = t("Latest {latest}%, average {average}% over {count} reviewed games.", {
-      latest: values[values.length - 1], average, count: values.length,
-    });
+    const latest = values[values.length - 1];
+    // to the tenth, as each game's accuracy is: one game's average is its own figure, not a rounding of it
+    const average = Math.round((10 * values.reduce((sum, value) => sum + value, 0)) / values.length) / 10;
+    $("stats-accuracy").textContent = values.length === 1
+      ? t("Accuracy in your one reviewed game: {latest}%.", { latest })
+      : t("Latest {latest}%, average {average}% over {count} reviewed games.", { latest, average, count: values.length });
     drawPlot(svg, values, t("Your accuracy in each reviewed game, oldest first: {figures}.", {
       figures: values.map((value) => `${value}%`).join(", "),
     }), "%");

@@ -247,3 +247,24 @@ def test_the_solver_panel_says_who_plays_the_solver_and_whether_they_still_do(br
         "A game against the solver at level club.",
     ]
     assert page.errors == []
+
+
+def test_the_accuracy_line_gives_one_games_figure_once_and_an_average_to_the_tenth(
+    browser: Any, served: Served
+) -> None:
+    """One reviewed game's accuracy was "Latest 29.6%, average 30% over 1 reviewed games": one figure
+    shown two ways, and a plural for one. (``renderAccuracy`` on the page's own statistics screen.)"""
+    page = new_page(browser, **DESKTOP)
+    page.goto(served.base + "/")
+    page.wait_for_selector("#home:not([hidden])")
+    said = page.evaluate(
+        """async () => {
+          const { StatsScreen } = await import("/stats_screen.js");
+          return [[[1, 29.6]], [[1, 29.6], [2, 40]]].map((accuracy) => {
+            StatsScreen.prototype.renderAccuracy(accuracy);
+            return document.getElementById("stats-accuracy").textContent;
+          });
+        }"""
+    )
+    assert said == ["Accuracy in your one reviewed game: 29.6%.", "Latest 40%, average 34.8% over 2 reviewed games."]
+    assert page.errors == []
