@@ -396,25 +396,32 @@ class TerminalPlay:
         self.show()
 
     def _undo(self) -> None:
-        self._step_through_moves(self.game.can_undo, self.game.undo, N_("Nothing to undo."), N_("Taken back: {moves}."))
+        taken = self._step_through_moves(self.game.can_undo, self.game.undo, N_("Nothing to undo."))
+        if taken:
+            self._stepped(N_("Took back {moves}."), taken[::-1])
 
     def _redo(self) -> None:
-        self._step_through_moves(
-            self.game.can_redo, self.game.redo, N_("Nothing to redo."), N_("Played again: {moves}.")
-        )
+        replayed = self._step_through_moves(self.game.can_redo, self.game.redo, N_("Nothing to redo."))
+        if replayed:
+            self._stepped(N_("Replayed {moves}."), replayed)
 
-    def _step_through_moves(self, can: Callable[[], bool], step: Callable[[], Move], nothing: str, done: str) -> None:
+    def _step_through_moves(self, can: Callable[[], bool], step: Callable[[], Move], nothing: str) -> list[Move]:
         """One ``step`` back or forth through the moves, then on over the computer's, so that against
-        the computer the human's own turn comes back; ``nothing`` (marked ``N_``) when there is none, else
-        ``done`` naming the moves stepped over, so the board that follows is not the only sign."""
+        the computer the human's own turn comes back; ``nothing`` (marked ``N_``) when there is none.
+        The moves stepped over, in the order stepped."""
         if not can():
             self.say(_(nothing))
-            return
+            return []
         stepped = [step()]
         while can() and self.game.position.to_move in self.computers:
             stepped.append(step())
         self._save()
-        self.say(_(done).format(moves=", ".join(move_name(move) for move in stepped)))
+        return stepped
+
+    def _stepped(self, said: str, moves: list[Move]) -> None:
+        """``said`` (marked ``N_``) naming ``moves`` in the game's order, as the window's status line
+        does, so the board that follows is not the only sign of what changed."""
+        self.say(_(said).format(moves=", ".join(move_name(move) for move in moves)))
         self._after_move()
 
     def _save_to(self, name: str) -> None:

@@ -316,7 +316,7 @@ def test_terminal_play_to_the_end(tmp_path: Path) -> None:
     assert "Not a legal move: e5-k9: e5 is not free" in text
     assert "Not a legal move: 'hello' is not a move (expected two cells, e.g. c1-c9)." in text
     assert "Nothing to undo." in text and "Nothing to redo." in text
-    assert f"Taken back: {move_name(first)}." in text and f"Played again: {move_name(first)}." in text
+    assert f"Took back {move_name(first)}." in text and f"Replayed {move_name(first)}." in text
     assert f"{move_name(first)}: a pair of " in text
     assert "Commands:" in text
     assert f"Saved to {saved}." in text
