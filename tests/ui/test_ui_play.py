@@ -51,6 +51,8 @@ def test_a_hotseat_game_is_played_to_the_end_by_clicks(tmp_path, monkeypatch) ->
             assert game.ply == before + 1, scene.status.text
             assert game.moves[-1] == move
         assert sum(game.position.scores) + game.position.points_on_board() == TOTAL_POINTS
+        # beside the greyed-out Hint of a game over, its key is named no more
+        assert scene.mode.status_line()[1] == "U undo · R redo · A analyse · N new"
         ui.run_until(app, lambda: isinstance(app.stack.top, ResultScene), timeout=5)
         result_scene = app.stack.top
         # the result panel offers a rematch: same deal, the other player starts

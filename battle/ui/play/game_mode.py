@@ -53,6 +53,8 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ("analyse", N_("Analyse"), N_("Analysis mode: every pair's value, the best line, explore variations (A)")),
 )
 KEYS_HELP = N_("U undo · R redo · H hint · A analyse · N new")
+KEYS_HELP_OVER = N_("U undo · R redo · A analyse · N new")
+"""A game over has no hint to ask: its key is not named beside a greyed-out button."""
 NO_KEYS: dict[int, str] = {}
 """The game's shortcuts are the screen's own (``PlayScene.key``); the mode adds none."""
 
@@ -408,7 +410,7 @@ class GameMode:
     # -- what it looks like ------------------------------------------------------------------
 
     def status_line(self) -> tuple[StatusLine, str]:
-        return self.screen.status, KEYS_HELP
+        return self.screen.status, KEYS_HELP_OVER if self.position.is_over() else KEYS_HELP
 
     def notice(self) -> tuple[str, str] | None:
         return None
