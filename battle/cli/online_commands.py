@@ -588,10 +588,11 @@ def _wants_solver(args: argparse.Namespace) -> bool:
 
 def _solver_setup(args: argparse.Namespace) -> SolverSetup | None:
     """The solver pool this process runs: one a server, in its first game process when it has several."""
+    from battle.online.server.rooms.shards import POOL_PROCESS
     from battle.online.server.solving.outcomes import SolverSetup
 
     process_of: Shard | None = args.process_of
-    if not _wants_solver(args) or (process_of is not None and process_of.index != 0):  # one pool, in process 0
+    if not _wants_solver(args) or (process_of is not None and process_of.index != POOL_PROCESS):  # one pool
         return None
     return SolverSetup(args.solver_workers, args.solver_scheduler, burst=args.solver_budget, rate=args.solver_refill)
 
@@ -685,7 +686,7 @@ async def _serve_until_stopped(
     from battle.online.server.processes.supervisor import READY, beat_forever
     from battle.online.server.processes.tuning import tuned_for_serving
     from battle.online.server.rooms.group_commit import GATHER_SECONDS
-    from battle.online.server.rooms.shards import ONE_PROCESS
+    from battle.online.server.rooms.shards import ONE_PROCESS, POOL_PROCESS
     from battle.online.server.shell.game_server import bound_port, running_server
 
     stop = _stop_on_signals()
@@ -703,7 +704,7 @@ async def _serve_until_stopped(
             gather_seconds=GATHER_SECONDS if args.gather_ms is None else max(0.0, args.gather_ms) / 1000,
             shard=ONE_PROCESS if process_of is None else process_of,
             run_folder=None if process_of is None else Path(args.run_folder),
-            solver_process=0 if process_of is not None and _wants_solver(args) else None,
+            solver_process=POOL_PROCESS if process_of is not None and _wants_solver(args) else None,
             directory=directory,
         ) as (server, games),
     ):

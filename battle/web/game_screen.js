@@ -377,8 +377,8 @@ export class GameScreen {
     $("keys-solver").hidden = !socket.solver || over;
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over
-    $("analyse").hidden = !(state.status === "finished" || (socket.solver && state.status === "playing"));
-    $("review-game").hidden = state.status !== "finished"
+    $("analyse").hidden = !(over || (socket.solver && state.status === "playing"));
+    $("review-game").hidden = !over
       || ["aborted", "expired"].includes(/** @type {string} */ (state.result?.reason))
       || view.history.length === 0;
     // the solver neither joins nor moves again once its game is over (a friend may offer a rematch)

@@ -49,7 +49,7 @@ from battle.online.server.peers.connections import forwarded_address
 from battle.online.server.processes import handoff
 from battle.online.server.processes.fork_server import ForkedProcess, ForkFailed, ForkServer, ForkServerGone, die_with
 from battle.online.server.processes.handoff import Fresh
-from battle.online.server.rooms.shards import home_of
+from battle.online.server.rooms.shards import POOL_PROCESS, home_of
 
 READY = "ready"
 """What a game process prints once it takes connections."""
@@ -184,10 +184,10 @@ class Supervisor:
             stopping.cancel()
             if accepting is not None:
                 accepting.cancel()
-            # process 0 serves the solver pool to the others: stopped first, it would have each of them
-            # log that the pool went away and is being dialled again, in the last lines of every stop
-            await self._terminate(self.processes[1:])
-            await self._terminate(self.processes[:1])
+            # the pool's process serves the solver to the others: stopped first, it would have each of
+            # them log that the pool went away and is being dialled again, in the last lines of a stop
+            await self._terminate([process for index, process in enumerate(self.processes) if index != POOL_PROCESS])
+            await self._terminate([self.processes[POOL_PROCESS]])
             await asyncio.gather(*keepers, return_exceptions=True)
             self.fork_server.close()
             self._outbox.close()

@@ -54,6 +54,10 @@ class Shard:
 ONE_PROCESS = Shard()
 """``--processes 1``: every game in the one process."""
 
+POOL_PROCESS = 0
+"""The process of several that opens the solver pool and serves it to the others (which wait for it
+as they start), so a stop ends it last."""
+
 
 def parse_shard(text: str) -> Shard:
     """``"2/4"`` as the third process of four; ``ValueError`` quoting ``text`` otherwise."""
