@@ -56,6 +56,20 @@ LOCALES = {
     "de": {"LANG": "de_DE.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""},
 }
 """A server's environment in each language (``ServerProcess(env=...)``), whatever the machine's locale."""
+DAY_SECONDS = 86_400.0
+
+
+def midday_offset() -> float:
+    """Seconds that move this moment to noon UTC of its day: a server whose wall clock is shifted by
+    them (``ServerProcess(clock_offset=...)``) keeps one day for twelve hours, so a test of the day's
+    table holds when it runs across midnight (the new day's deal starts with an empty table)."""
+    return DAY_SECONDS / 2 - time.time() % DAY_SECONDS
+
+
+def shifted_clock(offset: float) -> str:
+    """A prelude that shifts the process's ``time.time`` by ``offset`` seconds: it runs before the
+    server's modules are imported, so their clocks (``serve``'s ``clock``) read the shifted time."""
+    return f"import time as _time\n_wall = _time.time\n_time.time = lambda: _wall() + {offset!r}\n"
 
 
 def free_port() -> int:
@@ -82,6 +96,7 @@ class ServerProcess:
         open_files: int | None = None,
         prelude: str = "",
         env: dict[str, str] | None = None,
+        clock_offset: float | None = None,
     ) -> None:
         self.folder = folder
         self.env = env or {}
@@ -90,7 +105,9 @@ class ServerProcess:
         self.flags = flags if any(flag in flags for flag in solver_flags) else (*flags, "--solver-workers", "0")
         if "--processes" not in self.flags:
             self.flags = (*self.flags, "--processes", os.environ.get(PROCESSES_VARIABLE, DEFAULT_PROCESSES))
-        self.prelude = prelude
+        self.clock_offset = clock_offset
+        """Seconds the server's wall clock runs ahead of this one's (``midday_offset``); None: none."""
+        self.prelude = prelude if clock_offset is None else shifted_clock(clock_offset) + prelude
         """Python run in each of the server's processes as it starts (a test's change to a module's
         setting; ``_prelude_folder``)."""
         self.port = port if port is not None else free_port()
@@ -128,6 +145,10 @@ class ServerProcess:
     def pid(self) -> int:
         assert self.process is not None
         return self.process.pid
+
+    def now(self) -> float:
+        """The server's wall clock now (``clock_offset``)."""
+        return time.time() + (self.clock_offset or 0.0)
 
     def log_lines(self) -> list[str]:
         return self.log.read_text(encoding="utf-8", errors="replace").splitlines()

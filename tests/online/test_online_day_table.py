@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.online.test_online_groups_shared import DAILY
-from tests.online_server import Client, ServerProcess, create, following, play_to_the_end
+from tests.online_server import Client, ServerProcess, create, following, midday_offset, play_to_the_end
 
 CHUNK = 2
 """Seats a ``daily`` reads at most in this test's server (500 in a real one)."""
@@ -23,7 +23,7 @@ DEVICE = "fedcba9876543210fedcba9876543210"
 def served(tmp_path: Path) -> Iterator[ServerProcess]:
     prelude = f"{DAILY}\nimport battle.online.server.days.results as results; results.READ_CHUNK = {CHUNK}"
     lifted = ("--creates-per-hour", "3600000", "--max-games-per-address", "50")
-    with ServerProcess(tmp_path, *lifted, prelude=prelude) as server:
+    with ServerProcess(tmp_path, *lifted, prelude=prelude, clock_offset=midday_offset()) as server:
         yield server
 
 

@@ -13,14 +13,15 @@ from battle.history.store import GameEntry
 from battle.online.server.days.table import against_par
 from battle.rules.deal import deal
 from tests.online.test_online_solver import WAIT, play_on
-from tests.online_server import Client, ServerProcess
+from tests.online_server import Client, ServerProcess, midday_offset
 
 DEVICE = "0123456789abcdef0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
 def solver_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("device"), "--solver-workers", "1") as server:
+    folder = tmp_path_factory.mktemp("device")
+    with ServerProcess(folder, "--solver-workers", "1", clock_offset=midday_offset()) as server:
         yield server
 
 

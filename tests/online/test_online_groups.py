@@ -95,8 +95,9 @@ def psycopg_installed() -> None:
 
 
 @contextmanager
-def running_cluster(tmp_path: Path, prelude: str = "") -> Iterator[Cluster]:
-    """PostgreSQL, the two groups (each running ``prelude`` first) and nginx, stopped at the end."""
+def running_cluster(tmp_path: Path, prelude: str = "", clock_offset: float | None = None) -> Iterator[Cluster]:
+    """PostgreSQL, the two groups (each running ``prelude`` first, their wall clocks shifted by
+    ``clock_offset``) and nginx, stopped at the end."""
     nginx = proxy_program("nginx")
     psycopg_installed()
     folder = tmp_path / "nginx"
@@ -109,6 +110,7 @@ def running_cluster(tmp_path: Path, prelude: str = "") -> Iterator[Cluster]:
                 *("--host", address, "--group", group, "--shared", database.url, "--trust-proxy"),
                 *("--max-games-per-address", str(PER_NETWORK), "--allow-origin", f"http://127.0.0.1:{port}"),
                 prelude=prelude,
+                clock_offset=clock_offset,
             )
             for group, address in GROUPS.items()
         }

@@ -16,7 +16,7 @@ import pytest
 
 from battle.online.protocol.server_groups import url_at
 from tests.online.test_online_groups import Cluster, running_cluster, stats_until
-from tests.online_server import Client, create, following, play_to_the_end
+from tests.online_server import Client, create, following, midday_offset, play_to_the_end
 
 DEVICE = "0123456789abcdef0123456789abcdef"
 DAILY = (
@@ -36,7 +36,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 @pytest.fixture
 def daily_cluster(tmp_path: Path) -> Iterator[Cluster]:
-    with running_cluster(tmp_path, prelude=DAILY) as running:
+    with running_cluster(tmp_path, prelude=DAILY, clock_offset=midday_offset()) as running:
         yield running
 
 
@@ -188,7 +188,9 @@ def test_a_group_writes_each_networks_best_of_the_day_not_every_result(daily_clu
     number = daily(daily_cluster, "a", "127.0.9.1")["deal"]
     for _ in range(2):
         played_on(daily_cluster, "a", number, ("127.0.9.2", "127.0.9.3"), None)
-    third = time.time()  # the last game ends after this: once its rows are written, every result was read
+    third = daily_cluster.servers[
+        "a"
+    ].now()  # the last game ends after this: once its rows are written, every result was read
     played_on(daily_cluster, "a", number, ("127.0.9.4", "127.0.9.5"), None)
     deadline = time.monotonic() + TOLD
     written: list[tuple[Any, ...]] = []

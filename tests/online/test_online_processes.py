@@ -24,7 +24,7 @@ from battle.online.protocol.codes import new_watch_code
 from battle.online.protocol.messages import ErrorCode
 from battle.online.protocol.server_messages import Error
 from battle.online.server.rooms.shards import home_of, shard_of
-from tests.online_server import Client, ServerProcess, a_legal_move, following, process_that_makes
+from tests.online_server import Client, ServerProcess, a_legal_move, following, midday_offset, process_that_makes
 
 HOME_0 = "127.0.0.1"
 HOME_1 = "127.0.0.3"
@@ -436,7 +436,7 @@ def test_a_stopped_pool_delays_only_the_solvers_answers_which_the_player_is_told
 def test_the_deal_of_the_day_fair_deals_and_par_are_every_homes(tmp_path: Path) -> None:
     """The catalogue is every process's, not only the pool's: players whose homes are process 0 and
     process 1 see the same deal of the day, and each plays it, and a fair deal, with its par."""
-    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1") as server:
+    with ServerProcess(tmp_path, "--processes", "2", "--solver-workers", "1", clock_offset=midday_offset()) as server:
         tables = []
         for home in (0, 1):
             client = Client(server.url, source=HOMES[home])

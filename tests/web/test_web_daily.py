@@ -20,7 +20,7 @@ from battle.online.server.days.table import against_par
 from battle.online.server.limits.server import ServerLimits
 from battle.rules.deal import deal
 from tests.online.test_online_solver import WAIT
-from tests.online_server import Client, ServerProcess, create
+from tests.online_server import Client, ServerProcess, create, midday_offset
 from tests.online_server import play_to_the_end as clients_play_to_the_end
 from tests.web.accessibility import axe_script, described, violations
 from tests.web.game_pages import DESKTOP, PHONE, join, new_page, play_turns
@@ -33,7 +33,7 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 def daily_served(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server of the test's own: each test's day starts with an empty table."""
     lifted = ("--max-solver-games-per-address", "100", "--creates-per-hour", "3600000")
-    with ServerProcess(tmp_path, "--solver-workers", "1", *lifted) as server:
+    with ServerProcess(tmp_path, "--solver-workers", "1", *lifted, clock_offset=midday_offset()) as server:
         yield server
 
 
