@@ -514,6 +514,12 @@ def format_number(value: float, decimals: int | None = None) -> str:
     return format_decimal(value, format=pattern, locale=_language)
 
 
+def format_percent(value: float, decimals: int = 1) -> str:
+    """A percentage the language's way: ``58.3%`` in English, ``58,3 %`` in German (as the page's
+    ``percent`` writes it)."""
+    return _("{percent}%").format(percent=format_number(value, decimals))
+
+
 def format_short(value: float) -> str:
     """A number as short as it reads, the language's way: ``0.5`` and ``2`` in English (as ``:g``
     writes them), ``0,5`` and ``2`` in German; for seconds and hours in a sentence."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.i18n import _, format_number, ngettext
+from battle.i18n import _, format_number, format_percent, ngettext
 from battle.players import CLASS_NAMES, MoveReview, PlayerSummary, TurningPoint
 from battle.rules.wording import about, grade_word, shown_name
 
@@ -153,8 +153,11 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
     def row(title: str, first: str, second: str) -> str:
         return f"{title:<{label}}{first:>{width}}{second:>{width}}"
 
-    def number(value: float | None, suffix: str = "", digits: int = 2) -> str:
-        return "-" if value is None else format_number(value, digits) + suffix
+    def number(value: float | None) -> str:
+        return "-" if value is None else format_number(value, 2)
+
+    def share(value: float | None) -> str:
+        return "-" if value is None else format_percent(value)
 
     one, two = summary
     lines = [
@@ -164,7 +167,7 @@ def _format_summary(summary: tuple[PlayerSummary, PlayerSummary], names: tuple[s
     lines += [row(grade_word(name), str(one.counts[name]), str(two.counts[name])) for name in CLASS_NAMES]
     lines.append(row(_("points lost"), str(one.points_lost), str(two.points_lost)))
     lines.append(row(_("average loss"), number(one.average_loss), number(two.average_loss)))
-    lines.append(row(_("accuracy"), number(one.accuracy, "%", 1), number(two.accuracy, "%", 1)))
+    lines.append(row(_("accuracy"), share(one.accuracy), share(two.accuracy)))
     if one.inexact_moves or two.inexact_moves:
         lines.append(row(_("not exact"), str(one.inexact_moves), str(two.inexact_moves)))
     lines.append("")

@@ -38,6 +38,21 @@ export function t(text, values = {}) {
   return fill(typeof found === "string" && found ? found : text, values);
 }
 
+/** `value` as the reader's language writes a number, with `digits` decimals: 29.6 in English,
+ * 29,6 in German (as the command line's `format_number` writes it).
+ * @param {number} value @param {number} digits */
+export function formatNumber(value, digits = 0) {
+  const options = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(document.documentElement.lang || "en", options).format(value);
+}
+
+/** A percentage the reader's way, to the tenth unless `digits` says otherwise: "29.6%" in English,
+ * "29,6 %" in German (the catalogue's "{percent}%", which the window and the terminal use too).
+ * @param {number} value */
+export function percent(value, digits = 1) {
+  return t("{percent}%", { percent: formatNumber(value, digits) });
+}
+
 /** The form of a count (`{count}` filled) the catalogue's `Plural-Forms` picks: two for English and
  * German, one for Japanese, three for Polish and Russian.
  * @param {string} singular @param {string} plural @param {number} count @param {Record<string, unknown>} values */

@@ -12,7 +12,7 @@ import { SHAPES } from "./game_view.js";
 import { RetryClock, withAhead } from "./solver_panel.js";
 import { renderLine } from "./game_panels.js";
 import { shownName } from "./server_words.js";
-import { t } from "./i18n.js";
+import { formatNumber, percent, t } from "./i18n.js";
 /** @import { Router } from "./app.js" */
 /** @import { Handlers, Message } from "./socket.js" */
 
@@ -101,14 +101,15 @@ export class ReviewScreen extends ServerScreen {
     // the budget every move was searched with, in the words `mahjong-battle review` states it
     const nodes = report.nodes_per_move;
     $("review-budget").textContent = nodes === null || nodes === undefined ? t("Search per move: no limit.")
-      : t("Search per move: up to {nodes} nodes.", { nodes: new Intl.NumberFormat(document.documentElement.lang || "en").format(nodes) });
+      : t("Search per move: up to {nodes} nodes.", { nodes: formatNumber(nodes) });
     const rows = report.summary.map((player) => {
       const row = document.createElement("tr");
       const cells = [
         `${SHAPES[player.player - 1]} ${names[player.player - 1]}`,
-        player.accuracy === null ? "–" : `${player.accuracy}%`,
+        // as `mahjong-battle review` writes them: accuracy to the tenth, the average loss to the hundredth
+        player.accuracy === null ? "–" : percent(player.accuracy),
         String(player.points_lost),
-        player.average_loss === null ? "–" : String(player.average_loss),
+        player.average_loss === null ? "–" : formatNumber(player.average_loss, 2),
       ];
       cells.forEach((text, index) => {
         const cell = document.createElement("td");

@@ -34,13 +34,18 @@ export function solverName(level) {
 }
 
 const SOLVER_NAME = /^Solver \((\w+)\)$/;
+const SEAT_NAME = /^Player ([12])$/;
 
 /** A name as shown: the solver's side, which a game and its record name "Solver (club)" in English
- * (battle/rules/wording.py's solver_name), in the reader's language, as the window's shown_name
- * does; any other name as given. @param {string} name */
+ * (battle/rules/wording.py's solver_name), and the names a record gives a seat nobody named
+ * ("Player 1", "You") in the reader's language, as the window's shown_name does; any other name as
+ * given. @param {string} name */
 export function shownName(name) {
   const level = SOLVER_NAME.exec(name)?.[1];
-  return level && LEVELS.includes(level) ? solverName(level) : name;
+  if (level && LEVELS.includes(level)) return solverName(level);
+  const seat = SEAT_NAME.exec(name)?.[1];
+  if (seat) return t("Player {seat}", { seat });
+  return name.trim().toLowerCase() === "you" ? t("You") : name;
 }
 
 /** A seat's name as the server has it (the solver's in the reader's language), else "Player 1" or

@@ -11,7 +11,7 @@ import { SolverSocket } from "./socket.js";
 import { deviceKey } from "./device.js";
 import { levelName, shownName, signed } from "./server_words.js";
 import { renderLine } from "./game_panels.js";
-import { t, tn } from "./i18n.js";
+import { percent, t, tn } from "./i18n.js";
 /** @import { Router } from "./app.js" */
 /** @import { Handlers } from "./socket.js" */
 
@@ -44,9 +44,11 @@ function dateWords(seconds) {
 }
 
 /** A line through `values` (oldest first) in an SVG as wide as it shows (its dots stay round), the
- * lowest and highest figure written at the left; `label` says every figure to a screen reader.
- * @param {Element} svg @param {number[]} values @param {string} label */
-export function drawPlot(svg, values, label, unit = "") {
+ * lowest and highest figure written at the left as `written` writes them; `label` says every figure
+ * to a screen reader.
+ * @param {Element} svg @param {number[]} values @param {string} label
+ * @param {(value: number) => string} written */
+export function drawPlot(svg, values, label, written = String) {
   const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 600);
   const low = Math.min(...values);
   const high = Math.max(...values);
@@ -57,7 +59,7 @@ export function drawPlot(svg, values, label, unit = "") {
   const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
   const dots = values.map((value, index) => `<circle class="dot" cx="${x(index).toFixed(1)}" cy="${y(value).toFixed(1)}" r="4"></circle>`);
   const figures = [...new Set([low, high])].map((value) =>
-    `<text class="figure" x="6" y="${(y(value) + 4).toFixed(1)}">${value}${unit}</text>`);
+    `<text class="figure" x="6" y="${(y(value) + 4).toFixed(1)}">${written(value)}</text>`);
   svg.setAttribute("viewBox", `0 0 ${width} ${PLOT_HEIGHT}`);
   svg.innerHTML = `${figures.join("")}<polyline class="eval" points="${points}"></polyline>${dots.join("")}`;
   svg.setAttribute("aria-label", label);
@@ -166,11 +168,13 @@ export class StatsScreen extends ServerScreen {
     // to the tenth, as each game's accuracy is: one game's average is its own figure, not a rounding of it
     const average = Math.round((10 * values.reduce((sum, value) => sum + value, 0)) / values.length) / 10;
     $("stats-accuracy").textContent = values.length === 1
-      ? t("Accuracy in your one reviewed game: {latest}%.", { latest })
-      : t("Latest {latest}%, average {average}% over {count} reviewed games.", { latest, average, count: values.length });
+      ? t("Accuracy in your one reviewed game: {latest}.", { latest: percent(latest) })
+      : t("Latest {latest}, average {average} over {count} reviewed games.", {
+        latest: percent(latest), average: percent(average), count: values.length,
+      });
     drawPlot(svg, values, t("Your accuracy in each reviewed game, oldest first: {figures}.", {
-      figures: values.map((value) => `${value}%`).join(", "),
-    }), "%");
+      figures: values.map((value) => percent(value)).join(", "),
+    }), (value) => percent(value));
   }
 
   /** @param {Game} game */

@@ -133,9 +133,19 @@ def test_numbers_and_dates_are_written_the_languages_way() -> None:
     i18n.set_language("de")
     assert i18n.format_number(1234.5, 1) == "1.234,5"
     assert i18n.format_number(0.8) == "0,8"
+    assert (i18n.format_percent(58.33), i18n.format_percent(40), i18n.format_percent(57.6, 0)) == (
+        "58,3 %",
+        "40,0 %",
+        "58 %",
+    )
     assert i18n.format_date(datetime.date(2031, 3, 9), i18n._("d MMMM")) == "9. März"
     i18n.set_language("en")
     assert i18n.format_number(1234.5, 1) == "1,234.5"
+    assert (i18n.format_percent(58.33), i18n.format_percent(40), i18n.format_percent(57.6, 0)) == (
+        "58.3%",
+        "40.0%",
+        "58%",
+    )
     assert i18n.format_date(datetime.date(2031, 3, 9), i18n._("d MMMM")) == "9 March"
 
 

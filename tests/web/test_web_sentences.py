@@ -253,18 +253,44 @@ def test_the_accuracy_line_gives_one_games_figure_once_and_an_average_to_the_ten
     browser: Any, served: Served
 ) -> None:
     """One reviewed game's accuracy was "Latest 29.6%, average 30% over 1 reviewed games": one figure
-    shown two ways, and a plural for one. (``renderAccuracy`` on the page's own statistics screen.)"""
+    shown two ways, and a plural for one; every figure to the tenth, in German with its decimal comma
+    ("29.6 %" was English's figure in a German sentence). (``renderAccuracy`` on the page's own
+    statistics screen.)"""
+    expected = {
+        "": ["Accuracy in your one reviewed game: 29.6%.", "Latest 40.0%, average 34.8% over 2 reviewed games."],
+        "?lang=de": [
+            "Genauigkeit in deiner einen bewerteten Partie: 29,6 %.",
+            "Zuletzt 40,0 %, im Mittel 34,8 % über 2 bewertete Partien.",
+        ],
+    }
+    for query, sentences in expected.items():
+        page = new_page(browser, **DESKTOP)
+        page.goto(served.base + "/" + query)
+        page.wait_for_selector("#home:not([hidden])")
+        said = page.evaluate(
+            """async () => {
+              const { StatsScreen } = await import("/stats_screen.js");
+              return [[[1, 29.6]], [[1, 29.6], [2, 40]]].map((accuracy) => {
+                StatsScreen.prototype.renderAccuracy(accuracy);
+                return document.getElementById("stats-accuracy").textContent;
+              });
+            }"""
+        )
+        assert said == sentences
+        assert page.errors == []
+
+
+def test_the_names_a_record_gives_unnamed_seats_read_in_the_pages_language(browser: Any, served: Served) -> None:
+    """A German review named a seat nobody named "Player 1", in English: a record's default names
+    ("Player 1", "You") and the solver's read as the window shows them; a chosen name as given."""
     page = new_page(browser, **DESKTOP)
-    page.goto(served.base + "/")
+    page.goto(served.base + "/?lang=de")
     page.wait_for_selector("#home:not([hidden])")
-    said = page.evaluate(
+    shown = page.evaluate(
         """async () => {
-          const { StatsScreen } = await import("/stats_screen.js");
-          return [[[1, 29.6]], [[1, 29.6], [2, 40]]].map((accuracy) => {
-            StatsScreen.prototype.renderAccuracy(accuracy);
-            return document.getElementById("stats-accuracy").textContent;
-          });
+          const { shownName } = await import("/server_words.js");
+          return ["Player 1", "Player 2", "You", "Solver (club)", "Ann", "Player 3", "Player 1 again"].map(shownName);
         }"""
     )
-    assert said == ["Accuracy in your one reviewed game: 29.6%.", "Latest 40%, average 34.8% over 2 reviewed games."]
+    assert shown == ["Spieler 1", "Spieler 2", "Du", "Solver (Verein)", "Ann", "Player 3", "Player 1 again"]
     assert page.errors == []

@@ -275,8 +275,9 @@ def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
     cli = reviewed(record)
     budget = f"Search per move: up to {cli['nodes_per_move']:,} nodes."
     assert page.text_content("#review-budget") == budget
-    shown = [float(re.findall(r"([\d.]+)%", row)[0]) for row in page.locator("#review-summary tr").all_text_contents()]
-    assert shown == [player["accuracy"] for player in cli["summary"]], (shown, cli["summary"])
+    rows = page.locator("#review-summary tr").all_text_contents()
+    shown = [re.findall(r"(\d+\.\d)%", row)[0] for row in rows]  # to the tenth, as the command line writes it
+    assert shown == [f"{player['accuracy']:.1f}" for player in cli["summary"]], (shown, cli["summary"])
     assert played > 0 and page.locator("#review-moves tr").count() == played  # a row for every move of the game
     assert page.locator("#review-graph polyline").count() == 1
     caption = page.text_content("#review-graph-caption")  # what the line is, and who is ahead where
@@ -292,12 +293,8 @@ def test_a_finished_game_is_reviewed_in_the_background_and_its_link_shows_it(
     shared.wait_for_selector("body[data-review=done]")
     assert shared.text_content("#review-title") == "Partiebewertung"
 
-    def figures(rows: list[str]) -> list[str]:  # each player's accuracy, the names aside
-        return [row.split("%")[0].split(")")[-1] for row in rows]
-
-    assert figures(shared.locator("#review-summary tr").all_text_contents()) == figures(
-        page.locator("#review-summary tr").all_text_contents()
-    )
+    german = [re.findall(r"(\d+,\d) %", row)[0] for row in shared.locator("#review-summary tr").all_text_contents()]
+    assert german == [figure.replace(".", ",") for figure in shown]  # the same figures, the German way
     assert "Solver (Anfänger)" in shared.text_content("#review-summary")
     screen = Screen("review", shared.inner_text("body"), names=("Ann",))
     assert report([screen], "de") == ""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from battle.i18n import _, format_short
+from battle.i18n import _, format_percent, format_short
 from battle.rules.board import Move
 from battle.rules.wording import grade_word, plural, shown_name
 from battle.ui.art import theme
@@ -202,7 +202,7 @@ def _draw_summary_card(
     strip.y = mark.bottom + round(4 * scale)
     pygame.draw.rect(surface, colour, strip, border_radius=2)
     x = strip.right + round(10 * scale)
-    accuracy = "-" if summary.accuracy is None else f"{summary.accuracy:.0f}%"
+    accuracy = "-" if summary.accuracy is None else format_percent(summary.accuracy, 0)
     big = fonts.text(accuracy, 26 * scale, theme.IVORY, bold=True)
     big_rect = big.get_rect(topright=(rect.right - round(12 * scale), rect.y + round(6 * scale)))
     surface.blit(big, big_rect)
