@@ -373,7 +373,10 @@ export class GameScreen {
     const over = state.status === "finished";
     $("opens").hidden = over;
     if (socket.solver) $("takeback").hidden = $("rematch").hidden = true; // the solver answers neither
-    $("keys-friend").hidden = Boolean(socket.solver); // the keys this game answers: a hint, or offers
+    // the keys this game answers its players: a hint, or offers; once over, only a rematch's answer
+    const player = view.you === 1 || view.you === 2;
+    $("keys-friend").hidden = Boolean(socket.solver) || !player || over;
+    $("keys-over").hidden = Boolean(socket.solver) || !player || !over;
     $("keys-solver").hidden = !socket.solver || over;
     $("record").hidden = state.status === "waiting";
     // the analysis board helps a player against the solver, and anyone once the game is over

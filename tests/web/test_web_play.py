@@ -35,6 +35,7 @@ def test_a_whole_game_by_link_with_a_takeback_and_a_rematch(browser: Any, served
     join(bob, link, "Bob")
     ann.wait_for_selector("body[data-playable]")
     assert "Ann" in bob.text_content("#player-1") and "(you)" in bob.text_content("#player-2")
+    assert ann.is_visible("#keys-friend") and ann.is_hidden("#keys-over")
 
     play_turns([ann, bob], turns=3, touch=(bob,))
     # Ann (player 1) moved last at ply 3: she asks to take it back, Bob's page asks him, Y grants it
@@ -53,15 +54,20 @@ def test_a_whole_game_by_link_with_a_takeback_and_a_rematch(browser: Any, served
     result = ann.text_content("#turn")
     assert re.fullmatch(r"(You win \d+-\d+ \(by \d+\)|Bob wins \d+-\d+ \(by \d+\)|Draw, \d+-\d+)\.", result), result
     assert ann.locator("#moves li").count() == total
+    # nothing left to take or take back: the keys line names only what answers a rematch
+    assert ann.is_hidden("#keys-friend") and ann.text_content("#keys-over") == (
+        "Keys: Y yes, N no to your opponent's offer of a rematch."
+    )
 
-    ann.click("#rematch")
-    bob.wait_for_selector("#offer:not([hidden])")
-    assert "rematch" in bob.text_content("#offer-text")
-    bob.click("#offer-yes")
+    bob.click("#rematch")
+    ann.wait_for_selector("#offer:not([hidden])")
+    assert "rematch" in ann.text_content("#offer-text")
+    ann.keyboard.press("y")  # as the keys line says
     for page in (ann, bob):
         page.wait_for_selector('body[data-ply="0"][data-status="playing"]')
     assert mover([ann, bob]) is bob  # the seats swap: Bob moves first now
     assert "(you)" in bob.text_content("#player-1")
+    assert ann.is_visible("#keys-friend") and ann.is_hidden("#keys-over")
     assert ann.errors == [] and bob.errors == []  # no exception, no console error: nothing the CSP refused
 
 
@@ -209,6 +215,7 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
     for page in (ann, bob, eve):
         wait_ply(page, 1)
     assert eve.is_hidden("#resign") and eve.is_hidden("#takeback") and "Ann" in eve.text_content("#player-1")
+    assert eve.locator(".keys:visible").count() == 0  # a spectator takes nothing and answers no offer
     eve.click("#board .cell.playable >> nth=0")
     assert "You are watching" in eve.text_content("#turn")
 
@@ -222,6 +229,7 @@ def test_resign_asks_first_abort_calls_off_and_a_watcher_only_watches(browser: A
         page.wait_for_selector('body[data-status="finished"]')
     assert bob.text_content("#turn").startswith("You resigned; Ann wins, ")
     assert ann.text_content("#turn").startswith("Bob resigned; you win, ")
+    assert bob.is_visible("#keys-over") and eve.locator(".keys:visible").count() == 0
     ann.click("#rematch")
     ann.wait_for_selector("#rematch:text('Rematch offered')")
     bob.wait_for_selector("#offer:not([hidden])")
