@@ -149,7 +149,7 @@ def _solve(args: argparse.Namespace, database: SurveyDatabase, solver: DealSolve
     from battle.atlas.catalogue import Par
     from battle.atlas.solve_deal import deal_result, start_position
     from battle.atlas.survey_db import FULL_DEAL, SurveyDatabaseError
-    from battle.cli.solver_commands import STATUS_SECONDS, format_status, prepare_solver, run_interruptibly
+    from battle.cli.solver_commands import format_status, prepare_solver, run_interruptibly, status_seconds
 
     prepare_solver(args)
     start = start_position(number)
@@ -157,9 +157,10 @@ def _solve(args: argparse.Namespace, database: SurveyDatabase, solver: DealSolve
     _note(args, _("deal {deal}: solving (a complete deal takes one to six minutes on two threads)").format(deal=number))
     began = time.monotonic()
     last_line = [began]
+    every = status_seconds()
 
     def tick() -> None:
-        if not args.quiet and time.monotonic() - last_line[0] >= STATUS_SECONDS:
+        if not args.quiet and time.monotonic() - last_line[0] >= every:
             last_line[0] = time.monotonic()
             _note(args, format_status(solver.status()))
 

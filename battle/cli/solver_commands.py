@@ -370,9 +370,11 @@ def _search_interruptibly(args: argparse.Namespace, all_exact: bool) -> tuple[Po
             progress=report,
         )
 
+    every = status_seconds()
+
     def tick() -> None:
         # Between iterations' reports (an exact solve is a single one), a status line.
-        if not args.quiet and time.monotonic() - last_line[0] >= STATUS_SECONDS:
+        if not args.quiet and time.monotonic() - last_line[0] >= every:
             last_line[0] = time.monotonic()
             note(format_status(engine.status()))
 
@@ -430,7 +432,16 @@ LOAD_GLANCE = 0.05
 """Seconds a ``--time`` solve waits for the kernels' load before plain Python starts beside it: a
 load already done (or a quick one) goes straight to the real search."""
 STATUS_SECONDS = 5.0
-"""How often a long search says what it is doing when no iteration has ended."""
+"""How often a long search says what it is doing on a terminal when no iteration has ended."""
+LOGGED_STATUS_SECONDS = 60.0
+"""The same where stderr is no terminal (a log, a pipe): a complete deal's six-minute solve writes
+six status lines there, not 72."""
+
+
+def status_seconds() -> float:
+    """How often a long search's status line is written to stderr as it is now."""
+    stream = sys.stderr
+    return STATUS_SECONDS if stream is not None and stream.isatty() else LOGGED_STATUS_SECONDS
 
 
 def format_status(status) -> str:  # noqa: ANN001 - solver.SearchStatus

@@ -400,12 +400,31 @@ def test_solve_says_what_it_does_between_reports(
 ) -> None:
     from battle.cli import solver_commands as cli_solver
 
-    monkeypatch.setattr(cli_solver, "STATUS_SECONDS", 0.1)
+    monkeypatch.setattr(cli_solver, "LOGGED_STATUS_SECONDS", 0.1)  # capsys's stderr is no terminal
     code, _, err = run_cli(capsys, "solve", str(BIG), "--time", "0.8", "--hash", "32")
     assert code == 0
     status = [line for line in err.splitlines() if line.startswith("  searching (")]
     assert status, err
     assert all("Mnodes/s" in line and " nodes " in line for line in status)
+
+
+def test_a_status_line_every_five_seconds_on_a_terminal_and_every_minute_in_a_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from battle.cli.solver_commands import status_seconds
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert status_seconds() == 5.0
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert status_seconds() == 60.0
+    monkeypatch.setattr(sys, "stderr", None)  # pythonw: nothing to write to
+    assert status_seconds() == 60.0
 
 
 def test_the_status_line() -> None:
