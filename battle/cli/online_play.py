@@ -151,7 +151,7 @@ class OnlinePlay:
                 return 0
             if not self.handle(str(line).strip()):
                 return 0
-            if self.confirming is None:
+            if self.confirming is None and self._your_turn():  # the prompt again; whom the game waits for, once a turn
                 self.prompted_for = None
 
     def _next_line(self, timeout: float) -> str | None | object:
@@ -465,6 +465,10 @@ class OnlinePlay:
                 )
             )
             self.shown_codes = True
+
+    def _your_turn(self) -> bool:
+        state = self.session.state
+        return state is not None and state.status == "playing" and state.to_move == state.you
 
     def _prompt_if_due(self) -> None:
         """Once a turn: the prompt on the player's own turn; on the opponent's, whom the game waits for,

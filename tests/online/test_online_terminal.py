@@ -198,6 +198,8 @@ def test_takeback_requests_and_their_answers_are_told_to_both_players(tmp_path: 
         ann.wait_for("Bob said no to the takeback.")
         ann.type("takeback")  # the same move again: the server refuses, and Bob is not asked
         ann.wait_for("Your opponent said no to taking back this move.")
+        # whom the game waits for is said once a turn, not again before each answer to a line typed
+        assert ann.text.count("Waiting for Bob's move; you are Ann.") == 1, ann.text
         mark = ann.mark()
         bob.type(first_move(bob))
         ann.wait_for("Bob takes", after=mark)
