@@ -24,7 +24,7 @@ import { percent, t, tn } from "./i18n.js";
  *   best: Game[], worst: Game[]}} Stats */
 
 const PLOT_HEIGHT = 160;
-const PLOT_MARGIN = 48; // room on the left for the lowest and highest figure
+const PLOT_MARGIN = 60; // room on the left for the lowest and highest figure ("77,8 %": 40 px at 12 px)
 
 /** @param {string} opponent */
 function opponentWords(opponent) {
