@@ -10,7 +10,7 @@ value is.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 
@@ -45,13 +45,14 @@ def render_line_plot(
     *,
     band: Sequence[tuple[float, float]] = (),
     value_range: tuple[float, float] | None = None,
-    suffix: str = "",
+    written: Callable[[float], str] = lambda tick: f"{tick:.0f}",
     colour: theme.Colour = theme.GOLD_BRIGHT,
 ) -> pygame.Surface:
     """The curve of ``values`` on a new surface of ``size`` pixels.
 
     ``band`` gives a (low, high) per value, shaded behind the curve; ``value_range`` fixes the axis
-    (0 to 100 for percentages) instead of fitting it to the values; ``suffix`` follows each label.
+    (0 to 100 for percentages) instead of fitting it to the values; ``written`` writes each label
+    (a percentage the language's way: "50 %" in German).
     """
     width, height = max(60, size[0]), max(40, size[1])
     surface = pygame.Surface((width, height))
@@ -62,7 +63,7 @@ def render_line_plot(
     everything = [*values, *(value for pair in band for value in pair)]
     low, high = value_range if value_range is not None else (min(everything), max(everything))
     ticks = value_ticks(low, high)
-    labels = [f"{tick:.0f}{suffix}" for tick in ticks]
+    labels = [written(tick) for tick in ticks]
     pad = max(4, round(8 * scale))
     left = max(fonts.width(label, text) for label in labels) + 2 * pad
     plot = pygame.Rect(
@@ -100,6 +101,6 @@ def render_line_plot(
     if len(points) <= MAX_DOTS:
         for point in points:
             pygame.draw.circle(surface, colour, point, radius)
-    last = fonts.text(f"{values[-1]:.0f}{suffix}", text, theme.IVORY, bold=True)
+    last = fonts.text(written(values[-1]), text, theme.IVORY, bold=True)
     surface.blit(last, last.get_rect(midleft=(points[-1][0] + radius + 3, points[-1][1])))
     return surface

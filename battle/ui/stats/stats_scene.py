@@ -19,7 +19,7 @@ import pygame
 
 from battle.history.stats import Stats, compute_stats
 from battle.history.store import GameEntry
-from battle.i18n import N_, _
+from battle.i18n import N_, _, format_percent
 from battle.rules.errors import BattleError
 from battle.rules.game import Game
 from battle.rules.wording import plural
@@ -124,7 +124,7 @@ class StatsScene(Scene):
                 self.app.fonts,
                 self.app.layout.scale,
                 value_range=(0, 100),
-                suffix="%",
+                written=lambda tick: format_percent(tick, 0),
             ),
         )
 
