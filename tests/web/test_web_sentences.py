@@ -1,7 +1,8 @@
 """What the page says, held true in Chromium against a real ``serve``: a link cut short says so; the
 page keeps the language it was opened in (``?lang=de``) through the address it rewrites and a
 reload; a name of 40 characters with no break point wraps wherever it shows on a phone; the end
-line puts the winner's score first; and every message the page sends is built in ``socket.js``."""
+line puts the winner's score first, whoever reads it; and every message the page sends is built
+in ``socket.js``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Served
-from tests.web.game_pages import DESKTOP, PHONE, click_pair, host, join, mover, new_page, wait_ply
+from tests.web.game_pages import DESKTOP, PHONE, click_pair, host, join, new_page, wait_ply
 
 SCREEN_MODULES = (
     "app.js",
@@ -121,23 +122,38 @@ def test_the_days_table_with_long_names_fits_a_narrow_phone(browser: Any, served
 
 
 def test_the_end_line_puts_the_winners_score_first(browser: Any, served: Served) -> None:
-    ann = new_page(browser)
-    bob = new_page(browser)
-    join(bob, host(ann, served.base, "Ann", deal=1, first="creator"), "Bob")
-    pages = [ann, bob]
-    while ann.get_attribute("body", "data-status") != "finished":
-        count = int(ann.get_attribute("body", "data-ply") or 0)
-        click_pair(mover(pages))
-        for page in pages:
-            wait_ply(page, count + 1)
-    scores = [int(ann.text_content(f"#player-{seat} .score").split()[0]) for seat in (1, 2)]
-    if scores[0] == scores[1]:
-        return  # a draw names no winner
-    high, low = max(scores), min(scores)
-    for page in pages:
-        line = page.text_content("#turn")
-        assert f"{high}-{low}" in line and f"{low}-{high}" not in line, line
-    assert ann.errors == bob.errors == []
+    """Whoever reads it, a winner's, a loser's or a spectator's page (``resultText``, the end line of
+    every game on the page; a whole game to it by clicks is ``test_web_play``'s): the winner's score
+    first, for either seat winning, at the rules' end and on a resignation; a draw the reader's own
+    score first, seat order for a spectator."""
+    page = new_page(browser, **DESKTOP)
+    page.goto(served.base + "/")
+    page.wait_for_selector("#home:not([hidden])")
+    lines = page.evaluate(
+        """async () => {
+          const { resultText } = await import("/server_words.js");
+          const players = [{ seat: 1, name: "Ann" }, { seat: 2, name: "Bob" }];
+          const lines = [];
+          for (const [scores, winner] of [[[140, 130], 1], [[120, 150], 2], [[135, 135], null]]) {
+            for (const reason of ["no_pair", "resign"]) {
+              for (const you of [1, 2, "spectator"]) {
+                const result = { scores, winner, reason: winner === null ? "no_pair" : reason };
+                lines.push([scores, winner, you, resultText({ you, players, result })]);
+              }
+            }
+          }
+          return lines;
+        }"""
+    )
+    assert len(lines) == 18
+    for scores, winner, you, line in lines:
+        first = winner if winner is not None else (2 if you == 2 else 1)
+        score = f"{scores[first - 1]}-{scores[2 - first]}"
+        assert score in line and line.count("-") == 1, (scores, winner, you, line)
+    said = {line for _scores, _winner, _you, line in lines}
+    assert {"You win 140-130 (by 10).", "Ann wins 140-130 (by 10).", "Bob wins 150-120 (by 30)."} <= said
+    assert {"Draw, 135-135.", "Ann resigned; Bob wins, 150-120.", "Bob resigned; you win, 140-130."} <= said
+    assert page.errors == []
 
 
 def test_every_message_the_page_sends_is_built_in_the_socket_module(browser: Any, served: Served) -> None:
