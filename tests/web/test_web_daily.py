@@ -19,7 +19,7 @@ from battle.history.store import GameEntry
 from battle.online.server.days.table import against_par
 from battle.online.server.limits.server import ServerLimits
 from battle.rules.deal import deal
-from tests.online.test_online_solver import WAIT
+from tests.online.test_online_solver import WAIT, play_on
 from tests.online_server import Client, ServerProcess, create, midday_offset
 from tests.online_server import play_to_the_end as clients_play_to_the_end
 from tests.web.accessibility import axe_script, described, violations
@@ -117,11 +117,12 @@ def test_german_on_a_phone_and_no_serious_accessibility_violation(browser: Any, 
     assert page.text_content("#daily-title") == "Tagesverteilung"
     assert page.text_content("#daily-deal").startswith("Tagesverteilung: #")
     assert page.text_content("#daily-friend") == "Gegen einen Freund spielen"
-    page.fill("#daily-form input[name=name]", "Hanna")  # a game of the day played out: a row in the table
-    page.select_option("#daily-form select[name=level]", "beginner")
-    page.click("#daily-solver")
-    page.wait_for_selector("body[data-playable]")
-    play_to_the_end(page)
+    # a game of the day played out, a row in the table (by a client: the clicks are the first test's)
+    player = Client(daily_served.url, "Hanna")
+    player.send({"type": "solver_game", "level": "beginner", "deal": {"daily": True}, "first": "creator"})
+    player.expect("solver_created", WAIT)
+    assert play_on(player, player.expect("state", WAIT))["status"] == "finished"
+    player.close()
     page.goto(daily_served.base + "/")
     page.wait_for_selector("#daily-rows tr")  # the table fits the phone's width
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
