@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from battle.i18n import _
+from battle.i18n import _, format_percent
 from battle.ui.sound.events import Event, SoundKey, sound_key
 
 if TYPE_CHECKING:
@@ -166,7 +166,8 @@ class Sounds:
         self._save()
 
     def volume_text(self) -> str:
-        return f"{round(self.volume * 100)}%"
+        """The volume as a whole percentage the language's way ("50 %" in German)."""
+        return format_percent(self.volume * 100, 0)
 
     def describe(self) -> str:
         """The sound's state in a few words, for a tool tip or the settings."""
