@@ -43,6 +43,20 @@ function dateWords(seconds) {
   return new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang || "en", { dateStyle: "medium" });
 }
 
+/** @type {WeakMap<Element, {width: number, again: () => void}>} */
+const drawn = new WeakMap();
+/** Each plot drawn again when its width changes (a phone turned, a window resized, a plot drawn
+ * before its screen showed): a plot keeps the width it was drawn at, so it would sit letterboxed. */
+const resized = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const plot = drawn.get(entry.target);
+      const width = Math.max(200, Math.round(entry.target.getBoundingClientRect().width)); // as drawPlot measures
+      if (plot && entry.contentRect.width > 0 && width !== plot.width) plot.again();
+    }
+  })
+  : null;
+
 /** A line through `values` (oldest first) in an SVG as wide as it shows (its dots stay round), the
  * lowest and highest figure written at the left as `written` writes them; `label` says every figure
  * to a screen reader.
@@ -63,6 +77,8 @@ export function drawPlot(svg, values, label, written = String) {
   svg.setAttribute("viewBox", `0 0 ${width} ${PLOT_HEIGHT}`);
   svg.innerHTML = `${figures.join("")}<polyline class="eval" points="${points}"></polyline>${dots.join("")}`;
   svg.setAttribute("aria-label", label);
+  drawn.set(svg, { width, again: () => drawPlot(svg, values, label, written) });
+  resized?.observe(svg);
 }
 
 /** @extends {ServerScreen<SolverSocket>} */

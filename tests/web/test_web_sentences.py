@@ -310,3 +310,34 @@ def test_the_names_a_record_gives_unnamed_seats_read_in_the_pages_language(brows
     )
     assert shown == ["Spieler 1", "Spieler 2", "Du", "Solver (Verein)", "Ann", "Player 3", "Player 1 again"]
     assert page.errors == []
+
+
+def test_a_statistics_plot_is_drawn_again_at_its_new_width(browser: Any, served: Served) -> None:
+    """A plot drawn at one width and shown at another (a phone turned, a window resized, a plot drawn
+    before its screen showed) kept its first drawing, letterboxed: its figures stay at its left edge
+    and its last dot at its right edge at every width. (``drawPlot``, the statistics screen's.)"""
+    page = new_page(browser, **DESKTOP)
+    page.goto(served.base + "/")
+    page.wait_for_selector("#home:not([hidden])")
+    page.evaluate(
+        """async () => {
+          const { drawPlot } = await import("/stats_screen.js");
+          const box = document.createElement("div");
+          box.id = "plot-box";
+          box.style.width = "400px";
+          box.innerHTML = '<svg class="stats-plot" id="plot-under-test"></svg>';
+          document.body.append(box);
+          drawPlot(document.getElementById("plot-under-test"), [1500, 1520, 1555], "a rating");
+        }"""
+    )
+    for width in (900, 320, 640):
+        page.evaluate(f"() => {{ document.getElementById('plot-box').style.width = '{width}px'; }}")
+        page.wait_for_function(
+            "(width) => document.getElementById('plot-under-test').getAttribute('viewBox') === `0 0 ${width} 160`",
+            arg=width,
+        )
+        last = page.evaluate(
+            "() => Number(document.querySelector('#plot-under-test circle:last-of-type').getAttribute('cx'))"
+        )
+        assert last == width - 16
+    assert page.errors == []
