@@ -23,7 +23,7 @@ import { percent, t, tn } from "./i18n.js";
  * @typedef {{type: string, games: number, tallies: Tally[], rating: Rating, unrated: number, accuracy: number[][],
  *   best: Game[], worst: Game[]}} Stats */
 
-const PLOT_HEIGHT = 160;
+const PLOT_HEIGHT = 158; // the plot's CSS height, 160 px, inside its 1 px border
 const PLOT_MARGIN = 60; // room on the left for the lowest and highest figure ("77,8 %": 40 px at 12 px)
 
 /** @param {string} opponent */
@@ -51,11 +51,17 @@ const resized = typeof ResizeObserver === "function"
   ? new ResizeObserver((entries) => {
     for (const entry of entries) {
       const plot = drawn.get(entry.target);
-      const width = Math.max(200, Math.round(entry.target.getBoundingClientRect().width)); // as drawPlot measures
+      const width = plotWidth(entry.target);
       if (plot && entry.contentRect.width > 0 && width !== plot.width) plot.again();
     }
   })
   : null;
+
+/** The width a plot draws at: its box inside the border (a viewBox of the border box's width, 30 px
+ * wider than the drawing area of a card, shrank the drawing to 84% and centred it). @param {Element} svg */
+function plotWidth(svg) {
+  return Math.max(200, svg.clientWidth || 600);
+}
 
 /** A line through `values` (oldest first) in an SVG as wide as it shows (its dots stay round), the
  * lowest and highest figure written at the left as `written` writes them; `label` says every figure
@@ -63,7 +69,7 @@ const resized = typeof ResizeObserver === "function"
  * @param {Element} svg @param {number[]} values @param {string} label
  * @param {(value: number) => string} written */
 export function drawPlot(svg, values, label, written = String) {
-  const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 600);
+  const width = plotWidth(svg);
   const low = Math.min(...values);
   const high = Math.max(...values);
   const span = high - low || 1;

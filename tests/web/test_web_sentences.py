@@ -1,8 +1,8 @@
 """What the page says, held true in Chromium against a real ``serve``: a link cut short says so; the
 page keeps the language it was opened in (``?lang=de``) through the address it rewrites and a
 reload; a name of 40 characters with no break point wraps wherever it shows on a phone; the end
-line puts the winner's score first, whoever reads it; and every message the page sends is built
-in ``socket.js``."""
+line puts the winner's score first, whoever reads it; a statistics plot follows its width; and
+every message the page sends is built in ``socket.js``."""
 
 from __future__ import annotations
 
@@ -325,19 +325,19 @@ def test_a_statistics_plot_is_drawn_again_at_its_new_width(browser: Any, served:
           const box = document.createElement("div");
           box.id = "plot-box";
           box.style.width = "400px";
-          box.innerHTML = '<svg class="stats-plot" id="plot-under-test"></svg>';
+          box.innerHTML = '<svg class="card stats-plot" id="plot-under-test"></svg>';
           document.body.append(box);
           drawPlot(document.getElementById("plot-under-test"), [1500, 1520, 1555], "a rating");
         }"""
     )
-    for width in (900, 320, 640):
+    for width in (900, 320, 640):  # inside its 1 px border, the drawing as big as the plot
         page.evaluate(f"() => {{ document.getElementById('plot-box').style.width = '{width}px'; }}")
         page.wait_for_function(
-            "(width) => document.getElementById('plot-under-test').getAttribute('viewBox') === `0 0 ${width} 160`",
-            arg=width,
+            "(width) => document.getElementById('plot-under-test').getAttribute('viewBox') === `0 0 ${width} 158`",
+            arg=width - 2,
         )
         last = page.evaluate(
             "() => Number(document.querySelector('#plot-under-test circle:last-of-type').getAttribute('cx'))"
         )
-        assert last == width - 16
+        assert last == width - 2 - 16
     assert page.errors == []
