@@ -18,7 +18,7 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
-from battle.i18n import N_, _, available_languages, current_language, language_name
+from battle.i18n import N_, _, available_languages, current_language, format_percent, language_name
 from battle.ui.analysis.analysis_view import BADGE_TEXT, BEST_COLOUR, BEST_MARK
 from battle.ui.art import theme
 from battle.ui.files.settings import UI_SCALE_RANGE, UI_SCALE_STEP
@@ -384,7 +384,7 @@ class HelpScene(Scene):
             )
             self.buttons[key] = button
             self.elements.append(button)
-        label_w = self.app.fonts.width(_("{percent}%").format(percent=100), foot_size)  # the least it shows
+        label_w = self.app.fonts.width(format_percent(100, 0), foot_size)  # the least it shows
         size_end = card.x + pad + 2 * size_w + gap + round(32 * scale) + label_w
         sound_end = card.right - pad - close_w - gap - language_w - gap  # the language button's left edge
         self.sound = SoundControl(
@@ -482,7 +482,7 @@ class HelpScene(Scene):
             size = self._foot_text_size()
             room = (self.sound.left if self.sound else self.card_rect().right) - foot.rect.right - round(20 * scale)
             if fonts.width(size_text, size) > room:  # the number alone reads better than a cut sentence
-                size_text = _("{percent}%").format(percent=round(self.app.settings.ui_scale * 100))
+                size_text = format_percent(self.app.settings.ui_scale * 100, 0)
             label = fonts.text(fonts.fit(size_text, size, room), size, theme.IVORY_DIM)
             surface.blit(label, label.get_rect(midleft=(foot.rect.right + round(12 * scale), foot.rect.centery)))
         par = self.buttons.get("par")
