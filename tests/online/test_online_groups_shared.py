@@ -188,9 +188,8 @@ def test_a_group_writes_each_networks_best_of_the_day_not_every_result(daily_clu
     number = daily(daily_cluster, "a", "127.0.9.1")["deal"]
     for _ in range(2):
         played_on(daily_cluster, "a", number, ("127.0.9.2", "127.0.9.3"), None)
-    third = daily_cluster.servers[
-        "a"
-    ].now()  # the last game ends after this: once its rows are written, every result was read
+    # the last game ends after this, on the server's clock: once its rows are written, every result was read
+    third = daily_cluster.servers["a"].now()
     played_on(daily_cluster, "a", number, ("127.0.9.4", "127.0.9.5"), None)
     deadline = time.monotonic() + TOLD
     written: list[tuple[Any, ...]] = []
