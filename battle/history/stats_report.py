@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from battle.history.stats import COMPOSED, PEOPLE, Stats
 from battle.history.store import GameEntry
-from battle.i18n import N_, _, format_signed, ngettext
+from battle.i18n import N_, _, format_percent, format_signed, ngettext
 from battle.ratings.level_ratings import LEVEL_NAMES, LEVEL_RATINGS
 from battle.rules.wording import level_word, plural, shown_name
 
@@ -90,11 +90,11 @@ def format_stats(stats: Stats) -> str:
         values = [percent for _unused, percent in stats.accuracy]
         lines += [
             "",
-            _("Accuracy over time ({games}): {curve}  latest {latest:.0f}%, average {average:.0f}%").format(
+            _("Accuracy over time ({games}): {curve}  latest {latest}, average {average}").format(
                 games=plural(len(values), "reviewed game"),
                 curve=sparkline(values),
-                latest=values[-1],
-                average=sum(values) / len(values),
+                latest=format_percent(values[-1]),
+                average=format_percent(sum(values) / len(values)),
             ),
         ]
     if stats.best:

@@ -33,7 +33,7 @@ def test_review_of_a_stored_game_puts_its_accuracy_in_stats(tmp_path: Path) -> N
     reviewed = _run(["review", "-"], tmp_path, record)
     assert "kept with game #1 of the history" in reviewed.stderr
     stats = _run(["stats"], tmp_path).stdout
-    assert "Accuracy over time (1 reviewed game)" in stats and "latest 100%" in stats, stats
+    assert "Accuracy over time (1 reviewed game)" in stats and "latest 100.0%, average 100.0%" in stats, stats
 
 
 def test_the_review_at_the_end_of_a_terminal_game_puts_its_accuracy_in_stats(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from battle import i18n
 from battle.history.stats import PEOPLE, compute_stats
 from battle.history.stats_report import format_stats, sparkline
 from battle.history.store import GameEntry, History, PuzzleAttempt
@@ -97,12 +98,22 @@ def test_the_report_says_it_in_text() -> None:
     assert "  club           3    1     1    1  +6.7" in text
     assert "average margin over your games: +44.0" in text
     assert "Rating against the solver:" in text and "-level solver" in text
-    assert "Accuracy over time (3 reviewed games)" in text and "latest 95%" in text
+    assert "Accuracy over time (3 reviewed games)" in text and "latest 95.0%, average 81.7%" in text
     assert "#4  " in text.split("Best games:")[1].splitlines()[1]
     assert "Puzzles: 8 tried, 6 solved; streak 1 (best 3)" in text
     empty = format_stats(compute_stats([], []))
     assert "Games: 0 stored, 0 yours" in empty and "no game against a level yet" in empty
     assert "none tried yet" in empty
+
+
+def test_the_reports_accuracy_reads_in_german_with_its_tenths() -> None:
+    try:
+        i18n.set_language("de")
+        text = format_stats(compute_stats(GAMES, ATTEMPTS))
+    finally:
+        i18n.set_language("en")
+    assert "Genauigkeit über die Zeit (3 bewertete Partien)" in text, text
+    assert "zuletzt 95,0 %, Mittel 81,7 %" in text, text
 
 
 def test_sparkline() -> None:
