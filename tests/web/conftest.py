@@ -19,7 +19,13 @@ import pytest
 
 from tests.online_server import ServerProcess
 
+HEADLESS_SHELL = "chromium-headless-shell"
+"""Debian's build of Chromium for headless use only (the engine of ``chromium``, without the browser's
+windows and their services), which Playwright also runs for headless tests by default: opening a page
+of the game costs it 0.27 CPU s against 1.13 s for ``chromium`` (home, Chromium 156), and the web
+tests took 234 CPU s against 276 s, 218 s against 245 s of wall time (``tools/suite_cpu.py``)."""
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+"""The browsers with windows, for what the headless shell lacks (desktop notifications)."""
 LAN_DOMAIN = "test"
 """Names under ``.test`` reach 127.0.0.1 in the tests' browser: ``http://mahjong.test:PORT`` is how a
 page opened by a LAN name looks (no secure context, so no clipboard API), without leaving loopback."""
@@ -33,34 +39,61 @@ longer than ``WAIT_MS``."""
 
 
 def find_chromium() -> str | None:
-    """``MAHJONG_BATTLE_CHROMIUM``, else the first Chromium on the PATH."""
+    """``MAHJONG_BATTLE_CHROMIUM``, else the headless shell, else the first Chromium on the PATH."""
     chosen = os.environ.get("MAHJONG_BATTLE_CHROMIUM")
     if chosen:
+        return chosen if Path(chosen).exists() else None
+    return next((found for name in (HEADLESS_SHELL, *CHROMIUM_NAMES) if (found := shutil.which(name))), None)
+
+
+def find_full_chromium() -> str | None:
+    """A Chromium with the browser's own services (desktop notifications): ``MAHJONG_BATTLE_CHROMIUM``
+    unless it names the headless shell, else the first on the PATH."""
+    chosen = os.environ.get("MAHJONG_BATTLE_CHROMIUM")
+    if chosen and HEADLESS_SHELL not in Path(chosen).name:
         return chosen if Path(chosen).exists() else None
     return next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """One Chromium for a test worker's whole session: a launch costs about a second. Tests reach it
-    through ``browser``, which closes what each test opened; at the end of the session it must hold
-    no context at all."""
+def playwright() -> Iterator[Any]:
+    """Playwright's driver for a worker's session: one drives both browsers (a second sync driver
+    cannot start while one runs)."""
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="Playwright is not installed (pip install '.[browser]')"
     )
-    executable = find_chromium()
+    with sync_api.sync_playwright() as driver:
+        yield driver
+
+
+def _launch(playwright: Any, executable: str | None, install: str) -> Iterator[Any]:
+    """A headless ``executable`` for a worker's session; at its end it must hold no context of a
+    test. Skips, saying what to install, when there is none."""
     if executable is None:
-        pytest.skip("no Chromium found: apt-get install chromium, or set MAHJONG_BATTLE_CHROMIUM")
+        pytest.skip(f"no Chromium found: apt-get install {install}, or set MAHJONG_BATTLE_CHROMIUM")
     arguments = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     arguments.append(f"--host-resolver-rules=MAP *.{LAN_DOMAIN} 127.0.0.1")
-    with sync_api.sync_playwright() as playwright:
-        launched = launch_without_popups(playwright, executable, arguments)
-        try:
-            yield launched
-            left = len(launched.contexts)
-            assert left == 0, f"the browser still holds {left} context(s) of finished tests"
-        finally:
-            launched.close()
+    launched = launch_without_popups(playwright, executable, arguments)
+    try:
+        yield launched
+        left = len(launched.contexts)
+        assert left == 0, f"the browser still holds {left} context(s) of finished tests"
+    finally:
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright: Any) -> Iterator[Any]:
+    """One Chromium for a test worker's whole session (``find_chromium``): a launch costs about a
+    second. Tests reach it through ``browser``, which closes what each test opened."""
+    yield from _launch(playwright, find_chromium(), "chromium-headless-shell")
+
+
+@pytest.fixture(scope="session")
+def full_chromium(playwright: Any) -> Iterator[Any]:
+    """A Chromium with windows (``find_full_chromium``), launched by the first test of a worker that
+    needs one; tests reach it through ``full_browser``."""
+    yield from _launch(playwright, find_full_chromium(), "chromium")
 
 
 HIDDEN_POPUPS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
@@ -76,6 +109,8 @@ def launch_without_popups(playwright: Any, executable: str, arguments: list[str]
     list (HTTPS upgrades among them): the list is read from the launched browser's command line and
     given again with these added, in place of Playwright's own."""
     launched = playwright.chromium.launch(executable_path=executable, args=arguments, headless=True)
+    if HEADLESS_SHELL in Path(executable).name:
+        return launched  # no address bar, so no popups
     defaults = _disabled_features(launched)
     if defaults is None:
         return launched
@@ -143,12 +178,22 @@ class TestBrowser:
 @pytest.fixture
 def browser(chromium: Any) -> Iterator[TestBrowser]:
     """The browser for one test; when the test ends, its contexts are closed and none may be left."""
-    seen = TestBrowser(chromium)
+    yield from _one_test(chromium)
+
+
+@pytest.fixture
+def full_browser(full_chromium: Any) -> Iterator[TestBrowser]:
+    """``browser`` on a Chromium with windows, for a test of what the headless shell lacks."""
+    yield from _one_test(full_chromium)
+
+
+def _one_test(launched: Any) -> Iterator[TestBrowser]:
+    seen = TestBrowser(launched)
     try:
         yield seen
     finally:
         seen.close_all()
-    left = len(chromium.contexts)
+    left = len(launched.contexts)
     assert left == 0, f"the browser still holds {left} context(s) this test did not open through `browser`"
 
 

@@ -90,7 +90,9 @@ def test_share_hands_the_link_to_the_phones_share_sheet(browser: Any, served: Se
     assert desktop.is_hidden("#share-link")
 
 
-def test_a_host_in_another_tab_is_told_of_the_join_and_the_move(browser: Any, served: Served) -> None:
+def test_a_host_in_another_tab_is_told_of_the_join_and_the_move(full_browser: Any, served: Served) -> None:
+    """On a Chromium with windows: the headless shell has no desktop notifications."""
+    browser = full_browser
     context = browser.new_context(**DESKTOP)
     context.grant_permissions(["notifications"], origin=served.base)
     context.add_init_script(OUT_OF_SIGHT)
@@ -122,7 +124,9 @@ def test_a_host_in_another_tab_is_told_of_the_join_and_the_move(browser: Any, se
     assert ann.evaluate("() => localStorage.getItem('mahjong-battle.sound')") == "on"
 
 
-def test_notify_me_asks_the_browser_once(browser: Any, served: Served) -> None:
+def test_notify_me_asks_the_browser_once(full_browser: Any, served: Served) -> None:
+    """On a Chromium with windows: the headless shell has no desktop notifications."""
+    browser = full_browser
     context = browser.new_context(**DESKTOP)
     ann = context.new_page()
     host(ann, served.base, "Ann")
