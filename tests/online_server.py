@@ -13,6 +13,7 @@ import resource
 import signal
 import socket
 import sqlite3
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -348,6 +349,7 @@ class Client:
         hello: bool = True,
         forwarded_for: str | None = None,
         source: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else None
         bound = None
@@ -357,7 +359,7 @@ class Client:
             bound.settimeout(REPLY_WAIT)
             bound.connect(("127.0.0.1", int(urlsplit(url).port or 80)))
         self.socket: ClientConnection = connect(
-            url, open_timeout=REPLY_WAIT, max_size=2**20, additional_headers=headers, sock=bound
+            url, open_timeout=REPLY_WAIT, max_size=2**20, additional_headers=headers, sock=bound, ssl=tls
         ).__enter__()
         self.seen: list[dict[str, Any]] = []
         self.unread: list[dict[str, Any]] = []

@@ -78,5 +78,5 @@ def proxied(tmp_path: Path, nginx: str) -> Iterator[tuple[str, Path]]:
             yield f"https://localhost:{port}", authority
 
 
-def test_a_game_and_healthz_through_nginx_over_tls(proxied: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    through_the_proxy(*proxied, monkeypatch)
+def test_a_game_and_healthz_through_nginx_over_tls(proxied: tuple[str, Path]) -> None:
+    through_the_proxy(*proxied)
