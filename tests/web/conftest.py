@@ -38,21 +38,15 @@ solver worker on a quiet machine; beside two busy loops, with the worker's share
 longer than ``WAIT_MS``."""
 
 
-def find_chromium() -> str | None:
-    """``MAHJONG_BATTLE_CHROMIUM``, else the headless shell, else the first Chromium on the PATH."""
+def find_chromium(*, windows: bool = False) -> str | None:
+    """``MAHJONG_BATTLE_CHROMIUM``, else the headless shell, else the first Chromium on the PATH.
+    ``windows``: a Chromium with the browser's own services (desktop notifications), so never the
+    shell, even where the variable names it."""
     chosen = os.environ.get("MAHJONG_BATTLE_CHROMIUM")
-    if chosen:
+    if chosen and not (windows and HEADLESS_SHELL in Path(chosen).name):
         return chosen if Path(chosen).exists() else None
-    return next((found for name in (HEADLESS_SHELL, *CHROMIUM_NAMES) if (found := shutil.which(name))), None)
-
-
-def find_full_chromium() -> str | None:
-    """A Chromium with the browser's own services (desktop notifications): ``MAHJONG_BATTLE_CHROMIUM``
-    unless it names the headless shell, else the first on the PATH."""
-    chosen = os.environ.get("MAHJONG_BATTLE_CHROMIUM")
-    if chosen and HEADLESS_SHELL not in Path(chosen).name:
-        return chosen if Path(chosen).exists() else None
-    return next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
+    names = CHROMIUM_NAMES if windows else (HEADLESS_SHELL, *CHROMIUM_NAMES)
+    return next((found for name in names if (found := shutil.which(name))), None)
 
 
 @pytest.fixture(scope="session")
@@ -91,9 +85,9 @@ def chromium(playwright: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def full_chromium(playwright: Any) -> Iterator[Any]:
-    """A Chromium with windows (``find_full_chromium``), launched by the first test of a worker that
-    needs one; tests reach it through ``full_browser``."""
-    yield from _launch(playwright, find_full_chromium(), "chromium")
+    """A Chromium with windows (``find_chromium(windows=True)``), launched by the first test of a worker
+    that needs one; tests reach it through ``full_browser``."""
+    yield from _launch(playwright, find_chromium(windows=True), "chromium")
 
 
 HIDDEN_POPUPS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
