@@ -1,8 +1,9 @@
 """Works out the par of the deal being played when no catalogue knows it, in the background.
 
 A deal's par is its exact value before move 1; the shipped catalogue holds 62 deals, and any
-other takes a complete solve: one to six minutes of two threads (docs/solver-notes.md). This
-runs that solve on one thread at the lowest priority (niceness 19: a thread the player waits for
+other takes a complete solve: a few minutes of two threads, some deals over twenty (the survey's
+exact solves took 18 s to 807 s, median 199 s, and one stopped at 4 G nodes; docs/solver-notes.md).
+This runs that solve on one thread at the lowest priority (niceness 19: a thread the player waits for
 gets the core), and stops it whenever the front end's solver works for the player (a move, a hint,
 an analysis, a review: ``pause``) and while the machine runs on its battery (``on_battery``),
 starting again from the same table when the solver is free, so the work done stays in the table.

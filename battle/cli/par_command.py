@@ -46,8 +46,8 @@ def add_par_command(commands: argparse._SubParsersAction) -> None:
         description=_(
             "Print each deal's par (its exact value before move 1 under perfect play, for the first "
             "player) and its best first moves. A deal the shipped catalogue or your survey database "
-            "knows is printed at once; any other is solved here (a complete deal takes one to six "
-            "minutes on two threads) and kept in the survey database the moment it is proved, where "
+            "knows is printed at once; any other is solved here (a complete deal takes a few minutes on "
+            "two threads, some over twenty) and kept in the survey database the moment it is proved, where "
             "the window, 'play', 'show' and 'deal' find it too. Ctrl-C stops; the same command resumes "
             "with the deal it stopped in."
         ),
@@ -154,7 +154,12 @@ def _solve(args: argparse.Namespace, database: SurveyDatabase, solver: DealSolve
     prepare_solver(args)
     start = start_position(number)
     solver.open(start)
-    _note(args, _("deal {deal}: solving (a complete deal takes one to six minutes on two threads)").format(deal=number))
+    _note(
+        args,
+        _("deal {deal}: solving (a complete deal takes a few minutes on two threads, some over twenty)").format(
+            deal=number
+        ),
+    )
     began = time.monotonic()
     last_line = [began]
     every = status_seconds()
