@@ -11,8 +11,9 @@ the keyboard cursor (a thick white frame between two near-black ones, seen on an
 a gold glow and the felt alike), the last move's empty cells (corner brackets and
 the mover's shape on a faint wash, in the mover's colour) and, when browsing, the pair the shown move
 took (a dashed gold frame).
-Everything expensive (felt, tile variants, glows) is cached per size, so a frame
-is only blits.
+Everything expensive (felt, tile variants, glows) is cached per size, and the tiles lying on
+the felt are kept as one layer while the board and the selection stay the same, so a frame that
+only animates is one blit and its overlays.
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ class BoardView:
         self._faces: dict[tuple[int, str], pygame.Surface] = {}
         self._glows: dict[tuple, pygame.Surface] = {}
         self._background: tuple[tuple, pygame.Surface] | None = None
+        self._lying: tuple[tuple, pygame.Surface] | None = None
 
     # -- cached pieces -------------------------------------------------------------------
 
@@ -224,6 +226,58 @@ class BoardView:
         self._background = (key, surface)
         return surface
 
+    def _lying_layer(self, layout: Layout, state: BoardState) -> pygame.Surface:
+        """The background and every tile lying on it (shadows, glows, faces), kept while the board and
+        its selection stay the same: a frame that only animates (the twins' pulse, a removal, the
+        cursor) is then one blit and its overlays, where drawing the layer took about 250 blits."""
+        key = (layout, tuple(state.cells), state.free, state.playable, _lifted(state))
+        if self._lying is not None and self._lying[0] == key:
+            return self._lying[1]
+        layer = self.background(layout).copy()
+        self._draw_lying(layer, layout, state, 0.0)
+        self._lying = (key, layer)
+        return layer
+
+    def _draw_lying(self, surface: pygame.Surface, layout: Layout, state: BoardState, pulse: float) -> None:
+        """Shadows, glows and faces of the tiles that lie on the board (the lifted one is drawn later)."""
+        lift = max(2, round(layout.tile_h * 0.10))
+        present = [cell for cell, kind in enumerate(state.cells) if kind != EMPTY]
+
+        shadow = self.shadow(layout)
+        dx, dy = self.art.shadow_offset(layout.tile_w, layout.tile_h)
+        for cell in present:
+            if cell != state.selected:
+                rect = cell_rect(layout, cell)
+                surface.blit(shadow, (rect.x + dx, rect.y + dy))
+
+        gold = self.glow(layout, theme.GOLD_BRIGHT, 210, 0.17)
+        for cell in present:
+            if cell in state.playable and cell != state.selected:
+                self._blit_glow(surface, gold, cell_rect(layout, cell))
+        lifted = _lifted(state)
+        if lifted is not None:
+            # the picked-up tile: a wide glow on the cloth, under its neighbours
+            rect = cell_rect(layout, lifted)
+            self._blit_glow(
+                surface,
+                self.glow(layout, theme.GOLD_BRIGHT, 255, 0.3),
+                Rect(rect.x, rect.y - lift // 2, rect.w, rect.h),
+            )
+        if state.hint is not None:
+            hint = self.glow(layout, theme.HINT, 235, 0.22)
+            hint_copy = hint.copy()
+            hint_copy.set_alpha(round(150 + 105 * pulse))
+            for cell in state.hint:
+                if state.cells[cell] != EMPTY:
+                    self._blit_glow(surface, hint_copy, cell_rect(layout, cell))
+
+        for cell in present:
+            if cell == state.selected:
+                continue
+            rect = cell_rect(layout, cell)
+            variant = "normal" if cell in state.free else "dim"
+            surface.blit(self.tile(state.cells[cell], variant, layout), (rect.x, rect.y))
+
     def _draw_mat(self, surface: pygame.Surface, layout: Layout) -> None:
         mat = layout.mat
         radius = max(4, round(layout.tile_h * 0.22))
@@ -256,44 +310,15 @@ class BoardView:
     # -- a frame -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, layout: Layout, state: BoardState) -> None:
-        surface.blit(self.background(layout), (0, 0))
         lift = max(2, round(layout.tile_h * 0.10))
-        present = [cell for cell, kind in enumerate(state.cells) if kind != EMPTY]
-
+        pulse = 0.5 + 0.5 * math.sin(state.now * 4.0)
+        if state.hint is None:
+            surface.blit(self._lying_layer(layout, state), (0, 0))
+        else:  # the hint's glow pulses under the tiles: every frame draws them anew
+            surface.blit(self.background(layout), (0, 0))
+            self._draw_lying(surface, layout, state, pulse)
         shadow = self.shadow(layout)
         dx, dy = self.art.shadow_offset(layout.tile_w, layout.tile_h)
-        for cell in present:
-            if cell != state.selected:
-                rect = cell_rect(layout, cell)
-                surface.blit(shadow, (rect.x + dx, rect.y + dy))
-
-        pulse = 0.5 + 0.5 * math.sin(state.now * 4.0)
-        gold = self.glow(layout, theme.GOLD_BRIGHT, 210, 0.17)
-        for cell in present:
-            if cell in state.playable and cell != state.selected:
-                self._blit_glow(surface, gold, cell_rect(layout, cell))
-        if state.selected is not None and state.cells[state.selected] != EMPTY:
-            # the picked-up tile: a wide glow on the cloth, under its neighbours
-            rect = cell_rect(layout, state.selected)
-            self._blit_glow(
-                surface,
-                self.glow(layout, theme.GOLD_BRIGHT, 255, 0.3),
-                Rect(rect.x, rect.y - lift // 2, rect.w, rect.h),
-            )
-        if state.hint is not None:
-            hint = self.glow(layout, theme.HINT, 235, 0.22)
-            hint_copy = hint.copy()
-            hint_copy.set_alpha(round(150 + 105 * pulse))
-            for cell in state.hint:
-                if state.cells[cell] != EMPTY:
-                    self._blit_glow(surface, hint_copy, cell_rect(layout, cell))
-
-        for cell in present:
-            if cell == state.selected:
-                continue
-            rect = cell_rect(layout, cell)
-            variant = "normal" if cell in state.free else "dim"
-            surface.blit(self.tile(state.cells[cell], variant, layout), (rect.x, rect.y))
 
         if state.hint is not None:
             for cell in state.hint:
@@ -383,6 +408,13 @@ class BoardView:
             rect = cell_rect(layout, cell)
             cx, cy = rect.center
             surface.blit(ghost, ghost.get_rect(center=(cx, round(cy - rise))))
+
+
+def _lifted(state: BoardState) -> int | None:
+    """The selected cell while it holds a tile: drawn lifted, above the others."""
+    if state.selected is not None and state.cells[state.selected] != EMPTY:
+        return state.selected
+    return None
 
 
 def _dim(face: pygame.Surface) -> pygame.Surface:
