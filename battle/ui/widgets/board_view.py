@@ -342,11 +342,12 @@ class BoardView:
                 if state.cells[cell] == EMPTY:
                     self._dashed(surface, face_rect(cell_rect(layout, cell)), theme.GOLD_BRIGHT, layout)
 
-        if state.selected is not None and state.cells[state.selected] != EMPTY:
-            rect = cell_rect(layout, state.selected)
+        selected = _lifted(state)
+        if selected is not None:
+            rect = cell_rect(layout, selected)
             lifted = Rect(rect.x, rect.y - lift, rect.w, rect.h)
             surface.blit(shadow, (rect.x + dx + lift // 3, rect.y + dy + lift // 3))
-            surface.blit(self.tile(state.cells[state.selected], "normal", layout), (lifted.x, lifted.y))
+            surface.blit(self.tile(state.cells[selected], "normal", layout), (lifted.x, lifted.y))
             self._outline(surface, face_rect(lifted), theme.GOLD_BRIGHT, layout, 4)
 
         if state.cursor is not None:
