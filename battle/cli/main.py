@@ -14,7 +14,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, ClassVar, NoReturn
 
 from battle.cli.inputs import (
     InputError,
@@ -497,11 +497,23 @@ def _x_display_silent(environ: os._Environ[str], platform: str) -> bool:
 # -- parser -----------------------------------------------------------------------------
 
 
+_NEGATIVE_NUMBER = re.compile(r"-\d+(\.\d*)?|-\.\d+")
+
+
+def _unrecognized(arguments: Sequence[str]) -> str:
+    """The usage error for arguments no command takes, each quoted as every message quotes input."""
+    shown = " ".join(quote(argument) for argument in arguments[:3]) + (" ..." if len(arguments) > 3 else "")
+    return _("unrecognized arguments: %s") % shown
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser that keeps the command line's promise for usage errors too: one
     line on stderr, starting with the program's name, and exit code 2 (argparse's own
     error prints the usage first). ``epilog_factory`` makes the help's closing text only
     when the help is shown: the levels come from the solver, and loading it takes a second."""
+
+    _line: ClassVar[tuple[argparse.ArgumentParser | None, list[str]]] = (None, [])
+    """The program's parser and the arguments it parses now, for the error of a command's parser."""
 
     def __init__(self, *args: object, epilog_factory: Callable[[], str] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -517,11 +529,28 @@ class _Parser(argparse.ArgumentParser):
         args: Sequence[str] | None = None,
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
+        _Parser._line = (self, list(sys.argv[1:] if args is None else args))
         parsed, extras = self.parse_known_args(args, namespace)
-        if extras:  # quoted one by one, as every message quotes input
-            shown = " ".join(quote(extra) for extra in extras[:3]) + (" ..." if len(extras) > 3 else "")
-            self._innermost(parsed).error(_("unrecognized arguments: %s") % shown)
+        if extras:
+            self._innermost(parsed).error(_unrecognized(extras))
         return parsed
+
+    def _unknown_flags(self) -> list[str]:
+        """The flags of the command line being parsed that neither this command nor the program
+        knows, as argparse reads them: up to ``--``, ``--flag=value`` by its flag, a long flag also
+        by the start of its name; a negative number is a value."""
+        root, given = _Parser._line
+        known = [*self._option_string_actions, *(root._option_string_actions if root is not None else ())]
+        unknown = []
+        for token in given:
+            if token == "--":
+                break
+            if not token.startswith("-") or token == "-" or _NEGATIVE_NUMBER.fullmatch(token):
+                continue
+            flag = token.partition("=")[0] if token.startswith("--") else token[:2]
+            if not any(name == flag or (flag.startswith("--") and name.startswith(flag)) for name in known):
+                unknown.append(token)
+        return unknown
 
     def _innermost(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the deepest command ``parsed`` names (``puzzles play``, ``stats``, else this
@@ -534,6 +563,11 @@ class _Parser(argparse.ArgumentParser):
         return self
 
     def error(self, message: str) -> NoReturn:
+        if message.startswith(_("the following arguments are required: %s").partition("%s")[0]):
+            # argparse finds a missing file before a mistyped flag (``show --bogus``): name the flag
+            unknown = self._unknown_flags()
+            if unknown:
+                message = _unrecognized(unknown)
         command = self.prog.removeprefix(PROG).strip()
         where = f"{command}: " if command else ""
         self.exit(

@@ -239,8 +239,25 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp
             "puzzles play: unrecognized arguments: '--bogus' 'x' (see mahjong-battle puzzles play --help)",
         ),
         (["solve", "a", "b", "c"], "solve: unrecognized arguments: 'b' 'c' (see mahjong-battle solve --help)"),
+        (["show", "--bogus"], "show: unrecognized arguments: '--bogus' (see mahjong-battle show --help)"),
+        (
+            ["--lang", "en", "solve", "--thr", "2", "--bogus=3", "-5", "-x"],
+            "solve: unrecognized arguments: '--bogus=3' '-x' (see mahjong-battle solve --help)",
+        ),
+        (
+            ["solve", "--thr", "2"],
+            "solve: the following arguments are required: file (see mahjong-battle solve --help)",
+        ),
     ],
-    ids=["no command", "command", "nested command", "extra files"],
+    ids=[
+        "no command",
+        "command",
+        "nested command",
+        "extra files",
+        "a flag before a missing file",
+        "flags the program and the command know, a number, two unknown",
+        "a flag's abbreviation is no unknown flag",
+    ],
 )
 def test_an_unknown_argument_points_to_the_help_of_its_command(
     capsys: pytest.CaptureFixture[str], argv: list[str], said: str
