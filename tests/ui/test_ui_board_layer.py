@@ -10,6 +10,8 @@ hovered move, a new size, another language) fails here.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pygame
 
@@ -79,3 +81,35 @@ def test_what_the_window_keeps_follows_picks_moves_hovers_takebacks_languages_an
             app.step([pygame.event.Event(pygame.VIDEORESIZE, w=size[0], h=size[1], size=size)], ui.DT)
             assert app.layout.window == size
             assert_kept_drawing_is_fresh(app, f"a resize to {size}")
+
+
+def test_a_thinking_card_moves_over_the_kept_panel_as_a_fresh_drawing_would(
+    tmp_path,  # noqa: ANN001
+    monkeypatch,  # noqa: ANN001
+) -> None:
+    """While a player thinks, the panel's kept pixels are blitted and the card's words, seconds and
+    spinner drawn over them each frame: frame after frame (the clock moving, the first run's compile,
+    its time limit, the thinking ending) the result is what a new view draws."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app((1200, 800))
+        app.start_match(Match(Game.new(3, "Alice", "Bob")))
+        ui.settle(app, 2)
+        scene = ui.play_scene(app)
+        base = scene.panel_info()
+        bob = base.players[1]
+        board = pygame.Surface(app.layout.window)
+        BoardView(app.art, app.fonts, app.felt).draw(board, app.layout, scene.board_state())
+        kept_view, surface = PanelView(app.fonts), pygame.display.get_surface()
+        frames = [(None, False, None)] + [(0.1 * step, False, None) for step in range(8)]
+        frames += [(1.0, True, None), (2.0, True, None), (2.5, False, 4.0), (2.7, False, 4.0), (None, False, None)]
+        for index, (thinking, preparing, limit) in enumerate(frames):
+            player = replace(bob, thinking=thinking, preparing=preparing, limit=limit, to_move=True)
+            info = replace(base, players=(base.players[0], player), now=0.37 * index)
+            surface.blit(board, (0, 0))  # as the window draws a frame: the board, then the panel over it
+            kept_view.draw(surface, app.layout.panel, info, app.layout.scale)
+            fresh = board.copy()
+            PanelView(app.fonts).draw(fresh, app.layout.panel, info, app.layout.scale)
+            differing = int(
+                np.count_nonzero(np.any(pygame.surfarray.array3d(surface) != pygame.surfarray.array3d(fresh), axis=2))
+            )
+            assert differing == 0, f"frame {index} ({thinking} s, preparing {preparing}): {differing} pixels differ"

@@ -70,21 +70,23 @@ class PanelView:
         self._kept: tuple[tuple, pygame.Surface] | None = None
 
     def draw(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
-        """The panel as ``info`` describes it. While nobody thinks nothing in it moves with the clock,
-        so the pixels of its last drawing are kept and blitted again until ``info`` changes. A frame
-        that animates only the board (a picked tile's twins pulse at 60 fps) then costs one blit here
-        instead of about 40: 1.1-1.2 ms a frame instead of 2.2-2.5 ms (median of 600, headless)."""
-        if any(player.thinking is not None for player in info.players):
-            self._paint(surface, panel, info, scale)  # the spinner and the dots follow the clock
-            return
+        """The panel as ``info`` describes it. Only a thinking card's words, seconds and spinner move
+        with the clock, so the pixels of the rest are kept and blitted again until ``info`` changes,
+        and those parts are drawn over them. A frame that animates only the board (a picked tile's
+        twins pulse at 60 fps) then costs one blit here instead of about 40: 1.1-1.2 ms a frame
+        instead of 2.2-2.5 ms (median of 600, headless); while the solver thinks, 1.2-1.8 ms
+        instead of 2.1-2.4 ms (``benchmarks/bench_ui.py``, four runs each), time left to the search."""
         area = pygame.Rect(panel.rect.as_tuple()).clip(surface.get_rect())
         # the surface itself too (by identity): what is kept lies on that surface's background
         key = (surface, surface.get_size(), panel, scale, current_language(), _still(info))
         if self._kept is not None and self._kept[0] == key:
             surface.blit(self._kept[1], area)
-            return
-        self._paint(surface, panel, info, scale)
-        self._kept = (key, surface.subsurface(area).copy())
+        else:
+            self._paint(surface, panel, info, scale)
+            self._kept = (key, surface.subsurface(area).copy())
+        for index, player in enumerate(info.players):
+            if player.thinking is not None:
+                self._thinking(surface, panel.cards[index], player, panel.pad, scale, info.now)
 
     def _paint(self, surface: pygame.Surface, panel: PanelLayout, info: PanelInfo, scale: float) -> None:
         rect = panel.rect
@@ -98,7 +100,7 @@ class PanelView:
         surface.blit(background, (rect.x, rect.y))
         self._header(surface, panel, info, scale)
         for player in (1, 2):
-            self._card(surface, panel.cards[player - 1], info.players[player - 1], panel.pad, scale, info.now, player)
+            self._card(surface, panel.cards[player - 1], info.players[player - 1], panel.pad, scale, player)
         if not info.study:
             self._info(surface, panel, info, scale)
             self._moves(surface, panel, info, scale)
@@ -120,15 +122,9 @@ class PanelView:
         surface.blit(sub, (rect.x, rect.y + mark.get_height() + round(2 * scale)))
 
     def _card(
-        self,
-        surface: pygame.Surface,
-        rect: Rect,
-        player: PlayerInfo,
-        pad: int,
-        scale: float,
-        now: float,
-        number: int = 1,
+        self, surface: pygame.Surface, rect: Rect, player: PlayerInfo, pad: int, scale: float, number: int = 1
     ) -> None:
+        """A player's card but what moves while its player thinks (``_thinking`` draws that over it)."""
         fonts = self.fonts
         radius = max(4, round(10 * scale))
         active = player.to_move
@@ -146,33 +142,33 @@ class PanelView:
         strip.y = mark.bottom + round(4 * scale)
         pygame.draw.rect(surface, player.colour, strip, border_radius=2)
 
-        score_size = 32 * scale * (1 + 0.18 * player.pulse)
         score_colour = theme.mix(theme.IVORY, theme.GOLD_BRIGHT, max(player.pulse, 0.6 if player.winner else 0))
-        score = fonts.text(str(player.score), score_size, score_colour, bold=True)
-        score_centre = (rect.right - pad - round(rect.h * 0.3), rect.y + rect.h // 2)
-        score_rect = score.get_rect(midright=(rect.right - pad, score_centre[1]))
-        surface.blit(score, score_rect)
+        score = fonts.text(str(player.score), _score_size(player, scale), score_colour, bold=True)
+        surface.blit(score, score.get_rect(midright=(rect.right - pad, rect.y + rect.h // 2)))
 
-        text_x, text_w = self._text_column(rect, player, pad, scale)
-        name_size = 18 * scale
+        places = self._places(rect, player, pad, scale)
+        surface.blit(fonts.text(places.name, 18 * scale, theme.IVORY, bold=True), (places.text_x, places.name_y))
+        for index, line in enumerate(places.lines):
+            text = fonts.text(line, 14 * scale, theme.GOLD_BRIGHT if active else theme.IVORY_DIM)
+            surface.blit(text, (places.text_x, places.line_y + index * places.line_h))
+
+    def _thinking(
+        self, surface: pygame.Surface, rect: Rect, player: PlayerInfo, pad: int, scale: float, now: float
+    ) -> None:
+        """What moves on a thinking player's card: its words and seconds under the name, and the spinner."""
+        fonts = self.fonts
+        places = self._places(rect, player, pad, scale)
         small = 14 * scale
-        line_h = round(16 * scale)
-        shown = fonts.fit(shown_name(player.name), name_size, text_w, bold=True)
-        name = fonts.text(shown, name_size, theme.IVORY, bold=True)
-        lines = [] if player.thinking is not None else self.role_lines(rect, player, pad, scale)
-        two_rows = player.thinking is not None and (player.preparing or player.limit is not None)
-        rows = 2 if two_rows else max(1, len(lines))
-        name_y = rect.y + (rect.h - name.get_height() - rows * line_h - round(6 * scale)) // 2
-        surface.blit(name, (text_x, name_y))
-        line_y = name_y + name.get_height() + round(1 * scale)
-        if player.thinking is not None and player.preparing:
+        text_x, line_y, line_h = places.text_x, places.line_y, places.line_h
+        if player.preparing:
             # a first run's compile: minutes on a loaded machine, so the card says what the wait is
-            text = fonts.text(fonts.fit(_("preparing the solver"), small, text_w), small, theme.GOLD_BRIGHT)
+            text = fonts.text(fonts.fit(_("preparing the solver"), small, places.text_w), small, theme.GOLD_BRIGHT)
             surface.blit(text, (text_x, line_y))
-            more = fonts.fit(_("(first run only) {seconds} s").format(seconds=f"{player.thinking:.0f}"), small, text_w)
-            surface.blit(fonts.text(more, small, theme.IVORY_DIM), (text_x, line_y + line_h))
-            self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
-        elif player.thinking is not None:
+            more = _("(first run only) {seconds} s").format(seconds=f"{player.thinking:.0f}")
+            surface.blit(
+                fonts.text(fonts.fit(more, small, places.text_w), small, theme.IVORY_DIM), (text_x, line_y + line_h)
+            )
+        else:
             dots = "." * (1 + int(now * 3) % 3)
             text = fonts.text(_("thinking{dots}").format(dots=dots), small, theme.GOLD_BRIGHT)
             surface.blit(text, (text_x, line_y))
@@ -183,13 +179,30 @@ class PanelView:
                 # a first run's compile: the level plays shallower meanwhile, within its own time
                 words = _("(first run: at most {seconds} s)").format(seconds=f"{player.limit:.0f}")
                 surface.blit(
-                    fonts.text(fonts.fit(words, small, text_w), small, theme.IVORY_DIM), (text_x, line_y + line_h)
+                    fonts.text(fonts.fit(words, small, places.text_w), small, theme.IVORY_DIM),
+                    (text_x, line_y + line_h),
                 )
-            self._spinner(surface, (score_rect.x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
-        else:
-            for index, line in enumerate(lines):
-                text = fonts.text(line, small, theme.GOLD_BRIGHT if active else theme.IVORY_DIM)
-                surface.blit(text, (text_x, line_y + index * line_h))
+        score_x = (
+            rect.right
+            - pad
+            - fonts.text(str(player.score), _score_size(player, scale), theme.IVORY, bold=True).get_width()
+        )
+        self._spinner(surface, (score_x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
+
+    def _places(self, rect: Rect, player: PlayerInfo, pad: int, scale: float) -> _CardPlaces:
+        """Where a card's name and the lines under it go: the name and the lines centred together
+        (a thinking card's lines are its words and seconds, one row or two)."""
+        fonts = self.fonts
+        text_x, text_w = self._text_column(rect, player, pad, scale)
+        name_size = 18 * scale
+        line_h = round(16 * scale)
+        shown = fonts.fit(shown_name(player.name), name_size, text_w, bold=True)
+        name_h = fonts.text(shown, name_size, theme.IVORY, bold=True).get_height()
+        lines = [] if player.thinking is not None else self.role_lines(rect, player, pad, scale)
+        two_rows = player.thinking is not None and (player.preparing or player.limit is not None)
+        rows = 2 if two_rows else max(1, len(lines))
+        name_y = rect.y + (rect.h - name_h - rows * line_h - round(6 * scale)) // 2
+        return _CardPlaces(shown, lines, text_x, text_w, name_y, name_y + name_h + round(1 * scale), line_h)
 
     def _text_column(self, rect: Rect, player: PlayerInfo, pad: int, scale: float) -> tuple[int, int]:
         """Left edge and width of a card's name and role: between the colour strip and the score
@@ -305,10 +318,36 @@ class PanelView:
 
 def _still(info: PanelInfo) -> tuple:
     """Everything ``info`` shows but the clock, copied (a list the scene fills later must not change
-    the kept key): equal for two frames exactly when the panel looks the same."""
-    players = tuple(tuple(getattr(player, item.name) for item in fields(player)) for player in info.players)
+    the kept key): equal for two frames exactly when the kept part of the panel looks the same. A
+    thinking player's seconds are the clock's (``_thinking`` draws them every frame); that it thinks
+    is not, as its card's lines give way to them."""
+    players = tuple(
+        tuple(
+            (getattr(player, item.name) is not None) if item.name == "thinking" else getattr(player, item.name)
+            for item in fields(player)
+        )
+        for player in info.players
+    )
     shown = (getattr(info, item.name) for item in fields(info) if item.name not in ("now", "players"))
     return players, tuple(tuple(value) if isinstance(value, list) else value for value in shown)
+
+
+@dataclass(frozen=True)
+class _CardPlaces:
+    """A card's name (as it fits) and the lines under it, and where they go."""
+
+    name: str
+    lines: list[str]
+    text_x: int
+    text_w: int
+    name_y: int
+    line_y: int
+    line_h: int
+
+
+def _score_size(player: PlayerInfo, scale: float) -> float:
+    """A card's score at its size: it swells while it pulses."""
+    return 32 * scale * (1 + 0.18 * player.pulse)
 
 
 def _narrow_seat_label(heading: str) -> str:
