@@ -506,6 +506,26 @@ def _unrecognized(arguments: Sequence[str]) -> str:
     return _("unrecognized arguments: %s") % shown
 
 
+def _path_to(root: argparse.ArgumentParser | None, parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers from the program's down to ``parser`` (its commands' commands), ``parser`` last;
+    ``parser`` alone when it is not among them."""
+    return (_search_path(root, parser) if root is not None else None) or [parser]
+
+
+def _search_path(
+    here: argparse.ArgumentParser, parser: argparse.ArgumentParser
+) -> list[argparse.ArgumentParser] | None:
+    if here is parser:
+        return [here]
+    for action in here._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):  # an alias names its command again
+                below = _search_path(child, parser)
+                if below is not None:
+                    return [here, *below]
+    return None
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser that keeps the command line's promise for usage errors too: one
     line on stderr, starting with the program's name, and exit code 2 (argparse's own
@@ -537,10 +557,11 @@ class _Parser(argparse.ArgumentParser):
 
     def _unknown_flags(self) -> list[str]:
         """The flags of the command line being parsed that neither this command nor the program
-        knows, as argparse reads them: up to ``--``, ``--flag=value`` by its flag, a long flag also
-        by the start of its name; a negative number is a value."""
+        knows, nor a command between them (``puzzles`` of ``puzzles play``), as argparse reads them:
+        up to ``--``, ``--flag=value`` by its flag, a long flag also by the start of its name; a
+        negative number is a value."""
         root, given = _Parser._line
-        known = [*self._option_string_actions, *(root._option_string_actions if root is not None else ())]
+        known = [flag for parser in _path_to(root, self) for flag in parser._option_string_actions]
         unknown = []
         for token in given:
             if token == "--":

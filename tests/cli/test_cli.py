@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from battle.cli import main
+from battle.cli.main import _Parser
 from battle.cli.terminal import TerminalPlay
 from battle.rules.board import COLUMN_LETTERS, move_name
 from battle.rules.deal import deal
@@ -267,6 +268,26 @@ def test_an_unknown_argument_points_to_the_help_of_its_command(
         main(argv)
     assert stopped.value.code == 2
     assert capsys.readouterr() == ("", f"mahjong-battle: {said}\n")
+
+
+def test_a_flag_of_a_command_between_is_no_unknown_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing file is told as missing when every flag given belongs to the program, the command or a
+    command between them (``--set`` of ``puzzles`` in ``puzzles --set x play``), and an unknown flag is
+    named instead of it."""
+    root = _Parser(prog="mahjong-battle")
+    root.add_argument("--lang")
+    middle = root.add_subparsers(dest="command").add_parser("puzzles")
+    middle.add_argument("--set")
+    middle.add_subparsers(dest="action").add_parser("play").add_argument("file")
+    for argv, said in (
+        (["--lang", "en", "puzzles", "--set", "x", "play"], "the following arguments are required: file"),
+        (["puzzles", "--set", "x", "play", "--bogus"], "unrecognized arguments: '--bogus'"),
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            root.parse_args(argv)
+        assert stopped.value.code == 2
+        expected = f"mahjong-battle: puzzles play: {said} (see mahjong-battle puzzles play --help)\n"
+        assert capsys.readouterr() == ("", expected)
 
 
 def test_bad_standard_input_is_named_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
