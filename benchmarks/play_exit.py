@@ -48,7 +48,7 @@ def prepare_kernels(closing=None, **options):
 
 sys.modules["battle.players"] = types.SimpleNamespace(prepare_kernels=prepare_kernels)
 sys.argv = ["mahjong-battle", "play", "--deal", "3"]
-from battle.cli.main import entry_point
+from battle.cli.command_line import entry_point
 entry_point()
 """
 

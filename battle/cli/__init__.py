@@ -16,18 +16,18 @@ from collections.abc import Sequence
 def entry_point() -> None:
     """The installed ``mahjong-battle`` command."""
     try:
-        from battle.cli.main import entry_point as run_command
+        from battle.cli.command_line import entry_point as run_command
 
         run_command()
-    except KeyboardInterrupt:  # one a command's work does not take itself (``battle.cli.main``)
+    except KeyboardInterrupt:  # one a command's work does not take itself (``battle.cli.command_line``)
         from battle.cli.interruption import end_interrupted
 
         end_interrupted()
 
 
 def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
-    """Run one command line; returns its exit code (``battle.cli.main.main``)."""
-    from battle.cli.main import main as run_command
+    """Run one command line; returns its exit code (``battle.cli.command_line.main``)."""
+    from battle.cli.command_line import main as run_command
 
     return run_command(argv, started=started)
 

@@ -9,7 +9,7 @@ import signal
 import socket
 import sys
 
-from battle.cli.main import main
+from battle.cli.command_line import main
 from battle.cli.serve_forks import PRELOADED, game_process
 from battle.online.server.processes.fork_server import die_with, serve_forks
 

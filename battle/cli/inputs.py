@@ -1,7 +1,7 @@
 """Input the subcommands share: files and standard input read with clear errors, the
 positions and games in them, whole numbers in flags, and whether to colour the output.
 
-Both the plain subcommands (``battle.cli.main``) and the solver's
+Both the plain subcommands (``battle.cli.command_line``) and the solver's
 (``battle.cli.solver_commands``) read their input here, so neither imports the other.
 """
 

@@ -1,5 +1,5 @@
 """A Ctrl-C before a command has begun its work: one line and exit code 130, as a Ctrl-C during
-its work gives (``battle.cli.main``), not the traceback of the import it stopped.
+its work gives (``battle.cli.command_line``), not the traceback of the import it stopped.
 
 Loading the command's modules takes 0.1 s on a quiet machine and seconds on a busy one, and a
 Ctrl-C in a pipeline reaches every command of it: each says "interrupted" once and ends.

@@ -15,7 +15,7 @@ from battle.online.server.processes.fork_server import ForkServer, Run
 from battle.online.server.processes.supervisor import SUPERVISOR_VARIABLE
 
 PRELOADED = (
-    "battle.cli.main",
+    "battle.cli.command_line",
     "battle.cli.online_commands",
     "battle.cli.serve_claim",
     "battle.online.server.shell.game_server",
@@ -30,7 +30,7 @@ REPLACEMENT = (sys.executable, "-m", "battle.cli.fork_server_program")
 """The fork server as a program, given its end of the control socket and the supervisor's id."""
 
 CommandLine = Callable[[Sequence[str]], int]
-"""This program's command line (``battle.cli.main.main``): words to an exit code."""
+"""This program's command line (``battle.cli.command_line.main``): words to an exit code."""
 
 
 def fork_server(command_line: CommandLine, closing: Iterable[Any]) -> ForkServer:

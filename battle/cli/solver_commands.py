@@ -312,7 +312,7 @@ from the table, printing it and leaving (a few milliseconds on the benchmark mac
 
 def _deadline(args: argparse.Namespace) -> float | None:
     """The ``time.monotonic()`` reading at which the search must stop for the answer to come
-    within ``--time`` of the command's start (``args.started``, set by ``battle.cli.main``)."""
+    within ``--time`` of the command's start (``args.started``, set by ``battle.cli.command_line``)."""
     started = getattr(args, "started", None)
     if args.time is None or started is None:
         return None

@@ -6,14 +6,14 @@ from numba's cache here, in a fraction of a second of LLVM calls after numba's i
 0.4 s on a quiet machine and tens of seconds on a busy one.
 
 Nothing waits for that at the end of a game. The installed command ``leave``s the thread and ends
-the process with ``os._exit`` (``battle.cli.main.entry_point``): the game is saved after every move,
+the process with ``os._exit`` (``battle.cli.command_line.entry_point``): the game is saved after every move,
 the history is closed, and no interpreter exit runs to be held up. An interpreter's own exit would
 have to wait for the thread: a daemon thread still at work is frozen by the exit wherever it
 stands, LLVM's lock included, and the exit's clean-up of the kernels can then wait on that lock for
 ever (``closure_dealloc`` -> ``ObjectRef.__del__`` -> ``_LLVMLock.__enter__``; and CPython 3.11 never
 calls an ``atexit`` function registered while the exit runs them, such as llvmlite's "shutting
 down" flag when numba is imported just after a quick ``quit``). So a program that goes on after
-``play`` returns (``battle.cli.main.main`` in a test) calls ``end``, which waits for the thread.
+``play`` returns (``battle.cli.command_line.main`` in a test) calls ``end``, which waits for the thread.
 ``benchmarks/play_exit.py`` measures both.
 """
 

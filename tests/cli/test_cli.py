@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from battle.cli import main
-from battle.cli.main import _Parser
+from battle.cli.command_line import _Parser
 from battle.cli.terminal import TerminalPlay
 from battle.rules.board import COLUMN_LETTERS, move_name
 from battle.rules.deal import deal
@@ -268,6 +268,16 @@ def test_an_unknown_argument_points_to_the_help_of_its_command(
         main(argv)
     assert stopped.value.code == 2
     assert capsys.readouterr() == ("", f"mahjong-battle: {said}\n")
+
+
+def test_the_package_function_main_stays_a_function_after_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """``battle.cli.main`` runs a command line each time it is called: loading the commands' module
+    (which a call does) leaves the package's function in its place."""
+    import battle.cli
+
+    for _ in range(2):
+        assert battle.cli.main(["deal", "1"]) == 0
+        assert capsys.readouterr().out.startswith("# deal 1\n")
 
 
 def test_a_flag_of_a_command_between_is_no_unknown_flag(capsys: pytest.CaptureFixture[str]) -> None:

@@ -96,7 +96,13 @@ def sigint_at_default() -> None:  # a preexec_fn
 def test_ctrl_c_while_the_command_loads_says_one_line(tmp_path: Path, language: str, word: str) -> None:
     """``show -`` waits on its input: wherever the Ctrl-C lands, in an import, while the parser is
     built or in the read, the answer is the same. It is sent as each of these modules is imported."""
-    for module in ("battle.rules.board", "battle.i18n", "battle.cli.main", "asyncio", "battle.cli.solver_commands"):
+    for module in (
+        "battle.rules.board",
+        "battle.i18n",
+        "battle.cli.command_line",
+        "asyncio",
+        "battle.cli.solver_commands",
+    ):
         child = subprocess.Popen(
             [sys.executable, "-X", "importtime", "-m", "battle", "--lang", language, "show", "-"],
             stdin=subprocess.PIPE,

@@ -125,7 +125,7 @@ def test_sparkline() -> None:
 
 def known_command(name: str) -> bool:
     """Whether ``mahjong-battle`` itself has the subcommand (else its module runs it alone)."""
-    from battle.cli.main import build_parser
+    from battle.cli.command_line import build_parser
 
     return any(
         isinstance(action, argparse._SubParsersAction) and name in action.choices for action in build_parser()._actions

@@ -17,7 +17,7 @@ import sys
 
 
 def run(argv: list[str]) -> dict[str, object]:
-    from battle.cli.main import main
+    from battle.cli.command_line import main
 
     out, err = io.StringIO(), io.StringIO()
     sys.stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """
 import sys
-import battle, battle.rules, battle.storage, battle.cli, battle.cli.main, battle.cli.inputs, battle.cli.terminal
+import battle, battle.rules, battle.storage, battle.cli, battle.cli.command_line, battle.cli.inputs, battle.cli.terminal
 import battle.cli.textboard
 for module in ("tiles", "board", "deal", "game", "notation", "opens", "errors", "wording"):
     __import__("battle.rules." + module)
